@@ -1,0 +1,189 @@
+/**
+ * Render-time state: the frame stack (a linked list of small frames), the
+ * output buffer, errors, partials, options. One Context per render call.
+ */
+import { Msg, makeError, type ErrorType, type TemplateError } from './errors';
+import { Op, type Inst, type MacroInst, type Path, type RootInst } from './types';
+import { getKey, step } from './util';
+import type { WidgetRenderer } from './widgets';
+
+export const MAX_PARTIAL_DEPTH = 16;
+
+export class Frame {
+  index = -1;
+  stop = false;
+  vars: Map<string, unknown> | null = null;
+  macros: Map<string, MacroInst> | null = null;
+  constructor(
+    public node: unknown,
+    public parent: Frame | null,
+  ) {}
+}
+
+export interface RenderOptions {
+  partials?: Record<string, string>;
+  injects?: Record<string, unknown>;
+  locale?: string;
+  now?: number;
+  timeZone?: string;
+  enableExpr?: boolean;
+  enableInclude?: boolean;
+  exprOpts?: { maxTokens?: number; maxStringLen?: number };
+  renderer?: WidgetRenderer;
+}
+
+export type PartialLoader = (name: string, source: string) => { code: RootInst | null; errors: TemplateError[] };
+
+export class Context {
+  buf = '';
+  frame: Frame;
+  errors: TemplateError[] = [];
+  depth = 0;
+  readonly partials: Record<string, string>;
+  readonly injects: Record<string, unknown>;
+  readonly locale: string;
+  readonly now: number | undefined;
+  readonly timeZone: string;
+  readonly enableExpr: boolean;
+  readonly enableInclude: boolean;
+  readonly exprOpts: { maxTokens?: number; maxStringLen?: number } | undefined;
+  readonly renderer: WidgetRenderer | undefined;
+  private parsed: Map<string, RootInst | null> | null = null;
+  /** Scratch space for formatters and predicates that cache per render. */
+  cache: Map<string, unknown> | null = null;
+
+  constructor(
+    json: unknown,
+    opts: RenderOptions,
+    private loader: PartialLoader,
+  ) {
+    this.frame = new Frame(json, null);
+    this.partials = opts.partials ?? {};
+    this.injects = opts.injects ?? {};
+    this.locale = opts.locale ?? 'en-US';
+    this.now = opts.now;
+    this.timeZone = opts.timeZone ?? 'America/New_York';
+    this.enableExpr = opts.enableExpr === true;
+    this.enableInclude = opts.enableInclude === true;
+    this.exprOpts = opts.exprOpts;
+    this.renderer = opts.renderer;
+  }
+
+  error(type: ErrorType, message: string, inst: Inst | null): void {
+    this.errors.push(inst === null ? { type, message, line: 0, column: 0 } : makeError(type, message, inst.src, inst.pos));
+  }
+
+  node(): unknown {
+    return this.frame.node;
+  }
+
+  push(node: unknown): Frame {
+    const f = new Frame(node, this.frame);
+    this.frame = f;
+    return f;
+  }
+
+  pop(): void {
+    const p = this.frame.parent;
+    if (p !== null) this.frame = p;
+  }
+
+  setVar(name: string, value: unknown): void {
+    const f = this.frame;
+    (f.vars ??= new Map()).set(name, value);
+  }
+
+  setMacro(name: string, inst: MacroInst): void {
+    const f = this.frame;
+    (f.macros ??= new Map()).set(name, inst);
+  }
+
+  resolveName(name: string | number, f: Frame): unknown {
+    if (typeof name === 'string' && name.charCodeAt(0) === 64 /* @ */) {
+      if (name.length === 1) return f.node;
+      if (name === '@index') return f.index !== -1 ? f.index + 1 : undefined;
+      if (name === '@index0') return f.index !== -1 ? f.index : undefined;
+      return f.vars === null ? undefined : f.vars.get(name);
+    }
+    return getKey(f.node, name);
+  }
+
+  lookup(name: string | number, frame: Frame = this.frame): unknown {
+    for (let f: Frame | null = frame; f !== null; f = f.parent) {
+      const v = this.resolveName(name, f);
+      if (v !== undefined) return v;
+      if (f.stop) break;
+    }
+    return undefined;
+  }
+
+  resolve(names: Path, frame: Frame = this.frame): unknown {
+    const n = names.length;
+    if (n === 0) return undefined;
+    const first = names[0];
+    let v = first === '@' ? frame.node : this.lookup(first, frame);
+    for (let i = 1; i < n; i++) {
+      if (v === undefined || v === null) return undefined;
+      v = step(v, names[i]);
+    }
+    return v;
+  }
+
+  /** Resolve a section's name against the current frame only, then follow the rest of the path. */
+  resolveSection(names: Path): unknown {
+    const f = this.frame;
+    let v = this.resolveName(names[0], f);
+    for (let i = 1; i < names.length; i++) {
+      v = step(v, names[i]);
+      if (v === undefined) return undefined;
+    }
+    return v;
+  }
+
+  getMacro(name: string): MacroInst | null {
+    for (let f: Frame | null = this.frame; f !== null; f = f.parent) {
+      if (f.macros !== null) {
+        const m = f.macros.get(name);
+        if (m !== undefined) return m;
+      }
+    }
+    return null;
+  }
+
+  /** A macro in scope, or the named partial compiled (cached per render). */
+  getPartial(name: string): RootInst | MacroInst | null {
+    const m = this.getMacro(name);
+    if (m !== null) return m;
+    const parsed = (this.parsed ??= new Map());
+    if (parsed.has(name)) return parsed.get(name) ?? null;
+    if (!Object.prototype.hasOwnProperty.call(this.partials, name)) return null;
+    const raw = this.partials[name];
+    let code: RootInst | null = null;
+    if (typeof raw === 'string') {
+      const res = this.loader(name, raw);
+      if (res.errors.length > 0) {
+        for (const e of res.errors) {
+          this.errors.push({ type: 'engine', message: Msg.partialParseFail(name, e.message), line: e.line, column: e.column });
+        }
+        code = { op: Op.ROOT, pos: 0, src: null as never, block: [] };
+      } else {
+        code = res.code;
+      }
+    }
+    parsed.set(name, code);
+    return code;
+  }
+
+  enterPartial(name: string, inst: Inst | null): boolean {
+    if (this.depth >= MAX_PARTIAL_DEPTH) {
+      this.error('engine', Msg.partialRecursion(name, MAX_PARTIAL_DEPTH), inst);
+      return false;
+    }
+    this.depth++;
+    return true;
+  }
+
+  exitPartial(): void {
+    this.depth--;
+  }
+}

@@ -1,0 +1,9 @@
+/** `{.var @name a.b|fmt}`: bind a variable on the current frame. */
+import type { Context } from '../context';
+import type { BindvarInst, Inst } from '../types';
+import { resolveAndFormat } from './variable';
+
+export function execBindvar(i: Inst, ctx: Context): void {
+  const inst = i as BindvarInst;
+  ctx.setVar(inst.name, resolveAndFormat(inst.vars, inst.fmts, ctx, inst));
+}

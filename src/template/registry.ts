@@ -1,0 +1,6 @@
+/** The table of every formatter and predicate, by name. */
+import type { Registry } from './parser';
+import { FORMATTERS } from './formatters';
+import { PREDICATES } from './predicates';
+
+export const REGISTRY: Registry = { formatters: FORMATTERS, predicates: PREDICATES };
