@@ -4,6 +4,7 @@
  * and the add-to-cart validation with the spec's messages.
  */
 import { BillingPeriodUnit, ProductType } from './enums';
+import { QUANTITY_MAX, QUANTITY_MIN } from './constants';
 import { commerce } from './messages';
 
 // ------------------------------------------------------------------------------------------------
@@ -94,15 +95,6 @@ export interface StockResult {
 }
 
 export type ProductBadge = 'sold-out' | 'sale' | null;
-
-// ------------------------------------------------------------------------------------------------
-// Quantity limits
-// ------------------------------------------------------------------------------------------------
-
-export const QUANTITY_MIN = 1;
-export const QUANTITY_MAX = 9999;
-export const QUANTITY_STEP = 1;
-export const QUANTITY_DEFAULT = 1;
 
 // ------------------------------------------------------------------------------------------------
 // Derived state

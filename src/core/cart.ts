@@ -1,0 +1,182 @@
+/**
+ * Cart rules: pill text and spoken label, visibility, entry merging and totals recomputed from entries.
+ * All amounts are integer minor units (cents) as numbers.
+ */
+import { CART_COUNT_CAP, QUANTITY_MAX } from './constants';
+import { ProductType } from './enums';
+import { cart as cartMessages } from './messages';
+import type { Money } from './product';
+
+export { QUANTITY_MAX as CART_QUANTITY_MAX, CART_COUNT_CAP };
+
+export interface ChosenVariant {
+  sku: string;
+  attributes: Record<string, string>;
+}
+
+export interface CartEntry {
+  id: string;
+  itemId: string;
+  chosenVariant: ChosenVariant;
+  quantity: number;
+  title: string;
+  /** Line total (purchasePriceCents x quantity) with the cart's currency. */
+  subTotal?: Money;
+  /** Unit price paid, in minor units. */
+  purchasePriceCents: number;
+  /** The product type of the item, when known (drives the digital and shipping flags). */
+  productType?: ProductType;
+  /** JSON text of the additional-fields form answers, if any. */
+  additionalFields?: string | null;
+}
+
+export interface CartTotals {
+  subtotalCents: number;
+  taxCents: number;
+  shippingCostCents: number;
+  discountCents: number;
+  grandTotalCents: number;
+  totalQuantity: number;
+  hasDigital: boolean;
+  purelyDigital: boolean;
+  requiresShipping: boolean;
+}
+
+export interface ShoppingCart extends CartTotals {
+  id: string;
+  websiteId: string;
+  orderId?: string | null;
+  created: number;
+  isPurchased: boolean;
+  entries: CartEntry[];
+  shippingOptions?: unknown[];
+  selectedShippingOption?: unknown;
+  shippingLocation?: unknown;
+  applicableTaxRules?: unknown[];
+  coupons?: unknown[];
+  validCoupons?: unknown[];
+  invalidCoupons?: unknown[];
+}
+
+// ---- Pill -----------------------------------------------------------------------------------
+
+/** The pill number: the quantity, or '100+' above 100. Negative or non-finite counts show 0. */
+export function cartPillText(totalQuantity: number): string {
+  const n = normalizeCount(totalQuantity);
+  return n > CART_COUNT_CAP ? cartMessages.PILL_OVERFLOW : String(n);
+}
+
+/** The pill's spoken label: 'One item in cart', '{n} items in cart' or 'More than 100 items in cart'. */
+export function cartSpokenLabel(totalQuantity: number): string {
+  const n = normalizeCount(totalQuantity);
+  if (n === 1) return cartMessages.ONE_ITEM_IN_CART;
+  if (n > CART_COUNT_CAP) return cartMessages.MORE_THAN_100_ITEMS;
+  return cartMessages.itemsInCart(n);
+}
+
+/** The pill is shown only when the cart holds something. */
+export function cartPillVisible(totalQuantity: number): boolean {
+  return normalizeCount(totalQuantity) > 0;
+}
+
+function normalizeCount(n: number): number {
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+}
+
+// ---- Entries --------------------------------------------------------------------------------
+
+const DIGITAL_DELIVERY: ReadonlySet<number> = new Set([ProductType.DIGITAL, ProductType.GIFT_CARD]);
+
+/** Line total of an entry in minor units. */
+export function entrySubtotalCents(entry: Pick<CartEntry, 'purchasePriceCents' | 'quantity'>): number {
+  return entry.purchasePriceCents * entry.quantity;
+}
+
+/**
+ * The entry an add request merges into: same item, same sku, and no additional-fields answers on
+ * either side (entries carrying form answers are kept apart).
+ */
+export function findMergeableEntry(
+  entries: readonly CartEntry[],
+  add: { itemId: string; sku: string; additionalFields?: string | null },
+): CartEntry | undefined {
+  if (hasAnswers(add.additionalFields)) return undefined;
+  return entries.find(
+    (e) => e.itemId === add.itemId && e.chosenVariant.sku === add.sku && !hasAnswers(e.additionalFields),
+  );
+}
+
+function hasAnswers(fields: string | null | undefined): boolean {
+  if (fields === undefined || fields === null) return false;
+  const t = fields.trim();
+  return t !== '' && t !== '{}' && t !== '[]' && t !== 'null';
+}
+
+/** Quantity of one variant already in the cart, across entries. */
+export function quantityInCart(entries: readonly CartEntry[], itemId: string, sku?: string): number {
+  return entries
+    .filter((e) => e.itemId === itemId && (sku === undefined || e.chosenVariant.sku === sku))
+    .reduce((s, e) => s + e.quantity, 0);
+}
+
+// ---- Totals ---------------------------------------------------------------------------------
+
+export interface CartAdjustments {
+  taxCents?: number;
+  shippingCostCents?: number;
+  discountCents?: number;
+}
+
+/**
+ * Recomputes the totals from the entries: subtotal and quantity are sums over entries; the
+ * digital flags come from the entries' product types (digital and gift cards are delivered
+ * digitally; physical products require shipping); grand total = subtotal - discount + shipping + tax,
+ * never negative. An empty cart is not purely digital.
+ */
+export function computeCartTotals(entries: readonly CartEntry[], adj: CartAdjustments = {}): CartTotals {
+  let subtotalCents = 0;
+  let totalQuantity = 0;
+  let digital = 0;
+  let requiresShipping = false;
+  for (const e of entries) {
+    subtotalCents += entrySubtotalCents(e);
+    totalQuantity += e.quantity;
+    if (e.productType !== undefined && DIGITAL_DELIVERY.has(e.productType)) digital++;
+    if (e.productType === ProductType.PHYSICAL) requiresShipping = true;
+  }
+  const taxCents = adj.taxCents ?? 0;
+  const shippingCostCents = adj.shippingCostCents ?? 0;
+  const discountCents = adj.discountCents ?? 0;
+  const grandTotalCents = Math.max(0, subtotalCents - discountCents + shippingCostCents + taxCents);
+  return {
+    subtotalCents,
+    taxCents,
+    shippingCostCents,
+    discountCents,
+    grandTotalCents,
+    totalQuantity,
+    hasDigital: digital > 0,
+    purelyDigital: entries.length > 0 && digital === entries.length,
+    requiresShipping,
+  };
+}
+
+/** A new empty cart with every number at 0 and every flag false. */
+export function emptyCart(id: string, websiteId: string, created: number): ShoppingCart {
+  return {
+    id,
+    websiteId,
+    orderId: null,
+    created,
+    isPurchased: false,
+    entries: [],
+    shippingOptions: [],
+    selectedShippingOption: null,
+    shippingLocation: null,
+    applicableTaxRules: [],
+    coupons: [],
+    validCoupons: [],
+    invalidCoupons: [],
+    ...computeCartTotals([]),
+  };
+}
