@@ -1,0 +1,48 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+
+const noIo = ['node:*', 'fs', 'path', 'http', 'net', 'child_process', 'pg', '@electric-sql/*', 'drizzle-orm', 'drizzle-orm/*', 'fastify', '@fastify/*', 'nodemailer'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', '.tmp/**', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  // The architecture's arrows: core and template do no I/O and know nothing of React, the server or the database.
+  {
+    files: ['src/core/**', 'src/template/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: noIo, message: 'core and template are pure: no I/O imports.' },
+            { group: ['react', 'react-dom', 'react-dom/*'], message: 'core and template never import React.' },
+            { group: ['**/server/**', '**/db/**', '**/web/**'], message: 'core and template import only core (and template).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/core/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...noIo, 'react', 'react-dom', '**/template/**', '**/server/**', '**/db/**', '**/web/**'], message: 'core imports nothing but core.' }] }] },
+  },
+  {
+    files: ['src/web/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/server/**', '**/db/**', ...noIo], message: 'web never imports the server, the database or Node APIs.' }] },
+      ],
+    },
+  },
+  {
+    files: ['test/**', 'bench/**', 'scripts/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);

@@ -1,0 +1,29 @@
+// `npm start`: builds the browser bundle when it is missing or older than its sources, then runs the server
+// in this same process (so SIGTERM reaches it directly).
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { register } from 'tsx/esm/api';
+
+const manifest = 'dist/client/.vite/manifest.json';
+
+function newest(dir) {
+  let t = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const s = statSync(p);
+    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
+  }
+  return t;
+}
+
+const stale = !existsSync(manifest) || statSync(manifest).mtimeMs < Math.max(newest('src/web'), newest('src/core'));
+if (stale) {
+  process.stdout.write('Building the browser bundle…\n');
+  const r = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+register();
+const { main } = await import('../src/server/main.ts');
+await main();

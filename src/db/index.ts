@@ -1,0 +1,149 @@
+import { existsSync, mkdirSync, openSync, readFileSync, writeSync, closeSync, unlinkSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema/index.js';
+
+export { schema };
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle; the same query API as Db. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Runs raw SQL (used by tests, health checks and the few statements drizzle cannot express). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The data folder ${dir} is in use by another Tessera process (pid ${pid}). ` +
+        `Two processes on one embedded database would lose writes; stop the other one or set DATA_DIR to another folder.`,
+    );
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Takes an exclusive lock file in `dir`; a stale lock of a dead process is taken over. */
+export function lockDataDir(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'tessera.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && pidAlive(pid)) throw new DataDirLockedError(dir, pid);
+      unlinkSync(file);
+    }
+  }
+  throw new Error(`Could not lock the data folder ${dir}`);
+}
+
+export interface OpenOptions {
+  /** PostgreSQL connection string; when unset, PGlite on dataDir. */
+  databaseUrl?: string;
+  /** PGlite data folder; 'memory://' for an in-memory database. */
+  dataDir?: string;
+  /** An existing PGlite instance (tests clone a migrated template). */
+  pglite?: PGlite;
+  poolSize?: number;
+  migrate?: boolean;
+}
+
+export async function open(opts: OpenOptions): Promise<Database> {
+  const runMigrations = opts.migrate ?? true;
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
+    pool.on('error', () => {
+      /* an idle client lost its connection; the pool replaces it */
+    });
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    if (runMigrations) await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR });
+    return {
+      db,
+      kind: 'postgres',
+      exec: async (sql) => {
+        await pool.query(sql);
+      },
+      close: () => pool.end(),
+    };
+  }
+  let release = () => {};
+  let client = opts.pglite;
+  if (!client) {
+    const dir = opts.dataDir ?? './data';
+    if (dir.startsWith('memory://')) client = new PGlite(dir);
+    else {
+      const abs = resolve(dir);
+      release = lockDataDir(abs);
+      try {
+        client = new PGlite(join(abs, 'pg'));
+        await client.waitReady;
+      } catch (e) {
+        release();
+        throw e;
+      }
+    }
+  }
+  const pgl = client;
+  const db = drizzlePglite(pgl, { schema }) as unknown as Db;
+  try {
+    if (runMigrations) await migratePglite(drizzlePglite(pgl), { migrationsFolder: MIGRATIONS_DIR });
+  } catch (e) {
+    await pgl.close();
+    release();
+    throw e;
+  }
+  return {
+    db,
+    kind: 'pglite',
+    exec: async (sql) => {
+      await pgl.exec(sql);
+    },
+    close: async () => {
+      try {
+        if (!pgl.closed) await pgl.close();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+export function dataDirExists(dir: string): boolean {
+  return existsSync(join(resolve(dir), 'pg'));
+}

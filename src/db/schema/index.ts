@@ -1,0 +1,3 @@
+export * from './platform.js';
+export * from './content.js';
+export * from './commerce.js';

@@ -1,0 +1,103 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database } from '../db/index.js';
+import type { Config } from './config.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { crumbPlugin } from './plugins/crumb.js';
+import { ownerAuthPlugin } from './plugins/owner-auth.js';
+import { OwnerService } from './platform/owners.js';
+import { WebsiteService } from './platform/websites.js';
+import { authRoutes } from './platform/auth-routes.js';
+import { adminRoutes } from './platform/admin-routes.js';
+import { CartService } from './commerce/cart-service.js';
+import { commerceRoutes } from './commerce/routes.js';
+import { Theme, DEFAULT_THEME_DIR } from './pages/theme.js';
+import { ClientAssets } from './pages/assets.js';
+import { pageRoutes } from './pages/routes.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  /** A pino logger or false (tests). */
+  logger?: boolean | Record<string, unknown>;
+}
+
+export interface Services {
+  owners: OwnerService;
+  websites: WebsiteService;
+  carts: CartService;
+  theme: Theme;
+  assets: ClientAssets;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    database: Database;
+  }
+}
+
+/** Cookies and auth headers never reach the logs. */
+const redact = ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrf-token"]', 'req.headers["x-siteuser-xsrf-token"]', 'res.headers["set-cookie"]'];
+
+/** Builds the Fastify app from its plugins. It never listens; main.ts does. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger: deps.logger === undefined ? { level: config.LOG_LEVEL, redact } : deps.logger === false ? false : { ...(deps.logger as object), redact },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: false,
+    routerOptions: { maxParamLength: 200 },
+    return503OnClosing: false,
+  });
+
+  const theme = new Theme(config.THEME_DIR ?? DEFAULT_THEME_DIR, app.log, config.DEV);
+  const services: Services = {
+    owners: new OwnerService(database),
+    websites: new WebsiteService(database),
+    carts: new CartService(database),
+    theme,
+    assets: new ClientAssets(),
+  };
+  app.decorate('services', services);
+  app.decorate('database', database);
+  app.addHook('onClose', async () => theme.close());
+
+  await app.register(errorsPlugin);
+  await app.register(helmet, {
+    contentSecurityPolicy: false,
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  await app.register(compress, { threshold: 1024 });
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 256 * 1024 });
+  await app.register(crumbPlugin);
+  await app.register(ownerAuthPlugin, { owners: services.owners });
+
+  // Hashed client bundles: cached for a year. Theme assets: an hour.
+  if (existsSync(services.assets.dir)) {
+    await app.register(fastifyStatic, { root: join(services.assets.dir, 'assets'), prefix: '/assets/', immutable: true, maxAge: '365d', decorateReply: false, index: false });
+  }
+  if (existsSync(theme.assetsDir)) {
+    await app.register(fastifyStatic, { root: theme.assetsDir, prefix: '/theme/', maxAge: '1h', decorateReply: false, index: false });
+  }
+
+  app.get('/health', async () => {
+    await database.exec('select 1');
+    return { status: 'ok' };
+  });
+
+  await app.register(authRoutes, { owners: services.owners });
+  await app.register(adminRoutes, { assets: services.assets });
+  await app.register(commerceRoutes, { carts: services.carts, websites: services.websites });
+  await pageRoutes(app, { database, websites: services.websites, carts: services.carts, theme, assets: services.assets });
+  return app;
+}

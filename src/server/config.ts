@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  THEME_DIR: z.string().min(1).optional(),
+  /** Public origin, used in emails and sign-in links. */
+  PUBLIC_URL: z.url().optional(),
+  OWNER_EMAIL: z.email().optional(),
+  OWNER_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  /** Trust X-Forwarded-* from a reverse proxy (needed for Secure cookies behind TLS). */
+  TRUST_PROXY: bool.default(false),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
+  DEV: bool.default(false),
+  SEED_DEMO: bool.default(true),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+/** Parses configuration from the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') picked[key] = v;
+  }
+  const res = schema.safeParse(picked);
+  if (!res.success) {
+    const lines = res.error.issues.map((i) => `  ${String(i.path[0])}=${JSON.stringify(picked[String(i.path[0])] ?? '')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return res.data;
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ClientAssets } from '../pages/assets.js';
+import { renderLoginPage } from '../../web/ssr-admin.js';
+
+function attr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function doc(reply: FastifyReply, assets: ClientAssets, title: string, body: string) {
+  const t = assets.tags('admin');
+  reply
+    .header('cache-control', 'no-store')
+    .header('x-robots-tag', 'noindex')
+    .type('text/html; charset=utf-8')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+        `<title>${attr(title)}</title><link rel="stylesheet" href="/admin.css">${t.head}</head><body>${body}${t.body}</body></html>`,
+    );
+  return reply;
+}
+
+const ADMIN_CSS = `body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1d1d1f;background:#f6f6f4}
+.admin-login{max-width:360px;margin:12vh auto;padding:32px;background:#fff;border-radius:12px;box-shadow:0 2px 12px #0001}
+.admin-login form{display:grid;gap:14px}.admin-login label{display:grid;gap:4px;font-weight:600}
+.admin-login input{font:inherit;padding:10px;border:1px solid #bbb;border-radius:6px}
+.admin-login button,.admin-shell button{font:inherit;padding:10px 14px;border:0;border-radius:6px;background:#1d1d1f;color:#fff;cursor:pointer}
+.admin-login__error{color:#b00020;margin:0}
+.admin-shell__bar{display:flex;gap:24px;align-items:center;padding:12px 24px;background:#fff;border-bottom:1px solid #ddd}
+.admin-shell__bar ul{display:flex;gap:16px;list-style:none;margin:0;padding:0}.admin-shell__me{margin-left:auto}
+.admin-shell__main{padding:24px}`;
+
+/** /config: the sign-in page (server-rendered, works without scripts) and the React shell for owners. */
+export async function adminRoutes(app: FastifyInstance, opts: { assets: ClientAssets }) {
+  const { assets } = opts;
+
+  app.get('/admin.css', async (_req, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(ADMIN_CSS));
+
+  app.get('/config/login', async (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    const props = {
+      error: typeof q.error === 'string' ? q.error.slice(0, 200) : undefined,
+      next: typeof q.next === 'string' ? q.next.slice(0, 200) : undefined,
+      crumb: req.crumb,
+    };
+    const body = `<div id="admin-root" data-page="login" data-props="${attr(JSON.stringify(props))}">${renderLoginPage(props)}</div>`;
+    return doc(reply, assets, 'Sign in — Tessera', body);
+  });
+
+  const shell = async (req: FastifyRequest, reply: FastifyReply) => {
+    const owner = await app.loadOwner(req);
+    if (!owner) return reply.redirect(`/config/login?next=${encodeURIComponent(req.url.split('?')[0] ?? '/config')}`, 303);
+    return doc(reply, assets, 'Tessera', `<div id="admin-root" data-page="shell"><noscript>The Tessera admin needs JavaScript.</noscript></div>`);
+  };
+  app.get('/config', shell);
+  app.get('/config/*', shell);
+}

@@ -1,0 +1,118 @@
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { Database } from '../../db/index.js';
+import { schema } from '../../db/index.js';
+import { hashToken, newId, newToken } from '../../db/ids.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { Role } from '../../core/enums.js';
+
+const { accounts, ownerSessions } = schema;
+export const SESSION_DAYS = 14;
+const LINK_MINUTES = 60;
+
+export interface Owner {
+  id: string;
+  websiteId: string;
+  email: string;
+  role: number;
+  displayName: string;
+}
+
+export class OwnerService {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  async count(): Promise<number> {
+    const rows = await this.db.select({ id: accounts.id }).from(accounts).limit(1);
+    return rows.length;
+  }
+
+  async create(input: { websiteId: string; email: string; password?: string; role: number; displayName?: string }): Promise<Owner> {
+    const id = newId();
+    const row = {
+      id,
+      websiteId: input.websiteId,
+      email: input.email.trim().toLowerCase(),
+      displayName: input.displayName ?? '',
+      role: input.role,
+      passwordHash: input.password ? await hashPassword(input.password) : null,
+    };
+    await this.db.insert(accounts).values(row);
+    return { id, websiteId: row.websiteId, email: row.email, role: row.role, displayName: row.displayName };
+  }
+
+  /** The admin account of a fresh install. */
+  async ensureAdmin(websiteId: string, email?: string, password?: string): Promise<{ owner: Owner; created: boolean }> {
+    const existing = await this.db.select().from(accounts).limit(1);
+    if (existing[0]) return { owner: toOwner(existing[0]), created: false };
+    const owner = await this.create({ websiteId, email: email ?? 'owner@localhost', password, role: Role.ADMIN, displayName: 'Owner' });
+    return { owner, created: true };
+  }
+
+  /** Checks email and password; null when either is wrong (one answer for both, no user enumeration). */
+  async authenticate(email: string, password: string): Promise<Owner | null> {
+    const rows = await this.db.select().from(accounts).where(eq(accounts.email, email.trim().toLowerCase())).limit(1);
+    const row = rows[0];
+    const ok = await verifyPassword(password, row?.passwordHash);
+    return ok && row ? toOwner(row) : null;
+  }
+
+  async startSession(accountId: string, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+    const token = newToken();
+    const expiresAt = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
+    await this.db.insert(ownerSessions).values({ tokenHash: hashToken(token), accountId, kind: 'session', expiresAt });
+    return { token, expiresAt };
+  }
+
+  /** A one-time sign-in link token for the first admin (printed at first start). */
+  async createSignInLink(accountId: string, now = new Date()): Promise<string> {
+    const token = newToken();
+    const expiresAt = new Date(now.getTime() + LINK_MINUTES * 60_000);
+    await this.db.insert(ownerSessions).values({ tokenHash: hashToken(token), accountId, kind: 'link', expiresAt });
+    return token;
+  }
+
+  /** Spends a one-time link: deletes it and returns its account, or null when unknown or expired. */
+  async redeemSignInLink(token: string, now = new Date()): Promise<Owner | null> {
+    const deleted = await this.db
+      .delete(ownerSessions)
+      .where(and(eq(ownerSessions.tokenHash, hashToken(token)), eq(ownerSessions.kind, 'link'), gt(ownerSessions.expiresAt, now)))
+      .returning({ accountId: ownerSessions.accountId });
+    if (!deleted[0]) return null;
+    return this.byId(deleted[0].accountId);
+  }
+
+  async byId(id: string): Promise<Owner | null> {
+    const rows = await this.db.select().from(accounts).where(eq(accounts.id, id)).limit(1);
+    return rows[0] ? toOwner(rows[0]) : null;
+  }
+
+  async fromSession(token: string | undefined, now = new Date()): Promise<Owner | null> {
+    if (!token || token.length > 100) return null;
+    const rows = await this.db
+      .select({ account: accounts })
+      .from(ownerSessions)
+      .innerJoin(accounts, eq(accounts.id, ownerSessions.accountId))
+      .where(and(eq(ownerSessions.tokenHash, hashToken(token)), eq(ownerSessions.kind, 'session'), gt(ownerSessions.expiresAt, now)))
+      .limit(1);
+    return rows[0] ? toOwner(rows[0].account) : null;
+  }
+
+  async endSession(token: string): Promise<void> {
+    await this.db.delete(ownerSessions).where(eq(ownerSessions.tokenHash, hashToken(token)));
+  }
+
+  async purgeExpired(now = new Date()): Promise<void> {
+    await this.db.delete(ownerSessions).where(lt(ownerSessions.expiresAt, now));
+  }
+
+  async setPassword(accountId: string, password: string): Promise<void> {
+    await this.db.update(accounts).set({ passwordHash: await hashPassword(password) }).where(eq(accounts.id, accountId));
+  }
+}
+
+function toOwner(row: typeof accounts.$inferSelect): Owner {
+  return { id: row.id, websiteId: row.websiteId, email: row.email, role: row.role, displayName: row.displayName };
+}

@@ -1,0 +1,32 @@
+import { scrypt, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const N = 16384;
+const KEYLEN = 64;
+
+function derive(password: string, salt: Buffer, n: number): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, KEYLEN, { N: n, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
+}
+
+/** scrypt with a random salt; the stored form names its parameters so they can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, N);
+  return `scrypt$${N}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  if (!stored) {
+    // Spend the same time as a real check so a missing account cannot be told apart by timing.
+    await derive(password, randomBytes(16), N);
+    return false;
+  }
+  const [scheme, n, salt, key] = stored.split('$');
+  if (scheme !== 'scrypt' || !n || !salt || !key) return false;
+  const expected = Buffer.from(key, 'base64');
+  const actual = await derive(password, Buffer.from(salt, 'base64'), Number(n));
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}

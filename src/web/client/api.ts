@@ -1,0 +1,45 @@
+/** The browser side of the APIs: JSON calls that carry the crumb. */
+
+export function readCookie(name: string): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  for (const part of document.cookie.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return decodeURIComponent(v.join('='));
+  }
+  return undefined;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly data: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+  get crumbFail(): boolean {
+    return this.data.crumbFail === true;
+  }
+}
+
+export async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const crumb = readCookie('crumb');
+  if (crumb) headers['x-csrf-token'] = crumb;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  let data: Record<string, unknown> = {};
+  const text = await res.text();
+  if (text) {
+    try {
+      data = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      data = {};
+    }
+  }
+  if (!res.ok) {
+    const message = typeof data.message === 'string' ? data.message : typeof data.error === 'string' ? data.error : `HTTP ${res.status}`;
+    throw new ApiError(res.status, message, data);
+  }
+  return data as T;
+}
