@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cartPillText,
+  cartPillVisible,
+  cartSpokenLabel,
+  computeCartTotals,
+  emptyCart,
+  entrySubtotalCents,
+  findMergeableEntry,
+  quantityInCart,
+  type CartEntry,
+} from '../../../src/core/cart';
+import { CART_QUANTITY_MAX } from '../../../src/core/cart';
+import { ProductType } from '../../../src/core/enums';
+
+const entry = (id: string, price: number, quantity: number, productType?: number, extra: Partial<CartEntry> = {}): CartEntry => ({
+  id,
+  itemId: `item-${id}`,
+  chosenVariant: { sku: `sku-${id}`, attributes: {} },
+  quantity,
+  title: `Item ${id}`,
+  purchasePriceCents: price,
+  productType: productType as CartEntry['productType'],
+  ...extra,
+});
+
+describe('cart pill', () => {
+  it('shows the number up to 100 and 100+ above', () => {
+    expect(cartPillText(0)).toBe('0');
+    expect(cartPillText(1)).toBe('1');
+    expect(cartPillText(100)).toBe('100');
+    expect(cartPillText(101)).toBe('100+');
+    expect(cartPillText(-3)).toBe('0');
+  });
+  it('spoken labels', () => {
+    expect(cartSpokenLabel(1)).toBe('One item in cart');
+    expect(cartSpokenLabel(2)).toBe('2 items in cart');
+    expect(cartSpokenLabel(0)).toBe('0 items in cart');
+    expect(cartSpokenLabel(100)).toBe('100 items in cart');
+    expect(cartSpokenLabel(101)).toBe('More than 100 items in cart');
+  });
+  it('is visible above 0 only', () => {
+    expect(cartPillVisible(0)).toBe(false);
+    expect(cartPillVisible(1)).toBe(true);
+    expect(cartPillVisible(Number.NaN)).toBe(false);
+  });
+  it('quantity max is 9999', () => {
+    expect(CART_QUANTITY_MAX).toBe(9999);
+  });
+});
+
+describe('computeCartTotals', () => {
+  it('sums entries and computes the grand total', () => {
+    const t = computeCartTotals([entry('a', 1000, 2, ProductType.PHYSICAL), entry('b', 250, 3, ProductType.DIGITAL)], {
+      discountCents: 500,
+      shippingCostCents: 700,
+      taxCents: 120,
+    });
+    expect(t.subtotalCents).toBe(2750);
+    expect(t.totalQuantity).toBe(5);
+    expect(t.grandTotalCents).toBe(2750 - 500 + 700 + 120);
+    expect(t.hasDigital).toBe(true);
+    expect(t.purelyDigital).toBe(false);
+    expect(t.requiresShipping).toBe(true);
+  });
+  it('never goes negative', () => {
+    const t = computeCartTotals([entry('a', 100, 1, ProductType.PHYSICAL)], { discountCents: 5000 });
+    expect(t.grandTotalCents).toBe(0);
+  });
+  it('purely digital carts (digital and gift cards) need no shipping', () => {
+    const t = computeCartTotals([entry('a', 100, 1, ProductType.DIGITAL), entry('b', 5000, 1, ProductType.GIFT_CARD)]);
+    expect(t.purelyDigital).toBe(true);
+    expect(t.hasDigital).toBe(true);
+    expect(t.requiresShipping).toBe(false);
+  });
+  it('service only: no digital, no shipping', () => {
+    const t = computeCartTotals([entry('a', 100, 1, ProductType.SERVICE)]);
+    expect(t).toMatchObject({ hasDigital: false, purelyDigital: false, requiresShipping: false });
+  });
+  it('empty cart is all zeros', () => {
+    expect(computeCartTotals([])).toEqual({
+      subtotalCents: 0,
+      taxCents: 0,
+      shippingCostCents: 0,
+      discountCents: 0,
+      grandTotalCents: 0,
+      totalQuantity: 0,
+      hasDigital: false,
+      purelyDigital: false,
+      requiresShipping: false,
+    });
+    const c = emptyCart('c1', 'w1', 123);
+    expect(c).toMatchObject({ id: 'c1', websiteId: 'w1', created: 123, isPurchased: false, entries: [], grandTotalCents: 0 });
+  });
+  it('entry subtotal', () => {
+    expect(entrySubtotalCents({ purchasePriceCents: 1999, quantity: 3 })).toBe(5997);
+  });
+});
+
+describe('entries', () => {
+  const entries = [
+    entry('a', 100, 2, ProductType.PHYSICAL),
+    entry('b', 100, 1, ProductType.PHYSICAL, { itemId: 'item-a', chosenVariant: { sku: 'sku-a', attributes: {} }, additionalFields: '{"f":"x"}' }),
+  ];
+  it('merges same item and sku without form answers', () => {
+    expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'sku-a' })?.id).toBe('a');
+    expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'sku-a', additionalFields: '{}' })?.id).toBe('a');
+    expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'sku-a', additionalFields: '{"f":"y"}' })).toBeUndefined();
+    expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'other' })).toBeUndefined();
+  });
+  it('counts quantity in cart per item and sku', () => {
+    expect(quantityInCart(entries, 'item-a', 'sku-a')).toBe(3);
+    expect(quantityInCart(entries, 'item-a')).toBe(3);
+    expect(quantityInCart(entries, 'item-z')).toBe(0);
+  });
+});
