@@ -1,0 +1,207 @@
+/** `date` formatter: strftime-style patterns in the website's time zone (default America/New_York). */
+import type { Context } from '../context';
+import type { FormatterFn } from '../types';
+import { asNumber, asString } from '../util';
+
+const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const LONG_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const LONG_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+export interface ZonedDate {
+  epoch: number;
+  year: number;
+  month: number; // 1-12
+  day: number;
+  hour: number; // 0-23
+  minute: number;
+  second: number;
+  ms: number;
+  weekday: number; // 0 = Sunday
+  offset: number; // ms east of UTC
+  zoneAbbr: string;
+}
+
+const fieldFormatters = new Map<string, Intl.DateTimeFormat | null>();
+const abbrFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function fieldsFormatter(zone: string): Intl.DateTimeFormat | null {
+  let f = fieldFormatters.get(zone);
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
+    } catch {
+      f = null;
+    }
+    fieldFormatters.set(zone, f);
+  }
+  return f;
+}
+
+/** Break an instant into calendar fields in a time zone (UTC when the zone is unknown). */
+export function zoned(epoch: number, zone: string): ZonedDate {
+  const f = fieldsFormatter(zone) ?? fieldsFormatter('UTC')!;
+  const parts = f.formatToParts(epoch);
+  let year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0;
+  for (const p of parts) {
+    switch (p.type) {
+      case 'year': year = +p.value; break;
+      case 'month': month = +p.value; break;
+      case 'day': day = +p.value; break;
+      case 'hour': hour = +p.value; break;
+      case 'minute': minute = +p.value; break;
+      case 'second': second = +p.value; break;
+    }
+  }
+  const ms = ((epoch % 1000) + 1000) % 1000;
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+  const abbr = zoneAbbr(epoch, zone);
+  return { epoch, year, month, day, hour, minute, second, ms, weekday, offset: asUtc - epoch, zoneAbbr: abbr };
+}
+
+function abbrFormatter(locale: string, zone: string): Intl.DateTimeFormat {
+  const key = locale + ' ' + zone;
+  let f = abbrFormatters.get(key);
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' });
+    } catch {
+      f = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', timeZoneName: 'short' });
+    }
+    abbrFormatters.set(key, f);
+  }
+  return f;
+}
+
+/** Short zone name (EST, BST, ...); tries a second English locale when the first gives only an offset. */
+function zoneAbbr(epoch: number, zone: string): string {
+  for (const loc of ['en-US', 'en-GB', 'en-AU', 'en-IN']) {
+    const p = abbrFormatter(loc, zone).formatToParts(epoch).find((x) => x.type === 'timeZoneName');
+    const v = p ? p.value : 'UTC';
+    if (!/^GMT[+-]/.test(v)) return v;
+  }
+  return abbrFormatter('en-US', zone).formatToParts(epoch).find((x) => x.type === 'timeZoneName')?.value ?? 'UTC';
+}
+
+const pad = (n: number | string, ch: string, w: number) => {
+  const s = String(n);
+  return s.length >= w ? s : ch.repeat(w - s.length) + s;
+};
+
+function dayOfYear(d: ZonedDate): number {
+  return Math.round((Date.UTC(d.year, d.month - 1, d.day) - Date.UTC(d.year, 0, 1)) / 86400000) + 1;
+}
+
+function isoWeek(d: ZonedDate): [number, number] {
+  const t = new Date(Date.UTC(d.year, d.month - 1, d.day));
+  const dow = (t.getUTCDay() + 6) % 7; // Monday = 0
+  t.setUTCDate(t.getUTCDate() - dow + 3);
+  const isoYear = t.getUTCFullYear();
+  const firstThursday = new Date(Date.UTC(isoYear, 0, 4));
+  const week = 1 + Math.round((t.getTime() - firstThursday.getTime()) / 86400000 / 7 - ((firstThursday.getUTCDay() + 6) % 7 - 3) / 7);
+  return [isoYear, week];
+}
+
+/** Week of year as the US calendar counts it (weeks start Sunday; week 1 holds January 1). */
+function weekOfYear(d: ZonedDate): number {
+  const sat = new Date(Date.UTC(d.year, d.month - 1, d.day + (6 - d.weekday)));
+  const doy = Math.round((sat.getTime() - Date.UTC(sat.getUTCFullYear(), 0, 1)) / 86400000);
+  return Math.floor(doy / 7) + 1;
+}
+
+const h12 = (h: number) => (h % 12 === 0 ? 12 : h % 12);
+
+export function strftime(d: ZonedDate, fmt: string): string {
+  let out = '';
+  for (let i = 0; i < fmt.length; i++) {
+    const ch = fmt[i];
+    if (ch !== '%') {
+      out += ch;
+      continue;
+    }
+    i++;
+    if (i === fmt.length) {
+      out += '%';
+      break;
+    }
+    const c = fmt[i];
+    switch (c) {
+      case '%': out += '%'; break;
+      case 'a': out += SHORT_DAYS[d.weekday]; break;
+      case 'A': out += LONG_DAYS[d.weekday]; break;
+      case 'b': case 'h': out += SHORT_MONTHS[d.month - 1]; break;
+      case 'B': out += LONG_MONTHS[d.month - 1]; break;
+      case 'c': out += strftime(d, `%a, %b ${d.day}, %Y %i:%M:%S %p %Z`); break;
+      case 'C': out += pad((d.year / 100) | 0, '0', 2); break;
+      case 'd': out += pad(d.day, '0', 2); break;
+      case 'D': out += strftime(d, '%m/%d/%y'); break;
+      case 'e': out += pad(d.day, ' ', 2); break;
+      case 'F': out += strftime(d, '%Y-%m-%d'); break;
+      case 'g': out += pad(isoWeek(d)[0] % 100, '0', 2); break;
+      case 'G': out += pad(isoWeek(d)[0], '0', 4); break;
+      case 'H': out += pad(d.hour, '0', 2); break;
+      case 'i': out += h12(d.hour); break;
+      case 'I': out += pad(h12(d.hour), '0', 2); break;
+      case 'j': out += pad(dayOfYear(d), '0', 3); break;
+      case 'k': out += pad(d.hour, ' ', 2); break;
+      case 'l': out += pad(h12(d.hour), ' ', 2); break;
+      case 'm': out += pad(d.month, '0', 2); break;
+      case 'M': out += pad(d.minute, '0', 2); break;
+      case 'n': out += '\n'; break;
+      case 'N': out += pad(d.ms * 1e6, '0', 9); break;
+      case 'p': out += d.hour < 12 ? 'AM' : 'PM'; break;
+      case 'P': out += d.hour < 12 ? 'am' : 'pm'; break;
+      case 'q': out += (((d.month - 1) / 3) | 0) + 1; break;
+      case 'r': out += strftime(d, `${h12(d.hour)}:%M:%S %p`); break;
+      case 'R': out += strftime(d, '%H:%M'); break;
+      case 's': out += (d.epoch / 1000) | 0; break;
+      case 'S': out += pad(d.second, '0', 2); break;
+      case 't': out += '\t'; break;
+      case 'T': out += strftime(d, '%H:%M:%S'); break;
+      case 'u': out += d.weekday === 0 ? '7' : String(d.weekday); break;
+      case 'U': out += pad(weekOfYear(d), '0', 2); break;
+      case 'v': out += strftime(d, '%e-%b-%Y'); break;
+      case 'V': out += pad(isoWeek(d)[1], '0', 2); break;
+      case 'w': out += d.weekday; break;
+      case 'W': out += pad(weekOfYear(d), '0', 2); break;
+      case 'x': out += strftime(d, '%m/%d/%Y'); break;
+      case 'X': out += strftime(d, '%I:%M:%S %p'); break;
+      case 'y': out += pad(d.year % 100, '0', 2); break;
+      case 'Y': out += d.year; break;
+      case 'z': {
+        const neg = d.offset < 0;
+        const mins = Math.abs(d.offset) / 60000;
+        out += (neg ? '-' : '+') + pad((mins / 60) | 0, '0', 2) + ':' + pad(mins % 60, '0', 2);
+        break;
+      }
+      case 'Z': out += d.zoneAbbr; break;
+      default: break; // unknown directive: dropped
+    }
+  }
+  return out;
+}
+
+/** The website's time zone: website.timeZone, else the render option, else America/New_York. */
+export function timeZoneOf(ctx: Context): string {
+  const z = ctx.resolve(['website', 'timeZone']);
+  return z === undefined ? ctx.timeZone : asString(z);
+}
+
+export const DATE_FORMATTERS: Record<string, FormatterFn> = {
+  date: (v, args, ctx: Context) => {
+    if (args.length === 0) return '';
+    const n = asNumber(v);
+    if (!isFinite(n)) return '';
+    return strftime(zoned(n, timeZoneOf(ctx)), args.join(' '));
+  },
+};

@@ -1,0 +1,3 @@
+import type { TemplateError } from '../errors';
+export type { RootInst } from '../types';
+export type TemplateErrorList = TemplateError[];
