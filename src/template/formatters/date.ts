@@ -47,26 +47,59 @@ function fieldsFormatter(zone: string): Intl.DateTimeFormat | null {
   return f;
 }
 
+interface ZoneInfo {
+  offset: number;
+  abbr: string;
+}
+const zoneInfoCache = new Map<string, Map<number, ZoneInfo>>();
+
+/** Offset and abbreviation of a zone at an instant, cached per zone and hour (transitions fall on hour edges). */
+function zoneInfo(epoch: number, zone: string): ZoneInfo {
+  let byHour = zoneInfoCache.get(zone);
+  if (byHour === undefined) {
+    byHour = new Map();
+    zoneInfoCache.set(zone, byHour);
+  }
+  const hour = Math.floor(epoch / 3600000);
+  let info = byHour.get(hour);
+  if (info === undefined) {
+    const at = hour * 3600000;
+    const f = fieldsFormatter(zone) ?? fieldsFormatter('UTC')!;
+    let year = 1970, month = 1, day = 1, h = 0, minute = 0, second = 0;
+    for (const p of f.formatToParts(at)) {
+      switch (p.type) {
+        case 'year': year = +p.value; break;
+        case 'month': month = +p.value; break;
+        case 'day': day = +p.value; break;
+        case 'hour': h = +p.value; break;
+        case 'minute': minute = +p.value; break;
+        case 'second': second = +p.value; break;
+      }
+    }
+    info = { offset: Date.UTC(year, month - 1, day, h, minute, second) - at, abbr: zoneAbbr(at, zone) };
+    if (byHour.size > 100000) byHour.clear();
+    byHour.set(hour, info);
+  }
+  return info;
+}
+
 /** Break an instant into calendar fields in a time zone (UTC when the zone is unknown). */
 export function zoned(epoch: number, zone: string): ZonedDate {
-  const f = fieldsFormatter(zone) ?? fieldsFormatter('UTC')!;
-  const parts = f.formatToParts(epoch);
-  let year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0;
-  for (const p of parts) {
-    switch (p.type) {
-      case 'year': year = +p.value; break;
-      case 'month': month = +p.value; break;
-      case 'day': day = +p.value; break;
-      case 'hour': hour = +p.value; break;
-      case 'minute': minute = +p.value; break;
-      case 'second': second = +p.value; break;
-    }
-  }
-  const ms = ((epoch % 1000) + 1000) % 1000;
-  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second, ms);
-  const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
-  const abbr = zoneAbbr(epoch, zone);
-  return { epoch, year, month, day, hour, minute, second, ms, weekday, offset: asUtc - epoch, zoneAbbr: abbr };
+  const info = zoneInfo(epoch, zone);
+  const d = new Date(epoch + info.offset);
+  return {
+    epoch,
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    ms: d.getUTCMilliseconds(),
+    weekday: d.getUTCDay(),
+    offset: info.offset,
+    zoneAbbr: info.abbr,
+  };
 }
 
 function abbrFormatter(locale: string, zone: string): Intl.DateTimeFormat {
