@@ -30,6 +30,12 @@ const SUPPORTED = new Set<string>(SUPPORTED_CURRENCIES);
 
 export type MinorUnitsInput = number | string | bigint;
 
+/** A money value as stored and sent: minor units as an integer string, plus an ISO currency code. */
+export interface Money {
+  value: string;
+  currency: string;
+}
+
 /** Normalises a currency code (trim, upper case); throws a RangeError when it is not supported. */
 export function normalizeCurrency(currency: string | null | undefined = DEFAULT_CURRENCY): CurrencyCode {
   const code = (currency ?? DEFAULT_CURRENCY).trim().toUpperCase();
@@ -174,4 +180,14 @@ function numberToPlainString(n: number): string {
   // Round to 10 places to drop binary noise (0.1 + 0.2), then print without exponent.
   const s = n.toFixed(10);
   return s.replace(/\.?0+$/, '') || '0';
+}
+
+/** Formats a Money object ({value: minor units string, currency}); a missing currency means USD. */
+export function formatMoneyValue(money: Money): string {
+  return formatMoney(money.value, money.currency || DEFAULT_CURRENCY);
+}
+
+/** Builds a Money object from minor units. */
+export function money(minorUnits: MinorUnitsInput, currency: string = DEFAULT_CURRENCY): Money {
+  return { value: toBigIntMinor(minorUnits).toString(), currency: normalizeCurrency(currency) };
 }

@@ -6,16 +6,13 @@
 import { BillingPeriodUnit, ProductType } from './enums';
 import { QUANTITY_MAX, QUANTITY_MIN } from './constants';
 import { commerce } from './messages';
+import type { Money } from './money';
 
 // ------------------------------------------------------------------------------------------------
 // Types
 // ------------------------------------------------------------------------------------------------
 
-/** A money value: minor units as an integer string, plus an ISO currency code. */
-export interface Money {
-  value: string;
-  currency: string;
-}
+export type { Money } from './money';
 
 /** One option value of a variant, in the product's option order. */
 export interface VariantOptionValue {

@@ -3,6 +3,8 @@ import {
   SUPPORTED_CURRENCIES,
   currencyDecimals,
   formatMoney,
+  formatMoneyValue,
+  money,
   fromMinorUnits,
   isSupportedCurrency,
   moneyDecimalString,
@@ -129,5 +131,14 @@ describe('toMinorUnits', () => {
   });
   it('round-trips with moneyDecimalString', () => {
     for (const v of [0, 1, 99, 100, 123456, -42]) expect(toMinorUnits(moneyDecimalString(v))).toBe(v);
+  });
+});
+
+describe('Money objects', () => {
+  it('builds and formats', () => {
+    expect(money(1250)).toEqual({ value: '1250', currency: 'USD' });
+    expect(money('99999999999999999', 'eur')).toEqual({ value: '99999999999999999', currency: 'EUR' });
+    expect(formatMoneyValue({ value: '1250', currency: 'GBP' })).toBe('£12.50');
+    expect(formatMoneyValue({ value: '1250', currency: '' })).toBe('$12.50');
   });
 });
