@@ -4,7 +4,9 @@
  */
 import { Msg, makeError, type ErrorType, type TemplateError } from './errors';
 import { Op, type Inst, type MacroInst, type Path, type RootInst } from './types';
-import { getKey, step } from './util';
+import { step } from './util';
+
+const hasOwn = Object.prototype.hasOwnProperty;
 import type { WidgetRenderer } from './widgets';
 
 export const MAX_PARTIAL_DEPTH = 16;
@@ -105,7 +107,12 @@ export class Context {
       if (name === '@index0') return f.index !== -1 ? f.index : undefined;
       return f.vars === null ? undefined : f.vars.get(name);
     }
-    return getKey(f.node, name);
+    const n = f.node;
+    if (n !== null && typeof n === 'object') {
+      const v = (n as Record<string | number, unknown>)[name];
+      return typeof v === 'function' ? undefined : v;
+    }
+    return undefined;
   }
 
   lookup(name: string | number, frame: Frame = this.frame): unknown {
@@ -123,8 +130,16 @@ export class Context {
     const first = names[0];
     let v = first === '@' ? frame.node : this.lookup(first, frame);
     for (let i = 1; i < n; i++) {
-      if (v === undefined || v === null) return undefined;
-      v = step(v, names[i]);
+      if (v === undefined || v === null || typeof v !== 'object') return undefined;
+      const key = names[i];
+      if (Array.isArray(v)) {
+        if (typeof key !== 'number') return undefined;
+        v = v[key];
+      } else {
+        if (!hasOwn.call(v, key)) return undefined;
+        v = (v as Record<string | number, unknown>)[key];
+      }
+      if (typeof v === 'function') return undefined;
     }
     return v;
   }

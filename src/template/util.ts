@@ -124,8 +124,20 @@ export function getKey(v: unknown, key: string | number): unknown {
 
 const DIGITS = /^\d+$/;
 
-/** Split `a.b.0` into ['a', 'b', 0]. */
+const splitCache = new Map<string, Array<string | number>>();
+
+/** Split `a.b.0` into ['a', 'b', 0]; results are cached (callers must not mutate them). */
 export function splitVariable(name: string): Array<string | number> {
+  let hit = splitCache.get(name);
+  if (hit === undefined) {
+    hit = splitUncached(name);
+    if (splitCache.size > 10000) splitCache.clear();
+    splitCache.set(name, hit);
+  }
+  return hit;
+}
+
+function splitUncached(name: string): Array<string | number> {
   const parts: Array<string | number> = name.split('.');
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i] as string;

@@ -32,7 +32,18 @@ export function truncate(s: string, max: number, ellipsis = '...'): string {
   return s.substring(0, end) + ellipsis;
 }
 
+const slugCache = new Map<string, string>();
 export function slugify(s: string): string {
+  let hit = slugCache.get(s);
+  if (hit === undefined) {
+    hit = slugifyUncached(s);
+    if (slugCache.size > 5000) slugCache.clear();
+    slugCache.set(s, hit);
+  }
+  return hit;
+}
+
+function slugifyUncached(s: string): string {
   return s
     .replace(/[^a-zA-Z0-9\s-]+/g, '')
     .replace(/\s+/g, '-')

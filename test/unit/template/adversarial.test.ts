@@ -1,0 +1,83 @@
+/** Adversarial templates: each ends with output or an error quickly, never a hang or a crash. */
+import { describe, expect, it } from 'vitest';
+import { compile, render } from '../../../src/template';
+
+const within = (ms: number, fn: () => void) => {
+  const t = performance.now();
+  fn();
+  expect(performance.now() - t).toBeLessThan(ms);
+};
+
+describe('adversarial templates', () => {
+  it('unclosed blocks report EOF inside the block and still render', () => {
+    const r = render('{.section a}x{.repeated section b}y', { a: { b: [1] } });
+    expect(r.output).toBe('xy');
+    expect(r.errors.map((e) => e.message)).toEqual(['SyntaxError: Reached EOF in the middle of REPEATED']);
+    expect(r.errors[0]).toMatchObject({ type: 'assembler', line: 1 });
+  });
+
+  it('10,000 nested sections', () => {
+    const n = 10000;
+    const src = '{.section a}'.repeat(n) + 'deep' + '{.end}'.repeat(n);
+    let json: unknown = 'leaf';
+    for (let i = 0; i < n; i++) json = { a: json };
+    within(1000, () => {
+      const r = render(src, json);
+      // Either rendered fully or stopped with an engine error; never throws.
+      expect(r.output === 'deep' || r.errors.length > 0).toBe(true);
+    });
+  });
+
+  it('a repeated section over 100,000 items', () => {
+    const items = Array.from({ length: 100000 }, (_, i) => i);
+    within(1000, () => {
+      const r = render('{.repeated section items}{@}{.alternates with},{.end}', { items });
+      expect(r.output.length).toBeGreaterThan(100000);
+      expect(r.output.endsWith('99998,99999')).toBe(true);
+    });
+  });
+
+  it('self-recursive partials stop at depth 16 with an engine error', () => {
+    within(1000, () => {
+      const r = render('{@|apply p}', {}, { partials: { p: 'x{@|apply p}' } });
+      expect(r.output).toBe('x'.repeat(16));
+      expect(r.errors[0].message).toBe("RuntimeError: Attempt to apply partial 'p' exceeded maximum recursion depth of 16");
+      expect(r.errors[0].type).toBe('engine');
+    });
+  });
+
+  it('self-recursive macros stop at depth 16', () => {
+    within(1000, () => {
+      const r = render('{.macro m}y{@|apply m}{.end}{@|apply m}', {});
+      expect(r.output).toBe('y'.repeat(16));
+      expect(r.errors).toHaveLength(1);
+    });
+  });
+
+  it('mutually recursive partials', () => {
+    const r = render('{@|apply a}', {}, { partials: { a: 'a{@|apply b}', b: 'b{@|apply a}' } });
+    expect(r.output).toBe('ab'.repeat(8));
+    expect(r.errors[0].message).toContain('exceeded maximum recursion depth of 16');
+  });
+
+  it('a 1 MB expression does not hang', () => {
+    const expr = '1' + ' + 1'.repeat(250000);
+    within(1000, () => {
+      const r = render(`{.eval ${expr}}`, {}, { enableExpr: true });
+      expect(typeof r.output).toBe('string');
+    });
+  });
+
+  it('a 1 MB template of unmatched braces compiles quickly', () => {
+    within(1000, () => {
+      const { errors } = compile('{'.repeat(500000) + '}'.repeat(500000));
+      expect(Array.isArray(errors)).toBe(true);
+    });
+  });
+
+  it('errors carry line and column', () => {
+    const r = render('line one\n  {a|nope}\n{.end}', {});
+    expect(r.errors[0]).toEqual({ type: 'parser', message: "SyntaxError: Formatter 'nope' is unknown", line: 2, column: 3 });
+    expect(r.errors[1]).toEqual({ type: 'assembler', message: 'SyntaxError: Instruction END not allowed at root', line: 3, column: 1 });
+  });
+});
