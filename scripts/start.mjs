@@ -1,29 +1,14 @@
-// `npm start`: builds the browser bundle when it is missing or older than its sources, then runs the server
-// in this same process (so SIGTERM reaches it directly).
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+// `npm start`: builds the browser bundle when it is missing or stale, then runs the server in this same
+// process (so SIGTERM and SIGINT reach it directly).
 import { register } from 'tsx/esm/api';
+import { buildIfStale } from './build-if-stale.mjs';
 
-const manifest = 'dist/client/.vite/manifest.json';
-
-function newest(dir) {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const s = statSync(p);
-    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
-  }
-  return t;
+try {
+  buildIfStale();
+} catch (e) {
+  process.stderr.write(`tessera: ${e.message}\n`);
+  process.exit(1);
 }
-
-const stale = !existsSync(manifest) || statSync(manifest).mtimeMs < Math.max(newest('src/web'), newest('src/core'));
-if (stale) {
-  process.stdout.write('Building the browser bundle…\n');
-  const r = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
-
 register();
 const { main } = await import('../src/server/main.ts');
 await main();

@@ -53,7 +53,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger === undefined ? { level: config.LOG_LEVEL, redact } : deps.logger === false ? false : { ...(deps.logger as object), redact },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: false,
     routerOptions: { maxParamLength: 200 },
     return503OnClosing: false,
   });
@@ -88,6 +87,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (existsSync(theme.assetsDir)) {
     await app.register(fastifyStatic, { root: theme.assetsDir, prefix: '/theme/', maxAge: '1h', decorateReply: false, index: false });
+  }
+
+  const demoMedia = join(process.cwd(), 'seed', 'media');
+  if (existsSync(demoMedia)) {
+    await app.register(fastifyStatic, { root: demoMedia, prefix: '/demo-media/', maxAge: '7d', decorateReply: false, index: false });
   }
 
   app.get('/health', async () => {

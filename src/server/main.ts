@@ -48,11 +48,28 @@ export async function main(env = process.env): Promise<void> {
   const link = await prepare(database, config, origin);
   const app = await buildApp({ config, database });
 
+  // Graceful shutdown. Closing the listening socket at once would reset the connections already waiting
+  // in the kernel's accept queue, and closing "idle" connections would drop those whose request has not
+  // been read yet. So the server first keeps accepting (answering with Connection: close) until nothing is
+  // in flight and no connection has arrived for a moment; only then does it stop listening.
   let closing = false;
+  let lastConnection = Date.now();
+  let inFlight = 0;
+  app.server.on('connection', () => (lastConnection = Date.now()));
+  app.server.on('request', (_req, res) => {
+    inFlight++;
+    if (closing) res.setHeader('connection', 'close');
+    res.once('close', () => inFlight--);
+  });
+  const drain = async (quietMs: number, maxMs: number) => {
+    const end = Date.now() + maxMs;
+    while ((inFlight > 0 || Date.now() - lastConnection < quietMs) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  };
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    await drain(300, config.SHUTDOWN_TIMEOUT_MS / 2);
     const timer = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
       process.exit(1);
