@@ -14,7 +14,7 @@ function doc(reply: FastifyReply, assets: ClientAssets, title: string, body: str
     .type('text/html; charset=utf-8')
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-        `<title>${attr(title)}</title><link rel="stylesheet" href="/admin.css">${t.head}</head><body>${body}${t.body}</body></html>`,
+        `<title>${attr(title)}</title><link rel="icon" href="/theme/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/admin.css">${t.head}</head><body>${body}${t.body}</body></html>`,
     );
   return reply;
 }

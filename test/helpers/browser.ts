@@ -1,0 +1,60 @@
+import { chromium, type Browser, type Page, type ConsoleMessage } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { testApp, type TestApp } from './app.js';
+import type { DbKind } from './db.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface BrowserSession {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/**
+ * Debian's Chromium, headless, with nothing reaching outside this machine. Playwright gives every launch
+ * a fresh, empty profile folder of its own (it refuses a --user-data-dir argument).
+ */
+export async function launchBrowser(): Promise<BrowserSession> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    browser,
+    close: async () => {
+      await browser.close();
+    },
+  };
+}
+
+export interface LiveSite extends TestApp {
+  url: string;
+}
+
+/** The real app on a fresh seeded database, listening on a free loopback port. */
+export async function liveSite(kind: DbKind = 'pglite', env: Record<string, string> = {}): Promise<LiveSite> {
+  const t = await testApp(kind, env);
+  await (t.app as FastifyInstance).listen({ port: 0, host: '127.0.0.1' });
+  const addr = t.app.server.address() as { port: number };
+  return { ...t, url: `http://127.0.0.1:${addr.port}` };
+}
+
+/** Collects console warnings and errors of a page (hydration problems show up here). */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (m: ConsoleMessage) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return problems;
+}
