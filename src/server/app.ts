@@ -20,6 +20,9 @@ import { commerceRoutes } from './commerce/routes.js';
 import { Theme, DEFAULT_THEME_DIR } from './pages/theme.js';
 import { ClientAssets } from './pages/assets.js';
 import { pageRoutes } from './pages/routes.js';
+import { Mailer, smtpTransport } from './mail/mailer.js';
+import { JobQueue } from './jobs/queue.js';
+import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter } from './plugins/rate-limit.js';
 
 export interface AppDeps {
   config: Config;
@@ -34,6 +37,9 @@ export interface Services {
   carts: CartService;
   theme: Theme;
   assets: ClientAssets;
+  mailer: Mailer;
+  jobs: JobQueue;
+  rateLimiter: RateLimiter;
 }
 
 declare module 'fastify' {
@@ -64,10 +70,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     carts: new CartService(database),
     theme,
     assets: new ClientAssets(),
+    mailer: new Mailer(database, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, config.MAIL_FROM, app.log),
+    jobs: new JobQueue(database, app.log),
+    rateLimiter: new RateLimiter(config.RATE_LIMIT_STORE === 'memory' ? new MemoryRateLimitStore() : new DatabaseRateLimitStore(database)),
   };
   app.decorate('services', services);
   app.decorate('database', database);
-  app.addHook('onClose', async () => theme.close());
+  app.addHook('onClose', async () => {
+    theme.close();
+    await services.mailer.stop();
+    await services.jobs.stop();
+  });
+  if (config.WORKERS) {
+    app.addHook('onListen', async () => {
+      services.mailer.start();
+      services.jobs.start();
+    });
+  }
 
   await app.register(errorsPlugin);
   await app.register(helmet, {

@@ -23,6 +23,13 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
   DEV: bool.default(false),
   SEED_DEMO: bool.default(true),
+  /** smtp://user:pass@host:587 or smtps://...; unset keeps mail in the local outbox, readable in /config. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Tessera <no-reply@localhost>'),
+  /** Where rate-limit counters live: the database (shared by every instance) or this process's memory. */
+  RATE_LIMIT_STORE: z.enum(['database', 'memory']).default('database'),
+  /** Run the background workers (mail delivery, jobs) in this process. */
+  WORKERS: bool.default(true),
 });
 
 export type Config = z.infer<typeof schema>;

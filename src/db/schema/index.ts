@@ -1,3 +1,4 @@
 export * from './platform.js';
 export * from './content.js';
 export * from './commerce.js';
+export * from './jobs.js';

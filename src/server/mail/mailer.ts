@@ -1,0 +1,151 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Db, Tx } from '../../db/index.js';
+import { schema } from '../../db/index.js';
+import { rows } from '../db-util.js';
+
+export interface OutgoingMail {
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  ref?: string;
+}
+
+export interface MailTransport {
+  /** Sends one message; throws when the relay refuses or cannot be reached. */
+  send(msg: { from: string; to: string; subject: string; text: string; html?: string }): Promise<void>;
+}
+
+/** SMTP through nodemailer. */
+export function smtpTransport(url: string): MailTransport {
+  const t: Transporter = nodemailer.createTransport(url);
+  return {
+    async send(msg) {
+      await t.sendMail(msg);
+    },
+  };
+}
+
+const MAX_ATTEMPTS = 25;
+const LEASE_MS = 60_000;
+
+/** Back-off between delivery attempts: 1 s, 2 s, 4 s, ... up to 10 minutes. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(600_000, 1000 * 2 ** Math.max(0, attempts - 1));
+}
+
+interface ClaimedRow {
+  id: number;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  attempts: number;
+}
+
+/**
+ * The mail module. `enqueue` writes to the outbox inside the caller's transaction; a worker delivers
+ * due rows after the commit. With no relay configured, mail is kept in the outbox with status 'local'
+ * for the owner to read in /config.
+ */
+export class Mailer {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly transport: MailTransport | null,
+    private readonly from: string,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  get hasRelay(): boolean {
+    return this.transport !== null;
+  }
+
+  async enqueue(db: Db | Tx, mail: OutgoingMail | OutgoingMail[]): Promise<void> {
+    const list = Array.isArray(mail) ? mail : [mail];
+    if (list.length === 0) return;
+    const status = this.transport ? 'pending' : 'local';
+    await db.insert(schema.mailOutbox).values(
+      list.map((m) => ({ kind: m.kind, toAddress: m.to, subject: m.subject, textBody: m.text, htmlBody: m.html ?? null, ref: m.ref ?? null, status })),
+    );
+  }
+
+  /** Delivers what is due now, in batches, until nothing is due. Safe to call from several instances. */
+  async deliverDue(batch = 50): Promise<{ sent: number; failed: number }> {
+    let sent = 0;
+    let failed = 0;
+    if (!this.transport) return { sent, failed };
+    for (;;) {
+      const claimed = await rows<ClaimedRow>(
+        this.database.db,
+        sql`UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1, locked_until = now() + ${`${LEASE_MS} milliseconds`}::interval
+            WHERE id IN (
+              SELECT id FROM mail_outbox
+              WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND locked_until < now())
+              ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+            RETURNING id, to_address, subject, text_body, html_body, attempts`,
+      );
+      if (claimed.length === 0) break;
+      await Promise.all(
+        claimed.map(async (m) => {
+          try {
+            await this.transport!.send({ from: this.from, to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body ?? undefined });
+            await this.database.db.execute(sql`UPDATE mail_outbox SET status = 'sent', sent_at = now(), locked_until = NULL, last_error = NULL WHERE id = ${m.id}`);
+            sent++;
+          } catch (e) {
+            failed++;
+            const give = m.attempts >= MAX_ATTEMPTS;
+            const delay = retryDelayMs(m.attempts);
+            await this.database.db.execute(
+              sql`UPDATE mail_outbox SET status = ${give ? 'failed' : 'pending'}, locked_until = NULL, last_error = ${String((e as Error).message).slice(0, 500)},
+                  next_attempt_at = now() + ${`${delay} milliseconds`}::interval WHERE id = ${m.id}`,
+            );
+            this.log?.warn({ mailId: m.id, attempts: m.attempts, err: (e as Error).message }, 'mail delivery failed; will retry');
+          }
+        }),
+      );
+      if (failed > 0) break;
+    }
+    return { sent, failed };
+  }
+
+  /** Asks the worker to run soon (after a commit that queued mail). */
+  kick(): void {
+    if (!this.transport) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.deliverDue();
+        } while (this.again);
+      } catch (e) {
+        this.log?.error({ err: e }, 'mail worker failed');
+      } finally {
+        this.running = null;
+      }
+    })();
+  }
+
+  start(intervalMs = 2000): void {
+    if (this.timer || !this.transport) return;
+    this.timer = setInterval(() => this.kick(), intervalMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

@@ -1,0 +1,82 @@
+import type { FastifyRequest } from 'fastify';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/index.js';
+import { rows } from '../db-util.js';
+import { HttpError } from '../errors.js';
+
+export interface RateLimitStore {
+  /** Counts one hit on `key` in the fixed window that holds `now`; returns the count so far in that window. */
+  hit(key: string, windowMs: number, now: number): Promise<number>;
+}
+
+/** Counters in PostgreSQL (or PGlite): shared by every instance on the database. One statement per hit. */
+export class DatabaseRateLimitStore implements RateLimitStore {
+  constructor(private readonly database: Database) {}
+
+  async hit(key: string, windowMs: number, now: number): Promise<number> {
+    const start = new Date(Math.floor(now / windowMs) * windowMs);
+    const r = await rows<{ count: number }>(
+      this.database.db,
+      sql`INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${start}, 1)
+          ON CONFLICT (key) DO UPDATE SET
+            count = CASE WHEN rate_limits.window_start = EXCLUDED.window_start THEN rate_limits.count + 1 ELSE 1 END,
+            window_start = EXCLUDED.window_start
+          RETURNING count`,
+    );
+    return Number(r[0]?.count ?? 1);
+  }
+
+  async purge(olderThan: Date): Promise<void> {
+    await this.database.db.execute(sql`DELETE FROM rate_limits WHERE window_start < ${olderThan}`);
+  }
+}
+
+/** Counters in this process only (tests, or a single instance that wants no database round trip). */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  async hit(key: string, windowMs: number, now: number): Promise<number> {
+    const start = Math.floor(now / windowMs) * windowMs;
+    const w = this.windows.get(key);
+    if (!w || w.start !== start) {
+      if (this.windows.size > 100_000) this.windows.clear();
+      this.windows.set(key, { start, count: 1 });
+      return 1;
+    }
+    return ++w.count;
+  }
+}
+
+export interface RateLimitRule {
+  /** A name that keeps the counters of different rules apart. */
+  name: string;
+  max: number;
+  windowMs: number;
+  /** What is counted: by default the client's IP address. */
+  key?: (req: FastifyRequest) => string;
+  /** The 429 message. */
+  message?: string;
+}
+
+export class RateLimiter {
+  constructor(
+    readonly store: RateLimitStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Throws 429 when the caller went over the rule's limit in the current window. */
+  async check(rule: RateLimitRule, key: string): Promise<void> {
+    const count = await this.store.hit(`${rule.name}:${key}`, rule.windowMs, this.now());
+    if (count > rule.max) {
+      const retry = Math.ceil(rule.windowMs / 1000);
+      throw new HttpError(429, rule.message ?? 'Please try again in a few seconds.', undefined, { retryAfterSeconds: retry });
+    }
+  }
+
+  /** A preHandler for a route. */
+  guard(rule: RateLimitRule) {
+    return async (req: FastifyRequest) => {
+      await this.check(rule, rule.key ? rule.key(req) : req.ip);
+    };
+  }
+}
