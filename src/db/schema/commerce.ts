@@ -61,5 +61,28 @@ export const cartEntries = pgTable(
     purchasePriceCents: bigint('purchase_price_cents', { mode: 'number' }).notNull(),
     created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('cart_entries_cart_idx').on(t.cartId)],
+  (t) => [index('cart_entries_cart_idx').on(t.cartId, t.itemId, t.sku)],
+);
+
+/**
+ * A single-item cart for a subscription purchase (POST /api/3/commerce/cart/subscription), kept apart
+ * from the visitor's shopping cart. The subscription checkout finds it by the cartToken it answered.
+ */
+export const subscriptionCarts = pgTable(
+  'subscription_carts',
+  {
+    id: text('id').primaryKey(),
+    websiteId: text('website_id').notNull().references(() => websites.id),
+    /** Hash of the cartToken handed to the visitor. */
+    tokenHash: text('token_hash').notNull(),
+    siteUserId: text('site_user_id'),
+    itemId: text('item_id').notNull(),
+    sku: text('sku').notNull(),
+    quantity: integer('quantity').notNull(),
+    additionalFields: text('additional_fields').notNull().default(''),
+    purchasePriceCents: bigint('purchase_price_cents', { mode: 'number' }).notNull(),
+    isPurchased: boolean('is_purchased').notNull().default(false),
+    created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('subscription_carts_token_uq').on(t.tokenHash)],
 );
