@@ -20,6 +20,11 @@ import { commerceRoutes } from './commerce/routes.js';
 import { Theme, DEFAULT_THEME_DIR } from './pages/theme.js';
 import { ClientAssets } from './pages/assets.js';
 import { pageRoutes } from './pages/routes.js';
+import { formsArea } from './forms/index.js';
+import { restockArea } from './restock/index.js';
+import { analyticsArea } from './analytics/index.js';
+import { checkoutArea } from './checkout/index.js';
+import { platformArea } from './platform/index.js';
 import { Mailer, smtpTransport } from './mail/mailer.js';
 import { JobQueue } from './jobs/queue.js';
 import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter } from './plugins/rate-limit.js';
@@ -121,6 +126,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, { owners: services.owners });
   await app.register(adminRoutes, { assets: services.assets });
   await app.register(commerceRoutes, { carts: services.carts, websites: services.websites });
+  // Each area registers its own routes; services are on app.services.
+  await app.register(platformArea);
+  await app.register(formsArea);
+  await app.register(restockArea);
+  await app.register(analyticsArea);
+  await app.register(checkoutArea);
   await pageRoutes(app, { database, websites: services.websites, carts: services.carts, theme, assets: services.assets });
   return app;
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../client/api.js';
+import { screens, screenFor } from '../admin/screens.js';
 
 interface Me {
   email: string;
@@ -7,21 +8,15 @@ interface Me {
   displayName: string;
 }
 
-export interface AdminSection {
-  path: string;
-  label: string;
-}
-
-/** Screens that later areas add to the shell; each owns its path under /config. */
-export const adminSections: AdminSection[] = [{ path: '/config', label: 'Dashboard' }];
-
-/** The /config shell: navigation, the signed-in owner, and the area for each screen. */
+/** The /config shell: navigation, the signed-in owner, and the screen for the current path. */
 export function AdminShell() {
   const [me, setMe] = useState<Me | null>(null);
-  const [error, setError] = useState('');
   useEffect(() => {
-    api<Me>('GET', '/api/auth/me').then(setMe, (e: Error) => setError(e.message));
+    api<Me>('GET', '/api/auth/me').then(setMe, () => setMe(null));
   }, []);
+  const path = window.location.pathname;
+  const screen = screenFor(path);
+  const Screen = screen?.component;
 
   async function signOut() {
     await api('POST', '/api/auth/logout');
@@ -34,11 +29,15 @@ export function AdminShell() {
         <span className="admin-shell__brand">Tessera</span>
         <nav aria-label="Admin">
           <ul>
-            {adminSections.map((s) => (
-              <li key={s.path}>
-                <a href={s.path}>{s.label}</a>
-              </li>
-            ))}
+            {screens
+              .filter((s) => s.label)
+              .map((s) => (
+                <li key={s.path}>
+                  <a href={s.path} aria-current={screen?.path === s.path ? 'page' : undefined}>
+                    {s.label}
+                  </a>
+                </li>
+              ))}
             <li>
               <a href="/" target="_blank" rel="noreferrer">
                 View site
@@ -51,10 +50,7 @@ export function AdminShell() {
           Sign out
         </button>
       </header>
-      <main className="admin-shell__main">
-        <h1>Dashboard</h1>
-        {error ? <p role="alert">{error}</p> : <p>{me ? `Signed in as ${me.displayName || me.email}.` : 'Loading…'}</p>}
-      </main>
+      <main className="admin-shell__main">{Screen ? <Screen path={path} /> : <h1>Not found</h1>}</main>
     </div>
   );
 }

@@ -1,0 +1,26 @@
+import type { ComponentType } from 'react';
+import { Dashboard } from './Dashboard.js';
+
+export interface AdminScreen {
+  /** Path under /config this screen answers (exact, or a prefix ending in '/'). */
+  path: string;
+  /** The label in the admin navigation; screens without one are reached from other screens. */
+  label?: string;
+  component: ComponentType<{ path: string }>;
+}
+
+/**
+ * Every /config screen. Areas add their screens here; the shell picks the longest matching path.
+ * Keep one import and one entry per screen.
+ */
+export const screens: AdminScreen[] = [{ path: '/config', label: 'Dashboard', component: Dashboard }];
+
+export function screenFor(pathname: string): AdminScreen | undefined {
+  const p = pathname.replace(/\/+$/, '') || '/config';
+  let best: AdminScreen | undefined;
+  for (const s of screens) {
+    const match = s.path === p || (s.path.endsWith('/') && p.startsWith(s.path)) || p.startsWith(s.path + '/');
+    if (match && (!best || s.path.length > best.path.length)) best = s;
+  }
+  return best;
+}
