@@ -1,30 +1,178 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Database, Tx } from '../../db/index.js';
-import { schema } from '../../db/index.js';
+/**
+ * The shopping cart service: owns the carts and their entries, and the transactions that change them.
+ *
+ * Every write to one cart runs in one transaction with the cart row locked (SELECT ... FOR UPDATE), so
+ * concurrent writes to one cart serialize and none is lost. The add path is kept to few round trips:
+ * a first add is one statement (cart and entry inserted together); a later add is BEGIN, lock, one read
+ * (entries and the product together), one write (entry and totals together), COMMIT.
+ *
+ * The rules themselves (stock, totals, messages) come from src/core.
+ */
+import { sql } from 'drizzle-orm';
+import type { Database, Db, Tx } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
-import { loadProducts, productType, unitPrice, type ProductRecord } from './products.js';
+import { rows } from '../db-util.js';
 import { HttpError } from '../errors.js';
+import { computeCartTotals, type CartEntry } from '../../core/cart.js';
+import { availableQuantity, inStock, type StockResult } from '../../core/product.js';
+import { validateForm, type FormField } from '../../core/forms.js';
+import { ProductType, RecordType } from '../../core/enums.js';
+import { QUANTITY_MAX } from '../../core/constants.js';
+import { cart as cartMessages, commerce } from '../../core/messages.js';
+import { money } from '../../core/money.js';
 
-const { carts, cartEntries } = schema;
-export type CartRow = typeof carts.$inferSelect;
-export type EntryRow = typeof cartEntries.$inferSelect;
+// ------------------------------------------------------------------------------------------------
+// Shapes
+// ------------------------------------------------------------------------------------------------
+
+/** How a request names its cart: the cart cookie, and (seam for the site-user session) a signed-in site user. */
+export interface CartIdent {
+  token?: string;
+  /** A signed-in site user keeps one cart across devices; set by the site-user session when present. */
+  siteUserId?: string | null;
+}
 
 export interface AddInput {
   itemId: string;
   sku: string;
   quantity: number;
+  /** Canonical JSON text of the additional-fields answers, '' when none. */
   additionalFields: string;
 }
 
+/** A cart row as this service reads it. */
+export interface CartRow {
+  id: string;
+  websiteId: string;
+  siteUserId: string | null;
+  orderId: string | null;
+  isPurchased: boolean;
+  subtotalCents: number;
+  taxCents: number;
+  shippingCostCents: number;
+  discountCents: number;
+  grandTotalCents: number;
+  totalQuantity: number;
+  hasDigital: boolean;
+  purelyDigital: boolean;
+  requiresShipping: boolean;
+  created: Date;
+}
+
+/** An entry with what the cart shows of its product. */
+export interface Line {
+  id: string;
+  itemId: string;
+  sku: string;
+  quantity: number;
+  additionalFields: string;
+  purchasePriceCents: number;
+  created: number;
+  title: string;
+  productType: number;
+  urlId: string;
+  fullUrl: string;
+  image: Record<string, unknown> | null;
+  attributes: Record<string, string>;
+}
+
+/** A variant with the item fields the cart needs. */
+export interface VariantInfo {
+  variantId: string;
+  itemId: string;
+  sku: string;
+  attributes: Record<string, string>;
+  priceCents: number;
+  salePriceCents: number;
+  onSale: boolean;
+  qtyInStock: number;
+  unlimited: boolean;
+  recordType: number;
+  status: string;
+  title: string;
+  urlId: string;
+  fullUrl: string;
+  image: Record<string, unknown> | null;
+  structuredContent: Record<string, unknown>;
+}
+
+export interface CartEntryJson {
+  id: string;
+  itemId: string;
+  chosenVariant: { sku: string; attributes: Record<string, string> };
+  quantity: number;
+  title: string;
+  purchasePriceCents: number;
+  purchasePriceMoney: { value: string; currency: string };
+  subTotal: { value: string; currency: string };
+  subTotalCents: number;
+  additionalFields: string;
+  productType: number;
+  urlId: string;
+  fullUrl: string;
+  image: Record<string, unknown> | null;
+}
+
+export interface CartJson {
+  id: string | null;
+  websiteId: string | null;
+  orderId: string | null;
+  created: number | null;
+  isPurchased: boolean;
+  entries: CartEntryJson[];
+  shippingOptions: unknown[];
+  selectedShippingOption: unknown;
+  shippingLocation: unknown;
+  applicableTaxRules: unknown[];
+  coupons: unknown[];
+  validCoupons: unknown[];
+  invalidCoupons: unknown[];
+  subtotalCents: number;
+  taxCents: number;
+  shippingCostCents: number;
+  discountCents: number;
+  grandTotalCents: number;
+  totalQuantity: number;
+  hasDigital: boolean;
+  purelyDigital: boolean;
+  requiresShipping: boolean;
+  /** The subtotal amount: subtotalCents with the store currency. */
+  subtotal: { value: string; currency: string };
+}
+
+// ------------------------------------------------------------------------------------------------
+// JSON
+// ------------------------------------------------------------------------------------------------
+
+export function entryJson(l: Line, currency: string): CartEntryJson {
+  const sub = l.purchasePriceCents * l.quantity;
+  return {
+    id: l.id,
+    itemId: l.itemId,
+    chosenVariant: { sku: l.sku, attributes: l.attributes },
+    quantity: l.quantity,
+    title: l.title,
+    purchasePriceCents: l.purchasePriceCents,
+    purchasePriceMoney: money(l.purchasePriceCents, currency),
+    subTotal: money(sub, currency),
+    subTotalCents: sub,
+    additionalFields: l.additionalFields,
+    productType: l.productType,
+    urlId: l.urlId,
+    fullUrl: l.fullUrl,
+    image: l.image,
+  };
+}
+
 /** The shopping cart as the API answers it (storefront.md section 3). */
-export function cartJson(cart: CartRow | null, entries: EntryRow[], products: Map<string, ProductRecord>, currency: string) {
+export function cartJson(cart: CartRow | null, lines: Line[], currency: string): CartJson {
   return {
     id: cart?.id ?? null,
     websiteId: cart?.websiteId ?? null,
     orderId: cart?.orderId ?? null,
-    created: cart?.created.getTime() ?? null,
+    created: cart ? cart.created.getTime() : null,
     isPurchased: cart?.isPurchased ?? false,
-    entries: entries.map((e) => entryJson(e, products.get(e.itemId), currency)),
+    entries: lines.map((l) => entryJson(l, currency)),
     shippingOptions: [],
     selectedShippingOption: null,
     shippingLocation: null,
@@ -41,137 +189,450 @@ export function cartJson(cart: CartRow | null, entries: EntryRow[], products: Ma
     hasDigital: cart?.hasDigital ?? false,
     purelyDigital: cart?.purelyDigital ?? false,
     requiresShipping: cart?.requiresShipping ?? false,
-    subtotal: { currency, value: String(cart?.subtotalCents ?? 0) },
+    subtotal: money(cart?.subtotalCents ?? 0, currency),
   };
 }
 
-export type CartJson = ReturnType<typeof cartJson>;
+// ------------------------------------------------------------------------------------------------
+// Rules (from core)
+// ------------------------------------------------------------------------------------------------
 
-function entryJson(e: EntryRow, p: ProductRecord | undefined, currency: string) {
-  const variant = p?.variants.find((v) => v.sku === e.sku);
-  return {
-    id: e.id,
-    itemId: e.itemId,
-    chosenVariant: { sku: e.sku, attributes: variant?.attributes ?? {} },
-    quantity: e.quantity,
-    title: p?.item.title ?? '',
-    purchasePriceCents: e.purchasePriceCents,
-    subTotal: { currency, value: String(e.purchasePriceCents * e.quantity) },
-    subTotalCents: e.purchasePriceCents * e.quantity,
-    additionalFields: e.additionalFields,
-    productType: p ? productType(p.item) : 1,
-    urlId: p?.item.urlId ?? '',
-    image: (p?.item.assets[0] as Record<string, unknown> | undefined) ?? null,
-  };
+function productTypeOf(sc: Record<string, unknown>): number {
+  const t = Number(sc.productType);
+  return Number.isInteger(t) && t > 0 ? t : ProductType.PHYSICAL;
 }
 
-/** Totals of a cart from its entries. */
-function totals(entries: EntryRow[], products: Map<string, ProductRecord>) {
-  let subtotalCents = 0;
-  let totalQuantity = 0;
-  let digital = 0;
-  let shippable = 0;
-  for (const e of entries) {
-    subtotalCents += e.purchasePriceCents * e.quantity;
-    totalQuantity += e.quantity;
-    const t = products.get(e.itemId) ? productType(products.get(e.itemId)!.item) : 1;
-    if (t === 2) digital++;
-    if (t === 1) shippable++;
+export function unitPriceCents(v: Pick<VariantInfo, 'onSale' | 'priceCents' | 'salePriceCents'>): number {
+  return v.onSale ? v.salePriceCents : v.priceCents;
+}
+
+/** Totals of a cart from its lines, through core's computeCartTotals. */
+export function totalsOf(lines: readonly Line[], cart: Pick<CartRow, 'taxCents' | 'shippingCostCents' | 'discountCents'>) {
+  const entries: CartEntry[] = lines.map((l) => ({
+    id: l.id,
+    itemId: l.itemId,
+    chosenVariant: { sku: l.sku, attributes: l.attributes },
+    quantity: l.quantity,
+    title: l.title,
+    purchasePriceCents: l.purchasePriceCents,
+    productType: l.productType as ProductType,
+  }));
+  return computeCartTotals(entries, { taxCents: cart.taxCents, shippingCostCents: cart.shippingCostCents, discountCents: cart.discountCents });
+}
+
+/**
+ * The stock rule of the spec: in stock when any stock result is unlimited or has more in stock than the
+ * cart already holds; and the quantity asked for must fit in what is left (and under the 9999 cap).
+ * Digital and gift-card products are never out of stock.
+ */
+export function assertStock(v: Pick<VariantInfo, 'unlimited' | 'qtyInStock' | 'structuredContent'>, inCart: number, adding: number) {
+  if (inCart + adding > QUANTITY_MAX) throw new HttpError(400, commerce.NOT_ENOUGH_STOCK);
+  const t = productTypeOf(v.structuredContent);
+  if (t !== ProductType.PHYSICAL && t !== ProductType.SERVICE) return;
+  const result: StockResult = { unlimited: v.unlimited, qtyInStock: v.qtyInStock };
+  if (!inStock([result], inCart) || availableQuantity({ attributes: {}, ...result }, inCart) < adding) {
+    throw new HttpError(400, commerce.NOT_ENOUGH_STOCK);
   }
+}
+
+/** The additional-fields form of a product, when it has one with fields. */
+export function additionalFieldsFormOf(sc: Record<string, unknown>): { id: string; fields: FormField[] } | null {
+  const form = sc.additionalFieldsForm as { id?: unknown; fields?: unknown } | null | undefined;
+  if (!form || typeof form !== 'object' || !Array.isArray(form.fields) || form.fields.length === 0) return null;
+  return { id: String(form.id ?? sc.additionalFieldsFormId ?? ''), fields: form.fields as FormField[] };
+}
+
+/** Validates the answers against the product's form (core/forms.ts); 400 with per-field messages. */
+export function assertAdditionalFields(sc: Record<string, unknown>, additionalFields: string) {
+  const form = additionalFieldsFormOf(sc);
+  if (!form) return;
+  let values: Record<string, unknown> = {};
+  if (additionalFields !== '') {
+    const parsed = JSON.parse(additionalFields) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new HttpError(400, cartMessages.UPDATE_MISSING_INFO, { additionalFields: 'additionalFields must be a JSON object of field answers.' });
+    }
+    values = parsed as Record<string, unknown>;
+  }
+  const errors = validateForm(form.fields, values);
+  if (Object.keys(errors).length > 0) throw new HttpError(400, cartMessages.UPDATE_MISSING_INFO, errors);
+}
+
+// ------------------------------------------------------------------------------------------------
+// SQL
+// ------------------------------------------------------------------------------------------------
+
+const n = (v: unknown) => Number(v ?? 0);
+const asDate = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
+
+function cartFrom(r: Record<string, unknown>): CartRow {
   return {
-    subtotalCents,
-    totalQuantity,
-    hasDigital: digital > 0,
-    purelyDigital: entries.length > 0 && digital === entries.length,
-    requiresShipping: shippable > 0,
+    id: String(r.id),
+    websiteId: String(r.website_id),
+    siteUserId: (r.site_user_id as string | null) ?? null,
+    orderId: (r.order_id as string | null) ?? null,
+    isPurchased: r.is_purchased === true,
+    subtotalCents: n(r.subtotal_cents),
+    taxCents: n(r.tax_cents),
+    shippingCostCents: n(r.shipping_cost_cents),
+    discountCents: n(r.discount_cents),
+    grandTotalCents: n(r.grand_total_cents),
+    totalQuantity: n(r.total_quantity),
+    hasDigital: r.has_digital === true,
+    purelyDigital: r.purely_digital === true,
+    requiresShipping: r.requires_shipping === true,
+    created: asDate(r.created),
   };
+}
+
+function lineFrom(r: Record<string, unknown>): Line {
+  const sc = (r.sc as Record<string, unknown> | null) ?? {};
+  return {
+    id: String(r.id),
+    itemId: String(r.itemId),
+    sku: String(r.sku),
+    quantity: n(r.quantity),
+    additionalFields: String(r.additionalFields ?? ''),
+    purchasePriceCents: n(r.purchasePriceCents),
+    created: asDate(r.created).getTime(),
+    title: String(r.title ?? ''),
+    productType: productTypeOf(sc),
+    urlId: String(r.urlId ?? ''),
+    fullUrl: r.urlId ? `/${String(r.collectionUrlId ?? '')}/p/${String(r.urlId)}` : '',
+    image: (r.image as Record<string, unknown> | null) ?? null,
+    attributes: (r.attributes as Record<string, string> | null) ?? {},
+  };
+}
+
+function variantFrom(r: Record<string, unknown>): VariantInfo {
+  return {
+    variantId: String(r.variantId),
+    itemId: String(r.itemId),
+    sku: String(r.sku),
+    attributes: (r.attributes as Record<string, string> | null) ?? {},
+    priceCents: n(r.priceCents),
+    salePriceCents: n(r.salePriceCents),
+    onSale: r.onSale === true,
+    qtyInStock: n(r.qtyInStock),
+    unlimited: r.unlimited === true,
+    recordType: n(r.recordType),
+    status: String(r.status ?? ''),
+    title: String(r.title ?? ''),
+    urlId: String(r.urlId ?? ''),
+    fullUrl: `/${String(r.collectionUrlId ?? '')}/p/${String(r.urlId ?? '')}`,
+    image: (r.image as Record<string, unknown> | null) ?? null,
+    structuredContent: (r.sc as Record<string, unknown> | null) ?? {},
+  };
+}
+
+/** The entries of a cart as JSON objects, with their product fields (one subquery). */
+const LINES_JSON = (cartId: string) => sql`coalesce((
+  select json_agg(json_build_object(
+    'id', e.id, 'itemId', e.item_id, 'sku', e.sku, 'quantity', e.quantity, 'additionalFields', e.additional_fields,
+    'purchasePriceCents', e.purchase_price_cents, 'created', e.created, 'title', i.title, 'sc', i.structured_content,
+    'urlId', i.url_id, 'collectionUrlId', col.url_id, 'image', i.assets -> 0, 'attributes', v.attributes
+  ) order by e.created, e.id)
+  from cart_entries e
+  left join items i on i.id = e.item_id
+  left join collections col on col.id = i.collection_id
+  left join product_variants v on v.item_id = e.item_id and v.sku = e.sku
+  where e.cart_id = ${cartId}), '[]'::json)`;
+
+/** One variant with its item, as a JSON object (or null). */
+const VARIANT_JSON = (itemId: string, sku: string) => sql`(
+  select json_build_object(
+    'variantId', v.id, 'itemId', v.item_id, 'sku', v.sku, 'attributes', v.attributes, 'priceCents', v.price_cents,
+    'salePriceCents', v.sale_price_cents, 'onSale', v.on_sale, 'qtyInStock', v.qty_in_stock, 'unlimited', v.unlimited,
+    'recordType', i.record_type, 'status', i.status, 'title', i.title, 'urlId', i.url_id, 'collectionUrlId', col.url_id,
+    'image', i.assets -> 0, 'sc', i.structured_content)
+  from product_variants v join items i on i.id = v.item_id left join collections col on col.id = i.collection_id
+  where v.item_id = ${itemId} and v.sku = ${sku})`;
+
+const CART_COLUMNS = sql.raw(
+  'id, website_id, site_user_id, order_id, is_purchased, subtotal_cents, tax_cents, shipping_cost_cents, discount_cents, grand_total_cents, total_quantity, has_digital, purely_digital, requires_shipping, created',
+);
+
+function parseJson<T>(v: unknown): T {
+  return (typeof v === 'string' ? JSON.parse(v) : v) as T;
+}
+
+function identWhere(ident: CartIdent) {
+  if (ident.siteUserId) return sql`site_user_id = ${ident.siteUserId} and is_purchased = false`;
+  return sql`token_hash = ${hashToken(ident.token ?? '')} and is_purchased = false`;
+}
+
+function usableIdent(ident: CartIdent): boolean {
+  if (ident.siteUserId) return true;
+  return typeof ident.token === 'string' && ident.token.length > 0 && ident.token.length <= 100;
+}
+
+// ------------------------------------------------------------------------------------------------
+// The service
+// ------------------------------------------------------------------------------------------------
+
+export interface WriteLimit {
+  /** Writes allowed per visitor in a window; 0 turns the limit off. */
+  max: number;
+  windowMs: number;
 }
 
 export class CartService {
+  /** Cart writes per visitor (the routes apply it through the shared rate limiter). Tests and benches may raise it. */
+  writeLimit: WriteLimit = { max: 60, windowMs: 10_000 };
+
   constructor(private readonly database: Database) {}
 
-  /** Finds the visitor's cart by its cookie token. */
-  async findByToken(token: string | undefined): Promise<CartRow | null> {
-    if (!token || token.length > 100) return null;
-    const rows = await this.database.db.select().from(carts).where(eq(carts.tokenHash, hashToken(token))).limit(1);
-    const cart = rows[0];
-    return cart && !cart.isPurchased ? cart : null;
+  private get db(): Db {
+    return this.database.db;
   }
 
-  async read(cart: CartRow | null, currency: string): Promise<CartJson> {
-    if (!cart) return cartJson(null, [], new Map(), currency);
-    const entries = await this.database.db.select().from(cartEntries).where(eq(cartEntries.cartId, cart.id)).orderBy(asc(cartEntries.created), asc(cartEntries.id));
-    const products = await loadProducts(this.database.db, [...new Set(entries.map((e) => e.itemId))]);
-    return cartJson(cart, entries, products, currency);
+  /** Finds the visitor's cart by its cookie token (kept for the page routes). */
+  async findByToken(token: string | undefined): Promise<CartRow | null> {
+    return this.find({ token });
+  }
+
+  /** Finds a cart without locking it. */
+  async find(ident: CartIdent): Promise<CartRow | null> {
+    if (!usableIdent(ident)) return null;
+    const r = await rows<Record<string, unknown>>(this.db, sql`select ${CART_COLUMNS} from carts where ${identWhere(ident)} order by created desc limit 1`);
+    return r[0] ? cartFrom(r[0]) : null;
+  }
+
+  private async lock(tx: Tx, ident: CartIdent): Promise<CartRow | null> {
+    if (!usableIdent(ident)) return null;
+    const r = await rows<Record<string, unknown>>(tx, sql`select ${CART_COLUMNS} from carts where ${identWhere(ident)} order by created desc limit 1 for update`);
+    return r[0] ? cartFrom(r[0]) : null;
+  }
+
+  async lines(db: Db | Tx, cartId: string): Promise<Line[]> {
+    const r = await rows<{ lines: unknown }>(db, sql`select ${LINES_JSON(cartId)} as lines`);
+    return parseJson<Record<string, unknown>[]>(r[0]?.lines ?? []).map(lineFrom);
   }
 
   /**
-   * Adds a variant to the visitor's cart in one transaction with the cart row locked, creating the cart
-   * (and its cookie token) on the first add.
+   * Reads a cart. With calculateSubtotal the totals are worked out again from the entries as they are now
+   * (the stored ones are kept in step by every write, so the two agree).
    */
-  async add(
-    websiteId: string,
-    token: string | undefined,
-    input: AddInput,
-    currency: string,
-  ): Promise<{ token: string; cart: CartJson; newlyAdded: ReturnType<typeof entryJson> }> {
-    return this.database.db.transaction(async (tx) => {
-      const product = (await loadProducts(tx, [input.itemId])).get(input.itemId);
-      if (!product || product.item.recordType !== 11) throw new HttpError(404, 'This product is no longer available.');
-      const variant = product.variants.find((v) => v.sku === input.sku);
-      if (!variant) throw new HttpError(400, 'Sorry, that item variant is unavailable. Please select another variant.');
+  async read(cart: CartRow | null, currency: string, opts: { calculateSubtotal?: boolean } = {}): Promise<CartJson> {
+    if (!cart) return cartJson(null, [], currency);
+    const lines = await this.lines(this.db, cart.id);
+    if (opts.calculateSubtotal) return cartJson({ ...cart, ...totalsOf(lines, cart) }, lines, currency);
+    return cartJson(cart, lines, currency);
+  }
 
-      let cart = token ? await this.lockByToken(tx, token) : null;
-      let cartToken = token;
-      if (!cart) {
-        cartToken = newToken();
-        const inserted = await tx.insert(carts).values({ id: newId(), websiteId, tokenHash: hashToken(cartToken) }).returning();
-        cart = inserted[0]!;
-      }
-      const entries = await tx.select().from(cartEntries).where(eq(cartEntries.cartId, cart.id)).orderBy(asc(cartEntries.created), asc(cartEntries.id));
-      const inCart = entries.filter((e) => e.itemId === input.itemId && e.sku === input.sku).reduce((n, e) => n + e.quantity, 0);
-      const t = productType(product.item);
-      const tracked = t === 1 || t === 3;
-      if (tracked && !variant.unlimited && variant.qtyInStock < inCart + input.quantity) {
-        throw new HttpError(400, 'Sorry, we do not have enough of that item available.');
-      }
-      const same = entries.find((e) => e.itemId === input.itemId && e.sku === input.sku && e.additionalFields === input.additionalFields);
-      let entry: EntryRow;
+  /** A variant with its item; 404 for an unknown or unpublished product, 400 for an unknown sku. */
+  private async variant(db: Db | Tx, itemId: string, sku: string, found?: VariantInfo | null): Promise<VariantInfo> {
+    if (found) {
+      if (found.recordType !== RecordType.STORE_ITEM || found.status !== 'published') throw new HttpError(404, 'This product is no longer available.');
+      return found;
+    }
+    const item = await rows<{ record_type: number; status: string }>(db, sql`select record_type, status from items where id = ${itemId}`);
+    if (!item[0] || n(item[0].record_type) !== RecordType.STORE_ITEM || item[0].status !== 'published') throw new HttpError(404, 'This product is no longer available.');
+    throw new HttpError(400, commerce.VARIANT_UNAVAILABLE);
+  }
+
+  /**
+   * Adds a variant to the visitor's cart, creating the cart (and its cookie token) on the first add.
+   * Merges into an entry with the same item, sku and additional fields; else adds an entry.
+   */
+  async add(websiteId: string, ident: CartIdent, input: AddInput, currency: string): Promise<{ token: string | undefined; cart: CartJson; newlyAdded: CartEntryJson }> {
+    // A visitor without a cart cookie: one statement inserts the cart and its entry (no lock to take).
+    if (!usableIdent(ident)) return this.addToNewCart(websiteId, ident, input, currency);
+    return this.db.transaction(async (tx) => {
+      const cart = await this.lock(tx, ident);
+      // A stale cookie (the cart was purchased or is unknown): start a new cart.
+      if (!cart) return this.addToNewCart(websiteId, ident, input, currency, tx);
+      const r = await rows<{ lines: unknown; variant: unknown }>(tx, sql`select ${LINES_JSON(cart.id)} as lines, ${VARIANT_JSON(input.itemId, input.sku)} as variant`);
+      const lines = parseJson<Record<string, unknown>[]>(r[0]?.lines ?? []).map(lineFrom);
+      const rawVariant = parseJson<Record<string, unknown> | null>(r[0]?.variant ?? null);
+      const v = await this.variant(tx, input.itemId, input.sku, rawVariant ? variantFrom(rawVariant) : null);
+      assertAdditionalFields(v.structuredContent, input.additionalFields);
+      const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((s, l) => s + l.quantity, 0);
+      assertStock(v, inCart, input.quantity);
+
+      const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && l.additionalFields === input.additionalFields);
+      let entry: Line;
+      let write;
       if (same) {
-        const updated = await tx
-          .update(cartEntries)
-          .set({ quantity: sql`${cartEntries.quantity} + ${input.quantity}` })
-          .where(eq(cartEntries.id, same.id))
-          .returning();
-        entry = updated[0]!;
-        entries[entries.indexOf(same)] = entry;
+        same.quantity += input.quantity;
+        entry = same;
+        write = sql`update cart_entries set quantity = ${same.quantity} where id = ${same.id} returning id`;
       } else {
-        const inserted = await tx
-          .insert(cartEntries)
-          .values({ id: newId(), cartId: cart.id, itemId: input.itemId, sku: input.sku, quantity: input.quantity, additionalFields: input.additionalFields, purchasePriceCents: unitPrice(variant) })
-          .returning();
-        entry = inserted[0]!;
-        entries.push(entry);
+        const last = lines.reduce((m, l) => Math.max(m, l.created), 0);
+        entry = this.lineFor(v, input, newId(), Math.max(Date.now(), last + 1));
+        lines.push(entry);
+        write = sql`insert into cart_entries (id, cart_id, item_id, sku, quantity, additional_fields, purchase_price_cents, created)
+          values (${entry.id}, ${cart.id}, ${entry.itemId}, ${entry.sku}, ${entry.quantity}, ${entry.additionalFields}, ${entry.purchasePriceCents}, ${new Date(entry.created)})
+          returning id`;
       }
-      const products = await loadProducts(tx, [...new Set(entries.map((e) => e.itemId))]);
-      const sums = totals(entries, products);
-      const grandTotalCents = Math.max(0, sums.subtotalCents - cart.discountCents + cart.shippingCostCents + cart.taxCents);
-      const saved = await tx
-        .update(carts)
-        .set({ ...sums, grandTotalCents, updated: new Date() })
-        .where(eq(carts.id, cart.id))
-        .returning();
-      return { token: cartToken!, cart: cartJson(saved[0]!, entries, products, currency), newlyAdded: entryJson(entry, products.get(entry.itemId), currency) };
+      const saved = await this.saveTotals(tx, cart, lines, write);
+      return { token: ident.token, cart: cartJson(saved, lines, currency), newlyAdded: entryJson(entry, currency) };
     });
   }
 
-  private async lockByToken(tx: Tx, token: string): Promise<CartRow | null> {
-    const rows = await tx
-      .select()
-      .from(carts)
-      .where(and(eq(carts.tokenHash, hashToken(token)), eq(carts.isPurchased, false)))
-      .for('update')
-      .limit(1);
-    return rows[0] ?? null;
+  private lineFor(v: VariantInfo, input: AddInput, id: string, created: number): Line {
+    return {
+      id,
+      itemId: v.itemId,
+      sku: v.sku,
+      quantity: input.quantity,
+      additionalFields: input.additionalFields,
+      purchasePriceCents: unitPriceCents(v),
+      created,
+      title: v.title,
+      productType: productTypeOf(v.structuredContent),
+      urlId: v.urlId,
+      fullUrl: v.fullUrl,
+      image: v.image,
+      attributes: v.attributes,
+    };
+  }
+
+  /** A new cart with its first entry, in one statement. */
+  private async addToNewCart(websiteId: string, ident: CartIdent, input: AddInput, currency: string, db: Db | Tx = this.db) {
+    const r = await rows<{ variant: unknown }>(db, sql`select ${VARIANT_JSON(input.itemId, input.sku)} as variant`);
+    const raw = parseJson<Record<string, unknown> | null>(r[0]?.variant ?? null);
+    const v = await this.variant(db, input.itemId, input.sku, raw ? variantFrom(raw) : null);
+    assertAdditionalFields(v.structuredContent, input.additionalFields);
+    assertStock(v, 0, input.quantity);
+    const now = Date.now();
+    const token = newToken();
+    const entry = this.lineFor(v, input, newId(), now);
+    const cart: CartRow = {
+      id: newId(),
+      websiteId,
+      siteUserId: ident.siteUserId ?? null,
+      orderId: null,
+      isPurchased: false,
+      ...zeroTotals,
+      created: new Date(now),
+    };
+    const t = totalsOf([entry], cart);
+    Object.assign(cart, t);
+    await db.execute(sql`with c as (
+        insert into carts (id, website_id, token_hash, site_user_id, subtotal_cents, tax_cents, shipping_cost_cents, discount_cents,
+          grand_total_cents, total_quantity, has_digital, purely_digital, requires_shipping, created, updated)
+        values (${cart.id}, ${websiteId}, ${hashToken(token)}, ${cart.siteUserId}, ${t.subtotalCents}, 0, 0, 0, ${t.grandTotalCents},
+          ${t.totalQuantity}, ${t.hasDigital}, ${t.purelyDigital}, ${t.requiresShipping}, ${cart.created}, ${cart.created})
+        returning id)
+      insert into cart_entries (id, cart_id, item_id, sku, quantity, additional_fields, purchase_price_cents, created)
+      select ${entry.id}, c.id, ${entry.itemId}, ${entry.sku}, ${entry.quantity}, ${entry.additionalFields}, ${entry.purchasePriceCents}, ${new Date(now)} from c`);
+    return { token, cart: cartJson(cart, [entry], currency), newlyAdded: entryJson(entry, currency) };
+  }
+
+  /** Writes the entry change (a statement returning the entry id) and the recomputed totals in one statement. */
+  private async saveTotals(tx: Tx, cart: CartRow, lines: Line[], change: ReturnType<typeof sql>): Promise<CartRow> {
+    const t = totalsOf(lines, cart);
+    await tx.execute(sql`with changed as (${change})
+      update carts set subtotal_cents = ${t.subtotalCents}, grand_total_cents = ${t.grandTotalCents}, total_quantity = ${t.totalQuantity},
+        has_digital = ${t.hasDigital}, purely_digital = ${t.purelyDigital}, requires_shipping = ${t.requiresShipping}, updated = now()
+      where id = ${cart.id}`);
+    return { ...cart, ...t };
+  }
+
+  /** Runs fn on the locked cart and its lines; 404 when the visitor has no cart or the entry is not in it. */
+  private async withEntry<T>(ident: CartIdent, entryId: string, fn: (tx: Tx, cart: CartRow, lines: Line[], entry: Line) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      const cart = await this.lock(tx, ident);
+      if (!cart) throw new HttpError(404, 'There is no shopping cart.');
+      const lines = await this.lines(tx, cart.id);
+      const entry = lines.find((l) => l.id === entryId);
+      if (!entry) throw new HttpError(404, 'That item is no longer in the cart.');
+      return fn(tx, cart, lines, entry);
+    });
+  }
+
+  /** Sets an entry's quantity (1-9999), checking stock against the other entries of the same variant. */
+  async updateQuantity(ident: CartIdent, entryId: string, quantity: number, currency: string): Promise<{ cart: CartJson; updatedEntry: CartEntryJson }> {
+    return this.withEntry(ident, entryId, async (tx, cart, lines, entry) => {
+      const r = await rows<{ variant: unknown }>(tx, sql`select ${VARIANT_JSON(entry.itemId, entry.sku)} as variant`);
+      const raw = parseJson<Record<string, unknown> | null>(r[0]?.variant ?? null);
+      const v = await this.variant(tx, entry.itemId, entry.sku, raw ? variantFrom(raw) : null);
+      const others = lines.filter((l) => l !== entry && l.itemId === entry.itemId && l.sku === entry.sku).reduce((s, l) => s + l.quantity, 0);
+      if (quantity > entry.quantity) assertStock(v, others, quantity);
+      entry.quantity = quantity;
+      const saved = await this.saveTotals(tx, cart, lines, sql`update cart_entries set quantity = ${quantity} where id = ${entry.id} returning id`);
+      return { cart: cartJson(saved, lines, currency), updatedEntry: entryJson(entry, currency) };
+    });
+  }
+
+  /** Removes an entry. */
+  async remove(ident: CartIdent, entryId: string, currency: string): Promise<{ cart: CartJson; removedEntry: CartEntryJson }> {
+    return this.withEntry(ident, entryId, async (tx, cart, lines, entry) => {
+      const left = lines.filter((l) => l !== entry);
+      const saved = await this.saveTotals(tx, cart, left, sql`delete from cart_entries where id = ${entry.id} returning id`);
+      return { cart: cartJson(saved, left, currency), removedEntry: entryJson(entry, currency) };
+    });
+  }
+
+  /** Replaces an entry's additional-fields answers, validated against the product's form. */
+  async updateAdditionalFields(
+    ident: CartIdent,
+    entryId: string,
+    input: { itemId: string; sku: string; additionalFields: string },
+    currency: string,
+  ): Promise<{ cart: CartJson; updatedEntry: CartEntryJson }> {
+    return this.withEntry(ident, entryId, async (tx, cart, lines, entry) => {
+      if (entry.itemId !== input.itemId || entry.sku !== input.sku) throw new HttpError(400, 'The itemId and sku do not match that cart entry.');
+      const r = await rows<{ variant: unknown }>(tx, sql`select ${VARIANT_JSON(entry.itemId, entry.sku)} as variant`);
+      const raw = parseJson<Record<string, unknown> | null>(r[0]?.variant ?? null);
+      const v = await this.variant(tx, entry.itemId, entry.sku, raw ? variantFrom(raw) : null);
+      assertAdditionalFields(v.structuredContent, input.additionalFields);
+      entry.additionalFields = input.additionalFields;
+      const saved = await this.saveTotals(tx, cart, lines, sql`update cart_entries set additional_fields = ${input.additionalFields} where id = ${entry.id} returning id`);
+      return { cart: cartJson(saved, lines, currency), updatedEntry: entryJson(entry, currency) };
+    });
+  }
+
+  /** Stock of every variant of a store item (GET commerce/inventory/stock/). */
+  async stock(itemId: string): Promise<Array<{ variantId: string; sku: string; unlimited: boolean; qtyInStock: number }>> {
+    const item = await rows<{ record_type: number; status: string }>(this.db, sql`select record_type, status from items where id = ${itemId}`);
+    if (!item[0] || n(item[0].record_type) !== RecordType.STORE_ITEM || item[0].status !== 'published') throw new HttpError(404, 'This product is no longer available.');
+    const r = await rows<Record<string, unknown>>(
+      this.db,
+      sql`select id, sku, unlimited, qty_in_stock from product_variants where item_id = ${itemId} order by ordering, id`,
+    );
+    return r.map((x) => ({ variantId: String(x.id), sku: String(x.sku), unlimited: x.unlimited === true, qtyInStock: Math.max(0, n(x.qty_in_stock)) }));
+  }
+
+  /** Stores a single-item subscription cart, apart from the shopping cart; answers its cartToken. */
+  async createSubscription(websiteId: string, ident: CartIdent, input: AddInput): Promise<{ cartToken: string }> {
+    const r = await rows<{ variant: unknown }>(this.db, sql`select ${VARIANT_JSON(input.itemId, input.sku)} as variant`);
+    const raw = parseJson<Record<string, unknown> | null>(r[0]?.variant ?? null);
+    const v = await this.variant(this.db, input.itemId, input.sku, raw ? variantFrom(raw) : null);
+    if (v.structuredContent.isSubscribable !== true) throw new HttpError(400, 'This product is not sold by subscription.');
+    assertAdditionalFields(v.structuredContent, input.additionalFields);
+    assertStock(v, 0, input.quantity);
+    const cartToken = newToken();
+    await this.db.execute(sql`insert into subscription_carts (id, website_id, token_hash, site_user_id, item_id, sku, quantity, additional_fields, purchase_price_cents)
+      values (${newId()}, ${websiteId}, ${hashToken(cartToken)}, ${ident.siteUserId ?? null}, ${v.itemId}, ${v.sku}, ${input.quantity}, ${input.additionalFields}, ${unitPriceCents(v)})`);
+    return { cartToken };
+  }
+
+  /** The subscription cart of a cartToken with its product, or null. */
+  async findSubscription(cartToken: string): Promise<{ quantity: number; purchasePriceCents: number; additionalFields: string; variant: VariantInfo } | null> {
+    if (!cartToken || cartToken.length > 100) return null;
+    const r = await rows<Record<string, unknown>>(
+      this.db,
+      sql`select item_id, sku, quantity, purchase_price_cents, additional_fields from subscription_carts where token_hash = ${hashToken(cartToken)} and is_purchased = false`,
+    );
+    const s = r[0];
+    if (!s) return null;
+    const vr = await rows<{ variant: unknown }>(this.db, sql`select ${VARIANT_JSON(String(s.item_id), String(s.sku))} as variant`);
+    const raw = parseJson<Record<string, unknown> | null>(vr[0]?.variant ?? null);
+    if (!raw) return null;
+    return { quantity: n(s.quantity), purchasePriceCents: n(s.purchase_price_cents), additionalFields: String(s.additional_fields ?? ''), variant: variantFrom(raw) };
   }
 }
+
+const zeroTotals = {
+  subtotalCents: 0,
+  taxCents: 0,
+  shippingCostCents: 0,
+  discountCents: 0,
+  grandTotalCents: 0,
+  totalQuantity: 0,
+  hasDigital: false,
+  purelyDigital: false,
+  requiresShipping: false,
+};

@@ -1,58 +1,185 @@
+/**
+ * The cart, inventory and subscription calls of storefront.md section 7. Input is checked at the edge
+ * (zod and core's quantity rule); the CartService owns the transactions. Every write needs the crumb
+ * (global plugin) and is rate limited per visitor.
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { CartService } from './cart-service.js';
+import type { CartService, CartIdent } from './cart-service.js';
 import type { WebsiteService } from '../platform/websites.js';
-import { isSecure } from '../plugins/crumb.js';
-import { badRequest } from '../errors.js';
+import { isSecure, CRUMB_COOKIE } from '../plugins/crumb.js';
+import { HttpError, badRequest } from '../errors.js';
+import { parseQuantity } from '../../core/product.js';
+import { QUANTITY_MAX } from '../../core/constants.js';
+import { commerce } from '../../core/messages.js';
+import { subscriptionPageHtml } from './subscription-page.js';
 
 export const CART_COOKIE = 'tessera_cart';
 const CART_DAYS = 30;
+/** The largest body a cart write takes (the additional-fields answers are the only large part). */
+export const CART_BODY_LIMIT = 64 * 1024;
 
-const quantity = z.preprocess(
-  (v) => v,
-  z
-    .number({ error: 'Quantity must be a number.' })
-    .refine((n) => Number.isInteger(n), 'Quantity must be a whole number.')
-    .refine((n) => n >= 1 && n <= 9999, 'Quantity must be between 1 and 9999.'),
-);
+/** Quantity: a whole number 1-9999, as a JSON number or numeric text (form posts), with core's messages. */
+export function quantityOf(raw: unknown, fallback = 1): number {
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'number' && typeof raw !== 'string') throw badRequest(commerce.QUANTITY_NOT_A_NUMBER, { quantity: commerce.QUANTITY_NOT_A_NUMBER });
+  const q = parseQuantity(raw);
+  if (!q.ok) throw badRequest(q.message, { quantity: q.message });
+  if (q.quantity > QUANTITY_MAX) throw badRequest(commerce.NOT_ENOUGH_STOCK, { quantity: `Quantity must be ${QUANTITY_MAX} or less.` });
+  return q.quantity;
+}
 
-const addBody = z.object({
-  itemId: z.string({ error: 'itemId is required.' }).min(1, 'itemId is required.').max(64),
-  sku: z.string({ error: 'sku is required.' }).min(1, 'sku is required.').max(128),
-  quantity: quantity.default(1),
-  additionalFields: z.union([z.string().max(32_000), z.null()]).optional(),
-});
-
-function normaliseFields(v: string | null | undefined): string {
-  if (v === undefined || v === null || v === '' || v === 'null') return '';
+/** additionalFields: JSON text (or nothing); answers are kept as canonical JSON text, '' when none. */
+export function additionalFieldsOf(v: unknown): string {
+  if (v === undefined || v === null || v === '') return '';
+  if (typeof v !== 'string') throw badRequest('additionalFields must be JSON text.', { additionalFields: 'additionalFields must be JSON text.' });
   let parsed: unknown;
   try {
     parsed = JSON.parse(v);
   } catch {
-    throw badRequest('additionalFields must be JSON text.');
+    throw badRequest('additionalFields must be JSON text.', { additionalFields: 'additionalFields must be JSON text.' });
   }
+  if (parsed === null) return '';
+  if (typeof parsed === 'object' && !Array.isArray(parsed) && Object.keys(parsed as object).length === 0) return '';
   return JSON.stringify(parsed);
 }
+
+const itemId = z.string({ error: 'itemId is required.' }).trim().min(1, 'itemId is required.').max(64, 'itemId is too long.');
+const sku = z.string({ error: 'sku is required.' }).trim().min(1, 'sku is required.').max(128, 'sku is too long.');
+const entryParams = z.object({ entryId: z.string().min(1).max(64) });
+
+const addBody = z.object({ itemId, sku, quantity: z.unknown().optional(), additionalFields: z.unknown().optional() }, { error: 'The request body must be a JSON object.' });
+const quantityBody = z.object({ quantity: z.unknown().optional() }, { error: 'The request body must be a JSON object.' });
+const fieldsBody = z.object({ itemId, sku, additionalFields: z.unknown() }, { error: 'The request body must be a JSON object.' });
+const subscriptionBody = z.object({ itemId, sku, qty: z.unknown().optional(), additionalFields: z.unknown().optional() }, { error: 'The request body must be a JSON object.' });
+const flag = z.enum(['true', 'false', '1', '0']).optional();
+const cartQuery = z.object({
+  mock: flag,
+  timecode: z.string().regex(/^\d{1,20}$/, 'timecode must be a number.').optional(),
+  calculateSubtotal: flag,
+});
+const on = (v: string | undefined) => v === 'true' || v === '1';
 
 export function setCartCookie(req: FastifyRequest, reply: FastifyReply, token: string) {
   reply.setCookie(CART_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(req), maxAge: CART_DAYS * 86400 });
 }
 
+/**
+ * The signed-in site user of a request, if any. Seam for the site-user session (another area): when its
+ * plugin decorates the request with `siteUser`, carts follow the user across devices.
+ */
+export function siteUserIdOf(req: FastifyRequest): string | null {
+  const u = (req as unknown as { siteUser?: { id?: unknown } | null }).siteUser;
+  return u && typeof u.id === 'string' && u.id ? u.id : null;
+}
+
+export function cartIdent(req: FastifyRequest): CartIdent {
+  return { token: req.cookies[CART_COOKIE], siteUserId: siteUserIdOf(req) };
+}
+
+const isForm = (req: FastifyRequest) => String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+
 export async function commerceRoutes(app: FastifyInstance, opts: { carts: CartService; websites: WebsiteService }) {
   const { carts, websites } = opts;
 
-  app.get('/api/commerce/shopping-cart', async (req) => {
+  /** Cart writes per visitor (crumb cookie, else cart cookie, else IP): 429 'Please try again in a few seconds.' */
+  const limit = async (req: FastifyRequest) => {
+    const { max, windowMs } = carts.writeLimit;
+    if (max <= 0) return;
+    const visitor = req.cookies[CRUMB_COOKIE] ?? req.cookies[CART_COOKIE] ?? req.ip;
+    await app.services.rateLimiter.check({ name: 'cart-write', max, windowMs, message: commerce.RATE_LIMITED }, visitor);
+  };
+  const write = { bodyLimit: CART_BODY_LIMIT, preHandler: limit };
+
+  app.get('/api/commerce/shopping-cart', async (req, reply) => {
+    const q = cartQuery.parse(req.query ?? {});
     const site = await websites.get();
-    const cart = await carts.findByToken(req.cookies[CART_COOKIE]);
-    return carts.read(cart, site.currency);
+    const cart = await carts.find(cartIdent(req));
+    reply.header('cache-control', 'no-store');
+    if (!cart && q.mock !== undefined && !on(q.mock)) throw new HttpError(404, 'There is no shopping cart.');
+    return carts.read(cart, site.currency, { calculateSubtotal: on(q.calculateSubtotal) });
   });
 
-  app.post('/api/commerce/shopping-cart/entries', { bodyLimit: 64 * 1024 }, async (req, reply) => {
+  app.post('/api/commerce/shopping-cart/entries', write, async (req, reply) => {
     const body = addBody.parse(req.body ?? {});
+    const quantity = quantityOf(body.quantity);
+    const additionalFields = additionalFieldsOf(body.additionalFields);
     const site = await websites.get();
-    const token = req.cookies[CART_COOKIE];
-    const res = await carts.add(site.id, token, { itemId: body.itemId, sku: body.sku, quantity: body.quantity, additionalFields: normaliseFields(body.additionalFields) }, site.currency);
-    if (res.token !== token) setCartCookie(req, reply, res.token);
+    const ident = cartIdent(req);
+    const res = await carts.add(site.id, ident, { itemId: body.itemId, sku: body.sku, quantity, additionalFields }, site.currency);
+    if (res.token && res.token !== ident.token) setCartCookie(req, reply, res.token);
+    if (isForm(req)) return reply.redirect('/cart', 303);
     return { shoppingCart: res.cart, newlyAdded: res.newlyAdded };
+  });
+
+  const updateQuantity = async (req: FastifyRequest) => {
+    const { entryId } = entryParams.parse(req.params);
+    const body = quantityBody.parse(req.body ?? {});
+    if (body.quantity === undefined) throw badRequest(commerce.QUANTITY_NOT_A_NUMBER, { quantity: commerce.QUANTITY_NOT_A_NUMBER });
+    const quantity = quantityOf(body.quantity);
+    const site = await websites.get();
+    return carts.updateQuantity(cartIdent(req), entryId, quantity, site.currency);
+  };
+  const remove = async (req: FastifyRequest) => {
+    const { entryId } = entryParams.parse(req.params);
+    const site = await websites.get();
+    return carts.remove(cartIdent(req), entryId, site.currency);
+  };
+
+  app.put('/api/commerce/shopping-cart/entries/:entryId', write, async (req) => {
+    const r = await updateQuantity(req);
+    return { shoppingCart: r.cart, updatedEntry: r.updatedEntry };
+  });
+
+  app.delete('/api/commerce/shopping-cart/entries/:entryId', write, async (req) => {
+    const r = await remove(req);
+    return { shoppingCart: r.cart, removedEntry: r.removedEntry };
+  });
+
+  // Form-encoded fallbacks of the cart page without JavaScript: change and redirect back to /cart.
+  app.post('/api/commerce/shopping-cart/entries/:entryId/quantity', write, async (req, reply) => {
+    await updateQuantity(req);
+    return reply.redirect('/cart', 303);
+  });
+  app.post('/api/commerce/shopping-cart/entries/:entryId/remove', write, async (req, reply) => {
+    await remove(req);
+    return reply.redirect('/cart', 303);
+  });
+
+  app.put('/api/commerce/shopping-cart/entries/:entryId/additionalFields', write, async (req) => {
+    const { entryId } = entryParams.parse(req.params);
+    const body = fieldsBody.parse(req.body ?? {});
+    const additionalFields = additionalFieldsOf(body.additionalFields);
+    const site = await websites.get();
+    const r = await carts.updateAdditionalFields(cartIdent(req), entryId, { itemId: body.itemId, sku: body.sku, additionalFields }, site.currency);
+    return { shoppingCart: r.cart, updatedEntry: r.updatedEntry };
+  });
+
+  const stock = async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = z.object({ itemId }).parse(req.query ?? {});
+    reply.header('cache-control', 'no-store');
+    return { itemId: q.itemId, results: await carts.stock(q.itemId) };
+  };
+  app.get('/api/commerce/inventory/stock/', stock);
+  app.get('/api/commerce/inventory/stock', stock);
+
+  app.post('/api/3/commerce/cart/subscription', write, async (req) => {
+    const body = subscriptionBody.parse(req.body ?? {});
+    const quantity = quantityOf(body.qty);
+    const additionalFields = additionalFieldsOf(body.additionalFields);
+    const site = await websites.get();
+    return carts.createSubscription(site.id, cartIdent(req), { itemId: body.itemId, sku: body.sku, quantity, additionalFields });
+  });
+
+  /** The subscription checkout (the checkout area completes it): the item and its subscription price text. */
+  app.get('/checkout/subscription', async (req, reply) => {
+    const q = z.object({ cartToken: z.string().max(100).optional() }).parse(req.query ?? {});
+    const site = await websites.get();
+    const sub = q.cartToken ? await carts.findSubscription(q.cartToken) : null;
+    reply.header('cache-control', 'no-store');
+    return reply
+      .status(sub ? 200 : 404)
+      .type('text/html; charset=utf-8')
+      .send(subscriptionPageHtml(site.title, site.currency, sub));
   });
 }
