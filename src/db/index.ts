@@ -92,7 +92,18 @@ export async function open(opts: OpenOptions): Promise<Database> {
       /* an idle client lost its connection; the pool replaces it */
     });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    if (runMigrations) await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR });
+    if (runMigrations) {
+      // Several instances may start at once: one applies the migrations while the others wait.
+      const client = new pg.Client({ connectionString: opts.databaseUrl });
+      await client.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock(7274372)');
+        await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(7274372)').catch(() => {});
+        await client.end();
+      }
+    }
     return {
       db,
       kind: 'postgres',
