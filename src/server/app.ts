@@ -51,6 +51,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     database: Database;
+    /** Every route registered (method and URL pattern), for the route table and the fuzz test. */
+    routeTable: Array<{ method: string; url: string }>;
   }
 }
 
@@ -80,6 +82,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimiter: new RateLimiter(config.RATE_LIMIT_STORE === 'memory' ? new MemoryRateLimitStore() : new DatabaseRateLimitStore(database)),
   };
   app.decorate('services', services);
+  const routeTable: Array<{ method: string; url: string }> = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (r) => {
+    for (const m of Array.isArray(r.method) ? r.method : [r.method]) if (m !== 'HEAD') routeTable.push({ method: m, url: r.url });
+  });
   app.decorate('database', database);
   app.addHook('onClose', async () => {
     theme.close();
