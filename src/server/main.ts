@@ -1,9 +1,10 @@
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { open, DataDirLockedError, type Database } from '../db/index.js';
 import { buildApp } from './app.js';
-import { hasWebsite, seedDemo } from './seed.js';
+import { hasWebsite, seedInto } from './seed.js';
 import { OwnerService } from './platform/owners.js';
 import { schema } from '../db/index.js';
+import { newId } from '../db/ids.js';
 
 function fail(message: string): never {
   process.stderr.write(`tessera: ${message}\n`);
@@ -12,13 +13,14 @@ function fail(message: string): never {
 
 /** First start: the demo store and an admin account (with OWNER_EMAIL/OWNER_PASSWORD, or a one-time link). */
 async function prepare(database: Database, config: Config, origin: string): Promise<string | null> {
-  if (!(await hasWebsite(database))) {
-    if (config.SEED_DEMO) await seedDemo(database);
-    else {
-      const { newId } = await import('../db/ids.js');
-      await database.db.insert(schema.websites).values({ id: newId(), title: 'My Site' });
-    }
-  }
+  // Several instances may start together on a new database: the first to insert the marker seeds,
+  // the others wait on its row and then find the work done.
+  await database.db.transaction(async (tx) => {
+    const first = await tx.insert(schema.systemValues).values({ key: 'initialised', value: new Date().toISOString() }).onConflictDoNothing().returning();
+    if (first.length === 0 || (await hasWebsite(tx))) return;
+    if (config.SEED_DEMO) await seedInto(tx);
+    else await tx.insert(schema.websites).values({ id: newId(), title: 'My Site' });
+  });
   const site = (await database.db.select().from(schema.websites).limit(1))[0]!;
   const owners = new OwnerService(database);
   const { owner, created } = await owners.ensureAdmin(site.id, config.OWNER_EMAIL, config.OWNER_PASSWORD);

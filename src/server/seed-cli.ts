@@ -8,7 +8,7 @@ const database = await open({ databaseUrl: config.DATABASE_URL, dataDir: config.
 try {
   const reset = process.argv.includes('--reset');
   if (reset) await resetData(database);
-  if (!reset && (await hasWebsite(database))) {
+  if (!reset && (await hasWebsite(database.db))) {
     process.stdout.write('The database already holds a website; use `npm run seed -- --reset` to wipe it and reseed.\n');
   } else {
     await seedDemo(database);

@@ -1,4 +1,4 @@
-import { schema, type Database } from '../db/index.js';
+import { schema, type Database, type Db, type Tx } from '../db/index.js';
 import { newId } from '../db/ids.js';
 import { CollectionType, ProductType, RecordType } from '../core/enums.js';
 
@@ -168,152 +168,155 @@ export async function resetData(database: Database): Promise<void> {
   );
 }
 
-export async function hasWebsite(database: Database): Promise<boolean> {
-  const rows = await database.db.select({ id: schema.websites.id }).from(schema.websites).limit(1);
+export async function hasWebsite(db: Db | Tx): Promise<boolean> {
+  const rows = await db.select({ id: schema.websites.id }).from(schema.websites).limit(1);
   return rows.length > 0;
 }
 
 /** Seeds the demo store: website, navigation, a shop, pages, a journal and a gallery. */
 export async function seedDemo(database: Database, now = new Date()): Promise<SeedResult> {
-  return database.db.transaction(async (tx) => {
-    const websiteId = newId();
-    const ids = { shop: newId(), about: newId(), journal: newId(), gallery: newId(), contact: newId() };
-    await tx.insert(schema.websites).values({
-      id: websiteId,
-      title: 'Fernhill Supply Co.',
-      currency: 'USD',
-      locale: 'en-US',
-      timeZone: 'America/New_York',
-      settings: {
-        siteDescription: 'Useful, well-made things for home and table, from a small shop in Portland.',
-        homeCollectionId: ids.shop,
-        commentsEnabled: true,
-        navigation: {
-          mainNav: [
-            { title: 'Shop', collectionId: ids.shop },
-            { title: 'Journal', collectionId: ids.journal },
-            { title: 'Gallery', collectionId: ids.gallery },
-            { title: 'About', collectionId: ids.about },
-            { title: 'Contact', collectionId: ids.contact },
-          ],
-          secondaryNav: [],
-        },
-        storeSettings: { multipleQuantityAllowedForServices: true, restockNotificationsSuccessText: 'Signed up!' },
-        codeInjection: { header: '', footer: '' },
-      },
-    });
-    await tx.insert(schema.collections).values([
-      { id: ids.shop, websiteId, urlId: 'shop', title: 'Shop', type: CollectionType.PRODUCTS, typeName: 'products', ordering: 0, description: '' },
-      { id: ids.journal, websiteId, urlId: 'journal', title: 'Journal', type: CollectionType.GENERIC, typeName: 'blog', ordering: 1 },
-      { id: ids.gallery, websiteId, urlId: 'gallery', title: 'Gallery', type: CollectionType.GENERIC, typeName: 'gallery', ordering: 2, settings: { design: 'grid' } },
-      {
-        id: ids.about,
-        websiteId,
-        urlId: 'about',
-        title: 'About',
-        type: CollectionType.PAGE,
-        typeName: 'page',
-        ordering: 3,
-        settings: { body: '<p>Fernhill Supply Co. is a small shop in Portland selling useful, well-made things for home and table. We work with a handful of makers we know by name.</p>' },
-      },
-      {
-        id: ids.contact,
-        websiteId,
-        urlId: 'contact',
-        title: 'Contact',
-        type: CollectionType.PAGE,
-        typeName: 'page',
-        ordering: 4,
-        settings: { body: '<p>Questions about an order, a wholesale enquiry, or just hello: write to us and we answer within a day.</p>', formId: 'contact-form' },
-      },
-    ]);
+  return database.db.transaction((tx) => seedInto(tx, now));
+}
 
-    const productIds: Record<string, string> = {};
-    const variantIds: Record<string, string> = {};
-    let order = 0;
-    for (const p of DEMO_PRODUCTS) {
-      const id = newId();
-      productIds[p.urlId] = id;
-      await tx.insert(schema.items).values({
-        id,
-        websiteId,
-        collectionId: ids.shop,
-        urlId: p.urlId,
-        title: p.title,
-        recordType: RecordType.STORE_ITEM,
-        body: p.body,
-        excerpt: p.body.replace(/<[^>]+>/g, '').slice(0, 250),
-        assets: [img(p.image[0], p.image[1])],
-        structuredContent: { productType: p.productType, isSubscribable: false, useCustomAddButtonText: false, customAddButtonText: '', ...p.extra },
-        ordering: order++,
-        publishOn: now,
-      });
-      let vo = 0;
-      for (const v of p.variants) {
-        const vid = newId();
-        variantIds[v.sku] = vid;
-        await tx.insert(schema.productVariants).values({
-          id: vid,
-          itemId: id,
-          sku: v.sku,
-          attributes: v.attributes ?? {},
-          priceCents: v.price,
-          salePriceCents: v.salePrice ?? 0,
-          onSale: v.onSale ?? false,
-          qtyInStock: v.stock ?? 0,
-          unlimited: v.unlimited ?? false,
-          ordering: vo++,
-        });
-      }
-    }
-
-    order = 0;
-    for (const post of POSTS) {
-      const id = newId();
-      const at = new Date(now.getTime() - post.daysAgo * 86_400_000);
-      await tx.insert(schema.items).values({
-        id,
-        websiteId,
-        collectionId: ids.journal,
-        urlId: post.urlId,
-        title: post.title,
-        recordType: RecordType.TEXT,
-        body: post.body,
-        excerpt: post.excerpt,
-        author: post.author,
-        tags: ['shop notes'],
-        categories: ['News'],
-        assets: [img(post.image[0], post.image[1])],
-        commentState: 1,
-        publishOn: at,
-        ordering: order++,
-      });
-      let c = 0;
-      for (const cm of post.comments) {
-        await tx.insert(schema.comments).values({ id: newId(), itemId: id, authorName: cm.authorName, body: cm.body, createdAt: new Date(at.getTime() + ++c * 3_600_000) });
-      }
-    }
-
-    const pictures: Array<[string, string, string]> = [
-      ['gallery-1', 'The valley at dawn', 'valley-at-dawn'],
-      ['gallery-2', 'Terracotta hills', 'terracotta-hills'],
-      ['gallery-3', 'Blue ridge', 'blue-ridge'],
-      ['gallery-4', 'Late summer fields', 'late-summer-fields'],
-    ];
-    order = 0;
-    for (const [file, title, urlId] of pictures) {
-      await tx.insert(schema.items).values({
-        id: newId(),
-        websiteId,
-        collectionId: ids.gallery,
-        urlId,
-        title,
-        recordType: RecordType.IMAGE,
-        assets: [img(file, title)],
-        ordering: order++,
-        publishOn: now,
-      });
-    }
-    return { websiteId, productIds, variantIds };
+/** The demo store, written inside the caller's transaction. */
+export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
+  const websiteId = newId();
+  const ids = { shop: newId(), about: newId(), journal: newId(), gallery: newId(), contact: newId() };
+  await tx.insert(schema.websites).values({
+    id: websiteId,
+    title: 'Fernhill Supply Co.',
+    currency: 'USD',
+    locale: 'en-US',
+    timeZone: 'America/New_York',
+    settings: {
+      siteDescription: 'Useful, well-made things for home and table, from a small shop in Portland.',
+      homeCollectionId: ids.shop,
+      commentsEnabled: true,
+      navigation: {
+        mainNav: [
+          { title: 'Shop', collectionId: ids.shop },
+          { title: 'Journal', collectionId: ids.journal },
+          { title: 'Gallery', collectionId: ids.gallery },
+          { title: 'About', collectionId: ids.about },
+          { title: 'Contact', collectionId: ids.contact },
+        ],
+        secondaryNav: [],
+      },
+      storeSettings: { multipleQuantityAllowedForServices: true, restockNotificationsSuccessText: 'Signed up!' },
+      codeInjection: { header: '', footer: '' },
+    },
   });
+  await tx.insert(schema.collections).values([
+    { id: ids.shop, websiteId, urlId: 'shop', title: 'Shop', type: CollectionType.PRODUCTS, typeName: 'products', ordering: 0, description: '' },
+    { id: ids.journal, websiteId, urlId: 'journal', title: 'Journal', type: CollectionType.GENERIC, typeName: 'blog', ordering: 1 },
+    { id: ids.gallery, websiteId, urlId: 'gallery', title: 'Gallery', type: CollectionType.GENERIC, typeName: 'gallery', ordering: 2, settings: { design: 'grid' } },
+    {
+      id: ids.about,
+      websiteId,
+      urlId: 'about',
+      title: 'About',
+      type: CollectionType.PAGE,
+      typeName: 'page',
+      ordering: 3,
+      settings: { body: '<p>Fernhill Supply Co. is a small shop in Portland selling useful, well-made things for home and table. We work with a handful of makers we know by name.</p>' },
+    },
+    {
+      id: ids.contact,
+      websiteId,
+      urlId: 'contact',
+      title: 'Contact',
+      type: CollectionType.PAGE,
+      typeName: 'page',
+      ordering: 4,
+      settings: { body: '<p>Questions about an order, a wholesale enquiry, or just hello: write to us and we answer within a day.</p>', formId: 'contact-form' },
+    },
+  ]);
+
+  const productIds: Record<string, string> = {};
+  const variantIds: Record<string, string> = {};
+  let order = 0;
+  for (const p of DEMO_PRODUCTS) {
+    const id = newId();
+    productIds[p.urlId] = id;
+    await tx.insert(schema.items).values({
+      id,
+      websiteId,
+      collectionId: ids.shop,
+      urlId: p.urlId,
+      title: p.title,
+      recordType: RecordType.STORE_ITEM,
+      body: p.body,
+      excerpt: p.body.replace(/<[^>]+>/g, '').slice(0, 250),
+      assets: [img(p.image[0], p.image[1])],
+      structuredContent: { productType: p.productType, isSubscribable: false, useCustomAddButtonText: false, customAddButtonText: '', ...p.extra },
+      ordering: order++,
+      publishOn: now,
+    });
+    let vo = 0;
+    for (const v of p.variants) {
+      const vid = newId();
+      variantIds[v.sku] = vid;
+      await tx.insert(schema.productVariants).values({
+        id: vid,
+        itemId: id,
+        sku: v.sku,
+        attributes: v.attributes ?? {},
+        priceCents: v.price,
+        salePriceCents: v.salePrice ?? 0,
+        onSale: v.onSale ?? false,
+        qtyInStock: v.stock ?? 0,
+        unlimited: v.unlimited ?? false,
+        ordering: vo++,
+      });
+    }
+  }
+
+  order = 0;
+  for (const post of POSTS) {
+    const id = newId();
+    const at = new Date(now.getTime() - post.daysAgo * 86_400_000);
+    await tx.insert(schema.items).values({
+      id,
+      websiteId,
+      collectionId: ids.journal,
+      urlId: post.urlId,
+      title: post.title,
+      recordType: RecordType.TEXT,
+      body: post.body,
+      excerpt: post.excerpt,
+      author: post.author,
+      tags: ['shop notes'],
+      categories: ['News'],
+      assets: [img(post.image[0], post.image[1])],
+      commentState: 1,
+      publishOn: at,
+      ordering: order++,
+    });
+    let c = 0;
+    for (const cm of post.comments) {
+      await tx.insert(schema.comments).values({ id: newId(), itemId: id, authorName: cm.authorName, body: cm.body, createdAt: new Date(at.getTime() + ++c * 3_600_000) });
+    }
+  }
+
+  const pictures: Array<[string, string, string]> = [
+    ['gallery-1', 'The valley at dawn', 'valley-at-dawn'],
+    ['gallery-2', 'Terracotta hills', 'terracotta-hills'],
+    ['gallery-3', 'Blue ridge', 'blue-ridge'],
+    ['gallery-4', 'Late summer fields', 'late-summer-fields'],
+  ];
+  order = 0;
+  for (const [file, title, urlId] of pictures) {
+    await tx.insert(schema.items).values({
+      id: newId(),
+      websiteId,
+      collectionId: ids.gallery,
+      urlId,
+      title,
+      recordType: RecordType.IMAGE,
+      assets: [img(file, title)],
+      ordering: order++,
+      publishOn: now,
+    });
+  }
+  return { websiteId, productIds, variantIds };
 }

@@ -30,6 +30,13 @@ export class OwnerService {
   }
 
   async create(input: { websiteId: string; email: string; password?: string; role: number; displayName?: string }): Promise<Owner> {
+    const owner = await this.createIfAbsent(input);
+    if (!owner) throw new Error(`An account with the email ${input.email} exists already`);
+    return owner;
+  }
+
+  /** Creates the account unless one with that email exists (then null); safe against a concurrent twin. */
+  async createIfAbsent(input: { websiteId: string; email: string; password?: string; role: number; displayName?: string }): Promise<Owner | null> {
     const id = newId();
     const row = {
       id,
@@ -39,7 +46,8 @@ export class OwnerService {
       role: input.role,
       passwordHash: input.password ? await hashPassword(input.password) : null,
     };
-    await this.db.insert(accounts).values(row);
+    const inserted = await this.db.insert(accounts).values(row).onConflictDoNothing().returning({ id: accounts.id });
+    if (inserted.length === 0) return null;
     return { id, websiteId: row.websiteId, email: row.email, role: row.role, displayName: row.displayName };
   }
 
@@ -47,8 +55,11 @@ export class OwnerService {
   async ensureAdmin(websiteId: string, email?: string, password?: string): Promise<{ owner: Owner; created: boolean }> {
     const existing = await this.db.select().from(accounts).limit(1);
     if (existing[0]) return { owner: toOwner(existing[0]), created: false };
-    const owner = await this.create({ websiteId, email: email ?? 'owner@localhost', password, role: Role.ADMIN, displayName: 'Owner' });
-    return { owner, created: true };
+    const owner = await this.createIfAbsent({ websiteId, email: email ?? 'owner@localhost', password, role: Role.ADMIN, displayName: 'Owner' });
+    if (owner) return { owner, created: true };
+    // Another instance created it a moment ago.
+    const again = await this.db.select().from(accounts).limit(1);
+    return { owner: toOwner(again[0]!), created: false };
   }
 
   /** Checks email and password; null when either is wrong (one answer for both, no user enumeration). */
