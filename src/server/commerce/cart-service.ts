@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
 import { rows } from '../db-util.js';
+import { lit, q, rawTransaction } from './raw.js';
 import { HttpError } from '../errors.js';
 import { computeCartTotals, type CartEntry } from '../../core/cart.js';
 import { availableQuantity, inStock, type StockResult } from '../../core/product.js';
@@ -325,8 +326,8 @@ function variantFrom(r: Record<string, unknown>): VariantInfo {
   };
 }
 
-/** The entries of a cart as JSON objects, with their product fields (one subquery). */
-const LINES_JSON = (cartId: string) => sql`coalesce((
+/** The entries of a cart as JSON objects, with their product fields (one subquery); cartId is a SQL expression. */
+const linesText = (cartIdExpr: string) => `coalesce((
   select json_agg(json_build_object(
     'id', e.id, 'itemId', e.item_id, 'sku', e.sku, 'quantity', e.quantity, 'additionalFields', e.additional_fields,
     'purchasePriceCents', e.purchase_price_cents, 'created', e.created, 'title', i.title, 'sc', i.structured_content,
@@ -336,29 +337,64 @@ const LINES_JSON = (cartId: string) => sql`coalesce((
   left join items i on i.id = e.item_id
   left join collections col on col.id = i.collection_id
   left join product_variants v on v.item_id = e.item_id and v.sku = e.sku
-  where e.cart_id = ${cartId}), '[]'::json)`;
+  where e.cart_id = ${cartIdExpr}), '[]'::json)`;
+const LINES_JSON = (cartId: string) => sql.raw(linesText(lit(cartId)));
 
 /** One variant with its item, as a JSON object (or null). */
-const VARIANT_JSON = (itemId: string, sku: string) => sql`(
+const variantText = (itemId: string, sku: string) => `(
   select json_build_object(
     'variantId', v.id, 'itemId', v.item_id, 'sku', v.sku, 'attributes', v.attributes, 'priceCents', v.price_cents,
     'salePriceCents', v.sale_price_cents, 'onSale', v.on_sale, 'qtyInStock', v.qty_in_stock, 'unlimited', v.unlimited,
     'recordType', i.record_type, 'status', i.status, 'title', i.title, 'urlId', i.url_id, 'collectionUrlId', col.url_id,
     'image', i.assets -> 0, 'sc', i.structured_content)
   from product_variants v join items i on i.id = v.item_id left join collections col on col.id = i.collection_id
-  where v.item_id = ${itemId} and v.sku = ${sku})`;
+  where v.item_id = ${lit(itemId)} and v.sku = ${lit(sku)})`;
+const VARIANT_JSON = (itemId: string, sku: string) => sql.raw(variantText(itemId, sku));
 
-const CART_COLUMNS = sql.raw(
-  'id, website_id, site_user_id, order_id, is_purchased, subtotal_cents, tax_cents, shipping_cost_cents, discount_cents, grand_total_cents, total_quantity, has_digital, purely_digital, requires_shipping, created',
-);
+const CART_COLUMNS_TEXT =
+  'id, website_id, site_user_id, order_id, is_purchased, subtotal_cents, tax_cents, shipping_cost_cents, discount_cents, grand_total_cents, total_quantity, has_digital, purely_digital, requires_shipping, created';
+const CART_COLUMNS = sql.raw(CART_COLUMNS_TEXT);
+
+/** The visitor's open cart: the site user's when signed in, else the cart cookie's. */
+function identText(ident: CartIdent): string {
+  if (ident.siteUserId) return `site_user_id = ${lit(ident.siteUserId)} and is_purchased = false`;
+  return `token_hash = ${lit(hashToken(ident.token ?? ''))} and is_purchased = false`;
+}
+
+/** The statement that applies an entry change and stores the totals of the lines (core computeCartTotals). */
+function totalsWrite(cart: CartRow, lines: readonly Line[], change: string): { text: string; cart: CartRow } {
+  const t = totalsOf(lines, cart);
+  const text =
+    `with changed as (${change}) ` +
+    q`update carts set subtotal_cents = ${t.subtotalCents}, grand_total_cents = ${t.grandTotalCents}, total_quantity = ${t.totalQuantity},
+        has_digital = ${t.hasDigital}, purely_digital = ${t.purelyDigital}, requires_shipping = ${t.requiresShipping}, updated = now()
+      where id = ${cart.id}`;
+  return { text, cart: { ...cart, ...t } };
+}
+
+/** The record type and status of an item, as a JSON object (or null). */
+const itemText = (itemId: string) => `(select json_build_object('recordType', record_type, 'status', status) from items where id = ${lit(itemId)})`;
+
+/** 404 for an unknown or unpublished product, 400 for an unknown sku of a product. */
+function checkVariant(found: VariantInfo | null, item: { recordType?: unknown; status?: unknown } | null): VariantInfo {
+  const recordType = found ? found.recordType : n(item?.recordType);
+  const status = found ? found.status : String(item?.status ?? '');
+  if (recordType !== RecordType.STORE_ITEM || status !== 'published') throw new HttpError(404, 'This product is no longer available.');
+  if (!found) throw new HttpError(400, commerce.VARIANT_UNAVAILABLE);
+  return found;
+}
+
+function variantOf(v: unknown): VariantInfo | null {
+  const raw = parseJson<Record<string, unknown> | null>(v ?? null);
+  return raw ? variantFrom(raw) : null;
+}
 
 function parseJson<T>(v: unknown): T {
   return (typeof v === 'string' ? JSON.parse(v) : v) as T;
 }
 
 function identWhere(ident: CartIdent) {
-  if (ident.siteUserId) return sql`site_user_id = ${ident.siteUserId} and is_purchased = false`;
-  return sql`token_hash = ${hashToken(ident.token ?? '')} and is_purchased = false`;
+  return sql.raw(identText(ident));
 }
 
 function usableIdent(ident: CartIdent): boolean {
@@ -421,52 +457,66 @@ export class CartService {
   }
 
   /** A variant with its item; 404 for an unknown or unpublished product, 400 for an unknown sku. */
-  private async variant(db: Db | Tx, itemId: string, sku: string, found?: VariantInfo | null): Promise<VariantInfo> {
-    if (found) {
-      if (found.recordType !== RecordType.STORE_ITEM || found.status !== 'published') throw new HttpError(404, 'This product is no longer available.');
-      return found;
-    }
-    const item = await rows<{ record_type: number; status: string }>(db, sql`select record_type, status from items where id = ${itemId}`);
-    if (!item[0] || n(item[0].record_type) !== RecordType.STORE_ITEM || item[0].status !== 'published') throw new HttpError(404, 'This product is no longer available.');
-    throw new HttpError(400, commerce.VARIANT_UNAVAILABLE);
+  private async variant(db: Db | Tx, itemId: string, sku: string, found: VariantInfo | null): Promise<VariantInfo> {
+    if (found) return checkVariant(found, null);
+    const item = await rows<{ item: unknown }>(db, sql.raw(`select ${itemText(itemId)} as item`));
+    return checkVariant(null, parseJson(item[0]?.item ?? null));
   }
 
   /**
    * Adds a variant to the visitor's cart, creating the cart (and its cookie token) on the first add.
    * Merges into an entry with the same item, sku and additional fields; else adds an entry.
+   *
+   * Round trips: without a cart, one read and one statement inserting cart and entry together; with a
+   * cart, two batches in one transaction: `BEGIN; lock the cart; read entries and product` and
+   * `write the entry and the totals; COMMIT`.
    */
   async add(websiteId: string, ident: CartIdent, input: AddInput, currency: string): Promise<{ token: string | undefined; cart: CartJson; newlyAdded: CartEntryJson }> {
-    // A visitor without a cart cookie: one statement inserts the cart and its entry (no lock to take).
-    if (!usableIdent(ident)) return this.addToNewCart(websiteId, ident, input, currency);
-    return this.db.transaction(async (tx) => {
-      const cart = await this.lock(tx, ident);
-      // A stale cookie (the cart was purchased or is unknown): start a new cart.
-      if (!cart) return this.addToNewCart(websiteId, ident, input, currency, tx);
-      const r = await rows<{ lines: unknown; variant: unknown }>(tx, sql`select ${LINES_JSON(cart.id)} as lines, ${VARIANT_JSON(input.itemId, input.sku)} as variant`);
-      const lines = parseJson<Record<string, unknown>[]>(r[0]?.lines ?? []).map(lineFrom);
-      const rawVariant = parseJson<Record<string, unknown> | null>(r[0]?.variant ?? null);
-      const v = await this.variant(tx, input.itemId, input.sku, rawVariant ? variantFrom(rawVariant) : null);
+    if (!usableIdent(ident)) {
+      const r = await rows<{ variant: unknown }>(this.db, sql`select ${VARIANT_JSON(input.itemId, input.sku)} as variant`);
+      const v = await this.variant(this.db, input.itemId, input.sku, variantOf(r[0]?.variant));
+      const created = this.newCart(websiteId, ident, input, v, currency);
+      await this.db.execute(sql.raw(created.text));
+      return created.result;
+    }
+    const where = identText(ident);
+    return rawTransaction(this.database, async (tx) => {
+      const [locked, read] = await tx.first(
+        `select ${CART_COLUMNS_TEXT} from carts where ${where} order by created desc limit 1 for update;` +
+          `select ${linesText(`(select id from carts where ${where} order by created desc limit 1)`)} as lines, ${variantText(input.itemId, input.sku)} as variant, ${itemText(input.itemId)} as item`,
+      );
+      const row = locked?.rows[0];
+      const v = checkVariant(variantOf(read?.rows[0]?.variant), parseJson(read?.rows[0]?.item ?? null));
+      if (!row) {
+        // A stale cookie (the cart was purchased or is unknown): start a new cart.
+        const created = this.newCart(websiteId, ident, input, v, currency);
+        await tx.last(created.text);
+        return created.result;
+      }
+      const cart = cartFrom(row);
+      const lines = parseJson<Record<string, unknown>[]>(read?.rows[0]?.lines ?? []).map(lineFrom);
       assertAdditionalFields(v.structuredContent, input.additionalFields);
       const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((s, l) => s + l.quantity, 0);
       assertStock(v, inCart, input.quantity);
 
       const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && l.additionalFields === input.additionalFields);
       let entry: Line;
-      let write;
+      let change: string;
       if (same) {
         same.quantity += input.quantity;
         entry = same;
-        write = sql`update cart_entries set quantity = ${same.quantity} where id = ${same.id} returning id`;
+        change = q`update cart_entries set quantity = ${same.quantity} where id = ${same.id} returning id`;
       } else {
         const last = lines.reduce((m, l) => Math.max(m, l.created), 0);
         entry = this.lineFor(v, input, newId(), Math.max(Date.now(), last + 1));
         lines.push(entry);
-        write = sql`insert into cart_entries (id, cart_id, item_id, sku, quantity, additional_fields, purchase_price_cents, created)
+        change = q`insert into cart_entries (id, cart_id, item_id, sku, quantity, additional_fields, purchase_price_cents, created)
           values (${entry.id}, ${cart.id}, ${entry.itemId}, ${entry.sku}, ${entry.quantity}, ${entry.additionalFields}, ${entry.purchasePriceCents}, ${new Date(entry.created)})
           returning id`;
       }
-      const saved = await this.saveTotals(tx, cart, lines, write);
-      return { token: ident.token, cart: cartJson(saved, lines, currency), newlyAdded: entryJson(entry, currency) };
+      const saved = totalsWrite(cart, lines, change);
+      await tx.last(saved.text);
+      return { token: ident.token, cart: cartJson(saved.cart, lines, currency), newlyAdded: entryJson(entry, currency) };
     });
   }
 
@@ -488,46 +538,31 @@ export class CartService {
     };
   }
 
-  /** A new cart with its first entry, in one statement. */
-  private async addToNewCart(websiteId: string, ident: CartIdent, input: AddInput, currency: string, db: Db | Tx = this.db) {
-    const r = await rows<{ variant: unknown }>(db, sql`select ${VARIANT_JSON(input.itemId, input.sku)} as variant`);
-    const raw = parseJson<Record<string, unknown> | null>(r[0]?.variant ?? null);
-    const v = await this.variant(db, input.itemId, input.sku, raw ? variantFrom(raw) : null);
+  /** A new cart with its first entry: the checks, and one statement that inserts both. */
+  private newCart(websiteId: string, ident: CartIdent, input: AddInput, v: VariantInfo, currency: string) {
     assertAdditionalFields(v.structuredContent, input.additionalFields);
     assertStock(v, 0, input.quantity);
-    const now = Date.now();
+    const now = new Date();
     const token = newToken();
-    const entry = this.lineFor(v, input, newId(), now);
-    const cart: CartRow = {
-      id: newId(),
-      websiteId,
-      siteUserId: ident.siteUserId ?? null,
-      orderId: null,
-      isPurchased: false,
-      ...zeroTotals,
-      created: new Date(now),
-    };
-    const t = totalsOf([entry], cart);
-    Object.assign(cart, t);
-    await db.execute(sql`with c as (
+    const entry = this.lineFor(v, input, newId(), now.getTime());
+    const base: CartRow = { id: newId(), websiteId, siteUserId: ident.siteUserId ?? null, orderId: null, isPurchased: false, ...zeroTotals, created: now };
+    const cart: CartRow = { ...base, ...totalsOf([entry], base) };
+    const text = q`with c as (
         insert into carts (id, website_id, token_hash, site_user_id, subtotal_cents, tax_cents, shipping_cost_cents, discount_cents,
           grand_total_cents, total_quantity, has_digital, purely_digital, requires_shipping, created, updated)
-        values (${cart.id}, ${websiteId}, ${hashToken(token)}, ${cart.siteUserId}, ${t.subtotalCents}, 0, 0, 0, ${t.grandTotalCents},
-          ${t.totalQuantity}, ${t.hasDigital}, ${t.purelyDigital}, ${t.requiresShipping}, ${cart.created}, ${cart.created})
+        values (${cart.id}, ${websiteId}, ${hashToken(token)}, ${cart.siteUserId}, ${cart.subtotalCents}, 0, 0, 0, ${cart.grandTotalCents},
+          ${cart.totalQuantity}, ${cart.hasDigital}, ${cart.purelyDigital}, ${cart.requiresShipping}, ${now}, ${now})
         returning id)
       insert into cart_entries (id, cart_id, item_id, sku, quantity, additional_fields, purchase_price_cents, created)
-      select ${entry.id}, c.id, ${entry.itemId}, ${entry.sku}, ${entry.quantity}, ${entry.additionalFields}, ${entry.purchasePriceCents}, ${new Date(now)} from c`);
-    return { token, cart: cartJson(cart, [entry], currency), newlyAdded: entryJson(entry, currency) };
+      select ${entry.id}, c.id, ${entry.itemId}, ${entry.sku}, ${entry.quantity}, ${entry.additionalFields}, ${entry.purchasePriceCents}, ${now} from c`;
+    return { text, result: { token, cart: cartJson(cart, [entry], currency), newlyAdded: entryJson(entry, currency) } };
   }
 
-  /** Writes the entry change (a statement returning the entry id) and the recomputed totals in one statement. */
-  private async saveTotals(tx: Tx, cart: CartRow, lines: Line[], change: ReturnType<typeof sql>): Promise<CartRow> {
-    const t = totalsOf(lines, cart);
-    await tx.execute(sql`with changed as (${change})
-      update carts set subtotal_cents = ${t.subtotalCents}, grand_total_cents = ${t.grandTotalCents}, total_quantity = ${t.totalQuantity},
-        has_digital = ${t.hasDigital}, purely_digital = ${t.purelyDigital}, requires_shipping = ${t.requiresShipping}, updated = now()
-      where id = ${cart.id}`);
-    return { ...cart, ...t };
+  /** Writes an entry change (a statement returning the entry id) and the recomputed totals in one statement. */
+  private async saveTotals(tx: Tx, cart: CartRow, lines: Line[], change: string): Promise<CartRow> {
+    const w = totalsWrite(cart, lines, change);
+    await tx.execute(sql.raw(w.text));
+    return w.cart;
   }
 
   /** Runs fn on the locked cart and its lines; 404 when the visitor has no cart or the entry is not in it. */
@@ -546,12 +581,11 @@ export class CartService {
   async updateQuantity(ident: CartIdent, entryId: string, quantity: number, currency: string): Promise<{ cart: CartJson; updatedEntry: CartEntryJson }> {
     return this.withEntry(ident, entryId, async (tx, cart, lines, entry) => {
       const r = await rows<{ variant: unknown }>(tx, sql`select ${VARIANT_JSON(entry.itemId, entry.sku)} as variant`);
-      const raw = parseJson<Record<string, unknown> | null>(r[0]?.variant ?? null);
-      const v = await this.variant(tx, entry.itemId, entry.sku, raw ? variantFrom(raw) : null);
+      const v = await this.variant(tx, entry.itemId, entry.sku, variantOf(r[0]?.variant));
       const others = lines.filter((l) => l !== entry && l.itemId === entry.itemId && l.sku === entry.sku).reduce((s, l) => s + l.quantity, 0);
       if (quantity > entry.quantity) assertStock(v, others, quantity);
       entry.quantity = quantity;
-      const saved = await this.saveTotals(tx, cart, lines, sql`update cart_entries set quantity = ${quantity} where id = ${entry.id} returning id`);
+      const saved = await this.saveTotals(tx, cart, lines, q`update cart_entries set quantity = ${quantity} where id = ${entry.id} returning id`);
       return { cart: cartJson(saved, lines, currency), updatedEntry: entryJson(entry, currency) };
     });
   }
@@ -560,7 +594,7 @@ export class CartService {
   async remove(ident: CartIdent, entryId: string, currency: string): Promise<{ cart: CartJson; removedEntry: CartEntryJson }> {
     return this.withEntry(ident, entryId, async (tx, cart, lines, entry) => {
       const left = lines.filter((l) => l !== entry);
-      const saved = await this.saveTotals(tx, cart, left, sql`delete from cart_entries where id = ${entry.id} returning id`);
+      const saved = await this.saveTotals(tx, cart, left, q`delete from cart_entries where id = ${entry.id} returning id`);
       return { cart: cartJson(saved, left, currency), removedEntry: entryJson(entry, currency) };
     });
   }
@@ -575,11 +609,10 @@ export class CartService {
     return this.withEntry(ident, entryId, async (tx, cart, lines, entry) => {
       if (entry.itemId !== input.itemId || entry.sku !== input.sku) throw new HttpError(400, 'The itemId and sku do not match that cart entry.');
       const r = await rows<{ variant: unknown }>(tx, sql`select ${VARIANT_JSON(entry.itemId, entry.sku)} as variant`);
-      const raw = parseJson<Record<string, unknown> | null>(r[0]?.variant ?? null);
-      const v = await this.variant(tx, entry.itemId, entry.sku, raw ? variantFrom(raw) : null);
+      const v = await this.variant(tx, entry.itemId, entry.sku, variantOf(r[0]?.variant));
       assertAdditionalFields(v.structuredContent, input.additionalFields);
       entry.additionalFields = input.additionalFields;
-      const saved = await this.saveTotals(tx, cart, lines, sql`update cart_entries set additional_fields = ${input.additionalFields} where id = ${entry.id} returning id`);
+      const saved = await this.saveTotals(tx, cart, lines, q`update cart_entries set additional_fields = ${input.additionalFields} where id = ${entry.id} returning id`);
       return { cart: cartJson(saved, lines, currency), updatedEntry: entryJson(entry, currency) };
     });
   }
@@ -598,8 +631,7 @@ export class CartService {
   /** Stores a single-item subscription cart, apart from the shopping cart; answers its cartToken. */
   async createSubscription(websiteId: string, ident: CartIdent, input: AddInput): Promise<{ cartToken: string }> {
     const r = await rows<{ variant: unknown }>(this.db, sql`select ${VARIANT_JSON(input.itemId, input.sku)} as variant`);
-    const raw = parseJson<Record<string, unknown> | null>(r[0]?.variant ?? null);
-    const v = await this.variant(this.db, input.itemId, input.sku, raw ? variantFrom(raw) : null);
+    const v = await this.variant(this.db, input.itemId, input.sku, variantOf(r[0]?.variant));
     if (v.structuredContent.isSubscribable !== true) throw new HttpError(400, 'This product is not sold by subscription.');
     assertAdditionalFields(v.structuredContent, input.additionalFields);
     assertStock(v, 0, input.quantity);
