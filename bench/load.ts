@@ -1,0 +1,100 @@
+/**
+ * npm run bench:load — a visitor mix against one, then two Tessera instances on one PostgreSQL.
+ * Each autocannon connection is a visitor: home page, shop list, product page, add to cart (with its
+ * own crumb and cart cookie), /cart, and a contact-form submission when the forms area offers one.
+ * Prints req/s and p99 per run and the scaling ratio. Loopback only; bounded in time.
+ */
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { freePort, startServer, tempDir, waitFor, type Started } from '../test/helpers/process.js';
+
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+interface Ctx {
+  crumb: string;
+  cart?: string;
+}
+
+function mix(itemId: string, formSteps: autocannon.Request[]): autocannon.Request[] {
+  const cookie = (c: Ctx) => `crumb=${c.crumb}${c.cart ? `; tessera_cart=${c.cart}` : ''}`;
+  const withCookies = (path: string, extra: Partial<autocannon.Request> = {}): autocannon.Request => ({
+    method: 'GET',
+    path,
+    ...extra,
+    setupRequest: (req, context) => {
+      const c = context as Ctx;
+      c.crumb ??= randomBytes(18).toString('base64url');
+      return { ...req, headers: { ...(req.headers ?? {}), cookie: cookie(c), 'x-csrf-token': c.crumb } };
+    },
+  });
+  return [
+    withCookies('/'),
+    withCookies('/shop'),
+    withCookies('/shop/p/ceramic-pour-over-set'),
+    withCookies('/api/commerce/shopping-cart/entries', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ itemId, sku: 'EBOOK-PLANTS', quantity: 1 }),
+      onResponse: (_status, _body, context, headers) => {
+        const set = (headers as Record<string, string | string[]>)['set-cookie'];
+        for (const s of Array.isArray(set) ? set : set ? [set] : []) {
+          const m = /^tessera_cart=([^;]+)/.exec(s);
+          if (m) (context as Ctx).cart = m[1];
+        }
+      },
+    }),
+    withCookies('/cart'),
+    ...formSteps,
+  ];
+}
+
+async function run(urls: string[], requests: autocannon.Request[]) {
+  const per = Math.max(1, Math.floor(CONNECTIONS / urls.length));
+  const results = await Promise.all(urls.map((url) => autocannon({ url, connections: per, duration: SECONDS, requests })));
+  const total = results.reduce((a, r) => a + r.requests.total, 0);
+  const non2xx = results.reduce((a, r) => a + r.non2xx + r.errors, 0);
+  const p99 = Math.max(...results.map((r) => r.latency.p99));
+  return { rps: total / SECONDS, p99, non2xx };
+}
+
+async function main() {
+  const dbName = `tessera_load_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const url = new URL(PG_URL);
+  url.pathname = `/${dbName}`;
+  const servers: Started[] = [];
+  const bases: string[] = [];
+  const start = async () => {
+    const port = await freePort();
+    const s = startServer({ DATABASE_URL: url.toString(), PORT: String(port), DATA_DIR: tempDir(), LOG_LEVEL: 'warn', RATE_LIMIT_STORE: 'memory' });
+    servers.push(s);
+    await waitFor(() => s.output().includes('Tessera is serving'), 90_000, 'an instance');
+    bases.push(`http://127.0.0.1:${port}`);
+  };
+  try {
+    await start();
+    const ctx = (await (await fetch(`${bases[0]}/shop/p/houseplant-field-guide?format=json`)).json()) as { item: { id: string } };
+    const requests = mix(ctx.item.id, []);
+    console.log(`visitor mix: ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+    console.log(`${CONNECTIONS} connections, ${SECONDS} s per run, PostgreSQL, loopback\n`);
+    await run([bases[0]!], requests); // warm-up
+    const one = await run([bases[0]!], requests);
+    console.log(`one instance:  ${one.rps.toFixed(0)} req/s, p99 ${one.p99} ms, non-2xx ${one.non2xx}`);
+    await start();
+    const two = await run(bases, requests);
+    console.log(`two instances: ${two.rps.toFixed(0)} req/s, p99 ${two.p99} ms, non-2xx ${two.non2xx}`);
+    console.log(`scaling ratio (two / one): ${(two.rps / one.rps).toFixed(2)}x on a ${(await import('node:os')).cpus().length}-core machine shared by the load generator`);
+  } finally {
+    for (const s of servers) s.child.kill('SIGTERM');
+    await Promise.all(servers.map((s) => s.exited));
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+await main();
