@@ -27,7 +27,8 @@ import { checkoutArea } from './checkout/index.js';
 import { platformArea } from './platform/index.js';
 import { Mailer, smtpTransport } from './mail/mailer.js';
 import { JobQueue } from './jobs/queue.js';
-import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter } from './plugins/rate-limit.js';
+import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, RedisRateLimitStore, type RateLimitStore } from './plugins/rate-limit.js';
+import { Redis } from 'ioredis';
 
 export interface AppDeps {
   config: Config;
@@ -70,6 +71,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
 
+  let redis: Redis | null = null;
+  let rateStore: RateLimitStore;
+  if (config.RATE_LIMIT_STORE === 'redis') {
+    redis = new Redis(config.REDIS_URL!, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
+    rateStore = new RedisRateLimitStore(redis);
+  } else rateStore = config.RATE_LIMIT_STORE === 'memory' ? new MemoryRateLimitStore() : new DatabaseRateLimitStore(database);
   const theme = new Theme(config.THEME_DIR ?? DEFAULT_THEME_DIR, app.log, config.DEV);
   const services: Services = {
     owners: new OwnerService(database),
@@ -79,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     assets: new ClientAssets(),
     mailer: new Mailer(database, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, config.MAIL_FROM, app.log),
     jobs: new JobQueue(database, app.log),
-    rateLimiter: new RateLimiter(config.RATE_LIMIT_STORE === 'memory' ? new MemoryRateLimitStore() : new DatabaseRateLimitStore(database)),
+    rateLimiter: new RateLimiter(rateStore),
   };
   app.decorate('services', services);
   const routeTable: Array<{ method: string; url: string }> = [];
@@ -92,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     theme.close();
     await services.mailer.stop();
     await services.jobs.stop();
+    if (redis) await redis.quit().catch(() => redis?.disconnect());
   });
   if (config.WORKERS) {
     app.addHook('onListen', async () => {

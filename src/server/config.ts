@@ -27,7 +27,9 @@ const schema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('Tessera <no-reply@localhost>'),
   /** Where rate-limit counters live: the database (shared by every instance) or this process's memory. */
-  RATE_LIMIT_STORE: z.enum(['database', 'memory']).default('database'),
+  RATE_LIMIT_STORE: z.enum(['database', 'memory', 'redis']).default('database'),
+  /** redis://host:6379: rate-limit counters in Redis (RATE_LIMIT_STORE defaults to redis when set). */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   /** Run the background workers (mail delivery, jobs) in this process. */
   WORKERS: bool.default(true),
 });
@@ -43,10 +45,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const v = env[key];
     if (v !== undefined && v !== '') picked[key] = v;
   }
+  if (picked.REDIS_URL && !picked.RATE_LIMIT_STORE) picked.RATE_LIMIT_STORE = 'redis';
   const res = schema.safeParse(picked);
   if (!res.success) {
     const lines = res.error.issues.map((i) => `  ${String(i.path[0])}=${JSON.stringify(picked[String(i.path[0])] ?? '')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (res.data.RATE_LIMIT_STORE === 'redis' && !res.data.REDIS_URL) {
+    throw new ConfigError('Invalid configuration:\n  RATE_LIMIT_STORE="redis": needs REDIS_URL');
   }
   return res.data;
 }

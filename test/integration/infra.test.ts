@@ -93,3 +93,30 @@ describe.each(DB_KINDS)('shared infrastructure on %s', (kind) => {
     await limiter.check(rule, 'visitor-a');
   });
 });
+
+describe('rate limits in Redis', () => {
+  it('counts per key and window across two stores on one Redis, then resets in the next window', async () => {
+    const { Redis } = await import('ioredis');
+    const { RedisRateLimitStore } = await import('../../src/server/plugins/rate-limit.js');
+    const a = new Redis('redis://127.0.0.1:6379');
+    const b = new Redis('redis://127.0.0.1:6379');
+    try {
+      let now = Date.now();
+      const key = `test-${process.pid}-${Math.random()}`;
+      const l1 = new RateLimiter(new RedisRateLimitStore(a), () => now);
+      const l2 = new RateLimiter(new RedisRateLimitStore(b), () => now);
+      const rule = { name: 'redis-test', max: 4, windowMs: 60_000 };
+      await l1.check(rule, key);
+      await l2.check(rule, key);
+      await l1.check(rule, key);
+      await l2.check(rule, key);
+      const err = await l1.check(rule, key).catch((e: unknown) => e);
+      expect((err as HttpError).status).toBe(429);
+      now += 60_000;
+      await l2.check(rule, key);
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
@@ -28,6 +29,20 @@ export class DatabaseRateLimitStore implements RateLimitStore {
 
   async purge(olderThan: Date): Promise<void> {
     await this.database.db.execute(sql`DELETE FROM rate_limits WHERE window_start < ${olderThan}`);
+  }
+}
+
+/** Counters in Redis (REDIS_URL): one INCR per hit, the key expiring with its window. */
+export class RedisRateLimitStore implements RateLimitStore {
+  constructor(private readonly redis: Redis) {}
+
+  async hit(key: string, windowMs: number, now: number): Promise<number> {
+    const start = Math.floor(now / windowMs) * windowMs;
+    const k = `tessera:rl:${key}:${start}`;
+    const res = await this.redis.multi().incr(k).pexpire(k, windowMs + 1000).exec();
+    const [err, count] = res?.[0] ?? [null, 1];
+    if (err) throw err;
+    return Number(count);
   }
 }
 
