@@ -230,11 +230,25 @@ export function timeZoneOf(ctx: Context): string {
   return z === undefined ? ctx.timeZone : asString(z);
 }
 
+/** Julian days the platform's calendar supports: Mon Jan 1 4713 B.C. to Fri Dec 31 8652 A.D. */
+const JD_MIN = 0;
+const JD_MAX = 4881503;
+const JD_UNIX_EPOCH = 2440588;
+
+/** Throws (reported as an engine error) when a timestamp is outside the supported calendar range. */
+export function checkJulianDay(epochMs: number): void {
+  const jd = Math.floor(epochMs / 86400000) + JD_UNIX_EPOCH;
+  if (jd < JD_MIN || jd > JD_MAX) {
+    throw new Error(`Julian day ${jd} is outside the supported range of this library: Mon Jan  1 4713 B.C. to Fri Dec 31 8652 A.D.`);
+  }
+}
+
 export const DATE_FORMATTERS: Record<string, FormatterFn> = {
   date: (v, args, ctx: Context) => {
     if (args.length === 0) return '';
     const n = asNumber(v);
     if (!isFinite(n)) return '';
+    checkJulianDay(n);
     return strftime(zoned(n, timeZoneOf(ctx)), args.join(' '));
   },
 };
