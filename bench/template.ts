@@ -122,22 +122,46 @@ const cases = [
   { name: 'nested catalogue (recursive macro)', template: CATALOGUE, json: catalogue(5, 4) },
 ];
 
-function measure(fn: () => void, ms = 1500): number {
-  for (let i = 0; i < 20; i++) fn();
+/** Total measuring time per engine per template (ms); BENCH_MS overrides. */
+const TOTAL_MS = Number(process.env.BENCH_MS) || 2000;
+/** Slice length: the engines alternate in slices this long, so machine noise hits both alike. */
+const SLICE_MS = 100;
+/** BENCH_ONLY=tessera or =reference runs one side only (for profiling). */
+const ONLY = process.env.BENCH_ONLY ?? '';
+
+/** Run fn repeatedly for about ms; returns [runs, elapsed ms]. */
+function slice(fn: () => void, ms: number): [number, number] {
   let n = 0;
   const start = performance.now();
   let now = start;
-  while (now - start < ms) {
+  do {
     fn();
     n++;
     now = performance.now();
+  } while (now - start < ms);
+  return [n, now - start];
+}
+
+/** Warm both engines up, then alternate slices until each has run TOTAL_MS; ops/s for each. */
+function race(a: () => void, b: () => void): [number, number] {
+  const sides = [a, b].map((fn, i) => ({ fn, on: ONLY === '' || ONLY === (i === 0 ? 'tessera' : 'reference'), runs: 0, ms: 0 }));
+  for (const s of sides) if (s.on) slice(s.fn, Math.min(500, TOTAL_MS / 4));
+  while (sides.some((s) => s.on && s.ms < TOTAL_MS)) {
+    for (const s of sides) {
+      if (!s.on || s.ms >= TOTAL_MS) continue;
+      const [n, ms] = slice(s.fn, SLICE_MS);
+      s.runs += n;
+      s.ms += ms;
+    }
   }
-  return (n * 1000) / (now - start);
+  return sides.map((s) => (s.ms > 0 ? (s.runs * 1000) / s.ms : NaN)) as [number, number];
 }
 
 const reference = new Compiler();
+console.log(`${TOTAL_MS} ms per engine per template, interleaved in ${SLICE_MS} ms slices after warm-up`);
 console.log('template'.padEnd(38), 'tessera ops/s'.padStart(14), 'reference ops/s'.padStart(16), 'ratio'.padStart(7), ' identical');
-for (const c of cases) {
+const PICK = process.env.BENCH_CASE ?? '';
+for (const c of cases.filter((x) => PICK === '' || x.name.startsWith(PICK))) {
   const mine = compile(c.template);
   if (mine.errors.length) throw new Error(`${c.name}: ${mine.errors[0].message}`);
   const ref = reference.parse(c.template);
@@ -145,8 +169,10 @@ for (const c of cases) {
   const a = render(mine.code, c.json, opts).output;
   const b = reference.execute({ code: ref.code, json: c.json, now: NOW }).ctx.render();
   const identical = a === b;
-  const ours = measure(() => render(mine.code, c.json, opts));
-  const theirs = measure(() => reference.execute({ code: ref.code, json: c.json, now: NOW }));
+  const [ours, theirs] = race(
+    () => render(mine.code, c.json, opts),
+    () => reference.execute({ code: ref.code, json: c.json, now: NOW }).ctx.render(),
+  );
   console.log(
     c.name.padEnd(38),
     ours.toFixed(0).padStart(14),

@@ -1,7 +1,7 @@
 /** Commerce formatters: prices, cart, product widgets (through the injected renderer when present). */
 import type { Context } from '../context';
 import type { FormatterFn } from '../types';
-import { asBoolean, asNumber, asString, escapeAttr, isTruthy, path, step } from '../util';
+import { asBoolean, asNumber, asString, emitString, escapeAttr, isTruthy, path, step } from '../util';
 import * as cu from './commerce-util';
 import { execTemplate, widget } from './exec';
 
@@ -42,7 +42,7 @@ function legacyPrice(money: unknown): string {
   return String(cu.moneyMinor(money));
 }
 
-const ADD_TO_CART = `{.var @content structuredContent}
+export const ADD_TO_CART = `{.var @content structuredContent}
 {.var @fieldsFormId @content.additionalFieldsFormId}
 {.var @fieldsForm @content.additionalFieldsForm}
 {.var @useCustom @content.useCustomAddButtonText}
@@ -61,7 +61,7 @@ const ADD_TO_CART = `{.var @content structuredContent}
   </div>
 </div>`;
 
-const QUANTITY_INPUT = `{.var @quantityLabel localizedStrings.productQuantityInputLabel}
+export const QUANTITY_INPUT = `{.var @quantityLabel localizedStrings.productQuantityInputLabel}
 
 
 <div class="product-quantity-input" data-item-id="{id}" data-animation-role="content">
@@ -154,9 +154,89 @@ function str(ctx: Context, key: string): string {
   return asString(ctx.resolve(['localizedStrings', key]));
 }
 
+/** What a `{name}` tag appends for a value. */
+const emit = (x: unknown): string => (typeof x === 'string' ? x : emitString(x));
+/** The `count` formatter. */
+const countOf = (x: unknown): number =>
+  x !== null && typeof x === 'object' ? (Array.isArray(x) ? x.length : Object.keys(x).length) : typeof x === 'string' ? x.length : 0;
+
+/**
+ * The add-to-cart button, built by string concatenation. Output is exactly
+ * what the ADD_TO_CART template gives (kept above as the readable spec of the
+ * markup; the spec suite and the benchmark's identity check hold the two equal).
+ */
+function addToCartHtml(v: unknown, ctx: Context): string {
+  ctx.push(v);
+  try {
+    const content = ctx.resolve(P_CONTENT);
+    const fieldsFormId = step(content, 'additionalFieldsFormId');
+    const fieldsForm = step(content, 'additionalFieldsForm');
+    const useCustom = step(content, 'useCustomAddButtonText');
+    const customButton = step(content, 'customAddButtonText');
+    const productType = step(content, 'productType');
+    const addToCartText = ctx.resolve(P_ADD_TEXT);
+    const subscribeText = ctx.resolve(P_SUBSCRIBE_TEXT);
+    const isSubscribable = step(content, 'isSubscribable');
+    const subsOptions = ctx.resolve(P_SUBS_OPTIONS);
+    const subsOption = isTruthy(countOf(subsOptions)) && isTruthy(isSubscribable) ? step(subsOptions, 0) : undefined;
+    const withForm = isTruthy(fieldsFormId) && isTruthy(fieldsForm);
+    let label: string;
+    if (isTruthy(useCustom) && isTruthy(customButton)) label = escapeAttr(asString(customButton));
+    else if (isTruthy(isSubscribable)) label = isTruthy(subscribeText) ? escapeAttr(asString(subscribeText)) : 'Subscribe';
+    else label = isTruthy(addToCartText) ? escapeAttr(asString(addToCartText)) : 'Add To Cart';
+    let h =
+      '\n\n\n\n\n\n\n\n\n\n\n\n\n<div class="sqs-add-to-cart-button-wrapper" data-animation-role="button">\n' +
+      '  <div class="sqs-add-to-cart-button sqs-suppress-edit-mode sqs-editable-button sqs-button-element--primary ' +
+      (withForm ? 'use-form' : '') +
+      '" role="button" tabindex="0" data-dynamic-strings data-collection-id="' +
+      emit(ctx.resolve(P_COLLECTION_ID)) +
+      '" data-item-id="' +
+      emit(ctx.resolve(P_ID)) +
+      '" data-product-type="' +
+      emit(productType) +
+      '" data-use-custom-label="' +
+      emit(useCustom) +
+      '" ';
+    if (isTruthy(isSubscribable)) h += 'data-is-subscription="' + emit(isSubscribable) + '" ';
+    h += 'data-original-label="' + label + '" ';
+    if (withForm) h += 'data-form="' + escapeAttr(fieldsForm === undefined ? '' : JSON.stringify(fieldsForm).split('</').join('<\\/')) + '"';
+    if (isTruthy(subsOption)) h += 'data-subscription-option-id="' + emit(step(subsOption, 'id')) + '"';
+    return h + '>\n    <div class="sqs-add-to-cart-button-inner">' + label + '</div>\n  </div>\n</div>';
+  } finally {
+    ctx.pop();
+  }
+}
+const P_CONTENT = ['structuredContent'];
+const P_ADD_TEXT = ['localizedStrings', 'productAddToCartText'];
+const P_SUBSCRIBE_TEXT = ['localizedStrings', 'productSubscribeText'];
+const P_SUBS_OPTIONS = ['structuredContent', 'productSubscriptionOptions'];
+const P_COLLECTION_ID = ['collectionId'];
+const P_ID = ['id'];
+const P_QTY_LABEL = ['localizedStrings', 'productQuantityInputLabel'];
+
 function addToCart(v: unknown, args: string[], ctx: Context): string {
-  const html = execTemplate(ctx, ADD_TO_CART, v, false);
+  const html = addToCartHtml(v, ctx);
   return widget(ctx, 'add-to-cart-btn', v, args, html, { label: cu.isSubscribable(v) ? 'Subscribe' : 'Add To Cart' });
+}
+
+/** The quantity input markup (QUANTITY_INPUT above), by concatenation. */
+function quantityInputHtml(v: unknown, ctx: Context): string {
+  ctx.push(v);
+  try {
+    const q = ctx.resolve(P_QTY_LABEL);
+    const label = isTruthy(q) ? emit(q) : 'Quantity';
+    return (
+      '\n\n\n<div class="product-quantity-input" data-item-id="' +
+      emit(ctx.resolve(P_ID)) +
+      '" data-animation-role="content">\n  <div class="quantity-label">' +
+      label +
+      ':</div>\n  <input aria-label="' +
+      label +
+      '" size="4" max="9999" min="1" value="1" type="number" step="1"></input>\n</div>'
+    );
+  } finally {
+    ctx.pop();
+  }
 }
 
 function quantityInput(v: unknown, args: string[], ctx: Context): unknown {
@@ -166,7 +246,7 @@ function quantityInput(v: unknown, args: string[], ctx: Context): unknown {
     (t === cu.ProductType.PHYSICAL || (t === cu.ProductType.SERVICE && cu.multipleQuantityAllowedForServices(settings))) &&
     !cu.isSubscribable(v);
   if (!allowed || cu.totalStock(v) <= 1) return undefined;
-  return widget(ctx, 'quantity-input', v, args, execTemplate(ctx, QUANTITY_INPUT, v, false), { min: 1, max: 9999, step: 1, value: 1 });
+  return widget(ctx, 'quantity-input', v, args, quantityInputHtml(v, ctx), { min: 1, max: 9999, step: 1, value: 1 });
 }
 
 function variantsSelect(v: unknown, args: string[], ctx: Context): unknown {
