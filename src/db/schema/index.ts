@@ -2,3 +2,4 @@ export * from './platform.js';
 export * from './content.js';
 export * from './commerce.js';
 export * from './jobs.js';
+export * from './forms.js';
