@@ -237,10 +237,10 @@ export function assertStock(v: Pick<VariantInfo, 'unlimited' | 'qtyInStock' | 's
 }
 
 /** The additional-fields form of a product, when it has one with fields. */
-export function additionalFieldsFormOf(sc: Record<string, unknown>): { id: string; fields: FormField[] } | null {
-  const form = sc.additionalFieldsForm as { id?: unknown; fields?: unknown } | null | undefined;
+export function additionalFieldsFormOf(sc: Record<string, unknown>): { id: string; name?: string; fields: FormField[] } | null {
+  const form = sc.additionalFieldsForm as { id?: unknown; name?: unknown; fields?: unknown } | null | undefined;
   if (!form || typeof form !== 'object' || !Array.isArray(form.fields) || form.fields.length === 0) return null;
-  return { id: String(form.id ?? sc.additionalFieldsFormId ?? ''), fields: form.fields as FormField[] };
+  return { id: String(form.id ?? sc.additionalFieldsFormId ?? ''), ...(typeof form.name === 'string' ? { name: form.name } : {}), fields: form.fields as FormField[] };
 }
 
 /** Validates the answers against the product's form (core/forms.ts); 400 with per-field messages. */
@@ -615,6 +615,20 @@ export class CartService {
       const saved = await this.saveTotals(tx, cart, lines, q`update cart_entries set additional_fields = ${input.additionalFields} where id = ${entry.id} returning id`);
       return { cart: cartJson(saved, lines, currency), updatedEntry: entryJson(entry, currency) };
     });
+  }
+
+  /** The additional-fields forms of the given items, by item id (items without a form are left out). */
+  async formsFor(itemIds: string[]): Promise<Record<string, { id: string; name?: string; fields: FormField[] }>> {
+    const out: Record<string, { id: string; name?: string; fields: FormField[] }> = {};
+    const ids = [...new Set(itemIds)];
+    if (ids.length === 0) return out;
+    const r = await rows<{ id: string; sc: unknown }>(this.db, sql.raw(`select id, structured_content as sc from items where id in (${ids.map((x) => lit(x)).join(', ')})`));
+    for (const row of r) {
+      const sc = parseJson<Record<string, unknown>>(row.sc ?? {});
+      const form = additionalFieldsFormOf(sc);
+      if (form) out[row.id] = form;
+    }
+    return out;
   }
 
   /** Stock of every variant of a store item (GET commerce/inventory/stock/). */

@@ -3,6 +3,7 @@ import type { Database } from '../../db/index.js';
 import type { WebsiteService } from '../platform/websites.js';
 import type { CartService } from '../commerce/cart-service.js';
 import { CART_COOKIE } from '../commerce/routes.js';
+import { cartPageHtml, commerceWidgets, pageMerchandising } from '../commerce/widgets.js';
 import type { Theme } from './theme.js';
 import type { ClientAssets } from './assets.js';
 import { renderIsland } from '../../web/ssr.js';
@@ -54,6 +55,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       navigation: navigationJson(site, byId, path),
       pageType: page.pageType,
       pageTitle: page.title ?? site.title,
+      productMerchandisingContext: pageMerchandising(page.ctx, websites.storeSettings(site)),
       ...page.ctx,
     };
     const query = req.query as Record<string, unknown>;
@@ -62,7 +64,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       return reply.type('application/json; charset=utf-8').send(query.format === 'json-pretty' ? JSON.stringify(context, null, 2) : JSON.stringify(context));
     }
     const cart = await carts.findByToken(req.cookies[CART_COOKIE]);
-    const renderOpts = { locale: site.locale, timeZone: site.timeZone };
+    const renderOpts = { locale: site.locale, timeZone: site.timeZone, renderer: commerceWidgets({ currency: site.currency, settings: websites.storeSettings(site) }) };
     const mainContent = theme.render(page.template, context, renderOpts);
     const client = assets.tags('site');
     const settings = site.settings as Record<string, unknown>;
@@ -169,7 +171,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   app.get('/cart', async (req, reply) => {
     const site = await websites.get();
     const cart = await carts.read(await carts.findByToken(req.cookies[CART_COOKIE]), site.currency);
-    return send(req, reply, { template: 'system/cart.html', pageType: PageType.SHOW_CART, title: 'Cart', ctx: { cart } });
+    const cartPage = await cartPageHtml(carts, cart, { currency: site.currency, crumb: req.crumb, settings: websites.storeSettings(site) });
+    return send(req, reply, { template: 'system/cart.html', pageType: PageType.SHOW_CART, title: 'Cart', ctx: { cart, cartPage } });
   });
 
   app.setNotFoundHandler(async (req, reply) => {

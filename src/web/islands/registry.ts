@@ -1,8 +1,17 @@
 import type { ComponentType } from 'react';
 import { CartPill } from './CartPill.js';
+import { AddToCart, ProductScarcity, QuantityInput, VariantSelect } from './ProductControls.js';
+import { QuickView } from './QuickView.js';
+import { CartPage } from '../pages/CartPage.js';
 
 /** Every island a page may hold, by the name the server writes into data-island. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const islands: Record<string, ComponentType<any>> = {
   CartPill,
+  AddToCart,
+  VariantSelect,
+  QuantityInput,
+  ProductScarcity,
+  QuickView,
+  CartPage,
 };

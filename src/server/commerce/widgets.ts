@@ -1,0 +1,176 @@
+/**
+ * The WidgetRenderer the server injects into the template engine: the commerce widget formatters
+ * ({@|add-to-cart-btn}, {@|variants-select}, {@|quantity-input}, {@|product-status}, {@|product-scarcity},
+ * {@|product-quick-view}, {@|product-checkout}) draw React islands rendered on the server, which the
+ * browser bundle hydrates. Also the product merchandising context templates read, and the /cart island.
+ */
+import type { WidgetName, WidgetProps, WidgetRenderer } from '../../template/index.js';
+import { renderIsland } from '../../web/ssr.js';
+import { productBadge, showVariantSelector } from '../../core/product.js';
+import { commerce } from '../../core/messages.js';
+import { ProductType } from '../../core/enums.js';
+import type { ProductProps, VariantProps, AdditionalFieldsFormProps } from '../../web/islands/product-props.js';
+import { structuredContentOf } from '../../web/islands/product-props.js';
+import type { CartPageProps } from '../../web/pages/CartPage.js';
+import type { CartJson, CartService } from './cart-service.js';
+import { additionalFieldsFormOf } from './cart-service.js';
+
+export interface CommerceSettings {
+  multipleQuantityAllowedForServices?: boolean;
+  /** Express checkout: add-to-cart buttons go straight to checkout. */
+  expressCheckout?: boolean;
+  scarcityEnabled?: boolean;
+  /** The scarcity text, with {qtyInStock}. */
+  scarcityText?: string;
+  scarcityThreshold?: number;
+  scarcityShownByDefault?: boolean;
+  minimumOrderSubtotalCents?: number;
+  [key: string]: unknown;
+}
+
+export const DEFAULT_SCARCITY_TEXT = 'Only {qtyInStock} left in stock';
+export const DEFAULT_SCARCITY_THRESHOLD = 5;
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {});
+const cents = (m: unknown, legacy: unknown): number => {
+  const v = obj(m).value;
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
+  return typeof legacy === 'number' && Number.isFinite(legacy) ? legacy : 0;
+};
+
+/** The compact product props of an item as the page context holds it (itemJson of a store item). */
+export function productPropsOf(item: unknown, currency: string, settings: CommerceSettings = {}): ProductProps | null {
+  const i = obj(item);
+  const sc = obj(i.structuredContent);
+  if (typeof i.id !== 'string' || !Array.isArray(sc.variants)) return null;
+  const variants: VariantProps[] = (sc.variants as unknown[]).map((raw) => {
+    const v = obj(raw);
+    return {
+      sku: String(v.sku ?? ''),
+      attributes: obj(v.attributes) as Record<string, string>,
+      qtyInStock: Number(v.qtyInStock) || 0,
+      unlimited: v.unlimited === true,
+      priceCents: cents(v.priceMoney, v.price),
+      salePriceCents: cents(v.salePriceMoney, v.salePrice),
+      onSale: v.onSale === true,
+    };
+  });
+  const form = additionalFieldsFormOf(sc);
+  const hasFormRef = !!sc.additionalFieldsFormId || !!sc.additionalFieldsForm;
+  return {
+    itemId: i.id,
+    title: String(i.title ?? ''),
+    productType: Number(sc.productType) || ProductType.PHYSICAL,
+    isSubscribable: sc.isSubscribable === true,
+    subscriptionPlan: (sc.subscriptionPlan as ProductProps['subscriptionPlan']) ?? null,
+    variants,
+    variantOptionOrdering: Array.isArray(sc.variantOptionOrdering) ? (sc.variantOptionOrdering as string[]) : undefined,
+    useCustomAddButtonText: sc.useCustomAddButtonText === true,
+    customAddButtonText: typeof sc.customAddButtonText === 'string' ? sc.customAddButtonText : undefined,
+    // A product that names a form that cannot be drawn keeps a marker, so the button says 'Unable to open form'.
+    additionalFieldsForm: form ? (form as AdditionalFieldsFormProps) : hasFormRef ? ({ id: String(sc.additionalFieldsFormId ?? ''), fields: [] } as AdditionalFieldsFormProps) : null,
+    currency,
+    multipleQuantityAllowedForServices: settings.multipleQuantityAllowedForServices ?? true,
+    onSale: sc.onSale === true,
+  };
+}
+
+/** productMerchandisingContext of the platform: per product id, the scarcity settings templates read. */
+export function merchandisingContext(items: unknown[], settings: CommerceSettings = {}): Record<string, Obj> {
+  const out: Record<string, Obj> = {};
+  for (const item of items) {
+    const i = obj(item);
+    if (typeof i.id !== 'string' || !obj(i.structuredContent).variants) continue;
+    out[i.id] = {
+      scarcityEnabled: settings.scarcityEnabled ?? true,
+      scarcityText: settings.scarcityText || DEFAULT_SCARCITY_TEXT,
+      scarcityShownByDefault: settings.scarcityShownByDefault ?? false,
+      scarcityTemplateViews: [],
+    };
+  }
+  return out;
+}
+
+/** The merchandising context of a page's context (its item, or its items). */
+export function pageMerchandising(ctx: Obj, settings: CommerceSettings = {}): Record<string, Obj> {
+  const items = [...(ctx.item ? [ctx.item] : []), ...(Array.isArray(ctx.items) ? ctx.items : [])];
+  return merchandisingContext(items, settings);
+}
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** The renderer for one page render. */
+export function commerceWidgets(opts: { currency: string; settings?: CommerceSettings }): WidgetRenderer {
+  const settings = opts.settings ?? {};
+  return {
+    render(name: WidgetName, props: WidgetProps): string | undefined {
+      const product = productPropsOf(props.item, opts.currency, settings);
+      if (!product) return undefined;
+      const scope = product.itemId;
+      const express = props.args.includes('express') || settings.expressCheckout === true;
+      switch (name) {
+        case 'add-to-cart-btn':
+          return renderIsland('AddToCart', { product, scope, express });
+        case 'variants-select':
+          return showVariantSelector(structuredContentOf(product)) ? renderIsland('VariantSelect', { product, scope }) : '';
+        case 'quantity-input':
+          return renderIsland('QuantityInput', { product, scope });
+        case 'product-checkout':
+          return (
+            (showVariantSelector(structuredContentOf(product)) ? renderIsland('VariantSelect', { product, scope }) : '') +
+            renderIsland('QuantityInput', { product, scope }) +
+            renderIsland('AddToCart', { product, scope, express })
+          );
+        case 'product-status': {
+          const badge = productBadge(structuredContentOf(product));
+          if (badge === 'sold-out') return `<div class="product-mark sold-out">${esc(commerce.SOLD_OUT)}</div>`;
+          if (badge === 'sale') return `<div class="product-mark sale">${esc(commerce.SALE)}</div>`;
+          return '';
+        }
+        case 'product-scarcity': {
+          if (settings.scarcityEnabled === false) return '';
+          const data = props.data;
+          return renderIsland('ProductScarcity', {
+            product,
+            scope,
+            text: typeof data.scarcityText === 'string' && data.scarcityText ? data.scarcityText : settings.scarcityText || DEFAULT_SCARCITY_TEXT,
+            threshold: settings.scarcityThreshold ?? DEFAULT_SCARCITY_THRESHOLD,
+            shownByDefault: data.scarcityShownByDefault === true,
+          });
+        }
+        case 'product-quick-view': {
+          const i = obj(props.item);
+          const image = i.assetUrl ? { assetUrl: String(i.assetUrl), altText: String(i.altText ?? '') } : null;
+          const label = typeof props.data.label === 'string' && props.data.label ? props.data.label : commerce.QUICK_VIEW;
+          return renderIsland('QuickView', { product, fullUrl: String(i.fullUrl ?? ''), image, label, group: String(props.data.group ?? '') }, 'span');
+        }
+        default:
+          return undefined;
+      }
+    },
+  };
+}
+
+/** The /cart island: the cart with its forms, store currency, minimum subtotal and the visitor's crumb. */
+export function cartPageIsland(
+  cart: CartJson,
+  opts: { currency: string; crumb: string; settings?: CommerceSettings; forms: Record<string, AdditionalFieldsFormProps> },
+): string {
+  const props: CartPageProps = {
+    cart: cart as unknown as CartPageProps['cart'],
+    currency: opts.currency,
+    minimumOrderSubtotalCents: Math.max(0, Number(opts.settings?.minimumOrderSubtotalCents) || 0),
+    crumb: opts.crumb,
+    forms: opts.forms,
+  };
+  return renderIsland('CartPage', props as unknown as Record<string, unknown>);
+}
+
+/** The /cart island for a cart read by the service (loads the entries' forms). */
+export async function cartPageHtml(carts: CartService, cart: CartJson, opts: { currency: string; crumb: string; settings?: CommerceSettings }): Promise<string> {
+  const forms = (await carts.formsFor(cart.entries.map((e) => e.itemId))) as Record<string, AdditionalFieldsFormProps>;
+  return cartPageIsland(cart, { ...opts, forms });
+}

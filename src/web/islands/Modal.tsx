@@ -1,0 +1,97 @@
+/**
+ * An accessible modal dialog (the lightbox): role dialog with a name, focus moved inside on open and
+ * kept there (Tab wraps), Escape or the Close control closes it, and focus returns to where it was.
+ * When the panel is taller than the window a 50 px margin applies; resize handling is debounced 100 ms.
+ */
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { LIGHTBOX_MARGIN_PX, LIGHTBOX_RESIZE_DEBOUNCE_MS } from '../../core/constants.js';
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+export interface ModalProps {
+  title: string;
+  titleId: string;
+  onClose: () => void;
+  children: ReactNode;
+  className?: string;
+}
+
+export function Modal({ title, titleId, onClose, children, className }: ModalProps) {
+  const panel = useRef<HTMLDivElement>(null);
+  const [tall, setTall] = useState(false);
+  const close = useRef(onClose);
+  close.current = onClose;
+
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    const el = panel.current!;
+    const first = el.querySelector<HTMLElement>(FOCUSABLE);
+    (first ?? el).focus();
+    const measure = () => setTall(el.scrollHeight + 2 * LIGHTBOX_MARGIN_PX > window.innerHeight);
+    measure();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onResize = () => {
+      clearTimeout(timer);
+      timer = setTimeout(measure, LIGHTBOX_RESIZE_DEBOUNCE_MS);
+    };
+    window.addEventListener('resize', onResize);
+    const prevOverflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener('resize', onResize);
+      document.body.style.overflow = prevOverflow;
+      if (opener && document.contains(opener)) opener.focus();
+    };
+  }, []);
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      close.current();
+      return;
+    }
+    if (e.key !== 'Tab') return;
+    const items = [...panel.current!.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    if (items.length === 0) {
+      e.preventDefault();
+      return;
+    }
+    const first = items[0]!;
+    const last = items[items.length - 1]!;
+    if (e.shiftKey && (document.activeElement === first || document.activeElement === panel.current)) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+
+  return createPortal(
+    <div className="sqs-lightbox-overlay" onMouseDown={(e) => e.target === e.currentTarget && close.current()}>
+      <div
+        ref={panel}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        className={`sqs-lightbox${tall ? ' sqs-lightbox--tall' : ''}${className ? ` ${className}` : ''}`}
+        style={tall ? { marginTop: LIGHTBOX_MARGIN_PX, marginBottom: LIGHTBOX_MARGIN_PX } : undefined}
+        onKeyDown={onKeyDown}
+      >
+        <div className="sqs-lightbox__header">
+          <h2 id={titleId} className="sqs-lightbox__title">
+            {title}
+          </h2>
+          <button type="button" className="sqs-lightbox__close" aria-label="Close" onClick={() => close.current()}>
+            ×
+          </button>
+        </div>
+        <div className="sqs-lightbox__body">{children}</div>
+      </div>
+    </div>,
+    document.body,
+  );
+}
