@@ -243,12 +243,37 @@ export function checkJulianDay(epochMs: number): void {
   }
 }
 
+const fmtOfArgs = new WeakMap<string[], string>();
+const dateResults = new Map<string, Map<number, string>>();
+
 export const DATE_FORMATTERS: Record<string, FormatterFn> = {
   date: (v, args, ctx: Context) => {
     if (args.length === 0) return '';
     const n = asNumber(v);
     if (!isFinite(n)) return '';
     checkJulianDay(n);
-    return strftime(zoned(n, timeZoneOf(ctx)), args.join(' '));
+    // Formats are per instruction (the args array is compiled once); results
+    // are cached per zone and format, since one timestamp is often shown
+    // several ways and lists repeat dates.
+    let fmt = fmtOfArgs.get(args);
+    if (fmt === undefined) {
+      fmt = args.join(' ');
+      fmtOfArgs.set(args, fmt);
+    }
+    const zone = timeZoneOf(ctx);
+    const key = zone + '\u0000' + fmt;
+    let byEpoch = dateResults.get(key);
+    if (byEpoch === undefined) {
+      if (dateResults.size > 1000) dateResults.clear();
+      byEpoch = new Map();
+      dateResults.set(key, byEpoch);
+    }
+    let out = byEpoch.get(n);
+    if (out === undefined) {
+      out = strftime(zoned(n, zone), fmt);
+      if (byEpoch.size > 10000) byEpoch.clear();
+      byEpoch.set(n, out);
+    }
+    return out;
   },
 };

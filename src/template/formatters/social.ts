@@ -1,11 +1,37 @@
 /** Social formatters: comments, likes, share buttons, Twitter links, calendar links. */
 import type { Context } from '../context';
 import type { FormatterFn } from '../types';
-import { asNumber, asString, escapeAttr, path, step } from '../util';
+import { asNumber, asString, emitString, escapeAttr, isTruthy, path, step } from '../util';
 import { strftime, zoned } from './date';
 import { execTemplate, widget } from './exec';
 
-const COMMENT_LINK = `{.if websiteSettings.disqusShortname}
+const P_DISQUS = ['websiteSettings', 'disqusShortname'];
+const P_FULL_URL = ['fullUrl'];
+const P_ID = ['id'];
+const P_COUNT = ['publicCommentCount'];
+const emitValue = (x: unknown): string => (typeof x === 'string' ? x : emitString(x));
+
+/** COMMENT_LINK below, by string concatenation (equivalence is tested). */
+function commentLinkHtml(v: unknown, ctx: Context): string {
+  ctx.push(v);
+  try {
+    const url = emitValue(ctx.resolve(P_FULL_URL));
+    const id = emitValue(ctx.resolve(P_ID));
+    if (isTruthy(ctx.resolve(P_DISQUS))) {
+      return '\n  <a href="' + url + '" class="sqs-comment-link sqs-disqus-comment-link" data-id="' + id + '"></a>\n';
+    }
+    const count = ctx.resolve(P_COUNT);
+    return (
+      '\n  <a href="' + url + '#comments-' + id + '" class="sqs-comment-link" data-id="' + id + '">\n  ' +
+      (count === 0 ? 'No' : emitValue(count)) +
+      '\n  Comment' + (count === 1 ? '' : 's') + '\n  </a>\n'
+    );
+  } finally {
+    ctx.pop();
+  }
+}
+
+export const COMMENT_LINK = `{.if websiteSettings.disqusShortname}
   <a href="{fullUrl}" class="sqs-comment-link sqs-disqus-comment-link" data-id="{id}"></a>
 {.or}
   <a href="{fullUrl}#comments-{id}" class="sqs-comment-link" data-id="{id}">
@@ -68,7 +94,7 @@ export const SOCIAL_FORMATTERS: Record<string, FormatterFn> = {
     const n = asNumber(step(v, 'publicCommentCount'));
     return (n === 0 ? 'No' : String(n)) + ' Comment' + (n !== 1 ? 's' : '');
   },
-  'comment-link': (v, args, ctx: Context) => widget(ctx, 'comment-link', v, args, execTemplate(ctx, COMMENT_LINK, v, false)),
+  'comment-link': (v, args, ctx: Context) => widget(ctx, 'comment-link', v, args, commentLinkHtml(v, ctx)),
   comments: (v, args, ctx: Context) => widget(ctx, 'comments', v, args, execTemplate(ctx, COMMENTS, v, false)),
   'google-calendar-url': (v) => {
     const start = strftime(zoned(asNumber(step(v, 'startDate')), 'UTC'), '%Y%m%dT%H%M%SZ');

@@ -5,14 +5,31 @@ import { asNumber, compare, deepEquals, isJsonStart, isTruthy, splitVariable } f
 
 /** Arguments are JSON literals when they parse as such, otherwise variable references. */
 export function resolveArg(arg: string, ctx: Context): unknown {
+  let parsed = argCache.get(arg);
+  if (parsed === undefined) {
+    parsed = parseArg(arg);
+    if (argCache.size > 10000) argCache.clear();
+    argCache.set(arg, parsed);
+  }
+  return parsed.path === null ? parsed.value : ctx.resolve(parsed.path);
+}
+
+/** An argument parsed once: a JSON literal, or a path to resolve. */
+interface ParsedArg {
+  path: Array<string | number> | null;
+  value: unknown;
+}
+const argCache = new Map<string, ParsedArg>();
+
+function parseArg(arg: string): ParsedArg {
   if (isJsonStart(arg)) {
     try {
-      return JSON.parse(arg);
+      return { path: null, value: JSON.parse(arg) };
     } catch {
       // not JSON: a reference
     }
   }
-  return ctx.resolve(splitVariable(arg));
+  return { path: splitVariable(arg), value: undefined };
 }
 
 const nullish = (v: unknown) => (v === undefined ? null : v);

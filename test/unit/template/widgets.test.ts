@@ -41,3 +41,24 @@ describe('widget markup', () => {
     }
   }
 });
+
+describe('comment-link markup', () => {
+  const cases: unknown[] = [
+    { id: 'i1', fullUrl: '/a', publicCommentCount: 0 },
+    { id: 'i1', fullUrl: '/a', publicCommentCount: 1 },
+    { id: 'i1', fullUrl: '/a', publicCommentCount: 7 },
+    { id: 3, fullUrl: '/a' },
+    { fullUrl: '/a', publicCommentCount: '0' },
+  ];
+  for (const [i, item] of cases.entries()) {
+    for (const disqus of [false, true]) {
+      it(`#${i} disqus=${disqus}`, async () => {
+        const { COMMENT_LINK } = await import('../../../src/template/formatters/social');
+        const json = { item, websiteSettings: disqus ? { disqusShortname: 'x' } : {} };
+        const a = render('{item|apply cl}', json, { partials: { cl: COMMENT_LINK } }).output;
+        const b = render('{item|comment-link}', json).output;
+        expect(b).toBe(a);
+      });
+    }
+  }
+});
