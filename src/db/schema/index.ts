@@ -3,3 +3,4 @@ export * from './content.js';
 export * from './commerce.js';
 export * from './jobs.js';
 export * from './forms.js';
+export * from './checkout.js';

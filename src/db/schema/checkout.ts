@@ -1,0 +1,160 @@
+import { pgTable, pgSequence, text, integer, bigint, timestamp, jsonb, boolean, index, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { websites } from './platform.js';
+
+/** Shipping options the owner offers: flat rate, free above an amount, or by weight. */
+export const shippingOptions = pgTable('shipping_options', {
+  id: text('id').primaryKey(),
+  websiteId: text('website_id').notNull().references(() => websites.id),
+  name: text('name').notNull(),
+  /** 'flat' | 'free_above' | 'weight' */
+  kind: text('kind').notNull(),
+  priceCents: bigint('price_cents', { mode: 'number' }).notNull().default(0),
+  freeAboveCents: bigint('free_above_cents', { mode: 'number' }).notNull().default(0),
+  /** [{upToGrams, priceCents}] for 'weight'. */
+  weightRates: jsonb('weight_rates').$type<Array<{ upToGrams: number; priceCents: number }>>().notNull().default([]),
+  /** ISO country codes; empty ships everywhere. */
+  countries: jsonb('countries').$type<string[]>().notNull().default([]),
+  enabled: boolean('enabled').notNull().default(true),
+  ordering: integer('ordering').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Tax rules by country and region, in basis points. */
+export const taxRules = pgTable('tax_rules', {
+  id: text('id').primaryKey(),
+  websiteId: text('website_id').notNull().references(() => websites.id),
+  name: text('name').notNull(),
+  country: text('country').notNull(),
+  region: text('region').notNull().default(''),
+  rateBasisPoints: integer('rate_basis_points').notNull(),
+  appliesToShipping: boolean('applies_to_shipping').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Coupon codes: percentage, fixed amount or free shipping; minimum subtotal, expiry, usage limit. */
+export const coupons = pgTable(
+  'coupons',
+  {
+    id: text('id').primaryKey(),
+    websiteId: text('website_id').notNull().references(() => websites.id),
+    /** Upper case. */
+    code: text('code').notNull(),
+    /** 'percent' | 'fixed' | 'free_shipping' */
+    kind: text('kind').notNull(),
+    percentBasisPoints: integer('percent_basis_points').notNull().default(0),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull().default(0),
+    minSubtotalCents: bigint('min_subtotal_cents', { mode: 'number' }).notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    /** 0 means no limit. */
+    usageLimit: integer('usage_limit').notNull().default(0),
+    timesUsed: integer('times_used').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('coupons_code_uq').on(t.websiteId, t.code)],
+);
+
+export const orderNumberSeq = pgSequence('order_number_seq', { startWith: 1001 });
+
+/**
+ * Orders. The row is inserted first in the place-order transaction, so a retry with the same idempotency
+ * key waits on the unique index and then answers the order the first attempt made.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    websiteId: text('website_id').notNull().references(() => websites.id),
+    orderNumber: integer('order_number').notNull().default(sql`nextval('order_number_seq')`),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** The purchased shopping cart, or the subscription cart. */
+    cartId: text('cart_id').notNull(),
+    cartKind: text('cart_kind').notNull().default('cart'),
+    /** 'paid' | 'fulfilled' | 'refunded' */
+    status: text('status').notNull().default('paid'),
+    testMode: boolean('test_mode').notNull().default(true),
+    email: text('email').notNull(),
+    shippingAddress: jsonb('shipping_address').$type<Record<string, string> | null>(),
+    /** [{itemId, variantId, sku, productName, quantity, unitPriceCents, productType, attributes}] */
+    items: jsonb('items').$type<Array<Record<string, unknown>>>().notNull().default([]),
+    currency: text('currency').notNull(),
+    subtotalCents: bigint('subtotal_cents', { mode: 'number' }).notNull().default(0),
+    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
+    shippingCents: bigint('shipping_cents', { mode: 'number' }).notNull().default(0),
+    taxCents: bigint('tax_cents', { mode: 'number' }).notNull().default(0),
+    grandTotalCents: bigint('grand_total_cents', { mode: 'number' }).notNull().default(0),
+    giftCardCents: bigint('gift_card_cents', { mode: 'number' }).notNull().default(0),
+    /** The gift card that paid part of the order. */
+    giftCardId: text('gift_card_id'),
+    shippingOption: jsonb('shipping_option').$type<Record<string, unknown> | null>(),
+    coupons: jsonb('coupons').$type<string[]>().notNull().default([]),
+    taxRules: jsonb('tax_rules').$type<Array<Record<string, unknown>>>().notNull().default([]),
+    /** {provider, paymentId, brand, last4}: never card numbers. */
+    payment: jsonb('payment').$type<Record<string, unknown> | null>(),
+    created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    fulfilledAt: timestamp('fulfilled_at', { withTimezone: true, mode: 'date' }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('orders_idempotency_uq').on(t.websiteId, t.idempotencyKey),
+    uniqueIndex('orders_number_uq').on(t.orderNumber),
+    index('orders_created_idx').on(t.websiteId, t.created),
+    index('orders_cart_idx').on(t.cartId),
+  ],
+);
+
+/** Gift cards issued by orders; their balance pays at checkout. */
+export const giftCards = pgTable(
+  'gift_cards',
+  {
+    id: text('id').primaryKey(),
+    websiteId: text('website_id').notNull().references(() => websites.id),
+    code: text('code').notNull(),
+    initialCents: bigint('initial_cents', { mode: 'number' }).notNull(),
+    balanceCents: bigint('balance_cents', { mode: 'number' }).notNull(),
+    orderId: text('order_id').notNull(),
+    disabled: boolean('disabled').notNull().default(false),
+    created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('gift_cards_code_uq').on(t.websiteId, t.code), index('gift_cards_order_idx').on(t.orderId)],
+);
+
+/** Subscriptions bought at checkout. */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    websiteId: text('website_id').notNull().references(() => websites.id),
+    orderId: text('order_id').notNull(),
+    itemId: text('item_id').notNull(),
+    sku: text('sku').notNull(),
+    quantity: integer('quantity').notNull(),
+    priceCents: bigint('price_cents', { mode: 'number' }).notNull(),
+    /** 'WEEK' | 'MONTH' | 'YEAR' */
+    billingPeriod: text('billing_period').notNull(),
+    billingPeriodValue: integer('billing_period_value').notNull().default(1),
+    /** 0 means indefinite. */
+    numBillingCycles: integer('num_billing_cycles').notNull().default(0),
+    email: text('email').notNull(),
+    status: text('status').notNull().default('active'),
+    created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('subscriptions_order_idx').on(t.orderId)],
+);
+
+/**
+ * The test-mode payment provider's own records (a stand-in for the provider's servers): one row per
+ * payment, with its status. Only brand and last 4 digits are kept.
+ */
+export const testPayments = pgTable('test_payments', {
+  id: text('id').primaryKey(),
+  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  currency: text('currency').notNull(),
+  /** 'requires_action' | 'authenticated' | 'failed' | 'succeeded' | 'refunded' */
+  status: text('status').notNull(),
+  brand: text('brand').notNull(),
+  last4: text('last4').notNull(),
+  refundedCents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
+  created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
