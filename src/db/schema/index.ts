@@ -4,3 +4,4 @@ export * from './commerce.js';
 export * from './jobs.js';
 export * from './forms.js';
 export * from './checkout.js';
+export * from './restock.js';
