@@ -5,3 +5,4 @@ export * from './jobs.js';
 export * from './forms.js';
 export * from './checkout.js';
 export * from './restock.js';
+export * from './analytics.js';
