@@ -112,8 +112,13 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
       const scope = product.itemId;
       const express = props.args.includes('express') || settings.expressCheckout === true;
       switch (name) {
-        case 'add-to-cart-btn':
-          return renderIsland('AddToCart', { product, scope, express });
+        case 'add-to-cart-btn': {
+          // The engine's {@|variants-select} draws options from variantOptionOrdering only (as the platform
+          // does); a product with several variants but no ordering would have no selector and could never be
+          // bought, so its button brings the selector along.
+          const orphan = showVariantSelector(structuredContentOf(product)) && !(product.variantOptionOrdering && product.variantOptionOrdering.length > 0);
+          return (orphan ? renderIsland('VariantSelect', { product, scope }) : '') + renderIsland('AddToCart', { product, scope, express });
+        }
         case 'variants-select':
           return showVariantSelector(structuredContentOf(product)) ? renderIsland('VariantSelect', { product, scope }) : '';
         case 'quantity-input':
