@@ -67,7 +67,6 @@ interface Figures {
 }
 
 async function load(ready: Ready, path: string, method: 'GET' | 'POST'): Promise<Figures> {
-  // @ts-expect-error autocannon ships no types
   const autocannon = (await import('autocannon')).default;
   let n = 0;
   const result = await autocannon({
