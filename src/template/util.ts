@@ -150,26 +150,28 @@ function splitUncached(name: string): Array<string | number> {
 }
 
 export function deepEquals(a: unknown, b: unknown): boolean {
-  const seen = new Map<object, object>();
-  const visit = (x: unknown, y: unknown): boolean => {
-    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return x === y;
-    if (Object.getPrototypeOf(x) !== Object.getPrototypeOf(y)) return false;
-    if (seen.has(x)) return seen.get(x) === y;
-    seen.set(x, y);
-    seen.set(y, x);
-    if (Array.isArray(x)) {
-      const ya = y as unknown[];
-      if (x.length !== ya.length) return false;
-      for (let i = 0; i < x.length; i++) if (!visit(x[i], ya[i])) return false;
-      return true;
-    }
-    const xo = x as Record<string, unknown>;
-    const yo = y as Record<string, unknown>;
-    for (const k in xo) if (!visit(xo[k], yo[k])) return false;
-    for (const k in yo) if (!visit(xo[k], yo[k])) return false;
+  // Primitives (the common case) compare directly; no cycle map is allocated.
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a === b;
+  return deepVisit(a, b, new Map<object, object>());
+}
+
+function deepVisit(x: unknown, y: unknown, seen: Map<object, object>): boolean {
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return x === y;
+  if (Object.getPrototypeOf(x) !== Object.getPrototypeOf(y)) return false;
+  if (seen.has(x)) return seen.get(x) === y;
+  seen.set(x, y);
+  seen.set(y, x);
+  if (Array.isArray(x)) {
+    const ya = y as unknown[];
+    if (x.length !== ya.length) return false;
+    for (let i = 0; i < x.length; i++) if (!deepVisit(x[i], ya[i], seen)) return false;
     return true;
-  };
-  return visit(a, b);
+  }
+  const xo = x as Record<string, unknown>;
+  const yo = y as Record<string, unknown>;
+  for (const k in xo) if (!deepVisit(xo[k], yo[k], seen)) return false;
+  for (const k in yo) if (!deepVisit(xo[k], yo[k], seen)) return false;
+  return true;
 }
 
 export function stringCompare(a: string, b: string): number {
@@ -225,7 +227,11 @@ export function emitString(v: unknown): string {
 const RE_JSON_START = /^["\d[{]|^-\d|^(true|false|null)$/;
 export const isJsonStart = (s: string): boolean => RE_JSON_START.test(s);
 
+const RE_HTML_SPECIAL = /[&<>]/;
+const RE_ATTR_SPECIAL = /[&<>"]/;
+
 export function escapeHtml(s: string): string {
+  if (!RE_HTML_SPECIAL.test(s)) return s;
   let out = '';
   let last = 0;
   for (let i = 0; i < s.length; i++) {
@@ -243,6 +249,7 @@ export function escapeHtml(s: string): string {
 }
 
 export function escapeAttr(s: string): string {
+  if (!RE_ATTR_SPECIAL.test(s)) return s;
   let out = '';
   let last = 0;
   for (let i = 0; i < s.length; i++) {

@@ -9,17 +9,23 @@ export const enum ProductType {
   GIFT_CARD = 4,
 }
 
+const P_PRODUCT_TYPE = ['structuredContent', 'productType'];
+const P_VARIANTS = ['structuredContent', 'variants'];
+const P_SUBSCRIBABLE = ['structuredContent', 'isSubscribable'];
+
 export function productType(item: unknown): ProductType {
-  const n = asNumber(path(item, ['structuredContent', 'productType']));
+  const n = asNumber(path(item, P_PRODUCT_TYPE));
   return n >= 1 && n <= 4 ? (n as ProductType) : ProductType.UNDEFINED;
 }
 
-export const variantsOf = (item: unknown): unknown => path(item, ['structuredContent', 'variants']);
+export const variantsOf = (item: unknown): unknown => path(item, P_VARIANTS);
 
 export function hasVariants(item: unknown): boolean {
   const v = variantsOf(item);
   return productType(item) === ProductType.DIGITAL ? false : Array.isArray(v) && v.length > 1;
 }
+
+const RE_EXP = /e/i;
 
 /** A money value as a number of minor units: platform decimals ("19.99") and minor-unit integers ("1999") both read. */
 export function moneyMinor(money: unknown): number {
@@ -27,7 +33,7 @@ export function moneyMinor(money: unknown): number {
   if (!raw) return 0;
   const n = Number(raw);
   if (!isFinite(n)) return 0;
-  return raw.indexOf('.') !== -1 || /e/i.test(raw) ? Math.round(n * 100) : n;
+  return raw.indexOf('.') !== -1 || RE_EXP.test(raw) ? Math.round(n * 100) : n;
 }
 
 export function moneyCurrency(money: unknown): string {
@@ -145,7 +151,9 @@ export function isOnSale(item: unknown): boolean {
   const content = step(item, 'structuredContent');
   if (t === ProductType.PHYSICAL || t === ProductType.SERVICE) {
     const vs = step(content, 'variants');
-    return Array.isArray(vs) && vs.some((v) => isTruthy(step(v, 'onSale')));
+    if (!Array.isArray(vs)) return false;
+    for (let i = 0; i < vs.length; i++) if (isTruthy(step(vs[i], 'onSale'))) return true;
+    return false;
   }
   if (t === ProductType.DIGITAL) return isTruthy(step(content, 'onSale'));
   return false;
@@ -165,7 +173,7 @@ export function isSoldOut(item: unknown): boolean {
   return !(t === ProductType.DIGITAL || t === ProductType.GIFT_CARD);
 }
 
-export const isSubscribable = (item: unknown): boolean => asBoolean(path(item, ['structuredContent', 'isSubscribable']));
+export const isSubscribable = (item: unknown): boolean => asBoolean(path(item, P_SUBSCRIBABLE));
 
 export function multipleQuantityAllowedForServices(settings: unknown): boolean {
   const store = step(settings, 'storeSettings');

@@ -33,7 +33,7 @@ export function moneyCurrencyText(money: unknown, locale: string): string {
 }
 
 export function moneyString(money: unknown, ctx: Context): string {
-  if (isTruthy(ctx.resolve(['featureFlags', 'useCLDRMoneyFormat']))) return moneyCurrencyText(money, ctx.locale);
+  if (isTruthy(ctx.resolve(P_CLDR))) return moneyCurrencyText(money, ctx.locale);
   return `<span class="sqs-money-native">${moneyText(money)}</span>`;
 }
 
@@ -150,8 +150,21 @@ const LIKERT_DEFAULTS: Array<[string, string, string]> = [
   ['2', 'StronglyAgree', 'Strongly Agree'],
 ];
 
+const stringPaths = new Map<string, string[]>();
+/** A single-segment or `localizedStrings.<key>` path, allocated once per name. */
+function onePath(cache: Map<string, string[]>, a: string, b?: string): string[] {
+  const k = b === undefined ? a : b;
+  let p = cache.get(k);
+  if (p === undefined) {
+    p = b === undefined ? [a] : [a, b];
+    cache.set(k, p);
+  }
+  return p;
+}
+const groupPaths = new Map<string, string[]>();
+
 function str(ctx: Context, key: string): string {
-  return asString(ctx.resolve(['localizedStrings', key]));
+  return asString(ctx.resolve(onePath(stringPaths, 'localizedStrings', key)));
 }
 
 /** What a `{name}` tag appends for a value. */
@@ -207,6 +220,10 @@ function addToCartHtml(v: unknown, ctx: Context): string {
   }
 }
 const P_CONTENT = ['structuredContent'];
+const P_CLDR = ['featureFlags', 'useCLDRMoneyFormat'];
+const P_WEBSITE_SETTINGS = ['websiteSettings'];
+const P_MERCH = ['productMerchandisingContext'];
+const P_QUICK_VIEW_TEXT = ['localizedStrings', 'productQuickViewText'];
 const P_ADD_TEXT = ['localizedStrings', 'productAddToCartText'];
 const P_SUBSCRIBE_TEXT = ['localizedStrings', 'productSubscribeText'];
 const P_SUBS_OPTIONS = ['structuredContent', 'productSubscriptionOptions'];
@@ -241,7 +258,7 @@ function quantityInputHtml(v: unknown, ctx: Context): string {
 
 function quantityInput(v: unknown, args: string[], ctx: Context): unknown {
   const t = cu.productType(v);
-  const settings = ctx.resolve(['websiteSettings']);
+  const settings = ctx.resolve(P_WEBSITE_SETTINGS);
   const allowed =
     (t === cu.ProductType.PHYSICAL || (t === cu.ProductType.SERVICE && cu.multipleQuantityAllowedForServices(settings))) &&
     !cu.isSubscribable(v);
@@ -320,17 +337,17 @@ export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
     const own = step(v, group);
     if (own !== undefined) group = asString(own);
     else {
-      const g = ctx.resolve([group]);
+      const g = ctx.resolve(onePath(groupPaths, group));
       if (g !== undefined) group = asString(g);
     }
-    const text = ctx.resolve(['localizedStrings', 'productQuickViewText']);
+    const text = ctx.resolve(P_QUICK_VIEW_TEXT);
     const label = text === undefined ? 'Quick View' : asString(text);
     const html = `<span class="sqs-product-quick-view-button" role="button" tabindex="0" data-id="${id}" data-group="${group}">${label}</span>`;
     return widget(ctx, 'product-quick-view', v, args, html, { id, group, label });
   },
   'product-restock-notification': (v, args, ctx: Context) => {
     const website = ctx.resolve(['website']);
-    const merch = ctx.resolve(['productMerchandisingContext']);
+    const merch = ctx.resolve(P_MERCH);
     const product = step(merch, asString(step(v, 'id')));
     const data = {
       product: v,
@@ -343,7 +360,7 @@ export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
     return widget(ctx, 'product-restock-notification', v, args, execTemplate(ctx, RESTOCK, data, false), data);
   },
   'product-scarcity': (v, args, ctx: Context) => {
-    const merch = ctx.resolve(['productMerchandisingContext']);
+    const merch = ctx.resolve(P_MERCH);
     if (merch === undefined) return v;
     const p = step(merch, asString(step(v, 'id')));
     if (p === undefined || !asBoolean(step(p, 'scarcityEnabled'))) return v;
@@ -356,7 +373,7 @@ export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
   },
   'product-status': (v, args, ctx: Context) => {
     const id = asString(step(v, 'id'));
-    const merch = ctx.resolve(['productMerchandisingContext']);
+    const merch = ctx.resolve(P_MERCH);
     const custom = id && merch !== undefined ? asString(path(merch, [id, 'customSoldOutText'])) : '';
     let html: string | undefined;
     let state: string | null = null;

@@ -30,7 +30,7 @@ function removeTags(s: string): string {
 }
 
 export function altText(ctx: Context, image: unknown): string {
-  const bt = ctx.resolve(['blockType']);
+  const bt = ctx.resolve(P_BLOCK_TYPE);
   if (bt !== undefined && asNumber(bt) === IMAGE_BLOCK) return asString(step(image, 'altText')).trim();
   const title = step(image, 'title');
   if (isTruthy(title)) return asString(title);
@@ -94,6 +94,22 @@ const AUDIO = `<script>Y.use('squarespace-audio-player-frontend');</script>
 
 const COLOR_KEYS = ['topLeft', 'topRight', 'bottomLeft', 'bottomRight', 'center'];
 const fixed2 = (n: number) => parseFloat(n.toFixed(2));
+
+const P_PROMOTED = ['promotedBlockType'];
+const P_CATEGORIES = ['categories'];
+const P_TAGS = ['tags'];
+const P_AUTHOR = ['author'];
+const P_RECORD_TYPE_LABEL = ['recordTypeLabel'];
+const P_INDEX = ['@index'];
+const P_STARRED = ['starred'];
+const P_BLOCK_TYPE = ['blockType'];
+
+/** Append ` prefix-slug` for each entry of a (truthy) list. */
+function classList(out: string, prefix: string, n: unknown): string {
+  if (!isTruthy(n) || !Array.isArray(n)) return out;
+  for (let i = 0; i < n.length; i++) out += ' ' + prefix + '-' + slugify(asString(n[i]));
+  return out;
+}
 
 export const CONTENT_FORMATTERS: Record<string, FormatterFn> = {
   AbsUrl: (v, _a, ctx: Context) => asString(ctx.resolve(['base-url'])) + '/' + asString(v),
@@ -160,21 +176,17 @@ export const CONTENT_FORMATTERS: Record<string, FormatterFn> = {
   },
   'item-classes': (v, _a, ctx: Context) => {
     let out = 'hentry';
-    const promoted = ctx.resolve(['promotedBlockType']);
-    if (isTruthy(promoted)) out += ` promoted promoted-block-${slugify(asString(promoted))}`;
-    const list = (prefix: string, n: unknown) => {
-      if (!isTruthy(n)) return;
-      if (Array.isArray(n)) for (const x of n) out += ` ${prefix}-${slugify(asString(x))}`;
-    };
-    list('category', ctx.resolve(['categories']));
-    list('tag', ctx.resolve(['tags']));
-    const author = ctx.resolve(['author']);
+    const promoted = ctx.resolve(P_PROMOTED);
+    if (isTruthy(promoted)) out += ' promoted promoted-block-' + slugify(asString(promoted));
+    out = classList(out, 'category', ctx.resolve(P_CATEGORIES));
+    out = classList(out, 'tag', ctx.resolve(P_TAGS));
+    const author = ctx.resolve(P_AUTHOR);
     const dn = step(author, 'displayName');
-    if (isTruthy(author) && isTruthy(dn)) out += ` author-${slugify(asString(dn))}`;
-    out += ` post-type-${asString(ctx.resolve(['recordTypeLabel']))}`;
-    const idx = ctx.resolve(['@index']);
-    if (idx !== undefined) out += ` article-index-${asNumber(idx)}`;
-    if (isTruthy(ctx.resolve(['starred']))) out += ' featured';
+    if (isTruthy(author) && isTruthy(dn)) out += ' author-' + slugify(asString(dn));
+    out += ' post-type-' + asString(ctx.resolve(P_RECORD_TYPE_LABEL));
+    const idx = ctx.resolve(P_INDEX);
+    if (idx !== undefined) out += ' article-index-' + asNumber(idx);
+    if (isTruthy(ctx.resolve(P_STARRED))) out += ' featured';
     if (asNumber(step(v, 'recordType')) === STORE_ITEM) {
       if (isOnSale(v)) out += ' on-sale';
       if (isSoldOut(v)) out += ' sold-out';

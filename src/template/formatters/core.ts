@@ -73,7 +73,10 @@ export function formatPositional(pattern: string, values: unknown[]): string {
   return out;
 }
 
-const URL_SAFE = /[A-Za-z0-9@*_+\-./]/;
+/** ASCII characters `escape()` keeps, by code. */
+const URL_SAFE = new Uint8Array(128);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@*_+-./') URL_SAFE[ch.charCodeAt(0)] = 1;
+const HEX = '0123456789ABCDEF';
 const utf8 = new TextEncoder();
 
 /** Percent-encode the UTF-8 bytes, keeping the characters `escape()` keeps. */
@@ -82,8 +85,7 @@ export function urlEncode(s: string): string {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 128) {
-      const ch = s[i];
-      out += URL_SAFE.test(ch) ? ch : '%' + (c < 16 ? '0' : '') + c.toString(16).toUpperCase();
+      out += URL_SAFE[c] === 1 ? s[i] : '%' + HEX[c >> 4] + HEX[c & 15];
       continue;
     }
     let cp = c;
@@ -144,6 +146,7 @@ export function applyPartial(ctx: Context, name: string, node: unknown, priv: bo
   }
 }
 
+const RE_TAG = /<[^>]*?>/g;
 const SMARTY_SINGLE_OPEN = /(^|[-\u2014\\s(["])'/gm;
 const SMARTY_DOUBLE_OPEN = /(^|[-\u2014/[(\u2018\s])"/gm;
 
@@ -254,7 +257,11 @@ export const CORE_FORMATTERS: Record<string, FormatterFn> = {
   },
   raw: (v) => JSON.stringify(v === undefined ? null : v),
   round: (v) => Math.round(asNumber(v)),
-  safe: (v) => (isTruthy(v) ? asString(v).replace(/<[^>]*?>/g, '') : v),
+  safe: (v) => {
+    if (!isTruthy(v)) return v;
+    const s = asString(v);
+    return s.indexOf('<') === -1 ? s : s.replace(RE_TAG, '');
+  },
   slugify: (v) => slugify(asString(v)),
   smartypants: (v) =>
     asString(v)

@@ -225,8 +225,9 @@ export function strftime(d: ZonedDate, fmt: string): string {
 }
 
 /** The website's time zone: website.timeZone, else the render option, else America/New_York. */
+const P_TIME_ZONE = ['website', 'timeZone'];
 export function timeZoneOf(ctx: Context): string {
-  const z = ctx.resolve(['website', 'timeZone']);
+  const z = ctx.resolve(P_TIME_ZONE);
   return z === undefined ? ctx.timeZone : asString(z);
 }
 
@@ -243,8 +244,25 @@ export function checkJulianDay(epochMs: number): void {
   }
 }
 
-const fmtOfArgs = new WeakMap<string[], string>();
+/** Per instruction (the args array is compiled once): the format, and results for the zone last used. */
+interface DateSlot {
+  fmt: string;
+  zone: string;
+  byEpoch: Map<number, string>;
+}
+const slotOfArgs = new WeakMap<string[], DateSlot>();
 const dateResults = new Map<string, Map<number, string>>();
+
+function resultsFor(zone: string, fmt: string): Map<number, string> {
+  const key = zone + '\u0000' + fmt;
+  let byEpoch = dateResults.get(key);
+  if (byEpoch === undefined) {
+    if (dateResults.size > 1000) dateResults.clear();
+    byEpoch = new Map();
+    dateResults.set(key, byEpoch);
+  }
+  return byEpoch;
+}
 
 export const DATE_FORMATTERS: Record<string, FormatterFn> = {
   date: (v, args, ctx: Context) => {
@@ -252,25 +270,22 @@ export const DATE_FORMATTERS: Record<string, FormatterFn> = {
     const n = asNumber(v);
     if (!isFinite(n)) return '';
     checkJulianDay(n);
-    // Formats are per instruction (the args array is compiled once); results
-    // are cached per zone and format, since one timestamp is often shown
-    // several ways and lists repeat dates.
-    let fmt = fmtOfArgs.get(args);
-    if (fmt === undefined) {
-      fmt = args.join(' ');
-      fmtOfArgs.set(args, fmt);
-    }
+    // Results are cached per zone and format, since one timestamp is often
+    // shown several ways and lists repeat dates.
     const zone = timeZoneOf(ctx);
-    const key = zone + '\u0000' + fmt;
-    let byEpoch = dateResults.get(key);
-    if (byEpoch === undefined) {
-      if (dateResults.size > 1000) dateResults.clear();
-      byEpoch = new Map();
-      dateResults.set(key, byEpoch);
+    let slot = slotOfArgs.get(args);
+    if (slot === undefined) {
+      const fmt = args.join(' ');
+      slot = { fmt, zone, byEpoch: resultsFor(zone, fmt) };
+      slotOfArgs.set(args, slot);
+    } else if (slot.zone !== zone) {
+      slot.zone = zone;
+      slot.byEpoch = resultsFor(zone, slot.fmt);
     }
+    const byEpoch = slot.byEpoch;
     let out = byEpoch.get(n);
     if (out === undefined) {
-      out = strftime(zoned(n, zone), fmt);
+      out = strftime(zoned(n, zone), slot.fmt);
       if (byEpoch.size > 10000) byEpoch.clear();
       byEpoch.set(n, out);
     }

@@ -17,9 +17,11 @@ export const COMMERCE_PREDICATES: Record<string, PredicateFn> = {
   'varied-prices?': (_a, ctx: Context) => hasVariedPrices(ctx.frame.node),
 };
 
+const P_WEBSITE_SETTINGS = ['websiteSettings'];
+
 export const SOCIAL_PREDICATES: Record<string, PredicateFn> = {
   'comments?': (_a, ctx: Context) => {
-    const settings = ctx.resolve(['websiteSettings']);
+    const settings = ctx.resolve(P_WEBSITE_SETTINGS);
     const n = ctx.frame.node;
     let on = asNumber(step(n, 'commentState')) === 1 || asNumber(step(n, 'publicCommentCount')) > 0;
     if (settings !== undefined && !isTruthy(step(settings, 'commentsEnabled'))) on = false;
