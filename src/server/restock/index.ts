@@ -1,4 +1,35 @@
 import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../db/index.js';
+import { siteCaptcha } from '../captcha/index.js';
+import { RestockService } from './service.js';
+import { RESTOCK_API, restockRoutes } from './routes.js';
+import { inventoryRoutes } from './inventory-routes.js';
+import { unsubscribeRoutes } from './unsubscribe-routes.js';
 
-/** The restock area: its routes and services register here (see docs/ARCHITECTURE.md). */
-export async function restockArea(_app: FastifyInstance): Promise<void> {}
+export { onStockChanged, type StockLevel } from './service.js';
+export { restockSignUpHtml, restockSignUpProps } from './widget.js';
+
+const services = new WeakMap<Database, RestockService>();
+
+/** The restock service of an app (tests and other areas reach it through its database). */
+export function restockServiceOf(app: FastifyInstance): RestockService {
+  const s = services.get(app.database);
+  if (!s) throw new Error('The restock area is not registered on this app');
+  return s;
+}
+
+/** The restock area: sign-ups, owner lists and sends, the owner's stock call, unsubscribe links. */
+export async function restockArea(app: FastifyInstance): Promise<void> {
+  const service = new RestockService(app.database, app.services.mailer, app.services.jobs, app.log);
+  services.set(app.database, service);
+  await restockRoutes(app, { service });
+  await inventoryRoutes(app, { service });
+  await unsubscribeRoutes(app, { service });
+
+  /** The form's captcha for islands rendered without it. */
+  app.get(`${RESTOCK_API}/form`, async (_req, reply) => {
+    const captcha = await siteCaptcha(app);
+    reply.header('cache-control', 'no-store');
+    return { captcha: captcha.publicConfig('product-waitlist') };
+  });
+}

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { CartPill } from './CartPill.js';
+import { RestockSignUp } from './RestockSignUp.js';
 import { AddToCart, ProductScarcity, QuantityInput, VariantSelect } from './ProductControls.js';
 import { QuickView } from './QuickView.js';
 import { CartPage } from '../pages/CartPage.js';
@@ -8,6 +9,7 @@ import { CartPage } from '../pages/CartPage.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const islands: Record<string, ComponentType<any>> = {
   CartPill,
+  RestockSignUp,
   AddToCart,
   VariantSelect,
   QuantityInput,

@@ -1,0 +1,128 @@
+/** The restock calls: the visitor's sign-up, and the owner's lists, sends, history and settings. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { sql } from 'drizzle-orm';
+import { Role } from '../../core/enums.js';
+import { validateRestockEmail } from '../../core/restock.js';
+import { forms, restock } from '../../core/messages.js';
+import { badRequest, HttpError } from '../errors.js';
+import { siteCaptcha } from '../captcha/index.js';
+import { rows } from '../db-util.js';
+import { RESTOCK_TEXT, type RestockService } from './service.js';
+import { restockSettingsOf, restockSettingsSchema, successTextOf } from './settings.js';
+
+export const RESTOCK_API = '/api/site-users/account/notifications/restock';
+export const OWNER_ROLES = [Role.ADMIN, Role.STORE_MANAGER] as const;
+
+/** Visitors: 20 sign-ups a minute per IP address. */
+export const SIGN_UP_LIMIT = { name: 'restock-sign-up', max: 20, windowMs: 60_000, message: forms.STATUS_429 };
+
+const id = z.string().trim().min(1).max(64);
+const LANGUAGE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,3}$/;
+
+const signUpBody = z.object({
+  isJoinMailingList: z.boolean().optional().default(false),
+  productId: id,
+  variantId: id,
+  siteVisitorEmail: z.string().max(2000).optional(),
+  captchaToken: z.string().max(8000).optional(),
+  recaptchaEnterpriseV3Token: z.string().max(8000).optional(),
+  language: z.string().max(35).optional(),
+});
+
+const cursor = z.string().max(200).optional();
+const pageSize = z.coerce.number().int().min(1).max(200).optional();
+const sendRequest = z.object({ productId: id, variantId: id });
+
+/** The origin links in emails point to: this request's (an owner's) scheme and host. */
+export function requestOrigin(req: FastifyRequest): string {
+  return `${req.protocol}://${req.host}`;
+}
+
+export async function restockRoutes(app: FastifyInstance, opts: { service: RestockService }) {
+  const { service } = opts;
+  const owner = { preHandler: app.requireOwner(OWNER_ROLES) };
+
+  app.post(RESTOCK_API, { preHandler: app.services.rateLimiter.guard(SIGN_UP_LIMIT) }, async (req) => {
+    const body = signUpBody.parse(req.body ?? {});
+    const emailError = validateRestockEmail(body.siteVisitorEmail);
+    if (emailError) throw badRequest(emailError, { siteVisitorEmail: emailError });
+    if (body.language !== undefined && !LANGUAGE.test(body.language)) throw badRequest(RESTOCK_TEXT.BAD_LANGUAGE, { language: RESTOCK_TEXT.BAD_LANGUAGE });
+
+    const site = (await rows<{ id: string; settings: Record<string, unknown> }>(app.database.db, sql`SELECT id, settings FROM websites ORDER BY created_at LIMIT 1`))[0];
+    const captcha = await siteCaptcha(app, site?.id);
+    const enterprise = captcha.kind === 'recaptcha-enterprise';
+    const token = enterprise ? (body.recaptchaEnterpriseV3Token ?? body.captchaToken) : (body.captchaToken ?? body.recaptchaEnterpriseV3Token);
+    if (!token) throw badRequest(enterprise ? restock.ENTERPRISE_FALLBACK : forms.CAPTCHA_INCOMPLETE);
+    const verdict = await captcha.verify(token, 'product-waitlist', req.ip);
+    if (!verdict.ok) throw badRequest(enterprise ? restock.ENTERPRISE_FALLBACK : forms.RECAPTCHA_FAILED);
+
+    const r = await service.signUp({
+      productId: body.productId,
+      variantId: body.variantId,
+      email: body.siteVisitorEmail!,
+      isJoinMailingList: body.isJoinMailingList,
+      language: body.language ?? null,
+    });
+    return { success: true, created: r.created, message: successTextOf(site?.settings ?? {}) };
+  });
+
+  app.get(`${RESTOCK_API}/groups`, owner, async (req) => {
+    const q = z.object({ cursor, pageSize }).parse(req.query);
+    const page = await service.groups(req.owner!.websiteId, q.cursor, q.pageSize);
+    return { signUpGroups: page.items, hasNextPage: page.hasNextPage, nextPageCursor: page.nextPageCursor };
+  });
+
+  app.get(RESTOCK_API, owner, async (req) => {
+    const q = z
+      .object({ productId: id, variantId: id, cursor, pageSize, status: z.enum(['pending', 'sent', 'unsubscribed', 'all']).optional() })
+      .parse(req.query);
+    const page = await service.signUps(req.owner!.websiteId, q);
+    return { signUps: page.items, hasNextPage: page.hasNextPage, nextPageCursor: page.nextPageCursor };
+  });
+
+  app.post(`${RESTOCK_API}/send`, owner, async (req) => {
+    const b = sendRequest.parse(req.body ?? {});
+    const [r] = await service.requestSends(req.owner!.websiteId, [b], { requestedBy: req.owner!.id, origin: requestOrigin(req), strict: true });
+    return { send: r!.send, joined: r!.result === 'joined' };
+  });
+
+  app.post(`${RESTOCK_API}/send/all`, owner, async (req) => {
+    const b = z.object({ sendRequests: z.array(sendRequest).max(1000) }).parse(req.body ?? {});
+    const results = await service.requestSends(req.owner!.websiteId, b.sendRequests, { requestedBy: req.owner!.id, origin: requestOrigin(req), strict: false });
+    return { results };
+  });
+
+  app.get(`${RESTOCK_API}/sends`, owner, async (req) => {
+    const q = z.object({ cursor, pageSize }).parse(req.query);
+    const page = await service.sends(req.owner!.websiteId, q.cursor, q.pageSize);
+    return { sends: page.items, hasNextPage: page.hasNextPage, nextPageCursor: page.nextPageCursor };
+  });
+
+  app.get(`${RESTOCK_API}/settings`, owner, async (req) => {
+    const r = await rows<{ settings: Record<string, unknown> }>(app.database.db, sql`SELECT settings FROM websites WHERE id = ${req.owner!.websiteId}`);
+    const s = r[0]?.settings ?? {};
+    return { settings: restockSettingsOf(s), successText: successTextOf(s) };
+  });
+
+  app.put(`${RESTOCK_API}/settings`, owner, async (req) => {
+    const b = z
+      .object({ settings: restockSettingsSchema.partial().strict().optional(), successText: z.string().trim().max(200).optional() })
+      .strict()
+      .parse(req.body ?? {});
+    const websiteId = req.owner!.websiteId;
+    const saved = await app.database.db.transaction(async (tx) => {
+      const r = await rows<{ settings: Record<string, unknown> }>(tx, sql`SELECT settings FROM websites WHERE id = ${websiteId} FOR UPDATE`);
+      if (!r[0]) throw new HttpError(404, 'Not found');
+      const all = r[0].settings;
+      const store = { ...((all.storeSettings as Record<string, unknown>) ?? {}) };
+      store.restockNotifications = { ...restockSettingsOf(all), ...(b.settings ?? {}) };
+      if (b.successText !== undefined) store.restockNotificationsSuccessText = b.successText;
+      const next = { ...all, storeSettings: store };
+      await tx.execute(sql`UPDATE websites SET settings = ${JSON.stringify(next)}::jsonb, version = version + 1 WHERE id = ${websiteId}`);
+      return next;
+    });
+    app.services.websites.invalidate();
+    return { settings: restockSettingsOf(saved), successText: successTextOf(saved) };
+  });
+}
