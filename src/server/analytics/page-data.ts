@@ -1,0 +1,85 @@
+/**
+ * The page's analytics facts for the browser: a small JSON data island
+ * `<script type="application/json" id="tessera-page">` the tracker, the error reporter and the
+ * performance collector read. `track` is decided here with the core tracking rule, so an owner, a
+ * /config page, an untracked page type or tracking switched off never loads a collector at all.
+ */
+import type { FastifyRequest } from 'fastify';
+import { shouldTrack } from '../../core/cookies.js';
+import { PageType } from '../../core/enums.js';
+import type { CookiePolicy } from './settings.js';
+
+export const PAGE_DATA_ID = 'tessera-page';
+
+export interface PageData {
+  websiteId: string;
+  templateId: string;
+  pageType: number | null;
+  locale: string;
+  track: boolean;
+  cookiePolicy: CookiePolicy;
+  itemId: string | null;
+  collectionId: string | null;
+}
+
+/** JSON safe inside a script element: no '<' (so no '</script>') and no line separators. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+export function pageDataScript(data: PageData): string {
+  return `<script type="application/json" id="${PAGE_DATA_ID}">${scriptJson(data)}</script>`;
+}
+
+export interface PageFacts {
+  websiteId: string;
+  templateId: string;
+  locale: string;
+  trackingEnabled: boolean;
+  cookiePolicy: CookiePolicy;
+  /** The signed-in account's role, if any. */
+  role: number | null;
+}
+
+/** The page type a rendered page declares on its body (`page-type-N`), else null. */
+export function pageTypeOf(html: string): number | null {
+  const m = /<body[^>]*\bclass="[^"]*\bpage-type-(\d{1,4})\b/.exec(html);
+  return m ? Number(m[1]) : null;
+}
+
+const ID_ATTR = /\bdata-(item|collection)-id="([A-Za-z0-9_.:-]{1,64})"/g;
+
+/** Builds the data island of a rendered page, or null when the HTML already carries one. */
+export function pageDataFor(req: FastifyRequest, html: string, facts: PageFacts): PageData {
+  const path = req.url.split('?')[0] ?? '/';
+  const pageType = pageTypeOf(html);
+  let itemId: string | null = null;
+  let collectionId: string | null = null;
+  for (const m of html.matchAll(ID_ATTR)) {
+    if (m[1] === 'item' && !itemId) itemId = m[2];
+    if (m[1] === 'collection' && !collectionId) collectionId = m[2];
+    if (itemId && collectionId) break;
+  }
+  const track = shouldTrack({ roles: facts.role === null ? [] : [facts.role], path, pageType, trackingEnabled: facts.trackingEnabled });
+  return {
+    websiteId: facts.websiteId,
+    templateId: facts.templateId,
+    pageType,
+    locale: facts.locale,
+    track,
+    cookiePolicy: facts.cookiePolicy,
+    itemId: pageType === PageType.CONTENT_ITEM ? itemId : null,
+    collectionId,
+  };
+}
+
+/** Inserts the island before the closing body tag (or at the end). */
+export function injectPageData(html: string, script: string): string {
+  const at = html.lastIndexOf('</body>');
+  return at === -1 ? html + script : html.slice(0, at) + script + html.slice(at);
+}

@@ -1,0 +1,277 @@
+/**
+ * The collection endpoints (storefront.md and platform.md section 7) and the owner's dashboard API.
+ * Collection endpoints validate and bound their input, apply the tracking rule and the cookie
+ * policy, hand the events to the ingest buffer and answer 202 at once; nothing waits on the database.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseVisitorCookie, shouldRecordPageView, shouldTrack, VISITOR_COOKIE_NAME } from '../../core/cookies.js';
+import { Role } from '../../core/enums.js';
+import { HttpError, badRequest } from '../errors.js';
+import { OWNER_COOKIE } from '../plugins/owner-auth.js';
+import type { WebsiteService } from '../platform/websites.js';
+import type { AnalyticsIngest } from './ingest.js';
+import { dashboard } from './queries.js';
+import { PAGE_VIEW_EVENTS, pathOf, type IngestEvent, type VitalName } from './rollup.js';
+import {
+  LIMITS,
+  censusData,
+  errorsBody,
+  eventContent,
+  eventsBody,
+  jsonField,
+  performanceBody,
+  rangeQuery,
+  recordEventBody,
+  recordHitBody,
+  type CensusData,
+} from './schemas.js';
+import { settingsPatch, type AnalyticsSettingsService } from './settings.js';
+
+export const SESSION_COOKIE = 'ss_cvisit';
+export const CONSENT_COOKIE = 'tessera_consent';
+
+export interface RouteDeps {
+  ingest: AnalyticsIngest;
+  settings: AnalyticsSettingsService;
+  websites: WebsiteService;
+}
+
+const VIEW_ROLES = [Role.ADMIN, Role.REPORTING, Role.WEBSITE_MANAGER, Role.STORE_MANAGER];
+const SETTINGS_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER];
+
+const legacyData = z
+  .object({
+    pageHash: z.string().max(200).optional(),
+    pagePath: z.string().max(2048).optional(),
+    websiteId: z.string().max(64).optional(),
+    templateId: z.string().max(64).optional(),
+    variantId: z.string().max(64).optional(),
+    memberAccountId: z.string().max(64).nullable().optional(),
+    member_locale: z.string().max(35).nullable().optional(),
+    website_locale: z.string().max(35).optional(),
+  })
+  .catchall(z.union([z.string().max(1000), z.number().finite(), z.boolean(), z.null()]))
+  .refine((o) => Object.keys(o).length <= LIMITS.extraKeys, 'too many fields');
+
+const objectBody = z.record(z.string().max(64), z.unknown());
+
+/** A JSON body that may arrive as text (beacons send text/plain). */
+function jsonBody(body: unknown): unknown {
+  if (typeof body === 'string') return jsonField('body', body);
+  if (body === undefined || body === null) throw badRequest('body: a JSON body is required');
+  return body;
+}
+
+function clean<T extends Record<string, unknown>>(o: T): T {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
+  const { ingest, settings, websites } = deps;
+
+  /** Site, settings and whether this request may be recorded at this path (the core tracking rule). */
+  async function gate(req: FastifyRequest, path: string | null, pageType?: number, pageView = false) {
+    const site = await websites.get();
+    const s = await settings.get(site.id);
+    let role: number | null = null;
+    if (req.cookies[OWNER_COOKIE]) role = (await app.loadOwner(req))?.role ?? null;
+    const input = { roles: role === null ? [] : [role], path: path ?? '/', pageType, trackingEnabled: s.trackingEnabled };
+    const allowed = pageView ? shouldRecordPageView(input) : shouldTrack(input);
+    // Identifiers need consent: never under a restrictive policy, and under 'ask' only once granted.
+    const consent = s.cookiePolicy === 'implied' || (s.cookiePolicy === 'ask' && req.cookies[CONSENT_COOKIE] === 'granted');
+    return { site, allowed, consent };
+  }
+
+  function checkSite(siteId: string, sent: string | undefined) {
+    if (sent && sent !== siteId) throw badRequest('websiteId: unknown website');
+  }
+
+  function visitorOf(req: FastifyRequest, ...candidates: Array<string | null | undefined>): string | null {
+    for (const c of [req.cookies[VISITOR_COOKIE_NAME], ...candidates]) {
+      const v = parseVisitorCookie(c);
+      if (v) return v.visitorId;
+    }
+    return null;
+  }
+
+  function accepted(reply: FastifyReply, siteId: string, events: IngestEvent[]) {
+    if (!ingest.accept(siteId, events)) {
+      throw new HttpError(503, 'Analytics is busy; the event was not recorded.', undefined, { retryAfter: 1 });
+    }
+    return reply.status(202).header('cache-control', 'no-store').send({ accepted: events.length });
+  }
+
+  function censusEvent(req: FastifyRequest, name: string, data: CensusData, consent: boolean, cookie?: string): IngestEvent {
+    const stored: Record<string, unknown> = clean({ ...data });
+    if (!consent) {
+      delete stored.visitorCookie;
+      delete stored.sessionId;
+    }
+    return {
+      source: 'census',
+      name,
+      at: new Date(),
+      visitorId: consent ? visitorOf(req, cookie, data.visitorCookie) : null,
+      sessionId: consent ? (data.sessionId ?? null) : null,
+      path: pathOf(data.url),
+      itemId: data.itemId ?? null,
+      data: stored,
+      facts: { referrer: data.referrer ?? null, userAgent: data.userAgent ?? (req.headers['user-agent'] ?? '').slice(0, 512), locale: data.locale ?? null, formId: data.formId ?? null },
+    };
+  }
+
+  /** Analytics data of a census call: a JSON object, JSON text, or a form with a `data` field. */
+  function censusInput(body: unknown): CensusData {
+    const raw = jsonBody(body);
+    const o = objectBody.parse(raw);
+    if (typeof o.data === 'string') return censusData.parse(jsonField('data', o.data));
+    return censusData.parse(o);
+  }
+
+  const beacon = { crumb: false };
+
+  // ---- Census ------------------------------------------------------------------------------------
+
+  app.post('/api/census/RecordHit', { bodyLimit: LIMITS.censusBody, config: beacon }, async (req, reply) => {
+    const body = recordHitBody.parse(req.body);
+    const data = censusData.parse(jsonField('data', body.data));
+    const path = pathOf(data.url);
+    const isView = PAGE_VIEW_EVENTS.has(body.event);
+    const g = await gate(req, path, data.pageType, isView);
+    checkSite(g.site.id, data.websiteId);
+    if (!g.allowed) return reply.status(202).send({ accepted: 0 });
+    return accepted(reply, g.site.id, [censusEvent(req, body.event, data, g.consent, body.ss_cvr)]);
+  });
+
+  const censusCall = (name: string) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const data = censusInput(req.body);
+    const params = req.params as { id?: string };
+    if (params.id !== undefined) {
+      if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(params.id)) throw badRequest('id: must be an id');
+      data.itemId = params.id;
+    }
+    const g = await gate(req, pathOf(data.url), data.pageType);
+    checkSite(g.site.id, data.websiteId);
+    if (!g.allowed) return reply.status(202).send({ accepted: 0 });
+    return accepted(reply, g.site.id, [censusEvent(req, name, data, g.consent)]);
+  };
+  const censusOpts = { bodyLimit: LIMITS.censusBody, config: beacon };
+  app.post('/api/census/button-click', censusOpts, censusCall('button_click'));
+  app.post('/api/census/button-render', censusOpts, censusCall('button_render'));
+  app.post('/api/census/form-render', censusOpts, censusCall('form_render'));
+  app.post('/api/census/overlay', censusOpts, censusCall('overlay'));
+  app.post('/api/census/RecordQuickView/:id', censusOpts, censusCall('quick_view'));
+
+  // ---- Event pipelines -----------------------------------------------------------------------------
+
+  app.post('/api/v1/events', { bodyLimit: LIMITS.eventsBody, config: beacon }, async (req, reply) => {
+    const parsed = eventsBody.parse(jsonBody(req.body));
+    const list = Array.isArray(parsed) ? parsed : 'events' in parsed ? parsed.events : [parsed];
+    const contents = list.map((env, i) => {
+      const raw = typeof env.eventContent === 'string' ? jsonField(`${i}.eventContent`, env.eventContent) : env.eventContent;
+      const r = eventContent.safeParse(raw);
+      if (!r.success) {
+        const issue = r.error.issues[0];
+        throw badRequest(`${i}.eventContent.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+      }
+      return { name: env.eventSchemaName, c: r.data };
+    });
+    const path = pathOf(contents[0]?.c.page_path ?? null);
+    const g = await gate(req, path);
+    for (const { c } of contents) checkSite(g.site.id, c.context_website_id);
+    if (!g.allowed) return reply.status(202).send({ accepted: 0 });
+    const events: IngestEvent[] = [];
+    for (const { name, c } of contents) {
+      const p = pathOf(c.page_path ?? null);
+      if (p && !shouldTrack({ path: p, trackingEnabled: true })) continue;
+      const stored: Record<string, unknown> = { ...c };
+      if (!g.consent) for (const k of ['analytics_id', 'session_id', 'visitor_cookie', 'marketing_id', 'user_id', 'member_account_id']) delete stored[k];
+      events.push({
+        source: 'event',
+        name,
+        at: new Date(),
+        visitorId: g.consent ? (visitorOf(req, c.visitor_cookie) ?? c.analytics_id ?? null) : null,
+        sessionId: g.consent ? (c.session_id ?? null) : null,
+        path: p,
+        itemId: c.item_id ?? c.content_item_id ?? null,
+        data: stored,
+        facts: { value: c.cart_value ?? null, currency: c.currency_code ?? null, formId: c.form_id ?? null, userAgent: c.enduser_user_agent ?? null, locale: c.resolved_locale ?? null },
+      });
+    }
+    return accepted(reply, g.site.id, events);
+  });
+
+  app.post('/api/events/RecordEvent', { bodyLimit: LIMITS.censusBody }, async (req, reply) => {
+    const body = recordEventBody.parse(req.body);
+    const data = legacyData.parse(jsonField('data', body.data));
+    const path = pathOf(data.pagePath ?? null);
+    const g = await gate(req, path);
+    checkSite(g.site.id, data.websiteId);
+    if (!g.allowed) return reply.status(202).send({ accepted: 0 });
+    if (!g.consent) delete data.memberAccountId;
+    return accepted(reply, g.site.id, [
+      { source: 'legacy', name: body.event, at: new Date(), visitorId: g.consent ? visitorOf(req) : null, sessionId: null, path, itemId: null, data: clean({ ...data }) },
+    ]);
+  });
+
+  // ---- Error reports and performance records ---------------------------------------------------------
+
+  app.post('/api/events/RecordJavascriptErrors', { bodyLimit: LIMITS.errorsBody }, async (req, reply) => {
+    const list = errorsBody.parse(jsonBody(req.body));
+    const g = await gate(req, pathOf(list[0].url));
+    for (const e of list) checkSite(g.site.id, e.websiteId);
+    if (!g.allowed) return reply.status(202).send({ accepted: 0 });
+    const events: IngestEvent[] = list.map((e) => ({
+      source: 'error',
+      name: e.kind ?? 'error',
+      at: new Date(),
+      visitorId: null,
+      sessionId: null,
+      path: pathOf(e.url),
+      itemId: null,
+      data: clean({ ...e }),
+      facts: { message: e.message, stack: e.stack ?? '', url: e.url, browser: e.browser ?? (req.headers['user-agent'] ?? '').slice(0, 512) },
+    }));
+    return accepted(reply, g.site.id, events);
+  });
+
+  app.post('/api/1/performance/records', { bodyLimit: LIMITS.performanceBody, config: beacon }, async (req, reply) => {
+    const list = performanceBody.parse(jsonBody(req.body));
+    const g = await gate(req, pathOf(list[0].data.path ?? null));
+    if (!g.allowed) return reply.status(202).send({ accepted: 0 });
+    const events: IngestEvent[] = list.map((r) => ({
+      source: 'vital',
+      name: r.data.name,
+      at: new Date(),
+      visitorId: null,
+      sessionId: null,
+      path: pathOf(r.data.path ?? null),
+      itemId: null,
+      data: clean({ app: r.app, event: r.event, pageLoadId: r.pageLoadId, ts: r.ts, ...r.data }),
+      facts: { vital: r.data.name as VitalName, vitalValue: r.data.value },
+    }));
+    return accepted(reply, g.site.id, events);
+  });
+
+  // ---- Owner dashboard ------------------------------------------------------------------------------
+
+  app.get('/api/analytics/dashboard', { preHandler: app.requireOwner(VIEW_ROLES) }, async (req, reply) => {
+    const q = rangeQuery.parse(req.query);
+    const site = await websites.get();
+    reply.header('cache-control', 'no-store');
+    return dashboard(app.database.db, site.id, q.from, q.to);
+  });
+
+  app.get('/api/analytics/settings', { preHandler: app.requireOwner(VIEW_ROLES) }, async () => {
+    const site = await websites.get();
+    return { ...(await settings.get(site.id)), timeZone: site.timeZone };
+  });
+
+  app.put('/api/analytics/settings', { preHandler: app.requireOwner(SETTINGS_ROLES), bodyLimit: 4096 }, async (req) => {
+    const patch = settingsPatch.parse(req.body ?? {});
+    const site = await websites.get();
+    return settings.update(site.id, patch);
+  });
+}
