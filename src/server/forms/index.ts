@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { captchaRoutes } from '../captcha/index.js';
+import { formRoutes } from './routes.js';
 
-/** The forms area: its routes and services register here (see docs/ARCHITECTURE.md). */
+export { formHtml, formIslandProps } from './render.js';
+export { configureForms } from './service.js';
+
+/** The forms area: the captcha challenge, the form calls, the plain form post and the owner's form builder and inbox. */
 export async function formsArea(app: FastifyInstance): Promise<void> {
   await captchaRoutes(app);
+  await formRoutes(app);
 }

@@ -4,6 +4,7 @@ import { RestockSignUp } from './RestockSignUp.js';
 import { AddToCart, ProductScarcity, QuantityInput, VariantSelect } from './ProductControls.js';
 import { QuickView } from './QuickView.js';
 import { CartPage } from '../pages/CartPage.js';
+import { Form } from './Form.js';
 
 /** Every island a page may hold, by the name the server writes into data-island. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -16,4 +17,5 @@ export const islands: Record<string, ComponentType<any>> = {
   ProductScarcity,
   QuickView,
   CartPage,
+  Form,
 };

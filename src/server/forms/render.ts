@@ -1,0 +1,81 @@
+/**
+ * Rendering forms into pages: `formHtml` gives the server-rendered Form island (a real <form> that
+ * also posts without JavaScript) for a page to place in its context, and `renderResultPage` the
+ * success or error page of a plain form post.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { renderIsland } from '../../web/ssr.js';
+import { schema } from '../../db/index.js';
+import { captchaFor } from '../captcha/index.js';
+import { FormsService, captchaActionOf, publicForm } from './service.js';
+import type { PageFields } from '../../core/forms.js';
+
+export interface FormHtmlOptions {
+  page?: PageFields;
+  /** Show the form behind a button, in the lightbox. */
+  lightbox?: boolean;
+}
+
+/** The props of the Form island (everything public: no notification address, no captcha secret). */
+export async function formIslandProps(app: FastifyInstance, req: FastifyRequest, formId: string, opts: FormHtmlOptions = {}) {
+  const service = new FormsService(app);
+  const row = await service.getForm(formId);
+  if (!row) return null;
+  const form = publicForm(row);
+  const site = await service.website();
+  const captcha = form.captcha ? captchaFor(app, site.settings).publicConfig(captchaActionOf(row)) : null;
+  const query: Record<string, string> = {};
+  const q = (req.query ?? {}) as Record<string, unknown>;
+  for (const f of form.fields) {
+    if (f.type !== 'hidden') continue;
+    const name = f.key ?? f.title ?? f.id;
+    const v = q[name];
+    if (typeof v === 'string') query[name] = v.slice(0, 2000);
+  }
+  const path = (req.url.split('?')[0] ?? '/').slice(0, 1000);
+  return {
+    form,
+    captcha,
+    crumb: req.crumb,
+    query,
+    page: { pagePath: path, ...opts.page },
+    lightbox: opts.lightbox ?? form.lightbox,
+    action: `/api/form/submit/${encodeURIComponent(form.id)}`,
+  };
+}
+
+/** The rendered form for a page template (put it in the page context, e.g. collection.formHtml); '' when the form does not exist. */
+export async function formHtml(app: FastifyInstance, req: FastifyRequest, formId: string, opts: FormHtmlOptions = {}): Promise<string> {
+  const props = await formIslandProps(app, req, formId, opts);
+  return props ? renderIsland('Form', props) : '';
+}
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/** The answer to a plain form post: the theme's system/form-result.html inside the site layout. */
+export async function renderResultPage(
+  app: FastifyInstance,
+  reply: FastifyReply,
+  r: { status: number; ok: boolean; title: string; message: string; errors?: Array<{ field: string; message: string }>; back: string },
+) {
+  const list = await app.database.db.select({ title: schema.websites.title, locale: schema.websites.locale }).from(schema.websites).limit(1);
+  const w = list[0] ?? { title: 'Tessera', locale: 'en-US' };
+  const theme = app.services.theme;
+  const ctx = { result: { ok: r.ok, title: r.title, message: r.message, errors: r.errors ?? [], back: r.back } };
+  const mainContent = theme.render('system/form-result.html', ctx, {});
+  const client = app.services.assets.tags('site');
+  const html = theme.render(
+    'site.region',
+    {
+      website: { siteTitle: w.title, language: w.locale },
+      navigation: { mainNav: [] },
+      pageType: 1,
+      mainContent,
+      tessera: { headers: `<link rel="stylesheet" href="/theme/site.css">${client.head}`, footers: client.body, cartPill: '', title: esc(`${r.title} — ${w.title}`) },
+    },
+    {},
+  );
+  return reply.status(r.status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+}

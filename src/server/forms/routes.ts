@@ -1,0 +1,332 @@
+/**
+ * The form calls of storefront.md section 7, the plain (no-JavaScript) form post, and the owner's
+ * form builder and inbox under /api/config/forms.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { and, eq } from 'drizzle-orm';
+import { schema } from '../../db/index.js';
+import { newId } from '../../db/ids.js';
+import { HttpError, badRequest } from '../errors.js';
+import { forms as m } from '../../core/messages.js';
+import { FormFieldType, Role } from '../../core/enums.js';
+import type { FormField, PageFields } from '../../core/forms.js';
+import { FormsService, publicForm } from './service.js';
+import { formSchema } from './template-schema.js';
+import { renderResultPage } from './render.js';
+import { CAPTCHA_KINDS, captchaSettingsOf } from '../captcha/index.js';
+
+const str = (max: number) => z.string().max(max);
+
+const pageFields = {
+  pageTitle: str(500).optional(),
+  pageId: str(64).optional(),
+  contentSource: z.enum(['i', 'c']).optional(),
+  pagePath: str(1000).optional(),
+  pagePermissionTypeValue: z.union([z.string().max(20), z.number()]).optional(),
+};
+
+const saveBody = z.object(
+  {
+    formId: str(64).optional(),
+    key: str(200).optional(),
+    form: z.unknown().optional(),
+    captchaKey: str(8000).optional(),
+    honeypot: str(2000).optional(),
+    visitorCookie: str(200).optional(),
+    ...pageFields,
+  },
+  { error: 'The request body must be a JSON object.' },
+);
+
+const fieldTypes = Object.values(FormFieldType) as [string, ...string[]];
+const fieldSchema = z.object({
+  id: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Field ids may use letters, digits, - and _.'),
+  type: z.enum(fieldTypes),
+  title: str(300).optional(),
+  description: str(2000).optional(),
+  required: z.boolean().optional(),
+  placeholder: str(300).optional(),
+  maxLength: z.number().int().min(1).max(20_000).nullable().optional(),
+  options: z.array(str(300)).max(100).optional(),
+  key: str(100).optional(),
+  value: str(2000).optional(),
+  showCountryCode: z.boolean().optional(),
+  underline: z.boolean().optional(),
+  currencySymbol: str(8).optional(),
+});
+
+const formBody = z.object(
+  {
+    id: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/).optional(),
+    name: z.string().trim().min(1, 'Name is required.').max(200),
+    kind: z.enum(['form', 'newsletter']).default('form'),
+    fields: z.array(fieldSchema).max(200),
+    submitButtonText: str(100).default('Submit'),
+    submissionMessage: str(5000).default('Thank you!'),
+    postSubmissionHtml: str(20_000).default(''),
+    successRedirect: z
+      .string()
+      .max(1000)
+      .refine((v) => v === '' || /^(https?:\/\/|\/(?!\/))/.test(v), 'The success redirect must be a path or an http(s) address.')
+      .default(''),
+    disclaimer: str(5000).default(''),
+    storage: z.object({ email: z.union([z.email('Enter a valid notification email.'), z.literal('')]).optional(), notify: z.boolean().optional() }).default({}),
+    captcha: z.object({ enabled: z.boolean().optional() }).default({}),
+    advanced: z.object({ lightbox: z.boolean().optional(), lightboxButtonText: str(100).optional() }).default({}),
+  },
+  { error: 'The request body must be a JSON object.' },
+);
+
+function uniqueIds(fields: FormField[]): void {
+  const seen = new Set<string>();
+  for (const f of fields) {
+    if (seen.has(f.id)) throw badRequest(`Two fields share the id ${f.id}.`, { fields: `Two fields share the id ${f.id}.` });
+    seen.add(f.id);
+  }
+}
+
+/** Values of a plain form post: f.<id> (text, radio, select, hidden), f.<id> repeated (checkbox), f.<id>.<n> (parts, likert). */
+export function valuesFromPlainPost(fields: FormField[], body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const one = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : v === undefined ? undefined : String(v));
+  for (const f of fields) {
+    const k = `f.${f.id}`;
+    switch (f.type) {
+      case 'section':
+        break;
+      case 'address':
+      case 'name':
+      case 'date':
+      case 'time':
+      case 'phone': {
+        const parts: string[] = [];
+        for (let i = 0; i < 8 && body[`${k}.${i}`] !== undefined; i++) parts.push(one(body[`${k}.${i}`]) ?? '');
+        if (parts.length) out[f.id] = parts;
+        break;
+      }
+      case 'checkbox': {
+        const v = body[k];
+        out[f.id] = v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)];
+        break;
+      }
+      case 'likert': {
+        const map: Record<string, string> = {};
+        (f.options ?? []).forEach((q, i) => {
+          const v = one(body[`${k}.${i}`]);
+          if (v) map[q] = v;
+        });
+        out[f.id] = map;
+        break;
+      }
+      default: {
+        const v = one(body[k]);
+        if (v !== undefined) out[f.id] = v;
+      }
+    }
+  }
+  return out;
+}
+
+export async function formRoutes(app: FastifyInstance): Promise<void> {
+  const service = new FormsService(app);
+
+  // ---- Visitor calls ---------------------------------------------------------------------------
+
+  app.get('/api/template/GetTemplateSchema', async (req) => {
+    const type = String((req.query as Record<string, unknown>).type ?? '');
+    const s = formSchema(type);
+    if (!s) throw badRequest(`Unknown template type ${type.slice(0, 40)}.`);
+    return s;
+  });
+
+  app.post<{ Params: { formId: string } }>('/api/rest/forms/validate/:formId', async (req) => {
+    const body = req.body;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, m.PARSE_FIELDS_FAILED);
+    const values = 'form' in (body as object) && typeof (body as { form: unknown }).form === 'string' ? service.parseValues((body as { form: string }).form) : (body as Record<string, unknown>);
+    const errors = await service.validate(req.params.formId, values);
+    if (Object.keys(errors).length) throw new HttpError(400, m.FIELDS_INVALID, errors);
+    return { valid: true };
+  });
+
+  app.post('/api/form/FormSubmissionKey', async (req) => {
+    await service.rateLimitKeys(req.ip);
+    return { key: await service.issueKey() };
+  });
+
+  app.post('/api/form/SaveFormSubmission', { bodyLimit: 256 * 1024 }, async (req) => {
+    const b = saveBody.parse(req.body ?? {});
+    const formId = b.formId ?? String((req.query as Record<string, unknown>).formId ?? '');
+    const form = typeof b.form === 'string' || (b.form && typeof b.form === 'object') ? (b.form as string | Record<string, unknown>) : undefined;
+    const res = await service.submit({
+      formId,
+      key: b.key,
+      form,
+      captchaKey: b.captchaKey,
+      honeypot: b.honeypot,
+      visitorCookie: b.visitorCookie,
+      page: pick(b),
+      ip: req.ip,
+    });
+    const f = publicForm(res.form);
+    return { success: true, submissionId: res.submissionId, submissionMessage: f.submissionMessage, successRedirect: f.successRedirect || undefined };
+  });
+
+  /** The plain form post (no JavaScript): answers a server-rendered success or error page. */
+  app.post<{ Params: { formId: string } }>('/api/form/submit/:formId', { bodyLimit: 256 * 1024 }, async (req, reply) => {
+    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+    const one = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
+    const back = safeBack(one(body.pagePath));
+    try {
+      const form = await service.requireForm(req.params.formId);
+      const values = valuesFromPlainPost(form.fields as FormField[], body);
+      const page: PageFields = { pageTitle: one(body.pageTitle), pageId: one(body.pageId), pagePath: back };
+      const cs = one(body.contentSource);
+      if (cs === 'i' || cs === 'c') page.contentSource = cs;
+      const res = await service.submit({ formId: form.id, key: undefined, form: values, honeypot: one(body.honeypot), page, ip: req.ip, noScript: true });
+      const f = publicForm(res.form);
+      if (f.successRedirect) return reply.redirect(f.successRedirect, 303);
+      return renderResultPage(app, reply, { status: 200, ok: true, title: f.name, message: f.submissionMessage, back });
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+      const status = e.status;
+      const message = status === 400 && e.errors ? m.PROBLEM_ABOVE : e.message;
+      const form = await service.getForm(req.params.formId);
+      const errors = e.errors
+        ? Object.entries(e.errors).map(([id, msg]) => ({ field: (form?.fields as FormField[] | undefined)?.find((x) => x.id === id)?.title ?? id, message: msg }))
+        : [];
+      return renderResultPage(app, reply, { status, ok: false, title: form?.name ?? 'Form', message, errors, back });
+    }
+  });
+
+  // ---- Owner calls -----------------------------------------------------------------------------
+
+  const owner = { preHandler: app.requireOwner([Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR]) };
+  const reader = { preHandler: app.requireOwner([Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR, Role.REPORTING, Role.VIEWER]) };
+  const siteId = async () => (await service.website()).id;
+
+  app.get('/api/config/forms', reader, async () => ({ forms: await service.listForms(await siteId()) }));
+
+  app.get<{ Params: { id: string } }>('/api/config/forms/:id', reader, async (req) => {
+    const f = await service.getForm(req.params.id);
+    if (!f) throw new HttpError(404, m.STATUS_404);
+    return { form: f };
+  });
+
+  app.post('/api/config/forms', owner, async (req) => {
+    const b = formBody.parse(req.body);
+    uniqueIds(b.fields as FormField[]);
+    const websiteId = await siteId();
+    const id = b.id ?? newId();
+    const r = await app.database.db
+      .insert(schema.forms)
+      .values({ ...b, id, websiteId })
+      .onConflictDoNothing()
+      .returning();
+    if (!r[0]) throw new HttpError(409, `A form with the id ${id} already exists.`);
+    return { form: r[0] };
+  });
+
+  app.put<{ Params: { id: string } }>('/api/config/forms/:id', owner, async (req) => {
+    const b = formBody.parse(req.body);
+    uniqueIds(b.fields as FormField[]);
+    const websiteId = await siteId();
+    const { id: _ignored, ...rest } = b;
+    void _ignored;
+    const r = await app.database.db.transaction(async (tx) => {
+      const cur = await tx.select().from(schema.forms).where(and(eq(schema.forms.id, req.params.id), eq(schema.forms.websiteId, websiteId))).for('update');
+      if (!cur[0]) throw new HttpError(404, m.STATUS_404);
+      return tx
+        .update(schema.forms)
+        .set({ ...rest, version: cur[0].version + 1, updatedAt: new Date() })
+        .where(eq(schema.forms.id, req.params.id))
+        .returning();
+    });
+    return { form: r[0] };
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/config/forms/:id', { preHandler: app.requireOwner([Role.ADMIN, Role.WEBSITE_MANAGER]) }, async (req) => {
+    const r = await app.database.db.delete(schema.forms).where(eq(schema.forms.id, req.params.id)).returning({ id: schema.forms.id });
+    if (!r[0]) throw new HttpError(404, m.STATUS_404);
+    return { deleted: true };
+  });
+
+  const listQuery = z.object({
+    folder: z.enum(['inbox', 'spam']).default('inbox'),
+    q: z.string().max(200).optional(),
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+  });
+  app.get<{ Params: { id: string } }>('/api/config/forms/:id/submissions', reader, async (req) => {
+    const q = listQuery.parse(req.query);
+    const f = await service.getForm(req.params.id);
+    if (!f) throw new HttpError(404, m.STATUS_404);
+    const size = 50;
+    const list = await service.submissions(f.id, { spam: q.folder === 'spam', q: q.q, limit: size + 1, offset: (q.page - 1) * size });
+    return {
+      form: publicForm(f),
+      submissions: list.slice(0, size).map((s) => ({ id: s.id, data: s.data, fields: s.fields, page: s.page, spam: s.spam, spamReason: s.spamReason, createdAt: s.createdAt.toISOString() })),
+      hasNextPage: list.length > size,
+    };
+  });
+
+  app.post<{ Params: { id: string; sid: string } }>('/api/config/forms/:id/submissions/:sid/not-spam', owner, async (req) => {
+    if (!(await service.setSpam(req.params.id, req.params.sid, false))) throw new HttpError(404, 'That submission is not in the spam folder.');
+    return { ok: true };
+  });
+  app.post<{ Params: { id: string; sid: string } }>('/api/config/forms/:id/submissions/:sid/spam', owner, async (req) => {
+    if (!(await service.setSpam(req.params.id, req.params.sid, true))) throw new HttpError(404, 'That submission is not in the inbox.');
+    return { ok: true };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/config/forms/:id/export.csv', reader, async (req, reply) => {
+    const folder = (req.query as Record<string, unknown>).folder === 'spam';
+    const f = await service.getForm(req.params.id);
+    if (!f) throw new HttpError(404, m.STATUS_404);
+    const csv = await service.csv(f.id, folder);
+    const name = f.name.replace(/[^A-Za-z0-9 _-]/g, '').trim().replace(/\s+/g, '-') || 'form';
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}-submissions.csv"`)
+      .header('cache-control', 'no-store')
+      .send('\uFEFF' + csv);
+  });
+
+  // Captcha settings (site-wide): secrets are write-only.
+  const captchaBody = z.object({
+    kind: z.enum(CAPTCHA_KINDS as unknown as [string, ...string[]]),
+    siteKey: str(200).optional(),
+    secretKey: str(200).optional(),
+    projectId: str(200).optional(),
+    apiKey: str(200).optional(),
+    minScore: z.number().min(0).max(1).optional(),
+    theme: z.enum(['light', 'dark']).optional(),
+  });
+  app.get('/api/config/captcha', reader, async () => {
+    const s = captchaSettingsOf((await service.website()).settings);
+    return { captcha: { kind: s.kind ?? 'altcha', siteKey: s.siteKey ?? '', projectId: s.projectId ?? '', minScore: s.minScore ?? 0.5, theme: s.theme ?? 'light', hasSecretKey: Boolean(s.secretKey), hasApiKey: Boolean(s.apiKey) } };
+  });
+  app.put('/api/config/captcha', { preHandler: app.requireOwner([Role.ADMIN, Role.WEBSITE_MANAGER]) }, async (req) => {
+    const b = captchaBody.parse(req.body);
+    const site = await service.website();
+    const cur = captchaSettingsOf(site.settings);
+    const next = { ...cur, ...b, secretKey: b.secretKey || cur.secretKey, apiKey: b.apiKey || cur.apiKey };
+    await app.services.websites.updateSettings(site.id, { captcha: next });
+    return { ok: true };
+  });
+}
+
+function pick(b: z.infer<typeof saveBody>): PageFields {
+  const p: PageFields = {};
+  if (b.pageTitle !== undefined) p.pageTitle = b.pageTitle;
+  if (b.pageId !== undefined) p.pageId = b.pageId;
+  if (b.contentSource !== undefined) p.contentSource = b.contentSource;
+  if (b.pagePath !== undefined) p.pagePath = b.pagePath;
+  if (b.pagePermissionTypeValue !== undefined) p.pagePermissionTypeValue = b.pagePermissionTypeValue;
+  return p;
+}
+
+/** Only a same-site path can be the 'back' link of the result page. */
+function safeBack(p: string | undefined): string {
+  return p && /^\/(?!\/)[^\s\\]*$/.test(p) && p.length < 1000 ? p : '/';
+}
+
