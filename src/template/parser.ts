@@ -7,6 +7,7 @@ import { Msg, Source, makeError, type TemplateError } from './errors';
 import { Op, type FormatterCall, type FormatterFn, type Inst, type Path, type PredicateFn } from './types';
 import { splitVariable } from './util';
 import { Assembler } from './assembler';
+import { pushMode, usesVars } from './formatters/traits';
 
 export interface Registry {
   formatters: Record<string, FormatterFn>;
@@ -39,6 +40,11 @@ const KEYWORDS: Record<string, Array<[string, Op]>> = {
   t: [['ab', Op.TAB]],
   v: [['ar', Op.BINDVAR]],
 };
+
+const pushOf = (fmts: FormatterCall[] | null): number => (fmts === null ? 0 : pushMode(fmts.map((f) => f.name)));
+/** Whether formatters need the full variable list (several variables, or a formatter that reads it). */
+const allOf = (vars: Path[], fmts: FormatterCall[] | null): boolean =>
+  fmts !== null && (vars.length > 1 || usesVars(fmts.map((f) => f.name)));
 
 export class Parser {
   private s: string;
@@ -290,7 +296,8 @@ export class Parser {
     if (fmts) this.consume();
     if (!this.complete()) return false;
     if (fmts && !this.checkFormatters(fmts)) return false;
-    this.emit({ op: Op.VARIABLE, pos: this.tagPos, src: this.src, vars, fmts: fmts || null } as Inst);
+    const f = fmts || null;
+    this.emit({ op: Op.VARIABLE, pos: this.tagPos, src: this.src, vars, fmts: f, push: pushOf(f), all: allOf(vars, f) } as Inst);
     return true;
   }
 
@@ -309,7 +316,8 @@ export class Parser {
     if (fmts) this.consume();
     if (!this.complete()) return false;
     if (fmts && !this.checkFormatters(fmts)) return false;
-    this.emit({ op: Op.BINDVAR, pos: this.tagPos, src: this.src, name, vars, fmts: fmts || null } as Inst);
+    const f = fmts || null;
+    this.emit({ op: Op.BINDVAR, pos: this.tagPos, src: this.src, name, vars, fmts: f, push: pushOf(f), all: allOf(vars, f) } as Inst);
     return true;
   }
 
