@@ -2,7 +2,8 @@ import { schema, type Database, type Db, type Tx } from '../db/index.js';
 import { newId } from '../db/ids.js';
 import { CollectionType, ProductType, RecordType } from '../core/enums.js';
 
-const img = (name: string, alt: string) => ({ assetUrl: `/demo-media/${name}.svg`, originalSize: '600x600', mediaFocalPoint: { x: 0.5, y: 0.5 }, altText: alt });
+/** Demo images are photo-like JPEGs made from the SVG drawings by src/server/images/make-demo-images.ts. */
+const img = (name: string, alt: string, focal = { x: 0.5, y: 0.5 }) => ({ assetUrl: `/demo-media/${name}.jpg`, originalSize: '1200x1200', mediaFocalPoint: focal, altText: alt });
 
 interface VariantSeed {
   sku: string;
@@ -119,7 +120,22 @@ export const DEMO_PRODUCTS: ProductSeed[] = [
   },
 ];
 
-const POSTS = [
+interface PostSeed {
+  urlId: string;
+  title: string;
+  excerpt: string;
+  body: string;
+  author: string;
+  image: [string, string];
+  daysAgo: number;
+  tags?: string[];
+  categories?: string[];
+  recordType?: number;
+  structuredContent?: Record<string, unknown>;
+  comments: Array<{ authorName: string; body: string }>;
+}
+
+const POSTS: PostSeed[] = [
   {
     urlId: 'how-we-choose-our-linen',
     title: 'How we choose our linen',
@@ -127,6 +143,8 @@ const POSTS = [
     body: '<p>Linen is a wonderfully honest fibre. We tried cloth from three mills over two winters before we settled on a washed 185 gsm weave that softens quickly and holds its shape.</p>',
     author: 'Maya Ortega',
     image: ['journal-1', 'Morning sun over a field'],
+    tags: ['linen', 'makers'],
+    categories: ['Stories'],
     daysAgo: 40,
     comments: [
       { authorName: 'Jonas', body: 'Love the transparency. My shirt from last year is still going strong.' },
@@ -140,6 +158,8 @@ const POSTS = [
     body: '<p>Start with fresh beans and a medium-fine grind. Bloom with twice the weight of the coffee in water, wait thirty seconds, then pour slowly in circles.</p>',
     author: 'Sam Lee',
     image: ['journal-2', 'A single leaf'],
+    tags: ['coffee', 'guides'],
+    categories: ['Guides'],
     daysAgo: 12,
     comments: [{ authorName: 'Ana', body: 'The 30 second bloom made a real difference, thank you!' }],
   },
@@ -153,10 +173,105 @@ const POSTS = [
     daysAgo: 3,
     comments: [],
   },
+  {
+    urlId: 'caring-for-walnut',
+    title: 'Caring for a walnut cutting board',
+    excerpt: 'Wash by hand, dry standing up, and oil it once a month: a board that lasts a lifetime.',
+    body: '<p>Walnut is hard enough to last and soft enough to spare your knives. Wash it by hand in warm soapy water, dry it standing on its edge, and rub in a food-safe oil once a month.</p><h2>What to avoid</h2><p>Never leave it soaking and never put it in the dishwasher: the wood swells, dries unevenly and cracks.</p>',
+    author: 'Sam Lee',
+    image: ['cutting-board', 'A walnut cutting board'],
+    daysAgo: 400,
+    tags: ['care', 'kitchen'],
+    categories: ['Guides'],
+    comments: [],
+  },
+  {
+    urlId: 'podcast-episode-1-makers',
+    title: 'Podcast: meeting the makers',
+    excerpt: 'Maya talks to the weaver behind our merino throw about small mills and slow cloth.',
+    body: '<p>In our first episode Maya talks to the weaver behind our merino throw about small mills, slow cloth and why a blanket should outlive its owner.</p>',
+    author: 'Maya Ortega',
+    image: ['wool-throw', 'A folded brown wool throw'],
+    daysAgo: 75,
+    tags: ['podcast', 'makers'],
+    categories: ['Stories'],
+    recordType: RecordType.AUDIO,
+    structuredContent: { audioAssetUrl: '/demo-media/chime.wav', duration: 2000, title: 'Meeting the makers' },
+    comments: [],
+  },
+  {
+    urlId: 'bike-tune-up-in-two-minutes',
+    title: 'Video: a bike tune-up in two minutes',
+    excerpt: 'What happens to your bike in our workshop, from gears to a trued wheel.',
+    body: '<p>A short film from the workshop: gears indexed, brakes bled, wheels trued and a chain that runs quietly again.</p>',
+    author: 'Sam Lee',
+    image: ['bike-tune-up', 'A bicycle wheel'],
+    daysAgo: 20,
+    tags: ['workshop', 'video'],
+    categories: ['Stories'],
+    recordType: RecordType.VIDEO,
+    structuredContent: { videoUrl: 'https://example.com/videos/bike-tune-up', providerName: 'Example Video', duration: 120_000 },
+    comments: [{ authorName: 'Lena', body: 'Great to see behind the scenes.' }],
+  },
+];
+
+const EVENTS = [
+  {
+    urlId: 'saturday-workshop-open-day',
+    title: 'Saturday workshop open day',
+    excerpt: 'Bring your bike, meet the mechanics, and learn to index your own gears.',
+    body: '<p>Bring your bike, meet the mechanics, and learn to index your own gears. Coffee from our pour-over bar all morning.</p>',
+    image: ['bike-tune-up', 'A bicycle wheel'],
+    startsInDays: 9,
+    hours: 4,
+    location: { addressTitle: 'Fernhill Workshop', addressLine1: '1120 SE Division St', addressLine2: 'Portland, OR 97202', addressCountry: 'United States', mapLat: 45.5048, mapLng: -122.6536 },
+  },
+  {
+    urlId: 'pour-over-tasting-evening',
+    title: 'Pour-over tasting evening',
+    excerpt: 'Three single origins side by side, brewed three ways.',
+    body: '<p>Three single origins side by side, brewed three ways. Eight seats, so book early.</p>',
+    image: ['pour-over', 'A green ceramic pour-over dripper'],
+    startsInDays: 23,
+    hours: 2,
+    location: { addressTitle: 'Fernhill Shop', addressLine1: '2200 NE Alberta St', addressLine2: 'Portland, OR 97211', addressCountry: 'United States', mapLat: 45.559, mapLng: -122.6432 },
+  },
+  {
+    urlId: 'winter-makers-market',
+    title: 'Winter makers market',
+    excerpt: 'Twenty makers from the Pacific Northwest under one roof.',
+    body: '<p>Twenty makers from the Pacific Northwest under one roof: ceramics, linen, wood and wool.</p>',
+    image: ['gallery-4', 'Late summer fields'],
+    startsInDays: -30,
+    hours: 6,
+    location: { addressTitle: 'Old Town Hall', addressLine1: '1 Market St', addressLine2: 'Portland, OR 97204', addressCountry: 'United States', mapLat: 45.52, mapLng: -122.67 },
+  },
+];
+
+const PAGES = [
+  {
+    key: 'faq',
+    urlId: 'faq',
+    title: 'Questions',
+    body: '<h2>How long does shipping take?</h2><p>Orders leave the shop within two working days and arrive in three to five.</p><h2>Can I return something?</h2><p>Yes, within thirty days, unused and in its packaging.</p>',
+  },
+  {
+    key: 'shipping',
+    urlId: 'shipping-and-returns',
+    title: 'Shipping and returns',
+    body: '<p>Free shipping on orders over $100 in the United States. Returns within thirty days.</p>',
+  },
+  {
+    key: 'members',
+    urlId: 'members',
+    title: 'Members',
+    body: '<p>Early access to new makers, member prices and the workshop calendar.</p>',
+  },
 ];
 
 export interface SeedResult {
   websiteId: string;
+  collectionIds: Record<string, string>;
   productIds: Record<string, string>;
   variantIds: Record<string, string>;
 }
@@ -181,7 +296,18 @@ export async function seedDemo(database: Database, now = new Date()): Promise<Se
 /** The demo store, written inside the caller's transaction. */
 export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
   const websiteId = newId();
-  const ids = { shop: newId(), about: newId(), journal: newId(), gallery: newId(), contact: newId() };
+  const ids = {
+    shop: newId(),
+    about: newId(),
+    journal: newId(),
+    gallery: newId(),
+    contact: newId(),
+    events: newId(),
+    more: newId(),
+    faq: newId(),
+    shipping: newId(),
+    members: newId(),
+  };
   await tx.insert(schema.websites).values({
     id: websiteId,
     title: 'Fernhill Supply Co.',
@@ -196,12 +322,28 @@ export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
         mainNav: [
           { title: 'Shop', collectionId: ids.shop },
           { title: 'Journal', collectionId: ids.journal },
+          { title: 'Events', collectionId: ids.events },
           { title: 'Gallery', collectionId: ids.gallery },
           { title: 'About', collectionId: ids.about },
           { title: 'Contact', collectionId: ids.contact },
+          {
+            title: 'More',
+            collectionId: ids.more,
+            children: [
+              { title: 'Questions', collectionId: ids.faq },
+              { title: 'Our makers on Instagram', externalLink: 'https://www.instagram.com/' },
+            ],
+          },
         ],
         secondaryNav: [],
+        _hidden: [{ title: 'Shipping and returns', collectionId: ids.shipping }],
+        _memberareas: [{ title: 'Members', collectionId: ids.members, memberAreaId: 'fernhill-members' }],
       },
+      socialAccounts: [
+        { serviceName: 'instagram', profileUrl: 'https://www.instagram.com/', screenname: 'fernhillsupply' },
+        { serviceName: 'pinterest', profileUrl: 'https://www.pinterest.com/', screenname: 'fernhillsupply' },
+      ],
+      shareButtonOptions: { facebook: true, twitter: true, pinterest: true, email: true },
       storeSettings: { multipleQuantityAllowedForServices: true, restockNotificationsSuccessText: 'Signed up!' },
       codeInjection: { header: '', footer: '' },
     },
@@ -209,7 +351,29 @@ export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
   await tx.insert(schema.collections).values([
     { id: ids.shop, websiteId, urlId: 'shop', title: 'Shop', type: CollectionType.PRODUCTS, typeName: 'products', ordering: 0, description: '' },
     { id: ids.journal, websiteId, urlId: 'journal', title: 'Journal', type: CollectionType.GENERIC, typeName: 'blog', ordering: 1 },
-    { id: ids.gallery, websiteId, urlId: 'gallery', title: 'Gallery', type: CollectionType.GENERIC, typeName: 'gallery', ordering: 2, settings: { design: 'grid' } },
+    {
+      id: ids.gallery,
+      websiteId,
+      urlId: 'gallery',
+      title: 'Gallery',
+      type: CollectionType.GENERIC,
+      typeName: 'gallery',
+      ordering: 2,
+      description: 'Landscapes from the roads between our makers.',
+      settings: { design: 'grid', 'aspect-ratio': 'standard', 'thumbnails-per-row': 3, padding: 16, lightbox: true, lightboxTheme: 'dark', 'show-meta-on-hover': true },
+    },
+    { id: ids.events, websiteId, urlId: 'events', title: 'Events', type: CollectionType.GENERIC, typeName: 'events', ordering: 5, description: 'Workshops, tastings and markets.' },
+    { id: ids.more, websiteId, urlId: 'more', title: 'More', type: CollectionType.GENERIC, typeName: 'folder', ordering: 6, settings: { folderBehavior: 1 } },
+    ...PAGES.map((pg, i) => ({
+      id: ids[pg.key as 'faq' | 'shipping' | 'members'],
+      websiteId,
+      urlId: pg.urlId,
+      title: pg.title,
+      type: CollectionType.PAGE,
+      typeName: 'page',
+      ordering: 7 + i,
+      settings: { body: pg.body },
+    })),
     {
       id: ids.about,
       websiteId,
@@ -281,12 +445,13 @@ export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
       collectionId: ids.journal,
       urlId: post.urlId,
       title: post.title,
-      recordType: RecordType.TEXT,
+      recordType: post.recordType ?? RecordType.TEXT,
       body: post.body,
       excerpt: post.excerpt,
       author: post.author,
-      tags: ['shop notes'],
-      categories: ['News'],
+      tags: post.tags ?? ['shop notes'],
+      categories: post.categories ?? ['News'],
+      structuredContent: post.structuredContent ?? {},
       assets: [img(post.image[0], post.image[1])],
       commentState: 1,
       publishOn: at,
@@ -318,5 +483,27 @@ export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
       publishOn: now,
     });
   }
-  return { websiteId, productIds, variantIds };
+  order = 0;
+  const day = 86_400_000;
+  for (const ev of EVENTS) {
+    const start = new Date(Math.floor((now.getTime() + ev.startsInDays * day) / day) * day + 17 * 3_600_000);
+    await tx.insert(schema.items).values({
+      id: newId(),
+      websiteId,
+      collectionId: ids.events,
+      urlId: ev.urlId,
+      title: ev.title,
+      recordType: RecordType.EVENT,
+      body: ev.body,
+      excerpt: ev.excerpt,
+      author: 'Maya Ortega',
+      tags: ['events'],
+      categories: ['Events'],
+      assets: [img(ev.image[0], ev.image[1])],
+      structuredContent: { startDate: start.getTime(), endDate: start.getTime() + ev.hours * 3_600_000, location: ev.location },
+      publishOn: new Date(now.getTime() - 5 * day),
+      ordering: order++,
+    });
+  }
+  return { websiteId, collectionIds: ids, productIds, variantIds };
 }

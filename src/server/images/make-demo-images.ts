@@ -3,7 +3,7 @@
  * (seed/media/*.jpg): soft studio light, a vignette, a floor shadow and a fine paper grain.
  * Run once with `npx tsx src/server/images/make-demo-images.ts`; the output is committed.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 
@@ -36,6 +36,33 @@ export async function makeDemoImages(dir = DEMO_MEDIA_DIR): Promise<string[]> {
   return made;
 }
 
+/** A two-second chime (8 kHz, 8-bit mono WAV) for the demo podcast post's audio block. */
+export function makeChime(file = join(DEMO_MEDIA_DIR, 'chime.wav')): string {
+  const rate = 8000;
+  const n = rate * 2;
+  const buf = Buffer.alloc(44 + n);
+  buf.write('RIFF', 0);
+  buf.writeUInt32LE(36 + n, 4);
+  buf.write('WAVEfmt ', 8);
+  buf.writeUInt32LE(16, 16);
+  buf.writeUInt16LE(1, 20);
+  buf.writeUInt16LE(1, 22);
+  buf.writeUInt32LE(rate, 24);
+  buf.writeUInt32LE(rate, 28);
+  buf.writeUInt16LE(1, 32);
+  buf.writeUInt16LE(8, 34);
+  buf.write('data', 36);
+  buf.writeUInt32LE(n, 40);
+  for (let i = 0; i < n; i++) {
+    const t = i / rate;
+    const v = Math.exp(-2.2 * t) * (0.6 * Math.sin(2 * Math.PI * 660 * t) + 0.3 * Math.sin(2 * Math.PI * 990 * t));
+    buf[44 + i] = Math.round(128 + 110 * v);
+  }
+  writeFileSync(file, buf);
+  return file;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  makeDemoImages().then((files) => console.log(`made ${files.length} demo images in ${DEMO_MEDIA_DIR}`));
+  makeChime();
+  makeDemoImages().then((files) => console.log(`made ${files.length} demo images and a chime in ${DEMO_MEDIA_DIR}`));
 }

@@ -1,15 +1,34 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import type { NavLink, WebsiteRow, WebsiteService } from '../platform/websites.js';
-import { loadProducts, variantJson, type ProductRecord } from '../commerce/products.js';
+import { variantJson, type ProductRecord } from '../commerce/products.js';
+import { imageAttributes, parseOriginalSize, type ImagePriority } from '../../core/image.js';
+import { excerptText, showComments } from '../../core/content.js';
+import { isDarkColour, parseHex } from '../../core/colour.js';
+import { timeSince } from '../../core/time.js';
+import { commerce as commerceMessages } from '../../core/messages.js';
+import { CollectionType, FolderBehavior, RecordType } from '../../core/enums.js';
+import { GALLERY_ASPECT_RATIOS, GALLERY_DEFAULTS, GALLERY_RANGES } from '../../core/constants.js';
 
 export type CollectionRow = typeof schema.collections.$inferSelect;
 export type ItemRow = typeof schema.items.$inferSelect;
+type Obj = Record<string, unknown>;
 
 /** The collection types of the enumeration that Tessera's themes render. */
-export const PRODUCTS_TYPE = 13;
-export const STORE_ITEM_RECORD = 11;
+export const PRODUCTS_TYPE = CollectionType.PRODUCTS;
+export const STORE_ITEM_RECORD = RecordType.STORE_ITEM;
+
+/** Record type names as themes test them (post-type-{name}). */
+const RECORD_TYPE_LABELS: Record<number, string> = {
+  [RecordType.TEXT]: 'text',
+  [RecordType.IMAGE]: 'image',
+  [RecordType.AUDIO]: 'audio',
+  [RecordType.VIDEO]: 'video',
+  [RecordType.STORE_ITEM]: 'store-item',
+  [RecordType.EVENT]: 'event',
+  [RecordType.GALLERY]: 'gallery',
+};
 
 export function collectionUrl(c: Pick<CollectionRow, 'urlId'>): string {
   return `/${c.urlId}`;
@@ -19,8 +38,49 @@ export function itemUrl(c: Pick<CollectionRow, 'urlId' | 'type'>, i: Pick<ItemRo
   return c.type === PRODUCTS_TYPE ? `/${c.urlId}/p/${i.urlId}` : `/${c.urlId}/${i.urlId}`;
 }
 
+function stripTags(html: string): string {
+  return html.replace(/<[^>]*>/g, ' ');
+}
+
+function attr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The image template of platform.md, through the core rule: an asset becomes the attributes of an
+ * <img> (sqs loader: the seven platform widths as a srcset, served by the image variant route).
+ * `tag` is the finished element; the other fields let a theme write its own.
+ */
+export function imageJson(asset: Obj | undefined, alt: string, opts: { sizes: string; priority?: ImagePriority; className?: string }) {
+  if (!asset || typeof asset.assetUrl !== 'string' || asset.assetUrl === '') return null;
+  let size = { width: 1200, height: 1200 };
+  try {
+    size = parseOriginalSize(asset.originalSize);
+  } catch {
+    /* keep a square default for assets without an originalSize */
+  }
+  const fp = (asset.mediaFocalPoint ?? null) as { x: number; y: number } | null;
+  const attrs = imageAttributes({
+    src: asset.assetUrl,
+    width: size.width,
+    height: size.height,
+    alt,
+    loader: 'sqs',
+    sizes: opts.sizes,
+    priority: opts.priority ?? null,
+    focalPoint: fp,
+    class: opts.className,
+  });
+  const [fx, fy] = attrs['data-image-focal-point'].split(',').map(Number);
+  const tag = `<img ${Object.entries(attrs)
+    .map(([k, v]) => `${k}="${attr(v)}"`)
+    .join(' ')} style="object-position:${fx * 100}% ${fy * 100}%">`;
+  return { ...attrs, width: size.width, height: size.height, focalPoint: { x: fx, y: fy }, tag };
+}
+
 export function websiteJson(site: WebsiteRow, websites: WebsiteService) {
   const settings = site.settings;
+  const accent = typeof settings.accentColor === 'string' && parseHex(settings.accentColor) ? settings.accentColor : '#2f5d50';
   return {
     id: site.id,
     identifier: site.id,
@@ -32,11 +92,57 @@ export function websiteJson(site: WebsiteRow, websites: WebsiteService) {
     commentsEnabled: settings.commentsEnabled !== false,
     storeSettings: websites.storeSettings(site),
     socialAccounts: (settings.socialAccounts as unknown[]) ?? [],
+    shareButtonOptions: (settings.shareButtonOptions as Obj) ?? {},
+    accentColor: accent,
+    /** The dark-colour test of the specs: text on the accent colour is white when the accent is dark. */
+    accentIsDark: isDarkColour(accent),
+    accentHsl: settings.accentHsl ?? null,
   };
 }
 
+/** Gallery options of storefront.md with their defaults, clamped to their ranges. */
+export function galleryOptions(settings: Obj) {
+  const d = GALLERY_DEFAULTS;
+  const bool = (k: string, def: boolean) => (typeof settings[k] === 'boolean' ? (settings[k] as boolean) : def);
+  const num = (k: string, def: number, range: readonly [number, number]) => {
+    const n = Number(settings[k]);
+    return Number.isFinite(n) ? Math.min(range[1], Math.max(range[0], Math.round(n))) : def;
+  };
+  const oneOf = <T extends string>(k: string, values: readonly T[], def: T): T => (values.includes(settings[k] as T) ? (settings[k] as T) : def);
+  const aspectRatio = oneOf('aspect-ratio', Object.keys(GALLERY_ASPECT_RATIOS), d.aspectRatio);
+  const opts = {
+    design: oneOf('design', ['grid', 'slideshow', 'slider', 'stacked'] as const, d.design),
+    autoplay: bool('autoplay', d.autoplay),
+    autoplayDuration: num('autoplay-duration', d.autoplayDuration, GALLERY_RANGES.autoplayDuration),
+    controls: bool('controls', d.controls),
+    autoCrop: bool('auto-crop', d.autoCrop),
+    aspectRatio,
+    aspectRatioValue: GALLERY_ASPECT_RATIOS[aspectRatio],
+    squareThumbs: bool('square-thumbs', d.squareThumbs),
+    thumbnails: bool('thumbnails', d.thumbnails),
+    thumbnailStripHeight: num('thumbnail-strip-height', d.thumbnailStripHeight, GALLERY_RANGES.thumbnailStripHeight),
+    thumbnailStripMargin: num('thumbnail-strip-margin', d.thumbnailStripMargin, GALLERY_RANGES.thumbnailStripMargin),
+    showMetaBasic: bool('show-meta-basic', d.showMetaBasic),
+    showMeta: bool('show-meta', d.showMeta),
+    showMetaOnlyTitle: bool('show-meta-only-title', d.showMetaOnlyTitle),
+    metaPosition: oneOf('meta-position', ['top', 'top-left', 'top-right', 'center', 'bottom', 'bottom-left', 'bottom-right'] as const, d.metaPosition),
+    showMetaOnHover: bool('show-meta-on-hover', d.showMetaOnHover),
+    activeAlignment: oneOf('active-alignment', ['left', 'center', 'right'] as const, d.activeAlignment),
+    thumbnailsPerRow: num('thumbnails-per-row', d.thumbnailsPerRow, GALLERY_RANGES.thumbnailsPerRow),
+    padding: num('padding', d.padding, GALLERY_RANGES.padding),
+    lightbox: bool('lightbox', d.lightbox),
+    lightboxTheme: oneOf('lightboxTheme', ['dark', 'light'] as const, d.lightboxTheme),
+    maxWidth: num('max-width', d.maxWidth, GALLERY_RANGES.maxWidth),
+    newWindow: bool('newWindow', d.newWindow),
+    transparentBackground: bool('transparentBackground', d.transparentBackground),
+  };
+  return opts;
+}
+export type GalleryOptions = ReturnType<typeof galleryOptions>;
+
 export function collectionJson(c: CollectionRow) {
-  return {
+  const settings = c.settings ?? {};
+  const json: Obj = {
     id: c.id,
     title: c.title,
     navigationTitle: c.navigationTitle || c.title,
@@ -45,81 +151,173 @@ export function collectionJson(c: CollectionRow) {
     type: c.type,
     typeName: c.typeName,
     description: c.description,
-    ...c.settings,
+    ...settings,
   };
+  if (c.typeName === 'gallery') json.gallery = galleryOptions(settings);
+  if (c.typeName === 'folder') json.folderBehavior = Number(settings.folderBehavior ?? FolderBehavior.INDEX);
+  return json;
 }
 
-export function itemJson(c: CollectionRow, i: ItemRow, product: ProductRecord | undefined, currency: string) {
-  const main = i.assets[0] as Record<string, unknown> | undefined;
-  const json: Record<string, unknown> = {
+export interface ItemOptions {
+  currency: string;
+  commentsEnabled: boolean;
+  /** Whether the first image is the page's largest paint (high fetch priority). */
+  priority?: ImagePriority;
+  sizes?: string;
+  publicCommentCount?: number;
+  now?: number;
+}
+
+export function itemJson(c: CollectionRow, i: ItemRow, product: ProductRecord | undefined, opts: ItemOptions | string) {
+  const o: ItemOptions = typeof opts === 'string' ? { currency: opts, commentsEnabled: true } : opts;
+  const main = i.assets[0] as Obj | undefined;
+  const excerpt = i.excerpt || excerptText(stripTags(i.body));
+  const alt = excerptText(String(main?.altText || i.title || excerpt));
+  const publicCommentCount = o.publicCommentCount ?? 0;
+  const json: Obj = {
     id: i.id,
     collectionId: i.collectionId,
     recordType: i.recordType,
+    recordTypeLabel: RECORD_TYPE_LABELS[i.recordType] ?? 'text',
     title: i.title,
     urlId: i.urlId,
     fullUrl: itemUrl(c, i),
     body: i.body,
-    excerpt: i.excerpt,
+    excerpt,
     author: { displayName: i.author },
     tags: i.tags,
     categories: i.categories,
     publishOn: i.publishOn.getTime(),
+    timeSince: timeSince(i.publishOn, o.now ?? Date.now()),
     addedOn: i.createdAt.getTime(),
     updatedOn: i.updatedAt.getTime(),
     assetUrl: main?.assetUrl ?? '',
     originalSize: main?.originalSize ?? '',
     mediaFocalPoint: main?.mediaFocalPoint ?? { x: 0.5, y: 0.5 },
-    altText: main?.altText ?? '',
+    altText: alt,
     items: i.assets,
+    image: imageJson(main, alt, { sizes: o.sizes ?? '(max-width: 432px) 100vw, 33vw', priority: o.priority ?? null }),
     commentState: i.commentState,
-    publicCommentCount: 0,
+    publicCommentCount,
+    showComments: showComments({ commentState: i.commentState, publicCommentCount }, o.commentsEnabled),
+    commentLinkText: commerceMessages.commentLink(publicCommentCount),
     ...(i.recordType === STORE_ITEM_RECORD ? {} : { structuredContent: i.structuredContent }),
   };
+  if (i.recordType === RecordType.EVENT) {
+    const sc = i.structuredContent;
+    json.startDate = Number(sc.startDate ?? i.publishOn.getTime());
+    json.endDate = Number(sc.endDate ?? json.startDate);
+    json.location = sc.location ?? null;
+    json.icsUrl = `${json.fullUrl}?format=ics`;
+  }
   if (i.recordType === STORE_ITEM_RECORD) {
-    const variants = (product?.variants ?? []).map((v) => variantJson(v, currency));
+    const variants = (product?.variants ?? []).map((v) => variantJson(v, o.currency));
     const first = variants[0];
     json.structuredContent = {
       ...i.structuredContent,
       productType: Number(i.structuredContent.productType ?? 1),
       variants,
-      priceMoney: first?.priceMoney ?? { currency, value: '0' },
-      salePriceMoney: first?.salePriceMoney ?? { currency, value: '0' },
+      priceMoney: first?.priceMoney ?? { currency: o.currency, value: '0' },
+      salePriceMoney: first?.salePriceMoney ?? { currency: o.currency, value: '0' },
       onSale: variants.some((v) => v.onSale),
     };
   }
   return json;
 }
 
-/** Main navigation with active flags, from the website's navigation settings. */
+/** Main navigation with active flags, from the website's navigation settings (including _hidden and _memberareas). */
 export function navigationJson(site: WebsiteRow, byId: Map<string, CollectionRow>, path: string) {
   const nav = (site.settings.navigation ?? {}) as Record<string, NavLink[]>;
-  const toLink = (l: NavLink): Record<string, unknown> => {
+  const toLink = (l: NavLink & { memberAreaId?: string }): Obj => {
     const c = l.collectionId ? byId.get(l.collectionId) : undefined;
     const url = c ? collectionUrl(c) : (l.externalLink ?? '#');
+    const children = (l.children ?? []).map(toLink);
+    const childActive = children.some((x) => x.active);
     return {
       title: l.title || c?.navigationTitle || c?.title || '',
       fullUrl: url,
       external: !c,
-      active: !!c && (path === url || path.startsWith(url + '/')),
+      folder: c?.typeName === 'folder',
+      active: (!!c && (path === url || path.startsWith(url + '/'))) || childActive,
       collectionId: l.collectionId ?? null,
-      children: (l.children ?? []).map(toLink),
+      memberAreaId: l.memberAreaId ?? null,
+      children,
     };
   };
   const out: Record<string, unknown[]> = {};
-  for (const [name, links] of Object.entries(nav)) out[name] = links.map(toLink);
+  for (const [name, links] of Object.entries(nav)) out[name] = (links ?? []).map(toLink);
+  out.mainNav ??= [];
+  out._hidden ??= [];
+  out._memberareas ??= [];
   return out;
+}
+
+/** Collection ids that sit in the member-area navigation. */
+export function memberAreaCollections(site: WebsiteRow): Set<string> {
+  const nav = (site.settings.navigation ?? {}) as Record<string, NavLink[]>;
+  const out = new Set<string>();
+  const walk = (links: NavLink[] = []) => {
+    for (const l of links) {
+      if (l.collectionId) out.add(l.collectionId);
+      walk(l.children);
+    }
+  };
+  walk(nav._memberareas);
+  return out;
+}
+
+/** The children of a folder collection, from the navigation entry that points at it. */
+export function folderChildren(site: WebsiteRow, folder: CollectionRow, byId: Map<string, CollectionRow>): Obj[] {
+  const nav = (site.settings.navigation ?? {}) as Record<string, NavLink[]>;
+  let entry: NavLink | undefined;
+  const find = (links: NavLink[] = []) => {
+    for (const l of links) {
+      if (l.collectionId === folder.id) entry = l;
+      else find(l.children);
+    }
+  };
+  for (const links of Object.values(nav)) find(links);
+  return (entry?.children ?? []).map((l) => {
+    const c = l.collectionId ? byId.get(l.collectionId) : undefined;
+    return { title: l.title || c?.title || '', fullUrl: c ? collectionUrl(c) : (l.externalLink ?? '#'), external: !c, description: c?.description ?? '' };
+  });
 }
 
 export async function allCollections(db: Db, websiteId: string): Promise<CollectionRow[]> {
   return db.select().from(schema.collections).where(eq(schema.collections.websiteId, websiteId)).orderBy(asc(schema.collections.ordering));
 }
 
-export async function publishedItems(db: Db, c: CollectionRow, limit: number, offset: number): Promise<ItemRow[]> {
-  const order = c.typeName === 'blog' ? [desc(schema.items.publishOn)] : c.typeName === 'events' ? [asc(schema.items.publishOn)] : [asc(schema.items.ordering), asc(schema.items.createdAt)];
+export interface ItemFilter {
+  tag?: string;
+  category?: string;
+  /** Events: 'upcoming' (default) or 'past'. */
+  view?: string;
+  now?: number;
+}
+
+function filterSql(c: CollectionRow, f: ItemFilter): SQL[] {
+  const out: SQL[] = [];
+  if (f.tag) out.push(sql`${schema.items.tags} @> ${JSON.stringify([f.tag])}::jsonb`);
+  if (f.category) out.push(sql`${schema.items.categories} @> ${JSON.stringify([f.category])}::jsonb`);
+  if (c.typeName === 'events' && f.now !== undefined) {
+    const end = sql`coalesce((${schema.items.structuredContent}->>'endDate')::bigint, 0)`;
+    out.push(f.view === 'past' ? sql`${end} < ${f.now}` : sql`${end} >= ${f.now}`);
+  }
+  return out;
+}
+
+export async function publishedItems(db: Db, c: CollectionRow, limit: number, offset: number, filter: ItemFilter = {}): Promise<ItemRow[]> {
+  const startDate = sql`coalesce((${schema.items.structuredContent}->>'startDate')::bigint, 0)`;
+  const order =
+    c.typeName === 'blog'
+      ? [desc(schema.items.publishOn)]
+      : c.typeName === 'events'
+        ? [filter.view === 'past' ? desc(startDate) : asc(startDate)]
+        : [asc(schema.items.ordering), asc(schema.items.createdAt)];
   return db
     .select()
     .from(schema.items)
-    .where(and(eq(schema.items.collectionId, c.id), eq(schema.items.status, 'published')))
+    .where(and(eq(schema.items.collectionId, c.id), eq(schema.items.status, 'published'), ...filterSql(c, filter)))
     .orderBy(...order)
     .limit(limit)
     .offset(offset);
@@ -134,11 +332,51 @@ export async function itemByUrl(db: Db, c: CollectionRow, urlId: string): Promis
   return rows[0] ?? null;
 }
 
+/** Variants of the store items among rows, in one query (the rows themselves are already loaded). */
 export async function productsFor(db: Db, rows: ItemRow[]): Promise<Map<string, ProductRecord>> {
-  return loadProducts(db, rows.filter((r) => r.recordType === STORE_ITEM_RECORD).map((r) => r.id));
+  const out = new Map<string, ProductRecord>();
+  const store = rows.filter((r) => r.recordType === STORE_ITEM_RECORD);
+  if (store.length === 0) return out;
+  for (const item of store) out.set(item.id, { item, variants: [] });
+  const variants = await db
+    .select()
+    .from(schema.productVariants)
+    .where(inArray(schema.productVariants.itemId, store.map((r) => r.id)))
+    .orderBy(asc(schema.productVariants.ordering));
+  for (const v of variants) out.get(v.itemId)?.variants.push(v);
+  return out;
 }
 
 export async function commentsFor(db: Db, itemIds: string[]) {
   if (itemIds.length === 0) return [];
   return db.select().from(schema.comments).where(and(inArray(schema.comments.itemId, itemIds), eq(schema.comments.approved, true))).orderBy(asc(schema.comments.createdAt));
+}
+
+/** Approved comment counts per item, in one query. */
+export async function commentCounts(db: Db, itemIds: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (itemIds.length === 0) return out;
+  const rows = await db
+    .select({ itemId: schema.comments.itemId, n: sql<number>`count(*)::int` })
+    .from(schema.comments)
+    .where(and(inArray(schema.comments.itemId, itemIds), eq(schema.comments.approved, true)))
+    .groupBy(schema.comments.itemId);
+  for (const r of rows) out.set(r.itemId, Number(r.n));
+  return out;
+}
+
+/** Tags and categories used in a collection, with counts (for the filter links). */
+export async function collectionFacets(db: Db, c: CollectionRow): Promise<{ tags: Obj[]; categories: Obj[] }> {
+  const rows = await db
+    .select({ tags: schema.items.tags, categories: schema.items.categories })
+    .from(schema.items)
+    .where(and(eq(schema.items.collectionId, c.id), eq(schema.items.status, 'published')));
+  const count = (key: 'tags' | 'categories', param: string) => {
+    const m = new Map<string, number>();
+    for (const r of rows) for (const t of r[key] ?? []) m.set(t, (m.get(t) ?? 0) + 1);
+    return [...m]
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .map(([name, n]) => ({ name, count: n, url: `${collectionUrl(c)}?${param}=${encodeURIComponent(name)}` }));
+  };
+  return { tags: count('tags', 'tag'), categories: count('categories', 'category') };
 }

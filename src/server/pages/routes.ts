@@ -1,25 +1,37 @@
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.js';
-import type { WebsiteService } from '../platform/websites.js';
+import type { WebsiteRow, WebsiteService } from '../platform/websites.js';
 import type { CartService } from '../commerce/cart-service.js';
 import { CART_COOKIE } from '../commerce/routes.js';
 import { cartPageHtml, commerceWidgets, pageMerchandising } from '../commerce/widgets.js';
 import type { Theme } from './theme.js';
 import type { ClientAssets } from './assets.js';
 import { renderIsland } from '../../web/ssr.js';
-import { PageType } from '../../core/enums.js';
+import { FolderBehavior, PageType, RecordType } from '../../core/enums.js';
+import { eventIcs } from './ics.js';
 import {
-  allCollections,
+  collectionFacets,
   collectionJson,
+  commentCounts,
   commentsFor,
+  folderChildren,
   itemByUrl,
   itemJson,
+  memberAreaCollections,
   navigationJson,
   productsFor,
   publishedItems,
   websiteJson,
   type CollectionRow,
+  type ItemFilter,
 } from './context.js';
+import { CollectionCache } from './cache.js';
+import { contentWidgets } from './widgets.js';
+import { galleryIsland } from './gallery.js';
+import { imageRoutes } from '../images/routes.js';
+import { ImageVariants } from '../images/variants.js';
+import { normaliseQuery, searchSite } from '../search/search.js';
 
 export interface PagesDeps {
   database: Database;
@@ -29,29 +41,52 @@ export interface PagesDeps {
   assets: ClientAssets;
 }
 
-const PAGE_SIZE = 20;
+export const PAGE_SIZE = 20;
+/** Products lists show up to the platform's maximum products per collection on one page. */
+export const PRODUCTS_PAGE_SIZE = 60;
 
 function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
+function queryString(q: unknown): string | undefined {
+  const v = Array.isArray(q) ? q[0] : q;
+  if (typeof v !== 'string') return undefined;
+  const s = v.trim().slice(0, 100);
+  return s === '' ? undefined : s;
+}
+
+interface PageSpec {
+  template: string;
+  pageType: number;
+  status?: number;
+  title?: string;
+  description?: string;
+  ctx: Record<string, unknown>;
+  collections?: CollectionRow[];
+  /** An image to preload (the page's largest paint). */
+  preload?: { srcset: string; sizes: string; src: string } | null;
+}
+
 export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   const { database, websites, carts, theme, assets } = deps;
   const db = database.db;
+  const collectionCache = new CollectionCache(db);
+
+  imageRoutes(app, new ImageVariants({ '/demo-media/': join(process.cwd(), 'seed', 'media'), '/theme/': theme.assetsDir }));
+
+  const siteUserOf = (req: FastifyRequest) => (req as unknown as { siteUser?: { id: string } | null }).siteUser ?? null;
 
   /** Builds the parts every page shares, renders the page template into the layout, and replies. */
-  async function send(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    page: { template: string; pageType: number; status?: number; title?: string; ctx: Record<string, unknown>; collections?: CollectionRow[] },
-  ) {
+  async function send(req: FastifyRequest, reply: FastifyReply, page: PageSpec) {
     const site = await websites.get();
-    const collections = page.collections ?? (await allCollections(db, site.id));
+    const collections = page.collections ?? (await collectionCache.get(site.id));
     const byId = new Map(collections.map((c) => [c.id, c]));
     const path = req.url.split('?')[0] ?? '/';
+    const website = websiteJson(site, websites);
     const context: Record<string, unknown> = {
-      website: websiteJson(site, websites),
-      websiteSettings: { storeSettings: websites.storeSettings(site) },
+      website,
+      websiteSettings: { storeSettings: websites.storeSettings(site), commentsEnabled: website.commentsEnabled },
       navigation: navigationJson(site, byId, path),
       pageType: page.pageType,
       pageTitle: page.title ?? site.title,
@@ -63,17 +98,31 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       reply.status(page.status ?? 200).header('cache-control', 'no-store');
       return reply.type('application/json; charset=utf-8').send(query.format === 'json-pretty' ? JSON.stringify(context, null, 2) : JSON.stringify(context));
     }
-    const cart = await carts.findByToken(req.cookies[CART_COOKIE]);
-    const renderOpts = { locale: site.locale, timeZone: site.timeZone, renderer: commerceWidgets({ currency: site.currency, settings: websites.storeSettings(site) }) };
+    const cartToken = req.cookies[CART_COOKIE];
+    const cart = cartToken ? await carts.findByToken(cartToken) : null;
+    const origin = `${req.protocol}://${req.host}`;
+    const renderer = contentWidgets(commerceWidgets({ currency: site.currency, settings: websites.storeSettings(site) }), {
+      origin,
+      shareButtonOptions: website.shareButtonOptions,
+    });
+    const renderOpts = { locale: site.locale, timeZone: site.timeZone, renderer };
     const mainContent = theme.render(page.template, context, renderOpts);
     const client = assets.tags('site');
     const settings = site.settings as Record<string, unknown>;
     const injection = (settings.codeInjection ?? {}) as { header?: string; footer?: string };
+    const preload = page.preload
+      ? `<link rel="preload" as="image" href="${escapeHtml(page.preload.src)}" imagesrcset="${escapeHtml(page.preload.srcset)}" imagesizes="${escapeHtml(page.preload.sizes)}" fetchpriority="high">`
+      : '';
+    const description = page.description ?? website.siteDescription;
     const tessera = {
-      headers: `<link rel="stylesheet" href="/theme/site.css">${client.head}${injection.header ?? ''}`,
+      headers: `${preload}<link rel="stylesheet" href="/theme/site.css">${client.head}${injection.header ?? ''}`,
       footers: `${client.body}${injection.footer ?? ''}`,
       cartPill: renderIsland('CartPill', { totalQuantity: cart?.totalQuantity ?? 0 }),
       title: escapeHtml(page.title ? `${page.title} — ${site.title}` : site.title),
+      description,
+      canonicalUrl: origin + path,
+      year: new Date().getUTCFullYear(),
+      accentText: website.accentIsDark ? '#ffffff' : '#1f1d1a',
     };
     const html = theme.render('site.region', { ...context, mainContent, tessera }, renderOpts);
     reply.status(page.status ?? 200).header('cache-control', 'no-store');
@@ -84,9 +133,22 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     return send(req, reply, { template: 'system/404.html', pageType: PageType.NOT_FOUND, status: 404, title: 'Page not found', ctx: { path: req.url.split('?')[0] } });
   }
 
+  /** Member-area pages need a signed-in site user; others see the access-denied page (106) with a join button. */
+  async function memberGate(req: FastifyRequest, reply: FastifyReply, site: WebsiteRow, c: CollectionRow): Promise<boolean> {
+    if (!memberAreaCollections(site).has(c.id) || siteUserOf(req)) return false;
+    await send(req, reply, {
+      template: 'system/access-denied.html',
+      pageType: PageType.MEMBER_AREA_ACCESS_DENIED,
+      status: 403,
+      title: c.title,
+      ctx: { collection: collectionJson(c), joinUrl: `/account/join?next=${encodeURIComponent(`/${c.urlId}`)}`, signInUrl: `/account/login?next=${encodeURIComponent(`/${c.urlId}`)}` },
+    });
+    return true;
+  }
+
   async function home(req: FastifyRequest, reply: FastifyReply) {
     const site = await websites.get();
-    const collections = await allCollections(db, site.id);
+    const collections = await collectionCache.get(site.id);
     const homeId = site.settings.homeCollectionId as string | undefined;
     const c = collections.find((x) => x.id === homeId) ?? collections.find((x) => x.enabled);
     if (!c) return notFound(req, reply);
@@ -95,62 +157,152 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
 
   async function collectionPage(req: FastifyRequest, reply: FastifyReply, c: CollectionRow, collections: CollectionRow[], isHome = false) {
     const site = await websites.get();
+    if (await memberGate(req, reply, site, c)) return reply;
     const query = req.query as Record<string, unknown>;
-    const pageNo = Math.max(1, Math.min(10_000, Number.parseInt(String(query.page ?? '1'), 10) || 1));
-    const rows = c.typeName === 'page' ? [] : await publishedItems(db, c, PAGE_SIZE + 1, (pageNo - 1) * PAGE_SIZE);
-    const hasNext = rows.length > PAGE_SIZE;
-    const shown = rows.slice(0, PAGE_SIZE);
-    const products = await productsFor(db, shown);
-    const items = shown.map((i) => itemJson(c, i, products.get(i.id), site.currency));
+    const byId = new Map(collections.map((x) => [x.id, x]));
+    const website = websiteJson(site, websites);
+    if (c.typeName === 'folder') {
+      const behavior = Number(c.settings.folderBehavior ?? FolderBehavior.INDEX);
+      const children = folderChildren(site, c, byId);
+      if (behavior === FolderBehavior.REDIRECT && children[0]) return reply.redirect(String(children[0].fullUrl), 302);
+      if (behavior !== FolderBehavior.INDEX) return notFound(req, reply);
+      return send(req, reply, {
+        template: 'collections/folder.list',
+        pageType: PageType.MAIN_CONTENT,
+        title: c.title,
+        collections,
+        ctx: { collection: collectionJson(c), children },
+      });
+    }
+    const pageSize = c.typeName === 'products' ? PRODUCTS_PAGE_SIZE : PAGE_SIZE;
+    const pageNo = Math.max(1, Math.min(10_000, Number.parseInt(String(queryString(query.page) ?? '1'), 10) || 1));
+    const filter: ItemFilter = { tag: queryString(query.tag), category: queryString(query.category), now: Date.now() };
+    if (c.typeName === 'events') filter.view = queryString(query.view) === 'past' ? 'past' : 'upcoming';
+    const rows = c.typeName === 'page' ? [] : await publishedItems(db, c, pageSize + 1, (pageNo - 1) * pageSize, filter);
+    const hasNext = rows.length > pageSize;
+    const shown = rows.slice(0, pageSize);
+    const [products, counts, facets] = await Promise.all([
+      productsFor(db, shown),
+      c.typeName === 'blog' ? commentCounts(db, shown.map((r) => r.id)) : Promise.resolve(new Map<string, number>()),
+      c.typeName === 'blog' || c.typeName === 'events' ? collectionFacets(db, c) : Promise.resolve({ tags: [], categories: [] }),
+    ]);
+    const lcpCount = c.typeName === 'products' ? 3 : 1;
+    const items = shown.map((i, n) =>
+      itemJson(c, i, products.get(i.id), {
+        currency: site.currency,
+        commentsEnabled: website.commentsEnabled,
+        publicCommentCount: counts.get(i.id) ?? 0,
+        priority: n < lcpCount ? 'high' : null,
+        sizes: c.typeName === 'blog' ? '(max-width: 432px) 100vw, 240px' : c.typeName === 'events' ? '200px' : c.typeName === 'gallery' ? '(max-width: 432px) 100vw, 50vw' : '(max-width: 432px) 50vw, 25vw',
+      }),
+    );
     const fullUrl = `/${c.urlId}`;
+    const keep = new URLSearchParams();
+    if (filter.tag) keep.set('tag', filter.tag);
+    if (filter.category) keep.set('category', filter.category);
+    if (c.typeName === 'events' && filter.view === 'past') keep.set('view', 'past');
+    const pageUrl = (n: number) => {
+      const p = new URLSearchParams(keep);
+      if (n > 1) p.set('page', String(n));
+      const s = p.toString();
+      return s ? `${fullUrl}?${s}` : fullUrl;
+    };
+    const view = ['list', 'grid'].includes(queryString(query.view) ?? '') ? queryString(query.view) : String(c.settings.view ?? 'grid');
+    const collection = collectionJson(c);
+    const ctx: Record<string, unknown> = {
+      collection,
+      items,
+      empty: items.length === 0,
+      collectionView: view,
+      filter: { tag: filter.tag ?? null, category: filter.category ?? null, active: !!(filter.tag || filter.category), clearUrl: fullUrl },
+      tags: facets.tags,
+      categories: facets.categories,
+      eventsView: c.typeName === 'events' ? { past: filter.view === 'past', upcomingUrl: fullUrl, pastUrl: `${fullUrl}?view=past` } : null,
+      pagination: {
+        pageSize,
+        currentPage: pageNo,
+        nextPage: hasNext,
+        nextPageUrl: hasNext ? pageUrl(pageNo + 1) : null,
+        prevPage: pageNo > 1,
+        prevPageUrl: pageNo > 1 ? pageUrl(pageNo - 1) : null,
+      },
+    };
+    if (c.typeName === 'gallery') ctx.galleryHtml = galleryIsland(collection, items);
+    const first = items[0]?.image as { src: string; srcset: string; sizes: string } | null | undefined;
     return send(req, reply, {
       template: `collections/${c.typeName}.list`,
       pageType: c.typeName === 'page' ? PageType.PAGE : PageType.MAIN_CONTENT,
-      title: isHome ? undefined : c.title,
+      title: isHome ? undefined : filter.tag ? `${c.title}: ${filter.tag}` : filter.category ? `${c.title}: ${filter.category}` : c.title,
+      description: c.description || undefined,
       collections,
-      ctx: {
-        collection: collectionJson(c),
-        items,
-        empty: items.length === 0,
-        pagination: {
-          pageSize: PAGE_SIZE,
-          currentPage: pageNo,
-          nextPage: hasNext,
-          nextPageUrl: hasNext ? `${fullUrl}?page=${pageNo + 1}` : null,
-          prevPage: pageNo > 1,
-          prevPageUrl: pageNo > 1 ? `${fullUrl}?page=${pageNo - 1}` : null,
-        },
-      },
+      preload: first && c.typeName !== 'page' ? { src: first.src, srcset: first.srcset, sizes: first.sizes } : null,
+      ctx,
     });
   }
 
   async function itemPage(req: FastifyRequest, reply: FastifyReply, c: CollectionRow, urlId: string, collections: CollectionRow[]) {
     const site = await websites.get();
+    if (await memberGate(req, reply, site, c)) return reply;
     const row = await itemByUrl(db, c, urlId);
     if (!row) return notFound(req, reply);
-    const products = await productsFor(db, [row]);
-    const item = itemJson(c, row, products.get(row.id), site.currency);
-    const comments = await commentsFor(db, [row.id]);
-    item.publicCommentCount = comments.length;
+    const website = websiteJson(site, websites);
+    const isProduct = c.typeName === 'products';
+    const [products, comments] = await Promise.all([productsFor(db, [row]), isProduct ? Promise.resolve([]) : commentsFor(db, [row.id])]);
+    const item = itemJson(c, row, products.get(row.id), {
+      currency: site.currency,
+      commentsEnabled: website.commentsEnabled,
+      publicCommentCount: comments.length,
+      priority: 'high',
+      sizes: isProduct ? '(max-width: 432px) 100vw, 55vw' : '(max-width: 432px) 100vw, 760px',
+    });
+    const commentList = comments.map((x) => ({ id: x.id, authorName: x.authorName, body: x.body, addedOn: x.createdAt.getTime() }));
+    if (!isProduct) item.comments = commentList;
+    if ((req.query as Record<string, unknown>).format === 'ics' && row.recordType === RecordType.EVENT) {
+      const ics = eventIcs({
+        id: row.id,
+        title: row.title,
+        excerpt: String(item.excerpt ?? ''),
+        startDate: Number(item.startDate),
+        endDate: Number(item.endDate),
+        url: `${req.protocol}://${req.host}${String(item.fullUrl)}`,
+        location: item.location as Record<string, unknown> | null,
+      });
+      return reply.type('text/calendar; charset=utf-8').header('content-disposition', `attachment; filename="${row.urlId}.ics"`).send(ics);
+    }
+    const image = item.image as { src: string; srcset: string; sizes: string } | null;
     return send(req, reply, {
       template: `collections/${c.typeName}.item`,
       pageType: PageType.CONTENT_ITEM,
       title: row.title,
+      description: String(item.excerpt ?? ''),
       collections,
+      preload: image ? { src: image.src, srcset: image.srcset, sizes: image.sizes } : null,
       ctx: {
         collection: collectionJson(c),
         item,
-        comments: comments.map((x) => ({ id: x.id, authorName: x.authorName, body: x.body, addedOn: x.createdAt.getTime() })),
+        comments: commentList,
       },
     });
   }
 
   app.get('/', home);
 
+  app.get('/search', async (req, reply) => {
+    const site = await websites.get();
+    const q = normaliseQuery((req.query as Record<string, unknown>).q);
+    const results = q ? await searchSite(db, site.id, q) : [];
+    return send(req, reply, {
+      template: 'system/search.html',
+      pageType: PageType.SEARCH,
+      title: q ? `Search: ${q}` : 'Search',
+      ctx: { search: { query: q, results, count: results.length, empty: q !== '' && results.length === 0, asked: q !== '' } },
+    });
+  });
+
   app.get('/:collection', async (req, reply) => {
     const { collection } = req.params as { collection: string };
     const site = await websites.get();
-    const collections = await allCollections(db, site.id);
+    const collections = await collectionCache.get(site.id);
     const c = collections.find((x) => x.urlId === collection && x.enabled);
     if (!c || !theme.has(`collections/${c.typeName}.list`)) return notFound(req, reply);
     return collectionPage(req, reply, c, collections);
@@ -159,7 +311,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   const item = async (req: FastifyRequest, reply: FastifyReply) => {
     const { collection, item } = req.params as { collection: string; item: string };
     const site = await websites.get();
-    const collections = await allCollections(db, site.id);
+    const collections = await collectionCache.get(site.id);
     const c = collections.find((x) => x.urlId === collection && x.enabled);
     const productPath = req.url.includes('/p/');
     if (!c || (c.typeName === 'products') !== productPath || !theme.has(`collections/${c.typeName}.item`)) return notFound(req, reply);

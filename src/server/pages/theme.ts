@@ -77,9 +77,15 @@ export class Theme {
   render(name: string, json: unknown, opts: { locale?: string; timeZone?: string; renderer?: WidgetRenderer; now?: number }): string {
     const t = this.templates.get(name);
     if (!t) throw new Error(`Theme template missing: ${name}`);
-    const { output, errors } = render(t.code, json, { partials: this.partials, locale: opts.locale, timeZone: opts.timeZone, renderer: opts.renderer, now: opts.now });
-    this.logErrors(name, errors);
-    return output;
+    try {
+      const { output, errors } = render(t.code, json, { partials: this.partials, locale: opts.locale, timeZone: opts.timeZone, renderer: opts.renderer, now: opts.now });
+      this.logErrors(name, errors);
+      return output;
+    } catch (err) {
+      // The engine reports template mistakes as errors; anything thrown is a bug, and the page still renders without this part.
+      this.log.error({ file: name, err }, `template failed in ${name}: ${(err as Error).message}`);
+      return '';
+    }
   }
 
   close() {

@@ -1,0 +1,127 @@
+/**
+ * Site search: PostgreSQL full-text search over published products, posts, events and pages
+ * (the same SQL runs on PGlite). Title words weigh most, then the excerpt, then the body.
+ * Excerpts come from ts_headline with private markers, are HTML-escaped, and only then have the
+ * markers turned into <mark>, so nothing from the content reaches the page unescaped.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/index.js';
+import { rows } from '../db-util.js';
+import { CollectionType, RecordType } from '../../core/enums.js';
+
+export const SEARCH_MAX_QUERY = 200;
+export const SEARCH_LIMIT = 30;
+const OPEN = '\u27e6';
+const CLOSE = '\u27e7';
+
+export interface SearchHit {
+  kind: 'product' | 'post' | 'event' | 'page';
+  id: string;
+  title: string;
+  fullUrl: string;
+  collectionTitle: string;
+  assetUrl: string;
+  rank: number;
+  /** Escaped HTML with the matched words inside <mark>. */
+  excerptHtml: string;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/** Undoes the few entities stored bodies use, so the excerpt is plain text before it is escaped once. */
+function decodeEntities(s: string): string {
+  return s
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+/** Escapes a headline and turns the private markers into <mark> elements. */
+export function highlight(headline: string): string {
+  const text = decodeEntities(headline).replace(/\s+/g, ' ').trim();
+  let out = '';
+  let open = false;
+  for (const part of text.split(/([\u27e6\u27e7])/)) {
+    if (part === OPEN) {
+      if (!open) out += '<mark>';
+      open = true;
+    } else if (part === CLOSE) {
+      if (open) out += '</mark>';
+      open = false;
+    } else out += escapeHtml(part);
+  }
+  return open ? out + '</mark>' : out;
+}
+
+export function normaliseQuery(q: unknown): string {
+  return String(Array.isArray(q) ? q[0] : (q ?? ''))
+    .replace(/[\u0000-\u001f\u27e6\u27e7]/g, ' ')
+    .trim()
+    .slice(0, SEARCH_MAX_QUERY);
+}
+
+interface Row {
+  kind: SearchHit['kind'];
+  id: string;
+  title: string;
+  url_id: string;
+  coll_url: string;
+  coll_title: string;
+  coll_type: number;
+  asset_url: string | null;
+  rank: number;
+  headline: string;
+}
+
+export async function searchSite(db: Db, websiteId: string, query: string, limit = SEARCH_LIMIT): Promise<SearchHit[]> {
+  const q = normaliseQuery(query);
+  if (q === '') return [];
+  const strip = (col: ReturnType<typeof sql>) => sql`translate(regexp_replace(${col}, '<[^>]*>', ' ', 'g'), ${OPEN + CLOSE}, '')`;
+  const found = await rows<Row>(
+    db,
+    sql`
+    with q as (select websearch_to_tsquery('english', ${q}) as query),
+    docs as (
+      select case i.record_type when ${RecordType.STORE_ITEM} then 'product' when ${RecordType.EVENT} then 'event' else 'post' end as kind,
+             i.id, i.title, i.url_id, c.url_id as coll_url, c.title as coll_title, c.type as coll_type,
+             i.assets->0->>'assetUrl' as asset_url,
+             ${strip(sql`case when i.body = '' then i.excerpt else i.body end`)} as text,
+             setweight(to_tsvector('english', i.title), 'A') ||
+             setweight(to_tsvector('english', array_to_string(array(select jsonb_array_elements_text(i.tags || i.categories)), ' ')), 'B') ||
+             setweight(to_tsvector('english', i.excerpt), 'B') ||
+             setweight(to_tsvector('english', ${strip(sql`i.body`)}), 'C') as doc
+        from items i join collections c on c.id = i.collection_id
+       where i.website_id = ${websiteId} and i.status = 'published' and c.enabled
+         and i.record_type in (${RecordType.TEXT}, ${RecordType.AUDIO}, ${RecordType.VIDEO}, ${RecordType.STORE_ITEM}, ${RecordType.EVENT})
+      union all
+      select 'page', c.id, c.title, '', c.url_id, c.title, c.type, null,
+             ${strip(sql`coalesce(c.settings->>'body', '')`)},
+             setweight(to_tsvector('english', c.title), 'A') || setweight(to_tsvector('english', c.description), 'B') ||
+             setweight(to_tsvector('english', ${strip(sql`coalesce(c.settings->>'body', '')`)}), 'C')
+        from collections c
+       where c.website_id = ${websiteId} and c.enabled and c.type = ${CollectionType.PAGE}
+    )
+    select kind, id, title, url_id, coll_url, coll_title, coll_type, asset_url,
+           ts_rank(doc, q.query)::float8 as rank,
+           ts_headline('english', text, q.query, ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=28, MinWords=10, MaxFragments=2, FragmentDelimiter=" … "`}) as headline
+      from docs, q
+     where doc @@ q.query
+     order by rank desc, title asc
+     limit ${limit}`,
+  );
+  return found.map((r) => ({
+    kind: r.kind,
+    id: r.id,
+    title: r.title,
+    fullUrl: r.kind === 'page' ? `/${r.coll_url}` : Number(r.coll_type) === CollectionType.PRODUCTS ? `/${r.coll_url}/p/${r.url_id}` : `/${r.coll_url}/${r.url_id}`,
+    collectionTitle: r.coll_title,
+    assetUrl: r.asset_url ?? '',
+    rank: Number(r.rank),
+    excerptHtml: highlight(r.headline ?? ''),
+  }));
+}
