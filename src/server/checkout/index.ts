@@ -1,4 +1,27 @@
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { CheckoutService } from './service.js';
+import { checkoutRoutes } from './routes.js';
+import { checkoutAdminRoutes } from './admin-routes.js';
+import { PaymentProviders } from '../payments/provider.js';
+import { TestPaymentProvider } from '../payments/test-provider.js';
 
-/** The checkout area: its routes and services register here (see docs/ARCHITECTURE.md). */
-export async function checkoutArea(_app: FastifyInstance): Promise<void> {}
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The checkout area's service and payment providers (another provider registers on `payments`). */
+    checkout: { service: CheckoutService; payments: PaymentProviders };
+  }
+}
+
+/**
+ * The checkout area: its routes and services register here (see docs/ARCHITECTURE.md). Wrapped with
+ * fastify-plugin so `app.checkout.payments` is visible to other areas (an instalment provider registers there).
+ */
+export const checkoutArea = fp(async (app: FastifyInstance): Promise<void> => {
+  const testProvider = new TestPaymentProvider(app.database);
+  const payments = new PaymentProviders(testProvider);
+  const service = new CheckoutService(app.database, payments, app.services.mailer);
+  if (!app.hasDecorator('checkout')) app.decorate('checkout', { service, payments });
+  await app.register(checkoutRoutes, { checkout: service, testProvider });
+  await app.register(checkoutAdminRoutes, { checkout: service });
+});

@@ -1,0 +1,261 @@
+/**
+ * Owner calls under /api/checkout/admin (admin and store manager): orders (list, detail, fulfil, refund),
+ * shipping options, tax rules, coupons, and the minimum order subtotal the cart enforces
+ * (website settings storeSettings.minimumOrderSubtotalCents).
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { sql } from 'drizzle-orm';
+import { Role } from '../../core/enums.js';
+import { normalizeCouponCode } from '../../core/checkout.js';
+import { newId } from '../../db/ids.js';
+import { rows } from '../db-util.js';
+import { conflict, notFound } from '../errors.js';
+import { purchaseConfirmation, type CheckoutService, type OrderRow } from './service.js';
+
+const cents = z.number({ error: 'Must be an amount in cents.' }).int('Must be a whole number of cents.').min(0, 'Must be 0 or more.').max(1e13, 'Too large.');
+const id = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'Unknown id.') });
+
+const shippingBody = z
+  .object({
+    name: z.string().trim().min(1, 'Name is required.').max(100),
+    kind: z.enum(['flat', 'free_above', 'weight'], { error: 'Kind must be flat, free_above or weight.' }),
+    priceCents: cents.default(0),
+    freeAboveCents: cents.default(0),
+    weightRates: z.array(z.object({ upToGrams: z.number().int().min(1).max(1e7), priceCents: cents })).max(50).default([]),
+    countries: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'Countries are two-letter codes.')).max(300).default([]),
+    enabled: z.boolean().default(true),
+    ordering: z.number().int().min(0).max(10000).default(0),
+  })
+  .refine((b) => b.kind !== 'weight' || b.weightRates.length > 0, { message: 'A weight-based option needs at least one rate.', path: ['weightRates'] });
+
+const taxBody = z.object({
+  name: z.string().trim().min(1, 'Name is required.').max(100),
+  country: z.string().regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter code.'),
+  region: z.string().trim().max(20).default(''),
+  rateBasisPoints: z.number().int('Rate must be whole basis points.').min(0).max(10000, 'Rate must be 100% or less.'),
+  appliesToShipping: z.boolean().default(false),
+});
+
+const couponBody = z
+  .object({
+    code: z.string().trim().min(2, 'Code must be 2 to 40 characters.').max(40).regex(/^[A-Za-z0-9_-]+$/, 'Codes use letters, digits, - and _.'),
+    kind: z.enum(['percent', 'fixed', 'free_shipping'], { error: 'Kind must be percent, fixed or free_shipping.' }),
+    percentBasisPoints: z.number().int().min(0).max(10000, 'A percentage is 100% or less.').default(0),
+    amountCents: cents.default(0),
+    minSubtotalCents: cents.default(0),
+    expiresAt: z.number().int().positive().nullable().default(null),
+    usageLimit: z.number().int().min(0).max(1e9).default(0),
+    enabled: z.boolean().default(true),
+  })
+  .refine((b) => b.kind !== 'percent' || b.percentBasisPoints > 0, { message: 'Enter the percentage off.', path: ['percentBasisPoints'] })
+  .refine((b) => b.kind !== 'fixed' || b.amountCents > 0, { message: 'Enter the amount off.', path: ['amountCents'] });
+
+type Obj = Record<string, unknown>;
+
+function adminOrder(o: OrderRow) {
+  return {
+    ...purchaseConfirmation(o),
+    email: o.email,
+    created: o.created.getTime(),
+    fulfilledAt: o.fulfilledAt?.getTime() ?? null,
+    refundedAt: o.refundedAt?.getTime() ?? null,
+    currency: o.currency,
+    shippingAddress: o.shippingAddress,
+    shippingOption: o.shippingOption,
+    coupons: o.coupons,
+    taxRules: o.taxRules,
+    payment: o.payment,
+    totals: {
+      subtotalCents: o.subtotalCents,
+      discountCents: o.discountCents,
+      shippingCents: o.shippingCents,
+      taxCents: o.taxCents,
+      giftCardCents: o.giftCardCents,
+      grandTotalCents: o.grandTotalCents,
+    },
+  };
+}
+
+export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout: CheckoutService }) {
+  const { checkout } = opts;
+  const { websites } = app.services;
+  const db = app.database.db;
+  const owner = { preHandler: app.requireOwner([Role.ADMIN, Role.STORE_MANAGER]) };
+  const siteId = async () => (await websites.get()).id;
+
+  // ---- Orders -----------------------------------------------------------------------------------
+
+  app.get('/api/checkout/admin/orders', owner, async (req) => {
+    const q = z
+      .object({ status: z.enum(['paid', 'fulfilled', 'refunded']).optional(), before: z.coerce.number().int().positive().optional(), limit: z.coerce.number().int().min(1).max(100).default(50) })
+      .parse(req.query ?? {});
+    const list = await checkout.listOrders(await siteId(), q);
+    return { orders: list.map(adminOrder), nextBefore: list.length === q.limit ? list[list.length - 1]!.orderNumber : null };
+  });
+
+  app.get('/api/checkout/admin/orders/:id', owner, async (req) => {
+    const { id: orderId } = id.parse(req.params);
+    const o = await checkout.order(orderId);
+    if (!o || o.websiteId !== (await siteId()) || o.status === 'pending') throw notFound('That order does not exist.');
+    return { order: adminOrder(o), giftCards: await checkout.giftCardsOf(o.id), subscription: await checkout.subscriptionOf(o.id) };
+  });
+
+  app.post('/api/checkout/admin/orders/:id/fulfil', owner, async (req) => {
+    const { id: orderId } = id.parse(req.params);
+    return { order: adminOrder(await checkout.fulfil(await siteId(), orderId)) };
+  });
+
+  app.post('/api/checkout/admin/orders/:id/refund', owner, async (req) => {
+    const { id: orderId } = id.parse(req.params);
+    return { order: adminOrder(await checkout.refund(await siteId(), orderId)) };
+  });
+
+  // ---- Settings: the minimum order subtotal -------------------------------------------------------
+
+  app.get('/api/checkout/admin/settings', owner, async () => {
+    const site = await websites.get();
+    const s = websites.storeSettings(site);
+    return { minimumOrderSubtotalCents: Math.max(0, Number(s.minimumOrderSubtotalCents) || 0), currency: site.currency };
+  });
+
+  app.put('/api/checkout/admin/settings', owner, async (req) => {
+    const body = z.object({ minimumOrderSubtotalCents: cents }).parse(req.body ?? {});
+    const site = await websites.get();
+    await db.transaction(async (tx) => {
+      // Merged in the database so a concurrent change to other store settings is kept.
+      await tx.execute(sql`update websites set settings = jsonb_set(settings, '{storeSettings}', coalesce(settings -> 'storeSettings', '{}'::jsonb) || ${JSON.stringify({ minimumOrderSubtotalCents: body.minimumOrderSubtotalCents })}::jsonb),
+        version = version + 1 where id = ${site.id}`);
+    });
+    websites.invalidate();
+    return { minimumOrderSubtotalCents: body.minimumOrderSubtotalCents, currency: site.currency };
+  });
+
+  // ---- Shipping options, tax rules, coupons -------------------------------------------------------
+
+  const shippingJson = (r: Obj) => ({
+    id: r.id,
+    name: r.name,
+    kind: r.kind,
+    priceCents: Number(r.price_cents),
+    freeAboveCents: Number(r.free_above_cents),
+    weightRates: r.weight_rates,
+    countries: r.countries,
+    enabled: r.enabled,
+    ordering: Number(r.ordering),
+  });
+  app.get('/api/checkout/admin/shipping-options', owner, async () => {
+    const r = await rows<Obj>(db, sql`select * from shipping_options where website_id = ${await siteId()} order by ordering, created_at, id`);
+    return { shippingOptions: r.map(shippingJson) };
+  });
+  app.post('/api/checkout/admin/shipping-options', owner, async (req) => {
+    const b = shippingBody.parse(req.body ?? {});
+    const r = await rows<Obj>(
+      db,
+      sql`insert into shipping_options (id, website_id, name, kind, price_cents, free_above_cents, weight_rates, countries, enabled, ordering)
+        values (${newId()}, ${await siteId()}, ${b.name}, ${b.kind}, ${b.priceCents}, ${b.freeAboveCents}, ${JSON.stringify(b.weightRates)}::jsonb,
+          ${JSON.stringify(b.countries.map((c) => c.toUpperCase()))}::jsonb, ${b.enabled}, ${b.ordering}) returning *`,
+    );
+    return { shippingOption: shippingJson(r[0]!) };
+  });
+  app.put('/api/checkout/admin/shipping-options/:id', owner, async (req) => {
+    const { id: oid } = id.parse(req.params);
+    const b = shippingBody.parse(req.body ?? {});
+    const r = await rows<Obj>(
+      db,
+      sql`update shipping_options set name = ${b.name}, kind = ${b.kind}, price_cents = ${b.priceCents}, free_above_cents = ${b.freeAboveCents},
+        weight_rates = ${JSON.stringify(b.weightRates)}::jsonb, countries = ${JSON.stringify(b.countries.map((c) => c.toUpperCase()))}::jsonb, enabled = ${b.enabled}, ordering = ${b.ordering}
+        where id = ${oid} and website_id = ${await siteId()} returning *`,
+    );
+    if (!r[0]) throw notFound('That shipping option does not exist.');
+    return { shippingOption: shippingJson(r[0]) };
+  });
+  app.delete('/api/checkout/admin/shipping-options/:id', owner, async (req) => {
+    const { id: oid } = id.parse(req.params);
+    const r = await rows<Obj>(db, sql`delete from shipping_options where id = ${oid} and website_id = ${await siteId()} returning id`);
+    if (!r[0]) throw notFound('That shipping option does not exist.');
+    return { deleted: oid };
+  });
+
+  const taxJson = (r: Obj) => ({ id: r.id, name: r.name, country: r.country, region: r.region, rateBasisPoints: Number(r.rate_basis_points), appliesToShipping: r.applies_to_shipping });
+  app.get('/api/checkout/admin/tax-rules', owner, async () => {
+    const r = await rows<Obj>(db, sql`select * from tax_rules where website_id = ${await siteId()} order by country, region, id`);
+    return { taxRules: r.map(taxJson) };
+  });
+  app.post('/api/checkout/admin/tax-rules', owner, async (req) => {
+    const b = taxBody.parse(req.body ?? {});
+    const r = await rows<Obj>(
+      db,
+      sql`insert into tax_rules (id, website_id, name, country, region, rate_basis_points, applies_to_shipping)
+        values (${newId()}, ${await siteId()}, ${b.name}, ${b.country.toUpperCase()}, ${b.region.toUpperCase()}, ${b.rateBasisPoints}, ${b.appliesToShipping}) returning *`,
+    );
+    return { taxRule: taxJson(r[0]!) };
+  });
+  app.put('/api/checkout/admin/tax-rules/:id', owner, async (req) => {
+    const { id: tid } = id.parse(req.params);
+    const b = taxBody.parse(req.body ?? {});
+    const r = await rows<Obj>(
+      db,
+      sql`update tax_rules set name = ${b.name}, country = ${b.country.toUpperCase()}, region = ${b.region.toUpperCase()}, rate_basis_points = ${b.rateBasisPoints},
+        applies_to_shipping = ${b.appliesToShipping} where id = ${tid} and website_id = ${await siteId()} returning *`,
+    );
+    if (!r[0]) throw notFound('That tax rule does not exist.');
+    return { taxRule: taxJson(r[0]) };
+  });
+  app.delete('/api/checkout/admin/tax-rules/:id', owner, async (req) => {
+    const { id: tid } = id.parse(req.params);
+    const r = await rows<Obj>(db, sql`delete from tax_rules where id = ${tid} and website_id = ${await siteId()} returning id`);
+    if (!r[0]) throw notFound('That tax rule does not exist.');
+    return { deleted: tid };
+  });
+
+  const couponJson = (r: Obj) => ({
+    id: r.id,
+    code: r.code,
+    kind: r.kind,
+    percentBasisPoints: Number(r.percent_basis_points),
+    amountCents: Number(r.amount_cents),
+    minSubtotalCents: Number(r.min_subtotal_cents),
+    expiresAt: r.expires_at ? new Date(r.expires_at as string).getTime() : null,
+    usageLimit: Number(r.usage_limit),
+    timesUsed: Number(r.times_used),
+    enabled: r.enabled,
+  });
+  app.get('/api/checkout/admin/coupons', owner, async () => {
+    const r = await rows<Obj>(db, sql`select * from coupons where website_id = ${await siteId()} order by created_at desc, id`);
+    return { coupons: r.map(couponJson) };
+  });
+  app.post('/api/checkout/admin/coupons', owner, async (req) => {
+    const b = couponBody.parse(req.body ?? {});
+    const r = await rows<Obj>(
+      db,
+      sql`insert into coupons (id, website_id, code, kind, percent_basis_points, amount_cents, min_subtotal_cents, expires_at, usage_limit, enabled)
+        values (${newId()}, ${await siteId()}, ${normalizeCouponCode(b.code)}, ${b.kind}, ${b.percentBasisPoints}, ${b.amountCents}, ${b.minSubtotalCents},
+          ${b.expiresAt ? new Date(b.expiresAt).toISOString() : null}::timestamptz, ${b.usageLimit}, ${b.enabled})
+        on conflict (website_id, code) do nothing returning *`,
+    );
+    if (!r[0]) throw conflict('A coupon with that code already exists.');
+    return { coupon: couponJson(r[0]) };
+  });
+  app.put('/api/checkout/admin/coupons/:id', owner, async (req) => {
+    const { id: cid } = id.parse(req.params);
+    const b = couponBody.parse(req.body ?? {});
+    const site = await siteId();
+    const clash = await rows<Obj>(db, sql`select id from coupons where website_id = ${site} and code = ${normalizeCouponCode(b.code)} and id <> ${cid}`);
+    if (clash[0]) throw conflict('A coupon with that code already exists.');
+    const r = await rows<Obj>(
+      db,
+      sql`update coupons set code = ${normalizeCouponCode(b.code)}, kind = ${b.kind}, percent_basis_points = ${b.percentBasisPoints}, amount_cents = ${b.amountCents},
+        min_subtotal_cents = ${b.minSubtotalCents}, expires_at = ${b.expiresAt ? new Date(b.expiresAt).toISOString() : null}::timestamptz, usage_limit = ${b.usageLimit}, enabled = ${b.enabled}
+        where id = ${cid} and website_id = ${site} returning *`,
+    );
+    if (!r[0]) throw notFound('That coupon does not exist.');
+    return { coupon: couponJson(r[0]) };
+  });
+  app.delete('/api/checkout/admin/coupons/:id', owner, async (req) => {
+    const { id: cid } = id.parse(req.params);
+    const r = await rows<Obj>(db, sql`delete from coupons where id = ${cid} and website_id = ${await siteId()} returning id`);
+    if (!r[0]) throw notFound('That coupon does not exist.');
+    return { deleted: cid };
+  });
+}

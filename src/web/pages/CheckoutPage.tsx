@@ -1,0 +1,472 @@
+/**
+ * The checkout page (page type checkout 201), rendered on the server and hydrated as an island: email,
+ * shipping address (when the cart needs shipping), shipping method, coupons, gift card, the order summary
+ * and card payment. The totals are worked out here with core/checkout.ts, the same function the server
+ * charges with; the server's quote is saved as the visitor goes.
+ */
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { computeCheckout, type CheckoutLine, type Coupon, type ShippingOption, type TaxRule } from '../../core/checkout.js';
+import { formatMoney } from '../../core/money.js';
+import { cart as cartMessages, commerce } from '../../core/messages.js';
+import { ProductType } from '../../core/enums.js';
+import { api, ApiError } from '../client/api.js';
+import { Modal } from '../islands/Modal.js';
+
+interface Address {
+  name?: string;
+  line1?: string;
+  line2?: string;
+  city?: string;
+  region?: string;
+  postalCode?: string;
+  country?: string;
+}
+
+interface State {
+  email?: string;
+  shippingAddress?: Address | null;
+  selectedShippingOptionId?: string | null;
+  coupons?: string[];
+  giftCardCode?: string | null;
+}
+
+interface Entry {
+  id: string;
+  title: string;
+  quantity: number;
+  productType: number;
+  chosenVariant: { sku: string; attributes: Record<string, string> };
+  subTotalCents: number;
+  image: { assetUrl?: string; altText?: string } | null;
+}
+
+export interface CheckoutView {
+  cart: { id: string | null; entries: Entry[]; invalidCoupons: Array<{ code: string; reason: string }>; [key: string]: unknown };
+  state: State;
+  pricing: { lines: CheckoutLine[]; shippingOptions: ShippingOption[]; taxRules: TaxRule[]; coupons: Coupon[]; giftCardBalanceCents: number };
+  currency: string;
+  subscription: { plan: unknown } | null;
+}
+
+export interface CheckoutPageProps {
+  view: CheckoutView;
+  /** A subscription cart's token (subscription checkout), else null. */
+  cartToken: string | null;
+  minimumOrderSubtotalCents: number;
+  testMode: boolean;
+}
+
+const COUNTRIES: Array<[string, string]> = [
+  ['US', 'United States'],
+  ['CA', 'Canada'],
+  ['GB', 'United Kingdom'],
+  ['AU', 'Australia'],
+  ['NZ', 'New Zealand'],
+  ['IE', 'Ireland'],
+  ['DE', 'Germany'],
+  ['FR', 'France'],
+  ['ES', 'Spain'],
+  ['IT', 'Italy'],
+  ['NL', 'Netherlands'],
+  ['SE', 'Sweden'],
+  ['JP', 'Japan'],
+];
+
+function newKey(): string {
+  const c = globalThis.crypto;
+  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
+  return `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
+}
+
+interface PlaceAnswer {
+  status: 'paid' | 'requires_action';
+  confirmationUrl?: string;
+  paymentId?: string;
+}
+
+function Field(props: { id: string; label: string; value: string; onChange: (v: string) => void; error?: string; type?: string; autoComplete?: string; required?: boolean; inputMode?: 'numeric' | 'text' | 'email'; placeholder?: string }) {
+  const errId = `${props.id}-error`;
+  return (
+    <div className="checkout-field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type={props.type ?? 'text'}
+        value={props.value}
+        autoComplete={props.autoComplete}
+        inputMode={props.inputMode}
+        placeholder={props.placeholder}
+        required={props.required}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? errId : undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {props.error && (
+        <p id={errId} className="checkout-field__error">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCents, testMode }: CheckoutPageProps) {
+  const [view, setView] = useState(initial);
+  const [email, setEmail] = useState(initial.state.email ?? '');
+  const [address, setAddress] = useState<Address>(initial.state.shippingAddress ?? { country: '' });
+  const [shippingId, setShippingId] = useState<string | null>(initial.state.selectedShippingOptionId ?? null);
+  const [coupons, setCoupons] = useState<string[]>(initial.state.coupons ?? []);
+  const [couponInput, setCouponInput] = useState('');
+  const [giftCode, setGiftCode] = useState(initial.state.giftCardCode ?? '');
+  const [giftInput, setGiftInput] = useState(initial.state.giftCardCode ?? '');
+  const [card, setCard] = useState({ number: '', expiry: '', cvc: '', name: '' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [challenge, setChallenge] = useState<{ paymentId: string } | null>(null);
+  const key = useRef<string | null>(null);
+  const currency = view.currency;
+  const f = (c: number) => formatMoney(c, currency);
+
+  const totals = useMemo(
+    () =>
+      computeCheckout(
+        {
+          lines: view.pricing.lines,
+          shippingOptions: view.pricing.shippingOptions,
+          selectedShippingOptionId: shippingId,
+          location: address.country ? { country: address.country, region: address.region ?? '' } : null,
+          taxRules: view.pricing.taxRules,
+          couponCodes: coupons,
+          coupons: view.pricing.coupons,
+          giftCardBalanceCents: giftCode ? view.pricing.giftCardBalanceCents : 0,
+          now: Date.now(),
+        },
+        f,
+      ),
+    [view, shippingId, address.country, address.region, coupons, giftCode],
+  );
+
+  const state = (): State & { cartToken?: string } => ({
+    ...(cartToken ? { cartToken } : {}),
+    email,
+    shippingAddress: totals.requiresShipping ? address : null,
+    selectedShippingOptionId: totals.selectedShippingOption?.id ?? shippingId,
+    coupons,
+    giftCardCode: giftCode || null,
+  });
+
+  // Save what the visitor entered (debounced); coupons and gift cards need the server's answer.
+  const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    clearTimeout(saveTimer.current);
+    saveTimer.current = setTimeout(() => {
+      api<CheckoutView>('POST', '/api/checkout/quote', state()).catch(() => undefined);
+    }, 500);
+    return () => clearTimeout(saveTimer.current);
+  }, [email, address, shippingId]);
+
+  async function requote(next: Partial<State>) {
+    const body = { ...state(), ...next };
+    const v = await api<CheckoutView>('POST', '/api/checkout/quote', body);
+    setView(v);
+    return v;
+  }
+
+  async function applyCoupon(e: FormEvent) {
+    e.preventDefault();
+    const code = couponInput.trim().toUpperCase();
+    if (!code) return;
+    const next = coupons.includes(code) ? coupons : [...coupons, code];
+    try {
+      await requote({ coupons: next });
+      setCoupons(next);
+      setCouponInput('');
+      setMessage('');
+    } catch (err) {
+      setMessage((err as Error).message);
+    }
+  }
+
+  async function removeCoupon(code: string) {
+    const next = coupons.filter((c) => c !== code);
+    setCoupons(next);
+    await requote({ coupons: next }).catch(() => undefined);
+  }
+
+  async function applyGiftCard(e: FormEvent) {
+    e.preventDefault();
+    const code = giftInput.trim();
+    try {
+      const v = await requote({ giftCardCode: code || null });
+      if (code && v.pricing.giftCardBalanceCents <= 0) {
+        setErrors((x) => ({ ...x, giftCardCode: 'That gift card code is not valid.' }));
+        setGiftCode('');
+      } else {
+        setErrors(({ giftCardCode: _drop, ...rest }) => rest);
+        setGiftCode(code);
+      }
+    } catch (err) {
+      setMessage((err as Error).message);
+    }
+  }
+
+  const below = minimumOrderSubtotalCents > 0 && totals.subtotalCents < minimumOrderSubtotalCents;
+
+  async function place(payment: Record<string, unknown> | null) {
+    key.current ??= newKey();
+    setBusy(true);
+    setMessage('');
+    try {
+      const r = await api<PlaceAnswer>('POST', '/api/checkout/place-order', { ...state(), payment, idempotencyKey: key.current });
+      if (r.status === 'requires_action' && r.paymentId) {
+        setChallenge({ paymentId: r.paymentId });
+        setBusy(false);
+        return;
+      }
+      window.location.assign(r.confirmationUrl ?? '/');
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError) {
+        // A definite answer: the next attempt is a new one. (A network failure keeps the key, so a retry is safe.)
+        key.current = null;
+        if (err.crumbFail) setMessage(commerce.crumbFailure(navigator.cookieEnabled));
+        else if (err.status === 429) setMessage(commerce.RATE_LIMITED);
+        else setMessage(err.message);
+        setErrors((err.data.errors as Record<string, string> | undefined) ?? {});
+      } else setMessage(cartMessages.CHECK_INTERNET);
+    }
+  }
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (below) return;
+    void place(totals.amountDueCents > 0 ? { type: 'card', number: card.number, expiry: card.expiry, cvc: card.cvc, name: card.name } : null);
+  }
+
+  async function finishChallenge(pass: boolean) {
+    const c = challenge;
+    setChallenge(null);
+    if (!c) return;
+    try {
+      await api('POST', `/api/checkout/test-payments/${c.paymentId}/authenticate`, { outcome: pass ? 'complete' : 'fail' });
+    } catch {
+      /* the place call below reports the payment's state */
+    }
+    await place({ type: 'existing', paymentId: c.paymentId });
+  }
+
+  if (view.cart.entries.length === 0) {
+    return (
+      <div className="checkout">
+        <p>Your cart is empty.</p>
+        <p>
+          <a href="/">Continue shopping</a>
+        </p>
+      </div>
+    );
+  }
+
+  const setA = (k: keyof Address) => (v: string) => setAddress((a) => ({ ...a, [k]: v }));
+
+  return (
+    <form className="checkout" onSubmit={onSubmit} noValidate aria-label="Checkout">
+      <div className="checkout__main">
+        <section aria-labelledby="checkout-contact">
+          <h2 id="checkout-contact">Contact</h2>
+          <Field id="checkout-email" label="Email" type="email" inputMode="email" autoComplete="email" value={email} onChange={setEmail} error={errors.email} required />
+        </section>
+
+        {totals.requiresShipping && (
+          <section aria-labelledby="checkout-address">
+            <h2 id="checkout-address">Shipping address</h2>
+            <Field id="addr-name" label="Full name" autoComplete="name" value={address.name ?? ''} onChange={setA('name')} error={errors['shippingAddress.name']} required />
+            <Field id="addr-line1" label="Address" autoComplete="address-line1" value={address.line1 ?? ''} onChange={setA('line1')} error={errors['shippingAddress.line1']} required />
+            <Field id="addr-line2" label="Apartment, suite (optional)" autoComplete="address-line2" value={address.line2 ?? ''} onChange={setA('line2')} />
+            <Field id="addr-city" label="City" autoComplete="address-level2" value={address.city ?? ''} onChange={setA('city')} error={errors['shippingAddress.city']} required />
+            <Field id="addr-region" label="State / region" autoComplete="address-level1" value={address.region ?? ''} onChange={(v) => setA('region')(v.toUpperCase())} />
+            <Field id="addr-postal" label="Postal code" autoComplete="postal-code" value={address.postalCode ?? ''} onChange={setA('postalCode')} error={errors['shippingAddress.postalCode']} required />
+            <div className="checkout-field">
+              <label htmlFor="addr-country">Country</label>
+              <select
+                id="addr-country"
+                autoComplete="country"
+                value={address.country ?? ''}
+                aria-invalid={errors['shippingAddress.country'] ? true : undefined}
+                aria-describedby={errors['shippingAddress.country'] ? 'addr-country-error' : undefined}
+                onChange={(e) => setA('country')(e.target.value)}
+              >
+                <option value="">Select a country</option>
+                {COUNTRIES.map(([code, name]) => (
+                  <option key={code} value={code}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+              {errors['shippingAddress.country'] && (
+                <p id="addr-country-error" className="checkout-field__error">
+                  {errors['shippingAddress.country']}
+                </p>
+              )}
+            </div>
+          </section>
+        )}
+
+        {totals.requiresShipping && (
+          <fieldset className="checkout-shipping">
+            <legend>Shipping method</legend>
+            {totals.shippingOptions.length === 0 ? (
+              <p>{address.country ? 'We do not ship to that address. Please choose another address.' : 'Enter your address to see shipping options.'}</p>
+            ) : (
+              totals.shippingOptions.map((o) => (
+                <label key={o.id} className="checkout-shipping__option">
+                  <input type="radio" name="shipping" value={o.id} checked={totals.selectedShippingOption?.id === o.id} onChange={() => setShippingId(o.id)} />
+                  {o.name} — {o.costCents === 0 ? 'Free' : f(o.costCents)}
+                </label>
+              ))
+            )}
+          </fieldset>
+        )}
+
+        <section aria-labelledby="checkout-coupons">
+          <h2 id="checkout-coupons">Coupons</h2>
+          <div className="checkout-inline">
+            <Field id="coupon-code" label="Coupon code" value={couponInput} onChange={setCouponInput} />
+            <button type="button" onClick={(e) => void applyCoupon(e)}>
+              Apply coupon
+            </button>
+          </div>
+          {totals.validCoupons.length > 0 && (
+            <ul className="checkout-coupons" aria-label="Applied coupons">
+              {totals.validCoupons.map((c) => (
+                <li key={c.code}>
+                  {c.code}{' '}
+                  <button type="button" aria-label={`Remove coupon ${c.code}`} onClick={() => void removeCoupon(c.code)}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {totals.invalidCoupons.length > 0 && (
+            <ul className="checkout-coupons checkout-coupons--invalid" aria-label="Coupons that cannot be used">
+              {totals.invalidCoupons.map((c) => (
+                <li key={c.code}>
+                  <strong>{c.code}</strong>: {c.reason}{' '}
+                  <button type="button" aria-label={`Remove coupon ${c.code}`} onClick={() => void removeCoupon(c.code)}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section aria-labelledby="checkout-giftcard">
+          <h2 id="checkout-giftcard">Gift card</h2>
+          <div className="checkout-inline">
+            <Field id="gift-card-code" label="Gift card code" value={giftInput} onChange={setGiftInput} error={errors.giftCardCode} />
+            <button type="button" onClick={(e) => void applyGiftCard(e)}>
+              Apply gift card
+            </button>
+          </div>
+        </section>
+
+        {totals.amountDueCents > 0 && (
+          <section aria-labelledby="checkout-payment">
+            <h2 id="checkout-payment">Payment</h2>
+            {testMode && <p className="checkout-test-mode">Test mode: pay with card 4242 4242 4242 4242, any future expiry date and any CVC. No money is taken.</p>}
+            <Field id="card-name" label="Name on card" autoComplete="cc-name" value={card.name} onChange={(v) => setCard((c) => ({ ...c, name: v }))} />
+            <Field id="card-number" label="Card number" inputMode="numeric" autoComplete="cc-number" value={card.number} onChange={(v) => setCard((c) => ({ ...c, number: v }))} error={errors.cardNumber} required />
+            <Field id="card-expiry" label="Expiry (MM/YY)" autoComplete="cc-exp" placeholder="MM/YY" value={card.expiry} onChange={(v) => setCard((c) => ({ ...c, expiry: v }))} error={errors.cardExpiry} required />
+            <Field id="card-cvc" label="Security code (CVC)" inputMode="numeric" autoComplete="cc-csc" value={card.cvc} onChange={(v) => setCard((c) => ({ ...c, cvc: v }))} error={errors.cardCvc} required />
+          </section>
+        )}
+      </div>
+
+      <aside className="checkout__summary" aria-labelledby="checkout-summary">
+        <h2 id="checkout-summary">Order summary</h2>
+        <ul className="checkout-lines">
+          {view.cart.entries.map((e) => (
+            <li key={e.id}>
+              <span className="checkout-lines__title">
+                {e.title}
+                {Object.values(e.chosenVariant.attributes).length > 0 && ` (${Object.values(e.chosenVariant.attributes).join(', ')})`}
+                {e.productType === ProductType.DIGITAL && ' — digital download'}
+              </span>{' '}
+              <span className="checkout-lines__qty">× {e.quantity}</span> <span className="checkout-lines__total">{f(e.subTotalCents)}</span>
+            </li>
+          ))}
+        </ul>
+        <table className="checkout-totals" aria-label="Totals">
+          <tbody>
+            <tr>
+              <th scope="row">Subtotal</th>
+              <td data-test="subtotal">{f(totals.subtotalCents)}</td>
+            </tr>
+            {totals.discountCents > 0 && (
+              <tr>
+                <th scope="row">Discount</th>
+                <td data-test="discount">-{f(totals.discountCents)}</td>
+              </tr>
+            )}
+            {totals.requiresShipping && (
+              <tr>
+                <th scope="row">Shipping</th>
+                <td data-test="shipping">{f(totals.shippingCostCents)}</td>
+              </tr>
+            )}
+            <tr>
+              <th scope="row">Tax</th>
+              <td data-test="tax">{f(totals.taxCents)}</td>
+            </tr>
+            <tr className="checkout-totals__grand">
+              <th scope="row">Total</th>
+              <td data-test="grand-total">{f(totals.grandTotalCents)}</td>
+            </tr>
+            {totals.giftCardCents > 0 && (
+              <>
+                <tr>
+                  <th scope="row">Gift card</th>
+                  <td data-test="gift-card">-{f(totals.giftCardCents)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">Amount due</th>
+                  <td data-test="amount-due">{f(totals.amountDueCents)}</td>
+                </tr>
+              </>
+            )}
+          </tbody>
+        </table>
+        {below && <p className="checkout-minimum">{cartMessages.minimumSubtotal(f(minimumOrderSubtotalCents))}</p>}
+        {message && (
+          <p role="alert" className="checkout-error">
+            {message}
+          </p>
+        )}
+        <button type="submit" className="checkout__place" disabled={busy || below} aria-busy={busy || undefined}>
+          {busy ? 'Placing order…' : 'Place order'}
+        </button>
+      </aside>
+
+      {challenge && (
+        <Modal title="Confirm your payment" titleId="checkout-3ds-title" onClose={() => void finishChallenge(false)}>
+          <p>Your bank asks you to confirm this payment of {f(totals.amountDueCents)}. (Test mode: choose an outcome.)</p>
+          <div className="checkout-inline">
+            <button type="button" onClick={() => void finishChallenge(true)}>
+              Complete authentication
+            </button>
+            <button type="button" onClick={() => void finishChallenge(false)}>
+              Fail authentication
+            </button>
+          </div>
+        </Modal>
+      )}
+    </form>
+  );
+}
