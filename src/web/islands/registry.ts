@@ -6,6 +6,7 @@ import { AddToCart, ProductScarcity, QuantityInput, VariantSelect } from './Prod
 import { QuickView } from './QuickView.js';
 import { CartPage } from '../pages/CartPage.js';
 import { CheckoutPage } from '../pages/CheckoutPage.js';
+import { CheckoutPage } from '../pages/CheckoutPage.js';
 import { Form } from './Form.js';
 import { AccountPage } from './AccountPage.js';
 
@@ -21,6 +22,7 @@ export const islands: Record<string, ComponentType<any>> = {
   ProductScarcity,
   QuickView,
   CartPage,
+  CheckoutPage,
   CheckoutPage,
   Form,
   AccountPage,
