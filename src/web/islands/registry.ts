@@ -6,7 +6,6 @@ import { AddToCart, ProductScarcity, QuantityInput, VariantSelect } from './Prod
 import { QuickView } from './QuickView.js';
 import { CartPage } from '../pages/CartPage.js';
 import { CheckoutPage } from '../pages/CheckoutPage.js';
-import { CheckoutPage } from '../pages/CheckoutPage.js';
 import { Form } from './Form.js';
 import { AccountPage } from './AccountPage.js';
 
@@ -22,7 +21,6 @@ export const islands: Record<string, ComponentType<any>> = {
   ProductScarcity,
   QuickView,
   CartPage,
-  CheckoutPage,
   CheckoutPage,
   Form,
   AccountPage,
