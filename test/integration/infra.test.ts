@@ -120,3 +120,23 @@ describe('rate limits in Redis', () => {
     }
   });
 });
+
+describe.each(DB_KINDS)('several rate-limit rules at once on %s', (kind) => {
+  it('counts a visitor rule and an IP rule in one call, refusing when either is over', async () => {
+    const database = await testDatabase(kind);
+    try {
+      const limiter = new RateLimiter(new DatabaseRateLimitStore(database), () => 5_000_000);
+      const visitor = { name: 'v', max: 2, windowMs: 10_000 };
+      const ip = { name: 'ip', max: 3, windowMs: 10_000 };
+      await limiter.checkAll([{ rule: visitor, key: 'a' }, { rule: ip, key: '1.2.3.4' }]);
+      await limiter.checkAll([{ rule: visitor, key: 'b' }, { rule: ip, key: '1.2.3.4' }]);
+      await limiter.checkAll([{ rule: visitor, key: 'c' }, { rule: ip, key: '1.2.3.4' }]);
+      // A fresh visitor key, but the address is over its ceiling.
+      const err = await limiter.checkAll([{ rule: visitor, key: 'd' }, { rule: ip, key: '1.2.3.4' }]).catch((e: unknown) => e);
+      expect((err as HttpError).status).toBe(429);
+      await limiter.checkAll([{ rule: visitor, key: 'e' }, { rule: ip, key: '5.6.7.8' }]);
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -415,6 +415,8 @@ export interface WriteLimit {
 export class CartService {
   /** Cart writes per visitor (the routes apply it through the shared rate limiter). Tests and benches may raise it. */
   writeLimit: WriteLimit = { max: 60, windowMs: 10_000 };
+  /** The per-IP ceiling is this many times the per-visitor limit. */
+  ipLimitFactor = 20;
 
   constructor(private readonly database: Database) {}
 

@@ -82,12 +82,19 @@ const isForm = (req: FastifyRequest) => String(req.headers['content-type'] ?? ''
 export async function commerceRoutes(app: FastifyInstance, opts: { carts: CartService; websites: WebsiteService }) {
   const { carts, websites } = opts;
 
-  /** Cart writes per visitor (crumb cookie, else cart cookie, else IP): 429 'Please try again in a few seconds.' */
+  /**
+   * Cart writes per visitor (crumb cookie, else cart cookie, else IP), and a wider ceiling per IP so a client
+   * that changes its crumb gets no fresh allowance (many visitors may share one address): 429
+   * 'Please try again in a few seconds.'
+   */
   const limit = async (req: FastifyRequest) => {
     const { max, windowMs } = carts.writeLimit;
     if (max <= 0) return;
     const visitor = req.cookies[CRUMB_COOKIE] ?? req.cookies[CART_COOKIE] ?? req.ip;
-    await app.services.rateLimiter.check({ name: 'cart-write', max, windowMs, message: commerce.RATE_LIMITED }, visitor);
+    await app.services.rateLimiter.checkAll([
+      { rule: { name: 'cart-write', max, windowMs, message: commerce.RATE_LIMITED }, key: visitor },
+      { rule: { name: 'cart-write-ip', max: max * carts.ipLimitFactor, windowMs, message: commerce.RATE_LIMITED }, key: req.ip },
+    ]);
   };
   const write = { bodyLimit: CART_BODY_LIMIT, preHandler: limit };
 
