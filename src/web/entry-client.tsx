@@ -2,6 +2,7 @@
 import { hydrateRoot } from 'react-dom/client';
 import { createElement } from 'react';
 import { islands } from './islands/registry.js';
+import './client/analytics-start.js';
 
 function hydrateAll() {
   for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { Dashboard } from './Dashboard.js';
+import { Analytics } from './Analytics.js';
 
 export interface AdminScreen {
   /** Path under /config this screen answers (exact, or a prefix ending in '/'). */
@@ -13,7 +14,7 @@ export interface AdminScreen {
  * Every /config screen. Areas add their screens here; the shell picks the longest matching path.
  * Keep one import and one entry per screen.
  */
-export const screens: AdminScreen[] = [{ path: '/config', label: 'Dashboard', component: Dashboard }];
+export const screens: AdminScreen[] = [{ path: '/config', label: 'Dashboard', component: Dashboard }, { path: '/config/analytics', label: 'Analytics', component: Analytics }];
 
 export function screenFor(pathname: string): AdminScreen | undefined {
   const p = pathname.replace(/\/+$/, '') || '/config';
