@@ -1,5 +1,9 @@
 import type { ComponentType } from 'react';
 import { Dashboard } from './Dashboard.js';
+import { OrdersScreen } from './OrdersScreen.js';
+import { ShippingScreen } from './ShippingScreen.js';
+import { TaxScreen } from './TaxScreen.js';
+import { CouponsScreen } from './CouponsScreen.js';
 import { Analytics } from './Analytics.js';
 
 export interface AdminScreen {
@@ -14,7 +18,7 @@ export interface AdminScreen {
  * Every /config screen. Areas add their screens here; the shell picks the longest matching path.
  * Keep one import and one entry per screen.
  */
-export const screens: AdminScreen[] = [{ path: '/config', label: 'Dashboard', component: Dashboard }, { path: '/config/analytics', label: 'Analytics', component: Analytics }];
+export const screens: AdminScreen[] = [{ path: '/config', label: 'Dashboard', component: Dashboard }, { path: '/config/orders', label: 'Orders', component: OrdersScreen }, { path: '/config/shipping', label: 'Shipping', component: ShippingScreen }, { path: '/config/tax', label: 'Tax', component: TaxScreen }, { path: '/config/coupons', label: 'Coupons', component: CouponsScreen }, { path: '/config/analytics', label: 'Analytics', component: Analytics }];
 
 export function screenFor(pathname: string): AdminScreen | undefined {
   const p = pathname.replace(/\/+$/, '') || '/config';
