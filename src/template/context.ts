@@ -12,14 +12,20 @@ import type { WidgetRenderer } from './widgets';
 export const MAX_PARTIAL_DEPTH = 16;
 
 export class Frame {
-  index = -1;
-  stop = false;
-  vars: Map<string, unknown> | null = null;
-  macros: Map<string, MacroInst> | null = null;
-  constructor(
-    public node: unknown,
-    public parent: Frame | null,
-  ) {}
+  node: unknown;
+  parent: Frame | null;
+  index: number;
+  stop: boolean;
+  vars: Map<string, unknown> | null;
+  macros: Map<string, MacroInst> | null;
+  constructor(node: unknown, parent: Frame | null) {
+    this.node = node;
+    this.parent = parent;
+    this.index = -1;
+    this.stop = false;
+    this.vars = null;
+    this.macros = null;
+  }
 }
 
 export interface RenderOptions {
@@ -53,13 +59,17 @@ export class Context {
   private parsed: Map<string, RootInst | null> | null = null;
   /** Scratch space for formatters and predicates that cache per render. */
   cache: Map<string, unknown> | null = null;
+  /** The bottom frame (never popped). */
+  readonly root: Frame;
+  /** Set once a macro is defined anywhere but the root frame; until then macro lookup reads the root only. */
+  private scopedMacros = false;
 
   constructor(
     json: unknown,
     opts: RenderOptions,
     private loader: PartialLoader,
   ) {
-    this.frame = new Frame(json, null);
+    this.frame = this.root = new Frame(json, null);
     this.partials = opts.partials ?? {};
     this.injects = opts.injects ?? {};
     this.locale = opts.locale ?? 'en-US';
@@ -97,6 +107,7 @@ export class Context {
 
   setMacro(name: string, inst: MacroInst): void {
     const f = this.frame;
+    if (f !== this.root) this.scopedMacros = true;
     (f.macros ??= new Map()).set(name, inst);
   }
 
@@ -156,6 +167,12 @@ export class Context {
   }
 
   getMacro(name: string): MacroInst | null {
+    if (!this.scopedMacros) {
+      const m = this.root.macros;
+      if (m === null) return null;
+      const hit = m.get(name);
+      return hit === undefined ? null : hit;
+    }
     for (let f: Frame | null = this.frame; f !== null; f = f.parent) {
       if (f.macros !== null) {
         const m = f.macros.get(name);

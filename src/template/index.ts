@@ -11,6 +11,7 @@ import { Source, type TemplateError } from './errors';
 import { Parser } from './parser';
 import { REGISTRY } from './registry';
 import type { Compiled, RootInst } from './types';
+import { newRenderEpoch } from './formatters/commerce-util';
 
 export type { TemplateError, ErrorType } from './errors';
 export type { Compiled } from './types';
@@ -59,6 +60,7 @@ export function render(
   } else {
     compiled = code;
   }
+  newRenderEpoch();
   const ctx = new Context(json === undefined ? {} : json, options, loadPartial);
   runBlock(compiled.root.block, ctx);
   return { output: ctx.buf, errors: errors.length ? errors.concat(ctx.errors) : ctx.errors };

@@ -13,9 +13,43 @@ const P_PRODUCT_TYPE = ['structuredContent', 'productType'];
 const P_VARIANTS = ['structuredContent', 'variants'];
 const P_SUBSCRIBABLE = ['structuredContent', 'isSubscribable'];
 
-export function productType(item: unknown): ProductType {
+/**
+ * One-entry memo of derived product facts. Several formatters and predicates
+ * ask about the same item in a row; the memo is tied to a render (template
+ * data is not modified while rendering), so a new render recomputes.
+ */
+let renderEpoch = 0;
+let memoEpoch = -1;
+let memoItem: unknown = undefined;
+let memoType: ProductType = ProductType.UNDEFINED;
+/** -1 unknown, 0 false, 1 true. */
+let memoSoldOut = -1;
+let memoOnSale = -1;
+
+/** Called at the start of every render. */
+export function newRenderEpoch(): void {
+  renderEpoch++;
+}
+
+function memoFor(item: unknown): boolean {
+  if (item === null || typeof item !== 'object') return false;
+  if (item !== memoItem || memoEpoch !== renderEpoch) {
+    memoItem = item;
+    memoEpoch = renderEpoch;
+    memoType = productTypeUncached(item);
+    memoSoldOut = -1;
+    memoOnSale = -1;
+  }
+  return true;
+}
+
+function productTypeUncached(item: unknown): ProductType {
   const n = asNumber(path(item, P_PRODUCT_TYPE));
   return n >= 1 && n <= 4 ? (n as ProductType) : ProductType.UNDEFINED;
+}
+
+export function productType(item: unknown): ProductType {
+  return memoFor(item) ? memoType : productTypeUncached(item);
 }
 
 export const variantsOf = (item: unknown): unknown => path(item, P_VARIANTS);
@@ -147,6 +181,12 @@ export function hasVariedPrices(item: unknown): boolean {
 }
 
 export function isOnSale(item: unknown): boolean {
+  if (!memoFor(item)) return isOnSaleUncached(item);
+  if (memoOnSale === -1) memoOnSale = isOnSaleUncached(item) ? 1 : 0;
+  return memoOnSale === 1;
+}
+
+function isOnSaleUncached(item: unknown): boolean {
   const t = productType(item);
   const content = step(item, 'structuredContent');
   if (t === ProductType.PHYSICAL || t === ProductType.SERVICE) {
@@ -160,6 +200,12 @@ export function isOnSale(item: unknown): boolean {
 }
 
 export function isSoldOut(item: unknown): boolean {
+  if (!memoFor(item)) return isSoldOutUncached(item);
+  if (memoSoldOut === -1) memoSoldOut = isSoldOutUncached(item) ? 1 : 0;
+  return memoSoldOut === 1;
+}
+
+function isSoldOutUncached(item: unknown): boolean {
   const t = productType(item);
   if (t === ProductType.PHYSICAL || t === ProductType.SERVICE) {
     const vs = variantsOf(item);
