@@ -148,6 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(restockArea);
   await app.register(analyticsArea);
   await app.register(checkoutArea);
+  await app.register((await import('./instalments/index.js')).instalmentsArea);
   await pageRoutes(app, { database, websites: services.websites, carts: services.carts, theme, assets: services.assets });
   return app;
 }

@@ -14,6 +14,7 @@ import { structuredContentOf } from '../../web/islands/product-props.js';
 import type { CartPageProps } from '../../web/pages/CartPage.js';
 import type { CartJson, CartService } from './cart-service.js';
 import { additionalFieldsFormOf } from './cart-service.js';
+import { cartInstalmentContexts, currentStoreInstalmentContext, instalmentContextFor } from '../instalments/context.js';
 
 export interface CommerceSettings {
   multipleQuantityAllowedForServices?: boolean;
@@ -73,11 +74,12 @@ export function productPropsOf(item: unknown, currency: string, settings: Commer
     currency,
     multipleQuantityAllowedForServices: settings.multipleQuantityAllowedForServices ?? true,
     onSale: sc.onSale === true,
+    instalments: instalmentContextFor({ productType: Number(sc.productType) || ProductType.PHYSICAL, isSubscribable: sc.isSubscribable === true }, currency),
   };
 }
 
 /** productMerchandisingContext of the platform: per product id, the scarcity settings templates read. */
-export function merchandisingContext(items: unknown[], settings: CommerceSettings = {}): Record<string, Obj> {
+export function merchandisingContext(items: unknown[], settings: CommerceSettings = {}, currency = String(settings.selectedCurrency ?? 'USD')): Record<string, Obj> {
   const out: Record<string, Obj> = {};
   for (const item of items) {
     const i = obj(item);
@@ -87,6 +89,8 @@ export function merchandisingContext(items: unknown[], settings: CommerceSetting
       scarcityText: settings.scarcityText || DEFAULT_SCARCITY_TEXT,
       scarcityShownByDefault: settings.scarcityShownByDefault ?? false,
       scarcityTemplateViews: [],
+      // The per-item instalment context (afterPayAvailable, afterPayMin, afterPayMax, shopperLanguage, stripeAccountCountry).
+      ...instalmentContextFor({ productType: Number(obj(i.structuredContent).productType) || ProductType.PHYSICAL, isSubscribable: obj(i.structuredContent).isSubscribable === true }, currency),
     };
   }
   return out;
@@ -95,7 +99,11 @@ export function merchandisingContext(items: unknown[], settings: CommerceSetting
 /** The merchandising context of a page's context (its item, or its items). */
 export function pageMerchandising(ctx: Obj, settings: CommerceSettings = {}): Record<string, Obj> {
   const items = [...(ctx.item ? [ctx.item] : []), ...(Array.isArray(ctx.items) ? ctx.items : [])];
-  return merchandisingContext(items, settings);
+  const out = merchandisingContext(items, settings);
+  // The cart's items carry their instalment context too.
+  const entries = Array.isArray(obj(ctx.cart).entries) ? (obj(ctx.cart).entries as Array<{ itemId: string; productType?: number }>) : [];
+  for (const [id, c] of Object.entries(cartInstalmentContexts(entries, String(settings.selectedCurrency ?? 'USD')))) out[id] = { ...out[id], ...c };
+  return out;
 }
 
 function esc(s: string): string {
@@ -170,6 +178,7 @@ export function cartPageIsland(
     minimumOrderSubtotalCents: Math.max(0, Number(opts.settings?.minimumOrderSubtotalCents) || 0),
     crumb: opts.crumb,
     forms: opts.forms,
+    instalments: { store: currentStoreInstalmentContext(opts.currency), items: cartInstalmentContexts(cart.entries, opts.currency) },
   };
   return renderIsland('CartPage', props as unknown as Record<string, unknown>);
 }

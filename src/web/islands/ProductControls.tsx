@@ -26,6 +26,7 @@ import { AddButtonMachine, buttonLabel, type ButtonState } from '../client/add-b
 import { domId, isGiftCard, structuredContentOf, type ProductProps } from './product-props.js';
 import { Modal } from './Modal.js';
 import { AdditionalFieldsForm, usableForm } from './AdditionalFieldsForm.js';
+import { InstalmentPill } from './InstalmentPill.js';
 
 export interface ControlProps {
   product: ProductProps;
@@ -259,6 +260,7 @@ export function AddToCart({ product, scope, express = false, checkoutUrl = '/che
           <strong className="title">{choice.error.title}</strong> <span className="message">{choice.error.message}</span>
         </div>
       )}
+      <InstalmentPill product={product} scope={scope} />
       {formOpen && usableForm(product.additionalFieldsForm) && (
         <Modal title={product.additionalFieldsForm.name || product.title} titleId={domId(scope, 'form-title')} onClose={() => setFormOpen(false)}>
           <AdditionalFieldsForm form={product.additionalFieldsForm} scope={scope} submitLabel={idleLabel} saving={formSaving} onSubmit={(v) => void onFormSubmit(v)} />

@@ -3,6 +3,7 @@ import type { StructuredContent, SubscriptionPlan, Variant } from '../../core/pr
 import type { FormField } from '../../core/forms.js';
 import { money } from '../../core/money.js';
 import { ProductType } from '../../core/enums.js';
+import type { InstalmentContext } from '../../core/instalments.js';
 
 export interface VariantProps {
   sku: string;
@@ -34,6 +35,8 @@ export interface ProductProps {
   currency: string;
   multipleQuantityAllowedForServices: boolean;
   onSale?: boolean;
+  /** The per-item instalment context (afterPayAvailable, afterPayMin, afterPayMax, shopperLanguage, stripeAccountCountry). */
+  instalments?: InstalmentContext | null;
 }
 
 /** The product as core's rules read it. */

@@ -14,6 +14,7 @@ import { cartApi, cartErrorDetail } from '../client/cart-api.js';
 import { Modal } from '../islands/Modal.js';
 import { AdditionalFieldsForm, usableForm } from '../islands/AdditionalFieldsForm.js';
 import type { AdditionalFieldsFormProps } from '../islands/product-props.js';
+import { InstalmentCartPill, type CartInstalmentContext } from '../islands/InstalmentPill.js';
 
 export interface CartPageEntry {
   id: string;
@@ -46,6 +47,8 @@ export interface CartPageProps {
   /** Additional-fields forms by item id. */
   forms: Record<string, AdditionalFieldsFormProps>;
   checkoutUrl?: string;
+  /** The instalment context served with the cart (the store's and each item's). */
+  instalments?: CartInstalmentContext | null;
 }
 
 interface Alert {
@@ -161,7 +164,7 @@ function EntryRow(props: {
   );
 }
 
-export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, crumb, forms, checkoutUrl = '/checkout' }: CartPageProps) {
+export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, crumb, forms, checkoutUrl = '/checkout', instalments }: CartPageProps) {
   const [cart, setCart] = useState<CartPageCart>(initial);
   const [alert, setAlert] = useState<Alert | null>(null);
   const [busy, setBusy] = useState(false);
@@ -252,6 +255,7 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
           <div className="cart-subtotal">
             <span className="cart-subtotal__label">Subtotal</span> <span className="cart-subtotal__price">{formatMoney(cart.subtotalCents, currency)}</span>
           </div>
+          <InstalmentCartPill context={instalments} cart={cart} currency={currency} />
           {below && <p className="cart-minimum">{cartMessages.minimumSubtotal(formatMoney(minimumOrderSubtotalCents, currency))}</p>}
           <div className="cart-checkout">
             {below ? (
