@@ -54,28 +54,39 @@ function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
-/** The answer to a plain form post: the theme's system/form-result.html inside the site layout. */
-export async function renderResultPage(
-  app: FastifyInstance,
-  reply: FastifyReply,
-  r: { status: number; ok: boolean; title: string; message: string; errors?: Array<{ field: string; message: string }>; back: string },
-) {
+/** A page in the site layout (title, theme stylesheet and the client bundle) around `mainContent`. */
+async function layout(app: FastifyInstance, reply: FastifyReply, status: number, title: string, mainContent: string) {
   const list = await app.database.db.select({ title: schema.websites.title, locale: schema.websites.locale }).from(schema.websites).limit(1);
   const w = list[0] ?? { title: 'Tessera', locale: 'en-US' };
-  const theme = app.services.theme;
-  const ctx = { result: { ok: r.ok, title: r.title, message: r.message, errors: r.errors ?? [], back: r.back } };
-  const mainContent = theme.render('system/form-result.html', ctx, {});
   const client = app.services.assets.tags('site');
-  const html = theme.render(
+  const html = app.services.theme.render(
     'site.region',
     {
       website: { siteTitle: w.title, language: w.locale },
       navigation: { mainNav: [] },
       pageType: 1,
       mainContent,
-      tessera: { headers: `<link rel="stylesheet" href="/theme/site.css">${client.head}`, footers: client.body, cartPill: '', title: esc(`${r.title} — ${w.title}`) },
+      tessera: { headers: `<link rel="stylesheet" href="/theme/site.css">${client.head}`, footers: client.body, cartPill: '', title: esc(`${title} — ${w.title}`) },
     },
     {},
   );
-  return reply.status(r.status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+  return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+}
+
+/** The answer to a plain form post: the theme's system/form-result.html inside the site layout. */
+export async function renderResultPage(
+  app: FastifyInstance,
+  reply: FastifyReply,
+  r: { status: number; ok: boolean; title: string; message: string; errors?: Array<{ field: string; message: string }>; back: string },
+) {
+  const ctx = { result: { ok: r.ok, title: r.title, message: r.message, errors: r.errors ?? [], back: r.back } };
+  return layout(app, reply, r.status, r.title, app.services.theme.render('system/form-result.html', ctx, {}));
+}
+
+/** GET /forms/{formId}: a form on a page of its own (a shareable link; also how the lightbox form is reached). */
+export async function renderFormPage(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, formId: string) {
+  const props = await formIslandProps(app, req, formId);
+  if (!props) return reply.callNotFound();
+  const ctx = { form: { name: props.form.name, html: renderIsland('Form', props) } };
+  return layout(app, reply, 200, props.form.name, app.services.theme.render('system/form-page.html', ctx, {}));
 }

@@ -13,7 +13,7 @@ import { FormFieldType, Role } from '../../core/enums.js';
 import type { FormField, PageFields } from '../../core/forms.js';
 import { FormsService, publicForm } from './service.js';
 import { formSchema } from './template-schema.js';
-import { renderResultPage } from './render.js';
+import { renderFormPage, renderResultPage } from './render.js';
 import { CAPTCHA_KINDS, captchaSettingsOf } from '../captcha/index.js';
 
 const str = (max: number) => z.string().max(max);
@@ -198,6 +198,8 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
       return renderResultPage(app, reply, { status, ok: false, title: form?.name ?? 'Form', message, errors, back });
     }
   });
+
+  app.get<{ Params: { formId: string } }>('/forms/:formId', async (req, reply) => renderFormPage(app, req, reply, req.params.formId));
 
   // ---- Owner calls -----------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
  * The captcha of a form, behind one hook whatever the provider:
  * - altcha (self-hosted proof of work): solved in the background once a field is focused;
  * - reCAPTCHA v2: the vendor's checkbox; v3 and Enterprise: a token per action on submit.
- * The badge is shown only while a form field is focused.
+ * The badge is shown only while a form field is focused (its space is kept, so nothing moves under the pointer).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { loadRecaptcha, solveAltcha, type CaptchaPublicConfig } from '../client/forms.js';
@@ -130,7 +130,7 @@ export function CaptchaBadge({ cfg, status, visible, widgetRef }: { cfg: Captcha
           : 'Spam protection: verifying…'
       : 'Protected by reCAPTCHA';
   return (
-    <div className={`form-captcha-badge form-captcha-badge--${cfg.theme}`} data-captcha-status={status} hidden={!visible} aria-live="polite">
+    <div className={`form-captcha-badge form-captcha-badge--${cfg.theme}`} data-captcha-status={status} aria-hidden={!visible || undefined} style={{ visibility: visible ? 'visible' : 'hidden' }} aria-live="polite">
       {text}
     </div>
   );
