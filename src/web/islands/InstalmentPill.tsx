@@ -7,7 +7,7 @@
  * no limits for the store currency, a non-physical item). Every rule and text comes from core.
  * The popup is a dialog: Escape, a click outside and Close hide it and return focus to 'more information'.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_INSTALMENT_COUNT } from '../../core/constants.js';
 import { ProductType } from '../../core/enums.js';
 import {
@@ -127,6 +127,13 @@ export interface InstalmentMessageProps {
 /** The pill for a price under a context; nothing when instalments do not apply. */
 export function InstalmentMessage({ context, priceCents, currency, idBase, eligibleText }: InstalmentMessageProps) {
   const [open, setOpen] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  // The dialog returns focus as it closes; a click outside would then move it to the page under the
+  // pointer, so focus goes back to 'more information' once that click is over.
+  const close = () => {
+    setOpen(false);
+    setTimeout(() => opener.current?.focus(), 0);
+  };
   if (!context || priceCents === null) return null;
   let state: ReturnType<typeof instalmentState>;
   try {
@@ -153,10 +160,10 @@ export function InstalmentMessage({ context, priceCents, currency, idBase, eligi
           {message}
         </span>
       )}
-      <button type="button" className="instalment-pill__info" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(true)} style={infoStyle}>
+      <button ref={opener} type="button" className="instalment-pill__info" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(true)} style={infoStyle}>
         {text.MORE_INFORMATION}
       </button>
-      {open && <InstalmentInfoDialog locale={state.locale} brand={state.brand} paymentsText={paymentsText} titleId={`${idBase}-title`} onClose={() => setOpen(false)} />}
+      {open && <InstalmentInfoDialog locale={state.locale} brand={state.brand} paymentsText={paymentsText} titleId={`${idBase}-title`} onClose={close} />}
     </div>
   );
 }
