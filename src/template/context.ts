@@ -16,7 +16,8 @@ export class Frame {
   parent: Frame | null;
   index: number;
   stop: boolean;
-  vars: Map<string, unknown> | null;
+  /** Variables bound on this frame, as flat pairs [name, value, name, value, ...]. */
+  vars: unknown[] | null;
   macros: Map<string, MacroInst> | null;
   constructor(node: unknown, parent: Frame | null) {
     this.node = node;
@@ -102,7 +103,18 @@ export class Context {
 
   setVar(name: string, value: unknown): void {
     const f = this.frame;
-    (f.vars ??= new Map()).set(name, value);
+    const vars = f.vars;
+    if (vars === null) {
+      f.vars = [name, value];
+      return;
+    }
+    for (let i = 0; i < vars.length; i += 2) {
+      if (vars[i] === name) {
+        vars[i + 1] = value;
+        return;
+      }
+    }
+    vars.push(name, value);
   }
 
   setMacro(name: string, inst: MacroInst): void {
@@ -116,7 +128,10 @@ export class Context {
       if (name.length === 1) return f.node;
       if (name === '@index') return f.index !== -1 ? f.index + 1 : undefined;
       if (name === '@index0') return f.index !== -1 ? f.index : undefined;
-      return f.vars === null ? undefined : f.vars.get(name);
+      const vars = f.vars;
+      if (vars === null) return undefined;
+      for (let i = 0; i < vars.length; i += 2) if (vars[i] === name) return vars[i + 1];
+      return undefined;
     }
     const n = f.node;
     if (n !== null && typeof n === 'object') {

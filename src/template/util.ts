@@ -230,39 +230,48 @@ export const isJsonStart = (s: string): boolean => RE_JSON_START.test(s);
 const RE_HTML_SPECIAL = /[&<>]/;
 const RE_ATTR_SPECIAL = /[&<>"]/;
 
-export function escapeHtml(s: string): string {
-  if (!RE_HTML_SPECIAL.test(s)) return s;
+/**
+ * Escaped forms of strings that needed escaping. Escaping is pure and the
+ * same strings (titles, names) come back render after render; strings with
+ * nothing to escape are returned as they are, uncached.
+ */
+const htmlCache = new Map<string, string>();
+const attrCache = new Map<string, string>();
+const ESCAPE_CACHE_MAX = 5000;
+const ESCAPE_CACHE_MAX_LEN = 512;
+
+function cached(cache: Map<string, string>, s: string, attr: boolean): string {
+  if (s.length > ESCAPE_CACHE_MAX_LEN) return escapeScan(s, attr);
+  let hit = cache.get(s);
+  if (hit === undefined) {
+    hit = escapeScan(s, attr);
+    if (cache.size >= ESCAPE_CACHE_MAX) cache.clear();
+    cache.set(s, hit);
+  }
+  return hit;
+}
+
+function escapeScan(s: string, attr: boolean): string {
   let out = '';
   let last = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    let r: string | null = null;
+    let r: string;
     if (c === 38) r = '&amp;';
     else if (c === 60) r = '&lt;';
     else if (c === 62) r = '&gt;';
-    if (r !== null) {
-      out += s.slice(last, i) + r;
-      last = i + 1;
-    }
+    else if (attr && c === 34) r = '&quot;';
+    else continue;
+    out += s.slice(last, i) + r;
+    last = i + 1;
   }
-  return last === 0 ? s : out + s.slice(last);
+  return out + s.slice(last);
+}
+
+export function escapeHtml(s: string): string {
+  return RE_HTML_SPECIAL.test(s) ? cached(htmlCache, s, false) : s;
 }
 
 export function escapeAttr(s: string): string {
-  if (!RE_ATTR_SPECIAL.test(s)) return s;
-  let out = '';
-  let last = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    let r: string | null = null;
-    if (c === 38) r = '&amp;';
-    else if (c === 60) r = '&lt;';
-    else if (c === 62) r = '&gt;';
-    else if (c === 34) r = '&quot;';
-    if (r !== null) {
-      out += s.slice(last, i) + r;
-      last = i + 1;
-    }
-  }
-  return last === 0 ? s : out + s.slice(last);
+  return RE_ATTR_SPECIAL.test(s) ? cached(attrCache, s, true) : s;
 }

@@ -143,7 +143,8 @@ export function evalInstruction(i: Inst, ctx: Context): void {
     ctx.pop();
   }
   if (ctx.errors.length !== before) return;
-  if (frame.vars !== null) for (const [k, v] of frame.vars) ctx.setVar(k, v);
+  const vars = frame.vars;
+  if (vars !== null) for (let i = 0; i < vars.length; i += 2) ctx.setVar(vars[i] as string, vars[i + 1]);
   if (value === undefined) return;
   if (cache.debug) ctx.buf += ' -> ';
   if (value !== null) ctx.buf += typeof value === 'string' ? value : String(value);

@@ -11,9 +11,22 @@ const MAX_ALT = 250;
 const IMAGE_BLOCK = 5;
 const STORE_ITEM = 11;
 
+/** Decimal text of numbers (fractions are costly to print and focal points repeat). */
+const numText = new Map<number, string>();
+function numberText(n: number): string {
+  if ((n | 0) === n) return '' + n;
+  let t = numText.get(n);
+  if (t === undefined) {
+    t = '' + n;
+    if (numText.size > 5000) numText.clear();
+    numText.set(n, t);
+  }
+  return t;
+}
+
 export function focalPoint(media: unknown): string {
   const fp = step(media, 'mediaFocalPoint');
-  return fp === undefined ? '0.5,0.5' : `${asNumber(step(fp, 'x'))},${asNumber(step(fp, 'y'))}`;
+  return fp === undefined ? '0.5,0.5' : numberText(asNumber(step(fp, 'x'))) + ',' + numberText(asNumber(step(fp, 'y')));
 }
 
 function removeTags(s: string): string {

@@ -19,17 +19,35 @@ export const escapeScriptTags = (s: string): string => (s.indexOf('</') === -1 ?
 
 const WS_CHARS = ' \n\t\u000b\r\f';
 
+const isWs = (c: number): boolean => c === 32 || c === 10 || c === 9 || c === 11 || c === 13 || c === 12;
+
 /** Cut at the last whitespace before `max` and append the ellipsis. */
 export function truncate(s: string, max: number, ellipsis = '...'): string {
   if (s.length <= max) return s;
   let end = max;
   for (let i = max - 1; i >= 0; i--) {
-    if (WS_CHARS.indexOf(s[i]) !== -1) {
+    if (isWs(s.charCodeAt(i))) {
       end = i + 1;
       break;
     }
   }
   return s.substring(0, end) + ellipsis;
+}
+
+/** Remove `<...>` tags (each from a `<` to the next `>`), as `/<[^>]*?>/g` would. */
+export function stripTags(s: string): string {
+  let i = s.indexOf('<');
+  if (i === -1) return s;
+  let out = '';
+  let pos = 0;
+  while (i !== -1) {
+    const j = s.indexOf('>', i + 1);
+    if (j === -1) break;
+    out += s.substring(pos, i);
+    pos = j + 1;
+    i = s.indexOf('<', pos);
+  }
+  return pos === 0 ? s : out + s.substring(pos);
 }
 
 const slugCache = new Map<string, string>();
@@ -146,7 +164,6 @@ export function applyPartial(ctx: Context, name: string, node: unknown, priv: bo
   }
 }
 
-const RE_TAG = /<[^>]*?>/g;
 const SMARTY_SINGLE_OPEN = /(^|[-\u2014\\s(["])'/gm;
 const SMARTY_DOUBLE_OPEN = /(^|[-\u2014/[(\u2018\s])"/gm;
 
@@ -259,8 +276,7 @@ export const CORE_FORMATTERS: Record<string, FormatterFn> = {
   round: (v) => Math.round(asNumber(v)),
   safe: (v) => {
     if (!isTruthy(v)) return v;
-    const s = asString(v);
-    return s.indexOf('<') === -1 ? s : s.replace(RE_TAG, '');
+    return stripTags(asString(v));
   },
   slugify: (v) => slugify(asString(v)),
   smartypants: (v) =>
