@@ -1,4 +1,24 @@
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { SiteUserService } from './site-users.js';
+import { siteUserPlugin } from '../plugins/site-user.js';
+import { siteUserRoutes } from './site-user-routes.js';
+import { settingsRoutes } from './settings.js';
+import { placesProviderFromEnv } from './places.js';
+import { configRoutes } from './config-routes.js';
+import { accountPages } from './account-pages.js';
 
-/** Platform settings calls (site users, header/footer, multilingual, store creation, preferences). */
-export async function platformArea(_app: FastifyInstance): Promise<void> {}
+/**
+ * Platform settings calls (site users, header/footer, multilingual, store creation, preferences) and the
+ * /config data calls. Wrapped with fastify-plugin so the site-user session hook applies to every route
+ * (the commerce cart reads req.siteUser to follow a signed-in user across devices).
+ */
+export const platformArea = fp(async (app: FastifyInstance): Promise<void> => {
+  const siteUsers = new SiteUserService(app.database, app.services.mailer);
+  await app.register(siteUserPlugin, { siteUsers });
+  await app.register(siteUserRoutes, { siteUsers });
+  app.decorate('places', { provider: placesProviderFromEnv(process.env) });
+  await app.register(settingsRoutes);
+  await app.register(configRoutes);
+  await app.register(accountPages);
+});

@@ -1,0 +1,89 @@
+/**
+ * The visitor's account pages, inside the theme's layout: sign in, sign up, password reset, the account
+ * page, and the member-area access-denied page (page type 106) with its join button. The forms are the
+ * AccountPage island; the server renders them first so they show before any script runs.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { renderIsland } from '../../web/ssr.js';
+import { PageType } from '../../core/enums.js';
+import { allCollections, navigationJson, websiteJson } from '../pages/context.js';
+import { CART_COOKIE } from '../commerce/routes.js';
+import { commerceWidgets } from '../commerce/widgets.js';
+import { siteLanguages } from './settings.js';
+import type { AccountMode, AccountPageProps } from '../../web/islands/AccountPage.js';
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+const TITLES: Record<AccountMode, string> = {
+  login: 'Sign in',
+  signup: 'Create an account',
+  'reset-request': 'Reset your password',
+  reset: 'Choose a new password',
+  account: 'Your account',
+  denied: 'Members only',
+};
+
+export async function accountPages(app: FastifyInstance) {
+  const { websites, theme, assets, carts } = app.services;
+
+  async function page(req: FastifyRequest, reply: FastifyReply, mode: AccountMode, extra: Partial<AccountPageProps> = {}, status = 200) {
+    const site = await websites.get();
+    const collections = await allCollections(app.database.db, site.id);
+    const path = req.url.split('?')[0] ?? '/';
+    const q = req.query as Record<string, unknown>;
+    const u = req.siteUser;
+    const languages = siteLanguages(site);
+    const props: AccountPageProps = {
+      mode,
+      error: typeof q.error === 'string' ? q.error.slice(0, 200) : undefined,
+      user: u ? { email: u.email, displayName: u.displayName, language: u.language } : null,
+      languages: languages.length > 1 ? languages : [],
+      ...extra,
+    };
+    const pageType = mode === 'denied' ? PageType.MEMBER_AREA_ACCESS_DENIED : PageType.PAGE;
+    const context: Record<string, unknown> = {
+      website: websiteJson(site, websites),
+      websiteSettings: { storeSettings: websites.storeSettings(site) },
+      navigation: navigationJson(site, new Map(collections.map((c) => [c.id, c])), path),
+      pageType,
+      pageTitle: TITLES[mode],
+    };
+    if (q.format === 'json') {
+      reply.status(status).header('cache-control', 'no-store');
+      return reply.send({ ...context, account: props });
+    }
+    const cart = await carts.find({ token: req.cookies[CART_COOKIE], siteUserId: u?.id ?? null });
+    const client = assets.tags('site');
+    const injection = (site.settings.codeInjection ?? {}) as { header?: string; footer?: string };
+    const mainContent = `<section class="account-page">${renderIsland('AccountPage', props as unknown as Record<string, unknown>)}</section>`;
+    const tessera = {
+      headers: `<link rel="stylesheet" href="/theme/site.css">${client.head}${injection.header ?? ''}`,
+      footers: `${client.body}${injection.footer ?? ''}`,
+      cartPill: renderIsland('CartPill', { totalQuantity: cart?.totalQuantity ?? 0 }),
+      title: esc(`${TITLES[mode]} — ${site.title}`),
+    };
+    const renderOpts = { locale: site.locale, timeZone: site.timeZone, renderer: commerceWidgets({ currency: site.currency, settings: websites.storeSettings(site) }) };
+    const html = theme.render('site.region', { ...context, mainContent, tessera }, renderOpts);
+    reply.status(status).header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+    return reply.type('text/html; charset=utf-8').send(html);
+  }
+
+  app.get('/account', async (req, reply) => {
+    if (!req.siteUser) return reply.redirect('/account/login', 303);
+    return page(req, reply, 'account');
+  });
+  app.get('/account/login', async (req, reply) => {
+    if (req.siteUser) return reply.redirect('/account', 303);
+    return page(req, reply, 'login');
+  });
+  app.get('/account/signup', async (req, reply) => page(req, reply, 'signup'));
+  app.get('/account/reset', async (req, reply) => {
+    const token = (req.query as Record<string, unknown>).token;
+    if (typeof token === 'string' && token.length > 0 && token.length <= 100) return page(req, reply, 'reset', { token });
+    return page(req, reply, 'reset-request');
+  });
+  /** The member-area access-denied page: a visitor without access sees why, and a join button. */
+  app.get('/account/denied', async (req, reply) => page(req, reply, 'denied', {}, 403));
+}

@@ -1,0 +1,744 @@
+/**
+ * The data calls of the /config admin: products (with variants and stock), collections, pages and journal
+ * posts, store settings, team members and the audit log. Every write is one transaction, checks the
+ * row's `version` (a second owner saving over a first one is refused, nothing is overwritten) and leaves an
+ * audit row.
+ */
+import { parseInput } from './validate.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { rows } from '../db-util.js';
+import { z } from 'zod';
+import type { Tx } from '../../db/index.js';
+import { schema } from '../../db/index.js';
+import { newId } from '../../db/ids.js';
+import { CollectionType, ProductType, RecordType, Role, isEnumValue } from '../../core/enums.js';
+import { platform as platformMessages } from '../../core/messages.js';
+import { slugify, nextFreeSlug } from '../../core/slug.js';
+import { SUPPORTED_CURRENCIES } from '../../core/money.js';
+import { QUANTITY_MAX } from '../../core/constants.js';
+import { badRequest, conflict, HttpError, notFound } from '../errors.js';
+import { hashPassword } from './passwords.js';
+import { audit } from './audit.js';
+import { changeSettings, CONTENT_ROLES, READ_ROLES, RESERVED_URL_IDS, SETTINGS_ROLES, STORE_ROLES } from './settings.js';
+import { stockChangedHooks } from './stock-hooks.js';
+
+export const STALE_EDIT = 'Someone else saved this since you opened it. Reload to see their changes: nothing was overwritten.';
+
+const { items, productVariants, collections, accounts, auditLog } = schema;
+
+// ------------------------------------------------------------------------------------------------
+// Shapes
+// ------------------------------------------------------------------------------------------------
+
+const cents = (label: string) =>
+  z
+    .number({ error: `${label} must be a number.` })
+    .int(`${label} must be in whole minor units (cents).`)
+    .min(0, `${label} cannot be negative.`)
+    .max(1_000_000_000_00, `${label} is too large.`);
+
+const variantIn = z.object({
+  id: z.string().max(64).optional(),
+  sku: z.string().trim().min(1, 'Every variant needs a SKU.').max(128),
+  attributes: z.record(z.string().trim().min(1).max(100), z.string().trim().min(1, 'Choose a value for every option.').max(200)).optional().default({}),
+  priceCents: cents('Price'),
+  salePriceCents: cents('Sale price').optional().default(0),
+  onSale: z.boolean().optional().default(false),
+  qtyInStock: z.number({ error: 'Stock must be a number.' }).int('Stock must be a whole number.').min(0, 'Stock cannot be negative.').max(1_000_000),
+  unlimited: z.boolean().optional().default(false),
+  weightGrams: z.number().int().min(0).max(10_000_000).optional().default(0),
+});
+
+const subscriptionPlan = z
+  .object({
+    billingPeriod: z.object({ value: z.number().int().min(1).max(365), unit: z.enum(['WEEK', 'MONTH', 'YEAR'], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }) }),
+    numBillingCycles: z.number().int().min(0).max(1000),
+  })
+  .nullish();
+
+const imageIn = z.object({
+  assetUrl: z
+    .string()
+    .trim()
+    .max(2000)
+    .refine((s) => /^(https?:\/\/|\/)[^\s]*$/i.test(s), { message: platformMessages.notValidPageUrl('image') }),
+  altText: z.string().max(500).optional().default(''),
+  originalSize: z
+    .string()
+    .regex(/^\d{1,5}x\d{1,5}$/)
+    .optional(),
+});
+
+const STATUSES = ['published', 'draft', 'scheduled', 'needs-review', 'private'] as const;
+const status = z.enum(STATUSES, { error: (i) => platformMessages.notExpectedOption(String(i.input)) });
+
+const productIn = z.object({
+  version: z.number().int().optional(),
+  collectionId: z.string().max(64).optional(),
+  title: z.string({ error: 'Enter a title.' }).trim().min(1, 'Enter a title.').max(200),
+  urlId: z.string().trim().max(200).optional(),
+  body: z.string().max(200_000).optional().default(''),
+  excerpt: z.string().max(2000).optional(),
+  status: status.optional().default('published'),
+  productType: z.number().refine((n) => isEnumValue(ProductType, n), { message: 'Choose a product type.' }),
+  images: z.array(imageIn).max(50).optional().default([]),
+  tags: z.array(z.string().trim().min(1).max(50)).max(100).optional().default([]),
+  isSubscribable: z.boolean().optional().default(false),
+  subscriptionPlan,
+  additionalFieldsFormId: z.string().max(64).nullish(),
+  variantOptionOrdering: z.array(z.string().trim().min(1).max(100)).max(6).optional().default([]),
+  useCustomAddButtonText: z.boolean().optional().default(false),
+  customAddButtonText: z.string().max(100).optional().default(''),
+  variants: z.array(variantIn).min(1, 'A product needs at least one variant.').max(250),
+});
+type ProductIn = z.infer<typeof productIn>;
+
+const idParam = z.object({ id: z.string().min(1).max(64) });
+const versionQuery = z.object({ version: z.coerce.number().int() });
+
+// ------------------------------------------------------------------------------------------------
+// Product rules
+// ------------------------------------------------------------------------------------------------
+
+/** Checks the variants against each other and against the options; answers the per-field errors. */
+export function productErrors(p: ProductIn): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const skus = new Set<string>();
+  const combos = new Set<string>();
+  const options = p.variantOptionOrdering;
+  if (new Set(options.map((o) => o.toLowerCase())).size !== options.length) errors.variantOptionOrdering = platformMessages.tagExists('option');
+  p.variants.forEach((v, i) => {
+    if (skus.has(v.sku.toLowerCase())) errors[`variants.${i}.sku`] = platformMessages.tagExists('SKU');
+    skus.add(v.sku.toLowerCase());
+    if (v.onSale && v.salePriceCents >= v.priceCents) errors[`variants.${i}.salePriceCents`] = 'The sale price must be lower than the price.';
+    const names = Object.keys(v.attributes);
+    if (p.variants.length > 1 || options.length > 0) {
+      for (const o of options) if (!v.attributes[o]) errors[`variants.${i}.attributes.${o}`] = 'Choose a value for every option.';
+      for (const n of names) if (!options.includes(n)) errors[`variants.${i}.attributes.${n}`] = platformMessages.notExpectedOption(n);
+      const combo = options.map((o) => v.attributes[o] ?? '').join('\u0000');
+      if (options.length > 0 && combos.has(combo)) errors[`variants.${i}.attributes`] = platformMessages.tagExists('variant');
+      combos.add(combo);
+    }
+  });
+  if (p.variants.length > 1 && options.length === 0) errors.variantOptionOrdering = 'Add an option (such as Size) so visitors can tell the variants apart.';
+  if (p.isSubscribable && !p.subscriptionPlan) errors.subscriptionPlan = 'Choose how often the subscription renews.';
+  if (p.isSubscribable && p.productType !== ProductType.PHYSICAL && p.productType !== ProductType.SERVICE) {
+    errors.isSubscribable = 'Only physical and service products can be subscribed to.';
+  }
+  return errors;
+}
+
+function structuredContentOf(p: ProductIn): Record<string, unknown> {
+  return {
+    productType: p.productType,
+    isSubscribable: p.isSubscribable,
+    ...(p.isSubscribable && p.subscriptionPlan ? { subscriptionPlan: p.subscriptionPlan } : {}),
+    additionalFieldsFormId: p.additionalFieldsFormId ?? undefined,
+    variantOptionOrdering: p.variantOptionOrdering,
+    useCustomAddButtonText: p.useCustomAddButtonText,
+    customAddButtonText: p.customAddButtonText,
+  };
+}
+
+function assetsOf(p: ProductIn): Record<string, unknown>[] {
+  return p.images.map((i) => ({ assetUrl: i.assetUrl, altText: i.altText, originalSize: i.originalSize ?? '1000x1000', mediaFocalPoint: { x: 0.5, y: 0.5 } }));
+}
+
+type VariantRow = typeof productVariants.$inferSelect;
+type ItemRow = typeof items.$inferSelect;
+
+function productJson(item: ItemRow, variants: VariantRow[]) {
+  const sc = item.structuredContent;
+  return {
+    id: item.id,
+    collectionId: item.collectionId,
+    version: item.version,
+    title: item.title,
+    urlId: item.urlId,
+    body: item.body,
+    excerpt: item.excerpt,
+    status: item.status,
+    tags: item.tags,
+    images: item.assets.map((a) => ({ assetUrl: String(a.assetUrl ?? ''), altText: String(a.altText ?? ''), originalSize: a.originalSize })),
+    productType: Number(sc.productType ?? ProductType.PHYSICAL),
+    isSubscribable: sc.isSubscribable === true,
+    subscriptionPlan: (sc.subscriptionPlan as unknown) ?? null,
+    additionalFieldsFormId: (sc.additionalFieldsFormId as string | undefined) ?? null,
+    variantOptionOrdering: (sc.variantOptionOrdering as string[] | undefined) ?? [],
+    useCustomAddButtonText: sc.useCustomAddButtonText === true,
+    customAddButtonText: String(sc.customAddButtonText ?? ''),
+    variants: variants.map((v) => ({
+      id: v.id,
+      sku: v.sku,
+      attributes: v.attributes,
+      priceCents: v.priceCents,
+      salePriceCents: v.salePriceCents,
+      onSale: v.onSale,
+      qtyInStock: v.qtyInStock,
+      unlimited: v.unlimited,
+      weightGrams: v.weightGrams,
+    })),
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Routes
+// ------------------------------------------------------------------------------------------------
+
+export async function configRoutes(app: FastifyInstance) {
+  const db = app.database.db;
+  const websites = app.services.websites;
+  const storeRoles = { preHandler: app.requireOwner(STORE_ROLES) };
+  const contentRoles = { preHandler: app.requireOwner(CONTENT_ROLES) };
+  const settingsRoles = { preHandler: app.requireOwner(SETTINGS_ROLES) };
+  const readRoles = { preHandler: app.requireOwner(READ_ROLES) };
+  const adminOnly = { preHandler: app.requireOwner([Role.ADMIN]) };
+  const siteOf = async (req: FastifyRequest) => {
+    const site = await websites.get();
+    if (req.owner!.websiteId !== site.id) throw notFound('No such website.');
+    return site;
+  };
+
+  const loadProduct = async (tx: Tx | typeof db, id: string, websiteId: string) => {
+    const [item] = await tx
+      .select()
+      .from(items)
+      .where(and(eq(items.id, id), eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM)));
+    if (!item) return null;
+    const variants = await tx.select().from(productVariants).where(eq(productVariants.itemId, id)).orderBy(asc(productVariants.ordering));
+    return { item, variants };
+  };
+
+  const storeCollection = async (tx: Tx, id: string | undefined, websiteId: string) => {
+    if (!id) throw badRequest('Choose the store this product belongs to.', { collectionId: 'Choose the store this product belongs to.' });
+    const [c] = await tx.select().from(collections).where(and(eq(collections.id, id), eq(collections.websiteId, websiteId)));
+    if (!c || c.type !== CollectionType.PRODUCTS) throw badRequest('Choose the store this product belongs to.', { collectionId: 'Choose the store this product belongs to.' });
+    return c;
+  };
+
+  const itemUrlId = async (tx: Tx, collectionId: string, wanted: string, title: string, selfId?: string) => {
+    const base = slugify(wanted || title) || 'item';
+    const rows = await tx
+      .select({ urlId: items.urlId })
+      .from(items)
+      .where(selfId ? and(eq(items.collectionId, collectionId), ne(items.id, selfId)) : eq(items.collectionId, collectionId));
+    const taken = new Set(rows.map((r) => r.urlId));
+    if (wanted && taken.has(base)) throw badRequest(platformMessages.tagExists('URL'), { urlId: platformMessages.tagExists('URL') });
+    return nextFreeSlug(base, taken);
+  };
+
+  /** Writes the variants of a product: updated in place, added, removed; stock hooks run for changed stock. */
+  const saveVariants = async (tx: Tx, itemId: string, before: VariantRow[], wanted: ProductIn['variants']) => {
+    const byId = new Map(before.map((v) => [v.id, v]));
+    const keep = new Set(wanted.map((v) => v.id).filter((x): x is string => !!x && byId.has(x)));
+    const gone = before.filter((v) => !keep.has(v.id)).map((v) => v.id);
+    if (gone.length) await tx.delete(productVariants).where(inArray(productVariants.id, gone));
+    // SKUs are unique per product: free the kept variants' SKUs first so two variants may swap theirs.
+    for (const id of keep) await tx.update(productVariants).set({ sku: `__tmp_${id}` }).where(eq(productVariants.id, id));
+    let ordering = 0;
+    for (const v of wanted) {
+      const values = {
+        sku: v.sku,
+        attributes: v.attributes,
+        priceCents: v.priceCents,
+        salePriceCents: v.salePriceCents,
+        onSale: v.onSale,
+        qtyInStock: Math.min(v.qtyInStock, QUANTITY_MAX * 100),
+        unlimited: v.unlimited,
+        weightGrams: v.weightGrams,
+        ordering: ordering++,
+      };
+      const old = v.id ? byId.get(v.id) : undefined;
+      if (old) {
+        await tx.update(productVariants).set(values).where(eq(productVariants.id, old.id));
+        if (old.qtyInStock !== values.qtyInStock || old.unlimited !== values.unlimited) {
+          for (const hook of stockChangedHooks) {
+            await hook(tx, old.id, { qtyInStock: old.qtyInStock, unlimited: old.unlimited }, { qtyInStock: values.qtyInStock, unlimited: values.unlimited });
+          }
+        }
+      } else {
+        await tx.insert(productVariants).values({ id: newId(), itemId, ...values });
+      }
+    }
+  };
+
+  // ---- Stores and products ----------------------------------------------------------------------
+  app.get('/api/config/stores', readRoles, async (req) => {
+    const site = await siteOf(req);
+    const rows = await db
+      .select()
+      .from(collections)
+      .where(and(eq(collections.websiteId, site.id), eq(collections.type, CollectionType.PRODUCTS)))
+      .orderBy(asc(collections.ordering));
+    return { stores: rows.map((c) => ({ id: c.id, title: c.title, urlId: c.urlId, enabled: c.enabled })) };
+  });
+
+  app.get('/api/config/products', readRoles, async (req) => {
+    const site = await siteOf(req);
+    const q = z.object({ collectionId: z.string().max(64).optional() }).parse(req.query ?? {});
+    const where = q.collectionId
+      ? and(eq(items.websiteId, site.id), eq(items.recordType, RecordType.STORE_ITEM), eq(items.collectionId, q.collectionId))
+      : and(eq(items.websiteId, site.id), eq(items.recordType, RecordType.STORE_ITEM));
+    const list = await db.select().from(items).where(where).orderBy(asc(items.ordering), asc(items.createdAt));
+    const vs = list.length ? await db.select().from(productVariants).where(inArray(productVariants.itemId, list.map((i) => i.id))) : [];
+    return {
+      products: list.map((i) => {
+        const mine = vs.filter((v) => v.itemId === i.id);
+        return {
+          id: i.id,
+          collectionId: i.collectionId,
+          title: i.title,
+          urlId: i.urlId,
+          status: i.status,
+          version: i.version,
+          productType: Number(i.structuredContent.productType ?? 1),
+          variantCount: mine.length,
+          stock: mine.some((v) => v.unlimited) ? null : mine.reduce((s, v) => s + v.qtyInStock, 0),
+          minPriceCents: mine.length ? Math.min(...mine.map((v) => (v.onSale ? v.salePriceCents : v.priceCents))) : 0,
+        };
+      }),
+    };
+  });
+
+  app.get('/api/config/products/:id', readRoles, async (req, reply) => {
+    const { id } = parseInput(idParam, req.params);
+    const site = await siteOf(req);
+    const p = await loadProduct(db, id, site.id);
+    if (!p) throw notFound('No such product.');
+    reply.header('cache-control', 'no-store');
+    return productJson(p.item, p.variants);
+  });
+
+  const checkedProduct = (body: unknown): ProductIn => {
+    const p = parseInput(productIn, body);
+    const errors = productErrors(p);
+    const first = Object.values(errors)[0];
+    if (first) throw badRequest(first, errors);
+    return p;
+  };
+
+  /** The additional-fields form must exist (forms area's table), unless it is the one the product has already. */
+  const checkForm = async (tx: Tx, formId: string | null | undefined, current?: unknown) => {
+    if (!formId || formId === current) return;
+    const found = await rows<{ id: string }>(tx, sql`select id from forms where id = ${formId} limit 1`);
+    if (found.length === 0) throw badRequest(platformMessages.notExpectedOption(formId), { additionalFieldsFormId: platformMessages.notExpectedOption(formId) });
+  };
+
+  app.post('/api/config/products', storeRoles, async (req, reply) => {
+    const p = checkedProduct(req.body);
+    const site = await siteOf(req);
+    const out = await db.transaction(async (tx) => {
+      const c = await storeCollection(tx, p.collectionId, site.id);
+      await checkForm(tx, p.additionalFieldsFormId);
+      const id = newId();
+      const urlId = await itemUrlId(tx, c.id, p.urlId ?? '', p.title);
+      const count = await tx.select({ id: items.id }).from(items).where(eq(items.collectionId, c.id));
+      await tx.insert(items).values({
+        id,
+        websiteId: site.id,
+        collectionId: c.id,
+        urlId,
+        title: p.title,
+        recordType: RecordType.STORE_ITEM,
+        body: p.body,
+        excerpt: p.excerpt ?? p.body.replace(/<[^>]+>/g, '').slice(0, 250),
+        status: p.status,
+        tags: p.tags,
+        assets: assetsOf(p),
+        structuredContent: structuredContentOf(p),
+        ordering: count.length,
+      });
+      await saveVariants(tx, id, [], p.variants);
+      const saved = (await loadProduct(tx, id, site.id))!;
+      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'product.create', entity: 'product', entityId: id, after: productJson(saved.item, saved.variants) });
+      return productJson(saved.item, saved.variants);
+    });
+    return reply.status(201).send(out);
+  });
+
+  app.put('/api/config/products/:id', storeRoles, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const p = checkedProduct(req.body);
+    if (p.version === undefined) throw badRequest('version is required.', { version: 'version is required.' });
+    const site = await siteOf(req);
+    return db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(items).where(and(eq(items.id, id), eq(items.websiteId, site.id))).for('update');
+      if (!locked || locked.recordType !== RecordType.STORE_ITEM) throw notFound('No such product.');
+      if (locked.version !== p.version) throw new HttpError(409, STALE_EDIT, undefined, { currentVersion: locked.version });
+      const before = (await loadProduct(tx, id, site.id))!;
+      await checkForm(tx, p.additionalFieldsFormId, locked.structuredContent.additionalFieldsFormId);
+      const collectionId = p.collectionId ? (await storeCollection(tx, p.collectionId, site.id)).id : locked.collectionId;
+      const urlId = p.urlId && p.urlId === locked.urlId && collectionId === locked.collectionId ? locked.urlId : await itemUrlId(tx, collectionId, p.urlId ?? '', p.title, id);
+      await tx
+        .update(items)
+        .set({
+          collectionId,
+          urlId,
+          title: p.title,
+          body: p.body,
+          excerpt: p.excerpt ?? locked.excerpt,
+          status: p.status,
+          tags: p.tags,
+          assets: assetsOf(p),
+          structuredContent: {
+            ...locked.structuredContent,
+            ...structuredContentOf(p),
+            ...(p.isSubscribable ? {} : { subscriptionPlan: undefined }),
+            // An inline form copy only stays with the form it copies.
+            ...(p.additionalFieldsFormId === locked.structuredContent.additionalFieldsFormId ? {} : { additionalFieldsForm: undefined }),
+          },
+          version: locked.version + 1,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(items.id, id), eq(items.version, locked.version)));
+      await saveVariants(tx, id, before.variants, p.variants);
+      const saved = (await loadProduct(tx, id, site.id))!;
+      await audit(tx, {
+        websiteId: site.id,
+        accountId: req.owner!.id,
+        action: 'product.update',
+        entity: 'product',
+        entityId: id,
+        before: productJson(before.item, before.variants),
+        after: productJson(saved.item, saved.variants),
+      });
+      return productJson(saved.item, saved.variants);
+    });
+  });
+
+  app.delete('/api/config/products/:id', storeRoles, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const { version } = parseInput(versionQuery, req.query);
+    const site = await siteOf(req);
+    await db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(items).where(and(eq(items.id, id), eq(items.websiteId, site.id))).for('update');
+      if (!locked || locked.recordType !== RecordType.STORE_ITEM) throw notFound('No such product.');
+      if (locked.version !== version) throw conflict(STALE_EDIT);
+      const before = (await loadProduct(tx, id, site.id))!;
+      await tx.delete(items).where(eq(items.id, id));
+      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'product.delete', entity: 'product', entityId: id, before: productJson(before.item, before.variants) });
+    });
+    return { ok: true };
+  });
+
+  // ---- Collections (and navigation titles) --------------------------------------------------------
+  const collectionIn = z.object({
+    version: z.number().int(),
+    title: z.string().trim().min(1, 'Enter a title.').max(200),
+    navigationTitle: z.string().trim().max(200).optional(),
+    urlId: z.string().trim().min(1).max(200).optional(),
+    description: z.string().max(10_000).optional(),
+    enabled: z.boolean().optional(),
+  });
+  const collectionJson = (c: typeof collections.$inferSelect) => ({
+    id: c.id,
+    title: c.title,
+    navigationTitle: c.navigationTitle,
+    urlId: c.urlId,
+    description: c.description,
+    enabled: c.enabled,
+    type: c.type,
+    typeName: c.typeName,
+    version: c.version,
+    body: typeof c.settings.body === 'string' ? c.settings.body : undefined,
+  });
+  app.get('/api/config/collections', readRoles, async (req) => {
+    const site = await siteOf(req);
+    const rows = await db.select().from(collections).where(eq(collections.websiteId, site.id)).orderBy(asc(collections.ordering));
+    return { collections: rows.map(collectionJson) };
+  });
+
+  /** Saves a collection's fields with the version check; shared by collections and pages. */
+  const saveCollection = async (req: FastifyRequest, id: string, body: z.infer<typeof collectionIn>, extra: Record<string, unknown> = {}, onlyPages = false) => {
+    const site = await siteOf(req);
+    return db.transaction(async (tx) => {
+      const [c] = await tx.select().from(collections).where(and(eq(collections.id, id), eq(collections.websiteId, site.id))).for('update');
+      if (!c || (onlyPages && c.typeName !== 'page')) throw notFound('No such page.');
+      if (c.version !== body.version) throw new HttpError(409, STALE_EDIT, undefined, { currentVersion: c.version });
+      let urlId = c.urlId;
+      if (body.urlId !== undefined && slugify(body.urlId) !== c.urlId) {
+        urlId = slugify(body.urlId);
+        if (!urlId) throw badRequest(platformMessages.notValidPageUrl(body.urlId), { urlId: platformMessages.notValidPageUrl(body.urlId) });
+        const taken = await tx.select({ id: collections.id }).from(collections).where(and(eq(collections.websiteId, site.id), eq(collections.urlId, urlId)));
+        if (taken.length || RESERVED_URL_IDS.includes(urlId)) throw badRequest(platformMessages.tagExists('URL'), { urlId: platformMessages.tagExists('URL') });
+      }
+      const [updated] = await tx
+        .update(collections)
+        .set({
+          title: body.title,
+          navigationTitle: body.navigationTitle ?? c.navigationTitle,
+          urlId,
+          description: body.description ?? c.description,
+          enabled: body.enabled ?? c.enabled,
+          settings: { ...c.settings, ...extra },
+          version: c.version + 1,
+          updatedAt: new Date(),
+        })
+        .where(eq(collections.id, id))
+        .returning();
+      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: onlyPages ? 'page.update' : 'collection.update', entity: 'collection', entityId: id, before: collectionJson(c), after: collectionJson(updated!) });
+      return collectionJson(updated!);
+    });
+  };
+
+  app.put('/api/config/collections/:id', settingsRoles, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    return saveCollection(req, id, parseInput(collectionIn, req.body));
+  });
+
+  // ---- Pages --------------------------------------------------------------------------------------
+  const pageIn = collectionIn.extend({ body: z.string().max(500_000).optional().default('') });
+  const newPageIn = pageIn.omit({ version: true });
+  app.get('/api/config/pages', readRoles, async (req) => {
+    const site = await siteOf(req);
+    const rows = await db
+      .select()
+      .from(collections)
+      .where(and(eq(collections.websiteId, site.id), eq(collections.typeName, 'page')))
+      .orderBy(asc(collections.ordering));
+    return { pages: rows.map(collectionJson) };
+  });
+  app.post('/api/config/pages', contentRoles, async (req, reply) => {
+    const body = parseInput(newPageIn, req.body);
+    const site = await siteOf(req);
+    const out = await db.transaction(async (tx) => {
+      const taken = await tx.select({ urlId: collections.urlId }).from(collections).where(eq(collections.websiteId, site.id));
+      const all = new Set([...taken.map((t) => t.urlId), ...RESERVED_URL_IDS]);
+      const urlId = nextFreeSlug(slugify(body.urlId ?? body.title) || 'page', all);
+      const [row] = await tx
+        .insert(collections)
+        .values({
+          id: newId(),
+          websiteId: site.id,
+          urlId,
+          title: body.title,
+          navigationTitle: body.navigationTitle ?? body.title,
+          description: body.description ?? '',
+          enabled: body.enabled ?? true,
+          type: CollectionType.PAGE,
+          typeName: 'page',
+          ordering: taken.length,
+          settings: { body: body.body },
+        })
+        .returning();
+      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'page.create', entity: 'collection', entityId: row!.id, after: collectionJson(row!) });
+      return collectionJson(row!);
+    });
+    return reply.status(201).send(out);
+  });
+  app.put('/api/config/pages/:id', contentRoles, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const body = parseInput(pageIn, req.body);
+    return saveCollection(req, id, body, { body: body.body }, true);
+  });
+
+  // ---- Journal posts ------------------------------------------------------------------------------
+  const postIn = z.object({
+    version: z.number().int().optional(),
+    collectionId: z.string().max(64).optional(),
+    title: z.string({ error: 'Enter a title.' }).trim().min(1, 'Enter a title.').max(300),
+    urlId: z.string().trim().max(200).optional(),
+    body: z.string().max(500_000).optional().default(''),
+    excerpt: z.string().max(2000).optional().default(''),
+    author: z.string().max(200).optional().default(''),
+    status,
+    publishOn: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }).optional(),
+  });
+  const postJson = (i: ItemRow) => ({
+    id: i.id,
+    collectionId: i.collectionId,
+    title: i.title,
+    urlId: i.urlId,
+    body: i.body,
+    excerpt: i.excerpt,
+    author: i.author,
+    status: i.status,
+    publishOn: i.publishOn.toISOString(),
+    version: i.version,
+  });
+  app.get('/api/config/posts', readRoles, async (req) => {
+    const site = await siteOf(req);
+    const journals = await db
+      .select()
+      .from(collections)
+      .where(and(eq(collections.websiteId, site.id), eq(collections.typeName, 'blog')));
+    const ids = journals.map((j) => j.id);
+    const list = ids.length ? await db.select().from(items).where(inArray(items.collectionId, ids)).orderBy(desc(items.publishOn)) : [];
+    return { journals: journals.map((j) => ({ id: j.id, title: j.title, urlId: j.urlId })), posts: list.map(postJson) };
+  });
+  const journalOf = async (tx: Tx, id: string | undefined, websiteId: string) => {
+    const [j] = id ? await tx.select().from(collections).where(and(eq(collections.id, id), eq(collections.websiteId, websiteId))) : [];
+    if (!j || j.typeName !== 'blog') throw badRequest('Choose the journal for this post.', { collectionId: 'Choose the journal for this post.' });
+    return j;
+  };
+  /** A scheduled post needs a future date; anything else published in the future is scheduled. */
+  const statusAt = (s: (typeof STATUSES)[number], publishOn: Date) => (s === 'published' && publishOn.getTime() > Date.now() ? 'scheduled' : s);
+  app.post('/api/config/posts', contentRoles, async (req, reply) => {
+    const body = parseInput(postIn, req.body);
+    const site = await siteOf(req);
+    const out = await db.transaction(async (tx) => {
+      const j = await journalOf(tx, body.collectionId, site.id);
+      const urlId = await itemUrlId(tx, j.id, body.urlId ?? '', body.title);
+      const publishOn = body.publishOn ? new Date(body.publishOn) : new Date();
+      const [row] = await tx
+        .insert(items)
+        .values({
+          id: newId(),
+          websiteId: site.id,
+          collectionId: j.id,
+          urlId,
+          title: body.title,
+          recordType: RecordType.TEXT,
+          body: body.body,
+          excerpt: body.excerpt,
+          author: body.author,
+          status: statusAt(body.status, publishOn),
+          publishOn,
+        })
+        .returning();
+      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'post.create', entity: 'post', entityId: row!.id, after: postJson(row!) });
+      return postJson(row!);
+    });
+    return reply.status(201).send(out);
+  });
+  app.put('/api/config/posts/:id', contentRoles, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const body = parseInput(postIn, req.body);
+    if (body.version === undefined) throw badRequest('version is required.');
+    const site = await siteOf(req);
+    return db.transaction(async (tx) => {
+      const [row] = await tx.select().from(items).where(and(eq(items.id, id), eq(items.websiteId, site.id))).for('update');
+      if (!row || row.recordType !== RecordType.TEXT) throw notFound('No such post.');
+      if (row.version !== body.version) throw new HttpError(409, STALE_EDIT, undefined, { currentVersion: row.version });
+      const urlId = body.urlId && body.urlId !== row.urlId ? await itemUrlId(tx, row.collectionId, body.urlId, body.title, id) : row.urlId;
+      const publishOn = body.publishOn ? new Date(body.publishOn) : row.publishOn;
+      const [updated] = await tx
+        .update(items)
+        .set({ title: body.title, urlId, body: body.body, excerpt: body.excerpt, author: body.author, status: statusAt(body.status, publishOn), publishOn, version: row.version + 1, updatedAt: new Date() })
+        .where(eq(items.id, id))
+        .returning();
+      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'post.update', entity: 'post', entityId: id, before: postJson(row), after: postJson(updated!) });
+      return postJson(updated!);
+    });
+  });
+
+  // ---- Store settings (currency, instalments, minimum order, quantity for services) ---------------
+  const storeSettingsIn = z.object({
+    version: z.number().int(),
+    currency: z.enum(SUPPORTED_CURRENCIES as unknown as [string, ...string[]], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }),
+    multipleQuantityAllowedForServices: z.boolean(),
+    minimumOrderSubtotalCents: cents('Minimum order'),
+    instalmentsEnabled: z.boolean(),
+  });
+  const storeSettingsJson = (site: Awaited<ReturnType<typeof websites.get>>) => {
+    const s = websites.storeSettings(site);
+    return {
+      version: site.version,
+      currency: site.currency,
+      currencies: SUPPORTED_CURRENCIES,
+      multipleQuantityAllowedForServices: s.multipleQuantityAllowedForServices,
+      minimumOrderSubtotalCents: Number(s.minimumOrderSubtotalCents ?? 0) || 0,
+      instalmentsEnabled: s.instalmentsEnabled === true,
+    };
+  };
+  app.get('/api/config/store-settings', storeRoles, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    return storeSettingsJson(await siteOf(req));
+  });
+  app.put('/api/config/store-settings', storeRoles, async (req) => {
+    const body = parseInput(storeSettingsIn, req.body);
+    const site = await siteOf(req);
+    const updated = await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(schema.websites).where(eq(schema.websites.id, site.id)).for('update');
+      if (row!.version !== body.version) throw new HttpError(409, STALE_EDIT, undefined, { currentVersion: row!.version });
+      if (row!.currency !== body.currency) {
+        await tx.update(schema.websites).set({ currency: body.currency }).where(eq(schema.websites.id, site.id));
+      }
+      return changeSettings(tx, site.id, req.owner!.id, 'store-settings.update', (s) => ({
+        ...s,
+        storeSettings: {
+          ...((s.storeSettings ?? {}) as Record<string, unknown>),
+          multipleQuantityAllowedForServices: body.multipleQuantityAllowedForServices,
+          minimumOrderSubtotalCents: body.minimumOrderSubtotalCents,
+          instalmentsEnabled: body.instalmentsEnabled,
+        },
+      }));
+    });
+    websites.invalidate();
+    return storeSettingsJson(updated);
+  });
+
+  // ---- Team members -------------------------------------------------------------------------------
+  const roleCode = z.number().refine((n) => isEnumValue(Role, n) && n !== Role.NONE, { message: 'Choose a role.' });
+  const memberIn = z.object({
+    email: z.string().trim().max(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, platformMessages.ENTER_VALID_EMAIL),
+    displayName: z.string().trim().max(100).optional().default(''),
+    role: roleCode,
+    password: z.string().min(8, 'Use at least 8 characters for the password.').max(1024),
+  });
+  const memberJson = (a: typeof accounts.$inferSelect) => ({ id: a.id, email: a.email, displayName: a.displayName, role: a.role });
+  app.get('/api/config/team', adminOnly, async (req) => {
+    const site = await siteOf(req);
+    const rows = await db.select().from(accounts).where(eq(accounts.websiteId, site.id)).orderBy(asc(accounts.createdAt));
+    return { members: rows.map(memberJson) };
+  });
+  app.post('/api/config/team', adminOnly, async (req, reply) => {
+    const body = parseInput(memberIn, req.body);
+    const site = await siteOf(req);
+    const passwordHash = await hashPassword(body.password);
+    const out = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(accounts)
+        .values({ id: newId(), websiteId: site.id, email: body.email.toLowerCase(), displayName: body.displayName, role: body.role, passwordHash })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) throw badRequest(platformMessages.tagExists('team member'), { email: platformMessages.tagExists('team member') });
+      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'team.add', entity: 'account', entityId: row.id, after: memberJson(row) });
+      return memberJson(row);
+    });
+    return reply.status(201).send(out);
+  });
+  /** Changes to the admins keep at least one admin. */
+  const lastAdminGuard = async (tx: Tx, websiteId: string, id: string) => {
+    const admins = await tx.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.websiteId, websiteId), eq(accounts.role, Role.ADMIN))).for('update');
+    if (admins.length === 1 && admins[0]!.id === id) throw badRequest('A website needs at least one admin.');
+  };
+  app.put('/api/config/team/:id', adminOnly, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const { role } = parseInput(z.object({ role: roleCode }), req.body);
+    const site = await siteOf(req);
+    return db.transaction(async (tx) => {
+      const [row] = await tx.select().from(accounts).where(and(eq(accounts.id, id), eq(accounts.websiteId, site.id))).for('update');
+      if (!row) throw notFound('No such team member.');
+      if (row.role === Role.ADMIN && role !== Role.ADMIN) await lastAdminGuard(tx, site.id, id);
+      const [updated] = await tx.update(accounts).set({ role }).where(eq(accounts.id, id)).returning();
+      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'team.role', entity: 'account', entityId: id, before: { role: row.role }, after: { role } });
+      return memberJson(updated!);
+    });
+  });
+  app.delete('/api/config/team/:id', adminOnly, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const site = await siteOf(req);
+    if (id === req.owner!.id) throw badRequest('You cannot remove yourself.');
+    await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(accounts).where(and(eq(accounts.id, id), eq(accounts.websiteId, site.id))).for('update');
+      if (!row) throw notFound('No such team member.');
+      if (row.role === Role.ADMIN) await lastAdminGuard(tx, site.id, id);
+      await tx.delete(accounts).where(eq(accounts.id, id));
+      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'team.remove', entity: 'account', entityId: id, before: memberJson(row) });
+    });
+    return { ok: true };
+  });
+
+  // ---- Audit log ----------------------------------------------------------------------------------
+  app.get('/api/config/audit', adminOnly, async (req) => {
+    const site = await siteOf(req);
+    const q = z.object({ entity: z.string().max(50).optional(), entityId: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(200).optional().default(50) }).parse(req.query ?? {});
+    const conds = [eq(auditLog.websiteId, site.id)];
+    if (q.entity) conds.push(eq(auditLog.entity, q.entity));
+    if (q.entityId) conds.push(eq(auditLog.entityId, q.entityId));
+    const rows = await db.select().from(auditLog).where(and(...conds)).orderBy(desc(auditLog.id)).limit(q.limit);
+    return { entries: rows.map((r) => ({ ...r, at: r.at.toISOString() })) };
+  });
+}

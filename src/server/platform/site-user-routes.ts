@@ -1,0 +1,150 @@
+/** The site-user calls of platform.md section 7, plus sign-up and password reset. */
+import { parseInput } from './validate.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { SiteUserService } from './site-users.js';
+import { normEmail, siteUserMessages, xsrfFor } from './site-users.js';
+import { adoptVisitorCart, cloneUserCart } from './site-user-carts.js';
+import { CART_COOKIE, setCartCookie } from '../commerce/routes.js';
+import { SITE_USER_COOKIE } from '../plugins/site-user.js';
+import { badRequest, HttpError } from '../errors.js';
+import { platform as platformMessages } from '../../core/messages.js';
+import { EMAIL_MAX_LENGTH } from '../../core/constants.js';
+import { siteLanguages } from './settings.js';
+
+const email = z
+  .string({ error: platformMessages.ENTER_VALID_EMAIL })
+  .trim()
+  .max(EMAIL_MAX_LENGTH, platformMessages.ENTER_VALID_EMAIL)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, platformMessages.ENTER_VALID_EMAIL);
+const password = z.string({ error: siteUserMessages.PASSWORD_TOO_SHORT }).min(8, siteUserMessages.PASSWORD_TOO_SHORT).max(1024);
+
+const signInBody = z.object({
+  email: z.string({ error: siteUserMessages.SIGN_IN_FAILED }).trim().min(1).max(EMAIL_MAX_LENGTH),
+  password: z.string({ error: siteUserMessages.SIGN_IN_FAILED }).min(1).max(1024),
+  rememberMe: z.boolean().optional().default(false),
+});
+const signUpBody = z.object({ email, password, displayName: z.string().trim().max(100).optional().default('') });
+const resetRequestBody = z.object({ email });
+const resetBody = z.object({ token: z.string().min(1).max(100), password });
+const localeBody = z.object({ language: z.string().trim().min(2).max(35) });
+const signOutQuery = z.object({ cloneCart: z.enum(['true', 'false', '1', '0']).optional() });
+
+/** The origin written into emailed links: PUBLIC_URL when set (never a client's Host header then), else the request's. */
+export function publicOrigin(req: FastifyRequest): string {
+  const configured = process.env.PUBLIC_URL;
+  if (configured) return configured.replace(/\/+$/, '');
+  return `${req.protocol}://${req.host}`;
+}
+
+export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: SiteUserService }) {
+  const { siteUsers } = opts;
+  const limiter = app.services.rateLimiter;
+  const byIp = (name: string, max: number, windowMs: number) => limiter.guard({ name, max, windowMs, message: siteUserMessages.TOO_MANY_ATTEMPTS });
+
+  app.post('/api/site-users/account/session', { preHandler: byIp('site-user-sign-in-ip', 30, 10 * 60_000) }, async (req, reply) => {
+    const parsed = signInBody.safeParse(req.body ?? {});
+    if (!parsed.success) throw badRequest(siteUserMessages.SIGN_IN_FAILED);
+    const body = parsed.data;
+    // Attempts per address, whoever makes them: a slow guessing of one account is stopped too.
+    await limiter.check({ name: 'site-user-sign-in-email', max: 10, windowMs: 15 * 60_000, message: siteUserMessages.TOO_MANY_ATTEMPTS }, normEmail(body.email));
+    const site = await app.services.websites.get();
+    const user = await siteUsers.authenticate(site.id, body.email, body.password);
+    if (user === 'unconfirmed') throw new HttpError(403, siteUserMessages.NOT_CONFIRMED);
+    if (!user) {
+      req.log.info({ event: 'site-user-sign-in-failed' }, 'site-user sign-in refused');
+      throw new HttpError(401, siteUserMessages.SIGN_IN_FAILED);
+    }
+    // One cart across devices: the visitor's cart becomes the user's unless the user has one.
+    await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], user.id));
+    const s = await siteUsers.startSession(user.id, body.rememberMe);
+    app.setSiteUserCookies(req, reply, s.token, user.id, body.rememberMe ? s.expiresAt : null);
+    reply.header('cache-control', 'no-store');
+    return { xsrfToken: s.xsrfToken };
+  });
+
+  /** Who is signed in, with the xsrf token for a new tab of the same session. */
+  app.get('/api/site-users/account/session', async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    const u = req.siteUser;
+    if (!u) return { authenticated: false, siteUserId: null };
+    return {
+      authenticated: true,
+      siteUserId: u.id,
+      email: u.email,
+      displayName: u.displayName,
+      language: u.language,
+      xsrfToken: xsrfFor(req.cookies[SITE_USER_COOKIE]!),
+    };
+  });
+
+  app.delete('/api/site-users/account/session', async (req, reply) => {
+    const q = parseInput(signOutQuery, req.query);
+    const clone = q.cloneCart === 'true' || q.cloneCart === '1';
+    reply.header('cache-control', 'no-store');
+    const session = req.siteUserSession;
+    if (!session) {
+      app.clearSiteUserCookies(reply);
+      return { ok: true, message: siteUserMessages.SIGNED_OUT };
+    }
+    await app.requireSiteUser.call(app, req, reply);
+    const token = await app.database.db.transaction(async (tx) => {
+      const t = clone ? await cloneUserCart(tx, session.user.id) : null;
+      await siteUsers.endSession(session.tokenHash, tx);
+      return t;
+    });
+    app.clearSiteUserCookies(reply);
+    // The signed-out visitor keeps a copy of the cart, or starts empty.
+    if (token) setCartCookie(req, reply, token);
+    else reply.clearCookie(CART_COOKIE, { path: '/' });
+    return { ok: true, message: siteUserMessages.SIGNED_OUT, cartKept: token !== null };
+  });
+
+  app.post('/api/site-users/account/locale', { preHandler: app.requireSiteUser }, async (req) => {
+    const { language } = parseInput(localeBody, req.body);
+    const site = await app.services.websites.get();
+    const languages = siteLanguages(site);
+    const known = languages.find((l) => l.code.toLowerCase() === language.toLowerCase());
+    if (!known) throw badRequest(platformMessages.notExpectedOption(language), { language: platformMessages.notExpectedOption(language) });
+    await siteUsers.setLanguage(req.siteUser!.id, known.code);
+    return { language: known.code };
+  });
+
+  app.get('/api/site-users/account', { preHandler: app.requireSiteUser }, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    const u = req.siteUser!;
+    return { siteUserId: u.id, email: u.email, displayName: u.displayName, language: u.language };
+  });
+
+  app.post('/api/site-users/accounts', { preHandler: byIp('site-user-sign-up', 10, 10 * 60_000) }, async (req, reply) => {
+    const body = parseInput(signUpBody, req.body);
+    const site = await app.services.websites.get();
+    await siteUsers.signUp({ websiteId: site.id, email: body.email, password: body.password, displayName: body.displayName, origin: publicOrigin(req) });
+    return reply.status(202).send({ message: siteUserMessages.SIGN_UP_SENT });
+  });
+
+  app.post('/api/site-users/account/password-reset', { preHandler: byIp('site-user-reset', 10, 10 * 60_000) }, async (req, reply) => {
+    const body = parseInput(resetRequestBody, req.body);
+    const site = await app.services.websites.get();
+    await siteUsers.requestReset(site.id, body.email, publicOrigin(req));
+    return reply.status(202).send({ message: siteUserMessages.RESET_SENT });
+  });
+
+  app.post('/api/site-users/account/password', { preHandler: byIp('site-user-reset-confirm', 20, 10 * 60_000) }, async (req) => {
+    const body = parseInput(resetBody, req.body);
+    const ok = await siteUsers.resetPassword(body.token, body.password);
+    if (!ok) throw badRequest(siteUserMessages.LINK_EXPIRED);
+    return { ok: true };
+  });
+
+  /** The confirmation link of the sign-up email: confirms, signs in, and lands on the account page. */
+  app.get('/account/confirm', async (req, reply) => {
+    const token = (req.query as Record<string, unknown>).token;
+    const id = typeof token === 'string' ? await siteUsers.confirm(token) : null;
+    if (!id) return reply.redirect(`/account/login?error=${encodeURIComponent(siteUserMessages.LINK_EXPIRED)}`, 303);
+    await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], id));
+    const s = await siteUsers.startSession(id, false);
+    app.setSiteUserCookies(req, reply, s.token, id, null);
+    return reply.redirect('/account', 303);
+  });
+}

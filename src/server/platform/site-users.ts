@@ -1,0 +1,223 @@
+/**
+ * Site users: visitors with an account on the public site (platform.md, site-user session).
+ *
+ * Sign-up is confirmed by email, so the answer to a sign-up never tells whether an address already has an
+ * account; sign-in answers one message for an unknown email and a wrong password; a password reset request
+ * always answers the same. Sessions and one-time tokens are stored as hashes only.
+ */
+import { createHash } from 'node:crypto';
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { Database, Tx } from '../../db/index.js';
+import { schema } from '../../db/index.js';
+import { hashToken, newId, newToken } from '../../db/ids.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import type { Mailer } from '../mail/mailer.js';
+
+const { siteUsers, siteUserProfiles, siteUserSessions, siteUserTokens } = schema;
+
+/** A remembered session lasts 30 days (persistent cookie); otherwise 12 hours (browser-session cookie). */
+export const REMEMBER_DAYS = 30;
+export const SESSION_HOURS = 12;
+export const CONFIRM_HOURS = 48;
+export const RESET_MINUTES = 60;
+
+export const siteUserMessages = {
+  SIGN_IN_FAILED: 'That email and password do not match an account.',
+  NOT_CONFIRMED: 'Please confirm your email first: we sent you a link when you signed up.',
+  SIGN_UP_SENT: 'Check your email: we sent you a link to finish creating your account.',
+  RESET_SENT: 'If an account uses that email, we sent it a link to choose a new password.',
+  LINK_EXPIRED: 'This link has expired or was already used.',
+  PASSWORD_TOO_SHORT: 'Use at least 8 characters for your password.',
+  TOO_MANY_ATTEMPTS: 'Too many sign-in attempts. Please try again in a few minutes.',
+  SIGNED_OUT: 'You are signed out.',
+  XSRF_FAILED: 'Your session could not be verified. Please sign in again.',
+  SIGN_IN_REQUIRED: 'Please sign in to continue.',
+} as const;
+
+export interface SiteUser {
+  id: string;
+  websiteId: string;
+  email: string;
+  displayName: string;
+  language: string;
+}
+
+export interface SiteUserSession {
+  user: SiteUser;
+  xsrfHash: string;
+  tokenHash: string;
+}
+
+export class SiteUserService {
+  constructor(
+    private readonly database: Database,
+    private readonly mailer: Mailer,
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /**
+   * Sign-up: a new address gets an unconfirmed account and a confirmation link; an address that has an
+   * account gets an email saying so. Both answer the same, so nobody learns which addresses have accounts.
+   */
+  async signUp(input: { websiteId: string; email: string; password: string; displayName: string; origin: string }, now = new Date()): Promise<void> {
+    const email = normEmail(input.email);
+    const passwordHash = await hashPassword(input.password);
+    await this.db.transaction(async (tx) => {
+      const id = newId();
+      const inserted = await tx
+        .insert(siteUsers)
+        .values({ id, websiteId: input.websiteId, email, passwordHash })
+        .onConflictDoNothing()
+        .returning({ id: siteUsers.id });
+      if (inserted.length === 0) {
+        await this.mailer.enqueue(tx, {
+          kind: 'site-user-exists',
+          to: email,
+          subject: 'You already have an account',
+          text: `Someone (hopefully you) tried to create an account with this email, which already has one.\n\nSign in: ${input.origin}/account/login\nForgot your password? ${input.origin}/account/reset\n`,
+        });
+        return;
+      }
+      await tx.insert(siteUserProfiles).values({ siteUserId: id, displayName: input.displayName });
+      const token = await this.issueToken(tx, id, 'confirm', new Date(now.getTime() + CONFIRM_HOURS * 3_600_000));
+      await this.mailer.enqueue(tx, {
+        kind: 'site-user-confirm',
+        to: email,
+        subject: 'Confirm your account',
+        text: `Welcome! Follow this link to finish creating your account:\n\n${input.origin}/account/confirm?token=${token}\n\nThe link works for ${CONFIRM_HOURS} hours.`,
+        ref: id,
+      });
+    });
+    this.mailer.kick();
+  }
+
+  private async issueToken(tx: Tx, siteUserId: string, kind: 'confirm' | 'reset', expiresAt: Date): Promise<string> {
+    const token = newToken();
+    await tx.insert(siteUserTokens).values({ tokenHash: hashToken(token), siteUserId, kind, expiresAt });
+    return token;
+  }
+
+  /** Spends a one-time token; the site user's id, or null when unknown, expired or spent. */
+  private async spendToken(tx: Tx, token: string, kind: 'confirm' | 'reset', now: Date): Promise<string | null> {
+    if (!token || token.length > 100) return null;
+    const deleted = await tx
+      .delete(siteUserTokens)
+      .where(and(eq(siteUserTokens.tokenHash, hashToken(token)), eq(siteUserTokens.kind, kind), gt(siteUserTokens.expiresAt, now)))
+      .returning({ siteUserId: siteUserTokens.siteUserId });
+    return deleted[0]?.siteUserId ?? null;
+  }
+
+  /** Follows a confirmation link: the account is confirmed; answers its id (to start a session) or null. */
+  async confirm(token: string, now = new Date()): Promise<string | null> {
+    return this.db.transaction(async (tx) => {
+      const id = await this.spendToken(tx, token, 'confirm', now);
+      if (!id) return null;
+      await tx.update(siteUserProfiles).set({ confirmedAt: now }).where(eq(siteUserProfiles.siteUserId, id));
+      return id;
+    });
+  }
+
+  /** Checks email and password: the user, 'unconfirmed' (right password, link not followed), or null. */
+  async authenticate(websiteId: string, email: string, password: string): Promise<SiteUser | 'unconfirmed' | null> {
+    const rows = await this.db
+      .select({ u: siteUsers, p: siteUserProfiles })
+      .from(siteUsers)
+      .leftJoin(siteUserProfiles, eq(siteUserProfiles.siteUserId, siteUsers.id))
+      .where(and(eq(siteUsers.websiteId, websiteId), eq(siteUsers.email, normEmail(email))))
+      .limit(1);
+    const row = rows[0];
+    const ok = await verifyPassword(password, row?.u.passwordHash);
+    if (!ok || !row || row.u.disabled) return null;
+    if (!row.p?.confirmedAt) return 'unconfirmed';
+    return toUser(row.u, row.p);
+  }
+
+  async startSession(siteUserId: string, rememberMe: boolean, now = new Date()): Promise<{ token: string; xsrfToken: string; expiresAt: Date }> {
+    const token = newToken();
+    const xsrfToken = xsrfFor(token);
+    const expiresAt = new Date(now.getTime() + (rememberMe ? REMEMBER_DAYS * 86_400_000 : SESSION_HOURS * 3_600_000));
+    await this.db.insert(siteUserSessions).values({ tokenHash: hashToken(token), siteUserId, xsrfHash: hashToken(xsrfToken), rememberMe, expiresAt });
+    return { token, xsrfToken, expiresAt };
+  }
+
+  async fromSession(token: string | undefined, now = new Date()): Promise<SiteUserSession | null> {
+    if (!token || token.length > 100) return null;
+    const rows = await this.db
+      .select({ s: siteUserSessions, u: siteUsers, p: siteUserProfiles })
+      .from(siteUserSessions)
+      .innerJoin(siteUsers, eq(siteUsers.id, siteUserSessions.siteUserId))
+      .leftJoin(siteUserProfiles, eq(siteUserProfiles.siteUserId, siteUsers.id))
+      .where(and(eq(siteUserSessions.tokenHash, hashToken(token)), gt(siteUserSessions.expiresAt, now), eq(siteUsers.disabled, false)))
+      .limit(1);
+    const r = rows[0];
+    return r ? { user: toUser(r.u, r.p), xsrfHash: r.s.xsrfHash, tokenHash: r.s.tokenHash } : null;
+  }
+
+  async endSession(tokenHash: string, db: Tx | Database['db'] = this.db): Promise<void> {
+    await db.delete(siteUserSessions).where(eq(siteUserSessions.tokenHash, tokenHash));
+  }
+
+  async purgeExpired(now = new Date()): Promise<void> {
+    await this.db.delete(siteUserSessions).where(lt(siteUserSessions.expiresAt, now));
+    await this.db.delete(siteUserTokens).where(lt(siteUserTokens.expiresAt, now));
+  }
+
+  /** Password reset request: a link when the address has an account; the same answer either way. */
+  async requestReset(websiteId: string, email: string, origin: string, now = new Date()): Promise<void> {
+    const addr = normEmail(email);
+    await this.db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ id: siteUsers.id })
+        .from(siteUsers)
+        .where(and(eq(siteUsers.websiteId, websiteId), eq(siteUsers.email, addr), eq(siteUsers.disabled, false)))
+        .limit(1);
+      if (!rows[0]) return;
+      const token = await this.issueToken(tx, rows[0].id, 'reset', new Date(now.getTime() + RESET_MINUTES * 60_000));
+      await this.mailer.enqueue(tx, {
+        kind: 'site-user-reset',
+        to: addr,
+        subject: 'Choose a new password',
+        text: `Follow this link to choose a new password:\n\n${origin}/account/reset?token=${token}\n\nThe link works for ${RESET_MINUTES} minutes. If you did not ask for it, ignore this email.`,
+        ref: rows[0].id,
+      });
+    });
+    this.mailer.kick();
+  }
+
+  /** Sets a new password from a reset link; every session of the account ends. True when the link was good. */
+  async resetPassword(token: string, password: string, now = new Date()): Promise<boolean> {
+    const passwordHash = await hashPassword(password);
+    return this.db.transaction(async (tx) => {
+      const id = await this.spendToken(tx, token, 'reset', now);
+      if (!id) return false;
+      await tx.update(siteUsers).set({ passwordHash }).where(eq(siteUsers.id, id));
+      // Following a link from the mailbox also proves the address.
+      await tx.update(siteUserProfiles).set({ confirmedAt: now }).where(and(eq(siteUserProfiles.siteUserId, id)));
+      await tx.delete(siteUserSessions).where(eq(siteUserSessions.siteUserId, id));
+      return true;
+    });
+  }
+
+  async setLanguage(siteUserId: string, language: string): Promise<void> {
+    await this.db.update(siteUserProfiles).set({ language }).where(eq(siteUserProfiles.siteUserId, siteUserId));
+  }
+}
+
+/**
+ * The xsrf token of a session, derived from its (httpOnly) session token: scripts of the site cannot
+ * compute it, and the server can hand it again to a new tab of the same session without storing it.
+ */
+export function xsrfFor(sessionToken: string): string {
+  return createHash('sha256').update(`site-user-xsrf:${sessionToken}`).digest('base64url');
+}
+
+export function normEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function toUser(u: typeof siteUsers.$inferSelect, p: typeof siteUserProfiles.$inferSelect | null): SiteUser {
+  return { id: u.id, websiteId: u.websiteId, email: u.email, displayName: p?.displayName ?? '', language: p?.language ?? '' };
+}

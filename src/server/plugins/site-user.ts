@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { timingSafeEqual } from 'node:crypto';
+import type { SiteUser, SiteUserService, SiteUserSession } from '../platform/site-users.js';
+import { siteUserMessages } from '../platform/site-users.js';
+import { hashToken } from '../../db/ids.js';
+import { HttpError } from '../errors.js';
+import { isSecure } from './crumb.js';
+import { SITE_USER_INFO_COOKIE_NAME, formatSiteUserInfo, parseSiteUserInfo } from '../../core/cookies.js';
+
+/** The httpOnly session cookie; the readable SiteUserInfo cookie only tells scripts who is signed in. */
+export const SITE_USER_COOKIE = 'tessera_site_user';
+export const SITE_USER_XSRF_HEADER = 'x-siteuser-xsrf-token';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in site user, or null. The commerce cart follows it (CartIdent.siteUserId). */
+    siteUser: SiteUser | null;
+    siteUserSession: SiteUserSession | null;
+  }
+  interface FastifyInstance {
+    /** preHandler of account calls: 401 without a session, 403 when X-SiteUser-XSRF-Token is missing or wrong. */
+    requireSiteUser: preHandlerAsyncHookHandler;
+    setSiteUserCookies(req: FastifyRequest, reply: FastifyReply, token: string, siteUserId: string, expiresAt: Date | null): void;
+    clearSiteUserCookies(reply: FastifyReply): void;
+  }
+}
+
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Whether the info cookie is readable JSON (possibly URI-encoded); the core parser treats anything else as no user. */
+function parsable(value: string): boolean {
+  for (const v of [value, (() => { try { return decodeURIComponent(value); } catch { return ''; } })()]) {
+    try {
+      const o = JSON.parse(v);
+      if (o && typeof o === 'object' && !Array.isArray(o)) return true;
+    } catch {
+      /* try the next form */
+    }
+  }
+  return false;
+}
+
+export const siteUserPlugin = fp(async (app: FastifyInstance, opts: { siteUsers: SiteUserService }) => {
+  app.decorateRequest('siteUser', null);
+  app.decorateRequest('siteUserSession', null);
+
+  app.addHook('onRequest', async (req, reply) => {
+    const info = req.cookies[SITE_USER_INFO_COOKIE_NAME];
+    if (info !== undefined && info !== '' && !parsable(info)) {
+      // An unparsable visitor-info cookie counts as no user; it is logged and replaced below.
+      req.log.warn({ event: 'site-user-cookie-unparsable' }, 'unparsable site-user info cookie: treated as no user');
+    }
+    const token = req.cookies[SITE_USER_COOKIE];
+    if (!token) {
+      if (info && parseSiteUserInfo(info).authenticated !== false) reply.clearCookie(SITE_USER_INFO_COOKIE_NAME, { path: '/' });
+      else if (info && !parsable(info)) reply.clearCookie(SITE_USER_INFO_COOKIE_NAME, { path: '/' });
+      return;
+    }
+    const session = await opts.siteUsers.fromSession(token);
+    if (!session) {
+      reply.clearCookie(SITE_USER_COOKIE, { path: '/' });
+      if (info) reply.clearCookie(SITE_USER_INFO_COOKIE_NAME, { path: '/' });
+      return;
+    }
+    req.siteUser = session.user;
+    req.siteUserSession = session;
+  });
+
+  app.decorate('requireSiteUser', async (req: FastifyRequest) => {
+    const s = req.siteUserSession;
+    if (!s) throw new HttpError(401, siteUserMessages.SIGN_IN_REQUIRED);
+    let sent = req.headers[SITE_USER_XSRF_HEADER];
+    if (Array.isArray(sent)) sent = sent[0];
+    if (!sent || sent.length > 100 || !sameHash(hashToken(sent), s.xsrfHash)) {
+      throw new HttpError(403, siteUserMessages.XSRF_FAILED, undefined, { xsrfFail: true });
+    }
+  });
+
+  app.decorate('setSiteUserCookies', (req: FastifyRequest, reply: FastifyReply, token: string, siteUserId: string, expiresAt: Date | null) => {
+    const base = { path: '/', sameSite: 'lax' as const, secure: isSecure(req), ...(expiresAt ? { expires: expiresAt } : {}) };
+    reply.setCookie(SITE_USER_COOKIE, token, { ...base, httpOnly: true });
+    reply.setCookie(SITE_USER_INFO_COOKIE_NAME, formatSiteUserInfo({ authenticated: true, siteUserId }), { ...base, httpOnly: false });
+  });
+
+  app.decorate('clearSiteUserCookies', (reply: FastifyReply) => {
+    reply.clearCookie(SITE_USER_COOKIE, { path: '/' });
+    reply.clearCookie(SITE_USER_INFO_COOKIE_NAME, { path: '/' });
+  });
+});

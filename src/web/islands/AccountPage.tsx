@@ -1,0 +1,263 @@
+/** The visitor's account forms: sign in, sign up, password reset, the account page and the access-denied page. */
+import { useState, type FormEvent } from 'react';
+import { requestPasswordReset, resetPassword, setLocale, signIn, signOut, signUp, type SiteLanguage } from '../client/site-user.js';
+
+export type AccountMode = 'login' | 'signup' | 'reset-request' | 'reset' | 'account' | 'denied';
+
+export interface AccountPageProps {
+  mode: AccountMode;
+  error?: string;
+  token?: string;
+  user: { email: string; displayName: string; language: string } | null;
+  languages: SiteLanguage[];
+}
+
+function useSubmit() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+  const run = async (fn: () => Promise<string | void>) => {
+    setBusy(true);
+    setError('');
+    setNotice('');
+    try {
+      const msg = await fn();
+      if (msg) setNotice(msg);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, notice, run, setError };
+}
+
+function Messages({ error, notice }: { error: string; notice: string }) {
+  return (
+    <>
+      {error ? (
+        <p className="account-form__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {notice ? (
+        <p className="account-form__notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function Login({ error: initial }: { error?: string }) {
+  const s = useSubmit();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void s.run(async () => {
+      await signIn(email, password, remember);
+      window.location.assign('/account');
+    });
+  };
+  return (
+    <form className="account-form" onSubmit={submit} aria-label="Sign in">
+      <h1>Sign in</h1>
+      <Messages error={s.error || initial || ''} notice={s.notice} />
+      <label>
+        Email
+        <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+      <label>
+        Password
+        <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+      </label>
+      <label className="account-form__check">
+        <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Keep me signed in
+      </label>
+      <button type="submit" disabled={s.busy}>
+        {s.busy ? 'Signing in…' : 'Sign in'}
+      </button>
+      <p>
+        <a href="/account/signup">Create an account</a> · <a href="/account/reset">Forgot your password?</a>
+      </p>
+    </form>
+  );
+}
+
+function SignUp() {
+  const s = useSubmit();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [name, setName] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void s.run(() => signUp(email, password, name));
+  };
+  return (
+    <form className="account-form" onSubmit={submit} aria-label="Create an account">
+      <h1>Create an account</h1>
+      <Messages error={s.error} notice={s.notice} />
+      <label>
+        Name
+        <input name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label>
+        Email
+        <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+      <label>
+        Password
+        <input type="password" name="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} />
+      </label>
+      <button type="submit" disabled={s.busy}>
+        {s.busy ? 'Creating…' : 'Create account'}
+      </button>
+      <p>
+        Have an account? <a href="/account/login">Sign in</a>
+      </p>
+    </form>
+  );
+}
+
+function ResetRequest() {
+  const s = useSubmit();
+  const [email, setEmail] = useState('');
+  return (
+    <form
+      className="account-form"
+      aria-label="Reset your password"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void s.run(() => requestPasswordReset(email));
+      }}
+    >
+      <h1>Reset your password</h1>
+      <Messages error={s.error} notice={s.notice} />
+      <label>
+        Email
+        <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+      <button type="submit" disabled={s.busy}>
+        Send me a link
+      </button>
+    </form>
+  );
+}
+
+function Reset({ token }: { token: string }) {
+  const s = useSubmit();
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState(false);
+  return (
+    <form
+      className="account-form"
+      aria-label="Choose a new password"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void s.run(async () => {
+          await resetPassword(token, password);
+          setDone(true);
+          return 'Your password is changed. You can sign in now.';
+        });
+      }}
+    >
+      <h1>Choose a new password</h1>
+      <Messages error={s.error} notice={s.notice} />
+      {done ? (
+        <a href="/account/login">Sign in</a>
+      ) : (
+        <>
+          <label>
+            New password
+            <input type="password" name="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} />
+          </label>
+          <button type="submit" disabled={s.busy}>
+            Save password
+          </button>
+        </>
+      )}
+    </form>
+  );
+}
+
+function Account({ user, languages }: { user: NonNullable<AccountPageProps['user']>; languages: SiteLanguage[] }) {
+  const s = useSubmit();
+  const [keepCart, setKeepCart] = useState(true);
+  const [language, setLanguage] = useState(user.language);
+  return (
+    <div className="account-form">
+      <h1>Your account</h1>
+      <p>Signed in as {user.displayName ? `${user.displayName} (${user.email})` : user.email}.</p>
+      <Messages error={s.error} notice={s.notice} />
+      {languages.length > 0 ? (
+        <label>
+          Language
+          <select
+            value={language}
+            onChange={(e) => {
+              const l = languages.find((x) => x.code === e.target.value);
+              setLanguage(e.target.value);
+              if (l) void s.run(async () => ((await setLocale(l)) ? 'Language saved.' : undefined));
+            }}
+          >
+            <option value="">Site default</option>
+            {languages.map((l) => (
+              <option key={l.code} value={l.code}>
+                {l.code}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      <label className="account-form__check">
+        <input type="checkbox" checked={keepCart} onChange={(e) => setKeepCart(e.target.checked)} /> Keep my cart on this device
+      </label>
+      <button
+        type="button"
+        disabled={s.busy}
+        onClick={() =>
+          void s.run(async () => {
+            await signOut(keepCart);
+            window.location.assign('/account/login');
+          })
+        }
+      >
+        Sign out
+      </button>
+    </div>
+  );
+}
+
+function Denied({ signedIn }: { signedIn: boolean }) {
+  return (
+    <div className="account-form">
+      <h1>Members only</h1>
+      <p>This area is for members. Join to see it{signedIn ? '' : ', or sign in if you are a member already'}.</p>
+      <p>
+        <a className="button" href="/account/signup">
+          Join
+        </a>{' '}
+        {signedIn ? null : <a href="/account/login">Sign in</a>}
+      </p>
+    </div>
+  );
+}
+
+export function AccountPage(props: AccountPageProps) {
+  switch (props.mode) {
+    case 'login':
+      return <Login error={props.error} />;
+    case 'signup':
+      return <SignUp />;
+    case 'reset-request':
+      return <ResetRequest />;
+    case 'reset':
+      return <Reset token={props.token ?? ''} />;
+    case 'account':
+      return props.user ? <Account user={props.user} languages={props.languages} /> : <Login />;
+    case 'denied':
+      return <Denied signedIn={!!props.user} />;
+  }
+}
