@@ -142,8 +142,36 @@ export class Context {
   }
 
   lookup(name: string | number, frame: Frame = this.frame): unknown {
+    if (typeof name === 'string' && name.charCodeAt(0) === 64 /* @ */) return this.lookupAt(name, frame);
+    // Plain names: the first frame whose node has the property (functions do not count).
     for (let f: Frame | null = frame; f !== null; f = f.parent) {
-      const v = this.resolveName(name, f);
+      const n = f.node;
+      if (n !== null && typeof n === 'object') {
+        const v = (n as Record<string | number, unknown>)[name];
+        if (v !== undefined && typeof v !== 'function') return v;
+      }
+      if (f.stop) break;
+    }
+    return undefined;
+  }
+
+  /** `@`, `@index`, `@index0` and `@variables`, walking up the frames. */
+  private lookupAt(name: string, frame: Frame): unknown {
+    const kind = name.length === 1 ? 0 : name === '@index' ? 1 : name === '@index0' ? 2 : 3;
+    for (let f: Frame | null = frame; f !== null; f = f.parent) {
+      let v: unknown;
+      if (kind === 3) {
+        const vars = f.vars;
+        if (vars !== null) {
+          for (let i = 0; i < vars.length; i += 2) {
+            if (vars[i] === name) {
+              v = vars[i + 1];
+              break;
+            }
+          }
+        }
+      } else if (kind === 0) v = f.node;
+      else if (f.index !== -1) v = kind === 1 ? f.index + 1 : f.index;
       if (v !== undefined) return v;
       if (f.stop) break;
     }

@@ -7,9 +7,12 @@ import { isTruthy } from '../util';
 export function execSection(i: Inst, ctx: Context): void {
   const inst = i as SectionInst;
   const node = ctx.resolveSection(inst.path);
+  const truthy = isTruthy(node);
+  // A false section with no alternate does nothing (the frame it would push is never seen).
+  if (!truthy && inst.alt === null) return;
   ctx.push(node);
   try {
-    if (isTruthy(node)) runBlock(inst.block, ctx);
+    if (truthy) runBlock(inst.block, ctx);
     else if (inst.alt !== null) runInst(inst.alt, ctx);
   } finally {
     ctx.pop();
