@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import type { NavLink, WebsiteRow, WebsiteService } from '../platform/websites.js';
-import { variantJson, type ProductRecord } from '../commerce/products.js';
+import { variantJson, type ProductRecord, type VariantRow } from '../commerce/products.js';
 import { imageAttributes, parseOriginalSize, type ImagePriority } from '../../core/image.js';
 import { excerptText, showComments } from '../../core/content.js';
 import { isDarkColour, parseHex } from '../../core/colour.js';
@@ -330,6 +330,29 @@ export async function itemByUrl(db: Db, c: CollectionRow, urlId: string): Promis
     .where(and(eq(schema.items.collectionId, c.id), eq(schema.items.urlId, urlId), eq(schema.items.status, 'published')))
     .limit(1);
   return rows[0] ?? null;
+}
+
+/** One item by its urlId with its variants, in a single query (the product page's only read). */
+export async function itemWithProduct(db: Db, c: CollectionRow, urlId: string): Promise<{ row: ItemRow; product: ProductRecord | undefined } | null> {
+  const variants = sql<VariantRow[] | null>`(select json_agg(json_build_object(
+      'id', v.id, 'itemId', v.item_id, 'sku', v.sku, 'attributes', v.attributes, 'priceCents', v.price_cents,
+      'salePriceCents', v.sale_price_cents, 'onSale', v.on_sale, 'qtyInStock', v.qty_in_stock, 'unlimited', v.unlimited,
+      'weightGrams', v.weight_grams, 'ordering', v.ordering) order by v.ordering)
+    from product_variants v where v.item_id = "items"."id" and "items"."record_type" = ${STORE_ITEM_RECORD})`;
+  const found = await db
+    .select({ ...getTableColumns(schema.items), variants })
+    .from(schema.items)
+    .where(and(eq(schema.items.collectionId, c.id), eq(schema.items.urlId, urlId), eq(schema.items.status, 'published')))
+    .limit(1);
+  const r = found[0];
+  if (!r) return null;
+  const { variants: v, ...row } = r;
+  const list = (typeof v === 'string' ? (JSON.parse(v) as VariantRow[]) : v) ?? [];
+  for (const x of list) {
+    x.priceCents = Number(x.priceCents);
+    x.salePriceCents = Number(x.salePriceCents);
+  }
+  return { row, product: row.recordType === STORE_ITEM_RECORD ? { item: row, variants: list } : undefined };
 }
 
 /** Variants of the store items among rows, in one query (the rows themselves are already loaded). */

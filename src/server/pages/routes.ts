@@ -16,7 +16,7 @@ import {
   commentCounts,
   commentsFor,
   folderChildren,
-  itemByUrl,
+  itemWithProduct,
   itemJson,
   memberAreaCollections,
   navigationJson,
@@ -243,12 +243,13 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   async function itemPage(req: FastifyRequest, reply: FastifyReply, c: CollectionRow, urlId: string, collections: CollectionRow[]) {
     const site = await websites.get();
     if (await memberGate(req, reply, site, c)) return reply;
-    const row = await itemByUrl(db, c, urlId);
-    if (!row) return notFound(req, reply);
+    const found = await itemWithProduct(db, c, urlId);
+    if (!found) return notFound(req, reply);
+    const { row, product } = found;
     const website = websiteJson(site, websites);
     const isProduct = c.typeName === 'products';
-    const [products, comments] = await Promise.all([productsFor(db, [row]), isProduct ? Promise.resolve([]) : commentsFor(db, [row.id])]);
-    const item = itemJson(c, row, products.get(row.id), {
+    const comments = isProduct ? [] : await commentsFor(db, [row.id]);
+    const item = itemJson(c, row, product, {
       currency: site.currency,
       commentsEnabled: website.commentsEnabled,
       publicCommentCount: comments.length,

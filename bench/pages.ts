@@ -1,0 +1,187 @@
+/**
+ * Page benchmark: req/s and latency of the home page, a 50-product list, a product page and a journal
+ * post on PGlite and on PostgreSQL, beside a static-file ceiling (GET /theme/favicon.svg, served by
+ * the same server in the same run).
+ *
+ * The server runs in a child process (so the load generator does not share its event loop); autocannon
+ * drives it over loopback with 50 connections. Each connection is a returning visitor holding a crumb.
+ * Prints figures and ratios; asserts nothing.
+ *
+ * Run: npm run bench:pages   (BENCH_SECONDS=10, BENCH_CONNECTIONS=50, BENCH_DB=pglite,postgres,
+ *                             TEST_DATABASE_URL for PostgreSQL, BENCH_LOG=info to log at info level to /dev/null)
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const KINDS = (process.env.BENCH_DB ?? 'pglite,postgres').split(',').map((s) => s.trim()) as Array<'pglite' | 'postgres'>;
+const CATALOG_SIZE = 50;
+
+interface Ready {
+  url: string;
+  cookie: string;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Server side (child process)
+// ------------------------------------------------------------------------------------------------
+
+/** Adds a 'catalog' products collection of 50 products, two variants each, to the demo store. */
+async function addCatalog(database: import('../src/db/index.js').Database, websiteId: string) {
+  const { schema } = await import('../src/db/index.js');
+  const { newId } = await import('../src/db/ids.js');
+  const { CollectionType, RecordType } = await import('../src/core/enums.js');
+  const pictures = ['linen-shirt', 'pour-over', 'wool-throw', 'cutting-board', 'gift-card', 'bike-tune-up', 'coffee-subscription', 'houseplants-ebook'];
+  await database.db.transaction(async (tx) => {
+    const collectionId = newId();
+    await tx.insert(schema.collections).values({ id: collectionId, websiteId, urlId: 'catalog', title: 'Catalog', type: CollectionType.PRODUCTS, typeName: 'products', ordering: 20 });
+    for (let i = 0; i < CATALOG_SIZE; i++) {
+      const id = newId();
+      const pic = pictures[i % pictures.length]!;
+      await tx.insert(schema.items).values({
+        id,
+        websiteId,
+        collectionId,
+        urlId: `catalog-product-${i + 1}`,
+        title: `Catalog product ${i + 1}`,
+        recordType: RecordType.STORE_ITEM,
+        body: `<p>Product number ${i + 1} of the benchmark catalog.</p>`,
+        assets: [{ assetUrl: `/demo-media/${pic}.jpg`, originalSize: '1200x1200', mediaFocalPoint: { x: 0.5, y: 0.5 }, altText: `Picture ${i + 1}` }],
+        structuredContent: { productType: 1 },
+        ordering: i,
+      });
+      for (const [n, size] of ['S', 'M'].entries()) {
+        await tx.insert(schema.productVariants).values({ id: newId(), itemId: id, sku: `CAT-${i + 1}-${size}`, attributes: { Size: size }, priceCents: 1000 + i * 100, qtyInStock: 5, ordering: n });
+      }
+    }
+  });
+}
+
+async function serve(kind: 'pglite' | 'postgres') {
+  // React renders islands with its production build, as a deployment would.
+  process.env.NODE_ENV ??= 'production';
+  const { testDatabase } = await import('../test/helpers/db.js');
+  const { seedDemo } = await import('../src/server/seed.js');
+  const { buildApp } = await import('../src/server/app.js');
+  const { loadConfig } = await import('../src/server/config.js');
+  const { createWriteStream } = await import('node:fs');
+  const database = await testDatabase(kind);
+  const seed = await seedDemo(database);
+  await addCatalog(database, seed.websiteId);
+  const level = process.env.BENCH_LOG;
+  const logger = level ? { level, stream: createWriteStream('/dev/null') } : false;
+  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: (level ?? 'silent') as string, WORKERS: 'false' }), database, logger: logger as never });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  const first = await app.inject({ method: 'GET', url: '/health' });
+  const crumb = first.cookies.find((c) => c.name === 'crumb')?.value ?? '';
+  process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${port}`, cookie: `crumb=${crumb}` } satisfies Ready) + '\n');
+  const stop = async () => {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.stdin.on('end', () => void stop());
+  process.stdin.resume();
+}
+
+// ------------------------------------------------------------------------------------------------
+// Load side (parent)
+// ------------------------------------------------------------------------------------------------
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  kb: number;
+}
+
+async function load(ready: Ready, path: string, seconds = SECONDS): Promise<Figures> {
+  const autocannon = (await import('autocannon')).default;
+  const result = await autocannon({
+    url: ready.url + path,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { cookie: ready.cookie, accept: 'text/html', 'accept-encoding': 'gzip, br' },
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    kb: result.throughput.average / Math.max(1, result.requests.average) / 1024,
+  };
+}
+
+async function start(kind: 'pglite' | 'postgres'): Promise<{ ready: Ready; stop: () => Promise<void> }> {
+  const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', fileURLToPath(import.meta.url), 'serve', kind], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env },
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    lines.once('line', (l) => {
+      try {
+        resolve(JSON.parse(l) as Ready);
+      } catch (e) {
+        reject(e as Error);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return {
+    ready,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin!.end();
+      }),
+  };
+}
+
+const fmt = (f: Figures) =>
+  `${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   ${f.kb.toFixed(1).padStart(5)} KB/resp` +
+  (f.non2xx || f.errors ? `   (non-2xx ${f.non2xx}, errors ${f.errors})` : '');
+
+const PAGES: Array<[string, string]> = [
+  ['home page (/)', '/'],
+  [`${CATALOG_SIZE}-product list`, '/catalog'],
+  ['product page', '/shop/p/linen-camp-shirt'],
+  ['journal post', '/journal/how-we-choose-our-linen'],
+];
+
+async function main() {
+  console.log(`Pages: ${CONNECTIONS} connections, ${SECONDS} s per run, loopback, logging ${process.env.BENCH_LOG ?? 'off'}\n`);
+  for (const kind of KINDS) {
+    const s = await start(kind);
+    try {
+      // Warm up: compile paths, fill caches, make the image variants nobody asks for here anyway.
+      for (const [, path] of PAGES) await load(s.ready, path, 1);
+      const ceiling = await load(s.ready, '/theme/favicon.svg');
+      console.log(kind);
+      console.log(`  ${'static file (ceiling)'.padEnd(24)} ${fmt(ceiling)}`);
+      for (const [name, path] of PAGES) {
+        const f = await load(s.ready, path);
+        const ratio = f.rps / ceiling.rps;
+        console.log(`  ${name.padEnd(24)} ${fmt(f)}   ${(ratio * 100).toFixed(0).padStart(3)}% of ceiling`);
+        if (path.includes('/p/')) {
+          const ok = ratio >= 0.25 && f.p99 < 50;
+          console.log(`  target for the product page (>= 25% of ceiling, p99 < 50 ms): ${ok ? 'reached' : 'NOT reached'}`);
+        }
+      }
+      console.log('');
+    } finally {
+      await s.stop();
+    }
+  }
+}
+
+if (process.argv[2] === 'serve') await serve(process.argv[3] as 'pglite' | 'postgres');
+else await main();
