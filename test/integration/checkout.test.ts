@@ -301,16 +301,21 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     const s = await v.send('POST', '/api/3/commerce/cart/subscription', { itemId: ids['fresh-roast-coffee-subscription'], sku: 'COFFEE-SUB', qty: 1 });
     expect(s.statusCode, s.body).toBe(200);
     const cartToken = s.json().cartToken;
+    // The subscription page of the cart leads to the full checkout, which shows the plan's price text.
+    const sp = await v.get(`/checkout/subscription?cartToken=${encodeURIComponent(cartToken)}`);
+    expect(sp.body).toContain(`/checkout?cartToken=${encodeURIComponent(cartToken)}`);
     const page = await v.get(`/checkout?cartToken=${encodeURIComponent(cartToken)}&format=json`);
     expect(page.json().pageType).toBe(201);
+    const html = await v.get(`/checkout?cartToken=${encodeURIComponent(cartToken)}`);
+    expect(html.body).toContain('$18.00 every month');
     const r = await v.send('POST', PLACE, { cartToken, email: 'sub@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().confirmationUrl).toMatch(/^\/subscription-confirmed\//);
     const confirmed = await v.get(`${r.json().confirmationUrl}&format=json`);
     expect(confirmed.json().pageType).toBe(206);
     expect(confirmed.json().subscription).toMatchObject({ billingPeriod: 'MONTH', billingPeriodValue: 1, numBillingCycles: 0, status: 'active' });
-    const html = await v.get(r.json().confirmationUrl);
-    expect(html.body).toContain('Your subscription is confirmed');
+    const done = await v.get(r.json().confirmationUrl);
+    expect(done.body).toContain('Your subscription is confirmed');
   });
 
   it('owner: lists orders, marks one fulfilled, refunds one in test mode and the stock comes back; visitors are refused', async () => {
@@ -345,5 +350,33 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     const bad = await owner.send('POST', '/api/checkout/admin/coupons', { code: 'X', kind: 'percent' });
     expect(bad.statusCode).toBe(400);
     void newId;
+  });
+
+  it('malformed requests to every checkout route get a clear 4xx, never a 500', async () => {
+    const v = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
+    const weird: unknown[] = [null, 1, 'x', [], {}, [1], { email: 'a\u0000b@example.com' }, { coupons: ['\u0000'] }, { coupons: 'SAVE10' }, { shippingAddress: { country: 'ÄÄ' } },
+      { payment: { type: 'card' } }, { payment: { type: 'nope' } }, { payment: { type: 'existing', paymentId: '\u0000' } }, { idempotencyKey: 'x'.repeat(500) }, { giftCardCode: 'x'.repeat(100) }, { cartToken: '\u0000' }];
+    const statuses: number[] = [];
+    for (const body of weird) {
+      for (const url of [QUOTE, PLACE, '/api/checkout/test-payments/%00/authenticate', '/api/checkout/test-payments/tp_000000000000000000000000/authenticate']) {
+        const r = await v.send('POST', url, body, { headers: { 'idempotency-key': key() } });
+        statuses.push(r.statusCode);
+        expect(r.statusCode, `${url} ${JSON.stringify(body)} -> ${r.body}`).toBeLessThan(500);
+      }
+      for (const url of ['/api/checkout/admin/coupons', '/api/checkout/admin/tax-rules', '/api/checkout/admin/shipping-options']) {
+        const r = await owner.send('POST', url, body);
+        expect(r.statusCode, `${url} ${JSON.stringify(body)} -> ${r.body}`).toBeLessThan(500);
+      }
+    }
+    for (const url of ['/order-confirmed/%00', '/order-status/%00?t=%00', '/order-status/x?t=' + 'y'.repeat(300), '/subscription-confirmed/..%2f', '/order-download/%00/x', '/order-download/a/1?expires=1e309&t=x',
+      '/checkout?cartToken=%00', '/checkout?cartToken=' + 'z'.repeat(300), '/api/checkout?cartToken=%00', '/api/checkout/admin/orders/%00', '/api/checkout/admin/orders?limit=1e309&status=x']) {
+      const r = await owner.get(url);
+      expect(r.statusCode, `${url} -> ${r.body.slice(0, 200)}`).toBeLessThan(500);
+    }
+    for (const url of ['/api/checkout/admin/orders/%00/refund', '/api/checkout/admin/orders/000000000000000000000000/refund', '/api/checkout/admin/orders/000000000000000000000000/fulfil']) {
+      const r = await owner.send('POST', url);
+      expect(r.statusCode, url).toBeLessThan(500);
+    }
+    expect(statuses.some((x) => x === 400)).toBe(true);
   });
 });

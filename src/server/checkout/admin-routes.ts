@@ -14,11 +14,12 @@ import { conflict, notFound } from '../errors.js';
 import { purchaseConfirmation, type CheckoutService, type OrderRow } from './service.js';
 
 const cents = z.number({ error: 'Must be an amount in cents.' }).int('Must be a whole number of cents.').min(0, 'Must be 0 or more.').max(1e13, 'Too large.');
+const noNul = (v: string) => !v.includes('\u0000');
 const id = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'Unknown id.') });
 
 const shippingBody = z
   .object({
-    name: z.string().trim().min(1, 'Name is required.').max(100),
+    name: z.string().trim().min(1, 'Name is required.').max(100).refine(noNul, 'Must not contain NUL characters.'),
     kind: z.enum(['flat', 'free_above', 'weight'], { error: 'Kind must be flat, free_above or weight.' }),
     priceCents: cents.default(0),
     freeAboveCents: cents.default(0),
@@ -30,9 +31,9 @@ const shippingBody = z
   .refine((b) => b.kind !== 'weight' || b.weightRates.length > 0, { message: 'A weight-based option needs at least one rate.', path: ['weightRates'] });
 
 const taxBody = z.object({
-  name: z.string().trim().min(1, 'Name is required.').max(100),
+  name: z.string().trim().min(1, 'Name is required.').max(100).refine(noNul, 'Must not contain NUL characters.'),
   country: z.string().regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter code.'),
-  region: z.string().trim().max(20).default(''),
+  region: z.string().trim().max(20).refine(noNul, 'Must not contain NUL characters.').default(''),
   rateBasisPoints: z.number().int('Rate must be whole basis points.').min(0).max(10000, 'Rate must be 100% or less.'),
   appliesToShipping: z.boolean().default(false),
 });

@@ -18,7 +18,12 @@ import type { TestPaymentProvider } from '../payments/test-provider.js';
 import { checkoutMessages, purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState, type OrderRow } from './service.js';
 import { sendSitePage } from './page.js';
 
-const str = (max: number) => z.string().max(max, `Must be ${max} characters or fewer.`);
+/** Text up to max characters, without NUL (the database refuses it). */
+const str = (max: number) =>
+  z
+    .string()
+    .max(max, `Must be ${max} characters or fewer.`)
+    .refine((v) => !v.includes('\u0000'), 'Must not contain NUL characters.');
 const addressSchema = z
   .object({
     name: str(200).optional(),
@@ -33,10 +38,10 @@ const addressSchema = z
   .optional();
 
 const stateSchema = z.object({
-  cartToken: z.string().max(100).optional(),
+  cartToken: str(100).optional(),
   email: str(256).optional(),
   shippingAddress: addressSchema,
-  selectedShippingOptionId: z.string().max(64).nullable().optional(),
+  selectedShippingOptionId: str(64).nullable().optional(),
   coupons: z.array(str(64)).max(10, 'At most 10 coupon codes.').optional(),
   giftCardCode: str(64).nullable().optional(),
 });
@@ -50,7 +55,7 @@ const paymentSchema = z
   .nullable()
   .optional();
 
-const placeSchema = stateSchema.extend({ payment: paymentSchema, idempotencyKey: z.string().optional() });
+const placeSchema = stateSchema.extend({ payment: paymentSchema, idempotencyKey: str(200).optional() });
 
 const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 
@@ -86,7 +91,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
   // ---- The checkout page (201) -------------------------------------------------------------------
 
   const checkoutPage = async (req: FastifyRequest, reply: FastifyReply) => {
-    const q = z.object({ cartToken: z.string().max(100).optional() }).parse(req.query ?? {});
+    const q = z.object({ cartToken: str(100).optional() }).parse(req.query ?? {});
     const site = await websites.get();
     const ref = await refOf(req, q.cartToken);
     const state = ref?.kind === 'cart' ? await checkout.savedState(ref.id) : {};
@@ -112,7 +117,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
   // ---- Calls ---------------------------------------------------------------------------------------
 
   app.get('/api/checkout', async (req, reply) => {
-    const q = z.object({ cartToken: z.string().max(100).optional() }).parse(req.query ?? {});
+    const q = z.object({ cartToken: str(100).optional() }).parse(req.query ?? {});
     const site = await websites.get();
     const ref = await refOf(req, q.cartToken);
     const state = ref?.kind === 'cart' ? await checkout.savedState(ref.id) : {};
@@ -192,8 +197,11 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
   // ---- After the order --------------------------------------------------------------------------
 
   async function signedOrder(req: FastifyRequest): Promise<OrderRow | null> {
-    const { orderId } = z.object({ orderId: z.string().max(64) }).parse(req.params);
-    const { t } = z.object({ t: z.string().max(64).optional() }).parse(req.query ?? {});
+    const p = z.object({ orderId: z.string().max(64) }).safeParse(req.params);
+    const q = z.object({ t: z.string().max(64).optional() }).safeParse(req.query ?? {});
+    if (!p.success || !q.success) return null;
+    const { orderId } = p.data;
+    const { t } = q.data;
     await checkout.loadSecret();
     if (!checkout.verify(`order:${orderId}`, t)) return null;
     const o = await checkout.order(orderId);

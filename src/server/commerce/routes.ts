@@ -187,6 +187,6 @@ export async function commerceRoutes(app: FastifyInstance, opts: { carts: CartSe
     return reply
       .status(sub ? 200 : 404)
       .type('text/html; charset=utf-8')
-      .send(subscriptionPageHtml(site.title, site.currency, sub));
+      .send(subscriptionPageHtml(site.title, site.currency, sub, sub && q.cartToken ? `/checkout?cartToken=${encodeURIComponent(q.cartToken)}` : undefined));
   });
 }

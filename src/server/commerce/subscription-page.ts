@@ -16,6 +16,7 @@ export function subscriptionPageHtml(
   siteTitle: string,
   currency: string,
   sub: { quantity: number; variant: VariantInfo } | null,
+  checkoutUrl?: string,
 ): string {
   let main: string;
   if (!sub) {
@@ -33,6 +34,7 @@ export function subscriptionPageHtml(
       (attrs ? `<p class="subscription-checkout__variant">${attrs}</p>` : '') +
       `<p class="subscription-checkout__quantity">Quantity: ${sub.quantity}</p>` +
       `<p class="subscription-price">${esc(subscriptionPriceText(price, plan))}</p>` +
+      (checkoutUrl ? `<p><a class="subscription-checkout__continue cart-checkout-button" href="${esc(checkoutUrl)}">Continue to checkout</a></p>` : '') +
       `</div>`;
   }
   return (

@@ -9,6 +9,8 @@ import { computeCheckout, type CheckoutLine, type Coupon, type ShippingOption, t
 import { formatMoney } from '../../core/money.js';
 import { cart as cartMessages, commerce } from '../../core/messages.js';
 import { ProductType } from '../../core/enums.js';
+import { subscriptionPriceText } from '../../core/subscription.js';
+import type { SubscriptionPlan } from '../../core/product.js';
 import { api, ApiError } from '../client/api.js';
 import { Modal } from '../islands/Modal.js';
 
@@ -403,6 +405,11 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
             </li>
           ))}
         </ul>
+        {view.subscription && view.cart.entries[0] && (
+          <p className="subscription-price">
+            Subscription: {subscriptionPriceText(f(view.pricing.lines[0]?.priceCents ?? 0), view.subscription.plan as SubscriptionPlan | null)}
+          </p>
+        )}
         <table className="checkout-totals" aria-label="Totals">
           <tbody>
             <tr>
