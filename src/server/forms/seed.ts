@@ -1,5 +1,5 @@
 /** The demo forms: the Contact page's form, a newsletter form and a lightbox form. Safe to run twice. */
-import type { Database } from '../../db/index.js';
+import type { Database, Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import type { FormField } from '../../core/forms.js';
 
@@ -15,8 +15,10 @@ export const CONTACT_FIELDS: FormField[] = [
   { id: 'source', type: 'hidden', title: 'source', key: 'source', value: 'website' },
 ];
 
-export async function seedForms(database: Database, websiteId: string): Promise<void> {
-  await database.db
+/** Takes the Database, or a db/transaction handle (so seedDemo can call it inside its transaction). */
+export async function seedForms(database: Database | Db | Tx, websiteId: string): Promise<void> {
+  const db = 'close' in database && 'kind' in database ? (database as Database).db : (database as Db | Tx);
+  await db
     .insert(schema.forms)
     .values([
       {
