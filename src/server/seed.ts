@@ -1,6 +1,8 @@
 import { schema, type Database, type Db, type Tx } from '../db/index.js';
 import { newId } from '../db/ids.js';
 import { CollectionType, ProductType, RecordType } from '../core/enums.js';
+import { seedInstalmentPreferences } from './instalments/preferences.js';
+import { seedForms } from './forms/seed.js';
 
 /** Demo images are photo-like JPEGs made from the SVG drawings by src/server/images/make-demo-images.ts. */
 const img = (name: string, alt: string, focal = { x: 0.5, y: 0.5 }) => ({ assetUrl: `/demo-media/${name}.jpg`, originalSize: '1200x1200', mediaFocalPoint: focal, altText: alt });
@@ -505,5 +507,7 @@ export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
       ordering: order++,
     });
   }
+  await seedInstalmentPreferences(tx, websiteId);
+  await seedForms(tx, websiteId);
   return { websiteId, collectionIds: ids, productIds, variantIds };
 }

@@ -3,7 +3,9 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
-import { seedInstalmentPreferences } from '../../src/server/instalments/index.js';
+import { eq } from 'drizzle-orm';
+import { schema } from '../../src/db/index.js';
+import { INSTALMENTS_NAMESPACE, seedInstalmentPreferences } from '../../src/server/instalments/index.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -30,7 +32,10 @@ describe('instalment messaging in Chromium, as a visitor', () => {
   beforeAll(async () => {
     [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory' }), launchBrowser()]);
     // A maximum of $70.00: the Linen Camp Shirt's Sand variants ($68.00) qualify, its Navy ones ($72.00) do not.
-    await seedInstalmentPreferences(site.database.db, site.seed.websiteId, { available: true, merchantCountry: 'US', limits: { USD: { min: 100, max: 7000 } } });
+    const prefs = { available: true, merchantCountry: 'US', limits: { USD: { min: 100, max: 7000 } } };
+    if (!(await seedInstalmentPreferences(site.database.db, site.seed.websiteId, prefs))) {
+      await site.database.db.update(schema.commercePreferences).set({ value: prefs }).where(eq(schema.commercePreferences.namespace, INSTALMENTS_NAMESPACE));
+    }
   });
   afterAll(async () => {
     await b?.close();

@@ -30,17 +30,8 @@ describe.each(DB_KINDS)('instalments on %s', (kind) => {
     await t?.close();
   });
 
-  it('shows no pill and serves an unavailable context until the owner has preferences', async () => {
-    const page = await new Visitor(t.app).get('/shop/p/linen-camp-shirt');
-    expect(page.statusCode).toBe(200);
-    expect(page.body).not.toContain('instalment-pill');
-    const ctx = (await merch('/shop/p/linen-camp-shirt'))[await itemId('linen-camp-shirt')]!;
-    expect(ctx.afterPayAvailable).toBe(false);
-  });
-
-  it('seeds the demo preferences once and serves the per-item context with the product', async () => {
-    expect(await seedInstalmentPreferences(t.database.db, t.seed.websiteId)).toBe(true);
-    expect(await seedInstalmentPreferences(t.database.db, t.seed.websiteId)).toBe(false);
+  it('seeds the demo preferences with the store and serves the per-item context with the product', async () => {
+    expect(await seedInstalmentPreferences(t.database.db, t.seed.websiteId), 'the demo seed wrote them already').toBe(false);
     const shirt = await itemId('linen-camp-shirt');
     const ctx = (await merch('/shop/p/linen-camp-shirt'))[shirt]!;
     expect(ctx).toMatchObject({ afterPayAvailable: true, afterPayMin: '100', afterPayMax: '200000', shopperLanguage: 'en-US', stripeAccountCountry: 'US' });
@@ -53,6 +44,19 @@ describe.each(DB_KINDS)('instalments on %s', (kind) => {
     expect(list[await itemId('fresh-roast-coffee-subscription')]!.afterPayAvailable).toBe(false);
     // The owner reads them through the platform's preferences call.
     expect((await owner.get(PREFS)).json()).toMatchObject({ available: true, merchantCountry: 'US', limits: { USD: { min: 100, max: 200000 } } });
+  });
+
+  it('shows no pill and serves an unavailable context when the owner has no preferences or turns them off', async () => {
+    await t.database.db.delete(schema.commercePreferences).where(eq(schema.commercePreferences.namespace, 'instalments'));
+    const page = await new Visitor(t.app).get('/shop/p/linen-camp-shirt');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain('instalment-pill');
+    expect((await merch('/shop/p/linen-camp-shirt'))[await itemId('linen-camp-shirt')]!.afterPayAvailable).toBe(false);
+    expect(await seedInstalmentPreferences(t.database.db, t.seed.websiteId)).toBe(true);
+    await setPrefs({ available: false });
+    expect((await new Visitor(t.app).get('/shop/p/linen-camp-shirt')).body).not.toContain('instalment-pill');
+    await setPrefs({ available: true });
+    expect((await new Visitor(t.app).get('/shop/p/linen-camp-shirt')).body).toContain('instalment-pill');
   });
 
   it('draws the pill on the server for an eligible product, with the amounts in the store currency', async () => {
