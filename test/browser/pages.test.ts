@@ -38,7 +38,7 @@ describe('site pages in Chromium', () => {
         expect(res?.status(), p.path).toBe(p.status);
         expect(await page.title(), p.path).toBe(p.title);
         expect(await page.getByRole('heading', { level: 1, name: p.heading }).isVisible(), p.path).toBe(true);
-        expect(await page.getByText(p.text).first().isVisible(), p.path).toBe(true);
+        expect(await page.getByRole('main').getByText(p.text).first().isVisible(), p.path).toBe(true);
         if (js) {
           await page.waitForFunction(() => [...document.querySelectorAll('[data-island]')].every((el) => el.getAttribute('data-hydrated') === '1'));
         }
@@ -74,7 +74,7 @@ describe('site pages in Chromium', () => {
     const desktop = await b.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1200, height: 800 } });
     const d = await desktop.newPage();
     await d.goto(`${site.url}/`);
-    await d.getByText('More', { exact: true }).click();
+    await d.locator('.site-nav-desktop').getByText('More', { exact: true }).click();
     await d.getByRole('link', { name: 'Questions' }).click();
     await d.waitForURL(/\/faq$/);
     await desktop.close();
