@@ -16,6 +16,11 @@ function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
+/** Only same-site paths are followed after sign-in (never //host or a scheme). */
+export function safeNext(next: unknown): string | undefined {
+  return typeof next === 'string' && /^\/(?![/\\])[\w\-/.%?=&]*$/.test(next) && next.length <= 300 ? next : undefined;
+}
+
 const TITLES: Record<AccountMode, string> = {
   login: 'Sign in',
   signup: 'Create an account',
@@ -38,6 +43,7 @@ export async function accountPages(app: FastifyInstance) {
     const props: AccountPageProps = {
       mode,
       error: typeof q.error === 'string' ? q.error.slice(0, 200) : undefined,
+      next: safeNext(q.next),
       user: u ? { email: u.email, displayName: u.displayName, language: u.language } : null,
       languages: languages.length > 1 ? languages : [],
       ...extra,
@@ -79,6 +85,8 @@ export async function accountPages(app: FastifyInstance) {
     return page(req, reply, 'login');
   });
   app.get('/account/signup', async (req, reply) => page(req, reply, 'signup'));
+  /** The join button of the member-area access-denied page lands here. */
+  app.get('/account/join', async (req, reply) => page(req, reply, 'signup'));
   app.get('/account/reset', async (req, reply) => {
     const token = (req.query as Record<string, unknown>).token;
     if (typeof token === 'string' && token.length > 0 && token.length <= 100) return page(req, reply, 'reset', { token });

@@ -7,6 +7,8 @@ export type AccountMode = 'login' | 'signup' | 'reset-request' | 'reset' | 'acco
 export interface AccountPageProps {
   mode: AccountMode;
   error?: string;
+  /** Where to go after signing in (a same-site path). */
+  next?: string;
   token?: string;
   user: { email: string; displayName: string; language: string } | null;
   languages: SiteLanguage[];
@@ -49,7 +51,7 @@ function Messages({ error, notice }: { error: string; notice: string }) {
   );
 }
 
-function Login({ error: initial }: { error?: string }) {
+function Login({ error: initial, next }: { error?: string; next?: string }) {
   const s = useSubmit();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -58,7 +60,7 @@ function Login({ error: initial }: { error?: string }) {
     e.preventDefault();
     void s.run(async () => {
       await signIn(email, password, remember);
-      window.location.assign('/account');
+      window.location.assign(next ?? '/account');
     });
   };
   return (
@@ -248,7 +250,7 @@ function Denied({ signedIn }: { signedIn: boolean }) {
 export function AccountPage(props: AccountPageProps) {
   switch (props.mode) {
     case 'login':
-      return <Login error={props.error} />;
+      return <Login error={props.error} next={props.next} />;
     case 'signup':
       return <SignUp />;
     case 'reset-request':
