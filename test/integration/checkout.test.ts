@@ -281,6 +281,11 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     const url = new URL(link, 'http://x');
     url.searchParams.set('expires', String(Date.now() - 1000));
     expect((await v.get(url.pathname + url.search)).statusCode).toBe(403);
+    // A link made more than 24 hours ago has expired.
+    const stale = t.app.checkout.service.downloadPath(pc.id, 0, Date.now() - 25 * 3600 * 1000);
+    const gone = await v.get(stale);
+    expect(gone.statusCode).toBe(410);
+    expect(gone.body).toContain('expired');
     const code = /<code>([A-Z0-9-]+)<\/code>/.exec(page.body)![1]!;
 
     // The coupon was used once: its limit is reached.

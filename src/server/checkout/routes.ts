@@ -186,7 +186,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
   }
 
   /** The test provider's second authentication step (in a real provider, the bank's page). */
-  app.post('/api/checkout/test-payments/:paymentId/authenticate', async (req) => {
+  app.post('/api/checkout/test-payments/:paymentId/authenticate', { preHandler: placeLimit }, async (req) => {
     const { paymentId } = z.object({ paymentId: z.string().regex(/^tp_[0-9a-f]{24}$/, 'Unknown payment.') }).parse(req.params);
     const { outcome } = z.object({ outcome: z.enum(['complete', 'fail']) }).parse(req.body ?? {});
     const ok = await testProvider.authenticate(paymentId, outcome === 'complete');

@@ -49,7 +49,7 @@ export function TaxScreen() {
   return (
     <>
       <h1>Tax</h1>
-      <p>Rules apply by the shipping address (or billing country for digital orders): every rule for the country without a region, plus the region's own.</p>
+      <p>Rules apply by the shipping address: every rule for the country without a region, plus the region's own. Orders that need no shipping carry no tax.</p>
       {list.length > 0 && (
         <table className="admin-table" aria-label="Tax rules">
           <thead>
