@@ -1,0 +1,104 @@
+/**
+ * Lighthouse-style budget for the product page, measured in Chromium over loopback:
+ * largest contentful paint, cumulative layout shift (PerformanceObserver in the page, buffered from
+ * the first byte) and the JavaScript the page loads (every script response, gzipped here with
+ * level 9 so the figure does not depend on the server's compression settings).
+ *
+ * Budget: LCP under 1 s, CLS 0, JavaScript under 80 KB gzipped. Prints figures; asserts nothing.
+ *
+ * Run: npx tsx bench/lighthouse.ts   (BENCH_RUNS=5, BENCH_PATH=/shop/p/linen-camp-shirt, BENCH_DB=pglite)
+ */
+import { gzipSync } from 'node:zlib';
+
+process.env.NODE_ENV ??= 'production';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const PATHS = (process.env.BENCH_PATH ?? '/shop/p/linen-camp-shirt,/,/journal/how-we-choose-our-linen,/gallery').split(',');
+const KIND = (process.env.BENCH_DB ?? 'pglite') as 'pglite' | 'postgres';
+
+interface Vitals {
+  lcp: number;
+  cls: number;
+  fcp: number;
+  lcpElement: string;
+}
+
+const OBSERVE = () => {
+  const w = window as unknown as { __vitals: { lcp: number; cls: number; fcp: number; lcpElement: string } };
+  w.__vitals = { lcp: 0, cls: 0, fcp: 0, lcpElement: '' };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as Array<PerformanceEntry & { element?: Element }>) {
+      w.__vitals.lcp = e.startTime;
+      w.__vitals.lcpElement = e.element ? `${e.element.tagName.toLowerCase()}${e.element.className ? '.' + String(e.element.className).split(' ')[0] : ''}` : '';
+    }
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) w.__vitals.cls += e.value;
+  }).observe({ type: 'layout-shift', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') w.__vitals.fcp = e.startTime;
+  }).observe({ type: 'paint', buffered: true });
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+async function main() {
+  const { liveSite, launchBrowser } = await import('../test/helpers/browser.js');
+  const [site, b] = await Promise.all([liveSite(KIND, { LOG_LEVEL: 'silent', WORKERS: 'false' }), launchBrowser()]);
+  try {
+    console.log(`Lighthouse-style budget (${KIND}, Chromium, loopback, ${RUNS} cold loads per page, median)\n`);
+    // Warm up: the first request of a fresh server compiles code paths and makes the image variants.
+    const warm = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const wp = await warm.newPage();
+    for (const path of PATHS) await wp.goto(site.url + path, { waitUntil: 'load' });
+    await warm.close();
+    for (const path of PATHS) {
+      const runs: Vitals[] = [];
+      let jsRaw = 0;
+      let jsGzip = 0;
+      const scripts = new Set<string>();
+      for (let i = 0; i < RUNS; i++) {
+        // A fresh context each run: nothing cached, like a first visit.
+        const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
+        const page = await context.newPage();
+        await page.addInitScript(OBSERVE);
+        const bodies: Array<Promise<Buffer | null>> = [];
+        if (i === 0) {
+          page.on('response', (res) => {
+            const type = res.headers()['content-type'] ?? '';
+            if (res.request().resourceType() === 'script' || type.includes('javascript')) {
+              scripts.add(new URL(res.url()).pathname);
+              bodies.push(res.body().catch(() => null));
+            }
+          });
+        }
+        await page.goto(site.url + path, { waitUntil: 'load' });
+        await page.waitForTimeout(400);
+        // LCP is final once the visitor interacts; a key press ends it like Lighthouse does.
+        await page.keyboard.press('Shift');
+        runs.push(await page.evaluate(() => (window as unknown as { __vitals: Vitals }).__vitals));
+        if (i === 0) {
+          for (const body of await Promise.all(bodies)) {
+            if (!body) continue;
+            jsRaw += body.length;
+            jsGzip += gzipSync(body, { level: 9 }).length;
+          }
+        }
+        await context.close();
+      }
+      const lcp = median(runs.map((r) => r.lcp));
+      const cls = Math.max(...runs.map((r) => r.cls));
+      const fcp = median(runs.map((r) => r.fcp));
+      console.log(path);
+      console.log(`  FCP ${fcp.toFixed(0)} ms   LCP ${lcp.toFixed(0)} ms (${runs[0]?.lcpElement || 'n/a'})   CLS ${cls.toFixed(3)}`);
+      console.log(`  JavaScript: ${scripts.size} files, ${(jsRaw / 1024).toFixed(1)} KB raw, ${(jsGzip / 1024).toFixed(1)} KB gzipped`);
+      console.log(`  budget (LCP < 1000 ms, CLS 0, JS < 80 KB gzipped): LCP ${lcp < 1000 ? 'ok' : 'OVER'}, CLS ${cls === 0 ? 'ok' : 'OVER'}, JS ${jsGzip / 1024 < 80 ? 'ok' : 'OVER'}\n`);
+    }
+  } finally {
+    await b.close();
+    await site.close();
+  }
+}
+
+await main();
+process.exit(0);
