@@ -32,6 +32,7 @@ import { galleryIsland } from './gallery.js';
 import { imageRoutes } from '../images/routes.js';
 import { ImageVariants } from '../images/variants.js';
 import { normaliseQuery, searchSite } from '../search/search.js';
+import { formHtml } from '../forms/index.js';
 
 export interface PagesDeps {
   database: Database;
@@ -228,6 +229,9 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       },
     };
     if (c.typeName === 'gallery') ctx.galleryHtml = galleryIsland(collection, items);
+    if (typeof c.settings.formId === 'string') {
+      ctx.formHtml = await formHtml(app, req, c.settings.formId, { page: { pageTitle: c.title, pageId: c.id, contentSource: 'c' } });
+    }
     const first = items[0]?.image as { src: string; srcset: string; sizes: string } | null | undefined;
     return send(req, reply, {
       template: `collections/${c.typeName}.list`,
