@@ -114,4 +114,34 @@ describe('checkout in Chromium', () => {
     await admin.getByText('Refunded').waitFor();
     expect(await stock()).toBe(before);
   });
+
+  it('a digital order with a card that needs a second authentication step: the dialog, then the download link', async () => {
+    const context = await b.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${site.url}/shop/p/houseplant-field-guide`);
+    await page.waitForFunction(() => document.querySelector('[data-island="AddToCart"]')?.getAttribute('data-hydrated') === '1');
+    await page.getByRole('button', { name: 'Add To Cart' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
+    await page.goto(`${site.url}/checkout`);
+    await page.waitForFunction(() => document.querySelector('[data-island="CheckoutPage"]')?.getAttribute('data-hydrated') === '1');
+    // No address and no shipping for a purely digital cart.
+    expect(await page.getByLabel('Full name').count()).toBe(0);
+    expect(await page.getByRole('table', { name: 'Totals' }).getByRole('row', { name: /^Total/ }).getByRole('cell').textContent()).toBe('$12.00');
+    await page.getByLabel('Email').fill('reader@example.com');
+    await page.getByLabel('Card number').fill('4000 0027 6000 3184');
+    await page.getByLabel('Expiry (MM/YY)').fill('12/40');
+    await page.getByLabel('Security code (CVC)').fill('123');
+    await page.getByRole('button', { name: 'Place order' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm your payment' });
+    await dialog.waitFor();
+    // Escape closes the dialog: the payment is not authenticated, and the message says so.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 5000 }).toMatch(/unable to authenticate/);
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.waitForURL(/\/order-confirmed\//);
+    expect(await page.getByRole('link', { name: 'Download The Houseplant Field Guide (eBook)' }).isVisible()).toBe(true);
+    await context.close();
+  });
 });
