@@ -116,6 +116,21 @@ export function variantText(attributes: Record<string, string> | null | undefine
     .join(', ');
 }
 
+let lastMs = 0;
+let counter = 0;
+
+/**
+ * A sign-up id that sorts by creation within this process: 12 hex digits of milliseconds, a 4-digit
+ * counter, 8 random digits (24 hex, the platform's id shape). With `created` taken from the same clock,
+ * the keyset (created, id) of a later sign-up is always after an earlier one's.
+ */
+export function sortableId(now = Date.now()): { id: string; created: Date } {
+  const ms = Math.max(now, lastMs);
+  counter = ms === lastMs ? (counter + 1) & 0xffff : 0;
+  lastMs = ms;
+  return { id: ms.toString(16).padStart(12, '0') + counter.toString(16).padStart(4, '0') + newId().slice(0, 8), created: new Date(ms) };
+}
+
 const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
 
 interface VariantInfo {
@@ -292,10 +307,11 @@ export class RestockService {
       const key = email.toLowerCase();
       const join = settings.mailingListSignUpEnabled && input.isJoinMailingList === true;
       const language = settings.multilingualEmails ? (input.language ?? null) : null;
+      const fresh = sortableId();
       const r = await rows<{ id: string; inserted: boolean }>(
         tx,
-        sql`INSERT INTO restock_sign_ups (id, website_id, product_id, variant_id, email, email_key, is_join_mailing_list, language, status)
-            VALUES (${newId()}, ${info.website_id}, ${info.product_id}, ${info.variant_id}, ${email}, ${key}, ${join}, ${language}, 'pending')
+        sql`INSERT INTO restock_sign_ups (id, created, website_id, product_id, variant_id, email, email_key, is_join_mailing_list, language, status)
+            VALUES (${fresh.id}, ${fresh.created}, ${info.website_id}, ${info.product_id}, ${info.variant_id}, ${email}, ${key}, ${join}, ${language}, 'pending')
             ON CONFLICT (variant_id, email_key) WHERE status = 'pending' DO UPDATE SET
               is_join_mailing_list = restock_sign_ups.is_join_mailing_list OR EXCLUDED.is_join_mailing_list,
               language = COALESCE(EXCLUDED.language, restock_sign_ups.language)
@@ -456,6 +472,8 @@ export class RestockService {
    * writes their emails to the outbox, and queues the next batch after the owner's pause.
    */
   async runBatch(sendId: string): Promise<void> {
+    // Read before the transaction: on PGlite a query outside an open transaction waits for it.
+    const key = await unsubscribeKey(this.database);
     const outcome = await this.db.transaction(async (tx) => {
       const s = (await rows<SendRow>(tx, sql`SELECT * FROM restock_sends WHERE id = ${sendId} FOR UPDATE`))[0];
       if (!s || (s.status !== 'queued' && s.status !== 'running')) return { mailed: 0, next: false };
@@ -477,12 +495,13 @@ export class RestockService {
       }
       const claimed = await rows<{ id: string; email: string; language: string | null }>(
         tx,
-        sql`UPDATE restock_sign_ups SET status = 'sent', sent_at = now(), send_id = ${sendId}
-            WHERE id IN (
+        // The pick is materialized once (a subquery in IN may be planned to run again per row).
+        sql`WITH picked AS MATERIALIZED (
               SELECT id FROM restock_sign_ups WHERE variant_id = ${s.variant_id} AND status = 'pending'
               ORDER BY created, id LIMIT ${n} FOR UPDATE SKIP LOCKED)
-            AND status = 'pending'
-            RETURNING id, email, language`,
+            UPDATE restock_sign_ups su SET status = 'sent', sent_at = now(), send_id = ${sendId}
+            FROM picked WHERE su.id = picked.id AND su.status = 'pending'
+            RETURNING su.id, su.email, su.language`,
       );
       if (claimed.length > 0) {
         const origin = await this.originFor(tx, s);
@@ -491,7 +510,6 @@ export class RestockService {
           sql`SELECT c.url_id, c.type, i.url_id AS item_url_id FROM items i JOIN collections c ON c.id = i.collection_id WHERE i.id = ${s.product_id}`,
         ))[0];
         const productUrl = origin + (c ? itemUrl({ urlId: c.url_id, type: c.type }, { urlId: c.item_url_id }) : '/');
-        const key = await unsubscribeKey(this.database);
         await this.mailer.enqueue(
           tx,
           claimed.map((row) => {
