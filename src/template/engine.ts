@@ -70,12 +70,17 @@ export function runBlock(block: Inst[], ctx: Context): void {
   const n = block.length;
   for (let i = 0; i < n; i++) {
     const inst = block[i];
-    if (inst.op === Op.TEXT) {
+    const op = inst.op;
+    if (op === Op.TEXT) {
       ctx.buf += (inst as TextInst).text;
       continue;
     }
     try {
-      runInst(inst, ctx);
+      // The commonest instructions are dispatched here directly.
+      if (op === Op.VARIABLE) execVariable(inst, ctx);
+      else if (op === Op.SECTION) execSection(inst, ctx);
+      else if (op === Op.REPEATED) execRepeated(inst, ctx);
+      else runInst(inst, ctx);
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
       // Stack exhaustion is reported like any other runtime failure.

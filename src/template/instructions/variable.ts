@@ -64,5 +64,7 @@ export function resolveAndFormat(inst: VariableInst | BindvarInst, ctx: Context,
 export function execVariable(i: Inst, ctx: Context): void {
   const inst = i as VariableInst;
   const v = inst.fmts === null ? ctx.resolve(inst.vars[0]) : resolveAndFormat(inst, ctx, inst.push);
-  ctx.buf += typeof v === 'string' ? v : emitString(v);
+  if (typeof v === 'string') ctx.buf += v;
+  else if (typeof v === 'number') ctx.buf += '' + v;
+  else ctx.buf += emitString(v);
 }
