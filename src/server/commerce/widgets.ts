@@ -14,6 +14,7 @@ import { structuredContentOf } from '../../web/islands/product-props.js';
 import type { CartPageProps } from '../../web/pages/CartPage.js';
 import type { CartJson, CartService } from './cart-service.js';
 import { additionalFieldsFormOf } from './cart-service.js';
+import { restockSignUpHtml } from '../restock/widget.js';
 import { cartInstalmentContexts, currentStoreInstalmentContext, instalmentContextFor } from '../instalments/context.js';
 
 export interface CommerceSettings {
@@ -160,6 +161,8 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
           const label = typeof props.data.label === 'string' && props.data.label ? props.data.label : commerce.QUICK_VIEW;
           return renderIsland('QuickView', { product, fullUrl: String(i.fullUrl ?? ''), image, label, group: String(props.data.group ?? '') }, 'span');
         }
+        case 'product-restock-notification':
+          return restockSignUpHtml(props.item, settings);
         default:
           return undefined;
       }

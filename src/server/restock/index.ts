@@ -5,11 +5,18 @@ import { RestockService } from './service.js';
 import { RESTOCK_API, restockRoutes } from './routes.js';
 import { inventoryRoutes } from './inventory-routes.js';
 import { unsubscribeRoutes } from './unsubscribe-routes.js';
+import { onStockChanged } from './service.js';
+import { stockChangedHooks, type StockChangedHook } from '../platform/stock-hooks.js';
 
 export { onStockChanged, type StockLevel } from './service.js';
 export { restockSignUpHtml, restockSignUpProps } from './widget.js';
 
 const services = new WeakMap<Database, RestockService>();
+
+/** The platform's product save runs this for every variant whose stock changed (once per process). */
+const restockHook: StockChangedHook = async (tx, variantId, before, after) => {
+  await onStockChanged(tx, variantId, before, after);
+};
 
 /** The restock service of an app (tests and other areas reach it through its database). */
 export function restockServiceOf(app: FastifyInstance): RestockService {
@@ -22,6 +29,7 @@ export function restockServiceOf(app: FastifyInstance): RestockService {
 export async function restockArea(app: FastifyInstance): Promise<void> {
   const service = new RestockService(app.database, app.services.mailer, app.services.jobs, app.log);
   services.set(app.database, service);
+  if (!stockChangedHooks.includes(restockHook)) stockChangedHooks.push(restockHook);
   await restockRoutes(app, { service });
   await inventoryRoutes(app, { service });
   await unsubscribeRoutes(app, { service });
