@@ -7,7 +7,7 @@ import { DB_KINDS, testDatabase } from '../helpers/db.js';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { seedDemo } from '../../src/server/seed.js';
-import { galleryOptions } from '../../src/server/pages/context.js';
+import { galleryOptions, safeLink } from '../../src/server/pages/context.js';
 import { GALLERY_DEFAULTS } from '../../src/core/constants.js';
 
 describe.each(DB_KINDS)('site pages on %s', (kind) => {
@@ -194,6 +194,17 @@ describe.each(DB_KINDS)('site pages on %s', (kind) => {
     const search = await new Visitor(t.app).get('/search?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E');
     expect(search.body).not.toContain('<script>alert(1)</script>');
     await t.database.db.update(schema.items).set({ title: 'Blue ridge' }).where(eq(schema.items.urlId, 'blue-ridge'));
+  });
+});
+
+describe('navigation links', () => {
+  it('keeps only http(s), mailto and site-relative external links', () => {
+    expect(safeLink('https://example.com/a')).toBe('https://example.com/a');
+    expect(safeLink('/faq')).toBe('/faq');
+    expect(safeLink('mailto:hi@example.com')).toBe('mailto:hi@example.com');
+    expect(safeLink('javascript:alert(1)')).toBe('#');
+    expect(safeLink('//evil.example')).toBe('#');
+    expect(safeLink(undefined)).toBe('#');
   });
 });
 

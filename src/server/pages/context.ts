@@ -225,12 +225,18 @@ export function itemJson(c: CollectionRow, i: ItemRow, product: ProductRecord | 
   return json;
 }
 
+/** External links keep only http(s), mailto and site-relative addresses; anything else becomes '#'. */
+export function safeLink(u: unknown): string {
+  const s = String(u ?? '').trim();
+  return /^(https?:\/\/|mailto:|\/(?!\/))/i.test(s) ? s : '#';
+}
+
 /** Main navigation with active flags, from the website's navigation settings (including _hidden and _memberareas). */
 export function navigationJson(site: WebsiteRow, byId: Map<string, CollectionRow>, path: string) {
   const nav = (site.settings.navigation ?? {}) as Record<string, NavLink[]>;
   const toLink = (l: NavLink & { memberAreaId?: string }): Obj => {
     const c = l.collectionId ? byId.get(l.collectionId) : undefined;
-    const url = c ? collectionUrl(c) : (l.externalLink ?? '#');
+    const url = c ? collectionUrl(c) : safeLink(l.externalLink);
     const children = (l.children ?? []).map(toLink);
     const childActive = children.some((x) => x.active);
     return {
@@ -279,7 +285,7 @@ export function folderChildren(site: WebsiteRow, folder: CollectionRow, byId: Ma
   for (const links of Object.values(nav)) find(links);
   return (entry?.children ?? []).map((l) => {
     const c = l.collectionId ? byId.get(l.collectionId) : undefined;
-    return { title: l.title || c?.title || '', fullUrl: c ? collectionUrl(c) : (l.externalLink ?? '#'), external: !c, description: c?.description ?? '' };
+    return { title: l.title || c?.title || '', fullUrl: c ? collectionUrl(c) : safeLink(l.externalLink), external: !c, description: c?.description ?? '' };
   });
 }
 
