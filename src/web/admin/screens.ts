@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { Dashboard } from './Dashboard.js';
+import { RestockScreen } from './RestockScreen.js';
 import { FormsAdmin } from './Forms.js';
 import { OrdersScreen } from './OrdersScreen.js';
 import { ShippingScreen } from './ShippingScreen.js';
@@ -19,7 +20,7 @@ export interface AdminScreen {
  * Every /config screen. Areas add their screens here; the shell picks the longest matching path.
  * Keep one import and one entry per screen.
  */
-export const screens: AdminScreen[] = [{ path: '/config', label: 'Dashboard', component: Dashboard }, { path: '/config/orders', label: 'Orders', component: OrdersScreen }, { path: '/config/shipping', label: 'Shipping', component: ShippingScreen }, { path: '/config/tax', label: 'Tax', component: TaxScreen }, { path: '/config/coupons', label: 'Coupons', component: CouponsScreen }, { path: '/config/analytics', label: 'Analytics', component: Analytics }, { path: '/config/forms', label: 'Forms', component: FormsAdmin }];
+export const screens: AdminScreen[] = [{ path: '/config', label: 'Dashboard', component: Dashboard }, { path: '/config/orders', label: 'Orders', component: OrdersScreen }, { path: '/config/shipping', label: 'Shipping', component: ShippingScreen }, { path: '/config/tax', label: 'Tax', component: TaxScreen }, { path: '/config/coupons', label: 'Coupons', component: CouponsScreen }, { path: '/config/analytics', label: 'Analytics', component: Analytics }, { path: '/config/forms', label: 'Forms', component: FormsAdmin }, { path: '/config/restock', label: 'Back in stock', component: RestockScreen }];
 
 export function screenFor(pathname: string): AdminScreen | undefined {
   const p = pathname.replace(/\/+$/, '') || '/config';
