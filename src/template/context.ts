@@ -201,7 +201,17 @@ export class Context {
   /** Resolve a section's name against the current frame only, then follow the rest of the path. */
   resolveSection(names: Path): unknown {
     const f = this.frame;
-    let v = this.resolveName(names[0], f);
+    const first = names[0];
+    let v: unknown;
+    if (first === '@') v = f.node;
+    else if (typeof first === 'string' && first.charCodeAt(0) === 64 /* @ */) v = this.resolveName(first, f);
+    else {
+      const n = f.node;
+      if (n !== null && typeof n === 'object') {
+        v = (n as Record<string | number, unknown>)[first];
+        if (typeof v === 'function') v = undefined;
+      }
+    }
     for (let i = 1; i < names.length; i++) {
       v = step(v, names[i]);
       if (v === undefined) return undefined;
