@@ -169,7 +169,7 @@ describe.each(DB_KINDS)('platform: /config data calls on %s', (kind) => {
     expect(draft.statusCode).toBe(201);
     expect(draft.json().status).toBe('draft');
     const future = new Date(Date.now() + 7 * 86_400_000).toISOString();
-    const sched = await editor.send('PUT', `/api/config/posts/${draft.json().id}`, { ...draft.json(), status: 'published', publishOn: future });
+    const sched = await editor.send('PUT', `/api/config/posts/${draft.json().id}`, { ...(draft.json() as object), status: 'published', publishOn: future });
     expect(sched.json().status).toBe('scheduled');
     const bad = await editor.send('POST', '/api/config/posts', { collectionId: journalId, title: 'X', status: 'archived' });
     expect(bad.json().message).toBe('archived is not one of the expected options');
@@ -177,17 +177,17 @@ describe.each(DB_KINDS)('platform: /config data calls on %s', (kind) => {
   });
 
   it('store settings: currency of the 26, minimum order, quantity for services, instalments; versioned', async () => {
-    const s = (await store.get('/api/config/store-settings')).json();
+    const s = (await store.get('/api/config/store-settings')).json() as Record<string, unknown> & { currencies: string[]; version: number };
     expect(s.currencies).toHaveLength(26);
     const res = await store.send('PUT', '/api/config/store-settings', { version: s.version, currency: 'EUR', multipleQuantityAllowedForServices: false, minimumOrderSubtotalCents: 2000, instalmentsEnabled: true });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ currency: 'EUR', multipleQuantityAllowedForServices: false, minimumOrderSubtotalCents: 2000, instalmentsEnabled: true });
     expect((await store.send('PUT', '/api/config/store-settings', { ...s, currency: 'USD' })).statusCode).toBe(409);
-    const bad = await store.send('PUT', '/api/config/store-settings', { ...res.json(), currency: 'XYZ' });
+    const bad = await store.send('PUT', '/api/config/store-settings', { ...(res.json() as object), currency: 'XYZ' });
     expect(bad.json().message).toBe('XYZ is not one of the expected options');
     const page = await new Visitor(t.app).get('/shop/p/ceramic-pour-over-set');
     expect(page.body).toContain('€');
-    await store.send('PUT', '/api/config/store-settings', { ...res.json(), currency: 'USD' });
+    await store.send('PUT', '/api/config/store-settings', { ...(res.json() as object), currency: 'USD' });
   });
 
   it('team members with roles: admin only; the last admin stays', async () => {

@@ -1,5 +1,7 @@
 import type { ComponentType } from 'react';
 import { Dashboard } from './Dashboard.js';
+import { ProductsScreen } from './ProductsScreen.js';
+import { ContentScreen, NavigationScreen, HeaderFooterScreen, LanguagesScreen, CommercePreferencesScreen, TeamScreen } from './SettingsScreens.js';
 import { RestockScreen } from './RestockScreen.js';
 import { FormsAdmin } from './Forms.js';
 import { OrdersScreen } from './OrdersScreen.js';
@@ -21,6 +23,17 @@ export interface AdminScreen {
  * Keep one import and one entry per screen.
  */
 export const screens: AdminScreen[] = [{ path: '/config', label: 'Dashboard', component: Dashboard }, { path: '/config/orders', label: 'Orders', component: OrdersScreen }, { path: '/config/shipping', label: 'Shipping', component: ShippingScreen }, { path: '/config/tax', label: 'Tax', component: TaxScreen }, { path: '/config/coupons', label: 'Coupons', component: CouponsScreen }, { path: '/config/analytics', label: 'Analytics', component: Analytics }, { path: '/config/forms', label: 'Forms', component: FormsAdmin }, { path: '/config/restock', label: 'Back in stock', component: RestockScreen }];
+
+/** Platform screens: products and stores, navigation, pages and posts, header/footer code, languages, commerce preferences, team. */
+screens.push(
+  { path: '/config/products', label: 'Products', component: ProductsScreen },
+  { path: '/config/navigation', label: 'Navigation', component: NavigationScreen },
+  { path: '/config/content', label: 'Pages & posts', component: ContentScreen },
+  { path: '/config/code', label: 'Header & footer', component: HeaderFooterScreen },
+  { path: '/config/languages', label: 'Languages', component: LanguagesScreen },
+  { path: '/config/commerce', label: 'Commerce', component: CommercePreferencesScreen },
+  { path: '/config/team', label: 'Team', component: TeamScreen },
+);
 
 export function screenFor(pathname: string): AdminScreen | undefined {
   const p = pathname.replace(/\/+$/, '') || '/config';

@@ -1,0 +1,443 @@
+/** /config settings screens: header/footer code, languages, commerce preferences, team, pages and posts, navigation. */
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { api } from '../client/api.js';
+import { platform as platformMessages } from '../../core/messages.js';
+
+const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+function useLoad<T>(url: string): [T | null, (v: T) => void, string, () => void] {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState('');
+  const load = () => {
+    api<T>('GET', url).then(setData, (e) => setError(msg(e)));
+  };
+  useEffect(load, [url]);
+  return [data, setData, error, load];
+}
+
+function Form({ label, onSubmit, children, status }: { label: string; onSubmit: () => Promise<string | void>; children: ReactNode; status?: string }) {
+  const [out, setOut] = useState('');
+  const [err, setErr] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setOut('');
+    setErr('');
+    try {
+      setOut((await onSubmit()) || 'Saved.');
+    } catch (x) {
+      setErr(msg(x));
+    }
+  };
+  return (
+    <form onSubmit={submit} aria-label={label} className="admin-card">
+      {children}
+      <button type="submit">Save</button>
+      {err ? <p role="alert">{err}</p> : null}
+      {out || status ? <p role="status">{out || status}</p> : null}
+    </form>
+  );
+}
+
+export function HeaderFooterScreen() {
+  const [d, setD, error] = useLoad<{ header: string; footer: string }>('/api/site-header-footer');
+  if (!d) return <p>{error || 'Loading…'}</p>;
+  return (
+    <>
+      <h1>Header and footer code</h1>
+      <p>This code is added to every public page.</p>
+      <Form label="Header and footer code" onSubmit={async () => void setD(await api('PUT', '/api/site-header-footer', d))}>
+        <label>
+          Header code
+          <textarea rows={6} value={d.header} onChange={(e) => setD({ ...d, header: e.target.value })} spellCheck={false} />
+        </label>
+        <label>
+          Footer code
+          <textarea rows={6} value={d.footer} onChange={(e) => setD({ ...d, footer: e.target.value })} spellCheck={false} />
+        </label>
+      </Form>
+    </>
+  );
+}
+
+interface Lang {
+  code: string;
+  customCoded: boolean;
+}
+
+export function LanguagesScreen() {
+  const [d, , error, reload] = useLoad<{ languages: Lang[]; connected: boolean; primaryLanguage: string }>('/api/multilingual/settings');
+  const [code, setCode] = useState('');
+  if (!d) return <p>{error || 'Loading…'}</p>;
+  const save = async (languages: Lang[]) => {
+    await api('PUT', '/api/multilingual/languages', { languages });
+    reload();
+  };
+  return (
+    <>
+      <h1>Languages</h1>
+      <p>Site language: {d.primaryLanguage}. {d.connected ? 'Translations are on.' : 'Translations are off.'}</p>
+      <ul>
+        {d.languages.map((l) => (
+          <li key={l.code}>
+            {l.code}
+            {l.customCoded ? ' (custom-coded)' : ''}{' '}
+            <button type="button" onClick={() => void save(d.languages.filter((x) => x.code !== l.code))}>
+              Remove {l.code}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <Form
+        label="Add a language"
+        onSubmit={async () => {
+          if (d.languages.some((l) => l.code.toLowerCase() === code.toLowerCase())) throw new Error(platformMessages.tagExists('language'));
+          await save([...d.languages, { code, customCoded: false }]);
+          setCode('');
+        }}
+      >
+        <label>
+          Language code (such as fr or de-CH)
+          <input value={code} onChange={(e) => setCode(e.target.value)} required />
+        </label>
+      </Form>
+      {d.connected ? (
+        <button type="button" onClick={() => void api('DELETE', '/api/multilingual/connection').then(reload)}>
+          Turn translations off
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+interface StoreSettings {
+  version: number;
+  currency: string;
+  currencies: string[];
+  multipleQuantityAllowedForServices: boolean;
+  minimumOrderSubtotalCents: number;
+  instalmentsEnabled: boolean;
+}
+
+export function CommercePreferencesScreen() {
+  const [d, setD, error] = useLoad<StoreSettings>('/api/config/store-settings');
+  const [min, setMin] = useState<string | null>(null);
+  if (!d) return <p>{error || 'Loading…'}</p>;
+  return (
+    <>
+      <h1>Commerce preferences</h1>
+      <Form
+        label="Commerce preferences"
+        onSubmit={async () => {
+          const minimumOrderSubtotalCents = min === null ? d.minimumOrderSubtotalCents : Math.round(Number(min) * 100);
+          setD(await api<StoreSettings>('PUT', '/api/config/store-settings', { ...d, minimumOrderSubtotalCents }));
+          setMin(null);
+        }}
+      >
+        <label>
+          Currency
+          <select value={d.currency} onChange={(e) => setD({ ...d, currency: e.target.value })}>
+            {d.currencies.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Minimum order subtotal
+          <input inputMode="decimal" value={min ?? (d.minimumOrderSubtotalCents / 100).toFixed(2)} onChange={(e) => setMin(e.target.value)} />
+        </label>
+        <label className="admin-check">
+          <input type="checkbox" checked={d.multipleQuantityAllowedForServices} onChange={(e) => setD({ ...d, multipleQuantityAllowedForServices: e.target.checked })} /> Allow more than one of a
+          service per order
+        </label>
+        <label className="admin-check">
+          <input type="checkbox" checked={d.instalmentsEnabled} onChange={(e) => setD({ ...d, instalmentsEnabled: e.target.checked })} /> Offer instalment payments
+        </label>
+      </Form>
+    </>
+  );
+}
+
+const ROLES: Array<[number, string]> = [
+  [1, 'Admin'],
+  [15, 'Website manager'],
+  [8, 'Store manager'],
+  [4, 'Editor'],
+  [16, 'Draft editor'],
+  [6, 'Moderator'],
+  [3, 'Reporting'],
+  [2, 'Billing'],
+  [10, 'Viewer'],
+];
+
+interface Member {
+  id: string;
+  email: string;
+  displayName: string;
+  role: number;
+}
+
+export function TeamScreen() {
+  const [d, , error, reload] = useLoad<{ members: Member[] }>('/api/config/team');
+  const [n, setN] = useState({ email: '', displayName: '', role: 4, password: '' });
+  const [err, setErr] = useState('');
+  if (!d) return <p>{error || 'Loading…'}</p>;
+  return (
+    <>
+      <h1>Team members</h1>
+      {err ? <p role="alert">{err}</p> : null}
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Member</th>
+            <th scope="col">Role</th>
+            <th scope="col">Remove</th>
+          </tr>
+        </thead>
+        <tbody>
+          {d.members.map((m) => (
+            <tr key={m.id}>
+              <td>{m.displayName ? `${m.displayName} (${m.email})` : m.email}</td>
+              <td>
+                <select
+                  aria-label={`Role of ${m.email}`}
+                  value={m.role}
+                  onChange={(e) => api('PUT', `/api/config/team/${m.id}`, { role: Number(e.target.value) }).then(reload, (x) => setErr(msg(x)))}
+                >
+                  {ROLES.map(([r, l]) => (
+                    <option key={r} value={r}>
+                      {l}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <button type="button" onClick={() => api('DELETE', `/api/config/team/${m.id}`).then(reload, (x) => setErr(msg(x)))}>
+                  Remove {m.email}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Form
+        label="Add a team member"
+        onSubmit={async () => {
+          await api('POST', '/api/config/team', n);
+          setN({ email: '', displayName: '', role: 4, password: '' });
+          reload();
+        }}
+      >
+        <label>
+          Email
+          <input type="email" value={n.email} onChange={(e) => setN({ ...n, email: e.target.value })} required />
+        </label>
+        <label>
+          Name
+          <input value={n.displayName} onChange={(e) => setN({ ...n, displayName: e.target.value })} />
+        </label>
+        <label>
+          Role
+          <select value={n.role} onChange={(e) => setN({ ...n, role: Number(e.target.value) })}>
+            {ROLES.map(([r, l]) => (
+              <option key={r} value={r}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          First password
+          <input type="password" value={n.password} onChange={(e) => setN({ ...n, password: e.target.value })} minLength={8} required />
+        </label>
+      </Form>
+    </>
+  );
+}
+
+const STATUS_LABELS: Record<string, string> = {
+  published: 'Published',
+  scheduled: platformMessages.STATUS_SCHEDULED,
+  'needs-review': platformMessages.STATUS_NEEDS_REVIEW,
+  draft: platformMessages.STATUS_DRAFT,
+  private: platformMessages.STATUS_PRIVATE,
+};
+
+interface PageRow {
+  id: string;
+  title: string;
+  urlId: string;
+  body?: string;
+  version: number;
+  enabled: boolean;
+}
+interface Post {
+  id?: string;
+  collectionId: string;
+  title: string;
+  body: string;
+  status: string;
+  publishOn?: string;
+  version?: number;
+}
+
+export function ContentScreen() {
+  const [pages, , pErr, reloadPages] = useLoad<{ pages: PageRow[] }>('/api/config/pages');
+  const [posts, , qErr, reloadPosts] = useLoad<{ journals: Array<{ id: string; title: string }>; posts: Post[] }>('/api/config/posts');
+  const [page, setPage] = useState<PageRow | null>(null);
+  const [post, setPost] = useState<Post | null>(null);
+  return (
+    <>
+      <h1>Pages and journal posts</h1>
+      {pErr || qErr ? <p role="alert">{pErr || qErr}</p> : null}
+      <h2>Pages</h2>
+      <ul>
+        {pages?.pages.map((p) => (
+          <li key={p.id}>
+            <button type="button" onClick={() => setPage(p)}>
+              Edit {p.title}
+            </button>{' '}
+            /{p.urlId}
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={() => setPage({ id: '', title: '', urlId: '', body: '', version: 0, enabled: true })}>
+        New page
+      </button>
+      {page ? (
+        <Form
+          label="Page"
+          onSubmit={async () => {
+            if (page.id) setPage(await api('PUT', `/api/config/pages/${page.id}`, page));
+            else setPage(await api('POST', '/api/config/pages', { title: page.title, body: page.body }));
+            reloadPages();
+          }}
+        >
+          <label>
+            Page title
+            <input value={page.title} onChange={(e) => setPage({ ...page, title: e.target.value })} required />
+          </label>
+          <label>
+            Page body (HTML)
+            <textarea rows={6} value={page.body ?? ''} onChange={(e) => setPage({ ...page, body: e.target.value })} />
+          </label>
+        </Form>
+      ) : null}
+      <h2>Journal posts</h2>
+      <ul>
+        {posts?.posts.map((p) => (
+          <li key={p.id}>
+            <button type="button" onClick={() => setPost(p)}>
+              Edit {p.title}
+            </button>{' '}
+            <span className={`admin-status admin-status--${p.status}`}>{STATUS_LABELS[p.status] ?? p.status}</span>
+          </li>
+        ))}
+      </ul>
+      {posts?.journals[0] ? (
+        <button type="button" onClick={() => setPost({ collectionId: posts.journals[0]!.id, title: '', body: '', status: 'draft' })}>
+          New post
+        </button>
+      ) : null}
+      {post ? (
+        <Form
+          label="Journal post"
+          onSubmit={async () => {
+            setPost(post.id ? await api('PUT', `/api/config/posts/${post.id}`, post) : await api('POST', '/api/config/posts', post));
+            reloadPosts();
+          }}
+        >
+          <label>
+            Post title
+            <input value={post.title} onChange={(e) => setPost({ ...post, title: e.target.value })} required />
+          </label>
+          <label>
+            Post body (HTML)
+            <textarea rows={6} value={post.body} onChange={(e) => setPost({ ...post, body: e.target.value })} />
+          </label>
+          <label>
+            Status
+            <select value={post.status} onChange={(e) => setPost({ ...post, status: e.target.value })}>
+              {Object.entries(STATUS_LABELS).map(([v, l]) => (
+                <option key={v} value={v}>
+                  {l}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Publish on
+            <input
+              type="datetime-local"
+              value={post.publishOn ? post.publishOn.slice(0, 16) : ''}
+              onChange={(e) => setPost({ ...post, publishOn: e.target.value ? new Date(e.target.value).toISOString() : undefined })}
+            />
+          </label>
+        </Form>
+      ) : null}
+    </>
+  );
+}
+
+interface LayoutLink {
+  title: string;
+  collectionId: string | null;
+  externalLink: string | null;
+  memberAreaId: string | null;
+  children: LayoutLink[];
+}
+
+export function NavigationScreen() {
+  const [layout, , error, reload] = useLoad<Array<{ identifier: string; links: LayoutLink[] }>>('/api/commondata/GetSiteLayout');
+  const [cols] = useLoad<{ collections: Array<{ id: string; title: string; urlId: string; enabled: boolean }> }>('/api/config/collections');
+  const [err, setErr] = useState('');
+  if (!layout) return <p>{error || 'Loading…'}</p>;
+  const main = layout[0];
+  const save = (links: LayoutLink[]) =>
+    api('POST', '/api/widget/UpdateNavigation', { fieldName: main!.identifier, templateId: 'default', navigation: { items: links } }).then(reload, (x) => setErr(msg(x)));
+  const move = (i: number, d: number) => {
+    const links = main!.links.slice();
+    const [l] = links.splice(i, 1);
+    links.splice(i + d, 0, l!);
+    void save(links);
+  };
+  const name = (l: LayoutLink) => l.title || cols?.collections.find((c) => c.id === l.collectionId)?.title || l.externalLink || '';
+  return (
+    <>
+      <h1>Navigation and collections</h1>
+      {err ? <p role="alert">{err}</p> : null}
+      {!main ? (
+        <p role="alert">{platformMessages.NO_MAIN_NAVIGATION}</p>
+      ) : (
+        <ol aria-label="Main navigation">
+          {main.links.map((l, i) => (
+            <li key={`${l.collectionId ?? l.externalLink}-${i}`}>
+              {name(l)}{' '}
+              <button type="button" disabled={i === 0} onClick={() => move(i, -1)}>
+                Move {name(l)} up
+              </button>{' '}
+              <button type="button" disabled={i === main.links.length - 1} onClick={() => move(i, 1)}>
+                Move {name(l)} down
+              </button>{' '}
+              <button type="button" onClick={() => void save(main.links.filter((_, j) => j !== i))}>
+                Remove {name(l)} from navigation
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+      <h2>Collections</h2>
+      <ul>
+        {cols?.collections.map((c) => (
+          <li key={c.id}>
+            {c.title} /{c.urlId}{' '}
+            {main && !main.links.some((l) => l.collectionId === c.id) ? (
+              <button type="button" onClick={() => void save([...main.links, { title: '', collectionId: c.id, externalLink: null, memberAreaId: null, children: [] }])}>
+                Add {c.title} to navigation
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
