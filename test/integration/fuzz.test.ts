@@ -117,3 +117,22 @@ describe('fuzz: malformed requests across every route', () => {
     }
   });
 });
+
+describe('text the database cannot store', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp('postgres');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers 400 for a NUL byte in a path, a query or a JSON body, on PostgreSQL', async () => {
+    const v = new Visitor(t.app);
+    expect((await v.get('/shop/p/a%00b')).statusCode).toBe(400);
+    expect((await v.get('/search?q=%00')).statusCode).toBe(400);
+    const res = await v.send('POST', '/api/auth/login', { email: 'a\u0000@example.com', password: 'x\u0000y' });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+  });
+});

@@ -3,9 +3,28 @@ import fp from 'fastify-plugin';
 import { ZodError } from 'zod';
 import { HttpError } from '../errors.js';
 
+/** PostgreSQL refuses text it cannot store (a NUL byte, a broken encoding): the request is at fault. */
+const BAD_TEXT_CODES = new Set(['22021', '22P05', '54000']);
+
+function databaseCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+export const UNSTORABLE_TEXT = 'The request contains characters that cannot be stored.';
+
 /** Maps every error to a JSON answer with a clear message; 5xx answers never carry internals. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  // A NUL byte in the path or query can never name anything we store.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.includes('%00') || req.url.includes('\u0000')) return reply.status(400).send({ error: UNSTORABLE_TEXT, message: UNSTORABLE_TEXT });
+  });
   app.setErrorHandler((err: FastifyError | HttpError | ZodError, req, reply) => {
+    const dbCode = databaseCode(err);
+    if (dbCode && BAD_TEXT_CODES.has(dbCode)) return reply.status(400).send({ error: UNSTORABLE_TEXT, message: UNSTORABLE_TEXT });
     if (err instanceof HttpError) {
       return reply.status(err.status).send({ error: err.message, message: err.message, ...(err.errors ? { errors: err.errors } : {}), ...err.extra });
     }
