@@ -96,6 +96,17 @@ export class Context {
     return f;
   }
 
+  /**
+   * Make `v` the node that plain names resolve against first; returns the
+   * frame to restore. A value that already is the current node pushes
+   * nothing (a duplicate frame would resolve every name the same way).
+   */
+  pushValue(v: unknown): Frame {
+    const saved = this.frame;
+    if (v !== saved.node) this.frame = new Frame(v, saved);
+    return saved;
+  }
+
   pop(): void {
     const p = this.frame.parent;
     if (p !== null) this.frame = p;

@@ -179,7 +179,7 @@ const countOf = (x: unknown): number =>
  * markup; the spec suite and the benchmark's identity check hold the two equal).
  */
 function addToCartHtml(v: unknown, ctx: Context): string {
-  ctx.push(v);
+  const saved = ctx.pushValue(v);
   try {
     const content = ctx.resolve(P_CONTENT);
     const fieldsFormId = step(content, 'additionalFieldsFormId');
@@ -216,7 +216,7 @@ function addToCartHtml(v: unknown, ctx: Context): string {
     if (isTruthy(subsOption)) h += 'data-subscription-option-id="' + emit(step(subsOption, 'id')) + '"';
     return h + '>\n    <div class="sqs-add-to-cart-button-inner">' + label + '</div>\n  </div>\n</div>';
   } finally {
-    ctx.pop();
+    ctx.frame = saved;
   }
 }
 const P_CONTENT = ['structuredContent'];
@@ -238,7 +238,7 @@ function addToCart(v: unknown, args: string[], ctx: Context): string {
 
 /** The quantity input markup (QUANTITY_INPUT above), by concatenation. */
 function quantityInputHtml(v: unknown, ctx: Context): string {
-  ctx.push(v);
+  const saved = ctx.pushValue(v);
   try {
     const q = ctx.resolve(P_QTY_LABEL);
     const label = isTruthy(q) ? emit(q) : 'Quantity';
@@ -252,7 +252,7 @@ function quantityInputHtml(v: unknown, ctx: Context): string {
       '" size="4" max="9999" min="1" value="1" type="number" step="1"></input>\n</div>'
     );
   } finally {
-    ctx.pop();
+    ctx.frame = saved;
   }
 }
 

@@ -13,7 +13,7 @@ const emitValue = (x: unknown): string => (typeof x === 'string' ? x : emitStrin
 
 /** COMMENT_LINK below, by string concatenation (equivalence is tested). */
 function commentLinkHtml(v: unknown, ctx: Context): string {
-  ctx.push(v);
+  const saved = ctx.pushValue(v);
   try {
     const url = emitValue(ctx.resolve(P_FULL_URL));
     const id = emitValue(ctx.resolve(P_ID));
@@ -27,7 +27,7 @@ function commentLinkHtml(v: unknown, ctx: Context): string {
       '\n  Comment' + (count === 1 ? '' : 's') + '\n  </a>\n'
     );
   } finally {
-    ctx.pop();
+    ctx.frame = saved;
   }
 }
 
