@@ -65,8 +65,11 @@ describe('security defaults', () => {
     });
     await app.inject({ method: 'GET', url: '/health', headers: { cookie: 'tessera_owner=SECRET-OWNER-TOKEN; crumb=SECRETCRUMBVALUE123', 'x-csrf-token': 'SECRETCRUMBVALUE123', authorization: 'Bearer SECRET' } });
     await app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json', cookie: 'crumb=SECRETCRUMBVALUE123', 'x-csrf-token': 'SECRETCRUMBVALUE123' }, payload: JSON.stringify({ email: 'a@b.c', password: 'SECRET-PASSWORD' }) });
+    await app.inject({ method: 'GET', url: '/config/login/link?token=SECRET-LINK-TOKEN' });
     await app.close();
     const all = lines.join('\n');
+    // One line per request, with the path but not the query.
+    expect(all).toContain('"path":"/config/login/link"');
     expect(lines.length).toBeGreaterThan(1);
     expect(all).not.toContain('SECRET');
   });

@@ -70,7 +70,12 @@ export function Modal({ title, titleId, onClose, children, className }: ModalPro
   };
 
   return createPortal(
-    <div className="sqs-lightbox-overlay" onMouseDown={(e) => e.target === e.currentTarget && close.current()}>
+    <div className="sqs-lightbox-overlay" onMouseDown={(e) => {
+        // Keep the browser from moving focus to the overlay, so closing can return it to the opener.
+        if (e.target !== e.currentTarget) return;
+        e.preventDefault();
+        close.current();
+      }}>
       <div
         ref={panel}
         role="dialog"
