@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
+import { rows } from '../db-util.js';
 import { rollup, type DailyCell, type IngestEvent } from './rollup.js';
 
 export interface IngestOptions {
@@ -126,22 +127,16 @@ export class AnalyticsIngest {
   }
 }
 
+/**
+ * One batch of one website, in three set-based statements whose rows travel as a single JSON
+ * parameter (jsonb_to_recordset): the same SQL on PGlite and PostgreSQL, and no per-row SQL text.
+ */
 async function writeSite(tx: Tx, websiteId: string, events: IngestEvent[], ownHost: string | null): Promise<void> {
-  const t = schema.analyticsEvents;
   for (let i = 0; i < events.length; i += RAW_CHUNK) {
-    await tx.insert(t).values(
-      events.slice(i, i + RAW_CHUNK).map((e) => ({
-        websiteId,
-        receivedAt: e.at,
-        source: e.source,
-        name: e.name,
-        visitorId: e.visitorId,
-        sessionId: e.sessionId,
-        path: e.path,
-        itemId: e.itemId,
-        data: e.data,
-      })),
-    );
+    const batch = events.slice(i, i + RAW_CHUNK).map((e) => ({ at: e.at.toISOString(), so: e.source, n: e.name, v: e.visitorId, s: e.sessionId, p: e.path, i: e.itemId, d: e.data }));
+    await tx.execute(sql`insert into analytics_events (website_id, received_at, source, name, visitor_id, session_id, path, item_id, data)
+      select ${websiteId}, r.at, r.so, r.n, r.v, r.s, r.p, r.i, coalesce(r.d, '{}'::jsonb)
+      from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as r(at timestamptz, so text, n text, v text, s text, p text, i text, d jsonb)`);
   }
   const r = rollup(events, ownHost);
   const daily: DailyCell[] = [...r.daily];
@@ -149,19 +144,23 @@ async function writeSite(tx: Tx, websiteId: string, events: IngestEvent[], ownHo
   if (r.uniques.length > 0) {
     // New distinct visitors per (day, metric) become a 'uniq:<metric>' roll-up, so the dashboard
     // never counts distinct rows over a range.
-    const u = schema.analyticsDailyUniques;
     const fresh = new Map<string, DailyCell>();
     for (let i = 0; i < r.uniques.length; i += RAW_CHUNK) {
-      const inserted = await tx
-        .insert(u)
-        .values(r.uniques.slice(i, i + RAW_CHUNK).map((x) => ({ websiteId, day: x.day, metric: x.metric, visitor: x.visitor })))
-        .onConflictDoNothing()
-        .returning({ day: u.day, metric: u.metric });
+      const batch = r.uniques.slice(i, i + RAW_CHUNK).map((x) => ({ d: x.day, m: x.metric, v: x.visitor }));
+      const inserted = await rows<{ day: string; metric: string; n: number | string }>(
+        tx,
+        sql`with ins as (
+              insert into analytics_daily_uniques (website_id, day, metric, visitor)
+              select ${websiteId}, r.d, r.m, r.v from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as r(d date, m text, v text)
+              on conflict do nothing
+              returning day, metric)
+            select day::text as day, metric, count(*) as n from ins group by day, metric`,
+      );
       for (const row of inserted) {
         const key = `${row.day}\u0000${row.metric}`;
         const cell = fresh.get(key);
-        if (cell) cell.count += 1;
-        else fresh.set(key, { day: row.day, metric: `uniq:${row.metric}`, dim: '', count: 1, total: 0 });
+        if (cell) cell.count += Number(row.n);
+        else fresh.set(key, { day: row.day, metric: `uniq:${row.metric}`, dim: '', count: Number(row.n), total: 0 });
       }
     }
     daily.push(...fresh.values());
@@ -173,15 +172,12 @@ async function writeSite(tx: Tx, websiteId: string, events: IngestEvent[], ownHo
       const kb = `${b.day}\u0000${b.metric}\u0000${b.dim}`;
       return ka < kb ? -1 : ka > kb ? 1 : 0;
     });
-    const d = schema.analyticsDaily;
     for (let i = 0; i < daily.length; i += RAW_CHUNK) {
-      await tx
-        .insert(d)
-        .values(daily.slice(i, i + RAW_CHUNK).map((c) => ({ websiteId, day: c.day, metric: c.metric, dim: c.dim, count: c.count, total: c.total })))
-        .onConflictDoUpdate({
-          target: [d.websiteId, d.day, d.metric, d.dim],
-          set: { count: sql`${d.count} + excluded.count`, total: sql`${d.total} + excluded.total` },
-        });
+      const batch = daily.slice(i, i + RAW_CHUNK).map((c) => ({ d: c.day, m: c.metric, k: c.dim, c: c.count, t: c.total }));
+      await tx.execute(sql`insert into analytics_daily (website_id, day, metric, dim, count, total)
+        select ${websiteId}, r.d, r.m, r.k, r.c, r.t from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as r(d date, m text, k text, c bigint, t double precision)
+        order by r.d, r.m, r.k
+        on conflict (website_id, day, metric, dim) do update set count = analytics_daily.count + excluded.count, total = analytics_daily.total + excluded.total`);
     }
   }
 
