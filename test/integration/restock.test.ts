@@ -13,7 +13,8 @@ import { totalSignUps } from '../../src/core/restock.js';
 import { configureCaptcha } from '../../src/server/captcha/index.js';
 import { restockServiceOf } from '../../src/server/restock/index.js';
 import { RESTOCK_TEXT } from '../../src/server/restock/service.js';
-import { restockSignUpHtml } from '../../src/server/restock/widget.js';
+import { restockSignUpHtml, restockSignUpProps } from '../../src/server/restock/widget.js';
+import { restockTarget } from '../../src/web/islands/RestockSignUp.js';
 
 const API = '/api/site-users/account/notifications/restock';
 const CRUMB = 'restock-test-crumb-0123456789';
@@ -199,6 +200,36 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
       expect(noCrumb.statusCode).toBe(403);
       expect(noCrumb.json()).toEqual({ crumbFail: true });
       expect(await rows(t.database.db, sql`SELECT id FROM restock_sign_ups`)).toEqual([]);
+    });
+
+    it('with the enterprise captcha, takes recaptchaEnterpriseV3Token and answers the fallback message on failure', async () => {
+      const calls: string[] = [];
+      configureCaptcha(t.app, {
+        http: async (_url, init) => {
+          const token = (JSON.parse(init.body) as { event: { token: string } }).event.token;
+          calls.push(token);
+          const valid = token === 'good-token';
+          return { status: 200, json: async () => ({ tokenProperties: { valid, action: 'product_waitlist' }, riskAnalysis: { score: 0.9 } }) };
+        },
+      });
+      await t.database.db.execute(
+        sql`UPDATE websites SET settings = jsonb_set(settings, '{captcha}', ${JSON.stringify({ kind: 'recaptcha-enterprise', siteKey: 'site', projectId: 'proj', apiKey: 'key' })}::jsonb)`,
+      );
+      try {
+        const base = { isJoinMailingList: false, productId: ids.throw, variantId: ids.clay, siteVisitorEmail: 'ent@example.com' };
+        const form = await t.app.inject({ method: 'GET', url: `${API}/form` });
+        expect(form.json().captcha).toMatchObject({ kind: 'recaptcha-enterprise', action: 'product-waitlist', siteKey: 'site' });
+        const bad = await postSignUp(t.app, { ...base, recaptchaEnterpriseV3Token: 'bad-token' });
+        expect(bad.statusCode).toBe(400);
+        expect(bad.json().message).toBe(restock.ENTERPRISE_FALLBACK);
+        const missing = await postSignUp(t.app, base);
+        expect(missing.json().message).toBe(restock.ENTERPRISE_FALLBACK);
+        const ok = await postSignUp(t.app, { ...base, recaptchaEnterpriseV3Token: 'good-token' });
+        expect(ok.statusCode).toBe(200);
+        expect(calls).toEqual(['bad-token', 'good-token']);
+      } finally {
+        await t.database.db.execute(sql`UPDATE websites SET settings = settings - 'captcha'`);
+      }
     });
 
     it('rate-limits sign-ups per address with the form submission message', async () => {
@@ -419,6 +450,18 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
       expect(history.sends[0]).toMatchObject({ status: 'stopped', reason: 'out-of-stock', sentCount: 4 });
     });
 
+    it('starts the automatic send when a product save in /config brings a variant back', async () => {
+      await seedSignUps(ids.throw, ids.clay, ['save1@example.com', 'save2@example.com']);
+      const product = (await owner.get(`/api/config/products/${ids.throw}`)).json() as { variants: Array<{ id: string; qtyInStock: number }> } & Record<string, unknown>;
+      const body = { ...product, variantOptionOrdering: ['Color'], variants: product.variants.map((v) => (v.id === ids.clay ? { ...v, qtyInStock: 4 } : v)) };
+      const saved = await owner.send('PUT', `/api/config/products/${ids.throw}`, body);
+      expect(saved.statusCode, saved.body).toBe(200);
+      await drain(t);
+      expect(sink.messages.map((m) => m.to[0]).sort()).toEqual(['save1@example.com', 'save2@example.com']);
+      const history = (await owner.get(`${API}/sends`)).json() as { sends: Array<{ trigger: string; sentCount: number }> };
+      expect(history.sends[0]).toMatchObject({ trigger: 'auto', sentCount: 2 });
+    });
+
     it('checks the stock call input', async () => {
       expect((await setStock(ids.clay, { qtyInStock: -1 })).statusCode).toBe(400);
       expect((await setStock(ids.clay, { qtyInStock: 1.5 })).statusCode).toBe(400);
@@ -543,6 +586,21 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
       expect(html).toContain('Thanks!');
       expect(restockSignUpHtml({ id: 'p1', structuredContent: { productType: 1, variants: [{ id: 'v1', attributes: {}, qtyInStock: 2, unlimited: false }] } }, {})).toBe('');
       expect(restockSignUpHtml({ id: 'p1', structuredContent: { productType: 2, variants: [{ id: 'v1', attributes: {}, qtyInStock: 0, unlimited: false }] } }, {})).toBe('');
+      // The form follows the visitor's choice: shown for a sold-out variant; before a choice only for a
+      // fully sold-out product, and not when the owner hides it by default.
+      const shirt = (await rows<{ id: string; attributes: Record<string, string>; qty_in_stock: number; unlimited: boolean; sku: string }>(
+        t.database.db,
+        sql`SELECT id, sku, attributes, qty_in_stock, unlimited FROM product_variants WHERE item_id = ${ids.shirt} ORDER BY ordering`,
+      )).map((v) => ({ id: v.id, sku: v.sku, attributes: v.attributes, qtyInStock: v.qty_in_stock, unlimited: v.unlimited }));
+      const props = restockSignUpProps({ id: ids.shirt, structuredContent: { productType: 1, variantOptionOrdering: ['Size', 'Color'], variants: shirt } }, {})!;
+      expect(restockTarget(props, {}).visible).toBe(false);
+      expect(restockTarget(props, { Size: 'L' }).visible).toBe(false);
+      expect(restockTarget(props, { Size: 'L', Color: 'Navy' })).toMatchObject({ visible: true, variant: { id: ids.lNavy } });
+      expect(restockTarget(props, { Size: 'M', Color: 'Navy' }).visible).toBe(false);
+      const soldOut = { id: 'p', structuredContent: { productType: 1, variants: [{ id: 'a', attributes: { Color: 'Clay' }, qtyInStock: 0 }, { id: 'b', attributes: { Color: 'Oat' }, qtyInStock: 0 }] } };
+      expect(restockTarget(restockSignUpProps(soldOut, {})!, {})).toMatchObject({ visible: true, variant: null, missing: ['Color'] });
+      expect(restockTarget(restockSignUpProps(soldOut, { restockNotifications: { hiddenByDefault: true } })!, {}).visible).toBe(false);
+      expect(restockTarget(restockSignUpProps(soldOut, { restockNotifications: { hiddenByDefault: true } })!, { Color: 'Oat' })).toMatchObject({ visible: true, variant: { id: 'b' } });
       const form = await t.app.inject({ method: 'GET', url: `${API}/form` });
       expect(form.json()).toMatchObject({ captcha: { kind: 'altcha', action: 'product-waitlist' } });
     });
