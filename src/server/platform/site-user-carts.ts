@@ -11,8 +11,8 @@ import { rows } from '../db-util.js';
 
 /**
  * On sign-in: when the user has no open cart, the anonymous cart of `cartToken` (if any) is re-pointed to
- * the user, and its token hash replaced by an unguessable one, so the old cookie no longer reaches it once
- * the user signs out. When the user already has a cart, the anonymous one stays the visitor's.
+ * the user (its cookie keeps reaching it on this device while signed in; sign-out detaches the cookie, see
+ * detachUserCart). When the user already has a cart, the anonymous one stays the visitor's.
  */
 export async function adoptVisitorCart(tx: Tx, cartToken: string | undefined, siteUserId: string): Promise<boolean> {
   if (!cartToken || cartToken.length > 100) return false;
@@ -20,7 +20,7 @@ export async function adoptVisitorCart(tx: Tx, cartToken: string | undefined, si
   if (own[0]) return false;
   const moved = await rows<{ id: string }>(
     tx,
-    sql`update carts set site_user_id = ${siteUserId}, token_hash = ${hashToken(newToken())}, updated = now()
+    sql`update carts set site_user_id = ${siteUserId}, updated = now()
         where token_hash = ${hashToken(cartToken)} and is_purchased = false and site_user_id is null returning id`,
   );
   return moved.length > 0;
@@ -52,4 +52,9 @@ export async function cloneUserCart(tx: Tx, siteUserId: string): Promise<string 
       from cart_entries where id = ${e.id}`);
   }
   return token;
+}
+
+/** On sign-out: the user's open cart gets an unguessable token hash, so no cookie of a signed-out device reaches it. */
+export async function detachUserCart(tx: Tx, siteUserId: string): Promise<void> {
+  await tx.execute(sql`update carts set token_hash = ${hashToken(newToken())} where site_user_id = ${siteUserId} and is_purchased = false`);
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { SiteUserService } from './site-users.js';
 import { normEmail, siteUserMessages, xsrfFor } from './site-users.js';
-import { adoptVisitorCart, cloneUserCart } from './site-user-carts.js';
+import { adoptVisitorCart, cloneUserCart, detachUserCart } from './site-user-carts.js';
 import { CART_COOKIE, setCartCookie } from '../commerce/routes.js';
 import { SITE_USER_COOKIE } from '../plugins/site-user.js';
 import { badRequest, HttpError } from '../errors.js';
@@ -90,6 +90,7 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     await app.requireSiteUser.call(app, req, reply);
     const token = await app.database.db.transaction(async (tx) => {
       const t = clone ? await cloneUserCart(tx, session.user.id) : null;
+      await detachUserCart(tx, session.user.id);
       await siteUsers.endSession(session.tokenHash, tx);
       return t;
     });
