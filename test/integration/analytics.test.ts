@@ -233,6 +233,8 @@ describe.each(DB_KINDS)('analytics collection and dashboard on %s', (kind) => {
           ev('view_cart', {}),
           ev('checkout_start', {}),
           ev('order_placed', { cart_value: 14400, currency_code: 'USD' }),
+          ev('restock_signup', { item_id: t.seed.productIds['linen-camp-shirt'] }),
+          ev('form_submit', { form_id: 'nosuchform' }),
         ]),
         { crumb: false, headers: TEXT },
       );
@@ -267,6 +269,8 @@ describe.each(DB_KINDS)('analytics collection and dashboard on %s', (kind) => {
       expect(lcp).toMatchObject({ good: 2500, poor: 4000, rating: 'good' });
       expect(d.errors.map((e: { count: number }) => e.count)).toEqual([2, 1]);
       expect(d.pages).toEqual([{ dim: '/shop', count: 1, total: 0 }]);
+      expect(d.restock).toEqual([{ dim: t.seed.productIds['linen-camp-shirt'], count: 1, total: 0, label: 'Linen Camp Shirt' }]);
+      expect(d.totals).toMatchObject({ restockSignups: 1, formSubmissions: 1 });
     });
   });
 

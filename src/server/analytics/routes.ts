@@ -5,6 +5,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { inArray } from 'drizzle-orm';
+import { schema } from '../../db/index.js';
 import { parseVisitorCookie, shouldRecordPageView, shouldTrack, VISITOR_COOKIE_NAME } from '../../core/cookies.js';
 import { Role } from '../../core/enums.js';
 import { HttpError, badRequest } from '../errors.js';
@@ -98,6 +100,7 @@ export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
 
   function accepted(reply: FastifyReply, siteId: string, events: IngestEvent[]) {
     if (!ingest.accept(siteId, events)) {
+      reply.header('retry-after', '1');
       throw new HttpError(503, 'Analytics is busy; the event was not recorded.', undefined, { retryAfter: 1 });
     }
     return reply.status(202).header('cache-control', 'no-store').send({ accepted: events.length });
@@ -261,7 +264,17 @@ export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
     const q = rangeQuery.parse(req.query);
     const site = await websites.get();
     reply.header('cache-control', 'no-store');
-    return dashboard(app.database.db, site.id, q.from, q.to);
+    const d = await dashboard(app.database.db, site.id, q.from, q.to);
+    // Names for the ids the charts show: product titles for restock sign-ups, form names for submissions.
+    const itemIds = d.restock.map((r) => r.dim).filter((x) => x !== '(unknown)');
+    const formIds = d.forms.map((r) => r.dim).filter((x) => x !== '(unknown)');
+    const [items, forms] = await Promise.all([
+      itemIds.length ? app.database.db.select({ id: schema.items.id, title: schema.items.title }).from(schema.items).where(inArray(schema.items.id, itemIds)) : [],
+      formIds.length ? app.database.db.select({ id: schema.forms.id, name: schema.forms.name }).from(schema.forms).where(inArray(schema.forms.id, formIds)) : [],
+    ]);
+    const titles = new Map<string, string>([...items.map((i) => [i.id, i.title] as const), ...forms.map((f) => [f.id, f.name] as const)]);
+    for (const r of [...d.restock, ...d.forms]) r.label = titles.get(r.dim) ?? r.dim;
+    return d;
   });
 
   app.get('/api/analytics/settings', { preHandler: app.requireOwner(VIEW_ROLES) }, async () => {

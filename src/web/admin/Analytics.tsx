@@ -12,6 +12,7 @@ interface DimCount {
   dim: string;
   count: number;
   total: number;
+  label?: string;
 }
 
 interface DashboardData {
@@ -173,8 +174,8 @@ export function Analytics() {
             <div className="an-wide">
               <ColumnChart title={`Revenue (${currency})`} labels={labels} values={data.series.map((s) => s.revenue)} format={(v) => formatMoney(Math.round(v), currency)} />
             </div>
-            <BarList title="Form submissions" items={data.forms.map((p) => ({ label: p.dim, value: p.count }))} empty="No form submissions in this range." />
-            <BarList title="Restock sign-ups" items={data.restock.map((p) => ({ label: p.dim, value: p.count }))} empty="No restock sign-ups in this range." />
+            <BarList title="Form submissions" items={data.forms.map((p) => ({ label: p.label ?? p.dim, value: p.count }))} empty="No form submissions in this range." />
+            <BarList title="Restock sign-ups" items={data.restock.map((p) => ({ label: p.label ?? p.dim, value: p.count }))} empty="No restock sign-ups in this range." />
           </div>
           <section className="an-card" aria-labelledby="an-vitals" style={{ marginTop: 16 }}>
             <h2 id="an-vitals">Web vitals (75th percentile)</h2>

@@ -145,7 +145,7 @@ export function BarList(props: { title: string; items: Array<{ label: string; va
       ) : (
         <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${props.title}. ${summary}`} className="an-svg">
           {props.items.map((it, i) => (
-            <g key={it.label} transform={`translate(0 ${i * rowH})`}>
+            <g key={i} transform={`translate(0 ${i * rowH})`}>
               <rect x="0" y="3" height={rowH - 6} width={Math.max(2, ((W - 60) * it.value) / max)} fill="#dce7fb" rx="3" />
               <text x="6" y={rowH / 2 + 4} fontSize="12" fill="#1d1d1f">
                 {it.label.length > 40 ? `${it.label.slice(0, 39)}…` : it.label}
