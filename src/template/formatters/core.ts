@@ -34,10 +34,25 @@ export function truncate(s: string, max: number, ellipsis = '...'): string {
   return s.substring(0, end) + ellipsis;
 }
 
+/** Stripped forms of strings that had tags (pure, and the same bodies come back render after render). */
+const stripCache = new Map<string, string>();
+
 /** Remove `<...>` tags (each from a `<` to the next `>`), as `/<[^>]*?>/g` would. */
 export function stripTags(s: string): string {
-  let i = s.indexOf('<');
+  const i = s.indexOf('<');
   if (i === -1) return s;
+  if (s.length > 4096) return stripFrom(s, i);
+  let hit = stripCache.get(s);
+  if (hit === undefined) {
+    hit = stripFrom(s, i);
+    if (stripCache.size >= 2000) stripCache.clear();
+    stripCache.set(s, hit);
+  }
+  return hit;
+}
+
+function stripFrom(s: string, first: number): string {
+  let i = first;
   let out = '';
   let pos = 0;
   while (i !== -1) {
