@@ -10,7 +10,7 @@ import type { Database } from '../db/index.js';
 import type { Config } from './config.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { crumbPlugin } from './plugins/crumb.js';
-import { ownerAuthPlugin } from './plugins/owner-auth.js';
+import { ownerAuthPlugin, OWNER_ROLES } from './plugins/owner-auth.js';
 import { OwnerService } from './platform/owners.js';
 import { WebsiteService } from './platform/websites.js';
 import { authRoutes } from './platform/auth-routes.js';
@@ -53,7 +53,7 @@ declare module 'fastify' {
     services: Services;
     database: Database;
     /** Every route registered (method and URL pattern), for the route table and the fuzz test. */
-    routeTable: Array<{ method: string; url: string }>;
+    routeTable: Array<{ method: string; url: string; ownerRoles?: readonly number[] | null }>;
   }
 }
 
@@ -97,10 +97,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const path = req.url.split('?')[0];
     req.log.info({ method: req.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
-  const routeTable: Array<{ method: string; url: string }> = [];
+  const routeTable: Array<{ method: string; url: string; ownerRoles?: readonly number[] | null }> = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (r) => {
-    for (const m of Array.isArray(r.method) ? r.method : [r.method]) if (m !== 'HEAD') routeTable.push({ method: m, url: r.url });
+    const handlers = [r.preHandler ?? []].flat() as Array<{ [OWNER_ROLES]?: readonly number[] | null }>;
+    const guard = handlers.find((h) => h && OWNER_ROLES in h);
+    for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
+      if (m !== 'HEAD') routeTable.push({ method: m, url: r.url, ...(guard ? { ownerRoles: guard[OWNER_ROLES] } : {}) });
+    }
   });
   app.decorate('database', database);
   app.addHook('onClose', async () => {

@@ -5,6 +5,8 @@ import { forbidden, unauthorized } from '../errors.js';
 import { isSecure } from './crumb.js';
 
 export const OWNER_COOKIE = 'tessera_owner';
+/** Marks a requireOwner preHandler with the roles it allows (undefined: any owner), so routes can be audited. */
+export const OWNER_ROLES = Symbol('ownerRoles');
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,11 +28,12 @@ export const ownerAuthPlugin = fp(async (app: FastifyInstance, opts: { owners: O
     return req.owner;
   });
   app.decorate('requireOwner', (roles?: readonly number[]) => {
-    return async (req: FastifyRequest) => {
+    const guard = async (req: FastifyRequest) => {
       const owner = await app.loadOwner(req);
       if (!owner) throw unauthorized('Please sign in to continue.');
       if (roles && !roles.includes(owner.role)) throw forbidden('Your role does not allow this.');
     };
+    return Object.assign(guard, { [OWNER_ROLES]: roles ?? null });
   });
   app.decorate('setOwnerCookie', (req: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) => {
     reply.setCookie(OWNER_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(req), expires: expiresAt });
