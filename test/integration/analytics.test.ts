@@ -4,6 +4,7 @@ import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { purgeExpired } from '../../src/server/analytics/settings.js';
+import { AnalyticsIngest } from '../../src/server/analytics/ingest.js';
 
 const HIT = '/api/census/RecordHit';
 const EVENTS = '/api/v1/events';
@@ -286,6 +287,16 @@ describe.each(DB_KINDS)('analytics collection and dashboard on %s', (kind) => {
       } finally {
         await t2.database.close();
       }
+    });
+
+    it('a full buffer refuses at once (the route answers 503 with Retry-After) instead of growing', async () => {
+      const ingest = new AnalyticsIngest(t.database, { maxBuffered: 30 });
+      const ev = () => ({ source: 'census' as const, name: 'view', at: new Date(), visitorId: null, sessionId: null, path: '/x', itemId: null, data: {} });
+      expect(ingest.accept(siteId, Array.from({ length: 20 }, ev))).toBe(true);
+      expect(ingest.accept(siteId, Array.from({ length: 20 }, ev))).toBe(false);
+      expect(ingest.stats).toMatchObject({ accepted: 20, refused: 20 });
+      await ingest.close();
+      expect(await count()).toBe(20);
     });
 
     it('purges raw events older than the retention period and keeps the roll-ups', async () => {
