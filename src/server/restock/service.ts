@@ -14,7 +14,7 @@ import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { badRequest, HttpError } from '../errors.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mailer, OutgoingMail } from '../mail/mailer.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { itemUrl } from '../pages/context.js';
 import { ProductType } from '../../core/enums.js';
@@ -268,6 +268,8 @@ export class RestockService {
     private readonly mailer: Mailer,
     private readonly jobs: JobQueue,
     private readonly log?: FastifyBaseLogger,
+    /** The configured public origin (PUBLIC_URL); links in emails use it when set. */
+    private readonly publicUrl?: string,
   ) {
     jobs.register(SEND_JOB, async (payload, job) => {
       try {
@@ -512,16 +514,26 @@ export class RestockService {
         const productUrl = origin + (c ? itemUrl({ urlId: c.url_id, type: c.type }, { urlId: c.item_url_id }) : '/');
         await this.mailer.enqueue(
           tx,
-          claimed.map((row) => {
+          claimed.map((row): OutgoingMail & { headers: Record<string, string> } => {
+            const unsubscribeUrl = `${origin}/restock/unsubscribe/${signUnsubscribeToken(key, row.id)}`;
             const mail = restockEmail({
               storeName: site.title,
               productTitle: info.title,
               variantText: variantText(info.attributes),
               productUrl,
-              unsubscribeUrl: `${origin}/restock/unsubscribe/${signUnsubscribeToken(key, row.id)}`,
+              unsubscribeUrl,
               language: row.language ?? site.locale,
             });
-            return { kind: MAIL_KIND, to: row.email, subject: mail.subject, text: mail.text, html: mail.html, ref: `restock:${row.id}` };
+            return {
+              kind: MAIL_KIND,
+              to: row.email,
+              subject: mail.subject,
+              text: mail.text,
+              html: mail.html,
+              ref: `restock:${row.id}`,
+              // RFC 8058 one-click unsubscribe; carried by the mailer once its outbox keeps headers.
+              headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+            };
           }),
         );
       }
@@ -547,8 +559,12 @@ export class RestockService {
     if (outcome.next) this.jobs.kick();
   }
 
-  /** Where the links of a send's emails point: the send's own origin, else the last one an owner used. */
+  /**
+   * Where the links of a send's emails point: the configured public origin, else the origin of the owner
+   * request that started the send, else the last one an owner used.
+   */
   private async originFor(tx: Tx, s: SendRow): Promise<string> {
+    if (this.publicUrl) return this.publicUrl.replace(/\/+$/, '');
     if (s.origin) return s.origin.replace(/\/+$/, '');
     const r = await rows<{ origin: string }>(tx, sql`SELECT origin FROM restock_sends WHERE website_id = ${s.website_id} AND origin IS NOT NULL ORDER BY created DESC LIMIT 1`);
     return (r[0]?.origin ?? 'http://localhost').replace(/\/+$/, '');
