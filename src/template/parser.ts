@@ -7,7 +7,7 @@ import { Msg, Source, makeError, type TemplateError } from './errors';
 import { Op, type FormatterCall, type FormatterFn, type Inst, type Path, type PredicateFn } from './types';
 import { splitVariable } from './util';
 import { Assembler } from './assembler';
-import { pushMode, usesVars } from './formatters/traits';
+import { Push, pushMode, usesVars } from './formatters/traits';
 
 export interface Registry {
   formatters: Record<string, FormatterFn>;
@@ -41,7 +41,13 @@ const KEYWORDS: Record<string, Array<[string, Op]>> = {
   v: [['ar', Op.BINDVAR]],
 };
 
-const pushOf = (fmts: FormatterCall[] | null): number => (fmts === null ? 0 : pushMode(fmts.map((f) => f.name)));
+/** Push mode of a formatted variable; later variables that read `@` see the pushed value, so they need it unless it is the current node. */
+function pushOf(vars: Path[], fmts: FormatterCall[] | null): number {
+  if (fmts === null) return Push.NEVER;
+  const mode = pushMode(fmts.map((f) => f.name));
+  for (let k = 1; k < vars.length; k++) if (vars[k][0] === '@' && mode < Push.DIFFERENT) return Push.DIFFERENT;
+  return mode;
+}
 /** Whether formatters need the full variable list (several variables, or a formatter that reads it). */
 const allOf = (vars: Path[], fmts: FormatterCall[] | null): boolean =>
   fmts !== null && (vars.length > 1 || usesVars(fmts.map((f) => f.name)));
@@ -297,7 +303,7 @@ export class Parser {
     if (!this.complete()) return false;
     if (fmts && !this.checkFormatters(fmts)) return false;
     const f = fmts || null;
-    this.emit({ op: Op.VARIABLE, pos: this.tagPos, src: this.src, vars, fmts: f, push: pushOf(f), all: allOf(vars, f) } as Inst);
+    this.emit({ op: Op.VARIABLE, pos: this.tagPos, src: this.src, vars, fmts: f, push: pushOf(vars, f), all: allOf(vars, f) } as Inst);
     return true;
   }
 
@@ -317,7 +323,7 @@ export class Parser {
     if (!this.complete()) return false;
     if (fmts && !this.checkFormatters(fmts)) return false;
     const f = fmts || null;
-    this.emit({ op: Op.BINDVAR, pos: this.tagPos, src: this.src, name, vars, fmts: f, push: pushOf(f), all: allOf(vars, f) } as Inst);
+    this.emit({ op: Op.BINDVAR, pos: this.tagPos, src: this.src, name, vars, fmts: f, push: pushOf(vars, f), all: allOf(vars, f) } as Inst);
     return true;
   }
 

@@ -96,6 +96,14 @@ describe('frame-reading formatters keep the push', () => {
   });
 });
 
+describe('later variables reading @ see the pushed value', () => {
+  it('relative-time between a value and itself', () => {
+    // The reference renders nothing here; the expected text is this engine's behaviour before the fast path.
+    const json = { s: { t: NOW, n: NOW - 86400000 * 3 } };
+    expect(render('{.section s}{t,@|relative-time}|{n,@|relative-time}|{@,@|relative-time}{.end}', json, { now: NOW }).output).toBe('now|now|now');
+  });
+});
+
 describe('per-render memo', () => {
   it('recomputes product facts when the data changes between renders', () => {
     const tpl = '{.repeated section items}{.sold-out?}sold{.or}in stock{.end} {@|item-classes}{.end}';
