@@ -130,7 +130,7 @@ function VariantRow({ group, v, lists, onChanged, setMessage }: { group: Group; 
 
   const active = v.activeSend;
   return (
-    <li className="restock-variant">
+    <li className="restock-variant" style={{ display: 'grid', gap: 8, justifyItems: 'start', marginBottom: 16 }}>
       <div className="restock-variant__head">
         <strong>{v.variantText || 'Default'}</strong> <span>({v.sku})</span> <span>{v.unlimited ? 'Unlimited stock' : `${v.qtyInStock} in stock`}</span>{' '}
         <span>{list.length} waiting</span>
@@ -222,7 +222,7 @@ function SettingsForm({ setMessage }: { setMessage: (m: string) => void }) {
     }
   }
   return (
-    <form onSubmit={save} className="restock-settings" aria-labelledby="restock-settings-title">
+    <form onSubmit={save} className="restock-settings" aria-labelledby="restock-settings-title" style={{ display: 'grid', gap: 10, maxWidth: 640, justifyItems: 'start' }}>
       <h2 id="restock-settings-title">Settings</h2>
       {check('autoSend', 'Email the waiting list automatically when a variant is back in stock')}
       {check('limitToStock', 'Send at most as many emails as units in stock')}
