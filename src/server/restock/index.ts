@@ -38,7 +38,7 @@ function publicOrigin(value: string | undefined): string | undefined {
 
 /** The restock area: sign-ups, owner lists and sends, the owner's stock call, unsubscribe links. */
 export async function restockArea(app: FastifyInstance): Promise<void> {
-  const service = new RestockService(app.database, app.services.mailer, app.services.jobs, app.log, publicOrigin(process.env.PUBLIC_URL));
+  const service = new RestockService(app.database, app.services.mailer, app.services.jobs, app.log, publicOrigin(app.config.PUBLIC_URL));
   services.set(app.database, service);
   if (!stockChangedHooks.includes(restockHook)) stockChangedHooks.push(restockHook);
   await restockRoutes(app, { service });
