@@ -52,6 +52,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     database: Database;
+    config: Config;
     /** Every route registered (method and URL pattern), for the route table and the fuzz test. */
     routeTable: Array<{ method: string; url: string; ownerRoles?: readonly number[] | null }>;
   }
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
   app.decorate('database', database);
+  app.decorate('config', config);
   app.addHook('onClose', async () => {
     theme.close();
     await services.mailer.stop();

@@ -56,3 +56,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return res.data;
 }
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
+
+/**
+ * The origin written into emailed links. PUBLIC_URL when set; otherwise the request's own origin only
+ * when it names this machine (local use and tests), else the configured HOST:PORT, so a forged Host
+ * header can never put a stranger's address into a password-reset or unsubscribe link.
+ */
+export function publicOrigin(config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT'>, req?: { protocol: string; host: string }): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/+$/, '');
+  const fallback = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT}`;
+  if (!req) return fallback;
+  const hostname = req.host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  return LOOPBACK.has(hostname) || hostname === config.HOST ? `${req.protocol}://${req.host}` : fallback;
+}

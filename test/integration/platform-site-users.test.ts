@@ -139,6 +139,9 @@ describe.each(DB_KINDS)('platform: site users on %s', (kind) => {
     expect((await laptop.get('/api/commerce/shopping-cart')).json().totalQuantity).toBe(2);
     // Another device sees the same cart once signed in.
     const phone = (await signIn(t, 'cart@example.com')).v;
+    // The pill and /cart of a device that never added anything show the user's cart at once.
+    const phonePage = await phone.get('/cart');
+    expect(phonePage.body).toMatch(/aria-label="2 items in cart"/);
     expect((await phone.get('/api/commerce/shopping-cart')).json().totalQuantity).toBe(2);
     await phone.send('POST', '/api/commerce/shopping-cart/entries', { ...shirt, quantity: 1 });
     expect((await laptop.get('/api/commerce/shopping-cart')).json().totalQuantity).toBe(3);

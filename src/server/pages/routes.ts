@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.js';
 import type { WebsiteRow, WebsiteService } from '../platform/websites.js';
 import type { CartService } from '../commerce/cart-service.js';
-import { CART_COOKIE } from '../commerce/routes.js';
+import { cartIdent } from '../commerce/routes.js';
 import { cartPageHtml, commerceWidgets, pageMerchandising } from '../commerce/widgets.js';
 import type { Theme } from './theme.js';
 import type { ClientAssets } from './assets.js';
@@ -99,8 +99,9 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       reply.status(page.status ?? 200).header('cache-control', 'no-store');
       return reply.type('application/json; charset=utf-8').send(query.format === 'json-pretty' ? JSON.stringify(context, null, 2) : JSON.stringify(context));
     }
-    const cartToken = req.cookies[CART_COOKIE];
-    const cart = cartToken ? await carts.findByToken(cartToken) : null;
+    // The visitor's cart, or a signed-in site user's cart from any device.
+    const ident = cartIdent(req);
+    const cart = ident.token || ident.siteUserId ? await carts.find(ident) : null;
     const origin = `${req.protocol}://${req.host}`;
     const renderer = contentWidgets(commerceWidgets({ currency: site.currency, settings: websites.storeSettings(site) }), {
       origin,
@@ -327,7 +328,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
 
   app.get('/cart', async (req, reply) => {
     const site = await websites.get();
-    const cart = await carts.read(await carts.findByToken(req.cookies[CART_COOKIE]), site.currency);
+    const cart = await carts.read(await carts.find(cartIdent(req)), site.currency);
     const cartPage = await cartPageHtml(carts, cart, { currency: site.currency, crumb: req.crumb, settings: websites.storeSettings(site) });
     return send(req, reply, { template: 'system/cart.html', pageType: PageType.SHOW_CART, title: 'Cart', ctx: { cart, cartPage } });
   });

@@ -8,6 +8,7 @@ import { adoptVisitorCart, cloneUserCart, detachUserCart } from './site-user-car
 import { CART_COOKIE, setCartCookie } from '../commerce/routes.js';
 import { SITE_USER_COOKIE } from '../plugins/site-user.js';
 import { badRequest, HttpError } from '../errors.js';
+import { publicOrigin } from '../config.js';
 import { platform as platformMessages } from '../../core/messages.js';
 import { EMAIL_MAX_LENGTH } from '../../core/constants.js';
 import { siteLanguages } from './settings.js';
@@ -30,11 +31,9 @@ const resetBody = z.object({ token: z.string().min(1).max(100), password });
 const localeBody = z.object({ language: z.string().trim().min(2).max(35) });
 const signOutQuery = z.object({ cloneCart: z.enum(['true', 'false', '1', '0']).optional() });
 
-/** The origin written into emailed links: PUBLIC_URL when set (never a client's Host header then), else the request's. */
-export function publicOrigin(req: FastifyRequest): string {
-  const configured = process.env.PUBLIC_URL;
-  if (configured) return configured.replace(/\/+$/, '');
-  return `${req.protocol}://${req.host}`;
+/** The origin written into emailed links (see publicOrigin in config.ts: never a stranger's Host header). */
+function linkOrigin(app: FastifyInstance, req: FastifyRequest): string {
+  return publicOrigin(app.config, req);
 }
 
 export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: SiteUserService }) {
@@ -120,14 +119,14 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
   app.post('/api/site-users/accounts', { preHandler: byIp('site-user-sign-up', 10, 10 * 60_000) }, async (req, reply) => {
     const body = parseInput(signUpBody, req.body);
     const site = await app.services.websites.get();
-    await siteUsers.signUp({ websiteId: site.id, email: body.email, password: body.password, displayName: body.displayName, origin: publicOrigin(req) });
+    await siteUsers.signUp({ websiteId: site.id, email: body.email, password: body.password, displayName: body.displayName, origin: linkOrigin(app, req) });
     return reply.status(202).send({ message: siteUserMessages.SIGN_UP_SENT });
   });
 
   app.post('/api/site-users/account/password-reset', { preHandler: byIp('site-user-reset', 10, 10 * 60_000) }, async (req, reply) => {
     const body = parseInput(resetRequestBody, req.body);
     const site = await app.services.websites.get();
-    await siteUsers.requestReset(site.id, body.email, publicOrigin(req));
+    await siteUsers.requestReset(site.id, body.email, linkOrigin(app, req));
     return reply.status(202).send({ message: siteUserMessages.RESET_SENT });
   });
 
