@@ -14,6 +14,7 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body'),
+    headers: jsonb('headers').$type<Record<string, string>>(),
     /** pending | sending | sent | local (kept for the owner to read, no relay configured) | failed */
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),

@@ -44,13 +44,15 @@ export class JobQueue {
       if (kinds.length === 0) return ran;
       const claimed = await rows<{ id: number; kind: string; payload: Record<string, unknown>; attempts: number; max_attempts: number }>(
         this.database.db,
-        sql`UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = now() + ${`${LEASE_MS} milliseconds`}::interval
-            WHERE id IN (
+        // Materialized so the LIMIT holds (see the mailer's claim).
+        sql`WITH picked AS MATERIALIZED (
               SELECT id FROM jobs
               WHERE ((status = 'pending' AND run_at <= now()) OR (status = 'running' AND locked_until < now()))
                 AND kind IN (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})
               ORDER BY run_at, id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-            RETURNING id, kind, payload, attempts, max_attempts`,
+            UPDATE jobs j SET status = 'running', attempts = j.attempts + 1, locked_until = now() + ${`${LEASE_MS} milliseconds`}::interval
+            FROM picked WHERE j.id = picked.id
+            RETURNING j.id, j.kind, j.payload, j.attempts, j.max_attempts`,
       );
       if (claimed.length === 0) return ran;
       for (const j of claimed) {

@@ -12,11 +12,13 @@ export interface OutgoingMail {
   text: string;
   html?: string;
   ref?: string;
+  /** Extra headers, e.g. List-Unsubscribe and List-Unsubscribe-Post for one-click unsubscribe. */
+  headers?: Record<string, string>;
 }
 
 export interface MailTransport {
   /** Sends one message; throws when the relay refuses or cannot be reached. */
-  send(msg: { from: string; to: string; subject: string; text: string; html?: string }): Promise<void>;
+  send(msg: { from: string; to: string; subject: string; text: string; html?: string; headers?: Record<string, string> }): Promise<void>;
 }
 
 /** SMTP through nodemailer. */
@@ -39,6 +41,7 @@ export function retryDelayMs(attempts: number): number {
 
 interface ClaimedRow {
   id: number;
+  headers: Record<string, string> | null;
   to_address: string;
   subject: string;
   text_body: string;
@@ -72,7 +75,7 @@ export class Mailer {
     if (list.length === 0) return;
     const status = this.transport ? 'pending' : 'local';
     await db.insert(schema.mailOutbox).values(
-      list.map((m) => ({ kind: m.kind, toAddress: m.to, subject: m.subject, textBody: m.text, htmlBody: m.html ?? null, ref: m.ref ?? null, status })),
+      list.map((m) => ({ kind: m.kind, toAddress: m.to, subject: m.subject, textBody: m.text, htmlBody: m.html ?? null, headers: m.headers ?? null, ref: m.ref ?? null, status })),
     );
   }
 
@@ -84,18 +87,21 @@ export class Mailer {
     for (;;) {
       const claimed = await rows<ClaimedRow>(
         this.database.db,
-        sql`UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1, locked_until = now() + ${`${LEASE_MS} milliseconds`}::interval
-            WHERE id IN (
+        // The CTE is materialized so the LIMIT holds: as a plain IN (subquery) the planner may run the
+        // locking subquery again per row and claim more than a batch.
+        sql`WITH picked AS MATERIALIZED (
               SELECT id FROM mail_outbox
               WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND locked_until < now())
               ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-            RETURNING id, to_address, subject, text_body, html_body, attempts`,
+            UPDATE mail_outbox m SET status = 'sending', attempts = m.attempts + 1, locked_until = now() + ${`${LEASE_MS} milliseconds`}::interval
+            FROM picked WHERE m.id = picked.id
+            RETURNING m.id, m.to_address, m.subject, m.text_body, m.html_body, m.headers, m.attempts`,
       );
       if (claimed.length === 0) break;
       await Promise.all(
         claimed.map(async (m) => {
           try {
-            await this.transport!.send({ from: this.from, to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body ?? undefined });
+            await this.transport!.send({ from: this.from, to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body ?? undefined, headers: m.headers ?? undefined });
             await this.database.db.execute(sql`UPDATE mail_outbox SET status = 'sent', sent_at = now(), locked_until = NULL, last_error = NULL WHERE id = ${m.id}`);
             sent++;
           } catch (e) {
