@@ -47,6 +47,26 @@ describe.each(DB_KINDS)('shared infrastructure on %s', (kind) => {
     expect((await mailer.deliverDue()).sent).toBe(0);
   });
 
+  it('delivers extra headers (one-click unsubscribe) and claims no more than a batch', async () => {
+    const mailer = new Mailer(database, smtpTransport(sink.url), 'Shop <shop@example.com>');
+    const before = sink.messages.length;
+    await mailer.enqueue(database.db, [
+      { kind: 'hdr', to: 'h1@example.com', subject: 'Back in stock', text: 'Hi', headers: { 'List-Unsubscribe': '<https://shop.example/u/1>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } },
+      { kind: 'hdr', to: 'h2@example.com', subject: 'Back in stock', text: 'Hi' },
+      { kind: 'hdr', to: 'h3@example.com', subject: 'Back in stock', text: 'Hi' },
+    ]);
+    const first = await rows<{ id: number }>(
+      database.db,
+      sql`WITH picked AS MATERIALIZED (SELECT id FROM mail_outbox WHERE kind = 'hdr' ORDER BY id LIMIT 2 FOR UPDATE SKIP LOCKED) SELECT id FROM picked`,
+    );
+    expect(first).toHaveLength(2);
+    const r = await mailer.deliverDue(1);
+    expect(r.sent).toBe(3);
+    const msg = sink.messages.slice(before).find((m) => m.to.includes('h1@example.com'))!;
+    expect(msg.raw).toMatch(/List-Unsubscribe: <https:\/\/shop\.example\/u\/1>/);
+    expect(msg.raw).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/);
+  });
+
   it('keeps mail in the local outbox when no relay is configured', async () => {
     const mailer = new Mailer(database, null, 'Shop <shop@example.com>');
     await mailer.enqueue(database.db, { kind: 'local-test', to: 'owner@example.com', subject: 'Hi', text: 'Hello' });
