@@ -30,6 +30,10 @@ const schema = z.object({
   RATE_LIMIT_STORE: z.enum(['database', 'memory', 'redis']).default('database'),
   /** redis://host:6379: rate-limit counters in Redis (RATE_LIMIT_STORE defaults to redis when set). */
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  /** Days raw analytics events are kept (daily roll-ups are kept for good). */
+  ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Analytics events held in memory awaiting their batch write; beyond it collection answers 503. */
+  ANALYTICS_MAX_BUFFERED: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
   /** Run the background workers (mail delivery, jobs) in this process. */
   WORKERS: bool.default(true),
 });

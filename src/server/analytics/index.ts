@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { z } from 'zod';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 import { AnalyticsIngest } from './ingest.js';
 import { injectPageData, pageDataFor, pageDataScript, PAGE_DATA_ID } from './page-data.js';
@@ -24,12 +23,6 @@ declare module 'fastify' {
   }
 }
 
-/** Environment knobs of the analytics area (parsed once, like server/config.ts). */
-const envSchema = z.object({
-  ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(DEFAULT_SETTINGS.retentionDays),
-  ANALYTICS_MAX_BUFFERED: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
-});
-
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /**
@@ -39,10 +32,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  */
 export const analyticsArea = fp(
   async (app: FastifyInstance) => {
-    const env = envSchema.parse({
-      ANALYTICS_RETENTION_DAYS: process.env.ANALYTICS_RETENTION_DAYS || undefined,
-      ANALYTICS_MAX_BUFFERED: process.env.ANALYTICS_MAX_BUFFERED || undefined,
-    });
+    const env = app.config;
     const { websites } = app.services;
     const ingest = new AnalyticsIngest(app.database, { maxBuffered: env.ANALYTICS_MAX_BUFFERED, log: app.log });
     const settings = new AnalyticsSettingsService(app.database, { ...DEFAULT_SETTINGS, retentionDays: env.ANALYTICS_RETENTION_DAYS });
