@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { freePort, startServer, tempDir, waitFor, type Started } from '../helpers/process.js';
 import { PG_URL } from '../helpers/db.js';
+import { SmtpSink } from '../helpers/smtp-sink.js';
+import { solveChallenge } from 'altcha-lib/v1';
 
 /** A visitor whose requests alternate between instances; one cookie jar for both. */
 class Browser {
@@ -31,7 +33,9 @@ describe('two instances on one PostgreSQL', () => {
   const started: Started[] = [];
   const bases: string[] = [];
   let dbName = '';
+  let sink: SmtpSink;
   beforeAll(async () => {
+    sink = await new SmtpSink().start();
     dbName = `tessera_two_${process.pid}_${Date.now()}`;
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
@@ -42,7 +46,7 @@ describe('two instances on one PostgreSQL', () => {
     // Both start at once: migrations and the first-start seed must happen exactly once.
     const ports = [await freePort(), await freePort()];
     for (const port of ports) {
-      const s = startServer({ DATABASE_URL: u.toString(), PORT: String(port), DATA_DIR: tempDir(), OWNER_EMAIL: 'owner@example.com', OWNER_PASSWORD: 'correct horse battery staple' });
+      const s = startServer({ DATABASE_URL: u.toString(), PORT: String(port), DATA_DIR: tempDir(), OWNER_EMAIL: 'owner@example.com', OWNER_PASSWORD: 'correct horse battery staple', SMTP_URL: sink.url });
       started.push(s);
       bases.push(`http://127.0.0.1:${port}`);
     }
@@ -57,6 +61,7 @@ describe('two instances on one PostgreSQL', () => {
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
+    await sink?.close();
   });
 
   it('seeded one demo store although both instances started together', async () => {
@@ -88,4 +93,53 @@ describe('two instances on one PostgreSQL', () => {
     expect(me.status).toBe(200);
     expect((await me.json()).email).toBe('owner@example.com');
   });
+
+  /** Solves the self-hosted captcha of one instance; the token is checked by the other. */
+  async function captcha(v: Browser, action: string): Promise<string> {
+    const c = await (await v.call('GET', `/api/captcha/challenge?action=${action}`)).json();
+    const sol = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
+    return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: sol!.number, salt: c.salt, signature: c.signature })).toString('base64');
+  }
+
+  it('takes a form submission whose captcha, key and submission each go to a different instance', async () => {
+    const v = new Browser(bases);
+    await v.call('GET', '/contact');
+    const token = await captcha(v, 'form-block');
+    const { key } = await (await v.call('POST', '/api/form/FormSubmissionKey')).json();
+    const form = JSON.stringify({ name: ['Ada', 'Lovelace'], email: 'ada@example.com', topic: 'Order', message: 'Hello from two instances' });
+    const res = await v.call('POST', '/api/form/SaveFormSubmission', { formId: 'contact-form', key, form, captchaKey: token, pagePath: '/contact', contentSource: 'c' });
+    expect(res.status).toBe(200);
+    expect((await res.json()).success).toBe(true);
+    // The key was spent on one instance; replaying it on the other is refused.
+    const replay = await v.call('POST', '/api/form/SaveFormSubmission', { formId: 'contact-form', key, form, captchaKey: await captcha(v, 'form-block') });
+    expect(replay.status).toBe(401);
+  });
+
+  it('emails each restock sign-up exactly once when send-all runs on both instances at once', async () => {
+    const owner = new Browser(bases);
+    await owner.call('GET', '/health');
+    expect((await owner.call('POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' })).status).toBe(200);
+    const API = '/api/site-users/account/notifications/restock';
+    expect((await owner.call('PUT', `${API}/settings`, { settings: { autoSend: false, batchSize: 5, batchDelaySeconds: 0 } })).status).toBe(200);
+    const ctx = await (await owner.call('GET', '/shop/p/merino-wool-throw?format=json')).json();
+    const variant = ctx.item.structuredContent.variants.find((x: { sku: string }) => x.sku === 'THROW-CLAY');
+    const n = 12;
+    for (let i = 0; i < n; i++) {
+      const visitor = new Browser(bases);
+      await visitor.call('GET', '/health');
+      const res = await visitor.call('POST', API, { isJoinMailingList: false, productId: ctx.item.id, variantId: variant.id, siteVisitorEmail: `twin${i}@example.com`, captchaToken: await captcha(visitor, 'product-waitlist') });
+      expect(res.status).toBe(200);
+    }
+    expect((await owner.call('PUT', `/api/commerce/inventory/variants/${variant.id}`, { qtyInStock: 100 })).status).toBe(200);
+    const sendRequests = [{ productId: ctx.item.id, variantId: variant.id }];
+    const [a, b] = await Promise.all(bases.map((base) => owner.call('POST', `${API}/send/all`, { sendRequests }, base)));
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    await waitFor(() => sink.messages.filter((m) => m.to[0]!.startsWith('twin')).length >= n, 60_000, 'the restock emails');
+    // A moment longer, so a duplicate would have time to arrive.
+    await new Promise((r) => setTimeout(r, 3000));
+    const got = sink.messages.filter((m) => m.to[0]!.startsWith('twin')).map((m) => m.to[0]);
+    expect(got).toHaveLength(n);
+    expect(new Set(got).size).toBe(n);
+  }, 120_000);
 });
