@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { freePort, startServer, tempDir, waitFor, type Started } from '../helpers/process.js';
 import { PG_URL } from '../helpers/db.js';
+import { solveChallenge } from 'altcha-lib/v1';
 
 const started: Started[] = [];
 afterAll(() => {
@@ -12,8 +13,8 @@ interface Client {
   cookies: Map<string, string>;
 }
 
-async function call(base: string, c: Client, method: string, path: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+async function call(base: string, c: Client, method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Response> {
+  const headers: Record<string, string> = { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...extra };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (c.cookies.has('crumb')) headers['x-csrf-token'] = c.cookies.get('crumb')!;
   const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -30,8 +31,10 @@ async function call(base: string, c: Client, method: string, path: string, body?
  * and the server starts again without manual repair.
  */
 async function crashRun(env: Record<string, string>) {
+  let stop = false;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  env = { ...env, OWNER_EMAIL: 'owner@example.com', OWNER_PASSWORD: 'correct horse battery staple', TRUST_PROXY: 'true' };
   const first = startServer({ ...env, PORT: String(port) });
   started.push(first);
   await waitFor(() => first.output().includes('Tessera is serving'), 90_000, 'the server');
@@ -41,7 +44,6 @@ async function crashRun(env: Record<string, string>) {
   const clients: Client[] = Array.from({ length: 8 }, () => ({ cookies: new Map() }));
   for (const c of clients) await call(base, c, 'GET', '/health');
   const acked = new Map<Client, number>();
-  let stop = false;
   const loops = clients.map(async (c) => {
     while (!stop) {
       try {
@@ -52,10 +54,45 @@ async function crashRun(env: Record<string, string>) {
       }
     }
   });
-  await waitFor(() => [...acked.values()].reduce((a, b) => a + b, 0) >= 80, 60_000, 'acknowledged adds');
+  // An owner editing the footer code: the last acknowledged version must survive.
+  const owner: Client = { cookies: new Map() };
+  await call(base, owner, 'GET', '/health');
+  expect((await call(base, owner, 'POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' })).status).toBe(200);
+  let lastEdit = 0;
+  const editLoop = (async () => {
+    for (let n = 1; !stop; n++) {
+      try {
+        const res = await call(base, owner, 'PUT', '/api/site-header-footer', { header: '', footer: `<!-- edit ${n} -->` });
+        if (res.status === 200) lastEdit = n;
+      } catch {
+        return;
+      }
+    }
+  })();
+  // Visitors signing up for a sold-out variant, each from an address of their own.
+  const throwCtx = (await (await fetch(`${base}/shop/p/merino-wool-throw?format=json`)).json()) as { item: { id: string; structuredContent: { variants: Array<{ id: string; sku: string }> } } };
+  const clay = throwCtx.item.structuredContent.variants.find((v) => v.sku === 'THROW-CLAY')!;
+  const signedUp: string[] = [];
+  const signUpLoop = (async () => {
+    for (let n = 0; !stop; n++) {
+      try {
+        const v: Client = { cookies: new Map() };
+        const ip = { 'x-forwarded-for': `10.77.${Math.floor(n / 250)}.${(n % 250) + 1}` };
+        const c = (await (await call(base, v, 'GET', '/api/captcha/challenge?action=product-waitlist', undefined, ip)).json()) as Record<string, string & number>;
+        const sol = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
+        const token = Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: sol!.number, salt: c.salt, signature: c.signature })).toString('base64');
+        const email = `crash${n}@example.com`;
+        const res = await call(base, v, 'POST', '/api/site-users/account/notifications/restock', { isJoinMailingList: false, productId: throwCtx.item.id, variantId: clay.id, siteVisitorEmail: email, captchaToken: token }, ip);
+        if (res.status === 200) signedUp.push(email);
+      } catch {
+        return;
+      }
+    }
+  })();
+  await waitFor(() => [...acked.values()].reduce((a, b) => a + b, 0) >= 80 && lastEdit >= 5 && signedUp.length >= 5, 90_000, 'acknowledged writes');
   first.child.kill('SIGKILL');
   stop = true;
-  await Promise.all(loops);
+  await Promise.all([...loops, editLoop, signUpLoop]);
   await first.exited;
 
   const second = startServer({ ...env, PORT: String(port) });
@@ -72,16 +109,38 @@ async function crashRun(env: Record<string, string>) {
     expect(cart.totalQuantity).toBeLessThanOrEqual(n + 1);
   }
   expect(total).toBeGreaterThanOrEqual(80);
+  // The owner's last acknowledged edit (or the one in flight when the process died) is there.
+  const again: Client = { cookies: new Map() };
+  await call(base, again, 'GET', '/health');
+  expect((await call(base, again, 'POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' })).status).toBe(200);
+  const footer = ((await (await call(base, again, 'GET', '/api/site-header-footer')).json()) as { footer: string }).footer;
+  const version = Number(/edit (\d+)/.exec(footer)?.[1]);
+  expect(version).toBeGreaterThanOrEqual(lastEdit);
+  expect(version).toBeLessThanOrEqual(lastEdit + 1);
+  // Every acknowledged restock sign-up is in the owner's list.
+  const listed = new Set<string>();
+  let cursor = '';
+  for (let page = 0; page < 100; page++) {
+    const r = (await (await call(base, again, 'GET', `/api/site-users/account/notifications/restock?productId=${throwCtx.item.id}&variantId=${clay.id}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json()) as {
+      signUps: Array<{ email?: string; siteVisitorEmail?: string }>;
+      hasNextPage: boolean;
+      nextPageCursor: string;
+    };
+    for (const s of r.signUps) listed.add(String(s.email ?? s.siteVisitorEmail));
+    if (!r.hasNextPage) break;
+    cursor = r.nextPageCursor;
+  }
+  for (const e of signedUp) expect(listed.has(e), e).toBe(true);
   second.child.kill('SIGTERM');
   expect(await second.exited).toBe(0);
 }
 
 describe('kill -9 under load', () => {
-  it('loses no acknowledged cart add on PGlite', async () => {
+  it('loses no acknowledged write (cart adds, owner edits, restock sign-ups) on PGlite', async () => {
     await crashRun({ DATA_DIR: tempDir() });
   }, 240_000);
 
-  it('loses no acknowledged cart add on PostgreSQL', async () => {
+  it('loses no acknowledged write (cart adds, owner edits, restock sign-ups) on PostgreSQL', async () => {
     const name = `tessera_crash_${process.pid}_${Date.now()}`;
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
