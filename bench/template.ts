@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { compile, render } from '../src/template';
 
 const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const { Compiler } = require('@squarespace/template-engine');
 
 const NOW = 1700000000000;

@@ -759,10 +759,10 @@ export function reduce(code: Code, from: number, to: number, h: ReduceHost, stac
         r = (a as number) >= (b as number);
         break;
       case C.EQ:
-        r = a == b; // eslint-disable-line eqeqeq
+        r = a == b;  
         break;
       case C.NEQ:
-        r = a != b; // eslint-disable-line eqeqeq
+        r = a != b;  
         break;
       case C.SEQ:
         r = a === b;

@@ -17,7 +17,6 @@ import {
 /** Replace `</` so JSON can sit inside a script element. */
 export const escapeScriptTags = (s: string): string => (s.indexOf('</') === -1 ? s : s.split('</').join('<\\/'));
 
-const WS_CHARS = ' \n\t\u000b\r\f';
 
 const isWs = (c: number): boolean => c === 32 || c === 10 || c === 9 || c === 11 || c === 13 || c === 12;
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { compile, render } from '../../../src/template';
 
 const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const { Compiler } = require('@squarespace/template-engine');
 const reference = new Compiler();
 
