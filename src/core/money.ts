@@ -128,6 +128,18 @@ export function formatMoney(minorUnits: MinorUnitsInput, currency: string = DEFA
     .join('');
 }
 
+/**
+ * The amount alone, without the currency symbol, grouped like formatMoney: formatMoneyAmount(123450) === '1,234.50'
+ * (the platform's native money text, which themes wrap in their own markup).
+ */
+export function formatMoneyAmount(minorUnits: MinorUnitsInput, currency: string = DEFAULT_CURRENCY): string {
+  const code = normalizeCurrency(currency);
+  const { negative, major, fraction, decimals } = splitMinor(minorUnits, code);
+  assertIntegerPlaces(major);
+  const sign = negative && (major !== 0n || /[1-9]/.test(fraction)) ? '-' : '';
+  return `${sign}${grouping.format(major)}${decimals === 0 ? '' : `.${fraction}`}`;
+}
+
 /** The exact decimal string of an amount in major units: moneyDecimalString(1250) === '12.50'. */
 export function moneyDecimalString(minorUnits: MinorUnitsInput, currency: string = DEFAULT_CURRENCY): string {
   const { negative, major, fraction, decimals } = splitMinor(minorUnits, currency);

@@ -4,17 +4,28 @@ import type { FormatterFn } from '../types';
 import { asBoolean, asNumber, asString, emitString, escapeAttr, isTruthy, path, step } from '../util';
 import * as cu from './commerce-util';
 import { execTemplate, widget } from './exec';
+import { formatMoney, formatMoneyAmount, isSupportedCurrency } from '../../core/money';
 
 const nf2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const nf0 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 0 });
 
 const zeroDecimal = (currency: string) => currency.toUpperCase() === 'JPY';
 
+/** Minor units of a supported currency go through core's one money formatter (exact to 15 places). */
+const MINOR_UNITS = /^-?\d{1,17}$/;
+
 /** Amount text of a money value: platform decimals as given, minor units by the currency's decimals. */
 export function moneyText(money: unknown): string {
   const raw = asString(step(money, 'value')).trim();
   const currency = cu.moneyCurrency(money);
   if (raw.indexOf('.') !== -1 || !raw) return nf2.format((parseFloat(raw) || 0));
+  if (MINOR_UNITS.test(raw) && isSupportedCurrency(currency || 'USD')) {
+    try {
+      return formatMoneyAmount(raw, currency || 'USD');
+    } catch {
+      /* over 15 integer places: fall through to the plain rendering */
+    }
+  }
   const minor = Number(raw);
   if (!isFinite(minor)) return nf2.format(0);
   return zeroDecimal(currency) ? nf0.format(minor) : nf2.format(minor / 100);
@@ -24,6 +35,13 @@ export function moneyText(money: unknown): string {
 export function moneyCurrencyText(money: unknown, locale: string): string {
   const currency = cu.moneyCurrency(money) || 'USD';
   const raw = asString(step(money, 'value')).trim();
+  if (MINOR_UNITS.test(raw) && isSupportedCurrency(currency) && locale.toLowerCase().startsWith('en')) {
+    try {
+      return formatMoney(raw, currency);
+    } catch {
+      /* fall through */
+    }
+  }
   const major = raw.indexOf('.') !== -1 ? parseFloat(raw) || 0 : (Number(raw) || 0) / (zeroDecimal(currency) ? 1 : 100);
   try {
     return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(major);

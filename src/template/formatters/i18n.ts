@@ -4,6 +4,7 @@ import type { FormatterFn } from '../types';
 import { asNumber, asString, splitVariable, step } from '../util';
 import { timeZoneOf } from './date';
 import { moneyCurrencyText } from './commerce';
+import { formatMoney, isSupportedCurrency } from '../../core/money';
 
 /** Clamp digit options to 0..50 as the spec requires. */
 export const clampDigits = (n: number): number => Math.max(0, Math.min(50, n | 0));
@@ -219,6 +220,14 @@ export const I18N_FORMATTERS: Record<string, FormatterFn> = {
     if (raw === '' || (!isFinite(major) && !/^-?\d+$/.test(raw))) return '';
     const amount = isFinite(major) ? major : Number(raw) / (code.toUpperCase() === 'JPY' ? 1 : 100);
     if (amount === 0 && o.free !== undefined) return o.free;
+    // Minor units in a store currency, with no digit options: core's one money formatter (exact to 15 places).
+    if (!isFinite(major) && args.length === 0 && ctx.locale.toLowerCase().startsWith('en') && isSupportedCurrency(code)) {
+      try {
+        return formatMoney(raw, code);
+      } catch {
+        /* over 15 integer places: Intl below */
+      }
+    }
     try {
       return new Intl.NumberFormat(ctx.locale, decimalOptions(args, { style: 'currency', currency: code })).format(amount);
     } catch {
