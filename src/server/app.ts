@@ -73,6 +73,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
     return503OnClosing: false,
+    // Shutdown (main.ts) closes idle connections itself, a moment after it stops listening, so a connection
+    // accepted just before the listener closed still gets its request served.
+    forceCloseConnections: false,
   });
 
   let redis: Redis | null = null;

@@ -65,7 +65,15 @@ export async function main(env = process.env): Promise<void> {
   });
   const drain = async (quietMs: number, maxMs: number) => {
     const end = Date.now() + maxMs;
-    while ((inFlight > 0 || Date.now() - lastConnection < quietMs) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    const busy = () => inFlight > 0 || Date.now() - lastConnection < quietMs;
+    while (Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 20));
+      if (busy()) continue;
+      // Timers run before I/O in each turn of the event loop: after a stall, connections may be waiting to
+      // be accepted. Let one I/O phase pass (setImmediate runs after it) and look again before deciding.
+      await new Promise((r) => setImmediate(r));
+      if (!busy()) return;
+    }
   };
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -78,7 +86,12 @@ export async function main(env = process.env): Promise<void> {
     }, config.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     try {
+      // Connections accepted but not yet read are served (forceCloseConnections is off); ones that stay
+      // idle after a second are keep-alive leftovers and are closed.
+      const idle = setTimeout(() => app.server.closeIdleConnections(), 1000);
+      idle.unref();
       await app.close();
+      clearTimeout(idle);
       await database.close();
       process.exit(0);
     } catch (err) {
