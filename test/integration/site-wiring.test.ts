@@ -18,4 +18,14 @@ describe('demo site wiring', () => {
     expect(res.body).toMatch(/<form[^>]*method="post"/);
     expect(res.body).toContain('page-form');
   });
+
+  it('leaks no template instruction into any demo page, and links the member area from the footer', async () => {
+    const v = new Visitor(t.app);
+    for (const url of ['/', '/shop', '/shop/p/linen-camp-shirt', '/journal', '/journal/a-better-morning-cup', '/gallery', '/about', '/contact', '/cart', '/search?q=linen', '/no-such-page']) {
+      const res = await v.get(url);
+      expect(res.body, url).not.toMatch(/\{\.(section|end|repeated|or|if|var)\b/);
+    }
+    const home = await v.get('/');
+    expect(home.body).toMatch(/<nav class="site-footer__nav" aria-label="Members">[\s\S]*?href="\/members"/);
+  });
 });

@@ -255,6 +255,9 @@ export function navigationJson(site: WebsiteRow, byId: Map<string, CollectionRow
   out.mainNav ??= [];
   out._hidden ??= [];
   out._memberareas ??= [];
+  // Template variable names cannot start with '_', so themes reach these two through plain names.
+  out.memberAreas = out._memberareas;
+  out.hiddenNav = out._hidden;
   return out;
 }
 
