@@ -10,9 +10,7 @@
  * Run: npm run bench:pages   (BENCH_SECONDS=10, BENCH_CONNECTIONS=50, BENCH_DB=pglite,postgres,
  *                             TEST_DATABASE_URL for PostgreSQL, BENCH_LOG=info to log at info level to /dev/null)
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
+import { startChildServer } from './child-server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -119,32 +117,7 @@ async function load(ready: Ready, path: string, seconds = SECONDS): Promise<Figu
   };
 }
 
-async function start(kind: 'pglite' | 'postgres'): Promise<{ ready: Ready; stop: () => Promise<void> }> {
-  const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', fileURLToPath(import.meta.url), 'serve', kind], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env },
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    lines.once('line', (l) => {
-      try {
-        resolve(JSON.parse(l) as Ready);
-      } catch (e) {
-        reject(e as Error);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return {
-    ready,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.stdin!.end();
-      }),
-  };
-}
+const start = (kind: 'pglite' | 'postgres') => startChildServer<Ready>(import.meta.url, kind);
 
 const fmt = (f: Figures) =>
   `${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   ${f.kb.toFixed(1).padStart(5)} KB/resp` +
