@@ -14,7 +14,7 @@ import { hashToken, newId, newToken } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { lit, q, rawTransaction } from './raw.js';
 import { HttpError } from '../errors.js';
-import { computeCartTotals, type CartEntry } from '../../core/cart.js';
+import { computeCartTotals, type CartEntry, type CartTotals } from '../../core/cart.js';
 import { availableQuantity, inStock, type StockResult } from '../../core/product.js';
 import { validateForm, type FormField } from '../../core/forms.js';
 import { ProductType, RecordType } from '../../core/enums.js';
@@ -42,21 +42,12 @@ export interface AddInput {
 }
 
 /** A cart row as this service reads it. */
-export interface CartRow {
+export interface CartRow extends CartTotals {
   id: string;
   websiteId: string;
   siteUserId: string | null;
   orderId: string | null;
   isPurchased: boolean;
-  subtotalCents: number;
-  taxCents: number;
-  shippingCostCents: number;
-  discountCents: number;
-  grandTotalCents: number;
-  totalQuantity: number;
-  hasDigital: boolean;
-  purelyDigital: boolean;
-  requiresShipping: boolean;
   created: Date;
 }
 
