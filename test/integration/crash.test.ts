@@ -2,29 +2,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { freePort, startServer, tempDir, waitFor, type Started } from '../helpers/process.js';
 import { PG_URL } from '../helpers/db.js';
+import { HttpVisitor } from '../helpers/http-visitor.js';
 import { solveChallenge } from 'altcha-lib/v1';
 
 const started: Started[] = [];
 afterAll(() => {
   for (const s of started) if (s.child.exitCode === null) s.child.kill('SIGKILL');
 });
-
-interface Client {
-  cookies: Map<string, string>;
-}
-
-async function call(base: string, c: Client, method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Response> {
-  const headers: Record<string, string> = { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...extra };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (c.cookies.has('crumb')) headers['x-csrf-token'] = c.cookies.get('crumb')!;
-  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  for (const sc of res.headers.getSetCookie()) {
-    const [pair] = sc.split(';');
-    const i = pair!.indexOf('=');
-    c.cookies.set(pair!.slice(0, i), pair!.slice(i + 1));
-  }
-  return res;
-}
 
 /**
  * kill -9 under load: every cart add the server acknowledged (answered 200) is there after a restart,
@@ -41,13 +25,13 @@ async function crashRun(env: Record<string, string>) {
 
   const ctx = (await (await fetch(`${base}/shop/p/houseplant-field-guide?format=json`)).json()) as { item: { id: string } };
   const itemId = ctx.item.id;
-  const clients: Client[] = Array.from({ length: 8 }, () => ({ cookies: new Map() }));
-  for (const c of clients) await call(base, c, 'GET', '/health');
-  const acked = new Map<Client, number>();
+  const clients: HttpVisitor[] = Array.from({ length: 8 }, () => new HttpVisitor([base]));
+  for (const c of clients) await c.call('GET', '/health', undefined, base);
+  const acked = new Map<HttpVisitor, number>();
   const loops = clients.map(async (c) => {
     while (!stop) {
       try {
-        const res = await call(base, c, 'POST', '/api/commerce/shopping-cart/entries', { itemId, sku: 'EBOOK-PLANTS', quantity: 1 });
+        const res = await c.call('POST', '/api/commerce/shopping-cart/entries', { itemId, sku: 'EBOOK-PLANTS', quantity: 1 }, base);
         if (res.status === 200) acked.set(c, (acked.get(c) ?? 0) + 1);
       } catch {
         return; // the server is gone
@@ -55,14 +39,14 @@ async function crashRun(env: Record<string, string>) {
     }
   });
   // An owner editing the footer code: the last acknowledged version must survive.
-  const owner: Client = { cookies: new Map() };
-  await call(base, owner, 'GET', '/health');
-  expect((await call(base, owner, 'POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' })).status).toBe(200);
+  const owner = new HttpVisitor([base]);
+  await owner.call('GET', '/health', undefined, base);
+  expect((await owner.call('POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' }, base)).status).toBe(200);
   let lastEdit = 0;
   const editLoop = (async () => {
     for (let n = 1; !stop; n++) {
       try {
-        const res = await call(base, owner, 'PUT', '/api/site-header-footer', { header: '', footer: `<!-- edit ${n} -->` });
+        const res = await owner.call('PUT', '/api/site-header-footer', { header: '', footer: `<!-- edit ${n} -->` }, base);
         if (res.status === 200) lastEdit = n;
       } catch {
         return;
@@ -76,13 +60,13 @@ async function crashRun(env: Record<string, string>) {
   const signUpLoop = (async () => {
     for (let n = 0; !stop; n++) {
       try {
-        const v: Client = { cookies: new Map() };
+        const v = new HttpVisitor([base]);
         const ip = { 'x-forwarded-for': `10.77.${Math.floor(n / 250)}.${(n % 250) + 1}` };
-        const c = (await (await call(base, v, 'GET', '/api/captcha/challenge?action=product-waitlist', undefined, ip)).json()) as Record<string, string & number>;
+        const c = (await (await v.call('GET', '/api/captcha/challenge?action=product-waitlist', undefined, base, ip)).json()) as Record<string, string & number>;
         const sol = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
         const token = Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: sol!.number, salt: c.salt, signature: c.signature })).toString('base64');
         const email = `crash${n}@example.com`;
-        const res = await call(base, v, 'POST', '/api/site-users/account/notifications/restock', { isJoinMailingList: false, productId: throwCtx.item.id, variantId: clay.id, siteVisitorEmail: email, captchaToken: token }, ip);
+        const res = await v.call('POST', '/api/site-users/account/notifications/restock', { isJoinMailingList: false, productId: throwCtx.item.id, variantId: clay.id, siteVisitorEmail: email, captchaToken: token }, base, ip);
         if (res.status === 200) signedUp.push(email);
       } catch {
         return;
@@ -101,7 +85,7 @@ async function crashRun(env: Record<string, string>) {
   expect(second.output()).toContain('Tessera is serving');
   let total = 0;
   for (const c of clients) {
-    const cart = (await (await call(base, c, 'GET', '/api/commerce/shopping-cart')).json()) as { totalQuantity: number };
+    const cart = (await (await c.call('GET', '/api/commerce/shopping-cart', undefined, base)).json()) as { totalQuantity: number };
     const n = acked.get(c) ?? 0;
     total += n;
     // Everything acknowledged is there; at most one more (a write that committed as the answer was lost).
@@ -110,10 +94,10 @@ async function crashRun(env: Record<string, string>) {
   }
   expect(total).toBeGreaterThanOrEqual(80);
   // The owner's last acknowledged edit (or the one in flight when the process died) is there.
-  const again: Client = { cookies: new Map() };
-  await call(base, again, 'GET', '/health');
-  expect((await call(base, again, 'POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' })).status).toBe(200);
-  const footer = ((await (await call(base, again, 'GET', '/api/site-header-footer')).json()) as { footer: string }).footer;
+  const again = new HttpVisitor([base]);
+  await again.call('GET', '/health', undefined, base);
+  expect((await again.call('POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' }, base)).status).toBe(200);
+  const footer = ((await (await again.call('GET', '/api/site-header-footer', undefined, base)).json()) as { footer: string }).footer;
   const version = Number(/edit (\d+)/.exec(footer)?.[1]);
   expect(version).toBeGreaterThanOrEqual(lastEdit);
   expect(version).toBeLessThanOrEqual(lastEdit + 1);
@@ -121,7 +105,7 @@ async function crashRun(env: Record<string, string>) {
   const listed = new Set<string>();
   let cursor = '';
   for (let page = 0; page < 100; page++) {
-    const r = (await (await call(base, again, 'GET', `/api/site-users/account/notifications/restock?productId=${throwCtx.item.id}&variantId=${clay.id}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json()) as {
+    const r = (await (await again.call('GET', `/api/site-users/account/notifications/restock?productId=${throwCtx.item.id}&variantId=${clay.id}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, base)).json()) as {
       signUps: Array<{ email?: string; siteVisitorEmail?: string }>;
       hasNextPage: boolean;
       nextPageCursor: string;

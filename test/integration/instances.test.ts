@@ -2,32 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { freePort, startServer, tempDir, waitFor, type Started } from '../helpers/process.js';
 import { PG_URL } from '../helpers/db.js';
+import { HttpVisitor } from '../helpers/http-visitor.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { solveChallenge } from 'altcha-lib/v1';
-
-/** A visitor whose requests alternate between instances; one cookie jar for both. */
-class Browser {
-  cookies = new Map<string, string>();
-  private n = 0;
-  constructor(private readonly bases: string[]) {}
-
-  next(): string {
-    return this.bases[this.n++ % this.bases.length]!;
-  }
-
-  async call(method: string, path: string, body?: unknown, base = this.next()): Promise<{ status: number; json: () => Promise<any>; text: () => Promise<string> }> {
-    const headers: Record<string, string> = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (method !== 'GET' && this.cookies.has('crumb')) headers['x-csrf-token'] = this.cookies.get('crumb')!;
-    const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
-    for (const sc of res.headers.getSetCookie()) {
-      const [pair] = sc.split(';');
-      const i = pair!.indexOf('=');
-      this.cookies.set(pair!.slice(0, i), pair!.slice(i + 1));
-    }
-    return res;
-  }
-}
 
 describe('two instances on one PostgreSQL', () => {
   const started: Started[] = [];
@@ -75,7 +52,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('keeps one cart, one crumb and one owner session for a visitor who alternates instances', async () => {
-    const v = new Browser(bases);
+    const v = new HttpVisitor(bases);
     await v.call('GET', '/');
     const ctx = await (await v.call('GET', '/shop/p/ceramic-pour-over-set?format=json')).json();
     for (let i = 0; i < 6; i++) {
@@ -95,14 +72,14 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   /** Solves the self-hosted captcha of one instance; the token is checked by the other. */
-  async function captcha(v: Browser, action: string): Promise<string> {
+  async function captcha(v: HttpVisitor, action: string): Promise<string> {
     const c = await (await v.call('GET', `/api/captcha/challenge?action=${action}`)).json();
     const sol = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
     return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: sol!.number, salt: c.salt, signature: c.signature })).toString('base64');
   }
 
   it('takes a form submission whose captcha, key and submission each go to a different instance', async () => {
-    const v = new Browser(bases);
+    const v = new HttpVisitor(bases);
     await v.call('GET', '/contact');
     const token = await captcha(v, 'form-block');
     const { key } = await (await v.call('POST', '/api/form/FormSubmissionKey')).json();
@@ -116,7 +93,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('emails each restock sign-up exactly once when send-all runs on both instances at once', async () => {
-    const owner = new Browser(bases);
+    const owner = new HttpVisitor(bases);
     await owner.call('GET', '/health');
     expect((await owner.call('POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' })).status).toBe(200);
     const API = '/api/site-users/account/notifications/restock';
@@ -125,7 +102,7 @@ describe('two instances on one PostgreSQL', () => {
     const variant = ctx.item.structuredContent.variants.find((x: { sku: string }) => x.sku === 'THROW-CLAY');
     const n = 12;
     for (let i = 0; i < n; i++) {
-      const visitor = new Browser(bases);
+      const visitor = new HttpVisitor(bases);
       await visitor.call('GET', '/health');
       const res = await visitor.call('POST', API, { isJoinMailingList: false, productId: ctx.item.id, variantId: variant.id, siteVisitorEmail: `twin${i}@example.com`, captchaToken: await captcha(visitor, 'product-waitlist') });
       expect(res.status).toBe(200);
