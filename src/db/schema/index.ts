@@ -6,3 +6,4 @@ export * from './forms.js';
 export * from './checkout.js';
 export * from './restock.js';
 export * from './analytics.js';
+export * from './engagement.js';
