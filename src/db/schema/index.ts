@@ -7,3 +7,4 @@ export * from './checkout.js';
 export * from './restock.js';
 export * from './analytics.js';
 export * from './engagement.js';
+export * from './reviews.js';
