@@ -8,3 +8,4 @@ export * from './restock.js';
 export * from './analytics.js';
 export * from './engagement.js';
 export * from './reviews.js';
+export * from './members.js';
