@@ -371,3 +371,176 @@ export const time = {
 
 /** All areas in one object. */
 export const messages = { commerce, cart, forms, restock, instalments, platform, editor, template, colour, image, time } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Engagement: promo popup, newsletter lists, cookie banner (texts the specs leave to us)
+// ---------------------------------------------------------------------------------------------
+
+export const engagement = {
+  POPUP_CLOSE: 'Close',
+  POPUP_EMAIL_LABEL: 'Email Address',
+  POPUP_THANKS: 'Thank you for signing up!',
+  CONFIRM_SENT: 'Almost done: check your inbox and confirm your subscription.',
+  EMAIL_REQUIRED: 'Email cannot be blank',
+  LIST_NOT_FOUND: 'That mailing list does not exist.',
+  LIST_NAME_REQUIRED: 'Name is required.',
+  POPUP_OFF: 'The popup is switched off.',
+  BAD_BODY: 'The request body must be a JSON object.',
+  PREVIEW_NOT_FOUND: 'There is no email with that name.',
+  // Newsletter unsubscribe (page type 300) and confirmation pages
+  UNSUBSCRIBE_TITLE: 'Unsubscribe',
+  UNSUBSCRIBE_CONFIRM: 'Stop newsletter emails from {store} to {email}?',
+  UNSUBSCRIBE_BUTTON: 'Unsubscribe',
+  UNSUBSCRIBED_TITLE: 'You are unsubscribed',
+  UNSUBSCRIBED: '{email} will get no more newsletter emails from {store}.',
+  LINK_INVALID_TITLE: 'Link not valid',
+  LINK_INVALID: 'This link is not valid. Please use the link from the latest email.',
+  CONFIRM_TITLE: 'Confirm your subscription',
+  CONFIRM_QUESTION: 'Subscribe {email} to the {store} newsletter?',
+  CONFIRM_BUTTON: 'Confirm subscription',
+  CONFIRMED_TITLE: 'Subscription confirmed',
+  CONFIRMED: '{email} is now subscribed to the {store} newsletter.',
+  // Cookie banner
+  BANNER_LABEL: 'Cookie preferences',
+  BANNER_NOTICE_DEFAULT: 'This website uses cookies to keep your cart and to understand how the site is used.',
+  BANNER_OPT_IN_DEFAULT: 'We use necessary cookies to run this site. With your consent we also use analytics cookies and third-party scripts.',
+  BANNER_ACCEPT: 'Accept all',
+  BANNER_REJECT: 'Reject optional cookies',
+  BANNER_SAVE: 'Save choices',
+  BANNER_DISMISS: 'OK',
+  BANNER_CHOOSE: 'Choose cookies',
+  CATEGORY_NECESSARY: 'Necessary (always on)',
+  CATEGORY_ANALYTICS: 'Analytics',
+  CATEGORY_MARKETING: 'Third-party scripts and marketing',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Product reviews and donations (issue #15, second half). The specs name no texts for these;
+// these are Tessera's own.
+// ---------------------------------------------------------------------------------------------
+
+export const reviews = {
+  TOKEN_INVALID: 'This review link is not valid. Please use the link from your email.',
+  RATING_REQUIRED: 'Choose a rating from 1 to 5 stars.',
+  BODY_REQUIRED: 'Please write a few words about the product.',
+  BODY_TOO_LONG: 'Reviews can be up to 5000 characters.',
+  TITLE_TOO_LONG: 'Titles can be up to 120 characters.',
+  NAME_REQUIRED: 'Please enter your name.',
+  NAME_TOO_LONG: 'Names can be up to 80 characters.',
+  NOT_IN_ORDER: 'That product is not part of this order.',
+  ALREADY_REVIEWED: 'You have already reviewed this product.',
+  THANKS: 'Thank you! Your review will appear once it has been approved.',
+  NOT_FOUND: 'That review does not exist.',
+  PAGE_TITLE: 'Review your purchase',
+  TAB: 'Reviews',
+  NONE_YET: 'No reviews yet.',
+  /** '4.5 out of 5 stars' */
+  outOf5: (average: string) => `${average} out of 5 stars`,
+  /** 'One review' / '3 reviews' */
+  count: (n: number) => (n === 1 ? '1 review' : `${n} reviews`),
+  /** The label of one rating choice: '1 star', '4 stars'. */
+  stars: (n: number) => (n === 1 ? '1 star' : `${n} stars`),
+} as const;
+
+export const relatedProducts = {
+  HEADING: 'You may also like',
+  CHOOSE_OPTIONS: 'Choose options',
+  UNKNOWN_PRODUCT: 'One of those products does not exist.',
+  SELF: 'A product cannot be related to itself.',
+} as const;
+
+export const donations = {
+  PAGE_TITLE: 'Donate',
+  CONFIRMED_TITLE: 'Thank you for your contribution',
+  AMOUNT_REQUIRED: 'Choose or enter an amount.',
+  AMOUNT_INVALID: 'Enter an amount as a number, like 25 or 25.50.',
+  /** 'The smallest donation is $1.00.' */
+  tooSmall: (min: string) => `The smallest donation is ${min}.`,
+  tooLarge: (max: string) => `The largest donation is ${max}.`,
+  NAME_REQUIRED: 'Please enter your name.',
+  NAME_TOO_LONG: 'Names can be up to 120 characters.',
+  MESSAGE_TOO_LONG: 'Messages can be up to 1000 characters.',
+  CLOSED: 'Donations are not open on this site.',
+  NOT_FOUND: 'That contribution does not exist.',
+  KEY_INVALID: 'The form has expired. Please reload the page and try again.',
+  CUSTOM_AMOUNT: 'Other amount',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Page editor (issue #13): layout limits, saves, uploads. The spec names the limits and the
+// upload outcomes; these are the sentences Tessera shows for them.
+// ---------------------------------------------------------------------------------------------
+
+export const pageEditor = {
+  STATUS_PUBLISHED: 'Published',
+  /** The limit of platform.md section 9 (at most 60 blocks per layout). */
+  blockLimit: (max: number) => `A page can have at most ${max} blocks. Delete a block to add another.`,
+  sectionLimit: (max: number) => `A page can have at most ${max} sections.`,
+  SECTION_NOT_FOUND: 'That section is no longer on the page.',
+  BLOCK_NOT_FOUND: 'That block is no longer on the page.',
+  NOT_A_LAYOUT: 'The page layout is not valid.',
+  REQUIRED: 'Required',
+  mustBeText: (field: string) => `${field} must be text`,
+  mustBeObject: (field: string) => `${field} must be an object`,
+  mustBeList: (field: string) => `${field} must be a list`,
+  tooLong: (max: number) => `At most ${max} characters`,
+  listTooLong: (max: number) => `At most ${max} items`,
+  listTooShort: (min: number) => `At least ${min} item${min === 1 ? '' : 's'}`,
+  numberBetween: (min: number, max: number) => `Enter a whole number from ${min} to ${max}`,
+  outsideGrid: (columns: number) => `The block must fit in the ${columns} columns of the grid`,
+  /** A save with a version older than the stored one (two owners editing one page). */
+  STALE_VERSION: 'This page was changed by someone else after you opened it. Your changes were not saved: reload the page to see the latest version.',
+  STYLES_STALE_VERSION: 'The site styles were changed by someone else after you opened them. Your changes were not saved: reload to see the latest styles.',
+  PAGE_NOT_FOUND: 'Page not found',
+  NOTHING_TO_PUBLISH: 'There is no draft to publish.',
+  SCHEDULE_IN_PAST: 'Choose a time in the future to schedule publishing.',
+  PLACEHOLDER: (name: string) => `${name} block: shown only in the editor`,
+  UPLOAD_NOT_FOUND: 'File not found',
+} as const;
+
+export const donationPayments = {
+  AUTHENTICATION_UNSUPPORTED: 'This card needs an extra authentication step, which donations do not support yet. Please use another card.',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Members (issue #14): the lock screen, page passwords, member areas and video courses. The specs
+// name these pages (103, 105, 106, 208) and the join button; these are the sentences Tessera shows.
+// ---------------------------------------------------------------------------------------------
+
+export const members = {
+  LOCK_TITLE: 'This site is private',
+  LOCK_TEXT: 'Enter the password to view this site.',
+  PROTECTED_TEXT: 'This page is protected. Enter the password to view it.',
+  PASSWORD_LABEL: 'Password',
+  UNLOCK_BUTTON: 'Enter',
+  WRONG_PASSWORD: 'That password is not right. Please try again.',
+  PASSWORD_REQUIRED: 'Enter the password.',
+  TOO_MANY_PASSWORDS: 'Too many password attempts. Please try again in a few minutes.',
+  DENIED_TEXT: 'This page is for members. Join to see it, or sign in if you already have an account.',
+  JOIN_BUTTON: 'Join',
+  SIGN_IN_BUTTON: 'Sign in',
+  joinArea: (name: string) => `Join ${name}`,
+  FREE: 'Free',
+  ACCOUNT_EXISTS: 'An account already uses this email. Sign in to join.',
+  TOO_MANY_JOINS: 'Too many attempts to join. Please try again in a few minutes.',
+  CONFIRMED_TITLE: 'Membership confirmed',
+  confirmedText: (name: string) => `Welcome to ${name}. You can now see everything in it.`,
+  NOT_A_MEMBER: 'Your membership is not active yet.',
+  AREA_NOT_FOUND: 'That member area does not exist.',
+  AREA_EXISTS: 'A member area with that id already exists.',
+  UNKNOWN_COLLECTION: 'One of the chosen pages or collections does not exist.',
+  NAME_REQUIRED: 'Give the member area a name.',
+  PRICE_REQUIRED: 'A paid member area needs a price above zero.',
+  PASSWORD_TOO_SHORT: 'Use at least 4 characters for the password.',
+  LESSON_NOT_FOUND: 'That lesson does not exist.',
+  MEMBERS_ONLY: 'Only members can do that.',
+  FILE_TOO_LARGE: 'That file is too large.',
+  FILE_TYPE: 'Upload a video, an image, audio or a PDF.',
+  VIDEO_SOURCE: 'Give the lesson an uploaded video or an embed URL (https).',
+  lessonsDone: (done: number, total: number) => `${done} of ${total} lessons complete`,
+  MARK_COMPLETE: 'Mark lesson complete',
+  COMPLETED: 'Completed',
+  STARTED: 'Started',
+  NEXT_LESSON: 'Next lesson',
+  watchOn: (host: string) => `Watch on ${host}`,
+} as const;
