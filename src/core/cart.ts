@@ -93,17 +93,46 @@ export function entrySubtotalCents(entry: Pick<CartEntry, 'purchasePriceCents' |
 }
 
 /**
- * The entry an add request merges into: same item, same sku, and no additional-fields answers on
- * either side (entries carrying form answers are kept apart).
+ * The entry an add request merges into: same item, same sku and equal additional-fields answers
+ * (storefront.md: "Merges into an existing entry when item, sku and additionalFields are equal, else
+ * adds an entry"). No answers on both sides counts as equal; answers are compared as JSON values.
  */
 export function findMergeableEntry(
   entries: readonly CartEntry[],
   add: { itemId: string; sku: string; additionalFields?: string | null },
 ): CartEntry | undefined {
-  if (hasAnswers(add.additionalFields)) return undefined;
-  return entries.find(
-    (e) => e.itemId === add.itemId && e.chosenVariant.sku === add.sku && !hasAnswers(e.additionalFields),
-  );
+  return entries.find((e) => e.itemId === add.itemId && e.chosenVariant.sku === add.sku && sameAdditionalFields(e.additionalFields, add.additionalFields));
+}
+
+/**
+ * Whether two additional-fields answers are equal: nothing, '', 'null', '{}' and '[]' all mean no answers;
+ * JSON texts are equal when they hold the same value (object key order does not matter); text that is
+ * not JSON is compared as it is.
+ */
+export function sameAdditionalFields(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (a === b) return true;
+  return canonicalAnswers(a) === canonicalAnswers(b);
+}
+
+function canonicalAnswers(fields: string | null | undefined): string {
+  if (!hasAnswers(fields)) return '';
+  const t = (fields as string).trim();
+  try {
+    return JSON.stringify(sortKeys(JSON.parse(t)));
+  } catch {
+    return t;
+  }
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(o).sort()) out[k] = sortKeys(o[k]);
+    return out;
+  }
+  return v;
 }
 
 function hasAnswers(fields: string | null | undefined): boolean {

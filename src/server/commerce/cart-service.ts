@@ -14,7 +14,7 @@ import { hashToken, newId, newToken } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { lit, q, rawTransaction } from './raw.js';
 import { HttpError } from '../errors.js';
-import { computeCartTotals, type CartEntry, type CartTotals } from '../../core/cart.js';
+import { computeCartTotals, sameAdditionalFields, type CartEntry, type CartTotals } from '../../core/cart.js';
 import { availableQuantity, inStock, type StockResult } from '../../core/product.js';
 import { validateForm, type FormField } from '../../core/forms.js';
 import { ProductType, RecordType } from '../../core/enums.js';
@@ -492,7 +492,7 @@ export class CartService {
       const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((s, l) => s + l.quantity, 0);
       assertStock(v, inCart, input.quantity);
 
-      const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && l.additionalFields === input.additionalFields);
+      const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && sameAdditionalFields(l.additionalFields, input.additionalFields));
       let entry: Line;
       let change: string;
       if (same) {

@@ -7,6 +7,7 @@ import {
   emptyCart,
   entrySubtotalCents,
   findMergeableEntry,
+  sameAdditionalFields,
   quantityInCart,
   type CartEntry,
 } from '../../../src/core/cart';
@@ -107,6 +108,23 @@ describe('entries', () => {
     expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'sku-a', additionalFields: '{}' })?.id).toBe('a');
     expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'sku-a', additionalFields: '{"f":"y"}' })).toBeUndefined();
     expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'other' })).toBeUndefined();
+  });
+  it('merges when item, sku and additionalFields are equal (form answers included)', () => {
+    expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'sku-a', additionalFields: '{"f":"x"}' })?.id).toBe('b');
+    expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'sku-a', additionalFields: ' {"f": "x"} ' })?.id).toBe('b');
+    expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'sku-a', additionalFields: null })?.id).toBe('a');
+    expect(findMergeableEntry(entries, { itemId: 'item-b', sku: 'sku-a', additionalFields: '{"f":"x"}' })).toBeUndefined();
+    const two = [entry('c', 100, 1, ProductType.PHYSICAL, { itemId: 'item-a', chosenVariant: { sku: 'sku-a', attributes: {} }, additionalFields: '{"a":1,"b":2}' })];
+    expect(findMergeableEntry(two, { itemId: 'item-a', sku: 'sku-a', additionalFields: '{"b":2,"a":1}' })?.id).toBe('c');
+    expect(findMergeableEntry(two, { itemId: 'item-a', sku: 'sku-a', additionalFields: '{"a":1,"b":3}' })).toBeUndefined();
+    expect(findMergeableEntry(two, { itemId: 'item-a', sku: 'sku-a' })).toBeUndefined();
+  });
+  it('sameAdditionalFields: no answers in any spelling are equal; answers compare as JSON values', () => {
+    for (const none of [undefined, null, '', '  ', 'null', '{}', '[]']) expect(sameAdditionalFields(none, '')).toBe(true);
+    expect(sameAdditionalFields('{"f":"x"}', '{"f":"x"}')).toBe(true);
+    expect(sameAdditionalFields('{"f":"x"}', '')).toBe(false);
+    expect(sameAdditionalFields('{"f":["a",{"y":1,"x":2}]}', '{"f":["a",{"x":2,"y":1}]}')).toBe(true);
+    expect(sameAdditionalFields('{"f":["a","b"]}', '{"f":["b","a"]}')).toBe(false);
   });
   it('counts quantity in cart per item and sku', () => {
     expect(quantityInCart(entries, 'item-a', 'sku-a')).toBe(3);
