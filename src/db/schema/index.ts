@@ -9,3 +9,4 @@ export * from './analytics.js';
 export * from './engagement.js';
 export * from './reviews.js';
 export * from './members.js';
+export * from './editor.js';
