@@ -167,6 +167,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
       visitorCookie: b.visitorCookie,
       page: pick(b),
       ip: req.ip,
+      origin: `${req.protocol}://${req.host}`,
     });
     const f = publicForm(res.form);
     return { success: true, submissionId: res.submissionId, submissionMessage: f.submissionMessage, successRedirect: f.successRedirect || undefined };
@@ -183,7 +184,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
       const page: PageFields = { pageTitle: one(body.pageTitle), pageId: one(body.pageId), pagePath: back };
       const cs = one(body.contentSource);
       if (cs === 'i' || cs === 'c') page.contentSource = cs;
-      const res = await service.submit({ formId: form.id, key: undefined, form: values, honeypot: one(body.honeypot), page, ip: req.ip, noScript: true });
+      const res = await service.submit({ formId: form.id, key: undefined, form: values, honeypot: one(body.honeypot), page, ip: req.ip, noScript: true, origin: `${req.protocol}://${req.host}` });
       const f = publicForm(res.form);
       if (f.successRedirect) return reply.redirect(f.successRedirect, 303);
       return renderResultPage(app, reply, { status: 200, ok: true, title: f.name, message: f.submissionMessage, back });

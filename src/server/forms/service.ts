@@ -233,7 +233,13 @@ export interface SubmitInput {
   ip: string;
   /** A plain form post without JavaScript: no key or captcha can be produced; kept as suspected spam when the form has a captcha. */
   noScript?: boolean;
+  /** The request's origin (links in emails that hooks queue). */
+  origin?: string;
 }
+
+/** Runs inside the transaction of every kept (not spam) submission; the engagement area joins newsletter sign-ups to its mailing lists. */
+export type FormSubmittedHook = (tx: Tx, s: { database: Database; form: FormRow; data: Record<string, FieldValue>; origin?: string }) => Promise<void>;
+export const formSubmittedHooks: FormSubmittedHook[] = [];
 
 export type SubmitResult = { ok: true; submissionId: string; spam: boolean; form: FormRow };
 
@@ -377,6 +383,7 @@ export class FormsService {
         createdAt: new Date(this.options.now()),
       });
       if (owner) await this.app.services.mailer.enqueue(tx, notificationMail(form, fields, data, owner, id, input.page));
+      if (!spamReason) for (const hook of formSubmittedHooks) await hook(tx, { database: this.database, form, data, origin: input.origin });
     });
     if (owner) this.app.services.mailer.kick();
     if (captchaFailed) throw new HttpError(400, m.RECAPTCHA_FAILED);

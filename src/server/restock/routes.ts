@@ -63,6 +63,7 @@ export async function restockRoutes(app: FastifyInstance, opts: { service: Resto
       email: body.siteVisitorEmail!,
       isJoinMailingList: body.isJoinMailingList,
       language: body.language ?? null,
+      origin: requestOrigin(req),
     });
     return { success: true, created: r.created, message: successTextOf(site?.settings ?? {}) };
   });

@@ -44,12 +44,18 @@ export interface StockLevel {
 
 export const inStock = (s: StockLevel): boolean => s.unlimited === true || Number(s.qtyInStock) > 0;
 
+/** Runs in the sign-up's transaction when a visitor ticks the mailing-list opt-in (the engagement area joins them to its list). */
+export type RestockJoinHook = (tx: Tx, s: { database: Database; websiteId: string; email: string; origin?: string }) => Promise<void>;
+export const restockJoinHooks: RestockJoinHook[] = [];
+
 export interface SignUpInput {
   productId: string;
   variantId: string;
   email: string;
   isJoinMailingList: boolean;
   language?: string | null;
+  /** The request's origin (links in emails that hooks queue). */
+  origin?: string | null;
 }
 
 export interface SignUpJson {
@@ -320,6 +326,7 @@ export class RestockService {
             RETURNING id, (xmax = 0) AS inserted`,
       );
       await tx.execute(sql`DELETE FROM restock_suppressions WHERE website_id = ${info.website_id} AND email_key = ${key}`);
+      if (join) for (const hook of restockJoinHooks) await hook(tx, { database: this.database, websiteId: info.website_id, email, origin: this.publicUrl ?? input.origin ?? undefined });
       return { id: r[0]!.id, created: r[0]!.inserted === true };
     });
   }

@@ -54,6 +54,16 @@ export function setCart(cart: unknown): void {
   });
 }
 
+function consentCookie(): string | undefined {
+  for (const part of document.cookie.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === 'tessera_consent') return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+const consentGranted = () => consentCookie() === 'granted';
+
 /**
  * Starts what a tracked page collects: the error reporter at once (so early errors are caught), the
  * tracker and the performance collector once the page has loaded and the browser is idle, from a
@@ -68,6 +78,35 @@ export function startAnalytics(page: PageData | null = readPageData()): void {
       early.length = 0;
       return;
     }
+    // Under an opt-in cookie banner ('ask'), nothing is collected or sent before the visitor agrees,
+    // and nothing at all after a refusal (the banner clears the census cookies).
+    if (page.cookiePolicy === 'ask' && !consentGranted()) {
+      if (consentCookie() === 'denied') {
+        disabled = true;
+        early.length = 0;
+        return;
+      }
+      document.addEventListener(
+        'tessera:consent',
+        (ev) => {
+          if ((ev as CustomEvent<{ granted?: boolean }>).detail?.granted === true) begin(page);
+          else {
+            disabled = true;
+            early.length = 0;
+          }
+        },
+        { once: true },
+      );
+      return;
+    }
+    begin(page);
+  } catch {
+    /* analytics never breaks the page */
+  }
+}
+
+function begin(page: PageData): void {
+  try {
     startErrorReporter(page);
     const go = () =>
       import('./analytics-lazy.js').then(

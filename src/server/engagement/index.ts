@@ -1,0 +1,69 @@
+/**
+ * The engagement area: promo popup, newsletter mailing lists (sign-ups from newsletter forms, the popup
+ * and the restock opt-in; double opt-in; unsubscribe page 300), cookie banner and consent, and the
+ * email preview (301). Other areas reach it through hooks they own (forms' formSubmittedHooks,
+ * restock's restockJoinHooks) and through `registerEmailPreview` (email-previews.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Database, Tx } from '../../db/index.js';
+import { formSubmittedHooks, type FormSubmittedHook } from '../forms/service.js';
+import { restockJoinHooks, type RestockJoinHook } from '../restock/service.js';
+import type { FormField } from '../../core/forms.js';
+import { EngagementSettingsService } from './settings.js';
+import { MailingLists, emailProblem } from './lists.js';
+import { engagementRoutes } from './routes.js';
+import { setMarkupSettings } from './markup.js';
+import { registerBuiltinPreviews } from './builtin-previews.js';
+
+export { engagementParts } from './markup.js';
+export { registerEmailPreview } from './email-previews.js';
+
+const listsByDatabase = new WeakMap<Database, MailingLists>();
+
+/** The mailing lists of an app (tests and other areas reach them through its database). */
+export function mailingListsOf(app: FastifyInstance): MailingLists {
+  const l = listsByDatabase.get(app.database);
+  if (!l) throw new Error('The engagement area is not registered on this app');
+  return l;
+}
+
+async function join(tx: Tx, database: Database, input: { websiteId: string; email: string; source: 'form' | 'restock'; sourceRef?: string; origin?: string }) {
+  const lists = listsByDatabase.get(database);
+  if (!lists || emailProblem(input.email)) return;
+  await lists.subscribe(tx, { websiteId: input.websiteId, email: input.email, source: input.source, sourceRef: input.sourceRef }, input.origin);
+}
+
+/** A newsletter form's kept submission: its first answered email field joins the default list. */
+const formHook: FormSubmittedHook = async (tx, s) => {
+  if (s.form.kind !== 'newsletter') return;
+  const field = (s.form.fields as FormField[]).find((f) => f.type === 'email' && typeof s.data[f.id] === 'string' && String(s.data[f.id]).trim() !== '');
+  if (!field) return;
+  await join(tx, s.database, { websiteId: s.form.websiteId, email: String(s.data[field.id]), source: 'form', sourceRef: `form:${s.form.id}`, origin: s.origin });
+};
+
+/** The restock form's "join the mailing list" box joins the same default list. */
+const restockHook: RestockJoinHook = async (tx, s) => {
+  await join(tx, s.database, { websiteId: s.websiteId, email: s.email, source: 'restock', origin: s.origin });
+};
+
+/** PUBLIC_URL's origin and path when it is a valid http(s) URL. */
+function publicOrigin(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? `${u.origin}${u.pathname.replace(/\/+$/, '')}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function engagementArea(app: FastifyInstance): Promise<void> {
+  const settings = new EngagementSettingsService(app.database);
+  const lists = new MailingLists(app.database, app.services.mailer, publicOrigin(app.config.PUBLIC_URL));
+  listsByDatabase.set(app.database, lists);
+  setMarkupSettings(app.database, settings);
+  if (!formSubmittedHooks.includes(formHook)) formSubmittedHooks.push(formHook);
+  if (!restockJoinHooks.includes(restockHook)) restockJoinHooks.push(restockHook);
+  registerBuiltinPreviews();
+  await engagementRoutes(app, { settings, lists });
+}

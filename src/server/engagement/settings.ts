@@ -1,0 +1,175 @@
+/**
+ * The owner's engagement settings (one `engagement_settings` row per website): the promo popup and the
+ * cookie banner. Validated with zod at the edge; on read, defaults fill what is missing or bad.
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../db/index.js';
+import { rows } from '../db-util.js';
+import { COOKIE_BANNER_MODES, POPUP_ACTIONS, POPUP_ANCHORS, POPUP_TRIGGERS, type PopupPublic } from '../../core/engagement.js';
+import { engagement as m } from '../../core/messages.js';
+
+const url = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((v) => v === '' || /^(https?:\/\/|\/(?!\/))/.test(v), 'Use a path starting with / or an http(s) address.');
+
+const pagePath = z
+  .string()
+  .trim()
+  .min(1)
+  .max(300)
+  .regex(/^\/[^\s<>"']*$/, 'Each page is a path starting with /.');
+
+export const popupSchema = z.object({
+  enabled: z.boolean(),
+  title: z.string().trim().max(200),
+  text: z.string().max(2000),
+  imageUrl: url,
+  imageAlt: z.string().max(300),
+  action: z.enum(POPUP_ACTIONS),
+  buttonText: z.string().trim().min(1, 'The button needs a text.').max(60),
+  buttonUrl: url,
+  placeholder: z.string().max(100),
+  successText: z.string().max(500),
+  /** The list popup sign-ups join (null: the default list). */
+  listId: z.string().max(64).nullable(),
+  anchor: z.enum(POPUP_ANCHORS),
+  trigger: z.enum(POPUP_TRIGGERS),
+  delaySeconds: z.number().int().min(0).max(600),
+  scrollPercent: z.number().int().min(1).max(100),
+  pages: z.union([z.literal('all'), z.array(pagePath).max(100)]),
+  showAgainDays: z.number().int().min(0).max(365),
+  captcha: z.boolean(),
+});
+export type PopupSettings = z.infer<typeof popupSchema> & { version: number };
+
+export const POPUP_DEFAULTS: PopupSettings = {
+  enabled: false,
+  version: 1,
+  title: 'Join our newsletter',
+  text: 'News, new arrivals and offers, about once a month.',
+  imageUrl: '',
+  imageAlt: '',
+  action: 'newsletter',
+  buttonText: 'Sign Up',
+  buttonUrl: '',
+  placeholder: 'Email Address',
+  successText: m.POPUP_THANKS,
+  listId: null,
+  anchor: 'center-center',
+  trigger: 'delay',
+  delaySeconds: 5,
+  scrollPercent: 50,
+  pages: 'all',
+  showAgainDays: 0,
+  captcha: true,
+};
+
+export const cookieBannerSchema = z.object({
+  mode: z.enum(COOKIE_BANNER_MODES),
+  /** The banner's text (empty: the default text of the mode). */
+  text: z.string().max(2000),
+  /** A link to the owner's privacy policy (optional). */
+  policyUrl: url,
+});
+export type CookieBannerSettings = z.infer<typeof cookieBannerSchema>;
+
+export const COOKIE_BANNER_DEFAULTS: CookieBannerSettings = { mode: 'off', text: '', policyUrl: '' };
+
+type Obj = Record<string, unknown>;
+
+/** Fills defaults field by field, dropping what does not validate (never throws). */
+function lenient<T extends Obj>(schema: z.ZodObject, defaults: T, raw: unknown): T {
+  const src = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Obj) : {};
+  const out: Obj = { ...defaults };
+  for (const [k, s] of Object.entries(schema.shape)) {
+    const p = (s as z.ZodType).safeParse(src[k]);
+    if (p.success) out[k] = p.data;
+  }
+  return out as T;
+}
+
+export function popupOf(raw: unknown): PopupSettings {
+  const p = lenient(popupSchema, POPUP_DEFAULTS, raw);
+  const v = raw && typeof raw === 'object' ? Number((raw as Obj).version) : NaN;
+  p.version = Number.isSafeInteger(v) && v > 0 ? v : 1;
+  return p;
+}
+
+export function cookieBannerOf(raw: unknown): CookieBannerSettings {
+  return lenient(cookieBannerSchema, COOKIE_BANNER_DEFAULTS, raw);
+}
+
+/** What the browser gets: no list id, no page list, no captcha switch. */
+export function popupPublic(p: PopupSettings): PopupPublic {
+  return {
+    version: p.version,
+    title: p.title,
+    text: p.text,
+    imageUrl: p.imageUrl,
+    imageAlt: p.imageAlt,
+    action: p.action,
+    buttonText: p.buttonText,
+    buttonUrl: p.buttonUrl,
+    placeholder: p.placeholder,
+    successText: p.successText,
+    anchor: p.anchor,
+    trigger: p.trigger,
+    delaySeconds: p.delaySeconds,
+    scrollPercent: p.scrollPercent,
+    showAgainDays: p.showAgainDays,
+  };
+}
+
+export interface EngagementSettings {
+  popup: PopupSettings;
+  cookieBanner: CookieBannerSettings;
+}
+
+/** Reads and writes the settings row; reads are cached for a moment because every page needs them. */
+export class EngagementSettingsService {
+  private cache = new Map<string, { value: EngagementSettings; at: number }>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly ttlMs = 2000,
+  ) {}
+
+  async get(websiteId: string): Promise<EngagementSettings> {
+    const c = this.cache.get(websiteId);
+    if (c && Date.now() - c.at < this.ttlMs) return c.value;
+    const r = await rows<{ popup: unknown; cookie_banner: unknown }>(this.database.db, sql`SELECT popup, cookie_banner FROM engagement_settings WHERE website_id = ${websiteId}`);
+    const value = { popup: popupOf(r[0]?.popup), cookieBanner: cookieBannerOf(r[0]?.cookie_banner) };
+    this.cache.set(websiteId, { value, at: Date.now() });
+    return value;
+  }
+
+  /**
+   * Saves the popup. The version goes up by one with every change of what visitors see, so a visitor
+   * who closed the old popup sees the new one (its local storage holds the old version).
+   */
+  async savePopup(websiteId: string, next: z.infer<typeof popupSchema>): Promise<PopupSettings> {
+    return this.database.db.transaction(async (tx) => {
+      await tx.execute(sql`INSERT INTO engagement_settings (website_id) VALUES (${websiteId}) ON CONFLICT (website_id) DO NOTHING`);
+      const r = await rows<{ popup: unknown }>(tx, sql`SELECT popup FROM engagement_settings WHERE website_id = ${websiteId} FOR UPDATE`);
+      const before = popupOf(r[0]?.popup);
+      const { version: _v, ...rest } = before;
+      const changed = JSON.stringify(rest) !== JSON.stringify({ ...rest, ...next });
+      const saved: PopupSettings = { ...before, ...next, version: changed ? before.version + 1 : before.version };
+      await tx.execute(sql`UPDATE engagement_settings SET popup = ${JSON.stringify(saved)}::jsonb, updated_at = now() WHERE website_id = ${websiteId}`);
+      this.cache.delete(websiteId);
+      return saved;
+    });
+  }
+
+  async saveCookieBanner(websiteId: string, next: CookieBannerSettings): Promise<CookieBannerSettings> {
+    await this.database.db.execute(
+      sql`INSERT INTO engagement_settings (website_id, cookie_banner) VALUES (${websiteId}, ${JSON.stringify(next)}::jsonb)
+          ON CONFLICT (website_id) DO UPDATE SET cookie_banner = EXCLUDED.cookie_banner, updated_at = now()`,
+    );
+    this.cache.delete(websiteId);
+    return next;
+  }
+}
