@@ -18,6 +18,7 @@ import { adminRoutes } from './platform/admin-routes.js';
 import { CartService } from './commerce/cart-service.js';
 import { commerceRoutes } from './commerce/routes.js';
 import { Theme, DEFAULT_THEME_DIR } from './pages/theme.js';
+import { flagsArea } from './flags/index.js';
 import { ClientAssets } from './pages/assets.js';
 import { pageRoutes } from './pages/routes.js';
 import { formsArea } from './forms/index.js';
@@ -155,6 +156,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { status: 'ok' };
   });
 
+  // Feature switches first: their route gate answers 404 for a switched-off feature's routes in every area.
+  await app.register(flagsArea);
   await app.register(authRoutes, { owners: services.owners });
   await app.register(adminRoutes, { assets: services.assets });
   await app.register(commerceRoutes, { carts: services.carts, websites: services.websites });

@@ -36,6 +36,22 @@ const schema = z.object({
   ANALYTICS_MAX_BUFFERED: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
   /** Run the background workers (mail delivery, jobs) in this process. */
   WORKERS: bool.default(true),
+  /** Internal and staging hosts, comma-separated globs (`*` any text, `#` digits); experiment overrides work only there. Unset: the defaults of core/experiments.ts. */
+  INTERNAL_HOST_PATTERNS: z.string().max(2000).optional(),
+  /** The analytics client's source environment: dev, qa (staging) or prod; an invalid one is warned about and means prod. */
+  ANALYTICS_SOURCE_ENV: z.string().max(40).optional(),
+  /** The events service URL per source environment (unset: this site). */
+  ANALYTICS_SERVICE_URL_DEV: z.url().optional(),
+  ANALYTICS_SERVICE_URL_QA: z.url().optional(),
+  ANALYTICS_SERVICE_URL_PROD: z.url().optional(),
+  /** The analytics client's options (platform.md: fire events on, logging off, beacon on, validate off). */
+  ANALYTICS_FIRE_EVENTS: bool.default(true),
+  ANALYTICS_LOGGING: bool.default(false),
+  ANALYTICS_BEACON: bool.default(true),
+  ANALYTICS_VALIDATE: bool.default(false),
+  /** A session recorder: its id and script URL. Unset (the default): no recorder, no third-party script. */
+  SESSION_RECORDER_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an id').optional(),
+  SESSION_RECORDER_SCRIPT_URL: z.url().optional(),
 });
 
 export type Config = z.infer<typeof schema>;

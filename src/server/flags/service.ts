@@ -1,0 +1,67 @@
+/**
+ * The one server-side source of truth for feature switches and experiments. Areas (and the templates,
+ * through the page context's `features`) ask `isEnabled(site, feature)`; nothing else reads the stored
+ * switches. Switches live in the website's settings (`settings.features`), experiments in
+ * `settings.experiments`, both written through the platform's audited `changeSettings`.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Feature, blockOn, featureOn, featureStates, instalmentBrand } from '../../core/features.js';
+import { DEFAULT_EXPERIMENTS, DEFAULT_INTERNAL_HOST_PATTERNS, isInternalHost, parseHostPatterns, type Experiment } from '../../core/experiments.js';
+import type { WebsiteRow } from '../platform/websites.js';
+
+export { Feature };
+
+type SiteLike = Pick<WebsiteRow, 'settings'>;
+
+/** Whether a feature is on for this site. */
+export function isEnabled(site: SiteLike, feature: Feature): boolean {
+  return featureOn(site.settings.features, feature);
+}
+
+/** Every feature's state by key (the template context's `features`). */
+export function featuresOf(site: SiteLike): Record<string, boolean> {
+  return featureStates(site.settings.features);
+}
+
+/** Whether a block of this type renders on this site (beta blocks follow their flag). */
+export function isBlockEnabled(site: SiteLike, blockType: number): boolean {
+  return blockOn(site.settings.features, blockType);
+}
+
+/** Whether instalments are offered for a merchant country: the brand of that country must be on. */
+export function instalmentsEnabled(site: SiteLike, merchantCountry: string | null | undefined): boolean {
+  return isEnabled(site, instalmentBrand(merchantCountry));
+}
+
+/** Whether either instalment brand is on (the instalment routes exist). */
+export function anyInstalmentsEnabled(site: SiteLike): boolean {
+  return isEnabled(site, Feature.INSTALMENTS_AFTERPAY) || isEnabled(site, Feature.INSTALMENTS_CLEARPAY);
+}
+
+/** The site's experiments: the stored list, else the defaults. */
+export function experimentsOf(site: SiteLike): Experiment[] {
+  const stored = site.settings.experiments;
+  if (!Array.isArray(stored)) return DEFAULT_EXPERIMENTS.map((e) => ({ name: e.name, variants: e.variants.map((v) => ({ ...v })) }));
+  return stored.filter(
+    (e): e is Experiment =>
+      !!e && typeof e === 'object' && typeof (e as Experiment).name === 'string' && Array.isArray((e as Experiment).variants) && (e as Experiment).variants.every((v) => typeof v?.name === 'string' && typeof v?.weight === 'number'),
+  );
+}
+
+/** The internal-host patterns of this install (INTERNAL_HOST_PATTERNS, else the defaults). */
+export function hostPatterns(app: FastifyInstance): readonly string[] {
+  const text = app.config.INTERNAL_HOST_PATTERNS;
+  return text ? parseHostPatterns(text) : DEFAULT_INTERNAL_HOST_PATTERNS;
+}
+
+export function internalHost(app: FastifyInstance, host: string | undefined): boolean {
+  return isInternalHost(host, hostPatterns(app));
+}
+
+/** The website's country: settings.country, else the region of its locale. */
+export function siteCountry(site: Pick<WebsiteRow, 'settings' | 'locale'>): string | null {
+  const c = site.settings.country;
+  if (typeof c === 'string' && /^[A-Za-z]{2}$/.test(c)) return c.toUpperCase();
+  const m = /-([A-Za-z]{2})\b/.exec(site.locale);
+  return m ? m[1]!.toUpperCase() : null;
+}
