@@ -33,6 +33,7 @@ import { imageRoutes } from '../images/routes.js';
 import { ImageVariants } from '../images/variants.js';
 import { normaliseQuery, searchSite } from '../search/search.js';
 import { formHtml } from '../forms/index.js';
+import { engagementParts } from '../engagement/index.js';
 
 export interface PagesDeps {
   database: Database;
@@ -116,9 +117,11 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       ? `<link rel="preload" as="image" href="${escapeHtml(page.preload.src)}" imagesrcset="${escapeHtml(page.preload.srcset)}" imagesizes="${escapeHtml(page.preload.sizes)}" fetchpriority="high">`
       : '';
     const description = page.description ?? website.siteDescription;
+    // Popup, cookie banner and consent-gated owner scripts (server/engagement).
+    const engage = await engagementParts(app, req, { pageType: page.pageType, path, header: injection.header ?? '', footer: injection.footer ?? '' });
     const tessera = {
-      headers: `${preload}<link rel="stylesheet" href="/theme/site.css">${client.head}${injection.header ?? ''}`,
-      footers: `${client.body}${injection.footer ?? ''}`,
+      headers: `${preload}<link rel="stylesheet" href="/theme/site.css">${client.head}${engage.header}`,
+      footers: `${client.body}${engage.footer}`,
       cartPill: renderIsland('CartPill', { totalQuantity: cart?.totalQuantity ?? 0 }),
       title: escapeHtml(page.title ? `${page.title} — ${site.title}` : site.title),
       description,
