@@ -1,17 +1,46 @@
 /** The one entry the server imports from web: renders islands to HTML for the first paint. */
 import { renderToString } from 'react-dom/server';
-import { createElement } from 'react';
+import { createElement, type ComponentType } from 'react';
 import { islands } from './islands/registry.js';
+
+// The registry holds loaders (the browser fetches an island's chunk only when a page has it); the server
+// resolves them all once at start, so rendering stays synchronous.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const components = new Map<string, ComponentType<any>>(await Promise.all(Object.entries(islands).map(async ([name, load]) => [name, await load()] as const)));
 
 function escapeAttr(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * Recent renders by island, tag and props. An island's markup is a function of its props alone (the
+ * browser hydrates it from those props), so the same props give the same HTML: the product page's
+ * controls and a list's cards are rendered by React once, not on every request. Bounded in entries and
+ * size, and an entry is re-rendered after a minute all the same.
+ */
+const CACHE_ENTRIES = 2000;
+const CACHE_ENTRY_MAX_CHARS = 64 * 1024;
+const CACHE_TTL_MS = 60_000;
+const rendered = new Map<string, { html: string; at: number }>();
+
 export function renderIsland(name: string, props: Record<string, unknown>, tag: 'div' | 'span' = 'div'): string {
-  const Comp = islands[name];
+  const json = JSON.stringify(props);
+  const key = `${tag} ${name} ${json}`;
+  const now = Date.now();
+  const hit = rendered.get(key);
+  if (hit && now - hit.at < CACHE_TTL_MS) {
+    // Most recently used last, so the oldest entry is the first to go.
+    rendered.delete(key);
+    rendered.set(key, hit);
+    return hit.html;
+  }
+  const Comp = components.get(name);
   if (!Comp) throw new Error(`Unknown island ${name}`);
-  const html = renderToString(createElement(Comp, props));
-  return `<${tag} data-island="${escapeAttr(name)}" data-props="${escapeAttr(JSON.stringify(props))}">${html}</${tag}>`;
+  const html = `<${tag} data-island="${escapeAttr(name)}" data-props="${escapeAttr(json)}">${renderToString(createElement(Comp, props))}</${tag}>`;
+  if (key.length + html.length <= CACHE_ENTRY_MAX_CHARS) {
+    rendered.delete(key);
+    if (rendered.size >= CACHE_ENTRIES) rendered.delete(rendered.keys().next().value!);
+    rendered.set(key, { html, at: now });
+  }
+  return html;
 }
-
-
