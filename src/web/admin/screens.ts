@@ -9,6 +9,7 @@ import { ShippingScreen } from './ShippingScreen.js';
 import { TaxScreen } from './TaxScreen.js';
 import { CouponsScreen } from './CouponsScreen.js';
 import { Analytics } from './Analytics.js';
+import { PopupScreen, ListsScreen, CookiesScreen, EmailPreviewScreen } from './EngagementScreens.js';
 
 export interface AdminScreen {
   /** Path under /config this screen answers (exact, or a prefix ending in '/'). */
@@ -33,6 +34,14 @@ screens.push(
   { path: '/config/languages', label: 'Languages', component: LanguagesScreen },
   { path: '/config/commerce', label: 'Commerce', component: CommercePreferencesScreen },
   { path: '/config/team', label: 'Team', component: TeamScreen },
+);
+
+/** Engagement: promo popup, mailing lists, cookie banner, email preview (301). */
+screens.push(
+  { path: '/config/popup', label: 'Promo popup', component: PopupScreen },
+  { path: '/config/mailing-lists', label: 'Mailing lists', component: ListsScreen },
+  { path: '/config/cookies', label: 'Cookie banner', component: CookiesScreen },
+  { path: '/config/emails', label: 'Email preview', component: EmailPreviewScreen },
 );
 
 export function screenFor(pathname: string): AdminScreen | undefined {

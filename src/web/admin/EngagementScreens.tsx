@@ -1,0 +1,411 @@
+/**
+ * /config engagement screens: the promo popup, mailing lists (members, CSV export, double opt-in),
+ * cookie banner settings, and the email preview (page type 301) of every email Tessera sends.
+ */
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { api } from '../client/api.js';
+import { COOKIE_BANNER_MODES, POPUP_ANCHORS, POPUP_TRIGGERS, type CookieBannerMode, type PopupAnchor, type PopupTrigger } from '../../core/engagement.js';
+
+const API = '/api/config/engagement';
+const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+function useLoad<T>(url: string): [T | null, (v: T) => void, string, () => void] {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState('');
+  const load = () => {
+    api<T>('GET', url).then(setData, (e) => setError(msg(e)));
+  };
+  useEffect(load, [url]);
+  return [data, setData, error, load];
+}
+
+function SaveForm({ label, onSubmit, children, button = 'Save' }: { label: string; onSubmit: () => Promise<string | void>; children: ReactNode; button?: string }) {
+  const [out, setOut] = useState('');
+  const [err, setErr] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setOut('');
+    setErr('');
+    try {
+      setOut((await onSubmit()) || 'Saved.');
+    } catch (x) {
+      setErr(msg(x));
+    }
+  };
+  return (
+    <form onSubmit={submit} aria-label={label} className="admin-card">
+      {children}
+      <button type="submit">{button}</button>
+      {err ? <p role="alert">{err}</p> : null}
+      {out ? <p role="status">{out}</p> : null}
+    </form>
+  );
+}
+
+// ---- Promo popup ---------------------------------------------------------------------------------
+
+interface Popup {
+  enabled: boolean;
+  version: number;
+  title: string;
+  text: string;
+  imageUrl: string;
+  imageAlt: string;
+  action: 'newsletter' | 'button';
+  buttonText: string;
+  buttonUrl: string;
+  placeholder: string;
+  successText: string;
+  listId: string | null;
+  anchor: PopupAnchor;
+  trigger: PopupTrigger;
+  delaySeconds: number;
+  scrollPercent: number;
+  pages: 'all' | string[];
+  showAgainDays: number;
+  captcha: boolean;
+}
+
+interface List {
+  id: string;
+  name: string;
+  doubleOptIn: boolean;
+  isDefault: boolean;
+  subscribedCount: number;
+  pendingCount: number;
+  unsubscribedCount: number;
+}
+
+const ANCHOR_LABEL = (a: string) => a.replace('-', ' ').replace('center center', 'center');
+
+export function PopupScreen() {
+  const [d, setD, error] = useLoad<{ popup: Popup }>(`${API}/popup`);
+  const [lists] = useLoad<{ lists: List[] }>(`${API}/lists`);
+  const [pagesText, setPagesText] = useState<string | null>(null);
+  if (!d) return <p>{error || 'Loading…'}</p>;
+  const p = d.popup;
+  const set = (patch: Partial<Popup>) => setD({ popup: { ...p, ...patch } });
+  const pages = pagesText ?? (p.pages === 'all' ? '' : p.pages.join('\n'));
+  return (
+    <>
+      <h1>Promo popup</h1>
+      <p>A popup overlay on the pages you choose, with a newsletter sign-up or a button. Saving a change shows it again to visitors who closed the old one (version {p.version}).</p>
+      <SaveForm
+        label="Promo popup"
+        onSubmit={async () => {
+          const list = pages.split('\n').map((s) => s.trim()).filter(Boolean);
+          const { version: _v, ...rest } = p;
+          const r = await api<{ popup: Popup }>('PUT', `${API}/popup`, { ...rest, pages: list.length ? list : 'all' });
+          setD(r);
+          setPagesText(null);
+          return `Saved (version ${r.popup.version}).`;
+        }}
+      >
+        <label>
+          <input type="checkbox" checked={p.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> Show the popup
+        </label>
+        <label>
+          Title
+          <input value={p.title} onChange={(e) => set({ title: e.target.value })} maxLength={200} />
+        </label>
+        <label>
+          Text
+          <textarea rows={3} value={p.text} onChange={(e) => set({ text: e.target.value })} maxLength={2000} />
+        </label>
+        <label>
+          Image address
+          <input value={p.imageUrl} onChange={(e) => set({ imageUrl: e.target.value })} placeholder="/demo-media/... or https://..." />
+        </label>
+        <label>
+          Image description (alt text)
+          <input value={p.imageAlt} onChange={(e) => set({ imageAlt: e.target.value })} />
+        </label>
+        <fieldset>
+          <legend>Action</legend>
+          <label>
+            <input type="radio" name="action" checked={p.action === 'newsletter'} onChange={() => set({ action: 'newsletter' })} /> Newsletter sign-up
+          </label>
+          <label>
+            <input type="radio" name="action" checked={p.action === 'button'} onChange={() => set({ action: 'button' })} /> Button
+          </label>
+        </fieldset>
+        <label>
+          Button text
+          <input value={p.buttonText} onChange={(e) => set({ buttonText: e.target.value })} maxLength={60} />
+        </label>
+        {p.action === 'button' ? (
+          <label>
+            Button link
+            <input value={p.buttonUrl} onChange={(e) => set({ buttonUrl: e.target.value })} placeholder="/shop" />
+          </label>
+        ) : (
+          <>
+            <label>
+              Email placeholder
+              <input value={p.placeholder} onChange={(e) => set({ placeholder: e.target.value })} />
+            </label>
+            <label>
+              Thank-you text
+              <input value={p.successText} onChange={(e) => set({ successText: e.target.value })} />
+            </label>
+            <label>
+              Mailing list
+              <select value={p.listId ?? ''} onChange={(e) => set({ listId: e.target.value || null })}>
+                <option value="">Default list</option>
+                {(lists?.lists ?? []).map((l) => (
+                  <option key={l.id} value={l.id}>
+                    {l.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              <input type="checkbox" checked={p.captcha} onChange={(e) => set({ captcha: e.target.checked })} /> Captcha on the sign-up
+            </label>
+          </>
+        )}
+        <fieldset>
+          <legend>Position</legend>
+          <div className="admin-anchor-grid" style={{ display: 'grid', gridTemplateColumns: 'repeat(3, auto)', gap: 4 }}>
+            {POPUP_ANCHORS.map((a) => (
+              <label key={a}>
+                <input type="radio" name="anchor" checked={p.anchor === a} onChange={() => set({ anchor: a })} /> {ANCHOR_LABEL(a)}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <label>
+          Show
+          <select value={p.trigger} onChange={(e) => set({ trigger: e.target.value as PopupTrigger })}>
+            {POPUP_TRIGGERS.map((t) => (
+              <option key={t} value={t}>
+                {t === 'delay' ? 'After a delay' : t === 'scroll' ? 'When the visitor scrolls' : 'When the visitor is about to leave'}
+              </option>
+            ))}
+          </select>
+        </label>
+        {p.trigger === 'delay' ? (
+          <label>
+            Delay (seconds)
+            <input type="number" min={0} max={600} value={p.delaySeconds} onChange={(e) => set({ delaySeconds: Number(e.target.value) })} />
+          </label>
+        ) : null}
+        {p.trigger === 'scroll' ? (
+          <label>
+            Scrolled (percent of the page)
+            <input type="number" min={1} max={100} value={p.scrollPercent} onChange={(e) => set({ scrollPercent: Number(e.target.value) })} />
+          </label>
+        ) : null}
+        <label>
+          Pages (one path per line, such as / or /shop/*; empty: every page)
+          <textarea rows={3} value={pages} onChange={(e) => setPagesText(e.target.value)} />
+        </label>
+        <label>
+          Show again after a close (days; 0: only when the popup changes)
+          <input type="number" min={0} max={365} value={p.showAgainDays} onChange={(e) => set({ showAgainDays: Number(e.target.value) })} />
+        </label>
+      </SaveForm>
+    </>
+  );
+}
+
+// ---- Mailing lists -------------------------------------------------------------------------------
+
+interface Member {
+  id: string;
+  email: string;
+  status: string;
+  source: string;
+  created: string;
+}
+
+function Members({ list }: { list: List }) {
+  const [d, , error, reload] = useLoad<{ members: Member[]; total: number }>(`${API}/lists/${encodeURIComponent(list.id)}/members?limit=200`);
+  useEffect(reload, [list.subscribedCount, list.pendingCount, list.unsubscribedCount]);
+  if (!d) return <p>{error || 'Loading…'}</p>;
+  return (
+    <table aria-label={`Members of ${list.name}`}>
+      <thead>
+        <tr>
+          <th scope="col">Email</th>
+          <th scope="col">Status</th>
+          <th scope="col">Source</th>
+          <th scope="col">Signed up</th>
+        </tr>
+      </thead>
+      <tbody>
+        {d.members.length === 0 ? (
+          <tr>
+            <td colSpan={4}>No one has signed up yet.</td>
+          </tr>
+        ) : (
+          d.members.map((x) => (
+            <tr key={x.id}>
+              <td>{x.email}</td>
+              <td>{x.status}</td>
+              <td>{x.source}</td>
+              <td>{new Date(x.created).toLocaleString()}</td>
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+export function ListsScreen() {
+  const [d, , error, reload] = useLoad<{ lists: List[] }>(`${API}/lists`);
+  const [name, setName] = useState('');
+  const [doubleOptIn, setDoubleOptIn] = useState(false);
+  if (!d) return <p>{error || 'Loading…'}</p>;
+  return (
+    <>
+      <h1>Mailing lists</h1>
+      <p>Sign-ups from newsletter forms, the promo popup and the back-in-stock form. Every email to a list carries a one-click unsubscribe link.</p>
+      {d.lists.map((l) => (
+        <section key={l.id} aria-label={l.name} className="admin-card">
+          <h2>
+            {l.name}
+            {l.isDefault ? ' (default)' : ''}
+          </h2>
+          <p>
+            {l.subscribedCount} subscribed, {l.pendingCount} waiting for confirmation, {l.unsubscribedCount} unsubscribed.{' '}
+            <a href={`${API}/lists/${encodeURIComponent(l.id)}/export.csv`} download>
+              Export {l.name} as CSV
+            </a>
+          </p>
+          <label>
+            <input
+              type="checkbox"
+              checked={l.doubleOptIn}
+              onChange={(e) => {
+                void api('PUT', `${API}/lists/${encodeURIComponent(l.id)}`, { doubleOptIn: e.target.checked }).then(reload);
+              }}
+            />{' '}
+            Double opt-in (new members confirm by email)
+          </label>
+          <Members list={l} />
+        </section>
+      ))}
+      <SaveForm
+        label="New mailing list"
+        button="Create list"
+        onSubmit={async () => {
+          await api('POST', `${API}/lists`, { name, doubleOptIn });
+          setName('');
+          reload();
+          return 'List created.';
+        }}
+      >
+        <label>
+          List name
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} required />
+        </label>
+        <label>
+          <input type="checkbox" checked={doubleOptIn} onChange={(e) => setDoubleOptIn(e.target.checked)} /> Double opt-in
+        </label>
+      </SaveForm>
+    </>
+  );
+}
+
+// ---- Cookie banner -------------------------------------------------------------------------------
+
+interface CookieBannerSettings {
+  mode: CookieBannerMode;
+  text: string;
+  policyUrl: string;
+}
+
+const MODE_LABEL: Record<CookieBannerMode, string> = {
+  off: 'Off: no banner',
+  notice: 'Notice: tell visitors the site uses cookies',
+  'opt-in': 'Opt-in: analytics and third-party scripts wait for consent',
+};
+
+export function CookiesScreen() {
+  const [d, setD, error] = useLoad<{ cookieBanner: CookieBannerSettings }>(`${API}/cookies`);
+  if (!d) return <p>{error || 'Loading…'}</p>;
+  const c = d.cookieBanner;
+  return (
+    <>
+      <h1>Cookie banner</h1>
+      <SaveForm
+        label="Cookie banner"
+        onSubmit={async () => {
+          const r = await api<{ cookieBanner: CookieBannerSettings }>('PUT', `${API}/cookies`, c);
+          setD(r);
+        }}
+      >
+        <fieldset>
+          <legend>Banner</legend>
+          {COOKIE_BANNER_MODES.map((mode) => (
+            <label key={mode}>
+              <input type="radio" name="mode" checked={c.mode === mode} onChange={() => setD({ cookieBanner: { ...c, mode } })} /> {MODE_LABEL[mode]}
+            </label>
+          ))}
+        </fieldset>
+        <label>
+          Banner text (empty: the default text)
+          <textarea rows={3} value={c.text} onChange={(e) => setD({ cookieBanner: { ...c, text: e.target.value } })} maxLength={2000} />
+        </label>
+        <label>
+          Privacy policy link
+          <input value={c.policyUrl} onChange={(e) => setD({ cookieBanner: { ...c, policyUrl: e.target.value } })} placeholder="/privacy" />
+        </label>
+      </SaveForm>
+    </>
+  );
+}
+
+// ---- Email preview (301) -------------------------------------------------------------------------
+
+interface Rendered {
+  name: string;
+  label: string;
+  email: { subject: string; text: string; html: string | null };
+}
+
+export function EmailPreviewScreen() {
+  const [d, , error] = useLoad<{ emails: Array<{ name: string; label: string }> }>(`${API}/emails`);
+  const [name, setName] = useState('');
+  const [shown, setShown] = useState<Rendered | null>(null);
+  const [err, setErr] = useState('');
+  useEffect(() => {
+    const first = d?.emails[0]?.name;
+    if (!name && first) setName(first);
+  }, [d, name]);
+  useEffect(() => {
+    if (!name) return;
+    setErr('');
+    api<Rendered>('GET', `${API}/emails/${encodeURIComponent(name)}`).then(setShown, (e) => setErr(msg(e)));
+  }, [name]);
+  if (!d) return <p>{error || 'Loading…'}</p>;
+  return (
+    <>
+      <h1>Email preview</h1>
+      <p>Every email this site sends, with sample data.</p>
+      <label>
+        Email
+        <select value={name} onChange={(e) => setName(e.target.value)}>
+          {d.emails.map((x) => (
+            <option key={x.name} value={x.name}>
+              {x.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {err ? <p role="alert">{err}</p> : null}
+      {shown ? (
+        <section aria-label={`Preview: ${shown.label}`} className="admin-card">
+          <p>
+            <strong>Subject:</strong> {shown.email.subject}
+          </p>
+          {shown.email.html ? <iframe title={`${shown.label} (HTML)`} sandbox="" srcDoc={shown.email.html} style={{ width: '100%', minHeight: 360, border: '1px solid #ddd' }} /> : null}
+          <h2>Plain text</h2>
+          <pre style={{ whiteSpace: 'pre-wrap' }}>{shown.email.text}</pre>
+        </section>
+      ) : null}
+    </>
+  );
+}
