@@ -168,6 +168,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(analyticsArea);
   await app.register(checkoutArea);
   await app.register((await import('./instalments/index.js')).instalmentsArea);
+  await app.register((await import('./reviews/index.js')).reviewsArea);
+  await app.register((await import('./donations/index.js')).donationsArea);
   await app.register((await import('./engagement/index.js')).engagementArea);
   await pageRoutes(app, { database, websites: services.websites, carts: services.carts, theme, assets: services.assets });
   return app;

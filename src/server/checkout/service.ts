@@ -36,6 +36,7 @@ import { ProductType } from '../../core/enums.js';
 import { cart as cartMessages, commerce, forms as formMessages } from '../../core/messages.js';
 import { formatMoney, money, moneyDecimalString } from '../../core/money.js';
 import { isValidEmail } from '../../core/forms.js';
+import { orderFulfilledHooks } from './order-hooks.js';
 
 type Obj = Record<string, unknown>;
 const n = (v: unknown) => Number(v ?? 0);
@@ -769,11 +770,14 @@ export class CheckoutService {
   }
 
   async fulfil(websiteId: string, orderId: string): Promise<OrderRow> {
-    const r = await rows<Obj>(
-      this.db,
-      sql`update orders set status = 'fulfilled', fulfilled_at = now() where id = ${orderId} and website_id = ${websiteId} and status = 'paid' returning *`,
-    );
-    if (r[0]) return orderFrom(r[0]);
+    const done = await this.db.transaction(async (tx) => {
+      const r = await rows<Obj>(tx, sql`update orders set status = 'fulfilled', fulfilled_at = now() where id = ${orderId} and website_id = ${websiteId} and status = 'paid' returning *`);
+      if (!r[0]) return null;
+      const order = orderFrom(r[0]);
+      for (const hook of orderFulfilledHooks) await hook(tx, order);
+      return order;
+    });
+    if (done) return done;
     const o = await this.order(orderId);
     if (!o || o.websiteId !== websiteId) throw notFound('That order does not exist.');
     throw conflict(o.status === 'fulfilled' ? 'This order is already fulfilled.' : 'A refunded order cannot be fulfilled.');

@@ -1,0 +1,186 @@
+/**
+ * Donations: the donate page (203) with suggested amounts and a custom amount, the donation call (JSON,
+ * or a plain form post that works without JavaScript), the contribution confirmed page (204) behind a
+ * signed link, and the owner's donor list and settings.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { sql } from 'drizzle-orm';
+import { PageType, Role } from '../../core/enums.js';
+import { commerce, donations as text, forms } from '../../core/messages.js';
+import { donationAmount } from '../../core/donations.js';
+import { formatMoney } from '../../core/money.js';
+import { isValidEmail } from '../../core/forms.js';
+import { HttpError, badRequest, notFound } from '../errors.js';
+import { rows } from '../db-util.js';
+import { sendSitePage } from '../checkout/page.js';
+import { linkKey, signLink, verifyLink } from '../reviews/tokens.js';
+import type { PaymentMethodInput } from '../payments/provider.js';
+import type { DonationService } from './service.js';
+import { donationSettingsOf, donationSettingsSchema, type DonationSettings } from './settings.js';
+
+export const DONATE_PATH = '/donate';
+export const CONFIRMED_PATH = '/donate/confirmed';
+export const DONATIONS_API = '/api/donations';
+const PURPOSE = 'donation';
+const KEY = /^[A-Za-z0-9_-]{8,128}$/;
+export const DONATION_LIMIT = { name: 'donation', max: 20, windowMs: 60_000, message: commerce.RATE_LIMITED };
+
+type Obj = Record<string, unknown>;
+
+const noNul = (s: string) => !s.includes('\u0000');
+const str = (max: number, msg: string) => z.string({ error: msg }).max(max, msg).refine(noNul, msg);
+const body = z.object({
+  amountCents: z.union([z.number(), z.string().max(20)]).optional(),
+  customAmount: z.union([z.number(), z.string().max(40)]).optional(),
+  donorName: str(200, text.NAME_TOO_LONG).transform((s) => s.trim()).pipe(z.string().min(1, text.NAME_REQUIRED).max(120, text.NAME_TOO_LONG)),
+  email: str(256, forms.INVALID_EMAIL).transform((s) => s.trim()),
+  message: str(1000, text.MESSAGE_TOO_LONG).optional().default(''),
+  idempotencyKey: z.string().max(200).optional(),
+  // Card fields: the form's flat names, or a payment object as the checkout sends it.
+  cardNumber: z.string().max(30).optional(),
+  cardExpiry: z.string().max(10).optional(),
+  cardCvc: z.string().max(6).optional(),
+  payment: z.object({ type: z.literal('card'), number: z.string().max(30), expiry: z.string().max(10), cvc: z.string().max(6), name: z.string().max(200).optional() }).optional(),
+  crumb: z.string().optional(),
+});
+
+function isFormPost(req: FastifyRequest): boolean {
+  return String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+}
+
+export async function donationRoutes(app: FastifyInstance, opts: { donations: DonationService }) {
+  const { donations } = opts;
+  const { websites } = app.services;
+
+  async function donatePage(req: FastifyRequest, reply: FastifyReply, state: { status?: number; values?: Obj; errors?: Record<string, string>; message?: string } = {}) {
+    const site = await websites.get();
+    const s = donationSettingsOf(site.settings);
+    const v = state.values ?? {};
+    const chosen = v.amountCents === undefined ? String(s.suggestedAmounts[Math.min(1, s.suggestedAmounts.length - 1)]) : String(v.amountCents);
+    return sendSitePage(app, req, reply, {
+      template: 'system/donate.html',
+      pageType: PageType.DONATE,
+      status: state.status ?? (s.enabled ? 200 : 404),
+      title: s.title,
+      ctx: {
+        donate: {
+          open: s.enabled,
+          closedText: text.CLOSED,
+          title: s.title,
+          description: s.description,
+          buttonText: s.buttonText,
+          currency: site.currency,
+          action: DONATIONS_API,
+          crumb: req.crumb,
+          idempotencyKey: typeof v.idempotencyKey === 'string' && KEY.test(v.idempotencyKey) ? v.idempotencyKey : randomBytes(16).toString('base64url'),
+          testMode: true,
+          amounts: s.suggestedAmounts.map((c) => ({ cents: c, label: formatMoney(c, site.currency), id: `donate-amount-${c}`, checked: chosen === String(c) })),
+          customLabel: text.CUSTOM_AMOUNT,
+          customChecked: chosen === 'custom',
+          minimum: formatMoney(s.minimumCents, site.currency),
+          values: { customAmount: String(v.customAmount ?? ''), donorName: String(v.donorName ?? ''), email: String(v.email ?? ''), message: String(v.message ?? '') },
+          errors: state.errors ?? {},
+          message: state.message ?? null,
+        },
+      },
+    });
+  }
+
+  app.get(DONATE_PATH, async (req, reply) => donatePage(req, reply));
+
+  /** Validates and charges; throws a 4xx HttpError in the donor's words. */
+  async function donate(raw: Obj, settings: DonationSettings, site: { id: string; title: string; currency: string }) {
+    if (!settings.enabled) throw notFound(text.CLOSED);
+    const parsed = body.safeParse(raw);
+    const errors: Record<string, string> = {};
+    if (!parsed.success) for (const i of parsed.error.issues) errors[String(i.path[0] ?? '_')] ??= i.message;
+    const amount = donationAmount({ amountCents: raw.amountCents, customAmount: raw.customAmount }, site.currency, settings);
+    if (!amount.ok) errors.amount = amount.message;
+    const email = parsed.success ? parsed.data.email : '';
+    if (parsed.success && !isValidEmail(email)) errors.email = email ? forms.INVALID_EMAIL : forms.REQUIRED;
+    if (Object.keys(errors).length > 0 || !parsed.success || !amount.ok) throw badRequest(Object.values(errors)[0] ?? text.AMOUNT_REQUIRED, errors);
+    const b = parsed.data;
+    if (!b.idempotencyKey || !KEY.test(b.idempotencyKey)) throw badRequest(text.KEY_INVALID, { idempotencyKey: text.KEY_INVALID });
+    const payment: PaymentMethodInput = b.payment ?? { type: 'card', number: b.cardNumber ?? '', expiry: b.cardExpiry ?? '', cvc: b.cardCvc ?? '', name: b.donorName };
+    return donations.donate({ websiteId: site.id, siteTitle: site.title, currency: site.currency, amountCents: amount.cents, donorName: b.donorName, email, message: b.message.trim(), payment, key: b.idempotencyKey });
+  }
+
+  app.post(DONATIONS_API, { preHandler: app.services.rateLimiter.guard(DONATION_LIMIT), bodyLimit: 32 * 1024 }, async (req, reply) => {
+    const form = isFormPost(req);
+    const raw = (req.body && typeof req.body === 'object' ? req.body : {}) as Obj;
+    const site = await websites.get();
+    const settings = donationSettingsOf(site.settings);
+    reply.header('cache-control', 'no-store');
+    try {
+      const r = await donate(raw, settings, site);
+      const url = `${CONFIRMED_PATH}/${signLink(await linkKey(app.database), PURPOSE, r.donation.id)}`;
+      if (form) return reply.redirect(url, 303);
+      const d = r.donation;
+      return { donation: { id: d.id, amountCents: d.amountCents, currency: d.currency, testMode: d.testMode }, duplicate: r.duplicate, confirmationUrl: url };
+    } catch (e) {
+      if (!form || !(e instanceof HttpError)) throw e;
+      // Card fields are never written back into the page.
+      const { cardNumber: _n, cardExpiry: _e, cardCvc: _c, ...values } = raw;
+      return donatePage(req, reply, { status: e.status, values, errors: e.errors ?? {}, message: e.message });
+    }
+  });
+
+  app.get<{ Params: { token: string } }>(`${CONFIRMED_PATH}/:token`, async (req, reply) => {
+    reply.header('referrer-policy', 'no-referrer');
+    const id = verifyLink(await linkKey(app.database), PURPOSE, req.params.token);
+    const d = id ? await donations.get(id) : null;
+    if (!d) {
+      return sendSitePage(app, req, reply, { template: 'system/contribution-confirmed.html', pageType: PageType.CONTRIBUTION_CONFIRMED, status: 404, title: text.NOT_FOUND, ctx: { contribution: null, notFoundText: text.NOT_FOUND } });
+    }
+    return sendSitePage(app, req, reply, {
+      template: 'system/contribution-confirmed.html',
+      pageType: PageType.CONTRIBUTION_CONFIRMED,
+      title: text.CONFIRMED_TITLE,
+      ctx: {
+        contribution: {
+          heading: text.CONFIRMED_TITLE,
+          amount: formatMoney(d.amountCents, d.currency),
+          amountCents: d.amountCents,
+          currency: d.currency,
+          donorName: d.donorName,
+          email: d.email,
+          testMode: d.testMode,
+          card: d.cardLast4 ? `${d.cardBrand} ending ${d.cardLast4}` : '',
+        },
+      },
+    });
+  });
+
+  // ---- Owner ------------------------------------------------------------------------------------
+
+  const donorsView = { preHandler: app.requireOwner([Role.ADMIN, Role.BILLING, Role.STORE_MANAGER]) };
+  const store = { preHandler: app.requireOwner([Role.ADMIN, Role.STORE_MANAGER]) };
+
+  app.get(`${DONATIONS_API}/admin/donations`, donorsView, async (req) => {
+    const q = z.object({ before: z.coerce.number().int().positive().optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }).parse(req.query ?? {});
+    return donations.list(req.owner!.websiteId, q);
+  });
+
+  app.get(`${DONATIONS_API}/admin/settings`, store, async (req) => {
+    const r = await rows<{ settings: Obj; currency: string }>(app.database.db, sql`select settings, currency from websites where id = ${req.owner!.websiteId}`);
+    return { settings: donationSettingsOf(r[0]?.settings ?? {}), currency: r[0]?.currency ?? 'USD' };
+  });
+
+  app.put(`${DONATIONS_API}/admin/settings`, store, async (req) => {
+    const b = z.object({ settings: donationSettingsSchema.partial().strict() }).strict().parse(req.body ?? {});
+    const websiteId = req.owner!.websiteId;
+    const saved = await app.database.db.transaction(async (tx) => {
+      const r = await rows<{ settings: Obj }>(tx, sql`select settings from websites where id = ${websiteId} for update`);
+      if (!r[0]) throw new HttpError(404, 'Not found');
+      const merged = { ...donationSettingsOf(r[0].settings), ...b.settings };
+      if (merged.minimumCents > merged.maximumCents) throw badRequest('The minimum cannot be above the maximum.', { minimumCents: 'The minimum cannot be above the maximum.' });
+      const next = { ...r[0].settings, donations: merged };
+      await tx.execute(sql`update websites set settings = ${JSON.stringify(next)}::jsonb, version = version + 1 where id = ${websiteId}`);
+      return next;
+    });
+    app.services.websites.invalidate();
+    return { settings: donationSettingsOf(saved) };
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * What the product page gets from this area: approved reviews with their average and count (for the
+ * reviews tab and the anchor link next to the title), related products, and the schema.org Product
+ * JSON-LD with AggregateRating and Review. The page pipeline calls productPageExtras once per product page.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { WebsiteRow } from '../platform/websites.js';
+import { itemJson, productsFor, type CollectionRow, type ItemRow } from '../pages/context.js';
+import { relatedProducts as relatedText, reviews as text } from '../../core/messages.js';
+import { RATING_MAX } from '../../core/reviews.js';
+import { moneyDecimalString } from '../../core/money.js';
+import { reviewSettingsOf } from './settings.js';
+import { reviewServicesOf } from './index.js';
+
+type Obj = Record<string, unknown>;
+
+const stars = (n: number) => '★'.repeat(n) + '☆'.repeat(RATING_MAX - n);
+
+export interface ProductPageInput {
+  site: WebsiteRow;
+  collections: CollectionRow[];
+  row: ItemRow;
+  /** The product's page JSON (itemJson); `reviews` and `relatedProducts` are added to it. */
+  item: Obj;
+  origin: string;
+}
+
+export async function productPageExtras(app: FastifyInstance, input: ProductPageInput): Promise<{ productJsonLd: Obj }> {
+  const { reviews, related } = reviewServicesOf(app);
+  const { site, row, item } = input;
+  const settings = reviewSettingsOf(site.settings);
+  const [{ summary, reviews: list }, rel] = await Promise.all([reviews.forProduct(row.id), related.forProduct(row, settings.relatedCount)]);
+
+  item.reviews = {
+    ...summary,
+    tabLabel: `${text.TAB} (${summary.count})`,
+    noneYet: text.NONE_YET,
+    starsText: stars(Math.round(summary.average)),
+    list: list.map((r) => ({
+      id: r.id,
+      rating: r.rating,
+      ratingLabel: text.outOf5(String(r.rating)),
+      starsText: stars(r.rating),
+      title: r.title,
+      body: r.body,
+      authorName: r.authorName,
+      created: r.created,
+      createdIso: new Date(r.created).toISOString().slice(0, 10),
+    })),
+  };
+
+  const byId = new Map(input.collections.map((c) => [c.id, c]));
+  const shown = rel.items.filter((i) => byId.has(i.collectionId));
+  const products = await productsFor(app.database.db, shown);
+  item.relatedProducts = shown.length
+    ? {
+        heading: relatedText.HEADING,
+        source: rel.source,
+        items: shown.map((i) => {
+          const json = itemJson(byId.get(i.collectionId)!, i, products.get(i.id), { currency: site.currency, commentsEnabled: false, sizes: '(max-width: 432px) 50vw, 200px' });
+          const sc = json.structuredContent as { variants?: unknown[]; productType?: number; additionalFieldsFormId?: unknown };
+          // A product with one variant and no form is added from the card; one with choices is chosen on its own page.
+          json.quickAdd = (sc.variants?.length ?? 0) === 1 && sc.productType !== 4 && !sc.additionalFieldsFormId;
+          json.chooseOptionsText = relatedText.CHOOSE_OPTIONS;
+          return json;
+        }),
+      }
+    : null;
+
+  // schema.org structured data for search engines.
+  const sc = (item.structuredContent ?? {}) as { variants?: Array<{ priceMoney?: { value: string }; salePriceMoney?: { value: string }; onSale?: boolean; unlimited?: boolean; qtyInStock?: number; sku?: string }> };
+  const first = sc.variants?.[0];
+  const cents = first ? (first.onSale ? first.salePriceMoney?.value : first.priceMoney?.value) : undefined;
+  const inStock = (sc.variants ?? []).some((v) => v.unlimited || Number(v.qtyInStock) > 0);
+  const url = input.origin + String(item.fullUrl ?? '');
+  const jsonLd: Obj = {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: row.title,
+    url,
+    description: String(item.excerpt ?? ''),
+    ...(item.assetUrl ? { image: String(item.assetUrl).startsWith('http') ? item.assetUrl : input.origin + String(item.assetUrl) } : {}),
+    ...(first?.sku ? { sku: first.sku } : {}),
+    ...(cents !== undefined
+      ? { offers: { '@type': 'Offer', url, priceCurrency: site.currency, price: moneyDecimalString(cents, site.currency), availability: inStock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock' } }
+      : {}),
+  };
+  if (summary.count > 0) {
+    jsonLd.aggregateRating = { '@type': 'AggregateRating', ratingValue: summary.averageText, reviewCount: summary.count, bestRating: 5, worstRating: 1 };
+    jsonLd.review = list.slice(0, 10).map((r) => ({
+      '@type': 'Review',
+      author: { '@type': 'Person', name: r.authorName },
+      datePublished: new Date(r.created).toISOString().slice(0, 10),
+      ...(r.title ? { name: r.title } : {}),
+      reviewBody: r.body,
+      reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 },
+    }));
+  }
+  return { productJsonLd: jsonLd };
+}

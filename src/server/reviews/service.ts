@@ -1,0 +1,271 @@
+/**
+ * Product reviews: review requests after delivery, the buyer's reviews, owner moderation, and what the
+ * product page shows (approved reviews with their average and count). Related products live in
+ * ./related.ts.
+ *
+ * A request is made in the transaction that marks an order fulfilled (checkout's orderFulfilledHooks),
+ * with a job due after the owner's delay; the job emails the order's address a signed link to the
+ * reviews request page (209). A review names the request and one product of its order; the unique
+ * (request, item) index makes a second review of the same product a 409 even when two arrive at once.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Tx } from '../../db/index.js';
+import { newId } from '../../db/ids.js';
+import { schema } from '../../db/index.js';
+import { rows } from '../db-util.js';
+import { HttpError, badRequest, conflict, notFound } from '../errors.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { OrderRow } from '../checkout/service.js';
+import { ProductType } from '../../core/enums.js';
+import { reviews as text } from '../../core/messages.js';
+import { ratingSummary, type RatingSummary } from '../../core/reviews.js';
+import { linkKey, signLink, verifyLink } from './tokens.js';
+import { reviewSettingsOf } from './settings.js';
+import { reviewRequestEmail } from './emails.js';
+
+export const REVIEW_REQUEST_JOB = 'reviews:request';
+export const REVIEW_LINK_PURPOSE = 'review-request';
+export const REVIEW_REQUEST_PATH = '/reviews/request';
+
+type Obj = Record<string, unknown>;
+
+export interface RequestProduct {
+  itemId: string;
+  title: string;
+  fullUrl: string | null;
+  image: Obj | null;
+  /** The buyer's review of it, when there is one. */
+  review: { rating: number; status: string } | null;
+}
+
+export interface ReviewRequestView {
+  requestId: string;
+  websiteId: string;
+  orderNumber: number;
+  email: string;
+  buyerName: string;
+  products: RequestProduct[];
+}
+
+export interface ReviewRow {
+  id: string;
+  itemId: string;
+  productTitle: string;
+  rating: number;
+  title: string;
+  body: string;
+  authorName: string;
+  status: string;
+  created: number;
+  orderNumber: number | null;
+  moderatedAt: number | null;
+}
+
+export interface ReviewInput {
+  token: string;
+  itemId: string;
+  rating: number;
+  title: string;
+  body: string;
+  authorName: string;
+}
+
+/** Products a buyer can review: everything but gift cards. */
+const reviewable = (i: Obj) => Number(i.productType) !== ProductType.GIFT_CARD && typeof i.itemId === 'string';
+
+function reviewFrom(r: Obj): ReviewRow {
+  return {
+    id: String(r.id),
+    itemId: String(r.item_id),
+    productTitle: String(r.product_title ?? ''),
+    rating: Number(r.rating),
+    title: String(r.title ?? ''),
+    body: String(r.body ?? ''),
+    authorName: String(r.author_name ?? ''),
+    status: String(r.status),
+    created: new Date(r.created as string).getTime(),
+    orderNumber: r.order_number == null ? null : Number(r.order_number),
+    moderatedAt: r.moderated_at ? new Date(r.moderated_at as string).getTime() : null,
+  };
+}
+
+/**
+ * In the fulfil transaction (checkout's orderFulfilledHooks): one request per order that has something to
+ * review, and its job, due after the owner's delay. It needs nothing but the transaction, so it serves
+ * every app in the process.
+ */
+export async function onOrderFulfilled(tx: Tx, order: OrderRow): Promise<void> {
+  if (!order.email || !order.items.some(reviewable)) return;
+  const s = await rows<{ settings: Obj }>(tx, sql`select settings from websites where id = ${order.websiteId}`);
+  const settings = reviewSettingsOf(s[0]?.settings ?? {});
+  if (!settings.requestsEnabled) return;
+  const runAt = new Date(Date.now() + settings.requestDelayHours * 3600_000);
+  const id = newId();
+  const made = await rows<{ id: string }>(
+    tx,
+    sql`insert into review_requests (id, website_id, order_id, email, status, run_at) values (${id}, ${order.websiteId}, ${order.id}, ${order.email}, 'scheduled', ${runAt})
+        on conflict (order_id) do nothing returning id`,
+  );
+  if (made[0]) await tx.insert(schema.jobs).values({ kind: REVIEW_REQUEST_JOB, payload: { requestId: id }, runAt, maxAttempts: 5 });
+}
+
+export class ReviewService {
+  constructor(
+    private readonly database: Database,
+    private readonly mailer: Mailer,
+    private readonly origin: () => string,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  // ---- Requests ---------------------------------------------------------------------------------
+
+  /** The job: emails the request unless the order was refunded in the meantime. Runs once per request. */
+  async sendRequest(requestId: string): Promise<'sent' | 'skipped' | 'done'> {
+    const key = await linkKey(this.database);
+    return this.db.transaction(async (tx) => {
+      const r = await rows<Obj>(
+        tx,
+        sql`select q.id, q.status, q.email, o.status as order_status, o.order_number, o.items, o.shipping_address, w.title as store_name
+            from review_requests q join orders o on o.id = q.order_id join websites w on w.id = q.website_id
+            where q.id = ${requestId} for update of q`,
+      );
+      const q = r[0];
+      if (!q || q.status !== 'scheduled') return 'done';
+      if (q.order_status !== 'fulfilled') {
+        await tx.execute(sql`update review_requests set status = 'skipped' where id = ${requestId}`);
+        return 'skipped';
+      }
+      const items = (typeof q.items === 'string' ? JSON.parse(q.items) : q.items) as Obj[];
+      const titles = [...new Map(items.filter(reviewable).map((i) => [String(i.itemId), String(i.productName ?? '')])).values()];
+      const addr = (typeof q.shipping_address === 'string' ? JSON.parse(q.shipping_address) : q.shipping_address) as Obj | null;
+      const mail = reviewRequestEmail({
+        storeName: String(q.store_name ?? ''),
+        buyerName: String(addr?.name ?? '').trim(),
+        orderNumber: Number(q.order_number),
+        productTitles: titles,
+        reviewUrl: `${this.origin()}${REVIEW_REQUEST_PATH}/${signLink(key, REVIEW_LINK_PURPOSE, requestId)}`,
+      });
+      await this.mailer.enqueue(tx, { kind: 'review-request', to: String(q.email), subject: mail.subject, text: mail.text, html: mail.html, ref: requestId });
+      await tx.execute(sql`update review_requests set status = 'sent', sent_at = now() where id = ${requestId}`);
+      return 'sent';
+    });
+  }
+
+  /** The request a token names with its order's products and the buyer's reviews; null for a bad token. */
+  async requestByToken(token: unknown): Promise<ReviewRequestView | null> {
+    const id = verifyLink(await linkKey(this.database), REVIEW_LINK_PURPOSE, token);
+    if (!id) return null;
+    const r = await rows<Obj>(
+      this.db,
+      sql`select q.id, q.website_id, q.email, q.status, o.order_number, o.items, o.shipping_address, o.status as order_status
+          from review_requests q join orders o on o.id = q.order_id where q.id = ${id}`,
+    );
+    const q = r[0];
+    // A request whose order was refunded, or that was never sent, is not a working link.
+    if (!q || q.status !== 'sent' || q.order_status !== 'fulfilled') return null;
+    const items = ((typeof q.items === 'string' ? JSON.parse(q.items) : q.items) as Obj[]).filter(reviewable);
+    const ids = [...new Set(items.map((i) => String(i.itemId)))];
+    const info = ids.length
+      ? await rows<Obj>(
+          this.db,
+          sql`select i.id, i.title, i.url_id, i.assets -> 0 as image, c.url_id as c_url, i.status from items i join collections c on c.id = i.collection_id
+              where i.id in (${sql.join(ids.map((x) => sql`${x}`), sql`, `)})`,
+        )
+      : [];
+    const byId = new Map(info.map((x) => [String(x.id), x]));
+    const done = await rows<Obj>(this.db, sql`select item_id, rating, status from product_reviews where request_id = ${id}`);
+    const reviewed = new Map(done.map((d) => [String(d.item_id), { rating: Number(d.rating), status: String(d.status) }]));
+    const addr = (typeof q.shipping_address === 'string' ? JSON.parse(q.shipping_address) : q.shipping_address) as Obj | null;
+    return {
+      requestId: id,
+      websiteId: String(q.website_id),
+      orderNumber: Number(q.order_number),
+      email: String(q.email),
+      buyerName: String(addr?.name ?? '').trim(),
+      products: ids
+        .filter((x) => byId.has(x))
+        .map((x) => {
+          const i = byId.get(x)!;
+          const name = items.find((it) => String(it.itemId) === x)?.productName;
+          const image = (typeof i.image === 'string' ? JSON.parse(i.image) : i.image) as Obj | null;
+          return {
+            itemId: x,
+            title: String(i.title ?? name ?? ''),
+            fullUrl: i.status === 'published' ? `/${String(i.c_url)}/p/${String(i.url_id)}` : null,
+            image,
+            review: reviewed.get(x) ?? null,
+          };
+        }),
+    };
+  }
+
+  /** A buyer's review through the request's token: one per product of the order, pending moderation. */
+  async submit(input: ReviewInput): Promise<ReviewRow> {
+    const view = await this.requestByToken(input.token);
+    if (!view) throw new HttpError(403, text.TOKEN_INVALID);
+    const product = view.products.find((p) => p.itemId === input.itemId);
+    if (!product) throw badRequest(text.NOT_IN_ORDER, { itemId: text.NOT_IN_ORDER });
+    if (product.review) throw conflict(text.ALREADY_REVIEWED);
+    const id = newId();
+    const r = await rows<Obj>(
+      this.db,
+      sql`insert into product_reviews (id, website_id, item_id, request_id, rating, title, body, author_name, status)
+          values (${id}, ${view.websiteId}, ${input.itemId}, ${view.requestId}, ${input.rating}, ${input.title}, ${input.body}, ${input.authorName}, 'pending')
+          on conflict (request_id, item_id) do nothing returning *`,
+    );
+    if (!r[0]) throw conflict(text.ALREADY_REVIEWED);
+    this.log?.info({ reviewId: id, itemId: input.itemId }, 'review submitted');
+    return reviewFrom({ ...r[0], product_title: product.title, order_number: view.orderNumber });
+  }
+
+  // ---- Owner ------------------------------------------------------------------------------------
+
+  async list(websiteId: string, opts: { status?: string; itemId?: string; limit: number; before?: number }): Promise<ReviewRow[]> {
+    const r = await rows<Obj>(
+      this.db,
+      sql`select r.*, i.title as product_title, o.order_number from product_reviews r
+          join items i on i.id = r.item_id
+          left join review_requests q on q.id = r.request_id left join orders o on o.id = q.order_id
+          where r.website_id = ${websiteId}
+          ${opts.status ? sql`and r.status = ${opts.status}` : sql``}
+          ${opts.itemId ? sql`and r.item_id = ${opts.itemId}` : sql``}
+          ${opts.before ? sql`and r.created < ${new Date(opts.before)}` : sql``}
+          order by r.created desc, r.id desc limit ${opts.limit}`,
+    );
+    return r.map(reviewFrom);
+  }
+
+  async moderate(websiteId: string, reviewId: string, status: 'approved' | 'rejected', by: string): Promise<ReviewRow> {
+    if (!/^[0-9a-f]{24}$/.test(reviewId)) throw notFound(text.NOT_FOUND);
+    const r = await rows<Obj>(
+      this.db,
+      sql`update product_reviews set status = ${status}, moderated_at = now(), moderated_by = ${by} where id = ${reviewId} and website_id = ${websiteId} returning *`,
+    );
+    if (!r[0]) throw notFound(text.NOT_FOUND);
+    const t = await rows<{ title: string }>(this.db, sql`select title from items where id = ${String(r[0].item_id)}`);
+    return reviewFrom({ ...r[0], product_title: t[0]?.title ?? '' });
+  }
+
+  async counts(websiteId: string): Promise<Record<string, number>> {
+    const r = await rows<{ status: string; n: number }>(this.db, sql`select status, count(*)::int as n from product_reviews where website_id = ${websiteId} group by status`);
+    const out: Record<string, number> = { pending: 0, approved: 0, rejected: 0 };
+    for (const x of r) out[x.status] = Number(x.n);
+    return out;
+  }
+
+  // ---- Product page -----------------------------------------------------------------------------
+
+  /** A product's approved reviews (newest first, up to `limit`) and the summary of all of them. */
+  async forProduct(itemId: string, limit = 50): Promise<{ summary: RatingSummary; reviews: ReviewRow[] }> {
+    const [agg, list] = await Promise.all([
+      rows<{ n: number; s: number }>(this.db, sql`select count(*)::int as n, coalesce(sum(rating), 0)::int as s from product_reviews where item_id = ${itemId} and status = 'approved'`),
+      rows<Obj>(this.db, sql`select * from product_reviews where item_id = ${itemId} and status = 'approved' order by created desc, id desc limit ${limit}`),
+    ]);
+    return { summary: ratingSummary(Number(agg[0]?.n ?? 0), Number(agg[0]?.s ?? 0)), reviews: list.map(reviewFrom) };
+  }
+}
