@@ -12,7 +12,8 @@
  * Prints figures and ratios; asserts nothing.
  *
  * Run: npm run bench:ingest   (BENCH_SECONDS=10, BENCH_CONNECTIONS=50, BENCH_DB=pglite,postgres,
- *                              BENCH_DASHBOARD_EVENTS=1000000 (0 skips), TEST_DATABASE_URL for PostgreSQL)
+ *                              BENCH_DASHBOARD_EVENTS=1000000 (0 skips), TEST_DATABASE_URL for PostgreSQL,
+ *                              BENCH_PROFILE=<dir> writes a CPU profile of the server)
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -210,7 +211,8 @@ const fmt = (f: Figures) =>
 async function main() {
   console.log(`Analytics ingest: ${CONNECTIONS} connections posting beacons of ${BATCH} events and ${PAGE_CONNECTIONS} loading ${PAGE}, ${SECONDS} s per run\n`);
   for (const kind of KINDS) {
-    const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'serve', kind], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env } });
+    const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
+    const proc = spawn(process.execPath, [...prof, '--import', 'tsx', fileURLToPath(import.meta.url), 'serve', kind], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env } });
     const child = new Child(proc);
     try {
       const { url, siteId } = await child.next<{ url: string; siteId: string }>();

@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
 import { rows } from '../db-util.js';
-import { lit, q, rawTransaction } from './raw.js';
+import { lit, prepared, q, rawTransaction } from './raw.js';
 import { HttpError } from '../errors.js';
 import { computeCartTotals, sameAdditionalFields, type CartEntry, type CartTotals } from '../../core/cart.js';
 import { availableQuantity, inStock, type StockResult } from '../../core/product.js';
@@ -332,14 +332,14 @@ const linesText = (cartIdExpr: string) => `coalesce((
 const LINES_JSON = (cartId: string) => sql.raw(linesText(lit(cartId)));
 
 /** One variant with its item, as a JSON object (or null). */
-const variantText = (itemId: string, sku: string) => `(
+const variantText = (itemId: string, sku: string, params = false) => `(
   select json_build_object(
     'variantId', v.id, 'itemId', v.item_id, 'sku', v.sku, 'attributes', v.attributes, 'priceCents', v.price_cents,
     'salePriceCents', v.sale_price_cents, 'onSale', v.on_sale, 'qtyInStock', v.qty_in_stock, 'unlimited', v.unlimited,
     'recordType', i.record_type, 'status', i.status, 'title', i.title, 'urlId', i.url_id, 'collectionUrlId', col.url_id,
     'image', i.assets -> 0, 'sc', i.structured_content)
   from product_variants v join items i on i.id = v.item_id left join collections col on col.id = i.collection_id
-  where v.item_id = ${lit(itemId)} and v.sku = ${lit(sku)})`;
+  where v.item_id = ${params ? itemId : lit(itemId)} and v.sku = ${params ? sku : lit(sku)})`;
 const VARIANT_JSON = (itemId: string, sku: string) => sql.raw(variantText(itemId, sku));
 
 const CART_COLUMNS_TEXT =
@@ -362,6 +362,34 @@ function totalsWrite(cart: CartRow, lines: readonly Line[], change: string): { t
       where id = ${cart.id}`;
   return { text, cart: { ...cart, ...t } };
 }
+
+/**
+ * The optimistic add (see CartService.add): the visitor's open cart with its row version (xmin), its
+ * lines, the variant and the item, all from one snapshot, in one prepared statement. $1 is the token
+ * hash or the site user id, $2 the item id, $3 the sku.
+ */
+const addReadText = (byUser: boolean) => `with c as (
+    select ${CART_COLUMNS_TEXT}, xmin::text as version from carts
+    where ${byUser ? 'site_user_id = $1' : 'token_hash = $1'} and is_purchased = false order by created desc limit 1)
+  select (select row_to_json(c) from c) as cart, ${linesText('(select id from c)')} as lines,
+    ${variantText('$2', '$3', true)} as variant,
+    (select json_build_object('recordType', record_type, 'status', status) from items where id = $2) as item`;
+const ADD_READ_BY_TOKEN = addReadText(false);
+const ADD_READ_BY_USER = addReadText(true);
+
+/**
+ * The optimistic add's write: one statement (so one transaction) that locks the cart row only if it is
+ * still the version the read saw ($1 id, $2 xmin), applies the entry change and stores the totals
+ * ($3-$8). No row back means another write got there first.
+ */
+const addWriteText = (change: string) => `with c as (select id from carts where id = $1 and xmin = $2::xid for update),
+  e as (${change})
+  update carts set subtotal_cents = $3::bigint, grand_total_cents = $4::bigint, total_quantity = $5::int,
+    has_digital = $6::boolean, purely_digital = $7::boolean, requires_shipping = $8::boolean, updated = now()
+  where id in (select id from c) returning id`;
+const ADD_MERGE = addWriteText('update cart_entries set quantity = $9::int where id = $10 and cart_id in (select id from c) returning id');
+const ADD_INSERT = addWriteText(`insert into cart_entries (id, cart_id, item_id, sku, quantity, additional_fields, purchase_price_cents, created)
+    select $9::text, c.id, $10::text, $11::text, $12::int, $13::text, $14::bigint, $15::timestamptz from c returning id`);
 
 /** The record type and status of an item, as a JSON object (or null). */
 const itemText = (itemId: string) => `(select json_build_object('recordType', record_type, 'status', status) from items where id = ${lit(itemId)})`;
@@ -472,6 +500,8 @@ export class CartService {
       await this.db.execute(sql.raw(created.text));
       return created.result;
     }
+    const fast = await this.addOptimistic(websiteId, ident, input, currency);
+    if (fast) return fast;
     const where = identText(ident);
     return rawTransaction(this.database, async (tx) => {
       const [locked, read] = await tx.first(
@@ -511,6 +541,77 @@ export class CartService {
       await tx.last(saved.text);
       return { token: ident.token, cart: cartJson(saved.cart, lines, currency), newlyAdded: entryJson(entry, currency) };
     });
+  }
+
+  /**
+   * The add in two prepared statements and no held lock: read the cart (with its row version), lines and
+   * variant from one snapshot; apply the same rules as the locked path; then write the entry and the totals
+   * in one statement that locks the cart row only if it is still that version. Writes to one cart still
+   * serialize on its row: when another write got there first, nothing is written and null sends the caller
+   * to the locked transaction. Every write of this service changes the cart row with its entries, so an
+   * unchanged row version means unchanged entries.
+   */
+  private async addOptimistic(
+    websiteId: string,
+    ident: CartIdent,
+    input: AddInput,
+    currency: string,
+  ): Promise<{ token: string | undefined; cart: CartJson; newlyAdded: CartEntryJson } | null> {
+    const byUser = Boolean(ident.siteUserId);
+    const read = await prepared(
+      this.database,
+      byUser ? 'cart-add-read-user' : 'cart-add-read-token',
+      byUser ? ADD_READ_BY_USER : ADD_READ_BY_TOKEN,
+      [byUser ? ident.siteUserId : hashToken(ident.token ?? ''), input.itemId, input.sku],
+    );
+    const r = read.rows[0];
+    const v = checkVariant(variantOf(r?.variant), parseJson(r?.item ?? null));
+    const raw = parseJson<Record<string, unknown> | null>(r?.cart ?? null);
+    if (!raw) {
+      // No open cart for this cookie (purchased or unknown): start a new one, as the locked path does.
+      const created = this.newCart(websiteId, ident, input, v, currency);
+      await this.db.execute(sql.raw(created.text));
+      return created.result;
+    }
+    const cart = cartFrom(raw);
+    const lines = parseJson<Record<string, unknown>[]>(r?.lines ?? []).map(lineFrom);
+    assertAdditionalFields(v.structuredContent, input.additionalFields);
+    const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((sum, l) => sum + l.quantity, 0);
+    assertStock(v, inCart, input.quantity);
+    const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && sameAdditionalFields(l.additionalFields, input.additionalFields));
+    let entry: Line;
+    let name: string;
+    let text: string;
+    let change: unknown[];
+    if (same) {
+      same.quantity += input.quantity;
+      entry = same;
+      [name, text, change] = ['cart-add-merge', ADD_MERGE, [same.quantity, same.id]];
+    } else {
+      const last = lines.reduce((m, l) => Math.max(m, l.created), 0);
+      entry = this.lineFor(v, input, newId(), Math.max(Date.now(), last + 1));
+      lines.push(entry);
+      [name, text, change] = [
+        'cart-add-insert',
+        ADD_INSERT,
+        [entry.id, entry.itemId, entry.sku, entry.quantity, entry.additionalFields, entry.purchasePriceCents, new Date(entry.created)],
+      ];
+    }
+    const t = totalsOf(lines, cart);
+    const w = await prepared(this.database, name, text, [
+      cart.id,
+      String(raw.version),
+      t.subtotalCents,
+      t.grandTotalCents,
+      t.totalQuantity,
+      t.hasDigital,
+      t.purelyDigital,
+      t.requiresShipping,
+      ...change,
+    ]);
+    if (w.rows.length === 0) return null;
+    const saved: CartRow = { ...cart, ...t };
+    return { token: ident.token, cart: cartJson(saved, lines, currency), newlyAdded: entryJson(entry, currency) };
   }
 
   private lineFor(v: VariantInfo, input: AddInput, id: string, created: number): Line {

@@ -94,3 +94,14 @@ export async function rawTransaction<T>(database: Database, fn: (tx: RawTx) => P
     conn.release(broken || undefined);
   }
 }
+
+/**
+ * One statement with parameters. On PostgreSQL it is a named prepared statement: each pooled connection
+ * parses and plans it once and then only binds values (planning the cart statements cost several times
+ * their execution). `name` must always be used with the same text. On PGlite, a parameterised query.
+ */
+export async function prepared(database: Database, name: string, text: string, values: unknown[]): Promise<RawResult> {
+  const client = (database.db as unknown as { $client: unknown }).$client;
+  if (database.kind === 'pglite') return (await (client as PGlite).query(text, values)) as RawResult;
+  return (await (client as pg.Pool).query({ name, text, values })) as RawResult;
+}

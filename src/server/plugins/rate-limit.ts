@@ -12,35 +12,98 @@ export interface RateLimitStore {
   hitMany?(hits: ReadonlyArray<{ key: string; windowMs: number }>, now: number): Promise<number[]>;
 }
 
-/** Counters in PostgreSQL (or PGlite): shared by every instance on the database. One statement per hit. */
+interface PendingHit {
+  /** The window this key's hits in the batch count in (ms since the epoch). */
+  start: number;
+  waiters: Array<{ resolve: (count: number) => void; reject: (err: unknown) => void }>;
+}
+
+/**
+ * Counters in PostgreSQL (or PGlite): shared by every instance on the database.
+ *
+ * Hits are coalesced: while one upsert is in flight, the hits that arrive meanwhile wait and go out
+ * together in the next one (one row per key, `count + n`), and each hit still gets its own exact count
+ * (the new total minus the hits queued after it). So a burst costs one statement per round trip instead
+ * of one per request, and a hot key (one IP address behind many visitors) is no longer a row every
+ * request queues on. The counters are not worth a disk flush: the statement commits asynchronously
+ * (synchronous_commit off for its own transaction only), so a database crash may forget the last
+ * moment of counts, and nothing else.
+ */
 export class DatabaseRateLimitStore implements RateLimitStore {
+  /** Batches waiting to be sent, in order; a key is in a batch at most once (one window per key per batch). */
+  private queue: Array<Map<string, PendingHit>> = [];
+  private flushing = false;
+  private scheduled = false;
+
   constructor(private readonly database: Database) {}
 
-  async hit(key: string, windowMs: number, now: number): Promise<number> {
-    const start = new Date(Math.floor(now / windowMs) * windowMs);
-    const r = await rows<{ count: number }>(
-      this.database.db,
-      sql`INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${start}, 1)
-          ON CONFLICT (key) DO UPDATE SET
-            count = CASE WHEN rate_limits.window_start = EXCLUDED.window_start THEN rate_limits.count + 1 ELSE 1 END,
-            window_start = EXCLUDED.window_start
-          RETURNING count`,
-    );
-    return Number(r[0]?.count ?? 1);
+  hit(key: string, windowMs: number, now: number): Promise<number> {
+    return this.enqueue(key, Math.floor(now / windowMs) * windowMs);
   }
 
-  async hitMany(hits: ReadonlyArray<{ key: string; windowMs: number }>, now: number): Promise<number[]> {
-    const values = hits.map((h) => sql`(${h.key}, ${new Date(Math.floor(now / h.windowMs) * h.windowMs)}, 1)`);
-    const r = await rows<{ key: string; count: number }>(
-      this.database.db,
-      sql`INSERT INTO rate_limits (key, window_start, count) VALUES ${sql.join(values, sql`, `)}
-          ON CONFLICT (key) DO UPDATE SET
-            count = CASE WHEN rate_limits.window_start = EXCLUDED.window_start THEN rate_limits.count + 1 ELSE 1 END,
-            window_start = EXCLUDED.window_start
-          RETURNING key, count`,
-    );
-    const byKey = new Map(r.map((x) => [x.key, Number(x.count)]));
-    return hits.map((h) => byKey.get(h.key) ?? 1);
+  hitMany(hits: ReadonlyArray<{ key: string; windowMs: number }>, now: number): Promise<number[]> {
+    return Promise.all(hits.map((h) => this.enqueue(h.key, Math.floor(now / h.windowMs) * h.windowMs)));
+  }
+
+  private enqueue(key: string, start: number): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      let batch = this.queue.find((b) => {
+        const p = b.get(key);
+        return !p || p.start === start;
+      });
+      if (!batch) {
+        batch = new Map();
+        this.queue.push(batch);
+      }
+      let p = batch.get(key);
+      if (!p) {
+        p = { start, waiters: [] };
+        batch.set(key, p);
+      }
+      p.waiters.push({ resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.flushing || this.scheduled) return;
+    this.scheduled = true;
+    // setImmediate: the hits of every request read in this turn of the event loop go out together.
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue.shift();
+    if (!batch) return;
+    this.flushing = true;
+    try {
+      const entries = [...batch];
+      const values = entries.map(([key, p]) => sql`(${key}::text, ${new Date(p.start)}::timestamptz, ${p.waiters.length}::int)`);
+      const r = await rows<{ key: string; count: number | string }>(
+        this.database.db,
+        sql`WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS v)
+            INSERT INTO rate_limits (key, window_start, count)
+            SELECT h.key, h.window_start, h.n FROM (VALUES ${sql.join(values, sql`, `)}) AS h(key, window_start, n), async_commit
+            ON CONFLICT (key) DO UPDATE SET
+              count = CASE WHEN rate_limits.window_start = EXCLUDED.window_start THEN rate_limits.count + EXCLUDED.count ELSE EXCLUDED.count END,
+              window_start = EXCLUDED.window_start
+            RETURNING key, count`,
+      );
+      const totals = new Map(r.map((x) => [x.key, Number(x.count)]));
+      for (const [key, p] of entries) {
+        const total = totals.get(key) ?? p.waiters.length;
+        const first = total - p.waiters.length;
+        p.waiters.forEach((w, i) => w.resolve(first + i + 1));
+      }
+    } catch (err) {
+      for (const p of batch.values()) for (const w of p.waiters) w.reject(err);
+    } finally {
+      this.flushing = false;
+      if (this.queue.length > 0) this.schedule();
+    }
   }
 
   async purge(olderThan: Date): Promise<void> {
