@@ -256,6 +256,17 @@ describe.each(DB_KINDS)('reviews, related products and donations on %s', (kind) 
     expect((await owner.get(`${REVIEWS}/admin/reviews?status=weird`)).statusCode).toBe(400);
   });
 
+  it('the review request email is in the owners\' email preview (301), rendered by the real email function', async () => {
+    const list = await owner.get('/api/config/engagement/emails');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().emails).toContainEqual({ name: 'review-request', label: 'Review request' });
+    const one = await owner.get('/api/config/engagement/emails/review-request');
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toMatchObject({ pageType: 301, email: { subject: expect.stringContaining('How was your order') } });
+    expect(one.json().email.html).toContain('Write a review');
+    expect((await new Visitor(t.app).get('/api/config/engagement/emails/review-request')).statusCode).toBe(401);
+  });
+
   it('roles: visitors are refused; moderators moderate; billing sees donors; editors do neither', async () => {
     const anon = new Visitor(t.app);
     expect((await anon.get(`${REVIEWS}/admin/reviews`)).statusCode).toBe(401);

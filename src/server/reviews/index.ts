@@ -5,6 +5,22 @@ import { orderFulfilledHooks, type OrderFulfilledHook } from '../checkout/order-
 import { REVIEW_REQUEST_JOB, ReviewService, onOrderFulfilled } from './service.js';
 import { RelatedProducts } from './related.js';
 import { reviewRoutes } from './routes.js';
+import { reviewRequestEmail } from './emails.js';
+import { REVIEW_REQUEST_PATH } from './service.js';
+import { registerEmailPreview } from '../engagement/email-previews.js';
+
+// The review request email in the owners' email preview (301), rendered by the real function with sample data.
+registerEmailPreview('review-request', {
+  label: 'Review request',
+  render: (ctx) =>
+    reviewRequestEmail({
+      storeName: ctx.storeName,
+      buyerName: 'Ada Buyer',
+      orderNumber: 1001,
+      productTitles: ['Ceramic Pour-Over Set', 'Engraved Walnut Cutting Board'],
+      reviewUrl: `${ctx.origin}${REVIEW_REQUEST_PATH}/000000000000000000000000.sample-link-for-the-preview-only`,
+    }),
+});
 
 interface ReviewServices {
   reviews: ReviewService;
