@@ -10,6 +10,8 @@ import { TaxScreen } from './TaxScreen.js';
 import { CouponsScreen } from './CouponsScreen.js';
 import { Analytics } from './Analytics.js';
 import { PopupScreen, ListsScreen, CookiesScreen, EmailPreviewScreen } from './EngagementScreens.js';
+import { PagesEditorScreen } from './editor/index.js';
+import { ReviewsScreen, RelatedProductsScreen, DonationsScreen } from './ReviewsScreens.js';
 
 export interface AdminScreen {
   /** Path under /config this screen answers (exact, or a prefix ending in '/'). */
@@ -43,6 +45,16 @@ screens.push(
   { path: '/config/cookies', label: 'Cookie banner', component: CookiesScreen },
   { path: '/config/emails', label: 'Email preview', component: EmailPreviewScreen },
 );
+
+/** Reviews moderation, related products, donations. */
+screens.push(
+  { path: '/config/reviews', label: 'Reviews', component: ReviewsScreen },
+  { path: '/config/related-products', label: 'Related products', component: RelatedProductsScreen },
+  { path: '/config/donations', label: 'Donations', component: DonationsScreen },
+);
+
+/** Page editor (issue #13): the pages list and the editor of one page (/config/pages/:id). */
+screens.push({ path: '/config/pages', label: 'Page editor', component: PagesEditorScreen });
 
 export function screenFor(pathname: string): AdminScreen | undefined {
   const p = pathname.replace(/\/+$/, '') || '/config';

@@ -1,0 +1,379 @@
+/**
+ * /config/reviews: moderate product reviews (approve or reject) and the review request settings.
+ * /config/related-products: choose a product's related products (none: the page shows same-category products).
+ * /config/donations: donors and the donation settings.
+ */
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { api } from '../client/api.js';
+import { formatMoney, toMinorUnits, moneyDecimalString } from '../../core/money.js';
+
+type Status = 'pending' | 'approved' | 'rejected';
+
+interface Review {
+  id: string;
+  itemId: string;
+  productTitle: string;
+  rating: number;
+  title: string;
+  body: string;
+  authorName: string;
+  status: Status;
+  created: number;
+  orderNumber: number | null;
+}
+
+interface ReviewSettings {
+  requestsEnabled: boolean;
+  requestDelayHours: number;
+  relatedCount: number;
+}
+
+const STATUS_LABELS: Record<Status, string> = { pending: 'Waiting for approval', approved: 'Approved', rejected: 'Rejected' };
+
+export function ReviewsScreen() {
+  const [status, setStatus] = useState<Status>('pending');
+  const [list, setList] = useState<Review[]>([]);
+  const [counts, setCounts] = useState<Record<string, number>>({});
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+  const [settings, setSettings] = useState<ReviewSettings | null>(null);
+  const [settingsError, setSettingsError] = useState('');
+
+  const load = useCallback(
+    () =>
+      api<{ reviews: Review[]; counts: Record<string, number> }>('GET', `/api/reviews/admin/reviews?status=${status}`).then(
+        (r) => {
+          setList(r.reviews);
+          setCounts(r.counts);
+        },
+        (e: Error) => setError(e.message),
+      ),
+    [status],
+  );
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useEffect(() => {
+    api<{ settings: ReviewSettings }>('GET', '/api/reviews/admin/settings').then(
+      (r) => setSettings(r.settings),
+      () => setSettings(null),
+    );
+  }, []);
+
+  async function decide(r: Review, action: 'approve' | 'reject') {
+    setError('');
+    setNotice('');
+    try {
+      await api('POST', `/api/reviews/admin/reviews/${r.id}/${action}`);
+      setNotice(`${action === 'approve' ? 'Approved' : 'Rejected'} the review by ${r.authorName}.`);
+      await load();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    if (!settings) return;
+    setSettingsError('');
+    try {
+      const r = await api<{ settings: ReviewSettings }>('PUT', '/api/reviews/admin/settings', { settings });
+      setSettings(r.settings);
+      setNotice('Review settings saved.');
+    } catch (err) {
+      setSettingsError((err as Error).message);
+    }
+  }
+
+  return (
+    <>
+      <h1>Reviews</h1>
+      <div role="tablist" aria-label="Review status" className="admin-tabs">
+        {(Object.keys(STATUS_LABELS) as Status[]).map((s) => (
+          <button key={s} role="tab" type="button" aria-selected={status === s} onClick={() => setStatus(s)}>
+            {STATUS_LABELS[s]} ({counts[s] ?? 0})
+          </button>
+        ))}
+      </div>
+      {error && <p role="alert">{error}</p>}
+      {notice && <p role="status">{notice}</p>}
+      {list.length === 0 ? (
+        <p>No reviews here.</p>
+      ) : (
+        <table className="admin-table" aria-label={`${STATUS_LABELS[status]} reviews`}>
+          <thead>
+            <tr>
+              <th scope="col">Product</th>
+              <th scope="col">Rating</th>
+              <th scope="col">Review</th>
+              <th scope="col">By</th>
+              <th scope="col">Date</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((r) => (
+              <tr key={r.id}>
+                <td>{r.productTitle}</td>
+                <td>
+                  <span aria-hidden="true">{'★'.repeat(r.rating) + '☆'.repeat(5 - r.rating)}</span>
+                  <span className="visually-hidden">{r.rating} out of 5 stars</span>
+                </td>
+                <td>
+                  {r.title && <strong>{r.title}. </strong>}
+                  {r.body}
+                </td>
+                <td>
+                  {r.authorName}
+                  {r.orderNumber !== null && <> (order #{r.orderNumber})</>}
+                </td>
+                <td>{new Date(r.created).toLocaleDateString()}</td>
+                <td>
+                  {r.status !== 'approved' && (
+                    <button type="button" onClick={() => void decide(r, 'approve')} aria-label={`Approve the review by ${r.authorName}`}>
+                      Approve
+                    </button>
+                  )}
+                  {r.status !== 'rejected' && (
+                    <button type="button" onClick={() => void decide(r, 'reject')} aria-label={`Reject the review by ${r.authorName}`}>
+                      Reject
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {settings && (
+        <form onSubmit={save} aria-label="Review settings" className="admin-form">
+          <h2>Review requests</h2>
+          <label>
+            <input type="checkbox" checked={settings.requestsEnabled} onChange={(e) => setSettings({ ...settings, requestsEnabled: e.target.checked })} /> Email buyers a review request after
+            delivery
+          </label>
+          <label>
+            Hours after delivery{' '}
+            <input type="number" min={0} max={2160} value={settings.requestDelayHours} onChange={(e) => setSettings({ ...settings, requestDelayHours: Number(e.target.value) })} />
+          </label>
+          <label>
+            Related products shown on a product page{' '}
+            <input type="number" min={0} max={12} value={settings.relatedCount} onChange={(e) => setSettings({ ...settings, relatedCount: Number(e.target.value) })} />
+          </label>
+          {settingsError && <p role="alert">{settingsError}</p>}
+          <button type="submit">Save review settings</button>
+        </form>
+      )}
+    </>
+  );
+}
+
+interface Product {
+  id: string;
+  title: string;
+}
+
+export function RelatedProductsScreen() {
+  const [products, setProducts] = useState<Product[]>([]);
+  const [productId, setProductId] = useState('');
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+  useEffect(() => {
+    api<{ products: Product[] }>('GET', '/api/reviews/admin/products').then(
+      (r) => {
+        setProducts(r.products);
+        if (r.products[0]) setProductId(r.products[0].id);
+      },
+      (e: Error) => setError(e.message),
+    );
+  }, []);
+  useEffect(() => {
+    if (!productId) return;
+    setNotice('');
+    api<{ related: Product[] }>('GET', `/api/reviews/admin/related/${productId}`).then(
+      (r) => setChosen(r.related.map((p) => p.id)),
+      (e: Error) => setError(e.message),
+    );
+  }, [productId]);
+  const toggle = (id: string, on: boolean) => setChosen((c) => (on ? [...c.filter((x) => x !== id), id] : c.filter((x) => x !== id)));
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setError('');
+    try {
+      const r = await api<{ related: Product[] }>('PUT', `/api/reviews/admin/related/${productId}`, { relatedItemIds: chosen });
+      setChosen(r.related.map((p) => p.id));
+      setNotice(r.related.length ? 'Related products saved.' : 'Saved: the page shows products of the same category.');
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+  const title = (id: string) => products.find((p) => p.id === id)?.title ?? id;
+  return (
+    <>
+      <h1>Related products</h1>
+      <p>Choose what a product page suggests. With none chosen, it shows products of the same category.</p>
+      <label>
+        Product{' '}
+        <select value={productId} onChange={(e) => setProductId(e.target.value)}>
+          {products.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <form onSubmit={save} aria-label="Related products" className="admin-form">
+        <fieldset>
+          <legend>Related to {title(productId)}</legend>
+          {products
+            .filter((p) => p.id !== productId)
+            .map((p) => (
+              <label key={p.id}>
+                <input type="checkbox" checked={chosen.includes(p.id)} onChange={(e) => toggle(p.id, e.target.checked)} /> {p.title}
+              </label>
+            ))}
+        </fieldset>
+        {chosen.length > 0 && <p>Order on the page: {chosen.map(title).join(', ')}</p>}
+        {error && <p role="alert">{error}</p>}
+        {notice && <p role="status">{notice}</p>}
+        <button type="submit">Save related products</button>
+      </form>
+    </>
+  );
+}
+
+interface Donation {
+  id: string;
+  amountCents: number;
+  currency: string;
+  donorName: string;
+  email: string;
+  message: string;
+  testMode: boolean;
+  created: number;
+}
+
+interface DonationSettings {
+  enabled: boolean;
+  title: string;
+  description: string;
+  buttonText: string;
+  suggestedAmounts: number[];
+  minimumCents: number;
+  maximumCents: number;
+}
+
+export function DonationsScreen() {
+  const [data, setData] = useState<{ donations: Donation[]; count: number; totals: Array<{ currency: string; amountCents: number }> } | null>(null);
+  const [settings, setSettings] = useState<DonationSettings | null>(null);
+  const [currency, setCurrency] = useState('USD');
+  const [amounts, setAmounts] = useState('');
+  const [limits, setLimits] = useState({ min: '', max: '' });
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+  useEffect(() => {
+    api<NonNullable<typeof data>>('GET', '/api/donations/admin/donations?limit=200').then(setData, (e: Error) => setError(e.message));
+    api<{ settings: DonationSettings; currency: string }>('GET', '/api/donations/admin/settings').then(
+      (r) => {
+        setSettings(r.settings);
+        setCurrency(r.currency);
+        setAmounts(r.settings.suggestedAmounts.map((c) => moneyDecimalString(c, r.currency)).join(', '));
+        setLimits({ min: moneyDecimalString(r.settings.minimumCents, r.currency), max: moneyDecimalString(r.settings.maximumCents, r.currency) });
+      },
+      () => setSettings(null),
+    );
+  }, []);
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    if (!settings) return;
+    setError('');
+    setNotice('');
+    try {
+      const suggestedAmounts = amounts
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((s) => toMinorUnits(s, currency));
+      const r = await api<{ settings: DonationSettings }>('PUT', '/api/donations/admin/settings', {
+        settings: { ...settings, suggestedAmounts, minimumCents: toMinorUnits(limits.min, currency), maximumCents: toMinorUnits(limits.max, currency) },
+      });
+      setSettings(r.settings);
+      setNotice('Donation settings saved.');
+    } catch (err) {
+      setError(err instanceof RangeError ? 'Enter amounts such as 25 or 25.00, separated by commas.' : (err as Error).message);
+    }
+  }
+  return (
+    <>
+      <h1>Donations</h1>
+      {data && (
+        <p>
+          {data.count} {data.count === 1 ? 'contribution' : 'contributions'}
+          {data.totals.length > 0 && <>, {data.totals.map((t) => formatMoney(t.amountCents, t.currency)).join(' + ')} in all</>}.
+        </p>
+      )}
+      {data && data.donations.length > 0 && (
+        <table className="admin-table" aria-label="Donors">
+          <thead>
+            <tr>
+              <th scope="col">Donor</th>
+              <th scope="col">Email</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Message</th>
+              <th scope="col">Date</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.donations.map((d) => (
+              <tr key={d.id}>
+                <td>{d.donorName}</td>
+                <td>{d.email}</td>
+                <td>
+                  {formatMoney(d.amountCents, d.currency)}
+                  {d.testMode && ' (test)'}
+                </td>
+                <td>{d.message}</td>
+                <td>{new Date(d.created).toLocaleDateString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {settings && (
+        <form onSubmit={save} aria-label="Donation settings" className="admin-form">
+          <h2>Donate page</h2>
+          <p>
+            Visitors give at <a href="/donate">/donate</a>.
+          </p>
+          <label>
+            <input type="checkbox" checked={settings.enabled} onChange={(e) => setSettings({ ...settings, enabled: e.target.checked })} /> Accept donations
+          </label>
+          <label>
+            Title <input value={settings.title} maxLength={120} onChange={(e) => setSettings({ ...settings, title: e.target.value })} />
+          </label>
+          <label>
+            Description <textarea value={settings.description} maxLength={2000} onChange={(e) => setSettings({ ...settings, description: e.target.value })} />
+          </label>
+          <label>
+            Button text <input value={settings.buttonText} maxLength={60} onChange={(e) => setSettings({ ...settings, buttonText: e.target.value })} />
+          </label>
+          <label>
+            Suggested amounts ({currency}, separated by commas) <input value={amounts} onChange={(e) => setAmounts(e.target.value)} />
+          </label>
+          <label>
+            Smallest amount ({currency}) <input value={limits.min} inputMode="decimal" onChange={(e) => setLimits({ ...limits, min: e.target.value })} />
+          </label>
+          <label>
+            Largest amount ({currency}) <input value={limits.max} inputMode="decimal" onChange={(e) => setLimits({ ...limits, max: e.target.value })} />
+          </label>
+          <button type="submit">Save donation settings</button>
+        </form>
+      )}
+      {error && <p role="alert">{error}</p>}
+      {notice && <p role="status">{notice}</p>}
+    </>
+  );
+}
