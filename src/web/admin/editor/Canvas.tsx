@@ -1,0 +1,283 @@
+/**
+ * The editing canvas: sections of blocks on the 12-column grid, as wide as the chosen device. Blocks
+ * are focusable; the selected one carries its tools (move, resize, duplicate, delete). Blocks move by
+ * dragging (native drag and drop) and by keyboard (Alt+Arrow keys, or the Move buttons); they resize
+ * by dragging their right edge, with Alt+Left/Right, or the Narrower/Wider buttons.
+ */
+import { useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { BlockType } from '../../../core/enums.js';
+import { GRID_COLUMNS, blockLabel, checkMediaUrl, isRenderedBlock, type Block, type Breakpoint, type PageLayout } from '../../../core/layout.js';
+import { pageEditor } from '../../../core/messages.js';
+import { blockName, blockSummary, kindName, readTextBlock } from './blocks.js';
+
+export type Device = 'desktop' | 'tablet' | 'phone';
+export const DEVICE_WIDTHS: Readonly<Record<Device, number>> = { desktop: 1280, tablet: 768, phone: 375 };
+/** Phones use the mobile placement (platform.md: mobile up to 432 px); tablets and desktops the desktop one. */
+export const breakpointOf = (d: Device): Breakpoint => (d === 'phone' ? 'mobile' : 'desktop');
+
+const SECTION_THEMES = ['white', 'light', 'accent', 'dark', 'black'] as const;
+
+export interface CanvasActions {
+  select(id: string | null): void;
+  moveUp(id: string): void;
+  moveDown(id: string): void;
+  moveTo(id: string, sectionId: string, index: number): void;
+  resize(id: string, w: number): void;
+  duplicate(id: string): void;
+  remove(id: string): void;
+  openPalette(sectionId: string): void;
+  addSection(index: number): void;
+  moveSection(id: string, toIndex: number): void;
+  duplicateSection(id: string): void;
+  deleteSection(id: string): void;
+  styleSection(id: string, theme: string): void;
+}
+
+interface CanvasProps {
+  layout: PageLayout;
+  device: Device;
+  selectedId: string | null;
+  products: ReadonlyArray<{ id: string; title: string }>;
+  invalidBlocks: ReadonlySet<string>;
+  actions: CanvasActions;
+}
+
+const DRAG_TYPE = 'application/x-tessera-block';
+
+export function Canvas({ layout, device, selectedId, products, invalidBlocks, actions }: CanvasProps) {
+  const bp = breakpointOf(device);
+  const [dragging, setDragging] = useState<string | null>(null);
+  const [over, setOver] = useState<string | null>(null);
+  const [resizing, setResizing] = useState<{ id: string; w: number } | null>(null);
+  const dragId = useRef<string | null>(null);
+
+  const onBlockKey = (e: KeyboardEvent, b: Block) => {
+    if (e.target !== e.currentTarget) return;
+    if (e.altKey && e.key === 'ArrowUp') actions.moveUp(b.id);
+    else if (e.altKey && e.key === 'ArrowDown') actions.moveDown(b.id);
+    else if (e.altKey && e.key === 'ArrowLeft') actions.resize(b.id, b[bp].w - 1);
+    else if (e.altKey && e.key === 'ArrowRight') actions.resize(b.id, b[bp].w + 1);
+    else if (e.key === 'Delete') actions.remove(b.id);
+    else return;
+    e.preventDefault();
+  };
+
+  const startResize = (e: ReactPointerEvent<HTMLDivElement>, b: Block) => {
+    e.preventDefault();
+    e.stopPropagation();
+    const handle = e.currentTarget;
+    const blockEl = handle.parentElement!;
+    const grid = blockEl.parentElement!;
+    const col = grid.getBoundingClientRect().width / GRID_COLUMNS;
+    const left = blockEl.getBoundingClientRect().left;
+    handle.setPointerCapture(e.pointerId);
+    let w = b[bp].w;
+    const move = (ev: PointerEvent) => {
+      w = Math.max(1, Math.min(GRID_COLUMNS - b[bp].x, Math.round((ev.clientX - left) / col)));
+      setResizing({ id: b.id, w });
+    };
+    const up = () => {
+      handle.removeEventListener('pointermove', move);
+      handle.removeEventListener('pointerup', up);
+      handle.removeEventListener('pointercancel', up);
+      setResizing(null);
+      if (w !== b[bp].w) actions.resize(b.id, w);
+    };
+    handle.addEventListener('pointermove', move);
+    handle.addEventListener('pointerup', up);
+    handle.addEventListener('pointercancel', up);
+  };
+
+  return (
+    <div className="ed-canvas-frame">
+      <div className="ed-canvas" style={{ width: device === 'desktop' ? '100%' : DEVICE_WIDTHS[device], maxWidth: DEVICE_WIDTHS.desktop }} data-device={device}>
+        {layout.sections.length === 0 ? <p style={{ padding: 16 }}>This page is empty. Add a section to start.</p> : null}
+        {layout.sections.map((section, si) => (
+          <section key={section.id} aria-label={`Section ${si + 1}`} className={`ed-section ed-section--${section.theme}`} style={sectionStyle(section.theme, section.background)}>
+            <div className="ed-section__bar">
+              <button type="button" onClick={() => actions.openPalette(section.id)} aria-label={`Add a block to section ${si + 1}`}>
+                Add block
+              </button>
+              <button type="button" onClick={() => actions.moveSection(section.id, si - 1)} disabled={si === 0} aria-label={`Move section ${si + 1} up`}>
+                ↑
+              </button>
+              <button type="button" onClick={() => actions.moveSection(section.id, si + 1)} disabled={si === layout.sections.length - 1} aria-label={`Move section ${si + 1} down`}>
+                ↓
+              </button>
+              <button type="button" onClick={() => actions.duplicateSection(section.id)} aria-label={`Duplicate section ${si + 1}`}>
+                Duplicate
+              </button>
+              <button type="button" onClick={() => actions.deleteSection(section.id)} aria-label={`Delete section ${si + 1}`}>
+                Delete
+              </button>
+              <label>
+                <span className="ed-visually-hidden">Section {si + 1} colour theme</span>
+                <select value={section.theme} onChange={(e) => actions.styleSection(section.id, e.target.value)}>
+                  {(SECTION_THEMES.includes(section.theme as (typeof SECTION_THEMES)[number]) ? SECTION_THEMES : [section.theme, ...SECTION_THEMES]).map((t) => (
+                    <option key={t} value={t}>
+                      {t.charAt(0).toUpperCase() + t.slice(1)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
+            <div
+              className="ed-grid"
+              onDragOver={(e) => {
+                if (dragId.current) e.preventDefault();
+              }}
+              onDrop={(e) => {
+                if (e.target !== e.currentTarget || !dragId.current) return;
+                e.preventDefault();
+                actions.moveTo(dragId.current, section.id, section.blocks.length);
+                dragId.current = null;
+                setDragging(null);
+                setOver(null);
+              }}
+            >
+              {section.blocks.length === 0 ? <p className="ed-placeholder" style={{ gridColumn: '1 / -1' }}>No blocks yet. Use Add block, or drop a block here.</p> : null}
+              {section.blocks.map((b, bi) => {
+                const p = b[bp];
+                const w = resizing?.id === b.id ? resizing.w : p.w;
+                const selected = selectedId === b.id;
+                const name = blockName(b, products);
+                return (
+                  <div
+                    key={b.id}
+                    id={`ed-block-${b.id}`}
+                    role="group"
+                    aria-label={name}
+                    aria-describedby="ed-block-help"
+                    aria-current={selected ? 'true' : undefined}
+                    aria-invalid={invalidBlocks.has(b.id) ? true : undefined}
+                    tabIndex={0}
+                    draggable
+                    className={`ed-block${selected ? ' ed-block--selected' : ''}${dragging === b.id ? ' ed-block--dragging' : ''}${over === b.id ? ' ed-block--over' : ''}`}
+                    style={{ gridColumn: `${Math.min(p.x, GRID_COLUMNS - w) + 1} / span ${w}`, gridRow: `${p.y + 1} / span ${p.h}`, ...(invalidBlocks.has(b.id) ? { borderColor: '#a00000' } : {}) }}
+                    onFocus={(e) => {
+                      if (e.target === e.currentTarget && !selected) actions.select(b.id);
+                    }}
+                    onClick={() => {
+                      if (!selected) actions.select(b.id);
+                    }}
+                    onKeyDown={(e) => onBlockKey(e, b)}
+                    onDragStart={(e) => {
+                      dragId.current = b.id;
+                      e.dataTransfer.setData(DRAG_TYPE, b.id);
+                      e.dataTransfer.effectAllowed = 'move';
+                      setDragging(b.id);
+                    }}
+                    onDragEnd={() => {
+                      dragId.current = null;
+                      setDragging(null);
+                      setOver(null);
+                    }}
+                    onDragOver={(e) => {
+                      if (!dragId.current || dragId.current === b.id) return;
+                      e.preventDefault();
+                      e.dataTransfer.dropEffect = 'move';
+                      if (over !== b.id) setOver(b.id);
+                    }}
+                    onDragLeave={() => {
+                      if (over === b.id) setOver(null);
+                    }}
+                    onDrop={(e) => {
+                      const id = dragId.current;
+                      if (!id || id === b.id) return;
+                      e.preventDefault();
+                      e.stopPropagation();
+                      actions.moveTo(id, section.id, bi);
+                      dragId.current = null;
+                      setDragging(null);
+                      setOver(null);
+                    }}
+                  >
+                    <div className="ed-block__type" aria-hidden="true">
+                      {kindName(b)} · {w}/{GRID_COLUMNS}
+                    </div>
+                    <BlockContent block={b} products={products} />
+                    {selected ? (
+                      <div className="ed-block__tools">
+                        <button type="button" onClick={() => actions.moveUp(b.id)} disabled={si === 0 && bi === 0}>
+                          Move up
+                        </button>
+                        <button type="button" onClick={() => actions.moveDown(b.id)} disabled={si === layout.sections.length - 1 && bi === section.blocks.length - 1}>
+                          Move down
+                        </button>
+                        <button type="button" onClick={() => actions.resize(b.id, p.w - 1)} disabled={p.w <= 1}>
+                          Narrower
+                        </button>
+                        <button type="button" onClick={() => actions.resize(b.id, p.w + 1)} disabled={p.w >= GRID_COLUMNS}>
+                          Wider
+                        </button>
+                        <button type="button" onClick={() => actions.duplicate(b.id)}>
+                          Duplicate
+                        </button>
+                        <button type="button" onClick={() => actions.remove(b.id)}>
+                          Delete
+                        </button>
+                      </div>
+                    ) : null}
+                    <div className="ed-block__resize" aria-hidden="true" title="Drag to resize" onPointerDown={(e) => startResize(e, b)} />
+                  </div>
+                );
+              })}
+            </div>
+          </section>
+        ))}
+        <div style={{ padding: 8 }}>
+          <button type="button" onClick={() => actions.addSection(layout.sections.length)}>
+            Add section
+          </button>
+        </div>
+      </div>
+      <p id="ed-block-help" className="ed-visually-hidden">
+        Alt+Up and Alt+Down move the block; Alt+Left and Alt+Right change its width; Delete removes it.
+      </p>
+    </div>
+  );
+}
+
+const THEME_COLOURS: Record<string, [string, string]> = {
+  white: ['#ffffff', '#1d1d1f'],
+  light: ['#f4f1ea', '#1d1d1f'],
+  accent: ['#2b4c7e', '#ffffff'],
+  dark: ['#2a2a2a', '#ffffff'],
+  black: ['#000000', '#ffffff'],
+};
+
+function sectionStyle(theme: string, background: string | null): React.CSSProperties {
+  const [bg, fg] = THEME_COLOURS[theme] ?? THEME_COLOURS.white!;
+  return { background: background ?? bg, color: fg };
+}
+
+/** A light picture of the block's content; owner HTML is shown as text, never run. */
+function BlockContent({ block: b, products }: { block: Block; products: ReadonlyArray<{ id: string; title: string }> }) {
+  if (!isRenderedBlock(b.type)) return <p className="ed-placeholder">{pageEditor.PLACEHOLDER(blockLabel(b.type))}</p>;
+  const d = b.data;
+  const str = (k: string) => (typeof d[k] === 'string' ? (d[k] as string) : '');
+  switch (b.type) {
+    case BlockType.HTML: {
+      const t = readTextBlock(str('html'));
+      const summary = blockSummary(b);
+      if (t.format === 'h1') return <div style={{ fontSize: '1.8em', fontWeight: 700 }}>{summary}</div>;
+      if (t.format === 'h2') return <div style={{ fontSize: '1.5em', fontWeight: 700 }}>{summary}</div>;
+      if (t.format === 'h3') return <div style={{ fontSize: '1.25em', fontWeight: 700 }}>{summary}</div>;
+      return <div>{summary}</div>;
+    }
+    case BlockType.IMAGE: {
+      const src = checkMediaUrl(str('assetUrl'));
+      return src.ok && src.value ? <img src={src.value} alt={str('altText')} /> : <p className="ed-placeholder">No image yet</p>;
+    }
+    case BlockType.BUTTON:
+      return (
+        <span style={{ display: 'inline-block', padding: '6px 14px', borderRadius: 4, background: '#1d1d1f', color: '#fff' }}>{str('label') || '—'}</span>
+      );
+    case BlockType.SPACER:
+      return null;
+    case BlockType.HORIZONTAL_RULE:
+      return <hr />;
+    default:
+      return <div>{blockSummary(b, products)}</div>;
+  }
+}

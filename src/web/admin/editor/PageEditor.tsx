@@ -1,0 +1,630 @@
+/**
+ * /config/pages/:id: the page editor. The layout lives in an undo history; every change is checked
+ * with core's validateLayout and, when valid, saved as the draft after a short pause (autosave).
+ * Saves carry the page version: when another owner saved in between, the server answers 409 and the
+ * editor stops saving and offers 'Reload' (nothing is overwritten). Publish sends the layout and
+ * makes it the visitors' page.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { BlockType, ContentStatus } from '../../../core/enums.js';
+import {
+  BLOCK_BASE_CODES,
+  BLOCK_KINDS,
+  GRID_COLUMNS,
+  MAX_ROW_SPAN,
+  PAGE_STATUS_LABELS,
+  addBlock,
+  addSection,
+  blockLabel,
+  canonicalJson,
+  countBlocks,
+  createBlock,
+  deleteBlock,
+  deleteSection,
+  duplicateBlock,
+  duplicateSection,
+  isRenderedBlock,
+  moveBlock,
+  moveBlockDown,
+  moveBlockUp,
+  moveSection,
+  resizeBlock,
+  styleSection,
+  updateBlockData,
+  validateLayout,
+  type Block,
+  type OpResult,
+  type PageLayout,
+} from '../../../core/layout.js';
+import { MAX_BLOCKS_PER_LAYOUT } from '../../../core/constants.js';
+import { editor as editorMessages, forms as formMessages } from '../../../core/messages.js';
+import { Modal } from '../../islands/Modal.js';
+import { listPages, loadPage, publishPage, saveDraft, schedulePage, unschedulePage, type PageSummary, type PagesList } from './api.js';
+import { blockName } from './blocks.js';
+import { BlockForm } from './BlockForm.js';
+import { Canvas, DEVICE_WIDTHS, breakpointOf, type CanvasActions, type Device } from './Canvas.js';
+import { record, redo, startHistory, undo, type History } from './history.js';
+import { LoadFailed, StatusBadge } from './PagesScreen.js';
+import { EDITOR_CSS } from './styles.js';
+
+/** Pause after the last change before the draft is saved. */
+export const AUTOSAVE_DELAY_MS = 800;
+/** Keystrokes in one field within this long make one undo step. */
+const COALESCE_MS = 1500;
+
+type SaveState = 'saved' | 'unsaved' | 'saving' | 'invalid' | 'error' | 'conflict';
+type Lists = Pick<PagesList, 'products' | 'forms' | 'collections'>;
+
+const DEVICES: ReadonlyArray<[Device, string]> = [
+  ['desktop', 'Desktop'],
+  ['tablet', 'Tablet'],
+  ['phone', 'Phone'],
+];
+
+function findBlock(layout: PageLayout, id: string): { si: number; bi: number; block: Block } | null {
+  for (const [si, s] of layout.sections.entries()) {
+    const bi = s.blocks.findIndex((b) => b.id === id);
+    if (bi >= 0) return { si, bi, block: s.blocks[bi]! };
+  }
+  return null;
+}
+
+const errorStatus = (e: unknown) => (e as { status?: number }).status ?? 0;
+const errorMessage = (e: unknown) => (errorStatus(e) ? (e as Error).message : editorMessages.UNABLE_TO_CONNECT);
+
+export function PageEditor({ id }: { id: string }) {
+  const [page, setPage] = useState<PageSummary | null>(null);
+  const [lists, setLists] = useState<Lists>({ products: [], forms: [], collections: [] });
+  const [loadError, setLoadError] = useState('');
+  const [hist, setHist] = useState<History<PageLayout> | null>(null);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [device, setDevice] = useState<Device>('desktop');
+  const [save, setSave] = useState<{ state: SaveState; message?: string }>({ state: 'saved' });
+  const [conflict, setConflict] = useState('');
+  const [notice, setNotice] = useState('');
+  const [done, setDone] = useState('');
+  const [announcement, setAnnouncement] = useState('');
+  const [palette, setPalette] = useState<string | null>(null);
+  const [preview, setPreview] = useState<number | null>(null);
+  const [scheduling, setScheduling] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const version = useRef(0);
+  const savedText = useRef('');
+  const present = useRef<PageLayout | null>(null);
+  const inflight = useRef<Promise<boolean> | null>(null);
+  const lastKey = useRef<{ key: string; at: number } | null>(null);
+  const focusAfter = useRef<string | null>(null);
+  const stopped = useRef(false);
+
+  const load = useCallback(() => {
+    setLoadError('');
+    setConflict('');
+    stopped.current = false;
+    Promise.all([loadPage(id), listPages()]).then(
+      ([doc, all]) => {
+        const v = validateLayout(doc.layout);
+        const layout = v.ok ? v.layout! : doc.layout;
+        version.current = doc.page.version;
+        savedText.current = canonicalJson(layout);
+        present.current = layout;
+        setPage(doc.page);
+        setLists({ products: all.products, forms: all.forms, collections: all.collections });
+        setHist(startHistory(layout));
+        setSelectedId(null);
+        setSave({ state: 'saved' });
+      },
+      (e) => setLoadError(errorMessage(e)),
+    );
+  }, [id]);
+  useEffect(load, [load]);
+
+  const layout = hist?.present ?? null;
+  present.current = layout;
+  const validation = useMemo(() => (layout ? validateLayout(layout) : null), [layout]);
+
+  const onConflict = (message: string) => {
+    stopped.current = true;
+    setConflict(message);
+    setSave({ state: 'conflict' });
+  };
+
+  /** Saves the draft when it differs from the last saved copy; resolves false when it could not. */
+  const persist = useCallback(async (): Promise<boolean> => {
+    while (inflight.current) await inflight.current;
+    if (stopped.current || !present.current) return false;
+    const v = validateLayout(present.current);
+    if (!v.ok) return false;
+    const text = canonicalJson(v.layout);
+    if (text === savedText.current) return true;
+    setSave({ state: 'saving' });
+    const run = (async () => {
+      try {
+        const r = await saveDraft(id, version.current, v.layout!);
+        version.current = r.page.version;
+        savedText.current = canonicalJson(r.layout);
+        setPage(r.page);
+        const now = present.current ? validateLayout(present.current) : null;
+        setSave(now?.ok && canonicalJson(now.layout) === savedText.current ? { state: 'saved' } : { state: 'unsaved' });
+        return true;
+      } catch (e) {
+        if (errorStatus(e) === 409) onConflict((e as Error).message);
+        else setSave({ state: 'error', message: errorMessage(e) });
+        return false;
+      } finally {
+        inflight.current = null;
+      }
+    })();
+    inflight.current = run;
+    return run;
+  }, [id]);
+
+  // Autosave: a valid layout that differs from the saved one is saved after a pause.
+  useEffect(() => {
+    if (!layout || !validation || stopped.current) return;
+    if (!validation.ok) {
+      const m = Object.keys(validation.errors)[0]?.match(/^sections\.(\d+)\.blocks\.(\d+)\./);
+      const b = m ? layout.sections[Number(m[1])]?.blocks[Number(m[2])] : undefined;
+      setSave({ state: 'invalid', message: b ? `${blockName(b, lists.products)}: ${validation.message}` : validation.message });
+      return;
+    }
+    if (canonicalJson(validation.layout) === savedText.current) {
+      if (!inflight.current) setSave({ state: 'saved' });
+      return;
+    }
+    setSave((s) => (s.state === 'saving' ? s : { state: 'unsaved' }));
+    const t = setTimeout(() => void persist(), AUTOSAVE_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [layout, validation, persist, lists.products]);
+
+  // Focus follows a block that moved, was added or took the place of a deleted one.
+  useEffect(() => {
+    if (!focusAfter.current) return;
+    document.getElementById(`ed-block-${focusAfter.current}`)?.focus();
+    focusAfter.current = null;
+  });
+
+  /** Applies an operation: a refusal is shown to the owner, a new layout becomes an undo step. */
+  const commit = (r: OpResult, key?: string): PageLayout | null => {
+    if (!r.ok) {
+      setNotice(r.message);
+      return null;
+    }
+    setNotice('');
+    setDone('');
+    const now = Date.now();
+    const coalesce = key !== undefined && lastKey.current?.key === key && now - lastKey.current.at < COALESCE_MS;
+    lastKey.current = key ? { key, at: now } : null;
+    setHist((h) => (h ? (coalesce ? { ...h, present: r.layout, future: [] } : record(h, r.layout)) : h));
+    return r.layout;
+  };
+
+  const doUndo = () => {
+    lastKey.current = null;
+    setHist((h) => (h ? undo(h) : h));
+    setAnnouncement('Undone.');
+  };
+  const doRedo = () => {
+    lastKey.current = null;
+    setHist((h) => (h ? redo(h) : h));
+    setAnnouncement('Redone.');
+  };
+
+  // Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y) undo and redo, except inside a text field (its own undo).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+      const key = e.key.toLowerCase();
+      if (key !== 'z' && key !== 'y') return;
+      const t = e.target as HTMLElement | null;
+      if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+      if (document.querySelector('[role="dialog"]')) return;
+      e.preventDefault();
+      if (key === 'y' || e.shiftKey) doRedo();
+      else doUndo();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  // Leaving with unsaved changes asks first.
+  useEffect(() => {
+    const onLeave = (e: BeforeUnloadEvent) => {
+      if (save.state === 'unsaved' || save.state === 'saving' || save.state === 'invalid' || save.state === 'error') e.preventDefault();
+    };
+    window.addEventListener('beforeunload', onLeave);
+    return () => window.removeEventListener('beforeunload', onLeave);
+  }, [save.state]);
+
+  if (loadError) {
+    return (
+      <>
+        <style>{EDITOR_CSS}</style>
+        <h1>Page editor</h1>
+        <LoadFailed onRetry={load} detail={loadError} />
+        <p>
+          <a href="/config/pages">All pages</a>
+        </p>
+      </>
+    );
+  }
+  if (!page || !layout || !hist || !validation) {
+    return (
+      <>
+        <style>{EDITOR_CSS}</style>
+        <p>Loading…</p>
+      </>
+    );
+  }
+
+  const bp = breakpointOf(device);
+  const where = (l: PageLayout, blockId: string) => {
+    const at = findBlock(l, blockId);
+    if (!at) return '';
+    return `position ${at.bi + 1} of ${l.sections[at.si]!.blocks.length} in section ${at.si + 1}`;
+  };
+
+  const actions: CanvasActions = {
+    select: (blockId) => setSelectedId(blockId),
+    moveUp: (blockId) => {
+      const next = commit(moveBlockUp(layout, blockId));
+      if (next) {
+        focusAfter.current = blockId;
+        const b = findBlock(next, blockId);
+        setAnnouncement(`${b ? blockName(b.block, lists.products) : 'Block'} moved to ${where(next, blockId)}.`);
+      }
+    },
+    moveDown: (blockId) => {
+      const next = commit(moveBlockDown(layout, blockId));
+      if (next) {
+        focusAfter.current = blockId;
+        const b = findBlock(next, blockId);
+        setAnnouncement(`${b ? blockName(b.block, lists.products) : 'Block'} moved to ${where(next, blockId)}.`);
+      }
+    },
+    moveTo: (blockId, sectionId, index) => {
+      const next = commit(moveBlock(layout, blockId, sectionId, index));
+      if (next) {
+        setSelectedId(blockId);
+        focusAfter.current = blockId;
+        const b = findBlock(next, blockId);
+        setAnnouncement(`${b ? blockName(b.block, lists.products) : 'Block'} moved to ${where(next, blockId)}.`);
+      }
+    },
+    resize: (blockId, w) => {
+      const at = findBlock(layout, blockId);
+      if (!at) return;
+      const width = Math.max(1, Math.min(GRID_COLUMNS, w));
+      if (width === at.block[bp].w) return;
+      if (commit(resizeBlock(layout, blockId, bp, { w: width }))) setAnnouncement(`Width ${width} of ${GRID_COLUMNS} columns${bp === 'mobile' ? ' on phones' : ''}.`);
+    },
+    duplicate: (blockId) => {
+      const next = commit(duplicateBlock(layout, blockId));
+      if (next) {
+        const at = findBlock(next, blockId)!;
+        const copy = next.sections[at.si]!.blocks[at.bi + 1]!;
+        setSelectedId(copy.id);
+        focusAfter.current = copy.id;
+        setAnnouncement(`Copy added at ${where(next, copy.id)}.`);
+      }
+    },
+    remove: (blockId) => {
+      const at = findBlock(layout, blockId);
+      if (!at) return;
+      const siblings = layout.sections[at.si]!.blocks;
+      const neighbour = siblings[at.bi + 1] ?? siblings[at.bi - 1] ?? null;
+      if (commit(deleteBlock(layout, blockId))) {
+        setSelectedId(neighbour?.id ?? null);
+        focusAfter.current = neighbour?.id ?? null;
+        setAnnouncement(`${blockName(at.block, lists.products)} deleted. Undo brings it back.`);
+      }
+    },
+    openPalette: (sectionId) => setPalette(sectionId),
+    addSection: (index) => {
+      if (commit(addSection(layout, index))) setAnnouncement(`Section ${index + 1} added.`);
+    },
+    moveSection: (sectionId, toIndex) => {
+      if (commit(moveSection(layout, sectionId, toIndex))) setAnnouncement(`Section moved to position ${toIndex + 1} of ${layout.sections.length}.`);
+    },
+    duplicateSection: (sectionId) => {
+      if (commit(duplicateSection(layout, sectionId))) setAnnouncement('Section duplicated.');
+    },
+    deleteSection: (sectionId) => {
+      const i = layout.sections.findIndex((s) => s.id === sectionId);
+      if (commit(deleteSection(layout, sectionId))) {
+        if (selectedId && layout.sections[i]?.blocks.some((b) => b.id === selectedId)) setSelectedId(null);
+        setAnnouncement(`Section ${i + 1} deleted. Undo brings it back.`);
+      }
+    },
+    styleSection: (sectionId, theme) => void commit(styleSection(layout, sectionId, { theme })),
+  };
+
+  function addFromPalette(code: number, init: Parameters<typeof createBlock>[1] = {}) {
+    const sectionId = palette;
+    setPalette(null);
+    if (!sectionId) return;
+    const block = createBlock(code, init);
+    const next = commit(addBlock(layout!, sectionId, block));
+    if (next) {
+      setSelectedId(block.id);
+      focusAfter.current = block.id;
+      setAnnouncement(`${blockName(block, lists.products)} added at ${where(next, block.id)}.`);
+    }
+  }
+
+  /** Runs a page call after the pending save; a 409 turns into the conflict banner. */
+  async function pageCall(run: (layout: PageLayout) => Promise<{ page: PageSummary; layout?: PageLayout }>, success: string) {
+    setNotice('');
+    setDone('');
+    if (validation && !validation.ok) {
+      setNotice(save.message ?? validation.message ?? '');
+      return;
+    }
+    setBusy(true);
+    while (inflight.current) await inflight.current;
+    const v = validateLayout(present.current);
+    try {
+      const r = await run(v.layout!);
+      version.current = r.page.version;
+      if (r.layout) savedText.current = canonicalJson(r.layout);
+      else savedText.current = canonicalJson(v.layout);
+      setPage(r.page);
+      setDone(success);
+      setAnnouncement(success);
+    } catch (e) {
+      if (errorStatus(e) === 409) onConflict((e as Error).message);
+      else setNotice(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const publish = () => pageCall((l) => publishPage(id, version.current, l), `Published. Visitors now see this page at ${page.fullUrl}.`);
+  const setStatus = (status: 'draft' | 'needs-review' | 'private') =>
+    pageCall(async (l) => {
+      if (page.status === 'scheduled') {
+        const u = await unschedulePage(id, version.current);
+        version.current = u.page.version;
+      }
+      return saveDraft(id, version.current, l, status);
+    }, `Status: ${PAGE_STATUS_LABELS[status]}.`);
+
+  async function openPreview() {
+    setNotice('');
+    if (validation && !validation.ok) {
+      setNotice(save.message ?? validation.message ?? '');
+      return;
+    }
+    if (await persist()) setPreview(Date.now());
+  }
+
+  const selected = selectedId ? findBlock(layout, selectedId) : null;
+  const prefix = selected ? `sections.${selected.si}.blocks.${selected.bi}.data.` : '';
+  const pick = (src: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(src)
+        .filter(([k]) => selected && k.startsWith(prefix))
+        .map(([k, v]) => [k.slice(prefix.length), v]),
+    );
+  const invalidBlocks = new Set<string>();
+  for (const k of Object.keys(validation.errors)) {
+    const m = k.match(/^sections\.(\d+)\.blocks\.(\d+)\./);
+    const b = m ? layout.sections[Number(m[1])]?.blocks[Number(m[2])] : undefined;
+    if (b) invalidBlocks.add(b.id);
+  }
+  const blocks = countBlocks(layout);
+  const statusChoice = page.status === 'draft' || page.status === 'needs-review' || page.status === 'private' ? page.status : '';
+
+  const saveText =
+    save.state === 'saved'
+      ? 'Saved'
+      : save.state === 'saving'
+        ? formMessages.SAVING
+        : save.state === 'unsaved'
+          ? 'Unsaved changes'
+          : save.state === 'invalid'
+            ? `Not saved. ${save.message ?? ''}`
+            : save.state === 'error'
+              ? `Not saved. ${save.message ?? ''}`
+              : 'Not saved';
+
+  return (
+    <>
+      <style>{EDITOR_CSS}</style>
+      <p>
+        <a href="/config/pages">All pages</a>
+      </p>
+      <h1>
+        Edit page: {page.title} <StatusBadge status={page.status} />
+      </h1>
+      {conflict ? (
+        <div role="alert" className="ed-alert">
+          <span>{conflict}</span>
+          <button type="button" onClick={load}>
+            Reload
+          </button>
+        </div>
+      ) : null}
+      {notice ? (
+        <div role="alert" className="ed-alert">
+          <span>{notice}</span>
+        </div>
+      ) : null}
+      <div className="ed-toolbar" role="toolbar" aria-label="Page editor" aria-orientation="horizontal">
+        <button type="button" onClick={doUndo} disabled={hist.past.length === 0} aria-keyshortcuts="Control+Z">
+          Undo
+        </button>
+        <button type="button" onClick={doRedo} disabled={hist.future.length === 0} aria-keyshortcuts="Control+Shift+Z">
+          Redo
+        </button>
+        <span role="group" aria-label="Device">
+          {DEVICES.map(([d, label]) => (
+            <button key={d} type="button" aria-pressed={device === d} onClick={() => setDevice(d)}>
+              {label}
+            </button>
+          ))}
+        </span>
+        <span className="ed-save" role="status">
+          {saveText}
+        </span>
+        {save.state === 'error' ? (
+          <button type="button" onClick={() => void persist()}>
+            {editorMessages.RETRY}
+          </button>
+        ) : null}
+        <span className="ed-toolbar__spacer" />
+        <span>
+          {blocks} of {MAX_BLOCKS_PER_LAYOUT} blocks
+        </span>
+        <label>
+          Status{' '}
+          <select value={statusChoice} onChange={(e) => void setStatus(e.target.value as 'draft' | 'needs-review' | 'private')} disabled={busy || !!conflict}>
+            {statusChoice === '' ? (
+              <option value="" disabled>
+                {PAGE_STATUS_LABELS[page.status]}
+              </option>
+            ) : null}
+            <option value={ContentStatus.DRAFT}>{PAGE_STATUS_LABELS.draft}</option>
+            <option value={ContentStatus.NEEDS_REVIEW}>{PAGE_STATUS_LABELS['needs-review']}</option>
+            <option value={ContentStatus.PRIVATE}>{PAGE_STATUS_LABELS.private}</option>
+          </select>
+        </label>
+        <button type="button" onClick={() => void openPreview()} disabled={!!conflict}>
+          Preview
+        </button>
+        <button type="button" onClick={() => setScheduling(true)} disabled={busy || !!conflict}>
+          Schedule
+        </button>
+        <button type="button" onClick={() => void publish()} disabled={busy || !!conflict}>
+          Publish
+        </button>
+      </div>
+      {done ? <p role="status">{done}</p> : null}
+      {page.status === 'scheduled' && page.publishAt ? <p>Publishes on {new Date(page.publishAt).toLocaleString()}.</p> : null}
+      <div aria-live="polite" className="ed-visually-hidden">
+        {announcement}
+      </div>
+      <div className="ed-shell">
+        <Canvas layout={layout} device={device} selectedId={selectedId} products={lists.products} invalidBlocks={invalidBlocks} actions={actions} />
+        <aside className="ed-panel" aria-labelledby="ed-panel-title">
+          {selected ? (
+            <>
+              <BlockForm
+                key={selected.block.id}
+                block={selected.block}
+                errors={pick(validation.errors)}
+                warnings={Object.values(pick(validation.warnings))}
+                lists={lists}
+                onChange={(data, key, variant) => void commit(updateBlockData(layout, selected.block.id, data, variant), `${selected.block.id}:${key}`)}
+              />
+              <SizeFields block={selected.block} bp={bp} onResize={(size) => void commit(resizeBlock(layout, selected.block.id, bp, size), `${selected.block.id}:size`)} />
+            </>
+          ) : (
+            <>
+              <h2 id="ed-panel-title">Page</h2>
+              <p>Select a block to edit its content. Use Add block in a section to add one.</p>
+              <p>
+                Address: <a href={page.fullUrl}>{page.fullUrl}</a>
+              </p>
+            </>
+          )}
+        </aside>
+      </div>
+      {palette ? (
+        <Modal title="Add a block" titleId="ed-palette-title" onClose={() => setPalette(null)} className="ed-dialog">
+          <ul className="ed-palette" aria-label="Blocks">
+            <li>
+              <button type="button" onClick={() => addFromPalette(BlockType.HTML, { data: { html: '<h2>Heading</h2>' }, h: 1 })}>
+                Heading
+              </button>
+            </li>
+            {BLOCK_KINDS.map((k) => (
+              <li key={k.type}>
+                <button type="button" onClick={() => addFromPalette(k.type)}>
+                  {k.label}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <h3>More blocks (shown in the editor only)</h3>
+          <ul className="ed-palette" aria-label="More blocks">
+            {BLOCK_BASE_CODES.filter((c) => !isRenderedBlock(c)).map((c) => (
+              <li key={c}>
+                <button type="button" onClick={() => addFromPalette(c)}>
+                  {blockLabel(c)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </Modal>
+      ) : null}
+      {preview !== null ? (
+        <Modal title="Preview" titleId="ed-preview-title" onClose={() => setPreview(null)} className="ed-dialog ed-preview">
+          <div role="group" aria-label="Preview width">
+            {DEVICES.map(([d, label]) => (
+              <button key={d} type="button" aria-pressed={device === d} onClick={() => setDevice(d)}>
+                {label} ({DEVICE_WIDTHS[d]} px)
+              </button>
+            ))}
+          </div>
+          <div style={{ overflow: 'auto', maxWidth: '92vw' }}>
+            <iframe key={preview} title={`Page preview at ${device} width`} src={`${page.fullUrl}?preview=draft`} width={DEVICE_WIDTHS[device]} style={{ width: DEVICE_WIDTHS[device] }} />
+          </div>
+        </Modal>
+      ) : null}
+      {scheduling ? (
+        <ScheduleDialog
+          onClose={() => setScheduling(false)}
+          onSchedule={async (when) => {
+            setScheduling(false);
+            await pageCall(async (l) => schedulePage(id, version.current, when, l), `Scheduled for ${new Date(when).toLocaleString()}.`);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function SizeFields({ block, bp, onResize }: { block: Block; bp: 'desktop' | 'mobile'; onResize: (size: { w?: number; h?: number }) => void }) {
+  const p = block[bp];
+  return (
+    <fieldset style={{ border: '1px solid #ddd', borderRadius: 6, padding: 8 }}>
+      <legend>Size {bp === 'mobile' ? 'on phones' : 'on desktops and tablets'}</legend>
+      <label>
+        Width (columns of {GRID_COLUMNS})
+        <input type="number" min={1} max={GRID_COLUMNS} value={p.w} onChange={(e) => e.target.value && onResize({ w: Number(e.target.value) })} />
+      </label>
+      <label>
+        Height (rows)
+        <input type="number" min={1} max={MAX_ROW_SPAN} value={p.h} onChange={(e) => e.target.value && onResize({ h: Number(e.target.value) })} />
+      </label>
+    </fieldset>
+  );
+}
+
+function ScheduleDialog({ onClose, onSchedule }: { onClose: () => void; onSchedule: (iso: string) => Promise<void> }) {
+  const [when, setWhen] = useState('');
+  const [error, setError] = useState('');
+  return (
+    <Modal title="Schedule publishing" titleId="ed-schedule-title" onClose={onClose} className="ed-dialog">
+      <form
+        aria-label="Schedule publishing"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const t = new Date(when);
+          if (!when || Number.isNaN(t.getTime())) {
+            setError('Choose a date and time.');
+            return;
+          }
+          void onSchedule(t.toISOString());
+        }}
+      >
+        <label>
+          Publish on <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} required />
+        </label>{' '}
+        <button type="submit">Schedule</button>
+        {error ? <p role="alert">{error}</p> : null}
+      </form>
+    </Modal>
+  );
+}

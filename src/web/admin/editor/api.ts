@@ -1,0 +1,78 @@
+/** The page editor's calls to /api/editor (contract: 13a's src/server/editor), typed for the screens. */
+import { api, readCookie, ApiError } from '../../client/api.js';
+import type { PageLayout, PageStatus } from '../../../core/layout.js';
+
+export interface PageSummary {
+  id: string;
+  title: string;
+  urlId: string;
+  fullUrl: string;
+  status: PageStatus;
+  statusLabel: string;
+  version: number;
+  publishAt: string | null;
+  publishedAt: string | null;
+  updatedAt: string;
+  hasUnpublishedChanges: boolean;
+}
+
+export interface PagesList {
+  pages: PageSummary[];
+  collections: Array<{ id: string; title: string; typeName: string }>;
+  products: Array<{ id: string; title: string }>;
+  forms: Array<{ id: string; name: string }>;
+}
+
+export interface PageDoc {
+  page: PageSummary;
+  layout: PageLayout;
+  published: PageLayout | null;
+  warnings: Record<string, string>;
+}
+
+export interface SavedPage {
+  page: PageSummary;
+  layout: PageLayout;
+  warnings?: Record<string, string>;
+}
+
+export interface Upload {
+  id: string;
+  name: string;
+  kind: 'image' | 'file';
+  contentType: string;
+  bytes: number;
+  status: 'processing' | 'ready' | 'failed' | 'cancelled';
+  error: string | null;
+  url: string;
+  originalSize: string | null;
+  createdAt: string;
+}
+
+export const listPages = () => api<PagesList>('GET', '/api/editor/pages');
+export const createPage = (title: string, urlId?: string) => api<{ page: PageSummary }>('POST', '/api/editor/pages', urlId ? { title, urlId } : { title });
+export const loadPage = (id: string) => api<PageDoc>('GET', `/api/editor/pages/${encodeURIComponent(id)}`);
+export const saveDraft = (id: string, version: number, layout: PageLayout, status?: 'draft' | 'needs-review' | 'private') =>
+  api<SavedPage>('PUT', `/api/editor/pages/${encodeURIComponent(id)}/draft`, status ? { version, layout, status } : { version, layout });
+export const publishPage = (id: string, version: number, layout: PageLayout) => api<SavedPage>('POST', `/api/editor/pages/${encodeURIComponent(id)}/publish`, { version, layout });
+export const schedulePage = (id: string, version: number, publishAt: string, layout: PageLayout) =>
+  api<{ page: PageSummary }>('POST', `/api/editor/pages/${encodeURIComponent(id)}/schedule`, { version, publishAt, layout });
+export const unschedulePage = (id: string, version: number) => api<{ page: PageSummary }>('DELETE', `/api/editor/pages/${encodeURIComponent(id)}/schedule`, { version });
+
+/** Sends a file's bytes as they are (the server reads the type from Content-Type). */
+export async function uploadFile(file: File): Promise<Upload> {
+  const headers: Record<string, string> = { 'content-type': file.type || 'application/octet-stream', accept: 'application/json' };
+  const crumb = readCookie('crumb');
+  if (crumb) headers['x-csrf-token'] = crumb;
+  const res = await fetch(`/api/editor/uploads?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file, headers, credentials: 'same-origin' });
+  let data: Record<string, unknown> = {};
+  try {
+    data = (await res.json()) as Record<string, unknown>;
+  } catch {
+    data = {};
+  }
+  if (!res.ok) throw new ApiError(res.status, typeof data.message === 'string' ? data.message : `HTTP ${res.status}`, data);
+  return data.upload as Upload;
+}
+
+export { ApiError };

@@ -1,0 +1,52 @@
+/**
+ * The page editor's styles. The /config stylesheet is shared by every screen, so the editor carries its
+ * own rules and renders them once in a <style> element of its screens.
+ */
+export const EDITOR_CSS = `
+.ed-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.ed-badge{display:inline-block;padding:2px 8px;border-radius:10px;font-size:.85em;background:#eee;color:#1d1d1f}
+.ed-badge--published{background:#d9f2df;color:#0b5a1f}.ed-badge--draft{background:#eee}
+.ed-badge--scheduled{background:#dde9ff;color:#123e8c}.ed-badge--needs-review{background:#fff1c2;color:#6b4e00}
+.ed-badge--private{background:#f3dcdc;color:#7a1b1b}
+.ed-list{list-style:none;padding:0;margin:0 0 24px;display:grid;gap:8px;max-width:720px}
+.ed-list li{display:flex;gap:12px;align-items:center;padding:10px 12px;background:#fff;border:1px solid #ddd;border-radius:6px}
+.ed-list a{font-weight:600}
+.ed-shell{display:grid;grid-template-columns:minmax(0,1fr) 320px;gap:16px;align-items:start}
+.ed-toolbar{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 12px;padding:8px;background:#fff;border:1px solid #ddd;border-radius:6px}
+.ed-toolbar__spacer{flex:1}
+.ed-shell button,.ed-toolbar button,.ed-dialog button{padding:6px 10px}
+.ed-shell button[aria-pressed="true"],.ed-toolbar button[aria-pressed="true"]{outline:3px solid #2a6df4;outline-offset:1px}
+.ed-shell button:disabled,.ed-toolbar button:disabled{opacity:.45;cursor:not-allowed}
+.ed-save{min-width:7em;color:#444}
+.ed-canvas-frame{background:#e9e9ee;border-radius:6px;padding:16px;overflow:auto}
+.ed-canvas{margin:0 auto;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.15);transition:width .2s}
+.ed-section{position:relative;border:1px dashed #bbb;margin:8px;padding:28px 8px 8px}
+.ed-section__bar{position:absolute;top:2px;left:8px;right:8px;display:flex;gap:6px;align-items:center;font-size:.85em}
+.ed-section__bar button{padding:2px 8px;font-size:.85em}
+.ed-grid{display:grid;grid-template-columns:repeat(12,minmax(0,1fr));gap:8px;min-height:48px}
+.ed-block{position:relative;border:1px solid #ddd;border-radius:4px;padding:8px;background:#fff;min-height:40px;cursor:grab;overflow:hidden;word-break:break-word}
+.ed-block:focus{outline:3px solid #2a6df4;outline-offset:1px}
+.ed-block--selected{border-color:#2a6df4;box-shadow:0 0 0 2px #2a6df4}
+.ed-block--dragging{opacity:.4}.ed-block--over{box-shadow:inset 0 3px 0 #f4b400}
+.ed-block__type{font-size:.75em;color:#555;text-transform:uppercase;letter-spacing:.04em}
+.ed-block__tools{display:flex;flex-wrap:wrap;gap:4px;margin-top:6px}
+.ed-block__tools button{padding:2px 6px;font-size:.8em}
+.ed-block img{max-width:100%;height:auto;display:block}
+.ed-block__resize{position:absolute;top:0;right:0;width:8px;height:100%;cursor:ew-resize;touch-action:none}
+.ed-block__resize:hover{background:rgba(42,109,244,.35)}
+.ed-placeholder{color:#555;font-style:italic}
+.ed-panel{position:sticky;top:8px;background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px}
+.ed-panel label{display:grid;gap:4px;margin:0 0 10px}
+.ed-panel input,.ed-panel textarea,.ed-panel select{font:inherit;padding:6px;border:1px solid #999;border-radius:4px}
+.ed-error{color:#a00000}
+.ed-alert{padding:10px 12px;border:1px solid #a00000;background:#fff0f0;border-radius:6px;margin:0 0 12px;display:flex;gap:12px;align-items:center}
+.ed-preview iframe{display:block;margin:0 auto;border:1px solid #bbb;background:#fff;height:70vh}
+.sqs-lightbox-overlay{position:fixed;inset:0;background:rgba(0,0,0,.45);display:flex;align-items:flex-start;justify-content:center;overflow:auto;z-index:100}
+.sqs-lightbox{background:#fff;border-radius:8px;margin:50px auto;padding:16px;max-width:min(1340px,96vw);box-shadow:0 6px 30px rgba(0,0,0,.3)}
+.sqs-lightbox__header{display:flex;align-items:center;gap:12px;justify-content:space-between}
+.sqs-lightbox__title{margin:0;font-size:1.2em}
+.ed-palette{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:6px;list-style:none;padding:0;max-width:760px}
+.ed-palette button{width:100%;text-align:left}
+.ed-swatches{display:flex;gap:8px;flex-wrap:wrap}
+.ed-swatch{display:inline-block;width:28px;height:28px;border-radius:50%;border:1px solid #999;vertical-align:middle}
+`;
