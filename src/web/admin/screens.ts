@@ -11,7 +11,6 @@ import { CouponsScreen } from './CouponsScreen.js';
 import { Analytics } from './Analytics.js';
 import { PopupScreen, ListsScreen, CookiesScreen, EmailPreviewScreen } from './EngagementScreens.js';
 import { PagesEditorScreen } from './editor/index.js';
-import { PagesEditorScreen } from './editor/index.js';
 import { ReviewsScreen, RelatedProductsScreen, DonationsScreen } from './ReviewsScreens.js';
 
 export interface AdminScreen {
@@ -53,9 +52,6 @@ screens.push(
   { path: '/config/related-products', label: 'Related products', component: RelatedProductsScreen },
   { path: '/config/donations', label: 'Donations', component: DonationsScreen },
 );
-
-/** Page editor (issue #13): the pages list and the editor of one page (/config/pages/:id). */
-screens.push({ path: '/config/pages', label: 'Page editor', component: PagesEditorScreen });
 
 /** Page editor (issue #13): the pages list and the editor of one page (/config/pages/:id). */
 screens.push({ path: '/config/pages', label: 'Page editor', component: PagesEditorScreen });
