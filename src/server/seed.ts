@@ -3,6 +3,7 @@ import { newId } from '../db/ids.js';
 import { CollectionType, ProductType, RecordType } from '../core/enums.js';
 import { seedInstalmentPreferences } from './instalments/preferences.js';
 import { seedForms } from './forms/seed.js';
+import { seedMembers } from './members/service.js';
 
 /** Demo images are photo-like JPEGs made from the SVG drawings by src/server/images/make-demo-images.ts. */
 const img = (name: string, alt: string, focal = { x: 0.5, y: 0.5 }) => ({ assetUrl: `/demo-media/${name}.jpg`, originalSize: '1200x1200', mediaFocalPoint: focal, altText: alt });
@@ -509,5 +510,6 @@ export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
   }
   await seedInstalmentPreferences(tx, websiteId);
   await seedForms(tx, websiteId);
+  await seedMembers(tx, websiteId);
   return { websiteId, collectionIds: ids, productIds, variantIds };
 }

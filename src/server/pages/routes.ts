@@ -33,6 +33,7 @@ import { imageRoutes } from '../images/routes.js';
 import { ImageVariants } from '../images/variants.js';
 import { normaliseQuery, searchSite } from '../search/search.js';
 import { formHtml } from '../forms/index.js';
+import { contentGate, courseContext, visibleHits } from '../members/index.js';
 import { engagementParts } from '../engagement/index.js';
 import { productPageExtras } from '../reviews/product-page.js';
 
@@ -141,6 +142,10 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
 
   /** Member-area pages need a signed-in site user; others see the access-denied page (106) with a join button. */
   async function memberGate(req: FastifyRequest, reply: FastifyReply, site: WebsiteRow, c: CollectionRow): Promise<boolean> {
+    // The members area's access check (site lock, page password, member areas; owners pass): server/members.
+    const locked = await contentGate(app, req, site, c);
+    if (locked) return (await send(req, reply, locked), true);
+    if (await app.members.isOwner(req)) return false;
     if (!memberAreaCollections(site).has(c.id) || siteUserOf(req)) return false;
     await send(req, reply, {
       template: 'system/access-denied.html',
@@ -234,6 +239,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       },
     };
     if (c.typeName === 'gallery') ctx.galleryHtml = galleryIsland(collection, items);
+    Object.assign(ctx, await courseContext(app, req, site, c, collections));
     if (typeof c.settings.formId === 'string') {
       ctx.formHtml = await formHtml(app, req, c.settings.formId, { page: { pageTitle: c.title, pageId: c.id, contentSource: 'c' } });
     }
@@ -267,6 +273,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     });
     const commentList = comments.map((x) => ({ id: x.id, authorName: x.authorName, body: x.body, addedOn: x.createdAt.getTime() }));
     if (!isProduct) item.comments = commentList;
+    Object.assign(item, await courseContext(app, req, site, c, collections, row));
     if ((req.query as Record<string, unknown>).format === 'ics' && row.recordType === RecordType.EVENT) {
       const ics = eventIcs({
         id: row.id,
@@ -303,7 +310,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   app.get('/search', async (req, reply) => {
     const site = await websites.get();
     const q = normaliseQuery((req.query as Record<string, unknown>).q);
-    const results = q ? await searchSite(db, site.id, q) : [];
+    const results = q ? await visibleHits(app, req, site, await searchSite(db, site.id, q)) : [];
     return send(req, reply, {
       template: 'system/search.html',
       pageType: PageType.SEARCH,

@@ -17,6 +17,8 @@ const CLOSE = '\u27e7';
 export interface SearchHit {
   kind: 'product' | 'post' | 'event' | 'page';
   id: string;
+  /** The collection the hit belongs to (the page itself for pages), for the access check. */
+  collectionId: string;
   title: string;
   fullUrl: string;
   collectionTitle: string;
@@ -70,6 +72,7 @@ interface Row {
   id: string;
   title: string;
   url_id: string;
+  coll_id: string;
   coll_url: string;
   coll_title: string;
   coll_type: number;
@@ -88,7 +91,7 @@ export async function searchSite(db: Db, websiteId: string, query: string, limit
     with q as (select websearch_to_tsquery('english', ${q}) as query),
     docs as (
       select case i.record_type when ${RecordType.STORE_ITEM} then 'product' when ${RecordType.EVENT} then 'event' else 'post' end as kind,
-             i.id, i.title, i.url_id, c.url_id as coll_url, c.title as coll_title, c.type as coll_type,
+             i.id, i.title, i.url_id, c.id as coll_id, c.url_id as coll_url, c.title as coll_title, c.type as coll_type,
              i.assets->0->>'assetUrl' as asset_url,
              ${strip(sql`case when i.body = '' then i.excerpt else i.body end`)} as text,
              setweight(to_tsvector('english', i.title), 'A') ||
@@ -99,14 +102,14 @@ export async function searchSite(db: Db, websiteId: string, query: string, limit
        where i.website_id = ${websiteId} and i.status = 'published' and c.enabled
          and i.record_type in (${RecordType.TEXT}, ${RecordType.AUDIO}, ${RecordType.VIDEO}, ${RecordType.STORE_ITEM}, ${RecordType.EVENT})
       union all
-      select 'page', c.id, c.title, '', c.url_id, c.title, c.type, null,
+      select 'page', c.id, c.title, '', c.id, c.url_id, c.title, c.type, null,
              ${strip(sql`coalesce(c.settings->>'body', '')`)},
              setweight(to_tsvector('english', c.title), 'A') || setweight(to_tsvector('english', c.description), 'B') ||
              setweight(to_tsvector('english', ${strip(sql`coalesce(c.settings->>'body', '')`)}), 'C')
         from collections c
        where c.website_id = ${websiteId} and c.enabled and c.type = ${CollectionType.PAGE}
     )
-    select kind, id, title, url_id, coll_url, coll_title, coll_type, asset_url,
+    select kind, id, title, url_id, coll_id, coll_url, coll_title, coll_type, asset_url,
            ts_rank(doc, q.query)::float8 as rank,
            ts_headline('english', text, q.query, ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=28, MinWords=10, MaxFragments=2, FragmentDelimiter=" … "`}) as headline
       from docs, q
@@ -117,6 +120,7 @@ export async function searchSite(db: Db, websiteId: string, query: string, limit
   return found.map((r) => ({
     kind: r.kind,
     id: r.id,
+    collectionId: r.coll_id,
     title: r.title,
     fullUrl: r.kind === 'page' ? `/${r.coll_url}` : Number(r.coll_type) === CollectionType.PRODUCTS ? `/${r.coll_url}/p/${r.url_id}` : `/${r.coll_url}/${r.url_id}`,
     collectionTitle: r.coll_title,

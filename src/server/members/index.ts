@@ -1,0 +1,97 @@
+/**
+ * The members area (issue #14): the site lock screen, page passwords, member areas (free, paid once or by
+ * subscription through checkout with the paywall product type 5), video courses, and the access check
+ * every door of the site goes through.
+ *
+ * The page pipeline calls `contentGate` (page HTML, `?format=json`, `?format=ics`), `visibleHits` (search)
+ * and `courseContext` (video list and lesson pages). The request hook here covers the rest: the site lock
+ * in front of every page, and files (media and member files) used only by locked content.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Access } from './access.js';
+import { memberRoutes } from './routes.js';
+import { courseContext as buildCourseContext, deniedPage, lockPage, type DeniedPage } from './pages.js';
+import { sendSitePage } from '../checkout/page.js';
+import { SiteUserService } from '../platform/site-users.js';
+import type { WebsiteRow } from '../platform/websites.js';
+import type { CollectionRow, ItemRow } from '../pages/context.js';
+import { z } from 'zod';
+
+export { seedMembers } from './service.js';
+export type { DeniedPage } from './pages.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    members: Access;
+  }
+}
+
+/** Paths the site lock never stands in front of: the owner's /config, the APIs, assets and health. */
+const OPEN_PREFIXES = ['/config', '/api/', '/assets/', '/theme/', '/health', '/favicon', '/robots.txt'];
+/** File paths whose access follows the content that uses them. */
+const FILE_PREFIXES = ['/demo-media/', '/members/files/'];
+
+function accessOf(app: FastifyInstance): Access | null {
+  return app.hasDecorator('members') ? app.members : null;
+}
+
+/**
+ * THE access check of a collection's pages (the collection page, its items, their JSON and ICS views):
+ * null when the request may see it, else the page to show instead (lock screen 103, protected content 105,
+ * or member-area access denied 106 with its join button).
+ */
+export async function contentGate(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow, c: CollectionRow, itemId: string | null = null): Promise<DeniedPage | null> {
+  const access = accessOf(app);
+  if (!access) return null;
+  const d = await access.check(req, site, c.id);
+  return d ? deniedPage(app, req, site, d, c, itemId) : null;
+}
+
+/** Search hits without those of collections the request may not see (titles and excerpts never leak). */
+export async function visibleHits<T extends { collectionId: string }>(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow, hits: T[]): Promise<T[]> {
+  const access = accessOf(app);
+  if (!access || hits.length === 0) return hits;
+  const hidden = await access.hidden(req, site, hits.map((h) => h.collectionId));
+  return hidden.size ? hits.filter((h) => !hidden.has(h.collectionId)) : hits;
+}
+
+/** The video course context of a 'videos' collection page or lesson; {} for other collections. */
+export async function courseContext(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow, c: CollectionRow, collections: CollectionRow[], item: ItemRow | null = null): Promise<Record<string, unknown>> {
+  const access = accessOf(app);
+  if (!access || c.typeName !== 'videos') return {};
+  return buildCourseContext(app, access, req, site, c, new Map(collections.map((x) => [x.id, x])), item);
+}
+
+export const membersArea = fp(
+  async (app: FastifyInstance) => {
+    const access = new Access(app, app.database);
+    app.decorate('members', access);
+
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return;
+      const path = req.url.split('?')[0] ?? '/';
+      if (OPEN_PREFIXES.some((p) => path === p || path.startsWith(p))) return;
+      const site = await app.services.websites.get();
+      if (FILE_PREFIXES.some((p) => path.startsWith(p))) {
+        const d = await access.fileDenied(req, site, path, path.startsWith('/members/files/'));
+        if (d) return reply.status(403).header('cache-control', 'no-store').send({ error: 'Forbidden', message: 'This file is only for those who may see the page it belongs to.' });
+        return;
+      }
+      if (await access.siteLock(req, site)) return sendSitePage(app, req, reply, lockPage(req));
+      // The order confirmation of a membership bought through checkout is the membership confirmed page.
+      const m = /^\/(order|subscription)-confirmed\/([0-9a-f]{24})$/.exec(path);
+      if (m && app.hasDecorator('checkout')) {
+        const t = z.string().max(64).safeParse((req.query as Record<string, unknown>).t);
+        await app.checkout.service.loadSecret();
+        if (!t.success || !app.checkout.service.verify(`order:${m[2]}`, t.data)) return;
+        const o = await app.checkout.service.order(m[2]!);
+        const area = o ? await access.service.areaOfOrderItems(site.id, o.items.map((i) => String(i.itemId))) : null;
+        if (area) return reply.redirect(`/members/confirmed/${encodeURIComponent(area.id)}?order=${m[2]}&t=${encodeURIComponent(t.data)}`, 303);
+      }
+    });
+
+    await app.register(memberRoutes, { access, siteUsers: new SiteUserService(app.database, app.services.mailer) });
+  },
+  { name: 'members-area' },
+);

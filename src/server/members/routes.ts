@@ -1,0 +1,500 @@
+/**
+ * The members area's calls and pages: unlocking the site or a page, joining a member area (free at once,
+ * paid through the existing checkout in test mode), membership confirmed (208), lesson progress, the
+ * third-party video click, member files, and the owner's /config calls.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { PageType, Role } from '../../core/enums.js';
+import { members as messages, platform as platformMessages } from '../../core/messages.js';
+import { EMAIL_MAX_LENGTH } from '../../core/constants.js';
+import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../errors.js';
+import { rows } from '../db-util.js';
+import { newId } from '../../db/ids.js';
+import { schema } from '../../db/index.js';
+import { sendSitePage } from '../checkout/page.js';
+import { CART_COOKIE, cartIdent, setCartCookie } from '../commerce/routes.js';
+import { adoptVisitorCart } from '../platform/site-user-carts.js';
+import { normEmail, type SiteUserService } from '../platform/site-users.js';
+import { safeNext } from '../platform/account-pages.js';
+import { allCollections, type CollectionRow } from '../pages/context.js';
+import { CollectionType, RecordType } from '../../core/enums.js';
+import { SITE_TARGET, type Access } from './access.js';
+import { PAYWALL_EVENTS, lockPage, priceText, protectedPage, safeEmbed, safeFile, viewerStatus } from './pages.js';
+import type { AreaInput, AreaRow } from './service.js';
+
+export const OWNER_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER] as const;
+/** Lock-screen and page passwords: 10 tries per 10 minutes per address (and per target). */
+export const UNLOCK_LIMIT = { max: 10, windowMs: 10 * 60_000 };
+const MAX_FILE_BYTES = 50 * 1024 * 1024;
+const FILE_TYPES = /^(video\/(mp4|webm|ogg|quicktime)|audio\/(mpeg|mp4|ogg|wav|webm)|image\/(jpeg|png|gif|webp|avif)|application\/pdf)$/;
+
+const isForm = (req: FastifyRequest) => String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+const text = (max: number) => z.string().max(max).refine((v) => !v.includes('\u0000'), 'Must not contain NUL characters.');
+
+const unlockBody = z.object({
+  target: text(64),
+  password: z.string({ error: messages.PASSWORD_REQUIRED }).min(1, messages.PASSWORD_REQUIRED).max(200),
+  next: text(300).optional(),
+  crumb: z.string().optional(),
+});
+
+const joinBody = z.object({
+  email: z
+    .string({ error: platformMessages.ENTER_VALID_EMAIL })
+    .trim()
+    .max(EMAIL_MAX_LENGTH, platformMessages.ENTER_VALID_EMAIL)
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, platformMessages.ENTER_VALID_EMAIL)
+    .optional(),
+  password: z.string().min(8, 'Use at least 8 characters for your password.').max(1024).optional(),
+  displayName: text(100).optional(),
+  crumb: z.string().optional(),
+});
+
+const areaBody = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,47}$/, 'Use lowercase letters, digits and dashes for the id.').optional(),
+    name: z.string({ error: messages.NAME_REQUIRED }).trim().min(1, messages.NAME_REQUIRED).max(100),
+    description: text(2000).optional().default(''),
+    access: z.enum(['free', 'once', 'subscription']),
+    priceCents: z.number().int().min(0).max(100_000_000).optional().default(0),
+    billingUnit: z.enum(['WEEK', 'MONTH', 'YEAR']).optional().default('MONTH'),
+    billingValue: z.number().int().min(1).max(52).optional().default(1),
+    collectionIds: z.array(z.string().max(64)).max(200).optional().default([]),
+  })
+  .refine((a) => a.access === 'free' || a.priceCents > 0, { message: messages.PRICE_REQUIRED, path: ['priceCents'] });
+
+const passwordBody = z.object({ password: z.string().min(4, messages.PASSWORD_TOO_SHORT).max(200).nullable() });
+const progressBody = z.object({
+  itemId: z.string().max(64),
+  completed: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
+  positionSeconds: z.coerce.number().int().min(0).max(100_000).optional(),
+  crumb: z.string().optional(),
+});
+const courseBody = z.object({
+  title: z.string().trim().min(1, 'Required').max(200),
+  urlId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/, 'Use lowercase letters, digits and dashes for the address.').optional(),
+  description: text(2000).optional().default(''),
+});
+const lessonBody = z
+  .object({
+    title: z.string().trim().min(1, 'Required').max(200),
+    urlId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/).optional(),
+    chapter: text(200).optional().default(''),
+    body: text(20_000).optional().default(''),
+    videoUrl: z.string().max(300).optional(),
+    embedUrl: z.string().max(500).optional(),
+    durationSeconds: z.number().int().min(0).max(100_000).optional().default(0),
+  })
+  .refine((l) => (l.videoUrl ? !!safeFile(l.videoUrl) : !!safeEmbed(l.embedUrl)), { message: messages.VIDEO_SOURCE, path: ['videoUrl'] });
+
+function parse<T>(schemaOf: z.ZodType<T>, v: unknown): T {
+  const r = schemaOf.safeParse(v ?? {});
+  if (r.success) return r.data;
+  const errors: Record<string, string> = {};
+  for (const i of r.error.issues) errors[i.path.join('.') || '_'] ??= i.message;
+  throw badRequest(r.error.issues[0]?.message ?? 'Bad request', errors);
+}
+
+function slug(s: string): string {
+  return (
+    s
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'item'
+  );
+}
+
+export async function memberRoutes(app: FastifyInstance, opts: { access: Access; siteUsers: SiteUserService }) {
+  const { access, siteUsers } = opts;
+  const service = access.service;
+  const { websites, carts, rateLimiter } = app.services;
+  const owner = { preHandler: app.requireOwner(OWNER_ROLES) };
+
+  app.addContentTypeParser(FILE_TYPES, { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES }, (_req, body, done) => done(null, body));
+
+  // ---- Unlocking ----------------------------------------------------------------------------------
+
+  app.post('/api/members/unlock', async (req, reply) => {
+    const form = isForm(req);
+    const site = await websites.get();
+    const raw = (req.body ?? {}) as Record<string, unknown>;
+    const target = typeof raw.target === 'string' ? raw.target.slice(0, 64) : '';
+    const next = safeNext(raw.next) ?? '/';
+    const collections = target === SITE_TARGET ? [] : await allCollections(app.database.db, site.id);
+    const c = collections.find((x) => x.id === target);
+    if (target !== SITE_TARGET && !c) throw notFound('Not found');
+    const again = async (message: string, status: number) => {
+      if (!form) throw new HttpError(status, message);
+      const page = c ? protectedPage(req, c, message, status, next) : lockPage(req, message, status, next);
+      return sendSitePage(app, req, reply, page);
+    };
+    try {
+      await rateLimiter.checkAll([
+        { rule: { name: 'members-unlock-ip', ...UNLOCK_LIMIT, message: messages.TOO_MANY_PASSWORDS }, key: req.ip },
+        { rule: { name: 'members-unlock-target', max: 100, windowMs: UNLOCK_LIMIT.windowMs, message: messages.TOO_MANY_PASSWORDS }, key: target },
+      ]);
+    } catch (e) {
+      if (e instanceof HttpError && e.status === 429) {
+        if (!form) throw e;
+        reply.header('retry-after', String(Math.ceil(UNLOCK_LIMIT.windowMs / 1000)));
+        return again(e.message, 429);
+      }
+      throw e;
+    }
+    const parsed = unlockBody.safeParse(raw);
+    if (!parsed.success) return again(messages.PASSWORD_REQUIRED, 400);
+    const nonce = await service.checkPassword(site.id, target, parsed.data.password);
+    if (!nonce) {
+      req.log.info({ event: 'members-unlock-failed' }, 'wrong lock password');
+      return again(messages.WRONG_PASSWORD, 401);
+    }
+    await access.addUnlock(req, reply, target, nonce);
+    reply.header('cache-control', 'no-store');
+    if (form) return reply.redirect(next, 303);
+    return { ok: true, next };
+  });
+
+  // ---- Joining ------------------------------------------------------------------------------------
+
+  async function areaOr404(id: string): Promise<AreaRow> {
+    const site = await websites.get();
+    const a = id.length <= 64 ? await service.area(site.id, id) : null;
+    if (!a) throw notFound(messages.AREA_NOT_FOUND);
+    return a;
+  }
+
+  async function joinPage(req: FastifyRequest, reply: FastifyReply, area: AreaRow, extra: { error?: string; status?: number; values?: Record<string, string> } = {}) {
+    const site = await websites.get();
+    const u = req.siteUser;
+    return sendSitePage(app, req, reply, {
+      template: 'system/member-join.html',
+      pageType: PageType.PAGE,
+      status: extra.status ?? 200,
+      title: messages.joinArea(area.name),
+      ctx: {
+        join: {
+          areaId: area.id,
+          heading: messages.joinArea(area.name),
+          description: area.description,
+          priceText: priceText(area, site.currency),
+          action: `/api/members/areas/${encodeURIComponent(area.id)}/join`,
+          crumb: req.crumb,
+          signedIn: !!u,
+          email: u?.email ?? '',
+          buttonLabel: messages.joinArea(area.name),
+          signInUrl: `/account/login?next=${encodeURIComponent(`/members/join/${area.id}`)}`,
+          error: extra.error ?? null,
+          values: extra.values ?? {},
+        },
+      },
+    });
+  }
+
+  /** The join button of the access-denied page lands here (recorded as the paywall's join click). */
+  app.get('/members/join/:areaId', async (req, reply) => {
+    const { areaId } = req.params as { areaId: string };
+    const area = await areaOr404(areaId);
+    const from = (req.query as Record<string, unknown>).from;
+    if (typeof from === 'string' && from.length <= 64) {
+      await app.analytics?.record(PAYWALL_EVENTS.JOIN_CLICK, { content_collection_id: from, content_item_id: null, viewer_access_status: viewerStatus(req, false) }, { path: `/members/join/${area.id}` });
+    }
+    if (req.siteUser && (await access.memberAreasOf(req)).has(area.id)) return reply.redirect(`/members/confirmed/${encodeURIComponent(area.id)}`, 303);
+    return joinPage(req, reply, area);
+  });
+
+  app.post('/api/members/areas/:areaId/join', async (req, reply) => {
+    const form = isForm(req);
+    const { areaId } = req.params as { areaId: string };
+    const area = await areaOr404(areaId);
+    const site = await websites.get();
+    const raw = (req.body ?? {}) as Record<string, unknown>;
+    const values = { email: typeof raw.email === 'string' ? raw.email.slice(0, 256) : '', displayName: typeof raw.displayName === 'string' ? raw.displayName.slice(0, 100) : '' };
+    try {
+      let userId = req.siteUser?.id ?? null;
+      if (!userId) {
+        await rateLimiter.check({ name: 'members-join', max: 10, windowMs: 10 * 60_000, message: messages.TOO_MANY_JOINS }, req.ip);
+        const body = parse(joinBody, raw);
+        if (!body.email) throw badRequest(platformMessages.ENTER_VALID_EMAIL, { email: platformMessages.ENTER_VALID_EMAIL });
+        if (!body.password) throw badRequest('Use at least 8 characters for your password.', { password: 'Use at least 8 characters for your password.' });
+        const id = await service.createAccount(site.id, normEmail(body.email), body.password, body.displayName?.trim() ?? '');
+        if (!id) throw new HttpError(409, messages.ACCOUNT_EXISTS, { email: messages.ACCOUNT_EXISTS });
+        userId = id;
+        await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], id));
+        const s = await siteUsers.startSession(id, false);
+        app.setSiteUserCookies(req, reply, s.token, id, null);
+      }
+      let next: string;
+      if (area.access === 'free' || !area.productItemId) {
+        await service.addMember(area.id, userId);
+        next = `/members/confirmed/${encodeURIComponent(area.id)}`;
+      } else {
+        const sku = await rows<{ sku: string }>(app.database.db, sql`select sku from product_variants where item_id = ${area.productItemId} order by ordering limit 1`);
+        const line = { itemId: area.productItemId, sku: sku[0]?.sku ?? '', quantity: 1, additionalFields: '' };
+        if (area.access === 'subscription') {
+          const { cartToken } = await carts.createSubscription(site.id, { siteUserId: userId }, line);
+          const sub = await app.checkout.service.subscriptionCart(cartToken);
+          await service.addPending(area.id, userId, sub!.id);
+          next = `/checkout?cartToken=${encodeURIComponent(cartToken)}`;
+        } else {
+          const ident = { token: cartIdent(req).token, siteUserId: userId };
+          let cart = await carts.find(ident);
+          const has = cart ? await rows<{ id: string }>(app.database.db, sql`select id from cart_entries where cart_id = ${cart.id} and item_id = ${line.itemId}`) : [];
+          if (has.length === 0) {
+            const res = await carts.add(site.id, ident, line, site.currency);
+            if (res.token && res.token !== ident.token) setCartCookie(req, reply, res.token);
+            cart = await carts.find({ token: res.token ?? ident.token, siteUserId: userId });
+          }
+          await service.addPending(area.id, userId, cart!.id);
+          next = '/checkout';
+        }
+      }
+      reply.header('cache-control', 'no-store');
+      if (form) return reply.redirect(next, 303);
+      return { next };
+    } catch (e) {
+      if (!form || !(e instanceof HttpError)) throw e;
+      return joinPage(req, reply, area, { error: e.message, status: e.status, values });
+    }
+  });
+
+  /** Membership confirmed (208): the member's welcome and the way into the area. */
+  app.get('/members/confirmed/:areaId', async (req, reply) => {
+    const { areaId } = req.params as { areaId: string };
+    const area = await areaOr404(areaId);
+    if (!req.siteUser) return reply.redirect(`/account/login?next=${encodeURIComponent(`/members/confirmed/${area.id}`)}`, 303);
+    const member = (await access.memberAreasOf(req)).has(area.id);
+    const site = await websites.get();
+    const collections = await allCollections(app.database.db, site.id);
+    const q = req.query as Record<string, unknown>;
+    let order: Record<string, unknown> | null = null;
+    if (typeof q.order === 'string' && typeof q.t === 'string' && q.order.length <= 64) {
+      await app.checkout.service.loadSecret();
+      if (app.checkout.service.verify(`order:${q.order}`, q.t)) {
+        const o = await app.checkout.service.order(q.order);
+        if (o) order = { orderNumber: o.orderNumber, testMode: o.testMode, statusUrl: app.checkout.service.statusPath(o.id) };
+      }
+    }
+    const contents = area.collectionIds
+      .map((id) => collections.find((c) => c.id === id))
+      .filter((c): c is CollectionRow => !!c && c.enabled)
+      .map((c) => ({ title: c.navigationTitle || c.title, fullUrl: `/${c.urlId}` }));
+    return sendSitePage(app, req, reply, {
+      template: 'system/membership-confirmed.html',
+      pageType: PageType.MEMBERSHIP_CONFIRMED,
+      status: member ? 200 : 403,
+      title: member ? messages.CONFIRMED_TITLE : area.name,
+      ctx: {
+        membership: {
+          areaId: area.id,
+          heading: member ? messages.CONFIRMED_TITLE : area.name,
+          text: member ? messages.confirmedText(area.name) : messages.NOT_A_MEMBER,
+          order,
+          contents: member ? contents : [],
+        },
+      },
+    });
+  });
+
+  // ---- Lessons ------------------------------------------------------------------------------------
+
+  async function lessonFor(req: FastifyRequest, itemId: string) {
+    const site = await websites.get();
+    const r = await app.database.db
+      .select({ id: schema.items.id, collectionId: schema.items.collectionId, urlId: schema.items.urlId, sc: schema.items.structuredContent })
+      .from(schema.items)
+      .where(sql`${schema.items.id} = ${itemId} and ${schema.items.websiteId} = ${site.id} and ${schema.items.status} = 'published' and ${schema.items.recordType} = ${RecordType.VIDEO}`)
+      .limit(1);
+    const item = r[0];
+    if (!item) throw notFound(messages.LESSON_NOT_FOUND);
+    const collections = await allCollections(app.database.db, site.id);
+    const c = collections.find((x) => x.id === item.collectionId);
+    if (!c || !c.enabled) throw notFound(messages.LESSON_NOT_FOUND);
+    const denied = await access.check(req, site, c.id);
+    return { site, item, c, denied };
+  }
+
+  app.post('/api/members/progress', async (req, reply) => {
+    const body = parse(progressBody, req.body);
+    if (!req.siteUser) throw unauthorized(messages.MEMBERS_ONLY);
+    const { item, c, denied } = await lessonFor(req, body.itemId);
+    if (denied) throw forbidden(messages.MEMBERS_ONLY);
+    const completed = body.completed === undefined ? undefined : body.completed === true || body.completed === 'true';
+    await service.saveProgress(req.siteUser.id, item.id, c.id, { completed, positionSeconds: body.positionSeconds });
+    reply.header('cache-control', 'no-store');
+    if (isForm(req)) return reply.redirect(`/${c.urlId}/${item.urlId}`, 303);
+    const progress = await service.progress(req.siteUser.id, c.id);
+    return { ok: true, completed: progress.get(item.id)?.completed ?? false, done: [...progress.values()].filter((p) => p.completed).length };
+  });
+
+  /** A lesson's third-party video: the click is recorded, then the visitor goes to the player's page. */
+  app.get('/members/watch/:itemId', async (req, reply) => {
+    const { itemId } = req.params as { itemId: string };
+    const { item, c, denied } = await lessonFor(req, itemId.slice(0, 64));
+    if (denied) return reply.redirect(`/${c.urlId}/${item.urlId}`, 303);
+    const url = safeEmbed((item.sc as Record<string, unknown>).embedUrl);
+    if (!url) throw notFound(messages.LESSON_NOT_FOUND);
+    const mine = await access.memberAreasOf(req);
+    const areas = (await access.locks(await websites.get())).areasByCollection.get(c.id) ?? [];
+    await app.analytics?.record(
+      PAYWALL_EVENTS.THIRD_PARTY_CLICK,
+      { content_collection_id: c.id, content_item_id: item.id, viewer_access_status: areas.length ? viewerStatus(req, areas.some((a) => mine.has(a.id))) : 'open', destination_url: url.toString() },
+      { path: `/${c.urlId}/${item.urlId}`, itemId: item.id },
+    );
+    reply.header('cache-control', 'no-store');
+    return reply.redirect(url.toString(), 302);
+  });
+
+  /** Member files: the access check ran in the request hook (index.ts); here the bytes are sent. */
+  app.get('/members/files/:id', async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const f = await service.file(id);
+    if (!f) throw notFound('Not found');
+    reply.header('cache-control', 'private, no-store').header('x-content-type-options', 'nosniff');
+    reply.header('content-disposition', `inline; filename="${f.name.replace(/[^\w.-]/g, '_')}"`);
+    return reply.type(f.contentType).send(f.bytes);
+  });
+
+  // ---- Owner: /config calls -------------------------------------------------------------------------
+
+  app.get('/api/members/settings', owner, async (_req, reply) => {
+    const site = await websites.get();
+    const [pw, areas, collections, files] = await Promise.all([service.passwords(site.id), service.areas(site.id), allCollections(app.database.db, site.id), service.files(site.id)]);
+    reply.header('cache-control', 'no-store');
+    return {
+      currency: site.currency,
+      sitePasswordSet: pw.some((p) => p.target === SITE_TARGET),
+      pagePasswords: pw.filter((p) => p.target !== SITE_TARGET).map((p) => ({ collectionId: p.target, title: collections.find((c) => c.id === p.target)?.title ?? '' })),
+      areas: areas.map((a) => ({ ...areaJson(a), priceText: priceText(a, site.currency) })),
+      collections: collections.filter((c) => c.enabled).map((c) => ({ id: c.id, title: c.title, urlId: c.urlId, typeName: c.typeName })),
+      files,
+    };
+  });
+
+  app.put('/api/members/site-password', owner, async (req) => {
+    const { password } = parse(passwordBody, req.body);
+    const site = await websites.get();
+    await service.setPassword(site.id, SITE_TARGET, password);
+    access.invalidate();
+    return { sitePasswordSet: password !== null };
+  });
+
+  app.put('/api/members/page-passwords/:collectionId', owner, async (req) => {
+    const { collectionId } = req.params as { collectionId: string };
+    const { password } = parse(passwordBody, req.body);
+    const site = await websites.get();
+    const c = (await allCollections(app.database.db, site.id)).find((x) => x.id === collectionId);
+    if (!c) throw notFound(messages.UNKNOWN_COLLECTION);
+    await service.setPassword(site.id, c.id, password);
+    access.invalidate();
+    return { collectionId: c.id, passwordSet: password !== null };
+  });
+
+  app.post('/api/members/areas', owner, async (req, reply) => {
+    const body = parse(areaBody, req.body);
+    const site = await websites.get();
+    const { id, ...input } = body;
+    const a = await service.createArea(site.id, input as AreaInput, site.currency, id);
+    access.invalidate();
+    return reply.status(201).send(areaJson(a));
+  });
+
+  app.put('/api/members/areas/:id', owner, async (req) => {
+    const { id } = req.params as { id: string };
+    const body = parse(areaBody, req.body);
+    const site = await websites.get();
+    const { id: _ignored, ...input } = body;
+    void _ignored;
+    const a = await service.updateArea(site.id, id, input as AreaInput);
+    access.invalidate();
+    return areaJson(a);
+  });
+
+  app.delete('/api/members/areas/:id', owner, async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const site = await websites.get();
+    await service.deleteArea(site.id, id);
+    access.invalidate();
+    return reply.status(204).send();
+  });
+
+  app.get('/api/members/members', owner, async (req, reply) => {
+    const q = z.object({ areaId: z.string().max(64).optional() }).parse(req.query ?? {});
+    const site = await websites.get();
+    reply.header('cache-control', 'no-store');
+    return { members: await service.members(site.id, q.areaId) };
+  });
+
+  /** The paywall events of the last 30 days, from the analytics roll-ups. */
+  app.get('/api/members/analytics', owner, async (_req, reply) => {
+    const site = await websites.get();
+    const since = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const r = await rows<{ dim: string; c: string | number }>(
+      app.database.db,
+      sql`select dim, sum(count) as c from analytics_daily where website_id = ${site.id} and metric = 'event' and dim like 'event:video\_%' and day >= ${since} group by dim`,
+    );
+    const counts = new Map(r.map((x) => [x.dim.slice('event:'.length), Number(x.c)]));
+    reply.header('cache-control', 'no-store');
+    return { events: Object.values(PAYWALL_EVENTS).map((name) => ({ name, count: counts.get(name) ?? 0 })) };
+  });
+
+  app.post('/api/members/files', { ...owner, bodyLimit: MAX_FILE_BYTES }, async (req, reply) => {
+    const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    if (!FILE_TYPES.test(type) || !Buffer.isBuffer(req.body)) throw new HttpError(415, messages.FILE_TYPE);
+    const name = String(req.headers['x-file-name'] ?? 'file').slice(0, 200) || 'file';
+    const site = await websites.get();
+    const id = await service.saveFile(site.id, name, type, req.body);
+    return reply.status(201).send({ id, url: `/members/files/${id}`, name, size: req.body.length });
+  });
+
+  app.post('/api/members/courses', owner, async (req, reply) => {
+    const body = parse(courseBody, req.body);
+    const site = await websites.get();
+    const id = newId();
+    const urlId = body.urlId ?? slug(body.title);
+    const taken = await rows<{ id: string }>(app.database.db, sql`select id from collections where website_id = ${site.id} and url_id = ${urlId}`);
+    if (taken[0]) throw new HttpError(409, 'That address is already used by another page.', { urlId: 'That address is already used by another page.' });
+    await app.database.db.insert(schema.collections).values({ id, websiteId: site.id, urlId, title: body.title, description: body.description, type: CollectionType.GENERIC, typeName: 'videos', ordering: 100 });
+    return reply.status(201).send({ id, urlId, title: body.title, fullUrl: `/${urlId}` });
+  });
+
+  app.post('/api/members/courses/:id/lessons', owner, async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const body = parse(lessonBody, req.body);
+    const site = await websites.get();
+    const c = (await allCollections(app.database.db, site.id)).find((x) => x.id === id && x.typeName === 'videos');
+    if (!c) throw notFound('That video course does not exist.');
+    const count = await rows<{ n: number | string }>(app.database.db, sql`select count(*) as n from items where collection_id = ${c.id}`);
+    const itemId = newId();
+    const urlId = body.urlId ?? `${slug(body.title)}-${itemId.slice(0, 4)}`;
+    await app.database.db.insert(schema.items).values({
+      id: itemId,
+      websiteId: site.id,
+      collectionId: c.id,
+      urlId,
+      title: body.title,
+      recordType: RecordType.VIDEO,
+      body: body.body,
+      ordering: Number(count[0]?.n ?? 0),
+      structuredContent: { chapter: body.chapter, videoUrl: body.videoUrl ?? null, embedUrl: body.videoUrl ? null : (body.embedUrl ?? null), durationSeconds: body.durationSeconds },
+    });
+    return reply.status(201).send({ id: itemId, urlId, fullUrl: `/${c.urlId}/${urlId}` });
+  });
+}
+
+function areaJson(a: AreaRow) {
+  return {
+    id: a.id,
+    name: a.name,
+    description: a.description,
+    access: a.access,
+    priceCents: a.priceCents,
+    billingUnit: a.billingUnit,
+    billingValue: a.billingValue,
+    productItemId: a.productItemId,
+    collectionIds: a.collectionIds,
+  };
+}

@@ -1,0 +1,303 @@
+/**
+ * Member areas and locked content (issue #14): every door of a locked page refuses a non-member and
+ * serves a member (page HTML, ?format=json, search results, files), the lock screen and page passwords
+ * (rate limited, owners pass through), joining a paid area through the test-mode checkout, lesson progress
+ * and the paywall events.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { DB_KINDS } from '../helpers/db.js';
+import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
+import { members as messages } from '../../src/core/messages.js';
+
+const CARD = { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Member' };
+const VIDEO_BYTES = Buffer.from('\u0000\u0000\u0000\u0018ftypmp42 lesson-one-video-bytes');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let keySeq = 0;
+const key = () => `members-key-${Date.now()}-${++keySeq}`;
+
+async function signIn(app: FastifyInstance): Promise<Visitor> {
+  const v = new Visitor(app);
+  const res = await v.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password });
+  expect(res.statusCode).toBe(200);
+  return v;
+}
+
+function pageType(body: string): number {
+  return Number(/data-page-type="(\d+)"/.exec(body)?.[1]);
+}
+
+describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
+  let t: TestApp;
+  let owner: Visitor;
+  let course: { id: string; urlId: string; fullUrl: string };
+  let lesson1: { id: string; fullUrl: string };
+  let lesson2: { id: string; fullUrl: string };
+  let fileUrl: string;
+  let member: Visitor;
+
+  beforeAll(async () => {
+    t = await testApp(kind);
+    owner = await signIn(t.app);
+    const up = await owner.send('POST', '/api/members/files', VIDEO_BYTES.toString('latin1'), { headers: { 'content-type': 'video/mp4', 'x-file-name': 'lesson-1.mp4' } });
+    expect(up.statusCode, up.body).toBe(201);
+    fileUrl = up.json().url;
+    const c = await owner.send('POST', '/api/members/courses', { title: 'Pottery basics', description: 'Throwing on the wheel.' });
+    expect(c.statusCode, c.body).toBe(201);
+    course = c.json();
+    const l1 = await owner.send('POST', `/api/members/courses/${course.id}/lessons`, {
+      title: 'Centering clay',
+      chapter: 'Getting started',
+      videoUrl: fileUrl,
+      durationSeconds: 312,
+      body: '<p>The secret glaze recipe is ash and feldspar. <img src="/demo-media/gallery-2.svg" alt=""></p>',
+    });
+    expect(l1.statusCode, l1.body).toBe(201);
+    lesson1 = l1.json();
+    const l2 = await owner.send('POST', `/api/members/courses/${course.id}/lessons`, { title: 'Opening the form', chapter: 'Getting started', embedUrl: 'https://www.youtube-nocookie.com/embed/abc123' });
+    expect(l2.statusCode, l2.body).toBe(201);
+    lesson2 = l2.json();
+    const area = await owner.send('POST', '/api/members/areas', {
+      name: 'Pottery School',
+      description: 'Every lesson of the course.',
+      access: 'once',
+      priceCents: 2500,
+      collectionIds: [course.id],
+    });
+    expect(area.statusCode, area.body).toBe(201);
+    expect(area.json()).toMatchObject({ id: 'pottery-school', access: 'once', priceCents: 2500 });
+    expect(area.json().productItemId).toEqual(expect.any(String));
+    await sleep(1100); // the page pipeline's collection cache
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses a locked course to a non-member at every door: page, JSON view, lesson, search, files', async () => {
+    const v = new Visitor(t.app);
+    const list = await v.get(course.fullUrl);
+    expect(list.statusCode).toBe(403);
+    expect(pageType(list.body)).toBe(106);
+    expect(list.body).toMatch(/<a[^>]*href="\/members\/join\/pottery-school\?from=[0-9a-f]+"[^>]*>Join<\/a>/);
+    expect(list.body).toContain('Pottery School · $25.00');
+    expect(list.body).not.toContain('Centering clay');
+
+    const json = await v.get(`${course.fullUrl}?format=json`);
+    expect(json.statusCode).toBe(403);
+    expect(json.json().pageType).toBe(106);
+    expect(json.body).not.toContain('Centering clay');
+    expect(json.body).not.toContain('Throwing on the wheel');
+
+    for (const url of [lesson1.fullUrl, `${lesson1.fullUrl}?format=json`, `${lesson1.fullUrl}?format=json-pretty`]) {
+      const r = await v.get(url);
+      expect(r.statusCode, url).toBe(403);
+      expect(r.body, url).not.toContain('secret glaze');
+      expect(r.body, url).not.toContain(fileUrl);
+    }
+
+    const search = await v.get('/search?q=feldspar');
+    expect(search.statusCode).toBe(200);
+    expect(search.body).not.toContain('Centering clay');
+    expect(search.body).toContain('No results for');
+    const searchJson = await v.get('/search?q=feldspar&format=json');
+    expect(searchJson.json().search.count).toBe(0);
+
+    expect((await v.get(fileUrl)).statusCode).toBe(403);
+    expect((await v.get('/demo-media/gallery-2.svg')).statusCode).toBe(403);
+    // A file also used by open content stays open.
+    expect((await v.get('/demo-media/linen-shirt.jpg')).statusCode).toBe(200);
+  });
+
+  it('the seeded free area: its page JSON never carries the page body', async () => {
+    const v = new Visitor(t.app);
+    const r = await v.get('/members?format=json');
+    expect(r.statusCode).toBe(403);
+    expect(r.json().pageType).toBe(106);
+    expect(r.body).not.toContain('Early access to new makers');
+    expect(r.json().joinUrl).toBe('/members/join/fernhill-members?from=' + r.json().collection.id);
+  });
+
+  it('owners pass through member areas', async () => {
+    const r = await owner.get(lesson1.fullUrl);
+    expect(r.statusCode).toBe(200);
+    expect(r.body).toContain('secret glaze');
+    expect((await owner.get(fileUrl)).statusCode).toBe(200);
+  });
+
+  it('a visitor joins the paid area: account, test-mode checkout, membership confirmed (208), then every door opens', async () => {
+    member = new Visitor(t.app);
+    const join = await member.get(`/members/join/pottery-school?from=${course.id}`);
+    expect(join.statusCode).toBe(200);
+    expect(join.body).toContain('Join Pottery School');
+
+    const joined = await member.send('POST', '/api/members/areas/pottery-school/join', { email: 'ada@example.com', password: 'a long password', displayName: 'Ada' });
+    expect(joined.statusCode, joined.body).toBe(200);
+    expect(joined.json().next).toBe('/checkout');
+    // Not a member until the order is paid.
+    expect((await member.get(lesson1.fullUrl)).statusCode).toBe(403);
+
+    const view = await member.get('/api/checkout');
+    expect(view.json().cart.entries).toHaveLength(1);
+    const placed = await member.send('POST', '/api/checkout/place-order', { email: 'ada@example.com', payment: CARD }, { headers: { 'idempotency-key': key() } });
+    expect(placed.statusCode, placed.body).toBe(200);
+    const confirmation = placed.json().confirmationUrl as string;
+    const redirect = await member.get(confirmation);
+    expect(redirect.statusCode).toBe(303);
+    expect(redirect.headers.location).toMatch(/^\/members\/confirmed\/pottery-school\?order=/);
+    const confirmed = await member.get(String(redirect.headers.location));
+    expect(confirmed.statusCode).toBe(200);
+    expect(pageType(confirmed.body)).toBe(208);
+    expect(confirmed.body).toContain(messages.CONFIRMED_TITLE);
+    expect(confirmed.body).toContain('(test mode)');
+    expect(confirmed.body).toContain(`href="${course.fullUrl}"`);
+
+    const list = await member.get(course.fullUrl);
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain('Centering clay');
+    const lesson = await member.get(lesson1.fullUrl);
+    expect(lesson.statusCode).toBe(200);
+    expect(lesson.body).toContain('secret glaze');
+    expect(lesson.body).toContain(`<video controls preload="metadata" src="${fileUrl}"`);
+    expect(lesson.body).toContain('Next lesson: Opening the form');
+    const json = await member.get(`${lesson1.fullUrl}?format=json`);
+    expect(json.statusCode).toBe(200);
+    expect(json.json().item.lesson.title).toBe('Centering clay');
+
+    const search = await member.get('/search?q=feldspar&format=json');
+    expect(search.json().search.results.map((r: { title: string }) => r.title)).toContain('Centering clay');
+
+    const file = await member.get(fileUrl);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('video/mp4');
+    expect(file.rawPayload.equals(VIDEO_BYTES)).toBe(true);
+    expect((await member.get('/demo-media/gallery-2.svg')).statusCode).toBe(200);
+  });
+
+  it('records lesson progress per member and shows the next lesson; refuses progress from non-members', async () => {
+    const before = await member.get(`${course.fullUrl}?format=json`);
+    expect(before.json().course.progressText).toBe('0 of 2 lessons complete');
+    expect(before.json().course.chapters[0].lessons[0].status).toBe('started');
+    const done = await member.send('POST', '/api/members/progress', { itemId: lesson1.id, completed: true });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ ok: true, completed: true, done: 1 });
+    const after = await member.get(course.fullUrl);
+    expect(after.body).toContain('1 of 2 lessons complete');
+    const stranger = new Visitor(t.app);
+    expect((await stranger.send('POST', '/api/members/progress', { itemId: lesson1.id, completed: true })).statusCode).toBe(401);
+    expect((await member.send('POST', '/api/members/progress', { itemId: 'nope', completed: true })).statusCode).toBe(404);
+    expect((await member.send('POST', '/api/members/progress', { completed: true })).statusCode).toBe(400);
+
+    // The third-party video click goes through the site (recorded) to the player.
+    const watch = await member.get(`/members/watch/${lesson2.id}`);
+    expect(watch.statusCode).toBe(302);
+    expect(watch.headers.location).toBe('https://www.youtube-nocookie.com/embed/abc123');
+  });
+
+  it('the owner sees the member and the paywall events', async () => {
+    const list = await owner.get('/api/members/members?areaId=pottery-school');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().members).toEqual([expect.objectContaining({ email: 'ada@example.com', status: 'active', orderId: expect.any(String) })]);
+    await t.app.analytics.ingest.drain();
+    const events = await owner.get('/api/members/analytics');
+    const counts = Object.fromEntries((events.json().events as Array<{ name: string; count: number }>).map((e) => [e.name, e.count]));
+    expect(counts.video_access_denied_view).toBeGreaterThanOrEqual(2);
+    expect(counts.video_join_click).toBeGreaterThanOrEqual(1);
+    expect(counts.video_list_view).toBeGreaterThanOrEqual(1);
+    expect(counts.video_details_view).toBeGreaterThanOrEqual(1);
+    expect(counts.video_third_party_click).toBe(1);
+    expect((await new Visitor(t.app).get('/api/members/members')).statusCode).toBe(401);
+  });
+
+  it('refuses bad area input in the spec words, writing nothing', async () => {
+    const bad = await owner.send('POST', '/api/members/areas', { name: 'Paid', access: 'once', priceCents: 0 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe(messages.PRICE_REQUIRED);
+    const noName = await owner.send('POST', '/api/members/areas', { name: ' ', access: 'free' });
+    expect(noName.statusCode).toBe(400);
+    expect(noName.json().message).toBe(messages.NAME_REQUIRED);
+    const unknown = await owner.send('POST', '/api/members/areas', { name: 'Ghost', access: 'free', collectionIds: ['nope'] });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe(messages.UNKNOWN_COLLECTION);
+    const badType = await owner.send('POST', '/api/members/areas', { name: 'X', access: 'paid' });
+    expect(badType.statusCode).toBe(400);
+    const areas = await owner.get('/api/members/settings');
+    expect(areas.json().areas.map((a: { id: string }) => a.id).sort()).toEqual(['fernhill-members', 'pottery-school']);
+    const lesson = await owner.send('POST', `/api/members/courses/${course.id}/lessons`, { title: 'No video', embedUrl: 'javascript:alert(1)' });
+    expect(lesson.statusCode).toBe(400);
+    expect(lesson.json().message).toBe(messages.VIDEO_SOURCE);
+    const upload = await owner.send('POST', '/api/members/files', 'x', { headers: { 'content-type': 'text/html' } });
+    expect(upload.statusCode).toBe(415);
+  });
+
+  it('a page password (protected content 105) guards the page and its JSON; the right password opens it for the visit', async () => {
+    const settings = await owner.get('/api/members/settings');
+    const about = (settings.json().collections as Array<{ id: string; urlId: string }>).find((c) => c.urlId === 'about')!;
+    expect((await owner.send('PUT', `/api/members/page-passwords/${about.id}`, { password: 'ab' })).statusCode).toBe(400);
+    expect((await owner.send('PUT', `/api/members/page-passwords/${about.id}`, { password: 'green tea' })).statusCode).toBe(200);
+    const v = new Visitor(t.app);
+    const page = await v.get('/about');
+    expect(page.statusCode).toBe(403);
+    expect(pageType(page.body)).toBe(105);
+    expect(page.body).toContain('name="password"');
+    const aboutJson = await v.get('/about?format=json');
+    expect(aboutJson.json().pageType).toBe(105);
+    expect(aboutJson.json().collection).toEqual({ id: about.id, title: 'About', urlId: 'about', fullUrl: '/about', typeName: expect.any(String) });
+    // A form post without JavaScript.
+    const crumb = await v.crumb();
+    const wrong = await v.send('POST', '/api/members/unlock', `crumb=${crumb}&target=${about.id}&next=%2Fabout&password=coffee`, { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toContain(messages.WRONG_PASSWORD);
+    const right = await v.send('POST', '/api/members/unlock', `crumb=${crumb}&target=${about.id}&next=%2Fabout&password=green+tea`, { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(right.statusCode).toBe(303);
+    expect(right.headers.location).toBe('/about');
+    expect((await v.get('/about')).statusCode).toBe(200);
+    // A new password ends the old unlocks.
+    await owner.send('PUT', `/api/members/page-passwords/${about.id}`, { password: 'black tea' });
+    expect((await v.get('/about')).statusCode).toBe(403);
+    expect((await owner.get('/about')).statusCode).toBe(200);
+    await owner.send('PUT', `/api/members/page-passwords/${about.id}`, { password: null });
+    expect((await new Visitor(t.app).get('/about')).statusCode).toBe(200);
+  });
+
+  it('the site lock screen (103): every page and file is behind it, owners pass, the password is rate limited', async () => {
+    expect((await owner.send('PUT', '/api/members/site-password', { password: 'open sesame' })).statusCode).toBe(200);
+    const v = new Visitor(t.app);
+    const home = await v.get('/');
+    expect(home.statusCode).toBe(403);
+    expect(pageType(home.body)).toBe(103);
+    expect(home.body).toContain(messages.LOCK_TEXT);
+    expect(home.body).not.toContain('Linen camp shirt');
+    const homeJson = await v.get('/?format=json');
+    expect(homeJson.json().pageType).toBe(103);
+    expect(homeJson.body).not.toContain('Linen');
+    expect((await v.get('/shop/p/linen-camp-shirt?format=json')).json().pageType).toBe(103);
+    expect((await v.get('/search?q=linen')).body).not.toContain('Linen camp shirt');
+    expect((await v.get('/demo-media/linen-shirt.jpg')).statusCode).toBe(403);
+    expect((await v.get('/demo-media/linen-shirt.jpg?format=300w')).statusCode).toBe(403);
+    expect((await v.get('/theme/site.css')).statusCode).toBe(200);
+    // Owners pass through.
+    expect((await owner.get('/')).statusCode).toBe(200);
+
+    const ok = await v.send('POST', '/api/members/unlock', { target: 'site', password: 'open sesame', next: '/shop' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ ok: true, next: '/shop' });
+    expect((await v.get('/')).statusCode).toBe(200);
+    expect((await v.get('/demo-media/linen-shirt.jpg')).statusCode).toBe(200);
+
+    const guesser = new Visitor(t.app);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await guesser.send('POST', '/api/members/unlock', { target: 'site', password: `guess ${i}` })).statusCode);
+    // 10 tries per 10 minutes per address (the earlier unlocks of this address count too), then 429.
+    const first429 = statuses.indexOf(429);
+    expect(first429).toBeGreaterThan(0);
+    expect(statuses.slice(0, first429).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(first429).every((s) => s === 429)).toBe(true);
+    const limited = await guesser.send('POST', '/api/members/unlock', { target: 'site', password: 'open sesame' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toBe(messages.TOO_MANY_PASSWORDS);
+    expect((await guesser.get('/')).statusCode).toBe(403);
+    await owner.send('PUT', '/api/members/site-password', { password: null });
+    expect((await new Visitor(t.app).get('/')).statusCode).toBe(200);
+  });
+});
