@@ -2,6 +2,7 @@
  * The form calls of storefront.md section 7, the plain (no-JavaScript) form post, and the owner's
  * form builder and inbox under /api/config/forms.
  */
+import { keepSecret, maskSecret } from '../../core/preview.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { and, eq } from 'drizzle-orm';
@@ -306,13 +307,13 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
   });
   app.get('/api/config/captcha', reader, async () => {
     const s = captchaSettingsOf((await service.website()).settings);
-    return { captcha: { kind: s.kind ?? 'altcha', siteKey: s.siteKey ?? '', projectId: s.projectId ?? '', minScore: s.minScore ?? 0.5, theme: s.theme ?? 'light', hasSecretKey: Boolean(s.secretKey), hasApiKey: Boolean(s.apiKey) } };
+    return { captcha: { kind: s.kind ?? 'altcha', siteKey: s.siteKey ?? '', projectId: s.projectId ?? '', minScore: s.minScore ?? 0.5, theme: s.theme ?? 'light', hasSecretKey: Boolean(s.secretKey), hasApiKey: Boolean(s.apiKey), secretKey: maskSecret(s.secretKey), apiKey: maskSecret(s.apiKey) } };
   });
   app.put('/api/config/captcha', { preHandler: app.requireOwner([Role.ADMIN, Role.WEBSITE_MANAGER]) }, async (req) => {
     const b = captchaBody.parse(req.body);
     const site = await service.website();
     const cur = captchaSettingsOf(site.settings);
-    const next = { ...cur, ...b, secretKey: b.secretKey || cur.secretKey, apiKey: b.apiKey || cur.apiKey };
+    const next = { ...cur, ...b, secretKey: keepSecret(b.secretKey, cur.secretKey), apiKey: keepSecret(b.apiKey, cur.apiKey) };
     await app.services.websites.updateSettings(site.id, { captcha: next });
     return { ok: true };
   });

@@ -13,6 +13,7 @@ import { HttpModalSource, ModalService } from './modal.js';
 import { loadInstalmentPreferences, NO_INSTALMENTS } from './preferences.js';
 import { storeInstalmentContext, withInstalmentState, type InstalmentRequestState } from './context.js';
 import { InstalmentTestProvider } from '../payments/instalments-provider.js';
+import { instalmentsEnabled } from '../flags/service.js';
 
 export { seedInstalmentPreferences, DEMO_INSTALMENT_PREFERENCES, INSTALMENTS_NAMESPACE, loadInstalmentPreferences } from './preferences.js';
 export { instalmentContextFor, cartInstalmentContexts, currentStoreInstalmentContext } from './context.js';
@@ -37,7 +38,9 @@ export const instalmentsArea = fp(async (app: FastifyInstance): Promise<void> =>
   /** The request's state: the owner's preferences and the website's language. */
   const stateFor = async (): Promise<InstalmentRequestState | null> => {
     const site = await app.services.websites.get();
-    return { prefs: await loadInstalmentPreferences(app.database.db, site.id), language: site.locale };
+    const prefs = await loadInstalmentPreferences(app.database.db, site.id);
+    // The brand of the merchant's country must be switched on (server/flags), else no messaging.
+    return { prefs: instalmentsEnabled(site, prefs.merchantCountry) ? prefs : NO_INSTALMENTS, language: site.locale };
   };
 
   // Page requests read the preferences once; the rest of the request sees them (commerce context code).
@@ -67,7 +70,8 @@ export const instalmentsArea = fp(async (app: FastifyInstance): Promise<void> =>
     app.checkout.payments.register(
       new InstalmentTestProvider(app.database, async (currency) => {
         const site = await app.services.websites.get();
-        return storeInstalmentContext(await loadInstalmentPreferences(app.database.db, site.id), currency, site.locale);
+        const prefs = await loadInstalmentPreferences(app.database.db, site.id);
+        return storeInstalmentContext(instalmentsEnabled(site, prefs.merchantCountry) ? prefs : NO_INSTALMENTS, currency, site.locale);
       }),
     );
   }

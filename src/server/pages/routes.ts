@@ -9,6 +9,7 @@ import type { Theme } from './theme.js';
 import type { ClientAssets } from './assets.js';
 import { renderIsland } from '../../web/ssr.js';
 import { FolderBehavior, PageType, RecordType } from '../../core/enums.js';
+import { Feature } from '../../core/features.js';
 import { eventIcs } from './ics.js';
 import {
   collectionFacets,
@@ -33,6 +34,7 @@ import { imageRoutes } from '../images/routes.js';
 import { ImageVariants } from '../images/variants.js';
 import { normaliseQuery, searchSite } from '../search/search.js';
 import { formHtml } from '../forms/index.js';
+import { pageLayoutHtml } from '../editor/index.js';
 import { contentGate, courseContext, visibleHits } from '../members/index.js';
 import { engagementParts } from '../engagement/index.js';
 import { productPageExtras } from '../reviews/product-page.js';
@@ -84,6 +86,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   /** Builds the parts every page shares, renders the page template into the layout, and replies. */
   async function send(req: FastifyRequest, reply: FastifyReply, page: PageSpec) {
     const site = await websites.get();
+    // Feature states, experiments, the owner's preview and safe mode (server/flags).
+    const fx = await app.flags.page(req, site);
     const collections = page.collections ?? (await collectionCache.get(site.id));
     const byId = new Map(collections.map((c) => [c.id, c]));
     const path = req.url.split('?')[0] ?? '/';
@@ -95,6 +99,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       pageType: page.pageType,
       pageTitle: page.title ?? site.title,
       productMerchandisingContext: pageMerchandising(page.ctx, websites.storeSettings(site)),
+      features: fx.features,
+      experiments: fx.experiments,
       ...page.ctx,
     };
     const query = req.query as Record<string, unknown>;
@@ -111,10 +117,10 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       shareButtonOptions: website.shareButtonOptions,
     });
     const renderOpts = { locale: site.locale, timeZone: site.timeZone, renderer };
-    const mainContent = theme.render(page.template, context, renderOpts);
+    const mainContent = fx.filterHtml((fx.theme ?? theme).render(page.template, context, renderOpts));
     const client = assets.tags('site');
     const settings = site.settings as Record<string, unknown>;
-    const injection = (settings.codeInjection ?? {}) as { header?: string; footer?: string };
+    const injection = (fx.safeMode ? {} : (settings.codeInjection ?? {})) as { header?: string; footer?: string };
     const preload = page.preload
       ? `<link rel="preload" as="image" href="${escapeHtml(page.preload.src)}" imagesrcset="${escapeHtml(page.preload.srcset)}" imagesizes="${escapeHtml(page.preload.sizes)}" fetchpriority="high">`
       : '';
@@ -123,7 +129,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const engage = await engagementParts(app, req, { pageType: page.pageType, path, header: injection.header ?? '', footer: injection.footer ?? '' });
     const tessera = {
       headers: `${preload}<link rel="stylesheet" href="/theme/site.css">${client.head}${engage.header}`,
-      footers: `${client.body}${engage.footer}`,
+      footers: `${client.body}${engage.footer}${fx.island}${fx.notice}`,
       cartPill: renderIsland('CartPill', { totalQuantity: cart?.totalQuantity ?? 0 }),
       title: escapeHtml(page.title ? `${page.title} — ${site.title}` : site.title),
       description,
@@ -131,7 +137,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       year: new Date().getUTCFullYear(),
       accentText: website.accentIsDark ? '#ffffff' : '#1f1d1a',
     };
-    const html = theme.render('site.region', { ...context, mainContent, tessera }, renderOpts);
+    const html = (fx.theme ?? theme).render('site.region', { ...context, mainContent, tessera }, renderOpts);
     reply.status(page.status ?? 200).header('cache-control', 'no-store');
     return reply.type('text/html; charset=utf-8').send(html);
   }
@@ -142,11 +148,14 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
 
   /** Member-area pages need a signed-in site user; others see the access-denied page (106) with a join button. */
   async function memberGate(req: FastifyRequest, reply: FastifyReply, site: WebsiteRow, c: CollectionRow): Promise<boolean> {
+    // Member areas switched off (server/flags): their pages are not found, for everyone.
+    if (!app.flags.isEnabled(site, Feature.MEMBER_AREAS) && memberAreaCollections(site).has(c.id)) return (await notFound(req, reply), true);
     // The members area's access check (site lock, page password, member areas; owners pass): server/members.
     const locked = await contentGate(app, req, site, c);
     if (locked) return (await send(req, reply, locked), true);
     if (await app.members.isOwner(req)) return false;
-    if (!memberAreaCollections(site).has(c.id) || siteUserOf(req)) return false;
+    if (!memberAreaCollections(site).has(c.id)) return false;
+    if (siteUserOf(req)) return false;
     await send(req, reply, {
       template: 'system/access-denied.html',
       pageType: PageType.MEMBER_AREA_ACCESS_DENIED,
@@ -191,7 +200,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     if (c.typeName === 'events') filter.view = queryString(query.view) === 'past' ? 'past' : 'upcoming';
     const rows = c.typeName === 'page' ? [] : await publishedItems(db, c, pageSize + 1, (pageNo - 1) * pageSize, filter);
     const hasNext = rows.length > pageSize;
-    const shown = rows.slice(0, pageSize);
+    const shown = rows.slice(0, pageSize).filter((r) => !app.flags.productHidden(site, r.structuredContent));
     const [products, counts, facets] = await Promise.all([
       productsFor(db, shown),
       c.typeName === 'blog' ? commentCounts(db, shown.map((r) => r.id)) : Promise.resolve(new Map<string, number>()),
@@ -239,6 +248,12 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       },
     };
     if (c.typeName === 'gallery') ctx.galleryHtml = galleryIsland(collection, items);
+    if (c.typeName === 'page') {
+      // A page built in the editor: its published layout (server/editor); a private page is not found.
+      const layoutHtml = await pageLayoutHtml(app, req, c);
+      if (layoutHtml === false) return notFound(req, reply);
+      if (layoutHtml) ctx.layoutHtml = layoutHtml;
+    }
     Object.assign(ctx, await courseContext(app, req, site, c, collections));
     if (typeof c.settings.formId === 'string') {
       ctx.formHtml = await formHtml(app, req, c.settings.formId, { page: { pageTitle: c.title, pageId: c.id, contentSource: 'c' } });
@@ -258,8 +273,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   async function itemPage(req: FastifyRequest, reply: FastifyReply, c: CollectionRow, urlId: string, collections: CollectionRow[]) {
     const site = await websites.get();
     if (await memberGate(req, reply, site, c)) return reply;
-    const found = await itemWithProduct(db, c, urlId);
-    if (!found) return notFound(req, reply);
+    const found = (await itemWithProduct(db, c, urlId)) ?? (await app.flags.previewItem(await app.flags.page(req, site), c.id, urlId));
+    if (!found || app.flags.productHidden(site, found.row.structuredContent)) return notFound(req, reply);
     const { row, product } = found;
     const website = websiteJson(site, websites);
     const isProduct = c.typeName === 'products';
