@@ -333,7 +333,7 @@ const LINES_JSON = (cartId: string) => sql.raw(linesText(lit(cartId)));
 
 /** One variant with its item, as a JSON object (or null). */
 const variantText = (itemId: string, sku: string, params = false) => `(
-  select json_build_object(
+  select json_build_object(${params ? "'variantVersion', v.xmin::text, 'itemVersion', i.xmin::text," : ''}
     'variantId', v.id, 'itemId', v.item_id, 'sku', v.sku, 'attributes', v.attributes, 'priceCents', v.price_cents,
     'salePriceCents', v.sale_price_cents, 'onSale', v.on_sale, 'qtyInStock', v.qty_in_stock, 'unlimited', v.unlimited,
     'recordType', i.record_type, 'status', i.status, 'title', i.title, 'urlId', i.url_id, 'collectionUrlId', col.url_id,
@@ -352,6 +352,34 @@ function identText(ident: CartIdent): string {
   return `token_hash = ${lit(hashToken(ident.token ?? ''))} and is_purchased = false`;
 }
 
+interface PlannedAdd {
+  /** The lines after the add. */
+  lines: Line[];
+  /** The entry added to or created. */
+  entry: Line;
+  merged: boolean;
+}
+
+/**
+ * The rules of an add on a cart's lines (mutated): the product's form, stock by the spec's rule against
+ * what the cart already holds of the variant, then merge into the entry with equal item, sku and answers
+ * (core) or a new entry.
+ */
+function planAdd(lines: Line[], v: VariantInfo, input: AddInput, newLine: (id: string, created: number) => Line): PlannedAdd {
+  assertAdditionalFields(v.structuredContent, input.additionalFields);
+  const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((sum, l) => sum + l.quantity, 0);
+  assertStock(v, inCart, input.quantity);
+  const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && sameAdditionalFields(l.additionalFields, input.additionalFields));
+  if (same) {
+    same.quantity += input.quantity;
+    return { lines, entry: same, merged: true };
+  }
+  const last = lines.reduce((m, l) => Math.max(m, l.created), 0);
+  const entry = newLine(newId(), Math.max(Date.now(), last + 1));
+  lines.push(entry);
+  return { lines, entry, merged: false };
+}
+
 /** The statement that applies an entry change and stores the totals of the lines (core computeCartTotals). */
 function totalsWrite(cart: CartRow, lines: readonly Line[], change: string): { text: string; cart: CartRow } {
   const t = totalsOf(lines, cart);
@@ -365,8 +393,8 @@ function totalsWrite(cart: CartRow, lines: readonly Line[], change: string): { t
 
 /**
  * The optimistic add (see CartService.add): the visitor's open cart with its row version (xmin), its
- * lines, the variant and the item, all from one snapshot, in one prepared statement. $1 is the token
- * hash or the site user id, $2 the item id, $3 the sku.
+ * lines, the variant and the item with their row versions, all from one snapshot, in one prepared
+ * statement. $1 is the token hash or the site user id, $2 the item id, $3 the sku.
  */
 const addReadText = (byUser: boolean) => `with c as (
     select ${CART_COLUMNS_TEXT}, xmin::text as version from carts
@@ -379,17 +407,68 @@ const ADD_READ_BY_USER = addReadText(true);
 
 /**
  * The optimistic add's write: one statement (so one transaction) that locks the cart row only if it is
- * still the version the read saw ($1 id, $2 xmin), applies the entry change and stores the totals
- * ($3-$8). No row back means another write got there first.
+ * still the version the computation used ($1 id, $2 xmin) and the variant and item rows are too ($3 item
+ * id, $4 sku, $5 and $6 their xmin: price, stock and status unchanged), applies the entry change and stores
+ * the totals ($7-$12). It answers the cart row's new version; no row means something changed first.
  */
-const addWriteText = (change: string) => `with c as (select id from carts where id = $1 and xmin = $2::xid for update),
+const addWriteText = (change: string) => `with c as (
+    select id from carts where id = $1 and xmin = $2::xid
+      and exists (select 1 from product_variants v join items i on i.id = v.item_id
+        where v.item_id = $3 and v.sku = $4 and v.xmin = $5::xid and i.xmin = $6::xid)
+    for update),
   e as (${change})
-  update carts set subtotal_cents = $3::bigint, grand_total_cents = $4::bigint, total_quantity = $5::int,
-    has_digital = $6::boolean, purely_digital = $7::boolean, requires_shipping = $8::boolean, updated = now()
-  where id in (select id from c) returning id`;
-const ADD_MERGE = addWriteText('update cart_entries set quantity = $9::int where id = $10 and cart_id in (select id from c) returning id');
+  update carts set subtotal_cents = $7::bigint, grand_total_cents = $8::bigint, total_quantity = $9::int,
+    has_digital = $10::boolean, purely_digital = $11::boolean, requires_shipping = $12::boolean, updated = now()
+  where id in (select id from c) returning xmin::text as version`;
+const ADD_MERGE = addWriteText('update cart_entries set quantity = $13::int where id = $14 and cart_id in (select id from c) returning id');
 const ADD_INSERT = addWriteText(`insert into cart_entries (id, cart_id, item_id, sku, quantity, additional_fields, purchase_price_cents, created)
-    select $9::text, c.id, $10::text, $11::text, $12::int, $13::text, $14::bigint, $15::timestamptz from c returning id`);
+    select $13::text, c.id, $3::text, $4::text, $14::int, $15::text, $16::bigint, $17::timestamptz from c returning id`);
+
+/** A small in-process map whose entries expire, bounded in size (oldest dropped first). */
+class ExpiringMap<V> {
+  private readonly map = new Map<string, { value: V; until: number }>();
+  constructor(
+    private readonly ttlMs: number,
+    private readonly max: number,
+  ) {}
+  get(key: string): V | undefined {
+    const e = this.map.get(key);
+    if (!e) return undefined;
+    if (e.until < Date.now()) {
+      this.map.delete(key);
+      return undefined;
+    }
+    return e.value;
+  }
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value as string);
+    this.map.set(key, { value, until: Date.now() + this.ttlMs });
+  }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+/** A cart as the last add of this process left it: the row, its version and its lines. */
+interface CartSnapshot {
+  cart: CartRow;
+  version: string;
+  lines: Line[];
+}
+
+/** A variant as last read, with the row versions of the variant and its item. */
+interface VariantSnapshot {
+  v: VariantInfo;
+  variantVersion: string;
+  itemVersion: string;
+}
+
+const cartKey = (ident: CartIdent) => (ident.siteUserId ? `u:${ident.siteUserId}` : `t:${hashToken(ident.token ?? '')}`);
+const variantKey = (itemId: string, sku: string) => `${itemId}\u0000${sku}`;
 
 /** The record type and status of an item, as a JSON object (or null). */
 const itemText = (itemId: string) => `(select json_build_object('recordType', record_type, 'status', status) from items where id = ${lit(itemId)})`;
@@ -436,6 +515,10 @@ export class CartService {
   writeLimit: WriteLimit = { max: 60, windowMs: 10_000 };
   /** The per-IP ceiling is this many times the per-visitor limit. */
   ipLimitFactor = 20;
+
+  /** What this process last saw of carts it added to, and of variants: the one-statement add works from them. */
+  private readonly snapshots = new ExpiringMap<CartSnapshot>(10_000, 20_000);
+  private readonly variants = new ExpiringMap<VariantSnapshot>(5_000, 5_000);
 
   constructor(private readonly database: Database) {}
 
@@ -500,8 +583,12 @@ export class CartService {
       await this.db.execute(sql.raw(created.text));
       return created.result;
     }
-    const fast = await this.addOptimistic(websiteId, ident, input, currency);
+    const key = cartKey(ident);
+    const cached = await this.addFromSnapshot(key, ident, input, currency);
+    if (cached) return cached;
+    const fast = await this.addOptimistic(websiteId, key, ident, input, currency);
     if (fast) return fast;
+    this.snapshots.delete(key);
     const where = identText(ident);
     return rawTransaction(this.database, async (tx) => {
       const [locked, read] = await tx.first(
@@ -544,6 +631,36 @@ export class CartService {
   }
 
   /**
+   * The add as one prepared statement, from the snapshot this process kept of the cart (after its last add)
+   * and of the variant. The write applies only if the cart, variant and item rows are still exactly those
+   * versions, so the rules ran on the true state; else (or when a rule refuses on the snapshot, or there is
+   * none) null sends the caller to a fresh read.
+   */
+  private async addFromSnapshot(
+    key: string,
+    ident: CartIdent,
+    input: AddInput,
+    currency: string,
+  ): Promise<{ token: string | undefined; cart: CartJson; newlyAdded: CartEntryJson } | null> {
+    const snap = this.snapshots.get(key);
+    const vs = snap && this.variants.get(variantKey(input.itemId, input.sku));
+    if (!snap || !vs) return null;
+    let planned: ReturnType<typeof planAdd>;
+    try {
+      planned = planAdd(snap.lines.map((l) => ({ ...l })), vs.v, input, (id, created) => this.lineFor(vs.v, input, id, created));
+    } catch {
+      return null; // the fresh read decides (and answers the error) on the true state
+    }
+    const res = await this.writeAdd(snap.cart, snap.version, vs, planned);
+    if (!res) {
+      this.snapshots.delete(key);
+      this.variants.delete(variantKey(input.itemId, input.sku));
+      return null;
+    }
+    return res.answer(ident, currency);
+  }
+
+  /**
    * The add in two prepared statements and no held lock: read the cart (with its row version), lines and
    * variant from one snapshot; apply the same rules as the locked path; then write the entry and the totals
    * in one statement that locks the cart row only if it is still that version. Writes to one cart still
@@ -553,6 +670,7 @@ export class CartService {
    */
   private async addOptimistic(
     websiteId: string,
+    key: string,
     ident: CartIdent,
     input: AddInput,
     currency: string,
@@ -565,7 +683,10 @@ export class CartService {
       [byUser ? ident.siteUserId : hashToken(ident.token ?? ''), input.itemId, input.sku],
     );
     const r = read.rows[0];
-    const v = checkVariant(variantOf(r?.variant), parseJson(r?.item ?? null));
+    const rawVariant = parseJson<Record<string, unknown> | null>(r?.variant ?? null);
+    const v = checkVariant(rawVariant ? variantFrom(rawVariant) : null, parseJson(r?.item ?? null));
+    const vs: VariantSnapshot = { v, variantVersion: String(rawVariant?.variantVersion), itemVersion: String(rawVariant?.itemVersion) };
+    this.variants.set(variantKey(input.itemId, input.sku), vs);
     const raw = parseJson<Record<string, unknown> | null>(r?.cart ?? null);
     if (!raw) {
       // No open cart for this cookie (purchased or unknown): start a new one, as the locked path does.
@@ -575,32 +696,26 @@ export class CartService {
     }
     const cart = cartFrom(raw);
     const lines = parseJson<Record<string, unknown>[]>(r?.lines ?? []).map(lineFrom);
-    assertAdditionalFields(v.structuredContent, input.additionalFields);
-    const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((sum, l) => sum + l.quantity, 0);
-    assertStock(v, inCart, input.quantity);
-    const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && sameAdditionalFields(l.additionalFields, input.additionalFields));
-    let entry: Line;
-    let name: string;
-    let text: string;
-    let change: unknown[];
-    if (same) {
-      same.quantity += input.quantity;
-      entry = same;
-      [name, text, change] = ['cart-add-merge', ADD_MERGE, [same.quantity, same.id]];
-    } else {
-      const last = lines.reduce((m, l) => Math.max(m, l.created), 0);
-      entry = this.lineFor(v, input, newId(), Math.max(Date.now(), last + 1));
-      lines.push(entry);
-      [name, text, change] = [
-        'cart-add-insert',
-        ADD_INSERT,
-        [entry.id, entry.itemId, entry.sku, entry.quantity, entry.additionalFields, entry.purchasePriceCents, new Date(entry.created)],
-      ];
-    }
-    const t = totalsOf(lines, cart);
+    const planned = planAdd(lines, v, input, (id, created) => this.lineFor(v, input, id, created));
+    const res = await this.writeAdd(cart, String(raw.version), vs, planned);
+    if (!res) return null;
+    return res.answer(ident, currency);
+  }
+
+  /** The guarded write of a planned add; on success the new snapshot is kept for the next add. */
+  private async writeAdd(cart: CartRow, version: string, vs: VariantSnapshot, p: PlannedAdd) {
+    const t = totalsOf(p.lines, cart);
+    const e = p.entry;
+    const [name, text, change] = p.merged
+      ? ['cart-add-merge', ADD_MERGE, [e.quantity, e.id]]
+      : ['cart-add-insert', ADD_INSERT, [e.id, e.quantity, e.additionalFields, e.purchasePriceCents, new Date(e.created)]];
     const w = await prepared(this.database, name, text, [
       cart.id,
-      String(raw.version),
+      version,
+      vs.v.itemId,
+      vs.v.sku,
+      vs.variantVersion,
+      vs.itemVersion,
       t.subtotalCents,
       t.grandTotalCents,
       t.totalQuantity,
@@ -609,9 +724,15 @@ export class CartService {
       t.requiresShipping,
       ...change,
     ]);
-    if (w.rows.length === 0) return null;
+    const row = w.rows[0];
+    if (!row) return null;
     const saved: CartRow = { ...cart, ...t };
-    return { token: ident.token, cart: cartJson(saved, lines, currency), newlyAdded: entryJson(entry, currency) };
+    return {
+      answer: (ident: CartIdent, currency: string) => {
+        this.snapshots.set(cartKey(ident), { cart: saved, version: String(row.version), lines: p.lines.map((l) => ({ ...l })) });
+        return { token: ident.token, cart: cartJson(saved, p.lines, currency), newlyAdded: entryJson(e, currency) };
+      },
+    };
   }
 
   private lineFor(v: VariantInfo, input: AddInput, id: string, created: number): Line {
@@ -661,6 +782,7 @@ export class CartService {
 
   /** Runs fn on the locked cart and its lines; 404 when the visitor has no cart or the entry is not in it. */
   private async withEntry<T>(ident: CartIdent, entryId: string, fn: (tx: Tx, cart: CartRow, lines: Line[], entry: Line) => Promise<T>): Promise<T> {
+    this.snapshots.delete(cartKey(ident));
     return this.db.transaction(async (tx) => {
       const cart = await this.lock(tx, ident);
       if (!cart) throw new HttpError(404, 'There is no shopping cart.');
