@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { MembersScreen } from './MembersScreen.js';
 import { Dashboard } from './Dashboard.js';
 import { ProductsScreen } from './ProductsScreen.js';
 import { ContentScreen, NavigationScreen, HeaderFooterScreen, LanguagesScreen, CommercePreferencesScreen, TeamScreen } from './SettingsScreens.js';
@@ -55,6 +56,9 @@ screens.push(
 
 /** Page editor (issue #13): the pages list and the editor of one page (/config/pages/:id). */
 screens.push({ path: '/config/pages', label: 'Page editor', component: PagesEditorScreen });
+
+/** Members: the site password, page passwords, member areas, video courses, members and paywall events (server/members). */
+screens.push({ path: '/config/members', label: 'Members', component: MembersScreen });
 
 export function screenFor(pathname: string): AdminScreen | undefined {
   const p = pathname.replace(/\/+$/, '') || '/config';
