@@ -323,13 +323,41 @@ export async function publishedItems(db: Db, c: CollectionRow, limit: number, of
       : c.typeName === 'events'
         ? [filter.view === 'past' ? desc(startDate) : asc(startDate)]
         : [asc(schema.items.ordering), asc(schema.items.createdAt)];
-  return db
-    .select()
+  const where = and(eq(schema.items.collectionId, c.id), eq(schema.items.status, 'published'), ...filterSql(c, filter));
+  if (c.type !== PRODUCTS_TYPE) return db.select().from(schema.items).where(where).orderBy(...order).limit(limit).offset(offset);
+  // A products list reads each item's variants in the same query (productsFor then needs none).
+  const found = await db
+    .select({ ...getTableColumns(schema.items), variants: variantsColumn() })
     .from(schema.items)
-    .where(and(eq(schema.items.collectionId, c.id), eq(schema.items.status, 'published'), ...filterSql(c, filter)))
+    .where(where)
     .orderBy(...order)
     .limit(limit)
     .offset(offset);
+  return found.map(({ variants, ...row }) => {
+    if (row.recordType === STORE_ITEM_RECORD) attachedVariants.set(row, variantList(variants));
+    return row;
+  });
+}
+
+/** Variants read together with their item rows (publishedItems of a products collection), for productsFor. */
+const attachedVariants = new WeakMap<ItemRow, VariantRow[]>();
+
+/** An item's variants as one JSON column, in their order (a correlated subquery on the item_id index). */
+function variantsColumn() {
+  return sql<VariantRow[] | string | null>`(select json_agg(json_build_object(
+      'id', v.id, 'itemId', v.item_id, 'sku', v.sku, 'attributes', v.attributes, 'priceCents', v.price_cents,
+      'salePriceCents', v.sale_price_cents, 'onSale', v.on_sale, 'qtyInStock', v.qty_in_stock, 'unlimited', v.unlimited,
+      'weightGrams', v.weight_grams, 'ordering', v.ordering) order by v.ordering)
+    from product_variants v where v.item_id = "items"."id" and "items"."record_type" = ${STORE_ITEM_RECORD})`;
+}
+
+function variantList(v: VariantRow[] | string | null): VariantRow[] {
+  const list = (typeof v === 'string' ? (JSON.parse(v) as VariantRow[]) : v) ?? [];
+  for (const x of list) {
+    x.priceCents = Number(x.priceCents);
+    x.salePriceCents = Number(x.salePriceCents);
+  }
+  return list;
 }
 
 export async function itemByUrl(db: Db, c: CollectionRow, urlId: string): Promise<ItemRow | null> {
@@ -343,24 +371,15 @@ export async function itemByUrl(db: Db, c: CollectionRow, urlId: string): Promis
 
 /** One item by its urlId with its variants, in a single query (the product page's only read). */
 export async function itemWithProduct(db: Db, c: CollectionRow, urlId: string): Promise<{ row: ItemRow; product: ProductRecord | undefined } | null> {
-  const variants = sql<VariantRow[] | null>`(select json_agg(json_build_object(
-      'id', v.id, 'itemId', v.item_id, 'sku', v.sku, 'attributes', v.attributes, 'priceCents', v.price_cents,
-      'salePriceCents', v.sale_price_cents, 'onSale', v.on_sale, 'qtyInStock', v.qty_in_stock, 'unlimited', v.unlimited,
-      'weightGrams', v.weight_grams, 'ordering', v.ordering) order by v.ordering)
-    from product_variants v where v.item_id = "items"."id" and "items"."record_type" = ${STORE_ITEM_RECORD})`;
   const found = await db
-    .select({ ...getTableColumns(schema.items), variants })
+    .select({ ...getTableColumns(schema.items), variants: variantsColumn() })
     .from(schema.items)
     .where(and(eq(schema.items.collectionId, c.id), eq(schema.items.urlId, urlId), eq(schema.items.status, 'published')))
     .limit(1);
   const r = found[0];
   if (!r) return null;
   const { variants: v, ...row } = r;
-  const list = (typeof v === 'string' ? (JSON.parse(v) as VariantRow[]) : v) ?? [];
-  for (const x of list) {
-    x.priceCents = Number(x.priceCents);
-    x.salePriceCents = Number(x.salePriceCents);
-  }
+  const list = variantList(v);
   return { row, product: row.recordType === STORE_ITEM_RECORD ? { item: row, variants: list } : undefined };
 }
 
@@ -369,6 +388,10 @@ export async function productsFor(db: Db, rows: ItemRow[]): Promise<Map<string, 
   const out = new Map<string, ProductRecord>();
   const store = rows.filter((r) => r.recordType === STORE_ITEM_RECORD);
   if (store.length === 0) return out;
+  if (store.every((r) => attachedVariants.has(r))) {
+    for (const item of store) out.set(item.id, { item, variants: attachedVariants.get(item)! });
+    return out;
+  }
   for (const item of store) out.set(item.id, { item, variants: [] });
   const variants = await db
     .select()
