@@ -1,0 +1,267 @@
+/**
+ * Site styles of the editor (issue #13; pure): a colour palette and colour themes, and fonts by usage
+ * category (headings, body, buttons). Saves carry only the dirty paths platform.md names
+ * (DIRTY_PATHS); `applyStyleChanges` checks and applies them. `stylesCss` turns styles into CSS
+ * variables; the dark-colour test picks the text colour of a theme whose text colour is automatic.
+ */
+import { isDarkColour, parseHex, formatHex } from './colour';
+import { platform as pm, pageEditor as em } from './messages';
+
+export interface ColourTheme {
+  id: string;
+  name: string;
+  background: string;
+  /** '#rrggbb', or null: white on dark backgrounds, near-black on light ones (the dark-colour test). */
+  text: string | null;
+  accent: string;
+}
+
+export interface FontSpec {
+  family: string;
+  /** 100-900 */
+  weight: number;
+  /** rem, 0.5-6 */
+  size: number;
+}
+
+export type FontUsage = 'headings' | 'body' | 'buttons';
+export const FONT_USAGE_CATEGORIES: readonly FontUsage[] = Object.freeze(['headings', 'body', 'buttons']);
+
+export interface FontTheme {
+  id: string;
+  name: string;
+  headings: string;
+  body: string;
+  buttons: string;
+}
+
+export interface SiteStyles {
+  colors: {
+    defaultThemeId: string;
+    palette: { accent: string; lightAccent: string; light: string; darkAccent: string; dark: string };
+    themes: ColourTheme[];
+  };
+  fonts: {
+    activeThemeId: string;
+    themes: FontTheme[];
+    usageCategories: Record<FontUsage, FontSpec>;
+  };
+}
+
+/** The dirty paths of platform.md: default theme id and palette/themes for colors; active theme id, themes and font usage categories for fonts. */
+export const DIRTY_PATHS = Object.freeze([
+  'colors.defaultThemeId',
+  'colors.palette',
+  'colors.themes',
+  'fonts.activeThemeId',
+  'fonts.themes',
+  'fonts.usageCategories',
+] as const);
+export type DirtyPath = (typeof DIRTY_PATHS)[number];
+
+export const LIGHT_TEXT = '#ffffff';
+export const DARK_TEXT = '#1f1d1a';
+
+const SYSTEM_SANS = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const SERIF = 'Georgia, "Times New Roman", serif';
+
+export function defaultSiteStyles(): SiteStyles {
+  return {
+    colors: {
+      defaultThemeId: 'white',
+      palette: { accent: '#2f5d50', lightAccent: '#dce8e3', light: '#f4f1ea', darkAccent: '#3b4a45', dark: '#1f1d1a' },
+      themes: [
+        { id: 'white', name: 'White', background: '#ffffff', text: null, accent: '#2f5d50' },
+        { id: 'light', name: 'Light', background: '#f4f1ea', text: null, accent: '#2f5d50' },
+        { id: 'accent', name: 'Accent', background: '#2f5d50', text: null, accent: '#dce8e3' },
+        { id: 'dark', name: 'Dark', background: '#1f1d1a', text: null, accent: '#dce8e3' },
+        { id: 'black', name: 'Black', background: '#000000', text: null, accent: '#ffffff' },
+      ],
+    },
+    fonts: {
+      activeThemeId: 'classic',
+      themes: [
+        { id: 'classic', name: 'Classic', headings: SERIF, body: SYSTEM_SANS, buttons: SYSTEM_SANS },
+        { id: 'modern', name: 'Modern', headings: SYSTEM_SANS, body: SYSTEM_SANS, buttons: SYSTEM_SANS },
+      ],
+      usageCategories: {
+        headings: { family: SERIF, weight: 600, size: 2 },
+        body: { family: SYSTEM_SANS, weight: 400, size: 1 },
+        buttons: { family: SYSTEM_SANS, weight: 600, size: 1 },
+      },
+    },
+  };
+}
+
+/** The text colour of a theme: its own, or chosen by the dark-colour test of its background. */
+export function textColourOn(background: string, text: string | null = null): string {
+  if (text) return text;
+  return isDarkColour(background) ? LIGHT_TEXT : DARK_TEXT;
+}
+
+const ID = /^[a-z0-9-]{1,40}$/;
+/** Font family lists: names, quotes, commas, spaces and hyphens only (nothing that can end a CSS rule). */
+const FAMILY = /^[A-Za-z0-9 ,'"\-]{1,200}$/;
+
+type Errors = Record<string, string>;
+
+function hex(v: unknown, path: string, errors: Errors): string {
+  const rgb = typeof v === 'string' && /^#?[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/.test(v.trim()) ? parseHex(v) : null;
+  if (!rgb) {
+    errors[path] = pm.notExpectedOption(String(v));
+    return '#000000';
+  }
+  return formatHex(rgb);
+}
+
+function id(v: unknown, path: string, errors: Errors): string {
+  if (typeof v !== 'string' || !ID.test(v)) errors[path] = pm.notExpectedOption(String(v));
+  return String(v);
+}
+
+function name(v: unknown, path: string, errors: Errors): string {
+  if (typeof v !== 'string' || v.trim() === '' || v.length > 60) errors[path] = em.REQUIRED;
+  return String(v ?? '');
+}
+
+function family(v: unknown, path: string, errors: Errors): string {
+  if (typeof v !== 'string' || !FAMILY.test(v)) errors[path] = pm.notExpectedOption(String(v));
+  return String(v);
+}
+
+function rec(v: unknown): Record<string, unknown> {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function uniqueIds(list: Array<{ id: string }>, path: string, errors: Errors, tagType: string) {
+  const seen = new Set<string>();
+  list.forEach((t, i) => {
+    if (seen.has(t.id)) errors[`${path}.${i}.id`] = pm.tagExists(tagType);
+    seen.add(t.id);
+  });
+}
+
+/** Checks and normalises the value of one dirty path. */
+export function checkStylePath(path: DirtyPath, value: unknown, errors: Errors): unknown {
+  switch (path) {
+    case 'colors.defaultThemeId':
+    case 'fonts.activeThemeId':
+      return id(value, path, errors);
+    case 'colors.palette': {
+      const p = rec(value);
+      return {
+        accent: hex(p.accent, `${path}.accent`, errors),
+        lightAccent: hex(p.lightAccent, `${path}.lightAccent`, errors),
+        light: hex(p.light, `${path}.light`, errors),
+        darkAccent: hex(p.darkAccent, `${path}.darkAccent`, errors),
+        dark: hex(p.dark, `${path}.dark`, errors),
+      };
+    }
+    case 'colors.themes': {
+      if (!Array.isArray(value) || value.length === 0 || value.length > 20) {
+        errors[path] = em.listTooShort(1);
+        return [];
+      }
+      const themes: ColourTheme[] = value.map((t, i) => {
+        const o = rec(t);
+        const p = `${path}.${i}`;
+        return {
+          id: id(o.id, `${p}.id`, errors),
+          name: name(o.name, `${p}.name`, errors),
+          background: hex(o.background, `${p}.background`, errors),
+          text: o.text === null || o.text === undefined || o.text === '' ? null : hex(o.text, `${p}.text`, errors),
+          accent: hex(o.accent, `${p}.accent`, errors),
+        };
+      });
+      uniqueIds(themes, path, errors, 'colour theme');
+      return themes;
+    }
+    case 'fonts.themes': {
+      if (!Array.isArray(value) || value.length === 0 || value.length > 20) {
+        errors[path] = em.listTooShort(1);
+        return [];
+      }
+      const themes: FontTheme[] = value.map((t, i) => {
+        const o = rec(t);
+        const p = `${path}.${i}`;
+        return {
+          id: id(o.id, `${p}.id`, errors),
+          name: name(o.name, `${p}.name`, errors),
+          headings: family(o.headings, `${p}.headings`, errors),
+          body: family(o.body, `${p}.body`, errors),
+          buttons: family(o.buttons, `${p}.buttons`, errors),
+        };
+      });
+      uniqueIds(themes, path, errors, 'font theme');
+      return themes;
+    }
+    case 'fonts.usageCategories': {
+      const o = rec(value);
+      const out = {} as Record<FontUsage, FontSpec>;
+      for (const u of FONT_USAGE_CATEGORIES) {
+        const f = rec(o[u]);
+        const p = `${path}.${u}`;
+        const weight = Number(f.weight);
+        const size = Number(f.size);
+        if (!Number.isInteger(weight) || weight < 100 || weight > 900 || weight % 100 !== 0) errors[`${p}.weight`] = em.numberBetween(100, 900);
+        if (!Number.isFinite(size) || size < 0.5 || size > 6) errors[`${p}.size`] = em.numberBetween(0.5, 6);
+        out[u] = { family: family(f.family, `${p}.family`, errors), weight, size };
+      }
+      return out;
+    }
+  }
+}
+
+export interface StyleChangeResult {
+  ok: boolean;
+  styles?: SiteStyles;
+  message?: string;
+  errors: Errors;
+}
+
+/**
+ * Applies the changed paths to the styles. Only DIRTY_PATHS are accepted; every value is checked;
+ * the default/active theme ids must name an existing theme. Nothing is applied when anything fails.
+ */
+export function applyStyleChanges(styles: SiteStyles, changes: Record<string, unknown>): StyleChangeResult {
+  const errors: Errors = {};
+  const next: SiteStyles = JSON.parse(JSON.stringify(styles)) as SiteStyles;
+  for (const [path, value] of Object.entries(changes)) {
+    if (!(DIRTY_PATHS as readonly string[]).includes(path)) {
+      errors[path] = pm.notExpectedOption(path);
+      continue;
+    }
+    const v = checkStylePath(path as DirtyPath, value, errors);
+    const [area, key] = path.split('.') as ['colors' | 'fonts', string];
+    (next[area] as Record<string, unknown>)[key] = v;
+  }
+  if (Object.keys(errors).length === 0) {
+    if (!next.colors.themes.some((t) => t.id === next.colors.defaultThemeId)) errors['colors.defaultThemeId'] = pm.notExpectedOption(next.colors.defaultThemeId);
+    if (!next.fonts.themes.some((t) => t.id === next.fonts.activeThemeId)) errors['fonts.activeThemeId'] = pm.notExpectedOption(next.fonts.activeThemeId);
+  }
+  const keys = Object.keys(errors);
+  return keys.length ? { ok: false, message: errors[keys[0]], errors } : { ok: true, styles: next, errors };
+}
+
+/** Which dirty paths differ between two styles (what an editor sends). */
+export function dirtyPaths(before: SiteStyles, after: SiteStyles): DirtyPath[] {
+  return DIRTY_PATHS.filter((p) => {
+    const [area, key] = p.split('.') as ['colors' | 'fonts', string];
+    return JSON.stringify((before[area] as Record<string, unknown>)[key]) !== JSON.stringify((after[area] as Record<string, unknown>)[key]);
+  });
+}
+
+/**
+ * CSS variables of the styles: fonts by usage category on `scope`, and one `.ts-theme-{id}` class
+ * per colour theme (--ts-bg, --ts-text, --ts-accent, --ts-accent-text). Every value was checked
+ * (hex colours, plain font lists), so nothing here can end the rule.
+ */
+export function stylesCss(styles: SiteStyles, scope = '.ts-layout'): string {
+  const f = styles.fonts.usageCategories;
+  const font = (u: FontUsage) => `--ts-font-${u}:${f[u].family};--ts-weight-${u}:${f[u].weight};--ts-size-${u}:${f[u].size}rem;`;
+  const out = [`${scope}{${FONT_USAGE_CATEGORIES.map(font).join('')}}`];
+  for (const t of styles.colors.themes) {
+    out.push(`${scope} .ts-theme-${t.id}{--ts-bg:${t.background};--ts-text:${textColourOn(t.background, t.text)};--ts-accent:${t.accent};--ts-accent-text:${textColourOn(t.accent)};}`);
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,99 @@
+/**
+ * The page editor area (issue #13): owners' pages of sections and blocks (draft, publish, schedule,
+ * version-checked saves), site styles, uploads; and the public rendering of published layouts
+ * through the theme's block partials. Owner calls are in routes.ts; the contract for the /config
+ * editor is .tmp/editor-api.md.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from '../../db/index.js';
+import { EditorService } from './service.js';
+import { UploadService, UPLOADS_PREFIX } from './uploads.js';
+import { editorRoutes } from './routes.js';
+import { renderLayout } from './render.js';
+import { mapProviderFor } from './map.js';
+import { commerceWidgets } from '../commerce/widgets.js';
+import { contentWidgets } from '../pages/widgets.js';
+import { ImageVariantError } from '../images/variants.js';
+
+export { EditorService } from './service.js';
+export { UploadService } from './uploads.js';
+export { seedEditorDemo } from './seed.js';
+
+interface Area {
+  editor: EditorService;
+  uploads: UploadService;
+}
+const areas = new WeakMap<Database, Area>();
+
+/** The editor services of an app (tests reach them through the app's database). */
+export function editorOf(app: FastifyInstance): Area {
+  const a = areas.get(app.database);
+  if (!a) throw new Error('The editor area is not registered on this app');
+  return a;
+}
+
+export async function editorArea(app: FastifyInstance): Promise<void> {
+  const editor = new EditorService(app.database.db);
+  const uploads = new UploadService(app.database.db, app.config.DATA_DIR);
+  areas.set(app.database, { editor, uploads });
+  await editorRoutes(app, { service: editor, uploads });
+
+  /** Uploaded files; images also as `?format=NNNw` size variants (made once, then served from the disk cache). */
+  app.get<{ Params: { file: string } }>(`${UPLOADS_PREFIX}:file`, async (req, reply) => {
+    const found = await uploads.served(req.params.file);
+    if (!found) return reply.status(404).send({ error: 'Not found', message: 'Not found' });
+    const format = (req.query as Record<string, unknown>).format;
+    reply.header('cache-control', 'public, max-age=3600');
+    if (found.row.kind === 'image' && typeof format === 'string' && format !== 'original') {
+      try {
+        const v = await uploads.variants.variant(`${UPLOADS_PREFIX}${found.row.storedName}`, format, req.headers.accept);
+        reply.header('vary', 'Accept').header('content-length', String(v.bytes));
+        return reply.type(v.contentType).send(uploads.stream(v.file));
+      } catch (err) {
+        if (err instanceof ImageVariantError) return reply.status(err.status).send({ error: err.message, message: err.message });
+        throw err;
+      }
+    }
+    reply.header('content-length', String(found.row.bytes));
+    if (found.row.kind !== 'image') reply.header('content-disposition', `inline; filename="${found.row.name.replace(/[^A-Za-z0-9._ -]/g, '_')}"`);
+    return reply.type(found.row.contentType).send(uploads.stream(found.file));
+  });
+}
+
+/**
+ * The page pipeline's hook for page collections: the published layout's HTML, `false` when the
+ * owner made the page private (the page answers 404), or null when the page has no layout (the
+ * classic page body shows). `?preview=draft` with an owner session of this site renders the draft.
+ */
+export async function pageLayoutHtml(app: FastifyInstance, req: FastifyRequest, page: { id: string; title: string }): Promise<string | false | null> {
+  const area = areas.get(app.database);
+  if (!area) return null;
+  const site = await app.services.websites.get();
+  const wantsPreview = (req.query as Record<string, unknown>).preview === 'draft';
+  const owner = wantsPreview ? await app.loadOwner(req) : null;
+  const preview = !!owner && owner.websiteId === site.id;
+  const layout = preview ? await area.editor.draftLayout(page.id) : await area.editor.publicLayout(page.id);
+  if (layout === 'private') return false;
+  if (!layout) return null;
+  const { styles } = await area.editor.getStyles(site.id);
+  const settings = app.services.websites.storeSettings(site);
+  const siteSettings = site.settings as Record<string, unknown>;
+  const renderer = contentWidgets(commerceWidgets({ currency: site.currency, settings }), {
+    origin: `${req.protocol}://${req.host}`,
+    shareButtonOptions: (siteSettings.shareButtonOptions as Record<string, unknown>) ?? {},
+  });
+  return renderLayout(layout, {
+    app,
+    req,
+    theme: app.services.theme,
+    styles,
+    websiteId: site.id,
+    currency: site.currency,
+    locale: site.locale,
+    timeZone: site.timeZone,
+    renderer,
+    maps: mapProviderFor(siteSettings),
+    page,
+    preview,
+  });
+}

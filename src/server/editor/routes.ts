@@ -1,0 +1,125 @@
+/** The owner calls of the page editor: pages (draft, publish, schedule), site styles, uploads. See .tmp/editor-api.md. */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { and, asc, eq } from 'drizzle-orm';
+import { Role } from '../../core/enums.js';
+import { schema } from '../../db/index.js';
+import { parseInput } from '../platform/validate.js';
+import { HttpError } from '../errors.js';
+import { DRAFT_STATUSES, type EditorService } from './service.js';
+import { MAX_FILE_BYTES, uploadJson, type UploadService } from './uploads.js';
+
+export const EDITOR_API = '/api/editor';
+/** Who edits pages: admins, website managers, editors, and draft editors (who cannot publish). */
+export const EDIT_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR, Role.DRAFT_EDITOR] as const;
+export const PUBLISH_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR] as const;
+
+const idParam = z.object({ id: z.string().trim().min(1).max(64) });
+const version = z.number({ error: 'version is required' }).int().min(0);
+const layoutIn = z.unknown().refine((v) => v !== undefined && v !== null, { message: 'layout is required' });
+const draftIn = z.object({ version, layout: layoutIn, status: z.enum(DRAFT_STATUSES).optional() });
+const publishIn = z.object({ version, layout: z.unknown().optional() });
+const scheduleIn = z.object({ version, publishAt: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }), layout: z.unknown().optional() });
+const versionIn = z.object({ version });
+const stylesIn = z.object({ version, changes: z.record(z.string().max(100), z.unknown()) });
+const renameIn = z.object({ name: z.unknown() });
+
+export async function editorRoutes(app: FastifyInstance, opts: { service: EditorService; uploads: UploadService }) {
+  const { service, uploads } = opts;
+  const db = app.database.db;
+  const edit = { preHandler: app.requireOwner(EDIT_ROLES) };
+  const publish = { preHandler: app.requireOwner(PUBLISH_ROLES) };
+  const site = (req: { owner?: { websiteId: string } | null }) => req.owner!.websiteId;
+
+  app.get(`${EDITOR_API}/pages`, edit, async (req, reply) => {
+    const websiteId = site(req);
+    const [pages, collections, products, forms] = await Promise.all([
+      service.listPages(websiteId),
+      db
+        .select({ id: schema.collections.id, title: schema.collections.title, typeName: schema.collections.typeName })
+        .from(schema.collections)
+        .where(eq(schema.collections.websiteId, websiteId))
+        .orderBy(asc(schema.collections.ordering)),
+      db
+        .select({ id: schema.items.id, title: schema.items.title })
+        .from(schema.items)
+        .innerJoin(schema.collections, eq(schema.items.collectionId, schema.collections.id))
+        .where(and(eq(schema.items.websiteId, websiteId), eq(schema.collections.typeName, 'products')))
+        .orderBy(asc(schema.items.title))
+        .limit(500),
+      db.select({ id: schema.forms.id, name: schema.forms.name }).from(schema.forms).where(eq(schema.forms.websiteId, websiteId)).orderBy(asc(schema.forms.name)),
+    ]);
+    reply.header('cache-control', 'no-store');
+    return { pages, collections, products, forms };
+  });
+
+  app.get(`${EDITOR_API}/pages/:id`, edit, async (req, reply) => {
+    const { id } = parseInput(idParam, req.params);
+    reply.header('cache-control', 'no-store');
+    return service.getPage(site(req), id);
+  });
+
+  app.put(`${EDITOR_API}/pages/:id/draft`, edit, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const body = parseInput(draftIn, req.body);
+    return service.saveDraft(site(req), id, body, req.owner!.id);
+  });
+
+  app.post(`${EDITOR_API}/pages/:id/publish`, publish, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const body = parseInput(publishIn, req.body);
+    return service.publish(site(req), id, body, req.owner!.id);
+  });
+
+  app.post(`${EDITOR_API}/pages/:id/schedule`, publish, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const body = parseInput(scheduleIn, req.body);
+    return service.schedule(site(req), id, { version: body.version, publishAt: new Date(body.publishAt), layout: body.layout }, req.owner!.id);
+  });
+
+  app.delete(`${EDITOR_API}/pages/:id/schedule`, publish, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const body = parseInput(versionIn, req.body ?? (req.query as Record<string, unknown>) ?? {});
+    return service.unschedule(site(req), id, body.version, req.owner!.id);
+  });
+
+  app.get(`${EDITOR_API}/styles`, edit, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    return service.getStyles(site(req));
+  });
+
+  app.put(`${EDITOR_API}/styles`, publish, async (req) => {
+    const body = parseInput(stylesIn, req.body);
+    return service.patchStyles(site(req), body.version, body.changes, req.owner!.id);
+  });
+
+  app.get(`${EDITOR_API}/uploads`, edit, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { uploads: await uploads.list(site(req)) };
+  });
+
+  app.put(`${EDITOR_API}/uploads/:id`, edit, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const body = parseInput(renameIn, req.body);
+    return { upload: await uploads.rename(site(req), id, body.name) };
+  });
+
+  app.delete(`${EDITOR_API}/uploads/:id`, edit, async (req, reply) => {
+    const { id } = parseInput(idParam, req.params);
+    await uploads.remove(site(req), id);
+    return reply.status(204).send();
+  });
+
+  // The upload itself: the raw bytes of one file as the body, in a scope that reads any content type as bytes.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES + 1 }, (_req, body, done) => done(null, body));
+    scope.post(`${EDITOR_API}/uploads`, { ...edit, bodyLimit: MAX_FILE_BYTES + 1 }, async (req, reply) => {
+      const q = req.query as Record<string, unknown>;
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const row = await uploads.create(site(req), q.name, body);
+      if (row.status === 'failed') throw new HttpError(422, row.error ?? 'File processing failed', undefined, { upload: uploadJson(row) });
+      return reply.status(201).send({ upload: uploadJson(row) });
+    });
+  });
+}

@@ -1,0 +1,272 @@
+/**
+ * The page editor's storage rules: a page collection's draft and published layout with a version
+ * for optimistic concurrency, statuses and scheduled publishing, and the site styles.
+ *
+ * Every change is one transaction that first locks the page's collection row, so two saves of one
+ * page run one after the other; a save naming an older version than the stored one is refused (409)
+ * and changes nothing. Layouts are stored as the canonical text of core/layout.ts.
+ */
+import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/index.js';
+import { schema } from '../../db/index.js';
+import { canonicalJson, emptyLayout, PAGE_STATUS_LABELS, parseLayout, validateLayout, type PageLayout, type PageStatus } from '../../core/layout.js';
+import { applyStyleChanges, defaultSiteStyles, type SiteStyles } from '../../core/site-styles.js';
+import { pageEditor as em } from '../../core/messages.js';
+import { badRequest, HttpError, notFound } from '../errors.js';
+import { audit } from '../platform/audit.js';
+
+const { collections, pageLayouts, siteStyles } = schema;
+type LayoutRow = typeof pageLayouts.$inferSelect;
+type CollectionRow = typeof collections.$inferSelect;
+
+export interface PageSummary {
+  id: string;
+  title: string;
+  urlId: string;
+  fullUrl: string;
+  status: PageStatus;
+  statusLabel: string;
+  version: number;
+  publishAt: string | null;
+  publishedAt: string | null;
+  updatedAt: string;
+  hasUnpublishedChanges: boolean;
+}
+
+/** Statuses an owner sets with a draft save (publishing and scheduling have their own calls). */
+export const DRAFT_STATUSES = ['draft', 'needs-review', 'private'] as const;
+export type DraftStatus = (typeof DRAFT_STATUSES)[number];
+
+export const stale = (currentVersion: number, message: string = em.STALE_VERSION) => new HttpError(409, message, undefined, { currentVersion });
+
+function summary(c: CollectionRow, row: LayoutRow | undefined): PageSummary {
+  // A page without a layout is the classic page: live when its collection is enabled.
+  const status = (row ? row.status : c.enabled ? 'published' : 'draft') as PageStatus;
+  return {
+    id: c.id,
+    title: c.title,
+    urlId: c.urlId,
+    fullUrl: `/${c.urlId}`,
+    status,
+    statusLabel: PAGE_STATUS_LABELS[status] ?? status,
+    version: row?.version ?? 0,
+    publishAt: row?.publishAt?.toISOString() ?? null,
+    publishedAt: row?.publishedAt?.toISOString() ?? null,
+    updatedAt: (row?.updatedAt ?? c.updatedAt).toISOString(),
+    hasUnpublishedChanges: !!row && row.draft !== null && row.draft !== row.published,
+  };
+}
+
+export interface SaveInput {
+  version: number;
+  layout: unknown;
+  status?: DraftStatus;
+}
+
+export class EditorService {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Checks a layout from a request: 400 with per-path errors, or the canonical text and warnings. */
+  static check(layout: unknown): { text: string; layout: PageLayout; warnings: Record<string, string> } {
+    const r = validateLayout(layout);
+    if (!r.ok || !r.layout) throw badRequest(r.message ?? em.NOT_A_LAYOUT, r.errors);
+    return { text: canonicalJson(r.layout), layout: r.layout, warnings: r.warnings };
+  }
+
+  /** Publishes the scheduled layouts that are due (of one page, or of every page). */
+  async publishDue(collectionId?: string): Promise<number> {
+    const now = this.now();
+    const due = await this.db
+      .select({ id: pageLayouts.collectionId })
+      .from(pageLayouts)
+      .where(and(eq(pageLayouts.status, 'scheduled'), lte(pageLayouts.publishAt, now), ...(collectionId ? [eq(pageLayouts.collectionId, collectionId)] : [])));
+    let n = 0;
+    for (const { id } of due) {
+      await this.db.transaction(async (tx) => {
+        const [row] = await tx.select().from(pageLayouts).where(eq(pageLayouts.collectionId, id)).for('update');
+        if (!row || row.status !== 'scheduled' || !row.publishAt || row.publishAt > now) return;
+        await tx
+          .update(pageLayouts)
+          .set({ published: row.draft, status: 'published', publishAt: null, publishedAt: now, version: row.version + 1, updatedAt: now })
+          .where(eq(pageLayouts.collectionId, id));
+        n++;
+      });
+    }
+    return n;
+  }
+
+  async listPages(websiteId: string): Promise<PageSummary[]> {
+    await this.publishDue();
+    const pages = await this.db
+      .select()
+      .from(collections)
+      .where(and(eq(collections.websiteId, websiteId), eq(collections.typeName, 'page')))
+      .orderBy(asc(collections.ordering), asc(collections.title));
+    const ids = pages.map((p) => p.id);
+    const layouts = ids.length ? await this.db.select().from(pageLayouts).where(inArray(pageLayouts.collectionId, ids)) : [];
+    const byId = new Map(layouts.map((l) => [l.collectionId, l]));
+    return pages.map((p) => summary(p, byId.get(p.id)));
+  }
+
+  private async pageOf(db: Db | Tx, websiteId: string, id: string, lock = false): Promise<CollectionRow> {
+    const q = db
+      .select()
+      .from(collections)
+      .where(and(eq(collections.id, id), eq(collections.websiteId, websiteId), eq(collections.typeName, 'page')));
+    const [c] = lock ? await q.for('update') : await q;
+    if (!c) throw notFound(em.PAGE_NOT_FOUND);
+    return c;
+  }
+
+  async getPage(websiteId: string, id: string) {
+    await this.publishDue(id);
+    const c = await this.pageOf(this.db, websiteId, id);
+    const [row] = await this.db.select().from(pageLayouts).where(eq(pageLayouts.collectionId, id));
+    const text = row?.draft ?? row?.published ?? null;
+    const layout = text ? parseLayout(text) : emptyLayout();
+    return {
+      page: summary(c, row),
+      layout,
+      published: row?.published ? parseLayout(row.published) : null,
+      warnings: validateLayout(layout).warnings,
+    };
+  }
+
+  /**
+   * Runs `change` on the locked page after the version check. `change` gets the stored row (or
+   * undefined) and returns the new column values, or null when nothing changes (the version stays).
+   */
+  private async change(
+    websiteId: string,
+    id: string,
+    version: number,
+    ownerId: string,
+    action: string,
+    change: (row: LayoutRow | undefined, now: Date) => Partial<LayoutRow> | null,
+  ): Promise<PageSummary> {
+    return this.db.transaction(async (tx) => {
+      const c = await this.pageOf(tx, websiteId, id, true);
+      const [row] = await tx.select().from(pageLayouts).where(eq(pageLayouts.collectionId, id));
+      const current = row?.version ?? 0;
+      if (version !== current) throw stale(current);
+      const now = this.now();
+      const values = change(row, now);
+      if (!values) return summary(c, row);
+      let saved: LayoutRow;
+      if (row) {
+        [saved] = await tx
+          .update(pageLayouts)
+          .set({ ...values, version: current + 1, updatedAt: now, updatedBy: ownerId })
+          .where(and(eq(pageLayouts.collectionId, id), eq(pageLayouts.version, current)))
+          .returning();
+      } else {
+        [saved] = await tx
+          .insert(pageLayouts)
+          .values({ collectionId: id, websiteId, status: 'draft', ...values, version: 1, createdAt: now, updatedAt: now, updatedBy: ownerId })
+          .returning();
+      }
+      if (!saved) throw stale(current);
+      await audit(tx, { websiteId, accountId: ownerId, action, entity: 'page', entityId: id, after: { version: saved.version, status: saved.status } });
+      return summary(c, saved);
+    });
+  }
+
+  /** Saves the draft (autosave). An unchanged layout and status answer the same version. */
+  async saveDraft(websiteId: string, id: string, input: SaveInput, ownerId: string) {
+    const { text, layout, warnings } = EditorService.check(input.layout);
+    const page = await this.change(websiteId, id, input.version, ownerId, 'page.draft', (row) => {
+      const keep = row && row.status !== 'published' ? (row.status as PageStatus) : undefined;
+      let status: PageStatus = input.status ?? keep ?? 'draft';
+      // A draft identical to the published copy, with no status asked for, is simply published.
+      if (!input.status && row?.status === 'published' && text === row.published) status = 'published';
+      if (row && row.draft === text && row.status === status) return null;
+      return { draft: text, status, ...(status !== 'scheduled' ? { publishAt: null } : {}) };
+    });
+    return { page, layout, warnings };
+  }
+
+  /** Publishes the draft (after saving `layout` when one is given). */
+  async publish(websiteId: string, id: string, input: { version: number; layout?: unknown }, ownerId: string) {
+    const checked = input.layout !== undefined ? EditorService.check(input.layout) : null;
+    const page = await this.change(websiteId, id, input.version, ownerId, 'page.publish', (row, now) => {
+      const text = checked?.text ?? row?.draft ?? null;
+      if (text === null) throw badRequest(em.NOTHING_TO_PUBLISH);
+      return { draft: text, published: text, status: 'published', publishAt: null, publishedAt: now };
+    });
+    const layout = checked?.layout ?? (await this.getPage(websiteId, id)).layout;
+    return { page, layout };
+  }
+
+  /** Schedules the draft to be published at `publishAt` (a time in the future). */
+  async schedule(websiteId: string, id: string, input: { version: number; publishAt: Date; layout?: unknown }, ownerId: string) {
+    if (!(input.publishAt.getTime() > this.now().getTime())) throw badRequest(em.SCHEDULE_IN_PAST, { publishAt: em.SCHEDULE_IN_PAST });
+    const checked = input.layout !== undefined ? EditorService.check(input.layout) : null;
+    const page = await this.change(websiteId, id, input.version, ownerId, 'page.schedule', (row) => {
+      const text = checked?.text ?? row?.draft ?? null;
+      if (text === null) throw badRequest(em.NOTHING_TO_PUBLISH);
+      return { draft: text, status: 'scheduled', publishAt: input.publishAt };
+    });
+    return { page };
+  }
+
+  /** Cancels a schedule: the page goes back to Draft. */
+  async unschedule(websiteId: string, id: string, version: number, ownerId: string) {
+    const page = await this.change(websiteId, id, version, ownerId, 'page.unschedule', (row) =>
+      row && row.status === 'scheduled' ? { status: 'draft', publishAt: null } : null,
+    );
+    return { page };
+  }
+
+  /**
+   * What the public site shows of a page: the published layout (publishing a due schedule first),
+   * 'private' when the owner made it private, or null when it has no layout (the classic page body).
+   */
+  async publicLayout(collectionId: string): Promise<PageLayout | 'private' | null> {
+    let [row] = await this.db.select().from(pageLayouts).where(eq(pageLayouts.collectionId, collectionId));
+    if (!row) return null;
+    if (row.status === 'scheduled' && row.publishAt && row.publishAt <= this.now()) {
+      await this.publishDue(collectionId);
+      [row] = await this.db.select().from(pageLayouts).where(eq(pageLayouts.collectionId, collectionId));
+    }
+    if (row.status === 'private') return 'private';
+    return row.published ? parseLayout(row.published) : null;
+  }
+
+  /** The draft of a page for an owner's preview (falls back to the published copy). */
+  async draftLayout(collectionId: string): Promise<PageLayout | null> {
+    const [row] = await this.db.select().from(pageLayouts).where(eq(pageLayouts.collectionId, collectionId));
+    const text = row?.draft ?? row?.published ?? null;
+    return text ? parseLayout(text) : null;
+  }
+
+  // ---- Site styles ------------------------------------------------------------------------------
+
+  async getStyles(websiteId: string): Promise<{ styles: SiteStyles; version: number }> {
+    const [row] = await this.db.select().from(siteStyles).where(eq(siteStyles.websiteId, websiteId));
+    return row ? { styles: JSON.parse(row.styles) as SiteStyles, version: row.version } : { styles: defaultSiteStyles(), version: 0 };
+  }
+
+  /** Applies the changed (dirty) paths only; refused as a whole when any is invalid or the version is stale. */
+  async patchStyles(websiteId: string, version: number, changes: Record<string, unknown>, ownerId: string) {
+    return this.db.transaction(async (tx) => {
+      // Lock the website row so two style saves run one after the other (the styles row may not exist yet).
+      await tx.select({ id: schema.websites.id }).from(schema.websites).where(eq(schema.websites.id, websiteId)).for('update');
+      const [row] = await tx.select().from(siteStyles).where(eq(siteStyles.websiteId, websiteId));
+      const current = row?.version ?? 0;
+      if (version !== current) throw stale(current, em.STYLES_STALE_VERSION);
+      const styles = row ? (JSON.parse(row.styles) as SiteStyles) : defaultSiteStyles();
+      const r = applyStyleChanges(styles, changes);
+      if (!r.ok || !r.styles) throw badRequest(r.message!, r.errors);
+      const text = canonicalJson(r.styles);
+      if (row && row.styles === text) return { styles: r.styles, version: current };
+      const now = this.now();
+      if (row) await tx.update(siteStyles).set({ styles: text, version: current + 1, updatedAt: now }).where(eq(siteStyles.websiteId, websiteId));
+      else await tx.insert(siteStyles).values({ websiteId, styles: text, version: 1, updatedAt: now });
+      await audit(tx, { websiteId, accountId: ownerId, action: 'styles.update', entity: 'site-styles', entityId: websiteId, after: { paths: Object.keys(changes) } });
+      return { styles: r.styles, version: current + 1 };
+    });
+  }
+}

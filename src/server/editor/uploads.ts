@@ -1,0 +1,207 @@
+/**
+ * Owner uploads: images and files stored on disk under DATA_DIR/uploads with a row in `uploads`.
+ *
+ * An upload is checked before anything is stored: a name, a supported type (by extension, and for
+ * images by their first bytes), a size under the kind's maximum ('file too large' with the maximum).
+ * The row is written as 'processing'; images are then decoded with sharp (their size read and a
+ * first size variant made through the shared ImageVariants code) and the row becomes 'ready', or
+ * 'failed' with 'File processing failed' when the image cannot be read. Files are ready at once.
+ * `GET /uploads/{stored name}` serves them; images take the `?format=NNNw` size variants.
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import sharp from 'sharp';
+import { and, desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/index.js';
+import { schema } from '../../db/index.js';
+import { newId } from '../../db/ids.js';
+import { editor as edm, platform as pm, pageEditor as em } from '../../core/messages.js';
+import { bytesToMegabytes } from '../../core/time.js';
+import { HttpError, badRequest, notFound } from '../errors.js';
+import { ImageVariants } from '../images/variants.js';
+
+const { uploads } = schema;
+export type UploadRow = typeof uploads.$inferSelect;
+
+/** Maximum sizes (bytes in a megabyte: 1,000,000, as platform.md counts them). */
+export const MAX_IMAGE_BYTES = 10 * 1_000_000;
+export const MAX_FILE_BYTES = 20 * 1_000_000;
+export const MAX_NAME_LENGTH = 200;
+export const UPLOADS_PREFIX = '/uploads/';
+
+interface FileType {
+  kind: 'image' | 'file';
+  contentType: string;
+}
+
+/** Supported extensions. SVG is not taken: it can carry scripts and would be served from the site's origin. */
+export const SUPPORTED_TYPES: Readonly<Record<string, FileType>> = Object.freeze({
+  '.jpg': { kind: 'image', contentType: 'image/jpeg' },
+  '.jpeg': { kind: 'image', contentType: 'image/jpeg' },
+  '.png': { kind: 'image', contentType: 'image/png' },
+  '.webp': { kind: 'image', contentType: 'image/webp' },
+  '.gif': { kind: 'image', contentType: 'image/gif' },
+  '.pdf': { kind: 'file', contentType: 'application/pdf' },
+  '.txt': { kind: 'file', contentType: 'text/plain; charset=utf-8' },
+  '.csv': { kind: 'file', contentType: 'text/csv; charset=utf-8' },
+  '.zip': { kind: 'file', contentType: 'application/zip' },
+  '.mp3': { kind: 'file', contentType: 'audio/mpeg' },
+  '.m4a': { kind: 'file', contentType: 'audio/mp4' },
+  '.wav': { kind: 'file', contentType: 'audio/wav' },
+  '.ogg': { kind: 'file', contentType: 'audio/ogg' },
+  '.mp4': { kind: 'file', contentType: 'video/mp4' },
+  '.webm': { kind: 'file', contentType: 'video/webm' },
+  '.mov': { kind: 'file', contentType: 'video/quicktime' },
+});
+
+export function maxBytesFor(kind: 'image' | 'file'): number {
+  return kind === 'image' ? MAX_IMAGE_BYTES : MAX_FILE_BYTES;
+}
+
+/** 'file too large' with the maximum size, in megabytes of 1,000,000 bytes (platform.md section 9). */
+export function tooLarge(kind: 'image' | 'file'): HttpError {
+  return new HttpError(413, pm.fileTooLarge(`${bytesToMegabytes(maxBytesFor(kind))} MB`));
+}
+
+const notSupported = () => new HttpError(415, pm.FILE_NOT_SUPPORTED);
+
+/** The type of a file name, or a 415. */
+export function typeOfName(name: string): FileType {
+  const t = SUPPORTED_TYPES[extname(name).toLowerCase()];
+  if (!t) throw notSupported();
+  return t;
+}
+
+/** Whether the first bytes are those of the image format the extension names. */
+export function looksLikeImage(bytes: Buffer, contentType: string): boolean {
+  const b = bytes;
+  if (contentType === 'image/jpeg') return b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+  if (contentType === 'image/png') return b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  if (contentType === 'image/gif') return b.length > 6 && (b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a');
+  if (contentType === 'image/webp') return b.length > 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP';
+  return false;
+}
+
+/** A name an owner gives: trimmed, no path separators or control characters, at most 200 characters. */
+export function cleanName(name: unknown): string {
+  const n = typeof name === 'string' ? name.replace(/[\\/\u0000-\u001f\u007f]/g, ' ').trim() : '';
+  if (n === '') throw badRequest(pm.ENTER_FILE_NAME, { name: pm.ENTER_FILE_NAME });
+  if (n.length > MAX_NAME_LENGTH) throw badRequest(em.tooLong(MAX_NAME_LENGTH), { name: em.tooLong(MAX_NAME_LENGTH) });
+  return n;
+}
+
+export function uploadsDir(dataDir: string): string {
+  return resolve(dataDir, 'uploads');
+}
+
+export function uploadJson(u: UploadRow) {
+  return {
+    id: u.id,
+    name: u.name,
+    kind: u.kind,
+    contentType: u.contentType,
+    bytes: u.bytes,
+    status: u.status,
+    error: u.error,
+    url: `${UPLOADS_PREFIX}${u.storedName}`,
+    originalSize: u.originalSize,
+    createdAt: u.createdAt.toISOString(),
+  };
+}
+
+export class UploadService {
+  readonly dir: string;
+  readonly variants: ImageVariants;
+
+  constructor(
+    private readonly db: Db,
+    dataDir: string,
+  ) {
+    this.dir = uploadsDir(dataDir);
+    mkdirSync(this.dir, { recursive: true });
+    this.variants = new ImageVariants({ [UPLOADS_PREFIX]: this.dir }, resolve(dataDir, 'cache', 'images'));
+  }
+
+  async list(websiteId: string) {
+    const rows = await this.db.select().from(uploads).where(eq(uploads.websiteId, websiteId)).orderBy(desc(uploads.createdAt)).limit(500);
+    return rows.map(uploadJson);
+  }
+
+  /**
+   * Stores one upload. Throws 400/413/415 before anything is written; answers the row, whose status
+   * is 'ready', or 'failed' (with the processing message) when an image cannot be decoded.
+   */
+  async create(websiteId: string, rawName: unknown, body: Buffer): Promise<UploadRow> {
+    const name = cleanName(rawName);
+    const type = typeOfName(name);
+    if (body.length > maxBytesFor(type.kind)) throw tooLarge(type.kind);
+    if (body.length === 0) throw badRequest(edm.FILE_UPLOAD_INCOMPLETE);
+    if (type.kind === 'image' && !looksLikeImage(body, type.contentType)) throw notSupported();
+
+    const id = newId();
+    const storedName = `${id}${extname(name).toLowerCase()}`;
+    const file = join(this.dir, storedName);
+    const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, body);
+    renameSync(tmp, file);
+    let row: UploadRow;
+    try {
+      [row] = await this.db
+        .insert(uploads)
+        .values({ id, websiteId, kind: type.kind, name, storedName, contentType: type.contentType, bytes: body.length, status: type.kind === 'image' ? 'processing' : 'ready' })
+        .returning();
+    } catch (err) {
+      rmSync(file, { force: true });
+      throw err;
+    }
+    if (type.kind !== 'image') return row!;
+
+    let update: Partial<UploadRow>;
+    try {
+      const meta = await sharp(body, { limitInputPixels: 100_000_000 }).metadata();
+      if (!meta.width || !meta.height) throw new Error('no dimensions');
+      // Orientation 5-8 swaps width and height once the image is rotated upright (as the variants are).
+      const swap = (meta.orientation ?? 1) >= 5;
+      const originalSize = swap ? `${meta.height}x${meta.width}` : `${meta.width}x${meta.height}`;
+      await this.variants.variant(`${UPLOADS_PREFIX}${storedName}`, '300w');
+      update = { status: 'ready', originalSize, error: null };
+    } catch {
+      update = { status: 'failed', error: edm.FILE_PROCESSING_FAILED };
+    }
+    [row] = await this.db.update(uploads).set({ ...update, updatedAt: new Date() }).where(eq(uploads.id, id)).returning();
+    return row!;
+  }
+
+  async rename(websiteId: string, id: string, rawName: unknown) {
+    const name = cleanName(rawName);
+    const [row] = await this.db.select().from(uploads).where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId)));
+    if (!row) throw new HttpError(404, edm.RENAME_PROBLEM, undefined, { title: edm.RENAME_TITLE });
+    // The extension decides how the file is served: a new name keeps the stored type.
+    if (extname(name).toLowerCase() !== extname(row.name).toLowerCase() && SUPPORTED_TYPES[extname(name).toLowerCase()]?.contentType !== row.contentType) {
+      throw new HttpError(400, edm.RENAME_PROBLEM, { name: pm.FILE_NOT_SUPPORTED }, { title: edm.RENAME_TITLE });
+    }
+    const [updated] = await this.db.update(uploads).set({ name, updatedAt: new Date() }).where(eq(uploads.id, id)).returning();
+    return uploadJson(updated!);
+  }
+
+  async remove(websiteId: string, id: string) {
+    const [row] = await this.db.delete(uploads).where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId))).returning();
+    if (!row) throw notFound(em.UPLOAD_NOT_FOUND);
+    rmSync(join(this.dir, row.storedName), { force: true });
+  }
+
+  /** The stored file of a public URL's name, or null (unknown names, traversal, failed uploads). */
+  async served(storedName: string): Promise<{ file: string; row: UploadRow } | null> {
+    if (!/^[0-9a-f]{24}\.[a-z0-9]{2,5}$/.test(storedName)) return null;
+    const [row] = await this.db.select().from(uploads).where(eq(uploads.storedName, storedName));
+    if (!row || row.status !== 'ready') return null;
+    const file = join(this.dir, storedName);
+    if (!existsSync(file) || !statSync(file).isFile()) return null;
+    return { file, row };
+  }
+
+  stream(file: string) {
+    return createReadStream(file);
+  }
+}
