@@ -3,6 +3,7 @@ import { newId } from '../db/ids.js';
 import { CollectionType, ProductType, RecordType } from '../core/enums.js';
 import { seedInstalmentPreferences } from './instalments/preferences.js';
 import { seedForms } from './forms/seed.js';
+import { seedEditorDemo } from './editor/seed.js';
 import { seedMembers } from './members/service.js';
 
 /** Demo images are photo-like JPEGs made from the SVG drawings by src/server/images/make-demo-images.ts. */
@@ -510,6 +511,7 @@ export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
   }
   await seedInstalmentPreferences(tx, websiteId);
   await seedForms(tx, websiteId);
+  await seedEditorDemo(tx, websiteId, { journalId: ids.journal, productId: productIds['linen-camp-shirt'] });
   await seedMembers(tx, websiteId);
   return { websiteId, collectionIds: ids, productIds, variantIds };
 }
