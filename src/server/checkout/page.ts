@@ -48,6 +48,8 @@ export async function sendSitePage(app: FastifyInstance, req: FastifyRequest, re
     footers: `${client.body}${injection.footer ?? ''}`,
     cartPill: renderIsland('CartPill', { totalQuantity: cart?.totalQuantity ?? 0 }),
     title: escapeHtml(`${page.title} — ${site.title}`),
+    // Text on the accent colour (buttons), as the page pipeline sets it: white on a dark accent.
+    accentText: (context.website as { accentIsDark: boolean }).accentIsDark ? '#ffffff' : '#1f1d1a',
   };
   const html = theme.render('site.region', { ...context, mainContent, tessera }, renderOpts);
   return reply.type('text/html; charset=utf-8').send(html);
