@@ -1,5 +1,5 @@
 /** The side panel: a form for the selected block's content, one layout per block type. */
-import { useState, type ReactElement } from 'react';
+import { useId, useState, type ReactElement } from 'react';
 import { BlockType } from '../../../core/enums.js';
 import { blockKind, blockLabel, chartDataset, isRenderedBlock, variantName, type Block } from '../../../core/layout.js';
 import { editor as editorMessages, pageEditor } from '../../../core/messages.js';
@@ -26,10 +26,12 @@ const s = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undef
 /** A file input that uploads at once and reports the spec's upload messages. */
 function UploadField({ label, accept, onUploaded, multiple }: { label: string; accept: string; onUploaded: (u: Upload) => void; multiple?: boolean }) {
   const [state, setState] = useState<{ busy: boolean; error: string; done: string }>({ busy: false, error: '', done: '' });
+  const id = useId();
   return (
-    <label>
-      {label}
+    <div className="ed-field">
+      <label htmlFor={id}>{label}</label>
       <input
+        id={id}
         type="file"
         accept={accept}
         multiple={multiple}
@@ -60,7 +62,7 @@ function UploadField({ label, accept, onUploaded, multiple }: { label: string; a
           {state.error}
         </small>
       ) : null}
-    </label>
+    </div>
   );
 }
 

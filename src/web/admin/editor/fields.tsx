@@ -25,30 +25,30 @@ const describedBy = (id: string, error?: string, hint?: string) => [hint ? `${id
 export function TextField({ label, value, onChange, error, hint, type = 'text', onBlur, required }: Base & { value: string; onChange: (v: string) => void; type?: string; onBlur?: () => void; required?: boolean }) {
   const id = useId();
   return (
-    <label htmlFor={id}>
-      {label}
+    <div className="ed-field">
+      <label htmlFor={id}>{label}</label>
       <input id={id} type={type} value={value} required={required} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} />
       <Problem id={id} error={error} hint={hint} />
-    </label>
+    </div>
   );
 }
 
 export function AreaField({ label, value, onChange, error, hint, rows = 4 }: Base & { value: string; onChange: (v: string) => void; rows?: number }) {
   const id = useId();
   return (
-    <label htmlFor={id}>
-      {label}
+    <div className="ed-field">
+      <label htmlFor={id}>{label}</label>
       <textarea id={id} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} />
       <Problem id={id} error={error} hint={hint} />
-    </label>
+    </div>
   );
 }
 
 export function SelectField({ label, value, onChange, options, error, hint }: Base & { value: string; onChange: (v: string) => void; options: ReadonlyArray<{ value: string; label: string }> }) {
   const id = useId();
   return (
-    <label htmlFor={id}>
-      {label}
+    <div className="ed-field">
+      <label htmlFor={id}>{label}</label>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -57,13 +57,13 @@ export function SelectField({ label, value, onChange, options, error, hint }: Ba
         ))}
       </select>
       <Problem id={id} error={error} hint={hint} />
-    </label>
+    </div>
   );
 }
 
 export function CheckField({ label, checked, onChange }: { label: string; checked: boolean; onChange: (v: boolean) => void }) {
   return (
-    <label style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+    <label className="ed-check">
       <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
       {label}
     </label>

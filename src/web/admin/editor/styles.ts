@@ -36,7 +36,7 @@ export const EDITOR_CSS = `
 .ed-block__resize:hover{background:rgba(42,109,244,.35)}
 .ed-placeholder{color:#555;font-style:italic}
 .ed-panel{position:sticky;top:8px;background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px}
-.ed-panel label{display:grid;gap:4px;margin:0 0 10px}
+.ed-field,.ed-panel fieldset>label{display:grid;gap:4px;margin:0 0 10px}.ed-check{display:flex;gap:8px;align-items:center;margin:0 0 10px}
 .ed-panel input,.ed-panel textarea,.ed-panel select{font:inherit;padding:6px;border:1px solid #999;border-radius:4px}
 .ed-error{color:#a00000}
 .ed-alert{padding:10px 12px;border:1px solid #a00000;background:#fff0f0;border-radius:6px;margin:0 0 12px;display:flex;gap:12px;align-items:center}

@@ -1,0 +1,275 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
+import { OWNER } from '../helpers/app.js';
+import { MAX_BLOCKS_PER_LAYOUT } from '../../src/core/constants.js';
+import { BlockType } from '../../src/core/enums.js';
+import { createBlock, emptyLayout, addSection, addBlock, type PageLayout } from '../../src/core/layout.js';
+import { editor as editorMessages, pageEditor, platform } from '../../src/core/messages.js';
+
+async function signIn(context: BrowserContext, site: LiveSite): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${site.url}/config/login`);
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${site.url}/config`);
+  return page;
+}
+
+/** Creates a page from /config/pages and waits for its editor. */
+async function createPage(page: Page, site: LiveSite, title: string): Promise<string> {
+  await page.getByRole('link', { name: 'Page editor', exact: true }).click();
+  await page.waitForURL(`${site.url}/config/pages`);
+  const form = page.getByRole('form', { name: 'Create a page' });
+  await form.getByLabel('Page title').fill(title);
+  await form.getByRole('button', { name: 'Create page' }).click();
+  await page.waitForURL(/\/config\/pages\/[^/]+$/);
+  await page.getByRole('heading', { level: 1, name: new RegExp(`Edit page: ${title}`) }).waitFor();
+  return page.url();
+}
+
+async function addFromPalette(page: Page, section: number, label: string) {
+  await page.getByRole('button', { name: `Add a block to section ${section}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a block' });
+  await dialog.getByRole('button', { name: label, exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+const saved = (page: Page) => page.locator('.ed-save[role="status"]').filter({ hasText: /^Saved$/ }).waitFor();
+
+/** Block names on the canvas, in reading order. */
+const blockOrder = (page: Page) => page.locator('.ed-canvas [role="group"][aria-label]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+
+/** Page calls from inside the signed-in browser page (the crumb header from the cookie). */
+async function call(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const crumb = document.cookie.split('; ').find((c) => c.startsWith('crumb='))?.slice(6) ?? '';
+      const res = await fetch(url, { method, headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(crumb) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, data: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+    },
+    { method, url, body },
+  );
+}
+
+describe('page editor in Chromium', () => {
+  let site: LiveSite;
+  let b: BrowserSession;
+  beforeAll(async () => {
+    [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory' }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await b?.close();
+    await site?.close();
+  });
+
+  it('an owner builds a page (heading, text, image, button, product), rearranges it with the keyboard, previews it at phone width and publishes it; a visitor sees the same page', async () => {
+    const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await signIn(context, site);
+    const problems = watchConsole(page);
+    await createPage(page, site, 'Spring range');
+    await page.getByRole('button', { name: 'Add section' }).click();
+
+    // Heading
+    await addFromPalette(page, 1, 'Heading');
+    const panel = page.getByRole('complementary');
+    await panel.getByLabel('Heading text').fill('Linen for warm days');
+    // Text
+    await addFromPalette(page, 1, 'Text');
+    await panel.getByLabel('Text', { exact: true }).fill('Washed linen, cut in Portland.');
+    // Image, uploaded
+    await addFromPalette(page, 1, 'Image');
+    const png = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#c8643c' } }).png().toBuffer();
+    await panel.getByLabel('Upload image').setInputFiles({ name: 'shirt.png', mimeType: 'image/png', buffer: png });
+    await panel.getByRole('status').filter({ hasText: 'Uploaded shirt.png' }).waitFor();
+    await panel.getByLabel('Alt text').fill('A linen shirt on a chair');
+    expect(await page.locator('.ed-canvas img[alt="A linen shirt on a chair"]').getAttribute('src')).toMatch(/^\/uploads\//);
+    // Button, with a bad link first
+    await addFromPalette(page, 1, 'Button');
+    await panel.getByLabel('Button label').fill('Shop now');
+    const link = panel.getByLabel('Button link');
+    await link.fill('not a link');
+    const linkError = platform.linksFormattedAs('https://www.example.com', 'www.example.com');
+    await panel.getByText(linkError).waitFor();
+    expect(await link.getAttribute('aria-invalid')).toBe('true');
+    await page.locator('.ed-save[role="status"]').filter({ hasText: linkError }).waitFor();
+    await link.fill('/shop');
+    // Product, from the picker
+    await addFromPalette(page, 1, 'Product');
+    await panel.getByLabel('Product').selectOption({ label: 'Ceramic Pour-Over Set' });
+    await saved(page);
+    expect(await blockOrder(page)).toEqual([
+      'Heading: Linen for warm days',
+      'Text: Washed linen, cut in Portland.',
+      'Image: A linen shirt on a chair',
+      'Button: Shop now',
+      'Product: Ceramic Pour-Over Set',
+    ]);
+
+    // Rearrange with the keyboard: the image goes first (Alt+Up twice), the product above the button (Move down on the button).
+    const image = page.getByRole('group', { name: 'Image: A linen shirt on a chair' });
+    await image.focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    await page.keyboard.press('Alt+ArrowUp');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Image: A linen shirt on a chair');
+    await page.getByText('Image: A linen shirt on a chair moved to position 1 of 5 in section 1.').waitFor({ state: 'attached' });
+    const button = page.getByRole('group', { name: 'Button: Shop now' });
+    await button.focus();
+    await button.getByRole('button', { name: 'Move down' }).click();
+    const expected = ['Image: A linen shirt on a chair', 'Heading: Linen for warm days', 'Text: Washed linen, cut in Portland.', 'Product: Ceramic Pour-Over Set', 'Button: Shop now'];
+    expect(await blockOrder(page)).toEqual(expected);
+
+    // Undo and redo by keyboard (focus on the canvas, not in a text field).
+    await page.getByRole('group', { name: 'Button: Shop now' }).focus();
+    await page.keyboard.press('Control+z');
+    expect((await blockOrder(page))[3]).toBe('Button: Shop now');
+    await page.keyboard.press('Control+Shift+z');
+    expect(await blockOrder(page)).toEqual(expected);
+    await saved(page);
+
+    // Preview the draft at phone width.
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const preview = page.getByRole('dialog', { name: 'Preview' });
+    await preview.getByRole('button', { name: 'Phone (375 px)' }).click();
+    const frameEl = preview.locator('iframe[title="Page preview at phone width"]');
+    expect(await frameEl.getAttribute('width')).toBe('375');
+    const frame = page.frameLocator('iframe[title="Page preview at phone width"]');
+    await frame.getByRole('heading', { name: 'Linen for warm days' }).waitFor();
+    expect(await frame.locator('body').evaluate(() => window.innerWidth)).toBe(375);
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Preview');
+
+    // Publish.
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('status').filter({ hasText: /^Published\./ }).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Published');
+    const doc = await call(page, 'GET', '/api/editor/pages');
+    const summary = (doc.data.pages as Array<{ title: string; fullUrl: string; status: string }>).find((p) => p.title === 'Spring range')!;
+    expect(summary.status).toBe('published');
+
+    // A visitor sees the same page: the same content in the same order.
+    const visitorContext = await b.browser.newContext();
+    const visitor = await visitorContext.newPage();
+    const res = await visitor.goto(`${site.url}${summary.fullUrl}`);
+    expect(res?.status()).toBe(200);
+    const main = visitor.getByRole('main');
+    await main.getByRole('heading', { name: 'Linen for warm days' }).waitFor();
+    expect(await main.getByRole('img', { name: 'A linen shirt on a chair' }).isVisible()).toBe(true);
+    expect(await main.getByRole('link', { name: 'Shop now' }).getAttribute('href')).toBe('/shop');
+    const text = (await main.textContent()) ?? '';
+    const positions = ['Linen for warm days', 'Washed linen, cut in Portland.', 'Ceramic Pour-Over Set', 'Shop now'].map((t) => text.indexOf(t));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((x, y) => x - y)).toEqual(positions);
+    const imageFirst = await main.evaluate((el) => {
+      const img = el.querySelector('img[alt="A linen shirt on a chair"]')!;
+      const heading = [...el.querySelectorAll('h1,h2,h3')].find((h) => h.textContent?.includes('Linen for warm days'))!;
+      return Boolean(img.compareDocumentPosition(heading) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    expect(imageFirst).toBe(true);
+    await visitorContext.close();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it(`refuses the ${MAX_BLOCKS_PER_LAYOUT + 1}st block with the limit's message`, async () => {
+    const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await signIn(context, site);
+    const editorUrl = await createPage(page, site, 'Full page');
+    const id = editorUrl.split('/').pop()!;
+    // Sixty blocks saved as the draft through the API the editor uses.
+    let layout: PageLayout = emptyLayout();
+    const withSection = addSection(layout);
+    if (!withSection.ok) throw new Error(withSection.message);
+    layout = withSection.layout;
+    for (let i = 0; i < MAX_BLOCKS_PER_LAYOUT; i++) {
+      const r = addBlock(layout, layout.sections[0]!.id, createBlock(BlockType.SPACER));
+      if (!r.ok) throw new Error(r.message);
+      layout = r.layout;
+    }
+    const current = await call(page, 'GET', `/api/editor/pages/${id}`);
+    const put = await call(page, 'PUT', `/api/editor/pages/${id}/draft`, { version: (current.data.page as { version: number }).version, layout });
+    expect(put.status).toBe(200);
+    await page.reload();
+    await page.getByText(`${MAX_BLOCKS_PER_LAYOUT} of ${MAX_BLOCKS_PER_LAYOUT} blocks`).waitFor();
+
+    await addFromPalette(page, 1, 'Text');
+    const alert = page.getByRole('alert').filter({ hasText: pageEditor.blockLimit(MAX_BLOCKS_PER_LAYOUT) });
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(pageEditor.blockLimit(MAX_BLOCKS_PER_LAYOUT));
+    expect(await page.getByText(`${MAX_BLOCKS_PER_LAYOUT} of ${MAX_BLOCKS_PER_LAYOUT} blocks`).isVisible()).toBe(true);
+    // Duplicating is refused the same way.
+    await page.getByRole('group', { name: 'Spacer' }).first().focus();
+    await page.getByRole('group', { name: 'Spacer' }).first().getByRole('button', { name: 'Duplicate' }).click();
+    expect(await page.locator('.ed-canvas [role="group"]').count()).toBe(MAX_BLOCKS_PER_LAYOUT);
+    await context.close();
+  });
+
+  it('two owners edit one page: the later save is refused with a message and a Reload action, and nothing is overwritten', async () => {
+    const first = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const a = await signIn(first, site);
+    const editorUrl = await createPage(a, site, 'Shared page');
+    await a.getByRole('button', { name: 'Add section' }).click();
+    await addFromPalette(a, 1, 'Heading');
+    await a.getByRole('complementary').getByLabel('Heading text').fill('First owner');
+    await saved(a);
+
+    const second = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const other = await signIn(second, site);
+    await other.goto(editorUrl);
+    await other.getByRole('group', { name: 'Heading: First owner' }).click();
+    await other.getByRole('complementary').getByLabel('Heading text').fill('Second owner');
+    await saved(other);
+
+    // The first owner, still on the old version, edits: the save is refused.
+    await a.getByRole('complementary').getByLabel('Heading text').fill('First owner again');
+    const alert = a.getByRole('alert').filter({ hasText: pageEditor.STALE_VERSION });
+    await alert.waitFor();
+    expect(await a.locator('.ed-save[role="status"]').textContent()).toBe('Not saved');
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    await a.getByRole('group', { name: 'Heading: Second owner' }).waitFor();
+    await alert.waitFor({ state: 'detached' });
+    await first.close();
+    await second.close();
+  });
+
+  it("a page that cannot be loaded shows 'Something went wrong' with 'Try again'", async () => {
+    const context = await b.browser.newContext();
+    const page = await signIn(context, site);
+    await page.goto(`${site.url}/config/pages/no-such-page`);
+    const alert = page.getByRole('alert');
+    await alert.getByText(editorMessages.SOMETHING_WENT_WRONG).waitFor();
+    await alert.getByRole('button', { name: editorMessages.TRY_AGAIN }).click();
+    await page.getByRole('alert').getByRole('button', { name: editorMessages.TRY_AGAIN }).waitFor();
+    await context.close();
+  });
+
+  it('dialogs trap focus, close on Escape and give focus back', async () => {
+    const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await signIn(context, site);
+    await createPage(page, site, 'Dialog page');
+    await page.getByRole('button', { name: 'Add section' }).click();
+    const opener = page.getByRole('button', { name: 'Add a block to section 1' });
+    await opener.click();
+    const dialog = page.getByRole('dialog', { name: 'Add a block' });
+    await dialog.waitFor();
+    for (let i = 0; i < 80; i++) await page.keyboard.press('Tab');
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Add a block to section 1');
+    // Every control of the editor has an accessible name.
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll('main button, main input, main select, main textarea, main [role="group"]')]
+        .filter((el) => {
+          const label = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el as HTMLInputElement).labels?.length || el.textContent?.trim();
+          return !label;
+        })
+        .map((el) => el.outerHTML.slice(0, 80)),
+    );
+    expect(unnamed).toEqual([]);
+    await context.close();
+  });
+});
