@@ -21,6 +21,8 @@ export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'mig
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL: the connection string (for work that wants its own connection, off the shared pool). */
+  url?: string;
   /** Runs raw SQL (used by tests, health checks and the few statements drizzle cannot express). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -107,6 +109,7 @@ export async function open(opts: OpenOptions): Promise<Database> {
     return {
       db,
       kind: 'postgres',
+      url: opts.databaseUrl,
       exec: async (sql) => {
         await pool.query(sql);
       },

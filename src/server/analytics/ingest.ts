@@ -1,14 +1,24 @@
 /**
- * The ingest buffer: requests only validate and append here (answering 202 at once); a single writer
- * drains the buffer in batches, each one transaction: raw rows appended, per-day roll-ups upserted
- * additively, new distinct visitors counted, error groups updated. A full buffer refuses (503) rather
- * than growing without bound; a clean shutdown drains everything first.
+ * The ingest: requests hand events over and answer 202 at once; a worker thread (ingest-worker.ts) keeps
+ * the buffer and writes it in batches, each one transaction: raw rows appended, per-day roll-ups upserted
+ * additively, new distinct visitors counted, error groups updated (batch.ts).
+ *
+ * The page-serving thread does as little as possible per event: the event beacons (the bulk of the
+ * traffic) are parsed and validated in the worker too (`submitEvents`), and on PostgreSQL the worker
+ * writes on its own connection, so a burst of beacons neither holds this thread nor the pool connections
+ * pages use. On PGlite (embedded in this thread) the worker prepares the batches and this thread only runs
+ * their few statements.
+ *
+ * A full buffer refuses (503) rather than growing without bound; a clean shutdown drains everything first.
+ * Durability: the buffer is in memory. Accepted events reach the database within `intervalMs` (250 ms by
+ * default) plus one write; a crash of the process (kill -9) loses what was accepted in that window.
  */
-import { sql } from 'drizzle-orm';
-import type { Database, Tx } from '../../db/index.js';
-import { schema } from '../../db/index.js';
-import { rows } from '../db-util.js';
-import { rollup, type DailyCell, type IngestEvent } from './rollup.js';
+import { Worker } from 'node:worker_threads';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { Database } from '../../db/index.js';
+import { writeBatches, type PreparedBatch } from './batch.js';
+import type { EventsContext, EventsResult, FromWorker, ToWorker, WorkerConfig } from './ingest-protocol.js';
+import type { IngestEvent } from './rollup.js';
 
 export interface IngestOptions {
   /** Events kept waiting at most; beyond it `accept` refuses. */
@@ -28,19 +38,20 @@ export interface IngestStats {
   buffered: number;
 }
 
-const RAW_CHUNK = 1000;
+const BOOT = new URL('./ingest-worker-boot.mjs', import.meta.url);
 
 export class AnalyticsIngest {
-  private buf: Array<{ websiteId: string; e: IngestEvent }> = [];
-  private writing: Promise<void> | null = null;
-  private timer: ReturnType<typeof setInterval> | null = null;
+  private worker: Worker | null = null;
+  private seq = 0;
+  private readonly calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly maxBuffered: number;
   private readonly batchSize: number;
   private readonly intervalMs: number;
-  private stopped = false;
+  private closed = false;
+  /** Events handed to the worker and not yet stored or dropped. */
+  private outstanding = 0;
+  private host: string | null = null;
   readonly stats: IngestStats = { accepted: 0, stored: 0, refused: 0, failedBatches: 0, buffered: 0 };
-  /** The site's own host, so internal navigation is not counted as a referrer. */
-  ownHost: string | null = null;
 
   constructor(
     private readonly database: Database,
@@ -51,164 +62,148 @@ export class AnalyticsIngest {
     this.intervalMs = opts.intervalMs ?? 250;
   }
 
-  start(): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => void this.drain(), this.intervalMs);
-    this.timer.unref?.();
+  /** The site's own host, so internal navigation is not counted as a referrer. */
+  get ownHost(): string | null {
+    return this.host;
+  }
+  set ownHost(value: string | null) {
+    this.host = value;
+    this.worker?.postMessage({ t: 'ownHost', value } satisfies ToWorker);
   }
 
-  /** Appends events; false (nothing taken) when the buffer cannot hold them all. */
+  /** Starts the worker now rather than on the first event. */
+  start(): void {
+    if (!this.closed) this.ensureWorker();
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const config: WorkerConfig = {
+      databaseUrl: this.database.kind === 'postgres' ? (this.database.url ?? null) : null,
+      maxBuffered: this.maxBuffered,
+      batchSize: this.batchSize,
+      intervalMs: this.intervalMs,
+      ownHost: this.host,
+    };
+    const w = new Worker(BOOT, { workerData: config });
+    w.unref();
+    w.on('message', (m: FromWorker) => void this.onMessage(m));
+    const gone = (err: Error) => {
+      if (this.worker !== w) return;
+      this.worker = null;
+      this.opts.log?.warn({ err: err.message, lost: this.outstanding }, 'analytics worker stopped');
+      this.stats.refused += this.outstanding;
+      this.outstanding = 0;
+      this.stats.buffered = 0;
+      for (const c of this.calls.values()) c.reject(err);
+      this.calls.clear();
+    };
+    w.on('error', gone);
+    w.on('exit', (code) => gone(new Error(`analytics worker exited with code ${code}`)));
+    this.worker = w;
+    return w;
+  }
+
+  private async onMessage(m: FromWorker): Promise<void> {
+    switch (m.t) {
+      case 'result':
+      case 'done': {
+        const c = this.calls.get(m.id);
+        this.calls.delete(m.id);
+        c?.resolve(m);
+        return;
+      }
+      case 'stored':
+        this.stats.stored += m.n;
+        this.outstanding -= m.n;
+        this.stats.buffered = m.buffered;
+        return;
+      case 'failed':
+        this.stats.failedBatches += 1;
+        this.stats.refused += m.refused;
+        this.outstanding -= m.refused;
+        this.opts.log?.warn({ err: m.message, events: m.events }, 'analytics batch failed');
+        return;
+      case 'write': {
+        // PGlite: the worker prepared the batches; this thread owns the embedded database.
+        let error: string | undefined;
+        try {
+          await this.writeHere(m.batches);
+        } catch (e) {
+          error = (e as Error).message || 'write failed';
+        }
+        this.worker?.postMessage({ t: 'written', id: m.id, ...(error ? { error } : {}) } satisfies ToWorker);
+        return;
+      }
+    }
+  }
+
+  private async writeHere(batches: PreparedBatch[]): Promise<void> {
+    const client = (this.database.db as unknown as { $client: PGlite }).$client;
+    await client.transaction(async (tx: Transaction) => {
+      await writeBatches((text, params) => tx.query(text, params), batches);
+    });
+  }
+
+  private call<T>(msg: (id: number) => ToWorker): Promise<T> {
+    const w = this.ensureWorker();
+    const id = ++this.seq;
+    return new Promise<T>((resolve, reject) => {
+      this.calls.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      w.postMessage(msg(id));
+    });
+  }
+
+  /** Appends events built on this thread (census calls, server-side events); false (nothing taken) when the buffer cannot hold them all. */
   accept(websiteId: string, events: IngestEvent[]): boolean {
     if (events.length === 0) return true;
-    if (this.buf.length + events.length > this.maxBuffered) {
+    if (this.closed || this.outstanding + events.length > this.maxBuffered) {
       this.stats.refused += events.length;
       return false;
     }
-    for (const e of events) this.buf.push({ websiteId, e });
+    this.ensureWorker().postMessage({ t: 'accept', websiteId, events } satisfies ToWorker);
+    this.outstanding += events.length;
     this.stats.accepted += events.length;
-    this.stats.buffered = this.buf.length;
-    if (this.buf.length >= this.batchSize) void this.drain();
+    this.stats.buffered = this.outstanding;
     return true;
   }
 
+  /**
+   * An event beacon (POST /api/v1/events) as it came: the worker parses, validates and buffers it.
+   * 202 with the number taken, 400 with the message and per-field errors, or 503 when the buffer is full.
+   */
+  async submitEvents(body: unknown, ctx: EventsContext): Promise<EventsResult> {
+    if (this.closed) return { status: 503, accepted: 0 };
+    const r = await this.call<EventsResult>((id) => ({ t: 'events', id, body, ctx }));
+    if (r.status === 202 && r.accepted) {
+      this.outstanding += r.accepted;
+      this.stats.accepted += r.accepted;
+      this.stats.buffered = this.outstanding;
+    } else if (r.status === 503) this.stats.refused += r.refused ?? 0;
+    return r;
+  }
+
   get pending(): number {
-    return this.buf.length;
+    return this.outstanding;
   }
 
-  /** Writes what is buffered, one batch after another; concurrent callers share the same run. */
-  drain(): Promise<void> {
-    if (this.writing) return this.writing;
-    if (this.buf.length === 0) return Promise.resolve();
-    this.writing = (async () => {
-      try {
-        while (this.buf.length > 0) {
-          const batch = this.buf.splice(0, this.batchSize);
-          this.stats.buffered = this.buf.length;
-          try {
-            await this.write(batch);
-            this.stats.stored += batch.length;
-          } catch (err) {
-            this.stats.failedBatches += 1;
-            this.opts.log?.warn({ err: (err as Error).message, events: batch.length }, 'analytics batch failed');
-            // Put the batch back (if there is room) and retry on the next tick rather than spinning.
-            if (!this.stopped && this.buf.length + batch.length <= this.maxBuffered) this.buf.unshift(...batch);
-            else this.stats.refused += batch.length;
-            break;
-          }
-        }
-      } finally {
-        this.writing = null;
-      }
-    })();
-    return this.writing;
+  /** Writes everything buffered so far. */
+  async drain(): Promise<void> {
+    if (!this.worker) return;
+    await this.call((id) => ({ t: 'drain', id }));
   }
 
-  /** Stops the timer and writes everything still buffered (the app's onClose hook). */
+  /** Writes everything still buffered and stops the worker (the app's onClose hook). */
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    for (let i = 0; i < 5 && (this.buf.length > 0 || this.writing); i++) {
-      await this.drain();
-      if (this.writing) await this.writing;
+    if (this.closed) return;
+    this.closed = true;
+    const w = this.worker;
+    if (!w) return;
+    try {
+      await this.call((id) => ({ t: 'close', id }));
+    } finally {
+      this.worker = null;
+      await w.terminate();
     }
-    this.stopped = true;
-  }
-
-  private async write(batch: Array<{ websiteId: string; e: IngestEvent }>): Promise<void> {
-    const bySite = new Map<string, IngestEvent[]>();
-    for (const { websiteId, e } of batch) {
-      const list = bySite.get(websiteId);
-      if (list) list.push(e);
-      else bySite.set(websiteId, [e]);
-    }
-    await this.database.db.transaction(async (tx) => {
-      for (const [websiteId, events] of bySite) await writeSite(tx, websiteId, events, this.ownHost);
-    });
-  }
-}
-
-/**
- * One batch of one website, in three set-based statements whose rows travel as a single JSON
- * parameter (jsonb_to_recordset): the same SQL on PGlite and PostgreSQL, and no per-row SQL text.
- */
-async function writeSite(tx: Tx, websiteId: string, events: IngestEvent[], ownHost: string | null): Promise<void> {
-  for (let i = 0; i < events.length; i += RAW_CHUNK) {
-    const batch = events.slice(i, i + RAW_CHUNK).map((e) => ({ at: e.at.toISOString(), so: e.source, n: e.name, v: e.visitorId, s: e.sessionId, p: e.path, i: e.itemId, d: e.data }));
-    await tx.execute(sql`insert into analytics_events (website_id, received_at, source, name, visitor_id, session_id, path, item_id, data)
-      select ${websiteId}, r.at, r.so, r.n, r.v, r.s, r.p, r.i, coalesce(r.d, '{}'::jsonb)
-      from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as r(at timestamptz, so text, n text, v text, s text, p text, i text, d jsonb)`);
-  }
-  const r = rollup(events, ownHost);
-  const daily: DailyCell[] = [...r.daily];
-
-  if (r.uniques.length > 0) {
-    // New distinct visitors per (day, metric) become a 'uniq:<metric>' roll-up, so the dashboard
-    // never counts distinct rows over a range.
-    const fresh = new Map<string, DailyCell>();
-    for (let i = 0; i < r.uniques.length; i += RAW_CHUNK) {
-      const batch = r.uniques.slice(i, i + RAW_CHUNK).map((x) => ({ d: x.day, m: x.metric, v: x.visitor }));
-      const inserted = await rows<{ day: string; metric: string; n: number | string }>(
-        tx,
-        sql`with ins as (
-              insert into analytics_daily_uniques (website_id, day, metric, visitor)
-              select ${websiteId}, r.d, r.m, r.v from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as r(d date, m text, v text)
-              on conflict do nothing
-              returning day, metric)
-            select day::text as day, metric, count(*) as n from ins group by day, metric`,
-      );
-      for (const row of inserted) {
-        const key = `${row.day}\u0000${row.metric}`;
-        const cell = fresh.get(key);
-        if (cell) cell.count += Number(row.n);
-        else fresh.set(key, { day: row.day, metric: `uniq:${row.metric}`, dim: '', count: Number(row.n), total: 0 });
-      }
-    }
-    daily.push(...fresh.values());
-  }
-
-  if (daily.length > 0) {
-    daily.sort((a, b) => {
-      const ka = `${a.day}\u0000${a.metric}\u0000${a.dim}`;
-      const kb = `${b.day}\u0000${b.metric}\u0000${b.dim}`;
-      return ka < kb ? -1 : ka > kb ? 1 : 0;
-    });
-    for (let i = 0; i < daily.length; i += RAW_CHUNK) {
-      const batch = daily.slice(i, i + RAW_CHUNK).map((c) => ({ d: c.day, m: c.metric, k: c.dim, c: c.count, t: c.total }));
-      await tx.execute(sql`insert into analytics_daily (website_id, day, metric, dim, count, total)
-        select ${websiteId}, r.d, r.m, r.k, r.c, r.t from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as r(d date, m text, k text, c bigint, t double precision)
-        order by r.d, r.m, r.k
-        on conflict (website_id, day, metric, dim) do update set count = analytics_daily.count + excluded.count, total = analytics_daily.total + excluded.total`);
-    }
-  }
-
-  if (r.errors.length > 0) {
-    const g = schema.analyticsErrorGroups;
-    await tx
-      .insert(g)
-      .values(
-        r.errors.map((x) => ({
-          websiteId,
-          fingerprint: x.fingerprint,
-          message: x.message,
-          lastStack: x.stack,
-          lastUrl: x.url,
-          lastBrowser: x.browser,
-          count: x.count,
-          firstSeen: x.first,
-          lastSeen: x.last,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [g.websiteId, g.fingerprint],
-        set: {
-          count: sql`${g.count} + excluded.count`,
-          message: sql`excluded.message`,
-          lastStack: sql`excluded.last_stack`,
-          lastUrl: sql`excluded.last_url`,
-          lastBrowser: sql`excluded.last_browser`,
-          lastSeen: sql`greatest(${g.lastSeen}, excluded.last_seen)`,
-          firstSeen: sql`least(${g.firstSeen}, excluded.first_seen)`,
-        },
-      });
   }
 }

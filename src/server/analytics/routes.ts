@@ -19,8 +19,6 @@ import {
   LIMITS,
   censusData,
   errorsBody,
-  eventContent,
-  eventsBody,
   jsonField,
   performanceBody,
   rangeQuery,
@@ -169,41 +167,25 @@ export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
 
   // ---- Event pipelines -----------------------------------------------------------------------------
 
+  // The bulk of the traffic: parsed, validated, checked and buffered in the ingest worker, so a burst of
+  // beacons costs this thread little more than reading the request (see ingest.ts).
   app.post('/api/v1/events', { bodyLimit: LIMITS.eventsBody, config: beacon }, async (req, reply) => {
-    const parsed = eventsBody.parse(jsonBody(req.body));
-    const list = Array.isArray(parsed) ? parsed : 'events' in parsed ? parsed.events : [parsed];
-    const contents = list.map((env, i) => {
-      const raw = typeof env.eventContent === 'string' ? jsonField(`${i}.eventContent`, env.eventContent) : env.eventContent;
-      const r = eventContent.safeParse(raw);
-      if (!r.success) {
-        const issue = r.error.issues[0];
-        throw badRequest(`${i}.eventContent.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
-      }
-      return { name: env.eventSchemaName, c: r.data };
+    const site = await websites.get();
+    const s = await settings.get(site.id);
+    const role = req.cookies[OWNER_COOKIE] ? ((await app.loadOwner(req))?.role ?? null) : null;
+    const r = await ingest.submitEvents(req.body, {
+      siteId: site.id,
+      roles: role === null ? [] : [role],
+      trackingEnabled: s.trackingEnabled,
+      consent: s.cookiePolicy === 'implied' || (s.cookiePolicy === 'ask' && req.cookies[CONSENT_COOKIE] === 'granted'),
+      visitorCookie: req.cookies[VISITOR_COOKIE_NAME] ?? null,
     });
-    const path = pathOf(contents[0]?.c.page_path ?? null);
-    const g = await gate(req, path);
-    for (const { c } of contents) checkSite(g.site.id, c.context_website_id);
-    if (!g.allowed) return reply.status(202).send({ accepted: 0 });
-    const events: IngestEvent[] = [];
-    for (const { name, c } of contents) {
-      const p = pathOf(c.page_path ?? null);
-      if (p && !shouldTrack({ path: p, trackingEnabled: true })) continue;
-      const stored: Record<string, unknown> = { ...c };
-      if (!g.consent) for (const k of ['analytics_id', 'session_id', 'visitor_cookie', 'marketing_id', 'user_id', 'member_account_id']) delete stored[k];
-      events.push({
-        source: 'event',
-        name,
-        at: new Date(),
-        visitorId: g.consent ? (visitorOf(req, c.visitor_cookie) ?? c.analytics_id ?? null) : null,
-        sessionId: g.consent ? (c.session_id ?? null) : null,
-        path: p,
-        itemId: c.item_id ?? c.content_item_id ?? null,
-        data: stored,
-        facts: { value: c.cart_value ?? null, currency: c.currency_code ?? null, formId: c.form_id ?? null, userAgent: c.enduser_user_agent ?? null, locale: c.resolved_locale ?? null },
-      });
+    if (r.status === 400) throw new HttpError(400, r.message ?? 'Invalid request', r.errors);
+    if (r.status === 503) {
+      reply.header('retry-after', '1');
+      throw new HttpError(503, 'Analytics is busy; the event was not recorded.', undefined, { retryAfter: 1 });
     }
-    return accepted(reply, g.site.id, events);
+    return reply.status(202).header('cache-control', 'no-store').send({ accepted: r.accepted ?? 0 });
   });
 
   app.post('/api/events/RecordEvent', { bodyLimit: LIMITS.censusBody }, async (req, reply) => {
