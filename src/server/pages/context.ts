@@ -53,6 +53,20 @@ function attr(s: string): string {
  */
 export function imageJson(asset: Obj | undefined, alt: string, opts: { sizes: string; priority?: ImagePriority; className?: string }) {
   if (!asset || typeof asset.assetUrl !== 'string' || asset.assetUrl === '') return null;
+  // A pure function of its inputs, called for every card of every list: recent results are kept.
+  const key = JSON.stringify([asset.assetUrl, asset.originalSize ?? null, asset.mediaFocalPoint ?? null, alt, opts.sizes, opts.priority ?? null, opts.className ?? null]);
+  const hit = imageCache.get(key);
+  if (hit) return { ...hit, focalPoint: { ...hit.focalPoint } };
+  const made = makeImageJson(asset as Obj & { assetUrl: string }, alt, opts);
+  if (imageCache.size >= IMAGE_CACHE_ENTRIES) imageCache.delete(imageCache.keys().next().value!);
+  imageCache.set(key, made);
+  return { ...made, focalPoint: { ...made.focalPoint } };
+}
+
+const IMAGE_CACHE_ENTRIES = 5000;
+const imageCache = new Map<string, ReturnType<typeof makeImageJson>>();
+
+function makeImageJson(asset: Obj & { assetUrl: string }, alt: string, opts: { sizes: string; priority?: ImagePriority; className?: string }) {
   let size = { width: 1200, height: 1200 };
   try {
     size = parseOriginalSize(asset.originalSize);
