@@ -121,6 +121,28 @@ describe('reviews and donations in Chromium', () => {
     // Structured data for search engines.
     const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
     expect(ld).toMatchObject({ '@type': 'Product', aggregateRating: { ratingValue: '5.0', reviewCount: 1 } });
+
+    // Without JavaScript the reviews read the same: the tab is a disclosure the browser opens by itself.
+    const noJs = await b.browser.newContext({ javaScriptEnabled: false });
+    const plain = await noJs.newPage();
+    await plain.goto(`${site.url}/shop/p/ceramic-pour-over-set`);
+    await plain.locator('summary[data-reviews-tab]', { hasText: 'Reviews (1)' }).click();
+    await plain.getByText('Makes the clearest coffee I have had at home.').waitFor({ state: 'visible' });
+    await noJs.close();
+
+    // A related product added from its card, and one opened: the add and click events.
+    expect((await owner.send('PUT', `/api/reviews/admin/related/${site.seed.productIds['ceramic-pour-over-set']}`, { relatedItemIds: [site.seed.productIds['houseplant-field-guide'], site.seed.productIds['linen-camp-shirt']] })).statusCode).toBe(200);
+    await page.goto(`${site.url}/shop/p/ceramic-pour-over-set`);
+    const related = page.getByRole('region', { name: 'You may also like' });
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-related-products] [data-island="AddToCart"]')].every((e) => e.getAttribute('data-hydrated') === '1'));
+    await related.getByRole('button', { name: 'Add To Cart' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => events.includes('related_product_add'), { timeout: 8000 }).toBe(true);
+    await related.getByRole('link', { name: /Linen Camp Shirt/ }).first().click();
+    await page.waitForURL(`${site.url}/shop/p/linen-camp-shirt`);
+    // Sent as the page unloads (a beacon): the server has it.
+    const stored = async () => (await rows<{ name: string }>(site.database.db, sql`select distinct name from analytics_events`)).map((r) => r.name);
+    await expect.poll(async () => (await stored()).join(','), { timeout: 10_000 }).toMatch(/related_product_click/);
     expect(problems).toEqual([]);
     await visitor.close();
   }, 90_000);
