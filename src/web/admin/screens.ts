@@ -12,6 +12,7 @@ import { CouponsScreen } from './CouponsScreen.js';
 import { Analytics } from './Analytics.js';
 import { PopupScreen, ListsScreen, CookiesScreen, EmailPreviewScreen } from './EngagementScreens.js';
 import { PagesEditorScreen } from './editor/index.js';
+import { StylesScreen } from './editor/StylesScreen.js';
 import { ReviewsScreen, RelatedProductsScreen, DonationsScreen } from './ReviewsScreens.js';
 
 export interface AdminScreen {
@@ -55,7 +56,7 @@ screens.push(
 );
 
 /** Page editor (issue #13): the pages list and the editor of one page (/config/pages/:id). */
-screens.push({ path: '/config/pages', label: 'Page editor', component: PagesEditorScreen });
+screens.push({ path: '/config/pages', label: 'Page editor', component: PagesEditorScreen }, { path: '/config/styles', label: 'Site styles', component: StylesScreen });
 
 /** Members: the site password, page passwords, member areas, video courses, members and paywall events (server/members). */
 screens.push({ path: '/config/members', label: 'Members', component: MembersScreen });
