@@ -7,6 +7,8 @@ import type { PageData } from './analytics-page.js';
 import { startPerformanceCollector } from './performance.js';
 import { documentJar } from './tracker-cookies.js';
 import { Tracker } from './tracker.js';
+import { experimentTags, readFlags, settleExperiments } from './flags.js';
+import { maybeStartRecording, scriptLoader } from './session-recording.js';
 
 function safeStorage(kind: 'localStorage' | 'sessionStorage'): Storage | null {
   try {
@@ -113,7 +115,13 @@ function observeDom(t: Tracker) {
 /** Builds and starts the tracker of a tracked page. */
 export function startTracker(page: PageData): Tracker {
   startPerformanceCollector();
+  // Experiments and the analytics options from the flags island (server/flags).
+  const flags = readFlags();
+  let tags: string[] = [];
   const t = new Tracker({
+    options: flags?.analytics,
+    experiments: () => tags,
+    warn: (message, detail) => console.warn(message, detail ?? ''),
     page,
     jar: documentJar(),
     local: safeStorage('localStorage'),
@@ -134,6 +142,11 @@ export function startTracker(page: PageData): Tracker {
       screenHeight: window.screen?.height ?? 0,
     },
   });
+  if (flags) {
+    const variants = settleExperiments(flags, { visitorId: t.visitor?.visitorId ?? null, search: window.location.search, local: safeStorage('localStorage') });
+    tags = experimentTags(variants);
+    void maybeStartRecording(flags, variants, { fetch: window.fetch.bind(window), hardwareThreads: navigator.hardwareConcurrency, load: scriptLoader() });
+  }
   const cartPage = islandProps('CartPage');
   const pill = islandProps('CartPill');
   t.cart = (cartPage?.cart as Tracker['cart']) ?? (pill ? { totalQuantity: Number(pill.totalQuantity) || 0 } : null);

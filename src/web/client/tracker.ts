@@ -9,6 +9,7 @@ import { ANALYTICS_ACCEPTED_STATUSES, ANALYTICS_TIMEOUT_MS, DEFAULT_RESOLVED_LOC
 import { parseSiteUserInfo, shouldRecordPageView, SITE_USER_INFO_COOKIE_NAME, VISITOR_COOKIE_NAME } from '../../core/cookies.js';
 import { PageType } from '../../core/enums.js';
 import { cut, type PageData } from './analytics-page.js';
+import { DEFAULT_ANALYTICS_OPTIONS, eventsUrl, schemaUrl, type AnalyticsOptions } from '../../core/analytics-options.js';
 import { clearCensusCookies, touchVisitor, type CookieJar, type KeyValue, type VisitorState } from './tracker-cookies.js';
 
 export const EVENTS_URL = '/api/v1/events';
@@ -94,6 +95,12 @@ export interface TrackerEnv {
   fetch: typeof fetch;
   location: { href: string; host: string; pathname: string; search: string };
   document: { title: string; referrer: string; lang: string };
+  /** The client's options (fire events, logging, beacon, validate, source environment); defaults when absent. */
+  options?: AnalyticsOptions;
+  /** The visitor's experiment assignments as `name:variant` tags, attached to every event. */
+  experiments?: () => string[];
+  /** Where analytics warnings go (never user-facing). */
+  warn?: (message: string, detail?: unknown) => void;
   browser: { userAgent: string; language: string; locale: string; innerWidth: number; innerHeight: number; screenWidth: number; screenHeight: number };
 }
 
@@ -112,7 +119,10 @@ export class Tracker {
   /** Counts of what was sent, for tests. */
   readonly sent = { census: 0, events: 0, legacy: 0 };
 
+  private readonly options: AnalyticsOptions;
+
   constructor(private readonly env: TrackerEnv) {
+    this.options = env.options ?? DEFAULT_ANALYTICS_OPTIONS;
     this.consent = consentOf(env.page.cookiePolicy, env.jar.get(CONSENT_COOKIE));
     if (this.consent === 'denied') clearCensusCookies(env.jar, env.local);
     if (this.consent === 'granted') this.touch();
@@ -236,7 +246,7 @@ export class Tracker {
       enduser_user_agent: cut(browser.userAgent, 512),
       event_occurrence_timestamp: this.env.now(),
       custom_schema_name: name,
-      source_environment: 'prod',
+      source_environment: this.options.sourceEnvironment,
       context_website_id: page.websiteId,
       resolved_locale: cut(resolveLocale(null, doc.lang), 35),
       website_locale: cut(page.locale, 35),
@@ -244,6 +254,8 @@ export class Tracker {
       is_logged_in: user.authenticated,
     };
     if (page.itemId) c.object_identifier = page.itemId;
+    const tags = this.env.experiments?.() ?? [];
+    if (tags.length) c.experiments = tags.slice(0, 20);
     if (this.visitor && this.consent === 'granted') {
       c.analytics_id = this.visitor.analyticsId;
       c.session_id = this.visitor.sessionId;
@@ -256,7 +268,9 @@ export class Tracker {
 
   /** Queues an event for POST {events service}/api/v1/events; batches go by beacon. */
   event(name: string, fields: Record<string, unknown> = {}) {
+    if (!this.options.fireEvents) return;
     this.withConsent(() => {
+      if (this.options.logging) this.env.warn?.(`analytics event ${name}`, fields);
       this.batch.push({ eventSchemaName: name, eventContent: JSON.stringify(this.content(name, fields)) });
       if (this.batch.length >= BATCH_MAX) this.flush();
       else if (!this.batchTimer) this.batchTimer = setTimeout(() => this.flush(), BATCH_WAIT_MS);
@@ -278,17 +292,36 @@ export class Tracker {
     if (this.batchTimer) clearTimeout(this.batchTimer);
     this.batchTimer = null;
     if (this.batch.length === 0) return Promise.resolve(true);
+    const o = this.options;
+    // Validate mode: each event goes to the events service's schema endpoint, and nothing is recorded.
+    if (o.validate) {
+      const list = this.batch;
+      this.batch = [];
+      return Promise.all(
+        list.map((e) =>
+          this.post(schemaUrl(o, e.eventSchemaName), JSON.stringify(e), 'application/json', false).then((r) => {
+            if (r && !r.ok) this.env.warn?.(`analytics event ${e.eventSchemaName} does not match its schema`);
+            return !!r && r.ok;
+          }),
+        ),
+      ).then((all) => all.every(Boolean));
+    }
+    const url = eventsUrl(o);
     const body = JSON.stringify(this.batch);
     this.sent.events += this.batch.length;
     this.batch = [];
     let beaconed = false;
     try {
-      beaconed = this.env.beacon(EVENTS_URL, body);
+      beaconed = o.beacon && this.env.beacon(url, body);
     } catch {
       beaconed = false;
     }
     if (beaconed) return Promise.resolve(true);
-    return this.post(EVENTS_URL, body, 'text/plain;charset=UTF-8', false).then((r) => !!r && ANALYTICS_ACCEPTED_STATUSES.includes(r.status));
+    return this.post(url, body, 'text/plain;charset=UTF-8', false).then((r) => {
+      const ok = !!r && ANALYTICS_ACCEPTED_STATUSES.includes(r.status);
+      if (r && !ok) this.env.warn?.(`analytics HTTP status ${r.status} not accepted`);
+      return ok;
+    });
   }
 
   // ---- The older pipeline -------------------------------------------------------------------------

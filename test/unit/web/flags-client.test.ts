@@ -1,0 +1,160 @@
+import { describe, expect, it, vi } from 'vitest';
+import { Tracker, type TrackerEnv } from '../../../src/web/client/tracker.js';
+import type { CookieJar, KeyValue } from '../../../src/web/client/tracker-cookies.js';
+import { parseFlags, settleExperiments, experimentTags, type FlagsData } from '../../../src/web/client/flags.js';
+import { maybeStartRecording } from '../../../src/web/client/session-recording.js';
+import { DEFAULT_ANALYTICS_OPTIONS, type AnalyticsOptions } from '../../../src/core/analytics-options.js';
+import { SESSION_RECORDER_MOCK_ID } from '../../../src/core/session-recording.js';
+import { assignVariant } from '../../../src/core/experiments.js';
+
+class Jar implements CookieJar {
+  values = new Map<string, string>();
+  get(n: string) {
+    return this.values.get(n);
+  }
+  set(n: string, v: string) {
+    this.values.set(n, v);
+  }
+}
+class Store implements KeyValue {
+  m = new Map<string, string>();
+  getItem(k: string) {
+    return this.m.get(k) ?? null;
+  }
+  setItem(k: string, v: string) {
+    this.m.set(k, v);
+  }
+  removeItem(k: string) {
+    this.m.delete(k);
+  }
+}
+
+function env(options: Partial<AnalyticsOptions> = {}, tags: string[] = [], status = 202) {
+  const calls: Array<{ url: string; body: string }> = [];
+  const beacons: Array<{ url: string; body: string }> = [];
+  const warnings: string[] = [];
+  let n = 0;
+  const e: TrackerEnv = {
+    page: { websiteId: 'site1', templateId: 'default', pageType: 1, locale: 'en-US', track: true, cookiePolicy: 'implied', itemId: null, collectionId: null },
+    jar: new Jar(),
+    local: new Store(),
+    session: new Store(),
+    now: () => 1_700_000_000_000,
+    random: () => ((n = (n * 9301 + 49297) % 233280), n / 233280),
+    beacon: (url, body) => (beacons.push({ url, body }), true),
+    fetch: (async (url: string, init: RequestInit) => {
+      calls.push({ url, body: String(init.body) });
+      return new Response('{}', { status });
+    }) as unknown as typeof fetch,
+    location: { href: 'http://shop.test/shop', host: 'shop.test', pathname: '/shop', search: '' },
+    document: { title: 'Shop', referrer: '', lang: 'en-US' },
+    browser: { userAgent: 'UA', language: 'en-US', locale: 'en-US', innerWidth: 800, innerHeight: 600, screenWidth: 1920, screenHeight: 1080 },
+    options: { ...DEFAULT_ANALYTICS_OPTIONS, ...options },
+    experiments: () => tags,
+    warn: (m) => warnings.push(m),
+  };
+  return { e, calls, beacons, warnings };
+}
+
+describe('analytics client options', () => {
+  it('defaults: events go by beacon to /api/v1/events with the experiment tags and source environment', async () => {
+    const { e, beacons, calls } = env({}, ['hero:bold']);
+    const t = new Tracker(e);
+    t.event('add_to_cart', { cart_value: 100 });
+    await t.flush();
+    expect(calls).toHaveLength(0);
+    expect(beacons).toHaveLength(1);
+    expect(beacons[0]!.url).toBe('/api/v1/events');
+    const content = JSON.parse(JSON.parse(beacons[0]!.body)[0].eventContent);
+    expect(content).toMatchObject({ experiments: ['hero:bold'], source_environment: 'prod', cart_value: 100 });
+  });
+
+  it('fire events off sends nothing; beacon off uses a plain request and warns on a status other than 200/202', async () => {
+    const off = env({ fireEvents: false });
+    const t1 = new Tracker(off.e);
+    t1.event('add_to_cart');
+    await t1.flush();
+    expect(off.beacons.length + off.calls.length).toBe(0);
+
+    const plain = env({ beacon: false, sourceEnvironment: 'qa', serviceUrl: 'https://events.qa1.example' }, [], 500);
+    const t2 = new Tracker(plain.e);
+    t2.event('view_cart');
+    expect(await t2.flush()).toBe(false);
+    expect(plain.beacons).toHaveLength(0);
+    expect(plain.calls[0]!.url).toBe('https://events.qa1.example/api/v1/events');
+    expect(JSON.parse(JSON.parse(plain.calls[0]!.body)[0].eventContent).source_environment).toBe('qa');
+    expect(plain.warnings).toContain('analytics HTTP status 500 not accepted');
+  });
+
+  it('validate mode posts each event to the schema endpoint instead of recording it; logging logs events', async () => {
+    const { e, beacons, calls, warnings } = env({ validate: true, logging: true }, [], 400);
+    const t = new Tracker(e);
+    t.event('add_to_cart', { cart_value: 5 });
+    expect(await t.flush()).toBe(false);
+    expect(beacons).toHaveLength(0);
+    expect(calls.map((c) => c.url)).toEqual(['/api/v1/schemas/add_to_cart']);
+    expect(warnings).toEqual(['analytics event add_to_cart', 'analytics event add_to_cart does not match its schema']);
+  });
+});
+
+const flagsData = (over: Partial<FlagsData> = {}): FlagsData =>
+  parseFlags(
+    JSON.stringify({
+      internal: false,
+      experiments: [{ name: 'hero', key: 'tessera.experiment.hero', variants: [{ name: 'a', weight: 50 }, { name: 'b', weight: 50 }], variant: null }],
+      analytics: {},
+      recording: { country: 'US', timeZone: 'America/Chicago', toggle: true },
+      ...over,
+    }),
+  )!;
+
+describe('experiments in the browser', () => {
+  it('parses the island leniently', () => {
+    expect(parseFlags('nope')).toBeNull();
+    expect(parseFlags(null)).toBeNull();
+    expect(parseFlags('{}')).toEqual({ internal: false, experiments: [], analytics: DEFAULT_ANALYTICS_OPTIONS, recording: { country: null, timeZone: null, toggle: false } });
+  });
+
+  it('stores an override under the experiment key on an internal host, keeps it, and a reset removes it', () => {
+    const local = new Store();
+    const f = flagsData({ internal: true });
+    const hashed = assignVariant(f.experiments[0]!, 'v1');
+    const other = hashed === 'a' ? 'b' : 'a';
+    expect(settleExperiments(f, { visitorId: 'v1', search: `?experiment.hero=${other}`, local })).toEqual({ hero: other });
+    expect(local.getItem('tessera.experiment.hero')).toBe(other);
+    expect(settleExperiments(f, { visitorId: 'v1', search: '', local })).toEqual({ hero: other });
+    expect(settleExperiments(f, { visitorId: 'v1', search: '?experiment.hero=reset', local })).toEqual({ hero: hashed });
+    expect(local.getItem('tessera.experiment.hero')).toBeNull();
+  });
+
+  it('ignores overrides and stored values on a production host', () => {
+    const local = new Store();
+    local.setItem('tessera.experiment.hero', 'b');
+    const f = flagsData();
+    const hashed = assignVariant(f.experiments[0]!, 'v2');
+    expect(settleExperiments(f, { visitorId: 'v2', search: '?experiment.hero=a', local })).toEqual({ hero: hashed });
+    expect(local.getItem('tessera.experiment.hero')).toBe('b');
+    expect(experimentTags({ hero: hashed })).toEqual([`hero:${hashed}`]);
+  });
+});
+
+describe('session recorder', () => {
+  const answer = (body: unknown) => vi.fn(async () => new Response(JSON.stringify(body), { status: 200 })) as unknown as typeof fetch & ReturnType<typeof vi.fn>;
+
+  it('asks nothing when the rule says no', async () => {
+    const fetch = answer({ id: 'o-1', scriptUrl: 'https://rec.example/s.js' });
+    const load = vi.fn();
+    expect(await maybeStartRecording(flagsData(), { 'session-recording': 'false' }, { fetch, hardwareThreads: 8, load })).toBe('skipped');
+    expect(await maybeStartRecording(flagsData(), { 'session-recording': 'true' }, { fetch, hardwareThreads: 2, load })).toBe('skipped');
+    expect(fetch).not.toHaveBeenCalled();
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it('the mock id means skip; a configured recorder loads its script', async () => {
+    const load = vi.fn();
+    expect(await maybeStartRecording(flagsData(), { 'session-recording': 'true' }, { fetch: answer({ id: SESSION_RECORDER_MOCK_ID, scriptUrl: null }), hardwareThreads: 8, load })).toBe('skipped');
+    expect(load).not.toHaveBeenCalled();
+    expect(await maybeStartRecording(flagsData(), { 'session-recording': 'true' }, { fetch: answer({ id: 'o-1', scriptUrl: 'https://rec.example/s.js' }), hardwareThreads: 8, load })).toBe('started');
+    expect(load).toHaveBeenCalledWith('https://rec.example/s.js', 'o-1');
+  });
+});
