@@ -343,6 +343,11 @@ describe.each(DB_KINDS)('reviews, related products and donations on %s', (kind) 
     expect(donate.json().donate.amounts.map((a: { label: string }) => a.label)).toEqual(['$10.00', '$25.00', '$50.00', '$100.00']);
     const form = (await v.get('/donate')).body;
     expect(form).toContain('name="amountCents" value="2500" checked');
+    // A link can choose the amount: a suggested one, or any other as the custom amount.
+    expect((await v.get('/donate?amount=5000')).body).toContain('name="amountCents" value="5000" checked');
+    const linked = (await v.get('/donate?amount=1234&format=json')).json().donate;
+    expect(linked).toMatchObject({ customChecked: true, values: { customAmount: '12.34' } });
+    expect((await v.get('/donate?amount=1')).body).toContain('name="amountCents" value="2500" checked');
 
     const base = { donorName: 'Dee Donor', email: `dee-${kind}@example.com`, payment: CARD };
     const r = await v.send('POST', '/api/donations', { ...base, amountCents: 2500, idempotencyKey: key() });

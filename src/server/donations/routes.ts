@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { PageType, Role } from '../../core/enums.js';
 import { commerce, donations as text, forms } from '../../core/messages.js';
 import { donationAmount } from '../../core/donations.js';
-import { formatMoney } from '../../core/money.js';
+import { formatMoney, moneyDecimalString } from '../../core/money.js';
 import { isValidEmail } from '../../core/forms.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
 import { rows } from '../db-util.js';
@@ -57,7 +57,14 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
   async function donatePage(req: FastifyRequest, reply: FastifyReply, state: { status?: number; values?: Obj; errors?: Record<string, string>; message?: string } = {}) {
     const site = await websites.get();
     const s = donationSettingsOf(site.settings);
-    const v = state.values ?? {};
+    const v = { ...(state.values ?? {}) };
+    // A link may choose the amount: /donate?amount=2500 (minor units), e.g. from a button on another page.
+    const asked = (req.query as Obj).amount;
+    if (state.values === undefined && typeof asked === 'string' && /^\d{1,9}$/.test(asked)) {
+      const cents = Number(asked);
+      if (s.suggestedAmounts.includes(cents)) v.amountCents = String(cents);
+      else if (cents >= s.minimumCents && cents <= s.maximumCents) Object.assign(v, { amountCents: 'custom', customAmount: moneyDecimalString(cents, site.currency) });
+    }
     const chosen = v.amountCents === undefined ? String(s.suggestedAmounts[Math.min(1, s.suggestedAmounts.length - 1)]) : String(v.amountCents);
     return sendSitePage(app, req, reply, {
       template: 'system/donate.html',
