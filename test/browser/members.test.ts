@@ -141,9 +141,11 @@ describe('member areas in Chromium', () => {
     await page.getByRole('heading', { name: 'Getting started' }).waitFor();
     await page.getByText('0 of 3 lessons complete').waitFor();
     await page.getByRole('navigation', { name: 'Member areas' }).getByRole('link', { name: 'Pottery basics' }).waitFor();
+    expect(await axe(page)).toEqual([]);
 
     await page.getByRole('link', { name: 'Centering clay' }).click();
     await page.getByRole('heading', { name: 'Centering clay', level: 1 }).waitFor();
+    expect(await axe(page)).toEqual([]);
     const video = page.locator('video');
     // The member's browser plays the uploaded lesson video to its end.
     const played = await video.evaluate(async (v: HTMLVideoElement) => {
@@ -192,4 +194,34 @@ describe('member areas in Chromium', () => {
     expect(await count('Third-party video clicks')).toBe(1);
     await ownerContext.close();
   }, 120_000);
+
+  it('the lock screen: a visitor enters the site password (a wrong one is refused) and browses for the visit', async () => {
+    expect((await owner.send('PUT', '/api/members/site-password', { password: 'open sesame' })).statusCode).toBe(200);
+    const context = await b.browser.newContext();
+    const page = await context.newPage();
+    const res = await page.goto(`${site.url}/shop`);
+    expect(res?.status()).toBe(403);
+    await page.getByRole('heading', { name: 'This site is private', level: 1 }).waitFor();
+    expect(await page.locator('body').getAttribute('data-page-type')).toBe('103');
+    expect(await page.getByText('Linen Camp Shirt').count()).toBe(0);
+    expect(await axe(page)).toEqual([]);
+    await page.getByLabel('Password').fill('wrong guess');
+    await page.getByRole('button', { name: 'Enter' }).click();
+    await page.getByRole('alert').filter({ hasText: 'That password is not right. Please try again.' }).waitFor();
+    expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Password').fill('open sesame');
+    await page.getByRole('button', { name: 'Enter' }).click();
+    await page.waitForURL(`${site.url}/shop`);
+    await page.getByRole('link', { name: /Linen Camp Shirt/ }).first().waitFor();
+    await page.goto(`${site.url}/journal`);
+    await page.getByRole('heading', { name: 'Journal', level: 1 }).waitFor();
+    await context.close();
+    // A new visit meets the lock screen again.
+    const fresh = await b.browser.newContext();
+    const p2 = await fresh.newPage();
+    await p2.goto(`${site.url}/journal`);
+    await p2.getByRole('heading', { name: 'This site is private' }).waitFor();
+    await fresh.close();
+    await owner.send('PUT', '/api/members/site-password', { password: null });
+  }, 60_000);
 });

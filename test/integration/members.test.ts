@@ -209,6 +209,38 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     expect((await new Visitor(t.app).get('/api/members/members')).statusCode).toBe(401);
   });
 
+  it('a signed-in site user joins the free area at once; a wrong join answers in the spec words', async () => {
+    const v = new Visitor(t.app);
+    expect((await v.get('/members')).statusCode).toBe(403);
+    const form = await v.get('/members/join/fernhill-members');
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('name="email"');
+    // The email of an existing account: sign in first.
+    const taken = await v.send('POST', '/api/members/areas/fernhill-members/join', { email: 'ada@example.com', password: 'another password' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().message).toBe(messages.ACCOUNT_EXISTS);
+    const badEmail = await v.send('POST', '/api/members/areas/fernhill-members/join', { email: 'not-an-email', password: 'another password' });
+    expect(badEmail.statusCode).toBe(400);
+    expect((await v.send('POST', '/api/members/areas/no-such-area/join', {})).statusCode).toBe(404);
+    // Signed in (the account made by the paid join), joining needs no form.
+    const signIn = await v.send('POST', '/api/site-users/account/session', { email: 'ada@example.com', password: 'a long password' });
+    expect(signIn.statusCode, signIn.body).toBe(200);
+    expect((await v.get('/members/join/fernhill-members')).body).toContain('Signed in as ada@example.com');
+    const joined = await v.send('POST', '/api/members/areas/fernhill-members/join', {});
+    expect(joined.json()).toEqual({ next: '/members/confirmed/fernhill-members' });
+    const page = await v.get('/members');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Early access to new makers');
+    // A form post without JavaScript lands on the confirmation.
+    const crumb = await v.crumb();
+    const again = await v.send('POST', '/api/members/areas/fernhill-members/join', `crumb=${crumb}`, { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(again.statusCode).toBe(303);
+    expect(again.headers.location).toBe('/members/confirmed/fernhill-members');
+    const confirmed = await v.get('/members/confirmed/fernhill-members?format=json');
+    expect(confirmed.json().pageType).toBe(208);
+    expect(confirmed.json().membership.contents).toEqual([{ title: 'Members', fullUrl: '/members' }]);
+  });
+
   it('refuses bad area input in the spec words, writing nothing', async () => {
     const bad = await owner.send('POST', '/api/members/areas', { name: 'Paid', access: 'once', priceCents: 0 });
     expect(bad.statusCode).toBe(400);

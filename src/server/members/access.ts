@@ -44,6 +44,8 @@ const TTL_MS = 1000;
 
 export class Access {
   private state: LockState | null = null;
+  /** path -> collections using it, for a moment (a page's images arrive together). */
+  private fileUsers = new Map<string, { at: number; ids: Promise<string[]> }>();
   private secret: Buffer | null = null;
   readonly service: MembersService;
 
@@ -56,6 +58,18 @@ export class Access {
 
   invalidate(): void {
     this.state = null;
+    this.fileUsers.clear();
+  }
+
+  private usersOf(websiteId: string, path: string): Promise<string[]> {
+    const now = Date.now();
+    const hit = this.fileUsers.get(path);
+    if (hit && now - hit.at < TTL_MS * 2) return hit.ids;
+    if (this.fileUsers.size > 2000) this.fileUsers.clear();
+    const ids = this.service.collectionsUsing(websiteId, path);
+    this.fileUsers.set(path, { at: now, ids });
+    ids.catch(() => this.fileUsers.delete(path));
+    return ids;
   }
 
   /** The locks of the site, read at most once a second per instance (and at once after an owner's edit here). */
@@ -202,7 +216,7 @@ export class Access {
     const lock = await this.siteLock(req, site);
     if (lock) return lock;
     if (!alwaysLocked && !(await this.anyLocked(site))) return null;
-    const users = await this.service.collectionsUsing(site.id, path);
+    const users = await this.usersOf(site.id, path);
     if (users.length === 0) return alwaysLocked && !(await this.isOwner(req)) ? { kind: 'members', collectionId: '', area: null } : null;
     let first: Denial | null = null;
     for (const id of users) {

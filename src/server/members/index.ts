@@ -29,8 +29,8 @@ declare module 'fastify' {
 
 /** Paths the site lock never stands in front of: the owner's /config, the APIs, assets and health. */
 const OPEN_PREFIXES = ['/config', '/api/', '/assets/', '/theme/', '/health', '/favicon', '/robots.txt'];
-/** File paths whose access follows the content that uses them. */
-const FILE_PREFIXES = ['/demo-media/', '/members/files/'];
+/** File paths whose access follows the content that uses them (demo media, the page editor's uploads, member files). */
+const FILE_PREFIXES = ['/demo-media/', '/uploads/', '/members/files/'];
 
 function accessOf(app: FastifyInstance): Access | null {
   return app.hasDecorator('members') ? app.members : null;

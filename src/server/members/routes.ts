@@ -397,7 +397,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     const body = parse(areaBody, req.body);
     const site = await websites.get();
     const { id, ...input } = body;
-    const a = await service.createArea(site.id, input as AreaInput, site.currency, id);
+    const a = await service.createArea(site.id, input as AreaInput, id);
     access.invalidate();
     return reply.status(201).send(areaJson(a));
   });

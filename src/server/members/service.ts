@@ -80,7 +80,7 @@ export class MembersService {
   }
 
   /** Creates an area; a paid one gets its paywall product (productType 5) in the same transaction. */
-  async createArea(websiteId: string, input: AreaInput, currency: string, id?: string): Promise<AreaRow> {
+  async createArea(websiteId: string, input: AreaInput, id?: string): Promise<AreaRow> {
     return this.db.transaction(async (tx) => {
       await this.checkCollections(tx, websiteId, input.collectionIds);
       let areaId = id ?? slugOf(input.name);
@@ -92,7 +92,6 @@ export class MembersService {
       await tx.insert(schema.memberAreas).values({ id: areaId, websiteId, ...input });
       const productItemId = input.access === 'free' ? null : await this.saveProduct(tx, websiteId, areaId, null, input);
       if (productItemId) await tx.update(schema.memberAreas).set({ productItemId }).where(eq(schema.memberAreas.id, areaId));
-      void currency;
       const r = await tx.select().from(schema.memberAreas).where(eq(schema.memberAreas.id, areaId));
       return r[0]!;
     });
