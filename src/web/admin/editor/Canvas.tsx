@@ -8,6 +8,7 @@ import { useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointer
 import { BlockType } from '../../../core/enums.js';
 import { GRID_COLUMNS, blockLabel, checkMediaUrl, isRenderedBlock, type Block, type Breakpoint, type PageLayout } from '../../../core/layout.js';
 import { pageEditor } from '../../../core/messages.js';
+import { textColourOn, type ColourTheme } from '../../../core/site-styles.js';
 import { blockName, blockSummary, kindName, readTextBlock } from './blocks.js';
 
 export type Device = 'desktop' | 'tablet' | 'phone';
@@ -15,7 +16,6 @@ export const DEVICE_WIDTHS: Readonly<Record<Device, number>> = { desktop: 1280, 
 /** Phones use the mobile placement (platform.md: mobile up to 432 px); tablets and desktops the desktop one. */
 export const breakpointOf = (d: Device): Breakpoint => (d === 'phone' ? 'mobile' : 'desktop');
 
-const SECTION_THEMES = ['white', 'light', 'accent', 'dark', 'black'] as const;
 
 export interface CanvasActions {
   select(id: string | null): void;
@@ -39,12 +39,14 @@ interface CanvasProps {
   selectedId: string | null;
   products: ReadonlyArray<{ id: string; title: string }>;
   invalidBlocks: ReadonlySet<string>;
+  /** The site's colour themes (site styles), for section colours and the theme picker. */
+  themes: readonly ColourTheme[];
   actions: CanvasActions;
 }
 
 const DRAG_TYPE = 'application/x-tessera-block';
 
-export function Canvas({ layout, device, selectedId, products, invalidBlocks, actions }: CanvasProps) {
+export function Canvas({ layout, device, selectedId, products, invalidBlocks, themes, actions }: CanvasProps) {
   const bp = breakpointOf(device);
   const [dragging, setDragging] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
@@ -93,7 +95,7 @@ export function Canvas({ layout, device, selectedId, products, invalidBlocks, ac
       <div className="ed-canvas" style={{ width: device === 'desktop' ? '100%' : DEVICE_WIDTHS[device], maxWidth: DEVICE_WIDTHS.desktop }} data-device={device}>
         {layout.sections.length === 0 ? <p style={{ padding: 16 }}>This page is empty. Add a section to start.</p> : null}
         {layout.sections.map((section, si) => (
-          <section key={section.id} aria-label={`Section ${si + 1}`} className={`ed-section ed-section--${section.theme}`} style={sectionStyle(section.theme, section.background)}>
+          <section key={section.id} aria-label={`Section ${si + 1}`} className={`ed-section ed-section--${section.theme}`} style={sectionStyle(themes, section.theme, section.background)}>
             <div className="ed-section__bar">
               <button type="button" onClick={() => actions.openPalette(section.id)} aria-label={`Add a block to section ${si + 1}`}>
                 Add block
@@ -113,9 +115,9 @@ export function Canvas({ layout, device, selectedId, products, invalidBlocks, ac
               <label>
                 <span className="ed-visually-hidden">Section {si + 1} colour theme</span>
                 <select value={section.theme} onChange={(e) => actions.styleSection(section.id, e.target.value)}>
-                  {(SECTION_THEMES.includes(section.theme as (typeof SECTION_THEMES)[number]) ? SECTION_THEMES : [section.theme, ...SECTION_THEMES]).map((t) => (
-                    <option key={t} value={t}>
-                      {t.charAt(0).toUpperCase() + t.slice(1)}
+                  {(themes.some((t) => t.id === section.theme) ? themes : [{ id: section.theme, name: section.theme }, ...themes]).map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.name}
                     </option>
                   ))}
                 </select>
@@ -238,17 +240,11 @@ export function Canvas({ layout, device, selectedId, products, invalidBlocks, ac
   );
 }
 
-const THEME_COLOURS: Record<string, [string, string]> = {
-  white: ['#ffffff', '#1d1d1f'],
-  light: ['#f4f1ea', '#1d1d1f'],
-  accent: ['#2b4c7e', '#ffffff'],
-  dark: ['#2a2a2a', '#ffffff'],
-  black: ['#000000', '#ffffff'],
-};
-
-function sectionStyle(theme: string, background: string | null): React.CSSProperties {
-  const [bg, fg] = THEME_COLOURS[theme] ?? THEME_COLOURS.white!;
-  return { background: background ?? bg, color: fg };
+/** A section's colours: its theme's background (or its own background colour) with the text colour the dark-colour test picks. */
+function sectionStyle(themes: readonly ColourTheme[], themeId: string, background: string | null): React.CSSProperties {
+  const theme = themes.find((t) => t.id === themeId);
+  const bg = background ?? theme?.background ?? '#ffffff';
+  return { background: bg, color: background ? textColourOn(bg) : textColourOn(bg, theme?.text ?? null) };
 }
 
 /** A light picture of the block's content; owner HTML is shown as text, never run. */

@@ -38,6 +38,8 @@ import {
 } from '../../../core/layout.js';
 import { MAX_BLOCKS_PER_LAYOUT } from '../../../core/constants.js';
 import { editor as editorMessages, forms as formMessages } from '../../../core/messages.js';
+import { defaultSiteStyles, type ColourTheme } from '../../../core/site-styles.js';
+import { api } from '../../client/api.js';
 import { Modal } from '../../islands/Modal.js';
 import { listPages, loadPage, publishPage, saveDraft, schedulePage, unschedulePage, type PageSummary, type PagesList } from './api.js';
 import { blockName } from './blocks.js';
@@ -88,6 +90,7 @@ export function PageEditor({ id }: { id: string }) {
   const [preview, setPreview] = useState<number | null>(null);
   const [scheduling, setScheduling] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [themes, setThemes] = useState<readonly ColourTheme[]>(() => defaultSiteStyles().colors.themes);
 
   const version = useRef(0);
   const savedText = useRef('');
@@ -118,6 +121,13 @@ export function PageEditor({ id }: { id: string }) {
     );
   }, [id]);
   useEffect(load, [load]);
+  useEffect(() => {
+    // The section colours follow the site styles; without them the default themes stand in.
+    api<{ styles: { colors: { themes: ColourTheme[] } } }>('GET', '/api/editor/styles').then(
+      (r) => setThemes(r.styles.colors.themes),
+      () => undefined,
+    );
+  }, []);
 
   const layout = hist?.present ?? null;
   present.current = layout;
@@ -505,7 +515,7 @@ export function PageEditor({ id }: { id: string }) {
         {announcement}
       </div>
       <div className="ed-shell">
-        <Canvas layout={layout} device={device} selectedId={selectedId} products={lists.products} invalidBlocks={invalidBlocks} actions={actions} />
+        <Canvas layout={layout} device={device} selectedId={selectedId} products={lists.products} invalidBlocks={invalidBlocks} themes={themes} actions={actions} />
         <aside className="ed-panel" aria-labelledby="ed-panel-title">
           {selected ? (
             <>
