@@ -201,7 +201,7 @@ describe.each(DB_KINDS)('reviews, related products and donations on %s', (kind) 
       return r.json().review.id as string;
     };
     const r1 = await submit(a.token, 5, 'Clear and practical <b>advice</b>.', 'Ana');
-    const r2 = await submit(b.token, 4, 'Good, a little short.', 'Ben');
+    const r2 = await submit(b.token, 4, 'Good, a little short. </script><script>alert(1)</script>', 'Ben');
     // As a plain form post (works without JavaScript): a 303 back to the page, which thanks the buyer.
     const crumb = await v.crumb();
     const form = await v.send('POST', REVIEWS, new URLSearchParams({ crumb, token: c.token, itemId, rating: '1', body: 'Not for me.', authorName: 'Cy' }).toString(), {
@@ -238,6 +238,9 @@ describe.each(DB_KINDS)('reviews, related products and donations on %s', (kind) 
     expect(html).toContain('id="reviews"');
     expect(html).toContain('Clear and practical &lt;b&gt;advice&lt;/b&gt;.');
     expect(html).not.toContain('Not for me.');
+    // Text a buyer wrote never becomes markup, in the page or in the structured data.
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(1)');
     const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!);
     expect(ld).toMatchObject({ '@context': 'https://schema.org', '@type': 'Product', name: 'The Houseplant Field Guide (eBook)', aggregateRating: { '@type': 'AggregateRating', ratingValue: '4.5', reviewCount: 2 } });
     expect(ld.review).toHaveLength(2);
