@@ -14,6 +14,7 @@ import { PopupScreen, ListsScreen, CookiesScreen, EmailPreviewScreen } from './E
 import { PagesEditorScreen } from './editor/index.js';
 import { StylesScreen } from './editor/StylesScreen.js';
 import { ReviewsScreen, RelatedProductsScreen, DonationsScreen } from './ReviewsScreens.js';
+import { BillingScreen, FeaturesScreen } from './FeaturesScreen.js';
 
 export interface AdminScreen {
   /** Path under /config this screen answers (exact, or a prefix ending in '/'). */
@@ -60,6 +61,9 @@ screens.push({ path: '/config/pages', label: 'Page editor', component: PagesEdit
 
 /** Members: the site password, page passwords, member areas, video courses, members and paywall events (server/members). */
 screens.push({ path: '/config/members', label: 'Members', component: MembersScreen });
+
+/** Features, experiments, preview and safe mode; billing and its upgrade destinations (server/flags). */
+screens.push({ path: '/config/features', label: 'Features', component: FeaturesScreen }, { path: '/config/settings/billing', label: 'Billing', component: BillingScreen });
 
 export function screenFor(pathname: string): AdminScreen | undefined {
   const p = pathname.replace(/\/+$/, '') || '/config';
