@@ -118,6 +118,20 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     expect(r.json().joinUrl).toBe('/members/join/fernhill-members?from=' + r.json().collection.id);
   });
 
+  it('puts the area\'s collections in the member-area navigation (_memberareas, memberAreas for themes)', async () => {
+    const home = await new Visitor(t.app).get('/?format=json');
+    const nav = home.json().navigation;
+    expect(nav._memberareas).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ title: 'Members', memberAreaId: 'fernhill-members', fullUrl: '/members' }),
+        expect.objectContaining({ title: 'Pottery basics', memberAreaId: 'pottery-school', fullUrl: course.fullUrl }),
+      ]),
+    );
+    expect(nav.memberAreas).toEqual(nav._memberareas);
+    const html = await new Visitor(t.app).get('/');
+    expect(html.body).toMatch(new RegExp(`<nav class="site-footer__nav" aria-label="Members">[\\s\\S]*?href="${course.fullUrl}"`));
+  });
+
   it('owners pass through member areas', async () => {
     const r = await owner.get(lesson1.fullUrl);
     expect(r.statusCode).toBe(200);

@@ -399,6 +399,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     const { id, ...input } = body;
     const a = await service.createArea(site.id, input as AreaInput, id);
     access.invalidate();
+    websites.invalidate();
     return reply.status(201).send(areaJson(a));
   });
 
@@ -410,6 +411,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     void _ignored;
     const a = await service.updateArea(site.id, id, input as AreaInput);
     access.invalidate();
+    websites.invalidate();
     return areaJson(a);
   });
 
@@ -418,6 +420,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     const site = await websites.get();
     await service.deleteArea(site.id, id);
     access.invalidate();
+    websites.invalidate();
     return reply.status(204).send();
   });
 

@@ -92,6 +92,7 @@ export class MembersService {
       await tx.insert(schema.memberAreas).values({ id: areaId, websiteId, ...input });
       const productItemId = input.access === 'free' ? null : await this.saveProduct(tx, websiteId, areaId, null, input);
       if (productItemId) await tx.update(schema.memberAreas).set({ productItemId }).where(eq(schema.memberAreas.id, areaId));
+      await this.syncNavigation(tx, websiteId, areaId, input.collectionIds);
       const r = await tx.select().from(schema.memberAreas).where(eq(schema.memberAreas.id, areaId));
       return r[0]!;
     });
@@ -112,6 +113,7 @@ export class MembersService {
         .set({ ...input, productItemId, updatedAt: new Date() })
         .where(eq(schema.memberAreas.id, id))
         .returning();
+      await this.syncNavigation(tx, websiteId, id, input.collectionIds);
       return r[0]!;
     });
   }
@@ -123,9 +125,32 @@ export class MembersService {
         .where(and(eq(schema.memberAreas.websiteId, websiteId), eq(schema.memberAreas.id, id)))
         .returning();
       if (!r[0]) throw notFound(messages.AREA_NOT_FOUND);
+      await this.syncNavigation(tx, websiteId, id, []);
       // The paywall product stops selling; orders keep their own copy of the line.
       if (r[0].productItemId) await tx.update(schema.items).set({ status: 'draft' }).where(eq(schema.items.id, r[0].productItemId));
     });
+  }
+
+  /**
+   * The member-area navigation (`_memberareas`, themes' `memberAreas`): one link per collection of the area,
+   * marked with its memberAreaId; links of the area to collections it no longer holds are removed, and links
+   * the owner wrote by hand are kept.
+   */
+  private async syncNavigation(tx: Tx, websiteId: string, areaId: string, collectionIds: string[]): Promise<void> {
+    const site = await rows<{ settings: unknown }>(tx, sql`select settings from websites where id = ${websiteId} for update`);
+    const raw = site[0]?.settings;
+    const settings = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? {})) as Record<string, unknown>;
+    const nav = (settings.navigation ?? {}) as Record<string, unknown>;
+    const links = (Array.isArray(nav._memberareas) ? nav._memberareas : []) as Array<{ title?: string; collectionId?: string; memberAreaId?: string }>;
+    const kept = links.filter((l) => l.memberAreaId !== areaId || (l.collectionId && collectionIds.includes(l.collectionId)));
+    const missing = collectionIds.filter((cid) => !kept.some((l) => l.collectionId === cid));
+    if (missing.length === 0 && kept.length === links.length) return;
+    const titles = await tx.select({ id: schema.collections.id, title: schema.collections.title }).from(schema.collections).where(eq(schema.collections.websiteId, websiteId));
+    for (const cid of missing) kept.push({ title: titles.find((t) => t.id === cid)?.title ?? '', collectionId: cid, memberAreaId: areaId });
+    await tx.execute(
+      sql`update websites set settings = jsonb_set(case when jsonb_typeof(settings->'navigation') = 'object' then settings else settings || '{"navigation":{}}'::jsonb end,
+            '{navigation,_memberareas}', ${JSON.stringify(kept)}::jsonb, true), version = version + 1 where id = ${websiteId}`,
+    );
   }
 
   /** The area's paywall product: a store item of productType 5 with one unlimited variant at the area's price. */
