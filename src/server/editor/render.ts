@@ -128,7 +128,7 @@ async function blockContext(env: RenderEnv, block: Block, sizes: string): Promis
         .map((img, i) => ({ id: `${block.id}-${i}`, title: String(img.title ?? ''), excerpt: '', image: imageOf(img, '(max-width: 432px) 100vw, 50vw') }))
         .filter((x) => x.image);
       if (items.length === 0) return null;
-      const collection = { id: block.id, title: '', gallery: galleryOptions({ design, lightbox: d.lightbox === true, autoplay: d.autoplay === true }) };
+      const collection = { id: block.id, title: String(d.title || 'Gallery'), gallery: galleryOptions({ design, lightbox: d.lightbox === true, autoplay: d.autoplay === true }) };
       return { ...base, html: galleryIsland(collection, items) };
     }
     case BlockType.BUTTON:

@@ -70,7 +70,8 @@ export function FormBody({ form, captcha, crumb, query = {}, page = {}, action, 
   const cap = useCaptcha(form.captcha ? captcha : null);
   const newsletter = form.kind === 'newsletter';
   const banners = formProblemBanners(newsletter);
-  const uid = useId();
+  // Each island is its own React root, so useId alone repeats across two forms on one page: prefix the form's id.
+  const uid = `${form.id.replace(/[^A-Za-z0-9_-]/g, '')}${useId()}`;
 
   useEffect(() => setHydrated(true), []);
   useEffect(() => {

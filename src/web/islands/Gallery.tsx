@@ -244,10 +244,13 @@ export function Gallery({ id, title, options: o, images }: GalleryProps) {
             onBlur={() => setPaused(false)}
           >
             {images.map((img, i) => (
-              <figure key={img.id} id={slideId(i)} className={`gallery__slide${i === index ? ' is-active' : ''}`} role="group" aria-roledescription="slide" aria-label={`${i + 1} of ${n}`}>
-                {opener(img, i, o.design === 'slider' ? '(max-width: 432px) 85vw, 40vw' : '(max-width: 432px) 100vw, 1100px')}
-                {showCaptions ? <Meta image={img} onlyTitle={o.showMetaOnlyTitle} className={metaClass} /> : null}
-              </figure>
+              // The slide is a div: the group role is not allowed on a figure (axe aria-allowed-role); the figure sits inside.
+              <div key={img.id} id={slideId(i)} className={`gallery__slide${i === index ? ' is-active' : ''}`} role="group" aria-roledescription="slide" aria-label={`${i + 1} of ${n}`}>
+                <figure className="gallery__slide-figure" style={{ margin: 0 }}>
+                  {opener(img, i, o.design === 'slider' ? '(max-width: 432px) 85vw, 40vw' : '(max-width: 432px) 100vw, 1100px')}
+                  {showCaptions ? <Meta image={img} onlyTitle={o.showMetaOnlyTitle} className={metaClass} /> : null}
+                </figure>
+              </div>
             ))}
           </div>
           {o.controls || o.design === 'slideshow' ? (
