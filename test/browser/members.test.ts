@@ -196,7 +196,22 @@ describe('member areas in Chromium', () => {
   }, 120_000);
 
   it('the lock screen: a visitor enters the site password (a wrong one is refused) and browses for the visit', async () => {
-    expect((await owner.send('PUT', '/api/members/site-password', { password: 'open sesame' })).statusCode).toBe(200);
+    // The owner sets the site password on the Members screen.
+    const ownerContext = await b.browser.newContext();
+    const admin = await ownerContext.newPage();
+    await admin.goto(`${site.url}/config/login?next=/config/members`);
+    await admin.getByLabel('Email').fill(OWNER.email);
+    await admin.getByLabel('Password').fill(OWNER.password);
+    await admin.getByRole('button', { name: 'Sign in' }).click();
+    await admin.waitForURL(`${site.url}/config/members`);
+    await admin.getByText('The site is open to everyone.').waitFor();
+    await admin.getByLabel('New site password').fill('open sesame');
+    await admin.getByRole('button', { name: 'Set site password' }).click();
+    await admin.getByRole('status').filter({ hasText: 'The site password is set.' }).waitFor();
+    // The owner still sees the site.
+    await admin.goto(`${site.url}/shop`);
+    await admin.getByRole('link', { name: /Linen Camp Shirt/ }).first().waitFor();
+
     const context = await b.browser.newContext();
     const page = await context.newPage();
     const res = await page.goto(`${site.url}/shop`);
@@ -222,6 +237,10 @@ describe('member areas in Chromium', () => {
     await p2.goto(`${site.url}/journal`);
     await p2.getByRole('heading', { name: 'This site is private' }).waitFor();
     await fresh.close();
-    await owner.send('PUT', '/api/members/site-password', { password: null });
+    await admin.goto(`${site.url}/config/members`);
+    await admin.getByRole('button', { name: 'Remove site password' }).click();
+    await admin.getByRole('status').filter({ hasText: 'The site is open again.' }).waitFor();
+    await ownerContext.close();
+    expect((await new Visitor(site.app).get('/journal')).statusCode).toBe(200);
   }, 60_000);
 });
