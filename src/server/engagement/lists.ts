@@ -6,7 +6,7 @@
  * Links carry `<memberId>.<hmac>` with a purpose in the MAC ('confirm' or 'unsubscribe'), keyed by the
  * install's secret: nothing is stored, a link cannot be forged, and one kind cannot stand for the other.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
@@ -23,6 +23,8 @@ import { newsletterConfirmationEmail } from './emails.js';
 export const UNSUBSCRIBE_PATH = '/newsletter/unsubscribe';
 export const CONFIRM_PATH = '/newsletter/confirm';
 export const CONFIRM_MAIL_KIND = 'newsletter-confirmation';
+/** The install's link secret in system_values (made by whichever area needs it first). */
+const KEY_NAME = 'restock_unsubscribe_key';
 
 export type MemberSource = 'form' | 'popup' | 'restock' | 'owner';
 export type Purpose = 'confirm' | 'unsubscribe';
@@ -117,8 +119,23 @@ export class MailingLists {
     return this.database.db;
   }
 
-  key(): Promise<string> {
-    return unsubscribeKey(this.database);
+  private cachedKey: string | null = null;
+
+  /** The install's link secret (shared with restock's unsubscribe links; MACs differ by purpose). */
+  async key(): Promise<string> {
+    this.cachedKey ??= await unsubscribeKey(this.database);
+    return this.cachedKey;
+  }
+
+  /**
+   * The same secret read through the caller's transaction: on PGlite (one connection) a query outside
+   * an open transaction would wait for it forever.
+   */
+  private async keyIn(tx: Db | Tx): Promise<string> {
+    if (this.cachedKey) return this.cachedKey;
+    await tx.execute(sql`INSERT INTO system_values (key, value) VALUES (${KEY_NAME}, ${randomBytes(32).toString('hex')}) ON CONFLICT (key) DO NOTHING`);
+    const r = await rows<{ value: string }>(tx, sql`SELECT value FROM system_values WHERE key = ${KEY_NAME}`);
+    return r[0]!.value;
   }
 
   /** The website's default list, made on first use (one per website, safe under concurrency). */
@@ -207,7 +224,7 @@ export class MailingLists {
     if (row.status === 'pending') {
       const site = await rows<{ title: string }>(tx, sql`SELECT title FROM websites WHERE id = ${input.websiteId}`);
       const base = this.publicOrigin ?? origin ?? '';
-      const token = signMemberToken(await this.key(), 'confirm', row.id);
+      const token = signMemberToken(await this.keyIn(tx), 'confirm', row.id);
       const mail = newsletterConfirmationEmail({ storeName: site[0]?.title ?? '', listName: list.name, confirmUrl: `${base}${CONFIRM_PATH}/${token}` });
       await this.mailer.enqueue(tx, { kind: CONFIRM_MAIL_KIND, to: email, ...mail, ref: `newsletter-confirm:${row.id}` });
       confirmationSent = true;

@@ -55,11 +55,14 @@ export async function engagementParts(app: FastifyInstance, req: FastifyRequest,
   const header = scriptsAllowed ? page.header : gateScripts(page.header);
   let footer = scriptsAllowed ? page.footer : gateScripts(page.footer);
 
+  let styles = false;
   if (popup.enabled && popupOnPage(popup.pages, page.path)) {
+    styles = true;
     const captcha = popup.action === 'newsletter' && popup.captcha ? (await siteCaptcha(app, site.id)).publicConfig('promo-popup') : null;
     footer += renderIsland('PromoPopup', { popup: popupPublic(popup), captcha, pageType: PageType.POPUP_OVERLAY });
   }
   if (bannerDue(mode, { choices: req.cookies[CONSENT_CHOICES_COOKIE], notice: req.cookies[NOTICE_COOKIE] })) {
+    styles = true;
     footer += renderIsland('CookieBanner', {
       mode,
       text: cookieBanner.text || (mode === 'notice' ? m.BANNER_NOTICE_DEFAULT : m.BANNER_OPT_IN_DEFAULT),
@@ -69,5 +72,5 @@ export async function engagementParts(app: FastifyInstance, req: FastifyRequest,
       back: page.path,
     });
   }
-  return { header, footer };
+  return { header: styles ? `<link rel="stylesheet" href="/theme/engagement.css">${header}` : header, footer };
 }
