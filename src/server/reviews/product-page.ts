@@ -25,7 +25,8 @@ export interface ProductPageInput {
   origin: string;
 }
 
-export async function productPageExtras(app: FastifyInstance, input: ProductPageInput): Promise<{ productJsonLd: Obj }> {
+/** `productJsonLd` is the schema.org JSON-LD as text, safe to write between <script type="application/ld+json"> tags. */
+export async function productPageExtras(app: FastifyInstance, input: ProductPageInput): Promise<{ productJsonLd: string }> {
   const { reviews, related } = reviewServicesOf(app);
   const { site, row, item } = input;
   const settings = reviewSettingsOf(site.settings);
@@ -96,5 +97,8 @@ export async function productPageExtras(app: FastifyInstance, input: ProductPage
       reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 },
     }));
   }
-  return { productJsonLd: jsonLd };
+  // Written into a <script> element: every '<', '>' and '&' escaped, so no text a buyer wrote can end or
+  // change the element (the engine's json formatter escapes only '</').
+  const ldText = JSON.stringify(jsonLd).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return { productJsonLd: ldText };
 }
