@@ -23,6 +23,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** PostgreSQL: the connection string (for work that wants its own connection, off the shared pool). */
   url?: string;
+  /** PGlite on a data folder: that folder (locked by this process). Unset for PostgreSQL and in-memory PGlite. */
+  dataDir?: string;
   /** Runs raw SQL (used by tests, health checks and the few statements drizzle cannot express). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -118,11 +120,13 @@ export async function open(opts: OpenOptions): Promise<Database> {
   }
   let release = () => {};
   let client = opts.pglite;
+  let folder: string | undefined;
   if (!client) {
     const dir = opts.dataDir ?? './data';
     if (dir.startsWith('memory://')) client = new PGlite(dir);
     else {
       const abs = resolve(dir);
+      folder = abs;
       release = lockDataDir(abs);
       try {
         client = new PGlite(join(abs, 'pg'));
@@ -145,6 +149,7 @@ export async function open(opts: OpenOptions): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    ...(folder ? { dataDir: folder } : {}),
     exec: async (sql) => {
       await pgl.exec(sql);
     },

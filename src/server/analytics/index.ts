@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { createHash } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import type { Database } from '../../db/index.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 import { AnalyticsIngest } from './ingest.js';
 import { injectPageData, pageDataFor, pageDataScript, PAGE_DATA_ID } from './page-data.js';
@@ -26,6 +29,17 @@ declare module 'fastify' {
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /**
+ * Where the ingest journals accepted events (see journal.ts): in the PGlite data folder (this process's
+ * alone), or for PostgreSQL in DATA_DIR under a key of the connection string, so only a restart against
+ * the same database replays them. In-memory PGlite (tests) keeps no journal.
+ */
+function journalOf(database: Database, dataDir: string): { dir: string; key: string } | null {
+  if (database.kind === 'pglite') return database.dataDir ? { dir: join(database.dataDir, 'analytics-journal'), key: 'pglite' } : null;
+  if (!database.url) return null;
+  return { dir: join(resolve(dataDir), 'analytics-journal'), key: createHash('sha256').update(database.url).digest('hex').slice(0, 16) };
+}
+
+/**
  * The analytics area: collection endpoints, the ingest buffer and its writer, the page data island,
  * raw-event retention and the owner dashboard API. Registered without encapsulation so the data
  * island reaches every page and `app.analytics` every area.
@@ -34,7 +48,7 @@ export const analyticsArea = fp(
   async (app: FastifyInstance) => {
     const env = app.config;
     const { websites } = app.services;
-    const ingest = new AnalyticsIngest(app.database, { maxBuffered: env.ANALYTICS_MAX_BUFFERED, log: app.log });
+    const ingest = new AnalyticsIngest(app.database, { maxBuffered: env.ANALYTICS_MAX_BUFFERED, log: app.log, journal: journalOf(app.database, env.DATA_DIR) });
     const settings = new AnalyticsSettingsService(app.database, { ...DEFAULT_SETTINGS, retentionDays: env.ANALYTICS_RETENTION_DAYS });
 
     app.decorate('analytics', {

@@ -9,6 +9,14 @@ export interface WorkerConfig {
   batchSize: number;
   intervalMs: number;
   ownHost: string | null;
+  /**
+   * Where accepted events are journalled before the 202 (one append per request, no fsync: it survives a
+   * killed process, not a lost machine), or null for none. Files are named after `journalKey` (which
+   * database they belong to), the host and the process, so a restart replays only its own database's
+   * journals left by dead processes of this host.
+   */
+  journalDir: string | null;
+  journalKey: string;
 }
 
 /** What the route knows of a beacon's request without reading its body. */
@@ -42,6 +50,7 @@ export interface EventsResult {
 export type FromWorker =
   | ({ t: 'result'; id: number } & EventsResult)
   | { t: 'stored'; n: number; buffered: number }
+  | { t: 'recovered'; n: number }
   | { t: 'failed'; message: string; events: number; refused: number }
   | { t: 'write'; id: number; batches: PreparedBatch[] }
   | { t: 'done'; id: number };

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { ZodError } from 'zod';
 import { parseVisitorCookie, shouldTrack } from '../../core/cookies.js';
 import { prepareBatch, writeBatches, type PreparedBatch } from './batch.js';
+import { Journal } from './journal.js';
 import { pathOf, type IngestEvent } from './rollup.js';
 import { eventContent, eventsBody, jsonField } from './schemas.js';
 import type { EventsContext, FromWorker, ToWorker, WorkerConfig } from './ingest-protocol.js';
@@ -28,6 +29,15 @@ const pool = config.databaseUrl ? new pg.Pool({ connectionString: config.databas
 pool?.on('error', () => {
   /* an idle connection dropped; the pool opens another */
 });
+const journal = config.journalDir ? new Journal(config.journalDir, config.journalKey) : null;
+{
+  // What a killed process acknowledged and did not store goes first.
+  const recovered = journal?.recover() ?? [];
+  if (recovered.length > 0) {
+    buf = recovered;
+    send({ t: 'recovered', n: recovered.length });
+  }
+}
 
 // ---- Validation ----------------------------------------------------------------------------------
 
@@ -96,6 +106,13 @@ function eventsOf(body: unknown, ctx: EventsContext): IngestEvent[] {
 
 function take(websiteId: string, events: IngestEvent[]): boolean {
   if (buf.length + events.length > config.maxBuffered) return false;
+  if (journal) {
+    try {
+      journal.append(websiteId, events);
+    } catch {
+      return false; // not journalled, so not acknowledged
+    }
+  }
   for (const e of events) buf.push({ websiteId, e });
   if (buf.length >= config.batchSize) void drain();
   return true;
@@ -143,17 +160,22 @@ function prepare(batch: Array<{ websiteId: string; e: IngestEvent }>): PreparedB
 function drain(): Promise<void> {
   if (writing) return writing;
   if (buf.length === 0) return Promise.resolve();
+  journal?.seal();
   writing = (async () => {
     try {
       while (buf.length > 0) {
         const batch = buf.splice(0, config.batchSize);
         try {
           await write(prepare(batch));
+          journal?.done(batch.length);
           send({ t: 'stored', n: batch.length, buffered: buf.length });
         } catch (err) {
           let refused = 0;
           if (!stopped && buf.length + batch.length <= config.maxBuffered) buf = batch.concat(buf);
-          else refused = batch.length;
+          else {
+            refused = batch.length;
+            journal?.done(refused);
+          }
           send({ t: 'failed', message: (err as Error).message, events: batch.length, refused });
           break;
         }
@@ -211,6 +233,7 @@ port.on('message', (m: ToWorker) => {
       clearInterval(timer);
       void drainAll(5).then(async () => {
         stopped = true;
+        journal?.close();
         await pool?.end().catch(() => {});
         send({ t: 'done', id: m.id });
       });

@@ -10,8 +10,10 @@
  * their few statements.
  *
  * A full buffer refuses (503) rather than growing without bound; a clean shutdown drains everything first.
- * Durability: the buffer is in memory. Accepted events reach the database within `intervalMs` (250 ms by
- * default) plus one write; a crash of the process (kill -9) loses what was accepted in that window.
+ * Durability: accepted events reach the database within `intervalMs` (250 ms by default) plus one write.
+ * With a journal (the app sets one in DATA_DIR), each request's events are appended to a file before the
+ * 202 and replayed by the next start after a crash (kill -9), at least once (journal.ts). Without one, a
+ * crash loses what was accepted in that window.
  */
 import { Worker } from 'node:worker_threads';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
@@ -19,6 +21,7 @@ import type { Database } from '../../db/index.js';
 import { writeBatches, type PreparedBatch } from './batch.js';
 import type { EventsContext, EventsResult, FromWorker, ToWorker, WorkerConfig } from './ingest-protocol.js';
 import type { IngestEvent } from './rollup.js';
+import { hasOrphans } from './journal.js';
 
 export interface IngestOptions {
   /** Events kept waiting at most; beyond it `accept` refuses. */
@@ -28,6 +31,8 @@ export interface IngestOptions {
   /** How often the writer wakes up when the buffer is below a batch. */
   intervalMs?: number;
   log?: { warn: (obj: unknown, msg?: string) => void };
+  /** Journal accepted events in this folder under this key (see journal.ts); none when unset. */
+  journal?: { dir: string; key: string } | null;
 }
 
 export interface IngestStats {
@@ -71,9 +76,10 @@ export class AnalyticsIngest {
     this.worker?.postMessage({ t: 'ownHost', value } satisfies ToWorker);
   }
 
-  /** Starts the worker now rather than on the first event. */
+  /** The worker starts on the first event, or now when a killed process left journalled events to replay. */
   start(): void {
-    if (!this.closed) this.ensureWorker();
+    const j = this.opts.journal;
+    if (!this.closed && j && hasOrphans(j.dir, j.key)) this.ensureWorker();
   }
 
   private ensureWorker(): Worker {
@@ -84,6 +90,8 @@ export class AnalyticsIngest {
       batchSize: this.batchSize,
       intervalMs: this.intervalMs,
       ownHost: this.host,
+      journalDir: this.opts.journal?.dir ?? null,
+      journalKey: this.opts.journal?.key ?? '',
     };
     const w = new Worker(BOOT, { workerData: config });
     w.unref();
@@ -113,6 +121,10 @@ export class AnalyticsIngest {
         c?.resolve(m);
         return;
       }
+      case 'recovered':
+        this.outstanding += m.n;
+        this.stats.buffered = this.outstanding;
+        return;
       case 'stored':
         this.stats.stored += m.n;
         this.outstanding -= m.n;
