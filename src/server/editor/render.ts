@@ -15,6 +15,7 @@ import { stylesCss, textColourOn, type SiteStyles } from '../../core/site-styles
 import { formatMoney } from '../../core/money.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { BlockType } from '../../core/enums.js';
+import { isBlockEnabled } from '../flags/service.js';
 import { compile, render as renderTemplate, type Compiled, type WidgetRenderer } from '../../template/index.js';
 import type { Theme } from '../pages/theme.js';
 import { galleryOptions, imageJson, itemJson, productsFor, publishedItems, type CollectionRow } from '../pages/context.js';
@@ -105,6 +106,8 @@ function imageOf(d: Obj, sizes: string) {
 /** The JSON context of one block for its partial, or null when it shows nothing. */
 async function blockContext(env: RenderEnv, block: Block, sizes: string): Promise<Obj | null> {
   const d = block.data as Obj;
+  // Beta blocks follow their feature flag (server/flags).
+  if (!isBlockEnabled(await env.app.services.websites.get(), block.type)) return null;
   const base = { id: block.id, type: block.type, variant: variantName(block.variant) ?? '' };
   const db = env.app.database.db;
   switch (block.type) {

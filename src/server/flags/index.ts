@@ -39,20 +39,24 @@ declare module 'fastify' {
   }
 }
 
-/** Routes that belong to a feature: a route pattern (exact, or a prefix ending in '/'), and its test. */
-const ROUTE_FEATURES: Array<{ path: string; on: (site: WebsiteRow) => boolean }> = [
+/**
+ * Visitor-facing routes that belong to a feature: a route pattern, matched exactly or, for `prefix`, with
+ * everything under it. (Owner management calls stay, so an owner can set a feature up before turning it on.)
+ */
+const ROUTE_FEATURES: Array<{ path: string; prefix?: boolean; on: (site: WebsiteRow) => boolean }> = [
   { path: '/api/3/commerce/cart/subscription', on: (s) => isEnabled(s, Feature.SUBSCRIPTIONS) },
-  { path: '/checkout/subscription', on: (s) => isEnabled(s, Feature.SUBSCRIPTIONS) },
-  { path: '/api/instalments/', on: anyInstalmentsEnabled },
-  { path: '/api/members/', on: (s) => isEnabled(s, Feature.MEMBER_AREAS) },
-  { path: '/api/member-areas/', on: (s) => isEnabled(s, Feature.MEMBER_AREAS) },
-  { path: '/api/donations/', on: (s) => isEnabled(s, Feature.DONATIONS) },
-  { path: '/donate', on: (s) => isEnabled(s, Feature.DONATIONS) },
+  { path: '/checkout/subscription', prefix: true, on: (s) => isEnabled(s, Feature.SUBSCRIPTIONS) },
+  { path: '/api/instalments', prefix: true, on: anyInstalmentsEnabled },
+  { path: '/api/members/areas/:areaId/join', on: (s) => isEnabled(s, Feature.MEMBER_AREAS) },
+  { path: '/members/join/:areaId', on: (s) => isEnabled(s, Feature.MEMBER_AREAS) },
+  { path: '/members/confirmed/:areaId', on: (s) => isEnabled(s, Feature.MEMBER_AREAS) },
+  { path: '/api/donations', on: (s) => isEnabled(s, Feature.DONATIONS) },
+  { path: '/donate', prefix: true, on: (s) => isEnabled(s, Feature.DONATIONS) },
 ];
 
 function featureOfRoute(url: string | undefined) {
   if (!url) return undefined;
-  return ROUTE_FEATURES.find((r) => (r.path.endsWith('/') ? url.startsWith(r.path) || url === r.path.slice(0, -1) : url === r.path || url.startsWith(`${r.path}/`)));
+  return ROUTE_FEATURES.find((r) => url === r.path || (r.prefix === true && url.startsWith(`${r.path}/`)));
 }
 
 const CART_ENTRIES = '/api/commerce/shopping-cart/entries';
