@@ -255,6 +255,38 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     expect(confirmed.json().membership.contents).toEqual([{ title: 'Members', fullUrl: '/members' }]);
   });
 
+  it('a subscription area: the join goes through the subscription checkout; a refund ends the membership', async () => {
+    const settings = await owner.get('/api/members/settings');
+    const faq = (settings.json().collections as Array<{ id: string; urlId: string }>).find((c) => c.urlId === 'questions' || c.urlId === 'faq')!;
+    const created = await owner.send('POST', '/api/members/areas', { id: 'insiders', name: 'Insiders', access: 'subscription', priceCents: 500, billingUnit: 'MONTH', billingValue: 1, collectionIds: [faq.id] });
+    expect(created.statusCode, created.body).toBe(201);
+    const v = new Visitor(t.app);
+    expect((await v.get(`/${faq.urlId}`)).statusCode).toBe(403);
+    const joined = await v.send('POST', '/api/members/areas/insiders/join', { email: 'sub@example.com', password: 'a long password' });
+    expect(joined.statusCode, joined.body).toBe(200);
+    const next = joined.json().next as string;
+    expect(next).toMatch(/^\/checkout\?cartToken=/);
+    const cartToken = decodeURIComponent(next.split('cartToken=')[1]!);
+    const checkoutView = await v.get(`/api/checkout?cartToken=${encodeURIComponent(cartToken)}`);
+    expect(checkoutView.json().subscription.plan).toEqual({ billingPeriod: { value: 1, unit: 'MONTH' }, numBillingCycles: 0 });
+    const placed = await v.send('POST', '/api/checkout/place-order', { cartToken, email: 'sub@example.com', payment: CARD }, { headers: { 'idempotency-key': key() } });
+    expect(placed.statusCode, placed.body).toBe(200);
+    const redirect = await v.get(placed.json().confirmationUrl);
+    expect(redirect.statusCode).toBe(303);
+    expect(redirect.headers.location).toMatch(/^\/members\/confirmed\/insiders\?order=/);
+    expect((await v.get(`/${faq.urlId}`)).statusCode).toBe(200);
+    // The refund ends it.
+    const orderId = placed.json().purchaseConfirmation.id as string;
+    const refund = await owner.send('POST', `/api/checkout/admin/orders/${orderId}/refund`, {});
+    expect(refund.statusCode, refund.body).toBe(200);
+    const after = await v.get(`/${faq.urlId}`);
+    expect(after.statusCode).toBe(403);
+    expect(pageType(after.body)).toBe(106);
+    expect((await owner.send('DELETE', '/api/members/areas/insiders')).statusCode).toBe(204);
+    await sleep(1100);
+    expect((await v.get(`/${faq.urlId}`)).statusCode).toBe(200);
+  });
+
   it('refuses bad area input in the spec words, writing nothing', async () => {
     const bad = await owner.send('POST', '/api/members/areas', { name: 'Paid', access: 'once', priceCents: 0 });
     expect(bad.statusCode).toBe(400);
