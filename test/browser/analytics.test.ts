@@ -53,7 +53,7 @@ describe('analytics in Chromium', () => {
     await page.goto(`${site.url}/shop/p/ceramic-pour-over-set`);
     await page.waitForFunction(hydrated('AddToCart'));
     await page.waitForFunction(trackerStarted());
-    await page.getByRole('button', { name: 'Add To Cart' }).click();
+    await page.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
     const cartView = page.waitForRequest((r) => r.url().endsWith('/api/census/RecordHit') && (r.postData() ?? '').includes('%2Fcart'));
     await page.goto(`${site.url}/cart`);
@@ -136,7 +136,7 @@ describe('analytics in Chromium', () => {
     await p2.waitForFunction(hydrated('AddToCart'));
     const island = JSON.parse((await p2.locator('#tessera-page').textContent()) ?? '{}');
     expect(island.track).toBe(false);
-    await p2.getByRole('button', { name: 'Add To Cart' }).click();
+    await p2.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
     await expect.poll(() => p2.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
     await p2.goto(`${site.url}/cart`);
     await p2.waitForFunction(hydrated('CartPage'));

@@ -24,7 +24,8 @@ describe('commerce in Chromium, as a visitor', () => {
     await page.waitForFunction(hydrated('AddToCart'));
     await page.waitForFunction(hydrated('VariantSelect'));
 
-    const add = page.getByRole('button', { name: 'Add To Cart' });
+    // The product's own button (related products below it have theirs).
+    const add = page.getByRole('article').getByRole('button', { name: 'Add To Cart' });
     await add.click();
     const alert = page.getByRole('alert');
     await expect.poll(() => alert.textContent()).toContain('Please select the Size and Color options.');
@@ -50,7 +51,7 @@ describe('commerce in Chromium, as a visitor', () => {
     await expect.poll(() => pill.isVisible()).toBe(true);
     expect((await pill.textContent())?.trim()).toBe('3');
     // Back to idle 2 s later.
-    await expect.poll(() => page.getByRole('button', { name: 'Add To Cart' }).count(), { timeout: 5000 }).toBe(1);
+    await expect.poll(() => add.count(), { timeout: 5000 }).toBe(1);
 
     await pill.click();
     await page.waitForURL(`${site.url}/cart`);
@@ -81,7 +82,7 @@ describe('commerce in Chromium, as a visitor', () => {
     await two.goto(`${site.url}/shop`);
     await one.waitForFunction(hydrated('AddToCart'));
     await two.waitForFunction(hydrated('CartPill'));
-    await one.getByRole('button', { name: 'Add To Cart' }).click();
+    await one.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
     await expect.poll(() => two.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
     await context.close();
   });
@@ -112,7 +113,7 @@ describe('commerce in Chromium, as a visitor', () => {
     const problems = watchConsole(page);
     await page.goto(`${site.url}/shop/p/engraved-cutting-board`);
     await page.waitForFunction(hydrated('AddToCart'));
-    await page.getByRole('button', { name: 'Add To Cart' }).click();
+    await page.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
     const dialog = page.getByRole('dialog', { name: 'Engraving' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await dialog.getByRole('button', { name: 'Add To Cart' }).click();
