@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
@@ -46,8 +49,14 @@ describe.each(DB_KINDS)('flags: features, experiments, preview and safe mode on 
   };
   const itemId = async (urlId: string) => (await t.database.db.select({ id: schema.items.id }).from(schema.items).where(eq(schema.items.urlId, urlId)))[0]!.id;
 
+  // A themes folder with the live theme and a second one the owner can preview.
+  const themes = mkdtempSync(join(tmpdir(), 'tessera-themes-'));
   beforeAll(async () => {
-    t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
+    cpSync('themes/default', join(themes, 'live'), { recursive: true });
+    cpSync('themes/default', join(themes, 'autumn'), { recursive: true });
+    const region = join(themes, 'autumn', 'site.region');
+    writeFileSync(region, readFileSync(region, 'utf8').replace(/(<body[^>]*>)/, '$1<p id="autumn-theme">Autumn theme preview</p>'));
+    t = await testApp(kind, { RATE_LIMIT_STORE: 'memory', THEME_DIR: join(themes, 'live') });
     owner = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', OWNER)).statusCode).toBe(200);
     expect((await owner.send('PUT', '/api/site-header-footer', { header: INJECTED_HEADER, footer: INJECTED_FOOTER })).statusCode).toBe(200);
@@ -55,6 +64,7 @@ describe.each(DB_KINDS)('flags: features, experiments, preview and safe mode on 
   });
   afterAll(async () => {
     await t?.close();
+    rmSync(themes, { recursive: true, force: true });
   });
 
   it('lists every feature for the owner and refuses bad switches and visitors', async () => {
@@ -198,6 +208,12 @@ describe.each(DB_KINDS)('flags: features, experiments, preview and safe mode on 
     expect(seen.body).toContain('only you see this');
     const badTheme = await owner.send('POST', '/api/flags/preview', { drafts: true, theme: 'no-such-theme' });
     expect(badTheme.statusCode).toBe(400);
+    // Another theme folder: the owner sees the site in it; a visitor still gets the live theme.
+    expect((await owner.get('/api/flags/preview')).json()).toMatchObject({ active: true, drafts: true, themes: ['autumn', 'live'] });
+    expect((await owner.send('POST', '/api/flags/preview', { drafts: false, theme: 'autumn' })).statusCode).toBe(200);
+    expect((await owner.get('/shop')).body).toContain('Autumn theme preview');
+    expect((await owner.get('/journal/caring-for-walnut')).statusCode).toBe(404);
+    expect((await visitor.get('/shop')).body).not.toContain('Autumn theme preview');
     expect((await owner.send('DELETE', '/api/flags/preview')).statusCode).toBe(200);
     expect((await owner.get('/journal/caring-for-walnut')).statusCode).toBe(404);
   });
