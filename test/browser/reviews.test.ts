@@ -36,6 +36,16 @@ describe('reviews and donations in Chromium', () => {
     await site?.close();
   });
 
+  async function signIn(context: BrowserContext): Promise<Page> {
+    const admin = await context.newPage();
+    await admin.goto(`${site.url}/config/login`);
+    await admin.getByLabel('Email').fill(OWNER.email);
+    await admin.getByLabel('Password').fill(OWNER.password);
+    await admin.getByRole('button', { name: 'Sign in' }).click();
+    await admin.waitForURL(`${site.url}/config`);
+    return admin;
+  }
+
   /** Shopper events the page sent, by name. */
   function shopperEvents(context: BrowserContext): string[] {
     const seen: string[] = [];
@@ -85,12 +95,7 @@ describe('reviews and donations in Chromium', () => {
 
     // The owner approves it in /config/reviews.
     const ownerContext = await b.browser.newContext();
-    const admin = await ownerContext.newPage();
-    await admin.goto(`${site.url}/config/login`);
-    await admin.getByLabel('Email').fill(OWNER.email);
-    await admin.getByLabel('Password').fill(OWNER.password);
-    await admin.getByRole('button', { name: 'Sign in' }).click();
-    await admin.waitForURL(`${site.url}/config`);
+    const admin = await signIn(ownerContext);
     await admin.goto(`${site.url}/config/reviews`);
     const table = admin.getByRole('table', { name: 'Waiting for approval reviews' });
     await table.getByRole('cell', { name: /Makes the clearest coffee/ }).waitFor();
@@ -184,5 +189,39 @@ describe('reviews and donations in Chromium', () => {
 
     const list = await owner.get('/api/donations/admin/donations');
     expect(list.json().donations[0]).toMatchObject({ donorName: 'Dana Donor', amountCents: 2500, testMode: true });
+
+    // The owner's donor list in /config/donations.
+    const ownerContext = await b.browser.newContext();
+    const admin = await signIn(ownerContext);
+    const adminProblems = watchConsole(admin);
+    await admin.goto(`${site.url}/config/donations`);
+    const donors = admin.getByRole('table', { name: 'Donors' });
+    await donors.getByRole('row', { name: /Dana Donor/ }).waitFor();
+    expect(await donors.getByRole('row', { name: /Dana Donor/ }).getByRole('cell', { name: '$25.00 (test)' }).isVisible()).toBe(true);
+    expect(adminProblems).toEqual([]);
+    await ownerContext.close();
+  }, 60_000);
+
+  it('the owner chooses related products in /config/related-products and the product page shows them in that order', async () => {
+    const ownerContext = await b.browser.newContext();
+    const admin = await signIn(ownerContext);
+    const problems = watchConsole(admin);
+    await admin.goto(`${site.url}/config/related-products`);
+    await admin.getByRole('heading', { name: 'Related products', level: 1 }).waitFor();
+    await admin.getByRole('combobox', { name: 'Product', exact: true }).selectOption({ label: 'Merino Wool Throw' });
+    const form = admin.getByRole('form', { name: 'Related products' });
+    await form.getByRole('checkbox', { name: 'Bike Tune-Up' }).check();
+    await form.getByRole('checkbox', { name: 'Gift Card' }).check();
+    await form.getByRole('button', { name: 'Save related products' }).click();
+    await admin.getByRole('status').filter({ hasText: 'Related products saved.' }).waitFor();
+    expect(problems).toEqual([]);
+    await ownerContext.close();
+
+    const visitor = await b.browser.newContext();
+    const page = await visitor.newPage();
+    await page.goto(`${site.url}/shop/p/merino-wool-throw`);
+    const titles = await page.getByRole('region', { name: 'You may also like' }).locator('.product-card__title').allTextContents();
+    expect(titles).toEqual(['Bike Tune-Up', 'Gift Card']);
+    await visitor.close();
   }, 60_000);
 });
