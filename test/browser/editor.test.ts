@@ -7,6 +7,10 @@ import { MAX_BLOCKS_PER_LAYOUT } from '../../src/core/constants.js';
 import { BlockType } from '../../src/core/enums.js';
 import { createBlock, emptyLayout, addSection, addBlock, type PageLayout } from '../../src/core/layout.js';
 import { editor as editorMessages, pageEditor, platform } from '../../src/core/messages.js';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 async function signIn(context: BrowserContext, site: LiveSite): Promise<Page> {
   const page = await context.newPage();
@@ -31,7 +35,7 @@ async function createPage(page: Page, site: LiveSite, title: string): Promise<st
 }
 
 async function addFromPalette(page: Page, section: number, label: string) {
-  await page.getByRole('button', { name: `Add a block to section ${section}` }).click();
+  await page.getByRole('button', { name: `Add block to section ${section}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Add a block' });
   await dialog.getByRole('button', { name: label, exact: true }).click();
   await dialog.waitFor({ state: 'detached' });
@@ -57,6 +61,8 @@ async function call(page: Page, method: string, url: string, body?: unknown): Pr
 describe('page editor in Chromium', () => {
   let site: LiveSite;
   let b: BrowserSession;
+  /** The page the first test publishes (the styles test looks at it as a visitor). */
+  let publishedUrl = '';
   beforeAll(async () => {
     [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory' }), launchBrowser()]);
   });
@@ -149,6 +155,10 @@ describe('page editor in Chromium', () => {
     const doc = await call(page, 'GET', '/api/editor/pages');
     const summary = (doc.data.pages as Array<{ title: string; fullUrl: string; status: string }>).find((p) => p.title === 'Spring range')!;
     expect(summary.status).toBe('published');
+    publishedUrl = summary.fullUrl;
+    await page.getByRole('link', { name: 'All pages' }).click();
+    const listed = page.getByRole('list', { name: 'Pages' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Edit Spring range' }) });
+    expect(await listed.textContent()).toContain('Published');
 
     // A visitor sees the same page: the same content in the same order.
     const visitorContext = await b.browser.newContext();
@@ -235,6 +245,67 @@ describe('page editor in Chromium', () => {
     await second.close();
   });
 
+  it('moves a block by dragging it, shows the draft statuses in the pages list, and the editor passes an axe-core scan', async () => {
+    const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await signIn(context, site);
+    const problems = watchConsole(page);
+    await createPage(page, site, 'Dragged page');
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await addFromPalette(page, 1, 'Heading');
+    await page.getByRole('complementary').getByLabel('Heading text').fill('Top');
+    await addFromPalette(page, 1, 'Quote');
+    await page.getByRole('complementary').getByLabel('Quote').fill('Lovely cups');
+    await saved(page);
+    await page.getByRole('group', { name: 'Quote: Lovely cups' }).dragTo(page.getByRole('group', { name: 'Heading: Top' }));
+    expect(await blockOrder(page)).toEqual(['Quote: Lovely cups', 'Heading: Top']);
+    await saved(page);
+
+    // Statuses: a new page is a draft; Needs Review and Private are set from the editor and listed.
+    await page.getByLabel('Status').selectOption({ label: 'Needs Review' });
+    await page.getByRole('status').filter({ hasText: 'Status: Needs Review.' }).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Needs Review');
+
+    await page.addScriptTag({ content: axeSource });
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
+      const r = await axe.run({ include: [['.ed-toolbar'], ['.ed-shell']] }, { resultTypes: ['violations'] });
+      return r.violations.map((v) => `${v.id} (${v.nodes.length})`);
+    });
+    expect(violations).toEqual([]);
+
+    await page.getByRole('link', { name: 'All pages' }).click();
+    const row = (title: string) => page.getByRole('list', { name: 'Pages' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: `Edit ${title}` }) });
+    await row('Dragged page').waitFor();
+    expect(await row('Dragged page').textContent()).toContain('Needs Review');
+    await createPage(page, site, 'Fresh page');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Draft');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('site styles: the owner changes a palette colour and the heading weight; only those dirty paths are sent, and visitors get the new styles', async () => {
+    const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await signIn(context, site);
+    await page.getByRole('link', { name: 'Site styles', exact: true }).click();
+    const form = page.getByRole('form', { name: 'Site styles' });
+    await form.getByLabel('Accent', { exact: true }).fill('#aa3300');
+    await form.getByLabel('Headings weight').selectOption('800');
+    expect(await form.getByText('Changed: 2 of 6 style groups.').isVisible()).toBe(true);
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/editor/styles') && r.method() === 'PUT');
+    await form.getByRole('button', { name: 'Save styles' }).click();
+    const body = (await sent).postDataJSON() as { changes: Record<string, unknown> };
+    expect(Object.keys(body.changes).sort()).toEqual(['colors.palette', 'fonts.usageCategories']);
+    await page.getByRole('status').filter({ hasText: 'Styles saved.' }).waitFor();
+    expect(await form.getByText('No changes.').isVisible()).toBe(true);
+
+    expect(publishedUrl).not.toBe('');
+    const visitor = await (await b.browser.newContext()).newPage();
+    await visitor.goto(`${site.url}${publishedUrl}`);
+    expect(await visitor.content()).toContain('--ts-weight-headings:800');
+    await visitor.context().close();
+    await context.close();
+  });
+
   it("a page that cannot be loaded shows 'Something went wrong' with 'Try again'", async () => {
     const context = await b.browser.newContext();
     const page = await signIn(context, site);
@@ -251,7 +322,7 @@ describe('page editor in Chromium', () => {
     const page = await signIn(context, site);
     await createPage(page, site, 'Dialog page');
     await page.getByRole('button', { name: 'Add section' }).click();
-    const opener = page.getByRole('button', { name: 'Add a block to section 1' });
+    const opener = page.getByRole('button', { name: 'Add block to section 1' });
     await opener.click();
     const dialog = page.getByRole('dialog', { name: 'Add a block' });
     await dialog.waitFor();
@@ -259,7 +330,7 @@ describe('page editor in Chromium', () => {
     expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Add a block to section 1');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Add block to section 1');
     // Every control of the editor has an accessible name.
     const unnamed = await page.evaluate(() =>
       [...document.querySelectorAll('main button, main input, main select, main textarea, main [role="group"]')]

@@ -97,7 +97,7 @@ export function Canvas({ layout, device, selectedId, products, invalidBlocks, th
         {layout.sections.map((section, si) => (
           <section key={section.id} aria-label={`Section ${si + 1}`} className={`ed-section ed-section--${section.theme}`} style={sectionStyle(themes, section.theme, section.background)}>
             <div className="ed-section__bar">
-              <button type="button" onClick={() => actions.openPalette(section.id)} aria-label={`Add a block to section ${si + 1}`}>
+              <button type="button" onClick={() => actions.openPalette(section.id)} aria-label={`Add block to section ${si + 1}`}>
                 Add block
               </button>
               <button type="button" onClick={() => actions.moveSection(section.id, si - 1)} disabled={si === 0} aria-label={`Move section ${si + 1} up`}>
