@@ -402,6 +402,9 @@ const addReadText = (byUser: boolean) => `with c as (
   select (select row_to_json(c) from c) as cart, ${linesText('(select id from c)')} as lines,
     ${variantText('$2', '$3', true)} as variant,
     (select json_build_object('recordType', record_type, 'status', status) from items where id = $2) as item`;
+const FIND_BY_TOKEN = `select ${CART_COLUMNS_TEXT} from carts where token_hash = $1 and is_purchased = false order by created desc limit 1`;
+const FIND_BY_USER = `select ${CART_COLUMNS_TEXT} from carts where site_user_id = $1 and is_purchased = false order by created desc limit 1`;
+const LINES_BY_ID = `select ${linesText('$1')} as lines`;
 const ADD_READ_BY_TOKEN = addReadText(false);
 const ADD_READ_BY_USER = addReadText(true);
 
@@ -531,11 +534,14 @@ export class CartService {
     return this.find({ token });
   }
 
-  /** Finds a cart without locking it. */
+  /** Finds a cart without locking it (a prepared statement: every page with a cart cookie asks). */
   async find(ident: CartIdent): Promise<CartRow | null> {
     if (!usableIdent(ident)) return null;
-    const r = await rows<Record<string, unknown>>(this.db, sql`select ${CART_COLUMNS} from carts where ${identWhere(ident)} order by created desc limit 1`);
-    return r[0] ? cartFrom(r[0]) : null;
+    const byUser = Boolean(ident.siteUserId);
+    const r = await prepared(this.database, byUser ? 'cart-find-user' : 'cart-find-token', byUser ? FIND_BY_USER : FIND_BY_TOKEN, [
+      byUser ? ident.siteUserId : hashToken(ident.token ?? ''),
+    ]);
+    return r.rows[0] ? cartFrom(r.rows[0]) : null;
   }
 
   private async lock(tx: Tx, ident: CartIdent): Promise<CartRow | null> {
@@ -545,6 +551,10 @@ export class CartService {
   }
 
   async lines(db: Db | Tx, cartId: string): Promise<Line[]> {
+    if (db === this.db) {
+      const p = await prepared(this.database, 'cart-lines', LINES_BY_ID, [cartId]);
+      return parseJson<Record<string, unknown>[]>(p.rows[0]?.lines ?? []).map(lineFrom);
+    }
     const r = await rows<{ lines: unknown }>(db, sql`select ${LINES_JSON(cartId)} as lines`);
     return parseJson<Record<string, unknown>[]>(r[0]?.lines ?? []).map(lineFrom);
   }
