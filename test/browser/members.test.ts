@@ -192,6 +192,15 @@ describe('member areas in Chromium', () => {
     expect(await count('Video list page views')).toBeGreaterThanOrEqual(2);
     expect(await count('Video details page views')).toBeGreaterThanOrEqual(2);
     expect(await count('Third-party video clicks')).toBe(1);
+    // The owner edits the area's join page text.
+    await admin.getByRole('button', { name: 'Edit Pottery School' }).click();
+    const form = admin.getByRole('form', { name: 'Edit a member area' });
+    expect(await form.getByLabel('Price (USD)').inputValue()).toBe('12.00');
+    await form.getByLabel('Join page text').fill('All lessons, new ones monthly.');
+    await form.getByRole('button', { name: 'Save member area' }).click();
+    await admin.getByRole('status').filter({ hasText: 'The member area is saved.' }).waitFor();
+    const joinPage = await new Visitor(site.app).get('/members/join/pottery-school');
+    expect(joinPage.body).toContain('All lessons, new ones monthly.');
     await ownerContext.close();
   }, 120_000);
 

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../client/api.js';
-import { toMinorUnits } from '../../core/money.js';
+import { moneyDecimalString, toMinorUnits } from '../../core/money.js';
 
 interface Area {
   id: string;
@@ -59,6 +59,8 @@ export function MembersScreen() {
   const [sitePassword, setSitePassword] = useState('');
   const [page, setPage] = useState({ collectionId: '', password: '' });
   const [area, setArea] = useState(emptyArea);
+  /** The id of the area being edited, or null when the form adds one. */
+  const [editing, setEditing] = useState<string | null>(null);
   const [course, setCourse] = useState({ title: '' });
   const [lesson, setLesson] = useState({ courseId: '', title: '', chapter: '', videoUrl: '', embedUrl: '' });
 
@@ -102,11 +104,23 @@ export function MembersScreen() {
     e.preventDefault();
     if (await run(() => api('PUT', `/api/members/page-passwords/${page.collectionId}`, { password: page.password }), 'The page password is set.')) setPage({ collectionId: '', password: '' });
   }
+  function edit(a: Area) {
+    setEditing(a.id);
+    setArea({
+      name: a.name,
+      description: a.description,
+      access: a.access,
+      price: a.access === 'free' ? '' : moneyDecimalString(a.priceCents, s?.currency),
+      billingUnit: a.billingUnit,
+      billingValue: String(a.billingValue),
+      collectionIds: a.collectionIds,
+    });
+  }
   async function addArea(e: FormEvent) {
     e.preventDefault();
     const ok = await run(
       () =>
-        api('POST', '/api/members/areas', {
+        api(editing ? 'PUT' : 'POST', editing ? `/api/members/areas/${editing}` : '/api/members/areas', {
           name: area.name,
           description: area.description,
           access: area.access,
@@ -115,9 +129,12 @@ export function MembersScreen() {
           billingValue: Number(area.billingValue) || 1,
           collectionIds: area.collectionIds,
         }),
-      'The member area is created.',
+      editing ? 'The member area is saved.' : 'The member area is created.',
     );
-    if (ok) setArea(emptyArea);
+    if (ok) {
+      setArea(emptyArea);
+      setEditing(null);
+    }
   }
   async function addCourse(e: FormEvent) {
     e.preventDefault();
@@ -219,6 +236,9 @@ export function MembersScreen() {
                     <a href={`/members/join/${a.id}`}>/members/join/{a.id}</a>
                   </td>
                   <td>
+                    <button type="button" aria-label={`Edit ${a.name}`} onClick={() => edit(a)}>
+                      Edit
+                    </button>{' '}
                     <button type="button" aria-label={`Delete ${a.name}`} onClick={() => void run(() => api('DELETE', `/api/members/areas/${a.id}`), 'The member area is deleted.')}>
                       Delete
                     </button>
@@ -228,8 +248,8 @@ export function MembersScreen() {
             </tbody>
           </table>
         )}
-        <h3>Add a member area</h3>
-        <form onSubmit={addArea} className="admin-form" aria-label="Add a member area">
+        <h3>{editing ? `Edit ${area.name || 'member area'}` : 'Add a member area'}</h3>
+        <form onSubmit={addArea} className="admin-form" aria-label={editing ? 'Edit a member area' : 'Add a member area'}>
           <label>
             Name <input value={area.name} onChange={(e) => setArea({ ...area, name: e.target.value })} required maxLength={100} />
           </label>
@@ -273,7 +293,18 @@ export function MembersScreen() {
               </label>
             ))}
           </fieldset>
-          <button type="submit">Create member area</button>
+          <button type="submit">{editing ? 'Save member area' : 'Create member area'}</button>
+          {editing && (
+            <button
+              type="button"
+              onClick={() => {
+                setEditing(null);
+                setArea(emptyArea);
+              }}
+            >
+              Cancel
+            </button>
+          )}
         </form>
       </section>
 
