@@ -112,6 +112,20 @@ describe.each(DB_KINDS)('reviews, related products and donations on %s', (kind) 
     expect(await reviewMails(email2)).toEqual([]);
     expect((await requestsOf(refunded))[0]!.status).toBe('skipped');
 
+    // Turned off while a request waits: it is not sent.
+    const email4 = `buyer-${kind}-4@example.com`;
+    const waiting = await order(email4, [['ceramic-pour-over-set', 'POUR-OVER']]);
+    expect((await owner.send('POST', `/api/checkout/admin/orders/${waiting}/fulfil`)).statusCode).toBe(200);
+    expect((await owner.send('PUT', `${REVIEWS}/admin/settings`, { settings: { requestsEnabled: false } })).statusCode).toBe(200);
+    await sendDue(waiting);
+    expect(await reviewMails(email4)).toEqual([]);
+    expect((await requestsOf(waiting))[0]!.status).toBe('skipped');
+    // While off, a delivery makes no request at all.
+    const off = await order(`buyer-${kind}-5@example.com`, [['ceramic-pour-over-set', 'POUR-OVER']]);
+    expect((await owner.send('POST', `/api/checkout/admin/orders/${off}/fulfil`)).statusCode).toBe(200);
+    expect(await requestsOf(off)).toEqual([]);
+    expect((await owner.send('PUT', `${REVIEWS}/admin/settings`, { settings: { requestsEnabled: true } })).statusCode).toBe(200);
+
     // The owner's delay setting is used for the next delivery.
     expect((await owner.send('PUT', `${REVIEWS}/admin/settings`, { settings: { requestDelayHours: 48 } })).json().settings.requestDelayHours).toBe(48);
     const third = await order(`buyer-${kind}-3@example.com`, [['bike-tune-up', 'SERVICE-TUNEUP']]);

@@ -130,13 +130,15 @@ export class ReviewService {
     return this.db.transaction(async (tx) => {
       const r = await rows<Obj>(
         tx,
-        sql`select q.id, q.status, q.email, o.status as order_status, o.order_number, o.items, o.shipping_address, w.title as store_name
+        sql`select q.id, q.status, q.email, o.status as order_status, o.order_number, o.items, o.shipping_address, w.title as store_name, w.settings as site_settings
             from review_requests q join orders o on o.id = q.order_id join websites w on w.id = q.website_id
             where q.id = ${requestId} for update of q`,
       );
       const q = r[0];
       if (!q || q.status !== 'scheduled') return 'done';
-      if (q.order_status !== 'fulfilled') {
+      // Refunded since delivery, or the owner turned requests off while this one waited: no email.
+      const settings = typeof q.site_settings === 'string' ? JSON.parse(q.site_settings) : q.site_settings;
+      if (q.order_status !== 'fulfilled' || !reviewSettingsOf(settings).requestsEnabled) {
         await tx.execute(sql`update review_requests set status = 'skipped' where id = ${requestId}`);
         return 'skipped';
       }
