@@ -9,6 +9,7 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { IngestEvent } from './rollup.js';
 
@@ -45,6 +46,8 @@ export function hasOrphans(dir: string, key: string): boolean {
 
 export class Journal {
   private readonly prefix: string;
+  /** This journal's own files: `<prefix><pid>.<tag>.<seq>.jnl` (two apps of one process on one database never share one). */
+  private readonly own: string;
   private fd: number | null = null;
   private current: Segment | null = null;
   private readonly sealed: Segment[] = [];
@@ -55,6 +58,7 @@ export class Journal {
     key: string,
   ) {
     this.prefix = `${safe(key)}.${safe(hostname())}.`;
+    this.own = `${this.prefix}${process.pid}.${randomBytes(4).toString('hex')}.`;
     mkdirSync(dir, { recursive: true });
   }
 
@@ -63,11 +67,14 @@ export class Journal {
     const out: Array<{ websiteId: string; e: IngestEvent }> = [];
     const files = readdirSync(this.dir)
       .filter((f) => f.startsWith(this.prefix) && f.endsWith('.jnl'))
-      .map((f) => ({ f, pid: Number(f.slice(this.prefix.length).split('.')[0]), n: Number(f.slice(this.prefix.length).split('.')[1]) }))
+      .map((f) => {
+        const [pid, tag, n] = f.slice(this.prefix.length).split('.');
+        return { f, pid: Number(pid), tag: String(tag), n: Number(n) };
+      })
       .filter((x) => Number.isInteger(x.pid) && x.pid !== process.pid && !alive(x.pid))
-      .sort((a, b) => a.pid - b.pid || a.n - b.n);
+      .sort((a, b) => a.pid - b.pid || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0) || a.n - b.n);
     for (const { f } of files) {
-      const claimed = join(this.dir, `${this.prefix}${process.pid}.${++this.seq}.jnl`);
+      const claimed = join(this.dir, `${this.own}${++this.seq}.jnl`);
       try {
         renameSync(join(this.dir, f), claimed); // atomic: two starting processes never both take a file
       } catch {
@@ -96,7 +103,7 @@ export class Journal {
   /** Appends one request's events (before it is answered). */
   append(websiteId: string, events: IngestEvent[]): void {
     if (!this.current || this.fd === null) {
-      this.current = { file: join(this.dir, `${this.prefix}${process.pid}.${++this.seq}.jnl`), remaining: 0 };
+      this.current = { file: join(this.dir, `${this.own}${++this.seq}.jnl`), remaining: 0 };
       this.fd = openSync(this.current.file, 'a');
     }
     writeSync(this.fd, JSON.stringify({ w: websiteId, e: events }) + '\n');
