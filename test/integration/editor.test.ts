@@ -86,6 +86,21 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     expect(html).toContain('class="fe-grid"');
   });
 
+  it('creates pages with a clean url, refusing a bad or taken one', async () => {
+    const made = await owner.send('POST', `${API}/pages`, { title: 'Open Studio' });
+    expect(made.statusCode).toBe(201);
+    expect(made.json().page).toMatchObject({ title: 'Open Studio', urlId: 'open-studio', version: 0 });
+    expect((await owner.send('POST', `${API}/pages`, { title: 'Open Studio' })).json().page.urlId).toBe('open-studio-1');
+    const bad = await owner.send('POST', `${API}/pages`, { title: 'X', urlId: 'Not a url!' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe(pm.notValidPageUrl('Not a url!'));
+    const taken = await owner.send('POST', `${API}/pages`, { title: 'X', urlId: 'open-studio' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().message).toBe('This page already exists');
+    expect((await owner.send('POST', `${API}/pages`, { title: 'X', urlId: 'uploads' })).statusCode).toBe(409);
+    expect((await owner.send('POST', `${API}/pages`, { title: ' ' })).statusCode).toBe(400);
+  });
+
   it('saves a draft, previews it for owners only, publishes it, and visitors then see it', async () => {
     const before = await owner.get(`${API}/pages/${pageId}`);
     expect(before.json()).toMatchObject({ page: { version: 0 }, layout: { format: 1, sections: [] }, published: null });

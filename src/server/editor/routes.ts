@@ -23,6 +23,7 @@ const scheduleIn = z.object({ version, publishAt: z.iso.datetime({ offset: true,
 const versionIn = z.object({ version });
 const stylesIn = z.object({ version, changes: z.record(z.string().max(100), z.unknown()) });
 const renameIn = z.object({ name: z.unknown() });
+const newPageIn = z.object({ title: z.string({ error: 'Enter a title.' }).trim().min(1, 'Enter a title.').max(300), urlId: z.string().trim().max(200).optional() });
 
 export async function editorRoutes(app: FastifyInstance, opts: { service: EditorService; uploads: UploadService }) {
   const { service, uploads } = opts;
@@ -51,6 +52,11 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
     ]);
     reply.header('cache-control', 'no-store');
     return { pages, collections, products, forms };
+  });
+
+  app.post(`${EDITOR_API}/pages`, publish, async (req, reply) => {
+    const body = parseInput(newPageIn, req.body);
+    return reply.status(201).send({ page: await service.createPage(site(req), body, req.owner!.id) });
   });
 
   app.get(`${EDITOR_API}/pages/:id`, edit, async (req, reply) => {

@@ -14,6 +14,11 @@ import { applyStyleChanges, defaultSiteStyles, type SiteStyles } from '../../cor
 import { pageEditor as em } from '../../core/messages.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
 import { audit } from '../platform/audit.js';
+import { RESERVED_URL_IDS } from '../platform/settings.js';
+import { newId } from '../../db/ids.js';
+import { slugify } from '../../core/slug.js';
+import { CollectionType } from '../../core/enums.js';
+import { platform as pm } from '../../core/messages.js';
 
 const { collections, pageLayouts, siteStyles } = schema;
 type LayoutRow = typeof pageLayouts.$inferSelect;
@@ -36,6 +41,9 @@ export interface PageSummary {
 /** Statuses an owner sets with a draft save (publishing and scheduling have their own calls). */
 export const DRAFT_STATUSES = ['draft', 'needs-review', 'private'] as const;
 export type DraftStatus = (typeof DRAFT_STATUSES)[number];
+
+/** URL ids a page cannot take: the platform's reserved ones and the uploads folder. */
+const RESERVED = [...RESERVED_URL_IDS, 'uploads'];
 
 export const stale = (currentVersion: number, message: string = em.STALE_VERSION) => new HttpError(409, message, undefined, { currentVersion });
 
@@ -109,6 +117,32 @@ export class EditorService {
     const layouts = ids.length ? await this.db.select().from(pageLayouts).where(inArray(pageLayouts.collectionId, ids)) : [];
     const byId = new Map(layouts.map((l) => [l.collectionId, l]));
     return pages.map((p) => summary(p, byId.get(p.id)));
+  }
+
+  /**
+   * A new page collection. A given url id must already be a clean slug ('{val} is not a valid page URL'
+   * otherwise) and free ('This page already exists', 409); without one it is made from the title.
+   */
+  async createPage(websiteId: string, input: { title: string; urlId?: string }, ownerId: string): Promise<PageSummary> {
+    return this.db.transaction(async (tx) => {
+      const taken = new Set((await tx.select({ urlId: collections.urlId }).from(collections).where(eq(collections.websiteId, websiteId))).map((r) => r.urlId));
+      let urlId: string;
+      if (input.urlId !== undefined && input.urlId !== '') {
+        urlId = input.urlId.replace(/^\/+/, '');
+        if (slugify(urlId) !== urlId || urlId === '') throw badRequest(pm.notValidPageUrl(input.urlId), { urlId: pm.notValidPageUrl(input.urlId) });
+        if (taken.has(urlId) || RESERVED.includes(urlId)) throw new HttpError(409, pm.tagExists('page'), { urlId: pm.tagExists('page') });
+      } else {
+        const base = slugify(input.title) || 'page';
+        urlId = base;
+        for (let i = 1; taken.has(urlId) || RESERVED.includes(urlId); i++) urlId = `${base}-${i}`;
+      }
+      const [c] = await tx
+        .insert(collections)
+        .values({ id: newId(), websiteId, urlId, title: input.title, navigationTitle: input.title, type: CollectionType.PAGE, typeName: 'page', ordering: taken.size, settings: { body: '' } })
+        .returning();
+      await audit(tx, { websiteId, accountId: ownerId, action: 'page.create', entity: 'page', entityId: c!.id, after: { urlId, title: input.title } });
+      return summary(c!, undefined);
+    });
   }
 
   private async pageOf(db: Db | Tx, websiteId: string, id: string, lock = false): Promise<CollectionRow> {
