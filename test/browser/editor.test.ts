@@ -264,6 +264,17 @@ describe('page editor in Chromium', () => {
     await page.getByLabel('Status').selectOption({ label: 'Needs Review' });
     await page.getByRole('status').filter({ hasText: 'Status: Needs Review.' }).waitFor();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Needs Review');
+    await page.getByLabel('Status').selectOption({ label: 'Private' });
+    await page.getByRole('status').filter({ hasText: 'Status: Private.' }).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Private');
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule publishing' });
+    const tomorrow = new Date(Date.now() + 24 * 3600_000);
+    const local = new Date(tomorrow.getTime() - tomorrow.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await dialog.getByLabel('Publish on').fill(local);
+    await dialog.getByRole('button', { name: 'Schedule' }).click();
+    await page.getByRole('status').filter({ hasText: /^Scheduled for / }).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Scheduled');
 
     await page.addScriptTag({ content: axeSource });
     const violations = await page.evaluate(async () => {
@@ -276,7 +287,7 @@ describe('page editor in Chromium', () => {
     await page.getByRole('link', { name: 'All pages' }).click();
     const row = (title: string) => page.getByRole('list', { name: 'Pages' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: `Edit ${title}` }) });
     await row('Dragged page').waitFor();
-    expect(await row('Dragged page').textContent()).toContain('Needs Review');
+    expect(await row('Dragged page').textContent()).toContain('Scheduled');
     await createPage(page, site, 'Fresh page');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Draft');
     expect(problems).toEqual([]);

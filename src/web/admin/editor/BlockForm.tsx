@@ -1,12 +1,12 @@
 /** The side panel: a form for the selected block's content, one layout per block type. */
-import { useId, useState, type ReactElement } from 'react';
+import { useEffect, useId, useState, type ReactElement } from 'react';
 import { BlockType } from '../../../core/enums.js';
 import { blockKind, blockLabel, chartDataset, isRenderedBlock, variantName, type Block } from '../../../core/layout.js';
 import { editor as editorMessages, pageEditor } from '../../../core/messages.js';
 import { formatMoney, toMinorUnits } from '../../../core/money.js';
 import { readTextBlock, writeTextBlock, kindName, type TextFormat } from './blocks.js';
 import { AreaField, CheckField, Fieldset, SelectField, TextField } from './fields.js';
-import { uploadFile, type PagesList, type Upload } from './api.js';
+import { listUploads, uploadFile, type PagesList, type Upload } from './api.js';
 
 export interface BlockFormProps {
   block: Block;
@@ -63,6 +63,42 @@ function UploadField({ label, accept, onUploaded, multiple }: { label: string; a
         </small>
       ) : null}
     </div>
+  );
+}
+
+/** A picker of images uploaded before (the site's file library). */
+function UploadedImages({ value, onPick }: { value: string; onPick: (u: Upload) => void }) {
+  const [images, setImages] = useState<Upload[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const load = () => {
+    setFailed(false);
+    listUploads().then(
+      (r) => setImages(r.uploads.filter((u) => u.kind === 'image' && u.status === 'ready')),
+      () => setFailed(true),
+    );
+  };
+  useEffect(load, []);
+  if (failed) {
+    return (
+      <p className="ed-error">
+        {editorMessages.UNABLE_TO_LOAD_RESULTS}{' '}
+        <button type="button" onClick={load}>
+          {editorMessages.TRY_AGAIN}
+        </button>
+      </p>
+    );
+  }
+  if (!images || images.length === 0) return null;
+  return (
+    <SelectField
+      label="Or choose an uploaded image"
+      value={images.some((u) => u.url === value) ? value : ''}
+      onChange={(url) => {
+        const u = images.find((x) => x.url === url);
+        if (u) onPick(u);
+      }}
+      options={[{ value: '', label: 'Choose an image' }, ...images.map((u) => ({ value: u.url, label: u.name }))]}
+    />
   );
 }
 
@@ -133,6 +169,7 @@ export function BlockForm({ block, errors, warnings, lists, onChange }: BlockFor
         <>
           {variantSelect}
           <UploadField label="Upload image" accept="image/jpeg,image/png,image/webp,image/gif" onUploaded={(u) => onChange({ ...d, assetUrl: u.url, originalSize: u.originalSize ?? '', altText: s(d.altText) || u.name.replace(/\.[a-z0-9]+$/i, '') }, 'upload')} />
+          <UploadedImages value={s(d.assetUrl)} onPick={(u) => onChange({ ...d, assetUrl: u.url, originalSize: u.originalSize ?? '', altText: s(d.altText) || u.name.replace(/\.[a-z0-9]+$/i, '') }, 'upload')} />
           {text('assetUrl', 'Image address', { hint: 'An uploaded image, or an https:// address.' })}
           {text('altText', 'Alt text', { hint: 'Describes the image for people who cannot see it.' })}
           {text('title', 'Title')}
@@ -233,6 +270,7 @@ export function BlockForm({ block, errors, warnings, lists, onChange }: BlockFor
           {text('title', 'Title')}
           {area('description', 'Description', 3)}
           {text('buttonLabel', 'Button label')}
+          {choose('formId', 'Sign-up form', [{ value: '', label: 'The site newsletter' }, ...lists.forms.map((f) => ({ value: f.id, label: f.name }))])}
         </>
       );
       break;

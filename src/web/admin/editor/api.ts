@@ -59,6 +59,8 @@ export const schedulePage = (id: string, version: number, publishAt: string, lay
   api<{ page: PageSummary }>('POST', `/api/editor/pages/${encodeURIComponent(id)}/schedule`, { version, publishAt, layout });
 export const unschedulePage = (id: string, version: number) => api<{ page: PageSummary }>('DELETE', `/api/editor/pages/${encodeURIComponent(id)}/schedule`, { version });
 
+export const listUploads = () => api<{ uploads: Upload[] }>('GET', '/api/editor/uploads');
+
 /** Sends a file's bytes as they are (the server reads the type from Content-Type). */
 export async function uploadFile(file: File): Promise<Upload> {
   const headers: Record<string, string> = { 'content-type': file.type || 'application/octet-stream', accept: 'application/json' };
