@@ -132,6 +132,18 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     expect(html.body).toMatch(new RegExp(`<nav class="site-footer__nav" aria-label="Members">[\\s\\S]*?href="${course.fullUrl}"`));
   });
 
+  it('with the member-areas feature switched off, member-area pages are not found', async () => {
+    expect((await owner.send('PUT', '/api/flags/features', { features: { memberAreas: false } })).statusCode).toBe(200);
+    await sleep(1100); // the website row cache
+    const v = new Visitor(t.app);
+    const off = await v.get(course.fullUrl);
+    expect(off.statusCode).toBe(404);
+    expect(off.body).not.toContain('Centering clay');
+    expect((await owner.send('PUT', '/api/flags/features', { features: { memberAreas: true } })).statusCode).toBe(200);
+    await sleep(1100);
+    expect((await v.get(course.fullUrl)).statusCode).toBe(403);
+  });
+
   it('owners pass through member areas', async () => {
     const r = await owner.get(lesson1.fullUrl);
     expect(r.statusCode).toBe(200);

@@ -17,6 +17,9 @@ import { SiteUserService } from '../platform/site-users.js';
 import type { WebsiteRow } from '../platform/websites.js';
 import type { CollectionRow, ItemRow } from '../pages/context.js';
 import { z } from 'zod';
+import { isEnabled } from '../flags/service.js';
+import { PageType } from '../../core/enums.js';
+import { Feature } from '../../core/features.js';
 
 export { seedMembers } from './service.js';
 export type { DeniedPage } from './pages.js';
@@ -45,7 +48,12 @@ export async function contentGate(app: FastifyInstance, req: FastifyRequest, sit
   const access = accessOf(app);
   if (!access) return null;
   const d = await access.check(req, site, c.id);
-  return d ? deniedPage(app, req, site, d, c, itemId) : null;
+  if (!d) return null;
+  // With the member-areas feature switched off (server/flags), member-area pages are not found.
+  if (d.kind === 'members' && !isEnabled(site, Feature.MEMBER_AREAS)) {
+    return { template: 'system/404.html', pageType: PageType.NOT_FOUND, status: 404, title: 'Page not found', ctx: { path: req.url.split('?')[0] } };
+  }
+  return deniedPage(app, req, site, d, c, itemId);
 }
 
 /** Search hits without those of collections the request may not see (titles and excerpts never leak). */
