@@ -289,6 +289,9 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     const big = await upload(t.app, owner, 'huge.png', Buffer.concat([png, Buffer.alloc(10_000_001)]), 'image/png');
     expect(big.statusCode).toBe(413);
     expect(big.json().message).toBe(pm.fileTooLarge('10 MB'));
+    const hugeFile = await upload(t.app, owner, 'film.mp4', Buffer.alloc(20_000_001), 'video/mp4');
+    expect(hugeFile.statusCode).toBe(413);
+    expect(hugeFile.json().message).toBe(pm.fileTooLarge('20 MB'));
     const exe = await upload(t.app, owner, 'tool.exe', Buffer.from('MZ....'));
     expect(exe.statusCode).toBe(415);
     expect(exe.json().message).toBe(pm.FILE_NOT_SUPPORTED);

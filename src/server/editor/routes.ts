@@ -1,5 +1,5 @@
 /** The owner calls of the page editor: pages (draft, publish, schedule), site styles, uploads. See .tmp/editor-api.md. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { and, asc, eq } from 'drizzle-orm';
 import { Role } from '../../core/enums.js';
@@ -7,7 +7,8 @@ import { schema } from '../../db/index.js';
 import { parseInput } from '../platform/validate.js';
 import { HttpError } from '../errors.js';
 import { DRAFT_STATUSES, type EditorService } from './service.js';
-import { MAX_FILE_BYTES, uploadJson, type UploadService } from './uploads.js';
+import { extname } from 'node:path';
+import { MAX_FILE_BYTES, SUPPORTED_TYPES, maxBytesFor, tooLarge, uploadJson, type UploadService } from './uploads.js';
 
 export const EDITOR_API = '/api/editor';
 /** Who edits pages: admins, website managers, editors, and draft editors (who cannot publish). */
@@ -120,7 +121,12 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES + 1 }, (_req, body, done) => done(null, body));
-    scope.post(`${EDITOR_API}/uploads`, { ...edit, bodyLimit: MAX_FILE_BYTES + 1 }, async (req, reply) => {
+    // A declared length over the file's maximum is refused before the body is read, with the spec's message.
+    const declaredSize = async (req: FastifyRequest) => {
+      const kind = SUPPORTED_TYPES[extname(String((req.query as Record<string, unknown>).name ?? '')).toLowerCase()]?.kind ?? 'file';
+      if (Number(req.headers['content-length'] ?? 0) > maxBytesFor(kind)) throw tooLarge(kind);
+    };
+    scope.post(`${EDITOR_API}/uploads`, { ...edit, onRequest: declaredSize, bodyLimit: MAX_FILE_BYTES + 1 }, async (req, reply) => {
       const q = req.query as Record<string, unknown>;
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const row = await uploads.create(site(req), q.name, body);
