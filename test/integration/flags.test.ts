@@ -113,6 +113,9 @@ describe.each(DB_KINDS)('flags: features, experiments, preview and safe mode on 
     expect((await visitor.get('/shop')).body).not.toContain('/shop/p/gift-card');
     const giftSku = (await t.database.db.select({ sku: schema.productVariants.sku }).from(schema.productVariants).where(eq(schema.productVariants.itemId, giftCard)))[0]!.sku;
     expect((await visitor.send('POST', '/api/commerce/shopping-cart/entries', { itemId: giftCard, sku: giftSku, quantity: 1 })).statusCode).toBe(404);
+    const code = await visitor.send('POST', '/api/checkout/quote', { giftCardCode: 'GIFT-CODE-1' });
+    expect(code.statusCode).toBe(400);
+    expect(code.json().message).toBe('That gift card code is not valid.');
     // Subscriptions: the cart subscription call and its page.
     expect((await visitor.send('POST', '/api/3/commerce/cart/subscription', { itemId: coffee, sku: coffeeSku, qty: 1 })).statusCode).toBe(404);
     expect((await visitor.get('/checkout/subscription')).statusCode).toBe(404);

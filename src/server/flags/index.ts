@@ -13,7 +13,8 @@ import { schema } from '../../db/index.js';
 import { analyticsOptionsOf, serviceUrlFor, sourceEnvironmentOf, type AnalyticsOptions } from '../../core/analytics-options.js';
 import { Feature } from '../../core/features.js';
 import { ProductType } from '../../core/enums.js';
-import { notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
+import { checkoutMessages } from '../checkout/service.js';
 import type { WebsiteRow } from '../platform/websites.js';
 import { anyInstalmentsEnabled, isEnabled } from './service.js';
 import { pageFlags, previewItem, productHidden, type PageFlags } from './page.js';
@@ -60,6 +61,7 @@ function featureOfRoute(url: string | undefined) {
 }
 
 const CART_ENTRIES = '/api/commerce/shopping-cart/entries';
+const CHECKOUT_WITH_CODES = new Set(['/api/checkout/quote', '/api/checkout/place-order']);
 
 export const flagsArea = fp(
   async (app: FastifyInstance) => {
@@ -90,11 +92,19 @@ export const flagsArea = fp(
       if (!rule.on(site)) throw notFound();
     });
 
-    // Gift cards switched off: a gift card cannot be added to a cart (its page already answers 404).
+    // Gift cards switched off: a gift card cannot be added to a cart (its page already answers 404), and no
+    // gift card code is taken at checkout.
     app.addHook('preHandler', async (req) => {
-      if (req.method !== 'POST' || req.routeOptions.url !== CART_ENTRIES) return;
+      if (req.method !== 'POST') return;
+      const url = req.routeOptions.url;
+      if (url !== CART_ENTRIES && !CHECKOUT_WITH_CODES.has(url ?? '')) return;
       const site = await app.services.websites.get();
       if (isEnabled(site, Feature.GIFT_CARDS)) return;
+      if (url !== CART_ENTRIES) {
+        const code = (req.body as { giftCardCode?: unknown } | undefined)?.giftCardCode;
+        if (typeof code === 'string' && code.trim() !== '') throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
+        return;
+      }
       const itemId = (req.body as { itemId?: unknown } | undefined)?.itemId;
       if (typeof itemId !== 'string' || itemId.length > 64) return;
       const [row] = await app.database.db
