@@ -25,7 +25,8 @@ export const CONFIRMED_PATH = '/donate/confirmed';
 export const DONATIONS_API = '/api/donations';
 const PURPOSE = 'donation';
 const KEY = /^[A-Za-z0-9_-]{8,128}$/;
-export const DONATION_LIMIT = { name: 'donation', max: 20, windowMs: 60_000, message: commerce.RATE_LIMITED };
+/** Per address (card testing is the abuse to expect; a cookie is free to renew, an address is not). */
+export const DONATION_LIMIT = { name: 'donation', max: 30, windowMs: 60_000, message: commerce.RATE_LIMITED };
 
 type Obj = Record<string, unknown>;
 
@@ -128,8 +129,9 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
       return { donation: { id: d.id, amountCents: d.amountCents, currency: d.currency, testMode: d.testMode }, duplicate: r.duplicate, confirmationUrl: url };
     } catch (e) {
       if (!form || !(e instanceof HttpError)) throw e;
-      // Card fields are never written back into the page.
-      const { cardNumber: _n, cardExpiry: _e, cardCvc: _c, ...values } = raw;
+      // Card fields are never written back into the page. The page gets a fresh idempotency key: a declined
+      // attempt's key would answer the same decline again, and nothing was charged under it.
+      const { cardNumber: _n, cardExpiry: _e, cardCvc: _c, idempotencyKey: _k, ...values } = raw;
       return donatePage(req, reply, { status: e.status, values, errors: e.errors ?? {}, message: e.message });
     }
   });
