@@ -245,7 +245,7 @@ describe('page editor in Chromium', () => {
     await second.close();
   });
 
-  it('moves a block by dragging it, shows the draft statuses in the pages list, and the editor passes an axe-core scan', async () => {
+  it('moves a block by dragging it, resizes, duplicates and deletes blocks, adds, moves and deletes sections, sets the statuses shown in the pages list, and passes an axe-core scan', async () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await signIn(context, site);
     const problems = watchConsole(page);
@@ -258,6 +258,32 @@ describe('page editor in Chromium', () => {
     await saved(page);
     await page.getByRole('group', { name: 'Quote: Lovely cups' }).dragTo(page.getByRole('group', { name: 'Heading: Top' }));
     expect(await blockOrder(page)).toEqual(['Quote: Lovely cups', 'Heading: Top']);
+
+    // Resize with the keyboard, duplicate and delete a block.
+    const heading = page.getByRole('group', { name: 'Heading: Top' });
+    await heading.focus();
+    await page.keyboard.press('Alt+ArrowLeft');
+    await page.keyboard.press('Alt+ArrowLeft');
+    expect(await page.getByRole('complementary').getByLabel('Width (columns of 12)').inputValue()).toBe('10');
+    expect(await heading.evaluate((el) => getComputedStyle(el).gridColumnEnd)).toBe('span 10');
+    await heading.getByRole('button', { name: 'Duplicate' }).click();
+    expect(await blockOrder(page)).toEqual(['Quote: Lovely cups', 'Heading: Top', 'Heading: Top']);
+    await page.getByRole('group', { name: 'Heading: Top' }).nth(1).getByRole('button', { name: 'Delete' }).click();
+    expect(await blockOrder(page)).toEqual(['Quote: Lovely cups', 'Heading: Top']);
+
+    // Sections: add a second one with a block, move it up, then delete it.
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await addFromPalette(page, 2, 'Line');
+    await page.getByRole('button', { name: 'Move section 2 up' }).click();
+    expect(await blockOrder(page)).toEqual(['Line', 'Quote: Lovely cups', 'Heading: Top']);
+    await page.getByRole('button', { name: 'Delete section 1' }).click();
+    expect(await blockOrder(page)).toEqual(['Quote: Lovely cups', 'Heading: Top']);
+    expect(await page.getByRole('region', { name: 'Section 2' }).count()).toBe(0);
+
+    // The phone view of the canvas is 375 px wide.
+    await page.getByRole('group', { name: 'Device' }).getByRole('button', { name: 'Phone' }).click();
+    expect(await page.locator('.ed-canvas').evaluate((el) => el.getBoundingClientRect().width)).toBe(375);
+    await page.getByRole('group', { name: 'Device' }).getByRole('button', { name: 'Desktop' }).click();
     await saved(page);
 
     // Statuses: a new page is a draft; Needs Review and Private are set from the editor and listed.

@@ -19,7 +19,7 @@ export const EDITOR_CSS = `
 .ed-shell button:disabled,.ed-toolbar button:disabled{opacity:.45;cursor:not-allowed}
 .ed-save{min-width:7em;color:#444}
 .ed-canvas-frame{background:#e9e9ee;border-radius:6px;padding:16px;overflow:auto}
-.ed-canvas{margin:0 auto;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.15);transition:width .2s}
+.ed-canvas{margin:0 auto;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.15)}
 .ed-section{position:relative;border:1px dashed #bbb;margin:8px;padding:28px 8px 8px}
 .ed-section__bar{position:absolute;top:2px;left:8px;right:8px;display:flex;gap:6px;align-items:center;font-size:.85em}
 .ed-section__bar button{padding:2px 8px;font-size:.85em}
