@@ -52,6 +52,7 @@ export function demoLayout(refs: { journalId?: string; productId?: string }): Pa
       more,
       createBlock(BlockType.CHART_BAR, {
         ...ids,
+        w: 8,
         data: { title: 'Pieces made each season', columns: ['Shirts', 'Boards'], rows: [{ label: 'Spring', values: [40, 12] }, { label: 'Summer', values: [55, 18] }, { label: 'Autumn', values: [38, 25] }], showLegend: true },
       }),
     ),
