@@ -244,6 +244,9 @@ describe.each(DB_KINDS)('reviews, related products and donations on %s', (kind) 
     expect(pending.statusCode).toBe(200);
     expect(pending.json().reviews.filter((r: { itemId: string }) => r.itemId === itemId)).toHaveLength(3);
     for (const id of [r1, r2]) expect((await owner.send('POST', `${REVIEWS}/admin/reviews/${id}/approve`)).json().review.status).toBe('approved');
+    const audited = await rows<{ action: string; account_id: string }>(t.database.db, sql`select action, account_id from audit_log where entity_id = ${r1}`);
+    expect(audited.map((a) => a.action)).toEqual(['review.approve']);
+    expect(audited[0]!.account_id).toBeTruthy();
     const cid = pending.json().reviews.find((r: { authorName: string }) => r.authorName === 'Cy').id;
     expect((await owner.send('POST', `${REVIEWS}/admin/reviews/${cid}/reject`)).json().review.status).toBe('rejected');
 

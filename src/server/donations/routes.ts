@@ -15,6 +15,7 @@ import { isValidEmail } from '../../core/forms.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
 import { rows } from '../db-util.js';
 import { sendSitePage } from '../checkout/page.js';
+import { audit } from '../platform/audit.js';
 import { linkKey, signLink, verifyLink } from '../reviews/tokens.js';
 import type { PaymentMethodInput } from '../payments/provider.js';
 import type { DonationService } from './service.js';
@@ -187,6 +188,7 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
       if (merged.minimumCents > merged.maximumCents) throw badRequest('The minimum cannot be above the maximum.', { minimumCents: 'The minimum cannot be above the maximum.' });
       const next = { ...r[0].settings, donations: merged };
       await tx.execute(sql`update websites set settings = ${JSON.stringify(next)}::jsonb, version = version + 1 where id = ${websiteId}`);
+      await audit(tx, { websiteId, accountId: req.owner!.id, action: 'donations.settings', entity: 'website', entityId: websiteId, before: donationSettingsOf(r[0].settings), after: merged });
       return next;
     });
     app.services.websites.invalidate();

@@ -10,6 +10,7 @@ import { badRequest, notFound } from '../errors.js';
 import { RecordType } from '../../core/enums.js';
 import { relatedProducts as text } from '../../core/messages.js';
 import type { ItemRow } from '../pages/context.js';
+import { audit } from '../platform/audit.js';
 
 export const RELATED_MAX = 12;
 
@@ -72,7 +73,7 @@ export class RelatedProducts {
   }
 
   /** Replaces a product's chosen related products (an empty list brings back the category fallback). */
-  async set(websiteId: string, itemId: string, relatedIds: string[]): Promise<Array<{ id: string; title: string }>> {
+  async set(websiteId: string, itemId: string, relatedIds: string[], by: string | null = null): Promise<Array<{ id: string; title: string }>> {
     await this.product(websiteId, itemId);
     const ids = [...new Set(relatedIds)];
     if (ids.includes(itemId)) throw badRequest(text.SELF, { relatedItemIds: text.SELF });
@@ -88,6 +89,7 @@ export class RelatedProducts {
       await tx.execute(sql`select id from items where id = ${itemId} for update`);
       await tx.execute(sql`delete from related_products where item_id = ${itemId}`);
       if (ids.length > 0) await tx.insert(schema.relatedProducts).values(ids.map((id, position) => ({ itemId, relatedItemId: id, position })));
+      await audit(tx, { websiteId, accountId: by, action: 'product.related', entity: 'item', entityId: itemId, after: { relatedItemIds: ids } });
     });
     return this.chosen(websiteId, itemId);
   }

@@ -12,6 +12,7 @@ import { RATING_MAX, RATING_MIN, REVIEW_BODY_MAX, REVIEW_NAME_MAX, REVIEW_TITLE_
 import { HttpError, badRequest } from '../errors.js';
 import { rows } from '../db-util.js';
 import { sendSitePage } from '../checkout/page.js';
+import { audit } from '../platform/audit.js';
 import { CRUMB_COOKIE } from '../plugins/crumb.js';
 import { REVIEW_REQUEST_PATH, type ReviewRequestView, type ReviewService } from './service.js';
 import { RELATED_MAX, type RelatedProducts } from './related.js';
@@ -176,6 +177,7 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
       if (!r[0]) throw new HttpError(404, 'Not found');
       const next = { ...r[0].settings, reviews: { ...reviewSettingsOf(r[0].settings), ...b.settings } };
       await tx.execute(sql`update websites set settings = ${JSON.stringify(next)}::jsonb, version = version + 1 where id = ${websiteId}`);
+      await audit(tx, { websiteId, accountId: req.owner!.id, action: 'reviews.settings', entity: 'website', entityId: websiteId, before: reviewSettingsOf(r[0].settings), after: next.reviews });
       return next;
     });
     app.services.websites.invalidate();
@@ -200,6 +202,6 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
       .object({ relatedItemIds: z.array(z.string().regex(/^[0-9a-f]{24}$/, 'Must be a product id.')).max(RELATED_MAX, `At most ${RELATED_MAX} related products.`) })
       .strict()
       .parse(req.body ?? {});
-    return { related: await related.set(req.owner!.websiteId, req.params.itemId, b.relatedItemIds) };
+    return { related: await related.set(req.owner!.websiteId, req.params.itemId, b.relatedItemIds, req.owner!.id) };
   });
 }

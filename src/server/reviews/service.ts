@@ -23,6 +23,7 @@ import { ratingSummary, type RatingSummary } from '../../core/reviews.js';
 import { linkKey, signLink, verifyLink } from './tokens.js';
 import { reviewSettingsOf } from './settings.js';
 import { reviewRequestEmail } from './emails.js';
+import { audit } from '../platform/audit.js';
 
 export const REVIEW_REQUEST_JOB = 'reviews:request';
 export const REVIEW_LINK_PURPOSE = 'review-request';
@@ -244,10 +245,13 @@ export class ReviewService {
 
   async moderate(websiteId: string, reviewId: string, status: 'approved' | 'rejected', by: string): Promise<ReviewRow> {
     if (!/^[0-9a-f]{24}$/.test(reviewId)) throw notFound(text.NOT_FOUND);
-    const r = await rows<Obj>(
-      this.db,
-      sql`update product_reviews set status = ${status}, moderated_at = now(), moderated_by = ${by} where id = ${reviewId} and website_id = ${websiteId} returning *`,
-    );
+    const r = await this.db.transaction(async (tx) => {
+      const before = await rows<{ status: string }>(tx, sql`select status from product_reviews where id = ${reviewId} and website_id = ${websiteId} for update`);
+      if (!before[0]) return [];
+      const after = await rows<Obj>(tx, sql`update product_reviews set status = ${status}, moderated_at = now(), moderated_by = ${by} where id = ${reviewId} returning *`);
+      await audit(tx, { websiteId, accountId: by, action: status === 'approved' ? 'review.approve' : 'review.reject', entity: 'product-review', entityId: reviewId, before: { status: before[0].status }, after: { status } });
+      return after;
+    });
     if (!r[0]) throw notFound(text.NOT_FOUND);
     const t = await rows<{ title: string }>(this.db, sql`select title from items where id = ${String(r[0].item_id)}`);
     return reviewFrom({ ...r[0], product_title: t[0]?.title ?? '' });
