@@ -216,7 +216,11 @@ describe.each(DB_KINDS)('engagement on %s', (kind) => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toBe('attachment; filename="Newsletter.csv"');
     const lines = res.body.split('\r\n');
-    expect(lines[0]).toBe('Email,Status,Source,Signed Up,Confirmed,Unsubscribed');
+    expect(lines[0]).toBe('Email,Status,Source,Signed Up,Confirmed,Unsubscribed,Unsubscribe Link');
+    // Each subscribed member's own one-click link works.
+    const cmd = lines.find((l) => l.startsWith(`"'=cmd@`))!;
+    const link = /(https?:\/\/[^,]+\/newsletter\/unsubscribe\/[^,\s]+)$/.exec(cmd)![1]!;
+    expect((await t.app.inject({ method: 'GET', url: new URL(link).pathname })).body).toContain('=cmd@example.com');
     expect(res.body).toContain(`"'=cmd@example.com",subscribed,popup,`);
     expect(res.body).toContain(`"'-""q""@example.com",subscribed,popup,`);
     expect((await t.app.inject({ method: 'GET', url: `${API}/lists/${defaultListId}/export.csv` })).statusCode).toBe(401);

@@ -278,12 +278,20 @@ export class MailingLists {
     return { members: r.map(memberJson), total: Number(c[0]?.n ?? 0) };
   }
 
-  /** CSV of a list: Email, Status, Source, Signed Up, Confirmed, Unsubscribed; formulas neutralised. */
-  async csv(websiteId: string, listId: string): Promise<{ name: string; csv: string }> {
+  /**
+   * CSV of a list: Email, Status, Source, Signed Up, Confirmed, Unsubscribed, and each member's signed
+   * one-click unsubscribe link (for emails the owner sends with another tool); formulas neutralised.
+   */
+  async csv(websiteId: string, listId: string, origin = ''): Promise<{ name: string; csv: string }> {
     const list = await this.requireList(websiteId, listId);
     const r = await rows<MemberRow>(this.db, sql`SELECT * FROM mailing_list_members WHERE list_id = ${listId} ORDER BY created, id`);
-    const lines = [['Email', 'Status', 'Source', 'Signed Up', 'Confirmed', 'Unsubscribed'].join(',')];
-    for (const x of r.map(memberJson)) lines.push([x.email, x.status, x.source, x.created, x.confirmedAt ?? '', x.unsubscribedAt ?? ''].map(csvCell).join(','));
+    const key = await this.key();
+    const base = this.publicOrigin ?? origin;
+    const lines = [['Email', 'Status', 'Source', 'Signed Up', 'Confirmed', 'Unsubscribed', 'Unsubscribe Link'].join(',')];
+    for (const x of r.map(memberJson)) {
+      const link = x.status === 'unsubscribed' ? '' : `${base}${UNSUBSCRIBE_PATH}/${signMemberToken(key, 'unsubscribe', x.id)}`;
+      lines.push([x.email, x.status, x.source, x.created, x.confirmedAt ?? '', x.unsubscribedAt ?? '', link].map(csvCell).join(','));
+    }
     return { name: list.name, csv: lines.join('\r\n') + '\r\n' };
   }
 }

@@ -230,7 +230,7 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
   });
 
   app.get<{ Params: { id: string } }>(`${API}/lists/:id/export.csv`, listOwner, async (req, reply) => {
-    const { name, csv } = await lists.csv(req.owner!.websiteId, listId.parse(req.params.id));
+    const { name, csv } = await lists.csv(req.owner!.websiteId, listId.parse(req.params.id), origin(req));
     const file = name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'list';
     return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${file}.csv"`).header('cache-control', 'no-store').send(csv);
   });
