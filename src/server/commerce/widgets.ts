@@ -114,9 +114,20 @@ function esc(s: string): string {
 /** The renderer for one page render. */
 export function commerceWidgets(opts: { currency: string; settings?: CommerceSettings }): WidgetRenderer {
   const settings = opts.settings ?? {};
+  // A card or a product page asks for several widgets of one item: its props are worked out once per render.
+  const productProps = new WeakMap<object, ProductProps | null>();
+  const propsOf = (item: unknown): ProductProps | null => {
+    if (!item || typeof item !== 'object') return productPropsOf(item, opts.currency, settings);
+    let p = productProps.get(item);
+    if (p === undefined) {
+      p = productPropsOf(item, opts.currency, settings);
+      productProps.set(item, p);
+    }
+    return p;
+  };
   return {
     render(name: WidgetName, props: WidgetProps): string | undefined {
-      const product = productPropsOf(props.item, opts.currency, settings);
+      const product = propsOf(props.item);
       if (!product) return undefined;
       const scope = product.itemId;
       const express = props.args.includes('express') || settings.expressCheckout === true;
