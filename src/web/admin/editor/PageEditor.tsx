@@ -511,6 +511,7 @@ export function PageEditor({ id }: { id: string }) {
       </div>
       {done ? <p role="status">{done}</p> : null}
       {page.status === 'scheduled' && page.publishAt ? <p>Publishes on {new Date(page.publishAt).toLocaleString()}.</p> : null}
+      {page.publishedAt && page.status !== 'published' ? <p>Visitors see the version published {new Date(page.publishedAt).toLocaleString()}; these changes are not published yet.</p> : null}
       <div aria-live="polite" className="ed-visually-hidden">
         {announcement}
       </div>

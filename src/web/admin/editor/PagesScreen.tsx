@@ -70,7 +70,7 @@ export function PagesScreen() {
                 </a>
                 <span>{p.fullUrl}</span>
                 <StatusBadge status={p.status} />
-                {p.hasUnpublishedChanges && p.status === 'published' ? <span>Unpublished changes</span> : null}
+                {p.publishedAt && p.status !== 'published' ? <span>Live; the changes since are not published</span> : null}
                 {p.status === 'scheduled' && p.publishAt ? <span>Publishes {new Date(p.publishAt).toLocaleString()}</span> : null}
               </li>
             ))}
