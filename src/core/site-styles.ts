@@ -265,3 +265,16 @@ export function stylesCss(styles: SiteStyles, scope = '.ts-layout'): string {
   }
   return out.join('\n');
 }
+
+/**
+ * The site-wide part of saved styles: the font variables on :root and the usage categories applied
+ * to the theme's body text, headings and buttons, plus the colour theme classes anywhere on the site.
+ */
+export function siteStylesCss(styles: SiteStyles): string {
+  return [
+    stylesCss(styles, ':root'),
+    'body{font-family:var(--ts-font-body)}',
+    'h1,h2,h3,h4,h5,h6{font-family:var(--ts-font-headings);font-weight:var(--ts-weight-headings)}',
+    'button,.sqs-block-button-element{font-family:var(--ts-font-buttons);font-weight:var(--ts-weight-buttons)}',
+  ].join('\n');
+}

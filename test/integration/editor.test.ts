@@ -248,6 +248,8 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
   it('saves only the dirty style paths, checks them, refuses stale versions, and applies them as CSS variables', async () => {
     const g = await owner.get(`${API}/styles`);
     expect(g.json().version).toBe(0);
+    // Until styles are saved, pages are drawn by the theme alone.
+    expect((await new Visitor(t.app).get('/journal')).body).not.toContain('ts-site-styles');
     const styles = g.json().styles;
     const palette = { ...styles.colors.palette, accent: '#aa3300' };
     const themes = styles.colors.themes.map((th: { id: string }) => (th.id === 'accent' ? { ...th, background: '#aa3300' } : th));
@@ -262,6 +264,10 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     expect(unknown.json().message).toBe(pm.notExpectedOption('colors.secret'));
     const injection = await owner.send('PUT', `${API}/styles`, { version: 1, changes: { 'fonts.usageCategories': { ...styles.fonts.usageCategories, body: { family: 'x;}body{display:none', weight: 400, size: 1 } } } });
     expect(injection.statusCode).toBe(400);
+    // Saved styles reach every page: fonts by usage category as CSS variables.
+    const journal = (await new Visitor(t.app).get('/journal')).body;
+    expect(journal).toContain('<style id="ts-site-styles">:root{--ts-font-headings:');
+    expect(journal).toContain('body{font-family:var(--ts-font-body)}');
     const html = (await new Visitor(t.app).get(`/${DEMO_PAGE_URL_ID}`)).body;
     // The accent theme's dark background gets white text (the dark-colour test).
     expect(html).toContain('.ts-theme-accent{--ts-bg:#aa3300;--ts-text:#ffffff;');

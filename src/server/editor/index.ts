@@ -14,6 +14,7 @@ import { mapProviderFor } from './map.js';
 import { commerceWidgets } from '../commerce/widgets.js';
 import { contentWidgets } from '../pages/widgets.js';
 import { ImageVariantError } from '../images/variants.js';
+import { siteStylesCss } from '../../core/site-styles.js';
 
 export { EditorService } from './service.js';
 export { UploadService } from './uploads.js';
@@ -22,6 +23,8 @@ export { seedEditorDemo } from './seed.js';
 interface Area {
   editor: EditorService;
   uploads: UploadService;
+  /** The site styles <style> of each website, kept for a second (saves clear it). */
+  styleTags: Map<string, { at: number; html: Promise<string> }>;
 }
 const areas = new WeakMap<Database, Area>();
 
@@ -35,8 +38,9 @@ export function editorOf(app: FastifyInstance): Area {
 export async function editorArea(app: FastifyInstance): Promise<void> {
   const editor = new EditorService(app.database.db);
   const uploads = new UploadService(app.database.db, app.config.DATA_DIR);
-  areas.set(app.database, { editor, uploads });
-  await editorRoutes(app, { service: editor, uploads });
+  const styleTags = new Map<string, { at: number; html: Promise<string> }>();
+  areas.set(app.database, { editor, uploads, styleTags });
+  await editorRoutes(app, { service: editor, uploads, onStylesSaved: () => styleTags.clear() });
 
   /** Uploaded files; images also as `?format=NNNw` size variants (made once, then served from the disk cache). */
   app.get<{ Params: { file: string } }>(`${UPLOADS_PREFIX}:file`, async (req, reply) => {
@@ -96,4 +100,21 @@ export async function pageLayoutHtml(app: FastifyInstance, req: FastifyRequest, 
     page,
     preview,
   });
+}
+
+/**
+ * The page pipeline's hook for <head>: once an owner has saved site styles, their fonts by usage
+ * category and colour themes as CSS variables for every public page ('' until then, so sites
+ * without saved styles look exactly as their theme draws them).
+ */
+export async function siteStylesHead(app: FastifyInstance, websiteId: string): Promise<string> {
+  const area = areas.get(app.database);
+  if (!area) return '';
+  const now = Date.now();
+  const hit = area.styleTags.get(websiteId);
+  if (hit && now - hit.at < 1000) return hit.html;
+  const html = area.editor.getStyles(websiteId).then(({ styles, version }) => (version > 0 ? `<style id="ts-site-styles">${siteStylesCss(styles)}</style>` : ''));
+  area.styleTags.set(websiteId, { at: now, html });
+  html.catch(() => area.styleTags.delete(websiteId));
+  return html;
 }

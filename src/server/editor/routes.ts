@@ -26,7 +26,7 @@ const stylesIn = z.object({ version, changes: z.record(z.string().max(100), z.un
 const renameIn = z.object({ name: z.unknown() });
 const newPageIn = z.object({ title: z.string({ error: 'Enter a title.' }).trim().min(1, 'Enter a title.').max(300), urlId: z.string().trim().max(200).optional() });
 
-export async function editorRoutes(app: FastifyInstance, opts: { service: EditorService; uploads: UploadService }) {
+export async function editorRoutes(app: FastifyInstance, opts: { service: EditorService; uploads: UploadService; onStylesSaved?: () => void }) {
   const { service, uploads } = opts;
   const db = app.database.db;
   const edit = { preHandler: app.requireOwner(EDIT_ROLES) };
@@ -97,7 +97,9 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
 
   app.put(`${EDITOR_API}/styles`, publish, async (req) => {
     const body = parseInput(stylesIn, req.body);
-    return service.patchStyles(site(req), body.version, body.changes, req.owner!.id);
+    const saved = await service.patchStyles(site(req), body.version, body.changes, req.owner!.id);
+    opts.onStylesSaved?.();
+    return saved;
   });
 
   app.get(`${EDITOR_API}/uploads`, edit, async (req, reply) => {

@@ -34,7 +34,7 @@ import { imageRoutes } from '../images/routes.js';
 import { ImageVariants } from '../images/variants.js';
 import { normaliseQuery, searchSite } from '../search/search.js';
 import { formHtml } from '../forms/index.js';
-import { pageLayoutHtml } from '../editor/index.js';
+import { pageLayoutHtml, siteStylesHead } from '../editor/index.js';
 import { contentGate, courseContext, visibleHits } from '../members/index.js';
 import { engagementParts } from '../engagement/index.js';
 import { productPageExtras } from '../reviews/product-page.js';
@@ -128,7 +128,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     // Popup, cookie banner and consent-gated owner scripts (server/engagement).
     const engage = await engagementParts(app, req, { pageType: page.pageType, path, header: injection.header ?? '', footer: injection.footer ?? '' });
     const tessera = {
-      headers: `${preload}<link rel="stylesheet" href="/theme/site.css">${client.head}${engage.header}`,
+      headers: `${preload}<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}${engage.header}`,
       footers: `${client.body}${engage.footer}${fx.island}${fx.notice}`,
       cartPill: renderIsland('CartPill', { totalQuantity: cart?.totalQuantity ?? 0 }),
       title: escapeHtml(page.title ? `${page.title} — ${site.title}` : site.title),
