@@ -11,8 +11,7 @@ import { TaxScreen } from './TaxScreen.js';
 import { CouponsScreen } from './CouponsScreen.js';
 import { Analytics } from './Analytics.js';
 import { PopupScreen, ListsScreen, CookiesScreen, EmailPreviewScreen } from './EngagementScreens.js';
-import { PagesEditorScreen } from './editor/index.js';
-import { StylesScreen } from './editor/StylesScreen.js';
+import { PagesEditorScreen, StylesScreen } from './editor/lazy.js';
 import { ReviewsScreen, RelatedProductsScreen, DonationsScreen } from './ReviewsScreens.js';
 import { BillingScreen, FeaturesScreen } from './FeaturesScreen.js';
 
