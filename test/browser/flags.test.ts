@@ -88,6 +88,11 @@ describe('flags in Chromium', () => {
     await giftCards.check();
     await page.getByRole('status').filter({ hasText: 'Gift cards is on.' }).waitFor();
     expect((await page.request.get(`${site.url}/shop/p/gift-card`)).status()).toBe(200);
+    // The funnel of an experiment, split by variant (the first test's visitor had 'bold').
+    await page.getByRole('button', { name: 'Show funnel for hero' }).click();
+    const table = page.getByRole('table', { name: 'Shop funnel of hero by variant (visitors)' });
+    await table.waitFor();
+    await expect.poll(() => table.getByRole('rowheader', { name: 'bold' }).count()).toBe(1);
     await page.addScriptTag({ content: axeSource });
     const violations = await page.evaluate(async () => {
       const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;

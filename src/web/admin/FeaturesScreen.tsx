@@ -85,8 +85,7 @@ function FunnelTable({ name }: { name: string }) {
   const [to, setTo] = useState(today);
   const [data, setData] = useState<Funnel[] | null>(null);
   const [error, setError] = useState('');
-  const load = async (e?: FormEvent) => {
-    e?.preventDefault();
+  const load = async () => {
     setError('');
     try {
       setData((await api<{ variants: Funnel[] }>('GET', `/api/flags/experiments/${encodeURIComponent(name)}/funnel?from=${from}&to=${to}`)).variants);
@@ -95,14 +94,16 @@ function FunnelTable({ name }: { name: string }) {
     }
   };
   return (
-    <form onSubmit={load} aria-label={`Funnel by variant for ${name}`}>
+    <div role="group" aria-label={`Funnel by variant for ${name}`}>
       <label>
         From <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
       </label>{' '}
       <label>
         To <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
       </label>{' '}
-      <button type="submit">Show funnel for {name}</button>
+      <button type="button" onClick={() => void load()}>
+        Show funnel for {name}
+      </button>
       {error ? <p role="alert">{error}</p> : null}
       {data ? (
         <table>
@@ -134,7 +135,7 @@ function FunnelTable({ name }: { name: string }) {
           </tbody>
         </table>
       ) : null}
-    </form>
+    </div>
   );
 }
 
