@@ -133,6 +133,25 @@ describe('engagement in Chromium', () => {
     await context.close();
   }, 60_000);
 
+  it('an exit-intent popup opens when the pointer leaves through the top of the window', async () => {
+    await owner.send('PUT', `${API}/popup`, { ...POPUP, title: 'Before you go', trigger: 'exit', action: 'button', buttonText: 'See the shop', buttonUrl: '/shop' });
+    const context = await b.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${site.url}/`);
+    await page.waitForFunction(() => document.querySelector('[data-island="PromoPopup"]')?.getAttribute('data-hydrated') === '1');
+    await page.mouse.move(400, 300);
+    await page.mouse.move(400, 120);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    // Leaving the document through its top edge (what a real pointer heading for the tabs does).
+    await page.evaluate(() => document.documentElement.dispatchEvent(new MouseEvent('mouseout', { bubbles: true, clientX: 400, clientY: 0, relatedTarget: null })));
+    const dialog = page.getByRole('dialog', { name: 'Before you go' });
+    await dialog.waitFor({ timeout: 5000 });
+    await dialog.getByRole('link', { name: 'See the shop' }).click();
+    await page.waitForURL(`${site.url}/shop`);
+    expect(await page.evaluate(() => localStorage.getItem('tessera.popupOverlay.submitted'))).toBe('true');
+    await context.close();
+  }, 60_000);
+
   it('a sign-up from the popup appears in the owner list, and the unsubscribe link removes it', async () => {
     await owner.send('PUT', `${API}/popup`, { ...POPUP, title: 'Join us', delaySeconds: 0 });
     const context = await b.browser.newContext();
