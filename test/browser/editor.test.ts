@@ -346,7 +346,7 @@ describe('page editor in Chromium', () => {
     await context.close();
   });
 
-  it("a page that cannot be loaded shows 'Something went wrong' with 'Try again'", async () => {
+  it("a page that cannot be loaded shows 'Something went wrong' with 'Try again'; a bad page URL is refused", async () => {
     const context = await b.browser.newContext();
     const page = await signIn(context, site);
     await page.goto(`${site.url}/config/pages/no-such-page`);
@@ -354,6 +354,14 @@ describe('page editor in Chromium', () => {
     await alert.getByText(editorMessages.SOMETHING_WENT_WRONG).waitFor();
     await alert.getByRole('button', { name: editorMessages.TRY_AGAIN }).click();
     await page.getByRole('alert').getByRole('button', { name: editorMessages.TRY_AGAIN }).waitFor();
+
+    // A page address that is not valid is refused in the spec's words.
+    await page.goto(`${site.url}/config/pages`);
+    const form = page.getByRole('form', { name: 'Create a page' });
+    await form.getByLabel('Page title').fill('Odd page');
+    await form.getByLabel(/Page URL/).fill('/odd page!');
+    await form.getByRole('button', { name: 'Create page' }).click();
+    await form.getByRole('alert').filter({ hasText: platform.notValidPageUrl('/odd page!') }).waitFor();
     await context.close();
   });
 
