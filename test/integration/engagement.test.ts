@@ -280,8 +280,19 @@ describe.each(DB_KINDS)('engagement on %s', (kind) => {
     expect(acc.headers.location).toBe('/');
     expect((await v.get('/')).body).toContain('<script>window.ownerHeader = 1</script>');
     expect((await v.send('POST', '/api/engagement/consent', 'choice=maybe', { headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(400);
+    // Notice mode: an information banner until dismissed; cookies stay implied.
+    const notice = await owner.send('PUT', `${API}/cookies`, { mode: 'notice', text: 'We <3 cookies', policyUrl: '' });
+    expect(notice.json().cookiePolicy).toBe('implied');
+    const n = new Visitor(t.app);
+    const first = await n.get('/');
+    expect(first.body).toContain('We &lt;3 cookies');
+    expect(first.body).toContain(`>${em.BANNER_DISMISS}</button>`);
+    expect(first.body).not.toContain('data-tessera-consent');
+    expect((await n.send('POST', '/api/engagement/consent', 'choice=dismiss', { headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(303);
+    expect((await n.get('/')).body).not.toContain('data-island="CookieBanner"');
     const off = await owner.send('PUT', `${API}/cookies`, { mode: 'off', text: '', policyUrl: '' });
     expect(off.json().cookiePolicy).toBe('implied');
+    expect((await new Visitor(t.app).get('/')).body).not.toContain('data-island="CookieBanner"');
     await owner.send('PUT', '/api/site-header-footer', { header: '', footer: '' });
   });
 
