@@ -89,7 +89,14 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
   it('creates pages with a clean url, refusing a bad or taken one', async () => {
     const made = await owner.send('POST', `${API}/pages`, { title: 'Open Studio' });
     expect(made.statusCode).toBe(201);
-    expect(made.json().page).toMatchObject({ title: 'Open Studio', urlId: 'open-studio', version: 0 });
+    expect(made.json().page).toMatchObject({ title: 'Open Studio', urlId: 'open-studio', version: 0, status: 'draft', statusLabel: 'Draft' });
+    // Not on the public site until its first layout is published; the owner's preview shows it.
+    await new Promise((r) => setTimeout(r, 1100)); // the pages' collection list is cached for a second
+    expect((await new Visitor(t.app).get('/open-studio')).statusCode).toBe(404);
+    expect((await owner.get('/open-studio?preview=draft')).statusCode).toBe(200);
+    const first = layoutWith([createBlock(BlockType.QUOTE, { ...ids, data: { text: 'Opening soon' } })]);
+    expect((await owner.send('POST', `${API}/pages/${made.json().page.id}/publish`, { version: 0, layout: first })).statusCode).toBe(200);
+    expect((await new Visitor(t.app).get('/open-studio')).body).toContain('Opening soon');
     expect((await owner.send('POST', `${API}/pages`, { title: 'Open Studio' })).json().page.urlId).toBe('open-studio-1');
     const bad = await owner.send('POST', `${API}/pages`, { title: 'X', urlId: 'Not a url!' });
     expect(bad.statusCode).toBe(400);

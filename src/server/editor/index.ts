@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.js';
-import { EditorService } from './service.js';
+import { EditorService, isEditorDraft } from './service.js';
 import { UploadService, UPLOADS_PREFIX } from './uploads.js';
 import { editorRoutes } from './routes.js';
 import { renderLayout } from './render.js';
@@ -66,10 +66,10 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
 
 /**
  * The page pipeline's hook for page collections: the published layout's HTML, `false` when the
- * owner made the page private (the page answers 404), or null when the page has no layout (the
- * classic page body shows). `?preview=draft` with an owner session of this site renders the draft.
+ * owner made the page private or it was made in the editor and never published (the page answers
+ * 404), or null when the page has no layout (the classic page body shows). `?preview=draft` with an owner session of this site renders the draft.
  */
-export async function pageLayoutHtml(app: FastifyInstance, req: FastifyRequest, page: { id: string; title: string }): Promise<string | false | null> {
+export async function pageLayoutHtml(app: FastifyInstance, req: FastifyRequest, page: { id: string; title: string; settings?: Record<string, unknown> | null }): Promise<string | false | null> {
   const area = areas.get(app.database);
   if (!area) return null;
   const site = await app.services.websites.get();
@@ -78,7 +78,8 @@ export async function pageLayoutHtml(app: FastifyInstance, req: FastifyRequest, 
   const preview = !!owner && owner.websiteId === site.id;
   const layout = preview ? await area.editor.draftLayout(page.id) : await area.editor.publicLayout(page.id);
   if (layout === 'private') return false;
-  if (!layout) return null;
+  // A page made in the editor and never published is not on the public site yet.
+  if (!layout) return !preview && isEditorDraft(page) ? false : null;
   const { styles } = await area.editor.getStyles(site.id);
   const settings = app.services.websites.storeSettings(site);
   const siteSettings = site.settings as Record<string, unknown>;

@@ -47,9 +47,15 @@ const RESERVED = [...RESERVED_URL_IDS, 'uploads'];
 
 export const stale = (currentVersion: number, message: string = em.STALE_VERSION) => new HttpError(409, message, undefined, { currentVersion });
 
+/** Whether a page was made in the editor (it stays off the public site until a layout is published). */
+export function isEditorDraft(c: { settings?: Record<string, unknown> | null }): boolean {
+  return c.settings?.createdInEditor === true;
+}
+
 function summary(c: CollectionRow, row: LayoutRow | undefined): PageSummary {
-  // A page without a layout is the classic page: live when its collection is enabled.
-  const status = (row ? row.status : c.enabled ? 'published' : 'draft') as PageStatus;
+  // A page without a layout is the classic page, live when its collection is enabled; a page made in
+  // the editor is a draft until its first layout is published.
+  const status = (row ? row.status : c.enabled && !isEditorDraft(c) ? 'published' : 'draft') as PageStatus;
   return {
     id: c.id,
     title: c.title,
@@ -138,7 +144,7 @@ export class EditorService {
       }
       const [c] = await tx
         .insert(collections)
-        .values({ id: newId(), websiteId, urlId, title: input.title, navigationTitle: input.title, type: CollectionType.PAGE, typeName: 'page', ordering: taken.size, settings: { body: '' } })
+        .values({ id: newId(), websiteId, urlId, title: input.title, navigationTitle: input.title, type: CollectionType.PAGE, typeName: 'page', ordering: taken.size, settings: { body: '', createdInEditor: true } })
         .returning();
       await audit(tx, { websiteId, accountId: ownerId, action: 'page.create', entity: 'page', entityId: c!.id, after: { urlId, title: input.title } });
       return summary(c!, undefined);
