@@ -85,7 +85,9 @@ export function PageEditor({ id }: { id: string }) {
   const [conflict, setConflict] = useState('');
   const [notice, setNotice] = useState('');
   const [done, setDone] = useState('');
-  const [announcement, setAnnouncement] = useState('');
+  const [announced, setAnnounced] = useState({ text: '', n: 0 });
+  /** Says something through the live region; the same words twice are still read (the region's content changes). */
+  const setAnnouncement = (text: string) => setAnnounced((a) => ({ text, n: a.n + 1 }));
   const [palette, setPalette] = useState<string | null>(null);
   const [preview, setPreview] = useState<number | null>(null);
   const [scheduling, setScheduling] = useState(false);
@@ -326,6 +328,8 @@ export function PageEditor({ id }: { id: string }) {
       if (commit(deleteBlock(layout, blockId))) {
         setSelectedId(neighbour?.id ?? null);
         focusAfter.current = neighbour?.id ?? null;
+        // With no block left in the section, focus goes to its Add block button.
+        if (!neighbour) setTimeout(() => document.querySelector<HTMLElement>(`[aria-label="Add block to section ${at.si + 1}"]`)?.focus(), 0);
         setAnnouncement(`${blockName(at.block, lists.products)} deleted. Undo brings it back.`);
       }
     },
@@ -513,7 +517,7 @@ export function PageEditor({ id }: { id: string }) {
       {page.status === 'scheduled' && page.publishAt ? <p>Publishes on {new Date(page.publishAt).toLocaleString()}.</p> : null}
       {page.publishedAt && page.status !== 'published' ? <p>Visitors see the version published {new Date(page.publishedAt).toLocaleString()}; these changes are not published yet.</p> : null}
       <div aria-live="polite" className="ed-visually-hidden">
-        {announcement}
+        <span key={announced.n}>{announced.text}</span>
       </div>
       <div className="ed-shell">
         <Canvas layout={layout} device={device} selectedId={selectedId} products={lists.products} invalidBlocks={invalidBlocks} themes={themes} actions={actions} />
