@@ -169,23 +169,29 @@ export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
 
   // The bulk of the traffic: parsed, validated, checked and buffered in the ingest worker, so a burst of
   // beacons costs this thread little more than reading the request (see ingest.ts).
-  app.post('/api/v1/events', { bodyLimit: LIMITS.eventsBody, config: beacon }, async (req, reply) => {
-    const site = await websites.get();
-    const s = await settings.get(site.id);
-    const role = req.cookies[OWNER_COOKIE] ? ((await app.loadOwner(req))?.role ?? null) : null;
-    const r = await ingest.submitEvents(req.body, {
-      siteId: site.id,
-      roles: role === null ? [] : [role],
-      trackingEnabled: s.trackingEnabled,
-      consent: s.cookiePolicy === 'implied' || (s.cookiePolicy === 'ask' && req.cookies[CONSENT_COOKIE] === 'granted'),
-      visitorCookie: req.cookies[VISITOR_COOKIE_NAME] ?? null,
+  // The body reaches the worker as the text it came as: this thread does not even parse it, and a body
+  // that could not be copied to the worker once parsed (JSON nested thousands deep) is simply text.
+  await app.register(async (events) => {
+    events.removeContentTypeParser('application/json');
+    events.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => done(null, text));
+    events.post('/api/v1/events', { bodyLimit: LIMITS.eventsBody, config: beacon }, async (req, reply) => {
+      const site = await websites.get();
+      const s = await settings.get(site.id);
+      const role = req.cookies[OWNER_COOKIE] ? ((await app.loadOwner(req))?.role ?? null) : null;
+      const r = await ingest.submitEvents(req.body, {
+        siteId: site.id,
+        roles: role === null ? [] : [role],
+        trackingEnabled: s.trackingEnabled,
+        consent: s.cookiePolicy === 'implied' || (s.cookiePolicy === 'ask' && req.cookies[CONSENT_COOKIE] === 'granted'),
+        visitorCookie: req.cookies[VISITOR_COOKIE_NAME] ?? null,
+      });
+      if (r.status === 400) throw new HttpError(400, r.message ?? 'Invalid request', r.errors);
+      if (r.status === 503) {
+        reply.header('retry-after', '1');
+        throw new HttpError(503, 'Analytics is busy; the event was not recorded.', undefined, { retryAfter: 1 });
+      }
+      return reply.status(202).header('cache-control', 'no-store').send({ accepted: r.accepted ?? 0 });
     });
-    if (r.status === 400) throw new HttpError(400, r.message ?? 'Invalid request', r.errors);
-    if (r.status === 503) {
-      reply.header('retry-after', '1');
-      throw new HttpError(503, 'Analytics is busy; the event was not recorded.', undefined, { retryAfter: 1 });
-    }
-    return reply.status(202).header('cache-control', 'no-store').send({ accepted: r.accepted ?? 0 });
   });
 
   app.post('/api/events/RecordEvent', { bodyLimit: LIMITS.censusBody }, async (req, reply) => {
