@@ -101,9 +101,15 @@ describe('engagement in Chromium', () => {
     await page.waitForTimeout(2500);
     expect(await page.getByRole('dialog').count()).toBe(0);
 
-    // The owner changes the popup: its version goes up and it shows again.
-    const changed = await owner.send('PUT', `${API}/popup`, { ...POPUP, title: 'Fifteen percent off', anchor: 'top-left' });
-    expect((changed.json() as { popup: { version: number } }).popup.version).toBe(Number(await page.evaluate(() => localStorage.getItem('tessera.popupOverlay.version'))) + 1);
+    // The owner changes the popup on its /config screen: its version goes up and it shows again.
+    const stored = Number(await page.evaluate(() => localStorage.getItem('tessera.popupOverlay.version')));
+    const admin = await signIn(await b.browser.newContext(), '/config/popup');
+    const form = admin.getByRole('form', { name: 'Promo popup' });
+    await form.getByRole('textbox', { name: 'Title', exact: true }).fill('Fifteen percent off');
+    await form.getByRole('radio', { name: 'top left' }).check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => form.getByRole('status').textContent(), { timeout: 10_000 }).toBe(`Saved (version ${stored + 1}).`);
+    await admin.context().close();
     await page.reload();
     const again = page.getByRole('dialog', { name: 'Fifteen percent off' });
     await again.waitFor({ timeout: 10_000 });
@@ -197,7 +203,12 @@ describe('engagement in Chromium', () => {
   }
 
   it('with opt-in cookies refused, no analytics request is made and the census cookies are cleared; accepting starts analytics', async () => {
-    expect((await owner.send('PUT', `${API}/cookies`, { mode: 'opt-in', text: '', policyUrl: '' })).statusCode).toBe(200);
+    const admin = await signIn(await b.browser.newContext(), '/config/cookies');
+    const form = admin.getByRole('form', { name: 'Cookie banner' });
+    await form.getByRole('radio', { name: /^Opt-in/ }).check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => form.getByRole('status').textContent(), { timeout: 10_000 }).toBe('Saved.');
+    await admin.context().close();
 
     const context = await b.browser.newContext();
     const seen: Request[] = [];
