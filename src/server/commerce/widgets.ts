@@ -137,7 +137,9 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
           // does); a product with several variants but no ordering would have no selector and could never be
           // bought, so its button brings the selector along.
           const orphan = showVariantSelector(structuredContentOf(product)) && !(product.variantOptionOrdering && product.variantOptionOrdering.length > 0);
-          return (orphan ? renderIsland('VariantSelect', { product, scope }) : '') + renderIsland('AddToCart', { product, scope, express });
+          // `no-instalments`: a button on a card of another product's page (related products) draws no instalment pill.
+          const pill = props.args.includes('no-instalments') ? { instalmentPill: false } : {};
+          return (orphan ? renderIsland('VariantSelect', { product, scope }) : '') + renderIsland('AddToCart', { product, scope, express, ...pill });
         }
         case 'variants-select':
           return showVariantSelector(structuredContentOf(product)) ? renderIsland('VariantSelect', { product, scope }) : '';

@@ -141,6 +141,8 @@ export interface AddToCartProps extends ControlProps {
   express?: boolean;
   /** Where checkout lives. */
   checkoutUrl?: string;
+  /** False on a card of another product's page: no instalment pill under the button. */
+  instalmentPill?: boolean;
 }
 
 function qtyInCart(itemId: string, sku: string): number {
@@ -148,7 +150,7 @@ function qtyInCart(itemId: string, sku: string): number {
   return entries.filter((e) => e.itemId === itemId && e.chosenVariant?.sku === sku).reduce((s, e) => s + (e.quantity ?? 0), 0);
 }
 
-export function AddToCart({ product, scope, express = false, checkoutUrl = '/checkout' }: AddToCartProps) {
+export function AddToCart({ product, scope, express = false, checkoutUrl = '/checkout', instalmentPill = true }: AddToCartProps) {
   const choice = useProductChoice(scope);
   const [state, setState] = useState<ButtonState>('idle');
   const [formOpen, setFormOpen] = useState(false);
@@ -260,7 +262,7 @@ export function AddToCart({ product, scope, express = false, checkoutUrl = '/che
           <strong className="title">{choice.error.title}</strong> <span className="message">{choice.error.message}</span>
         </div>
       )}
-      <InstalmentPill product={product} scope={scope} />
+      {instalmentPill && <InstalmentPill product={product} scope={scope} />}
       {formOpen && usableForm(product.additionalFieldsForm) && (
         <Modal title={product.additionalFieldsForm.name || product.title} titleId={domId(scope, 'form-title')} onClose={() => setFormOpen(false)}>
           <AdditionalFieldsForm form={product.additionalFieldsForm} scope={scope} submitLabel={idleLabel} saving={formSaving} onSubmit={(v) => void onFormSubmit(v)} />
