@@ -36,7 +36,7 @@ describe('checkout in Chromium', () => {
     const problems = watchConsole(page);
     await page.goto(`${site.url}/shop/p/ceramic-pour-over-set`);
     await page.waitForFunction(() => document.querySelector('[data-island="AddToCart"]')?.getAttribute('data-hydrated') === '1');
-    await page.getByRole('button', { name: 'Add To Cart' }).click();
+    await page.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
 
     await page.goto(`${site.url}/checkout`);
@@ -120,7 +120,7 @@ describe('checkout in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${site.url}/shop/p/houseplant-field-guide`);
     await page.waitForFunction(() => document.querySelector('[data-island="AddToCart"]')?.getAttribute('data-hydrated') === '1');
-    await page.getByRole('button', { name: 'Add To Cart' }).click();
+    await page.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
     await page.goto(`${site.url}/checkout`);
     await page.waitForFunction(() => document.querySelector('[data-island="CheckoutPage"]')?.getAttribute('data-hydrated') === '1');

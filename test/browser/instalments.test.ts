@@ -122,7 +122,7 @@ describe('instalment messaging in Chromium, as a visitor', () => {
     await page.waitForFunction(hydrated('AddToCart'));
     await page.getByRole('combobox', { name: 'Select Size' }).selectOption('M');
     await page.getByRole('combobox', { name: 'Select Color' }).selectOption('Sand');
-    await page.getByRole('button', { name: 'Add To Cart' }).click();
+    await page.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
 
     await page.goto(`${site.url}/cart`);
