@@ -10,3 +10,4 @@ export * from './engagement.js';
 export * from './reviews.js';
 export * from './members.js';
 export * from './editor.js';
+export * from './site-cache.js';
