@@ -366,14 +366,29 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     expect((await v.get('/demo-media/linen-shirt.jpg')).statusCode).toBe(403);
     expect((await v.get('/demo-media/linen-shirt.jpg?format=300w')).statusCode).toBe(403);
     expect((await v.get('/theme/site.css')).statusCode).toBe(200);
-    // Owners pass through.
+    // The content APIs are behind the lock too (stock of a product, languages, maps): 401 in the lock's words.
+    const stockUrl = `/api/commerce/inventory/stock/?itemId=${t.seed.productIds['linen-camp-shirt']}`;
+    const stock = await v.get(stockUrl);
+    expect(stock.statusCode).toBe(401);
+    expect(stock.json().message).toBe(messages.LOCK_TEXT);
+    expect(stock.body).not.toContain('SHIRT-');
+    expect((await v.get('/api/multilingual/languages')).statusCode).toBe(401);
+    // A form submission (a POST) is refused as well; the visitor's cart, the crumb and beacons still work.
+    expect((await v.send('POST', '/api/form/SaveFormSubmission', { formId: 'x' })).statusCode).toBe(401);
+    expect((await v.get('/api/commerce/shopping-cart')).statusCode).not.toBe(401);
+    expect((await v.send('POST', '/api/census/RecordHit', { path: '/' })).statusCode).not.toBe(401);
+    // Owners pass through, pages and APIs.
     expect((await owner.get('/')).statusCode).toBe(200);
+    expect((await owner.get(stockUrl)).statusCode).toBe(200);
 
     const ok = await v.send('POST', '/api/members/unlock', { target: 'site', password: 'open sesame', next: '/shop' });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ ok: true, next: '/shop' });
     expect((await v.get('/')).statusCode).toBe(200);
     expect((await v.get('/demo-media/linen-shirt.jpg')).statusCode).toBe(200);
+    const unlocked = await v.get(stockUrl);
+    expect(unlocked.statusCode).toBe(200);
+    expect(unlocked.body).toContain('SHIRT-');
 
     const guesser = new Visitor(t.app);
     const statuses: number[] = [];

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { isEnabled } from '../flags/service.js';
 import { PageType } from '../../core/enums.js';
 import { Feature } from '../../core/features.js';
+import { members as messages } from '../../core/messages.js';
 
 export { seedMembers } from './service.js';
 export type { DeniedPage } from './pages.js';
@@ -30,8 +31,28 @@ declare module 'fastify' {
   }
 }
 
-/** Paths the site lock never stands in front of: the owner's /config, the APIs, assets and health. */
-const OPEN_PREFIXES = ['/config', '/api/', '/assets/', '/theme/', '/health', '/favicon', '/robots.txt'];
+/** Paths the site lock never stands in front of: the owner's /config, assets and health (the APIs: below). */
+const OPEN_PREFIXES = ['/config', '/assets/', '/theme/', '/health', '/favicon', '/robots.txt'];
+/**
+ * The APIs a visitor of a locked site may still call without the unlock: the unlock itself and the
+ * member calls (which run the access check themselves), the owner's sign-in, the visitor's own cart,
+ * checkout and site-user account, and the analytics beacons. Every other API (stock, layouts, search,
+ * languages, maps, form submissions, anything added later) answers 401 until the visitor unlocks: a
+ * list of what stays open, so a new content API is locked by default.
+ */
+const LOCKED_SITE_OPEN_APIS = [
+  '/api/members/',
+  '/api/auth/',
+  '/api/commerce/shopping-cart',
+  '/api/checkout',
+  '/api/site-users/',
+  '/api/census/',
+  '/api/events/',
+  '/api/v1/events',
+  '/api/v1/schemas/',
+  '/api/1/performance/',
+];
+const startsWithAny = (path: string, prefixes: string[]) => prefixes.some((p) => path === p || path.startsWith(p));
 /** File paths whose access follows the content that uses them (demo media, the page editor's uploads, member files). */
 const FILE_PREFIXES = ['/demo-media/', '/uploads/', '/members/files/'];
 
@@ -77,9 +98,17 @@ export const membersArea = fp(
     app.decorate('members', access);
 
     app.addHook('onRequest', async (req, reply) => {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return;
       const path = req.url.split('?')[0] ?? '/';
-      if (OPEN_PREFIXES.some((p) => path === p || path.startsWith(p))) return;
+      if (path.startsWith('/api/')) {
+        // Any method: a content API read may be a POST too. The owner (any team role) passes.
+        if (startsWithAny(path, LOCKED_SITE_OPEN_APIS)) return;
+        if (await access.siteLock(req, await app.services.websites.get())) {
+          return reply.status(401).header('cache-control', 'no-store').send({ error: 'Unauthorized', message: messages.LOCK_TEXT });
+        }
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') return;
+      if (startsWithAny(path, OPEN_PREFIXES)) return;
       const site = await app.services.websites.get();
       if (FILE_PREFIXES.some((p) => path.startsWith(p))) {
         const d = await access.fileDenied(req, site, path, path.startsWith('/members/files/'));
