@@ -26,7 +26,7 @@ describe('platform in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${site.url}/config`);
 
-    await page.getByRole('link', { name: 'Products' }).click();
+    await page.getByRole('link', { name: 'Products', exact: true }).click();
     await page.waitForURL(`${site.url}/config/products`);
     const creator = page.getByRole('form', { name: 'Create a store' });
     await creator.getByLabel('Store title').fill('Goods');
