@@ -152,10 +152,12 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     // Publishing with the stale version is refused too.
     expect((await owner.send('POST', `${API}/pages/${pageId}/publish`, { version: first.page.version })).statusCode).toBe(409);
 
-    // Two saves at the same moment from the same version: exactly one wins.
+    // Two different saves at the same moment from the same version: exactly one wins.
+    // (An identical save is a no-op that keeps the version, so both bodies differ from the stored draft.)
+    const third = layoutWith([createBlock(BlockType.QUOTE, { ...ids, data: { text: 'Third' } })]);
     const [x, y] = await Promise.all([
       owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: now.page.version, layout: mine }),
-      other.send('PUT', `${API}/pages/${pageId}/draft`, { version: now.page.version, layout: theirs }),
+      other.send('PUT', `${API}/pages/${pageId}/draft`, { version: now.page.version, layout: third }),
     ]);
     expect([x.statusCode, y.statusCode].sort()).toEqual([200, 409]);
   });
