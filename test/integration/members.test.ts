@@ -184,7 +184,9 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     const lesson = await member.get(lesson1.fullUrl);
     expect(lesson.statusCode).toBe(200);
     expect(lesson.body).toContain('secret glaze');
-    expect(lesson.body).toContain(`<video controls preload="metadata" src="${fileUrl}"`);
+    // The uploaded video is the LessonVideo island (it reports the position while it plays).
+    expect(lesson.body).toContain('data-island="LessonVideo"');
+    expect(lesson.body).toMatch(new RegExp(`<video controls="" preload="metadata" src="${fileUrl}"`));
     expect(lesson.body).toContain('Next lesson: Opening the form');
     const json = await member.get(`${lesson1.fullUrl}?format=json`);
     expect(json.statusCode).toBe(200);
@@ -218,6 +220,68 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     const watch = await member.get(`/members/watch/${lesson2.id}`);
     expect(watch.statusCode).toBe(302);
     expect(watch.headers.location).toBe('https://www.youtube-nocookie.com/embed/abc123');
+  });
+
+  it('serves member files in byte ranges so a video can seek (206, 416), to members only', async () => {
+    const size = VIDEO_BYTES.length;
+    const whole = await member.get(fileUrl);
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    const part = await member.get(fileUrl, { range: 'bytes=4-11' });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 4-11/${size}`);
+    expect(part.headers['content-length']).toBe('8');
+    expect(part.rawPayload.equals(VIDEO_BYTES.subarray(4, 12))).toBe(true);
+    const open = await member.get(fileUrl, { range: 'bytes=10-' });
+    expect(open.statusCode).toBe(206);
+    expect(open.headers['content-range']).toBe(`bytes 10-${size - 1}/${size}`);
+    expect(open.rawPayload.equals(VIDEO_BYTES.subarray(10))).toBe(true);
+    const suffix = await member.get(fileUrl, { range: 'bytes=-5' });
+    expect(suffix.statusCode).toBe(206);
+    expect(suffix.rawPayload.equals(VIDEO_BYTES.subarray(size - 5))).toBe(true);
+    const beyond = await member.get(fileUrl, { range: 'bytes=9999-' });
+    expect(beyond.statusCode, JSON.stringify(beyond.headers) + beyond.body).toBe(416);
+    expect(beyond.headers['content-range']).toBe(`bytes */${size}`);
+    // An end past the file is cut to the file; a malformed header or a stale If-Range gets the whole file.
+    const past = await member.get(fileUrl, { range: `bytes=0-${size + 100}` });
+    expect(past.statusCode).toBe(206);
+    expect(past.headers['content-range']).toBe(`bytes 0-${size - 1}/${size}`);
+    expect((await member.get(fileUrl, { range: 'bytes=abc' })).statusCode).toBe(200);
+    expect((await member.get(fileUrl, { range: 'bytes=2-3', 'if-range': '"other"' })).statusCode).toBe(200);
+    expect((await member.get(fileUrl, { range: 'bytes=2-3', 'if-range': whole.headers.etag as string })).statusCode).toBe(206);
+    // A range request does not open the door for a non-member.
+    const stranger = await new Visitor(t.app).get(fileUrl, { range: 'bytes=0-3' });
+    expect(stranger.statusCode).toBe(403);
+    expect(stranger.body).not.toContain('ftyp');
+  });
+
+  it("the player's progress completes a lesson at the end of the video or at 90% watched", async () => {
+    const progress = (body: Record<string, unknown>) => member.send('POST', '/api/members/progress', { itemId: lesson1.id, ...body });
+    expect((await progress({ completed: false })).json().completed).toBe(false); // the button test completed it
+    // Lesson 1 is 312 seconds long: 90% is 280.8 seconds.
+    const early = await progress({ positionSeconds: 120 });
+    expect(early.statusCode, early.body).toBe(200);
+    expect(early.json().completed).toBe(false);
+    expect((await progress({ positionSeconds: 280 })).json().completed).toBe(false);
+    const enough = await progress({ positionSeconds: 281 });
+    expect(enough.json()).toMatchObject({ ok: true, completed: true });
+    // A later, earlier position (seeking back) never undoes it.
+    expect((await progress({ positionSeconds: 10 })).json().completed).toBe(true);
+    const json = await member.get(`${course.fullUrl}?format=json`);
+    expect(json.json().course.chapters[0].lessons[0].status).toBe('completed');
+
+    // Lesson 2 has no duration set: the player's own duration counts, and the end of the video completes it.
+    const l2 = (body: Record<string, unknown>) => member.send('POST', '/api/members/progress', { itemId: lesson2.id, ...body });
+    await l2({ completed: false });
+    expect((await l2({ positionSeconds: 50, durationSeconds: 100 })).json().completed).toBe(false);
+    expect((await l2({ positionSeconds: 60 })).json().completed).toBe(false);
+    const ended = await l2({ positionSeconds: 61, ended: true });
+    expect(ended.json()).toMatchObject({ completed: true, done: 2 });
+
+    // Bad reports are refused in words, nothing written; strangers may not report.
+    const bad = await l2({ positionSeconds: -1 });
+    expect(bad.statusCode).toBe(400);
+    expect((await l2({ durationSeconds: 'long' })).statusCode).toBe(400);
+    expect((await new Visitor(t.app).send('POST', '/api/members/progress', { itemId: lesson1.id, ended: true })).statusCode).toBe(401);
   });
 
   it('the owner sees the member and the paywall events', async () => {

@@ -13,6 +13,7 @@ import type { WebsiteRow } from '../platform/websites.js';
 import { publishedItems, itemUrl, type CollectionRow, type ItemRow } from '../pages/context.js';
 import type { Access, Denial } from './access.js';
 import type { AreaRow } from './service.js';
+import { renderIsland } from '../../web/ssr.js';
 
 type Obj = Record<string, unknown>;
 
@@ -226,7 +227,7 @@ export async function courseContext(app: FastifyInstance, access: Access, req: F
       completeLabel: messages.MARK_COMPLETE,
       crumb: req.crumb,
       video: file
-        ? { file: true, embed: false, src: file, label: item.title }
+        ? { file: true, embed: false, src: file, label: item.title, player: renderIsland('LessonVideo', { itemId: item.id, src: file, label: item.title, completedText: messages.COMPLETED }) }
         : embed
           ? { file: false, embed: true, src: embed.toString(), label: item.title, watchUrl: `/members/watch/${item.id}`, watchText: messages.watchOn(embed.host) }
           : null,

@@ -23,6 +23,7 @@ import { CollectionType, RecordType } from '../../core/enums.js';
 import { SITE_TARGET, type Access } from './access.js';
 import { PAYWALL_EVENTS, lockPage, priceText, protectedPage, safeEmbed, safeFile, viewerStatus } from './pages.js';
 import type { AreaInput, AreaRow } from './service.js';
+import { parseRange } from './range.js';
 
 export const OWNER_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER] as const;
 /** Lock-screen and page passwords: 10 tries per 10 minutes per address (and per target). */
@@ -70,6 +71,10 @@ const progressBody = z.object({
   itemId: z.string().max(64),
   completed: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
   positionSeconds: z.coerce.number().int().min(0).max(100_000).optional(),
+  /** The player's own duration of the video (used when the lesson has none set). */
+  durationSeconds: z.coerce.number().int().min(0).max(100_000).optional(),
+  /** The player reached the end. */
+  ended: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
   crumb: z.string().optional(),
 });
 const courseBody = z.object({
@@ -322,7 +327,9 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     if (!req.siteUser) throw unauthorized(messages.MEMBERS_ONLY);
     const { item, c, denied } = await lessonFor(req, body.itemId);
     if (denied) throw forbidden(messages.MEMBERS_ONLY);
-    const completed = body.completed === undefined ? undefined : body.completed === true || body.completed === 'true';
+    let completed = body.completed === undefined ? undefined : body.completed === true || body.completed === 'true';
+    // The player's reports: the end of the video, or 90% of it watched, completes the lesson (never undoes it).
+    if (completed === undefined && watchedEnough(body, (item.sc as Record<string, unknown>).durationSeconds)) completed = true;
     await service.saveProgress(req.siteUser.id, item.id, c.id, { completed, positionSeconds: body.positionSeconds });
     reply.header('cache-control', 'no-store');
     if (isForm(req)) return reply.redirect(`/${c.urlId}/${item.urlId}`, 303);
@@ -355,6 +362,20 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     if (!f) throw notFound('Not found');
     reply.header('cache-control', 'private, no-store').header('x-content-type-options', 'nosniff');
     reply.header('content-disposition', `inline; filename="${f.name.replace(/[^\w.-]/g, '_')}"`);
+    // Range requests, so a video can seek. Files never change (a new upload is a new id): the id is the validator.
+    const etag = `"${id}"`;
+    const size = f.bytes.length;
+    reply.header('accept-ranges', 'bytes').header('etag', etag);
+    const ifRange = req.headers['if-range'];
+    const r = ifRange === undefined || ifRange === etag ? parseRange(req.headers.range, size) : ({ kind: 'whole' } as const);
+    if (r.kind === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${size}`).send();
+    if (r.kind === 'partial') {
+      return reply
+        .status(206)
+        .header('content-range', `bytes ${r.start}-${r.end}/${size}`)
+        .type(f.contentType)
+        .send(f.bytes.subarray(r.start, r.end + 1));
+    }
     return reply.type(f.contentType).send(f.bytes);
   });
 
@@ -486,6 +507,16 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     });
     return reply.status(201).send({ id: itemId, urlId, fullUrl: `/${c.urlId}/${urlId}` });
   });
+}
+
+/** Share of a lesson's video that counts as watched to the end. */
+export const COMPLETE_AT = 0.9;
+
+/** Whether a player's report completes the lesson: it ended, or the position is at 90% of the duration or more. */
+export function watchedEnough(p: { ended?: boolean | 'true' | 'false'; positionSeconds?: number; durationSeconds?: number }, lessonDuration: unknown): boolean {
+  if (p.ended === true || p.ended === 'true') return true;
+  const duration = Number(lessonDuration) > 0 ? Number(lessonDuration) : (p.durationSeconds ?? 0);
+  return p.positionSeconds !== undefined && duration > 0 && p.positionSeconds >= COMPLETE_AT * duration;
 }
 
 function areaJson(a: AreaRow) {

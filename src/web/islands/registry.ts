@@ -37,4 +37,5 @@ export const islands: Record<string, IslandLoader> = {
   AccountPage: () => import('./AccountPage.js').then((m) => m.AccountPage),
   PromoPopup: () => import('./engagement/PromoPopup.js').then((m) => m.PromoPopup),
   CookieBanner: () => import('./engagement/CookieBanner.js').then((m) => m.CookieBanner),
+  LessonVideo: () => import('./LessonVideo.js').then((m) => m.LessonVideo),
 };
