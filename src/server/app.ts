@@ -30,6 +30,7 @@ import { Mailer, smtpTransport } from './mail/mailer.js';
 import { JobQueue } from './jobs/queue.js';
 import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, RedisRateLimitStore, type RateLimitStore } from './plugins/rate-limit.js';
 import { Redis } from 'ioredis';
+import { siteCachePlugin } from './plugins/site-cache.js';
 
 export interface AppDeps {
   config: Config;
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(formbody, { bodyLimit: 256 * 1024 });
   await app.register(crumbPlugin);
   await app.register(ownerAuthPlugin, { owners: services.owners });
+  await app.register(siteCachePlugin, { database });
 
   // Hashed client bundles: cached for a year. Theme assets: an hour.
   if (existsSync(services.assets.dir)) {

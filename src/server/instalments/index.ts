@@ -38,7 +38,8 @@ export const instalmentsArea = fp(async (app: FastifyInstance): Promise<void> =>
   /** The request's state: the owner's preferences and the website's language. */
   const stateFor = async (): Promise<InstalmentRequestState | null> => {
     const site = await app.services.websites.get();
-    const prefs = await loadInstalmentPreferences(app.database.db, site.id);
+    // Kept per content version (plugins/site-cache.ts): commerce_preferences writes move the version.
+    const prefs = await app.siteCache.get('instalment-preferences', site.id, () => loadInstalmentPreferences(app.database.db, site.id));
     // The brand of the merchant's country must be switched on (server/flags), else no messaging.
     return { prefs: instalmentsEnabled(site, prefs.merchantCountry) ? prefs : NO_INSTALMENTS, language: site.locale };
   };

@@ -30,7 +30,16 @@ export async function productPageExtras(app: FastifyInstance, input: ProductPage
   const { reviews, related } = reviewServicesOf(app);
   const { site, row, item } = input;
   const settings = reviewSettingsOf(site.settings);
-  const [{ summary, reviews: list }, rel] = await Promise.all([reviews.forProduct(row.id), related.forProduct(row, settings.relatedCount)]);
+  // Kept per content version (plugins/site-cache.ts): writes to reviews, related products, items and
+  // variants move it. Cached values are shared between requests: read them, never change them.
+  const cache = app.siteCache;
+  const [{ summary, reviews: list }, { rel, products }] = await Promise.all([
+    cache.get('product-reviews', row.id, () => reviews.forProduct(row.id)),
+    cache.get('related-products', `${row.id}:${settings.relatedCount}`, async () => {
+      const found = await related.forProduct(row, settings.relatedCount);
+      return { rel: found, products: await productsFor(app.database.db, found.items) };
+    }),
+  ]);
 
   item.reviews = {
     ...summary,
@@ -52,7 +61,6 @@ export async function productPageExtras(app: FastifyInstance, input: ProductPage
 
   const byId = new Map(input.collections.map((c) => [c.id, c]));
   const shown = rel.items.filter((i) => byId.has(i.collectionId));
-  const products = await productsFor(app.database.db, shown);
   item.relatedProducts = shown.length
     ? {
         heading: relatedText.HEADING,

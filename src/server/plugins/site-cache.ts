@@ -1,0 +1,113 @@
+/**
+ * Cached per-site reads for public pages, with invalidation that holds across instances.
+ *
+ * The version: statement triggers on the content tables that public pages read besides the page's own
+ * item (websites, items, product_variants, product_reviews, related_products, commerce_preferences; see
+ * migration 0013) insert one `site_changes` row per writing transaction, in that transaction. The
+ * version is `count(*)` and `max(id)` of that table: it moves when, and only when, such a transaction
+ * commits, whichever area or instance wrote it, and writers never wait on each other for it (one key per
+ * transaction, insert only). A GET request reads it at most once (one index-only query, on first use), so
+ * a page sees every change committed before that read, exactly as if it had read the tables themselves.
+ *
+ * The caches: `get(area, key, load)` keeps what `load` returned for the current version; a new version
+ * empties the area. A value is shared by every request of that version, so callers treat it as read-only.
+ * Stored before or after the version was read, a value is never older than the version it is kept under
+ * (the version is read first, the data after), so a page never sees data older than a committed change.
+ *
+ * Reached through `app.siteCache`; the request scope is an AsyncLocalStorage opened by an onRequest hook.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/index.js';
+import { rows } from '../db-util.js';
+
+/** Entries kept per area before the area is emptied (a bound on memory, not a policy). */
+const MAX_ENTRIES = 2000;
+
+interface Scope {
+  version?: Promise<string>;
+}
+
+interface Area {
+  version: string;
+  entries: Map<string, Promise<unknown>>;
+}
+
+export class SiteCache {
+  private readonly scope = new AsyncLocalStorage<Scope>();
+  private readonly areas = new Map<string, Area>();
+  /** Reads of the version table (for tests and the benchmark). */
+  versionReads = 0;
+
+  constructor(private readonly database: Database) {}
+
+  /** Runs `fn` as one request: the version is read once inside it. */
+  inRequest<T>(fn: () => T): T {
+    return this.scope.run({}, fn);
+  }
+
+  /** The committed content version; once per request scope, else on every call. */
+  version(): Promise<string> {
+    const scope = this.scope.getStore();
+    if (scope?.version) return scope.version;
+    const read = this.readVersion();
+    if (scope) {
+      scope.version = read;
+      // A failed read is not kept: the next caller of this request tries again.
+      read.catch(() => {
+        if (scope.version === read) scope.version = undefined;
+      });
+    }
+    return read;
+  }
+
+  private async readVersion(): Promise<string> {
+    this.versionReads++;
+    const [row] = await rows<{ n: string | number; m: string | number | null }>(this.database.db, sql`select count(*) as n, max(id) as m from site_changes`);
+    return `${String(row?.n ?? 0)}.${String(row?.m ?? 0)}`;
+  }
+
+  /** `load()`'s value for `key` in `area` at the current version, loaded once per version. */
+  async get<T>(area: string, key: string, load: () => Promise<T>): Promise<T> {
+    const version = await this.version();
+    let a = this.areas.get(area);
+    if (!a || a.version !== version) {
+      a = { version, entries: new Map() };
+      this.areas.set(area, a);
+    }
+    const hit = a.entries.get(key);
+    if (hit) return hit as Promise<T>;
+    if (a.entries.size >= MAX_ENTRIES) a.entries.clear();
+    const entries = a.entries;
+    const value = load();
+    entries.set(key, value);
+    // A failed load is not kept.
+    value.catch(() => {
+      if (entries.get(key) === value) entries.delete(key);
+    });
+    return value;
+  }
+
+  /** Forgets every cached value (tests; a restore that bypassed the triggers). */
+  clear(): void {
+    this.areas.clear();
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    siteCache: SiteCache;
+  }
+}
+
+/** Decorates `app.siteCache` and opens a request scope for every GET and HEAD request. */
+export const siteCachePlugin = fp(async (app: FastifyInstance, opts: { database: Database }) => {
+  const cache = new SiteCache(opts.database);
+  app.decorate('siteCache', cache);
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return done();
+    cache.inRequest(done);
+  });
+});

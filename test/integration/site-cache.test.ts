@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { DB_KINDS } from '../helpers/db.js';
+import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
+import { buildApp } from '../../src/server/app.js';
+import { loadConfig } from '../../src/server/config.js';
+import { open, type Database } from '../../src/db/index.js';
+import { rows } from '../../src/server/db-util.js';
+
+const PRODUCT = '/shop/p/linen-camp-shirt';
+
+/**
+ * The shared site cache (src/server/plugins/site-cache.ts): per-request reads of reviews, related products
+ * and instalment preferences are kept per content version, and a write through another instance (its own
+ * app and database connection) is seen by the next page of this one.
+ */
+describe.each(DB_KINDS)('site cache on %s', (kind) => {
+  let t: TestApp;
+  /** The other instance: its own app (own caches) and, on PostgreSQL, its own connection pool. */
+  let other: FastifyInstance;
+  let otherDb: Database;
+  let owner: Visitor;
+
+  beforeAll(async () => {
+    t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
+    otherDb = kind === 'postgres' ? await open({ databaseUrl: (t.database as Database & { url?: string }).url!, migrate: false }) : t.database;
+    other = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', RATE_LIMIT_STORE: 'memory' }), database: otherDb, logger: false });
+    await other.ready();
+    owner = new Visitor(other);
+    expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
+  }, 60_000);
+  afterAll(async () => {
+    await other?.close();
+    if (kind === 'postgres') await otherDb?.close();
+    await t?.close();
+  });
+
+  const page = async (app: FastifyInstance = t.app) => {
+    const r = await app.inject({ method: 'GET', url: PRODUCT, headers: { accept: 'text/html' } });
+    expect(r.statusCode).toBe(200);
+    return r.body;
+  };
+
+  it('reads the version once per page request and nothing else the cache holds on the next request', async () => {
+    await page();
+    const reads = t.app.siteCache.versionReads;
+    await page();
+    expect(t.app.siteCache.versionReads - reads).toBe(1);
+    // Two pages at once: each reads the version once.
+    await Promise.all([page(), page()]);
+    expect(t.app.siteCache.versionReads - reads).toBe(3);
+  });
+
+  it('the version moves only when a content write commits, and not for a rolled-back one', async () => {
+    const v0 = await t.app.siteCache.version();
+    expect(await t.app.siteCache.version()).toBe(v0);
+    await t.database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`update items set title = title where url_id = 'gift-card'`);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await t.app.siteCache.version()).toBe(v0);
+    await otherDb.db.execute(sql`update items set title = title where url_id = 'gift-card'`);
+    expect(await t.app.siteCache.version()).not.toBe(v0);
+  });
+
+  it("the owner's related-products choice made on the other instance, and a rename of that product, show here at once", async () => {
+    await page();
+    const ids = t.seed.productIds;
+    const r = await owner.send('PUT', `/api/reviews/admin/related/${ids['linen-camp-shirt']}`, { relatedItemIds: [ids['engraved-cutting-board']] });
+    expect(r.statusCode, r.body).toBe(200);
+    const [board] = await rows<{ title: string }>(t.database.db, sql`select title from items where id = ${ids['engraved-cutting-board']}`);
+    const html = await page();
+    const related = html.slice(html.indexOf('related'));
+    expect(related).toContain(board!.title);
+    // A write by any area, straight to the table on the other connection, moves the version too.
+    const renamed = `Walnut Board ${kind} edition`;
+    await otherDb.db.execute(sql`update items set title = ${renamed} where id = ${ids['engraved-cutting-board']}`);
+    expect(await page()).toContain(renamed);
+  });
+
+  it('instalment preferences changed on the other instance apply to the next page here', async () => {
+    const pill = (html: string) => html.includes('instalment-pill');
+    const withPill = await page();
+    await otherDb.db.execute(sql`update commerce_preferences set value = ${JSON.stringify({ available: false })}::jsonb where namespace = 'instalments'`);
+    const without = await page();
+    expect(pill(withPill)).toBe(true);
+    expect(pill(without)).toBe(false);
+  });
+});
