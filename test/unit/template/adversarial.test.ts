@@ -61,11 +61,22 @@ describe('adversarial templates', () => {
   });
 
   it('a 1 MB expression does not hang', () => {
-    const expr = '1' + ' + 1'.repeat(250000);
-    within(1000, () => {
+    // A fixed wall-clock bound alone failed once with the machine's 2 cores saturated (the work takes
+    // ~100 ms when quiet). So the bound also scales with a same-run baseline: the same expression at a
+    // tenth of the size, timed just before and just after. Linear work costs ~10x the baseline; a
+    // quadratic evaluator ~100x (and minutes in absolute terms), so 40x still catches it.
+    const evalTimed = (terms: number) => {
+      const expr = '1' + ' + 1'.repeat(terms);
+      const t = performance.now();
       const r = render(`{.eval ${expr}}`, {}, { enableExpr: true });
-      expect(typeof r.output).toBe('string');
-    });
+      const ms = performance.now() - t;
+      expect(r.output).toBe(String(terms + 1));
+      return ms;
+    };
+    const before = evalTimed(25000);
+    const big = evalTimed(250000);
+    const baseline = Math.max(before, evalTimed(25000));
+    expect(big).toBeLessThan(Math.max(1000, 40 * baseline));
   });
 
   it('a 1 MB template of unmatched braces compiles quickly', () => {
