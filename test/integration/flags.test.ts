@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { schema } from '../../src/db/index.js';
@@ -209,6 +209,23 @@ describe.each(DB_KINDS)('flags: features, experiments, preview and safe mode on 
     expect(seen.statusCode).toBe(200);
     expect(seen.body).toContain('Secret draft post');
     expect(seen.body).toContain('only you see this');
+    // Lists too: the journal list (and its JSON view) holds the draft and a scheduled post for the owner only.
+    const [scheduled] = await t.database.db.select({ urlId: schema.items.urlId, collectionId: schema.items.collectionId }).from(schema.items).where(and(eq(schema.items.status, 'published'), ne(schema.items.urlId, 'caring-for-walnut'), eq(schema.items.collectionId, sql`(select collection_id from items where url_id = 'caring-for-walnut' limit 1)`))).limit(1);
+    expect(scheduled).toBeTruthy();
+    await t.database.db.update(schema.items).set({ status: 'scheduled', title: 'Scheduled spring post' }).where(eq(schema.items.urlId, scheduled!.urlId));
+    const ownerList = await owner.get('/journal');
+    expect(ownerList.statusCode).toBe(200);
+    expect(ownerList.body).toContain('Secret draft post');
+    expect(ownerList.body).toContain('Scheduled spring post');
+    const ownerJson = (await owner.get('/journal?format=json')).json() as { items: Array<{ title: string }> };
+    expect(ownerJson.items.map((i) => i.title)).toEqual(expect.arrayContaining(['Secret draft post', 'Scheduled spring post']));
+    for (const v of [visitor, new Visitor(t.app)]) {
+      const list = await v.get('/journal');
+      expect(list.statusCode).toBe(200);
+      expect(list.body).not.toContain('Secret draft post');
+      expect(list.body).not.toContain('Scheduled spring post');
+      expect((await v.get('/journal?format=json')).body).not.toContain('Secret draft post');
+    }
     const badTheme = await owner.send('POST', '/api/flags/preview', { drafts: true, theme: 'no-such-theme' });
     expect(badTheme.statusCode).toBe(400);
     // Another theme folder: the owner sees the site in it; a visitor still gets the live theme.
@@ -219,6 +236,11 @@ describe.each(DB_KINDS)('flags: features, experiments, preview and safe mode on 
     expect((await visitor.get('/shop')).body).not.toContain('Autumn theme preview');
     expect((await owner.send('DELETE', '/api/flags/preview')).statusCode).toBe(200);
     expect((await owner.get('/journal/caring-for-walnut')).statusCode).toBe(404);
+    // Preview off: the owner's list is the visitors' again.
+    const after = await owner.get('/journal');
+    expect(after.body).not.toContain('Secret draft post');
+    expect(after.body).not.toContain('Scheduled spring post');
+    await t.database.db.update(schema.items).set({ status: 'published' }).where(eq(schema.items.urlId, scheduled!.urlId));
   });
 
   it('safe mode removes injected code and custom scripts from the page for the owner only', async () => {

@@ -17,7 +17,7 @@ import { badRequest, notFound } from '../errors.js';
 import { checkoutMessages } from '../checkout/service.js';
 import type { WebsiteRow } from '../platform/websites.js';
 import { anyInstalmentsEnabled, isEnabled } from './service.js';
-import { pageFlags, previewItem, productHidden, type PageFlags } from './page.js';
+import { pageFlags, previewItem, previewStatuses, productHidden, type PageFlags } from './page.js';
 import { flagsRoutes } from './routes.js';
 
 export { isEnabled, isBlockEnabled, featuresOf, instalmentsEnabled, experimentsOf, Feature } from './service.js';
@@ -29,6 +29,8 @@ export interface FlagsApi {
   page(req: FastifyRequest, site: WebsiteRow): Promise<PageFlags>;
   /** An unpublished item for the owner's preview (null when not previewing or not found). */
   previewItem(flags: PageFlags, collectionId: string, urlId: string): ReturnType<typeof previewItem> | Promise<null>;
+  /** The item statuses list pages show this request (undefined: published only; more for an owner's preview). */
+  previewStatuses(req: FastifyRequest, site: WebsiteRow): Promise<readonly string[] | undefined>;
   /** Whether a product is hidden because its feature is off (gift cards). */
   productHidden(site: WebsiteRow, structuredContent: Record<string, unknown> | null | undefined): boolean;
   analytics: AnalyticsOptions;
@@ -80,6 +82,7 @@ export const flagsArea = fp(
       isEnabled,
       page: (req, site) => pageFlags(app, req, site, { analytics }),
       previewItem: (flags, collectionId, urlId) => (flags.owner && flags.drafts ? previewItem(app, collectionId, urlId) : Promise.resolve(null)),
+      previewStatuses: (req, site) => previewStatuses(app, req, site),
       productHidden,
       analytics,
     } satisfies FlagsApi);

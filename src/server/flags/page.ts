@@ -189,3 +189,17 @@ export async function previewItem(app: FastifyInstance, collectionId: string, ur
       : [];
   return { row, product: row.recordType === RecordType.STORE_ITEM ? { item: row, variants } : undefined };
 }
+
+/** The item statuses an owner previewing unpublished changes sees in lists. */
+export const PREVIEW_STATUSES = ['published', 'draft', 'scheduled', 'needs-review'] as const;
+
+/**
+ * The statuses a list page shows this request: undefined (published only) unless a signed-in owner of the
+ * site has preview of drafts on. Costs visitors nothing (no query without an owner cookie).
+ */
+export async function previewStatuses(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow): Promise<readonly string[] | undefined> {
+  if (!req.cookies[OWNER_COOKIE] || !req.cookies[PREVIEW_COOKIE]) return undefined;
+  const owner = await app.loadOwner(req);
+  if (!owner || owner.websiteId !== site.id) return undefined;
+  return parsePreviewCookie(req.cookies[PREVIEW_COOKIE])?.drafts ? PREVIEW_STATUSES : undefined;
+}

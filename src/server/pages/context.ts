@@ -316,6 +316,8 @@ export interface ItemFilter {
   /** Events: 'upcoming' (default) or 'past'. */
   view?: string;
   now?: number;
+  /** Item statuses to list (default: published only). The owner's preview widens it (server/flags). */
+  statuses?: readonly string[];
 }
 
 function filterSql(c: CollectionRow, f: ItemFilter): SQL[] {
@@ -337,7 +339,8 @@ export async function publishedItems(db: Db, c: CollectionRow, limit: number, of
       : c.typeName === 'events'
         ? [filter.view === 'past' ? desc(startDate) : asc(startDate)]
         : [asc(schema.items.ordering), asc(schema.items.createdAt)];
-  const where = and(eq(schema.items.collectionId, c.id), eq(schema.items.status, 'published'), ...filterSql(c, filter));
+  const status = filter.statuses?.length ? inArray(schema.items.status, [...filter.statuses]) : eq(schema.items.status, 'published');
+  const where = and(eq(schema.items.collectionId, c.id), status, ...filterSql(c, filter));
   if (c.type !== PRODUCTS_TYPE) return db.select().from(schema.items).where(where).orderBy(...order).limit(limit).offset(offset);
   // A products list reads each item's variants in the same query (productsFor then needs none).
   const found = await db

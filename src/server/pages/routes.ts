@@ -198,6 +198,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const pageNo = Math.max(1, Math.min(10_000, Number.parseInt(String(queryString(query.page) ?? '1'), 10) || 1));
     const filter: ItemFilter = { tag: queryString(query.tag), category: queryString(query.category), now: Date.now() };
     if (c.typeName === 'events') filter.view = queryString(query.view) === 'past' ? 'past' : 'upcoming';
+    // The owner's preview lists drafts and scheduled items too (server/flags; never for visitors).
+    filter.statuses = await app.flags.previewStatuses(req, site);
     const rows = c.typeName === 'page' ? [] : await publishedItems(db, c, pageSize + 1, (pageNo - 1) * pageSize, filter);
     const hasNext = rows.length > pageSize;
     const shown = rows.slice(0, pageSize).filter((r) => !app.flags.productHidden(site, r.structuredContent));
