@@ -333,5 +333,25 @@ describe.each(DB_KINDS)('flags: features, experiments, preview and safe mode on 
     expect(byVariant.bold!.steps.map((s) => s.visitors)).toEqual([1, 1, 1, 0, 0]);
     expect((await owner.get(`/api/flags/experiments/hero/funnel?from=${today}&to=2000-01-01`)).statusCode).toBe(400);
     expect((await owner.get(`/api/flags/experiments/nope/funnel?from=${today}&to=${today}`)).statusCode).toBe(404);
+
+    // The same split is the analytics dashboard's "by variant" view (the owner's analytics query).
+    type Dash = { experiments: string[]; byVariant: { experiment: string; variants: Array<{ variant: string; visitors: number; steps: Array<{ step: string; visitors: number }> }> } | null; funnel: unknown[] };
+    const dash = await owner.get(`/api/analytics/dashboard?from=${today}&to=${today}&experiment=hero`);
+    expect(dash.statusCode, dash.body).toBe(200);
+    const d = dash.json() as Dash;
+    expect(d.experiments).toContain('hero');
+    expect(d.funnel.length).toBe(5); // the whole funnel is still there
+    expect(d.byVariant!.experiment).toBe('hero');
+    const dv = Object.fromEntries(d.byVariant!.variants.map((v) => [v.variant, v]));
+    expect(dv.control!.steps.map((s) => s.visitors)).toEqual([2, 1, 0, 0, 0]);
+    expect(dv.bold!.steps.map((s) => s.visitors)).toEqual([1, 1, 1, 0, 0]);
+    expect(d.byVariant!.variants.map((v) => v.variant)).toEqual(res.json().variants.map((v: { variant: string }) => v.variant));
+    // Without a name, the first experiment is shown; an unknown name is refused in words; visitors get nothing.
+    const first = (await owner.get(`/api/analytics/dashboard?from=${today}&to=${today}`)).json() as Dash;
+    expect(first.byVariant!.experiment).toBe(first.experiments[0]);
+    const unknown = await owner.get(`/api/analytics/dashboard?from=${today}&to=${today}&experiment=nope`);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe('No such experiment.');
+    expect((await new Visitor(t.app).get(`/api/analytics/dashboard?from=${today}&to=${today}&experiment=hero`)).statusCode).toBe(401);
   });
 });

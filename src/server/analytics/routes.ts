@@ -14,6 +14,7 @@ import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 import type { WebsiteService } from '../platform/websites.js';
 import type { AnalyticsIngest } from './ingest.js';
 import { dashboard } from './queries.js';
+import { dashboardVariants } from '../flags/funnel.js';
 import { PAGE_VIEW_EVENTS, pathOf, type IngestEvent, type VitalName } from './rollup.js';
 import {
   LIMITS,
@@ -262,7 +263,8 @@ export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
     ]);
     const titles = new Map<string, string>([...items.map((i) => [i.id, i.title] as const), ...forms.map((f) => [f.id, f.name] as const)]);
     for (const r of [...d.restock, ...d.forms]) r.label = titles.get(r.dim) ?? r.dim;
-    return d;
+    // The funnel split by an experiment's variant (`?experiment=name`, else the first experiment): server/flags.
+    return { ...d, ...(await dashboardVariants(app.database.db, site, (req.query as Record<string, unknown>).experiment, q.from, q.to)) };
   });
 
   app.get('/api/analytics/settings', { preHandler: app.requireOwner(VIEW_ROLES) }, async () => {

@@ -6,6 +6,11 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
 import { rows } from '../db-util.js';
+import { badRequest } from '../errors.js';
+import type { WebsiteRow } from '../platform/websites.js';
+import { experimentsOf } from './service.js';
+
+export const NO_SUCH_EXPERIMENT = 'No such experiment.';
 
 export const FUNNEL_EVENTS = [
   ['product_view', 'product_page_visit'],
@@ -56,4 +61,25 @@ export async function funnelByVariant(db: Db, websiteId: string, experiment: str
     out.push({ variant: v, visitors, steps });
   }
   return out;
+}
+
+/** The analytics dashboard's "by variant" view: the site's experiment names and the funnel of one of them. */
+export interface DashboardVariants {
+  experiments: string[];
+  byVariant: { experiment: string; variants: VariantFunnel[] } | null;
+}
+
+/**
+ * The dashboard's funnel split by variant (server/analytics calls this): the asked experiment, else the
+ * site's first one; null when the site has none. An unknown experiment name is a 400 in words.
+ */
+export async function dashboardVariants(db: Db, site: Pick<WebsiteRow, 'id' | 'settings'>, asked: unknown, from: string, to: string): Promise<DashboardVariants> {
+  const list = experimentsOf(site);
+  const experiments = list.map((e) => e.name);
+  if (asked !== undefined && (typeof asked !== 'string' || asked.length > 64 || !experiments.includes(asked))) {
+    throw badRequest(NO_SUCH_EXPERIMENT, { experiment: NO_SUCH_EXPERIMENT });
+  }
+  const e = list.find((x) => x.name === asked) ?? list[0];
+  if (!e) return { experiments, byVariant: null };
+  return { experiments, byVariant: { experiment: e.name, variants: await funnelByVariant(db, site.id, e.name, e.variants.map((v) => v.name), from, to) } };
 }

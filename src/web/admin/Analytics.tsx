@@ -31,6 +31,9 @@ interface DashboardData {
   restock: DimCount[];
   vitals: Array<{ name: string; p75: number | null; samples: number; good: number | null; poor: number | null }>;
   errors: Array<{ fingerprint: string; message: string; count: number; total: number; lastSeen: string; lastUrl: string; lastBrowser: string; lastStack: string }>;
+  /** The site's experiments and the funnel split by the variants of one of them (server/flags). */
+  experiments?: string[];
+  byVariant?: { experiment: string; variants: Array<{ variant: string; visitors: number; steps: Array<{ step: string; visitors: number; conversion: number | null }> }> } | null;
 }
 
 interface Settings {
@@ -73,12 +76,14 @@ export function Analytics() {
   const [data, setData] = useState<DashboardData | null>(null);
   const [error, setError] = useState('');
   const [loading, setLoading] = useState(false);
+  const [experiment, setExperiment] = useState('');
 
   useEffect(() => {
     let live = true;
     setLoading(true);
     setError('');
-    api<DashboardData>('GET', `/api/analytics/dashboard?from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`).then(
+    const exp = experiment ? `&experiment=${encodeURIComponent(experiment)}` : '';
+    api<DashboardData>('GET', `/api/analytics/dashboard?from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}${exp}`).then(
       (d) => {
         if (!live) return;
         setData(d);
@@ -93,7 +98,7 @@ export function Analytics() {
     return () => {
       live = false;
     };
-  }, [range]);
+  }, [range, experiment]);
 
   const preset = PRESETS.find((n) => {
     const r = daysBack(n);
@@ -166,6 +171,49 @@ export function Analytics() {
                 steps={data.funnel.map((s) => ({ label: STEP_LABELS[s.step] ?? s.step, value: s.visitors, conversion: s.conversion }))}
               />
             </div>
+            {data.byVariant ? (
+              <section className="an-card an-wide" aria-labelledby="an-variants">
+                <h2 id="an-variants">Shopper funnel by variant</h2>
+                <label className="an-settings">
+                  Experiment
+                  <select value={data.byVariant.experiment} onChange={(e) => setExperiment(e.target.value)}>
+                    {(data.experiments ?? []).map((name) => (
+                      <option key={name} value={name}>
+                        {name}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <table className="an-errors">
+                  <caption className="an-visually-hidden">Visitors at each funnel step, by variant of {data.byVariant.experiment}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Variant</th>
+                      <th scope="col">Visitors</th>
+                      {Object.keys(STEP_LABELS).map((k) => (
+                        <th scope="col" key={k}>
+                          {STEP_LABELS[k]}
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.byVariant.variants.map((v) => (
+                      <tr key={v.variant}>
+                        <th scope="row">{v.variant}</th>
+                        <td>{fmt(v.visitors)}</td>
+                        {v.steps.map((st) => (
+                          <td key={st.step}>
+                            {fmt(st.visitors)}
+                            {st.conversion === null ? '' : ` (${Math.round(st.conversion * 100)}%)`}
+                          </td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+            ) : null}
             <BarList title="Top pages" items={data.pages.map((p) => ({ label: p.dim, value: p.count }))} />
             <BarList title="Top referrers" items={data.referrers.map((p) => ({ label: p.dim, value: p.count }))} />
             <BarList title="Devices" items={data.devices.map((p) => ({ label: p.dim, value: p.count }))} />
