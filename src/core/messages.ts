@@ -544,3 +544,8 @@ export const members = {
   NEXT_LESSON: 'Next lesson',
   watchOn: (host: string) => `Watch on ${host}`,
 } as const;
+
+/** Feature switches (server/flags). */
+export const featureFlags = {
+  GIFT_CARDS_OFF: 'Gift cards are not sold at the moment. Remove the gift card from your cart to check out.',
+} as const;

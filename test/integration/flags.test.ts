@@ -10,7 +10,10 @@ import { FEATURES } from '../../src/core/features.js';
 import { MASKED_PASSWORD_PLACEHOLDER, PREVIEW_COOKIE, SAFE_MODE_COOKIE, UPGRADE_DESTINATIONS } from '../../src/core/preview.js';
 import { SESSION_RECORDER_MOCK_ID } from '../../src/core/session-recording.js';
 import { createVisitorCookie } from '../../src/core/cookies.js';
+import { featureFlags } from '../../src/core/messages.js';
 import { FLAGS_DATA_ID } from '../../src/server/flags/page.js';
+
+const CARD_PAYMENT = { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Gift Buyer' };
 
 const INJECTED_HEADER = '<script id="owner-injected-head">window.__injected = 1;</script>';
 const INJECTED_FOOTER = '<div id="owner-injected-footer">Injected footer</div>';
@@ -100,6 +103,13 @@ describe.each(DB_KINDS)('flags: features, experiments, preview and safe mode on 
     expect(about.body).toContain('data-block-type="52"');
     expect((await visitor.get('/shop?format=json')).json().features).toMatchObject({ giftCards: true, subscriptions: true, memberAreas: true, donationBlock: true });
 
+    // A shopper puts a gift card in the cart while gift cards are on (checkout refuses it once they are off).
+    const giftSkuOn = (await t.database.db.select({ sku: schema.productVariants.sku }).from(schema.productVariants).where(eq(schema.productVariants.itemId, giftCard)))[0]!.sku;
+    const holder = new Visitor(t.app);
+    const added = await holder.send('POST', '/api/commerce/shopping-cart/entries', { itemId: giftCard, sku: giftSkuOn, quantity: 1 });
+    expect(added.statusCode, added.body).toBeLessThan(300);
+    expect((await holder.send('POST', '/api/checkout/quote', {})).statusCode).toBe(200);
+
     // The US merchant's brand off: no pill; the routes stay while the other brand is on.
     await switches({ instalmentsAfterpay: false });
     const noPill = await visitor.get('/shop/p/linen-camp-shirt');
@@ -116,6 +126,20 @@ describe.each(DB_KINDS)('flags: features, experiments, preview and safe mode on 
     const code = await visitor.send('POST', '/api/checkout/quote', { giftCardCode: 'GIFT-CODE-1' });
     expect(code.statusCode).toBe(400);
     expect(code.json().message).toBe('That gift card code is not valid.');
+    // The gift card already in a cart cannot be checked out: quote and place order say why; nothing is placed.
+    const quoteOff = await holder.send('POST', '/api/checkout/quote', {});
+    expect(quoteOff.statusCode).toBe(400);
+    expect(quoteOff.json().message).toBe(featureFlags.GIFT_CARDS_OFF);
+    const ordersBefore = (await t.database.db.select({ id: schema.orders.id }).from(schema.orders)).length;
+    const placeOff = await holder.send('POST', '/api/checkout/place-order', { email: 'gift@example.com', payment: CARD_PAYMENT }, { headers: { 'idempotency-key': 'flags-gift-off-1' } });
+    expect(placeOff.statusCode).toBe(400);
+    expect(placeOff.json().message).toBe(featureFlags.GIFT_CARDS_OFF);
+    expect((await t.database.db.select({ id: schema.orders.id }).from(schema.orders)).length).toBe(ordersBefore);
+    // A cart without a gift card checks out as before.
+    const shopper = new Visitor(t.app);
+    const shirtId = await itemId('linen-camp-shirt');
+    expect((await shopper.send('POST', '/api/commerce/shopping-cart/entries', { itemId: shirtId, sku: 'SHIRT-S-NAVY', quantity: 1 })).statusCode).toBeLessThan(300);
+    expect((await shopper.send('POST', '/api/checkout/quote', {})).statusCode).toBe(200);
     // Subscriptions: the cart subscription call and its page.
     expect((await visitor.send('POST', '/api/3/commerce/cart/subscription', { itemId: coffee, sku: coffeeSku, qty: 1 })).statusCode).toBe(404);
     expect((await visitor.get('/checkout/subscription')).statusCode).toBe(404);
@@ -139,6 +163,7 @@ describe.each(DB_KINDS)('flags: features, experiments, preview and safe mode on 
     await switches({ giftCards: true, subscriptions: true, instalmentsAfterpay: true, instalmentsClearpay: true, memberAreas: true, donationBlock: true });
     expect((await visitor.get('/shop/p/linen-camp-shirt')).body).toContain('instalment-pill');
     expect((await visitor.get('/shop/p/gift-card')).statusCode).toBe(200);
+    expect((await holder.send('POST', '/api/checkout/quote', {})).statusCode).toBe(200);
     expect((await visitor.send('POST', '/api/3/commerce/cart/subscription', { itemId: coffee, sku: coffeeSku, qty: 1 })).statusCode).toBe(200);
     expect((await visitor.get('/members')).statusCode).toBe(403);
     expect((await visitor.get('/about')).body).toContain('Give to the workshop fund');

@@ -8,13 +8,15 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
 import { analyticsOptionsOf, serviceUrlFor, sourceEnvironmentOf, type AnalyticsOptions } from '../../core/analytics-options.js';
 import { Feature } from '../../core/features.js';
 import { ProductType } from '../../core/enums.js';
 import { badRequest, notFound } from '../errors.js';
 import { checkoutMessages } from '../checkout/service.js';
+import { cartIdent } from '../commerce/routes.js';
+import { featureFlags } from '../../core/messages.js';
 import type { WebsiteRow } from '../platform/websites.js';
 import { anyInstalmentsEnabled, isEnabled } from './service.js';
 import { pageFlags, previewItem, previewStatuses, productHidden, type PageFlags } from './page.js';
@@ -65,6 +67,22 @@ function featureOfRoute(url: string | undefined) {
 const CART_ENTRIES = '/api/commerce/shopping-cart/entries';
 const CHECKOUT_WITH_CODES = new Set(['/api/checkout/quote', '/api/checkout/place-order']);
 
+/** Whether the visitor's shopping cart holds a gift card (subscription carts never do). */
+async function cartHoldsGiftCard(app: FastifyInstance, req: FastifyRequest): Promise<boolean> {
+  if ((req.body as { cartToken?: unknown } | undefined)?.cartToken) return false;
+  const ident = cartIdent(req);
+  if (!ident.token && !ident.siteUserId) return false;
+  const cart = await app.services.carts.find(ident);
+  if (!cart) return false;
+  const found = await app.database.db
+    .select({ id: schema.cartEntries.id })
+    .from(schema.cartEntries)
+    .innerJoin(schema.items, eq(schema.items.id, schema.cartEntries.itemId))
+    .where(and(eq(schema.cartEntries.cartId, cart.id), sql`(${schema.items.structuredContent}->>'productType') = ${String(ProductType.GIFT_CARD)}`))
+    .limit(1);
+  return found.length > 0;
+}
+
 export const flagsArea = fp(
   async (app: FastifyInstance) => {
     const c = app.config;
@@ -106,6 +124,8 @@ export const flagsArea = fp(
       if (url !== CART_ENTRIES) {
         const code = (req.body as { giftCardCode?: unknown } | undefined)?.giftCardCode;
         if (typeof code === 'string' && code.trim() !== '') throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
+        // A gift card put in the cart while the feature was on is not sold now: checkout says so.
+        if (await cartHoldsGiftCard(app, req)) throw badRequest(featureFlags.GIFT_CARDS_OFF, { cart: featureFlags.GIFT_CARDS_OFF });
         return;
       }
       const itemId = (req.body as { itemId?: unknown } | undefined)?.itemId;
