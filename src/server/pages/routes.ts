@@ -275,7 +275,9 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   async function itemPage(req: FastifyRequest, reply: FastifyReply, c: CollectionRow, urlId: string, collections: CollectionRow[]) {
     const site = await websites.get();
     if (await memberGate(req, reply, site, c)) return reply;
-    const found = (await itemWithProduct(db, c, urlId)) ?? (await app.flags.previewItem(await app.flags.page(req, site), c.id, urlId));
+    // Kept per content version (plugins/site-cache.ts; items and variants writes move it): read-only.
+    const published = await app.siteCache.get('page-item', `${c.id}:${urlId}`, () => itemWithProduct(db, c, urlId));
+    const found = published ?? (await app.flags.previewItem(await app.flags.page(req, site), c.id, urlId));
     if (!found || app.flags.productHidden(site, found.row.structuredContent)) return notFound(req, reply);
     const { row, product } = found;
     const website = websiteJson(site, websites);
