@@ -49,11 +49,14 @@ function Switches() {
   if (!rows) return <p>{error || 'Loading…'}</p>;
   const toggle = async (f: FeatureRow, on: boolean) => {
     setError('');
+    // The box follows the click at once (a controlled checkbox would otherwise spring back until the save answers).
+    setRows((list) => list?.map((r) => (r.key === f.key ? { ...r, switchedOn: on } : r)) ?? list);
     try {
       const d = await api<{ features: FeatureRow[] }>('PUT', '/api/flags/features', { features: { [f.key]: on } });
       setRows(d.features);
       setStatus(`${f.label} is ${on ? 'on' : 'off'}.`);
     } catch (e) {
+      setRows((list) => list?.map((r) => (r.key === f.key ? { ...r, switchedOn: !on } : r)) ?? list);
       setError(msg(e));
     }
   };
