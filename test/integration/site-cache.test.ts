@@ -81,6 +81,17 @@ describe.each(DB_KINDS)('site cache on %s', (kind) => {
     expect(await page()).toContain(renamed);
   });
 
+  it("the item page's own product renamed through the other connection, and a new URL, show at once", async () => {
+    await page();
+    await otherDb.db.execute(sql`update items set title = 'Linen Camp Shirt, second run' where url_id = 'linen-camp-shirt'`);
+    expect(await page()).toContain('Linen Camp Shirt, second run');
+    // A 404 is kept too, until a write makes the item appear.
+    const missing = await t.app.inject({ method: 'GET', url: '/shop/p/not-yet-there', headers: { accept: 'text/html' } });
+    expect(missing.statusCode).toBe(404);
+    await otherDb.db.execute(sql`update items set url_id = 'not-yet-there' where url_id = 'gift-card'`);
+    expect((await t.app.inject({ method: 'GET', url: '/shop/p/not-yet-there', headers: { accept: 'text/html' } })).statusCode).toBe(200);
+  });
+
   it('instalment preferences changed on the other instance apply to the next page here', async () => {
     const pill = (html: string) => html.includes('instalment-pill');
     const withPill = await page();
