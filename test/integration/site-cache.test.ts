@@ -7,6 +7,7 @@ import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { open, type Database } from '../../src/db/index.js';
 import { rows } from '../../src/server/db-util.js';
+import { COMPACT_AT } from '../../src/server/plugins/site-cache.js';
 
 const PRODUCT = '/shop/p/linen-camp-shirt';
 
@@ -64,6 +65,27 @@ describe.each(DB_KINDS)('site cache on %s', (kind) => {
     expect(await t.app.siteCache.version()).toBe(v0);
     await otherDb.db.execute(sql`update items set title = title where url_id = 'gift-card'`);
     expect(await t.app.siteCache.version()).not.toBe(v0);
+  });
+
+  it('folds old change rows into one without moving the version back, and later writes still move it', async () => {
+    // Many committed content writes (as checkouts changing stock would make over months).
+    for (let i = 0; i < COMPACT_AT + 20; i++) await otherDb.db.execute(sql`update items set title = title where url_id = 'gift-card'`);
+    const count = async () => Number((await rows<{ c: string }>(t.database.db, sql`select count(*) as c from site_changes`))[0]!.c);
+    expect(await count()).toBeGreaterThan(COMPACT_AT);
+    const sum = (v: string) => v.split('.')[0];
+    const before = await t.app.siteCache.version();
+    // The read above started a fold; wait for it.
+    for (let i = 0; i < 100 && (await count()) > 1; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await count()).toBe(1);
+    expect(t.app.siteCache.compactions).toBeGreaterThan(0);
+    const after = await t.app.siteCache.version();
+    expect(sum(after)).toBe(sum(before));
+    // A fold on the other instance with nothing left to fold adds nothing and changes nothing.
+    await other.siteCache.compact(Number.MAX_SAFE_INTEGER);
+    expect(await t.app.siteCache.version()).toBe(after);
+    await otherDb.db.execute(sql`update items set title = title where url_id = 'gift-card'`);
+    const next = await t.app.siteCache.version();
+    expect(Number(sum(next))).toBe(Number(sum(after)) + 1);
   });
 
   it("the owner's related-products choice made on the other instance, and a rename of that product, show here at once", async () => {

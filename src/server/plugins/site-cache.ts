@@ -4,7 +4,7 @@
  * The version: statement triggers on the content tables that public pages read besides the page's own
  * item (websites, items, product_variants, product_reviews, related_products, commerce_preferences; see
  * migration 0013) insert one `site_changes` row per writing transaction, in that transaction. The
- * version is `count(*)` and `max(id)` of that table: it moves when, and only when, such a transaction
+ * version is the sum of the rows' weights and `max(id)`: it moves when, and only when, such a transaction
  * commits, whichever area or instance wrote it, and writers never wait on each other for it (one key per
  * transaction, insert only). A GET request reads it at most once (one index-only query, on first use), so
  * a page sees every change committed before that read, exactly as if it had read the tables themselves.
@@ -25,6 +25,9 @@ import { rows } from '../db-util.js';
 
 /** Entries kept per area before the area is emptied (a bound on memory, not a policy). */
 const MAX_ENTRIES = 2000;
+
+/** Rows of `site_changes` above which a version read folds them into one (keeps the read cheap for years). */
+export const COMPACT_AT = 200;
 
 interface Scope {
   version?: Promise<string>;
@@ -65,8 +68,39 @@ export class SiteCache {
 
   private async readVersion(): Promise<string> {
     this.versionReads++;
-    const [row] = await rows<{ n: string | number; m: string | number | null }>(this.database.db, sql`select count(*) as n, max(id) as m from site_changes`);
+    const [row] = await rows<{ n: string | number | null; m: string | number | null; c: string | number }>(
+      this.database.db,
+      sql`select sum(weight) as n, max(id) as m, count(*) as c from site_changes`,
+    );
+    if (Number(row?.c ?? 0) > COMPACT_AT && row?.m != null) void this.compact(Number(row.m));
     return `${String(row?.n ?? 0)}.${String(row?.m ?? 0)}`;
+  }
+
+  private compacting = false;
+  /** Times the table was folded (tests). */
+  compactions = 0;
+
+  /**
+   * Folds the rows up to `upTo` into one row carrying their summed weight, in one statement: the sum (the
+   * version) is the same before and after, so no cache is emptied for nothing but the one key change of
+   * `max(id)`, and a writer's row that is not committed yet is not visible here, so it is never folded
+   * away. Two instances folding at once: the second finds the rows gone (or waits for them) and adds no
+   * row for rows it did not delete; a single row is left as it is.
+   */
+  async compact(upTo: number): Promise<void> {
+    if (this.compacting) return;
+    this.compacting = true;
+    try {
+      await this.database.db.execute(sql`
+        with gone as (delete from site_changes where id <= ${upTo} and (select count(*) from site_changes where id <= ${upTo}) > 1 returning weight)
+        insert into site_changes (txid, weight)
+        select txid_current(), sum(weight) from gone having count(*) > 0`);
+      this.compactions++;
+    } catch {
+      // Folding is housekeeping: a failure leaves the rows as they were, and the next read tries again.
+    } finally {
+      this.compacting = false;
+    }
   }
 
   /** `load()`'s value for `key` in `area` at the current version, loaded once per version. */

@@ -1,0 +1,1 @@
+ALTER TABLE "site_changes" ADD COLUMN "weight" bigint DEFAULT 1 NOT NULL;
