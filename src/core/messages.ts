@@ -549,3 +549,17 @@ export const members = {
 export const featureFlags = {
   GIFT_CARDS_OFF: 'Gift cards are not sold at the moment. Remove the gift card from your cart to check out.',
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Content limits (issue #13): platform.md section 9 names the limits (tag length 50, category
+// length 25, 200 products in a collection, 250 items in a user-orderable collection, 60 album
+// tracks) but no wording; these are the sentences Tessera shows when one is reached.
+// ---------------------------------------------------------------------------------------------
+
+export const contentLimits = {
+  tagTooLong: (max: number) => `Tags can be up to ${max} characters.`,
+  categoryTooLong: (max: number) => `Categories can be up to ${max} characters.`,
+  productsLimit: (max: number) => `A store can hold at most ${max} products. Delete a product to add another.`,
+  itemsLimit: (max: number) => `A collection can hold at most ${max} items. Delete an item to add another.`,
+  albumTrackLimit: (max: number) => `An album can have at most ${max} tracks.`,
+} as const;
