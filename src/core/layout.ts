@@ -32,6 +32,9 @@ export const CHART_MAX_ROWS = 50;
 export const CHART_MAX_COLUMNS = 10;
 export const MAX_TEXT_CHARS = 100_000;
 export const MAX_PRICING_PLANS = 6;
+/** A donation block suggests 1 to 6 amounts, each in minor units of the site currency. */
+export const MAX_DONATION_AMOUNTS = 6;
+export const MAX_DONATION_AMOUNT_CENTS = 100_000_000;
 export const MAX_LIST_ITEMS = MAX_ITEMS_USER_ORDERABLE_COLLECTION;
 /** Rows a new block spans on the desktop grid when nothing else is said. */
 export const DEFAULT_BLOCK_ROWS = 2;
@@ -128,6 +131,7 @@ export const BLOCK_KINDS: readonly BlockKind[] = Object.freeze([
   kind(BlockType.SEARCH, 'search', 'Search', 1),
   kind(BlockType.CHART, 'chart', 'Chart', 8, [BlockType.CHART_BAR, BlockType.CHART_LINE, BlockType.CHART_PIE]),
   kind(BlockType.PRICING_PLAN, 'pricing-plan', 'Pricing plan', 8),
+  kind(BlockType.DONATION, 'donation', 'Donation', 10),
 ]);
 
 const KIND_BY_TYPE = new Map(BLOCK_KINDS.map((k) => [k.type, k]));
@@ -236,6 +240,7 @@ export function defaultBlockData(type: number, variant: number | null = null): R
     [BlockType.SOCIAL_LINKS]: { links: [] },
     [BlockType.SEARCH]: { placeholder: 'Search' },
     [BlockType.CHART]: { title: 'Chart', columns: ['Value'], rows: [{ label: 'A', values: [1] }], showLegend: true },
+    [BlockType.DONATION]: { title: 'Support our work', text: '', amounts: [1000, 2500, 5000], allowCustom: true },
     [BlockType.PRICING_PLAN]: { plans: [{ name: 'Basic', price: 1000, currency: 'USD', period: 'month', description: '', features: [], buttonLabel: 'Choose', buttonLink: '/', featured: false }] },
   };
   void variant;
@@ -719,6 +724,15 @@ const DATA_CHECKS: Record<number, Check> = {
   [BlockType.SOCIAL_LINKS]: obj({ links: list(obj({ service: requiredStr(40), url: link }), 30) }),
   [BlockType.SEARCH]: obj({ placeholder: str(100, 'Search') }),
   [BlockType.CHART]: chartCheck,
+  [BlockType.DONATION]: obj({
+    title: str(200),
+    text: str(2000),
+    amounts: (v, path, e) => {
+      if (v === undefined || v === null) e.errors[path] = em.listTooShort(1);
+      return list(int(1, MAX_DONATION_AMOUNT_CENTS, null), MAX_DONATION_AMOUNTS, 1)(v, path, e);
+    },
+    allowCustom: bool(true),
+  }),
   [BlockType.PRICING_PLAN]: obj({
     plans: list(
       obj({

@@ -213,6 +213,34 @@ describe('layout model: validation and the canonical round trip', () => {
     expect(validateLayout('nope')).toMatchObject({ ok: false, message: em.NOT_A_LAYOUT });
   });
 
+  it('checks a donation block: title, text, 1 to 6 whole amounts in minor units, the custom toggle; round trip', () => {
+    const at = (data: Record<string, unknown>) =>
+      validateLayout({ sections: [{ id: 's1', blocks: [{ id: 'b1', type: BlockType.DONATION, data, desktop: { x: 0, y: 0, w: 12, h: 10 }, mobile: { x: 0, y: 0, w: 12, h: 10 } }] }] });
+    const good = at({ title: 'Help the studio', text: 'Kilns are expensive.', amounts: [500, 1500], allowCustom: false, junk: 1 });
+    expect(good.ok).toBe(true);
+    expect(good.layout!.sections[0].blocks[0].data).toEqual({ title: 'Help the studio', text: 'Kilns are expensive.', amounts: [500, 1500], allowCustom: false });
+    const text = serializeLayout(good.layout!);
+    expect(serializeLayout(validateLayout(parseLayout(text)).layout!)).toBe(text);
+    // Defaults: a new block suggests amounts and allows a custom one.
+    expect(createBlock(BlockType.DONATION, ids).data).toMatchObject({ amounts: [1000, 2500, 5000], allowCustom: true });
+    expect(isRenderedBlock(BlockType.DONATION)).toBe(true);
+    expect(blockLabel(BlockType.DONATION)).toBe('Donation');
+
+    expect(at({ amounts: [] }).errors).toMatchObject({ 'sections.0.blocks.0.data.amounts': em.listTooShort(1) });
+    expect(at({}).errors).toMatchObject({ 'sections.0.blocks.0.data.amounts': em.listTooShort(1) });
+    expect(at({ amounts: [1, 2, 3, 4, 5, 6, 7] }).errors).toMatchObject({ 'sections.0.blocks.0.data.amounts': em.listTooLong(6) });
+    const bad = at({ amounts: [0, 12.5, 'ten', 100_000_001], allowCustom: 'yes', title: 'x'.repeat(201) });
+    expect(bad.ok).toBe(false);
+    expect(bad.errors).toMatchObject({
+      'sections.0.blocks.0.data.amounts.0': em.numberBetween(1, 100_000_000),
+      'sections.0.blocks.0.data.amounts.1': em.numberBetween(1, 100_000_000),
+      'sections.0.blocks.0.data.amounts.2': em.numberBetween(1, 100_000_000),
+      'sections.0.blocks.0.data.amounts.3': em.numberBetween(1, 100_000_000),
+      'sections.0.blocks.0.data.allowCustom': pm.notExpectedOption('yes'),
+      'sections.0.blocks.0.data.title': em.tooLong(200),
+    });
+  });
+
   it('checks links and media sources', () => {
     expect(checkLink('/about')).toEqual({ ok: true, value: '/about' });
     expect(checkLink('example.com/x')).toEqual({ ok: true, value: 'https://example.com/x' });

@@ -4,7 +4,6 @@
  * signed link, and the owner's donor list and settings.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { PageType, Role } from '../../core/enums.js';
@@ -20,10 +19,11 @@ import { linkKey, signLink, verifyLink } from '../reviews/tokens.js';
 import type { PaymentMethodInput } from '../payments/provider.js';
 import type { DonationService } from './service.js';
 import { donationSettingsOf, donationSettingsSchema, type DonationSettings } from './settings.js';
+import { DONATIONS_FORM_ACTION, donationFormContext } from './form.js';
 
 export const DONATE_PATH = '/donate';
 export const CONFIRMED_PATH = '/donate/confirmed';
-export const DONATIONS_API = '/api/donations';
+export const DONATIONS_API = DONATIONS_FORM_ACTION;
 const PURPOSE = 'donation';
 const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 /** Per address (card testing is the abuse to expect; a cookie is free to renew, an address is not). */
@@ -79,19 +79,7 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
           closedText: text.CLOSED,
           title: s.title,
           description: s.description,
-          buttonText: s.buttonText,
-          currency: site.currency,
-          action: DONATIONS_API,
-          crumb: req.crumb,
-          idempotencyKey: typeof v.idempotencyKey === 'string' && KEY.test(v.idempotencyKey) ? v.idempotencyKey : randomBytes(16).toString('base64url'),
-          testMode: true,
-          amounts: s.suggestedAmounts.map((c) => ({ cents: c, label: formatMoney(c, site.currency), id: `donate-amount-${c}`, checked: chosen === String(c) })),
-          customLabel: text.CUSTOM_AMOUNT,
-          customChecked: chosen === 'custom',
-          minimum: formatMoney(s.minimumCents, site.currency),
-          values: { customAmount: String(v.customAmount ?? ''), donorName: String(v.donorName ?? ''), email: String(v.email ?? ''), message: String(v.message ?? '') },
-          errors: state.errors ?? {},
-          message: state.message ?? null,
+          form: donationFormContext({ req, settings: s, currency: site.currency, prefix: 'donate', amounts: s.suggestedAmounts, allowCustom: true, chosen, values: v, errors: state.errors, message: state.message }),
         },
       },
     });
@@ -133,6 +121,9 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
       // Card fields are never written back into the page. The page gets a fresh idempotency key: a declined
       // attempt's key would answer the same decline again, and nothing was charged under it.
       const { cardNumber: _n, cardExpiry: _e, cardCvc: _c, idempotencyKey: _k, ...values } = raw;
+      // A donation block may suggest an amount the donate page does not list: it comes back as a custom amount.
+      const picked = typeof values.amountCents === 'string' && /^\d{1,9}$/.test(values.amountCents) ? Number(values.amountCents) : null;
+      if (picked !== null && !settings.suggestedAmounts.includes(picked)) Object.assign(values, { amountCents: 'custom', customAmount: moneyDecimalString(picked, site.currency) });
       return donatePage(req, reply, { status: e.status, values, errors: e.errors ?? {}, message: e.message });
     }
   });

@@ -21,6 +21,10 @@ import type { Theme } from '../pages/theme.js';
 import { galleryOptions, imageJson, itemJson, productsFor, publishedItems, type CollectionRow } from '../pages/context.js';
 import { galleryIsland } from '../pages/gallery.js';
 import { formHtml } from '../forms/index.js';
+import { donationBlockForm } from '../donations/form.js';
+import { donationSettingsOf } from '../donations/settings.js';
+import { isEnabled } from '../flags/service.js';
+import { Feature } from '../../core/features.js';
 import { chartSvg, type ChartKind } from './chart.js';
 import { mapPlace, type MapProvider } from './map.js';
 
@@ -237,6 +241,11 @@ async function blockContext(env: RenderEnv, block: Block, sizes: string): Promis
         };
       });
       return plans.length ? { ...base, plans } : null;
+    }
+    case BlockType.DONATION: {
+      const site = await env.app.services.websites.get();
+      const form = donationBlockForm(env.req, { currency: env.currency }, donationSettingsOf(site.settings), isEnabled(site, Feature.DONATIONS), block);
+      return form ? { ...base, ...form } : null;
     }
     default:
       return null;
