@@ -79,7 +79,7 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
           closedText: text.CLOSED,
           title: s.title,
           description: s.description,
-          form: donationFormContext({ req, settings: s, currency: site.currency, prefix: 'donate', amounts: s.suggestedAmounts, allowCustom: true, chosen, values: v, errors: state.errors, message: state.message }),
+          ...donationFormContext({ req, settings: s, currency: site.currency, prefix: 'donate', amounts: s.suggestedAmounts, allowCustom: true, chosen, values: v, errors: state.errors, message: state.message }),
         },
       },
     });
