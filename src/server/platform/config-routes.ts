@@ -17,6 +17,7 @@ import { platform as platformMessages } from '../../core/messages.js';
 import { slugify, nextFreeSlug } from '../../core/slug.js';
 import { SUPPORTED_CURRENCIES } from '../../core/money.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
+import { collectionAddError, tagListErrors } from '../../core/content.js';
 import { badRequest, conflict, HttpError, notFound } from '../errors.js';
 import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
@@ -83,7 +84,8 @@ const productIn = z.object({
   status: status.optional().default('published'),
   productType: z.number().refine((n) => isEnumValue(ProductType, n), { message: 'Choose a product type.' }),
   images: z.array(imageIn).max(50).optional().default([]),
-  tags: z.array(z.string().trim().min(1).max(50)).max(100).optional().default([]),
+  // Length checked by tagListErrors (platform.md: tag length 50, in characters); this bound only caps the request.
+  tags: z.array(z.string().trim().min(1).max(1000)).max(100).optional().default([]),
   isSubscribable: z.boolean().optional().default(false),
   subscriptionPlan,
   additionalFieldsFormId: z.string().max(64).nullish(),
@@ -103,7 +105,7 @@ const versionQuery = z.object({ version: z.coerce.number().int() });
 
 /** Checks the variants against each other and against the options; answers the per-field errors. */
 export function productErrors(p: ProductIn): Record<string, string> {
-  const errors: Record<string, string> = {};
+  const errors: Record<string, string> = { ...tagListErrors(p.tags) };
   const skus = new Set<string>();
   const combos = new Set<string>();
   const options = p.variantOptionOrdering;
@@ -215,6 +217,20 @@ export async function configRoutes(app: FastifyInstance) {
     const [c] = await tx.select().from(collections).where(and(eq(collections.id, id), eq(collections.websiteId, websiteId)));
     if (!c || c.type !== CollectionType.PRODUCTS) throw badRequest('Choose the store this product belongs to.', { collectionId: 'Choose the store this product belongs to.' });
     return c;
+  };
+
+  /**
+   * Locks the collection row, then counts its items: a product joins only while the store holds
+   * fewer than 200 (platform.md section 9). The lock makes two concurrent adds take turns, so
+   * they cannot pass the limit together. Answers the count (the new item's ordering).
+   */
+  const lockRoomFor = async (tx: Tx, c: typeof collections.$inferSelect) => {
+    await tx.select({ id: collections.id }).from(collections).where(eq(collections.id, c.id)).for('update');
+    const [n] = await rows<{ n: number | string }>(tx, sql`select count(*) as n from items where collection_id = ${c.id}`);
+    const count = Number(n?.n ?? 0);
+    const full = collectionAddError(c, count);
+    if (full) throw badRequest(full, { collectionId: full });
+    return count;
   };
 
   const itemUrlId = async (tx: Tx, collectionId: string, wanted: string, title: string, selfId?: string) => {
@@ -331,9 +347,9 @@ export async function configRoutes(app: FastifyInstance) {
     const out = await db.transaction(async (tx) => {
       const c = await storeCollection(tx, p.collectionId, site.id);
       await checkForm(tx, p.additionalFieldsFormId);
+      const count = await lockRoomFor(tx, c);
       const id = newId();
       const urlId = await itemUrlId(tx, c.id, p.urlId ?? '', p.title);
-      const count = await tx.select({ id: items.id }).from(items).where(eq(items.collectionId, c.id));
       await tx.insert(items).values({
         id,
         websiteId: site.id,
@@ -347,7 +363,7 @@ export async function configRoutes(app: FastifyInstance) {
         tags: p.tags,
         assets: assetsOf(p),
         structuredContent: structuredContentOf(p),
-        ordering: count.length,
+        ordering: count,
       });
       await saveVariants(tx, id, [], p.variants);
       const saved = (await loadProduct(tx, id, site.id))!;
@@ -368,7 +384,10 @@ export async function configRoutes(app: FastifyInstance) {
       if (locked.version !== p.version) throw new HttpError(409, STALE_EDIT, undefined, { currentVersion: locked.version });
       const before = (await loadProduct(tx, id, site.id))!;
       await checkForm(tx, p.additionalFieldsFormId, locked.structuredContent.additionalFieldsFormId);
-      const collectionId = p.collectionId ? (await storeCollection(tx, p.collectionId, site.id)).id : locked.collectionId;
+      const target = p.collectionId && p.collectionId !== locked.collectionId ? await storeCollection(tx, p.collectionId, site.id) : undefined;
+      // Moving the product into another store adds it there: the same limit applies.
+      if (target) await lockRoomFor(tx, target);
+      const collectionId = target?.id ?? locked.collectionId;
       const urlId = p.urlId && p.urlId === locked.urlId && collectionId === locked.collectionId ? locked.urlId : await itemUrlId(tx, collectionId, p.urlId ?? '', p.title, id);
       await tx
         .update(items)

@@ -11,9 +11,10 @@ import type { Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { Role, CollectionType } from '../../core/enums.js';
-import { platform as platformMessages } from '../../core/messages.js';
+import { contentLimits, platform as platformMessages } from '../../core/messages.js';
 import { nextFreeSlug, slugify, storeUrlId } from '../../core/slug.js';
-import { STORE_URL_ID_MIN_LENGTH } from '../../core/constants.js';
+import { MAX_CATEGORY_LENGTH, STORE_URL_ID_MIN_LENGTH } from '../../core/constants.js';
+import { categoryError } from '../../core/content.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
 import type { WebsiteRow } from './websites.js';
 import { audit } from './audit.js';
@@ -202,7 +203,13 @@ const storeBody = z.object({
   enabled: z.boolean().optional().default(true),
 });
 const categoryBody = z.object({
-  displayName: z.string().trim().min(1, 'Enter a name.').max(200),
+  displayName: z
+    .string()
+    .trim()
+    .min(1, 'Enter a name.')
+    .max(1000)
+    // platform.md section 9: max category length 25 (characters).
+    .refine((n) => categoryError(n) === null, { message: contentLimits.categoryTooLong(MAX_CATEGORY_LENGTH) }),
   parentCategoryId: z.string().max(64).nullish(),
   type: z.enum(['ROOT', 'CATEGORY'], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }),
   pageRendering: z.enum(['LIST_VIEW', 'GRID_VIEW'], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }).optional().default('LIST_VIEW'),

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
+import { DB_KINDS } from '../helpers/db.js';
+import { rows } from '../../src/server/db-util.js';
+import { schema } from '../../src/db/index.js';
+import { newId } from '../../src/db/ids.js';
+import { ProductType, RecordType } from '../../src/core/enums.js';
+import { MAX_PRODUCTS_IN_COLLECTION } from '../../src/core/constants.js';
+
+const TAG_MESSAGE = 'Tags can be up to 50 characters.';
+const CATEGORY_MESSAGE = 'Categories can be up to 25 characters.';
+const PRODUCTS_MESSAGE = 'A store can hold at most 200 products. Delete a product to add another.';
+
+function product(collectionId: string, title: string, over: Record<string, unknown> = {}) {
+  return {
+    collectionId,
+    title,
+    productType: ProductType.PHYSICAL,
+    variants: [{ sku: `SKU-${title.replace(/\W+/g, '-').toUpperCase()}`, attributes: {}, priceCents: 1000, qtyInStock: 3 }],
+    ...over,
+  };
+}
+
+describe.each(DB_KINDS)('content limits of platform.md section 9 on %s', (kind) => {
+  let t: TestApp;
+  let admin: Visitor;
+  let storesUrl: string;
+
+  const count = async (collectionId: string) => Number((await rows<{ n: number | string }>(t.database.db, sql`select count(*) as n from items where collection_id = ${collectionId}`))[0]!.n);
+  const newStore = async (title: string): Promise<string> => {
+    const res = await admin.send('POST', storesUrl, { title });
+    expect(res.statusCode).toBe(201);
+    return res.json().id as string;
+  };
+  /** Fills a store straight in the database (the limit is about the count, not how items got there). */
+  const fill = async (collectionId: string, n: number) => {
+    const values = Array.from({ length: n }, (_, i) => ({ id: newId(), websiteId: t.seed.websiteId, collectionId, urlId: `filler-${i}`, title: `Filler ${i}`, recordType: RecordType.STORE_ITEM, ordering: i }));
+    await t.database.db.insert(schema.items).values(values);
+  };
+
+  beforeAll(async () => {
+    t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
+    admin = new Visitor(t.app);
+    expect((await admin.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
+    storesUrl = `/api/content-service/product/1.1/websites/${t.seed.websiteId}/products`;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses a product tag longer than 50 characters, and writes nothing', async () => {
+    const store = await newStore('Tag Store');
+    const long = await admin.send('POST', '/api/config/products', product(store, 'Long Tag', { tags: ['fine', 'x'.repeat(51)] }));
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ message: TAG_MESSAGE });
+    expect(JSON.stringify(long.json())).toContain('tags.1');
+    expect(await count(store)).toBe(0);
+    const ok = await admin.send('POST', '/api/config/products', product(store, 'Fifty Tag', { tags: ['y'.repeat(50)] }));
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().tags).toEqual(['y'.repeat(50)]);
+    // Editing the product with a too-long tag is refused too, and the stored tags stay.
+    const p = ok.json();
+    const edit = await admin.send('PUT', `/api/config/products/${p.id}`, product(store, 'Fifty Tag', { version: p.version, tags: ['z'.repeat(51)] }));
+    expect(edit.statusCode).toBe(400);
+    expect(edit.json().message).toBe(TAG_MESSAGE);
+    expect((await admin.get(`/api/config/products/${p.id}`)).json()).toMatchObject({ tags: ['y'.repeat(50)], version: p.version });
+  });
+
+  it('refuses a store category longer than 25 characters, and writes nothing', async () => {
+    const store = await newStore('Category Store');
+    const url = `${storesUrl}/${store}/categories`;
+    const long = await admin.send('POST', url, { displayName: 'c'.repeat(26), parentCategoryId: null, type: 'ROOT' });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe(CATEGORY_MESSAGE);
+    const [c] = await rows<{ settings: { categories?: unknown[] } }>(t.database.db, sql`select settings from collections where id = ${store}`);
+    expect(c!.settings.categories ?? []).toEqual([]);
+    const ok = await admin.send('POST', url, { displayName: 'c'.repeat(25), parentCategoryId: null, type: 'ROOT' });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().displayName).toBe('c'.repeat(25));
+  });
+
+  it('a store holds at most 200 products: of two concurrent adds at 199, exactly one succeeds', async () => {
+    const store = await newStore('Full Store');
+    await fill(store, MAX_PRODUCTS_IN_COLLECTION - 1);
+    const [a, b] = await Promise.all([
+      admin.send('POST', '/api/config/products', product(store, 'Racer A')),
+      admin.send('POST', '/api/config/products', product(store, 'Racer B')),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 400]);
+    const refused = a.statusCode === 400 ? a : b;
+    expect(refused.json().message).toBe(PRODUCTS_MESSAGE);
+    expect(await count(store)).toBe(MAX_PRODUCTS_IN_COLLECTION);
+    // Full: a further add is refused, nothing written.
+    const again = await admin.send('POST', '/api/config/products', product(store, 'One Too Many'));
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe(PRODUCTS_MESSAGE);
+    expect(await count(store)).toBe(MAX_PRODUCTS_IN_COLLECTION);
+  });
+
+  it('moving a product into a full store is refused; it stays where it was', async () => {
+    const full = await newStore('Move Full');
+    await fill(full, MAX_PRODUCTS_IN_COLLECTION);
+    const other = await newStore('Move From');
+    const made = await admin.send('POST', '/api/config/products', product(other, 'Mover'));
+    expect(made.statusCode).toBe(201);
+    const p = made.json();
+    const move = await admin.send('PUT', `/api/config/products/${p.id}`, product(full, 'Mover', { version: p.version }));
+    expect(move.statusCode).toBe(400);
+    expect(move.json().message).toBe(PRODUCTS_MESSAGE);
+    expect((await admin.get(`/api/config/products/${p.id}`)).json()).toMatchObject({ collectionId: other, version: p.version });
+    expect(await count(full)).toBe(MAX_PRODUCTS_IN_COLLECTION);
+    // Editing the product where it is (not adding it anywhere) still works.
+    const stay = await admin.send('PUT', `/api/config/products/${p.id}`, product(other, 'Mover Renamed', { version: p.version }));
+    expect(stay.statusCode).toBe(200);
+  });
+});
