@@ -1,7 +1,7 @@
 /** The side panel: a form for the selected block's content, one layout per block type. */
 import { useEffect, useId, useState, type ReactElement } from 'react';
 import { BlockType } from '../../../core/enums.js';
-import { blockKind, blockLabel, chartDataset, isRenderedBlock, variantName, type Block } from '../../../core/layout.js';
+import { blockKind, blockLabel, chartDataset, isRenderedBlock, MAX_DONATION_AMOUNTS, variantName, type Block } from '../../../core/layout.js';
 import { editor as editorMessages, pageEditor } from '../../../core/messages.js';
 import { formatMoney, toMinorUnits } from '../../../core/money.js';
 import { readTextBlock, writeTextBlock, kindName, type TextFormat } from './blocks.js';
@@ -360,6 +360,37 @@ export function BlockForm({ block, errors, warnings, lists, onChange }: BlockFor
         </>
       );
       break;
+    case BlockType.DONATION: {
+      const amounts = Array.isArray(d.amounts) ? (d.amounts as unknown[]) : [];
+      const setAmounts = (next: unknown[], key: string) => onChange({ ...d, amounts: next }, key);
+      body = (
+        <>
+          {text('title', 'Title')}
+          {area('text', 'Short text', 3)}
+          <Fieldset legend="Suggested amounts">
+            {amounts.map((a, i) => (
+              <div key={i}>
+                <PriceField
+                  label={`Amount ${i + 1}`}
+                  value={typeof a === 'number' ? a : 0}
+                  onChange={(v) => setAmounts(amounts.map((x, n) => (n === i ? v : x)), `amounts.${i}`)}
+                  error={errors[`amounts.${i}`]}
+                />
+                <button type="button" onClick={() => setAmounts(amounts.filter((_, n) => n !== i), 'amounts.remove')} disabled={amounts.length <= 1}>
+                  Remove amount {i + 1}
+                </button>
+              </div>
+            ))}
+            {errors.amounts ? <p className="ed-error">{errors.amounts}</p> : null}
+            <button type="button" onClick={() => setAmounts([...amounts, 1000], 'amounts.add')} disabled={amounts.length >= MAX_DONATION_AMOUNTS}>
+              Add amount
+            </button>
+          </Fieldset>
+          <CheckField label="Allow a custom amount" checked={d.allowCustom !== false} onChange={(v) => set('allowCustom', v)} />
+        </>
+      );
+      break;
+    }
     case BlockType.SPACER:
     case BlockType.HORIZONTAL_RULE:
       body = <p>This block has no settings; change its size on the page.</p>;
@@ -383,12 +414,12 @@ export function BlockForm({ block, errors, warnings, lists, onChange }: BlockFor
   );
 }
 
-function PriceField({ value, onChange, error }: { value: number; onChange: (v: number) => void; error?: string }) {
+function PriceField({ value, onChange, error, label = 'Price' }: { value: number; onChange: (v: number) => void; error?: string; label?: string }) {
   const [textValue, setText] = useState<string | null>(null);
   const [bad, setBad] = useState('');
   return (
     <TextField
-      label="Price"
+      label={label}
       value={textValue ?? (value / 100).toFixed(2)}
       hint={`Shown as ${formatMoney(value)}`}
       error={bad || error}

@@ -91,6 +91,8 @@ export function blockSummary(b: Block, products: ReadonlyArray<{ id: string; tit
       return `${Array.isArray(d.items) ? d.items.length : 0} items`;
     case BlockType.PRICING_PLAN:
       return `${Array.isArray(d.plans) ? d.plans.length : 0} plans`;
+    case BlockType.DONATION:
+      return clip(s('title') || `${Array.isArray(d.amounts) ? d.amounts.length : 0} amounts`);
     case BlockType.SOCIAL_LINKS:
       return `${Array.isArray(d.links) ? d.links.length : 0} links`;
     default:
