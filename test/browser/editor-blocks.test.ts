@@ -64,6 +64,7 @@ function everyBlock(refs: { journalId: string; productId: string; origin: string
         ],
       },
     }),
+    createBlock(BlockType.DONATION, { ...ids, data: { title: 'Keep the kiln lit', text: 'Gifts pay for clay and firing.', amounts: [700, 1500], allowCustom: true } }),
     createBlock(BlockType.TOCK, { ...ids, data: { note: 'not rendered on the site' } }),
   ];
   let l = must(addSection(emptyLayout(), 0, { ...ids, theme: 'white' }));
@@ -154,8 +155,14 @@ describe('every editor block on the public site', () => {
     expect(await page.locator('.chart-block--pie path').count()).toBe(3);
     expect(await main.getByRole('link', { name: 'Join the studio' }).isVisible()).toBe(true);
     expect(await main.getByText('$25.00').isVisible()).toBe(true);
+    // donation: a plain form posting to the donation call, with its amounts and a custom amount
+    expect(await main.getByRole('heading', { name: 'Keep the kiln lit' }).isVisible()).toBe(true);
+    expect(await page.locator('.fe-block--donation form').getAttribute('action')).toBe('/api/donations');
+    expect(await main.getByRole('radio', { name: '$15.00' }).isChecked()).toBe(true);
+    expect(await main.getByRole('textbox', { name: /^Other amount/ }).count()).toBe(1);
+    expect(await main.getByRole('button', { name: 'Donate' }).isVisible()).toBe(true);
     // the placeholder-only block shows nothing, and nothing is broken around it
-    expect(await page.locator('.fe-block').count()).toBe(37);
+    expect(await page.locator('.fe-block').count()).toBe(38);
     expect(await page.content()).not.toContain('not rendered on the site');
     // the dark section: the dark-colour test gives it light text
     const colour = await page.getByText('Light words on a dark section.').evaluate((el) => getComputedStyle(el).color);
