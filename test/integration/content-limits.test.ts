@@ -6,11 +6,12 @@ import { rows } from '../../src/server/db-util.js';
 import { schema } from '../../src/db/index.js';
 import { newId } from '../../src/db/ids.js';
 import { ProductType, RecordType } from '../../src/core/enums.js';
-import { MAX_PRODUCTS_IN_COLLECTION } from '../../src/core/constants.js';
+import { MAX_ITEMS_USER_ORDERABLE_COLLECTION, MAX_PRODUCTS_IN_COLLECTION } from '../../src/core/constants.js';
 
 const TAG_MESSAGE = 'Tags can be up to 50 characters.';
 const CATEGORY_MESSAGE = 'Categories can be up to 25 characters.';
 const PRODUCTS_MESSAGE = 'A store can hold at most 200 products. Delete a product to add another.';
+const ITEMS_MESSAGE = 'A collection can hold at most 250 items. Delete an item to add another.';
 
 function product(collectionId: string, title: string, over: Record<string, unknown> = {}) {
   return {
@@ -34,8 +35,8 @@ describe.each(DB_KINDS)('content limits of platform.md section 9 on %s', (kind) 
     return res.json().id as string;
   };
   /** Fills a store straight in the database (the limit is about the count, not how items got there). */
-  const fill = async (collectionId: string, n: number) => {
-    const values = Array.from({ length: n }, (_, i) => ({ id: newId(), websiteId: t.seed.websiteId, collectionId, urlId: `filler-${i}`, title: `Filler ${i}`, recordType: RecordType.STORE_ITEM, ordering: i }));
+  const fill = async (collectionId: string, n: number, recordType: number = RecordType.STORE_ITEM) => {
+    const values = Array.from({ length: n }, (_, i) => ({ id: newId(), websiteId: t.seed.websiteId, collectionId, urlId: `filler-${i}`, title: `Filler ${i}`, recordType, ordering: i }));
     await t.database.db.insert(schema.items).values(values);
   };
 
@@ -113,5 +114,23 @@ describe.each(DB_KINDS)('content limits of platform.md section 9 on %s', (kind) 
     // Editing the product where it is (not adding it anywhere) still works.
     const stay = await admin.send('PUT', `/api/config/products/${p.id}`, product(other, 'Mover Renamed', { version: p.version }));
     expect(stay.statusCode).toBe(200);
+  });
+
+  it('a user-orderable collection (a video course) holds at most 250 items: of two concurrent adds at 249, exactly one succeeds', async () => {
+    const made = await admin.send('POST', '/api/members/courses', { title: 'Long course', description: 'Many lessons.' });
+    expect(made.statusCode, made.body).toBe(201);
+    const course = made.json().id as string;
+    await fill(course, MAX_ITEMS_USER_ORDERABLE_COLLECTION - 1, RecordType.VIDEO);
+    const url = `/api/members/courses/${course}/lessons`;
+    const [a, b] = await Promise.all([
+      admin.send('POST', url, { title: 'Lesson A', chapter: 'End', embedUrl: 'https://www.youtube-nocookie.com/embed/a1' }),
+      admin.send('POST', url, { title: 'Lesson B', chapter: 'End', embedUrl: 'https://www.youtube-nocookie.com/embed/b2' }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 400]);
+    expect((a.statusCode === 400 ? a : b).json().message).toBe(ITEMS_MESSAGE);
+    expect(await count(course)).toBe(MAX_ITEMS_USER_ORDERABLE_COLLECTION);
+    const again = await admin.send('POST', url, { title: 'Lesson C', chapter: 'End', embedUrl: 'https://www.youtube-nocookie.com/embed/c3' });
+    expect(again.statusCode).toBe(400);
+    expect(await count(course)).toBe(MAX_ITEMS_USER_ORDERABLE_COLLECTION);
   });
 });

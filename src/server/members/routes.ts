@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { PageType, Role } from '../../core/enums.js';
 import { members as messages, platform as platformMessages } from '../../core/messages.js';
 import { EMAIL_MAX_LENGTH } from '../../core/constants.js';
+import { collectionAddError } from '../../core/content.js';
 import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { rows } from '../db-util.js';
 import { newId } from '../../db/ids.js';
@@ -491,19 +492,26 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     const site = await websites.get();
     const c = (await allCollections(app.database.db, site.id)).find((x) => x.id === id && x.typeName === 'videos');
     if (!c) throw notFound('That video course does not exist.');
-    const count = await rows<{ n: number | string }>(app.database.db, sql`select count(*) as n from items where collection_id = ${c.id}`);
     const itemId = newId();
     const urlId = body.urlId ?? `${slug(body.title)}-${itemId.slice(0, 4)}`;
-    await app.database.db.insert(schema.items).values({
-      id: itemId,
-      websiteId: site.id,
-      collectionId: c.id,
-      urlId,
-      title: body.title,
-      recordType: RecordType.VIDEO,
-      body: body.body,
-      ordering: Number(count[0]?.n ?? 0),
-      structuredContent: { chapter: body.chapter, videoUrl: body.videoUrl ?? null, embedUrl: body.videoUrl ? null : (body.embedUrl ?? null), durationSeconds: body.durationSeconds },
+    await app.database.db.transaction(async (tx) => {
+      // A course's lessons are ordered by the owner: at most 250 (platform.md section 9), counted
+      // under the course row's lock so two concurrent adds cannot pass the limit together.
+      await tx.execute(sql`select id from collections where id = ${c.id} for update`);
+      const count = await rows<{ n: number | string }>(tx, sql`select count(*) as n from items where collection_id = ${c.id}`);
+      const full = collectionAddError(c, Number(count[0]?.n ?? 0));
+      if (full) throw badRequest(full);
+      await tx.insert(schema.items).values({
+        id: itemId,
+        websiteId: site.id,
+        collectionId: c.id,
+        urlId,
+        title: body.title,
+        recordType: RecordType.VIDEO,
+        body: body.body,
+        ordering: Number(count[0]?.n ?? 0),
+        structuredContent: { chapter: body.chapter, videoUrl: body.videoUrl ?? null, embedUrl: body.videoUrl ? null : (body.embedUrl ?? null), durationSeconds: body.durationSeconds },
+      });
     });
     return reply.status(201).send({ id: itemId, urlId, fullUrl: `/${c.urlId}/${urlId}` });
   });
