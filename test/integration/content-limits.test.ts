@@ -133,4 +133,18 @@ describe.each(DB_KINDS)('content limits of platform.md section 9 on %s', (kind) 
     expect(again.statusCode).toBe(400);
     expect(await count(course)).toBe(MAX_ITEMS_USER_ORDERABLE_COLLECTION);
   });
+
+  it('a member area\'s paywall product counts against its store\'s 200: a full memberships store refuses the area, nothing written', async () => {
+    const first = await admin.send('POST', '/api/members/areas', { name: 'First Club', access: 'once', priceCents: 500 });
+    expect(first.statusCode, first.body).toBe(201);
+    const [store] = await rows<{ id: string }>(t.database.db, sql`select id from collections where url_id = 'member-area-products'`);
+    expect(store).toBeDefined();
+    await fill(store!.id, MAX_PRODUCTS_IN_COLLECTION - (await count(store!.id)));
+    const areasBefore = Number((await rows<{ n: number | string }>(t.database.db, sql`select count(*) as n from member_areas`))[0]!.n);
+    const second = await admin.send('POST', '/api/members/areas', { name: 'Second Club', access: 'once', priceCents: 700 });
+    expect(second.statusCode).toBe(400);
+    expect(second.json().message).toBe(PRODUCTS_MESSAGE);
+    expect(Number((await rows<{ n: number | string }>(t.database.db, sql`select count(*) as n from member_areas`))[0]!.n)).toBe(areasBefore);
+    expect(await count(store!.id)).toBe(MAX_PRODUCTS_IN_COLLECTION);
+  });
 });

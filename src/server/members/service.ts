@@ -13,6 +13,7 @@ import { hashPassword, verifyPassword } from '../platform/passwords.js';
 import { CollectionType, ProductType, RecordType } from '../../core/enums.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { members as messages } from '../../core/messages.js';
+import { collectionAddError } from '../../core/content.js';
 
 export type AreaAccess = 'free' | 'once' | 'subscription';
 export type AreaRow = typeof schema.memberAreas.$inferSelect;
@@ -179,6 +180,12 @@ export class MembersService {
         .values({ id: newId(), websiteId, urlId: PRODUCTS_URL_ID, title: 'Memberships', type: CollectionType.PRODUCTS, typeName: 'products', enabled: false, ordering: 1000 })
         .returning({ id: schema.collections.id });
     }
+    // The memberships store is a store like any other: at most 200 products (platform.md section 9),
+    // counted under its row lock.
+    await tx.execute(sql`select id from collections where id = ${coll[0]!.id} for update`);
+    const held = await rows<{ n: number | string }>(tx, sql`select count(*) as n from items where collection_id = ${coll[0]!.id}`);
+    const full = collectionAddError({ type: CollectionType.PRODUCTS }, Number(held[0]?.n ?? 0));
+    if (full) throw badRequest(full);
     const id = newId();
     await tx.insert(schema.items).values({ id, websiteId, collectionId: coll[0]!.id, urlId: `membership-${areaId}`, title, recordType: RecordType.STORE_ITEM, structuredContent });
     await tx.insert(schema.productVariants).values({ id: newId(), itemId: id, sku: `MEMBER-${areaId}`.slice(0, 64).toUpperCase(), priceCents: input.priceCents, unlimited: true });
