@@ -67,7 +67,10 @@ export function donationBlockForm(
 ) {
   if (!donationsOn || !settings.enabled) return null;
   const d = block.data;
-  const amounts = (Array.isArray(d.amounts) ? d.amounts : []).filter((c): c is number => typeof c === 'number' && Number.isSafeInteger(c) && c > 0);
+  // An amount outside the owner's minimum and maximum would only be refused when sent: it is not offered.
+  const amounts = (Array.isArray(d.amounts) ? d.amounts : []).filter(
+    (c): c is number => typeof c === 'number' && Number.isSafeInteger(c) && c >= settings.minimumCents && c <= settings.maximumCents,
+  );
   const allowCustom = d.allowCustom !== false;
   if (amounts.length === 0 && !allowCustom) return null;
   return {
