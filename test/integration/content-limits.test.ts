@@ -5,13 +5,28 @@ import { DB_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { schema } from '../../src/db/index.js';
 import { newId } from '../../src/db/ids.js';
-import { ProductType, RecordType } from '../../src/core/enums.js';
+import { BlockType, ProductType, RecordType } from '../../src/core/enums.js';
+import { addBlock, addSection, createBlock, emptyLayout, type OpResult, type PageLayout } from '../../src/core/layout.js';
+import { pageEditor } from '../../src/core/messages.js';
 import { MAX_ITEMS_USER_ORDERABLE_COLLECTION, MAX_PRODUCTS_IN_COLLECTION } from '../../src/core/constants.js';
 
 const TAG_MESSAGE = 'Tags can be up to 50 characters.';
 const CATEGORY_MESSAGE = 'Categories can be up to 25 characters.';
 const PRODUCTS_MESSAGE = 'A store can hold at most 200 products. Delete a product to add another.';
 const ITEMS_MESSAGE = 'A collection can hold at most 250 items. Delete an item to add another.';
+
+let n = 0;
+const ids = { newId: (p: string) => `${p}c${++n}` };
+const must = (r: OpResult): PageLayout => {
+  if (!r.ok) throw new Error(r.message);
+  return r.layout;
+};
+/** A page layout with one gallery block of `count` images. */
+function galleryLayout(count: number): PageLayout {
+  const l = must(addSection(emptyLayout(), 0, ids));
+  const images = Array.from({ length: count }, (_, i) => ({ assetUrl: '/demo-media/gallery-2.svg', altText: `Photo ${i}` }));
+  return must(addBlock(l, l.sections[0]!.id, createBlock(BlockType.GALLERY, { ...ids, data: { title: 'Photos', images } })));
+}
 
 function product(collectionId: string, title: string, over: Record<string, unknown> = {}) {
   return {
@@ -146,5 +161,17 @@ describe.each(DB_KINDS)('content limits of platform.md section 9 on %s', (kind) 
     expect(second.json().message).toBe(PRODUCTS_MESSAGE);
     expect(Number((await rows<{ n: number | string }>(t.database.db, sql`select count(*) as n from member_areas`))[0]!.n)).toBe(areasBefore);
     expect(await count(store!.id)).toBe(MAX_PRODUCTS_IN_COLLECTION);
+  });
+
+  it('a gallery (a user-orderable collection of images) holds at most 250: the editor refuses a draft with 251', async () => {
+    const page = await admin.send('POST', '/api/config/pages', { title: 'Big gallery' });
+    expect(page.statusCode, page.body).toBe(201);
+    const url = `/api/editor/pages/${page.json().id}/draft`;
+    const tooMany = await admin.send('PUT', url, { version: 0, layout: galleryLayout(MAX_ITEMS_USER_ORDERABLE_COLLECTION + 1) });
+    expect(tooMany.statusCode).toBe(400);
+    expect(JSON.stringify(tooMany.json())).toContain(pageEditor.listTooLong(MAX_ITEMS_USER_ORDERABLE_COLLECTION));
+    expect((await admin.get(`/api/editor/pages/${page.json().id}`)).json()).toMatchObject({ page: { version: 0 } });
+    const ok = await admin.send('PUT', url, { version: 0, layout: galleryLayout(MAX_ITEMS_USER_ORDERABLE_COLLECTION) });
+    expect(ok.statusCode, ok.body).toBe(200);
   });
 });
