@@ -59,6 +59,12 @@ export function tagListErrors(tags: readonly string[], field = 'tags'): Record<s
   return i < 0 ? {} : { [`${field}.${i}`]: lm.tagTooLong(MAX_TAG_LENGTH) };
 }
 
+/** The first too-long category's message, keyed by its path (`${field}.${index}`), or {} when all fit. */
+export function categoryListErrors(categories: readonly string[], field = 'categories'): Record<string, string> {
+  const i = categories.findIndex((c) => categoryError(c) !== null);
+  return i < 0 ? {} : { [`${field}.${i}`]: lm.categoryTooLong(MAX_CATEGORY_LENGTH) };
+}
+
 /** Collections ordered by date (journals, events): the owner does not order their items by hand. */
 const DATE_ORDERED_TYPE_NAMES: readonly string[] = Object.freeze(['blog', 'events']);
 

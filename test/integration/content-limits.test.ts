@@ -96,6 +96,24 @@ describe.each(DB_KINDS)('content limits of platform.md section 9 on %s', (kind) 
     expect(ok.json().displayName).toBe('c'.repeat(25));
   });
 
+  it('refuses a product category longer than 25 characters on create and edit; an edit without categories keeps them', async () => {
+    const store = await newStore('Product Category Store');
+    const long = await admin.send('POST', '/api/config/products', product(store, 'Long Category', { categories: ['Mugs', 'k'.repeat(26)] }));
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe(CATEGORY_MESSAGE);
+    expect(await count(store)).toBe(0);
+    const ok = await admin.send('POST', '/api/config/products', product(store, 'Fine Category', { categories: ['k'.repeat(25)] }));
+    expect(ok.statusCode, ok.body).toBe(201);
+    const p = ok.json();
+    expect(p.categories).toEqual(['k'.repeat(25)]);
+    const edit = await admin.send('PUT', `/api/config/products/${p.id}`, product(store, 'Fine Category', { version: p.version, categories: ['m'.repeat(26)] }));
+    expect(edit.statusCode).toBe(400);
+    expect(edit.json().message).toBe(CATEGORY_MESSAGE);
+    const kept = await admin.send('PUT', `/api/config/products/${p.id}`, product(store, 'Fine Category', { version: p.version }));
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json().categories).toEqual(['k'.repeat(25)]);
+  });
+
   it('a store holds at most 200 products: of two concurrent adds at 199, exactly one succeeds', async () => {
     const store = await newStore('Full Store');
     await fill(store, MAX_PRODUCTS_IN_COLLECTION - 1);

@@ -17,7 +17,7 @@ import { platform as platformMessages } from '../../core/messages.js';
 import { slugify, nextFreeSlug } from '../../core/slug.js';
 import { SUPPORTED_CURRENCIES } from '../../core/money.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
-import { collectionAddError, tagListErrors } from '../../core/content.js';
+import { categoryListErrors, collectionAddError, tagListErrors } from '../../core/content.js';
 import { badRequest, conflict, HttpError, notFound } from '../errors.js';
 import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
@@ -86,6 +86,8 @@ const productIn = z.object({
   images: z.array(imageIn).max(50).optional().default([]),
   // Length checked by tagListErrors (platform.md: tag length 50, in characters); this bound only caps the request.
   tags: z.array(z.string().trim().min(1).max(1000)).max(100).optional().default([]),
+  // Checked by categoryListErrors (platform.md: category length 25). Left out, an edit keeps the stored ones.
+  categories: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
   isSubscribable: z.boolean().optional().default(false),
   subscriptionPlan,
   additionalFieldsFormId: z.string().max(64).nullish(),
@@ -105,7 +107,7 @@ const versionQuery = z.object({ version: z.coerce.number().int() });
 
 /** Checks the variants against each other and against the options; answers the per-field errors. */
 export function productErrors(p: ProductIn): Record<string, string> {
-  const errors: Record<string, string> = { ...tagListErrors(p.tags) };
+  const errors: Record<string, string> = { ...tagListErrors(p.tags), ...categoryListErrors(p.categories ?? []) };
   const skus = new Set<string>();
   const combos = new Set<string>();
   const options = p.variantOptionOrdering;
@@ -162,6 +164,7 @@ function productJson(item: ItemRow, variants: VariantRow[]) {
     excerpt: item.excerpt,
     status: item.status,
     tags: item.tags,
+    categories: item.categories,
     images: item.assets.map((a) => ({ assetUrl: String(a.assetUrl ?? ''), altText: String(a.altText ?? ''), originalSize: a.originalSize })),
     productType: Number(sc.productType ?? ProductType.PHYSICAL),
     isSubscribable: sc.isSubscribable === true,
@@ -361,6 +364,7 @@ export async function configRoutes(app: FastifyInstance) {
         excerpt: p.excerpt ?? p.body.replace(/<[^>]+>/g, '').slice(0, 250),
         status: p.status,
         tags: p.tags,
+        categories: p.categories ?? [],
         assets: assetsOf(p),
         structuredContent: structuredContentOf(p),
         ordering: count,
@@ -399,6 +403,7 @@ export async function configRoutes(app: FastifyInstance) {
           excerpt: p.excerpt ?? locked.excerpt,
           status: p.status,
           tags: p.tags,
+          categories: p.categories ?? locked.categories,
           assets: assetsOf(p),
           structuredContent: {
             ...locked.structuredContent,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { albumTracksError, categoryError, collectionAddError, collectionItemLimit, tagError, tagListErrors } from '../../../src/core/content';
+import { albumTracksError, categoryError, categoryListErrors, collectionAddError, collectionItemLimit, tagError, tagListErrors } from '../../../src/core/content';
 import { CollectionType } from '../../../src/core/enums';
 import { contentLimits } from '../../../src/core/messages';
 
@@ -21,6 +21,8 @@ describe('content limits (platform.md section 9)', () => {
   it('a category may be 25 characters, not 26', () => {
     expect(categoryError('c'.repeat(25))).toBeNull();
     expect(categoryError('c'.repeat(26))).toBe('Categories can be up to 25 characters.');
+    expect(categoryListErrors(['News', 'c'.repeat(25)])).toEqual({});
+    expect(categoryListErrors(['c'.repeat(26)])).toEqual({ 'categories.0': 'Categories can be up to 25 characters.' });
   });
 
   it('a store holds at most 200 products', () => {
