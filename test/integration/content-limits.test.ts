@@ -114,6 +114,28 @@ describe.each(DB_KINDS)('content limits of platform.md section 9 on %s', (kind) 
     expect(kept.json().categories).toEqual(['k'.repeat(25)]);
   });
 
+  it('refuses a journal post tag over 50 or category over 25 characters on create and edit, writing nothing', async () => {
+    const journalId = (await admin.get('/api/config/posts')).json().journals[0].id as string;
+    const before = await count(journalId);
+    const longTag = await admin.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Tagged', tags: ['t'.repeat(51)], status: 'draft' });
+    expect(longTag.statusCode).toBe(400);
+    expect(longTag.json().message).toBe(TAG_MESSAGE);
+    const longCategory = await admin.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Filed', categories: ['c'.repeat(26)], status: 'draft' });
+    expect(longCategory.statusCode).toBe(400);
+    expect(longCategory.json().message).toBe(CATEGORY_MESSAGE);
+    expect(await count(journalId)).toBe(before);
+    const ok = await admin.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Within limits', tags: ['t'.repeat(50)], categories: ['c'.repeat(25)], status: 'draft' });
+    expect(ok.statusCode, ok.body).toBe(201);
+    const post = ok.json();
+    expect(post).toMatchObject({ tags: ['t'.repeat(50)], categories: ['c'.repeat(25)] });
+    const edit = await admin.send('PUT', `/api/config/posts/${post.id}`, { version: post.version, title: 'Within limits', tags: ['u'.repeat(51)], status: 'draft' });
+    expect(edit.statusCode).toBe(400);
+    expect(edit.json().message).toBe(TAG_MESSAGE);
+    const kept = await admin.send('PUT', `/api/config/posts/${post.id}`, { version: post.version, title: 'Renamed', status: 'draft' });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json()).toMatchObject({ title: 'Renamed', tags: ['t'.repeat(50)], categories: ['c'.repeat(25)] });
+  });
+
   it('a store holds at most 200 products: of two concurrent adds at 199, exactly one succeeds', async () => {
     const store = await newStore('Full Store');
     await fill(store, MAX_PRODUCTS_IN_COLLECTION - 1);

@@ -566,6 +566,9 @@ export async function configRoutes(app: FastifyInstance) {
     body: z.string().max(500_000).optional().default(''),
     excerpt: z.string().max(2000).optional().default(''),
     author: z.string().max(200).optional().default(''),
+    // Lengths checked by postLimits (platform.md: tag 50, category 25 characters). Left out, an edit keeps the stored ones.
+    tags: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
+    categories: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
     status,
     publishOn: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }).optional(),
   });
@@ -577,6 +580,8 @@ export async function configRoutes(app: FastifyInstance) {
     body: i.body,
     excerpt: i.excerpt,
     author: i.author,
+    tags: i.tags,
+    categories: i.categories,
     status: i.status,
     publishOn: i.publishOn.toISOString(),
     version: i.version,
@@ -598,8 +603,15 @@ export async function configRoutes(app: FastifyInstance) {
   };
   /** A scheduled post needs a future date; anything else published in the future is scheduled. */
   const statusAt = (s: (typeof STATUSES)[number], publishOn: Date) => (s === 'published' && publishOn.getTime() > Date.now() ? 'scheduled' : s);
+  /** A post's tags and categories within platform.md's lengths, or a 400 naming the first that is not. */
+  const postLimits = (body: z.infer<typeof postIn>) => {
+    const errors = { ...tagListErrors(body.tags ?? []), ...categoryListErrors(body.categories ?? []) };
+    const first = Object.values(errors)[0];
+    if (first) throw badRequest(first, errors);
+    return body;
+  };
   app.post('/api/config/posts', contentRoles, async (req, reply) => {
-    const body = parseInput(postIn, req.body);
+    const body = postLimits(parseInput(postIn, req.body));
     const site = await siteOf(req);
     const out = await db.transaction(async (tx) => {
       const j = await journalOf(tx, body.collectionId, site.id);
@@ -617,6 +629,8 @@ export async function configRoutes(app: FastifyInstance) {
           body: body.body,
           excerpt: body.excerpt,
           author: body.author,
+          tags: body.tags ?? [],
+          categories: body.categories ?? [],
           status: statusAt(body.status, publishOn),
           publishOn,
         })
@@ -628,7 +642,7 @@ export async function configRoutes(app: FastifyInstance) {
   });
   app.put('/api/config/posts/:id', contentRoles, async (req) => {
     const { id } = parseInput(idParam, req.params);
-    const body = parseInput(postIn, req.body);
+    const body = postLimits(parseInput(postIn, req.body));
     if (body.version === undefined) throw badRequest('version is required.');
     const site = await siteOf(req);
     return db.transaction(async (tx) => {
@@ -639,7 +653,7 @@ export async function configRoutes(app: FastifyInstance) {
       const publishOn = body.publishOn ? new Date(body.publishOn) : row.publishOn;
       const [updated] = await tx
         .update(items)
-        .set({ title: body.title, urlId, body: body.body, excerpt: body.excerpt, author: body.author, status: statusAt(body.status, publishOn), publishOn, version: row.version + 1, updatedAt: new Date() })
+        .set({ title: body.title, urlId, body: body.body, excerpt: body.excerpt, author: body.author, tags: body.tags ?? row.tags, categories: body.categories ?? row.categories, status: statusAt(body.status, publishOn), publishOn, version: row.version + 1, updatedAt: new Date() })
         .where(eq(items.id, id))
         .returning();
       await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'post.update', entity: 'post', entityId: id, before: postJson(row), after: postJson(updated!) });
