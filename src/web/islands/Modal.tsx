@@ -6,8 +6,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { LIGHTBOX_MARGIN_PX, LIGHTBOX_RESIZE_DEBOUNCE_MS } from '../../core/constants.js';
+import { FOCUSABLE, keepTabInside } from './focus-trap.js';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export interface ModalProps {
   title: string;
@@ -52,21 +52,7 @@ export function Modal({ title, titleId, onClose, children, className }: ModalPro
       close.current();
       return;
     }
-    if (e.key !== 'Tab') return;
-    const items = [...panel.current!.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    if (items.length === 0) {
-      e.preventDefault();
-      return;
-    }
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    if (e.shiftKey && (document.activeElement === first || document.activeElement === panel.current)) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
+    keepTabInside(e, panel.current);
   };
 
   return createPortal(

@@ -11,6 +11,7 @@ import { engagement as m, forms as fm } from '../../../core/messages.js';
 import { api, ApiError } from '../../client/api.js';
 import type { CaptchaPublicConfig } from '../../client/forms.js';
 import { useCaptcha } from '../Captcha.js';
+import { FOCUSABLE, keepTabInside } from '../focus-trap.js';
 
 export interface PromoPopupProps {
   popup: PopupPublic;
@@ -18,7 +19,6 @@ export interface PromoPopupProps {
   pageType: number;
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 function storage(): Storage | null {
   try {
@@ -117,21 +117,7 @@ export function PromoPopup({ popup, captcha, pageType }: PromoPopupProps) {
       close();
       return;
     }
-    if (e.key !== 'Tab' || !panel.current) return;
-    const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    if (items.length === 0) {
-      e.preventDefault();
-      return;
-    }
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    if (e.shiftKey && (document.activeElement === first || document.activeElement === panel.current)) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
+    keepTabInside(e, panel.current);
   };
 
   const submit = async (e: FormEvent) => {
