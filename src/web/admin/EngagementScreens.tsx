@@ -2,45 +2,13 @@
  * /config engagement screens: the promo popup, mailing lists (members, CSV export, double opt-in),
  * cookie banner settings, and the email preview (page type 301) of every email Tessera sends.
  */
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '../client/api.js';
+import { msg, SaveForm, useLoad } from './ui.js';
 import { COOKIE_BANNER_MODES, POPUP_ANCHORS, POPUP_TRIGGERS, type CookieBannerMode, type PopupAnchor, type PopupTrigger } from '../../core/engagement.js';
 
 const API = '/api/config/engagement';
-const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-function useLoad<T>(url: string): [T | null, (v: T) => void, string, () => void] {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState('');
-  const load = () => {
-    api<T>('GET', url).then(setData, (e) => setError(msg(e)));
-  };
-  useEffect(load, [url]);
-  return [data, setData, error, load];
-}
-
-function SaveForm({ label, onSubmit, children, button = 'Save' }: { label: string; onSubmit: () => Promise<string | void>; children: ReactNode; button?: string }) {
-  const [out, setOut] = useState('');
-  const [err, setErr] = useState('');
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setOut('');
-    setErr('');
-    try {
-      setOut((await onSubmit()) || 'Saved.');
-    } catch (x) {
-      setErr(msg(x));
-    }
-  };
-  return (
-    <form onSubmit={submit} aria-label={label} className="admin-card">
-      {children}
-      <button type="submit">{button}</button>
-      {err ? <p role="alert">{err}</p> : null}
-      {out ? <p role="status">{out}</p> : null}
-    </form>
-  );
-}
 
 // ---- Promo popup ---------------------------------------------------------------------------------
 

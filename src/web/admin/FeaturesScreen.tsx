@@ -5,9 +5,9 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../client/api.js';
+import { msg } from './ui.js';
 import { PREVIEW_STORAGE_KEY, SAFE_MODE_STORAGE_KEY } from '../../core/preview.js';
 
-const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 interface FeatureRow {
   code: number;

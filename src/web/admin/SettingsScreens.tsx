@@ -1,42 +1,10 @@
 /** /config settings screens: header/footer code, languages, commerce preferences, team, pages and posts, navigation. */
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useState } from 'react';
 import { api } from '../client/api.js';
+import { msg, SaveForm, useLoad } from './ui.js';
 import { platform as platformMessages } from '../../core/messages.js';
 
-const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-function useLoad<T>(url: string): [T | null, (v: T) => void, string, () => void] {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState('');
-  const load = () => {
-    api<T>('GET', url).then(setData, (e) => setError(msg(e)));
-  };
-  useEffect(load, [url]);
-  return [data, setData, error, load];
-}
-
-function Form({ label, onSubmit, children, status }: { label: string; onSubmit: () => Promise<string | void>; children: ReactNode; status?: string }) {
-  const [out, setOut] = useState('');
-  const [err, setErr] = useState('');
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setOut('');
-    setErr('');
-    try {
-      setOut((await onSubmit()) || 'Saved.');
-    } catch (x) {
-      setErr(msg(x));
-    }
-  };
-  return (
-    <form onSubmit={submit} aria-label={label} className="admin-card">
-      {children}
-      <button type="submit">Save</button>
-      {err ? <p role="alert">{err}</p> : null}
-      {out || status ? <p role="status">{out || status}</p> : null}
-    </form>
-  );
-}
 
 export function HeaderFooterScreen() {
   const [d, setD, error] = useLoad<{ header: string; footer: string }>('/api/site-header-footer');
@@ -45,7 +13,7 @@ export function HeaderFooterScreen() {
     <>
       <h1>Header and footer code</h1>
       <p>This code is added to every public page.</p>
-      <Form label="Header and footer code" onSubmit={async () => void setD(await api('PUT', '/api/site-header-footer', d))}>
+      <SaveForm label="Header and footer code" onSubmit={async () => void setD(await api('PUT', '/api/site-header-footer', d))}>
         <label>
           Header code
           <textarea rows={6} value={d.header} onChange={(e) => setD({ ...d, header: e.target.value })} spellCheck={false} />
@@ -54,7 +22,7 @@ export function HeaderFooterScreen() {
           Footer code
           <textarea rows={6} value={d.footer} onChange={(e) => setD({ ...d, footer: e.target.value })} spellCheck={false} />
         </label>
-      </Form>
+      </SaveForm>
     </>
   );
 }
@@ -87,7 +55,7 @@ export function LanguagesScreen() {
           </li>
         ))}
       </ul>
-      <Form
+      <SaveForm
         label="Add a language"
         onSubmit={async () => {
           if (d.languages.some((l) => l.code.toLowerCase() === code.toLowerCase())) throw new Error(platformMessages.tagExists('language'));
@@ -99,7 +67,7 @@ export function LanguagesScreen() {
           Language code (such as fr or de-CH)
           <input value={code} onChange={(e) => setCode(e.target.value)} required />
         </label>
-      </Form>
+      </SaveForm>
       {d.connected ? (
         <button type="button" onClick={() => void api('DELETE', '/api/multilingual/connection').then(reload)}>
           Turn translations off
@@ -125,7 +93,7 @@ export function CommercePreferencesScreen() {
   return (
     <>
       <h1>Commerce preferences</h1>
-      <Form
+      <SaveForm
         label="Commerce preferences"
         onSubmit={async () => {
           const minimumOrderSubtotalCents = min === null ? d.minimumOrderSubtotalCents : Math.round(Number(min) * 100);
@@ -152,7 +120,7 @@ export function CommercePreferencesScreen() {
         <label className="admin-check">
           <input type="checkbox" checked={d.instalmentsEnabled} onChange={(e) => setD({ ...d, instalmentsEnabled: e.target.checked })} /> Offer instalment payments
         </label>
-      </Form>
+      </SaveForm>
     </>
   );
 }
@@ -219,7 +187,7 @@ export function TeamScreen() {
           ))}
         </tbody>
       </table>
-      <Form
+      <SaveForm
         label="Add a team member"
         onSubmit={async () => {
           await api('POST', '/api/config/team', n);
@@ -249,7 +217,7 @@ export function TeamScreen() {
           First password
           <input type="password" value={n.password} onChange={(e) => setN({ ...n, password: e.target.value })} minLength={8} required />
         </label>
-      </Form>
+      </SaveForm>
     </>
   );
 }
@@ -304,7 +272,7 @@ export function ContentScreen() {
         New page
       </button>
       {page ? (
-        <Form
+        <SaveForm
           label="Page"
           onSubmit={async () => {
             if (page.id) setPage(await api('PUT', `/api/config/pages/${page.id}`, page));
@@ -320,7 +288,7 @@ export function ContentScreen() {
             Page body (HTML)
             <textarea rows={6} value={page.body ?? ''} onChange={(e) => setPage({ ...page, body: e.target.value })} />
           </label>
-        </Form>
+        </SaveForm>
       ) : null}
       <h2>Journal posts</h2>
       <ul>
@@ -339,7 +307,7 @@ export function ContentScreen() {
         </button>
       ) : null}
       {post ? (
-        <Form
+        <SaveForm
           label="Journal post"
           onSubmit={async () => {
             setPost(post.id ? await api('PUT', `/api/config/posts/${post.id}`, post) : await api('POST', '/api/config/posts', post));
@@ -372,7 +340,7 @@ export function ContentScreen() {
               onChange={(e) => setPost({ ...post, publishOn: e.target.value ? new Date(e.target.value).toISOString() : undefined })}
             />
           </label>
-        </Form>
+        </SaveForm>
       ) : null}
     </>
   );
