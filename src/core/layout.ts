@@ -966,3 +966,18 @@ function clampInt(n: number, min: number, max: number): number {
 function structuredCloneJson<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
 }
+
+/** A page as the editor's list and calls describe it (the server's answer and the admin screens' type). */
+export interface PageSummary {
+  id: string;
+  title: string;
+  urlId: string;
+  fullUrl: string;
+  status: PageStatus;
+  statusLabel: string;
+  version: number;
+  publishAt: string | null;
+  publishedAt: string | null;
+  updatedAt: string;
+  hasUnpublishedChanges: boolean;
+}

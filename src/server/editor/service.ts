@@ -9,7 +9,7 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
-import { canonicalJson, emptyLayout, PAGE_STATUS_LABELS, parseLayout, validateLayout, type PageLayout, type PageStatus } from '../../core/layout.js';
+import { canonicalJson, emptyLayout, PAGE_STATUS_LABELS, parseLayout, validateLayout, type PageLayout, type PageStatus, type PageSummary } from '../../core/layout.js';
 import { applyStyleChanges, defaultSiteStyles, type SiteStyles } from '../../core/site-styles.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
@@ -24,19 +24,6 @@ const { collections, pageLayouts, siteStyles } = schema;
 type LayoutRow = typeof pageLayouts.$inferSelect;
 type CollectionRow = typeof collections.$inferSelect;
 
-export interface PageSummary {
-  id: string;
-  title: string;
-  urlId: string;
-  fullUrl: string;
-  status: PageStatus;
-  statusLabel: string;
-  version: number;
-  publishAt: string | null;
-  publishedAt: string | null;
-  updatedAt: string;
-  hasUnpublishedChanges: boolean;
-}
 
 /** Statuses an owner sets with a draft save (publishing and scheduling have their own calls). */
 export const DRAFT_STATUSES = ['draft', 'needs-review', 'private'] as const;

@@ -1,20 +1,9 @@
 /** The page editor's calls to /api/editor (contract: 13a's src/server/editor), typed for the screens. */
 import { api, readCookie, ApiError } from '../../client/api.js';
-import type { PageLayout, PageStatus } from '../../../core/layout.js';
+import type { PageLayout, PageSummary } from '../../../core/layout.js';
 
-export interface PageSummary {
-  id: string;
-  title: string;
-  urlId: string;
-  fullUrl: string;
-  status: PageStatus;
-  statusLabel: string;
-  version: number;
-  publishAt: string | null;
-  publishedAt: string | null;
-  updatedAt: string;
-  hasUnpublishedChanges: boolean;
-}
+export type { PageSummary };
+
 
 export interface PagesList {
   pages: PageSummary[];
