@@ -27,6 +27,12 @@ export interface Database {
   dataDir?: string;
   /** Runs raw SQL (used by tests, health checks and the few statements drizzle cannot express). */
   exec(sql: string): Promise<void>;
+  /**
+   * PGlite only: calls `callback` on every NOTIFY on `channel`. PGlite runs in this process and hands a
+   * transaction's notifications over before the statement that committed it returns, so a listener knows
+   * of every commit before anyone can read it. Resolves to the unsubscribe function.
+   */
+  listen?(channel: string, callback: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -153,6 +159,7 @@ export async function open(opts: OpenOptions): Promise<Database> {
     exec: async (sql) => {
       await pgl.exec(sql);
     },
+    listen: (channel, callback) => pgl.listen(channel, () => callback()),
     close: async () => {
       try {
         if (!pgl.closed) await pgl.close();

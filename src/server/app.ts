@@ -30,7 +30,7 @@ import { Mailer, smtpTransport } from './mail/mailer.js';
 import { JobQueue } from './jobs/queue.js';
 import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, RedisRateLimitStore, type RateLimitStore } from './plugins/rate-limit.js';
 import { Redis } from 'ioredis';
-import { siteCachePlugin } from './plugins/site-cache.js';
+import { SiteCache, siteCachePlugin } from './plugins/site-cache.js';
 
 export interface AppDeps {
   config: Config;
@@ -88,9 +88,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateStore = new RedisRateLimitStore(redis);
   } else rateStore = config.RATE_LIMIT_STORE === 'memory' ? new MemoryRateLimitStore() : new DatabaseRateLimitStore(database);
   const theme = new Theme(config.THEME_DIR ?? DEFAULT_THEME_DIR, app.log, config.DEV);
+  const siteCache = new SiteCache(database);
   const services: Services = {
     owners: new OwnerService(database),
-    websites: new WebsiteService(database),
+    websites: new WebsiteService(database, siteCache),
     carts: new CartService(database),
     theme,
     assets: new ClientAssets(),
@@ -138,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(formbody, { bodyLimit: 256 * 1024 });
   await app.register(crumbPlugin);
   await app.register(ownerAuthPlugin, { owners: services.owners });
-  await app.register(siteCachePlugin, { database });
+  await app.register(siteCachePlugin, { cache: siteCache });
 
   // Hashed client bundles: cached for a year. Theme assets: an hour.
   if (existsSync(services.assets.dir)) {

@@ -43,14 +43,21 @@ describe.each(DB_KINDS)('site cache on %s', (kind) => {
     return r.body;
   };
 
-  it('reads the version once per page request and nothing else the cache holds on the next request', async () => {
+  it('reads the version at most once per page request (PostgreSQL), or only after a commit (PGlite), and nothing else the cache holds', async () => {
     await page();
     const reads = t.app.siteCache.versionReads;
     await page();
-    expect(t.app.siteCache.versionReads - reads).toBe(1);
-    // Two pages at once: each reads the version once.
+    // PGlite tells this process of every commit before the committing statement returns: no read is needed.
+    const each = kind === 'postgres' ? 1 : 0;
+    expect(t.app.siteCache.versionReads - reads).toBe(each);
+    // Two pages at once: on PostgreSQL the second shares a read that starts after it arrived.
     await Promise.all([page(), page()]);
-    expect(t.app.siteCache.versionReads - reads).toBe(3);
+    expect(t.app.siteCache.versionReads - reads).toBe(kind === 'postgres' ? 3 : 0);
+    if (kind === 'pglite') {
+      await t.database.db.execute(sql`update items set title = title where url_id = 'gift-card'`);
+      await Promise.all([page(), page(), page()]);
+      expect(t.app.siteCache.versionReads - reads).toBe(1);
+    }
   });
 
   it('the version moves only when a content write commits, and not for a rolled-back one', async () => {

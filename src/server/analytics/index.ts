@@ -49,7 +49,7 @@ export const analyticsArea = fp(
     const env = app.config;
     const { websites } = app.services;
     const ingest = new AnalyticsIngest(app.database, { maxBuffered: env.ANALYTICS_MAX_BUFFERED, log: app.log, journal: journalOf(app.database, env.DATA_DIR) });
-    const settings = new AnalyticsSettingsService(app.database, { ...DEFAULT_SETTINGS, retentionDays: env.ANALYTICS_RETENTION_DAYS });
+    const settings = new AnalyticsSettingsService(app.database, { ...DEFAULT_SETTINGS, retentionDays: env.ANALYTICS_RETENTION_DAYS }, app.siteCache);
 
     app.decorate('analytics', {
       ingest,

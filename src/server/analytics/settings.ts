@@ -2,6 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/index.js';
 import { schema } from '../../db/index.js';
+import type { SiteCache } from '../plugins/site-cache.js';
 
 export const COOKIE_POLICIES = ['implied', 'ask', 'restrictive'] as const;
 export type CookiePolicy = (typeof COOKIE_POLICIES)[number];
@@ -24,7 +25,10 @@ export const settingsPatch = z
   .partial()
   .strict();
 
-/** The analytics settings of a website, cached for a few seconds because every page reads them. */
+/**
+ * The analytics settings of a website. Every page reads them: in a page request they are kept per content
+ * version (plugins/site-cache.ts; analytics_settings writes move it), elsewhere for a few seconds.
+ */
 export class AnalyticsSettingsService {
   private cache = new Map<string, { value: AnalyticsSettings; at: number }>();
 
@@ -32,12 +36,18 @@ export class AnalyticsSettingsService {
     private readonly database: Database,
     /** Default retention when a website has no settings row (ANALYTICS_RETENTION_DAYS). */
     private readonly defaults: AnalyticsSettings = DEFAULT_SETTINGS,
+    private readonly siteCache: SiteCache | null = null,
     private readonly ttlMs = 3000,
   ) {}
 
-  async get(websiteId: string): Promise<AnalyticsSettings> {
+  get(websiteId: string): Promise<AnalyticsSettings> {
+    if (this.siteCache?.inScope()) return this.siteCache.get('analytics-settings', websiteId, () => this.load(websiteId));
     const c = this.cache.get(websiteId);
-    if (c && Date.now() - c.at < this.ttlMs) return c.value;
+    if (c && Date.now() - c.at < this.ttlMs) return Promise.resolve(c.value);
+    return this.load(websiteId);
+  }
+
+  private async load(websiteId: string): Promise<AnalyticsSettings> {
     const s = schema.analyticsSettings;
     const rows = await this.database.db.select().from(s).where(eq(s.websiteId, websiteId)).limit(1);
     const row = rows[0];

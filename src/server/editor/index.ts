@@ -111,10 +111,13 @@ export async function pageLayoutHtml(app: FastifyInstance, req: FastifyRequest, 
 export async function siteStylesHead(app: FastifyInstance, websiteId: string): Promise<string> {
   const area = areas.get(app.database);
   if (!area) return '';
+  const load = () => area.editor.getStyles(websiteId).then(({ styles, version }) => (version > 0 ? `<style id="ts-site-styles">${siteStylesCss(styles)}</style>` : ''));
+  // Per content version in a page request (site_styles writes move it); elsewhere for a second.
+  if (app.siteCache.inScope()) return app.siteCache.get('site-styles-head', websiteId, load);
   const now = Date.now();
   const hit = area.styleTags.get(websiteId);
   if (hit && now - hit.at < 1000) return hit.html;
-  const html = area.editor.getStyles(websiteId).then(({ styles, version }) => (version > 0 ? `<style id="ts-site-styles">${siteStylesCss(styles)}</style>` : ''));
+  const html = load();
   area.styleTags.set(websiteId, { at: now, html });
   html.catch(() => area.styleTags.delete(websiteId));
   return html;

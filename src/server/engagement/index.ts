@@ -58,7 +58,7 @@ function publicOrigin(value: string | undefined): string | undefined {
 }
 
 export async function engagementArea(app: FastifyInstance): Promise<void> {
-  const settings = new EngagementSettingsService(app.database);
+  const settings = new EngagementSettingsService(app.database, app.siteCache);
   const lists = new MailingLists(app.database, app.services.mailer, publicOrigin(app.config.PUBLIC_URL));
   listsByDatabase.set(app.database, lists);
   setMarkupSettings(app.database, settings);

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
+import type { SiteCache } from '../plugins/site-cache.js';
 import { COOKIE_BANNER_MODES, POPUP_ACTIONS, POPUP_ANCHORS, POPUP_TRIGGERS, type PopupPublic } from '../../core/engagement.js';
 import { engagement as m } from '../../core/messages.js';
 
@@ -128,22 +129,32 @@ export interface EngagementSettings {
   cookieBanner: CookieBannerSettings;
 }
 
-/** Reads and writes the settings row; reads are cached for a moment because every page needs them. */
+/**
+ * Reads and writes the settings row. Every page reads it: in a page request it is kept per content
+ * version (plugins/site-cache.ts; engagement_settings writes move it), elsewhere for a moment.
+ */
 export class EngagementSettingsService {
   private cache = new Map<string, { value: EngagementSettings; at: number }>();
 
   constructor(
     private readonly database: Database,
+    private readonly siteCache: SiteCache | null = null,
     private readonly ttlMs = 2000,
   ) {}
 
-  async get(websiteId: string): Promise<EngagementSettings> {
+  get(websiteId: string): Promise<EngagementSettings> {
+    if (this.siteCache?.inScope()) return this.siteCache.get('engagement-settings', websiteId, () => this.load(websiteId));
     const c = this.cache.get(websiteId);
-    if (c && Date.now() - c.at < this.ttlMs) return c.value;
+    if (c && Date.now() - c.at < this.ttlMs) return Promise.resolve(c.value);
+    return this.load(websiteId).then((value) => {
+      this.cache.set(websiteId, { value, at: Date.now() });
+      return value;
+    });
+  }
+
+  private async load(websiteId: string): Promise<EngagementSettings> {
     const r = await rows<{ popup: unknown; cookie_banner: unknown }>(this.database.db, sql`SELECT popup, cookie_banner FROM engagement_settings WHERE website_id = ${websiteId}`);
-    const value = { popup: popupOf(r[0]?.popup), cookieBanner: cookieBannerOf(r[0]?.cookie_banner) };
-    this.cache.set(websiteId, { value, at: Date.now() });
-    return value;
+    return { popup: popupOf(r[0]?.popup), cookieBanner: cookieBannerOf(r[0]?.cookie_banner) };
   }
 
   /**

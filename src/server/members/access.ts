@@ -72,10 +72,19 @@ export class Access {
     return ids;
   }
 
-  /** The locks of the site, read at most once a second per instance (and at once after an owner's edit here). */
-  async locks(site: WebsiteRow): Promise<LockState> {
+  /**
+   * The locks of the site: in a page request, kept per content version (plugins/site-cache.ts; member area,
+   * password and website writes move it); elsewhere read at most once a second per instance (and at once
+   * after an owner's edit here).
+   */
+  locks(site: WebsiteRow): Promise<LockState> {
+    if (this.app.siteCache.inScope()) return this.app.siteCache.get('member-locks', site.id, () => this.loadLocks(site, Date.now()));
     const now = Date.now();
-    if (this.state && now - this.state.at < TTL_MS) return this.state;
+    if (this.state && now - this.state.at < TTL_MS) return Promise.resolve(this.state);
+    return this.loadLocks(site, now).then((state) => (this.state = state));
+  }
+
+  private async loadLocks(site: WebsiteRow, now: number): Promise<LockState> {
     const [pw, areas] = await Promise.all([this.service.passwords(site.id), this.service.areas(site.id)]);
     const areasByCollection = new Map<string, AreaRow[]>();
     const byId = new Map(areas.map((a) => [a.id, a]));
@@ -99,8 +108,7 @@ export class Access {
     };
     walk(nav._memberareas);
     for (const cid of areasByCollection.keys()) legacy.delete(cid);
-    this.state = { at: now, passwords: new Map(pw.map((p) => [p.target, p.nonce])), areasByCollection, legacyMemberCollections: legacy, areas };
-    return this.state;
+    return { at: now, passwords: new Map(pw.map((p) => [p.target, p.nonce])), areasByCollection, legacyMemberCollections: legacy, areas };
   }
 
   // ---- The unlock cookie ------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { schema } from '../../db/index.js';
+import type { SiteCache } from '../plugins/site-cache.js';
 
 export type WebsiteRow = typeof schema.websites.$inferSelect;
 
@@ -19,21 +20,32 @@ export interface NavLink {
   children?: NavLink[];
 }
 
-/** Reads the single website row of this install; cached briefly because every page needs it. */
+/**
+ * Reads the single website row of this install. Every page needs it: in a page request it is kept per
+ * content version (plugins/site-cache.ts; website writes move it), elsewhere (writes, jobs) for a second.
+ */
 export class WebsiteService {
   private cache: { row: WebsiteRow; at: number } | null = null;
   constructor(
     private readonly database: Database,
+    private readonly siteCache: SiteCache | null = null,
     private readonly ttlMs = 1000,
   ) {}
 
-  async get(): Promise<WebsiteRow> {
+  get(): Promise<WebsiteRow> {
+    if (this.siteCache?.inScope()) return this.siteCache.get('website', 'row', () => this.load());
     const now = Date.now();
-    if (this.cache && now - this.cache.at < this.ttlMs) return this.cache.row;
+    if (this.cache && now - this.cache.at < this.ttlMs) return Promise.resolve(this.cache.row);
+    return this.load().then((row) => {
+      this.cache = { row, at: now };
+      return row;
+    });
+  }
+
+  private async load(): Promise<WebsiteRow> {
     const rows = await this.database.db.select().from(schema.websites).limit(1);
     const row = rows[0];
     if (!row) throw new Error('No website: the database has not been seeded');
-    this.cache = { row, at: now };
     return row;
   }
 

@@ -23,6 +23,11 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
 
+const noop = () => undefined;
+
+/** The channel the site_changes trigger notifies (migration 0015). */
+export const SITE_CHANGES_CHANNEL = 'tessera_site_changes';
+
 /** Entries kept per area before the area is emptied (a bound on memory, not a policy). */
 const MAX_ENTRIES = 2000;
 
@@ -51,11 +56,26 @@ export class SiteCache {
     return this.scope.run({}, fn);
   }
 
+  /**
+   * Whether the caller runs inside a request scope (a GET or HEAD request). There, services that keep a
+   * timed copy of a row (the website, engagement and analytics settings, member locks) read it through
+   * `get` instead, so everything a page shows is at least as new as the version it was read under (which
+   * is what lets server/pages/page-cache.ts keep whole pages per version).
+   */
+  inScope(): boolean {
+    return this.scope.getStore() !== undefined;
+  }
+
+  /** `get` inside a request scope; `outside()` elsewhere (a service's timed cache, for writes and jobs). */
+  getInScope<T>(area: string, key: string, load: () => Promise<T>, outside: () => Promise<T>): Promise<T> {
+    return this.inScope() ? this.get(area, key, load) : outside();
+  }
+
   /** The committed content version; once per request scope, else on every call. */
   version(): Promise<string> {
     const scope = this.scope.getStore();
     if (scope?.version) return scope.version;
-    const read = this.readVersion();
+    const read = this.known !== null ? Promise.resolve(this.known) : this.sharedRead();
     if (scope) {
       scope.version = read;
       // A failed read is not kept: the next caller of this request tries again.
@@ -66,7 +86,70 @@ export class SiteCache {
     return read;
   }
 
+  /** PGlite: the version, while no commit has been notified since it was read (null: read it). */
+  private known: string | null = null;
+  private epoch = 0;
+  private unwatch: (() => Promise<void>) | null = null;
+
+  /**
+   * PGlite: follows the triggers' notifications (migration 0015). PGlite delivers them before the
+   * committing statement returns, and only this process can write to it, so a version read is needed
+   * only after a commit. PostgreSQL (several instances, asynchronous notifications) reads every time.
+   */
+  async watch(): Promise<void> {
+    if (!this.database.listen || this.unwatch) return;
+    this.unwatch = await this.database.listen(SITE_CHANGES_CHANNEL, () => {
+      this.epoch++;
+      this.known = null;
+    });
+    this.epoch++;
+  }
+
+  private current: Promise<string> | null = null;
+  private queued: Promise<string> | null = null;
+
+  /**
+   * One version read shared by the callers that need one at about the same time. A read already under
+   * way may have started before a caller arrived, and so miss a change committed just before that
+   * caller: such callers share the next read, which starts when the current one ends (so after they
+   * arrived). Under load this turns one query per request into one per round trip.
+   */
+  private sharedRead(): Promise<string> {
+    if (!this.current) return this.startRead();
+    // PGlite: no commit notified since the current read started, so its answer is current for this caller too.
+    if (this.unwatch && this.currentEpoch === this.epoch) return this.current;
+    if (!this.queued) {
+      const queued = this.current.then(noop, noop).then(() => {
+        if (this.queued === queued) this.queued = null;
+        return this.startRead();
+      });
+      this.queued = queued;
+    }
+    return this.queued;
+  }
+
+  private currentEpoch = -1;
+
+  private startRead(): Promise<string> {
+    this.currentEpoch = this.epoch;
+    const read = this.readVersion();
+    this.current = read;
+    const clear = () => {
+      if (this.current === read) this.current = null;
+    };
+    read.then(clear, clear);
+    return read;
+  }
+
   private async readVersion(): Promise<string> {
+    const epoch = this.epoch;
+    const version = await this.queryVersion();
+    // Kept only when no commit was notified while it was read (so it is still the current one).
+    if (this.unwatch && this.epoch === epoch) this.known = version;
+    return version;
+  }
+
+  private async queryVersion(): Promise<string> {
     this.versionReads++;
     const [row] = await rows<{ n: string | number | null; m: string | number | null; c: string | number }>(
       this.database.db,
@@ -127,6 +210,8 @@ export class SiteCache {
   /** Forgets every cached value (tests; a restore that bypassed the triggers). */
   clear(): void {
     this.areas.clear();
+    this.known = null;
+    this.epoch++;
   }
 }
 
@@ -137,9 +222,10 @@ declare module 'fastify' {
 }
 
 /** Decorates `app.siteCache` and opens a request scope for every GET and HEAD request. */
-export const siteCachePlugin = fp(async (app: FastifyInstance, opts: { database: Database }) => {
-  const cache = new SiteCache(opts.database);
+export const siteCachePlugin = fp(async (app: FastifyInstance, opts: { cache: SiteCache }) => {
+  const cache = opts.cache;
   app.decorate('siteCache', cache);
+  await cache.watch();
   app.addHook('onRequest', (req, _reply, done) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return done();
     cache.inRequest(done);
