@@ -34,6 +34,10 @@ const schema = z.object({
   ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Analytics events held in memory awaiting their batch write; beyond it collection answers 503. */
   ANALYTICS_MAX_BUFFERED: z.coerce.number().int().min(100).max(10_000_000).default(200_000),
+  /** Longest life, in seconds, of a rendered page shared by visitors (server/pages/page-cache.ts); 0 renders every page per request. */
+  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+  /** Memory for those pages, in MiB (their HTML and its gzip and brotli encodings). */
+  PAGE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
   /** Run the background workers (mail delivery, jobs) in this process. */
   WORKERS: bool.default(true),
   /** Internal and staging hosts, comma-separated globs (`*` any text, `#` digits); experiment overrides work only there. Unset: the defaults of core/experiments.ts. */

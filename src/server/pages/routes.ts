@@ -28,6 +28,7 @@ import {
   type ItemFilter,
 } from './context.js';
 import { CollectionCache } from './cache.js';
+import { pageCache, type PageCache } from './page-cache.js';
 import { contentWidgets } from './widgets.js';
 import { galleryIsland } from './gallery.js';
 import { imageRoutes } from '../images/routes.js';
@@ -77,7 +78,10 @@ interface PageSpec {
 export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   const { database, websites, carts, theme, assets } = deps;
   const db = database.db;
-  const collectionCache = new CollectionCache(db);
+  const collectionCache = new CollectionCache(app, db);
+  // Whole pages shared by visitors with nothing of their own on them (page-cache.ts).
+  const shared = pageCache(app, { maxAgeMs: app.config.PAGE_CACHE_SECONDS * 1000, maxBytes: app.config.PAGE_CACHE_MB * 1024 * 1024, localVersion: () => theme.generation });
+  app.decorate('pageCache', shared);
 
   imageRoutes(app, new ImageVariants({ '/demo-media/': join(process.cwd(), 'seed', 'media'), '/theme/': theme.assetsDir }));
 
@@ -168,6 +172,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
 
   async function home(req: FastifyRequest, reply: FastifyReply) {
     const site = await websites.get();
+    if (await shared.serve(req, reply, site)) return reply;
     const collections = await collectionCache.get(site.id);
     const homeId = site.settings.homeCollectionId as string | undefined;
     const c = collections.find((x) => x.id === homeId) ?? collections.find((x) => x.enabled);
@@ -341,6 +346,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   app.get('/:collection', async (req, reply) => {
     const { collection } = req.params as { collection: string };
     const site = await websites.get();
+    if (await shared.serve(req, reply, site)) return reply;
     const collections = await collectionCache.get(site.id);
     const c = collections.find((x) => x.urlId === collection && x.enabled);
     if (!c || !theme.has(`collections/${c.typeName}.list`)) return notFound(req, reply);
@@ -350,6 +356,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   const item = async (req: FastifyRequest, reply: FastifyReply) => {
     const { collection, item } = req.params as { collection: string; item: string };
     const site = await websites.get();
+    if (await shared.serve(req, reply, site)) return reply;
     const collections = await collectionCache.get(site.id);
     const c = collections.find((x) => x.urlId === collection && x.enabled);
     const productPath = req.url.includes('/p/');
@@ -385,5 +392,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
 declare module 'fastify' {
   interface FastifyInstance {
     renderErrorPage(req: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+    /** Rendered pages shared by visitors (page-cache.ts). */
+    pageCache: PageCache;
   }
 }

@@ -19,6 +19,8 @@ export class Theme {
   private templates = new Map<string, Loaded>();
   partials: Record<string, string> = {};
   private watcher: FSWatcher | null = null;
+  /** Goes up with every (re)load of the folder: pages rendered before a reload are out of date. */
+  generation = 0;
 
   constructor(
     readonly dir: string,
@@ -40,6 +42,7 @@ export class Theme {
   }
 
   private load() {
+    this.generation++;
     const templates = new Map<string, Loaded>();
     const partials: Record<string, string> = {};
     const walk = (d: string) => {

@@ -1,0 +1,281 @@
+/**
+ * Whole rendered pages, shared by the visitors who carry nothing that makes a page their own.
+ *
+ * A page is a function of the site's content, the URL, the host, a few consent cookies and the clock. The
+ * content part is exact: an entry is kept under the content version it was rendered at
+ * (plugins/site-cache.ts), and every source a public page reads moves that version (migrations 0013 and
+ * 0015; in a page request the services' own copies are kept per version too), so a page is never older
+ * than a change committed before the request arrived, on this instance or any other. The clock part is
+ * bounded: an entry lives at most PAGE_CACHE_SECONDS (10 by default), so wording such as 'about a minute
+ * ago', events moving from upcoming to past and scheduled posts follow within that time.
+ *
+ * Shared only when all of these hold; otherwise the page is rendered for the request alone, as before:
+ * - a GET or HEAD of a page route (home, collection, item), without `format=` (JSON and calendar views);
+ * - no cookie that makes the page private (owner, preview, safe mode, site user, cart, unlock; the visitor
+ *   cookie when the site runs experiments, since the assignment follows it). The consent cookies are part
+ *   of the key, having few values; the crumb and the analytics cookies change nothing on a page;
+ * - the response is a 200 text/html page that sets no cookie but the crumb and does not contain the
+ *   visitor's crumb (forms, lock screens and the cookie banner carry it, so those pages stay private).
+ *
+ * Each entry keeps the HTML with its gzip and brotli encodings, made once off the event loop (zlib's
+ * thread pool), so a hit costs a version read, a map lookup and a write. Requests that arrive while the
+ * first request for a page and version renders it wait for that render instead of repeating it.
+ */
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zc, gzip } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CRUMB_COOKIE } from '../plugins/crumb.js';
+import { OWNER_COOKIE } from '../plugins/owner-auth.js';
+import { SITE_USER_COOKIE } from '../plugins/site-user.js';
+import { CART_COOKIE } from '../commerce/routes.js';
+import { UNLOCK_COOKIE } from '../members/access.js';
+import { SESSION_COOKIE } from '../analytics/routes.js';
+import { PREVIEW_COOKIE, SAFE_MODE_COOKIE } from '../../core/preview.js';
+import { SITE_USER_INFO_COOKIE_NAME, VISITOR_COOKIE_NAME, VISIT_TIME_COOKIE_NAME } from '../../core/cookies.js';
+import { CONSENT_CHOICES_COOKIE, CONSENT_COOKIE, NOTICE_COOKIE } from '../../core/engagement.js';
+import { ANALYTICS_ID_COOKIE } from '../../web/client/tracker-cookies.js';
+import type { WebsiteRow } from '../platform/websites.js';
+import { experimentsOf } from '../flags/service.js';
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/** Cookies that make a page the visitor's own: with any of them the page is rendered for the request alone. */
+export const PRIVATE_COOKIES: readonly string[] = [OWNER_COOKIE, PREVIEW_COOKIE, SAFE_MODE_COOKIE, SITE_USER_COOKIE, SITE_USER_INFO_COOKIE_NAME, CART_COOKIE, UNLOCK_COOKIE];
+/** Cookies with a handful of values that change a page (the cookie banner, consent-gated scripts): part of the key. */
+export const KEYED_COOKIES: readonly string[] = [CONSENT_COOKIE, CONSENT_CHOICES_COOKIE, NOTICE_COOKIE];
+/** Private only while the site runs experiments (their assignment follows it). */
+export const EXPERIMENT_COOKIES: readonly string[] = [VISITOR_COOKIE_NAME];
+/** Cookies that change nothing on a page. */
+export const NEUTRAL_COOKIES: readonly string[] = [CRUMB_COOKIE, SESSION_COOKIE, ANALYTICS_ID_COOKIE, VISIT_TIME_COOKIE_NAME];
+
+const MAX_URL = 2000;
+const MAX_KEYED_VALUE = 256;
+/** How long a request waits for another request's render of the same page before rendering it itself. */
+const WAIT_MS = 5000;
+
+export interface PageCacheOptions {
+  /** Longest life of an entry, in milliseconds; 0 switches the cache off. */
+  maxAgeMs: number;
+  /** Bytes kept (HTML and its two encodings), least recently used first out. */
+  maxBytes: number;
+  /** What else pages depend on in this process, besides the content version (the theme's generation: development reloads it). */
+  localVersion?: () => number;
+}
+
+interface Entry {
+  version: string;
+  at: number;
+  type: string;
+  body: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+  bytes: number;
+}
+
+interface Claim {
+  key: string;
+  version: string;
+  done: (stored: boolean) => void;
+}
+
+const CLAIM = Symbol('page-cache-claim');
+type Claimed = FastifyRequest & { [CLAIM]?: Claim };
+
+/** The encoding to answer with: brotli, gzip or none, by the request's Accept-Encoding. */
+export function pickEncoding(header: string | string[] | undefined): 'br' | 'gzip' | null {
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  if (!text) return null;
+  const q = new Map<string, number>();
+  for (const part of text.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const value = qp ? Number(qp.slice(2)) : 1;
+    q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  const weight = (name: string) => q.get(name) ?? q.get('*') ?? 0;
+  const br = weight('br');
+  const gz = weight('gzip');
+  if (br > 0 && br >= gz) return 'br';
+  if (gz > 0) return 'gzip';
+  return null;
+}
+
+export class PageCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly waiting = new Map<string, { version: string; promise: Promise<boolean> }>();
+  private bytes = 0;
+  /** Pages being encoded before they are kept. */
+  private readonly encoding = new Set<Promise<void>>();
+  /** Counters (tests and the benchmark). */
+  readonly stats = { hits: 0, misses: 0, stored: 0, shared: 0 };
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly opts: PageCacheOptions,
+  ) {}
+
+  get enabled(): boolean {
+    return this.opts.maxAgeMs > 0;
+  }
+
+  /** The key this request's page would be shared under, or null when it is the visitor's own. */
+  keyOf(req: FastifyRequest, site: WebsiteRow): string | null {
+    if (!this.enabled || (req.method !== 'GET' && req.method !== 'HEAD') || req.url.length > MAX_URL) return null;
+    const query = req.query as Record<string, unknown> | undefined;
+    if (query && query.format !== undefined) return null;
+    const cookies = req.cookies;
+    for (const name of PRIVATE_COOKIES) if (cookies[name]) return null;
+    if (experimentsOf(site).length > 0) for (const name of EXPERIMENT_COOKIES) if (cookies[name]) return null;
+    let key = `${req.protocol}://${req.host}${req.url}`;
+    for (const name of KEYED_COOKIES) {
+      const v = cookies[name];
+      if (v === undefined) continue;
+      if (v.length > MAX_KEYED_VALUE) return null;
+      key += `\n${name}=${v}`;
+    }
+    return key;
+  }
+
+  /**
+   * Answers the request from the cache when it can (true: replied). Otherwise, when the page may be
+   * shared, the request is marked as the one rendering it, and `capture` keeps its response.
+   */
+  async serve(req: FastifyRequest, reply: FastifyReply, site: WebsiteRow): Promise<boolean> {
+    const key = this.keyOf(req, site);
+    if (key === null) return false;
+    const version = `${await this.app.siteCache.version()}#${this.opts.localVersion?.() ?? 0}`;
+    let entry = this.fresh(key, version);
+    if (!entry) {
+      const pending = this.waiting.get(key);
+      if (pending && pending.version === version) {
+        const stored = await Promise.race([pending.promise, new Promise<boolean>((r) => setTimeout(r, WAIT_MS, false).unref())]);
+        if (stored) entry = this.fresh(key, version);
+        if (entry) this.stats.shared++;
+      }
+    }
+    if (entry) {
+      this.stats.hits++;
+      this.send(req, reply, entry);
+      return true;
+    }
+    this.stats.misses++;
+    if (req.method === 'GET' && !this.waiting.has(key)) this.claim(req as Claimed, key, version);
+    return false;
+  }
+
+  private fresh(key: string, version: string): Entry | null {
+    const e = this.entries.get(key);
+    if (!e) return null;
+    if (e.version !== version || Date.now() - e.at >= this.opts.maxAgeMs) {
+      this.drop(key, e);
+      return null;
+    }
+    // Most recently used last: the first entry of the map is the next to go.
+    this.entries.delete(key);
+    this.entries.set(key, e);
+    return e;
+  }
+
+  private send(req: FastifyRequest, reply: FastifyReply, e: Entry): void {
+    const encoding = req.headers['x-no-compression'] !== undefined ? null : pickEncoding(req.headers['accept-encoding']);
+    reply.status(200).header('content-type', e.type).header('cache-control', 'no-store').header('vary', 'accept-encoding');
+    if (encoding) reply.header('content-encoding', encoding);
+    void reply.send(encoding === 'br' ? e.br : encoding === 'gzip' ? e.gzip : e.body);
+  }
+
+  private claim(req: Claimed, key: string, version: string): void {
+    let done!: (stored: boolean) => void;
+    const promise = new Promise<boolean>((resolve) => (done = resolve));
+    const slot = { version, promise };
+    this.waiting.set(key, slot);
+    req[CLAIM] = {
+      key,
+      version,
+      done: (stored) => {
+        if (this.waiting.get(key) === slot) this.waiting.delete(key);
+        done(stored);
+      },
+    };
+  }
+
+  /** The global onSend hook: keeps the page a claimed request rendered, when it may be shared. */
+  capture(req: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+    const claim = (req as Claimed)[CLAIM];
+    if (!claim) return;
+    (req as Claimed)[CLAIM] = undefined;
+    const type = reply.getHeader('content-type');
+    const cookies = reply.getHeader('set-cookie');
+    const setsOnlyCrumb = cookies === undefined || [cookies].flat().every((c) => String(c).startsWith(`${CRUMB_COOKIE}=`));
+    if (reply.statusCode !== 200 || typeof payload !== 'string' || typeof type !== 'string' || !type.startsWith('text/html') || !setsOnlyCrumb || (req.crumb && payload.includes(req.crumb))) {
+      claim.done(false);
+      return;
+    }
+    const body = Buffer.from(payload);
+    const work = Promise.all([
+      gzipAsync(body, { level: 9 }),
+      brotliAsync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 9, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT, [zc.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    ]).then(
+      ([gz, br]) => {
+        this.store(claim.key, { version: claim.version, at: Date.now(), type, body, gzip: gz, br, bytes: body.length + gz.length + br.length });
+        claim.done(true);
+      },
+      () => claim.done(false),
+    );
+    this.encoding.add(work);
+    void work.finally(() => this.encoding.delete(work));
+  }
+
+  /** Resolves once the pages rendered so far are kept (tests). */
+  async idle(): Promise<void> {
+    while (this.encoding.size > 0) await Promise.all(this.encoding);
+  }
+
+  /** The request ended without a page to keep (an error, a redirect, a closed connection). */
+  release(req: FastifyRequest): void {
+    const claim = (req as Claimed)[CLAIM];
+    if (!claim) return;
+    (req as Claimed)[CLAIM] = undefined;
+    claim.done(false);
+  }
+
+  private store(key: string, e: Entry): void {
+    if (e.bytes > this.opts.maxBytes / 4) return;
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
+    this.entries.set(key, e);
+    this.bytes += e.bytes;
+    this.stats.stored++;
+    for (const [k, v] of this.entries) {
+      if (this.bytes <= this.opts.maxBytes) break;
+      this.drop(k, v);
+    }
+  }
+
+  private drop(key: string, e: Entry): void {
+    if (this.entries.get(key) !== e) return;
+    this.entries.delete(key);
+    this.bytes -= e.bytes;
+  }
+
+  /** Forgets every page (tests). */
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
+
+/** Makes the page cache of an app: its hooks keep what claimed requests rendered. */
+export function pageCache(app: FastifyInstance, opts: PageCacheOptions): PageCache {
+  const cache = new PageCache(app, opts);
+  // Registered after every area's onSend hook (the page routes come last), so the analytics data island is
+  // already in the page; compression (a route-level hook) comes after it.
+  app.addHook('onSend', async (req, reply, payload) => {
+    cache.capture(req, reply, payload);
+    return payload;
+  });
+  app.addHook('onResponse', async (req) => cache.release(req));
+  app.addHook('onRequestAbort', async (req) => cache.release(req));
+  return cache;
+}

@@ -1,0 +1,237 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { DB_KINDS } from '../helpers/db.js';
+import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
+import { buildApp } from '../../src/server/app.js';
+import { loadConfig } from '../../src/server/config.js';
+import { open, type Database } from '../../src/db/index.js';
+import { EXPERIMENT_COOKIES, KEYED_COOKIES, NEUTRAL_COOKIES, PRIVATE_COOKIES, pickEncoding } from '../../src/server/pages/page-cache.js';
+
+const PRODUCT = '/shop/p/linen-camp-shirt';
+
+/**
+ * Whole pages shared by visitors (src/server/pages/page-cache.ts): a second visitor gets the same page
+ * without a render, in every encoding; nothing private is shared; and a write committed anywhere, by this
+ * instance or another, shows on the next page.
+ */
+describe.each(DB_KINDS)('page cache on %s', (kind) => {
+  let t: TestApp;
+  let other: FastifyInstance;
+  let otherDb: Database;
+
+  beforeAll(async () => {
+    t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
+    otherDb = kind === 'postgres' ? await open({ databaseUrl: (t.database as Database & { url?: string }).url!, migrate: false }) : t.database;
+    other = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', RATE_LIMIT_STORE: 'memory' }), database: otherDb, logger: false });
+    await other.ready();
+  }, 60_000);
+  afterAll(async () => {
+    await other?.close();
+    if (kind === 'postgres') await otherDb?.close();
+    await t?.close();
+  });
+
+  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
+  const stats = () => ({ ...t.app.pageCache.stats });
+  /** Runs `fn` and answers how the cache counters moved meanwhile. */
+  const counted = async <T>(fn: () => Promise<T>) => {
+    await t.app.pageCache.idle();
+    const before = stats();
+    const value = await fn();
+    await t.app.pageCache.idle();
+    const after = stats();
+    return { value, hits: after.hits - before.hits, misses: after.misses - before.misses, stored: after.stored - before.stored };
+  };
+  /** Waits until the pages requests rendered are kept (their encodings are made off the event loop). */
+  const settled = () => t.app.pageCache.idle();
+
+  it('serves the second visitor the first one’s page, identical in brotli, gzip and plain, with the data island', async () => {
+    const first = await get(PRODUCT);
+    expect(first.statusCode).toBe(200);
+    await settled();
+    const plain = await counted(() => get(PRODUCT));
+    expect(plain.hits).toBe(1);
+    expect(plain.value.statusCode).toBe(200);
+    expect(plain.value.headers['content-type']).toMatch(/^text\/html/);
+    expect(plain.value.headers['content-encoding']).toBeUndefined();
+    expect(plain.value.body).toBe(first.body);
+    expect(plain.value.body).toContain('id="tessera-page"');
+    expect(plain.value.body).toContain('Linen Camp Shirt');
+
+    const br = await get(PRODUCT, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(first.body);
+    const gz = await get(PRODUCT, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(first.body);
+    const head = await t.app.inject({ method: 'HEAD', url: PRODUCT });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+  });
+
+  it('still gives a new visitor their crumb cookie, which the shared page does not contain', async () => {
+    await get(PRODUCT);
+    await settled();
+    const a = await counted(() => t.app.inject({ method: 'GET', url: PRODUCT }));
+    expect(a.hits).toBe(1);
+    const crumb = a.value.cookies.find((c) => c.name === 'crumb')?.value;
+    expect(crumb).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    expect(a.value.body).not.toContain(crumb!);
+  });
+
+  it('renders every page for itself for an owner, a cart, a signed-in site user, an unlocked page and the JSON view', async () => {
+    await get(PRODUCT);
+    await settled();
+    for (const cookie of ['tessera_owner=x', 'tessera_cart=abc', 'tessera_site_user=x', 'SiteUserInfo=x', 'tessera_unlock=x', 'tessera_preview=x', 'tessera_safe_mode=1']) {
+      const r = await counted(() => get(PRODUCT, { cookie: `crumb=aaaaaaaaaaaaaaaaaaaaaaaa; ${cookie}` }));
+      expect(r.hits, cookie).toBe(0);
+      expect(r.value.statusCode, cookie).toBe(200);
+    }
+    const json = await counted(() => get(`${PRODUCT}?format=json`));
+    expect(json.hits + json.misses).toBe(0);
+    expect(json.value.headers['content-type']).toMatch(/json/);
+  });
+
+  it('keys pages by the consent cookies and by the host', async () => {
+    await get('/journal');
+    await settled();
+    expect((await counted(() => get('/journal'))).hits).toBe(1);
+    const choices = await counted(() => get('/journal', { cookie: 'tessera_cookie_choices=analytics' }));
+    expect(choices.hits).toBe(0);
+    const otherHost = await counted(() => get('/journal', { host: 'shop.example.com' }));
+    expect(otherHost.hits).toBe(0);
+    expect(otherHost.value.body).toContain('http://shop.example.com/journal');
+  });
+
+  it('never keeps a page that carries the visitor’s crumb (a form), nor an error or missing page', async () => {
+    const alice = new Visitor(t.app);
+    const bob = new Visitor(t.app);
+    const a = await counted(() => alice.get('/contact'));
+    const b = await counted(() => bob.get('/contact'));
+    expect(a.value.statusCode).toBe(200);
+    expect(a.value.body).toContain(alice.cookies.get('crumb')!);
+    expect(b.value.body).toContain(bob.cookies.get('crumb')!);
+    expect(b.value.body).not.toContain(alice.cookies.get('crumb')!);
+    expect(a.stored + b.stored + b.hits).toBe(0);
+    const missing = await counted(async () => [await get('/no-such-page'), await get('/no-such-page')]);
+    expect(missing.value[1]!.statusCode).toBe(404);
+    expect(missing.stored + missing.hits).toBe(0);
+  });
+
+  it('renders a page once for visitors who arrive together', async () => {
+    await t.database.db.execute(sql`update items set excerpt = excerpt where url_id = 'linen-camp-shirt'`);
+    const r = await counted(() => Promise.all(Array.from({ length: 12 }, () => get(PRODUCT))));
+    expect(r.value.every((x) => x.statusCode === 200 && x.body === r.value[0]!.body)).toBe(true);
+    expect(r.stored).toBe(1);
+    expect(r.misses).toBeLessThanOrEqual(2);
+  });
+
+  /** Kept page, a write through the other instance (its own connection on PostgreSQL), then the next page. */
+  const changeShows = async (path: string, write: () => Promise<unknown>, shows: (html: string) => boolean) => {
+    const before = await get(path);
+    expect(before.statusCode).toBe(200);
+    expect(shows(before.body)).toBe(false);
+    await settled();
+    expect((await counted(() => get(path))).hits).toBe(1);
+    await write();
+    const after = await get(path);
+    expect(shows(after.body)).toBe(true);
+  };
+
+  it('shows a change of a product, a collection, a comment or a page layout on the next page', async () => {
+    await changeShows(PRODUCT, () => otherDb.db.execute(sql`update items set title = 'Linen Camp Shirt, kept fresh' where url_id = 'linen-camp-shirt'`), (h) => h.includes('Linen Camp Shirt, kept fresh'));
+    await changeShows('/journal', () => otherDb.db.execute(sql`update collections set title = 'Field Notes' where url_id = 'journal'`), (h) => h.includes('Field Notes'));
+    await changeShows(
+      '/journal/how-we-choose-our-linen',
+      () => otherDb.db.execute(sql`update comments set body = 'A comment changed elsewhere' where item_id = (select id from items where url_id = 'how-we-choose-our-linen') `),
+      (h) => h.includes('A comment changed elsewhere'),
+    );
+    await changeShows(
+      '/studio',
+      () => otherDb.db.execute(sql`update page_layouts set published = replace(published, 'That is the whole secret.', 'Our story, told again.')`),
+      (h) => h.includes('Our story, told again.'),
+    );
+  });
+
+  it('shows a change of the analytics settings, the engagement settings or a page password on the next page', async () => {
+    const site = t.seed.websiteId;
+    await changeShows(
+      '/events',
+      () => otherDb.db.execute(sql`insert into analytics_settings (website_id, tracking_enabled) values (${site}, false) on conflict (website_id) do update set tracking_enabled = false`),
+      (h) => h.includes('"track":false'),
+    );
+    const owner = new Visitor(other);
+    expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
+    await changeShows(
+      '/gallery',
+      async () => {
+        const { popup } = JSON.parse((await owner.get('/api/config/engagement/popup')).body) as { popup: Record<string, unknown> };
+        const { version: _v, ...rest } = popup;
+        const r = await owner.send('PUT', '/api/config/engagement/popup', { ...rest, enabled: true, pages: 'all', title: 'A popup saved elsewhere' });
+        expect(r.statusCode, r.body).toBe(200);
+      },
+      (h) => h.includes('A popup saved elsewhere'),
+    );
+    await changeShows(
+      '/shop',
+      () => otherDb.db.execute(sql`insert into content_passwords (website_id, target, password_hash, nonce) values (${site}, (select id from collections where url_id = 'shop'), 'x', 'n1')`),
+      (h) => !h.includes('Linen Camp Shirt'),
+    );
+  });
+
+  it('re-renders a page older than PAGE_CACHE_SECONDS, and keeps none at 0', async () => {
+    const short = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', RATE_LIMIT_STORE: 'memory', PAGE_CACHE_SECONDS: '1' }), database: otherDb, logger: false });
+    const off = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', RATE_LIMIT_STORE: 'memory', PAGE_CACHE_SECONDS: '0' }), database: otherDb, logger: false });
+    try {
+      const visit = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/journal' });
+      await visit(short);
+      await short.pageCache.idle();
+      const hits = short.pageCache.stats.hits;
+      await visit(short);
+      expect(short.pageCache.stats.hits).toBe(hits + 1);
+      await new Promise((r) => setTimeout(r, 1100));
+      await visit(short);
+      expect(short.pageCache.stats.hits).toBe(hits + 1);
+      for (let i = 0; i < 3; i++) expect((await visit(off)).statusCode).toBe(200);
+      expect(off.pageCache.stats).toEqual({ hits: 0, misses: 0, stored: 0, shared: 0 });
+    } finally {
+      await short.close();
+      await off.close();
+    }
+  });
+});
+
+describe('page cache rules', () => {
+  it('picks brotli, then gzip, by Accept-Encoding and its weights', () => {
+    expect(pickEncoding('gzip, deflate, br')).toBe('br');
+    expect(pickEncoding('gzip')).toBe('gzip');
+    expect(pickEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(pickEncoding('br;q=0.5, gzip;q=0.8')).toBe('gzip');
+    expect(pickEncoding('*')).toBe('br');
+    expect(pickEncoding('identity')).toBeNull();
+    expect(pickEncoding('')).toBeNull();
+    expect(pickEncoding(undefined)).toBeNull();
+  });
+
+  it('knows every cookie the server or the site scripts set: private, keyed, experiment or neutral', () => {
+    const classified = new Set([...PRIVATE_COOKIES, ...KEYED_COOKIES, ...EXPERIMENT_COOKIES, ...NEUTRAL_COOKIES]);
+    const found = new Set<string>();
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const p = join(dir, name);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (/\.(ts|tsx)$/.test(name)) {
+          for (const m of readFileSync(p, 'utf8').matchAll(/export const [A-Z_]*COOKIE[A-Z_]* = '([^']+)'/g)) found.add(m[1]!);
+        }
+      }
+    };
+    walk(join(process.cwd(), 'src'));
+    expect(found.size).toBeGreaterThan(10);
+    expect([...found].filter((n) => !classified.has(n))).toEqual([]);
+  });
+});
