@@ -9,7 +9,8 @@ import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { open, type Database } from '../../src/db/index.js';
-import { EXPERIMENT_COOKIES, KEYED_COOKIES, NEUTRAL_COOKIES, PRIVATE_COOKIES, pickEncoding } from '../../src/server/pages/page-cache.js';
+import { renderIsland } from '../../src/web/ssr.js';
+import { CART_COOKIES, EXPERIMENT_COOKIES, KEYED_COOKIES, NEUTRAL_COOKIES, PRIVATE_COOKIES, pickEncoding } from '../../src/server/pages/page-cache.js';
 
 const PRODUCT = '/shop/p/linen-camp-shirt';
 
@@ -84,10 +85,10 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(a.value.body).not.toContain(crumb!);
   });
 
-  it('renders every page for itself for an owner, a cart, a signed-in site user, an unlocked page and the JSON view', async () => {
+  it('renders every page for itself for an owner, a signed-in site user, an unlocked page and the JSON view', async () => {
     await get(PRODUCT);
     await settled();
-    for (const cookie of ['tessera_owner=x', 'tessera_cart=abc', 'tessera_site_user=x', 'SiteUserInfo=x', 'tessera_unlock=x', 'tessera_preview=x', 'tessera_safe_mode=1']) {
+    for (const cookie of ['tessera_owner=x', 'tessera_site_user=x', 'SiteUserInfo=x', 'tessera_unlock=x', 'tessera_preview=x', 'tessera_safe_mode=1']) {
       const r = await counted(() => get(PRODUCT, { cookie: `crumb=aaaaaaaaaaaaaaaaaaaaaaaa; ${cookie}` }));
       expect(r.hits, cookie).toBe(0);
       expect(r.value.statusCode, cookie).toBe(200);
@@ -95,6 +96,33 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     const json = await counted(() => get(`${PRODUCT}?format=json`));
     expect(json.hits + json.misses).toBe(0);
     expect(json.value.headers['content-type']).toMatch(/json/);
+  });
+
+  it('gives a visitor with a cart the shared page with their own cart pill, and shares a page they rendered with the empty pill', async () => {
+    const pill = (html: string) => /data-island="CartPill" data-props="([^"]*)"/.exec(html)?.[1]?.replace(/&quot;/g, '"');
+    const shopper = new Visitor(t.app);
+    const add = await shopper.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-S-NAVY', quantity: 3 });
+    expect(add.statusCode, add.body).toBe(200);
+    expect(shopper.cookies.get('tessera_cart')).toBeTruthy();
+    const anonymous = await get(PRODUCT);
+    await settled();
+    const own = await counted(() => shopper.get(PRODUCT, { accept: 'text/html' }));
+    expect(own.hits).toBe(1);
+    expect(pill(own.value.body)).toBe('{"totalQuantity":3}');
+    expect(pill(anonymous.body)).toBe('{"totalQuantity":0}');
+    expect(own.value.body).toBe(anonymous.body.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: 3 })));
+    // A page the shopper renders first is kept with the empty pill for everyone else.
+    await t.database.db.execute(sql`update items set excerpt = excerpt where url_id = 'linen-camp-shirt'`);
+    const first = await counted(() => shopper.get('/shop', { accept: 'text/html' }));
+    expect(first.stored).toBe(1);
+    expect(pill(first.value.body)).toBe('{"totalQuantity":3}');
+    const next = await counted(() => get('/shop'));
+    expect(next.hits).toBe(1);
+    expect(pill(next.value.body)).toBe('{"totalQuantity":0}');
+    // A cart cookie without a cart is the shared page as it is, in its stored encoding.
+    const stale = await counted(() => get('/shop', { cookie: 'tessera_cart=no-such-cart', 'accept-encoding': 'br' }));
+    expect(stale.hits).toBe(1);
+    expect(stale.value.headers['content-encoding']).toBe('br');
   });
 
   it('keys pages by the consent cookies and by the host', async () => {
@@ -218,8 +246,8 @@ describe('page cache rules', () => {
     expect(pickEncoding(undefined)).toBeNull();
   });
 
-  it('knows every cookie the server or the site scripts set: private, keyed, experiment or neutral', () => {
-    const classified = new Set([...PRIVATE_COOKIES, ...KEYED_COOKIES, ...EXPERIMENT_COOKIES, ...NEUTRAL_COOKIES]);
+  it('knows every cookie the server or the site scripts set: private, cart, keyed, experiment or neutral', () => {
+    const classified = new Set([...PRIVATE_COOKIES, ...CART_COOKIES, ...KEYED_COOKIES, ...EXPERIMENT_COOKIES, ...NEUTRAL_COOKIES]);
     const found = new Set<string>();
     const walk = (dir: string) => {
       for (const name of readdirSync(dir)) {

@@ -11,9 +11,11 @@
  *
  * Shared only when all of these hold; otherwise the page is rendered for the request alone, as before:
  * - a GET or HEAD of a page route (home, collection, item), without `format=` (JSON and calendar views);
- * - no cookie that makes the page private (owner, preview, safe mode, site user, cart, unlock; the visitor
+ * - no cookie that makes the page private (owner, preview, safe mode, site user, unlock; the visitor
  *   cookie when the site runs experiments, since the assignment follows it). The consent cookies are part
- *   of the key, having few values; the crumb and the analytics cookies change nothing on a page;
+ *   of the key, having few values; the crumb and the analytics cookies change nothing on a page. A cart
+ *   changes only the cart pill: a visitor with a cart gets the shared page with their own pill put in
+ *   place of the empty one (their cart is read for it, and the page is compressed for them);
  * - the response is a 200 text/html page that sets no cookie but the crumb and does not contain the
  *   visitor's crumb (forms, lock screens and the cookie banner carry it, so those pages stay private).
  *
@@ -41,7 +43,9 @@ const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
 /** Cookies that make a page the visitor's own: with any of them the page is rendered for the request alone. */
-export const PRIVATE_COOKIES: readonly string[] = [OWNER_COOKIE, PREVIEW_COOKIE, SAFE_MODE_COOKIE, SITE_USER_COOKIE, SITE_USER_INFO_COOKIE_NAME, CART_COOKIE, UNLOCK_COOKIE];
+export const PRIVATE_COOKIES: readonly string[] = [OWNER_COOKIE, PREVIEW_COOKIE, SAFE_MODE_COOKIE, SITE_USER_COOKIE, SITE_USER_INFO_COOKIE_NAME, UNLOCK_COOKIE];
+/** Cookies that change only the cart pill: the shared page is served with the visitor's own pill. */
+export const CART_COOKIES: readonly string[] = [CART_COOKIE];
 /** Cookies with a handful of values that change a page (the cookie banner, consent-gated scripts): part of the key. */
 export const KEYED_COOKIES: readonly string[] = [CONSENT_COOKIE, CONSENT_CHOICES_COOKIE, NOTICE_COOKIE];
 /** Private only while the site runs experiments (their assignment follows it). */
@@ -61,12 +65,16 @@ export interface PageCacheOptions {
   maxBytes: number;
   /** What else pages depend on in this process, besides the content version (the theme's generation: development reloads it). */
   localVersion?: () => number;
+  /** The cart pill: its markup on a shared page (no cart), and a visitor's own (read from their cart). */
+  cartPill?: { empty: string; of(req: FastifyRequest): Promise<string> };
 }
 
 interface Entry {
   version: string;
   at: number;
   type: string;
+  /** The HTML, when it holds the empty cart pill exactly once (so a visitor's own pill can take its place). */
+  html: string | null;
   body: Buffer;
   gzip: Buffer;
   br: Buffer;
@@ -80,7 +88,20 @@ interface Claim {
 }
 
 const CLAIM = Symbol('page-cache-claim');
-type Claimed = FastifyRequest & { [CLAIM]?: Claim };
+const OWN_PILL = Symbol('page-cache-own-pill');
+type Claimed = FastifyRequest & { [CLAIM]?: Claim; [OWN_PILL]?: string };
+
+function occursOnce(text: string, part: string): boolean {
+  const at = text.indexOf(part);
+  return at >= 0 && text.indexOf(part, at + part.length) < 0;
+}
+
+/** `text` with its only occurrence of `part` replaced, or null when `part` occurs other than once. */
+function replaceOnce(text: string, part: string, by: string): string | null {
+  if (!occursOnce(text, part)) return null;
+  const at = text.indexOf(part);
+  return text.slice(0, at) + by + text.slice(at + part.length);
+}
 
 /** The encoding to answer with: brotli, gzip or none, by the request's Accept-Encoding. */
 export function pickEncoding(header: string | string[] | undefined): 'br' | 'gzip' | null {
@@ -156,13 +177,37 @@ export class PageCache {
       }
     }
     if (entry) {
-      this.stats.hits++;
-      this.send(req, reply, entry);
-      return true;
+      const own = await this.ownPill(req);
+      if (own === null) {
+        this.stats.hits++;
+        this.send(req, reply, entry);
+        return true;
+      }
+      const html = entry.html === null || !this.opts.cartPill ? null : replaceOnce(entry.html, this.opts.cartPill.empty, own);
+      if (html !== null) {
+        this.stats.hits++;
+        // Compressed for this visitor by the compression hook, like any rendered page.
+        reply.status(200).header('content-type', entry.type).header('cache-control', 'no-store');
+        void reply.send(html);
+        return true;
+      }
     }
     this.stats.misses++;
     if (req.method === 'GET' && !this.waiting.has(key)) this.claim(req as Claimed, key, version);
     return false;
+  }
+
+  /** The visitor's own cart pill when it differs from the shared (empty) one, else null. */
+  private async ownPill(req: FastifyRequest): Promise<string | null> {
+    const pill = this.opts.cartPill;
+    if (!pill || !CART_COOKIES.some((name) => req.cookies[name])) return null;
+    const own = await pill.of(req);
+    return own === pill.empty ? null : own;
+  }
+
+  /** The page pipeline tells the cache which cart pill it drew for this request (a shared copy gets the empty one). */
+  notePill(req: FastifyRequest, pill: string): void {
+    (req as Claimed)[OWN_PILL] = pill;
   }
 
   private fresh(key: string, version: string): Entry | null {
@@ -212,13 +257,23 @@ export class PageCache {
       claim.done(false);
       return;
     }
-    const body = Buffer.from(payload);
+    // A visitor with a cart rendered it: the shared copy gets the empty pill in place of theirs.
+    const pill = this.opts.cartPill;
+    const own = (req as Claimed)[OWN_PILL];
+    let page: string | null = payload;
+    if (pill && own !== undefined && own !== pill.empty) page = replaceOnce(payload, own, pill.empty);
+    if (page === null) {
+      claim.done(false);
+      return;
+    }
+    const html = pill && occursOnce(page, pill.empty) ? page : null;
+    const body = Buffer.from(page);
     const work = Promise.all([
       gzipAsync(body, { level: 9 }),
       brotliAsync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 9, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT, [zc.BROTLI_PARAM_SIZE_HINT]: body.length } }),
     ]).then(
       ([gz, br]) => {
-        this.store(claim.key, { version: claim.version, at: Date.now(), type, body, gzip: gz, br, bytes: body.length + gz.length + br.length });
+        this.store(claim.key, { version: claim.version, at: Date.now(), type, html, body, gzip: gz, br, bytes: 2 * body.length + gz.length + br.length });
         claim.done(true);
       },
       () => claim.done(false),

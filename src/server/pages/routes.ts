@@ -80,7 +80,18 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   const db = database.db;
   const collectionCache = new CollectionCache(app, db);
   // Whole pages shared by visitors with nothing of their own on them (page-cache.ts).
-  const shared = pageCache(app, { maxAgeMs: app.config.PAGE_CACHE_SECONDS * 1000, maxBytes: app.config.PAGE_CACHE_MB * 1024 * 1024, localVersion: () => theme.generation });
+  const pillOf = (totalQuantity: number) => renderIsland('CartPill', { totalQuantity });
+  /** The visitor's cart, or a signed-in site user's cart from any device. */
+  const cartOf = (req: FastifyRequest) => {
+    const ident = cartIdent(req);
+    return ident.token || ident.siteUserId ? carts.find(ident) : Promise.resolve(null);
+  };
+  const shared = pageCache(app, {
+    maxAgeMs: app.config.PAGE_CACHE_SECONDS * 1000,
+    maxBytes: app.config.PAGE_CACHE_MB * 1024 * 1024,
+    localVersion: () => theme.generation,
+    cartPill: { empty: pillOf(0), of: async (req) => pillOf((await cartOf(req))?.totalQuantity ?? 0) },
+  });
   app.decorate('pageCache', shared);
 
   imageRoutes(app, new ImageVariants({ '/demo-media/': join(process.cwd(), 'seed', 'media'), '/theme/': theme.assetsDir }));
@@ -112,9 +123,9 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       reply.status(page.status ?? 200).header('cache-control', 'no-store');
       return reply.type('application/json; charset=utf-8').send(query.format === 'json-pretty' ? JSON.stringify(context, null, 2) : JSON.stringify(context));
     }
-    // The visitor's cart, or a signed-in site user's cart from any device.
-    const ident = cartIdent(req);
-    const cart = ident.token || ident.siteUserId ? await carts.find(ident) : null;
+    const cart = await cartOf(req);
+    const cartPill = pillOf(cart?.totalQuantity ?? 0);
+    shared.notePill(req, cartPill);
     const origin = `${req.protocol}://${req.host}`;
     const renderer = contentWidgets(commerceWidgets({ currency: site.currency, settings: websites.storeSettings(site) }), {
       origin,
@@ -134,7 +145,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const tessera = {
       headers: `${preload}<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}${engage.header}`,
       footers: `${client.body}${engage.footer}${fx.island}${fx.notice}`,
-      cartPill: renderIsland('CartPill', { totalQuantity: cart?.totalQuantity ?? 0 }),
+      cartPill,
       title: escapeHtml(page.title ? `${page.title} — ${site.title}` : site.title),
       description,
       canonicalUrl: origin + path,
