@@ -110,7 +110,15 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(own.hits).toBe(1);
     expect(pill(own.value.body)).toBe('{"totalQuantity":3}');
     expect(pill(anonymous.body)).toBe('{"totalQuantity":0}');
-    expect(own.value.body).toBe(anonymous.body.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: 3 })));
+    const expected = anonymous.body.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: 3 }));
+    expect(own.value.body).toBe(expected);
+    // The next visitor with three items gets that page encoded once, in brotli or gzip.
+    const again = await counted(() => shopper.get(PRODUCT, { accept: 'text/html', 'accept-encoding': 'br' }));
+    expect(again.hits).toBe(1);
+    expect(again.value.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(again.value.rawPayload).toString()).toBe(expected);
+    const gz = await shopper.get(PRODUCT, { accept: 'text/html', 'accept-encoding': 'gzip' });
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(expected);
     // A page the shopper renders first is kept with the empty pill for everyone else.
     await t.database.db.execute(sql`update items set excerpt = excerpt where url_id = 'linen-camp-shirt'`);
     const first = await counted(() => shopper.get('/shop', { accept: 'text/html' }));

@@ -40,6 +40,7 @@ import type { WebsiteRow } from '../platform/websites.js';
 import { experimentsOf } from '../flags/service.js';
 
 const gzipAsync = promisify(gzip);
+const noop = () => undefined;
 const brotliAsync = promisify(brotliCompress);
 
 /** Cookies that make a page the visitor's own: with any of them the page is rendered for the request alone. */
@@ -70,6 +71,7 @@ export interface PageCacheOptions {
 }
 
 interface Entry {
+  key: string;
   version: string;
   at: number;
   type: string;
@@ -79,6 +81,25 @@ interface Entry {
   gzip: Buffer;
   br: Buffer;
   bytes: number;
+  /** The page with a visitor's own cart pill (by that pill's markup), encoded once for all visitors with it. */
+  withPill: Map<string, Encoded | Promise<void>>;
+}
+
+interface Encoded {
+  body: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+}
+
+/** Pages with a cart pill kept per entry (carts of 1, 2, 3 ... items). */
+const PILLS_PER_ENTRY = 8;
+
+/** gzip and brotli of a page, made in zlib's thread pool; `quality` is brotli's (gzip takes its best). */
+function encode(body: Buffer, quality: number): Promise<[Buffer, Buffer]> {
+  return Promise.all([
+    gzipAsync(body, { level: 9 }),
+    brotliAsync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: quality, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT, [zc.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  ]);
 }
 
 interface Claim {
@@ -128,7 +149,7 @@ export class PageCache {
   private readonly waiting = new Map<string, { version: string; promise: Promise<boolean> }>();
   private bytes = 0;
   /** Pages being encoded before they are kept. */
-  private readonly encoding = new Set<Promise<void>>();
+  private readonly encoding = new Set<Promise<unknown>>();
   /** Counters (tests and the benchmark). */
   readonly stats = { hits: 0, misses: 0, stored: 0, shared: 0 };
 
@@ -183,10 +204,18 @@ export class PageCache {
         this.send(req, reply, entry);
         return true;
       }
+      const kept = entry.withPill.get(own);
+      if (kept && !(kept instanceof Promise)) {
+        this.stats.hits++;
+        this.send(req, reply, entry, kept);
+        return true;
+      }
       const html = entry.html === null || !this.opts.cartPill ? null : replaceOnce(entry.html, this.opts.cartPill.empty, own);
       if (html !== null) {
         this.stats.hits++;
-        // Compressed for this visitor by the compression hook, like any rendered page.
+        // This one is compressed by the compression hook, like any rendered page; the next visitors with
+        // the same pill get it encoded once.
+        if (!kept) this.encodeWithPill(entry, own, html);
         reply.status(200).header('content-type', entry.type).header('cache-control', 'no-store');
         void reply.send(html);
         return true;
@@ -223,9 +252,29 @@ export class PageCache {
     return e;
   }
 
-  private send(req: FastifyRequest, reply: FastifyReply, e: Entry): void {
+  private encodeWithPill(entry: Entry, own: string, html: string): void {
+    if (entry.withPill.size >= PILLS_PER_ENTRY) return;
+    const body = Buffer.from(html);
+    const work = encode(body, 5).then(
+      ([gz, br]) => {
+        if (this.entries.get(entry.key) !== entry) return;
+        entry.withPill.set(own, { body, gzip: gz, br });
+        const bytes = body.length + gz.length + br.length;
+        entry.bytes += bytes;
+        this.bytes += bytes;
+        this.evict();
+      },
+      () => void entry.withPill.delete(own),
+    );
+    entry.withPill.set(own, work);
+    this.track(work);
+  }
+
+  /** Sends the entry's page, or `own` (the entry's page with the visitor's cart pill), in the encoding asked for. */
+  private send(req: FastifyRequest, reply: FastifyReply, entry: Entry, own?: Encoded): void {
+    const e = own ?? entry;
     const encoding = req.headers['x-no-compression'] !== undefined ? null : pickEncoding(req.headers['accept-encoding']);
-    reply.status(200).header('content-type', e.type).header('cache-control', 'no-store').header('vary', 'accept-encoding');
+    reply.status(200).header('content-type', entry.type).header('cache-control', 'no-store').header('vary', 'accept-encoding');
     if (encoding) reply.header('content-encoding', encoding);
     void reply.send(encoding === 'br' ? e.br : encoding === 'gzip' ? e.gzip : e.body);
   }
@@ -268,18 +317,20 @@ export class PageCache {
     }
     const html = pill && occursOnce(page, pill.empty) ? page : null;
     const body = Buffer.from(page);
-    const work = Promise.all([
-      gzipAsync(body, { level: 9 }),
-      brotliAsync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 9, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT, [zc.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-    ]).then(
+    const work = encode(body, 9).then(
       ([gz, br]) => {
-        this.store(claim.key, { version: claim.version, at: Date.now(), type, html, body, gzip: gz, br, bytes: 2 * body.length + gz.length + br.length });
+        this.store({ key: claim.key, version: claim.version, at: Date.now(), type, html, body, gzip: gz, br, bytes: 2 * body.length + gz.length + br.length, withPill: new Map() });
         claim.done(true);
       },
       () => claim.done(false),
     );
-    this.encoding.add(work);
-    void work.finally(() => this.encoding.delete(work));
+    this.track(work);
+  }
+
+  private track(work: Promise<unknown>): void {
+    const done = work.then(noop, noop);
+    this.encoding.add(done);
+    void done.finally(() => this.encoding.delete(done));
   }
 
   /** Resolves once the pages rendered so far are kept (tests). */
@@ -295,13 +346,18 @@ export class PageCache {
     claim.done(false);
   }
 
-  private store(key: string, e: Entry): void {
+  private store(e: Entry): void {
     if (e.bytes > this.opts.maxBytes / 4) return;
-    const old = this.entries.get(key);
-    if (old) this.drop(key, old);
-    this.entries.set(key, e);
+    const old = this.entries.get(e.key);
+    if (old) this.drop(e.key, old);
+    this.entries.set(e.key, e);
     this.bytes += e.bytes;
     this.stats.stored++;
+    this.evict();
+  }
+
+  /** Drops the least recently used pages until the rest fit. */
+  private evict(): void {
     for (const [k, v] of this.entries) {
       if (this.bytes <= this.opts.maxBytes) break;
       this.drop(k, v);
