@@ -10,7 +10,7 @@ import { Role } from '../../core/enums.js';
 import { normalizeCouponCode } from '../../core/checkout.js';
 import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
-import { conflict, notFound } from '../errors.js';
+import { HttpError, notFound } from '../errors.js';
 import { purchaseConfirmation, type CheckoutService, type OrderRow } from './service.js';
 
 const cents = z.number({ error: 'Must be an amount in cents.' }).int('Must be a whole number of cents.').min(0, 'Must be 0 or more.').max(1e13, 'Too large.');
@@ -53,6 +53,18 @@ const couponBody = z
   .refine((b) => b.kind !== 'fixed' || b.amountCents > 0, { message: 'Enter the amount off.', path: ['amountCents'] });
 
 type Obj = Record<string, unknown>;
+
+/** A code another coupon of the site holds: a 409 that names the code field, so a form shows it beside it. */
+const CODE_TAKEN = 'A coupon with that code already exists.';
+const codeTaken = () => new HttpError(409, CODE_TAKEN, { code: CODE_TAKEN });
+
+/** Whether the database refused a row for a unique index (the driver's error or one it wraps). */
+function uniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
 
 function adminOrder(o: OrderRow) {
   return {
@@ -235,21 +247,23 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
           ${b.expiresAt ? new Date(b.expiresAt).toISOString() : null}::timestamptz, ${b.usageLimit}, ${b.enabled})
         on conflict (website_id, code) do nothing returning *`,
     );
-    if (!r[0]) throw conflict('A coupon with that code already exists.');
+    if (!r[0]) throw codeTaken();
     return { coupon: couponJson(r[0]) };
   });
   app.put('/api/checkout/admin/coupons/:id', owner, async (req) => {
     const { id: cid } = id.parse(req.params);
     const b = couponBody.parse(req.body ?? {});
     const site = await siteId();
-    const clash = await rows<Obj>(db, sql`select id from coupons where website_id = ${site} and code = ${normalizeCouponCode(b.code)} and id <> ${cid}`);
-    if (clash[0]) throw conflict('A coupon with that code already exists.');
+    // The unique index decides a clash: a check before the update would let two edits racing to one code
+    // both pass it, and the loser would meet the index as a 500.
     const r = await rows<Obj>(
       db,
       sql`update coupons set code = ${normalizeCouponCode(b.code)}, kind = ${b.kind}, percent_basis_points = ${b.percentBasisPoints}, amount_cents = ${b.amountCents},
         min_subtotal_cents = ${b.minSubtotalCents}, expires_at = ${b.expiresAt ? new Date(b.expiresAt).toISOString() : null}::timestamptz, usage_limit = ${b.usageLimit}, enabled = ${b.enabled}
         where id = ${cid} and website_id = ${site} returning *`,
-    );
+    ).catch((e: unknown) => {
+      throw uniqueViolation(e) ? codeTaken() : e;
+    });
     if (!r[0]) throw notFound('That coupon does not exist.');
     return { coupon: couponJson(r[0]) };
   });

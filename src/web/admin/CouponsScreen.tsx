@@ -1,7 +1,8 @@
-/** /config/coupons: percentage, fixed-amount and free-shipping codes with a minimum subtotal, expiry and usage limit. */
-import { useEffect, useState, type FormEvent } from 'react';
+/** /config/coupons: percentage, fixed-amount and free-shipping codes with a minimum subtotal, expiry and usage limit; add, edit, delete. */
+import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { api } from '../client/api.js';
-import { formatMoney, toMinorUnits } from '../../core/money.js';
+import { formatMoney, moneyDecimalString, toMinorUnits } from '../../core/money.js';
+import { Field, NO_ERRORS, errorFor, formErrors, formLevelError, useFocusInvalid, useRowFocus, type FormErrors } from './ui.js';
 
 interface Coupon {
   id: string;
@@ -13,6 +14,7 @@ interface Coupon {
   expiresAt: number | null;
   usageLimit: number;
   timesUsed: number;
+  enabled?: boolean;
 }
 
 function describe(c: Coupon): string {
@@ -21,39 +23,155 @@ function describe(c: Coupon): string {
   return 'Free shipping';
 }
 
+interface Values {
+  code: string;
+  kind: string;
+  value: string;
+  min: string;
+  expires: string;
+  limit: string;
+}
+const EMPTY: Values = { code: '', kind: 'percent', value: '', min: '', expires: '', limit: '' };
+const AMOUNT = 'Enter amounts such as 5.00.';
+
+/** The local calendar day of a time, as a date input wants it (YYYY-MM-DD). */
+function day(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+function valuesOf(c: Coupon): Values {
+  return {
+    code: c.code,
+    kind: c.kind,
+    value: c.kind === 'percent' ? String(c.percentBasisPoints / 100) : c.kind === 'fixed' ? moneyDecimalString(c.amountCents) : '',
+    min: c.minSubtotalCents ? moneyDecimalString(c.minSubtotalCents) : '',
+    expires: c.expiresAt ? day(c.expiresAt) : '',
+    limit: c.usageLimit ? String(c.usageLimit) : '',
+  };
+}
+
+/** The request body, or the fields whose amounts cannot be read (under the server's names for them). */
+function bodyOf(v: Values): { body: Record<string, unknown> } | { errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const cents = (s: string, field: string) => {
+    try {
+      return s.trim() ? toMinorUnits(s.trim()) : 0;
+    } catch {
+      errors[field] = AMOUNT;
+      return 0;
+    }
+  };
+  const body = {
+    code: v.code,
+    kind: v.kind,
+    percentBasisPoints: v.kind === 'percent' ? Math.round(Number(v.value) * 100) || 0 : 0,
+    amountCents: v.kind === 'fixed' ? cents(v.value, 'amountCents') : 0,
+    minSubtotalCents: cents(v.min, 'minSubtotalCents'),
+    // The coupon works through the whole of its last day.
+    expiresAt: v.expires ? new Date(`${v.expires}T23:59:59`).getTime() : null,
+    usageLimit: Number(v.limit) || 0,
+  };
+  return Object.keys(errors).length ? { errors } : { body };
+}
+
+/** The add form and each row's edit form: the same fields, the server's messages beside them. */
+function CouponForm({ label, submit, initial, onSave, onCancel }: { label: string; submit: string; initial: Values; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel?: () => void }) {
+  const [v, setV] = useState(initial);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const [busy, setBusy] = useState(false);
+  const ref = useFocusInvalid(errors);
+  const set = (k: keyof Values) => (x: string) => setV((f) => ({ ...f, [k]: x }));
+  const err = (k: string) => errorFor(errors.fields, k);
+  const valueField = v.kind === 'percent' ? 'percentBasisPoints' : 'amountCents';
+  const shown = ['code', 'kind', 'minSubtotalCents', 'expiresAt', 'usageLimit', ...(v.kind !== 'free_shipping' ? [valueField] : [])];
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setErrors(NO_ERRORS);
+    const out = bodyOf(v);
+    if ('errors' in out) {
+      setErrors({ message: AMOUNT, fields: out.errors });
+      return;
+    }
+    setBusy(true);
+    try {
+      await onSave(out.body);
+      if (!onCancel) setV(EMPTY);
+    } catch (x) {
+      setErrors(formErrors(x));
+    } finally {
+      setBusy(false);
+    }
+  }
+  const escape = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && onCancel) {
+      e.preventDefault();
+      onCancel();
+    }
+  };
+  const whole = formLevelError(errors, shown);
+
+  return (
+    <form ref={ref} onSubmit={save} onKeyDown={escape} className="admin-form" aria-label={label}>
+      <Field label="Code" error={err('code')}>
+        {(a) => <input {...a} value={v.code} onChange={(e) => set('code')(e.target.value.toUpperCase())} required autoFocus={!!onCancel} />}
+      </Field>
+      <Field label="Kind" error={err('kind')}>
+        {(a) => (
+          <select {...a} value={v.kind} onChange={(e) => set('kind')(e.target.value)}>
+            <option value="percent">Percentage off</option>
+            <option value="fixed">Fixed amount off</option>
+            <option value="free_shipping">Free shipping</option>
+          </select>
+        )}
+      </Field>
+      {v.kind !== 'free_shipping' && (
+        <Field label={v.kind === 'percent' ? 'Percent off' : 'Amount off'} error={err(valueField)}>
+          {(a) => <input {...a} value={v.value} inputMode="decimal" onChange={(e) => set('value')(e.target.value)} required />}
+        </Field>
+      )}
+      <Field label="Minimum subtotal" error={err('minSubtotalCents')}>
+        {(a) => <input {...a} value={v.min} inputMode="decimal" onChange={(e) => set('min')(e.target.value)} />}
+      </Field>
+      <Field label="Expires on" error={err('expiresAt')}>
+        {(a) => <input {...a} type="date" value={v.expires} onChange={(e) => set('expires')(e.target.value)} />}
+      </Field>
+      <Field label="Usage limit (blank for none)" error={err('usageLimit')}>
+        {(a) => <input {...a} value={v.limit} inputMode="numeric" onChange={(e) => set('limit')(e.target.value)} />}
+      </Field>
+      <button type="submit" disabled={busy}>
+        {submit}
+      </button>
+      {onCancel && (
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      )}
+      {whole && <p role="alert">{whole}</p>}
+    </form>
+  );
+}
+
 export function CouponsScreen() {
   const [list, setList] = useState<Coupon[]>([]);
   const [error, setError] = useState('');
-  const [form, setForm] = useState({ code: '', kind: 'percent', value: '', min: '', expires: '', limit: '' });
+  const [editing, setEditing] = useState<string | null>(null);
+  const rows = useRowFocus();
   const load = () => api<{ coupons: Coupon[] }>('GET', '/api/checkout/admin/coupons').then((r) => setList(r.coupons), (e: Error) => setError(e.message));
   useEffect(() => {
     void load();
   }, []);
-  const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
-  async function add(e: FormEvent) {
-    e.preventDefault();
-    setError('');
-    try {
-      const cents = (s: string) => (s.trim() ? toMinorUnits(s.trim()) : 0);
-      await api('POST', '/api/checkout/admin/coupons', {
-        code: form.code,
-        kind: form.kind,
-        percentBasisPoints: form.kind === 'percent' ? Math.round(Number(form.value) * 100) || 0 : 0,
-        amountCents: form.kind === 'fixed' ? cents(form.value) : 0,
-        minSubtotalCents: cents(form.min),
-        expiresAt: form.expires ? new Date(`${form.expires}T23:59:59`).getTime() : null,
-        usageLimit: Number(form.limit) || 0,
-      });
-      setForm({ code: '', kind: 'percent', value: '', min: '', expires: '', limit: '' });
-      await load();
-    } catch (err) {
-      setError(err instanceof RangeError || err instanceof TypeError ? 'Enter amounts such as 5.00.' : (err as Error).message);
-    }
-  }
   async function remove(id: string) {
+    setError('');
     await api('DELETE', `/api/checkout/admin/coupons/${id}`).catch((e: Error) => setError(e.message));
     await load();
   }
+  const close = (id: string) => {
+    setEditing(null);
+    rows.focus(id);
+  };
   return (
     <>
       <h1>Coupons</h1>
@@ -72,7 +190,7 @@ export function CouponsScreen() {
             </tr>
           </thead>
           <tbody>
-            {list.map((c) => (
+            {list.flatMap((c) => [
               <tr key={c.id}>
                 <td>{c.code}</td>
                 <td>{describe(c)}</td>
@@ -83,44 +201,48 @@ export function CouponsScreen() {
                   {c.usageLimit ? ` of ${c.usageLimit}` : ''}
                 </td>
                 <td>
+                  <button type="button" ref={rows.ref(c.id)} aria-label={`Edit ${c.code}`} aria-expanded={editing === c.id} onClick={() => (editing === c.id ? close(c.id) : setEditing(c.id))}>
+                    Edit
+                  </button>{' '}
                   <button type="button" aria-label={`Delete ${c.code}`} onClick={() => void remove(c.id)}>
                     Delete
                   </button>
                 </td>
-              </tr>
-            ))}
+              </tr>,
+              editing === c.id ? (
+                <tr key={`${c.id}-edit`}>
+                  <td colSpan={6}>
+                    <CouponForm
+                      label={`Edit ${c.code}`}
+                      submit="Save"
+                      initial={valuesOf(c)}
+                      onCancel={() => close(c.id)}
+                      onSave={async (body) => {
+                        // Whether the coupon is switched on is not shown here: it keeps its stored value, and so does
+                        // its exact expiry time while the day stays the same.
+                        const expiresAt = typeof body.expiresAt === 'number' && c.expiresAt && day(body.expiresAt) === day(c.expiresAt) ? c.expiresAt : body.expiresAt;
+                        await api('PUT', `/api/checkout/admin/coupons/${c.id}`, { ...body, expiresAt, enabled: c.enabled ?? true });
+                        await load();
+                        close(c.id);
+                      }}
+                    />
+                  </td>
+                </tr>
+              ) : null,
+            ])}
           </tbody>
         </table>
       )}
       <h2>Add a coupon</h2>
-      <form onSubmit={add} className="admin-form" aria-label="Add a coupon">
-        <label>
-          Code <input value={form.code} onChange={(e) => set('code')(e.target.value.toUpperCase())} required />
-        </label>
-        <label>
-          Kind{' '}
-          <select value={form.kind} onChange={(e) => set('kind')(e.target.value)}>
-            <option value="percent">Percentage off</option>
-            <option value="fixed">Fixed amount off</option>
-            <option value="free_shipping">Free shipping</option>
-          </select>
-        </label>
-        {form.kind !== 'free_shipping' && (
-          <label>
-            {form.kind === 'percent' ? 'Percent off' : 'Amount off'} <input value={form.value} inputMode="decimal" onChange={(e) => set('value')(e.target.value)} required />
-          </label>
-        )}
-        <label>
-          Minimum subtotal <input value={form.min} inputMode="decimal" onChange={(e) => set('min')(e.target.value)} />
-        </label>
-        <label>
-          Expires on <input type="date" value={form.expires} onChange={(e) => set('expires')(e.target.value)} />
-        </label>
-        <label>
-          Usage limit (blank for none) <input value={form.limit} inputMode="numeric" onChange={(e) => set('limit')(e.target.value)} />
-        </label>
-        <button type="submit">Add coupon</button>
-      </form>
+      <CouponForm
+        label="Add a coupon"
+        submit="Add coupon"
+        initial={EMPTY}
+        onSave={async (body) => {
+          await api('POST', '/api/checkout/admin/coupons', body);
+          await load();
+        }}
+      />
       {error && <p role="alert">{error}</p>}
     </>
   );

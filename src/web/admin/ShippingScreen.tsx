@@ -1,7 +1,8 @@
-/** /config/shipping: the shipping options the owner offers (flat rate, free above an amount, by weight). */
-import { useEffect, useState, type FormEvent } from 'react';
+/** /config/shipping: the shipping options the owner offers (flat rate, free above an amount, by weight); add, edit, delete. */
+import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { api } from '../client/api.js';
-import { formatMoney, toMinorUnits } from '../../core/money.js';
+import { formatMoney, moneyDecimalString, toMinorUnits } from '../../core/money.js';
+import { Field, NO_ERRORS, errorFor, formErrors, formLevelError, useFocusInvalid, useRowFocus, type FormErrors } from './ui.js';
 
 interface Option {
   id: string;
@@ -11,6 +12,8 @@ interface Option {
   freeAboveCents: number;
   weightRates: Array<{ upToGrams: number; priceCents: number }>;
   countries: string[];
+  enabled?: boolean;
+  ordering?: number;
 }
 
 const KIND: Record<string, string> = { flat: 'Flat rate', free_above: 'Free above an amount', weight: 'By weight' };
@@ -22,48 +25,164 @@ export function describeOption(o: Option, currency = 'USD'): string {
   return o.weightRates.map((r) => `up to ${r.upToGrams} g: ${f(r.priceCents)}`).join('; ');
 }
 
+interface Values {
+  name: string;
+  kind: string;
+  price: string;
+  freeAbove: string;
+  rates: string;
+  countries: string;
+}
+const EMPTY: Values = { name: '', kind: 'flat', price: '', freeAbove: '', rates: '', countries: '' };
+const AMOUNT = 'Enter amounts such as 5.99.';
+
+/** The form's text for a stored option (amounts as 5.99, weight rates as '1000:4.50, 5000:12.00'). */
+function valuesOf(o: Option): Values {
+  const d = (c: number) => moneyDecimalString(c);
+  return {
+    name: o.name,
+    kind: o.kind,
+    price: o.kind === 'weight' ? '' : d(o.priceCents),
+    freeAbove: o.kind === 'free_above' ? d(o.freeAboveCents) : '',
+    rates: o.kind === 'weight' ? o.weightRates.map((r) => `${r.upToGrams}:${d(r.priceCents)}`).join(', ') : '',
+    countries: o.countries.join(', '),
+  };
+}
+
+/** The request body, or the fields whose amounts cannot be read (under the server's names for them). */
+function bodyOf(v: Values): { body: Record<string, unknown> } | { errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const cents = (s: string, field: string) => {
+    try {
+      return s.trim() ? toMinorUnits(s.trim()) : 0;
+    } catch {
+      errors[field] = AMOUNT;
+      return 0;
+    }
+  };
+  // Weight rates as lines or commas of 'grams:price', e.g. '1000:4.50, 5000:12'.
+  const weightRates =
+    v.kind === 'weight'
+      ? v.rates
+          .split(/[\n,]/)
+          .map((x) => x.trim())
+          .filter(Boolean)
+          .map((x) => {
+            const [g, p] = x.split(':');
+            return { upToGrams: Number(g), priceCents: cents(p ?? '', 'weightRates') };
+          })
+      : [];
+  const body = {
+    name: v.name,
+    kind: v.kind,
+    priceCents: v.kind === 'weight' ? 0 : cents(v.price, 'priceCents'),
+    freeAboveCents: v.kind === 'free_above' ? cents(v.freeAbove, 'freeAboveCents') : 0,
+    weightRates,
+    countries: v.countries.split(/[\s,]+/).filter(Boolean),
+  };
+  return Object.keys(errors).length ? { errors } : { body };
+}
+
+/** The add form and each row's edit form: the same fields, the server's messages beside them. */
+function OptionForm({ label, submit, initial, onSave, onCancel }: { label: string; submit: string; initial: Values; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel?: () => void }) {
+  const [v, setV] = useState(initial);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const [busy, setBusy] = useState(false);
+  const ref = useFocusInvalid(errors);
+  const set = (k: keyof Values) => (x: string) => setV((f) => ({ ...f, [k]: x }));
+  const err = (k: string) => errorFor(errors.fields, k);
+  const shown = ['name', 'kind', 'countries', ...(v.kind !== 'weight' ? ['priceCents'] : []), ...(v.kind === 'free_above' ? ['freeAboveCents'] : []), ...(v.kind === 'weight' ? ['weightRates'] : [])];
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setErrors(NO_ERRORS);
+    const out = bodyOf(v);
+    if ('errors' in out) {
+      setErrors({ message: AMOUNT, fields: out.errors });
+      return;
+    }
+    setBusy(true);
+    try {
+      await onSave(out.body);
+      if (!onCancel) setV(EMPTY);
+    } catch (x) {
+      setErrors(formErrors(x));
+    } finally {
+      setBusy(false);
+    }
+  }
+  const escape = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && onCancel) {
+      e.preventDefault();
+      onCancel();
+    }
+  };
+  const whole = formLevelError(errors, shown);
+
+  return (
+    <form ref={ref} onSubmit={save} onKeyDown={escape} className="admin-form" aria-label={label}>
+      <Field label="Name" error={err('name')}>
+        {(a) => <input {...a} value={v.name} onChange={(e) => set('name')(e.target.value)} required autoFocus={!!onCancel} />}
+      </Field>
+      <Field label="Kind" error={err('kind')}>
+        {(a) => (
+          <select {...a} value={v.kind} onChange={(e) => set('kind')(e.target.value)}>
+            <option value="flat">Flat rate</option>
+            <option value="free_above">Free above an amount</option>
+            <option value="weight">By weight</option>
+          </select>
+        )}
+      </Field>
+      {v.kind !== 'weight' && (
+        <Field label="Price" error={err('priceCents')}>
+          {(a) => <input {...a} value={v.price} inputMode="decimal" onChange={(e) => set('price')(e.target.value)} />}
+        </Field>
+      )}
+      {v.kind === 'free_above' && (
+        <Field label="Free from subtotal" error={err('freeAboveCents')}>
+          {(a) => <input {...a} value={v.freeAbove} inputMode="decimal" onChange={(e) => set('freeAbove')(e.target.value)} />}
+        </Field>
+      )}
+      {v.kind === 'weight' && (
+        <Field label="Weight rates (grams:price, comma separated)" error={err('weightRates')}>
+          {(a) => <input {...a} value={v.rates} placeholder="1000:4.50, 5000:12.00" onChange={(e) => set('rates')(e.target.value)} />}
+        </Field>
+      )}
+      <Field label="Countries (codes, blank for everywhere)" error={err('countries')}>
+        {(a) => <input {...a} value={v.countries} placeholder="US, CA" onChange={(e) => set('countries')(e.target.value)} />}
+      </Field>
+      <button type="submit" disabled={busy}>
+        {submit}
+      </button>
+      {onCancel && (
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      )}
+      {whole && <p role="alert">{whole}</p>}
+    </form>
+  );
+}
+
 export function ShippingScreen() {
   const [list, setList] = useState<Option[]>([]);
   const [error, setError] = useState('');
-  const [form, setForm] = useState({ name: '', kind: 'flat', price: '', freeAbove: '', rates: '', countries: '' });
+  const [editing, setEditing] = useState<string | null>(null);
+  const rows = useRowFocus();
   const load = () => api<{ shippingOptions: Option[] }>('GET', '/api/checkout/admin/shipping-options').then((r) => setList(r.shippingOptions), (e: Error) => setError(e.message));
   useEffect(() => {
     void load();
   }, []);
-  const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
 
-  async function add(e: FormEvent) {
-    e.preventDefault();
-    setError('');
-    try {
-      const cents = (s: string) => (s.trim() ? toMinorUnits(s.trim()) : 0);
-      // Weight rates as lines or commas of 'grams:price', e.g. '1000:4.50, 5000:12'.
-      const weightRates = form.rates
-        .split(/[\n,]/)
-        .map((x) => x.trim())
-        .filter(Boolean)
-        .map((x) => {
-          const [g, p] = x.split(':');
-          return { upToGrams: Number(g), priceCents: cents(p ?? '') };
-        });
-      await api('POST', '/api/checkout/admin/shipping-options', {
-        name: form.name,
-        kind: form.kind,
-        priceCents: cents(form.price),
-        freeAboveCents: cents(form.freeAbove),
-        weightRates,
-        countries: form.countries.split(/[\s,]+/).filter(Boolean),
-      });
-      setForm({ name: '', kind: 'flat', price: '', freeAbove: '', rates: '', countries: '' });
-      await load();
-    } catch (err) {
-      setError(err instanceof RangeError || err instanceof TypeError ? 'Enter amounts such as 5.99.' : (err as Error).message);
-    }
-  }
   async function remove(id: string) {
+    setError('');
     await api('DELETE', `/api/checkout/admin/shipping-options/${id}`).catch((e: Error) => setError(e.message));
     await load();
   }
+  const close = (id: string) => {
+    setEditing(null);
+    rows.focus(id);
+  };
 
   return (
     <>
@@ -84,55 +203,53 @@ export function ShippingScreen() {
             </tr>
           </thead>
           <tbody>
-            {list.map((o) => (
+            {list.flatMap((o) => [
               <tr key={o.id}>
                 <td>{o.name}</td>
                 <td>{KIND[o.kind]}</td>
                 <td>{describeOption(o)}</td>
                 <td>{o.countries.length ? o.countries.join(', ') : 'Everywhere'}</td>
                 <td>
+                  <button type="button" ref={rows.ref(o.id)} aria-label={`Edit ${o.name}`} aria-expanded={editing === o.id} onClick={() => (editing === o.id ? close(o.id) : setEditing(o.id))}>
+                    Edit
+                  </button>{' '}
                   <button type="button" aria-label={`Delete ${o.name}`} onClick={() => void remove(o.id)}>
                     Delete
                   </button>
                 </td>
-              </tr>
-            ))}
+              </tr>,
+              editing === o.id ? (
+                <tr key={`${o.id}-edit`}>
+                  <td colSpan={5}>
+                    <OptionForm
+                      label={`Edit ${o.name}`}
+                      submit="Save"
+                      initial={valuesOf(o)}
+                      onCancel={() => close(o.id)}
+                      onSave={async (body) => {
+                        // Fields this screen does not show keep their stored values.
+                        await api('PUT', `/api/checkout/admin/shipping-options/${o.id}`, { ...body, enabled: o.enabled ?? true, ordering: o.ordering ?? 0 });
+                        await load();
+                        close(o.id);
+                      }}
+                    />
+                  </td>
+                </tr>
+              ) : null,
+            ])}
           </tbody>
         </table>
       )}
       <h2>Add a shipping option</h2>
-      <form onSubmit={add} className="admin-form" aria-label="Add a shipping option">
-        <label>
-          Name <input value={form.name} onChange={(e) => set('name')(e.target.value)} required />
-        </label>
-        <label>
-          Kind{' '}
-          <select value={form.kind} onChange={(e) => set('kind')(e.target.value)}>
-            <option value="flat">Flat rate</option>
-            <option value="free_above">Free above an amount</option>
-            <option value="weight">By weight</option>
-          </select>
-        </label>
-        {form.kind !== 'weight' && (
-          <label>
-            Price <input value={form.price} inputMode="decimal" onChange={(e) => set('price')(e.target.value)} />
-          </label>
-        )}
-        {form.kind === 'free_above' && (
-          <label>
-            Free from subtotal <input value={form.freeAbove} inputMode="decimal" onChange={(e) => set('freeAbove')(e.target.value)} />
-          </label>
-        )}
-        {form.kind === 'weight' && (
-          <label>
-            Weight rates (grams:price, comma separated) <input value={form.rates} placeholder="1000:4.50, 5000:12.00" onChange={(e) => set('rates')(e.target.value)} />
-          </label>
-        )}
-        <label>
-          Countries (codes, blank for everywhere) <input value={form.countries} placeholder="US, CA" onChange={(e) => set('countries')(e.target.value)} />
-        </label>
-        <button type="submit">Add shipping option</button>
-      </form>
+      <OptionForm
+        label="Add a shipping option"
+        submit="Add shipping option"
+        initial={EMPTY}
+        onSave={async (body) => {
+          await api('POST', '/api/checkout/admin/shipping-options', body);
+          await load();
+        }}
+      />
       {error && <p role="alert">{error}</p>}
     </>
   );

@@ -1,6 +1,7 @@
-/** /config/tax: tax rules by country and region. */
-import { useEffect, useState, type FormEvent } from 'react';
+/** /config/tax: tax rules by country and region; add, edit, delete. */
+import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { api } from '../client/api.js';
+import { Field, NO_ERRORS, errorFor, formErrors, formLevelError, useFocusInvalid, useRowFocus, type FormErrors } from './ui.js';
 
 interface Rule {
   id: string;
@@ -18,34 +19,101 @@ function basisPoints(text: string): number | null {
   return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0') || 0);
 }
 
+interface Values {
+  name: string;
+  country: string;
+  region: string;
+  rate: string;
+  shipping: boolean;
+}
+const EMPTY: Values = { name: '', country: '', region: '', rate: '', shipping: false };
+const RATE = 'Enter the rate as a percentage, such as 8.25.';
+const SHOWN = ['name', 'country', 'region', 'rateBasisPoints'];
+
+const valuesOf = (r: Rule): Values => ({ name: r.name, country: r.country, region: r.region, rate: String(r.rateBasisPoints / 100), shipping: r.appliesToShipping });
+
+/** The add form and each row's edit form: the same fields, the server's messages beside them. */
+function RuleForm({ label, submit, initial, onSave, onCancel }: { label: string; submit: string; initial: Values; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel?: () => void }) {
+  const [v, setV] = useState(initial);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const [busy, setBusy] = useState(false);
+  const ref = useFocusInvalid(errors);
+  const err = (k: string) => errorFor(errors.fields, k);
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setErrors(NO_ERRORS);
+    const bp = basisPoints(v.rate);
+    if (bp === null) {
+      setErrors({ message: RATE, fields: { rateBasisPoints: RATE } });
+      return;
+    }
+    setBusy(true);
+    try {
+      await onSave({ name: v.name, country: v.country, region: v.region, rateBasisPoints: bp, appliesToShipping: v.shipping });
+      if (!onCancel) setV(EMPTY);
+    } catch (x) {
+      setErrors(formErrors(x));
+    } finally {
+      setBusy(false);
+    }
+  }
+  const escape = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && onCancel) {
+      e.preventDefault();
+      onCancel();
+    }
+  };
+  const whole = formLevelError(errors, SHOWN);
+
+  return (
+    <form ref={ref} onSubmit={save} onKeyDown={escape} className="admin-form" aria-label={label}>
+      <Field label="Name" error={err('name')}>
+        {(a) => <input {...a} value={v.name} onChange={(e) => setV({ ...v, name: e.target.value })} required autoFocus={!!onCancel} />}
+      </Field>
+      <Field label="Country code" error={err('country')}>
+        {(a) => <input {...a} value={v.country} maxLength={2} onChange={(e) => setV({ ...v, country: e.target.value.toUpperCase() })} required />}
+      </Field>
+      <Field label="Region code (blank for the whole country)" error={err('region')}>
+        {(a) => <input {...a} value={v.region} onChange={(e) => setV({ ...v, region: e.target.value.toUpperCase() })} />}
+      </Field>
+      <Field label="Rate (%)" error={err('rateBasisPoints')}>
+        {(a) => <input {...a} value={v.rate} inputMode="decimal" onChange={(e) => setV({ ...v, rate: e.target.value })} required />}
+      </Field>
+      <label>
+        <input type="checkbox" checked={v.shipping} onChange={(e) => setV({ ...v, shipping: e.target.checked })} /> Tax shipping too
+      </label>
+      <button type="submit" disabled={busy}>
+        {submit}
+      </button>
+      {onCancel && (
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      )}
+      {whole && <p role="alert">{whole}</p>}
+    </form>
+  );
+}
+
 export function TaxScreen() {
   const [list, setList] = useState<Rule[]>([]);
   const [error, setError] = useState('');
-  const [form, setForm] = useState({ name: '', country: '', region: '', rate: '', shipping: false });
+  const [editing, setEditing] = useState<string | null>(null);
+  const rows = useRowFocus();
   const load = () => api<{ taxRules: Rule[] }>('GET', '/api/checkout/admin/tax-rules').then((r) => setList(r.taxRules), (e: Error) => setError(e.message));
   useEffect(() => {
     void load();
   }, []);
-  async function add(e: FormEvent) {
-    e.preventDefault();
-    setError('');
-    const bp = basisPoints(form.rate);
-    if (bp === null) {
-      setError('Enter the rate as a percentage, such as 8.25.');
-      return;
-    }
-    try {
-      await api('POST', '/api/checkout/admin/tax-rules', { name: form.name, country: form.country, region: form.region, rateBasisPoints: bp, appliesToShipping: form.shipping });
-      setForm({ name: '', country: '', region: '', rate: '', shipping: false });
-      await load();
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  }
   async function remove(id: string) {
+    setError('');
     await api('DELETE', `/api/checkout/admin/tax-rules/${id}`).catch((e: Error) => setError(e.message));
     await load();
   }
+  const close = (id: string) => {
+    setEditing(null);
+    rows.focus(id);
+  };
   return (
     <>
       <h1>Tax</h1>
@@ -65,7 +133,7 @@ export function TaxScreen() {
             </tr>
           </thead>
           <tbody>
-            {list.map((r) => (
+            {list.flatMap((r) => [
               <tr key={r.id}>
                 <td>{r.name}</td>
                 <td>{r.country}</td>
@@ -73,34 +141,45 @@ export function TaxScreen() {
                 <td>{(r.rateBasisPoints / 100).toFixed(2)}%</td>
                 <td>{r.appliesToShipping ? 'Yes' : 'No'}</td>
                 <td>
+                  <button type="button" ref={rows.ref(r.id)} aria-label={`Edit ${r.name}`} aria-expanded={editing === r.id} onClick={() => (editing === r.id ? close(r.id) : setEditing(r.id))}>
+                    Edit
+                  </button>{' '}
                   <button type="button" aria-label={`Delete ${r.name}`} onClick={() => void remove(r.id)}>
                     Delete
                   </button>
                 </td>
-              </tr>
-            ))}
+              </tr>,
+              editing === r.id ? (
+                <tr key={`${r.id}-edit`}>
+                  <td colSpan={6}>
+                    <RuleForm
+                      label={`Edit ${r.name}`}
+                      submit="Save"
+                      initial={valuesOf(r)}
+                      onCancel={() => close(r.id)}
+                      onSave={async (body) => {
+                        await api('PUT', `/api/checkout/admin/tax-rules/${r.id}`, body);
+                        await load();
+                        close(r.id);
+                      }}
+                    />
+                  </td>
+                </tr>
+              ) : null,
+            ])}
           </tbody>
         </table>
       )}
       <h2>Add a tax rule</h2>
-      <form onSubmit={add} className="admin-form" aria-label="Add a tax rule">
-        <label>
-          Name <input value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required />
-        </label>
-        <label>
-          Country code <input value={form.country} maxLength={2} onChange={(e) => setForm({ ...form, country: e.target.value.toUpperCase() })} required />
-        </label>
-        <label>
-          Region code (blank for the whole country) <input value={form.region} onChange={(e) => setForm({ ...form, region: e.target.value.toUpperCase() })} />
-        </label>
-        <label>
-          Rate (%) <input value={form.rate} inputMode="decimal" onChange={(e) => setForm({ ...form, rate: e.target.value })} required />
-        </label>
-        <label>
-          <input type="checkbox" checked={form.shipping} onChange={(e) => setForm({ ...form, shipping: e.target.checked })} /> Tax shipping too
-        </label>
-        <button type="submit">Add tax rule</button>
-      </form>
+      <RuleForm
+        label="Add a tax rule"
+        submit="Add tax rule"
+        initial={EMPTY}
+        onSave={async (body) => {
+          await api('POST', '/api/checkout/admin/tax-rules', body);
+          await load();
+        }}
+      />
       {error && <p role="alert">{error}</p>}
     </>
   );

@@ -1,6 +1,9 @@
-/** Small pieces every /config screen uses: an error's text, a GET that loads a screen's data, a save form. */
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { api } from '../client/api.js';
+/**
+ * Small pieces every /config screen uses: an error's text, a GET that loads a screen's data, a save form,
+ * fields with the server's messages beside them, and focus returning to a row's button.
+ */
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { api, ApiError } from '../client/api.js';
 
 /** The text to show for a failed call. */
 export const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -38,4 +41,77 @@ export function SaveForm({ label, onSubmit, children, button = 'Save', status }:
       {out || status ? <p role="status">{out || status}</p> : null}
     </form>
   );
+}
+
+/** A failed call's message and the server's per-field messages (a 400 names fields: `code`, `countries.2`, ...). */
+export interface FormErrors {
+  message: string;
+  fields: Record<string, string>;
+}
+export const NO_ERRORS: FormErrors = { message: '', fields: {} };
+
+export function formErrors(e: unknown): FormErrors {
+  const raw = e instanceof ApiError ? e.data.errors : undefined;
+  const fields: Record<string, string> = {};
+  if (raw && typeof raw === 'object') for (const [k, v] of Object.entries(raw)) if (typeof v === 'string') fields[k] = v;
+  return { message: msg(e), fields };
+}
+
+/** The message for `name`: its own key or one of its parts (`weightRates.0.upToGrams` belongs to `weightRates`). */
+export function errorFor(fields: Record<string, string>, name: string): string | undefined {
+  if (fields[name]) return fields[name];
+  const k = Object.keys(fields).find((x) => x.startsWith(`${name}.`));
+  return k ? fields[k] : undefined;
+}
+
+/** The whole-form message to show: the call's message unless every field message has a field on screen to sit next to. */
+export function formLevelError(errors: FormErrors, shown: string[]): string {
+  const keys = Object.keys(errors.fields);
+  const placed = keys.length > 0 && keys.every((k) => shown.some((s) => k === s || k.startsWith(`${s}.`)));
+  return placed ? '' : errors.message;
+}
+
+/** A labelled control with its error beside it: the control gets aria-invalid and aria-describedby when there is one. */
+export function Field({ label, error, children }: { label: ReactNode; error?: string; children: (a11y: { 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
+  const id = useId();
+  return (
+    <>
+      <label>
+        {label} {children(error ? { 'aria-invalid': true, 'aria-describedby': id } : {})}
+      </label>
+      {error ? (
+        <p id={id} className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * Row buttons by id, and a way to put focus back on one once the next render has happened
+ * (an inline edit form closing after Save or Cancel).
+ */
+export function useRowFocus() {
+  const els = useRef(new Map<string, HTMLElement>());
+  const [target, setTarget] = useState<string | null>(null);
+  useEffect(() => {
+    if (target === null) return;
+    els.current.get(target)?.focus();
+    setTarget(null);
+  }, [target]);
+  const ref = (id: string) => (el: HTMLElement | null) => {
+    if (el) els.current.set(id, el);
+    else els.current.delete(id);
+  };
+  return { ref, focus: setTarget };
+}
+
+/** A form ref that moves focus to the first field the server refused, each time new errors arrive. */
+export function useFocusInvalid(errors: FormErrors) {
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (Object.keys(errors.fields).length) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [errors]);
+  return form;
 }
