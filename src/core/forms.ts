@@ -278,3 +278,18 @@ export function formStatusMessage(status: number, dataError?: unknown): string {
 export function formProblemBanners(isNewsletter: boolean): { above: string; below: string } | null {
   return isNewsletter ? null : { above: m.PROBLEM_ABOVE, below: m.PROBLEM_BELOW };
 }
+
+// ---- Newsletter forms -------------------------------------------------------------------------
+
+/** The longest mailing-list id a form setting holds. */
+export const FORM_LIST_ID_MAX = 64;
+
+/**
+ * The mailing list a newsletter form's sign-ups join: the `listId` of its storage settings, or null
+ * for the site's default list (also when unset or blank).
+ */
+export function formListId(storage: unknown): string | null {
+  if (!storage || typeof storage !== 'object') return null;
+  const v = (storage as Record<string, unknown>).listId;
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+}

@@ -1,14 +1,17 @@
 /**
- * The engagement area: promo popup, newsletter mailing lists (sign-ups from newsletter forms, the popup
- * and the restock opt-in; double opt-in; unsubscribe page 300), cookie banner and consent, and the
- * email preview (301). Other areas reach it through hooks they own (forms' formSubmittedHooks,
- * restock's restockJoinHooks) and through `registerEmailPreview` (email-previews.ts).
+ * The engagement area: promo popup, newsletter mailing lists (sign-ups from newsletter forms, each to
+ * the list its owner chose, the popup and the restock opt-in; double opt-in; unsubscribe page 300 and
+ * the confirm page in the site's layout), cookie banner and consent, and the email preview (301). Other
+ * areas reach it through hooks they own (forms' formSubmittedHooks and formSaveChecks, restock's
+ * restockJoinHooks) and through `registerEmailPreview` (email-previews.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Database, Tx } from '../../db/index.js';
-import { formSubmittedHooks, type FormSubmittedHook } from '../forms/service.js';
+import { formSaveChecks, formSubmittedHooks, type FormSaveCheck, type FormSubmittedHook } from '../forms/service.js';
 import { restockJoinHooks, type RestockJoinHook } from '../restock/service.js';
-import type { FormField } from '../../core/forms.js';
+import { formListId, type FormField } from '../../core/forms.js';
+import { engagement as m } from '../../core/messages.js';
+import { badRequest } from '../errors.js';
 import { EngagementSettingsService } from './settings.js';
 import { MailingLists, emailProblem } from './lists.js';
 import { engagementRoutes } from './routes.js';
@@ -27,18 +30,30 @@ export function mailingListsOf(app: FastifyInstance): MailingLists {
   return l;
 }
 
-async function join(tx: Tx, database: Database, input: { websiteId: string; email: string; source: 'form' | 'restock'; sourceRef?: string; origin?: string }) {
+async function join(tx: Tx, database: Database, input: { websiteId: string; email: string; source: 'form' | 'restock'; sourceRef?: string; listId?: string | null; origin?: string }) {
   const lists = listsByDatabase.get(database);
   if (!lists || emailProblem(input.email)) return;
-  await lists.subscribe(tx, { websiteId: input.websiteId, email: input.email, source: input.source, sourceRef: input.sourceRef }, input.origin);
+  // A list deleted after the owner chose it: the sign-up still lands, on the default list.
+  await lists.subscribe(tx, { websiteId: input.websiteId, email: input.email, source: input.source, sourceRef: input.sourceRef, listId: input.listId, fallbackToDefault: true }, input.origin);
 }
 
-/** A newsletter form's kept submission: its first answered email field joins the default list. */
+/**
+ * A newsletter form's kept submission: its first answered email field joins the list the owner chose
+ * (the form's `storage.listId`), or the default list when none was chosen or it has been deleted.
+ */
 const formHook: FormSubmittedHook = async (tx, s) => {
   if (s.form.kind !== 'newsletter') return;
   const field = (s.form.fields as FormField[]).find((f) => f.type === 'email' && typeof s.data[f.id] === 'string' && String(s.data[f.id]).trim() !== '');
   if (!field) return;
-  await join(tx, s.database, { websiteId: s.form.websiteId, email: String(s.data[field.id]), source: 'form', sourceRef: `form:${s.form.id}`, origin: s.origin });
+  await join(tx, s.database, { websiteId: s.form.websiteId, email: String(s.data[field.id]), source: 'form', sourceRef: `form:${s.form.id}`, listId: formListId(s.form.storage), origin: s.origin });
+};
+
+/** Saving a form: a chosen mailing list must be one of this website's lists (400 otherwise). */
+const formCheck: FormSaveCheck = async (s) => {
+  const listId = formListId(s.form.storage);
+  const lists = listsByDatabase.get(s.database);
+  if (!listId || !lists) return;
+  if (!(await lists.hasList(s.websiteId, listId))) throw badRequest(m.LIST_NOT_FOUND, { 'storage.listId': m.LIST_NOT_FOUND });
 };
 
 /** The restock form's "join the mailing list" box joins the same default list. */
@@ -63,6 +78,7 @@ export async function engagementArea(app: FastifyInstance): Promise<void> {
   listsByDatabase.set(app.database, lists);
   setMarkupSettings(app.database, settings);
   if (!formSubmittedHooks.includes(formHook)) formSubmittedHooks.push(formHook);
+  if (!formSaveChecks.includes(formCheck)) formSaveChecks.push(formCheck);
   if (!restockJoinHooks.includes(restockHook)) restockJoinHooks.push(restockHook);
   registerBuiltinPreviews();
   await engagementRoutes(app, { settings, lists });

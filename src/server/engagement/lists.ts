@@ -95,6 +95,8 @@ export interface SubscribeInput {
   sourceRef?: string | null;
   /** A list of this website; undefined or null: the default list. */
   listId?: string | null;
+  /** When `listId` names no list of this website (deleted since it was chosen): the default list instead of a 404. */
+  fallbackToDefault?: boolean;
 }
 
 export type SubscribeResult = { memberId: string; status: 'subscribed' | 'pending'; confirmationSent: boolean; listId: string };
@@ -173,6 +175,12 @@ export class MailingLists {
     return r[0];
   }
 
+  /** Whether a list of this website has this id. */
+  async hasList(websiteId: string, listId: string): Promise<boolean> {
+    const r = await rows<{ id: string }>(this.db, sql`SELECT id FROM mailing_lists WHERE id = ${listId} AND website_id = ${websiteId}`);
+    return r.length === 1;
+  }
+
   async createList(websiteId: string, input: { name: string; doubleOptIn: boolean }): Promise<ListJson> {
     const id = newId();
     await this.db.execute(sql`INSERT INTO mailing_lists (id, website_id, name, double_opt_in) VALUES (${id}, ${websiteId}, ${input.name}, ${input.doubleOptIn})`);
@@ -194,7 +202,8 @@ export class MailingLists {
   async subscribe(tx: Db | Tx, input: SubscribeInput, origin?: string): Promise<SubscribeResult> {
     const problem = emailProblem(input.email);
     if (problem) throw badRequest(problem, { email: problem });
-    const list = input.listId ? (await rows<{ id: string; name: string; double_opt_in: boolean }>(tx, sql`SELECT id, name, double_opt_in FROM mailing_lists WHERE id = ${input.listId} AND website_id = ${input.websiteId}`))[0] : await this.defaultList(tx, input.websiteId);
+    let list = input.listId ? (await rows<{ id: string; name: string; double_opt_in: boolean }>(tx, sql`SELECT id, name, double_opt_in FROM mailing_lists WHERE id = ${input.listId} AND website_id = ${input.websiteId}`))[0] : undefined;
+    if (!list && (!input.listId || input.fallbackToDefault)) list = await this.defaultList(tx, input.websiteId);
     if (!list) throw new HttpError(404, m.LIST_NOT_FOUND);
     const email = input.email.trim();
     const emailKey = email.toLowerCase();

@@ -3,8 +3,10 @@
  * Visitors: the popup's newsletter sign-up, the no-JavaScript cookie choice, and the signed newsletter
  * links (unsubscribe, page type 300; double opt-in confirm). The links are not under /api: the signed
  * token is the proof and a mail client has no crumb; GET only shows a page (mail scanners follow links),
- * POST acts (the page's button, or an RFC 8058 one-click request).
- * Owners (/api/config/engagement): popup, cookie banner, mailing lists with CSV export, email previews (301).
+ * POST acts (the page's button, or an RFC 8058 one-click request). Their pages are drawn in the site's
+ * layout by the theme (pages.ts).
+ * Owners (/api/config/engagement): popup, cookie banner, mailing lists with CSV export, the lists' names
+ * for the form builder's newsletter setting, email previews (301).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -25,6 +27,7 @@ import { isSecure } from '../plugins/crumb.js';
 import { cookieBannerSchema, popupSchema, type EngagementSettingsService } from './settings.js';
 import { CONFIRM_PATH, UNSUBSCRIBE_PATH, emailProblem, type MailingLists } from './lists.js';
 import { emailPreview, emailPreviewNames } from './email-previews.js';
+import { sendNewsletterPage, type NewsletterPage } from './pages.js';
 
 export const API = '/api/config/engagement';
 export const SIGN_UP_PATH = '/api/engagement/newsletter';
@@ -33,6 +36,8 @@ export const CONSENT_PATH = '/api/engagement/consent';
 /** Popup, cookie banner and lists: the site's admins and website managers; lists also campaigns editors. */
 export const SETTINGS_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER] as const;
 export const LIST_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.CAMPAIGNS_EDITOR] as const;
+/** The lists' names for the form builder's newsletter setting: whoever edits forms, and the list roles. */
+export const LIST_NAME_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR, Role.CAMPAIGNS_EDITOR] as const;
 export const PREVIEW_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.STORE_MANAGER, Role.CAMPAIGNS_EDITOR] as const;
 
 /** Visitors: 10 newsletter sign-ups a minute per IP address. */
@@ -55,29 +60,6 @@ const consentBody = z.object({
   back: z.string().max(2000).optional(),
   crumb: z.string().max(200).optional(),
 });
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-function fill(t: string, v: Record<string, string>): string {
-  return esc(t).replace(/\{(\w+)\}/g, (x, k: string) => (k in v ? `<strong>${esc(v[k]!)}</strong>` : x));
-}
-
-/** A small standalone page (the newsletter pages work without the theme, JavaScript or a session). */
-function page(reply: FastifyReply, status: number, pageType: number, title: string, bodyHtml: string) {
-  return reply
-    .status(status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>` +
-        `<style>body{font:16px/1.5 system-ui,sans-serif;color:#1d1d1f;max-width:520px;margin:12vh auto;padding:0 20px}button{font:inherit;padding:10px 16px;border:0;border-radius:6px;background:#1d1d1f;color:#fff;cursor:pointer}</style>` +
-        `</head><body class="page-type-${pageType}"><main><h1>${esc(title)}</h1>${bodyHtml}</main></body></html>`,
-    );
-}
 
 const origin = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 
@@ -133,20 +115,18 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     return reply.redirect(safeBack(b.back), 303);
   });
 
-  const invalid = (reply: FastifyReply, pageType: number) => page(reply, 400, pageType, m.LINK_INVALID_TITLE, `<p>${esc(m.LINK_INVALID)}</p>`);
+  // The signed-link pages, in the site's layout (pages.ts). Confirm pages share page type 300.
+  const unsubscribePage = (req: FastifyRequest, reply: FastifyReply, p: Omit<NewsletterPage, 'kind'>) => sendNewsletterPage(app, req, reply, { kind: 'unsubscribe', ...p });
+  const confirmPage = (req: FastifyRequest, reply: FastifyReply, p: Omit<NewsletterPage, 'kind'>) => sendNewsletterPage(app, req, reply, { kind: 'confirm', ...p });
+  const invalidLink = { status: 400, title: m.LINK_INVALID_TITLE, message: m.LINK_INVALID, invalid: true };
+  const postTo = (path: string, token: string, button: string) => ({ action: `${path}/${encodeURIComponent(token)}`, button });
 
   app.get<{ Params: { token: string } }>(`${UNSUBSCRIBE_PATH}/:token`, async (req, reply) => {
     const t = await lists.target(req.params.token, 'unsubscribe');
-    if (!t) return invalid(reply, PageType.NEWSLETTER_UNSUBSCRIBE);
-    const v = { email: t.member.email, store: t.storeName };
-    if (t.member.status === 'unsubscribed') return page(reply, 200, PageType.NEWSLETTER_UNSUBSCRIBE, m.UNSUBSCRIBED_TITLE, `<p>${fill(m.UNSUBSCRIBED, v)}</p>`);
-    return page(
-      reply,
-      200,
-      PageType.NEWSLETTER_UNSUBSCRIBE,
-      m.UNSUBSCRIBE_TITLE,
-      `<p>${fill(m.UNSUBSCRIBE_CONFIRM, v)}</p><form method="post" action="${UNSUBSCRIBE_PATH}/${esc(encodeURIComponent(req.params.token))}"><button type="submit">${esc(m.UNSUBSCRIBE_BUTTON)}</button></form>`,
-    );
+    if (!t) return unsubscribePage(req, reply, invalidLink);
+    const values = { email: t.member.email, store: t.storeName };
+    if (t.member.status === 'unsubscribed') return unsubscribePage(req, reply, { status: 200, title: m.UNSUBSCRIBED_TITLE, message: m.UNSUBSCRIBED, values });
+    return unsubscribePage(req, reply, { status: 200, title: m.UNSUBSCRIBE_TITLE, message: m.UNSUBSCRIBE_CONFIRM, values, form: postTo(UNSUBSCRIBE_PATH, req.params.token, m.UNSUBSCRIBE_BUTTON) });
   });
 
   app.post<{ Params: { token: string } }>(`${UNSUBSCRIBE_PATH}/:token`, async (req, reply) => {
@@ -156,31 +136,25 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     const oneClick = !!b && typeof b === 'object' && b['List-Unsubscribe'] === 'One-Click';
     if (!t || !done) {
       if (oneClick) return reply.status(400).type('text/plain; charset=utf-8').send(m.LINK_INVALID);
-      return invalid(reply, PageType.NEWSLETTER_UNSUBSCRIBE);
+      return unsubscribePage(req, reply, invalidLink);
     }
     if (oneClick) return reply.status(200).type('text/plain; charset=utf-8').send('Unsubscribed');
-    return page(reply, 200, PageType.NEWSLETTER_UNSUBSCRIBE, m.UNSUBSCRIBED_TITLE, `<p>${fill(m.UNSUBSCRIBED, { email: done.email, store: t.storeName })}</p>`);
+    return unsubscribePage(req, reply, { status: 200, title: m.UNSUBSCRIBED_TITLE, message: m.UNSUBSCRIBED, values: { email: done.email, store: t.storeName } });
   });
 
   app.get<{ Params: { token: string } }>(`${CONFIRM_PATH}/:token`, async (req, reply) => {
     const t = await lists.target(req.params.token, 'confirm');
-    if (!t || t.member.status === 'unsubscribed') return invalid(reply, PageType.NEWSLETTER_UNSUBSCRIBE);
-    const v = { email: t.member.email, store: t.storeName };
-    if (t.member.status === 'subscribed') return page(reply, 200, PageType.NEWSLETTER_UNSUBSCRIBE, m.CONFIRMED_TITLE, `<p>${fill(m.CONFIRMED, v)}</p>`);
-    return page(
-      reply,
-      200,
-      PageType.NEWSLETTER_UNSUBSCRIBE,
-      m.CONFIRM_TITLE,
-      `<p>${fill(m.CONFIRM_QUESTION, v)}</p><form method="post" action="${CONFIRM_PATH}/${esc(encodeURIComponent(req.params.token))}"><button type="submit">${esc(m.CONFIRM_BUTTON)}</button></form>`,
-    );
+    if (!t || t.member.status === 'unsubscribed') return confirmPage(req, reply, invalidLink);
+    const values = { email: t.member.email, store: t.storeName };
+    if (t.member.status === 'subscribed') return confirmPage(req, reply, { status: 200, title: m.CONFIRMED_TITLE, message: m.CONFIRMED, values });
+    return confirmPage(req, reply, { status: 200, title: m.CONFIRM_TITLE, message: m.CONFIRM_QUESTION, values, form: postTo(CONFIRM_PATH, req.params.token, m.CONFIRM_BUTTON) });
   });
 
   app.post<{ Params: { token: string } }>(`${CONFIRM_PATH}/:token`, async (req, reply) => {
     const t = await lists.target(req.params.token, 'confirm');
     const done = t ? await lists.confirm(req.params.token) : null;
-    if (!t || !done) return invalid(reply, PageType.NEWSLETTER_UNSUBSCRIBE);
-    return page(reply, 200, PageType.NEWSLETTER_UNSUBSCRIBE, m.CONFIRMED_TITLE, `<p>${fill(m.CONFIRMED, { email: done.email, store: t.storeName })}</p>`);
+    if (!t || !done) return confirmPage(req, reply, invalidLink);
+    return confirmPage(req, reply, { status: 200, title: m.CONFIRMED_TITLE, message: m.CONFIRMED, values: { email: done.email, store: t.storeName } });
   });
 
   // ---- Owners ---------------------------------------------------------------------------------------
@@ -212,6 +186,11 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
   });
 
   app.get(`${API}/lists`, listOwner, async (req) => ({ lists: await lists.lists(req.owner!.websiteId) }));
+
+  /** Names only (no counts, no members): what a newsletter form's "Mailing list" setting offers. */
+  app.get(`${API}/list-names`, { preHandler: app.requireOwner(LIST_NAME_ROLES) }, async (req) => ({
+    lists: (await lists.lists(req.owner!.websiteId)).map((l) => ({ id: l.id, name: l.name, isDefault: l.isDefault })),
+  }));
 
   app.post(`${API}/lists`, listOwner, async (req, reply) => {
     const b = listBody.parse(req.body ?? {});

@@ -9,10 +9,10 @@ import { and, eq } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { HttpError, badRequest } from '../errors.js';
-import { forms as m } from '../../core/messages.js';
+import { forms as m, engagement as em } from '../../core/messages.js';
 import { FormFieldType, Role } from '../../core/enums.js';
-import type { FormField, PageFields } from '../../core/forms.js';
-import { FormsService, publicForm } from './service.js';
+import { FORM_LIST_ID_MAX, formListId, type FormField, type PageFields } from '../../core/forms.js';
+import { FormsService, formSaveChecks, publicForm } from './service.js';
 import { formSchema } from './template-schema.js';
 import { renderFormPage, renderResultPage } from './render.js';
 import { CAPTCHA_KINDS, captchaSettingsOf } from '../captcha/index.js';
@@ -72,12 +72,25 @@ const formBody = z.object(
       .refine((v) => v === '' || /^(https?:\/\/|\/(?!\/))/.test(v), 'The success redirect must be a path or an http(s) address.')
       .default(''),
     disclaimer: str(5000).default(''),
-    storage: z.object({ email: z.union([z.email('Enter a valid notification email.'), z.literal('')]).optional(), notify: z.boolean().optional() }).default({}),
+    storage: z
+      .object({
+        email: z.union([z.email('Enter a valid notification email.'), z.literal('')]).optional(),
+        notify: z.boolean().optional(),
+        /** Newsletter forms: the mailing list sign-ups join (null or blank: the site's default list). */
+        listId: z.string().trim().max(FORM_LIST_ID_MAX, em.LIST_NOT_FOUND).nullable().optional(),
+      })
+      .default({}),
     captcha: z.object({ enabled: z.boolean().optional() }).default({}),
     advanced: z.object({ lightbox: z.boolean().optional(), lightboxButtonText: str(100).optional() }).default({}),
   },
   { error: 'The request body must be a JSON object.' },
 );
+
+/** The body's settings as stored: a blank mailing list is the default list (null). */
+function normalized<T extends { storage: { listId?: string | null } }>(b: T): T {
+  if (b.storage.listId === undefined) return b;
+  return { ...b, storage: { ...b.storage, listId: formListId(b.storage) } };
+}
 
 function uniqueIds(fields: FormField[]): void {
   const seen = new Set<string>();
@@ -217,10 +230,16 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
     return { form: f };
   });
 
+  /** Other areas' checks of the settings they own (the newsletter's mailing list). */
+  const checkSettings = async (websiteId: string, b: z.infer<typeof formBody>) => {
+    for (const check of formSaveChecks) await check({ database: app.database, websiteId, form: { kind: b.kind, storage: b.storage } });
+  };
+
   app.post('/api/config/forms', owner, async (req) => {
-    const b = formBody.parse(req.body);
+    const b = normalized(formBody.parse(req.body));
     uniqueIds(b.fields as FormField[]);
     const websiteId = await siteId();
+    await checkSettings(websiteId, b);
     const id = b.id ?? newId();
     const r = await app.database.db
       .insert(schema.forms)
@@ -232,9 +251,10 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.put<{ Params: { id: string } }>('/api/config/forms/:id', owner, async (req) => {
-    const b = formBody.parse(req.body);
+    const b = normalized(formBody.parse(req.body));
     uniqueIds(b.fields as FormField[]);
     const websiteId = await siteId();
+    await checkSettings(websiteId, b);
     const { id: _ignored, ...rest } = b;
     void _ignored;
     const r = await app.database.db.transaction(async (tx) => {

@@ -241,6 +241,14 @@ export interface SubmitInput {
 export type FormSubmittedHook = (tx: Tx, s: { database: Database; form: FormRow; data: Record<string, FieldValue>; origin?: string }) => Promise<void>;
 export const formSubmittedHooks: FormSubmittedHook[] = [];
 
+/**
+ * Checks of a form's settings that another area owns, run before the owner's form is created or saved;
+ * a check throws an HttpError to refuse it (the engagement area checks that a newsletter form's mailing
+ * list, `storage.listId`, is one of the site's lists).
+ */
+export type FormSaveCheck = (s: { database: Database; websiteId: string; form: { kind: string; storage: Record<string, unknown> } }) => Promise<void>;
+export const formSaveChecks: FormSaveCheck[] = [];
+
 export type SubmitResult = { ok: true; submissionId: string; spam: boolean; form: FormRow };
 
 export class FormsService {

@@ -1,6 +1,7 @@
 /**
- * /config/forms: the form builder (five tabs: build, storage, advanced, captcha, disclaimer) and the
- * inbox of each form (newest first, spam folder with 'not spam', search, CSV export).
+ * /config/forms: the form builder (five tabs: build, storage (with a newsletter form's mailing list),
+ * advanced, captcha, disclaimer) and the inbox of each form (newest first, spam folder with 'not spam',
+ * search, CSV export).
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, ApiError } from '../client/api.js';
@@ -19,7 +20,7 @@ interface FormRow {
   postSubmissionHtml: string;
   successRedirect: string;
   disclaimer: string;
-  storage: { email?: string; notify?: boolean };
+  storage: { email?: string; notify?: boolean; listId?: string | null };
   captcha: { enabled?: boolean };
   advanced: { lightbox?: boolean; lightboxButtonText?: string };
   inboxCount?: number;
@@ -32,6 +33,12 @@ interface Submission {
   fields: FormField[];
   spamReason: string | null;
   createdAt: string;
+}
+
+interface ListChoice {
+  id: string;
+  name: string;
+  isDefault: boolean;
 }
 
 const TABS = ['Build', 'Storage', 'Advanced', 'Captcha', 'Disclaimer'] as const;
@@ -128,13 +135,50 @@ function FieldEditor({ field, onChange, onRemove, onMove }: { field: FormField; 
   );
 }
 
+/**
+ * A newsletter form's mailing list (Storage tab): the site's default list, or another of its lists. A list
+ * deleted since it was chosen shows as the default list, which is where its sign-ups now go.
+ */
+function MailingListSetting({ listId, lists, onChange }: { listId: string | null; lists: ListChoice[] | null; onChange(id: string | null): void }) {
+  const def = lists?.find((l) => l.isDefault);
+  const known = !listId || !lists || lists.some((l) => l.id === listId);
+  const value = !listId || !known || listId === def?.id ? '' : listId;
+  return (
+    <>
+      <label>
+        Mailing list{' '}
+        <select value={value} onChange={(e) => onChange(e.target.value || null)} aria-describedby="form-list-help">
+          <option value="">{def ? `${def.name} (default list)` : 'The default list'}</option>
+          {(lists ?? [])
+            .filter((l) => !l.isDefault)
+            .map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          {lists === null && listId ? <option value={listId}>The chosen list</option> : null}
+        </select>
+      </label>
+      <p id="form-list-help">{known ? 'Sign-ups from this form join this list.' : 'The list this form joined was deleted: sign-ups go to the default list.'}</p>
+    </>
+  );
+}
+
 function Builder({ initial, onSaved }: { initial: FormRow; onSaved(f: FormRow): void }) {
   const [f, setF] = useState<FormRow>(initial);
   const [tab, setTab] = useState<(typeof TABS)[number]>('Build');
   const [saving, setSaving] = useState(false);
   const [msg, setMsg] = useState('');
   const [newType, setNewType] = useState<string>('text');
+  /** The site's mailing lists; null until loaded (or when this account may not read them). */
+  const [lists, setLists] = useState<ListChoice[] | null>(null);
   useEffect(() => setF(initial), [initial]);
+  useEffect(() => {
+    api<{ lists: ListChoice[] }>('GET', '/api/config/engagement/list-names').then(
+      (r) => setLists(r.lists),
+      () => setLists(null),
+    );
+  }, []);
   const set = (patch: Partial<FormRow>) => setF((x) => ({ ...x, ...patch }));
   const setField = (i: number, field: FormField) => set({ fields: f.fields.map((x, j) => (j === i ? field : x)) });
 
@@ -142,7 +186,9 @@ function Builder({ initial, onSaved }: { initial: FormRow; onSaved(f: FormRow): 
     setSaving(true);
     setMsg('');
     try {
-      const body = { ...f, id: f.id || undefined, fields: f.fields.map((x) => ({ ...x, options: x.options?.filter((o) => o.trim() !== '') })) };
+      // A chosen list that no longer exists is saved as the default list, where its sign-ups go now.
+      const listId = f.storage.listId && lists && !lists.some((l) => l.id === f.storage.listId) ? null : (f.storage.listId ?? null);
+      const body = { ...f, id: f.id || undefined, storage: { ...f.storage, listId }, fields: f.fields.map((x) => ({ ...x, options: x.options?.filter((o) => o.trim() !== '') })) };
       const r = f.id ? await api<{ form: FormRow }>('PUT', `/api/config/forms/${encodeURIComponent(f.id)}`, body) : await api<{ form: FormRow }>('POST', '/api/config/forms', body);
       setMsg('Saved.');
       onSaved(r.form);
@@ -214,6 +260,7 @@ function Builder({ initial, onSaved }: { initial: FormRow; onSaved(f: FormRow): 
             <label>
               Notification email (default: the site owner) <input type="email" value={f.storage.email ?? ''} onChange={(e) => set({ storage: { ...f.storage, email: e.target.value } })} />
             </label>
+            {f.kind === 'newsletter' ? <MailingListSetting listId={f.storage.listId ?? null} lists={lists} onChange={(listId) => set({ storage: { ...f.storage, listId } })} /> : null}
           </>
         ) : null}
         {tab === 'Advanced' ? (
