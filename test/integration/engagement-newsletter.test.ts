@@ -205,6 +205,21 @@ describe.each(DB_KINDS)('newsletter pages and form lists on %s', (kind) => {
     expect((await owner.send('PUT', '/api/config/forms/spring-news', newsletterForm('spring-news', null))).statusCode).toBe(200);
   });
 
+  it('the popup set to a list that was deleted since signs visitors up to the default list', async () => {
+    const summer = await createList('Summer popup');
+    const { popup } = (await owner.get(`${API}/popup`)).json() as { popup: Record<string, unknown> };
+    const { version: _v, ...rest } = popup;
+    const saved = await owner.send('PUT', `${API}/popup`, { ...rest, enabled: true, action: 'newsletter', captcha: false, listId: summer });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const visitor = new Visitor(t.app);
+    expect((await visitor.send('POST', '/api/engagement/newsletter', { email: 'popup-one@example.com' })).statusCode).toBe(200);
+    expect((await members(summer)).map((x) => x.email)).toEqual(['popup-one@example.com']);
+    await t.database.db.execute(sql`DELETE FROM mailing_lists WHERE id = ${summer}`);
+    const after = await visitor.send('POST', '/api/engagement/newsletter', { email: 'popup-two@example.com' });
+    expect(after.statusCode, after.body).toBe(200);
+    expect((await members(defaultListId)).find((x) => x.email === 'popup-two@example.com')).toMatchObject({ status: 'subscribed', source: 'popup' });
+  });
+
   it('no list chosen (absent, null or blank) is the default list', async () => {
     const form = newsletterForm('plain-news', '');
     const created = await owner.send('POST', '/api/config/forms', form);

@@ -89,7 +89,8 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
       if (!verdict.ok) throw badRequest(fm.RECAPTCHA_FAILED);
     }
     const r = await app.database.db.transaction((tx) =>
-      lists.subscribe(tx, { websiteId: w.id, email: b.email!, source: 'popup', sourceRef: `popup:v${popup.version}`, listId: popup.listId }, origin(req)),
+      // A popup whose list was deleted since it was saved signs visitors up to the default list, as a newsletter form does.
+      lists.subscribe(tx, { websiteId: w.id, email: b.email!, source: 'popup', sourceRef: `popup:v${popup.version}`, listId: popup.listId, fallbackToDefault: true }, origin(req)),
     );
     if (r.confirmationSent) app.services.mailer.kick();
     return { success: true, status: r.status, message: r.status === 'pending' ? m.CONFIRM_SENT : popup.successText || m.POPUP_THANKS };
