@@ -52,7 +52,19 @@ export const DEFAULT_INTERNAL_HOST_PATTERNS: readonly string[] = Object.freeze([
   '*.dev#.*',
 ]);
 
+/** Compiled host patterns: every page asks whether its host is internal, with the same few patterns. */
+const compiledGlobs = new Map<string, RegExp>();
+
 function globToRegExp(glob: string): RegExp {
+  const hit = compiledGlobs.get(glob);
+  if (hit) return hit;
+  const re = compileGlob(glob);
+  if (compiledGlobs.size >= 256) compiledGlobs.clear();
+  compiledGlobs.set(glob, re);
+  return re;
+}
+
+function compileGlob(glob: string): RegExp {
   const body = glob
     .trim()
     .toLowerCase()
