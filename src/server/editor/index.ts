@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.js';
 import { EditorService, isEditorDraft } from './service.js';
+import { appReservedUrlIds } from '../platform/settings.js';
 import { UploadService, UPLOADS_PREFIX } from './uploads.js';
 import { editorRoutes } from './routes.js';
 import { renderLayout } from './render.js';
@@ -36,7 +37,8 @@ export function editorOf(app: FastifyInstance): Area {
 }
 
 export async function editorArea(app: FastifyInstance): Promise<void> {
-  const editor = new EditorService(app.database.db);
+  // Reserved url ids come from the app's route table, read when a page is made (every route is registered by then).
+  const editor = new EditorService(app.database.db, undefined, () => appReservedUrlIds(app));
   const uploads = new UploadService(app.database.db, app.config.DATA_DIR);
   const styleTags = new Map<string, { at: number; html: Promise<string> }>();
   areas.set(app.database, { editor, uploads, styleTags });

@@ -29,7 +29,7 @@ type CollectionRow = typeof collections.$inferSelect;
 export const DRAFT_STATUSES = ['draft', 'needs-review', 'private'] as const;
 export type DraftStatus = (typeof DRAFT_STATUSES)[number];
 
-/** URL ids a page cannot take: the platform's reserved ones and the uploads folder. */
+/** URL ids a page cannot take without a route table to hand: the platform's named ones and the uploads folder. */
 const RESERVED = [...RESERVED_URL_IDS, 'uploads'];
 
 export const stale = (currentVersion: number, message: string = em.STALE_VERSION) => new HttpError(409, message, undefined, { currentVersion });
@@ -68,6 +68,8 @@ export class EditorService {
   constructor(
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
+    /** The url ids a new page may not take (the app's routes' first segments, see appReservedUrlIds). */
+    private readonly reservedUrlIds: () => Iterable<string> = () => RESERVED,
   ) {}
 
   /** Checks a layout from a request: 400 with per-path errors, or the canonical text and warnings. */
@@ -119,15 +121,16 @@ export class EditorService {
   async createPage(websiteId: string, input: { title: string; urlId?: string }, ownerId: string): Promise<PageSummary> {
     return this.db.transaction(async (tx) => {
       const taken = new Set((await tx.select({ urlId: collections.urlId }).from(collections).where(eq(collections.websiteId, websiteId))).map((r) => r.urlId));
+      const reserved = new Set([...RESERVED, ...this.reservedUrlIds()]);
       let urlId: string;
       if (input.urlId !== undefined && input.urlId !== '') {
         urlId = input.urlId.replace(/^\/+/, '');
         if (slugify(urlId) !== urlId || urlId === '') throw badRequest(pm.notValidPageUrl(input.urlId), { urlId: pm.notValidPageUrl(input.urlId) });
-        if (taken.has(urlId) || RESERVED.includes(urlId)) throw new HttpError(409, pm.tagExists('page'), { urlId: pm.tagExists('page') });
+        if (taken.has(urlId) || reserved.has(urlId)) throw new HttpError(409, pm.tagExists('page'), { urlId: pm.tagExists('page') });
       } else {
         const base = slugify(input.title) || 'page';
         urlId = base;
-        for (let i = 1; taken.has(urlId) || RESERVED.includes(urlId); i++) urlId = `${base}-${i}`;
+        for (let i = 1; taken.has(urlId) || reserved.has(urlId); i++) urlId = `${base}-${i}`;
       }
       const [c] = await tx
         .insert(collections)

@@ -21,7 +21,7 @@ import { categoryListErrors, collectionAddError, tagListErrors } from '../../cor
 import { badRequest, conflict, HttpError, notFound } from '../errors.js';
 import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
-import { changeSettings, CONTENT_ROLES, READ_ROLES, RESERVED_URL_IDS, SETTINGS_ROLES, STORE_ROLES } from './settings.js';
+import { appReservedUrlIds, changeSettings, CONTENT_ROLES, READ_ROLES, SETTINGS_ROLES, STORE_ROLES } from './settings.js';
 import { stockChangedHooks } from './stock-hooks.js';
 
 export const STALE_EDIT = 'Someone else saved this since you opened it. Reload to see their changes: nothing was overwritten.';
@@ -485,7 +485,7 @@ export async function configRoutes(app: FastifyInstance) {
         urlId = slugify(body.urlId);
         if (!urlId) throw badRequest(platformMessages.notValidPageUrl(body.urlId), { urlId: platformMessages.notValidPageUrl(body.urlId) });
         const taken = await tx.select({ id: collections.id }).from(collections).where(and(eq(collections.websiteId, site.id), eq(collections.urlId, urlId)));
-        if (taken.length || RESERVED_URL_IDS.includes(urlId)) throw badRequest(platformMessages.tagExists('URL'), { urlId: platformMessages.tagExists('URL') });
+        if (taken.length || appReservedUrlIds(app).has(urlId)) throw badRequest(platformMessages.tagExists('URL'), { urlId: platformMessages.tagExists('URL') });
       }
       const [updated] = await tx
         .update(collections)
@@ -528,8 +528,12 @@ export async function configRoutes(app: FastifyInstance) {
     const site = await siteOf(req);
     const out = await db.transaction(async (tx) => {
       const taken = await tx.select({ urlId: collections.urlId }).from(collections).where(eq(collections.websiteId, site.id));
-      const all = new Set([...taken.map((t) => t.urlId), ...RESERVED_URL_IDS]);
-      const urlId = nextFreeSlug(slugify(body.urlId ?? body.title) || 'page', all);
+      const reserved = appReservedUrlIds(app);
+      const asked = body.urlId === undefined ? '' : slugify(body.urlId);
+      // A reserved url id the owner typed is refused; one made from the title skips to the next free suffix.
+      if (reserved.has(asked)) throw badRequest(platformMessages.tagExists('URL'), { urlId: platformMessages.tagExists('URL') });
+      const all = new Set([...taken.map((t) => t.urlId), ...reserved]);
+      const urlId = nextFreeSlug((body.urlId === undefined ? slugify(body.title) : asked) || 'page', all);
       const [row] = await tx
         .insert(collections)
         .values({

@@ -26,8 +26,37 @@ export const STORE_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.STORE_MANAGER
 export const CONTENT_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR] as const;
 export const READ_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.STORE_MANAGER, Role.EDITOR, Role.VIEWER] as const;
 
-/** Url ids a collection may never take: they are the app's own paths. */
+/**
+ * Url ids a collection may never take, named by hand: the app's own paths. The full set also holds the
+ * first segment of every registered route (reservedUrlIdsOf), so a route added later is covered too.
+ */
 export const RESERVED_URL_IDS = ['api', 'config', 'cart', 'checkout', 'account', 'assets', 'theme', 'demo-media', 'health', 'admin.css', 'search', 'commerce'];
+
+/**
+ * The url ids no collection or page may take: RESERVED_URL_IDS plus the first path segment of every
+ * route whose first segment is a fixed string. '/forms/:formId' reserves 'forms'; '/:collection/:item',
+ * '/*' and '/' reserve nothing (a segment holding ':', '*' or a regex is not fixed).
+ */
+export function reservedUrlIdsOf(routes: Iterable<{ url: string }>): Set<string> {
+  const out = new Set(RESERVED_URL_IDS);
+  for (const r of routes) {
+    const first = r.url.replace(/^\/+/, '').split(/[/?]/, 1)[0] ?? '';
+    if (first !== '' && !/[:*()]/.test(first)) out.add(first);
+  }
+  return out;
+}
+
+const reservedByTable = new WeakMap<object, { routes: number; ids: Set<string> }>();
+
+/** The reserved url ids of a running app, from its route table (worked out again only when routes were added). */
+export function appReservedUrlIds(app: FastifyInstance): Set<string> {
+  const table = app.routeTable;
+  const hit = reservedByTable.get(table);
+  if (hit && hit.routes === table.length) return hit.ids;
+  const ids = reservedUrlIdsOf(table);
+  reservedByTable.set(table, { routes: table.length, ids });
+  return ids;
+}
 
 /** The fallback title of a store whose title gives no usable url id. */
 export const STORE_FALLBACK_TITLE = 'Store';
@@ -225,11 +254,19 @@ export interface StoreCategory {
   displayIndex: number;
 }
 
-/** The url id a new store collection gets: from the title, or the sent url id, never a taken or reserved one. */
-export function newStoreUrlId(title: string, requested: string | undefined, taken: Iterable<string>): string {
-  const all = new Set([...taken, ...RESERVED_URL_IDS]);
+/**
+ * The url id a new store collection gets: from the title, or the sent url id, never a taken or reserved
+ * one. A reserved url id the owner sent is refused ('This URL already exists'); one made from the title, or a
+ * taken one sent, takes the next free suffix.
+ */
+export function newStoreUrlId(title: string, requested: string | undefined, taken: Iterable<string>, reserved: Iterable<string> = RESERVED_URL_IDS): string {
+  const blocked = new Set(reserved);
+  const all = new Set([...taken, ...blocked]);
   const asked = requested ? slugify(requested) : '';
-  if (asked.length >= STORE_URL_ID_MIN_LENGTH) return nextFreeSlug(asked, all);
+  if (asked.length >= STORE_URL_ID_MIN_LENGTH) {
+    if (blocked.has(asked)) throw badRequest(platformMessages.tagExists('URL'), { urlId: platformMessages.tagExists('URL') });
+    return nextFreeSlug(asked, all);
+  }
   return storeUrlId(title, all, STORE_FALLBACK_TITLE);
 }
 
@@ -398,7 +435,7 @@ export async function settingsRoutes(app: FastifyInstance) {
       // Serialize store creation on the website row so two owners cannot take the same url id.
       await tx.select({ id: schema.websites.id }).from(schema.websites).where(eq(schema.websites.id, site.id)).for('update');
       const taken = await tx.select({ urlId: schema.collections.urlId }).from(schema.collections).where(eq(schema.collections.websiteId, site.id));
-      const urlId = newStoreUrlId(body.title, body.urlId, taken.map((t) => t.urlId));
+      const urlId = newStoreUrlId(body.title, body.urlId, taken.map((t) => t.urlId), appReservedUrlIds(app));
       const row = {
         id: newId(),
         websiteId: site.id,
