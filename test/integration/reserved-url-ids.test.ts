@@ -87,6 +87,17 @@ describe.each(DB_KINDS)('reserved url ids on %s', (kind) => {
     for (const id of fromRoutes) expect((await owner.send('POST', '/api/editor/pages', { title: id })).json().page.urlId).toMatch(new RegExp(`^${id}-\\d+$`));
   });
 
+  it('course creation (members): a reserved url id, sent or from the title, is refused like a taken one (409)', async () => {
+    for (const body of [{ title: 'Forms' }, { title: 'A course', urlId: 'members' }, { title: 'A course', urlId: 'order-confirmed' }, ...fromRoutes.filter((id) => /^[a-z0-9][a-z0-9-]*$/.test(id)).map((urlId) => ({ title: 'A course', urlId }))]) {
+      const res = await owner.send('POST', '/api/members/courses', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(409);
+      expect(res.json().errors).toEqual({ urlId: 'That address is already used by another page.' });
+    }
+    const ok = await owner.send('POST', '/api/members/courses', { title: 'Forms of joinery' });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().urlId).toBe('forms-of-joinery');
+  });
+
   it('changing a collection or page url id to a reserved one is refused', async () => {
     const page = (await owner.send('POST', '/api/config/pages', { title: 'Renamed later' })).json();
     const collection = (await owner.send('POST', stores, { title: 'Renamed store' })).json();

@@ -18,6 +18,7 @@ import { sendSitePage } from '../checkout/page.js';
 import { CART_COOKIE, cartIdent, setCartCookie } from '../commerce/routes.js';
 import { adoptVisitorCart } from '../platform/site-user-carts.js';
 import { normEmail, type SiteUserService } from '../platform/site-users.js';
+import { appReservedUrlIds } from '../platform/settings.js';
 import { safeNext } from '../platform/account-pages.js';
 import { allCollections, type CollectionRow } from '../pages/context.js';
 import { CollectionType, RecordType } from '../../core/enums.js';
@@ -481,7 +482,8 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     const id = newId();
     const urlId = body.urlId ?? slug(body.title);
     const taken = await rows<{ id: string }>(app.database.db, sql`select id from collections where website_id = ${site.id} and url_id = ${urlId}`);
-    if (taken[0]) throw new HttpError(409, 'That address is already used by another page.', { urlId: 'That address is already used by another page.' });
+    // A system route's first segment (/forms, /members, /checkout ...) would shadow the course's pages.
+    if (taken[0] || appReservedUrlIds(app).has(urlId)) throw new HttpError(409, 'That address is already used by another page.', { urlId: 'That address is already used by another page.' });
     await app.database.db.insert(schema.collections).values({ id, websiteId: site.id, urlId, title: body.title, description: body.description, type: CollectionType.GENERIC, typeName: 'videos', ordering: 100 });
     return reply.status(201).send({ id, urlId, title: body.title, fullUrl: `/${urlId}` });
   });
