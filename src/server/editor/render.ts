@@ -15,6 +15,7 @@ import { stylesCss, textColourOn, type SiteStyles } from '../../core/site-styles
 import { formatMoney } from '../../core/money.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { BlockType } from '../../core/enums.js';
+import { RICH_TEXT_ATTRIBUTES, RICH_TEXT_SCHEMES, RICH_TEXT_TAGS } from '../../core/rich-text.js';
 import { isBlockEnabled } from '../flags/service.js';
 import { compile, render as renderTemplate, type Compiled, type WidgetRenderer } from '../../template/index.js';
 import type { Theme } from '../pages/theme.js';
@@ -48,9 +49,10 @@ export interface RenderEnv {
 }
 
 const TEXT_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'a', 'ul', 'ol', 'li', 'blockquote', 'code', 'pre', 'span', 'sub', 'sup', 'hr', 'mark', 'small', 'table', 'thead', 'tbody', 'tr', 'th', 'td'],
-  allowedAttributes: { a: ['href', 'title', 'target', 'rel'], th: ['scope'], '*': ['lang', 'dir'] },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  // The allow-list is shared with the editor's rich-text field (core/rich-text.ts).
+  allowedTags: [...RICH_TEXT_TAGS],
+  allowedAttributes: Object.fromEntries(Object.entries(RICH_TEXT_ATTRIBUTES).map(([tag, names]) => [tag, [...names]])),
+  allowedSchemes: [...RICH_TEXT_SCHEMES],
   allowProtocolRelative: false,
   transformTags: {
     a: (tagName, attribs) => ({ tagName, attribs: attribs.target === '_blank' ? { ...attribs, rel: 'noopener noreferrer' } : attribs }),

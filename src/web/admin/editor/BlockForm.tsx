@@ -4,9 +4,10 @@ import { BlockType } from '../../../core/enums.js';
 import { blockKind, blockLabel, chartDataset, isRenderedBlock, MAX_DONATION_AMOUNTS, variantName, type Block } from '../../../core/layout.js';
 import { editor as editorMessages, pageEditor } from '../../../core/messages.js';
 import { formatMoney, toMinorUnits } from '../../../core/money.js';
-import { readTextBlock, writeTextBlock, kindName, type TextFormat } from './blocks.js';
+import { htmlText, readTextBlock, writeTextBlock, kindName } from './blocks.js';
 import { AreaField, CheckField, Fieldset, SelectField, TextField } from './fields.js';
 import { listUploads, uploadFile, type PagesList, type Upload } from './api.js';
+import { RichText } from './RichText.js';
 
 export interface BlockFormProps {
   block: Block;
@@ -133,34 +134,9 @@ export function BlockForm({ block, errors, warnings, lists, onChange }: BlockFor
 
   let body: ReactElement;
   switch (block.type) {
-    case BlockType.HTML: {
-      const t = readTextBlock(s(d.html));
-      body = (
-        <>
-          <SelectField
-            label="Format"
-            value={t.format}
-            onChange={(v) => onChange({ ...d, html: writeTextBlock(v as TextFormat, v === 'html' ? s(d.html) : t.text) }, 'html.format')}
-            options={[
-              { value: 'h1', label: 'Heading 1' },
-              { value: 'h2', label: 'Heading 2' },
-              { value: 'h3', label: 'Heading 3' },
-              { value: 'p', label: 'Paragraphs' },
-              { value: 'html', label: 'HTML' },
-            ]}
-          />
-          <AreaField
-            label={t.format === 'html' ? 'HTML' : t.format === 'p' ? 'Text' : 'Heading text'}
-            hint={t.format === 'p' ? 'A blank line starts a new paragraph.' : t.format === 'html' ? 'Headings, paragraphs, links, lists, bold and italic are kept; anything else is removed on the site.' : undefined}
-            value={t.text}
-            rows={t.format === 'p' || t.format === 'html' ? 6 : 2}
-            onChange={(v) => set('html', writeTextBlock(t.format, v))}
-            error={errors.html}
-          />
-        </>
-      );
+    case BlockType.HTML:
+      body = <TextBlockForm html={s(d.html)} error={errors.html} onChange={(html, key) => onChange({ ...d, html }, key)} />;
       break;
-    }
     case BlockType.MARKDOWN:
       body = area('markdown', 'Markdown', 8);
       break;
@@ -474,6 +450,54 @@ function ChartForm({ block, errors, onChange, variantSelect }: { block: Block; e
       {ds.warnings.map((w) => (
         <p key={w}>{w}</p>
       ))}
+    </>
+  );
+}
+
+/**
+ * A text block: a one-line heading (Heading 1 to 3, the palette's Heading block), or rich text edited in
+ * the formatting field. A block that holds one plain heading opens as a heading; once the owner picks
+ * Text, it stays rich text while selected, even when its content becomes a single heading.
+ */
+function TextBlockForm({ html, error, onChange }: { html: string; error?: string; onChange: (html: string, key: string) => void }) {
+  const [rich, setRich] = useState(false);
+  const t = readTextBlock(html);
+  const heading = !rich && (t.format === 'h1' || t.format === 'h2' || t.format === 'h3') ? t.format : null;
+  return (
+    <>
+      <SelectField
+        label="Format"
+        value={heading ?? 'text'}
+        onChange={(v) => {
+          if (v === 'text') {
+            setRich(true);
+            if (heading) onChange(writeTextBlock('p', t.text), 'html.format');
+            return;
+          }
+          setRich(false);
+          onChange(writeTextBlock(v as 'h1' | 'h2' | 'h3', heading ? t.text : htmlText(html)), 'html.format');
+        }}
+        options={[
+          { value: 'h1', label: 'Heading 1' },
+          { value: 'h2', label: 'Heading 2' },
+          { value: 'h3', label: 'Heading 3' },
+          { value: 'text', label: 'Text' },
+        ]}
+      />
+      {heading ? (
+        <TextField label="Heading text" value={t.text} onChange={(v) => onChange(writeTextBlock(heading, v), 'html')} error={error} />
+      ) : (
+        <RichText
+          label="Text"
+          value={html}
+          hint="Bold, italic, links, lists and headings show on the site as here; other formatting is removed."
+          error={error}
+          onChange={(v, key) => {
+            setRich(true);
+            onChange(v, key);
+          }}
+        />
+      )}
     </>
   );
 }

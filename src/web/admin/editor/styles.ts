@@ -49,4 +49,16 @@ export const EDITOR_CSS = `
 .ed-palette button{width:100%;text-align:left}
 .ed-swatches{display:flex;gap:8px;flex-wrap:wrap}
 .ed-swatch{display:inline-block;width:28px;height:28px;border-radius:50%;border:1px solid #999;vertical-align:middle}
+.ed-rt__label{font-weight:600}
+.ed-rt__tools{display:flex;flex-wrap:wrap;gap:2px;padding:4px;border:1px solid #999;border-bottom:0;border-radius:4px 4px 0 0;background:#f6f6f8}
+.ed-shell .ed-rt__tools button{padding:3px 7px;min-width:2em;min-height:28px;font-size:.85em;line-height:1;background:#fff;color:#1d1d1f;border:1px solid #bbb;border-radius:3px}
+.ed-shell .ed-rt__tools button[aria-pressed="true"]{background:#1d1d1f;color:#fff;outline:none}
+.ed-rt__tool--bold{font-weight:700}.ed-rt__tool--italic{font-style:italic}
+.ed-rt__region{min-height:8em;max-height:24em;overflow:auto;padding:6px 8px;border:1px solid #999;border-radius:0 0 4px 4px;background:#fff;line-height:1.45}
+.ed-rt__region:focus{outline:3px solid #2a6df4;outline-offset:1px}
+.ed-rt__region[aria-invalid="true"]{border-color:#a00000}
+.ed-rt__region>:first-child{margin-top:0}.ed-rt__region p{margin:0 0 .6em}.ed-rt__region ul,.ed-rt__region ol{margin:0 0 .6em;padding-left:1.4em}
+.ed-rt__region h2{font-size:1.3em;margin:.4em 0}.ed-rt__region h3{font-size:1.1em;margin:.4em 0}.ed-rt__region a{color:#1a4fc4;text-decoration:underline}
+.ed-rt__link{display:grid;gap:6px;padding:8px;margin:0;border:1px solid #999;border-top:0;background:#fffbe6}
+.ed-rt__link form{display:grid;gap:4px}.ed-rt__link-actions{display:flex;gap:6px;flex-wrap:wrap}
 `;
