@@ -80,6 +80,8 @@ export function RichText({ label, value, onChange, hint, error }: RichTextProps)
   const [linkText, setLinkText] = useState('');
   const [linkError, setLinkError] = useState('');
   const linkInput = useRef<HTMLInputElement>(null);
+  /** A drag started in the region (a move of its own text, not outside content). */
+  const dragging = useRef(false);
   const change = useRef(onChange);
   change.current = onChange;
 
@@ -375,7 +377,15 @@ export function RichText({ label, value, onChange, hint, error }: RichTextProps)
           e.preventDefault();
           insertOutside(e.clipboardData);
         }}
+        onDragStart={() => {
+          dragging.current = true;
+        }}
+        onDragEnd={() => {
+          dragging.current = false;
+        }}
         onDrop={(e) => {
+          // Text moved inside the field is the browser's to move (the input that follows is cleaned).
+          if (dragging.current) return;
           e.preventDefault();
           const at = document.caretRangeFromPoint?.(e.clientX, e.clientY);
           if (at) {
