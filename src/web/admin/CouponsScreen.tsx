@@ -1,8 +1,8 @@
 /** /config/coupons: percentage, fixed-amount and free-shipping codes with a minimum subtotal, expiry and usage limit; add, edit, delete. */
-import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '../client/api.js';
 import { formatMoney, moneyDecimalString, toMinorUnits } from '../../core/money.js';
-import { Field, NO_ERRORS, errorFor, formErrors, formLevelError, useFocusInvalid, useRowFocus, type FormErrors } from './ui.js';
+import { Field, RecordForm, useRecordForm, useRowEditing, type Checked } from './ui.js';
 
 interface Coupon {
   id: string;
@@ -53,7 +53,7 @@ function valuesOf(c: Coupon): Values {
 }
 
 /** The request body, or the fields whose amounts cannot be read (under the server's names for them). */
-function bodyOf(v: Values): { body: Record<string, unknown> } | { errors: Record<string, string> } {
+function bodyOf(v: Values): Checked {
   const errors: Record<string, string> = {};
   const cents = (s: string, field: string) => {
     try {
@@ -73,48 +73,18 @@ function bodyOf(v: Values): { body: Record<string, unknown> } | { errors: Record
     expiresAt: v.expires ? new Date(`${v.expires}T23:59:59`).getTime() : null,
     usageLimit: Number(v.limit) || 0,
   };
-  return Object.keys(errors).length ? { errors } : { body };
+  return Object.keys(errors).length ? { errors: { message: AMOUNT, fields: errors } } : { body };
 }
 
 /** The add form and each row's edit form: the same fields, the server's messages beside them. */
 function CouponForm({ label, submit, initial, onSave, onCancel }: { label: string; submit: string; initial: Values; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel?: () => void }) {
-  const [v, setV] = useState(initial);
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const [busy, setBusy] = useState(false);
-  const ref = useFocusInvalid(errors);
-  const set = (k: keyof Values) => (x: string) => setV((f) => ({ ...f, [k]: x }));
-  const err = (k: string) => errorFor(errors.fields, k);
+  const state = useRecordForm({ initial, empty: EMPTY, check: bodyOf, onSave, onCancel });
+  const { v, set, err } = state;
   const valueField = v.kind === 'percent' ? 'percentBasisPoints' : 'amountCents';
   const shown = ['code', 'kind', 'minSubtotalCents', 'expiresAt', 'usageLimit', ...(v.kind !== 'free_shipping' ? [valueField] : [])];
 
-  async function save(e: FormEvent) {
-    e.preventDefault();
-    setErrors(NO_ERRORS);
-    const out = bodyOf(v);
-    if ('errors' in out) {
-      setErrors({ message: AMOUNT, fields: out.errors });
-      return;
-    }
-    setBusy(true);
-    try {
-      await onSave(out.body);
-      if (!onCancel) setV(EMPTY);
-    } catch (x) {
-      setErrors(formErrors(x));
-    } finally {
-      setBusy(false);
-    }
-  }
-  const escape = (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && onCancel) {
-      e.preventDefault();
-      onCancel();
-    }
-  };
-  const whole = formLevelError(errors, shown);
-
   return (
-    <form ref={ref} onSubmit={save} onKeyDown={escape} className="admin-form" aria-label={label}>
+    <RecordForm label={label} submit={submit} state={state} shown={shown}>
       <Field label="Code" error={err('code')}>
         {(a) => <input {...a} value={v.code} onChange={(e) => set('code')(e.target.value.toUpperCase())} required autoFocus={!!onCancel} />}
       </Field>
@@ -141,24 +111,14 @@ function CouponForm({ label, submit, initial, onSave, onCancel }: { label: strin
       <Field label="Usage limit (blank for none)" error={err('usageLimit')}>
         {(a) => <input {...a} value={v.limit} inputMode="numeric" onChange={(e) => set('limit')(e.target.value)} />}
       </Field>
-      <button type="submit" disabled={busy}>
-        {submit}
-      </button>
-      {onCancel && (
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      )}
-      {whole && <p role="alert">{whole}</p>}
-    </form>
+    </RecordForm>
   );
 }
 
 export function CouponsScreen() {
   const [list, setList] = useState<Coupon[]>([]);
   const [error, setError] = useState('');
-  const [editing, setEditing] = useState<string | null>(null);
-  const rows = useRowFocus();
+  const { close, editButton, editRow } = useRowEditing();
   const load = () => api<{ coupons: Coupon[] }>('GET', '/api/checkout/admin/coupons').then((r) => setList(r.coupons), (e: Error) => setError(e.message));
   useEffect(() => {
     void load();
@@ -168,10 +128,6 @@ export function CouponsScreen() {
     await api('DELETE', `/api/checkout/admin/coupons/${id}`).catch((e: Error) => setError(e.message));
     await load();
   }
-  const close = (id: string) => {
-    setEditing(null);
-    rows.focus(id);
-  };
   return (
     <>
       <h1>Coupons</h1>
@@ -201,34 +157,28 @@ export function CouponsScreen() {
                   {c.usageLimit ? ` of ${c.usageLimit}` : ''}
                 </td>
                 <td>
-                  <button type="button" ref={rows.ref(c.id)} aria-label={`Edit ${c.code}`} aria-expanded={editing === c.id} onClick={() => (editing === c.id ? close(c.id) : setEditing(c.id))}>
-                    Edit
-                  </button>{' '}
+                  {editButton(c.id, c.code)}{' '}
                   <button type="button" aria-label={`Delete ${c.code}`} onClick={() => void remove(c.id)}>
                     Delete
                   </button>
                 </td>
               </tr>,
-              editing === c.id ? (
-                <tr key={`${c.id}-edit`}>
-                  <td colSpan={6}>
-                    <CouponForm
-                      label={`Edit ${c.code}`}
-                      submit="Save"
-                      initial={valuesOf(c)}
-                      onCancel={() => close(c.id)}
-                      onSave={async (body) => {
-                        // Whether the coupon is switched on is not shown here: it keeps its stored value, and so does
-                        // its exact expiry time while the day stays the same.
-                        const expiresAt = typeof body.expiresAt === 'number' && c.expiresAt && day(body.expiresAt) === day(c.expiresAt) ? c.expiresAt : body.expiresAt;
-                        await api('PUT', `/api/checkout/admin/coupons/${c.id}`, { ...body, expiresAt, enabled: c.enabled ?? true });
-                        await load();
-                        close(c.id);
-                      }}
-                    />
-                  </td>
-                </tr>
-              ) : null,
+              editRow(c.id, 6, () => (
+                <CouponForm
+                  label={`Edit ${c.code}`}
+                  submit="Save"
+                  initial={valuesOf(c)}
+                  onCancel={() => close(c.id)}
+                  onSave={async (body) => {
+                    // Whether the coupon is switched on is not shown here: it keeps its stored value, and so does
+                    // its exact expiry time while the day stays the same.
+                    const expiresAt = typeof body.expiresAt === 'number' && c.expiresAt && day(body.expiresAt) === day(c.expiresAt) ? c.expiresAt : body.expiresAt;
+                    await api('PUT', `/api/checkout/admin/coupons/${c.id}`, { ...body, expiresAt, enabled: c.enabled ?? true });
+                    await load();
+                    close(c.id);
+                  }}
+                />
+              )),
             ])}
           </tbody>
         </table>

@@ -1,8 +1,8 @@
 /** /config/shipping: the shipping options the owner offers (flat rate, free above an amount, by weight); add, edit, delete. */
-import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '../client/api.js';
 import { formatMoney, moneyDecimalString, toMinorUnits } from '../../core/money.js';
-import { Field, NO_ERRORS, errorFor, formErrors, formLevelError, useFocusInvalid, useRowFocus, type FormErrors } from './ui.js';
+import { Field, RecordForm, useRecordForm, useRowEditing, type Checked } from './ui.js';
 
 interface Option {
   id: string;
@@ -50,7 +50,7 @@ function valuesOf(o: Option): Values {
 }
 
 /** The request body, or the fields whose amounts cannot be read (under the server's names for them). */
-function bodyOf(v: Values): { body: Record<string, unknown> } | { errors: Record<string, string> } {
+function bodyOf(v: Values): Checked {
   const errors: Record<string, string> = {};
   const cents = (s: string, field: string) => {
     try {
@@ -80,47 +80,17 @@ function bodyOf(v: Values): { body: Record<string, unknown> } | { errors: Record
     weightRates,
     countries: v.countries.split(/[\s,]+/).filter(Boolean),
   };
-  return Object.keys(errors).length ? { errors } : { body };
+  return Object.keys(errors).length ? { errors: { message: AMOUNT, fields: errors } } : { body };
 }
 
 /** The add form and each row's edit form: the same fields, the server's messages beside them. */
 function OptionForm({ label, submit, initial, onSave, onCancel }: { label: string; submit: string; initial: Values; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel?: () => void }) {
-  const [v, setV] = useState(initial);
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const [busy, setBusy] = useState(false);
-  const ref = useFocusInvalid(errors);
-  const set = (k: keyof Values) => (x: string) => setV((f) => ({ ...f, [k]: x }));
-  const err = (k: string) => errorFor(errors.fields, k);
+  const state = useRecordForm({ initial, empty: EMPTY, check: bodyOf, onSave, onCancel });
+  const { v, set, err } = state;
   const shown = ['name', 'kind', 'countries', ...(v.kind !== 'weight' ? ['priceCents'] : []), ...(v.kind === 'free_above' ? ['freeAboveCents'] : []), ...(v.kind === 'weight' ? ['weightRates'] : [])];
 
-  async function save(e: FormEvent) {
-    e.preventDefault();
-    setErrors(NO_ERRORS);
-    const out = bodyOf(v);
-    if ('errors' in out) {
-      setErrors({ message: AMOUNT, fields: out.errors });
-      return;
-    }
-    setBusy(true);
-    try {
-      await onSave(out.body);
-      if (!onCancel) setV(EMPTY);
-    } catch (x) {
-      setErrors(formErrors(x));
-    } finally {
-      setBusy(false);
-    }
-  }
-  const escape = (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && onCancel) {
-      e.preventDefault();
-      onCancel();
-    }
-  };
-  const whole = formLevelError(errors, shown);
-
   return (
-    <form ref={ref} onSubmit={save} onKeyDown={escape} className="admin-form" aria-label={label}>
+    <RecordForm label={label} submit={submit} state={state} shown={shown}>
       <Field label="Name" error={err('name')}>
         {(a) => <input {...a} value={v.name} onChange={(e) => set('name')(e.target.value)} required autoFocus={!!onCancel} />}
       </Field>
@@ -151,24 +121,14 @@ function OptionForm({ label, submit, initial, onSave, onCancel }: { label: strin
       <Field label="Countries (codes, blank for everywhere)" error={err('countries')}>
         {(a) => <input {...a} value={v.countries} placeholder="US, CA" onChange={(e) => set('countries')(e.target.value)} />}
       </Field>
-      <button type="submit" disabled={busy}>
-        {submit}
-      </button>
-      {onCancel && (
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      )}
-      {whole && <p role="alert">{whole}</p>}
-    </form>
+    </RecordForm>
   );
 }
 
 export function ShippingScreen() {
   const [list, setList] = useState<Option[]>([]);
   const [error, setError] = useState('');
-  const [editing, setEditing] = useState<string | null>(null);
-  const rows = useRowFocus();
+  const { close, editButton, editRow } = useRowEditing();
   const load = () => api<{ shippingOptions: Option[] }>('GET', '/api/checkout/admin/shipping-options').then((r) => setList(r.shippingOptions), (e: Error) => setError(e.message));
   useEffect(() => {
     void load();
@@ -179,11 +139,6 @@ export function ShippingScreen() {
     await api('DELETE', `/api/checkout/admin/shipping-options/${id}`).catch((e: Error) => setError(e.message));
     await load();
   }
-  const close = (id: string) => {
-    setEditing(null);
-    rows.focus(id);
-  };
-
   return (
     <>
       <h1>Shipping</h1>
@@ -210,32 +165,26 @@ export function ShippingScreen() {
                 <td>{describeOption(o)}</td>
                 <td>{o.countries.length ? o.countries.join(', ') : 'Everywhere'}</td>
                 <td>
-                  <button type="button" ref={rows.ref(o.id)} aria-label={`Edit ${o.name}`} aria-expanded={editing === o.id} onClick={() => (editing === o.id ? close(o.id) : setEditing(o.id))}>
-                    Edit
-                  </button>{' '}
+                  {editButton(o.id, o.name)}{' '}
                   <button type="button" aria-label={`Delete ${o.name}`} onClick={() => void remove(o.id)}>
                     Delete
                   </button>
                 </td>
               </tr>,
-              editing === o.id ? (
-                <tr key={`${o.id}-edit`}>
-                  <td colSpan={5}>
-                    <OptionForm
-                      label={`Edit ${o.name}`}
-                      submit="Save"
-                      initial={valuesOf(o)}
-                      onCancel={() => close(o.id)}
-                      onSave={async (body) => {
-                        // Fields this screen does not show keep their stored values.
-                        await api('PUT', `/api/checkout/admin/shipping-options/${o.id}`, { ...body, enabled: o.enabled ?? true, ordering: o.ordering ?? 0 });
-                        await load();
-                        close(o.id);
-                      }}
-                    />
-                  </td>
-                </tr>
-              ) : null,
+              editRow(o.id, 5, () => (
+                <OptionForm
+                  label={`Edit ${o.name}`}
+                  submit="Save"
+                  initial={valuesOf(o)}
+                  onCancel={() => close(o.id)}
+                  onSave={async (body) => {
+                    // Fields this screen does not show keep their stored values.
+                    await api('PUT', `/api/checkout/admin/shipping-options/${o.id}`, { ...body, enabled: o.enabled ?? true, ordering: o.ordering ?? 0 });
+                    await load();
+                    close(o.id);
+                  }}
+                />
+              )),
             ])}
           </tbody>
         </table>

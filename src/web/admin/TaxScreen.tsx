@@ -1,7 +1,7 @@
 /** /config/tax: tax rules by country and region; add, edit, delete. */
-import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '../client/api.js';
-import { Field, NO_ERRORS, errorFor, formErrors, formLevelError, useFocusInvalid, useRowFocus, type FormErrors } from './ui.js';
+import { Field, RecordForm, useRecordForm, useRowEditing, type Checked } from './ui.js';
 
 interface Rule {
   id: string;
@@ -30,77 +30,45 @@ const EMPTY: Values = { name: '', country: '', region: '', rate: '', shipping: f
 const RATE = 'Enter the rate as a percentage, such as 8.25.';
 const SHOWN = ['name', 'country', 'region', 'rateBasisPoints'];
 
+/** The request body, or the rate's message when it is not a percentage. */
+function check(v: Values): Checked {
+  const bp = basisPoints(v.rate);
+  if (bp === null) return { errors: { message: RATE, fields: { rateBasisPoints: RATE } } };
+  return { body: { name: v.name, country: v.country, region: v.region, rateBasisPoints: bp, appliesToShipping: v.shipping } };
+}
+
 const valuesOf = (r: Rule): Values => ({ name: r.name, country: r.country, region: r.region, rate: String(r.rateBasisPoints / 100), shipping: r.appliesToShipping });
 
 /** The add form and each row's edit form: the same fields, the server's messages beside them. */
 function RuleForm({ label, submit, initial, onSave, onCancel }: { label: string; submit: string; initial: Values; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel?: () => void }) {
-  const [v, setV] = useState(initial);
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const [busy, setBusy] = useState(false);
-  const ref = useFocusInvalid(errors);
-  const err = (k: string) => errorFor(errors.fields, k);
-
-  async function save(e: FormEvent) {
-    e.preventDefault();
-    setErrors(NO_ERRORS);
-    const bp = basisPoints(v.rate);
-    if (bp === null) {
-      setErrors({ message: RATE, fields: { rateBasisPoints: RATE } });
-      return;
-    }
-    setBusy(true);
-    try {
-      await onSave({ name: v.name, country: v.country, region: v.region, rateBasisPoints: bp, appliesToShipping: v.shipping });
-      if (!onCancel) setV(EMPTY);
-    } catch (x) {
-      setErrors(formErrors(x));
-    } finally {
-      setBusy(false);
-    }
-  }
-  const escape = (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && onCancel) {
-      e.preventDefault();
-      onCancel();
-    }
-  };
-  const whole = formLevelError(errors, SHOWN);
+  const state = useRecordForm({ initial, empty: EMPTY, check, onSave, onCancel });
+  const { v, set, err } = state;
 
   return (
-    <form ref={ref} onSubmit={save} onKeyDown={escape} className="admin-form" aria-label={label}>
+    <RecordForm label={label} submit={submit} state={state} shown={SHOWN}>
       <Field label="Name" error={err('name')}>
-        {(a) => <input {...a} value={v.name} onChange={(e) => setV({ ...v, name: e.target.value })} required autoFocus={!!onCancel} />}
+        {(a) => <input {...a} value={v.name} onChange={(e) => set('name')(e.target.value)} required autoFocus={!!onCancel} />}
       </Field>
       <Field label="Country code" error={err('country')}>
-        {(a) => <input {...a} value={v.country} maxLength={2} onChange={(e) => setV({ ...v, country: e.target.value.toUpperCase() })} required />}
+        {(a) => <input {...a} value={v.country} maxLength={2} onChange={(e) => set('country')(e.target.value.toUpperCase())} required />}
       </Field>
       <Field label="Region code (blank for the whole country)" error={err('region')}>
-        {(a) => <input {...a} value={v.region} onChange={(e) => setV({ ...v, region: e.target.value.toUpperCase() })} />}
+        {(a) => <input {...a} value={v.region} onChange={(e) => set('region')(e.target.value.toUpperCase())} />}
       </Field>
       <Field label="Rate (%)" error={err('rateBasisPoints')}>
-        {(a) => <input {...a} value={v.rate} inputMode="decimal" onChange={(e) => setV({ ...v, rate: e.target.value })} required />}
+        {(a) => <input {...a} value={v.rate} inputMode="decimal" onChange={(e) => set('rate')(e.target.value)} required />}
       </Field>
       <label>
-        <input type="checkbox" checked={v.shipping} onChange={(e) => setV({ ...v, shipping: e.target.checked })} /> Tax shipping too
+        <input type="checkbox" checked={v.shipping} onChange={(e) => set('shipping')(e.target.checked)} /> Tax shipping too
       </label>
-      <button type="submit" disabled={busy}>
-        {submit}
-      </button>
-      {onCancel && (
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      )}
-      {whole && <p role="alert">{whole}</p>}
-    </form>
+    </RecordForm>
   );
 }
 
 export function TaxScreen() {
   const [list, setList] = useState<Rule[]>([]);
   const [error, setError] = useState('');
-  const [editing, setEditing] = useState<string | null>(null);
-  const rows = useRowFocus();
+  const { close, editButton, editRow } = useRowEditing();
   const load = () => api<{ taxRules: Rule[] }>('GET', '/api/checkout/admin/tax-rules').then((r) => setList(r.taxRules), (e: Error) => setError(e.message));
   useEffect(() => {
     void load();
@@ -110,10 +78,6 @@ export function TaxScreen() {
     await api('DELETE', `/api/checkout/admin/tax-rules/${id}`).catch((e: Error) => setError(e.message));
     await load();
   }
-  const close = (id: string) => {
-    setEditing(null);
-    rows.focus(id);
-  };
   return (
     <>
       <h1>Tax</h1>
@@ -141,31 +105,25 @@ export function TaxScreen() {
                 <td>{(r.rateBasisPoints / 100).toFixed(2)}%</td>
                 <td>{r.appliesToShipping ? 'Yes' : 'No'}</td>
                 <td>
-                  <button type="button" ref={rows.ref(r.id)} aria-label={`Edit ${r.name}`} aria-expanded={editing === r.id} onClick={() => (editing === r.id ? close(r.id) : setEditing(r.id))}>
-                    Edit
-                  </button>{' '}
+                  {editButton(r.id, r.name)}{' '}
                   <button type="button" aria-label={`Delete ${r.name}`} onClick={() => void remove(r.id)}>
                     Delete
                   </button>
                 </td>
               </tr>,
-              editing === r.id ? (
-                <tr key={`${r.id}-edit`}>
-                  <td colSpan={6}>
-                    <RuleForm
-                      label={`Edit ${r.name}`}
-                      submit="Save"
-                      initial={valuesOf(r)}
-                      onCancel={() => close(r.id)}
-                      onSave={async (body) => {
-                        await api('PUT', `/api/checkout/admin/tax-rules/${r.id}`, body);
-                        await load();
-                        close(r.id);
-                      }}
-                    />
-                  </td>
-                </tr>
-              ) : null,
+              editRow(r.id, 6, () => (
+                <RuleForm
+                  label={`Edit ${r.name}`}
+                  submit="Save"
+                  initial={valuesOf(r)}
+                  onCancel={() => close(r.id)}
+                  onSave={async (body) => {
+                    await api('PUT', `/api/checkout/admin/tax-rules/${r.id}`, body);
+                    await load();
+                    close(r.id);
+                  }}
+                />
+              )),
             ])}
           </tbody>
         </table>

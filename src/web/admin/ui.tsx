@@ -1,8 +1,8 @@
 /**
  * Small pieces every /config screen uses: an error's text, a GET that loads a screen's data, a save form,
- * fields with the server's messages beside them, and focus returning to a row's button.
+ * fields with the server's messages beside them, focus returning to a row's button, and a table's add and inline edit forms.
  */
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { api, ApiError } from '../client/api.js';
 
 /** The text to show for a failed call. */
@@ -114,4 +114,96 @@ export function useFocusInvalid(errors: FormErrors) {
     if (Object.keys(errors.fields).length) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [errors]);
   return form;
+}
+
+/** What an add-or-edit form's fields turn into: the request body, or the messages to show instead of sending it. */
+export type Checked = { body: Record<string, unknown> } | { errors: FormErrors };
+
+/**
+ * The state of a record's add form or inline edit form: the values, the messages (server's or `check`'s), busy
+ * while saving; an add form (no `onCancel`) empties itself after a save, an edit form closes on Escape.
+ */
+export function useRecordForm<V>({ initial, empty, check, onSave, onCancel }: { initial: V; empty: V; check: (v: V) => Checked; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel?: () => void }) {
+  const [v, setV] = useState(initial);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const [busy, setBusy] = useState(false);
+  const ref = useFocusInvalid(errors);
+  const set =
+    <K extends keyof V>(k: K) =>
+    (x: V[K]) =>
+      setV((f) => ({ ...f, [k]: x }));
+  const err = (k: string) => errorFor(errors.fields, k);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setErrors(NO_ERRORS);
+    const out = check(v);
+    if ('errors' in out) {
+      setErrors(out.errors);
+      return;
+    }
+    setBusy(true);
+    try {
+      await onSave(out.body);
+      if (!onCancel) setV(empty);
+    } catch (x) {
+      setErrors(formErrors(x));
+    } finally {
+      setBusy(false);
+    }
+  }
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && onCancel) {
+      e.preventDefault();
+      onCancel();
+    }
+  };
+  return { v, set, err, errors, busy, onCancel, form: { ref, onSubmit, onKeyDown } };
+}
+
+/**
+ * The form around a record's fields: its submit button, Cancel when it edits a row, and the call's message when no
+ * field on screen (`shown`, the server's names) carries it.
+ */
+export function RecordForm({ label, submit, state, shown, children }: { label: string; submit: string; state: Pick<ReturnType<typeof useRecordForm>, 'errors' | 'busy' | 'onCancel' | 'form'>; shown: string[]; children: ReactNode }) {
+  const whole = formLevelError(state.errors, shown);
+  return (
+    <form {...state.form} className="admin-form" aria-label={label}>
+      {children}
+      <button type="submit" disabled={state.busy}>
+        {submit}
+      </button>
+      {state.onCancel && (
+        <button type="button" onClick={state.onCancel}>
+          Cancel
+        </button>
+      )}
+      {whole && <p role="alert">{whole}</p>}
+    </form>
+  );
+}
+
+/**
+ * Which row of a table is open for editing: each row's Edit button (named after the record, expanded while its form
+ * is open, closing it when pressed again) and the row under it holding the form; closing puts focus back on the button.
+ */
+export function useRowEditing() {
+  const [editing, setEditing] = useState<string | null>(null);
+  const rows = useRowFocus();
+  const close = (id: string) => {
+    setEditing(null);
+    rows.focus(id);
+  };
+  const editButton = (id: string, name: string) => (
+    <button type="button" ref={rows.ref(id)} aria-label={`Edit ${name}`} aria-expanded={editing === id} onClick={() => (editing === id ? close(id) : setEditing(id))}>
+      Edit
+    </button>
+  );
+  const editRow = (id: string, columns: number, form: () => ReactNode) =>
+    editing === id ? (
+      <tr key={`${id}-edit`}>
+        <td colSpan={columns}>{form()}</td>
+      </tr>
+    ) : null;
+  return { close, editButton, editRow };
 }
