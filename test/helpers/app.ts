@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/server/config.js';
 import { seedDemo, type SeedResult } from '../../src/server/seed.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { testDatabase, type DbKind } from './db.js';
-import type { Database } from '../../src/db/index.js';
+import { open, type Database } from '../../src/db/index.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -30,6 +30,27 @@ export async function testApp(kind: DbKind = 'pglite', env: Record<string, strin
     close: async () => {
       await app.close();
       await database.close();
+    },
+  };
+}
+
+/** A second instance of the app over the same database: its own caches and, on PostgreSQL, its own connection pool. */
+export interface OtherInstance {
+  app: FastifyInstance;
+  database: Database;
+  close(): Promise<void>;
+}
+
+export async function otherInstance(t: TestApp, env: Record<string, string> = {}): Promise<OtherInstance> {
+  const database = t.database.kind === 'postgres' ? await open({ databaseUrl: (t.database as Database & { url?: string }).url!, migrate: false }) : t.database;
+  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', RATE_LIMIT_STORE: 'memory', ...env }), database, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      if (database !== t.database) await database.close();
     },
   };
 }

@@ -5,10 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { DB_KINDS } from '../helpers/db.js';
-import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { buildApp } from '../../src/server/app.js';
-import { loadConfig } from '../../src/server/config.js';
-import { open, type Database } from '../../src/db/index.js';
+import { OWNER, otherInstance, testApp, Visitor, type OtherInstance, type TestApp } from '../helpers/app.js';
+import type { Database } from '../../src/db/index.js';
 import { renderIsland } from '../../src/web/ssr.js';
 import { CART_COOKIES, EXPERIMENT_COOKIES, KEYED_COOKIES, NEUTRAL_COOKIES, PRIVATE_COOKIES, pickEncoding } from '../../src/server/pages/page-cache.js';
 
@@ -23,16 +21,15 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
   let t: TestApp;
   let other: FastifyInstance;
   let otherDb: Database;
+  let second: OtherInstance;
 
   beforeAll(async () => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
-    otherDb = kind === 'postgres' ? await open({ databaseUrl: (t.database as Database & { url?: string }).url!, migrate: false }) : t.database;
-    other = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', RATE_LIMIT_STORE: 'memory' }), database: otherDb, logger: false });
-    await other.ready();
+    second = await otherInstance(t);
+    ({ app: other, database: otherDb } = second);
   }, 60_000);
   afterAll(async () => {
-    await other?.close();
-    if (kind === 'postgres') await otherDb?.close();
+    await second?.close();
     await t?.close();
   });
 
@@ -221,8 +218,9 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
   });
 
   it('re-renders a page older than PAGE_CACHE_SECONDS, and keeps none at 0', async () => {
-    const short = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', RATE_LIMIT_STORE: 'memory', PAGE_CACHE_SECONDS: '1' }), database: otherDb, logger: false });
-    const off = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', RATE_LIMIT_STORE: 'memory', PAGE_CACHE_SECONDS: '0' }), database: otherDb, logger: false });
+    const shortLived = await otherInstance(t, { PAGE_CACHE_SECONDS: '1' });
+    const switchedOff = await otherInstance(t, { PAGE_CACHE_SECONDS: '0' });
+    const [short, off] = [shortLived.app, switchedOff.app];
     try {
       const visit = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/journal' });
       await visit(short);
@@ -236,8 +234,8 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
       for (let i = 0; i < 3; i++) expect((await visit(off)).statusCode).toBe(200);
       expect(off.pageCache.stats).toEqual({ hits: 0, misses: 0, stored: 0, shared: 0 });
     } finally {
-      await short.close();
-      await off.close();
+      await shortLived.close();
+      await switchedOff.close();
     }
   });
 });

@@ -2,10 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { DB_KINDS } from '../helpers/db.js';
-import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { buildApp } from '../../src/server/app.js';
-import { loadConfig } from '../../src/server/config.js';
-import { open, type Database } from '../../src/db/index.js';
+import { OWNER, otherInstance, testApp, Visitor, type OtherInstance, type TestApp } from '../helpers/app.js';
+import type { Database } from '../../src/db/index.js';
 import { rows } from '../../src/server/db-util.js';
 import { COMPACT_AT } from '../../src/server/plugins/site-cache.js';
 
@@ -21,19 +19,18 @@ describe.each(DB_KINDS)('site cache on %s', (kind) => {
   /** The other instance: its own app (own caches) and, on PostgreSQL, its own connection pool. */
   let other: FastifyInstance;
   let otherDb: Database;
+  let second: OtherInstance;
   let owner: Visitor;
 
   beforeAll(async () => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
-    otherDb = kind === 'postgres' ? await open({ databaseUrl: (t.database as Database & { url?: string }).url!, migrate: false }) : t.database;
-    other = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', RATE_LIMIT_STORE: 'memory' }), database: otherDb, logger: false });
-    await other.ready();
+    second = await otherInstance(t);
+    ({ app: other, database: otherDb } = second);
     owner = new Visitor(other);
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
   }, 60_000);
   afterAll(async () => {
-    await other?.close();
-    if (kind === 'postgres') await otherDb?.close();
+    await second?.close();
     await t?.close();
   });
 
