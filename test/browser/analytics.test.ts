@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import { OWNER } from '../helpers/app.js';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 
 const ANALYTICS = /\/api\/(census\/|v1\/events|events\/|1\/performance\/)/;
 
@@ -29,16 +28,6 @@ describe('analytics in Chromium', () => {
     return seen;
   }
 
-  async function signIn(context: BrowserContext): Promise<Page> {
-    const page = await context.newPage();
-    await page.goto(`${site.url}/config/login`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${site.url}/config`);
-    return page;
-  }
-
   async function funnelLabel(page: Page): Promise<string> {
     await page.goto(`${site.url}/config/analytics`);
     const chart = page.getByRole('img', { name: /^Shopper funnel/ });
@@ -64,7 +53,7 @@ describe('analytics in Chromium', () => {
     await visitor.close();
 
     const owner = await b.browser.newContext();
-    const admin = await signIn(owner);
+    const admin = await signInAsOwner(await owner.newPage(), site);
     await expect
       .poll(async () => funnelLabel(admin), { timeout: 10_000, interval: 300 })
       .toMatch(/Product view: 1; Add to cart: 1 \(100% of the step before\); View cart: 1 \(100% of the step before\)/);
@@ -91,7 +80,7 @@ describe('analytics in Chromium', () => {
     await visitor.close();
 
     const owner = await b.browser.newContext();
-    const admin = await signIn(owner);
+    const admin = await signInAsOwner(await owner.newPage(), site);
     await admin.goto(`${site.url}/config/analytics`);
     const errors = admin.getByRole('region', { name: 'JavaScript errors' });
     await expect.poll(async () => {
@@ -105,7 +94,7 @@ describe('analytics in Chromium', () => {
   it('makes no analytics request under /config, for the owner, or with tracking off', async () => {
     const owner = await b.browser.newContext();
     const ownerRequests = recordAnalytics(owner);
-    const admin = await signIn(owner);
+    const admin = await signInAsOwner(await owner.newPage(), site);
     await admin.goto(`${site.url}/config/analytics`);
     await admin.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
     // The owner browsing the public site is not tracked either.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { OWNER, Visitor } from '../helpers/app.js';
 
 const API = '/api/checkout/admin';
@@ -52,17 +52,22 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
     context = await b.browser.newContext();
     page = await context.newPage();
     problems = watchConsole(page);
-    await page.goto(`${site.url}/config/login?next=${encodeURIComponent('/config/shipping')}`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${site.url}/config/shipping`);
+    await signInAsOwner(page, site, '/config/shipping');
   }, 120_000);
   afterAll(async () => {
     await context?.close();
     await b?.close();
     await site?.close();
   });
+
+  /** Goes to /config/`screen`, presses the Edit button of the row `name` in the table `tableName`: that table and the form. */
+  async function openEdit(screen: string, heading: string, tableName: string, name: string) {
+    await page.goto(`${site.url}/config/${screen}`);
+    await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+    const table = page.getByRole('table', { name: tableName });
+    await table.getByRole('button', { name: `Edit ${name}` }).click();
+    return { table, form: page.getByRole('form', { name: `Edit ${name}` }) };
+  }
 
   /** Console lines other than the browser's note of the 400/409 answers these tests ask for. */
   const unexpected = () => problems.filter((p) => !p.includes('favicon') && !/status of 40[09]/.test(p));
@@ -142,12 +147,7 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
   });
 
   it('a tax rule: a rate over 100% shows the server message beside the rate; the fixed rule is stored', async () => {
-    await page.goto(`${site.url}/config/tax`);
-    await page.getByRole('heading', { name: 'Tax', level: 1 }).waitFor();
-    const table = page.getByRole('table', { name: 'Tax rules' });
-    const edit = table.getByRole('button', { name: 'Edit Oregon' });
-    await edit.click();
-    const form = page.getByRole('form', { name: 'Edit Oregon' });
+    const { table, form } = await openEdit('tax', 'Tax', 'Tax rules', 'Oregon');
     const rate = form.getByRole('textbox', { name: 'Rate (%)' });
     expect(await rate.inputValue()).toBe('0');
     expect(await form.getByRole('textbox', { name: 'Country code' }).inputValue()).toBe('US');
@@ -177,12 +177,7 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
   });
 
   it('a coupon: a code another coupon holds shows the clash beside the code; the edited coupon is stored', async () => {
-    await page.goto(`${site.url}/config/coupons`);
-    await page.getByRole('heading', { name: 'Coupons', level: 1 }).waitFor();
-    const table = page.getByRole('table', { name: 'Coupons' });
-    const edit = table.getByRole('button', { name: 'Edit WELCOME' });
-    await edit.click();
-    const form = page.getByRole('form', { name: 'Edit WELCOME' });
+    const { table, form } = await openEdit('coupons', 'Coupons', 'Coupons', 'WELCOME');
     const code = form.getByRole('textbox', { name: 'Code' });
     expect(await focused(code)).toBe(true);
     expect(await code.inputValue()).toBe('WELCOME');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { OWNER, Visitor } from '../helpers/app.js';
 import { rows } from '../../src/server/db-util.js';
 
@@ -98,11 +98,7 @@ describe('checkout in Chromium', () => {
 
     // The owner sees the order and refunds it; the stock comes back.
     const admin = await (await b.browser.newContext()).newPage();
-    await admin.goto(`${site.url}/config/login`);
-    await admin.getByLabel('Email').fill(OWNER.email);
-    await admin.getByLabel('Password').fill(OWNER.password);
-    await admin.getByRole('button', { name: 'Sign in' }).click();
-    await admin.waitForURL(`${site.url}/config`);
+    await signInAsOwner(admin, site);
     await admin.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Orders' }).click();
     await admin.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
     const row = admin.getByRole('table', { name: 'Orders' }).getByRole('row', { name: new RegExp(`Order #${orderNumber}`) });

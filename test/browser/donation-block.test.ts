@@ -4,8 +4,7 @@
  * gives through the block's form and reaches the contribution confirmed page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
-import { OWNER } from '../helpers/app.js';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { donations as donationText } from '../../src/core/messages.js';
 
 describe('donation block in Chromium', () => {
@@ -23,11 +22,7 @@ describe('donation block in Chromium', () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     const problems = watchConsole(page);
-    await page.goto(`${site.url}/config/login`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${site.url}/config`);
+    await signInAsOwner(page, site);
     await page.getByRole('link', { name: 'Page editor', exact: true }).click();
     const create = page.getByRole('form', { name: 'Create a page' });
     await create.getByLabel('Page title').fill('Give to the studio');

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
-import { OWNER } from '../helpers/app.js';
+import type { Page } from 'playwright-core';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { MAX_BLOCKS_PER_LAYOUT } from '../../src/core/constants.js';
 import { BlockType } from '../../src/core/enums.js';
 import { createBlock, emptyLayout, addSection, addBlock, type PageLayout } from '../../src/core/layout.js';
@@ -11,16 +10,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function signIn(context: BrowserContext, site: LiveSite): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(`${site.url}/config/login`);
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${site.url}/config`);
-  return page;
-}
 
 /** Creates a page from /config/pages and waits for its editor. */
 async function createPage(page: Page, site: LiveSite, title: string): Promise<string> {
@@ -73,7 +62,7 @@ describe('page editor in Chromium', () => {
 
   it('an owner builds a page (heading, text, image, button, product), rearranges it with the keyboard, previews it at phone width and publishes it; a visitor sees the same page', async () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await signIn(context, site);
+    const page = await signInAsOwner(await context.newPage(), site);
     const problems = watchConsole(page);
     await createPage(page, site, 'Spring range');
     await page.getByRole('button', { name: 'Add section' }).click();
@@ -189,7 +178,7 @@ describe('page editor in Chromium', () => {
 
   it(`refuses the ${MAX_BLOCKS_PER_LAYOUT + 1}st block with the limit's message`, async () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await signIn(context, site);
+    const page = await signInAsOwner(await context.newPage(), site);
     const editorUrl = await createPage(page, site, 'Full page');
     const id = editorUrl.split('/').pop()!;
     // Sixty blocks saved as the draft through the API the editor uses.
@@ -222,7 +211,7 @@ describe('page editor in Chromium', () => {
 
   it('two owners edit one page: the later save is refused with a message and a Reload action, and nothing is overwritten', async () => {
     const first = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const a = await signIn(first, site);
+    const a = await signInAsOwner(await first.newPage(), site);
     const editorUrl = await createPage(a, site, 'Shared page');
     await a.getByRole('button', { name: 'Add section' }).click();
     await addFromPalette(a, 1, 'Heading');
@@ -230,7 +219,7 @@ describe('page editor in Chromium', () => {
     await saved(a);
 
     const second = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const other = await signIn(second, site);
+    const other = await signInAsOwner(await second.newPage(), site);
     await other.goto(editorUrl);
     await other.getByRole('group', { name: 'Heading: First owner' }).click();
     await other.getByRole('complementary').getByLabel('Heading text').fill('Second owner');
@@ -250,7 +239,7 @@ describe('page editor in Chromium', () => {
 
   it('moves a block by dragging it, resizes, duplicates and deletes blocks, adds, moves and deletes sections, sets the statuses shown in the pages list, and passes an axe-core scan', async () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await signIn(context, site);
+    const page = await signInAsOwner(await context.newPage(), site);
     const problems = watchConsole(page);
     await createPage(page, site, 'Dragged page');
     await page.getByRole('button', { name: 'Add section' }).click();
@@ -325,7 +314,7 @@ describe('page editor in Chromium', () => {
 
   it('site styles: the owner changes a palette colour and the heading weight; only those dirty paths are sent, and visitors get the new styles', async () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await signIn(context, site);
+    const page = await signInAsOwner(await context.newPage(), site);
     await page.getByRole('link', { name: 'Site styles', exact: true }).click();
     const form = page.getByRole('form', { name: 'Site styles' });
     await form.getByLabel('Accent', { exact: true }).fill('#aa3300');
@@ -348,7 +337,7 @@ describe('page editor in Chromium', () => {
 
   it("a page that cannot be loaded shows 'Something went wrong' with 'Try again'; a bad page URL is refused", async () => {
     const context = await b.browser.newContext();
-    const page = await signIn(context, site);
+    const page = await signInAsOwner(await context.newPage(), site);
     await page.goto(`${site.url}/config/pages/no-such-page`);
     const alert = page.getByRole('alert');
     await alert.getByText(editorMessages.SOMETHING_WENT_WRONG).waitFor();
@@ -367,7 +356,7 @@ describe('page editor in Chromium', () => {
 
   it('dialogs trap focus, close on Escape and give focus back', async () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await signIn(context, site);
+    const page = await signInAsOwner(await context.newPage(), site);
     await createPage(page, site, 'Dialog page');
     await page.getByRole('button', { name: 'Add section' }).click();
     const opener = page.getByRole('button', { name: 'Add block to section 1' });

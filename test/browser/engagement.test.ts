@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { BrowserContext, Page, Request } from 'playwright-core';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
+import type { Page, Request } from 'playwright-core';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { OWNER, Visitor } from '../helpers/app.js';
 import { mailingListsOf } from '../../src/server/engagement/index.js';
 import { engagement as em } from '../../src/core/messages.js';
@@ -57,16 +57,6 @@ describe('engagement in Chromium', () => {
     await site?.close();
   });
 
-  async function signIn(context: BrowserContext, next: string): Promise<Page> {
-    const page = await context.newPage();
-    await page.goto(`${site.url}/config/login?next=${encodeURIComponent(next)}`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${site.url}${next}`);
-    return page;
-  }
-
   it('the popup appears at its anchor, traps focus, closes on Escape, stays closed after reload and returns when its version changes', async () => {
     expect((await owner.send('PUT', `${API}/popup`, POPUP)).statusCode).toBe(200);
     const context = await b.browser.newContext({ viewport: { width: 1200, height: 800 } });
@@ -103,7 +93,7 @@ describe('engagement in Chromium', () => {
 
     // The owner changes the popup on its /config screen: its version goes up and it shows again.
     const stored = Number(await page.evaluate(() => localStorage.getItem('tessera.popupOverlay.version')));
-    const admin = await signIn(await b.browser.newContext(), '/config/popup');
+    const admin = await signInAsOwner(await (await b.browser.newContext()).newPage(), site, '/config/popup');
     const form = admin.getByRole('form', { name: 'Promo popup' });
     await form.getByRole('textbox', { name: 'Title', exact: true }).fill('Fifteen percent off');
     await form.getByRole('radio', { name: 'top left' }).check();
@@ -170,7 +160,7 @@ describe('engagement in Chromium', () => {
     await expect.poll(() => dialog.getByRole('status').textContent(), { timeout: 10_000 }).toBe('Welcome aboard!');
     expect(await page.evaluate(() => localStorage.getItem('tessera.popupOverlay.submitted'))).toBe('true');
 
-    const admin = await signIn(await b.browser.newContext(), '/config/mailing-lists');
+    const admin = await signInAsOwner(await (await b.browser.newContext()).newPage(), site, '/config/mailing-lists');
     const members = admin.getByRole('table', { name: 'Members of Newsletter' });
     const row = members.getByRole('row').filter({ hasText: 'popup-reader@example.com' });
     await expect.poll(() => row.getByRole('cell').nth(1).textContent(), { timeout: 10_000 }).toBe('subscribed');
@@ -203,7 +193,7 @@ describe('engagement in Chromium', () => {
   }
 
   it('with opt-in cookies refused, no analytics request is made and the census cookies are cleared; accepting starts analytics', async () => {
-    const admin = await signIn(await b.browser.newContext(), '/config/cookies');
+    const admin = await signInAsOwner(await (await b.browser.newContext()).newPage(), site, '/config/cookies');
     const form = admin.getByRole('form', { name: 'Cookie banner' });
     await form.getByRole('radio', { name: /^Opt-in/ }).check();
     await form.getByRole('button', { name: 'Save' }).click();

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/server/db-util.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { OWNER } from '../helpers/app.js';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -21,18 +19,10 @@ describe('flags in Chromium', () => {
     await site?.close();
   });
 
-  async function signIn(page: Page) {
-    await page.goto(`${site.url}/config/login`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${site.url}/config`);
-  }
-
   it('an override is stored in local storage under the experiment key, events carry the variant, and a reset removes it', async () => {
     const owner = await b.browser.newContext();
     const admin = await owner.newPage();
-    await signIn(admin);
+    await signInAsOwner(admin, site);
     const saved = await admin.evaluate(async () => {
       const crumb = document.cookie.split('; ').find((c) => c.startsWith('crumb='))!.slice(6);
       const res = await fetch('/api/flags/experiments', {
@@ -77,7 +67,7 @@ describe('flags in Chromium', () => {
   it('the owner switches a feature off on /config/features, and billing links resolve', async () => {
     const context = await b.browser.newContext();
     const page = await context.newPage();
-    await signIn(page);
+    await signInAsOwner(page, site);
     await page.goto(`${site.url}/config/features`);
     await page.getByRole('heading', { name: 'Features and experiments' }).waitFor();
     const giftCards = page.getByRole('checkbox', { name: 'Gift cards' });

@@ -1,7 +1,7 @@
 /** The form builder's mailing list setting of a newsletter form, in Chromium. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { OWNER, Visitor } from '../helpers/app.js';
 import { rows } from '../../src/server/db-util.js';
 import { NEWSLETTER_FORM_ID } from '../../src/server/forms/seed.js';
@@ -31,11 +31,7 @@ describe('the form builder in Chromium: a newsletter form chooses its mailing li
     const context = await b.browser.newContext();
     const page = await context.newPage();
     const problems = watchConsole(page);
-    await page.goto(`${site.url}/config/login?next=${encodeURIComponent('/config/forms')}`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${site.url}/config/forms`);
+    await signInAsOwner(page, site, '/config/forms');
 
     const openStorage = async () => {
       await page.getByRole('list', { name: 'Forms' }).getByRole('button', { name: 'Newsletter', exact: true }).click();

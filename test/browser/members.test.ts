@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { OWNER, Visitor } from '../helpers/app.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -177,11 +177,7 @@ describe('member areas in Chromium', () => {
     await site.app.analytics.ingest.drain();
     const ownerContext = await b.browser.newContext();
     const admin = await ownerContext.newPage();
-    await admin.goto(`${site.url}/config/login?next=/config/members`);
-    await admin.getByLabel('Email').fill(OWNER.email);
-    await admin.getByLabel('Password').fill(OWNER.password);
-    await admin.getByRole('button', { name: 'Sign in' }).click();
-    await admin.waitForURL(`${site.url}/config/members`);
+    await signInAsOwner(admin, site, '/config/members');
     await admin.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     const members = admin.getByRole('table', { name: 'Members' });
     await members.getByRole('row', { name: /ada@example\.com Ada Potter Pottery School active/ }).waitFor();
@@ -208,11 +204,7 @@ describe('member areas in Chromium', () => {
     // The owner sets the site password on the Members screen.
     const ownerContext = await b.browser.newContext();
     const admin = await ownerContext.newPage();
-    await admin.goto(`${site.url}/config/login?next=/config/members`);
-    await admin.getByLabel('Email').fill(OWNER.email);
-    await admin.getByLabel('Password').fill(OWNER.password);
-    await admin.getByRole('button', { name: 'Sign in' }).click();
-    await admin.waitForURL(`${site.url}/config/members`);
+    await signInAsOwner(admin, site, '/config/members');
     await admin.getByText('The site is open to everyone.').waitFor();
     await admin.getByLabel('New site password').fill('open sesame');
     await admin.getByRole('button', { name: 'Set site password' }).click();

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
-import { OWNER } from '../helpers/app.js';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { rows } from '../../src/server/db-util.js';
 import { siteUserMessages } from '../../src/server/platform/site-users.js';
 
@@ -20,11 +19,7 @@ describe('platform in Chromium', () => {
     const context = await b.browser.newContext();
     const page = await context.newPage();
     const problems = watchConsole(page);
-    await page.goto(`${site.url}/config/login`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${site.url}/config`);
+    await signInAsOwner(page, site);
 
     await page.getByRole('link', { name: 'Products', exact: true }).click();
     await page.waitForURL(`${site.url}/config/products`);

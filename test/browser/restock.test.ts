@@ -3,8 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
-import { OWNER } from '../helpers/app.js';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { configureCaptcha } from '../../src/server/captcha/index.js';
 import { DEFAULT_THEME_DIR } from '../../src/server/pages/theme.js';
@@ -94,11 +93,7 @@ describe('restock sign-up in Chromium', () => {
     // The owner restocks L / Navy on the Back in stock screen.
     const ownerContext = await b.browser.newContext();
     const admin = await ownerContext.newPage();
-    await admin.goto(`${site.url}/config/login?next=/config/restock`);
-    await admin.getByLabel('Email').fill(OWNER.email);
-    await admin.getByLabel('Password').fill(OWNER.password);
-    await admin.getByRole('button', { name: 'Sign in' }).click();
-    await admin.waitForURL(`${site.url}/config/restock`);
+    await signInAsOwner(admin, site, '/config/restock');
     await admin.getByRole('heading', { name: 'Back in stock' }).waitFor();
     const name = 'Linen Camp Shirt, Size: L, Color: Navy';
     await admin.getByRole('heading', { name: /Linen Camp Shirt \(1 waiting\)/ }).waitFor();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { sql } from 'drizzle-orm';
 import { OWNER, Visitor } from '../helpers/app.js';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { rows } from '../../src/server/db-util.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -35,16 +35,6 @@ describe('reviews and donations in Chromium', () => {
     await b?.close();
     await site?.close();
   });
-
-  async function signIn(context: BrowserContext): Promise<Page> {
-    const admin = await context.newPage();
-    await admin.goto(`${site.url}/config/login`);
-    await admin.getByLabel('Email').fill(OWNER.email);
-    await admin.getByLabel('Password').fill(OWNER.password);
-    await admin.getByRole('button', { name: 'Sign in' }).click();
-    await admin.waitForURL(`${site.url}/config`);
-    return admin;
-  }
 
   /** Shopper events the page sent, by name. */
   function shopperEvents(context: BrowserContext): string[] {
@@ -96,7 +86,7 @@ describe('reviews and donations in Chromium', () => {
 
     // The owner approves it in /config/reviews.
     const ownerContext = await b.browser.newContext();
-    const admin = await signIn(ownerContext);
+    const admin = await signInAsOwner(await ownerContext.newPage(), site);
     await admin.goto(`${site.url}/config/reviews`);
     const table = admin.getByRole('table', { name: 'Waiting for approval reviews' });
     await table.getByRole('cell', { name: /Makes the clearest coffee/ }).waitFor();
@@ -197,7 +187,7 @@ describe('reviews and donations in Chromium', () => {
 
     // The owner's donor list in /config/donations.
     const ownerContext = await b.browser.newContext();
-    const admin = await signIn(ownerContext);
+    const admin = await signInAsOwner(await ownerContext.newPage(), site);
     const adminProblems = watchConsole(admin);
     await admin.goto(`${site.url}/config/donations`);
     const donors = admin.getByRole('table', { name: 'Donors' });
@@ -209,7 +199,7 @@ describe('reviews and donations in Chromium', () => {
 
   it('the owner chooses related products in /config/related-products and the product page shows them in that order', async () => {
     const ownerContext = await b.browser.newContext();
-    const admin = await signIn(ownerContext);
+    const admin = await signInAsOwner(await ownerContext.newPage(), site);
     const problems = watchConsole(admin);
     await admin.goto(`${site.url}/config/related-products`);
     await admin.getByRole('heading', { name: 'Related products', level: 1 }).waitFor();

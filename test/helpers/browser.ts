@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page, type ConsoleMessage } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
-import { testApp, type TestApp } from './app.js';
+import { OWNER, testApp, type TestApp } from './app.js';
 import type { DbKind } from './db.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -57,4 +57,17 @@ export function watchConsole(page: Page): string[] {
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   return problems;
+}
+
+/**
+ * Signs the seeded owner in on `page` through /config/login, asking to land on `next` (the dashboard unless told),
+ * and waits until the browser is there. Returns the page.
+ */
+export async function signInAsOwner(page: Page, site: LiveSite, next = '/config'): Promise<Page> {
+  await page.goto(`${site.url}/config/login${next === '/config' ? '' : `?next=${encodeURIComponent(next)}`}`);
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${site.url}${next}`);
+  return page;
 }
