@@ -1,8 +1,7 @@
 /** /config/coupons: percentage, fixed-amount and free-shipping codes with a minimum subtotal, expiry and usage limit; add, edit, delete. */
-import { useEffect, useState } from 'react';
 import { api } from '../client/api.js';
-import { formatMoney, moneyDecimalString, toMinorUnits } from '../../core/money.js';
-import { Field, RecordForm, useRecordForm, useRowEditing, type Checked } from './ui.js';
+import { formatMoney, moneyDecimalString } from '../../core/money.js';
+import { Field, RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, type Checked } from './ui.js';
 
 interface Coupon {
   id: string;
@@ -54,15 +53,7 @@ function valuesOf(c: Coupon): Values {
 
 /** The request body, or the fields whose amounts cannot be read (under the server's names for them). */
 function bodyOf(v: Values): Checked {
-  const errors: Record<string, string> = {};
-  const cents = (s: string, field: string) => {
-    try {
-      return s.trim() ? toMinorUnits(s.trim()) : 0;
-    } catch {
-      errors[field] = AMOUNT;
-      return 0;
-    }
-  };
+  const { cents, result } = amountReader(AMOUNT);
   const body = {
     code: v.code,
     kind: v.kind,
@@ -73,7 +64,7 @@ function bodyOf(v: Values): Checked {
     expiresAt: v.expires ? new Date(`${v.expires}T23:59:59`).getTime() : null,
     usageLimit: Number(v.limit) || 0,
   };
-  return Object.keys(errors).length ? { errors: { message: AMOUNT, fields: errors } } : { body };
+  return result(body);
 }
 
 /** The add form and each row's edit form: the same fields, the server's messages beside them. */
@@ -116,18 +107,8 @@ function CouponForm({ label, submit, initial, onSave, onCancel }: { label: strin
 }
 
 export function CouponsScreen() {
-  const [list, setList] = useState<Coupon[]>([]);
-  const [error, setError] = useState('');
-  const { close, editButton, editRow } = useRowEditing();
-  const load = () => api<{ coupons: Coupon[] }>('GET', '/api/checkout/admin/coupons').then((r) => setList(r.coupons), (e: Error) => setError(e.message));
-  useEffect(() => {
-    void load();
-  }, []);
-  async function remove(id: string) {
-    setError('');
-    await api('DELETE', `/api/checkout/admin/coupons/${id}`).catch((e: Error) => setError(e.message));
-    await load();
-  }
+  const { list, error, load, remove } = useRecordList<Coupon>('/api/checkout/admin/coupons', 'coupons');
+  const { close, rowButtons, editRow } = useRowEditing();
   return (
     <>
       <h1>Coupons</h1>
@@ -157,10 +138,7 @@ export function CouponsScreen() {
                   {c.usageLimit ? ` of ${c.usageLimit}` : ''}
                 </td>
                 <td>
-                  {editButton(c.id, c.code)}{' '}
-                  <button type="button" aria-label={`Delete ${c.code}`} onClick={() => void remove(c.id)}>
-                    Delete
-                  </button>
+                  {rowButtons(c.id, c.code, remove)}
                 </td>
               </tr>,
               editRow(c.id, 6, () => (

@@ -1,8 +1,7 @@
 /** /config/shipping: the shipping options the owner offers (flat rate, free above an amount, by weight); add, edit, delete. */
-import { useEffect, useState } from 'react';
 import { api } from '../client/api.js';
-import { formatMoney, moneyDecimalString, toMinorUnits } from '../../core/money.js';
-import { Field, RecordForm, useRecordForm, useRowEditing, type Checked } from './ui.js';
+import { formatMoney, moneyDecimalString } from '../../core/money.js';
+import { Field, RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, type Checked } from './ui.js';
 
 interface Option {
   id: string;
@@ -51,15 +50,7 @@ function valuesOf(o: Option): Values {
 
 /** The request body, or the fields whose amounts cannot be read (under the server's names for them). */
 function bodyOf(v: Values): Checked {
-  const errors: Record<string, string> = {};
-  const cents = (s: string, field: string) => {
-    try {
-      return s.trim() ? toMinorUnits(s.trim()) : 0;
-    } catch {
-      errors[field] = AMOUNT;
-      return 0;
-    }
-  };
+  const { cents, result } = amountReader(AMOUNT);
   // Weight rates as lines or commas of 'grams:price', e.g. '1000:4.50, 5000:12'.
   const weightRates =
     v.kind === 'weight'
@@ -80,7 +71,7 @@ function bodyOf(v: Values): Checked {
     weightRates,
     countries: v.countries.split(/[\s,]+/).filter(Boolean),
   };
-  return Object.keys(errors).length ? { errors: { message: AMOUNT, fields: errors } } : { body };
+  return result(body);
 }
 
 /** The add form and each row's edit form: the same fields, the server's messages beside them. */
@@ -126,19 +117,8 @@ function OptionForm({ label, submit, initial, onSave, onCancel }: { label: strin
 }
 
 export function ShippingScreen() {
-  const [list, setList] = useState<Option[]>([]);
-  const [error, setError] = useState('');
-  const { close, editButton, editRow } = useRowEditing();
-  const load = () => api<{ shippingOptions: Option[] }>('GET', '/api/checkout/admin/shipping-options').then((r) => setList(r.shippingOptions), (e: Error) => setError(e.message));
-  useEffect(() => {
-    void load();
-  }, []);
-
-  async function remove(id: string) {
-    setError('');
-    await api('DELETE', `/api/checkout/admin/shipping-options/${id}`).catch((e: Error) => setError(e.message));
-    await load();
-  }
+  const { list, error, load, remove } = useRecordList<Option>('/api/checkout/admin/shipping-options', 'shippingOptions');
+  const { close, rowButtons, editRow } = useRowEditing();
   return (
     <>
       <h1>Shipping</h1>
@@ -165,10 +145,7 @@ export function ShippingScreen() {
                 <td>{describeOption(o)}</td>
                 <td>{o.countries.length ? o.countries.join(', ') : 'Everywhere'}</td>
                 <td>
-                  {editButton(o.id, o.name)}{' '}
-                  <button type="button" aria-label={`Delete ${o.name}`} onClick={() => void remove(o.id)}>
-                    Delete
-                  </button>
+                  {rowButtons(o.id, o.name, remove)}
                 </td>
               </tr>,
               editRow(o.id, 5, () => (

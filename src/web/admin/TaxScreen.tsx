@@ -1,7 +1,6 @@
 /** /config/tax: tax rules by country and region; add, edit, delete. */
-import { useEffect, useState } from 'react';
 import { api } from '../client/api.js';
-import { Field, RecordForm, useRecordForm, useRowEditing, type Checked } from './ui.js';
+import { Field, RecordForm, useRecordForm, useRecordList, useRowEditing, type Checked } from './ui.js';
 
 interface Rule {
   id: string;
@@ -66,18 +65,8 @@ function RuleForm({ label, submit, initial, onSave, onCancel }: { label: string;
 }
 
 export function TaxScreen() {
-  const [list, setList] = useState<Rule[]>([]);
-  const [error, setError] = useState('');
-  const { close, editButton, editRow } = useRowEditing();
-  const load = () => api<{ taxRules: Rule[] }>('GET', '/api/checkout/admin/tax-rules').then((r) => setList(r.taxRules), (e: Error) => setError(e.message));
-  useEffect(() => {
-    void load();
-  }, []);
-  async function remove(id: string) {
-    setError('');
-    await api('DELETE', `/api/checkout/admin/tax-rules/${id}`).catch((e: Error) => setError(e.message));
-    await load();
-  }
+  const { list, error, load, remove } = useRecordList<Rule>('/api/checkout/admin/tax-rules', 'taxRules');
+  const { close, rowButtons, editRow } = useRowEditing();
   return (
     <>
       <h1>Tax</h1>
@@ -105,10 +94,7 @@ export function TaxScreen() {
                 <td>{(r.rateBasisPoints / 100).toFixed(2)}%</td>
                 <td>{r.appliesToShipping ? 'Yes' : 'No'}</td>
                 <td>
-                  {editButton(r.id, r.name)}{' '}
-                  <button type="button" aria-label={`Delete ${r.name}`} onClick={() => void remove(r.id)}>
-                    Delete
-                  </button>
+                  {rowButtons(r.id, r.name, remove)}
                 </td>
               </tr>,
               editRow(r.id, 6, () => (

@@ -4,6 +4,7 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { api, ApiError } from '../client/api.js';
+import { toMinorUnits } from '../../core/money.js';
 
 /** The text to show for a failed call. */
 export const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -120,6 +121,43 @@ export function useFocusInvalid(errors: FormErrors) {
 export type Checked = { body: Record<string, unknown> } | { errors: FormErrors };
 
 /**
+ * Reads the amounts a form's fields hold (5.99, blank for 0) into minor units, noting `message` under the server's
+ * name of each field that cannot be read; `result` is then the body, or those messages.
+ */
+export function amountReader(message: string) {
+  const fields: Record<string, string> = {};
+  const cents = (s: string, field: string) => {
+    try {
+      return s.trim() ? toMinorUnits(s.trim()) : 0;
+    } catch {
+      fields[field] = message;
+      return 0;
+    }
+  };
+  const result = (body: Record<string, unknown>): Checked => (Object.keys(fields).length ? { errors: { message, fields } } : { body });
+  return { cents, result };
+}
+
+/**
+ * A table's records from `url` (the list under `key` of its answer), loaded when the screen opens; `remove` deletes
+ * one (`url`/id) and loads again. `error` is the last failed call's message.
+ */
+export function useRecordList<T>(url: string, key: string) {
+  const [list, setList] = useState<T[]>([]);
+  const [error, setError] = useState('');
+  const load = () => api<Record<string, T[]>>('GET', url).then((r) => setList(r[key] as T[]), (e: Error) => setError(e.message));
+  useEffect(() => {
+    void load();
+  }, []);
+  async function remove(id: string) {
+    setError('');
+    await api('DELETE', `${url}/${id}`).catch((e: Error) => setError(e.message));
+    await load();
+  }
+  return { list, error, load, remove };
+}
+
+/**
  * The state of a record's add form or inline edit form: the values, the messages (server's or `check`'s), busy
  * while saving; an add form (no `onCancel`) empties itself after a save, an edit form closes on Escape.
  */
@@ -185,7 +223,7 @@ export function RecordForm({ label, submit, state, shown, children }: { label: s
 
 /**
  * Which row of a table is open for editing: each row's Edit button (named after the record, expanded while its form
- * is open, closing it when pressed again) and the row under it holding the form; closing puts focus back on the button.
+ * is open, closing it when pressed again) beside its Delete button, and the row under it holding the form; closing puts focus back on the button.
  */
 export function useRowEditing() {
   const [editing, setEditing] = useState<string | null>(null);
@@ -194,10 +232,16 @@ export function useRowEditing() {
     setEditing(null);
     rows.focus(id);
   };
-  const editButton = (id: string, name: string) => (
-    <button type="button" ref={rows.ref(id)} aria-label={`Edit ${name}`} aria-expanded={editing === id} onClick={() => (editing === id ? close(id) : setEditing(id))}>
-      Edit
-    </button>
+  /** A row's Edit and Delete buttons, named after the record. */
+  const rowButtons = (id: string, name: string, remove: (id: string) => Promise<void>) => (
+    <>
+      <button type="button" ref={rows.ref(id)} aria-label={`Edit ${name}`} aria-expanded={editing === id} onClick={() => (editing === id ? close(id) : setEditing(id))}>
+        Edit
+      </button>{' '}
+      <button type="button" aria-label={`Delete ${name}`} onClick={() => void remove(id)}>
+        Delete
+      </button>
+    </>
   );
   const editRow = (id: string, columns: number, form: () => ReactNode) =>
     editing === id ? (
@@ -205,5 +249,5 @@ export function useRowEditing() {
         <td colSpan={columns}>{form()}</td>
       </tr>
     ) : null;
-  return { close, editButton, editRow };
+  return { close, rowButtons, editRow };
 }
