@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
@@ -214,5 +215,31 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
     await add.getByRole('button', { name: 'Add coupon' }).click();
     await table.getByRole('button', { name: 'Edit HALF' }).waitFor();
     expect(unexpected()).toEqual([]);
+  });
+
+  it("amounts are read and shown in the store's currency: 500 in a yen store is ¥500, not ¥50,000", async () => {
+    await site.database.db.execute(sql`update websites set currency = 'JPY'`);
+    try {
+      await page.goto(`${site.url}/config/coupons`);
+      const table = page.getByRole('table', { name: 'Coupons' });
+      await expect.poll(() => table.getByRole('row', { name: /WELCOME5/ }).getByRole('cell').nth(1).textContent()).toBe('¥550 off');
+      const add = page.getByRole('form', { name: 'Add a coupon' });
+      await add.getByRole('textbox', { name: 'Code' }).fill('YEN500');
+      await add.getByRole('combobox', { name: 'Kind' }).selectOption('fixed');
+      await add.getByRole('textbox', { name: 'Amount off' }).fill('500');
+      await add.getByRole('button', { name: 'Add coupon' }).click();
+      await table.getByRole('button', { name: 'Edit YEN500' }).waitFor();
+      expect(await table.getByRole('row', { name: /YEN500/ }).getByRole('cell').nth(1).textContent()).toBe('¥500 off');
+      const stored = (await owner.get(`${API}/coupons`)).json() as { coupons: Array<{ code: string; amountCents: number }> };
+      expect(stored.coupons.find((c) => c.code === 'YEN500')?.amountCents).toBe(500);
+
+      await page.goto(`${site.url}/config/shipping`);
+      const options = page.getByRole('table', { name: 'Shipping options' });
+      await options.getByRole('button', { name: 'Edit Express' }).click();
+      const form = page.getByRole('form', { name: 'Edit Express' });
+      expect(await form.getByRole('textbox', { name: 'Price' }).inputValue()).toBe('1500');
+    } finally {
+      await site.database.db.execute(sql`update websites set currency = 'USD'`);
+    }
   });
 });

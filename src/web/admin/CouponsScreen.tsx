@@ -1,7 +1,7 @@
 /** /config/coupons: percentage, fixed-amount and free-shipping codes with a minimum subtotal, expiry and usage limit; add, edit, delete. */
 import { api } from '../client/api.js';
 import { formatMoney, moneyDecimalString } from '../../core/money.js';
-import { Field, RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, type Checked } from './ui.js';
+import { Field, RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, useStoreCurrency, type Checked } from './ui.js';
 
 interface Coupon {
   id: string;
@@ -16,9 +16,9 @@ interface Coupon {
   enabled?: boolean;
 }
 
-function describe(c: Coupon): string {
+function describe(c: Coupon, currency: string): string {
   if (c.kind === 'percent') return `${c.percentBasisPoints / 100}% off`;
-  if (c.kind === 'fixed') return `${formatMoney(c.amountCents)} off`;
+  if (c.kind === 'fixed') return `${formatMoney(c.amountCents, currency)} off`;
   return 'Free shipping';
 }
 
@@ -40,20 +40,21 @@ function day(ms: number): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
 
-function valuesOf(c: Coupon): Values {
+function valuesOf(c: Coupon, currency: string): Values {
+  const moneyDecimal = (cents: number) => moneyDecimalString(cents, currency);
   return {
     code: c.code,
     kind: c.kind,
-    value: c.kind === 'percent' ? String(c.percentBasisPoints / 100) : c.kind === 'fixed' ? moneyDecimalString(c.amountCents) : '',
-    min: c.minSubtotalCents ? moneyDecimalString(c.minSubtotalCents) : '',
+    value: c.kind === 'percent' ? String(c.percentBasisPoints / 100) : c.kind === 'fixed' ? moneyDecimal(c.amountCents) : '',
+    min: c.minSubtotalCents ? moneyDecimal(c.minSubtotalCents) : '',
     expires: c.expiresAt ? day(c.expiresAt) : '',
     limit: c.usageLimit ? String(c.usageLimit) : '',
   };
 }
 
 /** The request body, or the fields whose amounts cannot be read (under the server's names for them). */
-function bodyOf(v: Values): Checked {
-  const { cents, result } = amountReader(AMOUNT);
+function bodyOf(v: Values, currency: string): Checked {
+  const { cents, result } = amountReader(AMOUNT, currency);
   const body = {
     code: v.code,
     kind: v.kind,
@@ -68,8 +69,22 @@ function bodyOf(v: Values): Checked {
 }
 
 /** The add form and each row's edit form: the same fields, the server's messages beside them. */
-function CouponForm({ label, submit, initial, onSave, onCancel }: { label: string; submit: string; initial: Values; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel?: () => void }) {
-  const state = useRecordForm({ initial, empty: EMPTY, check: bodyOf, onSave, onCancel });
+function CouponForm({
+  label,
+  submit,
+  initial,
+  currency,
+  onSave,
+  onCancel,
+}: {
+  label: string;
+  submit: string;
+  initial: Values;
+  currency: string;
+  onSave: (body: Record<string, unknown>) => Promise<void>;
+  onCancel?: () => void;
+}) {
+  const state = useRecordForm({ initial, empty: EMPTY, check: (v: Values) => bodyOf(v, currency), onSave, onCancel });
   const { v, set, err } = state;
   const valueField = v.kind === 'percent' ? 'percentBasisPoints' : 'amountCents';
   const shown = ['code', 'kind', 'minSubtotalCents', 'expiresAt', 'usageLimit', ...(v.kind !== 'free_shipping' ? [valueField] : [])];
@@ -109,6 +124,7 @@ function CouponForm({ label, submit, initial, onSave, onCancel }: { label: strin
 export function CouponsScreen() {
   const { list, error, load, remove } = useRecordList<Coupon>('/api/checkout/admin/coupons', 'coupons');
   const { close, rowButtons, editRow } = useRowEditing();
+  const currency = useStoreCurrency();
   return (
     <>
       <h1>Coupons</h1>
@@ -130,8 +146,8 @@ export function CouponsScreen() {
             {list.flatMap((c) => [
               <tr key={c.id}>
                 <td>{c.code}</td>
-                <td>{describe(c)}</td>
-                <td>{c.minSubtotalCents ? formatMoney(c.minSubtotalCents) : '—'}</td>
+                <td>{describe(c, currency)}</td>
+                <td>{c.minSubtotalCents ? formatMoney(c.minSubtotalCents, currency) : '—'}</td>
                 <td>{c.expiresAt ? new Date(c.expiresAt).toLocaleDateString() : 'Never'}</td>
                 <td>
                   {c.timesUsed}
@@ -143,9 +159,10 @@ export function CouponsScreen() {
               </tr>,
               editRow(c.id, 6, () => (
                 <CouponForm
+                  currency={currency}
                   label={`Edit ${c.code}`}
                   submit="Save"
-                  initial={valuesOf(c)}
+                  initial={valuesOf(c, currency)}
                   onCancel={() => close(c.id)}
                   onSave={async (body) => {
                     // Whether the coupon is switched on is not shown here: it keeps its stored value, and so does
@@ -163,6 +180,7 @@ export function CouponsScreen() {
       )}
       <h2>Add a coupon</h2>
       <CouponForm
+                  currency={currency}
         label="Add a coupon"
         submit="Add coupon"
         initial={EMPTY}

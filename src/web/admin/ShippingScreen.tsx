@@ -1,7 +1,7 @@
 /** /config/shipping: the shipping options the owner offers (flat rate, free above an amount, by weight); add, edit, delete. */
 import { api } from '../client/api.js';
 import { formatMoney, moneyDecimalString } from '../../core/money.js';
-import { Field, RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, type Checked } from './ui.js';
+import { Field, RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, useStoreCurrency, type Checked } from './ui.js';
 
 interface Option {
   id: string;
@@ -36,8 +36,8 @@ const EMPTY: Values = { name: '', kind: 'flat', price: '', freeAbove: '', rates:
 const AMOUNT = 'Enter amounts such as 5.99.';
 
 /** The form's text for a stored option (amounts as 5.99, weight rates as '1000:4.50, 5000:12.00'). */
-function valuesOf(o: Option): Values {
-  const d = (c: number) => moneyDecimalString(c);
+function valuesOf(o: Option, currency: string): Values {
+  const d = (c: number) => moneyDecimalString(c, currency);
   return {
     name: o.name,
     kind: o.kind,
@@ -49,8 +49,8 @@ function valuesOf(o: Option): Values {
 }
 
 /** The request body, or the fields whose amounts cannot be read (under the server's names for them). */
-function bodyOf(v: Values): Checked {
-  const { cents, result } = amountReader(AMOUNT);
+function bodyOf(v: Values, currency: string): Checked {
+  const { cents, result } = amountReader(AMOUNT, currency);
   // Weight rates as lines or commas of 'grams:price', e.g. '1000:4.50, 5000:12'.
   const weightRates =
     v.kind === 'weight'
@@ -75,8 +75,22 @@ function bodyOf(v: Values): Checked {
 }
 
 /** The add form and each row's edit form: the same fields, the server's messages beside them. */
-function OptionForm({ label, submit, initial, onSave, onCancel }: { label: string; submit: string; initial: Values; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel?: () => void }) {
-  const state = useRecordForm({ initial, empty: EMPTY, check: bodyOf, onSave, onCancel });
+function OptionForm({
+  label,
+  submit,
+  initial,
+  currency,
+  onSave,
+  onCancel,
+}: {
+  label: string;
+  submit: string;
+  initial: Values;
+  currency: string;
+  onSave: (body: Record<string, unknown>) => Promise<void>;
+  onCancel?: () => void;
+}) {
+  const state = useRecordForm({ initial, empty: EMPTY, check: (v: Values) => bodyOf(v, currency), onSave, onCancel });
   const { v, set, err } = state;
   const shown = ['name', 'kind', 'countries', ...(v.kind !== 'weight' ? ['priceCents'] : []), ...(v.kind === 'free_above' ? ['freeAboveCents'] : []), ...(v.kind === 'weight' ? ['weightRates'] : [])];
 
@@ -119,6 +133,7 @@ function OptionForm({ label, submit, initial, onSave, onCancel }: { label: strin
 export function ShippingScreen() {
   const { list, error, load, remove } = useRecordList<Option>('/api/checkout/admin/shipping-options', 'shippingOptions');
   const { close, rowButtons, editRow } = useRowEditing();
+  const currency = useStoreCurrency();
   return (
     <>
       <h1>Shipping</h1>
@@ -142,7 +157,7 @@ export function ShippingScreen() {
               <tr key={o.id}>
                 <td>{o.name}</td>
                 <td>{KIND[o.kind]}</td>
-                <td>{describeOption(o)}</td>
+                <td>{describeOption(o, currency)}</td>
                 <td>{o.countries.length ? o.countries.join(', ') : 'Everywhere'}</td>
                 <td>
                   {rowButtons(o.id, o.name, remove)}
@@ -150,9 +165,10 @@ export function ShippingScreen() {
               </tr>,
               editRow(o.id, 5, () => (
                 <OptionForm
+                  currency={currency}
                   label={`Edit ${o.name}`}
                   submit="Save"
-                  initial={valuesOf(o)}
+                  initial={valuesOf(o, currency)}
                   onCancel={() => close(o.id)}
                   onSave={async (body) => {
                     // Fields this screen does not show keep their stored values.
@@ -168,6 +184,7 @@ export function ShippingScreen() {
       )}
       <h2>Add a shipping option</h2>
       <OptionForm
+                  currency={currency}
         label="Add a shipping option"
         submit="Add shipping option"
         initial={EMPTY}

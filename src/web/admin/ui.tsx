@@ -124,11 +124,11 @@ export type Checked = { body: Record<string, unknown> } | { errors: FormErrors }
  * Reads the amounts a form's fields hold (5.99, blank for 0) into minor units, noting `message` under the server's
  * name of each field that cannot be read; `result` is then the body, or those messages.
  */
-export function amountReader(message: string) {
+export function amountReader(message: string, currency: string) {
   const fields: Record<string, string> = {};
   const cents = (s: string, field: string) => {
     try {
-      return s.trim() ? toMinorUnits(s.trim()) : 0;
+      return s.trim() ? toMinorUnits(s.trim(), currency) : 0;
     } catch {
       fields[field] = message;
       return 0;
@@ -136,6 +136,21 @@ export function amountReader(message: string) {
   };
   const result = (body: Record<string, unknown>): Checked => (Object.keys(fields).length ? { errors: { message, fields } } : { body });
   return { cents, result };
+}
+
+/**
+ * The store's currency (ISO 4217), for the screens that show and read amounts; USD until it is known. Amounts
+ * are stored in the currency's minor units, so '500' is 500 yen but 5.00 dollars.
+ */
+export function useStoreCurrency(): string {
+  const [currency, setCurrency] = useState('USD');
+  useEffect(() => {
+    api<{ currency: string }>('GET', '/api/checkout/admin/settings').then(
+      (s) => setCurrency(s.currency),
+      () => undefined,
+    );
+  }, []);
+  return currency;
 }
 
 /**
