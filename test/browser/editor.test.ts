@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
-import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
+import { addFromPalette, createPage, launchBrowser, liveSite, savedStatus as saved, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { MAX_BLOCKS_PER_LAYOUT } from '../../src/core/constants.js';
 import { BlockType } from '../../src/core/enums.js';
 import { createBlock, emptyLayout, addSection, addBlock, type PageLayout } from '../../src/core/layout.js';
@@ -11,26 +11,6 @@ import { createRequire } from 'node:module';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Creates a page from /config/pages and waits for its editor. */
-async function createPage(page: Page, site: LiveSite, title: string): Promise<string> {
-  await page.getByRole('link', { name: 'Page editor', exact: true }).click();
-  await page.waitForURL(`${site.url}/config/pages`);
-  const form = page.getByRole('form', { name: 'Create a page' });
-  await form.getByLabel('Page title').fill(title);
-  await form.getByRole('button', { name: 'Create page' }).click();
-  await page.waitForURL(/\/config\/pages\/[^/]+$/);
-  await page.getByRole('heading', { level: 1, name: new RegExp(`Edit page: ${title}`) }).waitFor();
-  return page.url();
-}
-
-async function addFromPalette(page: Page, section: number, label: string) {
-  await page.getByRole('button', { name: `Add block to section ${section}` }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add a block' });
-  await dialog.getByRole('button', { name: label, exact: true }).click();
-  await dialog.waitFor({ state: 'detached' });
-}
-
-const saved = (page: Page) => page.locator('.ed-save[role="status"]').filter({ hasText: /^Saved$/ }).waitFor();
 
 /** Block names on the canvas, in reading order. */
 const blockOrder = (page: Page) => page.locator('.ed-canvas [role="group"][aria-label]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));

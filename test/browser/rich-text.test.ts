@@ -1,42 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
-import { OWNER } from '../helpers/app.js';
+import { addFromPalette, createPage, launchBrowser, liveSite, savedStatus as saved, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { unsafeLinkMessage } from '../../src/core/rich-text.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-async function signIn(context: BrowserContext, site: LiveSite): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(`${site.url}/config/login`);
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${site.url}/config`);
-  return page;
-}
-
-async function createPage(page: Page, site: LiveSite, title: string): Promise<string> {
-  await page.getByRole('link', { name: 'Page editor', exact: true }).click();
-  await page.waitForURL(`${site.url}/config/pages`);
-  const form = page.getByRole('form', { name: 'Create a page' });
-  await form.getByLabel('Page title').fill(title);
-  await form.getByRole('button', { name: 'Create page' }).click();
-  await page.waitForURL(/\/config\/pages\/[^/]+$/);
-  await page.getByRole('heading', { level: 1, name: new RegExp(`Edit page: ${title}`) }).waitFor();
-  return page.url();
-}
-
-async function addFromPalette(page: Page, section: number, label: string) {
-  await page.getByRole('button', { name: `Add block to section ${section}` }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add a block' });
-  await dialog.getByRole('button', { name: label, exact: true }).click();
-  await dialog.waitFor({ state: 'detached' });
-}
-
-const saved = (page: Page) => page.locator('.ed-save[role="status"]').filter({ hasText: /^Saved$/ }).waitFor();
 
 /** Selects the first occurrence of some words in the region, as an owner dragging over them would. */
 async function selectWords(region: Locator, words: string) {
@@ -104,7 +74,7 @@ describe('rich text in the page editor (Chromium)', () => {
 
   it('formats text with the toolbar and shortcuts, links through the link field (javascript: refused), makes a list, cleans a paste, and visitors get the same formatting', async () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await signIn(context, site);
+    const page = await signInAsOwner(await context.newPage(), site);
     const problems = watchConsole(page);
     const editorUrl = await createPage(page, site, 'Rich page');
     const id = editorUrl.split('/').pop()!;
@@ -258,7 +228,7 @@ describe('rich text in the page editor (Chromium)', () => {
 
   it('a heading block stays a one-line heading; choosing Text turns it into rich text, and a heading made there stays rich text', async () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await signIn(context, site);
+    const page = await signInAsOwner(await context.newPage(), site);
     const editorUrl = await createPage(page, site, 'Heading page');
     const id = editorUrl.split('/').pop()!;
     await page.getByRole('button', { name: 'Add section' }).click();

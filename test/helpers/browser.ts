@@ -71,3 +71,28 @@ export async function signInAsOwner(page: Page, site: LiveSite, next = '/config'
   await page.waitForURL(`${site.url}${next}`);
   return page;
 }
+
+// ---- The page editor -------------------------------------------------------------------------------
+
+/** Creates a page from /config/pages (the owner is signed in) and waits for its editor; answers the editor's URL. */
+export async function createPage(page: Page, site: LiveSite, title: string): Promise<string> {
+  await page.getByRole('link', { name: 'Page editor', exact: true }).click();
+  await page.waitForURL(`${site.url}/config/pages`);
+  const form = page.getByRole('form', { name: 'Create a page' });
+  await form.getByLabel('Page title').fill(title);
+  await form.getByRole('button', { name: 'Create page' }).click();
+  await page.waitForURL(/\/config\/pages\/[^/]+$/);
+  await page.getByRole('heading', { level: 1, name: new RegExp(`Edit page: ${title}`) }).waitFor();
+  return page.url();
+}
+
+/** Adds the block `label` to section `section` through the add-block dialog. */
+export async function addFromPalette(page: Page, section: number, label: string): Promise<void> {
+  await page.getByRole('button', { name: `Add block to section ${section}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a block' });
+  await dialog.getByRole('button', { name: label, exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/** Waits until the editor's save status says Saved. */
+export const savedStatus = (page: Page) => page.locator('.ed-save[role="status"]').filter({ hasText: /^Saved$/ }).waitFor();

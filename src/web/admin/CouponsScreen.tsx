@@ -1,7 +1,7 @@
 /** /config/coupons: percentage, fixed-amount and free-shipping codes with a minimum subtotal, expiry and usage limit; add, edit, delete. */
 import { api } from '../client/api.js';
 import { formatMoney, moneyDecimalString } from '../../core/money.js';
-import { Field, RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, useStoreCurrency, type Checked } from './ui.js';
+import { Field, RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, useStoreCurrency, type AmountFormProps, type Checked } from './ui.js';
 
 interface Coupon {
   id: string;
@@ -69,21 +69,7 @@ function bodyOf(v: Values, currency: string): Checked {
 }
 
 /** The add form and each row's edit form: the same fields, the server's messages beside them. */
-function CouponForm({
-  label,
-  submit,
-  initial,
-  currency,
-  onSave,
-  onCancel,
-}: {
-  label: string;
-  submit: string;
-  initial: Values;
-  currency: string;
-  onSave: (body: Record<string, unknown>) => Promise<void>;
-  onCancel?: () => void;
-}) {
+function CouponForm({ label, submit, initial, currency, onSave, onCancel }: AmountFormProps<Values>) {
   const state = useRecordForm({ initial, empty: EMPTY, check: (v: Values) => bodyOf(v, currency), onSave, onCancel });
   const { v, set, err } = state;
   const valueField = v.kind === 'percent' ? 'percentBasisPoints' : 'amountCents';

@@ -172,6 +172,16 @@ export function useRecordList<T>(url: string, key: string) {
   return { list, error, load, remove };
 }
 
+/** The props of a screen's add-or-edit form for records with amounts in the store's currency. */
+export interface AmountFormProps<V> {
+  label: string;
+  submit: string;
+  initial: V;
+  currency: string;
+  onSave: (body: Record<string, unknown>) => Promise<void>;
+  onCancel?: () => void;
+}
+
 /**
  * The state of a record's add form or inline edit form: the values, the messages (server's or `check`'s), busy
  * while saving; an add form (no `onCancel`) empties itself after a save, an edit form closes on Escape.
