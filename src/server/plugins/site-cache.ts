@@ -66,11 +66,6 @@ export class SiteCache {
     return this.scope.getStore() !== undefined;
   }
 
-  /** `get` inside a request scope; `outside()` elsewhere (a service's timed cache, for writes and jobs). */
-  getInScope<T>(area: string, key: string, load: () => Promise<T>, outside: () => Promise<T>): Promise<T> {
-    return this.inScope() ? this.get(area, key, load) : outside();
-  }
-
   /** The committed content version; once per request scope, else on every call. */
   version(): Promise<string> {
     const scope = this.scope.getStore();
