@@ -7,7 +7,13 @@
  *
  * Budget: LCP under 1 s, CLS 0, JavaScript under 80 KB gzipped. Prints figures; asserts nothing.
  *
- * Run: npx tsx bench/lighthouse.ts   (BENCH_RUNS=5, BENCH_PATH=/shop/p/linen-camp-shirt, BENCH_DB=pglite)
+ * Then the SEO basics of Lighthouse's SEO audit for the home, product and journal pages, read from the
+ * rendered page in Chromium: title, meta description, canonical (absolute, without the query's tracking
+ * parameters), hreflang alternates, robots (meta and X-Robots-Tag), plus og:image, JSON-LD types and the
+ * RSS link; and whether /robots.txt and /sitemap.xml answer.
+ *
+ * Run: npx tsx bench/lighthouse.ts   (BENCH_RUNS=5, BENCH_PATH=/shop/p/linen-camp-shirt, BENCH_DB=pglite,
+ * BENCH_SEO_ONLY=1 for the SEO report alone, BENCH_LANGUAGES=fr,de to make the demo site multilingual first)
  */
 import { gzipSync } from 'node:zlib';
 
@@ -53,7 +59,7 @@ async function main() {
     const wp = await warm.newPage();
     for (const path of PATHS) await wp.goto(site.url + path, { waitUntil: 'load' });
     await warm.close();
-    for (const path of PATHS) {
+    for (const path of process.env.BENCH_SEO_ONLY ? [] : PATHS) {
       const runs: Vitals[] = [];
       let jsRaw = 0;
       let jsGzip = 0;
@@ -97,10 +103,75 @@ async function main() {
       console.log(`  JavaScript: ${scripts.size} files, ${(jsRaw / 1024).toFixed(1)} KB raw, ${(jsGzip / 1024).toFixed(1)} KB gzipped`);
       console.log(`  budget (LCP < 1000 ms, CLS 0, JS < 80 KB gzipped): LCP ${lcp < 1000 ? 'ok' : 'OVER'}, CLS ${cls === 0 ? 'ok' : 'OVER'}, JS ${jsGzip / 1024 < 80 ? 'ok' : 'OVER'}\n`);
     }
+    // BENCH_LANGUAGES=fr,de: the site's translation languages, so hreflang alternates show in the report.
+    const langs = (process.env.BENCH_LANGUAGES ?? '').split(',').filter((x) => /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(x));
+    if (langs.length) {
+      const m = JSON.stringify({ languages: langs.map((code) => ({ code, customCoded: false })), connected: true });
+      await site.database.exec(`UPDATE websites SET settings = settings || jsonb_build_object('multilingual', '${m}'::jsonb)`);
+    }
+    await seoReport(site.url, b.browser);
   } finally {
     await b.close();
     await site.close();
   }
+}
+
+const SEO_PATHS = ['/', '/shop/p/linen-camp-shirt', '/journal', '/journal/how-we-choose-our-linen'];
+
+interface SeoBasics {
+  title: string;
+  description: string;
+  canonical: string;
+  hreflang: string[];
+  robotsMeta: string;
+  ogImage: string;
+  jsonLd: string[];
+  rss: string;
+}
+
+async function seoReport(base: string, browser: import('playwright-core').Browser) {
+  console.log('SEO basics (Lighthouse SEO audit items, from the rendered page)\n');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  for (const path of SEO_PATHS) {
+    // A tracking parameter on the way in: the canonical address must not keep it.
+    const res = await page.goto(`${base}${path}${path.includes('?') ? '&' : '?'}utm_source=bench`, { waitUntil: 'load' });
+    // A string, not a function: tsx names inner functions with a helper the page does not have.
+    const s = (await page.evaluate(`(() => {
+      const attr = (sel, a) => document.querySelector(sel)?.getAttribute(a) ?? '';
+      return {
+        title: document.title,
+        description: attr('meta[name="description"]', 'content'),
+        canonical: attr('link[rel="canonical"]', 'href'),
+        hreflang: [...document.querySelectorAll('link[rel="alternate"][hreflang]')].map((l) => l.getAttribute('hreflang') ?? ''),
+        robotsMeta: attr('meta[name="robots"]', 'content'),
+        ogImage: attr('meta[property="og:image"]', 'content'),
+        jsonLd: [...document.querySelectorAll('script[type="application/ld+json"]')].map((x) => {
+          try { return String(JSON.parse(x.textContent ?? '')['@type']); } catch { return 'invalid JSON'; }
+        }),
+        rss: attr('link[rel="alternate"][type="application/rss+xml"]', 'href'),
+      };
+    })()`)) as SeoBasics;
+    const xRobots = res?.headers()['x-robots-tag'] ?? '';
+    const indexable = !/noindex/.test(s.robotsMeta + xRobots);
+    const canonicalOk = /^https?:\/\//.test(s.canonical) && !s.canonical.includes('utm_');
+    console.log(path);
+    console.log(`  title: ${s.title ? `"${s.title}" (${s.title.length} chars)` : 'MISSING'}`);
+    console.log(`  description: ${s.description ? `${s.description.length} chars` : 'MISSING'}`);
+    console.log(`  canonical: ${s.canonical || 'MISSING'} ${canonicalOk ? '(absolute, no tracking parameters)' : '(NOT OK)'}`);
+    console.log(`  hreflang: ${s.hreflang.length ? s.hreflang.join(', ') : 'none (the site has one language)'}`);
+    console.log(`  robots: ${indexable ? 'indexable' : `noindex (${s.robotsMeta || xRobots})`}`);
+    console.log(`  og:image: ${s.ogImage ? (/^https?:\/\//.test(s.ogImage) ? 'absolute' : 'RELATIVE') : 'none'}   JSON-LD: ${s.jsonLd.join(', ') || 'none'}   RSS link: ${s.rss || 'none'}\n`);
+  }
+  for (const path of ['/robots.txt', '/sitemap.xml', '/journal?format=rss', '/products.xml', '/search?q=linen']) {
+    const res = await page.goto(base + path);
+    const body = (await res?.text()) ?? '';
+    const extra =
+      path === '/sitemap.xml' ? `, ${body.split('<url>').length - 1} addresses` : path === '/products.xml' ? `, ${body.split('<item>').length - 1} entries` : path.includes('rss') ? `, ${body.split('<item>').length - 1} posts` : '';
+    const robots = path.startsWith('/search') ? `, robots: ${(await page.locator('meta[name="robots"]').getAttribute('content').catch(() => null)) ?? 'indexable'}` : '';
+    console.log(`${path}: ${res?.status()} ${res?.headers()['content-type'] ?? ''}${extra}${robots}`);
+  }
+  await context.close();
 }
 
 await main();

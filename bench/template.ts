@@ -6,6 +6,8 @@
  */
 import { createRequire } from 'node:module';
 import { compile, render } from '../src/template';
+import '../src/server/cldr-packs';
+import { cldrFor } from '../src/template/cldr';
 
 const require = createRequire(import.meta.url);
  
@@ -116,10 +118,32 @@ const JOURNAL = `<section class="journal">{.repeated section items}
 
 const CATALOGUE = `{.macro tree}<li><a href="/shop/{slug}">{name|html}</a> <span>({count})</span>{.section children}<ul>{.repeated section @}{@|apply tree}{.end}</ul>{.end}</li>{.end}<nav><ul>{@|apply tree}</ul></nav>`;
 
+const MONEY_LIST = `<ul class="grid">{.repeated section items}
+<li class="card" data-id="{id}">
+  <a href="{fullUrl}">{title|html}</a>
+  <span class="money">{structuredContent.priceMoney|money}</span>
+  {@|product-price}
+  <span class="from" data-from="{@|from-price}">{.varied-prices?}varied{.end}</span>
+</li>{.end}
+</ul>`;
+
+const MONEY_CATALOGUE = `{.macro tree}<li><a href="/shop/{slug}">{name|html}</a> <span class="total">{total|money}</span> <span class="avg">{average|money}</span>{.section children}<ul>{.repeated section @}{@|apply tree}{.end}</ul>{.end}</li>{.end}<nav><ul>{@|apply tree}</ul></nav>`;
+
+function pricedCatalogue(depth: number, breadth: number, prefix = 'c'): Record<string, unknown> {
+  const node = catalogue(depth, breadth, prefix) as Record<string, unknown>;
+  const seed = prefix.length * 7919 + prefix.split('').reduce((a, c) => a + c.charCodeAt(0), 0);
+  node.total = { decimalValue: (seed * 13.37).toFixed(2), currencyCode: 'USD' };
+  node.average = { value: ((seed % 997) + 0.5).toFixed(2), currency: 'USD' };
+  if (Array.isArray(node.children)) node.children = node.children.map((_, k) => pricedCatalogue(depth - 1, breadth, `${prefix}-${k}`));
+  return node;
+}
+
 const cases = [
   { name: '200-product list', template: PRODUCT_LIST, json: { items: products(200), website: { timeZone: 'America/New_York' } } },
   { name: '200-post journal', template: JOURNAL, json: { items: posts(200), websiteSettings: { commentsEnabled: true }, website: { timeZone: 'America/New_York' } } },
   { name: 'nested catalogue (recursive macro)', template: CATALOGUE, json: catalogue(5, 4) },
+  { name: '200-product list with money', template: MONEY_LIST, json: { items: products(200) } },
+  { name: 'catalogue with money in a macro', template: MONEY_CATALOGUE, json: pricedCatalogue(5, 4) },
 ];
 
 /** Total measuring time per engine per template (ms); BENCH_MS overrides. */
@@ -169,6 +193,8 @@ function race(a: () => void, b: () => void): [number, number] {
 }
 
 const reference = new Compiler();
+/** The reference formats i18n through the CLDR instance it is given; both engines use en-US. */
+const cldr = cldrFor('en-US');
 console.log(`${TOTAL_MS} ms${CPU_CLOCK ? ' (CPU time)' : ''} per engine per template, interleaved in ${SLICE_MS} ms slices after warm-up`);
 console.log('template'.padEnd(38), 'tessera ops/s'.padStart(14), 'reference ops/s'.padStart(16), 'ratio'.padStart(7), ' identical');
 const PICK = process.env.BENCH_CASE ?? '';
@@ -178,11 +204,11 @@ for (const c of cases.filter((x) => PICK === '' || x.name.startsWith(PICK))) {
   const ref = reference.parse(c.template);
   const opts = { now: NOW };
   const a = render(mine.code, c.json, opts).output;
-  const b = reference.execute({ code: ref.code, json: c.json, now: NOW }).ctx.render();
+  const b = reference.execute({ code: ref.code, json: c.json, now: NOW, cldr }).ctx.render();
   const identical = a === b;
   const [ours, theirs] = race(
     () => render(mine.code, c.json, opts),
-    () => reference.execute({ code: ref.code, json: c.json, now: NOW }).ctx.render(),
+    () => reference.execute({ code: ref.code, json: c.json, now: NOW, cldr }).ctx.render(),
   );
   console.log(
     c.name.padEnd(38),

@@ -24,9 +24,15 @@ export const DEFAULT_ANALYTICS_OPTIONS: Readonly<AnalyticsOptions> = Object.free
 /** The warning for a source environment that is none of dev, qa (staging) or prod. */
 export const INVALID_SOURCE_ENVIRONMENT = 'Invalid source environment: expected dev, qa (staging) or prod; using prod.';
 
+/** The analytics warnings (platform.md section 8); nothing is user-facing. */
+export const ANALYTICS_WARNINGS = Object.freeze({
+  ID_NOT_STORED: 'analytics id cannot be stored',
+  FIELDS_OVERWRITTEN: 'auto-populated fields overwritten',
+});
+
 /** Path of the events endpoint under the service URL. */
 export const EVENTS_PATH = '/api/v1/events';
-/** Path of the schema endpoints under the service URL (validate mode): `{this}/{schema name}`. */
+/** Where this site's own events service takes validate-mode posts (when no service URL is configured). */
 export const SCHEMAS_PATH = '/api/v1/schemas';
 
 /** Reads a source environment ('staging' and 'qa-staging' mean qa); an invalid one warns and gives prod. */
@@ -45,7 +51,12 @@ export function serviceUrlFor(env: SourceEnvironment, urls: Partial<Record<Sourc
 }
 
 export const eventsUrl = (o: Pick<AnalyticsOptions, 'serviceUrl'>): string => `${o.serviceUrl}${EVENTS_PATH}`;
-export const schemaUrl = (o: Pick<AnalyticsOptions, 'serviceUrl'>, schemaName: string): string => `${o.serviceUrl}${SCHEMAS_PATH}/${encodeURIComponent(schemaName)}`;
+/**
+ * Validate mode's URL: `{events service}/{schema name}` (platform.md section 7). With no service URL
+ * configured the events service is this site, whose schema endpoint is under SCHEMAS_PATH.
+ */
+export const schemaUrl = (o: Pick<AnalyticsOptions, 'serviceUrl'>, schemaName: string): string =>
+  `${o.serviceUrl || SCHEMAS_PATH}/${encodeURIComponent(schemaName)}`;
 
 /** Options from untrusted JSON (the page's data island): anything missing or malformed is the default. */
 export function analyticsOptionsOf(value: unknown): AnalyticsOptions {

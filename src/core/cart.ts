@@ -2,12 +2,13 @@
  * Cart rules: pill text and spoken label, visibility, entry merging and totals recomputed from entries.
  * All amounts are integer minor units (cents) as numbers.
  */
-import { CART_COUNT_CAP, QUANTITY_MAX } from './constants';
+import { ADDITIONAL_FIELD_ANSWER_MAX, ADDITIONAL_FIELDS_MAX_CHARS, CART_COUNT_CAP, CART_LINES_MAX, QUANTITY_MAX } from './constants';
 import { ProductType } from './enums';
-import { cart as cartMessages } from './messages';
+import { cart as cartMessages, forms as formMessages } from './messages';
+import { validateForm, type FormField } from './forms';
 import type { Money } from './product';
 
-export { QUANTITY_MAX as CART_QUANTITY_MAX, CART_COUNT_CAP };
+export { QUANTITY_MAX as CART_QUANTITY_MAX, CART_COUNT_CAP, CART_LINES_MAX };
 
 export interface ChosenVariant {
   sku: string;
@@ -141,6 +142,54 @@ function hasAnswers(fields: string | null | undefined): boolean {
   return t !== '' && t !== '{}' && t !== '[]' && t !== 'null';
 }
 
+// ---- Additional-fields answers ----------------------------------------------------------------
+
+const CHOICE_TYPES: ReadonlySet<string> = new Set(['select', 'radio', 'checkbox']);
+/** The most parts an answer has (address and name parts, checkbox choices, likert statements). */
+const ANSWER_PARTS_MAX = 50;
+
+/**
+ * Every problem of a cart line's additional-fields answers against the product's form, by field id
+ * (empty when they may be stored): the form's own rules (required, email, maximum length; core/forms.ts),
+ * then answers only to the form's questions, text or lists or maps of text of bounded size, select, radio
+ * and checkbox answers among the field's options, and the whole answers under ADDITIONAL_FIELDS_MAX_CHARS.
+ * `text` is the answers as JSON text (canonical, as the cart stores it).
+ */
+export function additionalFieldsErrors(fields: readonly FormField[], values: Readonly<Record<string, unknown>>, text: string): Record<string, string> {
+  if (text.length > ADDITIONAL_FIELDS_MAX_CHARS) return { additionalFields: cartMessages.ANSWERS_TOO_LONG };
+  const byId = new Map(fields.filter((f) => f.type !== 'section').map((f) => [f.id, f]));
+  const errors: Record<string, string> = {};
+  for (const id of Object.keys(values)) if (!byId.has(id)) errors[id] = cartMessages.UNKNOWN_QUESTION;
+  for (const [id, f] of byId) {
+    const v = values[id];
+    if (v === undefined || v === null) continue;
+    const max = typeof f.maxLength === 'number' && f.maxLength >= 0 ? Math.min(f.maxLength, ADDITIONAL_FIELD_ANSWER_MAX) : ADDITIONAL_FIELD_ANSWER_MAX;
+    const parts = answerParts(v);
+    if (!parts) errors[id] = cartMessages.INVALID_ANSWER;
+    else if (parts.some((p) => p.length > max)) errors[id] = formMessages.CHARACTER_LIMIT;
+    else if (CHOICE_TYPES.has(f.type) && parts.some((p) => p.trim() !== '' && !(f.options ?? []).includes(p))) errors[id] = cartMessages.NOT_AN_OPTION;
+  }
+  return { ...validateForm(fields, values), ...errors };
+}
+
+/** The text parts of an answer (text, a list of text, or a map of text or lists of text), or null for any other shape. */
+function answerParts(v: unknown): string[] | null {
+  if (typeof v === 'string') return [v];
+  const out: string[] = [];
+  const add = (x: unknown): boolean => {
+    if (typeof x === 'string') return out.push(x) <= ANSWER_PARTS_MAX;
+    if (Array.isArray(x)) return x.length <= ANSWER_PARTS_MAX && x.every((y) => typeof y === 'string' && out.push(y) <= ANSWER_PARTS_MAX);
+    return false;
+  };
+  if (Array.isArray(v)) return add(v) ? out : null;
+  if (v && typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>);
+    if (entries.length > ANSWER_PARTS_MAX) return null;
+    return entries.every(([, x]) => add(x)) ? out : null;
+  }
+  return null;
+}
+
 /** Quantity of one variant already in the cart, across entries. */
 export function quantityInCart(entries: readonly CartEntry[], itemId: string, sku?: string): number {
   return entries
@@ -154,6 +203,17 @@ export interface CartAdjustments {
   taxCents?: number;
   shippingCostCents?: number;
   discountCents?: number;
+}
+
+/** The largest amount a cart may hold, in minor units: every total stays a safe integer, so it is exact everywhere. */
+export const CART_AMOUNT_MAX_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** The exact subtotal of entries in minor units (bigint: never rounded, however large). */
+export function exactSubtotalMinor(entries: ReadonlyArray<Pick<CartEntry, 'purchasePriceCents' | 'quantity'>>): bigint {
+  let sum = 0n;
+  const whole = (n: number) => BigInt(Number.isFinite(n) ? Math.trunc(n) : 0);
+  for (const e of entries) sum += whole(e.purchasePriceCents) * whole(e.quantity);
+  return sum;
 }
 
 /**

@@ -59,6 +59,8 @@ export interface Coupon {
   /** 0 means no limit. */
   usageLimit: number;
   timesUsed: number;
+  /** Whether the discount also applies to gift cards in the cart; off (the default) leaves them at full price. */
+  appliesToGiftCards?: boolean;
 }
 
 export interface CheckoutLine {
@@ -190,11 +192,13 @@ export function couponProblem(c: Coupon, subtotalCents: number, now: number, for
 /** Every total of a checkout. Pure: the same inputs give the same totals on server and page. */
 export function computeCheckout(input: CheckoutInput, formatAmount: (cents: number) => string = (c) => String(c)): CheckoutTotals {
   let subtotalCents = 0;
+  let giftCardSubtotalCents = 0;
   let totalWeightGrams = 0;
   let requiresShipping = false;
   for (const l of input.lines) {
     const q = whole(l.quantity);
     subtotalCents += whole(l.priceCents) * q;
+    if (l.productType === ProductType.GIFT_CARD) giftCardSubtotalCents += whole(l.priceCents) * q;
     if ((l.productType ?? ProductType.PHYSICAL) === ProductType.PHYSICAL) {
       requiresShipping = true;
       totalWeightGrams += whole(l.weightGrams) * q;
@@ -241,10 +245,12 @@ export function computeCheckout(input: CheckoutInput, formatAmount: (cents: numb
     }
     validCoupons.push(c);
   }
+  // A gift card is money: a coupon discounts it only when the owner said so on the coupon.
+  const discountable = discountCoupon?.appliesToGiftCards === true ? subtotalCents : subtotalCents - giftCardSubtotalCents;
   let discountCents = 0;
-  if (discountCoupon?.kind === 'percent') discountCents = applyBasisPoints(subtotalCents, Math.min(10000, whole(discountCoupon.percentBasisPoints)));
+  if (discountCoupon?.kind === 'percent') discountCents = applyBasisPoints(discountable, Math.min(10000, whole(discountCoupon.percentBasisPoints)));
   else if (discountCoupon?.kind === 'fixed') discountCents = whole(discountCoupon.amountCents);
-  discountCents = Math.min(discountCents, subtotalCents);
+  discountCents = Math.min(discountCents, discountable);
 
   // Shipping: the options that ship to the location and take the parcel, priced.
   const shippingOptions: PricedShippingOption[] = [];

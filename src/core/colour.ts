@@ -68,7 +68,8 @@ export function parseHsl(text: string): Hsl {
   const match = /^\s*hsla?\s*\(([^)]*)\)\s*$/i.exec(String(text ?? ''));
   const parts = (match ? match[1] : String(text ?? '')).split(/[\s,/]+/).filter((p) => p !== '');
   if (parts.length < 3) throw new ColourError(m.MISSING_HSL_VALUE);
-  const num = (p: string) => (/^-?\d*\.?\d+(e-?\d+)?%?$/i.test(p) ? parseFloat(p) : NaN);
+  // Length first: the number pattern never sees a long part.
+  const num = (p: string) => (p.length <= 40 && /^-?\d*\.?\d+(e-?\d+)?%?$/i.test(p) ? parseFloat(p) : NaN);
   const h = num(parts[0].replace(/deg$/i, ''));
   const pct = (p: string) => num(p) / 100;
   const c: Hsl = { h, s: pct(parts[1]), l: pct(parts[2]) };

@@ -11,6 +11,12 @@ export const QUANTITY_MIN = 1;
 export const QUANTITY_MAX = 9999;
 export const QUANTITY_STEP = 1;
 export const QUANTITY_DEFAULT = 1;
+/** The most entries (distinct lines) one cart holds; each line's quantity is capped at QUANTITY_MAX. */
+export const CART_LINES_MAX = 100;
+/** The longest answer to one additional-fields question without its own maximum length. */
+export const ADDITIONAL_FIELD_ANSWER_MAX = 2000;
+/** The most characters all the additional-fields answers of one cart line take, as JSON. */
+export const ADDITIONAL_FIELDS_MAX_CHARS = 8 * 1024;
 
 // ---- Add-to-cart button -----------------------------------------------------------------------
 /** Delay before the button shows 'Added!' after a success, and before an error returns it to idle. */

@@ -2,6 +2,7 @@
  * Site forms: field definitions, value shapes by field type, client/server validation with the
  * spec's messages, submission payloads and status messages.
  */
+import { isEmailAddress, MAX_EMAIL_CHECK } from './email';
 import { FormFieldType } from './enums';
 import { forms as m } from './messages';
 
@@ -100,11 +101,10 @@ function toStringArray(raw: unknown): string[] {
 
 // ---- Validation -------------------------------------------------------------------------------
 
-/** The email pattern of form fields: local@domain.tld without spaces. */
-export const FORM_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
+/** The email check of form fields: local@domain.tld without spaces (linear and length-first, core/email.ts). */
 export function isValidEmail(text: string): boolean {
-  return FORM_EMAIL_PATTERN.test(text.trim());
+  if (text.length > MAX_EMAIL_CHECK * 2) return false;
+  return isEmailAddress(text.trim());
 }
 
 /** The general emptiness rule: undefined, null, or blank text. Arrays and maps are never empty here. */
@@ -217,6 +217,12 @@ export function summaryAnswer(value: unknown, noAnswerText?: string | null): str
 }
 
 // ---- Submission -------------------------------------------------------------------------------
+
+/**
+ * pagePermissionTypeValue of a submission's page fields (storefront.md section 3): who may see the page
+ * the form is on: anyone, visitors with the page's password, or members of a member area.
+ */
+export const PagePermissionType = Object.freeze({ PUBLIC: 1, PASSWORD: 2, MEMBERS: 3 } as const);
 
 export interface PageFields {
   pageTitle?: string;

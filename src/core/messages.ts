@@ -37,7 +37,6 @@ export const commerce = {
   SOLD_OUT: 'sold out',
   SALE: 'sale',
   SELECT_VALUE: 'Select Value',
-  SELECT_VARIANT_NAME_TEMPLATE: SELECT_VARIANT_NAME,
   /** 'Select {variantName}', e.g. selectVariantName('Size') === 'Select Size'. */
   selectVariantName: (variantName: string) => fill(SELECT_VARIANT_NAME, { variantName }),
 
@@ -46,9 +45,6 @@ export const commerce = {
   ADDED: 'Added!',
 
   // Add-to-cart validation
-  SELECT_ONE_OPTION_TEMPLATE: SELECT_ONE_OPTION,
-  SELECT_TWO_OPTIONS_TEMPLATE: SELECT_TWO_OPTIONS,
-  SELECT_MANY_OPTIONS_TEMPLATE: SELECT_MANY_OPTIONS,
   /**
    * The message for unselected variant options:
    * ['Size'] -> 'Please select the Size option.';
@@ -91,7 +87,7 @@ export const commerce = {
   // Comments
   NO_COMMENTS: 'No Comment(s)',
   /** Comment link text: 'No Comment(s)' or the count. */
-  commentLink: (count: number) => (count > 0 ? String(count) : 'No Comment(s)'),
+  commentLink: (count: number) => (count > 0 ? String(count) : commerce.NO_COMMENTS),
 
   /** Default link title of the online food ordering connected account. */
   ORDER_NOW: 'Order Now',
@@ -106,7 +102,6 @@ const MIN_SUBTOTAL = 'To check out, your order subtotal must be {subtotal} or mo
 
 export const cart = {
   ONE_ITEM_IN_CART: 'One item in cart',
-  ITEMS_IN_CART_TEMPLATE: ITEMS_IN_CART,
   /** '{n} items in cart' */
   itemsInCart: (n: number) => fill(ITEMS_IN_CART, { n }),
   MORE_THAN_100_ITEMS: 'More than 100 items in cart',
@@ -120,9 +115,23 @@ export const cart = {
   CHECK_INTERNET: 'Please check your internet connection',
   PLEASE_TRY_AGAIN: 'Please try again',
   UPDATE_MISSING_INFO: 'Update the missing or invalid information above',
-  MIN_SUBTOTAL_TEMPLATE: MIN_SUBTOTAL,
   /** 'To check out, your order subtotal must be {subtotal} or more'; subtotal is already formatted. */
   minimumSubtotal: (subtotal: string) => fill(MIN_SUBTOTAL, { subtotal }),
+  /** A cart holding the most lines it may. */
+  linesLimit: (max: number) => `Your cart can hold at most ${max} different items. Remove an item to add another.`,
+  /** Answers sent for a product that has no additional-fields form. */
+  NO_ADDITIONAL_FIELDS: 'This product does not take additional information.',
+  /** An answer to a question the product's form does not ask. */
+  UNKNOWN_QUESTION: 'This question is not on the product form.',
+  /** A select, radio or checkbox answer that is not one of the field's options. */
+  NOT_AN_OPTION: 'Choose one of the options.',
+  /** An answer of the wrong shape (e.g. a list where text is asked for). */
+  INVALID_ANSWER: 'This answer is not valid.',
+  ANSWERS_TOO_LONG: 'Your answers are too long.',
+  /** A write that would take the cart's total past the largest amount money is exact to. */
+  TOTAL_TOO_LARGE: 'That would make your cart total larger than this store can take. Lower the quantity or remove an item.',
+  /** A service with more than one in the cart while multiple quantity for services is off. */
+  SERVICE_QUANTITY_ONE: 'Only one of this service can be in your cart.',
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -134,7 +143,6 @@ const INVALID_EMAIL = 'Email is not valid. Email addresses should follow the for
 export const forms = {
   REQUIRED: 'Required',
   CHARACTER_LIMIT: 'You have exceeded the character limit.',
-  INVALID_EMAIL_TEMPLATE: INVALID_EMAIL,
   /** 'Email is not valid. Email addresses should follow the format name@example.com.' */
   INVALID_EMAIL: fill(INVALID_EMAIL, { email: EXAMPLE_EMAIL }),
   invalidEmail: (email: string = EXAMPLE_EMAIL) => fill(INVALID_EMAIL, { email }),
@@ -192,11 +200,6 @@ const UP_TO = 'available for orders up to {amount}';
 const OVER = 'available for orders over {amount}';
 
 export const instalments = {
-  PAYMENTS_OF_TEMPLATE: PAYMENTS_OF,
-  OR_PAYMENTS_OF_WITH_TEMPLATE: OR_PAYMENTS_OF_WITH,
-  OR_INSTALLMENT_WITH_TEMPLATE: OR_INSTALLMENT_WITH,
-  AVAILABLE_UP_TO_TEMPLATE: UP_TO,
-  AVAILABLE_OVER_TEMPLATE: OVER,
   /** '4 interest-free payments of $25.00' */
   paymentsOf: (n: number, amount: string) => fill(fillCount(PAYMENTS_OF, n), { amount }),
   /** 'or 4 interest-free payments of $25.00 with' (the provider's logo follows) */
@@ -222,6 +225,8 @@ const TAG_EXISTS = 'This {tagType} already exists';
 const ONE_TAG_AT_A_TIME = 'You may only edit one {tagType} at a time';
 
 export const platform = {
+  /** Header and footer code injection runs on every page: an admin (role 1) action (platform.md section 6). */
+  CODE_INJECTION_ADMIN_ONLY: 'Only an admin can change the header and footer code.',
   // Content statuses shown in labels
   STATUS_SCHEDULED: 'Scheduled',
   STATUS_NEEDS_REVIEW: 'Needs Review',
@@ -230,23 +235,17 @@ export const platform = {
 
   // Interface validation
   ENTER_VALID_EMAIL: 'Please enter a valid email',
-  EMAILS_FORMATTED_TEMPLATE: EMAILS_FORMATTED,
   emailsFormattedAs: (email: string = EXAMPLE_EMAIL) => fill(EMAILS_FORMATTED, { email }),
-  LINKS_FORMATTED_TEMPLATE: LINKS_FORMATTED,
   /** 'Links must be formatted as {host} or {host}', e.g. linksFormattedAs('example.com', 'https://example.com'). */
   linksFormattedAs: (host1: string, host2: string) => {
     const hosts = [host1, host2];
     return LINKS_FORMATTED.replace(/\{host\}/g, () => hosts.shift() ?? '');
   },
-  NOT_PAGE_URL_TEMPLATE: NOT_PAGE_URL,
   notValidPageUrl: (val: string) => fill(NOT_PAGE_URL, { val }),
-  NOT_EXPECTED_OPTION_TEMPLATE: NOT_EXPECTED_OPTION,
   notExpectedOption: (val: string) => fill(NOT_EXPECTED_OPTION, { val }),
   LIST_MUST_BE_SELECTED: 'A List must be selected',
   ENTER_FILE_NAME: 'Please enter a file name',
-  TAG_EXISTS_TEMPLATE: TAG_EXISTS,
   tagExists: (tagType: string) => fill(TAG_EXISTS, { tagType }),
-  ONE_TAG_AT_A_TIME_TEMPLATE: ONE_TAG_AT_A_TIME,
   oneTagAtATime: (tagType: string) => fill(ONE_TAG_AT_A_TIME, { tagType }),
   DATASET_NO_COLUMN: 'Your dataset must have at least one column',
   DATASET_NO_ROW: 'Your dataset must have at least one row',
@@ -316,14 +315,11 @@ export const template = {
   MAX_TOKENS: 'Expression exceeds the maximum number of allowed tokens',
   UNEXPECTED_CHARACTER: 'Unexpected character',
   INVALID_FUNCTION: 'Invalid function',
-  FORMATTER_NOT_IMPLEMENTED_TEMPLATE: FORMATTER_NOT_IMPLEMENTED,
   /** '"name" formatter is not yet implemented' with the formatter's name in the quotes. */
   formatterNotImplemented: (name: string) => FORMATTER_NOT_IMPLEMENTED.replace('name', () => name),
   INVALID_SOURCE_PARAMETER: "Invalid source parameter. Pass in 'originalSize'",
   /** The 'units-metric?' predicate reports this. */
   UNITS_METRIC_NOT_IMPLEMENTED: 'units-metric? not implemented',
-  /** Returned by the product-price formatter. */
-  NOT_YET_IMPLEMENTED: 'not yet implemented',
   /** Returned by the cart-subtotal formatter. */
   DEPRECATED: 'deprecated, do not use',
 } as const;
@@ -473,6 +469,8 @@ export const donations = {
 
 export const pageEditor = {
   STATUS_PUBLISHED: 'Published',
+  /** Raw code runs on the site's origin: only an admin (role 1) may add or change it (issue 21). */
+  RAW_CODE_ADMIN_ONLY: 'Only an admin can add or change a code block used as raw HTML. Untick "Use as raw HTML on the site" to show the code as text, or ask an admin.',
   /** The limit of platform.md section 9 (at most 60 blocks per layout). */
   blockLimit: (max: number) => `A page can have at most ${max} blocks. Delete a block to add another.`,
   sectionLimit: (max: number) => `A page can have at most ${max} sections.`,
@@ -500,6 +498,7 @@ export const pageEditor = {
 
 export const donationPayments = {
   AUTHENTICATION_UNSUPPORTED: 'This card needs an extra authentication step, which donations do not support yet. Please use another card.',
+  ATTEMPT_CLOSED: 'This donation attempt was already closed, and any payment for it was given back. Please try again.',
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -521,7 +520,9 @@ export const members = {
   SIGN_IN_BUTTON: 'Sign in',
   joinArea: (name: string) => `Join ${name}`,
   FREE: 'Free',
-  ACCOUNT_EXISTS: 'An account already uses this email. Sign in to join.',
+  /** The one answer to a join without an account, whether or not the address has one (no enumeration). */
+  JOIN_CHECK_EMAIL: 'Check your email: we sent you a link to finish joining.',
+  TOO_MANY_JOINS_FOR_EMAIL: 'Too many attempts to join with this email. Please try again later.',
   TOO_MANY_JOINS: 'Too many attempts to join. Please try again in a few minutes.',
   CONFIRMED_TITLE: 'Membership confirmed',
   confirmedText: (name: string) => `Welcome to ${name}. You can now see everything in it.`,
@@ -562,4 +563,50 @@ export const contentLimits = {
   productsLimit: (max: number) => `A store can hold at most ${max} products. Delete a product to add another.`,
   itemsLimit: (max: number) => `A collection can hold at most ${max} items. Delete an item to add another.`,
   albumTrackLimit: (max: number) => `An album can have at most ${max} tracks.`,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Site search (/search)
+// ---------------------------------------------------------------------------------------------
+
+export const search = {
+  TOO_MANY_SEARCHES: 'Too many searches. Please wait a minute and try again.',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Crawlers (issue #26): URL mappings and robots.txt. The documented platform names the URL-mappings
+// format (`/old -> /new 301`) but no wording for its errors; these are Tessera's, given per line.
+// ---------------------------------------------------------------------------------------------
+
+export const seo = {
+  RULE_FORMAT: 'Write each redirect as /old-path -> /new-path 301 (or 302).',
+  RULE_SOURCE: 'The old path must start with a single /.',
+  RULE_TARGET: 'The new path must start with a single / or be a full http:// or https:// address.',
+  RULE_WILDCARD: 'A * may only end the old path.',
+  RULE_TARGET_WILDCARD: 'The new path may hold one *, and only when the old path ends with *.',
+  RULE_CODE: 'The redirect type must be 301 (permanent) or 302 (temporary).',
+  RULE_LOOP: 'The new path is the same as the old path.',
+  ruleDuplicate: (from: string) => `${from} already has a redirect above.`,
+  ruleTooLong: (max: number) => `Paths can be up to ${max} characters.`,
+  tooManyRules: (max: number) => `At most ${max} redirects.`,
+  rulesInvalid: (n: number) => (n === 1 ? 'One line is not a valid redirect.' : `${n} lines are not valid redirects.`),
+  robotsTooLong: (max: number) => `robots.txt can be up to ${max} characters.`,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Security hardening (issue 21): the specs give no wording for these refusals; these are Tessera's.
+// ---------------------------------------------------------------------------------------------
+
+export const security = {
+  /** A path with an encoded slash, backslash or percent sign, or a `.`/`..` segment. */
+  BAD_PATH: 'The address is not valid.',
+  /** A lone UTF-16 surrogate in a JSON body or a query. */
+  INVALID_UNICODE: 'The request contains text that is not valid Unicode.',
+  /** A quantity that is not a plain whole number. */
+  BAD_QUANTITY: 'The quantity must be a whole number.',
+  /** Owner sign-in: too many failed attempts for this address or account. */
+  TOO_MANY_SIGN_INS: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+  /** The lock notice emailed to an owner account after repeated failed sign-ins. */
+  LOCK_NOTICE_SUBJECT: 'Sign-in attempts on your Tessera account',
+  LOCK_NOTICE_TEXT: 'There were several failed attempts to sign in to your account. Sign-in is paused for a few minutes. If this was not you, nothing else is needed: your password was not accepted. If it was you, wait a few minutes or reset your password.',
 } as const;

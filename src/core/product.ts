@@ -315,6 +315,9 @@ export type QuantityParse = { ok: true; quantity: number } | { ok: false; messag
  */
 export function parseQuantity(text: string | number | null | undefined): QuantityParse {
   const s = text === null || text === undefined ? '' : String(text).trim();
+  // Text must be a plain decimal number: Number() alone would take '0x10', '1e3', '0b11' and 'Infinity'.
+  // Length first, then a pattern without overlapping repeats.
+  if (typeof text === 'string' && (s.length > 20 || !/^[+-]?\d+(\.\d+)?$/.test(s))) return { ok: false, message: commerce.QUANTITY_NOT_A_NUMBER };
   const n = s === '' ? NaN : Number(s);
   if (!Number.isFinite(n)) return { ok: false, message: commerce.QUANTITY_NOT_A_NUMBER };
   if (!Number.isInteger(n) || n < QUANTITY_MIN) return { ok: false, message: commerce.QUANTITY_NOT_WHOLE };

@@ -1,9 +1,10 @@
 /** Restock (back-in-stock) sign-up rules. */
 import { EMAIL_MAX_LENGTH, EMAIL_MIN_LENGTH } from './constants';
 import { restock } from './messages';
+import { isRestockEmailAddress } from './email';
 
-/** A simple email pattern: something@something.ending, with an ending of 2 to 4 letters. */
-export const RESTOCK_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,4}$/;
+/** A simple email check: something@something.ending, with an ending of 2 to 4 letters (linear, core/email.ts). */
+export { isRestockEmailAddress };
 
 /**
  * 'Email cannot be blank' for empty or whitespace-only text; 'Email is invalid' unless the trimmed
@@ -13,7 +14,7 @@ export function validateRestockEmail(email: string | null | undefined): string |
   const t = (email ?? '').trim();
   if (t === '') return restock.EMAIL_BLANK;
   if (t.length < EMAIL_MIN_LENGTH || t.length > EMAIL_MAX_LENGTH) return restock.EMAIL_INVALID;
-  if (!RESTOCK_EMAIL_PATTERN.test(t)) return restock.EMAIL_INVALID;
+  if (!isRestockEmailAddress(t)) return restock.EMAIL_INVALID;
   return null;
 }
 

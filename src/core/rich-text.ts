@@ -8,17 +8,18 @@ import { checkLink } from './layout.js';
 /** Elements kept in rich text; any other element is removed and its text kept. */
 export const RICH_TEXT_TAGS: readonly string[] = Object.freeze([
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'a', 'ul', 'ol', 'li', 'blockquote', 'code', 'pre',
-  'span', 'sub', 'sup', 'hr', 'mark', 'small', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  'span', 'sub', 'sup', 'hr', 'mark', 'small', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'img', 'figure', 'figcaption',
 ]);
 
 /** Attributes kept, by element ('*' for every kept element). */
 export const RICH_TEXT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = Object.freeze({
   a: Object.freeze(['href', 'title', 'target', 'rel']),
+  img: Object.freeze(['src', 'alt', 'width', 'height', 'loading']),
   th: Object.freeze(['scope']),
   '*': Object.freeze(['lang', 'dir']),
 });
 
-/** URL schemes a link may use; a link without a scheme (a path of the site) is kept too. */
+/** URL schemes a link or an image source may use; one without a scheme (a path of the site) is kept too. */
 export const RICH_TEXT_SCHEMES: readonly string[] = Object.freeze(['http', 'https', 'mailto', 'tel']);
 
 /** Elements removed with everything inside them (sanitize-html's non-text tags). */

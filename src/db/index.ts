@@ -33,6 +33,8 @@ export interface Database {
    * of every commit before anyone can read it. Resolves to the unsubscribe function.
    */
   listen?(channel: string, callback: () => void): Promise<() => Promise<void>>;
+  /** PostgreSQL: the connection pool's state (the metrics endpoint reports it). */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -97,7 +99,8 @@ export interface OpenOptions {
 export async function open(opts: OpenOptions): Promise<Database> {
   const runMigrations = opts.migrate ?? true;
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
+    const max = opts.poolSize ?? 20;
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max });
     pool.on('error', () => {
       /* an idle client lost its connection; the pool replaces it */
     });
@@ -121,6 +124,7 @@ export async function open(opts: OpenOptions): Promise<Database> {
       exec: async (sql) => {
         await pool.query(sql);
       },
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
       close: () => pool.end(),
     };
   }

@@ -1,14 +1,20 @@
+import './cldr-packs.js';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import { parseQueryString } from './plugins/querystring.js';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
+import { cspPlugin } from './plugins/csp.js';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/index.js';
 import type { Config } from './config.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { rewriteUrl } from './plugins/path.js';
+import { logSerializers } from './plugins/log-safety.js';
+import { hardeningPlugin } from './plugins/hardening.js';
 import { crumbPlugin } from './plugins/crumb.js';
 import { ownerAuthPlugin, OWNER_ROLES } from './plugins/owner-auth.js';
 import { OwnerService } from './platform/owners.js';
@@ -27,10 +33,12 @@ import { analyticsArea } from './analytics/index.js';
 import { checkoutArea } from './checkout/index.js';
 import { platformArea } from './platform/index.js';
 import { Mailer, smtpTransport } from './mail/mailer.js';
+import { emailOriginOf, type EmailOrigin } from './email-origin.js';
 import { JobQueue } from './jobs/queue.js';
 import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, RedisRateLimitStore, type RateLimitStore } from './plugins/rate-limit.js';
 import { Redis } from 'ioredis';
 import { SiteCache, siteCachePlugin } from './plugins/site-cache.js';
+import { opsPlugin, requestIdOf } from './plugins/ops.js';
 
 export interface AppDeps {
   config: Config;
@@ -57,23 +65,39 @@ declare module 'fastify' {
     config: Config;
     /** Every route registered (method and URL pattern), for the route table and the fuzz test. */
     routeTable: Array<{ method: string; url: string; ownerRoles?: readonly number[] | null }>;
+    /** The origin of emailed links (email-origin.ts): PUBLIC_URL, the saved site address, this server; never a request's Host. */
+    emailOrigin: EmailOrigin;
   }
 }
 
 /** Cookies and auth headers never reach the logs. */
-const redact = ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrf-token"]', 'req.headers["x-siteuser-xsrf-token"]', 'res.headers["set-cookie"]'];
+const redact = ['req.headers.cookie', 'req.headers.authorization', 'req.headers["stripe-signature"]', 'req.headers["x-csrf-token"]', 'req.headers["x-siteuser-xsrf-token"]', 'res.headers["set-cookie"]'];
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes "trust the nearest n hops" (Fastify itself
+ * ignores a bare number); a list is compiled by proxy-addr; false trusts no X-Forwarded-* at all.
+ */
+export function trustProxyOption(v: Config['TRUST_PROXY']): boolean | string[] | ((addr: string, hop: number) => boolean) {
+  if (typeof v === 'number') return v > 0 ? (_addr: string, hop: number) => hop < v : false;
+  return v;
+}
 
 /** Builds the Fastify app from its plugins. It never listens; main.ts does. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const app = Fastify({
-    logger: deps.logger === undefined ? { level: config.LOG_LEVEL, redact } : deps.logger === false ? false : { ...(deps.logger as object), redact },
+    logger: deps.logger === undefined ? { level: config.LOG_LEVEL, redact, serializers: logSerializers } : deps.logger === false ? false : { ...(deps.logger as object), redact, serializers: logSerializers },
     // One line per request, written below: path without its query (sign-in links and unsubscribe
     // links carry tokens there), status and time. Never headers or cookies.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
-    routerOptions: { maxParamLength: 200 },
+    // Query strings parse with the spec's limits (plugins/querystring.ts); url-encoded bodies below too.
+    routerOptions: { maxParamLength: 200, querystringParser: parseQueryString },
+    // One normalised path for the router and every guard (plugins/path.ts).
+    rewriteUrl,
+    // Request ids (plugins/ops.ts): in every log line as reqId, in X-Request-Id and in 500 answers.
+    genReqId: requestIdOf,
     return503OnClosing: false,
     // Shutdown (main.ts) closes idle connections itself, a moment after it stops listening, so a connection
     // accepted just before the listener closed still gets its request served.
@@ -115,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('database', database);
   app.decorate('config', config);
+  app.decorate('emailOrigin', emailOriginOf(app));
   app.addHook('onClose', async () => {
     theme.close();
     await services.mailer.stop();
@@ -129,14 +154,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   await app.register(errorsPlugin);
+  // /health, /ready, /metrics and request ids.
+  await app.register(opsPlugin);
+  await app.register(hardeningPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
+  await app.register(cspPlugin);
   await app.register(compress, { threshold: 1024 });
   await app.register(cookie);
-  await app.register(formbody, { bodyLimit: 256 * 1024 });
+  await app.register(formbody, { bodyLimit: 256 * 1024, parser: parseQueryString });
   await app.register(crumbPlugin);
   await app.register(ownerAuthPlugin, { owners: services.owners });
   await app.register(siteCachePlugin, { cache: siteCache });
@@ -154,11 +183,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(fastifyStatic, { root: demoMedia, prefix: '/demo-media/', maxAge: '7d', decorateReply: false, index: false });
   }
 
-  app.get('/health', async () => {
-    await database.exec('select 1');
-    return { status: 'ok' };
-  });
-
   // Feature switches first: their route gate answers 404 for a switched-off feature's routes in every area.
   await app.register(flagsArea);
   await app.register(authRoutes, { owners: services.owners });
@@ -170,12 +194,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(restockArea);
   await app.register(analyticsArea);
   await app.register(checkoutArea);
+  await app.register((await import('./payments/stripe/index.js')).stripeArea);
   await app.register((await import('./instalments/index.js')).instalmentsArea);
   await app.register((await import('./engagement/index.js')).engagementArea);
   await app.register((await import('./reviews/index.js')).reviewsArea);
   await app.register((await import('./donations/index.js')).donationsArea);
   await app.register((await import('./members/index.js')).membersArea);
   await app.register((await import('./editor/index.js')).editorArea);
+  await app.register((await import('./catalog/index.js')).catalogArea);
+  // Crawlers: robots.txt, sitemap, product feed, URL redirects (checked by the page routes before their 404).
+  await app.register((await import('./seo/index.js')).seoArea);
+  // The owner's backup download (backup/routes.ts).
+  await app.register((await import('./backup/routes.js')).backupArea);
   await pageRoutes(app, { database, websites: services.websites, carts: services.carts, theme, assets: services.assets });
   return app;
 }

@@ -1,10 +1,12 @@
-import { loadConfig, ConfigError, type Config } from './config.js';
+import { loadConfig, ConfigError, publicOrigin, type Config } from './config.js';
+import { emailOriginWarning } from './email-origin.js';
 import { open, DataDirLockedError, type Database } from '../db/index.js';
 import { buildApp } from './app.js';
 import { hasWebsite, seedInto } from './seed.js';
 import { OwnerService } from './platform/owners.js';
 import { schema } from '../db/index.js';
 import { newId } from '../db/ids.js';
+import { answerBackupRequests } from './backup/signal.js';
 
 function fail(message: string): never {
   process.stderr.write(`tessera: ${message}\n`);
@@ -46,9 +48,11 @@ export async function main(env = process.env): Promise<void> {
     if (e instanceof DataDirLockedError) fail(e.message);
     fail(`could not open the database: ${(e as Error).message}`);
   }
-  const origin = config.PUBLIC_URL?.replace(/\/$/, '') ?? `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT}`;
+  const origin = publicOrigin(config);
   const link = await prepare(database, config, origin);
   const app = await buildApp({ config, database });
+  const originWarning = await emailOriginWarning(config, database.db, env);
+  if (originWarning) app.log.warn(originWarning);
 
   // Graceful shutdown. Closing the listening socket at once would reset the connections already waiting
   // in the kernel's accept queue, and closing "idle" connections would drop those whose request has not
@@ -99,6 +103,8 @@ export async function main(env = process.env): Promise<void> {
       process.exit(1);
     }
   };
+  // `npm run backup` on a PGlite folder this process holds (backup/signal.ts).
+  answerBackupRequests(app);
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 

@@ -61,6 +61,7 @@ export const DEMO_PRODUCTS: ProductSeed[] = [
     body: '<p>A heavyweight merino throw woven in a small mill in Portugal.</p>',
     productType: ProductType.PHYSICAL,
     image: ['wool-throw', 'A folded brown wool throw'],
+    extra: { variantOptionOrdering: ['Color'] },
     variants: [
       { sku: 'THROW-CLAY', attributes: { Color: 'Clay' }, price: 16500, stock: 0 },
       { sku: 'THROW-OAT', attributes: { Color: 'Oat' }, price: 16500, stock: 0 },
@@ -88,6 +89,7 @@ export const DEMO_PRODUCTS: ProductSeed[] = [
     body: '<p>Let them choose. Delivered by email with a code to use at checkout.</p>',
     productType: ProductType.GIFT_CARD,
     image: ['gift-card', 'A terracotta gift card'],
+    extra: { variantOptionOrdering: ['Amount'] },
     variants: [
       { sku: 'GIFT-25', attributes: { Amount: '$25' }, price: 2500, unlimited: true },
       { sku: 'GIFT-50', attributes: { Amount: '$50' }, price: 5000, unlimited: true },
@@ -292,13 +294,24 @@ export async function hasWebsite(db: Db | Tx): Promise<boolean> {
   return rows.length > 0;
 }
 
+export interface SeedOptions {
+  /**
+   * Seed the demo store's shipping option (default true), so a physical product can be checked out on
+   * the first start. The test harness turns it off: its checkout tests set up their own options.
+   */
+  shipping?: boolean;
+}
+
+/** The demo store's shipping option: a flat rate that ships everywhere. */
+export const DEMO_SHIPPING_OPTION = { name: 'Standard shipping', kind: 'flat', priceCents: 500 } as const;
+
 /** Seeds the demo store: website, navigation, a shop, pages, a journal and a gallery. */
-export async function seedDemo(database: Database, now = new Date()): Promise<SeedResult> {
-  return database.db.transaction((tx) => seedInto(tx, now));
+export async function seedDemo(database: Database, now = new Date(), opts: SeedOptions = {}): Promise<SeedResult> {
+  return database.db.transaction((tx) => seedInto(tx, now, opts));
 }
 
 /** The demo store, written inside the caller's transaction. */
-export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
+export async function seedInto(tx: Tx, now = new Date(), opts: SeedOptions = {}): Promise<SeedResult> {
   const websiteId = newId();
   const ids = {
     shop: newId(),
@@ -348,7 +361,7 @@ export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
         { serviceName: 'pinterest', profileUrl: 'https://www.pinterest.com/', screenname: 'fernhillsupply' },
       ],
       shareButtonOptions: { facebook: true, twitter: true, pinterest: true, email: true },
-      storeSettings: { multipleQuantityAllowedForServices: true, restockNotificationsSuccessText: 'Signed up!' },
+      storeSettings: { multipleQuantityAllowedForServices: true, restockNotificationsSuccessText: 'Signed up!', instalmentsEnabled: true },
       codeInjection: { header: '', footer: '' },
     },
   });
@@ -416,7 +429,8 @@ export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
       body: p.body,
       excerpt: p.body.replace(/<[^>]+>/g, '').slice(0, 250),
       assets: [img(p.image[0], p.image[1])],
-      structuredContent: { productType: p.productType, isSubscribable: false, useCustomAddButtonText: false, customAddButtonText: '', ...p.extra },
+      // The shape the product API saves (variantOptionOrdering always present), so an unchanged save changes nothing.
+      structuredContent: { productType: p.productType, isSubscribable: false, variantOptionOrdering: [], useCustomAddButtonText: false, customAddButtonText: '', ...p.extra },
       ordering: order++,
       publishOn: now,
     });
@@ -513,5 +527,6 @@ export async function seedInto(tx: Tx, now = new Date()): Promise<SeedResult> {
   await seedForms(tx, websiteId);
   await seedEditorDemo(tx, websiteId, { journalId: ids.journal, productId: productIds['linen-camp-shirt'] });
   await seedMembers(tx, websiteId);
+  if (opts.shipping !== false) await tx.insert(schema.shippingOptions).values({ id: newId(), websiteId, ...DEMO_SHIPPING_OPTION });
   return { websiteId, collectionIds: ids, productIds, variantIds };
 }

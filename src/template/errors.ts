@@ -1,4 +1,5 @@
 /** Error kinds of the template engine. Errors are values, never thrown at callers. */
+import { template as templateMessages } from '../core/messages';
 
 export type ErrorType = 'parser' | 'assembler' | 'engine';
 
@@ -70,5 +71,5 @@ export const Msg = {
   partialRecursion: (name: string, limit: number) =>
     runtime(`Attempt to apply partial '${name}' exceeded maximum recursion depth of ${limit}`),
   unexpected: (type: string, op: string, msg: string) => runtime(`Unexpected ${type} error when executing ${op}: ${msg}`),
-  notImplemented: (name: string) => `"${name}" formatter is not yet implemented`,
+  notImplemented: (name: string) => templateMessages.formatterNotImplemented(name),
 };

@@ -1,4 +1,6 @@
 /** The /config bundle: hydrates the sign-in page, or renders the admin shell. */
+import './admin/admin.css';
+import './admin/catalog/catalog.css';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createElement } from 'react';
 import { LoginPage } from './pages/LoginPage.js';

@@ -5,6 +5,7 @@
 import { hydrateRoot } from 'react-dom/client';
 import { createElement } from 'react';
 import { islands } from './islands/registry.js';
+import { IslandBoundary } from './islands/IslandBoundary.js';
 import './client/analytics-start.js';
 
 function hydrate(el: HTMLElement, name: string, Comp: Parameters<typeof createElement>[0]) {
@@ -15,7 +16,9 @@ function hydrate(el: HTMLElement, name: string, Comp: Parameters<typeof createEl
     /* keep the server markup as it is */
     return;
   }
-  hydrateRoot(el, createElement(Comp, props), {
+  // Inside an error boundary: a crash is reported and the island shows alternative content (it adds no
+  // markup of its own, so the server's HTML still matches).
+  hydrateRoot(el, createElement(IslandBoundary, { name }, createElement(Comp, props)), {
     onRecoverableError: (err) => console.warn('tessera: island hydration', name, err),
   });
   el.dataset.hydrated = '1';

@@ -2,6 +2,7 @@
 import { renderToString } from 'react-dom/server';
 import { createElement, type ComponentType } from 'react';
 import { islands } from './islands/registry.js';
+import { AdditionalFieldsForm, type AdditionalFieldsFormViewProps } from './islands/AdditionalFieldsForm.js';
 
 // The registry holds loaders (the browser fetches an island's chunk only when a page has it); the server
 // resolves them all once at start, so rendering stays synchronous.
@@ -43,4 +44,9 @@ export function renderIsland(name: string, props: Record<string, unknown>, tag: 
     rendered.set(key, { html, at: now });
   }
   return html;
+}
+
+/** A product's additional-fields form as a plain form post (no JavaScript; not an island, never hydrated). */
+export function renderPlainFieldsForm(props: Omit<AdditionalFieldsFormViewProps, 'onSubmit' | 'saving'>): string {
+  return renderToString(createElement(AdditionalFieldsForm, { ...props, saving: false, onSubmit: () => undefined }));
 }

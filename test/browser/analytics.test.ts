@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
+import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite, hydrated } from '../helpers/browser.js';
 
 const ANALYTICS = /\/api\/(census\/|v1\/events|events\/|1\/performance\/)/;
 
@@ -15,10 +15,8 @@ describe('analytics in Chromium', () => {
     await site?.close();
   });
 
-  const hydrated = (name: string) =>
-    `document.querySelectorAll('[data-island="${name}"]').length > 0 && [...document.querySelectorAll('[data-island="${name}"]')].every((e) => e.getAttribute('data-hydrated') === '1')`;
   /** The tracker has started once the visitor cookie exists. */
-  const trackerStarted = () => `document.cookie.includes('ss_cvr=')`;
+  const trackerStarted = () => () => document.cookie.includes('ss_cvr=');
 
   function recordAnalytics(context: BrowserContext): Request[] {
     const seen: Request[] = [];
@@ -40,13 +38,13 @@ describe('analytics in Chromium', () => {
     const page = await visitor.newPage();
     const problems = watchConsole(page);
     await page.goto(`${site.url}/shop/p/ceramic-pour-over-set`);
-    await page.waitForFunction(hydrated('AddToCart'));
+    await page.waitForFunction(...hydrated('AddToCart'));
     await page.waitForFunction(trackerStarted());
     await page.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
     const cartView = page.waitForRequest((r) => r.url().endsWith('/api/census/RecordHit') && (r.postData() ?? '').includes('%2Fcart'));
     await page.goto(`${site.url}/cart`);
-    await page.waitForFunction(hydrated('CartPage'));
+    await page.waitForFunction(...hydrated('CartPage'));
     await cartView; // the tracker runs on /cart
     await page.goto(`${site.url}/shop`); // leaving /cart sends what is still batched
     expect(problems.filter((p) => !p.includes('favicon'))).toEqual([]);
@@ -68,9 +66,9 @@ describe('analytics in Chromium', () => {
     const visitor = await b.browser.newContext();
     const page = await visitor.newPage();
     await page.goto(`${site.url}/shop`);
-    await page.waitForFunction(`!!document.getElementById('tessera-page')`);
+    await page.waitForFunction(() => !!document.getElementById('tessera-page'));
     const sent = page.waitForResponse((r) => r.url().endsWith('/api/events/RecordJavascriptErrors'));
-    await page.addScriptTag({ content: `setTimeout(() => { throw new Error('Analytics test boom 42'); }, 0);` });
+    await page.evaluate(`setTimeout(() => { throw new Error('Analytics test boom 42'); }, 0);`); // the page's CSP allows no inline script tag
     const res = await sent;
     expect(res.status()).toBe(202);
     const body = JSON.parse(res.request().postData() ?? '[]');
@@ -91,6 +89,43 @@ describe('analytics in Chromium', () => {
     await owner.close();
   });
 
+  it('events sent at page load carry the cart fields of a visitor who has a cart', async () => {
+    const visitor = await b.browser.newContext();
+    const page = await visitor.newPage();
+    await page.goto(`${site.url}/shop/p/ceramic-pour-over-set`);
+    await page.waitForFunction(...hydrated('AddToCart'));
+    await page.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
+    const cart = (await (await page.request.get(`${site.url}/api/commerce/shopping-cart`)).json()) as { id: string; subtotalCents: number };
+    expect(cart.subtotalCents).toBeGreaterThan(0);
+
+    // A fresh load of the product page: its product_page_visit is sent at load, with the cart's fields.
+    const visit = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1/events' && (r.postData() ?? '').includes('product_page_visit'));
+    await page.reload();
+    await page.waitForFunction(trackerStarted());
+    const batch = JSON.parse((await visit).postData() ?? '[]') as Array<{ eventSchemaName: string; eventContent: string }>;
+    const content = JSON.parse(batch.find((e) => e.eventSchemaName === 'product_page_visit')!.eventContent);
+    expect(content).toMatchObject({
+      cart_id: cart.id,
+      num_items_in_cart: 1,
+      cart_value: cart.subtotalCents,
+      currency_code: 'USD',
+      purchase_type_list: ['ONE_TIME'],
+    });
+    expect(content.product_types_list).toHaveLength(1);
+    await visitor.close();
+  });
+
+  it('form-render carries the form id and the page fields of the page the form is on', async () => {
+    const visitor = await b.browser.newContext();
+    const page = await visitor.newPage();
+    const render = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/census/form-render');
+    await page.goto(`${site.url}/contact`);
+    const body = JSON.parse((await render).postData() ?? '{}');
+    expect(body).toMatchObject({ formId: 'contact-form', pageId: site.seed.collectionIds.contact, contentSource: 'c', pagePath: '/contact', pagePermissionTypeValue: 1, websiteId: site.seed.websiteId });
+    await visitor.close();
+  });
+
   it('makes no analytics request under /config, for the owner, or with tracking off', async () => {
     const owner = await b.browser.newContext();
     const ownerRequests = recordAnalytics(owner);
@@ -100,7 +135,7 @@ describe('analytics in Chromium', () => {
     // The owner browsing the public site is not tracked either.
     const shop = await owner.newPage();
     await shop.goto(`${site.url}/shop/p/ceramic-pour-over-set`);
-    await shop.waitForFunction(hydrated('AddToCart'));
+    await shop.waitForFunction(...hydrated('AddToCart'));
     await shop.close();
 
     // Positive control: an anonymous visitor is tracked.
@@ -122,13 +157,13 @@ describe('analytics in Chromium', () => {
     const offRequests = recordAnalytics(off);
     const p2 = await off.newPage();
     await p2.goto(`${site.url}/shop/p/ceramic-pour-over-set`);
-    await p2.waitForFunction(hydrated('AddToCart'));
+    await p2.waitForFunction(...hydrated('AddToCart'));
     const island = JSON.parse((await p2.locator('#tessera-page').textContent()) ?? '{}');
     expect(island.track).toBe(false);
     await p2.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
     await expect.poll(() => p2.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
     await p2.goto(`${site.url}/cart`);
-    await p2.waitForFunction(hydrated('CartPage'));
+    await p2.waitForFunction(...hydrated('CartPage'));
     await p2.goto(`${site.url}/shop`);
     await p2.waitForLoadState('load');
     await off.close();

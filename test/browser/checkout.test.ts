@@ -105,9 +105,12 @@ describe('checkout in Chromium', () => {
     expect(await row.getByRole('cell', { name: '$43.14' }).isVisible()).toBe(true);
     await row.getByRole('link', { name: `Order #${orderNumber}` }).click();
     await admin.getByRole('heading', { name: `Order #${orderNumber}` }).waitFor();
-    await admin.getByRole('button', { name: 'Refund' }).click();
-    await admin.getByRole('button', { name: 'Confirm refund' }).click();
-    await admin.getByText('Refunded').waitFor();
+    await admin.getByRole('button', { name: 'Refund', exact: true }).click();
+    const dialog = admin.getByRole('dialog', { name: `Refund order #${orderNumber}` });
+    await dialog.getByRole('button', { name: /^Refund everything/ }).click();
+    await dialog.getByRole('button', { name: 'Refund $43.14' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await admin.getByText('Refunded', { exact: true }).first().waitFor();
     expect(await stock()).toBe(before);
   });
 
@@ -139,5 +142,47 @@ describe('checkout in Chromium', () => {
     await page.waitForURL(/\/order-confirmed\//);
     expect(await page.getByRole('link', { name: 'Download The Houseplant Field Guide (eBook)' }).isVisible()).toBe(true);
     await context.close();
+  });
+
+  it('a price change after the page showed the total: the shopper sees the new total and confirms it with a second click', async () => {
+    const setPrice = (cents: number) => site.database.db.execute(sql`update product_variants set price_cents = ${cents}, on_sale = false where sku = 'EBOOK-PLANTS'`);
+    const payments = async () => Number((await rows<{ n: number }>(site.database.db, sql`select count(*)::int as n from test_payments`))[0]!.n);
+    await setPrice(1200);
+    const context = await b.browser.newContext();
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    try {
+      await page.goto(`${site.url}/shop/p/houseplant-field-guide`);
+      await page.waitForFunction(() => document.querySelector('[data-island="AddToCart"]')?.getAttribute('data-hydrated') === '1');
+      await page.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
+      await expect.poll(() => page.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
+      await page.goto(`${site.url}/checkout`);
+      await page.waitForFunction(() => document.querySelector('[data-island="CheckoutPage"]')?.getAttribute('data-hydrated') === '1');
+      const total = page.getByRole('table', { name: 'Totals' }).getByRole('row', { name: /^Total/ }).getByRole('cell');
+      expect(await total.textContent()).toBe('$12.00');
+      await page.getByLabel('Email').fill('late@example.com');
+      await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+      await page.getByLabel('Expiry (MM/YY)').fill('12/40');
+      await page.getByLabel('Security code (CVC)').fill('123');
+      // The owner raises the price while the shopper is on the page.
+      await setPrice(1500);
+      const charges = await payments();
+      await page.getByRole('button', { name: 'Place order' }).click();
+      await expect
+        .poll(() => page.getByRole('alert').textContent(), { timeout: 5000 })
+        .toBe('The order total is now $15.00, not $12.00. Please review your order and confirm the new total.');
+      expect(await total.textContent()).toBe('$15.00');
+      expect(await payments()).toBe(charges);
+      expect(page.url()).toMatch(/\/checkout$/);
+      // The second click confirms the new total.
+      await page.getByRole('button', { name: 'Confirm new total $15.00 and place order' }).click();
+      await page.waitForURL(/\/order-confirmed\//);
+      const orderTotals = page.getByRole('table', { name: 'Order totals' });
+      expect(await orderTotals.getByRole('row', { name: /^Total/ }).getByRole('cell').textContent()).toBe('$15.00');
+      expect(problems.filter((p) => !p.includes('favicon') && !p.includes('status of 409'))).toEqual([]);
+    } finally {
+      await setPrice(1200);
+      await context.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
+import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite, hydrated } from '../helpers/browser.js';
 
 describe('commerce in Chromium, as a visitor', () => {
   let site: LiveSite;
@@ -14,15 +14,14 @@ describe('commerce in Chromium, as a visitor', () => {
 
   /** Hydration problems and errors (other areas' warnings, e.g. about preloads, are theirs to assert). */
   const hydrationProblems = (problems: string[]) => problems.filter((p) => /hydrat|did not match|server rendered|^error|^pageerror/i.test(p));
-  const hydrated = (name: string) => `document.querySelectorAll('[data-island="${name}"]').length > 0 && [...document.querySelectorAll('[data-island="${name}"]')].every((e) => e.getAttribute('data-hydrated') === '1')`;
 
   it('chooses options, is told what is missing or sold out, adds 3, then changes and removes them on /cart', async () => {
     const context = await b.browser.newContext();
     const page = await context.newPage();
     const problems = watchConsole(page);
     await page.goto(`${site.url}/shop/p/linen-camp-shirt`);
-    await page.waitForFunction(hydrated('AddToCart'));
-    await page.waitForFunction(hydrated('VariantSelect'));
+    await page.waitForFunction(...hydrated('AddToCart'));
+    await page.waitForFunction(...hydrated('VariantSelect'));
 
     // The product's own button (related products below it have theirs).
     const add = page.getByRole('article').getByRole('button', { name: 'Add To Cart' });
@@ -36,7 +35,7 @@ describe('commerce in Chromium, as a visitor', () => {
     await size.selectOption('L');
     await color.selectOption('Navy');
     // The price follows the chosen variant.
-    await expect.poll(() => page.locator('.product-price').first().textContent()).toBe('$72.00');
+    await expect.poll(async () => (await page.locator('.product-price').first().textContent())?.trim()).toBe('$72.00');
     await add.click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Sorry, we do not have enough of that item available.');
 
@@ -55,7 +54,7 @@ describe('commerce in Chromium, as a visitor', () => {
 
     await pill.click();
     await page.waitForURL(`${site.url}/cart`);
-    await page.waitForFunction(hydrated('CartPage'));
+    await page.waitForFunction(...hydrated('CartPage'));
     expect(await page.getByRole('link', { name: 'Linen Camp Shirt' }).isVisible()).toBe(true);
     expect(await page.getByText('Size: S').isVisible()).toBe(true);
     expect(await page.locator('.cart-row__total').textContent()).toBe('$216.00');
@@ -80,8 +79,8 @@ describe('commerce in Chromium, as a visitor', () => {
     const two = await context.newPage();
     await one.goto(`${site.url}/shop/p/ceramic-pour-over-set`);
     await two.goto(`${site.url}/shop`);
-    await one.waitForFunction(hydrated('AddToCart'));
-    await two.waitForFunction(hydrated('CartPill'));
+    await one.waitForFunction(...hydrated('AddToCart'));
+    await two.waitForFunction(...hydrated('CartPill'));
     await one.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
     await expect.poll(() => two.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
     await context.close();
@@ -92,7 +91,7 @@ describe('commerce in Chromium, as a visitor', () => {
     const page = await context.newPage();
     const problems = watchConsole(page);
     await page.goto(`${site.url}/shop`);
-    await page.waitForFunction(hydrated('QuickView'));
+    await page.waitForFunction(...hydrated('QuickView'));
     const button = page.getByRole('button', { name: 'Quick View Ceramic Pour-Over Set' });
     await button.click();
     const dialog = page.getByRole('dialog', { name: 'Ceramic Pour-Over Set' });
@@ -112,7 +111,7 @@ describe('commerce in Chromium, as a visitor', () => {
     const page = await context.newPage();
     const problems = watchConsole(page);
     await page.goto(`${site.url}/shop/p/engraved-cutting-board`);
-    await page.waitForFunction(hydrated('AddToCart'));
+    await page.waitForFunction(...hydrated('AddToCart'));
     await page.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
     const dialog = page.getByRole('dialog', { name: 'Engraving' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
@@ -124,7 +123,7 @@ describe('commerce in Chromium, as a visitor', () => {
     await expect.poll(() => page.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
 
     await page.goto(`${site.url}/cart`);
-    await page.waitForFunction(hydrated('CartPage'));
+    await page.waitForFunction(...hydrated('CartPage'));
     expect(await page.getByText('Ana').isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Edit Engraved Walnut Cutting Board' }).click();
     const edit = page.getByRole('dialog', { name: 'Engraving' });

@@ -13,7 +13,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 
 /** axe-core violations of a part of the page (or all of it). */
 async function axe(page: Page, include?: string): Promise<Array<{ id: string; help: string; nodes: unknown[] }>> {
-  await page.addScriptTag({ content: axeSource });
+  await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
   return page.evaluate(async (sel) => {
     const a = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
     const res = await a.run(sel ? { include: [[sel]] } : document);
@@ -148,6 +148,28 @@ describe('engagement in Chromium', () => {
     await context.close();
   }, 60_000);
 
+  it('opening the promo popup sends /api/census/overlay (not at load, when it opens)', async () => {
+    await owner.send('PUT', `${API}/popup`, { ...POPUP, title: 'Counted', trigger: 'exit', action: 'button', buttonText: 'See the shop', buttonUrl: '/shop' });
+    const context = await b.browser.newContext();
+    const overlays: Request[] = [];
+    context.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/census/overlay') overlays.push(r);
+    });
+    const page = await context.newPage();
+    await page.goto(`${site.url}/`);
+    await page.waitForFunction(() => document.querySelector('[data-island="PromoPopup"]')?.getAttribute('data-hydrated') === '1');
+    await page.waitForFunction(() => document.cookie.includes('ss_cvr=')); // the tracker has started
+    expect(overlays).toHaveLength(0);
+    const sent = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/census/overlay');
+    await page.evaluate(() => document.documentElement.dispatchEvent(new MouseEvent('mouseout', { bubbles: true, clientX: 400, clientY: 0, relatedTarget: null })));
+    await page.getByRole('dialog', { name: 'Counted' }).waitFor({ timeout: 5000 });
+    const body = JSON.parse((await sent).postData() ?? '{}');
+    expect(body.overlayId).toMatch(/^promo-popup-\d+$/);
+    expect(body.websiteId).toBe(site.seed.websiteId);
+    expect(overlays).toHaveLength(1);
+    await context.close();
+  }, 60_000);
+
   it('a sign-up from the popup appears in the owner list, and the unsubscribe link removes it', async () => {
     await owner.send('PUT', `${API}/popup`, { ...POPUP, title: 'Join us', delaySeconds: 0 });
     const context = await b.browser.newContext();
@@ -167,7 +189,7 @@ describe('engagement in Chromium', () => {
 
     // The visitor follows the unsubscribe link of an email to the list (no sign-in).
     const id = (await mailingListsOf(site.app).members(site.seed.websiteId, await defaultListId(), { limit: 50, offset: 0 })).members.find((m) => m.email === 'popup-reader@example.com')!.id;
-    const url = await mailingListsOf(site.app).unsubscribeUrl(id, site.url);
+    const url = await mailingListsOf(site.app).unsubscribeUrl(id);
     await page.goto(url);
     const pageViolations = await axe(page);
     expect(pageViolations, JSON.stringify(pageViolations, null, 2)).toEqual([]);

@@ -83,10 +83,10 @@ describe('flags in Chromium', () => {
     const table = page.getByRole('table', { name: 'Shop funnel of hero by variant (visitors)' });
     await table.waitFor();
     await expect.poll(() => table.getByRole('rowheader', { name: 'bold' }).count()).toBe(1);
-    await page.addScriptTag({ content: axeSource });
+    await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
     const violations = await page.evaluate(async () => {
       const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
-      const r = await axe.run({ include: [['.admin-shell__main']] }, { resultTypes: ['violations'] });
+      const r = await axe.run({ include: [['main']] }, { resultTypes: ['violations'] });
       return r.violations.map((v) => `${v.id} (${v.nodes.length})`);
     });
     expect(violations).toEqual([]);

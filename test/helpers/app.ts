@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
-import { seedDemo, type SeedResult } from '../../src/server/seed.js';
+import { seedDemo, type SeedOptions, type SeedResult } from '../../src/server/seed.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { testDatabase, type DbKind } from './db.js';
 import { open, type Database } from '../../src/db/index.js';
@@ -15,10 +15,13 @@ export interface TestApp {
 
 export const OWNER = { email: 'owner@example.com', password: 'correct horse battery staple' };
 
-/** The real app on a fresh seeded database, with an admin account. */
-export async function testApp(kind: DbKind = 'pglite', env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * The real app on a fresh seeded database, with an admin account. The demo store's shipping option is left
+ * out unless asked for (the checkout tests set up their own options).
+ */
+export async function testApp(kind: DbKind = 'pglite', env: Record<string, string> = {}, seedOpts: SeedOptions = { shipping: false }): Promise<TestApp> {
   const database = await testDatabase(kind);
-  const seed = await seedDemo(database);
+  const seed = await seedDemo(database, new Date(), seedOpts);
   const owners = new OwnerService(database);
   await owners.ensureAdmin(seed.websiteId, OWNER.email, OWNER.password);
   const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', ...env }), database, logger: false });

@@ -96,3 +96,16 @@ export async function addFromPalette(page: Page, section: number, label: string)
 
 /** Waits until the editor's save status says Saved. */
 export const savedStatus = (page: Page) => page.locator('.ed-save[role="status"]').filter({ hasText: /^Saved$/ }).waitFor();
+
+/**
+ * "Every island `name` on the page has hydrated", as a function and its argument for
+ * `page.waitForFunction(...hydrated(name))`: the pages' CSP allows no eval, so predicates are functions, not strings.
+ */
+export const hydrated = (name: string) =>
+  [
+    (n: string) => {
+      const els = [...document.querySelectorAll(`[data-island="${n}"]`)];
+      return els.length > 0 && els.every((e) => e.getAttribute('data-hydrated') === '1');
+    },
+    name,
+  ] as const;

@@ -9,6 +9,7 @@ export interface SinkMessage {
 /** A local SMTP relay for tests: counts what it receives, and can be told to refuse everything. */
 export class SmtpSink {
   readonly messages: SinkMessage[] = [];
+  readonly logins: Array<{ username: string; password: string }> = [];
   refusing = false;
   private server: SMTPServer;
   port = 0;
@@ -16,7 +17,13 @@ export class SmtpSink {
   constructor() {
     this.server = new SMTPServer({
       authOptional: true,
+      allowInsecureAuth: true,
       disabledCommands: ['STARTTLS'],
+      // Any login is accepted and remembered, so a test can see which credentials a client sent.
+      onAuth: (auth, _session, cb) => {
+        this.logins.push({ username: auth.username ?? '', password: auth.password ?? '' });
+        cb(null, { user: auth.username ?? '' });
+      },
       logger: false,
       onMailFrom: (_addr, _session, cb) => (this.refusing ? cb(Object.assign(new Error('Relay is down'), { responseCode: 421 })) : cb()),
       onData: (stream, session, cb) => {

@@ -82,6 +82,9 @@ describe.each(DB_KINDS)('newsletter pages and form lists on %s', (kind) => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
     configureForms(t.app, { perIp: { max: 1000, windowMs: 60_000 }, perForm: { max: 1000, windowMs: 60_000 } });
     await t.database.db.execute(sql`UPDATE websites SET title = ${TITLE} WHERE id = ${t.seed.websiteId}`);
+    // Written behind the app's back (no content-version move), so its caches are told.
+    t.app.siteCache.clear();
+    t.app.services.websites.invalidate();
     owner = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', OWNER)).statusCode).toBe(200);
     const l = ((await owner.get(`${API}/lists`)).json() as { lists: Array<{ id: string; isDefault: boolean }> }).lists;

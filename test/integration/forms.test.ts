@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { PagePermissionType } from '../../src/core/forms.js';
 import { createServer, type Server } from 'node:http';
 import { solveChallenge } from 'altcha-lib/v1';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
@@ -193,6 +194,23 @@ describe.each(DB_KINDS)('forms on %s', (kind) => {
     expect(r.json().error).toBe(m.STATUS_404);
   });
 
+  it("the owner's form-submission notification can be switched off site-wide in Email settings (the submission is still kept)", async () => {
+    const v = new Visitor(t.app);
+    const form = JSON.stringify({ name: ['Bo', 'K'], email: 'bo@example.com', topic: 'Order', message: 'Quiet please' });
+    const switches = (formSubmission: boolean) => owner.send('PUT', '/api/admin/email-settings/notifications', { newOrder: true, formSubmission, lowStock: true });
+    expect((await switches(false)).statusCode).toBe(200);
+    try {
+      const r = await v.send('POST', '/api/form/SaveFormSubmission', { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: await altchaToken(v) });
+      expect(r.statusCode).toBe(200);
+      const mails = (await t.database.db.execute(`SELECT count(*)::int AS n FROM mail_outbox WHERE ref = 'form-submission:${r.json().submissionId}'` as never)) as unknown as { rows: Array<{ n: number }> };
+      expect(Number(mails.rows[0]!.n)).toBe(0);
+      const inbox = await owner.get(`/api/config/forms/${CONTACT_FORM_ID}/submissions?folder=inbox`);
+      expect((inbox.json().submissions as Array<{ id: string }>).map((s) => s.id)).toContain(r.json().submissionId);
+    } finally {
+      expect((await switches(true)).statusCode).toBe(200);
+    }
+  });
+
   it('contact form: altcha token accepted once; a failed captcha is 400 and kept as spam; the owner gets an email', async () => {
     const v = new Visitor(t.app);
     const form = JSON.stringify({ name: ['Ada', 'L'], email: 'ada@example.com', topic: 'Order', message: 'Where is my order?', source: 'ad' });
@@ -273,7 +291,7 @@ describe.each(DB_KINDS)('forms on %s', (kind) => {
     expect(cfg.json().captcha).toMatchObject({ kind: 'recaptcha-v3', siteKey: 'site-k', hasSecretKey: true });
     expect(JSON.stringify(cfg.json())).not.toContain('secret-k');
     // No proof-of-work challenge while reCAPTCHA is on.
-    expect((await v.get('/api/captcha/challenge')).statusCode).toBe(404);
+    expect((await v.get('/api/captcha/challenge?action=form-block')).statusCode).toBe(404);
 
     vendorAnswer = { success: true, score: 0.9, action: 'form_block' };
     const ok = await v.send('POST', '/api/form/SaveFormSubmission', { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: 'tok-1' }, { headers: { 'x-forwarded-for': '10.9.9.9' } });
@@ -319,6 +337,27 @@ describe.each(DB_KINDS)('forms on %s', (kind) => {
     // Without the crumb the post is refused.
     const nocrumb = await v.send('POST', `/api/form/submit/${CONTACT_FORM_ID}`, 'f.email=a%40b.co', { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(nocrumb.statusCode).toBe(403);
+  });
+
+  it('a form page carries its page fields (pageId, contentSource, pagePermissionTypeValue) into the island and the stored submission', async () => {
+    const v = new Visitor(t.app);
+    const page = await v.get('/contact');
+    expect(page.statusCode).toBe(200);
+    const contactId = t.seed.collectionIds.contact!;
+    const hidden = (name: string) => new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(page.body)?.[1];
+    expect(hidden('pageId')).toBe(contactId);
+    expect(hidden('contentSource')).toBe('c');
+    expect(hidden('pagePermissionTypeValue')).toBe(String(PagePermissionType.PUBLIC));
+    const crumb = await v.crumb();
+    const fields = { crumb, pagePath: hidden('pagePath') ?? '', pageTitle: 'Contact', pageId: hidden('pageId')!, contentSource: hidden('contentSource')!, pagePermissionTypeValue: hidden('pagePermissionTypeValue')! };
+    const ok = await v.send('POST', `/api/form/submit/${CONTACT_FORM_ID}`, new URLSearchParams({ ...fields, 'f.name.0': 'Page', 'f.name.1': 'Fields', 'f.email': 'page-fields@example.com', 'f.message': 'Which page?', 'f.topic': 'Order' }).toString(), {
+      crumb: false,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(ok.statusCode).toBe(200);
+    const list = await owner.get(`/api/config/forms/${CONTACT_FORM_ID}/submissions`);
+    const sub = (list.json().submissions as Array<{ data: Record<string, unknown>; page: Record<string, unknown> }>).find((x) => JSON.stringify(x.data).includes('page-fields@example.com'))!;
+    expect(sub.page).toMatchObject({ pageId: contactId, contentSource: 'c', pagePermissionTypeValue: String(PagePermissionType.PUBLIC) });
   });
 
   it('owner: inbox newest first, search, CSV with one column per part and N/A; visitors are refused', async () => {

@@ -44,8 +44,9 @@ describe('image variants', () => {
   it('refuses unknown formats, missing files and path traversal; the original is served without a format', async () => {
     expect((await get('/demo-media/linen-shirt.jpg?format=301w')).statusCode).toBe(400);
     expect((await get('/demo-media/no-such.jpg?format=300w')).statusCode).toBe(404);
-    expect((await get('/demo-media/..%2f..%2fpackage.json?format=300w')).statusCode).toBe(404);
-    expect((await get('/demo-media/%2e%2e/%2e%2e/etc/passwd?format=300w')).statusCode).toBe(404);
+    // Encoded slashes and dot segments are refused before routing (plugins/path.ts).
+    expect((await get('/demo-media/..%2f..%2fpackage.json?format=300w')).statusCode).toBe(400);
+    expect([400, 404]).toContain((await get('/demo-media/%2e%2e/%2e%2e/etc/passwd?format=300w')).statusCode);
     const original = await get('/demo-media/linen-shirt.jpg');
     expect(original.statusCode).toBe(200);
     expect(original.headers['content-type']).toBe('image/jpeg');

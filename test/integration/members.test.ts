@@ -9,6 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { DB_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { members as messages } from '../../src/core/messages.js';
+import { sql } from 'drizzle-orm';
+import { rows } from '../../src/server/db-util.js';
 
 const CARD = { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Member' };
 const VIDEO_BYTES = Buffer.from('\u0000\u0000\u0000\u0018ftypmp42 lesson-one-video-bytes');
@@ -21,6 +23,16 @@ async function signIn(app: FastifyInstance): Promise<Visitor> {
   const res = await v.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password });
   expect(res.statusCode).toBe(200);
   return v;
+}
+
+/** The newest emailed link to `path` sent to an address, as a path with its query (read from the outbox). */
+async function mailedLink(t: TestApp, to: string, path: string): Promise<string | null> {
+  const r = await rows<{ text_body: string }>(t.database.db, sql`select text_body from mail_outbox where to_address = ${to} order by id desc`);
+  for (const m of r) {
+    const hit = m.text_body.match(/https?:\/\/\S+/g)?.map((u) => new URL(u)).find((u) => u.pathname === path);
+    if (hit) return hit.pathname + hit.search;
+  }
+  return null;
 }
 
 function pageType(body: string): number {
@@ -157,7 +169,18 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     expect(join.statusCode).toBe(200);
     expect(join.body).toContain('Join Pottery School');
 
-    const joined = await member.send('POST', '/api/members/areas/pottery-school/join', { email: 'ada@example.com', password: 'a long password', displayName: 'Ada' });
+    const asked = await member.send('POST', '/api/members/areas/pottery-school/join', { email: 'ada@example.com', password: 'a long password', displayName: 'Ada' });
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect(asked.json()).toEqual({ message: messages.JOIN_CHECK_EMAIL });
+    // Not signed in, not a member: the address is proved first, by the link in the mailbox.
+    expect((await member.get('/api/site-users/account/session')).json().authenticated).toBe(false);
+    const link = await mailedLink(t, 'ada@example.com', '/account/confirm');
+    expect(link).toContain('next=%2Fmembers%2Fjoin%2Fpottery-school');
+    const confirmedLink = await member.get(link!);
+    expect(confirmedLink.statusCode).toBe(303);
+    expect(confirmedLink.headers.location).toBe('/members/join/pottery-school');
+    // Confirmed and signed in: the paid join goes on to the checkout.
+    const joined = await member.send('POST', '/api/members/areas/pottery-school/join', {});
     expect(joined.statusCode, joined.body).toBe(200);
     expect(joined.json().next).toBe('/checkout');
     // Not a member until the order is paid.
@@ -305,10 +328,13 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     const form = await v.get('/members/join/fernhill-members');
     expect(form.statusCode).toBe(200);
     expect(form.body).toContain('name="email"');
-    // The email of an existing account: sign in first.
+    // The email of an existing account answers as a new one would; the account's owner gets an email
+    // with a sign-in link back here, and nobody is signed in.
     const taken = await v.send('POST', '/api/members/areas/fernhill-members/join', { email: 'ada@example.com', password: 'another password' });
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json().message).toBe(messages.ACCOUNT_EXISTS);
+    expect(taken.statusCode).toBe(202);
+    expect(taken.json()).toEqual({ message: messages.JOIN_CHECK_EMAIL });
+    expect(await mailedLink(t, 'ada@example.com', '/account/login')).toBe('/account/login?next=%2Fmembers%2Fconfirmed%2Ffernhill-members');
+    expect((await v.get('/api/site-users/account/session')).json().authenticated).toBe(false);
     const badEmail = await v.send('POST', '/api/members/areas/fernhill-members/join', { email: 'not-an-email', password: 'another password' });
     expect(badEmail.statusCode).toBe(400);
     expect((await v.send('POST', '/api/members/areas/no-such-area/join', {})).statusCode).toBe(404);
@@ -331,6 +357,47 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     expect(confirmed.json().membership.contents).toEqual([{ title: 'Members', fullUrl: '/members' }]);
   });
 
+  it('a join without an account: the same answer for every address, a confirmation email, the free area once confirmed', async () => {
+    // ada@example.com has an account (the paid join above); grace@example.com has none.
+    const answers = [];
+    for (const email of ['ada@example.com', 'grace@example.com']) {
+      const v = new Visitor(t.app);
+      const json = await v.send('POST', '/api/members/areas/fernhill-members/join', { email, password: 'chosen by whoever asked' });
+      const crumb = await v.crumb();
+      const form = await v.send('POST', '/api/members/areas/fernhill-members/join', `crumb=${crumb}&email=${encodeURIComponent(email)}&password=chosen+by+whoever+asked`, { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      answers.push({
+        status: [json.statusCode, form.statusCode],
+        json: json.body,
+        cookies: json.cookies.map((c) => c.name).concat(form.cookies.map((c) => c.name)).filter((n) => n !== 'crumb'),
+        form: form.body.replaceAll(email, '<email>').replaceAll(crumb, '<crumb>').replace(/nonce="[^"]*"/g, ''),
+      });
+      expect(form.body).toContain(messages.JOIN_CHECK_EMAIL);
+      expect((await v.get('/api/site-users/account/session')).json().authenticated).toBe(false);
+    }
+    expect(answers[0]!.status).toEqual([202, 200]);
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0]!.cookies).toEqual([]);
+
+    // Whoever asked cannot sign in with the password they chose: the address is not confirmed.
+    const early = await new Visitor(t.app).send('POST', '/api/site-users/account/session', { email: 'grace@example.com', password: 'chosen by whoever asked' });
+    expect(early.statusCode).toBe(403);
+    const listed = (await owner.get('/api/members/members')).json() as { members: Array<{ email: string; status: string }> };
+    expect(listed.members.filter((m) => m.email === 'grace@example.com').map((m) => m.status)).toEqual(['awaiting confirmation']);
+
+    // The owner of the address follows the link: confirmed, signed in, and a member of the free area.
+    const grace = new Visitor(t.app);
+    expect((await grace.get('/members')).statusCode).toBe(403);
+    const link = await mailedLink(t, 'grace@example.com', '/account/confirm');
+    const landed = await grace.get(link!);
+    expect(landed.statusCode).toBe(303);
+    expect(landed.headers.location).toBe('/members/confirmed/fernhill-members');
+    const welcome = await grace.get('/members/confirmed/fernhill-members?format=json');
+    expect(welcome.json().pageType).toBe(208);
+    expect((await grace.get('/members')).statusCode).toBe(200);
+    const after = (await owner.get('/api/members/members')).json() as { members: Array<{ email: string; status: string }> };
+    expect(after.members.filter((m) => m.email === 'grace@example.com').map((m) => m.status)).toEqual(['active']);
+  });
+
   it('a subscription area: the join goes through the subscription checkout; a refund ends the membership', async () => {
     const settings = await owner.get('/api/members/settings');
     const faq = (settings.json().collections as Array<{ id: string; urlId: string }>).find((c) => c.urlId === 'questions' || c.urlId === 'faq')!;
@@ -338,7 +405,10 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     expect(created.statusCode, created.body).toBe(201);
     const v = new Visitor(t.app);
     expect((await v.get(`/${faq.urlId}`)).statusCode).toBe(403);
-    const joined = await v.send('POST', '/api/members/areas/insiders/join', { email: 'sub@example.com', password: 'a long password' });
+    expect((await v.send('POST', '/api/members/areas/insiders/join', { email: 'sub@example.com', password: 'a long password' })).statusCode).toBe(202);
+    const link = await mailedLink(t, 'sub@example.com', '/account/confirm');
+    expect((await v.get(link!)).headers.location).toBe('/members/join/insiders');
+    const joined = await v.send('POST', '/api/members/areas/insiders/join', {});
     expect(joined.statusCode, joined.body).toBe(200);
     const next = joined.json().next as string;
     expect(next).toMatch(/^\/checkout\?cartToken=/);

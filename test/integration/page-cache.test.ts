@@ -8,6 +8,7 @@ import { DB_KINDS } from '../helpers/db.js';
 import { OWNER, otherInstance, testApp, Visitor, type OtherInstance, type TestApp } from '../helpers/app.js';
 import type { Database } from '../../src/db/index.js';
 import { renderIsland } from '../../src/web/ssr.js';
+import { listeningOrigin } from '../../src/server/email-origin.js';
 import { CART_COOKIES, EXPERIMENT_COOKIES, KEYED_COOKIES, NEUTRAL_COOKIES, PRIVATE_COOKIES, pickEncoding } from '../../src/server/pages/page-cache.js';
 
 const PRODUCT = '/shop/p/linen-camp-shirt';
@@ -105,9 +106,9 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     await settled();
     const own = await counted(() => shopper.get(PRODUCT, { accept: 'text/html' }));
     expect(own.hits).toBe(1);
-    expect(pill(own.value.body)).toBe('{"totalQuantity":3}');
+    expect(pill(own.value.body)).toBe('{"totalQuantity":3,"hasCart":true}');
     expect(pill(anonymous.body)).toBe('{"totalQuantity":0}');
-    const expected = anonymous.body.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: 3 }));
+    const expected = anonymous.body.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: 3, hasCart: true }));
     expect(own.value.body).toBe(expected);
     // The next visitor with three items gets that page encoded once, in brotli or gzip.
     const again = await counted(() => shopper.get(PRODUCT, { accept: 'text/html', 'accept-encoding': 'br' }));
@@ -120,7 +121,7 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     await t.database.db.execute(sql`update items set excerpt = excerpt where url_id = 'linen-camp-shirt'`);
     const first = await counted(() => shopper.get('/shop', { accept: 'text/html' }));
     expect(first.stored).toBe(1);
-    expect(pill(first.value.body)).toBe('{"totalQuantity":3}');
+    expect(pill(first.value.body)).toBe('{"totalQuantity":3,"hasCart":true}');
     const next = await counted(() => get('/shop'));
     expect(next.hits).toBe(1);
     expect(pill(next.value.body)).toBe('{"totalQuantity":0}');
@@ -138,7 +139,10 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(choices.hits).toBe(0);
     const otherHost = await counted(() => get('/journal', { host: 'shop.example.com' }));
     expect(otherHost.hits).toBe(0);
-    expect(otherHost.value.body).toContain('http://shop.example.com/journal');
+    // Still rendered for that host on its own; its canonical address comes from the configured public origin,
+    // never the Host header (server/seo).
+    expect(otherHost.value.body).toContain(`<link rel="canonical" href="${listeningOrigin(t.app)}/journal">`);
+    expect(otherHost.value.body).not.toContain('http://shop.example.com/journal');
   });
 
   it('never keeps a page that carries the visitor’s crumb (a form), nor an error or missing page', async () => {

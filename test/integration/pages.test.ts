@@ -174,7 +174,8 @@ describe.each(DB_KINDS)('site pages on %s', (kind) => {
       const res = await v.get(url);
       const head = res.body.slice(0, res.body.indexOf('</head>'));
       expect(head, url).toContain('<meta name="x-owner-header" content="1">');
-      expect(res.body.slice(res.body.indexOf('</footer>')), url).toContain('<script>window.__ownerFooter=1</script>');
+      // With the response's CSP nonce (plugins/csp.ts).
+      expect(res.body.slice(res.body.indexOf('</footer>')), url).toMatch(/<script nonce="[A-Za-z0-9+/=]+">window\.__ownerFooter=1<\/script>/);
     }
     await t.database.db.update(schema.websites).set({ settings: site.settings });
     t.app.services.websites.invalidate();

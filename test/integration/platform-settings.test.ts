@@ -7,6 +7,7 @@ import { DB_KINDS, testDatabase } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { Role } from '../../src/core/enums.js';
+import { platform as platformMessages } from '../../src/core/messages.js';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { seedDemo } from '../../src/server/seed.js';
@@ -61,21 +62,27 @@ describe.each(DB_KINDS)('platform: owner settings on %s', (kind) => {
 
   const auditCount = async () => Number((await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from audit_log`))[0]!.n);
 
-  it('header/footer: admin and website manager read and write; the code reaches every public page; others refused', async () => {
+  it('header/footer: admin and website manager read, only the admin writes (issue 21); the code reaches every public page; others refused', async () => {
     expect((await new Visitor(t.app).get('/api/site-header-footer')).statusCode).toBe(401);
     for (const who of ['editor', 'store', 'viewer', 'billing']) {
       expect((await as[who]!.get('/api/site-header-footer')).statusCode).toBe(403);
       expect((await as[who]!.send('PUT', '/api/site-header-footer', { header: 'x', footer: 'y' })).statusCode).toBe(403);
     }
     expect((await admin.get('/api/site-header-footer')).json()).toEqual({ header: '', footer: '' });
+    const refused = await as.manager!.send('PUT', '/api/site-header-footer', { header: '<meta name="x-test" content="head">', footer: '<script>window.__footer=1</script>' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(platformMessages.CODE_INJECTION_ADMIN_ONLY);
+    expect((await as.manager!.get('/api/site-header-footer')).statusCode).toBe(200);
     const before = await auditCount();
-    const put = await as.manager!.send('PUT', '/api/site-header-footer', { header: '<meta name="x-test" content="head">', footer: '<script>window.__footer=1</script>' });
+    const put = await admin.send('PUT', '/api/site-header-footer', { header: '<meta name="x-test" content="head">', footer: '<script>window.__footer=1</script>' });
     expect(put.statusCode).toBe(200);
     expect(await auditCount()).toBe(before + 1);
     expect((await admin.get('/api/site-header-footer')).json().header).toBe('<meta name="x-test" content="head">');
     const page = await new Visitor(t.app).get('/about');
     expect(page.body).toContain('<meta name="x-test" content="head">');
-    expect(page.body).toContain('<script>window.__footer=1</script>');
+    // The admin's script carries the page's CSP nonce (plugins/csp.ts).
+    const nonce = /'nonce-([^']+)'/.exec(String(page.headers['content-security-policy']))![1]!;
+    expect(page.body).toContain(`<script nonce="${nonce}">window.__footer=1</script>`);
     const bad = await admin.send('PUT', '/api/site-header-footer', { header: 5, footer: '' });
     expect(bad.statusCode).toBe(400);
     expect((await admin.send('PUT', '/api/site-header-footer', { header: '', footer: '' }, { crumb: false })).statusCode).toBe(403);
@@ -108,16 +115,18 @@ describe.each(DB_KINDS)('platform: owner settings on %s', (kind) => {
     expect((await admin.get('/api/v1/commerce-preferences/checkout')).json()).toEqual({});
     const first = await as.store!.send('PUT', '/api/v1/commerce-preferences/checkout', { websiteId: 'someone-else', guestCheckout: true, note: '', tipPercent: 15 });
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ guestCheckout: true, tipPercent: 15, written: true });
+    expect(first.json()).toEqual({ guestCheckout: true, tipPercent: 15 });
+    expect(first.headers['x-preferences-written']).toBe('true');
     const read = (await admin.get('/api/v1/commerce-preferences/checkout')).json();
     expect(read).toEqual({ guestCheckout: true, tipPercent: 15 });
     const before = await auditCount();
     const same = await admin.send('PUT', '/api/v1/commerce-preferences/checkout', { guestCheckout: true, tipPercent: 15, websiteId: 'x' });
-    expect(same.json().written).toBe(false);
+    expect(same.headers['x-preferences-written']).toBe('false');
     expect(await auditCount()).toBe(before);
     const [{ version: v1 }] = await rows<{ version: number }>(t.database.db, sql`select version from commerce_preferences where namespace = 'checkout'`);
     const changed = await admin.send('PUT', '/api/v1/commerce-preferences/checkout', { tipPercent: 20 });
-    expect(changed.json()).toEqual({ guestCheckout: true, tipPercent: 20, written: true });
+    expect(changed.json()).toEqual({ guestCheckout: true, tipPercent: 20 });
+    expect(changed.headers['x-preferences-written']).toBe('true');
     const [{ version: v2 }] = await rows<{ version: number }>(t.database.db, sql`select version from commerce_preferences where namespace = 'checkout'`);
     expect(v2).toBe(v1 + 1);
     expect(await auditCount()).toBe(before + 1);

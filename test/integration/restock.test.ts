@@ -156,10 +156,17 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
       expect(r).toEqual([{ email: 'Ada@Example.com', is_join_mailing_list: false, language: null }]);
     });
 
-    it('keeps the mailing-list opt-in and the language only when the owner turned them on', async () => {
+    it('keeps the mailing-list opt-in, and the language only with multilingual emails on and a translation tool present', async () => {
       await settings({ mailingListSignUpEnabled: true, multilingualEmails: true });
+      // Multilingual emails on, but the site has no translation tool: the language is not kept.
+      const noTool = await postSignUp(t.app, { isJoinMailingList: true, productId: ids.throw, variantId: ids.oat, siteVisitorEmail: 'noe@example.fr', captchaToken: await captchaToken(t.app), language: 'fr-FR' });
+      expect(noTool.statusCode).toBe(200);
+      const kept = await rows<{ language: string | null }>(t.database.db, sql`SELECT language FROM restock_sign_ups WHERE email = 'noe@example.fr'`);
+      expect(kept).toEqual([{ language: null }]);
+      await t.database.db.execute(sql`UPDATE websites SET settings = jsonb_set(settings, '{multilingual}', '{"languages": [{"code": "en-US", "customCoded": false}, {"code": "fr-FR", "customCoded": false}], "connected": true}'::jsonb)`);
       const res = await postSignUp(t.app, { isJoinMailingList: true, productId: ids.throw, variantId: ids.oat, siteVisitorEmail: 'lea@example.fr', captchaToken: await captchaToken(t.app), language: 'fr-FR' });
       expect(res.statusCode).toBe(200);
+      await t.database.db.execute(sql`DELETE FROM restock_sign_ups WHERE email = 'noe@example.fr'`);
       const bad = await postSignUp(t.app, { isJoinMailingList: false, productId: ids.throw, variantId: ids.oat, siteVisitorEmail: 'x@example.fr', captchaToken: 'x', language: '<script>' });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toBe(RESTOCK_TEXT.BAD_LANGUAGE);

@@ -176,3 +176,19 @@ describe('checkout rules', () => {
     expect(cardErrors({ number: '4242424242424242', expiry: '12/30', cvc: '123' }, NOW)).toEqual({});
   });
 });
+
+describe('coupons and gift cards (issue 21, item 15)', () => {
+  const coupon = (c: Partial<Coupon>): Coupon => ({ code: 'C', kind: 'percent', percentBasisPoints: 5000, minSubtotalCents: 0, expiresAt: null, usageLimit: 0, timesUsed: 0, ...c });
+  const lines = [
+    { priceCents: 10000, quantity: 1, productType: ProductType.GIFT_CARD },
+    { priceCents: 3000, quantity: 1, productType: ProductType.DIGITAL },
+  ];
+  const run = (c: Coupon) => computeCheckout({ lines, shippingOptions: [], taxRules: [], couponCodes: ['C'], coupons: [c], now: 0 });
+
+  it('discounts only what is not a gift card, unless the coupon says otherwise', () => {
+    expect(run(coupon({})).discountCents).toBe(1500);
+    expect(run(coupon({ kind: 'fixed', amountCents: 7000 })).discountCents).toBe(3000);
+    expect(run(coupon({ appliesToGiftCards: true })).discountCents).toBe(6500);
+    expect(run(coupon({ kind: 'fixed', amountCents: 7000, appliesToGiftCards: true })).discountCents).toBe(7000);
+  });
+});

@@ -4,12 +4,12 @@ import { safeHtml } from '../../src/server/editor/render.js';
 import { platform } from '../../src/core/messages.js';
 
 describe('rich-text allow-list (shared by the editor and the public page)', () => {
-  it('the server keeps exactly the listed formatting and drops scripts, handlers, styles and classes', () => {
+  it('the server keeps exactly the listed formatting (images with a safe source and a text alternative) and drops scripts, handlers, styles and classes', () => {
     const html =
       '<p class="x" style="color:red" onclick="steal()" lang="en">A <strong>bold</strong> <b>b</b> <em>it</em> <i>i</i> <a href="/shop" onmouseover="x()">link</a></p>' +
       '<script>alert(1)</script><ul><li>one</li></ul><ol><li>two</li></ol><h2>Head</h2><h3>Sub</h3><img src="x" onerror="alert(1)"><div>div text</div>';
     expect(safeHtml(html)).toBe(
-      '<p lang="en">A <strong>bold</strong> <b>b</b> <em>it</em> <i>i</i> <a href="/shop">link</a></p><ul><li>one</li></ul><ol><li>two</li></ol><h2>Head</h2><h3>Sub</h3>div text',
+      '<p lang="en">A <strong>bold</strong> <b>b</b> <em>it</em> <i>i</i> <a href="/shop">link</a></p><ul><li>one</li></ul><ol><li>two</li></ol><h2>Head</h2><h3>Sub</h3><img src="x" alt="" />div text',
     );
     expect(safeHtml('<a href="javascript:alert(1)">x</a><a href="mailto:a@b.co">m</a><a href="tel:+1555">t</a><a href="//evil.example">p</a>')).toBe('<a>x</a><a href="mailto:a@b.co">m</a><a href="tel:+1555">t</a><a>p</a>');
     expect(safeHtml('<a href="https://x.example" target="_blank">n</a>')).toBe('<a href="https://x.example" target="_blank" rel="noopener noreferrer">n</a>');

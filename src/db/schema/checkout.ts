@@ -49,6 +49,8 @@ export const coupons = pgTable(
     /** 0 means no limit. */
     usageLimit: integer('usage_limit').notNull().default(0),
     timesUsed: integer('times_used').notNull().default(0),
+    /** Whether the discount also applies to gift cards in the cart (off: gift cards are never discounted). */
+    appliesToGiftCards: boolean('applies_to_gift_cards').notNull().default(false),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -71,7 +73,7 @@ export const orders = pgTable(
     /** The purchased shopping cart, or the subscription cart. */
     cartId: text('cart_id').notNull(),
     cartKind: text('cart_kind').notNull().default('cart'),
-    /** 'paid' | 'fulfilled' | 'refunded' */
+    /** 'paid' | 'fulfilled' | 'partially_refunded' | 'refunded' */
     status: text('status').notNull().default('paid'),
     testMode: boolean('test_mode').notNull().default(true),
     email: text('email').notNull(),
@@ -95,6 +97,10 @@ export const orders = pgTable(
     created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     fulfilledAt: timestamp('fulfilled_at', { withTimezone: true, mode: 'date' }),
     refundedAt: timestamp('refunded_at', { withTimezone: true, mode: 'date' }),
+    /** 'unfulfilled' | 'partial' | 'fulfilled' (order_fulfilment_lines hold the per-line quantities). */
+    fulfilmentStatus: text('fulfilment_status').notNull().default('unfulfilled'),
+    /** What order_refunds gave back (pending and done). */
+    refundedCents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     uniqueIndex('orders_idempotency_uq').on(t.websiteId, t.idempotencyKey),
@@ -157,4 +163,44 @@ export const testPayments = pgTable('test_payments', {
   last4: text('last4').notNull(),
   refundedCents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
   created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/**
+ * A payment attempt, recorded before any call to a payment provider (one per checkout idempotency key),
+ * so a charge is never left without an order or a refund: 'created' before the charge, 'charged' once the
+ * provider took the money, 'completed' in the transaction that commits the order, 'voided' when the
+ * payment was given back (or never taken). The payment reconciler (checkout/reconciler.ts) finishes
+ * attempts left in 'created' or 'charged' by a crash. `input` is what the order needs to be made again
+ * (cart, what the shopper entered, the confirmed total): never card numbers.
+ */
+export const paymentAttempts = pgTable(
+  'payment_attempts',
+  {
+    id: text('id').primaryKey(),
+    websiteId: text('website_id').notNull().references(() => websites.id),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** 'created' | 'charged' | 'completed' | 'voided' */
+    state: text('state').notNull().default('created'),
+    provider: text('provider').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    /** The provider's payment id, once known. */
+    paymentId: text('payment_id'),
+    input: jsonb('input').$type<Record<string, unknown>>().notNull(),
+    orderId: text('order_id'),
+    /** Why an attempt was voided (for the owner's log). */
+    note: text('note'),
+    created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updated: timestamp('updated', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('payment_attempts_key_uq').on(t.websiteId, t.idempotencyKey), index('payment_attempts_open_idx').on(t.state, t.updated)],
+);
+
+/** Stripe events received (payments/stripe/webhook.ts): each event id is handled once; a replay is acknowledged and ignored. */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  /** The id of the event's object (payment intent, charge, dispute, session). */
+  objectId: text('object_id'),
+  received: timestamp('received', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

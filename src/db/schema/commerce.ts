@@ -17,6 +17,10 @@ export const productVariants = pgTable(
     unlimited: boolean('unlimited').notNull().default(false),
     weightGrams: integer('weight_grams').notNull().default(0),
     ordering: integer('ordering').notNull().default(0),
+    /** The variant's own image (one of the product's image URLs); '' shows the product's first image. */
+    imageUrl: text('image_url').notNull().default(''),
+    /** The inventory screen flags the variant when its stock is at or under this (0: never). */
+    lowStockThreshold: integer('low_stock_threshold').notNull().default(0),
   },
   (t) => [uniqueIndex('product_variants_sku_uq').on(t.itemId, t.sku), index('product_variants_item_idx').on(t.itemId)],
 );

@@ -115,6 +115,7 @@ export const analyticsArea = fp(
           trackingEnabled: s.trackingEnabled,
           cookiePolicy: s.cookiePolicy,
           role: owner?.role ?? null,
+          memberLocale: (req as { siteUser?: { language?: string } | null }).siteUser?.language || null,
         });
         return injectPageData(payload, pageDataScript(data));
       } catch (err) {

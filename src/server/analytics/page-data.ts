@@ -20,6 +20,8 @@ export interface PageData {
   cookiePolicy: CookiePolicy;
   itemId: string | null;
   collectionId: string | null;
+  /** The signed-in site user's chosen language (member_account_locale); such pages are never shared. */
+  memberLocale?: string | null;
 }
 
 /** JSON safe inside a script element: no '<' (so no '</script>') and no line separators. */
@@ -44,6 +46,8 @@ export interface PageFacts {
   cookiePolicy: CookiePolicy;
   /** The signed-in account's role, if any. */
   role: number | null;
+  /** The signed-in site user's language, if any. */
+  memberLocale?: string | null;
 }
 
 /** The page type a rendered page declares on its body (`page-type-N`), else null. */
@@ -75,6 +79,7 @@ export function pageDataFor(req: FastifyRequest, html: string, facts: PageFacts)
     cookiePolicy: facts.cookiePolicy,
     itemId: pageType === PageType.CONTENT_ITEM ? itemId : null,
     collectionId,
+    ...(facts.memberLocale ? { memberLocale: facts.memberLocale } : {}),
   };
 }
 

@@ -35,7 +35,10 @@ export interface Dashboard {
   browsers: DimCount[];
   countries: DimCount[];
   funnel: Array<{ step: string; events: number; visitors: number; conversion: number | null }>;
+  /** Per currency: order revenue less refunds made in the range. */
   revenue: DimCount[];
+  /** Per currency: the refunds made in the range (count is days with refunds). */
+  refunds: DimCount[];
   forms: DimCount[];
   restock: DimCount[];
   vitals: VitalSummary[];
@@ -49,6 +52,13 @@ function days(from: string, to: string): string[] {
   const out: string[] = [];
   const end = Date.parse(`${to}T00:00:00Z`);
   for (let t = Date.parse(`${from}T00:00:00Z`); t <= end && out.length < 800; t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
+}
+
+/** Order revenue per currency less the refunds of the range; a currency only refunded shows its negative total. */
+function netRevenue(revenue: DimCount[], refunds: Map<string, number>): DimCount[] {
+  const out = revenue.map((r) => ({ ...r, total: r.total - (refunds.get(r.dim) ?? 0) }));
+  for (const [dim, total] of refunds) if (!out.some((r) => r.dim === dim)) out.push({ dim, count: 0, total: -total });
   return out;
 }
 
@@ -89,6 +99,14 @@ export async function dashboard(db: Db, websiteId: string, from: string, to: str
     ),
   ]);
 
+  // Revenue is net of refunds, by the day (UTC, as the rollups) each refund was made: a refund lowers the
+  // revenue of the day it happened, never rewrites a past day (issue 24; order_refunds of checkout/order-admin.ts).
+  const refunds = await rows<{ day: string; currency: string; t: string | number }>(
+    db,
+    sql`select (created at time zone 'UTC')::date::text as day, currency, sum(amount_cents) as t from order_refunds
+        where website_id = ${websiteId} and state = 'done' and (created at time zone 'UTC')::date between ${from}::date and ${to}::date
+        group by 1, 2`,
+  );
   const series = new Map(days(from, to).map((d) => [d, { day: d, pageviews: 0, visitors: 0, revenue: 0, orders: 0 }]));
   for (const r of daily) {
     const s = series.get(r.day);
@@ -97,6 +115,12 @@ export async function dashboard(db: Db, websiteId: string, from: string, to: str
     else if (r.metric === 'uniq:visitor') s.visitors += Number(r.c);
     else if (r.metric === 'revenue') s.revenue += Number(r.t);
     else if (r.metric === 'funnel') s.orders += Number(r.c);
+  }
+  const refundTotals = new Map<string, number>();
+  for (const r of refunds) {
+    const s = series.get(r.day);
+    if (s) s.revenue -= Number(r.t);
+    refundTotals.set(r.currency, (refundTotals.get(r.currency) ?? 0) + Number(r.t));
   }
 
   const by = new Map<string, DimCount[]>();
@@ -156,7 +180,8 @@ export async function dashboard(db: Db, websiteId: string, from: string, to: str
     browsers: top('browser'),
     countries: top('country'),
     funnel,
-    revenue: top('revenue'),
+    revenue: netRevenue(top('revenue'), refundTotals),
+    refunds: [...refundTotals].map(([dim, total]) => ({ dim, count: refunds.filter((r) => r.currency === dim).length, total })),
     forms: top('form_submit'),
     restock: top('restock'),
     vitals: vitalSummaries,

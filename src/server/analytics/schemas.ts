@@ -44,6 +44,12 @@ export const censusData = z.object({
   collectionId: id.optional(),
   pageType: z.number().int().min(0).max(10_000).optional(),
   formId: id.optional(),
+  // form-render's page fields (storefront.md sections 3 and 7).
+  pageTitle: s(300).optional(),
+  pageId: id.optional(),
+  contentSource: z.enum(['i', 'c']).optional(),
+  pagePath: s(2048).optional(),
+  pagePermissionTypeValue: z.union([z.number().int().min(0).max(1000), s(20)]).optional(),
   visitorCookie: s(200).optional(),
   sessionId: id.optional(),
   buttonText: s(200).optional(),

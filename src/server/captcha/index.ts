@@ -12,6 +12,8 @@ import { sql } from 'drizzle-orm';
 import { createChallenge, verifySolution } from 'altcha-lib/v1';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
+import { badRequest } from '../errors.js';
+import { platform } from '../../core/messages.js';
 
 export type CaptchaAction = 'form-block' | 'newsletter-block' | 'product-waitlist' | 'promo-popup';
 export const CAPTCHA_ACTIONS: readonly CaptchaAction[] = ['form-block', 'newsletter-block', 'product-waitlist', 'promo-popup'];
@@ -293,12 +295,18 @@ export async function siteCaptcha(app: FastifyInstance, websiteId?: string): Pro
   return captchaFor(app, r[0]?.settings ?? {});
 }
 
-/** GET /api/captcha/challenge?action=: a fresh proof-of-work challenge (only with the altcha provider). */
+/**
+ * GET /api/captcha/challenge?action=: a fresh proof-of-work challenge (only with the altcha provider).
+ * Any other action than the four types is refused (400 '{action} is not one of the expected options').
+ */
 export async function captchaRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: { action?: string } }>(CHALLENGE_PATH, async (req, reply) => {
     // A light per-IP limit keeps challenge minting cheap.
     await app.services.rateLimiter.check({ name: 'captcha-challenge', max: 120, windowMs: 60_000 }, req.ip);
-    const action = (CAPTCHA_ACTIONS as readonly string[]).includes(req.query.action ?? '') ? (req.query.action as CaptchaAction) : 'form-block';
+    // Only the four action types (form block, newsletter block, product waitlist, promo popup).
+    const raw = typeof req.query.action === 'string' ? req.query.action.slice(0, 100) : '';
+    if (!(CAPTCHA_ACTIONS as readonly string[]).includes(raw)) throw badRequest(platform.notExpectedOption(raw === '' ? 'action' : raw));
+    const action = raw as CaptchaAction;
     const provider = await siteCaptcha(app);
     reply.header('cache-control', 'no-store');
     if (!(provider instanceof AltchaProvider)) return reply.code(404).send({ error: 'Not Found', message: 'The site uses another captcha.' });

@@ -1,5 +1,5 @@
 /**
- * Owner calls under /api/checkout/admin (admin and store manager): orders (list, detail, fulfil, refund),
+ * Owner calls under /api/checkout/admin (admin and store manager): orders (order-admin-routes.ts),
  * shipping options, tax rules, coupons, and the minimum order subtotal the cart enforces
  * (website settings storeSettings.minimumOrderSubtotalCents).
  */
@@ -11,7 +11,8 @@ import { normalizeCouponCode } from '../../core/checkout.js';
 import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { HttpError, notFound } from '../errors.js';
-import { purchaseConfirmation, type CheckoutService, type OrderRow } from './service.js';
+import type { CheckoutService } from './service.js';
+import { registerOrderDesk } from './order-admin-routes.js';
 
 const cents = z.number({ error: 'Must be an amount in cents.' }).int('Must be a whole number of cents.').min(0, 'Must be 0 or more.').max(1e13, 'Too large.');
 const noNul = (v: string) => !v.includes('\u0000');
@@ -47,6 +48,8 @@ const couponBody = z
     minSubtotalCents: cents.default(0),
     expiresAt: z.number().int().positive().nullable().default(null),
     usageLimit: z.number().int().min(0).max(1e9).default(0),
+    /** Off by default: a gift card bought with a coupon would be money sold at a discount. */
+    appliesToGiftCards: z.boolean().default(false),
     enabled: z.boolean().default(true),
   })
   .refine((b) => b.kind !== 'percent' || b.percentBasisPoints > 0, { message: 'Enter the percentage off.', path: ['percentBasisPoints'] })
@@ -66,30 +69,6 @@ function uniqueViolation(err: unknown): boolean {
   return false;
 }
 
-function adminOrder(o: OrderRow) {
-  return {
-    ...purchaseConfirmation(o),
-    email: o.email,
-    created: o.created.getTime(),
-    fulfilledAt: o.fulfilledAt?.getTime() ?? null,
-    refundedAt: o.refundedAt?.getTime() ?? null,
-    currency: o.currency,
-    shippingAddress: o.shippingAddress,
-    shippingOption: o.shippingOption,
-    coupons: o.coupons,
-    taxRules: o.taxRules,
-    payment: o.payment,
-    totals: {
-      subtotalCents: o.subtotalCents,
-      discountCents: o.discountCents,
-      shippingCents: o.shippingCents,
-      taxCents: o.taxCents,
-      giftCardCents: o.giftCardCents,
-      grandTotalCents: o.grandTotalCents,
-    },
-  };
-}
-
 export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout: CheckoutService }) {
   const { checkout } = opts;
   const { websites } = app.services;
@@ -99,30 +78,7 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
 
   // ---- Orders -----------------------------------------------------------------------------------
 
-  app.get('/api/checkout/admin/orders', owner, async (req) => {
-    const q = z
-      .object({ status: z.enum(['paid', 'fulfilled', 'refunded']).optional(), before: z.coerce.number().int().positive().optional(), limit: z.coerce.number().int().min(1).max(100).default(50) })
-      .parse(req.query ?? {});
-    const list = await checkout.listOrders(await siteId(), q);
-    return { orders: list.map(adminOrder), nextBefore: list.length === q.limit ? list[list.length - 1]!.orderNumber : null };
-  });
-
-  app.get('/api/checkout/admin/orders/:id', owner, async (req) => {
-    const { id: orderId } = id.parse(req.params);
-    const o = await checkout.order(orderId);
-    if (!o || o.websiteId !== (await siteId()) || o.status === 'pending') throw notFound('That order does not exist.');
-    return { order: adminOrder(o), giftCards: await checkout.giftCardsOf(o.id), subscription: await checkout.subscriptionOf(o.id) };
-  });
-
-  app.post('/api/checkout/admin/orders/:id/fulfil', owner, async (req) => {
-    const { id: orderId } = id.parse(req.params);
-    return { order: adminOrder(await checkout.fulfil(await siteId(), orderId)) };
-  });
-
-  app.post('/api/checkout/admin/orders/:id/refund', owner, async (req) => {
-    const { id: orderId } = id.parse(req.params);
-    return { order: adminOrder(await checkout.refund(await siteId(), orderId)) };
-  });
+  await registerOrderDesk(app, checkout, owner, siteId);
 
   // ---- Settings: the minimum order subtotal -------------------------------------------------------
 
@@ -232,6 +188,7 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
     expiresAt: r.expires_at ? new Date(r.expires_at as string).getTime() : null,
     usageLimit: Number(r.usage_limit),
     timesUsed: Number(r.times_used),
+    appliesToGiftCards: r.applies_to_gift_cards === true,
     enabled: r.enabled,
   });
   app.get('/api/checkout/admin/coupons', owner, async () => {
@@ -242,9 +199,9 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
     const b = couponBody.parse(req.body ?? {});
     const r = await rows<Obj>(
       db,
-      sql`insert into coupons (id, website_id, code, kind, percent_basis_points, amount_cents, min_subtotal_cents, expires_at, usage_limit, enabled)
+      sql`insert into coupons (id, website_id, code, kind, percent_basis_points, amount_cents, min_subtotal_cents, expires_at, usage_limit, applies_to_gift_cards, enabled)
         values (${newId()}, ${await siteId()}, ${normalizeCouponCode(b.code)}, ${b.kind}, ${b.percentBasisPoints}, ${b.amountCents}, ${b.minSubtotalCents},
-          ${b.expiresAt ? new Date(b.expiresAt).toISOString() : null}::timestamptz, ${b.usageLimit}, ${b.enabled})
+          ${b.expiresAt ? new Date(b.expiresAt).toISOString() : null}::timestamptz, ${b.usageLimit}, ${b.appliesToGiftCards}, ${b.enabled})
         on conflict (website_id, code) do nothing returning *`,
     );
     if (!r[0]) throw codeTaken();
@@ -259,7 +216,8 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
     const r = await rows<Obj>(
       db,
       sql`update coupons set code = ${normalizeCouponCode(b.code)}, kind = ${b.kind}, percent_basis_points = ${b.percentBasisPoints}, amount_cents = ${b.amountCents},
-        min_subtotal_cents = ${b.minSubtotalCents}, expires_at = ${b.expiresAt ? new Date(b.expiresAt).toISOString() : null}::timestamptz, usage_limit = ${b.usageLimit}, enabled = ${b.enabled}
+        min_subtotal_cents = ${b.minSubtotalCents}, expires_at = ${b.expiresAt ? new Date(b.expiresAt).toISOString() : null}::timestamptz, usage_limit = ${b.usageLimit},
+        applies_to_gift_cards = ${b.appliesToGiftCards}, enabled = ${b.enabled}
         where id = ${cid} and website_id = ${site} returning *`,
     ).catch((e: unknown) => {
       throw uniqueViolation(e) ? codeTaken() : e;

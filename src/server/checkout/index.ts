@@ -5,6 +5,7 @@ import { checkoutRoutes } from './routes.js';
 import { checkoutAdminRoutes } from './admin-routes.js';
 import { PaymentProviders } from '../payments/provider.js';
 import { TestPaymentProvider } from '../payments/test-provider.js';
+import { PaymentReconciler } from '../jobs/payment-reconciler.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,6 +23,14 @@ export const checkoutArea = fp(async (app: FastifyInstance): Promise<void> => {
   const payments = new PaymentProviders(testProvider);
   const service = new CheckoutService(app.database, payments, app.services.mailer);
   if (!app.hasDecorator('checkout')) app.decorate('checkout', { service, payments });
+  // Payment attempts a crash left open are settled at start and then periodically (worker processes).
+  const reconciler = new PaymentReconciler(
+    service,
+    { afterMs: app.config.PAYMENT_RECONCILE_AFTER_SECONDS * 1000, everyMs: app.config.PAYMENT_RECONCILE_EVERY_SECONDS * 1000 },
+    app.log,
+  );
+  if (app.config.WORKERS) app.addHook('onListen', async () => reconciler.start());
+  app.addHook('onClose', async () => reconciler.stop());
   await app.register(checkoutRoutes, { checkout: service, testProvider });
   await app.register(checkoutAdminRoutes, { checkout: service });
 });

@@ -3,9 +3,10 @@
  * (src/server/pages/routes.ts `send`): page context -> theme template -> 'site.region' layout.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { allCollections, navigationJson, websiteJson } from '../pages/context.js';
+import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/context.js';
 import { renderIsland } from '../../web/ssr.js';
 import { CART_COOKIE } from '../commerce/routes.js';
+import { nonceScripts } from '../plugins/csp.js';
 
 function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -27,7 +28,7 @@ export async function sendSitePage(app: FastifyInstance, req: FastifyRequest, re
   const path = req.url.split('?')[0] ?? '/';
   const context: Record<string, unknown> = {
     website: websiteJson(site, websites),
-    websiteSettings: { storeSettings: websites.storeSettings(site) },
+    websiteSettings: websiteSettingsJson(site, websites),
     navigation: navigationJson(site, byId, path),
     pageType: page.pageType,
     pageTitle: page.title,
@@ -41,12 +42,13 @@ export async function sendSitePage(app: FastifyInstance, req: FastifyRequest, re
   const cart = await carts.findByToken(req.cookies[CART_COOKIE]);
   const renderOpts = { locale: site.locale, timeZone: site.timeZone };
   const mainContent = theme.render(page.template, context, renderOpts);
-  const client = assets.tags('site');
+  const nonce = req.cspNonce();
+  const client = assets.tags('site', nonce);
   const injection = ((site.settings as Record<string, unknown>).codeInjection ?? {}) as { header?: string; footer?: string };
   const tessera = {
-    headers: `<link rel="stylesheet" href="/theme/site.css">${client.head}${injection.header ?? ''}`,
-    footers: `${client.body}${injection.footer ?? ''}`,
-    cartPill: renderIsland('CartPill', { totalQuantity: cart?.totalQuantity ?? 0 }),
+    headers: `<link rel="stylesheet" href="/theme/site.css">${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
+    footers: `${client.body}${nonceScripts(injection.footer ?? '', nonce)}`,
+    cartPill: renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 }),
     title: escapeHtml(`${page.title} — ${site.title}`),
     // Text on the accent colour (buttons), as the page pipeline sets it: white on a dark accent.
     accentText: (context.website as { accentIsDark: boolean }).accentIsDark ? '#ffffff' : '#1f1d1a',

@@ -3,6 +3,7 @@
  * authentication step, and the pages after the order: order confirmed (202), order status (211, by a signed
  * link), subscription confirmed (206) and time-limited digital downloads.
  */
+import { checkoutInstalments } from './instalment-offer.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PageType, ProductType } from '../../core/enums.js';
@@ -17,13 +18,19 @@ import type { PaymentMethodInput } from '../payments/provider.js';
 import type { TestPaymentProvider } from '../payments/test-provider.js';
 import { checkoutMessages, purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState, type OrderRow } from './service.js';
 import { sendSitePage } from './page.js';
+import { randomUUID } from 'node:crypto';
+import { plainCheckoutRoutes } from '../nojs/checkout-form.js';
+import { privateFileOf, sendDigitalFile } from '../catalog/digital-files.js';
 
-/** Text up to max characters, without NUL (the database refuses it). */
+/** A UTF-16 surrogate without its pair (one character each side: linear). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Text up to max characters, without NUL or a lone UTF-16 surrogate (the database refuses both). */
 const str = (max: number) =>
   z
     .string()
     .max(max, `Must be ${max} characters or fewer.`)
-    .refine((v) => !v.includes('\u0000'), 'Must not contain NUL characters.');
+    .refine((v) => !v.includes('\u0000'), 'Must not contain NUL characters.')
+    .refine((v) => !LONE_SURROGATE.test(v), 'Must be valid text (no lone surrogate characters).');
 const addressSchema = z
   .object({
     name: str(200).optional(),
@@ -55,11 +62,16 @@ const paymentSchema = z
   .nullable()
   .optional();
 
-const placeSchema = stateSchema.extend({ payment: paymentSchema, idempotencyKey: str(200).optional() });
+export const placeSchema = stateSchema.extend({
+  payment: paymentSchema,
+  idempotencyKey: str(200).optional(),
+  /** The grand total (minor units) the shopper confirmed; a different total as it is now is refused with 409. */
+  expectedTotalCents: z.number().int('The confirmed total must be whole minor units.').min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+});
 
-const KEY = /^[A-Za-z0-9_-]{8,128}$/;
+export const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 
-function stateOf(body: z.infer<typeof stateSchema>): CheckoutState {
+export function stateOf(body: z.infer<typeof stateSchema>): CheckoutState {
   return {
     email: body.email?.trim(),
     shippingAddress: body.shippingAddress ?? null,
@@ -69,13 +81,12 @@ function stateOf(body: z.infer<typeof stateSchema>): CheckoutState {
   };
 }
 
-export function originOf(req: FastifyRequest): string {
-  return `${req.protocol}://${req.host}`;
-}
 
 export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: CheckoutService; testProvider: TestPaymentProvider }) {
   const { checkout, testProvider } = opts;
   const { websites, carts } = app.services;
+  const COUPON_PER_CART = { name: 'checkout-coupon-cart', max: 40, windowMs: 10 * 60_000, message: commerce.RATE_LIMITED };
+  const COUPON_PER_IP = { name: 'checkout-coupon-ip', max: 100, windowMs: 10 * 60_000, message: commerce.RATE_LIMITED };
   const visitorKey = (req: FastifyRequest) => req.cookies[CRUMB_COOKIE] ?? req.cookies[CART_COOKIE] ?? req.ip;
 
   /** The cart a request checks out: a subscription cart by its token, else the visitor's shopping cart. */
@@ -101,7 +112,13 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
       view: view as unknown as CheckoutPageProps['view'],
       cartToken: q.cartToken ?? null,
       minimumOrderSubtotalCents: ref?.kind === 'cart' ? Math.max(0, Number(settings.minimumOrderSubtotalCents) || 0) : 0,
-      testMode: true,
+      // The test-mode banner: shown unless a live payment processor (Stripe with live keys) takes the cards.
+      testMode: (app.checkout.payments.cardProvider?.() ?? app.checkout.payments.defaultProvider).testMode,
+      stripeHosted: ref?.kind === 'cart' && app.hasDecorator('stripe') && app.stripe.active(),
+      // The page is also a plain form post (no JavaScript): nojs/checkout-form.ts.
+      crumb: req.crumb,
+      plainKey: randomUUID(),
+      instalments: await checkoutInstalments(app, site.currency, ref, view.cart.entries as Array<{ productType?: number }> | undefined),
     };
     const checkoutIsland = renderIsland('CheckoutPage', props as unknown as Record<string, unknown>);
     return sendSitePage(app, req, reply, {
@@ -125,8 +142,22 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
     return checkout.view(site.id, site.currency, ref, state);
   });
 
-  const quoteLimit = app.services.rateLimiter.guard({ name: 'checkout-quote', max: 120, windowMs: 60_000, key: visitorKey, message: commerce.RATE_LIMITED });
-  app.post('/api/checkout/quote', { preHandler: quoteLimit, bodyLimit: 32 * 1024 }, async (req, reply) => {
+  // Per visitor, with a per-IP ceiling (rate-limit.ts guard): a fresh crumb cookie gets no fresh allowance.
+  const quoteLimit = app.services.rateLimiter.guard({ name: 'checkout-quote', max: 120, windowMs: 60_000, key: visitorKey, ipMax: 1200, message: commerce.RATE_LIMITED });
+  /** Coupon codes tried, each one counted per cart and per IP (issue 21, item 11): codes cannot be guessed without limit. */
+  const couponLimit = async (req: FastifyRequest) => {
+    const b = (req.body ?? {}) as { coupons?: unknown; cartToken?: unknown };
+    if (!Array.isArray(b.coupons) || b.coupons.length === 0) return;
+    const cart = typeof b.cartToken === 'string' && b.cartToken ? `t:${b.cartToken.slice(0, 100)}` : req.cookies[CART_COOKIE];
+    const n = Math.min(b.coupons.length, 10);
+    const checks = [];
+    for (let i = 0; i < n; i++) {
+      checks.push({ rule: COUPON_PER_IP, key: req.ip });
+      if (cart) checks.push({ rule: COUPON_PER_CART, key: cart.slice(0, 200) });
+    }
+    await app.services.rateLimiter.checkAll(checks);
+  };
+  app.post('/api/checkout/quote', { preHandler: [quoteLimit, couponLimit], bodyLimit: 32 * 1024 }, async (req, reply) => {
     const body = stateSchema.parse(req.body ?? {});
     const site = await websites.get();
     const ref = await refOf(req, body.cartToken);
@@ -134,8 +165,8 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
     return checkout.quote(site.id, site.currency, ref, stateOf(body));
   });
 
-  const placeLimit = app.services.rateLimiter.guard({ name: 'checkout-place', max: 30, windowMs: 60_000, key: visitorKey, message: commerce.RATE_LIMITED });
-  app.post('/api/checkout/place-order', { preHandler: placeLimit, bodyLimit: 32 * 1024 }, async (req, reply) => {
+  const placeLimit = app.services.rateLimiter.guard({ name: 'checkout-place', max: 30, windowMs: 60_000, key: visitorKey, ipMax: 300, message: commerce.RATE_LIMITED });
+  app.post('/api/checkout/place-order', { preHandler: [placeLimit, couponLimit], bodyLimit: 32 * 1024 }, async (req, reply) => {
     const body = placeSchema.parse(req.body ?? {});
     const header = req.headers['idempotency-key'];
     const key = (Array.isArray(header) ? header[0] : header) ?? body.idempotencyKey;
@@ -153,16 +184,25 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
       websiteId: site.id,
       currency: site.currency,
       siteTitle: site.title,
-      origin: originOf(req),
+      origin: await app.emailOrigin(),
       ref,
       state: stateOf(body),
       payment: (body.payment ?? null) as PaymentMethodInput | null,
       key,
       minimumOrderSubtotalCents: Math.max(0, Number(settings.minimumOrderSubtotalCents) || 0),
+      expectedTotalCents: body.expectedTotalCents ?? null,
     });
     reply.header('cache-control', 'no-store');
     if (result.status === 'requires_action') {
-      return { status: 'requires_action', paymentId: result.paymentId, brand: result.brand, last4: result.last4, amountDueCents: result.amountDueCents };
+      return {
+        status: 'requires_action',
+        paymentId: result.paymentId,
+        brand: result.brand,
+        last4: result.last4,
+        amountDueCents: result.amountDueCents,
+        ...(result.clientSecret ? { clientSecret: result.clientSecret } : {}),
+        ...(result.redirectUrl ? { redirectUrl: result.redirectUrl } : {}),
+      };
     }
     const o = result.order;
     return {
@@ -173,6 +213,9 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
       statusUrl: checkout.statusPath(o.id),
     };
   });
+
+  // Checkout without JavaScript: the same page as a plain form post, the same service calls.
+  await plainCheckoutRoutes(app, { checkout, refOf, preHandler: [placeLimit, couponLimit] });
 
   /** Whether the request holds the cart of an earlier order (its cookie, or the subscription cart token). */
   async function ownsCart(req: FastifyRequest, o: OrderRow, cartToken: string | undefined): Promise<boolean> {
@@ -220,7 +263,16 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
         orderNumber: o.orderNumber,
         email: o.email,
         status: o.status,
-        statusLabel: o.status === 'paid' ? 'Paid — being prepared' : o.status === 'fulfilled' ? 'Fulfilled' : 'Refunded',
+        statusLabel:
+          o.status === 'paid'
+            ? o.fulfilmentStatus === 'partial'
+              ? 'Paid — partly shipped'
+              : 'Paid — being prepared'
+            : o.status === 'fulfilled'
+              ? 'Fulfilled'
+              : o.status === 'partially_refunded'
+                ? 'Partially refunded'
+                : 'Refunded',
         created: o.created.getTime(),
         testMode: o.testMode,
         shippingAddress: o.shippingAddress,
@@ -293,6 +345,9 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
     if (o.status === 'refunded') return reply.status(410).type('text/plain; charset=utf-8').send('This order was refunded.');
     const file = (item.digitalFile ?? null) as { url?: unknown } | null;
     reply.header('cache-control', 'no-store');
+    // A file the owner uploaded in the product editor is private: streamed only here, behind the signed link.
+    const stored = privateFileOf(file);
+    if (stored && sendDigitalFile(reply, app.config.DATA_DIR, stored)) return reply;
     if (file && typeof file.url === 'string' && /^(\/|https?:\/\/)/.test(file.url)) return reply.redirect(file.url, 302);
     return reply.status(404).type('text/plain; charset=utf-8').send('The file for this product has not been uploaded yet. Please contact the shop.');
   });

@@ -20,7 +20,7 @@ import { hashToken, newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { HttpError, badRequest, conflict, notFound } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
-import type { PaymentMethodInput, PaymentProviders } from '../payments/provider.js';
+import type { PaymentMethodInput, PaymentProvider, PaymentProviders, ProviderPayment } from '../payments/provider.js';
 import {
   computeCheckout,
   normalizeCouponCode,
@@ -32,11 +32,12 @@ import {
   type ShippingOption,
   type TaxRule,
 } from '../../core/checkout.js';
-import { ProductType } from '../../core/enums.js';
+import { ProductType, Role } from '../../core/enums.js';
 import { cart as cartMessages, commerce, forms as formMessages } from '../../core/messages.js';
 import { formatMoney, money, moneyDecimalString } from '../../core/money.js';
 import { isValidEmail } from '../../core/forms.js';
-import { orderFulfilledHooks } from './order-hooks.js';
+import { orderFulfilledHooks, orderPlacedHooks } from './order-hooks.js';
+import { crashPoint } from '../crash-points.js';
 
 type Obj = Record<string, unknown>;
 const n = (v: unknown) => Number(v ?? 0);
@@ -56,6 +57,11 @@ export const checkoutMessages = {
   GIFT_CARD_CHANGED: 'The gift card balance changed. Please review your order and try again.',
   COUPON_USED_UP: 'This coupon has reached its usage limit.',
   TOTAL_CHANGED: 'The order total changed. Please review your order and try again.',
+  /** Place-order with a confirmed total the server no longer agrees with (prices, sale, coupons changed). */
+  totalChanged: (now: string, confirmed: string) => `The order total is now ${now}, not ${confirmed}. Please review your order and confirm the new total.`,
+  ATTEMPT_CLOSED: 'This payment attempt was already closed. Please review your order and try again.',
+  NOTHING_DUE: 'Nothing is left to pay on this order: place it from the checkout page.',
+  PROVIDER_UNREACHABLE: 'We could not reach the payment processor. Please try again in a moment: you will not be charged twice.',
   NOT_SUBSCRIBABLE: 'This product is not sold by subscription.',
 } as const;
 
@@ -120,7 +126,8 @@ export interface CheckoutView {
 
 const LINES_SQL = (cartId: string) => sql`
   select e.id, e.item_id, e.sku, e.quantity, e.additional_fields, e.purchase_price_cents, i.title, i.structured_content as sc,
-    i.status, i.record_type, i.assets -> 0 as image, v.id as variant_id, v.weight_grams, v.unlimited, v.qty_in_stock, v.attributes
+    i.status, i.record_type, i.assets -> 0 as image, v.id as variant_id, v.weight_grams, v.unlimited, v.qty_in_stock, v.attributes,
+    v.price_cents, v.sale_price_cents, v.on_sale
   from cart_entries e
   left join items i on i.id = e.item_id
   left join product_variants v on v.item_id = e.item_id and v.sku = e.sku
@@ -129,7 +136,8 @@ const LINES_SQL = (cartId: string) => sql`
 
 const SUB_LINE_SQL = (subId: string) => sql`
   select s.id, s.item_id, s.sku, s.quantity, s.additional_fields, s.purchase_price_cents, i.title, i.structured_content as sc,
-    i.status, i.record_type, i.assets -> 0 as image, v.id as variant_id, v.weight_grams, v.unlimited, v.qty_in_stock, v.attributes
+    i.status, i.record_type, i.assets -> 0 as image, v.id as variant_id, v.weight_grams, v.unlimited, v.qty_in_stock, v.attributes,
+    v.price_cents, v.sale_price_cents, v.on_sale
   from subscription_carts s
   left join items i on i.id = s.item_id
   left join product_variants v on v.item_id = s.item_id and v.sku = s.sku
@@ -145,7 +153,10 @@ function lineFrom(r: Obj): OrderLine {
     sku: String(r.sku),
     title: String(r.title ?? ''),
     quantity: n(r.quantity),
-    unitPriceCents: n(r.purchase_price_cents),
+    // The price is the variant's as it is now (its sale state included), never the one stored when the
+    // item was added: carts live 30 days. A line whose variant is gone keeps its stored price and is
+    // refused as unavailable anyway.
+    unitPriceCents: r.variant_id ? (r.on_sale === true ? n(r.sale_price_cents) : n(r.price_cents)) : n(r.purchase_price_cents),
     productType: Number.isInteger(t) && t > 0 ? t : ProductType.PHYSICAL,
     weightGrams: n(r.weight_grams),
     unlimited: r.unlimited === true,
@@ -194,6 +205,7 @@ function couponFrom(r: Obj): Coupon {
     expiresAt: r.expires_at ? new Date(r.expires_at as string).getTime() : null,
     usageLimit: n(r.usage_limit),
     timesUsed: n(r.times_used),
+    appliesToGiftCards: r.applies_to_gift_cards === true,
   };
 }
 
@@ -229,9 +241,13 @@ export interface OrderRow {
   created: Date;
   fulfilledAt: Date | null;
   refundedAt: Date | null;
+  /** 'unfulfilled' | 'partial' | 'fulfilled' (order-admin.ts). */
+  fulfilmentStatus: string;
+  /** Money given back so far (order-admin.ts). */
+  refundedCents: number;
 }
 
-function orderFrom(r: Obj): OrderRow {
+export function orderFrom(r: Obj): OrderRow {
   const d = (v: unknown) => (v ? new Date(v as string) : null);
   return {
     id: String(r.id),
@@ -260,6 +276,8 @@ function orderFrom(r: Obj): OrderRow {
     created: d(r.created)!,
     fulfilledAt: d(r.fulfilled_at),
     refundedAt: d(r.refunded_at),
+    fulfilmentStatus: String(r.fulfilment_status ?? 'unfulfilled'),
+    refundedCents: n(r.refunded_cents),
   };
 }
 
@@ -285,7 +303,7 @@ export function purchaseConfirmation(o: OrderRow) {
 
 export type PlaceResult =
   | { status: 'paid'; order: OrderRow; duplicate: boolean }
-  | { status: 'requires_action'; paymentId: string; brand: string; last4: string; amountDueCents: number };
+  | { status: 'requires_action'; paymentId: string; brand: string; last4: string; amountDueCents: number; clientSecret?: string; redirectUrl?: string };
 
 export interface PlaceInput {
   websiteId: string;
@@ -297,13 +315,41 @@ export interface PlaceInput {
   payment: PaymentMethodInput | null;
   key: string;
   minimumOrderSubtotalCents: number;
+  /**
+   * The grand total the shopper saw and confirmed (minor units). When it differs from the server's total
+   * as it is now, nothing is charged: 409 with the new quote, and the shopper confirms again.
+   */
+  expectedTotalCents?: number | null;
   now?: number;
+}
+
+/** What a payment attempt keeps to make its order again (the reconciler): PlaceInput without the payment method. */
+type StoredInput = Omit<PlaceInput, 'payment' | 'now'>;
+
+/** A charge that went through, as the order stores it. */
+interface Payment {
+  provider: string;
+  paymentId: string;
+  brand: string;
+  last4: string;
+  amountCents: number;
 }
 
 class Duplicate extends Error {}
 
+/**
+ * Settles an open payment attempt of another area whose payment the provider holds (nothing held is voided
+ * by reconcile itself): what it recorded or refunded, or null when another process had settled it.
+ */
+export type AttemptSettler = (
+  attempt: { id: string; input: unknown; amountCents: number },
+  provider: PaymentProvider,
+  paid: ProviderPayment,
+) => Promise<'completed' | 'voided' | null>;
+
 export class CheckoutService {
   private secret: Buffer | null = null;
+  private readonly settlers = new Map<string, AttemptSettler>();
 
   constructor(
     private readonly database: Database,
@@ -549,27 +595,85 @@ export class CheckoutService {
     const { totals, giftCard } = await this.totals(this.db, input.websiteId, input.currency, lines, state, now);
     if (state.giftCardCode && !giftCard) throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
     this.precheck(lines, totals, state, input);
+    // The shopper confirmed a total: a price, a sale or a coupon that changed since then stops the payment,
+    // and the answer carries the new quote so the page shows the new total for a second confirmation.
+    if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== null && input.expectedTotalCents !== totals.grandTotalCents) {
+      const f = (c: number) => formatMoney(c, input.currency);
+      const quote = await this.view(input.websiteId, input.currency, input.ref, state, now);
+      throw new HttpError(409, checkoutMessages.totalChanged(f(totals.grandTotalCents), f(input.expectedTotalCents)), undefined, {
+        code: 'total_changed',
+        confirmedTotalCents: input.expectedTotalCents,
+        grandTotalCents: totals.grandTotalCents,
+        quote,
+      });
+    }
 
-    // The payment: charged before the transaction, voided if the order cannot be made.
-    let payment: { provider: string; paymentId: string; brand: string; last4: string } | null = null;
+    // The payment: an attempt row first (so a crash after the charge is found and reconciled), then the
+    // charge outside any transaction, then the order; the payment is voided if the order cannot be made.
+    let payment: Payment | null = null;
+    let attemptId: string | null = null;
     const provider = input.payment ? this.providers.forMethod(input.payment) : this.providers.defaultProvider;
     if (totals.amountDueCents > 0) {
       if (!input.payment || !provider) throw new HttpError(402, checkoutMessages.PAYMENT_REQUIRED, { cardNumber: checkoutMessages.PAYMENT_REQUIRED });
-      const r = await provider.charge({
-        amountCents: totals.amountDueCents,
-        currency: input.currency,
-        method: input.payment,
-        idempotencyKey: input.key,
-        description: `${input.siteTitle} order`,
-        now,
-      });
-      if (r.status === 'declined') throw new HttpError(402, r.message, r.errors);
-      if (r.status === 'requires_action') return { status: 'requires_action', paymentId: r.paymentId, brand: r.brand, last4: r.last4, amountDueCents: totals.amountDueCents };
-      payment = { provider: provider.name, paymentId: r.paymentId, brand: r.brand, last4: r.last4 };
+      try {
+        attemptId = await this.openAttempt(input, provider.name, totals.amountDueCents);
+      } catch (e) {
+        // The attempt of this key already made its order (a retry that raced the first answer).
+        const first = e instanceof Duplicate ? await this.orderByKey(this.db, input.websiteId, input.key) : null;
+        if (first) return this.duplicateOf(first, input.ref);
+        throw e;
+      }
+      const openId = attemptId;
+      let r;
+      try {
+        r = await provider.charge({
+          amountCents: totals.amountDueCents,
+          currency: input.currency,
+          method: input.payment,
+          idempotencyKey: input.key,
+          description: `${input.siteTitle} order`,
+          now,
+          attemptId: openId,
+          returnUrl: `${input.origin}/checkout/payment-return`,
+          // A two-step provider (Stripe) records its payment id before any money moves.
+          onPaymentCreated: async (paymentId) => {
+            await this.db.execute(sql`update payment_attempts set payment_id = ${paymentId}, updated = now() where id = ${openId} and state in ('created', 'charged')`);
+          },
+        });
+      } catch (e) {
+        // The provider could not be reached (or failed on its side): the attempt stays open, and the
+        // reconciler settles whatever the provider did (completes the order or gives the money back).
+        if (e instanceof HttpError) throw e;
+        throw new HttpError(503, checkoutMessages.PROVIDER_UNREACHABLE);
+      }
+      if (r.status === 'declined') {
+        await this.closeAttempt(attemptId, 'voided', null, 'declined');
+        throw new HttpError(402, r.message, r.errors);
+      }
+      if (r.status === 'requires_action') {
+        await this.db.execute(sql`update payment_attempts set payment_id = ${r.paymentId}, updated = now() where id = ${attemptId}`);
+        return { status: 'requires_action', paymentId: r.paymentId, brand: r.brand, last4: r.last4, amountDueCents: totals.amountDueCents, clientSecret: r.clientSecret, redirectUrl: r.redirectUrl };
+      }
+      crashPoint('after-charge');
+      payment = { provider: provider.name, paymentId: r.paymentId, brand: r.brand, last4: r.last4, amountCents: totals.amountDueCents };
+      const marked = await rows<{ id: string }>(
+        this.db,
+        sql`update payment_attempts set state = 'charged', payment_id = ${r.paymentId}, updated = now() where id = ${attemptId} and state in ('created', 'charged') returning id`,
+      );
+      if (marked.length === 0) {
+        // Closed while the charge was under way: by a twin request with the same key that made the order
+        // (the provider answered both with one payment), or voided by the reconciler, which saw no payment
+        // then; the money is given back in that case only.
+        const now2 = await rows<{ state: string }>(this.db, sql`select state from payment_attempts where id = ${attemptId}`);
+        const first = now2[0]?.state === 'completed' ? await this.orderByKey(this.db, input.websiteId, input.key) : null;
+        if (first) return this.duplicateOf(first, input.ref);
+        await provider.refund(r.paymentId);
+        throw new HttpError(409, checkoutMessages.ATTEMPT_CLOSED);
+      }
     }
 
     try {
-      const order = await this.db.transaction((tx) => this.commitOrder(tx, input, payment, provider?.testMode ?? true, now));
+      const order = await this.db.transaction((tx) => this.commitOrder(tx, input, payment, provider?.testMode ?? true, now, attemptId));
       this.mailer.kick();
       return { status: 'paid', order, duplicate: false };
     } catch (e) {
@@ -577,23 +681,234 @@ export class CheckoutService {
         const first = await this.orderByKey(this.db, input.websiteId, input.key);
         if (first) return this.duplicateOf(first, input.ref);
       }
-      if (payment && provider) {
-        const again = await this.orderByKey(this.db, input.websiteId, input.key);
-        // Void the payment unless an order (a concurrent twin of this attempt) holds it.
-        if (!again || (again.payment as Obj | null)?.paymentId !== payment.paymentId) await provider.refund(payment.paymentId).catch(() => undefined);
-      }
+      if (payment && provider && attemptId) await this.voidAttempt(attemptId, provider, payment.paymentId, e instanceof Error ? e.message : 'order failed');
       throw e;
     }
   }
+
+  /**
+   * The first half of place() for a payment taken on the provider's own page (Stripe Checkout, no JavaScript
+   * needed): the same totals, checks and confirmed-total rule, then the payment attempt recorded before the
+   * provider is called. The order is made when the provider says the payment succeeded (settlePayment).
+   */
+  async prepareHosted(input: PlaceInput, providerName: string): Promise<{ attemptId: string; lines: OrderLine[]; totals: CheckoutTotals } | { order: OrderRow }> {
+    const now = input.now ?? Date.now();
+    await this.loadSecret();
+    const existing = await this.orderByKey(this.db, input.websiteId, input.key);
+    if (existing) {
+      this.duplicateOf(existing, input.ref);
+      return { order: existing };
+    }
+    const lines = await this.lines(this.db, input.ref);
+    const { totals, giftCard } = await this.totals(this.db, input.websiteId, input.currency, lines, input.state, now);
+    if (input.state.giftCardCode && !giftCard) throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
+    this.precheck(lines, totals, input.state, input);
+    if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== null && input.expectedTotalCents !== totals.grandTotalCents) {
+      const f = (c: number) => formatMoney(c, input.currency);
+      throw new HttpError(409, checkoutMessages.totalChanged(f(totals.grandTotalCents), f(input.expectedTotalCents)), undefined, {
+        code: 'total_changed',
+        confirmedTotalCents: input.expectedTotalCents,
+        grandTotalCents: totals.grandTotalCents,
+      });
+    }
+    if (totals.amountDueCents <= 0) throw badRequest(checkoutMessages.NOTHING_DUE);
+    try {
+      return { attemptId: await this.openAttempt(input, providerName, totals.amountDueCents), lines, totals };
+    } catch (e) {
+      const first = e instanceof Duplicate ? await this.orderByKey(this.db, input.websiteId, input.key) : null;
+      if (first) return { order: first };
+      throw e;
+    }
+  }
+
+  /** The order a payment attempt made, once it made one. */
+  async orderOfAttempt(attemptId: string): Promise<OrderRow | null> {
+    const r = await rows<{ order_id: string | null }>(this.db, sql`select order_id from payment_attempts where id = ${attemptId} and state = 'completed'`);
+    return r[0]?.order_id ? this.order(r[0].order_id) : null;
+  }
+
+  // ---- Payment attempts --------------------------------------------------------------------------
+
+  /** Records (or re-opens, for a retry with the same key) the attempt before any call to the provider. */
+  private async openAttempt(input: PlaceInput, providerName: string, amountCents: number): Promise<string> {
+    const stored: StoredInput = {
+      websiteId: input.websiteId,
+      currency: input.currency,
+      siteTitle: input.siteTitle,
+      origin: input.origin,
+      ref: input.ref,
+      state: input.state,
+      key: input.key,
+      minimumOrderSubtotalCents: input.minimumOrderSubtotalCents,
+      expectedTotalCents: input.expectedTotalCents ?? null,
+    };
+    const r = await rows<{ id: string; state: string }>(
+      this.db,
+      sql`insert into payment_attempts (id, website_id, idempotency_key, state, provider, amount_cents, currency, input)
+        values (${newId()}, ${input.websiteId}, ${input.key}, 'created', ${providerName}, ${amountCents}, ${input.currency}, ${JSON.stringify(stored)}::jsonb)
+        on conflict (website_id, idempotency_key) do update set
+          state = case when payment_attempts.state in ('completed', 'charged') then payment_attempts.state else 'created' end,
+          provider = excluded.provider, amount_cents = excluded.amount_cents, currency = excluded.currency, input = excluded.input, note = null, updated = now()
+        returning id, state`,
+    );
+    if (r[0]!.state === 'completed') throw new Duplicate();
+    return r[0]!.id;
+  }
+
+  /** Moves an open attempt to a final state; false when it was no longer open (another process closed it). */
+  private async closeAttempt(
+    id: string,
+    to: 'voided' | 'completed',
+    orderId: string | null,
+    note: string | null,
+    db: Db | Tx = this.db,
+    paymentId: string | null = null,
+  ): Promise<boolean> {
+    const r = await rows<{ id: string }>(
+      db,
+      sql`update payment_attempts set state = ${to}, order_id = ${orderId}, note = ${note}, payment_id = coalesce(${paymentId}, payment_id), updated = now()
+        where id = ${id} and state in ('created', 'charged') returning id`,
+    );
+    return r.length === 1;
+  }
+
+  /** Voids an attempt and gives its money back (only the process that closes the attempt refunds). */
+  private async voidAttempt(id: string, provider: { refund(paymentId: string): Promise<unknown> }, paymentId: string, note: string): Promise<boolean> {
+    if (!(await this.closeAttempt(id, 'voided', null, note.slice(0, 200), this.db, paymentId))) return false;
+    await provider.refund(paymentId);
+    return true;
+  }
+
+  /** Another area's payment attempts (input.kind = kind) are settled by its own settler; see reconcile. */
+  registerAttemptSettler(kind: string, settle: AttemptSettler): void {
+    this.settlers.set(kind, settle);
+  }
+
+  /**
+   * The payment reconciler's pass: every attempt still open (created or charged) and untouched for longer
+   * than olderThanMs is settled. The provider is asked for the payment the attempt's key made: nothing held
+   * means the attempt is voided; a payment held means the order is made now, exactly as place-order would
+   * have made it (same totals, stock and coupon checks, the confirmed total included), or, when that is no
+   * longer possible, the payment is refunded. Safe to run in several processes at once: every move out of
+   * an open state is one conditional update, so one process settles an attempt. An attempt of another area
+   * (input.kind) is looked up the same way; a held payment goes to that area's settler.
+   */
+  async reconcile(olderThanMs: number, now = Date.now()): Promise<{ completed: number; voided: number }> {
+    const open = await rows<Obj>(
+      this.db,
+      sql`select id, provider, idempotency_key, amount_cents, input, payment_id from payment_attempts
+        where state in ('created', 'charged') and updated < ${new Date(now - olderThanMs).toISOString()}::timestamptz
+        order by updated limit 100`,
+    );
+    let completed = 0;
+    let voided = 0;
+    await this.loadSecret();
+    for (const a of open) {
+      const r = await this.settleAttempt(a, now);
+      if (r === 'completed') completed++;
+      if (r === 'voided') voided++;
+    }
+    return { completed, voided };
+  }
+
+  /**
+   * Settles one open attempt (see reconcile): asks its provider for the payment, then voids the attempt,
+   * makes its order, or gives the money back. Also used when a provider's event says a payment succeeded.
+   */
+  async settleAttempt(a: Obj, now = Date.now()): Promise<'completed' | 'voided' | null> {
+    const id = String(a.id);
+    const provider = this.providers.get(String(a.provider));
+    if (!provider) return null; // a provider this install no longer has: left for the owner
+    // An attempt of another area (input.kind, e.g. a donation) is settled by that area's settler.
+    const kind = parse<{ kind?: unknown }>(a.input).kind;
+    const settle = kind === undefined ? null : this.settlers.get(String(kind));
+    if (kind !== undefined && !settle) return null; // its area is not loaded in this process
+    const paid = await provider.lookup(String(a.idempotency_key), (a.payment_id as string | null | undefined) ?? null);
+    if (!paid || paid.status !== 'succeeded') {
+      // Nothing held (declined, refunded, never made, or still waiting on the shopper's bank: a later
+      // retry with the same key opens the attempt again). A payment still waiting is cancelled where the
+      // provider can, so it can no longer take money for an attempt that is closed.
+      if (await this.closeAttempt(id, 'voided', null, paid ? `payment ${paid.status}` : 'no payment')) {
+        if (paid && paid.status === 'requires_action') await provider.cancel?.(paid.paymentId);
+        return 'voided';
+      }
+      return null;
+    }
+    if (settle) return settle({ id, input: parse<unknown>(a.input), amountCents: n(a.amount_cents) }, provider, paid);
+    const input = { ...parse<StoredInput>(a.input), payment: null } as PlaceInput;
+    const payment: Payment = { provider: provider.name, paymentId: paid.paymentId, brand: paid.brand, last4: paid.last4, amountCents: paid.amountCents };
+    try {
+      await this.db.transaction(async (tx) => {
+        if (paid.amountCents !== n(a.amount_cents)) throw new HttpError(409, checkoutMessages.TOTAL_CHANGED);
+        const lines = await this.lines(tx, input.ref);
+        const { totals } = await this.totals(tx, input.websiteId, input.currency, lines, input.state, now);
+        if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== null && input.expectedTotalCents !== totals.grandTotalCents) {
+          throw new HttpError(409, checkoutMessages.TOTAL_CHANGED);
+        }
+        await this.commitOrder(tx, input, payment, provider.testMode, now, id);
+      });
+      this.mailer.kick();
+      return 'completed';
+    } catch (e) {
+      // Duplicate: the order exists (its own transaction closed the attempt), nothing to settle.
+      if (e instanceof Duplicate) return null;
+      if (await this.voidAttempt(id, provider, paid.paymentId, `reconciler: ${e instanceof Error ? e.message : 'order failed'}`)) return 'voided';
+      return null;
+    }
+  }
+
+  /**
+   * A provider says a payment succeeded (a webhook): the attempt it belongs to is settled now, whoever
+   * comes first (the shopper's return or the event); one order either way. A payment whose attempt is
+   * already closed without it (voided, or completed by another payment) is given back.
+   */
+  async settlePayment(providerName: string, paymentId: string, attemptId: string | null, now = Date.now()): Promise<'completed' | 'voided' | 'refunded' | null> {
+    const found = await rows<Obj>(
+      this.db,
+      attemptId
+        ? sql`select id, provider, idempotency_key, amount_cents, input, payment_id, state from payment_attempts where id = ${attemptId} and provider = ${providerName}`
+        : sql`select id, provider, idempotency_key, amount_cents, input, payment_id, state from payment_attempts where payment_id = ${paymentId} and provider = ${providerName}`,
+    );
+    const a = found[0];
+    const provider = this.providers.get(providerName);
+    if (!provider) return null;
+    if (!a) return null;
+    if (a.state === 'completed') {
+      if (a.payment_id === paymentId) return null;
+      // The attempt made its order with another payment: this one is a second charge.
+      await provider.refund(paymentId);
+      return 'refunded';
+    }
+    if (a.state === 'voided' || a.payment_id !== paymentId) {
+      // Closed before this payment succeeded (e.g. a bank step finished after the reconciler gave up), or
+      // a replaced payment of the same attempt: open again with this payment, then settled like any other.
+      const reopened = await rows<{ id: string }>(
+        this.db,
+        sql`update payment_attempts set state = 'charged', payment_id = ${paymentId}, updated = now() where id = ${a.id} and state in ('voided', 'created', 'charged') returning id`,
+      );
+      if (reopened.length === 0) return null;
+      a.payment_id = paymentId;
+    }
+    await this.loadSecret();
+    return this.settleAttempt(a, now);
+  }
+
 
   private duplicateOf(order: OrderRow, ref: CartRef): PlaceResult {
     if (order.cartId !== ref.id) throw conflict(checkoutMessages.KEY_REUSED);
     return { status: 'paid', order, duplicate: true };
   }
 
-  private async commitOrder(tx: Tx, input: PlaceInput, payment: Obj | null, testMode: boolean, now: number): Promise<OrderRow> {
+  private async commitOrder(tx: Tx, input: PlaceInput, payment: Payment | null, testMode: boolean, now: number, attemptId: string | null = null): Promise<OrderRow> {
     const { websiteId, ref, state, currency } = input;
     const orderId = newId();
+    // 0. The payment attempt, closed in this transaction (its row stays locked to the commit): a reconciler
+    // that settled it first wins, and this order is not made.
+    if (attemptId) {
+      const a = await rows<{ state: string }>(tx, sql`select state from payment_attempts where id = ${attemptId} for update`);
+      if (a[0]?.state === 'completed') throw new Duplicate();
+      if (!(await this.closeAttempt(attemptId, 'completed', orderId, null, tx, payment?.paymentId ?? null))) throw new HttpError(409, checkoutMessages.ATTEMPT_CLOSED);
+    }
     // 1. The idempotency key: a concurrent twin waits here until this transaction ends.
     const ins = await rows<{ id: string }>(
       tx,
@@ -617,7 +932,8 @@ export class CheckoutService {
     const lines = await this.lines(tx, ref);
     const { totals: t, giftCard } = await this.totals(tx, websiteId, currency, lines, state, now);
     this.precheckInTx(lines);
-    const paidByCard = payment ? t.amountDueCents : 0;
+    // What the provider took must be exactly what is due now (a coupon used up, a price or balance changed).
+    const paidByCard = payment ? payment.amountCents : 0;
     if (t.amountDueCents !== paidByCard) throw new HttpError(409, checkoutMessages.TOTAL_CHANGED);
 
     // 4. Stock, with a guard that never lets it go below 0 (variants in id order, so two orders never deadlock).
@@ -707,6 +1023,7 @@ export class CheckoutService {
 
     // 9. The confirmation email, delivered after the commit.
     await this.mailer.enqueue(tx, this.confirmationEmail(order, input, issued, now));
+    for (const hook of orderPlacedHooks(this.database)) await hook(tx, order);
     return order;
   }
 
@@ -791,10 +1108,21 @@ export class CheckoutService {
     const pay = o.payment ?? {};
     const provider = typeof pay.provider === 'string' ? this.providers.get(pay.provider) : undefined;
     if (provider && typeof pay.paymentId === 'string') await provider.refund(pay.paymentId);
+    return this.markRefunded(orderId);
+  }
+
+  /** The order refunded in full: stock, coupons and gift cards restored in one transaction (no provider call). */
+  async markRefunded(orderId: string): Promise<OrderRow> {
     return this.db.transaction(async (tx) => {
-      const r = await rows<Obj>(tx, sql`update orders set status = 'refunded', refunded_at = now() where id = ${orderId} and status <> 'refunded' returning *`);
+      const r = await rows<Obj>(
+        tx,
+        sql`update orders set status = 'refunded', refunded_at = now(), refunded_cents = greatest(refunded_cents, grand_total_cents),
+          payment = case when payment ? 'amountCents' then jsonb_set(payment, '{refundedCents}', payment -> 'amountCents') else payment end
+          where id = ${orderId} and status <> 'refunded' returning *`,
+      );
       if (!r[0]) throw conflict('This order is already refunded.');
       const order = orderFrom(r[0]);
+      const websiteId = order.websiteId;
       const back = new Map<string, number>();
       for (const i of order.items) if (stocked({ productType: n(i.productType) }) && i.variantId) back.set(String(i.variantId), (back.get(String(i.variantId)) ?? 0) + n(i.quantity));
       for (const [variantId, qty] of [...back].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -810,6 +1138,83 @@ export class CheckoutService {
       await tx.execute(sql`update subscriptions set status = 'canceled' where order_id = ${orderId}`);
       return order;
     });
+  }
+  // ---- Provider events (webhooks) -------------------------------------------------------------------
+
+  private async orderOfPayment(db: Db | Tx, providerName: string, paymentId: string): Promise<OrderRow | null> {
+    const r = await rows<Obj>(db, sql`select * from orders where payment ->> 'paymentId' = ${paymentId} and payment ->> 'provider' = ${providerName} and status <> 'pending' limit 1`);
+    return r[0] ? orderFrom(r[0]) : null;
+  }
+
+  /**
+   * The provider says how much of a payment has been refunded in all (Stripe's charge.refunded carries the
+   * running total): the order keeps the largest total seen, so a refund made here and confirmed later by
+   * the event, or an event delivered twice or out of order, is counted once. All of it back: the order is
+   * refunded (stock, coupons and gift cards restored) unless it already was.
+   */
+  async settleProviderRefund(providerName: string, paymentId: string, refundedCents: number): Promise<'refunded' | 'partial' | null> {
+    const o = await this.orderOfPayment(this.db, providerName, paymentId);
+    if (!o) return null;
+    await this.db.execute(sql`update orders set payment = jsonb_set(payment, '{refundedCents}', to_jsonb(greatest(coalesce((payment ->> 'refundedCents')::bigint, 0), ${refundedCents}::bigint)))
+      where id = ${o.id}`);
+    const paid = n(o.payment?.amountCents);
+    // A refund the order desk made (checkout/order-admin.ts) is reserved in orders.refunded_cents before the
+    // provider is called, and the desk itself restocks and moves the status: the event only confirms it. Only
+    // money given back outside Tessera (e.g. in Stripe's dashboard) beyond what the desk recorded acts here.
+    const desk = await rows<Obj>(this.db, sql`select refunded_cents from orders where id = ${o.id}`);
+    const recorded = n(desk[0]?.refunded_cents);
+    if (refundedCents <= recorded) return paid > 0 && refundedCents >= paid ? 'refunded' : 'partial';
+    if (paid > 0 && refundedCents >= paid) {
+      if (o.status !== 'refunded') {
+        try {
+          await this.markRefunded(o.id);
+        } catch (e) {
+          if (!(e instanceof HttpError && e.status === 409)) throw e;
+        }
+      }
+      return 'refunded';
+    }
+    return 'partial';
+  }
+
+  /** A dispute opened on a payment: the order is marked (once per dispute) and the store's owners are told by email. */
+  async markDisputed(
+    providerName: string,
+    paymentId: string,
+    dispute: { id: string; reason: string; amountCents: number; status: string },
+    origin: string,
+  ): Promise<OrderRow | null> {
+    const order = await this.db.transaction(async (tx) => {
+      const r = await rows<Obj>(
+        tx,
+        sql`update orders set payment = jsonb_set(payment, '{dispute}', ${JSON.stringify(dispute)}::jsonb)
+          where payment ->> 'paymentId' = ${paymentId} and payment ->> 'provider' = ${providerName} and status <> 'pending'
+            and coalesce(payment -> 'dispute' ->> 'id', '') <> ${dispute.id} returning *`,
+      );
+      if (!r[0]) return null;
+      const o = orderFrom(r[0]);
+      const owners = await rows<{ email: string }>(tx, sql`select email from accounts where website_id = ${o.websiteId} and role in (${Role.ADMIN}, ${Role.STORE_MANAGER}) order by created_at, id`);
+      const f = formatMoney(dispute.amountCents, o.currency);
+      await this.mailer.enqueue(
+        tx,
+        owners.map((a) => ({
+          kind: 'payment-dispute',
+          to: a.email,
+          subject: `A payment for order #${o.orderNumber} is disputed`,
+          text: [
+            `The card holder's bank opened a dispute on order #${o.orderNumber} (${f}). Reason given: ${dispute.reason.replace(/_/g, ' ')}.`,
+            '',
+            'Respond from your Stripe dashboard before the deadline it shows; the money is held until the dispute is decided.',
+            '',
+            `Orders: ${origin}/config/orders`,
+          ].join('\n'),
+          ref: o.id,
+        })),
+      );
+      return o;
+    });
+    if (order) this.mailer.kick();
+    return order;
   }
 }
 

@@ -13,12 +13,13 @@ import type { Database, Db, Tx } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { lit, prepared, q, rawTransaction } from './raw.js';
+import { withReferencedForm } from './form-ref.js';
 import { HttpError } from '../errors.js';
-import { computeCartTotals, sameAdditionalFields, type CartEntry, type CartTotals } from '../../core/cart.js';
+import { additionalFieldsErrors, CART_AMOUNT_MAX_MINOR, computeCartTotals, exactSubtotalMinor, sameAdditionalFields, type CartEntry, type CartTotals } from '../../core/cart.js';
 import { availableQuantity, inStock, type StockResult } from '../../core/product.js';
-import { validateForm, type FormField } from '../../core/forms.js';
+import type { FormField } from '../../core/forms.js';
 import { ProductType, RecordType } from '../../core/enums.js';
-import { QUANTITY_MAX } from '../../core/constants.js';
+import { CART_LINES_MAX, QUANTITY_MAX } from '../../core/constants.js';
 import { cart as cartMessages, commerce } from '../../core/messages.js';
 import { money } from '../../core/money.js';
 
@@ -39,6 +40,8 @@ export interface AddInput {
   quantity: number;
   /** Canonical JSON text of the additional-fields answers, '' when none. */
   additionalFields: string;
+  /** The store lets a cart hold more than one of a service (multipleQuantityAllowedForServices; default true). */
+  multipleServices?: boolean;
 }
 
 /** A cart row as this service reads it. */
@@ -59,6 +62,8 @@ export interface Line {
   quantity: number;
   additionalFields: string;
   purchasePriceCents: number;
+  /** The unit price exactly, when read from the database as text (a price past 2^53 would round as a number). */
+  priceMinor?: bigint;
   created: number;
   title: string;
   productType: number;
@@ -137,7 +142,9 @@ export interface CartJson {
 // ------------------------------------------------------------------------------------------------
 
 export function entryJson(l: Line, currency: string): CartEntryJson {
-  const sub = l.purchasePriceCents * l.quantity;
+  // Exact even for a cart an owner's later price change took past the safe range (money strings are bigint-exact).
+  const unit = lineUnitMinor(l);
+  const sub = unit * BigInt(l.quantity);
   return {
     id: l.id,
     itemId: l.itemId,
@@ -145,9 +152,9 @@ export function entryJson(l: Line, currency: string): CartEntryJson {
     quantity: l.quantity,
     title: l.title,
     purchasePriceCents: l.purchasePriceCents,
-    purchasePriceMoney: money(l.purchasePriceCents, currency),
+    purchasePriceMoney: money(unit, currency),
     subTotal: money(sub, currency),
-    subTotalCents: sub,
+    subTotalCents: Number(sub),
     additionalFields: l.additionalFields,
     productType: l.productType,
     urlId: l.urlId,
@@ -181,9 +188,17 @@ export function cartJson(cart: CartRow | null, lines: Line[], currency: string):
     hasDigital: cart?.hasDigital ?? false,
     purelyDigital: cart?.purelyDigital ?? false,
     requiresShipping: cart?.requiresShipping ?? false,
-    subtotal: money(cart?.subtotalCents ?? 0, currency),
+    subtotal: money(cart ? linesMinor(lines) : 0, currency),
   };
 }
+
+/** A line's exact unit price in minor units. */
+const lineUnitMinor = (l: Pick<Line, 'purchasePriceCents' | 'priceMinor'>): bigint =>
+  l.priceMinor ?? exactSubtotalMinor([{ purchasePriceCents: l.purchasePriceCents, quantity: 1 }]);
+
+/** The exact subtotal of lines in minor units. */
+const linesMinor = (lines: ReadonlyArray<Pick<Line, 'purchasePriceCents' | 'priceMinor' | 'quantity'>>): bigint =>
+  lines.reduce((sum, l) => sum + lineUnitMinor(l) * BigInt(l.quantity), 0n);
 
 // ------------------------------------------------------------------------------------------------
 // Rules (from core)
@@ -234,10 +249,17 @@ export function additionalFieldsFormOf(sc: Record<string, unknown>): { id: strin
   return { id: String(form.id ?? sc.additionalFieldsFormId ?? ''), ...(typeof form.name === 'string' ? { name: form.name } : {}), fields: form.fields as FormField[] };
 }
 
-/** Validates the answers against the product's form (core/forms.ts); 400 with per-field messages. */
+/**
+ * Validates the answers against the product's form (core/cart.ts additionalFieldsErrors); 400 with
+ * per-field messages. A product without a form takes no answers at all (they would make every add a new
+ * line and the cart grow without bound).
+ */
 export function assertAdditionalFields(sc: Record<string, unknown>, additionalFields: string) {
   const form = additionalFieldsFormOf(sc);
-  if (!form) return;
+  if (!form) {
+    if (additionalFields !== '') throw new HttpError(400, cartMessages.NO_ADDITIONAL_FIELDS, { additionalFields: cartMessages.NO_ADDITIONAL_FIELDS });
+    return;
+  }
   let values: Record<string, unknown> = {};
   if (additionalFields !== '') {
     const parsed = JSON.parse(additionalFields) as unknown;
@@ -246,7 +268,7 @@ export function assertAdditionalFields(sc: Record<string, unknown>, additionalFi
     }
     values = parsed as Record<string, unknown>;
   }
-  const errors = validateForm(form.fields, values);
+  const errors = additionalFieldsErrors(form.fields, values, additionalFields);
   if (Object.keys(errors).length > 0) throw new HttpError(400, cartMessages.UPDATE_MISSING_INFO, errors);
 }
 
@@ -286,6 +308,7 @@ function lineFrom(r: Record<string, unknown>): Line {
     quantity: n(r.quantity),
     additionalFields: String(r.additionalFields ?? ''),
     purchasePriceCents: n(r.purchasePriceCents),
+    ...(typeof r.purchasePriceMinor === 'string' && /^-?\d{1,20}$/.test(r.purchasePriceMinor) ? { priceMinor: BigInt(r.purchasePriceMinor) } : {}),
     created: asDate(r.created).getTime(),
     title: String(r.title ?? ''),
     productType: productTypeOf(sc),
@@ -321,7 +344,9 @@ function variantFrom(r: Record<string, unknown>): VariantInfo {
 const linesText = (cartIdExpr: string) => `coalesce((
   select json_agg(json_build_object(
     'id', e.id, 'itemId', e.item_id, 'sku', e.sku, 'quantity', e.quantity, 'additionalFields', e.additional_fields,
-    'purchasePriceCents', e.purchase_price_cents, 'created', e.created, 'title', i.title, 'sc', i.structured_content,
+    'purchasePriceCents', case when v.id is null then e.purchase_price_cents when v.on_sale then v.sale_price_cents else v.price_cents end,
+    'purchasePriceMinor', (case when v.id is null then e.purchase_price_cents when v.on_sale then v.sale_price_cents else v.price_cents end)::text,
+    'created', e.created, 'title', i.title, 'sc', i.structured_content,
     'urlId', i.url_id, 'collectionUrlId', col.url_id, 'image', i.assets -> 0, 'attributes', v.attributes
   ) order by e.created, e.id)
   from cart_entries e
@@ -337,7 +362,7 @@ const variantText = (itemId: string, sku: string, params = false) => `(
     'variantId', v.id, 'itemId', v.item_id, 'sku', v.sku, 'attributes', v.attributes, 'priceCents', v.price_cents,
     'salePriceCents', v.sale_price_cents, 'onSale', v.on_sale, 'qtyInStock', v.qty_in_stock, 'unlimited', v.unlimited,
     'recordType', i.record_type, 'status', i.status, 'title', i.title, 'urlId', i.url_id, 'collectionUrlId', col.url_id,
-    'image', i.assets -> 0, 'sc', i.structured_content)
+    'image', i.assets -> 0, 'sc', ${withReferencedForm('i.structured_content', 'i.website_id')})
   from product_variants v join items i on i.id = v.item_id left join collections col on col.id = i.collection_id
   where v.item_id = ${params ? itemId : lit(itemId)} and v.sku = ${params ? sku : lit(sku)})`;
 const VARIANT_JSON = (itemId: string, sku: string) => sql.raw(variantText(itemId, sku));
@@ -369,15 +394,40 @@ function planAdd(lines: Line[], v: VariantInfo, input: AddInput, newLine: (id: s
   assertAdditionalFields(v.structuredContent, input.additionalFields);
   const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((sum, l) => sum + l.quantity, 0);
   assertStock(v, inCart, input.quantity);
+  assertServiceQuantity(v, inCart + input.quantity, input.multipleServices);
   const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && sameAdditionalFields(l.additionalFields, input.additionalFields));
   if (same) {
     same.quantity += input.quantity;
+    assertCartAmount(lines);
     return { lines, entry: same, merged: true };
   }
+  assertRoomForLine(lines);
   const last = lines.reduce((m, l) => Math.max(m, l.created), 0);
   const entry = newLine(newId(), Math.max(Date.now(), last + 1));
   lines.push(entry);
+  assertCartAmount(lines);
   return { lines, entry, merged: false };
+}
+
+/**
+ * Money is exact to 15 integer places: a write that would take the cart's subtotal past the largest safe
+ * integer of minor units is refused before anything is saved, so no cart can hold a total that cannot be
+ * carried exactly (storefront.md section 1).
+ */
+export function assertCartAmount(lines: ReadonlyArray<Pick<Line, 'purchasePriceCents' | 'priceMinor' | 'quantity'>>) {
+  if (linesMinor(lines) > CART_AMOUNT_MAX_MINOR) throw new HttpError(400, cartMessages.TOTAL_TOO_LARGE, { quantity: cartMessages.TOTAL_TOO_LARGE });
+}
+
+/** With multiple quantity for services off, a cart holds at most one of a service (the API refuses more, not only the input). */
+export function assertServiceQuantity(v: Pick<VariantInfo, 'structuredContent'>, total: number, multipleServices: boolean | undefined) {
+  if (multipleServices === false && productTypeOf(v.structuredContent) === ProductType.SERVICE && total > 1) {
+    throw new HttpError(400, cartMessages.SERVICE_QUANTITY_ONE, { quantity: cartMessages.SERVICE_QUANTITY_ONE });
+  }
+}
+
+/** A new line beyond the cart's CART_LINES_MAX is refused (merging into an existing line is not). */
+function assertRoomForLine(lines: readonly Line[]) {
+  if (lines.length >= CART_LINES_MAX) throw new HttpError(400, cartMessages.linesLimit(CART_LINES_MAX), { cart: cartMessages.linesLimit(CART_LINES_MAX) });
 }
 
 /** The statement that applies an entry change and stores the totals of the lines (core computeCartTotals). */
@@ -560,14 +610,14 @@ export class CartService {
   }
 
   /**
-   * Reads a cart. With calculateSubtotal the totals are worked out again from the entries as they are now
-   * (the stored ones are kept in step by every write, so the two agree).
+   * Reads a cart. Every entry shows its variant's price as it is now (sale state included), as checkout
+   * charges it, never the price stored when it was added, so the totals are always worked out again from
+   * the entries (calculateSubtotal is accepted and changes nothing).
    */
-  async read(cart: CartRow | null, currency: string, opts: { calculateSubtotal?: boolean } = {}): Promise<CartJson> {
+  async read(cart: CartRow | null, currency: string, _opts: { calculateSubtotal?: boolean } = {}): Promise<CartJson> {
     if (!cart) return cartJson(null, [], currency);
     const lines = await this.lines(this.db, cart.id);
-    if (opts.calculateSubtotal) return cartJson({ ...cart, ...totalsOf(lines, cart) }, lines, currency);
-    return cartJson(cart, lines, currency);
+    return cartJson({ ...cart, ...totalsOf(lines, cart) }, lines, currency);
   }
 
   /** A variant with its item; 404 for an unknown or unpublished product, 400 for an unknown sku. */
@@ -618,6 +668,7 @@ export class CartService {
       assertAdditionalFields(v.structuredContent, input.additionalFields);
       const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((s, l) => s + l.quantity, 0);
       assertStock(v, inCart, input.quantity);
+      assertServiceQuantity(v, inCart + input.quantity, input.multipleServices);
 
       const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && sameAdditionalFields(l.additionalFields, input.additionalFields));
       let entry: Line;
@@ -627,6 +678,7 @@ export class CartService {
         entry = same;
         change = q`update cart_entries set quantity = ${same.quantity} where id = ${same.id} returning id`;
       } else {
+        assertRoomForLine(lines);
         const last = lines.reduce((m, l) => Math.max(m, l.created), 0);
         entry = this.lineFor(v, input, newId(), Math.max(Date.now(), last + 1));
         lines.push(entry);
@@ -634,6 +686,7 @@ export class CartService {
           values (${entry.id}, ${cart.id}, ${entry.itemId}, ${entry.sku}, ${entry.quantity}, ${entry.additionalFields}, ${entry.purchasePriceCents}, ${new Date(entry.created)})
           returning id`;
       }
+      assertCartAmount(lines);
       const saved = totalsWrite(cart, lines, change);
       await tx.last(saved.text);
       return { token: ident.token, cart: cartJson(saved.cart, lines, currency), newlyAdded: entryJson(entry, currency) };
@@ -767,9 +820,11 @@ export class CartService {
   private newCart(websiteId: string, ident: CartIdent, input: AddInput, v: VariantInfo, currency: string) {
     assertAdditionalFields(v.structuredContent, input.additionalFields);
     assertStock(v, 0, input.quantity);
+    assertServiceQuantity(v, input.quantity, input.multipleServices);
     const now = new Date();
     const token = newToken();
     const entry = this.lineFor(v, input, newId(), now.getTime());
+    assertCartAmount([entry]);
     const base: CartRow = { id: newId(), websiteId, siteUserId: ident.siteUserId ?? null, orderId: null, isPurchased: false, ...zeroTotals, created: now };
     const cart: CartRow = { ...base, ...totalsOf([entry], base) };
     const text = q`with c as (
@@ -804,13 +859,25 @@ export class CartService {
   }
 
   /** Sets an entry's quantity (1-9999), checking stock against the other entries of the same variant. */
-  async updateQuantity(ident: CartIdent, entryId: string, quantity: number, currency: string): Promise<{ cart: CartJson; updatedEntry: CartEntryJson }> {
+  async updateQuantity(
+    ident: CartIdent,
+    entryId: string,
+    quantity: number,
+    currency: string,
+    opts: { multipleServices?: boolean } = {},
+  ): Promise<{ cart: CartJson; updatedEntry: CartEntryJson }> {
     return this.withEntry(ident, entryId, async (tx, cart, lines, entry) => {
       const r = await rows<{ variant: unknown }>(tx, sql`select ${VARIANT_JSON(entry.itemId, entry.sku)} as variant`);
       const v = await this.variant(tx, entry.itemId, entry.sku, variantOf(r[0]?.variant));
       const others = lines.filter((l) => l !== entry && l.itemId === entry.itemId && l.sku === entry.sku).reduce((s, l) => s + l.quantity, 0);
-      if (quantity > entry.quantity) assertStock(v, others, quantity);
+      const raising = quantity > entry.quantity;
+      if (raising) {
+        assertStock(v, others, quantity);
+        assertServiceQuantity(v, others + quantity, opts.multipleServices);
+      }
       entry.quantity = quantity;
+      // Lowering is always allowed, so a cart an owner's price change took too far can still be brought back.
+      if (raising) assertCartAmount(lines);
       const saved = await this.saveTotals(tx, cart, lines, q`update cart_entries set quantity = ${quantity} where id = ${entry.id} returning id`);
       return { cart: cartJson(saved, lines, currency), updatedEntry: entryJson(entry, currency) };
     });
@@ -848,7 +915,7 @@ export class CartService {
     const out: Record<string, { id: string; name?: string; fields: FormField[] }> = {};
     const ids = [...new Set(itemIds)];
     if (ids.length === 0) return out;
-    const r = await rows<{ id: string; sc: unknown }>(this.db, sql.raw(`select id, structured_content as sc from items where id in (${ids.map((x) => lit(x)).join(', ')})`));
+    const r = await rows<{ id: string; sc: unknown }>(this.db, sql.raw(`select id, ${withReferencedForm('structured_content', 'website_id')} as sc from items where id in (${ids.map((x) => lit(x)).join(', ')})`));
     for (const row of r) {
       const sc = parseJson<Record<string, unknown>>(row.sc ?? {});
       const form = additionalFieldsFormOf(sc);
@@ -875,6 +942,8 @@ export class CartService {
     if (v.structuredContent.isSubscribable !== true) throw new HttpError(400, 'This product is not sold by subscription.');
     assertAdditionalFields(v.structuredContent, input.additionalFields);
     assertStock(v, 0, input.quantity);
+    assertServiceQuantity(v, input.quantity, input.multipleServices);
+    assertCartAmount([{ purchasePriceCents: unitPriceCents(v), quantity: input.quantity }]);
     const cartToken = newToken();
     await this.db.execute(sql`insert into subscription_carts (id, website_id, token_hash, site_user_id, item_id, sku, quantity, additional_fields, purchase_price_cents)
       values (${newId()}, ${websiteId}, ${hashToken(cartToken)}, ${ident.siteUserId ?? null}, ${v.itemId}, ${v.sku}, ${input.quantity}, ${input.additionalFields}, ${unitPriceCents(v)})`);

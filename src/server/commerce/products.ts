@@ -58,5 +58,7 @@ export function variantJson(v: VariantRow, currency: string) {
     onSale: v.onSale,
     qtyInStock: v.qtyInStock,
     unlimited: v.unlimited,
+    /** The variant's own image ('' when it shows the product's images). */
+    imageUrl: v.imageUrl,
   };
 }

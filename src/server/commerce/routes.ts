@@ -13,6 +13,7 @@ import { parseQuantity } from '../../core/product.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 import { commerce } from '../../core/messages.js';
 import { subscriptionPageHtml } from './subscription-page.js';
+import { addFromForm } from '../nojs/cart-form.js';
 
 export const CART_COOKIE = 'tessera_cart';
 const CART_DAYS = 30;
@@ -108,14 +109,16 @@ export async function commerceRoutes(app: FastifyInstance, opts: { carts: CartSe
   });
 
   app.post('/api/commerce/shopping-cart/entries', write, async (req, reply) => {
+    // A plain form post (no JavaScript): the same rules and service, answered with a redirect or a page.
+    if (isForm(req)) return addFromForm(app, req, reply, { carts, websites });
     const body = addBody.parse(req.body ?? {});
     const quantity = quantityOf(body.quantity);
     const additionalFields = additionalFieldsOf(body.additionalFields);
     const site = await websites.get();
     const ident = cartIdent(req);
-    const res = await carts.add(site.id, ident, { itemId: body.itemId, sku: body.sku, quantity, additionalFields }, site.currency);
+    const multipleServices = websites.storeSettings(site).multipleQuantityAllowedForServices;
+    const res = await carts.add(site.id, ident, { itemId: body.itemId, sku: body.sku, quantity, additionalFields, multipleServices }, site.currency);
     if (res.token && res.token !== ident.token) setCartCookie(req, reply, res.token);
-    if (isForm(req)) return reply.redirect('/cart', 303);
     return { shoppingCart: res.cart, newlyAdded: res.newlyAdded };
   });
 
@@ -125,7 +128,9 @@ export async function commerceRoutes(app: FastifyInstance, opts: { carts: CartSe
     if (body.quantity === undefined) throw badRequest(commerce.QUANTITY_NOT_A_NUMBER, { quantity: commerce.QUANTITY_NOT_A_NUMBER });
     const quantity = quantityOf(body.quantity);
     const site = await websites.get();
-    return carts.updateQuantity(cartIdent(req), entryId, quantity, site.currency);
+    return carts.updateQuantity(cartIdent(req), entryId, quantity, site.currency, {
+      multipleServices: websites.storeSettings(site).multipleQuantityAllowedForServices,
+    });
   };
   const remove = async (req: FastifyRequest) => {
     const { entryId } = entryParams.parse(req.params);
@@ -175,7 +180,8 @@ export async function commerceRoutes(app: FastifyInstance, opts: { carts: CartSe
     const quantity = quantityOf(body.qty);
     const additionalFields = additionalFieldsOf(body.additionalFields);
     const site = await websites.get();
-    return carts.createSubscription(site.id, cartIdent(req), { itemId: body.itemId, sku: body.sku, quantity, additionalFields });
+    const multipleServices = websites.storeSettings(site).multipleQuantityAllowedForServices;
+    return carts.createSubscription(site.id, cartIdent(req), { itemId: body.itemId, sku: body.sku, quantity, additionalFields, multipleServices });
   });
 
   /** The subscription checkout (the checkout area completes it): the item and its subscription price text. */

@@ -56,6 +56,7 @@ export function productPropsOf(item: unknown, currency: string, settings: Commer
       priceCents: cents(v.priceMoney, v.price),
       salePriceCents: cents(v.salePriceMoney, v.salePrice),
       onSale: v.onSale === true,
+      ...(typeof v.imageUrl === 'string' && v.imageUrl ? { imageUrl: v.imageUrl } : {}),
     };
   });
   const form = additionalFieldsFormOf(sc);

@@ -4,7 +4,7 @@
  * through the theme's block partials. Owner calls are in routes.ts; the contract for the /config
  * editor is .tmp/editor-api.md.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.js';
 import { EditorService, isEditorDraft } from './service.js';
 import { appReservedUrlIds } from '../platform/settings.js';
@@ -16,6 +16,7 @@ import { commerceWidgets } from '../commerce/widgets.js';
 import { contentWidgets } from '../pages/widgets.js';
 import { ImageVariantError } from '../images/variants.js';
 import { siteStylesCss } from '../../core/site-styles.js';
+import { mediaStoreFor } from '../storage/media-store.js';
 
 export { EditorService } from './service.js';
 export { UploadService } from './uploads.js';
@@ -39,13 +40,26 @@ export function editorOf(app: FastifyInstance): Area {
 export async function editorArea(app: FastifyInstance): Promise<void> {
   // Reserved url ids come from the app's route table, read when a page is made (every route is registered by then).
   const editor = new EditorService(app.database.db, undefined, () => appReservedUrlIds(app));
-  const uploads = new UploadService(app.database.db, app.config.DATA_DIR);
+  const uploads = new UploadService(app.database.db, app.config.DATA_DIR, mediaStoreFor(app.config));
+  // With media in a bucket, /ready also asks the bucket (plugins/ops.ts).
+  if (uploads.store && Array.isArray(app.readyChecks)) app.readyChecks.push({ name: 'media', probe: () => uploads.store!.check() });
+  if (uploads.store) app.addHook('onClose', async () => uploads.store!.close());
   const styleTags = new Map<string, { at: number; html: Promise<string> }>();
   areas.set(app.database, { editor, uploads, styleTags });
   await editorRoutes(app, { service: editor, uploads, onStylesSaved: () => styleTags.clear() });
 
   /** Uploaded files; images also as `?format=NNNw` size variants (made once, then served from the disk cache). */
   app.get<{ Params: { file: string } }>(`${UPLOADS_PREFIX}:file`, async (req, reply) => {
+    if (uploads.store) {
+      try {
+        return await sendStoredUpload(uploads, req, reply);
+      } catch (err) {
+        // The bucket did not answer: a 503 the load balancer and the browser retry, never a 500.
+        req.log.warn({ err }, 'media storage unavailable');
+        if (reply.sent) throw err;
+        return reply.status(503).header('cache-control', 'no-store').header('retry-after', '5').send({ error: 'Media storage is unavailable', message: 'Media storage is unavailable. Try again in a moment.' });
+      }
+    }
     const found = await uploads.served(req.params.file);
     if (!found) return reply.status(404).send({ error: 'Not found', message: 'Not found' });
     const format = (req.query as Record<string, unknown>).format;
@@ -66,6 +80,30 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
   });
 }
 
+/** `GET /uploads/:file` with media in a bucket: the original or a size variant, read from the bucket by any instance. */
+async function sendStoredUpload(uploads: UploadService, req: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply) {
+  const row = await uploads.readyRow(req.params.file);
+  const notFoundReply = () => reply.status(404).send({ error: 'Not found', message: 'Not found' });
+  if (!row) return notFoundReply();
+  const format = (req.query as Record<string, unknown>).format;
+  reply.header('cache-control', 'public, max-age=3600');
+  if (row.kind === 'image' && typeof format === 'string' && format !== 'original') {
+    try {
+      const v = await uploads.storedVariant(row.storedName, undefined, format, req.headers.accept);
+      reply.header('vary', 'Accept').header('content-length', String(v.bytes));
+      return reply.type(v.contentType).send(v.body);
+    } catch (err) {
+      if (err instanceof ImageVariantError) return reply.status(err.status).send({ error: err.message, message: err.message });
+      throw err;
+    }
+  }
+  const o = await uploads.openStored(row);
+  if (!o) return notFoundReply();
+  reply.header('content-length', String(o.bytes));
+  if (row.kind !== 'image') reply.header('content-disposition', `inline; filename="${row.name.replace(/[^A-Za-z0-9._ -]/g, '_')}"`);
+  return reply.type(row.contentType).send(o.body);
+}
+
 /**
  * The page pipeline's hook for page collections: the published layout's HTML, `false` when the
  * owner made the page private or it was made in the editor and never published (the page answers
@@ -78,6 +116,8 @@ export async function pageLayoutHtml(app: FastifyInstance, req: FastifyRequest, 
   const wantsPreview = (req.query as Record<string, unknown>).preview === 'draft';
   const owner = wantsPreview ? await app.loadOwner(req) : null;
   const preview = !!owner && owner.websiteId === site.id;
+  // The draft runs sandboxed (an opaque origin: no cookies, no crumb), wherever the preview is opened.
+  if (preview) req.sandboxPreview();
   const layout = preview ? await area.editor.draftLayout(page.id) : await area.editor.publicLayout(page.id);
   if (layout === 'private') return false;
   // A page made in the editor and never published is not on the public site yet.

@@ -6,7 +6,6 @@
  * render give nothing on the site (a labelled placeholder only in an owner's draft preview).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import sanitizeHtml from 'sanitize-html';
 import { marked } from 'marked';
 import { and, eq } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
@@ -15,7 +14,8 @@ import { stylesCss, textColourOn, type SiteStyles } from '../../core/site-styles
 import { formatMoney } from '../../core/money.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { BlockType } from '../../core/enums.js';
-import { RICH_TEXT_ATTRIBUTES, RICH_TEXT_SCHEMES, RICH_TEXT_TAGS } from '../../core/rich-text.js';
+import { cleanOwnerHtml } from '../content/owner-html.js';
+import { nonceScripts } from '../plugins/csp.js';
 import { isBlockEnabled } from '../flags/service.js';
 import { compile, render as renderTemplate, type Compiled, type WidgetRenderer } from '../../template/index.js';
 import type { Theme } from '../pages/theme.js';
@@ -48,20 +48,9 @@ export interface RenderEnv {
   preview?: boolean;
 }
 
-const TEXT_OPTIONS: sanitizeHtml.IOptions = {
-  // The allow-list is shared with the editor's rich-text field (core/rich-text.ts).
-  allowedTags: [...RICH_TEXT_TAGS],
-  allowedAttributes: Object.fromEntries(Object.entries(RICH_TEXT_ATTRIBUTES).map(([tag, names]) => [tag, [...names]])),
-  allowedSchemes: [...RICH_TEXT_SCHEMES],
-  allowProtocolRelative: false,
-  transformTags: {
-    a: (tagName, attribs) => ({ tagName, attribs: attribs.target === '_blank' ? { ...attribs, rel: 'noopener noreferrer' } : attribs }),
-  },
-};
-
-/** Rich text an owner wrote, cleaned: only text formatting and links survive. */
+/** Rich text an owner wrote, cleaned with the one allow-list (server/content/owner-html.ts). */
 export function safeHtml(html: string): string {
-  return sanitizeHtml(html, TEXT_OPTIONS);
+  return cleanOwnerHtml(html);
 }
 
 /** Markdown to cleaned HTML (raw HTML in the markdown is cleaned the same way as rich text). */
@@ -148,7 +137,8 @@ async function blockContext(env: RenderEnv, block: Block, sizes: string): Promis
     case BlockType.QUOTE:
       return d.text ? { ...base, text: String(d.text), source: String(d.source ?? '') } : null;
     case BlockType.CODE:
-      return d.code ? { ...base, raw: d.raw === true, code: String(d.code), language: String(d.language ?? '') } : null;
+      // Raw code is an admin's (editor/service.ts guardRawCode): its scripts carry the page's CSP nonce.
+      return d.code ? { ...base, raw: d.raw === true, code: d.raw === true ? nonceScripts(String(d.code), env.req.cspNonce()) : String(d.code), language: String(d.language ?? '') } : null;
     case BlockType.EMBED:
       return /^https?:\/\//.test(String(d.url ?? '')) ? { ...base, url: String(d.url), title: String(d.title || 'Embedded content') } : null;
     case BlockType.VIDEO: {
@@ -181,7 +171,7 @@ async function blockContext(env: RenderEnv, block: Block, sizes: string): Promis
           .limit(1);
         formId = f?.id ?? '';
       }
-      const html = formId ? await formHtml(env.app, env.req, formId, { page: { pageTitle: env.page.title, pageId: env.page.id, contentSource: 'c' } }) : '';
+      const html = formId ? await formHtml(env.app, env.req, formId, { page: { pageTitle: env.page.title, pageId: env.page.id, contentSource: 'c', pagePermissionTypeValue: await env.app.members.permissionType(await env.app.services.websites.get(), env.page.id) } }) : '';
       if (!html && block.type === BlockType.FORM) return null;
       return { ...base, formHtml: html, title: String(d.title ?? ''), description: String(d.description ?? '') };
     }

@@ -69,19 +69,19 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
   app.put(`${EDITOR_API}/pages/:id/draft`, edit, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(draftIn, req.body);
-    return service.saveDraft(site(req), id, body, req.owner!.id);
+    return service.saveDraft(site(req), id, body, req.owner!);
   });
 
   app.post(`${EDITOR_API}/pages/:id/publish`, publish, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(publishIn, req.body);
-    return service.publish(site(req), id, body, req.owner!.id);
+    return service.publish(site(req), id, body, req.owner!);
   });
 
   app.post(`${EDITOR_API}/pages/:id/schedule`, publish, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(scheduleIn, req.body);
-    return service.schedule(site(req), id, { version: body.version, publishAt: new Date(body.publishAt), layout: body.layout }, req.owner!.id);
+    return service.schedule(site(req), id, { version: body.version, publishAt: new Date(body.publishAt), layout: body.layout }, req.owner!);
   });
 
   app.delete(`${EDITOR_API}/pages/:id/schedule`, publish, async (req) => {

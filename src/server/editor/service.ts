@@ -9,21 +9,61 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
-import { canonicalJson, emptyLayout, PAGE_STATUS_LABELS, parseLayout, validateLayout, type PageLayout, type PageStatus, type PageSummary } from '../../core/layout.js';
+import { canonicalJson, emptyLayout, type Block, PAGE_STATUS_LABELS, parseLayout, validateLayout, type PageLayout, type PageStatus, type PageSummary } from '../../core/layout.js';
 import { applyStyleChanges, defaultSiteStyles, type SiteStyles } from '../../core/site-styles.js';
 import { pageEditor as em } from '../../core/messages.js';
-import { badRequest, HttpError, notFound } from '../errors.js';
+import { badRequest, forbidden, HttpError, notFound } from '../errors.js';
+import { cleanOwnerHtml } from '../content/owner-html.js';
 import { audit } from '../platform/audit.js';
 import { RESERVED_URL_IDS } from '../platform/settings.js';
 import { newId } from '../../db/ids.js';
 import { slugify } from '../../core/slug.js';
-import { CollectionType } from '../../core/enums.js';
+import { BlockType, CollectionType, Role } from '../../core/enums.js';
 import { platform as pm } from '../../core/messages.js';
 
 const { collections, pageLayouts, siteStyles } = schema;
 type LayoutRow = typeof pageLayouts.$inferSelect;
 type CollectionRow = typeof collections.$inferSelect;
 
+
+/** Who saves: the signed-in owner's id and role (raw code is an admin's). */
+export interface Actor {
+  id: string;
+  role: number;
+}
+
+/** A layout with its owner HTML (text blocks, accordion bodies) cleaned with the rich-text allow-list. */
+function cleanLayoutHtml(layout: PageLayout): PageLayout {
+  const block = (b: Block): Block => {
+    if (b.type === BlockType.HTML && typeof b.data.html === 'string') return { ...b, data: { ...b.data, html: cleanOwnerHtml(b.data.html) } };
+    if (b.type === BlockType.ACCORDION && Array.isArray(b.data.items)) {
+      const items = (b.data.items as Record<string, unknown>[]).map((x) => (typeof x.body === 'string' ? { ...x, body: cleanOwnerHtml(x.body) } : x));
+      return { ...b, data: { ...b.data, items } };
+    }
+    return b;
+  };
+  return { ...layout, sections: layout.sections.map((s) => ({ ...s, blocks: s.blocks.map(block) })) };
+}
+
+/** The code of each raw code block (a code block used as HTML on the site) of a layout, by block id. */
+function rawCodeBlocks(layout: PageLayout | null): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of layout?.sections ?? []) for (const b of s.blocks) if (b.type === BlockType.CODE && b.data.raw === true) out.set(b.id, String(b.data.code ?? ''));
+  return out;
+}
+
+/**
+ * Raw code runs on the site's origin, so only an admin (role 1) adds or changes it. Anyone who edits the
+ * page may keep an admin's raw block as it is stored (same block, same code), move it, or remove it.
+ */
+function guardRawCode(actor: Actor, row: LayoutRow | undefined, layout: PageLayout): void {
+  if (actor.role === Role.ADMIN) return;
+  const asked = rawCodeBlocks(layout);
+  if (asked.size === 0) return;
+  const draft = rawCodeBlocks(row?.draft ? parseLayout(row.draft) : null);
+  const published = rawCodeBlocks(row?.published ? parseLayout(row.published) : null);
+  for (const [id, code] of asked) if (draft.get(id) !== code && published.get(id) !== code) throw forbidden(em.RAW_CODE_ADMIN_ONLY);
+}
 
 /** Statuses an owner sets with a draft save (publishing and scheduling have their own calls). */
 export const DRAFT_STATUSES = ['draft', 'needs-review', 'private'] as const;
@@ -76,7 +116,8 @@ export class EditorService {
   static check(layout: unknown): { text: string; layout: PageLayout; warnings: Record<string, string> } {
     const r = validateLayout(layout);
     if (!r.ok || !r.layout) throw badRequest(r.message ?? em.NOT_A_LAYOUT, r.errors);
-    return { text: canonicalJson(r.layout), layout: r.layout, warnings: r.warnings };
+    const clean = cleanLayoutHtml(r.layout);
+    return { text: canonicalJson(clean), layout: clean, warnings: r.warnings };
   }
 
   /** Publishes the scheduled layouts that are due (of one page, or of every page). */
@@ -205,9 +246,10 @@ export class EditorService {
   }
 
   /** Saves the draft (autosave). An unchanged layout and status answer the same version. */
-  async saveDraft(websiteId: string, id: string, input: SaveInput, ownerId: string) {
+  async saveDraft(websiteId: string, id: string, input: SaveInput, actor: Actor) {
     const { text, layout, warnings } = EditorService.check(input.layout);
-    const page = await this.change(websiteId, id, input.version, ownerId, 'page.draft', (row) => {
+    const page = await this.change(websiteId, id, input.version, actor.id, 'page.draft', (row) => {
+      guardRawCode(actor, row, layout);
       const keep = row && row.status !== 'published' ? (row.status as PageStatus) : undefined;
       let status: PageStatus = input.status ?? keep ?? 'draft';
       // A draft identical to the published copy, with no status asked for, is simply published.
@@ -219,9 +261,10 @@ export class EditorService {
   }
 
   /** Publishes the draft (after saving `layout` when one is given). */
-  async publish(websiteId: string, id: string, input: { version: number; layout?: unknown }, ownerId: string) {
+  async publish(websiteId: string, id: string, input: { version: number; layout?: unknown }, actor: Actor) {
     const checked = input.layout !== undefined ? EditorService.check(input.layout) : null;
-    const page = await this.change(websiteId, id, input.version, ownerId, 'page.publish', (row, now) => {
+    const page = await this.change(websiteId, id, input.version, actor.id, 'page.publish', (row, now) => {
+      if (checked) guardRawCode(actor, row, checked.layout);
       const text = checked?.text ?? row?.draft ?? null;
       if (text === null) throw badRequest(em.NOTHING_TO_PUBLISH);
       return { draft: text, published: text, status: 'published', publishAt: null, publishedAt: now };
@@ -231,10 +274,11 @@ export class EditorService {
   }
 
   /** Schedules the draft to be published at `publishAt` (a time in the future). */
-  async schedule(websiteId: string, id: string, input: { version: number; publishAt: Date; layout?: unknown }, ownerId: string) {
+  async schedule(websiteId: string, id: string, input: { version: number; publishAt: Date; layout?: unknown }, actor: Actor) {
     if (!(input.publishAt.getTime() > this.now().getTime())) throw badRequest(em.SCHEDULE_IN_PAST, { publishAt: em.SCHEDULE_IN_PAST });
     const checked = input.layout !== undefined ? EditorService.check(input.layout) : null;
-    const page = await this.change(websiteId, id, input.version, ownerId, 'page.schedule', (row) => {
+    const page = await this.change(websiteId, id, input.version, actor.id, 'page.schedule', (row) => {
+      if (checked) guardRawCode(actor, row, checked.layout);
       const text = checked?.text ?? row?.draft ?? null;
       if (text === null) throw badRequest(em.NOTHING_TO_PUBLISH);
       return { draft: text, status: 'scheduled', publishAt: input.publishAt };

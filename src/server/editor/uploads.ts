@@ -7,6 +7,11 @@
  * first size variant made through the shared ImageVariants code) and the row becomes 'ready', or
  * 'failed' with 'File processing failed' when the image cannot be read. Files are ready at once.
  * `GET /uploads/{stored name}` serves them; images take the `?format=NNNw` size variants.
+ *
+ * With an S3 media store (S3_BUCKET), the original is written to the bucket as `uploads/<stored name>`
+ * and each size variant, made once by whichever instance is asked first, as
+ * `uploads/variants/<stored name>/<width>.<ext>`; every instance reads both from there. Deleting an
+ * upload deletes its variants (on disk: the cached widths; in a bucket: the variants prefix).
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,7 +24,8 @@ import { newId } from '../../db/ids.js';
 import { editor as edm, platform as pm, pageEditor as em } from '../../core/messages.js';
 import { bytesToMegabytes } from '../../core/time.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
-import { ImageVariants } from '../images/variants.js';
+import { FORMAT_WIDTHS, ImageVariantError, ImageVariants, renderVariant, variantContentType } from '../images/variants.js';
+import { readAll, type MediaStore, type StoredObject } from '../storage/media-store.js';
 
 const { uploads } = schema;
 export type UploadRow = typeof uploads.$inferSelect;
@@ -110,14 +116,23 @@ export function uploadJson(u: UploadRow) {
   };
 }
 
+/** The bucket key of an upload's original, and the prefix of its size variants. */
+export const uploadKey = (storedName: string) => `uploads/${storedName}`;
+export const variantsPrefix = (storedName: string) => `uploads/variants/${storedName}/`;
+
 export class UploadService {
   readonly dir: string;
   readonly variants: ImageVariants;
+  /** The bucket media live in, or null for local disk (the default: files under DATA_DIR/uploads). */
+  readonly store: MediaStore | null;
+  private readonly inflight = new Map<string, Promise<Buffer>>();
 
   constructor(
     private readonly db: Db,
     dataDir: string,
+    store?: MediaStore,
   ) {
+    this.store = store && store.kind !== 'local' ? store : null;
     this.dir = uploadsDir(dataDir);
     mkdirSync(this.dir, { recursive: true });
     this.variants = new ImageVariants({ [UPLOADS_PREFIX]: this.dir }, resolve(dataDir, 'cache', 'images'));
@@ -142,9 +157,13 @@ export class UploadService {
     const id = newId();
     const storedName = `${id}${extname(name).toLowerCase()}`;
     const file = join(this.dir, storedName);
-    const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, body);
-    renameSync(tmp, file);
+    if (this.store) {
+      await this.store.put(uploadKey(storedName), body, type.contentType);
+    } else {
+      const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+      writeFileSync(tmp, body);
+      renameSync(tmp, file);
+    }
     let row: UploadRow;
     try {
       [row] = await this.db
@@ -152,7 +171,8 @@ export class UploadService {
         .values({ id, websiteId, kind: type.kind, name, storedName, contentType: type.contentType, bytes: body.length, status: type.kind === 'image' ? 'processing' : 'ready' })
         .returning();
     } catch (err) {
-      rmSync(file, { force: true });
+      if (this.store) await this.store.delete([uploadKey(storedName)]).catch(() => undefined);
+      else rmSync(file, { force: true });
       throw err;
     }
     if (type.kind !== 'image') return row!;
@@ -164,7 +184,8 @@ export class UploadService {
       // Orientation 5-8 swaps width and height once the image is rotated upright (as the variants are).
       const swap = (meta.orientation ?? 1) >= 5;
       const originalSize = swap ? `${meta.height}x${meta.width}` : `${meta.width}x${meta.height}`;
-      await this.variants.variant(`${UPLOADS_PREFIX}${storedName}`, '300w');
+      if (this.store) await this.storedVariant(storedName, body, '300w', undefined);
+      else await this.variants.variant(`${UPLOADS_PREFIX}${storedName}`, '300w');
       update = { status: 'ready', originalSize, error: null };
     } catch {
       update = { status: 'failed', error: edm.FILE_PROCESSING_FAILED };
@@ -188,7 +209,57 @@ export class UploadService {
   async remove(websiteId: string, id: string) {
     const [row] = await this.db.delete(uploads).where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId))).returning();
     if (!row) throw notFound(em.UPLOAD_NOT_FOUND);
+    if (this.store) {
+      await this.store.delete([uploadKey(row.storedName), ...(await this.store.list(variantsPrefix(row.storedName)))]);
+      return;
+    }
+    this.variants.forget(`${UPLOADS_PREFIX}${row.storedName}`);
     rmSync(join(this.dir, row.storedName), { force: true });
+  }
+
+  /** A ready upload's row by its public name, or null (the bucket is read when the bytes are sent). */
+  async readyRow(storedName: string): Promise<UploadRow | null> {
+    if (!/^[0-9a-f]{24}\.[a-z0-9]{2,5}$/.test(storedName)) return null;
+    const [row] = await this.db.select().from(uploads).where(eq(uploads.storedName, storedName));
+    return row && row.status === 'ready' ? row : null;
+  }
+
+  /** The original from the bucket. */
+  async openStored(row: UploadRow): Promise<StoredObject | null> {
+    return this.store ? this.store.get(uploadKey(row.storedName)) : null;
+  }
+
+  /**
+   * A size variant kept in the bucket: read when an instance made it before, else made from the original
+   * (one at a time per key in this process) and written once. `original` saves a read when the caller has it.
+   */
+  async storedVariant(storedName: string, original: Buffer | undefined, format: string, accept: string | undefined): Promise<{ body: Buffer | StoredObject['body']; bytes: number; contentType: string }> {
+    const store = this.store;
+    if (!store) throw new Error('No media store');
+    if (!FORMAT_WIDTHS.has(format)) throw new ImageVariantError(400, `Unknown image format "${format}". Use one of ${[...FORMAT_WIDTHS].join(', ')}.`);
+    const width = Number.parseInt(format, 10);
+    const out = ImageVariants.formatFor(storedName, accept);
+    const key = `${variantsPrefix(storedName)}${width}.${out === 'jpeg' ? 'jpg' : out}`;
+    const contentType = variantContentType(out);
+    const existing = await store.get(key);
+    if (existing) return { body: existing.body, bytes: existing.bytes, contentType };
+    let pending = this.inflight.get(key);
+    if (!pending) {
+      pending = (async () => {
+        let input = original;
+        if (!input) {
+          const o = await store.get(uploadKey(storedName));
+          if (!o) throw new ImageVariantError(404, 'Not found');
+          input = await readAll(o.body);
+        }
+        const buf = await renderVariant(input, false, width, out);
+        await store.put(key, buf, contentType);
+        return buf;
+      })().finally(() => this.inflight.delete(key));
+      this.inflight.set(key, pending);
+    }
+    const buf = await pending;
+    return { body: buf, bytes: buf.length, contentType };
   }
 
   /** The stored file of a public URL's name, or null (unknown names, traversal, failed uploads). */

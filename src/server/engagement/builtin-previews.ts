@@ -51,6 +51,8 @@ export function registerBuiltinPreviews(): void {
         created: new Date(ctx.now),
         fulfilledAt: null,
         refundedAt: null,
+        fulfilmentStatus: 'unfulfilled',
+        refundedCents: 0,
       };
       return checkout.confirmationEmail(order, { origin: ctx.origin, siteTitle: ctx.storeName }, [], ctx.now);
     },

@@ -30,11 +30,11 @@ export function mailingListsOf(app: FastifyInstance): MailingLists {
   return l;
 }
 
-async function join(tx: Tx, database: Database, input: { websiteId: string; email: string; source: 'form' | 'restock'; sourceRef?: string; listId?: string | null; origin?: string }) {
+async function join(tx: Tx, database: Database, input: { websiteId: string; email: string; source: 'form' | 'restock'; sourceRef?: string; listId?: string | null }) {
   const lists = listsByDatabase.get(database);
   if (!lists || emailProblem(input.email)) return;
   // A list deleted after the owner chose it: the sign-up still lands, on the default list.
-  await lists.subscribe(tx, { websiteId: input.websiteId, email: input.email, source: input.source, sourceRef: input.sourceRef, listId: input.listId, fallbackToDefault: true }, input.origin);
+  await lists.subscribe(tx, { websiteId: input.websiteId, email: input.email, source: input.source, sourceRef: input.sourceRef, listId: input.listId, fallbackToDefault: true });
 }
 
 /**
@@ -45,7 +45,7 @@ const formHook: FormSubmittedHook = async (tx, s) => {
   if (s.form.kind !== 'newsletter') return;
   const field = (s.form.fields as FormField[]).find((f) => f.type === 'email' && typeof s.data[f.id] === 'string' && String(s.data[f.id]).trim() !== '');
   if (!field) return;
-  await join(tx, s.database, { websiteId: s.form.websiteId, email: String(s.data[field.id]), source: 'form', sourceRef: `form:${s.form.id}`, listId: formListId(s.form.storage), origin: s.origin });
+  await join(tx, s.database, { websiteId: s.form.websiteId, email: String(s.data[field.id]), source: 'form', sourceRef: `form:${s.form.id}`, listId: formListId(s.form.storage) });
 };
 
 /** Saving a form: a chosen mailing list must be one of this website's lists (400 otherwise). */
@@ -58,23 +58,12 @@ const formCheck: FormSaveCheck = async (s) => {
 
 /** The restock form's "join the mailing list" box joins the same default list. */
 const restockHook: RestockJoinHook = async (tx, s) => {
-  await join(tx, s.database, { websiteId: s.websiteId, email: s.email, source: 'restock', origin: s.origin });
+  await join(tx, s.database, { websiteId: s.websiteId, email: s.email, source: 'restock' });
 };
-
-/** PUBLIC_URL's origin and path when it is a valid http(s) URL. */
-function publicOrigin(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? `${u.origin}${u.pathname.replace(/\/+$/, '')}` : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export async function engagementArea(app: FastifyInstance): Promise<void> {
   const settings = new EngagementSettingsService(app.database, app.siteCache);
-  const lists = new MailingLists(app.database, app.services.mailer, publicOrigin(app.config.PUBLIC_URL));
+  const lists = new MailingLists(app.database, app.services.mailer, app.emailOrigin);
   listsByDatabase.set(app.database, lists);
   setMarkupSettings(app.database, settings);
   if (!formSubmittedHooks.includes(formHook)) formSubmittedHooks.push(formHook);

@@ -13,6 +13,7 @@ import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { badRequest, HttpError } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { EmailOrigin } from '../email-origin.js';
 import { unsubscribeKey } from '../restock/tokens.js';
 import { signLink, verifyLink } from '../signed-links.js';
 import { sortableId } from '../restock/service.js';
@@ -105,8 +106,8 @@ export class MailingLists {
   constructor(
     private readonly database: Database,
     private readonly mailer: Mailer,
-    /** PUBLIC_URL's origin, for links in emails; requests give their own origin otherwise. */
-    private readonly publicOrigin?: string,
+    /** The origin of emailed links (app.emailOrigin); never a request's. */
+    private readonly origin: EmailOrigin,
   ) {}
 
   private get db(): Db {
@@ -199,7 +200,7 @@ export class MailingLists {
    * pending and gets the confirmation email (queued in the same transaction); an address already
    * subscribed stays so; one that unsubscribed signs up again (and confirms again when the list asks).
    */
-  async subscribe(tx: Db | Tx, input: SubscribeInput, origin?: string): Promise<SubscribeResult> {
+  async subscribe(tx: Db | Tx, input: SubscribeInput): Promise<SubscribeResult> {
     const problem = emailProblem(input.email);
     if (problem) throw badRequest(problem, { email: problem });
     let list = input.listId ? (await rows<{ id: string; name: string; double_opt_in: boolean }>(tx, sql`SELECT id, name, double_opt_in FROM mailing_lists WHERE id = ${input.listId} AND website_id = ${input.websiteId}`))[0] : undefined;
@@ -224,7 +225,7 @@ export class MailingLists {
     // One confirmation per sign-up attempt of an address that is not subscribed yet.
     if (row.status === 'pending') {
       const site = await rows<{ title: string }>(tx, sql`SELECT title FROM websites WHERE id = ${input.websiteId}`);
-      const base = this.publicOrigin ?? origin ?? '';
+      const base = await this.origin(tx);
       const token = signMemberToken(await this.keyIn(tx), 'confirm', row.id);
       const mail = newsletterConfirmationEmail({ storeName: site[0]?.title ?? '', listName: list.name, confirmUrl: `${base}${CONFIRM_PATH}/${token}` });
       await this.mailer.enqueue(tx, { kind: CONFIRM_MAIL_KIND, to: email, ...mail, ref: `newsletter-confirm:${row.id}` });
@@ -267,8 +268,8 @@ export class MailingLists {
   }
 
   /** The signed unsubscribe link of a member (for newsletters sent to the list, and the owner's view). */
-  async unsubscribeUrl(memberId: string, origin = ''): Promise<string> {
-    return `${this.publicOrigin ?? origin}${UNSUBSCRIBE_PATH}/${signMemberToken(await this.key(), 'unsubscribe', memberId)}`;
+  async unsubscribeUrl(memberId: string): Promise<string> {
+    return `${await this.origin()}${UNSUBSCRIBE_PATH}/${signMemberToken(await this.key(), 'unsubscribe', memberId)}`;
   }
 
   async members(websiteId: string, listId: string, opts: { status?: string; limit: number; offset: number }): Promise<{ members: MemberJson[]; total: number }> {
@@ -283,11 +284,11 @@ export class MailingLists {
    * CSV of a list: Email, Status, Source, Signed Up, Confirmed, Unsubscribed, and each member's signed
    * one-click unsubscribe link (for emails the owner sends with another tool); formulas neutralised.
    */
-  async csv(websiteId: string, listId: string, origin = ''): Promise<{ name: string; csv: string }> {
+  async csv(websiteId: string, listId: string): Promise<{ name: string; csv: string }> {
     const list = await this.requireList(websiteId, listId);
     const r = await rows<MemberRow>(this.db, sql`SELECT * FROM mailing_list_members WHERE list_id = ${listId} ORDER BY created, id`);
     const key = await this.key();
-    const base = this.publicOrigin ?? origin;
+    const base = await this.origin();
     const lines = [['Email', 'Status', 'Source', 'Signed Up', 'Confirmed', 'Unsubscribed', 'Unsubscribe Link'].join(',')];
     for (const x of r.map(memberJson)) {
       const link = x.status === 'unsubscribed' ? '' : `${base}${UNSUBSCRIBE_PATH}/${signMemberToken(key, 'unsubscribe', x.id)}`;

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PageType } from '../../core/enums.js';
-import { allCollections, navigationJson, websiteJson } from '../pages/context.js';
+import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/context.js';
 import { siteStylesHead } from '../editor/index.js';
 import { pageDataScript } from '../analytics/page-data.js';
 
@@ -66,7 +66,7 @@ export async function sendNewsletterPage(app: FastifyInstance, req: FastifyReque
   const pageType = PageType.NEWSLETTER_UNSUBSCRIBE;
   const context: Record<string, unknown> = {
     website,
-    websiteSettings: { storeSettings: websites.storeSettings(site) },
+    websiteSettings: websiteSettingsJson(site, websites),
     navigation: navigationJson(site, new Map(collections.map((c) => [c.id, c])), path),
     pageType,
     pageTitle: page.title,

@@ -8,6 +8,9 @@
  * Owners (/api/config/engagement): popup, cookie banner, mailing lists with CSV export, the lists' names
  * for the form builder's newsletter setting, email previews (301).
  */
+import { isFormPost } from '../plugins/crumb.js';
+import { checkNoScriptPost } from '../nojs/no-script-guard.js';
+import { refererPath, sendNotice } from '../nojs/notice.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Role, PageType } from '../../core/enums.js';
@@ -61,7 +64,6 @@ const consentBody = z.object({
   crumb: z.string().max(200).optional(),
 });
 
-const origin = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 
 /** A same-site path to go back to after the no-JavaScript cookie choice (never another host). */
 function safeBack(back: string | undefined): string {
@@ -75,14 +77,28 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
   // ---- Visitors -------------------------------------------------------------------------------------
 
   /** The popup's newsletter form: {email, captchaKey} -> the popup's list (double opt-in when the list asks). */
-  app.post(SIGN_UP_PATH, { preHandler: app.services.rateLimiter.guard(SIGN_UP_LIMIT) }, async (req) => {
-    const b = signUpBody.parse(req.body ?? {});
+  app.post(SIGN_UP_PATH, { preHandler: app.services.rateLimiter.guard(SIGN_UP_LIMIT) }, async (req, reply) => {
+    // The popup's form as a plain post (no JavaScript): the no-script path instead of a captcha, then a page that says what happened.
+    const plain = isFormPost(req);
+    const answer = await popupSignUp(plain ? { email: (req.body as Record<string, unknown>).email } : req.body, plain, req).catch((e: unknown) => {
+      if (!plain || !(e instanceof HttpError) || e.status >= 500) throw e;
+      return { error: e };
+    });
+    if (!plain) return answer;
+    const back = { href: refererPath(req, '/'), label: 'Back to the page' };
+    if ('error' in answer) return sendNotice(app, req, reply, { status: answer.error.status, ok: false, title: 'Newsletter sign-up', message: answer.error.message, back });
+    return sendNotice(app, req, reply, { status: 200, ok: true, title: 'Newsletter sign-up', message: answer.message, back });
+  });
+
+  async function popupSignUp(input: unknown, plain: boolean, req: FastifyRequest) {
+    const b = signUpBody.parse(input ?? {});
     const w = await site();
     const { popup } = await settings.get(w.id);
     if (!popup.enabled || popup.action !== 'newsletter') throw new HttpError(404, m.POPUP_OFF);
     const problem = emailProblem(b.email);
     if (problem) throw badRequest(problem, { email: problem });
-    if (popup.captcha) {
+    if (plain) await checkNoScriptPost(app, req, (req.body as Record<string, unknown>).honeypot);
+    else if (popup.captcha) {
       const captcha = await siteCaptcha(app, w.id);
       if (!b.captchaKey) throw badRequest(fm.CAPTCHA_INCOMPLETE);
       const verdict = await captcha.verify(b.captchaKey, 'promo-popup', req.ip);
@@ -90,11 +106,11 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     }
     const r = await app.database.db.transaction((tx) =>
       // A popup whose list was deleted since it was saved signs visitors up to the default list, as a newsletter form does.
-      lists.subscribe(tx, { websiteId: w.id, email: b.email!, source: 'popup', sourceRef: `popup:v${popup.version}`, listId: popup.listId, fallbackToDefault: true }, origin(req)),
+      lists.subscribe(tx, { websiteId: w.id, email: b.email!, source: 'popup', sourceRef: `popup:v${popup.version}`, listId: popup.listId, fallbackToDefault: true }),
     );
     if (r.confirmationSent) app.services.mailer.kick();
     return { success: true, status: r.status, message: r.status === 'pending' ? m.CONFIRM_SENT : popup.successText || m.POPUP_THANKS };
-  });
+  }
 
   /** The cookie banner without JavaScript: a form post that sets the choice cookies and goes back. */
   app.post(CONSENT_PATH, async (req, reply) => {
@@ -210,7 +226,7 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
   });
 
   app.get<{ Params: { id: string } }>(`${API}/lists/:id/export.csv`, listOwner, async (req, reply) => {
-    const { name, csv } = await lists.csv(req.owner!.websiteId, listId.parse(req.params.id), origin(req));
+    const { name, csv } = await lists.csv(req.owner!.websiteId, listId.parse(req.params.id));
     const file = name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'list';
     return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${file}.csv"`).header('cache-control', 'no-store').send(csv);
   });
@@ -221,7 +237,7 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     const p = emailPreview(req.params.name);
     if (!p) throw new HttpError(404, m.PREVIEW_NOT_FOUND);
     const w = await site();
-    const email = await p.render({ app, storeName: w.title, origin: origin(req), currency: w.currency, now: Date.now() });
+    const email = await p.render({ app, storeName: w.title, origin: await app.emailOrigin(), currency: w.currency, now: Date.now() });
     return { name: req.params.name, label: p.label, pageType: PageType.COMMERCE_EMAIL_PREVIEW, email: { subject: email.subject, text: email.text, html: email.html ?? null } };
   });
 }

@@ -20,6 +20,9 @@ import { funnelByVariant } from './funnel.js';
 import { previewableThemes } from './page.js';
 
 /** A session recorder the owner configured: its id and the script the browser loads. */
+
+/** Names the session recorder's script on the getId answer. */
+export const RECORDER_SCRIPT_HEADER = 'x-recorder-script';
 export interface SessionRecorderProvider {
   id: string;
   scriptUrl: string;
@@ -164,10 +167,13 @@ export async function flagsRoutes(app: FastifyInstance) {
   });
 
   // ---- Session recorder id (one mock id means skip) ------------------------------------------------
+  // The answer is the id as a JSON string (platform.md section 7); the recorder's script, when one is
+  // configured, is named by the X-Recorder-Script header.
   app.get('/api/commerce/fullstory/getId', async (_req, reply) => {
-    reply.header('cache-control', 'no-store');
+    reply.header('cache-control', 'no-store').type('application/json; charset=utf-8');
     const p = app.sessionRecorder.provider;
-    return p ? { id: p.id, scriptUrl: p.scriptUrl } : { id: SESSION_RECORDER_MOCK_ID, scriptUrl: null };
+    if (p) reply.header(RECORDER_SCRIPT_HEADER, p.scriptUrl);
+    return JSON.stringify(p ? p.id : SESSION_RECORDER_MOCK_ID);
   });
 
   // ---- The events service's schema endpoint (validate mode): checks, records nothing ---------------

@@ -58,7 +58,7 @@ function esc(s: string): string {
 async function layout(app: FastifyInstance, reply: FastifyReply, status: number, title: string, mainContent: string) {
   const list = await app.database.db.select({ title: schema.websites.title, locale: schema.websites.locale }).from(schema.websites).limit(1);
   const w = list[0] ?? { title: 'Tessera', locale: 'en-US' };
-  const client = app.services.assets.tags('site');
+  const client = app.services.assets.tags('site', reply.request.cspNonce());
   const html = app.services.theme.render(
     'site.region',
     {

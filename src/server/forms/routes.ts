@@ -3,6 +3,7 @@
  * form builder and inbox under /api/config/forms.
  */
 import { keepSecret, maskSecret } from '../../core/preview.js';
+import { checkNoScriptPost } from '../nojs/no-script-guard.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { and, eq } from 'drizzle-orm';
@@ -16,6 +17,7 @@ import { FormsService, formSaveChecks, publicForm } from './service.js';
 import { formSchema } from './template-schema.js';
 import { renderFormPage, renderResultPage } from './render.js';
 import { CAPTCHA_KINDS, captchaSettingsOf } from '../captcha/index.js';
+import { cleanOwnerHtml } from '../content/owner-html.js';
 
 const str = (max: number) => z.string().max(max);
 
@@ -87,9 +89,11 @@ const formBody = z.object(
 );
 
 /** The body's settings as stored: a blank mailing list is the default list (null). */
-function normalized<T extends { storage: { listId?: string | null } }>(b: T): T {
-  if (b.storage.listId === undefined) return b;
-  return { ...b, storage: { ...b.storage, listId: formListId(b.storage) } };
+/** The saved shape of a form: the list id normalised, the post-submission HTML cleaned (owner HTML). */
+function normalized<T extends { storage: { listId?: string | null }; postSubmissionHtml: string }>(b: T): T {
+  const clean = { ...b, postSubmissionHtml: cleanOwnerHtml(b.postSubmissionHtml) };
+  if (clean.storage.listId === undefined) return clean;
+  return { ...clean, storage: { ...clean.storage, listId: formListId(clean.storage) } };
 }
 
 function uniqueIds(fields: FormField[]): void {
@@ -155,6 +159,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post<{ Params: { formId: string } }>('/api/rest/forms/validate/:formId', async (req) => {
+    await service.rateLimitValidation(req.ip);
     const body = req.body;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, m.PARSE_FIELDS_FAILED);
     const values = 'form' in (body as object) && typeof (body as { form: unknown }).form === 'string' ? service.parseValues((body as { form: string }).form) : (body as Record<string, unknown>);
@@ -181,7 +186,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
       visitorCookie: b.visitorCookie,
       page: pick(b),
       ip: req.ip,
-      origin: `${req.protocol}://${req.host}`,
+      origin: await app.emailOrigin(),
     });
     const f = publicForm(res.form);
     return { success: true, submissionId: res.submissionId, submissionMessage: f.submissionMessage, successRedirect: f.successRedirect || undefined };
@@ -194,11 +199,14 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
     const back = safeBack(one(body.pagePath));
     try {
       const form = await service.requireForm(req.params.formId);
+      await checkNoScriptPost(app, req, body.honeypot);
       const values = valuesFromPlainPost(form.fields as FormField[], body);
       const page: PageFields = { pageTitle: one(body.pageTitle), pageId: one(body.pageId), pagePath: back };
       const cs = one(body.contentSource);
       if (cs === 'i' || cs === 'c') page.contentSource = cs;
-      const res = await service.submit({ formId: form.id, key: undefined, form: values, honeypot: one(body.honeypot), page, ip: req.ip, noScript: true, origin: `${req.protocol}://${req.host}` });
+      const perm = one(body.pagePermissionTypeValue);
+      if (perm !== undefined) page.pagePermissionTypeValue = perm;
+      const res = await service.submit({ formId: form.id, key: undefined, form: values, honeypot: one(body.honeypot), page, ip: req.ip, noScript: true, origin: await app.emailOrigin() });
       const f = publicForm(res.form);
       if (f.successRedirect) return reply.redirect(f.successRedirect, 303);
       return renderResultPage(app, reply, { status: 200, ok: true, title: f.name, message: f.submissionMessage, back });
@@ -324,10 +332,12 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
     apiKey: str(200).optional(),
     minScore: z.number().min(0).max(1).optional(),
     theme: z.enum(['light', 'dark']).optional(),
+    /** The checkbox's size (reCAPTCHA v2); it is compact anyway in a container narrower than 320 px. */
+    size: z.enum(['normal', 'compact']).optional(),
   });
   app.get('/api/config/captcha', reader, async () => {
     const s = captchaSettingsOf((await service.website()).settings);
-    return { captcha: { kind: s.kind ?? 'altcha', siteKey: s.siteKey ?? '', projectId: s.projectId ?? '', minScore: s.minScore ?? 0.5, theme: s.theme ?? 'light', hasSecretKey: Boolean(s.secretKey), hasApiKey: Boolean(s.apiKey), secretKey: maskSecret(s.secretKey), apiKey: maskSecret(s.apiKey) } };
+    return { captcha: { kind: s.kind ?? 'altcha', siteKey: s.siteKey ?? '', projectId: s.projectId ?? '', minScore: s.minScore ?? 0.5, theme: s.theme ?? 'light', size: s.size === 'compact' ? 'compact' : 'normal', hasSecretKey: Boolean(s.secretKey), hasApiKey: Boolean(s.apiKey), secretKey: maskSecret(s.secretKey), apiKey: maskSecret(s.apiKey) } };
   });
   app.put('/api/config/captcha', { preHandler: app.requireOwner([Role.ADMIN, Role.WEBSITE_MANAGER]) }, async (req) => {
     const b = captchaBody.parse(req.body);

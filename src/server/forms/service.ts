@@ -8,12 +8,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { newId, newToken, hashToken } from '../../db/ids.js';
+import { ownerNotificationsOf } from '../platform/owner-notifications.js';
 import { rows } from '../db-util.js';
 import { HttpError } from '../errors.js';
 import { RateLimiter } from '../plugins/rate-limit.js';
 import { captchaFor, type CaptchaAction } from '../captcha/index.js';
 import { forms as m } from '../../core/messages.js';
 import { shapeFieldValue, summaryAnswer, validateForm, type FieldValue, type FormField, type PageFields } from '../../core/forms.js';
+import { cleanOwnerHtml } from '../content/owner-html.js';
 
 export type FormRow = typeof schema.forms.$inferSelect;
 export type SubmissionRow = typeof schema.formSubmissions.$inferSelect;
@@ -26,6 +28,8 @@ export interface FormsOptions {
   perForm: { max: number; windowMs: number };
   /** Keys per IP per window. */
   keysPerIp: { max: number; windowMs: number };
+  /** Field validation calls (POST /api/rest/forms/validate/{formId}) per IP per window. */
+  validatePerIp?: { max: number; windowMs: number };
   keyTtlMs: number;
 }
 
@@ -34,6 +38,7 @@ export const DEFAULT_FORMS_OPTIONS: FormsOptions = {
   perIp: { max: 10, windowMs: 60_000 },
   perForm: { max: 300, windowMs: 3_600_000 },
   keysPerIp: { max: 60, windowMs: 60_000 },
+  validatePerIp: { max: 60, windowMs: 60_000 },
   keyTtlMs: 2 * 3_600_000,
 };
 
@@ -78,7 +83,8 @@ export function publicForm(f: FormRow): PublicForm {
     fields: f.fields as FormField[],
     submitButtonText: f.submitButtonText,
     submissionMessage: f.submissionMessage,
-    postSubmissionHtml: f.postSubmissionHtml,
+    // Owner HTML, cleaned again when shown (rows saved before the rule; server/content/owner-html.ts).
+    postSubmissionHtml: cleanOwnerHtml(f.postSubmissionHtml),
     successRedirect: f.successRedirect,
     disclaimer: f.disclaimer,
     captcha: f.captcha.enabled !== false,
@@ -231,7 +237,7 @@ export interface SubmitInput {
   page: PageFields;
   visitorCookie?: string;
   ip: string;
-  /** A plain form post without JavaScript: no key or captcha can be produced; kept as suspected spam when the form has a captcha. */
+  /** A plain form post without JavaScript: no key or captcha can be produced; the caller has checked it with checkNoScriptPost. */
   noScript?: boolean;
   /** The request's origin (links in emails that hooks queue). */
   origin?: string;
@@ -316,6 +322,11 @@ export class FormsService {
     return r.length === 1;
   }
 
+  async rateLimitValidation(ip: string): Promise<void> {
+    const o = this.options.validatePerIp ?? DEFAULT_FORMS_OPTIONS.validatePerIp!;
+    await this.limiter.check({ name: 'form-validate-ip', ...o, message: m.STATUS_429 }, ip);
+  }
+
   async rateLimitSubmission(formId: string, ip: string): Promise<void> {
     const o = this.options;
     await this.limiter.check({ name: 'form-submit-ip', ...o.perIp, message: m.STATUS_429 }, ip);
@@ -361,15 +372,14 @@ export class FormsService {
     let spamReason: string | null = null;
     if (typeof input.honeypot === 'string' && input.honeypot.trim() !== '') spamReason = 'honeypot';
     let captchaFailed = false;
-    if (!spamReason && form.captcha.enabled !== false) {
-      if (input.noScript) spamReason = 'no captcha (sent without JavaScript)';
-      else {
-        const site = await this.website();
-        const verdict = await captchaFor(this.app, site.settings).verify(input.captchaKey, captchaActionOf(form), input.ip);
-        if (!verdict.ok) {
-          spamReason = `captcha: ${verdict.reason ?? 'failed'}`;
-          captchaFailed = true;
-        }
+    // A plain post (no JavaScript) cannot carry a captcha token: the route has passed it through the
+    // no-script path instead (nojs/no-script-guard.ts: honeypot and a tight rate limit per IP).
+    if (!spamReason && form.captcha.enabled !== false && !input.noScript) {
+      const site = await this.website();
+      const verdict = await captchaFor(this.app, site.settings).verify(input.captchaKey, captchaActionOf(form), input.ip);
+      if (!verdict.ok) {
+        spamReason = `captcha: ${verdict.reason ?? 'failed'}`;
+        captchaFailed = true;
       }
     }
 
@@ -400,6 +410,8 @@ export class FormsService {
 
   private async notificationAddress(form: FormRow): Promise<string | null> {
     if (form.storage.notify === false) return null;
+    // The site-wide switch of /config's owner notifications (platform/owner-notifications.ts).
+    if (!ownerNotificationsOf((await this.website()).settings).formSubmission) return null;
     const email = typeof form.storage.email === 'string' && form.storage.email.trim() !== '' ? form.storage.email.trim() : null;
     if (email) return email;
     const r = await rows<{ email: string }>(this.db, sql`SELECT email FROM accounts WHERE website_id = ${form.websiteId} AND role = 1 ORDER BY created_at LIMIT 1`);

@@ -6,7 +6,7 @@
  * Browsers that accept WebP get WebP (Vary: Accept). Paths outside the media folders are refused.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import sharp from 'sharp';
@@ -83,6 +83,25 @@ export class ImageVariants {
     return ext === '.jpg' || ext === '.jpeg' ? 'jpeg' : ext === '.webp' ? 'webp' : 'png';
   }
 
+  /** Deletes every cached variant of a request path (before its source is deleted: the cache key needs its stat). */
+  forget(path: string): void {
+    let source: string;
+    try {
+      source = this.resolveSource(path);
+    } catch {
+      return;
+    }
+    const stat = statSync(source);
+    for (const format of FORMAT_WIDTHS) {
+      const width = Number.parseInt(format, 10);
+      for (const out of ['jpeg', 'png', 'webp'] as const) {
+        const key = createHash('sha1').update(`${source}\0${stat.mtimeMs}\0${stat.size}\0${width}\0${out}`).digest('hex');
+        this.known.delete(key);
+        rmSync(join(this.cacheDir, `${key}.${out === 'jpeg' ? 'jpg' : out}`), { force: true });
+      }
+    }
+  }
+
   /** Makes (or finds in the cache) the variant of a request path at a format such as '500w'. */
   async variant(path: string, format: string, accept?: string): Promise<VariantResult> {
     if (!FORMAT_WIDTHS.has(format)) throw new ImageVariantError(400, `Unknown image format "${format}". Use one of ${[...FORMAT_WIDTHS].join(', ')}.`);
@@ -110,25 +129,31 @@ export class ImageVariants {
   }
 
   private async make(source: string, file: string, width: number, out: VariantFormat): Promise<VariantResult> {
-    const input = readFileSync(source);
-    const isVector = extname(source).toLowerCase() === '.svg';
-    let img = sharp(input, { animated: false, limitInputPixels: 100_000_000 });
-    if (isVector) {
-      const meta = await img.metadata();
-      const density = Math.min(2400, Math.max(1, (72 * width) / Math.max(1, meta.width ?? width)));
-      img = sharp(input, { density }).resize({ width });
-    } else {
-      img = img.rotate().resize({ width, withoutEnlargement: true });
-    }
-    const buf =
-      out === 'webp'
-        ? await img.webp({ quality: 78 }).toBuffer()
-        : out === 'jpeg'
-          ? await img.jpeg({ quality: 80, mozjpeg: true, progressive: true }).toBuffer()
-          : await img.png({ compressionLevel: 8 }).toBuffer();
+    const buf = await renderVariant(readFileSync(source), extname(source).toLowerCase() === '.svg', width, out);
     const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     writeFileSync(tmp, buf);
     renameSync(tmp, file);
     return { file, contentType: CONTENT_TYPES[out], bytes: buf.length };
   }
+}
+
+/** The bytes of one size variant of an image: `width` px wide (never enlarged, except vector art), upright, in `out`. */
+export async function renderVariant(input: Buffer, isVector: boolean, width: number, out: VariantFormat): Promise<Buffer> {
+  let img = sharp(input, { animated: false, limitInputPixels: 100_000_000 });
+  if (isVector) {
+    const meta = await img.metadata();
+    const density = Math.min(2400, Math.max(1, (72 * width) / Math.max(1, meta.width ?? width)));
+    img = sharp(input, { density }).resize({ width });
+  } else {
+    img = img.rotate().resize({ width, withoutEnlargement: true });
+  }
+  return out === 'webp'
+    ? img.webp({ quality: 78 }).toBuffer()
+    : out === 'jpeg'
+      ? img.jpeg({ quality: 80, mozjpeg: true, progressive: true }).toBuffer()
+      : img.png({ compressionLevel: 8 }).toBuffer();
+}
+
+export function variantContentType(out: VariantFormat): string {
+  return CONTENT_TYPES[out];
 }

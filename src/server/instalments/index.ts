@@ -12,6 +12,7 @@ import { badRequest } from '../errors.js';
 import { HttpModalSource, ModalService } from './modal.js';
 import { loadInstalmentPreferences, NO_INSTALMENTS } from './preferences.js';
 import { storeInstalmentContext, withInstalmentState, type InstalmentRequestState } from './context.js';
+import type { InstalmentContext } from '../../core/instalments.js';
 import { InstalmentTestProvider } from '../payments/instalments-provider.js';
 import { instalmentsEnabled } from '../flags/service.js';
 
@@ -22,8 +23,21 @@ export const INSTALMENTS_API = '/api/instalments';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    instalments: { modal: ModalService };
+    instalments: {
+      modal: ModalService;
+      /** The store-wide instalment context for a currency, as checkout offers it (off when the owner's switch is off). */
+      storeContext(currency: string): Promise<InstalmentContext>;
+    };
   }
+}
+
+/**
+ * Instalments are offered when the owner's /config switch 'Offer instalment payments' is on
+ * (storeSettings.instalmentsEnabled) and the brand of the merchant's country is switched on (server/flags).
+ */
+export function instalmentsOffered(site: { settings: Record<string, unknown> }, merchantCountry: string | null | undefined): boolean {
+  const store = (site.settings.storeSettings ?? {}) as { instalmentsEnabled?: unknown };
+  return store.instalmentsEnabled === true && instalmentsEnabled(site as Parameters<typeof instalmentsEnabled>[0], merchantCountry);
 }
 
 /** Requests that never render a page: APIs, static files, health. */
@@ -33,7 +47,12 @@ const localeParam = z.object({ locale: z.string().max(10) });
 
 export const instalmentsArea = fp(async (app: FastifyInstance): Promise<void> => {
   const modal = new ModalService(new HttpModalSource(), app.log);
-  if (!app.hasDecorator('instalments')) app.decorate('instalments', { modal });
+  const storeContext = async (currency: string): Promise<InstalmentContext> => {
+    const site = await app.services.websites.get();
+    const prefs = await loadInstalmentPreferences(app.database.db, site.id);
+    return storeInstalmentContext(instalmentsOffered(site, prefs.merchantCountry) ? prefs : NO_INSTALMENTS, currency, site.locale);
+  };
+  if (!app.hasDecorator('instalments')) app.decorate('instalments', { modal, storeContext });
 
   /** The request's state: the owner's preferences and the website's language. */
   const stateFor = async (): Promise<InstalmentRequestState | null> => {
@@ -41,7 +60,7 @@ export const instalmentsArea = fp(async (app: FastifyInstance): Promise<void> =>
     // Kept per content version (plugins/site-cache.ts): commerce_preferences writes move the version.
     const prefs = await app.siteCache.get('instalment-preferences', site.id, () => loadInstalmentPreferences(app.database.db, site.id));
     // The brand of the merchant's country must be switched on (server/flags), else no messaging.
-    return { prefs: instalmentsEnabled(site, prefs.merchantCountry) ? prefs : NO_INSTALMENTS, language: site.locale };
+    return { prefs: instalmentsOffered(site, prefs.merchantCountry) ? prefs : NO_INSTALMENTS, language: site.locale };
   };
 
   // Page requests read the preferences once; the rest of the request sees them (commerce context code).
@@ -68,12 +87,6 @@ export const instalmentsArea = fp(async (app: FastifyInstance): Promise<void> =>
 
   // At checkout the instalment provider is a payment method of the provider interface (test mode).
   if (app.hasDecorator('checkout')) {
-    app.checkout.payments.register(
-      new InstalmentTestProvider(app.database, async (currency) => {
-        const site = await app.services.websites.get();
-        const prefs = await loadInstalmentPreferences(app.database.db, site.id);
-        return storeInstalmentContext(instalmentsEnabled(site, prefs.merchantCountry) ? prefs : NO_INSTALMENTS, currency, site.locale);
-      }),
-    );
+    app.checkout.payments.register(new InstalmentTestProvider(app.database, storeContext));
   }
 });

@@ -61,13 +61,23 @@ export class Mailer {
 
   constructor(
     private readonly database: Database,
-    private readonly transport: MailTransport | null,
-    private readonly from: string,
+    private transport: MailTransport | null,
+    private from: string,
     private readonly log?: FastifyBaseLogger,
   ) {}
 
   get hasRelay(): boolean {
     return this.transport !== null;
+  }
+
+  /**
+   * Swaps the relay while running (the SMTP settings saved in /config, server/mail/smtp-settings.ts); null keeps
+   * new mail in the outbox. Mail queued before keeps its status.
+   */
+  setRelay(transport: MailTransport | null, from?: string): void {
+    this.transport = transport;
+    if (from) this.from = from;
+    if (transport) this.kick();
   }
 
   async enqueue(db: Db | Tx, mail: OutgoingMail | OutgoingMail[]): Promise<void> {
@@ -83,7 +93,8 @@ export class Mailer {
   async deliverDue(batch = 50): Promise<{ sent: number; failed: number }> {
     let sent = 0;
     let failed = 0;
-    if (!this.transport) return { sent, failed };
+    const transport = this.transport;
+    if (!transport) return { sent, failed };
     for (;;) {
       const claimed = await rows<ClaimedRow>(
         this.database.db,
@@ -101,7 +112,7 @@ export class Mailer {
       await Promise.all(
         claimed.map(async (m) => {
           try {
-            await this.transport!.send({ from: this.from, to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body ?? undefined, headers: m.headers ?? undefined });
+            await transport.send({ from: this.from, to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body ?? undefined, headers: m.headers ?? undefined });
             await this.database.db.execute(sql`UPDATE mail_outbox SET status = 'sent', sent_at = now(), locked_until = NULL, last_error = NULL WHERE id = ${m.id}`);
             sent++;
           } catch (e) {
@@ -143,7 +154,8 @@ export class Mailer {
   }
 
   start(intervalMs = 2000): void {
-    if (this.timer || !this.transport) return;
+    // The timer runs without a relay too (kick does nothing then): a relay saved in /config later is used.
+    if (this.timer) return;
     this.timer = setInterval(() => this.kick(), intervalMs);
     this.timer.unref();
     this.kick();

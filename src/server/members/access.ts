@@ -10,6 +10,7 @@
  * Signed-in owners pass through everything. Unlocks name the password's nonce, so a new password ends
  * every unlock made with the old one.
  */
+import { PagePermissionType } from '../../core/forms.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -201,6 +202,14 @@ export class Access {
       if (!areas.some((a) => mine.has(a.id))) return { kind: 'members', collectionId, area: areas[0] ?? null };
     } else if (legacy && !req.siteUser) return { kind: 'members', collectionId, area: null };
     return null;
+  }
+
+  /** The page permission type of a collection (a form's pagePermissionTypeValue): public, password or members. */
+  async permissionType(site: WebsiteRow, collectionId: string): Promise<number> {
+    const l = await this.locks(site);
+    if (l.passwords.has(collectionId)) return PagePermissionType.PASSWORD;
+    if (l.areasByCollection.has(collectionId) || l.legacyMemberCollections.has(collectionId)) return PagePermissionType.MEMBERS;
+    return PagePermissionType.PUBLIC;
   }
 
   /** The collection ids among `ids` this request may not see (for search results and lists). */

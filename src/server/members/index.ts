@@ -13,7 +13,8 @@ import { Access } from './access.js';
 import { memberRoutes } from './routes.js';
 import { courseContext as buildCourseContext, deniedPage, lockPage, type DeniedPage } from './pages.js';
 import { sendSitePage } from '../checkout/page.js';
-import { SiteUserService } from '../platform/site-users.js';
+import { SiteUserService, siteUserConfirmedHooks, type SiteUserConfirmedHook } from '../platform/site-users.js';
+import { sql } from 'drizzle-orm';
 import type { WebsiteRow } from '../platform/websites.js';
 import type { CollectionRow, ItemRow } from '../pages/context.js';
 import { z } from 'zod';
@@ -92,8 +93,19 @@ export async function courseContext(app: FastifyInstance, req: FastifyRequest, s
   return buildCourseContext(app, access, req, site, c, new Map(collections.map((x) => [x.id, x])), item);
 }
 
+/**
+ * A visitor who joined a free area without an account gets it once the address is confirmed: the
+ * 'awaiting' row made at the join turns active in the confirming transaction (only while the area is free).
+ */
+const grantAwaiting: SiteUserConfirmedHook = async (tx, siteUserId, now) => {
+  await tx.execute(sql`update member_area_members m set status = 'active', joined_at = ${now}
+     from member_areas a where a.id = m.area_id and m.site_user_id = ${siteUserId} and m.status = 'awaiting'
+       and (a.access = 'free' or a.product_item_id is null)`);
+};
+
 export const membersArea = fp(
   async (app: FastifyInstance) => {
+    if (!siteUserConfirmedHooks.includes(grantAwaiting)) siteUserConfirmedHooks.push(grantAwaiting);
     const access = new Access(app, app.database);
     app.decorate('members', access);
 

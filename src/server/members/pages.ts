@@ -14,6 +14,7 @@ import { publishedItems, itemUrl, type CollectionRow, type ItemRow } from '../pa
 import type { Access, Denial } from './access.js';
 import type { AreaRow } from './service.js';
 import { renderIsland } from '../../web/ssr.js';
+import { cleanOwnerHtml } from '../content/owner-html.js';
 
 type Obj = Record<string, unknown>;
 
@@ -218,7 +219,7 @@ export async function courseContext(app: FastifyInstance, access: Access, req: F
       ...common,
       id: item.id,
       title: item.title,
-      body: item.body,
+      body: cleanOwnerHtml(item.body),
       chapter: String(sc.chapter ?? ''),
       courseTitle: c.title,
       courseUrl: `/${c.urlId}`,

@@ -3,6 +3,7 @@
  * paid through the existing checkout in test mode), membership confirmed (208), lesson progress, the
  * third-party video click, member files, and the owner's /config calls.
  */
+import { isEmailAddress } from '../../core/email.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -15,8 +16,7 @@ import { rows } from '../db-util.js';
 import { newId } from '../../db/ids.js';
 import { schema } from '../../db/index.js';
 import { sendSitePage } from '../checkout/page.js';
-import { CART_COOKIE, cartIdent, setCartCookie } from '../commerce/routes.js';
-import { adoptVisitorCart } from '../platform/site-user-carts.js';
+import { cartIdent, setCartCookie } from '../commerce/routes.js';
 import { normEmail, type SiteUserService } from '../platform/site-users.js';
 import { appReservedUrlIds } from '../platform/settings.js';
 import { safeNext } from '../platform/account-pages.js';
@@ -26,6 +26,9 @@ import { SITE_TARGET, type Access } from './access.js';
 import { PAYWALL_EVENTS, lockPage, priceText, protectedPage, safeEmbed, safeFile, viewerStatus } from './pages.js';
 import type { AreaInput, AreaRow } from './service.js';
 import { parseRange } from './range.js';
+import { memberFileKey } from './service.js';
+import { mediaStoreFor } from '../storage/media-store.js';
+import { cleanOwnerHtml } from '../content/owner-html.js';
 
 export const OWNER_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER] as const;
 /** Lock-screen and page passwords: 10 tries per 10 minutes per address (and per target). */
@@ -48,7 +51,7 @@ const joinBody = z.object({
     .string({ error: platformMessages.ENTER_VALID_EMAIL })
     .trim()
     .max(EMAIL_MAX_LENGTH, platformMessages.ENTER_VALID_EMAIL)
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, platformMessages.ENTER_VALID_EMAIL)
+    .refine((s) => isEmailAddress(s), platformMessages.ENTER_VALID_EMAIL)
     .optional(),
   password: z.string().min(8, 'Use at least 8 characters for your password.').max(1024).optional(),
   displayName: text(100).optional(),
@@ -118,6 +121,7 @@ function slug(s: string): string {
 export async function memberRoutes(app: FastifyInstance, opts: { access: Access; siteUsers: SiteUserService }) {
   const { access, siteUsers } = opts;
   const service = access.service;
+  const media = mediaStoreFor(app.config);
   const { websites, carts, rateLimiter } = app.services;
   const owner = { preHandler: app.requireOwner(OWNER_ROLES) };
 
@@ -174,7 +178,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     return a;
   }
 
-  async function joinPage(req: FastifyRequest, reply: FastifyReply, area: AreaRow, extra: { error?: string; status?: number; values?: Record<string, string> } = {}) {
+  async function joinPage(req: FastifyRequest, reply: FastifyReply, area: AreaRow, extra: { error?: string; notice?: string; status?: number; values?: Record<string, string> } = {}) {
     const site = await websites.get();
     const u = req.siteUser;
     return sendSitePage(app, req, reply, {
@@ -195,6 +199,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
           buttonLabel: messages.joinArea(area.name),
           signInUrl: `/account/login?next=${encodeURIComponent(`/members/join/${area.id}`)}`,
           error: extra.error ?? null,
+          notice: extra.notice ?? null,
           values: extra.values ?? {},
         },
       },
@@ -221,18 +226,34 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     const raw = (req.body ?? {}) as Record<string, unknown>;
     const values = { email: typeof raw.email === 'string' ? raw.email.slice(0, 256) : '', displayName: typeof raw.displayName === 'string' ? raw.displayName.slice(0, 100) : '' };
     try {
-      let userId = req.siteUser?.id ?? null;
+      const userId = req.siteUser?.id ?? null;
       if (!userId) {
         await rateLimiter.check({ name: 'members-join', max: 10, windowMs: 10 * 60_000, message: messages.TOO_MANY_JOINS }, req.ip);
         const body = parse(joinBody, raw);
         if (!body.email) throw badRequest(platformMessages.ENTER_VALID_EMAIL, { email: platformMessages.ENTER_VALID_EMAIL });
         if (!body.password) throw badRequest('Use at least 8 characters for your password.', { password: 'Use at least 8 characters for your password.' });
-        const id = await service.createAccount(site.id, normEmail(body.email), body.password, body.displayName?.trim() ?? '');
-        if (!id) throw new HttpError(409, messages.ACCOUNT_EXISTS, { email: messages.ACCOUNT_EXISTS });
-        userId = id;
-        await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], id));
-        const s = await siteUsers.startSession(id, false);
-        app.setSiteUserCookies(req, reply, s.token, id, null);
+        const email = normEmail(body.email);
+        await rateLimiter.check({ name: 'members-join-email', max: 5, windowMs: 60 * 60_000, message: messages.TOO_MANY_JOINS_FOR_EMAIL }, email);
+        // One answer for every address: a new one gets an unconfirmed account and a confirmation link, one
+        // with an account an email saying so (with a sign-in link back here). Nobody is signed in and nothing
+        // is granted until the link in the mailbox is followed: a free area then at once (the confirmed hook
+        // of index.ts), a paid one after its checkout, which the confirmed visitor reaches from the join page.
+        const free = area.access === 'free' || !area.productItemId;
+        await siteUsers.signUp({
+          websiteId: site.id,
+          email,
+          password: body.password,
+          displayName: body.displayName?.trim() ?? '',
+          origin: await app.emailOrigin(),
+          purpose: {
+            intro: `Follow this link to confirm your email and join ${area.name}:`,
+            next: free ? `/members/confirmed/${encodeURIComponent(area.id)}` : `/members/join/${encodeURIComponent(area.id)}`,
+            ...(free ? { onCreated: (tx, id) => service.addAwaiting(tx, area.id, id) } : {}),
+          },
+        });
+        reply.header('cache-control', 'no-store');
+        if (form) return joinPage(req, reply, area, { notice: messages.JOIN_CHECK_EMAIL, values });
+        return reply.status(202).send({ message: messages.JOIN_CHECK_EMAIL });
       }
       let next: string;
       if (area.access === 'free' || !area.productItemId) {
@@ -363,6 +384,12 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     const f = await service.file(id);
     if (!f) throw notFound('Not found');
     reply.header('cache-control', 'private, no-store').header('x-content-type-options', 'nosniff');
+    if (f.inStore) {
+      // In the bucket: a presigned URL of MEDIA_SIGNED_URL_SECONDS, made only now that access was checked; the store answers Range itself.
+      const url = await media.signedUrl(memberFileKey(id), { filename: f.name, contentType: f.contentType });
+      if (!url) throw new HttpError(503, 'This file is kept in object storage, which is not configured on this server.');
+      return reply.redirect(url, 302);
+    }
     reply.header('content-disposition', `inline; filename="${f.name.replace(/[^\w.-]/g, '_')}"`);
     // Range requests, so a video can seek. Files never change (a new upload is a new id): the id is the validator.
     const etag = `"${id}"`;
@@ -472,7 +499,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     if (!FILE_TYPES.test(type) || !Buffer.isBuffer(req.body)) throw new HttpError(415, messages.FILE_TYPE);
     const name = String(req.headers['x-file-name'] ?? 'file').slice(0, 200) || 'file';
     const site = await websites.get();
-    const id = await service.saveFile(site.id, name, type, req.body);
+    const id = await service.saveFile(site.id, name, type, req.body, media);
     return reply.status(201).send({ id, url: `/members/files/${id}`, name, size: req.body.length });
   });
 
@@ -510,7 +537,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
         urlId,
         title: body.title,
         recordType: RecordType.VIDEO,
-        body: body.body,
+        body: cleanOwnerHtml(body.body),
         ordering: Number(count[0]?.n ?? 0),
         structuredContent: { chapter: body.chapter, videoUrl: body.videoUrl ?? null, embedUrl: body.videoUrl ? null : (body.embedUrl ?? null), durationSeconds: body.durationSeconds },
       });

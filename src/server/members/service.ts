@@ -14,6 +14,10 @@ import { CollectionType, ProductType, RecordType } from '../../core/enums.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { members as messages } from '../../core/messages.js';
 import { collectionAddError } from '../../core/content.js';
+import type { MediaStore } from '../storage/media-store.js';
+
+/** The bucket key of a member file (private: served only through presigned URLs). */
+export const memberFileKey = (id: string) => `private/member-files/${id}`;
 
 export type AreaAccess = 'free' | 'once' | 'subscription';
 export type AreaRow = typeof schema.memberAreas.$inferSelect;
@@ -39,7 +43,7 @@ export const MEMBER_SQL = (siteUserId: string) => sql`
   select m.area_id from member_area_members m join member_areas a on a.id = m.area_id
    where m.site_user_id = ${siteUserId}
      and (m.status = 'active' or (m.status = 'pending' and a.product_item_id is not null and exists (
-       select 1 from orders o where o.cart_id = m.cart_id and o.status in ('paid', 'fulfilled')
+       select 1 from orders o where o.cart_id = m.cart_id and o.status in ('paid', 'fulfilled', 'partially_refunded')
           and o.items @> jsonb_build_array(jsonb_build_object('itemId', a.product_item_id)))))`;
 
 export function slugOf(name: string): string {
@@ -207,6 +211,11 @@ export class MembersService {
       .onConflictDoUpdate({ target: [schema.memberAreaMembers.areaId, schema.memberAreaMembers.siteUserId], set: { status: 'active', joinedAt: now, cartId: null } });
   }
 
+  /** A free join waiting for its new account's address to be confirmed (index.ts activates it then). */
+  async addAwaiting(tx: Tx, areaId: string, siteUserId: string): Promise<void> {
+    await tx.insert(schema.memberAreaMembers).values({ areaId, siteUserId, status: 'awaiting' }).onConflictDoNothing();
+  }
+
   /** A paid join waiting for its checkout; an active membership is left as it is. */
   async addPending(areaId: string, siteUserId: string, cartId: string): Promise<void> {
     await this.db
@@ -223,9 +232,9 @@ export class MembersService {
     const r = await rows<Record<string, unknown>>(
       this.db,
       sql`select m.area_id, m.site_user_id, u.email, coalesce(p.display_name, '') as display_name, m.status, m.joined_at,
-            (select o.id from orders o where o.cart_id = m.cart_id and o.status in ('paid', 'fulfilled')
+            (select o.id from orders o where o.cart_id = m.cart_id and o.status in ('paid', 'fulfilled', 'partially_refunded')
                and o.items @> jsonb_build_array(jsonb_build_object('itemId', a.product_item_id)) limit 1) as order_id,
-            (select o.created from orders o where o.cart_id = m.cart_id and o.status in ('paid', 'fulfilled') limit 1) as paid_at
+            (select o.created from orders o where o.cart_id = m.cart_id and o.status in ('paid', 'fulfilled', 'partially_refunded') limit 1) as paid_at
           from member_area_members m join member_areas a on a.id = m.area_id
           join site_users u on u.id = m.site_user_id left join site_user_profiles p on p.site_user_id = u.id
          where a.website_id = ${websiteId} ${areaId ? sql`and a.id = ${areaId}` : sql``}
@@ -233,7 +242,7 @@ export class MembersService {
     );
     return r.map((x) => {
       const paid = x.order_id != null;
-      const status = x.status === 'active' ? 'active' : paid ? 'active' : 'pending payment';
+      const status = x.status === 'active' ? 'active' : x.status === 'awaiting' ? 'awaiting confirmation' : paid ? 'active' : 'pending payment';
       const joined = x.joined_at ?? x.paid_at ?? null;
       return {
         areaId: String(x.area_id),
@@ -252,22 +261,6 @@ export class MembersService {
     if (itemIds.length === 0) return null;
     const areas = await this.areas(websiteId);
     return areas.find((a) => a.productItemId && itemIds.includes(a.productItemId)) ?? null;
-  }
-
-  /**
-   * A new site-user account made by joining: confirmed at once (the visitor chose its password here and is
-   * signed in right away; a password reset by email still proves the address later). Null when the email
-   * already has an account.
-   */
-  async createAccount(websiteId: string, email: string, password: string, displayName: string, now = new Date()): Promise<string | null> {
-    const passwordHash = await hashPassword(password);
-    return this.db.transaction(async (tx) => {
-      const id = newId();
-      const ins = await tx.insert(schema.siteUsers).values({ id, websiteId, email, passwordHash }).onConflictDoNothing().returning({ id: schema.siteUsers.id });
-      if (ins.length === 0) return null;
-      await tx.insert(schema.siteUserProfiles).values({ siteUserId: id, displayName, confirmedAt: now });
-      return id;
-    });
   }
 
   // ---- Passwords ----------------------------------------------------------------------------------
@@ -329,20 +322,31 @@ export class MembersService {
 
   // ---- Files --------------------------------------------------------------------------------------
 
-  async saveFile(websiteId: string, name: string, contentType: string, bytes: Buffer): Promise<string> {
+  /**
+   * Stores a member file: in the database (the default), or with an S3 media store in the bucket as
+   * `private/member-files/<id>`, the row then keeping its name, type and size and no bytes.
+   */
+  async saveFile(websiteId: string, name: string, contentType: string, bytes: Buffer, store?: MediaStore | null): Promise<string> {
     const id = newId();
+    if (store && store.kind !== 'local') {
+      await store.put(memberFileKey(id), bytes, contentType);
+      await this.db.insert(schema.memberFiles).values({ id, websiteId, name, contentType, size: bytes.length, bytes: Buffer.alloc(0) });
+      return id;
+    }
     await this.db.insert(schema.memberFiles).values({ id, websiteId, name, contentType, size: bytes.length, bytes });
     return id;
   }
 
-  async file(id: string): Promise<{ name: string; contentType: string; bytes: Buffer } | null> {
+  /** A member file: its bytes when the database holds them, or `inStore` when they are in the bucket (a non-empty size and no bytes). */
+  async file(id: string): Promise<{ name: string; contentType: string; bytes: Buffer; size: number; inStore: boolean } | null> {
     if (!/^[0-9a-f]{24}$/.test(id)) return null;
-    const r = await rows<{ name: string; content_type: string; bytes: unknown }>(this.db, sql`select name, content_type, bytes from member_files where id = ${id}`);
+    const r = await rows<{ name: string; content_type: string; bytes: unknown; size: number }>(this.db, sql`select name, content_type, bytes, size from member_files where id = ${id}`);
     const f = r[0];
     if (!f) return null;
     const b = f.bytes;
     const bytes = Buffer.isBuffer(b) ? b : b instanceof Uint8Array ? Buffer.from(b) : typeof b === 'string' && b.startsWith('\\x') ? Buffer.from(b.slice(2), 'hex') : Buffer.alloc(0);
-    return { name: f.name, contentType: f.content_type, bytes };
+    const size = Number(f.size);
+    return { name: f.name, contentType: f.content_type, bytes, size, inStore: size > 0 && bytes.length === 0 };
   }
 
   async files(websiteId: string): Promise<Array<{ id: string; name: string; contentType: string; size: number; url: string }>> {

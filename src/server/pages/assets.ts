@@ -26,7 +26,8 @@ export class ClientAssets {
     return Object.keys(this.manifest).length > 0;
   }
 
-  tags(entry: 'site' | 'admin'): { head: string; body: string } {
+  /** With `nonce`, the script and module-preload tags carry it (public pages' CSP, plugins/csp.ts). */
+  tags(entry: 'site' | 'admin', nonce?: string): { head: string; body: string } {
     const key = entry === 'site' ? 'src/web/entry-client.tsx' : 'src/web/entry-admin.tsx';
     const e = this.manifest[key];
     if (!e) return { head: '', body: '' };
@@ -40,9 +41,10 @@ export class ClientAssets {
       for (const i of m.imports ?? []) visit(i);
     };
     for (const i of e.imports ?? []) visit(i);
+    const n = nonce ? ` nonce="${nonce}"` : '';
     const head =
       [...css].map((c) => `<link rel="stylesheet" href="/${c}">`).join('') +
-      [...preload].map((p) => `<link rel="modulepreload" href="/${p}">`).join('');
-    return { head, body: `<script type="module" src="/${e.file}"></script>` };
+      [...preload].map((p) => `<link rel="modulepreload" href="/${p}"${n}>`).join('');
+    return { head, body: `<script type="module" src="/${e.file}"${n}></script>` };
   }
 }

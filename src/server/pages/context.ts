@@ -1,3 +1,7 @@
+import { isEnabled } from '../flags/service.js';
+import { Feature } from '../../core/features.js';
+import { withReferencedForm } from '../commerce/form-ref.js';
+import { productPriceView, shownPrice } from '../../core/product-price.js';
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
 import { schema } from '../../db/index.js';
@@ -7,6 +11,7 @@ import { imageAttributes, parseOriginalSize, type ImagePriority } from '../../co
 import { excerptText, showComments } from '../../core/content.js';
 import { isDarkColour, parseHex } from '../../core/colour.js';
 import { timeSince } from '../../core/time.js';
+import { cleanOwnerHtml, ownerPlainText } from '../content/owner-html.js';
 import { commerce as commerceMessages } from '../../core/messages.js';
 import { CollectionType, FolderBehavior, RecordType } from '../../core/enums.js';
 import { GALLERY_ASPECT_RATIOS, GALLERY_DEFAULTS, GALLERY_RANGES } from '../../core/constants.js';
@@ -100,10 +105,16 @@ export function websiteJson(site: WebsiteRow, websites: WebsiteService) {
     identifier: site.id,
     siteTitle: site.title,
     siteDescription: String(settings.siteDescription ?? ''),
+    /** The site settings of /config (issue 23), under the documented platform's names. */
+    siteTagLine: typeof settings.siteTagLine === 'string' ? settings.siteTagLine : '',
+    logoImageUrl: typeof settings.logoImageUrl === 'string' ? settings.logoImageUrl : '',
+    faviconUrl: typeof settings.faviconUrl === 'string' ? settings.faviconUrl : '',
+    location: (settings.location as Obj) ?? {},
     baseUrl: '',
     language: site.locale,
     timeZone: site.timeZone,
-    commentsEnabled: settings.commentsEnabled !== false,
+    // The owner's site setting, and the Comments feature switch (server/flags): either off means no comments.
+    commentsEnabled: settings.commentsEnabled !== false && isEnabled(site, Feature.COMMENTS),
     storeSettings: websites.storeSettings(site),
     socialAccounts: (settings.socialAccounts as unknown[]) ?? [],
     shareButtonOptions: (settings.shareButtonOptions as Obj) ?? {},
@@ -111,6 +122,18 @@ export function websiteJson(site: WebsiteRow, websites: WebsiteService) {
     /** The dark-colour test of the specs: text on the accent colour is white when the accent is dark. */
     accentIsDark: isDarkColour(accent),
     accentHsl: settings.accentHsl ?? null,
+  };
+}
+
+/** The `websiteSettings` of a page's context: store settings, comments, and the contact details of /config's site settings. */
+export function websiteSettingsJson(site: WebsiteRow, websites: WebsiteService) {
+  const s = site.settings;
+  return {
+    storeSettings: websites.storeSettings(site),
+    commentsEnabled: s.commentsEnabled !== false && isEnabled(site, Feature.COMMENTS),
+    contactEmail: typeof s.contactEmail === 'string' ? s.contactEmail : '',
+    contactPhoneNumber: typeof s.contactPhoneNumber === 'string' ? s.contactPhoneNumber : '',
+    businessHours: (s.businessHours as Obj) ?? {},
   };
 }
 
@@ -167,6 +190,8 @@ export function collectionJson(c: CollectionRow) {
     description: c.description,
     ...settings,
   };
+  // A page's body is owner HTML: cleaned like every other (server/content/owner-html.ts).
+  if (typeof settings.body === 'string') json.body = cleanOwnerHtml(settings.body);
   if (c.typeName === 'gallery') json.gallery = galleryOptions(settings);
   if (c.typeName === 'folder') json.folderBehavior = Number(settings.folderBehavior ?? FolderBehavior.INDEX);
   return json;
@@ -185,7 +210,8 @@ export interface ItemOptions {
 export function itemJson(c: CollectionRow, i: ItemRow, product: ProductRecord | undefined, opts: ItemOptions | string) {
   const o: ItemOptions = typeof opts === 'string' ? { currency: opts, commentsEnabled: true } : opts;
   const main = i.assets[0] as Obj | undefined;
-  const excerpt = i.excerpt || excerptText(stripTags(i.body));
+  // Owner HTML reaches themes cleaned (server/content/owner-html.ts); an excerpt is text (themes escape it).
+  const excerpt = i.excerpt ? ownerPlainText(i.excerpt) : excerptText(stripTags(i.body));
   const alt = excerptText(String(main?.altText || i.title || excerpt));
   const publicCommentCount = o.publicCommentCount ?? 0;
   const json: Obj = {
@@ -196,7 +222,7 @@ export function itemJson(c: CollectionRow, i: ItemRow, product: ProductRecord | 
     title: i.title,
     urlId: i.urlId,
     fullUrl: itemUrl(c, i),
-    body: i.body,
+    body: cleanOwnerHtml(i.body),
     excerpt,
     author: { displayName: i.author },
     tags: i.tags,
@@ -234,6 +260,16 @@ export function itemJson(c: CollectionRow, i: ItemRow, product: ProductRecord | 
       priceMoney: first?.priceMoney ?? { currency: o.currency, value: '0' },
       salePriceMoney: first?.salePriceMoney ?? { currency: o.currency, value: '0' },
       onSale: variants.some((v) => v.onSale),
+    };
+    // What the price shows, from core's one rule (the same the product-price formatter, the price island
+    // and the instalment pill use): the sale price beside the original, or 'from' the lowest price paid.
+    const view = productPriceView({ structuredContent: json.structuredContent });
+    (json.structuredContent as Record<string, unknown>).priceView = {
+      kind: view.kind,
+      sale: view.kind === 'sale',
+      from: view.kind === 'from',
+      price: shownPrice(view),
+      original: view.kind === 'sale' ? view.normal : null,
     };
   }
   return json;
@@ -344,7 +380,7 @@ export async function publishedItems(db: Db, c: CollectionRow, limit: number, of
   if (c.type !== PRODUCTS_TYPE) return db.select().from(schema.items).where(where).orderBy(...order).limit(limit).offset(offset);
   // A products list reads each item's variants in the same query (productsFor then needs none).
   const found = await db
-    .select({ ...getTableColumns(schema.items), variants: variantsColumn() })
+    .select({ ...getTableColumns(schema.items), structuredContent: structuredContentColumn(), variants: variantsColumn() })
     .from(schema.items)
     .where(where)
     .orderBy(...order)
@@ -359,12 +395,19 @@ export async function publishedItems(db: Db, c: CollectionRow, limit: number, of
 /** Variants read together with their item rows (publishedItems of a products collection), for productsFor. */
 const attachedVariants = new WeakMap<ItemRow, VariantRow[]>();
 
+/** structured_content with a store item's additional-fields form read by reference (commerce/form-ref.ts). */
+function structuredContentColumn() {
+  return sql<Record<string, unknown>>`${sql.raw(withReferencedForm('"items"."structured_content"', '"items"."website_id"'))}`.mapWith((v: unknown) =>
+    typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : (v as Record<string, unknown>),
+  );
+}
+
 /** An item's variants as one JSON column, in their order (a correlated subquery on the item_id index). */
 function variantsColumn() {
   return sql<VariantRow[] | string | null>`(select json_agg(json_build_object(
       'id', v.id, 'itemId', v.item_id, 'sku', v.sku, 'attributes', v.attributes, 'priceCents', v.price_cents,
       'salePriceCents', v.sale_price_cents, 'onSale', v.on_sale, 'qtyInStock', v.qty_in_stock, 'unlimited', v.unlimited,
-      'weightGrams', v.weight_grams, 'ordering', v.ordering) order by v.ordering)
+      'weightGrams', v.weight_grams, 'ordering', v.ordering, 'imageUrl', v.image_url, 'lowStockThreshold', v.low_stock_threshold) order by v.ordering)
     from product_variants v where v.item_id = "items"."id" and "items"."record_type" = ${STORE_ITEM_RECORD})`;
 }
 
@@ -389,7 +432,7 @@ export async function itemByUrl(db: Db, c: CollectionRow, urlId: string): Promis
 /** One item by its urlId with its variants, in a single query (the product page's only read). */
 export async function itemWithProduct(db: Db, c: CollectionRow, urlId: string): Promise<{ row: ItemRow; product: ProductRecord | undefined } | null> {
   const found = await db
-    .select({ ...getTableColumns(schema.items), variants: variantsColumn() })
+    .select({ ...getTableColumns(schema.items), structuredContent: structuredContentColumn(), variants: variantsColumn() })
     .from(schema.items)
     .where(and(eq(schema.items.collectionId, c.id), eq(schema.items.urlId, urlId), eq(schema.items.status, 'published')))
     .limit(1);

@@ -19,6 +19,9 @@
  * - the response is a 200 text/html page that sets no cookie but the crumb and does not contain the
  *   visitor's crumb (forms, lock screens and the cookie banner carry it, so those pages stay private).
  *
+ * An entry keeps the Content-Security-Policy header of the response that rendered it and sends it with
+ * every copy: the page's script nonce is in the HTML (plugins/csp.ts), so page and policy stay a pair.
+ *
  * Each entry keeps the HTML with its gzip and brotli encodings, made once off the event loop (zlib's
  * thread pool), so a hit costs a version read, a map lookup and a write. Requests that arrive while the
  * first request for a page and version renders it wait for that render instead of repeating it.
@@ -55,6 +58,29 @@ export const EXPERIMENT_COOKIES: readonly string[] = [VISITOR_COOKIE_NAME];
 export const NEUTRAL_COOKIES: readonly string[] = [CRUMB_COOKIE, SESSION_COOKIE, ANALYTICS_ID_COOKIE, VISIT_TIME_COOKIE_NAME];
 
 const MAX_URL = 2000;
+
+/**
+ * The query parameters the shared pages (home, collection lists, items) read: they stay in the key,
+ * sorted. Anything else (utm_*, fbclid, gclid and made-up parameters) changes nothing on these pages
+ * and is left out of the key, so random query strings cannot split one page into many entries
+ * (issue 21, item 17). An experiment override (`experiment.*`) makes the page the visitor's own.
+ */
+export const PAGE_QUERY_PARAMS: ReadonlySet<string> = new Set(['page', 'tag', 'category', 'view', 'q', 'lang']);
+const EXPERIMENT_PARAM = 'experiment.';
+
+/** The path and the kept query of a request, or null when the query makes the page the visitor's own. */
+export function cacheTarget(url: string): string | null {
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  const kept: Array<[string, string]> = [];
+  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) {
+    if (k.startsWith(EXPERIMENT_PARAM)) return null;
+    if (PAGE_QUERY_PARAMS.has(k)) kept.push([k, v]);
+  }
+  if (kept.length === 0) return url.slice(0, q);
+  kept.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  return `${url.slice(0, q)}?${new URLSearchParams(kept).toString()}`;
+}
 const MAX_KEYED_VALUE = 256;
 /** How long a request waits for another request's render of the same page before rendering it itself. */
 const WAIT_MS = 5000;
@@ -75,6 +101,8 @@ interface Entry {
   version: string;
   at: number;
   type: string;
+  /** The Content-Security-Policy the page was rendered with: its script nonce is in the page (plugins/csp.ts). */
+  csp: string | null;
   /** The HTML, when it holds the empty cart pill exactly once (so a visitor's own pill can take its place). */
   html: string | null;
   body: Buffer;
@@ -170,7 +198,9 @@ export class PageCache {
     const cookies = req.cookies;
     for (const name of PRIVATE_COOKIES) if (cookies[name]) return null;
     if (experimentsOf(site).length > 0) for (const name of EXPERIMENT_COOKIES) if (cookies[name]) return null;
-    let key = `${req.protocol}://${req.host}${req.url}`;
+    const target = cacheTarget(req.url);
+    if (target === null) return null;
+    let key = `${req.protocol}://${req.host}${target}`;
     for (const name of KEYED_COOKIES) {
       const v = cookies[name];
       if (v === undefined) continue;
@@ -217,6 +247,7 @@ export class PageCache {
         // the same pill get it encoded once.
         if (!kept) this.encodeWithPill(entry, own, html);
         reply.status(200).header('content-type', entry.type).header('cache-control', 'no-store');
+        if (entry.csp) reply.header('content-security-policy', entry.csp);
         void reply.send(html);
         return true;
       }
@@ -275,6 +306,7 @@ export class PageCache {
     const e = own ?? entry;
     const encoding = req.headers['x-no-compression'] !== undefined ? null : pickEncoding(req.headers['accept-encoding']);
     reply.status(200).header('content-type', entry.type).header('cache-control', 'no-store').header('vary', 'accept-encoding');
+    if (entry.csp) reply.header('content-security-policy', entry.csp);
     if (encoding) reply.header('content-encoding', encoding);
     void reply.send(encoding === 'br' ? e.br : encoding === 'gzip' ? e.gzip : e.body);
   }
@@ -300,6 +332,7 @@ export class PageCache {
     if (!claim) return;
     (req as Claimed)[CLAIM] = undefined;
     const type = reply.getHeader('content-type');
+    const csp = reply.getHeader('content-security-policy');
     const cookies = reply.getHeader('set-cookie');
     const setsOnlyCrumb = cookies === undefined || [cookies].flat().every((c) => String(c).startsWith(`${CRUMB_COOKIE}=`));
     if (reply.statusCode !== 200 || typeof payload !== 'string' || typeof type !== 'string' || !type.startsWith('text/html') || !setsOnlyCrumb || (req.crumb && payload.includes(req.crumb))) {
@@ -319,7 +352,7 @@ export class PageCache {
     const body = Buffer.from(page);
     const work = encode(body, 9).then(
       ([gz, br]) => {
-        this.store({ key: claim.key, version: claim.version, at: Date.now(), type, html, body, gzip: gz, br, bytes: 2 * body.length + gz.length + br.length, withPill: new Map() });
+        this.store({ key: claim.key, version: claim.version, at: Date.now(), type, csp: typeof csp === 'string' ? csp : null, html, body, gzip: gz, br, bytes: 2 * body.length + gz.length + br.length, withPill: new Map() });
         claim.done(true);
       },
       () => claim.done(false),

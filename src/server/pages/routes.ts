@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { search as searchMessages } from '../../core/messages.js';
 import type { Database } from '../../db/index.js';
 import type { WebsiteRow, WebsiteService } from '../platform/websites.js';
 import type { CartService } from '../commerce/cart-service.js';
@@ -24,22 +25,33 @@ import {
   productsFor,
   publishedItems,
   websiteJson,
+  websiteSettingsJson,
   type CollectionRow,
   type ItemFilter,
 } from './context.js';
 import { CollectionCache } from './cache.js';
 import { pageCache, type PageCache } from './page-cache.js';
+import { nonceScripts } from '../plugins/csp.js';
 import { contentWidgets } from './widgets.js';
 import { galleryIsland } from './gallery.js';
 import { imageRoutes } from '../images/routes.js';
 import { ImageVariants } from '../images/variants.js';
-import { normaliseQuery, searchSite } from '../search/search.js';
+import { cachedSearch, normaliseQuery, SEARCH_RATE } from '../search/search.js';
 import { formHtml } from '../forms/index.js';
 import { pageLayoutHtml, siteStylesHead } from '../editor/index.js';
 import { contentGate, courseContext, visibleHits } from '../members/index.js';
 import { engagementParts } from '../engagement/index.js';
 import { productPageExtras } from '../reviews/product-page.js';
+import { CANONICAL_PARAMS, canonicalUrl, headTags, type HeadInput } from '../seo/head.js';
+import { alternateLanguages, collectionNoindex, markedNoindex } from '../seo/content.js';
+import { blogRss, RSS_ITEMS } from '../seo/feeds.js';
 
+
+/** Whether a request path is under /api (case and repeated slashes as the router reads them). */
+function isApiPath(url: string): boolean {
+  const path = (url.split('?')[0] ?? '').replace(/\/{2,}/g, '/').toLowerCase();
+  return path === '/api' || path.startsWith('/api/');
+}
 export interface PagesDeps {
   database: Database;
   websites: WebsiteService;
@@ -73,14 +85,38 @@ interface PageSpec {
   collections?: CollectionRow[];
   /** An image to preload (the page's largest paint). */
   preload?: { srcset: string; sizes: string; src: string } | null;
+  /** Crawler tags (server/seo/head.ts); every page gets a canonical address and Open Graph tags. */
+  seo?: PageSeo;
 }
+
+interface PageSeo {
+  noindex?: boolean;
+  /** The page's own path when it differs from the request's (the home collection is '/'). */
+  canonicalPath?: string;
+  image?: string | null;
+  ogType?: HeadInput['ogType'];
+  feeds?: HeadInput['feeds'];
+  /** After Home: the collection, then the item. */
+  trail?: HeadInput['breadcrumbs'];
+}
+
+/** Pages no search engine should keep: search results, lock screens, member sign-up walls, the cart, errors. */
+const NOINDEX_PAGE_TYPES: ReadonlySet<number> = new Set([
+  PageType.SEARCH,
+  PageType.LOCK_SCREEN,
+  PageType.PROTECTED_CONTENT,
+  PageType.MEMBER_AREA_ACCESS_DENIED,
+  PageType.SHOW_CART,
+  PageType.NOT_FOUND,
+  PageType.ERROR,
+]);
 
 export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   const { database, websites, carts, theme, assets } = deps;
   const db = database.db;
   const collectionCache = new CollectionCache(app, db);
   // Whole pages shared by visitors with nothing of their own on them (page-cache.ts).
-  const pillOf = (totalQuantity: number) => renderIsland('CartPill', { totalQuantity });
+  const pillOf = (cart: { totalQuantity: number } | null) => renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 });
   /** The visitor's cart, or a signed-in site user's cart from any device. */
   const cartOf = (req: FastifyRequest) => {
     const ident = cartIdent(req);
@@ -90,7 +126,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     maxAgeMs: app.config.PAGE_CACHE_SECONDS * 1000,
     maxBytes: app.config.PAGE_CACHE_MB * 1024 * 1024,
     localVersion: () => theme.generation,
-    cartPill: { empty: pillOf(0), of: async (req) => pillOf((await cartOf(req))?.totalQuantity ?? 0) },
+    cartPill: { empty: pillOf(null), of: async (req) => pillOf(await cartOf(req)) },
   });
   app.decorate('pageCache', shared);
 
@@ -109,13 +145,15 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const website = websiteJson(site, websites);
     const context: Record<string, unknown> = {
       website,
-      websiteSettings: { storeSettings: websites.storeSettings(site), commentsEnabled: website.commentsEnabled },
+      websiteSettings: websiteSettingsJson(site, websites),
       navigation: navigationJson(site, byId, path),
       pageType: page.pageType,
       pageTitle: page.title ?? site.title,
       productMerchandisingContext: pageMerchandising(page.ctx, websites.storeSettings(site)),
       features: fx.features,
       experiments: fx.experiments,
+      // Prices print as CLDR currency text (product-price, subscription-price), as the product page's price island does.
+      featureFlags: { useCLDRMoneyFormat: true },
       ...page.ctx,
     };
     const query = req.query as Record<string, unknown>;
@@ -124,7 +162,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       return reply.type('application/json; charset=utf-8').send(query.format === 'json-pretty' ? JSON.stringify(context, null, 2) : JSON.stringify(context));
     }
     const cart = await cartOf(req);
-    const cartPill = pillOf(cart?.totalQuantity ?? 0);
+    const cartPill = pillOf(cart);
     shared.notePill(req, cartPill);
     const origin = `${req.protocol}://${req.host}`;
     const renderer = contentWidgets(commerceWidgets({ currency: site.currency, settings: websites.storeSettings(site) }), {
@@ -133,22 +171,49 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     });
     const renderOpts = { locale: site.locale, timeZone: site.timeZone, renderer };
     const mainContent = fx.filterHtml((fx.theme ?? theme).render(page.template, context, renderOpts));
-    const client = assets.tags('site');
+    const nonce = req.cspNonce();
+    const client = assets.tags('site', nonce);
     const settings = site.settings as Record<string, unknown>;
     const injection = (fx.safeMode ? {} : (settings.codeInjection ?? {})) as { header?: string; footer?: string };
     const preload = page.preload
       ? `<link rel="preload" as="image" href="${escapeHtml(page.preload.src)}" imagesrcset="${escapeHtml(page.preload.srcset)}" imagesizes="${escapeHtml(page.preload.sizes)}" fetchpriority="high">`
       : '';
     const description = page.description ?? website.siteDescription;
+    // Crawler tags: addresses from the configured public origin, never the request's Host (server/seo).
+    const seo = page.seo ?? {};
+    const seoOrigin = app.seo.origin(site);
+    const noindex = !!seo.noindex || NOINDEX_PAGE_TYPES.has(page.pageType) || (page.status ?? 200) >= 400;
+    const languages = alternateLanguages(site);
+    const alternateBase = canonicalUrl(seoOrigin, seo.canonicalPath ?? path, query);
+    // A page asked for in one of the site's other languages (`?lang=`, as its hreflang alternate names it) is its own canonical.
+    const lang = typeof query.lang === 'string' ? languages.slice(1).find((l) => l.toLowerCase() === String(query.lang).toLowerCase()) : undefined;
+    const canonical = lang ? canonicalUrl(seoOrigin, seo.canonicalPath ?? path, { ...query, lang }, [...CANONICAL_PARAMS, 'lang']) : alternateBase;
+    const pageTitle = page.title ? `${page.title} — ${site.title}` : site.title;
+    const seoHead = headTags({
+      origin: seoOrigin,
+      canonical,
+      alternateBase,
+      title: pageTitle,
+      description,
+      siteTitle: site.title,
+      image: seo.image ?? null,
+      ogType: seo.ogType ?? 'website',
+      noindex,
+      languages,
+      primaryLanguage: site.locale,
+      feeds: seo.feeds ?? [],
+      breadcrumbs: [{ name: site.title, path: '/' }, ...(seo.trail ?? [])],
+    });
+    if (noindex) reply.header('x-robots-tag', 'noindex');
     // Popup, cookie banner and consent-gated owner scripts (server/engagement).
-    const engage = await engagementParts(app, req, { pageType: page.pageType, path, header: injection.header ?? '', footer: injection.footer ?? '' });
+    const engage = await engagementParts(app, req, { pageType: page.pageType, path, header: nonceScripts(injection.header ?? '', nonce), footer: nonceScripts(injection.footer ?? '', nonce) });
     const tessera = {
-      headers: `${preload}<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}${engage.header}`,
+      headers: `${seoHead}\n${preload}<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}${engage.header}`,
       footers: `${client.body}${engage.footer}${fx.island}${fx.notice}`,
       cartPill,
-      title: escapeHtml(page.title ? `${page.title} — ${site.title}` : site.title),
+      title: escapeHtml(pageTitle),
       description,
-      canonicalUrl: origin + path,
+      canonicalUrl: canonical,
       year: new Date().getUTCFullYear(),
       accentText: website.accentIsDark ? '#ffffff' : '#1f1d1a',
     };
@@ -157,7 +222,14 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     return reply.type('text/html; charset=utf-8').send(html);
   }
 
+  /** The not-found answer: the 404 page, or JSON under /api (the page routes' '/:collection/:item' also match API paths). */
   async function notFound(req: FastifyRequest, reply: FastifyReply) {
+    if (isApiPath(req.url)) return reply.status(404).header('cache-control', 'no-store').send({ error: 'Not found', message: 'Not found' });
+    // The owner's URL redirects and the automatic ones after a url id change (server/seo), before the 404 page.
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const moved = await app.seo.redirectFor(req.url);
+      if (moved) return reply.header('cache-control', 'no-store').redirect(moved.location, moved.status);
+    }
     return send(req, reply, { template: 'system/404.html', pageType: PageType.NOT_FOUND, status: 404, title: 'Page not found', ctx: { path: req.url.split('?')[0] } });
   }
 
@@ -195,6 +267,21 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const site = await websites.get();
     if (await memberGate(req, reply, site, c)) return reply;
     const query = req.query as Record<string, unknown>;
+    const homeId = (site.settings.homeCollectionId as string | undefined) ?? collections.find((x) => x.enabled)?.id;
+    const ownPath = c.id === homeId ? '/' : `/${c.urlId}`;
+    const feeds = c.typeName === 'blog' ? [{ title: `${c.title} — ${site.title}`, href: `/${c.urlId}?format=rss` }] : [];
+    if (query.format === 'rss' && c.typeName === 'blog') {
+      // RSS 2.0 of the newest published posts (server/seo/feeds.ts), kept per content version.
+      const origin = app.seo.origin(site);
+      const xml = await app.siteCache.get('seo-rss', `${c.id}:${ownPath}`, async () => blogRss(site, c, await publishedItems(db, c, RSS_ITEMS, 0, {}), origin, ownPath));
+      return reply.type('application/rss+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(xml);
+    }
+    const seoBase: PageSeo = {
+      noindex: await collectionNoindex(app, site, c),
+      canonicalPath: ownPath,
+      feeds,
+      trail: c.id === homeId ? [] : [{ name: c.title, path: `/${c.urlId}` }],
+    };
     const byId = new Map(collections.map((x) => [x.id, x]));
     const website = websiteJson(site, websites);
     if (c.typeName === 'folder') {
@@ -208,6 +295,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
         title: c.title,
         collections,
         ctx: { collection: collectionJson(c), children },
+        seo: seoBase,
       });
     }
     const pageSize = c.typeName === 'products' ? PRODUCTS_PAGE_SIZE : PAGE_SIZE;
@@ -274,7 +362,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     }
     Object.assign(ctx, await courseContext(app, req, site, c, collections));
     if (typeof c.settings.formId === 'string') {
-      ctx.formHtml = await formHtml(app, req, c.settings.formId, { page: { pageTitle: c.title, pageId: c.id, contentSource: 'c' } });
+      const pagePermissionTypeValue = await app.members.permissionType(site, c.id);
+      ctx.formHtml = await formHtml(app, req, c.settings.formId, { page: { pageTitle: c.title, pageId: c.id, contentSource: 'c', pagePermissionTypeValue } });
     }
     const first = items[0]?.image as { src: string; srcset: string; sizes: string } | null | undefined;
     return send(req, reply, {
@@ -285,6 +374,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       collections,
       preload: first && c.typeName !== 'page' ? { src: first.src, srcset: first.srcset, sizes: first.sizes } : null,
       ctx,
+      seo: { ...seoBase, image: items[0]?.assetUrl ? String(items[0].assetUrl) : null },
     });
   }
 
@@ -323,12 +413,13 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     }
     const image = item.image as { src: string; srcset: string; sizes: string } | null;
     // Reviews, related products and structured data (server/reviews).
-    const productExtras = isProduct ? await productPageExtras(app, { site, collections, row, item, origin: `${req.protocol}://${req.host}` }) : {};
+    const productExtras = isProduct ? await productPageExtras(app, { site, collections, row, item, origin: app.seo.origin(site) }) : {};
     return send(req, reply, {
       template: `collections/${c.typeName}.item`,
       pageType: PageType.CONTENT_ITEM,
-      title: row.title,
-      description: String(item.excerpt ?? ''),
+      // A product's own search-result title and description (set in its editor) win over its title and excerpt.
+      title: String(row.structuredContent.seoTitle || '') || row.title,
+      description: String(row.structuredContent.seoDescription || '') || String(item.excerpt ?? ''),
       collections,
       preload: image ? { src: image.src, srcset: image.srcset, sizes: image.sizes } : null,
       ctx: {
@@ -337,15 +428,31 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
         comments: commentList,
         ...productExtras,
       },
+      seo: {
+        noindex: (await collectionNoindex(app, site, c)) || markedNoindex(row.structuredContent) || row.status !== 'published',
+        canonicalPath: String(item.fullUrl),
+        image: item.assetUrl ? String(item.assetUrl) : null,
+        ogType: isProduct ? 'product' : c.typeName === 'blog' ? 'article' : 'website',
+        feeds: c.typeName === 'blog' ? [{ title: `${c.title} — ${site.title}`, href: `/${c.urlId}?format=rss` }] : [],
+        trail: [
+          { name: c.title, path: `/${c.urlId}` },
+          { name: row.title, path: String(item.fullUrl) },
+        ],
+      },
     });
   }
 
   app.get('/', home);
 
-  app.get('/search', async (req, reply) => {
+  // A search (a query given) counts against the visitor's address; the empty search page does not.
+  const searchLimit = app.services.rateLimiter.guard({ name: 'search-ip', ...SEARCH_RATE, message: searchMessages.TOO_MANY_SEARCHES });
+  const searchGuard = async (req: FastifyRequest) => {
+    if (normaliseQuery((req.query as Record<string, unknown>).q) !== '') await searchLimit(req);
+  };
+  app.get('/search', { preHandler: searchGuard }, async (req, reply) => {
     const site = await websites.get();
     const q = normaliseQuery((req.query as Record<string, unknown>).q);
-    const results = q ? await visibleHits(app, req, site, await searchSite(db, site.id, q)) : [];
+    const results = q ? await visibleHits(app, req, site, await cachedSearch(app, site.id, q)) : [];
     return send(req, reply, {
       template: 'system/search.html',
       pageType: PageType.SEARCH,
@@ -385,7 +492,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   });
 
   app.setNotFoundHandler(async (req, reply) => {
-    if (req.url.startsWith('/api/')) return reply.status(404).send({ error: 'Not found', message: 'Not found' });
+    if (isApiPath(req.url)) return reply.status(404).send({ error: 'Not found', message: 'Not found' });
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply.status(404).send({ error: 'Not found', message: 'Not found' });
     return notFound(req, reply);
   });

@@ -1,3 +1,4 @@
+import '../cldr-packs.js';
 import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';

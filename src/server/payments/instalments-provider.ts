@@ -13,7 +13,8 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { isInstalmentEligiblePrice, instalmentBrand, instalmentLocale, type InstalmentContext } from '../../core/instalments.js';
-import type { ChargeRequest, ChargeResult, PaymentProvider } from './provider.js';
+import type { ChargeRequest, ChargeResult, PaymentProvider, ProviderPayment } from './provider.js';
+import { providerPayment } from './test-provider.js';
 
 export const INSTALMENTS_PROVIDER = 'instalments';
 
@@ -35,6 +36,7 @@ interface PaymentRow {
   status: string;
   brand: string;
   last4: string;
+  refunded_cents?: number | string;
 }
 
 export class InstalmentTestProvider implements PaymentProvider {
@@ -55,7 +57,7 @@ export class InstalmentTestProvider implements PaymentProvider {
   }
 
   private async find(id: string): Promise<PaymentRow | null> {
-    const r = await rows<PaymentRow>(this.database.db, sql`select id, amount_cents, status, brand, last4 from test_payments where id = ${id}`);
+    const r = await rows<PaymentRow>(this.database.db, sql`select id, amount_cents, status, brand, last4, refunded_cents from test_payments where id = ${id}`);
     return r[0] ?? null;
   }
 
@@ -84,6 +86,11 @@ export class InstalmentTestProvider implements PaymentProvider {
       values (${id}, ${req.amountCents}, ${req.currency}, ${status}, ${instalmentBrand(locale) ?? 'afterpay'}, ${''}) on conflict (id) do nothing`);
     const p = await this.find(id);
     return p ? this.result(p, req.amountCents) : { status: 'declined', message: instalmentDeclineMessages.DECLINED };
+  }
+
+  async lookup(idempotencyKey: string): Promise<ProviderPayment | null> {
+    const p = await this.find(this.idFor(idempotencyKey));
+    return p ? providerPayment(p) : null;
   }
 
   async refund(paymentId: string, amountCents?: number): Promise<{ refundedCents: number }> {

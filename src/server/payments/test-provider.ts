@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { cardBrand, cardDigits, cardErrors } from '../../core/checkout.js';
-import type { ChargeRequest, ChargeResult, PaymentProvider } from './provider.js';
+import type { ChargeRequest, ChargeResult, PaymentProvider, ProviderPayment } from './provider.js';
 
 export const TEST_CARDS = {
   SUCCESS: '4242424242424242',
@@ -122,6 +122,11 @@ export class TestPaymentProvider implements PaymentProvider {
     return p ? { status: p.status, amountCents: Number(p.amount_cents), refundedCents: Number(p.refunded_cents) } : null;
   }
 
+  async lookup(idempotencyKey: string): Promise<ProviderPayment | null> {
+    const p = await this.find(this.idFor(idempotencyKey));
+    return p ? providerPayment(p) : null;
+  }
+
   async refund(paymentId: string, amountCents?: number): Promise<{ refundedCents: number }> {
     const r = await rows<{ refunded_cents: string | number }>(
       this.database.db,
@@ -131,4 +136,10 @@ export class TestPaymentProvider implements PaymentProvider {
     );
     return { refundedCents: Number(r[0]?.refunded_cents ?? 0) };
   }
+}
+
+/** A test_payments row as the provider interface reports it. */
+export function providerPayment(p: { id: string; amount_cents: number | string; status: string; brand: string; last4: string; refunded_cents?: number | string }): ProviderPayment {
+  const status = p.status === 'succeeded' || p.status === 'refunded' || p.status === 'requires_action' ? p.status : 'failed';
+  return { paymentId: p.id, status, amountCents: Number(p.amount_cents), refundedCents: Number(p.refunded_cents ?? 0), brand: p.brand, last4: p.last4 };
 }

@@ -6,11 +6,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderIsland } from '../../web/ssr.js';
 import { PageType } from '../../core/enums.js';
-import { allCollections, navigationJson, websiteJson } from '../pages/context.js';
+import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/context.js';
 import { CART_COOKIE } from '../commerce/routes.js';
 import { commerceWidgets } from '../commerce/widgets.js';
 import { siteLanguages } from './settings.js';
+import { siteUserMessages } from './site-users.js';
 import type { AccountMode, AccountPageProps } from '../../web/islands/AccountPage.js';
+import { nonceScripts } from '../plugins/csp.js';
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -30,10 +32,9 @@ const TITLES: Record<AccountMode, string> = {
   denied: 'Members only',
 };
 
-export async function accountPages(app: FastifyInstance) {
-  const { websites, theme, assets, carts } = app.services;
-
-  async function page(req: FastifyRequest, reply: FastifyReply, mode: AccountMode, extra: Partial<AccountPageProps> = {}, status = 200) {
+/** An account page (also the answer to the forms' plain posts, with their error or notice: nojs/account-form.ts). */
+export async function accountPage(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, mode: AccountMode, extra: Partial<AccountPageProps> = {}, status = 200) {
+    const { websites, theme, assets, carts } = app.services;
     const site = await websites.get();
     const collections = await allCollections(app.database.db, site.id);
     const path = req.url.split('?')[0] ?? '/';
@@ -42,16 +43,19 @@ export async function accountPages(app: FastifyInstance) {
     const languages = siteLanguages(site);
     const props: AccountPageProps = {
       mode,
-      error: typeof q.error === 'string' ? q.error.slice(0, 200) : undefined,
+      // A code mapped to a message, never text from the address (a link could put any words there).
+      error: q.error === 'link' ? siteUserMessages.LINK_EXPIRED : undefined,
       next: safeNext(q.next),
       user: u ? { email: u.email, displayName: u.displayName, language: u.language } : null,
       languages: languages.length > 1 ? languages : [],
+      // The forms are plain posts too (no JavaScript): they carry the crumb.
+      crumb: req.crumb,
       ...extra,
     };
     const pageType = mode === 'denied' ? PageType.MEMBER_AREA_ACCESS_DENIED : PageType.PAGE;
     const context: Record<string, unknown> = {
       website: websiteJson(site, websites),
-      websiteSettings: { storeSettings: websites.storeSettings(site) },
+      websiteSettings: websiteSettingsJson(site, websites),
       navigation: navigationJson(site, new Map(collections.map((c) => [c.id, c])), path),
       pageType,
       pageTitle: TITLES[mode],
@@ -61,20 +65,24 @@ export async function accountPages(app: FastifyInstance) {
       return reply.send({ ...context, account: props });
     }
     const cart = await carts.find({ token: req.cookies[CART_COOKIE], siteUserId: u?.id ?? null });
-    const client = assets.tags('site');
+    const nonce = req.cspNonce();
+    const client = assets.tags('site', nonce);
     const injection = (site.settings.codeInjection ?? {}) as { header?: string; footer?: string };
     const mainContent = `<section class="account-page">${renderIsland('AccountPage', props as unknown as Record<string, unknown>)}</section>`;
     const tessera = {
-      headers: `<link rel="stylesheet" href="/theme/site.css">${client.head}${injection.header ?? ''}`,
-      footers: `${client.body}${injection.footer ?? ''}`,
-      cartPill: renderIsland('CartPill', { totalQuantity: cart?.totalQuantity ?? 0 }),
+      headers: `<link rel="stylesheet" href="/theme/site.css">${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
+      footers: `${client.body}${nonceScripts(injection.footer ?? '', nonce)}`,
+      cartPill: renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 }),
       title: esc(`${TITLES[mode]} — ${site.title}`),
     };
     const renderOpts = { locale: site.locale, timeZone: site.timeZone, renderer: commerceWidgets({ currency: site.currency, settings: websites.storeSettings(site) }) };
     const html = theme.render('site.region', { ...context, mainContent, tessera }, renderOpts);
     reply.status(status).header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
     return reply.type('text/html; charset=utf-8').send(html);
-  }
+}
+
+export async function accountPages(app: FastifyInstance) {
+  const page = (req: FastifyRequest, reply: FastifyReply, mode: AccountMode, extra: Partial<AccountPageProps> = {}, status = 200) => accountPage(app, req, reply, mode, extra, status);
 
   app.get('/account', async (req, reply) => {
     if (!req.siteUser) return reply.redirect('/account/login', 303);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientAssets } from '../pages/assets.js';
+import { signInError } from './auth-routes.js';
 import { renderLoginPage } from '../../web/ssr-admin.js';
 
 function attr(s: string): string {
@@ -38,7 +39,8 @@ export async function adminRoutes(app: FastifyInstance, opts: { assets: ClientAs
   app.get('/config/login', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
     const props = {
-      error: typeof q.error === 'string' ? q.error.slice(0, 200) : undefined,
+      // A code mapped to a message (auth-routes.ts), never text from the address.
+      error: signInError(q.error),
       next: typeof q.next === 'string' ? q.next.slice(0, 200) : undefined,
       crumb: req.crumb,
     };

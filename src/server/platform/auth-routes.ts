@@ -3,8 +3,40 @@ import { z } from 'zod';
 import type { OwnerService } from './owners.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 import { HttpError } from '../errors.js';
+import { RateLimiter } from '../plugins/rate-limit.js';
+import { security } from '../../core/messages.js';
 
 export const LOGIN_FAILED = 'That email and password do not match an account.';
+export const LINK_FAILED = 'This sign-in link has expired or was already used.';
+
+/**
+ * The sign-in page shows an error by code (`/config/login?error=failed`), never text from the address,
+ * so nobody can send an owner a link to the real sign-in page carrying words of their choosing.
+ */
+export const SIGN_IN_ERRORS: Readonly<Record<string, string>> = {
+  failed: LOGIN_FAILED,
+  email: 'Enter your email.',
+  password: 'Enter your password.',
+  invalid: 'Invalid request',
+  link: LINK_FAILED,
+  'too-many': security.TOO_MANY_SIGN_INS,
+};
+
+/** The message of an error code from a query, or undefined for anything unknown. */
+export function signInError(code: unknown): string | undefined {
+  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(SIGN_IN_ERRORS, code) ? SIGN_IN_ERRORS[code] : undefined;
+}
+
+/**
+ * Owner sign-in limits (issue 21, item 5): per IP address, and per account (the email tried) in two
+ * tiers, a short one and a day-long one, so a slow guesser backs off to a few tries a day. When the short
+ * per-account tier is first passed, the account's own address gets a lock notice through the outbox.
+ */
+export const OWNER_SIGN_IN_LIMITS = {
+  ip: { name: 'owner-sign-in-ip', max: 20, windowMs: 10 * 60_000, message: security.TOO_MANY_SIGN_INS },
+  account: { name: 'owner-sign-in-account', max: 10, windowMs: 15 * 60_000, message: security.TOO_MANY_SIGN_INS },
+  accountDay: { name: 'owner-sign-in-account-day', max: 50, windowMs: 24 * 3_600_000, message: security.TOO_MANY_SIGN_INS },
+} as const;
 
 const loginBody = z.object({
   email: z.string().trim().min(1, 'Enter your email.').max(320),
@@ -20,20 +52,40 @@ function safeNext(next: string | undefined): string {
 
 export async function authRoutes(app: FastifyInstance, opts: { owners: OwnerService }) {
   const { owners } = opts;
+  const limiter: RateLimiter = app.services.rateLimiter;
+
+  /** The lock notice: to the account's own address (nothing when no account has it), once per window. */
+  const lockNotice = async (email: string) => {
+    const owner = await owners.byEmail(email);
+    if (!owner) return;
+    await app.services.mailer.enqueue(app.database.db, { kind: 'owner-sign-in-locked', to: owner.email, subject: security.LOCK_NOTICE_SUBJECT, text: security.LOCK_NOTICE_TEXT, ref: owner.id });
+    app.services.mailer.kick();
+  };
 
   app.post('/api/auth/login', async (req, reply) => {
     const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
     const parsed = loginBody.safeParse(req.body ?? {});
+    const refuse = (code: string, status: number) => {
+      if (isForm) return reply.redirect(`/config/login?error=${code}`, 303);
+      throw new HttpError(status, SIGN_IN_ERRORS[code]!, undefined, status === 429 ? { retryAfterSeconds: 900 } : undefined);
+    };
+    // Per address first: a request over it costs no database read and no password hash.
+    if ((await limiter.hit(OWNER_SIGN_IN_LIMITS.ip, req.ip)) > OWNER_SIGN_IN_LIMITS.ip.max) return refuse('too-many', 429);
     if (!parsed.success) {
-      const message = parsed.error.issues[0]?.message ?? 'Invalid request';
-      if (isForm) return reply.redirect(`/config/login?error=${encodeURIComponent(message)}`, 303);
-      throw new HttpError(400, message);
+      const path = String(parsed.error.issues[0]?.path[0] ?? '');
+      return refuse(path === 'email' || path === 'password' ? path : 'invalid', 400);
+    }
+    const account = parsed.data.email.trim().toLowerCase().slice(0, 320);
+    const [short, day] = await Promise.all([limiter.hit(OWNER_SIGN_IN_LIMITS.account, account), limiter.hit(OWNER_SIGN_IN_LIMITS.accountDay, account)]);
+    if (short > OWNER_SIGN_IN_LIMITS.account.max || day > OWNER_SIGN_IN_LIMITS.accountDay.max) {
+      if (short === OWNER_SIGN_IN_LIMITS.account.max + 1 || day === OWNER_SIGN_IN_LIMITS.accountDay.max + 1) await lockNotice(account);
+      req.log.warn({ event: 'owner-sign-in-limited' }, 'owner sign-in rate limited');
+      return refuse('too-many', 429);
     }
     const owner = await owners.authenticate(parsed.data.email, parsed.data.password);
     if (!owner) {
       req.log.info({ event: 'owner-login-failed' }, 'owner sign-in refused');
-      if (isForm) return reply.redirect(`/config/login?error=${encodeURIComponent(LOGIN_FAILED)}`, 303);
-      throw new HttpError(401, LOGIN_FAILED);
+      return refuse('failed', 401);
     }
     const { token, expiresAt } = await owners.startSession(owner.id);
     app.setOwnerCookie(req, reply, token, expiresAt);
@@ -57,7 +109,7 @@ export async function authRoutes(app: FastifyInstance, opts: { owners: OwnerServ
   app.get('/config/login/link', async (req, reply) => {
     const token = (req.query as Record<string, unknown>).token;
     const owner = typeof token === 'string' ? await owners.redeemSignInLink(token) : null;
-    if (!owner) return reply.redirect(`/config/login?error=${encodeURIComponent('This sign-in link has expired or was already used.')}`, 303);
+    if (!owner) return reply.redirect('/config/login?error=link', 303);
     const session = await owners.startSession(owner.id);
     app.setOwnerCookie(req, reply, session.token, session.expiresAt);
     return reply.redirect('/config', 303);

@@ -4,12 +4,13 @@
  * row's `version` (a second owner saving over a first one is refused, nothing is overwritten) and leaves an
  * audit row.
  */
+import { isEmailAddress } from '../../core/email.js';
 import { parseInput } from './validate.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { rows } from '../db-util.js';
 import { z } from 'zod';
-import type { Tx } from '../../db/index.js';
+import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { CollectionType, ProductType, RecordType, Role, isEnumValue } from '../../core/enums.js';
@@ -23,6 +24,7 @@ import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
 import { appReservedUrlIds, changeSettings, CONTENT_ROLES, READ_ROLES, SETTINGS_ROLES, STORE_ROLES } from './settings.js';
 import { stockChangedHooks } from './stock-hooks.js';
+import { cleanOwnerHtml, ownerPlainText } from '../content/owner-html.js';
 
 export const STALE_EDIT = 'Someone else saved this since you opened it. Reload to see their changes: nothing was overwritten.';
 
@@ -31,6 +33,9 @@ const { items, productVariants, collections, accounts, auditLog } = schema;
 // ------------------------------------------------------------------------------------------------
 // Shapes
 // ------------------------------------------------------------------------------------------------
+
+export const SEO_TITLE_MAX = 70;
+export const SEO_DESCRIPTION_MAX = 320;
 
 const cents = (label: string) =>
   z
@@ -48,7 +53,10 @@ const variantIn = z.object({
   onSale: z.boolean().optional().default(false),
   qtyInStock: z.number({ error: 'Stock must be a number.' }).int('Stock must be a whole number.').min(0, 'Stock cannot be negative.').max(1_000_000),
   unlimited: z.boolean().optional().default(false),
-  weightGrams: z.number().int().min(0).max(10_000_000).optional().default(0),
+  weightGrams: z.number({ error: 'Weight must be a number.' }).int('Weight must be in whole grams.').min(0, 'Weight cannot be negative.').max(10_000_000).optional().default(0),
+  /** The variant's own image: one of the product's image URLs, or '' for the product's first image. */
+  imageUrl: z.string().trim().max(2000).optional().default(''),
+  lowStockThreshold: z.number({ error: 'The low-stock threshold must be a number.' }).int('The low-stock threshold must be a whole number.').min(0, 'The low-stock threshold cannot be negative.').max(1_000_000).optional().default(0),
 });
 
 const subscriptionPlan = z
@@ -69,6 +77,8 @@ const imageIn = z.object({
     .string()
     .regex(/^\d{1,5}x\d{1,5}$/)
     .optional(),
+  /** Where the image's subject is (0 to 1 from the left and the top); crops keep it in view. */
+  mediaFocalPoint: z.object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) }).optional(),
 });
 
 const STATUSES = ['published', 'draft', 'scheduled', 'needs-review', 'private'] as const;
@@ -95,8 +105,16 @@ const productIn = z.object({
   useCustomAddButtonText: z.boolean().optional().default(false),
   customAddButtonText: z.string().max(100).optional().default(''),
   variants: z.array(variantIn).min(1, 'A product needs at least one variant.').max(250),
+  /** Search results: the page title and description (empty: the product's title and excerpt). */
+  seoTitle: z.string().trim().max(SEO_TITLE_MAX, `Keep the SEO title to ${SEO_TITLE_MAX} characters.`).optional(),
+  seoDescription: z.string().trim().max(SEO_DESCRIPTION_MAX, `Keep the SEO description to ${SEO_DESCRIPTION_MAX} characters.`).optional(),
+  /** When a scheduled product goes live (ISO time with offset; the admin works it out in the site's time zone). */
+  publishOn: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }).optional(),
 });
-type ProductIn = z.infer<typeof productIn>;
+export type ProductIn = z.infer<typeof productIn>;
+export { productIn };
+
+export const SCHEDULED_IN_PAST = 'Choose a time in the future to schedule this product, or publish it now.';
 
 const idParam = z.object({ id: z.string().min(1).max(64) });
 const versionQuery = z.object({ version: z.coerce.number().int() });
@@ -116,6 +134,7 @@ export function productErrors(p: ProductIn): Record<string, string> {
     if (skus.has(v.sku.toLowerCase())) errors[`variants.${i}.sku`] = platformMessages.tagExists('SKU');
     skus.add(v.sku.toLowerCase());
     if (v.onSale && v.salePriceCents >= v.priceCents) errors[`variants.${i}.salePriceCents`] = 'The sale price must be lower than the price.';
+    if (v.imageUrl && !p.images.some((img) => img.assetUrl === v.imageUrl)) errors[`variants.${i}.imageUrl`] = 'Choose one of the product\'s images for this variant.';
     const names = Object.keys(v.attributes);
     if (p.variants.length > 1 || options.length > 0) {
       for (const o of options) if (!v.attributes[o]) errors[`variants.${i}.attributes.${o}`] = 'Choose a value for every option.';
@@ -126,6 +145,7 @@ export function productErrors(p: ProductIn): Record<string, string> {
     }
   });
   if (p.variants.length > 1 && options.length === 0) errors.variantOptionOrdering = 'Add an option (such as Size) so visitors can tell the variants apart.';
+  if (p.status === 'scheduled' && (!p.publishOn || new Date(p.publishOn).getTime() <= Date.now())) errors.publishOn = SCHEDULED_IN_PAST;
   if (p.isSubscribable && !p.subscriptionPlan) errors.subscriptionPlan = 'Choose how often the subscription renews.';
   if (p.isSubscribable && p.productType !== ProductType.PHYSICAL && p.productType !== ProductType.SERVICE) {
     errors.isSubscribable = 'Only physical and service products can be subscribed to.';
@@ -142,15 +162,36 @@ function structuredContentOf(p: ProductIn): Record<string, unknown> {
     variantOptionOrdering: p.variantOptionOrdering,
     useCustomAddButtonText: p.useCustomAddButtonText,
     customAddButtonText: p.customAddButtonText,
+    // Written only when set, so a product saved without SEO text is stored exactly as before.
+    seoTitle: p.seoTitle || undefined,
+    seoDescription: p.seoDescription || undefined,
   };
 }
 
 function assetsOf(p: ProductIn): Record<string, unknown>[] {
-  return p.images.map((i) => ({ assetUrl: i.assetUrl, altText: i.altText, originalSize: i.originalSize ?? '1000x1000', mediaFocalPoint: { x: 0.5, y: 0.5 } }));
+  return p.images.map((i) => ({ assetUrl: i.assetUrl, altText: i.altText, originalSize: i.originalSize ?? '1000x1000', mediaFocalPoint: i.mediaFocalPoint ?? { x: 0.5, y: 0.5 } }));
 }
 
 type VariantRow = typeof productVariants.$inferSelect;
+
+/**
+ * The product's option names: the stored ordering, else the attribute names its variants use, in first-seen
+ * order. Products stored without an ordering (the demo data before issue 24, imports) would otherwise come
+ * back from GET with attributes that PUT refuses ('Color is not one of the expected options').
+ */
+export function optionOrderingOf(stored: unknown, variants: Array<{ attributes: Record<string, string> | null }>): string[] {
+  if (Array.isArray(stored) && stored.length > 0) return stored.map(String);
+  const names: string[] = [];
+  for (const v of variants) for (const k of Object.keys(v.attributes ?? {})) if (!names.includes(k)) names.push(k);
+  return names;
+}
 type ItemRow = typeof items.$inferSelect;
+
+function focalOf(v: unknown): { x: number; y: number } {
+  const f = (v ?? {}) as { x?: unknown; y?: unknown };
+  const clamp = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0.5);
+  return { x: clamp(f.x), y: clamp(f.y) };
+}
 
 function productJson(item: ItemRow, variants: VariantRow[]) {
   const sc = item.structuredContent;
@@ -163,14 +204,17 @@ function productJson(item: ItemRow, variants: VariantRow[]) {
     body: item.body,
     excerpt: item.excerpt,
     status: item.status,
+    publishOn: item.publishOn.toISOString(),
     tags: item.tags,
     categories: item.categories,
-    images: item.assets.map((a) => ({ assetUrl: String(a.assetUrl ?? ''), altText: String(a.altText ?? ''), originalSize: a.originalSize })),
+    seoTitle: String(sc.seoTitle ?? ''),
+    seoDescription: String(sc.seoDescription ?? ''),
+    images: item.assets.map((a) => ({ assetUrl: String(a.assetUrl ?? ''), altText: String(a.altText ?? ''), originalSize: a.originalSize, mediaFocalPoint: focalOf(a.mediaFocalPoint) })),
     productType: Number(sc.productType ?? ProductType.PHYSICAL),
     isSubscribable: sc.isSubscribable === true,
     subscriptionPlan: (sc.subscriptionPlan as unknown) ?? null,
     additionalFieldsFormId: (sc.additionalFieldsFormId as string | undefined) ?? null,
-    variantOptionOrdering: (sc.variantOptionOrdering as string[] | undefined) ?? [],
+    variantOptionOrdering: optionOrderingOf(sc.variantOptionOrdering, variants),
     useCustomAddButtonText: sc.useCustomAddButtonText === true,
     customAddButtonText: String(sc.customAddButtonText ?? ''),
     variants: variants.map((v) => ({
@@ -183,6 +227,8 @@ function productJson(item: ItemRow, variants: VariantRow[]) {
       qtyInStock: v.qtyInStock,
       unlimited: v.unlimited,
       weightGrams: v.weightGrams,
+      imageUrl: v.imageUrl,
+      lowStockThreshold: v.lowStockThreshold,
     })),
   };
 }
@@ -190,6 +236,203 @@ function productJson(item: ItemRow, variants: VariantRow[]) {
 // ------------------------------------------------------------------------------------------------
 // Routes
 // ------------------------------------------------------------------------------------------------
+
+// ---- Product writes (shared by the routes and the CSV import) -----------------------------------
+
+export const loadProduct = async (tx: Tx | Db, id: string, websiteId: string) => {
+  const [item] = await tx
+    .select()
+    .from(items)
+    .where(and(eq(items.id, id), eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM)));
+  if (!item) return null;
+  const variants = await tx.select().from(productVariants).where(eq(productVariants.itemId, id)).orderBy(asc(productVariants.ordering));
+  return { item, variants };
+};
+
+export const storeCollection = async (tx: Tx, id: string | undefined, websiteId: string) => {
+  if (!id) throw badRequest('Choose the store this product belongs to.', { collectionId: 'Choose the store this product belongs to.' });
+  const [c] = await tx.select().from(collections).where(and(eq(collections.id, id), eq(collections.websiteId, websiteId)));
+  if (!c || c.type !== CollectionType.PRODUCTS) throw badRequest('Choose the store this product belongs to.', { collectionId: 'Choose the store this product belongs to.' });
+  return c;
+};
+
+/**
+ * Locks the collection row, then counts its items: a product joins only while the store holds
+ * fewer than 200 (platform.md section 9). The lock makes two concurrent adds take turns, so
+ * they cannot pass the limit together. Answers the count (the new item's ordering).
+ */
+export const lockRoomFor = async (tx: Tx, c: typeof collections.$inferSelect) => {
+  await tx.select({ id: collections.id }).from(collections).where(eq(collections.id, c.id)).for('update');
+  const [n] = await rows<{ n: number | string }>(tx, sql`select count(*) as n from items where collection_id = ${c.id}`);
+  const count = Number(n?.n ?? 0);
+  const full = collectionAddError(c, count);
+  if (full) throw badRequest(full, { collectionId: full });
+  return count;
+};
+
+export const itemUrlId = async (tx: Tx, collectionId: string, wanted: string, title: string, selfId?: string) => {
+  const base = slugify(wanted || title) || 'item';
+  const rows = await tx
+    .select({ urlId: items.urlId })
+    .from(items)
+    .where(selfId ? and(eq(items.collectionId, collectionId), ne(items.id, selfId)) : eq(items.collectionId, collectionId));
+  const taken = new Set(rows.map((r) => r.urlId));
+  if (wanted && taken.has(base)) throw badRequest(platformMessages.tagExists('URL'), { urlId: platformMessages.tagExists('URL') });
+  return nextFreeSlug(base, taken);
+};
+
+/** Writes the variants of a product: updated in place, added, removed; stock hooks run for changed stock. */
+export const saveVariants = async (tx: Tx, itemId: string, before: VariantRow[], wanted: ProductIn['variants']) => {
+  const byId = new Map(before.map((v) => [v.id, v]));
+  const keep = new Set(wanted.map((v) => v.id).filter((x): x is string => !!x && byId.has(x)));
+  const gone = before.filter((v) => !keep.has(v.id)).map((v) => v.id);
+  if (gone.length) await tx.delete(productVariants).where(inArray(productVariants.id, gone));
+  // SKUs are unique per product: free the kept variants' SKUs first so two variants may swap theirs.
+  for (const id of keep) await tx.update(productVariants).set({ sku: `__tmp_${id}` }).where(eq(productVariants.id, id));
+  let ordering = 0;
+  for (const v of wanted) {
+    const values = {
+      sku: v.sku,
+      attributes: v.attributes,
+      priceCents: v.priceCents,
+      salePriceCents: v.salePriceCents,
+      onSale: v.onSale,
+      qtyInStock: Math.min(v.qtyInStock, QUANTITY_MAX * 100),
+      unlimited: v.unlimited,
+      weightGrams: v.weightGrams,
+      imageUrl: v.imageUrl,
+      lowStockThreshold: v.lowStockThreshold,
+      ordering: ordering++,
+    };
+    const old = v.id ? byId.get(v.id) : undefined;
+    if (old) {
+      await tx.update(productVariants).set(values).where(eq(productVariants.id, old.id));
+      if (old.qtyInStock !== values.qtyInStock || old.unlimited !== values.unlimited) {
+        for (const hook of stockChangedHooks) {
+          await hook(tx, old.id, { qtyInStock: old.qtyInStock, unlimited: old.unlimited }, { qtyInStock: values.qtyInStock, unlimited: values.unlimited });
+        }
+      }
+    } else {
+      await tx.insert(productVariants).values({ id: newId(), itemId, ...values });
+    }
+  }
+};
+
+/** The additional-fields form must exist (forms area's table), unless it is the one the product has already. */
+export const checkForm = async (tx: Tx, formId: string | null | undefined, current?: unknown) => {
+  if (!formId || formId === current) return;
+  const found = await rows<{ id: string }>(tx, sql`select id from forms where id = ${formId} limit 1`);
+  if (found.length === 0) throw badRequest(platformMessages.notExpectedOption(formId), { additionalFieldsFormId: platformMessages.notExpectedOption(formId) });
+};
+
+/** Names the reason of the stock changes `tx` makes, for the stock_movements trigger (migration 0019). */
+export async function stockReason(tx: Tx, reason: 'manual' | 'import') {
+  await tx.execute(sql`select set_config('tessera.stock_reason', ${reason}, true)`);
+}
+
+export const SKU_TAKEN = (sku: string) => `The SKU ${sku} is already used by another product. Choose another one.`;
+
+/** A SKU names one variant in the whole store: none of `variants` may use a SKU of another product of the site. */
+export async function checkStoreSkus(tx: Tx, websiteId: string, variants: Array<{ sku: string }>, selfId: string | null) {
+  if (variants.length === 0) return;
+  const wanted = variants.map((v) => v.sku.toLowerCase());
+  const taken = await rows<{ sku: string }>(
+    tx,
+    sql`select v.sku from product_variants v join items i on i.id = v.item_id
+        where i.website_id = ${websiteId} and lower(v.sku) in (${sql.join(wanted.map((w) => sql`${w}`), sql`, `)})
+        ${selfId ? sql`and i.id <> ${selfId}` : sql``} limit 1`,
+  );
+  if (taken[0]) {
+    const i = wanted.indexOf(taken[0].sku.toLowerCase());
+    const message = SKU_TAKEN(taken[0].sku);
+    throw badRequest(message, { [`variants.${i}.sku`]: message });
+  }
+}
+
+/** Writes a new product (checked with productErrors) in `tx`; answers its JSON. Used by the editor and the CSV import. */
+export async function createProductTx(tx: Tx, websiteId: string, accountId: string, p: ProductIn, reason: 'manual' | 'import' = 'manual') {
+  await stockReason(tx, reason);
+  const c = await storeCollection(tx, p.collectionId, websiteId);
+  await checkForm(tx, p.additionalFieldsFormId);
+  await checkStoreSkus(tx, websiteId, p.variants, null);
+  const count = await lockRoomFor(tx, c);
+  const id = newId();
+  const urlId = await itemUrlId(tx, c.id, p.urlId ?? '', p.title);
+  await tx.insert(items).values({
+    id,
+    websiteId: websiteId,
+    collectionId: c.id,
+    urlId,
+    title: p.title,
+    recordType: RecordType.STORE_ITEM,
+    body: cleanOwnerHtml(p.body),
+    excerpt: p.excerpt !== undefined ? ownerPlainText(p.excerpt) : ownerPlainText(p.body).slice(0, 250),
+    status: p.status,
+    publishOn: p.publishOn ? new Date(p.publishOn) : new Date(),
+    tags: p.tags,
+    categories: p.categories ?? [],
+    assets: assetsOf(p),
+    structuredContent: structuredContentOf(p),
+    ordering: count,
+  });
+  await saveVariants(tx, id, [], p.variants);
+  const saved = (await loadProduct(tx, id, websiteId))!;
+  await audit(tx, { websiteId: websiteId, accountId: accountId, action: 'product.create', entity: 'product', entityId: id, after: productJson(saved.item, saved.variants) });
+  return productJson(saved.item, saved.variants);
+}
+
+/** Updates product `id` (the version must match) in `tx`; answers its JSON. Used by the editor and the CSV import. */
+export async function updateProductTx(tx: Tx, websiteId: string, accountId: string, id: string, p: ProductIn, reason: 'manual' | 'import' = 'manual') {
+  await stockReason(tx, reason);
+  const [locked] = await tx.select().from(items).where(and(eq(items.id, id), eq(items.websiteId, websiteId))).for('update');
+  if (!locked || locked.recordType !== RecordType.STORE_ITEM) throw notFound('No such product.');
+  if (locked.version !== p.version) throw new HttpError(409, STALE_EDIT, undefined, { currentVersion: locked.version });
+  const before = (await loadProduct(tx, id, websiteId))!;
+  await checkForm(tx, p.additionalFieldsFormId, locked.structuredContent.additionalFieldsFormId);
+  await checkStoreSkus(tx, websiteId, p.variants, id);
+  const target = p.collectionId && p.collectionId !== locked.collectionId ? await storeCollection(tx, p.collectionId, websiteId) : undefined;
+  // Moving the product into another store adds it there: the same limit applies.
+  if (target) await lockRoomFor(tx, target);
+  const collectionId = target?.id ?? locked.collectionId;
+  const urlId = p.urlId && p.urlId === locked.urlId && collectionId === locked.collectionId ? locked.urlId : await itemUrlId(tx, collectionId, p.urlId ?? '', p.title, id);
+  await tx
+    .update(items)
+    .set({
+      collectionId,
+      urlId,
+      title: p.title,
+      body: cleanOwnerHtml(p.body),
+      excerpt: p.excerpt !== undefined ? ownerPlainText(p.excerpt) : locked.excerpt,
+      status: p.status,
+      // Publishing stamps the time it went live; scheduling keeps the chosen time.
+      publishOn: p.status === 'scheduled' && p.publishOn ? new Date(p.publishOn) : p.status === 'published' && locked.status !== 'published' ? new Date() : locked.publishOn,
+      tags: p.tags,
+      categories: p.categories ?? locked.categories,
+      assets: assetsOf(p),
+      structuredContent: {
+        ...locked.structuredContent,
+        ...structuredContentOf(p),
+        ...(p.isSubscribable ? {} : { subscriptionPlan: undefined }),
+        // An inline form copy only stays with the form it copies.
+        ...(p.additionalFieldsFormId === locked.structuredContent.additionalFieldsFormId ? {} : { additionalFieldsForm: undefined }),
+      },
+      version: locked.version + 1,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(items.id, id), eq(items.version, locked.version)));
+  await saveVariants(tx, id, before.variants, p.variants);
+  const saved = (await loadProduct(tx, id, websiteId))!;
+  await audit(tx, {
+    websiteId: websiteId,
+    accountId: accountId,
+    action: 'product.update',
+    entity: 'product',
+    entityId: id,
+    before: productJson(before.item, before.variants),
+    after: productJson(saved.item, saved.variants),
+  });
+  return productJson(saved.item, saved.variants);
+}
 
 export async function configRoutes(app: FastifyInstance) {
   const db = app.database.db;
@@ -203,83 +446,6 @@ export async function configRoutes(app: FastifyInstance) {
     const site = await websites.get();
     if (req.owner!.websiteId !== site.id) throw notFound('No such website.');
     return site;
-  };
-
-  const loadProduct = async (tx: Tx | typeof db, id: string, websiteId: string) => {
-    const [item] = await tx
-      .select()
-      .from(items)
-      .where(and(eq(items.id, id), eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM)));
-    if (!item) return null;
-    const variants = await tx.select().from(productVariants).where(eq(productVariants.itemId, id)).orderBy(asc(productVariants.ordering));
-    return { item, variants };
-  };
-
-  const storeCollection = async (tx: Tx, id: string | undefined, websiteId: string) => {
-    if (!id) throw badRequest('Choose the store this product belongs to.', { collectionId: 'Choose the store this product belongs to.' });
-    const [c] = await tx.select().from(collections).where(and(eq(collections.id, id), eq(collections.websiteId, websiteId)));
-    if (!c || c.type !== CollectionType.PRODUCTS) throw badRequest('Choose the store this product belongs to.', { collectionId: 'Choose the store this product belongs to.' });
-    return c;
-  };
-
-  /**
-   * Locks the collection row, then counts its items: a product joins only while the store holds
-   * fewer than 200 (platform.md section 9). The lock makes two concurrent adds take turns, so
-   * they cannot pass the limit together. Answers the count (the new item's ordering).
-   */
-  const lockRoomFor = async (tx: Tx, c: typeof collections.$inferSelect) => {
-    await tx.select({ id: collections.id }).from(collections).where(eq(collections.id, c.id)).for('update');
-    const [n] = await rows<{ n: number | string }>(tx, sql`select count(*) as n from items where collection_id = ${c.id}`);
-    const count = Number(n?.n ?? 0);
-    const full = collectionAddError(c, count);
-    if (full) throw badRequest(full, { collectionId: full });
-    return count;
-  };
-
-  const itemUrlId = async (tx: Tx, collectionId: string, wanted: string, title: string, selfId?: string) => {
-    const base = slugify(wanted || title) || 'item';
-    const rows = await tx
-      .select({ urlId: items.urlId })
-      .from(items)
-      .where(selfId ? and(eq(items.collectionId, collectionId), ne(items.id, selfId)) : eq(items.collectionId, collectionId));
-    const taken = new Set(rows.map((r) => r.urlId));
-    if (wanted && taken.has(base)) throw badRequest(platformMessages.tagExists('URL'), { urlId: platformMessages.tagExists('URL') });
-    return nextFreeSlug(base, taken);
-  };
-
-  /** Writes the variants of a product: updated in place, added, removed; stock hooks run for changed stock. */
-  const saveVariants = async (tx: Tx, itemId: string, before: VariantRow[], wanted: ProductIn['variants']) => {
-    const byId = new Map(before.map((v) => [v.id, v]));
-    const keep = new Set(wanted.map((v) => v.id).filter((x): x is string => !!x && byId.has(x)));
-    const gone = before.filter((v) => !keep.has(v.id)).map((v) => v.id);
-    if (gone.length) await tx.delete(productVariants).where(inArray(productVariants.id, gone));
-    // SKUs are unique per product: free the kept variants' SKUs first so two variants may swap theirs.
-    for (const id of keep) await tx.update(productVariants).set({ sku: `__tmp_${id}` }).where(eq(productVariants.id, id));
-    let ordering = 0;
-    for (const v of wanted) {
-      const values = {
-        sku: v.sku,
-        attributes: v.attributes,
-        priceCents: v.priceCents,
-        salePriceCents: v.salePriceCents,
-        onSale: v.onSale,
-        qtyInStock: Math.min(v.qtyInStock, QUANTITY_MAX * 100),
-        unlimited: v.unlimited,
-        weightGrams: v.weightGrams,
-        ordering: ordering++,
-      };
-      const old = v.id ? byId.get(v.id) : undefined;
-      if (old) {
-        await tx.update(productVariants).set(values).where(eq(productVariants.id, old.id));
-        if (old.qtyInStock !== values.qtyInStock || old.unlimited !== values.unlimited) {
-          for (const hook of stockChangedHooks) {
-            await hook(tx, old.id, { qtyInStock: old.qtyInStock, unlimited: old.unlimited }, { qtyInStock: values.qtyInStock, unlimited: values.unlimited });
-          }
-        }
-      } else {
-        await tx.insert(productVariants).values({ id: newId(), itemId, ...values });
-      }
-    }
   };
 
   // ---- Stores and products ----------------------------------------------------------------------
@@ -337,43 +503,10 @@ export async function configRoutes(app: FastifyInstance) {
     return p;
   };
 
-  /** The additional-fields form must exist (forms area's table), unless it is the one the product has already. */
-  const checkForm = async (tx: Tx, formId: string | null | undefined, current?: unknown) => {
-    if (!formId || formId === current) return;
-    const found = await rows<{ id: string }>(tx, sql`select id from forms where id = ${formId} limit 1`);
-    if (found.length === 0) throw badRequest(platformMessages.notExpectedOption(formId), { additionalFieldsFormId: platformMessages.notExpectedOption(formId) });
-  };
-
   app.post('/api/config/products', storeRoles, async (req, reply) => {
     const p = checkedProduct(req.body);
     const site = await siteOf(req);
-    const out = await db.transaction(async (tx) => {
-      const c = await storeCollection(tx, p.collectionId, site.id);
-      await checkForm(tx, p.additionalFieldsFormId);
-      const count = await lockRoomFor(tx, c);
-      const id = newId();
-      const urlId = await itemUrlId(tx, c.id, p.urlId ?? '', p.title);
-      await tx.insert(items).values({
-        id,
-        websiteId: site.id,
-        collectionId: c.id,
-        urlId,
-        title: p.title,
-        recordType: RecordType.STORE_ITEM,
-        body: p.body,
-        excerpt: p.excerpt ?? p.body.replace(/<[^>]+>/g, '').slice(0, 250),
-        status: p.status,
-        tags: p.tags,
-        categories: p.categories ?? [],
-        assets: assetsOf(p),
-        structuredContent: structuredContentOf(p),
-        ordering: count,
-      });
-      await saveVariants(tx, id, [], p.variants);
-      const saved = (await loadProduct(tx, id, site.id))!;
-      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'product.create', entity: 'product', entityId: id, after: productJson(saved.item, saved.variants) });
-      return productJson(saved.item, saved.variants);
-    });
+    const out = await db.transaction((tx) => createProductTx(tx, site.id, req.owner!.id, p));
     return reply.status(201).send(out);
   });
 
@@ -382,53 +515,7 @@ export async function configRoutes(app: FastifyInstance) {
     const p = checkedProduct(req.body);
     if (p.version === undefined) throw badRequest('version is required.', { version: 'version is required.' });
     const site = await siteOf(req);
-    return db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(items).where(and(eq(items.id, id), eq(items.websiteId, site.id))).for('update');
-      if (!locked || locked.recordType !== RecordType.STORE_ITEM) throw notFound('No such product.');
-      if (locked.version !== p.version) throw new HttpError(409, STALE_EDIT, undefined, { currentVersion: locked.version });
-      const before = (await loadProduct(tx, id, site.id))!;
-      await checkForm(tx, p.additionalFieldsFormId, locked.structuredContent.additionalFieldsFormId);
-      const target = p.collectionId && p.collectionId !== locked.collectionId ? await storeCollection(tx, p.collectionId, site.id) : undefined;
-      // Moving the product into another store adds it there: the same limit applies.
-      if (target) await lockRoomFor(tx, target);
-      const collectionId = target?.id ?? locked.collectionId;
-      const urlId = p.urlId && p.urlId === locked.urlId && collectionId === locked.collectionId ? locked.urlId : await itemUrlId(tx, collectionId, p.urlId ?? '', p.title, id);
-      await tx
-        .update(items)
-        .set({
-          collectionId,
-          urlId,
-          title: p.title,
-          body: p.body,
-          excerpt: p.excerpt ?? locked.excerpt,
-          status: p.status,
-          tags: p.tags,
-          categories: p.categories ?? locked.categories,
-          assets: assetsOf(p),
-          structuredContent: {
-            ...locked.structuredContent,
-            ...structuredContentOf(p),
-            ...(p.isSubscribable ? {} : { subscriptionPlan: undefined }),
-            // An inline form copy only stays with the form it copies.
-            ...(p.additionalFieldsFormId === locked.structuredContent.additionalFieldsFormId ? {} : { additionalFieldsForm: undefined }),
-          },
-          version: locked.version + 1,
-          updatedAt: new Date(),
-        })
-        .where(and(eq(items.id, id), eq(items.version, locked.version)));
-      await saveVariants(tx, id, before.variants, p.variants);
-      const saved = (await loadProduct(tx, id, site.id))!;
-      await audit(tx, {
-        websiteId: site.id,
-        accountId: req.owner!.id,
-        action: 'product.update',
-        entity: 'product',
-        entityId: id,
-        before: productJson(before.item, before.variants),
-        after: productJson(saved.item, saved.variants),
-      });
-      return productJson(saved.item, saved.variants);
-    });
+    return db.transaction((tx) => updateProductTx(tx, site.id, req.owner!.id, id, p));
   });
 
   app.delete('/api/config/products/:id', storeRoles, async (req) => {
@@ -454,6 +541,8 @@ export async function configRoutes(app: FastifyInstance) {
     urlId: z.string().trim().min(1).max(200).optional(),
     description: z.string().max(10_000).optional(),
     enabled: z.boolean().optional(),
+    /** Keep search engines away: the page is tagged noindex and left out of the sitemap and feeds (server/seo). */
+    noindex: z.boolean().optional(),
   });
   const collectionJson = (c: typeof collections.$inferSelect) => ({
     id: c.id,
@@ -466,6 +555,7 @@ export async function configRoutes(app: FastifyInstance) {
     typeName: c.typeName,
     version: c.version,
     body: typeof c.settings.body === 'string' ? c.settings.body : undefined,
+    noindex: c.settings.noindex === true,
   });
   app.get('/api/config/collections', readRoles, async (req) => {
     const site = await siteOf(req);
@@ -495,7 +585,7 @@ export async function configRoutes(app: FastifyInstance) {
           urlId,
           description: body.description ?? c.description,
           enabled: body.enabled ?? c.enabled,
-          settings: { ...c.settings, ...extra },
+          settings: { ...c.settings, ...extra, ...(body.noindex === undefined ? {} : { noindex: body.noindex }) },
           version: c.version + 1,
           updatedAt: new Date(),
         })
@@ -547,7 +637,7 @@ export async function configRoutes(app: FastifyInstance) {
           type: CollectionType.PAGE,
           typeName: 'page',
           ordering: taken.length,
-          settings: { body: body.body },
+          settings: { body: cleanOwnerHtml(body.body) },
         })
         .returning();
       await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'page.create', entity: 'collection', entityId: row!.id, after: collectionJson(row!) });
@@ -558,7 +648,7 @@ export async function configRoutes(app: FastifyInstance) {
   app.put('/api/config/pages/:id', contentRoles, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(pageIn, req.body);
-    return saveCollection(req, id, body, { body: body.body }, true);
+    return saveCollection(req, id, body, { body: cleanOwnerHtml(body.body) }, true);
   });
 
   // ---- Journal posts ------------------------------------------------------------------------------
@@ -630,8 +720,8 @@ export async function configRoutes(app: FastifyInstance) {
           urlId,
           title: body.title,
           recordType: RecordType.TEXT,
-          body: body.body,
-          excerpt: body.excerpt,
+          body: cleanOwnerHtml(body.body),
+          excerpt: ownerPlainText(body.excerpt),
           author: body.author,
           tags: body.tags ?? [],
           categories: body.categories ?? [],
@@ -657,7 +747,7 @@ export async function configRoutes(app: FastifyInstance) {
       const publishOn = body.publishOn ? new Date(body.publishOn) : row.publishOn;
       const [updated] = await tx
         .update(items)
-        .set({ title: body.title, urlId, body: body.body, excerpt: body.excerpt, author: body.author, tags: body.tags ?? row.tags, categories: body.categories ?? row.categories, status: statusAt(body.status, publishOn), publishOn, version: row.version + 1, updatedAt: new Date() })
+        .set({ title: body.title, urlId, body: cleanOwnerHtml(body.body), excerpt: ownerPlainText(body.excerpt), author: body.author, tags: body.tags ?? row.tags, categories: body.categories ?? row.categories, status: statusAt(body.status, publishOn), publishOn, version: row.version + 1, updatedAt: new Date() })
         .where(eq(items.id, id))
         .returning();
       await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'post.update', entity: 'post', entityId: id, before: postJson(row), after: postJson(updated!) });
@@ -714,7 +804,7 @@ export async function configRoutes(app: FastifyInstance) {
   // ---- Team members -------------------------------------------------------------------------------
   const roleCode = z.number().refine((n) => isEnumValue(Role, n) && n !== Role.NONE, { message: 'Choose a role.' });
   const memberIn = z.object({
-    email: z.string().trim().max(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, platformMessages.ENTER_VALID_EMAIL),
+    email: z.string().trim().max(320).refine((s) => isEmailAddress(s), platformMessages.ENTER_VALID_EMAIL),
     displayName: z.string().trim().max(100).optional().default(''),
     role: roleCode,
     password: z.string().min(8, 'Use at least 8 characters for the password.').max(1024),

@@ -7,6 +7,12 @@ import { settingsRoutes } from './settings.js';
 import { placesProviderFromEnv } from './places.js';
 import { configRoutes } from './config-routes.js';
 import { accountPages } from './account-pages.js';
+import { siteAddressRoutes } from './site-address.js';
+import { ownerHomeRoutes } from './owner-home.js';
+import { outboxRoutes } from './outbox-routes.js';
+import { emailSettingsRoutes } from './email-settings-routes.js';
+import { teamInviteRoutes } from './team-invites.js';
+import { customerRoutes } from './customer-routes.js';
 
 /**
  * Platform settings calls (site users, header/footer, multilingual, store creation, preferences) and the
@@ -21,4 +27,10 @@ export const platformArea = fp(async (app: FastifyInstance): Promise<void> => {
   await app.register(settingsRoutes);
   await app.register(configRoutes);
   await app.register(accountPages);
+  await app.register(siteAddressRoutes);
+  await app.register(ownerHomeRoutes);
+  await app.register(outboxRoutes);
+  await app.register(emailSettingsRoutes);
+  await app.register(teamInviteRoutes);
+  await app.register(customerRoutes);
 });

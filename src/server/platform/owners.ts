@@ -77,11 +77,14 @@ export class OwnerService {
     return { token, expiresAt };
   }
 
-  /** A one-time sign-in link token for the first admin (printed at first start). */
+  /** A one-time sign-in link token for the first admin (printed at first start); earlier links of the account stop working. */
   async createSignInLink(accountId: string, now = new Date()): Promise<string> {
     const token = newToken();
     const expiresAt = new Date(now.getTime() + LINK_MINUTES * 60_000);
-    await this.db.insert(ownerSessions).values({ tokenHash: hashToken(token), accountId, kind: 'link', expiresAt });
+    await this.db.transaction(async (tx) => {
+      await tx.delete(ownerSessions).where(and(eq(ownerSessions.accountId, accountId), eq(ownerSessions.kind, 'link')));
+      await tx.insert(ownerSessions).values({ tokenHash: hashToken(token), accountId, kind: 'link', expiresAt });
+    });
     return token;
   }
 
@@ -92,7 +95,14 @@ export class OwnerService {
       .where(and(eq(ownerSessions.tokenHash, hashToken(token)), eq(ownerSessions.kind, 'link'), gt(ownerSessions.expiresAt, now)))
       .returning({ accountId: ownerSessions.accountId });
     if (!deleted[0]) return null;
+    // Spending one link spends every other link of the account.
+    await this.db.delete(ownerSessions).where(and(eq(ownerSessions.accountId, deleted[0].accountId), eq(ownerSessions.kind, 'link')));
     return this.byId(deleted[0].accountId);
+  }
+
+  async byEmail(email: string): Promise<Owner | null> {
+    const rows = await this.db.select().from(accounts).where(eq(accounts.email, email.trim().toLowerCase())).limit(1);
+    return rows[0] ? toOwner(rows[0]) : null;
   }
 
   async byId(id: string): Promise<Owner | null> {

@@ -21,6 +21,9 @@ import { audit } from './audit.js';
 import type { PlacesProvider } from './places.js';
 
 /** Roles of platform.md section 3. Settings: admin and website manager; the store also: store manager. */
+
+/** Tells a commerce-preferences PUT that changed nothing from one that wrote. */
+export const WRITTEN_HEADER = 'x-preferences-written';
 export const SETTINGS_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER] as const;
 export const STORE_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.STORE_MANAGER] as const;
 export const CONTENT_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR] as const;
@@ -308,7 +311,9 @@ export async function settingsRoutes(app: FastifyInstance) {
     const c = (site.settings.codeInjection ?? {}) as { header?: string; footer?: string };
     return { header: c.header ?? '', footer: c.footer ?? '' };
   });
-  app.put('/api/site-header-footer', settingsOnly, async (req) => {
+  // Header/footer code runs on every page of the site's origin: saved by an admin (role 1) only
+  // (platform.md section 6); website managers may still read it.
+  app.put('/api/site-header-footer', { preHandler: app.requireOwner([Role.ADMIN], platformMessages.CODE_INJECTION_ADMIN_ONLY) }, async (req) => {
     const body = parseInput(headerFooterBody, req.body);
     const site = await ownerSite(req);
     await write((tx) => changeSettings(tx, site.id, req.owner!.id, 'header-footer.update', (s) => ({ ...s, codeInjection: { header: body.header, footer: body.footer } })));
@@ -375,7 +380,9 @@ export async function settingsRoutes(app: FastifyInstance) {
       throw err;
     }
   });
-  app.put('/api/v1/commerce-preferences/:namespace', store, async (req) => {
+  // The answer is the stored preferences as they are (a key may be named anything, 'written' too); whether
+  // this call wrote them is told by the X-Preferences-Written header.
+  app.put('/api/v1/commerce-preferences/:namespace', store, async (req, reply) => {
     const { namespace } = parseInput(namespaceParam, req.params);
     const sent = { ...parseInput(prefsBody, req.body) };
     delete sent.websiteId;
@@ -391,7 +398,10 @@ export async function settingsRoutes(app: FastifyInstance) {
         const stored = { ...(row?.value ?? {}) };
         delete stored.websiteId;
         const changed = changedKeys(stored, sent);
-        if (changed.length === 0) return { ...filterEmpty(stored), written: false };
+        if (changed.length === 0) {
+          reply.header(WRITTEN_HEADER, 'false');
+          return filterEmpty(stored);
+        }
         const next = filterEmpty({ ...stored, ...sent });
         if (row) {
           await tx
@@ -410,7 +420,8 @@ export async function settingsRoutes(app: FastifyInstance) {
           before: Object.fromEntries(changed.map((k) => [k, stored[k] ?? null])),
           after: Object.fromEntries(changed.map((k) => [k, next[k] ?? null])),
         });
-        return { ...next, written: true };
+        reply.header(WRITTEN_HEADER, 'true');
+        return next;
       });
     } catch (err) {
       if (!(err instanceof HttpError)) req.log.error({ err, namespace, event: 'commerce-preferences-save-failed' }, 'commerce preferences could not be saved');

@@ -1,6 +1,9 @@
 /** The site-user calls of platform.md section 7, plus sign-up and password reset. */
+import { isEmailAddress } from '../../core/email.js';
 import { parseInput } from './validate.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isFormPost } from '../plugins/crumb.js';
+import { accountFormBody, answerAccountForm } from '../nojs/account-form.js';
 import { z } from 'zod';
 import type { SiteUserService } from './site-users.js';
 import { normEmail, siteUserMessages, xsrfFor } from './site-users.js';
@@ -8,16 +11,16 @@ import { adoptVisitorCart, cloneUserCart, detachUserCart } from './site-user-car
 import { CART_COOKIE, setCartCookie } from '../commerce/routes.js';
 import { SITE_USER_COOKIE } from '../plugins/site-user.js';
 import { badRequest, HttpError } from '../errors.js';
-import { publicOrigin } from '../config.js';
 import { platform as platformMessages } from '../../core/messages.js';
 import { EMAIL_MAX_LENGTH } from '../../core/constants.js';
 import { siteLanguages } from './settings.js';
+import { safeNext } from './account-pages.js';
 
 const email = z
   .string({ error: platformMessages.ENTER_VALID_EMAIL })
   .trim()
   .max(EMAIL_MAX_LENGTH, platformMessages.ENTER_VALID_EMAIL)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, platformMessages.ENTER_VALID_EMAIL);
+  .refine((s) => isEmailAddress(s), platformMessages.ENTER_VALID_EMAIL);
 const password = z.string({ error: siteUserMessages.PASSWORD_TOO_SHORT }).min(8, siteUserMessages.PASSWORD_TOO_SHORT).max(1024);
 
 const signInBody = z.object({
@@ -31,10 +34,6 @@ const resetBody = z.object({ token: z.string().min(1).max(100), password });
 const localeBody = z.object({ language: z.string().trim().min(2).max(35) });
 const signOutQuery = z.object({ cloneCart: z.enum(['true', 'false', '1', '0']).optional() });
 
-/** The origin written into emailed links (see publicOrigin in config.ts: never a stranger's Host header). */
-function linkOrigin(app: FastifyInstance, req: FastifyRequest): string {
-  return publicOrigin(app.config, req);
-}
 
 export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: SiteUserService }) {
   const { siteUsers } = opts;
@@ -42,7 +41,15 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
   const byIp = (name: string, max: number, windowMs: number) => limiter.guard({ name, max, windowMs, message: siteUserMessages.TOO_MANY_ATTEMPTS });
 
   app.post('/api/site-users/account/session', { preHandler: byIp('site-user-sign-in-ip', 30, 10 * 60_000) }, async (req, reply) => {
-    const parsed = signInBody.safeParse(req.body ?? {});
+    if (isFormPost(req)) {
+      const next = safeNext((req.body as Record<string, unknown>).next);
+      return answerAccountForm(app, req, reply, { mode: 'login', next, redirect: next ?? '/account', run: () => signIn(req, reply, accountFormBody(req.body)) });
+    }
+    return signIn(req, reply, req.body);
+  });
+
+  async function signIn(req: FastifyRequest, reply: FastifyReply, input: unknown) {
+    const parsed = signInBody.safeParse(input ?? {});
     if (!parsed.success) throw badRequest(siteUserMessages.SIGN_IN_FAILED);
     const body = parsed.data;
     // Attempts per address, whoever makes them: a slow guessing of one account is stopped too.
@@ -60,7 +67,7 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     app.setSiteUserCookies(req, reply, s.token, user.id, body.rememberMe ? s.expiresAt : null);
     reply.header('cache-control', 'no-store');
     return { xsrfToken: s.xsrfToken };
-  });
+  }
 
   /** Who is signed in, with the xsrf token for a new tab of the same session. */
   app.get('/api/site-users/account/session', async (req, reply) => {
@@ -116,35 +123,50 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     return { siteUserId: u.id, email: u.email, displayName: u.displayName, language: u.language };
   });
 
-  app.post('/api/site-users/accounts', { preHandler: byIp('site-user-sign-up', 10, 10 * 60_000) }, async (req, reply) => {
-    const body = parseInput(signUpBody, req.body);
+  const signUp = async (input: unknown) => {
+    const body = parseInput(signUpBody, input);
     const site = await app.services.websites.get();
-    await siteUsers.signUp({ websiteId: site.id, email: body.email, password: body.password, displayName: body.displayName, origin: linkOrigin(app, req) });
+    await siteUsers.signUp({ websiteId: site.id, email: body.email, password: body.password, displayName: body.displayName, origin: await app.emailOrigin() });
+  };
+  app.post('/api/site-users/accounts', { preHandler: byIp('site-user-sign-up', 10, 10 * 60_000) }, async (req, reply) => {
+    if (isFormPost(req)) return answerAccountForm(app, req, reply, { mode: 'signup', notice: siteUserMessages.SIGN_UP_SENT, run: () => signUp(accountFormBody(req.body)) });
+    await signUp(req.body);
     return reply.status(202).send({ message: siteUserMessages.SIGN_UP_SENT });
   });
 
-  app.post('/api/site-users/account/password-reset', { preHandler: byIp('site-user-reset', 10, 10 * 60_000) }, async (req, reply) => {
-    const body = parseInput(resetRequestBody, req.body);
+  const requestReset = async (input: unknown) => {
+    const body = parseInput(resetRequestBody, input);
     const site = await app.services.websites.get();
-    await siteUsers.requestReset(site.id, body.email, linkOrigin(app, req));
+    await siteUsers.requestReset(site.id, body.email, await app.emailOrigin());
+  };
+  app.post('/api/site-users/account/password-reset', { preHandler: byIp('site-user-reset', 10, 10 * 60_000) }, async (req, reply) => {
+    if (isFormPost(req)) return answerAccountForm(app, req, reply, { mode: 'reset-request', notice: siteUserMessages.RESET_SENT, run: () => requestReset(accountFormBody(req.body)) });
+    await requestReset(req.body);
     return reply.status(202).send({ message: siteUserMessages.RESET_SENT });
   });
 
-  app.post('/api/site-users/account/password', { preHandler: byIp('site-user-reset-confirm', 20, 10 * 60_000) }, async (req) => {
-    const body = parseInput(resetBody, req.body);
+  const resetPassword = async (input: unknown) => {
+    const body = parseInput(resetBody, input);
     const ok = await siteUsers.resetPassword(body.token, body.password);
     if (!ok) throw badRequest(siteUserMessages.LINK_EXPIRED);
+  };
+  app.post('/api/site-users/account/password', { preHandler: byIp('site-user-reset-confirm', 20, 10 * 60_000) }, async (req, reply) => {
+    if (isFormPost(req)) {
+      const token = typeof (req.body as Record<string, unknown>).token === 'string' ? String((req.body as Record<string, unknown>).token).slice(0, 100) : '';
+      return answerAccountForm(app, req, reply, { mode: 'reset', token, notice: 'Your password is changed. You can sign in now.', run: () => resetPassword(accountFormBody(req.body)) });
+    }
+    await resetPassword(req.body);
     return { ok: true };
   });
 
-  /** The confirmation link of the sign-up email: confirms, signs in, and lands on the account page. */
+  /** The confirmation link of the sign-up email: confirms, signs in, and lands on the account page (or the link's `next`, a site path). */
   app.get('/account/confirm', async (req, reply) => {
-    const token = (req.query as Record<string, unknown>).token;
+    const { token, next } = req.query as Record<string, unknown>;
     const id = typeof token === 'string' ? await siteUsers.confirm(token) : null;
-    if (!id) return reply.redirect(`/account/login?error=${encodeURIComponent(siteUserMessages.LINK_EXPIRED)}`, 303);
+    if (!id) return reply.redirect('/account/login?error=link', 303);
     await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], id));
     const s = await siteUsers.startSession(id, false);
     app.setSiteUserCookies(req, reply, s.token, id, null);
-    return reply.redirect('/account', 303);
+    return reply.redirect(safeNext(next) ?? '/account', 303);
   });
 }

@@ -48,6 +48,23 @@ export interface SiteUserSession {
   tokenHash: string;
 }
 
+/**
+ * Run inside the transaction that confirms an address through its emailed link (other areas: the members
+ * area grants a free membership the visitor asked for when joining).
+ */
+export type SiteUserConfirmedHook = (tx: Tx, siteUserId: string, now: Date) => Promise<void>;
+export const siteUserConfirmedHooks: SiteUserConfirmedHook[] = [];
+
+/** What a sign-up is for, when another area starts it (joining a member area). */
+export interface SignUpPurpose {
+  /** The first line of the confirmation email. */
+  intro: string;
+  /** Where the confirmation link (and the "already have an account" sign-in link) lands; a site path. */
+  next: string;
+  /** Run in the sign-up's transaction when a new account is made. */
+  onCreated?: (tx: Tx, siteUserId: string) => Promise<void>;
+}
+
 export class SiteUserService {
   constructor(
     private readonly database: Database,
@@ -62,7 +79,8 @@ export class SiteUserService {
    * Sign-up: a new address gets an unconfirmed account and a confirmation link; an address that has an
    * account gets an email saying so. Both answer the same, so nobody learns which addresses have accounts.
    */
-  async signUp(input: { websiteId: string; email: string; password: string; displayName: string; origin: string }, now = new Date()): Promise<void> {
+  async signUp(input: { websiteId: string; email: string; password: string; displayName: string; origin: string; purpose?: SignUpPurpose }, now = new Date()): Promise<void> {
+    const next = input.purpose ? `&next=${encodeURIComponent(input.purpose.next)}` : '';
     const email = normEmail(input.email);
     const passwordHash = await hashPassword(input.password);
     await this.db.transaction(async (tx) => {
@@ -77,25 +95,28 @@ export class SiteUserService {
           kind: 'site-user-exists',
           to: email,
           subject: 'You already have an account',
-          text: `Someone (hopefully you) tried to create an account with this email, which already has one.\n\nSign in: ${input.origin}/account/login\nForgot your password? ${input.origin}/account/reset\n`,
+          text: `Someone (hopefully you) tried to create an account with this email, which already has one.\n\nSign in: ${input.origin}/account/login${next.replace('&', '?')}\nForgot your password? ${input.origin}/account/reset\n`,
         });
         return;
       }
       await tx.insert(siteUserProfiles).values({ siteUserId: id, displayName: input.displayName });
+      await input.purpose?.onCreated?.(tx, id);
       const token = await this.issueToken(tx, id, 'confirm', new Date(now.getTime() + CONFIRM_HOURS * 3_600_000));
       await this.mailer.enqueue(tx, {
         kind: 'site-user-confirm',
         to: email,
         subject: 'Confirm your account',
-        text: `Welcome! Follow this link to finish creating your account:\n\n${input.origin}/account/confirm?token=${token}\n\nThe link works for ${CONFIRM_HOURS} hours.`,
+        text: `${input.purpose?.intro ?? 'Welcome! Follow this link to finish creating your account:'}\n\n${input.origin}/account/confirm?token=${token}${next}\n\nThe link works for ${CONFIRM_HOURS} hours.`,
         ref: id,
       });
     });
     this.mailer.kick();
   }
 
+  /** A new one-time token; it replaces every earlier token of its kind for the account (an old emailed link stops working). */
   private async issueToken(tx: Tx, siteUserId: string, kind: 'confirm' | 'reset', expiresAt: Date): Promise<string> {
     const token = newToken();
+    await tx.delete(siteUserTokens).where(and(eq(siteUserTokens.siteUserId, siteUserId), eq(siteUserTokens.kind, kind)));
     await tx.insert(siteUserTokens).values({ tokenHash: hashToken(token), siteUserId, kind, expiresAt });
     return token;
   }
@@ -116,6 +137,7 @@ export class SiteUserService {
       const id = await this.spendToken(tx, token, 'confirm', now);
       if (!id) return null;
       await tx.update(siteUserProfiles).set({ confirmedAt: now }).where(eq(siteUserProfiles.siteUserId, id));
+      for (const hook of siteUserConfirmedHooks) await hook(tx, id, now);
       return id;
     });
   }
@@ -193,6 +215,8 @@ export class SiteUserService {
     return this.db.transaction(async (tx) => {
       const id = await this.spendToken(tx, token, 'reset', now);
       if (!id) return false;
+      // Any other reset link of the account dies with this one.
+      await tx.delete(siteUserTokens).where(and(eq(siteUserTokens.siteUserId, id), eq(siteUserTokens.kind, 'reset')));
       await tx.update(siteUsers).set({ passwordHash }).where(eq(siteUsers.id, id));
       // Following a link from the mailbox also proves the address.
       await tx.update(siteUserProfiles).set({ confirmedAt: now }).where(and(eq(siteUserProfiles.siteUserId, id)));

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import { ZodError } from 'zod';
 import { HttpError } from '../errors.js';
+import { BAD_PATH_MESSAGE, isBadPath } from './path.js';
 
 /** PostgreSQL refuses text it cannot store (a NUL byte, a broken encoding): the request is at fault. */
 const BAD_TEXT_CODES = new Set(['22021', '22P05', '54000']);
@@ -20,6 +21,8 @@ export const UNSTORABLE_TEXT = 'The request contains characters that cannot be s
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   // A NUL byte in the path or query can never name anything we store.
   app.addHook('onRequest', async (req, reply) => {
+    // A path refused before routing (encoded slash, double encoding, dot segments): plugins/path.ts.
+    if (isBadPath(req.raw)) return reply.status(400).header('cache-control', 'no-store').send({ error: BAD_PATH_MESSAGE, message: BAD_PATH_MESSAGE });
     if (req.url.includes('%00') || req.url.includes('\u0000')) return reply.status(400).send({ error: UNSTORABLE_TEXT, message: UNSTORABLE_TEXT });
   });
   app.setErrorHandler((err: FastifyError | HttpError | ZodError, req, reply) => {
@@ -48,6 +51,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (!req.url.startsWith('/api/') && req.method === 'GET' && app.hasDecorator('renderErrorPage')) {
       return (app as unknown as { renderErrorPage: (q: typeof req, r: typeof reply) => Promise<unknown> }).renderErrorPage(req, reply);
     }
-    return reply.status(500).send({ error: 'Something went wrong', message: 'Something went wrong' });
+    // The request id (plugins/ops.ts) ties a user's report to this request's log lines.
+    return reply.status(500).send({ error: 'Something went wrong', message: 'Something went wrong', requestId: req.id });
   });
 });

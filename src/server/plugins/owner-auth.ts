@@ -15,7 +15,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** preHandler that answers 401 without an owner session and 403 when the role is not in `roles`. */
-    requireOwner(roles?: readonly number[]): preHandlerAsyncHookHandler;
+    requireOwner(roles?: readonly number[], forbiddenMessage?: string): preHandlerAsyncHookHandler;
     loadOwner(req: FastifyRequest): Promise<Owner | null>;
     setOwnerCookie(req: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date): void;
   }
@@ -27,11 +27,11 @@ export const ownerAuthPlugin = fp(async (app: FastifyInstance, opts: { owners: O
     if (req.owner === undefined) req.owner = await opts.owners.fromSession(req.cookies[OWNER_COOKIE]);
     return req.owner;
   });
-  app.decorate('requireOwner', (roles?: readonly number[]) => {
+  app.decorate('requireOwner', (roles?: readonly number[], forbiddenMessage = 'Your role does not allow this.') => {
     const guard = async (req: FastifyRequest) => {
       const owner = await app.loadOwner(req);
       if (!owner) throw unauthorized('Please sign in to continue.');
-      if (roles && !roles.includes(owner.role)) throw forbidden('Your role does not allow this.');
+      if (roles && !roles.includes(owner.role)) throw forbidden(forbiddenMessage);
     };
     return Object.assign(guard, { [OWNER_ROLES]: roles ?? null });
   });

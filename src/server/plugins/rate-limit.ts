@@ -150,7 +150,16 @@ export interface RateLimitRule {
   key?: (req: FastifyRequest) => string;
   /** The 429 message. */
   message?: string;
+  /**
+   * With a `key` other than the address (a visitor's crumb or cart cookie, which the client chooses):
+   * the ceiling per IP address over the same window, so a fresh cookie gets no fresh allowance.
+   * Default: 20 times `max` (many visitors may share one address: an office, a school, a mobile carrier's NAT), as the cart writes count.
+   */
+  ipMax?: number;
 }
+
+/** The per-IP ceiling a visitor-keyed rule gets by default, as a multiple of its max. */
+export const IP_CEILING_FACTOR = 20;
 
 function tooMany(rule: RateLimitRule): HttpError {
   return new HttpError(429, rule.message ?? 'Please try again in a few seconds.', undefined, { retryAfterSeconds: Math.ceil(rule.windowMs / 1000) });
@@ -161,6 +170,11 @@ export class RateLimiter {
     readonly store: RateLimitStore,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** Counts one hit on the rule for `key` and returns the count so far in the current window (no throw). */
+  async hit(rule: RateLimitRule, key: string): Promise<number> {
+    return this.store.hit(`${rule.name}:${key}`, rule.windowMs, this.now());
+  }
 
   /** Throws 429 when the caller went over the rule's limit in the current window. */
   async check(rule: RateLimitRule, key: string): Promise<void> {
@@ -179,10 +193,18 @@ export class RateLimiter {
     });
   }
 
-  /** A preHandler for a route. */
+  /**
+   * A preHandler for a route. A rule keyed on something other than the address also counts against a
+   * per-IP ceiling (`ipMax`), so every limit holds per IP whatever cookie the client sends.
+   */
   guard(rule: RateLimitRule) {
     return async (req: FastifyRequest) => {
-      await this.check(rule, rule.key ? rule.key(req) : req.ip);
+      if (!rule.key) return this.check(rule, req.ip);
+      const ipRule: RateLimitRule = { name: `${rule.name}-ip`, max: rule.ipMax ?? rule.max * IP_CEILING_FACTOR, windowMs: rule.windowMs, message: rule.message };
+      await this.checkAll([
+        { rule, key: rule.key(req) },
+        { rule: ipRule, key: req.ip },
+      ]);
     };
   }
 }

@@ -48,6 +48,8 @@ export class SiteCache {
   private readonly areas = new Map<string, Area>();
   /** Reads of the version table (for tests and the benchmark). */
   versionReads = 0;
+  /** Loads (cache misses) per area (for tests and the benchmark). */
+  readonly loads = new Map<string, number>();
 
   constructor(private readonly database: Database) {}
 
@@ -193,6 +195,7 @@ export class SiteCache {
     if (hit) return hit as Promise<T>;
     if (a.entries.size >= MAX_ENTRIES) a.entries.clear();
     const entries = a.entries;
+    this.loads.set(area, (this.loads.get(area) ?? 0) + 1);
     const value = load();
     entries.set(key, value);
     // A failed load is not kept.

@@ -25,20 +25,9 @@ export function restockServiceOf(app: FastifyInstance): RestockService {
   return s;
 }
 
-/** PUBLIC_URL's origin when it is a valid http(s) URL (config.ts validates it at start). */
-function publicOrigin(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? `${u.origin}${u.pathname.replace(/\/+$/, '')}` : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The restock area: sign-ups, owner lists and sends, the owner's stock call, unsubscribe links. */
 export async function restockArea(app: FastifyInstance): Promise<void> {
-  const service = new RestockService(app.database, app.services.mailer, app.services.jobs, app.log, publicOrigin(app.config.PUBLIC_URL));
+  const service = new RestockService(app.database, app.services.mailer, app.services.jobs, app.log, app.emailOrigin);
   services.set(app.database, service);
   if (!stockChangedHooks.includes(restockHook)) stockChangedHooks.push(restockHook);
   await restockRoutes(app, { service });

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { OWNER_ROLES, requestOrigin } from './routes.js';
+import { OWNER_ROLES } from './routes.js';
 import type { RestockService } from './service.js';
 
 export const STOCK_TEXT = { NOTHING_TO_CHANGE: 'Give qtyInStock or unlimited.' } as const;
@@ -22,6 +22,6 @@ export async function inventoryRoutes(app: FastifyInstance, opts: { service: Res
   app.put<{ Params: { variantId: string } }>('/api/commerce/inventory/variants/:variantId', { preHandler: app.requireOwner(OWNER_ROLES) }, async (req) => {
     const variantId = z.string().min(1).max(64).parse(req.params.variantId);
     const patch = body.parse(req.body ?? {});
-    return opts.service.setStock(req.owner!.websiteId, variantId, patch, { requestedBy: req.owner!.id, origin: requestOrigin(req) });
+    return opts.service.setStock(req.owner!.websiteId, variantId, patch, { requestedBy: req.owner!.id, origin: await app.emailOrigin() });
   });
 }

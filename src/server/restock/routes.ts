@@ -1,5 +1,5 @@
 /** The restock calls: the visitor's sign-up, and the owner's lists, sends, history and settings. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { Role } from '../../core/enums.js';
@@ -10,6 +10,8 @@ import { siteCaptcha } from '../captcha/index.js';
 import { rows } from '../db-util.js';
 import { RESTOCK_TEXT, type RestockService } from './service.js';
 import { restockSettingsOf, restockSettingsSchema, successTextOf } from './settings.js';
+import { isFormPost } from '../plugins/crumb.js';
+import { restockFromForm } from '../nojs/restock-form.js';
 
 export const RESTOCK_API = '/api/site-users/account/notifications/restock';
 export const OWNER_ROLES = [Role.ADMIN, Role.STORE_MANAGER] as const;
@@ -34,16 +36,14 @@ const cursor = z.string().max(200).optional();
 const pageSize = z.coerce.number().int().min(1).max(200).optional();
 const sendRequest = z.object({ productId: id, variantId: id });
 
-/** The origin links in emails point to: this request's (an owner's) scheme and host. */
-export function requestOrigin(req: FastifyRequest): string {
-  return `${req.protocol}://${req.host}`;
-}
 
 export async function restockRoutes(app: FastifyInstance, opts: { service: RestockService }) {
   const { service } = opts;
   const owner = { preHandler: app.requireOwner(OWNER_ROLES) };
 
-  app.post(RESTOCK_API, { preHandler: app.services.rateLimiter.guard(SIGN_UP_LIMIT) }, async (req) => {
+  app.post(RESTOCK_API, { preHandler: app.services.rateLimiter.guard(SIGN_UP_LIMIT) }, async (req, reply) => {
+    // A plain form post (no JavaScript, so no captcha token): the no-script path, then the same service.
+    if (isFormPost(req)) return restockFromForm(app, req, reply, service);
     const body = signUpBody.parse(req.body ?? {});
     const emailError = validateRestockEmail(body.siteVisitorEmail);
     if (emailError) throw badRequest(emailError, { siteVisitorEmail: emailError });
@@ -63,7 +63,7 @@ export async function restockRoutes(app: FastifyInstance, opts: { service: Resto
       email: body.siteVisitorEmail!,
       isJoinMailingList: body.isJoinMailingList,
       language: body.language ?? null,
-      origin: requestOrigin(req),
+      origin: await app.emailOrigin(),
     });
     return { success: true, created: r.created, message: successTextOf(site?.settings ?? {}) };
   });
@@ -84,13 +84,13 @@ export async function restockRoutes(app: FastifyInstance, opts: { service: Resto
 
   app.post(`${RESTOCK_API}/send`, owner, async (req) => {
     const b = sendRequest.parse(req.body ?? {});
-    const [r] = await service.requestSends(req.owner!.websiteId, [b], { requestedBy: req.owner!.id, origin: requestOrigin(req), strict: true });
+    const [r] = await service.requestSends(req.owner!.websiteId, [b], { requestedBy: req.owner!.id, origin: await app.emailOrigin(), strict: true });
     return { send: r!.send, joined: r!.result === 'joined' };
   });
 
   app.post(`${RESTOCK_API}/send/all`, owner, async (req) => {
     const b = z.object({ sendRequests: z.array(sendRequest).max(1000) }).parse(req.body ?? {});
-    const results = await service.requestSends(req.owner!.websiteId, b.sendRequests, { requestedBy: req.owner!.id, origin: requestOrigin(req), strict: false });
+    const results = await service.requestSends(req.owner!.websiteId, b.sendRequests, { requestedBy: req.owner!.id, origin: await app.emailOrigin(), strict: false });
     return { results };
   });
 

@@ -15,6 +15,7 @@ import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { badRequest, HttpError } from '../errors.js';
 import type { Mailer, OutgoingMail } from '../mail/mailer.js';
+import type { EmailOrigin } from '../email-origin.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { itemUrl } from '../pages/context.js';
 import { ProductType } from '../../core/enums.js';
@@ -202,6 +203,15 @@ function sendJson(r: SendRow): SendJson {
   };
 }
 
+/**
+ * Whether the site has a translation tool (platform multilingual settings: connected, or languages configured),
+ * the second condition of the restock payload's language (storefront.md section 3).
+ */
+export function hasTranslationTool(settings: Record<string, unknown>): boolean {
+  const m = (settings.multilingual ?? {}) as { connected?: unknown; languages?: unknown };
+  return typeof m.connected === 'boolean' ? m.connected : Array.isArray(m.languages) && m.languages.length > 0;
+}
+
 /** Site settings of the website that owns a variant. */
 async function siteOf(db: Db | Tx, websiteId: string): Promise<{ title: string; locale: string; settings: Record<string, unknown> }> {
   const r = await rows<{ title: string; locale: string; settings: Record<string, unknown> }>(db, sql`SELECT title, locale, settings FROM websites WHERE id = ${websiteId}`);
@@ -273,9 +283,9 @@ export class RestockService {
     private readonly database: Database,
     private readonly mailer: Mailer,
     private readonly jobs: JobQueue,
-    private readonly log?: FastifyBaseLogger,
-    /** The configured public origin (PUBLIC_URL); links in emails use it when set. */
-    private readonly publicUrl?: string,
+    private readonly log: FastifyBaseLogger | undefined,
+    /** The origin of emailed links (app.emailOrigin); never a request's. */
+    private readonly emailOrigin: EmailOrigin,
   ) {
     jobs.register(SEND_JOB, async (payload, job) => {
       try {
@@ -314,7 +324,8 @@ export class RestockService {
       const email = input.email.trim();
       const key = email.toLowerCase();
       const join = settings.mailingListSignUpEnabled && input.isJoinMailingList === true;
-      const language = settings.multilingualEmails ? (input.language ?? null) : null;
+      // The language is kept only when multilingual transactional emails are on and the site has a translation tool.
+      const language = settings.multilingualEmails && hasTranslationTool(site.settings) ? (input.language ?? null) : null;
       const fresh = sortableId();
       const r = await rows<{ id: string; inserted: boolean }>(
         tx,
@@ -326,7 +337,7 @@ export class RestockService {
             RETURNING id, (xmax = 0) AS inserted`,
       );
       await tx.execute(sql`DELETE FROM restock_suppressions WHERE website_id = ${info.website_id} AND email_key = ${key}`);
-      if (join) for (const hook of restockJoinHooks) await hook(tx, { database: this.database, websiteId: info.website_id, email, origin: this.publicUrl ?? input.origin ?? undefined });
+      if (join) for (const hook of restockJoinHooks) await hook(tx, { database: this.database, websiteId: info.website_id, email });
       return { id: r[0]!.id, created: r[0]!.inserted === true };
     });
   }
@@ -513,7 +524,7 @@ export class RestockService {
             RETURNING su.id, su.email, su.language`,
       );
       if (claimed.length > 0) {
-        const origin = await this.originFor(tx, s);
+        const origin = await this.originFor(tx);
         const c = (await rows<{ url_id: string; type: number; item_url_id: string }>(
           tx,
           sql`SELECT c.url_id, c.type, i.url_id AS item_url_id FROM items i JOIN collections c ON c.id = i.collection_id WHERE i.id = ${s.product_id}`,
@@ -566,15 +577,9 @@ export class RestockService {
     if (outcome.next) this.jobs.kick();
   }
 
-  /**
-   * Where the links of a send's emails point: the configured public origin, else the origin of the owner
-   * request that started the send, else the last one an owner used.
-   */
-  private async originFor(tx: Tx, s: SendRow): Promise<string> {
-    if (this.publicUrl) return this.publicUrl.replace(/\/+$/, '');
-    if (s.origin) return s.origin.replace(/\/+$/, '');
-    const r = await rows<{ origin: string }>(tx, sql`SELECT origin FROM restock_sends WHERE website_id = ${s.website_id} AND origin IS NOT NULL ORDER BY created DESC LIMIT 1`);
-    return (r[0]?.origin ?? 'http://localhost').replace(/\/+$/, '');
+  /** Where the links of a send's emails point: the configured origin of emailed links (email-origin.ts). */
+  private originFor(tx: Tx): Promise<string> {
+    return this.emailOrigin(tx);
   }
 
   /** The history of sends, newest first. */
@@ -611,6 +616,7 @@ export class RestockService {
       if (!v || v.website_id !== websiteId) throw new HttpError(404, RESTOCK_TEXT.NOT_FOUND);
       const before = { qtyInStock: Number(v.qty_in_stock), unlimited: v.unlimited };
       const after = { qtyInStock: patch.qtyInStock ?? before.qtyInStock, unlimited: patch.unlimited ?? before.unlimited };
+      await tx.execute(sql`select set_config('tessera.stock_reason', 'manual', true)`);
       await tx.execute(sql`UPDATE product_variants SET qty_in_stock = ${after.qtyInStock}, unlimited = ${after.unlimited} WHERE id = ${variantId}`);
       const restockSend = await onStockChanged(tx, variantId, before, after, opts);
       return { variant: { id: v.id, productId: v.item_id, sku: v.sku, ...after }, restockSend };

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/index.js';
-import { publicOrigin } from '../config.js';
 import { orderFulfilledHooks, type OrderFulfilledHook } from '../checkout/order-hooks.js';
 import { REVIEW_REQUEST_JOB, ReviewService, onOrderFulfilled } from './service.js';
 import { RelatedProducts } from './related.js';
@@ -41,7 +40,7 @@ const fulfilledHook: OrderFulfilledHook = (tx, order) => onOrderFulfilled(tx, or
 
 /** The reviews area: review requests after delivery, reviews and their moderation, related products. */
 export async function reviewsArea(app: FastifyInstance): Promise<void> {
-  const reviews = new ReviewService(app.database, app.services.mailer, () => publicOrigin(app.config), app.log);
+  const reviews = new ReviewService(app.database, app.services.mailer, app.emailOrigin, app.log);
   const related = new RelatedProducts(app.database);
   byDatabase.set(app.database, { reviews, related });
   app.services.jobs.register(REVIEW_REQUEST_JOB, async (payload) => {

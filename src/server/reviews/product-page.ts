@@ -76,23 +76,37 @@ export async function productPageExtras(app: FastifyInstance, input: ProductPage
       }
     : null;
 
-  // schema.org structured data for search engines.
-  const sc = (item.structuredContent ?? {}) as { variants?: Array<{ priceMoney?: { value: string }; salePriceMoney?: { value: string }; onSale?: boolean; unlimited?: boolean; qtyInStock?: number; sku?: string }> };
-  const first = sc.variants?.[0];
-  const cents = first ? (first.onSale ? first.salePriceMoney?.value : first.priceMoney?.value) : undefined;
-  const inStock = (sc.variants ?? []).some((v) => v.unlimited || Number(v.qtyInStock) > 0);
+  // schema.org structured data for search engines: one Offer per variant, with its own price and stock.
+  type V = { sku?: string; attributes?: Record<string, string>; priceMoney?: { value: string }; salePriceMoney?: { value: string }; onSale?: boolean; unlimited?: boolean; qtyInStock?: number };
+  const sc = (item.structuredContent ?? {}) as { variants?: V[] };
+  const variants = sc.variants ?? [];
   const url = input.origin + String(item.fullUrl ?? '');
+  const offers = variants.map((v) => {
+    const cents = v.onSale ? v.salePriceMoney?.value : v.priceMoney?.value;
+    const options = Object.values(v.attributes ?? {}).filter(Boolean);
+    return {
+      '@type': 'Offer',
+      url,
+      ...(v.sku ? { sku: v.sku } : {}),
+      ...(options.length ? { name: `${row.title} - ${options.join(' / ')}` } : {}),
+      priceCurrency: site.currency,
+      price: moneyDecimalString(cents ?? '0', site.currency),
+      availability: v.unlimited || Number(v.qtyInStock) > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+      itemCondition: 'https://schema.org/NewCondition',
+    };
+  });
+  const first = variants[0];
+  const image = item.assetUrl ? (String(item.assetUrl).startsWith('http') ? item.assetUrl : input.origin + String(item.assetUrl)) : null;
   const jsonLd: Obj = {
     '@context': 'https://schema.org',
     '@type': 'Product',
     name: row.title,
     url,
     description: String(item.excerpt ?? ''),
-    ...(item.assetUrl ? { image: String(item.assetUrl).startsWith('http') ? item.assetUrl : input.origin + String(item.assetUrl) } : {}),
+    ...(image ? { image } : {}),
     ...(first?.sku ? { sku: first.sku } : {}),
-    ...(cents !== undefined
-      ? { offers: { '@type': 'Offer', url, priceCurrency: site.currency, price: moneyDecimalString(cents, site.currency), availability: inStock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock' } }
-      : {}),
+    ...(variants.length > 1 ? { productGroupID: row.id } : {}),
+    ...(offers.length === 1 ? { offers: offers[0] } : offers.length > 1 ? { offers } : {}),
   };
   if (summary.count > 0) {
     jsonLd.aggregateRating = { '@type': 'AggregateRating', ratingValue: summary.averageText, reviewCount: summary.count, bestRating: 5, worstRating: 1 };

@@ -16,6 +16,7 @@ import { schema } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { HttpError, badRequest, conflict, notFound } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { EmailOrigin } from '../email-origin.js';
 import type { OrderRow } from '../checkout/service.js';
 import { ProductType } from '../../core/enums.js';
 import { reviews as text } from '../../core/messages.js';
@@ -115,7 +116,8 @@ export class ReviewService {
   constructor(
     private readonly database: Database,
     private readonly mailer: Mailer,
-    private readonly origin: () => string,
+    /** The origin of emailed links (app.emailOrigin). */
+    private readonly origin: EmailOrigin,
     private readonly log?: FastifyBaseLogger,
   ) {}
 
@@ -151,7 +153,7 @@ export class ReviewService {
         buyerName: String(addr?.name ?? '').trim(),
         orderNumber: Number(q.order_number),
         productTitles: titles,
-        reviewUrl: `${this.origin()}${REVIEW_REQUEST_PATH}/${signLink(key, REVIEW_LINK_PURPOSE, requestId)}`,
+        reviewUrl: `${await this.origin(tx)}${REVIEW_REQUEST_PATH}/${signLink(key, REVIEW_LINK_PURPOSE, requestId)}`,
       });
       await this.mailer.enqueue(tx, { kind: 'review-request', to: String(q.email), subject: mail.subject, text: mail.text, html: mail.html, ref: requestId });
       await tx.execute(sql`update review_requests set status = 'sent', sent_at = now() where id = ${requestId}`);

@@ -5,11 +5,14 @@
  * markers turned into <mark>, so nothing from the content reaches the page unescaped.
  */
 import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { CollectionType, RecordType } from '../../core/enums.js';
 
 export const SEARCH_MAX_QUERY = 200;
+/** Searches per visitor address (a query that is not in the cache costs a database round trip and excerpts). */
+export const SEARCH_RATE = { max: 30, windowMs: 60_000 };
 export const SEARCH_LIMIT = 30;
 const OPEN = '\u27e6';
 const CLOSE = '\u27e7';
@@ -81,6 +84,11 @@ interface Row {
   headline: string;
 }
 
+/**
+ * The published items and pages matching `query`, best first. The documents are the stored, GIN-indexed
+ * `search_doc` columns (migration 0016: row triggers keep them current for every writer), so a query reads
+ * only the rows that match; the excerpts are worked out for the returned rows alone.
+ */
 export async function searchSite(db: Db, websiteId: string, query: string, limit = SEARCH_LIMIT): Promise<SearchHit[]> {
   const q = normaliseQuery(query);
   if (q === '') return [];
@@ -89,33 +97,32 @@ export async function searchSite(db: Db, websiteId: string, query: string, limit
     db,
     sql`
     with q as (select websearch_to_tsquery('english', ${q}) as query),
-    docs as (
-      select case i.record_type when ${RecordType.STORE_ITEM} then 'product' when ${RecordType.EVENT} then 'event' else 'post' end as kind,
-             i.id, i.title, i.url_id, c.id as coll_id, c.url_id as coll_url, c.title as coll_title, c.type as coll_type,
-             i.assets->0->>'assetUrl' as asset_url,
-             ${strip(sql`case when i.body = '' then i.excerpt else i.body end`)} as text,
-             setweight(to_tsvector('english', i.title), 'A') ||
-             setweight(to_tsvector('english', array_to_string(array(select jsonb_array_elements_text(i.tags || i.categories)), ' ')), 'B') ||
-             setweight(to_tsvector('english', i.excerpt), 'B') ||
-             setweight(to_tsvector('english', ${strip(sql`i.body`)}), 'C') as doc
-        from items i join collections c on c.id = i.collection_id
-       where i.website_id = ${websiteId} and i.status = 'published' and c.enabled
-         and i.record_type in (${RecordType.TEXT}, ${RecordType.AUDIO}, ${RecordType.VIDEO}, ${RecordType.STORE_ITEM}, ${RecordType.EVENT})
-      union all
-      select 'page', c.id, c.title, '', c.id, c.url_id, c.title, c.type, null,
-             ${strip(sql`coalesce(c.settings->>'body', '')`)},
-             setweight(to_tsvector('english', c.title), 'A') || setweight(to_tsvector('english', c.description), 'B') ||
-             setweight(to_tsvector('english', ${strip(sql`coalesce(c.settings->>'body', '')`)}), 'C')
-        from collections c
-       where c.website_id = ${websiteId} and c.enabled and c.type = ${CollectionType.PAGE}
+    top as (
+      select * from (
+        select case i.record_type when ${RecordType.STORE_ITEM} then 'product' when ${RecordType.EVENT} then 'event' else 'post' end as kind,
+               i.id, i.title, i.url_id, c.id as coll_id, c.url_id as coll_url, c.title as coll_title, c.type as coll_type,
+               i.assets->0->>'assetUrl' as asset_url,
+               case when i.body = '' then i.excerpt else i.body end as raw,
+               ts_rank(i.search_doc, q.query)::float8 as rank
+          from items i join collections c on c.id = i.collection_id, q
+         where i.search_doc @@ q.query
+           and i.website_id = ${websiteId} and i.status = 'published' and c.enabled
+           and i.record_type in (${RecordType.TEXT}, ${RecordType.AUDIO}, ${RecordType.VIDEO}, ${RecordType.STORE_ITEM}, ${RecordType.EVENT})
+        union all
+        select 'page', c.id, c.title, '', c.id, c.url_id, c.title, c.type, null,
+               coalesce(c.settings->>'body', ''),
+               ts_rank(c.search_doc, q.query)::float8
+          from collections c, q
+         where c.search_doc @@ q.query
+           and c.website_id = ${websiteId} and c.enabled and c.type = ${CollectionType.PAGE}
+      ) hits
+      order by rank desc, title asc, id asc
+      limit ${limit}
     )
-    select kind, id, title, url_id, coll_id, coll_url, coll_title, coll_type, asset_url,
-           ts_rank(doc, q.query)::float8 as rank,
-           ts_headline('english', text, q.query, ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=28, MinWords=10, MaxFragments=2, FragmentDelimiter=" … "`}) as headline
-      from docs, q
-     where doc @@ q.query
-     order by rank desc, title asc
-     limit ${limit}`,
+    select kind, id, title, url_id, coll_id, coll_url, coll_title, coll_type, asset_url, rank,
+           ts_headline('english', ${strip(sql`raw`)}, q.query, ${`StartSel=${OPEN}, StopSel=${CLOSE}, MaxWords=28, MinWords=10, MaxFragments=2, FragmentDelimiter=" … "`}) as headline
+      from top, q
+     order by rank desc, title asc, id asc`,
   );
   return found.map((r) => ({
     kind: r.kind,
@@ -128,4 +135,15 @@ export async function searchSite(db: Db, websiteId: string, query: string, limit
     rank: Number(r.rank),
     excerptHtml: highlight(r.headline ?? ''),
   }));
+}
+
+/**
+ * The hits of a query, kept per content version (plugins/site-cache.ts: any write to items or collections
+ * moves it), so a repeated query costs no database work until the content changes. The hits are the same
+ * for every visitor: who may see a locked one is decided per request afterwards (members' visibleHits).
+ */
+export function cachedSearch(app: FastifyInstance, websiteId: string, query: string): Promise<SearchHit[]> {
+  const q = normaliseQuery(query);
+  if (q === '') return Promise.resolve([]);
+  return app.siteCache.get('search', `${websiteId}\u0000${q}`, () => searchSite(app.database.db, websiteId, q));
 }

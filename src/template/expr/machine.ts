@@ -16,6 +16,7 @@ import type { Context } from '../context';
 import type { Path } from '../types';
 import { splitVariable as splitVariable_ } from '../util';
 import * as V from './values';
+import { template as templateMessages } from '../../core/messages';
 import type { ExprFn, Lit } from './values';
 
 const splitVariable = splitVariable_;
@@ -166,8 +167,8 @@ export const E = {
   expDigit: 'Expected a digit after exponent in decimal number',
   twoDots: 'Duplicate decimal point in number',
   dotInExp: 'Unexpected decimal point in exponent',
-  invalidFunction: (name: string) => `Invalid function ${name}`,
-  maxTokens: (n: number) => `Expression exceeds the maximum number of allowed tokens: ${n}`,
+  invalidFunction: (name: string) => `${templateMessages.INVALID_FUNCTION} ${name}`,
+  maxTokens: (n: number) => `${templateMessages.MAX_TOKENS}: ${n}`,
   unexpected: (name: string, at: number, c: string) => `Unexpected ${name} at ${at}: ${JSON.stringify(c)}`,
   mismatched: (desc: string) => `Mismatched operator found: ${desc}`,
 };
@@ -602,9 +603,9 @@ export function build(codes: Int32Array, vals: unknown[], n: number, errors: str
 
 /** Reduce error messages (the part after the expression). */
 export const R = {
-  callFailed: (name: string) => `Error calling function ${name}`,
-  badArgs: (desc: string) => `Invalid arguments to operator ${desc}`,
-  tooLong: (n: number) => `Concatenation would exceed maximum string length ${n}`,
+  callFailed: (name: string) => `${templateMessages.ERROR_CALLING_FUNCTION} ${name}`,
+  badArgs: (desc: string) => `${templateMessages.INVALID_OPERATOR_ARGUMENTS} ${desc}`,
+  tooLong: (n: number) => `${templateMessages.MAX_STRING_LENGTH} ${n}`,
   badResult: 'Reduce error: unexpected token on stack',
 };
 

@@ -1,10 +1,17 @@
 /** Commerce formatters: prices, cart, product widgets (through the injected renderer when present). */
 import type { Context } from '../context';
 import type { FormatterFn } from '../types';
-import { asBoolean, asNumber, asString, emitString, escapeAttr, isTruthy, path, step } from '../util';
+import { template as templateMessages } from '../../core/messages';
+import { asBoolean, asNumber, asString, emitString, escapeAttr, escapeJsonForHtml, isTruthy, path, step } from '../util';
 import * as cu from './commerce-util';
+import { priceMarkup, productPriceView, subscriptionPriceMarkup, subscriptionPriceView, type PriceArgs, type PriceStrings } from '../../core/product-price';
+import { formatMessage } from './message-cldr';
 import { execTemplate, widget } from './exec';
-import { formatMoney, formatMoneyAmount, isSupportedCurrency } from '../../core/money';
+import { formatMoneyAmount, isSupportedCurrency } from '../../core/money';
+import { DEFAULT_CURRENCY_ARGS, numberArgs, isMinorUnits, minorDigits, storeDigits, decimalString, formatCurrency, formatDecimal, moneyAmount, parseNumberArgs, shiftDecimal } from './numbers';
+
+const PERCENT = parseNumberArgs(['minfrac:2', 'maxfrac:3', 'round:half-even'], false);
+const PERCENT_TRIM = parseNumberArgs(['minfrac:0', 'maxfrac:3', 'round:half-even'], false);
 
 const nf2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const nf0 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 0 });
@@ -31,27 +38,20 @@ export function moneyText(money: unknown): string {
   return zeroDecimal(currency) ? nf0.format(minor) : nf2.format(minor / 100);
 }
 
-/** A money value formatted with its currency for the render locale. */
-export function moneyCurrencyText(money: unknown, locale: string): string {
-  const currency = cu.moneyCurrency(money) || 'USD';
-  const raw = asString(step(money, 'value')).trim();
-  if (MINOR_UNITS.test(raw) && isSupportedCurrency(currency) && locale.toLowerCase().startsWith('en')) {
-    try {
-      return formatMoney(raw, currency);
-    } catch {
-      /* fall through */
-    }
-  }
-  const major = raw.indexOf('.') !== -1 ? parseFloat(raw) || 0 : (Number(raw) || 0) / (zeroDecimal(currency) ? 1 : 100);
-  try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(major);
-  } catch {
-    return nf2.format(major);
-  }
+/** A money value formatted with its currency for the render locale (CLDR, cached). */
+export function moneyCurrencyText(money: unknown, locale: string, args: readonly string[] = EMPTY): string {
+  const currency = (cu.moneyCurrency(money) || 'USD').toUpperCase();
+  const raw = step(money, 'value');
+  const amount = moneyAmount(raw, currency, false) ?? '0';
+  const minor = typeof raw === 'number' || isMinorUnits(asString(raw).trim());
+  const a = args.length === 0 ? DEFAULT_CURRENCY_ARGS : numberArgs(args, true);
+  return formatCurrency(locale, amount, currency, minor ? storeDigits(a, minorDigits(currency)) : a);
 }
+const EMPTY: readonly string[] = [];
 
-export function moneyString(money: unknown, ctx: Context): string {
-  if (isTruthy(ctx.resolve(P_CLDR))) return moneyCurrencyText(money, ctx.locale);
+/** A money value as the platform's commerce formatters print it: CLDR currency text with the CLDR money flag, else the native span. */
+export function moneyString(money: unknown, ctx: Context, args: readonly string[] = EMPTY): string {
+  if (isTruthy(ctx.resolve(P_CLDR))) return moneyCurrencyText(money, ctx.locale, args);
   return `<span class="sqs-money-native">${moneyText(money)}</span>`;
 }
 
@@ -134,14 +134,6 @@ const SCARCITY = `{.repeated section scarcityTemplateViews}
   </div>
 {.end}`;
 
-const SUBSCRIPTION_PRICE = `{.var @originalPriceText localizedStrings.originalPriceText}
-{.var @salePriceText localizedStrings.salePriceText}
-
-<div class="subscription-price">
-{.if formattedFromPrice}{fromText|message fromPrice:formattedFromPrice}
-{.or}{.if formattedSubscriptionSalePrice}<span class="visually-hidden v6-visually-hidden">{.if @salePriceText}{@salePriceText|htmltag}{.or}Sale Price:{.end}</span>{formattedSubscriptionSalePriceText|message price:formattedSubscriptionSalePrice}{.space}<span class="visually-hidden v6-visually-hidden">{.if @originalPriceText}{@originalPriceText|htmltag}{.or}Original Price:{.end}</span><span class="original-price">{formattedNormalSubscriptionPriceText|message price:formattedNormalSubscriptionPrice}</span>
-{.or}{.if formattedNormalSubscriptionPrice}{formattedNormalSubscriptionPriceText|message price:formattedNormalSubscriptionPrice}{.end}{.end}{.end}
-</div>`;
 
 const FIELD_TEMPLATES: Record<string, string> = {
   address: `<div style="padding-left:5px;">
@@ -230,7 +222,7 @@ function addToCartHtml(v: unknown, ctx: Context): string {
       '" ';
     if (isTruthy(isSubscribable)) h += 'data-is-subscription="' + emit(isSubscribable) + '" ';
     h += 'data-original-label="' + label + '" ';
-    if (withForm) h += 'data-form="' + escapeAttr(fieldsForm === undefined ? '' : JSON.stringify(fieldsForm).split('</').join('<\\/')) + '"';
+    if (withForm) h += 'data-form="' + escapeAttr(fieldsForm === undefined ? '' : escapeJsonForHtml(JSON.stringify(fieldsForm))) + '"';
     if (isTruthy(subsOption)) h += 'data-subscription-option-id="' + emit(step(subsOption, 'id')) + '"';
     return h + '>\n    <div class="sqs-add-to-cart-button-inner">' + label + '</div>\n  </div>\n</div>';
   } finally {
@@ -297,15 +289,12 @@ function variantsSelect(v: unknown, args: string[], ctx: Context): unknown {
 export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
   'add-to-cart-btn': (v, args, ctx: Context) => addToCart(v, args, ctx),
   'bookkeeper-money-format': (v, _args, ctx: Context) => {
-    const n = parseFloat(asString(v));
-    const cents = isFinite(n) ? n : 0;
+    // Cents in the currency of the locale's region; anything that is not a number prints nothing.
+    const cents = decimalString(v);
+    if (cents === null) return '';
     const region = (ctx.locale.split(/[-_]/)[1] || 'US').toUpperCase();
     const currency = REGION_CURRENCY[region] ?? 'USD';
-    try {
-      return new Intl.NumberFormat(ctx.locale, { style: 'currency', currency }).format(cents / 100);
-    } catch {
-      return nf2.format(cents / 100);
-    }
+    return formatCurrency(ctx.locale, shiftDecimal(cents, -2), currency, DEFAULT_CURRENCY_ARGS);
   },
   'cart-quantity': (v) => {
     let count = 0;
@@ -313,42 +302,22 @@ export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
     if (Array.isArray(entries)) for (const e of entries) count += asNumber(step(e, 'quantity'));
     return `<span class="sqs-cart-quantity">${count}</span>`;
   },
-  'cart-subtotal': () => 'deprecated, do not use',
+  'cart-subtotal': () => templateMessages.DEPRECATED,
   'cart-url': () => '/cart',
   'from-price': (v) => legacyPrice(cu.fromPrice(v)),
   'normal-price': (v) => legacyPrice(cu.normalPrice(v)),
   'sale-price': (v) => legacyPrice(cu.salePrice(v)),
   'percentage-format': (v, args, ctx: Context) => {
-    const trim = args.includes('trim');
     const n = parseFloat(asString(v));
-    return new Intl.NumberFormat(ctx.locale, { minimumFractionDigits: trim ? 0 : 2, maximumFractionDigits: 3 }).format(isFinite(n) ? n : 0);
+    return formatDecimal(ctx.locale, String(isFinite(n) ? n : 0), args.includes('trim') ? PERCENT_TRIM : PERCENT);
   },
   'product-checkout': (v, args, ctx: Context) => {
     const html =
       asString(variantsSelect(v, args, ctx)) + asString(quantityInput(v, args, ctx)) + asString(addToCart(v, args, ctx));
     return widget(ctx, 'product-checkout', v, args, html);
   },
-  'product-price': () => 'not yet implemented',
-  'subscription-price': (v, _args, ctx: Context) => {
-    const data: Record<string, unknown> = {};
-    const options = lowestVariantPricingOptions(v);
-    if (Array.isArray(options) && options.length > 0) {
-      const first = options[0];
-      if (cu.hasVariedPrices(v)) {
-        const m = isTruthy(step(first, 'onSale')) ? step(first, 'salePriceMoney') : step(first, 'priceMoney');
-        const from = ctx.resolve(['localizedStrings', 'productPriceFromText']);
-        data.fromText = from !== undefined ? asString(from) : 'from {fromPrice}';
-        data.formattedFromPrice = moneyString(m, ctx);
-      }
-      if (isTruthy(step(first, 'onSale'))) {
-        data.formattedSubscriptionSalePriceText = '{price}';
-        data.formattedSubscriptionSalePrice = moneyString(step(first, 'salePriceMoney'), ctx);
-      }
-      data.formattedNormalSubscriptionPriceText = '{price}';
-      data.formattedNormalSubscriptionPrice = moneyString(step(first, 'priceMoney'), ctx);
-    }
-    return execTemplate(ctx, SUBSCRIPTION_PRICE, data, true);
-  },
+  'product-price': (v, args, ctx: Context) => productPriceHtml(v, args, ctx),
+  'subscription-price': (v, args, ctx: Context) => subscriptionPriceHtml(v, args, ctx),
   'product-quick-view': (v, args, ctx: Context) => {
     const id = asString(step(v, 'id'));
     let group = args[0] || '';
@@ -442,22 +411,50 @@ export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
   'variants-select': (v, args, ctx: Context) => variantsSelect(v, args, ctx),
 };
 
-function lowestVariantPricingOptions(item: unknown): unknown {
-  const t = cu.productType(item);
-  if (t !== cu.ProductType.PHYSICAL && t !== cu.ProductType.SERVICE) return null;
-  const vs = path(item, ['structuredContent', 'variants']);
-  if (!Array.isArray(vs) || vs.length === 0) return null;
-  const price = (x: unknown) => cu.moneyMinor(isTruthy(step(x, 'onSale')) ? step(x, 'salePriceMoney') : step(x, 'priceMoney'));
-  let best = vs[0];
-  let p = price(best);
-  for (let i = 1; i < vs.length; i++) {
-    const q = price(vs[i]);
-    if (q < p) {
-      p = q;
-      best = vs[i];
-    }
-  }
-  return step(best, 'pricingOptions');
+const P_FROM_TEXT = ['localizedStrings', 'productPriceFromText'];
+const P_UNAVAILABLE_TEXT = ['localizedStrings', 'productPriceUnavailable'];
+const P_STRINGS = ['localizedStrings'];
+
+/** The site's wording for prices (localizedStrings), as core's price markup takes it. */
+function priceStrings(ctx: Context): PriceStrings {
+  const from = ctx.resolve(P_FROM_TEXT);
+  const unavailable = ctx.resolve(P_UNAVAILABLE_TEXT);
+  const strings = ctx.resolve(P_STRINGS);
+  return {
+    fromText: from !== undefined ? asString(from) : undefined,
+    unavailableText: unavailable !== undefined ? asString(unavailable) : undefined,
+    subscription: (key) => {
+      const t = step(strings, key);
+      return t === undefined ? undefined : asString(t);
+    },
+  };
+}
+
+/** A wording filled as the platform's `message` formatter does, in the render locale. */
+function priceFill(ctx: Context): (text: string, args: PriceArgs) => string {
+  return (text, a) => {
+    if (text === '{price}') return a.price;
+    const named: Record<string, unknown> = { price: a.price, billingPeriodValue: a.billingPeriodValue, duration: a.duration };
+    if (a.fromPrice !== undefined) named.fromPrice = a.fromPrice;
+    const positional = a.fromPrice !== undefined ? [a.fromPrice, a.price, a.billingPeriodValue, a.duration] : [a.price, a.billingPeriodValue, a.duration];
+    return formatMessage(text, positional, named, ctx.locale);
+  };
+}
+
+/**
+ * `product-price`: the price markup of a product item, from core's one price
+ * view and markup (shared with `subscription-price` and the product page's island).
+ * Arguments are the money options (with the CLDR money flag); `noyears` keeps a
+ * subscription's duration in its billing unit.
+ */
+function productPriceHtml(v: unknown, args: string[], ctx: Context): string {
+  const view = productPriceView(v, { inYears: !args.includes('noyears') });
+  return priceMarkup(view, (m) => moneyString(m, ctx, args), priceStrings(ctx), priceFill(ctx));
+}
+
+/** `subscription-price`: the price of the pricing options of the variant with the lowest price paid. */
+function subscriptionPriceHtml(v: unknown, args: string[], ctx: Context): string {
+  return subscriptionPriceMarkup(subscriptionPriceView(v), (m) => moneyString(m, ctx, args), priceStrings(ctx), priceFill(ctx));
 }
 
 const REGION_CURRENCY: Record<string, string> = {

@@ -8,14 +8,14 @@ import {
   asString,
   escapeAttr,
   escapeHtml,
+  escapeJsonForHtml,
   isTruthy,
   path,
   splitVariable,
   step,
 } from '../util';
 
-/** Replace `</` so JSON can sit inside a script element. */
-export const escapeScriptTags = (s: string): string => (s.indexOf('</') === -1 ? s : s.split('</').join('<\\/'));
+
 
 
 const isWs = (c: number): boolean => c === 32 || c === 10 || c === 9 || c === 11 || c === 13 || c === 12;
@@ -241,8 +241,8 @@ export const CORE_FORMATTERS: Record<string, FormatterFn> = {
   htmlattr: (v) => escapeAttr(asString(v)),
   htmltag: (v) => escapeAttr(asString(v)),
   iter: (_v, _args, ctx: Context) => asString(ctx.lookup('@index')),
-  json: (v) => (v === undefined ? '' : escapeScriptTags(JSON.stringify(v))),
-  'json-pretty': (v) => (v === undefined ? '' : escapeScriptTags(JSON.stringify(v, undefined, '  '))),
+  json: (v) => (v === undefined ? '' : escapeJsonForHtml(JSON.stringify(v))),
+  'json-pretty': (v) => (v === undefined ? '' : escapeJsonForHtml(JSON.stringify(v, undefined, '  '))),
   'key-by': (v, args) => {
     const out: Record<string, unknown> = {};
     const p = args[0];

@@ -1,7 +1,10 @@
-/** `date` formatter: strftime-style patterns in the website's time zone (default America/New_York). */
+/** `date` formatter: strftime-style patterns in the website's time zone (default America/New_York), through CLDR. strftime() below stays for fixed English/UTC uses (calendar links). */
 import type { Context } from '../context';
 import type { FormatterFn } from '../types';
+import { TZ } from '@phensley/timezone';
 import { asNumber, asString } from '../util';
+import { cldrFor } from '../cldr';
+import { formatStrftime, translateFormat } from './date-pattern';
 
 const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const LONG_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -118,6 +121,9 @@ function abbrFormatter(locale: string, zone: string): Intl.DateTimeFormat {
 
 /** Short zone name (EST, BST, ...); tries a second English locale when the first gives only an offset. */
 function zoneAbbr(epoch: number, zone: string): string {
+  // The IANA database's own abbreviation (JST, CET, EST), as the platform prints it; Intl for the rest.
+  const tz = TZ.fromUTC(zone, epoch)?.abbr;
+  if (tz && /^[A-Z]{2,5}$/.test(tz)) return tz;
   for (const loc of ['en-US', 'en-GB', 'en-AU', 'en-IN']) {
     const p = abbrFormatter(loc, zone).formatToParts(epoch).find((x) => x.type === 'timeZoneName');
     const v = p ? p.value : 'UTC';
@@ -244,17 +250,19 @@ export function checkJulianDay(epochMs: number): void {
   }
 }
 
-/** Per instruction (the args array is compiled once): the format, and results for the zone last used. */
+/** Per instruction (the args array is compiled once): the translated format, and results for the locale and zone last used. */
 interface DateSlot {
+  parts: ReturnType<typeof translateFormat>;
   fmt: string;
+  locale: string;
   zone: string;
   byEpoch: Map<number, string>;
 }
 const slotOfArgs = new WeakMap<string[], DateSlot>();
 const dateResults = new Map<string, Map<number, string>>();
 
-function resultsFor(zone: string, fmt: string): Map<number, string> {
-  const key = zone + '\u0000' + fmt;
+function resultsFor(locale: string, zone: string, fmt: string): Map<number, string> {
+  const key = locale + '\u0000' + zone + '\u0000' + fmt;
   let byEpoch = dateResults.get(key);
   if (byEpoch === undefined) {
     if (dateResults.size > 1000) dateResults.clear();
@@ -265,27 +273,29 @@ function resultsFor(zone: string, fmt: string): Map<number, string> {
 }
 
 export const DATE_FORMATTERS: Record<string, FormatterFn> = {
+  /** strftime-style directives in the website's zone, in the render locale through CLDR (see date-pattern.ts). */
   date: (v, args, ctx: Context) => {
     if (args.length === 0) return '';
     const n = asNumber(v);
     if (!isFinite(n)) return '';
     checkJulianDay(n);
-    // Results are cached per zone and format, since one timestamp is often
-    // shown several ways and lists repeat dates.
+    // Results are cached per locale, zone and format, since one timestamp is
+    // often shown several ways and lists repeat dates.
     const zone = timeZoneOf(ctx);
     let slot = slotOfArgs.get(args);
     if (slot === undefined) {
       const fmt = args.join(' ');
-      slot = { fmt, zone, byEpoch: resultsFor(zone, fmt) };
+      slot = { parts: translateFormat(fmt), fmt, locale: ctx.locale, zone, byEpoch: resultsFor(ctx.locale, zone, fmt) };
       slotOfArgs.set(args, slot);
-    } else if (slot.zone !== zone) {
+    } else if (slot.zone !== zone || slot.locale !== ctx.locale) {
       slot.zone = zone;
-      slot.byEpoch = resultsFor(zone, slot.fmt);
+      slot.locale = ctx.locale;
+      slot.byEpoch = resultsFor(ctx.locale, zone, slot.fmt);
     }
     const byEpoch = slot.byEpoch;
     let out = byEpoch.get(n);
     if (out === undefined) {
-      out = strftime(zoned(n, zone), slot.fmt);
+      out = formatStrftime(cldrFor(ctx.locale), n, zone, slot.parts);
       if (byEpoch.size > 10000) byEpoch.clear();
       byEpoch.set(n, out);
     }

@@ -27,6 +27,8 @@ interface DashboardData {
   countries: DimCount[];
   funnel: Array<{ step: string; events: number; visitors: number; conversion: number | null }>;
   revenue: DimCount[];
+  /** Refunds made in the range; revenue is already net of them. */
+  refunds?: DimCount[];
   forms: DimCount[];
   restock: DimCount[];
   vitals: Array<{ name: string; p75: number | null; samples: number; good: number | null; poor: number | null }>;
@@ -57,7 +59,7 @@ function daysBack(n: number): { from: string; to: string } {
 const STYLE = `.an-head{display:flex;flex-wrap:wrap;gap:16px;align-items:end;justify-content:space-between}
 .an-range{display:flex;flex-wrap:wrap;gap:8px;align-items:end}.an-range label{display:grid;gap:2px;font-size:13px;font-weight:600}
 .an-range input,.an-settings input,.an-settings select{font:inherit;padding:6px 8px;border:1px solid #bbb;border-radius:6px}
-.an-range button[aria-pressed="true"]{background:#2f6fde}
+.an-range button[aria-pressed="true"]{background:var(--c-accent);color:var(--c-accent-text)}
 .an-kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:12px;margin:16px 0;padding:0;list-style:none}
 .an-kpis li{background:#fff;border-radius:10px;padding:12px 14px;box-shadow:0 1px 4px #0001}.an-kpis strong{display:block;font-size:24px}
 .an-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:16px}
@@ -146,6 +148,7 @@ export function Analytics() {
             </li>
             <li>
               Revenue<strong>{formatMoney(data.revenue.find((r) => r.dim === currency)?.total ?? 0, currency)}</strong>
+              {data.refunds?.some((r) => r.dim === currency) ? <small>after {formatMoney(data.refunds.find((r) => r.dim === currency)!.total, currency)} refunded</small> : null}
             </li>
             <li>
               Form submissions<strong>{fmt(data.totals.formSubmissions)}</strong>

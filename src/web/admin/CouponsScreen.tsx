@@ -13,6 +13,7 @@ interface Coupon {
   expiresAt: number | null;
   usageLimit: number;
   timesUsed: number;
+  appliesToGiftCards?: boolean;
   enabled?: boolean;
 }
 
@@ -29,8 +30,10 @@ interface Values {
   min: string;
   expires: string;
   limit: string;
+  /** 'yes' when the discount also applies to gift cards ('' by default: gift cards stay at full price). */
+  giftCards: string;
 }
-const EMPTY: Values = { code: '', kind: 'percent', value: '', min: '', expires: '', limit: '' };
+const EMPTY: Values = { code: '', kind: 'percent', value: '', min: '', expires: '', limit: '', giftCards: '' };
 const AMOUNT = 'Enter amounts such as 5.00.';
 
 /** The local calendar day of a time, as a date input wants it (YYYY-MM-DD). */
@@ -49,6 +52,7 @@ function valuesOf(c: Coupon, currency: string): Values {
     min: c.minSubtotalCents ? moneyDecimal(c.minSubtotalCents) : '',
     expires: c.expiresAt ? day(c.expiresAt) : '',
     limit: c.usageLimit ? String(c.usageLimit) : '',
+    giftCards: c.appliesToGiftCards ? 'yes' : '',
   };
 }
 
@@ -64,6 +68,7 @@ function bodyOf(v: Values, currency: string): Checked {
     // The coupon works through the whole of its last day.
     expiresAt: v.expires ? new Date(`${v.expires}T23:59:59`).getTime() : null,
     usageLimit: Number(v.limit) || 0,
+    appliesToGiftCards: v.giftCards === 'yes',
   };
   return result(body);
 }
@@ -73,7 +78,7 @@ function CouponForm({ label, submit, initial, currency, onSave, onCancel }: Amou
   const state = useRecordForm({ initial, empty: EMPTY, check: (v: Values) => bodyOf(v, currency), onSave, onCancel });
   const { v, set, err } = state;
   const valueField = v.kind === 'percent' ? 'percentBasisPoints' : 'amountCents';
-  const shown = ['code', 'kind', 'minSubtotalCents', 'expiresAt', 'usageLimit', ...(v.kind !== 'free_shipping' ? [valueField] : [])];
+  const shown = ['code', 'kind', 'minSubtotalCents', 'expiresAt', 'usageLimit', 'appliesToGiftCards', ...(v.kind !== 'free_shipping' ? [valueField] : [])];
 
   return (
     <RecordForm label={label} submit={submit} state={state} shown={shown}>
@@ -103,6 +108,11 @@ function CouponForm({ label, submit, initial, currency, onSave, onCancel }: Amou
       <Field label="Usage limit (blank for none)" error={err('usageLimit')}>
         {(a) => <input {...a} value={v.limit} inputMode="numeric" onChange={(e) => set('limit')(e.target.value)} />}
       </Field>
+      {v.kind !== 'free_shipping' && (
+        <Field label="Also discount gift cards" error={err('appliesToGiftCards')}>
+          {(a) => <input {...a} type="checkbox" checked={v.giftCards === 'yes'} onChange={(e) => set('giftCards')(e.target.checked ? 'yes' : '')} />}
+        </Field>
+      )}
     </RecordForm>
   );
 }

@@ -1,10 +1,11 @@
 /**
  * /config engagement screens: the promo popup, mailing lists (members, CSV export, double opt-in),
- * cookie banner settings, and the email preview (page type 301) of every email Tessera sends.
+ * cookie banner settings. (The email preview is EmailTemplatesScreen.tsx.)
  */
 import { useEffect, useState } from 'react';
 import { api } from '../client/api.js';
-import { msg, SaveForm, useLoad } from './ui.js';
+import { SaveForm, useLoad } from './ui.js';
+import { EmptyState, PageHeader, Skeleton } from './design.js';
 import { COOKIE_BANNER_MODES, POPUP_ANCHORS, POPUP_TRIGGERS, type CookieBannerMode, type PopupAnchor, type PopupTrigger } from '../../core/engagement.js';
 
 const API = '/api/config/engagement';
@@ -50,14 +51,13 @@ export function PopupScreen() {
   const [d, setD, error] = useLoad<{ popup: Popup }>(`${API}/popup`);
   const [lists] = useLoad<{ lists: List[] }>(`${API}/lists`);
   const [pagesText, setPagesText] = useState<string | null>(null);
-  if (!d) return <p>{error || 'Loading…'}</p>;
+  if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={5} label="Loading the promo popup" />;
   const p = d.popup;
   const set = (patch: Partial<Popup>) => setD({ popup: { ...p, ...patch } });
   const pages = pagesText ?? (p.pages === 'all' ? '' : p.pages.join('\n'));
   return (
     <>
-      <h1>Promo popup</h1>
-      <p>A popup overlay on the pages you choose, with a newsletter sign-up or a button. Saving a change shows it again to visitors who closed the old one (version {p.version}).</p>
+      <PageHeader title="Promo popup" description={`A popup overlay on the pages you choose, with a newsletter sign-up or a button. Saving a change shows it again to visitors who closed the old one (version ${p.version}).`} />
       <SaveForm
         label="Promo popup"
         onSubmit={async () => {
@@ -190,7 +190,7 @@ interface Member {
 function Members({ list }: { list: List }) {
   const [d, , error, reload] = useLoad<{ members: Member[]; total: number }>(`${API}/lists/${encodeURIComponent(list.id)}/members?limit=200`);
   useEffect(reload, [list.subscribedCount, list.pendingCount, list.unsubscribedCount]);
-  if (!d) return <p>{error || 'Loading…'}</p>;
+  if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={2} label={`Loading members of ${list.name}`} />;
   return (
     <table aria-label={`Members of ${list.name}`}>
       <thead>
@@ -204,7 +204,7 @@ function Members({ list }: { list: List }) {
       <tbody>
         {d.members.length === 0 ? (
           <tr>
-            <td colSpan={4}>No one has signed up yet.</td>
+            <td colSpan={4}>No one has signed up yet. Add a newsletter block to a page, or turn on the promo popup, to collect sign-ups.</td>
           </tr>
         ) : (
           d.members.map((x) => (
@@ -225,13 +225,15 @@ export function ListsScreen() {
   const [d, , error, reload] = useLoad<{ lists: List[] }>(`${API}/lists`);
   const [name, setName] = useState('');
   const [doubleOptIn, setDoubleOptIn] = useState(false);
-  if (!d) return <p>{error || 'Loading…'}</p>;
+  if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={4} label="Loading mailing lists" />;
   return (
     <>
-      <h1>Mailing lists</h1>
-      <p>Sign-ups from newsletter forms, the promo popup and the back-in-stock form. Every email to a list carries a one-click unsubscribe link.</p>
+      <PageHeader title="Mailing lists" description="Sign-ups from newsletter forms, the promo popup and the back-in-stock form. Every email to a list carries a one-click unsubscribe link." />
+      {d.lists.length === 0 ? (
+        <EmptyState title="No mailing lists yet">Create a list below; newsletter forms and the promo popup can then sign visitors up to it.</EmptyState>
+      ) : null}
       {d.lists.map((l) => (
-        <section key={l.id} aria-label={l.name} className="admin-card">
+        <section key={l.id} aria-label={l.name} className="a-card admin-card">
           <h2>
             {l.name}
             {l.isDefault ? ' (default)' : ''}
@@ -242,7 +244,7 @@ export function ListsScreen() {
               Export {l.name} as CSV
             </a>
           </p>
-          <label>
+          <label className="a-check">
             <input
               type="checkbox"
               checked={l.doubleOptIn}
@@ -269,7 +271,7 @@ export function ListsScreen() {
           List name
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} required />
         </label>
-        <label>
+        <label className="a-check">
           <input type="checkbox" checked={doubleOptIn} onChange={(e) => setDoubleOptIn(e.target.checked)} /> Double opt-in
         </label>
       </SaveForm>
@@ -293,11 +295,11 @@ const MODE_LABEL: Record<CookieBannerMode, string> = {
 
 export function CookiesScreen() {
   const [d, setD, error] = useLoad<{ cookieBanner: CookieBannerSettings }>(`${API}/cookies`);
-  if (!d) return <p>{error || 'Loading…'}</p>;
+  if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={4} label="Loading the cookie banner" />;
   const c = d.cookieBanner;
   return (
     <>
-      <h1>Cookie banner</h1>
+      <PageHeader title="Cookie banner" description="Whether visitors see a cookie notice, and whether analytics and third-party scripts wait for their consent." />
       <SaveForm
         label="Cookie banner"
         onSubmit={async () => {
@@ -308,7 +310,7 @@ export function CookiesScreen() {
         <fieldset>
           <legend>Banner</legend>
           {COOKIE_BANNER_MODES.map((mode) => (
-            <label key={mode}>
+            <label key={mode} className="a-check">
               <input type="radio" name="mode" checked={c.mode === mode} onChange={() => setD({ cookieBanner: { ...c, mode } })} /> {MODE_LABEL[mode]}
             </label>
           ))}
@@ -326,54 +328,3 @@ export function CookiesScreen() {
   );
 }
 
-// ---- Email preview (301) -------------------------------------------------------------------------
-
-interface Rendered {
-  name: string;
-  label: string;
-  email: { subject: string; text: string; html: string | null };
-}
-
-export function EmailPreviewScreen() {
-  const [d, , error] = useLoad<{ emails: Array<{ name: string; label: string }> }>(`${API}/emails`);
-  const [name, setName] = useState('');
-  const [shown, setShown] = useState<Rendered | null>(null);
-  const [err, setErr] = useState('');
-  useEffect(() => {
-    const first = d?.emails[0]?.name;
-    if (!name && first) setName(first);
-  }, [d, name]);
-  useEffect(() => {
-    if (!name) return;
-    setErr('');
-    api<Rendered>('GET', `${API}/emails/${encodeURIComponent(name)}`).then(setShown, (e) => setErr(msg(e)));
-  }, [name]);
-  if (!d) return <p>{error || 'Loading…'}</p>;
-  return (
-    <>
-      <h1>Email preview</h1>
-      <p>Every email this site sends, with sample data.</p>
-      <label>
-        Email
-        <select value={name} onChange={(e) => setName(e.target.value)}>
-          {d.emails.map((x) => (
-            <option key={x.name} value={x.name}>
-              {x.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      {err ? <p role="alert">{err}</p> : null}
-      {shown ? (
-        <section aria-label={`Preview: ${shown.label}`} className="admin-card">
-          <p>
-            <strong>Subject:</strong> {shown.email.subject}
-          </p>
-          {shown.email.html ? <iframe title={`${shown.label} (HTML)`} sandbox="" srcDoc={shown.email.html} style={{ width: '100%', minHeight: 360, border: '1px solid #ddd' }} /> : null}
-          <h2>Plain text</h2>
-          <pre style={{ whiteSpace: 'pre-wrap' }}>{shown.email.text}</pre>
-        </section>
-      ) : null}
-    </>
-  );
-}

@@ -6,6 +6,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../client/api.js';
 import { msg } from './ui.js';
+import { PageHeader, Skeleton } from './design.js';
 import { PREVIEW_STORAGE_KEY, SAFE_MODE_STORAGE_KEY } from '../../core/preview.js';
 
 
@@ -46,7 +47,7 @@ function Switches() {
   useEffect(() => {
     api<{ features: FeatureRow[] }>('GET', '/api/flags/features').then((d) => setRows(d.features), (e) => setError(msg(e)));
   }, []);
-  if (!rows) return <p>{error || 'Loading…'}</p>;
+  if (!rows) return error ? <p role="alert">{error}</p> : <Skeleton lines={3} label="Loading features" />;
   const toggle = async (f: FeatureRow, on: boolean) => {
     setError('');
     // The box follows the click at once (a controlled checkbox would otherwise spring back until the save answers).
@@ -61,7 +62,7 @@ function Switches() {
     }
   };
   return (
-    <section aria-labelledby="features-h" className="admin-card">
+    <section aria-labelledby="features-h" className="a-card admin-card">
       <h2 id="features-h">Features</h2>
       <p>A feature that is off hides its pages, calls and blocks from visitors.</p>
       <ul className="feature-list" style={{ listStyle: 'none', padding: 0, columns: '2 18em' }}>
@@ -149,7 +150,7 @@ function Experiments() {
   useEffect(() => {
     api<{ experiments: Experiment[] }>('GET', '/api/flags/experiments').then((d) => setList(d.experiments), (e) => setError(msg(e)));
   }, []);
-  if (!list) return <p>{error || 'Loading…'}</p>;
+  if (!list) return error ? <p role="alert">{error}</p> : <Skeleton lines={3} label="Loading experiments" />;
   const edit = (i: number, e: Experiment) => setList(list.map((x, n) => (n === i ? e : x)));
   const save = async (ev: FormEvent) => {
     ev.preventDefault();
@@ -163,7 +164,7 @@ function Experiments() {
     }
   };
   return (
-    <section aria-labelledby="experiments-h" className="admin-card">
+    <section aria-labelledby="experiments-h" className="a-card admin-card">
       <h2 id="experiments-h">Experiments</h2>
       <p>
         Each visitor keeps one variant (chosen by weight). On staging hosts, add <code>?experiment.NAME=VARIANT</code> to a page address to try a variant, or{' '}
@@ -227,7 +228,7 @@ function PreviewAndSafeMode() {
   useEffect(() => {
     void load();
   }, []);
-  if (!state) return <p>{error || 'Loading…'}</p>;
+  if (!state) return error ? <p role="alert">{error}</p> : <Skeleton lines={3} label="Loading preview settings" />;
   const run = async (fn: () => Promise<unknown>, done: string) => {
     setError('');
     try {
@@ -239,7 +240,7 @@ function PreviewAndSafeMode() {
     }
   };
   return (
-    <section aria-labelledby="preview-h" className="admin-card">
+    <section aria-labelledby="preview-h" className="a-card admin-card">
       <h2 id="preview-h">Preview and safe mode</h2>
       <p>Only you see these: visitors always get the published site.</p>
       <p>{state.active ? `Preview is on${state.theme ? ` with the theme “${state.theme}”` : ''}: drafts and scheduled posts show on the site for you.` : 'Preview is off.'}</p>
@@ -300,7 +301,7 @@ function PreviewAndSafeMode() {
 export function FeaturesScreen() {
   return (
     <>
-      <h1>Features and experiments</h1>
+      <PageHeader title="Features and experiments" description="Switch parts of the site on or off, test variants against each other, and preview drafts before visitors see them." />
       <Switches />
       <Experiments />
       <PreviewAndSafeMode />
@@ -320,17 +321,17 @@ export function BillingScreen({ path }: { path: string }) {
   useEffect(() => {
     api<Billing>('GET', '/api/flags/billing').then(setD, (e) => setError(msg(e)));
   }, []);
-  if (!d) return <p>{error || 'Loading…'}</p>;
+  if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={3} label="Loading billing" />;
   const here = d.destinations.find((x) => path.replace(/\/+$/, '') === x.url);
   return (
     <>
-      <h1>{here ? here.label : 'Billing'}</h1>
-      <section className="admin-card" aria-labelledby="plan-h">
+      <PageHeader title={here ? here.label : 'Billing'} description="The plan this site runs on." breadcrumbs={here ? [{ label: 'Billing', href: '/config/settings/billing' }, { label: here.label }] : undefined} />
+      <section className="a-card admin-card" aria-labelledby="plan-h">
         <h2 id="plan-h">Plan: {d.plan.name}</h2>
         <p>{d.plan.description}</p>
         {here ? <p>A hosted service would take you here to {here.key === 'trialUpgrade' ? 'upgrade from a trial' : 'choose a website subscription'}; a self-hosted site has nothing to buy.</p> : null}
       </section>
-      <nav aria-label="Upgrade destinations" className="admin-card">
+      <nav aria-label="Upgrade destinations" className="a-card admin-card">
         <h2>Where upgrades lead</h2>
         <ul>
           {d.destinations.map((x) => (

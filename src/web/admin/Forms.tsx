@@ -9,6 +9,7 @@ import { FORM_FIELD_PROPERTIES, FormFieldType } from '../../core/enums.js';
 import type { FormField } from '../../core/forms.js';
 import { summaryAnswer } from '../../core/forms.js';
 import { forms as m, cart } from '../../core/messages.js';
+import { EmptyState, PageHeader, Skeleton } from './design.js';
 
 interface FormRow {
   id: string;
@@ -200,7 +201,7 @@ function Builder({ initial, onSaved }: { initial: FormRow; onSaved(f: FormRow): 
   };
 
   return (
-    <section aria-label="Form builder">
+    <section aria-label="Form builder" className="a-card admin-card">
       <label>
         Form name <input value={f.name} onChange={(e) => set({ name: e.target.value })} />
       </label>
@@ -322,7 +323,7 @@ function Inbox({ form }: { form: FormRow }) {
   }, [folder, q, form.id]);
   useEffect(load, [load]);
   return (
-    <section aria-label="Submissions">
+    <section aria-label="Submissions" className="a-card admin-card">
       <h2>Submissions</h2>
       <div role="tablist" aria-label="Folder">
         <button type="button" role="tab" aria-selected={folder === 'inbox'} onClick={() => setFolder('inbox')}>
@@ -339,7 +340,7 @@ function Inbox({ form }: { form: FormRow }) {
         Export CSV
       </a>
       {error ? <p role="alert">{error}</p> : null}
-      {subs.length === 0 ? <p>No submissions.</p> : null}
+      {subs.length === 0 ? <p className="a-muted">No submissions yet. What visitors send through this form shows here.</p> : null}
       <ol className="admin-submissions">
         {subs.map((s) => (
           <li key={s.id}>
@@ -372,7 +373,7 @@ function Inbox({ form }: { form: FormRow }) {
 }
 
 export function FormsAdmin() {
-  const [forms, setForms] = useState<FormRow[]>([]);
+  const [forms, setForms] = useState<FormRow[] | null>(null);
   const [sel, setSel] = useState<FormRow | null>(null);
   const [error, setError] = useState('');
   const load = useCallback(() => {
@@ -384,21 +385,36 @@ export function FormsAdmin() {
   useEffect(load, [load]);
   return (
     <>
-      <h1>Forms</h1>
+      <PageHeader
+        title="Forms"
+        description="The forms on your pages, what visitors sent through them, and what was held back as spam."
+        actions={
+          <button type="button" className="a-button--primary" onClick={() => setSel(blank())}>
+            New form
+          </button>
+        }
+      />
       {error ? <p role="alert">{error}</p> : null}
-      <ul aria-label="Forms">
-        {forms.map((f) => (
-          <li key={f.id}>
-            <button type="button" aria-pressed={sel?.id === f.id} onClick={() => setSel(f)}>
-              {f.name}
-            </button>{' '}
-            {f.inboxCount ?? 0} in inbox, {f.spamCount ?? 0} in spam
-          </li>
-        ))}
-      </ul>
-      <button type="button" onClick={() => setSel(blank())}>
-        New form
-      </button>
+      {forms === null ? (
+        error ? null : <Skeleton lines={3} label="Loading forms" />
+      ) : forms.length === 0 ? (
+        <EmptyState title="No forms yet">Press New form to build one, then add it to a page with a form block in the page editor.</EmptyState>
+      ) : (
+        <div className="a-card">
+        <ul aria-label="Forms" className="a-list">
+          {forms.map((f) => (
+            <li key={f.id}>
+              <button type="button" aria-pressed={sel?.id === f.id} onClick={() => setSel(f)}>
+                {f.name}
+              </button>{' '}
+              <span className="a-muted">
+                {f.inboxCount ?? 0} in inbox, {f.spamCount ?? 0} in spam
+              </span>
+            </li>
+          ))}
+        </ul>
+        </div>
+      )}
       {sel ? (
         <Builder
           initial={sel}

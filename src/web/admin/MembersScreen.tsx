@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../client/api.js';
 import { moneyDecimalString, toMinorUnits } from '../../core/money.js';
+import { ConfirmDialog, PageHeader, Skeleton } from './design.js';
 
 interface Area {
   id: string;
@@ -153,32 +154,36 @@ export function MembersScreen() {
     }, 'The file is uploaded.');
   }
 
-  if (!s) return <>{error ? <p role="alert">{error}</p> : <p>Loading…</p>}</>;
+  if (!s) return <>{error ? <p role="alert">{error}</p> : <Skeleton lines={5} label="Loading members" />}</>;
   const title = (id: string) => s.collections.find((c) => c.id === id)?.title ?? id;
   const courses = s.collections.filter((c) => c.typeName === 'videos');
   return (
     <>
-      <h1>Members</h1>
+      <PageHeader title="Members" description="Lock the site or single pages with a password, sell access to member areas and courses, and see who has joined." />
       {status && <p role="status">{status}</p>}
       {error && <p role="alert">{error}</p>}
 
-      <section aria-labelledby="m-lock">
+      <section className="a-card admin-card" aria-labelledby="m-lock">
         <h2 id="m-lock">Site password</h2>
         <p>{s.sitePasswordSet ? 'Visitors see the lock screen until they enter the site password.' : 'The site is open to everyone.'}</p>
-        <form onSubmit={saveSitePassword} className="admin-form" aria-label="Site password">
+        <form onSubmit={saveSitePassword} className="a-form" aria-label="Site password">
           <label>
             New site password <input type="password" value={sitePassword} autoComplete="new-password" onChange={(e) => setSitePassword(e.target.value)} required minLength={4} />
           </label>
           <button type="submit">Set site password</button>
           {s.sitePasswordSet && (
-            <button type="button" onClick={() => void run(() => api('PUT', '/api/members/site-password', { password: null }), 'The site is open again.')}>
-              Remove site password
-            </button>
+            <ConfirmDialog
+              trigger={<button type="button">Remove site password</button>}
+              title="Remove the site password?"
+              description="Everyone will be able to see the site without a password."
+              confirm="Remove site password"
+              onConfirm={async () => void await run(() => api('PUT', '/api/members/site-password', { password: null }), 'The site is open again.')}
+            />
           )}
         </form>
       </section>
 
-      <section aria-labelledby="m-pages">
+      <section className="a-card admin-card" aria-labelledby="m-pages">
         <h2 id="m-pages">Page passwords</h2>
         {s.pagePasswords.length > 0 && (
           <ul>
@@ -192,7 +197,7 @@ export function MembersScreen() {
             ))}
           </ul>
         )}
-        <form onSubmit={savePagePassword} className="admin-form" aria-label="Page password">
+        <form onSubmit={savePagePassword} className="a-form" aria-label="Page password">
           <label>
             Page or collection{' '}
             <select value={page.collectionId} onChange={(e) => setPage({ ...page, collectionId: e.target.value })} required>
@@ -211,7 +216,7 @@ export function MembersScreen() {
         </form>
       </section>
 
-      <section aria-labelledby="m-areas">
+      <section className="a-card admin-card" aria-labelledby="m-areas">
         <h2 id="m-areas">Member areas</h2>
         {s.areas.length > 0 && (
           <table className="admin-table" aria-label="Member areas">
@@ -239,9 +244,17 @@ export function MembersScreen() {
                     <button type="button" aria-label={`Edit ${a.name}`} onClick={() => edit(a)}>
                       Edit
                     </button>{' '}
-                    <button type="button" aria-label={`Delete ${a.name}`} onClick={() => void run(() => api('DELETE', `/api/members/areas/${a.id}`), 'The member area is deleted.')}>
-                      Delete
-                    </button>
+                    <ConfirmDialog
+                      trigger={
+                        <button type="button" aria-label={`Delete ${a.name}`}>
+                          Delete
+                        </button>
+                      }
+                      title={`Delete ${a.name}?`}
+                      description="Its join page stops working. This cannot be undone."
+                      confirm="Delete member area"
+                      onConfirm={async () => void await run(() => api('DELETE', `/api/members/areas/${a.id}`), 'The member area is deleted.')}
+                    />
                   </td>
                 </tr>
               ))}
@@ -249,7 +262,7 @@ export function MembersScreen() {
           </table>
         )}
         <h3>{editing ? `Edit ${area.name || 'member area'}` : 'Add a member area'}</h3>
-        <form onSubmit={addArea} className="admin-form" aria-label={editing ? 'Edit a member area' : 'Add a member area'}>
+        <form onSubmit={addArea} className="a-form" aria-label={editing ? 'Edit a member area' : 'Add a member area'}>
           <label>
             Name <input value={area.name} onChange={(e) => setArea({ ...area, name: e.target.value })} required maxLength={100} />
           </label>
@@ -308,16 +321,16 @@ export function MembersScreen() {
         </form>
       </section>
 
-      <section aria-labelledby="m-courses">
+      <section className="a-card admin-card" aria-labelledby="m-courses">
         <h2 id="m-courses">Video courses</h2>
-        <form onSubmit={addCourse} className="admin-form" aria-label="Add a video course">
+        <form onSubmit={addCourse} className="a-form" aria-label="Add a video course">
           <label>
             Course title <input value={course.title} onChange={(e) => setCourse({ title: e.target.value })} required maxLength={200} />
           </label>
           <button type="submit">Create video course</button>
         </form>
         {courses.length > 0 && (
-          <form onSubmit={addLesson} className="admin-form" aria-label="Add a lesson">
+          <form onSubmit={addLesson} className="a-form" aria-label="Add a lesson">
             <label>
               Course{' '}
               <select value={lesson.courseId} onChange={(e) => setLesson({ ...lesson, courseId: e.target.value })} required>
@@ -360,7 +373,7 @@ export function MembersScreen() {
         </label>
       </section>
 
-      <section aria-labelledby="m-members">
+      <section className="a-card admin-card" aria-labelledby="m-members">
         <h2 id="m-members">Members</h2>
         {members.length === 0 ? (
           <p>No members yet.</p>
@@ -390,7 +403,7 @@ export function MembersScreen() {
         )}
       </section>
 
-      <section aria-labelledby="m-events">
+      <section className="a-card admin-card" aria-labelledby="m-events">
         <h2 id="m-events">Paywall analytics (last 30 days)</h2>
         <table className="admin-table" aria-label="Paywall events">
           <tbody>

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../client/api.js';
 import { totalSignUps } from '../../core/restock.js';
+import { EmptyState, PageHeader, Skeleton } from './design.js';
 
 const API = '/api/site-users/account/notifications/restock';
 
@@ -201,7 +202,7 @@ function SettingsForm({ setMessage }: { setMessage: (m: string) => void }) {
   }, [setMessage]);
   if (!s) return null;
   const check = (key: keyof Settings, text: string) => (
-    <label>
+    <label className="a-check">
       <input type="checkbox" checked={s[key] as boolean} onChange={(e) => setS({ ...s, [key]: e.target.checked })} /> {text}
     </label>
   );
@@ -222,16 +223,18 @@ function SettingsForm({ setMessage }: { setMessage: (m: string) => void }) {
     }
   }
   return (
-    <form onSubmit={save} className="restock-settings" aria-labelledby="restock-settings-title" style={{ display: 'grid', gap: 10, maxWidth: 640, justifyItems: 'start' }}>
+    <form onSubmit={save} className="a-card a-form restock-settings" aria-labelledby="restock-settings-title">
       <h2 id="restock-settings-title">Settings</h2>
       {check('autoSend', 'Email the waiting list automatically when a variant is back in stock')}
       {check('limitToStock', 'Send at most as many emails as units in stock')}
+      <div className="a-fields">
       <label>
         Emails per batch <input type="number" min={1} max={1000} value={s.batchSize} onChange={(e) => setS({ ...s, batchSize: Number(e.target.value) })} />
       </label>
       <label>
         Seconds between batches <input type="number" min={0} max={3600} value={s.batchDelaySeconds} onChange={(e) => setS({ ...s, batchDelaySeconds: Number(e.target.value) })} />
       </label>
+      </div>
       {check('hiddenByDefault', 'Hide the form until a sold-out variant is chosen')}
       {check('mailingListSignUpEnabled', 'Offer to join the mailing list')}
       {check('mailingListOptInByDefault', 'Mailing list box ticked by default')}
@@ -243,7 +246,9 @@ function SettingsForm({ setMessage }: { setMessage: (m: string) => void }) {
       <label>
         Success text <input type="text" value={success} onChange={(e) => setSuccess(e.target.value)} />
       </label>
-      <button type="submit">Save settings</button>
+      <button type="submit" className="a-button--primary">
+        Save settings
+      </button>
     </form>
   );
 }
@@ -307,24 +312,29 @@ export function RestockScreen() {
     setSendsCursor(h.hasNextPage ? h.nextPageCursor : null);
   }
 
+  const sendAllButton =
+    groups && groups.length ? (
+      <button type="button" className="a-button--primary" onClick={sendAll}>
+        Send all
+      </button>
+    ) : null;
   return (
     <>
-      <h1>Back in stock</h1>
+      <PageHeader title="Back in stock" description="Who is waiting for a sold-out variant, and the emails that tell them it is back." actions={sendAllButton} />
       {error ? <p role="alert">{error}</p> : null}
       <p role="status" aria-live="polite">
         {message}
       </p>
       {groups === null ? (
-        <p>Loading…</p>
+        <Skeleton lines={4} label="Loading sign-ups" />
       ) : groups.length === 0 ? (
-        <p>No one has signed up for a sold-out product yet.</p>
+        <EmptyState title="No one is waiting yet">
+          When a variant sells out, its product page offers a back-in-stock sign-up. Sign-ups show here, and you can email everyone once you restock.
+        </EmptyState>
       ) : (
         <>
-          <button type="button" onClick={sendAll}>
-            Send all
-          </button>
           {groups.map((g) => (
-            <section key={g.productId} className="restock-group" aria-labelledby={`restock-g-${g.productId}`}>
+            <section key={g.productId} className="a-card admin-card restock-group" aria-labelledby={`restock-g-${g.productId}`}>
               <h2 id={`restock-g-${g.productId}`}>
                 <a href={g.productUrl} target="_blank" rel="noreferrer">
                   {g.productTitle}
@@ -340,10 +350,10 @@ export function RestockScreen() {
           ))}
         </>
       )}
-      <section aria-labelledby="restock-history-title">
+      <section className="a-card admin-card" aria-labelledby="restock-history-title">
         <h2 id="restock-history-title">History</h2>
         {sends.length === 0 ? (
-          <p>No emails sent yet.</p>
+          <p className="a-muted">No emails sent yet. Sends you start here, and automatic ones, are listed with their results.</p>
         ) : (
           <table>
             <thead>

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../client/api.js';
 import { formatMoney, toMinorUnits, moneyDecimalString } from '../../core/money.js';
+import { EmptyState, PageHeader, Skeleton } from './design.js';
 
 type Status = 'pending' | 'approved' | 'rejected';
 
@@ -32,7 +33,7 @@ const STATUS_LABELS: Record<Status, string> = { pending: 'Waiting for approval',
 
 export function ReviewsScreen() {
   const [status, setStatus] = useState<Status>('pending');
-  const [list, setList] = useState<Review[]>([]);
+  const [list, setList] = useState<Review[] | null>(null);
   const [counts, setCounts] = useState<Record<string, number>>({});
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
@@ -87,7 +88,7 @@ export function ReviewsScreen() {
 
   return (
     <>
-      <h1>Reviews</h1>
+      <PageHeader title="Reviews" description="Buyers' reviews wait here for your approval before they show on product pages." />
       <div role="tablist" aria-label="Review status" className="admin-tabs">
         {(Object.keys(STATUS_LABELS) as Status[]).map((s) => (
           <button key={s} role="tab" type="button" aria-selected={status === s} onClick={() => setStatus(s)}>
@@ -97,8 +98,14 @@ export function ReviewsScreen() {
       </div>
       {error && <p role="alert">{error}</p>}
       {notice && <p role="status">{notice}</p>}
-      {list.length === 0 ? (
-        <p>No reviews here.</p>
+      {list === null ? (
+        error ? null : <Skeleton lines={3} label="Loading reviews" />
+      ) : list.length === 0 ? (
+        <EmptyState title={status === 'pending' ? 'Nothing waiting for approval' : `No ${STATUS_LABELS[status].toLowerCase()} reviews`}>
+          {status === 'pending'
+            ? 'When a buyer reviews a product it waits here. Turn on review requests below to ask buyers after delivery.'
+            : 'Reviews move here when you approve or reject them in Waiting for approval.'}
+        </EmptyState>
       ) : (
         <table className="admin-table" aria-label={`${STATUS_LABELS[status]} reviews`}>
           <thead>
@@ -148,9 +155,9 @@ export function ReviewsScreen() {
         </table>
       )}
       {settings && (
-        <form onSubmit={save} aria-label="Review settings" className="admin-form">
+        <form onSubmit={save} aria-label="Review settings" className="a-card a-form">
           <h2>Review requests</h2>
-          <label>
+          <label className="a-check">
             <input type="checkbox" checked={settings.requestsEnabled} onChange={(e) => setSettings({ ...settings, requestsEnabled: e.target.checked })} /> Email buyers a review request after
             delivery
           </label>
@@ -163,7 +170,9 @@ export function ReviewsScreen() {
             <input type="number" min={0} max={12} value={settings.relatedCount} onChange={(e) => setSettings({ ...settings, relatedCount: Number(e.target.value) })} />
           </label>
           {settingsError && <p role="alert">{settingsError}</p>}
-          <button type="submit">Save review settings</button>
+          <button type="submit" className="a-button--primary">
+            Save review settings
+          </button>
         </form>
       )}
     </>
@@ -308,12 +317,27 @@ export function DonationsScreen() {
   }
   return (
     <>
-      <h1>Donations</h1>
-      {data && (
-        <p>
-          {data.count} {data.count === 1 ? 'contribution' : 'contributions'}
-          {data.totals.length > 0 && <>, {data.totals.map((t) => formatMoney(t.amountCents, t.currency)).join(' + ')} in all</>}.
-        </p>
+      <PageHeader
+        title="Donations"
+        description={
+          data ? (
+            <>
+              {data.count} {data.count === 1 ? 'contribution' : 'contributions'}
+              {data.totals.length > 0 && <>, {data.totals.map((t) => formatMoney(t.amountCents, t.currency)).join(' + ')} in all</>}.
+            </>
+          ) : (
+            'Contributions given on the donate page.'
+          )
+        }
+        actions={
+          <a className="a-button" href="/donate" target="_blank" rel="noreferrer">
+            View donate page
+          </a>
+        }
+      />
+      {!data && !error && <Skeleton lines={3} label="Loading donations" />}
+      {data && data.donations.length === 0 && (
+        <EmptyState title="No contributions yet">Turn on Accept donations below and link to /donate from your navigation or a page, so visitors can give.</EmptyState>
       )}
       {data && data.donations.length > 0 && (
         <table className="admin-table" aria-label="Donors">
@@ -343,12 +367,12 @@ export function DonationsScreen() {
         </table>
       )}
       {settings && (
-        <form onSubmit={save} aria-label="Donation settings" className="admin-form">
+        <form onSubmit={save} aria-label="Donation settings" className="a-card a-form">
           <h2>Donate page</h2>
           <p>
             Visitors give at <a href="/donate">/donate</a>.
           </p>
-          <label>
+          <label className="a-check">
             <input type="checkbox" checked={settings.enabled} onChange={(e) => setSettings({ ...settings, enabled: e.target.checked })} /> Accept donations
           </label>
           <label>
@@ -369,7 +393,9 @@ export function DonationsScreen() {
           <label>
             Largest amount ({currency}) <input value={limits.max} inputMode="decimal" onChange={(e) => setLimits({ ...limits, max: e.target.value })} />
           </label>
-          <button type="submit">Save donation settings</button>
+          <button type="submit" className="a-button--primary">
+            Save donation settings
+          </button>
         </form>
       )}
       {error && <p role="alert">{error}</p>}

@@ -3,16 +3,16 @@ import { useState } from 'react';
 import { api } from '../client/api.js';
 import { msg, SaveForm, useLoad } from './ui.js';
 import { platform as platformMessages } from '../../core/messages.js';
+import { ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from './design.js';
 
 
 
 export function HeaderFooterScreen() {
   const [d, setD, error] = useLoad<{ header: string; footer: string }>('/api/site-header-footer');
-  if (!d) return <p>{error || 'Loading…'}</p>;
+  if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={4} label="Loading header and footer code" />;
   return (
     <>
-      <h1>Header and footer code</h1>
-      <p>This code is added to every public page.</p>
+      <PageHeader title="Header and footer code" description="Code added to every public page: analytics tags, verification meta tags, chat widgets. It runs for every visitor, so paste only code you trust." />
       <SaveForm label="Header and footer code" onSubmit={async () => void setD(await api('PUT', '/api/site-header-footer', d))}>
         <label>
           Header code
@@ -35,28 +35,75 @@ interface Lang {
 export function LanguagesScreen() {
   const [d, , error, reload] = useLoad<{ languages: Lang[]; connected: boolean; primaryLanguage: string }>('/api/multilingual/settings');
   const [code, setCode] = useState('');
-  if (!d) return <p>{error || 'Loading…'}</p>;
+  const toast = useToast();
+  if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={3} label="Loading languages" />;
   const save = async (languages: Lang[]) => {
     await api('PUT', '/api/multilingual/languages', { languages });
     reload();
   };
+  const remove = async (l: Lang) => {
+    try {
+      await save(d.languages.filter((x) => x.code !== l.code));
+      toast(`${l.code} removed.`);
+    } catch (e) {
+      toast(msg(e), { tone: 'error' });
+    }
+  };
+  const turnOff = async () => {
+    try {
+      await api('DELETE', '/api/multilingual/connection');
+      reload();
+      toast('Translations are off.');
+    } catch (e) {
+      toast(msg(e), { tone: 'error' });
+    }
+  };
   return (
     <>
-      <h1>Languages</h1>
-      <p>Site language: {d.primaryLanguage}. {d.connected ? 'Translations are on.' : 'Translations are off.'}</p>
-      <ul>
-        {d.languages.map((l) => (
-          <li key={l.code}>
-            {l.code}
-            {l.customCoded ? ' (custom-coded)' : ''}{' '}
-            <button type="button" onClick={() => void save(d.languages.filter((x) => x.code !== l.code))}>
-              Remove {l.code}
-            </button>
-          </li>
-        ))}
-      </ul>
+      <PageHeader
+        title="Languages"
+        description={`Site language: ${d.primaryLanguage}. ${d.connected ? 'Translations are on.' : 'Translations are off.'}`}
+        actions={
+          d.connected ? (
+            <ConfirmDialog
+              trigger={<button type="button">Turn translations off</button>}
+              title="Turn translations off?"
+              description="Visitors will see the site in its own language only. The languages below stay listed."
+              confirm="Turn translations off"
+              onConfirm={turnOff}
+            />
+          ) : undefined
+        }
+      />
+      <section className="a-card admin-card" aria-labelledby="languages-h">
+        <h2 id="languages-h">Other languages</h2>
+        {d.languages.length === 0 ? (
+          <EmptyState title="No other languages yet" level={3}>
+            Add a language code below (such as fr or de-CH) to offer the site in it.
+          </EmptyState>
+        ) : (
+          <ul className="a-list">
+            {d.languages.map((l) => (
+              <li key={l.code}>
+                <span>
+                  <strong>{l.code}</strong>
+                  {l.customCoded ? ' (custom-coded)' : ''}
+                </span>{' '}
+                <ConfirmDialog
+                  trigger={<button type="button">Remove {l.code}</button>}
+                  title={`Remove ${l.code}?`}
+                  description={`Visitors will no longer be offered the site in ${l.code}.`}
+                  confirm={`Remove ${l.code}`}
+                  onConfirm={() => remove(l)}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
       <SaveForm
         label="Add a language"
+        button="Add language"
         onSubmit={async () => {
           if (d.languages.some((l) => l.code.toLowerCase() === code.toLowerCase())) throw new Error(platformMessages.tagExists('language'));
           await save([...d.languages, { code, customCoded: false }]);
@@ -68,11 +115,6 @@ export function LanguagesScreen() {
           <input value={code} onChange={(e) => setCode(e.target.value)} required />
         </label>
       </SaveForm>
-      {d.connected ? (
-        <button type="button" onClick={() => void api('DELETE', '/api/multilingual/connection').then(reload)}>
-          Turn translations off
-        </button>
-      ) : null}
     </>
   );
 }
@@ -119,103 +161,6 @@ export function CommercePreferencesScreen() {
         </label>
         <label className="admin-check">
           <input type="checkbox" checked={d.instalmentsEnabled} onChange={(e) => setD({ ...d, instalmentsEnabled: e.target.checked })} /> Offer instalment payments
-        </label>
-      </SaveForm>
-    </>
-  );
-}
-
-const ROLES: Array<[number, string]> = [
-  [1, 'Admin'],
-  [15, 'Website manager'],
-  [8, 'Store manager'],
-  [4, 'Editor'],
-  [16, 'Draft editor'],
-  [6, 'Moderator'],
-  [3, 'Reporting'],
-  [2, 'Billing'],
-  [10, 'Viewer'],
-];
-
-interface Member {
-  id: string;
-  email: string;
-  displayName: string;
-  role: number;
-}
-
-export function TeamScreen() {
-  const [d, , error, reload] = useLoad<{ members: Member[] }>('/api/config/team');
-  const [n, setN] = useState({ email: '', displayName: '', role: 4, password: '' });
-  const [err, setErr] = useState('');
-  if (!d) return <p>{error || 'Loading…'}</p>;
-  return (
-    <>
-      <h1>Team members</h1>
-      {err ? <p role="alert">{err}</p> : null}
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Member</th>
-            <th scope="col">Role</th>
-            <th scope="col">Remove</th>
-          </tr>
-        </thead>
-        <tbody>
-          {d.members.map((m) => (
-            <tr key={m.id}>
-              <td>{m.displayName ? `${m.displayName} (${m.email})` : m.email}</td>
-              <td>
-                <select
-                  aria-label={`Role of ${m.email}`}
-                  value={m.role}
-                  onChange={(e) => api('PUT', `/api/config/team/${m.id}`, { role: Number(e.target.value) }).then(reload, (x) => setErr(msg(x)))}
-                >
-                  {ROLES.map(([r, l]) => (
-                    <option key={r} value={r}>
-                      {l}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <button type="button" onClick={() => api('DELETE', `/api/config/team/${m.id}`).then(reload, (x) => setErr(msg(x)))}>
-                  Remove {m.email}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <SaveForm
-        label="Add a team member"
-        onSubmit={async () => {
-          await api('POST', '/api/config/team', n);
-          setN({ email: '', displayName: '', role: 4, password: '' });
-          reload();
-        }}
-      >
-        <label>
-          Email
-          <input type="email" value={n.email} onChange={(e) => setN({ ...n, email: e.target.value })} required />
-        </label>
-        <label>
-          Name
-          <input value={n.displayName} onChange={(e) => setN({ ...n, displayName: e.target.value })} />
-        </label>
-        <label>
-          Role
-          <select value={n.role} onChange={(e) => setN({ ...n, role: Number(e.target.value) })}>
-            {ROLES.map(([r, l]) => (
-              <option key={r} value={r}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          First password
-          <input type="password" value={n.password} onChange={(e) => setN({ ...n, password: e.target.value })} minLength={8} required />
         </label>
       </SaveForm>
     </>

@@ -2,7 +2,8 @@ import type { ComponentType } from 'react';
 import { MembersScreen } from './MembersScreen.js';
 import { Dashboard } from './Dashboard.js';
 import { ProductsScreen } from './ProductsScreen.js';
-import { ContentScreen, NavigationScreen, HeaderFooterScreen, LanguagesScreen, CommercePreferencesScreen, TeamScreen } from './SettingsScreens.js';
+import { ContentScreen, NavigationScreen, HeaderFooterScreen, LanguagesScreen, CommercePreferencesScreen } from './SettingsScreens.js';
+import { TeamScreen } from './TeamScreen.js';
 import { RestockScreen } from './RestockScreen.js';
 import { FormsAdmin } from './Forms.js';
 import { OrdersScreen } from './OrdersScreen.js';
@@ -10,10 +11,19 @@ import { ShippingScreen } from './ShippingScreen.js';
 import { TaxScreen } from './TaxScreen.js';
 import { CouponsScreen } from './CouponsScreen.js';
 import { Analytics } from './Analytics.js';
-import { PopupScreen, ListsScreen, CookiesScreen, EmailPreviewScreen } from './EngagementScreens.js';
+import { PopupScreen, ListsScreen, CookiesScreen } from './EngagementScreens.js';
+import { EmailTemplatesScreen } from './EmailTemplatesScreen.js';
 import { PagesEditorScreen, StylesScreen } from './editor/lazy.js';
 import { ReviewsScreen, RelatedProductsScreen, DonationsScreen } from './ReviewsScreens.js';
 import { BillingScreen, FeaturesScreen } from './FeaturesScreen.js';
+import { SiteAddressScreen } from './SiteAddressScreen.js';
+import { SeoScreen } from './SeoScreen.js';
+import { SiteSettingsScreen } from './SiteSettingsScreen.js';
+import { CustomersScreen } from './CustomersScreen.js';
+import { EmailsScreen } from './EmailsScreen.js';
+import { EmailSettingsScreen } from './EmailSettingsScreen.js';
+import { PaymentsScreen } from './PaymentsScreen.js';
+import { InventoryScreen } from './catalog/InventoryScreen.js';
 
 export interface AdminScreen {
   /** Path under /config this screen answers (exact, or a prefix ending in '/'). */
@@ -27,7 +37,7 @@ export interface AdminScreen {
  * Every /config screen. Areas add their screens here; the shell picks the longest matching path.
  * Keep one import and one entry per screen.
  */
-export const screens: AdminScreen[] = [{ path: '/config', label: 'Dashboard', component: Dashboard }, { path: '/config/orders', label: 'Orders', component: OrdersScreen }, { path: '/config/shipping', label: 'Shipping', component: ShippingScreen }, { path: '/config/tax', label: 'Tax', component: TaxScreen }, { path: '/config/coupons', label: 'Coupons', component: CouponsScreen }, { path: '/config/analytics', label: 'Analytics', component: Analytics }, { path: '/config/forms', label: 'Forms', component: FormsAdmin }, { path: '/config/restock', label: 'Back in stock', component: RestockScreen }];
+export const screens: AdminScreen[] = [{ path: '/config', label: 'Home', component: Dashboard }, { path: '/config/orders', label: 'Orders', component: OrdersScreen }, { path: '/config/shipping', label: 'Shipping', component: ShippingScreen }, { path: '/config/tax', label: 'Tax', component: TaxScreen }, { path: '/config/coupons', label: 'Coupons', component: CouponsScreen }, { path: '/config/analytics', label: 'Analytics', component: Analytics }, { path: '/config/forms', label: 'Forms', component: FormsAdmin }, { path: '/config/restock', label: 'Back in stock', component: RestockScreen }];
 
 /** Platform screens: products and stores, navigation, pages and posts, header/footer code, languages, commerce preferences, team. */
 screens.push(
@@ -45,7 +55,7 @@ screens.push(
   { path: '/config/popup', label: 'Promo popup', component: PopupScreen },
   { path: '/config/mailing-lists', label: 'Mailing lists', component: ListsScreen },
   { path: '/config/cookies', label: 'Cookie banner', component: CookiesScreen },
-  { path: '/config/emails', label: 'Email preview', component: EmailPreviewScreen },
+  { path: '/config/emails', label: 'Email preview', component: EmailTemplatesScreen },
 );
 
 /** Reviews moderation, related products, donations. */
@@ -63,6 +73,19 @@ screens.push({ path: '/config/members', label: 'Members', component: MembersScre
 
 /** Features, experiments, preview and safe mode; billing and its upgrade destinations (server/flags). */
 screens.push({ path: '/config/features', label: 'Features', component: FeaturesScreen }, { path: '/config/settings/billing', label: 'Billing', component: BillingScreen });
+
+/** The site address: where emailed links point when PUBLIC_URL is not set (server/email-origin.ts). */
+screens.push({ path: '/config/site-address', label: 'Site address', component: SiteAddressScreen });
+/** Search engines: robots.txt and URL redirects (server/seo). */
+screens.push({ path: '/config/seo', label: 'Search engines', component: SeoScreen });
+/** The owner's admin (issue 23): customers and the site's own settings. */
+screens.push({ path: '/config/customers', label: 'Customers', component: CustomersScreen }, { path: '/config/settings', label: 'Site settings', component: SiteSettingsScreen }, { path: '/config/outbox', label: 'Emails', component: EmailsScreen }, { path: '/config/email-settings', label: 'Email settings', component: EmailSettingsScreen });
+
+/** Payments (issue 25): Stripe's keys, Check connection, the webhook address; test mode without keys. */
+screens.push({ path: '/config/payments', label: 'Payments', component: PaymentsScreen });
+
+/** Catalogue (issue 24): the inventory of every variant (the product list and editor are under /config/products). */
+screens.push({ path: '/config/inventory', label: 'Inventory', component: InventoryScreen });
 
 export function screenFor(pathname: string): AdminScreen | undefined {
   const p = pathname.replace(/\/+$/, '') || '/config';

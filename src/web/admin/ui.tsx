@@ -35,7 +35,7 @@ export function SaveForm({ label, onSubmit, children, button = 'Save', status }:
     }
   };
   return (
-    <form onSubmit={submit} aria-label={label} className="admin-card">
+    <form onSubmit={submit} aria-label={label} className="a-card admin-card">
       {children}
       <button type="submit">{button}</button>
       {err ? <p role="alert">{err}</p> : null}

@@ -7,6 +7,7 @@ import type { PageData } from './analytics-page.js';
 import { startPerformanceCollector } from './performance.js';
 import { documentJar } from './tracker-cookies.js';
 import { Tracker } from './tracker.js';
+import { cartStore } from './cart-store.js';
 import { experimentTags, readFlags, settleExperiments } from './flags.js';
 import { maybeStartRecording, scriptLoader } from './session-recording.js';
 
@@ -74,6 +75,22 @@ function observeCalls(t: Tracker) {
   };
 }
 
+/** The page fields of a rendered form (its island's props): pageTitle, pageId, contentSource, pagePath, pagePermissionTypeValue. */
+function formPageFields(el: HTMLElement): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  try {
+    const raw = el.closest<HTMLElement>('[data-island="Form"]')?.dataset.props;
+    const page = raw ? ((JSON.parse(raw) as { page?: Record<string, unknown> }).page ?? {}) : {};
+    for (const [k, n] of [['pageTitle', 300], ['pageId', 64], ['pagePath', 2048]] as const) if (typeof page[k] === 'string') out[k] = (page[k] as string).slice(0, n);
+    if (page.contentSource === 'i' || page.contentSource === 'c') out.contentSource = page.contentSource;
+    const perm = page.pagePermissionTypeValue;
+    if (typeof perm === 'number' || (typeof perm === 'string' && /^\d{1,20}$/.test(perm))) out.pagePermissionTypeValue = perm;
+  } catch {
+    /* a form without readable props sends its id alone */
+  }
+  return out;
+}
+
 /** Census calls for buttons, forms, overlays and quick views, and the related-product and review clicks. */
 function observeDom(t: Tracker) {
   const buttons = '.sqs-block-button-element, [data-analytics-button]';
@@ -82,7 +99,7 @@ function observeDom(t: Tracker) {
   });
   document.querySelectorAll<HTMLElement>('[data-form-id]').forEach((f, i) => {
     const formId = f.dataset.formId ?? '';
-    if (i < 10 && /^[A-Za-z0-9_.:-]{1,64}$/.test(formId)) t.census('form-render', { formId });
+    if (i < 10 && /^[A-Za-z0-9_.:-]{1,64}$/.test(formId)) t.census('form-render', { formId, ...formPageFields(f) });
   });
   const overlay = document.querySelector<HTMLElement>('[data-popup-overlay]');
   if (overlay) t.census('overlay', /^[A-Za-z0-9_.:-]{1,64}$/.test(overlay.dataset.popupOverlay ?? '') ? { overlayId: overlay.dataset.popupOverlay } : {});
@@ -101,12 +118,13 @@ function observeDom(t: Tracker) {
       const rel = el.closest('[data-related-products], .related-products');
       if (rel) {
         const item = el.closest<HTMLElement>('[data-item-id]')?.dataset.itemId ?? null;
+        const link = el.closest('a');
         if (el.closest('button, [role="button"]')) t.shopper('related_product_add', { item_id: item });
-        else if (el.closest('a')) t.shopper('related_product_click', { item_id: item });
+        else if (link) t.shopper('related_product_click', { item_id: item, destination_url: link.href.slice(0, 2048) });
       }
       const a = el.closest('a');
       if (el.closest('[data-reviews-tab]')) t.shopper('reviews_tab_click');
-      else if (a && /^#reviews?\b/.test(a.getAttribute('href') ?? '')) t.shopper('reviews_anchor_click');
+      else if (a && /^#reviews?\b/.test(a.getAttribute('href') ?? '')) t.shopper('reviews_anchor_click', { destination_url: a.href.slice(0, 2048) });
     },
     { capture: true, passive: true },
   );
@@ -150,11 +168,25 @@ export function startTracker(page: PageData): Tracker {
   const cartPage = islandProps('CartPage');
   const pill = islandProps('CartPill');
   t.cart = (cartPage?.cart as Tracker['cart']) ?? (pill ? { totalQuantity: Number(pill.totalQuantity) || 0 } : null);
+  // A visitor with a cart (the pill says so) but no cart on the page: the events sent at page load wait for
+  // the cart, so they carry its fields (cart id, value, currency, product and purchase types). The page's one
+  // cart store gives it: the cart the pill already read, or the pill's read under way (never a second read).
+  const cartRead: Promise<unknown> =
+    !cartPage?.cart && pill?.hasCart === true
+      ? (cartStore.get() ? Promise.resolve(cartStore.get()) : cartStore.refresh()).then(
+          (cart: unknown) => {
+            if (cart && typeof cart === 'object' && !Array.isArray(cart)) t.cart = cart as Tracker['cart'];
+          },
+          () => {},
+        )
+      : Promise.resolve();
   observeCalls(t);
   document.addEventListener('tessera:consent', (ev) => t.decide((ev as CustomEvent<{ granted?: boolean }>).detail?.granted === true));
   t.pageView();
-  t.pageEvents();
-  observeDom(t);
+  void cartRead.then(() => {
+    t.pageEvents();
+    observeDom(t);
+  });
   const leave = () => void t.flush();
   window.addEventListener('pagehide', leave);
   document.addEventListener('visibilitychange', () => {

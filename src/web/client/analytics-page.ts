@@ -15,6 +15,8 @@ export interface PageData {
   cookiePolicy: CookiePolicy;
   itemId: string | null;
   collectionId: string | null;
+  /** The signed-in site user's language (member_account_locale), else null. */
+  memberLocale?: string | null;
 }
 
 export const PAGE_DATA_ID = 'tessera-page';
@@ -34,6 +36,7 @@ export function parsePageData(text: string | null | undefined): PageData | null 
       cookiePolicy: o.cookiePolicy === 'ask' || o.cookiePolicy === 'restrictive' ? o.cookiePolicy : 'implied',
       itemId: typeof o.itemId === 'string' ? o.itemId : null,
       collectionId: typeof o.collectionId === 'string' ? o.collectionId : null,
+      memberLocale: typeof o.memberLocale === 'string' && o.memberLocale !== '' ? o.memberLocale.slice(0, 35) : null,
     };
   } catch {
     return null;

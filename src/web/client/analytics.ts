@@ -47,6 +47,11 @@ export function setConsent(granted: boolean): void {
   withTracker((t) => t.decide(granted));
 }
 
+/** POST /api/census/overlay when a popup overlay opens (the promo popup, whatever its trigger). */
+export function overlayOpened(overlayId: string): void {
+  withTracker((t) => t.census('overlay', /^[A-Za-z0-9_.:-]{1,64}$/.test(overlayId) ? { overlayId } : {}));
+}
+
 /** Tells the tracker about the current cart (for the cart fields of later events). */
 export function setCart(cart: unknown): void {
   withTracker((t) => {

@@ -1,4 +1,5 @@
 /** The browser side of the APIs: JSON calls that carry the crumb. */
+import { commerce, forms } from '../../core/messages.js';
 
 export function readCookie(name: string): string | undefined {
   if (typeof document === 'undefined') return undefined;
@@ -37,9 +38,17 @@ export async function api<T>(method: string, url: string, body?: unknown): Promi
       data = {};
     }
   }
-  if (!res.ok) {
-    const message = typeof data.message === 'string' ? data.message : typeof data.error === 'string' ? data.error : `HTTP ${res.status}`;
-    throw new ApiError(res.status, message, data);
-  }
+  if (!res.ok) throw new ApiError(res.status, errorWords(data), data);
   return data as T;
+}
+
+/**
+ * The words of a failed call, never a bare status: the server's message, else for a crumb failure the
+ * spec's 'session expired' or 'enable cookies' text, else 'Unknown error, please try again later.'.
+ */
+export function errorWords(data: Record<string, unknown>): string {
+  if (typeof data.message === 'string' && data.message) return data.message;
+  if (data.crumbFail === true) return commerce.crumbFailure(typeof navigator === 'undefined' || navigator.cookieEnabled !== false);
+  if (typeof data.error === 'string' && data.error) return data.error;
+  return forms.UNKNOWN_ERROR;
 }

@@ -1,6 +1,8 @@
 /**
  * One cart state per page, shared by every island that shows the cart (pill, cart page, add buttons),
- * and kept in step across the visitor's open tabs through a BroadcastChannel.
+ * and kept in step across the visitor's open tabs through a BroadcastChannel. While the cart is read
+ * (refresh) the store's loading flag is set (storefront.md section 4, "A loading flag is set during cart
+ * reads"); islands show it as aria-busy and a data-loading marker.
  */
 import { api } from './api.js';
 
@@ -11,9 +13,13 @@ export interface CartSummary {
 }
 
 type Listener = (cart: CartSummary) => void;
+type LoadingListener = (loading: boolean) => void;
 const listeners = new Set<Listener>();
+const loadingListeners = new Set<LoadingListener>();
 let current: CartSummary | null = null;
 let channel: BroadcastChannel | null = null;
+let reads = 0;
+let pending: Promise<CartSummary> | null = null;
 
 function getChannel(): BroadcastChannel | null {
   if (channel || typeof BroadcastChannel === 'undefined') return channel;
@@ -28,8 +34,19 @@ function apply(cart: CartSummary, broadcast: boolean) {
   if (broadcast) getChannel()?.postMessage(cart);
 }
 
+function setReads(delta: number) {
+  const was = reads > 0;
+  reads += delta;
+  const now = reads > 0;
+  if (was !== now) for (const l of loadingListeners) l(now);
+}
+
 export const cartStore = {
   get: () => current,
+  /** True while a cart read is under way. */
+  get loading(): boolean {
+    return reads > 0;
+  },
   /** Called with the cart an API call returned. */
   set: (cart: CartSummary) => apply(cart, true),
   subscribe(l: Listener): () => void {
@@ -37,9 +54,28 @@ export const cartStore = {
     listeners.add(l);
     return () => listeners.delete(l);
   },
-  async refresh(): Promise<CartSummary> {
-    const cart = await api<CartSummary>('GET', '/api/commerce/shopping-cart');
-    apply(cart, false);
-    return cart;
+  /**
+   * Told the loading flag at once and then whenever it changes, so an island that hydrates while another
+   * island's read is already under way still shows it.
+   */
+  onLoading(l: LoadingListener): () => void {
+    loadingListeners.add(l);
+    l(reads > 0);
+    return () => loadingListeners.delete(l);
+  },
+  /** Reads the visitor's cart (one read at a time; callers during a read share it). */
+  refresh(): Promise<CartSummary> {
+    if (pending) return pending;
+    setReads(1);
+    pending = api<CartSummary>('GET', '/api/commerce/shopping-cart')
+      .then((cart) => {
+        apply(cart, false);
+        return cart;
+      })
+      .finally(() => {
+        pending = null;
+        setReads(-1);
+      });
+    return pending;
   },
 };

@@ -94,6 +94,21 @@ function crumb(): string | undefined {
   return m ? decodeURIComponent(m[1]) : undefined;
 }
 
+let active: ErrorReporter | null = null;
+
+/**
+ * Logs an error the page caught itself (a captcha that failed, an island that crashed): to the console,
+ * and through the error reporter when the page runs one (tracked pages).
+ */
+export function reportError(err: unknown): void {
+  try {
+    console.error('tessera:', err instanceof Error ? err.message : err);
+    active?.report(err, 'error');
+  } catch {
+    /* reporting must never disturb the page */
+  }
+}
+
 /** Installs the reporter on the window for a tracked page. */
 export function startErrorReporter(page: { websiteId: string; templateId: string }): ErrorReporter {
   const reporter = new ErrorReporter({
@@ -115,5 +130,6 @@ export function startErrorReporter(page: { websiteId: string; templateId: string
   });
   window.addEventListener('unhandledrejection', (ev: PromiseRejectionEvent) => reporter.report(ev.reason, 'unhandledrejection'));
   window.addEventListener('pagehide', () => reporter.flush(true));
+  active = reporter;
   return reporter;
 }

@@ -76,37 +76,3 @@ export async function solveAltcha(url: string, signal?: AbortSignal): Promise<st
   return btoa(JSON.stringify({ algorithm: ch.algorithm, challenge: ch.challenge, number: sol.number, salt: ch.salt, signature: ch.signature }));
 }
 
-interface Grecaptcha {
-  ready(cb: () => void): void;
-  execute(siteKey: string, opts: { action: string }): Promise<string>;
-  render(el: HTMLElement, opts: Record<string, unknown>): number;
-  reset(id?: number): void;
-  getResponse(id?: number): string;
-  enterprise?: Grecaptcha;
-}
-
-let scriptPromise: Promise<Grecaptcha> | null = null;
-
-/** Loads the vendor's captcha script once (reCAPTCHA v2/v3 or Enterprise). */
-export function loadRecaptcha(cfg: CaptchaPublicConfig): Promise<Grecaptcha> {
-  if (scriptPromise) return scriptPromise;
-  scriptPromise = new Promise<Grecaptcha>((resolve, reject) => {
-    const s = document.createElement('script');
-    const enterprise = cfg.kind === 'recaptcha-enterprise';
-    const render = cfg.kind === 'recaptcha-v2' ? 'explicit' : encodeURIComponent(cfg.siteKey ?? '');
-    s.src = `https://www.google.com/recaptcha/${enterprise ? 'enterprise' : 'api'}.js?render=${render}`;
-    s.async = true;
-    s.onload = () => {
-      const g = (window as unknown as { grecaptcha?: Grecaptcha }).grecaptcha;
-      const api = enterprise ? g?.enterprise : g;
-      if (!api) return reject(new Error('ReCaptcha has not been set up!'));
-      api.ready(() => resolve(api));
-    };
-    s.onerror = () => {
-      scriptPromise = null;
-      reject(new Error('Error rendering captcha into node'));
-    };
-    document.head.appendChild(s);
-  });
-  return scriptPromise;
-}

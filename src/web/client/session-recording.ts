@@ -29,10 +29,12 @@ export async function maybeStartRecording(flags: FlagsData, variants: Record<str
     if (!allowed) return 'skipped';
     const res = await deps.fetch(RECORDER_ID_URL, { credentials: 'same-origin' });
     if (!res.ok) return 'skipped';
-    const answer = (await res.json()) as { id?: unknown; scriptUrl?: unknown };
-    const id = typeof answer.id === 'string' ? answer.id : null;
-    if (!recorderIdUsable(id) || typeof answer.scriptUrl !== 'string' || !/^https:\/\//.test(answer.scriptUrl)) return 'skipped';
-    deps.load(answer.scriptUrl, id);
+    // The answer is the id as a string; the script comes in the X-Recorder-Script header.
+    const answer = (await res.json()) as unknown;
+    const id = typeof answer === 'string' ? answer : null;
+    const scriptUrl = res.headers.get('x-recorder-script');
+    if (!recorderIdUsable(id) || typeof scriptUrl !== 'string' || !/^https:\/\//.test(scriptUrl)) return 'skipped';
+    deps.load(scriptUrl, id);
     return 'started';
   } catch {
     return 'skipped';

@@ -3,7 +3,7 @@
  * crumb failure), the locale call (only for languages that are not custom-coded), sign-up and password
  * reset. The visitor-info cookie tells scripts who is signed in; an unparsable one counts as no user.
  */
-import { ApiError, readCookie } from './api.js';
+import { ApiError, errorWords, readCookie } from './api.js';
 import { SITE_USER_INFO_COOKIE_NAME, parseSiteUserInfo, type SiteUserInfo } from '../../core/cookies.js';
 
 const XSRF_KEY = 'tessera.siteUserXsrf';
@@ -29,8 +29,7 @@ async function api<T>(method: string, url: string, body?: unknown, extra: Record
     data = {};
   }
   if (!res.ok) {
-    const message = typeof data.message === 'string' ? data.message : typeof data.error === 'string' ? data.error : `HTTP ${res.status}`;
-    throw new ApiError(res.status, message, data);
+    throw new ApiError(res.status, errorWords(data), data);
   }
   return data as T;
 }

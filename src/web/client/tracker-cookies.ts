@@ -17,6 +17,8 @@ import {
 } from '../../core/cookies.js';
 import { ANALYTICS_ID_COOKIE_MAX_AGE_SECONDS } from '../../core/constants.js';
 
+import { ANALYTICS_WARNINGS } from '../../core/analytics-options.js';
+
 export const SESSION_ID_COOKIE = 'ss_cvisit';
 export const ANALYTICS_ID_COOKIE = 'ss_cid';
 export const ANALYTICS_ID_KEY = 'tessera.analyticsId';
@@ -81,7 +83,10 @@ function safe<T>(fn: () => T, fallback: T): T {
  * A page view's cookie update: the visitor and visit-time cookies (recreated when malformed), a
  * new session id on a new visit, the analytics id kept for 390 days, and the session flags.
  */
-export function touchVisitor(jar: CookieJar, opts: { now: number; random: () => number; local?: KeyValue | null; session?: KeyValue | null }): VisitorState {
+export function touchVisitor(
+  jar: CookieJar,
+  opts: { now: number; random: () => number; local?: KeyValue | null; session?: KeyValue | null; warn?: (message: string) => void },
+): VisitorState {
   const u = touchVisitorCookies({ visitorCookie: jar.get(VISITOR_COOKIE_NAME), visitTimeCookie: jar.get(VISIT_TIME_COOKIE_NAME), now: opts.now, random: opts.random });
   jar.set(VISITOR_COOKIE_NAME, u.visitorCookie, VISITOR_COOKIE_MAX_AGE_SECONDS);
   jar.set(VISIT_TIME_COOKIE_NAME, u.visitTimeCookie, VISIT_COOKIE_MAX_AGE_SECONDS);
@@ -98,10 +103,14 @@ export function touchVisitor(jar: CookieJar, opts: { now: number; random: () => 
     analyticsId = stored && /^[A-Za-z0-9-]{8,64}$/.test(stored) && expiry > opts.now ? stored : randomVisitorId(opts.random);
   }
   jar.set(ANALYTICS_ID_COOKIE, analyticsId, ANALYTICS_ID_COOKIE_MAX_AGE_SECONDS);
-  safe(() => {
-    local?.setItem(ANALYTICS_ID_KEY, analyticsId!);
-    local?.setItem(ANALYTICS_ID_EXPIRY_KEY, String(opts.now + ANALYTICS_ID_COOKIE_MAX_AGE_SECONDS * 1000));
-  }, undefined);
+  // The id is mirrored in local storage; where that storage is missing or refuses the write, warn.
+  const stored = safe(() => {
+    if (!local) return false;
+    local.setItem(ANALYTICS_ID_KEY, analyticsId!);
+    local.setItem(ANALYTICS_ID_EXPIRY_KEY, String(opts.now + ANALYTICS_ID_COOKIE_MAX_AGE_SECONDS * 1000));
+    return true;
+  }, false);
+  if (!stored) opts.warn?.(ANALYTICS_WARNINGS.ID_NOT_STORED);
 
   const session = opts.session;
   const firstSessionStored = safe(() => session?.getItem(FIRST_SESSION_KEY) ?? null, null);

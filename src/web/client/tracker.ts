@@ -9,7 +9,7 @@ import { ANALYTICS_ACCEPTED_STATUSES, ANALYTICS_TIMEOUT_MS, DEFAULT_RESOLVED_LOC
 import { parseSiteUserInfo, shouldRecordPageView, SITE_USER_INFO_COOKIE_NAME, VISITOR_COOKIE_NAME } from '../../core/cookies.js';
 import { PageType } from '../../core/enums.js';
 import { cut, type PageData } from './analytics-page.js';
-import { DEFAULT_ANALYTICS_OPTIONS, eventsUrl, schemaUrl, type AnalyticsOptions } from '../../core/analytics-options.js';
+import { ANALYTICS_WARNINGS, DEFAULT_ANALYTICS_OPTIONS, eventsUrl, schemaUrl, type AnalyticsOptions } from '../../core/analytics-options.js';
 import { clearCensusCookies, touchVisitor, type CookieJar, type KeyValue, type VisitorState } from './tracker-cookies.js';
 
 export const EVENTS_URL = '/api/v1/events';
@@ -129,7 +129,7 @@ export class Tracker {
   }
 
   private touch() {
-    this.visitor = touchVisitor(this.env.jar, { now: this.env.now(), random: this.env.random, local: this.env.local, session: this.env.session });
+    this.visitor = touchVisitor(this.env.jar, { now: this.env.now(), random: this.env.random, local: this.env.local, session: this.env.session, warn: (m) => this.env.warn?.(m) });
   }
 
   /** Runs now, or once the visitor decides under an 'ask' policy (never dropped while pending). */
@@ -186,7 +186,8 @@ export class Tracker {
 
   private post(url: string, body: string, contentType: string, timeout: boolean) {
     const headers: Record<string, string> = { 'content-type': contentType };
-    const c = this.env.jar.get('crumb');
+    // The site's crumb goes only to this site, never to an events service on another origin.
+    const c = /^\/(?!\/)/.test(url) ? this.env.jar.get('crumb') : undefined;
     if (c) headers['x-csrf-token'] = c;
     const init: RequestInit = { method: 'POST', headers, body, credentials: 'same-origin', keepalive: true };
     if (timeout && typeof AbortSignal !== 'undefined' && 'timeout' in AbortSignal) init.signal = AbortSignal.timeout(ANALYTICS_TIMEOUT_MS);
@@ -250,7 +251,7 @@ export class Tracker {
       context_website_id: page.websiteId,
       resolved_locale: cut(resolveLocale(null, doc.lang), 35),
       website_locale: cut(page.locale, 35),
-      member_account_locale: null,
+      member_account_locale: user.authenticated ? (page.memberLocale ?? null) : null,
       is_logged_in: user.authenticated,
     };
     if (page.itemId) c.object_identifier = page.itemId;
@@ -263,6 +264,8 @@ export class Tracker {
       c.user_id = user.siteUserId;
       c.member_account_id = user.siteUserId;
     }
+    const overwritten = Object.keys(fields).filter((k) => k in c && c[k] !== null && c[k] !== undefined);
+    if (overwritten.length) this.env.warn?.(ANALYTICS_WARNINGS.FIELDS_OVERWRITTEN, overwritten);
     return { ...c, ...fields };
   }
 
@@ -299,7 +302,7 @@ export class Tracker {
       this.batch = [];
       return Promise.all(
         list.map((e) =>
-          this.post(schemaUrl(o, e.eventSchemaName), JSON.stringify(e), 'application/json', false).then((r) => {
+          this.post(schemaUrl(o, e.eventSchemaName), e.eventContent, 'application/json', false).then((r) => {
             if (r && !r.ok) this.env.warn?.(`analytics event ${e.eventSchemaName} does not match its schema`);
             return !!r && r.ok;
           }),

@@ -12,12 +12,29 @@ export interface AccountPageProps {
   token?: string;
   user: { email: string; displayName: string; language: string } | null;
   languages: SiteLanguage[];
+  /** The visitor's crumb: each form is also a plain POST (no JavaScript), never a password in an address. */
+  crumb?: string;
+  /** The server's answer to a plain post: a notice, and the values to keep (never a password). */
+  notice?: string;
+  values?: { email?: string; displayName?: string };
 }
 
-function useSubmit() {
+/** Where each form posts (the same calls the island makes). */
+export const ACCOUNT_ACTIONS = {
+  login: '/api/site-users/account/session',
+  signup: '/api/site-users/accounts',
+  resetRequest: '/api/site-users/account/password-reset',
+  reset: '/api/site-users/account/password',
+} as const;
+
+function Crumb({ crumb }: { crumb?: string }) {
+  return crumb ? <input type="hidden" name="crumb" value={crumb} /> : null;
+}
+
+function useSubmit(initial: { error?: string; notice?: string } = {}) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
-  const [notice, setNotice] = useState('');
+  const [error, setError] = useState(initial.error ?? '');
+  const [notice, setNotice] = useState(initial.notice ?? '');
   const run = async (fn: () => Promise<string | void>) => {
     setBusy(true);
     setError('');
@@ -51,9 +68,9 @@ function Messages({ error, notice }: { error: string; notice: string }) {
   );
 }
 
-function Login({ error: initial, next }: { error?: string; next?: string }) {
-  const s = useSubmit();
-  const [email, setEmail] = useState('');
+function Login({ error: initial, next, crumb, notice, values }: { error?: string; next?: string; crumb?: string; notice?: string; values?: AccountPageProps['values'] }) {
+  const s = useSubmit({ notice });
+  const [email, setEmail] = useState(values?.email ?? '');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const submit = (e: FormEvent) => {
@@ -64,7 +81,9 @@ function Login({ error: initial, next }: { error?: string; next?: string }) {
     });
   };
   return (
-    <form className="account-form" onSubmit={submit} aria-label="Sign in">
+    <form className="account-form" method="post" action={ACCOUNT_ACTIONS.login} onSubmit={submit} aria-label="Sign in">
+      <Crumb crumb={crumb} />
+      {next ? <input type="hidden" name="next" value={next} /> : null}
       <h1>Sign in</h1>
       <Messages error={s.error || initial || ''} notice={s.notice} />
       <label>
@@ -76,7 +95,7 @@ function Login({ error: initial, next }: { error?: string; next?: string }) {
         <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
       </label>
       <label className="account-form__check">
-        <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Keep me signed in
+        <input type="checkbox" name="rememberMe" value="true" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Keep me signed in
       </label>
       <button type="submit" disabled={s.busy}>
         {s.busy ? 'Signing in…' : 'Sign in'}
@@ -88,22 +107,23 @@ function Login({ error: initial, next }: { error?: string; next?: string }) {
   );
 }
 
-function SignUp() {
-  const s = useSubmit();
-  const [email, setEmail] = useState('');
+function SignUp({ crumb, error, notice, values }: { crumb?: string; error?: string; notice?: string; values?: AccountPageProps['values'] }) {
+  const s = useSubmit({ error, notice });
+  const [email, setEmail] = useState(values?.email ?? '');
   const [password, setPassword] = useState('');
-  const [name, setName] = useState('');
+  const [name, setName] = useState(values?.displayName ?? '');
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void s.run(() => signUp(email, password, name));
   };
   return (
-    <form className="account-form" onSubmit={submit} aria-label="Create an account">
+    <form className="account-form" method="post" action={ACCOUNT_ACTIONS.signup} onSubmit={submit} aria-label="Create an account">
+      <Crumb crumb={crumb} />
       <h1>Create an account</h1>
       <Messages error={s.error} notice={s.notice} />
       <label>
         Name
-        <input name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+        <input name="displayName" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
       </label>
       <label>
         Email
@@ -123,18 +143,21 @@ function SignUp() {
   );
 }
 
-function ResetRequest() {
-  const s = useSubmit();
-  const [email, setEmail] = useState('');
+function ResetRequest({ crumb, error, notice, values }: { crumb?: string; error?: string; notice?: string; values?: AccountPageProps['values'] }) {
+  const s = useSubmit({ error, notice });
+  const [email, setEmail] = useState(values?.email ?? '');
   return (
     <form
       className="account-form"
+      method="post"
+      action={ACCOUNT_ACTIONS.resetRequest}
       aria-label="Reset your password"
       onSubmit={(e) => {
         e.preventDefault();
         void s.run(() => requestPasswordReset(email));
       }}
     >
+      <Crumb crumb={crumb} />
       <h1>Reset your password</h1>
       <Messages error={s.error} notice={s.notice} />
       <label>
@@ -148,13 +171,15 @@ function ResetRequest() {
   );
 }
 
-function Reset({ token }: { token: string }) {
-  const s = useSubmit();
+function Reset({ token, crumb, error, notice }: { token: string; crumb?: string; error?: string; notice?: string }) {
+  const s = useSubmit({ error, notice });
   const [password, setPassword] = useState('');
-  const [done, setDone] = useState(false);
+  const [done, setDone] = useState(!!notice);
   return (
     <form
       className="account-form"
+      method="post"
+      action={ACCOUNT_ACTIONS.reset}
       aria-label="Choose a new password"
       onSubmit={(e) => {
         e.preventDefault();
@@ -165,6 +190,8 @@ function Reset({ token }: { token: string }) {
         });
       }}
     >
+      <Crumb crumb={crumb} />
+      <input type="hidden" name="token" value={token} />
       <h1>Choose a new password</h1>
       <Messages error={s.error} notice={s.notice} />
       {done ? (
@@ -250,15 +277,15 @@ function Denied({ signedIn }: { signedIn: boolean }) {
 export function AccountPage(props: AccountPageProps) {
   switch (props.mode) {
     case 'login':
-      return <Login error={props.error} next={props.next} />;
+      return <Login error={props.error} next={props.next} crumb={props.crumb} notice={props.notice} values={props.values} />;
     case 'signup':
-      return <SignUp />;
+      return <SignUp crumb={props.crumb} error={props.error} notice={props.notice} values={props.values} />;
     case 'reset-request':
-      return <ResetRequest />;
+      return <ResetRequest crumb={props.crumb} error={props.error} notice={props.notice} values={props.values} />;
     case 'reset':
-      return <Reset token={props.token ?? ''} />;
+      return <Reset token={props.token ?? ''} crumb={props.crumb} error={props.error} notice={props.notice} />;
     case 'account':
-      return props.user ? <Account user={props.user} languages={props.languages} /> : <Login />;
+      return props.user ? <Account user={props.user} languages={props.languages} /> : <Login crumb={props.crumb} />;
     case 'denied':
       return <Denied signedIn={!!props.user} />;
   }

@@ -18,6 +18,11 @@ export interface AdditionalFieldsFormViewProps {
   /** A failure of the save itself (shown above the button). */
   error?: string | null;
   onSubmit: (values: Record<string, string>) => void;
+  /**
+   * Drawn on the server for a visitor without JavaScript: a real form posting to `action` with the
+   * hidden fields, each answer named `field.<id>`, and the server's errors shown next to the fields.
+   */
+  plainPost?: { action: string; hidden: Record<string, string>; errors?: Record<string, string> };
 }
 
 /** Whether a form definition can be drawn. */
@@ -26,9 +31,9 @@ export function usableForm(form: unknown): form is AdditionalFieldsFormProps {
   return !!f && Array.isArray(f.fields) && f.fields.length > 0 && f.fields.every((x) => x && typeof x.id === 'string' && typeof x.type === 'string');
 }
 
-export function AdditionalFieldsForm({ form, scope, initial, submitLabel, saving, error, onSubmit }: AdditionalFieldsFormViewProps) {
+export function AdditionalFieldsForm({ form, scope, initial, submitLabel, saving, error, onSubmit, plainPost }: AdditionalFieldsFormViewProps) {
   const [values, setValues] = useState<Record<string, string>>(() => ({ ...(initial ?? {}) }));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string>>(() => ({ ...(plainPost?.errors ?? {}) }));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -46,7 +51,7 @@ export function AdditionalFieldsForm({ form, scope, initial, submitLabel, saving
     const set = (v: string) => setValues((old) => ({ ...old, [f.id]: v }));
     const common = {
       id,
-      name: f.id,
+      name: plainPost ? `field.${f.id}` : f.id,
       'aria-invalid': errors[f.id] ? true : undefined,
       'aria-describedby': errors[f.id] ? errId : undefined,
       'aria-required': f.required ? true : undefined,
@@ -92,7 +97,8 @@ export function AdditionalFieldsForm({ form, scope, initial, submitLabel, saving
   };
 
   return (
-    <form className="sqs-additional-fields-form" noValidate onSubmit={submit}>
+    <form className="sqs-additional-fields-form" noValidate onSubmit={plainPost ? undefined : submit} method={plainPost ? 'post' : undefined} action={plainPost?.action}>
+      {plainPost && Object.entries(plainPost.hidden).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
       {form.fields.filter((f) => f.type !== 'section').map(field)}
       {error && (
         <div className="form-submission-error" role="alert">

@@ -5,7 +5,8 @@
  * The badge is shown only while a form field is focused (its space is kept, so nothing moves under the pointer).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { loadRecaptcha, solveAltcha, type CaptchaPublicConfig } from '../client/forms.js';
+import { solveAltcha, type CaptchaPublicConfig } from '../client/forms.js';
+import { captchaResponseIn, destroyCaptchaIn, loadCaptcha, renderCaptcha, resetCaptchaIn } from '../client/captcha.js';
 
 export type CaptchaStatus = 'idle' | 'solving' | 'done' | 'error';
 
@@ -25,7 +26,6 @@ export function useCaptcha(cfg: CaptchaPublicConfig | null): CaptchaHandle & { w
   const [status, setStatus] = useState<CaptchaStatus>('idle');
   const token = useRef<string | null>(null);
   const pending = useRef<Promise<string | null> | null>(null);
-  const widgetId = useRef<number | null>(null);
   const widgetRef = useRef<HTMLDivElement | null>(null);
 
   const solve = useCallback((): Promise<string | null> => {
@@ -50,16 +50,13 @@ export function useCaptcha(cfg: CaptchaPublicConfig | null): CaptchaHandle & { w
       return pending.current;
     }
     if (cfg.kind === 'recaptcha-v2') {
-      return loadRecaptcha(cfg).then(
-        (g) => {
-          const t = g.getResponse(widgetId.current ?? undefined);
-          return t ? t : null;
-        },
+      return loadCaptcha(cfg).then(
+        () => captchaResponseIn(cfg, widgetRef.current),
         () => null,
       );
     }
     setStatus('solving');
-    return loadRecaptcha(cfg)
+    return loadCaptcha(cfg)
       .then((g) => g.execute(cfg.siteKey ?? '', { action: cfg.vendorAction }))
       .then(
         (t) => {
@@ -76,22 +73,19 @@ export function useCaptcha(cfg: CaptchaPublicConfig | null): CaptchaHandle & { w
   const warm = useCallback(() => {
     if (!cfg) return;
     if (cfg.kind === 'altcha') void solve();
-    else void loadRecaptcha(cfg).catch(() => undefined);
+    else void loadCaptcha(cfg).catch(() => undefined);
   }, [cfg, solve]);
 
-  // reCAPTCHA v2: render the vendor's checkbox into the widget node.
+  // reCAPTCHA v2: render the vendor's checkbox into the widget node (marked, with its widget id); it is
+  // destroyed with the form.
   useEffect(() => {
-    if (!cfg || cfg.kind !== 'recaptcha-v2' || !widgetRef.current) return;
+    const el = widgetRef.current;
+    if (!cfg || cfg.kind !== 'recaptcha-v2' || !el) return;
     let gone = false;
-    loadRecaptcha(cfg).then(
-      (g) => {
-        if (gone || !widgetRef.current || widgetId.current !== null) return;
-        widgetId.current = g.render(widgetRef.current, { sitekey: cfg.siteKey, theme: cfg.theme, size: cfg.size, callback: () => setStatus('done'), 'expired-callback': () => setStatus('idle') });
-      },
-      () => setStatus('error'),
-    );
+    renderCaptcha(cfg, el, { callback: () => !gone && setStatus('done'), expired: () => !gone && setStatus('idle') }).catch(() => !gone && setStatus('error'));
     return () => {
       gone = true;
+      destroyCaptchaIn(cfg, el);
     };
   }, [cfg]);
 
@@ -100,7 +94,7 @@ export function useCaptcha(cfg: CaptchaPublicConfig | null): CaptchaHandle & { w
     pending.current = null;
     if (!cfg) return;
     if (cfg.kind === 'recaptcha-v2') {
-      void loadRecaptcha(cfg).then((g) => g.reset(widgetId.current ?? undefined), () => undefined);
+      resetCaptchaIn(cfg, widgetRef.current);
       setStatus('idle');
     } else if (cfg.kind === 'altcha') {
       setStatus('idle');

@@ -4,19 +4,57 @@ import { cartSpokenLabel, cartPillText, cartPillVisible } from '../../core/cart.
 
 export interface CartPillProps {
   totalQuantity: number;
+  /** The server saw a cart for this visitor (cart cookie or a signed-in site user's cart): the pill reads it. */
+  hasCart?: boolean;
 }
 
-/** The floating cart pill: hidden at 0, the count (or 100+) above, linking to /cart. */
+/**
+ * The floating cart pill: hidden at 0, the count (or 100+) above, linking to /cart.
+ *
+ * Its state (platform.md section 4) is carried as attributes a theme's CSS can target: `data-uninitialized`
+ * until the first sync (with the empty-cart label), then `data-initialized`; `data-empty` while the cart
+ * holds nothing; `data-loading` (and aria-busy) while the cart is read. The first sync reads the cart when
+ * the visitor has one (storefront.md: the cart loads for signed-in users or when a cart cookie is set),
+ * otherwise it is immediate; a page restored from the back/forward cache reads it again.
+ */
 export function CartPill(props: CartPillProps) {
   const [qty, setQty] = useState(props.totalQuantity);
-  useEffect(() => cartStore.subscribe((c: CartSummary) => setQty(c.totalQuantity)), []);
+  const [initialized, setInitialized] = useState(false);
+  const [loading, setLoading] = useState(false);
+  useEffect(() => {
+    const offCart = cartStore.subscribe((c: CartSummary) => {
+      setQty(c.totalQuantity);
+      setInitialized(true);
+    });
+    const offLoading = cartStore.onLoading(setLoading);
+    const read = () =>
+      cartStore.refresh().catch((err: unknown) => {
+        console.warn('tessera: cart read failed', err);
+      });
+    if (props.hasCart) void read().finally(() => setInitialized(true));
+    else setInitialized(true);
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted) void read();
+    };
+    window.addEventListener('pageshow', onShow);
+    return () => {
+      offCart();
+      offLoading();
+      window.removeEventListener('pageshow', onShow);
+    };
+  }, [props.hasCart]);
   const visible = cartPillVisible(qty);
   return (
     <a
       href="/cart"
       className={`cart-pill${visible ? '' : ' cart-pill--empty'}`}
       hidden={!visible}
-      aria-label={cartSpokenLabel(qty)}
+      aria-label={cartSpokenLabel(initialized ? qty : 0)}
+      aria-busy={loading ? true : undefined}
+      data-uninitialized={initialized ? undefined : ''}
+      data-initialized={initialized ? '' : undefined}
+      data-empty={visible ? undefined : ''}
+      data-loading={loading ? '' : undefined}
       data-test="cart-pill"
     >
       <svg className="cart-pill__icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">

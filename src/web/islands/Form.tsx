@@ -3,6 +3,7 @@
  * <form> that posts without JavaScript; hydrated, it validates with core's rules, gets a one-time
  * key, completes the captcha and saves through the form calls, with the states of storefront.md.
  */
+import { scrollToElement, waitForElement } from '../client/scroll.js';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { FormField, PageFields } from '../../core/forms.js';
 import { formProblemBanners, formSubmissionPayload, shapeFieldValue, validateForm, type FieldValue } from '../../core/forms.js';
@@ -11,7 +12,11 @@ import { saveSubmission, type CaptchaPublicConfig } from '../client/forms.js';
 import { FormFieldView, type RawValue } from './FormFields.js';
 import { CaptchaBadge, useCaptcha } from './Captcha.js';
 import { Modal } from './Modal.js';
+import { cleanTree } from '../admin/editor/rich-text-dom.js';
 
+
+/** The errors a failed submission draws: a field's message, or the form's own banner (not the 'scroll down' notice). */
+const FIRST_ERROR = '.field-error, .form-error-banner:not(.form-error-banner--above)';
 export interface PublicForm {
   id: string;
   name: string;
@@ -45,15 +50,16 @@ function readVisitorCookie(): string | undefined {
   return m ? decodeURIComponent(m[1]!) : undefined;
 }
 
-/** Inserts owner-written post-submission HTML and runs its scripts. */
-function runHtml(el: HTMLElement, html: string) {
-  el.innerHTML = html;
-  for (const old of el.querySelectorAll('script')) {
-    const s = document.createElement('script');
-    for (const a of old.attributes) s.setAttribute(a.name, a.value);
-    s.text = old.text;
-    old.replaceWith(s);
-  }
+/**
+ * Shows the owner's post-submission HTML. The server cleans it with the rich-text allow-list; here it is
+ * parsed in an inert <template> and cleaned again with the same list before it joins the page, so no
+ * script, event attribute or javascript: link in it ever runs.
+ */
+function showHtml(el: HTMLElement, html: string) {
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  cleanTree(t.content);
+  el.replaceChildren(t.content);
 }
 
 export function FormBody({ form, captcha, crumb, query = {}, page = {}, action, validate = true }: FormProps) {
@@ -67,6 +73,9 @@ export function FormBody({ form, captcha, crumb, query = {}, page = {}, action, 
   const [hydrated, setHydrated] = useState(false);
   const honeypot = useRef<HTMLInputElement>(null);
   const htmlRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Bumped by each failed submission: the page then scrolls to the first error.
+  const [failures, setFailures] = useState(0);
   const cap = useCaptcha(form.captcha ? captcha : null);
   const newsletter = form.kind === 'newsletter';
   const banners = formProblemBanners(newsletter);
@@ -78,7 +87,7 @@ export function FormBody({ form, captcha, crumb, query = {}, page = {}, action, 
     if (captchaBlocked && cap.status === 'done') setCaptchaBlocked(false);
   }, [captchaBlocked, cap.status]);
   useEffect(() => {
-    if (state === 'success' && htmlRef.current && form.postSubmissionHtml) runHtml(htmlRef.current, form.postSubmissionHtml);
+    if (state === 'success' && htmlRef.current && form.postSubmissionHtml) showHtml(htmlRef.current, form.postSubmissionHtml);
   }, [state, form.postSubmissionHtml]);
 
   const hiddenValue = (f: FormField) => shapeFieldValue(f, undefined, { query }) as string;
@@ -92,7 +101,22 @@ export function FormBody({ form, captcha, crumb, query = {}, page = {}, action, 
     return out;
   };
 
+  // After a failed submission, scroll to the first error once it is drawn (30 px above it, the 300 ms
+  // tween, or at once for visitors who prefer reduced motion).
+  useEffect(() => {
+    const el = formRef.current;
+    if (failures === 0 || !el) return;
+    let live = true;
+    void waitForElement(el, FIRST_ERROR).then((first) => {
+      if (live && first) void scrollToElement(first);
+    });
+    return () => {
+      live = false;
+    };
+  }, [failures]);
+
   const fail = (message: string, fieldErrors?: Record<string, string>) => {
+    setFailures((n) => n + 1);
     setErrors(fieldErrors ?? {});
     setProblem(Boolean(fieldErrors) && !newsletter);
     setBanner(fieldErrors && !newsletter ? '' : message);
@@ -148,6 +172,7 @@ export function FormBody({ form, captcha, crumb, query = {}, page = {}, action, 
   const submitting = state === 'submitting';
   return (
     <form
+      ref={formRef}
       className={`form-wrapper ${newsletter ? 'newsletter-form' : 'sqs-form'}`}
       method="post"
       action={action}
@@ -179,6 +204,7 @@ export function FormBody({ form, captcha, crumb, query = {}, page = {}, action, 
       {page.pagePath ? <input type="hidden" name="pagePath" value={page.pagePath} /> : null}
       {page.pageId ? <input type="hidden" name="pageId" value={page.pageId} /> : null}
       {page.contentSource ? <input type="hidden" name="contentSource" value={page.contentSource} /> : null}
+      {page.pagePermissionTypeValue !== undefined ? <input type="hidden" name="pagePermissionTypeValue" value={String(page.pagePermissionTypeValue)} /> : null}
       <div className="form-honeypot" aria-hidden="true" style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}>
         <label>
           Leave this empty

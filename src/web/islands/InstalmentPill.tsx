@@ -20,6 +20,8 @@ import {
 } from '../../core/instalments.js';
 import { instalments as text } from '../../core/messages.js';
 import { findVariant, parseQuantity, productOptions, showVariantSelector, variantEffectivePrice } from '../../core/product.js';
+import { minorUnitsOf, productPriceView, shownPrice } from '../../core/product-price.js';
+import { currencyDecimals } from '../../core/money.js';
 import { useProductChoice } from '../client/product-store.js';
 import { BRAND_NAMES, loadInstalmentModal, localInstalmentInfo, type ModalContent } from '../client/instalment-info.js';
 import { domId, structuredContentOf, type ProductProps } from './product-props.js';
@@ -174,7 +176,8 @@ export function InstalmentMessage({ context, priceCents, currency, idBase, eligi
 
 /**
  * The price the product pill is about: the chosen variant's price times the quantity; before a variant
- * is chosen, the lowest price (what the page shows). A quantity that is not a whole number counts as 1.
+ * is chosen, the price the page shows (core/product-price.ts productPriceView: the sale price, or the
+ * lowest price a buyer pays when the variants' prices differ). A quantity that is not a whole number counts as 1.
  */
 export function productInstalmentPrice(product: ProductProps, attributes: Record<string, string>, quantityText: string): bigint | null {
   const sc = structuredContentOf(product);
@@ -182,12 +185,8 @@ export function productInstalmentPrice(product: ProductProps, attributes: Record
   const complete = !selector || productOptions(sc).every((o) => attributes[o.name]);
   const chosen = complete ? (selector ? findVariant(sc, attributes) : sc.variants[0]) : undefined;
   let unit: bigint | null = chosen ? variantEffectivePrice(chosen) : null;
-  if (unit === null) {
-    for (const v of sc.variants) {
-      const p = variantEffectivePrice(v);
-      if (p !== null && (unit === null || p < unit)) unit = p;
-    }
-  }
+  // Before a variant is chosen: the price the page shows, from core's one price rule (sale, from-price).
+  if (unit === null && sc.variants.length > 0) unit = minorUnitsOf(shownPrice(productPriceView({ structuredContent: sc })), currencyDecimals(product.currency));
   if (unit === null) return null;
   const q = parseQuantity(quantityText);
   return unit * BigInt(q.ok ? q.quantity : 1);

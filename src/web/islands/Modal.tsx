@@ -15,9 +15,15 @@ export interface ModalProps {
   onClose: () => void;
   children: ReactNode;
   className?: string;
+  /**
+   * When this changes (e.g. a failed save's message), focus goes back into the dialog if it left it (a
+   * submit button disabled while saving drops focus to the page): to the first invalid field, else the
+   * alert, else the first control. The dialog keeps the keyboard, so Escape still closes it.
+   */
+  refocusKey?: unknown;
 }
 
-export function Modal({ title, titleId, onClose, children, className }: ModalProps) {
+export function Modal({ title, titleId, onClose, children, className, refocusKey }: ModalProps) {
   const panel = useRef<HTMLDivElement>(null);
   const [tall, setTall] = useState(false);
   const close = useRef(onClose);
@@ -44,6 +50,28 @@ export function Modal({ title, titleId, onClose, children, className }: ModalPro
       document.body.style.overflow = prevOverflow;
       if (opener && document.contains(opener)) opener.focus();
     };
+  }, []);
+
+  useEffect(() => {
+    if (refocusKey === undefined || refocusKey === null) return;
+    const el = panel.current;
+    if (!el || el.contains(document.activeElement)) return;
+    const target = el.querySelector<HTMLElement>('[aria-invalid="true"]') ?? el.querySelector<HTMLElement>('[role="alert"]') ?? el.querySelector<HTMLElement>(FOCUSABLE) ?? el;
+    if (target.getAttribute('role') === 'alert' && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+    target.focus();
+  }, [refocusKey]);
+
+  // Escape closes the dialog even when focus was lost to the page (the panel's own handler needs focus inside).
+  useEffect(() => {
+    const onDocKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      const active = document.activeElement;
+      if (active && active !== document.body && !panel.current?.contains(active)) return;
+      if (panel.current?.contains(active)) return; // the panel's handler runs
+      close.current();
+    };
+    document.addEventListener('keydown', onDocKey);
+    return () => document.removeEventListener('keydown', onDocKey);
   }, []);
 
   const onKeyDown = (e: React.KeyboardEvent) => {

@@ -18,6 +18,7 @@ import {
 import { commerce, cart as cartMessages } from '../../core/messages.js';
 import { QUANTITY_DEFAULT, QUANTITY_MAX, QUANTITY_MIN, QUANTITY_STEP } from '../../core/constants.js';
 import { formatMoney } from '../../core/money.js';
+import { fillPrice, priceMarkup, productPriceView, type MoneyValue } from '../../core/product-price.js';
 import { fill } from '../../core/messages.js';
 import { productStore, useProductChoice } from '../client/product-store.js';
 import { cartStore } from '../client/cart-store.js';
@@ -34,20 +35,30 @@ export interface ControlProps {
   scope: string;
 }
 
+/**
+ * The id of a product view's add-to-cart form. The button's island draws the form; the variant selects and
+ * the quantity input join it with `form=` wherever the theme puts them, so without JavaScript the choice
+ * posts as one plain form (server/nojs/cart-form.ts).
+ */
+export const addFormId = (scope: string) => domId(scope, 'add-form');
+export const ADD_ACTION = '/api/commerce/shopping-cart/entries';
+
 // ------------------------------------------------------------------------------------------------
 // Variant selector
 // ------------------------------------------------------------------------------------------------
 
-/** The price markup of a variant (sale price beside the struck regular price). */
+/**
+ * The price markup of a chosen variant: core's price view and markup, the same
+ * the theme's `{@|product-price}` prints (sale price with visually-hidden
+ * 'Sale Price:' / 'Original Price:' labels, a subscription's billing words).
+ */
 export function variantPriceHtml(product: ProductProps, sku: string): string | null {
   const sc = structuredContentOf(product);
   const v = sc.variants.find((x) => x.sku === sku);
-  if (!v) return null;
-  const regular = variantPrice(v);
-  const paid = variantEffectivePrice(v);
-  if (regular === null || paid === null) return null;
-  if (v.onSale && paid !== regular) return `<s>${formatMoney(regular, product.currency)}</s> <span class="sale-price">${formatMoney(paid, product.currency)}</span>`;
-  return formatMoney(paid, product.currency);
+  if (!v || variantPrice(v) === null || variantEffectivePrice(v) === null) return null;
+  const view = productPriceView({ structuredContent: { ...sc, variants: [v] } });
+  const money = (m: MoneyValue) => formatMoney(String(m.value), m.currency ?? product.currency);
+  return priceMarkup(view, money, {}, fillPrice);
 }
 
 export function VariantSelect({ product, scope }: ControlProps) {
@@ -69,6 +80,25 @@ export function VariantSelect({ product, scope }: ControlProps) {
     for (const el of els) el.innerHTML = html ?? original.current.get(el) ?? el.innerHTML;
   }, [complete, chosen?.sku, scope, product]);
 
+  // The page's main image follows the chosen variant's own image (theme markup: data-product-image-for="{itemId}").
+  const originalImage = useRef<Map<HTMLImageElement, { src: string; srcset: string | null }> | null>(null);
+  useEffect(() => {
+    if (scope !== product.itemId) return;
+    const imgs = [...document.querySelectorAll<HTMLImageElement>(`img[data-product-image-for="${CSS.escape(product.itemId)}"]`)];
+    if (!originalImage.current) originalImage.current = new Map(imgs.map((e) => [e, { src: e.getAttribute('src') ?? '', srcset: e.getAttribute('srcset') }]));
+    const own = complete ? chosen?.sku && product.variants.find((v) => v.sku === chosen.sku)?.imageUrl : undefined;
+    for (const img of imgs) {
+      const before = originalImage.current.get(img);
+      if (own) {
+        img.removeAttribute('srcset');
+        img.setAttribute('src', own);
+      } else if (before) {
+        img.setAttribute('src', before.src);
+        if (before.srcset) img.setAttribute('srcset', before.srcset);
+      }
+    }
+  }, [complete, chosen?.sku, scope, product]);
+
   if (!shown) return null;
   return (
     <div className="product-variants" data-item-id={product.itemId} data-variants={JSON.stringify(product.variants)} data-animation-role="content">
@@ -83,6 +113,8 @@ export function VariantSelect({ product, scope }: ControlProps) {
             <div className="variant-select-wrapper">
               <select
                 id={id}
+                name={`option.${o.name}`}
+                form={addFormId(scope)}
                 aria-label={selectText}
                 data-variant-option-name={o.name}
                 value={choice.attributes[o.name] ?? ''}
@@ -127,6 +159,8 @@ export function QuantityInput({ product, scope }: ControlProps) {
         step={QUANTITY_STEP}
         value={choice.quantityText}
         onChange={(e) => productStore.update(scope, { quantityText: e.target.value, error: null })}
+        name="quantity"
+        form={addFormId(scope)}
       />
     </div>
   );
@@ -239,10 +273,24 @@ export function AddToCart({ product, scope, express = false, checkoutUrl = '/che
 
   const errId = domId(scope, 'add-error');
   const label = buttonLabel(state, idleLabel);
+  const sc0 = sc.variants.length === 1 && !showVariantSelector(sc) ? sc.variants[0]?.sku : undefined;
   return (
     <div className="sqs-add-to-cart-button-wrapper" data-animation-role="button">
+      <form
+        id={addFormId(scope)}
+        className="sqs-add-to-cart-form"
+        method="post"
+        action={ADD_ACTION}
+        onSubmit={(e) => {
+          e.preventDefault();
+          onClick();
+        }}
+      >
+        <input type="hidden" name="itemId" value={product.itemId} />
+        {sc0 && <input type="hidden" name="sku" value={sc0} />}
+        {express && <input type="hidden" name="express" value="1" />}
       <button
-        type="button"
+        type="submit"
         className={`sqs-add-to-cart-button sqs-suppress-edit-mode sqs-editable-button sqs-button-element--primary${hasForm ? ' use-form' : ''}${state !== 'idle' ? ` cart-${state}` : ''}`}
         data-item-id={product.itemId}
         data-product-type={product.productType}
@@ -251,12 +299,12 @@ export function AddToCart({ product, scope, express = false, checkoutUrl = '/che
         data-original-label={idleLabel}
         aria-describedby={choice.error ? errId : undefined}
         aria-disabled={state !== 'idle' ? true : undefined}
-        onClick={onClick}
       >
         <span className="sqs-add-to-cart-button-inner" aria-live="polite">
           {label}
         </span>
       </button>
+      </form>
       {choice.error && (
         <div className="sqs-widgets-confirmation alert product-add-error" role="alert" id={errId}>
           <strong className="title">{choice.error.title}</strong> <span className="message">{choice.error.message}</span>

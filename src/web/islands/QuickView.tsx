@@ -3,7 +3,7 @@
  * purchase controls, in an accessible dialog. The stock is refreshed from the inventory call when the
  * dialog opens.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { commerce } from '../../core/messages.js';
 import { priceRange } from '../../core/product.js';
 import { formatMoney } from '../../core/money.js';
@@ -31,6 +31,9 @@ export function QuickView({ product: initial, fullUrl, image, label = commerce.Q
   const [open, setOpen] = useState(false);
   const [product, setProduct] = useState(initial);
   const scope = `${initial.itemId}-quick-view`;
+  // Without JavaScript (and until hydration) Quick View is a link to the product page; hydrated, a button.
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
 
   const show = () => {
     setOpen(true);
@@ -47,10 +50,17 @@ export function QuickView({ product: initial, fullUrl, image, label = commerce.Q
 
   return (
     <>
-      <button type="button" className="sqs-product-quick-view-button" data-id={initial.itemId} data-group={group} onClick={show}>
-        {label}
-        <span className="visually-hidden"> {initial.title}</span>
-      </button>
+      {enhanced ? (
+        <button type="button" className="sqs-product-quick-view-button" data-id={initial.itemId} data-group={group} onClick={show}>
+          {label}
+          <span className="visually-hidden"> {initial.title}</span>
+        </button>
+      ) : (
+        <a className="sqs-product-quick-view-button" data-id={initial.itemId} data-group={group} href={fullUrl}>
+          {label}
+          <span className="visually-hidden"> {initial.title}</span>
+        </a>
+      )}
       {open && (
         <Modal title={product.title} titleId={domId(scope, 'title')} onClose={() => setOpen(false)} className="product-quick-view-lightbox">
           <div className="product-quick-view">

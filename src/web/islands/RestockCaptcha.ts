@@ -5,6 +5,7 @@
  * widget drawn into the form's captcha container.
  */
 import { solveChallenge } from 'altcha-lib/v1';
+import { captchaResponseIn, destroyCaptchaIn, loadCaptcha, renderCaptcha, resetCaptchaIn } from '../client/captcha.js';
 
 /** What the server tells the browser about the site's captcha (never a secret). */
 export interface RestockCaptchaConfig {
@@ -17,66 +18,24 @@ export interface RestockCaptchaConfig {
   size: 'normal' | 'compact' | 'invisible';
 }
 
-interface Grecaptcha {
-  ready(cb: () => void): void;
-  execute(siteKey: string, opts: { action: string }): Promise<string>;
-  render(el: HTMLElement, opts: Record<string, unknown>): number;
-  reset(id?: number): void;
-  getResponse(id?: number): string;
-  enterprise?: Grecaptcha;
-}
-
-declare global {
-  interface Window {
-    grecaptcha?: Grecaptcha;
-  }
-}
-
-const scripts = new Map<string, Promise<void>>();
-
-function loadScript(src: string): Promise<void> {
-  let p = scripts.get(src);
-  if (!p) {
-    p = new Promise<void>((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = src;
-      s.async = true;
-      s.onload = () => resolve();
-      s.onerror = () => {
-        scripts.delete(src);
-        reject(new Error('captcha script failed to load'));
-      };
-      document.head.appendChild(s);
-    });
-    scripts.set(src, p);
-  }
-  return p;
-}
-
-async function vendor(config: RestockCaptchaConfig): Promise<Grecaptcha> {
-  const enterprise = config.kind === 'recaptcha-enterprise';
-  const render = config.kind === 'recaptcha-v2' ? 'explicit' : encodeURIComponent(config.siteKey ?? '');
-  await loadScript(`https://www.google.com/recaptcha/${enterprise ? 'enterprise' : 'api'}.js?render=${render}`);
-  const g = enterprise ? window.grecaptcha?.enterprise : window.grecaptcha;
-  if (!g) throw new Error('captcha unavailable');
-  await new Promise<void>((r) => g.ready(r));
-  return g;
-}
-
-/** Draws the v2 checkbox into the container; returns its widget id (other kinds draw nothing). */
+/** Draws the v2 checkbox into the container (marked, with its widget id); other kinds draw nothing. */
 export async function mountCaptcha(config: RestockCaptchaConfig, el: HTMLElement): Promise<number | null> {
   if (config.kind !== 'recaptcha-v2') return null;
-  const g = await vendor(config);
-  return g.render(el, { sitekey: config.siteKey, theme: config.theme, size: config.size });
+  return renderCaptcha(config, el);
 }
 
 /** Resets the v2 checkbox after a failed submission (the other kinds make a fresh token per submit). */
-export function resetCaptcha(config: RestockCaptchaConfig | null, widgetId: number | null): void {
-  if (config?.kind === 'recaptcha-v2' && widgetId !== null) window.grecaptcha?.reset(widgetId);
+export function resetCaptcha(config: RestockCaptchaConfig | null, el: HTMLElement | null): void {
+  if (config?.kind === 'recaptcha-v2') resetCaptchaIn(config, el);
+}
+
+/** Removes the v2 checkbox (after a successful sign-up, or when the form goes). */
+export function destroyCaptcha(config: RestockCaptchaConfig | null, el: HTMLElement | null): void {
+  if (config?.kind === 'recaptcha-v2') destroyCaptchaIn(config, el);
 }
 
 /** A token for one submission, or null when the visitor has not completed the captcha (v2). */
-export async function captchaToken(config: RestockCaptchaConfig, widgetId: number | null): Promise<string | null> {
+export async function captchaToken(config: RestockCaptchaConfig, el: HTMLElement | null): Promise<string | null> {
   if (config.kind === 'altcha') {
     const res = await fetch(config.challengeUrl ?? '/api/captcha/challenge?action=product-waitlist', { credentials: 'same-origin', headers: { accept: 'application/json' } });
     if (!res.ok) throw new Error('captcha challenge unavailable');
@@ -86,10 +45,7 @@ export async function captchaToken(config: RestockCaptchaConfig, widgetId: numbe
     const payload = { algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature, took: solution.took };
     return btoa(JSON.stringify(payload));
   }
-  const g = await vendor(config);
-  if (config.kind === 'recaptcha-v2') {
-    const t = g.getResponse(widgetId ?? undefined);
-    return t || null;
-  }
+  const g = await loadCaptcha(config);
+  if (config.kind === 'recaptcha-v2') return captchaResponseIn(config, el);
   return g.execute(config.siteKey ?? '', { action: config.vendorAction });
 }

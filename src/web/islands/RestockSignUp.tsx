@@ -11,9 +11,12 @@ import { restockSignUpPayload, validateRestockEmail } from '../../core/restock.j
 import { commerce, forms, restock } from '../../core/messages.js';
 import { api, ApiError, readCookie } from '../client/api.js';
 import { useProductChoice } from '../client/product-store.js';
-import { captchaToken, mountCaptcha, resetCaptcha, type RestockCaptchaConfig } from './RestockCaptcha.js';
+import { captchaToken, destroyCaptcha, mountCaptcha, resetCaptcha, type RestockCaptchaConfig } from './RestockCaptcha.js';
+import { widgetIdOf } from '../client/captcha.js';
 
 export const RESTOCK_SIGN_UP_URL = '/api/site-users/account/notifications/restock';
+/** The label of the sold-out variant choice of the plain (no JavaScript) sign-up form. */
+export const RESTOCK_VARIANT_LABEL = 'Item:';
 export const RESTOCK_FORM_CONFIG_URL = '/api/site-users/account/notifications/restock/form';
 
 export interface RestockVariant {
@@ -81,7 +84,6 @@ export function RestockSignUp(props: RestockSignUpProps) {
   const [state, setState] = useState<State>({ kind: 'idle' });
   const [config, setConfig] = useState<RestockCaptchaConfig | null>(props.captcha ?? null);
   const captchaEl = useRef<HTMLDivElement>(null);
-  const widgetId = useRef<number | null>(null);
   const successFor = useRef<string | null>(null);
 
   // A different variant starts a fresh form.
@@ -106,11 +108,9 @@ export function RestockSignUp(props: RestockSignUpProps) {
   }, [target.visible, config]);
 
   useEffect(() => {
-    if (!config || !captchaEl.current || widgetId.current !== null || state.kind === 'success') return;
-    mountCaptcha(config, captchaEl.current).then(
-      (id) => (widgetId.current = id),
-      () => undefined,
-    );
+    const el = captchaEl.current;
+    if (!config || !el || widgetIdOf(el) !== null || state.kind === 'success') return;
+    mountCaptcha(config, el).catch(() => undefined);
   }, [config, state.kind, target.visible]);
 
   const enterprise = config?.kind === 'recaptcha-enterprise';
@@ -130,12 +130,12 @@ export function RestockSignUp(props: RestockSignUpProps) {
       }
       let token: string | null = null;
       try {
-        token = await captchaToken(cfg, widgetId.current);
+        token = await captchaToken(cfg, captchaEl.current);
       } catch {
         token = null;
       }
       if (!token) {
-        resetCaptcha(cfg, widgetId.current);
+        resetCaptcha(cfg, captchaEl.current);
         return setState({ kind: 'error', message: cfg.kind === 'recaptcha-enterprise' ? restock.ENTERPRISE_FALLBACK : forms.CAPTCHA_INCOMPLETE });
       }
       const lang = typeof document !== 'undefined' ? document.documentElement.lang : '';
@@ -152,11 +152,11 @@ export function RestockSignUp(props: RestockSignUpProps) {
       });
       await api('POST', RESTOCK_SIGN_UP_URL, payload);
       successFor.current = target.variant.id;
-      widgetId.current = null;
+      destroyCaptcha(cfg, captchaEl.current);
       setState({ kind: 'success' });
     } catch (err) {
-      resetCaptcha(config, widgetId.current);
-      let message = err instanceof ApiError && err.message && !/^HTTP \d+$/.test(err.message) ? err.message : '';
+      resetCaptcha(config, captchaEl.current);
+      let message = err instanceof ApiError && typeof err.data.message === 'string' && err.data.message ? err.data.message : '';
       if (err instanceof ApiError && err.crumbFail) message = readCookie('crumb') ? commerce.SESSION_EXPIRED : commerce.ENABLE_COOKIES;
       if (!message) message = enterprise ? restock.ENTERPRISE_FALLBACK : forms.UNKNOWN_ERROR;
       setState({ kind: 'error', message });
@@ -166,7 +166,33 @@ export function RestockSignUp(props: RestockSignUpProps) {
   const errorId = domId(props.scope, 'error');
   const emailId = domId(props.scope, 'email');
   const hidden = !target.visible;
+  const soldOutVariants = props.variants.filter((v) => !v.unlimited && v.qtyInStock <= 0);
+  /** Without JavaScript the chosen variant cannot follow the selects: the form asks which sold-out variant. */
+  const variantPicker = (prefix: string) =>
+    soldOutVariants.length === 1 ? (
+      <input type="hidden" name="variantId" value={soldOutVariants[0]!.id} />
+    ) : (
+      <label className="product-restock-variant">
+        {RESTOCK_VARIANT_LABEL}{' '}
+        <select name="variantId" id={domId(props.scope, `${prefix}variant`)}>
+          {soldOutVariants.map((v) => (
+            <option key={v.id} value={v.id}>
+              {Object.values(v.attributes).join(' / ') || v.sku}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  const plainFields = (
+    <>
+      <input type="hidden" name="productId" value={props.productId} />
+      <span className="visually-hidden" aria-hidden="true">
+        <input type="text" name="honeypot" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </span>
+    </>
+  );
   return (
+    <>
     <div className="product-restock-notification" data-product-id={props.productId} data-variant-id={target.variant?.id ?? ''} hidden={hidden}>
       {state.kind === 'success' ? (
         <p className="product-restock-success" role="status">
@@ -177,7 +203,9 @@ export function RestockSignUp(props: RestockSignUpProps) {
           <span className="product-restock-cta" id={domId(props.scope, 'cta')}>
             {props.texts.cta}
           </span>
-          <form className="product-restock-form" action="#" noValidate onSubmit={submit} aria-labelledby={domId(props.scope, 'cta')}>
+          <form className="product-restock-form" method="post" action={RESTOCK_SIGN_UP_URL} noValidate onSubmit={submit} aria-labelledby={domId(props.scope, 'cta')}>
+            {plainFields}
+            {target.variant ? <input type="hidden" name="variantId" value={target.variant.id} /> : <noscript>{variantPicker('')}</noscript>}
             <label htmlFor={emailId} className="visually-hidden">
               {props.texts.placeholder}
             </label>
@@ -202,7 +230,7 @@ export function RestockSignUp(props: RestockSignUpProps) {
                 {props.texts.mailingListDescription}
               </label>
             ) : null}
-            <div className="captcha-container" ref={captchaEl} data-captcha-kind={config?.kind ?? ''} />
+            {config?.siteKey ? <div className="captcha-container" ref={captchaEl} data-captcha-kind={config.kind} /> : null}
             {state.kind === 'error' ? (
               <p className="product-restock-error" id={errorId} role="alert">
                 {state.message}
@@ -212,5 +240,32 @@ export function RestockSignUp(props: RestockSignUpProps) {
         </>
       )}
     </div>
+    {hidden && soldOutVariants.length > 0 ? (
+      <noscript>
+        <div className="product-restock-notification product-restock-notification--plain" data-product-id={props.productId}>
+          <span className="product-restock-cta" id={domId(props.scope, 'plain-cta')}>
+            {props.texts.cta}
+          </span>
+          <form className="product-restock-form" method="post" action={RESTOCK_SIGN_UP_URL} aria-labelledby={domId(props.scope, 'plain-cta')}>
+            {plainFields}
+            {variantPicker('plain-')}
+            <label htmlFor={domId(props.scope, 'plain-email')} className="visually-hidden">
+              {props.texts.placeholder}
+            </label>
+            <input id={domId(props.scope, 'plain-email')} type="email" name="email" autoComplete="email" required placeholder={props.texts.placeholder} />
+            <button className="sqs-editable-button" type="submit">
+              {props.texts.button}
+            </button>
+            {props.mailingList.enabled ? (
+              <label className="product-restock-mailing-list">
+                <input type="checkbox" name="isJoinMailingList" defaultChecked={props.mailingList.optInByDefault} />
+                {props.texts.mailingListDescription}
+              </label>
+            ) : null}
+          </form>
+        </div>
+      </noscript>
+    ) : null}
+    </>
   );
 }

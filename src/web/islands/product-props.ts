@@ -13,6 +13,8 @@ export interface VariantProps {
   priceCents: number;
   salePriceCents: number;
   onSale: boolean;
+  /** The variant's own image: the product page shows it while the variant is chosen. */
+  imageUrl?: string;
 }
 
 export interface AdditionalFieldsFormProps {

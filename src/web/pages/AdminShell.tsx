@@ -1,56 +1,170 @@
-import { useEffect, useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import * as Dialog from '@radix-ui/react-dialog';
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../client/api.js';
-import { screens, screenFor } from '../admin/screens.js';
+import { screenFor } from '../admin/screens.js';
+import { navGroups } from '../admin/nav.js';
+import { AdminProviders, ScreenBoundary } from '../admin/design.js';
 
-interface Me {
+interface ShellInfo {
+  siteTitle: string;
   email: string;
-  role: number;
   displayName: string;
+  role: number;
+  websiteId: string;
 }
 
-/** The /config shell: navigation, the signed-in owner, and the screen for the current path. */
-export function AdminShell() {
-  const [me, setMe] = useState<Me | null>(null);
-  useEffect(() => {
-    api<Me>('GET', '/api/auth/me').then(setMe, () => setMe(null));
-  }, []);
+async function signOut() {
+  await api('POST', '/api/auth/logout');
+  window.location.assign('/config/login');
+}
+
+/** The grouped navigation: in the sidebar at desktop widths, in the menu dialog on phones. */
+function Nav({ current }: { current?: string }) {
+  return (
+    <nav aria-label="Admin" className="a-nav">
+      {navGroups().map((g, i) =>
+        g.heading ? (
+          <div key={g.heading} className="a-nav__group" role="group" aria-labelledby={`nav-h-${i}`}>
+            <p className="a-nav__heading" id={`nav-h-${i}`}>
+              {g.heading}
+            </p>
+            <NavList items={g.items} current={current} />
+          </div>
+        ) : (
+          <NavList key={i} items={g.items} current={current} />
+        ),
+      )}
+    </nav>
+  );
+}
+
+function NavList({ items, current }: { items: Array<{ path: string; label?: string }>; current?: string }) {
+  return (
+    <ul>
+      {items.map((s) => (
+        <li key={s.path}>
+          <a href={s.path} aria-current={current === s.path ? 'page' : undefined}>
+            {s.label}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The phone menu: a modal dialog (focus trapped, Escape closes, focus back on the Menu button). */
+function PhoneMenu({ current }: { current?: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <button type="button" className="a-topbar__menu" aria-label="Menu">
+          <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+          Menu
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="a-overlay" />
+        <Dialog.Content className="a-drawer" aria-describedby={undefined}>
+          <div className="a-drawer__head">
+            <Dialog.Title>Menu</Dialog.Title>
+            <Dialog.Close asChild>
+              <button type="button">Close</button>
+            </Dialog.Close>
+          </div>
+          <Nav current={current} />
+          <p>
+            <a href="/" target="_blank" rel="noreferrer">
+              View site
+            </a>
+          </p>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function OwnerMenu({ me }: { me?: ShellInfo }) {
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger asChild>
+        <button type="button" className="a-avatar" aria-label={me ? `Account: ${me.displayName || me.email}` : 'Account'}>
+          <span aria-hidden="true">{(me?.displayName || me?.email || '?').slice(0, 1).toUpperCase()}</span>
+        </button>
+      </DropdownMenu.Trigger>
+      {/* Not portalled: the menu stays inside the top bar's landmark. */}
+      <DropdownMenu.Content className="a-menu" align="end" sideOffset={6}>
+          <DropdownMenu.Label className="a-menu__label">{me ? `Signed in as ${me.email}` : ''}</DropdownMenu.Label>
+          <DropdownMenu.Item asChild className="a-menu__item">
+            <a href="/config/settings">Site settings</a>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className="a-menu__item">
+            <a href="/config/team">Team</a>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className="a-menu__item">
+            <a href="/" target="_blank" rel="noreferrer">
+              View site
+            </a>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className="a-menu__item" onSelect={() => void signOut()}>
+            Sign out of Tessera
+          </DropdownMenu.Item>
+      </DropdownMenu.Content>
+    </DropdownMenu.Root>
+  );
+}
+
+function Frame({ children }: { children: (me: ShellInfo | undefined, reset: () => void) => ReactNode }) {
+  const client = useQueryClient();
   const path = window.location.pathname;
   const screen = screenFor(path);
-  const Screen = screen?.component;
-
-  async function signOut() {
-    await api('POST', '/api/auth/logout');
-    window.location.assign('/config/login');
-  }
-
+  const me = useQuery({ queryKey: ['shell'], queryFn: () => api<ShellInfo>('GET', '/api/admin/shell') });
   return (
-    <div className="admin-shell">
-      <header className="admin-shell__bar">
-        <span className="admin-shell__brand">Tessera</span>
-        <nav aria-label="Admin">
-          <ul>
-            {screens
-              .filter((s) => s.label)
-              .map((s) => (
-                <li key={s.path}>
-                  <a href={s.path} aria-current={screen?.path === s.path ? 'page' : undefined}>
-                    {s.label}
-                  </a>
-                </li>
-              ))}
-            <li>
-              <a href="/" target="_blank" rel="noreferrer">
-                View site
-              </a>
-            </li>
-          </ul>
-        </nav>
-        <span className="admin-shell__me">{me ? me.email : ''}</span>
-        <button type="button" onClick={signOut}>
+    <div className="a-shell">
+      <header className="a-topbar">
+        <PhoneMenu current={screen?.path} />
+        <span className="a-topbar__site">{me.data?.siteTitle ?? 'Tessera'}</span>
+        <span className="a-topbar__spacer" />
+        <a className="a-button a-topbar__view" href="/" target="_blank" rel="noreferrer">
+          View site
+        </a>
+        <OwnerMenu me={me.data} />
+        <button type="button" onClick={() => void signOut()}>
           Sign out
         </button>
       </header>
-      <main className="admin-shell__main">{Screen ? <Screen path={path} /> : <h1>Not found</h1>}</main>
+      <div className="a-sidebar">
+        <Nav current={screen?.path} />
+      </div>
+      <main className="a-main" id="main">
+        {children(me.data, () => void client.resetQueries())}
+      </main>
     </div>
+  );
+}
+
+/** The /config shell: top bar, grouped sidebar (a menu dialog on phones), and the screen for the current path. */
+export function AdminShell() {
+  const path = window.location.pathname;
+  const screen = screenFor(path);
+  const Screen = screen?.component;
+  return (
+    <AdminProviders>
+      <Frame>
+        {(me, reset) =>
+          Screen ? (
+            <ScreenBoundary websiteId={me?.websiteId ?? ''} name={screen.label ?? 'this screen'} onReset={reset}>
+              <Screen path={path} />
+            </ScreenBoundary>
+          ) : (
+            <h1>Not found</h1>
+          )
+        }
+      </Frame>
+    </AdminProviders>
   );
 }

@@ -24,6 +24,8 @@ export interface CartPageEntry {
   title: string;
   purchasePriceCents: number;
   subTotalCents: number;
+  /** The line total exactly (minor units as a string); shown in preference to subTotalCents. */
+  subTotal?: { value: string };
   additionalFields: string;
   fullUrl: string;
   image: { assetUrl?: string; altText?: string } | null;
@@ -33,6 +35,8 @@ export interface CartPageCart {
   id: string | null;
   entries: CartPageEntry[];
   subtotalCents: number;
+  /** The subtotal exactly (minor units as a string); shown in preference to subtotalCents. */
+  subtotal?: { value: string };
   totalQuantity: number;
   [key: string]: unknown;
 }
@@ -159,7 +163,7 @@ function EntryRow(props: {
           Remove
         </button>
       </form>
-      <div className="cart-row__total">{formatMoney(entry.subTotalCents, currency)}</div>
+      <div className="cart-row__total">{formatMoney(entry.subTotal?.value ?? entry.subTotalCents, currency)}</div>
     </li>
   );
 }
@@ -172,8 +176,23 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
   const [editing, setEditing] = useState<CartPageEntry | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
 
+  const [loading, setLoading] = useState(false);
+
   // Changes made in the visitor's other tabs arrive through the shared cart store.
   useEffect(() => cartStore.subscribe((c) => Array.isArray((c as CartPageCart).entries) && setCart(c as CartPageCart)), []);
+  // The cart is read again when the page comes back from the back/forward cache; the loading flag is set
+  // while it is read (storefront.md section 4).
+  useEffect(() => {
+    const off = cartStore.onLoading(setLoading);
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted) void cartStore.refresh().catch((err: unknown) => console.warn('tessera: cart read failed', err));
+    };
+    window.addEventListener('pageshow', onShow);
+    return () => {
+      off();
+      window.removeEventListener('pageshow', onShow);
+    };
+  }, []);
 
   const run = async (title: string, call: () => Promise<{ shoppingCart: Parameters<typeof cartStore.set>[0] }>) => {
     if (typeof navigator !== 'undefined' && navigator.onLine === false) {
@@ -232,7 +251,12 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
   const below = minimumOrderSubtotalCents > 0 && cart.subtotalCents < minimumOrderSubtotalCents;
   const empty = cart.entries.length === 0;
   return (
-    <div className={`cart-container${recalculating ? ' cart--recalculating' : ''}`} aria-busy={recalculating || busy ? true : undefined}>
+    <div
+      className={`cart-container${recalculating ? ' cart--recalculating' : ''}`}
+      aria-busy={recalculating || busy || loading ? true : undefined}
+      data-loading={loading ? '' : undefined}
+      data-recalculating={recalculating ? '' : undefined}
+    >
       {alert && (
         <div className="cart-alert" role="alert">
           <strong className="title">{alert.title}</strong> <span className="message">{alert.message}</span>
@@ -253,7 +277,7 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
             ))}
           </ul>
           <div className="cart-subtotal">
-            <span className="cart-subtotal__label">Subtotal</span> <span className="cart-subtotal__price">{formatMoney(cart.subtotalCents, currency)}</span>
+            <span className="cart-subtotal__label">Subtotal</span> <span className="cart-subtotal__price">{formatMoney(cart.subtotal?.value ?? cart.subtotalCents, currency)}</span>
           </div>
           <InstalmentCartPill context={instalments} cart={cart} currency={currency} />
           {below && <p className="cart-minimum">{cartMessages.minimumSubtotal(formatMoney(minimumOrderSubtotalCents, currency))}</p>}
@@ -271,7 +295,7 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
         </>
       )}
       {editing && forms[editing.itemId] && (
-        <Modal title={forms[editing.itemId]!.name || editing.title} titleId={`cart-form-${editing.id}`} onClose={() => setEditing(null)}>
+        <Modal title={forms[editing.itemId]!.name || editing.title} titleId={`cart-form-${editing.id}`} onClose={() => setEditing(null)} refocusKey={formError}>
           <AdditionalFieldsForm
             form={forms[editing.itemId]!}
             scope={`cart-${editing.id}`}

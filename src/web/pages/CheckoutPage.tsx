@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { computeCheckout, type CheckoutLine, type Coupon, type ShippingOption, type TaxRule } from '../../core/checkout.js';
 import { formatMoney } from '../../core/money.js';
+import { instalmentPaymentsText, isInstalmentEligiblePrice } from '../../core/instalments.js';
 import { cart as cartMessages, commerce } from '../../core/messages.js';
 import { ProductType } from '../../core/enums.js';
 import { subscriptionPriceText } from '../../core/subscription.js';
@@ -56,7 +57,26 @@ export interface CheckoutPageProps {
   cartToken: string | null;
   minimumOrderSubtotalCents: number;
   testMode: boolean;
+  /** Stripe is connected: the shopper pays on Stripe's hosted page (server/payments/stripe/hosted.ts). */
+  stripeHosted?: boolean;
+  /** The visitor's crumb: the page is also a plain form post for a visitor without JavaScript. */
+  crumb?: string;
+  /** The plain form post's idempotency key (a fresh one per drawn page). */
+  plainKey?: string;
+  /** The server's answer to a plain form post: per-field errors and the message, shown as the island shows them. */
+  errors?: Record<string, string>;
+  message?: string;
+  /** The name on the card as posted (the card's number and code are never drawn back). */
+  cardName?: string;
+  /** The instalment payment method, when the owner offers it and the cart qualifies (server/checkout/instalment-offer.ts). */
+  instalments?: { min: string; max: string; count: number } | null;
 }
+
+/** Where the checkout form posts without JavaScript (server/nojs/checkout-form.ts). */
+export const CHECKOUT_FORM_ACTION = '/api/checkout/form';
+
+/** The test-mode stand-in for the instalment provider's browser flow: the token it hands back on approval. */
+const INSTALMENT_TEST_APPROVED = 'instalments_test_approved';
 
 const COUNTRIES: Array<[string, string]> = [
   ['US', 'United States'],
@@ -86,13 +106,14 @@ interface PlaceAnswer {
   paymentId?: string;
 }
 
-function Field(props: { id: string; label: string; value: string; onChange: (v: string) => void; error?: string; type?: string; autoComplete?: string; required?: boolean; inputMode?: 'numeric' | 'text' | 'email'; placeholder?: string }) {
+function Field(props: { id: string; name?: string; label: string; value: string; onChange: (v: string) => void; error?: string; type?: string; autoComplete?: string; required?: boolean; inputMode?: 'numeric' | 'text' | 'email'; placeholder?: string }) {
   const errId = `${props.id}-error`;
   return (
     <div className="checkout-field">
       <label htmlFor={props.id}>{props.label}</label>
       <input
         id={props.id}
+        name={props.name}
         type={props.type ?? 'text'}
         value={props.value}
         autoComplete={props.autoComplete}
@@ -112,7 +133,8 @@ function Field(props: { id: string; label: string; value: string; onChange: (v: 
   );
 }
 
-export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCents, testMode }: CheckoutPageProps) {
+export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCents, testMode, stripeHosted = false, crumb, plainKey, errors: initialErrors, message: initialMessage, cardName, instalments }: CheckoutPageProps) {
+  const [method, setMethod] = useState<'card' | 'instalments'>('card');
   const [view, setView] = useState(initial);
   const [email, setEmail] = useState(initial.state.email ?? '');
   const [address, setAddress] = useState<Address>(initial.state.shippingAddress ?? { country: '' });
@@ -121,11 +143,13 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
   const [couponInput, setCouponInput] = useState('');
   const [giftCode, setGiftCode] = useState(initial.state.giftCardCode ?? '');
   const [giftInput, setGiftInput] = useState(initial.state.giftCardCode ?? '');
-  const [card, setCard] = useState({ number: '', expiry: '', cvc: '', name: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState('');
+  const [card, setCard] = useState({ number: '', expiry: '', cvc: '', name: cardName ?? '' });
+  const [errors, setErrors] = useState<Record<string, string>>(initialErrors ?? {});
+  const [message, setMessage] = useState(initialMessage ?? '');
   const [busy, setBusy] = useState(false);
   const [challenge, setChallenge] = useState<{ paymentId: string } | null>(null);
+  /** The server's total changed since the page showed it: the shopper sees the new total and confirms it. */
+  const [totalChanged, setTotalChanged] = useState(false);
   const key = useRef<string | null>(null);
   const currency = view.currency;
   const f = (c: number) => formatMoney(c, currency);
@@ -148,6 +172,9 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
       ),
     [view, shippingId, address.country, address.region, coupons, giftCode],
   );
+  // The instalment method: offered by the owner for this cart, and the amount due within the provider's limits.
+  const instalmentsOffered = !!instalments && totals.amountDueCents > 0 && isInstalmentEligiblePrice(totals.amountDueCents, instalments.min, instalments.max);
+  const payInInstalments = instalmentsOffered && method === 'instalments';
 
   const state = (): State & { cartToken?: string } => ({
     ...(cartToken ? { cartToken } : {}),
@@ -225,7 +252,14 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
     setBusy(true);
     setMessage('');
     try {
-      const r = await api<PlaceAnswer>('POST', '/api/checkout/place-order', { ...state(), payment, idempotencyKey: key.current });
+      // The total the shopper sees is the total they confirm: the server refuses to charge any other.
+      if (stripeHosted && payment) {
+        // Stripe's page takes the card; it sends the shopper back to the order (or here, on cancel).
+        const s = await api<{ url: string }>('POST', '/api/payments/stripe/checkout-session', { ...state(), idempotencyKey: key.current, expectedTotalCents: totals.grandTotalCents });
+        window.location.assign(s.url);
+        return;
+      }
+      const r = await api<PlaceAnswer>('POST', '/api/checkout/place-order', { ...state(), payment, idempotencyKey: key.current, expectedTotalCents: totals.grandTotalCents });
       if (r.status === 'requires_action' && r.paymentId) {
         setChallenge({ paymentId: r.paymentId });
         setBusy(false);
@@ -240,6 +274,12 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
         if (err.crumbFail) setMessage(commerce.crumbFailure(navigator.cookieEnabled));
         else if (err.status === 429) setMessage(commerce.RATE_LIMITED);
         else setMessage(err.message);
+        // A changed total comes with the new quote: show it, and the next click confirms it.
+        const quote = err.data.code === 'total_changed' ? (err.data.quote as CheckoutView | undefined) : undefined;
+        if (quote) {
+          setView(quote);
+          setTotalChanged(true);
+        }
         setErrors((err.data.errors as Record<string, string> | undefined) ?? {});
       } else setMessage(cartMessages.CHECK_INTERNET);
     }
@@ -248,7 +288,10 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (below) return;
-    void place(totals.amountDueCents > 0 ? { type: 'card', number: card.number, expiry: card.expiry, cvc: card.cvc, name: card.name } : null);
+    setTotalChanged(false);
+    if (totals.amountDueCents <= 0) return void place(null);
+    if (payInInstalments) return void place({ type: 'token', provider: 'instalments', token: INSTALMENT_TEST_APPROVED });
+    void place({ type: 'card', number: card.number, expiry: card.expiry, cvc: card.cvc, name: card.name });
   }
 
   async function finishChallenge(pass: boolean) {
@@ -277,26 +320,38 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
   const setA = (k: keyof Address) => (v: string) => setAddress((a) => ({ ...a, [k]: v }));
 
   return (
-    <form className="checkout" onSubmit={onSubmit} noValidate aria-label="Checkout">
+    <form className="checkout" method="post" action={cartToken ? `${CHECKOUT_FORM_ACTION}?cartToken=${encodeURIComponent(cartToken)}` : CHECKOUT_FORM_ACTION} onSubmit={onSubmit} noValidate aria-label="Checkout">
+      {/* Enter in a field places the order (the first submit button is the form's default). */}
+      <button type="submit" name="action" value="place" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+        Place order
+      </button>
+      {crumb && <input type="hidden" name="crumb" value={crumb} />}
+      {plainKey && <input type="hidden" name="idempotencyKey" value={plainKey} />}
+      {cartToken && <input type="hidden" name="cartToken" value={cartToken} />}
+      <input type="hidden" name="expectedTotalCents" value={totals.grandTotalCents} />
+      {coupons.map((c) => (
+        <input key={c} type="hidden" name="coupons" value={c} />
+      ))}
       <div className="checkout__main">
         <section aria-labelledby="checkout-contact">
           <h2 id="checkout-contact">Contact</h2>
-          <Field id="checkout-email" label="Email" type="email" inputMode="email" autoComplete="email" value={email} onChange={setEmail} error={errors.email} required />
+          <Field id="checkout-email" name="email" label="Email" type="email" inputMode="email" autoComplete="email" value={email} onChange={setEmail} error={errors.email} required />
         </section>
 
         {totals.requiresShipping && (
           <section aria-labelledby="checkout-address">
             <h2 id="checkout-address">Shipping address</h2>
-            <Field id="addr-name" label="Full name" autoComplete="name" value={address.name ?? ''} onChange={setA('name')} error={errors['shippingAddress.name']} required />
-            <Field id="addr-line1" label="Address" autoComplete="address-line1" value={address.line1 ?? ''} onChange={setA('line1')} error={errors['shippingAddress.line1']} required />
-            <Field id="addr-line2" label="Apartment, suite (optional)" autoComplete="address-line2" value={address.line2 ?? ''} onChange={setA('line2')} />
-            <Field id="addr-city" label="City" autoComplete="address-level2" value={address.city ?? ''} onChange={setA('city')} error={errors['shippingAddress.city']} required />
-            <Field id="addr-region" label="State / region" autoComplete="address-level1" value={address.region ?? ''} onChange={(v) => setA('region')(v.toUpperCase())} />
-            <Field id="addr-postal" label="Postal code" autoComplete="postal-code" value={address.postalCode ?? ''} onChange={setA('postalCode')} error={errors['shippingAddress.postalCode']} required />
+            <Field id="addr-name" name="name" label="Full name" autoComplete="name" value={address.name ?? ''} onChange={setA('name')} error={errors['shippingAddress.name']} required />
+            <Field id="addr-line1" name="line1" label="Address" autoComplete="address-line1" value={address.line1 ?? ''} onChange={setA('line1')} error={errors['shippingAddress.line1']} required />
+            <Field id="addr-line2" name="line2" label="Apartment, suite (optional)" autoComplete="address-line2" value={address.line2 ?? ''} onChange={setA('line2')} />
+            <Field id="addr-city" name="city" label="City" autoComplete="address-level2" value={address.city ?? ''} onChange={setA('city')} error={errors['shippingAddress.city']} required />
+            <Field id="addr-region" name="region" label="State / region" autoComplete="address-level1" value={address.region ?? ''} onChange={(v) => setA('region')(v.toUpperCase())} />
+            <Field id="addr-postal" name="postalCode" label="Postal code" autoComplete="postal-code" value={address.postalCode ?? ''} onChange={setA('postalCode')} error={errors['shippingAddress.postalCode']} required />
             <div className="checkout-field">
               <label htmlFor="addr-country">Country</label>
               <select
                 id="addr-country"
+                name="country"
                 autoComplete="country"
                 value={address.country ?? ''}
                 aria-invalid={errors['shippingAddress.country'] ? true : undefined}
@@ -332,14 +387,24 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
                 </label>
               ))
             )}
+            {errors.shippingOption && (
+              <p id="checkout-shipping-error" className="checkout-field__error">
+                {errors.shippingOption}
+              </p>
+            )}
+            <noscript>
+              <button type="submit" name="action" value="update" className="checkout-shipping__update">
+                Update shipping options
+              </button>
+            </noscript>
           </fieldset>
         )}
 
         <section aria-labelledby="checkout-coupons">
           <h2 id="checkout-coupons">Coupons</h2>
           <div className="checkout-inline">
-            <Field id="coupon-code" label="Coupon code" value={couponInput} onChange={setCouponInput} />
-            <button type="button" onClick={(e) => void applyCoupon(e)}>
+            <Field id="coupon-code" name="coupon" label="Coupon code" value={couponInput} onChange={setCouponInput} />
+            <button type="submit" name="action" value="coupon" onClick={(e) => void applyCoupon(e)}>
               Apply coupon
             </button>
           </div>
@@ -348,7 +413,16 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
               {totals.validCoupons.map((c) => (
                 <li key={c.code}>
                   {c.code}{' '}
-                  <button type="button" aria-label={`Remove coupon ${c.code}`} onClick={() => void removeCoupon(c.code)}>
+                  <button
+                    type="submit"
+                    name="removeCoupon"
+                    value={c.code}
+                    aria-label={`Remove coupon ${c.code}`}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      void removeCoupon(c.code);
+                    }}
+                  >
                     Remove
                   </button>
                 </li>
@@ -360,7 +434,16 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
               {totals.invalidCoupons.map((c) => (
                 <li key={c.code}>
                   <strong>{c.code}</strong>: {c.reason}{' '}
-                  <button type="button" aria-label={`Remove coupon ${c.code}`} onClick={() => void removeCoupon(c.code)}>
+                  <button
+                    type="submit"
+                    name="removeCoupon"
+                    value={c.code}
+                    aria-label={`Remove coupon ${c.code}`}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      void removeCoupon(c.code);
+                    }}
+                  >
                     Remove
                   </button>
                 </li>
@@ -372,8 +455,8 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
         <section aria-labelledby="checkout-giftcard">
           <h2 id="checkout-giftcard">Gift card</h2>
           <div className="checkout-inline">
-            <Field id="gift-card-code" label="Gift card code" value={giftInput} onChange={setGiftInput} error={errors.giftCardCode} />
-            <button type="button" onClick={(e) => void applyGiftCard(e)}>
+            <Field id="gift-card-code" name="giftCardCode" label="Gift card code" value={giftInput} onChange={setGiftInput} error={errors.giftCardCode} />
+            <button type="submit" name="action" value="giftCard" onClick={(e) => void applyGiftCard(e)}>
               Apply gift card
             </button>
           </div>
@@ -382,11 +465,40 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
         {totals.amountDueCents > 0 && (
           <section aria-labelledby="checkout-payment">
             <h2 id="checkout-payment">Payment</h2>
+            {stripeHosted ? (
+              <>
+                {testMode && <p className="checkout-test-mode">Test mode: on Stripe&apos;s page, pay with card 4242 4242 4242 4242, any future expiry date and any CVC. No money is taken.</p>}
+                <p>You pay on Stripe&apos;s secure page, then come back here to your order.</p>
+              </>
+            ) : (
+              <>
+            {instalmentsOffered && (
+              <fieldset className="checkout-methods">
+                <legend>Payment method</legend>
+                <label>
+                  <input type="radio" name="payment-method" value="card" checked={method === 'card'} onChange={() => setMethod('card')} /> Card
+                </label>
+                <label>
+                  <input type="radio" name="payment-method" value="instalments" checked={method === 'instalments'} onChange={() => setMethod('instalments')} />{' '}
+                  {instalmentPaymentsText(totals.amountDueCents, currency, instalments!.count)}
+                </label>
+              </fieldset>
+            )}
+            {payInInstalments ? (
+              <p className="checkout-instalments">
+                {instalmentPaymentsText(totals.amountDueCents, currency, instalments!.count)}.{testMode ? ' Test mode: the instalment plan is approved without leaving this page. No money is taken.' : ''}
+              </p>
+            ) : (
+              <>
             {testMode && <p className="checkout-test-mode">Test mode: pay with card 4242 4242 4242 4242, any future expiry date and any CVC. No money is taken.</p>}
-            <Field id="card-name" label="Name on card" autoComplete="cc-name" value={card.name} onChange={(v) => setCard((c) => ({ ...c, name: v }))} />
-            <Field id="card-number" label="Card number" inputMode="numeric" autoComplete="cc-number" value={card.number} onChange={(v) => setCard((c) => ({ ...c, number: v }))} error={errors.cardNumber} required />
-            <Field id="card-expiry" label="Expiry (MM/YY)" autoComplete="cc-exp" placeholder="MM/YY" value={card.expiry} onChange={(v) => setCard((c) => ({ ...c, expiry: v }))} error={errors.cardExpiry} required />
-            <Field id="card-cvc" label="Security code (CVC)" inputMode="numeric" autoComplete="cc-csc" value={card.cvc} onChange={(v) => setCard((c) => ({ ...c, cvc: v }))} error={errors.cardCvc} required />
+            <Field id="card-name" name="cardName" label="Name on card" autoComplete="cc-name" value={card.name} onChange={(v) => setCard((c) => ({ ...c, name: v }))} />
+            <Field id="card-number" name="cardNumber" label="Card number" inputMode="numeric" autoComplete="cc-number" value={card.number} onChange={(v) => setCard((c) => ({ ...c, number: v }))} error={errors.cardNumber} required />
+            <Field id="card-expiry" name="cardExpiry" label="Expiry (MM/YY)" autoComplete="cc-exp" placeholder="MM/YY" value={card.expiry} onChange={(v) => setCard((c) => ({ ...c, expiry: v }))} error={errors.cardExpiry} required />
+            <Field id="card-cvc" name="cardCvc" label="Security code (CVC)" inputMode="numeric" autoComplete="cc-csc" value={card.cvc} onChange={(v) => setCard((c) => ({ ...c, cvc: v }))} error={errors.cardCvc} required />
+              </>
+            )}
+              </>
+            )}
           </section>
         )}
       </div>
@@ -456,8 +568,8 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
             {message}
           </p>
         )}
-        <button type="submit" className="checkout__place" disabled={busy || below} aria-busy={busy || undefined}>
-          {busy ? 'Placing order…' : 'Place order'}
+        <button type="submit" name="action" value="place" className="checkout__place" disabled={busy || below} aria-busy={busy || undefined}>
+          {busy ? 'Placing order…' : totalChanged ? `Confirm new total ${f(totals.grandTotalCents)} and place order` : stripeHosted && totals.amountDueCents > 0 ? 'Continue to payment' : 'Place order'}
         </button>
       </aside>
 

@@ -11,8 +11,11 @@ import {
   quantityInCart,
   type CartEntry,
 } from '../../../src/core/cart';
-import { CART_QUANTITY_MAX } from '../../../src/core/cart';
+import { CART_QUANTITY_MAX, additionalFieldsErrors } from '../../../src/core/cart';
 import { ProductType } from '../../../src/core/enums';
+import { ADDITIONAL_FIELDS_MAX_CHARS } from '../../../src/core/constants';
+import { cart as cartMessages } from '../../../src/core/messages';
+import type { FormField } from '../../../src/core/forms';
 
 const entry = (id: string, price: number, quantity: number, productType?: number, extra: Partial<CartEntry> = {}): CartEntry => ({
   id,
@@ -130,5 +133,28 @@ describe('entries', () => {
     expect(quantityInCart(entries, 'item-a', 'sku-a')).toBe(3);
     expect(quantityInCart(entries, 'item-a')).toBe(3);
     expect(quantityInCart(entries, 'item-z')).toBe(0);
+  });
+});
+
+describe('additionalFieldsErrors (issue 21, item 8)', () => {
+  const fields = [
+    { id: 'text', type: 'text', required: true },
+    { id: 'font', type: 'select', required: true, options: ['Serif', 'Block'] },
+    { id: 'extras', type: 'checkbox', options: ['Gift wrap', 'Card'] },
+    { id: 'note', type: 'textarea', maxLength: 10 },
+  ] as const;
+  const check = (v: Record<string, unknown>) => additionalFieldsErrors(fields as unknown as FormField[], v, JSON.stringify(v));
+
+  it('accepts answers to the form within its options and sizes', () => {
+    expect(check({ text: 'Ada', font: 'Serif', extras: ['Card'], note: 'short' })).toEqual({});
+  });
+  it('refuses unknown questions, answers outside the options, long or oddly shaped answers, and missing required ones', () => {
+    expect(check({ text: 'Ada', font: 'Comic' })).toEqual({ font: cartMessages.NOT_AN_OPTION });
+    expect(check({ text: 'Ada', font: 'Serif', extras: ['Card', 'Champagne'] })).toEqual({ extras: cartMessages.NOT_AN_OPTION });
+    expect(check({ text: 'Ada', font: 'Serif', other: 'x' })).toEqual({ other: cartMessages.UNKNOWN_QUESTION });
+    expect(check({ text: 'Ada', font: 'Serif', note: 'x'.repeat(11) })).toEqual({ note: 'You have exceeded the character limit.' });
+    expect(check({ text: ['a', 'b'].map(() => ({})), font: 'Serif' })).toEqual({ text: cartMessages.INVALID_ANSWER });
+    expect(check({ text: 'x'.repeat(ADDITIONAL_FIELDS_MAX_CHARS), font: 'Serif' })).toEqual({ additionalFields: cartMessages.ANSWERS_TOO_LONG });
+    expect(check({ font: 'Serif' })).toEqual({ text: 'Required' });
   });
 });

@@ -4,9 +4,7 @@ import {
   BlockType,
   CollectionType,
   COLLECTION_TYPE_NAMES,
-  Feature,
   FormModelTab,
-  MAX_FEATURE_CODE,
   PageType,
   POPUP_ANCHOR_POSITIONS,
   ProductType,
@@ -20,6 +18,7 @@ import {
   isEnumValue,
   sliceTypeFromName,
 } from '../../../src/core/enums';
+import { FEATURE_MAX, Feature } from '../../../src/core/features';
 
 const uniqueValues = (o: Record<string, number | string>) => new Set(Object.values(o)).size === Object.keys(o).length;
 
@@ -89,7 +88,7 @@ describe('enums', () => {
     expect(ProductType).toEqual({ PHYSICAL: 1, DIGITAL: 2, SERVICE: 3, GIFT_CARD: 4, PAYWALL: 5 });
     expect(FormModelTab.BUILD).toBe(1);
     expect(FormModelTab.DISCLAIMER).toBe(5);
-    expect(Math.max(...Object.values(Feature))).toBeLessThanOrEqual(MAX_FEATURE_CODE);
+    expect(Math.max(...Object.values(Feature))).toBeLessThanOrEqual(FEATURE_MAX);
     expect(uniqueValues(Feature)).toBe(true);
     expect(isEnumValue(Feature, Feature.GIFT_CARDS)).toBe(true);
     expect(isEnumValue(Feature, 999)).toBe(false);

@@ -2,11 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { compile, render } from '../../../src/template';
 
-const within = (ms: number, fn: () => void) => {
-  const t = performance.now();
-  fn();
-  expect(performance.now() - t).toBeLessThan(ms);
-};
+// Work that grows faster than the input would not finish on these inputs: a hang fails through the test's
+// timeout. No wall-clock assertion (timings never go into tests; bench:template measures speed).
+const finishes = (fn: () => void) => fn();
 
 describe('adversarial templates', () => {
   it('unclosed blocks report EOF inside the block and still render', () => {
@@ -21,7 +19,7 @@ describe('adversarial templates', () => {
     const src = '{.section a}'.repeat(n) + 'deep' + '{.end}'.repeat(n);
     let json: unknown = 'leaf';
     for (let i = 0; i < n; i++) json = { a: json };
-    within(1000, () => {
+    finishes(() => {
       const r = render(src, json);
       // Either rendered fully or stopped with an engine error; never throws.
       expect(r.output === 'deep' || r.errors.length > 0).toBe(true);
@@ -30,7 +28,7 @@ describe('adversarial templates', () => {
 
   it('a repeated section over 100,000 items', () => {
     const items = Array.from({ length: 100000 }, (_, i) => i);
-    within(1000, () => {
+    finishes(() => {
       const r = render('{.repeated section items}{@}{.alternates with},{.end}', { items });
       expect(r.output.length).toBeGreaterThan(100000);
       expect(r.output.endsWith('99998,99999')).toBe(true);
@@ -38,7 +36,7 @@ describe('adversarial templates', () => {
   });
 
   it('self-recursive partials stop at depth 16 with an engine error', () => {
-    within(1000, () => {
+    finishes(() => {
       const r = render('{@|apply p}', {}, { partials: { p: 'x{@|apply p}' } });
       expect(r.output).toBe('x'.repeat(16));
       expect(r.errors[0].message).toBe("RuntimeError: Attempt to apply partial 'p' exceeded maximum recursion depth of 16");
@@ -47,7 +45,7 @@ describe('adversarial templates', () => {
   });
 
   it('self-recursive macros stop at depth 16', () => {
-    within(1000, () => {
+    finishes(() => {
       const r = render('{.macro m}y{@|apply m}{.end}{@|apply m}', {});
       expect(r.output).toBe('y'.repeat(16));
       expect(r.errors).toHaveLength(1);
@@ -80,7 +78,7 @@ describe('adversarial templates', () => {
   });
 
   it('a 1 MB template of unmatched braces compiles quickly', () => {
-    within(1000, () => {
+    finishes(() => {
       const { errors } = compile('{'.repeat(500000) + '}'.repeat(500000));
       expect(Array.isArray(errors)).toBe(true);
     });

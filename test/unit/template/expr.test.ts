@@ -260,11 +260,9 @@ describe('expressions: limits (exprOpts)', () => {
 });
 
 describe('expressions: size', () => {
-  const within = (ms: number, fn: () => void) => {
-    const t = performance.now();
-    fn();
-    expect(performance.now() - t).toBeLessThan(ms);
-  };
+  // Work that grows faster than the input would not finish on these inputs: a hang fails through the test's
+  // timeout. No wall-clock assertion (timings never go into tests; bench:template measures speed).
+  const finishes = (fn: () => void) => fn();
   const M = 1 << 20;
   it.each([
     ['a long sum', '1' + ' + 1'.repeat(M / 4), '262145'],
@@ -274,13 +272,13 @@ describe('expressions: size', () => {
     ['nested calls', 'max('.repeat(M / 8) + '1' + ')'.repeat(M / 8), '1'],
     ['unary chain', '-'.repeat(M - 2) + '1', '1'],
   ])('1 MB expression: %s', (_name, expr, expected) => {
-    within(1000, () => {
+    finishes(() => {
       expect(ev(expr).out).toBe(expected);
     });
   });
 
   it('1 MB of unbalanced parentheses fails fast', () => {
-    within(1000, () => {
+    finishes(() => {
       expect(ev('('.repeat(M)).errors).toHaveLength(1);
     });
   });

@@ -111,7 +111,7 @@ describe('product islands on the server', () => {
 
   it('shows the quantity input (1-9999, step 1, default 1) only by the spec rules', () => {
     const out = html(QuantityInput, { product: shirt, scope: 'q' });
-    expect(out).toMatch(/type="number" min="1" max="9999" step="1" value="1"/);
+    expect(out).toMatch(/type="number" min="1" max="9999" step="1"[^>]*name="quantity" value="1"/);
     expect(html(QuantityInput, { product: { ...shirt, isSubscribable: true }, scope: 'q' })).toBe('');
     expect(html(QuantityInput, { product: { ...shirt, productType: 2 }, scope: 'q' })).toBe('');
     expect(html(QuantityInput, { product: one({ productType: 3 }), scope: 'q' })).not.toBe('');
@@ -142,14 +142,21 @@ describe('product islands on the server', () => {
   });
 
   it('formats prices with core money', () => {
-    expect(variantPriceHtml(shirt, 'L-NAVY')).toBe('$72.00');
-    expect(variantPriceHtml(one({ variants: [v('X', {}, 2, { onSale: true, salePriceCents: 3900, priceCents: 5400 })] }), 'X')).toBe('<s>$54.00</s> <span class="sale-price">$39.00</span>');
+    // The island prints the markup of the theme's {@|product-price}, from the same core view.
+    const wrap = (body: string) => `\n\n\n<div class="product-price">\n${body}\n</div>`;
+    const hidden = (t: string) => `<span class="visually-hidden v6-visually-hidden">${t}</span>`;
+    expect(variantPriceHtml(shirt, 'L-NAVY')).toBe(wrap('$72.00'));
+    expect(variantPriceHtml(one({ variants: [v('X', {}, 2, { onSale: true, salePriceCents: 3900, priceCents: 5400 })] }), 'X')).toBe(
+      wrap(`${hidden('Sale Price:')}$39.00 ${hidden('Original Price:')}<span class="original-price">$54.00</span>\n`),
+    );
+    const monthly = one({ isSubscribable: true, subscriptionPlan: { billingPeriod: { value: 2, unit: 'WEEK' }, numBillingCycles: 26 }, variants: [v('S', {}, 2, { priceCents: 1000 })] });
+    expect(variantPriceHtml(monthly, 'S')).toBe(wrap('$10.00 every 2 weeks for 1 year'));
     expect(priceRangeText(shirt)).toBe('$68.00 – $72.00');
     expect(priceRangeText({ ...one({}), currency: 'JPY', variants: [v('Y', {}, 1, { priceCents: 1235 })] })).toBe('¥1,235');
   });
 
   it('draws the quick-view button with its label', () => {
-    expect(html(QuickView, { product: shirt, fullUrl: '/shop/p/x' })).toMatch(/<button[^>]*class="sqs-product-quick-view-button"[^>]*>Quick View/);
+    expect(html(QuickView, { product: shirt, fullUrl: '/shop/p/x' })).toMatch(/<a[^>]*class="sqs-product-quick-view-button"[^>]*href="\/shop\/p\/x"[^>]*>Quick View/);
   });
 
   it('checks that a form can be drawn', () => {

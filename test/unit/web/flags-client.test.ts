@@ -95,6 +95,60 @@ describe('analytics client options', () => {
     expect(calls.map((c) => c.url)).toEqual(['/api/v1/schemas/add_to_cart']);
     expect(warnings).toEqual(['analytics event add_to_cart', 'analytics event add_to_cart does not match its schema']);
   });
+
+  it('validate mode with an events service posts the event content to {events service}/{schema name}, without the site crumb', async () => {
+    const { e, calls, beacons } = env({ validate: true, serviceUrl: 'https://events.qa1.example' }, [], 200);
+    (e.jar as Jar).set('crumb', 'site-crumb-1');
+    const heads: Array<Record<string, string>> = [];
+    const inner = e.fetch;
+    e.fetch = ((url: string, init: RequestInit) => (heads.push(init.headers as Record<string, string>), inner(url, init))) as typeof fetch;
+    const t = new Tracker(e);
+    t.event('view_cart', { cart_value: 1200 });
+    expect(await t.flush()).toBe(true);
+    expect(beacons).toHaveLength(0);
+    expect(calls.map((c) => c.url)).toEqual(['https://events.qa1.example/view_cart']);
+    expect(JSON.parse(calls[0]!.body)).toMatchObject({ custom_schema_name: 'view_cart', cart_value: 1200, context_website_id: 'site1' });
+    expect(heads[0]!['x-csrf-token']).toBeUndefined();
+    // The site's own calls still carry it.
+    t.census('overlay');
+    expect(heads[1]!['x-csrf-token']).toBe('site-crumb-1');
+  });
+
+  it("warns 'analytics id cannot be stored' when local storage is missing or refuses the id, and still tracks", async () => {
+    const missing = env();
+    missing.e.local = null;
+    const t1 = new Tracker(missing.e);
+    expect(t1.visitor?.analyticsId).toMatch(/^[A-Za-z0-9-]{8,64}$/);
+    expect(missing.warnings).toEqual(['analytics id cannot be stored']);
+
+    const full = env();
+    full.e.local = { getItem: () => null, setItem: () => { throw new DOMException('quota', 'QuotaExceededError'); }, removeItem: () => {} };
+    new Tracker(full.e);
+    expect(full.warnings).toEqual(['analytics id cannot be stored']);
+
+    const fine = env();
+    new Tracker(fine.e);
+    expect(fine.warnings).toEqual([]);
+  });
+
+  it("member_account_locale is the signed-in site user's language from the page, null for a visitor", () => {
+    const signedIn = env();
+    signedIn.e.page = { ...signedIn.e.page, memberLocale: 'fr-FR' };
+    (signedIn.e.jar as Jar).set('SiteUserInfo', encodeURIComponent(JSON.stringify({ authenticated: true, siteUserId: 'u1' })));
+    expect(new Tracker(signedIn.e).content('view_cart', {})).toMatchObject({ member_account_locale: 'fr-FR', is_logged_in: true });
+    const visitor = env();
+    visitor.e.page = { ...visitor.e.page, memberLocale: 'fr-FR' };
+    expect(new Tracker(visitor.e).content('view_cart', {}).member_account_locale).toBeNull();
+  });
+
+  it("warns 'auto-populated fields overwritten' when an event's own fields replace filled ones", () => {
+    const { e, warnings } = env();
+    const t = new Tracker(e);
+    t.content('add_to_cart', { page_path: '/elsewhere', cart_value: 1 });
+    expect(warnings).toEqual(['auto-populated fields overwritten']);
+    t.content('add_to_cart', { cart_value: 1, destination_url: 'http://shop.test/x' });
+    expect(warnings).toHaveLength(1);
+  });
 });
 
 const flagsData = (over: Partial<FlagsData> = {}): FlagsData =>
@@ -139,7 +193,9 @@ describe('experiments in the browser', () => {
 });
 
 describe('session recorder', () => {
-  const answer = (body: unknown) => vi.fn(async () => new Response(JSON.stringify(body), { status: 200 })) as unknown as typeof fetch & ReturnType<typeof vi.fn>;
+  /** The getId answer: the id as a JSON string, the script in the X-Recorder-Script header. */
+  const answer = (body: { id: string; scriptUrl: string | null }) =>
+    vi.fn(async () => new Response(JSON.stringify(body.id), { status: 200, headers: body.scriptUrl ? { 'x-recorder-script': body.scriptUrl } : {} })) as unknown as typeof fetch & ReturnType<typeof vi.fn>;
 
   it('asks nothing when the rule says no', async () => {
     const fetch = answer({ id: 'o-1', scriptUrl: 'https://rec.example/s.js' });

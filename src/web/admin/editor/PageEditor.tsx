@@ -583,7 +583,8 @@ export function PageEditor({ id }: { id: string }) {
             ))}
           </div>
           <div style={{ overflow: 'auto', maxWidth: '92vw' }}>
-            <iframe key={preview} title={`Page preview at ${device} width`} src={`${page.fullUrl}?preview=draft`} width={DEVICE_WIDTHS[device]} style={{ width: DEVICE_WIDTHS[device] }} />
+            {/* Sandboxed without allow-same-origin: the draft's scripts cannot reach the admin's cookies or crumb. */}
+            <iframe key={preview} title={`Page preview at ${device} width`} sandbox="allow-scripts allow-forms allow-popups" src={`${page.fullUrl}?preview=draft`} width={DEVICE_WIDTHS[device]} style={{ width: DEVICE_WIDTHS[device] }} />
           </div>
         </Modal>
       ) : null}

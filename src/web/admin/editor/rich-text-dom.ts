@@ -49,7 +49,9 @@ export function cleanTree(node: Node, opts: CleanOptions = {}): void {
     }
     let el = child as Element;
     const tag = el.localName.toLowerCase();
-    if (RICH_TEXT_DROPPED.includes(tag)) {
+    // The text field takes no pictures (a paste would hotlink another site's file): images are the image
+    // block's. Bodies written elsewhere keep the allow-list's images.
+    if (RICH_TEXT_DROPPED.includes(tag) || tag === 'img') {
       el.remove();
       continue;
     }
@@ -72,7 +74,7 @@ export function cleanTree(node: Node, opts: CleanOptions = {}): void {
       continue;
     }
     for (const a of [...el.attributes]) {
-      if (!isRichTextAttribute(tag, a.name) || (a.name === 'href' && !isSafeHref(a.value))) el.removeAttribute(a.name);
+      if (!isRichTextAttribute(tag, a.name) || ((a.name === 'href' || a.name === 'src') && !isSafeHref(a.value))) el.removeAttribute(a.name);
     }
     if (tag === 'a' && el.getAttribute('target') === '_blank') el.setAttribute('rel', 'noopener noreferrer');
     if (opts.rename && tag === 'b') rename(el, 'strong');
@@ -95,7 +97,8 @@ export function needsCleaning(root: Element): boolean {
     const el = n as Element;
     const tag = el.localName;
     if (!RICH_TEXT_TAGS.includes(tag) || tag === 'span') return true;
-    for (const a of el.attributes) if (!isRichTextAttribute(tag, a.name) || (a.name === 'href' && !isSafeHref(a.value))) return true;
+    if (tag === 'img') return true;
+    for (const a of el.attributes) if (!isRichTextAttribute(tag, a.name) || ((a.name === 'href' || a.name === 'src') && !isSafeHref(a.value))) return true;
   }
   return false;
 }

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 
 import { anchorStyle, popupDue, POPUP_STORAGE_KEYS, type PopupPublic } from '../../../core/engagement.js';
 import { engagement as m, forms as fm } from '../../../core/messages.js';
 import { api, ApiError } from '../../client/api.js';
+import { overlayOpened } from '../../client/analytics.js';
 import type { CaptchaPublicConfig } from '../../client/forms.js';
 import { useCaptcha } from '../Captcha.js';
 import { FOCUSABLE, keepTabInside } from '../focus-trap.js';
@@ -70,6 +71,7 @@ export function PromoPopup({ popup, captcha, pageType }: PromoPopupProps) {
       cleanup();
       opener.current = document.activeElement as HTMLElement | null;
       setOpen(true);
+      overlayOpened(`promo-popup-${popup.version}`);
     };
     const onScroll = () => {
       const max = document.documentElement.scrollHeight - window.innerHeight;
@@ -169,7 +171,10 @@ export function PromoPopup({ popup, captcha, pageType }: PromoPopupProps) {
             {done}
           </p>
         ) : (
-          <form className="tessera-popup__form" onSubmit={submit} noValidate>
+          <form className="tessera-popup__form" method="post" action="/api/engagement/newsletter" onSubmit={submit} noValidate>
+            <span className="visually-hidden" aria-hidden="true">
+              <input type="text" name="honeypot" tabIndex={-1} autoComplete="off" defaultValue="" />
+            </span>
             <label className="tessera-popup__label">
               <span>{m.POPUP_EMAIL_LABEL}</span>
               <input type="email" name="email" autoComplete="email" required placeholder={popup.placeholder} value={email} onChange={(e) => setEmail(e.target.value)} onFocus={() => cap.warm()} />

@@ -1,0 +1,353 @@
+/**
+ * Product CSV import and export routes (issue 24):
+ *
+ * - POST /api/config/catalog/import {csv, format?, collectionId?, dryRun}: reads the file (csv.ts) and plans every
+ *   product: a product whose SKUs (or Squarespace Product ID) match an existing product updates it, any other is
+ *   created in the chosen store. The plan is checked with the product editor's own rules (shape, productErrors,
+ *   store-wide SKUs, the store's 200-product limit). A dry run answers the plan and each row's errors and writes
+ *   nothing; a real run with any error is refused (400, the same errors) and writes nothing; otherwise it starts a
+ *   job and answers its id.
+ * - GET /api/config/catalog/import/:id: the job's progress (total, done, created, updated, state, warnings).
+ * - GET /api/config/catalog/export?format=squarespace|shopify: the catalogue as CSV in that layout.
+ *
+ * A job works product by product, each in its own transaction (stock movements named 'import'), yielding between
+ * products so pages keep being served. Images named by URL are fetched (http/https, 10 MB, 15 s, at most 3
+ * redirects) and stored through the uploads pipeline (sharp); an image that cannot be fetched is left out and
+ * named in the job's warnings.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { schema, type Tx } from '../../db/index.js';
+import { newId } from '../../db/ids.js';
+import { CollectionType, RecordType } from '../../core/enums.js';
+import { collectionAddError } from '../../core/content.js';
+import { parseInput } from '../platform/validate.js';
+import { HttpError, notFound } from '../errors.js';
+import { READ_ROLES, STORE_ROLES } from '../platform/settings.js';
+import { createProductTx, loadProduct, productErrors, productIn, updateProductTx, type ProductIn } from '../platform/config-routes.js';
+import { editorOf } from '../editor/index.js';
+import { suggestSku } from '../../web/admin/catalog/model.js';
+import { exportProductCsv, MAX_CSV_BYTES, parseProductCsv, type CsvFormat, type ParsedProduct, type RowError } from './csv.js';
+
+const { items, productVariants, collections, catalogImportJobs } = schema;
+
+export const IMPORT_TEXT = {
+  HAS_ERRORS: (n: number) => `${n} row${n === 1 ? ' has an error' : 's have errors'}: nothing was imported. Fix ${n === 1 ? 'it' : 'them'} and try again.`,
+  NO_STORE: 'Create a store first: imported products go into a store.',
+  STORE_FULL: (title: string, max: number) => `The store ${title} can hold ${max} products: this product would pass the limit.`,
+  SKU_ELSEWHERE: (sku: string) => `The SKU ${sku} belongs to another product than the other SKUs of this product.`,
+  IMAGE_FAILED: (row: number, url: string, why: string) => `Row ${row}: the image ${url} could not be fetched (${why}); the product was imported without it.`,
+} as const;
+
+const importIn = z.object({
+  csv: z.string({ error: 'Choose a CSV file.' }).min(1, 'Choose a CSV file.').max(MAX_CSV_BYTES, 'The file is too large (up to 20 MB).'),
+  format: z.enum(['squarespace', 'shopify']).optional(),
+  collectionId: z.string().max(64).optional(),
+  dryRun: z.boolean().optional().default(true),
+});
+
+interface PlannedProduct {
+  parsed: ParsedProduct;
+  /** The product this one updates, or null for a new product. */
+  existingId: string | null;
+  collectionId: string;
+}
+
+interface Plan {
+  format: CsvFormat;
+  products: PlannedProduct[];
+  errors: RowError[];
+}
+
+const IMAGE_BYTES = 10 * 1_000_000;
+const FETCH_MS = 15_000;
+
+/** Fetches one image (http/https only, size-capped, with a time limit). */
+async function fetchImage(url: string): Promise<{ name: string; body: Buffer }> {
+  let target = url;
+  for (let hop = 0; hop < 4; hop++) {
+    if (!/^https?:\/\//i.test(target)) throw new Error('not an http(s) address');
+    const res = await fetch(target, { redirect: 'manual', signal: AbortSignal.timeout(FETCH_MS) });
+    if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
+      target = new URL(res.headers.get('location')!, target).toString();
+      continue;
+    }
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    if (Number(res.headers.get('content-length') ?? 0) > IMAGE_BYTES) throw new Error('larger than 10 MB');
+    const body = Buffer.from(await res.arrayBuffer());
+    if (body.length > IMAGE_BYTES) throw new Error('larger than 10 MB');
+    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    const ext = { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/webp': '.webp', 'image/gif': '.gif' }[type] ?? (/\.(jpe?g|png|webp|gif)$/i.exec(new URL(target).pathname)?.[0] ?? '.jpg');
+    const base = decodeURIComponent(new URL(target).pathname.split('/').pop() ?? 'image').replace(/\.[a-z0-9]+$/i, '').replace(/[^\w.-]+/g, '-').slice(0, 80) || 'image';
+    return { name: `${base}${ext}`, body };
+  }
+  throw new Error('too many redirects');
+}
+
+export async function importRoutes(app: FastifyInstance) {
+  const db = app.database.db;
+  const readRoles = { preHandler: app.requireOwner(READ_ROLES) };
+  const storeRoles = { preHandler: app.requireOwner(STORE_ROLES) };
+  const siteId = (req: FastifyRequest) => req.owner!.websiteId;
+
+  /** The product the editor would save for `p` (images as given: URLs, or uploads after fetching). */
+  const productOf = (p: PlannedProduct, images: Array<{ url: string; alt: string }>, existing?: { version: number; body: unknown }): ProductIn => {
+    const variants = p.parsed.variants.map((v) => ({
+      sku: v.sku || suggestSku(p.parsed.title, v.attributes),
+      attributes: v.attributes,
+      priceCents: v.priceCents,
+      salePriceCents: v.salePriceCents,
+      onSale: v.onSale,
+      qtyInStock: v.qtyInStock,
+      unlimited: v.unlimited,
+      weightGrams: v.weightGrams,
+      imageUrl: v.imageUrl ? (images.find((i, k) => p.parsed.images[k]?.url === v.imageUrl)?.url ?? '') : '',
+    }));
+    return parseInput(productIn, {
+      ...(existing ? { version: existing.version } : {}),
+      collectionId: p.collectionId,
+      title: p.parsed.title,
+      urlId: p.parsed.urlId || undefined,
+      body: p.parsed.body,
+      status: p.parsed.status,
+      productType: p.parsed.productType,
+      images: images.map((i) => ({ assetUrl: i.url, altText: i.alt })),
+      tags: p.parsed.tags,
+      categories: p.parsed.categories,
+      variantOptionOrdering: p.parsed.options,
+      variants,
+      seoTitle: p.parsed.seoTitle,
+      seoDescription: p.parsed.seoDescription,
+    });
+  };
+
+  /** Reads and checks a file against the site: every problem as a row error; nothing is written. */
+  const plan = async (websiteId: string, csv: string, format: CsvFormat | undefined, collectionId: string | undefined, currency: string): Promise<Plan> => {
+    const parsed = parseProductCsv(csv, currency, format);
+    const errors = [...parsed.errors];
+    const stores = await db
+      .select()
+      .from(collections)
+      .where(and(eq(collections.websiteId, websiteId), eq(collections.type, CollectionType.PRODUCTS)));
+    const chosen = stores.find((s) => s.id === collectionId) ?? stores[0];
+    if (!chosen) return { format: parsed.format, products: [], errors: [{ row: 1, message: IMPORT_TEXT.NO_STORE }] };
+    // Existing variants by SKU, and product ids, across the site.
+    const skus = parsed.products.flatMap((p) => p.variants.map((v) => v.sku.toLowerCase()).filter(Boolean));
+    const found = skus.length
+      ? await db
+          .select({ sku: productVariants.sku, itemId: productVariants.itemId })
+          .from(productVariants)
+          .innerJoin(items, eq(items.id, productVariants.itemId))
+          .where(and(eq(items.websiteId, websiteId), inArray(sql`lower(${productVariants.sku})`, skus)))
+      : [];
+    const owner = new Map(found.map((f) => [f.sku.toLowerCase(), f.itemId]));
+    const ids = parsed.products.map((p) => p.productId).filter(Boolean);
+    const known = new Map(
+      (ids.length
+        ? await db
+            .select({ id: items.id, collectionId: items.collectionId })
+            .from(items)
+            .where(and(eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM), inArray(items.id, ids)))
+        : []
+      ).map((r) => [r.id, r.collectionId]),
+    );
+    const counts = new Map<string, number>();
+    for (const s of stores) {
+      const [n] = await db.select({ n: sql<number>`count(*)` }).from(items).where(eq(items.collectionId, s.id));
+      counts.set(s.id, Number(n?.n ?? 0));
+    }
+    const products: PlannedProduct[] = [];
+    const existingOf = new Map<string, string>();
+    for (const p of parsed.products) {
+      const matches = new Set(p.variants.map((v) => owner.get(v.sku.toLowerCase())).filter((x): x is string => !!x));
+      let existingId: string | null = known.has(p.productId) ? p.productId : null;
+      if (!existingId && matches.size === 1) existingId = [...matches][0]!;
+      if (matches.size > 1 || (existingId && [...matches].some((m) => m !== existingId))) {
+        const v = p.variants.find((x) => owner.get(x.sku.toLowerCase()) && owner.get(x.sku.toLowerCase()) !== (existingId ?? [...matches][0]));
+        errors.push({ row: v?.row ?? p.row, message: IMPORT_TEXT.SKU_ELSEWHERE(v?.sku ?? '') });
+        continue;
+      }
+      if (existingId && existingOf.has(existingId)) {
+        errors.push({ row: p.row, message: IMPORT_TEXT.SKU_ELSEWHERE(p.variants[0]?.sku ?? '') });
+        continue;
+      }
+      if (existingId) existingOf.set(existingId, p.productId);
+      const store = stores.find((s) => s.urlId === p.storeUrlId) ?? chosen;
+      const collection = existingId ? (known.get(existingId) ?? (await db.select({ c: items.collectionId }).from(items).where(eq(items.id, existingId)))[0]?.c ?? store.id) : store.id;
+      if (!existingId) {
+        const n = counts.get(store.id) ?? 0;
+        const full = collectionAddError(store, n);
+        if (full) {
+          errors.push({ row: p.row, message: full });
+          continue;
+        }
+        counts.set(store.id, n + 1);
+      }
+      const planned: PlannedProduct = { parsed: p, existingId, collectionId: collection };
+      products.push(planned);
+      // The editor's own checks on the product as it would be saved (once its rows read cleanly).
+      const rowsOf = new Set([p.row, ...p.variants.map((v) => v.row)]);
+      if (errors.some((e) => rowsOf.has(e.row))) continue;
+      try {
+        const input = productOf(planned, p.images, existingId ? { version: 0, body: '' } : undefined);
+        const fieldErrors = productErrors(input);
+        for (const [field, message] of Object.entries(fieldErrors)) {
+          const m = /^variants\.(\d+)\./.exec(field);
+          errors.push({ row: m ? (p.variants[Number(m[1])]?.row ?? p.row) : p.row, message });
+        }
+      } catch (e) {
+        const details = e instanceof HttpError && e.errors ? Object.entries(e.errors) : [['', e instanceof Error ? e.message : String(e)]];
+        for (const [field, message] of details) {
+          const m = /^variants\.(\d+)\./.exec(field ?? '');
+          errors.push({ row: m ? (p.variants[Number(m[1])]?.row ?? p.row) : p.row, message: String(message) });
+        }
+      }
+    }
+    // A SKU of this file used by a product the file does not update.
+    for (const p of products) {
+      for (const v of p.parsed.variants) {
+        const o = owner.get(v.sku.toLowerCase());
+        if (o && o !== p.existingId) errors.push({ row: v.row, message: IMPORT_TEXT.SKU_ELSEWHERE(v.sku) });
+      }
+    }
+    const seen = new Set<string>();
+    const unique = errors.filter((e) => {
+      const k = `${e.row}\u0000${e.message}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    unique.sort((a, b) => a.row - b.row);
+    return { format: parsed.format, products, errors: unique };
+  };
+
+  const summary = (p: Plan) => ({
+    format: p.format,
+    products: p.products.length,
+    variants: p.products.reduce((n, x) => n + x.parsed.variants.length, 0),
+    creates: p.products.filter((x) => !x.existingId).length,
+    updates: p.products.filter((x) => x.existingId).length,
+    preview: p.products.slice(0, 50).map((x) => ({ row: x.parsed.row, title: x.parsed.title, variants: x.parsed.variants.length, action: x.existingId ? 'update' : 'create' })),
+    errors: p.errors,
+  });
+
+  /** Runs an import job to the end (in the background of the request that started it). */
+  const run = async (jobId: string, websiteId: string, accountId: string, planned: Plan) => {
+    const warnings: string[] = [];
+    let created = 0;
+    let updated = 0;
+    let done = 0;
+    await db.update(catalogImportJobs).set({ state: 'running', updated: new Date() }).where(eq(catalogImportJobs.id, jobId));
+    try {
+      for (const p of planned.products) {
+        const images: Array<{ url: string; alt: string }> = [];
+        for (const img of p.parsed.images) {
+          try {
+            const got = await fetchImage(img.url);
+            const row = await editorOf(app).uploads.create(websiteId, got.name, got.body);
+            if (row.status !== 'ready') throw new Error(row.error ?? 'File processing failed');
+            images.push({ url: `/uploads/${row.storedName}`, alt: img.alt });
+          } catch (e) {
+            warnings.push(IMPORT_TEXT.IMAGE_FAILED(p.parsed.row, img.url, e instanceof Error ? e.message : String(e)));
+            images.push({ url: '', alt: '' });
+          }
+        }
+        // Images that failed keep their place while variant images are matched, then drop out.
+        const matched = { ...p, parsed: { ...p.parsed, images: p.parsed.images } };
+        await db.transaction(async (tx: Tx) => {
+          if (p.existingId) {
+            const current = await loadProduct(tx, p.existingId, websiteId);
+            if (!current) throw notFound('No such product.');
+            const input = productOf(matched, images, { version: current.item.version, body: current.item.body });
+            input.images = input.images.filter((i) => i.assetUrl);
+            // Variants keep their ids (and so their stock history and carts) where the SKU is the same.
+            const bySku = new Map(current.variants.map((v) => [v.sku.toLowerCase(), v.id]));
+            input.variants = input.variants.map((v) => ({ ...v, ...(bySku.has(v.sku.toLowerCase()) ? { id: bySku.get(v.sku.toLowerCase()) } : {}) }));
+            await updateProductTx(tx, websiteId, accountId, p.existingId, input, 'import');
+            updated++;
+          } else {
+            const input = productOf(matched, images);
+            input.images = input.images.filter((i) => i.assetUrl);
+            await createProductTx(tx, websiteId, accountId, input, 'import');
+            created++;
+          }
+        });
+        done++;
+        await db.update(catalogImportJobs).set({ done, createdCount: created, updatedCount: updated, updated: new Date() }).where(eq(catalogImportJobs.id, jobId));
+        await new Promise((r) => setImmediate(r));
+      }
+      await db
+        .update(catalogImportJobs)
+        .set({ state: 'done', done, createdCount: created, updatedCount: updated, error: warnings.length ? warnings.join('\n') : null, updated: new Date() })
+        .where(eq(catalogImportJobs.id, jobId));
+    } catch (e) {
+      app.log.error({ err: e, jobId }, 'product import failed');
+      const why = e instanceof Error ? e.message : String(e);
+      await db
+        .update(catalogImportJobs)
+        .set({ state: 'failed', done, createdCount: created, updatedCount: updated, error: [...warnings, `Product ${done + 1} of ${planned.products.length}: ${why}`].join('\n'), updated: new Date() })
+        .where(eq(catalogImportJobs.id, jobId));
+    }
+  };
+  const running = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...running]);
+  });
+
+  app.post('/api/config/catalog/import', { ...storeRoles, bodyLimit: MAX_CSV_BYTES + 64 * 1024 }, async (req, reply) => {
+    const body = parseInput(importIn, req.body);
+    const site = await app.services.websites.get();
+    const p = await plan(siteId(req), body.csv, body.format, body.collectionId, site.currency);
+    if (body.dryRun) return { dryRun: true, ...summary(p) };
+    if (p.errors.length) throw new HttpError(400, IMPORT_TEXT.HAS_ERRORS(new Set(p.errors.map((e) => e.row)).size), undefined, { ...summary(p) });
+    const id = newId();
+    await db.insert(catalogImportJobs).values({ id, websiteId: siteId(req), format: p.format, total: p.products.length });
+    const job = run(id, siteId(req), req.owner!.id, p).finally(() => running.delete(job));
+    running.add(job);
+    return reply.status(202).send({ jobId: id, ...summary(p) });
+  });
+
+  app.get('/api/config/catalog/import/:id', readRoles, async (req, reply) => {
+    const { id } = parseInput(z.object({ id: z.string().min(1).max(64) }), req.params);
+    const [job] = await db
+      .select()
+      .from(catalogImportJobs)
+      .where(and(eq(catalogImportJobs.id, id), eq(catalogImportJobs.websiteId, siteId(req))));
+    if (!job) throw notFound('No such import.');
+    reply.header('cache-control', 'no-store');
+    return { id: job.id, format: job.format, state: job.state, total: job.total, done: job.done, created: job.createdCount, updated: job.updatedCount, warnings: job.error ? job.error.split('\n') : [] };
+  });
+
+  app.get('/api/config/catalog/export', readRoles, async (req, reply) => {
+    const q = parseInput(z.object({ format: z.enum(['squarespace', 'shopify'], { error: 'Choose squarespace or shopify.' }) }), req.query ?? {});
+    const websiteId = siteId(req);
+    const site = await app.services.websites.get();
+    const list = await db
+      .select()
+      .from(items)
+      .where(and(eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM)))
+      .orderBy(items.collectionId, items.ordering);
+    const stores = new Map((await db.select().from(collections).where(eq(collections.websiteId, websiteId))).map((c) => [c.id, c.urlId]));
+    const vs = list.length ? await db.select().from(productVariants).where(inArray(productVariants.itemId, list.map((i) => i.id))).orderBy(productVariants.ordering) : [];
+    const products = list.map((i) => ({
+      id: i.id,
+      storeUrlId: stores.get(i.collectionId) ?? '',
+      title: i.title,
+      urlId: i.urlId,
+      body: i.body,
+      status: i.status,
+      productType: Number(i.structuredContent.productType ?? 1),
+      tags: i.tags,
+      categories: i.categories,
+      seoTitle: String(i.structuredContent.seoTitle ?? ''),
+      seoDescription: String(i.structuredContent.seoDescription ?? ''),
+      options: (i.structuredContent.variantOptionOrdering as string[] | undefined) ?? [],
+      images: i.assets.map((a) => ({ url: String(a.assetUrl ?? ''), alt: String(a.altText ?? '') })),
+      variants: vs.filter((v) => v.itemId === i.id),
+    }));
+    const csv = exportProductCsv(products, q.format as CsvFormat, site.currency, await app.emailOrigin());
+    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="products-${q.format}.csv"`).header('cache-control', 'no-store');
+    return csv;
+  });
+}

@@ -1,0 +1,286 @@
+/**
+ * The catalogue's owner calls (issue 24), beside the product editor's own (platform/config-routes.ts):
+ *
+ * - GET  /api/config/catalog/products: the product list with search, filters (store, type, status, stock), sort
+ *   and pages; each row has its thumbnail and its variants' stock.
+ * - POST /api/config/catalog/products/bulk: publish, unpublish or delete several products at once.
+ * - GET  /api/config/catalog/inventory: every variant's stock and low-stock threshold.
+ * - PUT  /api/config/catalog/inventory: changes stock, unlimited and threshold of one or several variants
+ *   (the list's inline stock edit and the inventory screen's bulk edit); restock hooks run as on a product save.
+ * - GET  /api/config/catalog/variants/:id/movements: a variant's stock history (sale, refund, manual, import).
+ *
+ * Scheduled products go live when their time comes: a sweep every SCHEDULE_SWEEP_MS (and on each list read)
+ * publishes the ones whose publishOn has passed.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { schema, type Db } from '../../db/index.js';
+import { RecordType } from '../../core/enums.js';
+import { parseInput } from '../platform/validate.js';
+import { badRequest, notFound } from '../errors.js';
+import { READ_ROLES, STORE_ROLES } from '../platform/settings.js';
+import { audit } from '../platform/audit.js';
+import { stockChangedHooks } from '../platform/stock-hooks.js';
+import { stockReason } from '../platform/config-routes.js';
+import { QUANTITY_MAX } from '../../core/constants.js';
+
+const { items, productVariants, collections, stockMovements } = schema;
+
+export const SCHEDULE_SWEEP_MS = 30_000;
+export const PAGE_SIZE_DEFAULT = 25;
+
+export const CATALOG_TEXT = {
+  NO_PRODUCTS_CHOSEN: 'Choose at least one product.',
+  NO_CHANGES: 'Change at least one variant.',
+  NO_SUCH_VARIANT: 'No such variant.',
+} as const;
+
+const listQuery = z.object({
+  q: z.string().trim().max(200).optional().default(''),
+  collectionId: z.string().max(64).optional(),
+  status: z.enum(['published', 'draft', 'scheduled', 'private', 'needs-review']).optional(),
+  type: z.coerce.number().int().min(1).max(10).optional(),
+  stock: z.enum(['in', 'low', 'out']).optional(),
+  sort: z.enum(['title', '-title', 'updated', '-updated', 'price', '-price', 'stock', '-stock']).optional().default('-updated'),
+  page: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).optional().default(PAGE_SIZE_DEFAULT),
+});
+
+const bulkIn = z.object({
+  action: z.enum(['publish', 'unpublish', 'delete'], { error: 'Choose publish, unpublish or delete.' }),
+  ids: z.array(z.string().min(1).max(64)).min(1, CATALOG_TEXT.NO_PRODUCTS_CHOSEN).max(500),
+});
+
+const stockChange = z.object({
+  variantId: z.string().min(1).max(64),
+  qtyInStock: z.number({ error: 'Stock must be a number.' }).int('Stock must be a whole number.').min(0, 'Stock cannot be negative.').max(1_000_000, 'Stock is too large.').optional(),
+  unlimited: z.boolean().optional(),
+  lowStockThreshold: z.number({ error: 'The low-stock threshold must be a number.' }).int('The low-stock threshold must be a whole number.').min(0, 'The low-stock threshold cannot be negative.').max(1_000_000).optional(),
+});
+const inventoryIn = z.object({ changes: z.array(stockChange).min(1, CATALOG_TEXT.NO_CHANGES).max(1000) });
+
+const inventoryQuery = z.object({ q: z.string().trim().max(200).optional().default(''), low: z.enum(['1', '0']).optional() });
+
+type VariantRow = typeof productVariants.$inferSelect;
+
+/** Whether a variant counts as low on stock (tracked, and at or under its threshold, or sold out). */
+export function isLow(v: Pick<VariantRow, 'unlimited' | 'qtyInStock' | 'lowStockThreshold'>): boolean {
+  return !v.unlimited && (v.qtyInStock <= 0 || (v.lowStockThreshold > 0 && v.qtyInStock <= v.lowStockThreshold));
+}
+
+/** Publishes the scheduled products whose time has come. */
+export async function publishDueProducts(db: Db): Promise<number> {
+  const done = await db
+    .update(items)
+    .set({ status: 'published', version: sql`${items.version} + 1`, updatedAt: new Date() })
+    .where(and(eq(items.recordType, RecordType.STORE_ITEM), eq(items.status, 'scheduled'), sql`${items.publishOn} <= now()`))
+    .returning({ id: items.id });
+  return done.length;
+}
+
+const unitPrice = (v: VariantRow) => (v.onSale ? v.salePriceCents : v.priceCents);
+const variantName = (a: Record<string, string>) => Object.values(a).join(' / ');
+
+export async function catalogRoutes(app: FastifyInstance) {
+  const db = app.database.db;
+  const readRoles = { preHandler: app.requireOwner(READ_ROLES) };
+  const storeRoles = { preHandler: app.requireOwner(STORE_ROLES) };
+  const siteId = (req: FastifyRequest) => req.owner!.websiteId;
+
+  const timer = setInterval(() => void publishDueProducts(db).catch((e: unknown) => app.log.warn({ err: e }, 'scheduled products sweep failed')), SCHEDULE_SWEEP_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+
+  /** The site's products with their variants (ordered), and the store titles. */
+  const allProducts = async (websiteId: string) => {
+    const list = await db
+      .select()
+      .from(items)
+      .where(and(eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM)));
+    const vs = list.length
+      ? await db
+          .select()
+          .from(productVariants)
+          .where(inArray(productVariants.itemId, list.map((i) => i.id)))
+          .orderBy(asc(productVariants.ordering))
+      : [];
+    const byItem = new Map<string, VariantRow[]>();
+    for (const v of vs) byItem.set(v.itemId, [...(byItem.get(v.itemId) ?? []), v]);
+    const stores = await db
+      .select({ id: collections.id, title: collections.title })
+      .from(collections)
+      .where(eq(collections.websiteId, websiteId));
+    const storeTitle = new Map(stores.map((s) => [s.id, s.title]));
+    return list.map((item) => ({ item, variants: byItem.get(item.id) ?? [], storeTitle: storeTitle.get(item.collectionId) ?? '' }));
+  };
+
+  /** What the catalogue screens need of the site: its currency (minor units) and time zone (scheduling). */
+  app.get('/api/config/catalog/settings', readRoles, async (req, reply) => {
+    const site = await app.services.websites.get();
+    reply.header('cache-control', 'no-store');
+    return { currency: site.currency, timeZone: site.timeZone, websiteId: siteId(req) };
+  });
+
+  app.get('/api/config/catalog/products', readRoles, async (req, reply) => {
+    const q = parseInput(listQuery, req.query ?? {});
+    await publishDueProducts(db);
+    const needle = q.q.toLowerCase();
+    const rows = (await allProducts(siteId(req))).map(({ item, variants, storeTitle }) => {
+      const tracked = variants.filter((v) => !v.unlimited);
+      const stock = variants.length && tracked.length === variants.length ? tracked.reduce((s, v) => s + v.qtyInStock, 0) : null;
+      const first = item.assets[0];
+      return {
+        id: item.id,
+        version: item.version,
+        collectionId: item.collectionId,
+        storeTitle,
+        title: item.title,
+        urlId: item.urlId,
+        status: item.status,
+        publishOn: item.publishOn.toISOString(),
+        productType: Number(item.structuredContent.productType ?? 1),
+        thumbnail: first ? { url: String(first.assetUrl ?? ''), alt: String(first.altText ?? '') } : null,
+        variantCount: variants.length,
+        stock,
+        low: variants.some(isLow),
+        out: variants.length > 0 && variants.every((v) => !v.unlimited && v.qtyInStock <= 0),
+        minPriceCents: variants.length ? Math.min(...variants.map(unitPrice)) : 0,
+        maxPriceCents: variants.length ? Math.max(...variants.map(unitPrice)) : 0,
+        updatedAt: item.updatedAt.toISOString(),
+        skus: variants.map((v) => v.sku),
+        tags: item.tags,
+        variants: variants.map((v) => ({ id: v.id, sku: v.sku, name: variantName(v.attributes), qtyInStock: v.qtyInStock, unlimited: v.unlimited })),
+      };
+    });
+    const filtered = rows.filter(
+      (r) =>
+        (!needle || r.title.toLowerCase().includes(needle) || r.skus.some((s) => s.toLowerCase().includes(needle)) || r.tags.some((t) => t.toLowerCase().includes(needle))) &&
+        (!q.collectionId || r.collectionId === q.collectionId) &&
+        (!q.status || r.status === q.status) &&
+        (!q.type || r.productType === q.type) &&
+        (!q.stock || (q.stock === 'out' ? r.out : q.stock === 'low' ? r.low && !r.out : !r.out)),
+    );
+    const dir = q.sort.startsWith('-') ? -1 : 1;
+    const key = q.sort.replace(/^-/, '');
+    const value = (r: (typeof rows)[number]): string | number =>
+      key === 'title' ? r.title.toLowerCase() : key === 'price' ? r.minPriceCents : key === 'stock' ? (r.stock ?? Number.MAX_SAFE_INTEGER) : r.updatedAt;
+    filtered.sort((a, b) => {
+      const x = value(a);
+      const y = value(b);
+      return (x < y ? -1 : x > y ? 1 : a.title.localeCompare(b.title)) * dir;
+    });
+    const total = filtered.length;
+    const pages = Math.max(1, Math.ceil(total / q.pageSize));
+    const page = Math.min(q.page, pages);
+    reply.header('cache-control', 'no-store');
+    return { products: filtered.slice((page - 1) * q.pageSize, page * q.pageSize).map(({ skus: _s, tags: _t, ...r }) => r), total, page, pages, pageSize: q.pageSize };
+  });
+
+  app.post('/api/config/catalog/products/bulk', storeRoles, async (req) => {
+    const body = parseInput(bulkIn, req.body);
+    const websiteId = siteId(req);
+    const ids = [...new Set(body.ids)];
+    return db.transaction(async (tx) => {
+      const found = await tx
+        .select()
+        .from(items)
+        .where(and(eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM), inArray(items.id, ids)))
+        .for('update');
+      if (found.length !== ids.length) throw notFound('No such product.');
+      for (const item of found) {
+        if (body.action === 'delete') {
+          await tx.delete(items).where(eq(items.id, item.id));
+          await audit(tx, { websiteId, accountId: req.owner!.id, action: 'product.delete', entity: 'product', entityId: item.id, before: { title: item.title, status: item.status } });
+          continue;
+        }
+        const status = body.action === 'publish' ? 'published' : 'draft';
+        if (item.status === status) continue;
+        await tx
+          .update(items)
+          .set({ status, ...(status === 'published' ? { publishOn: new Date() } : {}), version: item.version + 1, updatedAt: new Date() })
+          .where(eq(items.id, item.id));
+        await audit(tx, { websiteId, accountId: req.owner!.id, action: 'product.update', entity: 'product', entityId: item.id, before: { status: item.status }, after: { status } });
+      }
+      return { ok: true, count: found.length };
+    });
+  });
+
+  app.get('/api/config/catalog/inventory', readRoles, async (req, reply) => {
+    const q = parseInput(inventoryQuery, req.query ?? {});
+    const needle = q.q.toLowerCase();
+    const out = [];
+    for (const { item, variants } of await allProducts(siteId(req))) {
+      for (const v of variants) {
+        const name = variantName(v.attributes);
+        if (needle && !`${item.title} ${name} ${v.sku}`.toLowerCase().includes(needle)) continue;
+        if (q.low === '1' && !isLow(v)) continue;
+        out.push({
+          variantId: v.id,
+          productId: item.id,
+          title: item.title,
+          variant: name,
+          sku: v.sku,
+          qtyInStock: v.qtyInStock,
+          unlimited: v.unlimited,
+          lowStockThreshold: v.lowStockThreshold,
+          low: isLow(v),
+          imageUrl: v.imageUrl || String(item.assets[0]?.assetUrl ?? ''),
+        });
+      }
+    }
+    out.sort((a, b) => a.title.localeCompare(b.title) || a.variant.localeCompare(b.variant));
+    reply.header('cache-control', 'no-store');
+    return { variants: out };
+  });
+
+  app.put('/api/config/catalog/inventory', storeRoles, async (req) => {
+    const body = parseInput(inventoryIn, req.body);
+    const websiteId = siteId(req);
+    return db.transaction(async (tx) => {
+      await stockReason(tx, 'manual');
+      const ids = [...new Set(body.changes.map((c) => c.variantId))];
+      const found = await tx
+        .select({ v: productVariants })
+        .from(productVariants)
+        .innerJoin(items, eq(items.id, productVariants.itemId))
+        .where(and(eq(items.websiteId, websiteId), inArray(productVariants.id, ids)))
+        .for('update');
+      const byId = new Map(found.map((r) => [r.v.id, r.v]));
+      const updated = [];
+      for (const c of body.changes) {
+        const old = byId.get(c.variantId);
+        if (!old) throw badRequest(CATALOG_TEXT.NO_SUCH_VARIANT, { [c.variantId]: CATALOG_TEXT.NO_SUCH_VARIANT });
+        const next = {
+          qtyInStock: Math.min(c.qtyInStock ?? old.qtyInStock, QUANTITY_MAX * 100),
+          unlimited: c.unlimited ?? old.unlimited,
+          lowStockThreshold: c.lowStockThreshold ?? old.lowStockThreshold,
+        };
+        await tx.update(productVariants).set(next).where(eq(productVariants.id, old.id));
+        if (old.qtyInStock !== next.qtyInStock || old.unlimited !== next.unlimited) {
+          for (const hook of stockChangedHooks) await hook(tx, old.id, { qtyInStock: old.qtyInStock, unlimited: old.unlimited }, next);
+        }
+        byId.set(old.id, { ...old, ...next });
+        updated.push({ variantId: old.id, ...next, low: isLow({ ...old, ...next }) });
+      }
+      await audit(tx, { websiteId, accountId: req.owner!.id, action: 'inventory.update', entity: 'inventory', entityId: ids.join(',').slice(0, 200), after: { changes: body.changes } });
+      return { variants: updated };
+    });
+  });
+
+  app.get('/api/config/catalog/variants/:id/movements', readRoles, async (req, reply) => {
+    const { id } = parseInput(z.object({ id: z.string().min(1).max(64) }), req.params);
+    const [v] = await db
+      .select({ v: productVariants, title: items.title })
+      .from(productVariants)
+      .innerJoin(items, eq(items.id, productVariants.itemId))
+      .where(and(eq(productVariants.id, id), eq(items.websiteId, siteId(req))));
+    if (!v) throw notFound(CATALOG_TEXT.NO_SUCH_VARIANT);
+    const list = await db.select().from(stockMovements).where(eq(stockMovements.variantId, id)).orderBy(desc(stockMovements.id)).limit(200);
+    reply.header('cache-control', 'no-store');
+    return {
+      variant: { id: v.v.id, sku: v.v.sku, title: v.title, variant: variantName(v.v.attributes), qtyInStock: v.v.qtyInStock, unlimited: v.v.unlimited },
+      movements: list.map((m) => ({ id: m.id, reason: m.reason, delta: m.delta, qtyAfter: m.qtyAfter, unlimited: m.unlimitedAfter, at: m.created.toISOString() })),
+    };
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * The restock sign-up as a plain form post (no JavaScript). The RestockSignUp island draws a form that
+ * posts productId, variantId (hidden, or a select of the sold-out variants), email, isJoinMailingList and
+ * the honeypot; without a captcha token it takes the no-script path (no-script-guard.ts), then calls the
+ * same RestockService.signUp with the same checks and answers a page with the island's words.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { validateRestockEmail } from '../../core/restock.js';
+import { HttpError } from '../errors.js';
+import { rows } from '../db-util.js';
+import type { RestockService } from '../restock/service.js';
+import { successTextOf } from '../restock/settings.js';
+import { checkNoScriptPost } from './no-script-guard.js';
+import { productPath, refererPath, sendNotice } from './notice.js';
+
+const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
+const TITLE = 'Back in stock notification';
+
+export async function restockFromForm(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, service: RestockService) {
+  const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+  const back = { href: (await productPath(app, (one(body.productId) ?? '').trim())) ?? refererPath(req, '/'), label: 'Back to the product' };
+  try {
+    await checkNoScriptPost(app, req, body.honeypot);
+    const email = (one(body.email) ?? one(body.siteVisitorEmail) ?? '').slice(0, 2000);
+    const emailError = validateRestockEmail(email);
+    if (emailError) throw new HttpError(400, emailError);
+    const productId = (one(body.productId) ?? '').trim().slice(0, 64);
+    const variantId = (one(body.variantId) ?? '').trim().slice(0, 64);
+    if (!productId || !variantId) throw new HttpError(400, 'Please choose the item you would like to be notified about.');
+    const join = ['on', 'true', '1'].includes(one(body.isJoinMailingList) ?? '');
+    await service.signUp({ productId, variantId, email, isJoinMailingList: join, language: null, origin: await app.emailOrigin() });
+    const site = (await rows<{ settings: Record<string, unknown> }>(app.database.db, sql`SELECT settings FROM websites ORDER BY created_at LIMIT 1`))[0];
+    return sendNotice(app, req, reply, { status: 200, ok: true, title: TITLE, message: successTextOf(site?.settings ?? {}), back });
+  } catch (e) {
+    if (!(e instanceof HttpError) || e.status >= 500) throw e;
+    return sendNotice(app, req, reply, { status: e.status, ok: false, title: TITLE, message: e.message, back });
+  }
+}

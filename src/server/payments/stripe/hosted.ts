@@ -1,0 +1,124 @@
+/**
+ * Checkout without JavaScript: Stripe's hosted Checkout page. `startStripeCheckout` (for the checkout form's
+ * POST, when Stripe is connected) records the payment attempt, creates a Checkout Session for the cart's
+ * lines and totals (amount and currency from the server), and answers the address to redirect the shopper
+ * to. Stripe sends the shopper back to /checkout/stripe/return (the order is made there or by the
+ * checkout.session.completed webhook, whichever comes first) or, on cancel, to /checkout.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ProductType } from '../../../core/enums.js';
+import { badRequest, HttpError, notFound } from '../../errors.js';
+import { CART_COOKIE, cartIdent } from '../../commerce/routes.js';
+import { checkoutMessages, type OrderLine, type OrderRow, type PlaceInput } from '../../checkout/service.js';
+import { KEY, placeSchema, stateOf } from '../../checkout/routes.js';
+import type { CheckoutTotals } from '../../../core/checkout.js';
+import { STRIPE_PROVIDER } from './provider.js';
+import { stripeMessages } from './settings.js';
+import { isUnreachable } from './provider.js';
+
+export const STRIPE_RETURN_PATH = '/checkout/stripe/return';
+
+type LineItem = { quantity: number; price_data: { currency: string; unit_amount: number; product_data: { name: string } } };
+
+/** The session's lines: the cart's lines, shipping and tax, or one line for the amount due when a discount or gift card changes it. */
+export function sessionLines(lines: OrderLine[], t: CheckoutTotals, currency: string, siteTitle: string): LineItem[] {
+  const cur = currency.toLowerCase();
+  const item = (name: string, unit: number, quantity = 1): LineItem => ({ quantity, price_data: { currency: cur, unit_amount: unit, product_data: { name: name.slice(0, 250) || 'Item' } } });
+  const out = lines.map((l) => item(l.title, l.unitPriceCents, l.quantity));
+  if (t.shippingCostCents > 0) out.push(item(`Shipping${t.selectedShippingOption ? ` (${t.selectedShippingOption.name})` : ''}`, t.shippingCostCents));
+  if (t.taxCents > 0) out.push(item('Tax', t.taxCents));
+  const sum = out.reduce((s, l) => s + l.price_data.unit_amount * l.quantity, 0);
+  return sum === t.amountDueCents ? out : [item(`${siteTitle} order`, t.amountDueCents)];
+}
+
+/**
+ * Starts a hosted Stripe Checkout for a place-order input: `{ url }` to redirect to, or the order when this
+ * key already made one. Throws the same errors as place-order (400 missing details, 409 total changed).
+ */
+export async function startStripeCheckout(app: FastifyInstance, input: PlaceInput): Promise<{ url: string } | { order: OrderRow }> {
+  const { service } = app.checkout;
+  if (input.ref.kind !== 'cart') throw badRequest('Subscriptions are paid on the checkout page.');
+  const prepared = await service.prepareHosted(input, STRIPE_PROVIDER);
+  if ('order' in prepared) return prepared;
+  const stripe = await app.stripe.settings.stripe();
+  if (!stripe) throw new HttpError(503, stripeMessages.NOT_CONFIGURED);
+  const physicalOnly = prepared.lines.every((l) => l.productType === ProductType.PHYSICAL);
+  const metadata = { tessera_key: input.key, tessera_attempt: prepared.attemptId };
+  try {
+    const session = await stripe.checkout.sessions.create(
+      {
+        mode: 'payment',
+        line_items: sessionLines(prepared.lines, prepared.totals, input.currency, input.siteTitle),
+        customer_email: input.state.email || undefined,
+        client_reference_id: prepared.attemptId,
+        metadata,
+        payment_intent_data: { metadata, description: `${input.siteTitle} order` },
+        success_url: `${input.origin}${STRIPE_RETURN_PATH}?session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: `${input.origin}/checkout`,
+      },
+      { idempotencyKey: `tessera:${input.key}:session:${prepared.totals.amountDueCents}:${physicalOnly ? 'p' : 'm'}` },
+    );
+    if (!session.url) throw new Error('Stripe answered a Checkout Session without its address');
+    return { url: session.url };
+  } catch (e) {
+    if (isUnreachable(e)) throw new HttpError(503, checkoutMessages.PROVIDER_UNREACHABLE);
+    throw e;
+  }
+}
+
+/** The routes of the hosted Checkout: start it (JSON, or a form post answered with a redirect) and the shopper's return. */
+export async function stripeHostedRoutes(app: FastifyInstance) {
+  const limit = app.services.rateLimiter.guard({
+    name: 'stripe-session',
+    max: 30,
+    windowMs: 60_000,
+    key: (req: FastifyRequest) => req.cookies[CART_COOKIE] ?? req.ip,
+    ipMax: 300,
+    message: 'Too many attempts. Please wait a minute and try again.',
+  });
+
+  app.post('/api/payments/stripe/checkout-session', { preHandler: limit, bodyLimit: 32 * 1024 }, async (req, reply) => {
+    if (!app.stripe.active()) throw notFound('Stripe is not connected on this site.');
+    const body = placeSchema.parse(req.body ?? {});
+    const header = req.headers['idempotency-key'];
+    const key = (Array.isArray(header) ? header[0] : header) ?? body.idempotencyKey;
+    if (!key || !KEY.test(key)) throw badRequest(checkoutMessages.KEY_REQUIRED, { idempotencyKey: checkoutMessages.KEY_REQUIRED });
+    const site = await app.services.websites.get();
+    const cart = await app.services.carts.find(cartIdent(req));
+    if (!cart) throw notFound(checkoutMessages.NO_CART);
+    const settings = app.services.websites.storeSettings(site);
+    const r = await startStripeCheckout(app, {
+      websiteId: site.id,
+      currency: site.currency,
+      siteTitle: site.title,
+      origin: await app.emailOrigin(),
+      ref: { kind: 'cart', id: cart.id },
+      state: stateOf(body),
+      payment: null,
+      key,
+      minimumOrderSubtotalCents: Math.max(0, Number(settings.minimumOrderSubtotalCents) || 0),
+      expectedTotalCents: body.expectedTotalCents ?? null,
+    });
+    const url = 'url' in r ? r.url : app.checkout.service.confirmationPath(r.order);
+    reply.header('cache-control', 'no-store');
+    if (String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return reply.redirect(url, 303);
+    return { url };
+  });
+
+  /** Stripe sends the shopper back here: the order (made now if the webhook has not yet), or the checkout again. */
+  app.get(STRIPE_RETURN_PATH, async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = z.object({ session_id: z.string().regex(/^cs_[A-Za-z0-9_]{1,200}$/) }).safeParse(req.query ?? {});
+    reply.header('cache-control', 'no-store');
+    if (!q.success) return reply.redirect('/checkout', 303);
+    const stripe = await app.stripe.settings.stripe();
+    if (!stripe) return reply.redirect('/checkout', 303);
+    const session = await stripe.checkout.sessions.retrieve(q.data.session_id);
+    const attemptId = session.metadata?.tessera_attempt ?? null;
+    const pi = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+    if (session.payment_status !== 'paid' || !pi || !attemptId) return reply.redirect('/checkout', 303);
+    await app.checkout.service.settlePayment(STRIPE_PROVIDER, pi, attemptId);
+    const order = await app.checkout.service.orderOfAttempt(attemptId);
+    return reply.redirect(order ? app.checkout.service.confirmationPath(order) : '/checkout', 303);
+  });
+}

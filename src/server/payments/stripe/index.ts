@@ -1,0 +1,52 @@
+/**
+ * The Stripe area (docs/PAYMENTS.md): the Stripe provider registered with checkout's payment providers, its
+ * webhook, and Settings → Payments. Without a secret key the built-in test-mode provider keeps taking
+ * (test) payments; with one, every card payment goes to Stripe.
+ *
+ * Wrapped with fastify-plugin so `app.stripe` is visible to the tests and other areas (the no-JavaScript
+ * checkout calls `app.stripe.checkoutSession`).
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { StripeSettings } from './settings.js';
+import { StripeProvider } from './provider.js';
+import { StripeEventHandler } from './webhook.js';
+import { stripeSettingsRoutes, stripeWebhookRoutes } from './routes.js';
+import { stripeHostedRoutes } from './hosted.js';
+
+export { startStripeCheckout } from './hosted.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    stripe: { settings: StripeSettings; provider: StripeProvider; handler: StripeEventHandler; active(): boolean };
+  }
+}
+
+export const stripeArea = fp(async (app: FastifyInstance): Promise<void> => {
+  const settings = new StripeSettings(app.database, app.config);
+  const provider = new StripeProvider(settings);
+  const { service, payments } = app.checkout;
+  payments.register(provider);
+  // Known at start and after every save (the keys are read once; a save in another process needs a restart
+  // of this one, or its own save: docs/PAYMENTS.md).
+  let active = false;
+  const refresh = async () => {
+    settings.invalidate();
+    active = await settings.configured();
+  };
+  await refresh();
+  payments.cardProvider = () => (active ? provider : null);
+  const handler = new StripeEventHandler(app.database, service, provider, () => app.emailOrigin());
+  if (!app.hasDecorator('stripe')) app.decorate('stripe', { settings, provider, handler, active: () => active });
+
+  /** What the checkout page needs to mount Stripe's Payment Element: the publishable key only. */
+  app.get('/api/payments/stripe/config', async (_req, reply) => {
+    const { keys } = await settings.load();
+    reply.header('cache-control', 'no-store');
+    return { enabled: active, publishableKey: active ? keys.publishableKey : null, testMode: provider.testMode || !active, jsUrl: app.config.STRIPE_JS_URL };
+  });
+
+  await app.register(stripeWebhookRoutes, { settings, handler });
+  await app.register(stripeSettingsRoutes, { settings, provider, onSaved: refresh });
+  await app.register(stripeHostedRoutes);
+});

@@ -1,0 +1,263 @@
+/**
+ * The owner's home and site settings (issue 23):
+ * - GET /api/admin/dashboard: sales, orders and visitors today and over 7 and 30 days against the period
+ *   before, orders waiting to be fulfilled, low-stock variants, recent form submissions and restock sign-ups,
+ *   and the set-up checklist, each item worked out from what the site has (nothing is ticked by hand).
+ * - GET/PUT /api/admin/site-settings: title, tagline, logo, favicon, time zone, locale, currency, contact,
+ *   business address and hours, social accounts (the website row's columns and its settings; version-checked).
+ * Owner calls, role-checked, never cached.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { CollectionType, RecordType, Role } from '../../core/enums.js';
+import { EMPTY_HOURS, WEEKDAYS, siteSettingsSchema, type SiteSettings } from '../../core/site-settings.js';
+import { rows } from '../db-util.js';
+import { HttpError } from '../errors.js';
+import { parseInput } from './validate.js';
+import { linkBase } from '../email-origin.js';
+import { changeSettings, SETTINGS_ROLES } from './settings.js';
+import type { WebsiteRow } from './websites.js';
+import { schema, type Db } from '../../db/index.js';
+
+/** Who sees the shop's figures: admins, website and store managers. */
+export const DASHBOARD_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.STORE_MANAGER] as const;
+
+/** A variant with this many or fewer in stock (and not unlimited) is low. */
+export const LOW_STOCK_AT = 3;
+
+const STALE = 'Someone else saved the settings since you opened them. Reload to see their changes: nothing was overwritten.';
+
+type Obj = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+
+/** The settings form's values as stored: columns of the website row and keys of its settings. */
+export function siteSettingsOf(site: WebsiteRow): SiteSettings {
+  const s = site.settings;
+  const loc = obj(s.location);
+  const hours = obj(s.businessHours);
+  return {
+    version: site.version,
+    title: site.title,
+    tagline: str(s.siteTagLine),
+    logoImageUrl: str(s.logoImageUrl),
+    faviconUrl: str(s.faviconUrl),
+    timeZone: site.timeZone,
+    locale: site.locale,
+    currency: site.currency as SiteSettings['currency'],
+    contactEmail: str(s.contactEmail),
+    contactPhoneNumber: str(s.contactPhoneNumber),
+    location: { addressTitle: str(loc.addressTitle), addressLine1: str(loc.addressLine1), addressLine2: str(loc.addressLine2), addressCountry: str(loc.addressCountry) },
+    businessHours: { ...EMPTY_HOURS, ...Object.fromEntries(WEEKDAYS.map((d) => [d, str(hours[d])])) },
+    socialAccounts: (Array.isArray(s.socialAccounts) ? s.socialAccounts : []).map((a) => ({ serviceName: str(obj(a).serviceName), profileUrl: str(obj(a).profileUrl) })),
+  };
+}
+
+/** The instant the day holding `at` starts in `timeZone`. */
+export function startOfDay(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+  const p = (t: string) => Number(parts.find((x) => x.type === t)?.value);
+  const wall = Date.UTC(p('year'), p('month') - 1, p('day'), p('hour'), p('minute'), p('second'));
+  const offset = wall - Math.floor(at / 1000) * 1000; // the zone's offset from UTC at `at`
+  const midnightWall = Date.UTC(p('year'), p('month') - 1, p('day'));
+  return midnightWall - offset;
+}
+
+const DAY = 86_400_000;
+
+interface Figures {
+  salesCents: number;
+  orders: number;
+  visitors: number;
+}
+
+function noStore(reply: FastifyReply) {
+  reply.header('cache-control', 'no-store');
+}
+
+export interface CustomerSummary {
+  email: string;
+  orders: number;
+  spendCents: number;
+  account: boolean;
+  mailingLists: number;
+  restockSignUps: number;
+  lastSeen: string;
+}
+
+/**
+ * Everyone who ordered, has a site-user account, is on a mailing list or signed up for a restock, one row per
+ * address (case-insensitive), most recent first; `q` matches part of the address (its % and _ as themselves).
+ */
+export async function customerList(db: Db, siteId: string, q: string, limit: number): Promise<CustomerSummary[]> {
+  const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const list = await rows<{ email: string; orders: number; spend: string | number; account: boolean; lists: number; restock: number; last: string | Date }>(
+    db,
+    sql`with people as (
+          select lower(email) as k, email, created as at, 1 as o, case when status in ('paid', 'fulfilled') then grand_total_cents else 0 end as spend, 0 as a, 0 as l, 0 as r from orders where website_id = ${siteId} and status <> 'pending'
+          union all select lower(email), email, created_at, 0, 0, 1, 0, 0 from site_users where website_id = ${siteId}
+          union all select email_key, email, created, 0, 0, 0, 1, 0 from mailing_list_members where website_id = ${siteId}
+          union all select email_key, email, created, 0, 0, 0, 0, 1 from restock_sign_ups where website_id = ${siteId}
+        )
+        select min(email) as email, sum(o)::int as orders, sum(spend) as spend, bool_or(a = 1) as account, sum(l)::int as lists, sum(r)::int as restock, max(at) as last
+        from people where k like ${like} group by k order by max(at) desc limit ${limit}`,
+  );
+  return list.map((c) => ({ email: c.email, orders: Number(c.orders), spendCents: Number(c.spend ?? 0), account: !!c.account, mailingLists: Number(c.lists), restockSignUps: Number(c.restock), lastSeen: new Date(c.last).toISOString() }));
+}
+
+export async function ownerHomeRoutes(app: FastifyInstance) {
+  const db = app.database.db;
+  const { websites } = app.services;
+
+  async function figures(siteId: string, from: number, to: number, fromDay: string, toDay: string): Promise<Figures> {
+    const [o] = await rows<{ sales: string | number | null; n: number }>(
+      db,
+      sql`select coalesce(sum(case when status in ('paid', 'fulfilled', 'partially_refunded') then grand_total_cents - refunded_cents else 0 end), 0) as sales, count(*)::int as n
+          from orders where website_id = ${siteId} and status <> 'pending' and created >= ${new Date(from).toISOString()} and created < ${new Date(to).toISOString()}`,
+    );
+    const [v] = await rows<{ n: number }>(
+      db,
+      sql`select count(distinct visitor)::int as n from analytics_daily_uniques
+          where website_id = ${siteId} and metric = 'visitor' and day >= ${fromDay} and day < ${toDay}`,
+    );
+    return { salesCents: Number(o?.sales ?? 0), orders: Number(o?.n ?? 0), visitors: Number(v?.n ?? 0) };
+  }
+
+  app.get('/api/admin/dashboard', { preHandler: app.requireOwner(DASHBOARD_ROLES) }, async (req, reply) => {
+    noStore(reply);
+    const site = await websites.get();
+    const now = Date.now();
+    const today = startOfDay(now, site.timeZone);
+    // Visitors are counted per UTC day (the analytics roll-ups' days).
+    const utcToday = Math.floor(now / DAY) * DAY;
+    const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+    const periods = [] as Array<{ days: number; current: Figures; previous: Figures }>;
+    for (const days of [1, 7, 30]) {
+      const from = today - (days - 1) * DAY;
+      const prevFrom = from - days * DAY;
+      const uFrom = utcToday - (days - 1) * DAY;
+      const uTo = utcToday + DAY;
+      periods.push({
+        days,
+        current: await figures(site.id, from, now + 1, day(uFrom), day(uTo)),
+        previous: await figures(site.id, prevFrom, from, day(uFrom - days * DAY), day(uFrom)),
+      });
+    }
+    const toFulfil = await rows<{ id: string; order_number: number; email: string; grand_total_cents: string | number; created: string | Date }>(
+      db,
+      sql`select id, order_number, email, grand_total_cents, created from orders where website_id = ${site.id} and status in ('paid', 'partially_refunded') and fulfilment_status <> 'fulfilled' order by created asc limit 5`,
+    );
+    const [waiting] = await rows<{ n: number }>(db, sql`select count(*)::int as n from orders where website_id = ${site.id} and status = 'paid'`);
+    const lowStock = await rows<{ id: string; item_id: string; title: string; sku: string; attributes: unknown; qty_in_stock: number }>(
+      db,
+      sql`select v.id, v.item_id, i.title, v.sku, v.attributes, v.qty_in_stock from product_variants v join items i on i.id = v.item_id
+          where i.website_id = ${site.id} and v.unlimited = false and v.qty_in_stock <= ${LOW_STOCK_AT}
+          order by v.qty_in_stock asc, i.title asc, v.ordering asc limit 10`,
+    );
+    const submissions = await rows<{ id: string; form_id: string; name: string; created_at: string | Date; data: unknown }>(
+      db,
+      sql`select s.id, s.form_id, f.name, s.created_at, s.data from form_submissions s join forms f on f.id = s.form_id
+          where s.website_id = ${site.id} and s.spam = false order by s.created_at desc limit 5`,
+    );
+    const restock = await rows<{ id: string; email: string; title: string; attributes: unknown; created: string | Date }>(
+      db,
+      sql`select r.id, r.email, i.title, v.attributes, r.created from restock_sign_ups r join items i on i.id = r.product_id join product_variants v on v.id = r.variant_id
+          where r.website_id = ${site.id} order by r.created desc limit 5`,
+    );
+    const [shipping] = await rows<{ n: number }>(db, sql`select count(*)::int as n from shipping_options where website_id = ${site.id} and enabled = true`);
+    const [products] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from items i join collections c on c.id = i.collection_id where i.website_id = ${site.id} and c.type = ${CollectionType.PRODUCTS} and i.record_type = ${RecordType.STORE_ITEM} and i.status = 'published'`,
+    );
+    const payments = app.checkout?.payments.defaultProvider;
+    // Honest locally: ticks once Stripe keys are saved and the connection check passed for them (charges enabled).
+    const paymentsReady = app.hasDecorator('stripe') ? await app.stripe.settings.checkPassed() : false;
+    const iso = (d: string | Date) => new Date(d).toISOString();
+    const variantName = (a: unknown) => Object.values(obj(a)).map(String).join(' / ');
+    return {
+      currency: site.currency,
+      timeZone: site.timeZone,
+      periods,
+      toFulfil: {
+        count: Number(waiting?.n ?? 0),
+        orders: toFulfil.map((o) => ({ id: o.id, orderNumber: Number(o.order_number), email: o.email, grandTotalCents: Number(o.grand_total_cents), created: iso(o.created) })),
+      },
+      lowStock: lowStock.map((v) => ({ variantId: v.id, productId: v.item_id, title: v.title, variant: variantName(v.attributes), sku: v.sku, qtyInStock: Number(v.qty_in_stock) })),
+      submissions: submissions.map((s) => ({ id: s.id, formId: s.form_id, formName: s.name, created: iso(s.created_at) })),
+      restockSignUps: restock.map((r) => ({ id: r.id, email: r.email, product: r.title, variant: variantName(r.attributes), created: iso(r.created) })),
+      checklist: [
+        {
+          key: 'payments',
+          label: 'Take payments',
+          done: paymentsReady,
+          href: '/config/payments',
+          hint: paymentsReady ? '' : 'Connect Stripe in Settings → Payments and press Check connection: until then checkout takes test payments only.',
+          ...(paymentsReady && payments?.testMode ? { note: 'Connected in Stripe test mode: save live keys to take real money.' } : {}),
+        },
+        { key: 'shipping', label: 'Add a shipping option', done: Number(shipping?.n ?? 0) > 0, href: '/config/shipping', hint: 'Say how physical products reach customers and what it costs.' },
+        { key: 'address', label: "Set the site's address", done: !!app.config.PUBLIC_URL || linkBase(site.settings.siteAddress) !== null, href: '/config/site-address', hint: 'Say which address visitors use (or set PUBLIC_URL), so emailed links point there.' },
+        { key: 'email', label: 'Set up email delivery', done: app.services.mailer.hasRelay, href: '/config/email-settings', hint: 'Enter your SMTP relay (or set SMTP_URL) so order and sign-up emails leave the server; until then they wait in the outbox.' },
+        { key: 'product', label: 'Publish a first product', done: Number(products?.n ?? 0) > 0, href: '/config/products', hint: 'Add a product with a price and a photo, and publish it.' },
+      ],
+    };
+  });
+
+  /**
+   * Customers: everyone who ordered, has a site-user account, subscribed to a mailing list or signed up for a
+   * restock, one row per address (case-insensitive), with orders, spend (paid and fulfilled orders) and where
+   * they came from. `q` searches the address; at most 200 rows, most recent first.
+   */
+  app.get('/api/admin/customers', { preHandler: app.requireOwner(DASHBOARD_ROLES) }, async (req, reply) => {
+    noStore(reply);
+    const q = parseInput(z.object({ q: z.string().trim().max(200).optional().default('') }), req.query);
+    const site = await websites.get();
+    const list = await customerList(db, site.id, q.q, 200);
+    return {
+      currency: site.currency,
+      customers: list,
+    };
+  });
+
+  /** What the shell's top bar shows: the site's title and the signed-in owner (any role). */
+  app.get('/api/admin/shell', { preHandler: app.requireOwner() }, async (req, reply) => {
+    noStore(reply);
+    const site = await websites.get();
+    const o = req.owner!;
+    return { siteTitle: site.title, email: o.email, displayName: o.displayName, role: o.role, websiteId: o.websiteId };
+  });
+
+  app.get('/api/admin/site-settings', { preHandler: app.requireOwner(SETTINGS_ROLES) }, async (req, reply) => {
+    noStore(reply);
+    const [site] = await db.select().from(schema.websites).where(eq(schema.websites.id, req.owner!.websiteId)).limit(1);
+    return { settings: siteSettingsOf(site!) };
+  });
+
+  app.put('/api/admin/site-settings', { preHandler: app.requireOwner(SETTINGS_ROLES) }, async (req, reply) => {
+    noStore(reply);
+    const b = parseInput(siteSettingsSchema, req.body);
+    const owner = req.owner!;
+    const saved = await db.transaction(async (tx) => {
+      const row = await changeSettings(tx, owner.websiteId, owner.id, 'site.settings', (s, current) => {
+        if (current.version !== b.version) throw new HttpError(409, STALE);
+        s.siteTagLine = b.tagline;
+        s.logoImageUrl = b.logoImageUrl;
+        s.faviconUrl = b.faviconUrl;
+        s.contactEmail = b.contactEmail;
+        s.contactPhoneNumber = b.contactPhoneNumber;
+        s.location = b.location;
+        s.businessHours = b.businessHours;
+        s.socialAccounts = b.socialAccounts;
+        return s;
+      });
+      const [updated] = await tx
+        .update(schema.websites)
+        .set({ title: b.title, timeZone: b.timeZone, locale: b.locale, currency: b.currency })
+        .where(eq(schema.websites.id, row.id))
+        .returning();
+      return updated!;
+    });
+    websites.invalidate();
+    return { settings: siteSettingsOf(saved) };
+  });
+}

@@ -1,0 +1,346 @@
+/**
+ * /config/products: the product list (issue 24). Search, filters (store, type, status, stock), sort, pages; bulk
+ * publish, unpublish and delete; thumbnails; stock edited in place. A table on wide screens, cards on phones.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../client/api.js';
+import { ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from '../design.js';
+import { formatMoney } from '../../../core/money.js';
+import { createStore } from '../store-creation.js';
+import type { CatalogSettings } from './ProductEditor.js';
+
+interface Store {
+  id: string;
+  title: string;
+  urlId: string;
+}
+
+interface Row {
+  id: string;
+  version: number;
+  collectionId: string;
+  storeTitle: string;
+  title: string;
+  urlId: string;
+  status: string;
+  productType: number;
+  thumbnail: { url: string; alt: string } | null;
+  variantCount: number;
+  stock: number | null;
+  low: boolean;
+  out: boolean;
+  minPriceCents: number;
+  maxPriceCents: number;
+  variants: Array<{ id: string; sku: string; name: string; qtyInStock: number; unlimited: boolean }>;
+}
+
+interface ListAnswer {
+  products: Row[];
+  total: number;
+  page: number;
+  pages: number;
+}
+
+const TYPES: Record<number, string> = { 1: 'Physical', 2: 'Digital', 3: 'Service', 4: 'Gift card' };
+const STATUS_LABEL: Record<string, string> = { published: 'Active', draft: 'Draft', scheduled: 'Scheduled', private: 'Private', 'needs-review': 'Needs review' };
+
+function StatusBadge({ status }: { status: string }) {
+  return <span className={`cat-status cat-status--${status}`}>{STATUS_LABEL[status] ?? status}</span>;
+}
+
+/** The stock of a one-variant product, edited in place (Enter or leaving the field saves). */
+function StockCell({ row, onSaved }: { row: Row; onSaved: () => void }) {
+  const toast = useToast();
+  const v = row.variants[0];
+  const [value, setValue] = useState(v ? String(v.qtyInStock) : '');
+  useEffect(() => setValue(v ? String(v.qtyInStock) : ''), [v?.qtyInStock]);
+  if (!v) return <span className="a-muted">—</span>;
+  if (row.variants.length > 1 || v.unlimited)
+    return (
+      <span className={row.out ? 'cat-stock cat-stock--out' : row.low && row.stock !== null ? 'cat-stock cat-stock--low' : 'cat-stock'}>
+        {row.stock === null ? 'Unlimited' : `${row.stock} in stock`}
+        {row.variants.length > 1 ? <span className="a-muted"> for {row.variants.length} variants</span> : null}
+      </span>
+    );
+  const save = async () => {
+    const n = Number(value);
+    if (String(v.qtyInStock) === value) return;
+    if (!Number.isInteger(n) || n < 0) {
+      toast('Stock must be a whole number, 0 or more.', { tone: 'error' });
+      setValue(String(v.qtyInStock));
+      return;
+    }
+    try {
+      await api('PUT', '/api/config/catalog/inventory', { changes: [{ variantId: v.id, qtyInStock: n }] });
+      toast(`Stock of ${row.title} set to ${n}.`);
+      onSaved();
+    } catch (e) {
+      toast(e instanceof Error ? e.message : String(e), { tone: 'error' });
+    }
+  };
+  return (
+    <label className="cat-stock-edit">
+      <span className="visually-hidden">Stock of {row.title}</span>
+      <input
+        type="number"
+        min={0}
+        inputMode="numeric"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        onBlur={() => void save()}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            void save();
+          }
+        }}
+        aria-invalid={row.out ? undefined : undefined}
+      />
+    </label>
+  );
+}
+
+function StoreCreator({ onCreated }: { onCreated: () => void }) {
+  const toast = useToast();
+  const [title, setTitle] = useState('');
+  const [nav, setNav] = useState(true);
+  const [status, setStatus] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setStatus('');
+    try {
+      const me = await api<{ websiteId: string }>('GET', '/api/auth/me');
+      const s = await createStore(api, { websiteId: me.websiteId, title, addToNavigation: nav });
+      setStatus(`Store created at /${s.urlId}.`);
+      toast(`Store created at /${s.urlId}.`);
+      setTitle('');
+      onCreated();
+    } catch (err) {
+      setStatus(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} aria-label="Create a store" className="a-card a-form">
+      <h2>Create a store</h2>
+      <label>
+        Store title
+        <input value={title} onChange={(e) => setTitle(e.target.value)} required />
+      </label>
+      <label className="a-check">
+        <input type="checkbox" checked={nav} onChange={(e) => setNav(e.target.checked)} /> Add to the main navigation
+      </label>
+      <button type="submit">Create store</button>
+      {status ? <p role="status">{status}</p> : null}
+    </form>
+  );
+}
+
+export function ProductList({ settings }: { settings: CatalogSettings }) {
+  const toast = useToast();
+  const qc = useQueryClient();
+  const [q, setQ] = useState('');
+  const [search, setSearch] = useState('');
+  const [collectionId, setCollectionId] = useState('');
+  const [status, setStatus] = useState('');
+  const [type, setType] = useState('');
+  const [stock, setStock] = useState('');
+  const [sort, setSort] = useState('-updated');
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+
+  const params = new URLSearchParams({ q: search, sort, page: String(page) });
+  if (collectionId) params.set('collectionId', collectionId);
+  if (status) params.set('status', status);
+  if (type) params.set('type', type);
+  if (stock) params.set('stock', stock);
+  const list = useQuery({ queryKey: ['catalog-products', params.toString()], queryFn: () => api<ListAnswer>('GET', `/api/config/catalog/products?${params}`), placeholderData: keepPreviousData });
+  const stores = useQuery({ queryKey: ['stores'], queryFn: () => api<{ stores: Store[] }>('GET', '/api/config/stores') });
+  const reload = () => {
+    void qc.invalidateQueries({ queryKey: ['catalog-products'] });
+    void qc.invalidateQueries({ queryKey: ['stores'] });
+  };
+  // Filters start again from the first page.
+  useEffect(() => setPage(1), [search, collectionId, status, type, stock, sort]);
+  useEffect(() => {
+    const t = setTimeout(() => setSearch(q.trim()), 250);
+    return () => clearTimeout(t);
+  }, [q]);
+
+  const rows = list.data?.products ?? [];
+  const money = (n: number) => formatMoney(n, settings.currency);
+  const price = (r: Row) => (r.minPriceCents === r.maxPriceCents ? money(r.minPriceCents) : `${money(r.minPriceCents)} – ${money(r.maxPriceCents)}`);
+  const allOnPage = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  const toggle = (id: string) => setSelected((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
+
+  const bulk = async (action: 'publish' | 'unpublish' | 'delete') => {
+    const ids = [...selected];
+    try {
+      await api('POST', '/api/config/catalog/products/bulk', { action, ids });
+      const n = ids.length;
+      toast(`${n} product${n === 1 ? '' : 's'} ${action === 'publish' ? 'published' : action === 'unpublish' ? 'set to draft' : 'deleted'}.`);
+      setSelected(new Set());
+      reload();
+    } catch (e) {
+      toast(e instanceof Error ? e.message : String(e), { tone: 'error' });
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Products"
+        description="Everything you sell, across your stores."
+        actions={
+          <>
+            <a className="a-button" href="/config/products/import">
+              Import / export
+            </a>
+            <a className="a-button" href="/config/inventory">
+              Inventory
+            </a>
+            <a className="a-button a-button--primary" href="/config/products/new">
+              Add product
+            </a>
+          </>
+        }
+      />
+      <section className="a-card cat-list" aria-label="Product list">
+        <div className="cat-toolbar" role="search">
+          <label className="cat-search">
+            <span className="visually-hidden">Search products</span>
+            <input type="search" placeholder="Search by title, SKU or tag" value={q} onChange={(e) => setQ(e.target.value)} />
+          </label>
+          <label>
+            <span className="visually-hidden">Store</span>
+            <select value={collectionId} onChange={(e) => setCollectionId(e.target.value)} aria-label="Store">
+              <option value="">All stores</option>
+              {(stores.data?.stores ?? []).map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.title}
+                </option>
+              ))}
+            </select>
+          </label>
+          <select value={status} onChange={(e) => setStatus(e.target.value)} aria-label="Status">
+            <option value="">Any status</option>
+            <option value="published">Active</option>
+            <option value="draft">Draft</option>
+            <option value="scheduled">Scheduled</option>
+          </select>
+          <select value={type} onChange={(e) => setType(e.target.value)} aria-label="Product type">
+            <option value="">Any type</option>
+            {Object.entries(TYPES).map(([n, l]) => (
+              <option key={n} value={n}>
+                {l}
+              </option>
+            ))}
+          </select>
+          <select value={stock} onChange={(e) => setStock(e.target.value)} aria-label="Stock">
+            <option value="">Any stock</option>
+            <option value="in">In stock</option>
+            <option value="low">Low stock</option>
+            <option value="out">Out of stock</option>
+          </select>
+          <select value={sort} onChange={(e) => setSort(e.target.value)} aria-label="Sort by">
+            <option value="-updated">Recently updated</option>
+            <option value="title">Title A–Z</option>
+            <option value="-title">Title Z–A</option>
+            <option value="price">Price, low to high</option>
+            <option value="-price">Price, high to low</option>
+            <option value="stock">Stock, low to high</option>
+            <option value="-stock">Stock, high to low</option>
+          </select>
+        </div>
+
+        {selected.size > 0 ? (
+          <div className="cat-bulkbar" role="region" aria-label="Bulk actions">
+            <span>{selected.size} selected</span>
+            <button type="button" onClick={() => void bulk('publish')}>
+              Publish
+            </button>
+            <button type="button" onClick={() => void bulk('unpublish')}>
+              Unpublish
+            </button>
+            <ConfirmDialog
+              trigger={
+                <button type="button" className="a-button--danger">
+                  Delete
+                </button>
+              }
+              title={`Delete ${selected.size} product${selected.size === 1 ? '' : 's'}?`}
+              description="They are removed from your stores with their variants. This cannot be undone."
+              confirm="Delete"
+              onConfirm={() => bulk('delete')}
+            />
+          </div>
+        ) : null}
+
+        {list.isPending ? (
+          <Skeleton lines={6} label="Loading products" />
+        ) : list.isError ? (
+          <p role="alert">{list.error.message}</p>
+        ) : rows.length === 0 ? (
+          <EmptyState title={search || status || type || stock || collectionId ? 'No products match' : 'Add your first product'} action={<a href="/config/products/new">Add product</a>}>
+            {search || status || type || stock || collectionId ? 'Try another search or clear the filters.' : 'Products you add appear here.'}
+          </EmptyState>
+        ) : (
+          <>
+            <table className="cat-table">
+              <caption className="visually-hidden">Products, page {list.data.page} of {list.data.pages}</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className="cat-table__check">
+                    <input type="checkbox" aria-label="Select all products on this page" checked={allOnPage} onChange={() => setSelected(allOnPage ? new Set() : new Set(rows.map((r) => r.id)))} />
+                  </th>
+                  <th scope="col">Product</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Inventory</th>
+                  <th scope="col">Price</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Store</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.id} className={selected.has(r.id) ? 'is-selected' : ''}>
+                    <td className="cat-table__check">
+                      <input type="checkbox" aria-label={`Select ${r.title}`} checked={selected.has(r.id)} onChange={() => toggle(r.id)} />
+                    </td>
+                    <td className="cat-table__product">
+                      <div className="cat-table__product-inner">
+                        {r.thumbnail ? <img src={`${r.thumbnail.url}${r.thumbnail.url.startsWith('/uploads/') ? '?format=100w' : ''}`} alt="" width={40} height={40} loading="lazy" /> : <span className="cat-thumb-empty" aria-hidden="true" />}
+                        <a href={`/config/products/${r.id}`}>{r.title}</a>
+                      </div>
+                    </td>
+                    <td data-label="Status">
+                      <StatusBadge status={r.status} />
+                    </td>
+                    <td data-label="Inventory">
+                      <StockCell row={r} onSaved={reload} />
+                    </td>
+                    <td data-label="Price">{price(r)}</td>
+                    <td data-label="Type">{TYPES[r.productType] ?? 'Physical'}</td>
+                    <td data-label="Store">{r.storeTitle}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <nav className="cat-pages" aria-label="Pages">
+              <span className="a-muted">
+                {list.data.total} product{list.data.total === 1 ? '' : 's'} · page {list.data.page} of {list.data.pages}
+              </span>
+              <button type="button" disabled={list.data.page <= 1} onClick={() => setPage(list.data.page - 1)}>
+                Previous page
+              </button>
+              <button type="button" disabled={list.data.page >= list.data.pages} onClick={() => setPage(list.data.page + 1)}>
+                Next page
+              </button>
+            </nav>
+          </>
+        )}
+      </section>
+      <StoreCreator onCreated={reload} />
+    </>
+  );
+}

@@ -1,0 +1,480 @@
+/**
+ * A local stand-in of Stripe's HTTP API for the tests (no internet): the official SDK talks to it through its
+ * documented `host`, `port` and `protocol` options (STRIPE_API_URL). It speaks the wire format of the
+ * endpoints Tessera uses: form-encoded bodies with bracketed keys (`metadata[k]=v`, `expand[0]=x`), the
+ * `Idempotency-Key` header (the first answer is replayed for the same key; the same key with other
+ * parameters is refused with an idempotency_error, as Stripe does), Stripe's error object and status codes,
+ * and `expand[]` of `latest_charge`.
+ *
+ * Test payment methods (Stripe's documented test ids):
+ *   pm_card_visa                              succeeds (visa 4242)
+ *   pm_card_mastercard                        succeeds (mastercard 4444)
+ *   pm_card_chargeDeclined                    declined: 'Your card was declined.'
+ *   pm_card_chargeDeclinedInsufficientFunds   declined: 'Your card has insufficient funds.'
+ *   pm_card_authenticationRequired            needs 3-D Secure (requires_action); see authenticate()
+ *
+ * Every change of state makes an event (payment_intent.succeeded, charge.refunded, …) kept in `events`;
+ * the test delivers it when it chooses, signed with Stripe's documented scheme (`signedDelivery`).
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+type Obj = Record<string, unknown>;
+
+export interface StandinEvent {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: Obj };
+}
+
+interface Card {
+  brand: string;
+  last4: string;
+  outcome: 'succeed' | 'decline' | 'funds' | '3ds';
+}
+
+const CARDS: Record<string, Card> = {
+  pm_card_visa: { brand: 'visa', last4: '4242', outcome: 'succeed' },
+  pm_card_mastercard: { brand: 'mastercard', last4: '4444', outcome: 'succeed' },
+  pm_card_chargeDeclined: { brand: 'visa', last4: '0002', outcome: 'decline' },
+  pm_card_chargeDeclinedInsufficientFunds: { brand: 'visa', last4: '9995', outcome: 'funds' },
+  pm_card_authenticationRequired: { brand: 'visa', last4: '3184', outcome: '3ds' },
+};
+
+/** Parses a form-encoded body with bracketed keys into nested objects and arrays. */
+export function parseStripeForm(body: string): Obj {
+  const out: Obj = {};
+  for (const [rawKey, value] of new URLSearchParams(body)) {
+    const parts = rawKey.split('[').map((p, i) => (i === 0 ? p : p.replace(/\]$/, '')));
+    let node: Obj = out;
+    for (let i = 0; i < parts.length; i++) {
+      const k = parts[i]!;
+      if (i === parts.length - 1) node[k] = value;
+      else node = (node[k] ??= {}) as Obj;
+    }
+  }
+  // Objects whose keys are all 0..n-1 are arrays.
+  const fix = (v: unknown): unknown => {
+    if (!v || typeof v !== 'object') return v;
+    const o = v as Obj;
+    for (const k of Object.keys(o)) o[k] = fix(o[k]);
+    const keys = Object.keys(o);
+    if (keys.length > 0 && keys.every((k, i) => k === String(i))) return keys.map((k) => o[k]);
+    return o;
+  };
+  return fix(out) as Obj;
+}
+
+class StripeError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Obj,
+  ) {
+    super(String(body.message));
+  }
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+const rid = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+export class StripeStandin {
+  private server: http.Server | null = null;
+  readonly intents = new Map<string, Obj>();
+  readonly charges = new Map<string, Obj>();
+  readonly refunds = new Map<string, Obj>();
+  readonly sessions = new Map<string, Obj>();
+  readonly events: StandinEvent[] = [];
+  /** Every request as received (method, path, parsed body, headers), for assertions on the wire format. */
+  readonly requests: Array<{ method: string; path: string; body: Obj; headers: http.IncomingHttpHeaders }> = [];
+  private readonly idempotent = new Map<string, { params: string; status: number; body: Obj }>();
+  /** When set, every API call answers 503 (Stripe unreachable as far as Tessera can tell). */
+  down = false;
+  account: Obj = { id: 'acct_test_tessera', object: 'account', country: 'US', default_currency: 'usd', charges_enabled: true, payouts_enabled: true, email: 'owner@example.com' };
+
+  constructor(
+    readonly secretKey = 'sk_test_tessera_standin',
+    readonly webhookSecret = 'whsec_tessera_standin_secret',
+  ) {}
+
+  get url(): string {
+    const a = this.server!.address() as AddressInfo;
+    return `http://127.0.0.1:${a.port}`;
+  }
+
+  /** The environment that points Tessera at this stand-in. */
+  env(): Record<string, string> {
+    return {
+      STRIPE_SECRET_KEY: this.secretKey,
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_tessera_standin',
+      STRIPE_WEBHOOK_SECRET: this.webhookSecret,
+      STRIPE_API_URL: this.url,
+    };
+  }
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', () => this.handle(req, body, res));
+    });
+    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', () => r()));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    this.server?.closeAllConnections?.();
+  }
+
+  // ---- Webhooks --------------------------------------------------------------------------------------
+
+  /** The Stripe-Signature header for a payload: `t=<unix seconds>,v1=<HMAC-SHA256 of "t.payload">`. */
+  sign(payload: string, t = now(), secret = this.webhookSecret): string {
+    const v1 = createHmac('sha256', secret).update(`${t}.${payload}`).digest('hex');
+    return `t=${t},v1=${v1}`;
+  }
+
+  /** An event as Stripe POSTs it: the JSON body and its signature header. */
+  signedDelivery(event: StandinEvent, t = now()): { body: string; headers: Record<string, string> } {
+    const body = JSON.stringify({ ...event, object: 'event', api_version: '2026-10-28.endive', livemode: false });
+    return { body, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': this.sign(body, t) } };
+  }
+
+  eventsOf(type: string, objectId?: string): StandinEvent[] {
+    return this.events.filter((e) => e.type === type && (!objectId || e.data.object.id === objectId || e.data.object.payment_intent === objectId));
+  }
+
+  private emit(type: string, object: Obj): void {
+    this.events.push({ id: rid('evt'), type, created: now(), data: { object: structuredClone(object) } });
+  }
+
+  // ---- Test controls (what the shopper's bank or Stripe's dashboard would do) ----------------------
+
+  /** The shopper passes (or fails) the 3-D Secure step of a PaymentIntent. */
+  authenticate(piId: string, pass: boolean): Obj {
+    const pi = this.intents.get(piId);
+    if (!pi || pi.status !== 'requires_action') throw new Error(`payment intent ${piId} is not waiting for authentication`);
+    pi.next_action = null;
+    if (pass) this.succeed(pi, CARDS[String(pi.payment_method)]!);
+    else this.fail(pi, { code: 'payment_intent_authentication_failure', message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.' });
+    return pi;
+  }
+
+  /** A dispute opened by the card holder's bank on a PaymentIntent's charge. */
+  dispute(piId: string, reason = 'fraudulent'): Obj {
+    const pi = this.intents.get(piId)!;
+    const charge = this.charges.get(String(pi.latest_charge))!;
+    const d = { id: rid('dp'), object: 'dispute', amount: charge.amount, currency: charge.currency, charge: charge.id, payment_intent: pi.id, reason, status: 'needs_response', created: now() };
+    charge.disputed = true;
+    this.emit('charge.dispute.created', d);
+    return d;
+  }
+
+  /** A refund made outside Tessera (the Stripe dashboard). */
+  refundFromDashboard(piId: string, amount?: number): Obj {
+    return this.createRefund({ payment_intent: piId, ...(amount ? { amount: String(amount) } : {}) });
+  }
+
+  /** Money held per PaymentIntent: captured minus refunded. */
+  held(piId: string): number {
+    const pi = this.intents.get(piId);
+    const c = pi?.latest_charge ? this.charges.get(String(pi.latest_charge)) : undefined;
+    return c && c.status === 'succeeded' ? Number(c.amount) - Number(c.amount_refunded) : 0;
+  }
+
+  // ---- The API -----------------------------------------------------------------------------------------
+
+  private handle(req: http.IncomingMessage, raw: string, res: http.ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const method = req.method ?? 'GET';
+    const params = parseStripeForm(method === 'GET' || method === 'DELETE' ? url.search.slice(1) : raw);
+    this.requests.push({ method, path: url.pathname, body: params, headers: req.headers });
+    const send = (status: number, body: Obj) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': rid('req') });
+      res.end(JSON.stringify(body));
+    };
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    // The hosted Checkout page (what checkout.stripe.com shows the shopper): a Pay button and a way back.
+    const page = /^\/pay\/(cs_test_[0-9a-f]{24})$/.exec(url.pathname);
+    if (page && this.sessions.has(page[1]!)) {
+      const s = this.sessions.get(page[1]!)!;
+      if (method === 'POST') {
+        if (s.status === 'open') this.paySession(page[1]!);
+        res.writeHead(303, { location: String(s.success_url).replace('{CHECKOUT_SESSION_ID}', String(s.id)) });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html lang="en"><head><title>Pay</title></head><body><main><h1>Pay ${(Number(s.amount_total) / 100).toFixed(2)} ${String(s.currency).toUpperCase()}</h1>` +
+          `<form method="post"><button type="submit">Pay</button></form><a href="${String(s.cancel_url)}">Back</a></main></body></html>`,
+      );
+      return;
+    }
+    if (this.down) return send(503, { error: { type: 'api_error', message: 'Stripe is unavailable (stand-in switched off).' } });
+    if (req.headers.authorization !== `Bearer ${this.secretKey}`) {
+      return send(401, { error: { type: 'invalid_request_error', message: `Invalid API Key provided: ${String(req.headers.authorization ?? '').slice(7, 15)}****` } });
+    }
+    const key = req.headers['idempotency-key'];
+    const idemKey = method === 'POST' && typeof key === 'string' ? `${url.pathname}|${key}` : null;
+    const paramsText = JSON.stringify(params);
+    if (idemKey) {
+      const prior = this.idempotent.get(idemKey);
+      if (prior) {
+        if (prior.params !== paramsText) {
+          return send(400, {
+            error: {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${String(key)}' if you meant to execute a different request.`,
+            },
+          });
+        }
+        res.setHeader('idempotent-replayed', 'true');
+        return send(prior.status, prior.body);
+      }
+    }
+    let status = 200;
+    let body: Obj;
+    try {
+      body = this.route(method, url.pathname, params);
+    } catch (e) {
+      if (!(e instanceof StripeError)) throw e;
+      status = e.status;
+      body = { error: e.body };
+    }
+    if (idemKey && status !== 503) this.idempotent.set(idemKey, { params: paramsText, status, body });
+    send(status, body);
+  }
+
+  private route(method: string, path: string, p: Obj): Obj {
+    const seg = path.split('/').filter(Boolean); // ['v1', ...]
+    const expand = (Array.isArray(p.expand) ? p.expand : []) as string[];
+    if (seg[0] !== 'v1') throw this.notFound(path);
+    const [, a, b, c] = seg;
+    if (method === 'GET' && a === 'account' && !b) return this.account;
+    if (a === 'payment_intents') {
+      if (method === 'POST' && !b) return this.view(this.createIntent(p), expand);
+      if (method === 'GET' && b === 'search') return this.search(String(p.query ?? ''), expand);
+      const pi = b ? this.intents.get(b) : undefined;
+      if (!pi) throw this.missing('payment_intent', String(b));
+      if (method === 'GET' && !c) return this.view(pi, expand);
+      if (method === 'POST' && c === 'confirm') return this.view(this.confirm(pi, p), expand);
+      if (method === 'POST' && c === 'cancel') return this.view(this.cancel(pi), expand);
+    }
+    if (a === 'refunds' && method === 'POST' && !b) return this.createRefund(p);
+    if (a === 'checkout' && b === 'sessions') {
+      if (method === 'POST' && !c) return this.createSession(p);
+      const s = c ? this.sessions.get(c) : undefined;
+      if (!s) throw this.missing('checkout.session', String(c));
+      if (method === 'GET') return s;
+    }
+    throw this.notFound(path);
+  }
+
+  private notFound(path: string) {
+    return new StripeError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${path}).` });
+  }
+
+  private missing(kind: string, id: string) {
+    return new StripeError(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such ${kind}: '${id}'` });
+  }
+
+  private invalid(param: string, message: string) {
+    return new StripeError(400, { type: 'invalid_request_error', code: 'parameter_invalid', param, message });
+  }
+
+  private view(pi: Obj, expand: string[]): Obj {
+    const out = structuredClone(pi);
+    if (expand.includes('latest_charge') && pi.latest_charge) out.latest_charge = structuredClone(this.charges.get(String(pi.latest_charge)) ?? null);
+    return out;
+  }
+
+  private createIntent(p: Obj): Obj {
+    const amount = Number(p.amount);
+    if (!Number.isInteger(amount) || amount < 50) throw this.invalid('amount', 'Amount must be at least $0.50 usd');
+    if (typeof p.currency !== 'string' || !/^[a-z]{3}$/.test(p.currency)) throw this.invalid('currency', 'Invalid currency.');
+    const pi: Obj = {
+      id: rid('pi'),
+      object: 'payment_intent',
+      amount,
+      amount_received: 0,
+      currency: p.currency,
+      status: 'requires_payment_method',
+      client_secret: '',
+      metadata: (p.metadata as Obj) ?? {},
+      description: p.description ?? null,
+      payment_method: null,
+      payment_method_types: Array.isArray(p.payment_method_types) ? p.payment_method_types : ['card'],
+      latest_charge: null,
+      last_payment_error: null,
+      next_action: null,
+      created: now(),
+      livemode: false,
+    };
+    pi.client_secret = `${String(pi.id)}_secret_${randomBytes(8).toString('hex')}`;
+    this.intents.set(String(pi.id), pi);
+    if (p.payment_method) pi.payment_method = p.payment_method;
+    if (p.payment_method) pi.status = 'requires_confirmation';
+    if (p.confirm === 'true') this.confirm(pi, p);
+    return pi;
+  }
+
+  private confirm(pi: Obj, p: Obj): Obj {
+    if (p.payment_method) pi.payment_method = p.payment_method;
+    if (!['requires_payment_method', 'requires_confirmation'].includes(String(pi.status))) {
+      throw new StripeError(400, {
+        type: 'invalid_request_error',
+        code: 'payment_intent_unexpected_state',
+        message: `This PaymentIntent's status is ${String(pi.status)}, so it cannot be confirmed.`,
+        payment_intent: this.view(pi, []),
+      });
+    }
+    const card = CARDS[String(pi.payment_method)];
+    if (!card) throw this.missing('PaymentMethod', String(pi.payment_method));
+    if (card.outcome === 'succeed') this.succeed(pi, card);
+    else if (card.outcome === '3ds') {
+      pi.status = 'requires_action';
+      pi.next_action = { type: 'redirect_to_url', redirect_to_url: { url: `${this.url}/3ds/${String(pi.id)}`, return_url: p.return_url ?? null } };
+      this.emit('payment_intent.requires_action', pi);
+    } else {
+      const err = card.outcome === 'funds'
+        ? { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' }
+        : { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' };
+      this.fail(pi, err);
+      throw new StripeError(402, { type: 'card_error', ...err, payment_intent: this.view(pi, []) });
+    }
+    return pi;
+  }
+
+  private succeed(pi: Obj, card: Card): void {
+    const ch: Obj = {
+      id: rid('ch'),
+      object: 'charge',
+      amount: pi.amount,
+      amount_captured: pi.amount,
+      amount_refunded: 0,
+      currency: pi.currency,
+      payment_intent: pi.id,
+      status: 'succeeded',
+      paid: true,
+      refunded: false,
+      disputed: false,
+      payment_method_details: { type: 'card', card: { brand: card.brand, last4: card.last4 } },
+      refunds: { object: 'list', data: [] },
+      created: now(),
+    };
+    this.charges.set(String(ch.id), ch);
+    pi.status = 'succeeded';
+    pi.amount_received = pi.amount;
+    pi.latest_charge = ch.id;
+    pi.last_payment_error = null;
+    this.emit('charge.succeeded', ch);
+    this.emit('payment_intent.succeeded', pi);
+  }
+
+  private fail(pi: Obj, err: Obj): void {
+    pi.status = 'requires_payment_method';
+    pi.last_payment_error = { type: 'card_error', ...err };
+    this.emit('payment_intent.payment_failed', pi);
+  }
+
+  private cancel(pi: Obj): Obj {
+    if (['succeeded', 'canceled'].includes(String(pi.status))) {
+      throw new StripeError(400, {
+        type: 'invalid_request_error',
+        code: 'payment_intent_unexpected_state',
+        message: `You cannot cancel this PaymentIntent because it has a status of ${String(pi.status)}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
+      });
+    }
+    pi.status = 'canceled';
+    pi.next_action = null;
+    this.emit('payment_intent.canceled', pi);
+    return pi;
+  }
+
+  private search(query: string, expand: string[]): Obj {
+    const m = /^metadata\['([^']{1,200})'\]:'([^']{0,500})'$/.exec(query);
+    if (!m) throw this.invalid('query', 'Invalid search query.');
+    const data = [...this.intents.values()].filter((pi) => (pi.metadata as Obj)[m[1]!] === m[2]).map((pi) => this.view(pi, expand));
+    return { object: 'search_result', data, has_more: false, next_page: null, url: '/v1/payment_intents/search' };
+  }
+
+  private createRefund(p: Obj): Obj {
+    const pi = this.intents.get(String(p.payment_intent ?? ''));
+    if (!pi) throw this.missing('payment_intent', String(p.payment_intent));
+    const ch = pi.latest_charge ? this.charges.get(String(pi.latest_charge)) : undefined;
+    if (!ch || pi.status !== 'succeeded') {
+      throw new StripeError(400, { type: 'invalid_request_error', code: 'charge_not_refundable', message: `This PaymentIntent (${String(pi.id)}) does not have a successful charge to refund.` });
+    }
+    const left = Number(ch.amount) - Number(ch.amount_refunded);
+    if (left <= 0) throw new StripeError(400, { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge ${String(ch.id)} has already been refunded.` });
+    const amount = p.amount === undefined ? left : Number(p.amount);
+    if (!Number.isInteger(amount) || amount <= 0) throw this.invalid('amount', 'Invalid positive integer');
+    if (amount > left) {
+      throw this.invalid('amount', `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`);
+    }
+    const re: Obj = { id: rid('re'), object: 'refund', amount, currency: ch.currency, charge: ch.id, payment_intent: pi.id, status: 'succeeded', created: now() };
+    this.refunds.set(String(re.id), re);
+    ch.amount_refunded = Number(ch.amount_refunded) + amount;
+    ch.refunded = ch.amount_refunded === ch.amount;
+    (ch.refunds as { data: Obj[] }).data.unshift(re);
+    this.emit('charge.refunded', ch);
+    return re;
+  }
+
+  private createSession(p: Obj): Obj {
+    const lines = Array.isArray(p.line_items) ? (p.line_items as Obj[]) : [];
+    if (lines.length === 0) throw this.invalid('line_items', 'line_items is required in payment mode.');
+    if (typeof p.success_url !== 'string') throw this.invalid('success_url', 'success_url is required.');
+    let total = 0;
+    for (const l of lines) {
+      const pd = (l.price_data ?? {}) as Obj;
+      total += Number(pd.unit_amount) * Number(l.quantity ?? 1);
+    }
+    const s: Obj = {
+      id: rid('cs_test'),
+      object: 'checkout.session',
+      mode: p.mode ?? 'payment',
+      status: 'open',
+      payment_status: 'unpaid',
+      amount_total: total,
+      currency: p.currency ?? ((lines[0]?.price_data as Obj | undefined)?.currency ?? 'usd'),
+      client_reference_id: p.client_reference_id ?? null,
+      customer_email: p.customer_email ?? null,
+      metadata: p.metadata ?? {},
+      payment_intent_data: p.payment_intent_data ?? null,
+      payment_intent: null,
+      line_items_sent: lines,
+      success_url: p.success_url,
+      cancel_url: p.cancel_url ?? null,
+      url: '',
+      created: now(),
+    };
+    s.url = `${this.url}/pay/${String(s.id)}`;
+    this.sessions.set(String(s.id), s);
+    return s;
+  }
+
+  /** The shopper pays on the hosted Checkout page with a test card: the session completes. */
+  paySession(sessionId: string, pm = 'pm_card_visa'): Obj {
+    const s = this.sessions.get(sessionId)!;
+    const pi = this.createIntent({
+      amount: String(s.amount_total),
+      currency: String(s.currency),
+      metadata: ((s.payment_intent_data as Obj | undefined)?.metadata as Obj) ?? (s.metadata as Obj),
+    });
+    this.confirm(pi, { payment_method: pm });
+    s.payment_intent = pi.id;
+    s.status = 'complete';
+    s.payment_status = 'paid';
+    this.emit('checkout.session.completed', s);
+    return s;
+  }
+}
