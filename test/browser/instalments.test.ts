@@ -136,6 +136,11 @@ describe('instalment messaging in Chromium, as a visitor', () => {
     await expect.poll(() => page.getByRole('dialog', { name: 'Afterpay' }).isVisible()).toBe(true);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('more information');
+    // Escape the moment the dialog opens, before anything waits for it to show, still closes it.
+    await page.getByRole('button', { name: 'more information' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('more information');
     expect(hydrationProblems(problems)).toEqual([]);
     await context.close();
   });

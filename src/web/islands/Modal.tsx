@@ -3,11 +3,14 @@
  * kept there (Tab wraps), Escape or the Close control closes it, and focus returns to where it was.
  * When the panel is taller than the window a 50 px margin applies; resize handling is debounced 100 ms.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { LIGHTBOX_MARGIN_PX, LIGHTBOX_RESIZE_DEBOUNCE_MS } from '../../core/constants.js';
 import { FOCUSABLE, keepTabInside } from './focus-trap.js';
 
+
+/** Open dialogs, innermost last: Escape closes only the innermost one. */
+const openDialogs: HTMLElement[] = [];
 
 export interface ModalProps {
   title: string;
@@ -29,9 +32,12 @@ export function Modal({ title, titleId, onClose, children, className, refocusKey
   const close = useRef(onClose);
   close.current = onClose;
 
-  useEffect(() => {
+  // A layout effect: focus is inside before the dialog is painted, so a key pressed the moment it shows
+  // already lands in it.
+  useLayoutEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     const el = panel.current!;
+    openDialogs.push(el);
     const first = el.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? el).focus();
     const measure = () => setTall(el.scrollHeight + 2 * LIGHTBOX_MARGIN_PX > window.innerHeight);
@@ -48,6 +54,7 @@ export function Modal({ title, titleId, onClose, children, className, refocusKey
       clearTimeout(timer);
       window.removeEventListener('resize', onResize);
       document.body.style.overflow = prevOverflow;
+      openDialogs.splice(openDialogs.indexOf(el), 1);
       if (opener && document.contains(opener)) opener.focus();
     };
   }, []);
@@ -61,27 +68,20 @@ export function Modal({ title, titleId, onClose, children, className, refocusKey
     target.focus();
   }, [refocusKey]);
 
-  // Escape closes the dialog even when focus was lost to the page (the panel's own handler needs focus inside).
+  // Escape closes the innermost open dialog wherever focus is (on the page behind it, too: the dialog is
+  // modal), unless a control inside already used the key.
   useEffect(() => {
     const onDocKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return;
-      const active = document.activeElement;
-      if (active && active !== document.body && !panel.current?.contains(active)) return;
-      if (panel.current?.contains(active)) return; // the panel's handler runs
+      if (openDialogs[openDialogs.length - 1] !== panel.current) return;
+      e.preventDefault();
       close.current();
     };
     document.addEventListener('keydown', onDocKey);
     return () => document.removeEventListener('keydown', onDocKey);
   }, []);
 
-  const onKeyDown = (e: React.KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      close.current();
-      return;
-    }
-    keepTabInside(e, panel.current);
-  };
+  const onKeyDown = (e: React.KeyboardEvent) => keepTabInside(e, panel.current);
 
   return createPortal(
     <div className="sqs-lightbox-overlay" onMouseDown={(e) => {
