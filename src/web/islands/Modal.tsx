@@ -32,12 +32,20 @@ export function Modal({ title, titleId, onClose, children, className, refocusKey
   const close = useRef(onClose);
   close.current = onClose;
 
-  // A layout effect: focus is inside before the dialog is painted, so a key pressed the moment it shows
-  // already lands in it.
+  // A layout effect, so focus is inside and Escape is heard before the dialog is painted: Chromium runs
+  // input ahead of React's deferred effects, and a key pressed the moment the dialog shows must count.
+  // Escape closes the innermost open dialog wherever focus is (the page behind is inert), unless a
+  // control inside already used the key.
   useLayoutEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     const el = panel.current!;
     openDialogs.push(el);
+    const onDocKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || openDialogs[openDialogs.length - 1] !== el) return;
+      e.preventDefault();
+      close.current();
+    };
+    document.addEventListener('keydown', onDocKey);
     const first = el.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? el).focus();
     const measure = () => setTall(el.scrollHeight + 2 * LIGHTBOX_MARGIN_PX > window.innerHeight);
@@ -54,6 +62,7 @@ export function Modal({ title, titleId, onClose, children, className, refocusKey
       clearTimeout(timer);
       window.removeEventListener('resize', onResize);
       document.body.style.overflow = prevOverflow;
+      document.removeEventListener('keydown', onDocKey);
       openDialogs.splice(openDialogs.indexOf(el), 1);
       if (opener && document.contains(opener)) opener.focus();
     };
@@ -67,19 +76,6 @@ export function Modal({ title, titleId, onClose, children, className, refocusKey
     if (target.getAttribute('role') === 'alert' && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
     target.focus();
   }, [refocusKey]);
-
-  // Escape closes the innermost open dialog wherever focus is (on the page behind it, too: the dialog is
-  // modal), unless a control inside already used the key.
-  useEffect(() => {
-    const onDocKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented) return;
-      if (openDialogs[openDialogs.length - 1] !== panel.current) return;
-      e.preventDefault();
-      close.current();
-    };
-    document.addEventListener('keydown', onDocKey);
-    return () => document.removeEventListener('keydown', onDocKey);
-  }, []);
 
   const onKeyDown = (e: React.KeyboardEvent) => keepTabInside(e, panel.current);
 

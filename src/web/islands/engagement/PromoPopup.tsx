@@ -5,7 +5,7 @@
  * (new version) shows again. An accessible modal dialog: focus moves in and is trapped, Escape or the
  * Close control closes it, focus returns to where it was. Renders nothing on the server.
  */
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { anchorStyle, popupDue, POPUP_STORAGE_KEYS, type PopupPublic } from '../../../core/engagement.js';
 import { engagement as m, forms as fm } from '../../../core/messages.js';
 import { api, ApiError } from '../../client/api.js';
@@ -95,8 +95,8 @@ export function PromoPopup({ popup, captcha, pageType }: PromoPopupProps) {
     return cleanup;
   }, [popup.version, popup.trigger, popup.delaySeconds, popup.scrollPercent, popup.showAgainDays]);
 
-  // Focus in on open; back to the opener on close.
-  useEffect(() => {
+  // Focus in on open (before paint, so a key pressed as it shows lands in it); back to the opener on close.
+  useLayoutEffect(() => {
     if (!open) return;
     const el = panel.current;
     const first = el?.querySelector<HTMLElement>(FOCUSABLE);
