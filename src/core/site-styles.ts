@@ -35,6 +35,22 @@ export interface FontTheme {
   buttons: string;
 }
 
+export type ButtonShape = 'pill' | 'rounded' | 'square';
+export type ButtonFill = 'solid' | 'outline';
+export const BUTTON_SHAPES: readonly ButtonShape[] = Object.freeze(['pill', 'rounded', 'square']);
+export const BUTTON_FILLS: readonly ButtonFill[] = Object.freeze(['solid', 'outline']);
+/** The look of primary buttons everywhere (Add To Cart, checkout, forms, button blocks). */
+export interface ButtonStyle {
+  shape: ButtonShape;
+  fill: ButtonFill;
+  uppercase: boolean;
+}
+
+export type SpacingScale = 'compact' | 'comfortable' | 'spacious';
+export const SPACING_SCALES: readonly SpacingScale[] = Object.freeze(['compact', 'comfortable', 'spacious']);
+const SPACING_FACTOR: Record<SpacingScale, number> = { compact: 0.75, comfortable: 1, spacious: 1.35 };
+const BUTTON_RADIUS: Record<ButtonShape, string> = { pill: '99px', rounded: '8px', square: '0' };
+
 export interface SiteStyles {
   colors: {
     defaultThemeId: string;
@@ -46,6 +62,9 @@ export interface SiteStyles {
     themes: FontTheme[];
     usageCategories: Record<FontUsage, FontSpec>;
   };
+  /** Issue #27: button styles and the spacing scale (styles saved before it read as the defaults). */
+  buttons: { primary: ButtonStyle };
+  spacing: { scale: SpacingScale };
 }
 
 /** The dirty paths of platform.md: default theme id and palette/themes for colors; active theme id, themes and font usage categories for fonts. */
@@ -56,6 +75,8 @@ export const DIRTY_PATHS = Object.freeze([
   'fonts.activeThemeId',
   'fonts.themes',
   'fonts.usageCategories',
+  'buttons.primary',
+  'spacing.scale',
 ] as const);
 export type DirtyPath = (typeof DIRTY_PATHS)[number];
 
@@ -90,6 +111,19 @@ export function defaultSiteStyles(): SiteStyles {
         buttons: { family: SYSTEM_SANS, weight: 600, size: 1 },
       },
     },
+    buttons: { primary: { shape: 'pill', fill: 'solid', uppercase: false } },
+    spacing: { scale: 'comfortable' },
+  };
+}
+
+/** Saved styles as read back: parts added after they were saved take their defaults. */
+export function normaliseStyles(raw: Partial<SiteStyles>): SiteStyles {
+  const d = defaultSiteStyles();
+  return {
+    colors: raw.colors ?? d.colors,
+    fonts: raw.fonts ?? d.fonts,
+    buttons: { primary: { ...d.buttons.primary, ...(raw.buttons?.primary ?? {}) } },
+    spacing: { scale: raw.spacing?.scale ?? d.spacing.scale },
   };
 }
 
@@ -209,6 +243,16 @@ export function checkStylePath(path: DirtyPath, value: unknown, errors: Errors):
       }
       return out;
     }
+    case 'buttons.primary': {
+      const o = rec(value);
+      if (!(BUTTON_SHAPES as readonly unknown[]).includes(o.shape)) errors[`${path}.shape`] = pm.notExpectedOption(String(o.shape));
+      if (!(BUTTON_FILLS as readonly unknown[]).includes(o.fill)) errors[`${path}.fill`] = pm.notExpectedOption(String(o.fill));
+      if (typeof o.uppercase !== 'boolean') errors[`${path}.uppercase`] = pm.notExpectedOption(String(o.uppercase));
+      return { shape: o.shape, fill: o.fill, uppercase: o.uppercase === true } as ButtonStyle;
+    }
+    case 'spacing.scale':
+      if (!(SPACING_SCALES as readonly unknown[]).includes(value)) errors[path] = pm.notExpectedOption(String(value));
+      return value;
   }
 }
 
@@ -232,7 +276,7 @@ export function applyStyleChanges(styles: SiteStyles, changes: Record<string, un
       continue;
     }
     const v = checkStylePath(path as DirtyPath, value, errors);
-    const [area, key] = path.split('.') as ['colors' | 'fonts', string];
+    const [area, key] = path.split('.') as [keyof SiteStyles, string];
     (next[area] as Record<string, unknown>)[key] = v;
   }
   if (Object.keys(errors).length === 0) {
@@ -246,7 +290,7 @@ export function applyStyleChanges(styles: SiteStyles, changes: Record<string, un
 /** Which dirty paths differ between two styles (what an editor sends). */
 export function dirtyPaths(before: SiteStyles, after: SiteStyles): DirtyPath[] {
   return DIRTY_PATHS.filter((p) => {
-    const [area, key] = p.split('.') as ['colors' | 'fonts', string];
+    const [area, key] = p.split('.') as [keyof SiteStyles, string];
     return JSON.stringify((before[area] as Record<string, unknown>)[key]) !== JSON.stringify((after[area] as Record<string, unknown>)[key]);
   });
 }
@@ -267,12 +311,49 @@ export function stylesCss(styles: SiteStyles, scope = '.ts-layout'): string {
 }
 
 /**
- * The site-wide part of saved styles: the font variables on :root and the usage categories applied
- * to the theme's body text, headings and buttons, plus the colour theme classes anywhere on the site.
+ * The site's design tokens (issue #27): the theme's own variables (site.css) set from the styles, so
+ * every page, island and system page that uses them follows Site styles. --accent and --accent-text
+ * from the palette; --bg and --fg from the default section theme; --btn-* (font, weight, size, shape,
+ * fill, case) for primary buttons; --ts-space for the spacing scale.
+ */
+export function tokensCss(styles: SiteStyles): string {
+  const p = styles.colors.palette;
+  const def = styles.colors.themes.find((t) => t.id === styles.colors.defaultThemeId) ?? styles.colors.themes[0];
+  const b = styles.buttons.primary;
+  const accentText = textColourOn(p.accent);
+  const solid = b.fill === 'solid';
+  const vars = [
+    `--accent:${p.accent}`,
+    `--accent-text:${accentText}`,
+    `--ts-palette-accent:${p.accent}`,
+    `--ts-palette-light-accent:${p.lightAccent}`,
+    `--ts-palette-light:${p.light}`,
+    `--ts-palette-dark-accent:${p.darkAccent}`,
+    `--ts-palette-dark:${p.dark}`,
+    ...(def ? [`--bg:${def.background}`, `--fg:${textColourOn(def.background, def.text)}`] : []),
+    '--btn-font:var(--ts-font-buttons)',
+    '--btn-weight:var(--ts-weight-buttons)',
+    '--btn-size:var(--ts-size-buttons)',
+    `--btn-radius:${BUTTON_RADIUS[b.shape]}`,
+    `--btn-bg:${solid ? p.accent : 'transparent'}`,
+    `--btn-fg:${solid ? accentText : p.accent}`,
+    `--btn-border:${solid ? '0 solid transparent' : `2px solid ${p.accent}`}`,
+    `--btn-transform:${b.uppercase ? 'uppercase' : 'none'}`,
+    `--ts-space:${SPACING_FACTOR[styles.spacing.scale]}`,
+  ];
+  // :root:root outranks the layout's own `:root{--accent}` rule, wherever the two sit in <head>.
+  return `:root:root{${vars.join(';')}}`;
+}
+
+/**
+ * The site-wide part of saved styles: the design tokens and font variables on :root and the usage
+ * categories applied to the theme's body text, headings and buttons, plus the colour theme classes
+ * anywhere on the site.
  */
 export function siteStylesCss(styles: SiteStyles): string {
   return [
     stylesCss(styles, ':root'),
+    tokensCss(styles),
     'body{font-family:var(--ts-font-body)}',
     'h1,h2,h3,h4,h5,h6{font-family:var(--ts-font-headings);font-weight:var(--ts-weight-headings)}',
     'button,.sqs-block-button-element{font-family:var(--ts-font-buttons);font-weight:var(--ts-weight-buttons)}',

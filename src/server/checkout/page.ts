@@ -7,6 +7,7 @@ import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from
 import { renderIsland } from '../../web/ssr.js';
 import { CART_COOKIE } from '../commerce/routes.js';
 import { nonceScripts } from '../plugins/csp.js';
+import { siteStylesHead } from '../editor/index.js';
 
 function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -46,7 +47,7 @@ export async function sendSitePage(app: FastifyInstance, req: FastifyRequest, re
   const client = assets.tags('site', nonce);
   const injection = ((site.settings as Record<string, unknown>).codeInjection ?? {}) as { header?: string; footer?: string };
   const tessera = {
-    headers: `<link rel="stylesheet" href="/theme/site.css">${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
+    headers: `<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
     footers: `${client.body}${nonceScripts(injection.footer ?? '', nonce)}`,
     cartPill: renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 }),
     title: escapeHtml(`${page.title} — ${site.title}`),

@@ -13,6 +13,7 @@ import { parseQuantity } from '../../core/product.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 import { commerce } from '../../core/messages.js';
 import { subscriptionPageHtml } from './subscription-page.js';
+import { siteStylesHead } from '../editor/index.js';
 import { addFromForm } from '../nojs/cart-form.js';
 
 export const CART_COOKIE = 'tessera_cart';
@@ -193,6 +194,6 @@ export async function commerceRoutes(app: FastifyInstance, opts: { carts: CartSe
     return reply
       .status(sub ? 200 : 404)
       .type('text/html; charset=utf-8')
-      .send(subscriptionPageHtml(site.title, site.currency, sub, sub && q.cartToken ? `/checkout?cartToken=${encodeURIComponent(q.cartToken)}` : undefined));
+      .send(subscriptionPageHtml(site.title, site.currency, sub, sub && q.cartToken ? `/checkout?cartToken=${encodeURIComponent(q.cartToken)}` : undefined, await siteStylesHead(app, site.id)));
   });
 }

@@ -17,6 +17,8 @@ export function subscriptionPageHtml(
   currency: string,
   sub: { quantity: number; variant: VariantInfo } | null,
   checkoutUrl?: string,
+  /** The site styles' <head> part (server/editor siteStylesHead). */
+  stylesHead = '',
 ): string {
   let main: string;
   if (!sub) {
@@ -39,7 +41,7 @@ export function subscriptionPageHtml(
   }
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>Subscription checkout — ${esc(siteTitle)}</title><link rel="stylesheet" href="/theme/site.css"></head>` +
+    `<title>Subscription checkout — ${esc(siteTitle)}</title><link rel="stylesheet" href="/theme/site.css">${stylesHead}</head>` +
     `<body class="tessera page-type-201"><main id="content" class="site-main subscription-checkout">${main}</main></body></html>`
   );
 }

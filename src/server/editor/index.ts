@@ -16,6 +16,7 @@ import { commerceWidgets } from '../commerce/widgets.js';
 import { contentWidgets } from '../pages/widgets.js';
 import { ImageVariantError } from '../images/variants.js';
 import { siteStylesCss } from '../../core/site-styles.js';
+import { fontRoutes, siteFontFacesCss } from './fonts.js';
 import { mediaStoreFor } from '../storage/media-store.js';
 
 export { EditorService } from './service.js';
@@ -47,6 +48,7 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
   const styleTags = new Map<string, { at: number; html: Promise<string> }>();
   areas.set(app.database, { editor, uploads, styleTags });
   await editorRoutes(app, { service: editor, uploads, onStylesSaved: () => styleTags.clear() });
+  fontRoutes(app);
 
   /** Uploaded files; images also as `?format=NNNw` size variants (made once, then served from the disk cache). */
   app.get<{ Params: { file: string } }>(`${UPLOADS_PREFIX}:file`, async (req, reply) => {
@@ -146,14 +148,16 @@ export async function pageLayoutHtml(app: FastifyInstance, req: FastifyRequest, 
 }
 
 /**
- * The page pipeline's hook for <head>: once an owner has saved site styles, their fonts by usage
- * category and colour themes as CSS variables for every public page ('' until then, so sites
- * without saved styles look exactly as their theme draws them).
+ * The hook for <head> of every page the site serves (theme pages, system pages, account, forms,
+ * newsletter pages): once an owner has saved site styles, the @font-face rules of the library
+ * families they use, their design tokens (the theme's --accent, --bg, --fg, --btn-*, --ts-space),
+ * fonts by usage category and colour themes as CSS variables ('' until then, so sites without saved
+ * styles look exactly as their theme draws them). The layout puts it after its own :root rule.
  */
 export async function siteStylesHead(app: FastifyInstance, websiteId: string): Promise<string> {
   const area = areas.get(app.database);
   if (!area) return '';
-  const load = () => area.editor.getStyles(websiteId).then(({ styles, version }) => (version > 0 ? `<style id="ts-site-styles">${siteStylesCss(styles)}</style>` : ''));
+  const load = () => area.editor.getStyles(websiteId).then(({ styles, version }) => (version > 0 ? `<style id="ts-site-styles">${siteFontFacesCss(styles)}\n${siteStylesCss(styles)}</style>` : ''));
   // Per content version in a page request (site_styles writes move it); elsewhere for a second.
   if (app.siteCache.inScope()) return app.siteCache.get('site-styles-head', websiteId, load);
   const now = Date.now();

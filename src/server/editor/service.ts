@@ -10,7 +10,7 @@ import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { canonicalJson, emptyLayout, type Block, PAGE_STATUS_LABELS, parseLayout, validateLayout, type PageLayout, type PageStatus, type PageSummary } from '../../core/layout.js';
-import { applyStyleChanges, defaultSiteStyles, type SiteStyles } from '../../core/site-styles.js';
+import { applyStyleChanges, defaultSiteStyles, normaliseStyles, type SiteStyles } from '../../core/site-styles.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { badRequest, forbidden, HttpError, notFound } from '../errors.js';
 import { cleanOwnerHtml } from '../content/owner-html.js';
@@ -320,7 +320,7 @@ export class EditorService {
 
   async getStyles(websiteId: string): Promise<{ styles: SiteStyles; version: number }> {
     const [row] = await this.db.select().from(siteStyles).where(eq(siteStyles.websiteId, websiteId));
-    return row ? { styles: JSON.parse(row.styles) as SiteStyles, version: row.version } : { styles: defaultSiteStyles(), version: 0 };
+    return row ? { styles: normaliseStyles(JSON.parse(row.styles) as Partial<SiteStyles>), version: row.version } : { styles: defaultSiteStyles(), version: 0 };
   }
 
   /** Applies the changed (dirty) paths only; refused as a whole when any is invalid or the version is stale. */
@@ -331,7 +331,7 @@ export class EditorService {
       const [row] = await tx.select().from(siteStyles).where(eq(siteStyles.websiteId, websiteId));
       const current = row?.version ?? 0;
       if (version !== current) throw stale(current, em.STYLES_STALE_VERSION);
-      const styles = row ? (JSON.parse(row.styles) as SiteStyles) : defaultSiteStyles();
+      const styles = row ? normaliseStyles(JSON.parse(row.styles) as Partial<SiteStyles>) : defaultSiteStyles();
       const r = applyStyleChanges(styles, changes);
       if (!r.ok || !r.styles) throw badRequest(r.message!, r.errors);
       const text = canonicalJson(r.styles);

@@ -5,10 +5,11 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderIsland } from '../../web/ssr.js';
-import { schema } from '../../db/index.js';
 import { captchaFor } from '../captcha/index.js';
 import { FormsService, captchaActionOf, publicForm } from './service.js';
 import type { PageFields } from '../../core/forms.js';
+import { websiteJson } from '../pages/context.js';
+import { siteStylesHead } from '../editor/index.js';
 
 export interface FormHtmlOptions {
   page?: PageFields;
@@ -56,17 +57,25 @@ function esc(s: string): string {
 
 /** A page in the site layout (title, theme stylesheet and the client bundle) around `mainContent`. */
 async function layout(app: FastifyInstance, reply: FastifyReply, status: number, title: string, mainContent: string) {
-  const list = await app.database.db.select({ title: schema.websites.title, locale: schema.websites.locale }).from(schema.websites).limit(1);
-  const w = list[0] ?? { title: 'Tessera', locale: 'en-US' };
+  const { websites } = app.services;
+  const site = await websites.get();
+  const website = websiteJson(site, websites);
   const client = app.services.assets.tags('site', reply.request.cspNonce());
   const html = app.services.theme.render(
     'site.region',
     {
-      website: { siteTitle: w.title, language: w.locale },
+      website,
       navigation: { mainNav: [] },
       pageType: 1,
       mainContent,
-      tessera: { headers: `<link rel="stylesheet" href="/theme/site.css">${client.head}`, footers: client.body, cartPill: '', title: esc(`${title} — ${w.title}`) },
+      tessera: {
+        headers: `<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}`,
+        footers: client.body,
+        cartPill: '',
+        title: esc(`${title} — ${site.title}`),
+        year: new Date().getUTCFullYear(),
+        accentText: website.accentIsDark ? '#ffffff' : '#1f1d1a',
+      },
     },
     {},
   );

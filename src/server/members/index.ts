@@ -33,7 +33,7 @@ declare module 'fastify' {
 }
 
 /** Paths the site lock never stands in front of: the owner's /config, assets and health (the APIs: below). */
-const OPEN_PREFIXES = ['/config', '/assets/', '/theme/', '/health', '/favicon', '/robots.txt'];
+const OPEN_PREFIXES = ['/config', '/assets/', '/theme/', '/site-fonts/', '/health', '/favicon', '/robots.txt'];
 /**
  * The APIs a visitor of a locked site may still call without the unlock: the unlock itself and the
  * member calls (which run the access check themselves), the owner's sign-in, the visitor's own cart,

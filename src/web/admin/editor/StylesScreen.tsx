@@ -2,11 +2,27 @@
  * /config/styles: site styles. A colour palette, colour themes (the dark-colour test picks the text
  * colour when a theme leaves it automatic) and fonts by usage category (headings, body, buttons).
  * Only the dirty paths (what the owner changed) are sent; a save after someone else's is refused
- * with a message and a Reload action.
+ * with a message and a Reload action. Issue #27: fonts come from the site's own font library (previewed
+ * in place, loaded from /site-fonts/), and primary buttons and spacing are styled here too.
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../client/api.js';
-import { DIRTY_PATHS, FONT_USAGE_CATEGORIES, dirtyPaths, textColourOn, type ColourTheme, type FontUsage, type SiteStyles } from '../../../core/site-styles.js';
+import {
+  BUTTON_FILLS,
+  BUTTON_SHAPES,
+  DIRTY_PATHS,
+  FONT_USAGE_CATEGORIES,
+  SPACING_SCALES,
+  dirtyPaths,
+  textColourOn,
+  type ButtonFill,
+  type ButtonShape,
+  type ColourTheme,
+  type FontUsage,
+  type SiteStyles,
+  type SpacingScale,
+} from '../../../core/site-styles.js';
+import { FONT_LIBRARY, SYSTEM_FONTS, firstFamily, libraryFontOf, nearestWeight } from '../../../core/font-library.js';
 import { editor as editorMessages } from '../../../core/messages.js';
 import { LoadFailed } from './PagesScreen.js';
 import { EDITOR_CSS } from './styles.js';
@@ -26,6 +42,44 @@ const PALETTE_LABELS: Record<keyof SiteStyles['colors']['palette'], string> = {
 
 const USAGE_LABELS: Record<FontUsage, string> = { headings: 'Headings', body: 'Body text', buttons: 'Buttons' };
 const WEIGHTS = [100, 200, 300, 400, 500, 600, 700, 800, 900];
+const SHAPE_LABELS: Record<ButtonShape, string> = { pill: 'Pill', rounded: 'Rounded', square: 'Square' };
+const FILL_LABELS: Record<ButtonFill, string> = { solid: 'Solid', outline: 'Outline' };
+const SPACING_LABELS: Record<SpacingScale, string> = { compact: 'Compact', comfortable: 'Comfortable', spacious: 'Spacious' };
+const BUTTON_RADIUS: Record<ButtonShape, string> = { pill: '99px', rounded: '8px', square: '0' };
+
+/** The weights a family offers on screen: a library family's shipped weights, any weight for system fonts. */
+function weightsOf(family: string): number[] {
+  const f = libraryFontOf(family);
+  return f ? [...f.weights] : WEIGHTS;
+}
+
+/**
+ * Loads the preview faces of the library (every family at 400 and 700, plus the weights chosen) from the
+ * site itself, and reports a family whose preview could not be loaded.
+ */
+function useFontPreviews(uses: Array<{ family: string; weight: number }>) {
+  const extra = [...new Set(uses.flatMap((u) => {
+    const f = libraryFontOf(u.family);
+    return f ? [`${f.id}-${nearestWeight(f, u.weight)}`] : [];
+  }))].sort();
+  const href = `/site-fonts/library.css${extra.length ? `?w=${extra.join(',')}` : ''}`;
+  const [loaded, setLoaded] = useState('');
+  const [failed, setFailed] = useState(false);
+  const key = uses.map((u) => `${u.family}@${u.weight}`).join('|');
+  useEffect(() => {
+    // Once the stylesheet is in, ask for each chosen library face; one that loads nothing failed.
+    if (loaded !== href || typeof document === 'undefined' || !document.fonts) return;
+    let live = true;
+    const wanted = uses.filter((u) => libraryFontOf(u.family));
+    Promise.all(wanted.map((u) => document.fonts.load(`${u.weight} 16px "${firstFamily(u.family)}"`, 'Aa').then((list) => list.length > 0)))
+      .then((ok) => live && setFailed(ok.some((x) => !x)))
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [key, href, loaded]);
+  return { href, failed, onLoad: () => setLoaded(href), onError: () => setFailed(true) };
+}
 
 /** Reads a dirty path's value out of the styles ('colors.palette' -> styles.colors.palette). */
 function valueAt(styles: SiteStyles, path: string): unknown {
@@ -55,6 +109,7 @@ export function StylesScreen() {
     );
   }, []);
   useEffect(load, [load]);
+  const previews = useFontPreviews(draft ? FONT_USAGE_CATEGORIES.map((u) => draft.fonts.usageCategories[u]) : []);
 
   if (loadError) {
     return (
@@ -96,12 +151,17 @@ export function StylesScreen() {
     }
   }
 
-  const families = [...new Set([...draft.fonts.themes.flatMap((t) => [t.headings, t.body, t.buttons]), ...FONT_USAGE_CATEGORIES.map((u) => draft.fonts.usageCategories[u].family)])];
-  const fontName = (f: string) => f.split(',')[0]!.replace(/["']/g, '').trim();
+  const known = new Set<string>([...FONT_LIBRARY.map((f) => f.stack), ...SYSTEM_FONTS.map((f) => f.stack)]);
+  // Families saved before the library (or in font themes) stay choosable under their own name.
+  const others = [...new Set([...draft.fonts.themes.flatMap((t) => [t.headings, t.body, t.buttons]), ...FONT_USAGE_CATEGORIES.map((u) => draft.fonts.usageCategories[u].family)])].filter((f) => !known.has(f));
+  const button = draft.buttons.primary;
+  const accent = draft.colors.palette.accent;
+  const btnFont = draft.fonts.usageCategories.buttons;
 
   return (
     <>
       <style>{EDITOR_CSS}</style>
+      <link rel="stylesheet" href={previews.href} onLoad={previews.onLoad} onError={previews.onError} />
       <h1>Site styles</h1>
       {conflict ? (
         <div role="alert" className="ed-alert">
@@ -197,18 +257,46 @@ export function StylesScreen() {
                 <legend>{USAGE_LABELS[u]}</legend>
                 <label className="ed-field">
                   {USAGE_LABELS[u]} font
-                  <select value={f.family} onChange={(e) => edit((s) => void (s.fonts.usageCategories[u].family = e.target.value))}>
-                    {families.map((fam) => (
-                      <option key={fam} value={fam}>
-                        {fontName(fam)}
-                      </option>
-                    ))}
+                  <select
+                    value={f.family}
+                    onChange={(e) =>
+                      edit((s) => {
+                        const c = s.fonts.usageCategories[u];
+                        c.family = e.target.value;
+                        const lib = libraryFontOf(c.family);
+                        if (lib) c.weight = nearestWeight(lib, c.weight);
+                      })
+                    }
+                  >
+                    <optgroup label="Font library (served by this site)">
+                      {FONT_LIBRARY.map((lib) => (
+                        <option key={lib.id} value={lib.stack}>
+                          {lib.name} ({lib.category})
+                        </option>
+                      ))}
+                    </optgroup>
+                    <optgroup label="System fonts">
+                      {SYSTEM_FONTS.map((sys) => (
+                        <option key={sys.stack} value={sys.stack}>
+                          {sys.name}
+                        </option>
+                      ))}
+                    </optgroup>
+                    {others.length ? (
+                      <optgroup label="Other">
+                        {others.map((fam) => (
+                          <option key={fam} value={fam}>
+                            {firstFamily(fam)}
+                          </option>
+                        ))}
+                      </optgroup>
+                    ) : null}
                   </select>
                 </label>
                 <label className="ed-field">
                   {USAGE_LABELS[u]} weight
                   <select value={f.weight} onChange={(e) => edit((s) => void (s.fonts.usageCategories[u].weight = Number(e.target.value)))}>
-                    {WEIGHTS.map((w) => (
+                    {weightsOf(f.family).map((w) => (
                       <option key={w} value={w}>
                         {w}
                       </option>
@@ -219,10 +307,71 @@ export function StylesScreen() {
                   {USAGE_LABELS[u]} size (rem)
                   <input type="number" min={0.5} max={6} step={0.05} value={f.size} onChange={(e) => edit((s) => void (s.fonts.usageCategories[u].size = Number(e.target.value)))} />
                 </label>
-                <p style={{ fontFamily: f.family, fontWeight: f.weight, fontSize: `${f.size}rem`, margin: 0 }}>{u === 'buttons' ? 'Add To Cart' : 'The quick brown fox'}</p>
+                <p className="ed-font-preview" style={{ fontFamily: f.family, fontWeight: f.weight, fontSize: `${f.size}rem`, margin: 0 }}>
+                  {u === 'buttons' ? 'Add To Cart' : 'The quick brown fox jumps over the lazy dog'}
+                </p>
               </fieldset>
             );
           })}
+        </fieldset>
+        {previews.failed ? <p role="alert">{editorMessages.FONT_PREVIEW_FAILED}</p> : null}
+        <fieldset className="admin-card">
+          <legend>Buttons</legend>
+          <label className="ed-field">
+            Button shape
+            <select value={button.shape} onChange={(e) => edit((s) => void (s.buttons.primary.shape = e.target.value as ButtonShape))}>
+              {BUTTON_SHAPES.map((v) => (
+                <option key={v} value={v}>
+                  {SHAPE_LABELS[v]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="ed-field">
+            Button fill
+            <select value={button.fill} onChange={(e) => edit((s) => void (s.buttons.primary.fill = e.target.value as ButtonFill))}>
+              {BUTTON_FILLS.map((v) => (
+                <option key={v} value={v}>
+                  {FILL_LABELS[v]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="ed-check">
+            <input type="checkbox" checked={button.uppercase} onChange={(e) => edit((s) => void (s.buttons.primary.uppercase = e.target.checked))} />
+            Uppercase button text
+          </label>
+          <p style={{ margin: 0 }}>
+            <span
+              className="ed-button-preview"
+              style={{
+                display: 'inline-block',
+                padding: '10px 20px',
+                borderRadius: BUTTON_RADIUS[button.shape],
+                background: button.fill === 'solid' ? accent : 'transparent',
+                color: button.fill === 'solid' ? textColourOn(accent) : accent,
+                border: button.fill === 'solid' ? '2px solid transparent' : `2px solid ${accent}`,
+                textTransform: button.uppercase ? 'uppercase' : 'none',
+                fontFamily: btnFont.family,
+                fontWeight: btnFont.weight,
+              }}
+            >
+              Add To Cart
+            </span>
+          </p>
+        </fieldset>
+        <fieldset className="admin-card">
+          <legend>Spacing</legend>
+          <label className="ed-field">
+            Spacing scale
+            <select value={draft.spacing.scale} onChange={(e) => edit((s) => void (s.spacing.scale = e.target.value as SpacingScale))}>
+              {SPACING_SCALES.map((v) => (
+                <option key={v} value={v}>
+                  {SPACING_LABELS[v]}
+                </option>
+              ))}
+            </select>
+          </label>
         </fieldset>
         <p>{dirty.length ? `Changed: ${dirty.length} of ${DIRTY_PATHS.length} style groups.` : 'No changes.'}</p>
         <button type="submit" disabled={busy || dirty.length === 0 || !!conflict}>
