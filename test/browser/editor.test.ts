@@ -299,7 +299,7 @@ describe('page editor in Chromium', () => {
     const form = page.getByRole('form', { name: 'Site styles' });
     await form.getByLabel('Accent', { exact: true }).fill('#aa3300');
     await form.getByLabel('Headings weight').selectOption('800');
-    expect(await form.getByText('Changed: 2 of 6 style groups.').isVisible()).toBe(true);
+    expect(await form.getByText('Changed: 2 of 8 style groups.').isVisible()).toBe(true);
     const sent = page.waitForRequest((r) => r.url().endsWith('/api/editor/styles') && r.method() === 'PUT');
     await form.getByRole('button', { name: 'Save styles' }).click();
     const body = (await sent).postDataJSON() as { changes: Record<string, unknown> };

@@ -60,7 +60,7 @@ export function fontFaceCss(id: string, weight: number): string {
       if (!woff2) continue;
       const kept = body
         .split(';')
-        .map((d) => d.trim())
+        .map((d) => d.trim().replace(/^([a-z-]+)\s*:\s*/, '$1:'))
         .filter((d) => d && !d.startsWith('src:'));
       kept.push(`src:url(/site-fonts/${id}/${pkg.version}/${woff2[1]}) format('woff2')`);
       rules.push(`@font-face{${kept.join(';')}}`);

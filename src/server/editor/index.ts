@@ -157,7 +157,7 @@ export async function pageLayoutHtml(app: FastifyInstance, req: FastifyRequest, 
 export async function siteStylesHead(app: FastifyInstance, websiteId: string): Promise<string> {
   const area = areas.get(app.database);
   if (!area) return '';
-  const load = () => area.editor.getStyles(websiteId).then(({ styles, version }) => (version > 0 ? `<style id="ts-site-styles">${siteFontFacesCss(styles)}\n${siteStylesCss(styles)}</style>` : ''));
+  const load = () => area.editor.getStyles(websiteId).then(({ styles, version }) => (version > 0 ? `<style id="ts-site-styles">${[siteFontFacesCss(styles), siteStylesCss(styles)].filter(Boolean).join('\n')}</style>` : ''));
   // Per content version in a page request (site_styles writes move it); elsewhere for a second.
   if (app.siteCache.inScope()) return app.siteCache.get('site-styles-head', websiteId, load);
   const now = Date.now();
