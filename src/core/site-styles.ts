@@ -359,3 +359,38 @@ export function siteStylesCss(styles: SiteStyles): string {
     'button,.sqs-block-button-element{font-family:var(--ts-font-buttons);font-weight:var(--ts-weight-buttons)}',
   ].join('\n');
 }
+
+/** Inline styles of the site's HTML emails: the body text and the call-to-action button. */
+export interface EmailLook {
+  body: string;
+  button: string;
+}
+
+/** The emails' look until an owner saves site styles. */
+export const DEFAULT_EMAIL_LOOK: EmailLook = Object.freeze({
+  body: 'font-family:system-ui,sans-serif;line-height:1.5;color:#1d1d1f',
+  button: 'display:inline-block;padding:10px 16px;background:#1d1d1f;color:#fff;text-decoration:none;border-radius:6px',
+});
+
+/**
+ * The emails' look from saved site styles: body and button fonts (mail programs that cannot load the
+ * site's fonts fall back along the same lists), the accent as the button colour, the button shape.
+ * Fit for a style="" attribute: colours are checked hex values and font lists cannot hold `"`, `<` or
+ * `&` (their double quotes become single ones).
+ */
+export function emailLook(styles: SiteStyles | null): EmailLook {
+  if (!styles) return DEFAULT_EMAIL_LOOK;
+  const f = styles.fonts.usageCategories;
+  const q = (list: string) => list.replace(/"/g, "'");
+  const p = styles.colors.palette;
+  const b = styles.buttons.primary;
+  const solid = b.fill === 'solid';
+  return {
+    body: `font-family:${q(f.body.family)};line-height:1.5;color:#1d1d1f`,
+    button:
+      `display:inline-block;padding:10px 16px;font-family:${q(f.buttons.family)};font-weight:${f.buttons.weight};` +
+      `background:${solid ? p.accent : 'transparent'};color:${solid ? textColourOn(p.accent) : p.accent};` +
+      `border:2px solid ${p.accent};text-decoration:none;border-radius:${BUTTON_RADIUS[b.shape]}` +
+      (b.uppercase ? ';text-transform:uppercase' : ''),
+  };
+}

@@ -3,6 +3,8 @@ import { DB_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { FONT_LIBRARY } from '../../src/core/font-library.js';
 import { platform as pm } from '../../src/core/messages.js';
+import { emailLookFor } from '../../src/server/editor/email-look.js';
+import { DEFAULT_EMAIL_LOOK } from '../../src/core/site-styles.js';
 
 const API = '/api/editor';
 const PRODUCT = '/shop/p/linen-camp-shirt';
@@ -39,6 +41,8 @@ describe.each(DB_KINDS)('site styles everywhere on %s', (kind) => {
     expect(t.app.pageCache.stats.hits).toBe(hitsBefore + 1);
     expect(before).not.toContain('ts-site-styles');
 
+    const siteId = (await t.app.services.websites.get()).id;
+    expect(await emailLookFor(t.database.db, siteId)).toEqual(DEFAULT_EMAIL_LOOK);
     const { styles, version } = (await owner.get(`${API}/styles`)).json();
     // Styles saved before issue #27 read back with the default button style and spacing.
     expect(styles.buttons).toEqual({ primary: { shape: 'pill', fill: 'solid', uppercase: false } });
@@ -54,6 +58,8 @@ describe.each(DB_KINDS)('site styles everywhere on %s', (kind) => {
       },
     });
     expect(r.statusCode, r.body).toBe(200);
+    // The site's emails take the saved look (accent button, square, the buttons font).
+    expect((await emailLookFor(t.database.db, siteId)).button).toContain("font-weight:700;background:#aa3300;color:#ffffff;border:2px solid #aa3300;text-decoration:none;border-radius:0;text-transform:uppercase");
 
     const formResult = await new Visitor(t.app).send('POST', '/api/form/submit/no-such-form', 'name=x', { headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } });
     expect(formResult.headers['content-type']).toMatch(/^text\/html/);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyStyleChanges, defaultSiteStyles, normaliseStyles, tokensCss, type SiteStyles } from '../../src/core/site-styles.js';
+import { applyStyleChanges, DEFAULT_EMAIL_LOOK, defaultSiteStyles, emailLook, normaliseStyles, tokensCss, type SiteStyles } from '../../src/core/site-styles.js';
+import { newsletterConfirmationEmail } from '../../src/server/engagement/emails.js';
 import { FONT_LIBRARY, firstFamily, fontFacesNeeded, libraryFontOf, nearestWeight } from '../../src/core/font-library.js';
 import { fontFaceCss, siteFontFacesCss } from '../../src/server/editor/fonts.js';
 
@@ -66,5 +67,23 @@ describe('font library', () => {
     expect(fontFaceCss('inter', 950)).toBe('');
     // System fonts need no @font-face at all.
     expect(siteFontFacesCss(defaultSiteStyles())).toBe('');
+  });
+});
+
+describe('the look of the site emails', () => {
+  it('takes the accent, button shape and fonts of saved styles, fit for a style attribute; the default look until then', () => {
+    expect(emailLook(null)).toBe(DEFAULT_EMAIL_LOOK);
+    const s = defaultSiteStyles();
+    s.colors.palette.accent = '#aa3300';
+    s.fonts.usageCategories.buttons.family = font('lora').stack;
+    s.buttons.primary = { shape: 'square', fill: 'solid', uppercase: true };
+    const look = emailLook(s);
+    expect(look.button).toContain('background:#aa3300;color:#ffffff;');
+    expect(look.button).toContain("font-family:'Lora', Georgia, 'Times New Roman', serif;");
+    expect(look.button).toContain('border-radius:0;text-transform:uppercase');
+    expect(look.button + look.body).not.toMatch(/["<>&]/);
+    const mail = newsletterConfirmationEmail({ storeName: 'Shop', listName: 'News', confirmUrl: 'https://example.com/c', look });
+    expect(mail.html).toContain(`<a href="https://example.com/c" style="${look.button}">Confirm subscription</a>`);
+    expect(newsletterConfirmationEmail({ storeName: 'Shop', listName: 'News', confirmUrl: 'https://example.com/c' }).html).toContain(`style="${DEFAULT_EMAIL_LOOK.button}"`);
   });
 });

@@ -21,6 +21,7 @@ import { isValidEmail } from '../../core/forms.js';
 import { EMAIL_MAX_LENGTH, EMAIL_MIN_LENGTH } from '../../core/constants.js';
 import { engagement as m, forms as fm } from '../../core/messages.js';
 import { newsletterConfirmationEmail } from './emails.js';
+import { emailLookFor } from '../editor/email-look.js';
 
 export const UNSUBSCRIBE_PATH = '/newsletter/unsubscribe';
 export const CONFIRM_PATH = '/newsletter/confirm';
@@ -227,7 +228,7 @@ export class MailingLists {
       const site = await rows<{ title: string }>(tx, sql`SELECT title FROM websites WHERE id = ${input.websiteId}`);
       const base = await this.origin(tx);
       const token = signMemberToken(await this.keyIn(tx), 'confirm', row.id);
-      const mail = newsletterConfirmationEmail({ storeName: site[0]?.title ?? '', listName: list.name, confirmUrl: `${base}${CONFIRM_PATH}/${token}` });
+      const mail = newsletterConfirmationEmail({ storeName: site[0]?.title ?? '', listName: list.name, confirmUrl: `${base}${CONFIRM_PATH}/${token}`, look: await emailLookFor(tx, input.websiteId) });
       await this.mailer.enqueue(tx, { kind: CONFIRM_MAIL_KIND, to: email, ...mail, ref: `newsletter-confirm:${row.id}` });
       confirmationSent = true;
     }

@@ -1,4 +1,5 @@
 /** The back-in-stock email, in the sign-up's language (English when the language has no translation). */
+import { DEFAULT_EMAIL_LOOK, type EmailLook } from '../../core/site-styles.js';
 
 export interface RestockEmailInput {
   storeName: string;
@@ -8,6 +9,8 @@ export interface RestockEmailInput {
   productUrl: string;
   unsubscribeUrl: string;
   language?: string | null;
+  /** The site's email look from its site styles (server/editor/email-look.ts); the default look when absent. */
+  look?: EmailLook;
 }
 
 interface Strings {
@@ -68,6 +71,7 @@ function esc(s: string): string {
 }
 
 export function restockEmail(input: RestockEmailInput): { subject: string; text: string; html: string } {
+  const look = input.look ?? DEFAULT_EMAIL_LOOK;
   const s = stringsFor(input.language);
   const item = input.variantText ? `${input.productTitle} (${input.variantText})` : input.productTitle;
   const plain = { product: input.productTitle, item, store: input.storeName };
@@ -85,9 +89,9 @@ export function restockEmail(input: RestockEmailInput): { subject: string; text:
   ].join('\n');
   const body =
     `<!doctype html><html lang="${s.lang}"><head><meta charset="utf-8"><title>${esc(subject)}</title></head>` +
-    `<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1d1d1f">` +
+    `<body style="${look.body}">` +
     `<p>${fill(s.intro, html)}</p>` +
-    `<p><a href="${esc(input.productUrl)}" style="display:inline-block;padding:10px 16px;background:#1d1d1f;color:#fff;text-decoration:none;border-radius:6px">${esc(s.cta)}</a></p>` +
+    `<p><a href="${esc(input.productUrl)}" style="${look.button}">${esc(s.cta)}</a></p>` +
     `<hr><p style="font-size:13px;color:#555">${fill(s.why, html)} <a href="${esc(input.unsubscribeUrl)}">${esc(s.unsubscribe)}</a></p>` +
     `</body></html>`;
   return { subject, text, html: body };

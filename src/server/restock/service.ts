@@ -22,6 +22,7 @@ import { ProductType } from '../../core/enums.js';
 import { restockEmail } from './emails.js';
 import { restockSettingsOf, type RestockSettings } from './settings.js';
 import { decodeCursor, encodeCursor, signUnsubscribeToken, unsubscribeKey, verifyUnsubscribeToken, type Keyset } from './tokens.js';
+import { emailLookFor } from '../editor/email-look.js';
 
 export const SEND_JOB = 'restock.send';
 const SEND_JOB_ATTEMPTS = 8;
@@ -530,6 +531,7 @@ export class RestockService {
           sql`SELECT c.url_id, c.type, i.url_id AS item_url_id FROM items i JOIN collections c ON c.id = i.collection_id WHERE i.id = ${s.product_id}`,
         ))[0];
         const productUrl = origin + (c ? itemUrl({ urlId: c.url_id, type: c.type }, { urlId: c.item_url_id }) : '/');
+        const look = await emailLookFor(tx, s.website_id);
         await this.mailer.enqueue(
           tx,
           claimed.map((row): OutgoingMail & { headers: Record<string, string> } => {
@@ -541,6 +543,7 @@ export class RestockService {
               productUrl,
               unsubscribeUrl,
               language: row.language ?? site.locale,
+              look,
             });
             return {
               kind: MAIL_KIND,

@@ -1,4 +1,5 @@
 /** The review request email: sent some time after an order is delivered, with the reviews request page's link. */
+import { DEFAULT_EMAIL_LOOK, type EmailLook } from '../../core/site-styles.js';
 
 export interface ReviewRequestEmailInput {
   storeName: string;
@@ -6,6 +7,8 @@ export interface ReviewRequestEmailInput {
   orderNumber: number;
   productTitles: string[];
   reviewUrl: string;
+  /** The site's email look from its site styles (server/editor/email-look.ts); the default look when absent. */
+  look?: EmailLook;
 }
 
 function esc(s: string): string {
@@ -26,6 +29,7 @@ function fill(t: string, v: Record<string, string>): string {
 }
 
 export function reviewRequestEmail(input: ReviewRequestEmailInput): { subject: string; text: string; html: string } {
+  const look = input.look ?? DEFAULT_EMAIL_LOOK;
   const t = REVIEW_EMAIL_TEXT;
   const plain = { store: input.storeName, name: input.buyerName, order: String(input.orderNumber) };
   const html = { store: esc(input.storeName), name: esc(input.buyerName), order: String(input.orderNumber) };
@@ -34,10 +38,10 @@ export function reviewRequestEmail(input: ReviewRequestEmailInput): { subject: s
   const text = [fill(greeting, plain), '', fill(t.intro, plain), '', ...input.productTitles.map((p) => `- ${p}`), '', `${t.cta}: ${input.reviewUrl}`, '', '--', fill(t.why, plain), ''].join('\n');
   const body =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(subject)}</title></head>` +
-    `<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1d1d1f">` +
+    `<body style="${look.body}">` +
     `<p>${fill(greeting, html)}</p><p>${fill(t.intro, html)}</p>` +
     `<ul>${input.productTitles.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>` +
-    `<p><a href="${esc(input.reviewUrl)}" style="display:inline-block;padding:10px 16px;background:#1d1d1f;color:#fff;text-decoration:none;border-radius:6px">${esc(t.cta)}</a></p>` +
+    `<p><a href="${esc(input.reviewUrl)}" style="${look.button}">${esc(t.cta)}</a></p>` +
     `<hr><p style="font-size:13px;color:#555">${fill(t.why, html)}</p>` +
     `</body></html>`;
   return { subject, text, html: body };

@@ -25,6 +25,7 @@ import { linkKey, signLink, verifyLink } from './tokens.js';
 import { reviewSettingsOf } from './settings.js';
 import { reviewRequestEmail } from './emails.js';
 import { audit } from '../platform/audit.js';
+import { emailLookFor } from '../editor/email-look.js';
 
 export const REVIEW_REQUEST_JOB = 'reviews:request';
 export const REVIEW_LINK_PURPOSE = 'review-request';
@@ -133,7 +134,7 @@ export class ReviewService {
     return this.db.transaction(async (tx) => {
       const r = await rows<Obj>(
         tx,
-        sql`select q.id, q.status, q.email, o.status as order_status, o.order_number, o.items, o.shipping_address, w.title as store_name, w.settings as site_settings
+        sql`select q.id, q.website_id, q.status, q.email, o.status as order_status, o.order_number, o.items, o.shipping_address, w.title as store_name, w.settings as site_settings
             from review_requests q join orders o on o.id = q.order_id join websites w on w.id = q.website_id
             where q.id = ${requestId} for update of q`,
       );
@@ -154,6 +155,7 @@ export class ReviewService {
         orderNumber: Number(q.order_number),
         productTitles: titles,
         reviewUrl: `${await this.origin(tx)}${REVIEW_REQUEST_PATH}/${signLink(key, REVIEW_LINK_PURPOSE, requestId)}`,
+        look: await emailLookFor(tx, String(q.website_id)),
       });
       await this.mailer.enqueue(tx, { kind: 'review-request', to: String(q.email), subject: mail.subject, text: mail.text, html: mail.html, ref: requestId });
       await tx.execute(sql`update review_requests set status = 'sent', sent_at = now() where id = ${requestId}`);
