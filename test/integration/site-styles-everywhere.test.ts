@@ -60,6 +60,9 @@ describe.each(DB_KINDS)('site styles everywhere on %s', (kind) => {
     expect(r.statusCode, r.body).toBe(200);
     // The site's emails take the saved look (accent button, square, the buttons font).
     expect((await emailLookFor(t.database.db, siteId)).button).toContain("font-weight:700;background:#aa3300;color:#ffffff;border:2px solid #aa3300;text-decoration:none;border-radius:0;text-transform:uppercase");
+    const preview = await owner.get('/api/config/engagement/emails/newsletter-confirmation');
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json().email.html).toContain('background:#aa3300;color:#ffffff;');
 
     const formResult = await new Visitor(t.app).send('POST', '/api/form/submit/no-such-form', 'name=x', { headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } });
     expect(formResult.headers['content-type']).toMatch(/^text\/html/);

@@ -67,6 +67,7 @@ export function registerBuiltinPreviews(): void {
         variantText: 'Size: M, Color: Navy',
         productUrl: `${ctx.origin}/shop/p/linen-shirt`,
         unsubscribeUrl: `${ctx.origin}/restock/unsubscribe/sample`,
+        look: ctx.look,
       }),
   });
 
@@ -93,7 +94,7 @@ export function registerBuiltinPreviews(): void {
 
   registerEmailPreview('newsletter-confirmation', {
     label: 'Newsletter confirmation',
-    render: (ctx) => newsletterConfirmationEmail({ storeName: ctx.storeName, listName: 'Newsletter', confirmUrl: `${ctx.origin}${CONFIRM_PATH}/sample` }),
+    render: (ctx) => newsletterConfirmationEmail({ storeName: ctx.storeName, listName: 'Newsletter', confirmUrl: `${ctx.origin}${CONFIRM_PATH}/sample`, look: ctx.look }),
   });
 }
 

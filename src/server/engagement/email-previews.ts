@@ -20,6 +20,7 @@
  *   (list) and GET /api/config/engagement/emails/:name (one rendered email).
  */
 import type { FastifyInstance } from 'fastify';
+import type { EmailLook } from '../../core/site-styles.js';
 
 export interface EmailPreviewContext {
   app: FastifyInstance;
@@ -28,6 +29,8 @@ export interface EmailPreviewContext {
   origin: string;
   currency: string;
   now: number;
+  /** The look of the site's emails from its saved site styles (issue #27). */
+  look?: EmailLook;
 }
 
 export interface RenderedEmail {

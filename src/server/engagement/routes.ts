@@ -31,6 +31,7 @@ import { cookieBannerSchema, popupSchema, type EngagementSettingsService } from 
 import { CONFIRM_PATH, UNSUBSCRIBE_PATH, emailProblem, type MailingLists } from './lists.js';
 import { emailPreview, emailPreviewNames } from './email-previews.js';
 import { sendNewsletterPage, type NewsletterPage } from './pages.js';
+import { emailLookFor } from '../editor/email-look.js';
 
 export const API = '/api/config/engagement';
 export const SIGN_UP_PATH = '/api/engagement/newsletter';
@@ -237,7 +238,7 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     const p = emailPreview(req.params.name);
     if (!p) throw new HttpError(404, m.PREVIEW_NOT_FOUND);
     const w = await site();
-    const email = await p.render({ app, storeName: w.title, origin: await app.emailOrigin(), currency: w.currency, now: Date.now() });
+    const email = await p.render({ app, storeName: w.title, origin: await app.emailOrigin(), currency: w.currency, now: Date.now(), look: await emailLookFor(app.database.db, w.id) });
     return { name: req.params.name, label: p.label, pageType: PageType.COMMERCE_EMAIL_PREVIEW, email: { subject: email.subject, text: email.text, html: email.html ?? null } };
   });
 }

@@ -18,6 +18,7 @@ registerEmailPreview('review-request', {
       orderNumber: 1001,
       productTitles: ['Ceramic Pour-Over Set', 'Engraved Walnut Cutting Board'],
       reviewUrl: `${ctx.origin}${REVIEW_REQUEST_PATH}/000000000000000000000000.sample-link-for-the-preview-only`,
+      look: ctx.look,
     }),
 });
 
