@@ -312,3 +312,24 @@ export async function orderLinks(app: FastifyInstance): Promise<OrderLinks> {
   await checkout.loadSecret();
   return { statusPath: (id) => checkout.statusPath(id), downloadPath: (id, i) => checkout.downloadPath(id, i) };
 }
+
+/**
+ * The checkout state a signed-in customer starts from: what they already entered wins; an empty email is the
+ * account's, an empty address the saved one asked for (`?address=` from the account page) or the default.
+ */
+export async function prefillFromAccount<S extends { email?: string; shippingAddress?: Record<string, string | undefined> | null }>(
+  app: FastifyInstance,
+  u: SiteUser | null,
+  state: S,
+  addressId?: string,
+): Promise<S> {
+  if (!u) return state;
+  const out = { ...state };
+  if (!out.email) out.email = u.email;
+  const has = out.shippingAddress && Object.values(out.shippingAddress).some((v) => typeof v === 'string' && v.trim() !== '');
+  if (!has || addressId) {
+    const a = await (await accountData(app)).checkoutAddress(u, addressId);
+    if (a && (!has || a.id === addressId)) out.shippingAddress = { name: a.name, line1: a.line1, line2: a.line2, city: a.city, region: a.region, postalCode: a.postalCode, country: a.country };
+  }
+  return out;
+}

@@ -711,22 +711,26 @@ function Account({ user, languages, dashboard, crumb, done, formError }: { user:
             </select>
           </label>
         ) : null}
-        <label className="account-form__check">
-          <input type="checkbox" checked={keepCart} onChange={(e) => setKeepCart(e.target.checked)} /> Keep my cart on this device
-        </label>
-        <button
-          type="button"
-          className="account-button account-button--quiet"
-          disabled={s.busy}
-          onClick={() =>
+        <form
+          method="post"
+          action="/api/site-users/account/sign-out"
+          className="account-signout"
+          onSubmit={(e) => {
+            e.preventDefault();
             void s.run(async () => {
               await signOut(keepCart);
               window.location.assign('/account/login');
-            })
-          }
+            });
+          }}
         >
-          Sign out
-        </button>
+          <Crumb crumb={crumb} />
+          <label className="account-form__check">
+            <input type="checkbox" name="cloneCart" value="true" checked={keepCart} onChange={(e) => setKeepCart(e.target.checked)} /> Keep my cart on this device
+          </label>
+          <button type="submit" className="account-button account-button--quiet" disabled={s.busy}>
+            Sign out
+          </button>
+        </form>
       </section>
     </div>
   );
