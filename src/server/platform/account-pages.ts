@@ -14,6 +14,7 @@ import { siteUserMessages } from './site-users.js';
 import type { AccountMode, AccountPageProps } from '../../web/islands/AccountPage.js';
 import { nonceScripts } from '../plugins/csp.js';
 import { ACCOUNT_DONE, accountData, orderLinks } from './account-data.js';
+import { siteStylesHead } from '../editor/index.js';
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -74,10 +75,13 @@ export async function accountPage(app: FastifyInstance, req: FastifyRequest, rep
     const injection = (site.settings.codeInjection ?? {}) as { header?: string; footer?: string };
     const mainContent = `<section class="account-page">${renderIsland('AccountPage', props as unknown as Record<string, unknown>)}</section>`;
     const tessera = {
-      headers: `<link rel="stylesheet" href="/theme/site.css"><link rel="stylesheet" href="/theme/account.css">${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
+      // The site's saved styles (colours and fonts as CSS variables) reach the account pages as every page.
+      headers: `<link rel="stylesheet" href="/theme/site.css"><link rel="stylesheet" href="/theme/account.css">${await siteStylesHead(app, site.id)}${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
       footers: `${client.body}${nonceScripts(injection.footer ?? '', nonce)}`,
       cartPill: renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 }),
       title: esc(`${TITLES[mode]} — ${site.title}`),
+      // Text on the accent colour (buttons), as the page pipeline sets it: white on a dark accent.
+      accentText: (context.website as { accentIsDark: boolean }).accentIsDark ? '#ffffff' : '#1f1d1a',
     };
     const renderOpts = { locale: site.locale, timeZone: site.timeZone, renderer: commerceWidgets({ currency: site.currency, settings: websites.storeSettings(site) }) };
     const html = theme.render('site.region', { ...context, mainContent, tessera }, renderOpts);

@@ -393,8 +393,8 @@ function Orders({ d, crumb, formError }: { d: AccountDashboard; crumb?: string; 
                 {o.canReorder ? (
                   <form method="post" action={ACCOUNT_PAGE_ACTIONS.reorder(o.id)}>
                     <Crumb crumb={crumb} />
-                    <button type="submit" className="account-button" aria-label={`Buy order #${o.orderNumber} again`}>
-                      Buy again
+                    <button type="submit" className="account-button">
+                      Buy again<span className="visually-hidden"> order #{o.orderNumber}</span>
                     </button>
                   </form>
                 ) : null}
@@ -631,8 +631,8 @@ function Restock({ d, crumb, formError }: { d: AccountDashboard; crumb?: string;
                 </span>
                 <form method="post" action={ACCOUNT_PAGE_ACTIONS.removeRestock(r.id)}>
                   <Crumb crumb={crumb} />
-                  <button type="submit" className="account-button account-button--quiet" aria-label={`Stop the restock alert for ${name}`}>
-                    Stop alert
+                  <button type="submit" className="account-button account-button--quiet">
+                    Stop alert<span className="visually-hidden"> for {name}</span>
                   </button>
                 </form>
               </li>
