@@ -173,6 +173,12 @@ describe.each(DB_KINDS)('customer accounts on %s', (kind) => {
     const state = props.view.state;
     expect(state.email).toBe('ada.account@example.com');
     expect(state.shippingAddress).toMatchObject({ name: 'Ada Saved', line1: '5 Saved Way', city: 'Salem', region: 'OR', postalCode: '97301', country: 'US' });
+    // A subscription's order has nothing to put in a cart; a malformed id is a clear 400.
+    const subOrder = (await rows<{ order_id: string }>(t.database.db, sql`select order_id from subscriptions where id = ${adaSubscription}`))[0]!.order_id;
+    const nothing = await ada.v.send('POST', `/api/site-users/account/orders/${subOrder}/reorder`, {}, h(ada));
+    expect(nothing.statusCode).toBe(400);
+    expect(nothing.json().message).toBe(accountMessages.NOTHING_TO_REORDER);
+    expect((await ada.v.send('POST', `/api/site-users/account/orders/${'x'.repeat(65)}/reorder`, {}, h(ada))).statusCode).toBe(400);
     // Bob cannot reorder Ada's order.
     const steal = await bob.v.send('POST', `/api/site-users/account/orders/${adaOrder.id}/reorder`, {}, h(bob));
     expect(steal.statusCode).toBe(404);

@@ -16,7 +16,7 @@ import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { formatMoney } from '../../core/money.js';
-import { ProductType } from '../../core/enums.js';
+import { ProductType, type BillingPeriodUnit } from '../../core/enums.js';
 import { subscriptionPriceText } from '../../core/subscription.js';
 import { forms as formMessages } from '../../core/messages.js';
 import type { SiteUser } from './site-users.js';
@@ -170,10 +170,11 @@ export class AccountData {
       id: String(s.id),
       productName: String(s.title ?? ''),
       orderNumber: num(s.order_number),
+      // An unknown unit reads 'Unavailable' (the core rule checks it).
       priceText: subscriptionPriceText(formatMoney(num(s.price_cents), String(s.currency)), {
-        billingPeriod: { value: num(s.billing_period_value), unit: String(s.billing_period) as 'WEEK' },
+        billingPeriod: { value: num(s.billing_period_value), unit: String(s.billing_period) as BillingPeriodUnit },
         numBillingCycles: num(s.num_billing_cycles),
-      } as never),
+      }),
       status: s.status === 'active' ? 'active' : 'canceled',
       started: iso(s.created),
     }));

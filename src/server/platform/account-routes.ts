@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { isFormPost } from '../plugins/crumb.js';
 import { HttpError, badRequest } from '../errors.js';
 import { parseInput } from './validate.js';
-import { accountData, orderLinks, type AccountData, type AccountDone } from './account-data.js';
+import { accountData, accountMessages, orderLinks, type AccountData, type AccountDone } from './account-data.js';
 import { accountPage } from './account-pages.js';
 import { siteUserMessages, type SiteUser } from './site-users.js';
 import { cartIdent, setCartCookie } from '../commerce/routes.js';
@@ -88,7 +88,7 @@ export async function accountRoutes(app: FastifyInstance) {
           skipped++;
         }
       }
-      if (added === 0) throw badRequest(firstError || 'Nothing from this order can be bought again.');
+      if (added === 0) throw badRequest(firstError || accountMessages.NOTHING_TO_REORDER);
       return { added, skipped, redirect: '/checkout' };
     });
     if (reply.sent || !isFormPost(req) || added === 0) return answer;
