@@ -103,12 +103,12 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
   // ---- The checkout page (201) -------------------------------------------------------------------
 
   const checkoutPage = async (req: FastifyRequest, reply: FastifyReply) => {
-    const q = z.object({ cartToken: str(100).optional(), address: str(64).optional() }).parse(req.query ?? {});
+    const q = z.object({ cartToken: str(100).optional() }).parse(req.query ?? {});
     const site = await websites.get();
     const ref = await refOf(req, q.cartToken);
     const saved = ref?.kind === 'cart' ? await checkout.savedState(ref.id) : {};
-    // A signed-in customer starts from their account: its email and a saved address (platform/account-data.ts).
-    const state = ref ? await prefillFromAccount(app, req.siteUser, saved, q.address) : saved;
+    // A signed-in customer starts from their account: its email and default saved address (platform/account-data.ts).
+    const state = ref ? await prefillFromAccount(app, req.siteUser, saved) : saved;
     const view = await checkout.view(site.id, site.currency, ref, state);
     const settings = websites.storeSettings(site);
     const props: CheckoutPageProps = {

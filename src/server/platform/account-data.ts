@@ -205,10 +205,10 @@ export class AccountData {
     }));
   }
 
-  /** The address checkout starts with: the one asked for, else the default one. */
-  async checkoutAddress(u: SiteUser, id?: string): Promise<SavedAddress | null> {
+  /** The address checkout starts with: the default one. */
+  async checkoutAddress(u: SiteUser): Promise<SavedAddress | null> {
     const all = await this.addresses(u);
-    return (id ? all.find((a) => a.id === id) : undefined) ?? all.find((a) => a.isDefault) ?? all[0] ?? null;
+    return all.find((a) => a.isDefault) ?? all[0] ?? null;
   }
 
   async addAddress(u: SiteUser, input: unknown): Promise<SavedAddress> {
@@ -316,21 +316,20 @@ export async function orderLinks(app: FastifyInstance): Promise<OrderLinks> {
 
 /**
  * The checkout state a signed-in customer starts from: what they already entered wins; an empty email is the
- * account's, an empty address the saved one asked for (`?address=` from the account page) or the default.
+ * account's, an empty address the account's default saved address.
  */
 export async function prefillFromAccount<S extends { email?: string; shippingAddress?: Record<string, string | undefined> | null }>(
   app: FastifyInstance,
   u: SiteUser | null,
   state: S,
-  addressId?: string,
 ): Promise<S> {
   if (!u) return state;
   const out = { ...state };
   if (!out.email) out.email = u.email;
-  const has = out.shippingAddress && Object.values(out.shippingAddress).some((v) => typeof v === 'string' && v.trim() !== '');
-  if (!has || addressId) {
-    const a = await (await accountData(app)).checkoutAddress(u, addressId);
-    if (a && (!has || a.id === addressId)) out.shippingAddress = { name: a.name, line1: a.line1, line2: a.line2, city: a.city, region: a.region, postalCode: a.postalCode, country: a.country };
+  const entered = out.shippingAddress && Object.values(out.shippingAddress).some((v) => typeof v === 'string' && v.trim() !== '');
+  if (!entered) {
+    const a = await (await accountData(app)).checkoutAddress(u);
+    if (a) out.shippingAddress = { name: a.name, line1: a.line1, line2: a.line2, city: a.city, region: a.region, postalCode: a.postalCode, country: a.country };
   }
   return out;
 }
