@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import type { Page } from 'playwright-core';
 import { sql } from 'drizzle-orm';
 import { launchBrowser, liveSite, watchConsole, hydrated, type BrowserSession, type LiveSite } from '../helpers/browser.js';
@@ -12,6 +14,7 @@ import { siteUserMessages } from '../../src/server/platform/site-users.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long enough secret';
+const SHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'tessera-accounts-shots');
 
 async function axe(page: Page): Promise<Array<{ id: string; help: string; nodes: unknown[] }>> {
   await page.evaluate(axeSource);
@@ -30,6 +33,7 @@ describe('customer accounts (browser)', () => {
   let site: LiveSite;
 
   beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
     site = await liveSite('pglite', { RATE_LIMIT_STORE: 'memory' });
     b = await launchBrowser();
     await site.database.db.execute(sql`insert into shipping_options (id, website_id, name, kind, price_cents) values (${newId()}, ${site.seed.websiteId}, 'Standard', 'flat', 500)`);
@@ -119,6 +123,7 @@ describe('customer accounts (browser)', () => {
       await page.getByRole('status').filter({ hasText: 'Address saved.' }).waitFor();
       expect(await page.getByRole('region', { name: 'Saved addresses' }).getByText('Default at checkout').isVisible()).toBe(true);
       expect(await axe(page)).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, `account-${width}.png`), fullPage: true });
 
       // Buy the past order again: checkout opens with the account's email and the saved address.
       await page.getByRole('region', { name: 'Orders' }).getByRole('button', { name: `Buy again order #${past.orderNumber}` }).click();
@@ -167,6 +172,7 @@ describe('customer accounts (browser)', () => {
       expect(await password.getAttribute('aria-invalid')).toBe('true');
       expect(await page.locator('#signup-password-error').textContent()).toBe(siteUserMessages.PASSWORD_TOO_SHORT);
       expect(await axe(page)).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, `signup-${width}.png`), fullPage: true });
       await password.fill(PASSWORD);
       expect(await password.getAttribute('aria-invalid')).toBeNull();
       await form.getByRole('button', { name: 'Create account' }).click();
