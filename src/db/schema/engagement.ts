@@ -51,7 +51,7 @@ export const mailingListMembers = pgTable(
     /** Lower-cased: what duplicates match on. */
     emailKey: text('email_key').notNull(),
     status: text('status').notNull().default('subscribed'),
-    /** form | popup | restock | owner */
+    /** form | popup | restock | owner | account (the customer's account page) */
     source: text('source').notNull(),
     /** The form or popup version that signed the address up (for the owner's list). */
     sourceRef: text('source_ref'),

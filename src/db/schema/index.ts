@@ -15,3 +15,4 @@ export * from './site-cache.js';
 export * from './seo.js';
 export * from './admin.js';
 export * from './catalog.js';
+export * from './accounts.js';

@@ -21,6 +21,7 @@ import { sendSitePage } from './page.js';
 import { randomUUID } from 'node:crypto';
 import { plainCheckoutRoutes } from '../nojs/checkout-form.js';
 import { privateFileOf, sendDigitalFile } from '../catalog/digital-files.js';
+import { prefillFromAccount } from '../platform/account-data.js';
 
 /** A UTF-16 surrogate without its pair (one character each side: linear). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -105,7 +106,9 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
     const q = z.object({ cartToken: str(100).optional() }).parse(req.query ?? {});
     const site = await websites.get();
     const ref = await refOf(req, q.cartToken);
-    const state = ref?.kind === 'cart' ? await checkout.savedState(ref.id) : {};
+    const saved = ref?.kind === 'cart' ? await checkout.savedState(ref.id) : {};
+    // A signed-in customer starts from their account: its email and default saved address (platform/account-data.ts).
+    const state = ref ? await prefillFromAccount(app, req.siteUser, saved) : saved;
     const view = await checkout.view(site.id, site.currency, ref, state);
     const settings = websites.storeSettings(site);
     const props: CheckoutPageProps = {

@@ -29,7 +29,7 @@ export const CONFIRM_MAIL_KIND = 'newsletter-confirmation';
 /** The install's link secret in system_values (made by whichever area needs it first). */
 const KEY_NAME = 'restock_unsubscribe_key';
 
-export type MemberSource = 'form' | 'popup' | 'restock' | 'owner';
+export type MemberSource = 'form' | 'popup' | 'restock' | 'owner' | 'account';
 export type Purpose = 'confirm' | 'unsubscribe';
 
 export interface ListJson {

@@ -13,6 +13,7 @@ import { siteLanguages } from './settings.js';
 import { siteUserMessages } from './site-users.js';
 import type { AccountMode, AccountPageProps } from '../../web/islands/AccountPage.js';
 import { nonceScripts } from '../plugins/csp.js';
+import { ACCOUNT_DONE, accountData, orderLinks } from './account-data.js';
 import { siteStylesHead } from '../editor/index.js';
 
 function esc(s: string): string {
@@ -51,8 +52,11 @@ export async function accountPage(app: FastifyInstance, req: FastifyRequest, rep
       languages: languages.length > 1 ? languages : [],
       // The forms are plain posts too (no JavaScript): they carry the crumb.
       crumb: req.crumb,
+      // A change's notice is a code mapped to the server's words (like `error` above).
+      done: typeof q.done === 'string' && Object.hasOwn(ACCOUNT_DONE, q.done) ? ACCOUNT_DONE[q.done as keyof typeof ACCOUNT_DONE] : undefined,
       ...extra,
     };
+    if (mode === 'account' && u && !props.dashboard) props.dashboard = await (await accountData(app)).dashboard(u, await orderLinks(app));
     const pageType = mode === 'denied' ? PageType.MEMBER_AREA_ACCESS_DENIED : PageType.PAGE;
     const context: Record<string, unknown> = {
       website: websiteJson(site, websites),
@@ -71,7 +75,8 @@ export async function accountPage(app: FastifyInstance, req: FastifyRequest, rep
     const injection = (site.settings.codeInjection ?? {}) as { header?: string; footer?: string };
     const mainContent = `<section class="account-page">${renderIsland('AccountPage', props as unknown as Record<string, unknown>)}</section>`;
     const tessera = {
-      headers: `<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
+      // The site's saved styles (colours and fonts as CSS variables) reach the account pages as every page.
+      headers: `<link rel="stylesheet" href="/theme/site.css"><link rel="stylesheet" href="/theme/account.css">${await siteStylesHead(app, site.id)}${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
       footers: `${client.body}${nonceScripts(injection.footer ?? '', nonce)}`,
       cartPill: renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 }),
       title: esc(`${TITLES[mode]} — ${site.title}`),

@@ -13,6 +13,7 @@ import { outboxRoutes } from './outbox-routes.js';
 import { emailSettingsRoutes } from './email-settings-routes.js';
 import { teamInviteRoutes } from './team-invites.js';
 import { customerRoutes } from './customer-routes.js';
+import { accountRoutes } from './account-routes.js';
 
 /**
  * Platform settings calls (site users, header/footer, multilingual, store creation, preferences) and the
@@ -33,4 +34,5 @@ export const platformArea = fp(async (app: FastifyInstance): Promise<void> => {
   await app.register(emailSettingsRoutes);
   await app.register(teamInviteRoutes);
   await app.register(customerRoutes);
+  await app.register(accountRoutes);
 });

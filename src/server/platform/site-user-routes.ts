@@ -88,12 +88,26 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     const q = parseInput(signOutQuery, req.query);
     const clone = q.cloneCart === 'true' || q.cloneCart === '1';
     reply.header('cache-control', 'no-store');
-    const session = req.siteUserSession;
-    if (!session) {
+    if (!req.siteUserSession) {
       app.clearSiteUserCookies(reply);
       return { ok: true, message: siteUserMessages.SIGNED_OUT };
     }
     await app.requireSiteUser.call(app, req, reply);
+    return signOut(req, reply, clone);
+  });
+
+  /** Sign-out as a plain form post (no JavaScript; a form cannot send DELETE): the crumb stands for the xsrf header. */
+  app.post('/api/site-users/account/sign-out', async (req, reply) => {
+    if (!isFormPost(req)) throw badRequest('Sign out with DELETE /api/site-users/account/session.');
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    reply.header('cache-control', 'no-store');
+    if (req.siteUserSession) await signOut(req, reply, b.cloneCart === 'true' || b.cloneCart === 'on');
+    else app.clearSiteUserCookies(reply);
+    return reply.redirect('/account/login', 303);
+  });
+
+  async function signOut(req: FastifyRequest, reply: FastifyReply, clone: boolean) {
+    const session = req.siteUserSession!;
     const token = await app.database.db.transaction(async (tx) => {
       const t = clone ? await cloneUserCart(tx, session.user.id) : null;
       await detachUserCart(tx, session.user.id);
@@ -105,7 +119,7 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     if (token) setCartCookie(req, reply, token);
     else reply.clearCookie(CART_COOKIE, { path: '/' });
     return { ok: true, message: siteUserMessages.SIGNED_OUT, cartKept: token !== null };
-  });
+  }
 
   app.post('/api/site-users/account/locale', { preHandler: app.requireSiteUser }, async (req) => {
     const { language } = parseInput(localeBody, req.body);

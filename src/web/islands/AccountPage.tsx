@@ -1,6 +1,7 @@
 /** The visitor's account forms: sign in, sign up, password reset, the account page and the access-denied page. */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { requestPasswordReset, resetPassword, setLocale, signIn, signOut, signUp, type SiteLanguage } from '../client/site-user.js';
+import { COUNTRIES } from '../../core/countries.js';
 
 export type AccountMode = 'login' | 'signup' | 'reset-request' | 'reset' | 'account' | 'denied';
 
@@ -17,7 +18,56 @@ export interface AccountPageProps {
   /** The server's answer to a plain post: a notice, and the values to keep (never a password). */
   notice?: string;
   values?: { email?: string; displayName?: string };
+  /** The account page's lists (mode 'account'): server/platform/account-data.ts. */
+  dashboard?: AccountDashboard;
+  /** The notice of a change that went through (a plain post's 303 back), in the server's words. */
+  done?: string;
+  /** A plain post to one of the account page's forms that was refused: shown at that form, its values kept. */
+  formError?: AccountFormError;
 }
+
+export interface SavedAddress {
+  id: string;
+  name: string;
+  line1: string;
+  line2: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  country: string;
+  isDefault: boolean;
+}
+
+export interface AccountDashboard {
+  orders: Array<{
+    id: string;
+    orderNumber: number;
+    created: string;
+    status: string;
+    statusLabel: string;
+    total: string;
+    items: Array<{ productName: string; quantity: number }>;
+    tracking: Array<{ carrier: string; number: string; url: string }>;
+    statusUrl: string;
+    canReorder: boolean;
+  }>;
+  downloads: Array<{ orderNumber: number; productName: string; url: string }>;
+  subscriptions: Array<{ id: string; productName: string; orderNumber: number; priceText: string; status: 'active' | 'canceled'; started: string }>;
+  addresses: SavedAddress[];
+  newsletters: Array<{ listId: string; name: string; subscribed: boolean }>;
+  restock: Array<{ id: string; product: string; variant: string; since: string }>;
+}
+
+export interface AccountFormError {
+  section: 'orders' | 'subscriptions' | 'addresses' | 'newsletters' | 'restock';
+  message: string;
+  errors: Record<string, string>;
+  values: Record<string, string>;
+}
+
+/** The password rule, stated before the visitor types (the server's words when it is broken). */
+export const PASSWORD_RULE = 'Use at least 8 characters for your password.';
+export const PASSWORD_MIN = 8;
 
 /** Where each form posts (the same calls the island makes). */
 export const ACCOUNT_ACTIONS = {
@@ -26,6 +76,13 @@ export const ACCOUNT_ACTIONS = {
   resetRequest: '/api/site-users/account/password-reset',
   reset: '/api/site-users/account/password',
 } as const;
+
+/** True once the island runs in the browser: the forms then check for themselves and show the rule inline. */
+function useHydrated(): boolean {
+  const [h, setH] = useState(false);
+  useEffect(() => setH(true), []);
+  return h;
+}
 
 function Crumb({ crumb }: { crumb?: string }) {
   return crumb ? <input type="hidden" name="crumb" value={crumb} /> : null;
@@ -65,6 +122,46 @@ function Messages({ error, notice }: { error: string; notice: string }) {
         </p>
       ) : null}
     </>
+  );
+}
+
+/**
+ * A new password with its rule stated up front (tied to the field by aria-describedby), and checked as the
+ * visitor leaves the field or submits: the rule turns into the field's error until it is met.
+ */
+function NewPassword({ id, label, value, onChange, checked, serverError }: { id: string; label: string; value: string; onChange: (v: string) => void; checked: boolean; serverError?: string }) {
+  const [touched, setTouched] = useState(false);
+  const short = value.length < PASSWORD_MIN;
+  const error = (touched || checked) && short ? PASSWORD_RULE : serverError === PASSWORD_RULE ? serverError : '';
+  return (
+    <div className="account-field">
+      <label htmlFor={id}>{label}</label>
+      <p className="account-field__hint" id={`${id}-hint`}>
+        {PASSWORD_RULE}
+      </p>
+      <input
+        id={id}
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN}
+        required
+        value={value}
+        aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
+        aria-invalid={error ? true : undefined}
+        onBlur={() => setTouched(value.length > 0)}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error ? (
+        <p className="account-field__error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : value.length >= PASSWORD_MIN ? (
+        <p className="account-field__ok" id={`${id}-ok`}>
+          Password length is fine.
+        </p>
+      ) : null}
+    </div>
   );
 }
 
@@ -109,15 +206,19 @@ function Login({ error: initial, next, crumb, notice, values }: { error?: string
 
 function SignUp({ crumb, error, notice, values }: { crumb?: string; error?: string; notice?: string; values?: AccountPageProps['values'] }) {
   const s = useSubmit({ error, notice });
+  const hydrated = useHydrated();
   const [email, setEmail] = useState(values?.email ?? '');
   const [password, setPassword] = useState('');
   const [name, setName] = useState(values?.displayName ?? '');
+  const [checked, setChecked] = useState(false);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    setChecked(true);
+    if (password.length < PASSWORD_MIN) return;
     void s.run(() => signUp(email, password, name));
   };
   return (
-    <form className="account-form" method="post" action={ACCOUNT_ACTIONS.signup} onSubmit={submit} aria-label="Create an account">
+    <form className="account-form" method="post" action={ACCOUNT_ACTIONS.signup} onSubmit={submit} aria-label="Create an account" noValidate={hydrated}>
       <Crumb crumb={crumb} />
       <h1>Create an account</h1>
       <Messages error={s.error} notice={s.notice} />
@@ -129,10 +230,7 @@ function SignUp({ crumb, error, notice, values }: { crumb?: string; error?: stri
         Email
         <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
       </label>
-      <label>
-        Password
-        <input type="password" name="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} />
-      </label>
+      <NewPassword id="signup-password" label="Password" value={password} onChange={setPassword} checked={checked} serverError={s.error || error} />
       <button type="submit" disabled={s.busy}>
         {s.busy ? 'Creating…' : 'Create account'}
       </button>
@@ -175,14 +273,19 @@ function Reset({ token, crumb, error, notice }: { token: string; crumb?: string;
   const s = useSubmit({ error, notice });
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(!!notice);
+  const [checked, setChecked] = useState(false);
+  const hydrated = useHydrated();
   return (
     <form
       className="account-form"
       method="post"
       action={ACCOUNT_ACTIONS.reset}
       aria-label="Choose a new password"
+      noValidate={hydrated}
       onSubmit={(e) => {
         e.preventDefault();
+        setChecked(true);
+        if (password.length < PASSWORD_MIN) return;
         void s.run(async () => {
           await resetPassword(token, password);
           setDone(true);
@@ -198,10 +301,7 @@ function Reset({ token, crumb, error, notice }: { token: string; crumb?: string;
         <a href="/account/login">Sign in</a>
       ) : (
         <>
-          <label>
-            New password
-            <input type="password" name="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} />
-          </label>
+          <NewPassword id="reset-password" label="New password" value={password} onChange={setPassword} checked={checked} serverError={s.error || error} />
           <button type="submit" disabled={s.busy}>
             Save password
           </button>
@@ -211,50 +311,427 @@ function Reset({ token, crumb, error, notice }: { token: string; crumb?: string;
   );
 }
 
-function Account({ user, languages }: { user: NonNullable<AccountPageProps['user']>; languages: SiteLanguage[] }) {
-  const s = useSubmit();
+/** Where the account page's forms post (plain posts that work without JavaScript: server/platform/account-routes.ts). */
+export const ACCOUNT_PAGE_ACTIONS = {
+  reorder: (orderId: string) => `/api/site-users/account/orders/${encodeURIComponent(orderId)}/reorder`,
+  cancelSubscription: (id: string) => `/api/site-users/account/subscriptions/${encodeURIComponent(id)}/cancel`,
+  addAddress: '/api/site-users/account/addresses',
+  removeAddress: (id: string) => `/api/site-users/account/addresses/${encodeURIComponent(id)}/remove`,
+  defaultAddress: (id: string) => `/api/site-users/account/addresses/${encodeURIComponent(id)}/default`,
+  newsletters: '/api/site-users/account/newsletters',
+  removeRestock: (id: string) => `/api/site-users/account/restock-alerts/${encodeURIComponent(id)}/remove`,
+} as const;
+
+const dateText = (iso: string) => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(0, 10);
+};
+
+function SectionError({ e, section }: { e?: AccountFormError; section: AccountFormError['section'] }) {
+  return e && e.section === section ? (
+    <p className="account-form__error" role="alert">
+      {e.message}
+    </p>
+  ) : null;
+}
+
+function Orders({ d, crumb, formError }: { d: AccountDashboard; crumb?: string; formError?: AccountFormError }) {
+  return (
+    <section className="account-section" id="orders" aria-labelledby="account-orders">
+      <h2 id="account-orders">Orders</h2>
+      <SectionError e={formError} section="orders" />
+      {d.orders.length === 0 ? (
+        <p>You have no orders yet.</p>
+      ) : (
+        <ul className="account-list">
+          {d.orders.map((o) => (
+            <li className="account-card" key={o.id}>
+              <h3 className="account-card__title">
+                Order #{o.orderNumber} <span className="account-card__meta">{dateText(o.created)}</span>
+              </h3>
+              <dl className="account-facts">
+                <div>
+                  <dt>Status</dt>
+                  <dd>{o.statusLabel}</dd>
+                </div>
+                <div>
+                  <dt>Total</dt>
+                  <dd>{o.total}</dd>
+                </div>
+                <div>
+                  <dt>Tracking</dt>
+                  <dd>
+                    {o.tracking.length === 0
+                      ? 'Not shipped yet'
+                      : o.tracking.map((t, i) => (
+                          <span key={i} className="account-tracking">
+                            {t.carrier ? `${t.carrier}: ` : ''}
+                            {t.url ? (
+                              <a href={t.url} rel="noopener noreferrer" target="_blank">
+                                {t.number}
+                                <span className="visually-hidden"> (opens in a new window)</span>
+                              </a>
+                            ) : (
+                              t.number
+                            )}
+                          </span>
+                        ))}
+                  </dd>
+                </div>
+              </dl>
+              <ul className="account-card__items">
+                {o.items.map((i, idx) => (
+                  <li key={idx}>
+                    {i.productName} × {i.quantity}
+                  </li>
+                ))}
+              </ul>
+              <div className="account-card__actions">
+                <a href={o.statusUrl}>
+                  Order details<span className="visually-hidden"> for order #{o.orderNumber}</span>
+                </a>
+                {o.canReorder ? (
+                  <form method="post" action={ACCOUNT_PAGE_ACTIONS.reorder(o.id)}>
+                    <Crumb crumb={crumb} />
+                    <button type="submit" className="account-button">
+                      Buy again<span className="visually-hidden"> order #{o.orderNumber}</span>
+                    </button>
+                  </form>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Downloads({ d }: { d: AccountDashboard }) {
+  return (
+    <section className="account-section" id="downloads" aria-labelledby="account-downloads">
+      <h2 id="account-downloads">Downloads</h2>
+      {d.downloads.length === 0 ? (
+        <p>No digital products yet.</p>
+      ) : (
+        <ul className="account-list account-list--plain">
+          {d.downloads.map((x, i) => (
+            <li key={i}>
+              <a href={x.url}>
+                Download {x.productName}
+                <span className="visually-hidden"> from order #{x.orderNumber}</span>
+              </a>{' '}
+              <span className="account-card__meta">(order #{x.orderNumber}; the link works for 24 hours)</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Subscriptions({ d, crumb, formError }: { d: AccountDashboard; crumb?: string; formError?: AccountFormError }) {
+  return (
+    <section className="account-section" id="subscriptions" aria-labelledby="account-subscriptions">
+      <h2 id="account-subscriptions">Subscriptions</h2>
+      <SectionError e={formError} section="subscriptions" />
+      {d.subscriptions.length === 0 ? (
+        <p>You have no subscriptions.</p>
+      ) : (
+        <ul className="account-list">
+          {d.subscriptions.map((x) => (
+            <li className="account-card" key={x.id}>
+              <h3 className="account-card__title">{x.productName || `Order #${x.orderNumber}`}</h3>
+              <p>
+                {x.priceText}. {x.status === 'active' ? <strong>Active</strong> : <strong>Canceled</strong>} <span className="account-card__meta">since {dateText(x.started)}</span>
+              </p>
+              {x.status === 'active' ? (
+                <form method="post" action={ACCOUNT_PAGE_ACTIONS.cancelSubscription(x.id)}>
+                  <Crumb crumb={crumb} />
+                  <button type="submit" className="account-button account-button--quiet" aria-label={`Cancel subscription: ${x.productName || `order #${x.orderNumber}`}`}>
+                    Cancel subscription
+                  </button>
+                </form>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function AddressFields({ e }: { e?: AccountFormError }) {
+  const err = e?.section === 'addresses' ? e.errors : {};
+  const v = e?.section === 'addresses' ? e.values : {};
+  const field = (name: string, label: string, autoComplete: string, required: boolean) => (
+    <div className="account-field">
+      <label htmlFor={`address-${name}`}>
+        {label}
+        {required ? '' : ' (optional)'}
+      </label>
+      <input
+        id={`address-${name}`}
+        name={name}
+        autoComplete={`shipping ${autoComplete}`}
+        required={required}
+        defaultValue={v[name] ?? ''}
+        aria-invalid={err[name] ? true : undefined}
+        aria-describedby={err[name] ? `address-${name}-error` : undefined}
+      />
+      {err[name] ? (
+        <p className="account-field__error" id={`address-${name}-error`}>
+          {err[name]}
+        </p>
+      ) : null}
+    </div>
+  );
+  return (
+    <>
+      {field('name', 'Full name', 'name', true)}
+      {field('line1', 'Address', 'address-line1', true)}
+      {field('line2', 'Apartment, suite', 'address-line2', false)}
+      {field('city', 'City', 'address-level2', true)}
+      {field('region', 'State / region', 'address-level1', false)}
+      {field('postalCode', 'Postal code', 'postal-code', true)}
+      <div className="account-field">
+        <label htmlFor="address-country">Country</label>
+        <select
+          id="address-country"
+          name="country"
+          autoComplete="shipping country"
+          required
+          defaultValue={v.country ?? ''}
+          aria-invalid={err.country ? true : undefined}
+          aria-describedby={err.country ? 'address-country-error' : undefined}
+        >
+          <option value="">Select a country</option>
+          {COUNTRIES.map(([code, name]) => (
+            <option key={code} value={code}>
+              {name}
+            </option>
+          ))}
+        </select>
+        {err.country ? (
+          <p className="account-field__error" id="address-country-error">
+            {err.country}
+          </p>
+        ) : null}
+      </div>
+      <label className="account-form__check">
+        <input type="checkbox" name="isDefault" value="true" defaultChecked={v.isDefault === 'true'} /> Use this address at checkout
+      </label>
+    </>
+  );
+}
+
+function Addresses({ d, crumb, formError }: { d: AccountDashboard; crumb?: string; formError?: AccountFormError }) {
+  const country = (code: string) => COUNTRIES.find(([c]) => c === code)?.[1] ?? code;
+  return (
+    <section className="account-section" id="addresses" aria-labelledby="account-addresses">
+      <h2 id="account-addresses">Saved addresses</h2>
+      <p className="account-card__meta">Your default address fills in the checkout for you.</p>
+      <SectionError e={formError} section="addresses" />
+      {d.addresses.length === 0 ? <p>No saved addresses yet.</p> : null}
+      <ul className="account-list account-list--grid">
+        {d.addresses.map((a) => {
+          const label = `${a.name}, ${a.line1}`;
+          return (
+            <li className="account-card" key={a.id}>
+              <address className="account-address">
+                {a.name}
+                <br />
+                {a.line1}
+                {a.line2 ? (
+                  <>
+                    <br />
+                    {a.line2}
+                  </>
+                ) : null}
+                <br />
+                {a.city}
+                {a.region ? `, ${a.region}` : ''} {a.postalCode}
+                <br />
+                {country(a.country)}
+              </address>
+              {a.isDefault ? <p className="account-badge">Default at checkout</p> : null}
+              <div className="account-card__actions">
+                {a.isDefault ? null : (
+                  <form method="post" action={ACCOUNT_PAGE_ACTIONS.defaultAddress(a.id)}>
+                    <Crumb crumb={crumb} />
+                    <button type="submit" className="account-button account-button--quiet" aria-label={`Use at checkout: ${label}`}>
+                      Use at checkout
+                    </button>
+                  </form>
+                )}
+                <form method="post" action={ACCOUNT_PAGE_ACTIONS.removeAddress(a.id)}>
+                  <Crumb crumb={crumb} />
+                  <button type="submit" className="account-button account-button--quiet" aria-label={`Remove address: ${label}`}>
+                    Remove
+                  </button>
+                </form>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <details className="account-add" open={formError?.section === 'addresses' || d.addresses.length === 0}>
+        <summary>Add an address</summary>
+        <form className="account-form account-form--wide" method="post" action={ACCOUNT_PAGE_ACTIONS.addAddress} aria-label="Add an address">
+          <Crumb crumb={crumb} />
+          <AddressFields e={formError} />
+          <button type="submit" className="account-button">
+            Save address
+          </button>
+        </form>
+      </details>
+    </section>
+  );
+}
+
+function Newsletters({ d, crumb, formError }: { d: AccountDashboard; crumb?: string; formError?: AccountFormError }) {
+  if (d.newsletters.length === 0) return null;
+  return (
+    <section className="account-section" id="newsletters" aria-labelledby="account-newsletters">
+      <h2 id="account-newsletters">Newsletters</h2>
+      <SectionError e={formError} section="newsletters" />
+      <form method="post" action={ACCOUNT_PAGE_ACTIONS.newsletters} aria-labelledby="account-newsletters">
+        <Crumb crumb={crumb} />
+        <fieldset className="account-fieldset">
+          <legend>Send me these newsletters</legend>
+          {d.newsletters.map((l) => (
+            <label className="account-form__check" key={l.listId}>
+              <input type="checkbox" name="listIds" value={l.listId} defaultChecked={l.subscribed} /> {l.name}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" className="account-button">
+          Save preferences
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function Restock({ d, crumb, formError }: { d: AccountDashboard; crumb?: string; formError?: AccountFormError }) {
+  return (
+    <section className="account-section" id="restock" aria-labelledby="account-restock">
+      <h2 id="account-restock">Restock alerts</h2>
+      <SectionError e={formError} section="restock" />
+      {d.restock.length === 0 ? (
+        <p>You are not waiting for any product to come back.</p>
+      ) : (
+        <ul className="account-list account-list--plain">
+          {d.restock.map((r) => {
+            const name = r.variant ? `${r.product} (${r.variant})` : r.product;
+            return (
+              <li key={r.id} className="account-row">
+                <span>
+                  {name} <span className="account-card__meta">since {dateText(r.since)}</span>
+                </span>
+                <form method="post" action={ACCOUNT_PAGE_ACTIONS.removeRestock(r.id)}>
+                  <Crumb crumb={crumb} />
+                  <button type="submit" className="account-button account-button--quiet">
+                    Stop alert<span className="visually-hidden"> for {name}</span>
+                  </button>
+                </form>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Account({ user, languages, dashboard, crumb, done, formError }: { user: NonNullable<AccountPageProps['user']>; languages: SiteLanguage[]; dashboard?: AccountDashboard; crumb?: string; done?: string; formError?: AccountFormError }) {
+  const s = useSubmit({ notice: done });
   const [keepCart, setKeepCart] = useState(true);
   const [language, setLanguage] = useState(user.language);
   return (
-    <div className="account-form">
-      <h1>Your account</h1>
-      <p>Signed in as {user.displayName ? `${user.displayName} (${user.email})` : user.email}.</p>
-      <Messages error={s.error} notice={s.notice} />
-      {languages.length > 0 ? (
-        <label>
-          Language
-          <select
-            value={language}
-            onChange={(e) => {
-              const l = languages.find((x) => x.code === e.target.value);
-              setLanguage(e.target.value);
-              if (l) void s.run(async () => ((await setLocale(l)) ? 'Language saved.' : undefined));
-            }}
-          >
-            <option value="">Site default</option>
-            {languages.map((l) => (
-              <option key={l.code} value={l.code}>
-                {l.code}
-              </option>
-            ))}
-          </select>
-        </label>
+    <div className="account-dashboard">
+      <div className="account-form account-form--wide account-head">
+        <h1>Your account</h1>
+        <p>Signed in as {user.displayName ? `${user.displayName} (${user.email})` : user.email}.</p>
+        <Messages error={s.error} notice={s.notice} />
+        <nav className="account-nav" aria-label="Account">
+          <ul>
+            <li>
+              <a href="#orders">Orders</a>
+            </li>
+            <li>
+              <a href="#downloads">Downloads</a>
+            </li>
+            <li>
+              <a href="#subscriptions">Subscriptions</a>
+            </li>
+            <li>
+              <a href="#addresses">Addresses</a>
+            </li>
+            {dashboard && dashboard.newsletters.length > 0 ? (
+              <li>
+                <a href="#newsletters">Newsletters</a>
+              </li>
+            ) : null}
+            <li>
+              <a href="#restock">Restock alerts</a>
+            </li>
+          </ul>
+        </nav>
+      </div>
+      {dashboard ? (
+        <>
+          <Orders d={dashboard} crumb={crumb} formError={formError} />
+          <Downloads d={dashboard} />
+          <Subscriptions d={dashboard} crumb={crumb} formError={formError} />
+          <Addresses d={dashboard} crumb={crumb} formError={formError} />
+          <Newsletters d={dashboard} crumb={crumb} formError={formError} />
+          <Restock d={dashboard} crumb={crumb} formError={formError} />
+        </>
       ) : null}
-      <label className="account-form__check">
-        <input type="checkbox" checked={keepCart} onChange={(e) => setKeepCart(e.target.checked)} /> Keep my cart on this device
-      </label>
-      <button
-        type="button"
-        disabled={s.busy}
-        onClick={() =>
-          void s.run(async () => {
-            await signOut(keepCart);
-            window.location.assign('/account/login');
-          })
-        }
-      >
-        Sign out
-      </button>
+      <section className="account-section" aria-labelledby="account-settings">
+        <h2 id="account-settings">Settings</h2>
+        {languages.length > 0 ? (
+          <label className="account-field">
+            Language
+            <select
+              value={language}
+              onChange={(e) => {
+                const l = languages.find((x) => x.code === e.target.value);
+                setLanguage(e.target.value);
+                if (l) void s.run(async () => ((await setLocale(l)) ? 'Language saved.' : undefined));
+              }}
+            >
+              <option value="">Site default</option>
+              {languages.map((l) => (
+                <option key={l.code} value={l.code}>
+                  {l.code}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <form
+          method="post"
+          action="/api/site-users/account/sign-out"
+          className="account-signout"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void s.run(async () => {
+              await signOut(keepCart);
+              window.location.assign('/account/login');
+            });
+          }}
+        >
+          <Crumb crumb={crumb} />
+          <label className="account-form__check">
+            <input type="checkbox" name="cloneCart" value="true" checked={keepCart} onChange={(e) => setKeepCart(e.target.checked)} /> Keep my cart on this device
+          </label>
+          <button type="submit" className="account-button account-button--quiet" disabled={s.busy}>
+            Sign out
+          </button>
+        </form>
+      </section>
     </div>
   );
 }
@@ -285,7 +762,7 @@ export function AccountPage(props: AccountPageProps) {
     case 'reset':
       return <Reset token={props.token ?? ''} crumb={props.crumb} error={props.error} notice={props.notice} />;
     case 'account':
-      return props.user ? <Account user={props.user} languages={props.languages} /> : <Login crumb={props.crumb} />;
+      return props.user ? <Account user={props.user} languages={props.languages} dashboard={props.dashboard} crumb={props.crumb} done={props.done} formError={props.formError} /> : <Login crumb={props.crumb} />;
     case 'denied':
       return <Denied signedIn={!!props.user} />;
   }

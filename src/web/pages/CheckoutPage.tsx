@@ -14,6 +14,7 @@ import { subscriptionPriceText } from '../../core/subscription.js';
 import type { SubscriptionPlan } from '../../core/product.js';
 import { api, ApiError } from '../client/api.js';
 import { Modal } from '../islands/Modal.js';
+import { COUNTRIES } from '../../core/countries.js';
 
 interface Address {
   name?: string;
@@ -77,22 +78,6 @@ export const CHECKOUT_FORM_ACTION = '/api/checkout/form';
 
 /** The test-mode stand-in for the instalment provider's browser flow: the token it hands back on approval. */
 const INSTALMENT_TEST_APPROVED = 'instalments_test_approved';
-
-const COUNTRIES: Array<[string, string]> = [
-  ['US', 'United States'],
-  ['CA', 'Canada'],
-  ['GB', 'United Kingdom'],
-  ['AU', 'Australia'],
-  ['NZ', 'New Zealand'],
-  ['IE', 'Ireland'],
-  ['DE', 'Germany'],
-  ['FR', 'France'],
-  ['ES', 'Spain'],
-  ['IT', 'Italy'],
-  ['NL', 'Netherlands'],
-  ['SE', 'Sweden'],
-  ['JP', 'Japan'],
-];
 
 function newKey(): string {
   const c = globalThis.crypto;
