@@ -96,7 +96,7 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
       expect(body).toContain('<li class="tr-nav__item">\n<a href="/shop">Shop</a>');
       expect(body).toContain('<a href="https://www.instagram.com/">Our makers on Instagram</a>');
       const faq = (await new Visitor(t.app).get('/faq')).body;
-      expect(faq).toContain('<li class="tr-nav__item is-folder-active">');
+      expect(faq).toContain('<li class="tr-nav__item is-active is-folder-active">\n<a href="/more">More</a>');
       expect(faq).toContain('<li class="is-active"><a href="/faq">Questions</a></li>');
     });
 
@@ -130,8 +130,11 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
       const js = await v.get('/scripts/site.js');
       expect(js.statusCode).toBe(200);
       expect(js.body).toContain('data-template-script');
-      expect((await v.get('/assets/..%2Ftemplate.conf')).statusCode).toBe(404);
-      expect((await v.get('/scripts/../template.conf')).statusCode).toBe(404);
+      for (const path of ['/assets/..%2Ftemplate.conf', '/scripts/../template.conf', '/assets/%2e%2e/template.conf', '/scripts/..%5Ctemplate.conf']) {
+        const res = await v.get(path);
+        expect([400, 404], path).toContain(res.statusCode);
+        expect(res.body, path).not.toContain('Tessera tests');
+      }
       expect((await v.get('/assets/missing.png')).statusCode).toBe(404);
       const css = await v.get('/site.css');
       expect(css.statusCode).toBe(200);
@@ -140,7 +143,7 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
       expect(css.body).toContain('border-bottom: 3px solid #2a6f4e;');
       expect(css.body).toContain('max-width: 960px;');
       expect(css.body).toMatch(/\.tr-main \{\n\s+max-width: 960px;\n\s+margin: 0 auto;\n\s+padding: 1rem;/);
-      expect(css.body).toContain('color: #1f4f38;');
+      expect(css.body).toContain('color: #1c4a34;');
       expect(css.body.indexOf('.tr-header')).toBeLessThan(css.body.indexOf('.tr-main'));
     });
 
