@@ -10,6 +10,7 @@ import { DIRTY_PATHS, FONT_USAGE_CATEGORIES, dirtyPaths, textColourOn, type Colo
 import { editor as editorMessages } from '../../../core/messages.js';
 import { LoadFailed } from './PagesScreen.js';
 import { EDITOR_CSS } from './styles.js';
+import { TemplateSection } from './TemplateSection.js';
 
 interface StylesDoc {
   styles: SiteStyles;
@@ -103,6 +104,7 @@ export function StylesScreen() {
     <>
       <style>{EDITOR_CSS}</style>
       <h1>Site styles</h1>
+      <TemplateSection />
       {conflict ? (
         <div role="alert" className="ed-alert">
           <span>{conflict}</span>
