@@ -35,7 +35,7 @@ describe('developer templates in Chromium', () => {
   });
 
   it('the owner switches to Tessera’s theme and to another template, changes a colour tweak, and the public site shows it', async () => {
-    const page = await b.newPage();
+    const page = await (await b.browser.newContext()).newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
     await signInAsOwner(page, site, '/config/styles');
     const themes = page.getByRole('form', { name: 'Site theme' });
@@ -45,7 +45,7 @@ describe('developer templates in Chromium', () => {
     await themes.getByRole('radio', { name: 'Tessera (default)' }).check();
     await themes.getByRole('button', { name: 'Save theme' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Theme saved.' }).count()).toBe(1);
-    const visitor = await b.newPage();
+    const visitor = await (await b.browser.newContext()).newPage();
     await visitor.goto(`${site.url}/journal`);
     expect(await visitor.locator('header.site-header').count()).toBe(1);
     expect(await visitor.locator('link[href^="/site.css"]').count()).toBe(0);
@@ -56,7 +56,7 @@ describe('developer templates in Chromium', () => {
     const accent = tweaks.getByLabel('Accent colour (Colours)');
     await expect.poll(() => accent.inputValue()).toBe('#2a6f4e');
     await visitor.goto(`${site.url}/journal`);
-    const border = () => visitor.locator('header.tr-header').evaluate((el) => getComputedStyle(el).borderBottomColor);
+    const border = () => visitor.locator('header.tr-header').evaluate((el: Element) => getComputedStyle(el).borderBottomColor);
     expect(await border()).toBe('rgb(42, 111, 78)');
 
     await accent.fill('#c0392b');
@@ -72,7 +72,7 @@ describe('developer templates in Chromium', () => {
   }, 120_000);
 
   it('shows template images through the image loader, at 390 px and 1280 px', async () => {
-    const owner = await b.newPage();
+    const owner = await (await b.browser.newContext()).newPage();
     await signInAsOwner(owner, site, '/config/styles');
     const themes = owner.getByRole('form', { name: 'Site theme' });
     await themes.getByRole('radio', { name: 'Test Regions' }).check();
@@ -82,7 +82,7 @@ describe('developer templates in Chromium', () => {
     expect(await axe(owner)).toEqual([]);
     await owner.close();
     for (const width of [390, 1280]) {
-      const page = await b.newPage();
+      const page = await (await b.browser.newContext()).newPage();
       const problems = watchConsole(page);
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${site.url}/shop`);
