@@ -75,7 +75,7 @@ export function parseTweaks(source: string): Tweak[] {
       min: num('min'),
       max: num('max'),
       step: num('step'),
-      unit: typeof def.units === 'string' ? def.units : typeof def.unit === 'string' ? def.unit : /[a-z%]+$/i.exec(raw)?.[0] ?? '',
+      unit: typeof def.units === 'string' ? def.units : typeof def.unit === 'string' ? def.unit : type === 'value' ? (/^-?[\d.]+([a-z%]+)$/i.exec(raw)?.[1] ?? '') : '',
     });
   }
   return out;
