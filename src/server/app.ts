@@ -24,7 +24,7 @@ import { adminRoutes } from './platform/admin-routes.js';
 import { CartService } from './commerce/cart-service.js';
 import { commerceRoutes } from './commerce/routes.js';
 import type { Theme } from './pages/theme.js';
-import { openTheme } from './themes/index.js';
+import { openTheme, siteThemeHook } from './themes/index.js';
 import { flagsArea } from './flags/index.js';
 import { ClientAssets } from './pages/assets.js';
 import { pageRoutes } from './pages/routes.js';
@@ -126,6 +126,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimiter: new RateLimiter(rateStore),
   };
   app.decorate('services', services);
+  // Pages render with the site's chosen theme: Tessera's or a developer template (server/themes).
+  app.addHook('preHandler', siteThemeHook(app));
   app.addHook('onResponse', async (req, reply) => {
     const path = req.url.split('?')[0];
     req.log.info({ method: req.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');

@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
+import { OWNER, otherInstance, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
 
 const TEMPLATES = resolve('test/data/dev-templates');
@@ -210,6 +210,13 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
       expect(body).toMatch(/<ul class="q-categories"><li><a href="\/journal\?category=[^"]+">/);
       expect(body).toMatch(/<p class="q-cat-block">[^<]+<\/p>/);
       expect(body).toMatch(/<p class="q-collection-cats">[^<]+<\/p>/);
+      // The choice is stored: another instance (a restart) renders with it too.
+      const other = await otherInstance(t, { THEME_DIR: join(TEMPLATES, 'folder-nav') });
+      try {
+        expect((await new Visitor(other.app).get('/journal')).body).toContain('<section class="q-blog" data-template="blog.list">');
+      } finally {
+        await other.close();
+      }
       // Back to Tessera's own theme: its layout again.
       expect((await owner.send('PUT', '/api/themes', { theme: 'tessera' })).statusCode).toBe(200);
       const tessera = (await new Visitor(t.app).get('/journal')).body;

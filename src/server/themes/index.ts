@@ -146,20 +146,25 @@ const blockFieldIn = z.object({
   html: z.string({ error: 'Enter the content.' }).max(100_000, 'The content is too long.'),
 });
 
-export async function themesArea(app: FastifyInstance) {
-  const theme = app.services.theme;
-  const websites = app.services.websites;
-
-  // Every page renders with the site's chosen theme (one site per install: the choice is process-wide).
-  app.addHook('preHandler', async (req) => {
+/**
+ * The preHandler (app.ts, before any route) that makes every page render with the site's chosen theme.
+ * One site per install, so the choice is process-wide; it is read from the site row (cached) per request.
+ */
+export function siteThemeHook(app: FastifyInstance) {
+  return async (req: { url: string }) => {
     const path = req.url;
     if (path.startsWith('/api/') || path.startsWith('/theme/') || path.startsWith('/demo-media/') || path.startsWith('/health') || path.startsWith('/metrics')) return;
     try {
-      theme.select(templateFor(theme, await websites.get()));
+      app.services.theme.select(templateFor(app.services.theme, await app.services.websites.get()));
     } catch {
       /* no website yet (before seeding): the theme stays as it is */
     }
-  });
+  };
+}
+
+export async function themesArea(app: FastifyInstance) {
+  const theme = app.services.theme;
+  const websites = app.services.websites;
 
   async function active(): Promise<{ site: WebsiteRow; t: DevTemplate | null }> {
     const site = await websites.get();
