@@ -147,6 +147,27 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
       expect(css.body.indexOf('.tr-header')).toBeLessThan(css.body.indexOf('.tr-main'));
     });
 
+    it('lets the owner choose a layout per page from template.conf’s layouts', async () => {
+      const owner = new Visitor(t.app);
+      expect((await owner.send('POST', '/api/auth/login', OWNER)).statusCode).toBe(200);
+      const state = (await owner.get('/api/themes')).json();
+      expect(state.layouts).toEqual([
+        { id: 'default', name: 'Default' },
+        { id: 'wide', name: 'Wide' },
+      ]);
+      const journal = state.pages.find((p: { title: string }) => p.title === 'Journal');
+      expect(journal.layout).toBe('default');
+      expect((await owner.send('PUT', '/api/themes/layout', { collectionId: journal.id, layout: 'narrow' })).json().message).toBe('Choose one of the template’s layouts.');
+      expect((await owner.send('PUT', '/api/themes/layout', { collectionId: 'nope', layout: 'wide' })).json().message).toBe('Choose a page.');
+      const saved = await owner.send('PUT', '/api/themes/layout', { collectionId: journal.id, layout: 'wide' });
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json().pages.find((p: { id: string }) => p.id === journal.id).layout).toBe('wide');
+      const body = (await new Visitor(t.app).get('/journal')).body;
+      expect(body).toContain('data-region="wide"');
+      expect(body).toContain('collection-layout-wide');
+      expect((await new Visitor(t.app).get('/shop')).body).toContain('data-region="site"');
+    });
+
     it('passes the owner’s site settings through the documented context', async () => {
       const owner = new Visitor(t.app);
       expect((await owner.send('POST', '/api/auth/login', OWNER)).statusCode).toBe(200);

@@ -8,6 +8,8 @@ import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { asc, eq } from 'drizzle-orm';
+import { schema } from '../../db/index.js';
 import { Role } from '../../core/enums.js';
 import { HttpError } from '../errors.js';
 import { parseInput } from '../platform/validate.js';
@@ -140,6 +142,10 @@ const stateIn = z.object({
   theme: z.string({ error: 'Choose a theme.' }).trim().min(1, 'Choose a theme.').max(100).optional(),
   tweaks: z.record(z.string().max(100), z.union([z.string().max(200), z.boolean(), z.number()])).optional(),
 });
+const layoutIn = z.object({
+  collectionId: z.string({ error: 'Choose a page.' }).trim().min(1, 'Choose a page.').max(64),
+  layout: z.string({ error: 'Choose a layout.' }).trim().min(1, 'Choose a layout.').max(100),
+});
 const blockFieldIn = z.object({
   field: z.string().trim().regex(/^[A-Za-z0-9_-]{1,80}$/, 'Choose a block field.'),
   page: z.string().trim().regex(/^(\*|(item|collection|page)-[A-Za-z0-9_-]{1,64})$/, 'Choose a page.'),
@@ -206,8 +212,27 @@ export async function themesArea(app: FastifyInstance) {
       tweaks: t ? t.tweaks.map((tw) => ({ ...tw, value: values[tw.name] ?? tw.default })) : [],
       layouts: t ? Object.entries(t.conf.layouts).map(([id, l]) => ({ id, name: l.name })) : [],
       blockFields: t ? [...t.tables.blockFields.values()].map((b) => ({ id: b.id, label: b.label, columns: b.columns })) : [],
+      pages: t && Object.keys(t.conf.layouts).length > 1 ? (await pagesOf(site.id)).map((c) => ({ id: c.id, title: c.title, layout: t.layoutOf({ collection: c.settings }) })) : [],
     };
   };
+
+  const pagesOf = async (websiteId: string) =>
+    (await app.database.db.select().from(schema.collections).where(eq(schema.collections.websiteId, websiteId)).orderBy(asc(schema.collections.ordering))).filter((c) => c.enabled);
+
+  /** The layout one page uses (template.conf's layouts; the owner's choice per page, kept in the collection's settings). */
+  app.put('/api/themes/layout', owner, async (req) => {
+    const body = parseInput(layoutIn, req.body);
+    const { site, t } = await active();
+    if (!t) throw new HttpError(400, 'Tessera’s own theme has no template layouts.', { layout: 'Tessera’s own theme has no template layouts.' });
+    if (!t.conf.layouts[body.layout]) throw new HttpError(400, 'Choose one of the template’s layouts.', { layout: 'Choose one of the template’s layouts.' });
+    const c = (await pagesOf(site.id)).find((x) => x.id === body.collectionId);
+    if (!c) throw new HttpError(400, 'Choose a page.', { collectionId: 'Choose a page.' });
+    await app.database.db
+      .update(schema.collections)
+      .set({ settings: { ...c.settings, templateLayout: body.layout }, version: c.version + 1, updatedAt: new Date() })
+      .where(eq(schema.collections.id, c.id));
+    return state();
+  });
 
   app.get('/api/themes', owner, async () => state());
 

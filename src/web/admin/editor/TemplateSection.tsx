@@ -25,6 +25,8 @@ interface ThemesState {
   theme: string;
   themes: Array<{ id: string; name: string }>;
   tweaks: TweakView[];
+  layouts: Array<{ id: string; name: string }>;
+  pages: Array<{ id: string; title: string; layout: string }>;
 }
 
 const HEX6 = /^#[0-9a-f]{6}$/i;
@@ -54,12 +56,12 @@ export function TemplateSection() {
   if (hidden) return null;
   if (!state) return error ? <p role="alert">{error}</p> : <p>Loading themes…</p>;
 
-  async function put(body: Record<string, unknown>, done: string) {
+  async function put(body: Record<string, unknown>, done: string, path = '/api/themes') {
     setBusy(true);
     setError('');
     setStatus('');
     try {
-      take(await api<ThemesState>('PUT', '/api/themes', body));
+      take(await api<ThemesState>('PUT', path, body));
       setStatus(done);
     } catch (err) {
       const st = (err as { status?: number }).status;
@@ -160,6 +162,25 @@ export function TemplateSection() {
                 Save tweaks
               </button>
             </p>
+          </fieldset>
+        </form>
+      ) : null}
+      {state.pages.length ? (
+        <form aria-label="Page layouts" className="ed-styles" onSubmit={(e) => e.preventDefault()}>
+          <fieldset className="admin-card">
+            <legend>Page layouts</legend>
+            {state.pages.map((p) => (
+              <label key={p.id} className="ed-field">
+                {p.title} layout
+                <select value={p.layout} disabled={busy} onChange={(e) => void put({ collectionId: p.id, layout: e.target.value }, 'Layout saved.', '/api/themes/layout')}>
+                  {state.layouts.map((l) => (
+                    <option key={l.id} value={l.id}>
+                      {l.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ))}
           </fieldset>
         </form>
       ) : null}
