@@ -23,7 +23,8 @@ import { authRoutes } from './platform/auth-routes.js';
 import { adminRoutes } from './platform/admin-routes.js';
 import { CartService } from './commerce/cart-service.js';
 import { commerceRoutes } from './commerce/routes.js';
-import { Theme, DEFAULT_THEME_DIR } from './pages/theme.js';
+import type { Theme } from './pages/theme.js';
+import { openTheme, siteThemeHook } from './themes/index.js';
 import { flagsArea } from './flags/index.js';
 import { ClientAssets } from './pages/assets.js';
 import { pageRoutes } from './pages/routes.js';
@@ -111,7 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
     rateStore = new RedisRateLimitStore(redis);
   } else rateStore = config.RATE_LIMIT_STORE === 'memory' ? new MemoryRateLimitStore() : new DatabaseRateLimitStore(database);
-  const theme = new Theme(config.THEME_DIR ?? DEFAULT_THEME_DIR, app.log, config.DEV);
+  // A Tessera theme folder, or a developer template folder (template.conf) rendered through server/themes.
+  const theme = openTheme(config.THEME_DIR, app.log, config.DEV);
   const siteCache = new SiteCache(database);
   const services: Services = {
     owners: new OwnerService(database),
@@ -124,6 +126,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimiter: new RateLimiter(rateStore),
   };
   app.decorate('services', services);
+  // Pages render with the site's chosen theme: Tessera's or a developer template (server/themes).
+  app.addHook('preHandler', siteThemeHook(app));
   app.addHook('onResponse', async (req, reply) => {
     const path = req.url.split('?')[0];
     req.log.info({ method: req.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
@@ -172,7 +176,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Hashed client bundles: cached for a year. Theme assets: an hour.
   if (existsSync(services.assets.dir)) {
-    await app.register(fastifyStatic, { root: join(services.assets.dir, 'assets'), prefix: '/assets/', immutable: true, maxAge: '365d', decorateReply: false, index: false });
+    // File by file (wildcard: false): other /assets/ paths are a developer template's files (server/themes).
+    await app.register(fastifyStatic, { root: join(services.assets.dir, 'assets'), prefix: '/assets/', wildcard: false, immutable: true, maxAge: '365d', decorateReply: false, index: false });
   }
   if (existsSync(theme.assetsDir)) {
     await app.register(fastifyStatic, { root: theme.assetsDir, prefix: '/theme/', maxAge: '1h', decorateReply: false, index: false });
@@ -206,6 +211,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register((await import('./seo/index.js')).seoArea);
   // The owner's backup download (backup/routes.ts).
   await app.register((await import('./backup/routes.js')).backupArea);
+  // Developer templates: theme choice, /site.css, /assets/ and /scripts/ files, /api/themes.
+  await app.register((await import('./themes/index.js')).themesArea);
   await pageRoutes(app, { database, websites: services.websites, carts: services.carts, theme, assets: services.assets });
   return app;
 }

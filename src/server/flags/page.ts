@@ -55,7 +55,7 @@ export function previewableThemes(app: FastifyInstance): string[] {
   const root = themesRoot(app);
   try {
     return readdirSync(root)
-      .filter((n) => THEME_FOLDER_NAME.test(n) && existsSync(join(root, n, 'site.region')))
+      .filter((n) => THEME_FOLDER_NAME.test(n) && existsSync(join(root, n, 'site.region')) && !existsSync(join(root, n, 'template.conf')))
       .sort();
   } catch {
     return [];
@@ -78,7 +78,8 @@ function previewTheme(app: FastifyInstance, name: string | null): Theme | null {
   const hit = cache.get(name);
   if (hit) return hit;
   try {
-    if (!statSync(dir).isDirectory() || !existsSync(join(dir, 'site.region'))) return null;
+    // Developer templates (template.conf) are chosen in Site styles (server/themes), not previewed here.
+    if (!statSync(dir).isDirectory() || !existsSync(join(dir, 'site.region')) || existsSync(join(dir, 'template.conf'))) return null;
     const t = new Theme(dir, app.log, false);
     cache.set(name, t);
     return t;

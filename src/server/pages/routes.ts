@@ -170,6 +170,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       shareButtonOptions: website.shareButtonOptions,
     });
     const renderOpts = { locale: site.locale, timeZone: site.timeZone, renderer };
+    // A developer template reads its queries, neighbouring items and block fields first (server/themes).
+    Object.assign(context, await (fx.theme ?? theme).platformData({ app, req, site, context, template: page.template }));
     const mainContent = fx.filterHtml((fx.theme ?? theme).render(page.template, context, renderOpts));
     const nonce = req.cspNonce();
     const client = assets.tags('site', nonce);
@@ -211,6 +213,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       headers: `${seoHead}\n${preload}<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}${engage.header}`,
       footers: `${client.body}${engage.footer}${fx.island}${fx.notice}`,
       cartPill,
+      nonce,
       title: escapeHtml(pageTitle),
       description,
       canonicalUrl: canonical,

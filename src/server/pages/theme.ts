@@ -1,10 +1,22 @@
 import '../cldr-packs.js';
 import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebsiteRow } from '../platform/websites.js';
 import { compile, render, type Compiled, type TemplateError, type WidgetRenderer } from '../../template/index.js';
 
 export const DEFAULT_THEME_DIR = resolve('themes/default');
+
+/** What a page offers a theme that reads more data before it renders (developer templates, server/themes). */
+export interface PlatformInput {
+  app: FastifyInstance;
+  req: FastifyRequest;
+  site: WebsiteRow;
+  /** The page's context as built so far. */
+  context: Record<string, unknown>;
+  /** The page's template (collections/blog.list, system/cart.html, ...). */
+  template: string;
+}
 
 interface Loaded {
   code: Compiled;
@@ -22,10 +34,12 @@ export class Theme {
   private watcher: FSWatcher | null = null;
   /** Goes up with every (re)load of the folder: pages rendered before a reload are out of date. */
   generation = 0;
+  /** A developer template the site is switched to (server/themes): pages render through it. */
+  private override: Theme | null = null;
 
   constructor(
     readonly dir: string,
-    private readonly log: FastifyBaseLogger,
+    protected readonly log: FastifyBaseLogger,
     watchForChanges = false,
   ) {
     this.load();
@@ -42,7 +56,24 @@ export class Theme {
     return join(this.dir, 'assets');
   }
 
-  private load() {
+  /** Pages render through `other` from now on (null: this folder again); a change dates every rendered page. */
+  select(other: Theme | null) {
+    if (other === this || other === this.override) return;
+    this.override = other;
+    this.generation++;
+  }
+
+  /** The theme pages render through now. */
+  get active(): Theme {
+    return this.override ?? this;
+  }
+
+  /** Data the active theme reads before a page renders, merged into the page's context (none for Tessera's own format). */
+  async platformData(input: PlatformInput): Promise<Record<string, unknown> | null> {
+    return this.override ? this.override.platformData(input) : null;
+  }
+
+  protected load() {
     this.generation++;
     const templates = new Map<string, Loaded>();
     const partials: Record<string, string> = {};
@@ -70,6 +101,12 @@ export class Theme {
   }
 
   has(name: string): boolean {
+    if (this.override) return this.override.has(name);
+    return this.ownHas(name);
+  }
+
+  /** Whether this folder itself has the template (whatever the site is switched to). */
+  ownHas(name: string): boolean {
     return this.templates.has(name);
   }
 
@@ -79,6 +116,12 @@ export class Theme {
 
   /** Renders one template; errors are logged with file, line and column, and what rendered is kept. */
   render(name: string, json: unknown, opts: { locale?: string; timeZone?: string; renderer?: WidgetRenderer; now?: number }): string {
+    if (this.override) return this.override.render(name, json, opts);
+    return this.ownRender(name, json, opts);
+  }
+
+  /** Renders one template of this folder itself (whatever the site is switched to). */
+  ownRender(name: string, json: unknown, opts: { locale?: string; timeZone?: string; renderer?: WidgetRenderer; now?: number }): string {
     const t = this.templates.get(name);
     if (!t) throw new Error(`Theme template missing: ${name}`);
     try {

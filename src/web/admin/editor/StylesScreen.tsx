@@ -26,6 +26,7 @@ import { FONT_LIBRARY, SYSTEM_FONTS, firstFamily, libraryFontOf, nearestWeight }
 import { editor as editorMessages } from '../../../core/messages.js';
 import { LoadFailed } from './PagesScreen.js';
 import { EDITOR_CSS } from './styles.js';
+import { TemplateSection } from './TemplateSection.js';
 
 interface StylesDoc {
   styles: SiteStyles;
@@ -163,6 +164,7 @@ export function StylesScreen() {
       <style>{EDITOR_CSS}</style>
       <link rel="stylesheet" href={previews.href} onLoad={previews.onLoad} onError={previews.onError} />
       <h1>Site styles</h1>
+      <TemplateSection />
       {conflict ? (
         <div role="alert" className="ed-alert">
           <span>{conflict}</span>

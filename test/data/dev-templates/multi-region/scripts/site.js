@@ -1,0 +1,1 @@
+document.documentElement.setAttribute('data-template-script', 'ran');
