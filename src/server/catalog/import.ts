@@ -10,7 +10,7 @@
  * - GET /api/config/catalog/import/:id: the job's progress (total, done, created, updated, state, warnings).
  * - GET /api/config/catalog/export?format=squarespace|shopify: the catalogue as CSV in that layout.
  *
- * A job writes the products in small batches, each in its own transaction of at most about 50 ms (stock movements
+ * A job writes the products in small batches, each in its own transaction of at most about 150 ms (stock movements
  * named 'import'), and gives way to the requests in flight between batches so pages keep being served (see `run`).
  * Images named by URL are fetched (http/https, 10 MB, 15 s, at most 3
  * redirects) and stored through the uploads pipeline (sharp); an image that cannot be fetched is left out and
@@ -64,7 +64,7 @@ interface Plan {
 
 const IMAGE_BYTES = 10 * 1_000_000;
 /** A batch of the import job: its transaction takes in products while it has been open less than this long. */
-const IMPORT_BATCH_MS = 50;
+const IMPORT_BATCH_MS = 150;
 /** At most this many products in one batch. */
 const IMPORT_BATCH_MAX = 50;
 /** Between batches the job waits for requests in flight to end, this long at most. */
