@@ -72,10 +72,13 @@ describe.each(DB_KINDS)('variant dimensions, bulk move and subscription price on
     const moved = await rows<{ id: string; collection_id: string; url_id: string }>(t.database.db, sql`select id, collection_id, url_id from items where id in (${shirt}, ${mug}) order by url_id`);
     expect(moved.every((m) => m.collection_id === otherId)).toBe(true);
     expect(moved.map((m) => m.url_id).sort()).toEqual(['ceramic-pour-over-set', 'linen-camp-shirt-1']);
-    // The public page follows (the move moves the content version).
+    // The public pages follow (the move moves the content version).
     const v = new Visitor(t.app);
     expect((await v.get('/second-shop/p/ceramic-pour-over-set')).statusCode).toBe(200);
-    expect((await v.get('/shop/p/ceramic-pour-over-set')).statusCode).toBe(404);
+    // The old address sends visitors on to the new one.
+    const old = await v.get('/shop/p/ceramic-pour-over-set');
+    expect(old.statusCode).toBe(301);
+    expect(old.headers.location).toMatch(/\/second-shop\/p\/ceramic-pour-over-set$/);
 
     const noPage = await owner.send('POST', BULK, { action: 'move', ids: [shirt] });
     expect(noPage.statusCode).toBe(400);
