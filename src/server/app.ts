@@ -40,6 +40,7 @@ import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, RedisRateLim
 import { Redis } from 'ioredis';
 import { SiteCache, siteCachePlugin } from './plugins/site-cache.js';
 import { opsPlugin, requestIdOf } from './plugins/ops.js';
+import { foregroundPlugin } from './plugins/foreground.js';
 
 export interface AppDeps {
   config: Config;
@@ -173,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(crumbPlugin);
   await app.register(ownerAuthPlugin, { owners: services.owners });
   await app.register(siteCachePlugin, { cache: siteCache });
+  await app.register(foregroundPlugin);
 
   // Hashed client bundles: cached for a year. Theme assets: an hour.
   if (existsSync(services.assets.dir)) {

@@ -16,6 +16,8 @@ export const productVariants = pgTable(
     qtyInStock: integer('qty_in_stock').notNull().default(0),
     unlimited: boolean('unlimited').notNull().default(false),
     weightGrams: integer('weight_grams').notNull().default(0),
+    /** Parcel dimensions as the owner gave them (null: none). */
+    dimensions: jsonb('dimensions').$type<{ unit: 'cm' | 'in'; length: number; width: number; height: number }>(),
     ordering: integer('ordering').notNull().default(0),
     /** The variant's own image (one of the product's image URLs); '' shows the product's first image. */
     imageUrl: text('image_url').notNull().default(''),

@@ -10,11 +10,13 @@
  * - GET /api/config/catalog/import/:id: the job's progress (total, done, created, updated, state, warnings).
  * - GET /api/config/catalog/export?format=squarespace|shopify: the catalogue as CSV in that layout.
  *
- * A job works product by product, each in its own transaction (stock movements named 'import'), yielding between
- * products so pages keep being served. Images named by URL are fetched (http/https, 10 MB, 15 s, at most 3
+ * A job writes the products in small batches, each in its own transaction of at most about 150 ms (stock movements
+ * named 'import'), and gives way to the requests in flight between batches so pages keep being served (see `run`).
+ * Images named by URL are fetched (http/https, 10 MB, 15 s, at most 3
  * redirects) and stored through the uploads pipeline (sharp); an image that cannot be fetched is left out and
  * named in the job's warnings.
  */
+import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -61,6 +63,12 @@ interface Plan {
 }
 
 const IMAGE_BYTES = 10 * 1_000_000;
+/** A batch of the import job: its transaction takes in products while it has been open less than this long. */
+const IMPORT_BATCH_MS = 150;
+/** At most this many products in one batch. */
+const IMPORT_BATCH_MAX = 50;
+/** Between batches the job waits for requests in flight to end, this long at most. */
+const IMPORT_GIVE_WAY_MS = 250;
 const FETCH_MS = 15_000;
 
 /** Fetches one image (http/https only, size-capped, with a time limit). */
@@ -232,50 +240,90 @@ export async function importRoutes(app: FastifyInstance) {
     errors: p.errors,
   });
 
-  /** Runs an import job to the end (in the background of the request that started it). */
+  /** The images of `p`, fetched and stored (outside any transaction); one that fails keeps its place with no URL. */
+  const imagesOf = async (websiteId: string, p: PlannedProduct, warnings: string[]) => {
+    const images: Array<{ url: string; alt: string }> = [];
+    for (const img of p.parsed.images) {
+      try {
+        const got = await fetchImage(img.url);
+        const row = await editorOf(app).uploads.create(websiteId, got.name, got.body);
+        if (row.status !== 'ready') throw new Error(row.error ?? 'File processing failed');
+        images.push({ url: `/uploads/${row.storedName}`, alt: img.alt });
+      } catch (e) {
+        warnings.push(IMPORT_TEXT.IMAGE_FAILED(p.parsed.row, img.url, e instanceof Error ? e.message : String(e)));
+        images.push({ url: '', alt: '' });
+      }
+    }
+    return images;
+  };
+
+  /** Writes one planned product in `tx` (images already fetched); true when it updated an existing product. */
+  const write = async (tx: Tx, websiteId: string, accountId: string, p: PlannedProduct, images: Array<{ url: string; alt: string }>) => {
+    if (p.existingId) {
+      const current = await loadProduct(tx, p.existingId, websiteId);
+      if (!current) throw notFound('No such product.');
+      const input = productOf(p, images, { version: current.item.version, body: current.item.body });
+      // Images that failed keep their place while variant images are matched, then drop out.
+      input.images = input.images.filter((i) => i.assetUrl);
+      // Variants keep their ids (and so their stock history and carts) where the SKU is the same.
+      const bySku = new Map(current.variants.map((v) => [v.sku.toLowerCase(), v.id]));
+      input.variants = input.variants.map((v) => ({ ...v, ...(bySku.has(v.sku.toLowerCase()) ? { id: bySku.get(v.sku.toLowerCase()) } : {}) }));
+      await updateProductTx(tx, websiteId, accountId, p.existingId, input, 'import');
+      return true;
+    }
+    const input = productOf(p, images);
+    input.images = input.images.filter((i) => i.assetUrl);
+    await createProductTx(tx, websiteId, accountId, input, 'import');
+    return false;
+  };
+
+  /**
+   * Runs an import job to the end (in the background of the request that started it). Products are written in
+   * small transactions: each holds as many products as fit in IMPORT_BATCH_MS (at least one, at most
+   * IMPORT_BATCH_MAX) together with the job's progress, so the site's content version moves once per batch rather
+   * than once per product (every move makes the shared pages render again). Between batches the job waits until
+   * no request is being served (plugins/foreground.ts, at most IMPORT_GIVE_WAY_MS), so the pages that render
+   * after a batch are not queued behind the next one on PGlite's single connection.
+   */
   const run = async (jobId: string, websiteId: string, accountId: string, planned: Plan) => {
     const warnings: string[] = [];
     let created = 0;
     let updated = 0;
     let done = 0;
+    let failedAt = 0;
     await db.update(catalogImportJobs).set({ state: 'running', updated: new Date() }).where(eq(catalogImportJobs.id, jobId));
+    const list = planned.products;
     try {
-      for (const p of planned.products) {
-        const images: Array<{ url: string; alt: string }> = [];
-        for (const img of p.parsed.images) {
-          try {
-            const got = await fetchImage(img.url);
-            const row = await editorOf(app).uploads.create(websiteId, got.name, got.body);
-            if (row.status !== 'ready') throw new Error(row.error ?? 'File processing failed');
-            images.push({ url: `/uploads/${row.storedName}`, alt: img.alt });
-          } catch (e) {
-            warnings.push(IMPORT_TEXT.IMAGE_FAILED(p.parsed.row, img.url, e instanceof Error ? e.message : String(e)));
-            images.push({ url: '', alt: '' });
-          }
-        }
-        // Images that failed keep their place while variant images are matched, then drop out.
-        const matched = { ...p, parsed: { ...p.parsed, images: p.parsed.images } };
-        await db.transaction(async (tx: Tx) => {
-          if (p.existingId) {
-            const current = await loadProduct(tx, p.existingId, websiteId);
-            if (!current) throw notFound('No such product.');
-            const input = productOf(matched, images, { version: current.item.version, body: current.item.body });
-            input.images = input.images.filter((i) => i.assetUrl);
-            // Variants keep their ids (and so their stock history and carts) where the SKU is the same.
-            const bySku = new Map(current.variants.map((v) => [v.sku.toLowerCase(), v.id]));
-            input.variants = input.variants.map((v) => ({ ...v, ...(bySku.has(v.sku.toLowerCase()) ? { id: bySku.get(v.sku.toLowerCase()) } : {}) }));
-            await updateProductTx(tx, websiteId, accountId, p.existingId, input, 'import');
-            updated++;
-          } else {
-            const input = productOf(matched, images);
-            input.images = input.images.filter((i) => i.assetUrl);
-            await createProductTx(tx, websiteId, accountId, input, 'import');
-            created++;
-          }
-        });
-        done++;
-        await db.update(catalogImportJobs).set({ done, createdCount: created, updatedCount: updated, updated: new Date() }).where(eq(catalogImportJobs.id, jobId));
+      while (done < list.length) {
         await new Promise((r) => setImmediate(r));
+        await app.foreground.quiet(IMPORT_GIVE_WAY_MS);
+        // Images are fetched before the transaction opens (a slow image host never holds the database).
+        const batch: Array<{ p: PlannedProduct; images: Array<{ url: string; alt: string }> }> = [];
+        for (const p of list.slice(done, done + IMPORT_BATCH_MAX)) {
+          batch.push({ p, images: p.parsed.images.length ? await imagesOf(websiteId, p, warnings) : [] });
+          if (p.parsed.images.length) break;
+        }
+        const counts = await db.transaction(async (tx: Tx) => {
+          const t0 = performance.now();
+          let c = 0;
+          let u = 0;
+          let n = 0;
+          for (const { p, images } of batch) {
+            if (n > 0 && performance.now() - t0 > IMPORT_BATCH_MS) break;
+            failedAt = done + n;
+            if (await write(tx, websiteId, accountId, p, images)) u++;
+            else c++;
+            n++;
+          }
+          await tx
+            .update(catalogImportJobs)
+            .set({ done: done + n, createdCount: created + c, updatedCount: updated + u, updated: new Date() })
+            .where(eq(catalogImportJobs.id, jobId));
+          return { c, u, n };
+        });
+        created += counts.c;
+        updated += counts.u;
+        done += counts.n;
       }
       await db
         .update(catalogImportJobs)
@@ -286,7 +334,7 @@ export async function importRoutes(app: FastifyInstance) {
       const why = e instanceof Error ? e.message : String(e);
       await db
         .update(catalogImportJobs)
-        .set({ state: 'failed', done, createdCount: created, updatedCount: updated, error: [...warnings, `Product ${done + 1} of ${planned.products.length}: ${why}`].join('\n'), updated: new Date() })
+        .set({ state: 'failed', done, createdCount: created, updatedCount: updated, error: [...warnings, `Product ${failedAt + 1} of ${list.length}: ${why}`].join('\n'), updated: new Date() })
         .where(eq(catalogImportJobs.id, jobId));
     }
   };

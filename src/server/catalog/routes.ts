@@ -3,7 +3,8 @@
  *
  * - GET  /api/config/catalog/products: the product list with search, filters (store, type, status, stock), sort
  *   and pages; each row has its thumbnail and its variants' stock.
- * - POST /api/config/catalog/products/bulk: publish, unpublish or delete several products at once.
+ * - POST /api/config/catalog/products/bulk: publish, unpublish, delete or move (to another store page) several
+ *   products at once.
  * - GET  /api/config/catalog/inventory: every variant's stock and low-stock threshold.
  * - PUT  /api/config/catalog/inventory: changes stock, unlimited and threshold of one or several variants
  *   (the list's inline stock edit and the inventory screen's bulk edit); restock hooks run as on a product save.
@@ -22,7 +23,7 @@ import { badRequest, notFound } from '../errors.js';
 import { READ_ROLES, STORE_ROLES } from '../platform/settings.js';
 import { audit } from '../platform/audit.js';
 import { stockChangedHooks } from '../platform/stock-hooks.js';
-import { stockReason } from '../platform/config-routes.js';
+import { itemUrlId, lockRoomFor, stockReason, storeCollection } from '../platform/config-routes.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 
 const { items, productVariants, collections, stockMovements } = schema;
@@ -48,8 +49,10 @@ const listQuery = z.object({
 });
 
 const bulkIn = z.object({
-  action: z.enum(['publish', 'unpublish', 'delete'], { error: 'Choose publish, unpublish or delete.' }),
+  action: z.enum(['publish', 'unpublish', 'delete', 'move'], { error: 'Choose publish, unpublish, delete or move.' }),
   ids: z.array(z.string().min(1).max(64)).min(1, CATALOG_TEXT.NO_PRODUCTS_CHOSEN).max(500),
+  /** move: the store page the products go to. */
+  collectionId: z.string().max(64).optional(),
 });
 
 const stockChange = z.object({
@@ -188,6 +191,23 @@ export async function catalogRoutes(app: FastifyInstance) {
         .where(and(eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM), inArray(items.id, ids)))
         .for('update');
       if (found.length !== ids.length) throw notFound('No such product.');
+      if (body.action === 'move') {
+        // Into another store page: the page's 200-product limit counts every product that arrives; each keeps its
+        // slug unless the page already has it (then the next free one, as the editor does).
+        const target = await storeCollection(tx, body.collectionId, websiteId);
+        const arriving = found.filter((i) => i.collectionId !== target.id);
+        const count = await lockRoomFor(tx, target, arriving.length);
+        let ordering = count;
+        for (const item of arriving) {
+          const urlId = await itemUrlId(tx, target.id, '', item.urlId);
+          await tx
+            .update(items)
+            .set({ collectionId: target.id, urlId, ordering: ordering++, version: item.version + 1, updatedAt: new Date() })
+            .where(eq(items.id, item.id));
+          await audit(tx, { websiteId, accountId: req.owner!.id, action: 'product.update', entity: 'product', entityId: item.id, before: { collectionId: item.collectionId, urlId: item.urlId }, after: { collectionId: target.id, urlId } });
+        }
+        return { ok: true, count: arriving.length };
+      }
       for (const item of found) {
         if (body.action === 'delete') {
           await tx.delete(items).where(eq(items.id, item.id));

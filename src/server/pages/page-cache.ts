@@ -303,6 +303,8 @@ export class PageCache {
 
   /** Sends the entry's page, or `own` (the entry's page with the visitor's cart pill), in the encoding asked for. */
   private send(req: FastifyRequest, reply: FastifyReply, entry: Entry, own?: Encoded): void {
+    // Answered from memory: background work need not wait for this request (plugins/foreground.ts).
+    this.app.foreground?.light(req);
     const e = own ?? entry;
     const encoding = req.headers['x-no-compression'] !== undefined ? null : pickEncoding(req.headers['accept-encoding']);
     reply.status(200).header('content-type', entry.type).header('cache-control', 'no-store').header('vary', 'accept-encoding');

@@ -44,6 +44,12 @@ const cents = (label: string) =>
     .min(0, `${label} cannot be negative.`)
     .max(1_000_000_000_00, `${label} is too large.`);
 
+const side = (label: string) =>
+  z
+    .number({ error: `${label} must be a number.` })
+    .min(0, `${label} cannot be negative.`)
+    .max(100_000, `${label} is too large.`);
+
 const variantIn = z.object({
   id: z.string().max(64).optional(),
   sku: z.string().trim().min(1, 'Every variant needs a SKU.').max(128),
@@ -54,6 +60,16 @@ const variantIn = z.object({
   qtyInStock: z.number({ error: 'Stock must be a number.' }).int('Stock must be a whole number.').min(0, 'Stock cannot be negative.').max(1_000_000),
   unlimited: z.boolean().optional().default(false),
   weightGrams: z.number({ error: 'Weight must be a number.' }).int('Weight must be in whole grams.').min(0, 'Weight cannot be negative.').max(10_000_000).optional().default(0),
+  /** Parcel dimensions in cm or in; null (or absent): none. */
+  dimensions: z
+    .object({
+      unit: z.enum(['cm', 'in'], { error: 'Choose cm or in for the dimensions.' }),
+      length: side('Length'),
+      width: side('Width'),
+      height: side('Height'),
+    })
+    .nullish()
+    .transform((d) => d ?? null),
   /** The variant's own image: one of the product's image URLs, or '' for the product's first image. */
   imageUrl: z.string().trim().max(2000).optional().default(''),
   lowStockThreshold: z.number({ error: 'The low-stock threshold must be a number.' }).int('The low-stock threshold must be a whole number.').min(0, 'The low-stock threshold cannot be negative.').max(1_000_000).optional().default(0),
@@ -227,6 +243,7 @@ function productJson(item: ItemRow, variants: VariantRow[]) {
       qtyInStock: v.qtyInStock,
       unlimited: v.unlimited,
       weightGrams: v.weightGrams,
+      dimensions: v.dimensions ?? null,
       imageUrl: v.imageUrl,
       lowStockThreshold: v.lowStockThreshold,
     })),
@@ -261,11 +278,11 @@ export const storeCollection = async (tx: Tx, id: string | undefined, websiteId:
  * fewer than 200 (platform.md section 9). The lock makes two concurrent adds take turns, so
  * they cannot pass the limit together. Answers the count (the new item's ordering).
  */
-export const lockRoomFor = async (tx: Tx, c: typeof collections.$inferSelect) => {
+export const lockRoomFor = async (tx: Tx, c: typeof collections.$inferSelect, adding = 1) => {
   await tx.select({ id: collections.id }).from(collections).where(eq(collections.id, c.id)).for('update');
   const [n] = await rows<{ n: number | string }>(tx, sql`select count(*) as n from items where collection_id = ${c.id}`);
   const count = Number(n?.n ?? 0);
-  const full = collectionAddError(c, count);
+  const full = collectionAddError(c, count, adding);
   if (full) throw badRequest(full, { collectionId: full });
   return count;
 };
@@ -300,6 +317,7 @@ export const saveVariants = async (tx: Tx, itemId: string, before: VariantRow[],
       qtyInStock: Math.min(v.qtyInStock, QUANTITY_MAX * 100),
       unlimited: v.unlimited,
       weightGrams: v.weightGrams,
+      dimensions: v.dimensions,
       imageUrl: v.imageUrl,
       lowStockThreshold: v.lowStockThreshold,
       ordering: ordering++,

@@ -2,6 +2,7 @@
 import { api } from '../client/api.js';
 import { formatMoney, moneyDecimalString } from '../../core/money.js';
 import { Field, RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, useStoreCurrency, type AmountFormProps, type Checked } from './ui.js';
+import { EmptyState, PageHeader, Skeleton } from './design.js';
 
 interface Coupon {
   id: string;
@@ -118,13 +119,17 @@ function CouponForm({ label, submit, initial, currency, onSave, onCancel }: Amou
 }
 
 export function CouponsScreen() {
-  const { list, error, load, remove } = useRecordList<Coupon>('/api/checkout/admin/coupons', 'coupons');
+  const { list, loading, error, load, remove } = useRecordList<Coupon>('/api/checkout/admin/coupons', 'coupons');
   const { close, rowButtons, editRow } = useRowEditing();
   const currency = useStoreCurrency();
   return (
     <>
-      <h1>Coupons</h1>
-      {list.length > 0 && (
+      <PageHeader title="Coupons" description="Codes customers type at checkout for a percentage or an amount off." />
+      {loading ? (
+        <Skeleton lines={3} label="Loading coupons" />
+      ) : list.length === 0 ? (
+        <EmptyState title="No coupons yet">Add one below; customers type its code at checkout.</EmptyState>
+      ) : (
         <table className="admin-table" aria-label="Coupons">
           <thead>
             <tr>

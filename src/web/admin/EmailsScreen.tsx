@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../client/api.js';
-import { EmptyState, PageHeader, Skeleton, useToast } from './design.js';
+import { DataTable, EmptyState, PageHeader, Skeleton, useToast } from './design.js';
 
 interface EmailSummary {
   id: number;
@@ -84,38 +84,24 @@ function EmailList() {
       ) : q.data.emails.length === 0 ? (
         <EmptyState title="No emails here">Emails appear when someone orders, submits a form or signs up.</EmptyState>
       ) : (
-        <table className="admin-table">
-          <caption className="visually-hidden">Emails</caption>
-          <thead>
-            <tr>
-              <th scope="col">Subject</th>
-              <th scope="col">To</th>
-              <th scope="col">Status</th>
-              <th scope="col">Queued</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+        <DataTable caption="Emails" columns={['Subject', 'To', 'Status', 'Queued']} actions>
+          {q.data.emails.map((e) => (
+            <tr key={e.id}>
+              <td>
+                <a href={`/config/outbox/${e.id}`}>{e.subject}</a>
+              </td>
+              <td>{e.to}</td>
+              <td>
+                {STATUS_NAMES[e.status] ?? e.status}
+                {e.status === 'failed' && e.lastError ? <div className="a-muted">Relay said: {e.lastError}</div> : null}
+              </td>
+              <td>{when(e.createdAt)}</td>
+              <td>
+                <ResendButton email={e} relay={q.data.relay} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {q.data.emails.map((e) => (
-              <tr key={e.id}>
-                <td>
-                  <a href={`/config/outbox/${e.id}`}>{e.subject}</a>
-                </td>
-                <td>{e.to}</td>
-                <td>
-                  {STATUS_NAMES[e.status] ?? e.status}
-                  {e.status === 'failed' && e.lastError ? <div className="a-muted">Relay said: {e.lastError}</div> : null}
-                </td>
-                <td>{when(e.createdAt)}</td>
-                <td>
-                  <ResendButton email={e} relay={q.data.relay} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
     </>
   );

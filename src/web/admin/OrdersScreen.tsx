@@ -192,28 +192,8 @@ function OrdersList() {
           Search orders
           <input type="search" value={q} placeholder="Order number, email or name" onChange={(e) => setQ(e.target.value)} />
         </label>
-        <label>
-          Payment
-          <select value={payment} onChange={(e) => setPayment(e.target.value)}>
-            <option value="">Any</option>
-            {Object.entries(PAYMENT).map(([k, v]) => (
-              <option key={k} value={k}>
-                {v}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Fulfilment
-          <select value={fulfilment} onChange={(e) => setFulfilment(e.target.value)}>
-            <option value="">Any</option>
-            {Object.entries(FULFILMENT).map(([k, v]) => (
-              <option key={k} value={k}>
-                {v}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Payment" value={payment} onChange={setPayment} options={{ '': 'Any', ...PAYMENT }} />
+        <FilterSelect label="Fulfilment" value={fulfilment} onChange={setFulfilment} options={{ '': 'Any', ...FULFILMENT }} />
         <label>
           From
           <input type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
@@ -222,16 +202,7 @@ function OrdersList() {
           To
           <input type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
         </label>
-        <label>
-          Sort
-          <select value={sort} onChange={(e) => setSort(e.target.value)}>
-            {Object.entries(SORTS).map(([k, v]) => (
-              <option key={k} value={k}>
-                {v.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Sort" value={sort} onChange={setSort} options={Object.fromEntries(Object.entries(SORTS).map(([k, v]) => [k, v.label]))} />
         {filtered ? (
           <button
             type="button"
@@ -895,6 +866,22 @@ function OrderDetail({ id }: { id: string }) {
       </div>
       {print ? <PrintDocument detail={d} kind={print} siteTitle={siteTitle} /> : null}
     </>
+  );
+}
+
+/** One of the order list's filters: a labelled select over `options` (value -> words), in their order. */
+function FilterSelect({ label, value, onChange, options }: { label: string; value: string; onChange: (v: string) => void; options: Record<string, string> }) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        {Object.entries(options).map(([k, v]) => (
+          <option key={k} value={k}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../client/api.js';
 import { formatMoney, toMinorUnits, moneyDecimalString } from '../../core/money.js';
-import { EmptyState, PageHeader, Skeleton } from './design.js';
+import { DataTable, EmptyState, PageHeader, Skeleton } from './design.js';
 
 type Status = 'pending' | 'approved' | 'rejected';
 
@@ -107,52 +107,38 @@ export function ReviewsScreen() {
             : 'Reviews move here when you approve or reject them in Waiting for approval.'}
         </EmptyState>
       ) : (
-        <table className="admin-table" aria-label={`${STATUS_LABELS[status]} reviews`}>
-          <thead>
-            <tr>
-              <th scope="col">Product</th>
-              <th scope="col">Rating</th>
-              <th scope="col">Review</th>
-              <th scope="col">By</th>
-              <th scope="col">Date</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+        <DataTable caption={`${STATUS_LABELS[status]} reviews`} columns={['Product', 'Rating', 'Review', 'By', 'Date']} actions>
+          {list.map((r) => (
+            <tr key={r.id}>
+              <td>{r.productTitle}</td>
+              <td>
+                <span aria-hidden="true">{'★'.repeat(r.rating) + '☆'.repeat(5 - r.rating)}</span>
+                <span className="visually-hidden">{r.rating} out of 5 stars</span>
+              </td>
+              <td>
+                {r.title && <strong>{r.title}. </strong>}
+                {r.body}
+              </td>
+              <td>
+                {r.authorName}
+                {r.orderNumber !== null && <> (order #{r.orderNumber})</>}
+              </td>
+              <td>{new Date(r.created).toLocaleDateString()}</td>
+              <td>
+                {r.status !== 'approved' && (
+                  <button type="button" onClick={() => void decide(r, 'approve')} aria-label={`Approve the review by ${r.authorName}`}>
+                    Approve
+                  </button>
+                )}
+                {r.status !== 'rejected' && (
+                  <button type="button" onClick={() => void decide(r, 'reject')} aria-label={`Reject the review by ${r.authorName}`}>
+                    Reject
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.map((r) => (
-              <tr key={r.id}>
-                <td>{r.productTitle}</td>
-                <td>
-                  <span aria-hidden="true">{'★'.repeat(r.rating) + '☆'.repeat(5 - r.rating)}</span>
-                  <span className="visually-hidden">{r.rating} out of 5 stars</span>
-                </td>
-                <td>
-                  {r.title && <strong>{r.title}. </strong>}
-                  {r.body}
-                </td>
-                <td>
-                  {r.authorName}
-                  {r.orderNumber !== null && <> (order #{r.orderNumber})</>}
-                </td>
-                <td>{new Date(r.created).toLocaleDateString()}</td>
-                <td>
-                  {r.status !== 'approved' && (
-                    <button type="button" onClick={() => void decide(r, 'approve')} aria-label={`Approve the review by ${r.authorName}`}>
-                      Approve
-                    </button>
-                  )}
-                  {r.status !== 'rejected' && (
-                    <button type="button" onClick={() => void decide(r, 'reject')} aria-label={`Reject the review by ${r.authorName}`}>
-                      Reject
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       {settings && (
         <form onSubmit={save} aria-label="Review settings" className="a-card a-form">

@@ -2,6 +2,7 @@
 import { api } from '../client/api.js';
 import { formatMoney, moneyDecimalString } from '../../core/money.js';
 import { Field, RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, useStoreCurrency, type AmountFormProps, type Checked } from './ui.js';
+import { EmptyState, PageHeader, Skeleton } from './design.js';
 
 interface Option {
   id: string;
@@ -117,14 +118,16 @@ function OptionForm({ label, submit, initial, currency, onSave, onCancel }: Amou
 }
 
 export function ShippingScreen() {
-  const { list, error, load, remove } = useRecordList<Option>('/api/checkout/admin/shipping-options', 'shippingOptions');
+  const { list, loading, error, load, remove } = useRecordList<Option>('/api/checkout/admin/shipping-options', 'shippingOptions');
   const { close, rowButtons, editRow } = useRowEditing();
   const currency = useStoreCurrency();
   return (
     <>
-      <h1>Shipping</h1>
-      {list.length === 0 ? (
-        <p>No shipping options yet: carts that need shipping cannot check out until you add one.</p>
+      <PageHeader title="Shipping" description="The options customers choose from at checkout: flat rate, by weight, or free over an amount." />
+      {loading ? (
+        <Skeleton lines={3} label="Loading shipping options" />
+      ) : list.length === 0 ? (
+        <EmptyState title="No shipping options yet">Carts that need shipping cannot check out until you add one below.</EmptyState>
       ) : (
         <table className="admin-table" aria-label="Shipping options">
           <thead>

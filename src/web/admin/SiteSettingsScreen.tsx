@@ -13,34 +13,13 @@ import { uploadFile } from './editor/api.js';
 import { siteSettingsSchema, WEEKDAYS, type SiteSettings } from '../../core/site-settings.js';
 import { SUPPORTED_CURRENCIES } from '../../core/money.js';
 import { ConfirmDialog, PageHeader, Skeleton, useToast } from './design.js';
+import { Field } from './fields.js';
 
 const DAY_NAMES: Record<string, string> = { monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday', sunday: 'Sunday' };
 
 function timeZones(current: string): string[] {
   const list = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
   return list.includes(current) ? list : [current, ...list];
-}
-
-function Text({ form, name, label, type = 'text', hint, autoComplete }: { form: UseFormReturn<SiteSettings>; name: FieldPath<SiteSettings>; label: string; type?: string; hint?: string; autoComplete?: string }) {
-  const id = useId();
-  const err = form.getFieldState(name, form.formState).error?.message;
-  const described = [hint ? `${id}-hint` : '', err ? `${id}-err` : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div>
-      <label htmlFor={id}>{label}</label>
-      <input id={id} type={type} autoComplete={autoComplete} aria-invalid={err ? true : undefined} aria-describedby={described} {...form.register(name)} />
-      {hint ? (
-        <p id={`${id}-hint`} className="a-muted">
-          {hint}
-        </p>
-      ) : null}
-      {err ? (
-        <p id={`${id}-err`} className="a-field__error">
-          {err}
-        </p>
-      ) : null}
-    </div>
-  );
 }
 
 /** An uploaded image (logo, favicon): its preview, an Upload button (file picker) and Remove. */
@@ -138,8 +117,8 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
     >
       <Section title="Identity">
         <div className="a-fields">
-          <Text form={form} name="title" label="Site title" />
-          <Text form={form} name="tagline" label="Tagline" hint="A short line under the title, shown in the footer." />
+          <Field form={form} name="title" label="Site title" />
+          <Field form={form} name="tagline" label="Tagline" hint="A short line under the title, shown in the footer." />
         </div>
         <div className="a-fields">
           <ImageField form={form} name="logoImageUrl" label="Logo" />
@@ -161,7 +140,7 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
             <p className="a-muted">Event times, order dates and scheduled posts use it.</p>
             {tzErr ? <p className="a-field__error">{tzErr}</p> : null}
           </div>
-          <Text form={form} name="locale" label="Language and region" hint="A language tag such as en-US, en-GB or fr-CA." />
+          <Field form={form} name="locale" label="Language and region" hint="A language tag such as en-US, en-GB or fr-CA." />
           <div>
             <label htmlFor={curId}>Store currency</label>
             <select id={curId} aria-invalid={curErr ? true : undefined} {...form.register('currency')}>
@@ -179,17 +158,17 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
 
       <Section title="Contact">
         <div className="a-fields">
-          <Text form={form} name="contactEmail" label="Contact email" type="email" autoComplete="email" />
-          <Text form={form} name="contactPhoneNumber" label="Phone number" type="tel" autoComplete="tel" />
+          <Field form={form} name="contactEmail" label="Contact email" type="email" autoComplete="email" />
+          <Field form={form} name="contactPhoneNumber" label="Phone number" type="tel" autoComplete="tel" />
         </div>
       </Section>
 
       <Section title="Business address">
         <div className="a-fields">
-          <Text form={form} name="location.addressTitle" label="Business name" />
-          <Text form={form} name="location.addressLine1" label="Street address" />
-          <Text form={form} name="location.addressLine2" label="City and postcode" />
-          <Text form={form} name="location.addressCountry" label="Country" />
+          <Field form={form} name="location.addressTitle" label="Business name" />
+          <Field form={form} name="location.addressLine1" label="Street address" />
+          <Field form={form} name="location.addressLine2" label="City and postcode" />
+          <Field form={form} name="location.addressCountry" label="Country" />
         </div>
       </Section>
 
@@ -197,7 +176,7 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
         <p className="a-muted">For example 9am–5pm, or Closed. Leave a day blank to say nothing about it.</p>
         <div className="a-fields a-fields--hours">
           {WEEKDAYS.map((d) => (
-            <Text key={d} form={form} name={`businessHours.${d}`} label={DAY_NAMES[d]!} />
+            <Field key={d} form={form} name={`businessHours.${d}`} label={DAY_NAMES[d]!} />
           ))}
         </div>
       </Section>
@@ -208,8 +187,8 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
           <fieldset key={f.id}>
             <legend>Account {i + 1}</legend>
             <div className="a-fields">
-              <Text form={form} name={`socialAccounts.${i}.serviceName`} label="Service" />
-              <Text form={form} name={`socialAccounts.${i}.profileUrl`} label="Profile address" type="url" />
+              <Field form={form} name={`socialAccounts.${i}.serviceName`} label="Service" />
+              <Field form={form} name={`socialAccounts.${i}.profileUrl`} label="Profile address" type="url" />
             </div>
             <ConfirmDialog
               trigger={<button type="button">Remove account {i + 1}</button>}

@@ -1,6 +1,7 @@
 /** /config/tax: tax rules by country and region; add, edit, delete. */
 import { api } from '../client/api.js';
 import { Field, RecordForm, useRecordForm, useRecordList, useRowEditing, type Checked } from './ui.js';
+import { EmptyState, PageHeader, Skeleton } from './design.js';
 
 interface Rule {
   id: string;
@@ -65,13 +66,16 @@ function RuleForm({ label, submit, initial, onSave, onCancel }: { label: string;
 }
 
 export function TaxScreen() {
-  const { list, error, load, remove } = useRecordList<Rule>('/api/checkout/admin/tax-rules', 'taxRules');
+  const { list, loading, error, load, remove } = useRecordList<Rule>('/api/checkout/admin/tax-rules', 'taxRules');
   const { close, rowButtons, editRow } = useRowEditing();
   return (
     <>
-      <h1>Tax</h1>
-      <p>Rules apply by the shipping address: every rule for the country without a region, plus the region's own. Orders that need no shipping carry no tax.</p>
-      {list.length > 0 && (
+      <PageHeader title="Tax" description="Rules apply by the shipping address: every rule for the country without a region, plus the region's own. Orders that need no shipping carry no tax." />
+      {loading ? (
+        <Skeleton lines={3} label="Loading tax rules" />
+      ) : list.length === 0 ? (
+        <EmptyState title="No tax rules yet">Orders carry no tax until you add a rule below.</EmptyState>
+      ) : (
         <table className="admin-table" aria-label="Tax rules">
           <thead>
             <tr>

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../client/api.js';
 import { isEmailAddress } from '../../core/email.js';
-import { ConfirmDialog, PageHeader, Skeleton, useToast } from './design.js';
+import { ConfirmDialog, DataTable, PageHeader, Skeleton, useToast } from './design.js';
 import { Field, SelectField, serverErrorsOnFields } from './fields.js';
 
 interface RoleInfo {
@@ -143,24 +143,11 @@ export function TeamScreen() {
       ) : (
         <>
           <section className="a-card a-table-card" aria-label="Team members">
-            <table className="admin-table">
-              <caption className="visually-hidden">Team members</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Member</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {q.data.members.map((m) => (
-                  <MemberRow key={m.id} m={m} roles={q.data.roles} me={q.data.me} />
-                ))}
-              </tbody>
-            </table>
+            <DataTable caption="Team members" columns={['Member', 'Role', 'State']} actions>
+              {q.data.members.map((m) => (
+                <MemberRow key={m.id} m={m} roles={q.data.roles} me={q.data.me} />
+              ))}
+            </DataTable>
           </section>
           <InviteForm roles={q.data.roles} />
           <section className="a-card" aria-labelledby={rolesId}>

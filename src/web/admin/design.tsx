@@ -122,6 +122,33 @@ export function PageHeader({ title, description, actions, breadcrumbs }: { title
   );
 }
 
+/**
+ * A screen's table of records: named by its (visually hidden) caption, one header per column, and a last header
+ * for the row buttons ('Actions', for screen readers) when `actions` is set. The rows are the children.
+ */
+export function DataTable({ caption, columns, actions = false, children }: { caption: string; columns: string[]; actions?: boolean; children: ReactNode }) {
+  return (
+    <table className="admin-table">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
+          {actions ? (
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          ) : null}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
 /** What a list shows when it has nothing: what is missing and what to do next. */
 export function EmptyState({ title, children, action, level = 2 }: { title: string; children?: ReactNode; action?: ReactNode; level?: 2 | 3 }) {
   const H = level === 2 ? 'h2' : 'h3';

@@ -3,21 +3,29 @@
  * fields with the server's messages beside them, focus returning to a row's button, and a table's add and inline edit forms.
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../client/api.js';
 import { toMinorUnits } from '../../core/money.js';
+import { ConfirmDialog, useToast } from './design.js';
 
 /** The text to show for a failed call. */
 export const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** Loads `url` when the screen opens: [data, setData, error, reload]. */
+/**
+ * Loads `url` when the screen opens, through TanStack Query (key ['load', url], so screens reading the same call
+ * share it): [data, setData, error, reload]. `setData` keeps the screen's own edits on top of the server's copy
+ * (never in the shared cache); `reload` drops them and reads the server's copy again.
+ */
 export function useLoad<T>(url: string): [T | null, (v: T) => void, string, () => void] {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState('');
-  const load = () => {
-    api<T>('GET', url).then(setData, (e) => setError(msg(e)));
+  const qc = useQueryClient();
+  const q = useQuery({ queryKey: ['load', url], queryFn: () => api<T>('GET', url), refetchOnWindowFocus: false });
+  const [local, setLocal] = useState<{ url: string; data: T } | null>(null);
+  const data = local?.url === url ? local.data : (q.data ?? null);
+  const reload = () => {
+    setLocal(null);
+    void qc.invalidateQueries({ queryKey: ['load', url] });
   };
-  useEffect(load, [url]);
-  return [data, setData, error, load];
+  return [data, (v: T) => setLocal({ url, data: v }), q.error ? msg(q.error) : '', reload];
 }
 
 /** A named form whose submit runs `onSubmit` and says 'Saved.' (or what it returns) or the error, in live regions. */
@@ -143,33 +151,32 @@ export function amountReader(message: string, currency: string) {
  * are stored in the currency's minor units, so '500' is 500 yen but 5.00 dollars.
  */
 export function useStoreCurrency(): string {
-  const [currency, setCurrency] = useState('USD');
-  useEffect(() => {
-    api<{ currency: string }>('GET', '/api/checkout/admin/settings').then(
-      (s) => setCurrency(s.currency),
-      () => undefined,
-    );
-  }, []);
-  return currency;
+  const q = useQuery({ queryKey: ['checkout-settings'], queryFn: () => api<{ currency: string }>('GET', '/api/checkout/admin/settings') });
+  return q.data?.currency ?? 'USD';
 }
 
 /**
- * A table's records from `url` (the list under `key` of its answer), loaded when the screen opens; `remove` deletes
- * one (`url`/id) and loads again. `error` is the last failed call's message.
+ * A table's records from `url` (the list under `key` of its answer), through TanStack Query; `load` reads them
+ * again (awaitable), `remove` deletes one (`url`/id), reads again and answers whether it went. `error` is the last
+ * failed call's message; `loading` is true until the first answer.
  */
 export function useRecordList<T>(url: string, key: string) {
-  const [list, setList] = useState<T[]>([]);
+  const qc = useQueryClient();
+  const q = useQuery({ queryKey: ['records', url], queryFn: async () => (await api<Record<string, T[]>>('GET', url))[key] as T[] });
   const [error, setError] = useState('');
-  const load = () => api<Record<string, T[]>>('GET', url).then((r) => setList(r[key] as T[]), (e: Error) => setError(e.message));
-  useEffect(() => {
-    void load();
-  }, []);
-  async function remove(id: string) {
+  const load = () => qc.invalidateQueries({ queryKey: ['records', url] });
+  const removal = useMutation({ mutationFn: (id: string) => api('DELETE', `${url}/${id}`), onSettled: load });
+  async function remove(id: string): Promise<boolean> {
     setError('');
-    await api('DELETE', `${url}/${id}`).catch((e: Error) => setError(e.message));
-    await load();
+    try {
+      await removal.mutateAsync(id);
+      return true;
+    } catch (e) {
+      setError(msg(e));
+      return false;
+    }
   }
-  return { list, error, load, remove };
+  return { list: q.data ?? [], loading: q.isPending, error: error || (q.error ? msg(q.error) : ''), load, remove };
 }
 
 /** The props of a screen's add-or-edit form for records with amounts in the store's currency. */
@@ -252,20 +259,31 @@ export function RecordForm({ label, submit, state, shown, children }: { label: s
  */
 export function useRowEditing() {
   const [editing, setEditing] = useState<string | null>(null);
+  const toast = useToast();
   const rows = useRowFocus();
   const close = (id: string) => {
     setEditing(null);
     rows.focus(id);
   };
-  /** A row's Edit and Delete buttons, named after the record. */
-  const rowButtons = (id: string, name: string, remove: (id: string) => Promise<void>) => (
+  /** A row's Edit and Delete buttons, named after the record; Delete asks first and says when it is done. */
+  const rowButtons = (id: string, name: string, remove: (id: string) => Promise<boolean>) => (
     <>
       <button type="button" ref={rows.ref(id)} aria-label={`Edit ${name}`} aria-expanded={editing === id} onClick={() => (editing === id ? close(id) : setEditing(id))}>
         Edit
       </button>{' '}
-      <button type="button" aria-label={`Delete ${name}`} onClick={() => void remove(id)}>
-        Delete
-      </button>
+      <ConfirmDialog
+        trigger={
+          <button type="button" aria-label={`Delete ${name}`}>
+            Delete
+          </button>
+        }
+        title={`Delete ${name}?`}
+        description="It is removed for good. Orders that used it keep what they were charged."
+        confirm="Delete"
+        onConfirm={async () => {
+          if (await remove(id)) toast(`${name} deleted.`);
+        }}
+      />
     </>
   );
   const editRow = (id: string, columns: number, form: () => ReactNode) =>

@@ -12,7 +12,7 @@ import { RichText } from '../editor/RichText.js';
 import { slugify } from '../../../core/slug.js';
 import { MediaGallery, type ProductImage } from './MediaGallery.js';
 import { TypeDetails, planOf, type SubscriptionPlan } from './TypeDetails.js';
-import { draftOf, isoToZoned, optionsOf, regenerate, serverVariant, suggestSku, zonedToIso, type DraftVariant, type ProductOption, type ServerVariant } from './model.js';
+import { DIMENSION_UNITS, draftOf, isoToZoned, optionsOf, regenerate, serverVariant, suggestSku, zonedToIso, type DimensionUnit, type DraftVariant, type ProductOption, type ServerVariant } from './model.js';
 
 export const SEO_TITLE_MAX = 70;
 export const SEO_DESCRIPTION_MAX = 320;
@@ -209,7 +209,7 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
             subscriptionPlan: null,
             additionalFieldsFormId: null,
             variantOptionOrdering: [],
-            variants: [{ sku: '', attributes: {}, priceCents: 0, salePriceCents: 0, onSale: false, qtyInStock: 0, unlimited: false, weightGrams: 0, imageUrl: '', lowStockThreshold: 0 }],
+            variants: [{ sku: '', attributes: {}, priceCents: 0, salePriceCents: 0, onSale: false, qtyInStock: 0, unlimited: false, weightGrams: 0, dimensions: null, imageUrl: '', lowStockThreshold: 0 }],
           };
           const draft = draftFrom(blank, settings);
           draft.variants = draft.variants.map((v) => ({ ...v, skuAuto: true, price: '' }));
@@ -507,6 +507,30 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                       <Field label="Weight (kg)" id={k('weight')} error={err(`variants.${i}.weightGrams`)}>
                         <input id={k('weight')} inputMode="decimal" value={v.weight} placeholder="0.0" onChange={(e) => setVariant(i, { weight: e.target.value })} />
                       </Field>
+                      <fieldset className="cat-variant__dims" aria-describedby={err(`variants.${i}.dimensions`) ? k('dims-error') : undefined}>
+                        <legend>Dimensions</legend>
+                        <div className="cat-variant__dims-row">
+                          {(['length', 'width', 'height'] as const).map((side) => (
+                            <Field key={side} label={side[0]!.toUpperCase() + side.slice(1)} id={k(side)}>
+                              <input id={k(side)} inputMode="decimal" value={v[side]} placeholder="0" onChange={(e) => setVariant(i, { [side]: e.target.value })} aria-invalid={!!err(`variants.${i}.dimensions`)} />
+                            </Field>
+                          ))}
+                          <Field label="Unit" id={k('dim-unit')}>
+                            <select id={k('dim-unit')} value={v.dimUnit} onChange={(e) => setVariant(i, { dimUnit: e.target.value as DimensionUnit })}>
+                              {DIMENSION_UNITS.map((u) => (
+                                <option key={u} value={u}>
+                                  {u}
+                                </option>
+                              ))}
+                            </select>
+                          </Field>
+                        </div>
+                        {err(`variants.${i}.dimensions`) ? (
+                          <p className="field-error" id={k('dims-error')}>
+                            {err(`variants.${i}.dimensions`)}
+                          </p>
+                        ) : null}
+                      </fieldset>
                       <label className="a-check cat-variant__unlimited">
                         <input type="checkbox" checked={v.unlimited} onChange={(e) => setVariant(i, { unlimited: e.target.checked })} /> Unlimited stock
                       </label>

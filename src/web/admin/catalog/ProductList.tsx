@@ -1,6 +1,6 @@
 /**
  * /config/products: the product list (issue 24). Search, filters (store, type, status, stock), sort, pages; bulk
- * publish, unpublish and delete; thumbnails; stock edited in place. A table on wide screens, cards on phones.
+ * publish, unpublish, delete and move to another store page; thumbnails; stock edited in place. A table on wide screens, cards on phones.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -173,12 +173,14 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
   const allOnPage = rows.length > 0 && rows.every((r) => selected.has(r.id));
   const toggle = (id: string) => setSelected((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
 
-  const bulk = async (action: 'publish' | 'unpublish' | 'delete') => {
+  const [moveTo, setMoveTo] = useState('');
+  const bulk = async (action: 'publish' | 'unpublish' | 'delete' | 'move') => {
     const ids = [...selected];
+    const target = (stores.data?.stores ?? []).find((s) => s.id === moveTo);
     try {
-      await api('POST', '/api/config/catalog/products/bulk', { action, ids });
+      await api('POST', '/api/config/catalog/products/bulk', { action, ids, ...(action === 'move' ? { collectionId: moveTo } : {}) });
       const n = ids.length;
-      toast(`${n} product${n === 1 ? '' : 's'} ${action === 'publish' ? 'published' : action === 'unpublish' ? 'set to draft' : 'deleted'}.`);
+      toast(`${n} product${n === 1 ? '' : 's'} ${action === 'publish' ? 'published' : action === 'unpublish' ? 'set to draft' : action === 'move' ? `moved to ${target?.title ?? 'the store page'}` : 'deleted'}.`);
       setSelected(new Set());
       reload();
     } catch (e) {
@@ -262,6 +264,19 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
             <button type="button" onClick={() => void bulk('unpublish')}>
               Unpublish
             </button>
+            <span className="cat-bulkbar__move">
+              <select value={moveTo} onChange={(e) => setMoveTo(e.target.value)} aria-label="Move to store page">
+                <option value="">Move to…</option>
+                {(stores.data?.stores ?? []).map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.title}
+                  </option>
+                ))}
+              </select>
+              <button type="button" disabled={!moveTo} onClick={() => void bulk('move')}>
+                Move
+              </button>
+            </span>
             <ConfirmDialog
               trigger={
                 <button type="button" className="a-button--danger">

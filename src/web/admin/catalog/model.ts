@@ -23,9 +23,27 @@ export interface DraftVariant {
   qtyInStock: string;
   unlimited: boolean;
   weight: string;
+  /** Parcel dimensions as typed, in `dimUnit`; all three empty: none. */
+  length: string;
+  width: string;
+  height: string;
+  dimUnit: DimensionUnit;
   imageUrl: string;
   lowStockThreshold: number;
 }
+
+export type DimensionUnit = 'cm' | 'in';
+export const DIMENSION_UNITS: readonly DimensionUnit[] = ['cm', 'in'];
+
+/** A variant's parcel dimensions (for shipping), stored as the owner gave them. */
+export interface VariantDimensions {
+  unit: DimensionUnit;
+  length: number;
+  width: number;
+  height: number;
+}
+
+export const DIMENSIONS_HINT = 'Enter the length, width and height as numbers such as 12.5, or leave all three empty.';
 
 export interface ServerVariant {
   id?: string;
@@ -37,6 +55,7 @@ export interface ServerVariant {
   qtyInStock: number;
   unlimited: boolean;
   weightGrams: number;
+  dimensions: VariantDimensions | null;
   imageUrl: string;
   lowStockThreshold: number;
 }
@@ -92,6 +111,10 @@ export function blankVariant(title: string, attributes: Record<string, string>, 
     qtyInStock: like?.qtyInStock ?? '0',
     unlimited: like?.unlimited ?? false,
     weight: like?.weight ?? '',
+    length: like?.length ?? '',
+    width: like?.width ?? '',
+    height: like?.height ?? '',
+    dimUnit: like?.dimUnit ?? 'cm',
     imageUrl: '',
     lowStockThreshold: 0,
   };
@@ -136,6 +159,10 @@ export function draftOf(v: ServerVariant, currency: string): DraftVariant {
     qtyInStock: String(v.qtyInStock),
     unlimited: v.unlimited,
     weight: v.weightGrams ? String(v.weightGrams / 1000) : '',
+    length: v.dimensions ? String(v.dimensions.length) : '',
+    width: v.dimensions ? String(v.dimensions.width) : '',
+    height: v.dimensions ? String(v.dimensions.height) : '',
+    dimUnit: v.dimensions?.unit ?? 'cm',
     imageUrl: v.imageUrl ?? '',
     lowStockThreshold: v.lowStockThreshold ?? 0,
   };
@@ -163,6 +190,13 @@ export function serverVariant(v: DraftVariant, currency: string, i: number): { v
   if (!v.unlimited && (!Number.isInteger(qty) || qty < 0)) errors[`variants.${i}.qtyInStock`] = 'Stock must be a whole number, 0 or more.';
   const kg = Number((v.weight || '0').replace(',', '.'));
   if (!Number.isFinite(kg) || kg < 0) errors[`variants.${i}.weightGrams`] = 'Enter a weight in kilograms such as 0.45.';
+  const sides = [v.length, v.width, v.height].map((x) => x.trim().replace(',', '.'));
+  let dimensions: VariantDimensions | null = null;
+  if (sides.some(Boolean)) {
+    const [length, width, height] = sides.map((x) => (x ? Number(x) : NaN)) as [number, number, number];
+    if ([length, width, height].every((n) => Number.isFinite(n) && n >= 0)) dimensions = { unit: v.dimUnit, length, width, height };
+    else errors[`variants.${i}.dimensions`] = DIMENSIONS_HINT;
+  }
   return {
     variant: {
       ...(v.id ? { id: v.id } : {}),
@@ -174,6 +208,7 @@ export function serverVariant(v: DraftVariant, currency: string, i: number): { v
       qtyInStock: v.unlimited ? 0 : Math.max(0, Math.trunc(qty) || 0),
       unlimited: v.unlimited,
       weightGrams: Math.round((Number.isFinite(kg) ? kg : 0) * 1000),
+      dimensions,
       imageUrl: v.imageUrl,
       lowStockThreshold: v.lowStockThreshold,
     },
