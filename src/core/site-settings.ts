@@ -65,6 +65,8 @@ export const siteSettingsSchema = z.object({
       }),
     )
     .max(20, 'A site can list up to 20 social accounts.'),
+  /** The site's comments-enabled setting (platform.md section 4); also the comment state a new post starts with. */
+  commentsEnabled: z.boolean(),
 });
 
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;

@@ -190,12 +190,13 @@ interface Post {
   body: string;
   status: string;
   publishOn?: string;
+  commentState?: number;
   version?: number;
 }
 
 export function ContentScreen() {
   const [pages, , pErr, reloadPages] = useLoad<{ pages: PageRow[] }>('/api/config/pages');
-  const [posts, , qErr, reloadPosts] = useLoad<{ journals: Array<{ id: string; title: string }>; posts: Post[] }>('/api/config/posts');
+  const [posts, , qErr, reloadPosts] = useLoad<{ journals: Array<{ id: string; title: string }>; posts: Post[]; commentsDefault: number }>('/api/config/posts');
   const [page, setPage] = useState<PageRow | null>(null);
   const [post, setPost] = useState<Post | null>(null);
   return (
@@ -247,7 +248,7 @@ export function ContentScreen() {
         ))}
       </ul>
       {posts?.journals[0] ? (
-        <button type="button" onClick={() => setPost({ collectionId: posts.journals[0]!.id, title: '', body: '', status: 'draft' })}>
+        <button type="button" onClick={() => setPost({ collectionId: posts.journals[0]!.id, title: '', body: '', status: 'draft', commentState: posts.commentsDefault })}>
           New post
         </button>
       ) : null}
@@ -284,6 +285,9 @@ export function ContentScreen() {
               value={post.publishOn ? post.publishOn.slice(0, 16) : ''}
               onChange={(e) => setPost({ ...post, publishOn: e.target.value ? new Date(e.target.value).toISOString() : undefined })}
             />
+          </label>
+          <label>
+            <input type="checkbox" checked={post.commentState === 1} onChange={(e) => setPost({ ...post, commentState: e.target.checked ? 1 : 0 })} /> Allow comments
           </label>
         </SaveForm>
       ) : null}
