@@ -32,14 +32,10 @@ const NOT_YET_WIRED = new Set([
   'editor.TIMEZONE_FAILED',
   'editor.NO_MAILING_LISTS',
   'editor.NO_CODE_EDITING_ANDROID',
-  'template.UNEXPECTED_CHARACTER',
-  'template.UNITS_METRIC_NOT_IMPLEMENTED',
-  'image.UNKNOWN_LOADER',
   'members.DENIED_TEXT',
   'members.JOIN_BUTTON',
   'members.SIGN_IN_BUTTON',
   'members.FILE_TOO_LARGE',
-  'security.BAD_QUANTITY',
 ]);
 
 function sources(dir: string, out: string[] = []): string[] {
