@@ -4,6 +4,7 @@
  * (rate limited, owners pass through), joining a paid area through the test-mode checkout, lesson progress
  * and the paywall events.
  */
+import { members as memberWords } from '../../src/core/messages.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { DB_KINDS } from '../helpers/db.js';
@@ -93,6 +94,9 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     expect(pageType(list.body)).toBe(106);
     expect(list.body).toMatch(/<a[^>]*href="\/members\/join\/pottery-school\?from=[0-9a-f]+"[^>]*>Join<\/a>/);
     expect(list.body).toContain('Pottery School · $25.00');
+    // The access-denied page's words come from the members messages (page 106: the text, Join and Sign in).
+    expect(list.body).toContain(`<p>${memberWords.DENIED_TEXT}</p>`);
+    expect(list.body).toMatch(new RegExp(`<a[^>]*href="/account/login\\?next=[^"]*"[^>]*>${memberWords.SIGN_IN_BUTTON}</a>`));
     expect(list.body).not.toContain('Centering clay');
 
     const json = await v.get(`${course.fullUrl}?format=json`);

@@ -32,9 +32,6 @@ const NOT_YET_WIRED = new Set([
   'editor.TIMEZONE_FAILED',
   'editor.NO_MAILING_LISTS',
   'editor.NO_CODE_EDITING_ANDROID',
-  'members.DENIED_TEXT',
-  'members.JOIN_BUTTON',
-  'members.SIGN_IN_BUTTON',
   'members.FILE_TOO_LARGE',
 ]);
 
