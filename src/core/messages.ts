@@ -145,7 +145,6 @@ export const forms = {
   CHARACTER_LIMIT: 'You have exceeded the character limit.',
   /** 'Email is not valid. Email addresses should follow the format name@example.com.' */
   INVALID_EMAIL: fill(INVALID_EMAIL, { email: EXAMPLE_EMAIL }),
-  invalidEmail: (email: string = EXAMPLE_EMAIL) => fill(INVALID_EMAIL, { email }),
   CAPTCHA_INCOMPLETE: 'Complete CAPTCHA before submitting.',
 
   /** The live counter of a textarea with a maximum: 'current / max'. */

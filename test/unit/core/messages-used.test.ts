@@ -15,8 +15,6 @@ import * as messages from '../../../src/core/messages.js';
  */
 const NOT_YET_WIRED = new Set([
   'commerce.ORDER_NOW',
-  'forms.invalidEmail',
-  'platform.emailsFormattedAs',
   'platform.LIST_MUST_BE_SELECTED',
   'platform.oneTagAtATime',
   'platform.VIMEO_BASIC_UNSUPPORTED',
@@ -32,7 +30,6 @@ const NOT_YET_WIRED = new Set([
   'editor.TIMEZONE_FAILED',
   'editor.NO_MAILING_LISTS',
   'editor.NO_CODE_EDITING_ANDROID',
-  'members.FILE_TOO_LARGE',
 ]);
 
 function sources(dir: string, out: string[] = []): string[] {
