@@ -91,4 +91,19 @@ describe('issue 30 platform screens in Chromium', () => {
     expect(await visitor.locator('.comments').count()).toBe(0);
     await ctx.close();
   });
+
+  it("the admin: a screen whose data gets no answer says 'Unable to load. Try again'; a save with no answer says 'Network error' (platform.md section 8)", async () => {
+    const ctx = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await signInAsOwner(page, site, '/config/commerce');
+    const form = page.getByRole('form', { name: 'Commerce preferences' });
+    await form.getByRole('button', { name: 'Save' }).waitFor();
+    await page.route('**/api/config/store-settings', (r) => (r.request().method() === 'PUT' ? r.abort('internetdisconnected') : r.continue()));
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('alert').filter({ hasText: 'Network error' }).waitFor();
+    await page.route('**/api/config/posts', (r) => r.abort('internetdisconnected'));
+    await page.getByRole('link', { name: 'Pages & posts' }).first().click();
+    await page.getByRole('alert').filter({ hasText: 'Unable to load. Try again' }).waitFor();
+    await ctx.close();
+  });
 });

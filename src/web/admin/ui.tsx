@@ -5,6 +5,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { api, ApiError } from '../client/api.js';
 import { toMinorUnits } from '../../core/money.js';
+import { editor as editorMessages } from '../../core/messages.js';
 
 /** The text to show for a failed call. */
 export const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -14,7 +15,9 @@ export function useLoad<T>(url: string): [T | null, (v: T) => void, string, () =
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState('');
   const load = () => {
-    api<T>('GET', url).then(setData, (e) => setError(msg(e)));
+    setError('');
+    // A screen whose data never arrived (no answer at all) says 'Unable to load. Try again'; a refusal keeps the server's words.
+    api<T>('GET', url).then(setData, (e) => setError(e instanceof ApiError && e.status === 0 ? editorMessages.UNABLE_TO_LOAD_TRY_AGAIN : msg(e)));
   };
   useEffect(load, [url]);
   return [data, setData, error, load];
