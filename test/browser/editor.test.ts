@@ -360,4 +360,29 @@ describe('page editor in Chromium', () => {
     expect(unnamed).toEqual([]);
     await context.close();
   });
+
+  it("an upload can be cancelled while it is sent: the field says 'File processing cancelled' and shows no error (platform.md section 8)", async () => {
+    const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await signInAsOwner(await context.newPage(), site);
+    await createPage(page, site, 'Cancelled upload');
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await addFromPalette(page, 1, 'Image');
+    const panel = page.getByRole('complementary');
+    // The upload is held until the owner cancels it.
+    let arrived!: () => void;
+    const held = new Promise<void>((r) => (arrived = r));
+    await page.route('**/api/editor/uploads?*', async (route) => {
+      arrived();
+      await new Promise(() => {});
+      await route.continue();
+    });
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#123456' } }).png().toBuffer();
+    await panel.getByLabel('Upload image').setInputFiles({ name: 'held.png', mimeType: 'image/png', buffer: png });
+    await held;
+    await panel.getByRole('button', { name: 'Cancel upload' }).click();
+    await panel.getByRole('status').filter({ hasText: editorMessages.FILE_PROCESSING_CANCELLED }).waitFor();
+    expect(await panel.getByRole('button', { name: 'Cancel upload' }).count()).toBe(0);
+    expect(await panel.getByRole('alert').count()).toBe(0);
+    await context.close();
+  });
 });
