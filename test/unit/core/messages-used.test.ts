@@ -25,7 +25,6 @@ const NOT_YET_WIRED = new Set([
   'editor.UPLOAD_PROBLEM',
   'editor.FONT_PREVIEW_FAILED',
   'editor.TIMEZONE_FAILED',
-  'editor.NO_MAILING_LISTS',
   'editor.NO_CODE_EDITING_ANDROID',
 ]);
 

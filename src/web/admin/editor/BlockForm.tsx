@@ -261,6 +261,8 @@ export function BlockForm({ block, errors, warnings, lists, onChange }: BlockFor
           {area('description', 'Description', 3)}
           {text('buttonLabel', 'Button label')}
           {choose('formId', 'Sign-up form', [{ value: '', label: 'The site newsletter' }, ...lists.forms.map((f) => ({ value: f.id, label: f.name }))])}
+          {/* Without a mailing list the block has nothing to sign visitors up to (platform.md section 8). */}
+          {lists.forms.some((f) => f.kind === 'newsletter') ? null : <p role="alert">{editorMessages.NO_MAILING_LISTS}</p>}
         </>
       );
       break;

@@ -9,7 +9,8 @@ export interface PagesList {
   pages: PageSummary[];
   collections: Array<{ id: string; title: string; typeName: string }>;
   products: Array<{ id: string; title: string }>;
-  forms: Array<{ id: string; name: string }>;
+  /** kind 'newsletter' is a mailing list (the newsletter block's sign-up). */
+  forms: Array<{ id: string; name: string; kind?: string }>;
 }
 
 export interface PageDoc {
