@@ -145,7 +145,6 @@ export const forms = {
   CHARACTER_LIMIT: 'You have exceeded the character limit.',
   /** 'Email is not valid. Email addresses should follow the format name@example.com.' */
   INVALID_EMAIL: fill(INVALID_EMAIL, { email: EXAMPLE_EMAIL }),
-  invalidEmail: (email: string = EXAMPLE_EMAIL) => fill(INVALID_EMAIL, { email }),
   CAPTCHA_INCOMPLETE: 'Complete CAPTCHA before submitting.',
 
   /** The live counter of a textarea with a maximum: 'current / max'. */
@@ -318,8 +317,7 @@ export const template = {
   /** '"name" formatter is not yet implemented' with the formatter's name in the quotes. */
   formatterNotImplemented: (name: string) => FORMATTER_NOT_IMPLEMENTED.replace('name', () => name),
   INVALID_SOURCE_PARAMETER: "Invalid source parameter. Pass in 'originalSize'",
-  /** The 'units-metric?' predicate reports this. */
-  UNITS_METRIC_NOT_IMPLEMENTED: 'units-metric? not implemented',
+  // The 'units-metric?' predicate reports formatterNotImplemented('units-metric?'), as the reference engine does.
   /** Returned by the cart-subtotal formatter. */
   DEPRECATED: 'deprecated, do not use',
 } as const;
@@ -348,7 +346,7 @@ export const image = {
   invalidProp: (src: string, prop: string, reason: string) =>
     `Image with src "${src}" has invalid "${prop}" property: ${reason}`,
   missingProp: (src: string, prop: string) => `Image with src "${src}" is missing required "${prop}" property`,
-  unknownLoader: (src: string, loader: string) => `Image with src "${src}" received unknown loader type "${loader}"`,
+  unknownLoader: (src: string, loader: string) => `Image with src "${src}" ${image.UNKNOWN_LOADER} "${loader}"`,
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -602,8 +600,7 @@ export const security = {
   BAD_PATH: 'The address is not valid.',
   /** A lone UTF-16 surrogate in a JSON body or a query. */
   INVALID_UNICODE: 'The request contains text that is not valid Unicode.',
-  /** A quantity that is not a plain whole number. */
-  BAD_QUANTITY: 'The quantity must be a whole number.',
+  // A quantity that is not a plain whole number gets the spec's commerce.QUANTITY_NOT_A_NUMBER / QUANTITY_NOT_WHOLE.
   /** Owner sign-in: too many failed attempts for this address or account. */
   TOO_MANY_SIGN_INS: 'Too many sign-in attempts. Please wait a few minutes and try again.',
   /** The lock notice emailed to an owner account after repeated failed sign-ins. */

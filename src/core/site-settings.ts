@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { SUPPORTED_CURRENCIES } from './money.js';
+import { platform as platformMessages } from './messages.js';
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -48,7 +49,8 @@ export const siteSettingsSchema = z.object({
   timeZone: z.string().refine(isTimeZone, { message: 'Choose a time zone from the list.' }),
   locale: z.string().trim().refine(isLocale, { message: 'Enter a language and region such as en-US.' }),
   currency: z.enum(SUPPORTED_CURRENCIES, { error: 'Choose a currency from the list.' }),
-  contactEmail: z.union([z.literal(''), z.email('Enter an email address such as hello@example.com.').max(254)]),
+  // The interface validation message of platform.md section 5: 'Emails must be formatted as name@example.com'.
+  contactEmail: z.union([z.literal(''), z.email(platformMessages.emailsFormattedAs()).max(254)], { error: platformMessages.emailsFormattedAs() }),
   contactPhoneNumber: text(40, 'The phone number').refine((s) => s === '' || /^[+()\d\s.-]{3,40}$/.test(s), { message: 'Enter a phone number using digits, spaces, +, (, ), - and .' }),
   location: z.object({
     addressTitle: text(200, 'The business name'),
@@ -65,6 +67,8 @@ export const siteSettingsSchema = z.object({
       }),
     )
     .max(20, 'A site can list up to 20 social accounts.'),
+  /** The site's comments-enabled setting (platform.md section 4); also the comment state a new post starts with. */
+  commentsEnabled: z.boolean(),
 });
 
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;

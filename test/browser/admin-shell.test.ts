@@ -185,7 +185,7 @@ describe('the /config shell in Chromium', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     const email = page.getByLabel('Contact email');
     await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.getByText('Enter an email address such as hello@example.com.').isVisible()).toBe(true);
+    expect(await page.getByText('Emails must be formatted as name@example.com').isVisible()).toBe(true);
     await email.fill('hello@fernhill.example');
     await page.getByLabel('Tagline').fill('Goods for slow mornings');
     const png = await sharp({ create: { width: 120, height: 40, channels: 3, background: '#2f5d50' } }).png().toBuffer();

@@ -360,4 +360,53 @@ describe('page editor in Chromium', () => {
     expect(unnamed).toEqual([]);
     await context.close();
   });
+
+  it("an upload can be cancelled while it is sent: the field says 'File processing cancelled' and shows no error (platform.md section 8)", async () => {
+    const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await signInAsOwner(await context.newPage(), site);
+    await createPage(page, site, 'Cancelled upload');
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await addFromPalette(page, 1, 'Image');
+    const panel = page.getByRole('complementary');
+    // The upload is held until the owner cancels it.
+    let arrived!: () => void;
+    const held = new Promise<void>((r) => (arrived = r));
+    await page.route('**/api/editor/uploads?*', async (route) => {
+      arrived();
+      await new Promise(() => {});
+      await route.continue();
+    });
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#123456' } }).png().toBuffer();
+    await panel.getByLabel('Upload image').setInputFiles({ name: 'held.png', mimeType: 'image/png', buffer: png });
+    await held;
+    await panel.getByRole('button', { name: 'Cancel upload' }).click();
+    await panel.getByRole('status').filter({ hasText: editorMessages.FILE_PROCESSING_CANCELLED }).waitFor();
+    expect(await panel.getByRole('button', { name: 'Cancel upload' }).count()).toBe(0);
+    expect(await panel.getByRole('alert').count()).toBe(0);
+    await context.close();
+  });
+
+  it("a newsletter block on a site without a mailing list says 'You don't have any mailing lists, create one before continuing' (platform.md section 8)", async () => {
+    const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await signInAsOwner(await context.newPage(), site);
+    await createPage(page, site, 'Newsletter lists');
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await addFromPalette(page, 1, 'Newsletter');
+    const panel = page.getByRole('complementary');
+    await panel.getByLabel('Sign-up form').waitFor();
+    // The demo site has its newsletter list: no message.
+    expect(await panel.getByText(editorMessages.NO_MAILING_LISTS).count()).toBe(0);
+    // The same editor where the site's forms hold no mailing list.
+    await page.route('**/api/editor/pages', async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const res = await route.fetch();
+      const data = (await res.json()) as { forms: Array<{ kind?: string }> };
+      await route.fulfill({ response: res, json: { ...data, forms: data.forms.filter((f) => f.kind !== 'newsletter') } });
+    });
+    await createPage(page, site, 'No lists');
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await addFromPalette(page, 1, 'Newsletter');
+    await panel.getByRole('alert').filter({ hasText: editorMessages.NO_MAILING_LISTS }).waitFor();
+    await context.close();
+  });
 });

@@ -93,6 +93,9 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     expect(pageType(list.body)).toBe(106);
     expect(list.body).toMatch(/<a[^>]*href="\/members\/join\/pottery-school\?from=[0-9a-f]+"[^>]*>Join<\/a>/);
     expect(list.body).toContain('Pottery School · $25.00');
+    // The access-denied page's words come from the members messages (page 106: the text, Join and Sign in).
+    expect(list.body).toContain(`<p>${messages.DENIED_TEXT}</p>`);
+    expect(list.body).toMatch(new RegExp(`<a[^>]*href="/account/login\\?next=[^"]*"[^>]*>${messages.SIGN_IN_BUTTON}</a>`));
     expect(list.body).not.toContain('Centering clay');
 
     const json = await v.get(`${course.fullUrl}?format=json`);
@@ -452,6 +455,10 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     expect(lesson.json().message).toBe(messages.VIDEO_SOURCE);
     const upload = await owner.send('POST', '/api/members/files', 'x', { headers: { 'content-type': 'text/html' } });
     expect(upload.statusCode).toBe(415);
+    // Over the 50 MB a member file may have: the members message, not the generic one.
+    const huge = await owner.send('POST', '/api/members/files', 'x'.repeat(50 * 1024 * 1024 + 1), { headers: { 'content-type': 'video/mp4', 'x-file-name': 'big.mp4' } });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().message).toBe(messages.FILE_TOO_LARGE);
   });
 
   it('a page password (protected content 105) guards the page and its JSON; the right password opens it for the visit', async () => {

@@ -174,7 +174,7 @@ describe.each(DB_KINDS)('owner home, customers and site settings on %s', (kind) 
       timeZone: 'Choose a time zone from the list.',
       locale: 'Enter a language and region such as en-US.',
       currency: 'Choose a currency from the list.',
-      contactEmail: 'Enter an email address such as hello@example.com.',
+      contactEmail: 'Emails must be formatted as name@example.com',
       logoImageUrl: 'Upload an image for the logo.',
       'socialAccounts.0.profileUrl': 'Enter the profile address, starting with https://.',
     });

@@ -251,6 +251,8 @@ describe.each(DB_KINDS)('platform: site users on %s', (kind) => {
     const denied = await v.get('/account/denied');
     expect(denied.statusCode).toBe(403);
     expect(denied.body).toMatch(/<a[^>]*href="\/account\/signup"[^>]*>Join<\/a>/);
+    expect(denied.body).toContain('This page is for members. Join to see it, or sign in if you already have an account.');
+    expect(denied.body).toMatch(/<a[^>]*href="\/account\/login"[^>]*>Sign in<\/a>/);
     expect((await v.get('/account/denied?format=json')).json().pageType).toBe(106);
     const bad = await v.get('/account/confirm?token=nope');
     expect(bad.statusCode).toBe(303);

@@ -49,7 +49,7 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
         .where(and(eq(schema.items.websiteId, websiteId), eq(schema.collections.typeName, 'products')))
         .orderBy(asc(schema.items.title))
         .limit(500),
-      db.select({ id: schema.forms.id, name: schema.forms.name }).from(schema.forms).where(eq(schema.forms.websiteId, websiteId)).orderBy(asc(schema.forms.name)),
+      db.select({ id: schema.forms.id, name: schema.forms.name, kind: schema.forms.kind }).from(schema.forms).where(eq(schema.forms.websiteId, websiteId)).orderBy(asc(schema.forms.name)),
     ]);
     reply.header('cache-control', 'no-store');
     return { pages, collections, products, forms };

@@ -25,6 +25,7 @@ import { members as messages } from '../../core/messages.js';
 
 export { seedMembers } from './service.js';
 export type { DeniedPage } from './pages.js';
+export { deniedWords } from './pages.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -84,6 +84,9 @@ export function viewerStatus(req: FastifyRequest, member: boolean): string {
   return member ? 'member' : req.siteUser ? 'signed_in' : 'anonymous';
 }
 
+/** The words of the member-area access-denied page (106): its text and its two buttons. */
+export const deniedWords = () => ({ deniedText: messages.DENIED_TEXT, joinLabel: messages.JOIN_BUTTON, signInLabel: messages.SIGN_IN_BUTTON });
+
 /** The page for a denial; access-denied views are recorded as paywall events. */
 export async function deniedPage(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow, d: Denial, c: CollectionRow, itemId: string | null): Promise<DeniedPage> {
   if (d.kind === 'site-lock') return lockPage(req);
@@ -97,6 +100,7 @@ export async function deniedPage(app: FastifyInstance, req: FastifyRequest, site
     status: 403,
     title: c.title,
     ctx: {
+      ...deniedWords(),
       collection: lockedCollectionJson(c),
       memberArea: area ? { id: area.id, name: area.name, priceText: priceText(area, site.currency) } : null,
       joinUrl: area ? `/members/join/${encodeURIComponent(area.id)}?from=${encodeURIComponent(c.id)}` : `/account/join?next=${encodeURIComponent(next)}`,

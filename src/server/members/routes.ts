@@ -494,7 +494,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     return { events: Object.values(PAYWALL_EVENTS).map((name) => ({ name, count: counts.get(name) ?? 0 })) };
   });
 
-  app.post('/api/members/files', { ...owner, bodyLimit: MAX_FILE_BYTES }, async (req, reply) => {
+  app.post('/api/members/files', { ...owner, bodyLimit: MAX_FILE_BYTES, config: { tooLargeMessage: messages.FILE_TOO_LARGE } }, async (req, reply) => {
     const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim();
     if (!FILE_TYPES.test(type) || !Buffer.isBuffer(req.body)) throw new HttpError(415, messages.FILE_TYPE);
     const name = String(req.headers['x-file-name'] ?? 'file').slice(0, 200) || 'file';

@@ -39,7 +39,7 @@ import { ImageVariants } from '../images/variants.js';
 import { cachedSearch, normaliseQuery, SEARCH_RATE } from '../search/search.js';
 import { formHtml } from '../forms/index.js';
 import { pageLayoutHtml, siteStylesHead } from '../editor/index.js';
-import { contentGate, courseContext, visibleHits } from '../members/index.js';
+import { contentGate, courseContext, deniedWords, visibleHits } from '../members/index.js';
 import { engagementParts } from '../engagement/index.js';
 import { productPageExtras } from '../reviews/product-page.js';
 import { CANONICAL_PARAMS, canonicalUrl, headTags, type HeadInput } from '../seo/head.js';
@@ -251,7 +251,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       pageType: PageType.MEMBER_AREA_ACCESS_DENIED,
       status: 403,
       title: c.title,
-      ctx: { collection: collectionJson(c), joinUrl: `/account/join?next=${encodeURIComponent(`/${c.urlId}`)}`, signInUrl: `/account/login?next=${encodeURIComponent(`/${c.urlId}`)}` },
+      ctx: { ...deniedWords(), collection: collectionJson(c), joinUrl: `/account/join?next=${encodeURIComponent(`/${c.urlId}`)}`, signInUrl: `/account/login?next=${encodeURIComponent(`/${c.urlId}`)}` },
     });
     return true;
   }

@@ -683,6 +683,8 @@ export async function configRoutes(app: FastifyInstance) {
     categories: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
     status,
     publishOn: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }).optional(),
+    /** 1 opens the post's comments, 0 closes them. Left out, a new post follows the site's comments setting and an edit keeps the stored state. */
+    commentState: z.union([z.literal(0), z.literal(1)], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }).optional(),
   });
   const postJson = (i: ItemRow) => ({
     id: i.id,
@@ -696,6 +698,7 @@ export async function configRoutes(app: FastifyInstance) {
     categories: i.categories,
     status: i.status,
     publishOn: i.publishOn.toISOString(),
+    commentState: i.commentState,
     version: i.version,
   });
   app.get('/api/config/posts', readRoles, async (req) => {
@@ -706,7 +709,8 @@ export async function configRoutes(app: FastifyInstance) {
       .where(and(eq(collections.websiteId, site.id), eq(collections.typeName, 'blog')));
     const ids = journals.map((j) => j.id);
     const list = ids.length ? await db.select().from(items).where(inArray(items.collectionId, ids)).orderBy(desc(items.publishOn)) : [];
-    return { journals: journals.map((j) => ({ id: j.id, title: j.title, urlId: j.urlId })), posts: list.map(postJson) };
+    // commentsDefault: the comment state a new post starts with (the site's comments-enabled setting).
+    return { journals: journals.map((j) => ({ id: j.id, title: j.title, urlId: j.urlId })), posts: list.map(postJson), commentsDefault: site.settings.commentsEnabled === false ? 0 : 1 };
   });
   const journalOf = async (tx: Tx, id: string | undefined, websiteId: string) => {
     const [j] = id ? await tx.select().from(collections).where(and(eq(collections.id, id), eq(collections.websiteId, websiteId))) : [];
@@ -745,6 +749,8 @@ export async function configRoutes(app: FastifyInstance) {
           categories: body.categories ?? [],
           status: statusAt(body.status, publishOn),
           publishOn,
+          // platform.md section 4: a new post's comment state follows the site's comments-enabled setting.
+          commentState: body.commentState ?? (site.settings.commentsEnabled === false ? 0 : 1),
         })
         .returning();
       await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'post.create', entity: 'post', entityId: row!.id, after: postJson(row!) });
@@ -765,7 +771,7 @@ export async function configRoutes(app: FastifyInstance) {
       const publishOn = body.publishOn ? new Date(body.publishOn) : row.publishOn;
       const [updated] = await tx
         .update(items)
-        .set({ title: body.title, urlId, body: cleanOwnerHtml(body.body), excerpt: ownerPlainText(body.excerpt), author: body.author, tags: body.tags ?? row.tags, categories: body.categories ?? row.categories, status: statusAt(body.status, publishOn), publishOn, version: row.version + 1, updatedAt: new Date() })
+        .set({ title: body.title, urlId, body: cleanOwnerHtml(body.body), excerpt: ownerPlainText(body.excerpt), author: body.author, tags: body.tags ?? row.tags, categories: body.categories ?? row.categories, status: statusAt(body.status, publishOn), publishOn, commentState: body.commentState ?? row.commentState, version: row.version + 1, updatedAt: new Date() })
         .where(eq(items.id, id))
         .returning();
       await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'post.update', entity: 'post', entityId: id, before: postJson(row), after: postJson(updated!) });

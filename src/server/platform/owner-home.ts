@@ -51,6 +51,7 @@ export function siteSettingsOf(site: WebsiteRow): SiteSettings {
     location: { addressTitle: str(loc.addressTitle), addressLine1: str(loc.addressLine1), addressLine2: str(loc.addressLine2), addressCountry: str(loc.addressCountry) },
     businessHours: { ...EMPTY_HOURS, ...Object.fromEntries(WEEKDAYS.map((d) => [d, str(hours[d])])) },
     socialAccounts: (Array.isArray(s.socialAccounts) ? s.socialAccounts : []).map((a) => ({ serviceName: str(obj(a).serviceName), profileUrl: str(obj(a).profileUrl) })),
+    commentsEnabled: s.commentsEnabled !== false,
   };
 }
 
@@ -248,6 +249,7 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
         s.location = b.location;
         s.businessHours = b.businessHours;
         s.socialAccounts = b.socialAccounts;
+        s.commentsEnabled = b.commentsEnabled;
         return s;
       });
       const [updated] = await tx

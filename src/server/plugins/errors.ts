@@ -4,6 +4,13 @@ import { ZodError } from 'zod';
 import { HttpError } from '../errors.js';
 import { BAD_PATH_MESSAGE, isBadPath } from './path.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The message of a body over the route's bodyLimit (a file upload names its own). */
+    tooLargeMessage?: string;
+  }
+}
+
 /** PostgreSQL refuses text it cannot store (a NUL byte, a broken encoding): the request is at fault. */
 const BAD_TEXT_CODES = new Set(['22021', '22P05', '54000']);
 
@@ -43,7 +50,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       const code = (err as FastifyError).code;
       let message = err.message;
       if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) message = 'The request body is not valid JSON.';
-      else if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = 'The request body is too large.';
+      // A route that takes files names its own limit's message (config.tooLargeMessage).
+      else if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = req.routeOptions?.config?.tooLargeMessage ?? 'The request body is too large.';
       else if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = 'Unsupported content type.';
       return reply.status(status).send({ error: message, message });
     }

@@ -169,7 +169,7 @@ export const E = {
   dotInExp: 'Unexpected decimal point in exponent',
   invalidFunction: (name: string) => `${templateMessages.INVALID_FUNCTION} ${name}`,
   maxTokens: (n: number) => `${templateMessages.MAX_TOKENS}: ${n}`,
-  unexpected: (name: string, at: number, c: string) => `Unexpected ${name} at ${at}: ${JSON.stringify(c)}`,
+  unexpected: (name: string, at: number, c: string) => `${name === 'character' ? templateMessages.UNEXPECTED_CHARACTER : `Unexpected ${name}`} at ${at}: ${JSON.stringify(c)}`,
   mismatched: (desc: string) => `Mismatched operator found: ${desc}`,
 };
 

@@ -5,10 +5,7 @@ import { asNumber, asString, splitVariable } from '../util';
 import { timeZoneOf } from './date';
 import { formatMessage } from './message-cldr';
 import { formatDatetime, formatInterval, formatRelative } from './dates-cldr';
-import { decimalString, formatCurrency, formatDecimal, isMinorUnits, minorDigits, moneyAmount, moneyParts, numberArgs, storeDigits } from './numbers';
-
-/** Clamp digit options to 0..50 as the spec requires. */
-export const clampDigits = (n: number): number => Math.max(0, Math.min(50, n | 0));
+import { decimalString, formatCurrency, formatDecimal, isMinorUnits, minorDigits, moneyAmount, moneyPartsOrDefault, numberArgs, storeDigits } from './numbers';
 
 const messageFormatter: FormatterFn = (v, args, ctx: Context) => {
   const from = ctx.frame.parent ?? ctx.frame;
@@ -61,7 +58,7 @@ export const I18N_FORMATTERS: Record<string, FormatterFn> = {
   message: messageFormatter,
   plural: messageFormatter,
   money: (v, args, ctx: Context) => {
-    const m = moneyParts(v);
+    const m = moneyPartsOrDefault(v);
     if (!m) return '';
     const { value, code, decimal } = m;
     const amount = moneyAmount(value, code, decimal);

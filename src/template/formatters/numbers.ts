@@ -10,11 +10,12 @@
 import { getCurrencyFractions } from '@phensley/cldr';
 import type { CurrencyFormatOptions, CurrencyType, DecimalFormatOptions, RoundingModeType } from '@phensley/cldr';
 import { cldrFor } from '../cldr';
-import { currencyDecimals, isSupportedCurrency } from '../../core/money';
+import { currencyDecimals, DEFAULT_CURRENCY, isSupportedCurrency } from '../../core/money';
+import { DEFAULT_MONEY_VALUE, NUMBER_FORMAT_DIGITS_MAX } from '../../core/constants';
 import { asString, step } from '../util';
 
-/** Clamp digit options to 0..50 as the platform does. */
-export const clampDigits = (n: number): number => Math.max(0, Math.min(50, n | 0));
+/** platform.md section 5: number-format digit options are clamped to 0-50. */
+export const clampDigits = (n: number): number => Math.max(0, Math.min(NUMBER_FORMAT_DIGITS_MAX, n | 0));
 
 const ROUNDING: Record<string, RoundingModeType> = {
   up: 'up', down: 'down', truncate: 'down', ceil: 'ceiling', ceiling: 'ceiling', floor: 'floor',
@@ -164,6 +165,26 @@ export function moneyParts(v: unknown): { value: unknown; code: string; decimal:
   const mc = step(v, 'currency');
   if (mv !== undefined && mc !== undefined) return { value: mv, code: asString(mc).trim().toUpperCase(), decimal: false };
   return null;
+}
+
+/**
+ * The money formatter's reading (platform.md section 9: default currency USD, value 0): a missing money
+ * value, or one missing its amount or currency, shows the default in place of what is missing. Anything
+ * that is not a money object (a bare number or text) is still no money.
+ */
+export function moneyPartsOrDefault(v: unknown): { value: unknown; code: string; decimal: boolean } | null {
+  const full = moneyParts(v);
+  if (full) return full;
+  if (v === null || v === undefined) return { value: String(DEFAULT_MONEY_VALUE), code: DEFAULT_CURRENCY, decimal: true };
+  if (typeof v !== 'object' || Array.isArray(v)) return null;
+  const dv = step(v, 'decimalValue');
+  const dc = step(v, 'currencyCode');
+  const mv = step(v, 'value');
+  const mc = step(v, 'currency');
+  const decimal = mv === undefined && mc === undefined;
+  const value = (decimal ? dv : mv) ?? String(DEFAULT_MONEY_VALUE);
+  const code = asString((decimal ? dc : mc) ?? '').trim().toUpperCase() || DEFAULT_CURRENCY;
+  return { value, code, decimal };
 }
 
 /**

@@ -4,6 +4,8 @@ import { api } from '../client/api.js';
 import { msg, SaveForm, useLoad } from './ui.js';
 import { platform as platformMessages } from '../../core/messages.js';
 import { ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from './design.js';
+import { savePreferences, usePreferences } from '../client/commerce-preferences.js';
+import { INSTALMENT_COUNTRIES } from '../../core/instalments.js';
 
 
 
@@ -163,7 +165,55 @@ export function CommercePreferencesScreen() {
           <input type="checkbox" checked={d.instalmentsEnabled} onChange={(e) => setD({ ...d, instalmentsEnabled: e.target.checked })} /> Offer instalment payments
         </label>
       </SaveForm>
+      <InstalmentProviderSummary />
+      <InstalmentProviderForm />
     </>
+  );
+}
+
+/** The 'instalments' commerce preferences namespace as it is stored (read through the commerce-preferences call). */
+function InstalmentProviderSummary() {
+  const { data, error } = usePreferences('instalments');
+  if (error) return <p role="alert">{error}</p>;
+  if (!data) return <Skeleton lines={1} label="Loading the instalment provider" />;
+  const country = typeof data.merchantCountry === 'string' ? data.merchantCountry : '';
+  return (
+    <p aria-label="Instalment provider" className="a-muted">
+      {data.available === true && country ? `Instalment provider account: ${country}, available.` : `Instalment provider account: ${country || 'no country'}, not available.`}
+    </p>
+  );
+}
+
+/** Edits the 'instalments' namespace: written only when a value changed; the summary fetches again after a write. */
+function InstalmentProviderForm() {
+  const { data, error } = usePreferences('instalments');
+  const [edit, setEdit] = useState<{ available: boolean; merchantCountry: string } | null>(null);
+  if (!data) return error ? null : <Skeleton lines={2} label="Loading the instalment provider settings" />;
+  const v = edit ?? { available: data.available === true, merchantCountry: typeof data.merchantCountry === 'string' ? data.merchantCountry : '' };
+  return (
+    <SaveForm
+      label="Instalment provider"
+      onSubmit={async () => {
+        const wrote = await savePreferences('instalments', { available: v.available, merchantCountry: v.merchantCountry });
+        setEdit(null);
+        return wrote ? 'Saved.' : 'No changes to save.';
+      }}
+    >
+      <label className="admin-check">
+        <input type="checkbox" checked={v.available} onChange={(e) => setEdit({ ...v, available: e.target.checked })} /> The provider account takes instalment payments
+      </label>
+      <label>
+        Provider account country
+        <select value={v.merchantCountry} onChange={(e) => setEdit({ ...v, merchantCountry: e.target.value })}>
+          <option value="">Not set</option>
+          {Object.keys(INSTALMENT_COUNTRIES).map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </label>
+    </SaveForm>
   );
 }
 
@@ -190,12 +240,13 @@ interface Post {
   body: string;
   status: string;
   publishOn?: string;
+  commentState?: number;
   version?: number;
 }
 
 export function ContentScreen() {
   const [pages, , pErr, reloadPages] = useLoad<{ pages: PageRow[] }>('/api/config/pages');
-  const [posts, , qErr, reloadPosts] = useLoad<{ journals: Array<{ id: string; title: string }>; posts: Post[] }>('/api/config/posts');
+  const [posts, , qErr, reloadPosts] = useLoad<{ journals: Array<{ id: string; title: string }>; posts: Post[]; commentsDefault: number }>('/api/config/posts');
   const [page, setPage] = useState<PageRow | null>(null);
   const [post, setPost] = useState<Post | null>(null);
   return (
@@ -247,7 +298,7 @@ export function ContentScreen() {
         ))}
       </ul>
       {posts?.journals[0] ? (
-        <button type="button" onClick={() => setPost({ collectionId: posts.journals[0]!.id, title: '', body: '', status: 'draft' })}>
+        <button type="button" onClick={() => setPost({ collectionId: posts.journals[0]!.id, title: '', body: '', status: 'draft', commentState: posts.commentsDefault })}>
           New post
         </button>
       ) : null}
@@ -284,6 +335,9 @@ export function ContentScreen() {
               value={post.publishOn ? post.publishOn.slice(0, 16) : ''}
               onChange={(e) => setPost({ ...post, publishOn: e.target.value ? new Date(e.target.value).toISOString() : undefined })}
             />
+          </label>
+          <label>
+            <input type="checkbox" checked={post.commentState === 1} onChange={(e) => setPost({ ...post, commentState: e.target.checked ? 1 : 0 })} /> Allow comments
           </label>
         </SaveForm>
       ) : null}

@@ -181,6 +181,15 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
         </div>
       </Section>
 
+      <Section title="Comments">
+        <div>
+          <label>
+            <input type="checkbox" {...form.register('commentsEnabled')} /> Allow comments on the site
+          </label>
+          <p className="a-muted">Off hides every comment area. New journal posts start with comments open when this is on, and closed when it is off.</p>
+        </div>
+      </Section>
+
       <Section title="Social accounts">
         {social.fields.length === 0 ? <p className="a-muted">No social accounts yet. Add one so visitors can follow the shop.</p> : null}
         {social.fields.map((f, i) => (

@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../client/api.js';
 import { toMinorUnits } from '../../core/money.js';
 import { ConfirmDialog, useToast } from './design.js';
+import { editor as editorMessages } from '../../core/messages.js';
 
 /** The text to show for a failed call. */
 export const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -25,7 +26,9 @@ export function useLoad<T>(url: string): [T | null, (v: T) => void, string, () =
     setLocal(null);
     void qc.invalidateQueries({ queryKey: ['load', url] });
   };
-  return [data, (v: T) => setLocal({ url, data: v }), q.error ? msg(q.error) : '', reload];
+  // A screen whose data never arrived (no answer at all) says 'Unable to load. Try again'; a refusal keeps the server's words.
+  const error = q.error ? (q.error instanceof ApiError && q.error.status === 0 ? editorMessages.UNABLE_TO_LOAD_TRY_AGAIN : msg(q.error)) : '';
+  return [data, (v: T) => setLocal({ url, data: v }), error, reload];
 }
 
 /** A named form whose submit runs `onSubmit` and says 'Saved.' (or what it returns) or the error, in live regions. */

@@ -1,5 +1,5 @@
 /** The browser side of the APIs: JSON calls that carry the crumb. */
-import { commerce, forms } from '../../core/messages.js';
+import { commerce, editor, forms } from '../../core/messages.js';
 
 export function readCookie(name: string): string | undefined {
   if (typeof document === 'undefined') return undefined;
@@ -28,7 +28,13 @@ export async function api<T>(method: string, url: string, body?: unknown): Promi
   const crumb = readCookie('crumb');
   if (crumb) headers['x-csrf-token'] = crumb;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  let res: Response;
+  try {
+    res = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    // No answer at all (offline, connection refused): the editor's 'Network error', status 0.
+    throw new ApiError(0, editor.NETWORK_ERROR, { network: true });
+  }
   let data: Record<string, unknown> = {};
   const text = await res.text();
   if (text) {

@@ -25,6 +25,24 @@ export const ANALYTICS_ID_KEY = 'tessera.analyticsId';
 export const ANALYTICS_ID_EXPIRY_KEY = 'tessera.analyticsIdExpiry';
 export const FIRST_SESSION_KEY = 'tessera.firstSession';
 export const HAS_LANDED_KEY = 'tessera.hasLanded';
+/** Session storage: the marketing campaign the visit landed from (the landing address's utm_campaign), sent as marketing_id. */
+export const MARKETING_ID_KEY = 'tessera.marketingId';
+
+/**
+ * The marketing id of a landing address: its utm_campaign (or, without one, utm_id), trimmed, at most 64
+ * characters, printable only; null when the visit did not come from a campaign link.
+ */
+export function marketingIdOf(search: string): string | null {
+  let q: URLSearchParams;
+  try {
+    q = new URLSearchParams(search);
+  } catch {
+    return null;
+  }
+  const raw = (q.get('utm_campaign') ?? q.get('utm_id') ?? '').trim().slice(0, 64);
+  const printable = [...raw].every((ch) => ch.charCodeAt(0) > 0x1f && ch.charCodeAt(0) !== 0x7f);
+  return raw && printable ? raw : null;
+}
 
 export interface CookieJar {
   get(name: string): string | undefined;

@@ -10,7 +10,7 @@ import { parseSiteUserInfo, shouldRecordPageView, SITE_USER_INFO_COOKIE_NAME, VI
 import { PageType } from '../../core/enums.js';
 import { cut, type PageData } from './analytics-page.js';
 import { ANALYTICS_WARNINGS, DEFAULT_ANALYTICS_OPTIONS, eventsUrl, schemaUrl, type AnalyticsOptions } from '../../core/analytics-options.js';
-import { clearCensusCookies, touchVisitor, type CookieJar, type KeyValue, type VisitorState } from './tracker-cookies.js';
+import { clearCensusCookies, marketingIdOf, MARKETING_ID_KEY, touchVisitor, type CookieJar, type KeyValue, type VisitorState } from './tracker-cookies.js';
 
 export const EVENTS_URL = '/api/v1/events';
 export const RECORD_EVENT_URL = '/api/events/RecordEvent';
@@ -130,6 +130,30 @@ export class Tracker {
 
   private touch() {
     this.visitor = touchVisitor(this.env.jar, { now: this.env.now(), random: this.env.random, local: this.env.local, session: this.env.session, warn: (m) => this.env.warn?.(m) });
+    // The campaign a visit lands from stays its marketing id for the rest of the session.
+    if (this.visitor.landing) {
+      const id = marketingIdOf(this.env.location.search);
+      try {
+        if (id) this.env.session?.setItem(MARKETING_ID_KEY, id);
+        else this.env.session?.removeItem(MARKETING_ID_KEY);
+      } catch {
+        /* no session storage: the id goes on this page's events only */
+      }
+      this.landingMarketingId = id;
+    }
+  }
+
+  private landingMarketingId: string | null = null;
+
+  /** marketing_id: the landing campaign of this session (platform.md section 3), when there was one. */
+  private marketingId(): string | null {
+    try {
+      const stored = this.env.session?.getItem(MARKETING_ID_KEY) ?? null;
+      if (stored) return stored.slice(0, 64);
+    } catch {
+      /* fall through */
+    }
+    return this.landingMarketingId;
   }
 
   /** Runs now, or once the visitor decides under an 'ask' policy (never dropped while pending). */
@@ -263,6 +287,8 @@ export class Tracker {
       c.visitor_cookie = this.visitor.visitorCookie;
       c.user_id = user.siteUserId;
       c.member_account_id = user.siteUserId;
+      const marketing = this.marketingId();
+      if (marketing) c.marketing_id = marketing;
     }
     const overwritten = Object.keys(fields).filter((k) => k in c && c[k] !== null && c[k] !== undefined);
     if (overwritten.length) this.env.warn?.(ANALYTICS_WARNINGS.FIELDS_OVERWRITTEN, overwritten);

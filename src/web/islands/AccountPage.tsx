@@ -1,5 +1,6 @@
 /** The visitor's account forms: sign in, sign up, password reset, the account page and the access-denied page. */
 import { useEffect, useState, type FormEvent } from 'react';
+import { members as memberMessages } from '../../core/messages.js';
 import { requestPasswordReset, resetPassword, setLocale, signIn, signOut, signUp, type SiteLanguage } from '../client/site-user.js';
 import { COUNTRIES } from '../../core/countries.js';
 
@@ -740,12 +741,12 @@ function Denied({ signedIn }: { signedIn: boolean }) {
   return (
     <div className="account-form">
       <h1>Members only</h1>
-      <p>This area is for members. Join to see it{signedIn ? '' : ', or sign in if you are a member already'}.</p>
+      <p>{signedIn ? 'This area is for members. Join to see it.' : memberMessages.DENIED_TEXT}</p>
       <p>
         <a className="button" href="/account/signup">
-          Join
+          {memberMessages.JOIN_BUTTON}
         </a>{' '}
-        {signedIn ? null : <a href="/account/login">Sign in</a>}
+        {signedIn ? null : <a href="/account/login">{memberMessages.SIGN_IN_BUTTON}</a>}
       </p>
     </div>
   );

@@ -15,31 +15,17 @@ import * as messages from '../../../src/core/messages.js';
  */
 const NOT_YET_WIRED = new Set([
   'commerce.ORDER_NOW',
-  'forms.invalidEmail',
-  'platform.emailsFormattedAs',
   'platform.LIST_MUST_BE_SELECTED',
   'platform.oneTagAtATime',
   'platform.VIMEO_BASIC_UNSUPPORTED',
-  'editor.UNABLE_TO_LOAD_TRY_AGAIN',
   'editor.UNABLE_TO_LOAD_FONTS',
   'editor.UNABLE_TO_LOAD_COLLECTIONS',
-  'editor.NETWORK_ERROR',
   'editor.NO_JOB_RESPONSE',
-  'editor.FILE_PROCESSING_CANCELLED',
   'editor.FILE_PROCESSING_INCOMPLETE',
   'editor.UPLOAD_PROBLEM',
   'editor.FONT_PREVIEW_FAILED',
   'editor.TIMEZONE_FAILED',
-  'editor.NO_MAILING_LISTS',
   'editor.NO_CODE_EDITING_ANDROID',
-  'template.UNEXPECTED_CHARACTER',
-  'template.UNITS_METRIC_NOT_IMPLEMENTED',
-  'image.UNKNOWN_LOADER',
-  'members.DENIED_TEXT',
-  'members.JOIN_BUTTON',
-  'members.SIGN_IN_BUTTON',
-  'members.FILE_TOO_LARGE',
-  'security.BAD_QUANTITY',
 ]);
 
 function sources(dir: string, out: string[] = []): string[] {

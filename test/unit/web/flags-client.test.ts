@@ -214,3 +214,31 @@ describe('session recorder', () => {
     expect(load).toHaveBeenCalledWith('https://rec.example/s.js', 'o-1');
   });
 });
+
+describe('marketing_id (platform.md section 3)', () => {
+  it("is the landing address's utm_campaign, kept for the session, only with consent, and absent without a campaign", () => {
+    const landed = env();
+    landed.e.location = { ...landed.e.location, search: '?utm_source=mail&utm_campaign=spring-sale' };
+    const t = new Tracker(landed.e);
+    expect(t.content('view_cart', {}).marketing_id).toBe('spring-sale');
+    // The next page of the same visit has no campaign in its address; the session keeps the landing one.
+    const next = { ...landed.e, location: { ...landed.e.location, search: '?page=2' } };
+    expect(new Tracker(next).content('view_cart', {}).marketing_id).toBe('spring-sale');
+
+    const plain = env();
+    expect('marketing_id' in new Tracker(plain.e).content('view_cart', {})).toBe(false);
+
+    const long = env();
+    long.e.location = { ...long.e.location, search: `?utm_id=${'x'.repeat(100)}` };
+    expect(new Tracker(long.e).content('view_cart', {}).marketing_id).toBe('x'.repeat(64));
+
+    const control = env();
+    control.e.location = { ...control.e.location, search: '?utm_campaign=a%00b' };
+    expect('marketing_id' in new Tracker(control.e).content('view_cart', {})).toBe(false);
+
+    const asked = env();
+    asked.e.page = { ...asked.e.page, cookiePolicy: 'restrictive' };
+    asked.e.location = { ...asked.e.location, search: '?utm_campaign=spring-sale' };
+    expect('marketing_id' in new Tracker(asked.e).content('view_cart', {})).toBe(false);
+  });
+});

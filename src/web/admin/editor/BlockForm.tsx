@@ -1,5 +1,5 @@
 /** The side panel: a form for the selected block's content, one layout per block type. */
-import { useEffect, useId, useState, type ReactElement } from 'react';
+import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { BlockType } from '../../../core/enums.js';
 import { blockKind, blockLabel, chartDataset, isRenderedBlock, MAX_DONATION_AMOUNTS, variantName, type Block } from '../../../core/layout.js';
 import { editor as editorMessages, pageEditor } from '../../../core/messages.js';
@@ -28,6 +28,8 @@ const s = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undef
 function UploadField({ label, accept, onUploaded, multiple }: { label: string; accept: string; onUploaded: (u: Upload) => void; multiple?: boolean }) {
   const [state, setState] = useState<{ busy: boolean; error: string; done: string }>({ busy: false, error: '', done: '' });
   const id = useId();
+  // The upload under way, so the owner can cancel it (platform.md section 8: 'File processing cancelled').
+  const running = useRef<AbortController | null>(null);
   return (
     <div className="ed-field">
       <label htmlFor={id}>{label}</label>
@@ -41,22 +43,34 @@ function UploadField({ label, accept, onUploaded, multiple }: { label: string; a
           e.target.value = '';
           if (!files.length) return;
           setState({ busy: true, error: '', done: '' });
+          const controller = new AbortController();
+          running.current = controller;
           let error = '';
           let done = '';
           for (const f of files) {
+            if (controller.signal.aborted) break;
             try {
-              const u = await uploadFile(f);
+              const u = await uploadFile(f, controller.signal);
               onUploaded(u);
               done = `Uploaded ${u.name}`;
             } catch (err) {
+              if (controller.signal.aborted) break;
               const m = (err as { status?: number; message?: string }).status ? (err as Error).message : editorMessages.ERROR_UPLOADING;
               error = `${editorMessages.UPLOAD_TITLE}: ${m}`;
             }
           }
-          setState({ busy: false, error, done });
+          running.current = null;
+          setState({ busy: false, error, done: controller.signal.aborted ? editorMessages.FILE_PROCESSING_CANCELLED : done });
         }}
       />
-      {state.busy ? <small role="status">Uploading…</small> : null}
+      {state.busy ? (
+        <>
+          <small role="status">Uploading…</small>{' '}
+          <button type="button" onClick={() => running.current?.abort()}>
+            Cancel upload
+          </button>
+        </>
+      ) : null}
       {!state.busy && state.done && !state.error ? <small role="status">{state.done}</small> : null}
       {state.error ? (
         <small role="alert" className="ed-error">
@@ -247,6 +261,8 @@ export function BlockForm({ block, errors, warnings, lists, onChange }: BlockFor
           {area('description', 'Description', 3)}
           {text('buttonLabel', 'Button label')}
           {choose('formId', 'Sign-up form', [{ value: '', label: 'The site newsletter' }, ...lists.forms.map((f) => ({ value: f.id, label: f.name }))])}
+          {/* Without a mailing list the block has nothing to sign visitors up to (platform.md section 8). */}
+          {lists.forms.some((f) => f.kind === 'newsletter') ? null : <p role="alert">{editorMessages.NO_MAILING_LISTS}</p>}
         </>
       );
       break;

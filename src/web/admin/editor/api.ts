@@ -9,7 +9,8 @@ export interface PagesList {
   pages: PageSummary[];
   collections: Array<{ id: string; title: string; typeName: string }>;
   products: Array<{ id: string; title: string }>;
-  forms: Array<{ id: string; name: string }>;
+  /** kind 'newsletter' is a mailing list (the newsletter block's sign-up). */
+  forms: Array<{ id: string; name: string; kind?: string }>;
 }
 
 export interface PageDoc {
@@ -51,11 +52,11 @@ export const unschedulePage = (id: string, version: number) => api<{ page: PageS
 export const listUploads = () => api<{ uploads: Upload[] }>('GET', '/api/editor/uploads');
 
 /** Sends a file's bytes as they are (the server reads the type from Content-Type). */
-export async function uploadFile(file: File): Promise<Upload> {
+export async function uploadFile(file: File, signal?: AbortSignal): Promise<Upload> {
   const headers: Record<string, string> = { 'content-type': file.type || 'application/octet-stream', accept: 'application/json' };
   const crumb = readCookie('crumb');
   if (crumb) headers['x-csrf-token'] = crumb;
-  const res = await fetch(`/api/editor/uploads?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file, headers, credentials: 'same-origin' });
+  const res = await fetch(`/api/editor/uploads?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file, headers, credentials: 'same-origin', signal });
   let data: Record<string, unknown> = {};
   try {
     data = (await res.json()) as Record<string, unknown>;
