@@ -23,7 +23,6 @@ const NOT_YET_WIRED = new Set([
   'editor.NO_JOB_RESPONSE',
   'editor.FILE_PROCESSING_INCOMPLETE',
   'editor.UPLOAD_PROBLEM',
-  'editor.FONT_PREVIEW_FAILED',
   'editor.TIMEZONE_FAILED',
   'editor.NO_CODE_EDITING_ANDROID',
 ]);
