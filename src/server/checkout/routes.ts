@@ -102,19 +102,24 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
   // ---- The checkout page (201) -------------------------------------------------------------------
 
   const checkoutPage = async (req: FastifyRequest, reply: FastifyReply) => {
-    const q = z.object({ cartToken: str(100).optional() }).parse(req.query ?? {});
+    const q = z.object({ cartToken: str(100).optional(), payment: z.string().max(20).optional() }).parse(req.query ?? {});
     const site = await websites.get();
     const ref = await refOf(req, q.cartToken);
     const state = ref?.kind === 'cart' ? await checkout.savedState(ref.id) : {};
     const view = await checkout.view(site.id, site.currency, ref, state);
     const settings = websites.storeSettings(site);
+    const stripeOn = app.hasDecorator('stripe') && app.stripe.active();
     const props: CheckoutPageProps = {
       view: view as unknown as CheckoutPageProps['view'],
       cartToken: q.cartToken ?? null,
       minimumOrderSubtotalCents: ref?.kind === 'cart' ? Math.max(0, Number(settings.minimumOrderSubtotalCents) || 0) : 0,
       // The test-mode banner: shown unless a live payment processor (Stripe with live keys) takes the cards.
       testMode: (app.checkout.payments.cardProvider?.() ?? app.checkout.payments.defaultProvider).testMode,
-      stripeHosted: ref?.kind === 'cart' && app.hasDecorator('stripe') && app.stripe.active(),
+      // Stripe connected: a cart pays in the Payment Element on this page, a subscription on Stripe's page (Billing).
+      stripeHosted: ref?.kind === 'subscription' && stripeOn,
+      stripe: ref?.kind === 'cart' && stripeOn ? await app.stripe.checkoutConfig() : null,
+      // Back from a payment page (Afterpay, a bank) without a payment.
+      ...(q.payment === 'failed' ? { message: checkoutMessages.PAYMENT_NOT_COMPLETED } : {}),
       // The page is also a plain form post (no JavaScript): nojs/checkout-form.ts.
       crumb: req.crumb,
       plainKey: randomUUID(),

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ProductType } from '../../../core/enums.js';
 import { badRequest, HttpError, notFound } from '../../errors.js';
 import { CART_COOKIE, cartIdent } from '../../commerce/routes.js';
-import { checkoutMessages, type OrderLine, type OrderRow, type PlaceInput } from '../../checkout/service.js';
+import { checkoutMessages, PAYMENT_RETURN_PATH, type OrderLine, type OrderRow, type PlaceInput } from '../../checkout/service.js';
 import { KEY, placeSchema, stateOf } from '../../checkout/routes.js';
 import type { CheckoutTotals } from '../../../core/checkout.js';
 import { STRIPE_PROVIDER } from './provider.js';
@@ -104,6 +104,29 @@ export async function stripeHostedRoutes(app: FastifyInstance) {
     reply.header('cache-control', 'no-store');
     if (String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return reply.redirect(url, 303);
     return { url };
+  });
+
+  /**
+   * Back from a page a payment method sent the shopper to (Afterpay, a bank's 3-D Secure page), with Stripe's
+   * `payment_intent` parameter: the order (made now if the webhook has not yet), or the checkout with a message.
+   * Only the PaymentIntent as Stripe has it counts, never the `redirect_status` in the address.
+   */
+  app.get(PAYMENT_RETURN_PATH, async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = z.object({ payment_intent: z.string().regex(/^pi_[A-Za-z0-9_]{1,200}$/) }).safeParse(req.query ?? {});
+    reply.header('cache-control', 'no-store');
+    if (!q.success || !app.stripe.active()) return reply.redirect('/checkout', 303);
+    let pi;
+    try {
+      pi = await app.stripe.provider.retrieve(q.data.payment_intent);
+    } catch (e) {
+      if (isUnreachable(e)) throw new HttpError(503, checkoutMessages.PROVIDER_UNREACHABLE);
+      return reply.redirect('/checkout?payment=failed', 303);
+    }
+    const attemptId = pi.metadata?.tessera_attempt ?? null;
+    if (pi.status !== 'succeeded' || !attemptId) return reply.redirect('/checkout?payment=failed', 303);
+    await app.checkout.service.settlePayment(STRIPE_PROVIDER, pi.id, attemptId);
+    const order = await app.checkout.service.orderOfAttempt(attemptId);
+    return reply.redirect(order ? app.checkout.service.confirmationPath(order) : '/checkout?payment=failed', 303);
   });
 
   /** Stripe sends the shopper back here: the order (made now if the webhook has not yet), or the checkout again. */
