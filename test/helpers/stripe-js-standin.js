@@ -256,12 +256,7 @@
     var params = (opts && opts.params) || {};
     var body = e.type === 'card' ? { type: 'card', card: e.card(), billing_details: params.billing_details } : { type: e.type, billing_details: params.billing_details };
     return call('POST', '/v1/payment_methods', this.pk, body).then(function (r) {
-      if (r.error) {
-        if (r.error.param === 'number') e.showError('number', r.error.message);
-        else if (r.error.param === 'exp_year' || r.error.param === 'exp_month') e.showError('expiry', r.error.message);
-        else if (r.error.param === 'cvc') e.showError('cvc', r.error.message);
-        return { error: r.error };
-      }
+      if (r.error) return { error: r.error };
       return { paymentMethod: r.ok };
     });
   };

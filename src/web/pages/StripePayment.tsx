@@ -26,7 +26,7 @@ export interface BillingDetails {
 
 /** What the checkout page asks of the element (set once Stripe.js is ready). */
 export interface StripePaymentApi {
-  /** Checks the fields and makes a PaymentMethod: its id, or Stripe's message (already shown on the field when it is about a field). */
+  /** Checks the fields and makes a PaymentMethod: its id, or Stripe's message ('' when the element shows it on the field). */
   createMethod(billing: BillingDetails): Promise<{ id: string } | { error: string }>;
   /** Finishes a next action (3-D Secure; Afterpay leaves the page): ok, or Stripe's message. */
   nextAction(clientSecret: string): Promise<{ ok: true } | { error: string }>;
@@ -57,7 +57,8 @@ function Bridge({ api }: { api: MutableRefObject<StripePaymentApi | null> }) {
     api.current = {
       async createMethod(billing) {
         const submitted = await elements.submit();
-        if (submitted.error) return { error: submitted.error.message ?? 'Please check your payment details.' };
+        // An incomplete or invalid field: the Payment Element shows Stripe's words on the field itself.
+        if (submitted.error) return { error: submitted.error.type === 'validation_error' ? '' : (submitted.error.message ?? 'Please check your payment details.') };
         const r = await stripe.createPaymentMethod({ elements, params: { billing_details: billing } });
         if (r.error) return { error: r.error.message ?? 'Please check your payment details.' };
         return { id: r.paymentMethod.id };
