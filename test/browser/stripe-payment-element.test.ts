@@ -76,8 +76,9 @@ describe('Stripe Payment Element in Chromium', () => {
     expect(await payment.getByText(/Test mode: pay with card 4242/).isVisible()).toBe(true);
     // Only card: the guide is digital, so no instalments.
     expect(await payment.getByRole('radio', { name: 'Afterpay' }).count()).toBe(0);
-    // Tessera's own card fields are gone: the Payment Element has them.
+    // Tessera's own card fields are gone: the Payment Element has them (and the no-JavaScript note is gone too).
     expect(await page.locator('#card-number').count()).toBe(0);
+    expect(await payment.getByText("You pay on Stripe's secure page").count()).toBe(0);
     expect(await axe(page)).toEqual([]);
     await page.screenshot({ path: '/tmp/shots/stripe-element-1280.png', fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });

@@ -159,6 +159,9 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
   const stripeApi = useRef<StripePaymentApi | null>(null);
   const [stripeError, setStripeError] = useState('');
   const elementPays = !!stripe && !stripeHosted;
+  /** The island is running (false in the server's markup, which is also the page without JavaScript). */
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
   const currency = view.currency;
   const f = (c: number) => formatMoney(c, currency);
 
@@ -511,6 +514,8 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
               <>
                 {testMode && <p className="checkout-test-mode">Test mode: pay with card 4242 4242 4242 4242, any future expiry date and any CVC. No money is taken.</p>}
                 <StripePayment config={stripe!} amountCents={totals.amountDueCents} currency={currency} afterpay={instalmentsOffered} api={stripeApi} error={stripeError} />
+                {/* Drawn by the server for a visitor without JavaScript (the form then goes to Stripe's page); gone once the island runs. */}
+                {!live && <p className="checkout-stripe__nojs">You pay on Stripe&apos;s secure page, then come back here to your order.</p>}
               </>
             ) : stripeHosted ? (
               <>
