@@ -428,6 +428,7 @@ export class StripeStandin {
       client_secret: '',
       metadata: (p.metadata as Obj) ?? {},
       description: p.description ?? null,
+      shipping: p.shipping ?? null,
       payment_method: null,
       payment_method_types: Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types : Array.isArray(p.payment_method_types) ? p.payment_method_types : ['card'],
       latest_charge: null,
@@ -461,6 +462,7 @@ export class StripeStandin {
       throw this.invalid('payment_method', `The PaymentMethod provided (${card.type ?? 'card'}) is not allowed for this PaymentIntent. Please attach a PaymentMethod of one of the following types: ${types.join(', ')}.`);
     }
     if (card.outcome === 'redirect') {
+      if (!pi.shipping) throw this.invalid('shipping', 'Afterpay/Clearpay needs the shipping address on the PaymentIntent.');
       if (typeof p.return_url !== 'string') throw this.invalid('return_url', 'A return_url must be specified because this Payment Intent is configured to automatically accept the payment methods enabled in the Dashboard, some of which may require a full page redirect to succeed.');
       pi.status = 'requires_action';
       pi.next_action = { type: 'redirect_to_url', redirect_to_url: { url: `${this.url}/afterpay/${String(pi.id)}`, return_url: p.return_url } };
