@@ -45,6 +45,7 @@ const n = (v: unknown) => Number(v ?? 0);
 const parse = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
 export const checkoutMessages = {
+  SUBSCRIPTIONS_NOT_ONLINE: 'Subscriptions cannot be paid online on this site yet. Please contact the shop to subscribe.',
   PAYMENT_NOT_COMPLETED: 'Your payment was not completed and you were not charged. Please try again or choose another payment method.',
   EMPTY_CART: 'Your cart is empty.',
   NO_CART: 'There is no shopping cart.',

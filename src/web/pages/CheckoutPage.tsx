@@ -60,6 +60,8 @@ export interface CheckoutPageProps {
   testMode: boolean;
   /** The shopper pays on Stripe's hosted page (server/payments/stripe/hosted.ts): a subscription, with Stripe connected. */
   stripeHosted?: boolean;
+  /** Why this checkout cannot be paid on this site (a subscription with Stripe connected): shown instead of the payment fields. */
+  paymentUnavailable?: string;
   /** Stripe is connected: its Payment Element takes the payment on this page (StripePayment.tsx). */
   stripe?: StripeCheckoutConfig | null;
   /** The visitor's crumb: the page is also a plain form post for a visitor without JavaScript. */
@@ -137,7 +139,7 @@ function Field(props: { id: string; name?: string; label: string; value: string;
   );
 }
 
-export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCents, testMode, stripeHosted = false, stripe = null, crumb, plainKey, errors: initialErrors, message: initialMessage, cardName, instalments }: CheckoutPageProps) {
+export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCents, testMode, stripeHosted = false, stripe = null, paymentUnavailable, crumb, plainKey, errors: initialErrors, message: initialMessage, cardName, instalments }: CheckoutPageProps) {
   const [method, setMethod] = useState<'card' | 'instalments'>('card');
   const [view, setView] = useState(initial);
   const [email, setEmail] = useState(initial.state.email ?? '');
@@ -510,7 +512,9 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
         {totals.amountDueCents > 0 && (
           <section aria-labelledby="checkout-payment">
             <h2 id="checkout-payment">Payment</h2>
-            {elementPays ? (
+            {paymentUnavailable ? (
+              <p className="checkout-field__error">{paymentUnavailable}</p>
+            ) : elementPays ? (
               <>
                 {testMode && <p className="checkout-test-mode">Test mode: pay with card 4242 4242 4242 4242, any future expiry date and any CVC. No money is taken.</p>}
                 <StripePayment config={stripe!} amountCents={totals.amountDueCents} currency={currency} afterpay={instalmentsOffered} api={stripeApi} error={stripeError} />
@@ -620,7 +624,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
             {message}
           </p>
         )}
-        <button type="submit" name="action" value="place" className="checkout__place" disabled={busy || below} aria-busy={busy || undefined}>
+        <button type="submit" name="action" value="place" className="checkout__place" disabled={busy || below || (!!paymentUnavailable && totals.amountDueCents > 0)} aria-busy={busy || undefined}>
           {busy ? 'Placing order…' : totalChanged ? `Confirm new total ${f(totals.grandTotalCents)} and place order` : stripeHosted && totals.amountDueCents > 0 ? 'Continue to payment' : 'Place order'}
         </button>
       </aside>
