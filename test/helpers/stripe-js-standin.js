@@ -93,13 +93,9 @@
     var node = typeof target === 'string' ? document.querySelector(target) : target;
     this.node = node;
     this.render();
-    var self = this;
-    setTimeout(function () {
-      self.emit('ready', { elementType: 'payment' });
-    }, 0);
+    setTimeout(() => this.emit('ready', { elementType: 'payment' }), 0);
   };
   PaymentElement.prototype.render = function () {
-    var self = this;
     var node = this.node;
     if (!node) return;
     node.textContent = '';
@@ -109,14 +105,14 @@
     if (types.length > 1) {
       var fs = el('fieldset', {});
       fs.appendChild(el('legend', {}, 'Payment method'));
-      types.forEach(function (t) {
-        var id = self.id + '-type-' + t;
-        var input = el('input', { type: 'radio', name: self.id + '-type', id: id, value: t });
-        input.checked = t === self.type;
-        input.addEventListener('change', function () {
-          self.type = t;
-          self.render();
-          self.changed();
+      types.forEach((t) => {
+        var id = this.id + '-type-' + t;
+        var input = el('input', { type: 'radio', name: this.id + '-type', id: id, value: t });
+        input.checked = t === this.type;
+        input.addEventListener('change', () => {
+          this.type = t;
+          this.render();
+          this.changed();
         });
         var label = el('label', { for: id });
         label.appendChild(input);
@@ -131,22 +127,22 @@
         ['number', 'Card number', 'cc-number', '1234 1234 1234 1234'],
         ['expiry', 'Expiration date (MM / YY)', 'cc-exp', 'MM / YY'],
         ['cvc', 'Security code', 'cc-csc', 'CVC'],
-      ].forEach(function (f) {
-        var id = self.id + '-' + f[0];
+      ].forEach((f) => {
+        var id = this.id + '-' + f[0];
         var wrap = el('div', { class: 'stripe-standin__field' });
         wrap.appendChild(el('label', { for: id }, f[1]));
         var input = el('input', { id: id, type: 'text', inputmode: 'numeric', autocomplete: f[2], placeholder: f[3] });
         var err = el('p', { id: id + '-error', class: 'stripe-standin__error', role: 'alert' });
-        input.addEventListener('input', function () {
+        input.addEventListener('input', () => {
           err.textContent = '';
           input.removeAttribute('aria-invalid');
           input.removeAttribute('aria-describedby');
-          self.changed();
+          this.changed();
         });
         wrap.appendChild(input);
         wrap.appendChild(err);
         root.appendChild(wrap);
-        self.fields[f[0]] = { input: input, error: err };
+        this.fields[f[0]] = { input: input, error: err };
       });
     } else {
       root.appendChild(el('p', {}, 'After you place your order you will be taken to Afterpay to complete your purchase securely.'));
@@ -162,13 +158,12 @@
   PaymentElement.prototype.validate = function () {
     if (this.type !== 'card') return null;
     var first = null;
-    var self = this;
-    ['number', 'expiry', 'cvc'].forEach(function (k) {
-      var f = self.fields[k];
+    ['number', 'expiry', 'cvc'].forEach((k) => {
+      var f = this.fields[k];
       var v = f.input.value.replace(/\s/g, '');
       var bad = k === 'number' ? !/^\d{12,19}$/.test(v) : k === 'expiry' ? !/^\d{2}\/?\d{2}$/.test(v) : !/^\d{3,4}$/.test(v);
       if (bad) {
-        self.showError(k, MESSAGES[k]);
+        this.showError(k, MESSAGES[k]);
         if (!first) first = { type: 'validation_error', code: 'incomplete_' + k, message: MESSAGES[k] };
       }
     });
