@@ -58,7 +58,10 @@ export interface CheckoutPageProps {
   cartToken: string | null;
   minimumOrderSubtotalCents: number;
   testMode: boolean;
-  /** The shopper pays on Stripe's hosted page (server/payments/stripe/hosted.ts): a subscription, with Stripe connected. */
+  /**
+   * The shopper continues to Stripe's hosted page (server/payments/stripe/hosted.ts). /checkout no longer sets it
+   * (the Payment Element pays on the page; without JavaScript the form post goes to Stripe's page by itself).
+   */
   stripeHosted?: boolean;
   /** Why this checkout cannot be paid on this site (a subscription with Stripe connected): shown instead of the payment fields. */
   paymentUnavailable?: string;
