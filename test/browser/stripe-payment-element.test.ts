@@ -147,4 +147,64 @@ describe('Stripe Payment Element in Chromium', () => {
     expect(orders[0]).toMatchObject({ status: 'paid', payment: { provider: 'stripe', last4: '3184' } });
     await ctx.close();
   }, 120_000);
+
+  /** A shopper with the pour-over set ($39.00, physical) and the address filled in, at checkout. */
+  async function checkoutWithPourOver(ctx: BrowserContext, email: string, extra?: string): Promise<Page> {
+    const page = await ctx.newPage();
+    for (const path of ['/shop/p/ceramic-pour-over-set', ...(extra ? [extra] : [])]) {
+      await page.goto(`${site.url}${path}`);
+      await page.waitForFunction(...hydrated('AddToCart'));
+      await page.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
+      await page.getByRole('link', { name: /in cart/ }).waitFor();
+    }
+    await page.goto(`${site.url}/checkout`);
+    await page.waitForFunction(...hydrated('CheckoutPage'));
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Full name').fill('Ada Buyer');
+    await page.getByLabel('Address', { exact: true }).fill('1 Main St');
+    await page.getByLabel('City').fill('Portland');
+    await page.getByLabel('State / region').fill('OR');
+    await page.getByLabel('Postal code').fill('97201');
+    await page.getByLabel('Country').selectOption('US');
+    await page.getByRole('radio', { name: /Standard/ }).check();
+    await page.getByRole('region', { name: 'Payment' }).getByLabel('Card number').waitFor();
+    return page;
+  }
+
+  it('offers Afterpay for an eligible physical cart in USD and pays through Afterpay’s page; not for a mixed or out-of-range cart', async () => {
+    const s = (await owner.get('/api/config/store-settings')).json();
+    expect((await owner.send('PUT', '/api/config/store-settings', { ...s, instalmentsEnabled: true })).statusCode).toBe(200);
+    const ctx = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await checkoutWithPourOver(ctx, 'element-afterpay@example.com');
+    const payment = page.getByRole('region', { name: 'Payment' });
+    await payment.getByRole('radio', { name: 'Afterpay' }).check();
+    await payment.getByText('After you place your order you will be taken to Afterpay').waitFor();
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await page.waitForURL((u) => u.toString().startsWith(`${standin.url}/afterpay/pi_`));
+    await page.getByRole('button', { name: 'Authorize payment' }).click();
+    await page.waitForURL(/\/order-confirmed\//);
+    const orders = await ordersOf('element-afterpay@example.com');
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({ status: 'paid', payment: { provider: 'stripe', brand: 'afterpay' } });
+    await ctx.close();
+
+    // A mixed cart (a digital item beside the set): cards only.
+    const mixed = await b.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const m = await checkoutWithPourOver(mixed, 'element-mixed@example.com', '/shop/p/houseplant-field-guide');
+    expect(await m.getByRole('region', { name: 'Payment' }).getByRole('radio', { name: 'Afterpay' }).count()).toBe(0);
+    await mixed.close();
+
+    // Over the owner's limit (lowered to $30.00 in the instalment preferences): cards only.
+    const PREFS = '/api/v1/commerce-preferences/instalments';
+    expect((await owner.send('PUT', PREFS, { limits: { USD: { min: 100, max: 3000 } } })).statusCode).toBe(200);
+    try {
+      const over = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const o = await checkoutWithPourOver(over, 'element-over@example.com');
+      expect(await o.getByRole('region', { name: 'Payment' }).getByRole('radio', { name: 'Afterpay' }).count()).toBe(0);
+      await over.close();
+    } finally {
+      expect((await owner.send('PUT', PREFS, { limits: { USD: { min: 100, max: 200000 } } })).statusCode).toBe(200);
+    }
+  }, 180_000);
 });
