@@ -72,8 +72,8 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9_]{4,250}$/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
   /** Where Stripe's API is (tests point it at a local stand-in); default https://api.stripe.com. */
   STRIPE_API_URL: z.url().optional(),
-  /** Stripe.js for the Payment Element; default https://js.stripe.com/v3. */
-  STRIPE_JS_URL: z.url().default('https://js.stripe.com/v3'),
+  /** Stripe.js for the Payment Element; default https://js.stripe.com/endive/stripe.js (the pinned API version's release). */
+  STRIPE_JS_URL: z.url().default('https://js.stripe.com/endive/stripe.js'),
   /** Internal and staging hosts, comma-separated globs (`*` any text, `#` digits); experiment overrides work only there. Unset: the defaults of core/experiments.ts. */
   INTERNAL_HOST_PATTERNS: z.string().max(2000).optional(),
   /** The analytics client's source environment: dev, qa (staging) or prod; an invalid one is warned about and means prod. */

@@ -13,10 +13,17 @@
  *   pm_card_chargeDeclinedInsufficientFunds   declined: 'Your card has insufficient funds.'
  *   pm_card_authenticationRequired            needs 3-D Secure (requires_action); see authenticate()
  *
+ * Card numbers typed into the stand-in Stripe.js (`test/helpers/stripe-js-standin.js`, served at `/v3/stripe.js`)
+ * become PaymentMethods (`POST /v1/payment_methods` with the publishable key, as the real Stripe.js does):
+ *   4242 4242 4242 4242 visa, 5555 5555 5555 4444 mastercard, 4000 0000 0000 0002 declined,
+ *   4000 0000 0000 9995 insufficient funds, 4000 0027 6000 3184 needs 3-D Secure.
+ * `afterpay_clearpay` PaymentMethods redirect to the stand-in's Afterpay page, which authorises or fails.
+ *
  * Every change of state makes an event (payment_intent.succeeded, charge.refunded, …) kept in `events`;
  * the test delivers it when it chooses, signed with Stripe's documented scheme (`signedDelivery`).
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -32,8 +39,20 @@ export interface StandinEvent {
 interface Card {
   brand: string;
   last4: string;
-  outcome: 'succeed' | 'decline' | 'funds' | '3ds';
+  outcome: 'succeed' | 'decline' | 'funds' | '3ds' | 'redirect';
+  type?: string;
 }
+
+/** Stripe's test card numbers, as the stand-in Stripe.js sends them, and the PaymentMethod each becomes. */
+const TEST_NUMBERS: Record<string, string> = {
+  '4242424242424242': 'pm_card_visa',
+  '5555555555554444': 'pm_card_mastercard',
+  '4000000000000002': 'pm_card_chargeDeclined',
+  '4000000000009995': 'pm_card_chargeDeclinedInsufficientFunds',
+  '4000002760003184': 'pm_card_authenticationRequired',
+};
+
+const STRIPE_JS = readFileSync(new URL('./stripe-js-standin.js', import.meta.url), 'utf8');
 
 const CARDS: Record<string, Card> = {
   pm_card_visa: { brand: 'visa', last4: '4242', outcome: 'succeed' },
@@ -85,6 +104,8 @@ export class StripeStandin {
   readonly charges = new Map<string, Obj>();
   readonly refunds = new Map<string, Obj>();
   readonly sessions = new Map<string, Obj>();
+  /** PaymentMethods made by the stand-in Stripe.js (pm id -> the test card or method it stands for). */
+  readonly methods = new Map<string, Card>();
   readonly events: StandinEvent[] = [];
   /** Every request as received (method, path, parsed body, headers), for assertions on the wire format. */
   readonly requests: Array<{ method: string; path: string; body: Obj; headers: http.IncomingHttpHeaders }> = [];
@@ -92,6 +113,8 @@ export class StripeStandin {
   /** When set, every API call answers 503 (Stripe unreachable as far as Tessera can tell). */
   down = false;
   account: Obj = { id: 'acct_test_tessera', object: 'account', country: 'US', default_currency: 'usd', charges_enabled: true, payouts_enabled: true, email: 'owner@example.com' };
+
+  readonly publishableKey = 'pk_test_tessera_standin';
 
   constructor(
     readonly secretKey = 'sk_test_tessera_standin',
@@ -107,9 +130,10 @@ export class StripeStandin {
   env(): Record<string, string> {
     return {
       STRIPE_SECRET_KEY: this.secretKey,
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_tessera_standin',
+      STRIPE_PUBLISHABLE_KEY: this.publishableKey,
       STRIPE_WEBHOOK_SECRET: this.webhookSecret,
       STRIPE_API_URL: this.url,
+      STRIPE_JS_URL: `${this.url}/v3/stripe.js`,
     };
   }
 
@@ -158,9 +182,13 @@ export class StripeStandin {
     const pi = this.intents.get(piId);
     if (!pi || pi.status !== 'requires_action') throw new Error(`payment intent ${piId} is not waiting for authentication`);
     pi.next_action = null;
-    if (pass) this.succeed(pi, CARDS[String(pi.payment_method)]!);
+    if (pass) this.succeed(pi, this.cardOf(String(pi.payment_method))!);
     else this.fail(pi, { code: 'payment_intent_authentication_failure', message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.' });
     return pi;
+  }
+
+  private cardOf(pm: string): Card | undefined {
+    return CARDS[pm] ?? this.methods.get(pm);
   }
 
   /** A dispute opened by the card holder's bank on a PaymentIntent's charge. */
@@ -193,9 +221,38 @@ export class StripeStandin {
     const params = parseStripeForm(method === 'GET' || method === 'DELETE' ? url.search.slice(1) : raw);
     this.requests.push({ method, path: url.pathname, body: params, headers: req.headers });
     const send = (status: number, body: Obj) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'request-id': rid('req') });
+      // Stripe's API answers browsers too (Stripe.js calls it with the publishable key).
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': rid('req'), 'access-control-allow-origin': '*' });
       res.end(JSON.stringify(body));
     };
+    if (method === 'GET' && url.pathname === '/v3/stripe.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(STRIPE_JS);
+      return;
+    }
+    // The Afterpay page (what the shopper sees at Afterpay): authorise or fail, then back to the return URL.
+    const ap = /^\/afterpay\/(pi_[0-9a-f]{24})$/.exec(url.pathname);
+    if (ap && this.intents.has(ap[1]!)) {
+      const pi = this.intents.get(ap[1]!)!;
+      const ret = String(((pi.next_action as Obj | null)?.redirect_to_url as Obj | undefined)?.return_url ?? '');
+      if (method === 'POST') {
+        const ok = parseStripeForm(raw).outcome === 'authorize';
+        if (pi.status === 'requires_action') this.authenticate(String(pi.id), ok);
+        const back = new URL(ret || 'http://invalid/');
+        back.searchParams.set('payment_intent', String(pi.id));
+        back.searchParams.set('payment_intent_client_secret', String(pi.client_secret));
+        back.searchParams.set('redirect_status', ok ? 'succeeded' : 'failed');
+        res.writeHead(303, { location: back.toString() });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html lang="en"><head><title>Afterpay</title></head><body><main><h1>Afterpay: pay ${(Number(pi.amount) / 100).toFixed(2)} ${String(pi.currency).toUpperCase()} in 4</h1>` +
+          `<form method="post"><button type="submit" name="outcome" value="authorize">Authorize payment</button> <button type="submit" name="outcome" value="fail">Fail payment</button></form></main></body></html>`,
+      );
+      return;
+    }
     if (url.pathname === '/favicon.ico') {
       res.writeHead(204);
       res.end();
@@ -219,6 +276,15 @@ export class StripeStandin {
       return;
     }
     if (this.down) return send(503, { error: { type: 'api_error', message: 'Stripe is unavailable (stand-in switched off).' } });
+    // What Stripe.js may do with the publishable key (sent as the `key` parameter, as Stripe.js does).
+    if (params.key === this.publishableKey && req.headers.authorization === undefined) {
+      try {
+        return send(200, this.publishable(method, url.pathname, params));
+      } catch (e) {
+        if (!(e instanceof StripeError)) throw e;
+        return send(e.status, { error: e.body });
+      }
+    }
     if (req.headers.authorization !== `Bearer ${this.secretKey}`) {
       return send(401, { error: { type: 'invalid_request_error', message: `Invalid API Key provided: ${String(req.headers.authorization ?? '').slice(7, 15)}****` } });
     }
@@ -278,6 +344,58 @@ export class StripeStandin {
     throw this.notFound(path);
   }
 
+  /**
+   * The calls Stripe.js makes with the publishable key: create a PaymentMethod from the card fields, read a
+   * PaymentIntent by its client secret, and (the bank's 3-D Secure page, here a call) authenticate it.
+   */
+  private publishable(method: string, path: string, p: Obj): Obj {
+    const seg = path.split('/').filter(Boolean);
+    if (method === 'POST' && path === '/v1/payment_methods') return this.createMethod(p);
+    if (seg[0] === 'v1' && seg[1] === 'payment_intents' && seg[2]) {
+      const pi = this.intents.get(seg[2]);
+      if (!pi || p.client_secret !== pi.client_secret) throw this.missing('payment_intent', seg[2]);
+      const { client_secret: _c, ...rest } = pi;
+      const visible = { ...structuredClone(rest), client_secret: pi.client_secret };
+      if (method === 'GET' && !seg[3]) return visible;
+      if (method === 'POST' && seg[3] === 'standin_authenticate') {
+        if (pi.status !== 'requires_action') throw new StripeError(400, { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'This PaymentIntent is not waiting for authentication.' });
+        this.authenticate(String(pi.id), p.outcome === 'complete');
+        return structuredClone(this.intents.get(seg[2])!);
+      }
+    }
+    throw new StripeError(401, { type: 'invalid_request_error', message: 'This API call cannot be made with a publishable API key. Please use a secret API key.' });
+  }
+
+  private createMethod(p: Obj): Obj {
+    const id = rid('pm');
+    if (p.type === 'afterpay_clearpay') {
+      const billing = (p.billing_details ?? {}) as Obj;
+      if (!billing.email || !billing.name) throw this.invalid('billing_details', 'Afterpay needs the customer’s name and email.');
+      this.methods.set(id, { brand: 'afterpay_clearpay', last4: '', outcome: 'redirect', type: 'afterpay_clearpay' });
+      return { id, object: 'payment_method', type: 'afterpay_clearpay', billing_details: billing };
+    }
+    if (p.type !== 'card') throw this.invalid('type', 'Invalid payment method type.');
+    const card = (p.card ?? {}) as Obj;
+    const number = String(card.number ?? '').replace(/\s/g, '');
+    const luhn = /^\d{12,19}$/.test(number) && [...number].reverse().reduce((sum, ch, i) => {
+      let d = Number(ch);
+      if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+      return sum + d;
+    }, 0) % 10 === 0;
+    if (!luhn) throw new StripeError(402, { type: 'card_error', code: 'invalid_number', param: 'number', message: 'Your card number is invalid.' });
+    const month = Number(card.exp_month);
+    const year = Number(card.exp_year);
+    const d = new Date();
+    if (!(month >= 1 && month <= 12) || !(year > d.getUTCFullYear() || (year === d.getUTCFullYear() && month >= d.getUTCMonth() + 1))) {
+      throw new StripeError(402, { type: 'card_error', code: 'invalid_expiry_year', param: 'exp_year', message: 'Your card’s expiration date is in the past.' });
+    }
+    if (!/^\d{3,4}$/.test(String(card.cvc ?? ''))) throw new StripeError(402, { type: 'card_error', code: 'invalid_cvc', param: 'cvc', message: 'Your card’s security code is invalid.' });
+    const known = TEST_NUMBERS[number];
+    const like = known ? CARDS[known]! : { brand: number.startsWith('5') ? 'mastercard' : 'visa', last4: number.slice(-4), outcome: 'succeed' as const };
+    this.methods.set(id, like);
+    return { id, object: 'payment_method', type: 'card', card: { brand: like.brand, last4: like.last4, exp_month: month, exp_year: year } };
+  }
+
   private notFound(path: string) {
     return new StripeError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${path}).` });
   }
@@ -310,8 +428,9 @@ export class StripeStandin {
       client_secret: '',
       metadata: (p.metadata as Obj) ?? {},
       description: p.description ?? null,
+      shipping: p.shipping ?? null,
       payment_method: null,
-      payment_method_types: Array.isArray(p.payment_method_types) ? p.payment_method_types : ['card'],
+      payment_method_types: Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types : Array.isArray(p.payment_method_types) ? p.payment_method_types : ['card'],
       latest_charge: null,
       last_payment_error: null,
       next_action: null,
@@ -336,9 +455,19 @@ export class StripeStandin {
         payment_intent: this.view(pi, []),
       });
     }
-    const card = CARDS[String(pi.payment_method)];
+    const card = this.cardOf(String(pi.payment_method));
     if (!card) throw this.missing('PaymentMethod', String(pi.payment_method));
-    if (card.outcome === 'succeed') this.succeed(pi, card);
+    const types = (pi.payment_method_types as string[] | undefined) ?? ['card'];
+    if (!types.includes(card.type ?? 'card')) {
+      throw this.invalid('payment_method', `The PaymentMethod provided (${card.type ?? 'card'}) is not allowed for this PaymentIntent. Please attach a PaymentMethod of one of the following types: ${types.join(', ')}.`);
+    }
+    if (card.outcome === 'redirect') {
+      if (!pi.shipping) throw this.invalid('shipping', 'Afterpay/Clearpay needs the shipping address on the PaymentIntent.');
+      if (typeof p.return_url !== 'string') throw this.invalid('return_url', 'A return_url must be specified because this Payment Intent is configured to automatically accept the payment methods enabled in the Dashboard, some of which may require a full page redirect to succeed.');
+      pi.status = 'requires_action';
+      pi.next_action = { type: 'redirect_to_url', redirect_to_url: { url: `${this.url}/afterpay/${String(pi.id)}`, return_url: p.return_url } };
+      this.emit('payment_intent.requires_action', pi);
+    } else if (card.outcome === 'succeed') this.succeed(pi, card);
     else if (card.outcome === '3ds') {
       pi.status = 'requires_action';
       pi.next_action = { type: 'redirect_to_url', redirect_to_url: { url: `${this.url}/3ds/${String(pi.id)}`, return_url: p.return_url ?? null } };
@@ -366,7 +495,7 @@ export class StripeStandin {
       paid: true,
       refunded: false,
       disputed: false,
-      payment_method_details: { type: 'card', card: { brand: card.brand, last4: card.last4 } },
+      payment_method_details: card.type === 'afterpay_clearpay' ? { type: 'afterpay_clearpay', afterpay_clearpay: {} } : { type: 'card', card: { brand: card.brand, last4: card.last4 } },
       refunds: { object: 'list', data: [] },
       created: now(),
     };

@@ -394,7 +394,7 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     standin.account = { ...standin.account, charges_enabled: true };
     // The browser's configuration carries the publishable key only.
     const pub = await new Visitor(t.app).get('/api/payments/stripe/config');
-    expect(pub.json()).toEqual({ enabled: true, publishableKey: 'pk_test_tessera_standin', testMode: true, jsUrl: 'https://js.stripe.com/v3' });
+    expect(pub.json()).toEqual({ enabled: true, publishableKey: 'pk_test_tessera_standin', testMode: true, jsUrl: `${standin.url}/v3/stripe.js` });
     expect(pub.body).not.toContain('sk_test');
     // Not for a visitor, nor without the crumb.
     expect((await new Visitor(t.app).get('/api/config/payments')).statusCode).toBe(401);

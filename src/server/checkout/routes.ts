@@ -103,7 +103,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
   // ---- The checkout page (201) -------------------------------------------------------------------
 
   const checkoutPage = async (req: FastifyRequest, reply: FastifyReply) => {
-    const q = z.object({ cartToken: str(100).optional() }).parse(req.query ?? {});
+    const q = z.object({ cartToken: str(100).optional(), payment: z.string().max(20).optional() }).parse(req.query ?? {});
     const site = await websites.get();
     const ref = await refOf(req, q.cartToken);
     const saved = ref?.kind === 'cart' ? await checkout.savedState(ref.id) : {};
@@ -111,13 +111,18 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
     const state = ref ? await prefillFromAccount(app, req.siteUser, saved) : saved;
     const view = await checkout.view(site.id, site.currency, ref, state);
     const settings = websites.storeSettings(site);
+    const stripeOn = app.hasDecorator('stripe') && app.stripe.active();
     const props: CheckoutPageProps = {
       view: view as unknown as CheckoutPageProps['view'],
       cartToken: q.cartToken ?? null,
       minimumOrderSubtotalCents: ref?.kind === 'cart' ? Math.max(0, Number(settings.minimumOrderSubtotalCents) || 0) : 0,
       // The test-mode banner: shown unless a live payment processor (Stripe with live keys) takes the cards.
       testMode: (app.checkout.payments.cardProvider?.() ?? app.checkout.payments.defaultProvider).testMode,
-      stripeHosted: ref?.kind === 'cart' && app.hasDecorator('stripe') && app.stripe.active(),
+      // Stripe connected: a cart pays in the Payment Element on this page; subscriptions (Stripe Billing) are not built yet.
+      stripe: ref?.kind === 'cart' && stripeOn ? await app.stripe.checkoutConfig() : null,
+      ...(ref?.kind === 'subscription' && stripeOn ? { paymentUnavailable: checkoutMessages.SUBSCRIPTIONS_NOT_ONLINE } : {}),
+      // Back from a payment page (Afterpay, a bank) without a payment.
+      ...(q.payment === 'failed' ? { message: checkoutMessages.PAYMENT_NOT_COMPLETED } : {}),
       // The page is also a plain form post (no JavaScript): nojs/checkout-form.ts.
       crumb: req.crumb,
       plainKey: randomUUID(),
@@ -183,6 +188,8 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
       if (!ref || !(await ownsCart(req, prior!, body.cartToken))) throw notFound(checkoutMessages.NO_CART);
     }
     const settings = websites.storeSettings(site);
+    // With Stripe connected a subscription would need Stripe Billing, which is not built yet: refused in words.
+    if (ref.kind === 'subscription' && app.hasDecorator('stripe') && app.stripe.active()) throw new HttpError(409, checkoutMessages.SUBSCRIPTIONS_NOT_ONLINE);
     const result = await checkout.place({
       websiteId: site.id,
       currency: site.currency,

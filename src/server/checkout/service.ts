@@ -36,6 +36,7 @@ import { ProductType, Role } from '../../core/enums.js';
 import { cart as cartMessages, commerce, forms as formMessages } from '../../core/messages.js';
 import { formatMoney, money, moneyDecimalString } from '../../core/money.js';
 import { isValidEmail } from '../../core/forms.js';
+import { isInstalmentEligiblePrice } from '../../core/instalments.js';
 import { orderFulfilledHooks, orderPlacedHooks } from './order-hooks.js';
 import { crashPoint } from '../crash-points.js';
 
@@ -44,6 +45,8 @@ const n = (v: unknown) => Number(v ?? 0);
 const parse = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
 export const checkoutMessages = {
+  SUBSCRIPTIONS_NOT_ONLINE: 'Subscriptions cannot be paid online on this site yet. Please contact the shop to subscribe.',
+  PAYMENT_NOT_COMPLETED: 'Your payment was not completed and you were not charged. Please try again or choose another payment method.',
   EMPTY_CART: 'Your cart is empty.',
   NO_CART: 'There is no shopping cart.',
   ALREADY_PURCHASED: 'This cart has already been purchased.',
@@ -323,6 +326,12 @@ export interface PlaceInput {
   now?: number;
 }
 
+/** Where a payment method that leaves the page (a bank's 3-D Secure page, Afterpay) sends the shopper back. */
+export const PAYMENT_RETURN_PATH = '/checkout/payment-return';
+
+/** The instalment offer for a cart's lines (null: not offered), set by the area that knows the owner's settings. */
+export type InstalmentOfferFn = (currency: string, ref: CartRef, lines: OrderLine[]) => Promise<{ min: string; max: string } | null>;
+
 /** What a payment attempt keeps to make its order again (the reconciler): PlaceInput without the payment method. */
 type StoredInput = Omit<PlaceInput, 'payment' | 'now'>;
 
@@ -350,6 +359,8 @@ export type AttemptSettler = (
 export class CheckoutService {
   private secret: Buffer | null = null;
   private readonly settlers = new Map<string, AttemptSettler>();
+  /** Whether a cart may be paid in instalments (set by the Stripe area; null: never). */
+  instalmentOffer: InstalmentOfferFn | null = null;
 
   constructor(
     private readonly database: Database,
@@ -624,6 +635,13 @@ export class CheckoutService {
         throw e;
       }
       const openId = attemptId;
+      // Instalments (Afterpay/Clearpay at Stripe) only where the page offered them: owner, cart and limits.
+      const offer = input.ref.kind === 'cart' && this.instalmentOffer ? await this.instalmentOffer(input.currency, input.ref, lines) : null;
+      const instalments = !!offer && isInstalmentEligiblePrice(totals.amountDueCents, offer.min, offer.max);
+      const sa = totals.requiresShipping ? (state.shippingAddress ?? null) : null;
+      const shipping = sa
+        ? { name: String(sa.name ?? ''), line1: String(sa.line1 ?? ''), line2: String(sa.line2 ?? ''), city: String(sa.city ?? ''), region: String(sa.region ?? ''), postalCode: String(sa.postalCode ?? ''), country: String(sa.country ?? '').toUpperCase() }
+        : null;
       let r;
       try {
         r = await provider.charge({
@@ -634,7 +652,9 @@ export class CheckoutService {
           description: `${input.siteTitle} order`,
           now,
           attemptId: openId,
-          returnUrl: `${input.origin}/checkout/payment-return`,
+          instalments,
+          shipping,
+          returnUrl: `${input.origin}${PAYMENT_RETURN_PATH}`,
           // A two-step provider (Stripe) records its payment id before any money moves.
           onPaymentCreated: async (paymentId) => {
             await this.db.execute(sql`update payment_attempts set payment_id = ${paymentId}, updated = now() where id = ${openId} and state in ('created', 'charged')`);

@@ -3,7 +3,7 @@
  * block: the same fields, amounts, currency, crumb and test-mode note, posting to the same donation call
  * (a plain form post that works without JavaScript). `prefix` keeps element ids unique on a page.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { donations as text } from '../../core/messages.js';
 import { formatMoney } from '../../core/money.js';
@@ -28,6 +28,13 @@ export interface DonationFormInput {
   values?: Obj;
   errors?: Record<string, string>;
   message?: string | null;
+  /** Stripe is connected: the donor pays on Stripe's Checkout page (no card fields here). */
+  stripe?: { testMode: boolean } | null;
+}
+
+/** Whether donations go through Stripe (connected), and in which mode; null: the built-in test mode. */
+export function donationStripe(app: FastifyInstance): { testMode: boolean } | null {
+  return app.hasDecorator('stripe') && app.stripe.active() ? { testMode: app.stripe.provider.testMode } : null;
 }
 
 /** The context `donation-form.block` renders. */
@@ -40,7 +47,8 @@ export function donationFormContext(i: DonationFormInput) {
     action: DONATIONS_FORM_ACTION,
     crumb: i.req.crumb,
     idempotencyKey: typeof v.idempotencyKey === 'string' && KEY.test(v.idempotencyKey) ? v.idempotencyKey : randomBytes(16).toString('base64url'),
-    testMode: true,
+    testMode: i.stripe ? i.stripe.testMode : true,
+    stripe: !!i.stripe,
     currency: i.currency,
     buttonText: i.settings.buttonText,
     amounts: amounts.map((c) => ({ cents: c, label: formatMoney(c, i.currency), id: `${i.prefix}-amount-${c}`, checked: chosen === String(c) })),
@@ -64,6 +72,7 @@ export function donationBlockForm(
   settings: DonationSettings,
   donationsOn: boolean,
   block: { id: string; data: Obj },
+  stripe: { testMode: boolean } | null = null,
 ) {
   if (!donationsOn || !settings.enabled) return null;
   const d = block.data;
@@ -76,6 +85,6 @@ export function donationBlockForm(
   return {
     title: String(d.title ?? ''),
     text: String(d.text ?? ''),
-    form: donationFormContext({ req, settings, currency: site.currency, prefix: `donate-${block.id}`, amounts, allowCustom }),
+    form: donationFormContext({ req, settings, currency: site.currency, prefix: `donate-${block.id}`, amounts, allowCustom, stripe }),
   };
 }

@@ -19,7 +19,9 @@ import { linkKey, signLink, verifyLink } from '../reviews/tokens.js';
 import type { PaymentMethodInput } from '../payments/provider.js';
 import type { DonationService } from './service.js';
 import { donationSettingsOf, donationSettingsSchema, type DonationSettings } from './settings.js';
-import { DONATIONS_FORM_ACTION, donationFormContext } from './form.js';
+import { DONATIONS_FORM_ACTION, donationFormContext, donationStripe } from './form.js';
+import { STRIPE_PROVIDER } from '../payments/stripe/provider.js';
+import { STRIPE_DONATION_RETURN_PATH, startStripeDonation } from '../payments/stripe/hosted.js';
 
 export const DONATE_PATH = '/donate';
 export const CONFIRMED_PATH = '/donate/confirmed';
@@ -79,7 +81,7 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
           closedText: text.CLOSED,
           title: s.title,
           description: s.description,
-          ...donationFormContext({ req, settings: s, currency: site.currency, prefix: 'donate', amounts: s.suggestedAmounts, allowCustom: true, chosen, values: v, errors: state.errors, message: state.message }),
+          ...donationFormContext({ req, settings: s, currency: site.currency, prefix: 'donate', amounts: s.suggestedAmounts, allowCustom: true, chosen, values: v, errors: state.errors, message: state.message, stripe: donationStripe(app) }),
         },
       },
     });
@@ -100,6 +102,15 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
     if (Object.keys(errors).length > 0 || !parsed.success || !amount.ok) throw badRequest(Object.values(errors)[0] ?? text.AMOUNT_REQUIRED, errors);
     const b = parsed.data;
     if (!b.idempotencyKey || !KEY.test(b.idempotencyKey)) throw badRequest(text.KEY_INVALID, { idempotencyKey: text.KEY_INVALID });
+    if (donationStripe(app)) {
+      // Stripe connected: the donor pays on Stripe's Checkout page (card numbers never come here); the donation is
+      // recorded when Stripe says the payment succeeded (the return page or the webhook).
+      const base = { websiteId: site.id, siteTitle: site.title, currency: site.currency, amountCents: amount.cents, donorName: b.donorName, email, message: b.message.trim(), key: b.idempotencyKey };
+      const prepared = await donations.prepareHosted(base, STRIPE_PROVIDER);
+      if ('donation' in prepared) return { donation: prepared.donation, duplicate: true };
+      const url = await startStripeDonation(app, { ...prepared, amountCents: amount.cents, currency: site.currency, siteTitle: site.title, email, origin: await app.emailOrigin() });
+      return { redirect: url };
+    }
     const payment: PaymentMethodInput = b.payment ?? { type: 'card', number: b.cardNumber ?? '', expiry: b.cardExpiry ?? '', cvc: b.cardCvc ?? '', name: b.donorName };
     return donations.donate({ websiteId: site.id, siteTitle: site.title, currency: site.currency, amountCents: amount.cents, donorName: b.donorName, email, message: b.message.trim(), payment, key: b.idempotencyKey });
   }
@@ -112,6 +123,10 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
     reply.header('cache-control', 'no-store');
     try {
       const r = await donate(raw, settings, site);
+      if ('redirect' in r) {
+        if (form) return reply.redirect(r.redirect, 303);
+        return { status: 'redirect', url: r.redirect };
+      }
       const url = `${CONFIRMED_PATH}/${signLink(await linkKey(app.database), PURPOSE, r.donation.id)}`;
       if (form) return reply.redirect(url, 303);
       const d = r.donation;
@@ -126,6 +141,21 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
       if (picked !== null && !settings.suggestedAmounts.includes(picked)) Object.assign(values, { amountCents: 'custom', customAmount: moneyDecimalString(picked, site.currency) });
       return donatePage(req, reply, { status: e.status, values, errors: e.errors ?? {}, message: e.message });
     }
+  });
+
+  /** Stripe's page sends the donor back here: the donation (recorded now if the webhook has not yet), or the form. */
+  app.get(STRIPE_DONATION_RETURN_PATH, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    const q = z.object({ session_id: z.string().regex(/^cs_[A-Za-z0-9_]{1,200}$/) }).safeParse(req.query ?? {});
+    if (!q.success || !donationStripe(app)) return reply.redirect(DONATE_PATH, 303);
+    const stripe = await app.stripe.settings.stripe();
+    const session = await stripe!.checkout.sessions.retrieve(q.data.session_id).catch(() => null);
+    const attemptId = session?.metadata?.tessera_attempt ?? null;
+    const pi = typeof session?.payment_intent === 'string' ? session.payment_intent : (session?.payment_intent?.id ?? null);
+    if (!session || session.payment_status !== 'paid' || !pi || !attemptId || session.metadata?.tessera_kind !== 'donation') return reply.redirect(DONATE_PATH, 303);
+    await app.checkout.service.settlePayment(STRIPE_PROVIDER, pi, attemptId);
+    const d = await donations.byAttempt(attemptId);
+    return reply.redirect(d ? `${CONFIRMED_PATH}/${signLink(await linkKey(app.database), PURPOSE, d.id)}` : DONATE_PATH, 303);
   });
 
   app.get<{ Params: { token: string } }>(`${CONFIRMED_PATH}/:token`, async (req, reply) => {

@@ -124,6 +124,29 @@ export class DonationService {
   }
 
   /**
+   * The first half of a donation paid on the provider's own page (Stripe Checkout): the attempt recorded before
+   * the provider is called, under the same key as `donate`. The donation is recorded when the provider says the
+   * payment succeeded (the return page or the webhook, through CheckoutService.settlePayment and settleAttempt).
+   */
+  async prepareHosted(input: Omit<DonateInput, 'payment'>, providerName: string): Promise<{ attemptId: string; attemptKey: string } | { donation: DonationRow }> {
+    const prior = await this.byKey(input.websiteId, input.key);
+    if (prior) return { donation: prior };
+    const full = { ...input, payment: { type: 'existing', paymentId: '' } } as DonateInput;
+    const attempt = await this.openAttempt(full, providerName);
+    if (attempt === 'completed') return { donation: (await this.byKey(input.websiteId, input.key))! };
+    return { attemptId: attempt, attemptKey: attemptKey(input.key) };
+  }
+
+  /** The donation an attempt recorded (after the provider's page), if any. */
+  async byAttempt(attemptId: string): Promise<DonationRow | null> {
+    const r = await rows<Obj>(
+      this.database.db,
+      sql`select d.* from donations d join payment_attempts a on a.website_id = d.website_id and a.idempotency_key = 'donation:' || d.idempotency_key where a.id = ${attemptId}`,
+    );
+    return r[0] ? donationFrom(r[0]) : null;
+  }
+
+  /**
    * The payment reconciler's settlement of an open donation attempt whose payment the provider holds
    * (CheckoutService.reconcile looks it up and voids the attempts that hold nothing): the donation is
    * recorded now, once, and the attempt completed with it; refunded when it cannot be recorded.

@@ -22,7 +22,7 @@ import type { Theme } from '../pages/theme.js';
 import { galleryOptions, imageJson, itemJson, productsFor, publishedItems, type CollectionRow } from '../pages/context.js';
 import { galleryIsland } from '../pages/gallery.js';
 import { formHtml } from '../forms/index.js';
-import { donationBlockForm } from '../donations/form.js';
+import { donationBlockForm, donationStripe } from '../donations/form.js';
 import { donationSettingsOf } from '../donations/settings.js';
 import { isEnabled } from '../flags/service.js';
 import { Feature } from '../../core/features.js';
@@ -236,7 +236,7 @@ async function blockContext(env: RenderEnv, block: Block, sizes: string): Promis
     }
     case BlockType.DONATION: {
       const site = await env.app.services.websites.get();
-      const form = donationBlockForm(env.req, { currency: env.currency }, donationSettingsOf(site.settings), isEnabled(site, Feature.DONATIONS), block);
+      const form = donationBlockForm(env.req, { currency: env.currency }, donationSettingsOf(site.settings), isEnabled(site, Feature.DONATIONS), block, donationStripe(env.app));
       return form ? { ...base, ...form } : null;
     }
     default:

@@ -82,11 +82,15 @@ export async function plainCheckoutRoutes(app: FastifyInstance, deps: PlainCheck
     const site = await websites.get();
     const view = await checkout.view(site.id, site.currency, ref, state);
     const settings = websites.storeSettings(site);
+    const stripeOn = app.hasDecorator('stripe') && app.stripe.active();
     const props: CheckoutPageProps = {
       view: view as unknown as CheckoutPageProps['view'],
       cartToken: cartToken ?? null,
       minimumOrderSubtotalCents: ref?.kind === 'cart' ? Math.max(0, Number(settings.minimumOrderSubtotalCents) || 0) : 0,
-      testMode: true,
+      // The page as /checkout draws it: Stripe's element (or its no-JavaScript note) once Stripe is connected.
+      testMode: stripeOn ? app.stripe.provider.testMode : true,
+      stripe: ref?.kind === 'cart' && stripeOn ? await app.stripe.checkoutConfig() : null,
+      ...(ref?.kind === 'subscription' && stripeOn ? { paymentUnavailable: checkoutMessages.SUBSCRIPTIONS_NOT_ONLINE } : {}),
       crumb: req.crumb,
       plainKey: randomUUID(),
       ...extra,
@@ -179,6 +183,7 @@ export async function placePlainOrder(
       reply.header('cache-control', 'no-store');
       return reply.redirect('url' in r ? r.url : checkout.confirmationPath(r.order), 303);
     }
+    if (ref.kind === 'subscription' && app.hasDecorator('stripe') && app.stripe.active()) throw new HttpError(409, checkoutMessages.SUBSCRIPTIONS_NOT_ONLINE);
     const result = await checkout.place({
       websiteId: site.id,
       currency: site.currency,

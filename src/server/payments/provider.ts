@@ -32,6 +32,13 @@ export interface ChargeRequest {
   attemptId?: string;
   /** Where the shopper's bank sends them back after a second authentication step. */
   returnUrl?: string;
+  /**
+   * The order may be paid in instalments (Afterpay/Clearpay through Stripe): the owner offers them, the cart
+   * qualifies and the amount is within the limits (server/checkout/instalment-offer.ts).
+   */
+  instalments?: boolean;
+  /** Where the order ships (instalment providers need it), when it ships. */
+  shipping?: { name: string; line1: string; line2?: string; city: string; region?: string; postalCode: string; country: string } | null;
   /** Called with the provider's payment id as soon as it exists, before any money moves (a two-step provider). */
   onPaymentCreated?: (paymentId: string) => Promise<void>;
 }

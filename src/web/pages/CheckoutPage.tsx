@@ -15,6 +15,7 @@ import type { SubscriptionPlan } from '../../core/product.js';
 import { api, ApiError } from '../client/api.js';
 import { Modal } from '../islands/Modal.js';
 import { COUNTRIES } from '../../core/countries.js';
+import { StripePayment, type StripeCheckoutConfig, type StripePaymentApi } from './StripePayment.js';
 
 interface Address {
   name?: string;
@@ -58,8 +59,15 @@ export interface CheckoutPageProps {
   cartToken: string | null;
   minimumOrderSubtotalCents: number;
   testMode: boolean;
-  /** Stripe is connected: the shopper pays on Stripe's hosted page (server/payments/stripe/hosted.ts). */
+  /**
+   * The shopper continues to Stripe's hosted page (server/payments/stripe/hosted.ts). /checkout no longer sets it
+   * (the Payment Element pays on the page; without JavaScript the form post goes to Stripe's page by itself).
+   */
   stripeHosted?: boolean;
+  /** Why this checkout cannot be paid on this site (a subscription with Stripe connected): shown instead of the payment fields. */
+  paymentUnavailable?: string;
+  /** Stripe is connected: its Payment Element takes the payment on this page (StripePayment.tsx). */
+  stripe?: StripeCheckoutConfig | null;
   /** The visitor's crumb: the page is also a plain form post for a visitor without JavaScript. */
   crumb?: string;
   /** The plain form post's idempotency key (a fresh one per drawn page). */
@@ -89,6 +97,7 @@ interface PlaceAnswer {
   status: 'paid' | 'requires_action';
   confirmationUrl?: string;
   paymentId?: string;
+  clientSecret?: string;
 }
 
 function Field(props: { id: string; name?: string; label: string; value: string; onChange: (v: string) => void; error?: string; type?: string; autoComplete?: string; required?: boolean; inputMode?: 'numeric' | 'text' | 'email'; placeholder?: string }) {
@@ -118,7 +127,7 @@ function Field(props: { id: string; name?: string; label: string; value: string;
   );
 }
 
-export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCents, testMode, stripeHosted = false, crumb, plainKey, errors: initialErrors, message: initialMessage, cardName, instalments }: CheckoutPageProps) {
+export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCents, testMode, stripeHosted = false, stripe = null, paymentUnavailable, crumb, plainKey, errors: initialErrors, message: initialMessage, cardName, instalments }: CheckoutPageProps) {
   const [method, setMethod] = useState<'card' | 'instalments'>('card');
   const [view, setView] = useState(initial);
   const [email, setEmail] = useState(initial.state.email ?? '');
@@ -136,6 +145,13 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
   /** The server's total changed since the page showed it: the shopper sees the new total and confirms it. */
   const [totalChanged, setTotalChanged] = useState(false);
   const key = useRef<string | null>(null);
+  /** Stripe's Payment Element (when Stripe is connected) and its message for the shopper. */
+  const stripeApi = useRef<StripePaymentApi | null>(null);
+  const [stripeError, setStripeError] = useState('');
+  const elementPays = !!stripe && !stripeHosted;
+  /** The island is running (false in the server's markup, which is also the page without JavaScript). */
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
   const currency = view.currency;
   const f = (c: number) => formatMoney(c, currency);
 
@@ -245,6 +261,16 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
         return;
       }
       const r = await api<PlaceAnswer>('POST', '/api/checkout/place-order', { ...state(), payment, idempotencyKey: key.current, expectedTotalCents: totals.grandTotalCents });
+      if (r.status === 'requires_action' && r.paymentId && elementPays) {
+        // Stripe's next action (3-D Secure in Stripe's dialog, or Afterpay's page), then the order.
+        const next = stripeApi.current && r.clientSecret ? await stripeApi.current.nextAction(r.clientSecret) : { error: cartMessages.CHECK_INTERNET };
+        if ('error' in next) {
+          setBusy(false);
+          setStripeError(next.error);
+          return;
+        }
+        return void (await place({ type: 'existing', paymentId: r.paymentId }));
+      }
       if (r.status === 'requires_action' && r.paymentId) {
         setChallenge({ paymentId: r.paymentId });
         setBusy(false);
@@ -258,6 +284,8 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
         key.current = null;
         if (err.crumbFail) setMessage(commerce.crumbFailure(navigator.cookieEnabled));
         else if (err.status === 429) setMessage(commerce.RATE_LIMITED);
+        // A decline: Stripe's words, on the payment field.
+        else if (err.status === 402 && elementPays) setStripeError(err.message);
         else setMessage(err.message);
         // A changed total comes with the new quote: show it, and the next click confirms it.
         const quote = err.data.code === 'total_changed' ? (err.data.quote as CheckoutView | undefined) : undefined;
@@ -275,8 +303,30 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
     if (below) return;
     setTotalChanged(false);
     if (totals.amountDueCents <= 0) return void place(null);
+    if (elementPays) return void payWithElement();
     if (payInInstalments) return void place({ type: 'token', provider: 'instalments', token: INSTALMENT_TEST_APPROVED });
     void place({ type: 'card', number: card.number, expiry: card.expiry, cvc: card.cvc, name: card.name });
+  }
+
+  /** The Payment Element's details become a Stripe PaymentMethod; the server charges it (place-order). */
+  async function payWithElement() {
+    setStripeError('');
+    setMessage('');
+    const el = stripeApi.current;
+    if (!el) return setStripeError('The secure payment form is still loading. Please wait a moment and try again.');
+    setBusy(true);
+    const a = totals.requiresShipping ? address : null;
+    const m = await el.createMethod({
+      name: a?.name || undefined,
+      email: email || undefined,
+      ...(a ? { address: { line1: a.line1, line2: a.line2 || undefined, city: a.city, state: a.region || undefined, postal_code: a.postalCode, country: a.country } } : {}),
+    });
+    if ('error' in m) {
+      setBusy(false);
+      setStripeError(m.error);
+      return;
+    }
+    await place({ type: 'token', provider: 'stripe', token: m.id });
   }
 
   async function finishChallenge(pass: boolean) {
@@ -450,7 +500,16 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
         {totals.amountDueCents > 0 && (
           <section aria-labelledby="checkout-payment">
             <h2 id="checkout-payment">Payment</h2>
-            {stripeHosted ? (
+            {paymentUnavailable ? (
+              <p className="checkout-field__error">{paymentUnavailable}</p>
+            ) : elementPays ? (
+              <>
+                {testMode && <p className="checkout-test-mode">Test mode: pay with card 4242 4242 4242 4242, any future expiry date and any CVC. No money is taken.</p>}
+                <StripePayment config={stripe!} amountCents={totals.amountDueCents} currency={currency} afterpay={instalmentsOffered} api={stripeApi} error={stripeError} />
+                {/* Drawn by the server for a visitor without JavaScript (the form then goes to Stripe's page); gone once the island runs. */}
+                {!live && <p className="checkout-stripe__nojs">You pay on Stripe&apos;s secure page, then come back here to your order.</p>}
+              </>
+            ) : stripeHosted ? (
               <>
                 {testMode && <p className="checkout-test-mode">Test mode: on Stripe&apos;s page, pay with card 4242 4242 4242 4242, any future expiry date and any CVC. No money is taken.</p>}
                 <p>You pay on Stripe&apos;s secure page, then come back here to your order.</p>
@@ -553,7 +612,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
             {message}
           </p>
         )}
-        <button type="submit" name="action" value="place" className="checkout__place" disabled={busy || below} aria-busy={busy || undefined}>
+        <button type="submit" name="action" value="place" className="checkout__place" disabled={busy || below || (!!paymentUnavailable && totals.amountDueCents > 0)} aria-busy={busy || undefined}>
           {busy ? 'Placing order…' : totalChanged ? `Confirm new total ${f(totals.grandTotalCents)} and place order` : stripeHosted && totals.amountDueCents > 0 ? 'Continue to payment' : 'Place order'}
         </button>
       </aside>

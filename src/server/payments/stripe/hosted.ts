@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ProductType } from '../../../core/enums.js';
 import { badRequest, HttpError, notFound } from '../../errors.js';
 import { CART_COOKIE, cartIdent } from '../../commerce/routes.js';
-import { checkoutMessages, type OrderLine, type OrderRow, type PlaceInput } from '../../checkout/service.js';
+import { checkoutMessages, PAYMENT_RETURN_PATH, type OrderLine, type OrderRow, type PlaceInput } from '../../checkout/service.js';
 import { KEY, placeSchema, stateOf } from '../../checkout/routes.js';
 import type { CheckoutTotals } from '../../../core/checkout.js';
 import { STRIPE_PROVIDER } from './provider.js';
@@ -67,6 +67,59 @@ export async function startStripeCheckout(app: FastifyInstance, input: PlaceInpu
   }
 }
 
+/** Where Stripe's page sends a donor back (payments/stripe/hosted.ts), and cancel. */
+export const STRIPE_DONATION_RETURN_PATH = '/donate/stripe/return';
+
+/**
+ * A donation paid on Stripe's Checkout page: one line for the amount (from the server's validation), the attempt's
+ * key and id in the metadata of the session and its PaymentIntent. Answers the address to send the donor to.
+ */
+export async function startStripeDonation(
+  app: FastifyInstance,
+  d: { attemptId: string; attemptKey: string; amountCents: number; currency: string; siteTitle: string; email: string; origin: string },
+): Promise<string> {
+  const stripe = await app.stripe.settings.stripe();
+  if (!stripe) throw new HttpError(503, stripeMessages.NOT_CONFIGURED);
+  const metadata = { tessera_key: d.attemptKey, tessera_attempt: d.attemptId, tessera_kind: 'donation' };
+  try {
+    const session = await stripe.checkout.sessions.create(
+      {
+        mode: 'payment',
+        line_items: [{ quantity: 1, price_data: { currency: d.currency.toLowerCase(), unit_amount: d.amountCents, product_data: { name: `Donation to ${d.siteTitle}`.slice(0, 250) } } }],
+        customer_email: d.email || undefined,
+        client_reference_id: d.attemptId,
+        metadata,
+        payment_intent_data: { metadata, description: `Donation to ${d.siteTitle}`.slice(0, 1000) },
+        success_url: `${d.origin}${STRIPE_DONATION_RETURN_PATH}?session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: `${d.origin}/donate`,
+      },
+      { idempotencyKey: `tessera:${d.attemptKey}:session:${d.amountCents}` },
+    );
+    if (!session.url) throw new Error('Stripe answered a Checkout Session without its address');
+    return session.url;
+  } catch (e) {
+    if (isUnreachable(e)) throw new HttpError(503, checkoutMessages.PROVIDER_UNREACHABLE);
+    throw e;
+  }
+}
+
+/** A completed Checkout Session's PaymentIntent and attempt, or null while it is unpaid (the return pages). */
+async function paidSession(app: FastifyInstance, sessionId: string): Promise<{ pi: string; attemptId: string } | null> {
+  const stripe = await app.stripe.settings.stripe();
+  if (!stripe) return null;
+  let session;
+  try {
+    session = await stripe.checkout.sessions.retrieve(sessionId);
+  } catch (e) {
+    if (isUnreachable(e)) throw new HttpError(503, checkoutMessages.PROVIDER_UNREACHABLE);
+    return null;
+  }
+  const attemptId = session.metadata?.tessera_attempt ?? null;
+  const pi = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+  if (session.payment_status !== 'paid' || !pi || !attemptId) return null;
+  return { pi, attemptId };
+}
+
 /** The routes of the hosted Checkout: start it (JSON, or a form post answered with a redirect) and the shopper's return. */
 export async function stripeHostedRoutes(app: FastifyInstance) {
   const limit = app.services.rateLimiter.guard({
@@ -106,17 +159,37 @@ export async function stripeHostedRoutes(app: FastifyInstance) {
     return { url };
   });
 
+  /**
+   * Back from a page a payment method sent the shopper to (Afterpay, a bank's 3-D Secure page), with Stripe's
+   * `payment_intent` parameter: the order (made now if the webhook has not yet), or the checkout with a message.
+   * Only the PaymentIntent as Stripe has it counts, never the `redirect_status` in the address.
+   */
+  app.get(PAYMENT_RETURN_PATH, async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = z.object({ payment_intent: z.string().regex(/^pi_[A-Za-z0-9_]{1,200}$/) }).safeParse(req.query ?? {});
+    reply.header('cache-control', 'no-store');
+    if (!q.success || !app.stripe.active()) return reply.redirect('/checkout', 303);
+    let pi;
+    try {
+      pi = await app.stripe.provider.retrieve(q.data.payment_intent);
+    } catch (e) {
+      if (isUnreachable(e)) throw new HttpError(503, checkoutMessages.PROVIDER_UNREACHABLE);
+      return reply.redirect('/checkout?payment=failed', 303);
+    }
+    const attemptId = pi.metadata?.tessera_attempt ?? null;
+    if (pi.status !== 'succeeded' || !attemptId) return reply.redirect('/checkout?payment=failed', 303);
+    await app.checkout.service.settlePayment(STRIPE_PROVIDER, pi.id, attemptId);
+    const order = await app.checkout.service.orderOfAttempt(attemptId);
+    return reply.redirect(order ? app.checkout.service.confirmationPath(order) : '/checkout?payment=failed', 303);
+  });
+
   /** Stripe sends the shopper back here: the order (made now if the webhook has not yet), or the checkout again. */
   app.get(STRIPE_RETURN_PATH, async (req: FastifyRequest, reply: FastifyReply) => {
     const q = z.object({ session_id: z.string().regex(/^cs_[A-Za-z0-9_]{1,200}$/) }).safeParse(req.query ?? {});
     reply.header('cache-control', 'no-store');
     if (!q.success) return reply.redirect('/checkout', 303);
-    const stripe = await app.stripe.settings.stripe();
-    if (!stripe) return reply.redirect('/checkout', 303);
-    const session = await stripe.checkout.sessions.retrieve(q.data.session_id);
-    const attemptId = session.metadata?.tessera_attempt ?? null;
-    const pi = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
-    if (session.payment_status !== 'paid' || !pi || !attemptId) return reply.redirect('/checkout', 303);
+    const paid = await paidSession(app, q.data.session_id);
+    if (!paid) return reply.redirect('/checkout', 303);
+    const { pi, attemptId } = paid;
     await app.checkout.service.settlePayment(STRIPE_PROVIDER, pi, attemptId);
     const order = await app.checkout.service.orderOfAttempt(attemptId);
     return reply.redirect(order ? app.checkout.service.confirmationPath(order) : '/checkout', 303);

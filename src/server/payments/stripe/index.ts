@@ -13,12 +13,20 @@ import { StripeProvider } from './provider.js';
 import { StripeEventHandler } from './webhook.js';
 import { stripeSettingsRoutes, stripeWebhookRoutes } from './routes.js';
 import { stripeHostedRoutes } from './hosted.js';
+import { checkoutInstalments } from '../../checkout/instalment-offer.js';
 
 export { startStripeCheckout } from './hosted.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    stripe: { settings: StripeSettings; provider: StripeProvider; handler: StripeEventHandler; active(): boolean };
+    stripe: {
+      settings: StripeSettings;
+      provider: StripeProvider;
+      handler: StripeEventHandler;
+      active(): boolean;
+      /** What the checkout page's Payment Element needs: the publishable key and where Stripe.js comes from. */
+      checkoutConfig(): Promise<{ publishableKey: string; jsUrl: string } | null>;
+    };
   }
 }
 
@@ -37,7 +45,13 @@ export const stripeArea = fp(async (app: FastifyInstance): Promise<void> => {
   await refresh();
   payments.cardProvider = () => (active ? provider : null);
   const handler = new StripeEventHandler(app.database, service, provider, () => app.emailOrigin());
-  if (!app.hasDecorator('stripe')) app.decorate('stripe', { settings, provider, handler, active: () => active });
+  // Afterpay/Clearpay at Stripe where the checkout page offers instalments (the owner's switch, the cart, the limits).
+  service.instalmentOffer = (currency, ref, lines) => checkoutInstalments(app, currency, ref, lines);
+  const checkoutConfig = async () => {
+    const { keys } = await settings.load();
+    return active && keys.publishableKey ? { publishableKey: keys.publishableKey, jsUrl: app.config.STRIPE_JS_URL } : null;
+  };
+  if (!app.hasDecorator('stripe')) app.decorate('stripe', { settings, provider, handler, active: () => active, checkoutConfig });
 
   /** What the checkout page needs to mount Stripe's Payment Element: the publishable key only. */
   app.get('/api/payments/stripe/config', async (_req, reply) => {

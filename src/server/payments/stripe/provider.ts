@@ -15,6 +15,8 @@ import type { ChargeRequest, ChargeResult, PaymentProvider, ProviderPayment } fr
 import { stripeMessages, type StripeSettings } from './settings.js';
 
 export const STRIPE_PROVIDER = 'stripe';
+/** Stripe's payment method type for Afterpay (Clearpay in the UK). */
+export const AFTERPAY = 'afterpay_clearpay';
 
 /** Stripe's minor units are ours (money.ts keeps every currency in its minor unit); its currency codes are lower case. */
 const stripeCurrency = (c: string) => c.toLowerCase();
@@ -26,7 +28,7 @@ function cardOf(pi: Intent): { brand: string; last4: string } {
   const card = ch?.payment_method_details?.card;
   if (card) return { brand: card.brand ?? 'card', last4: card.last4 ?? '' };
   const type = ch?.payment_method_details?.type;
-  return { brand: type ?? 'card', last4: '' };
+  return { brand: type === AFTERPAY ? 'afterpay' : (type ?? 'card'), last4: '' };
 }
 
 function refundedOf(pi: Intent): number {
@@ -89,14 +91,21 @@ export class StripeProvider implements PaymentProvider {
         return this.result(pi, req);
       }
       if (m.provider !== STRIPE_PROVIDER) return { status: 'declined', message: stripeMessages.DECLINED };
+      // Cards always; Afterpay/Clearpay only where the order qualifies (the Payment Element offers the same).
+      const types = req.instalments ? ['card', AFTERPAY] : ['card'];
+      const sh = req.shipping;
       const created = await stripe.paymentIntents.create(
         {
           amount: req.amountCents,
           currency: stripeCurrency(req.currency),
           description: req.description.slice(0, 1000),
+          allowed_payment_method_types: types as Stripe.PaymentIntentCreateParams.AllowedPaymentMethodType[],
+          ...(sh
+            ? { shipping: { name: sh.name, address: { line1: sh.line1, line2: sh.line2 || undefined, city: sh.city, state: sh.region || undefined, postal_code: sh.postalCode, country: sh.country } } }
+            : {}),
           metadata: { tessera_key: req.idempotencyKey, ...(req.attemptId ? { tessera_attempt: req.attemptId } : {}) },
         },
-        { idempotencyKey: `tessera:${req.idempotencyKey}:create:${req.amountCents}:${stripeCurrency(req.currency)}` },
+        { idempotencyKey: `tessera:${req.idempotencyKey}:create:${req.amountCents}:${stripeCurrency(req.currency)}:${types.join('+')}` },
       );
       await req.onPaymentCreated?.(created.id);
       if (created.status === 'succeeded' || created.status === 'requires_action' || created.status === 'processing') {
@@ -113,6 +122,8 @@ export class StripeProvider implements PaymentProvider {
       if (e instanceof Stripe.errors.StripeCardError) return { status: 'declined', message: e.message || stripeMessages.DECLINED };
       if (e instanceof Stripe.errors.StripeIdempotencyError) return { status: 'declined', message: stripeMessages.AMOUNT_CHANGED };
       if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'resource_missing') return { status: 'declined', message: stripeMessages.UNKNOWN_PAYMENT };
+      // A payment method this order may not use (Afterpay for an order that does not qualify).
+      if (e instanceof Stripe.errors.StripeInvalidRequestError && e.param === 'payment_method') return { status: 'declined', message: stripeMessages.METHOD_NOT_ALLOWED };
       if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'payment_intent_unexpected_state') {
         const pi = (e.raw as { payment_intent?: Intent } | undefined)?.payment_intent;
         if (pi) return this.result(await stripe.paymentIntents.retrieve(pi.id, { expand: ['latest_charge'] }), req);

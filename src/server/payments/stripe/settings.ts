@@ -35,6 +35,7 @@ export const stripeMessages = {
   AMOUNT_CHANGED: 'The order total changed. Please review your order and pay again.',
   DECLINED: 'Your card was declined.',
   CANCELED: 'This payment was cancelled. Please try again.',
+  METHOD_NOT_ALLOWED: 'That payment method is not available for this order. Please choose another.',
 } as const;
 
 export const SECRET_KEY_RE = /^(sk|rk)_(test|live)_[A-Za-z0-9_]{4,250}$/;
