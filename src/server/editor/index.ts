@@ -47,6 +47,10 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
   const styleTags = new Map<string, { at: number; html: Promise<string> }>();
   areas.set(app.database, { editor, uploads, styleTags });
   await editorRoutes(app, { service: editor, uploads, onStylesSaved: () => styleTags.clear() });
+  // Layouts published before site search read them (migration 0023) are indexed once the app is up.
+  app.addHook('onReady', async () => {
+    await editor.backfillSearchText();
+  });
 
   /** Uploaded files; images also as `?format=NNNw` size variants (made once, then served from the disk cache). */
   app.get<{ Params: { file: string } }>(`${UPLOADS_PREFIX}:file`, async (req, reply) => {
