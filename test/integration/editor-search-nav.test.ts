@@ -99,6 +99,20 @@ describe.each(DB_KINDS)('editor pages in search and navigation on %s', (kind) =>
     expect(hits.some((h) => h.kind === 'page' && h.fullUrl === '/studio')).toBe(true);
   });
 
+  it('a product block is a product card with price, variants and Add to Cart: the widgets of the product page, working without JavaScript', async () => {
+    const res = await new Visitor(t.app).get('/studio');
+    expect(res.statusCode).toBe(200);
+    const block = res.body.slice(res.body.indexOf('<div class="sqs-block product-block">'));
+    expect(block).toContain('class="product-block__title product-card__title"');
+    expect(block).toContain('Linen Camp Shirt');
+    expect(block).toMatch(/class="product-price"[^>]*>[^<]*\$\d/);
+    // The same add-to-cart form as the product page: a plain post to the cart with the item id.
+    const form = /<form[^>]*action="([^"]+)"[^>]*>/.exec(block.slice(block.indexOf('product-purchase')));
+    expect(form?.[1]).toBe('/api/commerce/shopping-cart/entries');
+    expect(block.slice(0, block.indexOf('</article>'))).toMatch(/<select[^>]*>/);
+    expect(block).not.toContain('Quick View');
+  });
+
   it('adds a new page to the main navigation first, last or under a folder', async () => {
     const before = await mainNav(owner);
     const last = await owner.send('POST', `${API}/pages`, { title: 'Nav last', navigation: { position: 'last' } });

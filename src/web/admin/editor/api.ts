@@ -10,7 +10,12 @@ export interface PagesList {
   collections: Array<{ id: string; title: string; typeName: string }>;
   products: Array<{ id: string; title: string }>;
   forms: Array<{ id: string; name: string }>;
+  /** The main navigation's folders, by their index in it (a new page can go under one). */
+  navFolders: Array<{ index: number; title: string }>;
 }
+
+/** Where a new page goes in the main navigation. */
+export type NavPlacement = { position: 'first' | 'last' } | { position: 'folder'; folder: number };
 
 export interface PageDoc {
   page: PageSummary;
@@ -39,7 +44,8 @@ export interface Upload {
 }
 
 export const listPages = () => api<PagesList>('GET', '/api/editor/pages');
-export const createPage = (title: string, urlId?: string) => api<{ page: PageSummary }>('POST', '/api/editor/pages', urlId ? { title, urlId } : { title });
+export const createPage = (title: string, urlId?: string, navigation?: NavPlacement) =>
+  api<{ page: PageSummary }>('POST', '/api/editor/pages', { title, ...(urlId ? { urlId } : {}), ...(navigation ? { navigation } : {}) });
 export const loadPage = (id: string) => api<PageDoc>('GET', `/api/editor/pages/${encodeURIComponent(id)}`);
 export const saveDraft = (id: string, version: number, layout: PageLayout, status?: 'draft' | 'needs-review' | 'private') =>
   api<SavedPage>('PUT', `/api/editor/pages/${encodeURIComponent(id)}/draft`, status ? { version, layout, status } : { version, layout });
