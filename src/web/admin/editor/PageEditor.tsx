@@ -278,6 +278,10 @@ export function PageEditor({ id }: { id: string }) {
 
   const actions: CanvasActions = {
     select: (blockId) => setSelectedId(blockId),
+    editText: (blockId, html, key) => {
+      const b = findBlock(layout, blockId);
+      if (b) void commit(updateBlockData(layout, blockId, { ...b.block.data, html }), `${blockId}:${key}`);
+    },
     moveUp: (blockId) => {
       const next = commit(moveBlockUp(layout, blockId));
       if (next) {
@@ -520,7 +524,7 @@ export function PageEditor({ id }: { id: string }) {
         <span key={announced.n}>{announced.text}</span>
       </div>
       <div className="ed-shell">
-        <Canvas layout={layout} device={device} selectedId={selectedId} products={lists.products} invalidBlocks={invalidBlocks} themes={themes} actions={actions} />
+        <Canvas pageId={id} layout={layout} device={device} selectedId={selectedId} products={lists.products} invalidBlocks={invalidBlocks} themes={themes} actions={actions} />
         <aside className="ed-panel" aria-labelledby="ed-panel-title">
           {selected ? (
             <>

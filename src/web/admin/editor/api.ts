@@ -73,3 +73,11 @@ export async function uploadFile(file: File): Promise<Upload> {
 }
 
 export { ApiError };
+
+/** The canvas's picture of some blocks: their HTML from the site's own partials, with the site's CSS. */
+export interface BlockPictures {
+  blocks: Record<string, { name: string; html: string }>;
+  css: string;
+  stylesheets: string[];
+}
+export const renderBlocks = (id: string, layout: PageLayout) => api<BlockPictures>('POST', `/api/editor/pages/${encodeURIComponent(id)}/render`, { layout });
