@@ -113,6 +113,29 @@ describe.each(DB_KINDS)('editor pages in search and navigation on %s', (kind) =>
     expect(block).not.toContain('Quick View');
   });
 
+  it('renders blocks for the canvas with the public partials: raw code as text, an invalid block left out, owners only', async () => {
+    const created = await owner.send('POST', `${API}/pages`, { title: 'Canvas page' });
+    const id = created.json().page.id as string;
+    const text = createBlock(BlockType.HTML, { ...ids, data: { html: '<h2>Fired twice</h2><script>alert(1)</script>' } });
+    const code = createBlock(BlockType.CODE, { ...ids, data: { code: '<b>raw</b>', raw: true } });
+    const bad = createBlock(BlockType.BUTTON, { ...ids, data: { label: 'Go', link: 'not a link' } });
+    const product = createBlock(BlockType.PRODUCT, { ...ids, data: { productId: t.seed.productIds['linen-camp-shirt'] } });
+    const layout = layoutWith([text, code, bad, product]);
+    const res = await owner.send('POST', `${API}/pages/${id}/render`, { layout });
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as { blocks: Record<string, { name: string; html: string }>; css: string };
+    expect(body.blocks[text.id]!.html).toContain('<h2>Fired twice</h2>');
+    expect(body.blocks[text.id]!.html).not.toContain('<script');
+    expect(body.blocks[code.id]!.html).toContain('&lt;b&gt;raw&lt;/b&gt;');
+    expect(body.blocks[bad.id]).toBeUndefined();
+    expect(body.blocks[product.id]!.html).toContain('product-block__card');
+    expect(body.css).toContain(':host');
+    expect(body.css).not.toMatch(/(^|[}\s,]):root\s*\{/);
+    expect((await new Visitor(t.app).send('POST', `${API}/pages/${id}/render`, { layout })).statusCode).toBe(401);
+    expect((await owner.send('POST', `${API}/pages/nope/render`, { layout })).statusCode).toBe(404);
+    expect((await owner.send('POST', `${API}/pages/${id}/render`, { layout: 'x' })).statusCode).toBe(400);
+  });
+
   it('adds a new page to the main navigation first, last or under a folder', async () => {
     const before = await mainNav(owner);
     const last = await owner.send('POST', `${API}/pages`, { title: 'Nav last', navigation: { position: 'last' } });

@@ -61,7 +61,9 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
   app.post(`${EDITOR_API}/pages/:id/render`, { preHandler: app.requireOwner(EDIT_ROLES) }, async (req, reply) => {
     const { id } = parseInput(z.object({ id: z.string().trim().min(1).max(64) }), req.params);
     const body = parseInput(z.object({ layout: z.unknown() }), req.body);
-    const { layout } = Service.check(body.layout);
+    // A block being typed may not be valid yet (a half-typed link): the canvas draws the valid ones and
+    // keeps its own picture of the others, so an invalid block answers no picture rather than a 400.
+    const layout = canvasLayout(body.layout);
     const [page] = await app.database.db
       .select({ id: schema.collections.id, title: schema.collections.title })
       .from(schema.collections)
@@ -129,6 +131,29 @@ async function sendStoredUpload(uploads: UploadService, req: FastifyRequest<{ Pa
   reply.header('content-length', String(o.bytes));
   if (row.kind !== 'image') reply.header('content-disposition', `inline; filename="${row.name.replace(/[^A-Za-z0-9._ -]/g, '_')}"`);
   return reply.type(row.contentType).send(o.body);
+}
+
+/** The valid blocks of a layout sent by the canvas (each checked alone when the whole is refused). */
+function canvasLayout(input: unknown): import('../../core/layout.js').PageLayout {
+  try {
+    return Service.check(input).layout;
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.status !== 400 || !input || typeof input !== 'object') throw err;
+    const l = input as { sections?: unknown };
+    if (!Array.isArray(l.sections)) throw err;
+    const sections = (l.sections as Array<Record<string, unknown>>).slice(0, 30).map((sec) => {
+      const blocks = (Array.isArray(sec.blocks) ? sec.blocks : []).filter((b) => {
+        try {
+          Service.check({ ...l, sections: [{ ...sec, blocks: [b] }] });
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      return { ...sec, blocks };
+    });
+    return Service.check({ ...l, sections }).layout;
+  }
 }
 
 /** The theme's stylesheets as the canvas needs them: the document's `:root` and `body` become the shadow root's host. */

@@ -270,6 +270,7 @@ export function PageEditor({ id }: { id: string }) {
   }
 
   const bp = breakpointOf(device);
+  const legacyOnPage = BLOCK_BASE_CODES.filter((c) => !isRenderedBlock(c) && layout.sections.some((sec) => sec.blocks.some((bl) => bl.type === c)));
   const where = (l: PageLayout, blockId: string) => {
     const at = findBlock(l, blockId);
     if (!at) return '';
@@ -565,16 +566,21 @@ export function PageEditor({ id }: { id: string }) {
               </li>
             ))}
           </ul>
-          <h3>More blocks (shown in the editor only)</h3>
-          <ul className="ed-palette" aria-label="More blocks">
-            {BLOCK_BASE_CODES.filter((c) => !isRenderedBlock(c)).map((c) => (
-              <li key={c}>
-                <button type="button" onClick={() => addFromPalette(c)}>
-                  {blockLabel(c)}
-                </button>
-              </li>
-            ))}
-          </ul>
+          {legacyOnPage.length ? (
+            <>
+              {/* Block types the site does not draw are offered only to a page that already holds one (issue 27). */}
+              <h3>Legacy (already on this page; not shown on the site)</h3>
+              <ul className="ed-palette" aria-label="Legacy blocks">
+                {legacyOnPage.map((c) => (
+                  <li key={c}>
+                    <button type="button" onClick={() => addFromPalette(c)}>
+                      {blockLabel(c)}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
         </Modal>
       ) : null}
       {preview !== null ? (
