@@ -81,7 +81,6 @@ describe('rich text in the page editor (Chromium)', () => {
     await page.getByRole('button', { name: 'Add section' }).click();
     await addFromPalette(page, 1, 'Text');
 
-    const panel = page.getByRole('complementary');
     /** Text blocks are edited in place on the canvas (issue 27). */
     const canvas = page.locator('.ed-canvas');
     const region = canvas.getByRole('textbox', { name: 'Text', exact: true });

@@ -7,7 +7,6 @@ import { formatMoney, toMinorUnits } from '../../../core/money.js';
 import { htmlText, readTextBlock, richTextStore, setRichText, writeTextBlock, kindName } from './blocks.js';
 import { AreaField, CheckField, Fieldset, SelectField, TextField } from './fields.js';
 import { listUploads, uploadFile, type PagesList, type Upload } from './api.js';
-import { RichText } from './RichText.js';
 
 export interface BlockFormProps {
   block: Block;
