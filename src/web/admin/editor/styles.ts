@@ -24,6 +24,8 @@ export const EDITOR_CSS = `
 /* The canvas draws sections and the grid with the theme's geometry (blocks.css .ts-section, .fe-grid; site.css .site-main); editor marks are outlines and overlays, which take no room. */
 .ed-canvas__main{max-width:1120px;margin:0 auto;padding:24px 20px 64px}
 .ed-section{position:relative;outline:1px dashed #bbb;outline-offset:-1px;margin:0 0 16px;padding:32px 16px;border-radius:10px}
+/* The theme's phone rules (site.css and blocks.css, max-width 432px) for the canvas at phone width. */
+.ed-canvas[data-device="phone"] .ed-canvas__main{padding:16px 16px 56px}.ed-canvas[data-device="phone"] .ed-section{padding:24px 12px}
 .ed-section__bar{position:absolute;top:3px;left:8px;right:8px;display:flex;gap:4px;align-items:center;font-size:.75em;z-index:3}
 .ed-section__bar button,.ed-section__bar select{padding:1px 6px;font-size:.85em}
 .ed-grid{display:grid;grid-template-columns:repeat(12,minmax(0,1fr));grid-auto-rows:minmax(12px,auto);gap:8px 16px;max-width:1200px;margin:0 auto;min-height:48px}
