@@ -475,6 +475,8 @@ export const pageEditor = {
   SECTION_NOT_FOUND: 'That section is no longer on the page.',
   BLOCK_NOT_FOUND: 'That block is no longer on the page.',
   NOT_A_LAYOUT: 'The page layout is not valid.',
+  /** Creating a page into a navigation folder that is no longer there (issue 27). */
+  NO_SUCH_NAV_FOLDER: 'That folder is no longer in the main navigation. Choose another place.',
   REQUIRED: 'Required',
   mustBeText: (field: string) => `${field} must be text`,
   mustBeObject: (field: string) => `${field} must be an object`,

@@ -142,7 +142,8 @@ describe('every editor block on the public site', () => {
     expect(await page.locator('.fe-block--form form').count()).toBe(1);
     expect(await main.getByRole('heading', { name: 'Letters from the workshop' }).isVisible()).toBe(true);
     expect(await page.locator('.fe-block--newsletter form').count()).toBe(1);
-    expect(await page.locator('.product-block .product-card__title').textContent()).toBe('Linen Camp Shirt');
+    expect(await page.locator('.product-block .product-block__title').textContent()).toBe('Linen Camp Shirt');
+    expect(await page.locator('.product-block').getByRole('button', { name: /add to cart/i }).count()).toBe(1);
     // summaries of the journal in four designs
     for (const d of ['wall', 'carousel', 'list', 'grid']) expect(await page.locator(`.summary-block--${d} .summary-item`).count(), d).toBe(2);
     // accordion without JavaScript

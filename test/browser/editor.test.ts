@@ -50,10 +50,12 @@ describe('page editor in Chromium', () => {
     // Heading
     await addFromPalette(page, 1, 'Heading');
     const panel = page.getByRole('complementary');
+    /** Text blocks are edited in place on the canvas (issue 27). */
+    const canvas = page.locator('.ed-canvas');
     await panel.getByLabel('Heading text').fill('Linen for warm days');
     // Text
     await addFromPalette(page, 1, 'Text');
-    await panel.getByLabel('Text', { exact: true }).fill('Washed linen, cut in Portland.');
+    await canvas.getByRole('textbox', { name: 'Text', exact: true }).fill('Washed linen, cut in Portland.');
     // Image, uploaded
     await addFromPalette(page, 1, 'Image');
     await panel.getByLabel('Upload image').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });

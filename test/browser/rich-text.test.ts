@@ -81,11 +81,12 @@ describe('rich text in the page editor (Chromium)', () => {
     await page.getByRole('button', { name: 'Add section' }).click();
     await addFromPalette(page, 1, 'Text');
 
-    const panel = page.getByRole('complementary');
-    const region = panel.getByRole('textbox', { name: 'Text', exact: true });
+    /** Text blocks are edited in place on the canvas (issue 27). */
+    const canvas = page.locator('.ed-canvas');
+    const region = canvas.getByRole('textbox', { name: 'Text', exact: true });
     expect(await region.getAttribute('aria-multiline')).toBe('true');
     expect(await region.textContent()).toBe('Write here.');
-    const tools = panel.getByRole('toolbar', { name: 'Text formatting' });
+    const tools = canvas.getByRole('toolbar', { name: 'Text formatting' });
     const tool = (name: string) => tools.getByRole('button', { name, exact: true });
 
     // Type over the starting text.
@@ -117,7 +118,7 @@ describe('rich text in the page editor (Chromium)', () => {
     // A link: javascript: is refused with a message, /shop is kept.
     await selectWords(region, 'linen shirts');
     await tool('Link').click();
-    const dialog = panel.getByRole('dialog', { name: 'Add link' });
+    const dialog = canvas.getByRole('dialog', { name: 'Add link' });
     const address = dialog.getByRole('textbox', { name: 'Link address' });
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(await address.getAttribute('id'));
     await address.fill('javascript:alert(document.cookie)');
@@ -134,7 +135,7 @@ describe('rich text in the page editor (Chromium)', () => {
     // Ctrl+K in the link opens it for editing; Escape closes the field and gives focus back to the text.
     await selectWords(region, 'linen');
     await page.keyboard.press('Control+k');
-    const edit = panel.getByRole('dialog', { name: 'Edit link' });
+    const edit = canvas.getByRole('dialog', { name: 'Edit link' });
     expect(await edit.getByRole('textbox', { name: 'Link address' }).inputValue()).toBe('/shop');
     await page.keyboard.press('Escape');
     await edit.waitFor({ state: 'detached' });
@@ -200,7 +201,7 @@ describe('rich text in the page editor (Chromium)', () => {
     expect(await scan()).toEqual([]);
     await selectWords(region, 'soft');
     await page.keyboard.press('Control+k');
-    await panel.getByRole('dialog', { name: 'Add link' }).waitFor();
+    await canvas.getByRole('dialog', { name: 'Add link' }).waitFor();
     expect(await scan()).toEqual([]);
     await page.keyboard.press('Escape');
 
@@ -239,16 +240,18 @@ describe('rich text in the page editor (Chromium)', () => {
     await page.getByRole('button', { name: 'Add section' }).click();
     await addFromPalette(page, 1, 'Heading');
     const panel = page.getByRole('complementary');
+    /** Text blocks are edited in place on the canvas (issue 27). */
+    const canvas = page.locator('.ed-canvas');
     await panel.getByLabel('Heading text').fill('Fish & <chips>');
     // The save status may still show the previous save: wait for the stored draft itself.
     await expect.poll(() => draftHtml(page, id)).toBe('<h2>Fish &amp; &lt;chips&gt;</h2>');
 
     await panel.getByLabel('Format').selectOption({ label: 'Text' });
-    const region = panel.getByRole('textbox', { name: 'Text', exact: true });
+    const region = canvas.getByRole('textbox', { name: 'Text', exact: true });
     expect(await region.innerHTML()).toBe('<p>Fish &amp; &lt;chips&gt;</p>');
     // Heading 2 from the toolbar keeps the rich-text field (the block is now one heading).
     await selectWords(region, 'Fish');
-    const tools = panel.getByRole('toolbar', { name: 'Text formatting' });
+    const tools = canvas.getByRole('toolbar', { name: 'Text formatting' });
     await tools.getByRole('button', { name: 'Heading 2' }).click();
     await expect.poll(() => tools.getByRole('button', { name: 'Heading 2' }).getAttribute('aria-pressed')).toBe('true');
     expect(await region.isVisible()).toBe(true);
@@ -271,7 +274,7 @@ describe('rich text in the page editor (Chromium)', () => {
     expect(put.status).toBe(200);
     await page.reload();
     await page.getByRole('group', { name: 'Text: Old markup here loose' }).click();
-    const again = panel.getByRole('textbox', { name: 'Text', exact: true });
+    const again = canvas.getByRole('textbox', { name: 'Text', exact: true });
     await expect.poll(() => again.innerHTML()).toBe('<p>Old markup <a>here</a></p>\n<p>loose</p>');
     await again.focus();
     await page.waitForTimeout(1200);

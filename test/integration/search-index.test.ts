@@ -24,7 +24,8 @@ const STALE_ITEMS = sql`select count(*)::int as n from items where search_doc is
   setweight(to_tsvector('english', translate(regexp_replace(body, '<[^>]*>', ' ', 'g'), U&'\\27E6\\27E7', '')), 'C'))`;
 const STALE_PAGES = sql`select count(*)::int as n from collections where search_doc is distinct from (
   setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', description), 'B') ||
-  setweight(to_tsvector('english', translate(regexp_replace(coalesce(settings->>'body', ''), '<[^>]*>', ' ', 'g'), U&'\\27E6\\27E7', '')), 'C'))`;
+  setweight(to_tsvector('english', translate(regexp_replace(coalesce(settings->>'body', ''), '<[^>]*>', ' ', 'g'), U&'\\27E6\\27E7', '')), 'C') ||
+  setweight(to_tsvector('english', translate(coalesce(settings->>'layoutText', ''), U&'\\27E6\\27E7', '')), 'C'))`;
 
 let ipSeq = 0;
 const freshIp = () => `10.77.${Math.floor(ipSeq / 250)}.${(ipSeq++ % 250) + 1}`;

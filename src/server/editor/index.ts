@@ -10,13 +10,23 @@ import { EditorService, isEditorDraft } from './service.js';
 import { appReservedUrlIds } from '../platform/settings.js';
 import { UploadService, UPLOADS_PREFIX } from './uploads.js';
 import { editorRoutes } from './routes.js';
-import { renderLayout } from './render.js';
+import { renderBlocksHtml, renderLayout, type RenderEnv } from './render.js';
+import { readFileSync } from 'node:fs';
+import { and, eq } from 'drizzle-orm';
+import { schema } from '../../db/index.js';
+import { join } from 'node:path';
+import { EditorService as Service } from './service.js';
+import { parseInput } from '../platform/validate.js';
+import { z } from 'zod';
+import { EDITOR_API, EDIT_ROLES } from './routes.js';
 import { mapProviderFor } from './map.js';
 import { commerceWidgets } from '../commerce/widgets.js';
 import { contentWidgets } from '../pages/widgets.js';
 import { ImageVariantError } from '../images/variants.js';
-import { siteStylesCss } from '../../core/site-styles.js';
+import { siteStylesCss, stylesCss } from '../../core/site-styles.js';
 import { fontRoutes, siteFontFacesCss } from './fonts.js';
+import { HttpError } from '../errors.js';
+import { pageEditor as em } from '../../core/messages.js';
 import { mediaStoreFor } from '../storage/media-store.js';
 
 export { EditorService } from './service.js';
@@ -49,6 +59,25 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
   areas.set(app.database, { editor, uploads, styleTags });
   await editorRoutes(app, { service: editor, uploads, onStylesSaved: () => styleTags.clear() });
   fontRoutes(app);
+  // The canvas's picture of blocks: the theme's own partials and stylesheets (see canvasRender).
+  app.post(`${EDITOR_API}/pages/:id/render`, { preHandler: app.requireOwner(EDIT_ROLES) }, async (req, reply) => {
+    const { id } = parseInput(z.object({ id: z.string().trim().min(1).max(64) }), req.params);
+    const body = parseInput(z.object({ layout: z.unknown() }), req.body);
+    // A block being typed may not be valid yet (a half-typed link): the canvas draws the valid ones and
+    // keeps its own picture of the others, so an invalid block answers no picture rather than a 400.
+    const layout = canvasLayout(body.layout);
+    const [page] = await app.database.db
+      .select({ id: schema.collections.id, title: schema.collections.title })
+      .from(schema.collections)
+      .where(and(eq(schema.collections.id, id), eq(schema.collections.websiteId, req.owner!.websiteId), eq(schema.collections.typeName, 'page')));
+    if (!page) throw new HttpError(404, em.PAGE_NOT_FOUND);
+    reply.header('cache-control', 'no-store');
+    return canvasRender(app, req, { id: page.id, title: page.title }, layout);
+  });
+  // Layouts published before site search read them (migration 0025) are indexed once the app is up.
+  app.addHook('onReady', async () => {
+    await editor.backfillSearchText();
+  });
 
   /** Uploaded files; images also as `?format=NNNw` size variants (made once, then served from the disk cache). */
   app.get<{ Params: { file: string } }>(`${UPLOADS_PREFIX}:file`, async (req, reply) => {
@@ -104,6 +133,71 @@ async function sendStoredUpload(uploads: UploadService, req: FastifyRequest<{ Pa
   reply.header('content-length', String(o.bytes));
   if (row.kind !== 'image') reply.header('content-disposition', `inline; filename="${row.name.replace(/[^A-Za-z0-9._ -]/g, '_')}"`);
   return reply.type(row.contentType).send(o.body);
+}
+
+/** The valid blocks of a layout sent by the canvas (each checked alone when the whole is refused). */
+function canvasLayout(input: unknown): import('../../core/layout.js').PageLayout {
+  try {
+    return Service.check(input).layout;
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.status !== 400 || !input || typeof input !== 'object') throw err;
+    const l = input as { sections?: unknown };
+    if (!Array.isArray(l.sections)) throw err;
+    const sections = (l.sections as Array<Record<string, unknown>>).slice(0, 30).map((sec) => {
+      const blocks = (Array.isArray(sec.blocks) ? sec.blocks : []).filter((b) => {
+        try {
+          Service.check({ ...l, sections: [{ ...sec, blocks: [b] }] });
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      return { ...sec, blocks };
+    });
+    return Service.check({ ...l, sections }).layout;
+  }
+}
+
+/** The theme's stylesheets as the canvas needs them: the document's `:root` and `body` become the shadow root's host. */
+function hostCss(css: string): string {
+  return css.replace(/(^|[}\s,]):root(?=\s*[{,])/g, '$1:host').replace(/(^|[}\s,])(?:html|body)(?=\s*[{,])/g, '$1:host');
+}
+const themeCss = new Map<string, { at: number; css: string }>();
+function readThemeCss(dir: string): string {
+  const hit = themeCss.get(dir);
+  if (hit && Date.now() - hit.at < 2000) return hit.css;
+  const css = ['site.css', 'blocks.css'].map((f) => {
+    try {
+      return readFileSync(join(dir, f), 'utf8');
+    } catch {
+      return '';
+    }
+  }).join('\n');
+  themeCss.set(dir, { at: Date.now(), css });
+  return css;
+}
+
+/**
+ * The editor canvas's picture of a layout's blocks: each block's HTML from the same partials and data the
+ * public page uses, with the CSS the page loads (the theme's stylesheets, the site styles, the layout's
+ * variables) rewritten for a shadow root, and the site bundle's stylesheets.
+ */
+export async function canvasRender(app: FastifyInstance, req: FastifyRequest, page: { id: string; title: string }, layout: import('../../core/layout.js').PageLayout) {
+  const site = await app.services.websites.get();
+  const area = editorOf(app);
+  const { styles } = await area.editor.getStyles(site.id);
+  const settings = app.services.websites.storeSettings(site);
+  const siteSettings = site.settings as Record<string, unknown>;
+  const renderer = contentWidgets(commerceWidgets({ currency: site.currency, settings }), {
+    origin: `${req.protocol}://${req.host}`,
+    shareButtonOptions: (siteSettings.shareButtonOptions as Record<string, unknown>) ?? {},
+  });
+  const env: RenderEnv = { app, req, theme: app.services.theme, styles, websiteId: site.id, currency: site.currency, locale: site.locale, timeZone: site.timeZone, renderer, maps: mapProviderFor(siteSettings), page };
+  const blocks = await renderBlocksHtml(layout, env);
+  const head = (await siteStylesHead(app, site.id)).replace(/<\/?style[^>]*>/g, '');
+  const css = hostCss(`${readThemeCss(app.services.theme.assetsDir)}\n${head}`) + '\n' + stylesCss(styles);
+  const stylesheets = [...app.services.assets.tags('site').head.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]!);
+  return { blocks, css, stylesheets };
 }
 
 /**

@@ -46,6 +46,8 @@ export interface RenderEnv {
   page: { id: string; title: string };
   /** An owner's draft preview: placeholders of unrendered blocks are shown. */
   preview?: boolean;
+  /** The editor's canvas: raw code is shown as code (it never runs in /config). */
+  canvas?: boolean;
 }
 
 /** Rich text an owner wrote, cleaned with the one allow-list (server/content/owner-html.ts). */
@@ -138,6 +140,7 @@ async function blockContext(env: RenderEnv, block: Block, sizes: string): Promis
       return d.text ? { ...base, text: String(d.text), source: String(d.source ?? '') } : null;
     case BlockType.CODE:
       // Raw code is an admin's (editor/service.ts guardRawCode): its scripts carry the page's CSP nonce.
+      if (env.canvas && d.code) return { ...base, raw: false, code: String(d.code), language: String(d.language ?? '') };
       return d.code ? { ...base, raw: d.raw === true, code: d.raw === true ? nonceScripts(String(d.code), env.req.cspNonce()) : String(d.code), language: String(d.language ?? '') } : null;
     case BlockType.EMBED:
       return /^https?:\/\//.test(String(d.url ?? '')) ? { ...base, url: String(d.url), title: String(d.title || 'Embedded content') } : null;
@@ -281,6 +284,29 @@ async function sectionJson(env: RenderEnv, s: Section) {
 
 function escapeText(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The editor canvas's picture of some blocks: each block's HTML from its theme partial, exactly as the
+ * page renders it (placeholders for blocks the site does not render), by block id.
+ */
+export async function renderBlocksHtml(layout: PageLayout, env: RenderEnv): Promise<Record<string, { name: string; html: string }>> {
+  const out: Record<string, { name: string; html: string }> = {};
+  const canvasEnv = { ...env, preview: true, canvas: true };
+  for (const s of layout.sections) {
+    for (const b of s.blocks) {
+      const kind = blockKind(b.type);
+      let html = '';
+      if (kind) {
+        const ctx = await blockContext(canvasEnv, b, sizesFor(b));
+        if (ctx) html = partial(canvasEnv, `block-${kind.name}.block`, ctx);
+      } else {
+        html = `<p class="fe-placeholder" data-placeholder="true">${escapeText(em.PLACEHOLDER(blockLabel(b.variant ?? b.type)))}</p>`;
+      }
+      out[b.id] = { name: kind?.name ?? 'placeholder', html: html.trim() };
+    }
+  }
+  return out;
 }
 
 /** The HTML of a layout through the theme (`page-layout.block`). */

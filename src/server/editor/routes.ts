@@ -6,7 +6,7 @@ import { Role } from '../../core/enums.js';
 import { schema } from '../../db/index.js';
 import { parseInput } from '../platform/validate.js';
 import { HttpError } from '../errors.js';
-import { DRAFT_STATUSES, type EditorService } from './service.js';
+import { DRAFT_STATUSES, navFolders, type EditorService } from './service.js';
 import { extname } from 'node:path';
 import { MAX_FILE_BYTES, SUPPORTED_TYPES, maxBytesFor, tooLarge, uploadJson, type UploadService } from './uploads.js';
 
@@ -24,7 +24,15 @@ const scheduleIn = z.object({ version, publishAt: z.iso.datetime({ offset: true,
 const versionIn = z.object({ version });
 const stylesIn = z.object({ version, changes: z.record(z.string().max(100), z.unknown()) });
 const renameIn = z.object({ name: z.unknown() });
-const newPageIn = z.object({ title: z.string({ error: 'Enter a title.' }).trim().min(1, 'Enter a title.').max(300), urlId: z.string().trim().max(200).optional() });
+const navigationIn = z.union([
+  z.object({ position: z.enum(['first', 'last']) }),
+  z.object({ position: z.literal('folder'), folder: z.number().int().min(0).max(199) }),
+], { error: 'Choose where the page goes in the navigation: first, last or under a folder.' });
+const newPageIn = z.object({
+  title: z.string({ error: 'Enter a title.' }).trim().min(1, 'Enter a title.').max(300),
+  urlId: z.string().trim().max(200).optional(),
+  navigation: navigationIn.optional(),
+});
 
 export async function editorRoutes(app: FastifyInstance, opts: { service: EditorService; uploads: UploadService; onStylesSaved?: () => void }) {
   const { service, uploads } = opts;
@@ -52,12 +60,17 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
       db.select({ id: schema.forms.id, name: schema.forms.name, kind: schema.forms.kind }).from(schema.forms).where(eq(schema.forms.websiteId, websiteId)).orderBy(asc(schema.forms.name)),
     ]);
     reply.header('cache-control', 'no-store');
-    return { pages, collections, products, forms };
+    const siteRow = await app.services.websites.get();
+    const folders = siteRow.id === websiteId ? navFolders(siteRow.settings, new Map(collections.map((c) => [c.id, c]))) : [];
+    return { pages, collections, products, forms, navFolders: folders };
   });
 
   app.post(`${EDITOR_API}/pages`, publish, async (req, reply) => {
     const body = parseInput(newPageIn, req.body);
-    return reply.status(201).send({ page: await service.createPage(site(req), body, req.owner!.id) });
+    const page = await service.createPage(site(req), body, req.owner!.id);
+    // The navigation lives in the website's settings: the cached website row is re-read.
+    if (body.navigation) app.services.websites.invalidate();
+    return reply.status(201).send({ page });
   });
 
   app.get(`${EDITOR_API}/pages/:id`, edit, async (req, reply) => {

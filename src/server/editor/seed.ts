@@ -2,6 +2,7 @@
 import { eq, and } from 'drizzle-orm';
 import type { Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
+import { layoutSearchText } from './search-text.js';
 import { newId } from '../../db/ids.js';
 import { CollectionType, BlockType } from '../../core/enums.js';
 import { addBlock, addSection, createBlock, emptyLayout, resizeBlock, serializeLayout, type PageLayout, type OpResult } from '../../core/layout.js';
@@ -78,6 +79,7 @@ export async function seedEditorDemo(tx: Tx, websiteId: string, refs: { journalI
     .where(and(eq(schema.collections.websiteId, websiteId), eq(schema.collections.urlId, DEMO_PAGE_URL_ID)));
   if (existing) return existing.id;
   const id = newId();
+  const layout = demoLayout(refs);
   await tx.insert(schema.collections).values({
     id,
     websiteId,
@@ -87,9 +89,9 @@ export async function seedEditorDemo(tx: Tx, websiteId: string, refs: { journalI
     type: CollectionType.PAGE,
     typeName: 'page',
     ordering: 50,
-    settings: { body: '' },
+    settings: { body: '', layoutText: layoutSearchText(layout) },
   });
-  const text = serializeLayout(demoLayout(refs));
+  const text = serializeLayout(layout);
   const now = new Date();
   await tx.insert(schema.pageLayouts).values({ collectionId: id, websiteId, draft: text, published: text, status: 'published', version: 1, publishedAt: now, createdAt: now, updatedAt: now });
   return id;

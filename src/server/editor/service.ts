@@ -6,7 +6,7 @@
  * page run one after the other; a save naming an older version than the stored one is refused (409)
  * and changes nothing. Layouts are stored as the canonical text of core/layout.ts.
  */
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { canonicalJson, emptyLayout, type Block, PAGE_STATUS_LABELS, parseLayout, validateLayout, type PageLayout, type PageStatus, type PageSummary } from '../../core/layout.js';
@@ -20,6 +20,8 @@ import { newId } from '../../db/ids.js';
 import { slugify } from '../../core/slug.js';
 import { BlockType, CollectionType, Role } from '../../core/enums.js';
 import { platform as pm } from '../../core/messages.js';
+import { layoutSearchText } from './search-text.js';
+import { changeSettings } from '../platform/settings.js';
 
 const { collections, pageLayouts, siteStyles } = schema;
 type LayoutRow = typeof pageLayouts.$inferSelect;
@@ -98,6 +100,42 @@ function summary(c: CollectionRow, row: LayoutRow | undefined): PageSummary {
   };
 }
 
+/**
+ * Keeps the page's search text (`settings.layoutText`, read by the collections' search trigger) equal to the
+ * words of its published layout. Runs in the transaction that writes `published`.
+ */
+async function syncSearchText(tx: Tx, collectionId: string, published: string | null): Promise<void> {
+  const text = layoutSearchText(published ? parseLayout(published) : null);
+  await tx
+    .update(collections)
+    .set({ settings: sql`${collections.settings} || ${JSON.stringify({ layoutText: text })}::jsonb` })
+    .where(eq(collections.id, collectionId));
+}
+
+/** Where a new page goes in the main navigation: first, last, or last under one of its folders. */
+export type NavPlacement = { position: 'first' | 'last' } | { position: 'folder'; folder: number };
+
+interface StoredNavLink {
+  title?: string;
+  collectionId?: string;
+  externalLink?: string;
+  children?: StoredNavLink[];
+}
+
+/**
+ * The main navigation's folders: its top-level entries that hold children or point at a folder collection,
+ * by their index in the main navigation.
+ */
+export function navFolders(settings: Record<string, unknown>, byId: Map<string, { title: string; typeName: string }>): Array<{ index: number; title: string }> {
+  const main = ((settings.navigation ?? {}) as Record<string, StoredNavLink[]>).mainNav ?? [];
+  const out: Array<{ index: number; title: string }> = [];
+  main.forEach((l, index) => {
+    const c = l.collectionId ? byId.get(l.collectionId) : undefined;
+    if ((l.children && l.children.length > 0) || c?.typeName === 'folder') out.push({ index, title: l.title || c?.title || `Folder ${index + 1}` });
+  });
+  return out;
+}
+
 export interface SaveInput {
   version: number;
   layout: unknown;
@@ -136,10 +174,22 @@ export class EditorService {
           .update(pageLayouts)
           .set({ published: row.draft, status: 'published', publishAt: null, publishedAt: now, version: row.version + 1, updatedAt: now })
           .where(eq(pageLayouts.collectionId, id));
+        await syncSearchText(tx, id, row.draft);
         n++;
       });
     }
     return n;
+  }
+
+  /** Pages published before search read layouts (migration 0025) get their search text once. */
+  async backfillSearchText(): Promise<number> {
+    const missing = await this.db
+      .select({ id: pageLayouts.collectionId, published: pageLayouts.published })
+      .from(pageLayouts)
+      .innerJoin(collections, eq(collections.id, pageLayouts.collectionId))
+      .where(sql`${pageLayouts.published} is not null and not (${collections.settings} ? 'layoutText')`);
+    for (const m of missing) await this.db.transaction((tx) => syncSearchText(tx, m.id, m.published));
+    return missing.length;
   }
 
   async listPages(websiteId: string): Promise<PageSummary[]> {
@@ -159,7 +209,7 @@ export class EditorService {
    * A new page collection. A given url id must already be a clean slug ('{val} is not a valid page URL'
    * otherwise) and free ('This page already exists', 409); without one it is made from the title.
    */
-  async createPage(websiteId: string, input: { title: string; urlId?: string }, ownerId: string): Promise<PageSummary> {
+  async createPage(websiteId: string, input: { title: string; urlId?: string; navigation?: NavPlacement }, ownerId: string): Promise<PageSummary> {
     return this.db.transaction(async (tx) => {
       const taken = new Set((await tx.select({ urlId: collections.urlId }).from(collections).where(eq(collections.websiteId, websiteId))).map((r) => r.urlId));
       const reserved = new Set([...RESERVED, ...this.reservedUrlIds()]);
@@ -178,7 +228,29 @@ export class EditorService {
         .values({ id: newId(), websiteId, urlId, title: input.title, navigationTitle: input.title, type: CollectionType.PAGE, typeName: 'page', ordering: taken.size, settings: { body: '', createdInEditor: true } })
         .returning();
       await audit(tx, { websiteId, accountId: ownerId, action: 'page.create', entity: 'page', entityId: c!.id, after: { urlId, title: input.title } });
+      if (input.navigation) await this.addToNavigation(tx, websiteId, ownerId, c!.id, input.navigation);
       return summary(c!, undefined);
+    });
+  }
+
+  /** Adds a page's link to the main navigation (made when the site has none yet). */
+  private async addToNavigation(tx: Tx, websiteId: string, ownerId: string, collectionId: string, where: NavPlacement): Promise<void> {
+    const all = await tx.select({ id: collections.id, title: collections.title, typeName: collections.typeName }).from(collections).where(eq(collections.websiteId, websiteId));
+    const byId = new Map(all.map((c) => [c.id, c]));
+    const folderIndex = where.position === 'folder' ? where.folder : -1;
+    await changeSettings(tx, websiteId, ownerId, 'navigation.update', (s) => {
+      const nav = { ...((s.navigation ?? {}) as Record<string, StoredNavLink[]>) };
+      const main = [...(nav.mainNav ?? [])];
+      const link: StoredNavLink = { title: '', collectionId };
+      if (where.position === 'first') main.unshift(link);
+      else if (where.position === 'last') main.push(link);
+      else {
+        if (!navFolders(s, byId).some((f) => f.index === folderIndex)) throw badRequest(em.NO_SUCH_NAV_FOLDER, { navigation: em.NO_SUCH_NAV_FOLDER });
+        const folder = main[folderIndex]!;
+        main[folderIndex] = { ...folder, children: [...(folder.children ?? []), link] };
+      }
+      nav.mainNav = main;
+      return { ...s, navigation: nav };
     });
   }
 
@@ -240,6 +312,7 @@ export class EditorService {
           .returning();
       }
       if (!saved) throw stale(current);
+      if (values.published !== undefined) await syncSearchText(tx, id, saved.published);
       await audit(tx, { websiteId, accountId: ownerId, action, entity: 'page', entityId: id, after: { version: saved.version, status: saved.status } });
       return summary(c, saved);
     });

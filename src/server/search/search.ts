@@ -110,11 +110,14 @@ export async function searchSite(db: Db, websiteId: string, query: string, limit
            and i.record_type in (${RecordType.TEXT}, ${RecordType.AUDIO}, ${RecordType.VIDEO}, ${RecordType.STORE_ITEM}, ${RecordType.EVENT})
         union all
         select 'page', c.id, c.title, '', c.id, c.url_id, c.title, c.type, null,
-               coalesce(c.settings->>'body', ''),
+               concat_ws(' ', nullif(c.settings->>'body', ''), nullif(c.settings->>'layoutText', '')),
                ts_rank(c.search_doc, q.query)::float8
-          from collections c, q
+          from collections c left join page_layouts pl on pl.collection_id = c.id, q
          where c.search_doc @@ q.query
            and c.website_id = ${websiteId} and c.enabled and c.type = ${CollectionType.PAGE}
+           -- An editor page is found once it is published, and not while it is private.
+           and (case when pl.collection_id is null then coalesce(c.settings->>'createdInEditor', '') <> 'true'
+                     else pl.published is not null and pl.status <> 'private' end)
       ) hits
       order by rank desc, title asc, id asc
       limit ${limit}

@@ -1,13 +1,12 @@
 /** The side panel: a form for the selected block's content, one layout per block type. */
-import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { BlockType } from '../../../core/enums.js';
 import { blockKind, blockLabel, chartDataset, isRenderedBlock, MAX_DONATION_AMOUNTS, variantName, type Block } from '../../../core/layout.js';
 import { editor as editorMessages, pageEditor } from '../../../core/messages.js';
 import { formatMoney, toMinorUnits } from '../../../core/money.js';
-import { htmlText, readTextBlock, writeTextBlock, kindName } from './blocks.js';
+import { htmlText, readTextBlock, richTextStore, setRichText, writeTextBlock, kindName } from './blocks.js';
 import { AreaField, CheckField, Fieldset, SelectField, TextField } from './fields.js';
 import { listUploads, uploadFile, type PagesList, type Upload } from './api.js';
-import { RichText } from './RichText.js';
 
 export interface BlockFormProps {
   block: Block;
@@ -149,7 +148,7 @@ export function BlockForm({ block, errors, warnings, lists, onChange }: BlockFor
   let body: ReactElement;
   switch (block.type) {
     case BlockType.HTML:
-      body = <TextBlockForm html={s(d.html)} error={errors.html} onChange={(html, key) => onChange({ ...d, html }, key)} />;
+      body = <TextBlockForm blockId={block.id} html={s(d.html)} error={errors.html} onChange={(html, key) => onChange({ ...d, html }, key)} />;
       break;
     case BlockType.MARKDOWN:
       body = area('markdown', 'Markdown', 8);
@@ -475,8 +474,9 @@ function ChartForm({ block, errors, onChange, variantSelect }: { block: Block; e
  * the formatting field. A block that holds one plain heading opens as a heading; once the owner picks
  * Text, it stays rich text while selected, even when its content becomes a single heading.
  */
-function TextBlockForm({ html, error, onChange }: { html: string; error?: string; onChange: (html: string, key: string) => void }) {
-  const [rich, setRich] = useState(false);
+function TextBlockForm({ blockId, html, error, onChange }: { blockId: string; html: string; error?: string; onChange: (html: string, key: string) => void }) {
+  useSyncExternalStore(richTextStore.subscribe, richTextStore.version);
+  const rich = richTextStore.has(blockId);
   const t = readTextBlock(html);
   const heading = !rich && (t.format === 'h1' || t.format === 'h2' || t.format === 'h3') ? t.format : null;
   return (
@@ -486,11 +486,11 @@ function TextBlockForm({ html, error, onChange }: { html: string; error?: string
         value={heading ?? 'text'}
         onChange={(v) => {
           if (v === 'text') {
-            setRich(true);
+            setRichText(blockId, true);
             if (heading) onChange(writeTextBlock('p', t.text), 'html.format');
             return;
           }
-          setRich(false);
+          setRichText(blockId, false);
           onChange(writeTextBlock(v as 'h1' | 'h2' | 'h3', heading ? t.text : htmlText(html)), 'html.format');
         }}
         options={[
@@ -503,16 +503,10 @@ function TextBlockForm({ html, error, onChange }: { html: string; error?: string
       {heading ? (
         <TextField label="Heading text" value={t.text} onChange={(v) => onChange(writeTextBlock(heading, v), 'html')} error={error} />
       ) : (
-        <RichText
-          label="Text"
-          value={html}
-          hint="Bold, italic, links, lists and headings show on the site as here; other formatting is removed."
-          error={error}
-          onChange={(v, key) => {
-            setRich(true);
-            onChange(v, key);
-          }}
-        />
+        <>
+          <p>Edit the text on the canvas, where it shows as on the site; the formatting toolbar sits above it.</p>
+          {error ? <p className="ed-error">{error}</p> : null}
+        </>
       )}
     </>
   );

@@ -4,12 +4,14 @@
  * dragging (native drag and drop) and by keyboard (Alt+Arrow keys, or the Move buttons); they resize
  * by dragging their right edge, with Alt+Left/Right, or the Narrower/Wider buttons.
  */
-import { useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useRef, useState, useSyncExternalStore, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { BlockType } from '../../../core/enums.js';
 import { GRID_COLUMNS, blockLabel, checkMediaUrl, isRenderedBlock, type Block, type Breakpoint, type PageLayout } from '../../../core/layout.js';
 import { pageEditor } from '../../../core/messages.js';
 import { textColourOn, type ColourTheme } from '../../../core/site-styles.js';
-import { blockName, blockSummary, kindName, readTextBlock } from './blocks.js';
+import { blockName, blockSummary, isRichTextBlock, kindName, readTextBlock, richTextStore } from './blocks.js';
+import { RichText } from './RichText.js';
+import { SiteBlock, useBlockPictures } from './site-blocks.js';
 
 export type Device = 'desktop' | 'tablet' | 'phone';
 export const DEVICE_WIDTHS: Readonly<Record<Device, number>> = { desktop: 1280, tablet: 768, phone: 375 };
@@ -31,9 +33,13 @@ export interface CanvasActions {
   duplicateSection(id: string): void;
   deleteSection(id: string): void;
   styleSection(id: string, theme: string): void;
+  /** A text block's HTML, edited in place (`key` groups typing into one undo step). */
+  editText(id: string, html: string, key: string): void;
 }
 
 interface CanvasProps {
+  /** The page's id, for the pictures of its blocks as the site renders them. */
+  pageId: string;
   layout: PageLayout;
   device: Device;
   selectedId: string | null;
@@ -46,8 +52,10 @@ interface CanvasProps {
 
 const DRAG_TYPE = 'application/x-tessera-block';
 
-export function Canvas({ layout, device, selectedId, products, invalidBlocks, themes, actions }: CanvasProps) {
+export function Canvas({ pageId, layout, device, selectedId, products, invalidBlocks, themes, actions }: CanvasProps) {
   const bp = breakpointOf(device);
+  const { pictures, look } = useBlockPictures(pageId, layout);
+  useSyncExternalStore(richTextStore.subscribe, richTextStore.version);
   const [dragging, setDragging] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
   const [resizing, setResizing] = useState<{ id: string; w: number } | null>(null);
@@ -91,8 +99,17 @@ export function Canvas({ layout, device, selectedId, products, invalidBlocks, th
   };
 
   return (
-    <div className="ed-canvas-frame">
+    <div
+      className="ed-canvas-frame"
+      onClick={(e) => {
+        // A click on the page around the blocks (not on a block or a control) clears the selection.
+        const t = e.target as HTMLElement;
+        if (t === e.currentTarget || t.classList.contains('ed-canvas') || t.classList.contains('ed-canvas__main') || t.classList.contains('ed-section') || t.classList.contains('ed-grid')) actions.select(null);
+      }}
+    >
       <div className="ed-canvas" style={{ width: device === 'desktop' ? '100%' : DEVICE_WIDTHS[device], maxWidth: DEVICE_WIDTHS.desktop }} data-device={device}>
+        {/* As wide as the site's main column at this width (the theme's .site-main), so blocks wrap as they do there. */}
+        <div className="ed-canvas__main">
         {layout.sections.length === 0 ? <p style={{ padding: 16 }}>This page is empty. Add a section to start.</p> : null}
         {layout.sections.map((section, si) => (
           <section key={section.id} aria-label={`Section ${si + 1}`} className={`ed-section ed-section--${section.theme}`} style={sectionStyle(themes, section.theme, section.background)}>
@@ -143,6 +160,8 @@ export function Canvas({ layout, device, selectedId, products, invalidBlocks, th
                 const w = resizing?.id === b.id ? resizing.w : p.w;
                 const selected = selectedId === b.id;
                 const name = blockName(b, products);
+                const inPlace = selected && isRichTextBlock(b);
+                const picture = pictures.get(b.id);
                 return (
                   <div
                     key={b.id}
@@ -153,9 +172,9 @@ export function Canvas({ layout, device, selectedId, products, invalidBlocks, th
                     aria-current={selected ? 'true' : undefined}
                     aria-invalid={invalidBlocks.has(b.id) ? true : undefined}
                     tabIndex={0}
-                    draggable
-                    className={`ed-block${selected ? ' ed-block--selected' : ''}${dragging === b.id ? ' ed-block--dragging' : ''}${over === b.id ? ' ed-block--over' : ''}`}
-                    style={{ gridColumn: `${Math.min(p.x, GRID_COLUMNS - w) + 1} / span ${w}`, gridRow: `${p.y + 1} / span ${p.h}`, ...(invalidBlocks.has(b.id) ? { borderColor: '#a00000' } : {}) }}
+                    draggable={!inPlace}
+                    className={`ed-block${selected ? ' ed-block--selected' : ''}${inPlace ? ' ed-block--editing' : ''}${dragging === b.id ? ' ed-block--dragging' : ''}${over === b.id ? ' ed-block--over' : ''}`}
+                    style={{ gridColumn: `${Math.min(p.x, GRID_COLUMNS - w) + 1} / span ${w}`, gridRow: `${p.y + 1} / span ${p.h}`, ...(invalidBlocks.has(b.id) ? { outline: '2px solid #a00000' } : {}) }}
                     onFocus={(e) => {
                       if (e.target === e.currentTarget && !selected) actions.select(b.id);
                     }}
@@ -197,7 +216,15 @@ export function Canvas({ layout, device, selectedId, products, invalidBlocks, th
                     <div className="ed-block__type" aria-hidden="true">
                       {kindName(b)} · {w}/{GRID_COLUMNS}
                     </div>
-                    <BlockContent block={b} products={products} />
+                    {inPlace ? (
+                      <div className="ed-inplace">
+                        <RichText label="Text" value={String(b.data.html ?? '')} onChange={(html, key) => actions.editText(b.id, html, key)} />
+                      </div>
+                    ) : picture && look ? (
+                      <SiteBlock picture={picture} look={look} theme={section.theme} />
+                    ) : (
+                      <BlockContent block={b} products={products} />
+                    )}
                     {selected ? (
                       <div className="ed-block__tools">
                         <button type="button" onClick={() => actions.moveUp(b.id)} disabled={si === 0 && bi === 0}>
@@ -231,6 +258,7 @@ export function Canvas({ layout, device, selectedId, products, invalidBlocks, th
           <button type="button" onClick={() => actions.addSection(layout.sections.length)}>
             Add section
           </button>
+        </div>
         </div>
       </div>
       <p id="ed-block-help" className="ed-visually-hidden">

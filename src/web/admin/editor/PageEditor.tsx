@@ -270,6 +270,7 @@ export function PageEditor({ id }: { id: string }) {
   }
 
   const bp = breakpointOf(device);
+  const legacyOnPage = BLOCK_BASE_CODES.filter((c) => !isRenderedBlock(c) && layout.sections.some((sec) => sec.blocks.some((bl) => bl.type === c)));
   const where = (l: PageLayout, blockId: string) => {
     const at = findBlock(l, blockId);
     if (!at) return '';
@@ -278,6 +279,10 @@ export function PageEditor({ id }: { id: string }) {
 
   const actions: CanvasActions = {
     select: (blockId) => setSelectedId(blockId),
+    editText: (blockId, html, key) => {
+      const b = findBlock(layout, blockId);
+      if (b) void commit(updateBlockData(layout, blockId, { ...b.block.data, html }), `${blockId}:${key}`);
+    },
     moveUp: (blockId) => {
       const next = commit(moveBlockUp(layout, blockId));
       if (next) {
@@ -520,7 +525,7 @@ export function PageEditor({ id }: { id: string }) {
         <span key={announced.n}>{announced.text}</span>
       </div>
       <div className="ed-shell">
-        <Canvas layout={layout} device={device} selectedId={selectedId} products={lists.products} invalidBlocks={invalidBlocks} themes={themes} actions={actions} />
+        <Canvas pageId={id} layout={layout} device={device} selectedId={selectedId} products={lists.products} invalidBlocks={invalidBlocks} themes={themes} actions={actions} />
         <aside className="ed-panel" aria-labelledby="ed-panel-title">
           {selected ? (
             <>
@@ -561,16 +566,21 @@ export function PageEditor({ id }: { id: string }) {
               </li>
             ))}
           </ul>
-          <h3>More blocks (shown in the editor only)</h3>
-          <ul className="ed-palette" aria-label="More blocks">
-            {BLOCK_BASE_CODES.filter((c) => !isRenderedBlock(c)).map((c) => (
-              <li key={c}>
-                <button type="button" onClick={() => addFromPalette(c)}>
-                  {blockLabel(c)}
-                </button>
-              </li>
-            ))}
-          </ul>
+          {legacyOnPage.length ? (
+            <>
+              {/* Block types the site does not draw are offered only to a page that already holds one (issue 27). */}
+              <h3>Legacy (already on this page; not shown on the site)</h3>
+              <ul className="ed-palette" aria-label="Legacy blocks">
+                {legacyOnPage.map((c) => (
+                  <li key={c}>
+                    <button type="button" onClick={() => addFromPalette(c)}>
+                      {blockLabel(c)}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
         </Modal>
       ) : null}
       {preview !== null ? (

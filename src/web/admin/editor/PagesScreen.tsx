@@ -2,7 +2,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { PAGE_STATUS_LABELS, type PageStatus } from '../../../core/layout.js';
 import { editor as editorMessages } from '../../../core/messages.js';
-import { createPage, listPages, type PageSummary } from './api.js';
+import { createPage, listPages, type NavPlacement, type PageSummary } from './api.js';
 import { EDITOR_CSS } from './styles.js';
 
 export function StatusBadge({ status }: { status: PageStatus }) {
@@ -26,6 +26,8 @@ export function LoadFailed({ onRetry, detail }: { onRetry: () => void; detail?: 
 
 export function PagesScreen() {
   const [pages, setPages] = useState<PageSummary[] | null>(null);
+  const [folders, setFolders] = useState<Array<{ index: number; title: string }>>([]);
+  const [navChoice, setNavChoice] = useState('none');
   const [failed, setFailed] = useState('');
   const [title, setTitle] = useState('');
   const [urlId, setUrlId] = useState('');
@@ -35,7 +37,10 @@ export function PagesScreen() {
   const load = () => {
     setFailed('');
     listPages().then(
-      (r) => setPages(r.pages),
+      (r) => {
+        setPages(r.pages);
+        setFolders(r.navFolders ?? []);
+      },
       (e: Error) => setFailed(e.message || 'failed'),
     );
   };
@@ -46,7 +51,9 @@ export function PagesScreen() {
     setError('');
     setBusy(true);
     try {
-      const r = await createPage(title.trim(), urlId.trim() || undefined);
+      const navigation: NavPlacement | undefined =
+        navChoice === 'first' || navChoice === 'last' ? { position: navChoice } : navChoice.startsWith('folder:') ? { position: 'folder', folder: Number(navChoice.slice(7)) } : undefined;
+      const r = await createPage(title.trim(), urlId.trim() || undefined, navigation);
       window.location.assign(`/config/pages/${r.page.id}`);
     } catch (err) {
       setError((err as Error).message);
@@ -86,6 +93,19 @@ export function PagesScreen() {
         </label>
         <label>
           Page URL (optional, such as /about-us) <input value={urlId} onChange={(e) => setUrlId(e.target.value)} maxLength={200} />
+        </label>
+        <label>
+          Add to the main navigation
+          <select value={navChoice} onChange={(e) => setNavChoice(e.target.value)}>
+            <option value="none">Don't add it</option>
+            <option value="first">First</option>
+            <option value="last">Last</option>
+            {folders.map((f) => (
+              <option key={f.index} value={`folder:${f.index}`}>
+                Under {f.title}
+              </option>
+            ))}
+          </select>
         </label>
         <button type="submit" disabled={busy}>
           Create page

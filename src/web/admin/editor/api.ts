@@ -11,7 +11,12 @@ export interface PagesList {
   products: Array<{ id: string; title: string }>;
   /** kind 'newsletter' is a mailing list (the newsletter block's sign-up). */
   forms: Array<{ id: string; name: string; kind?: string }>;
+  /** The main navigation's folders, by their index in it (a new page can go under one). */
+  navFolders: Array<{ index: number; title: string }>;
 }
+
+/** Where a new page goes in the main navigation. */
+export type NavPlacement = { position: 'first' | 'last' } | { position: 'folder'; folder: number };
 
 export interface PageDoc {
   page: PageSummary;
@@ -40,7 +45,8 @@ export interface Upload {
 }
 
 export const listPages = () => api<PagesList>('GET', '/api/editor/pages');
-export const createPage = (title: string, urlId?: string) => api<{ page: PageSummary }>('POST', '/api/editor/pages', urlId ? { title, urlId } : { title });
+export const createPage = (title: string, urlId?: string, navigation?: NavPlacement) =>
+  api<{ page: PageSummary }>('POST', '/api/editor/pages', { title, ...(urlId ? { urlId } : {}), ...(navigation ? { navigation } : {}) });
 export const loadPage = (id: string) => api<PageDoc>('GET', `/api/editor/pages/${encodeURIComponent(id)}`);
 export const saveDraft = (id: string, version: number, layout: PageLayout, status?: 'draft' | 'needs-review' | 'private') =>
   api<SavedPage>('PUT', `/api/editor/pages/${encodeURIComponent(id)}/draft`, status ? { version, layout, status } : { version, layout });
@@ -68,3 +74,11 @@ export async function uploadFile(file: File, signal?: AbortSignal): Promise<Uplo
 }
 
 export { ApiError };
+
+/** The canvas's picture of some blocks: their HTML from the site's own partials, with the site's CSS. */
+export interface BlockPictures {
+  blocks: Record<string, { name: string; html: string }>;
+  css: string;
+  stylesheets: string[];
+}
+export const renderBlocks = (id: string, layout: PageLayout) => api<BlockPictures>('POST', `/api/editor/pages/${encodeURIComponent(id)}/render`, { layout });

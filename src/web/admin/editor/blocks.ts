@@ -105,3 +105,33 @@ export function blockName(b: Block, products: ReadonlyArray<{ id: string; title:
   const summary = blockSummary(b, products);
   return summary ? `${kindName(b)}: ${summary}` : kindName(b);
 }
+
+/*
+ * Text blocks the owner switched to rich text (Format: Text): they stay rich text, edited in place on the
+ * canvas, even when their content becomes one heading. Shared by the side panel and the canvas.
+ */
+const richIds = new Set<string>();
+const richListeners = new Set<() => void>();
+let richVersion = 0;
+export function setRichText(id: string, on: boolean): void {
+  if (richIds.has(id) === on) return;
+  if (on) richIds.add(id);
+  else richIds.delete(id);
+  richVersion++;
+  for (const l of richListeners) l();
+}
+export const richTextStore = {
+  subscribe(l: () => void) {
+    richListeners.add(l);
+    return () => richListeners.delete(l);
+  },
+  version: () => richVersion,
+  has: (id: string) => richIds.has(id),
+};
+
+/** Whether a text block is edited as rich text in place (else it is one heading, edited in the side panel). */
+export function isRichTextBlock(b: Block): boolean {
+  if (b.type !== BlockType.HTML) return false;
+  const f = readTextBlock(String(b.data.html ?? '')).format;
+  return richTextStore.has(b.id) || !(f === 'h1' || f === 'h2' || f === 'h3');
+}

@@ -11,6 +11,7 @@ export const EDITOR_CSS = `
 .ed-list{list-style:none;padding:0;margin:0 0 24px;display:grid;gap:8px;max-width:720px}
 .ed-list li{display:flex;gap:12px;align-items:center;padding:10px 12px;background:#fff;border:1px solid #ddd;border-radius:6px}
 .ed-list a{font-weight:600}
+.a-main:has(.ed-shell){max-width:none}
 .ed-shell{display:grid;grid-template-columns:minmax(0,1fr) 320px;gap:16px;align-items:start}
 .ed-toolbar{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 12px;padding:8px;background:#fff;border:1px solid #ddd;border-radius:6px}
 .ed-toolbar__spacer{flex:1}
@@ -20,16 +21,24 @@ export const EDITOR_CSS = `
 .ed-save{min-width:7em;color:#444}
 .ed-canvas-frame{background:#e9e9ee;border-radius:6px;padding:16px;overflow:auto}
 .ed-canvas{margin:0 auto;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.15)}
-.ed-section{position:relative;border:1px dashed #bbb;margin:8px;padding:28px 8px 8px}
-.ed-section__bar{position:absolute;top:2px;left:8px;right:8px;display:flex;gap:6px;align-items:center;font-size:.85em}
-.ed-section__bar button{padding:2px 8px;font-size:.85em}
-.ed-grid{display:grid;grid-template-columns:repeat(12,minmax(0,1fr));gap:8px;min-height:48px}
-.ed-block{position:relative;border:1px solid #ddd;border-radius:4px;padding:8px;background:#fff;min-height:40px;cursor:grab;overflow:hidden;word-break:break-word}
-.ed-block:focus{outline:3px solid #2a6df4;outline-offset:1px}
-.ed-block--selected{border-color:#2a6df4;box-shadow:0 0 0 2px #2a6df4}
-.ed-block--dragging{opacity:.4}.ed-block--over{box-shadow:inset 0 3px 0 #f4b400}
-.ed-block__type{font-size:.75em;color:#555;text-transform:uppercase;letter-spacing:.04em}
-.ed-block__tools{display:flex;flex-wrap:wrap;gap:4px;margin-top:6px}
+/* The canvas draws sections and the grid with the theme's geometry (blocks.css .ts-section, .fe-grid; site.css .site-main); editor marks are outlines and overlays, which take no room. */
+.ed-canvas__main{max-width:1120px;margin:0 auto;padding:24px 20px 64px}
+.ed-section{position:relative;outline:1px dashed #bbb;outline-offset:-1px;margin:0 0 16px;padding:32px 16px;border-radius:10px}
+/* The theme's phone rules (site.css and blocks.css, max-width 432px) for the canvas at phone width. */
+.ed-canvas[data-device="phone"] .ed-canvas__main{padding:16px 16px 56px}.ed-canvas[data-device="phone"] .ed-section{padding:24px 12px}
+.ed-section__bar{position:absolute;top:3px;left:8px;right:8px;display:flex;gap:4px;align-items:center;font-size:.75em;z-index:3}
+.ed-section__bar button,.ed-section__bar select{padding:1px 6px;font-size:.85em}
+.ed-grid{display:grid;grid-template-columns:repeat(12,minmax(0,1fr));grid-auto-rows:minmax(12px,auto);gap:8px 16px;max-width:1200px;margin:0 auto;min-height:48px}
+.ed-block{position:relative;min-height:12px;min-width:0;cursor:grab;word-break:break-word}
+.ed-block:hover{outline:1px dashed #2a6df4;outline-offset:2px}
+.ed-site-block{display:block}
+.ed-block:focus{outline:3px solid #2a6df4;outline-offset:2px}
+.ed-block--selected{outline:2px solid #2a6df4;outline-offset:2px;z-index:2}.ed-block--editing{cursor:auto}
+.ed-block--dragging{opacity:.4}.ed-block--over{box-shadow:0 -3px 0 #f4b400}
+.ed-block__type{position:absolute;left:0;bottom:100%;display:none;font:600 11px/1.6 system-ui,sans-serif;color:#fff;background:#2a6df4;padding:0 6px;border-radius:3px 3px 0 0;text-transform:uppercase;letter-spacing:.04em;white-space:nowrap;z-index:3;pointer-events:none}
+.ed-block:hover>.ed-block__type,.ed-block--selected>.ed-block__type{display:block}
+.ed-block__tools{position:absolute;left:0;top:calc(100% + 4px);display:flex;flex-wrap:wrap;gap:4px;padding:4px;background:#fff;border:1px solid #2a6df4;border-radius:4px;z-index:4;font:13px/1.3 system-ui,sans-serif;min-width:max-content}
+.ed-inplace .ed-rt__region{min-height:3em;max-height:none}
 .ed-block__tools button{padding:2px 6px;font-size:.8em}
 .ed-block img{max-width:100%;height:auto;display:block}
 .ed-block__resize{position:absolute;top:0;right:0;width:8px;height:100%;cursor:ew-resize;touch-action:none}
