@@ -15,6 +15,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createSiteUser } from './site-user.js';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -61,31 +62,21 @@ async function openDb(file: string): Promise<{ database: import('../src/db/index
   return { database, fixture };
 }
 
-/** A confirmed site user with a session; answers the session cookie's value. */
-export async function createSiteUser(database: import('../src/db/index.js').Database, websiteId: string, email: string): Promise<string> {
-  const { schema } = await import('../src/db/index.js');
-  const { newId } = await import('../src/db/ids.js');
-  const { SiteUserService } = await import('../src/server/platform/site-users.js');
-  const id = newId();
-  await database.db.insert(schema.siteUsers).values({ id, websiteId, email, passwordHash: 'not-a-password' });
-  const users = new SiteUserService(database, { send: async () => undefined } as never);
-  return (await users.startSession(id, true)).token;
-}
-
 async function write(out: string, dbFile: string) {
   const { database, fixture } = await openDb(dbFile);
   const { buildApp } = await import('../src/server/app.js');
   const { loadConfig } = await import('../src/server/config.js');
   const { sql } = await import('drizzle-orm');
+  const { rows } = await import('../src/server/db-util.js');
   const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: '0' }), database, logger: false });
   const first = await app.inject({ method: 'GET', url: '/health' });
   const crumb = first.cookies.find((c) => c.name === 'crumb')?.value ?? '';
-  const cols = (await database.db.execute(sql`select id, url_id, type_name, type from collections where enabled order by ordering, url_id`)).rows as Array<{ id: string; url_id: string; type_name: string; type: number }>;
+  const cols = await rows<{ id: string; url_id: string; type_name: string; type: number }>(database.db, sql`select id, url_id, type_name, type from collections where enabled order by ordering, url_id`);
   const urls = new Set<string>(['/', '/search', '/search?q=linen', '/search?q=nothing-matches-this', '/cart', '/no-such-page', '/shop/p/no-such-product']);
   for (const c of cols) {
     urls.add(`/${c.url_id}`);
     urls.add(`/${c.url_id}?page=2`);
-    const items = (await database.db.execute(sql`select url_id, tags, categories from items where collection_id = ${c.id} order by url_id`)).rows as Array<{ url_id: string; tags: string[] | null; categories: string[] | null }>;
+    const items = await rows<{ url_id: string; tags: string[] | null; categories: string[] | null }>(database.db, sql`select url_id, tags, categories from items where collection_id = ${c.id} order by url_id`);
     for (const i of items) {
       urls.add(c.type_name === 'products' ? `/${c.url_id}/p/${i.url_id}` : `/${c.url_id}/${i.url_id}`);
       for (const t of i.tags ?? []) urls.add(`/${c.url_id}?tag=${encodeURIComponent(t)}`);

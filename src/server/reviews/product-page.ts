@@ -36,8 +36,17 @@ export async function productPageExtras(app: FastifyInstance, input: ProductPage
   const [{ summary, reviews: list }, { rel, products }] = await Promise.all([
     cache.get('product-reviews', row.id, () => reviews.forProduct(row.id)),
     cache.get('related-products', `${row.id}:${settings.relatedCount}`, async () => {
-      const found = await related.forProduct(row, settings.relatedCount);
-      return { rel: found, products: await productsFor(app.database.db, found.items) };
+      // Products of one category (or collection) share its list and its variants: one read per content version.
+      let groupProducts: Awaited<ReturnType<typeof productsFor>> | undefined;
+      const found = await related.forProduct(row, settings.relatedCount, async (key, load) => {
+        const g = await cache.get('related-group', `${key}:${settings.relatedCount}`, async () => {
+          const items = await load();
+          return { items, products: await productsFor(app.database.db, items) };
+        });
+        groupProducts = g.products;
+        return g.items;
+      });
+      return { rel: found, products: groupProducts ?? (await productsFor(app.database.db, found.items)) };
     }),
   ]);
 

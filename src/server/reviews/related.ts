@@ -28,7 +28,11 @@ export class RelatedProducts {
   }
 
   /** What the product page shows, with where the list came from. */
-  async forProduct(row: ItemRow, limit: number): Promise<{ source: RelatedSource; items: ItemRow[] }> {
+  /**
+   * `group`, when given, keeps the category and collection lists (one more than `limit`, the product itself
+   * not left out) under a key, so products of one category share one read; the product is left out after.
+   */
+  async forProduct(row: ItemRow, limit: number, group?: (key: string, load: () => Promise<ItemRow[]>) => Promise<ItemRow[]>): Promise<{ source: RelatedSource; items: ItemRow[] }> {
     if (limit <= 0) return { source: 'owner', items: [] };
     const chosen = await this.db
       .select({ item: schema.items })
@@ -39,21 +43,26 @@ export class RelatedProducts {
       .limit(limit);
     if (chosen.length > 0) return { source: 'owner', items: chosen.map((c) => c.item) };
     const categories = (row.categories ?? []).filter((c) => typeof c === 'string' && c !== '');
+    const others = (items: ItemRow[]) => items.filter((i) => i.id !== row.id).slice(0, limit);
     if (categories.length > 0) {
-      const same = await this.db
-        .select()
-        .from(schema.items)
-        .where(and(this.visible(row.websiteId), ne(schema.items.id, row.id), sql`${schema.items.categories} ?| ${sql`array[${sql.join(categories.map((c) => sql`${c}`), sql`, `)}]::text[]`}`))
-        .orderBy(asc(schema.items.ordering), asc(schema.items.createdAt))
-        .limit(limit);
+      const load = (n: number, except: string | null) =>
+        this.db
+          .select()
+          .from(schema.items)
+          .where(and(this.visible(row.websiteId), except ? ne(schema.items.id, except) : undefined, sql`${schema.items.categories} ?| ${sql`array[${sql.join(categories.map((c) => sql`${c}`), sql`, `)}]::text[]`}`))
+          .orderBy(asc(schema.items.ordering), asc(schema.items.createdAt))
+          .limit(n);
+      const same = group ? others(await group(`category:${row.websiteId}:${JSON.stringify(categories)}`, () => load(limit + 1, null))) : await load(limit, row.id);
       return { source: 'category', items: same };
     }
-    const siblings = await this.db
-      .select()
-      .from(schema.items)
-      .where(and(this.visible(row.websiteId), ne(schema.items.id, row.id), eq(schema.items.collectionId, row.collectionId)))
-      .orderBy(asc(schema.items.ordering), asc(schema.items.createdAt))
-      .limit(limit);
+    const load = (n: number, except: string | null) =>
+      this.db
+        .select()
+        .from(schema.items)
+        .where(and(this.visible(row.websiteId), except ? ne(schema.items.id, except) : undefined, eq(schema.items.collectionId, row.collectionId)))
+        .orderBy(asc(schema.items.ordering), asc(schema.items.createdAt))
+        .limit(n);
+    const siblings = group ? others(await group(`collection:${row.websiteId}:${row.collectionId}`, () => load(limit + 1, null))) : await load(limit, row.id);
     return { source: 'collection', items: siblings };
   }
 
