@@ -19,7 +19,27 @@ import { createSiteUser } from './site-user.js';
 
 process.env.NODE_ENV ??= 'production';
 
+/**
+ * The clock stands still at a fixed instant (a day after the dump was made), so wording such as 'about a
+ * minute ago' and the copyright year are the same in both runs: Date.now() and `new Date()` answer it.
+ */
+function freezeClock(at: number) {
+  const Real = Date;
+  class Frozen extends Real {
+    constructor(...args: unknown[]) {
+      if (args.length === 0) super(at);
+      else super(...(args as [number]));
+    }
+    static now() {
+      return at;
+    }
+  }
+  globalThis.Date = Frozen as DateConstructor;
+}
+
 interface Fixture {
+  /** The instant the clock stands at while pages are rendered. */
+  at: number;
   cartCookie: string;
   userCookie: string;
 }
@@ -30,7 +50,8 @@ async function openDb(file: string): Promise<{ database: import('../src/db/index
   const fixtureFile = `${file}.json`;
   if (existsSync(file) && existsSync(fixtureFile)) {
     const pglite = new PGlite({ loadDataDir: new Blob([readFileSync(file)]) });
-    return { database: await open({ pglite, migrate: false }), fixture: JSON.parse(readFileSync(fixtureFile, 'utf8')) as Fixture };
+    // Migrated to this checkout (a dump made by an older commit gets the newer migrations).
+    return { database: await open({ pglite }), fixture: JSON.parse(readFileSync(fixtureFile, 'utf8')) as Fixture };
   }
   const pglite = new PGlite();
   const database = await open({ pglite });
@@ -55,7 +76,7 @@ async function openDb(file: string): Promise<{ database: import('../src/db/index
   const user = await createSiteUser(database, seed.websiteId, 'bytes@example.com');
   await add(`crumb=${crumb}; tessera_site_user=${user}`);
   await app.close();
-  const fixture: Fixture = { cartCookie: `tessera_cart=${cart}`, userCookie: `tessera_site_user=${user}` };
+  const fixture: Fixture = { at: Date.now() + 86_400_000, cartCookie: `tessera_cart=${cart}`, userCookie: `tessera_site_user=${user}` };
   const dump = await pglite.dumpDataDir('gzip');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   writeFileSync(fixtureFile, JSON.stringify(fixture));
@@ -64,6 +85,7 @@ async function openDb(file: string): Promise<{ database: import('../src/db/index
 
 async function write(out: string, dbFile: string) {
   const { database, fixture } = await openDb(dbFile);
+  freezeClock(fixture.at);
   const { buildApp } = await import('../src/server/app.js');
   const { loadConfig } = await import('../src/server/config.js');
   const { sql } = await import('drizzle-orm');
