@@ -22,6 +22,7 @@
  *                               `tsx bench/profile-summary.ts <file>`)
  */
 import http from 'node:http';
+import { pathToFileURL } from 'node:url';
 import { startChildServer } from './child-server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -52,7 +53,7 @@ interface Ready {
 // Server side (child process)
 // ------------------------------------------------------------------------------------------------
 
-async function addCatalog(database: import('../src/db/index.js').Database, websiteId: string, journalId: string) {
+export async function addCatalog(database: import('../src/db/index.js').Database, websiteId: string, journalId: string) {
   const { schema } = await import('../src/db/index.js');
   const { newId } = await import('../src/db/ids.js');
   const { CollectionType, RecordType } = await import('../src/core/enums.js');
@@ -446,4 +447,4 @@ async function main() {
 }
 
 if (process.argv[2] === 'serve') await serve(process.argv[3] as 'pglite' | 'postgres');
-else await main();
+else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -30,7 +30,7 @@ function freezeClock(at: number) {
       if (args.length === 0) super(at);
       else super(...(args as [number]));
     }
-    static now() {
+    static override now() {
       return at;
     }
   }

@@ -32,9 +32,15 @@ export class RelatedProducts {
    * `group`, when given, keeps the category and collection lists (one more than `limit`, the product itself
    * not left out) under a key, so products of one category share one read; the product is left out after.
    */
-  async forProduct(row: ItemRow, limit: number, group?: (key: string, load: () => Promise<ItemRow[]>) => Promise<ItemRow[]>): Promise<{ source: RelatedSource; items: ItemRow[] }> {
+  async forProduct(
+    row: ItemRow,
+    limit: number,
+    group?: (key: string, load: () => Promise<ItemRow[]>) => Promise<ItemRow[]>,
+    /** The products the owner chose related products for (withChosen), when known: others skip that read. */
+    withChosen?: Set<string>,
+  ): Promise<{ source: RelatedSource; items: ItemRow[] }> {
     if (limit <= 0) return { source: 'owner', items: [] };
-    const chosen = await this.db
+    const chosen = withChosen && !withChosen.has(row.id) ? [] : await this.db
       .select({ item: schema.items })
       .from(schema.relatedProducts)
       .innerJoin(schema.items, eq(schema.items.id, schema.relatedProducts.relatedItemId))
@@ -64,6 +70,12 @@ export class RelatedProducts {
         .limit(n);
     const siblings = group ? others(await group(`collection:${row.websiteId}:${row.collectionId}`, () => load(limit + 1, null))) : await load(limit, row.id);
     return { source: 'collection', items: siblings };
+  }
+
+  /** The products of a site that have owner-chosen related products. */
+  async withChosen(websiteId: string): Promise<Set<string>> {
+    const r = await rows<{ item_id: string }>(this.db, sql`select distinct r.item_id from related_products r join items i on i.id = r.item_id where i.website_id = ${websiteId}`);
+    return new Set(r.map((x) => x.item_id));
   }
 
   /** The owner's chosen products of a product, in order. */
