@@ -8,6 +8,7 @@ import { DB_KINDS } from '../helpers/db.js';
 import { OWNER, otherInstance, testApp, Visitor, type OtherInstance, type TestApp } from '../helpers/app.js';
 import type { Database } from '../../src/db/index.js';
 import { renderIsland } from '../../src/web/ssr.js';
+import { hashToken } from '../../src/db/ids.js';
 import { listeningOrigin } from '../../src/server/email-origin.js';
 import { CART_COOKIES, EXPERIMENT_COOKIES, KEYED_COOKIES, NEUTRAL_COOKIES, PRIVATE_COOKIES, pickEncoding } from '../../src/server/pages/page-cache.js';
 
@@ -94,6 +95,29 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     const json = await counted(() => get(`${PRODUCT}?format=json`));
     expect(json.hits + json.misses).toBe(0);
     expect(json.value.headers['content-type']).toMatch(/json/);
+  });
+
+  it("shows a shopper's cart pill as the cart is after every write, whoever makes it (the cart calls, plain SQL, the other instance)", async () => {
+    const pill = (html: string) => /data-island="CartPill" data-props="([^"]*)"/.exec(html)?.[1]?.replace(/&quot;/g, '"');
+    const shopper = new Visitor(t.app);
+    const page = async () => pill((await shopper.get(PRODUCT, { accept: 'text/html' })).body);
+    const shirt = { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity: 1 };
+    expect((await shopper.send('POST', '/api/commerce/shopping-cart/entries', shirt)).statusCode).toBe(200);
+    const cart = sql`token_hash = ${hashToken(shopper.cookies.get('tessera_cart')!)}`;
+    expect(await page()).toBe('{"totalQuantity":1,"hasCart":true}');
+    expect(await page()).toBe('{"totalQuantity":1,"hasCart":true}');
+    expect((await shopper.send('POST', '/api/commerce/shopping-cart/entries', shirt)).statusCode).toBe(200);
+    expect(await page()).toBe('{"totalQuantity":2,"hasCart":true}');
+    await t.database.db.execute(sql`update carts set total_quantity = 7 where ${cart}`);
+    expect(await page()).toBe('{"totalQuantity":7,"hasCart":true}');
+    // The other instance (on PGlite the same database, with its own cart service) adds to the same cart.
+    const elsewhere = new Visitor(other);
+    elsewhere.cookies.set('tessera_cart', shopper.cookies.get('tessera_cart')!);
+    const added = await elsewhere.send('POST', '/api/commerce/shopping-cart/entries', shirt);
+    expect(added.statusCode, added.body).toBe(200);
+    expect(await page()).toBe('{"totalQuantity":3,"hasCart":true}');
+    await t.database.db.execute(sql`delete from carts where ${cart}`);
+    expect(await page()).toBe('{"totalQuantity":0}');
   });
 
   it('gives a visitor with a cart the shared page with their own cart pill, and shares a page they rendered with the empty pill', async () => {

@@ -563,6 +563,11 @@ export interface WriteLimit {
   windowMs: number;
 }
 
+/** The channel the carts trigger notifies on PGlite (migration 0026). */
+export const CART_CHANGES_CHANNEL = 'tessera_cart_changes';
+/** Carts kept for pages before the map is emptied (a bound on memory, not a policy). */
+const SHARED_CARTS = 10_000;
+
 export class CartService {
   /** Cart writes per visitor (the routes apply it through the shared rate limiter). Tests and benches may raise it. */
   writeLimit: WriteLimit = { max: 60, windowMs: 10_000 };
@@ -582,6 +587,42 @@ export class CartService {
   /** Finds the visitor's cart by its cookie token (kept for the page routes). */
   async findByToken(token: string | undefined): Promise<CartRow | null> {
     return this.find({ token });
+  }
+
+  /** PGlite: carts found for pages, kept until the next cart write is notified (see findShared). */
+  private readonly shared = new Map<string, Promise<CartRow | null>>();
+  private watching = false;
+
+  /**
+   * PGlite: follows the carts trigger's notifications (migration 0026). PGlite runs in this process, is
+   * written only by it, and hands a transaction's notifications over before the statement that committed
+   * it returns, so a cart found after the last notification is still the cart. PostgreSQL (several
+   * instances, asynchronous notifications) is not watched: findShared reads every time there.
+   */
+  async watch(): Promise<void> {
+    if (!this.database.listen || this.watching) return;
+    await this.database.listen(CART_CHANGES_CHANNEL, () => this.shared.clear());
+    await this.database.exec(`set tessera.cart_notify = 'on'`);
+    this.watching = true;
+  }
+
+  /**
+   * The cart as `find` answers it, for what a page shows of it (the cart pill): on PGlite read once per
+   * cart write (no query while it is unchanged), elsewhere read each time. The row is shared: read-only.
+   */
+  findShared(ident: CartIdent): Promise<CartRow | null> {
+    if (!this.watching || !usableIdent(ident)) return this.find(ident);
+    const key = cartKey(ident);
+    const hit = this.shared.get(key);
+    if (hit) return hit;
+    if (this.shared.size >= SHARED_CARTS) this.shared.clear();
+    // Kept before the read starts: a write notified while it runs clears it, so it is never kept past a change.
+    const read = this.find(ident);
+    this.shared.set(key, read);
+    read.catch(() => {
+      if (this.shared.get(key) === read) this.shared.delete(key);
+    });
+    return read;
   }
 
   /** Finds a cart without locking it (a prepared statement: every page with a cart cookie asks). */

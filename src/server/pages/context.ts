@@ -378,14 +378,15 @@ export async function publishedItems(db: Db, c: CollectionRow, limit: number, of
   const status = filter.statuses?.length ? inArray(schema.items.status, [...filter.statuses]) : eq(schema.items.status, 'published');
   const where = and(eq(schema.items.collectionId, c.id), status, ...filterSql(c, filter));
   if (c.type !== PRODUCTS_TYPE) return db.select().from(schema.items).where(where).orderBy(...order).limit(limit).offset(offset);
-  // A products list reads each item's variants in the same query (productsFor then needs none).
+  // A products list reads each item's variants in the same query (productsFor then needs none). The page's
+  // rows are picked first, so the form and variants subqueries run for those rows only, not for every row
+  // the sort and the offset pass (a deep page of a large catalogue ran them for thousands).
+  const page = db.select({ id: schema.items.id }).from(schema.items).where(where).orderBy(...order).limit(limit).offset(offset);
   const found = await db
     .select({ ...getTableColumns(schema.items), structuredContent: structuredContentColumn(), variants: variantsColumn() })
     .from(schema.items)
-    .where(where)
-    .orderBy(...order)
-    .limit(limit)
-    .offset(offset);
+    .where(inArray(schema.items.id, page))
+    .orderBy(...order);
   return found.map(({ variants, ...row }) => {
     if (row.recordType === STORE_ITEM_RECORD) attachedVariants.set(row, variantList(variants));
     return row;

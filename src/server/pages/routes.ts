@@ -116,11 +116,23 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   const db = database.db;
   const collectionCache = new CollectionCache(app, db);
   // Whole pages shared by visitors with nothing of their own on them (page-cache.ts).
-  const pillOf = (cart: { totalQuantity: number } | null) => renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 });
-  /** The visitor's cart, or a signed-in site user's cart from any device. */
+  // The pill's server render depends on its quantity alone: rendered once per quantity.
+  const pills = new Map<number, string>();
+  const emptyPill = renderIsland('CartPill', { totalQuantity: 0 });
+  const pillOf = (cart: { totalQuantity: number } | null) => {
+    if (!cart) return emptyPill;
+    let pill = pills.get(cart.totalQuantity);
+    if (pill === undefined) {
+      pill = renderIsland('CartPill', { totalQuantity: cart.totalQuantity, hasCart: true });
+      if (pills.size < 1000) pills.set(cart.totalQuantity, pill);
+    }
+    return pill;
+  };
+  /** The visitor's cart, or a signed-in site user's cart from any device (on PGlite read once per cart write). */
+  await carts.watch();
   const cartOf = (req: FastifyRequest) => {
     const ident = cartIdent(req);
-    return ident.token || ident.siteUserId ? carts.find(ident) : Promise.resolve(null);
+    return ident.token || ident.siteUserId ? carts.findShared(ident) : Promise.resolve(null);
   };
   const shared = pageCache(app, {
     maxAgeMs: app.config.PAGE_CACHE_SECONDS * 1000,

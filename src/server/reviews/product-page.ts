@@ -11,6 +11,7 @@ import { RATING_MAX } from '../../core/reviews.js';
 import { moneyDecimalString } from '../../core/money.js';
 import { reviewSettingsOf } from './settings.js';
 import { reviewServicesOf } from './index.js';
+import { ReviewService } from './service.js';
 
 type Obj = Record<string, unknown>;
 
@@ -34,10 +35,20 @@ export async function productPageExtras(app: FastifyInstance, input: ProductPage
   // variants move it. Cached values are shared between requests: read them, never change them.
   const cache = app.siteCache;
   const [{ summary, reviews: list }, { rel, products }] = await Promise.all([
-    cache.get('product-reviews', row.id, () => reviews.forProduct(row.id)),
+    // Which products have approved reviews is one read per content version; the others need no query.
+    cache.get('product-reviews', row.id, async () => ((await cache.get('reviewed-products', site.id, () => reviews.reviewedItems(site.id))).has(row.id) ? reviews.forProduct(row.id) : ReviewService.NONE)),
     cache.get('related-products', `${row.id}:${settings.relatedCount}`, async () => {
-      const found = await related.forProduct(row, settings.relatedCount);
-      return { rel: found, products: await productsFor(app.database.db, found.items) };
+      // Products of one category (or collection) share its list and its variants: one read per content version.
+      let groupProducts: Awaited<ReturnType<typeof productsFor>> | undefined;
+      const found = await related.forProduct(row, settings.relatedCount, async (key, load) => {
+        const g = await cache.get('related-group', `${key}:${settings.relatedCount}`, async () => {
+          const items = await load();
+          return { items, products: await productsFor(app.database.db, items) };
+        });
+        groupProducts = g.products;
+        return g.items;
+      }, await cache.get('related-chosen', site.id, () => related.withChosen(site.id)));
+      return { rel: found, products: groupProducts ?? (await productsFor(app.database.db, found.items)) };
     }),
   ]);
 

@@ -28,9 +28,19 @@ export class RelatedProducts {
   }
 
   /** What the product page shows, with where the list came from. */
-  async forProduct(row: ItemRow, limit: number): Promise<{ source: RelatedSource; items: ItemRow[] }> {
+  /**
+   * `group`, when given, keeps the category and collection lists (one more than `limit`, the product itself
+   * not left out) under a key, so products of one category share one read; the product is left out after.
+   */
+  async forProduct(
+    row: ItemRow,
+    limit: number,
+    group?: (key: string, load: () => Promise<ItemRow[]>) => Promise<ItemRow[]>,
+    /** The products the owner chose related products for (withChosen), when known: others skip that read. */
+    withChosen?: Set<string>,
+  ): Promise<{ source: RelatedSource; items: ItemRow[] }> {
     if (limit <= 0) return { source: 'owner', items: [] };
-    const chosen = await this.db
+    const chosen = withChosen && !withChosen.has(row.id) ? [] : await this.db
       .select({ item: schema.items })
       .from(schema.relatedProducts)
       .innerJoin(schema.items, eq(schema.items.id, schema.relatedProducts.relatedItemId))
@@ -39,22 +49,33 @@ export class RelatedProducts {
       .limit(limit);
     if (chosen.length > 0) return { source: 'owner', items: chosen.map((c) => c.item) };
     const categories = (row.categories ?? []).filter((c) => typeof c === 'string' && c !== '');
+    const others = (items: ItemRow[]) => items.filter((i) => i.id !== row.id).slice(0, limit);
     if (categories.length > 0) {
-      const same = await this.db
-        .select()
-        .from(schema.items)
-        .where(and(this.visible(row.websiteId), ne(schema.items.id, row.id), sql`${schema.items.categories} ?| ${sql`array[${sql.join(categories.map((c) => sql`${c}`), sql`, `)}]::text[]`}`))
-        .orderBy(asc(schema.items.ordering), asc(schema.items.createdAt))
-        .limit(limit);
+      const load = (n: number, except: string | null) =>
+        this.db
+          .select()
+          .from(schema.items)
+          .where(and(this.visible(row.websiteId), except ? ne(schema.items.id, except) : undefined, sql`${schema.items.categories} ?| ${sql`array[${sql.join(categories.map((c) => sql`${c}`), sql`, `)}]::text[]`}`))
+          .orderBy(asc(schema.items.ordering), asc(schema.items.createdAt))
+          .limit(n);
+      const same = group ? others(await group(`category:${row.websiteId}:${JSON.stringify(categories)}`, () => load(limit + 1, null))) : await load(limit, row.id);
       return { source: 'category', items: same };
     }
-    const siblings = await this.db
-      .select()
-      .from(schema.items)
-      .where(and(this.visible(row.websiteId), ne(schema.items.id, row.id), eq(schema.items.collectionId, row.collectionId)))
-      .orderBy(asc(schema.items.ordering), asc(schema.items.createdAt))
-      .limit(limit);
+    const load = (n: number, except: string | null) =>
+      this.db
+        .select()
+        .from(schema.items)
+        .where(and(this.visible(row.websiteId), except ? ne(schema.items.id, except) : undefined, eq(schema.items.collectionId, row.collectionId)))
+        .orderBy(asc(schema.items.ordering), asc(schema.items.createdAt))
+        .limit(n);
+    const siblings = group ? others(await group(`collection:${row.websiteId}:${row.collectionId}`, () => load(limit + 1, null))) : await load(limit, row.id);
     return { source: 'collection', items: siblings };
+  }
+
+  /** The products of a site that have owner-chosen related products. */
+  async withChosen(websiteId: string): Promise<Set<string>> {
+    const r = await rows<{ item_id: string }>(this.db, sql`select distinct r.item_id from related_products r join items i on i.id = r.item_id where i.website_id = ${websiteId}`);
+    return new Set(r.map((x) => x.item_id));
   }
 
   /** The owner's chosen products of a product, in order. */

@@ -270,6 +270,15 @@ export class ReviewService {
 
   // ---- Product page -----------------------------------------------------------------------------
 
+  /** The products of a site that have at least one approved review (the product page reads reviews only for them). */
+  async reviewedItems(websiteId: string): Promise<Set<string>> {
+    const r = await rows<{ item_id: string }>(this.db, sql`select distinct item_id from product_reviews where website_id = ${websiteId} and status = 'approved'`);
+    return new Set(r.map((x) => x.item_id));
+  }
+
+  /** What forProduct answers for a product without approved reviews. */
+  static readonly NONE: { summary: RatingSummary; reviews: ReviewRow[] } = { summary: ratingSummary(0, 0), reviews: [] };
+
   /** A product's approved reviews (newest first, up to `limit`) and the summary of all of them. */
   async forProduct(itemId: string, limit = 50): Promise<{ summary: RatingSummary; reviews: ReviewRow[] }> {
     const [agg, list] = await Promise.all([
