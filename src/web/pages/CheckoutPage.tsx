@@ -59,11 +59,6 @@ export interface CheckoutPageProps {
   cartToken: string | null;
   minimumOrderSubtotalCents: number;
   testMode: boolean;
-  /**
-   * The shopper continues to Stripe's hosted page (server/payments/stripe/hosted.ts). /checkout no longer sets it
-   * (the Payment Element pays on the page; without JavaScript the form post goes to Stripe's page by itself).
-   */
-  stripeHosted?: boolean;
   /** Why this checkout cannot be paid on this site (a subscription with Stripe connected): shown instead of the payment fields. */
   paymentUnavailable?: string;
   /** Stripe is connected: its Payment Element takes the payment on this page (StripePayment.tsx). */
@@ -127,7 +122,7 @@ function Field(props: { id: string; name?: string; label: string; value: string;
   );
 }
 
-export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCents, testMode, stripeHosted = false, stripe = null, paymentUnavailable, crumb, plainKey, errors: initialErrors, message: initialMessage, cardName, instalments }: CheckoutPageProps) {
+export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCents, testMode, stripe = null, paymentUnavailable, crumb, plainKey, errors: initialErrors, message: initialMessage, cardName, instalments }: CheckoutPageProps) {
   const [method, setMethod] = useState<'card' | 'instalments'>('card');
   const [view, setView] = useState(initial);
   const [email, setEmail] = useState(initial.state.email ?? '');
@@ -148,7 +143,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
   /** Stripe's Payment Element (when Stripe is connected) and its message for the shopper. */
   const stripeApi = useRef<StripePaymentApi | null>(null);
   const [stripeError, setStripeError] = useState('');
-  const elementPays = !!stripe && !stripeHosted;
+  const elementPays = !!stripe;
   /** The island is running (false in the server's markup, which is also the page without JavaScript). */
   const [live, setLive] = useState(false);
   useEffect(() => setLive(true), []);
@@ -254,12 +249,6 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
     setMessage('');
     try {
       // The total the shopper sees is the total they confirm: the server refuses to charge any other.
-      if (stripeHosted && payment) {
-        // Stripe's page takes the card; it sends the shopper back to the order (or here, on cancel).
-        const s = await api<{ url: string }>('POST', '/api/payments/stripe/checkout-session', { ...state(), idempotencyKey: key.current, expectedTotalCents: totals.grandTotalCents });
-        window.location.assign(s.url);
-        return;
-      }
       const r = await api<PlaceAnswer>('POST', '/api/checkout/place-order', { ...state(), payment, idempotencyKey: key.current, expectedTotalCents: totals.grandTotalCents });
       if (r.status === 'requires_action' && r.paymentId && elementPays) {
         // Stripe's next action (3-D Secure in Stripe's dialog, or Afterpay's page), then the order.
@@ -509,11 +498,6 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
                 {/* Drawn by the server for a visitor without JavaScript (the form then goes to Stripe's page); gone once the island runs. */}
                 {!live && <p className="checkout-stripe__nojs">You pay on Stripe&apos;s secure page, then come back here to your order.</p>}
               </>
-            ) : stripeHosted ? (
-              <>
-                {testMode && <p className="checkout-test-mode">Test mode: on Stripe&apos;s page, pay with card 4242 4242 4242 4242, any future expiry date and any CVC. No money is taken.</p>}
-                <p>You pay on Stripe&apos;s secure page, then come back here to your order.</p>
-              </>
             ) : (
               <>
             {instalmentsOffered && (
@@ -613,7 +597,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
           </p>
         )}
         <button type="submit" name="action" value="place" className="checkout__place" disabled={busy || below || (!!paymentUnavailable && totals.amountDueCents > 0)} aria-busy={busy || undefined}>
-          {busy ? 'Placing order…' : totalChanged ? `Confirm new total ${f(totals.grandTotalCents)} and place order` : stripeHosted && totals.amountDueCents > 0 ? 'Continue to payment' : 'Place order'}
+          {busy ? 'Placing order…' : totalChanged ? `Confirm new total ${f(totals.grandTotalCents)} and place order` : 'Place order'}
         </button>
       </aside>
 
