@@ -10,7 +10,7 @@
  */
 import { useEffect, useMemo, useState, type MutableRefObject } from 'react';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { loadStripe } from '@stripe/stripe-js/pure';
+import { loadStripe } from '@stripe/stripe-js/pure/index.mjs';
 import type { Stripe, StripeElementsOptions } from '@stripe/stripe-js';
 
 export interface StripeCheckoutConfig {
