@@ -121,6 +121,21 @@ describe.each(DB_KINDS)('Stripe payment methods on %s', (kind) => {
     expect(await rows(t.database.db, sql`select id from orders where idempotency_key = ${k}`)).toHaveLength(0);
   });
 
+  it('a payment still processing when the shopper returns is not called failed, and no order is made before it settles', async () => {
+    const { v, total } = await cartWith([['linen-camp-shirt', 'SHIRT-M-SAND']]);
+    const k = key();
+    const r = await v.send('POST', PLACE, placeBody(k, await afterpayMethod(), total));
+    expect(r.json()).toMatchObject({ status: 'requires_action' });
+    const piId = String(r.json().paymentId);
+    standin.intents.get(piId)!.status = 'processing';
+    const ret = await v.get(`/checkout/payment-return?payment_intent=${piId}`);
+    expect(ret.headers.location).toBe('/checkout?payment=processing');
+    const page = (await v.get('/checkout?payment=processing')).body;
+    expect(page).toContain(checkoutMessages.PAYMENT_PROCESSING);
+    expect(page).not.toContain(checkoutMessages.PAYMENT_NOT_COMPLETED);
+    expect(await rows(t.database.db, sql`select id from orders where idempotency_key = ${k}`)).toHaveLength(0);
+  });
+
   it('does not allow Afterpay for a mixed cart (a digital item) or a total over the limit: the card still works', async () => {
     const { v, total } = await cartWith([
       ['linen-camp-shirt', 'SHIRT-M-SAND'],

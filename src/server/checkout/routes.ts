@@ -122,7 +122,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
       stripe: ref?.kind === 'cart' && stripeOn ? await app.stripe.checkoutConfig() : null,
       ...(ref?.kind === 'subscription' && stripeOn ? { paymentUnavailable: checkoutMessages.SUBSCRIPTIONS_NOT_ONLINE } : {}),
       // Back from a payment page (Afterpay, a bank) without a payment.
-      ...(q.payment === 'failed' ? { message: checkoutMessages.PAYMENT_NOT_COMPLETED } : {}),
+      ...(q.payment === 'failed' ? { message: checkoutMessages.PAYMENT_NOT_COMPLETED } : q.payment === 'processing' ? { message: checkoutMessages.PAYMENT_PROCESSING } : {}),
       // The page is also a plain form post (no JavaScript): nojs/checkout-form.ts.
       crumb: req.crumb,
       plainKey: randomUUID(),

@@ -47,6 +47,7 @@ const parse = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T
 export const checkoutMessages = {
   SUBSCRIPTIONS_NOT_ONLINE: 'Subscriptions cannot be paid online on this site yet. Please contact the shop to subscribe.',
   PAYMENT_NOT_COMPLETED: 'Your payment was not completed and you were not charged. Please try again or choose another payment method.',
+  PAYMENT_PROCESSING: 'Your payment is still being processed. We will email your order confirmation as soon as it completes, so please do not pay again.',
   EMPTY_CART: 'Your cart is empty.',
   NO_CART: 'There is no shopping cart.',
   ALREADY_PURCHASED: 'This cart has already been purchased.',

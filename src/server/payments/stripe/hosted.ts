@@ -176,6 +176,9 @@ export async function stripeHostedRoutes(app: FastifyInstance) {
       return reply.redirect('/checkout?payment=failed', 303);
     }
     const attemptId = pi.metadata?.tessera_attempt ?? null;
+    // Some methods settle later (a bank debit): the webhook makes the order then, so the shopper is not told
+    // the payment failed, nor invited to pay twice.
+    if (pi.status === 'processing' && attemptId) return reply.redirect('/checkout?payment=processing', 303);
     if (pi.status !== 'succeeded' || !attemptId) return reply.redirect('/checkout?payment=failed', 303);
     await app.checkout.service.settlePayment(STRIPE_PROVIDER, pi.id, attemptId);
     const order = await app.checkout.service.orderOfAttempt(attemptId);
