@@ -239,6 +239,26 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     expect((await owner.get(`${API}/pages/nope`)).statusCode).toBe(404);
   });
 
+  it('draws slideshow and slider gallery blocks at the default slider aspect ratio (50: half as high as wide)', async () => {
+    const made = await owner.send('POST', `${API}/pages`, { title: 'Slides' });
+    expect(made.statusCode).toBe(201);
+    const img = { assetUrl: '/demo-media/gallery-1.jpg', altText: 'Valley' };
+    const slideshow = createBlock(BlockType.GALLERY_SLIDESHOW, { ...ids, data: { images: [img, img] } });
+    const slider = createBlock(BlockType.GALLERY_CAROUSEL, { ...ids, data: { images: [img, img] } });
+    const grid = createBlock(BlockType.GALLERY_GRID, { ...ids, data: { images: [img] } });
+    const layout = layoutWith([slideshow, slider, grid]);
+    expect((await owner.send('POST', `${API}/pages/${made.json().page.id}/publish`, { version: 0, layout })).statusCode).toBe(200);
+    const html = (await new Visitor(t.app).get(`/${made.json().page.urlId}`)).body;
+    const styles = (design: string) => [...html.matchAll(new RegExp(`class="gallery gallery--${design}[^"]*" style="([^"]*)"`, 'g'))].map((m) => m[1]);
+    expect(styles('slideshow')).toHaveLength(1);
+    expect(styles('slideshow')[0]).toContain('--gallery-slider-ratio:100 / 50');
+    expect(styles('slider')[0]).toContain('--gallery-slider-ratio:100 / 50');
+    // The theme sizes both carousels from that ratio.
+    const css = (await new Visitor(t.app).get('/theme/site.css')).body;
+    expect(css).toContain('.gallery--slideshow .gallery__slide img{aspect-ratio:var(--gallery-slider-ratio,2)');
+    expect(css).toContain('.gallery--slider .gallery__slide img{aspect-ratio:var(--gallery-slider-ratio,2)');
+  });
+
   it('schedules publishing, publishes when due, and hides a private page', async () => {
     const cur = (await owner.get(`${API}/pages/${pageId}`)).json();
     const l = layoutWith([createBlock(BlockType.QUOTE, { ...ids, data: { text: 'Scheduled words' } })]);
