@@ -32,9 +32,16 @@ export function timeSince(then: number | Date, now: number | Date): string {
 /** '0 Bytes', '1 KB', '1.5 MB' ... up to YB, 1024 per step, at most `decimals` decimals. */
 export function formatFileSize(bytes: number, decimals = 2): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return `0 ${FILE_SIZE_UNITS[0]}`;
-  const i = Math.min(FILE_SIZE_UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(FILE_SIZE_STEP)));
-  const value = bytes / FILE_SIZE_STEP ** i;
-  return `${parseFloat(value.toFixed(Math.max(0, decimals)))} ${FILE_SIZE_UNITS[i]}`;
+  const places = Math.max(0, decimals);
+  let i = Math.min(FILE_SIZE_UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(FILE_SIZE_STEP)));
+  // Log rounding can land one unit off at an exact power of 1024; rounding can reach the next unit.
+  if (i > 0 && bytes < FILE_SIZE_STEP ** i) i -= 1;
+  let value = parseFloat((bytes / FILE_SIZE_STEP ** i).toFixed(places));
+  if (value >= FILE_SIZE_STEP && i < FILE_SIZE_UNITS.length - 1) {
+    i += 1;
+    value = parseFloat((bytes / FILE_SIZE_STEP ** i).toFixed(places));
+  }
+  return `${value} ${FILE_SIZE_UNITS[i]}`;
 }
 
 /** Megabytes with 1,000,000 bytes in a MB. */

@@ -6,12 +6,13 @@
  * card go to docs/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { AUTOSAVE_MS } from '../../src/web/admin/catalog/ProductEditor.js';
+import { formatFileSize } from '../../src/core/time.js';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -62,6 +63,9 @@ describe('product editor per-type details in Chromium', () => {
       await digital.waitFor();
       await digital.getByLabel(/^(Upload|Replace) file$/).setInputFiles(file);
       await expect.poll(() => digital.getByLabel('Current file').textContent()).toContain('field-guide.txt');
+      // Its size in the spec's 1024-step units (30 bytes).
+      expect(await digital.getByLabel('Current file').textContent()).toContain(`field-guide.txt ${formatFileSize(statSync(file).size)}`);
+      expect(formatFileSize(statSync(file).size)).toBe('30 Bytes');
       const df = await getJson(page, `/api/config/catalog/products/${ids['houseplant-field-guide']}/digital-file`);
       expect((df.file as { name: string }).name).toBe('field-guide.txt');
       expect(await axe(page)).toEqual([]);

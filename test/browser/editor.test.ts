@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { addFromPalette, createPage, launchBrowser, liveSite, savedStatus as saved, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { MAX_BLOCKS_PER_LAYOUT } from '../../src/core/constants.js';
+import { formatFileSize } from '../../src/core/time.js';
 import { BlockType } from '../../src/core/enums.js';
 import { createBlock, emptyLayout, addSection, addBlock, type PageLayout } from '../../src/core/layout.js';
 import { editor as editorMessages, pageEditor, platform } from '../../src/core/messages.js';
@@ -363,13 +364,29 @@ describe('page editor in Chromium', () => {
     await context.close();
   });
 
-  it("an upload can be cancelled while it is sent: the field says 'File processing cancelled' and shows no error (platform.md section 8)", async () => {
+  it("an upload can be cancelled while it is sent: the field says 'File processing cancelled' and shows no error (platform.md section 8); the picker shows each uploaded image's size", async () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await signInAsOwner(await context.newPage(), site);
+    // An image uploaded before is offered with its size in the Bytes…YB units (platform.md section 9).
+    const swatch = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#3c8c64' } }).png().toBuffer();
+    const status = await page.evaluate(async (bytes) => {
+      const crumb = document.cookie.split('; ').find((c) => c.startsWith('crumb='))?.slice(6) ?? '';
+      const res = await fetch('/api/editor/uploads?name=swatch.png', { method: 'POST', headers: { 'content-type': 'application/octet-stream', 'x-csrf-token': decodeURIComponent(crumb) }, body: new Uint8Array(bytes) });
+      return res.status;
+    }, [...swatch]);
+    expect(status).toBeLessThan(300);
+    await expect
+      .poll(async () => ((await call(page, 'GET', '/api/editor/uploads')).data.uploads as Array<{ name: string; status: string }>).find((u) => u.name === 'swatch.png')?.status)
+      .toBe('ready');
     await createPage(page, site, 'Cancelled upload');
     await page.getByRole('button', { name: 'Add section' }).click();
     await addFromPalette(page, 1, 'Image');
     const panel = page.getByRole('complementary');
+    const picker = panel.getByLabel('Or choose an uploaded image');
+    await picker.waitFor();
+    expect(swatch.length).toBeLessThan(1024);
+    expect(formatFileSize(swatch.length)).toBe(`${swatch.length} Bytes`);
+    expect(await picker.locator('option').allTextContents()).toContain(`swatch.png (${formatFileSize(swatch.length)})`);
     // The upload is held until the owner cancels it.
     let arrived!: () => void;
     const held = new Promise<void>((r) => (arrived = r));

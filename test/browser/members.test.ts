@@ -12,6 +12,7 @@ import { OWNER, Visitor } from '../helpers/app.js';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/server/db-util.js';
 import { members as membersMessages } from '../../src/core/messages.js';
+import { formatFileSize } from '../../src/core/time.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -59,6 +60,8 @@ describe('member areas in Chromium', () => {
   let b: BrowserSession;
   let owner: Visitor;
   let courseUrl: string;
+  /** The uploaded lesson video's size in bytes. */
+  let videoBytes = 0;
 
   beforeAll(async () => {
     [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory' }), launchBrowser()]);
@@ -69,6 +72,7 @@ describe('member areas in Chromium', () => {
     const video = await recordWebm(recorder);
     await recorder.close();
     expect(video.length).toBeGreaterThan(100);
+    videoBytes = video.length;
     const crumb = await owner.crumb();
     const up = await site.app.inject({
       method: 'POST',
@@ -203,6 +207,10 @@ describe('member areas in Chromium', () => {
     expect(await count('Video list page views')).toBeGreaterThanOrEqual(2);
     expect(await count('Video details page views')).toBeGreaterThanOrEqual(2);
     expect(await count('Third-party video clicks')).toBe(1);
+    // The member files are offered with their sizes in the Bytes…YB units (platform.md section 9).
+    const videos = admin.getByRole('form', { name: 'Add a lesson' }).getByLabel('Uploaded video');
+    expect(await videos.locator('option').allTextContents()).toContain(`centering.webm (${formatFileSize(videoBytes)})`);
+    expect(formatFileSize(videoBytes)).toMatch(/^\d+(\.\d{1,2})? (Bytes|KB|MB)$/);
     // The owner edits the area's join page text.
     await admin.getByRole('button', { name: 'Edit Pottery School' }).click();
     const form = admin.getByRole('form', { name: 'Edit a member area' });

@@ -211,6 +211,18 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     expect(r3.statusCode).toBe(400);
     expect(r3.json().message).toBe(em.blockLimit(60));
 
+    // 21 galleries, or 51 images in one gallery: refused with the photo-gallery limits' messages.
+    const img = { assetUrl: '/demo-media/gallery-1.jpg', altText: 'Valley' };
+    const galleries = layoutWith(Array.from({ length: 20 }, () => createBlock(BlockType.GALLERY, { ...ids, data: { images: [img] } })));
+    galleries.sections[0].blocks.push(createBlock(BlockType.GALLERY, { ...ids, data: { images: [img] } }));
+    const r7 = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: cur.page.version, layout: galleries });
+    expect(r7.statusCode).toBe(400);
+    expect(r7.json().message).toBe(em.galleryLimit(20));
+    const crowded = layoutWith([createBlock(BlockType.GALLERY, { ...ids, data: { images: Array.from({ length: 51 }, () => img) } })]);
+    const r8 = await owner.send('POST', `${API}/pages/${pageId}/publish`, { version: cur.page.version, layout: crowded });
+    expect(r8.statusCode).toBe(400);
+    expect(r8.json().errors['sections.0.blocks.0.data.images']).toBe(em.galleryImageLimit(50));
+
     const r4 = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: cur.page.version, layout: 'nope' });
     expect(r4.statusCode).toBe(400);
     const r5 = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { layout: emptyLayout() });
@@ -225,6 +237,26 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     expect(r6.statusCode).toBe(200);
     expect(Object.values(r6.json().warnings)).toContain(pm.DATASET_MISSING_DATA);
     expect((await owner.get(`${API}/pages/nope`)).statusCode).toBe(404);
+  });
+
+  it('draws slideshow and slider gallery blocks at the default slider aspect ratio (50: half as high as wide)', async () => {
+    const made = await owner.send('POST', `${API}/pages`, { title: 'Slides' });
+    expect(made.statusCode).toBe(201);
+    const img = { assetUrl: '/demo-media/gallery-1.jpg', altText: 'Valley' };
+    const slideshow = createBlock(BlockType.GALLERY_SLIDESHOW, { ...ids, data: { images: [img, img] } });
+    const slider = createBlock(BlockType.GALLERY_CAROUSEL, { ...ids, data: { images: [img, img] } });
+    const grid = createBlock(BlockType.GALLERY_GRID, { ...ids, data: { images: [img] } });
+    const layout = layoutWith([slideshow, slider, grid]);
+    expect((await owner.send('POST', `${API}/pages/${made.json().page.id}/publish`, { version: 0, layout })).statusCode).toBe(200);
+    const html = (await new Visitor(t.app).get(`/${made.json().page.urlId}`)).body;
+    const styles = (design: string) => [...html.matchAll(new RegExp(`class="gallery gallery--${design}[^"]*" style="([^"]*)"`, 'g'))].map((m) => m[1]);
+    expect(styles('slideshow')).toHaveLength(1);
+    expect(styles('slideshow')[0]).toContain('--gallery-slider-ratio:100 / 50');
+    expect(styles('slider')[0]).toContain('--gallery-slider-ratio:100 / 50');
+    // The theme sizes both carousels from that ratio.
+    const css = (await new Visitor(t.app).get('/theme/site.css')).body;
+    expect(css).toContain('.gallery--slideshow .gallery__slide img{aspect-ratio:var(--gallery-slider-ratio,2)');
+    expect(css).toContain('.gallery--slider .gallery__slide img{aspect-ratio:var(--gallery-slider-ratio,2)');
   });
 
   it('schedules publishing, publishes when due, and hides a private page', async () => {

@@ -8,7 +8,7 @@ import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { seedDemo } from '../../src/server/seed.js';
 import { galleryOptions, safeLink } from '../../src/server/pages/context.js';
-import { GALLERY_DEFAULTS } from '../../src/core/constants.js';
+import { DEFAULT_SLIDER_ASPECT_RATIO, GALLERY_DEFAULTS } from '../../src/core/constants.js';
 
 describe.each(DB_KINDS)('site pages on %s', (kind) => {
   let t: TestApp;
@@ -216,6 +216,12 @@ describe('gallery options', () => {
     const c = galleryOptions({ 'autoplay-duration': 99, 'thumbnail-strip-height': -5, 'thumbnail-strip-margin': 61, 'thumbnails-per-row': 0, padding: 51, 'max-width': 20, design: 'carousel', 'aspect-ratio': 'anamorphic-widescreen' });
     expect(c).toMatchObject({ autoplayDuration: 10, thumbnailStripHeight: 0, thumbnailStripMargin: 60, thumbnailsPerRow: 1, padding: 50, maxWidth: 100, design: 'grid', aspectRatio: 'anamorphic-widescreen', aspectRatioValue: 2.4 });
     expect(galleryOptions({ 'autoplay-duration': 0 }).autoplayDuration).toBe(1);
+    // A slider with no ratio set is half as high as wide (platform.md: default slider aspect ratio 50).
+    expect(d.sliderAspectRatio).toBe(DEFAULT_SLIDER_ASPECT_RATIO);
+    expect(DEFAULT_SLIDER_ASPECT_RATIO).toBe(50);
+    expect(galleryOptions({ 'slider-aspect-ratio': 75 }).sliderAspectRatio).toBe(75);
+    expect(galleryOptions({ 'slider-aspect-ratio': 'tall' }).sliderAspectRatio).toBe(50);
+    expect(galleryOptions({ 'slider-aspect-ratio': 5000 }).sliderAspectRatio).toBe(200);
   });
 });
 

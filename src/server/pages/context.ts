@@ -14,7 +14,7 @@ import { timeSince } from '../../core/time.js';
 import { cleanOwnerHtml, ownerPlainText } from '../content/owner-html.js';
 import { commerce as commerceMessages } from '../../core/messages.js';
 import { CollectionType, FolderBehavior, RecordType } from '../../core/enums.js';
-import { GALLERY_ASPECT_RATIOS, GALLERY_DEFAULTS, GALLERY_RANGES } from '../../core/constants.js';
+import { DEFAULT_SLIDER_ASPECT_RATIO, GALLERY_ASPECT_RATIOS, GALLERY_DEFAULTS, GALLERY_RANGES, SLIDER_ASPECT_RATIO_RANGE } from '../../core/constants.js';
 
 export type CollectionRow = typeof schema.collections.$inferSelect;
 export type ItemRow = typeof schema.items.$inferSelect;
@@ -155,6 +155,8 @@ export function galleryOptions(settings: Obj) {
     autoCrop: bool('auto-crop', d.autoCrop),
     aspectRatio,
     aspectRatioValue: GALLERY_ASPECT_RATIOS[aspectRatio],
+    /** Slideshow and slider height as a percentage of their width (platform.md: default 50). */
+    sliderAspectRatio: num('slider-aspect-ratio', DEFAULT_SLIDER_ASPECT_RATIO, SLIDER_ASPECT_RATIO_RANGE),
     squareThumbs: bool('square-thumbs', d.squareThumbs),
     thumbnails: bool('thumbnails', d.thumbnails),
     thumbnailStripHeight: num('thumbnail-strip-height', d.thumbnailStripHeight, GALLERY_RANGES.thumbnailStripHeight),

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../client/api.js';
 import { moneyDecimalString, toMinorUnits } from '../../core/money.js';
+import { formatFileSize } from '../../core/time.js';
 import { ConfirmDialog, PageHeader, Skeleton } from './design.js';
 
 interface Area {
@@ -354,7 +355,7 @@ export function MembersScreen() {
                 <option value="">None (use an embed URL)</option>
                 {s.files.map((f) => (
                   <option key={f.id} value={f.url}>
-                    {f.name}
+                    {f.name} ({formatFileSize(f.size)})
                   </option>
                 ))}
               </select>

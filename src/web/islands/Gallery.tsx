@@ -28,6 +28,8 @@ export interface GalleryOptionsProps {
   autoCrop: boolean;
   aspectRatio: string;
   aspectRatioValue: number;
+  /** Slideshow and slider height as a percentage of their width. */
+  sliderAspectRatio: number;
   squareThumbs: boolean;
   thumbnails: boolean;
   thumbnailStripHeight: number;
@@ -164,6 +166,7 @@ export function Gallery({ id, title, options: o, images }: GalleryProps) {
     '--gallery-gap': `${o.padding}px`,
     '--gallery-per-row': o.thumbnailsPerRow,
     '--gallery-ratio': o.autoCrop ? String(o.aspectRatioValue) : 'auto',
+    '--gallery-slider-ratio': `100 / ${o.sliderAspectRatio}`,
     '--gallery-strip-height': `${o.thumbnailStripHeight}px`,
     '--gallery-strip-margin': `${o.thumbnailStripMargin}px`,
     '--gallery-thumb-max': `${o.maxWidth}px`,

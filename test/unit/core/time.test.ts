@@ -34,6 +34,22 @@ describe('file sizes', () => {
     expect(formatFileSize(1024 ** 9)).toBe('1024 YB');
     expect(formatFileSize(1234567, 1)).toBe('1.2 MB');
   });
+  it('changes unit exactly at each power of 1024, Bytes through YB', () => {
+    const units = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'];
+    expect(formatFileSize(1)).toBe('1 Bytes');
+    expect(formatFileSize(1023)).toBe('1023 Bytes');
+    for (let i = 1; i < units.length; i++) {
+      expect(formatFileSize(1024 ** i)).toBe(`1 ${units[i]}`);
+      expect(formatFileSize(1024 ** i * 2.25)).toBe(`2.25 ${units[i]}`);
+    }
+    // Just under a step: 1023.99 KB, and a value that rounds to 1024 of a unit shows 1 of the next.
+    expect(formatFileSize(1024 ** 2 - 10)).toBe('1023.99 KB');
+    expect(formatFileSize(1024 ** 2 - 1)).toBe('1 MB');
+    expect(formatFileSize(1024 ** 3 - 1, 0)).toBe('1 GB');
+    // Bad input reads as nothing.
+    expect(formatFileSize(-5)).toBe('0 Bytes');
+    expect(formatFileSize(Number.NaN)).toBe('0 Bytes');
+  });
   it('bytes in a MB is 1,000,000', () => {
     expect(bytesToMegabytes(2_500_000)).toBe(2.5);
   });

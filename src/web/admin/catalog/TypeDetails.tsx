@@ -8,6 +8,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { api, readCookie, ApiError, errorWords } from '../../client/api.js';
 import { useToast } from '../design.js';
 import { suggestSku, type DraftVariant } from './model.js';
+import { formatFileSize } from '../../../core/time.js';
 
 export type BillingUnit = 'WEEK' | 'MONTH' | 'YEAR';
 export interface SubscriptionPlan {
@@ -46,7 +47,6 @@ function Row({ label, id, hint, children }: { label: string; id: string; hint?: 
   );
 }
 
-const megabytes = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1000))} KB`);
 
 function DigitalFile({ productId }: { productId: string | null }) {
   const toast = useToast();
@@ -99,7 +99,7 @@ function DigitalFile({ productId }: { productId: string | null }) {
     <div className="cat-digital">
       {file ? (
         <p className="cat-digital__file" aria-label="Current file">
-          <strong>{file.name}</strong> <span className="a-muted">{megabytes(file.size)}</span>
+          <strong>{file.name}</strong> <span className="a-muted">{formatFileSize(file.size)}</span>
         </p>
       ) : (
         <p className="a-muted">No file yet. Buyers get a download link that works for 24 hours after they pay.</p>

@@ -4,6 +4,7 @@ import { BlockType } from '../../../core/enums.js';
 import { blockKind, blockLabel, chartDataset, isRenderedBlock, MAX_DONATION_AMOUNTS, variantName, type Block } from '../../../core/layout.js';
 import { editor as editorMessages, pageEditor } from '../../../core/messages.js';
 import { formatMoney, toMinorUnits } from '../../../core/money.js';
+import { formatFileSize } from '../../../core/time.js';
 import { htmlText, readTextBlock, richTextStore, setRichText, writeTextBlock, kindName } from './blocks.js';
 import { AreaField, CheckField, Fieldset, SelectField, TextField } from './fields.js';
 import { listUploads, uploadFile, type PagesList, type Upload } from './api.js';
@@ -111,7 +112,7 @@ function UploadedImages({ value, onPick }: { value: string; onPick: (u: Upload) 
         const u = images.find((x) => x.url === url);
         if (u) onPick(u);
       }}
-      options={[{ value: '', label: 'Choose an image' }, ...images.map((u) => ({ value: u.url, label: u.name }))]}
+      options={[{ value: '', label: 'Choose an image' }, ...images.map((u) => ({ value: u.url, label: `${u.name} (${formatFileSize(u.bytes)})` }))]}
     />
   );
 }
