@@ -12,7 +12,14 @@
  * Array order of `blocks` is the reading order (what screen readers and the mobile view follow).
  */
 import { BLOCK_VARIANT_BASE_TYPE, BlockType, CONTENT_STATUS_LABELS, ContentStatus, enumKey, isEnumValue } from './enums';
-import { EMPTY_LAYOUT_GRID_COLUMNS, EXCERPT_MAX_CHARS, MAX_BLOCKS_PER_LAYOUT, MAX_ITEMS_USER_ORDERABLE_COLLECTION } from './constants';
+import {
+  EMPTY_LAYOUT_GRID_COLUMNS,
+  EXCERPT_MAX_CHARS,
+  MAX_BLOCKS_PER_LAYOUT,
+  MAX_ITEMS_USER_ORDERABLE_COLLECTION,
+  MAX_PHOTO_GALLERY_SERVICE_GALLERIES,
+  PHOTO_GALLERY_SERVICE_GALLERY_SIZE,
+} from './constants';
 import { isValidEmail } from './forms';
 import { platform as pm, pageEditor as em } from './messages';
 
@@ -213,6 +220,11 @@ export function countBlocks(layout: PageLayout): number {
   return layout.sections.reduce((n, s) => n + s.blocks.length, 0);
 }
 
+/** How many gallery blocks (any gallery design) a layout holds. */
+export function countGalleries(layout: PageLayout): number {
+  return layout.sections.reduce((n, s) => n + s.blocks.filter((b) => b.type === BlockType.GALLERY).length, 0);
+}
+
 /** The first free row under every block of a section at a breakpoint. */
 export function nextRow(section: Section, bp: Breakpoint): number {
   return section.blocks.reduce((m, b) => Math.max(m, b[bp].y + b[bp].h), 0);
@@ -322,6 +334,8 @@ export function duplicateSection(layout: PageLayout, sectionId: string, ids: IdS
   if (layout.sections.length >= MAX_SECTIONS_PER_LAYOUT) return refuse(em.sectionLimit(MAX_SECTIONS_PER_LAYOUT));
   const src = layout.sections[i];
   if (countBlocks(layout) + src.blocks.length > MAX_BLOCKS_PER_LAYOUT) return refuse(em.blockLimit(MAX_BLOCKS_PER_LAYOUT));
+  const srcGalleries = src.blocks.filter((b) => b.type === BlockType.GALLERY).length;
+  if (srcGalleries > 0 && countGalleries(layout) + srcGalleries > MAX_PHOTO_GALLERY_SERVICE_GALLERIES) return refuse(em.galleryLimit(MAX_PHOTO_GALLERY_SERVICE_GALLERIES));
   const newId = ids.newId ?? newLayoutId;
   const copy: Section = { ...structuredCloneJson(src), id: newId('s') };
   copy.blocks = copy.blocks.map((b) => ({ ...b, id: newId('b') }));
@@ -345,6 +359,7 @@ export function styleSection(layout: PageLayout, sectionId: string, style: { the
  */
 export function addBlock(layout: PageLayout, sectionId: string, block: Block, index?: number): OpResult {
   if (countBlocks(layout) >= MAX_BLOCKS_PER_LAYOUT) return refuse(em.blockLimit(MAX_BLOCKS_PER_LAYOUT));
+  if (block.type === BlockType.GALLERY && countGalleries(layout) >= MAX_PHOTO_GALLERY_SERVICE_GALLERIES) return refuse(em.galleryLimit(MAX_PHOTO_GALLERY_SERVICE_GALLERIES));
   const s = layout.sections.findIndex((x) => x.id === sectionId);
   if (s < 0) return refuse(em.SECTION_NOT_FOUND);
   if (findBlock(layout, block.id)) return refuse(pm.tagExists('block'));
@@ -372,6 +387,7 @@ export function duplicateBlock(layout: PageLayout, blockId: string, ids: IdSourc
   if (countBlocks(layout) >= MAX_BLOCKS_PER_LAYOUT) return refuse(em.blockLimit(MAX_BLOCKS_PER_LAYOUT));
   const section = layout.sections[at.s];
   const src = section.blocks[at.b];
+  if (src.type === BlockType.GALLERY && countGalleries(layout) >= MAX_PHOTO_GALLERY_SERVICE_GALLERIES) return refuse(em.galleryLimit(MAX_PHOTO_GALLERY_SERVICE_GALLERIES));
   const copy: Block = {
     ...structuredCloneJson(src),
     id: (ids.newId ?? newLayoutId)('b'),
@@ -680,14 +696,14 @@ const obj =
   };
 
 const list =
-  (item: Check, max: number, min = 0): Check =>
+  (item: Check, max: number, min = 0, tooLong: (max: number) => string = em.listTooLong): Check =>
   (v, path, e) => {
     if (v === undefined || v === null) return [];
     if (!Array.isArray(v)) {
       e.errors[path] = em.mustBeList(path.split('.').pop()!);
       return [];
     }
-    if (v.length > max) e.errors[path] = em.listTooLong(max);
+    if (v.length > max) e.errors[path] = tooLong(max);
     else if (v.length < min) e.errors[path] = em.listTooShort(min);
     return v.slice(0, max).map((x, i) => item(x, `${path}.${i}`, e));
   };
@@ -699,7 +715,7 @@ const DATA_CHECKS: Record<number, Check> = {
   [BlockType.HTML]: obj({ html: str(MAX_TEXT_CHARS) }),
   [BlockType.MARKDOWN]: obj({ markdown: str(MAX_TEXT_CHARS) }),
   [BlockType.IMAGE]: obj({ assetUrl: media(false), altText: str(EXCERPT_MAX_CHARS), originalSize, title: str(200), body: str(5000), link, linkLabel: str(100) }),
-  [BlockType.GALLERY]: obj({ title: str(200), images: list(galleryImage, MAX_LIST_ITEMS), lightbox: bool(), autoplay: bool() }),
+  [BlockType.GALLERY]: obj({ title: str(200), images: list(galleryImage, PHOTO_GALLERY_SERVICE_GALLERY_SIZE, 0, em.galleryImageLimit), lightbox: bool(), autoplay: bool() }),
   [BlockType.BUTTON]: obj({
     label: requiredStr(100),
     link,
@@ -916,6 +932,7 @@ export function validateLayout(input: unknown): LayoutCheck {
     return { id: uniqueId(s.id, `${p}.id`), theme, background, blocks };
   });
   const layout: PageLayout = { format: LAYOUT_FORMAT, sections };
+  if (countGalleries(layout) > MAX_PHOTO_GALLERY_SERVICE_GALLERIES) e.errors.sections = em.galleryLimit(MAX_PHOTO_GALLERY_SERVICE_GALLERIES);
   const keys = Object.keys(e.errors);
   return keys.length === 0
     ? { ok: true, layout, errors: {}, warnings: e.warnings }

@@ -472,6 +472,9 @@ export const pageEditor = {
   /** The limit of platform.md section 9 (at most 60 blocks per layout). */
   blockLimit: (max: number) => `A page can have at most ${max} blocks. Delete a block to add another.`,
   sectionLimit: (max: number) => `A page can have at most ${max} sections.`,
+  /** The photo-gallery-service limits of platform.md section 9 (20 galleries, 50 per gallery), applied to gallery blocks; the spec gives no wording. */
+  galleryLimit: (max: number) => `A page can have at most ${max} galleries. Delete a gallery to add another.`,
+  galleryImageLimit: (max: number) => `A gallery can have at most ${max} images.`,
   SECTION_NOT_FOUND: 'That section is no longer on the page.',
   BLOCK_NOT_FOUND: 'That block is no longer on the page.',
   NOT_A_LAYOUT: 'The page layout is not valid.',

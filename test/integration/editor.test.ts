@@ -211,6 +211,18 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     expect(r3.statusCode).toBe(400);
     expect(r3.json().message).toBe(em.blockLimit(60));
 
+    // 21 galleries, or 51 images in one gallery: refused with the photo-gallery limits' messages.
+    const img = { assetUrl: '/demo-media/gallery-1.jpg', altText: 'Valley' };
+    const galleries = layoutWith(Array.from({ length: 20 }, () => createBlock(BlockType.GALLERY, { ...ids, data: { images: [img] } })));
+    galleries.sections[0].blocks.push(createBlock(BlockType.GALLERY, { ...ids, data: { images: [img] } }));
+    const r7 = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: cur.page.version, layout: galleries });
+    expect(r7.statusCode).toBe(400);
+    expect(r7.json().message).toBe(em.galleryLimit(20));
+    const crowded = layoutWith([createBlock(BlockType.GALLERY, { ...ids, data: { images: Array.from({ length: 51 }, () => img) } })]);
+    const r8 = await owner.send('POST', `${API}/pages/${pageId}/publish`, { version: cur.page.version, layout: crowded });
+    expect(r8.statusCode).toBe(400);
+    expect(r8.json().errors['sections.0.blocks.0.data.images']).toBe(em.galleryImageLimit(50));
+
     const r4 = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: cur.page.version, layout: 'nope' });
     expect(r4.statusCode).toBe(400);
     const r5 = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { layout: emptyLayout() });

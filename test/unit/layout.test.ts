@@ -82,6 +82,36 @@ describe('layout model: operations', () => {
     expect(validateLayout(over)).toMatchObject({ ok: false, message: em.blockLimit(60) });
   });
 
+  it('refuses the 21st gallery and the 51st image of a gallery (photo-gallery-service limits)', () => {
+    const img = { assetUrl: '/demo-media/gallery-1.jpg', altText: 'Valley' };
+    const gallery = (images = 1) => createBlock(BlockType.GALLERY, { ...ids, data: { images: Array.from({ length: images }, () => img) } });
+    let l = withSection();
+    for (let i = 0; i < 20; i++) l = must(addBlock(l, l.sections[0].id, gallery()));
+    expect(addBlock(l, l.sections[0].id, gallery())).toEqual({ ok: false, message: em.galleryLimit(20) });
+    expect(em.galleryLimit(20)).toBe('A page can have at most 20 galleries. Delete a gallery to add another.');
+    // Another kind of block still goes in; duplicating a gallery or its section counts too.
+    expect(addBlock(l, l.sections[0].id, quote('x')).ok).toBe(true);
+    expect(duplicateBlock(l, l.sections[0].blocks[0].id, ids)).toEqual({ ok: false, message: em.galleryLimit(20) });
+    expect(duplicateSection(l, l.sections[0].id, ids)).toEqual({ ok: false, message: em.galleryLimit(20) });
+    expect(validateLayout(l).ok).toBe(true);
+    const over = { ...l, sections: [{ ...l.sections[0], blocks: [...l.sections[0].blocks, gallery()] }] };
+    expect(validateLayout(over)).toMatchObject({ ok: false, message: em.galleryLimit(20), errors: { sections: em.galleryLimit(20) } });
+    // A gallery variant (slideshow) counts as a gallery.
+    const slideshow = { ...gallery(), type: BlockType.GALLERY_SLIDESHOW };
+    expect(validateLayout({ ...l, sections: [{ ...l.sections[0], blocks: [...l.sections[0].blocks, slideshow] }] })).toMatchObject({ ok: false, message: em.galleryLimit(20) });
+    // 50 images fit; the 51st is refused on the gallery's images.
+    const one = (b: ReturnType<typeof gallery>) => {
+      const empty = withSection();
+      return must(addBlock(empty, empty.sections[0].id, b));
+    };
+    const fifty = one(gallery(50));
+    expect(validateLayout(fifty).ok).toBe(true);
+    const big = one(gallery(51));
+    const r = validateLayout(big);
+    expect(r).toMatchObject({ ok: false, message: em.galleryImageLimit(50) });
+    expect(r.errors['sections.0.blocks.0.data.images']).toBe('A gallery can have at most 50 images.');
+  });
+
   it('moves blocks up and down (keyboard), across section edges, and to an index', () => {
     let l = withSection();
     const s = l.sections[0].id;
