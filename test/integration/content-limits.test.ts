@@ -8,7 +8,7 @@ import { newId } from '../../src/db/ids.js';
 import { BlockType, ProductType, RecordType } from '../../src/core/enums.js';
 import { addBlock, addSection, createBlock, emptyLayout, type OpResult, type PageLayout } from '../../src/core/layout.js';
 import { pageEditor } from '../../src/core/messages.js';
-import { MAX_ITEMS_USER_ORDERABLE_COLLECTION, MAX_PRODUCTS_IN_COLLECTION } from '../../src/core/constants.js';
+import { MAX_ITEMS_USER_ORDERABLE_COLLECTION, MAX_PRODUCTS_IN_COLLECTION, PHOTO_GALLERY_SERVICE_GALLERY_SIZE } from '../../src/core/constants.js';
 
 const TAG_MESSAGE = 'Tags can be up to 50 characters.';
 const CATEGORY_MESSAGE = 'Categories can be up to 25 characters.';
@@ -203,15 +203,15 @@ describe.each(DB_KINDS)('content limits of platform.md section 9 on %s', (kind) 
     expect(await count(store!.id)).toBe(MAX_PRODUCTS_IN_COLLECTION);
   });
 
-  it('a gallery (a user-orderable collection of images) holds at most 250: the editor refuses a draft with 251', async () => {
+  it('a gallery block holds at most 50 images (the photo-gallery-service size): the editor refuses a draft with 51', async () => {
     const page = await admin.send('POST', '/api/config/pages', { title: 'Big gallery' });
     expect(page.statusCode, page.body).toBe(201);
     const url = `/api/editor/pages/${page.json().id}/draft`;
-    const tooMany = await admin.send('PUT', url, { version: 0, layout: galleryLayout(MAX_ITEMS_USER_ORDERABLE_COLLECTION + 1) });
+    const tooMany = await admin.send('PUT', url, { version: 0, layout: galleryLayout(PHOTO_GALLERY_SERVICE_GALLERY_SIZE + 1) });
     expect(tooMany.statusCode).toBe(400);
-    expect(JSON.stringify(tooMany.json())).toContain(pageEditor.listTooLong(MAX_ITEMS_USER_ORDERABLE_COLLECTION));
+    expect(JSON.stringify(tooMany.json())).toContain(pageEditor.galleryImageLimit(PHOTO_GALLERY_SERVICE_GALLERY_SIZE));
     expect((await admin.get(`/api/editor/pages/${page.json().id}`)).json()).toMatchObject({ page: { version: 0 } });
-    const ok = await admin.send('PUT', url, { version: 0, layout: galleryLayout(MAX_ITEMS_USER_ORDERABLE_COLLECTION) });
+    const ok = await admin.send('PUT', url, { version: 0, layout: galleryLayout(PHOTO_GALLERY_SERVICE_GALLERY_SIZE) });
     expect(ok.statusCode, ok.body).toBe(200);
   });
 });
