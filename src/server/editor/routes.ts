@@ -8,6 +8,7 @@ import { parseInput } from '../platform/validate.js';
 import { HttpError } from '../errors.js';
 import { DRAFT_STATUSES, navFolders, type EditorService } from './service.js';
 import { extname } from 'node:path';
+import { checkBlockReferences, VimeoOembed } from './block-checks.js';
 import { MAX_FILE_BYTES, SUPPORTED_TYPES, maxBytesFor, tooLarge, uploadJson, type UploadService } from './uploads.js';
 
 export const EDITOR_API = '/api/editor';
@@ -40,6 +41,9 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
   const edit = { preHandler: app.requireOwner(EDIT_ROLES) };
   const publish = { preHandler: app.requireOwner(PUBLISH_ROLES) };
   const site = (req: { owner?: { websiteId: string } | null }) => req.owner!.websiteId;
+  // Newsletter lists and Vimeo addresses are checked before a layout is stored (block-checks.ts).
+  const vimeo = new VimeoOembed(app.config.VIMEO_OEMBED_URL);
+  const references = (req: { owner?: { websiteId: string } | null }, layout: unknown) => (layout === undefined ? Promise.resolve() : checkBlockReferences(db, site(req), layout, vimeo));
 
   app.get(`${EDITOR_API}/pages`, edit, async (req, reply) => {
     const websiteId = site(req);
@@ -82,18 +86,21 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
   app.put(`${EDITOR_API}/pages/:id/draft`, edit, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(draftIn, req.body);
+    await references(req, body.layout);
     return service.saveDraft(site(req), id, body, req.owner!);
   });
 
   app.post(`${EDITOR_API}/pages/:id/publish`, publish, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(publishIn, req.body);
+    await references(req, body.layout);
     return service.publish(site(req), id, body, req.owner!);
   });
 
   app.post(`${EDITOR_API}/pages/:id/schedule`, publish, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(scheduleIn, req.body);
+    await references(req, body.layout);
     return service.schedule(site(req), id, { version: body.version, publishAt: new Date(body.publishAt), layout: body.layout }, req.owner!);
   });
 
