@@ -74,6 +74,8 @@ const schema = z.object({
   STRIPE_API_URL: z.url().optional(),
   /** Stripe.js for the Payment Element; default https://js.stripe.com/endive/stripe.js (the pinned API version's release). */
   STRIPE_JS_URL: z.url().default('https://js.stripe.com/endive/stripe.js'),
+  /** How long an upload call waits for an image's processing before answering 202 'processing' (the editor then polls). */
+  UPLOAD_PROCESSING_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   /**
    * Vimeo's oEmbed endpoint: a video block's Vimeo address is checked there when the page is saved, and an
    * answer naming a Basic account (or refusing the embed, 403) is refused with 'Vimeo Basic accounts are

@@ -6,8 +6,9 @@ import { editor as editorMessages, pageEditor } from '../../../core/messages.js'
 import { formatMoney, toMinorUnits } from '../../../core/money.js';
 import { formatFileSize } from '../../../core/time.js';
 import { htmlText, readTextBlock, richTextStore, setRichText, writeTextBlock, kindName } from './blocks.js';
+import { CodeEditingUnavailable, useAndroid } from '../code-editing.js';
 import { AreaField, CheckField, Fieldset, SelectField, TextField } from './fields.js';
-import { listUploads, uploadFile, type PagesList, type Upload } from './api.js';
+import { ApiError, listUploads, uploadFile, type PagesList, type Upload } from './api.js';
 
 export interface BlockFormProps {
   block: Block;
@@ -58,7 +59,8 @@ function UploadField({ label, accept, onUploaded, multiple }: { label: string; a
               done = `Uploaded ${u.name}`;
             } catch (err) {
               if (controller.signal.aborted) break;
-              const m = (err as { status?: number; message?: string }).status ? (err as Error).message : editorMessages.ERROR_UPLOADING;
+              // The call's own words (the server's, or the upload's and its job's failures); anything else is 'Error uploading'.
+              const m = err instanceof ApiError && err.message ? err.message : editorMessages.ERROR_UPLOADING;
               error = `${editorMessages.UPLOAD_TITLE}: ${m}`;
             }
           }
@@ -122,6 +124,7 @@ function UploadedImages({ value, onPick }: { value: string; onPick: (u: Upload) 
 
 export function BlockForm({ block, errors, warnings, lists, listsFailed = false, onReloadLists, onChange }: BlockFormProps) {
   const d = block.data;
+  const android = useAndroid();
   /** A picker whose list did not load: the message and Try again in place of the choices. */
   const listFailed = (message: string) => (
     <p role="alert" className="ed-error">
@@ -223,7 +226,7 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
     case BlockType.CODE:
       body = (
         <>
-          {area('code', 'Code', 8)}
+          {android ? <CodeEditingUnavailable /> : area('code', 'Code', 8)}
           {text('language', 'Language')}
           {check('raw', 'Use as raw HTML on the site (otherwise shown as code)')}
         </>
