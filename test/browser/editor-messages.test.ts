@@ -98,6 +98,14 @@ describe('editor messages in Chromium (platform.md sections 5 and 8)', () => {
     expect(await textBlock.getAttribute('aria-current')).toBe('true');
     expect(await address.inputValue()).toBe('/shop');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(await address.getAttribute('id'));
+    // Adding a block would select it: refused the same way.
+    await page.keyboard.press('Escape');
+    await page.getByRole('alert').filter({ hasText: pm.oneTagAtATime('link') }).waitFor({ state: 'detached' });
+    await canvas().getByRole('toolbar', { name: 'Text formatting' }).getByRole('button', { name: 'Link', exact: true }).click();
+    await address.waitFor();
+    await page.getByRole('button', { name: 'Add block to section 1' }).click();
+    await page.getByRole('alert').filter({ hasText: pm.oneTagAtATime('link') }).waitFor();
+    expect(await page.getByRole('dialog', { name: 'Add a block' }).count()).toBe(0);
     // Cancelled: the message goes, and another block can be selected.
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('alert').filter({ hasText: pm.oneTagAtATime('link') }).count()).toBe(0);

@@ -323,16 +323,20 @@ export function PageEditor({ id }: { id: string }) {
     return `position ${at.bi + 1} of ${l.sections[at.si]!.blocks.length} in section ${at.si + 1}`;
   };
 
+  /** One inline editor at a time: while one is open (a link being edited), nothing else opens; says so and goes back to it. */
+  const refusedForOpenEditor = (): boolean => {
+    const open = inlineEditor.current();
+    if (!open) return false;
+    oneTagNotice.current = platformMessages.oneTagAtATime(open.tagType);
+    setNotice(oneTagNotice.current);
+    open.focus();
+    return true;
+  };
+
   const actions: CanvasActions = {
     select: (blockId) => {
-      // One inline editor at a time: an open link editor keeps its block until it is applied or cancelled.
-      const open = inlineEditor.current();
-      if (open && blockId !== selectedId) {
-        oneTagNotice.current = platformMessages.oneTagAtATime(open.tagType);
-        setNotice(oneTagNotice.current);
-        open.focus();
-        return;
-      }
+      // An open link editor keeps its block selected until it is applied or cancelled.
+      if (blockId !== selectedId && refusedForOpenEditor()) return;
       setSelectedId(blockId);
     },
     editText: (blockId, html, key) => {
@@ -394,7 +398,11 @@ export function PageEditor({ id }: { id: string }) {
         setAnnouncement(`${blockName(at.block, lists.products)} deleted. Undo brings it back.`);
       }
     },
-    openPalette: (sectionId) => setPalette(sectionId),
+    openPalette: (sectionId) => {
+      // A new block would take the selection (and close the open link editor).
+      if (refusedForOpenEditor()) return;
+      setPalette(sectionId);
+    },
     addSection: (index) => {
       if (commit(addSection(layout, index))) setAnnouncement(`Section ${index + 1} added.`);
     },
