@@ -679,6 +679,13 @@ const idRef: Check = (v, path, e) => {
   return s;
 };
 
+/** The mailing list a newsletter block signs visitors up to (its newsletter form): required (platform.md section 5). */
+const listRef: Check = (v, path, e) => {
+  const s = idRef(v, path, e) as string;
+  if (s === '' && !e.errors[path]) e.errors[path] = pm.LIST_MUST_BE_SELECTED;
+  return s;
+};
+
 const originalSize: Check = (v, path, e) => {
   const s = str(20)(v, path, e) as string;
   if (s !== '' && !/^\d{1,5}x\d{1,5}$/.test(s) && !e.errors[path]) e.errors[path] = pm.notExpectedOption(s);
@@ -733,7 +740,7 @@ const DATA_CHECKS: Record<number, Check> = {
   [BlockType.AUDIO]: obj({ url: media(false), title: str(200, 'Audio'), artist: str(200) }),
   [BlockType.MAP]: obj({ title: str(200), address: str(500), lat: num(-90, 90), lng: num(-180, 180), zoom: int(1, 20, 14) }),
   [BlockType.FORM]: obj({ formId: idRef }),
-  [BlockType.NEWSLETTER]: obj({ title: str(200), description: str(2000), buttonLabel: str(100, 'Subscribe'), formId: idRef }),
+  [BlockType.NEWSLETTER]: obj({ title: str(200), description: str(2000), buttonLabel: str(100, 'Subscribe'), formId: listRef }),
   [BlockType.PRODUCT]: obj({ productId: idRef }),
   [BlockType.SUMMARY_V2]: obj({ collectionId: idRef, title: str(200), limit: int(1, 30, 6), showExcerpt: bool(true) }),
   [BlockType.ACCORDION]: obj({ items: list(obj({ title: requiredStr(200), body: str(MAX_TEXT_CHARS) }), MAX_LIST_ITEMS) }),

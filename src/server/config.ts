@@ -74,6 +74,14 @@ const schema = z.object({
   STRIPE_API_URL: z.url().optional(),
   /** Stripe.js for the Payment Element; default https://js.stripe.com/endive/stripe.js (the pinned API version's release). */
   STRIPE_JS_URL: z.url().default('https://js.stripe.com/endive/stripe.js'),
+  /** How long an upload call waits for an image's processing before answering 202 'processing' (the editor then polls). */
+  UPLOAD_PROCESSING_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+  /**
+   * Vimeo's oEmbed endpoint: a video block's Vimeo address is checked there when the page is saved, and an
+   * answer naming a Basic account (or refusing the embed, 403) is refused with 'Vimeo Basic accounts are
+   * unsupported'. Tests point it at a local stand-in. Unreachable: the address is taken unchecked.
+   */
+  VIMEO_OEMBED_URL: z.url().regex(/^https?:\/\//, 'must start with http:// or https://').default('https://vimeo.com/api/oembed.json'),
   /** Internal and staging hosts, comma-separated globs (`*` any text, `#` digits); experiment overrides work only there. Unset: the defaults of core/experiments.ts. */
   INTERNAL_HOST_PATTERNS: z.string().max(2000).optional(),
   /** The analytics client's source environment: dev, qa (staging) or prod; an invalid one is warned about and means prod. */

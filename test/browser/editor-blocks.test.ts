@@ -6,7 +6,7 @@ import { launchBrowser, liveSite, type BrowserSession, type LiveSite } from '../
 import { Visitor, OWNER } from '../helpers/app.js';
 import { BlockType } from '../../src/core/enums.js';
 import { addBlock, addSection, createBlock, emptyLayout, BLOCK_KINDS, type PageLayout, type OpResult } from '../../src/core/layout.js';
-import { CONTACT_FORM_ID } from '../../src/server/forms/seed.js';
+import { CONTACT_FORM_ID, NEWSLETTER_FORM_ID } from '../../src/server/forms/seed.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -44,7 +44,7 @@ function everyBlock(refs: { journalId: string; productId: string; origin: string
     createBlock(BlockType.AUDIO, { ...ids, data: { url: '/demo-media/chime.wav', title: 'Shop bell', artist: 'Fernhill' } }),
     createBlock(BlockType.MAP, { ...ids, data: { title: 'Fernhill Shop', address: '12 River Street, Portland', zoom: 15 } }),
     createBlock(BlockType.FORM, { ...ids, data: { formId: CONTACT_FORM_ID } }),
-    createBlock(BlockType.NEWSLETTER, { ...ids, data: { title: 'Letters from the workshop', description: 'One email a month.' } }),
+    createBlock(BlockType.NEWSLETTER, { ...ids, data: { title: 'Letters from the workshop', description: 'One email a month.', formId: NEWSLETTER_FORM_ID } }),
     createBlock(BlockType.PRODUCT, { ...ids, w: 4, data: { productId: refs.productId } }),
     ...[BlockType.SUMMARY_WALL, BlockType.SUMMARY_CAROUSEL, BlockType.SUMMARY_LIST, BlockType.SUMMARY_GRID].map((v, i) =>
       createBlock(v, { ...ids, data: { collectionId: refs.journalId, title: `Journal summary ${i + 1}`, limit: 2 } }),

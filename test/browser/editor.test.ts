@@ -7,6 +7,7 @@ import { formatFileSize } from '../../src/core/time.js';
 import { BlockType } from '../../src/core/enums.js';
 import { createBlock, emptyLayout, addSection, addBlock, type PageLayout } from '../../src/core/layout.js';
 import { editor as editorMessages, pageEditor, platform } from '../../src/core/messages.js';
+import { NEWSLETTER_FORM_ID } from '../../src/server/forms/seed.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -412,9 +413,18 @@ describe('page editor in Chromium', () => {
     await page.getByRole('button', { name: 'Add section' }).click();
     await addFromPalette(page, 1, 'Newsletter');
     const panel = page.getByRole('complementary');
-    await panel.getByLabel('Sign-up form').waitFor();
-    // The demo site has its newsletter list: no message.
+    // The demo site has its newsletter list: the new block signs up to it, no message.
+    const list = panel.getByLabel('Mailing list');
+    await expect.poll(() => list.inputValue()).toBe(NEWSLETTER_FORM_ID);
     expect(await panel.getByText(editorMessages.NO_MAILING_LISTS).count()).toBe(0);
+    await saved(page);
+    // No list chosen: 'A List must be selected' on the field, and the page is not saved (platform.md section 5).
+    await list.selectOption('');
+    await panel.getByText(platform.LIST_MUST_BE_SELECTED).waitFor();
+    expect(await list.getAttribute('aria-invalid')).toBe('true');
+    await page.locator('.ed-save[role="status"]').filter({ hasText: new RegExp(`^Not saved\\. .*${platform.LIST_MUST_BE_SELECTED}$`) }).waitFor();
+    await list.selectOption(NEWSLETTER_FORM_ID);
+    await saved(page);
     // The same editor where the site's forms hold no mailing list.
     await page.route('**/api/editor/pages', async (route) => {
       if (route.request().method() !== 'GET') return route.continue();
@@ -426,6 +436,7 @@ describe('page editor in Chromium', () => {
     await page.getByRole('button', { name: 'Add section' }).click();
     await addFromPalette(page, 1, 'Newsletter');
     await panel.getByRole('alert').filter({ hasText: editorMessages.NO_MAILING_LISTS }).waitFor();
+    await panel.getByText(platform.LIST_MUST_BE_SELECTED).waitFor();
     await context.close();
   });
 });

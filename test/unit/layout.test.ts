@@ -189,7 +189,8 @@ describe('layout model: operations', () => {
 describe('layout model: validation and the canonical round trip', () => {
   it('round-trips every block kind byte for byte', () => {
     let l = withSection();
-    for (const k of BLOCK_KINDS) for (const v of k.variants.length ? k.variants : [null]) l = must(addBlock(l, l.sections[0].id, createBlock(v ?? k.type, ids)));
+    // A newsletter block names its mailing list (its newsletter form): without one the layout is refused (below).
+    for (const k of BLOCK_KINDS) for (const v of k.variants.length ? k.variants : [null]) l = must(addBlock(l, l.sections[0].id, createBlock(v ?? k.type, k.type === BlockType.NEWSLETTER ? { ...ids, data: { formId: 'newsletter-form' } } : ids)));
     l = must(addBlock(l, l.sections[0].id, createBlock(BlockType.WEBSITE_COMPONENT, { ...ids, data: { b: 1, a: [true, null, 'x'] } })));
     const text = serializeLayout(l);
     const again = serializeLayout(validateLayout(parseLayout(text)).layout!);
@@ -198,6 +199,16 @@ describe('layout model: validation and the canonical round trip', () => {
     const shuffled = JSON.parse(text, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v));
     expect(serializeLayout(shuffled)).toBe(text);
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: 'x' } })).toBe('{"a":{"c":"x","d":[2,1]},"b":1}');
+  });
+
+  it("refuses a newsletter block without a mailing list: 'A List must be selected' on its formId (platform.md section 5)", () => {
+    const base = withSection();
+    const l = must(addBlock(base, base.sections[0].id, createBlock(BlockType.NEWSLETTER, ids)));
+    const r = validateLayout(l);
+    expect(r.ok).toBe(false);
+    expect(r.errors).toEqual({ 'sections.0.blocks.0.data.formId': 'A List must be selected' });
+    const chosen = l.sections[0].blocks[0];
+    expect(validateLayout({ ...l, sections: [{ ...l.sections[0], blocks: [{ ...chosen, data: { ...chosen.data, formId: 'newsletter-form' } }] }] }).ok).toBe(true);
   });
 
   it('drops unknown keys, fills defaults, and reports bad input by path with the specs’ messages', () => {

@@ -87,7 +87,7 @@ function youTubeId(url: string): string | null {
   return m ? m[1] : null;
 }
 
-function vimeoId(url: string): string | null {
+export function vimeoId(url: string): string | null {
   const m = /^https?:\/\/(?:www\.)?(?:player\.)?vimeo\.com\/(?:video\/)?(\d{4,12})/.exec(url);
   return m ? m[1] : null;
 }

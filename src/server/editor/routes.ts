@@ -6,8 +6,10 @@ import { Role } from '../../core/enums.js';
 import { schema } from '../../db/index.js';
 import { parseInput } from '../platform/validate.js';
 import { HttpError } from '../errors.js';
+import { pageEditor as em } from '../../core/messages.js';
 import { DRAFT_STATUSES, navFolders, type EditorService } from './service.js';
 import { extname } from 'node:path';
+import { checkBlockReferences, VimeoOembed } from './block-checks.js';
 import { MAX_FILE_BYTES, SUPPORTED_TYPES, maxBytesFor, tooLarge, uploadJson, type UploadService } from './uploads.js';
 
 export const EDITOR_API = '/api/editor';
@@ -40,6 +42,9 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
   const edit = { preHandler: app.requireOwner(EDIT_ROLES) };
   const publish = { preHandler: app.requireOwner(PUBLISH_ROLES) };
   const site = (req: { owner?: { websiteId: string } | null }) => req.owner!.websiteId;
+  // Newsletter lists and Vimeo addresses are checked before a layout is stored (block-checks.ts).
+  const vimeo = new VimeoOembed(app.config.VIMEO_OEMBED_URL);
+  const references = (req: { owner?: { websiteId: string } | null }, layout: unknown) => (layout === undefined ? Promise.resolve() : checkBlockReferences(db, site(req), layout, vimeo));
 
   app.get(`${EDITOR_API}/pages`, edit, async (req, reply) => {
     const websiteId = site(req);
@@ -82,18 +87,21 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
   app.put(`${EDITOR_API}/pages/:id/draft`, edit, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(draftIn, req.body);
+    await references(req, body.layout);
     return service.saveDraft(site(req), id, body, req.owner!);
   });
 
   app.post(`${EDITOR_API}/pages/:id/publish`, publish, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(publishIn, req.body);
+    await references(req, body.layout);
     return service.publish(site(req), id, body, req.owner!);
   });
 
   app.post(`${EDITOR_API}/pages/:id/schedule`, publish, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(scheduleIn, req.body);
+    await references(req, body.layout);
     return service.schedule(site(req), id, { version: body.version, publishAt: new Date(body.publishAt), layout: body.layout }, req.owner!);
   });
 
@@ -120,6 +128,15 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
     return { uploads: await uploads.list(site(req)) };
   });
 
+  // The processing job of one upload: the editor polls it after a 202 until the upload is ready or failed.
+  app.get(`${EDITOR_API}/uploads/:id`, edit, async (req, reply) => {
+    const { id } = parseInput(idParam, req.params);
+    const row = await uploads.get(site(req), id);
+    if (!row) throw new HttpError(404, em.UPLOAD_NOT_FOUND);
+    reply.header('cache-control', 'no-store');
+    return { upload: uploadJson(row) };
+  });
+
   app.put(`${EDITOR_API}/uploads/:id`, edit, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(renameIn, req.body);
@@ -144,9 +161,10 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
     scope.post(`${EDITOR_API}/uploads`, { ...edit, onRequest: declaredSize, bodyLimit: MAX_FILE_BYTES + 1 }, async (req, reply) => {
       const q = req.query as Record<string, unknown>;
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const row = await uploads.create(site(req), q.name, body);
+      const row = await uploads.create(site(req), q.name, body, { waitMs: app.config.UPLOAD_PROCESSING_WAIT_MS });
       if (row.status === 'failed') throw new HttpError(422, row.error ?? 'File processing failed', undefined, { upload: uploadJson(row) });
-      return reply.status(201).send({ upload: uploadJson(row) });
+      // Still processing after the wait: 202, and the editor polls GET /api/editor/uploads/{id}.
+      return reply.status(row.status === 'processing' ? 202 : 201).send({ upload: uploadJson(row) });
     });
   });
 }

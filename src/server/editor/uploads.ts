@@ -6,6 +6,10 @@
  * The row is written as 'processing'; images are then decoded with sharp (their size read and a
  * first size variant made through the shared ImageVariants code) and the row becomes 'ready', or
  * 'failed' with 'File processing failed' when the image cannot be read. Files are ready at once.
+ * The upload call waits for that processing up to a budget (UPLOAD_PROCESSING_WAIT_MS); past it, the
+ * answer is 202 with the 'processing' row and the editor polls `GET /api/editor/uploads/{id}` (the
+ * processing job's status). A row still 'processing' long after its last change (its instance stopped
+ * mid-way) is settled as 'failed' with 'File processing failed to complete' when it is next read.
  * `GET /uploads/{stored name}` serves them; images take the `?format=NNNw` size variants.
  *
  * With an S3 media store (S3_BUCKET), the original is written to the bucket as `uploads/<stored name>`
@@ -35,6 +39,8 @@ export const MAX_IMAGE_BYTES = 10 * 1_000_000;
 export const MAX_FILE_BYTES = 20 * 1_000_000;
 export const MAX_NAME_LENGTH = 200;
 export const UPLOADS_PREFIX = '/uploads/';
+/** Processing that has not finished this long after the row's last change never will: its instance stopped. */
+export const STALE_PROCESSING_MS = 2 * 60_000;
 
 interface FileType {
   kind: 'image' | 'file';
@@ -140,14 +146,32 @@ export class UploadService {
 
   async list(websiteId: string) {
     const rows = await this.db.select().from(uploads).where(eq(uploads.websiteId, websiteId)).orderBy(desc(uploads.createdAt)).limit(500);
-    return rows.map(uploadJson);
+    return (await Promise.all(rows.map((r) => this.settled(r)))).map(uploadJson);
+  }
+
+  /** One upload (the processing job's status), or null. */
+  async get(websiteId: string, id: string): Promise<UploadRow | null> {
+    const [row] = await this.db.select().from(uploads).where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId)));
+    return row ? this.settled(row) : null;
+  }
+
+  /** A row left 'processing' past STALE_PROCESSING_MS becomes 'failed': 'File processing failed to complete'. */
+  private async settled(row: UploadRow): Promise<UploadRow> {
+    if (row.status !== 'processing' || Date.now() - row.updatedAt.getTime() < STALE_PROCESSING_MS) return row;
+    const [updated] = await this.db
+      .update(uploads)
+      .set({ status: 'failed', error: edm.FILE_PROCESSING_INCOMPLETE, updatedAt: new Date() })
+      .where(and(eq(uploads.id, row.id), eq(uploads.status, 'processing')))
+      .returning();
+    return updated ?? row;
   }
 
   /**
    * Stores one upload. Throws 400/413/415 before anything is written; answers the row, whose status
-   * is 'ready', or 'failed' (with the processing message) when an image cannot be decoded.
+   * is 'ready', or 'failed' (with the processing message) when an image cannot be decoded. With
+   * `waitMs`, an image still being processed after that long is answered as 'processing' (the work goes on).
    */
-  async create(websiteId: string, rawName: unknown, body: Buffer): Promise<UploadRow> {
+  async create(websiteId: string, rawName: unknown, body: Buffer, opts: { waitMs?: number } = {}): Promise<UploadRow> {
     const name = cleanName(rawName);
     const type = typeOfName(name);
     if (body.length > maxBytesFor(type.kind)) throw tooLarge(type.kind);
@@ -176,7 +200,27 @@ export class UploadService {
       throw err;
     }
     if (type.kind !== 'image') return row!;
+    const processing = this.process(id, storedName, body);
+    if (opts.waitMs === undefined) return processing;
+    const waiting = row!;
+    if (opts.waitMs <= 0) {
+      processing.catch(() => undefined);
+      return waiting;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<UploadRow>((done) => {
+      timer = setTimeout(() => done(waiting), opts.waitMs);
+    });
+    processing.catch(() => undefined);
+    try {
+      return await Promise.race([processing, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
+  /** Reads an image's size and makes its first variant; the row becomes 'ready', or 'failed' with 'File processing failed'. */
+  private async process(id: string, storedName: string, body: Buffer): Promise<UploadRow> {
     let update: Partial<UploadRow>;
     try {
       const meta = await sharp(body, { limitInputPixels: 100_000_000 }).metadata();
@@ -190,7 +234,7 @@ export class UploadService {
     } catch {
       update = { status: 'failed', error: edm.FILE_PROCESSING_FAILED };
     }
-    [row] = await this.db.update(uploads).set({ ...update, updatedAt: new Date() }).where(eq(uploads.id, id)).returning();
+    const [row] = await this.db.update(uploads).set({ ...update, updatedAt: new Date() }).where(eq(uploads.id, id)).returning();
     return row!;
   }
 

@@ -228,6 +228,12 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
     return { siteTitle: site.title, email: o.email, displayName: o.displayName, role: o.role, websiteId: o.websiteId };
   });
 
+  // The time zones a save accepts are the server's (its ICU data, checked by isTimeZone), not the browser's: the form lists these.
+  app.get('/api/admin/time-zones', { preHandler: app.requireOwner(SETTINGS_ROLES) }, async (_req, reply) => {
+    reply.header('cache-control', 'private, max-age=3600');
+    return { timeZones: typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'] };
+  });
+
   app.get('/api/admin/site-settings', { preHandler: app.requireOwner(SETTINGS_ROLES) }, async (req, reply) => {
     noStore(reply);
     const [site] = await db.select().from(schema.websites).where(eq(schema.websites.id, req.owner!.websiteId)).limit(1);

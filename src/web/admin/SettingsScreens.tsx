@@ -6,16 +6,18 @@ import { platform as platformMessages } from '../../core/messages.js';
 import { ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from './design.js';
 import { savePreferences, usePreferences } from '../client/commerce-preferences.js';
 import { INSTALMENT_COUNTRIES } from '../../core/instalments.js';
+import { CodeEditingUnavailable, useAndroid } from './code-editing.js';
 
 
 
 export function HeaderFooterScreen() {
   const [d, setD, error] = useLoad<{ header: string; footer: string }>('/api/site-header-footer');
+  const android = useAndroid();
   if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={4} label="Loading header and footer code" />;
   return (
     <>
       <PageHeader title="Header and footer code" description="Code added to every public page: analytics tags, verification meta tags, chat widgets. It runs for every visitor, so paste only code you trust." />
-      <SaveForm label="Header and footer code" onSubmit={async () => void setD(await api('PUT', '/api/site-header-footer', d))}>
+      {android ? <CodeEditingUnavailable /> : <SaveForm label="Header and footer code" onSubmit={async () => void setD(await api('PUT', '/api/site-header-footer', d))}>
         <label>
           Header code
           <textarea rows={6} value={d.header} onChange={(e) => setD({ ...d, header: e.target.value })} spellCheck={false} />
@@ -24,7 +26,7 @@ export function HeaderFooterScreen() {
           Footer code
           <textarea rows={6} value={d.footer} onChange={(e) => setD({ ...d, footer: e.target.value })} spellCheck={false} />
         </label>
-      </SaveForm>
+      </SaveForm>}
     </>
   );
 }

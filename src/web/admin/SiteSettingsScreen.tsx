@@ -14,13 +14,9 @@ import { siteSettingsSchema, WEEKDAYS, type SiteSettings } from '../../core/site
 import { SUPPORTED_CURRENCIES } from '../../core/money.js';
 import { ConfirmDialog, PageHeader, Skeleton, useToast } from './design.js';
 import { Field } from './fields.js';
+import { useTimeZones } from './time-zones.js';
 
 const DAY_NAMES: Record<string, string> = { monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday', sunday: 'Sunday' };
-
-function timeZones(current: string): string[] {
-  const list = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return list.includes(current) ? list : [current, ...list];
-}
 
 /** An uploaded image (logo, favicon): its preview, an Upload button (file picker) and Remove. */
 function ImageField({ form, name, label }: { form: UseFormReturn<SiteSettings>; name: 'logoImageUrl' | 'faviconUrl'; label: string }) {
@@ -105,6 +101,7 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
   });
 
   const tzErr = form.formState.errors.timeZone?.message;
+  const timeZones = useTimeZones(initial.timeZone);
   const curErr = form.formState.errors.currency?.message;
   return (
     <form
@@ -131,7 +128,7 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
           <div>
             <label htmlFor={tzId}>Time zone</label>
             <select id={tzId} aria-invalid={tzErr ? true : undefined} {...form.register('timeZone')}>
-              {timeZones(initial.timeZone).map((z) => (
+              {timeZones.zones.map((z) => (
                 <option key={z} value={z}>
                   {z.replace(/_/g, ' ')}
                 </option>
@@ -139,6 +136,7 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
             </select>
             <p className="a-muted">Event times, order dates and scheduled posts use it.</p>
             {tzErr ? <p className="a-field__error">{tzErr}</p> : null}
+            {timeZones.failure}
           </div>
           <Field form={form} name="locale" label="Language and region" hint="A language tag such as en-US, en-GB or fr-CA." />
           <div>

@@ -15,16 +15,6 @@ import * as messages from '../../../src/core/messages.js';
  */
 const NOT_YET_WIRED = new Set([
   'commerce.ORDER_NOW',
-  'platform.LIST_MUST_BE_SELECTED',
-  'platform.oneTagAtATime',
-  'platform.VIMEO_BASIC_UNSUPPORTED',
-  'editor.UNABLE_TO_LOAD_FONTS',
-  'editor.UNABLE_TO_LOAD_COLLECTIONS',
-  'editor.NO_JOB_RESPONSE',
-  'editor.FILE_PROCESSING_INCOMPLETE',
-  'editor.UPLOAD_PROBLEM',
-  'editor.TIMEZONE_FAILED',
-  'editor.NO_CODE_EDITING_ANDROID',
 ]);
 
 function sources(dir: string, out: string[] = []): string[] {

@@ -6,8 +6,9 @@ import { editor as editorMessages, pageEditor } from '../../../core/messages.js'
 import { formatMoney, toMinorUnits } from '../../../core/money.js';
 import { formatFileSize } from '../../../core/time.js';
 import { htmlText, readTextBlock, richTextStore, setRichText, writeTextBlock, kindName } from './blocks.js';
+import { CodeEditingUnavailable, useAndroid } from '../code-editing.js';
 import { AreaField, CheckField, Fieldset, SelectField, TextField } from './fields.js';
-import { listUploads, uploadFile, type PagesList, type Upload } from './api.js';
+import { ApiError, listUploads, uploadFile, type PagesList, type Upload } from './api.js';
 
 export interface BlockFormProps {
   block: Block;
@@ -15,6 +16,9 @@ export interface BlockFormProps {
   errors: Record<string, string>;
   warnings: string[];
   lists: Pick<PagesList, 'products' | 'forms' | 'collections'>;
+  /** The lists could not be loaded: the pickers say so and offer Try again (onReloadLists). */
+  listsFailed?: boolean;
+  onReloadLists?: () => void;
   /** A change of the block's data (and variant); `key` groups keystrokes of one field into one undo step. */
   onChange: (data: Record<string, unknown>, key: string, variant?: number | null) => void;
 }
@@ -55,7 +59,8 @@ function UploadField({ label, accept, onUploaded, multiple }: { label: string; a
               done = `Uploaded ${u.name}`;
             } catch (err) {
               if (controller.signal.aborted) break;
-              const m = (err as { status?: number; message?: string }).status ? (err as Error).message : editorMessages.ERROR_UPLOADING;
+              // The call's own words (the server's, or the upload's and its job's failures); anything else is 'Error uploading'.
+              const m = err instanceof ApiError && err.message ? err.message : editorMessages.ERROR_UPLOADING;
               error = `${editorMessages.UPLOAD_TITLE}: ${m}`;
             }
           }
@@ -117,8 +122,18 @@ function UploadedImages({ value, onPick }: { value: string; onPick: (u: Upload) 
   );
 }
 
-export function BlockForm({ block, errors, warnings, lists, onChange }: BlockFormProps) {
+export function BlockForm({ block, errors, warnings, lists, listsFailed = false, onReloadLists, onChange }: BlockFormProps) {
   const d = block.data;
+  const android = useAndroid();
+  /** A picker whose list did not load: the message and Try again in place of the choices. */
+  const listFailed = (message: string) => (
+    <p role="alert" className="ed-error">
+      {message}{' '}
+      <button type="button" onClick={onReloadLists}>
+        {editorMessages.TRY_AGAIN}
+      </button>
+    </p>
+  );
   const set = (k: string, v: unknown) => onChange({ ...d, [k]: v }, k);
   const text = (k: string, label: string, opts: { required?: boolean; hint?: string; type?: string } = {}) => (
     <TextField label={label} value={s(d[k])} onChange={(v) => set(k, v)} error={errors[k]} required={opts.required} hint={opts.hint} type={opts.type} />
@@ -211,7 +226,7 @@ export function BlockForm({ block, errors, warnings, lists, onChange }: BlockFor
     case BlockType.CODE:
       body = (
         <>
-          {area('code', 'Code', 8)}
+          {android ? <CodeEditingUnavailable /> : area('code', 'Code', 8)}
           {text('language', 'Language')}
           {check('raw', 'Use as raw HTML on the site (otherwise shown as code)')}
         </>
@@ -252,7 +267,7 @@ export function BlockForm({ block, errors, warnings, lists, onChange }: BlockFor
       );
       break;
     case BlockType.FORM:
-      body = choose('formId', 'Form', [{ value: '', label: 'Choose a form' }, ...lists.forms.map((f) => ({ value: f.id, label: f.name }))]);
+      body = listsFailed ? listFailed(editorMessages.UNABLE_TO_LOAD_RESULTS) : choose('formId', 'Form', [{ value: '', label: 'Choose a form' }, ...lists.forms.map((f) => ({ value: f.id, label: f.name }))]);
       break;
     case BlockType.NEWSLETTER:
       body = (
@@ -260,20 +275,24 @@ export function BlockForm({ block, errors, warnings, lists, onChange }: BlockFor
           {text('title', 'Title')}
           {area('description', 'Description', 3)}
           {text('buttonLabel', 'Button label')}
-          {choose('formId', 'Sign-up form', [{ value: '', label: 'The site newsletter' }, ...lists.forms.map((f) => ({ value: f.id, label: f.name }))])}
+          {/* The mailing list is chosen through its newsletter form; none chosen: 'A List must be selected' (platform.md section 5). */}
+          {listsFailed
+            ? listFailed(editorMessages.UNABLE_TO_LOAD_RESULTS)
+            : choose('formId', 'Mailing list', [{ value: '', label: 'Choose a list' }, ...lists.forms.filter((f) => f.kind === 'newsletter' || f.id === d.formId).map((f) => ({ value: f.id, label: f.name }))])}
           {/* Without a mailing list the block has nothing to sign visitors up to (platform.md section 8). */}
-          {lists.forms.some((f) => f.kind === 'newsletter') ? null : <p role="alert">{editorMessages.NO_MAILING_LISTS}</p>}
+          {listsFailed || lists.forms.some((f) => f.kind === 'newsletter') ? null : <p role="alert">{editorMessages.NO_MAILING_LISTS}</p>}
         </>
       );
       break;
     case BlockType.PRODUCT:
-      body = choose('productId', 'Product', [{ value: '', label: 'Choose a product' }, ...lists.products.map((p) => ({ value: p.id, label: p.title }))]);
+      // The products come with the site's collections (stores): the same list load.
+      body = listsFailed ? listFailed(editorMessages.UNABLE_TO_LOAD_COLLECTIONS) : choose('productId', 'Product', [{ value: '', label: 'Choose a product' }, ...lists.products.map((p) => ({ value: p.id, label: p.title }))]);
       break;
     case BlockType.SUMMARY_V2:
       body = (
         <>
           {variantSelect}
-          {choose('collectionId', 'Collection', [{ value: '', label: 'Choose a collection' }, ...lists.collections.map((c) => ({ value: c.id, label: c.title }))])}
+          {listsFailed ? listFailed(editorMessages.UNABLE_TO_LOAD_COLLECTIONS) : choose('collectionId', 'Collection', [{ value: '', label: 'Choose a collection' }, ...lists.collections.map((c) => ({ value: c.id, label: c.title }))])}
           {text('title', 'Title')}
           {text('limit', 'Number of items (1 to 30)')}
           {check('showExcerpt', 'Show excerpts')}

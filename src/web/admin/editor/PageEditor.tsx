@@ -37,12 +37,13 @@ import {
   type PageLayout,
 } from '../../../core/layout.js';
 import { MAX_BLOCKS_PER_LAYOUT } from '../../../core/constants.js';
-import { editor as editorMessages, forms as formMessages } from '../../../core/messages.js';
+import { editor as editorMessages, forms as formMessages, platform as platformMessages } from '../../../core/messages.js';
 import { defaultSiteStyles, type ColourTheme } from '../../../core/site-styles.js';
 import { api } from '../../client/api.js';
 import { Modal } from '../../islands/Modal.js';
 import { listPages, loadPage, publishPage, saveDraft, schedulePage, unschedulePage, type PageSummary, type PagesList } from './api.js';
 import { blockName } from './blocks.js';
+import { inlineEditor } from './inline-editor.js';
 import { BlockForm } from './BlockForm.js';
 import { Canvas, DEVICE_WIDTHS, breakpointOf, type CanvasActions, type Device } from './Canvas.js';
 import { record, redo, startHistory, undo, type History } from './history.js';
@@ -74,9 +75,28 @@ function findBlock(layout: PageLayout, id: string): { si: number; bi: number; bl
 const errorStatus = (e: unknown) => (e as { status?: number }).status ?? 0;
 const errorMessage = (e: unknown) => (errorStatus(e) ? (e as Error).message : editorMessages.UNABLE_TO_CONNECT);
 
+/**
+ * The field errors of a 400 from the server (checks the browser cannot make: a newsletter block's list, a
+ * Vimeo address), by block id and field, read against the layout that was sent.
+ */
+function serverFieldErrors(e: unknown, sent: PageLayout): Record<string, Record<string, string>> {
+  const errs = errorStatus(e) === 400 ? (e as { data?: { errors?: unknown } }).data?.errors : undefined;
+  const out: Record<string, Record<string, string>> = {};
+  if (!errs || typeof errs !== 'object') return out;
+  for (const [k, message] of Object.entries(errs as Record<string, unknown>)) {
+    const m = /^sections\.(\d+)\.blocks\.(\d+)\.data\.(.+)$/.exec(k);
+    const b = m ? sent.sections[Number(m[1])]?.blocks[Number(m[2])] : undefined;
+    if (b && typeof message === 'string') (out[b.id] ??= {})[m![3]!] = message;
+  }
+  return out;
+}
+
 export function PageEditor({ id }: { id: string }) {
   const [page, setPage] = useState<PageSummary | null>(null);
   const [lists, setLists] = useState<Lists>({ products: [], forms: [], collections: [] });
+  /** The pickers' lists (products, collections, forms) load apart from the page: a failure there leaves the page editable. */
+  const [listsState, setListsState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const [serverErrors, setServerErrors] = useState<Record<string, Record<string, string>>>({});
   const [loadError, setLoadError] = useState('');
   const [hist, setHist] = useState<History<PageLayout> | null>(null);
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -101,28 +121,49 @@ export function PageEditor({ id }: { id: string }) {
   const lastKey = useRef<{ key: string; at: number } | null>(null);
   const focusAfter = useRef<string | null>(null);
   const stopped = useRef(false);
+  /** The 'one at a time' words last shown (cleared with the open editor). */
+  const oneTagNotice = useRef('');
 
+  const loadLists = useCallback(() => {
+    setListsState('loading');
+    listPages().then(
+      (all) => {
+        setLists({ products: all.products, forms: all.forms, collections: all.collections });
+        setListsState('ready');
+      },
+      () => setListsState('failed'),
+    );
+  }, []);
   const load = useCallback(() => {
     setLoadError('');
     setConflict('');
+    setServerErrors({});
     stopped.current = false;
-    Promise.all([loadPage(id), listPages()]).then(
-      ([doc, all]) => {
+    loadLists();
+    loadPage(id).then(
+      (doc) => {
         const v = validateLayout(doc.layout);
         const layout = v.ok ? v.layout! : doc.layout;
         version.current = doc.page.version;
         savedText.current = canonicalJson(layout);
         present.current = layout;
         setPage(doc.page);
-        setLists({ products: all.products, forms: all.forms, collections: all.collections });
         setHist(startHistory(layout));
         setSelectedId(null);
         setSave({ state: 'saved' });
       },
       (e) => setLoadError(errorMessage(e)),
     );
-  }, [id]);
+  }, [id, loadLists]);
   useEffect(load, [load]);
+  // The 'one at a time' notice goes once the open inline editor is applied or cancelled.
+  useEffect(
+    () =>
+      inlineEditor.subscribe(() => {
+        if (!inlineEditor.current()) setNotice((n) => (n === oneTagNotice.current ? '' : n));
+      }),
+    [],
+  );
   useEffect(() => {
     // The section colours follow the site styles; without them the default themes stand in.
     api<{ styles: { colors: { themes: ColourTheme[] } } }>('GET', '/api/editor/styles').then(
@@ -153,6 +194,7 @@ export function PageEditor({ id }: { id: string }) {
     const run = (async () => {
       try {
         const r = await saveDraft(id, version.current, v.layout!);
+        setServerErrors({});
         version.current = r.page.version;
         savedText.current = canonicalJson(r.layout);
         setPage(r.page);
@@ -161,7 +203,10 @@ export function PageEditor({ id }: { id: string }) {
         return true;
       } catch (e) {
         if (errorStatus(e) === 409) onConflict((e as Error).message);
-        else setSave({ state: 'error', message: errorMessage(e) });
+        else {
+          setServerErrors(serverFieldErrors(e, v.layout!));
+          setSave({ state: 'error', message: errorMessage(e) });
+        }
         return false;
       } finally {
         inflight.current = null;
@@ -204,6 +249,7 @@ export function PageEditor({ id }: { id: string }) {
     }
     setNotice('');
     setDone('');
+    setServerErrors({});
     const now = Date.now();
     const coalesce = key !== undefined && lastKey.current?.key === key && now - lastKey.current.at < COALESCE_MS;
     lastKey.current = key ? { key, at: now } : null;
@@ -277,8 +323,22 @@ export function PageEditor({ id }: { id: string }) {
     return `position ${at.bi + 1} of ${l.sections[at.si]!.blocks.length} in section ${at.si + 1}`;
   };
 
+  /** One inline editor at a time: while one is open (a link being edited), nothing else opens; says so and goes back to it. */
+  const refusedForOpenEditor = (): boolean => {
+    const open = inlineEditor.current();
+    if (!open) return false;
+    oneTagNotice.current = platformMessages.oneTagAtATime(open.tagType);
+    setNotice(oneTagNotice.current);
+    open.focus();
+    return true;
+  };
+
   const actions: CanvasActions = {
-    select: (blockId) => setSelectedId(blockId),
+    select: (blockId) => {
+      // An open link editor keeps its block selected until it is applied or cancelled.
+      if (blockId !== selectedId && refusedForOpenEditor()) return;
+      setSelectedId(blockId);
+    },
     editText: (blockId, html, key) => {
       const b = findBlock(layout, blockId);
       if (b) void commit(updateBlockData(layout, blockId, { ...b.block.data, html }), `${blockId}:${key}`);
@@ -338,7 +398,11 @@ export function PageEditor({ id }: { id: string }) {
         setAnnouncement(`${blockName(at.block, lists.products)} deleted. Undo brings it back.`);
       }
     },
-    openPalette: (sectionId) => setPalette(sectionId),
+    openPalette: (sectionId) => {
+      // A new block would take the selection (and close the open link editor).
+      if (refusedForOpenEditor()) return;
+      setPalette(sectionId);
+    },
     addSection: (index) => {
       if (commit(addSection(layout, index))) setAnnouncement(`Section ${index + 1} added.`);
     },
@@ -362,7 +426,9 @@ export function PageEditor({ id }: { id: string }) {
     const sectionId = palette;
     setPalette(null);
     if (!sectionId) return;
-    const block = createBlock(code, init);
+    // A new newsletter block signs up to the site's first mailing list; without one it shows that a list must be chosen.
+    const firstList = lists.forms.find((f) => f.kind === 'newsletter');
+    const block = createBlock(code, code === BlockType.NEWSLETTER && firstList && init.data?.formId === undefined ? { ...init, data: { ...init.data, formId: firstList.id } } : init);
     const next = commit(addBlock(layout!, sectionId, block));
     if (next) {
       setSelectedId(block.id);
@@ -392,7 +458,10 @@ export function PageEditor({ id }: { id: string }) {
       setAnnouncement(success);
     } catch (e) {
       if (errorStatus(e) === 409) onConflict((e as Error).message);
-      else setNotice(errorMessage(e));
+      else {
+        setServerErrors(serverFieldErrors(e, v.layout!));
+        setNotice(errorMessage(e));
+      }
     } finally {
       setBusy(false);
     }
@@ -431,6 +500,7 @@ export function PageEditor({ id }: { id: string }) {
     const b = m ? layout.sections[Number(m[1])]?.blocks[Number(m[2])] : undefined;
     if (b) invalidBlocks.add(b.id);
   }
+  for (const blockId of Object.keys(serverErrors)) if (findBlock(layout, blockId)) invalidBlocks.add(blockId);
   const blocks = countBlocks(layout);
   const statusChoice = page.status === 'draft' || page.status === 'needs-review' || page.status === 'private' ? page.status : '';
 
@@ -532,9 +602,11 @@ export function PageEditor({ id }: { id: string }) {
               <BlockForm
                 key={selected.block.id}
                 block={selected.block}
-                errors={pick(validation.errors)}
+                errors={{ ...pick(validation.errors), ...serverErrors[selected.block.id] }}
                 warnings={Object.values(pick(validation.warnings))}
                 lists={lists}
+                listsFailed={listsState === 'failed'}
+                onReloadLists={loadLists}
                 onChange={(data, key, variant) => void commit(updateBlockData(layout, selected.block.id, data, variant), `${selected.block.id}:${key}`)}
               />
               <SizeFields block={selected.block} bp={bp} onResize={(size) => void commit(resizeBlock(layout, selected.block.id, bp, size), `${selected.block.id}:size`)} />

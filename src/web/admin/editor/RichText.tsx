@@ -9,6 +9,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import { checkTextLink } from '../../../core/rich-text.js';
 import { cleanHtml, needsCleaning, restoreCaret, saveCaret, serialize } from './rich-text-dom.js';
+import { inlineEditor } from './inline-editor.js';
 
 export interface RichTextProps {
   label: string;
@@ -175,6 +176,9 @@ export function RichText({ label, value, onChange, hint, error }: RichTextProps)
   useEffect(() => {
     if (link) linkInput.current?.focus();
   }, [link]);
+  // An open link editor is the canvas's one open inline editor: the page editor keeps other blocks closed until it is applied or cancelled.
+  const linkOpen = link !== null;
+  useEffect(() => (linkOpen ? inlineEditor.claim({ tagType: 'link', focus: () => linkInput.current?.focus() }) : undefined), [linkOpen]);
 
   const closeLink = () => {
     const back = link?.returnTo;

@@ -63,9 +63,14 @@ function useFontPreviews(uses: Array<{ family: string; weight: number }>) {
     const f = libraryFontOf(u.family);
     return f ? [`${f.id}-${nearestWeight(f, u.weight)}`] : [];
   }))].sort();
-  const href = `/site-fonts/library.css${extra.length ? `?w=${extra.join(',')}` : ''}`;
+  // A retry after the library failed asks again under a new address (the browser would reuse the failure).
+  const [attempt, setAttempt] = useState(0);
+  const query = [extra.length ? `w=${extra.join(',')}` : '', attempt ? `r=${attempt}` : ''].filter(Boolean).join('&');
+  const href = `/site-fonts/library.css${query ? `?${query}` : ''}`;
   const [loaded, setLoaded] = useState('');
   const [failed, setFailed] = useState(false);
+  /** The font library itself (its stylesheet) did not load: 'Unable to load fonts', with Try again. */
+  const [libraryFailed, setLibraryFailed] = useState(false);
   const key = uses.map((u) => `${u.family}@${u.weight}`).join('|');
   useEffect(() => {
     // Once the stylesheet is in, ask for each chosen library face; one that loads nothing failed.
@@ -79,7 +84,20 @@ function useFontPreviews(uses: Array<{ family: string; weight: number }>) {
       live = false;
     };
   }, [key, href, loaded]);
-  return { href, failed, onLoad: () => setLoaded(href), onError: () => setFailed(true) };
+  return {
+    href,
+    failed,
+    libraryFailed,
+    onLoad: () => {
+      setLibraryFailed(false);
+      setLoaded(href);
+    },
+    onError: () => setLibraryFailed(true),
+    retry: () => {
+      setLibraryFailed(false);
+      setAttempt((n) => n + 1);
+    },
+  };
 }
 
 /** Reads a dirty path's value out of the styles ('colors.palette' -> styles.colors.palette). */
@@ -316,7 +334,16 @@ export function StylesScreen() {
             );
           })}
         </fieldset>
-        {previews.failed ? <p role="alert">{editorMessages.FONT_PREVIEW_FAILED}</p> : null}
+        {previews.libraryFailed ? (
+          <p role="alert">
+            {editorMessages.UNABLE_TO_LOAD_FONTS}{' '}
+            <button type="button" onClick={previews.retry}>
+              {editorMessages.TRY_AGAIN}
+            </button>
+          </p>
+        ) : previews.failed ? (
+          <p role="alert">{editorMessages.FONT_PREVIEW_FAILED}</p>
+        ) : null}
         <fieldset className="admin-card">
           <legend>Buttons</legend>
           <label className="ed-field">

@@ -1,6 +1,7 @@
 /** The page editor's calls to /api/editor (contract: 13a's src/server/editor), typed for the screens. */
 import { api, readCookie, ApiError } from '../../client/api.js';
 import type { PageLayout, PageSummary } from '../../../core/layout.js';
+import { editor } from '../../../core/messages.js';
 
 export type { PageSummary };
 
@@ -57,20 +58,56 @@ export const unschedulePage = (id: string, version: number) => api<{ page: PageS
 
 export const listUploads = () => api<{ uploads: Upload[] }>('GET', '/api/editor/uploads');
 
-/** Sends a file's bytes as they are (the server reads the type from Content-Type). */
+/** How often, and how many times, the editor asks after an upload still processing (about a minute in all). */
+export const UPLOAD_POLL_MS = 400;
+export const UPLOAD_POLLS = 150;
+
+const wait = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((done, fail) => {
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      fail(new DOMException('Aborted', 'AbortError'));
+    }, { once: true });
+  });
+
+/**
+ * Sends a file's bytes as they are (the server reads the type from Content-Type). A request that fails
+ * on the way (no answer, or an answer without words) is 'There was a problem while uploading your file';
+ * a 202 means the server is still processing the file: its job is polled until the upload is ready
+ * ('No response data from job request' when a poll answers without the upload, 'File processing failed
+ * to complete' when it never finishes).
+ */
 export async function uploadFile(file: File, signal?: AbortSignal): Promise<Upload> {
   const headers: Record<string, string> = { 'content-type': file.type || 'application/octet-stream', accept: 'application/json' };
   const crumb = readCookie('crumb');
   if (crumb) headers['x-csrf-token'] = crumb;
-  const res = await fetch(`/api/editor/uploads?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file, headers, credentials: 'same-origin', signal });
+  let res: Response;
+  try {
+    res = await fetch(`/api/editor/uploads?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file, headers, credentials: 'same-origin', signal });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new ApiError(0, editor.UPLOAD_PROBLEM, { network: true });
+  }
   let data: Record<string, unknown> = {};
   try {
     data = (await res.json()) as Record<string, unknown>;
   } catch {
     data = {};
   }
-  if (!res.ok) throw new ApiError(res.status, typeof data.message === 'string' ? data.message : `HTTP ${res.status}`, data);
-  return data.upload as Upload;
+  if (!res.ok) throw new ApiError(res.status, typeof data.message === 'string' ? data.message : editor.UPLOAD_PROBLEM, data);
+  let upload = data.upload as Upload | undefined;
+  if (!upload || typeof upload !== 'object') throw new ApiError(res.status, editor.NO_JOB_RESPONSE, data);
+  for (let n = 0; upload.status === 'processing'; n++) {
+    if (n >= UPLOAD_POLLS) throw new ApiError(res.status, editor.FILE_PROCESSING_INCOMPLETE, { upload });
+    await wait(UPLOAD_POLL_MS, signal);
+    const job: { upload?: Upload } | null = await api<{ upload?: Upload } | null>('GET', `/api/editor/uploads/${encodeURIComponent(upload.id)}`);
+    if (!job || !job.upload || typeof job.upload !== 'object' || typeof job.upload.status !== 'string') throw new ApiError(200, editor.NO_JOB_RESPONSE, {});
+    upload = job.upload;
+  }
+  if (upload.status === 'failed') throw new ApiError(422, upload.error ?? editor.FILE_PROCESSING_FAILED, { upload });
+  if (upload.status === 'cancelled') throw new ApiError(422, editor.FILE_PROCESSING_CANCELLED, { upload });
+  return upload;
 }
 
 export { ApiError };
