@@ -7,7 +7,7 @@ import type { Db } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import type { NavLink, WebsiteRow, WebsiteService } from '../platform/websites.js';
 import { variantJson, type ProductRecord, type VariantRow } from '../commerce/products.js';
-import { imageAttributes, parseOriginalSize, type ImagePriority } from '../../core/image.js';
+import { imageAttributes, onImageHost, parseOriginalSize, type ImagePriority } from '../../core/image.js';
 import { excerptText, showComments } from '../../core/content.js';
 import { isDarkColour, parseHex } from '../../core/colour.js';
 import { timeSince } from '../../core/time.js';
@@ -52,8 +52,19 @@ function attr(s: string): string {
 }
 
 /**
+ * The site's image hosts (config `imageHosts`: PUBLIC_URL's origin and MEDIA_CDN_URLS), set once when the
+ * app is built. Paths on the site's own origin are always on an image host.
+ */
+let siteImageHosts: readonly string[] = [];
+export function setImageHosts(hosts: readonly string[]): void {
+  siteImageHosts = Object.freeze([...hosts]);
+  imageCache.clear();
+}
+
+/**
  * The image template of platform.md, through the core rule: an asset becomes the attributes of an
- * <img> (sqs loader: the seven platform widths as a srcset, served by the image variant route).
+ * <img> (sqs loader: the seven platform widths as a srcset, served by the image variant route). Only
+ * images on the site's image hosts get that srcset; an image elsewhere is drawn as it is (raw loader).
  * `tag` is the finished element; the other fields let a theme write its own.
  */
 export function imageJson(asset: Obj | undefined, alt: string, opts: { sizes: string; priority?: ImagePriority; className?: string }) {
@@ -84,8 +95,7 @@ function makeImageJson(asset: Obj & { assetUrl: string }, alt: string, opts: { s
     width: size.width,
     height: size.height,
     alt,
-    loader: 'sqs',
-    sizes: opts.sizes,
+    ...(onImageHost(asset.assetUrl, siteImageHosts) ? { loader: 'sqs' as const, sizes: opts.sizes } : { loader: 'raw' as const }),
     priority: opts.priority ?? null,
     focalPoint: fp,
     class: opts.className,
