@@ -115,6 +115,13 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
       const product = (await new Visitor(t.app).get('/shop/p/linen-camp-shirt')).body;
       // No products.item in the folder: Tessera's product page, inside the template's regions, with Tessera's stylesheet.
       expect(product).toContain('data-region="header"');
+      // template.conf declares the product-page layout ('pdp', platform.md section 2): product pages use it, lists do not.
+      expect(product).toContain('data-region="pdp"');
+      expect(product).toContain('collection-layout-pdp');
+      expect(product).not.toContain('data-region="site"');
+      const shop = (await new Visitor(t.app).get('/shop')).body;
+      expect(shop).toContain('data-region="site"');
+      expect(shop).not.toContain('data-region="pdp"');
       expect(product).toContain('href="/theme/site.css"');
       expect(product).toContain('tessera-fallback-page');
       const events = (await new Visitor(t.app).get('/events')).body;
@@ -154,6 +161,7 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
       expect(state.layouts).toEqual([
         { id: 'default', name: 'Default' },
         { id: 'wide', name: 'Wide' },
+        { id: 'pdp', name: 'Product page' },
       ]);
       const journal = state.pages.find((p: { title: string }) => p.title === 'Journal');
       expect(journal.layout).toBe('default');
