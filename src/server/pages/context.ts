@@ -9,6 +9,7 @@ import type { NavLink, WebsiteRow, WebsiteService } from '../platform/websites.j
 import { variantJson, type ProductRecord, type VariantRow } from '../commerce/products.js';
 import { imageAttributes, onImageHost, parseOriginalSize, type ImagePriority } from '../../core/image.js';
 import { excerptText, showComments } from '../../core/content.js';
+import { ConnectedLinkService, connectedLinkView } from '../../core/connected-accounts.js';
 import { isDarkColour, parseHex } from '../../core/colour.js';
 import { timeSince } from '../../core/time.js';
 import { cleanOwnerHtml, ownerPlainText } from '../content/owner-html.js';
@@ -132,6 +133,8 @@ export function websiteJson(site: WebsiteRow, websites: WebsiteService) {
     /** The dark-colour test of the specs: text on the accent colour is white when the accent is dark. */
     accentIsDark: isDarkColour(accent),
     accentHsl: settings.accentHsl ?? null,
+    /** The connected online food ordering account's link ({url, title}; title 'Order Now' by default), or null. */
+    orderingLink: connectedLinkView(settings.connectedAccounts, ConnectedLinkService.ONLINE_ORDERING),
   };
 }
 
