@@ -208,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register((await import('./instalments/index.js')).instalmentsArea);
   await app.register((await import('./engagement/index.js')).engagementArea);
   await app.register((await import('./reviews/index.js')).reviewsArea);
+  await app.register((await import('./content/likes.js')).likeRoutes);
   await app.register((await import('./donations/index.js')).donationsArea);
   await app.register((await import('./members/index.js')).membersArea);
   await app.register((await import('./editor/index.js')).editorArea);

@@ -31,6 +31,7 @@ import {
 } from './context.js';
 import { CollectionCache } from './cache.js';
 import { pageCache, type PageCache } from './page-cache.js';
+import { likeCount } from '../content/likes.js';
 import { nonceScripts } from '../plugins/csp.js';
 import { contentWidgets } from './widgets.js';
 import { galleryIsland } from './gallery.js';
@@ -413,6 +414,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     });
     const commentList = comments.map((x) => ({ id: x.id, authorName: x.authorName, body: x.body, addedOn: x.createdAt.getTime() }));
     if (!isProduct) item.comments = commentList;
+    // The like button's count (server/content/likes.ts); a like moves the content version, so cached pages follow.
+    if (!isProduct) item.likeCount = await likeCount(db, row.id);
     Object.assign(item, await courseContext(app, req, site, c, collections, row));
     if ((req.query as Record<string, unknown>).format === 'ics' && row.recordType === RecordType.EVENT) {
       const ics = eventIcs({

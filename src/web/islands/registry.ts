@@ -39,4 +39,5 @@ export const islands: Record<string, IslandLoader> = {
   CookieBanner: () => import('./engagement/CookieBanner.js').then((m) => m.CookieBanner),
   LessonVideo: () => import('./LessonVideo.js').then((m) => m.LessonVideo),
   AlbumPlayer: () => import('./AlbumPlayer.js').then((m) => m.AlbumPlayer),
+  LikeButton: () => import('./LikeButton.js').then((m) => m.LikeButton),
 };
