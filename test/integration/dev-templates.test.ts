@@ -59,6 +59,15 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
     });
   }
 
+  it('has no readme page with Tessera’s own theme', async () => {
+    const t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
+    try {
+      expect((await new Visitor(t.app).get('/readme')).statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+
   describe('multi-region', () => {
     let t: TestApp;
     beforeAll(async () => {
@@ -127,6 +136,18 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
       const events = (await new Visitor(t.app).get('/events')).body;
       expect(events).toContain('data-region="footer"');
       expect(events).toContain('tessera-fallback-page');
+    });
+
+    it('serves the template’s readme page (pages/readme.page) at /readme, inside its layout', async () => {
+      const res = await new Visitor(t.app).get('/readme');
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('data-template="readme.page"');
+      expect(res.body).toContain('About the Test Regions template');
+      expect(res.body).toContain('Made for Fernhill Supply Co.');
+      expect(res.body).toContain('data-region="header"');
+      expect(res.body).toMatch(/<title>Readme — Fernhill Supply Co\.<\/title>/);
+      // Other static pages of the folder are not served by name.
+      expect((await new Visitor(t.app).get('/other')).statusCode).toBe(404);
     });
 
     it('serves the template’s assets, scripts and compiled site.css, and nothing outside them', async () => {

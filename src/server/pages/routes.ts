@@ -9,7 +9,7 @@ import { cartPageHtml, commerceWidgets, pageMerchandising } from '../commerce/wi
 import type { Theme } from './theme.js';
 import type { ClientAssets } from './assets.js';
 import { renderIsland } from '../../web/ssr.js';
-import { FolderBehavior, PageType, RecordType } from '../../core/enums.js';
+import { FolderBehavior, PageName, PageType, RecordType } from '../../core/enums.js';
 import { Feature } from '../../core/features.js';
 import { eventIcs } from './ics.js';
 import {
@@ -46,6 +46,9 @@ import { productPageExtras } from '../reviews/product-page.js';
 import { CANONICAL_PARAMS, canonicalUrl, headTags, type HeadInput } from '../seo/head.js';
 import { alternateLanguages, collectionNoindex, markedNoindex } from '../seo/content.js';
 import { blogRss, RSS_ITEMS } from '../seo/feeds.js';
+
+/** The template file of the readme page: a developer template's pages/readme.page. */
+const README_TEMPLATE = `pages/${PageName.README}.page`;
 
 
 /** Whether a request path is under /api (case and repeated slashes as the router reads them). */
@@ -485,6 +488,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     if (await shared.serve(req, reply, site)) return reply;
     const collections = await collectionCache.get(site.id);
     const c = collections.find((x) => x.urlId === collection && x.enabled);
+    // The readme page (PageName.README): a developer template's pages/readme.page, unless a page of the site has that url.
+    if (!c && collection === PageName.README && theme.has(README_TEMPLATE)) return send(req, reply, { template: README_TEMPLATE, pageType: PageType.PAGE, title: 'Readme', collections, ctx: {} });
     if (!c || !theme.has(`collections/${c.typeName}.list`)) return notFound(req, reply);
     return collectionPage(req, reply, c, collections);
   });

@@ -211,6 +211,8 @@ export class DevTemplate extends Theme {
 
   /** The template file that renders Tessera's template `name`, or null (Tessera's own renders it). */
   fileFor(name: string): string | null {
+    // A static page of the folder's pages/ (the readme page, PageName.README): drawn by the template itself.
+    if (name.startsWith('pages/')) return /^pages\/[a-z0-9-]{1,64}\.page$/.test(name) && this.pages.has(name) ? name : null;
     const m = /^collections\/([a-z-]+)\.(list|item)$/.exec(name);
     if (!m) return null;
     const [, type, kind] = m as unknown as [string, string, string];
