@@ -56,6 +56,15 @@ describe.each(DB_KINDS)('image hosts for srcset on %s', (kind) => {
     expect(outside).not.toContain('srcset=');
     expect(outside).not.toContain('format=');
 
+    // The product page of an image elsewhere preloads it by its address alone, with no srcset.
+    const page = (await new Visitor(t.app).get('/shop/p/ceramic-pour-over-set')).body;
+    const preload = /<link rel="preload" as="image"[^>]*>/.exec(page)?.[0] ?? '';
+    expect(preload).toContain(`href="${srcs['ceramic-pour-over-set']}"`);
+    expect(preload).not.toContain('imagesrcset');
+    expect(page).not.toContain('undefined');
+    const ownPage = /<link rel="preload" as="image"[^>]*>/.exec((await new Visitor(t.app).get('/shop/p/linen-camp-shirt')).body)?.[0] ?? '';
+    expect(ownPage).toContain('imagesrcset="https://cdn.example.net/p/shirt.jpg?format=100w 100w');
+
     // The seeded products left alone keep their own-origin images, with the srcset.
     const own = /<img [^>]*src="\/demo-media\/[^"]+"[^>]*>/.exec(html)?.[0] ?? '';
     expect(own).toContain('srcset="/demo-media/');

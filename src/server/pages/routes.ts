@@ -88,7 +88,7 @@ interface PageSpec {
   ctx: Record<string, unknown>;
   collections?: CollectionRow[];
   /** An image to preload (the page's largest paint). */
-  preload?: { srcset: string; sizes: string; src: string } | null;
+  preload?: { srcset?: string; sizes?: string; src: string } | null;
   /** Crawler tags (server/seo/head.ts); every page gets a canonical address and Open Graph tags. */
   seo?: PageSeo;
 }
@@ -194,7 +194,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const settings = site.settings as Record<string, unknown>;
     const injection = (fx.safeMode ? {} : (settings.codeInjection ?? {})) as { header?: string; footer?: string };
     const preload = page.preload
-      ? `<link rel="preload" as="image" href="${escapeHtml(page.preload.src)}" imagesrcset="${escapeHtml(page.preload.srcset)}" imagesizes="${escapeHtml(page.preload.sizes)}" fetchpriority="high">`
+      ? // An image off the site's image hosts has no srcset (core/image.ts onImageHost): preloaded by its address alone.
+        `<link rel="preload" as="image" href="${escapeHtml(page.preload.src)}"${page.preload.srcset ? ` imagesrcset="${escapeHtml(page.preload.srcset)}" imagesizes="${escapeHtml(page.preload.sizes ?? '')}"` : ''} fetchpriority="high">`
       : '';
     const description = page.description ?? website.siteDescription;
     // Crawler tags: addresses from the configured public origin, never the request's Host (server/seo).
