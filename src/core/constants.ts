@@ -66,6 +66,8 @@ export const SRCSET_WIDTHS: readonly number[] = Object.freeze([100, 300, 500, 75
 /** Thumbnail bucket thresholds (px): an image is served at the first bucket at least as wide as needed. */
 export const THUMBNAIL_BUCKETS: readonly number[] = Object.freeze([100, 300, 500, 750, 1000]);
 export const DEFAULT_FOCAL_POINT = Object.freeze({ x: 0.5, y: 0.5 });
+/** Image hosts recognised for the platform srcset: a fixed list of three (the site's origin and two media CDN hosts). */
+export const MAX_IMAGE_HOSTS = 3;
 
 // ---- Text -------------------------------------------------------------------------------------
 export const EXCERPT_MAX_CHARS = 250;

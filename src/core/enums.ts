@@ -540,6 +540,16 @@ export type PopupAnchorPosition = (typeof POPUP_ANCHOR_POSITIONS)[number];
 /** Navigation names. */
 export const NavigationName = Object.freeze({ HIDDEN: '_hidden', MEMBER_AREAS: '_memberareas' } as const);
 
+/**
+ * Named page layouts (platform.md section 2): a template's `default` layout, and the one product-page
+ * layout, 'pdp', that product detail pages use when a template.conf declares it.
+ */
+export const PageLayoutName = Object.freeze({ DEFAULT: 'default', PRODUCT_PAGE: 'pdp' } as const);
+export type PageLayoutName = ValueOf<typeof PageLayoutName>;
+
+/** Page names (platform.md section 2): the readme page. */
+export const PageName = Object.freeze({ README: 'readme' } as const);
+
 /** Text filter names. */
 export const TextFilter = Object.freeze({ URL_SLUG: 'url-slug', URL_SLUG_WITH_SLASH: 'url-slug-with-slash' } as const);
 

@@ -1,7 +1,8 @@
 /**
  * Experiments (platform.md sections 4, 6 and 9): named experiments with weighted variants, a stable
  * assignment per visitor (a hash of the visitor id and the experiment's name), and an override by query
- * parameter that works only on internal or staging hosts (detected by host pattern). An override is kept in
+ * parameter that works only on internal or staging hosts (detected by host pattern) and on sites the owner
+ * marked internal (server/flags `overridesAllowed`; `internal` below is that answer). An override is kept in
  * local storage under a key made of a name plus the experiment's name, and can be reset.
  */
 import { platform } from './messages';

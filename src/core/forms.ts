@@ -200,6 +200,37 @@ export function likertLabel(answer: number | string): string | undefined {
 
 // ---- Summary ----------------------------------------------------------------------------------
 
+/**
+ * The localized no-answer texts of form summaries (platform.md section 5: 'N/A' unless a localized
+ * no-answer text exists), by language. Languages not listed (English among them) keep 'N/A'.
+ */
+export const NO_ANSWER_TEXTS: Readonly<Record<string, string>> = Object.freeze({
+  da: 'Intet svar',
+  de: 'Keine Antwort',
+  es: 'Sin respuesta',
+  fi: 'Ei vastausta',
+  fr: 'Pas de réponse',
+  it: 'Nessuna risposta',
+  ja: '回答なし',
+  nb: 'Ingen svar',
+  nl: 'Geen antwoord',
+  pl: 'Brak odpowiedzi',
+  pt: 'Sem resposta',
+  sv: 'Inget svar',
+});
+
+/** A language code as the forms keep it ('fr', 'pt-BR'), or null. */
+export function formLanguage(code: unknown): string | null {
+  return typeof code === 'string' && code.length <= 35 && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/.test(code) ? code : null;
+}
+
+/** The localized no-answer text of a submission's language ('pt-BR' uses 'pt'), or null for 'N/A'. */
+export function noAnswerText(language: unknown): string | null {
+  const code = formLanguage(language);
+  if (!code) return null;
+  return NO_ANSWER_TEXTS[code.toLowerCase()] ?? NO_ANSWER_TEXTS[code.toLowerCase().split('-')[0]!] ?? null;
+}
+
 /** A form summary answer: the value, or 'N/A' (or the localized no-answer text) when empty. */
 export function summaryAnswer(value: unknown, noAnswerText?: string | null): string {
   const fallback = noAnswerText && noAnswerText.trim() !== '' ? noAnswerText : m.NO_ANSWER;
@@ -231,6 +262,8 @@ export interface PageFields {
   contentSource?: 'i' | 'c';
   pagePath?: string;
   pagePermissionTypeValue?: number | string;
+  /** The language the visitor saw the form in (multilingual sites): the summaries' no-answer text follows it. */
+  language?: string;
 }
 
 export interface FormSubmissionPayload extends PageFields {

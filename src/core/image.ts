@@ -57,6 +57,24 @@ export function formatUrl(src: string, width: number): string {
   return `${base}${base.includes('?') ? '&' : '?'}format=${width}w${hash}`;
 }
 
+/**
+ * Whether an image URL is served by the site's own image hosts, the ones that answer the `?format=`
+ * size query: a path on the site's own origin (`/demo-media/x.jpg`), or an absolute URL whose origin is
+ * in `hosts` (the site's public origin and its configured media CDN hosts, at most MAX_IMAGE_HOSTS).
+ * Images anywhere else get no platform srcset: their host would not know the format query.
+ */
+export function onImageHost(src: string, hosts: readonly string[]): boolean {
+  if (src.startsWith('/')) return !src.startsWith('//') && !src.startsWith('/\\');
+  if (src.length > 4096 || !/^https?:\/\//i.test(src)) return false;
+  let origin: string;
+  try {
+    origin = new URL(src).origin;
+  } catch {
+    return false;
+  }
+  return hosts.some((h) => h === origin);
+}
+
 /** The platform srcset: '{src}?format=100w 100w, ... , {src}?format=2500w 2500w'. */
 export function platformSrcset(src: string): string {
   return SRCSET_WIDTHS.map((w) => `${formatUrl(src, w)} ${w}w`).join(', ');

@@ -15,13 +15,14 @@ import { BLOCK_VARIANT_BASE_TYPE, BlockType, CONTENT_STATUS_LABELS, ContentStatu
 import {
   EMPTY_LAYOUT_GRID_COLUMNS,
   EXCERPT_MAX_CHARS,
+  MAX_ALBUM_TRACKS,
   MAX_BLOCKS_PER_LAYOUT,
   MAX_ITEMS_USER_ORDERABLE_COLLECTION,
   MAX_PHOTO_GALLERY_SERVICE_GALLERIES,
   PHOTO_GALLERY_SERVICE_GALLERY_SIZE,
 } from './constants';
 import { isValidEmail } from './forms';
-import { platform as pm, pageEditor as em } from './messages';
+import { contentLimits as lm, platform as pm, pageEditor as em } from './messages';
 
 // ------------------------------------------------------------------------------------------------
 // Types and limits
@@ -128,6 +129,7 @@ export const BLOCK_KINDS: readonly BlockKind[] = Object.freeze([
   kind(BlockType.EMBED, 'embed', 'Embed', 6),
   kind(BlockType.VIDEO, 'video', 'Video', 6),
   kind(BlockType.AUDIO, 'audio', 'Audio'),
+  kind(BlockType.ALBUM, 'album', 'Album', 6),
   kind(BlockType.MAP, 'map', 'Map', 6),
   kind(BlockType.FORM, 'form', 'Form', 8),
   kind(BlockType.NEWSLETTER, 'newsletter', 'Newsletter', 4),
@@ -243,6 +245,7 @@ export function defaultBlockData(type: number, variant: number | null = null): R
     [BlockType.EMBED]: { url: '', title: 'Embedded content' },
     [BlockType.VIDEO]: { url: '', title: 'Video', caption: '' },
     [BlockType.AUDIO]: { url: '', title: 'Audio', artist: '' },
+    [BlockType.ALBUM]: { title: 'Album', artist: '', tracks: [] },
     [BlockType.MAP]: { title: '', address: '', lat: null, lng: null, zoom: 14 },
     [BlockType.FORM]: { formId: '' },
     [BlockType.NEWSLETTER]: { title: 'Subscribe', description: '', buttonLabel: 'Subscribe', formId: '' },
@@ -738,6 +741,8 @@ const DATA_CHECKS: Record<number, Check> = {
   [BlockType.EMBED]: obj({ url: link, title: str(200, 'Embedded content') }),
   [BlockType.VIDEO]: obj({ url: media(false), title: str(200, 'Video'), caption: str(500) }),
   [BlockType.AUDIO]: obj({ url: media(false), title: str(200, 'Audio'), artist: str(200) }),
+  // An audio playlist: at most MAX_ALBUM_TRACKS (60) tracks, each a title and an audio file.
+  [BlockType.ALBUM]: obj({ title: str(200, 'Album'), artist: str(200), tracks: list(obj({ title: requiredStr(200), url: media(true) }), MAX_ALBUM_TRACKS, 0, lm.albumTrackLimit) }),
   [BlockType.MAP]: obj({ title: str(200), address: str(500), lat: num(-90, 90), lng: num(-180, 180), zoom: int(1, 20, 14) }),
   [BlockType.FORM]: obj({ formId: idRef }),
   [BlockType.NEWSLETTER]: obj({ title: str(200), description: str(2000), buttonLabel: str(100, 'Subscribe'), formId: listRef }),

@@ -10,7 +10,8 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/index.js';
-import type { Config } from './config.js';
+import { imageHosts, type Config } from './config.js';
+import { setImageHosts } from './pages/context.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { rewriteUrl } from './plugins/path.js';
 import { logSerializers } from './plugins/log-safety.js';
@@ -115,6 +116,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   } else rateStore = config.RATE_LIMIT_STORE === 'memory' ? new MemoryRateLimitStore() : new DatabaseRateLimitStore(database);
   // A Tessera theme folder, or a developer template folder (template.conf) rendered through server/themes.
   const theme = openTheme(config.THEME_DIR, app.log, config.DEV);
+  // The image template's fixed list of image hosts (srcset only for images on them).
+  setImageHosts(imageHosts(config));
   const siteCache = new SiteCache(database);
   const services: Services = {
     owners: new OwnerService(database),
@@ -205,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register((await import('./instalments/index.js')).instalmentsArea);
   await app.register((await import('./engagement/index.js')).engagementArea);
   await app.register((await import('./reviews/index.js')).reviewsArea);
+  await app.register((await import('./content/likes.js')).likeRoutes);
   await app.register((await import('./donations/index.js')).donationsArea);
   await app.register((await import('./members/index.js')).membersArea);
   await app.register((await import('./editor/index.js')).editorArea);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIP } from 'node:net';
+import { MAX_IMAGE_HOSTS } from '../core/constants.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
@@ -107,6 +108,34 @@ const schema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).max(512).optional(),
   /** Path-style addressing (endpoint/bucket/key), which MinIO and most self-hosted stores need. */
   S3_FORCE_PATH_STYLE: bool.default(false),
+  /**
+   * The media CDN origins (comma-separated, at most two, e.g. a CDN in front of this server or the
+   * bucket's public base) whose images answer the `?format=` size query. With PUBLIC_URL they form the
+   * fixed list of image hosts that get the platform srcset (platform.md section 9); images on any other
+   * host are drawn without one.
+   */
+  MEDIA_CDN_URLS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const list = (v ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      if (list.length > MAX_IMAGE_HOSTS - 1) ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_IMAGE_HOSTS - 1} origins` });
+      const origins: string[] = [];
+      for (const x of list) {
+        let u: URL | null = null;
+        try {
+          u = new URL(x);
+        } catch {
+          /* reported below */
+        }
+        if (!u || !/^https?:$/.test(u.protocol)) ctx.addIssue({ code: 'custom', message: `${x.slice(0, 100)} is not an http(s) origin` });
+        else origins.push(u.origin);
+      }
+      return origins;
+    }),
   /** Lifetime, in seconds, of the presigned URLs member files are served through (S3 only). */
   MEDIA_SIGNED_URL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /** The bearer token Prometheus sends to GET /metrics; unset, there is no /metrics (plugins/ops.ts). */
@@ -170,6 +199,12 @@ function isProxyAddress(x: string): boolean {
   if (slash === -1) return true;
   const bits = x.slice(slash + 1);
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128);
+}
+
+/** The fixed list of image hosts (the site's public origin, then the media CDN origins): at most MAX_IMAGE_HOSTS. */
+export function imageHosts(config: Pick<Config, 'PUBLIC_URL' | 'MEDIA_CDN_URLS'>): string[] {
+  const own = config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : [];
+  return [...new Set([...own, ...config.MEDIA_CDN_URLS])].slice(0, MAX_IMAGE_HOSTS);
 }
 
 /**

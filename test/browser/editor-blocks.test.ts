@@ -42,6 +42,7 @@ function everyBlock(refs: { journalId: string; productId: string; origin: string
     createBlock(BlockType.EMBED, { ...ids, data: { url: `${refs.origin}/search?q=linen`, title: 'Search results for linen' } }),
     createBlock(BlockType.VIDEO, { ...ids, data: { url: 'https://www.youtube.com/watch?v=abcdefghijk', title: 'Workshop tour video' } }),
     createBlock(BlockType.AUDIO, { ...ids, data: { url: '/demo-media/chime.wav', title: 'Shop bell', artist: 'Fernhill' } }),
+    createBlock(BlockType.ALBUM, { ...ids, data: { title: 'Shop sessions', artist: 'Fernhill', tracks: [{ title: 'Morning bell', url: '/demo-media/chime.wav' }, { title: 'Closing bell', url: 'https://media.example.com/closing-bell.mp3' }] } }),
     createBlock(BlockType.MAP, { ...ids, data: { title: 'Fernhill Shop', address: '12 River Street, Portland', zoom: 15 } }),
     createBlock(BlockType.FORM, { ...ids, data: { formId: CONTACT_FORM_ID } }),
     createBlock(BlockType.NEWSLETTER, { ...ids, data: { title: 'Letters from the workshop', description: 'One email a month.', formId: NEWSLETTER_FORM_ID } }),
@@ -136,6 +137,9 @@ describe('every editor block on the public site', () => {
     expect(await page.locator('iframe[title="Search results for linen"]').count()).toBe(1);
     expect(await page.locator('iframe[title="Workshop tour video"]').getAttribute('src')).toBe('https://www.youtube-nocookie.com/embed/abcdefghijk');
     expect(await page.locator('audio[aria-label="Shop bell"]').getAttribute('src')).toBe('/demo-media/chime.wav');
+    // album: one native player and the list of its tracks
+    expect(await page.locator('audio[aria-label="Shop sessions: Morning bell"]').getAttribute('src')).toBe('/demo-media/chime.wav');
+    expect(await main.getByRole('list', { name: 'Shop sessions tracks' }).getByRole('link').allTextContents()).toEqual(['Morning bell', 'Closing bell']);
     expect(await page.locator('.map-block address').textContent()).toContain('12 River Street, Portland');
     expect(await main.getByRole('link', { name: 'Open Fernhill Shop in a map' }).isVisible()).toBe(true);
     // form, newsletter, product
@@ -163,7 +167,7 @@ describe('every editor block on the public site', () => {
     expect(await main.getByRole('textbox', { name: /^Other amount/ }).count()).toBe(1);
     expect(await main.getByRole('button', { name: 'Donate' }).isVisible()).toBe(true);
     // the placeholder-only block shows nothing, and nothing is broken around it
-    expect(await page.locator('.fe-block').count()).toBe(38);
+    expect(await page.locator('.fe-block').count()).toBe(39);
     expect(await page.content()).not.toContain('not rendered on the site');
     // the dark section: the dark-colour test gives it light text
     const colour = await page.getByText('Light words on a dark section.').evaluate((el) => getComputedStyle(el).color);

@@ -59,6 +59,15 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
     });
   }
 
+  it('has no readme page with Tessera’s own theme', async () => {
+    const t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
+    try {
+      expect((await new Visitor(t.app).get('/readme')).statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+
   describe('multi-region', () => {
     let t: TestApp;
     beforeAll(async () => {
@@ -115,11 +124,30 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
       const product = (await new Visitor(t.app).get('/shop/p/linen-camp-shirt')).body;
       // No products.item in the folder: Tessera's product page, inside the template's regions, with Tessera's stylesheet.
       expect(product).toContain('data-region="header"');
+      // template.conf declares the product-page layout ('pdp', platform.md section 2): product pages use it, lists do not.
+      expect(product).toContain('data-region="pdp"');
+      expect(product).toContain('collection-layout-pdp');
+      expect(product).not.toContain('data-region="site"');
+      const shop = (await new Visitor(t.app).get('/shop')).body;
+      expect(shop).toContain('data-region="site"');
+      expect(shop).not.toContain('data-region="pdp"');
       expect(product).toContain('href="/theme/site.css"');
       expect(product).toContain('tessera-fallback-page');
       const events = (await new Visitor(t.app).get('/events')).body;
       expect(events).toContain('data-region="footer"');
       expect(events).toContain('tessera-fallback-page');
+    });
+
+    it('serves the template’s readme page (pages/readme.page) at /readme, inside its layout', async () => {
+      const res = await new Visitor(t.app).get('/readme');
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('data-template="readme.page"');
+      expect(res.body).toContain('About the Test Regions template');
+      expect(res.body).toContain('Made for Fernhill Supply Co.');
+      expect(res.body).toContain('data-region="header"');
+      expect(res.body).toMatch(/<title>Readme — Fernhill Supply Co\.<\/title>/);
+      // Other static pages of the folder are not served by name.
+      expect((await new Visitor(t.app).get('/other')).statusCode).toBe(404);
     });
 
     it('serves the template’s assets, scripts and compiled site.css, and nothing outside them', async () => {
@@ -154,6 +182,7 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
       expect(state.layouts).toEqual([
         { id: 'default', name: 'Default' },
         { id: 'wide', name: 'Wide' },
+        { id: 'pdp', name: 'Product page' },
       ]);
       const journal = state.pages.find((p: { title: string }) => p.title === 'Journal');
       expect(journal.layout).toBe('default');

@@ -16,3 +16,4 @@ export * from './seo.js';
 export * from './admin.js';
 export * from './catalog.js';
 export * from './accounts.js';
+export * from './likes.js';

@@ -21,6 +21,7 @@ import { compile, render as renderTemplate, type Compiled, type WidgetRenderer }
 import type { Theme } from '../pages/theme.js';
 import { galleryOptions, imageJson, itemJson, productsFor, publishedItems, type CollectionRow } from '../pages/context.js';
 import { galleryIsland } from '../pages/gallery.js';
+import { renderIsland } from '../../web/ssr.js';
 import { formHtml } from '../forms/index.js';
 import { donationBlockForm, donationStripe } from '../donations/form.js';
 import { donationSettingsOf } from '../donations/settings.js';
@@ -157,6 +158,17 @@ async function blockContext(env: RenderEnv, block: Block, sizes: string): Promis
     case BlockType.AUDIO: {
       const url = String(d.url ?? '');
       return url ? { ...base, src: url, title: String(d.title || 'Audio'), artist: String(d.artist ?? '') } : null;
+    }
+    case BlockType.ALBUM: {
+      // An audio playlist: one native player that plays the chosen track, and the list of tracks (theme partial).
+      const tracks = (Array.isArray(d.tracks) ? (d.tracks as Obj[]) : [])
+        .map((t) => ({ title: String(t.title ?? ''), src: String(t.url ?? '') }))
+        .filter((t) => t.src !== '')
+        .map((t, i) => ({ ...t, number: i + 1 }));
+      if (tracks.length === 0) return null;
+      const title = String(d.title || 'Album');
+      const artist = String(d.artist ?? '');
+      return { ...base, title, artist, tracks, count: tracks.length, html: renderIsland('AlbumPlayer', { id: block.id, title, artist, tracks: tracks.map((t) => ({ title: t.title, src: t.src })) }) };
     }
     case BlockType.MAP: {
       const place = mapPlace(d);

@@ -20,7 +20,7 @@ import { Theme, DEFAULT_THEME_DIR } from '../pages/theme.js';
 import { scriptJson } from '../analytics/page-data.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 import type { WebsiteRow } from '../platform/websites.js';
-import { experimentsOf, featuresOf, internalHost, isBlockEnabled, isEnabled, siteCountry } from './service.js';
+import { experimentsOf, featuresOf, overridesAllowed, isBlockEnabled, isEnabled, siteCountry } from './service.js';
 
 export const FLAGS_DATA_ID = 'tessera-flags';
 
@@ -133,7 +133,7 @@ export async function pageFlags(app: FastifyInstance, req: FastifyRequest, site:
   const preview = isOwner ? parsePreviewCookie(req.cookies[PREVIEW_COOKIE]) : null;
   const safeMode = isOwner && safeModeAsked(req.query, req.cookies[SAFE_MODE_COOKIE]);
   const features = featuresOf(site);
-  const internal = internalHost(app, req.host);
+  const internal = overridesAllowed(app, site, req.host);
   const visitorId = parseVisitorCookie(req.cookies[VISITOR_COOKIE_NAME])?.visitorId ?? null;
   const query = (req.query ?? {}) as Record<string, unknown>;
   const experiments: Record<string, string | null> = {};

@@ -15,7 +15,7 @@ import { parseInput } from '../platform/validate.js';
 import { changeSettings, READ_ROLES, SETTINGS_ROLES } from '../platform/settings.js';
 import { eventContent, LIMITS } from '../analytics/schemas.js';
 import { jsonField } from '../analytics/schemas.js';
-import { experimentsOf, featuresOf } from './service.js';
+import { experimentsOf, featuresOf, internalSite } from './service.js';
 import { funnelByVariant } from './funnel.js';
 import { previewableThemes } from './page.js';
 
@@ -62,6 +62,7 @@ const previewBody = z.object({
   theme: z.string().regex(THEME_FOLDER_NAME, 'Choose a theme folder.').nullish(),
 });
 const safeModeBody = z.object({ enabled: z.boolean({ error: 'enabled is true or false.' }) });
+const internalSiteBody = z.object({ internal: z.boolean({ error: 'internal is true or false.' }) });
 const schemaParam = z.object({ schemaName: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/, 'must be an event name') });
 
 const PREVIEW_MAX_AGE = 8 * 3600;
@@ -119,6 +120,25 @@ export async function flagsRoutes(app: FastifyInstance) {
     await app.database.db.transaction((tx) => changeSettings(tx, site.id, req.owner!.id, 'experiments.update', (s) => ({ ...s, experiments: list })));
     websites.invalidate();
     return { experiments: list };
+  });
+  // The owner's 'internal site' mark: experiment overrides work on every host of the site (platform.md section 6).
+  app.get('/api/flags/internal-site', reader, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { internal: internalSite(await siteOf(req)) };
+  });
+  app.put('/api/flags/internal-site', settings, async (req) => {
+    const body = parseInput(internalSiteBody, req.body);
+    const site = await siteOf(req);
+    await app.database.db.transaction((tx) =>
+      changeSettings(tx, site.id, req.owner!.id, 'internal-site.update', (s) => {
+        const next = { ...s };
+        if (body.internal) next.internalSite = true;
+        else delete next.internalSite;
+        return next;
+      }),
+    );
+    websites.invalidate();
+    return { internal: internalSite(await websites.get()) };
   });
   app.get('/api/flags/experiments/:name/funnel', reader, async (req, reply) => {
     const { name } = parseInput(z.object({ name: z.string().regex(EXPERIMENT_NAME, 'No such experiment.') }), req.params);

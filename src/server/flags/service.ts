@@ -58,6 +58,19 @@ export function internalHost(app: FastifyInstance, host: string | undefined): bo
   return isInternalHost(host, hostPatterns(app));
 }
 
+/** The owner's 'internal site' setting (/config/features): the site has internal status whatever its host. */
+export function internalSite(site: SiteLike): boolean {
+  return site.settings.internalSite === true;
+}
+
+/**
+ * Whether experiment overrides (and the tooling that goes with them) work for a request (platform.md
+ * section 6): on internal or staging hosts, and on any host of a site the owner marked internal.
+ */
+export function overridesAllowed(app: FastifyInstance, site: SiteLike, host: string | undefined): boolean {
+  return internalSite(site) || internalHost(app, host);
+}
+
 /** The website's country: settings.country, else the region of its locale. */
 export function siteCountry(site: Pick<WebsiteRow, 'settings' | 'locale'>): string | null {
   const c = site.settings.country;

@@ -27,6 +27,7 @@ const pageFields = {
   contentSource: z.enum(['i', 'c']).optional(),
   pagePath: str(1000).optional(),
   pagePermissionTypeValue: z.union([z.string().max(20), z.number()]).optional(),
+  language: str(35).optional(),
 };
 
 const saveBody = z.object(
@@ -356,6 +357,7 @@ function pick(b: z.infer<typeof saveBody>): PageFields {
   if (b.contentSource !== undefined) p.contentSource = b.contentSource;
   if (b.pagePath !== undefined) p.pagePath = b.pagePath;
   if (b.pagePermissionTypeValue !== undefined) p.pagePermissionTypeValue = b.pagePermissionTypeValue;
+  if (b.language !== undefined) p.language = b.language;
   return p;
 }
 

@@ -14,7 +14,8 @@ import { HttpError } from '../errors.js';
 import { RateLimiter } from '../plugins/rate-limit.js';
 import { captchaFor, type CaptchaAction } from '../captcha/index.js';
 import { forms as m } from '../../core/messages.js';
-import { shapeFieldValue, summaryAnswer, validateForm, type FieldValue, type FormField, type PageFields } from '../../core/forms.js';
+import { formLanguage, noAnswerText, shapeFieldValue, summaryAnswer, validateForm, type FieldValue, type FormField, type PageFields } from '../../core/forms.js';
+import { multilingualOf } from '../platform/settings.js';
 import { cleanOwnerHtml } from '../content/owner-html.js';
 
 export type FormRow = typeof schema.forms.$inferSelect;
@@ -205,8 +206,8 @@ function columnsFor(fields: FormField[]): Column[] {
   return cols;
 }
 
-/** CSV of submissions: Submitted On, then one column per field (multi-part values expanded), N/A when unanswered. */
-export function submissionsCsv(fields: FormField[], subs: Array<Pick<SubmissionRow, 'data' | 'createdAt' | 'fields'>>): string {
+/** CSV of submissions: Submitted On, then one column per field (multi-part values expanded), N/A (or the submission language's no-answer text) when unanswered. */
+export function submissionsCsv(fields: FormField[], subs: Array<Pick<SubmissionRow, 'data' | 'createdAt' | 'fields'> & { page?: Record<string, unknown> }>): string {
   const all = [...fields];
   const seen = new Set(fields.map((f) => f.id));
   for (const s of subs) {
@@ -219,7 +220,8 @@ export function submissionsCsv(fields: FormField[], subs: Array<Pick<SubmissionR
   const cols = columnsFor(all);
   const lines = [['Submitted On', ...cols.map((c) => c.title)].map(csvCell).join(',')];
   for (const s of subs) {
-    const cells = [s.createdAt.toISOString(), ...cols.map((c) => summaryAnswer(c.get(s.data)))];
+    const none = noAnswerText(s.page?.language);
+    const cells = [s.createdAt.toISOString(), ...cols.map((c) => summaryAnswer(c.get(s.data), none))];
     lines.push(cells.map(csvCell).join(','));
   }
   return lines.join('\r\n') + '\r\n';
@@ -385,6 +387,15 @@ export class FormsService {
 
     const id = newId();
     const owner = spamReason ? null : await this.notificationAddress(form);
+    // The submission's language is kept only on a multilingual site, and only as one of the site's languages.
+    const page: PageFields = { ...input.page };
+    delete page.language;
+    const asked = formLanguage(input.page.language);
+    if (asked) {
+      const languages = multilingualOf({ settings: (await this.website()).settings } as Parameters<typeof multilingualOf>[0]).languages;
+      const match = languages.find((l) => typeof l?.code === 'string' && l.code.toLowerCase() === asked.toLowerCase());
+      if (match) page.language = match.code;
+    }
     await this.db.transaction(async (tx) => {
       if (!input.noScript && !(await this.spendKey(tx, input.key!))) throw new HttpError(401, m.STATUS_401);
       await tx.insert(schema.formSubmissions).values({
@@ -393,14 +404,14 @@ export class FormsService {
         formId: form.id,
         data: data as Record<string, unknown>,
         fields,
-        page: pageOf(input.page),
+        page: pageOf(page),
         visitorCookie: typeof input.visitorCookie === 'string' ? input.visitorCookie.slice(0, 200) : null,
         spam: spamReason !== null,
         spamReason,
         searchText: searchTextOf(fields, data),
         createdAt: new Date(this.options.now()),
       });
-      if (owner) await this.app.services.mailer.enqueue(tx, notificationMail(form, fields, data, owner, id, input.page));
+      if (owner) await this.app.services.mailer.enqueue(tx, notificationMail(form, fields, data, owner, id, page));
       if (!spamReason) for (const hook of formSubmittedHooks) await hook(tx, { database: this.database, form, data, origin: input.origin });
     });
     if (owner) this.app.services.mailer.kick();
@@ -485,6 +496,8 @@ function pageOf(p: PageFields): Record<string, unknown> {
   if (p.contentSource === 'i' || p.contentSource === 'c') out.contentSource = p.contentSource;
   if (typeof p.pagePath === 'string') out.pagePath = p.pagePath.slice(0, 1000);
   if (typeof p.pagePermissionTypeValue === 'number' || typeof p.pagePermissionTypeValue === 'string') out.pagePermissionTypeValue = String(p.pagePermissionTypeValue).slice(0, 20);
+  const language = formLanguage(p.language);
+  if (language) out.language = language;
   return out;
 }
 
@@ -504,9 +517,10 @@ function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** The owner's notification: one line per answered field, N/A when unanswered. */
+/** The owner's notification: one line per answered field, N/A (or the submission language's no-answer text) when unanswered. */
 export function notificationMail(form: FormRow, fields: FormField[], data: Record<string, FieldValue>, to: string, submissionId: string, page: PageFields) {
-  const lines = fields.filter((f) => f.type !== 'section').map((f) => ({ title: f.title || f.id, answer: summaryAnswer(data[f.id]) }));
+  const none = noAnswerText(page.language);
+  const lines = fields.filter((f) => f.type !== 'section').map((f) => ({ title: f.title || f.id, answer: summaryAnswer(data[f.id], none) }));
   const where = page.pagePath ? `\n\nSent from ${page.pageTitle ?? ''} (${page.pagePath})` : '';
   return {
     kind: 'form-submission',

@@ -7,8 +7,9 @@ import type { Db } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import type { NavLink, WebsiteRow, WebsiteService } from '../platform/websites.js';
 import { variantJson, type ProductRecord, type VariantRow } from '../commerce/products.js';
-import { imageAttributes, parseOriginalSize, type ImagePriority } from '../../core/image.js';
+import { imageAttributes, onImageHost, parseOriginalSize, type ImagePriority } from '../../core/image.js';
 import { excerptText, showComments } from '../../core/content.js';
+import { ConnectedLinkService, connectedLinkView } from '../../core/connected-accounts.js';
 import { isDarkColour, parseHex } from '../../core/colour.js';
 import { timeSince } from '../../core/time.js';
 import { cleanOwnerHtml, ownerPlainText } from '../content/owner-html.js';
@@ -52,8 +53,19 @@ function attr(s: string): string {
 }
 
 /**
+ * The site's image hosts (config `imageHosts`: PUBLIC_URL's origin and MEDIA_CDN_URLS), set once when the
+ * app is built. Paths on the site's own origin are always on an image host.
+ */
+let siteImageHosts: readonly string[] = [];
+export function setImageHosts(hosts: readonly string[]): void {
+  siteImageHosts = Object.freeze([...hosts]);
+  imageCache.clear();
+}
+
+/**
  * The image template of platform.md, through the core rule: an asset becomes the attributes of an
- * <img> (sqs loader: the seven platform widths as a srcset, served by the image variant route).
+ * <img> (sqs loader: the seven platform widths as a srcset, served by the image variant route). Only
+ * images on the site's image hosts get that srcset; an image elsewhere is drawn as it is (raw loader).
  * `tag` is the finished element; the other fields let a theme write its own.
  */
 export function imageJson(asset: Obj | undefined, alt: string, opts: { sizes: string; priority?: ImagePriority; className?: string }) {
@@ -84,8 +96,7 @@ function makeImageJson(asset: Obj & { assetUrl: string }, alt: string, opts: { s
     width: size.width,
     height: size.height,
     alt,
-    loader: 'sqs',
-    sizes: opts.sizes,
+    ...(onImageHost(asset.assetUrl, siteImageHosts) ? { loader: 'sqs' as const, sizes: opts.sizes } : { loader: 'raw' as const }),
     priority: opts.priority ?? null,
     focalPoint: fp,
     class: opts.className,
@@ -122,6 +133,8 @@ export function websiteJson(site: WebsiteRow, websites: WebsiteService) {
     /** The dark-colour test of the specs: text on the accent colour is white when the accent is dark. */
     accentIsDark: isDarkColour(accent),
     accentHsl: settings.accentHsl ?? null,
+    /** The connected online food ordering account's link ({url, title}; title 'Order Now' by default), or null. */
+    orderingLink: connectedLinkView(settings.connectedAccounts, ConnectedLinkService.ONLINE_ORDERING),
   };
 }
 

@@ -40,6 +40,7 @@ import { SITE_USER_INFO_COOKIE_NAME, VISITOR_COOKIE_NAME, VISIT_TIME_COOKIE_NAME
 import { CONSENT_CHOICES_COOKIE, CONSENT_COOKIE, NOTICE_COOKIE } from '../../core/engagement.js';
 import { ANALYTICS_ID_COOKIE } from '../../web/client/tracker-cookies.js';
 import type { WebsiteRow } from '../platform/websites.js';
+import { LIKE_COOKIE } from '../content/likes.js';
 import { experimentsOf } from '../flags/service.js';
 
 const gzipAsync = promisify(gzip);
@@ -55,7 +56,8 @@ export const KEYED_COOKIES: readonly string[] = [CONSENT_COOKIE, CONSENT_CHOICES
 /** Private only while the site runs experiments (their assignment follows it). */
 export const EXPERIMENT_COOKIES: readonly string[] = [VISITOR_COOKIE_NAME];
 /** Cookies that change nothing on a page. */
-export const NEUTRAL_COOKIES: readonly string[] = [CRUMB_COOKIE, SESSION_COOKIE, ANALYTICS_ID_COOKIE, VISIT_TIME_COOKIE_NAME];
+// The like cookie (content/likes.ts) only says who liked: the page is the same with or without it.
+export const NEUTRAL_COOKIES: readonly string[] = [CRUMB_COOKIE, SESSION_COOKIE, ANALYTICS_ID_COOKIE, VISIT_TIME_COOKIE_NAME, LIKE_COOKIE];
 
 const MAX_URL = 2000;
 

@@ -9,7 +9,7 @@ import { cartPageHtml, commerceWidgets, pageMerchandising } from '../commerce/wi
 import type { Theme } from './theme.js';
 import type { ClientAssets } from './assets.js';
 import { renderIsland } from '../../web/ssr.js';
-import { FolderBehavior, PageType, RecordType } from '../../core/enums.js';
+import { FolderBehavior, PageName, PageType, RecordType } from '../../core/enums.js';
 import { Feature } from '../../core/features.js';
 import { eventIcs } from './ics.js';
 import {
@@ -31,6 +31,7 @@ import {
 } from './context.js';
 import { CollectionCache } from './cache.js';
 import { pageCache, type PageCache } from './page-cache.js';
+import { likeCount } from '../content/likes.js';
 import { nonceScripts } from '../plugins/csp.js';
 import { contentWidgets } from './widgets.js';
 import { galleryIsland } from './gallery.js';
@@ -45,6 +46,9 @@ import { productPageExtras } from '../reviews/product-page.js';
 import { CANONICAL_PARAMS, canonicalUrl, headTags, type HeadInput } from '../seo/head.js';
 import { alternateLanguages, collectionNoindex, markedNoindex } from '../seo/content.js';
 import { blogRss, RSS_ITEMS } from '../seo/feeds.js';
+
+/** The template file of the readme page: a developer template's pages/readme.page. */
+const README_TEMPLATE = `pages/${PageName.README}.page`;
 
 
 /** Whether a request path is under /api (case and repeated slashes as the router reads them). */
@@ -84,7 +88,7 @@ interface PageSpec {
   ctx: Record<string, unknown>;
   collections?: CollectionRow[];
   /** An image to preload (the page's largest paint). */
-  preload?: { srcset: string; sizes: string; src: string } | null;
+  preload?: { srcset?: string; sizes?: string; src: string } | null;
   /** Crawler tags (server/seo/head.ts); every page gets a canonical address and Open Graph tags. */
   seo?: PageSeo;
 }
@@ -190,7 +194,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const settings = site.settings as Record<string, unknown>;
     const injection = (fx.safeMode ? {} : (settings.codeInjection ?? {})) as { header?: string; footer?: string };
     const preload = page.preload
-      ? `<link rel="preload" as="image" href="${escapeHtml(page.preload.src)}" imagesrcset="${escapeHtml(page.preload.srcset)}" imagesizes="${escapeHtml(page.preload.sizes)}" fetchpriority="high">`
+      ? // An image off the site's image hosts has no srcset (core/image.ts onImageHost): preloaded by its address alone.
+        `<link rel="preload" as="image" href="${escapeHtml(page.preload.src)}"${page.preload.srcset ? ` imagesrcset="${escapeHtml(page.preload.srcset)}" imagesizes="${escapeHtml(page.preload.sizes ?? '')}"` : ''} fetchpriority="high">`
       : '';
     const description = page.description ?? website.siteDescription;
     // Crawler tags: addresses from the configured public origin, never the request's Host (server/seo).
@@ -413,6 +418,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     });
     const commentList = comments.map((x) => ({ id: x.id, authorName: x.authorName, body: x.body, addedOn: x.createdAt.getTime() }));
     if (!isProduct) item.comments = commentList;
+    // The like button's count (server/content/likes.ts); a like moves the content version, so cached pages follow.
+    if (!isProduct) item.likeCount = await likeCount(db, row.id);
     Object.assign(item, await courseContext(app, req, site, c, collections, row));
     if ((req.query as Record<string, unknown>).format === 'ics' && row.recordType === RecordType.EVENT) {
       const ics = eventIcs({
@@ -482,6 +489,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     if (await shared.serve(req, reply, site)) return reply;
     const collections = await collectionCache.get(site.id);
     const c = collections.find((x) => x.urlId === collection && x.enabled);
+    // The readme page (PageName.README): a developer template's pages/readme.page, unless a page of the site has that url.
+    if (!c && collection === PageName.README && theme.has(README_TEMPLATE)) return send(req, reply, { template: README_TEMPLATE, pageType: PageType.PAGE, title: 'Readme', collections, ctx: {} });
     if (!c || !theme.has(`collections/${c.typeName}.list`)) return notFound(req, reply);
     return collectionPage(req, reply, c, collections);
   });

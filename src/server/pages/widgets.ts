@@ -5,6 +5,9 @@
  */
 import type { WidgetName, WidgetProps, WidgetRenderer } from '../../template/index.js';
 import { commerce as messages } from '../../core/messages.js';
+import { renderIsland } from '../../web/ssr.js';
+import type { LikeButtonProps } from '../../web/islands/LikeButton.js';
+import { likeUrl } from '../content/likes.js';
 
 type Obj = Record<string, unknown>;
 
@@ -58,8 +61,13 @@ export function contentWidgets(next: WidgetRenderer | undefined, opts: { origin:
           const count = Number(item.publicCommentCount ?? 0) || 0;
           return `<a href="${esc(safeUrl(item.fullUrl))}#comments-${esc(item.id)}" class="sqs-comment-link" data-id="${esc(item.id)}"${count > 0 ? ` aria-label="${count} comment${count === 1 ? '' : 's'}"` : ''}>${esc(messages.commentLink(count))}</a>`;
         }
-        case 'like-button':
-          return '';
+        case 'like-button': {
+          // The like button (server/content/likes.ts): items of content collections with an id; products have none.
+          const id = String(item.id ?? '');
+          if (!/^[A-Za-z0-9_-]{1,64}$/.test(id) || item.likeCount === undefined) return '';
+          const props: LikeButtonProps = { itemId: id, action: likeUrl(id), count: Number(item.likeCount) || 0, title: String(item.title ?? '') };
+          return renderIsland('LikeButton', props as unknown as Record<string, unknown>);
+        }
         case 'social-button':
         case 'social-button-inline':
           return shareButtons(item, opts.shareButtonOptions, opts.origin, name === 'social-button-inline');

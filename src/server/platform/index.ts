@@ -8,6 +8,7 @@ import { placesProviderFromEnv } from './places.js';
 import { configRoutes } from './config-routes.js';
 import { accountPages } from './account-pages.js';
 import { siteAddressRoutes } from './site-address.js';
+import { connectedAccountRoutes } from './connected-accounts.js';
 import { ownerHomeRoutes } from './owner-home.js';
 import { outboxRoutes } from './outbox-routes.js';
 import { emailSettingsRoutes } from './email-settings-routes.js';
@@ -29,6 +30,7 @@ export const platformArea = fp(async (app: FastifyInstance): Promise<void> => {
   await app.register(configRoutes);
   await app.register(accountPages);
   await app.register(siteAddressRoutes);
+  await app.register(connectedAccountRoutes);
   await app.register(ownerHomeRoutes);
   await app.register(outboxRoutes);
   await app.register(emailSettingsRoutes);

@@ -48,7 +48,7 @@ export function sameOriginPost(req: FastifyRequest): boolean {
 
 /**
  * The storefront calls whose plain forms sit on pages the page cache shares between visitors (so they cannot
- * carry a visitor's crumb): add to cart, the restock sign-up, the newsletter (popup and block) and site forms.
+ * carry a visitor's crumb): add to cart, the restock sign-up, the newsletter (popup and block), site forms and likes.
  * Only these accept a crumb-less same-origin form post; every other call (the owner's above all) needs the crumb.
  * Matched against the route's own pattern, after path normalisation.
  */
@@ -57,6 +57,8 @@ export const SHARED_PAGE_FORM_ROUTES: ReadonlySet<string> = new Set([
   '/api/site-users/account/notifications/restock',
   '/api/engagement/newsletter',
   '/api/form/SaveFormSubmission',
+  // The like button of journal posts (server/content/likes.ts).
+  '/api/content-items/:itemId/like',
 ]);
 
 /**

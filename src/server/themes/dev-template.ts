@@ -11,6 +11,7 @@ import { basename, join, relative, sep } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { compile, render, type Compiled, type TemplateError, type WidgetRenderer } from '../../template/index.js';
 import { Theme, type PlatformInput } from '../pages/theme.js';
+import { PageLayoutName } from '../../core/enums.js';
 import { newTagTables, rewriteTags, type TagTables } from './tags.js';
 import { compileLess, parseTweaks, stylesheetSource, tweakClasses, type CompiledCss, type Tweak } from './styles.js';
 import { adaptContext, platformData, type PlatformParts } from './adapter.js';
@@ -210,6 +211,8 @@ export class DevTemplate extends Theme {
 
   /** The template file that renders Tessera's template `name`, or null (Tessera's own renders it). */
   fileFor(name: string): string | null {
+    // A static page of the folder's pages/ (the readme page, PageName.README): drawn by the template itself.
+    if (name.startsWith('pages/')) return /^pages\/[a-z0-9-]{1,64}\.page$/.test(name) && this.pages.has(name) ? name : null;
     const m = /^collections\/([a-z-]+)\.(list|item)$/.exec(name);
     if (!m) return null;
     const [, type, kind] = m as unknown as [string, string, string];
@@ -254,11 +257,15 @@ export class DevTemplate extends Theme {
     }
   }
 
-  /** The layout the page asks for (the owner's choice per page), else `default`. */
+  /**
+   * The layout a page uses: a product detail page uses the template's product-page layout ('pdp') when
+   * template.conf declares one; otherwise the owner's choice for the page, else `default`.
+   */
   layoutOf(ctx: Obj): string {
     const c = (ctx.collection ?? {}) as Obj;
+    if (ctx.item && c.typeName === 'products' && this.layouts.has(PageLayoutName.PRODUCT_PAGE)) return PageLayoutName.PRODUCT_PAGE;
     const chosen = typeof c.templateLayout === 'string' ? c.templateLayout : '';
-    return this.layouts.has(chosen) ? chosen : 'default';
+    return this.layouts.has(chosen) ? chosen : PageLayoutName.DEFAULT;
   }
 
   private renderLayout(ctx: Obj, opts: { locale?: string; timeZone?: string; renderer?: WidgetRenderer; now?: number }): string {

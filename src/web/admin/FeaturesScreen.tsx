@@ -143,6 +143,37 @@ function FunnelTable({ name }: { name: string }) {
   );
 }
 
+/** The 'internal site' mark: experiment overrides work on every address of the site, not only staging hosts. */
+function InternalSite() {
+  const [internal, setInternal] = useState<boolean | null>(null);
+  const [error, setError] = useState('');
+  const [status, setStatus] = useState('');
+  useEffect(() => {
+    api<{ internal: boolean }>('GET', '/api/flags/internal-site').then((d) => setInternal(d.internal), (e) => setError(msg(e)));
+  }, []);
+  if (internal === null) return error ? <p role="alert">{error}</p> : null;
+  const change = async (next: boolean) => {
+    setError('');
+    setStatus('');
+    try {
+      const r = await api<{ internal: boolean }>('PUT', '/api/flags/internal-site', { internal: next });
+      setInternal(r.internal);
+      setStatus(r.internal ? 'This site is internal: experiment overrides work on every address.' : 'Experiment overrides work on staging hosts only.');
+    } catch (e) {
+      setError(msg(e));
+    }
+  };
+  return (
+    <div>
+      <label>
+        <input type="checkbox" checked={internal} onChange={(e) => void change(e.target.checked)} /> Internal site (a test or staging site: experiment overrides work on every address)
+      </label>
+      {error ? <p role="alert">{error}</p> : null}
+      <p role="status">{status}</p>
+    </div>
+  );
+}
+
 function Experiments() {
   const [list, setList] = useState<Experiment[] | null>(null);
   const [error, setError] = useState('');
@@ -170,6 +201,7 @@ function Experiments() {
         Each visitor keeps one variant (chosen by weight). On staging hosts, add <code>?experiment.NAME=VARIANT</code> to a page address to try a variant, or{' '}
         <code>?experiment.NAME=reset</code> to go back.
       </p>
+      <InternalSite />
       <form onSubmit={save} aria-label="Experiments">
         {list.map((e, i) => (
           <fieldset key={i}>

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api, ApiError } from '../client/api.js';
 import { FORM_FIELD_PROPERTIES, FormFieldType } from '../../core/enums.js';
 import type { FormField } from '../../core/forms.js';
-import { summaryAnswer } from '../../core/forms.js';
+import { noAnswerText, summaryAnswer } from '../../core/forms.js';
 import { forms as m, cart } from '../../core/messages.js';
 import { EmptyState, PageHeader, Skeleton } from './design.js';
 
@@ -32,6 +32,8 @@ interface Submission {
   id: string;
   data: Record<string, unknown>;
   fields: FormField[];
+  /** Page fields, with the language the visitor saw the form in (multilingual sites). */
+  page?: { language?: string };
   spamReason: string | null;
   createdAt: string;
 }
@@ -352,7 +354,7 @@ function Inbox({ form }: { form: FormRow }) {
                 .map((f) => (
                   <div key={f.id}>
                     <dt>{f.title || f.id}</dt>
-                    <dd>{summaryAnswer(s.data[f.id])}</dd>
+                    <dd>{summaryAnswer(s.data[f.id], noAnswerText(s.page?.language))}</dd>
                   </div>
                 ))}
             </dl>

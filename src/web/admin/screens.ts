@@ -17,6 +17,7 @@ import { PagesEditorScreen, StylesScreen } from './editor/lazy.js';
 import { ReviewsScreen, RelatedProductsScreen, DonationsScreen } from './ReviewsScreens.js';
 import { BillingScreen, FeaturesScreen } from './FeaturesScreen.js';
 import { SiteAddressScreen } from './SiteAddressScreen.js';
+import { ConnectedAccountsScreen } from './ConnectedAccountsScreen.js';
 import { SeoScreen } from './SeoScreen.js';
 import { SiteSettingsScreen } from './SiteSettingsScreen.js';
 import { CustomersScreen } from './CustomersScreen.js';
@@ -76,6 +77,8 @@ screens.push({ path: '/config/features', label: 'Features', component: FeaturesS
 
 /** The site address: where emailed links point when PUBLIC_URL is not set (server/email-origin.ts). */
 screens.push({ path: '/config/site-address', label: 'Site address', component: SiteAddressScreen });
+/** Connected accounts: link services such as online food ordering ('Order Now' in the menu; server/platform/connected-accounts.ts). */
+screens.push({ path: '/config/connected-accounts', label: 'Connected accounts', component: ConnectedAccountsScreen });
 /** Search engines: robots.txt and URL redirects (server/seo). */
 screens.push({ path: '/config/seo', label: 'Search engines', component: SeoScreen });
 /** The owner's admin (issue 23): customers and the site's own settings. */

@@ -4,9 +4,13 @@
  * records {app, data, event, pageLoadId, ts} and sent as a text body holding a JSON array to
  * POST /api/1/performance/records by beacon (a keepalive request without beacons), 30 s after load
  * or as soon as the page is hidden, whichever comes first; later values go in a later flush.
+ *
+ * Page speed: the collector waits for the page to settle (its load event) for at most
+ * PAGE_SPEED_MAX_WAIT_MS (60 s, platform.md section 9) before it starts the 30 s flush timer: a page
+ * whose load event never comes (a hung image or script) still sends its vitals, 60 + 30 s in.
  */
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type Metric } from 'web-vitals';
-import { PERFORMANCE_FLUSH_AFTER_LOAD_MS } from '../../core/constants.js';
+import { PAGE_SPEED_MAX_WAIT_MS, PERFORMANCE_FLUSH_AFTER_LOAD_MS } from '../../core/constants.js';
 
 export const PERFORMANCE_URL = '/api/1/performance/records';
 const APP = 'tessera-site';
@@ -42,6 +46,53 @@ export class PerformanceBuffer {
   }
 }
 
+/** What the page-speed wait needs of the browser (a seam so the wait can be observed without one). */
+export interface SettleHost {
+  readyState(): string;
+  onLoad(fn: () => void): () => void;
+  setTimer(fn: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+  /** Milliseconds since navigation start. */
+  elapsed(): number;
+}
+
+/**
+ * Waits for the page to settle (load event) for at most `maxWaitMs`, then calls `done` once with the
+ * load time in ms and whether the wait ran out. A page already loaded settles at once.
+ */
+export function waitForPageSpeed(host: SettleHost, done: (loadMs: number, timedOut: boolean) => void, maxWaitMs: number = PAGE_SPEED_MAX_WAIT_MS): void {
+  if (host.readyState() === 'complete') {
+    done(host.elapsed(), false);
+    return;
+  }
+  let finished = false;
+  const finish = (timedOut: boolean) => {
+    if (finished) return;
+    finished = true;
+    stopListening();
+    host.clearTimer(timer);
+    done(timedOut ? maxWaitMs : host.elapsed(), timedOut);
+  };
+  const stopListening = host.onLoad(() => finish(false));
+  const timer = host.setTimer(() => finish(true), Math.max(0, maxWaitMs - host.elapsed()));
+}
+
+function browserSettleHost(): SettleHost {
+  return {
+    readyState: () => document.readyState,
+    onLoad: (fn) => {
+      window.addEventListener('load', fn, { once: true });
+      return () => window.removeEventListener('load', fn);
+    },
+    setTimer: (fn, ms) => window.setTimeout(fn, ms),
+    clearTimer: (h) => window.clearTimeout(h as number),
+    elapsed: () => {
+      const nav = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+      return nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : performance.now();
+    },
+  };
+}
+
 function send(records: PerformanceRecord[]): void {
   if (records.length === 0) return;
   const body = JSON.stringify(records);
@@ -75,9 +126,9 @@ export function startPerformanceCollector(random: () => number = Math.random): v
   }
 
   const flush = () => send(buf.take());
-  const armTimer = () => window.setTimeout(flush, PERFORMANCE_FLUSH_AFTER_LOAD_MS);
-  if (document.readyState === 'complete') armTimer();
-  else window.addEventListener('load', armTimer, { once: true });
+  waitForPageSpeed(browserSettleHost(), () => {
+    window.setTimeout(flush, PERFORMANCE_FLUSH_AFTER_LOAD_MS);
+  });
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') flush();
   });

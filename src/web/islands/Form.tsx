@@ -140,7 +140,7 @@ export function FormBody({ form, captcha, crumb, query = {}, page = {}, action, 
       captchaKey = t;
     }
     const res = await saveSubmission(form.id, (key) => ({
-      ...formSubmissionPayload({ key, fields: form.fields, values: data, captchaKey, page: { pageTitle: document.title, ...page }, visitorCookie: readVisitorCookie() }),
+      ...formSubmissionPayload({ key, fields: form.fields, values: data, captchaKey, page: { pageTitle: document.title, language: document.documentElement.lang || undefined, ...page }, visitorCookie: readVisitorCookie() }),
       honeypot: honeypot.current?.value ?? '',
     }));
     if (res.ok) {

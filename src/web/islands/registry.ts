@@ -38,4 +38,6 @@ export const islands: Record<string, IslandLoader> = {
   PromoPopup: () => import('./engagement/PromoPopup.js').then((m) => m.PromoPopup),
   CookieBanner: () => import('./engagement/CookieBanner.js').then((m) => m.CookieBanner),
   LessonVideo: () => import('./LessonVideo.js').then((m) => m.LessonVideo),
+  AlbumPlayer: () => import('./AlbumPlayer.js').then((m) => m.AlbumPlayer),
+  LikeButton: () => import('./LikeButton.js').then((m) => m.LikeButton),
 };

@@ -8,15 +8,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as messages from '../../../src/core/messages.js';
 
-/**
- * Messages of the editor and the interface validation that the editor this project ships does not have a
- * place for yet (issue 30, "Editor messages"): listed so the check still catches every other constant.
- * Remove a line when its message is wired; the test fails when a listed key becomes used, to keep this short.
- */
-const NOT_YET_WIRED = new Set([
-  'commerce.ORDER_NOW',
-]);
-
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
@@ -38,11 +29,7 @@ describe('src/core/messages.ts', () => {
 
   it('has every message constant used by code outside the tests', () => {
     expect(keys.length).toBeGreaterThan(100);
-    const unused = keys.filter((k) => !NOT_YET_WIRED.has(k) && !used(k));
+    const unused = keys.filter((k) => !used(k));
     expect(unused).toEqual([]);
-  });
-
-  it('lists only messages that are still unused as not yet wired', () => {
-    expect([...NOT_YET_WIRED].filter((k) => !keys.includes(k) || used(k))).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import {
 } from '../../../src/web/client/tracker-cookies.js';
 import { Tracker, cartFieldsOf, consentOf, resolveLocale, CONSENT_COOKIE, type TrackerEnv } from '../../../src/web/client/tracker.js';
 import { ErrorReporter, type ErrorEvent_ } from '../../../src/web/client/error-reporter.js';
-import { PerformanceBuffer } from '../../../src/web/client/performance.js';
+import { PerformanceBuffer, waitForPageSpeed, type SettleHost } from '../../../src/web/client/performance.js';
 import { parsePageData, type PageData } from '../../../src/web/client/analytics-page.js';
 
 const YEAR2 = 2 * 365 * 24 * 3600;
@@ -454,5 +454,79 @@ describe('performance buffer', () => {
       { app: 'tessera-site', event: 'web-vitals', pageLoadId: 'pl1', ts: 42, data: { name: 'LCP', value: 2100.1235, path: '/shop', rating: 'good' } },
     ]);
     expect(b.take()).toEqual([]);
+  });
+});
+
+describe('page-speed wait (platform.md section 9: up to 60 seconds)', () => {
+  /** A page whose clock and load event the test drives. */
+  function page(state: 'loading' | 'complete' = 'loading') {
+    let now = 0;
+    let ready = state;
+    const loads = new Set<() => void>();
+    const timers: { at: number; fn: () => void; live: boolean }[] = [];
+    const host: SettleHost = {
+      readyState: () => ready,
+      onLoad: (fn) => {
+        loads.add(fn);
+        return () => loads.delete(fn);
+      },
+      setTimer: (fn, ms) => {
+        const t = { at: now + ms, fn, live: true };
+        timers.push(t);
+        return t;
+      },
+      clearTimer: (h) => {
+        (h as { live: boolean }).live = false;
+      },
+      elapsed: () => now,
+    };
+    return {
+      host,
+      advance(ms: number) {
+        now += ms;
+        for (const t of timers) {
+          if (!t.live || t.at > now) continue;
+          t.live = false;
+          t.fn();
+        }
+      },
+      load() {
+        ready = 'complete';
+        for (const fn of [...loads]) fn();
+      },
+      listeners: () => loads.size,
+    };
+  }
+
+  it('settles on the load event, once, and stops waiting', () => {
+    const p = page();
+    const calls: [number, boolean][] = [];
+    waitForPageSpeed(p.host, (ms, timedOut) => calls.push([ms, timedOut]));
+    p.advance(4_200);
+    expect(calls).toEqual([]);
+    p.load();
+    expect(calls).toEqual([[4_200, false]]);
+    p.advance(120_000);
+    expect(calls).toHaveLength(1);
+    expect(p.listeners()).toBe(0);
+  });
+
+  it('gives up after 60 s when the page never loads', () => {
+    const p = page();
+    const calls: [number, boolean][] = [];
+    waitForPageSpeed(p.host, (ms, timedOut) => calls.push([ms, timedOut]));
+    p.advance(59_999);
+    expect(calls).toEqual([]);
+    p.advance(1);
+    expect(calls).toEqual([[60_000, true]]);
+    p.load();
+    expect(calls).toHaveLength(1);
+  });
+
+  it('does not wait for a page that has already loaded', () => {
+    const p = page('complete');
+    const calls: [number, boolean][] = [];
+    waitForPageSpeed(p.host, (ms, timedOut) => calls.push([ms, timedOut]));
+    expect(calls).toEqual([[0, false]]);
   });
 });

@@ -2,7 +2,8 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { BlockType } from '../../../core/enums.js';
 import { blockKind, blockLabel, chartDataset, isRenderedBlock, MAX_DONATION_AMOUNTS, variantName, type Block } from '../../../core/layout.js';
-import { editor as editorMessages, pageEditor } from '../../../core/messages.js';
+import { contentLimits, editor as editorMessages, pageEditor } from '../../../core/messages.js';
+import { MAX_ALBUM_TRACKS } from '../../../core/constants.js';
 import { formatMoney, toMinorUnits } from '../../../core/money.js';
 import { formatFileSize } from '../../../core/time.js';
 import { htmlText, readTextBlock, richTextStore, setRichText, writeTextBlock, kindName } from './blocks.js';
@@ -255,6 +256,37 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
         </>
       );
       break;
+    case BlockType.ALBUM: {
+      // An audio playlist of at most MAX_ALBUM_TRACKS tracks (the server refuses more with the same words).
+      const tracks = arr(d.tracks);
+      const full = tracks.length >= MAX_ALBUM_TRACKS;
+      body = (
+        <>
+          {text('title', 'Album title')}
+          {text('artist', 'Artist')}
+          {errors.tracks ? (
+            <p role="alert" className="ed-error">
+              {errors.tracks}
+            </p>
+          ) : null}
+          {tracks.map((t, i) => (
+            <Fieldset key={i} legend={`Track ${i + 1}`}>
+              <TextField label={`Track ${i + 1} title`} value={s(t.title)} onChange={(v) => listEdit('tracks', i, { title: v })} error={errors[`tracks.${i}.title`]} required />
+              <UploadField label={`Upload audio for track ${i + 1}`} accept="audio/mpeg,audio/mp4,audio/wav,audio/ogg" onUploaded={(u) => listEdit('tracks', i, { url: u.url })} />
+              <TextField label={`Track ${i + 1} audio address`} value={s(t.url)} onChange={(v) => listEdit('tracks', i, { url: v })} error={errors[`tracks.${i}.url`]} required />
+              <button type="button" onClick={() => listRemove('tracks', i)}>
+                Remove track {i + 1}
+              </button>
+            </Fieldset>
+          ))}
+          <button type="button" disabled={full} onClick={() => listAdd('tracks', { title: `Track ${tracks.length + 1}`, url: '' })}>
+            Add track
+          </button>
+          {full ? <p role="status">{contentLimits.albumTrackLimit(MAX_ALBUM_TRACKS)}</p> : null}
+        </>
+      );
+      break;
+    }
     case BlockType.MAP:
       body = (
         <>

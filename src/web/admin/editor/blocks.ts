@@ -95,6 +95,10 @@ export function blockSummary(b: Block, products: ReadonlyArray<{ id: string; tit
       return clip(s('title') || `${Array.isArray(d.amounts) ? d.amounts.length : 0} amounts`);
     case BlockType.SOCIAL_LINKS:
       return `${Array.isArray(d.links) ? d.links.length : 0} links`;
+    case BlockType.ALBUM: {
+      const n = Array.isArray(d.tracks) ? d.tracks.length : 0;
+      return clip(`${s('title') || 'Album'}, ${n} ${n === 1 ? 'track' : 'tracks'}`);
+    }
     default:
       return isRenderedBlock(b.type) ? '' : 'placeholder';
   }

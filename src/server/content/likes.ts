@@ -1,0 +1,70 @@
+/**
+ * Likes of content items: the like button the demo theme draws on journal posts (platform.md section 2,
+ * "like button"). `POST /api/content-items/:itemId/like` (JSON from the island, or a plain form post that
+ * works without JavaScript) records one like per visitor and item: the visitor is the random id of an
+ * HttpOnly like cookie, set on their first like, so a repeated like changes nothing. CSRF as every call
+ * (a crumb-less plain post only from a page of this site, crumb.ts), and a per-visitor and per-address
+ * rate limit. Only published items of content collections (not products) take likes.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/index.js';
+import { schema } from '../../db/index.js';
+import { CollectionType } from '../../core/enums.js';
+import { commerce } from '../../core/messages.js';
+import { HttpError } from '../errors.js';
+import { CRUMB_COOKIE, isFormPost, isSecure } from '../plugins/crumb.js';
+import { itemUrl } from '../pages/context.js';
+
+export const LIKE_PATH = '/api/content-items/:itemId/like';
+export const likeUrl = (itemId: string) => `/api/content-items/${encodeURIComponent(itemId)}/like`;
+export const LIKE_COOKIE = 'tessera_liker';
+const LIKE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
+const LIKER = /^[a-f0-9]{32}$/;
+const ITEM_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Thirty likes a minute per visitor (crumb cookie, else address), and the address ceiling the limiter adds. */
+export const LIKE_LIMIT = {
+  name: 'content-like',
+  max: 30,
+  windowMs: 60_000,
+  message: commerce.RATE_LIMITED,
+  key: (req: FastifyRequest) => req.cookies[CRUMB_COOKIE] ?? req.ip,
+};
+
+/** How many likes an item has. */
+export async function likeCount(db: Db, itemId: string): Promise<number> {
+  const [r] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(schema.itemLikes)
+    .where(eq(schema.itemLikes.itemId, itemId));
+  return Number(r?.n ?? 0);
+}
+
+export async function likeRoutes(app: FastifyInstance): Promise<void> {
+  const db = app.database.db;
+  app.post(LIKE_PATH, { preHandler: app.services.rateLimiter.guard(LIKE_LIMIT), bodyLimit: 4 * 1024 }, async (req, reply) => {
+    const itemId = (req.params as { itemId: string }).itemId;
+    if (!ITEM_ID.test(itemId)) throw new HttpError(404, 'Not found');
+    const site = await app.services.websites.get();
+    const [found] = await db
+      .select({ item: schema.items, collection: schema.collections })
+      .from(schema.items)
+      .innerJoin(schema.collections, eq(schema.collections.id, schema.items.collectionId))
+      .where(and(eq(schema.items.id, itemId), eq(schema.items.websiteId, site.id), eq(schema.items.status, 'published')))
+      .limit(1);
+    if (!found || found.collection.type === CollectionType.PRODUCTS || found.item.publishOn.getTime() > Date.now()) throw new HttpError(404, 'Not found');
+
+    let liker = req.cookies[LIKE_COOKIE];
+    if (!liker || !LIKER.test(liker)) {
+      liker = randomBytes(16).toString('hex');
+      reply.setCookie(LIKE_COOKIE, liker, { path: '/', sameSite: 'lax', secure: isSecure(req), httpOnly: true, maxAge: LIKE_COOKIE_MAX_AGE_SECONDS });
+    }
+    await db.insert(schema.itemLikes).values({ itemId, liker }).onConflictDoNothing();
+    const count = await likeCount(db, itemId);
+    reply.header('cache-control', 'no-store');
+    if (isFormPost(req)) return reply.redirect(itemUrl(found.collection, found.item), 303);
+    return { liked: true, likeCount: count };
+  });
+}
