@@ -6,15 +6,5 @@ CREATE TABLE "item_likes" (
 	"created_at" timestamp with time zone NOT NULL DEFAULT now(),
 	PRIMARY KEY ("item_id", "liker")
 );
---> statement-breakpoint
--- Item pages show the count, so a new like moves the content version (see 0013/0015). Per row, so a
--- repeated like (ON CONFLICT DO NOTHING) inserts nothing and moves nothing.
-CREATE OR REPLACE FUNCTION tessera_note_site_change_row() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO site_changes (txid) VALUES (txid_current()) ON CONFLICT (txid) DO NOTHING;
-  PERFORM pg_notify('tessera_site_changes', '');
-  RETURN NULL;
-END
-$$;
---> statement-breakpoint
-CREATE TRIGGER site_change AFTER INSERT OR DELETE ON item_likes FOR EACH ROW EXECUTE FUNCTION tessera_note_site_change_row();
+-- A like does not move the content version: the count shows on its post alone, and the like call drops
+-- that post from the page cache (server/content/likes.ts), so likes cannot empty every cached page.

@@ -7,14 +7,14 @@
  * rate limit. Only published items of content collections (not products) take likes.
  */
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { CollectionType } from '../../core/enums.js';
 import { commerce } from '../../core/messages.js';
 import { HttpError } from '../errors.js';
-import { CRUMB_COOKIE, isFormPost, isSecure } from '../plugins/crumb.js';
+import { isFormPost, isSecure } from '../plugins/crumb.js';
 import { itemUrl } from '../pages/context.js';
 
 export const LIKE_PATH = '/api/content-items/:itemId/like';
@@ -24,13 +24,15 @@ const LIKE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
 const LIKER = /^[a-f0-9]{32}$/;
 const ITEM_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Thirty likes a minute per visitor (crumb cookie, else address), and the address ceiling the limiter adds. */
+/**
+ * Thirty likes a minute per address. Not per crumb or like cookie: a client chooses those, and each fresh
+ * like cookie is a new liker, so only the address bounds how fast one client can add likes.
+ */
 export const LIKE_LIMIT = {
   name: 'content-like',
   max: 30,
   windowMs: 60_000,
   message: commerce.RATE_LIMITED,
-  key: (req: FastifyRequest) => req.cookies[CRUMB_COOKIE] ?? req.ip,
 };
 
 /** How many likes an item has. */
@@ -61,10 +63,14 @@ export async function likeRoutes(app: FastifyInstance): Promise<void> {
       liker = randomBytes(16).toString('hex');
       reply.setCookie(LIKE_COOKIE, liker, { path: '/', sameSite: 'lax', secure: isSecure(req), httpOnly: true, maxAge: LIKE_COOKIE_MAX_AGE_SECONDS });
     }
-    await db.insert(schema.itemLikes).values({ itemId, liker }).onConflictDoNothing();
+    const added = await db.insert(schema.itemLikes).values({ itemId, liker }).onConflictDoNothing().returning({ liker: schema.itemLikes.liker });
     const count = await likeCount(db, itemId);
+    // The count shows on the post alone: its cached copies go, the rest of the site's cache stays (a like
+    // does not move the content version, so likes cannot empty every cached page).
+    const url = itemUrl(found.collection, found.item);
+    if (added.length > 0 && app.hasDecorator('pageCache')) app.pageCache.forgetPath(url);
     reply.header('cache-control', 'no-store');
-    if (isFormPost(req)) return reply.redirect(itemUrl(found.collection, found.item), 303);
+    if (isFormPost(req)) return reply.redirect(url, 303);
     return { liked: true, likeCount: count };
   });
 }

@@ -140,6 +140,8 @@ function encode(body: Buffer, quality: number): Promise<[Buffer, Buffer]> {
 interface Claim {
   key: string;
   version: string;
+  /** forgetPath's sequence when the render began. */
+  seq: number;
   done: (stored: boolean) => void;
 }
 
@@ -179,12 +181,28 @@ export function pickEncoding(header: string | string[] | undefined): 'br' | 'gzi
   return null;
 }
 
+/** The path of a cache key (`proto://host/path?query` with consent cookies after a newline). */
+function pathOfKey(key: string): string | null {
+  const start = key.indexOf('/', key.indexOf('://') + 3);
+  if (start < 0) return null;
+  let end = key.length;
+  for (const stop of ['?', '\n']) {
+    const at = key.indexOf(stop, start);
+    if (at >= 0 && at < end) end = at;
+  }
+  return key.slice(start, end);
+}
+
 export class PageCache {
   private readonly entries = new Map<string, Entry>();
   private readonly waiting = new Map<string, { version: string; promise: Promise<boolean> }>();
   private bytes = 0;
   /** Pages being encoded before they are kept. */
   private readonly encoding = new Set<Promise<unknown>>();
+  /** forgetPath's sequence: the last number each path was forgotten at, and the floor below which every claim is stale. */
+  private forgetSeq = 0;
+  private forgetFloor = 0;
+  private readonly forgotten = new Map<string, number>();
   /** Counters (tests and the benchmark). */
   readonly stats = { hits: 0, misses: 0, stored: 0, shared: 0 };
 
@@ -328,6 +346,7 @@ export class PageCache {
     req[CLAIM] = {
       key,
       version,
+      seq: this.forgetSeq,
       done: (stored) => {
         if (this.waiting.get(key) === slot) this.waiting.delete(key);
         done(stored);
@@ -361,6 +380,10 @@ export class PageCache {
     const body = Buffer.from(page);
     const work = encode(body, 5).then(
       ([gz, br]) => {
+        if (this.forgottenSince(claim.key, claim.seq)) {
+          claim.done(false);
+          return;
+        }
         this.store({ key: claim.key, version: claim.version, at: Date.now(), type, csp: typeof csp === 'string' ? csp : null, html, body, gzip: gz, br, bytes: 2 * body.length + gz.length + br.length, withPill: new Map() });
         claim.done(true);
       },
@@ -410,6 +433,27 @@ export class PageCache {
     if (this.entries.get(key) !== e) return;
     this.entries.delete(key);
     this.bytes -= e.bytes;
+  }
+
+  /**
+   * Forgets this instance's copies of one page (every host, query and consent key), for a change that
+   * shows on that page alone and is not worth a new content version for the whole site (a like). Other
+   * instances keep theirs for at most PAGE_CACHE_SECONDS.
+   */
+  forgetPath(path: string): void {
+    const seq = ++this.forgetSeq;
+    if (this.forgotten.size >= 10_000) {
+      // Too many to remember one by one: every page being rendered now is dropped instead.
+      this.forgotten.clear();
+      this.forgetFloor = seq;
+    }
+    this.forgotten.set(path, seq);
+    for (const [key, e] of this.entries) if (pathOfKey(key) === path) this.drop(key, e);
+  }
+
+  /** Whether a page claimed at `seq` was forgotten while it rendered (so it is not kept). */
+  private forgottenSince(key: string, seq: number): boolean {
+    return seq < this.forgetFloor || (this.forgotten.get(pathOfKey(key) ?? '') ?? 0) > seq;
   }
 
   /** Forgets every page (tests). */

@@ -418,7 +418,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     });
     const commentList = comments.map((x) => ({ id: x.id, authorName: x.authorName, body: x.body, addedOn: x.createdAt.getTime() }));
     if (!isProduct) item.comments = commentList;
-    // The like button's count (server/content/likes.ts); a like moves the content version, so cached pages follow.
+    // The like button's count (server/content/likes.ts), read fresh: a like drops this page from the page cache.
     if (!isProduct) item.likeCount = await likeCount(db, row.id);
     Object.assign(item, await courseContext(app, req, site, c, collections, row));
     if ((req.query as Record<string, unknown>).format === 'ics' && row.recordType === RecordType.EVENT) {
