@@ -208,18 +208,4 @@ describe.each(DB_KINDS)('Stripe payment methods on %s', (kind) => {
     const unpaidId = /\/pay\/(cs_test_[0-9a-f]+)$/.exec(String(plain.headers.location))![1]!;
     expect((await v.get(`/donate/stripe/return?session_id=${unpaidId}`)).headers.location).toBe('/donate');
   });
-
-  it('a subscription checkout says in words that it cannot be paid online while Stripe Billing is not built, and takes nothing', async () => {
-    const v = new Visitor(t.app);
-    const s = await v.send('POST', '/api/3/commerce/cart/subscription', { itemId: ids['fresh-roast-coffee-subscription'], sku: 'COFFEE-SUB', qty: 1 });
-    expect(s.statusCode, s.body).toBe(200);
-    const cartToken = String(s.json().cartToken);
-    const page = (await v.get(`/checkout?cartToken=${encodeURIComponent(cartToken)}`)).body;
-    expect(page).toContain(checkoutMessages.SUBSCRIPTIONS_NOT_ONLINE);
-    const calls = standin.requests.length;
-    const r = await v.send('POST', PLACE, { cartToken, email: 'sub@example.com', shippingAddress: ADDRESS, payment: { type: 'token', provider: 'stripe', token: 'pm_card_visa' }, idempotencyKey: key() });
-    expect(r.statusCode, r.body).toBe(409);
-    expect(r.json().message).toBe(checkoutMessages.SUBSCRIPTIONS_NOT_ONLINE);
-    expect(standin.requests.length).toBe(calls);
-  });
 });
