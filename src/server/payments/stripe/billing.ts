@@ -206,7 +206,8 @@ export class StripeBilling {
   async linkOrder(tx: Tx, orderId: string, paymentIntentId: string): Promise<void> {
     await tx.execute(sql`update subscriptions s set provider = ${STRIPE_PROVIDER}, provider_subscription_id = l.subscription_id, provider_customer_id = l.customer_id, cancel_at = l.cancel_at
       from stripe_billing_links l where l.payment_intent_id = ${paymentIntentId} and s.order_id = ${orderId}`);
-    await tx.execute(sql`update orders set subscription_id = (select id from subscriptions where order_id = ${orderId} limit 1) where id = ${orderId}`);
+    // The order that started a subscription names it (a renewal order already does).
+    await tx.execute(sql`update orders o set subscription_id = s.id from subscriptions s where s.order_id = o.id and o.id = ${orderId} and o.subscription_id is null`);
   }
 
   /** Records the link of a first PaymentIntent made by a hosted Checkout Session (the session knows the subscription). */
