@@ -162,6 +162,27 @@ describe.each(DB_KINDS)('Stripe payment methods on %s', (kind) => {
     expect(over.json().message).toBe(stripeMessages.METHOD_NOT_ALLOWED);
   });
 
+  it('Afterpay follows the connected Stripe account’s country once Check connection has retrieved it, not the preferences’ merchant country', async () => {
+    const offered = async () => (await (await cartWith([['linen-camp-shirt', 'SHIRT-M-SAND']])).v.get('/checkout')).body;
+    // The preferences' merchant country (US) until the account is checked.
+    expect(await offered()).toMatch(/&quot;instalments&quot;:\{&quot;min&quot;/);
+    standin.account = { ...standin.account, country: 'DE' };
+    try {
+      const check = await owner.send('POST', '/api/config/payments/check', {});
+      expect(check.statusCode, check.body).toBe(200);
+      expect(check.json()).toMatchObject({ ok: true, country: 'DE' });
+      expect(await offered()).toContain('&quot;instalments&quot;:null');
+      const { v, total } = await cartWith([['linen-camp-shirt', 'SHIRT-M-SAND']]);
+      const r = await v.send('POST', PLACE, placeBody(key(), await afterpayMethod(), total));
+      expect(r.statusCode, r.body).toBe(402);
+      expect(r.json().message).toBe(stripeMessages.METHOD_NOT_ALLOWED);
+    } finally {
+      standin.account = { ...standin.account, country: 'US' };
+    }
+    expect((await owner.send('POST', '/api/config/payments/check', {})).json()).toMatchObject({ ok: true, country: 'US' });
+    expect(await offered()).toMatch(/&quot;instalments&quot;:\{&quot;min&quot;/);
+  });
+
   it('donations go to Stripe’s Checkout page once Stripe is connected: no card fields, one donation whichever comes first', async () => {
     const v = new Visitor(t.app);
     const form = (await v.get('/donate')).body;
