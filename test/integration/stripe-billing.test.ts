@@ -137,6 +137,30 @@ describe.each(DB_KINDS)('subscriptions through Stripe Billing on %s', (kind) => 
     }
   });
 
+  it('a first payment that needs 3-D Secure takes the one-off path: requires_action with the client secret, then the existing payment makes the order', async () => {
+    const v = new Visitor(t.app);
+    const cartToken = await subscriptionCart(v);
+    const k = key();
+    const body = { cartToken, email: 'secure@example.com', shippingAddress: ADDRESS, idempotencyKey: k };
+    const first = await v.send('POST', PLACE, { ...body, payment: { type: 'token', provider: 'stripe', token: 'pm_card_authenticationRequired' } });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ status: 'requires_action', paymentId: expect.stringMatching(/^pi_/), clientSecret: expect.stringMatching(/_secret_/) });
+    const piId = String(first.json().paymentId);
+    expect(await rows(t.database.db, sql`select id from orders where idempotency_key = ${k}`)).toHaveLength(0);
+    standin.authenticate(piId, true);
+    const done = await v.send('POST', PLACE, { ...body, payment: { type: 'existing', paymentId: piId } });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ status: 'paid' });
+    const orderId = String(done.json().purchaseConfirmation.id);
+    const [sub] = await rows<Obj>(t.database.db, sql`select * from subscriptions where order_id = ${orderId}`);
+    const stripeSub = standin.subscriptions.get(String(sub!.provider_subscription_id))!;
+    expect(stripeSub.status).toBe('active');
+    expect(standin.firstIntentOf(String(stripeSub.id)).id).toBe(piId);
+    // Its invoice.paid arrives afterwards: the same one order.
+    expect((await deliver(lastEvent('invoice.paid', String(stripeSub.latest_invoice)))).json()).toMatchObject({ result: 'settled before' });
+    expect(await rows(t.database.db, sql`select id from orders where subscription_id = ${String(sub!.id)}`)).toHaveLength(1);
+  });
+
   it('a renewal’s invoice.paid is one renewal order, however often it arrives; a failed renewal is past due and the owner is told', async () => {
     const { sub, stripeSub, orderId } = await subscribe('renew@example.com');
     const inv = standin.renew(String(stripeSub.id));
