@@ -271,6 +271,15 @@ describe.each(DB_KINDS)('subscriptions through Stripe Billing on %s', (kind) => 
     expect((await new Visitor(t.app).send('POST', `/api/checkout/admin/orders/${orderId}/subscription/cancel`, {})).statusCode).toBeGreaterThanOrEqual(401);
   });
 
+  it('a whole refund of the first order from /config cancels the subscription at Stripe too', async () => {
+    const { orderId, sub, stripeSub } = await subscribe('refund.sub@example.com');
+    const r = await owner.send('POST', `/api/checkout/admin/orders/${orderId}/refund`, { lines: [{ line: 0, quantity: 1 }], amountCents: 2300, restock: false, notify: false });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(await statusOf(String(sub.id))).toBe('canceled');
+    expect(standin.requests.some((q) => q.method === 'DELETE' && q.path === `/v1/subscriptions/${String(stripeSub.id)}`)).toBe(true);
+    expect(stripeSub.status).toBe('canceled');
+  });
+
   it('an unsigned or wrongly signed invoice.paid is refused with 400 and records nothing', async () => {
     const { sub, stripeSub } = await subscribe('unsigned@example.com');
     const inv = standin.renew(String(stripeSub.id));

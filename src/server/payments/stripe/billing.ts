@@ -274,6 +274,19 @@ export class StripeBilling {
     return { pi, attemptId };
   }
 
+  /**
+   * After a whole refund of a first invoice's PaymentIntent whose order was never made (the order failed after
+   * the payment, or a second charge of one attempt): its subscription must not go on billing, so it is cancelled.
+   */
+  async cancelUnordered(paymentIntentId: string): Promise<void> {
+    const r = await rows<{ subscription_id: string }>(
+      this.database.db,
+      sql`select l.subscription_id from stripe_billing_links l where l.payment_intent_id = ${paymentIntentId}
+        and not exists (select 1 from subscriptions s where s.provider_subscription_id = l.subscription_id)`,
+    );
+    if (r[0]) await this.cancel(r[0].subscription_id);
+  }
+
   /** Cancels at Stripe now (DELETE /v1/subscriptions/:id); one already cancelled there is fine. */
   async cancel(subscriptionId: string): Promise<void> {
     const stripe = await this.client();

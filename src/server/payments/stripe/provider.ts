@@ -44,7 +44,10 @@ export function isUnreachable(e: unknown): boolean {
 export class StripeProvider implements PaymentProvider {
   readonly name = STRIPE_PROVIDER;
   /** Stripe Billing (billing.ts): a subscription checkout's first payment goes through it. */
-  billing: { charge(req: ChargeRequest, sub: NonNullable<ChargeRequest['subscription']>): Promise<ChargeResult> } | null = null;
+  billing: {
+    charge(req: ChargeRequest, sub: NonNullable<ChargeRequest['subscription']>): Promise<ChargeResult>;
+    cancelUnordered(paymentIntentId: string): Promise<void>;
+  } | null = null;
   constructor(private readonly settings: StripeSettings) {}
 
   /** Test keys move no real money; orders record the mode of the key that took them. */
@@ -195,6 +198,8 @@ export class StripeProvider implements PaymentProvider {
       { payment_intent: paymentId, ...(amountCents === undefined ? {} : { amount }), metadata: { tessera: 'refund' } },
       amountCents === undefined ? { idempotencyKey: `tessera:refund-all:${paymentId}:${before}` } : undefined,
     );
+    // A subscription's first payment given back whole without its order: the subscription stops too.
+    if (amountCents === undefined) await this.billing?.cancelUnordered(paymentId);
     return { refundedCents: before + r.amount };
   }
 
