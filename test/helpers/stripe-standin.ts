@@ -19,6 +19,12 @@
  *   4000 0000 0000 9995 insufficient funds, 4000 0027 6000 3184 needs 3-D Secure.
  * `afterpay_clearpay` PaymentMethods redirect to the stand-in's Afterpay page, which authorises or fails.
  *
+ * Stripe Billing: products, prices (recurring), customers (list by email), subscriptions (create with
+ * payment_behavior=default_incomplete and `expand[]=latest_invoice.payments`, retrieve, update cancel_at, DELETE
+ * to cancel) and invoices (retrieve, `payments` includable). A subscription's invoice has a PaymentIntent that is
+ * confirmed like any other; its success pays the invoice (invoice.paid) and activates the subscription. The test
+ * moves time with `renew(subId)` (the next period's invoice, charged to the saved method) and `advanceClock`.
+ *
  * Every change of state makes an event (payment_intent.succeeded, charge.refunded, …) kept in `events`;
  * the test delivers it when it chooses, signed with Stripe's documented scheme (`signedDelivery`).
  */
@@ -104,6 +110,16 @@ export class StripeStandin {
   readonly charges = new Map<string, Obj>();
   readonly refunds = new Map<string, Obj>();
   readonly sessions = new Map<string, Obj>();
+  /** Stripe Billing: products, prices, customers, subscriptions and invoices (billing.ts's calls). */
+  readonly products = new Map<string, Obj>();
+  readonly prices = new Map<string, Obj>();
+  readonly customers = new Map<string, Obj>();
+  readonly subscriptions = new Map<string, Obj>();
+  readonly invoices = new Map<string, Obj>();
+  /** PaymentIntent id -> the invoice it pays. */
+  private readonly invoiceOfIntent = new Map<string, string>();
+  /** Seconds added to the stand-in's clock (advanceClock): Stripe's time passing for renewals and cancel_at. */
+  clockOffset = 0;
   /** PaymentMethods made by the stand-in Stripe.js (pm id -> the test card or method it stands for). */
   readonly methods = new Map<string, Card>();
   readonly events: StandinEvent[] = [];
@@ -331,10 +347,33 @@ export class StripeStandin {
       const pi = b ? this.intents.get(b) : undefined;
       if (!pi) throw this.missing('payment_intent', String(b));
       if (method === 'GET' && !c) return this.view(pi, expand);
+      if (method === 'POST' && !c) return this.view(this.updateIntent(pi, p), expand);
       if (method === 'POST' && c === 'confirm') return this.view(this.confirm(pi, p), expand);
       if (method === 'POST' && c === 'cancel') return this.view(this.cancel(pi), expand);
     }
     if (a === 'refunds' && method === 'POST' && !b) return this.createRefund(p);
+    if (a === 'products' && method === 'POST' && !b) return this.createProduct(p);
+    if (a === 'prices' && method === 'POST' && !b) return this.createPrice(p);
+    if (a === 'customers' && !b) {
+      if (method === 'POST') return this.createCustomer(p);
+      if (method === 'GET') {
+        const data = [...this.customers.values()].filter((c2) => !p.email || c2.email === p.email).slice(0, Number(p.limit ?? 10));
+        return { object: 'list', data, has_more: false, url: '/v1/customers' };
+      }
+    }
+    if (a === 'subscriptions') {
+      if (method === 'POST' && !b) return this.subscriptionView(this.createSubscription(p), expand);
+      const sub = b ? this.subscriptions.get(b) : undefined;
+      if (!sub) throw this.missing('subscription', String(b));
+      if (method === 'GET' && !c) return this.subscriptionView(sub, expand);
+      if (method === 'POST' && !c) return this.subscriptionView(this.updateSubscription(sub, p), expand);
+      if (method === 'DELETE' && !c) return this.subscriptionView(this.cancelSubscription(sub), expand);
+    }
+    if (a === 'invoices' && method === 'GET' && b && !c) {
+      const inv = this.invoices.get(b);
+      if (!inv) throw this.missing('invoice', b);
+      return this.invoiceView(inv, expand);
+    }
     if (a === 'checkout' && b === 'sessions') {
       if (method === 'POST' && !c) return this.createSession(p);
       const s = c ? this.sessions.get(c) : undefined;
@@ -505,13 +544,23 @@ export class StripeStandin {
     pi.latest_charge = ch.id;
     pi.last_payment_error = null;
     this.emit('charge.succeeded', ch);
-    this.emit('payment_intent.succeeded', pi);
+    this.emit('payment_intent.succeeded', pi);    const invId = this.invoiceOfIntent.get(String(pi.id));
+    if (invId) this.invoicePaid(this.invoices.get(invId)!, String(pi.payment_method));
   }
 
   private fail(pi: Obj, err: Obj): void {
     pi.status = 'requires_payment_method';
     pi.last_payment_error = { type: 'card_error', ...err };
-    this.emit('payment_intent.payment_failed', pi);
+    this.emit('payment_intent.payment_failed', pi);    const invId = this.invoiceOfIntent.get(String(pi.id));
+    const inv = invId ? this.invoices.get(invId) : undefined;
+    if (inv) {
+      this.emit('invoice.payment_failed', inv);
+      const sub = this.subscriptions.get(String((inv.parent as Obj).subscription_details && ((inv.parent as Obj).subscription_details as Obj).subscription))!;
+      if (inv.billing_reason !== 'subscription_create' && sub.status === 'active') {
+        sub.status = 'past_due';
+        this.emit('customer.subscription.updated', sub);
+      }
+    }
   }
 
   private cancel(pi: Obj): Obj {
@@ -563,8 +612,14 @@ export class StripeStandin {
     if (lines.length === 0) throw this.invalid('line_items', 'line_items is required in payment mode.');
     if (typeof p.success_url !== 'string') throw this.invalid('success_url', 'success_url is required.');
     let total = 0;
+    if (p.mode === 'subscription') {
+      if (!p.customer || !this.customers.has(String(p.customer))) throw this.missing('customer', String(p.customer));
+      if (p.payment_intent_data) throw this.invalid('payment_intent_data', 'You can not pass `payment_intent_data` in `subscription` mode.');
+    }
     for (const l of lines) {
-      const pd = (l.price_data ?? {}) as Obj;
+      const pd = (l.price ? this.prices.get(String(l.price)) : l.price_data) as Obj | undefined;
+      if (!pd) throw this.missing('price', String(l.price));
+      if (p.mode === 'subscription' && !pd.recurring) throw this.invalid('line_items', 'In `subscription` mode every line item needs a recurring price.');
       total += Number(pd.unit_amount) * Number(l.quantity ?? 1);
     }
     const s: Obj = {
@@ -581,6 +636,10 @@ export class StripeStandin {
       payment_intent_data: p.payment_intent_data ?? null,
       payment_intent: null,
       line_items_sent: lines,
+      customer: p.customer ?? null,
+      subscription_data: p.subscription_data ?? null,
+      subscription: null,
+      invoice: null,
       success_url: p.success_url,
       cancel_url: p.cancel_url ?? null,
       url: '',
@@ -594,6 +653,18 @@ export class StripeStandin {
   /** The shopper pays on the hosted Checkout page with a test card: the session completes. */
   paySession(sessionId: string, pm = 'pm_card_visa'): Obj {
     const s = this.sessions.get(sessionId)!;
+    if (s.mode === 'subscription') {
+      const items = (s.line_items_sent as Obj[]).map((l) => ({ ...l }));
+      const sub = this.createSubscription({ customer: s.customer, items, metadata: (s.subscription_data as Obj | null)?.metadata ?? {}, payment_behavior: 'default_incomplete' });
+      const inv = this.invoices.get(String(sub.latest_invoice))!;
+      this.confirm(this.intents.get(this.intentOfInvoice(inv))!, { payment_method: pm });
+      s.subscription = sub.id;
+      s.invoice = inv.id;
+      s.status = 'complete';
+      s.payment_status = 'paid';
+      this.emit('checkout.session.completed', s);
+      return s;
+    }
     const pi = this.createIntent({
       amount: String(s.amount_total),
       currency: String(s.currency),
@@ -605,5 +676,238 @@ export class StripeStandin {
     s.payment_status = 'paid';
     this.emit('checkout.session.completed', s);
     return s;
+  }
+
+  // ---- Stripe Billing ------------------------------------------------------------------------------------
+
+  /** The stand-in's clock (unix seconds), moved by advanceClock. */
+  time(): number {
+    return now() + this.clockOffset;
+  }
+
+  private updateIntent(pi: Obj, p: Obj): Obj {
+    if (p.metadata) pi.metadata = { ...(pi.metadata as Obj), ...(p.metadata as Obj) };
+    if (p.description !== undefined) pi.description = p.description;
+    return pi;
+  }
+
+  private createProduct(p: Obj): Obj {
+    if (typeof p.name !== 'string' || !p.name) throw this.invalid('name', 'Missing required param: name.');
+    const prod: Obj = { id: rid('prod'), object: 'product', name: p.name, active: true, metadata: p.metadata ?? {}, created: now() };
+    this.products.set(String(prod.id), prod);
+    return prod;
+  }
+
+  private createPrice(p: Obj): Obj {
+    if (!this.products.has(String(p.product))) throw this.missing('product', String(p.product));
+    const amount = Number(p.unit_amount);
+    if (!Number.isInteger(amount) || amount < 0) throw this.invalid('unit_amount', 'Invalid integer: unit_amount.');
+    if (typeof p.currency !== 'string' || !/^[a-z]{3}$/.test(p.currency)) throw this.invalid('currency', 'Invalid currency.');
+    const rec = p.recurring as Obj | undefined;
+    if (rec && !['day', 'week', 'month', 'year'].includes(String(rec.interval))) throw this.invalid('recurring[interval]', 'Invalid recurring[interval]: must be one of day, week, month, or year');
+    const price: Obj = {
+      id: rid('price'),
+      object: 'price',
+      active: true,
+      product: p.product,
+      currency: p.currency,
+      unit_amount: amount,
+      type: rec ? 'recurring' : 'one_time',
+      recurring: rec ? { interval: rec.interval, interval_count: Number(rec.interval_count ?? 1), usage_type: 'licensed' } : null,
+      metadata: p.metadata ?? {},
+      created: now(),
+    };
+    this.prices.set(String(price.id), price);
+    return price;
+  }
+
+  private createCustomer(p: Obj): Obj {
+    const c: Obj = { id: rid('cus'), object: 'customer', email: p.email ?? null, metadata: p.metadata ?? {}, created: now() };
+    this.customers.set(String(c.id), c);
+    return c;
+  }
+
+  /** start plus n intervals, the day clamped to the target month's last day (Stripe's calendar arithmetic). */
+  private addInterval(start: number, interval: string, n: number): number {
+    if (interval === 'day') return start + n * 86400;
+    if (interval === 'week') return start + n * 7 * 86400;
+    const d = new Date(start * 1000);
+    const m = d.getUTCMonth() + (interval === 'year' ? 12 * n : n);
+    const last = new Date(Date.UTC(d.getUTCFullYear(), m + 1, 0)).getUTCDate();
+    return Math.floor(Date.UTC(d.getUTCFullYear(), m, Math.min(d.getUTCDate(), last), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()) / 1000);
+  }
+
+  private createSubscription(p: Obj): Obj {
+    const customer = this.customers.get(String(p.customer));
+    if (!customer) throw this.missing('customer', String(p.customer));
+    if (p.payment_behavior !== 'default_incomplete') throw this.invalid('payment_behavior', 'The stand-in only starts subscriptions with payment_behavior=default_incomplete.');
+    const items = Array.isArray(p.items) ? (p.items as Obj[]) : [];
+    if (items.length === 0) throw this.invalid('items', 'Missing required param: items.');
+    const t = this.time();
+    const lines: Obj[] = items.map((it) => {
+      let price: Obj | undefined;
+      if (it.price) price = this.prices.get(String(it.price));
+      else if (it.price_data) price = this.createPrice(it.price_data as Obj);
+      if (!price) throw this.missing('price', String(it.price));
+      if (!price.recurring) throw this.invalid('items', 'The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.');
+      const rec = price.recurring as Obj;
+      return {
+        id: rid('si'),
+        object: 'subscription_item',
+        price: structuredClone(price),
+        quantity: Number(it.quantity ?? 1),
+        current_period_start: t,
+        current_period_end: this.addInterval(t, String(rec.interval), Number(rec.interval_count)),
+      };
+    });
+    const rec0 = (lines[0]!.price as Obj).recurring as Obj;
+    if (lines.some((l) => JSON.stringify(((l.price as Obj).recurring as Obj).interval) !== JSON.stringify(rec0.interval) || ((l.price as Obj).recurring as Obj).interval_count !== rec0.interval_count)) {
+      throw this.invalid('items', 'Currency and interval fields must match across all plans on this subscription.');
+    }
+    const sub: Obj = {
+      id: rid('sub'),
+      object: 'subscription',
+      customer: customer.id,
+      status: 'incomplete',
+      items: { object: 'list', data: lines },
+      billing_cycle_anchor: t,
+      start_date: t,
+      created: t,
+      cancel_at: p.cancel_at ? Number(p.cancel_at) : null,
+      cancel_at_period_end: false,
+      canceled_at: null,
+      ended_at: null,
+      default_payment_method: null,
+      latest_invoice: null,
+      metadata: p.metadata ?? {},
+      description: p.description ?? null,
+      currency: (lines[0]!.price as Obj).currency,
+    };
+    this.subscriptions.set(String(sub.id), sub);
+    const inv = this.createInvoice(sub, 'subscription_create');
+    this.emit('customer.subscription.created', sub);
+    void inv;
+    return sub;
+  }
+
+  private createInvoice(sub: Obj, reason: string): Obj {
+    const lines = (sub.items as { data: Obj[] }).data;
+    const amount = lines.reduce((n, l) => n + Number((l.price as Obj).unit_amount) * Number(l.quantity), 0);
+    const inv: Obj = {
+      id: rid('in'),
+      object: 'invoice',
+      customer: sub.customer,
+      status: 'open',
+      billing_reason: reason,
+      amount_due: amount,
+      amount_paid: 0,
+      amount_remaining: amount,
+      currency: sub.currency,
+      parent: { type: 'subscription_details', subscription_details: { subscription: sub.id, metadata: sub.metadata } },
+      period_start: lines[0]!.current_period_start,
+      period_end: lines[0]!.current_period_end,
+      created: this.time(),
+    };
+    const pi = this.createIntent({ amount: String(amount), currency: String(sub.currency), metadata: {}, description: `Subscription ${String(sub.id)}` });
+    pi.customer = sub.customer;
+    this.invoiceOfIntent.set(String(pi.id), String(inv.id));
+    (inv as Obj & { _payments: Obj[] })._payments = [
+      { id: rid('inpay'), object: 'invoice_payment', invoice: inv.id, is_default: true, amount_requested: amount, status: 'open', payment: { type: 'payment_intent', payment_intent: pi.id } },
+    ];
+    this.invoices.set(String(inv.id), inv);
+    sub.latest_invoice = inv.id;
+    return inv;
+  }
+
+  private intentOfInvoice(inv: Obj): string {
+    return String(((inv._payments as Obj[])[0]!.payment as Obj).payment_intent);
+  }
+
+  /** An invoice as Stripe answers it: `payments` only when expanded (it is includable). */
+  private invoiceView(inv: Obj, expand: string[]): Obj {
+    const out = structuredClone(inv);
+    delete out._payments;
+    if (expand.includes('payments')) out.payments = { object: 'list', data: structuredClone(inv._payments as Obj[]), has_more: false, url: `/v1/invoices/${String(inv.id)}/payments` };
+    return out;
+  }
+
+  private subscriptionView(sub: Obj, expand: string[]): Obj {
+    const out = structuredClone(sub);
+    if (expand.some((e) => e === 'latest_invoice' || e.startsWith('latest_invoice.')) && sub.latest_invoice) {
+      const inner = expand.filter((e) => e.startsWith('latest_invoice.')).map((e) => e.slice('latest_invoice.'.length));
+      out.latest_invoice = this.invoiceView(this.invoices.get(String(sub.latest_invoice))!, inner);
+    }
+    return out;
+  }
+
+  private invoicePaid(inv: Obj, pm: string): void {
+    inv.status = 'paid';
+    inv.amount_paid = inv.amount_due;
+    inv.amount_remaining = 0;
+    ((inv._payments as Obj[])[0]!).status = 'paid';
+    const sub = this.subscriptions.get(String(((inv.parent as Obj).subscription_details as Obj).subscription))!;
+    sub.default_payment_method = pm;
+    if (sub.status === 'incomplete' || sub.status === 'past_due') sub.status = 'active';
+    this.emit('invoice.paid', this.invoiceView(inv, []));
+    this.emit('customer.subscription.updated', sub);
+  }
+
+  private updateSubscription(sub: Obj, p: Obj): Obj {
+    if (sub.status === 'canceled') throw this.invalid('subscription', 'A canceled subscription can only update its cancellation_details and metadata.');
+    if (p.cancel_at !== undefined) sub.cancel_at = p.cancel_at === '' ? null : Number(p.cancel_at);
+    if (p.cancel_at_period_end !== undefined) sub.cancel_at_period_end = p.cancel_at_period_end === 'true';
+    if (p.metadata) sub.metadata = { ...(sub.metadata as Obj), ...(p.metadata as Obj) };
+    this.emit('customer.subscription.updated', sub);
+    return sub;
+  }
+
+  private cancelSubscription(sub: Obj): Obj {
+    if (sub.status === 'canceled') throw new StripeError(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such subscription: '${String(sub.id)}'` });
+    sub.status = 'canceled';
+    sub.canceled_at = this.time();
+    sub.ended_at = this.time();
+    this.emit('customer.subscription.deleted', sub);
+    return sub;
+  }
+
+  /**
+   * The next billing period of an active (or past due) subscription: Stripe invoices it and charges the saved
+   * payment method (or `pm`, e.g. 'pm_card_chargeDeclined' for a renewal that fails). Answers the invoice.
+   */
+  renew(subId: string, pm?: string): Obj {
+    const sub = this.subscriptions.get(subId)!;
+    if (sub.status !== 'active' && sub.status !== 'past_due') throw new Error(`subscription ${subId} is ${String(sub.status)}`);
+    for (const l of (sub.items as { data: Obj[] }).data) {
+      const rec = (l.price as Obj).recurring as Obj;
+      l.current_period_start = l.current_period_end;
+      l.current_period_end = this.addInterval(Number(l.current_period_start), String(rec.interval), Number(rec.interval_count));
+    }
+    const inv = this.createInvoice(sub, 'subscription_cycle');
+    const pi = this.intents.get(this.intentOfInvoice(inv))!;
+    try {
+      this.confirm(pi, { payment_method: pm ?? sub.default_payment_method });
+    } catch (e) {
+      if (!(e instanceof StripeError)) throw e;
+    }
+    return this.invoiceView(inv, []);
+  }
+
+  /** Time passes at Stripe: a subscription whose cancel_at has come ends (customer.subscription.deleted). */
+  advanceClock(seconds: number): void {
+    this.clockOffset += seconds;
+    for (const sub of this.subscriptions.values()) {
+      if (sub.status !== 'canceled' && typeof sub.cancel_at === 'number' && sub.cancel_at <= this.time()) {
+        sub.status = 'canceled';
+        sub.canceled_at = sub.cancel_at;
+        sub.ended_at = sub.cancel_at;
+        this.emit('customer.subscription.deleted', sub);
+      }
+    }
+  }
+
+  /** The first PaymentIntent of a subscription (its first invoice's). */
+  firstIntentOf(subId: string): Obj {
+    const inv = [...this.invoices.values()].find((i) => ((i.parent as Obj).subscription_details as Obj).subscription === subId && i.billing_reason === 'subscription_create')!;
+    return this.intents.get(this.intentOfInvoice(inv))!;
   }
 }

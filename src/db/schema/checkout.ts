@@ -101,6 +101,8 @@ export const orders = pgTable(
     fulfilmentStatus: text('fulfilment_status').notNull().default('unfulfilled'),
     /** What order_refunds gave back (pending and done). */
     refundedCents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
+    /** A subscription's orders (the first and each renewal billed by Stripe) name it. */
+    subscriptionId: text('subscription_id'),
   },
   (t) => [
     uniqueIndex('orders_idempotency_uq').on(t.websiteId, t.idempotencyKey),
@@ -143,8 +145,17 @@ export const subscriptions = pgTable(
     /** 0 means indefinite. */
     numBillingCycles: integer('num_billing_cycles').notNull().default(0),
     email: text('email').notNull(),
+    /** 'active' | 'past_due' | 'canceled' | 'ended' (a fixed number of cycles billed) */
     status: text('status').notNull().default('active'),
     created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** 'test' (the built-in provider: the first period only) or 'stripe' (Stripe Billing renews it). */
+    provider: text('provider').notNull().default('test'),
+    providerSubscriptionId: text('provider_subscription_id'),
+    providerCustomerId: text('provider_customer_id'),
+    /** When a fixed-cycle plan ends (Stripe's cancel_at). */
+    cancelAt: timestamp('cancel_at', { withTimezone: true, mode: 'date' }),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true, mode: 'date' }),
+    canceledAt: timestamp('canceled_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [index('subscriptions_order_idx').on(t.orderId)],
 );
@@ -203,4 +214,32 @@ export const stripeEvents = pgTable('stripe_events', {
   /** The id of the event's object (payment intent, charge, dispute, session). */
   objectId: text('object_id'),
   received: timestamp('received', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Stripe Prices made for subscription plans (payments/stripe/billing.ts): one per SKU, amount, currency and period. */
+export const stripePrices = pgTable('stripe_prices', {
+  id: text('id').primaryKey(),
+  productId: text('product_id').notNull(),
+  sku: text('sku').notNull(),
+  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  currency: text('currency').notNull(),
+  interval: text('interval').notNull(),
+  intervalCount: integer('interval_count').notNull(),
+  created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** The Stripe Customer of each shopper's email (reused by later subscriptions). */
+export const stripeCustomers = pgTable('stripe_customers', {
+  email: text('email').primaryKey(),
+  customerId: text('customer_id').notNull(),
+  created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** A subscription's first PaymentIntent and its Stripe subscription, until the order that pays it is made. */
+export const stripeBillingLinks = pgTable('stripe_billing_links', {
+  paymentIntentId: text('payment_intent_id').primaryKey(),
+  subscriptionId: text('subscription_id').notNull(),
+  customerId: text('customer_id').notNull(),
+  cancelAt: timestamp('cancel_at', { withTimezone: true, mode: 'date' }),
+  created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

@@ -10,6 +10,7 @@ import { stringify } from 'csv-stringify/sync';
 import { moneyDecimalString } from '../../core/money.js';
 import { OrderAdmin, CARRIERS, paymentStatusOf, type MailContext } from './order-admin.js';
 import { purchaseConfirmation, type CheckoutService, type OrderRow } from './service.js';
+import { conflict, notFound } from '../errors.js';
 
 export function adminOrder(o: OrderRow) {
   return {
@@ -172,6 +173,17 @@ export async function registerOrderDesk(app: FastifyInstance, checkout: Checkout
     const { id } = orderId.parse(req.params);
     const body = refundBody.parse(req.body ?? {});
     return detailJson(await desk.refund(await siteId(), id, body, await mail()));
+  });
+
+  /** Cancels the order's subscription: at Stripe first when Stripe Billing bills it (DELETE /v1/subscriptions/:id), then here. */
+  app.post('/api/checkout/admin/orders/:id/subscription/cancel', owner, async (req) => {
+    const { id } = orderId.parse(req.params);
+    const websiteId = await siteId();
+    const d = await desk.detail(websiteId, id);
+    const s = await checkout.subscriptionOf(d.order.id);
+    if (!s) throw notFound('This order has no subscription.');
+    if (!(await checkout.cancelSubscription(websiteId, String(s.id)))) throw conflict('This subscription is already canceled.');
+    return detailJson(await desk.detail(websiteId, id));
   });
 
   app.post('/api/checkout/admin/orders/:id/notes', owner, async (req) => {

@@ -440,6 +440,7 @@ export class OrderAdmin {
     }
 
     // 3. Settle: stock, gift card, status, email.
+    const stopped: Array<{ provider: string; id: string }> = [];
     await this.db.transaction(async (tx) => {
       const o = await this.orderOf(tx, websiteId, orderId, true);
       const [ref] = await rows<Obj>(tx, sql`update order_refunds set state = 'done' where id = ${plan.id} and state = 'pending' returning restock`);
@@ -462,12 +463,23 @@ export class OrderAdmin {
       if (full) {
         for (const code of [...o.coupons].sort()) await tx.execute(sql`update coupons set times_used = greatest(0, times_used - 1) where website_id = ${websiteId} and code = ${code}`);
         await tx.execute(sql`update gift_cards set disabled = true, balance_cents = 0 where order_id = ${o.id}`);
-        await tx.execute(sql`update subscriptions set status = 'canceled' where order_id = ${o.id}`);
+        // A subscription its provider bills (Stripe Billing) is cancelled there too, after the commit.
+        const billed = await rows<{ provider: string; provider_subscription_id: string | null }>(
+          tx,
+          sql`select provider, provider_subscription_id from subscriptions where order_id = ${o.id} and status in ('active', 'past_due')`,
+        );
+        for (const b of billed) if (b.provider_subscription_id) stopped.push({ provider: b.provider, id: b.provider_subscription_id });
+        await tx.execute(sql`update subscriptions set status = 'canceled', canceled_at = coalesce(canceled_at, now()) where order_id = ${o.id}`);
       }
       await tx.execute(sql`update orders set status = ${full ? 'refunded' : 'partially_refunded'}, refunded_at = now() where id = ${o.id}`);
       if (req.notify && o.email) await this.mailer.enqueue(tx, this.refundEmail(o, states, plan.lines, plan.amount, mail));
     });
     this.mailer.kick();
+    for (const b of stopped) {
+      // Recorded as cancelled already; a provider that cannot be reached now still bills it, and its next
+      // renewal is recorded as an order the owner can refund (the cancel can be repeated from Stripe's dashboard).
+      await this.checkout.subscriptionCancelers.get(b.provider)?.(b.id).catch(() => undefined);
+    }
     return this.detail(websiteId, orderId);
   }
 

@@ -118,9 +118,8 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
       minimumOrderSubtotalCents: ref?.kind === 'cart' ? Math.max(0, Number(settings.minimumOrderSubtotalCents) || 0) : 0,
       // The test-mode banner: shown unless a live payment processor (Stripe with live keys) takes the cards.
       testMode: (app.checkout.payments.cardProvider?.() ?? app.checkout.payments.defaultProvider).testMode,
-      // Stripe connected: a cart pays in the Payment Element on this page; subscriptions (Stripe Billing) are not built yet.
-      stripe: ref?.kind === 'cart' && stripeOn ? await app.stripe.checkoutConfig() : null,
-      ...(ref?.kind === 'subscription' && stripeOn ? { paymentUnavailable: checkoutMessages.SUBSCRIPTIONS_NOT_ONLINE } : {}),
+      // Stripe connected: the Payment Element on this page pays a cart, and a subscription's first invoice (Stripe Billing).
+      stripe: ref && stripeOn ? await app.stripe.checkoutConfig() : null,
       // Back from a payment page (Afterpay, a bank) without a payment.
       ...(q.payment === 'failed' ? { message: checkoutMessages.PAYMENT_NOT_COMPLETED } : q.payment === 'processing' ? { message: checkoutMessages.PAYMENT_PROCESSING } : {}),
       // The page is also a plain form post (no JavaScript): nojs/checkout-form.ts.
@@ -188,8 +187,6 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
       if (!ref || !(await ownsCart(req, prior!, body.cartToken))) throw notFound(checkoutMessages.NO_CART);
     }
     const settings = websites.storeSettings(site);
-    // With Stripe connected a subscription would need Stripe Billing, which is not built yet: refused in words.
-    if (ref.kind === 'subscription' && app.hasDecorator('stripe') && app.stripe.active()) throw new HttpError(409, checkoutMessages.SUBSCRIPTIONS_NOT_ONLINE);
     const result = await checkout.place({
       websiteId: site.id,
       currency: site.currency,

@@ -20,7 +20,7 @@ import { hashToken, newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { HttpError, badRequest, conflict, notFound } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
-import type { PaymentMethodInput, PaymentProvider, PaymentProviders, ProviderPayment } from '../payments/provider.js';
+import type { PaymentMethodInput, PaymentProvider, PaymentProviders, ProviderPayment, SubscriptionCharge } from '../payments/provider.js';
 import {
   computeCheckout,
   normalizeCouponCode,
@@ -45,7 +45,6 @@ const n = (v: unknown) => Number(v ?? 0);
 const parse = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
 export const checkoutMessages = {
-  SUBSCRIPTIONS_NOT_ONLINE: 'Subscriptions cannot be paid online on this site yet. Please contact the shop to subscribe.',
   PAYMENT_NOT_COMPLETED: 'Your payment was not completed and you were not charged. Please try again or choose another payment method.',
   PAYMENT_PROCESSING: 'Your payment is still being processed. We will email your order confirmation as soon as it completes, so please do not pay again.',
   EMPTY_CART: 'Your cart is empty.',
@@ -67,6 +66,7 @@ export const checkoutMessages = {
   NOTHING_DUE: 'Nothing is left to pay on this order: place it from the checkout page.',
   PROVIDER_UNREACHABLE: 'We could not reach the payment processor. Please try again in a moment: you will not be charged twice.',
   NOT_SUBSCRIBABLE: 'This product is not sold by subscription.',
+  CANCEL_UNREACHABLE: 'We could not reach the payment processor, so the subscription is still active. Please try again in a moment.',
 } as const;
 
 /** How long a download link works. */
@@ -362,6 +362,8 @@ export class CheckoutService {
   private readonly settlers = new Map<string, AttemptSettler>();
   /** Whether a cart may be paid in instalments (set by the Stripe area; null: never). */
   instalmentOffer: InstalmentOfferFn | null = null;
+  /** Providers that bill subscriptions themselves (Stripe Billing) cancel them there: provider name -> cancel by the provider's id. */
+  readonly subscriptionCancelers = new Map<string, (providerSubscriptionId: string) => Promise<void>>();
 
   constructor(
     private readonly database: Database,
@@ -656,6 +658,7 @@ export class CheckoutService {
           instalments,
           shipping,
           returnUrl: `${input.origin}${PAYMENT_RETURN_PATH}`,
+          subscription: input.ref.kind === 'subscription' ? subscriptionCharge(lines[0]!, state.email ?? '') : undefined,
           // A two-step provider (Stripe) records its payment id before any money moves.
           onPaymentCreated: async (paymentId) => {
             await this.db.execute(sql`update payment_attempts set payment_id = ${paymentId}, updated = now() where id = ${openId} and state in ('created', 'charged')`);
@@ -1078,7 +1081,11 @@ export class CheckoutService {
   }
 
   async subscriptionOf(orderId: string): Promise<Obj | null> {
-    const r = await rows<Obj>(this.db, sql`select * from subscriptions where order_id = ${orderId}`);
+    // The order that started it, or a renewal order (orders.subscription_id).
+    const r = await rows<Obj>(
+      this.db,
+      sql`select * from subscriptions where order_id = ${orderId} or id = (select subscription_id from orders where id = ${orderId}) order by created limit 1`,
+    );
     const s = r[0];
     if (!s) return null;
     return {
@@ -1091,7 +1098,33 @@ export class CheckoutService {
       billingPeriodValue: n(s.billing_period_value),
       numBillingCycles: n(s.num_billing_cycles),
       status: s.status,
+      provider: s.provider ?? 'test',
+      providerSubscriptionId: s.provider_subscription_id ?? null,
+      cancelAt: s.cancel_at ? new Date(s.cancel_at as string).getTime() : null,
+      currentPeriodEnd: s.current_period_end ? new Date(s.current_period_end as string).getTime() : null,
     };
+  }
+
+  /**
+   * Cancels a subscription (the customer's account page, /config): at the provider that bills it first (a
+   * provider that cannot be reached leaves it active: 503), then here. False when it was not active.
+   */
+  async cancelSubscription(websiteId: string, id: string): Promise<boolean> {
+    const r = await rows<Obj>(this.db, sql`select status, provider, provider_subscription_id from subscriptions where id = ${id} and website_id = ${websiteId}`);
+    const s = r[0];
+    if (!s) throw notFound('No such subscription.');
+    if (s.status !== 'active' && s.status !== 'past_due') return false;
+    const cancel = this.subscriptionCancelers.get(String(s.provider));
+    if (cancel && typeof s.provider_subscription_id === 'string') {
+      try {
+        await cancel(s.provider_subscription_id);
+      } catch (e) {
+        if (e instanceof HttpError) throw e;
+        throw new HttpError(503, checkoutMessages.CANCEL_UNREACHABLE);
+      }
+    }
+    const done = await rows<Obj>(this.db, sql`update subscriptions set status = 'canceled', canceled_at = now() where id = ${id} and status in ('active', 'past_due') returning id`);
+    return done.length === 1;
   }
 
   // ---- Owner actions -----------------------------------------------------------------------------
@@ -1237,6 +1270,23 @@ export class CheckoutService {
     if (order) this.mailer.kick();
     return order;
   }
+}
+
+/** The plan a subscription checkout starts (its one line), as a provider that bills it needs it. */
+export function subscriptionCharge(l: OrderLine, email: string): SubscriptionCharge {
+  const plan = (l.structuredContent.subscriptionPlan ?? {}) as { billingPeriod?: { value?: number; unit?: string }; numBillingCycles?: number };
+  const unit = plan.billingPeriod?.unit === 'WEEK' || plan.billingPeriod?.unit === 'YEAR' ? plan.billingPeriod.unit : 'MONTH';
+  return {
+    itemId: l.itemId,
+    sku: l.sku,
+    title: l.title,
+    unitPriceCents: l.unitPriceCents,
+    quantity: l.quantity,
+    unit,
+    every: Math.max(1, Math.trunc(n(plan.billingPeriod?.value) || 1)),
+    cycles: Math.max(0, Math.trunc(n(plan.numBillingCycles))),
+    email,
+  };
 }
 
 /** A gift card code as typed (any case, with or without spaces and dashes) in its stored shape. */

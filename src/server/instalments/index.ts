@@ -47,9 +47,19 @@ const localeParam = z.object({ locale: z.string().max(10) });
 
 export const instalmentsArea = fp(async (app: FastifyInstance): Promise<void> => {
   const modal = new ModalService(new HttpModalSource(), app.log);
+  /**
+   * With Stripe connected, Afterpay/Clearpay goes through the connected account: its country (retrieved by Check
+   * connection, payments/stripe/settings.ts) decides eligibility, not the preferences' merchantCountry (used
+   * until the account has been checked, and without Stripe).
+   */
+  const effective = async (prefs: Awaited<ReturnType<typeof loadInstalmentPreferences>>) => {
+    if (!app.hasDecorator('stripe') || !app.stripe.active()) return prefs;
+    const country = await app.stripe.settings.accountCountry();
+    return country ? { ...prefs, merchantCountry: country } : prefs;
+  };
   const storeContext = async (currency: string): Promise<InstalmentContext> => {
     const site = await app.services.websites.get();
-    const prefs = await loadInstalmentPreferences(app.database.db, site.id);
+    const prefs = await effective(await loadInstalmentPreferences(app.database.db, site.id));
     return storeInstalmentContext(instalmentsOffered(site, prefs.merchantCountry) ? prefs : NO_INSTALMENTS, currency, site.locale);
   };
   if (!app.hasDecorator('instalments')) app.decorate('instalments', { modal, storeContext });
@@ -58,7 +68,7 @@ export const instalmentsArea = fp(async (app: FastifyInstance): Promise<void> =>
   const stateFor = async (): Promise<InstalmentRequestState | null> => {
     const site = await app.services.websites.get();
     // Kept per content version (plugins/site-cache.ts): commerce_preferences writes move the version.
-    const prefs = await app.siteCache.get('instalment-preferences', site.id, () => loadInstalmentPreferences(app.database.db, site.id));
+    const prefs = await effective(await app.siteCache.get('instalment-preferences', site.id, () => loadInstalmentPreferences(app.database.db, site.id)));
     // The brand of the merchant's country must be switched on (server/flags), else no messaging.
     return { prefs: instalmentsOffered(site, prefs.merchantCountry) ? prefs : NO_INSTALMENTS, language: site.locale };
   };

@@ -89,8 +89,7 @@ export async function plainCheckoutRoutes(app: FastifyInstance, deps: PlainCheck
       minimumOrderSubtotalCents: ref?.kind === 'cart' ? Math.max(0, Number(settings.minimumOrderSubtotalCents) || 0) : 0,
       // The page as /checkout draws it: Stripe's element (or its no-JavaScript note) once Stripe is connected.
       testMode: stripeOn ? app.stripe.provider.testMode : true,
-      stripe: ref?.kind === 'cart' && stripeOn ? await app.stripe.checkoutConfig() : null,
-      ...(ref?.kind === 'subscription' && stripeOn ? { paymentUnavailable: checkoutMessages.SUBSCRIPTIONS_NOT_ONLINE } : {}),
+      stripe: ref && stripeOn ? await app.stripe.checkoutConfig() : null,
       crumb: req.crumb,
       plainKey: randomUUID(),
       ...extra,
@@ -166,8 +165,9 @@ export async function placePlainOrder(
   try {
     if (!/^[A-Za-z0-9_-]{8,128}$/.test(key)) throw new HttpError(400, checkoutMessages.KEY_REQUIRED);
     // Stripe connected: the same lines and totals go to a Stripe Checkout Session and the shopper pays on
-    // Stripe's page (no card fields are drawn then); success and cancel come back to Tessera.
-    if (ref.kind === 'cart' && app.hasDecorator('stripe') && app.stripe.active()) {
+    // Stripe's page (no card fields are drawn then); success and cancel come back to Tessera. A subscription
+    // goes to a Checkout Session in mode=subscription (Stripe Billing, payments/stripe/billing.ts).
+    if (app.hasDecorator('stripe') && app.stripe.active()) {
       const r = await startStripeCheckout(app, {
         websiteId: site.id,
         currency: site.currency,
@@ -177,13 +177,12 @@ export async function placePlainOrder(
         state,
         payment: null,
         key,
-        minimumOrderSubtotalCents: Math.max(0, Number(settings.minimumOrderSubtotalCents) || 0),
+        minimumOrderSubtotalCents: ref.kind === 'cart' ? Math.max(0, Number(settings.minimumOrderSubtotalCents) || 0) : 0,
         expectedTotalCents: Number.isSafeInteger(expected) && expected >= 0 ? expected : null,
       });
       reply.header('cache-control', 'no-store');
       return reply.redirect('url' in r ? r.url : checkout.confirmationPath(r.order), 303);
     }
-    if (ref.kind === 'subscription' && app.hasDecorator('stripe') && app.stripe.active()) throw new HttpError(409, checkoutMessages.SUBSCRIPTIONS_NOT_ONLINE);
     const result = await checkout.place({
       websiteId: site.id,
       currency: site.currency,

@@ -39,8 +39,28 @@ export interface ChargeRequest {
   instalments?: boolean;
   /** Where the order ships (instalment providers need it), when it ships. */
   shipping?: { name: string; line1: string; line2?: string; city: string; region?: string; postalCode: string; country: string } | null;
+  /**
+   * A subscription checkout: the plan the first payment starts. A provider that bills subscriptions itself
+   * (Stripe Billing) starts the subscription and charges its first invoice; others charge the amount once.
+   */
+  subscription?: SubscriptionCharge;
   /** Called with the provider's payment id as soon as it exists, before any money moves (a two-step provider). */
   onPaymentCreated?: (paymentId: string) => Promise<void>;
+}
+
+/** What a subscription checkout starts: one plan line (the cart's only line) and the shopper's email. */
+export interface SubscriptionCharge {
+  itemId: string;
+  sku: string;
+  title: string;
+  unitPriceCents: number;
+  quantity: number;
+  unit: 'WEEK' | 'MONTH' | 'YEAR';
+  /** Periods per billing cycle (2 with MONTH: every 2 months). */
+  every: number;
+  /** Billing cycles in all; 0 = until cancelled. */
+  cycles: number;
+  email: string;
 }
 
 export type ChargeResult =

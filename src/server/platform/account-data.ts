@@ -175,19 +175,23 @@ export class AccountData {
         billingPeriod: { value: num(s.billing_period_value), unit: String(s.billing_period) as BillingPeriodUnit },
         numBillingCycles: num(s.num_billing_cycles),
       }),
-      status: s.status === 'active' ? 'active' : 'canceled',
+      // Past due (a renewal Stripe could not take yet) is still running, and can be cancelled.
+      status: s.status === 'active' || s.status === 'past_due' ? 'active' : 'canceled',
       started: iso(s.created),
     }));
   }
 
-  async cancelSubscription(u: SiteUser, id: string): Promise<void> {
+  /**
+   * Cancels one of the user's subscriptions through `cancel` (CheckoutService.cancelSubscription: at the provider
+   * that bills it, Stripe Billing, first; then here), which answers false when it was no longer active.
+   */
+  async cancelSubscription(u: SiteUser, id: string, cancel: (websiteId: string, id: string) => Promise<boolean>): Promise<void> {
     const r = await rows<Obj>(
       this.db,
       sql`select s.id, s.status from subscriptions s join orders o on o.id = s.order_id where s.id = ${id} and s.website_id = ${this.websiteId} and ${ownsOrder(u)}`,
     );
     if (!r[0]) throw notFound(accountMessages.SUBSCRIPTION_NOT_FOUND);
-    const done = await rows<Obj>(this.db, sql`update subscriptions set status = 'canceled' where id = ${id} and status = 'active' returning id`);
-    if (!done[0]) throw conflict(accountMessages.SUBSCRIPTION_ALREADY_CANCELED);
+    if (!(await cancel(this.websiteId, id))) throw conflict(accountMessages.SUBSCRIPTION_ALREADY_CANCELED);
   }
 
   async addresses(u: SiteUser): Promise<SavedAddress[]> {

@@ -102,7 +102,7 @@ export async function accountRoutes(app: FastifyInstance) {
   app.post('/api/site-users/account/subscriptions/:id/cancel', async (req, reply) => {
     const { id } = parseInput(idParam, req.params);
     return change(req, reply, 'subscriptions', 'subscription-canceled', async (u, data) => {
-      await data.cancelSubscription(u, id);
+      await data.cancelSubscription(u, id, (websiteId, sid) => app.checkout.service.cancelSubscription(websiteId, sid));
       return { subscriptions: await data.subscriptions(u) };
     });
   });

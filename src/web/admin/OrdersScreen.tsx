@@ -65,6 +65,7 @@ interface Detail {
   paymentStatus: string;
   refundableCents: number;
   giftCards: Array<{ code: string }>;
+  subscription: { id: string; status: string; provider: string; cancelAt: number | null } | null;
 }
 
 interface ListAnswer {
@@ -693,6 +694,38 @@ function NoteForm({ orderId, onDone }: { orderId: string; onDone: (d: Detail) =>
   );
 }
 
+/** The order's subscription and the one control for it: cancel (at Stripe first when Stripe Billing bills it). */
+function SubscriptionCard({ detail, onDone }: { detail: Detail; onDone: (d: Detail) => void }) {
+  const [error, setError] = useState('');
+  const toast = useToast();
+  const s = detail.subscription!;
+  const m = useMutation({
+    mutationFn: () => api<Detail>('POST', `/api/checkout/admin/orders/${detail.order.id}/subscription/cancel`, {}),
+    onSuccess: (d) => {
+      onDone(d);
+      toast('Subscription canceled.');
+    },
+    onError: (e: Error) => setError(e.message),
+  });
+  const running = s.status === 'active' || s.status === 'past_due';
+  return (
+    <section className="a-card" aria-labelledby="subscription-h">
+      <h2 id="subscription-h">Subscription</h2>
+      <p>
+        Status: {s.status.replace('_', ' ')}
+        {s.provider === 'stripe' ? ' (billed by Stripe)' : ''}
+        {s.cancelAt ? `, ends ${new Date(s.cancelAt).toLocaleDateString()}` : ''}
+      </p>
+      {running ? (
+        <button type="button" disabled={m.isPending} onClick={() => m.mutate()}>
+          Cancel subscription
+        </button>
+      ) : null}
+      {error ? <p role="alert" className="a-field__error">{error}</p> : null}
+    </section>
+  );
+}
+
 function OrderDetail({ id }: { id: string }) {
   const client = useQueryClient();
   const key = ['order', id];
@@ -828,6 +861,7 @@ function OrderDetail({ id }: { id: string }) {
               ) : null}
               {d.giftCards.length > 0 ? <p>Gift cards issued: {d.giftCards.map((g) => g.code).join(', ')}</p> : null}
             </section>
+            {d.subscription ? <SubscriptionCard detail={d} onDone={update} /> : null}
             <section className="a-card" aria-labelledby="timeline-h">
               <h2 id="timeline-h">Timeline</h2>
               <NoteForm orderId={o.id} onDone={update} />

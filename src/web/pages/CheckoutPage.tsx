@@ -59,7 +59,7 @@ export interface CheckoutPageProps {
   cartToken: string | null;
   minimumOrderSubtotalCents: number;
   testMode: boolean;
-  /** Why this checkout cannot be paid on this site (a subscription with Stripe connected): shown instead of the payment fields. */
+  /** Why this checkout cannot be paid on this site: shown instead of the payment fields (no caller sets it since subscriptions bill through Stripe Billing). */
   paymentUnavailable?: string;
   /** Stripe is connected: its Payment Element takes the payment on this page (StripePayment.tsx). */
   stripe?: StripeCheckoutConfig | null;

@@ -10,12 +10,13 @@ import { z } from 'zod';
 import { ProductType } from '../../../core/enums.js';
 import { badRequest, HttpError, notFound } from '../../errors.js';
 import { CART_COOKIE, cartIdent } from '../../commerce/routes.js';
-import { checkoutMessages, PAYMENT_RETURN_PATH, type OrderLine, type OrderRow, type PlaceInput } from '../../checkout/service.js';
+import { checkoutMessages, PAYMENT_RETURN_PATH, subscriptionCharge, type OrderLine, type OrderRow, type PlaceInput } from '../../checkout/service.js';
 import { KEY, placeSchema, stateOf } from '../../checkout/routes.js';
 import type { CheckoutTotals } from '../../../core/checkout.js';
 import { STRIPE_PROVIDER } from './provider.js';
 import { stripeMessages } from './settings.js';
 import { isUnreachable } from './provider.js';
+import { billingMessages } from './billing.js';
 
 export const STRIPE_RETURN_PATH = '/checkout/stripe/return';
 
@@ -38,11 +39,30 @@ export function sessionLines(lines: OrderLine[], t: CheckoutTotals, currency: st
  */
 export async function startStripeCheckout(app: FastifyInstance, input: PlaceInput): Promise<{ url: string } | { order: OrderRow }> {
   const { service } = app.checkout;
-  if (input.ref.kind !== 'cart') throw badRequest('Subscriptions are paid on the checkout page.');
   const prepared = await service.prepareHosted(input, STRIPE_PROVIDER);
   if ('order' in prepared) return prepared;
   const stripe = await app.stripe.settings.stripe();
   if (!stripe) throw new HttpError(503, stripeMessages.NOT_CONFIGURED);
+  if (input.ref.kind === 'subscription') {
+    // Stripe Billing's hosted page: a Checkout Session in mode=subscription (billing.ts).
+    const sub = subscriptionCharge(prepared.lines[0]!, input.state.email ?? '');
+    if (prepared.totals.amountDueCents < sub.unitPriceCents * sub.quantity) throw badRequest(billingMessages.NO_DISCOUNTS);
+    try {
+      const url = await app.stripe.billing.startSession({
+        key: input.key,
+        attemptId: prepared.attemptId,
+        currency: input.currency,
+        origin: input.origin,
+        successPath: STRIPE_RETURN_PATH,
+        amountDueCents: prepared.totals.amountDueCents,
+        sub,
+      });
+      return { url };
+    } catch (e) {
+      if (isUnreachable(e)) throw new HttpError(503, checkoutMessages.PROVIDER_UNREACHABLE);
+      throw e;
+    }
+  }
   const physicalOnly = prepared.lines.every((l) => l.productType === ProductType.PHYSICAL);
   const metadata = { tessera_key: input.key, tessera_attempt: prepared.attemptId };
   try {
@@ -110,6 +130,8 @@ async function paidSession(app: FastifyInstance, sessionId: string): Promise<{ p
   let session;
   try {
     session = await stripe.checkout.sessions.retrieve(sessionId);
+    // A subscription's session pays its first invoice: that invoice's PaymentIntent (billing.ts).
+    if (session.mode === 'subscription') return await app.stripe.billing.sessionPayment(sessionId);
   } catch (e) {
     if (isUnreachable(e)) throw new HttpError(503, checkoutMessages.PROVIDER_UNREACHABLE);
     return null;

@@ -14,6 +14,8 @@ import { StripeEventHandler } from './webhook.js';
 import { stripeSettingsRoutes, stripeWebhookRoutes } from './routes.js';
 import { stripeHostedRoutes } from './hosted.js';
 import { checkoutInstalments } from '../../checkout/instalment-offer.js';
+import { onOrderPlaced } from '../../checkout/order-hooks.js';
+import { StripeBilling } from './billing.js';
 
 export { startStripeCheckout } from './hosted.js';
 
@@ -23,6 +25,8 @@ declare module 'fastify' {
       settings: StripeSettings;
       provider: StripeProvider;
       handler: StripeEventHandler;
+      /** Subscriptions through Stripe Billing (billing.ts). */
+      billing: StripeBilling;
       active(): boolean;
       /** What the checkout page's Payment Element needs: the publishable key and where Stripe.js comes from. */
       checkoutConfig(): Promise<{ publishableKey: string; jsUrl: string } | null>;
@@ -44,14 +48,23 @@ export const stripeArea = fp(async (app: FastifyInstance): Promise<void> => {
   };
   await refresh();
   payments.cardProvider = () => (active ? provider : null);
-  const handler = new StripeEventHandler(app.database, service, provider, () => app.emailOrigin());
+  const billing = new StripeBilling(app.database, settings, provider, app.services.mailer);
+  provider.billing = billing;
+  // A subscription order paid through Stripe names its Stripe subscription (in the order's transaction).
+  onOrderPlaced(app.database, async (tx, order) => {
+    const p = order.payment;
+    if (order.cartKind === 'subscription' && p?.provider === provider.name && typeof p.paymentId === 'string') await billing.linkOrder(tx, order.id, p.paymentId);
+  });
+  // Cancelling a subscription Stripe bills (the account page, /config) cancels it at Stripe first.
+  service.subscriptionCancelers.set(provider.name, (id) => billing.cancel(id));
+  const handler = new StripeEventHandler(app.database, service, provider, () => app.emailOrigin(), billing, async () => (await app.services.websites.get()).title);
   // Afterpay/Clearpay at Stripe where the checkout page offers instalments (the owner's switch, the cart, the limits).
   service.instalmentOffer = (currency, ref, lines) => checkoutInstalments(app, currency, ref, lines);
   const checkoutConfig = async () => {
     const { keys } = await settings.load();
     return active && keys.publishableKey ? { publishableKey: keys.publishableKey, jsUrl: app.config.STRIPE_JS_URL } : null;
   };
-  if (!app.hasDecorator('stripe')) app.decorate('stripe', { settings, provider, handler, active: () => active, checkoutConfig });
+  if (!app.hasDecorator('stripe')) app.decorate('stripe', { settings, provider, handler, billing, active: () => active, checkoutConfig });
 
   /** What the checkout page needs to mount Stripe's Payment Element: the publishable key only. */
   app.get('/api/payments/stripe/config', async (_req, reply) => {

@@ -43,6 +43,11 @@ export function isUnreachable(e: unknown): boolean {
 
 export class StripeProvider implements PaymentProvider {
   readonly name = STRIPE_PROVIDER;
+  /** Stripe Billing (billing.ts): a subscription checkout's first payment goes through it. */
+  billing: {
+    charge(req: ChargeRequest, sub: NonNullable<ChargeRequest['subscription']>): Promise<ChargeResult>;
+    cancelUnordered(paymentIntentId: string): Promise<void>;
+  } | null = null;
   constructor(private readonly settings: StripeSettings) {}
 
   /** Test keys move no real money; orders record the mode of the key that took them. */
@@ -60,7 +65,8 @@ export class StripeProvider implements PaymentProvider {
     return /^pi_[A-Za-z0-9_]{1,200}$/.test(paymentId);
   }
 
-  private result(pi: Intent, req: ChargeRequest): ChargeResult {
+  /** What a PaymentIntent as Stripe has it means for the checkout (billing.ts uses it for a first invoice's intent). */
+  resultOf(pi: Intent, req: ChargeRequest): ChargeResult {
     if (pi.amount !== req.amountCents || pi.currency !== stripeCurrency(req.currency)) return { status: 'declined', message: stripeMessages.AMOUNT_CHANGED };
     const { brand, last4 } = cardOf(pi);
     switch (pi.status) {
@@ -88,9 +94,11 @@ export class StripeProvider implements PaymentProvider {
         if (!this.owns(m.paymentId)) return { status: 'declined', message: stripeMessages.UNKNOWN_PAYMENT };
         const pi = await stripe.paymentIntents.retrieve(m.paymentId, { expand: ['latest_charge'] });
         if (pi.metadata?.tessera_key !== req.idempotencyKey) return { status: 'declined', message: stripeMessages.UNKNOWN_PAYMENT };
-        return this.result(pi, req);
+        return this.resultOf(pi, req);
       }
       if (m.provider !== STRIPE_PROVIDER) return { status: 'declined', message: stripeMessages.DECLINED };
+      // A subscription: Stripe Billing starts it, and its first invoice's PaymentIntent is confirmed as below.
+      if (req.subscription && this.billing) return await this.billing.charge(req, req.subscription);
       // Cards always; Afterpay/Clearpay only where the order qualifies (the Payment Element offers the same).
       const types = req.instalments ? ['card', AFTERPAY] : ['card'];
       const sh = req.shipping;
@@ -110,14 +118,14 @@ export class StripeProvider implements PaymentProvider {
       await req.onPaymentCreated?.(created.id);
       if (created.status === 'succeeded' || created.status === 'requires_action' || created.status === 'processing') {
         // A retry of an attempt whose intent already moved on: its state as it is now.
-        return this.result(await stripe.paymentIntents.retrieve(created.id, { expand: ['latest_charge'] }), req);
+        return this.resultOf(await stripe.paymentIntents.retrieve(created.id, { expand: ['latest_charge'] }), req);
       }
       const pi = await stripe.paymentIntents.confirm(
         created.id,
         { payment_method: m.token, expand: ['latest_charge'], ...(req.returnUrl ? { return_url: req.returnUrl } : {}) },
         { idempotencyKey: `tessera:${req.idempotencyKey}:confirm:${created.id}:${m.token}` },
       );
-      return this.result(pi, req);
+      return this.resultOf(pi, req);
     } catch (e) {
       if (e instanceof Stripe.errors.StripeCardError) return { status: 'declined', message: e.message || stripeMessages.DECLINED };
       if (e instanceof Stripe.errors.StripeIdempotencyError) return { status: 'declined', message: stripeMessages.AMOUNT_CHANGED };
@@ -126,7 +134,7 @@ export class StripeProvider implements PaymentProvider {
       if (e instanceof Stripe.errors.StripeInvalidRequestError && e.param === 'payment_method') return { status: 'declined', message: stripeMessages.METHOD_NOT_ALLOWED };
       if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'payment_intent_unexpected_state') {
         const pi = (e.raw as { payment_intent?: Intent } | undefined)?.payment_intent;
-        if (pi) return this.result(await stripe.paymentIntents.retrieve(pi.id, { expand: ['latest_charge'] }), req);
+        if (pi) return this.resultOf(await stripe.paymentIntents.retrieve(pi.id, { expand: ['latest_charge'] }), req);
       }
       throw e;
     }
@@ -190,6 +198,8 @@ export class StripeProvider implements PaymentProvider {
       { payment_intent: paymentId, ...(amountCents === undefined ? {} : { amount }), metadata: { tessera: 'refund' } },
       amountCents === undefined ? { idempotencyKey: `tessera:refund-all:${paymentId}:${before}` } : undefined,
     );
+    // A subscription's first payment given back whole without its order: the subscription stops too.
+    if (amountCents === undefined) await this.billing?.cancelUnordered(paymentId);
     return { refundedCents: before + r.amount };
   }
 

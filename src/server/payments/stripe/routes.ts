@@ -141,7 +141,7 @@ export async function stripeSettingsRoutes(app: FastifyInstance, opts: { setting
   app.post('/api/config/payments/check', { ...admin, preHandler: [admin.preHandler, checkLimit] }, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
     const result = await checkConnection(provider, settings);
-    if (await settings.configured()) await settings.recordCheck(result.ok && result.chargesEnabled);
+    if (await settings.configured()) await settings.recordCheck(result.ok && result.chargesEnabled, result.ok ? result.country : null);
     return result;
   });
 }

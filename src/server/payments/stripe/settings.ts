@@ -100,6 +100,7 @@ export class StripeSettings {
   /** Forget the cached keys (after a save, or another process's save: reads are cheap). */
   invalidate(): void {
     this.cached = null;
+    this.country = undefined;
   }
 
   /** Saves the owner's keys; an empty string removes one, undefined keeps it. */
@@ -126,10 +127,37 @@ export class StripeSettings {
    * Remembers the outcome of the last Check connection for the current secret key (a SHA-256 of the key, never
    * the key): the dashboard's "Take payments" step ticks when the saved key passed with charges enabled.
    */
-  async recordCheck(passed: boolean): Promise<void> {
+  async recordCheck(passed: boolean, country: string | null = null): Promise<void> {
     const { keys } = await this.load();
-    const value = JSON.stringify({ key: keyDigest(keys.secretKey), passed, at: new Date().toISOString() });
+    const digest = keyDigest(keys.secretKey);
+    // The account's country (Afterpay/Clearpay eligibility follows it): this check's, else the last one's for this key.
+    const prior = await this.lastCheck();
+    const kept = country ?? (prior.key === digest ? (prior.country ?? null) : null);
+    const value = JSON.stringify({ key: digest, passed, at: new Date().toISOString(), ...(kept ? { country: kept.toUpperCase() } : {}) });
     await this.database.db.execute(sql`insert into system_values (key, value) values (${CHECK_KEY}, ${value}) on conflict (key) do update set value = excluded.value`);
+    this.country = undefined;
+  }
+
+  private async lastCheck(): Promise<{ key?: string; passed?: boolean; country?: string }> {
+    const r = await rows<{ value: string }>(this.database.db, sql`select value from system_values where key = ${CHECK_KEY}`);
+    try {
+      return r[0] ? (JSON.parse(r[0].value) as { key?: string; passed?: boolean; country?: string }) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  private country: string | null | undefined = undefined;
+  /**
+   * The connected account's country as Check connection retrieved it for the current secret key (null when it
+   * was never checked, or the key changed since). Kept in memory until the next check or save.
+   */
+  async accountCountry(): Promise<string | null> {
+    if (this.country !== undefined) return this.country;
+    const { keys } = await this.load();
+    const v = await this.lastCheck();
+    this.country = keys.secretKey && v.key === keyDigest(keys.secretKey) && typeof v.country === 'string' && /^[A-Z]{2}$/.test(v.country) ? v.country : null;
+    return this.country;
   }
 
   /** Whether the current secret key passed its last connection check (false after the key changes). */

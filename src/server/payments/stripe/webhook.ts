@@ -6,7 +6,9 @@
  *   CheckoutService.settlePayment (one order whichever of the shopper's return and the event comes first);
  * - checkout.session.completed settles the session's PaymentIntent the same way;
  * - charge.refunded carries the running total refunded, and the order keeps the largest seen;
- * - charge.dispute.created marks the order once per dispute and emails the owners.
+ * - charge.dispute.created marks the order once per dispute and emails the owners;
+ * - invoice.paid, invoice.payment_failed and customer.subscription.updated/deleted go to Stripe Billing
+ *   (billing.ts): the first order or a renewal order (once per invoice), past due, and the state kept in sync.
  */
 import { sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
@@ -14,6 +16,7 @@ import type { Database } from '../../../db/index.js';
 import { rows } from '../../db-util.js';
 import type { CheckoutService } from '../../checkout/service.js';
 import { STRIPE_PROVIDER, type StripeProvider } from './provider.js';
+import type { StripeBilling } from './billing.js';
 
 export const HANDLED_EVENTS = [
   'payment_intent.succeeded',
@@ -23,6 +26,10 @@ export const HANDLED_EVENTS = [
   'checkout.session.completed',
   'charge.refunded',
   'charge.dispute.created',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
 ] as const;
 
 export type EventOutcome = { duplicate: boolean; result: string };
@@ -35,6 +42,8 @@ export class StripeEventHandler {
     private readonly checkout: CheckoutService,
     private readonly provider: StripeProvider,
     private readonly origin: () => Promise<string>,
+    private readonly billing: StripeBilling | null = null,
+    private readonly siteTitle: () => Promise<string> = async () => '',
   ) {}
 
   async seen(eventId: string): Promise<boolean> {
@@ -61,8 +70,20 @@ export class StripeEventHandler {
       case 'payment_intent.canceled':
       case 'payment_intent.requires_action':
         return this.intentChanged(event.data.object.id);
+      case 'invoice.paid':
+        return this.billing ? this.billing.invoicePaid(event.data.object.id ?? '', this.checkout, await this.origin(), await this.siteTitle()) : 'ignored';
+      case 'invoice.payment_failed':
+        return this.billing ? this.billing.invoiceFailed(event.data.object.id ?? '', await this.origin()) : 'ignored';
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+        return this.billing ? this.billing.syncSubscription(event.data.object.id) : 'ignored';
       case 'checkout.session.completed': {
         const s = event.data.object;
+        // A subscription's session: its first invoice's PaymentIntent settles the attempt (billing.ts).
+        if (s.mode === 'subscription' && this.billing) {
+          const first = await this.billing.sessionPayment(s.id);
+          return first ? this.intentChanged(first.pi, first.attemptId) : 'no payment';
+        }
         const pi = idOf(s.payment_intent);
         return pi ? this.intentChanged(pi, s.metadata?.tessera_attempt ?? null) : 'no payment';
       }
