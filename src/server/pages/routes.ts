@@ -38,7 +38,7 @@ import { imageRoutes } from '../images/routes.js';
 import { ImageVariants } from '../images/variants.js';
 import { cachedSearch, normaliseQuery, SEARCH_RATE } from '../search/search.js';
 import { formHtml } from '../forms/index.js';
-import { pageLayoutHtml, siteStylesHead } from '../editor/index.js';
+import { pageLayoutHtml, postLayoutHtml, siteStylesHead } from '../editor/index.js';
 import { contentGate, courseContext, deniedWords, visibleHits } from '../members/index.js';
 import { engagementParts } from '../engagement/index.js';
 import { productPageExtras } from '../reviews/product-page.js';
@@ -413,6 +413,11 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     });
     const commentList = comments.map((x) => ({ id: x.id, authorName: x.authorName, body: x.body, addedOn: x.createdAt.getTime() }));
     if (!isProduct) item.comments = commentList;
+    // A journal post written in the editor: its published blocks are its body (the classic HTML body otherwise).
+    if (c.typeName === 'blog') {
+      const blocks = await postLayoutHtml(app, req, row);
+      if (blocks) item.body = blocks;
+    }
     Object.assign(item, await courseContext(app, req, site, c, collections, row));
     if ((req.query as Record<string, unknown>).format === 'ics' && row.recordType === RecordType.EVENT) {
       const ics = eventIcs({
