@@ -724,7 +724,7 @@ export async function configRoutes(app: FastifyInstance) {
     const ids = journals.map((j) => j.id);
     const list = ids.length ? await db.select().from(items).where(inArray(items.collectionId, ids)).orderBy(desc(items.publishOn)) : [];
     // commentsDefault: the comment state a new post starts with (the site's comments-enabled setting).
-    return { journals: journals.map((j) => ({ id: j.id, title: j.title, urlId: j.urlId })), posts: list.map(postJson), commentsDefault: site.settings.commentsEnabled === false ? 0 : 1 };
+    return { journals: journals.map((j) => ({ id: j.id, title: j.title, urlId: j.urlId })), posts: list.map(postJson), commentsDefault: site.settings.commentsEnabled === false ? 0 : 1, timeZone: site.timeZone };
   });
   const journalOf = async (tx: Tx, id: string | undefined, websiteId: string) => {
     const [j] = id ? await tx.select().from(collections).where(and(eq(collections.id, id), eq(collections.websiteId, websiteId))) : [];
