@@ -577,6 +577,11 @@ export function PageEditor({ id, kind = 'page' }: { id: string; kind?: 'page' | 
         <span>
           {blocks} of {MAX_BLOCKS_PER_LAYOUT} blocks
         </span>
+        {isPost ? (
+          <button type="button" onClick={() => setSelectedId(null)} disabled={htmlMode !== null}>
+            Post details
+          </button>
+        ) : null}
         {isPost && post?.canWriteHtml ? (
           <button type="button" aria-pressed={htmlMode !== null} onClick={() => setHtmlMode(htmlMode === null ? layoutTextBlocksHtml(layout) : null)} disabled={busy || !!conflict}>
             Edit as HTML
