@@ -679,7 +679,8 @@ export async function configRoutes(app: FastifyInstance) {
     /** The classic HTML body (raw HTML: an admin's, see rawBodyGuard). Left out, an edit keeps the stored body (the editor writes it as blocks). */
     body: z.string().max(500_000).optional(),
     excerpt: z.string().max(2000).optional().default(''),
-    author: z.string().max(200).optional().default(''),
+    /** Left out, a new post is by the signed-in staff member (their display name) and an edit keeps the stored author. */
+    author: z.string().max(200).optional(),
     /** The cover image (an uploaded image), null to remove it; left out, an edit keeps it. */
     cover: z
       .object({
@@ -770,7 +771,7 @@ export async function configRoutes(app: FastifyInstance) {
           recordType: RecordType.TEXT,
           body: cleanOwnerHtml(body.body ?? ''),
           excerpt: ownerPlainText(body.excerpt),
-          author: body.author,
+          author: body.author ?? req.owner!.displayName ?? '',
           assets: coverAssets(body.cover, []),
           tags: body.tags ?? [],
           categories: body.categories ?? [],
@@ -799,7 +800,7 @@ export async function configRoutes(app: FastifyInstance) {
       const publishOn = body.publishOn ? new Date(body.publishOn) : row.publishOn;
       const [updated] = await tx
         .update(items)
-        .set({ title: body.title, urlId, body: body.body === undefined ? row.body : cleanOwnerHtml(body.body), assets: coverAssets(body.cover, row.assets), excerpt: ownerPlainText(body.excerpt), author: body.author, tags: body.tags ?? row.tags, categories: body.categories ?? row.categories, status: statusAt(body.status, publishOn), publishOn, commentState: body.commentState ?? row.commentState, version: row.version + 1, updatedAt: new Date() })
+        .set({ title: body.title, urlId, body: body.body === undefined ? row.body : cleanOwnerHtml(body.body), assets: coverAssets(body.cover, row.assets), excerpt: ownerPlainText(body.excerpt), author: body.author ?? row.author, tags: body.tags ?? row.tags, categories: body.categories ?? row.categories, status: statusAt(body.status, publishOn), publishOn, commentState: body.commentState ?? row.commentState, version: row.version + 1, updatedAt: new Date() })
         .where(eq(items.id, id))
         .returning();
       await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'post.update', entity: 'post', entityId: id, before: postJson(row), after: postJson(updated!) });
