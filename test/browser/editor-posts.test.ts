@@ -98,6 +98,14 @@ describe('journal posts in the editor (browser)', () => {
     expect(await axe(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'post-editor-1280.png'), fullPage: true });
 
+    // Raw HTML mode is offered to the owner (an admin): the body's HTML, and back to the visual editor unchanged.
+    await page.getByRole('button', { name: 'Edit as HTML' }).click();
+    const source = page.getByRole('textbox', { name: 'Post body (HTML)' });
+    expect(await source.inputValue()).toContain('<strong>twice</strong>');
+    await page.screenshot({ path: join(SHOTS, 'post-html-1280.png') });
+    await page.getByRole('button', { name: 'Back to the visual editor' }).click();
+    await canvas.getByText('Our marsupial glaze is fired').waitFor();
+
     // Publish.
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Published. Visitors now see this post at /journal/quokka-glaze-notes.' }).first().waitFor();
@@ -129,6 +137,8 @@ describe('journal posts in the editor (browser)', () => {
     expect((await body.textContent())?.replace(/\s+/g, ' ')).toContain('Our marsupial glaze is fired twice');
     expect(await body.locator('strong').textContent()).toBe('twice');
     expect(await visitor.locator('.journal-post__image img').getAttribute('alt')).toBe('A green glazed bowl');
+    // The author is the owner who wrote it.
+    expect(await visitor.locator('.journal-post__author').textContent()).toBe('Owner');
     await visitor.screenshot({ path: join(SHOTS, 'post-public-1280.png'), fullPage: true });
 
     // Site search finds it by the words of its body.
