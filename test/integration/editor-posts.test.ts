@@ -14,6 +14,7 @@ import { BlockType, Role } from '../../src/core/enums.js';
 import { pageEditor as em } from '../../src/core/messages.js';
 import { addBlock, addSection, createBlock, emptyLayout, type OpResult, type PageLayout } from '../../src/core/layout.js';
 import { searchSite } from '../../src/server/search/search.js';
+import { publishDuePosts } from '../../src/server/editor/posts.js';
 
 const API = '/api/editor';
 const PW = 'a long enough password';
@@ -134,8 +135,10 @@ describe.each(DB_KINDS)('journal posts in the editor on %s', (kind) => {
     expect(scheduled.json().page).toMatchObject({ status: 'scheduled', publishAt: future });
     expect(await searchSite(t.database.db, t.seed.websiteId, 'wombat')).toEqual([]);
 
-    const now = await admin.send('POST', `${API}/posts/${id}/publish`, { version: 3, publishOn: new Date(Date.now() - 1000).toISOString() });
-    expect(now.json().page.status).toBe('published');
+    // Its time comes: the sweep publishes it.
+    expect(await publishDuePosts(t.database.db, new Date(Date.parse(future) - 60_000))).toBe(0);
+    expect(await publishDuePosts(t.database.db, new Date(Date.parse(future) + 1000))).toBe(1);
+    expect((await admin.get(`${API}/posts/${id}`)).json().page).toMatchObject({ status: 'published', version: 4 });
     const hits = await searchSite(t.database.db, t.seed.websiteId, 'wombat');
     expect(hits.map((h) => h.title)).toEqual(['Studio diary']);
     // Words outside text blocks (a button's label) are found too, and through the public /search page.
