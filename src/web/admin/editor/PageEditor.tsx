@@ -99,7 +99,7 @@ export function PageEditor({ id, kind = 'page' }: { id: string; kind?: 'page' | 
   const noun = isPost ? 'post' : 'page';
   const [page, setPage] = useState<PageSummary | null>(null);
   /** A post's own fields, the site's time zone and whether raw HTML mode is offered (posts only). */
-  const [post, setPost] = useState<{ fields: PostFields; timeZone: string; canWriteHtml: boolean } | null>(null);
+  const [post, setPost] = useState<{ fields: PostFields; timeZone: string; canWriteHtml: boolean; loadedAt: number } | null>(null);
   const [htmlMode, setHtmlMode] = useState<string | null>(null);
   const [lists, setLists] = useState<Lists>({ products: [], forms: [], collections: [] });
   const [loadError, setLoadError] = useState('');
@@ -135,7 +135,7 @@ export function PageEditor({ id, kind = 'page' }: { id: string; kind?: 'page' | 
       ([doc, all]) => {
         if ('post' in doc) {
           const d = doc as PostDoc;
-          setPost({ fields: d.post, timeZone: d.timeZone, canWriteHtml: d.canWriteHtml });
+          setPost({ fields: d.post, timeZone: d.timeZone, canWriteHtml: d.canWriteHtml, loadedAt: Date.now() });
         }
         const v = validateLayout(doc.layout);
         const layout = v.ok ? v.layout! : doc.layout;
@@ -665,7 +665,7 @@ export function PageEditor({ id, kind = 'page' }: { id: string; kind?: 'page' | 
               <SizeFields block={selected.block} bp={bp} onResize={(size) => void commit(resizeBlock(layout, selected.block.id, bp, size), `${selected.block.id}:size`)} />
             </>
           ) : post ? (
-            <PostPanel key={page.id} post={post.fields} timeZone={post.timeZone} busy={busy || !!conflict} onSave={saveFields} />
+            <PostPanel key={`${page.id}:${post.loadedAt}`} post={post.fields} timeZone={post.timeZone} busy={busy || !!conflict} onSave={saveFields} />
           ) : (
             <>
               <h2 id="ed-panel-title">Page</h2>
