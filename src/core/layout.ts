@@ -1010,3 +1010,30 @@ export interface PageSummary {
   updatedAt: string;
   hasUnpublishedChanges: boolean;
 }
+
+// ------------------------------------------------------------------------------------------------
+// Journal posts (issue 27): a post's body is a layout too
+// ------------------------------------------------------------------------------------------------
+
+/**
+ * A body of HTML as a layout: one section holding one text block with that HTML (a post written before
+ * the editor, opened in it for the first time, or an admin's body written as HTML). Empty HTML gives one
+ * empty text block, so a new post opens with a place to type.
+ */
+export function htmlLayout(html: string, ids: IdSource = {}): PageLayout {
+  const withSection = addSection(emptyLayout(), 0, ids);
+  if (!withSection.ok) return emptyLayout();
+  const block = html.trim() === '' ? createBlock(BlockType.HTML, ids) : createBlock(BlockType.HTML, { ...ids, data: { html } });
+  const r = addBlock(withSection.layout, withSection.layout.sections[0]!.id, block);
+  return r.ok ? r.layout : withSection.layout;
+}
+
+/** The HTML of a layout's text blocks in reading order (a post's body for feeds and excerpts). */
+export function layoutTextBlocksHtml(layout: PageLayout): string {
+  const out: string[] = [];
+  for (const s of layout.sections) {
+    const blocks = s.blocks.slice().sort((a, b) => a.desktop.y - b.desktop.y || a.desktop.x - b.desktop.x);
+    for (const b of blocks) if (b.type === BlockType.HTML && typeof b.data.html === 'string') out.push(b.data.html);
+  }
+  return out.join('\n');
+}

@@ -468,6 +468,9 @@ export const donations = {
 export const pageEditor = {
   STATUS_PUBLISHED: 'Published',
   /** Raw code runs on the site's origin: only an admin (role 1) may add or change it (issue 21). */
+  /** A journal post's body written as HTML (raw HTML mode) is an admin's; other staff write it in blocks (issue 27). */
+  RAW_HTML_ADMIN_ONLY: 'Only an admin can write a post body as HTML. Write the post in the visual editor, or ask an admin.',
+  POST_NOT_FOUND: 'No such post.',
   RAW_CODE_ADMIN_ONLY: 'Only an admin can add or change a code block used as raw HTML. Untick "Use as raw HTML on the site" to show the code as text, or ask an admin.',
   /** The limit of platform.md section 9 (at most 60 blocks per layout). */
   blockLimit: (max: number) => `A page can have at most ${max} blocks. Delete a block to add another.`,

@@ -65,9 +65,19 @@ describe('issue 30 platform screens in Chromium', () => {
   it("comments: Site settings holds the comments switch, and a new post's Allow comments box starts from it (platform.md section 4)", async () => {
     const ctx = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
-    await signInAsOwner(page, site, '/config/content');
-    await page.getByRole('button', { name: 'New post' }).click();
-    expect(await page.getByRole('form', { name: 'Journal post' }).getByRole('checkbox', { name: 'Allow comments' }).isChecked()).toBe(true);
+    // A new post is made on the Posts screen and opened in the post editor (issue 27); its panel holds Allow comments.
+    const newPost = async (title: string) => {
+      await page.goto(`${site.url}/config/posts`);
+      await page.getByRole('button', { name: 'New post' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New post' });
+      await dialog.getByLabel('Post title').fill(title);
+      await dialog.getByRole('button', { name: 'Create and edit' }).click();
+      await page.getByRole('heading', { level: 1, name: new RegExp(`Edit post: ${title}`) }).waitFor();
+      return page.getByRole('form', { name: 'Post' });
+    };
+    await signInAsOwner(page, site, '/config/posts');
+    const open = await newPost('Open by default');
+    expect(await open.getByRole('checkbox', { name: 'Allow comments' }).isChecked()).toBe(true);
 
     await page.goto(`${site.url}/config/settings`);
     const box = page.getByRole('checkbox', { name: 'Allow comments on the site' });
@@ -78,14 +88,10 @@ describe('issue 30 platform screens in Chromium', () => {
     await page.getByRole('status').filter({ hasText: 'Site settings saved.' }).first().waitFor();
     expect(await axe(page)).toEqual([]);
 
-    await page.goto(`${site.url}/config/content`);
-    await page.getByRole('button', { name: 'New post' }).click();
-    const post = page.getByRole('form', { name: 'Journal post' });
+    const post = await newPost('Closed by default');
     expect(await post.getByRole('checkbox', { name: 'Allow comments' }).isChecked()).toBe(false);
-    await post.getByLabel('Post title').fill('Closed by default');
-    await post.getByLabel('Status').selectOption('published');
-    await post.getByRole('button', { name: 'Save' }).click();
-    await post.getByText('Saved.').waitFor();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: /^Published\./ }).first().waitFor();
     const visitor = await ctx.newPage();
     await visitor.goto(`${site.url}/journal/how-we-choose-our-linen?c=off`);
     expect(await visitor.locator('.comments').count()).toBe(0);

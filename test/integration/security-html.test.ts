@@ -110,12 +110,17 @@ describe.each(DB_KINDS)('owner HTML, raw code and CSP on %s', (kind) => {
     expect(shown.body).toContain('<strong>words</strong>');
     expectClean(/<div class="page-body">([\s\S]*?)<\/div>/.exec(shown.body)![1]!);
 
-    // A journal post.
+    // A journal post: a body written as HTML is an admin's (issue 27), and cleaned even then; the editor's excerpt is text.
     const journals = (await editor.get('/api/config/posts')).json().journals as Array<{ id: string }>;
-    const post = await editor.send('POST', '/api/config/posts', { collectionId: journals[0]!.id, title: 'Hostile post', status: 'published', body: HOSTILE, excerpt: '<img src=x onerror=alert(1)>Plain' });
+    const refused = await editor.send('POST', '/api/config/posts', { collectionId: journals[0]!.id, title: 'Hostile post', status: 'published', body: HOSTILE });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(em.RAW_HTML_ADMIN_ONLY);
+    const post = await admin.send('POST', '/api/config/posts', { collectionId: journals[0]!.id, title: 'Hostile post', status: 'published', body: HOSTILE });
     expect(post.statusCode).toBe(201);
     expectClean(post.json().body);
-    expect(post.json().excerpt).toBe('Plain');
+    const excerpt = await editor.send('POST', '/api/config/posts', { collectionId: journals[0]!.id, title: 'Excerpted post', status: 'draft', excerpt: '<img src=x onerror=alert(1)>Plain' });
+    expect(excerpt.statusCode).toBe(201);
+    expect(excerpt.json().excerpt).toBe('Plain');
 
     // Text and accordion blocks of the page editor, saved and published by the editor.
     const layout = layoutWith([

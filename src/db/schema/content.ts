@@ -50,6 +50,10 @@ export const items = pgTable(
     /** Product structuredContent (without variants, which live in product_variants), event dates and location, ... */
     structuredContent: jsonb('structured_content').$type<Record<string, unknown>>().notNull().default({}),
     commentState: integer('comment_state').notNull().default(0),
+    /** A journal post's body as an editor layout (migration 0028): the autosaved draft, the published copy (null: the HTML body shows), and its words for search. */
+    layoutDraft: text('layout_draft'),
+    layout: text('layout'),
+    layoutText: text('layout_text').notNull().default(''),
     ordering: integer('ordering').notNull().default(0),
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -1,7 +1,7 @@
 import { pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { items } from './content.js';
 
-/** Likes of content items: one row per item and liker (the visitor's like-cookie id), migration 0028. */
+/** Likes of content items: one row per item and liker (the visitor's like-cookie id), migration 0029. */
 export const itemLikes = pgTable(
   'item_likes',
   {

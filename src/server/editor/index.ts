@@ -28,6 +28,12 @@ import { fontRoutes, siteFontFacesCss } from './fonts.js';
 import { HttpError } from '../errors.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { mediaStoreFor } from '../storage/media-store.js';
+import { PostEditorService, publishDuePosts } from './posts.js';
+import { parseLayout, type PageLayout } from '../../core/layout.js';
+import { RecordType } from '../../core/enums.js';
+
+/** How often scheduled journal posts are looked at (a due one is published; editor reads also publish them). */
+export const POST_SWEEP_MS = 30_000;
 
 export { EditorService } from './service.js';
 export { UploadService } from './uploads.js';
@@ -35,6 +41,7 @@ export { seedEditorDemo } from './seed.js';
 
 interface Area {
   editor: EditorService;
+  posts: PostEditorService;
   uploads: UploadService;
   /** The site styles <style> of each website, kept for a second (saves clear it). */
   styleTags: Map<string, { at: number; html: Promise<string> }>;
@@ -55,9 +62,13 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
   // With media in a bucket, /ready also asks the bucket (plugins/ops.ts).
   if (uploads.store && Array.isArray(app.readyChecks)) app.readyChecks.push({ name: 'media', probe: () => uploads.store!.check() });
   if (uploads.store) app.addHook('onClose', async () => uploads.store!.close());
+  const posts = new PostEditorService(app.database.db);
   const styleTags = new Map<string, { at: number; html: Promise<string> }>();
-  areas.set(app.database, { editor, uploads, styleTags });
-  await editorRoutes(app, { service: editor, uploads, onStylesSaved: () => styleTags.clear() });
+  areas.set(app.database, { editor, posts, uploads, styleTags });
+  await editorRoutes(app, { service: editor, posts, uploads, onStylesSaved: () => styleTags.clear() });
+  const sweep = setInterval(() => void publishDuePosts(app.database.db).catch((e: unknown) => app.log.warn({ err: e }, 'scheduled posts sweep failed')), POST_SWEEP_MS);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
   fontRoutes(app);
   // The canvas's picture of blocks: the theme's own partials and stylesheets (see canvasRender).
   app.post(`${EDITOR_API}/pages/:id/render`, { preHandler: app.requireOwner(EDIT_ROLES) }, async (req, reply) => {
@@ -73,6 +84,19 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
     if (!page) throw new HttpError(404, em.PAGE_NOT_FOUND);
     reply.header('cache-control', 'no-store');
     return canvasRender(app, req, { id: page.id, title: page.title }, layout);
+  });
+  // The same picture for a journal post's body (issue 27).
+  app.post(`${EDITOR_API}/posts/:id/render`, { preHandler: app.requireOwner(EDIT_ROLES) }, async (req, reply) => {
+    const { id } = parseInput(z.object({ id: z.string().trim().min(1).max(64) }), req.params);
+    const body = parseInput(z.object({ layout: z.unknown() }), req.body);
+    const layout = canvasLayout(body.layout);
+    const [post] = await app.database.db
+      .select({ id: schema.items.id, title: schema.items.title })
+      .from(schema.items)
+      .where(and(eq(schema.items.id, id), eq(schema.items.websiteId, req.owner!.websiteId), eq(schema.items.recordType, RecordType.TEXT)));
+    if (!post) throw new HttpError(404, em.POST_NOT_FOUND);
+    reply.header('cache-control', 'no-store');
+    return canvasRender(app, req, { id: post.id, title: post.title }, layout);
   });
   // Layouts published before site search read them (migration 0025) are indexed once the app is up.
   app.addHook('onReady', async () => {
@@ -218,6 +242,29 @@ export async function pageLayoutHtml(app: FastifyInstance, req: FastifyRequest, 
   if (layout === 'private') return false;
   // A page made in the editor and never published is not on the public site yet.
   if (!layout) return !preview && isEditorDraft(page) ? false : null;
+  return layoutHtml(app, req, area, site, layout, page, preview);
+}
+
+/**
+ * A journal post's body on the site: its published layout drawn by the theme's block partials, as a page's is,
+ * or null when the post has none (its classic HTML body shows).
+ */
+export async function postLayoutHtml(app: FastifyInstance, req: FastifyRequest, post: { id: string; title: string; layout: string | null }): Promise<string | null> {
+  const area = areas.get(app.database);
+  if (!area || !post.layout) return null;
+  const site = await app.services.websites.get();
+  return layoutHtml(app, req, area, site, parseLayout(post.layout), { id: post.id, title: post.title }, false);
+}
+
+async function layoutHtml(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  area: Area,
+  site: Awaited<ReturnType<FastifyInstance['services']['websites']['get']>>,
+  layout: PageLayout,
+  page: { id: string; title: string },
+  preview: boolean,
+): Promise<string> {
   const { styles } = await area.editor.getStyles(site.id);
   const settings = app.services.websites.storeSettings(site);
   const siteSettings = site.settings as Record<string, unknown>;

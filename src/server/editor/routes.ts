@@ -8,6 +8,7 @@ import { parseInput } from '../platform/validate.js';
 import { HttpError } from '../errors.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { DRAFT_STATUSES, navFolders, type EditorService } from './service.js';
+import type { PostEditorService } from './posts.js';
 import { extname } from 'node:path';
 import { checkBlockReferences, VimeoOembed } from './block-checks.js';
 import { MAX_FILE_BYTES, SUPPORTED_TYPES, maxBytesFor, tooLarge, uploadJson, type UploadService } from './uploads.js';
@@ -24,6 +25,10 @@ const draftIn = z.object({ version, layout: layoutIn, status: z.enum(DRAFT_STATU
 const publishIn = z.object({ version, layout: z.unknown().optional() });
 const scheduleIn = z.object({ version, publishAt: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }), layout: z.unknown().optional() });
 const versionIn = z.object({ version });
+/** A post's body: a layout, or (admins only, raw HTML mode) the whole body as HTML. */
+const postHtml = z.string().max(500_000).optional();
+const postDraftIn = z.object({ version, layout: z.unknown().optional(), html: postHtml });
+const postPublishIn = z.object({ version, layout: z.unknown().optional(), html: postHtml, publishOn: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }).optional() });
 const stylesIn = z.object({ version, changes: z.record(z.string().max(100), z.unknown()) });
 const renameIn = z.object({ name: z.unknown() });
 const navigationIn = z.union([
@@ -36,8 +41,8 @@ const newPageIn = z.object({
   navigation: navigationIn.optional(),
 });
 
-export async function editorRoutes(app: FastifyInstance, opts: { service: EditorService; uploads: UploadService; onStylesSaved?: () => void }) {
-  const { service, uploads } = opts;
+export async function editorRoutes(app: FastifyInstance, opts: { service: EditorService; posts: PostEditorService; uploads: UploadService; onStylesSaved?: () => void }) {
+  const { service, uploads, posts } = opts;
   const db = app.database.db;
   const edit = { preHandler: app.requireOwner(EDIT_ROLES) };
   const publish = { preHandler: app.requireOwner(PUBLISH_ROLES) };
@@ -109,6 +114,34 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(versionIn, req.body ?? (req.query as Record<string, unknown>) ?? {});
     return service.unschedule(site(req), id, body.version, req.owner!.id);
+  });
+
+  // Journal posts: the same editor for the body (issue 27). The post's fields save through /api/config/posts/:id.
+  app.get(`${EDITOR_API}/posts/:id`, edit, async (req, reply) => {
+    const { id } = parseInput(idParam, req.params);
+    reply.header('cache-control', 'no-store');
+    const site = await app.services.websites.get();
+    const doc = await posts.getPost(req.owner!.websiteId, id);
+    // The publish date is shown and chosen on the site's clocks; raw HTML mode is offered to admins only.
+    return { ...doc, timeZone: site.timeZone, canWriteHtml: req.owner!.role === Role.ADMIN };
+  });
+
+  app.put(`${EDITOR_API}/posts/:id/draft`, edit, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const body = parseInput(postDraftIn, req.body);
+    return posts.saveDraft(site(req), id, body, req.owner!);
+  });
+
+  app.post(`${EDITOR_API}/posts/:id/publish`, publish, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const body = parseInput(postPublishIn, req.body);
+    return posts.publish(site(req), id, { ...body, publishOn: body.publishOn ? new Date(body.publishOn) : undefined }, req.owner!);
+  });
+
+  app.post(`${EDITOR_API}/posts/:id/unpublish`, publish, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const body = parseInput(versionIn, req.body);
+    return posts.unpublish(site(req), id, body.version, req.owner!);
   });
 
   app.get(`${EDITOR_API}/styles`, edit, async (req, reply) => {

@@ -56,9 +56,9 @@ function rawCodeBlocks(layout: PageLayout | null): Map<string, string> {
 
 /**
  * Raw code runs on the site's origin, so only an admin (role 1) adds or changes it. Anyone who edits the
- * page may keep an admin's raw block as it is stored (same block, same code), move it, or remove it.
+ * page (or post) may keep an admin's raw block as it is stored (same block, same code), move it, or remove it.
  */
-function guardRawCode(actor: Actor, row: LayoutRow | undefined, layout: PageLayout): void {
+export function guardRawCode(actor: Actor, row: { draft: string | null; published: string | null } | undefined, layout: PageLayout): void {
   if (actor.role === Role.ADMIN) return;
   const asked = rawCodeBlocks(layout);
   if (asked.size === 0) return;

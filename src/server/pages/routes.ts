@@ -39,7 +39,7 @@ import { imageRoutes } from '../images/routes.js';
 import { ImageVariants } from '../images/variants.js';
 import { cachedSearch, normaliseQuery, SEARCH_RATE } from '../search/search.js';
 import { formHtml } from '../forms/index.js';
-import { pageLayoutHtml, siteStylesHead } from '../editor/index.js';
+import { pageLayoutHtml, postLayoutHtml, siteStylesHead } from '../editor/index.js';
 import { contentGate, courseContext, deniedWords, visibleHits } from '../members/index.js';
 import { engagementParts } from '../engagement/index.js';
 import { productPageExtras } from '../reviews/product-page.js';
@@ -420,6 +420,11 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     if (!isProduct) item.comments = commentList;
     // The like button's count (server/content/likes.ts), read fresh: a like drops this page from the page cache.
     if (!isProduct) item.likeCount = await likeCount(db, row.id);
+    // A journal post written in the editor: its published blocks are its body (the classic HTML body otherwise).
+    if (c.typeName === 'blog') {
+      const blocks = await postLayoutHtml(app, req, row);
+      if (blocks) item.body = blocks;
+    }
     Object.assign(item, await courseContext(app, req, site, c, collections, row));
     if ((req.query as Record<string, unknown>).format === 'ics' && row.recordType === RecordType.EVENT) {
       const ics = eventIcs({

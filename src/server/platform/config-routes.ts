@@ -14,12 +14,13 @@ import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { CollectionType, ProductType, RecordType, Role, isEnumValue } from '../../core/enums.js';
-import { platform as platformMessages } from '../../core/messages.js';
+import { platform as platformMessages, pageEditor as pageEditorMessages } from '../../core/messages.js';
 import { slugify, nextFreeSlug } from '../../core/slug.js';
 import { SUPPORTED_CURRENCIES } from '../../core/money.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 import { categoryListErrors, collectionAddError, tagListErrors } from '../../core/content.js';
-import { badRequest, conflict, HttpError, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors.js';
+import { postCover } from '../editor/posts.js';
 import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
 import { appReservedUrlIds, changeSettings, CONTENT_ROLES, READ_ROLES, SETTINGS_ROLES, STORE_ROLES } from './settings.js';
@@ -675,9 +676,20 @@ export async function configRoutes(app: FastifyInstance) {
     collectionId: z.string().max(64).optional(),
     title: z.string({ error: 'Enter a title.' }).trim().min(1, 'Enter a title.').max(300),
     urlId: z.string().trim().max(200).optional(),
-    body: z.string().max(500_000).optional().default(''),
+    /** The classic HTML body (raw HTML: an admin's, see rawBodyGuard). Left out, an edit keeps the stored body (the editor writes it as blocks). */
+    body: z.string().max(500_000).optional(),
     excerpt: z.string().max(2000).optional().default(''),
-    author: z.string().max(200).optional().default(''),
+    /** Left out, a new post is by the signed-in staff member (their display name) and an edit keeps the stored author. */
+    author: z.string().max(200).optional(),
+    /** The cover image (an uploaded image), null to remove it; left out, an edit keeps it. */
+    cover: z
+      .object({
+        assetUrl: z.string().max(300).regex(/^\/uploads\/[A-Za-z0-9._-]+$/, 'Choose an uploaded image.'),
+        altText: z.string().max(250).optional().default(''),
+        originalSize: z.string().max(20).regex(/^\d{1,6}x\d{1,6}$/).nullable().optional(),
+      })
+      .nullable()
+      .optional(),
     // Lengths checked by postLimits (platform.md: tag 50, category 25 characters). Left out, an edit keeps the stored ones.
     tags: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
     categories: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
@@ -692,6 +704,9 @@ export async function configRoutes(app: FastifyInstance) {
     title: i.title,
     urlId: i.urlId,
     body: i.body,
+    /** Whether the body is a layout of the editor (published or a draft), not only the classic HTML. */
+    hasLayout: i.layout !== null || i.layoutDraft !== null,
+    cover: postCover(i),
     excerpt: i.excerpt,
     author: i.author,
     tags: i.tags,
@@ -710,7 +725,7 @@ export async function configRoutes(app: FastifyInstance) {
     const ids = journals.map((j) => j.id);
     const list = ids.length ? await db.select().from(items).where(inArray(items.collectionId, ids)).orderBy(desc(items.publishOn)) : [];
     // commentsDefault: the comment state a new post starts with (the site's comments-enabled setting).
-    return { journals: journals.map((j) => ({ id: j.id, title: j.title, urlId: j.urlId })), posts: list.map(postJson), commentsDefault: site.settings.commentsEnabled === false ? 0 : 1 };
+    return { journals: journals.map((j) => ({ id: j.id, title: j.title, urlId: j.urlId })), posts: list.map(postJson), commentsDefault: site.settings.commentsEnabled === false ? 0 : 1, timeZone: site.timeZone };
   });
   const journalOf = async (tx: Tx, id: string | undefined, websiteId: string) => {
     const [j] = id ? await tx.select().from(collections).where(and(eq(collections.id, id), eq(collections.websiteId, websiteId))) : [];
@@ -726,8 +741,20 @@ export async function configRoutes(app: FastifyInstance) {
     if (first) throw badRequest(first, errors);
     return body;
   };
+  /**
+   * A post body written as HTML is raw HTML mode, an admin's (issue 27): other staff write the body in the editor's
+   * blocks. They may send the stored body back unchanged. Whoever writes it, it is cleaned with the one allow-list.
+   */
+  const rawBodyGuard = (req: FastifyRequest, html: string | undefined, stored = '') => {
+    if (html === undefined || req.owner!.role === Role.ADMIN) return;
+    const clean = cleanOwnerHtml(html);
+    if (clean !== '' && clean !== stored) throw forbidden(pageEditorMessages.RAW_HTML_ADMIN_ONLY);
+  };
+  const coverAssets = (cover: z.infer<typeof postIn>['cover'], stored: ItemRow['assets']) =>
+    cover === undefined ? stored : cover === null ? [] : [{ assetUrl: cover.assetUrl, altText: ownerPlainText(cover.altText), ...(cover.originalSize ? { originalSize: cover.originalSize } : {}) }];
   app.post('/api/config/posts', contentRoles, async (req, reply) => {
     const body = postLimits(parseInput(postIn, req.body));
+    rawBodyGuard(req, body.body);
     const site = await siteOf(req);
     const out = await db.transaction(async (tx) => {
       const j = await journalOf(tx, body.collectionId, site.id);
@@ -742,9 +769,10 @@ export async function configRoutes(app: FastifyInstance) {
           urlId,
           title: body.title,
           recordType: RecordType.TEXT,
-          body: cleanOwnerHtml(body.body),
+          body: cleanOwnerHtml(body.body ?? ''),
           excerpt: ownerPlainText(body.excerpt),
-          author: body.author,
+          author: body.author ?? req.owner!.displayName ?? '',
+          assets: coverAssets(body.cover, []),
           tags: body.tags ?? [],
           categories: body.categories ?? [],
           status: statusAt(body.status, publishOn),
@@ -767,11 +795,12 @@ export async function configRoutes(app: FastifyInstance) {
       const [row] = await tx.select().from(items).where(and(eq(items.id, id), eq(items.websiteId, site.id))).for('update');
       if (!row || row.recordType !== RecordType.TEXT) throw notFound('No such post.');
       if (row.version !== body.version) throw new HttpError(409, STALE_EDIT, undefined, { currentVersion: row.version });
+      rawBodyGuard(req, body.body, row.body);
       const urlId = body.urlId && body.urlId !== row.urlId ? await itemUrlId(tx, row.collectionId, body.urlId, body.title, id) : row.urlId;
       const publishOn = body.publishOn ? new Date(body.publishOn) : row.publishOn;
       const [updated] = await tx
         .update(items)
-        .set({ title: body.title, urlId, body: cleanOwnerHtml(body.body), excerpt: ownerPlainText(body.excerpt), author: body.author, tags: body.tags ?? row.tags, categories: body.categories ?? row.categories, status: statusAt(body.status, publishOn), publishOn, commentState: body.commentState ?? row.commentState, version: row.version + 1, updatedAt: new Date() })
+        .set({ title: body.title, urlId, body: body.body === undefined ? row.body : cleanOwnerHtml(body.body), assets: coverAssets(body.cover, row.assets), excerpt: ownerPlainText(body.excerpt), author: body.author ?? row.author, tags: body.tags ?? row.tags, categories: body.categories ?? row.categories, status: statusAt(body.status, publishOn), publishOn, commentState: body.commentState ?? row.commentState, version: row.version + 1, updatedAt: new Date() })
         .where(eq(items.id, id))
         .returning();
       await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'post.update', entity: 'post', entityId: id, before: postJson(row), after: postJson(updated!) });

@@ -235,22 +235,17 @@ interface PageRow {
   version: number;
   enabled: boolean;
 }
+/** A journal post as the list shows it; posts are edited in the post editor (/config/posts/:id). */
 interface Post {
-  id?: string;
-  collectionId: string;
+  id: string;
   title: string;
-  body: string;
   status: string;
-  publishOn?: string;
-  commentState?: number;
-  version?: number;
 }
 
 export function ContentScreen() {
   const [pages, , pErr, reloadPages] = useLoad<{ pages: PageRow[] }>('/api/config/pages');
-  const [posts, , qErr, reloadPosts] = useLoad<{ journals: Array<{ id: string; title: string }>; posts: Post[]; commentsDefault: number }>('/api/config/posts');
+  const [posts, , qErr] = useLoad<{ posts: Post[] }>('/api/config/posts');
   const [page, setPage] = useState<PageRow | null>(null);
-  const [post, setPost] = useState<Post | null>(null);
   return (
     <>
       <h1>Pages and journal posts</h1>
@@ -289,60 +284,16 @@ export function ContentScreen() {
         </SaveForm>
       ) : null}
       <h2>Journal posts</h2>
+      <p>
+        Posts are written in the visual editor, like pages: <a href="/config/posts">open Posts</a> to write a new one.
+      </p>
       <ul>
         {posts?.posts.map((p) => (
           <li key={p.id}>
-            <button type="button" onClick={() => setPost(p)}>
-              Edit {p.title}
-            </button>{' '}
-            <span className={`admin-status admin-status--${p.status}`}>{STATUS_LABELS[p.status] ?? p.status}</span>
+            <a href={`/config/posts/${p.id}`}>Edit {p.title}</a> <span className={`admin-status admin-status--${p.status}`}>{STATUS_LABELS[p.status] ?? p.status}</span>
           </li>
         ))}
       </ul>
-      {posts?.journals[0] ? (
-        <button type="button" onClick={() => setPost({ collectionId: posts.journals[0]!.id, title: '', body: '', status: 'draft', commentState: posts.commentsDefault })}>
-          New post
-        </button>
-      ) : null}
-      {post ? (
-        <SaveForm
-          label="Journal post"
-          onSubmit={async () => {
-            setPost(post.id ? await api('PUT', `/api/config/posts/${post.id}`, post) : await api('POST', '/api/config/posts', post));
-            reloadPosts();
-          }}
-        >
-          <label>
-            Post title
-            <input value={post.title} onChange={(e) => setPost({ ...post, title: e.target.value })} required />
-          </label>
-          <label>
-            Post body (HTML)
-            <textarea rows={6} value={post.body} onChange={(e) => setPost({ ...post, body: e.target.value })} />
-          </label>
-          <label>
-            Status
-            <select value={post.status} onChange={(e) => setPost({ ...post, status: e.target.value })}>
-              {Object.entries(STATUS_LABELS).map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Publish on
-            <input
-              type="datetime-local"
-              value={post.publishOn ? post.publishOn.slice(0, 16) : ''}
-              onChange={(e) => setPost({ ...post, publishOn: e.target.value ? new Date(e.target.value).toISOString() : undefined })}
-            />
-          </label>
-          <label>
-            <input type="checkbox" checked={post.commentState === 1} onChange={(e) => setPost({ ...post, commentState: e.target.checked ? 1 : 0 })} /> Allow comments
-          </label>
-        </SaveForm>
-      ) : null}
     </>
   );
 }

@@ -13,7 +13,7 @@ import { CouponsScreen } from './CouponsScreen.js';
 import { Analytics } from './Analytics.js';
 import { PopupScreen, ListsScreen, CookiesScreen } from './EngagementScreens.js';
 import { EmailTemplatesScreen } from './EmailTemplatesScreen.js';
-import { PagesEditorScreen, StylesScreen } from './editor/lazy.js';
+import { PagesEditorScreen, PostsEditorScreen, StylesScreen } from './editor/lazy.js';
 import { ReviewsScreen, RelatedProductsScreen, DonationsScreen } from './ReviewsScreens.js';
 import { BillingScreen, FeaturesScreen } from './FeaturesScreen.js';
 import { SiteAddressScreen } from './SiteAddressScreen.js';
@@ -68,6 +68,8 @@ screens.push(
 
 /** Page editor (issue #13): the pages list and the editor of one page (/config/pages/:id). */
 screens.push({ path: '/config/pages', label: 'Page editor', component: PagesEditorScreen }, { path: '/config/styles', label: 'Site styles', component: StylesScreen });
+/** Journal posts (issue 27): the posts list and the page editor for one post's body (/config/posts/:id). */
+screens.push({ path: '/config/posts', label: 'Posts', component: PostsEditorScreen });
 
 /** Members: the site password, page passwords, member areas, video courses, members and paywall events (server/members). */
 screens.push({ path: '/config/members', label: 'Members', component: MembersScreen });

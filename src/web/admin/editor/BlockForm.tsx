@@ -30,7 +30,7 @@ const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 const s = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
 
 /** A file input that uploads at once and reports the spec's upload messages. */
-function UploadField({ label, accept, onUploaded, multiple }: { label: string; accept: string; onUploaded: (u: Upload) => void; multiple?: boolean }) {
+export function UploadField({ label, accept, onUploaded, multiple }: { label: string; accept: string; onUploaded: (u: Upload) => void; multiple?: boolean }) {
   const [state, setState] = useState<{ busy: boolean; error: string; done: string }>({ busy: false, error: '', done: '' });
   const id = useId();
   // The upload under way, so the owner can cancel it (platform.md section 8: 'File processing cancelled').

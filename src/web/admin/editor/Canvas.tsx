@@ -12,6 +12,7 @@ import { textColourOn, type ColourTheme } from '../../../core/site-styles.js';
 import { blockName, blockSummary, isRichTextBlock, kindName, readTextBlock, richTextStore } from './blocks.js';
 import { RichText } from './RichText.js';
 import { SiteBlock, useBlockPictures } from './site-blocks.js';
+import type { EditTarget } from './api.js';
 
 export type Device = 'desktop' | 'tablet' | 'phone';
 export const DEVICE_WIDTHS: Readonly<Record<Device, number>> = { desktop: 1280, tablet: 768, phone: 375 };
@@ -38,8 +39,8 @@ export interface CanvasActions {
 }
 
 interface CanvasProps {
-  /** The page's id, for the pictures of its blocks as the site renders them. */
-  pageId: string;
+  /** The page or post whose blocks these are, for their pictures as the site renders them. */
+  target: EditTarget;
   layout: PageLayout;
   device: Device;
   selectedId: string | null;
@@ -52,9 +53,9 @@ interface CanvasProps {
 
 const DRAG_TYPE = 'application/x-tessera-block';
 
-export function Canvas({ pageId, layout, device, selectedId, products, invalidBlocks, themes, actions }: CanvasProps) {
+export function Canvas({ target, layout, device, selectedId, products, invalidBlocks, themes, actions }: CanvasProps) {
   const bp = breakpointOf(device);
-  const { pictures, look } = useBlockPictures(pageId, layout);
+  const { pictures, look } = useBlockPictures(target, layout);
   useSyncExternalStore(richTextStore.subscribe, richTextStore.version);
   const [dragging, setDragging] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);

@@ -1,5 +1,6 @@
 /**
- * /config/pages/:id: the page editor. The layout lives in an undo history; every change is checked
+ * /config/pages/:id: the page editor; /config/posts/:id: the same editor for a journal post's body (issue 27),
+ * with the post's fields in the side panel, Publish/Schedule on the site's clocks, and for admins the body as HTML. The layout lives in an undo history; every change is checked
  * with core's validateLayout and, when valid, saved as the draft after a short pause (autosave).
  * Saves carry the page version: when another owner saved in between, the server answers 409 and the
  * editor stops saving and offers 'Reload' (nothing is overwritten). Publish sends the layout and
@@ -18,6 +19,7 @@ import {
   blockLabel,
   canonicalJson,
   countBlocks,
+  layoutTextBlocksHtml,
   createBlock,
   deleteBlock,
   deleteSection,
@@ -41,7 +43,25 @@ import { editor as editorMessages, forms as formMessages, platform as platformMe
 import { defaultSiteStyles, type ColourTheme } from '../../../core/site-styles.js';
 import { api } from '../../client/api.js';
 import { Modal } from '../../islands/Modal.js';
-import { listPages, loadPage, publishPage, saveDraft, schedulePage, unschedulePage, type PageSummary, type PagesList } from './api.js';
+import {
+  listPages,
+  loadPage,
+  loadPost,
+  publishPage,
+  publishPost,
+  saveDraft,
+  savePostDraft,
+  savePostFields,
+  schedulePage,
+  unschedulePage,
+  unpublishPost,
+  type PageSummary,
+  type PagesList,
+  type PostDoc,
+  type PostFields,
+} from './api.js';
+import { PostPanel, type PostFieldValues } from './PostPanel.js';
+import { formatDateTime, isoToZoned, zonedToIso } from './post-time.js';
 import { blockName } from './blocks.js';
 import { inlineEditor } from './inline-editor.js';
 import { BlockForm } from './BlockForm.js';
@@ -91,8 +111,13 @@ function serverFieldErrors(e: unknown, sent: PageLayout): Record<string, Record<
   return out;
 }
 
-export function PageEditor({ id }: { id: string }) {
+export function PageEditor({ id, kind = 'page' }: { id: string; kind?: 'page' | 'post' }) {
+  const isPost = kind === 'post';
+  const noun = isPost ? 'post' : 'page';
   const [page, setPage] = useState<PageSummary | null>(null);
+  /** A post's own fields, the site's time zone and whether raw HTML mode is offered (posts only). */
+  const [post, setPost] = useState<{ fields: PostFields; timeZone: string; canWriteHtml: boolean; loadedAt: number } | null>(null);
+  const [htmlMode, setHtmlMode] = useState<string | null>(null);
   const [lists, setLists] = useState<Lists>({ products: [], forms: [], collections: [] });
   /** The pickers' lists (products, collections, forms) load apart from the page: a failure there leaves the page editable. */
   const [listsState, setListsState] = useState<'loading' | 'ready' | 'failed'>('loading');
@@ -140,8 +165,12 @@ export function PageEditor({ id }: { id: string }) {
     setServerErrors({});
     stopped.current = false;
     loadLists();
-    loadPage(id).then(
+    (isPost ? loadPost(id) : loadPage(id)).then(
       (doc) => {
+        if ('post' in doc) {
+          const d = doc as PostDoc;
+          setPost({ fields: d.post, timeZone: d.timeZone, canWriteHtml: d.canWriteHtml, loadedAt: Date.now() });
+        }
         const v = validateLayout(doc.layout);
         const layout = v.ok ? v.layout! : doc.layout;
         version.current = doc.page.version;
@@ -154,7 +183,7 @@ export function PageEditor({ id }: { id: string }) {
       },
       (e) => setLoadError(errorMessage(e)),
     );
-  }, [id, loadLists]);
+  }, [id, isPost, loadLists]);
   useEffect(load, [load]);
   // The 'one at a time' notice goes once the open inline editor is applied or cancelled.
   useEffect(
@@ -193,7 +222,7 @@ export function PageEditor({ id }: { id: string }) {
     setSave({ state: 'saving' });
     const run = (async () => {
       try {
-        const r = await saveDraft(id, version.current, v.layout!);
+        const r = isPost ? await savePostDraft(id, version.current, { layout: v.layout! }) : await saveDraft(id, version.current, v.layout!);
         setServerErrors({});
         version.current = r.page.version;
         savedText.current = canonicalJson(r.layout);
@@ -214,7 +243,7 @@ export function PageEditor({ id }: { id: string }) {
     })();
     inflight.current = run;
     return run;
-  }, [id]);
+  }, [id, isPost]);
 
   // Autosave: a valid layout that differs from the saved one is saved after a pause.
   useEffect(() => {
@@ -298,10 +327,10 @@ export function PageEditor({ id }: { id: string }) {
     return (
       <>
         <style>{EDITOR_CSS}</style>
-        <h1>Page editor</h1>
+        <h1>{isPost ? 'Post editor' : 'Page editor'}</h1>
         <LoadFailed onRetry={load} detail={loadError} />
         <p>
-          <a href="/config/pages">All pages</a>
+          <a href={isPost ? '/config/posts' : '/config/pages'}>{isPost ? 'All posts' : 'All pages'}</a>
         </p>
       </>
     );
@@ -467,7 +496,60 @@ export function PageEditor({ id }: { id: string }) {
     }
   }
 
-  const publish = () => pageCall((l) => publishPage(id, version.current, l), `Published. Visitors now see this page at ${page.fullUrl}.`);
+  const publish = () =>
+    pageCall((l) => (isPost ? publishPost(id, version.current, l) : publishPage(id, version.current, l)), `Published. Visitors now see this ${noun} at ${page.fullUrl}.`).then(refreshPost);
+  /** After a post call the fields' status and date follow the server's (the panel shows them). */
+  function refreshPost() {
+    if (isPost) loadPost(id).then((d) => setPost((p) => (p ? { ...p, fields: { ...p.fields, status: d.post.status, publishOn: d.post.publishOn } } : p)), () => undefined);
+  }
+  const unpublish = () => pageCall(async () => unpublishPost(id, version.current), 'Unpublished. The post is a draft again.').then(refreshPost);
+
+  /** Saves the post's fields after any body save under way; answers per-field problems, or null. */
+  async function saveFields(fields: PostFieldValues): Promise<Record<string, string> | null> {
+    setNotice('');
+    setDone('');
+    setBusy(true);
+    while (inflight.current) await inflight.current;
+    try {
+      const r = await savePostFields(id, version.current, fields);
+      version.current = r.version;
+      setPage((p) => (p ? { ...p, title: r.title, version: r.version } : p));
+      setPost((p) => (p ? { ...p, fields: { ...p.fields, ...r } } : p));
+      setDone('Post details saved.');
+      setAnnouncement('Post details saved.');
+      return null;
+    } catch (e) {
+      if (errorStatus(e) === 409) onConflict((e as Error).message);
+      else setNotice(errorMessage(e));
+      return ((e as { data?: { errors?: Record<string, string> } }).data?.errors as Record<string, string> | undefined) ?? null;
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** Raw HTML mode (admins): the whole body as HTML, saved as one text block cleaned with the site's allow-list. */
+  async function applyHtml(html: string) {
+    setNotice('');
+    setBusy(true);
+    while (inflight.current) await inflight.current;
+    try {
+      const r = await savePostDraft(id, version.current, { html });
+      version.current = r.page.version;
+      savedText.current = canonicalJson(r.layout);
+      setPage(r.page);
+      lastKey.current = null;
+      setHist((h) => (h ? record(h, r.layout) : h));
+      setSelectedId(null);
+      setHtmlMode(null);
+      setDone('Body saved from HTML.');
+      setAnnouncement('Body saved from HTML.');
+    } catch (e) {
+      if (errorStatus(e) === 409) onConflict((e as Error).message);
+      else setNotice(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
   const setStatus = (status: 'draft' | 'needs-review' | 'private') =>
     pageCall(async (l) => {
       if (page.status === 'scheduled') {
@@ -521,10 +603,10 @@ export function PageEditor({ id }: { id: string }) {
     <>
       <style>{EDITOR_CSS}</style>
       <p>
-        <a href="/config/pages">All pages</a>
+        <a href={isPost ? '/config/posts' : '/config/pages'}>{isPost ? 'All posts' : 'All pages'}</a>
       </p>
       <h1>
-        Edit page: {page.title} <StatusBadge status={page.status} />
+        Edit {noun}: {page.title} <StatusBadge status={page.status} />
       </h1>
       {conflict ? (
         <div role="alert" className="ed-alert">
@@ -539,7 +621,7 @@ export function PageEditor({ id }: { id: string }) {
           <span>{notice}</span>
         </div>
       ) : null}
-      <div className="ed-toolbar" role="toolbar" aria-label="Page editor" aria-orientation="horizontal">
+      <div className="ed-toolbar" role="toolbar" aria-label={isPost ? 'Post editor' : 'Page editor'} aria-orientation="horizontal">
         <button type="button" onClick={doUndo} disabled={hist.past.length === 0} aria-keyshortcuts="Control+Z">
           Undo
         </button>
@@ -565,6 +647,22 @@ export function PageEditor({ id }: { id: string }) {
         <span>
           {blocks} of {MAX_BLOCKS_PER_LAYOUT} blocks
         </span>
+        {isPost ? (
+          <button type="button" onClick={() => setSelectedId(null)} disabled={htmlMode !== null}>
+            Post details
+          </button>
+        ) : null}
+        {isPost && post?.canWriteHtml ? (
+          <button type="button" aria-pressed={htmlMode !== null} onClick={() => setHtmlMode(htmlMode === null ? layoutTextBlocksHtml(layout) : null)} disabled={busy || !!conflict}>
+            Edit as HTML
+          </button>
+        ) : null}
+        {isPost && (page.status === 'published' || page.status === 'scheduled') ? (
+          <button type="button" onClick={() => void unpublish()} disabled={busy || !!conflict}>
+            Unpublish
+          </button>
+        ) : null}
+        {isPost ? null : (
         <label>
           Status{' '}
           <select value={statusChoice} onChange={(e) => void setStatus(e.target.value as 'draft' | 'needs-review' | 'private')} disabled={busy || !!conflict}>
@@ -578,9 +676,12 @@ export function PageEditor({ id }: { id: string }) {
             <option value={ContentStatus.PRIVATE}>{PAGE_STATUS_LABELS.private}</option>
           </select>
         </label>
-        <button type="button" onClick={() => void openPreview()} disabled={!!conflict}>
-          Preview
-        </button>
+        )}
+        {isPost ? null : (
+          <button type="button" onClick={() => void openPreview()} disabled={!!conflict}>
+            Preview
+          </button>
+        )}
         <button type="button" onClick={() => setScheduling(true)} disabled={busy || !!conflict}>
           Schedule
         </button>
@@ -589,13 +690,37 @@ export function PageEditor({ id }: { id: string }) {
         </button>
       </div>
       {done ? <p role="status">{done}</p> : null}
-      {page.status === 'scheduled' && page.publishAt ? <p>Publishes on {new Date(page.publishAt).toLocaleString()}.</p> : null}
+      {page.status === 'scheduled' && page.publishAt ? <p>Publishes on {post ? `${formatDateTime(page.publishAt, post.timeZone)} (${post.timeZone})` : new Date(page.publishAt).toLocaleString()}.</p> : null}
+      {isPost && page.status === 'published' && page.hasUnpublishedChanges ? <p>Visitors see the published body; these changes are not published yet.</p> : null}
       {page.publishedAt && page.status !== 'published' ? <p>Visitors see the version published {new Date(page.publishedAt).toLocaleString()}; these changes are not published yet.</p> : null}
       <div aria-live="polite" className="ed-visually-hidden">
         <span key={announced.n}>{announced.text}</span>
       </div>
       <div className="ed-shell">
-        <Canvas pageId={id} layout={layout} device={device} selectedId={selectedId} products={lists.products} invalidBlocks={invalidBlocks} themes={themes} actions={actions} />
+        {htmlMode !== null ? (
+          <form
+            className="ed-html"
+            aria-label="Post body as HTML"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void applyHtml(htmlMode);
+            }}
+          >
+            <label htmlFor="ed-html-body">Post body (HTML)</label>
+            <small id="ed-html-hint">Cleaned with the site's allow-list when saved; the body becomes one text block.</small>
+            <textarea id="ed-html-body" aria-describedby="ed-html-hint" rows={18} value={htmlMode} onChange={(e) => setHtmlMode(e.target.value)} spellCheck={false} />
+            <span>
+              <button type="submit" disabled={busy}>
+                Save HTML
+              </button>{' '}
+              <button type="button" onClick={() => setHtmlMode(null)}>
+                Back to the visual editor
+              </button>
+            </span>
+          </form>
+        ) : (
+        <Canvas target={{ kind, id }} layout={layout} device={device} selectedId={selectedId} products={lists.products} invalidBlocks={invalidBlocks} themes={themes} actions={actions} />
+        )}
         <aside className="ed-panel" aria-labelledby="ed-panel-title">
           {selected ? (
             <>
@@ -611,6 +736,8 @@ export function PageEditor({ id }: { id: string }) {
               />
               <SizeFields block={selected.block} bp={bp} onResize={(size) => void commit(resizeBlock(layout, selected.block.id, bp, size), `${selected.block.id}:size`)} />
             </>
+          ) : post ? (
+            <PostPanel key={`${page.id}:${post.loadedAt}`} post={post.fields} timeZone={post.timeZone} busy={busy || !!conflict} onSave={saveFields} />
           ) : (
             <>
               <h2 id="ed-panel-title">Page</h2>
@@ -672,10 +799,13 @@ export function PageEditor({ id }: { id: string }) {
       ) : null}
       {scheduling ? (
         <ScheduleDialog
+          timeZone={post?.timeZone}
+          initial={post && post.fields.status === 'scheduled' ? isoToZoned(post.fields.publishOn, post.timeZone) : ''}
           onClose={() => setScheduling(false)}
           onSchedule={async (when) => {
             setScheduling(false);
-            await pageCall(async (l) => schedulePage(id, version.current, when, l), `Scheduled for ${new Date(when).toLocaleString()}.`);
+            if (isPost) await pageCall(async (l) => publishPost(id, version.current, l, when), `Scheduled for ${formatDateTime(when, post!.timeZone)} (${post!.timeZone}).`).then(refreshPost);
+            else await pageCall(async (l) => schedulePage(id, version.current, when, l), `Scheduled for ${new Date(when).toLocaleString()}.`);
           }}
         />
       ) : null}
@@ -700,8 +830,9 @@ function SizeFields({ block, bp, onResize }: { block: Block; bp: 'desktop' | 'mo
   );
 }
 
-function ScheduleDialog({ onClose, onSchedule }: { onClose: () => void; onSchedule: (iso: string) => Promise<void> }) {
-  const [when, setWhen] = useState('');
+/** Asks when to publish; with `timeZone` (posts) the time is read on the site's clocks, else on the browser's. */
+function ScheduleDialog({ onClose, onSchedule, timeZone, initial = '' }: { onClose: () => void; onSchedule: (iso: string) => Promise<void>; timeZone?: string; initial?: string }) {
+  const [when, setWhen] = useState(initial);
   const [error, setError] = useState('');
   return (
     <Modal title="Schedule publishing" titleId="ed-schedule-title" onClose={onClose} className="ed-dialog">
@@ -709,16 +840,16 @@ function ScheduleDialog({ onClose, onSchedule }: { onClose: () => void; onSchedu
         aria-label="Schedule publishing"
         onSubmit={(e) => {
           e.preventDefault();
-          const t = new Date(when);
-          if (!when || Number.isNaN(t.getTime())) {
+          const iso = timeZone ? zonedToIso(when, timeZone) : when && !Number.isNaN(new Date(when).getTime()) ? new Date(when).toISOString() : null;
+          if (!when || !iso) {
             setError('Choose a date and time.');
             return;
           }
-          void onSchedule(t.toISOString());
+          void onSchedule(iso);
         }}
       >
         <label>
-          Publish on <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} required />
+          Publish on{timeZone ? ` (${timeZone})` : ''} <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} required />
         </label>{' '}
         <button type="submit">Schedule</button>
         {error ? <p role="alert">{error}</p> : null}

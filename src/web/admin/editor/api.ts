@@ -118,4 +118,62 @@ export interface BlockPictures {
   css: string;
   stylesheets: string[];
 }
-export const renderBlocks = (id: string, layout: PageLayout) => api<BlockPictures>('POST', `/api/editor/pages/${encodeURIComponent(id)}/render`, { layout });
+export const renderBlocks = (target: EditTarget, layout: PageLayout) => api<BlockPictures>('POST', `${targetPath(target)}/render`, { layout });
+
+// ---- Journal posts (issue 27): the same editor for a post's body --------------------------------
+
+/** What the editor edits: a page collection or a journal post. */
+export interface EditTarget {
+  kind: 'page' | 'post';
+  id: string;
+}
+export const targetPath = (t: EditTarget) => `/api/editor/${t.kind}s/${encodeURIComponent(t.id)}`;
+
+export interface PostCover {
+  assetUrl: string;
+  altText: string;
+  originalSize: string | null;
+}
+export interface PostFields {
+  collectionId: string;
+  title: string;
+  urlId: string;
+  excerpt: string;
+  author: string;
+  tags: string[];
+  categories: string[];
+  status: string;
+  publishOn: string;
+  commentState: number;
+  cover: PostCover | null;
+}
+export interface PostDoc extends PageDoc {
+  post: PostFields;
+  /** The site's time zone: publish dates are shown and chosen on its clocks. */
+  timeZone: string;
+  /** Raw HTML mode (the body as HTML) is offered to admins only. */
+  canWriteHtml: boolean;
+}
+export interface PostRow extends Omit<PostFields, 'cover'> {
+  id: string;
+  version: number;
+  cover: PostCover | null;
+}
+export interface PostsList {
+  journals: Array<{ id: string; title: string; urlId: string }>;
+  posts: PostRow[];
+  commentsDefault: number;
+  /** The site's time zone: dates are shown on its clocks. */
+  timeZone: string;
+}
+
+export const listPosts = () => api<PostsList>('GET', '/api/config/posts');
+export const createPost = (collectionId: string, title: string) => api<PostRow>('POST', '/api/config/posts', { collectionId, title, status: 'draft' });
+export const loadPost = (id: string) => api<PostDoc>('GET', targetPath({ kind: 'post', id }));
+/** Saves the post's fields (not its body); answers the post with its new version. */
+export const savePostFields = (id: string, version: number, fields: Omit<PostFields, 'collectionId' | 'urlId'>) =>
+  api<PostRow>('PUT', `/api/config/posts/${encodeURIComponent(id)}`, { version, ...fields });
+export const savePostDraft = (id: string, version: number, body: { layout: PageLayout } | { html: string }) => api<SavedPage>('PUT', `${targetPath({ kind: 'post', id })}/draft`, { version, ...body });
+export const publishPost = (id: string, version: number, layout: PageLayout, publishOn?: string) =>
+  api<SavedPage>('POST', `${targetPath({ kind: 'post', id })}/publish`, { version, layout, ...(publishOn ? { publishOn } : {}) });
+export const unpublishPost = (id: string, version: number) => api<{ page: PageSummary }>('POST', `${targetPath({ kind: 'post', id })}/unpublish`, { version });

@@ -5,12 +5,21 @@
 import { Suspense, lazy } from 'react';
 
 const Pages = lazy(() => import('./index.js').then((m) => ({ default: m.PagesEditorScreen })));
+const Posts = lazy(() => import('./index.js').then((m) => ({ default: m.PostsEditorScreen })));
 const Styles = lazy(() => import('./StylesScreen.js').then((m) => ({ default: m.StylesScreen })));
 
 export function PagesEditorScreen({ path }: { path: string }) {
   return (
     <Suspense fallback={<p>Loading…</p>}>
       <Pages path={path} />
+    </Suspense>
+  );
+}
+
+export function PostsEditorScreen({ path }: { path: string }) {
+  return (
+    <Suspense fallback={<p>Loading…</p>}>
+      <Posts path={path} />
     </Suspense>
   );
 }

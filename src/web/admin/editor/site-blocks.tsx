@@ -6,7 +6,7 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Block, PageLayout } from '../../../core/layout.js';
-import { renderBlocks } from './api.js';
+import { renderBlocks, type EditTarget } from './api.js';
 
 export interface Picture {
   name: string;
@@ -20,11 +20,12 @@ export interface SiteLook {
 const keyOf = (b: Block) => JSON.stringify([b.type, b.variant, b.data, b.desktop.w, b.mobile.w]);
 
 /** The pictures of a layout's blocks (by block id), and the site's CSS, once loaded. */
-export function useBlockPictures(pageId: string, layout: PageLayout): { pictures: Map<string, Picture>; look: SiteLook | null } {
+export function useBlockPictures(target: EditTarget, layout: PageLayout): { pictures: Map<string, Picture>; look: SiteLook | null } {
   const cache = useRef(new Map<string, Picture | null>());
   const pending = useRef(new Set<string>());
   const [look, setLook] = useState<SiteLook | null>(null);
   const [, setTick] = useState(0);
+  const { kind, id } = target;
 
   useEffect(() => {
     const missing: Block[] = [];
@@ -34,7 +35,7 @@ export function useBlockPictures(pageId: string, layout: PageLayout): { pictures
       const keys = missing.map(keyOf);
       keys.forEach((k) => pending.current.add(k));
       const section = layout.sections[0]!;
-      const ask = (blocks: Block[]) => renderBlocks(pageId, { ...layout, sections: [{ ...section, blocks }] });
+      const ask = (blocks: Block[]) => renderBlocks({ kind, id }, { ...layout, sections: [{ ...section, blocks }] });
       const store = (blocks: Block[], r: Awaited<ReturnType<typeof renderBlocks>>) => {
         for (const b of blocks) cache.current.set(keyOf(b), r.blocks[b.id] ?? null);
         setLook((l) => (l && l.css === r.css && l.stylesheets.join() === r.stylesheets.join() ? l : { css: r.css, stylesheets: r.stylesheets }));
@@ -58,7 +59,7 @@ export function useBlockPictures(pageId: string, layout: PageLayout): { pictures
         });
     }, 150);
     return () => clearTimeout(timer);
-  }, [pageId, layout]);
+  }, [kind, id, layout]);
 
   const pictures = new Map<string, Picture>();
   for (const s of layout.sections) {

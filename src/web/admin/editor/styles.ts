@@ -70,4 +70,13 @@ export const EDITOR_CSS = `
 .ed-rt__region h2{font-size:1.3em;margin:.4em 0}.ed-rt__region h3{font-size:1.1em;margin:.4em 0}.ed-rt__region a{color:#1a4fc4;text-decoration:underline}
 .ed-rt__link{display:grid;gap:6px;padding:8px;margin:0;border:1px solid #999;border-top:0;background:#fffbe6}
 .ed-rt__link form{display:grid;gap:4px}.ed-rt__link-actions{display:flex;gap:6px;flex-wrap:wrap}
+.ed-panel .ed-field{grid-template-columns:minmax(0,1fr)}
+.ed-panel input[type="file"]{width:100%;min-width:0;max-width:100%;box-sizing:border-box}
+.ed-cover{display:block;max-width:100%;height:auto;border-radius:4px;margin:4px 0 8px}
+.ed-html{display:grid;gap:6px;background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px}
+.ed-html textarea{font:13px/1.5 ui-monospace,monospace;padding:8px;border:1px solid #999;border-radius:4px;width:100%;box-sizing:border-box}
+.ed-posts-tools{display:flex;flex-wrap:wrap;gap:12px;align-items:end;margin:0 0 16px}
+.ed-posts-tools label{display:grid;gap:4px}
+.ed-list li>span.ed-post-date{color:#555;font-size:.9em}
+@media (max-width:860px){.ed-shell{grid-template-columns:minmax(0,1fr)}.ed-panel{position:static}.ed-list li{flex-wrap:wrap}}
 `;
