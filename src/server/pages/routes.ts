@@ -319,13 +319,20 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     if (c.typeName === 'events') filter.view = queryString(query.view) === 'past' ? 'past' : 'upcoming';
     // The owner's preview lists drafts and scheduled items too (server/flags; never for visitors).
     filter.statuses = await app.flags.previewStatuses(req, site);
-    const rows = c.typeName === 'page' ? [] : await publishedItems(db, c, pageSize + 1, (pageNo - 1) * pageSize, filter);
+    // A list's rows, variants, comment counts and facets depend on content alone (events also on the clock,
+    // an owner's preview on the owner): kept per content version (plugins/site-cache.ts), read-only.
+    const offset = (pageNo - 1) * pageSize;
+    const perVersion = c.typeName !== 'events' && !filter.statuses;
+    const readRows = () => (c.typeName === 'page' ? Promise.resolve([]) : publishedItems(db, c, pageSize + 1, offset, filter));
+    const rows = perVersion ? await app.siteCache.get('page-list', `${c.id}:${pageSize}:${offset}:${filter.tag ?? ''}:${filter.category ?? ''}`, readRows) : await readRows();
     const hasNext = rows.length > pageSize;
     const shown = rows.slice(0, pageSize).filter((r) => !app.flags.productHidden(site, r.structuredContent));
+    const readCounts = () => (c.typeName === 'blog' ? commentCounts(db, shown.map((r) => r.id)) : Promise.resolve(new Map<string, number>()));
+    const readFacets = () => (c.typeName === 'blog' || c.typeName === 'events' ? collectionFacets(db, c) : Promise.resolve({ tags: [], categories: [] }));
     const [products, counts, facets] = await Promise.all([
       productsFor(db, shown),
-      c.typeName === 'blog' ? commentCounts(db, shown.map((r) => r.id)) : Promise.resolve(new Map<string, number>()),
-      c.typeName === 'blog' || c.typeName === 'events' ? collectionFacets(db, c) : Promise.resolve({ tags: [], categories: [] }),
+      perVersion ? app.siteCache.get('page-list-comments', shown.map((r) => r.id).join(','), readCounts) : readCounts(),
+      app.siteCache.get('page-facets', c.id, readFacets),
     ]);
     const lcpCount = c.typeName === 'products' ? 3 : 1;
     const items = shown.map((i, n) =>
@@ -403,7 +410,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const { row, product } = found;
     const website = websiteJson(site, websites);
     const isProduct = c.typeName === 'products';
-    const comments = isProduct ? [] : await commentsFor(db, [row.id]);
+    // Approved comments change only with a content write (the comments table moves the version).
+    const comments = isProduct ? [] : await app.siteCache.get('page-comments', row.id, () => commentsFor(db, [row.id]));
     const item = itemJson(c, row, product, {
       currency: site.currency,
       commentsEnabled: website.commentsEnabled,
