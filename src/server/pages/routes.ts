@@ -144,6 +144,21 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
 
   imageRoutes(app, new ImageVariants({ '/demo-media/': join(process.cwd(), 'seed', 'media'), '/theme/': theme.assetsDir }));
 
+  // What a page's context takes from the website row alone, made once per row (the row is read per content
+  // version and never changed in place); shared between requests, read-only.
+  const websiteJsonOf = new WeakMap<WebsiteRow, ReturnType<typeof websiteJson>>();
+  const siteJson = (site: WebsiteRow) => {
+    let made = websiteJsonOf.get(site);
+    if (!made) websiteJsonOf.set(site, (made = websiteJson(site, websites)));
+    return made;
+  };
+  const websiteSettingsJsonOf = new WeakMap<WebsiteRow, ReturnType<typeof websiteSettingsJson>>();
+  const siteSettingsJson = (site: WebsiteRow) => {
+    let made = websiteSettingsJsonOf.get(site);
+    if (!made) websiteSettingsJsonOf.set(site, (made = websiteSettingsJson(site, websites)));
+    return made;
+  };
+
   const siteUserOf = (req: FastifyRequest) => (req as unknown as { siteUser?: { id: string } | null }).siteUser ?? null;
 
   /** Builds the parts every page shares, renders the page template into the layout, and replies. */
@@ -154,10 +169,10 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const collections = page.collections ?? (await collectionCache.get(site.id));
     const byId = new Map(collections.map((c) => [c.id, c]));
     const path = req.url.split('?')[0] ?? '/';
-    const website = websiteJson(site, websites);
+    const website = siteJson(site);
     const context: Record<string, unknown> = {
       website,
-      websiteSettings: websiteSettingsJson(site, websites),
+      websiteSettings: siteSettingsJson(site),
       navigation: navigationJson(site, byId, path),
       pageType: page.pageType,
       pageTitle: page.title ?? site.title,
@@ -298,7 +313,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       trail: c.id === homeId ? [] : [{ name: c.title, path: `/${c.urlId}` }],
     };
     const byId = new Map(collections.map((x) => [x.id, x]));
-    const website = websiteJson(site, websites);
+    const website = siteJson(site);
     if (c.typeName === 'folder') {
       const behavior = Number(c.settings.folderBehavior ?? FolderBehavior.INDEX);
       const children = folderChildren(site, c, byId);
@@ -408,7 +423,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const found = published ?? (await app.flags.previewItem(await app.flags.page(req, site), c.id, urlId));
     if (!found || app.flags.productHidden(site, found.row.structuredContent)) return notFound(req, reply);
     const { row, product } = found;
-    const website = websiteJson(site, websites);
+    const website = siteJson(site);
     const isProduct = c.typeName === 'products';
     // Approved comments change only with a content write (the comments table moves the version).
     const comments = isProduct ? [] : await app.siteCache.get('page-comments', row.id, () => commentsFor(db, [row.id]));
