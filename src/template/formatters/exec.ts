@@ -42,9 +42,24 @@ export function execTemplate(ctx: Context, source: string, node: unknown, priv: 
 }
 
 /** Let an injected renderer draw a widget; falls back to the engine's markup. */
-export function widget(ctx: Context, name: WidgetName, item: unknown, args: string[], html: string, data: Record<string, unknown> = {}): string {
+/**
+ * A widget's HTML: the renderer's, else the engine's default markup. The default may be given as a function,
+ * made only when the renderer does not answer or reads `props.html` (a renderer that draws its own widget
+ * from its own cache then costs the engine nothing).
+ */
+export function widget(ctx: Context, name: WidgetName, item: unknown, args: string[], html: string | (() => string), data: Record<string, unknown> = {}): string {
   const r = ctx.renderer;
-  if (r === undefined) return html;
-  const out = r.render(name, { item, args, html, data, locale: ctx.locale });
-  return typeof out === 'string' ? out : html;
+  if (r === undefined) return typeof html === 'string' ? html : html();
+  let made: string | undefined = typeof html === 'string' ? html : undefined;
+  const markup = () => (made ??= (html as () => string)());
+  const out = r.render(name, {
+    item,
+    args,
+    get html() {
+      return markup();
+    },
+    data,
+    locale: ctx.locale,
+  });
+  return typeof out === 'string' ? out : markup();
 }
