@@ -15,7 +15,7 @@ import type { CartPageProps } from '../../web/pages/CartPage.js';
 import type { CartJson, CartService } from './cart-service.js';
 import { additionalFieldsFormOf } from './cart-service.js';
 import { restockSignUpHtml } from '../restock/widget.js';
-import { cartInstalmentContexts, currentStoreInstalmentContext, instalmentContextFor } from '../instalments/context.js';
+import { cartInstalmentContexts, currentInstalmentState, currentStoreInstalmentContext, instalmentContextFor } from '../instalments/context.js';
 
 export interface CommerceSettings {
   multipleQuantityAllowedForServices?: boolean;
@@ -128,6 +128,19 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
   };
   return {
     render(name: WidgetName, props: WidgetProps): string | undefined {
+      // A store item's widgets are pure functions of the item, the widget's arguments and data, the store
+      // settings, the currency and the instalment preferences: kept per item (see widgetHtmlOf).
+      const kept = widgetHtmlOf(props.item, settings);
+      const key = kept ? `${name}\u0000${props.locale}\u0000${opts.currency}\u0000${currentInstalmentState()?.language ?? ''}\u0000${props.args.join('\u0001')}\u0000${dataKey(name, props.data)}` : '';
+      const hit = kept?.get(key);
+      if (hit !== undefined) return hit;
+      const html = renderWidget(name, props);
+      if (kept && html !== undefined && kept.size < 64) kept.set(key, html);
+      return html;
+    },
+  };
+
+  function renderWidget(name: WidgetName, props: WidgetProps): string | undefined {
       const product = propsOf(props.item);
       if (!product) return undefined;
       const scope = product.itemId;
@@ -180,8 +193,37 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
         default:
           return undefined;
       }
-    },
-  };
+  }
+}
+
+/**
+ * Widget HTML kept per store item of a page context. An item's JSON (pages/context.ts itemJson) is made
+ * once per item row and content version and its `structuredContent` object is shared by every copy, so
+ * it identifies the item at one version: when the version moves, new rows give new objects and these
+ * entries go with the old ones (WeakMaps). Keyed first by the instalment preferences (a request state read
+ * per version) and the store settings object (kept per website row), which the widgets also read; the
+ * key string holds the rest. Everything else a widget reads of the item (id, title, image, address) was
+ * made together with that `structuredContent`.
+ */
+/** What renderWidget reads of a widget's data (the rest of the data never changes its HTML). */
+function dataKey(name: WidgetName, data: Obj): string {
+  if (name === 'product-scarcity') return JSON.stringify([data.scarcityText ?? null, data.scarcityShownByDefault === true]);
+  if (name === 'product-quick-view') return JSON.stringify([data.label ?? null, data.group ?? null]);
+  return '';
+}
+
+const widgetHtml = new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, string>>>>();
+function widgetHtmlOf(item: unknown, settings: CommerceSettings): Map<string, string> | null {
+  const state = currentInstalmentState();
+  const sc = item && typeof item === 'object' ? (item as Obj).structuredContent : undefined;
+  if (!state || !sc || typeof sc !== 'object' || !Array.isArray((sc as Obj).variants)) return null;
+  let bySettings = widgetHtml.get(state.prefs);
+  if (!bySettings) widgetHtml.set(state.prefs, (bySettings = new WeakMap()));
+  let byItem = bySettings.get(settings);
+  if (!byItem) bySettings.set(settings, (byItem = new WeakMap()));
+  let kept = byItem.get(sc);
+  if (!kept) byItem.set(sc, (kept = new Map()));
+  return kept;
 }
 
 /** The /cart island: the cart with its forms, store currency, minimum subtotal and the visitor's crumb. */

@@ -222,8 +222,32 @@ export interface ItemOptions {
   now?: number;
 }
 
+/**
+ * Item JSON made once per item row, collection row, variants and options: rows are read per content version
+ * (plugins/site-cache.ts) and never changed in place, so the same row gives the same JSON until the version
+ * moves and new rows are read. Each call gets its own shallow copy (callers add keys: reviews, related
+ * products, comments) with the clock-dependent `timeSince` worked out again; nested values are shared and
+ * read-only. Keeping the item's nested objects stable also lets the commerce widgets keep their HTML per item.
+ */
+const itemJsonMade = new WeakMap<ItemRow, { c: CollectionRow; variants: VariantRow[] | undefined; byOpts: Map<string, Obj> }>();
+
 export function itemJson(c: CollectionRow, i: ItemRow, product: ProductRecord | undefined, opts: ItemOptions | string) {
   const o: ItemOptions = typeof opts === 'string' ? { currency: opts, commentsEnabled: true } : opts;
+  let made = itemJsonMade.get(i);
+  if (!made || made.c !== c || made.variants !== product?.variants) {
+    made = { c, variants: product?.variants, byOpts: new Map() };
+    itemJsonMade.set(i, made);
+  }
+  const key = `${o.currency}|${o.commentsEnabled ? 1 : 0}|${o.priority ?? ''}|${o.sizes ?? ''}|${o.publicCommentCount ?? 0}`;
+  let base = made.byOpts.get(key);
+  if (!base) {
+    base = makeItemJson(c, i, product, o);
+    if (made.byOpts.size < 16) made.byOpts.set(key, base);
+  }
+  return { ...base, timeSince: timeSince(i.publishOn, o.now ?? Date.now()) } as Obj;
+}
+
+function makeItemJson(c: CollectionRow, i: ItemRow, product: ProductRecord | undefined, o: ItemOptions): Obj {
   const main = i.assets[0] as Obj | undefined;
   // Owner HTML reaches themes cleaned (server/content/owner-html.ts); an excerpt is text (themes escape it).
   const excerpt = i.excerpt ? ownerPlainText(i.excerpt) : excerptText(stripTags(i.body));

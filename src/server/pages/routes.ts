@@ -148,6 +148,21 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
 
   imageRoutes(app, new ImageVariants({ '/demo-media/': join(process.cwd(), 'seed', 'media'), '/theme/': theme.assetsDir }));
 
+  // What a page's context takes from the website row alone, made once per row (the row is read per content
+  // version and never changed in place); shared between requests, read-only.
+  const websiteJsonOf = new WeakMap<WebsiteRow, ReturnType<typeof websiteJson>>();
+  const siteJson = (site: WebsiteRow) => {
+    let made = websiteJsonOf.get(site);
+    if (!made) websiteJsonOf.set(site, (made = websiteJson(site, websites)));
+    return made;
+  };
+  const websiteSettingsJsonOf = new WeakMap<WebsiteRow, ReturnType<typeof websiteSettingsJson>>();
+  const siteSettingsJson = (site: WebsiteRow) => {
+    let made = websiteSettingsJsonOf.get(site);
+    if (!made) websiteSettingsJsonOf.set(site, (made = websiteSettingsJson(site, websites)));
+    return made;
+  };
+
   const siteUserOf = (req: FastifyRequest) => (req as unknown as { siteUser?: { id: string } | null }).siteUser ?? null;
 
   /** Builds the parts every page shares, renders the page template into the layout, and replies. */
@@ -158,10 +173,10 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const collections = page.collections ?? (await collectionCache.get(site.id));
     const byId = new Map(collections.map((c) => [c.id, c]));
     const path = req.url.split('?')[0] ?? '/';
-    const website = websiteJson(site, websites);
+    const website = siteJson(site);
     const context: Record<string, unknown> = {
       website,
-      websiteSettings: websiteSettingsJson(site, websites),
+      websiteSettings: siteSettingsJson(site),
       navigation: navigationJson(site, byId, path),
       pageType: page.pageType,
       pageTitle: page.title ?? site.title,
@@ -303,7 +318,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       trail: c.id === homeId ? [] : [{ name: c.title, path: `/${c.urlId}` }],
     };
     const byId = new Map(collections.map((x) => [x.id, x]));
-    const website = websiteJson(site, websites);
+    const website = siteJson(site);
     if (c.typeName === 'folder') {
       const behavior = Number(c.settings.folderBehavior ?? FolderBehavior.INDEX);
       const children = folderChildren(site, c, byId);
@@ -324,13 +339,20 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     if (c.typeName === 'events') filter.view = queryString(query.view) === 'past' ? 'past' : 'upcoming';
     // The owner's preview lists drafts and scheduled items too (server/flags; never for visitors).
     filter.statuses = await app.flags.previewStatuses(req, site);
-    const rows = c.typeName === 'page' ? [] : await publishedItems(db, c, pageSize + 1, (pageNo - 1) * pageSize, filter);
+    // A list's rows, variants, comment counts and facets depend on content alone (events also on the clock,
+    // an owner's preview on the owner): kept per content version (plugins/site-cache.ts), read-only.
+    const offset = (pageNo - 1) * pageSize;
+    const perVersion = c.typeName !== 'events' && !filter.statuses;
+    const readRows = () => (c.typeName === 'page' ? Promise.resolve([]) : publishedItems(db, c, pageSize + 1, offset, filter));
+    const rows = perVersion ? await app.siteCache.get('page-list', `${c.id}:${pageSize}:${offset}:${filter.tag ?? ''}:${filter.category ?? ''}`, readRows) : await readRows();
     const hasNext = rows.length > pageSize;
     const shown = rows.slice(0, pageSize).filter((r) => !app.flags.productHidden(site, r.structuredContent));
+    const readCounts = () => (c.typeName === 'blog' ? commentCounts(db, shown.map((r) => r.id)) : Promise.resolve(new Map<string, number>()));
+    const readFacets = () => (c.typeName === 'blog' || c.typeName === 'events' ? collectionFacets(db, c) : Promise.resolve({ tags: [], categories: [] }));
     const [products, counts, facets] = await Promise.all([
       productsFor(db, shown),
-      c.typeName === 'blog' ? commentCounts(db, shown.map((r) => r.id)) : Promise.resolve(new Map<string, number>()),
-      c.typeName === 'blog' || c.typeName === 'events' ? collectionFacets(db, c) : Promise.resolve({ tags: [], categories: [] }),
+      perVersion ? app.siteCache.get('page-list-comments', shown.map((r) => r.id).join(','), readCounts) : readCounts(),
+      app.siteCache.get('page-facets', c.id, readFacets),
     ]);
     const lcpCount = c.typeName === 'products' ? 3 : 1;
     const items = shown.map((i, n) =>
@@ -406,9 +428,10 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const found = published ?? (await app.flags.previewItem(await app.flags.page(req, site), c.id, urlId));
     if (!found || app.flags.productHidden(site, found.row.structuredContent)) return notFound(req, reply);
     const { row, product } = found;
-    const website = websiteJson(site, websites);
+    const website = siteJson(site);
     const isProduct = c.typeName === 'products';
-    const comments = isProduct ? [] : await commentsFor(db, [row.id]);
+    // Approved comments change only with a content write (the comments table moves the version).
+    const comments = isProduct ? [] : await app.siteCache.get('page-comments', row.id, () => commentsFor(db, [row.id]));
     const item = itemJson(c, row, product, {
       currency: site.currency,
       commentsEnabled: website.commentsEnabled,

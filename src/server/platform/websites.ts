@@ -63,7 +63,19 @@ export class WebsiteService {
     this.invalidate();
   }
 
+  /** Kept per row (a row is read per content version and never changed in place): shared, read-only. */
+  private readonly storeSettingsOf = new WeakMap<WebsiteRow, StoreSettings>();
+
   storeSettings(row: WebsiteRow): StoreSettings {
+    let made = this.storeSettingsOf.get(row);
+    if (!made) {
+      made = this.makeStoreSettings(row);
+      this.storeSettingsOf.set(row, made);
+    }
+    return made;
+  }
+
+  private makeStoreSettings(row: WebsiteRow): StoreSettings {
     const s = (row.settings.storeSettings ?? {}) as Partial<StoreSettings>;
     return {
       ...s,

@@ -242,8 +242,7 @@ const P_ID = ['id'];
 const P_QTY_LABEL = ['localizedStrings', 'productQuantityInputLabel'];
 
 function addToCart(v: unknown, args: string[], ctx: Context): string {
-  const html = addToCartHtml(v, ctx);
-  return widget(ctx, 'add-to-cart-btn', v, args, html, { label: cu.isSubscribable(v) ? 'Subscribe' : 'Add To Cart' });
+  return widget(ctx, 'add-to-cart-btn', v, args, () => addToCartHtml(v, ctx), { label: cu.isSubscribable(v) ? 'Subscribe' : 'Add To Cart' });
 }
 
 /** The quantity input markup (QUANTITY_INPUT above), by concatenation. */
@@ -273,7 +272,7 @@ function quantityInput(v: unknown, args: string[], ctx: Context): unknown {
     (t === cu.ProductType.PHYSICAL || (t === cu.ProductType.SERVICE && cu.multipleQuantityAllowedForServices(settings))) &&
     !cu.isSubscribable(v);
   if (!allowed || cu.totalStock(v) <= 1) return undefined;
-  return widget(ctx, 'quantity-input', v, args, quantityInputHtml(v, ctx), { min: 1, max: 9999, step: 1, value: 1 });
+  return widget(ctx, 'quantity-input', v, args, () => quantityInputHtml(v, ctx), { min: 1, max: 9999, step: 1, value: 1 });
 }
 
 function variantsSelect(v: unknown, args: string[], ctx: Context): unknown {
@@ -283,7 +282,7 @@ function variantsSelect(v: unknown, args: string[], ctx: Context): unknown {
   const selectText = (gift ? str(ctx, 'giftCardVariantSelectText') : str(ctx, 'productVariantSelectText')) || (gift ? 'Select Value' : 'Select {variantName}');
   const displayText = (gift ? str(ctx, 'giftCardValueDisplayText') : '') || (gift ? 'Value' : '{name}');
   const node = { item: v, options, selectText, displayText };
-  return widget(ctx, 'variants-select', v, args, execTemplate(ctx, VARIANTS_SELECT, node, false), { options, selectText, displayText });
+  return widget(ctx, 'variants-select', v, args, () => execTemplate(ctx, VARIANTS_SELECT, node, false), { options, selectText, displayText });
 }
 
 export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
@@ -344,7 +343,7 @@ export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
       mailingListOptInByDefault: step(product, 'mailingListOptInByDefault'),
       captchaSiteKey: path(website, ['captchaSettings', 'siteKey']),
     };
-    return widget(ctx, 'product-restock-notification', v, args, execTemplate(ctx, RESTOCK, data, false), data);
+    return widget(ctx, 'product-restock-notification', v, args, () => execTemplate(ctx, RESTOCK, data, false), data);
   },
   'product-scarcity': (v, args, ctx: Context) => {
     const merch = ctx.resolve(P_MERCH);
@@ -356,7 +355,7 @@ export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
       scarcityText: step(p, 'scarcityText'),
       scarcityShownByDefault: step(p, 'scarcityShownByDefault'),
     };
-    return widget(ctx, 'product-scarcity', v, args, execTemplate(ctx, SCARCITY, data, false), data);
+    return widget(ctx, 'product-scarcity', v, args, () => execTemplate(ctx, SCARCITY, data, false), data);
   },
   'product-status': (v, args, ctx: Context) => {
     const id = asString(step(v, 'id'));

@@ -5,7 +5,7 @@ import { Source } from '../errors';
 import { Assembler } from '../assembler';
 import { Parser } from '../parser';
 import type { RootInst, TemplateErrorList } from './exec-types';
-import type { WidgetName } from '../widgets';
+import type { WidgetName, WidgetProps } from '../widgets';
 import { REGISTRY_REF } from './registry-ref';
 
 const cache = new Map<string, RootInst>();
@@ -42,9 +42,31 @@ export function execTemplate(ctx: Context, source: string, node: unknown, priv: 
 }
 
 /** Let an injected renderer draw a widget; falls back to the engine's markup. */
-export function widget(ctx: Context, name: WidgetName, item: unknown, args: string[], html: string, data: Record<string, unknown> = {}): string {
+/** A widget call's props, with the engine's default markup made on first read (a class: one shape for every call). */
+class WidgetCall implements WidgetProps {
+  private made: string | undefined;
+  constructor(
+    readonly item: unknown,
+    readonly args: string[],
+    private readonly markup: string | (() => string),
+    readonly data: Record<string, unknown>,
+    readonly locale: string,
+  ) {}
+  get html(): string {
+    if (this.made === undefined) this.made = typeof this.markup === 'string' ? this.markup : this.markup();
+    return this.made;
+  }
+}
+
+/**
+ * A widget's HTML: the renderer's, else the engine's default markup. The default may be given as a function,
+ * made only when the renderer does not answer or reads `props.html` (a renderer that draws its own widget
+ * from its own cache then costs the engine nothing).
+ */
+export function widget(ctx: Context, name: WidgetName, item: unknown, args: string[], html: string | (() => string), data: Record<string, unknown> = {}): string {
   const r = ctx.renderer;
-  if (r === undefined) return html;
-  const out = r.render(name, { item, args, html, data, locale: ctx.locale });
-  return typeof out === 'string' ? out : html;
+  if (r === undefined) return typeof html === 'string' ? html : html();
+  const props = new WidgetCall(item, args, html, data, ctx.locale);
+  const out = r.render(name, props);
+  return typeof out === 'string' ? out : props.html;
 }
