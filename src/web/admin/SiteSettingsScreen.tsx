@@ -92,6 +92,9 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
       client.setQueryData(['site-settings'], r);
       void client.invalidateQueries({ queryKey: ['shell'] });
       void client.invalidateQueries({ queryKey: ['dashboard'] });
+      // The currency and time zone are read by the catalogue, coupons, shipping and orders screens too.
+      void client.invalidateQueries({ queryKey: ['catalog-settings'] });
+      void client.invalidateQueries({ queryKey: ['checkout-settings'] });
       form.reset(r.settings);
       toast('Site settings saved.');
     },

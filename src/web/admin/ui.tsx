@@ -17,10 +17,11 @@ export const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * Loads `url` when the screen opens, through TanStack Query (key ['load', url], so screens reading the same call
- * share it): [data, setData, error, reload]. `setData` keeps the screen's own edits on top of the server's copy
- * (never in the shared cache); `reload` drops them and reads the server's copy again.
+ * share it): [data, setData, error, reload, saved]. `setData` keeps the screen's own edits on top of the server's
+ * copy (never in the shared cache); `reload` drops them and reads the server's copy again; `saved` puts a save's
+ * answer (the server's new copy) in the cache and drops the edits, so every screen reading it sees the save.
  */
-export function useLoad<T>(url: string): [T | null, (v: T) => void, string, () => void] {
+export function useLoad<T>(url: string): [T | null, (v: T) => void, string, () => void, (v: T) => void] {
   const qc = useQueryClient();
   const q = useQuery({ queryKey: ['load', url], queryFn: () => api<T>('GET', url), refetchOnWindowFocus: false });
   const [local, setLocal] = useState<{ url: string; data: T } | null>(null);
@@ -29,9 +30,13 @@ export function useLoad<T>(url: string): [T | null, (v: T) => void, string, () =
     setLocal(null);
     void qc.invalidateQueries({ queryKey: ['load', url] });
   };
+  const saved = (v: T) => {
+    qc.setQueryData(['load', url], v);
+    setLocal(null);
+  };
   // A screen whose data never arrived (no answer at all) says 'Unable to load. Try again'; a refusal keeps the server's words.
   const error = q.error ? (q.error instanceof ApiError && q.error.status === 0 ? editorMessages.UNABLE_TO_LOAD_TRY_AGAIN : msg(q.error)) : '';
-  return [data, (v: T) => setLocal({ url, data: v }), error, reload];
+  return [data, (v: T) => setLocal({ url, data: v }), error, reload, saved];
 }
 
 /** A named form whose submit runs `onSubmit` and says 'Saved.' (or what it returns) or the error, in live regions. */
