@@ -16,15 +16,16 @@ import { editor as editorMessages } from '../../core/messages.js';
 export const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
- * Loads `url` when the screen opens, through TanStack Query (key ['load', url], so screens reading the same call
+ * Loads `url` (nothing while it is null) when the screen opens, through TanStack Query (key ['load', url], so screens reading the same call
  * share it): [data, setData, error, reload, saved]. `setData` keeps the screen's own edits on top of the server's
  * copy (never in the shared cache); `reload` drops them and reads the server's copy again; `saved` puts a save's
  * answer (the server's new copy) in the cache and drops the edits, so every screen reading it sees the save.
  */
-export function useLoad<T>(url: string): [T | null, (v: T) => void, string, () => void, (v: T) => void] {
+export function useLoad<T>(url: string | null): [T | null, (v: T) => void, string, () => void, (v: T) => void] {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['load', url], queryFn: () => api<T>('GET', url), refetchOnWindowFocus: false });
-  const [local, setLocal] = useState<{ url: string; data: T } | null>(null);
+  // A null url reads nothing yet (a call that needs a choice first).
+  const q = useQuery({ queryKey: ['load', url], queryFn: () => api<T>('GET', url!), refetchOnWindowFocus: false, enabled: url !== null });
+  const [local, setLocal] = useState<{ url: string | null; data: T } | null>(null);
   const data = local?.url === url ? local.data : (q.data ?? null);
   const reload = () => {
     setLocal(null);
