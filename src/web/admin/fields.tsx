@@ -101,7 +101,7 @@ export function CheckboxField<T extends FieldValues, C = unknown, O = T>({ form,
   const err = errorOf(form, name);
   return (
     <div>
-      <label htmlFor={id}>
+      <label htmlFor={id} className="a-check">
         <input id={id} type="checkbox" aria-invalid={err ? true : undefined} aria-describedby={describedBy(id, hint, err)} {...form.register(name)} /> {label}
       </label>
       <FieldMessages id={id} hint={hint} error={err} />
