@@ -115,10 +115,36 @@ describe("the owner's everyday screens in Chromium", () => {
       expect(await axe(admin)).toEqual([]);
       expect(await noSideScroll(admin)).toBe(true);
 
-      // The owner's notification is in the outbox (kept there, or sent through the relay saved above).
+      // The order's own screen, reached from the customer: no axe violations, no sideways scrolling; its Refund
+      // dialog keeps focus inside, closes on Escape and gives focus back to the button that opened it.
+      await admin.getByRole('list', { name: 'Orders' }).getByRole('link', { name: `Order #${order!.order_number}` }).click();
+      await admin.getByRole('heading', { level: 1, name: `Order #${order!.order_number}` }).waitFor();
+      await settled(admin);
+      expect(await axe(admin)).toEqual([]);
+      expect(await noSideScroll(admin)).toBe(true);
+      const refund = admin.getByRole('button', { name: 'Refund', exact: true });
+      await refund.click();
+      const dialog = admin.getByRole('dialog', { name: `Refund order #${order!.order_number}` });
+      await dialog.waitFor();
+      for (const key of [...Array<string>(12).fill('Tab'), ...Array<string>(4).fill('Shift+Tab')]) {
+        await admin.keyboard.press(key);
+        expect(await dialog.evaluate((d) => d.contains(document.activeElement)), key).toBe(true);
+      }
+      expect(await axe(admin)).toEqual([]);
+      await admin.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await refund.evaluate((el) => el === document.activeElement)).toBe(true);
+
+      // The owner's notification is in the outbox (kept there, or sent through the relay saved above), and opens.
       await admin.goto(`${site.url}/config/outbox`);
       await settled(admin);
-      await admin.getByRole('link', { name: new RegExp(`^New order #${order!.order_number}: `) }).first().waitFor();
+      const note = admin.getByRole('link', { name: new RegExp(`^New order #${order!.order_number}: `) }).first();
+      await note.waitFor();
+      await note.click();
+      await admin.getByRole('heading', { level: 1, name: new RegExp(`^New order #${order!.order_number}: `) }).waitFor();
+      await settled(admin);
+      expect(await axe(admin)).toEqual([]);
+      expect(await noSideScroll(admin)).toBe(true);
       await ctx.close();
     }
   });

@@ -8,52 +8,20 @@ import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { Role } from '../../core/enums.js';
 import { normalizeCouponCode } from '../../core/checkout.js';
+import { centsSchema, couponSchema, shippingOptionSchema, taxRuleSchema } from '../../core/store-rules.js';
 import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { HttpError, notFound } from '../errors.js';
 import type { CheckoutService } from './service.js';
 import { registerOrderDesk } from './order-admin-routes.js';
 
-const cents = z.number({ error: 'Must be an amount in cents.' }).int('Must be a whole number of cents.').min(0, 'Must be 0 or more.').max(1e13, 'Too large.');
-const noNul = (v: string) => !v.includes('\u0000');
+const cents = centsSchema;
 const id = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'Unknown id.') });
 
-const shippingBody = z
-  .object({
-    name: z.string().trim().min(1, 'Name is required.').max(100).refine(noNul, 'Must not contain NUL characters.'),
-    kind: z.enum(['flat', 'free_above', 'weight'], { error: 'Kind must be flat, free_above or weight.' }),
-    priceCents: cents.default(0),
-    freeAboveCents: cents.default(0),
-    weightRates: z.array(z.object({ upToGrams: z.number().int().min(1).max(1e7), priceCents: cents })).max(50).default([]),
-    countries: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'Countries are two-letter codes.')).max(300).default([]),
-    enabled: z.boolean().default(true),
-    ordering: z.number().int().min(0).max(10000).default(0),
-  })
-  .refine((b) => b.kind !== 'weight' || b.weightRates.length > 0, { message: 'A weight-based option needs at least one rate.', path: ['weightRates'] });
-
-const taxBody = z.object({
-  name: z.string().trim().min(1, 'Name is required.').max(100).refine(noNul, 'Must not contain NUL characters.'),
-  country: z.string().regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter code.'),
-  region: z.string().trim().max(20).refine(noNul, 'Must not contain NUL characters.').default(''),
-  rateBasisPoints: z.number().int('Rate must be whole basis points.').min(0).max(10000, 'Rate must be 100% or less.'),
-  appliesToShipping: z.boolean().default(false),
-});
-
-const couponBody = z
-  .object({
-    code: z.string().trim().min(2, 'Code must be 2 to 40 characters.').max(40).regex(/^[A-Za-z0-9_-]+$/, 'Codes use letters, digits, - and _.'),
-    kind: z.enum(['percent', 'fixed', 'free_shipping'], { error: 'Kind must be percent, fixed or free_shipping.' }),
-    percentBasisPoints: z.number().int().min(0).max(10000, 'A percentage is 100% or less.').default(0),
-    amountCents: cents.default(0),
-    minSubtotalCents: cents.default(0),
-    expiresAt: z.number().int().positive().nullable().default(null),
-    usageLimit: z.number().int().min(0).max(1e9).default(0),
-    /** Off by default: a gift card bought with a coupon would be money sold at a discount. */
-    appliesToGiftCards: z.boolean().default(false),
-    enabled: z.boolean().default(true),
-  })
-  .refine((b) => b.kind !== 'percent' || b.percentBasisPoints > 0, { message: 'Enter the percentage off.', path: ['percentBasisPoints'] })
-  .refine((b) => b.kind !== 'fixed' || b.amountCents > 0, { message: 'Enter the amount off.', path: ['amountCents'] });
+// The bodies' schemas are shared with the /config forms (core/store-rules.ts).
+const shippingBody = shippingOptionSchema;
+const taxBody = taxRuleSchema;
+const couponBody = couponSchema;
 
 type Obj = Record<string, unknown>;
 

@@ -3,8 +3,10 @@
  * visitors and page views over time, top pages and referrers, devices and countries, the shopper
  * funnel, revenue, form submissions, restock sign-ups, web vitals at p75 and recent JavaScript errors.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../client/api.js';
+import { useLoad } from './ui.js';
 import { formatMoney } from '../../core/money.js';
 import { BarList, ColumnChart, FunnelChart, LineChart, VitalGauge, fmt } from './AnalyticsCharts.js';
 
@@ -75,32 +77,19 @@ const STYLE = `.an-head{display:flex;flex-wrap:wrap;gap:16px;align-items:end;jus
 
 export function Analytics() {
   const [range, setRange] = useState(() => daysBack(30));
-  const [data, setData] = useState<DashboardData | null>(null);
-  const [error, setError] = useState('');
-  const [loading, setLoading] = useState(false);
   const [experiment, setExperiment] = useState('');
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    setError('');
-    const exp = experiment ? `&experiment=${encodeURIComponent(experiment)}` : '';
-    api<DashboardData>('GET', `/api/analytics/dashboard?from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}${exp}`).then(
-      (d) => {
-        if (!live) return;
-        setData(d);
-        setLoading(false);
-      },
-      (e: Error) => {
-        if (!live) return;
-        setError(e.message);
-        setLoading(false);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [range, experiment]);
+  // The figures for the range (and experiment) through TanStack Query; the last range's figures stay up while the next load.
+  const q = useQuery({
+    queryKey: ['analytics', range.from, range.to, experiment],
+    queryFn: () => {
+      const exp = experiment ? `&experiment=${encodeURIComponent(experiment)}` : '';
+      return api<DashboardData>('GET', `/api/analytics/dashboard?from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}${exp}`);
+    },
+    placeholderData: keepPreviousData,
+  });
+  const data = q.data ?? null;
+  const loading = q.isFetching;
+  const error = q.isError ? q.error.message : '';
 
   const preset = PRESETS.find((n) => {
     const r = daysBack(n);
@@ -283,17 +272,14 @@ export function Analytics() {
 }
 
 function AnalyticsSettings() {
-  const [s, setS] = useState<Settings | null>(null);
+  const [s, setS, loadError, , saved] = useLoad<Settings>('/api/analytics/settings');
   const [status, setStatus] = useState('');
-  useEffect(() => {
-    api<Settings>('GET', '/api/analytics/settings').then(setS, (e: Error) => setStatus(e.message));
-  }, []);
-  if (!s) return status ? <p role="alert">{status}</p> : null;
+  if (!s) return loadError ? <p role="alert">{loadError}</p> : null;
   const save = async (ev: FormEvent) => {
     ev.preventDefault();
     setStatus('Saving…');
     try {
-      setS(await api<Settings>('PUT', '/api/analytics/settings', { trackingEnabled: s.trackingEnabled, retentionDays: s.retentionDays, cookiePolicy: s.cookiePolicy }));
+      saved(await api<Settings>('PUT', '/api/analytics/settings', { trackingEnabled: s.trackingEnabled, retentionDays: s.retentionDays, cookiePolicy: s.cookiePolicy }));
       setStatus('Saved.');
     } catch (e) {
       setStatus((e as Error).message);

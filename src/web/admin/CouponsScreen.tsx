@@ -1,7 +1,9 @@
 /** /config/coupons: percentage, fixed-amount and free-shipping codes with a minimum subtotal, expiry and usage limit; add, edit, delete. */
 import { api } from '../client/api.js';
 import { formatMoney, moneyDecimalString } from '../../core/money.js';
-import { Field, RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, useStoreCurrency, type AmountFormProps, type Checked } from './ui.js';
+import { couponSchema, type CouponBody } from '../../core/store-rules.js';
+import { RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, useStoreCurrency, type RecordFormProps } from './ui.js';
+import { CheckboxField, Field, SelectField, type Converted } from './fields.js';
 import { EmptyState, PageHeader, Skeleton } from './design.js';
 
 interface Coupon {
@@ -24,18 +26,27 @@ function describe(c: Coupon, currency: string): string {
   return 'Free shipping';
 }
 
+/** The form's fields, under the server's names: amounts as typed (5.00), the percentage as typed (10), the expiry as a day. */
 interface Values {
   code: string;
   kind: string;
-  value: string;
-  min: string;
-  expires: string;
-  limit: string;
-  /** 'yes' when the discount also applies to gift cards ('' by default: gift cards stay at full price). */
-  giftCards: string;
+  percentBasisPoints: string;
+  amountCents: string;
+  minSubtotalCents: string;
+  expiresAt: string;
+  usageLimit: string;
+  /** Whether the discount also applies to gift cards (off by default: gift cards stay at full price). */
+  appliesToGiftCards: boolean;
 }
-const EMPTY: Values = { code: '', kind: 'percent', value: '', min: '', expires: '', limit: '', giftCards: '' };
+const EMPTY: Values = { code: '', kind: 'percent', percentBasisPoints: '', amountCents: '', minSubtotalCents: '', expiresAt: '', usageLimit: '', appliesToGiftCards: false };
 const AMOUNT = 'Enter amounts such as 5.00.';
+const PERCENT = 'Enter the percentage off, such as 10 or 12.5.';
+const LIMIT = 'Enter a whole number, or leave it blank for no limit.';
+const KINDS = [
+  { value: 'percent', label: 'Percentage off' },
+  { value: 'fixed', label: 'Fixed amount off' },
+  { value: 'free_shipping', label: 'Free shipping' },
+];
 
 /** The local calendar day of a time, as a date input wants it (YYYY-MM-DD). */
 function day(ms: number): string {
@@ -49,71 +60,54 @@ function valuesOf(c: Coupon, currency: string): Values {
   return {
     code: c.code,
     kind: c.kind,
-    value: c.kind === 'percent' ? String(c.percentBasisPoints / 100) : c.kind === 'fixed' ? moneyDecimal(c.amountCents) : '',
-    min: c.minSubtotalCents ? moneyDecimal(c.minSubtotalCents) : '',
-    expires: c.expiresAt ? day(c.expiresAt) : '',
-    limit: c.usageLimit ? String(c.usageLimit) : '',
-    giftCards: c.appliesToGiftCards ? 'yes' : '',
+    percentBasisPoints: c.kind === 'percent' ? String(c.percentBasisPoints / 100) : '',
+    amountCents: c.kind === 'fixed' ? moneyDecimal(c.amountCents) : '',
+    minSubtotalCents: c.minSubtotalCents ? moneyDecimal(c.minSubtotalCents) : '',
+    expiresAt: c.expiresAt ? day(c.expiresAt) : '',
+    usageLimit: c.usageLimit ? String(c.usageLimit) : '',
+    appliesToGiftCards: !!c.appliesToGiftCards,
   };
 }
 
-/** The request body, or the fields whose amounts cannot be read (under the server's names for them). */
-function bodyOf(v: Values, currency: string): Checked {
-  const { cents, result } = amountReader(AMOUNT, currency);
+/** The fields on screen for a kind of coupon. */
+const shown = (v: Values) => ['code', 'kind', 'minSubtotalCents', 'expiresAt', 'usageLimit', ...(v.kind === 'percent' ? ['percentBasisPoints', 'appliesToGiftCards'] : []), ...(v.kind === 'fixed' ? ['amountCents', 'appliesToGiftCards'] : [])];
+
+/** The request body, with messages for the amounts, percentage and limit that cannot be read (under the server's names). */
+function convert(v: Values, currency: string): Converted {
+  const { cents, errors } = amountReader(AMOUNT, currency);
+  const percent = v.percentBasisPoints.trim().replace(/%$/, '');
+  if (v.kind === 'percent' && percent && !/^\d{1,3}(\.\d{1,2})?$/.test(percent)) errors.percentBasisPoints = PERCENT;
+  const limit = v.usageLimit.trim();
+  if (limit && !/^\d{1,10}$/.test(limit)) errors.usageLimit = LIMIT;
   const body = {
-    code: v.code,
+    code: v.code.trim().toUpperCase(),
     kind: v.kind,
-    percentBasisPoints: v.kind === 'percent' ? Math.round(Number(v.value) * 100) || 0 : 0,
-    amountCents: v.kind === 'fixed' ? cents(v.value, 'amountCents') : 0,
-    minSubtotalCents: cents(v.min, 'minSubtotalCents'),
+    percentBasisPoints: v.kind === 'percent' ? Math.round(Number(percent) * 100) || 0 : 0,
+    amountCents: v.kind === 'fixed' ? cents(v.amountCents, 'amountCents') : 0,
+    minSubtotalCents: cents(v.minSubtotalCents, 'minSubtotalCents'),
     // The coupon works through the whole of its last day.
-    expiresAt: v.expires ? new Date(`${v.expires}T23:59:59`).getTime() : null,
-    usageLimit: Number(v.limit) || 0,
-    appliesToGiftCards: v.giftCards === 'yes',
+    expiresAt: v.expiresAt ? new Date(`${v.expiresAt}T23:59:59`).getTime() : null,
+    usageLimit: Number(limit) || 0,
+    appliesToGiftCards: v.kind !== 'free_shipping' && v.appliesToGiftCards,
   };
-  return result(body);
+  return { body, errors };
 }
 
-/** The add form and each row's edit form: the same fields, the server's messages beside them. */
-function CouponForm({ label, submit, initial, currency, onSave, onCancel }: AmountFormProps<Values>) {
-  const state = useRecordForm({ initial, empty: EMPTY, check: (v: Values) => bodyOf(v, currency), onSave, onCancel });
-  const { v, set, err } = state;
-  const valueField = v.kind === 'percent' ? 'percentBasisPoints' : 'amountCents';
-  const shown = ['code', 'kind', 'minSubtotalCents', 'expiresAt', 'usageLimit', 'appliesToGiftCards', ...(v.kind !== 'free_shipping' ? [valueField] : [])];
-
+/** The add form and each row's edit form: the same fields, checked by the server's schema, the server's messages beside them. */
+function CouponForm({ label, submit, initial, currency, onSave, onCancel }: RecordFormProps<Values, CouponBody> & { currency: string }) {
+  const state = useRecordForm({ initial, empty: EMPTY, schema: couponSchema, convert: (v: Values) => convert(v, currency), shown, onSave, onCancel });
+  const { form } = state;
+  const kind = form.watch('kind');
   return (
-    <RecordForm label={label} submit={submit} state={state} shown={shown}>
-      <Field label="Code" error={err('code')}>
-        {(a) => <input {...a} value={v.code} onChange={(e) => set('code')(e.target.value.toUpperCase())} required autoFocus={!!onCancel} />}
-      </Field>
-      <Field label="Kind" error={err('kind')}>
-        {(a) => (
-          <select {...a} value={v.kind} onChange={(e) => set('kind')(e.target.value)}>
-            <option value="percent">Percentage off</option>
-            <option value="fixed">Fixed amount off</option>
-            <option value="free_shipping">Free shipping</option>
-          </select>
-        )}
-      </Field>
-      {v.kind !== 'free_shipping' && (
-        <Field label={v.kind === 'percent' ? 'Percent off' : 'Amount off'} error={err(valueField)}>
-          {(a) => <input {...a} value={v.value} inputMode="decimal" onChange={(e) => set('value')(e.target.value)} required />}
-        </Field>
-      )}
-      <Field label="Minimum subtotal" error={err('minSubtotalCents')}>
-        {(a) => <input {...a} value={v.min} inputMode="decimal" onChange={(e) => set('min')(e.target.value)} />}
-      </Field>
-      <Field label="Expires on" error={err('expiresAt')}>
-        {(a) => <input {...a} type="date" value={v.expires} onChange={(e) => set('expires')(e.target.value)} />}
-      </Field>
-      <Field label="Usage limit (blank for none)" error={err('usageLimit')}>
-        {(a) => <input {...a} value={v.limit} inputMode="numeric" onChange={(e) => set('limit')(e.target.value)} />}
-      </Field>
-      {v.kind !== 'free_shipping' && (
-        <Field label="Also discount gift cards" error={err('appliesToGiftCards')}>
-          {(a) => <input {...a} type="checkbox" checked={v.giftCards === 'yes'} onChange={(e) => set('giftCards')(e.target.checked ? 'yes' : '')} />}
-        </Field>
-      )}
+    <RecordForm label={label} submit={submit} state={state}>
+      <Field form={form} name="code" label="Code" autoFocus={!!onCancel} />
+      <SelectField form={form} name="kind" label="Kind" options={KINDS} />
+      {kind === 'percent' && <Field form={form} name="percentBasisPoints" label="Percent off" inputMode="decimal" />}
+      {kind === 'fixed' && <Field form={form} name="amountCents" label="Amount off" inputMode="decimal" />}
+      <Field form={form} name="minSubtotalCents" label="Minimum subtotal" inputMode="decimal" />
+      <Field form={form} name="expiresAt" label="Expires on" type="date" />
+      <Field form={form} name="usageLimit" label="Usage limit (blank for none)" inputMode="numeric" />
+      {kind !== 'free_shipping' && <CheckboxField form={form} name="appliesToGiftCards" label="Also discount gift cards" />}
     </RecordForm>
   );
 }
@@ -154,9 +148,7 @@ export function CouponsScreen() {
                   {c.timesUsed}
                   {c.usageLimit ? ` of ${c.usageLimit}` : ''}
                 </td>
-                <td>
-                  {rowButtons(c.id, c.code, remove)}
-                </td>
+                <td>{rowButtons(c.id, c.code, remove)}</td>
               </tr>,
               editRow(c.id, 6, () => (
                 <CouponForm
@@ -181,7 +173,7 @@ export function CouponsScreen() {
       )}
       <h2>Add a coupon</h2>
       <CouponForm
-                  currency={currency}
+        currency={currency}
         label="Add a coupon"
         submit="Add coupon"
         initial={EMPTY}

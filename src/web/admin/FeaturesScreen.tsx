@@ -3,9 +3,9 @@
  * split by variant), and the owner's preview and safe mode. /config/settings/billing: the self-hosted plan
  * and where the upgrade destinations lead.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api } from '../client/api.js';
-import { msg } from './ui.js';
+import { msg, useLoad } from './ui.js';
 import { PageHeader, Skeleton } from './design.js';
 import { PREVIEW_STORAGE_KEY, SAFE_MODE_STORAGE_KEY } from '../../core/preview.js';
 
@@ -41,23 +41,20 @@ function remember(key: string, value: unknown) {
 }
 
 function Switches() {
-  const [rows, setRows] = useState<FeatureRow[] | null>(null);
+  const [d, setD, loadError, reload, saved] = useLoad<{ features: FeatureRow[] }>('/api/flags/features');
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
-  useEffect(() => {
-    api<{ features: FeatureRow[] }>('GET', '/api/flags/features').then((d) => setRows(d.features), (e) => setError(msg(e)));
-  }, []);
-  if (!rows) return error ? <p role="alert">{error}</p> : <Skeleton lines={3} label="Loading features" />;
+  if (!d) return loadError ? <p role="alert">{loadError}</p> : <Skeleton lines={3} label="Loading features" />;
+  const rows = d.features;
   const toggle = async (f: FeatureRow, on: boolean) => {
     setError('');
     // The box follows the click at once (a controlled checkbox would otherwise spring back until the save answers).
-    setRows((list) => list?.map((r) => (r.key === f.key ? { ...r, switchedOn: on } : r)) ?? list);
+    setD({ features: rows.map((r) => (r.key === f.key ? { ...r, switchedOn: on } : r)) });
     try {
-      const d = await api<{ features: FeatureRow[] }>('PUT', '/api/flags/features', { features: { [f.key]: on } });
-      setRows(d.features);
+      saved(await api<{ features: FeatureRow[] }>('PUT', '/api/flags/features', { features: { [f.key]: on } }));
       setStatus(`${f.label} is ${on ? 'on' : 'off'}.`);
     } catch (e) {
-      setRows((list) => list?.map((r) => (r.key === f.key ? { ...r, switchedOn: !on } : r)) ?? list);
+      reload();
       setError(msg(e));
     }
   };
@@ -145,19 +142,17 @@ function FunnelTable({ name }: { name: string }) {
 
 /** The 'internal site' mark: experiment overrides work on every address of the site, not only staging hosts. */
 function InternalSite() {
-  const [internal, setInternal] = useState<boolean | null>(null);
+  const [d, , loadError, , saved] = useLoad<{ internal: boolean }>('/api/flags/internal-site');
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
-  useEffect(() => {
-    api<{ internal: boolean }>('GET', '/api/flags/internal-site').then((d) => setInternal(d.internal), (e) => setError(msg(e)));
-  }, []);
-  if (internal === null) return error ? <p role="alert">{error}</p> : null;
+  if (!d) return loadError ? <p role="alert">{loadError}</p> : null;
+  const internal = d.internal;
   const change = async (next: boolean) => {
     setError('');
     setStatus('');
     try {
       const r = await api<{ internal: boolean }>('PUT', '/api/flags/internal-site', { internal: next });
-      setInternal(r.internal);
+      saved(r);
       setStatus(r.internal ? 'This site is internal: experiment overrides work on every address.' : 'Experiment overrides work on staging hosts only.');
     } catch (e) {
       setError(msg(e));
@@ -175,20 +170,19 @@ function InternalSite() {
 }
 
 function Experiments() {
-  const [list, setList] = useState<Experiment[] | null>(null);
+  const [d, setD, loadError, , saved] = useLoad<{ experiments: Experiment[] }>('/api/flags/experiments');
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
-  useEffect(() => {
-    api<{ experiments: Experiment[] }>('GET', '/api/flags/experiments').then((d) => setList(d.experiments), (e) => setError(msg(e)));
-  }, []);
-  if (!list) return error ? <p role="alert">{error}</p> : <Skeleton lines={3} label="Loading experiments" />;
+  if (!d) return loadError ? <p role="alert">{loadError}</p> : <Skeleton lines={3} label="Loading experiments" />;
+  const list = d.experiments;
+  const setList = (experiments: Experiment[]) => setD({ experiments });
   const edit = (i: number, e: Experiment) => setList(list.map((x, n) => (n === i ? e : x)));
   const save = async (ev: FormEvent) => {
     ev.preventDefault();
     setError('');
     setStatus('');
     try {
-      setList((await api<{ experiments: Experiment[] }>('PUT', '/api/flags/experiments', { experiments: list })).experiments);
+      saved(await api<{ experiments: Experiment[] }>('PUT', '/api/flags/experiments', { experiments: list }));
       setStatus('Saved.');
     } catch (e) {
       setError(msg(e));
@@ -252,21 +246,17 @@ function Experiments() {
 }
 
 function PreviewAndSafeMode() {
-  const [state, setState] = useState<{ drafts: boolean; theme: string | null; active: boolean; safeMode: boolean; themes: string[] } | null>(null);
+  const [state, , loadError, reload] = useLoad<{ drafts: boolean; theme: string | null; active: boolean; safeMode: boolean; themes: string[] }>('/api/flags/preview');
   const [theme, setTheme] = useState('');
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
-  const load = () => api<NonNullable<typeof state>>('GET', '/api/flags/preview').then(setState, (e) => setError(msg(e)));
-  useEffect(() => {
-    void load();
-  }, []);
-  if (!state) return error ? <p role="alert">{error}</p> : <Skeleton lines={3} label="Loading preview settings" />;
+  if (!state) return loadError ? <p role="alert">{loadError}</p> : <Skeleton lines={3} label="Loading preview settings" />;
   const run = async (fn: () => Promise<unknown>, done: string) => {
     setError('');
     try {
       await fn();
       setStatus(done);
-      await load();
+      reload();
     } catch (e) {
       setError(msg(e));
     }
@@ -348,11 +338,7 @@ interface Billing {
 
 /** /config/settings/billing and its two upgrade destinations. */
 export function BillingScreen({ path }: { path: string }) {
-  const [d, setD] = useState<Billing | null>(null);
-  const [error, setError] = useState('');
-  useEffect(() => {
-    api<Billing>('GET', '/api/flags/billing').then(setD, (e) => setError(msg(e)));
-  }, []);
+  const [d, , error] = useLoad<Billing>('/api/flags/billing');
   if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={3} label="Loading billing" />;
   const here = d.destinations.find((x) => path.replace(/\/+$/, '') === x.url);
   return (

@@ -3,13 +3,15 @@
  * advanced, captcha, disclaimer) and the inbox of each form (newest first, spam folder with 'not spam',
  * search, CSV export).
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../client/api.js';
 import { FORM_FIELD_PROPERTIES, FormFieldType } from '../../core/enums.js';
 import type { FormField } from '../../core/forms.js';
 import { noAnswerText, summaryAnswer } from '../../core/forms.js';
 import { forms as m, cart } from '../../core/messages.js';
 import { EmptyState, PageHeader, Skeleton } from './design.js';
+import { useLoad } from './ui.js';
 
 interface FormRow {
   id: string;
@@ -174,14 +176,8 @@ function Builder({ initial, onSaved }: { initial: FormRow; onSaved(f: FormRow): 
   const [msg, setMsg] = useState('');
   const [newType, setNewType] = useState<string>('text');
   /** The site's mailing lists; null until loaded (or when this account may not read them). */
-  const [lists, setLists] = useState<ListChoice[] | null>(null);
+  const lists = useLoad<{ lists: ListChoice[] }>('/api/config/engagement/list-names')[0]?.lists ?? null;
   useEffect(() => setF(initial), [initial]);
-  useEffect(() => {
-    api<{ lists: ListChoice[] }>('GET', '/api/config/engagement/list-names').then(
-      (r) => setLists(r.lists),
-      () => setLists(null),
-    );
-  }, []);
   const set = (patch: Partial<FormRow>) => setF((x) => ({ ...x, ...patch }));
   const setField = (i: number, field: FormField) => set({ fields: f.fields.map((x, j) => (j === i ? field : x)) });
 
@@ -314,16 +310,17 @@ function Builder({ initial, onSaved }: { initial: FormRow; onSaved(f: FormRow): 
 function Inbox({ form }: { form: FormRow }) {
   const [folder, setFolder] = useState<'inbox' | 'spam'>('inbox');
   const [q, setQ] = useState('');
-  const [subs, setSubs] = useState<Submission[]>([]);
-  const [error, setError] = useState('');
-  const load = useCallback(() => {
-    const qs = new URLSearchParams({ folder, ...(q ? { q } : {}) });
-    api<{ submissions: Submission[] }>('GET', `/api/config/forms/${encodeURIComponent(form.id)}/submissions?${qs}`).then(
-      (r) => setSubs(r.submissions),
-      (e: Error) => setError(e.message),
-    );
-  }, [folder, q, form.id]);
-  useEffect(load, [load]);
+  const qs = new URLSearchParams({ folder, ...(q ? { q } : {}) });
+  const [d, , loadError, reload] = useLoad<{ submissions: Submission[] }>(`/api/config/forms/${encodeURIComponent(form.id)}/submissions?${qs}`);
+  const subs = d?.submissions ?? [];
+  const client = useQueryClient();
+  const [failed, setError] = useState('');
+  const error = failed || loadError;
+  /** After moving a submission: this folder, the other folder and the forms list's counts are read again. */
+  const load = () => {
+    reload();
+    void client.invalidateQueries({ queryKey: ['load'], predicate: (x) => typeof x.queryKey[1] === 'string' && x.queryKey[1].startsWith('/api/config/forms') });
+  };
   return (
     <section aria-label="Submissions" className="a-card admin-card">
       <h2>Submissions</h2>
@@ -375,16 +372,10 @@ function Inbox({ form }: { form: FormRow }) {
 }
 
 export function FormsAdmin() {
-  const [forms, setForms] = useState<FormRow[] | null>(null);
+  // The same read (and key) as the product editor's additional-fields form picker, so a saved form shows in both.
+  const [d, , error, load] = useLoad<{ forms: FormRow[] }>('/api/config/forms');
+  const forms = d?.forms ?? null;
   const [sel, setSel] = useState<FormRow | null>(null);
-  const [error, setError] = useState('');
-  const load = useCallback(() => {
-    api<{ forms: FormRow[] }>('GET', '/api/config/forms').then(
-      (r) => setForms(r.forms),
-      (e: Error) => setError(e.message),
-    );
-  }, []);
-  useEffect(load, [load]);
   return (
     <>
       <PageHeader

@@ -3,11 +3,13 @@
  * subscription; their pages, collections and video courses), video courses and lessons, the members list
  * and the paywall events.
  */
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../client/api.js';
 import { moneyDecimalString, toMinorUnits } from '../../core/money.js';
 import { formatFileSize } from '../../core/time.js';
 import { ConfirmDialog, PageHeader, Skeleton } from './design.js';
+import { useLoad } from './ui.js';
 
 interface Area {
   id: string;
@@ -52,11 +54,18 @@ const EVENT_LABELS: Record<string, string> = {
 
 const emptyArea = { name: '', description: '', access: 'free' as Area['access'], price: '', billingUnit: 'MONTH', billingValue: '1', collectionIds: [] as string[] };
 
+/** What the screen reads: the settings (areas, passwords, courses, files), the members, the paywall events. */
+const MEMBER_CALLS = ['/api/members/settings', '/api/members/members', '/api/members/analytics'] as const;
+
 export function MembersScreen() {
-  const [s, setS] = useState<Settings | null>(null);
-  const [members, setMembers] = useState<Member[]>([]);
-  const [events, setEvents] = useState<Array<{ name: string; count: number }>>([]);
-  const [error, setError] = useState('');
+  const client = useQueryClient();
+  const [s, , settingsError] = useLoad<Settings>(MEMBER_CALLS[0]);
+  const [list, , membersError] = useLoad<{ members: Member[] }>(MEMBER_CALLS[1]);
+  const [ev, , eventsError] = useLoad<{ events: Array<{ name: string; count: number }> }>(MEMBER_CALLS[2]);
+  const members = list?.members ?? [];
+  const events = ev?.events ?? [];
+  const [failed, setError] = useState('');
+  const error = failed || settingsError || membersError || eventsError;
   const [status, setStatus] = useState('');
   const [sitePassword, setSitePassword] = useState('');
   const [page, setPage] = useState({ collectionId: '', password: '' });
@@ -66,23 +75,8 @@ export function MembersScreen() {
   const [course, setCourse] = useState({ title: '' });
   const [lesson, setLesson] = useState({ courseId: '', title: '', chapter: '', videoUrl: '', embedUrl: '' });
 
-  const load = useCallback(async () => {
-    try {
-      const [settings, list, ev] = await Promise.all([
-        api<Settings>('GET', '/api/members/settings'),
-        api<{ members: Member[] }>('GET', '/api/members/members'),
-        api<{ events: Array<{ name: string; count: number }> }>('GET', '/api/members/analytics'),
-      ]);
-      setS(settings);
-      setMembers(list.members);
-      setEvents(ev.events);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  /** After a change: the settings, the members and the paywall events are read again. */
+  const load = () => Promise.all(MEMBER_CALLS.map((url) => client.invalidateQueries({ queryKey: ['load', url] })));
 
   const run = async (what: () => Promise<unknown>, done: string) => {
     setError('');

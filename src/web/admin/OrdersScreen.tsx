@@ -109,16 +109,25 @@ const fulfilmentBadge = (s: string) => <Badge tone={s === 'fulfilled' ? 'muted' 
 // ---- The minimum order subtotal (checkout setting kept on this screen) --------------------------------
 
 function MinimumSubtotal() {
-  const [text, setText] = useState('');
-  const [currency, setCurrency] = useState('USD');
+  const client = useQueryClient();
+  // The same call (and key) as the screens' store currency (ui.tsx useStoreCurrency), so they share one read.
+  const q = useQuery({ queryKey: ['checkout-settings'], queryFn: () => api<{ minimumOrderSubtotalCents: number; currency: string }>('GET', '/api/checkout/admin/settings') });
+  const currency = q.data?.currency ?? 'USD';
+  const stored = q.data?.minimumOrderSubtotalCents ? moneyDecimalString(q.data.minimumOrderSubtotalCents, currency) : '';
+  /** What the owner typed; null shows the stored minimum. */
+  const [typed, setTyped] = useState<string | null>(null);
+  const text = typed ?? stored;
   const [note, setNote] = useState('');
-  useEffect(() => {
-    api<{ minimumOrderSubtotalCents: number; currency: string }>('GET', '/api/checkout/admin/settings').then((s) => {
-      setCurrency(s.currency);
-      setText(s.minimumOrderSubtotalCents ? moneyDecimalString(s.minimumOrderSubtotalCents, s.currency) : '');
-    }, () => undefined);
-  }, []);
-  async function save(e: FormEvent) {
+  const m = useMutation({
+    mutationFn: (cents: number) => api('PUT', '/api/checkout/admin/settings', { minimumOrderSubtotalCents: cents }),
+    onSuccess: (_r, cents) => {
+      setNote(cents ? `Saved: orders must be ${formatMoney(cents, currency)} or more.` : 'Saved: no minimum.');
+      setTyped(null);
+      void client.invalidateQueries({ queryKey: ['checkout-settings'] });
+    },
+    onError: (err: Error) => setNote(err.message),
+  });
+  function save(e: FormEvent) {
     e.preventDefault();
     let cents = 0;
     try {
@@ -127,18 +136,13 @@ function MinimumSubtotal() {
       setNote('Enter an amount such as 25.00.');
       return;
     }
-    try {
-      await api('PUT', '/api/checkout/admin/settings', { minimumOrderSubtotalCents: cents });
-      setNote(cents ? `Saved: orders must be ${formatMoney(cents, currency)} or more.` : 'Saved: no minimum.');
-    } catch (err) {
-      setNote((err as Error).message);
-    }
+    m.mutate(cents);
   }
   return (
     <form onSubmit={save} className="a-card o-minimum" aria-label="Minimum order subtotal">
       <label htmlFor="min-subtotal">Minimum order subtotal ({currency})</label>
       <div className="o-row">
-        <input id="min-subtotal" value={text} inputMode="decimal" onChange={(e) => setText(e.target.value)} />
+        <input id="min-subtotal" value={text} inputMode="decimal" onChange={(e) => setTyped(e.target.value)} />
         <button type="submit">Save minimum</button>
       </div>
       {note && <span role="status">{note}</span>}
@@ -325,6 +329,38 @@ function QuantityRows({ lines, left, values, onChange, verb }: { lines: Line[]; 
   );
 }
 
+/**
+ * The scaffolding the order's action forms share (fulfil, refund, note): POST `/orders/<id>/<action>` with `body()`,
+ * the answer (the order again) handed to `onDone`, `toast()`'s words in a toast, then `after`; a failure's message
+ * in an alert under the form. `check` may answer a message to show instead of sending.
+ */
+function useOrderAction(orderId: string, action: 'fulfil' | 'refund' | 'notes', opts: { body: () => unknown; onDone: (d: Detail) => void; toast: () => string; after?: () => void; check?: () => string | undefined }) {
+  const [error, setError] = useState('');
+  const toast = useToast();
+  const m = useMutation({
+    mutationFn: () => api<Detail>('POST', `/api/checkout/admin/orders/${orderId}/${action}`, opts.body()),
+    onSuccess: (d) => {
+      opts.onDone(d);
+      toast(opts.toast());
+      opts.after?.();
+    },
+    onError: (e: Error) => setError(e.message),
+  });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setError('');
+    const problem = opts.check?.();
+    if (problem) return setError(problem);
+    m.mutate();
+  };
+  const message = error ? (
+    <p role="alert" className="a-field__error">
+      {error}
+    </p>
+  ) : null;
+  return { onSubmit, pending: m.isPending, message };
+}
+
 function FulfilForm({ detail, close, onDone }: { detail: Detail; close: () => void; onDone: (d: Detail) => void }) {
   const left = (l: Line) => Math.max(0, l.quantity - l.fulfilled - l.refunded);
   const [values, setValues] = useState<Record<number, number>>(() => Object.fromEntries(detail.lines.map((l) => [l.line, left(l)])));
@@ -332,33 +368,20 @@ function FulfilForm({ detail, close, onDone }: { detail: Detail; close: () => vo
   const [other, setOther] = useState('');
   const [tracking, setTracking] = useState('');
   const [notify, setNotify] = useState(true);
-  const [error, setError] = useState('');
-  const toast = useToast();
-  const m = useMutation({
-    mutationFn: () =>
-      api<Detail>('POST', `/api/checkout/admin/orders/${detail.order.id}/fulfil`, {
-        lines: detail.lines.map((l) => ({ line: l.line, quantity: values[l.line] ?? 0 })).filter((l) => l.quantity > 0),
-        carrier: carrier === 'other' ? other : carrier,
-        trackingNumber: tracking,
-        notify,
-      }),
-    onSuccess: (d) => {
-      onDone(d);
-      toast(notify ? 'Items fulfilled. The customer was emailed.' : 'Items fulfilled.');
-      close();
-    },
-    onError: (e: Error) => setError(e.message),
+  const m = useOrderAction(detail.order.id, 'fulfil', {
+    body: () => ({
+      lines: detail.lines.map((l) => ({ line: l.line, quantity: values[l.line] ?? 0 })).filter((l) => l.quantity > 0),
+      carrier: carrier === 'other' ? other : carrier,
+      trackingNumber: tracking,
+      notify,
+    }),
+    onDone,
+    toast: () => (notify ? 'Items fulfilled. The customer was emailed.' : 'Items fulfilled.'),
+    after: close,
   });
   const count = Object.values(values).reduce((s, q) => s + q, 0);
   return (
-    <form
-      className="a-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setError('');
-        m.mutate();
-      }}
-    >
+    <form className="a-form" onSubmit={m.onSubmit}>
       <QuantityRows lines={detail.lines} left={left} values={values} onChange={(line, q) => setValues((v) => ({ ...v, [line]: q }))} verb="fulfil" />
       <div className="o-fields">
         <label>
@@ -386,12 +409,12 @@ function FulfilForm({ detail, close, onDone }: { detail: Detail; close: () => vo
       <label className="a-check">
         <input type="checkbox" checked={notify} onChange={(e) => setNotify(e.target.checked)} /> Send a shipping email to the customer
       </label>
-      {error ? <p role="alert" className="a-field__error">{error}</p> : null}
+      {m.message}
       <div className="a-dialog__actions">
         <Dialog.Close asChild>
           <button type="button">Cancel</button>
         </Dialog.Close>
-        <button type="submit" disabled={m.isPending || count === 0}>
+        <button type="submit" disabled={m.pending || count === 0}>
           Fulfil {count} {count === 1 ? 'item' : 'items'}
         </button>
       </div>
@@ -409,8 +432,6 @@ function RefundForm({ detail, close, onDone }: { detail: Detail; close: () => vo
   const [edited, setEdited] = useState(false);
   const [reason, setReason] = useState('');
   const [notify, setNotify] = useState(true);
-  const [error, setError] = useState('');
-  const toast = useToast();
   const fromLines = Math.min(
     detail.refundableCents,
     detail.lines.reduce((s, l) => s + l.unitPriceCents * (values[l.line] ?? 0), 0),
@@ -424,32 +445,21 @@ function RefundForm({ detail, close, onDone }: { detail: Detail; close: () => vo
   } catch {
     amount = null;
   }
-  const m = useMutation({
-    mutationFn: () =>
-      api<Detail>('POST', `/api/checkout/admin/orders/${o.id}/refund`, {
-        lines: detail.lines.map((l) => ({ line: l.line, quantity: values[l.line] ?? 0 })).filter((l) => l.quantity > 0),
-        amountCents: amount ?? 0,
-        restock,
-        reason,
-        notify,
-      }),
-    onSuccess: (d) => {
-      onDone(d);
-      toast(`Refunded ${money(amount ?? 0)}.`);
-      close();
-    },
-    onError: (e: Error) => setError(e.message),
+  const m = useOrderAction(o.id, 'refund', {
+    body: () => ({
+      lines: detail.lines.map((l) => ({ line: l.line, quantity: values[l.line] ?? 0 })).filter((l) => l.quantity > 0),
+      amountCents: amount ?? 0,
+      restock,
+      reason,
+      notify,
+    }),
+    check: () => (amount === null ? 'Enter an amount such as 25.00.' : undefined),
+    onDone,
+    toast: () => `Refunded ${money(amount ?? 0)}.`,
+    after: close,
   });
   return (
-    <form
-      className="a-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setError('');
-        if (amount === null) return setError('Enter an amount such as 25.00.');
-        m.mutate();
-      }}
-    >
+    <form className="a-form" onSubmit={m.onSubmit}>
       <QuantityRows lines={detail.lines} left={left} values={values} onChange={(line, q) => setValues((v) => ({ ...v, [line]: q }))} verb="refund" />
       <button
         type="button"
@@ -489,12 +499,12 @@ function RefundForm({ detail, close, onDone }: { detail: Detail; close: () => vo
       <label className="a-check">
         <input type="checkbox" checked={notify} onChange={(e) => setNotify(e.target.checked)} /> Email the customer about the refund
       </label>
-      {error ? <p role="alert" className="a-field__error">{error}</p> : null}
+      {m.message}
       <div className="a-dialog__actions">
         <Dialog.Close asChild>
           <button type="button">Cancel</button>
         </Dialog.Close>
-        <button type="submit" className="a-button--danger" disabled={m.isPending || amount === null || (amount === 0 && fromLines === 0 && Object.values(values).every((q) => !q))}>
+        <button type="submit" className="a-button--danger" disabled={m.pending || amount === null || (amount === 0 && fromLines === 0 && Object.values(values).every((q) => !q))}>
           Refund {amount === null ? '' : money(amount)}
         </button>
       </div>
@@ -662,34 +672,17 @@ function Totals({ detail }: { detail: Detail }) {
 
 function NoteForm({ orderId, onDone }: { orderId: string; onDone: (d: Detail) => void }) {
   const [body, setBody] = useState('');
-  const [error, setError] = useState('');
-  const toast = useToast();
-  const m = useMutation({
-    mutationFn: () => api<Detail>('POST', `/api/checkout/admin/orders/${orderId}/notes`, { body }),
-    onSuccess: (d) => {
-      onDone(d);
-      setBody('');
-      toast('Note added.');
-    },
-    onError: (e: Error) => setError(e.message),
-  });
+  const m = useOrderAction(orderId, 'notes', { body: () => ({ body }), onDone, toast: () => 'Note added.', after: () => setBody('') });
   return (
-    <form
-      className="o-note-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setError('');
-        m.mutate();
-      }}
-    >
+    <form className="o-note-form" onSubmit={m.onSubmit}>
       <label htmlFor="order-note" className="visually-hidden">
         Add a note
       </label>
       <textarea id="order-note" rows={2} maxLength={2000} placeholder="Add a note for your team…" value={body} onChange={(e) => setBody(e.target.value)} />
-      <button type="submit" disabled={m.isPending || !body.trim()}>
+      <button type="submit" disabled={m.pending || !body.trim()}>
         Add note
       </button>
-      {error ? <p role="alert" className="a-field__error">{error}</p> : null}
+      {m.message}
     </form>
   );
 }

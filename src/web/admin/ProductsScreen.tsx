@@ -2,20 +2,23 @@
  * /config/products: the product list; /config/products/new and /config/products/:id: the product editor;
  * /config/products/import: CSV import and export. The screens live in ./catalog (issue 24).
  */
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { api } from '../client/api.js';
 import { Skeleton } from './design.js';
 import { ProductList } from './catalog/ProductList.js';
 import { ProductEditor, type CatalogSettings } from './catalog/ProductEditor.js';
 import { ImportExport } from './catalog/ImportExport.js';
 
-/** The store currency and the site's time zone, which the catalogue screens read amounts and times in. */
+/**
+ * The store currency and the site's time zone, which the catalogue screens read amounts and times in (USD and UTC
+ * when they cannot be read); key ['catalog-settings'], which saving the site settings marks stale.
+ */
 export function useCatalogSettings(): CatalogSettings | null {
-  const [s, setS] = useState<CatalogSettings | null>(null);
-  useEffect(() => {
-    api<CatalogSettings>('GET', '/api/config/catalog/settings').then(setS, () => setS({ currency: 'USD', timeZone: 'UTC' }));
-  }, []);
-  return s;
+  const q = useQuery({
+    queryKey: ['catalog-settings'],
+    queryFn: () => api<CatalogSettings>('GET', '/api/config/catalog/settings').catch((): CatalogSettings => ({ currency: 'USD', timeZone: 'UTC' })),
+  });
+  return q.data ?? null;
 }
 
 export function ProductsScreen({ path }: { path: string }) {

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { api } from '../client/api.js';
 import { totalSignUps } from '../../core/restock.js';
 import { EmptyState, PageHeader, Skeleton } from './design.js';
+import { useLoad } from './ui.js';
 
 const API = '/api/site-users/account/notifications/restock';
 
@@ -189,18 +190,12 @@ function VariantRow({ group, v, lists, onChanged, setMessage }: { group: Group; 
 }
 
 function SettingsForm({ setMessage }: { setMessage: (m: string) => void }) {
-  const [s, setS] = useState<Settings | null>(null);
-  const [success, setSuccess] = useState('');
-  useEffect(() => {
-    api<{ settings: Settings; successText: string }>('GET', `${API}/settings`).then(
-      (r) => {
-        setS(r.settings);
-        setSuccess(r.successText);
-      },
-      (e: Error) => setMessage(e.message),
-    );
-  }, [setMessage]);
-  if (!s) return null;
+  const [d, setD, loadError, , saved] = useLoad<{ settings: Settings; successText: string }>(`${API}/settings`);
+  if (!d) return loadError ? <p role="alert">{loadError}</p> : null;
+  const s = d.settings;
+  const success = d.successText;
+  const setS = (settings: Settings) => setD({ ...d, settings });
+  const setSuccess = (successText: string) => setD({ ...d, successText });
   const check = (key: keyof Settings, text: string) => (
     <label className="a-check">
       <input type="checkbox" checked={s[key] as boolean} onChange={(e) => setS({ ...s, [key]: e.target.checked })} /> {text}
@@ -214,9 +209,7 @@ function SettingsForm({ setMessage }: { setMessage: (m: string) => void }) {
   async function save(e: FormEvent) {
     e.preventDefault();
     try {
-      const r = await api<{ settings: Settings; successText: string }>('PUT', `${API}/settings`, { settings: s, successText: success });
-      setS(r.settings);
-      setSuccess(r.successText);
+      saved(await api<{ settings: Settings; successText: string }>('PUT', `${API}/settings`, { settings: s, successText: success }));
       setMessage('Settings saved.');
     } catch (err) {
       setMessage((err as Error).message);

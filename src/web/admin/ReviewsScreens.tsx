@@ -3,8 +3,10 @@
  * /config/related-products: choose a product's related products (none: the page shows same-category products).
  * /config/donations: donors and the donation settings.
  */
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../client/api.js';
+import { useLoad } from './ui.js';
 import { formatMoney, toMinorUnits, moneyDecimalString } from '../../core/money.js';
 import { DataTable, EmptyState, PageHeader, Skeleton } from './design.js';
 
@@ -30,36 +32,23 @@ interface ReviewSettings {
 }
 
 const STATUS_LABELS: Record<Status, string> = { pending: 'Waiting for approval', approved: 'Approved', rejected: 'Rejected' };
+const reviewsUrl = (status: Status) => `/api/reviews/admin/reviews?status=${status}`;
 
 export function ReviewsScreen() {
   const [status, setStatus] = useState<Status>('pending');
-  const [list, setList] = useState<Review[] | null>(null);
-  const [counts, setCounts] = useState<Record<string, number>>({});
-  const [error, setError] = useState('');
+  const client = useQueryClient();
+  const [data, , loadError] = useLoad<{ reviews: Review[]; counts: Record<string, number> }>(reviewsUrl(status));
+  const list = data?.reviews ?? null;
+  const counts = data?.counts ?? {};
+  const [failed, setError] = useState('');
+  const error = failed || loadError;
   const [notice, setNotice] = useState('');
-  const [settings, setSettings] = useState<ReviewSettings | null>(null);
+  const [settingsData, setSettingsData, , , savedSettings] = useLoad<{ settings: ReviewSettings }>('/api/reviews/admin/settings');
+  const settings = settingsData?.settings ?? null;
+  const setSettings = (s: ReviewSettings) => setSettingsData({ settings: s });
   const [settingsError, setSettingsError] = useState('');
-
-  const load = useCallback(
-    () =>
-      api<{ reviews: Review[]; counts: Record<string, number> }>('GET', `/api/reviews/admin/reviews?status=${status}`).then(
-        (r) => {
-          setList(r.reviews);
-          setCounts(r.counts);
-        },
-        (e: Error) => setError(e.message),
-      ),
-    [status],
-  );
-  useEffect(() => {
-    void load();
-  }, [load]);
-  useEffect(() => {
-    api<{ settings: ReviewSettings }>('GET', '/api/reviews/admin/settings').then(
-      (r) => setSettings(r.settings),
-      () => setSettings(null),
-    );
-  }, []);
+  /** A decision moves a review between the tabs: every tab's list and counts are read again. */
+  const load = () => Promise.all((Object.keys(STATUS_LABELS) as Status[]).map((s) => client.invalidateQueries({ queryKey: ['load', reviewsUrl(s)] })));
 
   async function decide(r: Review, action: 'approve' | 'reject') {
     setError('');
@@ -78,8 +67,7 @@ export function ReviewsScreen() {
     if (!settings) return;
     setSettingsError('');
     try {
-      const r = await api<{ settings: ReviewSettings }>('PUT', '/api/reviews/admin/settings', { settings });
-      setSettings(r.settings);
+      savedSettings(await api<{ settings: ReviewSettings }>('PUT', '/api/reviews/admin/settings', { settings }));
       setNotice('Review settings saved.');
     } catch (err) {
       setSettingsError((err as Error).message);
@@ -171,35 +159,30 @@ interface Product {
 }
 
 export function RelatedProductsScreen() {
-  const [products, setProducts] = useState<Product[]>([]);
-  const [productId, setProductId] = useState('');
-  const [chosen, setChosen] = useState<string[]>([]);
-  const [error, setError] = useState('');
+  const [all, , productsError] = useLoad<{ products: Product[] }>('/api/reviews/admin/products');
+  const products = all?.products ?? [];
+  const [picked, setPicked] = useState('');
+  const productId = picked || products[0]?.id || '';
+  // The chosen products of the product in the select; ticking boxes edits them on top of the server's copy.
+  const [related, setRelated, relatedError, , savedRelated] = useLoad<{ related: Product[] }>(productId ? `/api/reviews/admin/related/${productId}` : null);
+  const chosen = related?.related.map((p) => p.id) ?? [];
+  const [failed, setError] = useState('');
+  const error = failed || productsError || relatedError;
   const [notice, setNotice] = useState('');
-  useEffect(() => {
-    api<{ products: Product[] }>('GET', '/api/reviews/admin/products').then(
-      (r) => {
-        setProducts(r.products);
-        if (r.products[0]) setProductId(r.products[0].id);
-      },
-      (e: Error) => setError(e.message),
-    );
-  }, []);
-  useEffect(() => {
-    if (!productId) return;
+  const setProductId = (id: string) => {
     setNotice('');
-    api<{ related: Product[] }>('GET', `/api/reviews/admin/related/${productId}`).then(
-      (r) => setChosen(r.related.map((p) => p.id)),
-      (e: Error) => setError(e.message),
-    );
-  }, [productId]);
-  const toggle = (id: string, on: boolean) => setChosen((c) => (on ? [...c.filter((x) => x !== id), id] : c.filter((x) => x !== id)));
+    setPicked(id);
+  };
+  const toggle = (id: string, on: boolean) => {
+    const ids = on ? [...chosen.filter((x) => x !== id), id] : chosen.filter((x) => x !== id);
+    setRelated({ related: ids.map((x) => ({ id: x, title: title(x) })) });
+  };
   async function save(e: FormEvent) {
     e.preventDefault();
     setError('');
     try {
       const r = await api<{ related: Product[] }>('PUT', `/api/reviews/admin/related/${productId}`, { relatedItemIds: chosen });
-      setChosen(r.related.map((p) => p.id));
+      savedRelated(r);
       setNotice(r.related.length ? 'Related products saved.' : 'Saved: the page shows products of the same category.');
     } catch (err) {
       setError((err as Error).message);
@@ -262,25 +245,20 @@ interface DonationSettings {
 }
 
 export function DonationsScreen() {
-  const [data, setData] = useState<{ donations: Donation[]; count: number; totals: Array<{ currency: string; amountCents: number }> } | null>(null);
-  const [settings, setSettings] = useState<DonationSettings | null>(null);
-  const [currency, setCurrency] = useState('USD');
-  const [amounts, setAmounts] = useState('');
-  const [limits, setLimits] = useState({ min: '', max: '' });
-  const [error, setError] = useState('');
+  const [data, , dataError] = useLoad<{ donations: Donation[]; count: number; totals: Array<{ currency: string; amountCents: number }> }>('/api/donations/admin/donations?limit=200');
+  const [stored, setStored, , , saved] = useLoad<{ settings: DonationSettings; currency: string }>('/api/donations/admin/settings');
+  const settings = stored?.settings ?? null;
+  const currency = stored?.currency ?? 'USD';
+  const setSettings = (s: DonationSettings) => setStored({ settings: s, currency });
+  const decimal = (c: number) => moneyDecimalString(c, currency);
+  // The amounts as the owner types them; null shows the stored ones.
+  const [typedAmounts, setAmounts] = useState<string | null>(null);
+  const amounts = typedAmounts ?? (settings ? settings.suggestedAmounts.map(decimal).join(', ') : '');
+  const [typedLimits, setLimits] = useState<{ min: string; max: string } | null>(null);
+  const limits = typedLimits ?? (settings ? { min: decimal(settings.minimumCents), max: decimal(settings.maximumCents) } : { min: '', max: '' });
+  const [failed, setError] = useState('');
+  const error = failed || dataError;
   const [notice, setNotice] = useState('');
-  useEffect(() => {
-    api<NonNullable<typeof data>>('GET', '/api/donations/admin/donations?limit=200').then(setData, (e: Error) => setError(e.message));
-    api<{ settings: DonationSettings; currency: string }>('GET', '/api/donations/admin/settings').then(
-      (r) => {
-        setSettings(r.settings);
-        setCurrency(r.currency);
-        setAmounts(r.settings.suggestedAmounts.map((c) => moneyDecimalString(c, r.currency)).join(', '));
-        setLimits({ min: moneyDecimalString(r.settings.minimumCents, r.currency), max: moneyDecimalString(r.settings.maximumCents, r.currency) });
-      },
-      () => setSettings(null),
-    );
-  }, []);
   async function save(e: FormEvent) {
     e.preventDefault();
     if (!settings) return;
@@ -295,7 +273,7 @@ export function DonationsScreen() {
       const r = await api<{ settings: DonationSettings }>('PUT', '/api/donations/admin/settings', {
         settings: { ...settings, suggestedAmounts, minimumCents: toMinorUnits(limits.min, currency), maximumCents: toMinorUnits(limits.max, currency) },
       });
-      setSettings(r.settings);
+      saved({ settings: r.settings, currency });
       setNotice('Donation settings saved.');
     } catch (err) {
       setError(err instanceof RangeError ? 'Enter amounts such as 25 or 25.00, separated by commas.' : (err as Error).message);

@@ -1,5 +1,6 @@
 /** /config settings screens: header/footer code, languages, commerce preferences, team, pages and posts, navigation. */
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../client/api.js';
 import { msg, SaveForm, useLoad } from './ui.js';
 import { platform as platformMessages } from '../../core/messages.js';
@@ -11,13 +12,13 @@ import { CodeEditingUnavailable, useAndroid } from './code-editing.js';
 
 
 export function HeaderFooterScreen() {
-  const [d, setD, error] = useLoad<{ header: string; footer: string }>('/api/site-header-footer');
+  const [d, setD, error, , saved] = useLoad<{ header: string; footer: string }>('/api/site-header-footer');
   const android = useAndroid();
   if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={4} label="Loading header and footer code" />;
   return (
     <>
       <PageHeader title="Header and footer code" description="Code added to every public page: analytics tags, verification meta tags, chat widgets. It runs for every visitor, so paste only code you trust." />
-      {android ? <CodeEditingUnavailable /> : <SaveForm label="Header and footer code" onSubmit={async () => void setD(await api('PUT', '/api/site-header-footer', d))}>
+      {android ? <CodeEditingUnavailable /> : <SaveForm label="Header and footer code" onSubmit={async () => void saved(await api('PUT', '/api/site-header-footer', d))}>
         <label>
           Header code
           <textarea rows={6} value={d.header} onChange={(e) => setD({ ...d, header: e.target.value })} spellCheck={false} />
@@ -133,7 +134,8 @@ interface StoreSettings {
 }
 
 export function CommercePreferencesScreen() {
-  const [d, setD, error] = useLoad<StoreSettings>('/api/config/store-settings');
+  const [d, setD, error, , saved] = useLoad<StoreSettings>('/api/config/store-settings');
+  const client = useQueryClient();
   const [min, setMin] = useState<string | null>(null);
   if (!d) return <p>{error || 'Loading…'}</p>;
   return (
@@ -143,8 +145,11 @@ export function CommercePreferencesScreen() {
         label="Commerce preferences"
         onSubmit={async () => {
           const minimumOrderSubtotalCents = min === null ? d.minimumOrderSubtotalCents : Math.round(Number(min) * 100);
-          setD(await api<StoreSettings>('PUT', '/api/config/store-settings', { ...d, minimumOrderSubtotalCents }));
+          saved(await api<StoreSettings>('PUT', '/api/config/store-settings', { ...d, minimumOrderSubtotalCents }));
           setMin(null);
+          // The currency and minimum are read by the coupons, shipping, orders and catalogue screens too.
+          void client.invalidateQueries({ queryKey: ['checkout-settings'] });
+          void client.invalidateQueries({ queryKey: ['catalog-settings'] });
         }}
       >
         <label>

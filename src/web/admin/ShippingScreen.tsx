@@ -1,7 +1,9 @@
 /** /config/shipping: the shipping options the owner offers (flat rate, free above an amount, by weight); add, edit, delete. */
 import { api } from '../client/api.js';
 import { formatMoney, moneyDecimalString } from '../../core/money.js';
-import { Field, RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, useStoreCurrency, type AmountFormProps, type Checked } from './ui.js';
+import { shippingOptionSchema, type ShippingOptionBody } from '../../core/store-rules.js';
+import { RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, useStoreCurrency, type RecordFormProps } from './ui.js';
+import { Field, SelectField, type Converted } from './fields.js';
 import { EmptyState, PageHeader, Skeleton } from './design.js';
 
 interface Option {
@@ -25,100 +27,81 @@ export function describeOption(o: Option, currency = 'USD'): string {
   return o.weightRates.map((r) => `up to ${r.upToGrams} g: ${f(r.priceCents)}`).join('; ');
 }
 
+/** The form's fields, under the server's names: amounts as typed (5.99), weight rates as '1000:4.50, 5000:12.00', countries as 'US, CA'. */
 interface Values {
   name: string;
   kind: string;
-  price: string;
-  freeAbove: string;
-  rates: string;
+  priceCents: string;
+  freeAboveCents: string;
+  weightRates: string;
   countries: string;
 }
-const EMPTY: Values = { name: '', kind: 'flat', price: '', freeAbove: '', rates: '', countries: '' };
+const EMPTY: Values = { name: '', kind: 'flat', priceCents: '', freeAboveCents: '', weightRates: '', countries: '' };
 const AMOUNT = 'Enter amounts such as 5.99.';
+const RATES = 'Write each rate as grams:price, such as 1000:4.50.';
+const KINDS = Object.entries(KIND).map(([value, label]) => ({ value, label }));
 
-/** The form's text for a stored option (amounts as 5.99, weight rates as '1000:4.50, 5000:12.00'). */
+/** The form's text for a stored option. */
 function valuesOf(o: Option, currency: string): Values {
   const d = (c: number) => moneyDecimalString(c, currency);
   return {
     name: o.name,
     kind: o.kind,
-    price: o.kind === 'weight' ? '' : d(o.priceCents),
-    freeAbove: o.kind === 'free_above' ? d(o.freeAboveCents) : '',
-    rates: o.kind === 'weight' ? o.weightRates.map((r) => `${r.upToGrams}:${d(r.priceCents)}`).join(', ') : '',
+    priceCents: o.kind === 'weight' ? '' : d(o.priceCents),
+    freeAboveCents: o.kind === 'free_above' ? d(o.freeAboveCents) : '',
+    weightRates: o.kind === 'weight' ? o.weightRates.map((r) => `${r.upToGrams}:${d(r.priceCents)}`).join(', ') : '',
     countries: o.countries.join(', '),
   };
 }
 
-/** The request body, or the fields whose amounts cannot be read (under the server's names for them). */
-function bodyOf(v: Values, currency: string): Checked {
-  const { cents, result } = amountReader(AMOUNT, currency);
-  // Weight rates as lines or commas of 'grams:price', e.g. '1000:4.50, 5000:12'.
+/** The fields on screen for a kind of option. */
+const shown = (v: Values) => ['name', 'kind', 'countries', ...(v.kind !== 'weight' ? ['priceCents'] : []), ...(v.kind === 'free_above' ? ['freeAboveCents'] : []), ...(v.kind === 'weight' ? ['weightRates'] : [])];
+
+/** The request body, with messages for amounts and rates that cannot be read (under the server's names for them). */
+function convert(v: Values, currency: string): Converted {
+  const { cents, errors } = amountReader(AMOUNT, currency);
   const weightRates =
     v.kind === 'weight'
-      ? v.rates
+      ? v.weightRates
           .split(/[\n,]/)
           .map((x) => x.trim())
           .filter(Boolean)
           .map((x) => {
-            const [g, p] = x.split(':');
-            return { upToGrams: Number(g), priceCents: cents(p ?? '', 'weightRates') };
+            const [g = '', p = ''] = x.split(':');
+            if (!/^\d{1,8}$/.test(g.trim())) errors.weightRates ??= RATES;
+            return { upToGrams: Number(g), priceCents: cents(p, 'weightRates') };
           })
       : [];
   const body = {
     name: v.name,
     kind: v.kind,
-    priceCents: v.kind === 'weight' ? 0 : cents(v.price, 'priceCents'),
-    freeAboveCents: v.kind === 'free_above' ? cents(v.freeAbove, 'freeAboveCents') : 0,
+    priceCents: v.kind === 'weight' ? 0 : cents(v.priceCents, 'priceCents'),
+    freeAboveCents: v.kind === 'free_above' ? cents(v.freeAboveCents, 'freeAboveCents') : 0,
     weightRates,
     countries: v.countries.split(/[\s,]+/).filter(Boolean),
   };
-  return result(body);
+  return { body, errors };
 }
 
-/** The add form and each row's edit form: the same fields, the server's messages beside them. */
-function OptionForm({ label, submit, initial, currency, onSave, onCancel }: AmountFormProps<Values>) {
-  const state = useRecordForm({ initial, empty: EMPTY, check: (v: Values) => bodyOf(v, currency), onSave, onCancel });
-  const { v, set, err } = state;
-  const shown = ['name', 'kind', 'countries', ...(v.kind !== 'weight' ? ['priceCents'] : []), ...(v.kind === 'free_above' ? ['freeAboveCents'] : []), ...(v.kind === 'weight' ? ['weightRates'] : [])];
-
+/** The add form and each row's edit form: the same fields, checked by the server's schema, the server's messages beside them. */
+function OptionForm({ label, submit, initial, currency, onSave, onCancel }: RecordFormProps<Values, ShippingOptionBody> & { currency: string }) {
+  const state = useRecordForm({ initial, empty: EMPTY, schema: shippingOptionSchema, convert: (v: Values) => convert(v, currency), shown, onSave, onCancel });
+  const { form } = state;
+  const kind = form.watch('kind');
   return (
-    <RecordForm label={label} submit={submit} state={state} shown={shown}>
-      <Field label="Name" error={err('name')}>
-        {(a) => <input {...a} value={v.name} onChange={(e) => set('name')(e.target.value)} required autoFocus={!!onCancel} />}
-      </Field>
-      <Field label="Kind" error={err('kind')}>
-        {(a) => (
-          <select {...a} value={v.kind} onChange={(e) => set('kind')(e.target.value)}>
-            <option value="flat">Flat rate</option>
-            <option value="free_above">Free above an amount</option>
-            <option value="weight">By weight</option>
-          </select>
-        )}
-      </Field>
-      {v.kind !== 'weight' && (
-        <Field label="Price" error={err('priceCents')}>
-          {(a) => <input {...a} value={v.price} inputMode="decimal" onChange={(e) => set('price')(e.target.value)} />}
-        </Field>
-      )}
-      {v.kind === 'free_above' && (
-        <Field label="Free from subtotal" error={err('freeAboveCents')}>
-          {(a) => <input {...a} value={v.freeAbove} inputMode="decimal" onChange={(e) => set('freeAbove')(e.target.value)} />}
-        </Field>
-      )}
-      {v.kind === 'weight' && (
-        <Field label="Weight rates (grams:price, comma separated)" error={err('weightRates')}>
-          {(a) => <input {...a} value={v.rates} placeholder="1000:4.50, 5000:12.00" onChange={(e) => set('rates')(e.target.value)} />}
-        </Field>
-      )}
-      <Field label="Countries (codes, blank for everywhere)" error={err('countries')}>
-        {(a) => <input {...a} value={v.countries} placeholder="US, CA" onChange={(e) => set('countries')(e.target.value)} />}
-      </Field>
+    <RecordForm label={label} submit={submit} state={state}>
+      <Field form={form} name="name" label="Name" autoFocus={!!onCancel} />
+      <SelectField form={form} name="kind" label="Kind" options={KINDS} />
+      {kind !== 'weight' && <Field form={form} name="priceCents" label="Price" inputMode="decimal" />}
+      {kind === 'free_above' && <Field form={form} name="freeAboveCents" label="Free from subtotal" inputMode="decimal" />}
+      {kind === 'weight' && <Field form={form} name="weightRates" label="Weight rates (grams:price, comma separated)" placeholder="1000:4.50, 5000:12.00" />}
+      <Field form={form} name="countries" label="Countries (codes, blank for everywhere)" placeholder="US, CA" />
     </RecordForm>
   );
 }
 
 export function ShippingScreen() {
-  const { list, loading, error, load, remove } = useRecordList<Option>('/api/checkout/admin/shipping-options', 'shippingOptions');
+  const { list, loading, error, load, remove } = useRecordList<Option>('/api/checkout/admin/shipping-options', 'shippingOptions', [['dashboard']]);
   const { close, rowButtons, editRow } = useRowEditing();
   const currency = useStoreCurrency();
   return (
@@ -148,9 +131,7 @@ export function ShippingScreen() {
                 <td>{KIND[o.kind]}</td>
                 <td>{describeOption(o, currency)}</td>
                 <td>{o.countries.length ? o.countries.join(', ') : 'Everywhere'}</td>
-                <td>
-                  {rowButtons(o.id, o.name, remove)}
-                </td>
+                <td>{rowButtons(o.id, o.name, remove)}</td>
               </tr>,
               editRow(o.id, 5, () => (
                 <OptionForm
@@ -173,7 +154,7 @@ export function ShippingScreen() {
       )}
       <h2>Add a shipping option</h2>
       <OptionForm
-                  currency={currency}
+        currency={currency}
         label="Add a shipping option"
         submit="Add shipping option"
         initial={EMPTY}

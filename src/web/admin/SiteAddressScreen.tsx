@@ -1,4 +1,5 @@
 /** /config/site-address: the public address of the site, which emailed links start with when PUBLIC_URL is not set. */
+import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../client/api.js';
 import { SaveForm, useLoad } from './ui.js';
 
@@ -10,7 +11,8 @@ interface SiteAddress {
 }
 
 export function SiteAddressScreen() {
-  const [d, setD, error] = useLoad<SiteAddress>('/api/config/site-address');
+  const [d, setD, error, , saved] = useLoad<SiteAddress>('/api/config/site-address');
+  const client = useQueryClient();
   if (!d) return <p>{error || 'Loading…'}</p>;
   return (
     <>
@@ -22,7 +24,11 @@ export function SiteAddressScreen() {
       <p>
         Links in emails start with: <strong>{d.linksStartWith}</strong>
       </p>
-      <SaveForm label="Site address" onSubmit={async () => void setD(await api<SiteAddress>('PUT', '/api/config/site-address', { siteAddress: d.siteAddress }))}>
+      <SaveForm label="Site address" onSubmit={async () => {
+          saved(await api<SiteAddress>('PUT', '/api/config/site-address', { siteAddress: d.siteAddress }));
+          // The dashboard's set-up checklist ticks "Set the site's address" from it.
+          void client.invalidateQueries({ queryKey: ['dashboard'] });
+        }}>
         <label>
           Site address
           <input type="url" value={d.siteAddress} placeholder="https://www.example.com" onChange={(e) => setD({ ...d, siteAddress: e.target.value })} />

@@ -4,17 +4,19 @@
  * React Hook Form with the zod schema the server checks (core/site-settings.ts); a server's per-field
  * messages land on their fields; saves are version-checked and announced with a toast.
  */
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { useForm, useFieldArray, type FieldPath, type UseFormReturn } from 'react-hook-form';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useForm, useFieldArray, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../client/api.js';
+import { api } from '../client/api.js';
 import { uploadFile } from './editor/api.js';
 import { siteSettingsSchema, WEEKDAYS, type SiteSettings } from '../../core/site-settings.js';
 import { SUPPORTED_CURRENCIES } from '../../core/money.js';
 import { ConfirmDialog, PageHeader, Skeleton, useToast } from './design.js';
-import { Field } from './fields.js';
+import { CheckboxField, Field, FieldMessages, SelectField, describedBy, serverErrorsOnFields } from './fields.js';
 import { useTimeZones } from './time-zones.js';
+
+const CURRENCY_OPTIONS = SUPPORTED_CURRENCIES.map((c) => ({ value: c, label: c }));
 
 const DAY_NAMES: Record<string, string> = { monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday', sunday: 'Sunday' };
 
@@ -25,6 +27,8 @@ function ImageField({ form, name, label }: { form: UseFormReturn<SiteSettings>; 
   const [error, setError] = useState('');
   const url = form.watch(name);
   const fieldError = form.getFieldState(name, form.formState).error?.message;
+  const message = error || fieldError;
+  const id = useId();
   async function pick(file: File | undefined) {
     if (!file) return;
     setBusy(true);
@@ -45,7 +49,7 @@ function ImageField({ form, name, label }: { form: UseFormReturn<SiteSettings>; 
       <div className="a-image-field">
         {url ? <img src={url} alt={`Current ${label.toLowerCase()}`} /> : <span className="a-muted">No {label.toLowerCase()} yet.</span>}
         <input ref={input} type="file" accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml" className="visually-hidden" tabIndex={-1} aria-hidden="true" onChange={(e) => void pick(e.target.files?.[0])} />
-        <button type="button" disabled={busy} onClick={() => input.current?.click()}>
+        <button type="button" disabled={busy} aria-describedby={describedBy(id, undefined, message)} onClick={() => input.current?.click()}>
           {busy ? 'Uploading…' : `Upload ${label.toLowerCase()}`}
         </button>
         {url ? (
@@ -54,7 +58,7 @@ function ImageField({ form, name, label }: { form: UseFormReturn<SiteSettings>; 
           </button>
         ) : null}
       </div>
-      {error || fieldError ? <p className="a-field__error">{error || fieldError}</p> : null}
+      <FieldMessages id={id} error={message} />
     </fieldset>
   );
 }
@@ -75,8 +79,8 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
   const form = useForm<SiteSettings>({ resolver: zodResolver(siteSettingsSchema), defaultValues: initial, mode: 'onTouched' });
   const social = useFieldArray({ control: form.control, name: 'socialAccounts' });
   const [formError, setFormError] = useState('');
-  const tzId = useId();
-  const curId = useId();
+  const timeZones = useTimeZones(initial.timeZone);
+  const timeZoneOptions = useMemo(() => timeZones.zones.map((z) => ({ value: z, label: z.replace(/_/g, ' ') })), [timeZones.zones]);
   useEffect(() => form.reset(initial), [initial]);
 
   const save = useMutation({
@@ -85,24 +89,19 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
       client.setQueryData(['site-settings'], r);
       void client.invalidateQueries({ queryKey: ['shell'] });
       void client.invalidateQueries({ queryKey: ['dashboard'] });
+      // The currency and time zone are read by the catalogue, coupons, shipping and orders screens too.
+      void client.invalidateQueries({ queryKey: ['catalog-settings'] });
+      void client.invalidateQueries({ queryKey: ['checkout-settings'] });
       form.reset(r.settings);
       toast('Site settings saved.');
     },
     onError: (e) => {
-      const fields = e instanceof ApiError && e.data.errors && typeof e.data.errors === 'object' ? (e.data.errors as Record<string, string>) : {};
-      let placed = false;
-      for (const [k, m] of Object.entries(fields)) {
-        form.setError(k as FieldPath<SiteSettings>, { message: m }, { shouldFocus: !placed });
-        placed = true;
-      }
+      const placed = serverErrorsOnFields(form, e);
       setFormError(placed ? '' : e.message);
       toast(placed ? 'Some settings need a fix before they can be saved.' : e.message, { tone: 'error' });
     },
   });
 
-  const tzErr = form.formState.errors.timeZone?.message;
-  const timeZones = useTimeZones(initial.timeZone);
-  const curErr = form.formState.errors.currency?.message;
   return (
     <form
       aria-label="Site settings"
@@ -125,32 +124,10 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
 
       <Section title="Region">
         <div className="a-fields">
-          <div>
-            <label htmlFor={tzId}>Time zone</label>
-            <select id={tzId} aria-invalid={tzErr ? true : undefined} {...form.register('timeZone')}>
-              {timeZones.zones.map((z) => (
-                <option key={z} value={z}>
-                  {z.replace(/_/g, ' ')}
-                </option>
-              ))}
-            </select>
-            <p className="a-muted">Event times, order dates and scheduled posts use it.</p>
-            {tzErr ? <p className="a-field__error">{tzErr}</p> : null}
-            {timeZones.failure}
-          </div>
+          <SelectField form={form} name="timeZone" label="Time zone" options={timeZoneOptions} hint="Event times, order dates and scheduled posts use it." />
+          {timeZones.failure}
           <Field form={form} name="locale" label="Language and region" hint="A language tag such as en-US, en-GB or fr-CA." />
-          <div>
-            <label htmlFor={curId}>Store currency</label>
-            <select id={curId} aria-invalid={curErr ? true : undefined} {...form.register('currency')}>
-              {SUPPORTED_CURRENCIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-            <p className="a-muted">Prices keep their numbers in the currency&apos;s smallest unit: choose it before adding products.</p>
-            {curErr ? <p className="a-field__error">{curErr}</p> : null}
-          </div>
+          <SelectField form={form} name="currency" label="Store currency" options={CURRENCY_OPTIONS} hint={<>Prices keep their numbers in the currency&apos;s smallest unit: choose it before adding products.</>} />
         </div>
       </Section>
 
@@ -180,12 +157,7 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
       </Section>
 
       <Section title="Comments">
-        <div>
-          <label>
-            <input type="checkbox" {...form.register('commentsEnabled')} /> Allow comments on the site
-          </label>
-          <p className="a-muted">Off hides every comment area. New journal posts start with comments open when this is on, and closed when it is off.</p>
-        </div>
+        <CheckboxField form={form} name="commentsEnabled" label="Allow comments on the site" hint="Off hides every comment area. New journal posts start with comments open when this is on, and closed when it is off." />
       </Section>
 
       <Section title="Social accounts">

@@ -1,6 +1,8 @@
 /** /config/tax: tax rules by country and region; add, edit, delete. */
 import { api } from '../client/api.js';
-import { Field, RecordForm, useRecordForm, useRecordList, useRowEditing, type Checked } from './ui.js';
+import { taxRuleSchema, type TaxRuleBody } from '../../core/store-rules.js';
+import { RecordForm, useRecordForm, useRecordList, useRowEditing, type RecordFormProps } from './ui.js';
+import { CheckboxField, Field, type Converted } from './fields.js';
 import { EmptyState, PageHeader, Skeleton } from './design.js';
 
 interface Rule {
@@ -14,53 +16,46 @@ interface Rule {
 
 /** '8.25' (percent) -> 825 basis points; null when it is not a percentage with up to 2 decimals. */
 function basisPoints(text: string): number | null {
+  if (text.length > 12) return null;
   const m = /^\s*(\d{1,3})(?:\.(\d{1,2}))?\s*%?\s*$/.exec(text);
   if (!m) return null;
   return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0') || 0);
 }
 
+/** The form's fields, under the server's names (the rate as the percentage typed, 8.25). */
 interface Values {
   name: string;
   country: string;
   region: string;
-  rate: string;
-  shipping: boolean;
+  rateBasisPoints: string;
+  appliesToShipping: boolean;
 }
-const EMPTY: Values = { name: '', country: '', region: '', rate: '', shipping: false };
+const EMPTY: Values = { name: '', country: '', region: '', rateBasisPoints: '', appliesToShipping: false };
 const RATE = 'Enter the rate as a percentage, such as 8.25.';
-const SHOWN = ['name', 'country', 'region', 'rateBasisPoints'];
+const SHOWN = ['name', 'country', 'region', 'rateBasisPoints', 'appliesToShipping'];
 
-/** The request body, or the rate's message when it is not a percentage. */
-function check(v: Values): Checked {
-  const bp = basisPoints(v.rate);
-  if (bp === null) return { errors: { message: RATE, fields: { rateBasisPoints: RATE } } };
-  return { body: { name: v.name, country: v.country, region: v.region, rateBasisPoints: bp, appliesToShipping: v.shipping } };
+/** The request body (codes in capitals), or the rate's message when it is not a percentage. */
+function convert(v: Values): Converted {
+  const bp = basisPoints(v.rateBasisPoints);
+  return {
+    body: { name: v.name, country: v.country.trim().toUpperCase(), region: v.region.trim().toUpperCase(), rateBasisPoints: bp ?? 0, appliesToShipping: v.appliesToShipping },
+    errors: bp === null ? { rateBasisPoints: RATE } : {},
+  };
 }
 
-const valuesOf = (r: Rule): Values => ({ name: r.name, country: r.country, region: r.region, rate: String(r.rateBasisPoints / 100), shipping: r.appliesToShipping });
+const valuesOf = (r: Rule): Values => ({ name: r.name, country: r.country, region: r.region, rateBasisPoints: String(r.rateBasisPoints / 100), appliesToShipping: r.appliesToShipping });
 
-/** The add form and each row's edit form: the same fields, the server's messages beside them. */
-function RuleForm({ label, submit, initial, onSave, onCancel }: { label: string; submit: string; initial: Values; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel?: () => void }) {
-  const state = useRecordForm({ initial, empty: EMPTY, check, onSave, onCancel });
-  const { v, set, err } = state;
-
+/** The add form and each row's edit form: the same fields, checked by the server's schema, the server's messages beside them. */
+function RuleForm({ label, submit, initial, onSave, onCancel }: RecordFormProps<Values, TaxRuleBody>) {
+  const state = useRecordForm({ initial, empty: EMPTY, schema: taxRuleSchema, convert, shown: () => SHOWN, onSave, onCancel });
+  const { form } = state;
   return (
-    <RecordForm label={label} submit={submit} state={state} shown={SHOWN}>
-      <Field label="Name" error={err('name')}>
-        {(a) => <input {...a} value={v.name} onChange={(e) => set('name')(e.target.value)} required autoFocus={!!onCancel} />}
-      </Field>
-      <Field label="Country code" error={err('country')}>
-        {(a) => <input {...a} value={v.country} maxLength={2} onChange={(e) => set('country')(e.target.value.toUpperCase())} required />}
-      </Field>
-      <Field label="Region code (blank for the whole country)" error={err('region')}>
-        {(a) => <input {...a} value={v.region} onChange={(e) => set('region')(e.target.value.toUpperCase())} />}
-      </Field>
-      <Field label="Rate (%)" error={err('rateBasisPoints')}>
-        {(a) => <input {...a} value={v.rate} inputMode="decimal" onChange={(e) => set('rate')(e.target.value)} required />}
-      </Field>
-      <label>
-        <input type="checkbox" checked={v.shipping} onChange={(e) => set('shipping')(e.target.checked)} /> Tax shipping too
-      </label>
+    <RecordForm label={label} submit={submit} state={state}>
+      <Field form={form} name="name" label="Name" autoFocus={!!onCancel} />
+      <Field form={form} name="country" label="Country code" placeholder="US" />
+      <Field form={form} name="region" label="Region code (blank for the whole country)" />
+      <Field form={form} name="rateBasisPoints" label="Rate (%)" inputMode="decimal" />
+      <CheckboxField form={form} name="appliesToShipping" label="Tax shipping too" />
     </RecordForm>
   );
 }

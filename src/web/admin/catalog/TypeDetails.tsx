@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { api, readCookie, ApiError, errorWords } from '../../client/api.js';
 import { useToast } from '../design.js';
+import { useLoad } from '../ui.js';
 import { suggestSku, type DraftVariant } from './model.js';
 import { formatFileSize } from '../../../core/time.js';
 
@@ -221,13 +222,9 @@ function Plan({ on, plan, onChange, error }: { on: boolean; plan: SubscriptionPl
 }
 
 function FormPicker({ value, onChange }: { value: string | null; onChange: (id: string | null) => void }) {
-  const [forms, setForms] = useState<Array<{ id: string; name: string }> | null>(null);
-  useEffect(() => {
-    api<{ forms: Array<{ id: string; name: string }> }>('GET', '/api/config/forms').then(
-      (r) => setForms(r.forms),
-      () => setForms([]),
-    );
-  }, []);
+  // The forms list through TanStack Query (useLoad, shared with the Forms screen); none when it cannot be read.
+  const [d, , error] = useLoad<{ forms: Array<{ id: string; name: string }> }>('/api/config/forms');
+  const forms = d?.forms ?? (error ? [] : null);
   const missing = value && forms && !forms.some((f) => f.id === value);
   return (
     <Row label="Additional fields form" id="cat-form" hint={forms && forms.length === 0 ? 'The site has no forms yet: add one under Forms.' : 'Buyers fill it in when they add the product to the cart.'}>
