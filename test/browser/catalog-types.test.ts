@@ -3,7 +3,7 @@
  * uploaded from the editor; a gift card gets a new denomination whose amount is its price; a subscription's plan
  * (billing period, every N, number of payments) is edited with its price text shown; the additional-fields form is
  * chosen from the site's forms by name. Each is saved and read back through the owner calls. Screenshots of the
- * card go to docs/screenshots/.
+ * card go to SCREENSHOT_DIR (docs/screenshots/ when regenerating them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,8 @@ import { formatFileSize } from '../../src/core/time.js';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = join(process.cwd(), 'docs', 'screenshots');
+/** Where the screenshots go: docs/screenshots/ when regenerating the README's images (SCREENSHOT_DIR=docs/screenshots), else a temporary folder, so a test run leaves the checkout as it was. */
+const SHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'tessera-catalog-types-shots');
 
 async function axe(page: Page): Promise<Array<{ id: string; nodes: unknown[] }>> {
   await page.evaluate(axeSource);

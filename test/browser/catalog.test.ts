@@ -3,7 +3,7 @@
  * variants generated), uploads three images and reorders them by keyboard, sets per-variant stock and one variant's
  * image, publishes, and sees the product on the public site with the right image per variant. Then the product
  * list: search, filter, inline stock edit, bulk unpublish. Screenshots of the list and the editor go to
- * docs/screenshots/.
+ * SCREENSHOT_DIR (docs/screenshots/ when regenerating them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -45,7 +45,8 @@ async function call(page: Page, method: string, url: string, body?: unknown): Pr
 const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 const tileOrder = (page: Page) => page.getByRole('list', { name: 'Product images' }).locator('li img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src') ?? ''));
 
-const SHOTS = join(process.cwd(), 'docs', 'screenshots');
+/** Where the screenshots go: docs/screenshots/ when regenerating the README's images (SCREENSHOT_DIR=docs/screenshots), else a temporary folder, so a test run leaves the checkout as it was. */
+const SHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'tessera-catalog-shots');
 
 describe('catalogue in Chromium', () => {
   let site: LiveSite;
