@@ -12,7 +12,7 @@
  * pays and Variant Compare At Price the crossed-out price (so a compare-at above the price is a sale), Variant
  * Grams the weight, Variant Inventory Tracker empty means the stock is not tracked (unlimited).
  */
-import { parse } from 'csv-parse/sync';
+import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { toMinorUnits, moneyDecimalString } from '../../core/money.js';
 import { slugify } from '../../core/slug.js';
@@ -160,9 +160,36 @@ export function detectFormat(headers: string[]): CsvFormat | null {
   return null;
 }
 
-/** Reads the CSV text into rows keyed by lower-case column name. */
-function readRows(text: string): { headers: string[]; rows: Row[] } {
-  const records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true }) as string[][];
+/** The file is handed to the CSV reader this many characters at a time, with a turn of the event loop between. */
+const PARSE_CHUNK = 256 * 1024;
+
+/** Reads the CSV text into rows keyed by lower-case column name, giving the event loop a turn between chunks. */
+async function readRows(text: string): Promise<{ headers: string[]; rows: Row[] }> {
+  const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true });
+  const records: string[][] = [];
+  parser.on('readable', () => {
+    for (let r = parser.read() as string[] | null; r !== null; r = parser.read() as string[] | null) records.push(r);
+  });
+  let failed: unknown = null;
+  const ended = new Promise<void>((resolve, reject) => {
+    parser.once('end', resolve);
+    parser.on('error', (e) => {
+      failed ??= e;
+      reject(e);
+    });
+  });
+  ended.catch(() => undefined);
+  for (let at = 0; at < text.length && !failed; ) {
+    let end = Math.min(text.length, at + PARSE_CHUNK);
+    // Never between the two halves of a surrogate pair.
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
+    parser.write(text.slice(at, end));
+    at = end;
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  if (failed) throw failed;
+  parser.end();
+  await ended;
   const headers = (records[0] ?? []).map((x) => x.trim());
   const rows = records.slice(1).map((r) => Object.fromEntries(headers.map((h, i) => [h.toLowerCase(), (r[i] ?? '').trim()])));
   return { headers, rows };
@@ -175,10 +202,10 @@ const splitList = (s: string) =>
     .filter(Boolean);
 
 /** Reads a file (`format` forces a layout; otherwise the header line decides). Never throws for bad content. */
-export function parseProductCsv(text: string, currency: string, format?: CsvFormat): ParsedFile {
+export async function parseProductCsv(text: string, currency: string, format?: CsvFormat): Promise<ParsedFile> {
   let read: { headers: string[]; rows: Row[] };
   try {
-    read = readRows(text);
+    read = await readRows(text);
   } catch (e) {
     return { format: format ?? 'squarespace', products: [], errors: [{ row: 1, message: CSV_TEXT.CANNOT_READ(e instanceof Error ? e.message : String(e)) }] };
   }
