@@ -118,6 +118,7 @@ export async function importRoutes(app: FastifyInstance) {
       qtyInStock: v.qtyInStock,
       unlimited: v.unlimited,
       weightGrams: v.weightGrams,
+      ...(v.dimensions !== undefined ? { dimensions: v.dimensions } : {}),
       imageUrl: v.imageUrl ? (images.find((i, k) => p.parsed.images[k]?.url === v.imageUrl)?.url ?? '') : '',
     }));
     return parseInput(productIn, {
@@ -276,8 +277,13 @@ export async function importRoutes(app: FastifyInstance) {
       // Images that failed keep their place while variant images are matched, then drop out.
       input.images = input.images.filter((i) => i.assetUrl);
       // Variants keep their ids (and so their stock history and carts) where the SKU is the same.
-      const bySku = new Map(current.variants.map((v) => [v.sku.toLowerCase(), v.id]));
-      input.variants = input.variants.map((v) => ({ ...v, ...(bySku.has(v.sku.toLowerCase()) ? { id: bySku.get(v.sku.toLowerCase()) } : {}) }));
+      // What the file's layout has no column for (dimensions in Shopify's, the low-stock threshold) stays as it was.
+      const bySku = new Map(current.variants.map((v) => [v.sku.toLowerCase(), v]));
+      input.variants = input.variants.map((v, i) => {
+        const old = bySku.get(v.sku.toLowerCase());
+        if (!old) return v;
+        return { ...v, id: old.id, lowStockThreshold: old.lowStockThreshold, ...(p.parsed.variants[i]?.dimensions === undefined ? { dimensions: old.dimensions ?? null } : {}) };
+      });
       await updateProductTx(tx, websiteId, accountId, p.existingId, input, 'import');
       return true;
     }
