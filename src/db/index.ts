@@ -161,30 +161,7 @@ export async function open(opts: OpenOptions): Promise<Database> {
     }
   }
   const pgl = client;
-  // Counts the calls waiting for (or holding) the connection: PGlite runs them one at a time.
-  let pending = 0;
-  const counted = <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      pending++;
-      try {
-        return await call(...args);
-      } finally {
-        pending--;
-      }
-    };
-  pgl.query = counted(pgl.query.bind(pgl)) as typeof pgl.query;
-  pgl.exec = counted(pgl.exec.bind(pgl));
-  const polite = new AsyncLocalStorage<true>();
-  const turn = () => new Promise<void>((r) => setImmediate(r));
-  const transaction = pgl.transaction.bind(pgl);
-  pgl.transaction = counted(<T>(callback: (tx: Transaction) => Promise<T>) =>
-    transaction((tx) => {
-      if (!polite.getStore()) return callback(tx);
-      const query: Transaction['query'] = async (...args) => (await turn(), tx.query(...args));
-      const exec: Transaction['exec'] = async (...args) => (await turn(), tx.exec(...args));
-      return callback(new Proxy(tx, { get: (t, k) => (k === 'query' ? query : k === 'exec' ? exec : Reflect.get(t, k)) }));
-    }),
-  ) as typeof pgl.transaction;
+  const { pending, yielding } = politeConnection(pgl);
   const db = drizzlePglite(pgl, { schema }) as unknown as Db;
   try {
     if (runMigrations) await migratePglite(drizzlePglite(pgl), { migrationsFolder: MIGRATIONS_DIR });
@@ -201,8 +178,8 @@ export async function open(opts: OpenOptions): Promise<Database> {
       await pgl.exec(sql);
     },
     listen: (channel, callback) => pgl.listen(channel, () => callback()),
-    pending: () => pending,
-    yielding: (fn) => polite.run(true, fn),
+    pending,
+    yielding,
     close: async () => {
       try {
         if (!pgl.closed) await pgl.close();
@@ -211,6 +188,44 @@ export async function open(opts: OpenOptions): Promise<Database> {
       }
     },
   };
+}
+
+const polite = new WeakMap<PGlite, { pending: () => number; yielding: <T>(fn: () => Promise<T>) => Promise<T> }>();
+
+/**
+ * Wraps a PGlite's `query`, `exec` and `transaction` (once per instance): counts the calls waiting for or holding
+ * its one connection, and inside `yielding` gives each statement of a transaction a turn of the event loop first.
+ */
+function politeConnection(pgl: PGlite) {
+  const known = polite.get(pgl);
+  if (known) return known;
+  let pending = 0;
+  const counted =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      pending++;
+      try {
+        return await call(...args);
+      } finally {
+        pending--;
+      }
+    };
+  const scope = new AsyncLocalStorage<true>();
+  const turn = () => new Promise<void>((r) => setImmediate(r));
+  const transaction = pgl.transaction.bind(pgl);
+  pgl.query = counted(pgl.query.bind(pgl)) as typeof pgl.query;
+  pgl.exec = counted(pgl.exec.bind(pgl));
+  pgl.transaction = counted(<T>(callback: (tx: Transaction) => Promise<T>) =>
+    transaction((tx) => {
+      if (!scope.getStore()) return callback(tx);
+      const query: Transaction['query'] = async (...args) => (await turn(), tx.query(...args));
+      const exec: Transaction['exec'] = async (...args) => (await turn(), tx.exec(...args));
+      return callback(new Proxy(tx, { get: (t, k) => (k === 'query' ? query : k === 'exec' ? exec : Reflect.get(t, k)) }));
+    }),
+  ) as typeof pgl.transaction;
+  const made = { pending: () => pending, yielding: <T>(fn: () => Promise<T>) => scope.run(true, fn) };
+  polite.set(pgl, made);
+  return made;
 }
 
 export function dataDirExists(dir: string): boolean {
