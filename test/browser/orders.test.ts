@@ -160,8 +160,9 @@ describe('orders in /config (browser)', () => {
     });
   }
 
-  it('every demo product opens in /config and saves unchanged', async () => {
-    const ctx = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  for (const width of [1280, 390]) {
+  it(`at ${width} px: every demo product opens in /config and saves unchanged`, async () => {
+    const ctx = await b.browser.newContext({ viewport: { width, height: 900 } });
     const page = await ctx.newPage();
     await signInAsOwner(page, site);
     for (const demo of DEMO_PRODUCTS) {
@@ -178,4 +179,5 @@ describe('orders in /config (browser)', () => {
     }
     await ctx.close();
   });
+  }
 });
