@@ -8,7 +8,9 @@
  * Pages go over loopback HTTP to the listening server; the owner's calls (sign-in, import, progress) go in-process.
  * Prints figures; asserts nothing.
  *
- * Run: npm run bench:import   (BENCH_DB=pglite|postgres, BENCH_SECONDS=5, BENCH_CONNECTIONS=4, BENCH_PRODUCTS=2000;
+ * Runs on PGlite, then on PostgreSQL, each on a fresh database.
+ *
+ * Run: npm run bench:import   (BENCH_DB=pglite,postgres (the default) or one of them, BENCH_SECONDS=5, BENCH_CONNECTIONS=4, BENCH_PRODUCTS=2000;
  *                              TEST_DATABASE_URL for PostgreSQL)
  */
 import { performance } from 'node:perf_hooks';
@@ -21,7 +23,7 @@ import { schema } from '../src/db/index.js';
 import { newId } from '../src/db/ids.js';
 import { CollectionType } from '../src/core/enums.js';
 
-const KIND = (process.env.BENCH_DB ?? 'pglite') as 'pglite' | 'postgres';
+const KINDS = (process.env.BENCH_DB ?? 'pglite,postgres').split(',').map((k) => k.trim()) as Array<'pglite' | 'postgres'>;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 2000);
@@ -84,8 +86,7 @@ function csvFor(store: number, count: number): string {
   return stringify([[...SHOPIFY_COLUMNS], ...rows]);
 }
 
-async function main() {
-  process.env.NODE_ENV ??= 'production';
+async function bench(KIND: 'pglite' | 'postgres') {
   const t = await testApp(KIND, { RATE_LIMIT_STORE: 'memory' });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
@@ -145,7 +146,14 @@ async function main() {
   process.stdout.write(`${line('without import', baseline, baselineSeconds)}\n${line('during import', duringSample, importSeconds)}\n`);
   // Every commit that touches the catalogue moves the content version, so the shared pages render again.
   process.stdout.write(`page cache during import: ${c1.hits - c0.hits} hits, ${c1.misses - c0.misses} misses (renders)\n`);
+  const ratio = (p: number) => (percentile(duringSample.ms, p) / percentile(baseline.ms, p)).toFixed(2);
+  process.stdout.write(`during / without: p50 x${ratio(50)}, p99 x${ratio(99)}\n\n`);
   await t.close();
+}
+
+async function main() {
+  process.env.NODE_ENV ??= 'production';
+  for (const kind of KINDS) await bench(kind);
 }
 
 main().catch((e: unknown) => {

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, openSync, readFileSync, writeSync, closeSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -33,6 +34,18 @@ export interface Database {
    * of every commit before anyone can read it. Resolves to the unsubscribe function.
    */
   listen?(channel: string, callback: () => void): Promise<() => Promise<void>>;
+  /**
+   * PGlite only: calls on the one connection (queries, statements, transactions) started and not answered yet, a
+   * transaction that is running included. Inside its own transaction, long work sees another caller waiting
+   * for the connection when this is above 1 (the product import gives way then).
+   */
+  pending?(): number;
+  /**
+   * PGlite: runs `fn` so that each statement of the transactions it opens first gives the event loop a turn.
+   * PGlite executes statements on the event loop and answers them without one, so a transaction of many
+   * statements would otherwise keep every request from being read until it ends. Unset for PostgreSQL.
+   */
+  yielding?<T>(fn: () => Promise<T>): Promise<T>;
   /** PostgreSQL: the connection pool's state (the metrics endpoint reports it). */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
@@ -148,6 +161,7 @@ export async function open(opts: OpenOptions): Promise<Database> {
     }
   }
   const pgl = client;
+  const { pending, yielding } = politeConnection(pgl);
   const db = drizzlePglite(pgl, { schema }) as unknown as Db;
   try {
     if (runMigrations) await migratePglite(drizzlePglite(pgl), { migrationsFolder: MIGRATIONS_DIR });
@@ -164,6 +178,8 @@ export async function open(opts: OpenOptions): Promise<Database> {
       await pgl.exec(sql);
     },
     listen: (channel, callback) => pgl.listen(channel, () => callback()),
+    pending,
+    yielding,
     close: async () => {
       try {
         if (!pgl.closed) await pgl.close();
@@ -172,6 +188,44 @@ export async function open(opts: OpenOptions): Promise<Database> {
       }
     },
   };
+}
+
+const polite = new WeakMap<PGlite, { pending: () => number; yielding: <T>(fn: () => Promise<T>) => Promise<T> }>();
+
+/**
+ * Wraps a PGlite's `query`, `exec` and `transaction` (once per instance): counts the calls waiting for or holding
+ * its one connection, and inside `yielding` gives each statement of a transaction a turn of the event loop first.
+ */
+function politeConnection(pgl: PGlite) {
+  const known = polite.get(pgl);
+  if (known) return known;
+  let pending = 0;
+  const counted =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      pending++;
+      try {
+        return await call(...args);
+      } finally {
+        pending--;
+      }
+    };
+  const scope = new AsyncLocalStorage<true>();
+  const turn = () => new Promise<void>((r) => setImmediate(r));
+  const transaction = pgl.transaction.bind(pgl);
+  pgl.query = counted(pgl.query.bind(pgl)) as typeof pgl.query;
+  pgl.exec = counted(pgl.exec.bind(pgl));
+  pgl.transaction = counted(<T>(callback: (tx: Transaction) => Promise<T>) =>
+    transaction((tx) => {
+      if (!scope.getStore()) return callback(tx);
+      const query: Transaction['query'] = async (...args) => (await turn(), tx.query(...args));
+      const exec: Transaction['exec'] = async (...args) => (await turn(), tx.exec(...args));
+      return callback(new Proxy(tx, { get: (t, k) => (k === 'query' ? query : k === 'exec' ? exec : Reflect.get(t, k)) }));
+    }),
+  ) as typeof pgl.transaction;
+  const made = { pending: () => pending, yielding: <T>(fn: () => Promise<T>) => scope.run(true, fn) };
+  polite.set(pgl, made);
+  return made;
 }
 
 export function dataDirExists(dir: string): boolean {

@@ -160,22 +160,24 @@ describe('orders in /config (browser)', () => {
     });
   }
 
-  it('every demo product opens in /config and saves unchanged', async () => {
-    const ctx = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await ctx.newPage();
-    await signInAsOwner(page, site);
-    for (const demo of DEMO_PRODUCTS) {
-      const id = site.seed.productIds[demo.urlId]!;
-      const before = await (await page.request.get(`${site.url}/api/config/products/${id}`)).json();
-      await page.goto(`${site.url}/config/products/${id}`);
-      const save = page.getByRole('region', { name: 'Save' }).getByRole('button', { name: 'Save', exact: true });
-      await save.waitFor();
-      await save.click();
-      await page.getByText(/^Product (saved|published)\.$/).first().waitFor();
-      const after = await (await page.request.get(`${site.url}/api/config/products/${id}`)).json();
-      expect({ ...after, version: 0 }, demo.title).toEqual({ ...before, version: 0 });
-      expect(after.version, demo.title).toBe(before.version + 1);
-    }
-    await ctx.close();
-  });
+  for (const width of [1280, 390]) {
+    it(`at ${width} px: every demo product opens in /config and saves unchanged`, async () => {
+      const ctx = await b.browser.newContext({ viewport: { width, height: 900 } });
+      const page = await ctx.newPage();
+      await signInAsOwner(page, site);
+      for (const demo of DEMO_PRODUCTS) {
+        const id = site.seed.productIds[demo.urlId]!;
+        const before = await (await page.request.get(`${site.url}/api/config/products/${id}`)).json();
+        await page.goto(`${site.url}/config/products/${id}`);
+        const save = page.getByRole('region', { name: 'Save' }).getByRole('button', { name: 'Save', exact: true });
+        await save.waitFor();
+        await save.click();
+        await page.getByText(/^Product (saved|published)\.$/).first().waitFor();
+        const after = await (await page.request.get(`${site.url}/api/config/products/${id}`)).json();
+        expect({ ...after, version: 0 }, demo.title).toEqual({ ...before, version: 0 });
+        expect(after.version, demo.title).toBe(before.version + 1);
+      }
+      await ctx.close();
+    });
+  }
 });

@@ -295,6 +295,77 @@ describe.each(DB_KINDS)('product CSV import and export on %s', (kind) => {
     expect(await itemCount()).toBe(before);
   });
 
+  it('variant weight and dimensions round-trip: export, import, the same weight and dimensions (Shopify keeps the dimensions it has no column for)', async () => {
+    const mine = ['APRON-SAND-S', 'APRON-SAND-L', 'APRON-NAVY-S', 'MUG-1'];
+    const set = async (sku: string, grams: number, dims: object | null, threshold = 0) =>
+      t.database.db.execute(sql`update product_variants set weight_grams = ${grams}, dimensions = ${dims === null ? null : JSON.stringify(dims)}::jsonb, low_stock_threshold = ${threshold} where sku = ${sku}`);
+    const wanted: Record<string, { grams: number; dims: object | null }> = {
+      'APRON-SAND-S': { grams: 1234, dims: { unit: 'cm', length: 30.5, width: 20, height: 4.25 } },
+      'APRON-SAND-L': { grams: 1500, dims: { unit: 'in', length: 12, width: 8.5, height: 2 } },
+      'APRON-NAVY-S': { grams: 0, dims: null },
+      'MUG-1': { grams: 350, dims: { unit: 'cm', length: 9, width: 9, height: 10 } },
+    };
+    for (const [sku, w] of Object.entries(wanted)) await set(sku, w.grams, w.dims, 4);
+    const stored = async () =>
+      Object.fromEntries(
+        (await rows<{ sku: string; weight_grams: number; dimensions: object | null; low_stock_threshold: number }>(t.database.db, sql`select sku, weight_grams, dimensions, low_stock_threshold from product_variants where sku in ('APRON-SAND-S', 'APRON-SAND-L', 'APRON-NAVY-S', 'MUG-1')`)).map((r) => [
+          r.sku,
+          { grams: r.weight_grams, dims: r.dimensions, threshold: r.low_stock_threshold },
+        ]),
+      );
+    const expected = Object.fromEntries(Object.entries(wanted).map(([sku, w]) => [sku, { ...w, threshold: 4 }]));
+    expect(await stored()).toEqual(expected);
+    /** The export's rows of these products, with the site's own image addresses left out. */
+    const exported = async (format: 'squarespace' | 'shopify') => {
+      const all = parse((await admin.get(`/api/config/catalog/export?format=${format}`)).body) as string[][];
+      const header = all[0]!;
+      const skuCol = header.indexOf(format === 'shopify' ? 'Variant SKU' : 'SKU');
+      const ids = new Set(all.filter((r) => mine.includes(r[skuCol]!)).map((r) => r[0]));
+      return stringify([header, ...all.slice(1).filter((r) => ids.has(r[0]))].map((r, i) => r.map((c, k) => (i > 0 && ['Image Src', 'Variant Image', 'Hosted Image URLs'].includes(header[k]!) ? '' : c))));
+    };
+    const reimport = async (csv: string) => {
+      const res = await admin.send('POST', '/api/config/catalog/import', { csv, dryRun: false });
+      expect(res.statusCode, res.body).toBe(202);
+      const job = await waitForJob((res.json() as { jobId: string }).jobId);
+      expect(job.state, job.warnings.join('\n')).toBe('done');
+      expect(job.updated).toBe(2);
+    };
+
+    const sq = await exported('squarespace');
+    const sqRows = parse(sq, { columns: true }) as Array<Record<string, string>>;
+    expect(sqRows.find((r) => r.SKU === 'APRON-SAND-S')).toMatchObject({ Weight: '1.234', Length: '30.5', Width: '20', Height: '4.25' });
+    expect(sqRows.find((r) => r.SKU === 'APRON-SAND-L')).toMatchObject({ Weight: '1.5', Length: '12 in', Width: '8.5 in', Height: '2 in' });
+    expect(sqRows.find((r) => r.SKU === 'APRON-NAVY-S')).toMatchObject({ Weight: '0', Length: '0', Width: '0', Height: '0' });
+    for (const sku of mine) await set(sku, 1, { unit: 'cm', length: 1, width: 1, height: 1 }, 4);
+    await reimport(sq);
+    expect(await stored()).toEqual(expected);
+
+    const sh = await exported('shopify');
+    const shRows = parse(sh, { columns: true }) as Array<Record<string, string>>;
+    expect(shRows.find((r) => r['Variant SKU'] === 'APRON-SAND-S')).toMatchObject({ 'Variant Grams': '1234', 'Variant Weight Unit': 'kg' });
+    for (const sku of mine) await t.database.db.execute(sql`update product_variants set weight_grams = 1 where sku = ${sku}`);
+    await reimport(sh);
+    // Shopify's layout has no dimension columns: the weight comes back from the file, the dimensions stay.
+    expect(await stored()).toEqual(expected);
+  });
+
+  it('dimension and weight-unit columns are checked row by row', async () => {
+    const bad = csvOf(SQUARESPACE_COLUMNS, [
+      { 'Product URL': 'box-a', Title: 'Box A', SKU: 'BOX-A', Price: '5', Stock: '1', Length: '10', Width: '', Height: '3' },
+      { 'Product URL': 'box-b', Title: 'Box B', SKU: 'BOX-B', Price: '5', Stock: '1', Length: 'ten', Width: '2', Height: '3' },
+      { 'Product URL': 'box-c', Title: 'Box C', SKU: 'BOX-C', Price: '5', Stock: '1', Length: '10 in', Width: '2', Height: '3' },
+    ]);
+    const dry = (await admin.send('POST', '/api/config/catalog/import', { csv: bad, dryRun: true })).json() as { errors: Array<{ row: number; message: string }> };
+    expect(dry.errors).toEqual([
+      { row: 2, message: 'Enter the length, width and height together, or none of them.' },
+      { row: 3, message: 'Length "ten" is not a length of 0 or more (a number, in cm unless followed by in).' },
+      { row: 4, message: 'Give the length, width and height in the same unit.' },
+    ]);
+    const shop = csvOf(SHOPIFY_COLUMNS, [{ Handle: 'tin', Title: 'Tin', 'Variant SKU': 'TIN-1', 'Variant Price': '3', 'Variant Grams': '100', 'Variant Weight Unit': 'stone' }]);
+    const dry2 = (await admin.send('POST', '/api/config/catalog/import', { csv: shop, dryRun: true })).json() as { errors: Array<{ row: number; message: string }> };
+    expect(dry2.errors).toEqual([{ row: 2, message: 'Variant Weight Unit must be g, kg, lb or oz, not "stone".' }]);
+  });
+
   it('the stock history names sales, refunds, manual edits and imports', async () => {
     const [v] = await rows<{ id: string }>(t.database.db, sql`select id from product_variants where sku = 'MUG-1'`);
     // Checkout's decrement and a restocking refund's increment, as those areas write them.

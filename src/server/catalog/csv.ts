@@ -6,13 +6,14 @@
  * Squarespace: one row per variant; the product's own columns (Title, Description, Product URL, ...) only on its
  * first row, the following rows of the same product leave Title empty. Price and Sale Price are decimals of the
  * store currency, On Sale Yes/No, Stock a number or 'Unlimited', Visible Yes/No, Hosted Image URLs separated by
- * spaces or line breaks, Weight in kilograms.
+ * spaces or line breaks, Weight in kilograms, Length, Width and Height in centimetres (or followed by 'in').
  * Shopify: rows grouped by Handle; the first row of a handle carries Title, Body (HTML), Tags, ...; every row with
  * an option value or SKU is a variant; a row with only Image Src adds an image. Variant Price is what the buyer
  * pays and Variant Compare At Price the crossed-out price (so a compare-at above the price is a sale), Variant
- * Grams the weight, Variant Inventory Tracker empty means the stock is not tracked (unlimited).
+ * Grams the weight (Variant Weight Unit only how Shopify shows it; the layout has no dimensions, so an update keeps
+ * a product's own), Variant Inventory Tracker empty means the stock is not tracked (unlimited).
  */
-import { parse } from 'csv-parse/sync';
+import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { toMinorUnits, moneyDecimalString } from '../../core/money.js';
 import { slugify } from '../../core/slug.js';
@@ -100,6 +101,10 @@ export const CSV_TEXT = {
   PRICE: (column: string, value: string) => `${column} "${value}" is not an amount (use a number such as 12.50).`,
   STOCK: (value: string) => `Stock "${value}" is not a whole number of 0 or more, or Unlimited.`,
   WEIGHT: (column: string, value: string) => `${column} "${value}" is not a weight of 0 or more.`,
+  WEIGHT_UNIT: (value: string) => `Variant Weight Unit must be g, kg, lb or oz, not "${value}".`,
+  DIMENSION: (column: string, value: string) => `${column} "${value}" is not a length of 0 or more (a number, in cm unless followed by in).`,
+  DIMENSIONS_ALL: 'Enter the length, width and height together, or none of them.',
+  DIMENSIONS_UNIT: 'Give the length, width and height in the same unit.',
   OPTION_VALUE: (name: string) => `Enter a value for the option ${name}.`,
   DUPLICATE_SKU: (sku: string, first: number) => `The SKU ${sku} is already used on row ${first} of this file.`,
   IMAGE_URL: (url: string) => `The image address ${url} must start with http:// or https://.`,
@@ -122,7 +127,16 @@ export interface ParsedVariant {
   qtyInStock: number;
   unlimited: boolean;
   weightGrams: number;
+  /** Parcel dimensions; null: none; undefined: the file's layout has no dimension columns (an update keeps them). */
+  dimensions?: Dimensions | null;
   imageUrl: string;
+}
+
+export interface Dimensions {
+  unit: 'cm' | 'in';
+  length: number;
+  width: number;
+  height: number;
 }
 
 export interface ParsedProduct {
@@ -160,9 +174,36 @@ export function detectFormat(headers: string[]): CsvFormat | null {
   return null;
 }
 
-/** Reads the CSV text into rows keyed by lower-case column name. */
-function readRows(text: string): { headers: string[]; rows: Row[] } {
-  const records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true }) as string[][];
+/** The file is handed to the CSV reader this many characters at a time, with a turn of the event loop between. */
+const PARSE_CHUNK = 256 * 1024;
+
+/** Reads the CSV text into rows keyed by lower-case column name, giving the event loop a turn between chunks. */
+async function readRows(text: string): Promise<{ headers: string[]; rows: Row[] }> {
+  const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true });
+  const records: string[][] = [];
+  parser.on('readable', () => {
+    for (let r = parser.read() as string[] | null; r !== null; r = parser.read() as string[] | null) records.push(r);
+  });
+  let failed: unknown = null;
+  const ended = new Promise<void>((resolve, reject) => {
+    parser.once('end', resolve);
+    parser.on('error', (e) => {
+      failed ??= e;
+      reject(e);
+    });
+  });
+  ended.catch(() => undefined);
+  for (let at = 0; at < text.length && !failed; ) {
+    let end = Math.min(text.length, at + PARSE_CHUNK);
+    // Never between the two halves of a surrogate pair.
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
+    parser.write(text.slice(at, end));
+    at = end;
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  if (failed) throw failed;
+  parser.end();
+  await ended;
   const headers = (records[0] ?? []).map((x) => x.trim());
   const rows = records.slice(1).map((r) => Object.fromEntries(headers.map((h, i) => [h.toLowerCase(), (r[i] ?? '').trim()])));
   return { headers, rows };
@@ -175,10 +216,10 @@ const splitList = (s: string) =>
     .filter(Boolean);
 
 /** Reads a file (`format` forces a layout; otherwise the header line decides). Never throws for bad content. */
-export function parseProductCsv(text: string, currency: string, format?: CsvFormat): ParsedFile {
+export async function parseProductCsv(text: string, currency: string, format?: CsvFormat): Promise<ParsedFile> {
   let read: { headers: string[]; rows: Row[] };
   try {
-    read = readRows(text);
+    read = await readRows(text);
   } catch (e) {
     return { format: format ?? 'squarespace', products: [], errors: [{ row: 1, message: CSV_TEXT.CANNOT_READ(e instanceof Error ? e.message : String(e)) }] };
   }
@@ -277,6 +318,7 @@ function readSquarespace(rows: Row[], currency: string): { products: ParsedProdu
     const weight = g(r, 'Weight');
     const kg = weight === '' ? 0 : Number(weight.replace(',', '.'));
     if (!Number.isFinite(kg) || kg < 0) errors.push({ row, message: CSV_TEXT.WEIGHT('Weight', weight) });
+    const dimensions = 'length' in r || 'width' in r || 'height' in r ? readDimensions(r, row, errors) : undefined;
     p.variants.push({
       row,
       sku: g(r, 'SKU'),
@@ -287,10 +329,41 @@ function readSquarespace(rows: Row[], currency: string): { products: ParsedProdu
       qtyInStock: Number.isSafeInteger(qty) && qty >= 0 ? qty : 0,
       unlimited,
       weightGrams: Number.isFinite(kg) && kg >= 0 ? Math.round(kg * 1000) : 0,
+      dimensions,
       imageUrl: '',
     });
   });
   return { products, errors };
+}
+
+/**
+ * Squarespace's Length, Width and Height: numbers in centimetres, or followed by 'in' for inches ('10 in', as
+ * the export writes a variant measured in inches). All three or none; all empty or 0 is none.
+ */
+function readDimensions(r: Row, row: number, errors: RowError[]): Dimensions | null {
+  let bad = false;
+  const sides = (['Length', 'Width', 'Height'] as const).map((column) => {
+    const text = (r[column.toLowerCase()] ?? '').trim();
+    if (text === '') return { column, value: 0, unit: null, empty: true };
+    const m = /^(\d{1,9}(?:[.,]\d{1,6})?)\s*(cm|in)?$/i.exec(text);
+    if (!m) {
+      errors.push({ row, message: CSV_TEXT.DIMENSION(column, text.slice(0, 50)) });
+      bad = true;
+      return { column, value: 0, unit: null, empty: true };
+    }
+    return { column, value: Number(m[1]!.replace(',', '.')), unit: (m[2]?.toLowerCase() as 'cm' | 'in' | undefined) ?? null, empty: false };
+  });
+  if (bad || sides.every((x) => x.empty || x.value === 0)) return null;
+  if (sides.some((x) => x.empty)) {
+    errors.push({ row, message: CSV_TEXT.DIMENSIONS_ALL });
+    return null;
+  }
+  const units = new Set(sides.map((x) => x.unit ?? 'cm'));
+  if (units.size > 1) {
+    errors.push({ row, message: CSV_TEXT.DIMENSIONS_UNIT });
+    return null;
+  }
+  return { unit: [...units][0]!, length: sides[0]!.value, width: sides[1]!.value, height: sides[2]!.value };
 }
 
 function readShopify(rows: Row[], currency: string): { products: ParsedProduct[]; errors: RowError[] } {
@@ -355,6 +428,9 @@ function readShopify(rows: Row[], currency: string): { products: ParsedProduct[]
     const gramsText = g(r, 'Variant Grams', 'Weight value (grams)');
     const grams = gramsText === '' ? 0 : Number(gramsText);
     if (!Number.isFinite(grams) || grams < 0) errors.push({ row, message: CSV_TEXT.WEIGHT('Variant Grams', gramsText) });
+    // Variant Grams is the weight; the unit only says how Shopify shows it.
+    const weightUnit = g(r, 'Variant Weight Unit', 'Weight unit for display');
+    if (weightUnit && !/^(g|kg|lb|lbs|oz)$/i.test(weightUnit)) errors.push({ row, message: CSV_TEXT.WEIGHT_UNIT(weightUnit.slice(0, 20)) });
     const price = amount(g(r, 'Variant Price', 'Price'), 'Variant Price', currency, row, errors);
     const compare = amount(g(r, 'Variant Compare At Price', 'Compare-at price'), 'Variant Compare At Price', currency, row, errors);
     const onSale = compare > price;
@@ -393,7 +469,7 @@ export interface ExportProduct {
   seoDescription: string;
   options: string[];
   images: Array<{ url: string; alt: string }>;
-  variants: Array<{ id: string; sku: string; attributes: Record<string, string>; priceCents: number; salePriceCents: number; onSale: boolean; qtyInStock: number; unlimited: boolean; weightGrams: number; imageUrl: string }>;
+  variants: Array<{ id: string; sku: string; attributes: Record<string, string>; priceCents: number; salePriceCents: number; onSale: boolean; qtyInStock: number; unlimited: boolean; weightGrams: number; dimensions: Dimensions | null; imageUrl: string }>;
 }
 
 const TYPE_NAMES: Record<number, string> = { [ProductType.PHYSICAL]: 'PHYSICAL', [ProductType.DIGITAL]: 'DIGITAL', [ProductType.SERVICE]: 'SERVICE', [ProductType.GIFT_CARD]: 'GIFT_CARD' };
@@ -402,6 +478,8 @@ const TYPE_NAMES: Record<number, string> = { [ProductType.PHYSICAL]: 'PHYSICAL',
 export function exportProductCsv(products: ExportProduct[], format: CsvFormat, currency: string, origin: string): string {
   const abs = (u: string) => (u.startsWith('/') ? `${origin}${u}` : u);
   const money = (n: number) => moneyDecimalString(n, currency);
+  // Centimetres as plain numbers (Squarespace's layout); a variant measured in inches keeps its unit.
+  const side = (d: Dimensions | null, k: 'length' | 'width' | 'height') => [d ? `${d[k]}${d.unit === 'in' ? ' in' : ''}` : '0'];
   const rows: string[][] = [];
   if (format === 'squarespace') {
     rows.push([...SQUARESPACE_COLUMNS]);
@@ -426,9 +504,9 @@ export function exportProductCsv(products: ExportProduct[], format: CsvFormat, c
           first ? p.categories.join(', ') : '',
           first ? p.tags.join(', ') : '',
           v.weightGrams ? String(v.weightGrams / 1000) : '0',
-          '0',
-          '0',
-          '0',
+          ...side(v.dimensions, 'length'),
+          ...side(v.dimensions, 'width'),
+          ...side(v.dimensions, 'height'),
           first ? (p.status === 'published' ? 'Yes' : 'No') : '',
           first ? p.images.map((x) => abs(x.url)).join(' ') : '',
         ]);

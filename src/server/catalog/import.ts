@@ -10,8 +10,9 @@
  * - GET /api/config/catalog/import/:id: the job's progress (total, done, created, updated, state, warnings).
  * - GET /api/config/catalog/export?format=squarespace|shopify: the catalogue as CSV in that layout.
  *
- * A job writes the products in small batches, each in its own transaction of at most about 150 ms (stock movements
- * named 'import'), and gives way to the requests in flight between batches so pages keep being served (see `run`).
+ * A job writes the products in batches, each in its own transaction of at most about a second (stock movements
+ * named 'import'), that give the event loop a turn between statements, end early when a request waits for the
+ * database, and give way to the requests in flight between them, so pages keep being served (see `run`).
  * Images named by URL are fetched (http/https, 10 MB, 15 s, at most 3
  * redirects) and stored through the uploads pipeline (sharp); an image that cannot be fetched is left out and
  * named in the job's warnings.
@@ -64,11 +65,15 @@ interface Plan {
 
 const IMAGE_BYTES = 10 * 1_000_000;
 /** A batch of the import job: its transaction takes in products while it has been open less than this long. */
-const IMPORT_BATCH_MS = 150;
+const IMPORT_BATCH_MS = 1000;
 /** At most this many products in one batch. */
-const IMPORT_BATCH_MAX = 50;
-/** Between batches the job waits for requests in flight to end, this long at most. */
-const IMPORT_GIVE_WAY_MS = 250;
+const IMPORT_BATCH_MAX = 100;
+/** Image hosts asked at the same time. */
+const IMAGE_FETCHES = 4;
+/** Between batches the job waits for requests in flight to end, this long at most, */
+const IMPORT_GIVE_WAY_MS = 1000;
+/** until none has been served for this long. */
+const IMPORT_CALM_MS = 20;
 const FETCH_MS = 15_000;
 
 /** Fetches one image (http/https only, size-capped, with a time limit). */
@@ -93,6 +98,9 @@ async function fetchImage(url: string): Promise<{ name: string; body: Buffer }> 
   throw new Error('too many redirects');
 }
 
+/** One turn of the event loop (its I/O phase included). */
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
 export async function importRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const readRoles = { preHandler: app.requireOwner(READ_ROLES) };
@@ -110,6 +118,7 @@ export async function importRoutes(app: FastifyInstance) {
       qtyInStock: v.qtyInStock,
       unlimited: v.unlimited,
       weightGrams: v.weightGrams,
+      ...(v.dimensions !== undefined ? { dimensions: v.dimensions } : {}),
       imageUrl: v.imageUrl ? (images.find((i, k) => p.parsed.images[k]?.url === v.imageUrl)?.url ?? '') : '',
     }));
     return parseInput(productIn, {
@@ -132,7 +141,7 @@ export async function importRoutes(app: FastifyInstance) {
 
   /** Reads and checks a file against the site: every problem as a row error; nothing is written. */
   const plan = async (websiteId: string, csv: string, format: CsvFormat | undefined, collectionId: string | undefined, currency: string): Promise<Plan> => {
-    const parsed = parseProductCsv(csv, currency, format);
+    const parsed = await parseProductCsv(csv, currency, format);
     const errors = [...parsed.errors];
     const stores = await db
       .select()
@@ -167,7 +176,9 @@ export async function importRoutes(app: FastifyInstance) {
     }
     const products: PlannedProduct[] = [];
     const existingOf = new Map<string, string>();
-    for (const p of parsed.products) {
+    for (const [k, p] of parsed.products.entries()) {
+      // Checking a product is work on the event loop: a turn now and then lets requests through.
+      if (k % 25 === 24) await turn();
       const matches = new Set(p.variants.map((v) => owner.get(v.sku.toLowerCase())).filter((x): x is string => !!x));
       let existingId: string | null = known.has(p.productId) ? p.productId : null;
       if (!existingId && matches.size === 1) existingId = [...matches][0]!;
@@ -266,8 +277,13 @@ export async function importRoutes(app: FastifyInstance) {
       // Images that failed keep their place while variant images are matched, then drop out.
       input.images = input.images.filter((i) => i.assetUrl);
       // Variants keep their ids (and so their stock history and carts) where the SKU is the same.
-      const bySku = new Map(current.variants.map((v) => [v.sku.toLowerCase(), v.id]));
-      input.variants = input.variants.map((v) => ({ ...v, ...(bySku.has(v.sku.toLowerCase()) ? { id: bySku.get(v.sku.toLowerCase()) } : {}) }));
+      // What the file's layout has no column for (dimensions in Shopify's, the low-stock threshold) stays as it was.
+      const bySku = new Map(current.variants.map((v) => [v.sku.toLowerCase(), v]));
+      input.variants = input.variants.map((v, i) => {
+        const old = bySku.get(v.sku.toLowerCase());
+        if (!old) return v;
+        return { ...v, id: old.id, lowStockThreshold: old.lowStockThreshold, ...(p.parsed.variants[i]?.dimensions === undefined ? { dimensions: old.dimensions ?? null } : {}) };
+      });
       await updateProductTx(tx, websiteId, accountId, p.existingId, input, 'import');
       return true;
     }
@@ -278,38 +294,96 @@ export async function importRoutes(app: FastifyInstance) {
   };
 
   /**
-   * Runs an import job to the end (in the background of the request that started it). Products are written in
-   * small transactions: each holds as many products as fit in IMPORT_BATCH_MS (at least one, at most
-   * IMPORT_BATCH_MAX) together with the job's progress, so the site's content version moves once per batch rather
-   * than once per product (every move makes the shared pages render again). Between batches the job waits until
-   * no request is being served (plugins/foreground.ts, at most IMPORT_GIVE_WAY_MS), so the pages that render
-   * after a batch are not queued behind the next one on PGlite's single connection.
+   * Runs an import job to the end (in the background of the request that started it).
+   *
+   * Each batch is one transaction holding the next products (images fetched before it opens) and the job's
+   * progress; it takes products while it has been open under IMPORT_BATCH_MS, at most IMPORT_BATCH_MAX. Every
+   * commit moves the site's content version, so the shared pages render again after it: batches are sized in
+   * time, not kept tiny, or the pages would render again after every few products.
+   *
+   * On PGlite one embedded connection runs every query of the process, and its queries run on the event loop:
+   * while a transaction runs query after query, the loop never reaches its I/O phase, so no request is even read
+   * (measured: a page request in flight during a batch waited one batch for each step of its round trip). So
+   * each statement of the batch first gives the loop a turn (`Database.yielding`: requests are read, pages
+   * answered from memory are sent), and between two products, if any other caller is waiting for the connection
+   * (`Database.pending`: a page render, a cart, a worker), the batch commits at once so that caller goes first.
+   * On PostgreSQL requests have connections of their own and the batch runs to its time budget. After a commit
+   * the job waits until requests have been quiet for a moment (`giveWay`), so the pages it made stale render
+   * before the next batch.
    */
   const run = async (jobId: string, websiteId: string, accountId: string, planned: Plan) => {
     const warnings: string[] = [];
+    const single = app.database.kind === 'pglite';
+    const yielding = <T>(fn: () => Promise<T>) => (app.database.yielding ? app.database.yielding(fn) : fn());
     let created = 0;
     let updated = 0;
     let done = 0;
     let failedAt = 0;
     await db.update(catalogImportJobs).set({ state: 'running', updated: new Date() }).where(eq(catalogImportJobs.id, jobId));
     const list = planned.products;
+    /** Products whose images are fetched, in file order, waiting for a batch. */
+    const ready: Array<{ p: PlannedProduct; images: Array<{ url: string; alt: string }> }> = [];
+    let prepared = 0;
+    /** Fetches the images of the next products (a few hosts at a time), outside any transaction. */
+    const prepare = async () => {
+      const slice = list.slice(prepared, prepared + IMPORT_BATCH_MAX);
+      prepared += slice.length;
+      const out: Array<{ p: PlannedProduct; images: Array<{ url: string; alt: string }>; warnings: string[] }> = slice.map((p) => ({ p, images: [], warnings: [] }));
+      let k = 0;
+      await Promise.all(
+        Array.from({ length: IMAGE_FETCHES }, async () => {
+          while (k < out.length) {
+            const o = out[k++]!;
+            if (o.p.parsed.images.length) o.images = await imagesOf(websiteId, o.p, o.warnings);
+          }
+        }),
+      );
+      for (const o of out) {
+        warnings.push(...o.warnings);
+        ready.push({ p: o.p, images: o.images });
+      }
+    };
+    /**
+     * After a commit: waits until no request has been served (nor a query waited for the connection) for
+     * IMPORT_CALM_MS, so the pages the commit made stale render before the next batch opens (at most
+     * IMPORT_GIVE_WAY_MS, so a steady stream of requests does not stop the job).
+     */
+    const giveWay = async () => {
+      const until = performance.now() + IMPORT_GIVE_WAY_MS;
+      let calm = performance.now();
+      // How late the event loop answers a short timer: on a busy machine visitors come back more slowly, so the
+      // quiet moment that means "the pages have rendered again" is longer.
+      let lag = 0;
+      for (;;) {
+        const now = performance.now();
+        if (now >= until) break;
+        if (app.foreground.size > 0) {
+          await app.foreground.quiet(until - now);
+          calm = performance.now();
+        } else if ((app.database.pending?.() ?? 0) > 0) calm = now;
+        else if (now - calm >= Math.max(IMPORT_CALM_MS, 8 * lag)) break;
+        const t = performance.now();
+        await new Promise((r) => setTimeout(r, 2));
+        lag = Math.max(lag, performance.now() - t - 2);
+      }
+    };
     try {
       while (done < list.length) {
-        await new Promise((r) => setImmediate(r));
-        await app.foreground.quiet(IMPORT_GIVE_WAY_MS);
-        // Images are fetched before the transaction opens (a slow image host never holds the database).
-        const batch: Array<{ p: PlannedProduct; images: Array<{ url: string; alt: string }> }> = [];
-        for (const p of list.slice(done, done + IMPORT_BATCH_MAX)) {
-          batch.push({ p, images: p.parsed.images.length ? await imagesOf(websiteId, p, warnings) : [] });
-          if (p.parsed.images.length) break;
-        }
-        const counts = await db.transaction(async (tx: Tx) => {
+        await giveWay();
+        if (ready.length === 0) await prepare();
+        const counts = await yielding(() => db.transaction(async (tx: Tx) => {
           const t0 = performance.now();
           let c = 0;
           let u = 0;
           let n = 0;
-          for (const { p, images } of batch) {
-            if (n > 0 && performance.now() - t0 > IMPORT_BATCH_MS) break;
+          for (const { p, images } of ready) {
+            if (n > 0) {
+              if (n >= IMPORT_BATCH_MAX || performance.now() - t0 > IMPORT_BATCH_MS) break;
+              if (single) {
+                await turn();
+                if ((app.database.pending?.() ?? 0) > 1) break;
+              }
+            }
             failedAt = done + n;
             if (await write(tx, websiteId, accountId, p, images)) u++;
             else c++;
@@ -320,7 +394,8 @@ export async function importRoutes(app: FastifyInstance) {
             .set({ done: done + n, createdCount: created + c, updatedCount: updated + u, updated: new Date() })
             .where(eq(catalogImportJobs.id, jobId));
           return { c, u, n };
-        });
+        }));
+        ready.splice(0, counts.n);
         created += counts.c;
         updated += counts.u;
         done += counts.n;
