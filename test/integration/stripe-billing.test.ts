@@ -238,6 +238,14 @@ describe.each(DB_KINDS)('subscriptions through Stripe Billing on %s', (kind) => 
     const { sub, stripeSub } = await subscribe(email, v);
     const listed = (await v.get('/api/site-users/account/subscriptions', h)).json().subscriptions as Array<{ id: string; status: string }>;
     expect(listed.find((s) => s.id === sub.id)?.status).toBe('active');
+    // A renewal the card refuses: the customer sees it overdue (not 'active'), and can still cancel it.
+    const failed = standin.renew(String(stripeSub.id), 'pm_card_chargeDeclined');
+    expect((await deliver(lastEvent('invoice.payment_failed', String(failed.id)))).statusCode).toBe(200);
+    const overdue = (await v.get('/api/site-users/account/subscriptions', h)).json().subscriptions as Array<{ id: string; status: string }>;
+    expect(overdue.find((s) => s.id === sub.id)?.status).toBe('past_due');
+    const page = await v.get('/account', h);
+    expect(page.body).toContain('Payment overdue');
+    expect(page.body).toContain('Cancel subscription');
     const r = await v.send('POST', `/api/site-users/account/subscriptions/${String(sub.id)}/cancel`, {}, { headers: h });
     expect(r.statusCode, r.body).toBe(200);
     expect(standin.requests.some((q) => q.method === 'DELETE' && q.path === `/v1/subscriptions/${String(stripeSub.id)}`)).toBe(true);

@@ -21,7 +21,7 @@ import { subscriptionPriceText } from '../../core/subscription.js';
 import { forms as formMessages } from '../../core/messages.js';
 import type { SiteUser } from './site-users.js';
 import { parseInput } from './validate.js';
-import type { AccountDashboard, SavedAddress } from '../../web/islands/AccountPage.js';
+import type { AccountDashboard, AccountSubscriptionStatus, SavedAddress } from '../../web/islands/AccountPage.js';
 
 /** At most this many saved addresses per account. */
 export const MAX_SAVED_ADDRESSES = 10;
@@ -73,6 +73,8 @@ const iso = (d: unknown) => (d ? new Date(d as string).toISOString() : '');
 const num = (v: unknown) => Number(v ?? 0);
 
 /** The orders of a user: the condition for `orders o`. */
+const SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set<AccountSubscriptionStatus>(['active', 'past_due', 'canceled', 'ended']);
+
 const ownsOrder = (u: SiteUser) => sql`(lower(o.email) = ${u.email.toLowerCase()}
   or exists (select 1 from carts c where c.id = o.cart_id and c.site_user_id = ${u.id})
   or exists (select 1 from subscription_carts sc where sc.id = o.cart_id and sc.site_user_id = ${u.id}))`;
@@ -175,8 +177,9 @@ export class AccountData {
         billingPeriod: { value: num(s.billing_period_value), unit: String(s.billing_period) as BillingPeriodUnit },
         numBillingCycles: num(s.num_billing_cycles),
       }),
-      // Past due (a renewal Stripe could not take yet) is still running, and can be cancelled.
-      status: s.status === 'active' || s.status === 'past_due' ? 'active' : 'canceled',
+      // Past due (a renewal Stripe could not take yet) is still running, and can be cancelled; ended is a
+      // fixed number of payments all taken.
+      status: SUBSCRIPTION_STATUSES.has(String(s.status)) ? (String(s.status) as AccountSubscriptionStatus) : 'canceled',
       started: iso(s.created),
     }));
   }

@@ -39,6 +39,16 @@ export interface SavedAddress {
   isDefault: boolean;
 }
 
+/** A subscription as its customer sees it: running, running with a renewal not yet paid, cancelled, or all its payments taken. */
+export type AccountSubscriptionStatus = 'active' | 'past_due' | 'canceled' | 'ended';
+
+const SUBSCRIPTION_STATUS_LABELS: Record<AccountSubscriptionStatus, string> = {
+  active: 'Active',
+  past_due: 'Payment overdue',
+  canceled: 'Canceled',
+  ended: 'Completed',
+};
+
 export interface AccountDashboard {
   orders: Array<{
     id: string;
@@ -53,7 +63,7 @@ export interface AccountDashboard {
     canReorder: boolean;
   }>;
   downloads: Array<{ orderNumber: number; productName: string; url: string }>;
-  subscriptions: Array<{ id: string; productName: string; orderNumber: number; priceText: string; status: 'active' | 'canceled'; started: string }>;
+  subscriptions: Array<{ id: string; productName: string; orderNumber: number; priceText: string; status: AccountSubscriptionStatus; started: string }>;
   addresses: SavedAddress[];
   newsletters: Array<{ listId: string; name: string; subscribed: boolean }>;
   restock: Array<{ id: string; product: string; variant: string; since: string }>;
@@ -444,9 +454,10 @@ function Subscriptions({ d, crumb, formError }: { d: AccountDashboard; crumb?: s
             <li className="account-card" key={x.id}>
               <h3 className="account-card__title">{x.productName || `Order #${x.orderNumber}`}</h3>
               <p>
-                {x.priceText}. {x.status === 'active' ? <strong>Active</strong> : <strong>Canceled</strong>} <span className="account-card__meta">since {dateText(x.started)}</span>
+                {x.priceText}. <strong>{SUBSCRIPTION_STATUS_LABELS[x.status]}</strong> <span className="account-card__meta">since {dateText(x.started)}</span>
               </p>
-              {x.status === 'active' ? (
+              {x.status === 'past_due' ? <p className="account-card__meta">The last renewal payment did not go through.</p> : null}
+              {x.status === 'active' || x.status === 'past_due' ? (
                 <form method="post" action={ACCOUNT_PAGE_ACTIONS.cancelSubscription(x.id)}>
                   <Crumb crumb={crumb} />
                   <button type="submit" className="account-button account-button--quiet" aria-label={`Cancel subscription: ${x.productName || `order #${x.orderNumber}`}`}>
