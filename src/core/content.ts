@@ -94,3 +94,25 @@ export function collectionAddError(c: { type: number; typeName?: string | null }
 export function albumTracksError(tracks: number): string | null {
   return tracks > MAX_ALBUM_TRACKS ? lm.albumTrackLimit(MAX_ALBUM_TRACKS) : null;
 }
+
+/** A post's cover image: the first of its item's assets (what the journal list and the post page show). */
+export interface PostCover {
+  assetUrl: string;
+  altText: string;
+  originalSize: string | null;
+}
+
+/** The post's own fields, beside its body (the post editor's calls, server and admin alike). */
+export interface PostFields {
+  collectionId: string;
+  title: string;
+  urlId: string;
+  excerpt: string;
+  author: string;
+  tags: string[];
+  categories: string[];
+  status: string;
+  publishOn: string;
+  commentState: number;
+  cover: PostCover | null;
+}

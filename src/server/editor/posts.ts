@@ -14,6 +14,7 @@ import { schema } from '../../db/index.js';
 import { canonicalJson, htmlLayout, layoutTextBlocksHtml, PAGE_STATUS_LABELS, parseLayout, validateLayout, type PageLayout, type PageStatus, type PageSummary } from '../../core/layout.js';
 import { RecordType, Role } from '../../core/enums.js';
 import { pageEditor as em } from '../../core/messages.js';
+import type { PostCover, PostFields } from '../../core/content.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { cleanOwnerHtml } from '../content/owner-html.js';
 import { audit } from '../platform/audit.js';
@@ -22,28 +23,6 @@ import { layoutSearchText } from './search-text.js';
 
 const { items, collections } = schema;
 type ItemRow = typeof items.$inferSelect;
-
-/** A post's cover image: the first of its item's assets (what the journal list and the post page show). */
-export interface PostCover {
-  assetUrl: string;
-  altText: string;
-  originalSize: string | null;
-}
-
-/** The post's own fields, beside its body. */
-export interface PostFields {
-  collectionId: string;
-  title: string;
-  urlId: string;
-  excerpt: string;
-  author: string;
-  tags: string[];
-  categories: string[];
-  status: string;
-  publishOn: string;
-  commentState: number;
-  cover: PostCover | null;
-}
 
 export function postCover(i: Pick<ItemRow, 'assets'>): PostCover | null {
   const a = i.assets[0];

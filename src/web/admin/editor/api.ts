@@ -1,6 +1,7 @@
 /** The page editor's calls to /api/editor (contract: 13a's src/server/editor), typed for the screens. */
 import { api, readCookie, ApiError } from '../../client/api.js';
 import type { PageLayout, PageSummary } from '../../../core/layout.js';
+import type { PostCover, PostFields } from '../../../core/content.js';
 import { editor } from '../../../core/messages.js';
 
 export type { PageSummary };
@@ -129,24 +130,7 @@ export interface EditTarget {
 }
 export const targetPath = (t: EditTarget) => `/api/editor/${t.kind}s/${encodeURIComponent(t.id)}`;
 
-export interface PostCover {
-  assetUrl: string;
-  altText: string;
-  originalSize: string | null;
-}
-export interface PostFields {
-  collectionId: string;
-  title: string;
-  urlId: string;
-  excerpt: string;
-  author: string;
-  tags: string[];
-  categories: string[];
-  status: string;
-  publishOn: string;
-  commentState: number;
-  cover: PostCover | null;
-}
+export type { PostCover, PostFields };
 export interface PostDoc extends PageDoc {
   post: PostFields;
   /** The site's time zone: publish dates are shown and chosen on its clocks. */
