@@ -61,6 +61,7 @@ async function run(kind: 'pglite' | 'postgres') {
   if (process.env.BENCH_QUERIES) {
     const client = (database.db as unknown as { $client: Record<string, (...a: unknown[]) => Promise<unknown>> }).$client;
     for (const m of ['query', 'exec'] as const) {
+      if (typeof client[m] !== 'function') continue;
       const orig = client[m]!.bind(client);
       client[m] = async (...a: unknown[]) => {
         seen?.push(typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string })?.text ?? a[0]));
@@ -94,7 +95,7 @@ async function run(kind: 'pglite' | 'postgres') {
   }
   for (let round = 0; round < 2; round++) {
     for (const [name, url] of PAGES) {
-      const profiling = session && round === 0 && name !== 'hello world';
+      const profiling = session && round === 0;
       if (profiling) await session!.post('Profiler.start');
       const t = cpuMs();
       for (let i = 0; i < N; i++) await ask(url);

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -72,6 +72,46 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     const head = await t.app.inject({ method: 'HEAD', url: PRODUCT });
     expect(head.statusCode).toBe(200);
     expect(head.body).toBe('');
+  });
+
+  it('sends a rendered page compressed once, keeps that copy, and re-encodes a page asked for again smaller, never changing what it decodes to', async () => {
+    t.app.pageCache.clear();
+    const br = { 'accept-encoding': 'br' };
+    const first = await get('/journal', br);
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers.vary).toMatch(/accept-encoding/i);
+    expect(Number(first.headers['content-length'])).toBe(first.rawPayload.length);
+    const page = brotliDecompressSync(first.rawPayload).toString();
+    expect(page).toContain('</html>');
+    await settled();
+    // The first copy is the render's own bytes; the second copy served sets off the better encoding.
+    const again = await counted(() => get('/journal', br));
+    expect(again.hits).toBe(1);
+    expect(again.value.rawPayload.equals(first.rawPayload)).toBe(true);
+    await counted(() => get('/journal', br));
+    const later = await get('/journal', br);
+    expect(brotliDecompressSync(later.rawPayload).toString()).toBe(page);
+    expect(later.rawPayload.length).toBeLessThan(first.rawPayload.length);
+    // gzip is made when first asked for; deflate and identity are left to the compression plugin as before.
+    const gz = await get('/journal', { 'accept-encoding': 'gzip' });
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(page);
+    const deflate = await get('/journal', { 'accept-encoding': 'deflate' });
+    expect(deflate.headers['content-encoding']).toBe('deflate');
+    expect(inflateSync(deflate.rawPayload).toString()).toBe(page);
+    const none = await get('/journal', { 'accept-encoding': 'br', 'x-no-compression': '1' });
+    expect(none.headers['content-encoding']).toBeUndefined();
+    expect(none.body).toBe(page);
+  });
+
+  it('compresses a page rendered for one visitor alone (a signed-in owner) the same way', async () => {
+    const owner = new Visitor(t.app);
+    expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
+    const before = stats();
+    const r = await owner.get('/journal', { 'accept-encoding': 'gzip, br' });
+    expect(stats().hits).toBe(before.hits);
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(r.rawPayload).toString()).toContain('</html>');
   });
 
   it('still gives a new visitor their crumb cookie, which the shared page does not contain', async () => {

@@ -22,12 +22,12 @@
  * An entry keeps the Content-Security-Policy header of the response that rendered it and sends it with
  * every copy: the page's script nonce is in the HTML (plugins/csp.ts), so page and policy stay a pair.
  *
- * Each entry keeps the HTML with its gzip and brotli encodings, made once off the event loop (zlib's
- * thread pool), so a hit costs a version read, a map lookup and a write. Requests that arrive while the
- * first request for a page and version renders it wait for that render instead of repeating it.
+ * Each entry keeps the HTML and the encoding its render went out in (encode.ts: compressed once, at the
+ * quick level); the other encoding is made the first time a visitor asks for it, and a page served again
+ * is re-encoded at the kept level off the event loop, so a hit costs a version read, a map lookup and a
+ * write. Requests that arrive while the first request for a page and version renders it wait for that
+ * render instead of repeating it.
  */
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zc, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CRUMB_COOKIE } from '../plugins/crumb.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
@@ -42,10 +42,11 @@ import { ANALYTICS_ID_COOKIE } from '../../web/client/tracker-cookies.js';
 import type { WebsiteRow } from '../platform/websites.js';
 import { LIKE_COOKIE } from '../content/likes.js';
 import { experimentsOf } from '../flags/service.js';
+import { compressPage, encodeAsync, encodeSync, KEPT, QUICK, responseEncoding, type PageEncoding } from './encode.js';
 
-const gzipAsync = promisify(gzip);
+export { pickEncoding } from './encode.js';
+
 const noop = () => undefined;
-const brotliAsync = promisify(brotliCompress);
 
 /** Cookies that make a page the visitor's own: with any of them the page is rendered for the request alone. */
 export const PRIVATE_COOKIES: readonly string[] = [OWNER_COOKIE, PREVIEW_COOKIE, SAFE_MODE_COOKIE, SITE_USER_COOKIE, SITE_USER_INFO_COOKIE_NAME, UNLOCK_COOKIE];
@@ -108,8 +109,11 @@ interface Entry {
   /** The HTML, when it holds the empty cart pill exactly once (so a visitor's own pill can take its place). */
   html: string | null;
   body: Buffer;
-  gzip: Buffer;
-  br: Buffer;
+  /** The page's encodings made so far: the one its render went out in, others when first asked for. */
+  gzip?: Buffer;
+  br?: Buffer;
+  /** Copies served per encoding (the second one re-encodes it at the kept level, off the event loop). */
+  served: Record<PageEncoding, number>;
   bytes: number;
   /** The page with a visitor's own cart pill (by that pill's markup), encoded once for all visitors with it. */
   withPill: Map<string, Encoded | Promise<void>>;
@@ -124,18 +128,13 @@ interface Encoded {
 /** Pages with a cart pill kept per entry (carts of 1, 2, 3 ... items). */
 const PILLS_PER_ENTRY = 8;
 
-/**
- * gzip and brotli of a page, made in zlib's thread pool; `quality` is brotli's, gzip takes level 6. Every
- * page a miss renders is encoded, and on a long tail most are never asked for again, so the levels are
- * the cheap ones (issue 28: brotli 9 and gzip 9 took a fifth of a product page miss's CPU, most of it
- * setting up and freeing brotli's large window), not the smallest output.
- */
-function encode(body: Buffer, quality: number): Promise<[Buffer, Buffer]> {
-  return Promise.all([
-    gzipAsync(body, { level: 6 }),
-    brotliAsync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: quality, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT, [zc.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  ]);
+/** gzip and brotli of a page at the kept levels, made in zlib's thread pool. */
+function encode(body: Buffer): Promise<[Buffer, Buffer]> {
+  return Promise.all([encodeAsync(body, 'gzip', KEPT.gzip), encodeAsync(body, 'br', KEPT.br)]);
 }
+
+/** Copies of a kept page served in one encoding before it is re-encoded at the kept level. */
+const UPGRADE_AFTER = 2;
 
 interface Claim {
   key: string;
@@ -159,26 +158,6 @@ function replaceOnce(text: string, part: string, by: string): string | null {
   if (!occursOnce(text, part)) return null;
   const at = text.indexOf(part);
   return text.slice(0, at) + by + text.slice(at + part.length);
-}
-
-/** The encoding to answer with: brotli, gzip or none, by the request's Accept-Encoding. */
-export function pickEncoding(header: string | string[] | undefined): 'br' | 'gzip' | null {
-  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
-  if (!text) return null;
-  const q = new Map<string, number>();
-  for (const part of text.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const value = qp ? Number(qp.slice(2)) : 1;
-    q.set(name, Number.isFinite(value) ? value : 0);
-  }
-  const weight = (name: string) => q.get(name) ?? q.get('*') ?? 0;
-  const br = weight('br');
-  const gz = weight('gzip');
-  if (br > 0 && br >= gz) return 'br';
-  if (gz > 0) return 'gzip';
-  return null;
 }
 
 /** The path of a cache key (`proto://host/path?query` with consent cookies after a newline). */
@@ -311,7 +290,7 @@ export class PageCache {
   private encodeWithPill(entry: Entry, own: string, html: string): void {
     if (entry.withPill.size >= PILLS_PER_ENTRY) return;
     const body = Buffer.from(html);
-    const work = encode(body, 5).then(
+    const work = encode(body).then(
       ([gz, br]) => {
         if (this.entries.get(entry.key) !== entry) return;
         entry.withPill.set(own, { body, gzip: gz, br });
@@ -330,12 +309,40 @@ export class PageCache {
   private send(req: FastifyRequest, reply: FastifyReply, entry: Entry, own?: Encoded): void {
     // Answered from memory: background work need not wait for this request (plugins/foreground.ts).
     this.app.foreground?.light(req);
-    const e = own ?? entry;
-    const encoding = req.headers['x-no-compression'] !== undefined ? null : pickEncoding(req.headers['accept-encoding']);
+    const encoding = responseEncoding(req);
     reply.status(200).header('content-type', entry.type).header('cache-control', 'no-store').header('vary', 'accept-encoding');
     if (entry.csp) reply.header('content-security-policy', entry.csp);
     if (encoding) reply.header('content-encoding', encoding);
-    void reply.send(encoding === 'br' ? e.br : encoding === 'gzip' ? e.gzip : e.body);
+    void reply.send(!encoding ? (own ?? entry).body : own ? own[encoding] : this.encoded(entry, encoding));
+  }
+
+  /**
+   * The entry's page in `encoding`: made now at the quick level when no copy in it was made yet, and
+   * re-encoded at the kept level in zlib's thread pool when it is served again.
+   */
+  private encoded(entry: Entry, encoding: PageEncoding): Buffer {
+    let made = entry[encoding];
+    if (!made) {
+      made = entry[encoding] = encodeSync(entry.body, encoding, QUICK[encoding]);
+      this.grow(entry, made.length);
+    }
+    if (++entry.served[encoding] === UPGRADE_AFTER) {
+      const work = encodeAsync(entry.body, encoding, KEPT[encoding]).then((better) => {
+        const old = entry[encoding];
+        if (this.entries.get(entry.key) !== entry || !old || better.length >= old.length) return;
+        entry[encoding] = better;
+        this.grow(entry, better.length - old.length);
+      }, noop);
+      this.track(work);
+    }
+    return made;
+  }
+
+  private grow(entry: Entry, bytes: number): void {
+    entry.bytes += bytes;
+    if (this.entries.get(entry.key) !== entry) return;
+    this.bytes += bytes;
+    this.evict();
   }
 
   private claim(req: Claimed, key: string, version: string): void {
@@ -354,10 +361,34 @@ export class PageCache {
     };
   }
 
-  /** The global onSend hook: keeps the page a claimed request rendered, when it may be shared. */
-  capture(req: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+  /**
+   * The global onSend hook, last of them: compresses a rendered page once (encode.ts), and keeps the page
+   * a claimed request rendered when it may be shared, with that encoding as its first copy.
+   */
+  finish(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+    const keep = this.capture(req, reply, payload);
+    const out = compressPage(req, reply, payload);
+    if (keep) {
+      const { claim, page } = keep;
+      const body = out && page === payload ? out.body : Buffer.from(page);
+      const entry: Entry = { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, html: keep.html, body, served: { br: 0, gzip: 0 }, bytes: 2 * body.length, withPill: new Map() };
+      if (out && page === payload) {
+        entry[out.encoding] = out.encoded;
+        entry.bytes += out.encoded.length;
+      }
+      if (this.forgottenSince(claim.key, claim.seq)) claim.done(false);
+      else {
+        this.store(entry);
+        claim.done(true);
+      }
+    }
+    return out ? out.encoded : payload;
+  }
+
+  /** The page a claimed request rendered, when it may be shared (the empty cart pill in it); else null. */
+  private capture(req: FastifyRequest, reply: FastifyReply, payload: unknown): { claim: Claim; page: string; type: string; csp: string | null; html: string | null } | null {
     const claim = (req as Claimed)[CLAIM];
-    if (!claim) return;
+    if (!claim) return null;
     (req as Claimed)[CLAIM] = undefined;
     const type = reply.getHeader('content-type');
     const csp = reply.getHeader('content-security-policy');
@@ -365,7 +396,7 @@ export class PageCache {
     const setsOnlyCrumb = cookies === undefined || [cookies].flat().every((c) => String(c).startsWith(`${CRUMB_COOKIE}=`));
     if (reply.statusCode !== 200 || typeof payload !== 'string' || typeof type !== 'string' || !type.startsWith('text/html') || !setsOnlyCrumb || (req.crumb && payload.includes(req.crumb))) {
       claim.done(false);
-      return;
+      return null;
     }
     // A visitor with a cart rendered it: the shared copy gets the empty pill in place of theirs.
     const pill = this.opts.cartPill;
@@ -374,22 +405,10 @@ export class PageCache {
     if (pill && own !== undefined && own !== pill.empty) page = replaceOnce(payload, own, pill.empty);
     if (page === null) {
       claim.done(false);
-      return;
+      return null;
     }
     const html = pill && occursOnce(page, pill.empty) ? page : null;
-    const body = Buffer.from(page);
-    const work = encode(body, 5).then(
-      ([gz, br]) => {
-        if (this.forgottenSince(claim.key, claim.seq)) {
-          claim.done(false);
-          return;
-        }
-        this.store({ key: claim.key, version: claim.version, at: Date.now(), type, csp: typeof csp === 'string' ? csp : null, html, body, gzip: gz, br, bytes: 2 * body.length + gz.length + br.length, withPill: new Map() });
-        claim.done(true);
-      },
-      () => claim.done(false),
-    );
-    this.track(work);
+    return { claim, page, type, csp: typeof csp === 'string' ? csp : null, html };
   }
 
   private track(work: Promise<unknown>): void {
@@ -468,10 +487,7 @@ export function pageCache(app: FastifyInstance, opts: PageCacheOptions): PageCac
   const cache = new PageCache(app, opts);
   // Registered after every area's onSend hook (the page routes come last), so the analytics data island is
   // already in the page; compression (a route-level hook) comes after it.
-  app.addHook('onSend', async (req, reply, payload) => {
-    cache.capture(req, reply, payload);
-    return payload;
-  });
+  app.addHook('onSend', async (req, reply, payload) => cache.finish(req, reply, payload));
   app.addHook('onResponse', async (req) => cache.release(req));
   app.addHook('onRequestAbort', async (req) => cache.release(req));
   return cache;
