@@ -4,10 +4,10 @@
  * crumb required (a crumb-less plain post only from a page of this site), a rate limit, and no likes for
  * products or unknown items.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, Visitor, type TestApp } from '../helpers/app.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { otherInstance, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
-import { LIKE_COOKIE } from '../../src/server/content/likes.js';
+import { LIKE_COOKIE, LIKE_COUNT_SECONDS } from '../../src/server/content/likes.js';
 
 const POST = '/journal/how-we-choose-our-linen';
 
@@ -57,6 +57,31 @@ describe.each(DB_KINDS)('likes on %s', (kind) => {
     expect(plain.statusCode).toBe(303);
     expect(plain.headers.location).toBe(POST);
     expect(likeButton((await new Visitor(t.app).get(POST)).body).count).toBe(4);
+  });
+
+  it("keeps a post's count between renders, and shows a like taken elsewhere within LIKE_COUNT_SECONDS", async () => {
+    // A page cache switched off: every page below is rendered, so only the kept count can repeat a number.
+    const off = await otherInstance(t, { PAGE_CACHE_SECONDS: '0' });
+    try {
+      const v = new Visitor(off.app);
+      const before = likeButton((await v.get(POST)).body);
+      // A like recorded by another instance (here: straight into the table) is not seen at once...
+      await t.database.exec(`insert into item_likes (item_id, liker) values ('${before.itemId}', '${'e'.repeat(32)}')`);
+      expect(likeButton((await v.get(POST)).body).count).toBe(before.count);
+      // ...but once the kept count is LIKE_COUNT_SECONDS old.
+      const now = Date.now();
+      const clock = vi.spyOn(Date, 'now').mockImplementation(() => now + LIKE_COUNT_SECONDS * 1000 + 1);
+      try {
+        expect(likeButton((await v.get(POST)).body).count).toBe(before.count + 1);
+      } finally {
+        clock.mockRestore();
+      }
+      // A like taken by this instance shows on its next page at once.
+      expect((await v.send('POST', before.action, {})).json().likeCount).toBe(before.count + 2);
+      expect(likeButton((await v.get(POST)).body).count).toBe(before.count + 2);
+    } finally {
+      await off.close();
+    }
   });
 
   it('needs the crumb, limits the rate and refuses products and unknown items', async () => {

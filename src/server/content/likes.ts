@@ -35,13 +35,54 @@ export const LIKE_LIMIT = {
   message: commerce.RATE_LIMITED,
 };
 
-/** How many likes an item has. */
+/** How many likes an item has (read from the table). */
 export async function likeCount(db: Db, itemId: string): Promise<number> {
   const [r] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(schema.itemLikes)
     .where(eq(schema.itemLikes.itemId, itemId));
   return Number(r?.n ?? 0);
+}
+
+/** How long a post page may show a count read earlier: likes made on another instance show within it. */
+export const LIKE_COUNT_SECONDS = 10;
+const COUNTS_KEPT = 10_000;
+
+/**
+ * Like counts for post pages, kept per item for LIKE_COUNT_SECONDS (a post page used to count its likes
+ * on every render, the one query a warm journal post still sent). A like taken by this instance puts its
+ * new count in at once, so the liker and this instance's visitors see it on the next page; likes taken by
+ * another instance show here within LIKE_COUNT_SECONDS, as that instance's cached pages of the post do.
+ */
+export class LikeCounts {
+  private readonly kept = new Map<string, { at: number; count: Promise<number> }>();
+  constructor(private readonly db: Db) {}
+
+  get(itemId: string): Promise<number> {
+    const hit = this.kept.get(itemId);
+    if (hit && Date.now() - hit.at < LIKE_COUNT_SECONDS * 1000) return hit.count;
+    if (this.kept.size >= COUNTS_KEPT) this.kept.clear();
+    const count = likeCount(this.db, itemId);
+    const entry = { at: Date.now(), count };
+    this.kept.set(itemId, entry);
+    count.catch(() => {
+      if (this.kept.get(itemId) === entry) this.kept.delete(itemId);
+    });
+    return count;
+  }
+
+  /** The count this instance just read after a like. */
+  set(itemId: string, count: number): void {
+    this.kept.set(itemId, { at: Date.now(), count: Promise.resolve(count) });
+  }
+}
+
+const countsOf = new WeakMap<Db, LikeCounts>();
+/** The like counts of an app's database (one per process and database). */
+export function likeCounts(db: Db): LikeCounts {
+  let made = countsOf.get(db);
+  if (!made) countsOf.set(db, (made = new LikeCounts(db)));
+  return made;
 }
 
 export async function likeRoutes(app: FastifyInstance): Promise<void> {
@@ -65,6 +106,7 @@ export async function likeRoutes(app: FastifyInstance): Promise<void> {
     }
     const added = await db.insert(schema.itemLikes).values({ itemId, liker }).onConflictDoNothing().returning({ liker: schema.itemLikes.liker });
     const count = await likeCount(db, itemId);
+    likeCounts(db).set(itemId, count);
     // The count shows on the post alone: its cached copies go, the rest of the site's cache stays (a like
     // does not move the content version, so likes cannot empty every cached page).
     const url = itemUrl(found.collection, found.item);

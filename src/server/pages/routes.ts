@@ -31,7 +31,7 @@ import {
 } from './context.js';
 import { CollectionCache } from './cache.js';
 import { pageCache, type PageCache } from './page-cache.js';
-import { likeCount } from '../content/likes.js';
+import { likeCounts } from '../content/likes.js';
 import { nonceScripts } from '../plugins/csp.js';
 import { contentWidgets } from './widgets.js';
 import { galleryIsland } from './gallery.js';
@@ -442,7 +442,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const commentList = comments.map((x) => ({ id: x.id, authorName: x.authorName, body: x.body, addedOn: x.createdAt.getTime() }));
     if (!isProduct) item.comments = commentList;
     // The like button's count (server/content/likes.ts), read fresh: a like drops this page from the page cache.
-    if (!isProduct) item.likeCount = await likeCount(db, row.id);
+    if (!isProduct) item.likeCount = await likeCounts(db).get(row.id);
     // A journal post written in the editor: its published blocks are its body (the classic HTML body otherwise).
     if (c.typeName === 'blog') {
       const blocks = await postLayoutHtml(app, req, row);
