@@ -441,7 +441,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     });
     const commentList = comments.map((x) => ({ id: x.id, authorName: x.authorName, body: x.body, addedOn: x.createdAt.getTime() }));
     if (!isProduct) item.comments = commentList;
-    // The like button's count (server/content/likes.ts), read fresh: a like drops this page from the page cache.
+    // The like button's count (server/content/likes.ts): this instance's likes show at once (and drop the
+    // page from the page cache), other instances' within LIKE_COUNT_SECONDS.
     if (!isProduct) item.likeCount = await likeCounts(db).get(row.id);
     // A journal post written in the editor: its published blocks are its body (the classic HTML body otherwise).
     if (c.typeName === 'blog') {

@@ -28,9 +28,18 @@ export interface ProductPageInput {
 
 /** `productJsonLd` is the schema.org JSON-LD as text, safe to write between <script type="application/ld+json"> tags. */
 export async function productPageExtras(app: FastifyInstance, input: ProductPageInput): Promise<{ productJsonLd: string }> {
+  const settings = reviewSettingsOf(input.site.settings);
+  // All of it is a function of the content version, the product, the origin and the settings: worked out
+  // once per version and shared by the requests (read-only; the page only reads it).
+  const extras = await app.siteCache.get('product-page-extras', `${input.row.id}\n${input.origin}\n${settings.relatedCount}`, () => workOut(app, input, settings));
+  input.item.reviews = extras.reviews;
+  input.item.relatedProducts = extras.relatedProducts;
+  return { productJsonLd: extras.productJsonLd };
+}
+
+async function workOut(app: FastifyInstance, input: ProductPageInput, settings: ReturnType<typeof reviewSettingsOf>): Promise<{ reviews: Obj; relatedProducts: Obj | null; productJsonLd: string }> {
   const { reviews, related } = reviewServicesOf(app);
   const { site, row, item } = input;
-  const settings = reviewSettingsOf(site.settings);
   // Kept per content version (plugins/site-cache.ts): writes to reviews, related products, items and
   // variants move it. Cached values are shared between requests: read them, never change them.
   const cache = app.siteCache;
@@ -52,7 +61,7 @@ export async function productPageExtras(app: FastifyInstance, input: ProductPage
     }),
   ]);
 
-  item.reviews = {
+  const reviewsJson: Obj = {
     ...summary,
     tabLabel: `${text.TAB} (${summary.count})`,
     noneYet: text.NONE_YET,
@@ -72,7 +81,7 @@ export async function productPageExtras(app: FastifyInstance, input: ProductPage
 
   const byId = new Map(input.collections.map((c) => [c.id, c]));
   const shown = rel.items.filter((i) => byId.has(i.collectionId));
-  item.relatedProducts = shown.length
+  const relatedProducts: Obj | null = shown.length
     ? {
         heading: relatedText.HEADING,
         source: rel.source,
@@ -133,5 +142,5 @@ export async function productPageExtras(app: FastifyInstance, input: ProductPage
   // Written into a <script> element: every '<', '>' and '&' escaped, so no text a buyer wrote can end or
   // change the element (the engine's json formatter escapes only '</').
   const ldText = JSON.stringify(jsonLd).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-  return { productJsonLd: ldText };
+  return { reviews: reviewsJson, relatedProducts, productJsonLd: ldText };
 }
