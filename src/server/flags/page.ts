@@ -126,16 +126,8 @@ export interface FlagsClientConfig {
   analytics: AnalyticsOptions;
 }
 
-/** The per-request page state. Cheap for visitors: no query unless an owner cookie is present. */
-export async function pageFlags(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow, client: FlagsClientConfig): Promise<PageFlags> {
-  const owner = req.cookies[OWNER_COOKIE] ? await app.loadOwner(req) : null;
-  const isOwner = !!owner && owner.websiteId === site.id;
-  const preview = isOwner ? parsePreviewCookie(req.cookies[PREVIEW_COOKIE]) : null;
-  const safeMode = isOwner && safeModeAsked(req.query, req.cookies[SAFE_MODE_COOKIE]);
-  const features = featuresOf(site);
-  const internal = overridesAllowed(app, site, req.host);
-  const visitorId = parseVisitorCookie(req.cookies[VISITOR_COOKIE_NAME])?.visitorId ?? null;
-  const query = (req.query ?? {}) as Record<string, unknown>;
+/** Experiment assignments of a request and the `tessera-flags` island that carries them to the browser. */
+function assignments(site: WebsiteRow, client: FlagsClientConfig, internal: boolean, visitorId: string | null, query: Record<string, unknown>) {
   const experiments: Record<string, string | null> = {};
   const islandExperiments = experimentsOf(site).map((e) => {
     const a = resolveAssignment({ experiment: e, visitorId, internal, query });
@@ -148,6 +140,30 @@ export async function pageFlags(app: FastifyInstance, req: FastifyRequest, site:
     analytics: client.analytics,
     recording: { country: siteCountry(site), timeZone: site.timeZone, toggle: isEnabled(site, Feature.SESSION_RECORDING) },
   })}</script>`;
+  return { experiments: experiments as Readonly<Record<string, string | null>>, island };
+}
+
+/** The island and assignments of a plain visitor (no visitor id, public host), per website row: read-only. */
+const plainIslands = new WeakMap<WebsiteRow, { client: FlagsClientConfig; experiments: Readonly<Record<string, string | null>>; island: string }>();
+
+/** The per-request page state. Cheap for visitors: no query unless an owner cookie is present. */
+export async function pageFlags(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow, client: FlagsClientConfig): Promise<PageFlags> {
+  const owner = req.cookies[OWNER_COOKIE] ? await app.loadOwner(req) : null;
+  const isOwner = !!owner && owner.websiteId === site.id;
+  const preview = isOwner ? parsePreviewCookie(req.cookies[PREVIEW_COOKIE]) : null;
+  const safeMode = isOwner && safeModeAsked(req.query, req.cookies[SAFE_MODE_COOKIE]);
+  const features = featuresOf(site);
+  const internal = overridesAllowed(app, site, req.host);
+  const visitorId = parseVisitorCookie(req.cookies[VISITOR_COOKIE_NAME])?.visitorId ?? null;
+  // A visitor without a visitor id on a public host gets no assignment and no override: the same island
+  // for every such request of a website row, made once.
+  const plain = !internal && visitorId === null;
+  let made = plain ? plainIslands.get(site) : undefined;
+  if (!made || made.client !== client) {
+    made = { client, ...assignments(site, client, internal, visitorId, (req.query ?? {}) as Record<string, unknown>) };
+    if (plain) plainIslands.set(site, made);
+  }
+  const { experiments, island } = made;
   const notices: string[] = [];
   if (preview?.drafts || preview?.theme) notices.push(`Preview: ${preview.theme ? `theme “${preview.theme}”` : 'unpublished changes'} (only you see this).`);
   if (safeMode) notices.push('Safe mode: injected header and footer code and custom scripts are off (only for you).');

@@ -19,8 +19,14 @@ export function isEnabled(site: SiteLike, feature: Feature): boolean {
 }
 
 /** Every feature's state by key (the template context's `features`). */
+/** Feature states per settings object (a website row's settings are never changed in place): read-only. */
+const featureStatesOf = new WeakMap<object, Record<string, boolean>>();
+
 export function featuresOf(site: SiteLike): Record<string, boolean> {
-  return featureStates(site.settings.features);
+  const settings = site.settings as object;
+  let states = featureStatesOf.get(settings);
+  if (!states) featureStatesOf.set(settings, (states = featureStates(site.settings.features)));
+  return states;
 }
 
 /** Whether a block of this type renders on this site (beta blocks follow their flag). */
@@ -54,8 +60,20 @@ export function hostPatterns(app: FastifyInstance): readonly string[] {
   return text ? parseHostPatterns(text) : DEFAULT_INTERNAL_HOST_PATTERNS;
 }
 
+/** Hosts already judged, per app (a page asks on every request; the patterns are fixed at start). */
+const judgedHosts = new WeakMap<FastifyInstance, Map<string, boolean>>();
+
 export function internalHost(app: FastifyInstance, host: string | undefined): boolean {
-  return isInternalHost(host, hostPatterns(app));
+  if (!host || host.length > 255) return isInternalHost(host, hostPatterns(app));
+  let judged = judgedHosts.get(app);
+  if (!judged) judgedHosts.set(app, (judged = new Map()));
+  let internal = judged.get(host);
+  if (internal === undefined) {
+    internal = isInternalHost(host, hostPatterns(app));
+    if (judged.size >= 1000) judged.clear();
+    judged.set(host, internal);
+  }
+  return internal;
 }
 
 /** The owner's 'internal site' setting (/config/features): the site has internal status whatever its host. */
