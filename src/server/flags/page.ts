@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
 import { parseVisitorCookie, VISITOR_COOKIE_NAME } from '../../core/cookies.js';
-import { experimentStorageKey, resolveAssignment } from '../../core/experiments.js';
+import { EXPERIMENT_QUERY_PREFIX, experimentStorageKey, resolveAssignment } from '../../core/experiments.js';
 import { BETA_BLOCK_FEATURES, Feature } from '../../core/features.js';
 import { PREVIEW_COOKIE, SAFE_MODE_COOKIE, THEME_FOLDER_NAME, parsePreviewCookie, safeModeAsked } from '../../core/preview.js';
 import { RecordType } from '../../core/enums.js';
@@ -143,8 +143,14 @@ function assignments(site: WebsiteRow, client: FlagsClientConfig, internal: bool
   return { experiments: experiments as Readonly<Record<string, string | null>>, island };
 }
 
-/** The island and assignments of a plain visitor (no visitor id, public host), per website row: read-only. */
-const plainIslands = new WeakMap<WebsiteRow, { client: FlagsClientConfig; experiments: Readonly<Record<string, string | null>>; island: string }>();
+/** The island and assignments of a plain visitor (no visitor id, no override), per website row and kind of host: read-only. */
+const plainIslands = new WeakMap<WebsiteRow, Map<string, { client: FlagsClientConfig; experiments: Readonly<Record<string, string | null>>; island: string }>>();
+
+/** Whether the address carries an experiment override parameter (`experiment.<name>=`). */
+function hasOverride(query: Record<string, unknown>): boolean {
+  for (const k in query) if (k.startsWith(EXPERIMENT_QUERY_PREFIX)) return true;
+  return false;
+}
 
 /** The per-request page state. Cheap for visitors: no query unless an owner cookie is present. */
 export async function pageFlags(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow, client: FlagsClientConfig): Promise<PageFlags> {
@@ -155,13 +161,19 @@ export async function pageFlags(app: FastifyInstance, req: FastifyRequest, site:
   const features = featuresOf(site);
   const internal = overridesAllowed(app, site, req.host);
   const visitorId = parseVisitorCookie(req.cookies[VISITOR_COOKIE_NAME])?.visitorId ?? null;
-  // A visitor without a visitor id on a public host gets no assignment and no override: the same island
-  // for every such request of a website row, made once.
-  const plain = !internal && visitorId === null;
-  let made = plain ? plainIslands.get(site) : undefined;
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  // A visitor without a visitor id and without an override in the address gets no assignment: the same
+  // island for every such request of a website row (one for internal hosts, one for the others), made once.
+  const plain = visitorId === null && !hasOverride(query);
+  const key = internal ? 'internal' : 'public';
+  let made = plain ? plainIslands.get(site)?.get(key) : undefined;
   if (!made || made.client !== client) {
-    made = { client, ...assignments(site, client, internal, visitorId, (req.query ?? {}) as Record<string, unknown>) };
-    if (plain) plainIslands.set(site, made);
+    made = { client, ...assignments(site, client, internal, visitorId, query) };
+    if (plain) {
+      let kept = plainIslands.get(site);
+      if (!kept) plainIslands.set(site, (kept = new Map()));
+      kept.set(key, made);
+    }
   }
   const { experiments, island } = made;
   const notices: string[] = [];
