@@ -17,7 +17,8 @@
  * request much less so.
  *
  * Run: npm run bench:pages   (BENCH_SECONDS=10, BENCH_CONNECTIONS=50, BENCH_DB=pglite,postgres, BENCH_MODES=shared,rendered,
- *                             TEST_DATABASE_URL for PostgreSQL, BENCH_LOG=info to log at info level to /dev/null)
+ *                             TEST_DATABASE_URL for PostgreSQL, BENCH_LOG=info to log at info level to /dev/null,
+ *                             BENCH_CPU_PROFILE=<dir> for one CPU profile of the server per page and mode)
  */
 import { startChildServer } from './child-server.js';
 import { addCatalog, CATALOG_SIZE } from './catalog-fixture.js';
@@ -66,6 +67,24 @@ async function serve(kind: 'pglite' | 'postgres', mode: Mode) {
   app.get('/__bench/cpu', async () => {
     const c = process.cpuUsage();
     return { cpuMs: (c.user + c.system) / 1000, served, pageCache: app.pageCache.stats };
+  });
+  // BENCH_CPU_PROFILE=<dir>: the parent brackets each page's run with these, so a profile holds that page only.
+  const { Session } = await import('node:inspector/promises');
+  const inspector = new Session();
+  inspector.connect();
+  app.post('/__bench/profile/:name', async (req) => {
+    const { name } = req.params as { name: string };
+    if (name === 'start') {
+      await inspector.post('Profiler.enable');
+      await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
+      await inspector.post('Profiler.start');
+    } else {
+      const { profile } = await inspector.post('Profiler.stop');
+      const { writeFileSync, mkdirSync } = await import('node:fs');
+      mkdirSync(process.env.BENCH_CPU_PROFILE!, { recursive: true });
+      writeFileSync(`${process.env.BENCH_CPU_PROFILE}/${kind}-${mode}-${name}.cpuprofile`, JSON.stringify(profile));
+    }
+    return {};
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
@@ -168,7 +187,10 @@ async function main() {
         const ceiling = await load(s.ready, '/theme/favicon.svg', Math.max(2, Math.round(SECONDS / 2)));
         console.log(`  ${'  static file (ceiling)'.padEnd(24)} ${fmt(ceiling)}`);
         await settle(s.ready);
+        const profiling = process.env.BENCH_CPU_PROFILE;
+        if (profiling) await fetch(`${s.ready.url}/__bench/profile/start`, { method: 'POST' });
         const f = await load(s.ready, path);
+        if (profiling) await fetch(`${s.ready.url}/__bench/profile/${name.replace(/\W+/g, '-')}`, { method: 'POST' });
         const ratio = ceiling.rps > 0 ? f.rps / ceiling.rps : 0;
         const cpuRatio = f.cpuMs > 0 ? ceiling.cpuMs / f.cpuMs : 0;
         console.log(`  ${name.padEnd(24)} ${fmt(f)}   ${(ratio * 100).toFixed(0).padStart(3)}% of ceiling (by CPU per request ${(cpuRatio * 100).toFixed(0)}%)`);

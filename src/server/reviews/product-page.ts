@@ -26,9 +26,13 @@ export interface ProductPageInput {
   origin: string;
 }
 
+/** The review settings of a website row's settings (read per content version, never changed in place). */
+const settingsOf = new WeakMap<object, ReturnType<typeof reviewSettingsOf>>();
+
 /** `productJsonLd` is the schema.org JSON-LD as text, safe to write between <script type="application/ld+json"> tags. */
 export async function productPageExtras(app: FastifyInstance, input: ProductPageInput): Promise<{ productJsonLd: string }> {
-  const settings = reviewSettingsOf(input.site.settings);
+  let settings = settingsOf.get(input.site.settings);
+  if (!settings) settingsOf.set(input.site.settings, (settings = reviewSettingsOf(input.site.settings)));
   // All of it is a function of the content version, the product, the origin and the settings: worked out
   // once per version and shared by the requests (read-only; the page only reads it).
   const extras = await app.siteCache.get('product-page-extras', `${input.row.id}\n${input.origin}\n${settings.relatedCount}`, () => workOut(app, input, settings));

@@ -53,7 +53,21 @@ export const seoArea = fp(
   async (app: FastifyInstance) => {
     const db = app.database.db;
     const websites = app.services.websites;
-    const origin = (site: Pick<WebsiteRow, 'settings'>) => linkBase(app.config.PUBLIC_URL) ?? linkBase(site.settings.siteAddress) ?? listeningOrigin(app);
+    // Asked on every page: the configured origin is read once, a saved address once per settings object
+    // (a row's settings are never changed in place), the listening address once the server listens.
+    const configured = linkBase(app.config.PUBLIC_URL);
+    const saved = new WeakMap<object, string | null>();
+    let listening: string | null = null;
+    const origin = (site: Pick<WebsiteRow, 'settings'>) => {
+      if (configured) return configured;
+      let address = saved.get(site.settings);
+      if (address === undefined) saved.set(site.settings, (address = linkBase(site.settings.siteAddress)));
+      if (address) return address;
+      if (listening) return listening;
+      const now = listeningOrigin(app);
+      if (app.server?.listening) listening = now;
+      return now;
+    };
 
     const loadRedirects = async (): Promise<RedirectTable> => {
       const site = await websites.get();
