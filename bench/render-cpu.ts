@@ -7,7 +7,8 @@
  * BENCH_CPU_PROFILE=<dir> also writes one CPU profile per page (summarise with bench/profile-summary.ts).
  *
  * Run: npx tsx bench/render-cpu.ts   (BENCH_DB=pglite,postgres, BENCH_REQUESTS=400 per page and round,
- *                                     BENCH_CART=1 to ask as a visitor with a cart)
+ *                                     BENCH_CART=1 to ask as a visitor with a cart, BENCH_PAGE_CACHE=1 for the
+ *                                     page cache's hit path instead of the render)
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -39,7 +40,7 @@ async function run(kind: 'pglite' | 'postgres') {
   const database = await testDatabase(kind);
   const seed = await seedDemo(database);
   await addCatalog(database, seed.websiteId);
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: '0' }), database, logger: false as never });
+  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: process.env.BENCH_PAGE_CACHE ? '3600' : '0' }), database, logger: false as never });
   app.get('/__bench/hello', async () => ({ hello: 'world' }));
   await app.ready();
   const first = await app.inject({ method: 'GET', url: '/health' });
@@ -107,7 +108,7 @@ async function run(kind: 'pglite' | 'postgres') {
       results.set(name, [...(results.get(name) ?? []), per]);
     }
   }
-  console.log(`${kind}${process.env.BENCH_CART ? ' (with a cart)' : ''}: CPU ms per request, page cache off, two rounds`);
+  console.log(`${kind}${process.env.BENCH_CART ? ' (with a cart)' : ''}: CPU ms per request, page cache ${process.env.BENCH_PAGE_CACHE ? 'on (every page a hit)' : 'off'}, two rounds`);
   const hello = Math.min(...results.get('hello world')!);
   for (const [name, runs] of results) {
     const best = Math.min(...runs);

@@ -96,9 +96,10 @@ export const flagsArea = fp(
       serviceUrl: serviceUrlFor(sourceEnvironment, { dev: c.ANALYTICS_SERVICE_URL_DEV, qa: c.ANALYTICS_SERVICE_URL_QA, prod: c.ANALYTICS_SERVICE_URL_PROD }),
     });
     app.decorate('sessionRecorder', { provider: c.SESSION_RECORDER_ID && c.SESSION_RECORDER_SCRIPT_URL ? { id: c.SESSION_RECORDER_ID, scriptUrl: c.SESSION_RECORDER_SCRIPT_URL } : null });
+    const client = { analytics };
     app.decorate('flags', {
       isEnabled,
-      page: (req, site) => pageFlags(app, req, site, { analytics }),
+      page: (req, site) => pageFlags(app, req, site, client),
       previewItem: (flags, collectionId, urlId) => (flags.owner && flags.drafts ? previewItem(app, collectionId, urlId) : Promise.resolve(null)),
       previewStatuses: (req, site) => previewStatuses(app, req, site),
       productHidden,

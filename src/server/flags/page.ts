@@ -167,7 +167,7 @@ export async function pageFlags(app: FastifyInstance, req: FastifyRequest, site:
   const plain = visitorId === null && !hasOverride(query);
   const key = internal ? 'internal' : 'public';
   let made = plain ? plainIslands.get(site)?.get(key) : undefined;
-  if (!made || made.client !== client) {
+  if (!made || made.client.analytics !== client.analytics) {
     made = { client, ...assignments(site, client, internal, visitorId, query) };
     if (plain) {
       let kept = plainIslands.get(site);
