@@ -172,10 +172,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
   await app.register(cspPlugin);
-  // Bodies compressed here are made per request (pages the page cache does not keep, a shopper's page with
-  // their own cart pill, JSON): brotli 3 and gzip 4 cost about 60% of the plugin's brotli 4 / gzip 6 for
-  // 5-6% more bytes, and a body up to 512 KB is compressed in one call instead of through a stream pipeline
-  // (whose per-chunk machinery cost more main-thread time than the compression itself on a page).
+  // HTML pages are compressed by the page pipeline itself (pages/encode.ts, from the page cache's onSend
+  // hook), which this plugin then leaves alone. What it compresses (JSON, a deflate-only client's page) is
+  // made per request: brotli 3 and gzip 4 cost about 60% of the plugin's brotli 4 / gzip 6 for 5-6% more
+  // bytes, and a body up to 512 KB is compressed in one call instead of through a stream pipeline.
   await app.register(compress, {
     threshold: 1024,
     syncThreshold: 512 * 1024,
