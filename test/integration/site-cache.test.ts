@@ -5,7 +5,7 @@ import { DB_KINDS } from '../helpers/db.js';
 import { OWNER, otherInstance, testApp, Visitor, type OtherInstance, type TestApp } from '../helpers/app.js';
 import type { Database } from '../../src/db/index.js';
 import { rows } from '../../src/server/db-util.js';
-import { COMPACT_AT } from '../../src/server/plugins/site-cache.js';
+import { COMPACT_AT, MAX_ENTRIES } from '../../src/server/plugins/site-cache.js';
 
 const PRODUCT = '/shop/p/linen-camp-shirt';
 
@@ -55,6 +55,24 @@ describe.each(DB_KINDS)('site cache on %s', (kind) => {
       await Promise.all([page(), page(), page()]);
       expect(t.app.siteCache.versionReads - reads).toBe(1);
     }
+  });
+
+  it('an area past its bound lets its least recently used value go, not the others (a catalogue larger than the bound is not read again)', async () => {
+    const cache = t.app.siteCache;
+    const loads = () => cache.loads.get('bound-test') ?? 0;
+    const get = (key: number) => cache.inRequest(() => cache.get('bound-test', String(key), async () => key));
+    for (let i = 0; i < MAX_ENTRIES; i++) await get(i);
+    expect(loads()).toBe(MAX_ENTRIES);
+    // Key 0 is used again, so key 1 is now the least recently used: one more key lets it go.
+    await get(0);
+    await get(MAX_ENTRIES);
+    expect(loads()).toBe(MAX_ENTRIES + 1);
+    await get(0);
+    await get(2);
+    await get(MAX_ENTRIES - 1);
+    expect(loads()).toBe(MAX_ENTRIES + 1);
+    await get(1);
+    expect(loads()).toBe(MAX_ENTRIES + 2);
   });
 
   it('the version moves only when a content write commits, and not for a rolled-back one', async () => {

@@ -469,13 +469,26 @@ export async function itemByUrl(db: Db, c: CollectionRow, urlId: string): Promis
   return rows[0] ?? null;
 }
 
-/** One item by its urlId with its variants, in a single query (the product page's only read). */
-export async function itemWithProduct(db: Db, c: CollectionRow, urlId: string): Promise<{ row: ItemRow; product: ProductRecord | undefined } | null> {
-  const found = await db
+/**
+ * The statement of itemWithProduct, built once per database (drizzle builds a select's SQL on every call,
+ * which for this one, with its form and variants subqueries, cost more CPU than the read itself).
+ */
+const itemWithProductStatements = new WeakMap<Db, ReturnType<typeof prepareItemWithProduct>>();
+
+function prepareItemWithProduct(db: Db) {
+  return db
     .select({ ...getTableColumns(schema.items), structuredContent: structuredContentColumn(), variants: variantsColumn() })
     .from(schema.items)
-    .where(and(eq(schema.items.collectionId, c.id), eq(schema.items.urlId, urlId), eq(schema.items.status, 'published')))
-    .limit(1);
+    .where(and(eq(schema.items.collectionId, sql.placeholder('collectionId')), eq(schema.items.urlId, sql.placeholder('urlId')), eq(schema.items.status, 'published')))
+    .limit(1)
+    .prepare('pages_item_with_product');
+}
+
+/** One item by its urlId with its variants, in a single query (the product page's only read). */
+export async function itemWithProduct(db: Db, c: CollectionRow, urlId: string): Promise<{ row: ItemRow; product: ProductRecord | undefined } | null> {
+  let statement = itemWithProductStatements.get(db);
+  if (!statement) itemWithProductStatements.set(db, (statement = prepareItemWithProduct(db)));
+  const found = await statement.execute({ collectionId: c.id, urlId });
   const r = found[0];
   if (!r) return null;
   const { variants: v, ...row } = r;
