@@ -62,13 +62,13 @@ async function run(kind: 'pglite' | 'postgres') {
   for (const [name, urls] of types) {
     const out: string[] = [];
     for (const pass of ['cold', 'warm']) {
-      if (session && pass === 'cold') await session.post('Profiler.start');
+      if (session) await session.post('Profiler.start');
       const t = cpuMs();
       for (const u of urls) await ask(u);
       out.push(((cpuMs() - t) / urls.length).toFixed(3).padStart(7));
-      if (session && pass === 'cold') {
+      if (session) {
         const { profile } = await session.post('Profiler.stop');
-        writeFileSync(`${PROFILE}/${kind}-cold-${name.replace(/\W+/g, '-')}.cpuprofile`, JSON.stringify(profile));
+        writeFileSync(`${PROFILE}/${kind}-${pass}-${name.replace(/\W+/g, '-')}.cpuprofile`, JSON.stringify(profile));
       }
     }
     console.log(`  ${name.padEnd(14)} (${String(urls.length).padStart(4)} addresses)  cold ${out[0]}  warm ${out[1]}`);
