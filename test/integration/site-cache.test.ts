@@ -75,6 +75,39 @@ describe.each(DB_KINDS)('site cache on %s', (kind) => {
     expect(loads()).toBe(MAX_ENTRIES + 2);
   });
 
+  it("a product page whose row the products list read at this version sends no read of its own, and shows a rename at once", async () => {
+    const statements = async (url: string) => {
+      const client = (t.database.db as unknown as { $client: { query: (...a: unknown[]) => unknown } }).$client;
+      const query = client.query;
+      const seen: string[] = [];
+      client.query = function (this: unknown, ...a: unknown[]) {
+        const q = a[0] as string | { text?: string };
+        seen.push(typeof q === 'string' ? q : String(q?.text ?? ''));
+        return query.apply(this, a);
+      };
+      try {
+        const r = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+        expect(r.statusCode).toBe(200);
+        return { html: r.body, itemReads: seen.filter((q) => /"items"\."url_id" = \$/.test(q)).length };
+      } finally {
+        client.query = query;
+      }
+    };
+    // A new version: nothing is kept yet. The product page alone reads its row.
+    await t.database.db.execute(sql`update items set title = title where url_id = 'gift-card'`);
+    expect((await statements(PRODUCT)).itemReads).toBe(1);
+    await t.database.db.execute(sql`update items set title = title where url_id = 'gift-card'`);
+    expect((await statements('/shop')).html).toContain('linen-camp-shirt');
+    expect((await statements(PRODUCT)).itemReads).toBe(0);
+    // A rename moves the version: the list and the page read the new row.
+    const renamed = `Camp Shirt ${kind} listed`;
+    await otherDb.db.execute(sql`update items set title = ${renamed} where url_id = 'linen-camp-shirt'`);
+    expect((await statements('/shop')).html).toContain(renamed);
+    const after = await statements(PRODUCT);
+    expect(after.itemReads).toBe(0);
+    expect(after.html).toContain(renamed);
+  });
+
   it('the version moves only when a content write commits, and not for a rolled-back one', async () => {
     const v0 = await t.app.siteCache.version();
     expect(await t.app.siteCache.version()).toBe(v0);

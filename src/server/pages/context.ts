@@ -428,12 +428,26 @@ export async function publishedItems(db: Db, c: CollectionRow, limit: number, of
     .orderBy(...order);
   return found.map(({ variants, ...row }) => {
     if (row.recordType === STORE_ITEM_RECORD) attachedVariants.set(row, variantList(variants));
+    else listedRows.add(row);
     return row;
   });
 }
 
 /** Variants read together with their item rows (publishedItems of a products collection), for productsFor. */
 const attachedVariants = new WeakMap<ItemRow, VariantRow[]>();
+
+/**
+ * A row a products list read (publishedItems of a products collection, published items only) as
+ * itemWithProduct gives it: the list's statement reads the same columns (the form by reference and the
+ * variants), so for the same content version the two are the same item. Null for a row read otherwise.
+ */
+export function listedItemWithProduct(row: ItemRow): { row: ItemRow; product: ProductRecord | undefined } | null {
+  if (row.recordType !== STORE_ITEM_RECORD) return listedRows.has(row) ? { row, product: undefined } : null;
+  const variants = attachedVariants.get(row);
+  return variants ? { row, product: { item: row, variants } } : null;
+}
+/** Rows of a products list that are not store items (they have no variants to attach). */
+const listedRows = new WeakSet<ItemRow>();
 
 /** structured_content with a store item's additional-fields form read by reference (commerce/form-ref.ts). */
 function structuredContentColumn() {
