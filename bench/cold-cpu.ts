@@ -2,7 +2,8 @@
  * Cold-miss CPU per page type on the bench:catalog catalogue: in process, sequential, the page cache off,
  * every address asked for once after the app starts (so per-version reads, widget HTML and itemJson are
  * cold as on a long-tail miss), then once more (warm: what a repeat miss after PAGE_CACHE_SECONDS costs).
- * BENCH_CPU_PROFILE=<dir> writes a profile of each cold pass; BENCH_USER=1 asks as a signed-in site user.
+ * BENCH_CPU_PROFILE=<dir> writes a profile of each pass (<db>-cold-<type>, <db>-warm-<type>); BENCH_USER=1 asks as a
+ * signed-in site user.
  *
  * Run: npx tsx bench/cold-cpu.ts   (BENCH_DB=pglite,postgres, BENCH_N=300 addresses per page type)
  */
