@@ -175,6 +175,8 @@ async function serve(kind: 'pglite' | 'postgres') {
   if (process.env.BENCH_QUERIES) {
     const client = (database.db as unknown as { $client: Record<string, (...a: unknown[]) => Promise<unknown>> }).$client;
     for (const m of ['query', 'exec'] as const) {
+      // node-postgres's pool has no exec (PGlite has both).
+      if (typeof client[m] !== 'function') continue;
       const orig = client[m]!.bind(client);
       client[m] = async (...a: unknown[]) => {
         const t0 = performance.now();
@@ -190,6 +192,7 @@ async function serve(kind: 'pglite' | 'postgres') {
       };
     }
   }
+  app.get('/__bench/loads', async () => Object.fromEntries(app.siteCache.loads));
   app.get('/__bench/queries', async () => [...queries].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25).map(([text, q]) => ({ ...q, text: text.replace(/\s+/g, ' ').slice(0, 300) })));
   let served = 0;
   app.addHook('onResponse', async () => {
@@ -432,6 +435,7 @@ async function main() {
           if (process.env.BENCH_QUERIES) {
             const qs = (await fetch(`${ready.url}/__bench/queries`).then((r) => r.json())) as Array<{ n: number; ms: number; text: string }>;
             for (const q of qs) console.log(`    ${String(q.n).padStart(6)} x ${(q.ms / q.n).toFixed(2).padStart(6)} ms  ${q.text}`);
+            console.log(`    site-cache loads per area (from the start): ${JSON.stringify(await fetch(`${ready.url}/__bench/loads`).then((r) => r.json()))}`);
           }
           const ok = f.errors + f.timeouts === 0 && f.p99 < (kind === 'postgres' ? 50 : 100) && (!ceiling || f.rps >= 0.25 * ceiling.rps);
           console.log(`  target (p99 < ${kind === 'postgres' ? 50 : 100} ms, no errors or timeouts, >= 25% of ceiling): ${ok ? 'reached' : 'NOT reached'}`);

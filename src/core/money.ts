@@ -117,15 +117,32 @@ export function formatMoney(minorUnits: MinorUnitsInput, currency: string = DEFA
   const { negative, major, fraction, decimals } = splitMinor(minorUnits, code);
   assertIntegerPlaces(major);
   const isNegative = negative && (major !== 0n || /[1-9]/.test(fraction));
-  // Use Intl for the symbol, sign and their placement; splice in the exact digits.
-  const parts = currencyFormatter(code, decimals).formatToParts(isNegative ? -1n : 1n);
-  return parts
-    .map((p) => {
-      if (p.type === 'integer') return grouping.format(major);
-      if (p.type === 'fraction') return fraction;
-      return p.value;
-    })
-    .join('');
+  // Use Intl for the symbol, sign and their placement (worked out once per currency and sign); splice in the exact digits.
+  let out = '';
+  for (const p of moneyPattern(code, decimals, isNegative)) out += p === INTEGER ? groupDigits(major) : p === FRACTION ? fraction : p;
+  return out;
+}
+
+const INTEGER = 0;
+const FRACTION = 1;
+const moneyPatterns = new Map<string, ReadonlyArray<string | typeof INTEGER | typeof FRACTION>>();
+
+/** Intl's parts of ±1 in a currency, with the integer and fraction digits as slots (the same for every amount). */
+function moneyPattern(code: CurrencyCode, decimals: number, negative: boolean): ReadonlyArray<string | typeof INTEGER | typeof FRACTION> {
+  const key = `${code}|${decimals}|${negative ? '-' : '+'}`;
+  let pattern = moneyPatterns.get(key);
+  if (!pattern) {
+    pattern = currencyFormatter(code, decimals)
+      .formatToParts(negative ? -1n : 1n)
+      .map((p) => (p.type === 'integer' ? INTEGER : p.type === 'fraction' ? FRACTION : p.value));
+    moneyPatterns.set(key, pattern);
+  }
+  return pattern;
+}
+
+/** The integer digits grouped as en-US groups them (below 1,000 there is nothing to group). */
+function groupDigits(major: bigint): string {
+  return major < 1000n ? major.toString() : grouping.format(major);
 }
 
 /**
@@ -137,7 +154,7 @@ export function formatMoneyAmount(minorUnits: MinorUnitsInput, currency: string 
   const { negative, major, fraction, decimals } = splitMinor(minorUnits, code);
   assertIntegerPlaces(major);
   const sign = negative && (major !== 0n || /[1-9]/.test(fraction)) ? '-' : '';
-  return `${sign}${grouping.format(major)}${decimals === 0 ? '' : `.${fraction}`}`;
+  return `${sign}${groupDigits(major)}${decimals === 0 ? '' : `.${fraction}`}`;
 }
 
 /** The exact decimal string of an amount in major units: moneyDecimalString(1250) === '12.50'. */

@@ -5,7 +5,7 @@ import { DB_KINDS } from '../helpers/db.js';
 import { OWNER, otherInstance, testApp, Visitor, type OtherInstance, type TestApp } from '../helpers/app.js';
 import type { Database } from '../../src/db/index.js';
 import { rows } from '../../src/server/db-util.js';
-import { COMPACT_AT } from '../../src/server/plugins/site-cache.js';
+import { COMPACT_AT, MAX_ENTRIES } from '../../src/server/plugins/site-cache.js';
 
 const PRODUCT = '/shop/p/linen-camp-shirt';
 
@@ -55,6 +55,57 @@ describe.each(DB_KINDS)('site cache on %s', (kind) => {
       await Promise.all([page(), page(), page()]);
       expect(t.app.siteCache.versionReads - reads).toBe(1);
     }
+  });
+
+  it('an area past its bound lets its least recently used value go, not the others (a catalogue larger than the bound is not read again)', async () => {
+    const cache = t.app.siteCache;
+    const loads = () => cache.loads.get('bound-test') ?? 0;
+    const get = (key: number) => cache.inRequest(() => cache.get('bound-test', String(key), async () => key));
+    for (let i = 0; i < MAX_ENTRIES; i++) await get(i);
+    expect(loads()).toBe(MAX_ENTRIES);
+    // Key 0 is used again, so key 1 is now the least recently used: one more key lets it go.
+    await get(0);
+    await get(MAX_ENTRIES);
+    expect(loads()).toBe(MAX_ENTRIES + 1);
+    await get(0);
+    await get(2);
+    await get(MAX_ENTRIES - 1);
+    expect(loads()).toBe(MAX_ENTRIES + 1);
+    await get(1);
+    expect(loads()).toBe(MAX_ENTRIES + 2);
+  });
+
+  it("a product page whose row the products list read at this version sends no read of its own, and shows a rename at once", async () => {
+    const statements = async (url: string) => {
+      const client = (t.database.db as unknown as { $client: { query: (...a: unknown[]) => unknown } }).$client;
+      const query = client.query;
+      const seen: string[] = [];
+      client.query = function (this: unknown, ...a: unknown[]) {
+        const q = a[0] as string | { text?: string };
+        seen.push(typeof q === 'string' ? q : String(q?.text ?? ''));
+        return query.apply(this, a);
+      };
+      try {
+        const r = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+        expect(r.statusCode).toBe(200);
+        return { html: r.body, itemReads: seen.filter((q) => /"items"\."url_id" = \$/.test(q)).length };
+      } finally {
+        client.query = query;
+      }
+    };
+    // A new version: nothing is kept yet. The product page alone reads its row.
+    await t.database.db.execute(sql`update items set title = title where url_id = 'gift-card'`);
+    expect((await statements(PRODUCT)).itemReads).toBe(1);
+    await t.database.db.execute(sql`update items set title = title where url_id = 'gift-card'`);
+    expect((await statements('/shop')).html).toContain('linen-camp-shirt');
+    expect((await statements(PRODUCT)).itemReads).toBe(0);
+    // A rename moves the version: the list and the page read the new row.
+    const renamed = `Camp Shirt ${kind} listed`;
+    await otherDb.db.execute(sql`update items set title = ${renamed} where url_id = 'linen-camp-shirt'`);
+    expect((await statements('/shop')).html).toContain(renamed);
+    const after = await statements(PRODUCT);
+    expect(after.itemReads).toBe(0);
+    expect(after.html).toContain(renamed);
   });
 
   it('the version moves only when a content write commits, and not for a rolled-back one', async () => {

@@ -80,22 +80,52 @@ export function productPropsOf(item: unknown, currency: string, settings: Commer
   };
 }
 
+/**
+ * An item's merchandising context, kept per item `structuredContent` object (made once per item row and
+ * content version, see widgetHtmlOf), store settings object and instalment preferences (read per version),
+ * with the shopper's language and the currency in the key: the same inputs give the same context, and a
+ * list page asks for one per card on every render. Shared: read-only.
+ */
+const merchandisingKept = new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, Obj>>>>();
+
 /** productMerchandisingContext of the platform: per product id, the scarcity settings templates read. */
 export function merchandisingContext(items: unknown[], settings: CommerceSettings = {}, currency = String(settings.selectedCurrency ?? 'USD')): Record<string, Obj> {
   const out: Record<string, Obj> = {};
+  const state = currentInstalmentState();
   for (const item of items) {
     const i = obj(item);
-    if (typeof i.id !== 'string' || !obj(i.structuredContent).variants) continue;
-    out[i.id] = {
-      scarcityEnabled: settings.scarcityEnabled ?? true,
-      scarcityText: settings.scarcityText || DEFAULT_SCARCITY_TEXT,
-      scarcityShownByDefault: settings.scarcityShownByDefault ?? false,
-      scarcityTemplateViews: [],
-      // The per-item instalment context (afterPayAvailable, afterPayMin, afterPayMax, shopperLanguage, stripeAccountCountry).
-      ...instalmentContextFor({ productType: Number(obj(i.structuredContent).productType) || ProductType.PHYSICAL, isSubscribable: obj(i.structuredContent).isSubscribable === true }, currency),
-    };
+    const sc = i.structuredContent;
+    if (typeof i.id !== 'string' || !obj(sc).variants) continue;
+    if (!state || !sc || typeof sc !== 'object') {
+      out[i.id] = itemMerchandising(obj(sc), settings, currency);
+      continue;
+    }
+    let bySettings = merchandisingKept.get(state.prefs);
+    if (!bySettings) merchandisingKept.set(state.prefs, (bySettings = new WeakMap()));
+    let bySc = bySettings.get(settings);
+    if (!bySc) bySettings.set(settings, (bySc = new WeakMap()));
+    let kept = bySc.get(sc);
+    if (!kept) bySc.set(sc, (kept = new Map()));
+    const key = `${i.id}\u0000${state.language}\u0000${currency}`;
+    let made = kept.get(key);
+    if (!made) {
+      made = itemMerchandising(obj(sc), settings, currency);
+      if (kept.size < 16) kept.set(key, made);
+    }
+    out[i.id] = made;
   }
   return out;
+}
+
+function itemMerchandising(sc: Obj, settings: CommerceSettings, currency: string): Obj {
+  return {
+    scarcityEnabled: settings.scarcityEnabled ?? true,
+    scarcityText: settings.scarcityText || DEFAULT_SCARCITY_TEXT,
+    scarcityShownByDefault: settings.scarcityShownByDefault ?? false,
+    scarcityTemplateViews: [],
+    // The per-item instalment context (afterPayAvailable, afterPayMin, afterPayMax, shopperLanguage, stripeAccountCountry).
+    ...instalmentContextFor({ productType: Number(sc.productType) || ProductType.PHYSICAL, isSubscribable: sc.isSubscribable === true }, currency),
+  };
 }
 
 /** The merchandising context of a page's context (its item, or its items). */

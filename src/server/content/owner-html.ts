@@ -63,8 +63,38 @@ const text = new Memo((html) => decodeBasicEntities(sanitizeHtml(html, TEXT_ONLY
 
 /** Owner HTML with only the rich-text elements, attributes and link schemes kept. */
 export function cleanOwnerHtml(html: string): string {
-  if (html === '') return '';
+  if (html === '' || alreadyClean(html)) return html;
   return rich.get(html);
+}
+
+/** Block elements the quick check lets through: only at the top level, where opening one closes nothing. */
+const PLAIN_BLOCKS: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Inline elements the quick check lets through anywhere (none of them closes another when opened). */
+const PLAIN_INLINE: ReadonlySet<string> = new Set(['strong', 'b', 'em', 'i', 'u', 's', 'mark', 'small', 'sub', 'sup', 'code', 'span']);
+
+/**
+ * Whether the cleaner would give `html` back unchanged, told without parsing it: text without '&', '<',
+ * '>' or control characters, in kept elements written without attributes, every one closed in order,
+ * blocks (paragraphs, headings) only at the top level. Most product and post bodies are that, and the
+ * cleaner's parse costs far more than this scan on a page's first render. Anything else is cleaned.
+ */
+function alreadyClean(html: string): boolean {
+  const open: string[] = [];
+  const token = /<(\/?)([a-z0-9]{1,10})>|[^<>&\u0000-\u0008\u000b-\u001f\u007f]+/gy;
+  let at = 0;
+  while (at < html.length) {
+    token.lastIndex = at;
+    const m = token.exec(html);
+    if (!m) return false;
+    at = token.lastIndex;
+    const name = m[2];
+    if (name === undefined) continue;
+    if (m[1]) {
+      if (open.pop() !== name) return false;
+    } else if (PLAIN_INLINE.has(name) || (PLAIN_BLOCKS.has(name) && open.length === 0)) open.push(name);
+    else return false;
+  }
+  return open.length === 0;
 }
 
 /**
@@ -85,3 +115,6 @@ export function clearOwnerHtmlMemo(): void {
   rich.clear();
   text.clear();
 }
+
+/** For tests: the quick check and the cleaner it stands in for. */
+export const ownerHtmlInternals = { alreadyClean, sanitize: (html: string) => sanitizeHtml(html, OPTIONS) };

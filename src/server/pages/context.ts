@@ -428,12 +428,26 @@ export async function publishedItems(db: Db, c: CollectionRow, limit: number, of
     .orderBy(...order);
   return found.map(({ variants, ...row }) => {
     if (row.recordType === STORE_ITEM_RECORD) attachedVariants.set(row, variantList(variants));
+    else listedRows.add(row);
     return row;
   });
 }
 
 /** Variants read together with their item rows (publishedItems of a products collection), for productsFor. */
 const attachedVariants = new WeakMap<ItemRow, VariantRow[]>();
+
+/**
+ * A row a products list read (publishedItems of a products collection, published items only) as
+ * itemWithProduct gives it: the list's statement reads the same columns (the form by reference and the
+ * variants), so for the same content version the two are the same item. Null for a row read otherwise.
+ */
+export function listedItemWithProduct(row: ItemRow): { row: ItemRow; product: ProductRecord | undefined } | null {
+  if (row.recordType !== STORE_ITEM_RECORD) return listedRows.has(row) ? { row, product: undefined } : null;
+  const variants = attachedVariants.get(row);
+  return variants ? { row, product: { item: row, variants } } : null;
+}
+/** Rows of a products list that are not store items (they have no variants to attach). */
+const listedRows = new WeakSet<ItemRow>();
 
 /** structured_content with a store item's additional-fields form read by reference (commerce/form-ref.ts). */
 function structuredContentColumn() {
@@ -469,13 +483,26 @@ export async function itemByUrl(db: Db, c: CollectionRow, urlId: string): Promis
   return rows[0] ?? null;
 }
 
-/** One item by its urlId with its variants, in a single query (the product page's only read). */
-export async function itemWithProduct(db: Db, c: CollectionRow, urlId: string): Promise<{ row: ItemRow; product: ProductRecord | undefined } | null> {
-  const found = await db
+/**
+ * The statement of itemWithProduct, built once per database (drizzle builds a select's SQL on every call,
+ * which for this one, with its form and variants subqueries, cost more CPU than the read itself).
+ */
+const itemWithProductStatements = new WeakMap<Db, ReturnType<typeof prepareItemWithProduct>>();
+
+function prepareItemWithProduct(db: Db) {
+  return db
     .select({ ...getTableColumns(schema.items), structuredContent: structuredContentColumn(), variants: variantsColumn() })
     .from(schema.items)
-    .where(and(eq(schema.items.collectionId, c.id), eq(schema.items.urlId, urlId), eq(schema.items.status, 'published')))
-    .limit(1);
+    .where(and(eq(schema.items.collectionId, sql.placeholder('collectionId')), eq(schema.items.urlId, sql.placeholder('urlId')), eq(schema.items.status, 'published')))
+    .limit(1)
+    .prepare('pages_item_with_product');
+}
+
+/** One item by its urlId with its variants, in a single query (the product page's only read). */
+export async function itemWithProduct(db: Db, c: CollectionRow, urlId: string): Promise<{ row: ItemRow; product: ProductRecord | undefined } | null> {
+  let statement = itemWithProductStatements.get(db);
+  if (!statement) itemWithProductStatements.set(db, (statement = prepareItemWithProduct(db)));
+  const found = await statement.execute({ collectionId: c.id, urlId });
   const r = found[0];
   if (!r) return null;
   const { variants: v, ...row } = r;

@@ -20,14 +20,17 @@ import {
   folderChildren,
   itemWithProduct,
   itemJson,
+  listedItemWithProduct,
   memberAreaCollections,
   navigationJson,
+  PRODUCTS_TYPE,
   productsFor,
   publishedItems,
   websiteJson,
   websiteSettingsJson,
   type CollectionRow,
   type ItemFilter,
+  type ItemRow,
 } from './context.js';
 import { CollectionCache } from './cache.js';
 import { pageCache, type PageCache } from './page-cache.js';
@@ -298,6 +301,13 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     return collectionPage(req, reply, c, collections, true);
   }
 
+  /**
+   * The rows the lists of a products collection read at the current content version (published items,
+   * with their variants), by url id: the rows itemWithProduct would read for those products at that
+   * version. Kept in the site cache, so a new version starts an empty map. Read-only rows.
+   */
+  const listedItems = (c: CollectionRow) => app.siteCache.get('page-item-listed', c.id, async () => new Map<string, ItemRow>());
+
   async function collectionPage(req: FastifyRequest, reply: FastifyReply, c: CollectionRow, collections: CollectionRow[], isHome = false) {
     const site = await websites.get();
     if (await memberGate(req, reply, site, c)) return reply;
@@ -344,7 +354,17 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const offset = (pageNo - 1) * pageSize;
     const perVersion = c.typeName !== 'events' && !filter.statuses;
     const readRows = () => (c.typeName === 'page' ? Promise.resolve([]) : publishedItems(db, c, pageSize + 1, offset, filter));
-    const rows = perVersion ? await app.siteCache.get('page-list', `${c.id}:${pageSize}:${offset}:${filter.tag ?? ''}:${filter.category ?? ''}`, readRows) : await readRows();
+    const rows = perVersion
+      ? await app.siteCache.get('page-list', `${c.id}:${pageSize}:${offset}:${filter.tag ?? ''}:${filter.category ?? ''}`, async () => {
+          const read = await readRows();
+          // A products list's rows are its products' page rows too (listedItems): none of them is read again.
+          if (c.type === PRODUCTS_TYPE) {
+            const listed = await listedItems(c);
+            for (const r of read) listed.set(r.urlId, r);
+          }
+          return read;
+        })
+      : await readRows();
     const hasNext = rows.length > pageSize;
     const shown = rows.slice(0, pageSize).filter((r) => !app.flags.productHidden(site, r.structuredContent));
     const readCounts = () => (c.typeName === 'blog' ? commentCounts(db, shown.map((r) => r.id)) : Promise.resolve(new Map<string, number>()));
@@ -423,8 +443,12 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   async function itemPage(req: FastifyRequest, reply: FastifyReply, c: CollectionRow, urlId: string, collections: CollectionRow[]) {
     const site = await websites.get();
     if (await memberGate(req, reply, site, c)) return reply;
-    // Kept per content version (plugins/site-cache.ts; items and variants writes move it): read-only.
-    const published = await app.siteCache.get('page-item', `${c.id}:${urlId}`, () => itemWithProduct(db, c, urlId));
+    // Kept per content version (plugins/site-cache.ts; items and variants writes move it): read-only. A
+    // product a list of this version already read is not read again.
+    const published = await app.siteCache.get('page-item', `${c.id}:${urlId}`, async () => {
+      const listed = c.type === PRODUCTS_TYPE ? (await listedItems(c)).get(urlId) : undefined;
+      return (listed && listedItemWithProduct(listed)) || itemWithProduct(db, c, urlId);
+    });
     const found = published ?? (await app.flags.previewItem(await app.flags.page(req, site), c.id, urlId));
     if (!found || app.flags.productHidden(site, found.row.structuredContent)) return notFound(req, reply);
     const { row, product } = found;

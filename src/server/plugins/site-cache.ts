@@ -10,7 +10,8 @@
  * a page sees every change committed before that read, exactly as if it had read the tables themselves.
  *
  * The caches: `get(area, key, load)` keeps what `load` returned for the current version; a new version
- * empties the area. A value is shared by every request of that version, so callers treat it as read-only.
+ * empties the area, and an area holds at most MAX_ENTRIES values (the least recently used goes first).
+ * A value is shared by every request of that version, so callers treat it as read-only.
  * Stored before or after the version was read, a value is never older than the version it is kept under
  * (the version is read first, the data after), so a page never sees data older than a committed change.
  *
@@ -28,8 +29,12 @@ const noop = () => undefined;
 /** The channel the site_changes trigger notifies (migration 0015). */
 export const SITE_CHANGES_CHANNEL = 'tessera_site_changes';
 
-/** Entries kept per area before the area is emptied (a bound on memory, not a policy). */
-const MAX_ENTRIES = 2000;
+/**
+ * Entries kept per area (a bound on memory, not a policy): past it, the least recently used entry goes.
+ * Above a catalogue's size (a product page's reads are one entry per product in a few areas), so a shop
+ * of a few thousand products keeps each of them once per version instead of reading them again.
+ */
+export const MAX_ENTRIES = 5000;
 
 /** Rows of `site_changes` above which a version read folds them into one (keeps the read cheap for years). */
 export const COMPACT_AT = 200;
@@ -192,8 +197,13 @@ export class SiteCache {
       this.areas.set(area, a);
     }
     const hit = a.entries.get(key);
-    if (hit) return hit as Promise<T>;
-    if (a.entries.size >= MAX_ENTRIES) a.entries.clear();
+    if (hit) {
+      // Most recently used last (a Map keeps insertion order), so the least recently used is the first to go.
+      a.entries.delete(key);
+      a.entries.set(key, hit);
+      return hit as Promise<T>;
+    }
+    if (a.entries.size >= MAX_ENTRIES) a.entries.delete(a.entries.keys().next().value!);
     const entries = a.entries;
     this.loads.set(area, (this.loads.get(area) ?? 0) + 1);
     const value = load();

@@ -12,6 +12,7 @@ import { moneyDecimalString } from '../../core/money.js';
 import { reviewSettingsOf } from './settings.js';
 import { reviewServicesOf } from './index.js';
 import { ReviewService } from './service.js';
+import { timeSince } from '../../core/time.js';
 
 type Obj = Record<string, unknown>;
 
@@ -26,24 +27,47 @@ export interface ProductPageInput {
   origin: string;
 }
 
-/** The review settings of a website row's settings (read per content version, never changed in place). */
-const settingsOf = new WeakMap<object, ReturnType<typeof reviewSettingsOf>>();
+/**
+ * What productPageExtras worked out for an item row. The page reads its row per content version
+ * (plugins/site-cache.ts 'page-item'), and the reviews and related products below are read under that
+ * same version, so a row object stands for one version: the extras of a row are worked out on its first
+ * page and reused by the next ones (with the same website row, collections and origin) until the version
+ * moves and the page reads a new row. Shared between requests: read-only. Related cards' `timeSince`
+ * follows the clock, so it is worked out again per page.
+ */
+interface Extras {
+  reviews: Obj;
+  related: { heading: string; source: unknown; items: Array<{ json: Obj; publishOn: Date }> } | null;
+  productJsonLd: string;
+}
+const extrasOf = new WeakMap<ItemRow, { site: WebsiteRow; collections: CollectionRow[]; origin: string; extras: Promise<Extras> }>();
 
 /** `productJsonLd` is the schema.org JSON-LD as text, safe to write between <script type="application/ld+json"> tags. */
 export async function productPageExtras(app: FastifyInstance, input: ProductPageInput): Promise<{ productJsonLd: string }> {
-  let settings = settingsOf.get(input.site.settings);
-  if (!settings) settingsOf.set(input.site.settings, (settings = reviewSettingsOf(input.site.settings)));
-  // All of it is a function of the content version, the product, the origin and the settings: worked out
-  // once per version and shared by the requests (read-only; the page only reads it).
-  const extras = await app.siteCache.get('product-page-extras', `${input.row.id}\n${input.origin}\n${settings.relatedCount}`, () => workOut(app, input, settings));
-  input.item.reviews = extras.reviews;
-  input.item.relatedProducts = extras.relatedProducts;
+  const { site, row, item, collections, origin } = input;
+  let kept = extrasOf.get(row);
+  if (!kept || kept.site !== site || kept.collections !== collections || kept.origin !== origin) {
+    kept = { site, collections, origin, extras: makeExtras(app, input) };
+    extrasOf.set(row, kept);
+    const failed = kept;
+    // A failed read is not kept.
+    kept.extras.catch(() => {
+      if (extrasOf.get(row) === failed) extrasOf.delete(row);
+    });
+  }
+  const extras = await kept.extras;
+  const now = Date.now();
+  item.reviews = extras.reviews;
+  item.relatedProducts = extras.related
+    ? { heading: extras.related.heading, source: extras.related.source, items: extras.related.items.map(({ json, publishOn }) => ({ ...json, timeSince: timeSince(publishOn, now) })) }
+    : null;
   return { productJsonLd: extras.productJsonLd };
 }
 
-async function workOut(app: FastifyInstance, input: ProductPageInput, settings: ReturnType<typeof reviewSettingsOf>): Promise<{ reviews: Obj; relatedProducts: Obj | null; productJsonLd: string }> {
+async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promise<Extras> {
   const { reviews, related } = reviewServicesOf(app);
   const { site, row, item } = input;
+  const settings = reviewSettingsOf(site.settings);
   // Kept per content version (plugins/site-cache.ts): writes to reviews, related products, items and
   // variants move it. Cached values are shared between requests: read them, never change them.
   const cache = app.siteCache;
@@ -85,7 +109,7 @@ async function workOut(app: FastifyInstance, input: ProductPageInput, settings: 
 
   const byId = new Map(input.collections.map((c) => [c.id, c]));
   const shown = rel.items.filter((i) => byId.has(i.collectionId));
-  const relatedProducts: Obj | null = shown.length
+  const relatedJson: Extras['related'] = shown.length
     ? {
         heading: relatedText.HEADING,
         source: rel.source,
@@ -95,7 +119,7 @@ async function workOut(app: FastifyInstance, input: ProductPageInput, settings: 
           // A product with one variant and no form is added from the card; one with choices is chosen on its own page.
           json.quickAdd = (sc.variants?.length ?? 0) === 1 && sc.productType !== 4 && !sc.additionalFieldsFormId;
           json.chooseOptionsText = relatedText.CHOOSE_OPTIONS;
-          return json;
+          return { json, publishOn: i.publishOn };
         }),
       }
     : null;
@@ -146,5 +170,5 @@ async function workOut(app: FastifyInstance, input: ProductPageInput, settings: 
   // Written into a <script> element: every '<', '>' and '&' escaped, so no text a buyer wrote can end or
   // change the element (the engine's json formatter escapes only '</').
   const ldText = JSON.stringify(jsonLd).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-  return { reviews: reviewsJson, relatedProducts, productJsonLd: ldText };
+  return { reviews: reviewsJson, related: relatedJson, productJsonLd: ldText };
 }

@@ -279,12 +279,21 @@ export class ReviewService {
   /** What forProduct answers for a product without approved reviews. */
   static readonly NONE: { summary: RatingSummary; reviews: ReviewRow[] } = { summary: ratingSummary(0, 0), reviews: [] };
 
-  /** A product's approved reviews (newest first, up to `limit`) and the summary of all of them. */
+  /**
+   * A product's approved reviews (newest first, up to `limit`) and the summary of all of them, in one
+   * statement: the window sums run over every approved review before the limit is applied, so the count
+   * and the sum are those of all of them (a product's page reads this on its first request per version).
+   */
   async forProduct(itemId: string, limit = 50): Promise<{ summary: RatingSummary; reviews: ReviewRow[] }> {
-    const [agg, list] = await Promise.all([
-      rows<{ n: number; s: number }>(this.db, sql`select count(*)::int as n, coalesce(sum(rating), 0)::int as s from product_reviews where item_id = ${itemId} and status = 'approved'`),
-      rows<Obj>(this.db, sql`select * from product_reviews where item_id = ${itemId} and status = 'approved' order by created desc, id desc limit ${limit}`),
-    ]);
-    return { summary: ratingSummary(Number(agg[0]?.n ?? 0), Number(agg[0]?.s ?? 0)), reviews: list.map(reviewFrom) };
+    if (limit < 1) {
+      const [agg] = await rows<{ n: number; s: number }>(this.db, sql`select count(*)::int as n, coalesce(sum(rating), 0)::int as s from product_reviews where item_id = ${itemId} and status = 'approved'`);
+      return { summary: ratingSummary(Number(agg?.n ?? 0), Number(agg?.s ?? 0)), reviews: [] };
+    }
+    const list = await rows<Obj>(
+      this.db,
+      sql`select *, (count(*) over ())::int as review_count, (sum(rating) over ())::int as rating_sum
+            from product_reviews where item_id = ${itemId} and status = 'approved' order by created desc, id desc limit ${limit}`,
+    );
+    return { summary: ratingSummary(Number(list[0]?.review_count ?? 0), Number(list[0]?.rating_sum ?? 0)), reviews: list.map(reviewFrom) };
   }
 }
