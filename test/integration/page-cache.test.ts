@@ -114,6 +114,26 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(brotliDecompressSync(r.rawPayload).toString()).toContain('</html>');
   });
 
+  it("keeps a noindex page's X-Robots-Tag on every copy it serves", async () => {
+    const owner = new Visitor(t.app);
+    expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
+    const journal = ((await owner.get('/api/config/collections')).json().collections as Array<{ id: string; urlId: string; title: string; version: number }>).find((c) => c.urlId === 'journal')!;
+    const marked = await owner.send('PUT', `/api/config/collections/${journal.id}`, { version: journal.version, title: journal.title, noindex: true });
+    expect(marked.statusCode, marked.body).toBe(200);
+    try {
+      expect((await get('/journal')).headers['x-robots-tag']).toBe('noindex');
+      await settled();
+      const again = await counted(() => get('/journal', { 'accept-encoding': 'br' }));
+      expect(again.hits).toBe(1);
+      expect(again.value.headers['x-robots-tag']).toBe('noindex');
+    } finally {
+      await owner.send('PUT', `/api/config/collections/${journal.id}`, { version: marked.json().version, title: journal.title, noindex: false });
+    }
+    await settled();
+    const open = await get('/journal');
+    expect(open.headers['x-robots-tag']).toBeUndefined();
+  });
+
   it('still gives a new visitor their crumb cookie, which the shared page does not contain', async () => {
     await get(PRODUCT);
     await settled();

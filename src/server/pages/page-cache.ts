@@ -20,7 +20,8 @@
  *   visitor's crumb (forms, lock screens and the cookie banner carry it, so those pages stay private).
  *
  * An entry keeps the Content-Security-Policy header of the response that rendered it and sends it with
- * every copy: the page's script nonce is in the HTML (plugins/csp.ts), so page and policy stay a pair.
+ * every copy: the page's script nonce is in the HTML (plugins/csp.ts), so page and policy stay a pair. Its
+ * X-Robots-Tag (a noindex page's) goes with every copy too.
  *
  * Each entry keeps the HTML and the encoding its render went out in (encode.ts: compressed once, at the
  * quick level); the other encoding is made the first time a visitor asks for it, and a page served again
@@ -106,6 +107,8 @@ interface Entry {
   type: string;
   /** The Content-Security-Policy the page was rendered with: its script nonce is in the page (plugins/csp.ts). */
   csp: string | null;
+  /** The X-Robots-Tag the page was rendered with (noindex pages keep saying so from the cache). */
+  robots: string | null;
   /** The HTML, when it holds the empty cart pill exactly once (so a visitor's own pill can take its place). */
   html: string | null;
   body: Buffer;
@@ -252,6 +255,8 @@ export class PageCache {
         if (!kept) this.encodeWithPill(entry, own, html);
         reply.status(200).header('content-type', entry.type).header('cache-control', 'no-store');
         if (entry.csp) reply.header('content-security-policy', entry.csp);
+    if (entry.robots) reply.header('x-robots-tag', entry.robots);
+        if (entry.robots) reply.header('x-robots-tag', entry.robots);
         void reply.send(html);
         return true;
       }
@@ -312,6 +317,7 @@ export class PageCache {
     const encoding = responseEncoding(req);
     reply.status(200).header('content-type', entry.type).header('cache-control', 'no-store').header('vary', 'accept-encoding');
     if (entry.csp) reply.header('content-security-policy', entry.csp);
+    if (entry.robots) reply.header('x-robots-tag', entry.robots);
     if (encoding) reply.header('content-encoding', encoding);
     void reply.send(!encoding ? (own ?? entry).body : own ? own[encoding] : this.encoded(entry, encoding));
   }
@@ -371,7 +377,7 @@ export class PageCache {
     if (keep) {
       const { claim, page } = keep;
       const body = out && page === payload ? out.body : Buffer.from(page);
-      const entry: Entry = { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, html: keep.html, body, served: { br: 0, gzip: 0 }, bytes: 2 * body.length, withPill: new Map() };
+      const entry: Entry = { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, html: keep.html, body, served: { br: 0, gzip: 0 }, bytes: 2 * body.length, withPill: new Map() };
       if (out && page === payload) {
         entry[out.encoding] = out.encoded;
         entry.bytes += out.encoded.length;
@@ -386,12 +392,13 @@ export class PageCache {
   }
 
   /** The page a claimed request rendered, when it may be shared (the empty cart pill in it); else null. */
-  private capture(req: FastifyRequest, reply: FastifyReply, payload: unknown): { claim: Claim; page: string; type: string; csp: string | null; html: string | null } | null {
+  private capture(req: FastifyRequest, reply: FastifyReply, payload: unknown): { claim: Claim; page: string; type: string; csp: string | null; robots: string | null; html: string | null } | null {
     const claim = (req as Claimed)[CLAIM];
     if (!claim) return null;
     (req as Claimed)[CLAIM] = undefined;
     const type = reply.getHeader('content-type');
     const csp = reply.getHeader('content-security-policy');
+    const robots = reply.getHeader('x-robots-tag');
     const cookies = reply.getHeader('set-cookie');
     const setsOnlyCrumb = cookies === undefined || [cookies].flat().every((c) => String(c).startsWith(`${CRUMB_COOKIE}=`));
     if (reply.statusCode !== 200 || typeof payload !== 'string' || typeof type !== 'string' || !type.startsWith('text/html') || !setsOnlyCrumb || (req.crumb && payload.includes(req.crumb))) {
@@ -408,7 +415,7 @@ export class PageCache {
       return null;
     }
     const html = pill && occursOnce(page, pill.empty) ? page : null;
-    return { claim, page, type, csp: typeof csp === 'string' ? csp : null, html };
+    return { claim, page, type, csp: typeof csp === 'string' ? csp : null, robots: typeof robots === 'string' ? robots : null, html };
   }
 
   private track(work: Promise<unknown>): void {
