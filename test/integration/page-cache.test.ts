@@ -10,6 +10,7 @@ import type { Database } from '../../src/db/index.js';
 import { renderIsland } from '../../src/web/ssr.js';
 import { hashToken } from '../../src/db/ids.js';
 import { listeningOrigin } from '../../src/server/email-origin.js';
+import { CartService } from '../../src/server/commerce/cart-service.js';
 import { CART_COOKIES, EXPERIMENT_COOKIES, KEYED_COOKIES, NEUTRAL_COOKIES, PRIVATE_COOKIES, pickEncoding } from '../../src/server/pages/page-cache.js';
 
 const PRODUCT = '/shop/p/linen-camp-shirt';
@@ -118,6 +119,38 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(await page()).toBe('{"totalQuantity":3,"hasCart":true}');
     await t.database.db.execute(sql`delete from carts where ${cart}`);
     expect(await page()).toBe('{"totalQuantity":0}');
+  });
+
+  it('reads the carts of shoppers who ask at the same time in one statement, and never misses a write committed before a shopper asked', async () => {
+    // An unwatched service reads as findShared does on PostgreSQL (the app's own on PGlite follows notifications).
+    const carts = new CartService(t.database);
+    const shoppers = await Promise.all(
+      [1, 2, 3].map(async (quantity) => {
+        const v = new Visitor(t.app);
+        const added = await v.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity });
+        expect(added.statusCode, added.body).toBe(200);
+        return { token: v.cookies.get('tessera_cart')! };
+      }),
+    );
+    const before = carts.sharedReads;
+    // The first asks alone; the rest ask while its statement is in flight and share the next one.
+    const found = await Promise.all([...shoppers, ...shoppers, { token: 'no-such-cart' }].map((ident) => carts.findShared(ident)));
+    expect(carts.sharedReads - before).toBe(2);
+    expect(found.map((c) => c?.totalQuantity ?? null)).toEqual([1, 2, 3, 1, 2, 3, null]);
+    // A write committed while a statement is in flight shows to a shopper who asks after it.
+    const first = carts.findShared(shoppers[0]!);
+    await t.database.db.execute(sql`update carts set total_quantity = 9 where token_hash = ${hashToken(shoppers[0]!.token)}`);
+    expect((await carts.findShared(shoppers[0]!))?.totalQuantity).toBe(9);
+    await first;
+    if (kind === 'postgres') {
+      // The app reads this way on PostgreSQL: a shopper's page asks with one statement.
+      const app = t.app.services.carts;
+      const reads = app.sharedReads;
+      const shopper = new Visitor(t.app);
+      shopper.cookies.set('tessera_cart', shoppers[1]!.token);
+      expect((await shopper.get(PRODUCT, { accept: 'text/html' })).body).toContain('{&quot;totalQuantity&quot;:2,&quot;hasCart&quot;:true}');
+      expect(app.sharedReads - reads).toBe(1);
+    }
   });
 
   it('gives a visitor with a cart the shared page with their own cart pill, and shares a page they rendered with the empty pill', async () => {
