@@ -167,13 +167,26 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(pill(anonymous.body)).toBe('{"totalQuantity":0}');
     const expected = anonymous.body.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: 3, hasCart: true }));
     expect(own.value.body).toBe(expected);
-    // The next visitor with three items gets that page encoded once, in brotli or gzip.
+    // In brotli or gzip, the page is compressed once per encoding (split at its pill) for every shopper, whatever their pill.
+    const parts = t.app.pageCache.stats.pillParts;
     const again = await counted(() => shopper.get(PRODUCT, { accept: 'text/html', 'accept-encoding': 'br' }));
     expect(again.hits).toBe(1);
     expect(again.value.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(again.value.rawPayload).toString()).toBe(expected);
     const gz = await shopper.get(PRODUCT, { accept: 'text/html', 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.rawPayload).toString()).toBe(expected);
+    const other = new Visitor(t.app);
+    expect((await other.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity: 2 })).statusCode).toBe(200);
+    const two = anonymous.body.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: 2, hasCart: true }));
+    for (const encoding of ['br', 'gzip', 'br, gzip', 'identity']) {
+      const r = await counted(() => other.get(PRODUCT, { accept: 'text/html', 'accept-encoding': encoding }));
+      expect(r.hits, encoding).toBe(1);
+      const raw = r.value.rawPayload;
+      const body = r.value.headers['content-encoding'] === 'br' ? brotliDecompressSync(raw) : r.value.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+      expect(body.toString(), encoding).toBe(two);
+    }
+    expect(t.app.pageCache.stats.pillParts - parts).toBe(2);
     // A page the shopper renders first is kept with the empty pill for everyone else.
     await t.database.db.execute(sql`update items set excerpt = excerpt where url_id = 'linen-camp-shirt'`);
     const first = await counted(() => shopper.get('/shop', { accept: 'text/html' }));
@@ -293,7 +306,7 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
       await visit(short);
       expect(short.pageCache.stats.hits).toBe(hits + 1);
       for (let i = 0; i < 3; i++) expect((await visit(off)).statusCode).toBe(200);
-      expect(off.pageCache.stats).toEqual({ hits: 0, misses: 0, stored: 0, shared: 0 });
+      expect(off.pageCache.stats).toEqual({ hits: 0, misses: 0, stored: 0, shared: 0, pillParts: 0 });
     } finally {
       await shortLived.close();
       await switchedOff.close();
