@@ -18,7 +18,7 @@
  * Run: npm run bench:catalog   (BENCH_SECONDS=30, BENCH_CONNECTIONS=50, BENCH_DB=pglite,postgres,
  *                               BENCH_PHASES=hello,mix,anon,cart, TEST_DATABASE_URL for PostgreSQL,
  *                               BENCH_ONLY=product|list|post|search|home for one page type,
- *                               BENCH_CPU_PROFILE=<dir> for a CPU profile of the mix phase: summarise it with
+ *                               BENCH_CPU_PROFILE=<dir> for a CPU profile of each load phase (mix, anon, cart): summarise it with
  *                               `tsx bench/profile-summary.ts <file>`)
  */
 import http from 'node:http';
@@ -440,7 +440,9 @@ async function main() {
           const ok = f.errors + f.timeouts === 0 && f.p99 < (kind === 'postgres' ? 50 : 100) && (!ceiling || f.rps >= 0.25 * ceiling.rps);
           console.log(`  target (p99 < ${kind === 'postgres' ? 50 : 100} ms, no errors or timeouts, >= 25% of ceiling): ${ok ? 'reached' : 'NOT reached'}`);
         } else if (phase === 'anon' || phase === 'cart') {
+          await profile(ready, 'start');
           const f = await load(ready, short, rolesOf(false, phase), next);
+          await profile(ready, `${phase}${only ? `-${only}` : ''}`);
           console.log(fmt(phase === 'anon' ? 'every connection anonymous' : 'every connection with a cart', f, ceiling));
         }
       }

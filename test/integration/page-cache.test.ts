@@ -10,6 +10,7 @@ import type { Database } from '../../src/db/index.js';
 import { renderIsland } from '../../src/web/ssr.js';
 import { hashToken } from '../../src/db/ids.js';
 import { listeningOrigin } from '../../src/server/email-origin.js';
+import { CartService } from '../../src/server/commerce/cart-service.js';
 import { CART_COOKIES, EXPERIMENT_COOKIES, KEYED_COOKIES, NEUTRAL_COOKIES, PRIVATE_COOKIES, pickEncoding } from '../../src/server/pages/page-cache.js';
 
 const PRODUCT = '/shop/p/linen-camp-shirt';
@@ -180,6 +181,38 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(await page()).toBe('{"totalQuantity":0}');
   });
 
+  it('reads the carts of shoppers who ask at the same time in one statement, and never misses a write committed before a shopper asked', async () => {
+    // An unwatched service reads as findShared does on PostgreSQL (the app's own on PGlite follows notifications).
+    const carts = new CartService(t.database);
+    const shoppers = await Promise.all(
+      [1, 2, 3].map(async (quantity) => {
+        const v = new Visitor(t.app);
+        const added = await v.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity });
+        expect(added.statusCode, added.body).toBe(200);
+        return { token: v.cookies.get('tessera_cart')! };
+      }),
+    );
+    const before = carts.sharedReads;
+    // The first asks alone; the rest ask while its statement is in flight and share the next one.
+    const found = await Promise.all([...shoppers, ...shoppers, { token: 'no-such-cart' }].map((ident) => carts.findShared(ident)));
+    expect(carts.sharedReads - before).toBe(2);
+    expect(found.map((c) => c?.totalQuantity ?? null)).toEqual([1, 2, 3, 1, 2, 3, null]);
+    // A write committed while a statement is in flight shows to a shopper who asks after it.
+    const first = carts.findShared(shoppers[0]!);
+    await t.database.db.execute(sql`update carts set total_quantity = 9 where token_hash = ${hashToken(shoppers[0]!.token)}`);
+    expect((await carts.findShared(shoppers[0]!))?.totalQuantity).toBe(9);
+    await first;
+    if (kind === 'postgres') {
+      // The app reads this way on PostgreSQL: a shopper's page asks with one statement.
+      const app = t.app.services.carts;
+      const reads = app.sharedReads;
+      const shopper = new Visitor(t.app);
+      shopper.cookies.set('tessera_cart', shoppers[1]!.token);
+      expect((await shopper.get(PRODUCT, { accept: 'text/html' })).body).toContain('{&quot;totalQuantity&quot;:2,&quot;hasCart&quot;:true}');
+      expect(app.sharedReads - reads).toBe(1);
+    }
+  });
+
   it('gives a visitor with a cart the shared page with their own cart pill, and shares a page they rendered with the empty pill', async () => {
     const pill = (html: string) => /data-island="CartPill" data-props="([^"]*)"/.exec(html)?.[1]?.replace(/&quot;/g, '"');
     const shopper = new Visitor(t.app);
@@ -194,13 +227,26 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(pill(anonymous.body)).toBe('{"totalQuantity":0}');
     const expected = anonymous.body.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: 3, hasCart: true }));
     expect(own.value.body).toBe(expected);
-    // The next visitor with three items gets that page encoded once, in brotli or gzip.
+    // In brotli or gzip, the page is compressed once per encoding (split at its pill) for every shopper, whatever their pill.
+    const parts = t.app.pageCache.stats.pillParts;
     const again = await counted(() => shopper.get(PRODUCT, { accept: 'text/html', 'accept-encoding': 'br' }));
     expect(again.hits).toBe(1);
     expect(again.value.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(again.value.rawPayload).toString()).toBe(expected);
     const gz = await shopper.get(PRODUCT, { accept: 'text/html', 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.rawPayload).toString()).toBe(expected);
+    const other = new Visitor(t.app);
+    expect((await other.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity: 2 })).statusCode).toBe(200);
+    const two = anonymous.body.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: 2, hasCart: true }));
+    for (const encoding of ['br', 'gzip', 'br, gzip', 'identity']) {
+      const r = await counted(() => other.get(PRODUCT, { accept: 'text/html', 'accept-encoding': encoding }));
+      expect(r.hits, encoding).toBe(1);
+      const raw = r.value.rawPayload;
+      const body = r.value.headers['content-encoding'] === 'br' ? brotliDecompressSync(raw) : r.value.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+      expect(body.toString(), encoding).toBe(two);
+    }
+    expect(t.app.pageCache.stats.pillParts - parts).toBe(2);
     // A page the shopper renders first is kept with the empty pill for everyone else.
     await t.database.db.execute(sql`update items set excerpt = excerpt where url_id = 'linen-camp-shirt'`);
     const first = await counted(() => shopper.get('/shop', { accept: 'text/html' }));
@@ -320,7 +366,7 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
       await visit(short);
       expect(short.pageCache.stats.hits).toBe(hits + 1);
       for (let i = 0; i < 3; i++) expect((await visit(off)).statusCode).toBe(200);
-      expect(off.pageCache.stats).toEqual({ hits: 0, misses: 0, stored: 0, shared: 0 });
+      expect(off.pageCache.stats).toEqual({ hits: 0, misses: 0, stored: 0, shared: 0, pillParts: 0 });
     } finally {
       await shortLived.close();
       await switchedOff.close();

@@ -454,6 +454,15 @@ const addReadText = (byUser: boolean) => `with c as (
     (select json_build_object('recordType', record_type, 'status', status) from items where id = $2) as item`;
 const FIND_BY_TOKEN = `select ${CART_COLUMNS_TEXT} from carts where token_hash = $1 and is_purchased = false order by created desc limit 1`;
 const FIND_BY_USER = `select ${CART_COLUMNS_TEXT} from carts where site_user_id = $1 and is_purchased = false order by created desc limit 1`;
+/**
+ * The open carts of several visitors in one statement (findShared on PostgreSQL): $1 the token hashes, $2
+ * the site user ids. Each row names what found it (`k`: 't:' + token hash or 'u:' + user id, as cartKey);
+ * a site user's newest open cart comes first, as FIND_BY_USER picks it (a token names one cart).
+ */
+const FIND_MANY = `select 't:' || token_hash as k, ${CART_COLUMNS_TEXT} from carts where token_hash = any($1::text[]) and is_purchased = false
+  union all
+  select 'u:' || site_user_id as k, ${CART_COLUMNS_TEXT} from carts where site_user_id = any($2::text[]) and is_purchased = false
+  order by k, created desc`;
 const LINES_BY_ID = `select ${linesText('$1')} as lines`;
 const ADD_READ_BY_TOKEN = addReadText(false);
 const ADD_READ_BY_USER = addReadText(true);
@@ -597,7 +606,7 @@ export class CartService {
    * PGlite: follows the carts trigger's notifications (migration 0026). PGlite runs in this process, is
    * written only by it, and hands a transaction's notifications over before the statement that committed
    * it returns, so a cart found after the last notification is still the cart. PostgreSQL (several
-   * instances, asynchronous notifications) is not watched: findShared reads every time there.
+   * instances, asynchronous notifications) is not watched: findShared reads for every request there.
    */
   async watch(): Promise<void> {
     if (!this.database.listen || this.watching) return;
@@ -608,10 +617,12 @@ export class CartService {
 
   /**
    * The cart as `find` answers it, for what a page shows of it (the cart pill): on PGlite read once per
-   * cart write (no query while it is unchanged), elsewhere read each time. The row is shared: read-only.
+   * cart write (no query while it is unchanged); elsewhere read for each request, in one statement shared
+   * by the requests that ask at about the same time (see batchRead). The row is shared: read-only.
    */
   findShared(ident: CartIdent): Promise<CartRow | null> {
-    if (!this.watching || !usableIdent(ident)) return this.find(ident);
+    if (!usableIdent(ident)) return Promise.resolve(null);
+    if (!this.watching) return this.batchRead(ident);
     const key = cartKey(ident);
     const hit = this.shared.get(key);
     if (hit) return hit;
@@ -623,6 +634,66 @@ export class CartService {
       if (this.shared.get(key) === read) this.shared.delete(key);
     });
     return read;
+  }
+
+  /** Statements findShared sent to read carts on PostgreSQL (tests and the benchmark). */
+  sharedReads = 0;
+  /** The statement in flight, and the batch that waits for it (cart key to the callers' promise). */
+  private reading: Promise<void> | null = null;
+  private batch: Map<string, { read: Promise<CartRow | null>; settle: (cart: CartRow | null) => void; fail: (e: unknown) => void }> | null = null;
+
+  /**
+   * One statement for the carts of the requests that ask while another such statement is in flight, as
+   * plugins/site-cache.ts shares the version read: a statement already under way may have started before a
+   * caller arrived, and so miss a write committed just before that caller, so such callers join the next
+   * statement, which starts when the current one ends (after all of them arrived). A caller that finds none
+   * in flight starts one at once. Under load this turns one query per shopper request into one per round trip.
+   */
+  private batchRead(ident: CartIdent): Promise<CartRow | null> {
+    const key = cartKey(ident);
+    const waiting = this.batch?.get(key);
+    if (waiting) return waiting.read;
+    let settle!: (cart: CartRow | null) => void;
+    let fail!: (e: unknown) => void;
+    const read = new Promise<CartRow | null>((resolve, reject) => {
+      settle = resolve;
+      fail = reject;
+    });
+    (this.batch ??= new Map()).set(key, { read, settle, fail });
+    if (!this.reading) this.startBatch();
+    return read;
+  }
+
+  /** Sends the waiting batch as one statement; when it ends, the batch that gathered meanwhile follows. */
+  private startBatch(): void {
+    const batch = this.batch;
+    this.batch = null;
+    if (!batch || batch.size === 0) return;
+    const reading = this.readBatch(batch);
+    this.reading = reading;
+    void reading.then(() => {
+      if (this.reading === reading) this.reading = null;
+      this.startBatch();
+    });
+  }
+
+  private async readBatch(batch: NonNullable<CartService['batch']>): Promise<void> {
+    const tokens: string[] = [];
+    const users: string[] = [];
+    for (const key of batch.keys()) (key.startsWith('u:') ? users : tokens).push(key.slice(2));
+    try {
+      this.sharedReads++;
+      const r = await prepared(this.database, 'cart-find-many', FIND_MANY, [tokens, users]);
+      const found = new Map<string, CartRow>();
+      // Ordered by key, newest first: the first row of a key is its cart.
+      for (const row of r.rows) {
+        const k = String(row.k);
+        if (!found.has(k)) found.set(k, cartFrom(row));
+      }
+      for (const [key, b] of batch) b.settle(found.get(key) ?? null);
+    } catch (e) {
+      for (const b of batch.values()) b.fail(e);
+    }
   }
 
   /** Finds a cart without locking it (a prepared statement: every page with a cart cookie asks). */

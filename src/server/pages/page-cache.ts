@@ -15,7 +15,8 @@
  *   cookie when the site runs experiments, since the assignment follows it). The consent cookies are part
  *   of the key, having few values; the crumb and the analytics cookies change nothing on a page. A cart
  *   changes only the cart pill: a visitor with a cart gets the shared page with their own pill put in
- *   place of the empty one (their cart is read for it, and the page is compressed for them);
+ *   place of the empty one (their cart is read for it; the encodings are put together from parts made
+ *   once per page, pill-splice.ts, so no page is compressed per shopper);
  * - the response is a 200 text/html page that sets no cookie but the crumb and does not contain the
  *   visitor's crumb (forms, lock screens and the cookie banner carry it, so those pages stay private).
  *
@@ -46,6 +47,7 @@ import { experimentsOf } from '../flags/service.js';
 import { compressPage, encodeAsync, encodeSync, KEPT, QUICK, responseEncoding, type PageEncoding } from './encode.js';
 
 export { pickEncoding } from './encode.js';
+import { brotliParts, brotliWithPill, gzipParts, gzipWithPill, splitAtPill, type BrotliParts, type GzipParts, type PillSplit } from './pill-splice.js';
 
 const noop = () => undefined;
 
@@ -118,22 +120,18 @@ interface Entry {
   /** Copies served per encoding (the second one re-encodes it at the kept level, off the event loop). */
   served: Record<PageEncoding, number>;
   bytes: number;
-  /** The page with a visitor's own cart pill (by that pill's markup), encoded once for all visitors with it. */
-  withPill: Map<string, Encoded | Promise<void>>;
+  /**
+   * For visitors with a cart (made on the first one's request): the page split at its empty pill, and the
+   * split's encodings, made once per encoding asked for, from which every pill's copy is put together
+   * without compressing the page again (pill-splice.ts).
+   */
+  pill?: PillCopies;
 }
 
-interface Encoded {
-  body: Buffer;
-  gzip: Buffer;
-  br: Buffer;
-}
-
-/** Pages with a cart pill kept per entry (carts of 1, 2, 3 ... items). */
-const PILLS_PER_ENTRY = 8;
-
-/** gzip and brotli of a page at the kept levels, made in zlib's thread pool. */
-function encode(body: Buffer): Promise<[Buffer, Buffer]> {
-  return Promise.all([encodeAsync(body, 'gzip', KEPT.gzip), encodeAsync(body, 'br', KEPT.br)]);
+interface PillCopies {
+  split: PillSplit;
+  gzip?: Promise<GzipParts | null>;
+  br?: Promise<BrotliParts | null>;
 }
 
 /** Copies of a kept page served in one encoding before it is re-encoded at the kept level. */
@@ -185,8 +183,8 @@ export class PageCache {
   private forgetSeq = 0;
   private forgetFloor = 0;
   private readonly forgotten = new Map<string, number>();
-  /** Counters (tests and the benchmark). */
-  readonly stats = { hits: 0, misses: 0, stored: 0, shared: 0 };
+  /** Counters (tests and the benchmark); pillParts: encodings of a page split at its pill, made for shoppers. */
+  readonly stats = { hits: 0, misses: 0, stored: 0, shared: 0, pillParts: 0 };
 
   constructor(
     private readonly app: FastifyInstance,
@@ -241,23 +239,21 @@ export class PageCache {
         this.send(req, reply, entry);
         return true;
       }
-      const kept = entry.withPill.get(own);
-      if (kept && !(kept instanceof Promise)) {
+      const copies = this.pillCopies(entry);
+      if (copies) {
         this.stats.hits++;
-        this.send(req, reply, entry, kept);
-        return true;
-      }
-      const html = entry.html === null || !this.opts.cartPill ? null : replaceOnce(entry.html, this.opts.cartPill.empty, own);
-      if (html !== null) {
-        this.stats.hits++;
-        // This one is compressed by the compression hook, like any rendered page; the next visitors with
-        // the same pill get it encoded once.
-        if (!kept) this.encodeWithPill(entry, own, html);
-        reply.status(200).header('content-type', entry.type).header('cache-control', 'no-store');
-        if (entry.csp) reply.header('content-security-policy', entry.csp);
-    if (entry.robots) reply.header('x-robots-tag', entry.robots);
-        if (entry.robots) reply.header('x-robots-tag', entry.robots);
-        void reply.send(html);
+        const encoding = responseEncoding(req);
+        const pill = Buffer.from(own);
+        const parts = encoding === 'br' ? await this.brotliOf(entry, copies) : encoding === 'gzip' ? await this.gzipOf(entry, copies) : null;
+        const body =
+          encoding === 'br' && parts
+            ? brotliWithPill(copies.split, parts as BrotliParts, pill)
+            : encoding === 'gzip' && parts
+              ? gzipWithPill(copies.split, parts as GzipParts, pill)
+              : Buffer.concat([copies.split.prefix, pill, copies.split.suffix]);
+        // Without the encoding (not asked for, or it failed to be made) the page goes as it is: the compression
+        // hook encodes it when the visitor accepts an encoding, like any rendered page.
+        this.send(req, reply, entry, body, parts ? encoding : null);
         return true;
       }
     }
@@ -292,34 +288,60 @@ export class PageCache {
     return e;
   }
 
-  private encodeWithPill(entry: Entry, own: string, html: string): void {
-    if (entry.withPill.size >= PILLS_PER_ENTRY) return;
-    const body = Buffer.from(html);
-    const work = encode(body).then(
-      ([gz, br]) => {
-        if (this.entries.get(entry.key) !== entry) return;
-        entry.withPill.set(own, { body, gzip: gz, br });
-        const bytes = body.length + gz.length + br.length;
-        entry.bytes += bytes;
-        this.bytes += bytes;
-        this.evict();
-      },
-      () => void entry.withPill.delete(own),
-    );
-    entry.withPill.set(own, work);
-    this.track(work);
+  /** The entry's page split at its empty pill, for a visitor with their own pill (null: the page cannot take one). */
+  private pillCopies(entry: Entry): PillCopies | null {
+    if (entry.pill) return entry.pill;
+    const pill = this.opts.cartPill;
+    if (entry.html === null || !pill) return null;
+    // The HTML holds the empty pill exactly once, so its bytes do too (UTF-8 matches by bytes as by characters).
+    const split = splitAtPill(entry.body, Buffer.from(pill.empty));
+    if (!split) return null;
+    return (entry.pill = { split });
   }
 
-  /** Sends the entry's page, or `own` (the entry's page with the visitor's cart pill), in the encoding asked for. */
-  private send(req: FastifyRequest, reply: FastifyReply, entry: Entry, own?: Encoded): void {
+  private brotliOf(entry: Entry, copies: PillCopies): Promise<BrotliParts | null> {
+    return (copies.br ??= this.made(entry, brotliParts(copies.split, 5), (p) => p.head.length, () => (copies.br = undefined)));
+  }
+
+  private gzipOf(entry: Entry, copies: PillCopies): Promise<GzipParts | null> {
+    return (copies.gzip ??= this.made(entry, gzipParts(copies.split), (p) => p.head.length + p.tail.length, () => (copies.gzip = undefined)));
+  }
+
+  /** Parts of an entry made off the event loop, counted in its bytes once made (null, and forgotten, when making them failed). */
+  private made<T>(entry: Entry, work: Promise<T>, size: (parts: T) => number, forget: () => void): Promise<T | null> {
+    this.stats.pillParts++;
+    const done = work.then(
+      (parts) => {
+        if (this.entries.get(entry.key) === entry) {
+          const bytes = size(parts);
+          entry.bytes += bytes;
+          this.bytes += bytes;
+          this.evict();
+        }
+        return parts;
+      },
+      () => {
+        forget();
+        return null;
+      },
+    );
+    this.track(done);
+    return done;
+  }
+
+  /**
+   * Sends the entry's page in the encoding asked for, or `own` (the entry's page with the visitor's cart
+   * pill) in the encoding `ownEncoding` (null: as it is).
+   */
+  private send(req: FastifyRequest, reply: FastifyReply, entry: Entry, own?: Buffer, ownEncoding?: 'br' | 'gzip' | null): void {
     // Answered from memory: background work need not wait for this request (plugins/foreground.ts).
     this.app.foreground?.light(req);
-    const encoding = responseEncoding(req);
+    const encoding = own ? (ownEncoding ?? null) : responseEncoding(req);
     reply.status(200).header('content-type', entry.type).header('cache-control', 'no-store').header('vary', 'accept-encoding');
     if (entry.csp) reply.header('content-security-policy', entry.csp);
     if (entry.robots) reply.header('x-robots-tag', entry.robots);
     if (encoding) reply.header('content-encoding', encoding);
-    void reply.send(!encoding ? (own ?? entry).body : own ? own[encoding] : this.encoded(entry, encoding));
+    void reply.send(own ?? (encoding ? this.encoded(entry, encoding) : entry.body));
   }
 
   /**
@@ -377,7 +399,7 @@ export class PageCache {
     if (keep) {
       const { claim, page } = keep;
       const body = out && page === payload ? out.body : Buffer.from(page);
-      const entry: Entry = { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, html: keep.html, body, served: { br: 0, gzip: 0 }, bytes: 2 * body.length, withPill: new Map() };
+      const entry: Entry = { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, html: keep.html, body, served: { br: 0, gzip: 0 }, bytes: 2 * body.length };
       if (out && page === payload) {
         entry[out.encoding] = out.encoded;
         entry.bytes += out.encoded.length;
