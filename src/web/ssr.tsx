@@ -16,13 +16,23 @@ function escapeAttr(s: string): string {
 /**
  * Recent renders by island, tag and props. An island's markup is a function of its props alone (the
  * browser hydrates it from those props), so the same props give the same HTML: the product page's
- * controls and a list's cards are rendered by React once, not on every request. Bounded in entries and
- * size, and an entry is re-rendered after a minute all the same.
+ * controls and a list's cards are rendered by React once, not on every request. Bounded by the characters
+ * kept (keys and markup; a catalogue of thousands of products has several islands each, so a bound of a
+ * few thousand entries made a long tail render them again and again), and an entry is re-rendered after a
+ * minute all the same.
  */
-const CACHE_ENTRIES = 2000;
+const CACHE_MAX_CHARS = 16 * 1024 * 1024;
 const CACHE_ENTRY_MAX_CHARS = 64 * 1024;
 const CACHE_TTL_MS = 60_000;
-const rendered = new Map<string, { html: string; at: number }>();
+const rendered = new Map<string, { html: string; at: number; chars: number }>();
+let renderedChars = 0;
+
+function forget(key: string): void {
+  const old = rendered.get(key);
+  if (!old) return;
+  rendered.delete(key);
+  renderedChars -= old.chars;
+}
 
 export function renderIsland(name: string, props: Record<string, unknown>, tag: 'div' | 'span' = 'div'): string {
   const json = JSON.stringify(props);
@@ -38,10 +48,12 @@ export function renderIsland(name: string, props: Record<string, unknown>, tag: 
   const Comp = components.get(name);
   if (!Comp) throw new Error(`Unknown island ${name}`);
   const html = `<${tag} data-island="${escapeAttr(name)}" data-props="${escapeAttr(json)}">${renderToString(createElement(Comp, props))}</${tag}>`;
-  if (key.length + html.length <= CACHE_ENTRY_MAX_CHARS) {
-    rendered.delete(key);
-    if (rendered.size >= CACHE_ENTRIES) rendered.delete(rendered.keys().next().value!);
-    rendered.set(key, { html, at: now });
+  const chars = key.length + html.length;
+  if (chars <= CACHE_ENTRY_MAX_CHARS) {
+    forget(key);
+    while (renderedChars + chars > CACHE_MAX_CHARS && rendered.size > 0) forget(rendered.keys().next().value!);
+    rendered.set(key, { html, at: now, chars });
+    renderedChars += chars;
   }
   return html;
 }
