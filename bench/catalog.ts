@@ -444,6 +444,11 @@ async function main() {
           const f = await load(ready, short, rolesOf(false, phase), next);
           await profile(ready, `${phase}${only ? `-${only}` : ''}`);
           console.log(fmt(phase === 'anon' ? 'every connection anonymous' : 'every connection with a cart', f, ceiling));
+          if (process.env.BENCH_QUERIES) {
+            const qs = (await fetch(`${ready.url}/__bench/queries`).then((r) => r.json())) as Array<{ n: number; ms: number; text: string }>;
+            console.log('    statements from the start:');
+            for (const q of qs.slice(0, 8)) console.log(`    ${String(q.n).padStart(6)} x ${(q.ms / q.n).toFixed(2).padStart(6)} ms  ${q.text}`);
+          }
         }
       }
     } finally {

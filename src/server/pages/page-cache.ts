@@ -300,7 +300,7 @@ export class PageCache {
   }
 
   private brotliOf(entry: Entry, copies: PillCopies): Promise<BrotliParts | null> {
-    return (copies.br ??= this.made(entry, brotliParts(copies.split, 5), (p) => p.head.length, () => (copies.br = undefined)));
+    return (copies.br ??= this.made(entry, brotliParts(copies.split, QUICK.br), (p) => p.head.length, () => (copies.br = undefined)));
   }
 
   private gzipOf(entry: Entry, copies: PillCopies): Promise<GzipParts | null> {

@@ -16,6 +16,7 @@
  */
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zc, crc32, deflateRaw, gzip } from 'node:zlib';
+import { QUICK, windowFor } from './encode.js';
 
 const gzipAsync = promisify(gzip);
 const deflateRawAsync = promisify(deflateRaw);
@@ -48,9 +49,9 @@ export function splitAtPill(body: Buffer, empty: Buffer): PillSplit | null {
   return { prefix: body.subarray(0, at), suffix: body.subarray(at + empty.length) };
 }
 
-/** gzip parts of a split page, made in zlib's thread pool (level as the page's own gzip). */
+/** gzip parts of a split page, made in zlib's thread pool (at the quick level: made per page for its shoppers, as a render's own copy is). */
 export async function gzipParts(split: PillSplit): Promise<GzipParts> {
-  const [head, tail] = await Promise.all([gzipAsync(split.prefix, { level: 6, finishFlush: zc.Z_SYNC_FLUSH }), deflateRawAsync(split.suffix, { level: 6 })]);
+  const [head, tail] = await Promise.all([gzipAsync(split.prefix, { level: QUICK.gzip, finishFlush: zc.Z_SYNC_FLUSH }), deflateRawAsync(split.suffix, { level: QUICK.gzip })]);
   return { head, tail, crc: crc32(split.prefix) };
 }
 
@@ -59,7 +60,7 @@ export async function brotliParts(split: PillSplit, quality: number): Promise<Br
   const size = split.prefix.length + split.suffix.length;
   const head = await brotliAsync(split.prefix, {
     finishFlush: zc.BROTLI_OPERATION_FLUSH,
-    params: { [zc.BROTLI_PARAM_QUALITY]: quality, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT, [zc.BROTLI_PARAM_SIZE_HINT]: size },
+    params: { [zc.BROTLI_PARAM_QUALITY]: quality, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT, [zc.BROTLI_PARAM_LGWIN]: windowFor(size), [zc.BROTLI_PARAM_SIZE_HINT]: size },
   });
   return { head };
 }
