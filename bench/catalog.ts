@@ -24,6 +24,7 @@
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { startChildServer } from './child-server.js';
+import { profileRoute } from './bench-util.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -203,24 +204,7 @@ async function serve(kind: 'pglite' | 'postgres') {
     return { cpuMs: (c.user + c.system) / 1000, served, pageCache: app.pageCache.stats };
   });
   app.get('/__bench/hello', async () => ({ hello: 'world' }));
-  // BENCH_CPU_PROFILE: the parent brackets each load phase with these, so a profile holds that phase only.
-  const { Session } = await import('node:inspector/promises');
-  const inspector = new Session();
-  inspector.connect();
-  app.post('/__bench/profile/:name', async (req) => {
-    const { name } = req.params as { name: string };
-    if (name === 'start') {
-      await inspector.post('Profiler.enable');
-      await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
-      await inspector.post('Profiler.start');
-    } else {
-      const { profile } = await inspector.post('Profiler.stop');
-      const { writeFileSync, mkdirSync } = await import('node:fs');
-      mkdirSync(process.env.BENCH_CPU_PROFILE!, { recursive: true });
-      writeFileSync(`${process.env.BENCH_CPU_PROFILE}/${kind}-${name}.cpuprofile`, JSON.stringify(profile));
-    }
-    return {};
-  });
+  profileRoute(app, (name) => `${kind}-${name}`);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   const first = await app.inject({ method: 'GET', url: '/health' });

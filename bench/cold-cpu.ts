@@ -9,15 +9,12 @@
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { cpuMs } from './bench-util.js';
 
 process.env.NODE_ENV ??= 'production';
 const KINDS = (process.env.BENCH_DB ?? 'pglite,postgres').split(',').map((s) => s.trim()) as Array<'pglite' | 'postgres'>;
 const N = Number(process.env.BENCH_N ?? 300);
 const PROFILE = process.env.BENCH_CPU_PROFILE;
-const cpuMs = () => {
-  const c = process.cpuUsage();
-  return (c.user + c.system) / 1000;
-};
 
 async function run(kind: 'pglite' | 'postgres') {
   const { testDatabase } = await import('../test/helpers/db.js');

@@ -21,6 +21,7 @@
  *                             BENCH_CPU_PROFILE=<dir> for one CPU profile of the server per page and mode)
  */
 import { startChildServer } from './child-server.js';
+import { profileRoute } from './bench-util.js';
 import { addCatalog, CATALOG_SIZE } from './catalog-fixture.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -68,24 +69,7 @@ async function serve(kind: 'pglite' | 'postgres', mode: Mode) {
     const c = process.cpuUsage();
     return { cpuMs: (c.user + c.system) / 1000, served, pageCache: app.pageCache.stats };
   });
-  // BENCH_CPU_PROFILE=<dir>: the parent brackets each page's run with these, so a profile holds that page only.
-  const { Session } = await import('node:inspector/promises');
-  const inspector = new Session();
-  inspector.connect();
-  app.post('/__bench/profile/:name', async (req) => {
-    const { name } = req.params as { name: string };
-    if (name === 'start') {
-      await inspector.post('Profiler.enable');
-      await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
-      await inspector.post('Profiler.start');
-    } else {
-      const { profile } = await inspector.post('Profiler.stop');
-      const { writeFileSync, mkdirSync } = await import('node:fs');
-      mkdirSync(process.env.BENCH_CPU_PROFILE!, { recursive: true });
-      writeFileSync(`${process.env.BENCH_CPU_PROFILE}/${kind}-${mode}-${name}.cpuprofile`, JSON.stringify(profile));
-    }
-    return {};
-  });
+  profileRoute(app, (name) => `${kind}-${mode}-${name}`);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   const first = await app.inject({ method: 'GET', url: '/health' });

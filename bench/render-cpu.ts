@@ -13,6 +13,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { addCatalog } from './catalog-fixture.js';
+import { cpuMs } from './bench-util.js';
 
 process.env.NODE_ENV ??= 'production';
 const KINDS = (process.env.BENCH_DB ?? 'pglite,postgres').split(',').map((s) => s.trim()) as Array<'pglite' | 'postgres'>;
@@ -27,10 +28,6 @@ const PAGES: Array<[string, string]> = [
   ['journal post', '/journal/how-we-choose-our-linen'],
 ];
 
-const cpuMs = () => {
-  const c = process.cpuUsage();
-  return (c.user + c.system) / 1000;
-};
 
 async function run(kind: 'pglite' | 'postgres') {
   const { testDatabase } = await import('../test/helpers/db.js');

@@ -10,16 +10,13 @@
  * Run: npx tsx bench/shopper-cpu.ts   (BENCH_DB=pglite,postgres, HITS=4)
  */
 import { addCatalog } from './catalog-fixture.js';
+import { cpuMs } from './bench-util.js';
 
 process.env.NODE_ENV ??= 'production';
 const KINDS = (process.env.BENCH_DB ?? 'pglite,postgres').split(',').map((s) => s.trim()) as Array<'pglite' | 'postgres'>;
 const HITS = Number(process.env.HITS ?? 4);
 const URLS = ['/', '/shop', '/catalog', '/journal', '/shop/p/linen-camp-shirt', '/journal/how-we-choose-our-linen'];
 
-const cpuMs = () => {
-  const c = process.cpuUsage();
-  return (c.user + c.system) / 1000;
-};
 
 async function run(kind: 'pglite' | 'postgres') {
   const { testDatabase } = await import('../test/helpers/db.js');
