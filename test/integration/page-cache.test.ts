@@ -181,6 +181,53 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(await page()).toBe('{"totalQuantity":0}');
   });
 
+  it('splits a kept page at its pill as its render compresses it, so no shopper waits for the parts, in brotli and gzip alike', async () => {
+    const pill = (html: string) => /data-island="CartPill" data-props="([^"]*)"/.exec(html)?.[1]?.replace(/&quot;/g, '"');
+    const shopper = new Visitor(t.app);
+    const add = await shopper.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-S-NAVY', quantity: 2 });
+    expect(add.statusCode, add.body).toBe(200);
+    const decode = (r: { rawPayload: Buffer; headers: Record<string, unknown> }) =>
+      (r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.rawPayload) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.rawPayload) : r.rawPayload).toString();
+    const other = new Visitor(t.app);
+    expect((await other.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity: 5 })).statusCode).toBe(200);
+    for (const [encoding, renderedBy] of [
+      ['br', 'shopper'],
+      ['gzip', 'shopper'],
+      ['br', 'anonymous'],
+      ['gzip', 'anonymous'],
+    ] as const) {
+      t.app.pageCache.clear();
+      const withPill = (n: number) => plain.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: n, hasCart: true }));
+      const headers = { accept: 'text/html', 'accept-encoding': encoding };
+      const partsBefore = t.app.pageCache.stats.pillParts;
+      // The miss: rendered, sent in the encoding asked for, and kept with the parts made from that one compression.
+      const first = await counted(() => (renderedBy === 'shopper' ? shopper.get(PRODUCT, headers) : get(PRODUCT, headers)));
+      expect(first.stored, `${encoding} ${renderedBy}`).toBe(1);
+      expect(first.value.headers['content-encoding']).toBe(encoding);
+      expect(Number(first.value.headers['content-length'])).toBe(first.value.rawPayload.length);
+      // The kept page, as it is (its script nonce is the render's).
+      const plain = (await get(PRODUCT, { 'x-no-compression': '1' })).body;
+      expect(decode(first.value)).toBe(renderedBy === 'shopper' ? withPill(2) : plain);
+      expect(t.app.pageCache.stats.pillParts - partsBefore).toBe(1);
+      // Every later copy in that encoding, shoppers' and the shared one, is put together from those parts.
+      for (const [who, expected] of [
+        [other, withPill(5)],
+        [shopper, withPill(2)],
+        [null, plain],
+        [null, plain],
+        [other, withPill(5)],
+      ] as const) {
+        const r = await counted(() => (who ? who.get(PRODUCT, headers) : get(PRODUCT, headers)));
+        expect(r.hits, `${encoding} ${renderedBy}`).toBe(1);
+        expect(r.value.headers['content-encoding']).toBe(encoding);
+        expect(decode(r.value), `${encoding} ${renderedBy}`).toBe(expected);
+        expect(pill(decode(r.value))).toBe(who === null ? '{"totalQuantity":0}' : who === other ? '{"totalQuantity":5,"hasCart":true}' : '{"totalQuantity":2,"hasCart":true}');
+      }
+      expect(t.app.pageCache.stats.pillParts - partsBefore, `${encoding} ${renderedBy}`).toBe(1);
+    }
+    t.app.pageCache.clear();
+  });
+
   it('reads the carts of shoppers who ask at the same time in one statement, and never misses a write committed before a shopper asked', async () => {
     // An unwatched service reads as findShared does on PostgreSQL (the app's own on PGlite follows notifications).
     const carts = new CartService(t.database);

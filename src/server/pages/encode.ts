@@ -90,24 +90,32 @@ export function varyOnEncoding(reply: FastifyReply): void {
 }
 
 /**
- * Compresses a rendered HTML page for its request, at the quick levels: the compression plugin (which
- * comes after) sees the Content-Encoding and leaves it. Null when the response is not such a page, is
- * small, is already encoded, is partial, or the request takes neither brotli nor gzip (then the plugin
- * does what it always did, deflate included).
+ * The encoding a rendered HTML page goes out in, at the quick levels: null when the response is not such a
+ * page, is small, is already encoded, is partial, or the request takes neither brotli nor gzip (then the
+ * compression plugin, which comes after, does what it always did, deflate included).
  */
-export function compressPage(req: FastifyRequest, reply: FastifyReply, payload: unknown): { body: Buffer; encoding: PageEncoding; encoded: Buffer } | null {
+export function pageEncoding(req: FastifyRequest, reply: FastifyReply, payload: unknown): PageEncoding | null {
   if (typeof payload !== 'string' || payload.length < MIN_BYTES) return null;
   const type = reply.getHeader('content-type');
   if (typeof type !== 'string' || !type.startsWith('text/html')) return null;
   const current = reply.getHeader('content-encoding');
   if ((current !== undefined && current !== 'identity') || reply.statusCode === 206 || reply.getHeader('content-range') !== undefined) return null;
-  const encoding = responseEncoding(req);
-  if (!encoding) return null;
-  const body = Buffer.from(payload);
-  if (body.length < MIN_BYTES) return null;
-  const encoded = encodeSync(body, encoding, QUICK[encoding]);
+  return responseEncoding(req);
+}
+
+/** Marks the response as sent in `encoding` (the compression plugin then leaves it alone). */
+export function markEncoded(reply: FastifyReply, encoding: PageEncoding, length: number): void {
   varyOnEncoding(reply);
   reply.header('content-encoding', encoding);
-  reply.header('content-length', encoded.length);
+  reply.header('content-length', length);
+}
+
+/** Compresses a rendered HTML page for its request once, at the quick levels (null: see pageEncoding). */
+export function compressPage(req: FastifyRequest, reply: FastifyReply, payload: unknown): { body: Buffer; encoding: PageEncoding; encoded: Buffer } | null {
+  const encoding = pageEncoding(req, reply, payload);
+  if (!encoding) return null;
+  const body = Buffer.from(payload as string);
+  const encoded = encodeSync(body, encoding, QUICK[encoding]);
+  markEncoded(reply, encoding, encoded.length);
   return { body, encoding, encoded };
 }

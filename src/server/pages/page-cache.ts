@@ -25,9 +25,10 @@
  * X-Robots-Tag (a noindex page's) goes with every copy too.
  *
  * Each entry keeps the HTML and the encoding its render went out in (encode.ts: compressed once, at the
- * quick level); the other encoding is made the first time a visitor asks for it, and a page served again
- * is re-encoded at the kept level off the event loop, so a hit costs a version read, a map lookup and a
- * write. Requests that arrive while the first request for a page and version renders it wait for that
+ * quick level; a page that holds the empty pill is compressed split at it, so the parts shoppers' copies
+ * are put together from come with that one compression); the other encoding is made the first time a
+ * visitor asks for it, and a page served again is re-encoded at the kept level off the event loop, so a
+ * hit costs a version read, a map lookup and a write. A shopper's cart is read beside the version. Requests that arrive while the first request for a page and version renders it wait for that
  * render instead of repeating it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -44,10 +45,10 @@ import { ANALYTICS_ID_COOKIE } from '../../web/client/tracker-cookies.js';
 import type { WebsiteRow } from '../platform/websites.js';
 import { LIKE_COOKIE } from '../content/likes.js';
 import { experimentsOf } from '../flags/service.js';
-import { compressPage, encodeAsync, encodeSync, KEPT, QUICK, responseEncoding, type PageEncoding } from './encode.js';
+import { compressPage, encodeAsync, encodeSync, KEPT, markEncoded, pageEncoding, QUICK, responseEncoding, type PageEncoding } from './encode.js';
 
 export { pickEncoding } from './encode.js';
-import { brotliParts, brotliWithPill, gzipParts, gzipWithPill, splitAtPill, type BrotliParts, type GzipParts, type PillSplit } from './pill-splice.js';
+import { brotliParts, brotliPartsSync, brotliWithPill, gzipParts, gzipPartsSync, gzipWithPill, splitAtPill, type BrotliParts, type GzipParts, type PillSplit } from './pill-splice.js';
 
 const noop = () => undefined;
 
@@ -128,6 +129,16 @@ interface Entry {
   pill?: PillCopies;
 }
 
+/** What a claimed request rendered, to keep: the page with the empty pill and the headers that go with it. */
+interface Kept {
+  claim: Claim;
+  page: string;
+  type: string;
+  csp: string | null;
+  robots: string | null;
+  html: string | null;
+}
+
 interface PillCopies {
   split: PillSplit;
   gzip?: Promise<GzipParts | null>;
@@ -185,6 +196,8 @@ export class PageCache {
   private readonly forgotten = new Map<string, number>();
   /** Counters (tests and the benchmark); pillParts: encodings of a page split at its pill, made for shoppers. */
   readonly stats = { hits: 0, misses: 0, stored: 0, shared: 0, pillParts: 0 };
+  /** The empty pill's bytes. */
+  private emptyPill: Buffer | null = null;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -222,6 +235,9 @@ export class PageCache {
   async serve(req: FastifyRequest, reply: FastifyReply, site: WebsiteRow): Promise<boolean> {
     const key = this.keyOf(req, site);
     if (key === null) return false;
+    // A shopper's cart is read beside the version, not after it (the render of a miss uses the same read).
+    const ownPill = this.ownPill(req);
+    ownPill.catch(noop);
     const version = `${await this.app.siteCache.version()}#${this.opts.localVersion?.() ?? 0}`;
     let entry = this.fresh(key, version);
     if (!entry) {
@@ -233,7 +249,7 @@ export class PageCache {
       }
     }
     if (entry) {
-      const own = await this.ownPill(req);
+      const own = await ownPill;
       if (own === null) {
         this.stats.hits++;
         this.send(req, reply, entry);
@@ -395,26 +411,82 @@ export class PageCache {
    */
   finish(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const keep = this.capture(req, reply, payload);
+    if (keep && keep.html !== null) {
+      const split = this.splitOnce(req, reply, keep, payload);
+      if (split) return split;
+    }
     const out = compressPage(req, reply, payload);
     if (keep) {
-      const { claim, page } = keep;
+      const { page } = keep;
       const body = out && page === payload ? out.body : Buffer.from(page);
-      const entry: Entry = { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, html: keep.html, body, served: { br: 0, gzip: 0 }, bytes: 2 * body.length };
+      const entry = this.entryOf(keep, body);
       if (out && page === payload) {
         entry[out.encoding] = out.encoded;
         entry.bytes += out.encoded.length;
       }
-      if (this.forgottenSince(claim.key, claim.seq)) claim.done(false);
-      else {
-        this.store(entry);
-        claim.done(true);
-      }
+      this.keep(keep.claim, entry);
     }
     return out ? out.encoded : payload;
   }
 
+  private entryOf(keep: Kept, body: Buffer): Entry {
+    const { claim } = keep;
+    return { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, html: keep.html, body, served: { br: 0, gzip: 0 }, bytes: 2 * body.length };
+  }
+
+  private keep(claim: Claim, entry: Entry): void {
+    if (this.forgottenSince(claim.key, claim.seq)) claim.done(false);
+    else {
+      this.store(entry);
+      claim.done(true);
+    }
+  }
+
+  /**
+   * A page that may be kept and can take a shopper's pill, going out in brotli or gzip: compressed once,
+   * split at its empty pill (pill-splice.ts), so the parts every shopper's copy is put together from are
+   * made with the render's own copy instead of on the first shopper's request. The first copy in that
+   * encoding is the page with the empty pill put together the same way (the text after the pill is
+   * stored, not compressed, until the page is re-encoded at the kept level). Null: not such a response.
+   */
+  private splitOnce(req: FastifyRequest, reply: FastifyReply, keep: Kept, payload: unknown): Buffer | null {
+    const pill = this.opts.cartPill;
+    if (!pill) return null;
+    const encoding = pageEncoding(req, reply, payload);
+    if (!encoding) return null;
+    const body = Buffer.from(keep.page);
+    const empty = (this.emptyPill ??= Buffer.from(pill.empty));
+    const split = splitAtPill(body, empty);
+    if (!split) return null;
+    const own = (req as Claimed)[OWN_PILL];
+    const mine = own !== undefined && own !== pill.empty ? Buffer.from(own) : null;
+    const entry = this.entryOf(keep, body);
+    const copies: PillCopies = (entry.pill = { split });
+    let shared: Buffer;
+    let out: Buffer;
+    if (encoding === 'br') {
+      const parts = brotliPartsSync(split, QUICK.br);
+      copies.br = Promise.resolve(parts);
+      shared = brotliWithPill(split, parts, empty);
+      out = mine ? brotliWithPill(split, parts, mine) : shared;
+      entry.bytes += parts.head.length;
+    } else {
+      const parts = gzipPartsSync(split);
+      copies.gzip = Promise.resolve(parts);
+      shared = gzipWithPill(split, parts, empty);
+      out = mine ? gzipWithPill(split, parts, mine) : shared;
+      entry.bytes += parts.head.length + parts.tail.length;
+    }
+    this.stats.pillParts++;
+    entry[encoding] = shared;
+    entry.bytes += shared.length;
+    this.keep(keep.claim, entry);
+    markEncoded(reply, encoding, out.length);
+    return out;
+  }
+
   /** The page a claimed request rendered, when it may be shared (the empty cart pill in it); else null. */
-  private capture(req: FastifyRequest, reply: FastifyReply, payload: unknown): { claim: Claim; page: string; type: string; csp: string | null; robots: string | null; html: string | null } | null {
+  private capture(req: FastifyRequest, reply: FastifyReply, payload: unknown): Kept | null {
     const claim = (req as Claimed)[CLAIM];
     if (!claim) return null;
     (req as Claimed)[CLAIM] = undefined;

@@ -3,7 +3,8 @@
  * each pill (issue 28: a shopper's page should cost about what an anonymous one does).
  *
  * The page splits at its empty pill into a prefix and a suffix (the pill sits near the end of the page,
- * before the footer scripts). The prefix is compressed once per page and encoding, ending with a flush, so
+ * before the footer scripts). The prefix is compressed once per page and encoding (by the render that the
+ * page cache keeps, when it goes out in that encoding; else for the first shopper), ending with a flush, so
  * its bytes end on a byte boundary inside an unfinished stream; a shopper's copy is that prefix followed by
  * their pill and the suffix, which only costs copying buffers:
  * - gzip: the prefix's deflate data (sync flush), the pill as a stored block, the suffix as deflate data of
@@ -15,7 +16,7 @@
  * Both decode to exactly the page with the shopper's pill in place of the empty one.
  */
 import { promisify } from 'node:util';
-import { brotliCompress, constants as zc, crc32, deflateRaw, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants as zc, crc32, deflateRaw, deflateRawSync, gzip, gzipSync } from 'node:zlib';
 import { QUICK, windowFor } from './encode.js';
 
 const gzipAsync = promisify(gzip);
@@ -49,20 +50,36 @@ export function splitAtPill(body: Buffer, empty: Buffer): PillSplit | null {
   return { prefix: body.subarray(0, at), suffix: body.subarray(at + empty.length) };
 }
 
+const gzipHeadOptions = { level: QUICK.gzip, finishFlush: zc.Z_SYNC_FLUSH };
+const gzipTailOptions = { level: QUICK.gzip };
+
+function brotliHeadOptions(split: PillSplit, quality: number) {
+  const size = split.prefix.length + split.suffix.length;
+  return {
+    finishFlush: zc.BROTLI_OPERATION_FLUSH,
+    params: { [zc.BROTLI_PARAM_QUALITY]: quality, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT, [zc.BROTLI_PARAM_LGWIN]: windowFor(size), [zc.BROTLI_PARAM_SIZE_HINT]: size },
+  };
+}
+
 /** gzip parts of a split page, made in zlib's thread pool (at the quick level: made per page for its shoppers, as a render's own copy is). */
 export async function gzipParts(split: PillSplit): Promise<GzipParts> {
-  const [head, tail] = await Promise.all([gzipAsync(split.prefix, { level: QUICK.gzip, finishFlush: zc.Z_SYNC_FLUSH }), deflateRawAsync(split.suffix, { level: QUICK.gzip })]);
+  const [head, tail] = await Promise.all([gzipAsync(split.prefix, gzipHeadOptions), deflateRawAsync(split.suffix, gzipTailOptions)]);
   return { head, tail, crc: crc32(split.prefix) };
+}
+
+/** gzip parts of a split page, on the calling thread (a render compresses its page this way when it may be kept). */
+export function gzipPartsSync(split: PillSplit): GzipParts {
+  return { head: gzipSync(split.prefix, gzipHeadOptions), tail: deflateRawSync(split.suffix, gzipTailOptions), crc: crc32(split.prefix) };
 }
 
 /** brotli parts of a split page, made in zlib's thread pool. */
 export async function brotliParts(split: PillSplit, quality: number): Promise<BrotliParts> {
-  const size = split.prefix.length + split.suffix.length;
-  const head = await brotliAsync(split.prefix, {
-    finishFlush: zc.BROTLI_OPERATION_FLUSH,
-    params: { [zc.BROTLI_PARAM_QUALITY]: quality, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT, [zc.BROTLI_PARAM_LGWIN]: windowFor(size), [zc.BROTLI_PARAM_SIZE_HINT]: size },
-  });
-  return { head };
+  return { head: await brotliAsync(split.prefix, brotliHeadOptions(split, quality)) };
+}
+
+/** brotli parts of a split page, on the calling thread. */
+export function brotliPartsSync(split: PillSplit, quality: number): BrotliParts {
+  return { head: brotliCompressSync(split.prefix, brotliHeadOptions(split, quality)) };
 }
 
 /** The largest stored block of deflate. */
