@@ -18,6 +18,7 @@
  * Run: npm run bench:catalog   (BENCH_SECONDS=30, BENCH_CONNECTIONS=50, BENCH_DB=pglite,postgres,
  *                               BENCH_PHASES=hello,mix,anon,cart, TEST_DATABASE_URL for PostgreSQL,
  *                               BENCH_ONLY=product|list|post|search|home for one page type,
+ *                               BENCH_WINDOWS=<seconds> for p50/p99 per window of the run,
  *                               BENCH_CPU_PROFILE=<dir> for a CPU profile of each load phase (mix, anon, cart): summarise it with
  *                               `tsx bench/profile-summary.ts <file>`)
  */
@@ -295,6 +296,9 @@ async function load(ready: Ready, seconds: number, roles: Role[], next: () => st
   const agent = new http.Agent({ keepAlive: true, maxSockets: roles.length });
   const target = new URL(ready.url);
   const latencies: number[] = [];
+  /** BENCH_WINDOWS=<seconds>: latencies by the window their request started in (printed per window). */
+  const windowed = new Map<number, number[]>();
+  const windowMs = Number(process.env.BENCH_WINDOWS ?? 0) * 1000;
   let errors = 0;
   let timeouts = 0;
   let non2xx = 0;
@@ -319,6 +323,12 @@ async function load(ready: Ready, seconds: number, roles: Role[], next: () => st
           res.on('data', () => undefined);
           res.on('end', () => {
             latencies.push(performance.now() - t0);
+            if (windowMs > 0) {
+              const w = Math.floor((t0 - started) / windowMs);
+              const list = windowed.get(w) ?? [];
+              list.push(performance.now() - t0);
+              windowed.set(w, list);
+            }
             if ((res.statusCode ?? 0) >= 300) non2xx++;
             resolve();
           });
@@ -351,6 +361,11 @@ async function load(ready: Ready, seconds: number, roles: Role[], next: () => st
   agent.destroy();
   const after = await serverStats(ready);
   latencies.sort((a, b) => a - b);
+  for (const [w, list] of [...windowed].sort((a, b) => a[0] - b[0])) {
+    list.sort((a, b) => a - b);
+    const q = (f: number) => list[Math.min(list.length - 1, Math.floor(f * list.length))]!.toFixed(1);
+    console.log(`    ${String((w * windowMs) / 1000).padStart(4)} s  ${String(list.length).padStart(6)} requests   p50 ${q(0.5).padStart(6)} ms   p99 ${q(0.99).padStart(7)} ms   max ${q(1).padStart(7)} ms`);
+  }
   const at = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! : 0);
   const hits = after.pageCache.hits - before.pageCache.hits;
   const misses = after.pageCache.misses - before.pageCache.misses;

@@ -438,7 +438,7 @@ const attachedVariants = new WeakMap<ItemRow, VariantRow[]>();
 
 /**
  * A row a products list read (publishedItems of a products collection, published items only) as
- * itemWithProduct gives it: the list's statement reads the same columns (the form by reference and the
+ * itemsWithProduct gives it: the list's statement reads the same columns (the form by reference and the
  * variants), so for the same content version the two are the same item. Null for a row read otherwise.
  */
 export function listedItemWithProduct(row: ItemRow): { row: ItemRow; product: ProductRecord | undefined } | null {
@@ -484,30 +484,29 @@ export async function itemByUrl(db: Db, c: CollectionRow, urlId: string): Promis
 }
 
 /**
- * The statement of itemWithProduct, built once per database (drizzle builds a select's SQL on every call,
+ * The statement of itemsWithProduct, built once per database (drizzle builds a select's SQL on every call,
  * which for this one, with its form and variants subqueries, cost more CPU than the read itself).
  */
-const itemWithProductStatements = new WeakMap<Db, ReturnType<typeof prepareItemWithProduct>>();
+const itemsWithProductStatements = new WeakMap<Db, ReturnType<typeof prepareItemsWithProduct>>();
 
-function prepareItemWithProduct(db: Db) {
+function prepareItemsWithProduct(db: Db) {
   return db
     .select({ ...getTableColumns(schema.items), structuredContent: structuredContentColumn(), variants: variantsColumn() })
     .from(schema.items)
-    .where(and(eq(schema.items.collectionId, sql.placeholder('collectionId')), eq(schema.items.urlId, sql.placeholder('urlId')), eq(schema.items.status, 'published')))
-    .limit(1)
-    .prepare('pages_item_with_product');
+    .where(and(eq(schema.items.collectionId, sql.placeholder('collectionId')), sql`${schema.items.urlId} = any(${sql.placeholder('urlIds')}::text[])`, eq(schema.items.status, 'published')))
+    .prepare('pages_items_with_product');
 }
 
-/** One item by its urlId with its variants, in a single query (the product page's only read). */
-export async function itemWithProduct(db: Db, c: CollectionRow, urlId: string): Promise<{ row: ItemRow; product: ProductRecord | undefined } | null> {
-  let statement = itemWithProductStatements.get(db);
-  if (!statement) itemWithProductStatements.set(db, (statement = prepareItemWithProduct(db)));
-  const found = await statement.execute({ collectionId: c.id, urlId });
-  const r = found[0];
-  if (!r) return null;
-  const { variants: v, ...row } = r;
-  const list = variantList(v);
-  return { row, product: row.recordType === STORE_ITEM_RECORD ? { item: row, variants: list } : undefined };
+/** Published items of one collection by url id with their variants, in a single query (the product page's only read, batched). */
+export async function itemsWithProduct(db: Db, collectionId: string, urlIds: string[]): Promise<Map<string, { row: ItemRow; product: ProductRecord | undefined }>> {
+  let statement = itemsWithProductStatements.get(db);
+  if (!statement) itemsWithProductStatements.set(db, (statement = prepareItemsWithProduct(db)));
+  const out = new Map<string, { row: ItemRow; product: ProductRecord | undefined }>();
+  for (const r of await statement.execute({ collectionId, urlIds })) {
+    const { variants: v, ...row } = r;
+    out.set(row.urlId, { row, product: row.recordType === STORE_ITEM_RECORD ? { item: row, variants: variantList(v) } : undefined });
+  }
+  return out;
 }
 
 /** Variants of the store items among rows, in one query (the rows themselves are already loaded). */

@@ -18,7 +18,7 @@ import {
   commentCounts,
   commentsFor,
   folderChildren,
-  itemWithProduct,
+  itemsWithProduct,
   itemJson,
   listedItemWithProduct,
   memberAreaCollections,
@@ -33,6 +33,8 @@ import {
   type ItemRow,
 } from './context.js';
 import { CollectionCache } from './cache.js';
+import { BatchedRead } from '../db-util.js';
+import type { ProductRecord } from '../commerce/products.js';
 import { pageCache, type PageCache } from './page-cache.js';
 import { likeCounts } from '../content/likes.js';
 import { nonceScripts } from '../plugins/csp.js';
@@ -310,7 +312,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
 
   /**
    * The rows the lists of a products collection read at the current content version (published items,
-   * with their variants), by url id: the rows itemWithProduct would read for those products at that
+   * with their variants), by url id: the rows itemsWithProduct would read for those products at that
    * version. Kept in the site cache, so a new version starts an empty map. Read-only rows.
    */
   const listedItems = (c: CollectionRow) => app.siteCache.get('page-item-listed', c.id, async () => new Map<string, ItemRow>());
@@ -447,6 +449,21 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     });
   }
 
+  /**
+   * Item pages missed at about the same time read their items in one statement per collection (db-util.ts
+   * BatchedRead: each read starts after its callers asked, so after the version they read): a crawler or a
+   * cold cache asks for many items of one catalogue at once.
+   */
+  const itemReaders = new Map<string, BatchedRead<{ row: ItemRow; product: ProductRecord | undefined }>>();
+  const itemReader = (collectionId: string) => {
+    let reader = itemReaders.get(collectionId);
+    if (!reader) {
+      if (itemReaders.size >= 1000) itemReaders.clear();
+      itemReaders.set(collectionId, (reader = new BatchedRead((urlIds) => itemsWithProduct(db, collectionId, urlIds))));
+    }
+    return reader;
+  };
+
   async function itemPage(req: FastifyRequest, reply: FastifyReply, c: CollectionRow, urlId: string, collections: CollectionRow[]) {
     const site = await websites.get();
     if (await memberGate(req, reply, site, c)) return reply;
@@ -454,7 +471,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     // product a list of this version already read is not read again.
     const published = await app.siteCache.get('page-item', `${c.id}:${urlId}`, async () => {
       const listed = c.type === PRODUCTS_TYPE ? (await listedItems(c)).get(urlId) : undefined;
-      return (listed && listedItemWithProduct(listed)) || itemWithProduct(db, c, urlId);
+      return (listed && listedItemWithProduct(listed)) || itemReader(c.id).get(urlId);
     });
     const found = published ?? (await app.flags.previewItem(await app.flags.page(req, site), c.id, urlId));
     if (!found || app.flags.productHidden(site, found.row.structuredContent)) return notFound(req, reply);
