@@ -459,7 +459,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     let reader = itemReaders.get(collectionId);
     if (!reader) {
       if (itemReaders.size >= 1000) itemReaders.clear();
-      itemReaders.set(collectionId, (reader = new BatchedRead((urlIds) => itemsWithProduct(db, collectionId, urlIds))));
+      itemReaders.set(collectionId, (reader = new BatchedRead((urlIds) => itemsWithProduct(db, collectionId, urlIds), 100, database.kind === 'pglite')));
     }
     return reader;
   };

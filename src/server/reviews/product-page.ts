@@ -73,7 +73,7 @@ async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promis
   const cache = app.siteCache;
   const [{ summary, reviews: list }, { rel, products }] = await Promise.all([
     // Which products have approved reviews is one read per content version; the others need no query.
-    cache.get('product-reviews', row.id, async () => ((await cache.get('reviewed-products', site.id, () => reviews.reviewedItems(site.id))).has(row.id) ? reviews.forProduct(row.id) : ReviewService.NONE)),
+    cache.get('product-reviews', row.id, async () => ((await cache.get('reviewed-products', site.id, () => reviews.reviewedItems(site.id))).has(row.id) ? reviews.forProductPage(row.id) : ReviewService.NONE)),
     cache.get('related-products', `${row.id}:${settings.relatedCount}`, async () => {
       // Products of one category (or collection) share its list and its variants: one read per content version.
       let groupProducts: Awaited<ReturnType<typeof productsFor>> | undefined;

@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { schema } from '../../db/index.js';
-import { rows } from '../db-util.js';
+import { BatchedRead, rows } from '../db-util.js';
 import { HttpError, badRequest, conflict, notFound } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { EmailOrigin } from '../email-origin.js';
@@ -296,4 +296,36 @@ export class ReviewService {
     );
     return { summary: ratingSummary(Number(list[0]?.review_count ?? 0), Number(list[0]?.rating_sum ?? 0)), reviews: list.map(reviewFrom) };
   }
+
+  /** forProduct for several products in one statement (the count and sum per product, the newest `limit` of each); a product without approved reviews is left out. */
+  async forProducts(itemIds: string[], limit = 50): Promise<Map<string, { summary: RatingSummary; reviews: ReviewRow[] }>> {
+    const list = await rows<Obj>(
+      this.db,
+      sql`select * from (
+            select *, (count(*) over w)::int as review_count, (sum(rating) over w)::int as rating_sum,
+                   row_number() over (partition by item_id order by created desc, id desc) as n
+              from product_reviews where item_id in ${itemIds} and status = 'approved'
+            window w as (partition by item_id)) r
+          where n <= ${limit} order by item_id, created desc, id desc`,
+    );
+    const out = new Map<string, { summary: RatingSummary; reviews: ReviewRow[] }>();
+    for (const r of list) {
+      const id = String(r.item_id);
+      let found = out.get(id);
+      if (!found) out.set(id, (found = { summary: ratingSummary(Number(r.review_count ?? 0), Number(r.rating_sum ?? 0)), reviews: [] }));
+      found.reviews.push(reviewFrom(r));
+    }
+    return out;
+  }
+
+  /**
+   * A product page's reviews (forProduct's first 50): pages that ask at about the same time share one
+   * statement (db-util.ts BatchedRead; each statement starts after its callers asked).
+   */
+  forProductPage(itemId: string): Promise<{ summary: RatingSummary; reviews: ReviewRow[] }> {
+    this.pageReads ??= new BatchedRead((ids) => this.forProducts(ids), 100, this.database.kind === 'pglite');
+    return this.pageReads.get(itemId).then((found) => found ?? ReviewService.NONE);
+  }
+
+  private pageReads: BatchedRead<{ summary: RatingSummary; reviews: ReviewRow[] }> | undefined;
 }

@@ -87,3 +87,16 @@ describe('BatchedRead', () => {
     await expect(throwing.get('a')).rejects.toThrow('bad statement');
   });
 });
+
+describe('BatchedRead, deferred (PGlite)', () => {
+  it('waits for the check phase before its first statement, so callers of the same turn share it', async () => {
+    const calls: string[][] = [];
+    const reader = new BatchedRead<string>(async (keys) => (calls.push(keys), new Map(keys.map((k) => [k, `row ${k}`]))), 100, true);
+    const asked = ['a', 'b', 'a', 'c'].map((k) => reader.get(k));
+    expect(calls).toEqual([]);
+    expect(await Promise.all(asked)).toEqual(['row a', 'row b', 'row a', 'row c']);
+    expect(calls).toEqual([['a', 'b', 'c']]);
+    expect(await reader.get('d')).toBe('row d');
+    expect(calls).toEqual([['a', 'b', 'c'], ['d']]);
+  });
+});
