@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { MIGRATIONS_DIR, open, type Database } from '../../src/db/index.js';
@@ -11,9 +13,63 @@ export const DB_KINDS: DbKind[] = ['pglite', 'postgres'];
 
 let template: Promise<PGlite> | null = null;
 
-/** A migrated in-memory PGlite, made once per test process; every test database is a clone of it. */
+/** The installed PGlite's version (its package.json is not among its exports: found from its entry point). */
+function pgliteVersion(): string {
+  let dir = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+  for (;;) {
+    const p = join(dir, 'package.json');
+    if (existsSync(p)) {
+      const pkg = JSON.parse(readFileSync(p, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === '@electric-sql/pglite') return pkg.version ?? 'unknown';
+    }
+    if (dirname(dir) === dir) return 'unknown';
+    dir = dirname(dir);
+  }
+}
+const PGLITE_TEMPLATE_PREFIX = 'tessera-pglite-tpl-';
+
+/** The migrated, empty PGlite data folder (a tarball) for this set of migrations and this PGlite, as the global setup leaves it. */
+export function pgliteTemplateFile(): string {
+  return join(tmpdir(), `${PGLITE_TEMPLATE_PREFIX}${migrationsDigest()}-${pgliteVersion()}.tar`);
+}
+
+/**
+ * Makes the migrated, empty PGlite data folder once for the whole run (the global setup calls this), so that a
+ * test process loads it instead of starting an empty PGlite (initdb) and migrating it again: each test database
+ * is still a clone of a freshly migrated one. Written whole or not at all (a rename); tarballs of other
+ * migration sets or PGlite versions are removed.
+ */
+export async function writePgliteTemplate(): Promise<string> {
+  const file = pgliteTemplateFile();
+  for (const name of readdirSync(tmpdir())) {
+    if (name.startsWith(PGLITE_TEMPLATE_PREFIX) && join(tmpdir(), name) !== file) rmSync(join(tmpdir(), name), { force: true });
+  }
+  if (existsSync(file)) return file;
+  const t = new PGlite();
+  try {
+    await open({ pglite: t });
+    const dump = await t.dumpDataDir('none');
+    const part = `${file}.${process.pid}.part`;
+    writeFileSync(part, Buffer.from(await dump.arrayBuffer()));
+    renameSync(part, file);
+  } finally {
+    await t.close();
+  }
+  return file;
+}
+
+/**
+ * A migrated in-memory PGlite, made once per test process; every test database is a clone of it. Loaded from
+ * the global setup's data folder when there is one, else migrated here.
+ */
 function pgliteTemplate(): Promise<PGlite> {
   template ??= (async () => {
+    const file = pgliteTemplateFile();
+    if (existsSync(file)) {
+      const t = new PGlite({ loadDataDir: new Blob([readFileSync(file)]) });
+      await t.waitReady;
+      return t;
+    }
     const t = new PGlite();
     const d = await open({ pglite: t });
     void d;
