@@ -58,24 +58,25 @@ export async function writePgliteTemplate(): Promise<string> {
   return file;
 }
 
+let templateDump: Promise<Blob> | null = null;
+
 /**
- * A migrated in-memory PGlite, made once per test process; every test database is a clone of it. Loaded from
- * the global setup's data folder when there is one, else migrated here.
+ * The data folder of a migrated, empty PGlite, read once per test process; every test database is a PGlite
+ * started on a copy of it (as PGlite's clone() does). The global setup's when there is one, else a PGlite
+ * migrated here and dumped.
  */
-function pgliteTemplate(): Promise<PGlite> {
-  template ??= (async () => {
+function pgliteTemplateDump(): Promise<Blob> {
+  templateDump ??= (async () => {
     const file = pgliteTemplateFile();
-    if (existsSync(file)) {
-      const t = new PGlite({ loadDataDir: new Blob([readFileSync(file)]) });
-      await t.waitReady;
+    if (existsSync(file)) return new Blob([readFileSync(file)]);
+    template ??= (async () => {
+      const t = new PGlite();
+      await open({ pglite: t });
       return t;
-    }
-    const t = new PGlite();
-    const d = await open({ pglite: t });
-    void d;
-    return t;
+    })();
+    return (await template).dumpDataDir('none');
   })();
-  return template;
+  return templateDump;
 }
 
 function withDb(url: string, name: string): string {
@@ -139,7 +140,7 @@ function postgresTemplate(): Promise<string> {
 /** A fresh, migrated, empty database of the given kind. close() drops it (PostgreSQL) or frees it. */
 export async function testDatabase(kind: DbKind): Promise<Database & { url?: string }> {
   if (kind === 'pglite') {
-    const clone = (await (await pgliteTemplate()).clone()) as PGlite;
+    const clone = await PGlite.create({ loadDataDir: await pgliteTemplateDump() });
     return open({ pglite: clone, migrate: false });
   }
   const name = `tessera_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -168,6 +169,7 @@ export async function testDatabase(kind: DbKind): Promise<Database & { url?: str
 }
 
 export async function closeTemplate(): Promise<void> {
+  templateDump = null;
   if (template) {
     const t = await template;
     template = null;
