@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -37,14 +37,25 @@ export function pgliteTemplateFile(): string {
  * Makes the migrated, empty PGlite data folder once for the whole run (the global setup calls this), so that a
  * test process loads it instead of starting an empty PGlite (initdb) and migrating it again: each test database
  * is still a clone of a freshly migrated one. Written whole or not at all (a rename); tarballs of other
- * migration sets or PGlite versions are removed.
+ * migration sets or PGlite versions that no run has used for a day are removed.
  */
 export async function writePgliteTemplate(): Promise<string> {
   const file = pgliteTemplateFile();
+  // Another checkout's run may still be reading its own: only those unused for a day go.
   for (const name of readdirSync(tmpdir())) {
-    if (name.startsWith(PGLITE_TEMPLATE_PREFIX) && join(tmpdir(), name) !== file) rmSync(join(tmpdir(), name), { force: true });
+    const other = join(tmpdir(), name);
+    if (!name.startsWith(PGLITE_TEMPLATE_PREFIX) || other === file) continue;
+    try {
+      if (Date.now() - statSync(other).mtimeMs > 86_400_000) rmSync(other, { force: true });
+    } catch {
+      // gone already
+    }
   }
-  if (existsSync(file)) return file;
+  if (existsSync(file)) {
+    const now = new Date();
+    utimesSync(file, now, now); // in use again
+    return file;
+  }
   const t = new PGlite();
   try {
     await open({ pglite: t });
@@ -67,8 +78,13 @@ let templateDump: Promise<Blob> | null = null;
  */
 function pgliteTemplateDump(): Promise<Blob> {
   templateDump ??= (async () => {
-    const file = pgliteTemplateFile();
-    if (existsSync(file)) return new Blob([readFileSync(file)]);
+    let saved: Blob | null = null;
+    try {
+      saved = new Blob([readFileSync(pgliteTemplateFile())]);
+    } catch {
+      saved = null; // no global setup ran (or its file was removed): migrate here
+    }
+    if (saved) return saved;
     template ??= (async () => {
       const t = new PGlite();
       await open({ pglite: t });
