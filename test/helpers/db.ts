@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { MIGRATIONS_DIR, open, type Database } from '../../src/db/index.js';
@@ -11,15 +13,86 @@ export const DB_KINDS: DbKind[] = ['pglite', 'postgres'];
 
 let template: Promise<PGlite> | null = null;
 
-/** A migrated in-memory PGlite, made once per test process; every test database is a clone of it. */
-function pgliteTemplate(): Promise<PGlite> {
-  template ??= (async () => {
-    const t = new PGlite();
-    const d = await open({ pglite: t });
-    void d;
-    return t;
+/** The installed PGlite's version (its package.json is not among its exports: found from its entry point). */
+function pgliteVersion(): string {
+  let dir = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+  for (;;) {
+    const p = join(dir, 'package.json');
+    if (existsSync(p)) {
+      const pkg = JSON.parse(readFileSync(p, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === '@electric-sql/pglite') return pkg.version ?? 'unknown';
+    }
+    if (dirname(dir) === dir) return 'unknown';
+    dir = dirname(dir);
+  }
+}
+const PGLITE_TEMPLATE_PREFIX = 'tessera-pglite-tpl-';
+
+/** The migrated, empty PGlite data folder (a tarball) for this set of migrations and this PGlite, as the global setup leaves it. */
+export function pgliteTemplateFile(): string {
+  return join(tmpdir(), `${PGLITE_TEMPLATE_PREFIX}${migrationsDigest()}-${pgliteVersion()}.tar`);
+}
+
+/**
+ * Makes the migrated, empty PGlite data folder once for the whole run (the global setup calls this), so that a
+ * test process loads it instead of starting an empty PGlite (initdb) and migrating it again: each test database
+ * is still a clone of a freshly migrated one. Written whole or not at all (a rename); tarballs of other
+ * migration sets or PGlite versions that no run has used for a day are removed.
+ */
+export async function writePgliteTemplate(): Promise<string> {
+  const file = pgliteTemplateFile();
+  // Another checkout's run may still be reading its own: only those unused for a day go.
+  for (const name of readdirSync(tmpdir())) {
+    const other = join(tmpdir(), name);
+    if (!name.startsWith(PGLITE_TEMPLATE_PREFIX) || other === file) continue;
+    try {
+      if (Date.now() - statSync(other).mtimeMs > 86_400_000) rmSync(other, { force: true });
+    } catch {
+      // gone already
+    }
+  }
+  if (existsSync(file)) {
+    const now = new Date();
+    utimesSync(file, now, now); // in use again
+    return file;
+  }
+  const t = new PGlite();
+  try {
+    await open({ pglite: t });
+    const dump = await t.dumpDataDir('none');
+    const part = `${file}.${process.pid}.part`;
+    writeFileSync(part, Buffer.from(await dump.arrayBuffer()));
+    renameSync(part, file);
+  } finally {
+    await t.close();
+  }
+  return file;
+}
+
+let templateDump: Promise<Blob> | null = null;
+
+/**
+ * The data folder of a migrated, empty PGlite, read once per test process; every test database is a PGlite
+ * started on a copy of it (as PGlite's clone() does). The global setup's when there is one, else a PGlite
+ * migrated here and dumped.
+ */
+function pgliteTemplateDump(): Promise<Blob> {
+  templateDump ??= (async () => {
+    let saved: Blob | null = null;
+    try {
+      saved = new Blob([readFileSync(pgliteTemplateFile())]);
+    } catch {
+      saved = null; // no global setup ran (or its file was removed): migrate here
+    }
+    if (saved) return saved;
+    template ??= (async () => {
+      const t = new PGlite();
+      await open({ pglite: t });
+      return t;
+    })();
+    return (await template).dumpDataDir('none');
   })();
-  return template;
+  return templateDump;
 }
 
 function withDb(url: string, name: string): string {
@@ -83,7 +156,7 @@ function postgresTemplate(): Promise<string> {
 /** A fresh, migrated, empty database of the given kind. close() drops it (PostgreSQL) or frees it. */
 export async function testDatabase(kind: DbKind): Promise<Database & { url?: string }> {
   if (kind === 'pglite') {
-    const clone = (await (await pgliteTemplate()).clone()) as PGlite;
+    const clone = await PGlite.create({ loadDataDir: await pgliteTemplateDump() });
     return open({ pglite: clone, migrate: false });
   }
   const name = `tessera_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -112,6 +185,7 @@ export async function testDatabase(kind: DbKind): Promise<Database & { url?: str
 }
 
 export async function closeTemplate(): Promise<void> {
+  templateDump = null;
   if (template) {
     const t = await template;
     template = null;
