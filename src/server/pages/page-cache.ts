@@ -112,8 +112,9 @@ interface Entry {
   csp: string | null;
   /** The X-Robots-Tag the page was rendered with (noindex pages keep saying so from the cache). */
   robots: string | null;
-  /** The HTML, when it holds the empty cart pill exactly once (so a visitor's own pill can take its place). */
-  html: string | null;
+  /** The page holds the empty cart pill exactly once (so a visitor's own pill can take its place). */
+  takesPill: boolean;
+  /** The page (UTF-8); the entry keeps no copy of it as text. */
   body: Buffer;
   /** The page's encodings made so far: the one its render went out in, others when first asked for. */
   gzip?: Buffer;
@@ -136,7 +137,8 @@ interface Kept {
   type: string;
   csp: string | null;
   robots: string | null;
-  html: string | null;
+  /** The page holds the empty cart pill exactly once. */
+  takesPill: boolean;
 }
 
 interface PillCopies {
@@ -308,7 +310,7 @@ export class PageCache {
   private pillCopies(entry: Entry): PillCopies | null {
     if (entry.pill) return entry.pill;
     const pill = this.opts.cartPill;
-    if (entry.html === null || !pill) return null;
+    if (!entry.takesPill || !pill) return null;
     // The HTML holds the empty pill exactly once, so its bytes do too (UTF-8 matches by bytes as by characters).
     const split = splitAtPill(entry.body, Buffer.from(pill.empty));
     if (!split) return null;
@@ -411,7 +413,7 @@ export class PageCache {
    */
   finish(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const keep = this.capture(req, reply, payload);
-    if (keep && keep.html !== null) {
+    if (keep?.takesPill) {
       const split = this.splitOnce(req, reply, keep, payload);
       if (split) return split;
     }
@@ -431,7 +433,7 @@ export class PageCache {
 
   private entryOf(keep: Kept, body: Buffer): Entry {
     const { claim } = keep;
-    return { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, html: keep.html, body, served: { br: 0, gzip: 0 }, bytes: 2 * body.length };
+    return { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, takesPill: keep.takesPill, body, served: { br: 0, gzip: 0 }, bytes: body.length };
   }
 
   private keep(claim: Claim, entry: Entry): void {
@@ -508,8 +510,8 @@ export class PageCache {
       claim.done(false);
       return null;
     }
-    const html = pill && occursOnce(page, pill.empty) ? page : null;
-    return { claim, page, type, csp: typeof csp === 'string' ? csp : null, robots: typeof robots === 'string' ? robots : null, html };
+    const takesPill = !!pill && occursOnce(page, pill.empty);
+    return { claim, page, type, csp: typeof csp === 'string' ? csp : null, robots: typeof robots === 'string' ? robots : null, takesPill };
   }
 
   private track(work: Promise<unknown>): void {
