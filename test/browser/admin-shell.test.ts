@@ -132,7 +132,8 @@ describe('the /config shell in Chromium', () => {
     expect(await axe(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Radix gives focus back in the task after the dialog unmounts.
+    await expect.poll(() => menu.evaluate((el) => el === document.activeElement)).toBe(true);
 
     await inLanes(page, site, entries, async (lane, e) => {
       await lane.getByRole('button', { name: 'Menu' }).click();
