@@ -23,6 +23,7 @@ import { accountRoutes } from './account-routes.js';
  */
 export const platformArea = fp(async (app: FastifyInstance): Promise<void> => {
   const siteUsers = new SiteUserService(app.database, app.services.mailer);
+  app.decorate('siteUsers', siteUsers);
   await app.register(siteUserPlugin, { siteUsers });
   await app.register(siteUserRoutes, { siteUsers });
   app.decorate('places', { provider: placesProviderFromEnv(process.env) });
@@ -38,3 +39,10 @@ export const platformArea = fp(async (app: FastifyInstance): Promise<void> => {
   await app.register(customerRoutes);
   await app.register(accountRoutes);
 });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The site-user service whose sessions the request hook reads (kept per write on PGlite). */
+    siteUsers: SiteUserService;
+  }
+}

@@ -42,6 +42,17 @@ export interface SiteUser {
   language: string;
 }
 
+/** The channel the site-user tables' trigger notifies (migration 0030). */
+export const SITE_USER_CHANGES_CHANNEL = 'tessera_site_user_changes';
+/** Sessions kept on PGlite (a bound on memory: past it the map starts again). */
+const KEPT_SESSIONS = 10_000;
+
+/** A session as read, with its expiry (checked at each use). */
+interface KeptSession {
+  session: SiteUserSession;
+  expiresAt: number;
+}
+
 export interface SiteUserSession {
   user: SiteUser;
   xsrfHash: string;
@@ -165,8 +176,55 @@ export class SiteUserService {
     return { token, xsrfToken, expiresAt };
   }
 
+  /** PGlite: sessions found for requests, kept until the next write to the site-user tables is notified. */
+  private readonly kept = new Map<string, Promise<KeptSession | null>>();
+  private watching = false;
+  /** Statements fromSession sent (tests and the benchmark). */
+  sessionReads = 0;
+
+  /**
+   * PGlite: follows the site-user tables' notifications (migration 0030). PGlite runs in this process, is
+   * written only by it, and hands a transaction's notifications over before the statement that committed
+   * it returns, so a session found after the last notification is still the session: a signed-in visitor's
+   * pages stop reading it on every request, and a sign-out, a password reset or a disabled account (any
+   * write, by any area or plain SQL) is seen by the next request as before. PostgreSQL (several instances,
+   * asynchronous notifications) is not watched: fromSession reads for every request there.
+   */
+  async watch(): Promise<void> {
+    if (!this.database.listen || this.watching) return;
+    await this.database.listen(SITE_USER_CHANGES_CHANNEL, () => this.kept.clear());
+    await this.database.exec(`set tessera.site_user_notify = 'on'`);
+    this.watching = true;
+  }
+
   async fromSession(token: string | undefined, now = new Date()): Promise<SiteUserSession | null> {
     if (!token || token.length > 100) return null;
+    if (!this.watching) return this.readSession(token, now).then((k) => k?.session ?? null);
+    const key = hashToken(token);
+    let read = this.kept.get(key);
+    if (!read) {
+      if (this.kept.size >= KEPT_SESSIONS) this.kept.clear();
+      // Kept before the read starts: a write notified while it runs clears it, so it is never kept past a change.
+      read = this.readSession(token, now);
+      const kept = this.kept;
+      kept.set(key, read);
+      // Neither a failed read nor an unknown token is kept (random tokens must not fill the map).
+      read.then(
+        (k) => {
+          if (!k && kept.get(key) === read) kept.delete(key);
+        },
+        () => {
+          if (kept.get(key) === read) kept.delete(key);
+        },
+      );
+    }
+    const found = await read;
+    // The expiry is checked at each use, as the statement checks it at each read.
+    return found && found.expiresAt > now.getTime() ? found.session : null;
+  }
+
+  private async readSession(token: string, now: Date): Promise<KeptSession | null> {
+    this.sessionReads++;
     const rows = await this.db
       .select({ s: siteUserSessions, u: siteUsers, p: siteUserProfiles })
       .from(siteUserSessions)
@@ -175,7 +233,7 @@ export class SiteUserService {
       .where(and(eq(siteUserSessions.tokenHash, hashToken(token)), gt(siteUserSessions.expiresAt, now), eq(siteUsers.disabled, false)))
       .limit(1);
     const r = rows[0];
-    return r ? { user: toUser(r.u, r.p), xsrfHash: r.s.xsrfHash, tokenHash: r.s.tokenHash } : null;
+    return r ? { session: { user: toUser(r.u, r.p), xsrfHash: r.s.xsrfHash, tokenHash: r.s.tokenHash }, expiresAt: r.s.expiresAt.getTime() } : null;
   }
 
   async endSession(tokenHash: string, db: Tx | Database['db'] = this.db): Promise<void> {

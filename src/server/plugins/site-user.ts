@@ -46,6 +46,8 @@ function parsable(value: string): boolean {
 }
 
 export const siteUserPlugin = fp(async (app: FastifyInstance, opts: { siteUsers: SiteUserService }) => {
+  // PGlite: sessions are kept in memory until a write to the site-user tables (platform/site-users.ts).
+  await opts.siteUsers.watch();
   app.decorateRequest('siteUser', null);
   app.decorateRequest('siteUserSession', null);
 
