@@ -11,6 +11,7 @@ import { renderIsland } from '../../src/web/ssr.js';
 import { hashToken } from '../../src/db/ids.js';
 import { listeningOrigin } from '../../src/server/email-origin.js';
 import { CartService } from '../../src/server/commerce/cart-service.js';
+import { SEARCH_RATE } from '../../src/server/search/search.js';
 import { CART_COOKIES, EXPERIMENT_COOKIES, KEYED_COOKIES, NEUTRAL_COOKIES, PRIVATE_COOKIES, pickEncoding } from '../../src/server/pages/page-cache.js';
 
 const PRODUCT = '/shop/p/linen-camp-shirt';
@@ -113,6 +114,45 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(r.rawPayload).toString()).toContain('</html>');
+  });
+
+  it('shares a search page by its query, still counts every search against its address, and shows a write in the next search', async () => {
+    let ip = 0;
+    const search = (q: string, from = `198.51.100.${++ip % 250}`) => t.app.inject({ method: 'GET', url: `/search?q=${encodeURIComponent(q)}`, headers: { accept: 'text/html' }, remoteAddress: from });
+    const first = await search('linen');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-robots-tag']).toBe('noindex');
+    expect(first.body).toContain('Linen Camp Shirt');
+    await settled();
+    const again = await counted(() => search('linen'));
+    expect(again.hits).toBe(1);
+    expect(again.value.body).toBe(first.body);
+    expect(again.value.headers['x-robots-tag']).toBe('noindex');
+    // Another query is another page.
+    const coffee = await counted(() => search('coffee'));
+    expect(coffee.hits).toBe(0);
+    expect(coffee.value.body).not.toBe(first.body);
+    // Every search counts against its address, answered from the cache or not (fixed windows: a run that
+    // straddles a window's end is taken again).
+    const windowOf = () => Math.floor(Date.now() / SEARCH_RATE.windowMs);
+    let statuses: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const w = windowOf();
+      const from = `203.0.113.${attempt + 1}`;
+      statuses = [];
+      for (let i = 0; i <= SEARCH_RATE.max; i++) statuses.push((await search('linen', from)).statusCode);
+      if (windowOf() === w) break;
+    }
+    expect(statuses.slice(0, SEARCH_RATE.max).every((s) => s === 200)).toBe(true);
+    expect(statuses[SEARCH_RATE.max]).toBe(429);
+    // A write shows in the next search, on this instance and another.
+    await otherDb.db.execute(sql`update items set title = 'Linen Camp Shirt, Washed' where url_id = 'linen-camp-shirt'`);
+    try {
+      expect((await search('linen')).body).toContain('Linen Camp Shirt, Washed');
+    } finally {
+      await t.database.db.execute(sql`update items set title = 'Linen Camp Shirt' where url_id = 'linen-camp-shirt'`);
+    }
+    expect((await search('linen')).body).not.toContain('Linen Camp Shirt, Washed');
   });
 
   it("keeps a noindex page's X-Robots-Tag on every copy it serves", async () => {

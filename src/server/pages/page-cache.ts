@@ -10,7 +10,8 @@
  * ago', events moving from upcoming to past and scheduled posts follow within that time.
  *
  * Shared only when all of these hold; otherwise the page is rendered for the request alone, as before:
- * - a GET or HEAD of a page route (home, collection, item), without `format=` (JSON and calendar views);
+ * - a GET or HEAD of a page route (home, collection, item, search: its limit still counts every search),
+ *   without `format=` (JSON and calendar views);
  * - no cookie that makes the page private (owner, preview, safe mode, site user, unlock; the visitor
  *   cookie when the site runs experiments, since the assignment follows it). The consent cookies are part
  *   of the key, having few values; the crumb and the analytics cookies change nothing on a page. A cart

@@ -550,6 +550,9 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   };
   app.get('/search', { preHandler: searchGuard }, async (req, reply) => {
     const site = await websites.get();
+    // Results are the same for every visitor without a page of their own (the guard above still counts each
+    // search against its address), so a search page is shared like a list page, keyed by its query.
+    if (await shared.serve(req, reply, site)) return reply;
     const q = normaliseQuery((req.query as Record<string, unknown>).q);
     const results = q ? await visibleHits(app, req, site, await cachedSearch(app, site.id, q)) : [];
     return send(req, reply, {
