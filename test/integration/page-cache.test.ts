@@ -12,6 +12,8 @@ import { hashToken } from '../../src/db/ids.js';
 import { listeningOrigin } from '../../src/server/email-origin.js';
 import { CartService } from '../../src/server/commerce/cart-service.js';
 import { SEARCH_RATE } from '../../src/server/search/search.js';
+import { publishDueProducts } from '../../src/server/catalog/routes.js';
+import { publishDuePosts } from '../../src/server/editor/posts.js';
 import { CART_COOKIES, EXPERIMENT_COOKIES, KEYED_COOKIES, NEUTRAL_COOKIES, PRIVATE_COOKIES, pickEncoding } from '../../src/server/pages/page-cache.js';
 
 const PRODUCT = '/shop/p/linen-camp-shirt';
@@ -114,6 +116,27 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(r.rawPayload).toString()).toContain('</html>');
+  });
+
+  it('keeps every page through the scheduled-publishing sweeps when nothing is due, and shows a due product after the sweep', async () => {
+    await get(PRODUCT);
+    await settled();
+    const version = await t.app.siteCache.version();
+    // Nothing is due: the sweeps write nothing, so the content version (and every kept page) stays.
+    expect(await publishDueProducts(t.database.db)).toBe(0);
+    expect(await publishDuePosts(t.database.db)).toBe(0);
+    expect(await t.app.siteCache.version()).toBe(version);
+    expect((await counted(() => get(PRODUCT))).hits).toBe(1);
+    await t.database.db.execute(sql`update items set status = 'scheduled', publish_on = now() - interval '1 minute' where url_id = 'linen-camp-shirt'`);
+    try {
+      expect((await get(PRODUCT)).statusCode).toBe(404);
+      expect(await publishDueProducts(t.database.db)).toBe(1);
+      const live = await counted(() => get(PRODUCT));
+      expect(live.hits).toBe(0);
+      expect(live.value.statusCode).toBe(200);
+    } finally {
+      await t.database.db.execute(sql`update items set status = 'published' where url_id = 'linen-camp-shirt'`);
+    }
   });
 
   it('shares a search page by its query, still counts every search against its address, and shows a write in the next search', async () => {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { pgTable, text, integer, timestamp, jsonb, boolean, index, uniqueIndex } from 'drizzle-orm/pg-core';
 import { websites } from './platform.js';
 
@@ -62,6 +63,8 @@ export const items = pgTable(
   (t) => [
     uniqueIndex('items_url_uq').on(t.collectionId, t.urlId),
     index('items_collection_idx').on(t.collectionId, t.ordering),
+    // The scheduled-publishing sweeps look for due items every 30 s (migration 0031).
+    index('items_scheduled_idx').on(t.publishOn).where(sql`status = 'scheduled'`),
   ],
 );
 

@@ -74,10 +74,15 @@ export function isLow(v: Pick<VariantRow, 'unlimited' | 'qtyInStock' | 'lowStock
 
 /** Publishes the scheduled products whose time has come. */
 export async function publishDueProducts(db: Db): Promise<number> {
+  const due = and(eq(items.recordType, RecordType.STORE_ITEM), eq(items.status, 'scheduled'), sql`${items.publishOn} <= now()`);
+  // Looked for first: a statement on items moves the content version even when it changes no row (the
+  // site_changes trigger runs per statement), and a new version renders every shared page again.
+  const [any] = await db.select({ id: items.id }).from(items).where(due).limit(1);
+  if (!any) return 0;
   const done = await db
     .update(items)
     .set({ status: 'published', version: sql`${items.version} + 1`, updatedAt: new Date() })
-    .where(and(eq(items.recordType, RecordType.STORE_ITEM), eq(items.status, 'scheduled'), sql`${items.publishOn} <= now()`))
+    .where(due)
     .returning({ id: items.id });
   return done.length;
 }

@@ -66,10 +66,15 @@ export function postSummary(i: ItemRow, journalUrlId: string): PageSummary {
 
 /** Scheduled posts whose time has come are published (a sweep, and every editor read). */
 export async function publishDuePosts(db: Db, now: Date = new Date()): Promise<number> {
+  const due = and(eq(items.recordType, RecordType.TEXT), eq(items.status, 'scheduled'), lte(items.publishOn, now));
+  // Looked for first: a statement on items moves the content version even when it changes no row (the
+  // site_changes trigger runs per statement), and a new version renders every shared page again.
+  const [any] = await db.select({ id: items.id }).from(items).where(due).limit(1);
+  if (!any) return 0;
   const done = await db
     .update(items)
     .set({ status: 'published', version: sql`${items.version} + 1`, updatedAt: now })
-    .where(and(eq(items.recordType, RecordType.TEXT), eq(items.status, 'scheduled'), lte(items.publishOn, now)))
+    .where(due)
     .returning({ id: items.id });
   return done.length;
 }
