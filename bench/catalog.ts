@@ -9,17 +9,20 @@
  * Per database (PGlite, PostgreSQL) one server process serves, in this order and in the same run:
  *   hello   a Fastify hello-world route of the same server (every global hook runs): the framework's ceiling;
  *   mix     the mix above, for BENCH_SECONDS (30);
- *   anon    the same addresses, every connection anonymous;   } BENCH_SECONDS / 3 each: a shopper with a cart
- *   cart    the same addresses, every connection with a cart; } beside an anonymous visitor
+ *   shopper a shopper with a cart beside an anonymous visitor: the same addresses with every connection
+ *           anonymous, then with a cart, with a cart, anonymous (BENCH_SECONDS / 6 each), so both start from
+ *           the same page cache state; prints each run, the two kinds put together, and their ratio
+ *   (anon and cart, BENCH_SECONDS / 3 each, run one kind alone; run one after the other, whichever comes
+ *   first after the mix comes out ahead, as the page cache the mix left ages through it)
  * Printed for each: req/s, p50/p99 latency, errors and timeouts (10 s), non-2xx answers, the page cache's hit
  * rate and the server's CPU time (user + system, all threads) per request, and the ratio to the ceiling. On a
  * machine shared with other work, compare the ratios of one run, not absolute figures. Asserts nothing.
  *
  * Run: npm run bench:catalog   (BENCH_SECONDS=30, BENCH_CONNECTIONS=50, BENCH_DB=pglite,postgres,
- *                               BENCH_PHASES=hello,mix,anon,cart, TEST_DATABASE_URL for PostgreSQL,
+ *                               BENCH_PHASES=hello,mix,shopper (or anon, cart), TEST_DATABASE_URL for PostgreSQL,
  *                               BENCH_ONLY=product|list|post|search|home for one page type,
  *                               BENCH_WINDOWS=<seconds> for p50/p99 per window of the run,
- *                               BENCH_CPU_PROFILE=<dir> for a CPU profile of each load phase (mix, anon, cart): summarise it with
+ *                               BENCH_CPU_PROFILE=<dir> for a CPU profile of each load phase (mix, each shopper run, anon, cart): summarise it with
  *                               `tsx bench/profile-summary.ts <file>`)
  */
 import http from 'node:http';
@@ -30,7 +33,7 @@ import { profileRoute } from './bench-util.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const KINDS = (process.env.BENCH_DB ?? 'pglite,postgres').split(',').map((s) => s.trim()) as Array<'pglite' | 'postgres'>;
-const PHASES = (process.env.BENCH_PHASES ?? 'hello,mix,anon,cart').split(',').map((s) => s.trim());
+const PHASES = (process.env.BENCH_PHASES ?? 'hello,mix,shopper').split(',').map((s) => s.trim());
 const PRODUCTS = 2000;
 const VARIANTS = ['S', 'M', 'L'];
 const POSTS = 100;
@@ -171,7 +174,7 @@ async function serve(kind: 'pglite' | 'postgres') {
   const database = await testDatabase(kind);
   const seed = await seedDemo(database);
   const productIds = await addCatalog(database, seed.websiteId, seed.collectionIds.journal!);
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', TRUST_PROXY: '1' }), database, logger: false });
+  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', TRUST_PROXY: '1', ...(process.env.BENCH_PAGE_CACHE_MB ? { PAGE_CACHE_MB: process.env.BENCH_PAGE_CACHE_MB } : {}) }), database, logger: false });
   // BENCH_QUERIES=1: time every statement the pages send (by its text), printed by the parent after the mix.
   const queries = new Map<string, { n: number; ms: number }>();
   if (process.env.BENCH_QUERIES) {
@@ -202,7 +205,7 @@ async function serve(kind: 'pglite' | 'postgres') {
   });
   app.get('/__bench/cpu', async () => {
     const c = process.cpuUsage();
-    return { cpuMs: (c.user + c.system) / 1000, served, pageCache: app.pageCache.stats };
+    return { cpuMs: (c.user + c.system) / 1000, served, pageCache: app.pageCache.stats, size: app.pageCache.size };
   });
   app.get('/__bench/hello', async () => ({ hello: 'world' }));
   profileRoute(app, (name) => `${kind}-${name}`);
@@ -248,12 +251,35 @@ interface Figures {
   non2xx: number;
   cpuMs: number;
   hitRate: number | null;
+  /** What the figures were made from (so runs can be put together: see combine). */
+  raw: { latencies: number[]; seconds: number; cpuMs: number; served: number; hits: number; misses: number };
+}
+
+/** Several runs' figures as one run: requests over the summed time, quantiles of all their latencies. */
+function combine(runs: Figures[]): Figures {
+  const latencies = runs.flatMap((r) => r.raw.latencies).sort((a, b) => a - b);
+  const sum = (f: (r: Figures['raw']) => number) => runs.reduce((n, r) => n + f(r.raw), 0);
+  const at = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! : 0);
+  const hits = sum((r) => r.hits);
+  const misses = sum((r) => r.misses);
+  return {
+    rps: latencies.length / sum((r) => r.seconds),
+    p50: at(0.5),
+    p99: at(0.99),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    timeouts: runs.reduce((n, r) => n + r.timeouts, 0),
+    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+    cpuMs: sum((r) => r.cpuMs) / Math.max(1, sum((r) => r.served)),
+    hitRate: hits + misses > 0 ? hits / (hits + misses) : null,
+    raw: { latencies, seconds: sum((r) => r.seconds), cpuMs: sum((r) => r.cpuMs), served: sum((r) => r.served), hits, misses },
+  };
 }
 
 interface ServerStats {
   cpuMs: number;
   served: number;
   pageCache: { hits: number; misses: number };
+  size: { entries: number; bytes: number };
 }
 
 const serverStats = (ready: Ready) => fetch(ready.url + '/__bench/cpu').then((r) => r.json() as Promise<ServerStats>);
@@ -378,6 +404,7 @@ async function load(ready: Ready, seconds: number, roles: Role[], next: () => st
     non2xx,
     cpuMs: (after.cpuMs - before.cpuMs) / Math.max(1, after.served - before.served - 1),
     hitRate: hits + misses > 0 ? hits / (hits + misses) : null,
+    raw: { latencies, seconds: elapsed, cpuMs: after.cpuMs - before.cpuMs, served: Math.max(1, after.served - before.served - 1), hits, misses },
   };
 }
 
@@ -391,6 +418,12 @@ async function settle(ready: Ready): Promise<void> {
     last = now;
   }
 }
+
+/** The page cache's size now (entries and megabytes kept). */
+const sizeNow = async (ready: Ready) => {
+  const { size } = await serverStats(ready);
+  return `    page cache now: ${size.entries} entries, ${(size.bytes / 1048576).toFixed(1)} MB`;
+};
 
 const fmt = (name: string, f: Figures, ceiling: Figures | null) =>
   `  ${name.padEnd(34)} ${f.rps.toFixed(0).padStart(6)} req/s   p50 ${f.p50.toFixed(1).padStart(6)} ms   p99 ${f.p99.toFixed(1).padStart(7)} ms   cpu ${f.cpuMs.toFixed(2).padStart(5)} ms/req` +
@@ -431,6 +464,7 @@ async function main() {
           const f = await load(ready, SECONDS, mixRoles, next);
           await profile(ready, `mix${only ? `-${only}` : ''}`);
           console.log(fmt('catalogue mix', f, ceiling));
+          console.log(await sizeNow(ready));
           if (process.env.BENCH_QUERIES) {
             const qs = (await fetch(`${ready.url}/__bench/queries`).then((r) => r.json())) as Array<{ n: number; ms: number; text: string }>;
             for (const q of qs) console.log(`    ${String(q.n).padStart(6)} x ${(q.ms / q.n).toFixed(2).padStart(6)} ms  ${q.text}`);
@@ -438,6 +472,26 @@ async function main() {
           }
           const ok = f.errors + f.timeouts === 0 && f.p99 < (kind === 'postgres' ? 50 : 100) && (!ceiling || f.rps >= 0.25 * ceiling.rps);
           console.log(`  target (p99 < ${kind === 'postgres' ? 50 : 100} ms, no errors or timeouts, >= 25% of ceiling): ${ok ? 'reached' : 'NOT reached'}`);
+        } else if (phase === 'shopper') {
+          // A shopper beside an anonymous visitor from the same cache state: runs in the order anonymous, cart,
+          // cart, anonymous (each BENCH_SECONDS / 6), so what the phase before leaves in the page cache, and
+          // how it ages, weighs the same on both (run one after the other, the first after the mix came out
+          // ahead whichever it was).
+          const runs: Record<'anon' | 'cart', Figures[]> = { anon: [], cart: [] };
+          for (const [i, role] of (['anon', 'cart', 'cart', 'anon'] as const).entries()) {
+            await settle(ready);
+            await profile(ready, 'start');
+            const f = await load(ready, Math.max(2, short / 2), rolesOf(false, role), next);
+            await profile(ready, `shopper-${i + 1}-${role}${only ? `-${only}` : ''}`);
+            console.log(fmt(`  ${i + 1}. ${role === 'anon' ? 'anonymous' : 'with a cart'}`, f, ceiling));
+            console.log(await sizeNow(ready));
+            runs[role].push(f);
+          }
+          const anon = combine(runs.anon);
+          const cart = combine(runs.cart);
+          console.log(fmt('every connection anonymous', anon, ceiling));
+          console.log(fmt('every connection with a cart', cart, ceiling));
+          console.log(`  a shopper with a cart: ${((cart.rps / anon.rps) * 100).toFixed(0)}% of an anonymous visitor's req/s (target: at least 80%)`);
         } else if (phase === 'anon' || phase === 'cart') {
           await profile(ready, 'start');
           const f = await load(ready, short, rolesOf(false, phase), next);

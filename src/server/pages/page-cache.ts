@@ -207,6 +207,11 @@ export class PageCache {
     private readonly opts: PageCacheOptions,
   ) {}
 
+  /** Entries kept and their bytes (the benchmark). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
   get enabled(): boolean {
     return this.opts.maxAgeMs > 0;
   }
