@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import type { Db, Tx } from '../db/index.js';
+import type { Database, Db, Tx } from '../db/index.js';
 
 /** Runs raw SQL through drizzle and returns its rows, the same way on PGlite and on node-postgres. */
 export async function rows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
@@ -87,3 +87,51 @@ export class BatchedRead<V> {
       .finally(() => this.next());
   }
 }
+
+/**
+ * PGlite: values read from the database, kept until a notification on `channel` says the tables they come
+ * from were written (statement triggers that notify only when the session set `setting`, which only PGlite's
+ * does: migrations 0026 and 0030). PGlite runs in this process, is written only by it, and hands a
+ * transaction's notifications over before the statement that committed it returns, so a value read after
+ * the last notification is still current. A read is kept before it starts, so a write notified while it runs
+ * drops it; a failed read, or a value `keep` refuses, is not kept. Past `max` values the map starts again (a
+ * bound on memory, not a policy). Until `watch` has run (PostgreSQL: its notifications arrive after the
+ * commit, from any instance) `watched` is false and callers read for every request.
+ */
+export class KeptUntilNotified<V> {
+  private readonly kept = new Map<string, Promise<V>>();
+  private watching = false;
+
+  constructor(
+    private readonly max: number,
+    private readonly keep: (value: V) => boolean = () => true,
+  ) {}
+
+  get watched(): boolean {
+    return this.watching;
+  }
+
+  async watch(database: Database, channel: string, setting: string): Promise<void> {
+    if (!database.listen || this.watching) return;
+    await database.listen(channel, () => this.kept.clear());
+    await database.exec(`set ${setting} = 'on'`);
+    this.watching = true;
+  }
+
+  /** The value kept for `key`, or `read()`'s, kept from now on (call only while `watched`). */
+  get(key: string, read: () => Promise<V>): Promise<V> {
+    const hit = this.kept.get(key);
+    if (hit) return hit;
+    if (this.kept.size >= this.max) this.kept.clear();
+    const value = read();
+    this.kept.set(key, value);
+    const forget = () => {
+      if (this.kept.get(key) === value) this.kept.delete(key);
+    };
+    value.then((v) => {
+      if (!this.keep(v)) forget();
+    }, forget);
+    return value;
+  }
+}
+

@@ -23,6 +23,7 @@ import { badRequest, notFound } from '../errors.js';
 import { READ_ROLES, STORE_ROLES } from '../platform/settings.js';
 import { audit } from '../platform/audit.js';
 import { stockChangedHooks } from '../platform/stock-hooks.js';
+import { publishScheduled } from '../content/scheduled.js';
 import { itemUrlId, lockRoomFor, stockReason, storeCollection } from '../platform/config-routes.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 
@@ -74,17 +75,7 @@ export function isLow(v: Pick<VariantRow, 'unlimited' | 'qtyInStock' | 'lowStock
 
 /** Publishes the scheduled products whose time has come. */
 export async function publishDueProducts(db: Db): Promise<number> {
-  const due = and(eq(items.recordType, RecordType.STORE_ITEM), eq(items.status, 'scheduled'), sql`${items.publishOn} <= now()`);
-  // Looked for first: a statement on items moves the content version even when it changes no row (the
-  // site_changes trigger runs per statement), and a new version renders every shared page again.
-  const [any] = await db.select({ id: items.id }).from(items).where(due).limit(1);
-  if (!any) return 0;
-  const done = await db
-    .update(items)
-    .set({ status: 'published', version: sql`${items.version} + 1`, updatedAt: new Date() })
-    .where(due)
-    .returning({ id: items.id });
-  return done.length;
+  return publishScheduled(db, RecordType.STORE_ITEM, sql`${items.publishOn} <= now()`, new Date());
 }
 
 const unitPrice = (v: VariantRow) => (v.onSale ? v.salePriceCents : v.priceCents);

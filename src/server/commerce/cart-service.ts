@@ -11,7 +11,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
-import { rows } from '../db-util.js';
+import { KeptUntilNotified, rows } from '../db-util.js';
 import { lit, prepared, q, rawTransaction } from './raw.js';
 import { withReferencedForm } from './form-ref.js';
 import { HttpError } from '../errors.js';
@@ -599,20 +599,14 @@ export class CartService {
   }
 
   /** PGlite: carts found for pages, kept until the next cart write is notified (see findShared). */
-  private readonly shared = new Map<string, Promise<CartRow | null>>();
-  private watching = false;
+  private readonly shared = new KeptUntilNotified<CartRow | null>(SHARED_CARTS);
 
   /**
-   * PGlite: follows the carts trigger's notifications (migration 0026). PGlite runs in this process, is
-   * written only by it, and hands a transaction's notifications over before the statement that committed
-   * it returns, so a cart found after the last notification is still the cart. PostgreSQL (several
-   * instances, asynchronous notifications) is not watched: findShared reads for every request there.
+   * PGlite: follows the carts trigger's notifications (migration 0026), so a cart found after the last
+   * notification is still the cart. PostgreSQL is not watched: findShared reads for every request there.
    */
   async watch(): Promise<void> {
-    if (!this.database.listen || this.watching) return;
-    await this.database.listen(CART_CHANGES_CHANNEL, () => this.shared.clear());
-    await this.database.exec(`set tessera.cart_notify = 'on'`);
-    this.watching = true;
+    await this.shared.watch(this.database, CART_CHANGES_CHANNEL, 'tessera.cart_notify');
   }
 
   /**
@@ -622,18 +616,8 @@ export class CartService {
    */
   findShared(ident: CartIdent): Promise<CartRow | null> {
     if (!usableIdent(ident)) return Promise.resolve(null);
-    if (!this.watching) return this.batchRead(ident);
-    const key = cartKey(ident);
-    const hit = this.shared.get(key);
-    if (hit) return hit;
-    if (this.shared.size >= SHARED_CARTS) this.shared.clear();
-    // Kept before the read starts: a write notified while it runs clears it, so it is never kept past a change.
-    const read = this.find(ident);
-    this.shared.set(key, read);
-    read.catch(() => {
-      if (this.shared.get(key) === read) this.shared.delete(key);
-    });
-    return read;
+    if (!this.shared.watched) return this.batchRead(ident);
+    return this.shared.get(cartKey(ident), () => this.find(ident));
   }
 
   /** Statements findShared sent to read carts on PostgreSQL (tests and the benchmark). */

@@ -8,7 +8,7 @@
  * A post written before the editor keeps its HTML body on the site until the editor publishes a layout; opened
  * in the editor, that body becomes one text block. Writing the whole body as HTML (raw HTML mode) is an admin's.
  */
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, lte } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { canonicalJson, htmlLayout, layoutTextBlocksHtml, PAGE_STATUS_LABELS, parseLayout, validateLayout, type PageLayout, type PageStatus, type PageSummary } from '../../core/layout.js';
@@ -17,6 +17,7 @@ import { pageEditor as em } from '../../core/messages.js';
 import type { PostCover, PostFields } from '../../core/content.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { cleanOwnerHtml } from '../content/owner-html.js';
+import { publishScheduled } from '../content/scheduled.js';
 import { audit } from '../platform/audit.js';
 import { EditorService, guardRawCode, stale, type Actor } from './service.js';
 import { layoutSearchText } from './search-text.js';
@@ -66,17 +67,7 @@ export function postSummary(i: ItemRow, journalUrlId: string): PageSummary {
 
 /** Scheduled posts whose time has come are published (a sweep, and every editor read). */
 export async function publishDuePosts(db: Db, now: Date = new Date()): Promise<number> {
-  const due = and(eq(items.recordType, RecordType.TEXT), eq(items.status, 'scheduled'), lte(items.publishOn, now));
-  // Looked for first: a statement on items moves the content version even when it changes no row (the
-  // site_changes trigger runs per statement), and a new version renders every shared page again.
-  const [any] = await db.select({ id: items.id }).from(items).where(due).limit(1);
-  if (!any) return 0;
-  const done = await db
-    .update(items)
-    .set({ status: 'published', version: sql`${items.version} + 1`, updatedAt: now })
-    .where(due)
-    .returning({ id: items.id });
-  return done.length;
+  return publishScheduled(db, RecordType.TEXT, lte(items.publishOn, now), now);
 }
 
 /** The body the editor opens: the draft, else the published layout, else the classic HTML body as one text block. */

@@ -11,6 +11,7 @@ import type { Database, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { KeptUntilNotified } from '../db-util.js';
 import type { Mailer } from '../mail/mailer.js';
 
 const { siteUsers, siteUserProfiles, siteUserSessions, siteUserTokens } = schema;
@@ -177,48 +178,25 @@ export class SiteUserService {
   }
 
   /** PGlite: sessions found for requests, kept until the next write to the site-user tables is notified. */
-  private readonly kept = new Map<string, Promise<KeptSession | null>>();
-  private watching = false;
+  // Unknown tokens are not kept (made-up tokens must not fill the map).
+  private readonly kept = new KeptUntilNotified<KeptSession | null>(KEPT_SESSIONS, (found) => found !== null);
   /** Statements fromSession sent (tests and the benchmark). */
   sessionReads = 0;
 
   /**
-   * PGlite: follows the site-user tables' notifications (migration 0030). PGlite runs in this process, is
-   * written only by it, and hands a transaction's notifications over before the statement that committed
-   * it returns, so a session found after the last notification is still the session: a signed-in visitor's
-   * pages stop reading it on every request, and a sign-out, a password reset or a disabled account (any
-   * write, by any area or plain SQL) is seen by the next request as before. PostgreSQL (several instances,
-   * asynchronous notifications) is not watched: fromSession reads for every request there.
+   * PGlite: follows the site-user tables' notifications (migration 0030), so a signed-in visitor's pages stop
+   * reading their session on every request, and a sign-out, a password reset or a disabled account (any
+   * write, by any area or plain SQL) is seen by the next request as before. PostgreSQL is not watched:
+   * fromSession reads for every request there.
    */
   async watch(): Promise<void> {
-    if (!this.database.listen || this.watching) return;
-    await this.database.listen(SITE_USER_CHANGES_CHANNEL, () => this.kept.clear());
-    await this.database.exec(`set tessera.site_user_notify = 'on'`);
-    this.watching = true;
+    await this.kept.watch(this.database, SITE_USER_CHANGES_CHANNEL, 'tessera.site_user_notify');
   }
 
   async fromSession(token: string | undefined, now = new Date()): Promise<SiteUserSession | null> {
     if (!token || token.length > 100) return null;
-    if (!this.watching) return this.readSession(token, now).then((k) => k?.session ?? null);
-    const key = hashToken(token);
-    let read = this.kept.get(key);
-    if (!read) {
-      if (this.kept.size >= KEPT_SESSIONS) this.kept.clear();
-      // Kept before the read starts: a write notified while it runs clears it, so it is never kept past a change.
-      read = this.readSession(token, now);
-      const kept = this.kept;
-      kept.set(key, read);
-      // Neither a failed read nor an unknown token is kept (random tokens must not fill the map).
-      read.then(
-        (k) => {
-          if (!k && kept.get(key) === read) kept.delete(key);
-        },
-        () => {
-          if (kept.get(key) === read) kept.delete(key);
-        },
-      );
-    }
-    const found = await read;
+    const read = () => this.readSession(token, now);
+    const found = await (this.kept.watched ? this.kept.get(hashToken(token), read) : read());
     // The expiry is checked at each use, as the statement checks it at each read.
     return found && found.expiresAt > now.getTime() ? found.session : null;
   }
