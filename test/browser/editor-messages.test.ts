@@ -68,7 +68,8 @@ describe('editor messages in Chromium (platform.md sections 5 and 8)', () => {
     await alert.getByRole('button', { name: edm.TRY_AGAIN }).click();
     const collection = panel().getByLabel('Collection');
     await collection.waitFor();
-    expect((await collection.locator('option').allTextContents()).length).toBeGreaterThan(1);
+    // The select can appear before its list's options do (they arrive with the retried fetch).
+    await expect.poll(async () => (await collection.locator('option').allTextContents()).length, { timeout: 10_000 }).toBeGreaterThan(1);
     expect(await alert.count()).toBe(0);
     await page.unroute('**/api/editor/pages');
   });
