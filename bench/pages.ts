@@ -16,7 +16,7 @@
  * with other work, req/s of both the page and the ceiling swing with the neighbours' load; CPU per
  * request much less so.
  *
- * Run: npm run bench:pages   (BENCH_SECONDS=10, BENCH_CONNECTIONS=50, BENCH_DB=pglite,postgres, BENCH_MODES=shared,rendered,
+ * Run: npm run bench:pages   (BENCH_SECONDS=10, BENCH_CONNECTIONS=50, BENCH_DB=pglite,postgres, BENCH_MODES=shared,rendered, BENCH_PAGES=home,product,journal,product-list,
  *                             TEST_DATABASE_URL for PostgreSQL, BENCH_LOG=info to log at info level to /dev/null,
  *                             BENCH_CPU_PROFILE=<dir> for one CPU profile of the server per page and mode)
  */
@@ -65,9 +65,24 @@ async function serve(kind: 'pglite' | 'postgres', mode: Mode) {
   app.addHook('onResponse', async () => {
     served++;
   });
+  // Time the main thread spent paused in garbage collection, to tell allocation from work.
+  const { PerformanceObserver } = await import('node:perf_hooks');
+  let gcMs = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcMs += e.duration;
+  }).observe({ entryTypes: ['gc'] });
+  // Statements sent to the database (query, exec and transaction calls of the client), to see which page sends any.
+  let statements = 0;
+  const client = (database.db as unknown as { $client: Record<string, (...a: unknown[]) => unknown> }).$client;
+  for (const m of ['query', 'exec', 'transaction', 'connect'] as const) {
+    if (typeof client[m] !== 'function') continue;
+    const orig = client[m]!.bind(client);
+    client[m] = (...a: unknown[]) => (statements++, orig(...a));
+  }
   app.get('/__bench/cpu', async () => {
     const c = process.cpuUsage();
-    return { cpuMs: (c.user + c.system) / 1000, served, pageCache: app.pageCache.stats };
+    const u = process.resourceUsage();
+    return { cpuMs: (c.user + c.system) / 1000, gcMs, statements, faults: u.minorPageFault + u.majorPageFault, switches: u.voluntaryContextSwitches + u.involuntaryContextSwitches, served, pageCache: app.pageCache.stats };
   });
   profileRoute(app, (name) => `${kind}-${mode}-${name}`);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -106,9 +121,16 @@ interface Figures {
   kb: number;
   /** Server CPU time (all threads) per response. */
   cpuMs: number;
+  /** Main-thread garbage-collection pauses per response. */
+  gcMs: number;
+  /** Database calls (statements, transactions, pool checkouts) per response. */
+  statements: number;
+  /** Page faults and context switches of the server process per response. */
+  faults: number;
+  switches: number;
 }
 
-const serverCpu = (ready: Ready) => fetch(ready.url + '/__bench/cpu').then((r) => r.json() as Promise<{ cpuMs: number; served: number }>);
+const serverCpu = (ready: Ready) => fetch(ready.url + '/__bench/cpu').then((r) => r.json() as Promise<{ cpuMs: number; gcMs: number; statements: number; faults: number; switches: number; served: number }>);
 
 async function load(ready: Ready, path: string, seconds = SECONDS, cookie = ready.cookie): Promise<Figures> {
   const autocannon = (await import('autocannon')).default;
@@ -123,6 +145,10 @@ async function load(ready: Ready, path: string, seconds = SECONDS, cookie = read
   const after = await serverCpu(ready);
   return {
     cpuMs: (after.cpuMs - before.cpuMs) / Math.max(1, after.served - before.served - 1),
+    gcMs: (after.gcMs - before.gcMs) / Math.max(1, after.served - before.served - 1),
+    statements: (after.statements - before.statements) / Math.max(1, after.served - before.served - 1),
+    faults: (after.faults - before.faults) / Math.max(1, after.served - before.served - 1),
+    switches: (after.switches - before.switches) / Math.max(1, after.served - before.served - 1),
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -146,15 +172,19 @@ async function settle(ready: Ready): Promise<void> {
 const start = (kind: 'pglite' | 'postgres', mode: Mode) => startChildServer<Ready>(import.meta.url, kind, mode);
 
 const fmt = (f: Figures) =>
-  `${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   ${f.kb.toFixed(1).padStart(5)} KB/resp   cpu ${f.cpuMs.toFixed(2).padStart(6)} ms/req` +
+  `${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   ${f.kb.toFixed(1).padStart(5)} KB/resp   cpu ${f.cpuMs.toFixed(2).padStart(6)} ms/req (gc ${f.gcMs.toFixed(2)}, db calls ${f.statements.toFixed(2)}, faults ${f.faults.toFixed(1)}, switches ${f.switches.toFixed(2)})` +
   (f.non2xx || f.errors ? `   (non-2xx ${f.non2xx}, errors ${f.errors})` : '');
 
-const PAGES: Array<[string, string]> = [
+const ALL_PAGES: Array<[string, string]> = [
   ['home page (/)', '/'],
   [`${CATALOG_SIZE}-product list`, '/catalog'],
   ['product page', '/shop/p/linen-camp-shirt'],
   ['journal post', '/journal/how-we-choose-our-linen'],
 ];
+/** BENCH_PAGES=home,product,...: only the pages whose name starts with one of these words. */
+const PAGES = process.env.BENCH_PAGES
+  ? ALL_PAGES.filter(([name]) => process.env.BENCH_PAGES!.split(',').some((w) => name.replace(/^\d+-/, '').startsWith(w.trim())))
+  : ALL_PAGES;
 
 async function main() {
   console.log(`Pages: ${CONNECTIONS} connections, ${SECONDS} s per run, loopback, logging ${process.env.BENCH_LOG ?? 'off'}\n`);

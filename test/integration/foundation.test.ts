@@ -95,6 +95,24 @@ describe.each(DB_KINDS)('foundation on %s', (kind) => {
     const res = await t.app.inject({ method: 'GET', url: '/health' });
     expect(res.json()).toEqual({ status: 'ok' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    // Helmet's set (built once in app.ts) on a page, an API answer, a not-found page and a refused post alike.
+    const v = new Visitor(t.app);
+    for (const r of [await v.get('/'), await v.get('/api/commerce/shopping-cart'), await v.get('/no-such-page'), await t.app.inject({ method: 'POST', url: '/api/commerce/shopping-cart/entries' })]) {
+      expect(r.headers).toMatchObject({
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-site',
+        'origin-agent-cluster': '?1',
+        'referrer-policy': 'no-referrer',
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'x-content-type-options': 'nosniff',
+        'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen',
+        'x-permitted-cross-domain-policies': 'none',
+        'x-xss-protection': '0',
+      });
+      expect(r.headers['x-powered-by']).toBeUndefined();
+      expect(r.headers['cross-origin-embedder-policy']).toBeUndefined();
+    }
   });
 
   it('rejects malformed JSON and oversized bodies with 4xx, not 500', async () => {

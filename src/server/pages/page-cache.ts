@@ -46,7 +46,7 @@ import { ANALYTICS_ID_COOKIE } from '../../web/client/tracker-cookies.js';
 import type { WebsiteRow } from '../platform/websites.js';
 import { LIKE_COOKIE } from '../content/likes.js';
 import { experimentsOf } from '../flags/service.js';
-import { compressPage, encodeAsync, encodeSync, KEPT, markEncoded, pageEncoding, QUICK, responseEncoding, type PageEncoding } from './encode.js';
+import { compressPage, encodeAsync, encodeSync, KEPT, markEncoded, pageEncoding, QUICK, responseEncoding, utf8Bytes, type PageEncoding } from './encode.js';
 
 export { pickEncoding } from './encode.js';
 import { brotliParts, brotliPartsSync, brotliWithPill, gzipParts, gzipPartsSync, gzipWithPill, splitAtPill, type BrotliParts, type GzipParts, type PillSplit } from './pill-splice.js';
@@ -423,10 +423,10 @@ export class PageCache {
       const split = this.splitOnce(req, reply, keep, payload);
       if (split) return split;
     }
-    const out = compressPage(req, reply, payload);
+    const out = compressPage(req, reply, payload, keep !== null && keep.page === payload);
     if (keep) {
       const { page } = keep;
-      const body = out && page === payload ? out.body : Buffer.from(page);
+      const body = out?.body && page === payload ? out.body : utf8Bytes(page);
       const entry = this.entryOf(keep, body);
       if (out && page === payload) {
         entry[out.encoding] = out.encoded;
@@ -462,7 +462,7 @@ export class PageCache {
     if (!pill) return null;
     const encoding = pageEncoding(req, reply, payload);
     if (!encoding) return null;
-    const body = Buffer.from(keep.page);
+    const body = utf8Bytes(keep.page);
     const empty = (this.emptyPill ??= Buffer.from(pill.empty));
     const split = splitAtPill(body, empty);
     if (!split) return null;

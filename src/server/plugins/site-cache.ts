@@ -41,6 +41,8 @@ export const COMPACT_AT = 200;
 
 interface Scope {
   version?: Promise<string>;
+  /** The version once `version` has resolved (or at once, when it was known): lets `get` answer without a turn. */
+  known?: string;
 }
 
 interface Area {
@@ -77,13 +79,21 @@ export class SiteCache {
   version(): Promise<string> {
     const scope = this.scope.getStore();
     if (scope?.version) return scope.version;
-    const read = this.known !== null ? Promise.resolve(this.known) : this.sharedRead();
+    const known = this.known;
+    const read = known !== null ? Promise.resolve(known) : this.sharedRead();
     if (scope) {
       scope.version = read;
-      // A failed read is not kept: the next caller of this request tries again.
-      read.catch(() => {
-        if (scope.version === read) scope.version = undefined;
-      });
+      if (known !== null) scope.known = known;
+      else
+        read.then(
+          (v) => {
+            if (scope.version === read) scope.known = v;
+          },
+          // A failed read is not kept: the next caller of this request tries again.
+          () => {
+            if (scope.version === read) scope.version = undefined;
+          },
+        );
     }
     return read;
   }
@@ -188,9 +198,18 @@ export class SiteCache {
     }
   }
 
-  /** `load()`'s value for `key` in `area` at the current version, loaded once per version. */
-  async get<T>(area: string, key: string, load: () => Promise<T>): Promise<T> {
-    const version = await this.version();
+  /**
+   * `load()`'s value for `key` in `area` at the current version, loaded once per version. Once the request
+   * knows its version (every call after its first), a kept value is answered as the very promise that was
+   * kept: no async step and no new promise (a page makes about twenty of these calls).
+   */
+  get<T>(area: string, key: string, load: () => Promise<T>): Promise<T> {
+    const known = this.scope.getStore()?.known;
+    if (known !== undefined) return this.at(known, area, key, load);
+    return this.version().then((version) => this.at(version, area, key, load));
+  }
+
+  private at<T>(version: string, area: string, key: string, load: () => Promise<T>): Promise<T> {
     let a = this.areas.get(area);
     if (!a || a.version !== version) {
       a = { version, entries: new Map() };
@@ -206,7 +225,13 @@ export class SiteCache {
     if (a.entries.size >= MAX_ENTRIES) a.entries.delete(a.entries.keys().next().value!);
     const entries = a.entries;
     this.loads.set(area, (this.loads.get(area) ?? 0) + 1);
-    const value = load();
+    let value: Promise<T>;
+    try {
+      value = load();
+    } catch (e) {
+      // As from an async function: a loader that throws at once answers a rejected promise, not a throw.
+      value = Promise.reject(e as Error);
+    }
     entries.set(key, value);
     // A failed load is not kept.
     value.catch(() => {
