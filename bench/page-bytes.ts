@@ -10,11 +10,13 @@
  * theirs), so both runs read the same rows and ids. The visitor's crumb and the response's CSP nonce
  * differ per request and are replaced by fixed markers; nothing else is touched. Each page is fetched as
  * four visitors: anonymous, with a cart, signed in (site user with a cart), and anonymous again with
- * `?format=json` for the pages that have a JSON view. Prints the number of pages and differences; asserts
- * nothing about time.
+ * `?format=json` for the pages that have a JSON view. PAGE_BYTES_ENCODING=br (or gzip) asks for every page
+ * compressed, as a browser does, and writes it decoded. Prints the number of pages and differences;
+ * asserts nothing about time.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { createSiteUser } from './site-user.js';
 
 process.env.NODE_ENV ??= 'production';
@@ -107,6 +109,8 @@ async function write(out: string, dbFile: string) {
     if (c.type_name === 'blog') urls.add(`/${c.url_id}?format=rss`);
     if (c.type_name === 'events') urls.add(`/${c.url_id}?view=past`);
   }
+  // PAGE_BYTES_ENCODING=br|gzip: ask for pages compressed as a browser does (each is decoded before it is written).
+  const encoding = process.env.PAGE_BYTES_ENCODING;
   const visitors: Array<[string, string]> = [
     ['anon', `crumb=${crumb}`],
     ['cart', `crumb=${crumb}; ${fixture.cartCookie}`],
@@ -117,9 +121,11 @@ async function write(out: string, dbFile: string) {
   const list = [...urls].sort();
   for (const url of [...list, ...list.filter((u) => !u.includes('format=')).map((u) => u + (u.includes('?') ? '&' : '?') + 'format=json')]) {
     for (const [who, cookie] of url.includes('format=json') ? visitors.slice(0, 1) : visitors) {
-      const r = await app.inject({ method: 'GET', url, headers: { cookie, accept: 'text/html' } });
+      const r = await app.inject({ method: 'GET', url, headers: { cookie, accept: 'text/html', ...(encoding ? { 'accept-encoding': encoding } : {}) } });
       const nonce = /'nonce-([^']+)'/.exec(String(r.headers['content-security-policy'] ?? ''))?.[1];
-      let body = r.body.split(crumb).join('[crumb]');
+      const coded = String(r.headers['content-encoding'] ?? '');
+      const text = coded === 'br' ? brotliDecompressSync(r.rawPayload).toString() : coded === 'gzip' ? gunzipSync(r.rawPayload).toString() : coded === 'deflate' ? inflateSync(r.rawPayload).toString() : r.body;
+      let body = text.split(crumb).join('[crumb]');
       if (nonce) body = body.split(nonce).join('[nonce]');
       const headers = Object.entries(r.headers)
         .filter(([k]) => !['date', 'set-cookie', 'x-request-id', 'content-length', 'content-security-policy'].includes(k))

@@ -107,6 +107,39 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(none.body).toBe(page);
   });
 
+  it('puts the data island once before </body> in every copy of a page rendered compressed: the render, the kept copies, a page for one visitor', async () => {
+    const island = (html: string) => {
+      const at = html.indexOf('<script type="application/json" id="tessera-page">');
+      return { count: html.split('id="tessera-page"').length - 1, beforeBodyEnd: at >= 0 && html.indexOf('</script></body>', at) === html.lastIndexOf('</script></body>') };
+    };
+    for (const encoding of ['br', 'gzip']) {
+      t.app.pageCache.clear();
+      const decode = (r: { rawPayload: Buffer; headers: Record<string, unknown> }) =>
+        (r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.rawPayload) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.rawPayload) : r.rawPayload).toString();
+      for (const url of [PRODUCT, '/journal', '/shop']) {
+        const first = await counted(() => get(url, { 'accept-encoding': encoding }));
+        expect(first.stored, url).toBe(1);
+        expect(first.value.headers['content-encoding']).toBe(encoding);
+        const page = decode(first.value);
+        expect(island(page), `${encoding} ${url}`).toEqual({ count: 1, beforeBodyEnd: true });
+        for (const asked of ['br', 'gzip', 'identity']) {
+          const again = await counted(() => get(url, { 'accept-encoding': asked }));
+          expect(again.hits).toBe(1);
+          expect(decode(again.value), `${encoding} then ${asked} ${url}`).toBe(page);
+        }
+      }
+    }
+    // Rendered for one visitor alone (never kept): the owner's page, compressed, with its island (track false).
+    const owner = new Visitor(t.app);
+    expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const r = await owner.get(PRODUCT, { 'accept-encoding': encoding });
+      const html = r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.rawPayload).toString() : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.rawPayload).toString() : r.body;
+      expect(island(html), encoding).toEqual({ count: 1, beforeBodyEnd: true });
+      expect(html).toContain('"track":false');
+    }
+  });
+
   it('compresses a page rendered for one visitor alone (a signed-in owner) the same way', async () => {
     const owner = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);

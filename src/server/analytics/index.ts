@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import type { Database } from '../../db/index.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 import { AnalyticsIngest } from './ingest.js';
-import { injectPageData, pageDataFor, pageDataScript, PAGE_DATA_ID } from './page-data.js';
+import { injectPageData, pageDataAt, pageDataFor, pageDataScript, PAGE_DATA_ID } from './page-data.js';
+import { deferInsert } from '../pages/late-insert.js';
 import { analyticsRoutes } from './routes.js';
 import { AnalyticsSettingsService, DEFAULT_SETTINGS, purgeExpired } from './settings.js';
 import type { IngestEvent } from './rollup.js';
@@ -117,7 +118,14 @@ export const analyticsArea = fp(
           role: owner?.role ?? null,
           memberLocale: (req as { siteUser?: { language?: string } | null }).siteUser?.language || null,
         });
-        return injectPageData(payload, pageDataScript(data));
+        const script = pageDataScript(data);
+        // With the page cache's onSend hook to come (it always is, in the app), the island goes in as the page
+        // becomes bytes (pages/late-insert.ts): no second copy of a large page.
+        if (app.hasDecorator('pageCache')) {
+          deferInsert(reply, payload, pageDataAt(payload), script);
+          return payload;
+        }
+        return injectPageData(payload, script);
       } catch (err) {
         req.log.warn({ err: (err as Error).message }, 'analytics page data');
         return payload;

@@ -95,8 +95,14 @@ export function pageDataFor(req: FastifyRequest, html: string, facts: PageFacts)
   };
 }
 
+/** Where the island goes: before the last closing body tag, or at the end. */
+export function pageDataAt(html: string): number {
+  const at = html.lastIndexOf('</body>');
+  return at === -1 ? html.length : at;
+}
+
 /** Inserts the island before the closing body tag (or at the end). */
 export function injectPageData(html: string, script: string): string {
-  const at = html.lastIndexOf('</body>');
-  return at === -1 ? html + script : html.slice(0, at) + script + html.slice(at);
+  const at = pageDataAt(html);
+  return html.slice(0, at) + script + html.slice(at);
 }

@@ -89,13 +89,25 @@ export function varyOnEncoding(reply: FastifyReply): void {
   else if (!/\baccept-encoding\b/i.test(String(vary)) && String(vary).trim() !== '*') reply.header('vary', `${String(vary)}, accept-encoding`);
 }
 
+/** The length of a text payload, or of a page in parts (late-insert.ts); -1 for anything else. */
+function textLength(payload: unknown): number {
+  if (typeof payload === 'string') return payload.length;
+  if (!Array.isArray(payload)) return -1;
+  let n = 0;
+  for (const p of payload as unknown[]) {
+    if (typeof p !== 'string') return -1;
+    n += p.length;
+  }
+  return n;
+}
+
 /**
  * The encoding a rendered HTML page goes out in, at the quick levels: null when the response is not such a
  * page, is small, is already encoded, is partial, or the request takes neither brotli nor gzip (then the
  * compression plugin, which comes after, does what it always did, deflate included).
  */
 export function pageEncoding(req: FastifyRequest, reply: FastifyReply, payload: unknown): PageEncoding | null {
-  if (typeof payload !== 'string' || payload.length < MIN_BYTES) return null;
+  if (textLength(payload) < MIN_BYTES) return null;
   const type = reply.getHeader('content-type');
   if (typeof type !== 'string' || !type.startsWith('text/html')) return null;
   const current = reply.getHeader('content-encoding');
@@ -120,16 +132,23 @@ let scratch: Buffer | null = null;
  * pass of its own before writing it; writing into room sized for the worst case (3 bytes per UTF-16
  * unit) is one pass, about half the time on a 38 KB page that is not all Latin-1.
  */
-export function utf8Scratch(text: string): Buffer {
-  if (text.length > SCRATCH_UNITS) return Buffer.from(text);
-  const room = text.length * 3;
+export function utf8Scratch(text: string | readonly string[]): Buffer {
+  const parts = typeof text === 'string' ? [text] : text;
+  let units = 0;
+  for (const p of parts) units += p.length;
+  if (units > SCRATCH_UNITS) return Buffer.from(parts.join(''));
+  const room = units * 3;
   if (!scratch || scratch.length < room) scratch = Buffer.allocUnsafeSlow(Math.max(room, 64 * 1024));
-  return scratch.subarray(0, scratch.write(text, 'utf8'));
+  // Parts are written one after the other: a page and the text put into it never become one string. (A
+  // part boundary inside a surrogate pair would write two U+FFFD: callers split at an ASCII character.)
+  let n = 0;
+  for (const p of parts) n += scratch.write(p, n, 'utf8');
+  return scratch.subarray(0, n);
 }
 
-/** The UTF-8 bytes of `text` in a buffer of their own (through the scratch buffer: faster than Buffer.from). */
-export function utf8Bytes(text: string): Buffer {
-  return text.length > SCRATCH_UNITS ? Buffer.from(text) : Buffer.from(utf8Scratch(text));
+/** The UTF-8 bytes of `text` (or its parts, in order) in a buffer of their own (through the scratch buffer: faster than Buffer.from). */
+export function utf8Bytes(text: string | readonly string[]): Buffer {
+  return Buffer.from(utf8Scratch(text));
 }
 
 /**
@@ -139,7 +158,7 @@ export function utf8Bytes(text: string): Buffer {
 export function compressPage(req: FastifyRequest, reply: FastifyReply, payload: unknown, wantBody = false): { body: Buffer | null; encoding: PageEncoding; encoded: Buffer } | null {
   const encoding = pageEncoding(req, reply, payload);
   if (!encoding) return null;
-  const bytes = utf8Scratch(payload as string);
+  const bytes = utf8Scratch(payload as string | string[]);
   const encoded = encodeSync(bytes, encoding, QUICK[encoding]);
   markEncoded(reply, encoding, encoded.length);
   return { body: wantBody ? Buffer.from(bytes) : null, encoding, encoded };

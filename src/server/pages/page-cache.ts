@@ -46,6 +46,8 @@ import { ANALYTICS_ID_COOKIE } from '../../web/client/tracker-cookies.js';
 import type { WebsiteRow } from '../platform/websites.js';
 import { LIKE_COOKIE } from '../content/likes.js';
 import { experimentsOf } from '../flags/service.js';
+import { injectPageData } from '../analytics/page-data.js';
+import { insertParts, takeInsert, withInsert, type LateInsert } from './late-insert.js';
 import { compressPage, encodeAsync, encodeSync, KEPT, markEncoded, pageEncoding, QUICK, responseEncoding, utf8Bytes, type PageEncoding } from './encode.js';
 
 export { pickEncoding } from './encode.js';
@@ -140,6 +142,8 @@ interface Kept {
   robots: string | null;
   /** The page holds the empty cart pill exactly once. */
   takesPill: boolean;
+  /** The analytics island still to go into `page` (late-insert.ts), if any. */
+  late?: LateInsert | null;
 }
 
 interface PillCopies {
@@ -418,15 +422,25 @@ export class PageCache {
    * a claimed request rendered when it may be shared, with that encoding as its first copy.
    */
   finish(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+    // The analytics island, when it was left for this hook to put in (late-insert.ts). It goes into the bytes
+    // below; where the page is still needed as a string (a shopper's own pill to swap out, a payload some
+    // hook replaced), it is put into the string first.
+    let late = takeInsert(reply);
+    if (late && (late.page !== payload || this.swapsPill(req))) {
+      payload = late.page === payload ? withInsert(late) : injectPageData(String(payload), late.text);
+      late = null;
+    }
     const keep = this.capture(req, reply, payload);
+    if (keep) keep.late = late;
     if (keep?.takesPill) {
       const split = this.splitOnce(req, reply, keep, payload);
       if (split) return split;
     }
-    const out = compressPage(req, reply, payload, keep !== null && keep.page === payload);
+    const out = compressPage(req, reply, late ? insertParts(late) : payload, keep !== null && keep.page === payload);
+    if (!out && late) payload = withInsert(late);
     if (keep) {
       const { page } = keep;
-      const body = out?.body && page === payload ? out.body : utf8Bytes(page);
+      const body = out?.body && page === payload ? out.body : utf8Bytes(keep.late ? insertParts(keep.late) : page);
       const entry = this.entryOf(keep, body);
       if (out && page === payload) {
         entry[out.encoding] = out.encoded;
@@ -462,7 +476,7 @@ export class PageCache {
     if (!pill) return null;
     const encoding = pageEncoding(req, reply, payload);
     if (!encoding) return null;
-    const body = utf8Bytes(keep.page);
+    const body = utf8Bytes(keep.late ? insertParts(keep.late) : keep.page);
     const empty = (this.emptyPill ??= Buffer.from(pill.empty));
     const split = splitAtPill(body, empty);
     if (!split) return null;
@@ -491,6 +505,12 @@ export class PageCache {
     this.keep(keep.claim, entry);
     markEncoded(reply, encoding, out.length);
     return out;
+  }
+
+  /** Whether the page this request rendered holds the visitor's own cart pill, which a kept copy swaps for the empty one. */
+  private swapsPill(req: FastifyRequest): boolean {
+    const own = (req as Claimed)[OWN_PILL];
+    return own !== undefined && own !== this.opts.cartPill?.empty;
   }
 
   /** The page a claimed request rendered, when it may be shared (the empty cart pill in it); else null. */
