@@ -35,6 +35,8 @@ export const SITE_CHANGES_CHANNEL = 'tessera_site_changes';
  * of a few thousand products keeps each of them once per version instead of reading them again.
  */
 export const MAX_ENTRIES = 5000;
+/** Entries of an area from which a hit moves its entry to the most recently used end. */
+const TOUCH_FROM = (MAX_ENTRIES * 3) / 4;
 
 /** Rows of `site_changes` above which a version read folds them into one (keeps the read cheap for years). */
 export const COMPACT_AT = 200;
@@ -218,8 +220,12 @@ export class SiteCache {
     const hit = a.entries.get(key);
     if (hit) {
       // Most recently used last (a Map keeps insertion order), so the least recently used is the first to go.
-      a.entries.delete(key);
-      a.entries.set(key, hit);
+      // Only once the area is three quarters full: below that nothing goes soon, and moving an entry of a
+      // map of thousands on every hit (a delete and an insert) was a few per cent of a busy catalogue's time.
+      if (a.entries.size >= TOUCH_FROM) {
+        a.entries.delete(key);
+        a.entries.set(key, hit);
+      }
       return hit as Promise<T>;
     }
     if (a.entries.size >= MAX_ENTRIES) a.entries.delete(a.entries.keys().next().value!);
