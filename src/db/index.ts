@@ -48,6 +48,14 @@ export interface Database {
   yielding?<T>(fn: () => Promise<T>): Promise<T>;
   /** PostgreSQL: the connection pool's state (the metrics endpoint reports it). */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
+  /**
+   * PostgreSQL: runs one small read (no parameters) on a connection of its own, outside the pool. For the
+   * content version that nearly every request reads first (server/plugins/site-cache.ts): under load the
+   * pool's connections are all busy with the reads of pages being rendered, and a page that is already
+   * kept would wait behind them for a read of a fraction of a millisecond. Falls back to the pool while
+   * that connection cannot be had.
+   */
+  sideRead?(text: string): Promise<Array<Record<string, unknown>>>;
   close(): Promise<void>;
 }
 
@@ -130,6 +138,7 @@ export async function open(opts: OpenOptions): Promise<Database> {
         await client.end();
       }
     }
+    const side = sideConnection(opts.databaseUrl);
     return {
       db,
       kind: 'postgres',
@@ -138,7 +147,26 @@ export async function open(opts: OpenOptions): Promise<Database> {
         await pool.query(sql);
       },
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
-      close: () => pool.end(),
+      sideRead: async (text) => {
+        const client = await side.get();
+        if (client) {
+          try {
+            return (await client.query(text)).rows as Array<Record<string, unknown>>;
+          } catch (e) {
+            // The server's answer to the read itself (an SQLSTATE outside the connection classes) is the read's failure.
+            const state = String((e as { code?: unknown }).code ?? '');
+            if (/^[0-9A-Z]{5}$/.test(state) && !CONNECTION_STATES.test(state)) throw e;
+            // Else the connection broke (a restart, a cut, a terminated backend): the next read connects again; this one uses the pool.
+            side.drop(client);
+            return (await pool.query(text)).rows as Array<Record<string, unknown>>;
+          }
+        }
+        return (await pool.query(text)).rows as Array<Record<string, unknown>>;
+      },
+      close: async () => {
+        await side.end();
+        await pool.end();
+      },
     };
   }
   let release = () => {};
@@ -186,6 +214,58 @@ export async function open(opts: OpenOptions): Promise<Database> {
       } finally {
         release();
       }
+    },
+  };
+}
+
+/** SQLSTATE classes that end a connection rather than fail a statement: connection exception, operator intervention, insufficient resources. */
+const CONNECTION_STATES = /^(08|57|53)/;
+
+/**
+ * One PostgreSQL connection of its own (see Database.sideRead), connected on first use and again after it
+ * broke; null while it cannot be had (a failed attempt is retried at most once a second).
+ */
+function sideConnection(url: string) {
+  let client: pg.Client | null = null;
+  let connecting: Promise<pg.Client | null> | null = null;
+  let failedAt = 0;
+  let ended = false;
+  const drop = (c: pg.Client) => {
+    if (client === c) client = null;
+    c.end().catch(() => {});
+  };
+  return {
+    get(): Promise<pg.Client | null> {
+      if (client) return Promise.resolve(client);
+      if (ended || Date.now() - failedAt < 1000) return Promise.resolve(null);
+      connecting ??= (async () => {
+        const c = new pg.Client({ connectionString: url });
+        c.on('error', () => drop(c));
+        try {
+          await c.connect();
+          if (ended) {
+            await c.end().catch(() => {});
+            return null;
+          }
+          client = c;
+          return c;
+        } catch {
+          failedAt = Date.now();
+          drop(c);
+          return null;
+        } finally {
+          connecting = null;
+        }
+      })();
+      return connecting;
+    },
+    /** Forgets `c` (its connection is gone): the next read connects again. */
+    drop,
+    async end(): Promise<void> {
+      ended = true;
+      const c = client ?? (connecting ? await connecting : null);
+      client = null;
+      if (c) await c.end().catch(() => {});
     },
   };
 }

@@ -38,6 +38,9 @@ export const MAX_ENTRIES = 5000;
 /** Entries of an area from which a hit moves its entry to the most recently used end. */
 const TOUCH_FROM = (MAX_ENTRIES * 3) / 4;
 
+/** The content version's read: the rows' summed weight, the newest row and how many there are. */
+const VERSION_SQL = 'select sum(weight) as n, max(id) as m, count(*) as c from site_changes';
+
 /** Rows of `site_changes` above which a version read folds them into one (keeps the read cheap for years). */
 export const COMPACT_AT = 200;
 
@@ -165,10 +168,11 @@ export class SiteCache {
 
   private async queryVersion(): Promise<string> {
     this.versionReads++;
-    const [row] = await rows<{ n: string | number | null; m: string | number | null; c: string | number }>(
-      this.database.db,
-      sql`select sum(weight) as n, max(id) as m, count(*) as c from site_changes`,
-    );
+    type Row = { n: string | number | null; m: string | number | null; c: string | number };
+    // PostgreSQL: on a connection of its own, so a request whose page is kept never queues behind the pool.
+    const [row] = this.database.sideRead
+      ? ((await this.database.sideRead(VERSION_SQL)) as Row[])
+      : await rows<Row>(this.database.db, sql.raw(VERSION_SQL));
     if (Number(row?.c ?? 0) > COMPACT_AT && row?.m != null) void this.compact(Number(row.m));
     return `${String(row?.n ?? 0)}.${String(row?.m ?? 0)}`;
   }
