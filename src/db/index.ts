@@ -149,19 +149,16 @@ export async function open(opts: OpenOptions): Promise<Database> {
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
       sideRead: async (text) => {
         const client = await side.get();
-        if (client) {
-          try {
-            return (await client.query(text)).rows as Array<Record<string, unknown>>;
-          } catch (e) {
-            // The server's answer to the read itself (an SQLSTATE outside the connection classes) is the read's failure.
-            const state = String((e as { code?: unknown }).code ?? '');
-            if (/^[0-9A-Z]{5}$/.test(state) && !CONNECTION_STATES.test(state)) throw e;
-            // Else the connection broke (a restart, a cut, a terminated backend): the next read connects again; this one uses the pool.
-            side.drop(client);
-            return (await pool.query(text)).rows as Array<Record<string, unknown>>;
-          }
+        try {
+          return (await (client ?? pool).query(text)).rows as Array<Record<string, unknown>>;
+        } catch (e) {
+          // The server's answer to the read itself (an SQLSTATE outside the connection classes) is the read's failure.
+          const state = String((e as { code?: unknown }).code ?? '');
+          if (!client || (/^[0-9A-Z]{5}$/.test(state) && !CONNECTION_STATES.test(state))) throw e;
+          // Else the connection broke (a restart, a cut, a terminated backend): the next read connects again; this one uses the pool.
+          side.drop(client);
+          return (await pool.query(text)).rows as Array<Record<string, unknown>>;
         }
-        return (await pool.query(text)).rows as Array<Record<string, unknown>>;
       },
       close: async () => {
         await side.end();

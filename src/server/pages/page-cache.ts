@@ -509,8 +509,9 @@ export class PageCache {
 
   /** Whether the page this request rendered holds the visitor's own cart pill, which a kept copy swaps for the empty one. */
   private swapsPill(req: FastifyRequest): boolean {
+    const pill = this.opts.cartPill;
     const own = (req as Claimed)[OWN_PILL];
-    return own !== undefined && own !== this.opts.cartPill?.empty;
+    return !!pill && own !== undefined && own !== pill.empty;
   }
 
   /** The page a claimed request rendered, when it may be shared (the empty cart pill in it); else null. */
@@ -529,9 +530,8 @@ export class PageCache {
     }
     // A visitor with a cart rendered it: the shared copy gets the empty pill in place of theirs.
     const pill = this.opts.cartPill;
-    const own = (req as Claimed)[OWN_PILL];
     let page: string | null = payload;
-    if (pill && own !== undefined && own !== pill.empty) page = replaceOnce(payload, own, pill.empty);
+    if (pill && this.swapsPill(req)) page = replaceOnce(payload, (req as Claimed)[OWN_PILL]!, pill.empty);
     if (page === null) {
       claim.done(false);
       return null;
