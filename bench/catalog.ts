@@ -12,14 +12,14 @@
  *   shopper a shopper with a cart beside an anonymous visitor: the same addresses with every connection
  *           anonymous, then with a cart, with a cart, anonymous (BENCH_SECONDS / 6 each), so both start from
  *           the same page cache state; prints each run, the two kinds put together, and their ratio
- *   (anon and cart, BENCH_SECONDS / 3 each, run one kind alone; run one after the other, whichever comes
+ *   (anon, cart and user, BENCH_SECONDS / 3 each, run one kind alone (user: every connection signed in); run one after the other, whichever comes
  *   first after the mix comes out ahead, as the page cache the mix left ages through it)
  * Printed for each: req/s, p50/p99 latency, errors and timeouts (10 s), non-2xx answers, the page cache's hit
  * rate and the server's CPU time (user + system, all threads) per request, and the ratio to the ceiling. On a
  * machine shared with other work, compare the ratios of one run, not absolute figures. Asserts nothing.
  *
  * Run: npm run bench:catalog   (BENCH_SECONDS=30, BENCH_CONNECTIONS=50, BENCH_DB=pglite,postgres,
- *                               BENCH_PHASES=hello,mix,shopper (or anon, cart), TEST_DATABASE_URL for PostgreSQL,
+ *                               BENCH_PHASES=hello,mix,shopper (or anon, cart, user), TEST_DATABASE_URL for PostgreSQL,
  *                               BENCH_ONLY=product|list|post|search|home for one page type,
  *                               BENCH_WINDOWS=<seconds> for p50/p99 per window of the run,
  *                               BENCH_CPU_PROFILE=<dir> for a CPU profile of each load phase (mix, each shopper run, anon, cart): summarise it with
@@ -492,11 +492,11 @@ async function main() {
           console.log(fmt('every connection anonymous', anon, ceiling));
           console.log(fmt('every connection with a cart', cart, ceiling));
           console.log(`  a shopper with a cart: ${((cart.rps / anon.rps) * 100).toFixed(0)}% of an anonymous visitor's req/s (target: at least 80%)`);
-        } else if (phase === 'anon' || phase === 'cart') {
+        } else if (phase === 'anon' || phase === 'cart' || phase === 'user') {
           await profile(ready, 'start');
           const f = await load(ready, short, rolesOf(false, phase), next);
           await profile(ready, `${phase}${only ? `-${only}` : ''}`);
-          console.log(fmt(phase === 'anon' ? 'every connection anonymous' : 'every connection with a cart', f, ceiling));
+          console.log(fmt(phase === 'anon' ? 'every connection anonymous' : phase === 'cart' ? 'every connection with a cart' : 'every connection signed in', f, ceiling));
           if (process.env.BENCH_QUERIES) {
             const qs = (await fetch(`${ready.url}/__bench/queries`).then((r) => r.json())) as Array<{ n: number; ms: number; text: string }>;
             console.log('    statements from the start:');

@@ -38,7 +38,7 @@ import { platformArea } from './platform/index.js';
 import { Mailer, smtpTransport } from './mail/mailer.js';
 import { emailOriginOf, type EmailOrigin } from './email-origin.js';
 import { JobQueue } from './jobs/queue.js';
-import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, RedisRateLimitStore, type RateLimitStore } from './plugins/rate-limit.js';
+import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, RedisRateLimitStore, WriteBehindRateLimitStore, type RateLimitStore } from './plugins/rate-limit.js';
 import { Redis } from 'ioredis';
 import { SiteCache, siteCachePlugin } from './plugins/site-cache.js';
 import { opsPlugin, requestIdOf } from './plugins/ops.js';
@@ -114,7 +114,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis = new Redis(config.REDIS_URL!, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
     redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
     rateStore = new RedisRateLimitStore(redis);
-  } else rateStore = config.RATE_LIMIT_STORE === 'memory' ? new MemoryRateLimitStore() : new DatabaseRateLimitStore(database);
+  } else if (config.RATE_LIMIT_STORE === 'memory') rateStore = new MemoryRateLimitStore();
+  // PGlite is this process's alone (its folder is locked): counts in memory, written to the table each second.
+  else rateStore = database.kind === 'pglite' ? new WriteBehindRateLimitStore(database) : new DatabaseRateLimitStore(database);
   // A Tessera theme folder, or a developer template folder (template.conf) rendered through server/themes.
   const theme = openTheme(config.THEME_DIR, app.log, config.DEV);
   // The image template's fixed list of image hosts (srcset only for images on them).
@@ -154,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await services.mailer.stop();
     await services.jobs.stop();
     if (redis) await redis.quit().catch(() => redis?.disconnect());
+    await rateStore.close?.().catch((err: Error) => app.log.warn({ err: err.message }, 'rate-limit counts not written'));
   });
   if (config.WORKERS) {
     app.addHook('onListen', async () => {

@@ -10,6 +10,8 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number, now: number): Promise<number>;
   /** Counts one hit on each key, in one round trip where the store allows it; counts in the same order. */
   hitMany?(hits: ReadonlyArray<{ key: string; windowMs: number }>, now: number): Promise<number[]>;
+  /** Writes what the store holds back, when it holds anything back (called as the app closes). */
+  close?(): Promise<void>;
 }
 
 interface PendingHit {
@@ -108,6 +110,196 @@ export class DatabaseRateLimitStore implements RateLimitStore {
 
   async purge(olderThan: Date): Promise<void> {
     await this.database.db.execute(sql`DELETE FROM rate_limits WHERE window_start < ${olderThan}`);
+  }
+}
+
+/** How far back a restart reads counters: longer than the longest rule's window (a day). */
+const RELOAD_MS = 7 * 24 * 3_600_000;
+
+interface KeptWindow {
+  /** The window's start (ms since the epoch). */
+  start: number;
+  /** The rule's window length; for a counter read back at start, unknown until hit again (RELOAD_MS). */
+  windowMs: number;
+  count: number;
+}
+
+export interface WriteBehindOptions {
+  /** How often counts changed since the last write go to the database (ms). */
+  flushMs?: number;
+  /** Counters past which windows that have ended are dropped (at most once a second). */
+  sweepFrom?: number;
+  /** Counters past which written ones are dropped even in their window (read back from the database when hit again). */
+  maxKeys?: number;
+}
+
+/**
+ * Counters for a database that only this process opens: PGlite, whose data folder the process locks, so no
+ * other instance shares the counts. Each hit is counted in memory, exactly and with no statement (on PGlite
+ * a statement runs on the event loop: the search limit alone cost a tenth of it under a crawl of many
+ * addresses). The counts changed since the last write go to `rate_limits` in one statement a second (and
+ * when the app closes), and the windows still running are read back when the store is first used, so a
+ * restart forgets at most the last second of counts.
+ *
+ * Memory stays bounded: past `sweepFrom` counters the windows that have ended are dropped; past `maxKeys`
+ * written counters are dropped too, and from then on a key not in memory is read from the table before it
+ * is counted, so no count is ever lost to the bound (a flood of made-up keys cannot reset anyone's count).
+ */
+export class WriteBehindRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, KeptWindow>();
+  /** Keys whose count changed since it was last written. */
+  private readonly dirty = new Set<string>();
+  /** Keys being read from the table (after the bound dropped counters in their window). */
+  private readonly reading = new Map<string, Promise<void>>();
+  private loaded: Promise<void> | null = null;
+  private ready = false;
+  /** Counters still in their window have been dropped: a key not in memory may have a count in the table. */
+  private partial = false;
+  private lastSweep = 0;
+  private writing: Promise<void> | null = null;
+  private readonly timer: ReturnType<typeof setInterval>;
+  private readonly sweepFrom: number;
+  private readonly maxKeys: number;
+
+  constructor(
+    private readonly database: Database,
+    opts: WriteBehindOptions = {},
+  ) {
+    this.sweepFrom = opts.sweepFrom ?? 50_000;
+    this.maxKeys = opts.maxKeys ?? 200_000;
+    this.timer = setInterval(() => void this.flush().catch(() => undefined), opts.flushMs ?? 1000);
+    this.timer.unref();
+  }
+
+  /** Counters held in memory. */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  hit(key: string, windowMs: number, now: number): Promise<number> {
+    if (this.ready && (!this.partial || this.windows.has(key))) return Promise.resolve(this.count(key, windowMs, now));
+    return this.slowHit(key, windowMs, now);
+  }
+
+  hitMany(hits: ReadonlyArray<{ key: string; windowMs: number }>, now: number): Promise<number[]> {
+    return Promise.all(hits.map((h) => this.hit(h.key, h.windowMs, now)));
+  }
+
+  /** Writes the counts changed since the last write (one statement per 2,000 keys). */
+  flush(): Promise<void> {
+    this.writing ??= this.write().finally(() => {
+      this.writing = null;
+    });
+    return this.writing;
+  }
+
+  /** Stops the timer and writes what is left. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    if (this.writing) await this.writing.catch(() => undefined);
+    await this.flush();
+  }
+
+  private async slowHit(key: string, windowMs: number, now: number): Promise<number> {
+    await this.load();
+    if (this.partial && !this.windows.has(key)) await this.readKey(key);
+    return this.count(key, windowMs, now);
+  }
+
+  private count(key: string, windowMs: number, now: number): number {
+    const start = Math.floor(now / windowMs) * windowMs;
+    const w = this.windows.get(key);
+    if (w && w.start === start) {
+      w.windowMs = windowMs;
+      this.dirty.add(key);
+      return ++w.count;
+    }
+    // A hit stamped in a window already replaced by a later one counts alone and changes nothing.
+    if (w && w.start > start) return 1;
+    if (!w && this.windows.size >= this.sweepFrom) this.bound();
+    this.windows.set(key, { start, windowMs, count: 1 });
+    this.dirty.add(key);
+    return 1;
+  }
+
+  private load(): Promise<void> {
+    this.loaded ??= (async () => {
+      const r = await rows<{ key: string; window_start: Date | string; count: number | string }>(
+        this.database.db,
+        sql`SELECT key, window_start, count FROM rate_limits WHERE window_start >= ${new Date(Date.now() - RELOAD_MS)}`,
+      );
+      for (const x of r) {
+        // A hit counted while the table was read is newer than the table.
+        if (!this.windows.has(x.key)) this.windows.set(x.key, { start: new Date(x.window_start).getTime(), windowMs: RELOAD_MS, count: Number(x.count) });
+      }
+      this.ready = true;
+    })().catch((err) => {
+      this.loaded = null;
+      throw err;
+    });
+    return this.loaded;
+  }
+
+  private readKey(key: string): Promise<void> {
+    let read = this.reading.get(key);
+    if (!read) {
+      read = (async () => {
+        const r = await rows<{ window_start: Date | string; count: number | string }>(this.database.db, sql`SELECT window_start, count FROM rate_limits WHERE key = ${key}`);
+        const x = r[0];
+        if (x && !this.windows.has(key)) this.windows.set(key, { start: new Date(x.window_start).getTime(), windowMs: RELOAD_MS, count: Number(x.count) });
+      })().finally(() => this.reading.delete(key));
+      this.reading.set(key, read);
+    }
+    return read;
+  }
+
+  /** Keeps the number of counters bounded (see the class comment). */
+  private bound(): void {
+    const now = Date.now();
+    if (now - this.lastSweep >= 1000) {
+      this.lastSweep = now;
+      for (const [key, w] of this.windows) {
+        if (w.start + w.windowMs <= now && !this.dirty.has(key)) this.windows.delete(key);
+      }
+    }
+    if (this.windows.size < this.maxKeys) return;
+    // Oldest first (a Map keeps the order keys were first counted in); only counters already written.
+    const target = Math.floor(this.maxKeys * 0.9);
+    for (const [key, w] of this.windows) {
+      if (this.windows.size <= target) break;
+      if (this.dirty.has(key)) continue;
+      this.windows.delete(key);
+      if (w.start + w.windowMs > now) this.partial = true;
+    }
+  }
+
+  private async write(): Promise<void> {
+    while (this.dirty.size > 0) {
+      const keys: string[] = [];
+      for (const key of this.dirty) {
+        keys.push(key);
+        if (keys.length === 2000) break;
+      }
+      const values = [];
+      for (const key of keys) {
+        this.dirty.delete(key);
+        const w = this.windows.get(key);
+        if (w) values.push(sql`(${key}::text, ${new Date(w.start)}::timestamptz, ${w.count}::int)`);
+      }
+      if (values.length === 0) continue;
+      try {
+        await this.database.db.execute(
+          sql`WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS v)
+              INSERT INTO rate_limits (key, window_start, count)
+              SELECT h.key, h.window_start, h.n FROM (VALUES ${sql.join(values, sql`, `)}) AS h(key, window_start, n), async_commit
+              ON CONFLICT (key) DO UPDATE SET count = EXCLUDED.count, window_start = EXCLUDED.window_start`,
+        );
+      } catch (err) {
+        // Written next time (the counts in memory stay exact meanwhile).
+        for (const key of keys) if (this.windows.has(key)) this.dirty.add(key);
+        throw err;
+      }
+    }
   }
 }
 
