@@ -214,8 +214,7 @@ export class WriteBehindRateLimitStore implements RateLimitStore {
       this.dirty.add(key);
       return ++w.count;
     }
-    // A hit stamped in a window already replaced by a later one counts alone and changes nothing.
-    if (w && w.start > start) return 1;
+    // Another window (the clock moved on, or back): it starts again from one, as in the database store.
     if (!w && this.windows.size >= this.sweepFrom) this.bound();
     this.windows.set(key, { start, windowMs, count: 1 });
     this.dirty.add(key);
