@@ -79,7 +79,8 @@ function firstIdAttr(html: string, attr: string): string | null {
 export function pageDataFor(req: FastifyRequest, html: string, facts: PageFacts): PageData {
   const path = req.url.split('?')[0] ?? '/';
   const pageType = pageTypeOf(html);
-  const itemId = firstIdAttr(html, 'data-item-id="');
+  // Only an item page names its item (a list's first card would otherwise cost a scan for nothing).
+  const itemId = pageType === PageType.CONTENT_ITEM ? firstIdAttr(html, 'data-item-id="') : null;
   const collectionId = firstIdAttr(html, 'data-collection-id="');
   const track = shouldTrack({ roles: facts.role === null ? [] : [facts.role], path, pageType, trackingEnabled: facts.trackingEnabled });
   return {
@@ -89,7 +90,7 @@ export function pageDataFor(req: FastifyRequest, html: string, facts: PageFacts)
     locale: facts.locale,
     track,
     cookiePolicy: facts.cookiePolicy,
-    itemId: pageType === PageType.CONTENT_ITEM ? itemId : null,
+    itemId,
     collectionId,
     ...(facts.memberLocale ? { memberLocale: facts.memberLocale } : {}),
   };
