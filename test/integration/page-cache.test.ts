@@ -15,6 +15,10 @@ import { SEARCH_RATE } from '../../src/server/search/search.js';
 import { publishDueProducts } from '../../src/server/catalog/routes.js';
 import { publishDuePosts } from '../../src/server/editor/posts.js';
 import { CART_COOKIES, EXPERIMENT_COOKIES, KEYED_COOKIES, NEUTRAL_COOKIES, PRIVATE_COOKIES, pickEncoding } from '../../src/server/pages/page-cache.js';
+import { SiteUserService } from '../../src/server/platform/site-users.js';
+import { newId } from '../../src/db/ids.js';
+import { schema } from '../../src/db/index.js';
+import { formatSiteUserInfo } from '../../src/core/cookies.js';
 
 const PRODUCT = '/shop/p/linen-camp-shirt';
 
@@ -402,6 +406,73 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     const stale = await counted(() => get('/shop', { cookie: 'tessera_cart=no-such-cart', 'accept-encoding': 'br' }));
     expect(stale.hits).toBe(1);
     expect(stale.value.headers['content-encoding']).toBe('br');
+  });
+
+  it("serves a signed-in site user the shared page with their own cart pill, shares their render when it never asked who they are, and renders for them alone a page that asked or carries their language", async () => {
+    const pill = (html: string) => /data-island="CartPill" data-props="([^"]*)"/.exec(html)?.[1]?.replace(/&quot;/g, '"');
+    const users = new SiteUserService(t.database, { send: async () => undefined } as never);
+    const id = newId();
+    await t.database.db.insert(schema.siteUsers).values({ id, websiteId: t.seed.websiteId, email: `shared-${id}@example.com`, passwordHash: 'not-a-password' });
+    const token = (await users.startSession(id, true)).token;
+    const signedIn = `crumb=aaaaaaaaaaaaaaaaaaaaaaaa; tessera_site_user=${token}; SiteUserInfo=${encodeURIComponent(formatSiteUserInfo({ authenticated: true, siteUserId: id }))}`;
+    const asUser = (url: string, headers: Record<string, string> = {}) => get(url, { cookie: signedIn, ...headers });
+    await t.database.db.execute(sql`update items set excerpt = excerpt where url_id = 'linen-camp-shirt'`);
+    const anonymous = await get(PRODUCT);
+    await settled();
+    const same = await counted(() => asUser(PRODUCT));
+    expect(same.hits).toBe(1);
+    expect(same.value.body).toBe(anonymous.body);
+    expect(same.value.headers['cache-control']).toBe('no-store');
+    // Their cart follows them (found by their account, no cart cookie on this device): their own pill.
+    const device = new Visitor(t.app);
+    device.cookies.set('tessera_site_user', token);
+    const add = await device.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-S-NAVY', quantity: 2 });
+    expect(add.statusCode, add.body).toBe(200);
+    const withCart = await counted(() => asUser(PRODUCT, { 'accept-encoding': 'br' }));
+    expect(withCart.hits).toBe(1);
+    expect(pill(brotliDecompressSync(withCart.value.rawPayload).toString())).toBe('{"totalQuantity":2,"hasCart":true}');
+    // A page a signed-in visitor renders without asking who they are is kept with the empty pill for everyone.
+    await t.database.db.execute(sql`update items set excerpt = excerpt where url_id = 'linen-camp-shirt'`);
+    const theirs = await counted(() => asUser(PRODUCT));
+    expect([theirs.misses, theirs.stored]).toEqual([1, 1]);
+    expect(pill(theirs.value.body)).toBe('{"totalQuantity":2,"hasCart":true}');
+    const after = await counted(() => get(PRODUCT));
+    expect(after.hits).toBe(1);
+    // The same page as an anonymous render, but for the script nonce each render draws.
+    const nonces = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');
+    expect(after.value.body).not.toBe(anonymous.body);
+    expect(nonces(after.value.body)).toBe(nonces(anonymous.body));
+    // A search whose results depend on who is signed in (a members-only journal): the anonymous page is kept
+    // without the members' post; a signed-in visitor gets their own render, with it.
+    const journal = t.seed.collectionIds.journal!;
+    await t.database.db.execute(sql`update websites set settings = jsonb_set(settings, '{navigation,_memberareas}', ${JSON.stringify([{ title: 'Journal', collectionId: journal }])}::jsonb) where id = ${t.seed.websiteId}`);
+    try {
+      const search = '/search?q=linen';
+      const outside = await counted(() => get(search));
+      expect(outside.stored).toBe(1);
+      expect(outside.value.body).not.toContain('How we choose our linen');
+      expect((await counted(() => get(search))).hits).toBe(1);
+      const member = await counted(() => asUser(search));
+      expect(member.hits).toBe(0);
+      expect(member.value.body).toContain('How we choose our linen');
+      // Nor is their render of a page that asked kept: anonymous visitors never see the members' post.
+      const alone = '/search?q=choose';
+      const first = await counted(() => asUser(alone));
+      expect([first.misses, first.stored]).toEqual([1, 0]);
+      expect(first.value.body).toContain('How we choose our linen');
+      const next = await counted(() => get(alone));
+      expect(next.hits).toBe(0);
+      expect(next.value.body).not.toContain('How we choose our linen');
+    } finally {
+      await t.database.db.execute(sql`update websites set settings = settings #- '{navigation,_memberareas}' where id = ${t.seed.websiteId}`);
+    }
+    // A visitor with a language of their own has it in the page's island: their own render.
+    await get(PRODUCT);
+    await settled();
+    await t.database.db.insert(schema.siteUserProfiles).values({ siteUserId: id, language: 'fr-FR' });
+    const french = await counted(() => asUser(PRODUCT));
+    expect(french.hits).toBe(0);
+    expect(french.value.body).toContain('"memberLocale":"fr-FR"');
   });
 
   it('keys pages by the consent cookies and by the host', async () => {

@@ -10,6 +10,7 @@ import { deferInsert } from '../pages/late-insert.js';
 import { analyticsRoutes } from './routes.js';
 import { AnalyticsSettingsService, DEFAULT_SETTINGS, purgeExpired } from './settings.js';
 import type { IngestEvent } from './rollup.js';
+import { siteUserQuietly } from '../plugins/site-user.js';
 
 export interface AnalyticsApi {
   ingest: AnalyticsIngest;
@@ -116,7 +117,7 @@ export const analyticsArea = fp(
           trackingEnabled: s.trackingEnabled,
           cookiePolicy: s.cookiePolicy,
           role: owner?.role ?? null,
-          memberLocale: (req as { siteUser?: { language?: string } | null }).siteUser?.language || null,
+          memberLocale: siteUserQuietly(req)?.language || null,
         });
         const script = pageDataScript(data);
         // With the page cache's onSend hook to come (it always is, in the app), the island goes in as the page

@@ -15,6 +15,7 @@ import { commerce } from '../../core/messages.js';
 import { subscriptionPageHtml } from './subscription-page.js';
 import { siteStylesHead } from '../editor/index.js';
 import { addFromForm } from '../nojs/cart-form.js';
+import { siteUserQuietly } from '../plugins/site-user.js';
 
 export const CART_COOKIE = 'tessera_cart';
 const CART_DAYS = 30;
@@ -71,7 +72,8 @@ export function setCartCookie(req: FastifyRequest, reply: FastifyReply, token: s
  * plugin decorates the request with `siteUser`, carts follow the user across devices.
  */
 export function siteUserIdOf(req: FastifyRequest): string | null {
-  const u = (req as unknown as { siteUser?: { id?: unknown } | null }).siteUser;
+  // Quietly: a page's cart pill is put in place for each visitor, so reading it does not make a page personal.
+  const u = siteUserQuietly(req) as { id?: unknown } | null;
   return u && typeof u.id === 'string' && u.id ? u.id : null;
 }
 

@@ -35,7 +35,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CRUMB_COOKIE } from '../plugins/crumb.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
-import { SITE_USER_COOKIE } from '../plugins/site-user.js';
+import { SITE_USER_COOKIE, siteUserQuietly, siteUserWasRead, watchSiteUserReads } from '../plugins/site-user.js';
 import { CART_COOKIE } from '../commerce/routes.js';
 import { UNLOCK_COOKIE } from '../members/access.js';
 import { SESSION_COOKIE } from '../analytics/routes.js';
@@ -57,6 +57,11 @@ const noop = () => undefined;
 
 /** Cookies that make a page the visitor's own: with any of them the page is rendered for the request alone. */
 export const PRIVATE_COOKIES: readonly string[] = [OWNER_COOKIE, PREVIEW_COOKIE, SAFE_MODE_COOKIE, SITE_USER_COOKIE, SITE_USER_INFO_COOKIE_NAME, UNLOCK_COOKIE];
+/**
+ * The signed-in site user's cookies: a shared page is served to them (with their own cart pill) when its
+ * render never asked who is signed in, and their render is shared when it never asked either.
+ */
+export const SITE_USER_COOKIES: readonly string[] = [SITE_USER_COOKIE, SITE_USER_INFO_COOKIE_NAME];
 /** Cookies that change only the cart pill: the shared page is served with the visitor's own pill. */
 export const CART_COOKIES: readonly string[] = [CART_COOKIE];
 /** Cookies with a handful of values that change a page (the cookie banner, consent-gated scripts): part of the key. */
@@ -117,6 +122,8 @@ interface Entry {
   robots: string | null;
   /** The page holds the empty cart pill exactly once (so a visitor's own pill can take its place). */
   takesPill: boolean;
+  /** Its render asked who is signed in (a member area, a course's progress): never served to a signed-in visitor. */
+  readsUser: boolean;
   /** The page (UTF-8); the entry keeps no copy of it as text. */
   body: Buffer;
   /** The page's encodings made so far: the one its render went out in, others when first asked for. */
@@ -142,6 +149,7 @@ interface Kept {
   robots: string | null;
   /** The page holds the empty cart pill exactly once. */
   takesPill: boolean;
+  readsUser: boolean;
   /** The analytics island still to go into `page` (late-insert.ts), if any. */
   late?: LateInsert | null;
 }
@@ -220,13 +228,16 @@ export class PageCache {
     return this.opts.maxAgeMs > 0;
   }
 
-  /** The key this request's page would be shared under, or null when it is the visitor's own. */
-  keyOf(req: FastifyRequest, site: WebsiteRow): string | null {
+  /**
+   * The key this request's page would be shared under, or null when it is the visitor's own. With
+   * `signedIn`, the site user's cookies are left out (serve: a signed-in visitor may read a shared page).
+   */
+  keyOf(req: FastifyRequest, site: WebsiteRow, signedIn = false): string | null {
     if (!this.enabled || (req.method !== 'GET' && req.method !== 'HEAD') || req.url.length > MAX_URL) return null;
     const query = req.query as Record<string, unknown> | undefined;
     if (query && query.format !== undefined) return null;
     const cookies = req.cookies;
-    for (const name of PRIVATE_COOKIES) if (cookies[name]) return null;
+    for (const name of PRIVATE_COOKIES) if (cookies[name] && !(signedIn && SITE_USER_COOKIES.includes(name))) return null;
     if (experimentsOf(site).length > 0) for (const name of EXPERIMENT_COOKIES) if (cookies[name]) return null;
     const target = cacheTarget(req.url);
     if (target === null) return null;
@@ -245,7 +256,14 @@ export class PageCache {
    * shared, the request is marked as the one rendering it, and `capture` keeps its response.
    */
   async serve(req: FastifyRequest, reply: FastifyReply, site: WebsiteRow): Promise<boolean> {
-    const key = this.keyOf(req, site);
+    const signedIn = SITE_USER_COOKIES.some((name) => req.cookies[name]);
+    // A signed-in visitor reads a shared page only with a session that holds (the cookies' holder is the
+    // user) and no language of their own (it goes in the page's analytics island).
+    if (signedIn) {
+      const user = siteUserQuietly(req);
+      if (!user || user.language || !req.cookies[SITE_USER_COOKIE]) return false;
+    }
+    const key = this.keyOf(req, site, signedIn);
     if (key === null) return false;
     // A shopper's cart is read beside the version, not after it (the render of a miss uses the same read).
     const ownPill = this.ownPill(req);
@@ -260,6 +278,8 @@ export class PageCache {
         if (entry) this.stats.shared++;
       }
     }
+    // A page whose render asked who is signed in was made for a visitor who is not: not for this one.
+    if (entry && signedIn && entry.readsUser) entry = null;
     if (entry) {
       const own = await ownPill;
       if (own === null) {
@@ -286,6 +306,7 @@ export class PageCache {
       }
     }
     this.stats.misses++;
+    // A signed-in visitor's render is kept only if it never asked who is signed in (capture).
     if (req.method === 'GET' && !this.waiting.has(key)) this.claim(req as Claimed, key, version);
     return false;
   }
@@ -293,7 +314,8 @@ export class PageCache {
   /** The visitor's own cart pill when it differs from the shared (empty) one, else null. */
   private async ownPill(req: FastifyRequest): Promise<string | null> {
     const pill = this.opts.cartPill;
-    if (!pill || !CART_COOKIES.some((name) => req.cookies[name])) return null;
+    // A signed-in visitor's cart follows them from any device, with or without a cart cookie here.
+    if (!pill || !(CART_COOKIES.some((name) => req.cookies[name]) || siteUserQuietly(req))) return null;
     const own = await pill.of(req);
     return own === pill.empty ? null : own;
   }
@@ -406,6 +428,9 @@ export class PageCache {
     const promise = new Promise<boolean>((resolve) => (done = resolve));
     const slot = { version, promise };
     this.waiting.set(key, slot);
+    // Whether the render asks who is signed in: a page that did is never shared with a signed-in visitor, and
+    // one a signed-in visitor rendered that way is theirs alone (capture).
+    watchSiteUserReads(req);
     req[CLAIM] = {
       key,
       version,
@@ -453,7 +478,7 @@ export class PageCache {
 
   private entryOf(keep: Kept, body: Buffer): Entry {
     const { claim } = keep;
-    return { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, takesPill: keep.takesPill, body, served: { br: 0, gzip: 0 }, bytes: body.length };
+    return { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, takesPill: keep.takesPill, readsUser: keep.readsUser, body, served: { br: 0, gzip: 0 }, bytes: body.length };
   }
 
   private keep(claim: Claim, entry: Entry): void {
@@ -524,7 +549,16 @@ export class PageCache {
     const robots = reply.getHeader('x-robots-tag');
     const cookies = reply.getHeader('set-cookie');
     const setsOnlyCrumb = cookies === undefined || [cookies].flat().every((c) => String(c).startsWith(`${CRUMB_COOKIE}=`));
-    if (reply.statusCode !== 200 || typeof payload !== 'string' || typeof type !== 'string' || !type.startsWith('text/html') || !setsOnlyCrumb || (req.crumb && payload.includes(req.crumb))) {
+    const readsUser = siteUserWasRead(req);
+    if (
+      reply.statusCode !== 200 ||
+      typeof payload !== 'string' ||
+      typeof type !== 'string' ||
+      !type.startsWith('text/html') ||
+      !setsOnlyCrumb ||
+      (req.crumb && payload.includes(req.crumb)) ||
+      (readsUser && siteUserQuietly(req) !== null)
+    ) {
       claim.done(false);
       return null;
     }
@@ -537,7 +571,7 @@ export class PageCache {
       return null;
     }
     const takesPill = !!pill && occursOnce(page, pill.empty);
-    return { claim, page, type, csp: typeof csp === 'string' ? csp : null, robots: typeof robots === 'string' ? robots : null, takesPill };
+    return { claim, page, type, csp: typeof csp === 'string' ? csp : null, robots: typeof robots === 'string' ? robots : null, takesPill, readsUser };
   }
 
   private track(work: Promise<unknown>): void {
