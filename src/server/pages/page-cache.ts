@@ -12,8 +12,12 @@
  * Shared only when all of these hold; otherwise the page is rendered for the request alone, as before:
  * - a GET or HEAD of a page route (home, collection, item, search: its limit still counts every search),
  *   without `format=` (JSON and calendar views);
- * - no cookie that makes the page private (owner, preview, safe mode, site user, unlock; the visitor
- *   cookie when the site runs experiments, since the assignment follows it). The consent cookies are part
+ * - no cookie that makes the page private (owner, preview, safe mode, unlock; the visitor cookie when the
+ *   site runs experiments, since the assignment follows it). A signed-in site user (a valid session, no
+ *   language of their own, which the analytics island would carry) reads shared pages with their own pill,
+ *   and their render is shared, unless the render asked who is signed in (req.siteUser is watched while a
+ *   page that may be kept renders: a member area, members-only search results, a course's progress):
+ *   such a page is never served to a signed-in visitor, and is kept only when an anonymous visitor rendered it. The consent cookies are part
  *   of the key, having few values; the crumb and the analytics cookies change nothing on a page. A cart
  *   changes only the cart pill: a visitor with a cart gets the shared page with their own pill put in
  *   place of the empty one (their cart is read for it; the encodings are put together from parts made
