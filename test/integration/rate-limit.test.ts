@@ -128,6 +128,15 @@ describe.each(DB_KINDS)('write-behind rate-limit store (PGlite: counted in memor
       expect(await store.hit('flood0', 60_000, now)).toBe(2);
       // A key never counted starts from one.
       expect(await store.hit('new', 60_000, now)).toBe(1);
+      // Counters not written yet are never dropped: past the bound they wait for the next write.
+      await store.flush();
+      for (let i = 0; i < 150; i++) expect(await store.hit(`burst${i}`, 60_000, now)).toBe(1);
+      expect(store.size).toBe(150);
+      await store.flush();
+      expect(await store.hit('after', 60_000, now)).toBe(1);
+      expect(store.size).toBeLessThanOrEqual(100);
+      expect(await store.hit('burst0', 60_000, now)).toBe(2);
+      expect(await store.hit('burst149', 60_000, now)).toBe(2);
     } finally {
       await store.close();
       await database.close();

@@ -156,6 +156,8 @@ export class WriteBehindRateLimitStore implements RateLimitStore {
   /** Counters still in their window have been dropped: a key not in memory may have a count in the table. */
   private partial = false;
   private lastSweep = 0;
+  /** Every counter left was unwritten at the last pass: no pass again before the next write (a flood stays O(1) a hit). */
+  private full = false;
   private writing: Promise<void> | null = null;
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly sweepFrom: number;
@@ -261,7 +263,7 @@ export class WriteBehindRateLimitStore implements RateLimitStore {
         if (w.start + w.windowMs <= now && !this.dirty.has(key)) this.windows.delete(key);
       }
     }
-    if (this.windows.size < this.maxKeys) return;
+    if (this.windows.size < this.maxKeys || this.full) return;
     // Oldest first (a Map keeps the order keys were first counted in); only counters already written.
     const target = Math.floor(this.maxKeys * 0.9);
     for (const [key, w] of this.windows) {
@@ -270,9 +272,11 @@ export class WriteBehindRateLimitStore implements RateLimitStore {
       this.windows.delete(key);
       if (w.start + w.windowMs > now) this.partial = true;
     }
+    this.full = this.windows.size > target;
   }
 
   private async write(): Promise<void> {
+    this.full = false;
     while (this.dirty.size > 0) {
       const keys: string[] = [];
       for (const key of this.dirty) {
