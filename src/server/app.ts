@@ -38,7 +38,7 @@ import { platformArea } from './platform/index.js';
 import { Mailer, smtpTransport } from './mail/mailer.js';
 import { emailOriginOf, type EmailOrigin } from './email-origin.js';
 import { JobQueue } from './jobs/queue.js';
-import { DatabaseRateLimitStore, MemoryRateLimitStore, RateLimiter, RedisRateLimitStore, WriteBehindRateLimitStore, type RateLimitStore } from './plugins/rate-limit.js';
+import { DatabaseRateLimitStore, MemoryRateLimitStore, RATE_LIMIT_KEEP_MS, RATE_LIMIT_PURGE_EVERY_MS, RateLimiter, RedisRateLimitStore, WriteBehindRateLimitStore, type RateLimitStore } from './plugins/rate-limit.js';
 import { Redis } from 'ioredis';
 import { SiteCache, siteCachePlugin } from './plugins/site-cache.js';
 import { opsPlugin, requestIdOf } from './plugins/ops.js';
@@ -159,9 +159,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await rateStore.close?.().catch((err: Error) => app.log.warn({ err: err.message }, 'rate-limit counts not written'));
   });
   if (config.WORKERS) {
+    // Old rate-limit counters leave the table once an hour (and once a minute after start).
+    let purgeTimers: Array<ReturnType<typeof setTimeout>> = [];
+    const purgeRates = () =>
+      void rateStore.purge?.(new Date(Date.now() - RATE_LIMIT_KEEP_MS)).catch((err: Error) => app.log.warn({ err: err.message }, 'rate-limit purge failed'));
     app.addHook('onListen', async () => {
       services.mailer.start();
       services.jobs.start();
+      if (rateStore.purge) purgeTimers = [setTimeout(purgeRates, 60_000).unref(), setInterval(purgeRates, RATE_LIMIT_PURGE_EVERY_MS).unref()];
+    });
+    app.addHook('onClose', async () => {
+      for (const t of purgeTimers) clearTimeout(t);
     });
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DB_KINDS, testDatabase } from '../helpers/db.js';
 import { sql } from 'drizzle-orm';
-import { DatabaseRateLimitStore, RateLimiter, WriteBehindRateLimitStore } from '../../src/server/plugins/rate-limit.js';
+import { DatabaseRateLimitStore, RATE_LIMIT_KEEP_MS, RateLimiter, WriteBehindRateLimitStore } from '../../src/server/plugins/rate-limit.js';
 import { rows } from '../../src/server/db-util.js';
 import { testApp } from '../helpers/app.js';
 import { HttpError } from '../../src/server/errors.js';
@@ -158,6 +158,37 @@ describe.each(DB_KINDS)('write-behind rate-limit store (PGlite: counted in memor
       expect((await rowOf(database, 'k'))?.count).toBe(3);
     } finally {
       await store.close();
+      await database.close();
+    }
+  });
+});
+
+describe.each(DB_KINDS)('old rate-limit counters on %s', (kind) => {
+  it('are deleted by either table store once their window began longer ago than RATE_LIMIT_KEEP_MS, and the rest stay', async () => {
+    const database = await testDatabase(kind);
+    try {
+      const now = Date.now();
+      const direct = new DatabaseRateLimitStore(database);
+      const behind = new WriteBehindRateLimitStore(database, { flushMs: 60_000 });
+      await direct.hit('kept-a', 86_400_000, now - 3_600_000);
+      await behind.hit('kept-b', 60_000, now);
+      await behind.flush();
+      for (const store of [direct, behind]) {
+        await direct.hit('gone-a', 60_000, now - RATE_LIMIT_KEEP_MS - 3_600_000);
+        await behind.hit('gone-b', 60_000, now - RATE_LIMIT_KEEP_MS - 60_000);
+        await behind.flush();
+        expect(await rowOf(database, 'gone-a')).not.toBeNull();
+        expect(await rowOf(database, 'gone-b')).not.toBeNull();
+        await store.purge(new Date(now - RATE_LIMIT_KEEP_MS));
+        expect(await rowOf(database, 'gone-a')).toBeNull();
+        expect(await rowOf(database, 'gone-b')).toBeNull();
+        expect((await rowOf(database, 'kept-a'))?.count).toBe(1);
+        expect((await rowOf(database, 'kept-b'))?.count).toBe(1);
+      }
+      // The counts still running go on after the purge.
+      expect(await behind.hit('kept-b', 60_000, now)).toBe(2);
+      await behind.close();
+    } finally {
       await database.close();
     }
   });

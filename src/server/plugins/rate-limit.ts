@@ -12,7 +12,18 @@ export interface RateLimitStore {
   hitMany?(hits: ReadonlyArray<{ key: string; windowMs: number }>, now: number): Promise<number[]>;
   /** Writes what the store holds back, when it holds anything back (called as the app closes). */
   close?(): Promise<void>;
+  /** Deletes the counters of windows that ended before `olderThan` (a table store; see RATE_LIMIT_PURGE). */
+  purge?(olderThan: Date): Promise<void>;
 }
+
+/**
+ * How long a counter stays in `rate_limits` after its window began: far longer than any rule's window (a
+ * day at most), so only counters nobody can still be counting against are deleted. One row per key (an
+ * address, a visitor) would otherwise pile up for every address that ever called.
+ */
+export const RATE_LIMIT_KEEP_MS = 7 * 24 * 3_600_000;
+/** How often an instance running the workers deletes older counters. */
+export const RATE_LIMIT_PURGE_EVERY_MS = 3_600_000;
 
 interface PendingHit {
   /** The window this key's hits in the batch count in (ms since the epoch). */
@@ -113,8 +124,8 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   }
 }
 
-/** How far back a restart reads counters: longer than the longest rule's window (a day). */
-const RELOAD_MS = 7 * 24 * 3_600_000;
+/** How far back a restart reads counters: longer than the longest rule's window (a day), as long as rows are kept. */
+const RELOAD_MS = RATE_LIMIT_KEEP_MS;
 
 interface KeptWindow {
   /** The window's start (ms since the epoch). */
@@ -273,6 +284,10 @@ export class WriteBehindRateLimitStore implements RateLimitStore {
       if (w.start + w.windowMs > now) this.partial = true;
     }
     this.full = this.windows.size > target;
+  }
+
+  async purge(olderThan: Date): Promise<void> {
+    await this.database.db.execute(sql`DELETE FROM rate_limits WHERE window_start < ${olderThan}`);
   }
 
   private async write(): Promise<void> {
