@@ -73,8 +73,7 @@ export function setCartCookie(req: FastifyRequest, reply: FastifyReply, token: s
  */
 export function siteUserIdOf(req: FastifyRequest): string | null {
   // Quietly: a page's cart pill is put in place for each visitor, so reading it does not make a page personal.
-  const u = siteUserQuietly(req) as { id?: unknown } | null;
-  return u && typeof u.id === 'string' && u.id ? u.id : null;
+  return siteUserQuietly(req)?.id || null;
 }
 
 export function cartIdent(req: FastifyRequest): CartIdent {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { HttpError } from '../errors.js';
@@ -12,7 +12,7 @@ export interface RateLimitStore {
   hitMany?(hits: ReadonlyArray<{ key: string; windowMs: number }>, now: number): Promise<number[]>;
   /** Writes what the store holds back, when it holds anything back (called as the app closes). */
   close?(): Promise<void>;
-  /** Deletes the counters of windows that ended before `olderThan` (a table store; see RATE_LIMIT_PURGE). */
+  /** Deletes the counters of windows that began before `olderThan` (the table stores; see RATE_LIMIT_KEEP_MS). */
   purge?(olderThan: Date): Promise<void>;
 }
 
@@ -24,6 +24,25 @@ export interface RateLimitStore {
 export const RATE_LIMIT_KEEP_MS = 7 * 24 * 3_600_000;
 /** How often an instance running the workers deletes older counters. */
 export const RATE_LIMIT_PURGE_EVERY_MS = 3_600_000;
+
+/**
+ * The one upsert both table stores send: rows of (key, window start, count), committed asynchronously (the
+ * counters are not worth a disk flush: a database crash may forget the last moment of counts, nothing else),
+ * `onConflict` saying how a key's row takes the new count.
+ */
+function upsertCounters(rowsSql: SQL[], onConflict: SQL): SQL {
+  return sql`WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS v)
+    INSERT INTO rate_limits (key, window_start, count)
+    SELECT h.key, h.window_start, h.n FROM (VALUES ${sql.join(rowsSql, sql`, `)}) AS h(key, window_start, n), async_commit
+    ON CONFLICT (key) DO UPDATE SET ${onConflict}`;
+}
+
+const counterRow = (key: string, start: number, count: number) => sql`(${key}::text, ${new Date(start)}::timestamptz, ${count}::int)`;
+
+/** Deletes the table's counters whose window began before `olderThan` (either table store's purge). */
+async function purgeCounters(database: Database, olderThan: Date): Promise<void> {
+  await database.db.execute(sql`DELETE FROM rate_limits WHERE window_start < ${olderThan}`);
+}
 
 interface PendingHit {
   /** The window this key's hits in the batch count in (ms since the epoch). */
@@ -94,16 +113,14 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     this.flushing = true;
     try {
       const entries = [...batch];
-      const values = entries.map(([key, p]) => sql`(${key}::text, ${new Date(p.start)}::timestamptz, ${p.waiters.length}::int)`);
+      const values = entries.map(([key, p]) => counterRow(key, p.start, p.waiters.length));
       const r = await rows<{ key: string; count: number | string }>(
         this.database.db,
-        sql`WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS v)
-            INSERT INTO rate_limits (key, window_start, count)
-            SELECT h.key, h.window_start, h.n FROM (VALUES ${sql.join(values, sql`, `)}) AS h(key, window_start, n), async_commit
-            ON CONFLICT (key) DO UPDATE SET
-              count = CASE WHEN rate_limits.window_start = EXCLUDED.window_start THEN rate_limits.count + EXCLUDED.count ELSE EXCLUDED.count END,
-              window_start = EXCLUDED.window_start
-            RETURNING key, count`,
+        sql`${upsertCounters(
+          values,
+          sql`count = CASE WHEN rate_limits.window_start = EXCLUDED.window_start THEN rate_limits.count + EXCLUDED.count ELSE EXCLUDED.count END,
+              window_start = EXCLUDED.window_start`,
+        )} RETURNING key, count`,
       );
       const totals = new Map(r.map((x) => [x.key, Number(x.count)]));
       for (const [key, p] of entries) {
@@ -119,21 +136,21 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     }
   }
 
-  async purge(olderThan: Date): Promise<void> {
-    await this.database.db.execute(sql`DELETE FROM rate_limits WHERE window_start < ${olderThan}`);
+  purge(olderThan: Date): Promise<void> {
+    return purgeCounters(this.database, olderThan);
   }
 }
-
-/** How far back a restart reads counters: longer than the longest rule's window (a day), as long as rows are kept. */
-const RELOAD_MS = RATE_LIMIT_KEEP_MS;
 
 interface KeptWindow {
   /** The window's start (ms since the epoch). */
   start: number;
-  /** The rule's window length; for a counter read back at start, unknown until hit again (RELOAD_MS). */
+  /** The rule's window length; for a counter read back at start, unknown until hit again (RATE_LIMIT_KEEP_MS). */
   windowMs: number;
   count: number;
 }
+
+/** A counter read back from the table (its rule's window length unknown until it is hit again). */
+const readBack = (x: { window_start: Date | string; count: number | string }): KeptWindow => ({ start: new Date(x.window_start).getTime(), windowMs: RATE_LIMIT_KEEP_MS, count: Number(x.count) });
 
 export interface WriteBehindOptions {
   /** How often counts changed since the last write go to the database (ms). */
@@ -238,11 +255,11 @@ export class WriteBehindRateLimitStore implements RateLimitStore {
     this.loaded ??= (async () => {
       const r = await rows<{ key: string; window_start: Date | string; count: number | string }>(
         this.database.db,
-        sql`SELECT key, window_start, count FROM rate_limits WHERE window_start >= ${new Date(Date.now() - RELOAD_MS)}`,
+        sql`SELECT key, window_start, count FROM rate_limits WHERE window_start >= ${new Date(Date.now() - RATE_LIMIT_KEEP_MS)}`,
       );
       for (const x of r) {
         // A hit counted while the table was read is newer than the table.
-        if (!this.windows.has(x.key)) this.windows.set(x.key, { start: new Date(x.window_start).getTime(), windowMs: RELOAD_MS, count: Number(x.count) });
+        if (!this.windows.has(x.key)) this.windows.set(x.key, readBack(x));
       }
       this.ready = true;
     })().catch((err) => {
@@ -258,7 +275,7 @@ export class WriteBehindRateLimitStore implements RateLimitStore {
       read = (async () => {
         const r = await rows<{ window_start: Date | string; count: number | string }>(this.database.db, sql`SELECT window_start, count FROM rate_limits WHERE key = ${key}`);
         const x = r[0];
-        if (x && !this.windows.has(key)) this.windows.set(key, { start: new Date(x.window_start).getTime(), windowMs: RELOAD_MS, count: Number(x.count) });
+        if (x && !this.windows.has(key)) this.windows.set(key, readBack(x));
       })().finally(() => this.reading.delete(key));
       this.reading.set(key, read);
     }
@@ -286,8 +303,8 @@ export class WriteBehindRateLimitStore implements RateLimitStore {
     this.full = this.windows.size > target;
   }
 
-  async purge(olderThan: Date): Promise<void> {
-    await this.database.db.execute(sql`DELETE FROM rate_limits WHERE window_start < ${olderThan}`);
+  purge(olderThan: Date): Promise<void> {
+    return purgeCounters(this.database, olderThan);
   }
 
   private async write(): Promise<void> {
@@ -302,16 +319,11 @@ export class WriteBehindRateLimitStore implements RateLimitStore {
       for (const key of keys) {
         this.dirty.delete(key);
         const w = this.windows.get(key);
-        if (w) values.push(sql`(${key}::text, ${new Date(w.start)}::timestamptz, ${w.count}::int)`);
+        if (w) values.push(counterRow(key, w.start, w.count));
       }
       if (values.length === 0) continue;
       try {
-        await this.database.db.execute(
-          sql`WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS v)
-              INSERT INTO rate_limits (key, window_start, count)
-              SELECT h.key, h.window_start, h.n FROM (VALUES ${sql.join(values, sql`, `)}) AS h(key, window_start, n), async_commit
-              ON CONFLICT (key) DO UPDATE SET count = EXCLUDED.count, window_start = EXCLUDED.window_start`,
-        );
+        await this.database.db.execute(upsertCounters(values, sql`count = EXCLUDED.count, window_start = EXCLUDED.window_start`));
       } catch (err) {
         // Written next time (the counts in memory stay exact meanwhile).
         for (const key of keys) if (this.windows.has(key)) this.dirty.add(key);
