@@ -169,11 +169,24 @@ describe('product editor per-type details in Chromium', () => {
       const page = await ctx.newPage();
       const problems = watchConsole(page);
       const id = site.seed.productIds['linen-camp-shirt']!;
+      // The picture is held back until the gallery has been measured: its box before it loads must already be its final one.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/demo-media/**', async (route) => {
+        await held;
+        await route.continue();
+      });
       await signInAsOwner(page, site, `/config/products/${id}`);
       const gallery = page.getByRole('list', { name: 'Product images' });
       await gallery.waitFor();
       const img = gallery.locator('li img').first();
+      const early = (await img.boundingBox())!;
+      expect(await img.evaluate((i: HTMLImageElement) => i.complete)).toBe(false);
+      release();
+      await img.evaluate((i: HTMLImageElement) => i.decode());
       const box = (await img.boundingBox())!;
+      expect(Math.abs(box.height - early.height)).toBeLessThan(1);
+      expect(Math.abs(box.width - early.width)).toBeLessThan(1);
       await img.click({ position: { x: box.width * 0.25, y: box.height * 0.75 } });
       await expect.poll(() => gallery.getByLabel('Focal point for image 1').inputValue()).toBe('Custom');
       await page.getByRole('button', { name: 'Save', exact: true }).click();

@@ -30,6 +30,12 @@ const FOCAL_PRESETS: Array<[string, number, number]> = [
 ];
 const round2 = (n: number) => Math.round(Math.min(1, Math.max(0, n)) * 100) / 100;
 
+/** The main picture keeps its own shape; until it has loaded it holds the stored size's ratio (else a square), so the page does not move under the owner's click. */
+function mainRatio(originalSize: string | undefined): string | undefined {
+  const m = originalSize && originalSize.length <= 24 ? /^(\d{1,6})x(\d{1,6})$/.exec(originalSize.trim()) : null;
+  return m && Number(m[1]) > 0 && Number(m[2]) > 0 ? `auto ${m[1]} / ${m[2]}` : undefined;
+}
+
 const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';
 
 function name(images: ProductImage[], url: string | number): string {
@@ -53,7 +59,7 @@ function Tile({ image, index, count, onAlt, onFocal, onRemove }: { image: Produc
         height={160}
         loading="lazy"
         className="cat-media__focusable"
-        style={{ objectPosition: `${focal.x * 100}% ${focal.y * 100}%` }}
+        style={{ objectPosition: `${focal.x * 100}% ${focal.y * 100}%`, ...(index === 0 ? { aspectRatio: mainRatio(image.originalSize) } : {}) }}
         onClick={(e) => {
           const r = e.currentTarget.getBoundingClientRect();
           onFocal({ x: round2((e.clientX - r.left) / r.width), y: round2((e.clientY - r.top) / r.height) });
