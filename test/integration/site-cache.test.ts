@@ -57,6 +57,33 @@ describe.each(DB_KINDS)('site cache on %s', (kind) => {
     }
   });
 
+  it('hands the version to the requests of one turn together: PGlite at the next check phase, PostgreSQL from one shared read (so their renders run back to back)', async () => {
+    await page();
+    const cache = t.app.siteCache;
+    if (kind === 'postgres') {
+      const reads = cache.versionReads;
+      // The first starts a read; the others arrived after it started, so they share the one read after it.
+      const [x, y, z] = await Promise.all([1, 2, 3].map(() => cache.inRequest(() => cache.version())));
+      expect(new Set([x, y, z]).size).toBe(1);
+      expect(cache.versionReads - reads).toBe(2);
+      return;
+    }
+    const order: string[] = [];
+    setImmediate(() => order.push('immediate queued first'));
+    const a = cache.inRequest(() => cache.version().then((v) => (order.push('a'), v)));
+    const b = cache.inRequest(() => cache.version().then((v) => (order.push('b'), v)));
+    queueMicrotask(() => order.push('microtask'));
+    const outside = cache.version().then((v) => (order.push('outside a request'), v));
+    const [va, vb, vo] = await Promise.all([a, b, outside]);
+    expect(order).toEqual(['microtask', 'outside a request', 'immediate queued first', 'a', 'b']);
+    expect(va).toBe(vo);
+    expect(vb).toBe(vo);
+    // A commit notified in between: the next request reads the new version, not the one handed out before.
+    await t.database.db.execute(sql`update items set title = title where url_id = 'gift-card'`);
+    const after = await cache.inRequest(() => cache.version());
+    expect(after).not.toBe(va);
+  });
+
   it('an area past its bound lets its least recently used value go, not the others (a catalogue larger than the bound is not read again)', async () => {
     const cache = t.app.siteCache;
     const loads = () => cache.loads.get('bound-test') ?? 0;
