@@ -44,6 +44,11 @@ export interface AddInput {
   multipleServices?: boolean;
 }
 
+/** What a page shows of a visitor's cart (the cart pill): findShared's answer. */
+export interface CartSummary {
+  totalQuantity: number;
+}
+
 /** A cart row as this service reads it. */
 export interface CartRow extends CartTotals {
   id: string;
@@ -455,14 +460,15 @@ const addReadText = (byUser: boolean) => `with c as (
 const FIND_BY_TOKEN = `select ${CART_COLUMNS_TEXT} from carts where token_hash = $1 and is_purchased = false order by created desc limit 1`;
 const FIND_BY_USER = `select ${CART_COLUMNS_TEXT} from carts where site_user_id = $1 and is_purchased = false order by created desc limit 1`;
 /**
- * The open carts of several visitors in one statement (findShared on PostgreSQL): $1 the token hashes, $2
- * the site user ids. Each row names what found it (`k`: 't:' + token hash or 'u:' + user id, as cartKey);
+ * The open carts of several visitors in one statement (findShared on PostgreSQL), as much of them as a page
+ * shows (the quantity in the cart pill): $1 the token hashes, $2 the site user ids. Each row names what found it (`k`: 't:' + token hash or 'u:' + user id, as cartKey);
  * a site user's newest open cart comes first, as FIND_BY_USER picks it (a token names one cart).
  */
-const FIND_MANY = `select 't:' || token_hash as k, ${CART_COLUMNS_TEXT} from carts where token_hash = any($1::text[]) and is_purchased = false
+const FIND_MANY = `select k, total_quantity from (
+  select 't:' || token_hash as k, total_quantity, created from carts where token_hash = any($1::text[]) and is_purchased = false
   union all
-  select 'u:' || site_user_id as k, ${CART_COLUMNS_TEXT} from carts where site_user_id = any($2::text[]) and is_purchased = false
-  order by k, created desc`;
+  select 'u:' || site_user_id as k, total_quantity, created from carts where site_user_id = any($2::text[]) and is_purchased = false
+) found order by k, created desc`;
 const LINES_BY_ID = `select ${linesText('$1')} as lines`;
 const ADD_READ_BY_TOKEN = addReadText(false);
 const ADD_READ_BY_USER = addReadText(true);
@@ -599,7 +605,7 @@ export class CartService {
   }
 
   /** PGlite: carts found for pages, kept until the next cart write is notified (see findShared). */
-  private readonly shared = new KeptUntilNotified<CartRow | null>(SHARED_CARTS);
+  private readonly shared = new KeptUntilNotified<CartSummary | null>(SHARED_CARTS);
 
   /**
    * PGlite: follows the carts trigger's notifications (migration 0026), so a cart found after the last
@@ -610,21 +616,26 @@ export class CartService {
   }
 
   /**
-   * The cart as `find` answers it, for what a page shows of it (the cart pill): on PGlite read once per
+   * What a page shows of the cart `find` answers (its quantity, for the cart pill): on PGlite read once per
    * cart write (no query while it is unchanged); elsewhere read for each request, in one statement shared
-   * by the requests that ask at about the same time (see batchRead). The row is shared: read-only.
+   * by the requests that ask at about the same time (see batchRead), which reads only that column (the whole
+   * row, a date among its fifteen columns, was parsed for every shopper's page and never shown). The value
+   * is shared: read-only.
    */
-  findShared(ident: CartIdent): Promise<CartRow | null> {
+  findShared(ident: CartIdent): Promise<CartSummary | null> {
     if (!usableIdent(ident)) return Promise.resolve(null);
     if (!this.shared.watched) return this.batchRead(ident);
-    return this.shared.get(cartKey(ident), () => this.find(ident));
+    return this.shared.get(cartKey(ident), async () => {
+      const cart = await this.find(ident);
+      return cart ? { totalQuantity: cart.totalQuantity } : null;
+    });
   }
 
   /** Statements findShared sent to read carts on PostgreSQL (tests and the benchmark). */
   sharedReads = 0;
   /** The statement in flight, and the batch that waits for it (cart key to the callers' promise). */
   private reading: Promise<void> | null = null;
-  private batch: Map<string, { read: Promise<CartRow | null>; settle: (cart: CartRow | null) => void; fail: (e: unknown) => void }> | null = null;
+  private batch: Map<string, { read: Promise<CartSummary | null>; settle: (cart: CartSummary | null) => void; fail: (e: unknown) => void }> | null = null;
 
   /**
    * One statement for the carts of the requests that ask while another such statement is in flight, as
@@ -633,13 +644,13 @@ export class CartService {
    * statement, which starts when the current one ends (after all of them arrived). A caller that finds none
    * in flight starts one at once. Under load this turns one query per shopper request into one per round trip.
    */
-  private batchRead(ident: CartIdent): Promise<CartRow | null> {
+  private batchRead(ident: CartIdent): Promise<CartSummary | null> {
     const key = cartKey(ident);
     const waiting = this.batch?.get(key);
     if (waiting) return waiting.read;
-    let settle!: (cart: CartRow | null) => void;
+    let settle!: (cart: CartSummary | null) => void;
     let fail!: (e: unknown) => void;
-    const read = new Promise<CartRow | null>((resolve, reject) => {
+    const read = new Promise<CartSummary | null>((resolve, reject) => {
       settle = resolve;
       fail = reject;
     });
@@ -668,11 +679,11 @@ export class CartService {
     try {
       this.sharedReads++;
       const r = await prepared(this.database, 'cart-find-many', FIND_MANY, [tokens, users]);
-      const found = new Map<string, CartRow>();
+      const found = new Map<string, CartSummary>();
       // Ordered by key, newest first: the first row of a key is its cart.
       for (const row of r.rows) {
         const k = String(row.k);
-        if (!found.has(k)) found.set(k, cartFrom(row));
+        if (!found.has(k)) found.set(k, { totalQuantity: n(row.total_quantity) });
       }
       for (const [key, b] of batch) b.settle(found.get(key) ?? null);
     } catch (e) {

@@ -108,15 +108,20 @@ export function gzipWithPill(split: PillSplit, parts: GzipParts, pill: Buffer): 
 
 /** The page with `pill` in brotli: the prefix's stream, the pill and suffix uncompressed, the last meta-block. */
 export function brotliWithPill(split: PillSplit, parts: BrotliParts, pill: Buffer): Buffer {
-  const rest = Buffer.concat([pill, split.suffix]);
+  // The pill and the suffix each go in meta-blocks of their own, so neither is copied before the one copy
+  // into the answer.
   const out: Buffer[] = [parts.head];
-  for (let at = 0; at < rest.length; at += META_MAX) {
-    const chunk = rest.subarray(at, at + META_MAX);
-    // ISLAST 0, MNIBBLES 0 (four nibbles), MLEN - 1 in 16 bits, ISUNCOMPRESSED 1; bits from the lowest, then padding.
-    const bits = ((chunk.length - 1) << 3) | (1 << 19);
-    out.push(Buffer.from([bits & 0xff, (bits >> 8) & 0xff, (bits >> 16) & 0xff]), chunk);
+  for (const part of [pill, split.suffix]) {
+    for (let at = 0; at < part.length; at += META_MAX) {
+      const chunk = part.subarray(at, at + META_MAX);
+      // ISLAST 0, MNIBBLES 0 (four nibbles), MLEN - 1 in 16 bits, ISUNCOMPRESSED 1; bits from the lowest, then padding.
+      const bits = ((chunk.length - 1) << 3) | (1 << 19);
+      out.push(Buffer.from([bits & 0xff, (bits >> 8) & 0xff, (bits >> 16) & 0xff]), chunk);
+    }
   }
-  // ISLAST 1, ISLASTEMPTY 1.
-  out.push(Buffer.from([0x03]));
+  out.push(LAST_EMPTY);
   return Buffer.concat(out);
 }
+
+/** ISLAST 1, ISLASTEMPTY 1: brotli's closing meta-block. */
+const LAST_EMPTY = Buffer.from([0x03]);

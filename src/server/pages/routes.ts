@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { search as searchMessages } from '../../core/messages.js';
 import type { Database } from '../../db/index.js';
 import type { WebsiteRow, WebsiteService } from '../platform/websites.js';
-import type { CartRow, CartService } from '../commerce/cart-service.js';
+import type { CartService, CartSummary } from '../commerce/cart-service.js';
 import { cartIdent } from '../commerce/routes.js';
 import { cartPageHtml, commerceWidgets, pageMerchandising } from '../commerce/widgets.js';
 import type { Theme } from './theme.js';
@@ -140,7 +140,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   /** The visitor's cart, or a signed-in site user's cart from any device (on PGlite read once per cart write). */
   await carts.watch();
   // Read once per request: the page cache starts it beside the version read, and a render that follows uses it.
-  const cartReads = new WeakMap<FastifyRequest, Promise<CartRow | null>>();
+  const cartReads = new WeakMap<FastifyRequest, Promise<CartSummary | null>>();
   const cartOf = (req: FastifyRequest) => {
     let read = cartReads.get(req);
     if (!read) {
