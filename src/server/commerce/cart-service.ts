@@ -461,8 +461,9 @@ const FIND_BY_TOKEN = `select ${CART_COLUMNS_TEXT} from carts where token_hash =
 const FIND_BY_USER = `select ${CART_COLUMNS_TEXT} from carts where site_user_id = $1 and is_purchased = false order by created desc limit 1`;
 /**
  * The open carts of several visitors in one statement (findShared on PostgreSQL), as much of them as a page
- * shows (the quantity in the cart pill): $1 the token hashes, $2 the site user ids. Each row names what found it (`k`: 't:' + token hash or 'u:' + user id, as cartKey);
- * a site user's newest open cart comes first, as FIND_BY_USER picks it (a token names one cart).
+ * shows (the quantity in the cart pill): $1 the token hashes, $2 the site user ids. Each row names what found
+ * it (`k`: 't:' + token hash or 'u:' + user id, as cartKey); a site user's newest open cart comes first, as
+ * FIND_BY_USER picks it (a token names one cart).
  */
 const FIND_MANY = `select k, total_quantity from (
   select 't:' || token_hash as k, total_quantity, created from carts where token_hash = any($1::text[]) and is_purchased = false
