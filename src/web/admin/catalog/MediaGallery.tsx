@@ -9,6 +9,7 @@ import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, us
 import { SortableContext, arrayMove, rectSortingStrategy, sortableKeyboardCoordinates, useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { uploadFile } from '../editor/api.js';
+import { parseOriginalSize } from '../../../core/image.js';
 
 export interface ProductImage {
   assetUrl: string;
@@ -32,8 +33,13 @@ const round2 = (n: number) => Math.round(Math.min(1, Math.max(0, n)) * 100) / 10
 
 /** The main picture keeps its own shape; until it has loaded it holds the stored size's ratio (else a square), so the page does not move under the owner's click. */
 function mainRatio(originalSize: string | undefined): string | undefined {
-  const m = originalSize && originalSize.length <= 24 ? /^(\d{1,6})x(\d{1,6})$/.exec(originalSize.trim()) : null;
-  return m && Number(m[1]) > 0 && Number(m[2]) > 0 ? `auto ${m[1]} / ${m[2]}` : undefined;
+  if (!originalSize || originalSize.length > 24) return undefined;
+  try {
+    const { width, height } = parseOriginalSize(originalSize);
+    return width > 0 && height > 0 ? `auto ${width} / ${height}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif';
