@@ -17,8 +17,8 @@
  *   language of their own, which the analytics island would carry) reads shared pages with their own pill,
  *   and their render is shared, unless the render asked who is signed in (req.siteUser is watched while a
  *   page that may be kept renders: a member area, members-only search results, a course's progress):
- *   such a page is never served to a signed-in visitor, and is kept only when an anonymous visitor rendered it. The consent cookies are part
- *   of the key, having few values; the crumb and the analytics cookies change nothing on a page. A cart
+ *   such a page is never served to a signed-in visitor, and is kept only when an anonymous visitor
+ *   rendered it. The consent cookies are part of the key, having few values; the crumb and the analytics cookies change nothing on a page. A cart
  *   changes only the cart pill: a visitor with a cart gets the shared page with their own pill put in
  *   place of the empty one (their cart is read for it; the encodings are put together from parts made
  *   once per page, pill-splice.ts, so no page is compressed per shopper);
@@ -66,6 +66,8 @@ export const PRIVATE_COOKIES: readonly string[] = [OWNER_COOKIE, PREVIEW_COOKIE,
  * render never asked who is signed in, and their render is shared when it never asked either.
  */
 export const SITE_USER_COOKIES: readonly string[] = [SITE_USER_COOKIE, SITE_USER_INFO_COOKIE_NAME];
+/** The private cookies but the site user's: what still makes a signed-in visitor's page their own. */
+const PRIVATE_WHEN_SIGNED_IN: readonly string[] = PRIVATE_COOKIES.filter((name) => !SITE_USER_COOKIES.includes(name));
 /** Cookies that change only the cart pill: the shared page is served with the visitor's own pill. */
 export const CART_COOKIES: readonly string[] = [CART_COOKIE];
 /** Cookies with a handful of values that change a page (the cookie banner, consent-gated scripts): part of the key. */
@@ -241,7 +243,7 @@ export class PageCache {
     const query = req.query as Record<string, unknown> | undefined;
     if (query && query.format !== undefined) return null;
     const cookies = req.cookies;
-    for (const name of PRIVATE_COOKIES) if (cookies[name] && !(signedIn && SITE_USER_COOKIES.includes(name))) return null;
+    for (const name of signedIn ? PRIVATE_WHEN_SIGNED_IN : PRIVATE_COOKIES) if (cookies[name]) return null;
     if (experimentsOf(site).length > 0) for (const name of EXPERIMENT_COOKIES) if (cookies[name]) return null;
     const target = cacheTarget(req.url);
     if (target === null) return null;
