@@ -22,6 +22,7 @@ import { HttpError, badRequest } from '../errors.js';
 import { parseInput } from './validate.js';
 import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
+import { can } from '../../core/roles.js';
 
 const { accounts, ownerSessions } = schema;
 
@@ -85,7 +86,8 @@ function invitePage(reply: FastifyReply, status: number, body: string) {
 
 export async function teamInviteRoutes(app: FastifyInstance) {
   const db = app.database.db;
-  const admin = app.requireOwner([Role.ADMIN]);
+  const adminRead = app.requireOwner(can('team', 'read'));
+  const admin = app.requireOwner(can('team', 'write'));
 
   /** The invite behind a token: its account, when the token is known, unspent and not expired. */
   async function inviteOf(token: string) {
@@ -99,7 +101,7 @@ export async function teamInviteRoutes(app: FastifyInstance) {
     return r?.account ?? null;
   }
 
-  app.get('/api/admin/team', { preHandler: admin }, async (req, reply) => {
+  app.get('/api/admin/team', { preHandler: adminRead }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const site = req.owner!.websiteId;
     const list = await db.select().from(accounts).where(eq(accounts.websiteId, site)).orderBy(asc(accounts.createdAt));
