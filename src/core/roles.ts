@@ -36,12 +36,12 @@ function area(label: string, read: readonly Role[], write: readonly Role[]): Are
 /** The table. Keep an area's write roles among its read roles (a test checks it). */
 export const ACCESS = Object.freeze({
   account: area('their own sign-in, previews, safe mode and address look-up', EVERYONE, EVERYONE),
-  pages: area('pages and posts, and publishing them', OVERVIEW, CONTENT),
+  pages: area('pages and posts on the live site', OVERVIEW, CONTENT),
   drafts: area('drafts in the page editor', DRAFTS, DRAFTS),
   styles: area('site styles', DRAFTS, CONTENT),
   uploads: area('uploads', DRAFTS, DRAFTS),
   /** Not a route's area: renaming or deleting an upload that published content uses (editor/routes.ts). */
-  'published-uploads': area('uploads that published content uses (renaming and deleting them)', CONTENT, CONTENT),
+  'published-uploads': area('uploads that published content uses', CONTENT, CONTENT),
   navigation: area('navigation and collections', OVERVIEW, SITE),
   features: area('features and experiments', OVERVIEW, SITE),
   settings: area('site settings (time zone, languages, SEO, connected accounts)', SITE, SITE),
@@ -54,7 +54,7 @@ export const ACCESS = Object.freeze({
   'list-names': area('the names of the mailing lists (for newsletter blocks)', CONTENT, []),
   'email-templates': area('email templates', STORE, []),
   forms: area('forms and their submissions', [ADMIN, WEBSITE_MANAGER, EDITOR, REPORTING, VIEWER], CONTENT),
-  'form-settings': area('deleting forms, and captcha settings', SITE, SITE),
+  'form-settings': area('form deletion and captcha settings', SITE, SITE),
   analytics: area('analytics', [ADMIN, WEBSITE_MANAGER, STORE_MANAGER, REPORTING], SITE),
   products: area('products and inventory', OVERVIEW, STORE),
   'digital-files': area('digital product files', STORE, STORE),
@@ -119,8 +119,10 @@ export function roleName(role: number): string {
 /** Areas that every role has (their own account): not worth a word in a role's description. */
 const isCommon = (a: Area) => EVERYONE.every((r) => allows(r, a, 'read') && allows(r, a, 'write'));
 
+/** 'a', 'a and b', 'a; b; and c' (labels may hold commas). */
 function listing(labels: string[]): string {
-  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join('; ')}; and ${labels[labels.length - 1]}`;
+  if (labels.length <= 2) return labels.join(' and ');
+  return `${labels.slice(0, -1).join('; ')}; and ${labels[labels.length - 1]}`;
 }
 
 /** What a role may do, in words written from the table. */
@@ -130,7 +132,8 @@ export function describeRole(role: number): string {
   const reads = areas.filter((a) => allows(role, a, 'read') && !allows(role, a, 'write'));
   const note = ROLE_NAMES.find((r) => r.role === role)?.note;
   const parts: string[] = [];
-  if (writes.length === areas.length) {
+  const everything = areas.every((a) => allows(role, a, 'read') && (ACCESS[a].write.length === 0 || allows(role, a, 'write')));
+  if (everything) {
     const only = areas.filter((a) => ACCESS[a].write.length === 1);
     parts.push(`Everything. The only role that changes ${listing(only.map((a) => ACCESS[a].label))}.`);
   } else {

@@ -5,16 +5,18 @@ import { and, asc, eq } from 'drizzle-orm';
 import { Role } from '../../core/enums.js';
 import { schema } from '../../db/index.js';
 import { parseInput } from '../platform/validate.js';
-import { HttpError } from '../errors.js';
+import { HttpError, forbidden } from '../errors.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { DRAFT_STATUSES, navFolders, type EditorService } from './service.js';
 import type { PostEditorService } from './posts.js';
 import { extname } from 'node:path';
 import { checkBlockReferences, VimeoOembed } from './block-checks.js';
 import { MAX_FILE_BYTES, SUPPORTED_TYPES, maxBytesFor, tooLarge, uploadJson, type UploadService } from './uploads.js';
-import { can } from '../../core/roles.js';
+import { allows, can } from '../../core/roles.js';
 
 export const EDITOR_API = '/api/editor';
+/** The refusal of a rename or delete, by a role that cannot publish, of an upload that published content uses. */
+export const UPLOAD_PUBLISHED = 'Published content uses this file, so only a role that publishes may rename or delete it.';
 
 const idParam = z.object({ id: z.string().trim().min(1).max(64) });
 const version = z.number({ error: 'version is required' }).int().min(0);
@@ -174,14 +176,21 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
     return { upload: uploadJson(row) };
   });
 
+  // A role that cannot publish (draft editors) may not rename or delete what the live site shows.
+  const guardPublishedUpload = async (req: FastifyRequest, id: string) => {
+    if (!allows(req.owner!.role, 'published-uploads', 'write') && (await uploads.usedByPublished(site(req), id))) throw forbidden(UPLOAD_PUBLISHED);
+  };
+
   app.put(`${EDITOR_API}/uploads/:id`, uploadsWrite, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(renameIn, req.body);
+    await guardPublishedUpload(req, id);
     return { upload: await uploads.rename(site(req), id, body.name) };
   });
 
   app.delete(`${EDITOR_API}/uploads/:id`, uploadsWrite, async (req, reply) => {
     const { id } = parseInput(idParam, req.params);
+    await guardPublishedUpload(req, id);
     await uploads.remove(site(req), id);
     return reply.status(204).send();
   });
