@@ -18,7 +18,8 @@ import { rewriteUrl } from './plugins/path.js';
 import { logSerializers } from './plugins/log-safety.js';
 import { hardeningPlugin } from './plugins/hardening.js';
 import { crumbPlugin } from './plugins/crumb.js';
-import { ownerAuthPlugin, OWNER_ROLES } from './plugins/owner-auth.js';
+import { ownerAuthPlugin, OWNER_ACCESS, OWNER_ROLES } from './plugins/owner-auth.js';
+import type { Access, Area } from '../core/roles.js';
 import { OwnerService } from './platform/owners.js';
 import { WebsiteService } from './platform/websites.js';
 import { authRoutes } from './platform/auth-routes.js';
@@ -62,13 +63,21 @@ export interface Services {
   rateLimiter: RateLimiter;
 }
 
+/** A registered route; an owner route carries the roles its guard admits and the area and access they come from. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  ownerRoles?: readonly number[];
+  ownerAccess?: { area: Area; access: Access };
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     database: Database;
     config: Config;
     /** Every route registered (method and URL pattern), for the route table and the fuzz test. */
-    routeTable: Array<{ method: string; url: string; ownerRoles?: readonly number[] | null }>;
+    routeTable: RouteEntry[];
     /** The origin of emailed links (email-origin.ts): PUBLIC_URL, the saved site address, this server; never a request's Host. */
     emailOrigin: EmailOrigin;
   }
@@ -139,13 +148,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const path = req.url.split('?')[0];
     req.log.info({ method: req.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
-  const routeTable: Array<{ method: string; url: string; ownerRoles?: readonly number[] | null }> = [];
+  const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (r) => {
-    const handlers = [r.preHandler ?? []].flat() as Array<{ [OWNER_ROLES]?: readonly number[] | null }>;
+    const handlers = [r.preHandler ?? []].flat() as Array<{ [OWNER_ROLES]?: readonly number[]; [OWNER_ACCESS]?: RouteEntry['ownerAccess'] }>;
     const guard = handlers.find((h) => h && OWNER_ROLES in h);
     for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
-      if (m !== 'HEAD') routeTable.push({ method: m, url: r.url, ...(guard ? { ownerRoles: guard[OWNER_ROLES] } : {}) });
+      if (m !== 'HEAD') routeTable.push({ method: m, url: r.url, ...(guard ? { ownerRoles: guard[OWNER_ROLES], ownerAccess: guard[OWNER_ACCESS] } : {}) });
     }
   });
   app.decorate('database', database);

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { rows } from '../../src/server/db-util.js';
 import { Role } from '../../src/core/enums.js';
+import { describeRole } from '../../src/core/roles.js';
 import { launchBrowser, liveSite, signInAsOwner, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -160,7 +161,7 @@ describe("the owner's everyday screens in Chromium", () => {
     const form = page.getByRole('form', { name: 'Invite someone' });
     await form.getByLabel('Email').fill('robin@example.com');
     await form.getByLabel('Role').selectOption({ label: 'Store manager' });
-    expect(await form.getByText('Runs the shop: products, orders, customers').isVisible()).toBe(true);
+    expect(await form.getByText(describeRole(Role.STORE_MANAGER)).isVisible()).toBe(true);
     await form.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByRole('status').filter({ hasText: 'Invitation sent to robin@example.com.' }).first().waitFor();
     const row = page.getByRole('row').filter({ hasText: 'robin@example.com' });

@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { inArray } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
 import { parseVisitorCookie, shouldRecordPageView, shouldTrack, VISITOR_COOKIE_NAME } from '../../core/cookies.js';
-import { Role } from '../../core/enums.js';
 import { HttpError, badRequest } from '../errors.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 import type { WebsiteService } from '../platform/websites.js';
@@ -28,6 +27,7 @@ import {
   type CensusData,
 } from './schemas.js';
 import { settingsPatch, type AnalyticsSettingsService } from './settings.js';
+import { can } from '../../core/roles.js';
 
 export const SESSION_COOKIE = 'ss_cvisit';
 export const CONSENT_COOKIE = 'tessera_consent';
@@ -38,8 +38,6 @@ export interface RouteDeps {
   websites: WebsiteService;
 }
 
-const VIEW_ROLES = [Role.ADMIN, Role.REPORTING, Role.WEBSITE_MANAGER, Role.STORE_MANAGER];
-const SETTINGS_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER];
 
 const legacyData = z
   .object({
@@ -249,7 +247,7 @@ export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
 
   // ---- Owner dashboard ------------------------------------------------------------------------------
 
-  app.get('/api/analytics/dashboard', { preHandler: app.requireOwner(VIEW_ROLES) }, async (req, reply) => {
+  app.get('/api/analytics/dashboard', { preHandler: app.requireOwner(can('analytics', 'read')) }, async (req, reply) => {
     const q = rangeQuery.parse(req.query);
     const site = await websites.get();
     reply.header('cache-control', 'no-store');
@@ -267,12 +265,12 @@ export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
     return { ...d, ...(await dashboardVariants(app.database.db, site, (req.query as Record<string, unknown>).experiment, q.from, q.to)) };
   });
 
-  app.get('/api/analytics/settings', { preHandler: app.requireOwner(VIEW_ROLES) }, async () => {
+  app.get('/api/analytics/settings', { preHandler: app.requireOwner(can('analytics', 'read')) }, async () => {
     const site = await websites.get();
     return { ...(await settings.get(site.id)), timeZone: site.timeZone };
   });
 
-  app.put('/api/analytics/settings', { preHandler: app.requireOwner(SETTINGS_ROLES), bodyLimit: 4096 }, async (req) => {
+  app.put('/api/analytics/settings', { preHandler: app.requireOwner(can('analytics', 'write')), bodyLimit: 4096 }, async (req) => {
     const patch = settingsPatch.parse(req.body ?? {});
     const site = await websites.get();
     return settings.update(site.id, patch);

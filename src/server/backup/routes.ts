@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Role } from '../../core/enums.js';
 import type { RateLimitRule } from '../plugins/rate-limit.js';
 import { backupStream } from './archive.js';
+import { can } from '../../core/roles.js';
 
 export const BACKUP_DOWNLOAD_LIMIT: RateLimitRule & { ipMax: number } = {
   name: 'backup-download',
@@ -21,7 +21,7 @@ export const BACKUP_DOWNLOAD_LIMIT: RateLimitRule & { ipMax: number } = {
 export const backupArea = fp(async (app: FastifyInstance) => {
   app.get(
     '/api/admin/backup',
-    { preHandler: [app.requireOwner([Role.ADMIN], 'Only an administrator can download a backup.'), app.services.rateLimiter.guard(BACKUP_DOWNLOAD_LIMIT)] },
+    { preHandler: [app.requireOwner(can('backup', 'read'), 'Only an administrator can download a backup.'), app.services.rateLimiter.guard(BACKUP_DOWNLOAD_LIMIT)] },
     async (req, reply) => {
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const { stream, done } = backupStream(app.database, app.config.DATA_DIR);

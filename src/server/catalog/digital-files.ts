@@ -19,8 +19,8 @@ import { schema } from '../../db/index.js';
 import { ProductType, RecordType } from '../../core/enums.js';
 import { parseInput } from '../platform/validate.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
-import { STORE_ROLES } from '../platform/settings.js';
 import { MAX_FILE_BYTES, SUPPORTED_TYPES } from '../editor/uploads.js';
+import { can } from '../../core/roles.js';
 
 const { items } = schema;
 
@@ -73,7 +73,8 @@ const nameQuery = z.object({ name: z.string().trim().min(1, DIGITAL_TEXT.NO_NAME
 export async function digitalFileRoutes(app: FastifyInstance): Promise<void> {
   const db = app.database.db;
   const dir = digitalDir(app.config.DATA_DIR);
-  const storeRoles = { preHandler: app.requireOwner(STORE_ROLES) };
+  const storeRoles = { preHandler: app.requireOwner(can('digital-files', 'write')) };
+  const storeRead = { preHandler: app.requireOwner(can('digital-files', 'read')) };
 
   async function product(id: string) {
     const [row] = await db.select({ id: items.id, sc: items.structuredContent, recordType: items.recordType }).from(items).where(eq(items.id, id)).limit(1);
@@ -82,7 +83,7 @@ export async function digitalFileRoutes(app: FastifyInstance): Promise<void> {
   }
   const publicJson = (f: DigitalFile | null) => (f ? { name: f.name, size: f.size, contentType: f.contentType, uploadedOn: f.uploadedOn } : null);
 
-  app.get('/api/config/catalog/products/:id/digital-file', storeRoles, async (req) => {
+  app.get('/api/config/catalog/products/:id/digital-file', storeRead, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const p = await product(id);
     return { file: publicJson(privateFileOf(p.sc.digitalFile)) };

@@ -27,11 +27,11 @@ import { CollectionType, RecordType } from '../../core/enums.js';
 import { collectionAddError } from '../../core/content.js';
 import { parseInput } from '../platform/validate.js';
 import { HttpError, notFound } from '../errors.js';
-import { READ_ROLES, STORE_ROLES } from '../platform/settings.js';
 import { createProductTx, loadProduct, productErrors, productIn, updateProductTx, type ProductIn } from '../platform/config-routes.js';
 import { editorOf } from '../editor/index.js';
 import { suggestSku } from '../../web/admin/catalog/model.js';
 import { exportProductCsv, MAX_CSV_BYTES, parseProductCsv, type CsvFormat, type ParsedProduct, type RowError } from './csv.js';
+import { can } from '../../core/roles.js';
 
 const { items, productVariants, collections, catalogImportJobs } = schema;
 
@@ -103,8 +103,8 @@ const turn = () => new Promise<void>((r) => setImmediate(r));
 
 export async function importRoutes(app: FastifyInstance) {
   const db = app.database.db;
-  const readRoles = { preHandler: app.requireOwner(READ_ROLES) };
-  const storeRoles = { preHandler: app.requireOwner(STORE_ROLES) };
+  const readRoles = { preHandler: app.requireOwner(can('products', 'read')) };
+  const storeRoles = { preHandler: app.requireOwner(can('products', 'write')) };
   const siteId = (req: FastifyRequest) => req.owner!.websiteId;
 
   /** The product the editor would save for `p` (images as given: URLs, or uploads after fetching). */

@@ -20,12 +20,12 @@ import { schema, type Db } from '../../db/index.js';
 import { RecordType } from '../../core/enums.js';
 import { parseInput } from '../platform/validate.js';
 import { badRequest, notFound } from '../errors.js';
-import { READ_ROLES, STORE_ROLES } from '../platform/settings.js';
 import { audit } from '../platform/audit.js';
 import { stockChangedHooks } from '../platform/stock-hooks.js';
 import { publishScheduled } from '../content/scheduled.js';
 import { itemUrlId, lockRoomFor, stockReason, storeCollection } from '../platform/config-routes.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
+import { can } from '../../core/roles.js';
 
 const { items, productVariants, collections, stockMovements } = schema;
 
@@ -83,8 +83,8 @@ const variantName = (a: Record<string, string>) => Object.values(a).join(' / ');
 
 export async function catalogRoutes(app: FastifyInstance) {
   const db = app.database.db;
-  const readRoles = { preHandler: app.requireOwner(READ_ROLES) };
-  const storeRoles = { preHandler: app.requireOwner(STORE_ROLES) };
+  const readRoles = { preHandler: app.requireOwner(can('products', 'read')) };
+  const storeRoles = { preHandler: app.requireOwner(can('products', 'write')) };
   const siteId = (req: FastifyRequest) => req.owner!.websiteId;
 
   const timer = setInterval(() => void publishDueProducts(db).catch((e: unknown) => app.log.warn({ err: e }, 'scheduled products sweep failed')), SCHEDULE_SWEEP_MS);

@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
-import { Role } from '../../core/enums.js';
 import { normalizeCouponCode } from '../../core/checkout.js';
 import { centsSchema, couponSchema, shippingOptionSchema, taxRuleSchema } from '../../core/store-rules.js';
 import { newId } from '../../db/ids.js';
@@ -14,6 +13,7 @@ import { rows } from '../db-util.js';
 import { HttpError, notFound } from '../errors.js';
 import type { CheckoutService } from './service.js';
 import { registerOrderDesk } from './order-admin-routes.js';
+import { can } from '../../core/roles.js';
 
 const cents = centsSchema;
 const id = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'Unknown id.') });
@@ -41,16 +41,17 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
   const { checkout } = opts;
   const { websites } = app.services;
   const db = app.database.db;
-  const owner = { preHandler: app.requireOwner([Role.ADMIN, Role.STORE_MANAGER]) };
+  const owner = { preHandler: app.requireOwner(can('checkout', 'write')) };
+  const ownerRead = { preHandler: app.requireOwner(can('checkout', 'read')) };
   const siteId = async () => (await websites.get()).id;
 
   // ---- Orders -----------------------------------------------------------------------------------
 
-  await registerOrderDesk(app, checkout, owner, siteId);
+  await registerOrderDesk(app, checkout, siteId);
 
   // ---- Settings: the minimum order subtotal -------------------------------------------------------
 
-  app.get('/api/checkout/admin/settings', owner, async () => {
+  app.get('/api/checkout/admin/settings', ownerRead, async () => {
     const site = await websites.get();
     const s = websites.storeSettings(site);
     return { minimumOrderSubtotalCents: Math.max(0, Number(s.minimumOrderSubtotalCents) || 0), currency: site.currency };
@@ -81,7 +82,7 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
     enabled: r.enabled,
     ordering: Number(r.ordering),
   });
-  app.get('/api/checkout/admin/shipping-options', owner, async () => {
+  app.get('/api/checkout/admin/shipping-options', ownerRead, async () => {
     const r = await rows<Obj>(db, sql`select * from shipping_options where website_id = ${await siteId()} order by ordering, created_at, id`);
     return { shippingOptions: r.map(shippingJson) };
   });
@@ -115,7 +116,7 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
   });
 
   const taxJson = (r: Obj) => ({ id: r.id, name: r.name, country: r.country, region: r.region, rateBasisPoints: Number(r.rate_basis_points), appliesToShipping: r.applies_to_shipping });
-  app.get('/api/checkout/admin/tax-rules', owner, async () => {
+  app.get('/api/checkout/admin/tax-rules', ownerRead, async () => {
     const r = await rows<Obj>(db, sql`select * from tax_rules where website_id = ${await siteId()} order by country, region, id`);
     return { taxRules: r.map(taxJson) };
   });
@@ -159,7 +160,7 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
     appliesToGiftCards: r.applies_to_gift_cards === true,
     enabled: r.enabled,
   });
-  app.get('/api/checkout/admin/coupons', owner, async () => {
+  app.get('/api/checkout/admin/coupons', ownerRead, async () => {
     const r = await rows<Obj>(db, sql`select * from coupons where website_id = ${await siteId()} order by created_at desc, id`);
     return { coupons: r.map(couponJson) };
   });

@@ -4,13 +4,14 @@
  * (lines, carrier, tracking number, shipping email); refund (lines and/or an amount, restock or not, refund email);
  * notes. The work is in order-admin.ts.
  */
-import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { stringify } from 'csv-stringify/sync';
 import { moneyDecimalString } from '../../core/money.js';
 import { OrderAdmin, CARRIERS, paymentStatusOf, type MailContext } from './order-admin.js';
 import { purchaseConfirmation, type CheckoutService, type OrderRow } from './service.js';
 import { conflict, notFound } from '../errors.js';
+import { can } from '../../core/roles.js';
 
 export function adminOrder(o: OrderRow) {
   return {
@@ -95,7 +96,9 @@ export function csvCell(v: string): string {
 
 export const CSV_COLUMNS = ['Order', 'Date', 'Email', 'Customer', 'Payment status', 'Fulfilment status', 'Items', 'Currency', 'Subtotal', 'Discount', 'Shipping', 'Tax', 'Total', 'Refunded', 'Ship to country'];
 
-export async function registerOrderDesk(app: FastifyInstance, checkout: CheckoutService, owner: { preHandler: preHandlerHookHandler }, siteId: () => Promise<string>) {
+export async function registerOrderDesk(app: FastifyInstance, checkout: CheckoutService, siteId: () => Promise<string>) {
+  const ownerRead = { preHandler: app.requireOwner(can('orders', 'read')) };
+  const owner = { preHandler: app.requireOwner(can('orders', 'write')) };
   const { websites } = app.services;
   const desk = new OrderAdmin(app.database, checkout, app.checkout.payments, app.services.mailer);
   const mail = async (): Promise<MailContext> => ({ origin: await app.emailOrigin(), siteTitle: (await websites.get()).title });
@@ -117,7 +120,7 @@ export async function registerOrderDesk(app: FastifyInstance, checkout: Checkout
     subscription: await checkout.subscriptionOf(d.order.id),
   });
 
-  app.get('/api/checkout/admin/orders', owner, async (req, reply) => {
+  app.get('/api/checkout/admin/orders', ownerRead, async (req, reply) => {
     const q = listQuery.parse(req.query ?? {});
     const s = await site();
     const { orders, total } = await desk.list(s.id, s.timeZone, q);
@@ -125,7 +128,7 @@ export async function registerOrderDesk(app: FastifyInstance, checkout: Checkout
     return { orders: orders.map(adminOrder), total, page: q.page, pageSize: q.pageSize, carriers: CARRIERS.map(({ id, name }) => ({ id, name })) };
   });
 
-  app.get('/api/checkout/admin/orders.csv', owner, async (req, reply) => {
+  app.get('/api/checkout/admin/orders.csv', ownerRead, async (req, reply) => {
     const q = filters.parse(req.query ?? {});
     const s = await site();
     const list = await desk.exportRows(s.id, s.timeZone, q);
@@ -157,7 +160,7 @@ export async function registerOrderDesk(app: FastifyInstance, checkout: Checkout
     return `\uFEFF${body}`;
   });
 
-  app.get('/api/checkout/admin/orders/:id', owner, async (req, reply) => {
+  app.get('/api/checkout/admin/orders/:id', ownerRead, async (req, reply) => {
     const { id } = orderId.parse(req.params);
     reply.header('cache-control', 'no-store');
     return detailJson(await desk.detail(await siteId(), id));

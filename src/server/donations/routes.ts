@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
-import { PageType, Role } from '../../core/enums.js';
+import { PageType } from '../../core/enums.js'
 import { commerce, donations as text, forms } from '../../core/messages.js';
 import { donationAmount } from '../../core/donations.js';
 import { formatMoney, moneyDecimalString } from '../../core/money.js';
@@ -22,6 +22,7 @@ import { donationSettingsOf, donationSettingsSchema, type DonationSettings } fro
 import { DONATIONS_FORM_ACTION, donationFormContext, donationStripe } from './form.js';
 import { STRIPE_PROVIDER } from '../payments/stripe/provider.js';
 import { STRIPE_DONATION_RETURN_PATH, startStripeDonation } from '../payments/stripe/hosted.js';
+import { can } from '../../core/roles.js';
 
 export const DONATE_PATH = '/donate';
 export const CONFIRMED_PATH = '/donate/confirmed';
@@ -186,15 +187,16 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
 
   // ---- Owner ------------------------------------------------------------------------------------
 
-  const donorsView = { preHandler: app.requireOwner([Role.ADMIN, Role.BILLING, Role.STORE_MANAGER]) };
-  const store = { preHandler: app.requireOwner([Role.ADMIN, Role.STORE_MANAGER]) };
+  const donorsView = { preHandler: app.requireOwner(can('donations', 'read')) };
+  const storeRead = { preHandler: app.requireOwner(can('donation-settings', 'read')) };
+  const store = { preHandler: app.requireOwner(can('donation-settings', 'write')) };
 
   app.get(`${DONATIONS_API}/admin/donations`, donorsView, async (req) => {
     const q = z.object({ before: z.coerce.number().int().positive().optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }).parse(req.query ?? {});
     return donations.list(req.owner!.websiteId, q);
   });
 
-  app.get(`${DONATIONS_API}/admin/settings`, store, async (req) => {
+  app.get(`${DONATIONS_API}/admin/settings`, storeRead, async (req) => {
     const r = await rows<{ settings: Obj; currency: string }>(app.database.db, sql`select settings, currency from websites where id = ${req.owner!.websiteId}`);
     return { settings: donationSettingsOf(r[0]?.settings ?? {}), currency: r[0]?.currency ?? 'USD' };
   });

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { EditorService as Service } from './service.js';
 import { parseInput } from '../platform/validate.js';
 import { z } from 'zod';
-import { EDITOR_API, EDIT_ROLES } from './routes.js';
+import { EDITOR_API } from './routes.js';
 import { mapProviderFor } from './map.js';
 import { commerceWidgets } from '../commerce/widgets.js';
 import { contentWidgets } from '../pages/widgets.js';
@@ -31,6 +31,7 @@ import { mediaStoreFor } from '../storage/media-store.js';
 import { PostEditorService, publishDuePosts } from './posts.js';
 import { parseLayout, type PageLayout } from '../../core/layout.js';
 import { RecordType } from '../../core/enums.js';
+import { can } from '../../core/roles.js';
 
 /** How often scheduled journal posts are looked at (a due one is published; editor reads also publish them). */
 export const POST_SWEEP_MS = 30_000;
@@ -71,7 +72,7 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => clearInterval(sweep));
   fontRoutes(app);
   // The canvas's picture of blocks: the theme's own partials and stylesheets (see canvasRender).
-  app.post(`${EDITOR_API}/pages/:id/render`, { preHandler: app.requireOwner(EDIT_ROLES) }, async (req, reply) => {
+  app.post(`${EDITOR_API}/pages/:id/render`, { preHandler: app.requireOwner(can('drafts', 'write')) }, async (req, reply) => {
     const { id } = parseInput(z.object({ id: z.string().trim().min(1).max(64) }), req.params);
     const body = parseInput(z.object({ layout: z.unknown() }), req.body);
     // A block being typed may not be valid yet (a half-typed link): the canvas draws the valid ones and
@@ -86,7 +87,7 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
     return canvasRender(app, req, { id: page.id, title: page.title }, layout);
   });
   // The same picture for a journal post's body (issue 27).
-  app.post(`${EDITOR_API}/posts/:id/render`, { preHandler: app.requireOwner(EDIT_ROLES) }, async (req, reply) => {
+  app.post(`${EDITOR_API}/posts/:id/render`, { preHandler: app.requireOwner(can('drafts', 'write')) }, async (req, reply) => {
     const { id } = parseInput(z.object({ id: z.string().trim().min(1).max(64) }), req.params);
     const body = parseInput(z.object({ layout: z.unknown() }), req.body);
     const layout = canvasLayout(body.layout);

@@ -5,18 +5,18 @@ import { and, asc, eq } from 'drizzle-orm';
 import { Role } from '../../core/enums.js';
 import { schema } from '../../db/index.js';
 import { parseInput } from '../platform/validate.js';
-import { HttpError } from '../errors.js';
+import { HttpError, forbidden } from '../errors.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { DRAFT_STATUSES, navFolders, type EditorService } from './service.js';
 import type { PostEditorService } from './posts.js';
 import { extname } from 'node:path';
 import { checkBlockReferences, VimeoOembed } from './block-checks.js';
 import { MAX_FILE_BYTES, SUPPORTED_TYPES, maxBytesFor, tooLarge, uploadJson, type UploadService } from './uploads.js';
+import { allows, can } from '../../core/roles.js';
 
 export const EDITOR_API = '/api/editor';
-/** Who edits pages: admins, website managers, editors, and draft editors (who cannot publish). */
-export const EDIT_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR, Role.DRAFT_EDITOR] as const;
-export const PUBLISH_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR] as const;
+/** The refusal of a rename or delete, by a role that cannot publish, of an upload that published content uses. */
+export const UPLOAD_PUBLISHED = 'Published content uses this file, so only a role that publishes may rename or delete it.';
 
 const idParam = z.object({ id: z.string().trim().min(1).max(64) });
 const version = z.number({ error: 'version is required' }).int().min(0);
@@ -44,14 +44,20 @@ const newPageIn = z.object({
 export async function editorRoutes(app: FastifyInstance, opts: { service: EditorService; posts: PostEditorService; uploads: UploadService; onStylesSaved?: () => void }) {
   const { service, uploads, posts } = opts;
   const db = app.database.db;
-  const edit = { preHandler: app.requireOwner(EDIT_ROLES) };
-  const publish = { preHandler: app.requireOwner(PUBLISH_ROLES) };
+  // Drafts: who edits pages (draft editors too); publish: who publishes them (core/roles.ts).
+  const editRead = { preHandler: app.requireOwner(can('drafts', 'read')) };
+  const edit = { preHandler: app.requireOwner(can('drafts', 'write')) };
+  const publish = { preHandler: app.requireOwner(can('pages', 'write')) };
+  const stylesRead = { preHandler: app.requireOwner(can('styles', 'read')) };
+  const styles = { preHandler: app.requireOwner(can('styles', 'write')) };
+  const uploadsRead = { preHandler: app.requireOwner(can('uploads', 'read')) };
+  const uploadsWrite = { preHandler: app.requireOwner(can('uploads', 'write')) };
   const site = (req: { owner?: { websiteId: string } | null }) => req.owner!.websiteId;
   // Newsletter lists and Vimeo addresses are checked before a layout is stored (block-checks.ts).
   const vimeo = new VimeoOembed(app.config.VIMEO_OEMBED_URL);
   const references = (req: { owner?: { websiteId: string } | null }, layout: unknown) => (layout === undefined ? Promise.resolve() : checkBlockReferences(db, site(req), layout, vimeo));
 
-  app.get(`${EDITOR_API}/pages`, edit, async (req, reply) => {
+  app.get(`${EDITOR_API}/pages`, editRead, async (req, reply) => {
     const websiteId = site(req);
     const [pages, collections, products, forms] = await Promise.all([
       service.listPages(websiteId),
@@ -83,7 +89,7 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
     return reply.status(201).send({ page });
   });
 
-  app.get(`${EDITOR_API}/pages/:id`, edit, async (req, reply) => {
+  app.get(`${EDITOR_API}/pages/:id`, editRead, async (req, reply) => {
     const { id } = parseInput(idParam, req.params);
     reply.header('cache-control', 'no-store');
     return service.getPage(site(req), id);
@@ -117,7 +123,7 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
   });
 
   // Journal posts: the same editor for the body (issue 27). The post's fields save through /api/config/posts/:id.
-  app.get(`${EDITOR_API}/posts/:id`, edit, async (req, reply) => {
+  app.get(`${EDITOR_API}/posts/:id`, editRead, async (req, reply) => {
     const { id } = parseInput(idParam, req.params);
     reply.header('cache-control', 'no-store');
     const site = await app.services.websites.get();
@@ -144,25 +150,25 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
     return posts.unpublish(site(req), id, body.version, req.owner!);
   });
 
-  app.get(`${EDITOR_API}/styles`, edit, async (req, reply) => {
+  app.get(`${EDITOR_API}/styles`, stylesRead, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     return service.getStyles(site(req));
   });
 
-  app.put(`${EDITOR_API}/styles`, publish, async (req) => {
+  app.put(`${EDITOR_API}/styles`, styles, async (req) => {
     const body = parseInput(stylesIn, req.body);
     const saved = await service.patchStyles(site(req), body.version, body.changes, req.owner!.id);
     opts.onStylesSaved?.();
     return saved;
   });
 
-  app.get(`${EDITOR_API}/uploads`, edit, async (req, reply) => {
+  app.get(`${EDITOR_API}/uploads`, uploadsRead, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     return { uploads: await uploads.list(site(req)) };
   });
 
   // The processing job of one upload: the editor polls it after a 202 until the upload is ready or failed.
-  app.get(`${EDITOR_API}/uploads/:id`, edit, async (req, reply) => {
+  app.get(`${EDITOR_API}/uploads/:id`, uploadsRead, async (req, reply) => {
     const { id } = parseInput(idParam, req.params);
     const row = await uploads.get(site(req), id);
     if (!row) throw new HttpError(404, em.UPLOAD_NOT_FOUND);
@@ -170,14 +176,21 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
     return { upload: uploadJson(row) };
   });
 
-  app.put(`${EDITOR_API}/uploads/:id`, edit, async (req) => {
+  // A role that cannot publish (draft editors) may not rename or delete what the live site shows.
+  const guardPublishedUpload = async (req: FastifyRequest, id: string) => {
+    if (!allows(req.owner!.role, 'published-uploads', 'write') && (await uploads.usedByPublished(site(req), id))) throw forbidden(UPLOAD_PUBLISHED);
+  };
+
+  app.put(`${EDITOR_API}/uploads/:id`, uploadsWrite, async (req) => {
     const { id } = parseInput(idParam, req.params);
     const body = parseInput(renameIn, req.body);
+    await guardPublishedUpload(req, id);
     return { upload: await uploads.rename(site(req), id, body.name) };
   });
 
-  app.delete(`${EDITOR_API}/uploads/:id`, edit, async (req, reply) => {
+  app.delete(`${EDITOR_API}/uploads/:id`, uploadsWrite, async (req, reply) => {
     const { id } = parseInput(idParam, req.params);
+    await guardPublishedUpload(req, id);
     await uploads.remove(site(req), id);
     return reply.status(204).send();
   });
@@ -191,7 +204,7 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
       const kind = SUPPORTED_TYPES[extname(String((req.query as Record<string, unknown>).name ?? '')).toLowerCase()]?.kind ?? 'file';
       if (Number(req.headers['content-length'] ?? 0) > maxBytesFor(kind)) throw tooLarge(kind);
     };
-    scope.post(`${EDITOR_API}/uploads`, { ...edit, onRequest: declaredSize, bodyLimit: MAX_FILE_BYTES + 1 }, async (req, reply) => {
+    scope.post(`${EDITOR_API}/uploads`, { ...uploadsWrite, onRequest: declaredSize, bodyLimit: MAX_FILE_BYTES + 1 }, async (req, reply) => {
       const q = req.query as Record<string, unknown>;
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const row = await uploads.create(site(req), q.name, body, { waitMs: app.config.UPLOAD_PROCESSING_WAIT_MS });

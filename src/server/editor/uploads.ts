@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import sharp from 'sharp';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
@@ -30,6 +30,7 @@ import { bytesToMegabytes } from '../../core/time.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
 import { FORMAT_WIDTHS, ImageVariantError, ImageVariants, renderVariant, variantContentType } from '../images/variants.js';
 import { readAll, type MediaStore, type StoredObject } from '../storage/media-store.js';
+import { rows } from '../db-util.js';
 
 const { uploads } = schema;
 export type UploadRow = typeof uploads.$inferSelect;
@@ -248,6 +249,30 @@ export class UploadService {
     }
     const [updated] = await this.db.update(uploads).set({ name, updatedAt: new Date() }).where(eq(uploads.id, id)).returning();
     return uploadJson(updated!);
+  }
+
+  /**
+   * Whether something visitors see names the upload's address: a published page layout, a post or product
+   * that is not a draft (its layout, body, pictures, content), a collection's or the site's settings, or the
+   * site styles. The stored name is 24 random hex digits and an extension, so a plain substring test is exact.
+   * An unknown id is not in use (the rename or delete answers its own 404).
+   */
+  async usedByPublished(websiteId: string, id: string): Promise<boolean> {
+    const [row] = await this.db.select({ storedName: uploads.storedName }).from(uploads).where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId)));
+    if (!row) return false;
+    const needle = `${UPLOADS_PREFIX}${row.storedName}`;
+    const found = await rows<{ used: boolean }>(
+      this.db,
+      sql`select (
+        exists (select 1 from page_layouts where website_id = ${websiteId} and position(${needle} in coalesce(published, '')) > 0)
+        or exists (select 1 from items where website_id = ${websiteId} and status <> 'draft'
+          and position(${needle} in coalesce(layout, '') || body || assets::text || structured_content::text) > 0)
+        or exists (select 1 from collections where website_id = ${websiteId} and position(${needle} in settings::text) > 0)
+        or exists (select 1 from websites where id = ${websiteId} and position(${needle} in settings::text) > 0)
+        or exists (select 1 from site_styles where website_id = ${websiteId} and position(${needle} in styles) > 0)
+      ) as used`,
+    );
+    return found[0]?.used === true;
   }
 
   async remove(websiteId: string, id: string) {

@@ -13,7 +13,7 @@ import { checkNoScriptPost } from '../nojs/no-script-guard.js';
 import { refererPath, sendNotice } from '../nojs/notice.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { Role, PageType } from '../../core/enums.js';
+import { PageType } from '../../core/enums.js'
 import { engagement as m, forms as fm } from '../../core/messages.js';
 import {
   CONSENT_CHOICES_COOKIE,
@@ -32,17 +32,12 @@ import { CONFIRM_PATH, UNSUBSCRIBE_PATH, emailProblem, type MailingLists } from 
 import { emailPreview, emailPreviewNames } from './email-previews.js';
 import { sendNewsletterPage, type NewsletterPage } from './pages.js';
 import { emailLookFor } from '../editor/email-look.js';
+import { can } from '../../core/roles.js';
 
 export const API = '/api/config/engagement';
 export const SIGN_UP_PATH = '/api/engagement/newsletter';
 export const CONSENT_PATH = '/api/engagement/consent';
 
-/** Popup, cookie banner and lists: the site's admins and website managers; lists also campaigns editors. */
-export const SETTINGS_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER] as const;
-export const LIST_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.CAMPAIGNS_EDITOR] as const;
-/** The lists' names for the form builder's newsletter setting: whoever edits forms, and the list roles. */
-export const LIST_NAME_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR, Role.CAMPAIGNS_EDITOR] as const;
-export const PREVIEW_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.STORE_MANAGER, Role.CAMPAIGNS_EDITOR] as const;
 
 /** Visitors: 10 newsletter sign-ups a minute per IP address. */
 export const SIGN_UP_LIMIT = { name: 'newsletter-sign-up', max: 10, windowMs: 60_000, message: fm.STATUS_429 };
@@ -177,11 +172,13 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
 
   // ---- Owners ---------------------------------------------------------------------------------------
 
-  const settingsOwner = { preHandler: app.requireOwner(SETTINGS_ROLES) };
-  const listOwner = { preHandler: app.requireOwner(LIST_ROLES) };
-  const previewOwner = { preHandler: app.requireOwner(PREVIEW_ROLES) };
+  const settingsRead = { preHandler: app.requireOwner(can('marketing', 'read')) };
+  const settingsOwner = { preHandler: app.requireOwner(can('marketing', 'write')) };
+  const listRead = { preHandler: app.requireOwner(can('mailing-lists', 'read')) };
+  const listOwner = { preHandler: app.requireOwner(can('mailing-lists', 'write')) };
+  const previewOwner = { preHandler: app.requireOwner(can('email-templates', 'read')) };
 
-  app.get(`${API}/popup`, settingsOwner, async (req) => ({ popup: (await settings.get(req.owner!.websiteId)).popup }));
+  app.get(`${API}/popup`, settingsRead, async (req) => ({ popup: (await settings.get(req.owner!.websiteId)).popup }));
 
   app.put(`${API}/popup`, settingsOwner, async (req) => {
     const next = popupSchema.parse(req.body ?? {});
@@ -189,7 +186,7 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     return { popup: await settings.savePopup(req.owner!.websiteId, next) };
   });
 
-  app.get(`${API}/cookies`, settingsOwner, async (req) => ({ cookieBanner: (await settings.get(req.owner!.websiteId)).cookieBanner }));
+  app.get(`${API}/cookies`, settingsRead, async (req) => ({ cookieBanner: (await settings.get(req.owner!.websiteId)).cookieBanner }));
 
   app.put(`${API}/cookies`, settingsOwner, async (req) => {
     const next = cookieBannerSchema.parse(req.body ?? {});
@@ -203,10 +200,10 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     return { cookieBanner: saved, cookiePolicy: policy };
   });
 
-  app.get(`${API}/lists`, listOwner, async (req) => ({ lists: await lists.lists(req.owner!.websiteId) }));
+  app.get(`${API}/lists`, listRead, async (req) => ({ lists: await lists.lists(req.owner!.websiteId) }));
 
   /** Names only (no counts, no members): what a newsletter form's "Mailing list" setting offers. */
-  app.get(`${API}/list-names`, { preHandler: app.requireOwner(LIST_NAME_ROLES) }, async (req) => ({
+  app.get(`${API}/list-names`, { preHandler: app.requireOwner(can('list-names', 'read')) }, async (req) => ({
     lists: (await lists.lists(req.owner!.websiteId)).map((l) => ({ id: l.id, name: l.name, isDefault: l.isDefault })),
   }));
 
@@ -221,12 +218,12 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     return { list: await lists.updateList(req.owner!.websiteId, listId.parse(req.params.id), b) };
   });
 
-  app.get<{ Params: { id: string } }>(`${API}/lists/:id/members`, listOwner, async (req) => {
+  app.get<{ Params: { id: string } }>(`${API}/lists/:id/members`, listRead, async (req) => {
     const q = membersQuery.parse(req.query ?? {});
     return lists.members(req.owner!.websiteId, listId.parse(req.params.id), q);
   });
 
-  app.get<{ Params: { id: string } }>(`${API}/lists/:id/export.csv`, listOwner, async (req, reply) => {
+  app.get<{ Params: { id: string } }>(`${API}/lists/:id/export.csv`, listRead, async (req, reply) => {
     const { name, csv } = await lists.csv(req.owner!.websiteId, listId.parse(req.params.id));
     const file = name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'list';
     return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${file}.csv"`).header('cache-control', 'no-store').send(csv);

@@ -12,12 +12,13 @@ import { SESSION_RECORDER_MOCK_ID } from '../../core/session-recording.js';
 import { platform as platformMessages } from '../../core/messages.js';
 import { badRequest, notFound } from '../errors.js';
 import { parseInput } from '../platform/validate.js';
-import { changeSettings, READ_ROLES, SETTINGS_ROLES } from '../platform/settings.js';
+import { changeSettings } from '../platform/settings.js';
 import { eventContent, LIMITS } from '../analytics/schemas.js';
 import { jsonField } from '../analytics/schemas.js';
 import { experimentsOf, featuresOf, internalSite } from './service.js';
 import { funnelByVariant } from './funnel.js';
 import { previewableThemes } from './page.js';
+import { can } from '../../core/roles.js';
 
 /** A session recorder the owner configured: its id and the script the browser loads. */
 
@@ -76,9 +77,10 @@ function ownerCookie(req: FastifyRequest, reply: FastifyReply, name: string, val
 export async function flagsRoutes(app: FastifyInstance) {
   const websites = app.services.websites;
   const db = app.database.db;
-  const reader = { preHandler: app.requireOwner(READ_ROLES) };
-  const settings = { preHandler: app.requireOwner(SETTINGS_ROLES) };
-  const anyOwner = { preHandler: app.requireOwner() };
+  const reader = { preHandler: app.requireOwner(can('features', 'read')) };
+  const settings = { preHandler: app.requireOwner(can('features', 'write')) };
+  const anyOwnerRead = { preHandler: app.requireOwner(can('account', 'read')) };
+  const anyOwner = { preHandler: app.requireOwner(can('account', 'write')) };
   const siteOf = async (req: FastifyRequest) => {
     const site = await websites.get();
     if (req.owner && req.owner.websiteId !== site.id) throw notFound('No such website.');
@@ -151,7 +153,7 @@ export async function flagsRoutes(app: FastifyInstance) {
   });
 
   // ---- Owner preview and safe mode (cookies only ever set here, for a signed-in owner) ------------
-  app.get('/api/flags/preview', anyOwner, async (req, reply) => {
+  app.get('/api/flags/preview', anyOwnerRead, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const p = parsePreviewCookie(req.cookies[PREVIEW_COOKIE]);
     return { drafts: p?.drafts ?? false, theme: p?.theme ?? null, active: !!p, safeMode: req.cookies[SAFE_MODE_COOKIE] === '1', themes: previewableThemes(app) };

@@ -11,13 +11,14 @@ import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { HttpError, badRequest } from '../errors.js';
 import { forms as m, engagement as em } from '../../core/messages.js';
-import { FormFieldType, Role } from '../../core/enums.js';
+import { FormFieldType } from '../../core/enums.js'
 import { FORM_LIST_ID_MAX, formListId, type FormField, type PageFields } from '../../core/forms.js';
 import { FormsService, formSaveChecks, publicForm } from './service.js';
 import { formSchema } from './template-schema.js';
 import { renderFormPage, renderResultPage } from './render.js';
 import { CAPTCHA_KINDS, captchaSettingsOf } from '../captcha/index.js';
 import { cleanOwnerHtml } from '../content/owner-html.js';
+import { can } from '../../core/roles.js';
 
 const str = (max: number) => z.string().max(max);
 
@@ -227,8 +228,9 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- Owner calls -----------------------------------------------------------------------------
 
-  const owner = { preHandler: app.requireOwner([Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR]) };
-  const reader = { preHandler: app.requireOwner([Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR, Role.REPORTING, Role.VIEWER]) };
+  const owner = { preHandler: app.requireOwner(can('forms', 'write')) };
+  const reader = { preHandler: app.requireOwner(can('forms', 'read')) };
+  const formSettings = { preHandler: app.requireOwner(can('form-settings', 'write')) };
   const siteId = async () => (await service.website()).id;
 
   app.get('/api/config/forms', reader, async () => ({ forms: await service.listForms(await siteId()) }));
@@ -278,7 +280,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
     return { form: r[0] };
   });
 
-  app.delete<{ Params: { id: string } }>('/api/config/forms/:id', { preHandler: app.requireOwner([Role.ADMIN, Role.WEBSITE_MANAGER]) }, async (req) => {
+  app.delete<{ Params: { id: string } }>('/api/config/forms/:id', formSettings, async (req) => {
     const r = await app.database.db.delete(schema.forms).where(eq(schema.forms.id, req.params.id)).returning({ id: schema.forms.id });
     if (!r[0]) throw new HttpError(404, m.STATUS_404);
     return { deleted: true };
@@ -340,7 +342,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
     const s = captchaSettingsOf((await service.website()).settings);
     return { captcha: { kind: s.kind ?? 'altcha', siteKey: s.siteKey ?? '', projectId: s.projectId ?? '', minScore: s.minScore ?? 0.5, theme: s.theme ?? 'light', size: s.size === 'compact' ? 'compact' : 'normal', hasSecretKey: Boolean(s.secretKey), hasApiKey: Boolean(s.apiKey), secretKey: maskSecret(s.secretKey), apiKey: maskSecret(s.apiKey) } };
   });
-  app.put('/api/config/captcha', { preHandler: app.requireOwner([Role.ADMIN, Role.WEBSITE_MANAGER]) }, async (req) => {
+  app.put('/api/config/captcha', formSettings, async (req) => {
     const b = captchaBody.parse(req.body);
     const site = await service.website();
     const cur = captchaSettingsOf(site.settings);

@@ -7,7 +7,7 @@ import { isEmailAddress } from '../../core/email.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { PageType, Role } from '../../core/enums.js';
+import { PageType } from '../../core/enums.js'
 import { members as messages, platform as platformMessages } from '../../core/messages.js';
 import { EMAIL_MAX_LENGTH } from '../../core/constants.js';
 import { collectionAddError } from '../../core/content.js';
@@ -29,8 +29,8 @@ import { parseRange } from './range.js';
 import { memberFileKey } from './service.js';
 import { mediaStoreFor } from '../storage/media-store.js';
 import { cleanOwnerHtml } from '../content/owner-html.js';
+import { can } from '../../core/roles.js';
 
-export const OWNER_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER] as const;
 /** Lock-screen and page passwords: 10 tries per 10 minutes per address (and per target). */
 export const UNLOCK_LIMIT = { max: 10, windowMs: 10 * 60_000 };
 const MAX_FILE_BYTES = 50 * 1024 * 1024;
@@ -123,7 +123,8 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
   const service = access.service;
   const media = mediaStoreFor(app.config);
   const { websites, carts, rateLimiter } = app.services;
-  const owner = { preHandler: app.requireOwner(OWNER_ROLES) };
+  const owner = { preHandler: app.requireOwner(can('members', 'write')) };
+  const ownerRead = { preHandler: app.requireOwner(can('members', 'read')) };
 
   app.addContentTypeParser(FILE_TYPES, { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES }, (_req, body, done) => done(null, body));
 
@@ -410,7 +411,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
 
   // ---- Owner: /config calls -------------------------------------------------------------------------
 
-  app.get('/api/members/settings', owner, async (_req, reply) => {
+  app.get('/api/members/settings', ownerRead, async (_req, reply) => {
     const site = await websites.get();
     const [pw, areas, collections, files] = await Promise.all([service.passwords(site.id), service.areas(site.id), allCollections(app.database.db, site.id), service.files(site.id)]);
     reply.header('cache-control', 'no-store');
@@ -474,7 +475,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     return reply.status(204).send();
   });
 
-  app.get('/api/members/members', owner, async (req, reply) => {
+  app.get('/api/members/members', ownerRead, async (req, reply) => {
     const q = z.object({ areaId: z.string().max(64).optional() }).parse(req.query ?? {});
     const site = await websites.get();
     reply.header('cache-control', 'no-store');
@@ -482,7 +483,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
   });
 
   /** The paywall events of the last 30 days, from the analytics roll-ups. */
-  app.get('/api/members/analytics', owner, async (_req, reply) => {
+  app.get('/api/members/analytics', ownerRead, async (_req, reply) => {
     const site = await websites.get();
     const since = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
     const r = await rows<{ dim: string; c: string | number }>(

@@ -5,6 +5,7 @@ import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 import { HttpError } from '../errors.js';
 import { RateLimiter } from '../plugins/rate-limit.js';
 import { security } from '../../core/messages.js';
+import { can } from '../../core/roles.js';
 
 export const LOGIN_FAILED = 'That email and password do not match an account.';
 export const LINK_FAILED = 'This sign-in link has expired or was already used.';
@@ -100,7 +101,7 @@ export async function authRoutes(app: FastifyInstance, opts: { owners: OwnerServ
     return { ok: true };
   });
 
-  app.get('/api/auth/me', { preHandler: app.requireOwner() }, async (req) => {
+  app.get('/api/auth/me', { preHandler: app.requireOwner(can('account', 'read')) }, async (req) => {
     const o = req.owner!;
     return { email: o.email, role: o.role, displayName: o.displayName, websiteId: o.websiteId };
   });

@@ -23,9 +23,10 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors.
 import { postCover } from '../editor/posts.js';
 import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
-import { appReservedUrlIds, changeSettings, CONTENT_ROLES, READ_ROLES, SETTINGS_ROLES, STORE_ROLES } from './settings.js';
+import { appReservedUrlIds, changeSettings } from './settings.js';
 import { stockChangedHooks } from './stock-hooks.js';
 import { cleanOwnerHtml, ownerPlainText } from '../content/owner-html.js';
+import { can } from '../../core/roles.js';
 
 export const STALE_EDIT = 'Someone else saved this since you opened it. Reload to see their changes: nothing was overwritten.';
 
@@ -456,11 +457,16 @@ export async function updateProductTx(tx: Tx, websiteId: string, accountId: stri
 export async function configRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const websites = app.services.websites;
-  const storeRoles = { preHandler: app.requireOwner(STORE_ROLES) };
-  const contentRoles = { preHandler: app.requireOwner(CONTENT_ROLES) };
-  const settingsRoles = { preHandler: app.requireOwner(SETTINGS_ROLES) };
-  const readRoles = { preHandler: app.requireOwner(READ_ROLES) };
-  const adminOnly = { preHandler: app.requireOwner([Role.ADMIN]) };
+  const storeRoles = { preHandler: app.requireOwner(can('products', 'write')) };
+  const contentRoles = { preHandler: app.requireOwner(can('pages', 'write')) };
+  const settingsRoles = { preHandler: app.requireOwner(can('navigation', 'write')) };
+  const readRoles = { preHandler: app.requireOwner(can('products', 'read')) };
+  const navigationRead = { preHandler: app.requireOwner(can('navigation', 'read')) };
+  const pagesRead = { preHandler: app.requireOwner(can('pages', 'read')) };
+  const storeSettingsRead = { preHandler: app.requireOwner(can('store-settings', 'read')) };
+  const storeSettings = { preHandler: app.requireOwner(can('store-settings', 'write')) };
+  const teamRead = { preHandler: app.requireOwner(can('team', 'read')) };
+  const adminOnly = { preHandler: app.requireOwner(can('team', 'write')) };
   const siteOf = async (req: FastifyRequest) => {
     const site = await websites.get();
     if (req.owner!.websiteId !== site.id) throw notFound('No such website.');
@@ -468,7 +474,7 @@ export async function configRoutes(app: FastifyInstance) {
   };
 
   // ---- Stores and products ----------------------------------------------------------------------
-  app.get('/api/config/stores', readRoles, async (req) => {
+  app.get('/api/config/stores', navigationRead, async (req) => {
     const site = await siteOf(req);
     const rows = await db
       .select()
@@ -576,7 +582,7 @@ export async function configRoutes(app: FastifyInstance) {
     body: typeof c.settings.body === 'string' ? c.settings.body : undefined,
     noindex: c.settings.noindex === true,
   });
-  app.get('/api/config/collections', readRoles, async (req) => {
+  app.get('/api/config/collections', navigationRead, async (req) => {
     const site = await siteOf(req);
     const rows = await db.select().from(collections).where(eq(collections.websiteId, site.id)).orderBy(asc(collections.ordering));
     return { collections: rows.map(collectionJson) };
@@ -623,7 +629,7 @@ export async function configRoutes(app: FastifyInstance) {
   // ---- Pages --------------------------------------------------------------------------------------
   const pageIn = collectionIn.extend({ body: z.string().max(500_000).optional().default('') });
   const newPageIn = pageIn.omit({ version: true });
-  app.get('/api/config/pages', readRoles, async (req) => {
+  app.get('/api/config/pages', pagesRead, async (req) => {
     const site = await siteOf(req);
     const rows = await db
       .select()
@@ -716,7 +722,7 @@ export async function configRoutes(app: FastifyInstance) {
     commentState: i.commentState,
     version: i.version,
   });
-  app.get('/api/config/posts', readRoles, async (req) => {
+  app.get('/api/config/posts', pagesRead, async (req) => {
     const site = await siteOf(req);
     const journals = await db
       .select()
@@ -827,11 +833,11 @@ export async function configRoutes(app: FastifyInstance) {
       instalmentsEnabled: s.instalmentsEnabled === true,
     };
   };
-  app.get('/api/config/store-settings', storeRoles, async (req, reply) => {
+  app.get('/api/config/store-settings', storeSettingsRead, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     return storeSettingsJson(await siteOf(req));
   });
-  app.put('/api/config/store-settings', storeRoles, async (req) => {
+  app.put('/api/config/store-settings', storeSettings, async (req) => {
     const body = parseInput(storeSettingsIn, req.body);
     const site = await siteOf(req);
     const updated = await db.transaction(async (tx) => {
@@ -863,7 +869,7 @@ export async function configRoutes(app: FastifyInstance) {
     password: z.string().min(8, 'Use at least 8 characters for the password.').max(1024),
   });
   const memberJson = (a: typeof accounts.$inferSelect) => ({ id: a.id, email: a.email, displayName: a.displayName, role: a.role });
-  app.get('/api/config/team', adminOnly, async (req) => {
+  app.get('/api/config/team', teamRead, async (req) => {
     const site = await siteOf(req);
     const rows = await db.select().from(accounts).where(eq(accounts.websiteId, site.id)).orderBy(asc(accounts.createdAt));
     return { members: rows.map(memberJson) };
@@ -917,7 +923,7 @@ export async function configRoutes(app: FastifyInstance) {
   });
 
   // ---- Audit log ----------------------------------------------------------------------------------
-  app.get('/api/config/audit', adminOnly, async (req) => {
+  app.get('/api/config/audit', teamRead, async (req) => {
     const site = await siteOf(req);
     const q = z.object({ entity: z.string().max(50).optional(), entityId: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(200).optional().default(50) }).parse(req.query ?? {});
     const conds = [eq(auditLog.websiteId, site.id)];

@@ -9,8 +9,9 @@ import { z } from 'zod';
 import { CONNECTED_LINK_TITLE_MAX, CONNECTED_LINK_URL_MAX, ConnectedLinkService, connectedLinkView, CONNECTED_LINK_DEFAULT_TITLES } from '../../core/connected-accounts.js';
 import { platform as platformMessages } from '../../core/messages.js';
 import { parseInput } from './validate.js';
-import { changeSettings, SETTINGS_ROLES } from './settings.js';
+import { changeSettings } from './settings.js';
 import { notFound } from '../errors.js';
+import { can } from '../../core/roles.js';
 
 const linkMessage = platformMessages.linksFormattedAs('https://order.example.com', 'https://www.example.com/order');
 const body = z.object({
@@ -37,8 +38,8 @@ export async function connectedAccountRoutes(app: FastifyInstance): Promise<void
     if (websiteId !== site.id) throw notFound('No such website.');
     return site;
   };
-  app.get('/api/config/connected-accounts', { preHandler: app.requireOwner(SETTINGS_ROLES) }, async (req) => view((await ownSite(req.owner!.websiteId)).settings));
-  app.put('/api/config/connected-accounts/online-ordering', { preHandler: app.requireOwner(SETTINGS_ROLES) }, async (req) => {
+  app.get('/api/config/connected-accounts', { preHandler: app.requireOwner(can('settings', 'read')) }, async (req) => view((await ownSite(req.owner!.websiteId)).settings));
+  app.put('/api/config/connected-accounts/online-ordering', { preHandler: app.requireOwner(can('settings', 'write')) }, async (req) => {
     const b = parseInput(body, req.body);
     const site = await ownSite(req.owner!.websiteId);
     const updated = await app.database.db.transaction((tx) =>

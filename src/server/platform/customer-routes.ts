@@ -12,8 +12,9 @@ import { stringify } from 'csv-stringify/sync';
 import { rows } from '../db-util.js';
 import { notFound } from '../errors.js';
 import { parseInput } from './validate.js';
-import { DASHBOARD_ROLES, customerList } from './owner-home.js';
+import { customerList } from './owner-home.js';
 import { moneyDecimalString } from '../../core/money.js';
+import { can } from '../../core/roles.js';
 
 const iso = (d: string | Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -24,7 +25,7 @@ export function csvCell(v: string): string {
 
 export async function customerRoutes(app: FastifyInstance) {
   const db = app.database.db;
-  const pre = { preHandler: app.requireOwner(DASHBOARD_ROLES) };
+  const pre = { preHandler: app.requireOwner(can('customers', 'read')) };
 
   app.get('/api/admin/customers/detail', pre, async (req, reply) => {
     reply.header('cache-control', 'no-store');

@@ -13,7 +13,6 @@
 import type { FastifyInstance } from 'fastify';
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
-import { Role } from '../../core/enums.js';
 import { isEmailAddress } from '../../core/email.js';
 import { HttpError } from '../errors.js';
 import { parseInput } from './validate.js';
@@ -25,8 +24,8 @@ import { onOrderPlaced } from '../checkout/order-hooks.js';
 import { registerEmailPreview } from '../engagement/email-previews.js';
 import { newOrderMail, lowStockMail } from './owner-notifications.js';
 import type { OrderRow } from '../checkout/service.js';
+import { can } from '../../core/roles.js';
 
-export const EMAIL_SETTINGS_ROLES = [Role.ADMIN] as const;
 const TEST_LIMIT = { name: 'smtp-test', max: 5, windowMs: 60_000, message: 'Too many test emails in a minute. Wait a moment and try again.' };
 const REFRESH_MS = 30_000;
 
@@ -58,7 +57,8 @@ export async function emailSettingsRoutes(app: FastifyInstance) {
   const store = new SmtpSettingsStore(app.database);
   const mailer = app.services.mailer;
   const fromEnv = !!app.config.SMTP_URL;
-  const admin = { preHandler: app.requireOwner(EMAIL_SETTINGS_ROLES) };
+  const admin = { preHandler: app.requireOwner(can('email-delivery', 'write')) };
+  const adminRead = { preHandler: app.requireOwner(can('email-delivery', 'read')) };
   let applied = '';
 
   /** Gives the mailer the saved relay (when the environment sets none). */
@@ -94,7 +94,7 @@ export async function emailSettingsRoutes(app: FastifyInstance) {
     if (timer) clearInterval(timer);
   });
 
-  app.get('/api/admin/email-settings', admin, async (req, reply) => {
+  app.get('/api/admin/email-settings', adminRead, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const site = await app.services.websites.get();
     const row = await store.get(site.id);
@@ -138,7 +138,7 @@ export async function emailSettingsRoutes(app: FastifyInstance) {
 
   app.post(
     '/api/admin/email-settings/test',
-    { preHandler: [app.requireOwner(EMAIL_SETTINGS_ROLES), app.services.rateLimiter.guard({ ...TEST_LIMIT, key: (r) => `acct:${r.owner?.id ?? r.ip}` })] },
+    { preHandler: [app.requireOwner(can('email-delivery', 'write')), app.services.rateLimiter.guard({ ...TEST_LIMIT, key: (r) => `acct:${r.owner?.id ?? r.ip}` })] },
     async (req, reply) => {
       reply.header('cache-control', 'no-store');
       const body = parseInput(z.object({ to: z.string().trim().max(320).optional() }), req.body ?? {});
@@ -172,7 +172,7 @@ export async function emailSettingsRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put('/api/admin/email-settings/notifications', { preHandler: app.requireOwner(EMAIL_SETTINGS_ROLES) }, async (req, reply) => {
+  app.put('/api/admin/email-settings/notifications', { preHandler: app.requireOwner(can('email-delivery', 'write')) }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const body = parseInput(ownerNotificationsSchema, req.body);
     const site = await app.services.websites.get();

@@ -6,12 +6,11 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { Role } from '../../core/enums.js';
 import { rows } from '../db-util.js';
 import { HttpError, notFound } from '../errors.js';
 import { parseInput } from './validate.js';
+import { can } from '../../core/roles.js';
 
-export const OUTBOX_ROLES = [Role.ADMIN] as const;
 export const NO_RELAY = 'No SMTP relay is set, so email cannot be sent: enter one in Email settings (or set SMTP_URL). Until then every email is kept here to read.';
 const RESEND_LIMIT = { name: 'outbox-resend', max: 30, windowMs: 60_000, message: 'Too many resends in a minute. Wait a moment and try again.' };
 
@@ -49,7 +48,7 @@ const summary = (r: OutboxRow) => ({
 export async function outboxRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const mailer = app.services.mailer;
-  const admin = { preHandler: app.requireOwner(OUTBOX_ROLES) };
+  const admin = { preHandler: app.requireOwner(can('email-delivery', 'read')) };
   const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
   app.get('/api/admin/emails', admin, async (req, reply) => {
@@ -76,7 +75,7 @@ export async function outboxRoutes(app: FastifyInstance) {
    * Sends an email again: a failed one goes back in the queue as it is (its attempts start over); a sent or kept
    * one is queued as a new copy, so the record of the first stays.
    */
-  app.post('/api/admin/emails/:id/resend', { preHandler: [app.requireOwner(OUTBOX_ROLES), app.services.rateLimiter.guard({ ...RESEND_LIMIT, key: (r) => `acct:${r.owner?.id ?? r.ip}` })] }, async (req, reply) => {
+  app.post('/api/admin/emails/:id/resend', { preHandler: [app.requireOwner(can('email-delivery', 'write')), app.services.rateLimiter.guard({ ...RESEND_LIMIT, key: (r) => `acct:${r.owner?.id ?? r.ip}` })] }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const { id } = parseInput(idParam, req.params);
     if (!mailer.hasRelay) throw new HttpError(409, NO_RELAY);

@@ -10,18 +10,17 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { CollectionType, RecordType, Role } from '../../core/enums.js';
+import { CollectionType, RecordType } from '../../core/enums.js'
 import { EMPTY_HOURS, WEEKDAYS, siteSettingsSchema, type SiteSettings } from '../../core/site-settings.js';
 import { rows } from '../db-util.js';
 import { HttpError } from '../errors.js';
 import { parseInput } from './validate.js';
 import { linkBase } from '../email-origin.js';
-import { changeSettings, SETTINGS_ROLES } from './settings.js';
+import { changeSettings } from './settings.js';
 import type { WebsiteRow } from './websites.js';
 import { schema, type Db } from '../../db/index.js';
+import { can } from '../../core/roles.js';
 
-/** Who sees the shop's figures: admins, website and store managers. */
-export const DASHBOARD_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.STORE_MANAGER] as const;
 
 /** A variant with this many or fewer in stock (and not unlimited) is low. */
 export const LOW_STOCK_AT = 3;
@@ -125,7 +124,7 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
     return { salesCents: Number(o?.sales ?? 0), orders: Number(o?.n ?? 0), visitors: Number(v?.n ?? 0) };
   }
 
-  app.get('/api/admin/dashboard', { preHandler: app.requireOwner(DASHBOARD_ROLES) }, async (req, reply) => {
+  app.get('/api/admin/dashboard', { preHandler: app.requireOwner(can('customers', 'read')) }, async (req, reply) => {
     noStore(reply);
     const site = await websites.get();
     const now = Date.now();
@@ -209,7 +208,7 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
    * restock, one row per address (case-insensitive), with orders, spend (paid and fulfilled orders) and where
    * they came from. `q` searches the address; at most 200 rows, most recent first.
    */
-  app.get('/api/admin/customers', { preHandler: app.requireOwner(DASHBOARD_ROLES) }, async (req, reply) => {
+  app.get('/api/admin/customers', { preHandler: app.requireOwner(can('customers', 'read')) }, async (req, reply) => {
     noStore(reply);
     const q = parseInput(z.object({ q: z.string().trim().max(200).optional().default('') }), req.query);
     const site = await websites.get();
@@ -221,7 +220,7 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
   });
 
   /** What the shell's top bar shows: the site's title and the signed-in owner (any role). */
-  app.get('/api/admin/shell', { preHandler: app.requireOwner() }, async (req, reply) => {
+  app.get('/api/admin/shell', { preHandler: app.requireOwner(can('account', 'read')) }, async (req, reply) => {
     noStore(reply);
     const site = await websites.get();
     const o = req.owner!;
@@ -229,18 +228,18 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
   });
 
   // The time zones a save accepts are the server's (its ICU data, checked by isTimeZone), not the browser's: the form lists these.
-  app.get('/api/admin/time-zones', { preHandler: app.requireOwner(SETTINGS_ROLES) }, async (_req, reply) => {
+  app.get('/api/admin/time-zones', { preHandler: app.requireOwner(can('settings', 'read')) }, async (_req, reply) => {
     reply.header('cache-control', 'private, max-age=3600');
     return { timeZones: typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'] };
   });
 
-  app.get('/api/admin/site-settings', { preHandler: app.requireOwner(SETTINGS_ROLES) }, async (req, reply) => {
+  app.get('/api/admin/site-settings', { preHandler: app.requireOwner(can('settings', 'read')) }, async (req, reply) => {
     noStore(reply);
     const [site] = await db.select().from(schema.websites).where(eq(schema.websites.id, req.owner!.websiteId)).limit(1);
     return { settings: siteSettingsOf(site!) };
   });
 
-  app.put('/api/admin/site-settings', { preHandler: app.requireOwner(SETTINGS_ROLES) }, async (req, reply) => {
+  app.put('/api/admin/site-settings', { preHandler: app.requireOwner(can('settings', 'write')) }, async (req, reply) => {
     noStore(reply);
     const b = parseInput(siteSettingsSchema, req.body);
     const owner = req.owner!;

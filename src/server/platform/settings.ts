@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
-import { Role, CollectionType } from '../../core/enums.js';
+import { CollectionType } from '../../core/enums.js'
 import { contentLimits, platform as platformMessages } from '../../core/messages.js';
 import { nextFreeSlug, slugify, storeUrlId } from '../../core/slug.js';
 import { MAX_CATEGORY_LENGTH, STORE_URL_ID_MIN_LENGTH } from '../../core/constants.js';
@@ -19,15 +19,10 @@ import { badRequest, HttpError, notFound } from '../errors.js';
 import type { WebsiteRow } from './websites.js';
 import { audit } from './audit.js';
 import type { PlacesProvider } from './places.js';
-
-/** Roles of platform.md section 3. Settings: admin and website manager; the store also: store manager. */
+import { can } from '../../core/roles.js';
 
 /** Tells a commerce-preferences PUT that changed nothing from one that wrote. */
 export const WRITTEN_HEADER = 'x-preferences-written';
-export const SETTINGS_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER] as const;
-export const STORE_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.STORE_MANAGER] as const;
-export const CONTENT_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.EDITOR] as const;
-export const READ_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER, Role.STORE_MANAGER, Role.EDITOR, Role.VIEWER] as const;
 
 /**
  * Url ids a collection may never take, named by hand: the app's own paths. The full set also holds the
@@ -287,9 +282,12 @@ declare module 'fastify' {
 export async function settingsRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const websites = app.services.websites;
-  const settingsOnly = { preHandler: app.requireOwner(SETTINGS_ROLES) };
-  const store = { preHandler: app.requireOwner(STORE_ROLES) };
-  const reader = { preHandler: app.requireOwner(READ_ROLES) };
+  const settingsRead = { preHandler: app.requireOwner(can('settings', 'read')) };
+  const settingsOnly = { preHandler: app.requireOwner(can('settings', 'write')) };
+  const storeRead = { preHandler: app.requireOwner(can('store-settings', 'read')) };
+  const store = { preHandler: app.requireOwner(can('store-settings', 'write')) };
+  const reader = { preHandler: app.requireOwner(can('navigation', 'read')) };
+  const navigation = { preHandler: app.requireOwner(can('navigation', 'write')) };
   const ownerSite = async (req: FastifyRequest) => {
     const site = await websites.get();
     if (req.owner && req.owner.websiteId !== site.id) throw notFound('No such website.');
@@ -306,14 +304,14 @@ export async function settingsRoutes(app: FastifyInstance) {
     header: z.string({ error: 'header must be text.' }).max(100_000, 'The header code is too long (100,000 characters at most).'),
     footer: z.string({ error: 'footer must be text.' }).max(100_000, 'The footer code is too long (100,000 characters at most).'),
   });
-  app.get('/api/site-header-footer', settingsOnly, async (req) => {
+  app.get('/api/site-header-footer', { preHandler: app.requireOwner(can('code', 'read')) }, async (req) => {
     const site = await ownerSite(req);
     const c = (site.settings.codeInjection ?? {}) as { header?: string; footer?: string };
     return { header: c.header ?? '', footer: c.footer ?? '' };
   });
   // Header/footer code runs on every page of the site's origin: saved by an admin (role 1) only
   // (platform.md section 6); website managers may still read it.
-  app.put('/api/site-header-footer', { preHandler: app.requireOwner([Role.ADMIN], platformMessages.CODE_INJECTION_ADMIN_ONLY) }, async (req) => {
+  app.put('/api/site-header-footer', { preHandler: app.requireOwner(can('code', 'write'), platformMessages.CODE_INJECTION_ADMIN_ONLY) }, async (req) => {
     const body = parseInput(headerFooterBody, req.body);
     const site = await ownerSite(req);
     await write((tx) => changeSettings(tx, site.id, req.owner!.id, 'header-footer.update', (s) => ({ ...s, codeInjection: { header: body.header, footer: body.footer } })));
@@ -330,17 +328,17 @@ export async function settingsRoutes(app: FastifyInstance) {
       .array(z.union([languageCode, z.object({ code: languageCode, customCoded: z.boolean().optional().default(false) })]))
       .max(50, 'At most 50 languages.'),
   });
-  app.get('/api/multilingual/settings', settingsOnly, async (req) => {
+  app.get('/api/multilingual/settings', settingsRead, async (req) => {
     const site = await ownerSite(req);
     const m = multilingualOf(site);
     return { primaryLanguage: site.locale, languages: m.languages, connected: m.connected };
   });
-  app.get('/api/multilingual/status', settingsOnly, async (req) => {
+  app.get('/api/multilingual/status', settingsRead, async (req) => {
     const site = await ownerSite(req);
     const m = multilingualOf(site);
     return { connected: m.connected, languageCount: m.languages.length, status: m.connected ? 'CONNECTED' : 'DISCONNECTED' };
   });
-  app.get('/api/multilingual/languages', settingsOnly, async (req) => {
+  app.get('/api/multilingual/languages', settingsRead, async (req) => {
     const site = await ownerSite(req);
     return { languages: multilingualOf(site).languages };
   });
@@ -363,7 +361,7 @@ export async function settingsRoutes(app: FastifyInstance) {
   });
 
   // ---- Commerce preferences -----------------------------------------------------------------------
-  app.get('/api/v1/commerce-preferences/:namespace', store, async (req, reply) => {
+  app.get('/api/v1/commerce-preferences/:namespace', storeRead, async (req, reply) => {
     const { namespace } = parseInput(namespaceParam, req.params);
     const site = await ownerSite(req);
     try {
@@ -519,7 +517,7 @@ export async function settingsRoutes(app: FastifyInstance) {
     reply.header('cache-control', 'no-store');
     return siteLayout(site);
   });
-  app.post('/api/widget/UpdateNavigation', settingsOnly, async (req) => {
+  app.post('/api/widget/UpdateNavigation', navigation, async (req) => {
     const body = parseInput(navigationBody, req.body);
     const site = await ownerSite(req);
     const collections = await db.select({ id: schema.collections.id }).from(schema.collections).where(eq(schema.collections.websiteId, site.id));
@@ -543,14 +541,14 @@ export async function settingsRoutes(app: FastifyInstance) {
     productSection: z.string().max(100).optional(),
   });
   const notConfigured = () => new HttpError(503, 'Address lookup is not configured: set GOOGLE_MAPS_API_KEY to turn it on.', undefined, { notConfigured: true });
-  app.get('/api/google-maps/places/autocomplete', { preHandler: app.requireOwner() }, async (req) => {
+  app.get('/api/google-maps/places/autocomplete', { preHandler: app.requireOwner(can('account', 'read')) }, async (req) => {
     const q = parseInput(placesQuery, req.query);
     if (!q.input) throw badRequest('Enter an address to look up.');
     const provider = app.places.provider;
     if (!provider) throw notConfigured();
     return provider.autocomplete({ input: q.input, sessionToken: q.sessionToken, language: q.language });
   });
-  app.get('/api/google-maps/places/details', { preHandler: app.requireOwner() }, async (req) => {
+  app.get('/api/google-maps/places/details', { preHandler: app.requireOwner(can('account', 'read')) }, async (req) => {
     const q = parseInput(placesQuery, req.query);
     if (!q.placeId) throw badRequest('placeId is required.');
     if (!q.productPage && !q.productSection) req.log.warn({ event: 'places-no-tracking-context' }, platformMessages.PLACES_TRACKING_CONTEXT);

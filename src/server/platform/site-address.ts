@@ -5,12 +5,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Role } from '../../core/enums.js';
 import { platform as platformMessages } from '../../core/messages.js';
 import { linkBase, listeningOrigin, SITE_ADDRESS_MAX } from '../email-origin.js';
 import { parseInput } from './validate.js';
-import { changeSettings, SETTINGS_ROLES } from './settings.js';
+import { changeSettings } from './settings.js';
 import { notFound } from '../errors.js';
+import { can } from '../../core/roles.js';
 
 const addressBody = z.object({
   siteAddress: z
@@ -30,12 +30,12 @@ export async function siteAddressRoutes(app: FastifyInstance): Promise<void> {
     linksStartWith: await app.emailOrigin(),
     serverAddress: listeningOrigin(app),
   });
-  app.get('/api/config/site-address', { preHandler: app.requireOwner(SETTINGS_ROLES) }, async (req) => {
+  app.get('/api/config/site-address', { preHandler: app.requireOwner(can('site-address', 'read')) }, async (req) => {
     const site = await websites.get();
     if (req.owner!.websiteId !== site.id) throw notFound('No such website.');
     return view(site.settings.siteAddress);
   });
-  app.put('/api/config/site-address', { preHandler: app.requireOwner([Role.ADMIN]) }, async (req) => {
+  app.put('/api/config/site-address', { preHandler: app.requireOwner(can('site-address', 'write')) }, async (req) => {
     const body = parseInput(addressBody, req.body);
     const value = body.siteAddress === '' ? '' : linkBase(body.siteAddress)!;
     const site = await websites.get();

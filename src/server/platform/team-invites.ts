@@ -22,6 +22,7 @@ import { HttpError, badRequest } from '../errors.js';
 import { parseInput } from './validate.js';
 import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
+import { can, roleDescriptions } from '../../core/roles.js';
 
 const { accounts, ownerSessions } = schema;
 
@@ -33,23 +34,8 @@ export const ALREADY_MEMBER = 'That person is already on the team.';
 const PASSWORD_SHORT = 'Use at least 8 characters for the password.';
 const PASSWORD_MISMATCH = 'The two passwords do not match.';
 
-/** The roles an owner can give, in the spec's enumeration (Role), with what each may do in plain words. */
-export const ROLE_DESCRIPTIONS: Array<{ role: number; name: string; description: string }> = [
-  { role: Role.ADMIN, name: 'Admin', description: 'Everything: settings, email delivery, the team, and all that the other roles can do.' },
-  { role: Role.WEBSITE_MANAGER, name: 'Website manager', description: 'Runs the site: pages, posts, design, marketing, settings and the store. Cannot manage the team or email delivery.' },
-  { role: Role.STORE_MANAGER, name: 'Store manager', description: 'Runs the shop: products, orders, customers, coupons, shipping, tax, reviews and donations. Cannot change pages or site settings.' },
-  { role: Role.EDITOR, name: 'Editor', description: 'Writes and edits pages and posts, and reads form submissions. Sees nothing of orders or settings.' },
-  { role: Role.DRAFT_EDITOR, name: 'Draft editor', description: 'Edits pages in the page editor.' },
-  { role: Role.MODERATOR, name: 'Moderator', description: 'Approves and hides product reviews.' },
-  { role: Role.REPORTING, name: 'Reporting', description: 'Reads the analytics and form submissions; changes nothing.' },
-  { role: Role.BILLING, name: 'Billing', description: 'Sees donations and donors.' },
-  { role: Role.VIEWER, name: 'Viewer', description: 'Reads form submissions; changes nothing.' },
-  { role: Role.COMMENTER, name: 'Commenter', description: 'In the platform’s list for comments, which Tessera does not have yet: can sign in, but change nothing.' },
-  { role: Role.CAMPAIGNS_EDITOR, name: 'Campaigns editor', description: 'In the platform’s list for email campaigns, which Tessera does not have yet: can sign in, but change nothing.' },
-  { role: Role.SCHEDULING, name: 'Scheduling', description: 'In the platform’s list for appointment scheduling, which Tessera does not have yet: can sign in, but change nothing.' },
-  { role: Role.SCHEDULING_EDITOR, name: 'Scheduling editor', description: 'In the platform’s list for appointment scheduling, which Tessera does not have yet: can sign in, but change nothing.' },
-  { role: Role.SCHEDULING_VIEWER, name: 'Scheduling viewer', description: 'In the platform’s list for appointment scheduling, which Tessera does not have yet: can sign in, but change nothing.' },
-];
+/** The roles an owner can give, in the spec's enumeration (Role), with what each may do: written from core/roles.ts. */
+export const ROLE_DESCRIPTIONS: Array<{ role: number; name: string; description: string }> = roleDescriptions();
 
 const roleCode = z.number().refine((n) => isEnumValue(Role, n) && n !== Role.NONE, { message: 'Choose a role.' });
 const inviteBody = z.object({
@@ -85,7 +71,8 @@ function invitePage(reply: FastifyReply, status: number, body: string) {
 
 export async function teamInviteRoutes(app: FastifyInstance) {
   const db = app.database.db;
-  const admin = app.requireOwner([Role.ADMIN]);
+  const adminRead = app.requireOwner(can('team', 'read'));
+  const admin = app.requireOwner(can('team', 'write'));
 
   /** The invite behind a token: its account, when the token is known, unspent and not expired. */
   async function inviteOf(token: string) {
@@ -99,7 +86,7 @@ export async function teamInviteRoutes(app: FastifyInstance) {
     return r?.account ?? null;
   }
 
-  app.get('/api/admin/team', { preHandler: admin }, async (req, reply) => {
+  app.get('/api/admin/team', { preHandler: adminRead }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const site = req.owner!.websiteId;
     const list = await db.select().from(accounts).where(eq(accounts.websiteId, site)).orderBy(asc(accounts.createdAt));

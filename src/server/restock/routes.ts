@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
-import { Role } from '../../core/enums.js';
 import { validateRestockEmail } from '../../core/restock.js';
 import { forms, restock } from '../../core/messages.js';
 import { badRequest, HttpError } from '../errors.js';
@@ -12,9 +11,9 @@ import { RESTOCK_TEXT, type RestockService } from './service.js';
 import { restockSettingsOf, restockSettingsSchema, successTextOf } from './settings.js';
 import { isFormPost } from '../plugins/crumb.js';
 import { restockFromForm } from '../nojs/restock-form.js';
+import { can } from '../../core/roles.js';
 
 export const RESTOCK_API = '/api/site-users/account/notifications/restock';
-export const OWNER_ROLES = [Role.ADMIN, Role.STORE_MANAGER] as const;
 
 /** Visitors: 20 sign-ups a minute per IP address. */
 export const SIGN_UP_LIMIT = { name: 'restock-sign-up', max: 20, windowMs: 60_000, message: forms.STATUS_429 };
@@ -39,7 +38,8 @@ const sendRequest = z.object({ productId: id, variantId: id });
 
 export async function restockRoutes(app: FastifyInstance, opts: { service: RestockService }) {
   const { service } = opts;
-  const owner = { preHandler: app.requireOwner(OWNER_ROLES) };
+  const owner = { preHandler: app.requireOwner(can('restock', 'write')) };
+  const ownerRead = { preHandler: app.requireOwner(can('restock', 'read')) };
 
   app.post(RESTOCK_API, { preHandler: app.services.rateLimiter.guard(SIGN_UP_LIMIT) }, async (req, reply) => {
     // A plain form post (no JavaScript, so no captcha token): the no-script path, then the same service.
@@ -68,13 +68,13 @@ export async function restockRoutes(app: FastifyInstance, opts: { service: Resto
     return { success: true, created: r.created, message: successTextOf(site?.settings ?? {}) };
   });
 
-  app.get(`${RESTOCK_API}/groups`, owner, async (req) => {
+  app.get(`${RESTOCK_API}/groups`, ownerRead, async (req) => {
     const q = z.object({ cursor, pageSize }).parse(req.query);
     const page = await service.groups(req.owner!.websiteId, q.cursor, q.pageSize);
     return { signUpGroups: page.items, hasNextPage: page.hasNextPage, nextPageCursor: page.nextPageCursor };
   });
 
-  app.get(RESTOCK_API, owner, async (req) => {
+  app.get(RESTOCK_API, ownerRead, async (req) => {
     const q = z
       .object({ productId: id, variantId: id, cursor, pageSize, status: z.enum(['pending', 'sent', 'unsubscribed', 'all']).optional() })
       .parse(req.query);
@@ -94,13 +94,13 @@ export async function restockRoutes(app: FastifyInstance, opts: { service: Resto
     return { results };
   });
 
-  app.get(`${RESTOCK_API}/sends`, owner, async (req) => {
+  app.get(`${RESTOCK_API}/sends`, ownerRead, async (req) => {
     const q = z.object({ cursor, pageSize }).parse(req.query);
     const page = await service.sends(req.owner!.websiteId, q.cursor, q.pageSize);
     return { sends: page.items, hasNextPage: page.hasNextPage, nextPageCursor: page.nextPageCursor };
   });
 
-  app.get(`${RESTOCK_API}/settings`, owner, async (req) => {
+  app.get(`${RESTOCK_API}/settings`, ownerRead, async (req) => {
     const r = await rows<{ settings: Record<string, unknown> }>(app.database.db, sql`SELECT settings FROM websites WHERE id = ${req.owner!.websiteId}`);
     const s = r[0]?.settings ?? {};
     return { settings: restockSettingsOf(s), successText: successTextOf(s) };

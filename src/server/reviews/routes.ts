@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
-import { PageType, Role } from '../../core/enums.js';
+import { PageType } from '../../core/enums.js'
 import { commerce, reviews as text } from '../../core/messages.js';
 import { RATING_MAX, RATING_MIN, REVIEW_BODY_MAX, REVIEW_NAME_MAX, REVIEW_TITLE_MAX } from '../../core/reviews.js';
 import { HttpError, badRequest } from '../errors.js';
@@ -17,10 +17,9 @@ import { CRUMB_COOKIE } from '../plugins/crumb.js';
 import { REVIEW_REQUEST_PATH, type ReviewRequestView, type ReviewService } from './service.js';
 import { RELATED_MAX, type RelatedProducts } from './related.js';
 import { reviewSettingsOf, reviewSettingsSchema } from './settings.js';
+import { can } from '../../core/roles.js';
 
 export const REVIEWS_API = '/api/reviews';
-export const MODERATOR_ROLES = [Role.ADMIN, Role.STORE_MANAGER, Role.MODERATOR] as const;
-export const STORE_ROLES = [Role.ADMIN, Role.STORE_MANAGER] as const;
 /** Ten review posts a minute per visitor (their crumb cookie, else their address), as checkout counts. */
 export const REVIEW_LIMIT = {
   name: 'review-submit',
@@ -140,10 +139,12 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
 
   // ---- Owner ------------------------------------------------------------------------------------
 
-  const moderator = { preHandler: app.requireOwner(MODERATOR_ROLES) };
-  const store = { preHandler: app.requireOwner(STORE_ROLES) };
+  const moderatorRead = { preHandler: app.requireOwner(can('reviews', 'read')) };
+  const moderator = { preHandler: app.requireOwner(can('reviews', 'write')) };
+  const storeRead = { preHandler: app.requireOwner(can('review-settings', 'read')) };
+  const store = { preHandler: app.requireOwner(can('review-settings', 'write')) };
 
-  app.get(`${REVIEWS_API}/admin/reviews`, moderator, async (req) => {
+  app.get(`${REVIEWS_API}/admin/reviews`, moderatorRead, async (req) => {
     const q = z
       .object({
         status: z.enum(['pending', 'approved', 'rejected']).optional(),
@@ -164,7 +165,7 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
     });
   }
 
-  app.get(`${REVIEWS_API}/admin/settings`, store, async (req) => {
+  app.get(`${REVIEWS_API}/admin/settings`, storeRead, async (req) => {
     const r = await rows<{ settings: Obj }>(app.database.db, sql`select settings from websites where id = ${req.owner!.websiteId}`);
     return { settings: reviewSettingsOf(r[0]?.settings ?? {}) };
   });
@@ -185,7 +186,7 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
   });
 
   /** Store products for the related-products picker. */
-  app.get(`${REVIEWS_API}/admin/products`, store, async (req) => {
+  app.get(`${REVIEWS_API}/admin/products`, storeRead, async (req) => {
     const list = await rows<{ id: string; title: string; categories: unknown }>(
       app.database.db,
       sql`select id, title, categories from items where website_id = ${req.owner!.websiteId} and record_type = 11 order by title, id limit 1000`,
@@ -193,7 +194,7 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
     return { products: list.map((p) => ({ id: p.id, title: p.title, categories: typeof p.categories === 'string' ? JSON.parse(p.categories) : p.categories })) };
   });
 
-  app.get<{ Params: { itemId: string } }>(`${REVIEWS_API}/admin/related/:itemId`, store, async (req) => {
+  app.get<{ Params: { itemId: string } }>(`${REVIEWS_API}/admin/related/:itemId`, storeRead, async (req) => {
     return { related: await related.chosen(req.owner!.websiteId, req.params.itemId) };
   });
 

@@ -15,12 +15,13 @@ import type { WebsiteRow } from '../platform/websites.js';
 import { seo as text } from '../../core/messages.js';
 import { HttpError, notFound } from '../errors.js';
 import { parseInput } from '../platform/validate.js';
-import { changeSettings, SETTINGS_ROLES } from '../platform/settings.js';
+import { changeSettings } from '../platform/settings.js';
 import { audit } from '../platform/audit.js';
 import { publicContent } from './content.js';
 import { SITEMAP_MAX_URLS, sitemapEntries, sitemapIndexXml, sitemapXml } from './sitemap.js';
 import { merchantFeed } from './feeds.js';
 import { formatRedirects, parseRedirects, RedirectTable, type RedirectRule } from './redirects.js';
+import { can } from '../../core/roles.js';
 
 export const ROBOTS_MAX = 20_000;
 
@@ -130,14 +131,15 @@ export const seoArea = fp(
     });
 
     // ---- Owner calls (CSRF by the crumb plugin; admins and website managers) -------------------------
-    const settingsOnly = { preHandler: app.requireOwner(SETTINGS_ROLES) };
+    const settingsOnly = { preHandler: app.requireOwner(can('settings', 'write')) };
+    const settingsRead = { preHandler: app.requireOwner(can('settings', 'read')) };
     const ownerSite = async (req: { owner?: { websiteId: string } | null }) => {
       const site = await websites.get();
       if (req.owner && req.owner.websiteId !== site.id) throw notFound('No such website.');
       return site;
     };
 
-    app.get('/api/seo/robots-txt', settingsOnly, async (req) => {
+    app.get('/api/seo/robots-txt', settingsRead, async (req) => {
       const site = await ownerSite(req);
       const own = (site.settings.seo as { robotsTxt?: string } | undefined)?.robotsTxt ?? '';
       return { robotsTxt: own, defaultRobotsTxt: defaultRobots(), sitemapUrl: `${origin(site)}/sitemap.xml` };
@@ -163,7 +165,7 @@ export const seoArea = fp(
     const asRules = (rows: Array<{ fromPath: string; toPath: string; status: number }>): RedirectRule[] =>
       rows.map((r) => ({ from: r.fromPath, to: r.toPath, status: r.status === 302 ? 302 : 301 }));
 
-    app.get('/api/seo/url-redirects', settingsOnly, async (req) => {
+    app.get('/api/seo/url-redirects', settingsRead, async (req) => {
       const site = await ownerSite(req);
       const [manual, auto] = await Promise.all([ruleRows(site.id, 'manual'), ruleRows(site.id, 'auto')]);
       return { text: formatRedirects(asRules(manual)), automatic: asRules(auto) };

@@ -10,7 +10,6 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { asc, eq } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
-import { Role } from '../../core/enums.js';
 import { HttpError } from '../errors.js';
 import { parseInput } from '../platform/validate.js';
 import { Theme, DEFAULT_THEME_DIR } from '../pages/theme.js';
@@ -19,11 +18,10 @@ import { DevTemplate, isDevTemplate } from './dev-template.js';
 import { BLOCK_FIELDS_SETTING, THEME_SETTING, TWEAKS_SETTING, cleanBlockField } from './adapter.js';
 import { tweakValueError } from './styles.js';
 import { IMAGE_LOADER_JS } from './image-loader.js';
+import { can } from '../../core/roles.js';
 
 export { DevTemplate, isDevTemplate } from './dev-template.js';
 
-/** Who switches the theme and changes tweaks: admins and website managers. */
-export const THEME_ROLES = [Role.ADMIN, Role.WEBSITE_MANAGER] as const;
 /** The value of the theme setting for Tessera's own theme. */
 export const TESSERA_THEME = 'tessera';
 
@@ -201,7 +199,8 @@ export async function themesArea(app: FastifyInstance) {
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(IMAGE_LOADER_JS),
   );
 
-  const owner = { preHandler: app.requireOwner(THEME_ROLES) };
+  const owner = { preHandler: app.requireOwner(can('themes', 'write')) };
+  const ownerRead = { preHandler: app.requireOwner(can('themes', 'read')) };
 
   const state = async () => {
     const { site, t } = await active();
@@ -234,7 +233,7 @@ export async function themesArea(app: FastifyInstance) {
     return state();
   });
 
-  app.get('/api/themes', owner, async () => state());
+  app.get('/api/themes', ownerRead, async () => state());
 
   app.put('/api/themes', owner, async (req) => {
     const body = parseInput(stateIn, req.body);

@@ -6,11 +6,11 @@
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { z } from 'zod';
-import { Role } from '../../../core/enums.js';
 import { badRequest, HttpError } from '../../errors.js';
 import type { StripeProvider } from './provider.js';
 import { isLiveKey, maskSecret, PUBLISHABLE_KEY_RE, SECRET_KEY_RE, stripeMessages, WEBHOOK_SECRET_RE, type StripeSettings } from './settings.js';
 import type { StripeEventHandler } from './webhook.js';
+import { can } from '../../../core/roles.js';
 
 export const STRIPE_WEBHOOK_PATH = '/api/payments/stripe/webhook';
 /** Stripe's own default tolerance: a signature older than 5 minutes is refused (replays of captured requests). */
@@ -113,9 +113,10 @@ export async function checkConnection(provider: StripeProvider, settings: Stripe
 
 export async function stripeSettingsRoutes(app: FastifyInstance, opts: { settings: StripeSettings; provider: StripeProvider; onSaved: () => Promise<void> }) {
   const { settings, provider } = opts;
-  const admin = { preHandler: app.requireOwner([Role.ADMIN], 'Only the site owner (admin role) can change payment settings.') };
+  const adminRead = { preHandler: app.requireOwner(can('payments', 'read'), 'Only the site owner (admin role) can change payment settings.') };
+  const admin = { preHandler: app.requireOwner(can('payments', 'write'), 'Only the site owner (admin role) can change payment settings.') };
 
-  app.get('/api/config/payments', admin, async (_req, reply) => {
+  app.get('/api/config/payments', adminRead, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
     return settingsView(app, settings);
   });
