@@ -171,13 +171,15 @@ export class SiteUserService {
 
   /**
    * The confirmation link again, for an account not yet confirmed whose right password was given at sign-in
-   * (the sign-in answers as for a wrong password). The earlier link stops working. The caller limits how often.
+   * (the sign-in answers as for a wrong password). Earlier links keep working (a member join's link still
+   * lands on its own page); this one lands on the account page. The caller limits how often.
    */
   async sendConfirmationAgain(user: SiteUser, origin: string, now = new Date()): Promise<void> {
+    const token = newToken();
     await this.db.transaction(async (tx) => {
-      const token = await this.issueToken(tx, user.id, 'confirm', new Date(now.getTime() + CONFIRM_HOURS * 3_600_000));
+      await tx.insert(siteUserTokens).values({ tokenHash: hashToken(token), siteUserId: user.id, kind: 'confirm', expiresAt: new Date(now.getTime() + CONFIRM_HOURS * 3_600_000) });
       await this.mailer.enqueue(tx, {
-        kind: 'site-user-confirm',
+        kind: 'site-user-confirm-again',
         to: user.email,
         subject: 'Confirm your account',
         text: `Someone (hopefully you) tried to sign in with this email, whose account is not confirmed yet. Follow this link to confirm it and sign in:\n\n${origin}/account/confirm?token=${token}\n\nThe link works for ${CONFIRM_HOURS} hours.`,
