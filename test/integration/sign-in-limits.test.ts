@@ -298,3 +298,33 @@ describe.each(STORES)('site-user sign-in limits count failures only ($kind, $env
     expect((await v.get('/api/site-users/account/session')).json().authenticated).toBe(true);
   });
 });
+
+describe.each(DB_KINDS)('the site lock password counts failures only, as sign-in does (%s)', (kind) => {
+  let t: TestApp;
+  let clock: ReturnType<typeof injectClock>;
+  const net = `10.${parseInt(run.slice(0, 2), 16)}.${(parseInt(run.slice(2, 4), 16) + 1) % 256}`;
+  beforeAll(async () => {
+    t = await testApp(kind, { TRUST_PROXY: '1' });
+    clock = injectClock(t);
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('guesses from many addresses slow the shared password but never lock it for a visitor with the right one', async () => {
+    const owner = new Visitor(t.app);
+    expect((await owner.send('POST', '/api/auth/login', OWNER, from(`${net}.250`))).statusCode).toBe(200);
+    expect((await owner.send('PUT', '/api/members/site-password', { password: 'open sesame' }, from(`${net}.250`))).statusCode).toBe(200);
+    const unlock = async (ip: string, password: string) => (await new Visitor(t.app).send('POST', '/api/members/unlock', { target: 'site', password }, from(ip))).statusCode;
+    for (let a = 0; a < 11; a++) {
+      for (let i = 0; i < 10; i++) expect(await unlock(`${net}.${a + 1}`, `guess ${a} ${i}`)).toBe(401);
+    }
+    // The guessing address is stopped, the right password too; past 100 failures across addresses each try waited.
+    expect(await unlock(`${net}.1`, 'open sesame')).toBe(429);
+    expect(clock.waits).toEqual(Array(10).fill(3_000));
+    const visitor = new Visitor(t.app);
+    const ok = await visitor.send('POST', '/api/members/unlock', { target: 'site', password: 'open sesame' }, from(`${net}.100`));
+    expect(ok.statusCode).toBe(200);
+    expect((await visitor.get('/', { 'x-forwarded-for': `${net}.100` })).statusCode).toBe(200);
+  });
+});
