@@ -613,5 +613,6 @@ export const security = {
   TOO_MANY_SIGN_INS: 'Too many sign-in attempts. Please wait a few minutes and try again.',
   /** The lock notice emailed to an owner account after repeated failed sign-ins. */
   LOCK_NOTICE_SUBJECT: 'Sign-in attempts on your Tessera account',
-  LOCK_NOTICE_TEXT: 'There were several failed attempts to sign in to your account. Sign-in is paused for a few minutes. If this was not you, nothing else is needed: your password was not accepted. If it was you, wait a few minutes or reset your password.',
+  lockNoticeText: (link: string, minutes: number) =>
+    `There were several failed attempts to sign in to your account. Tessera now refuses the addresses they came from for a while, and may slow sign-in from other addresses. If this was not you, nothing else is needed: your password was not accepted.\n\nTo sign in now, follow this link. It works once, for ${minutes} minutes:\n\n${link}\n`,
 } as const;

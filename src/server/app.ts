@@ -41,6 +41,7 @@ import { emailOriginOf, type EmailOrigin } from './email-origin.js';
 import { JobQueue } from './jobs/queue.js';
 import { DatabaseRateLimitStore, MemoryRateLimitStore, RATE_LIMIT_KEEP_MS, RATE_LIMIT_PURGE_EVERY_MS, RateLimiter, RedisRateLimitStore, WriteBehindRateLimitStore, type RateLimitStore } from './plugins/rate-limit.js';
 import { Redis } from 'ioredis';
+import { SignInLimits } from './platform/sign-in-limits.js';
 import { SiteCache, siteCachePlugin } from './plugins/site-cache.js';
 import { opsPlugin, requestIdOf } from './plugins/ops.js';
 import { foregroundPlugin } from './plugins/foreground.js';
@@ -61,6 +62,8 @@ export interface Services {
   mailer: Mailer;
   jobs: JobQueue;
   rateLimiter: RateLimiter;
+  /** Owner and site-user sign-in limits: failures only, per (account, address) (platform/sign-in-limits.ts). */
+  signInLimits: SignInLimits;
 }
 
 /** A registered route; an owner route carries the roles its guard admits and the area and access they come from. */
@@ -140,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: new Mailer(database, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, config.MAIL_FROM, app.log),
     jobs: new JobQueue(database, app.log),
     rateLimiter: new RateLimiter(rateStore),
+    signInLimits: new SignInLimits(rateStore),
   };
   app.decorate('services', services);
   // Pages render with the site's chosen theme: Tessera's or a developer template (server/themes).
@@ -162,6 +166,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('emailOrigin', emailOriginOf(app));
   app.addHook('onClose', async () => {
     theme.close();
+    // A lock notice or confirmation link started after a sign-in's answer is written before the mailer stops.
+    await services.signInLimits.idle();
     await services.mailer.stop();
     await services.jobs.stop();
     if (redis) await redis.quit().catch(() => redis?.disconnect());

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { OwnerService } from './owners.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
@@ -6,6 +6,8 @@ import { HttpError } from '../errors.js';
 import { RateLimiter } from '../plugins/rate-limit.js';
 import { security } from '../../core/messages.js';
 import { can } from '../../core/roles.js';
+import { SIGN_IN_LINK_MINUTES } from './owners.js';
+import type { SignInPolicy } from './sign-in-limits.js';
 
 export const LOGIN_FAILED = 'That email and password do not match an account.';
 export const LINK_FAILED = 'This sign-in link has expired or was already used.';
@@ -29,15 +31,22 @@ export function signInError(code: unknown): string | undefined {
 }
 
 /**
- * Owner sign-in limits (issue 21, item 5): per IP address, and per account (the email tried) in two
- * tiers, a short one and a day-long one, so a slow guesser backs off to a few tries a day. When the short
- * per-account tier is first passed, the account's own address gets a lock notice through the outbox.
+ * Owner sign-in limits (issue 21, item 5; issue 38, item 4): failed sign-ins only, per address across
+ * accounts, per (account, address) in a short and a day-long tier, and per account across addresses past
+ * which every check is slowed instead of refused (platform/sign-in-limits.ts). When an address is first
+ * refused for an account, or the account first passes its across-addresses ceiling, the account's own
+ * address gets a lock notice with a one-time sign-in link, which works whatever the counters say.
  */
-export const OWNER_SIGN_IN_LIMITS = {
-  ip: { name: 'owner-sign-in-ip', max: 20, windowMs: 10 * 60_000, message: security.TOO_MANY_SIGN_INS },
-  account: { name: 'owner-sign-in-account', max: 10, windowMs: 15 * 60_000, message: security.TOO_MANY_SIGN_INS },
-  accountDay: { name: 'owner-sign-in-account-day', max: 50, windowMs: 24 * 3_600_000, message: security.TOO_MANY_SIGN_INS },
-} as const;
+export const OWNER_SIGN_IN_LIMITS: SignInPolicy = {
+  name: 'owner-sign-in',
+  address: { max: 20, windowMs: 10 * 60_000 },
+  account: { max: 10, windowMs: 15 * 60_000 },
+  accountDay: { max: 50, windowMs: 24 * 3_600_000 },
+  slowAbove: { max: 20, windowMs: 15 * 60_000 },
+  slowMs: 3_000,
+};
+/** Lock notices per account a day: many refused addresses do not fill the owner's mailbox. */
+export const LOCK_NOTICE_LIMIT = { name: 'owner-lock-notice', max: 3, windowMs: 24 * 3_600_000 };
 
 const loginBody = z.object({
   email: z.string().trim().min(1, 'Enter your email.').max(320),
@@ -55,12 +64,26 @@ export async function authRoutes(app: FastifyInstance, opts: { owners: OwnerServ
   const { owners } = opts;
   const limiter: RateLimiter = app.services.rateLimiter;
 
-  /** The lock notice: to the account's own address (nothing when no account has it), once per window. */
-  const lockNotice = async (email: string) => {
-    const owner = await owners.byEmail(email);
-    if (!owner) return;
-    await app.services.mailer.enqueue(app.database.db, { kind: 'owner-sign-in-locked', to: owner.email, subject: security.LOCK_NOTICE_SUBJECT, text: security.LOCK_NOTICE_TEXT, ref: owner.id });
-    app.services.mailer.kick();
+  /**
+   * The lock notice, to the account's own address with a one-time sign-in link (nothing when no account has
+   * the address), at most LOCK_NOTICE_LIMIT a day. Sent after the answer, so its writes do not make the
+   * answer for an existing account slower than for an unknown one.
+   */
+  const lockNotice = (req: FastifyRequest, email: string) => {
+    const send = async () => {
+      const owner = await owners.byEmail(email);
+      if (!owner || (await limiter.hit(LOCK_NOTICE_LIMIT, owner.id)) > LOCK_NOTICE_LIMIT.max) return;
+      const link = `${await app.emailOrigin()}/config/login/link?token=${await owners.createSignInLink(owner.id)}`;
+      await app.services.mailer.enqueue(app.database.db, {
+        kind: 'owner-sign-in-locked',
+        to: owner.email,
+        subject: security.LOCK_NOTICE_SUBJECT,
+        text: security.lockNoticeText(link, SIGN_IN_LINK_MINUTES),
+        ref: owner.id,
+      });
+      app.services.mailer.kick();
+    };
+    app.services.signInLimits.later(send, (err) => req.log.warn({ err: err.message }, 'lock notice not sent'));
   };
 
   app.post('/api/auth/login', async (req, reply) => {
@@ -70,24 +93,25 @@ export async function authRoutes(app: FastifyInstance, opts: { owners: OwnerServ
       if (isForm) return reply.redirect(`/config/login?error=${code}`, 303);
       throw new HttpError(status, SIGN_IN_ERRORS[code]!, undefined, status === 429 ? { retryAfterSeconds: 900 } : undefined);
     };
-    // Per address first: a request over it costs no database read and no password hash.
-    if ((await limiter.hit(OWNER_SIGN_IN_LIMITS.ip, req.ip)) > OWNER_SIGN_IN_LIMITS.ip.max) return refuse('too-many', 429);
     if (!parsed.success) {
       const path = String(parsed.error.issues[0]?.path[0] ?? '');
       return refuse(path === 'email' || path === 'password' ? path : 'invalid', 400);
     }
     const account = parsed.data.email.trim().toLowerCase().slice(0, 320);
-    const [short, day] = await Promise.all([limiter.hit(OWNER_SIGN_IN_LIMITS.account, account), limiter.hit(OWNER_SIGN_IN_LIMITS.accountDay, account)]);
-    if (short > OWNER_SIGN_IN_LIMITS.account.max || day > OWNER_SIGN_IN_LIMITS.accountDay.max) {
-      if (short === OWNER_SIGN_IN_LIMITS.account.max + 1 || day === OWNER_SIGN_IN_LIMITS.accountDay.max + 1) await lockNotice(account);
-      req.log.warn({ event: 'owner-sign-in-limited' }, 'owner sign-in rate limited');
+    const verdict = await app.services.signInLimits.begin(OWNER_SIGN_IN_LIMITS, account, req.ip);
+    if (verdict.refused) {
+      if (verdict.first) lockNotice(req, account);
+      req.log.warn({ event: 'owner-sign-in-limited', by: verdict.refused }, 'owner sign-in rate limited');
       return refuse('too-many', 429);
     }
+    const { attempt } = verdict;
+    if (attempt.accountFailures === OWNER_SIGN_IN_LIMITS.slowAbove.max + 1) lockNotice(req, account);
     const owner = await owners.authenticate(parsed.data.email, parsed.data.password);
     if (!owner) {
-      req.log.info({ event: 'owner-login-failed' }, 'owner sign-in refused');
+      req.log.info({ event: 'owner-login-failed', slowed: attempt.slowed }, 'owner sign-in refused');
       return refuse('failed', 401);
     }
+    await attempt.succeeded();
     const { token, expiresAt } = await owners.startSession(owner.id);
     app.setOwnerCookie(req, reply, token, expiresAt);
     if (isForm) return reply.redirect(safeNext(parsed.data.next), 303);
@@ -106,7 +130,7 @@ export async function authRoutes(app: FastifyInstance, opts: { owners: OwnerServ
     return { email: o.email, role: o.role, displayName: o.displayName, websiteId: o.websiteId };
   });
 
-  /** The one-time sign-in link printed at first start. */
+  /** The one-time sign-in link: printed at first start, and in a lock notice (no sign-in limit applies to it). */
   app.get('/config/login/link', async (req, reply) => {
     const token = (req.query as Record<string, unknown>).token;
     const owner = typeof token === 'string' ? await owners.redeemSignInLink(token) : null;

@@ -16,6 +16,8 @@ import { teamInviteRoutes } from './team-invites.js';
 import { customerRoutes } from './customer-routes.js';
 import { accountRoutes } from './account-routes.js';
 
+export type { SignInPolicy } from './sign-in-limits.js';
+
 /**
  * Platform settings calls (site users, header/footer, multilingual, store creation, preferences) and the
  * /config data calls. Wrapped with fastify-plugin so the site-user session hook applies to every route

@@ -7,7 +7,8 @@ import { Role } from '../../core/enums.js';
 
 const { accounts, ownerSessions } = schema;
 export const SESSION_DAYS = 14;
-const LINK_MINUTES = 60;
+/** How long a one-time sign-in link works. */
+export const SIGN_IN_LINK_MINUTES = 60;
 
 export interface Owner {
   id: string;
@@ -77,10 +78,10 @@ export class OwnerService {
     return { token, expiresAt };
   }
 
-  /** A one-time sign-in link token for the first admin (printed at first start); earlier links of the account stop working. */
+  /** A one-time sign-in link token (printed at first start for the first admin; in a lock notice); earlier links of the account stop working. */
   async createSignInLink(accountId: string, now = new Date()): Promise<string> {
     const token = newToken();
-    const expiresAt = new Date(now.getTime() + LINK_MINUTES * 60_000);
+    const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_MINUTES * 60_000);
     await this.db.transaction(async (tx) => {
       await tx.delete(ownerSessions).where(and(eq(ownerSessions.accountId, accountId), eq(ownerSessions.kind, 'link')));
       await tx.insert(ownerSessions).values({ tokenHash: hashToken(token), accountId, kind: 'link', expiresAt });

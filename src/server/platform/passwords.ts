@@ -19,13 +19,13 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
-  if (!stored) {
-    // Spend the same time as a real check so a missing account cannot be told apart by timing.
+  const [scheme, n, salt, key] = (stored ?? '').split('$');
+  if (scheme !== 'scrypt' || !n || !salt || !key) {
+    // No account, an account without a password (an invitation not yet accepted) or a hash of another form:
+    // spend the same time as a real check, so none of them can be told apart from a wrong password by timing.
     await derive(password, randomBytes(16), N);
     return false;
   }
-  const [scheme, n, salt, key] = stored.split('$');
-  if (scheme !== 'scrypt' || !n || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64');
   const actual = await derive(password, Buffer.from(salt, 'base64'), Number(n));
   return actual.length === expected.length && timingSafeEqual(actual, expected);

@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isFormPost } from '../plugins/crumb.js';
 import { accountFormBody, answerAccountForm } from '../nojs/account-form.js';
 import { z } from 'zod';
-import type { SiteUserService } from './site-users.js';
+import type { SiteUser, SiteUserService } from './site-users.js';
+import type { SignInPolicy } from './sign-in-limits.js';
 import { normEmail, siteUserMessages, xsrfFor } from './site-users.js';
 import { adoptVisitorCart, cloneUserCart, detachUserCart } from './site-user-carts.js';
 import { CART_COOKIE, setCartCookie } from '../commerce/routes.js';
@@ -35,12 +36,44 @@ const localeBody = z.object({ language: z.string().trim().min(2).max(35) });
 const signOutQuery = z.object({ cloneCart: z.enum(['true', 'false', '1', '0']).optional() });
 
 
+/**
+ * Site-user sign-in limits (issue 38, item 4): failed sign-ins only, per address, per (email, address) and,
+ * past a higher ceiling per email across addresses, slowed instead of refused (platform/sign-in-limits.ts).
+ */
+export const SITE_USER_SIGN_IN_LIMITS: SignInPolicy = {
+  name: 'site-user-sign-in',
+  address: { max: 30, windowMs: 10 * 60_000 },
+  account: { max: 10, windowMs: 15 * 60_000 },
+  accountDay: { max: 50, windowMs: 24 * 3_600_000 },
+  slowAbove: { max: 20, windowMs: 15 * 60_000 },
+  slowMs: 3_000,
+};
+/** Confirmation links sent again from sign-in, per account: one per 15 minutes, five a day. */
+export const CONFIRM_AGAIN_LIMITS = [
+  { name: 'site-user-confirm-again', max: 1, windowMs: 15 * 60_000 },
+  { name: 'site-user-confirm-again-day', max: 5, windowMs: 24 * 3_600_000 },
+] as const;
+
 export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: SiteUserService }) {
   const { siteUsers } = opts;
   const limiter = app.services.rateLimiter;
   const byIp = (name: string, max: number, windowMs: number) => limiter.guard({ name, max, windowMs, message: siteUserMessages.TOO_MANY_ATTEMPTS });
 
-  app.post('/api/site-users/account/session', { preHandler: byIp('site-user-sign-in-ip', 30, 10 * 60_000) }, async (req, reply) => {
+  /**
+   * Sends an unconfirmed account its confirmation link again, within CONFIRM_AGAIN_LIMITS, after the answer
+   * (its writes must not make this answer slower than a wrong password's).
+   */
+  const confirmAgain = (req: FastifyRequest, user: SiteUser) => {
+    const send = async () => {
+      const counts = await Promise.all(CONFIRM_AGAIN_LIMITS.map((rule) => limiter.hit(rule, user.id)));
+      if (counts.some((n, i) => n > CONFIRM_AGAIN_LIMITS[i]!.max)) return;
+      await siteUsers.sendConfirmationAgain(user, await app.emailOrigin());
+    };
+    app.services.signInLimits.later(send, (err) => req.log.warn({ err: err.message }, 'confirmation link not sent again'));
+  };
+
+  // No preHandler limit: sign-in counts its failures only (SITE_USER_SIGN_IN_LIMITS, below).
+  app.post('/api/site-users/account/session', async (req, reply) => {
     if (isFormPost(req)) {
       const next = safeNext((req.body as Record<string, unknown>).next);
       return answerAccountForm(app, req, reply, { mode: 'login', next, redirect: next ?? '/account', run: () => signIn(req, reply, accountFormBody(req.body)) });
@@ -52,15 +85,21 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     const parsed = signInBody.safeParse(input ?? {});
     if (!parsed.success) throw badRequest(siteUserMessages.SIGN_IN_FAILED);
     const body = parsed.data;
-    // Attempts per address, whoever makes them: a slow guessing of one account is stopped too.
-    await limiter.check({ name: 'site-user-sign-in-email', max: 10, windowMs: 15 * 60_000, message: siteUserMessages.TOO_MANY_ATTEMPTS }, normEmail(body.email));
+    const verdict = await app.services.signInLimits.begin(SITE_USER_SIGN_IN_LIMITS, normEmail(body.email), req.ip);
+    if (verdict.refused) {
+      req.log.warn({ event: 'site-user-sign-in-limited', by: verdict.refused }, 'site-user sign-in rate limited');
+      throw new HttpError(429, siteUserMessages.TOO_MANY_ATTEMPTS, undefined, { retryAfterSeconds: Math.ceil(SITE_USER_SIGN_IN_LIMITS[verdict.refused].windowMs / 1000) });
+    }
     const site = await app.services.websites.get();
     const user = await siteUsers.authenticate(site.id, body.email, body.password);
-    if (user === 'unconfirmed') throw new HttpError(403, siteUserMessages.NOT_CONFIRMED);
-    if (!user) {
+    if (!user || 'unconfirmed' in user) {
+      // The right password of an account not yet confirmed answers as a wrong one (no oracle) and counts as a
+      // failure; its owner gets the confirmation link again.
+      if (user) confirmAgain(req, user.unconfirmed);
       req.log.info({ event: 'site-user-sign-in-failed' }, 'site-user sign-in refused');
       throw new HttpError(401, siteUserMessages.SIGN_IN_FAILED);
     }
+    await verdict.attempt.succeeded();
     // One cart across devices: the visitor's cart becomes the user's unless the user has one.
     await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], user.id));
     const s = await siteUsers.startSession(user.id, body.rememberMe);

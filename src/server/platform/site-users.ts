@@ -2,8 +2,9 @@
  * Site users: visitors with an account on the public site (platform.md, site-user session).
  *
  * Sign-up is confirmed by email, so the answer to a sign-up never tells whether an address already has an
- * account; sign-in answers one message for an unknown email and a wrong password; a password reset request
- * always answers the same. Sessions and one-time tokens are stored as hashes only.
+ * account; sign-in answers one message for an unknown email, a wrong password and the right password of an
+ * account not yet confirmed (which is sent its confirmation link again); a password reset request always
+ * answers the same. Sessions and one-time tokens are stored as hashes only.
  */
 import { createHash } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
@@ -24,7 +25,6 @@ export const RESET_MINUTES = 60;
 
 export const siteUserMessages = {
   SIGN_IN_FAILED: 'That email and password do not match an account.',
-  NOT_CONFIRMED: 'Please confirm your email first: we sent you a link when you signed up.',
   SIGN_UP_SENT: 'Check your email: we sent you a link to finish creating your account.',
   RESET_SENT: 'If an account uses that email, we sent it a link to choose a new password.',
   LINK_EXPIRED: 'This link has expired or was already used.',
@@ -154,8 +154,8 @@ export class SiteUserService {
     });
   }
 
-  /** Checks email and password: the user, 'unconfirmed' (right password, link not followed), or null. */
-  async authenticate(websiteId: string, email: string, password: string): Promise<SiteUser | 'unconfirmed' | null> {
+  /** Checks email and password: the user, `{ unconfirmed }` (right password, confirmation link not followed), or null. */
+  async authenticate(websiteId: string, email: string, password: string): Promise<SiteUser | { unconfirmed: SiteUser } | null> {
     const rows = await this.db
       .select({ u: siteUsers, p: siteUserProfiles })
       .from(siteUsers)
@@ -165,8 +165,28 @@ export class SiteUserService {
     const row = rows[0];
     const ok = await verifyPassword(password, row?.u.passwordHash);
     if (!ok || !row || row.u.disabled) return null;
-    if (!row.p?.confirmedAt) return 'unconfirmed';
+    if (!row.p?.confirmedAt) return { unconfirmed: toUser(row.u, row.p) };
     return toUser(row.u, row.p);
+  }
+
+  /**
+   * The confirmation link again, for an account not yet confirmed whose right password was given at sign-in
+   * (the sign-in answers as for a wrong password). Earlier links keep working (a member join's link still
+   * lands on its own page); this one lands on the account page. The caller limits how often.
+   */
+  async sendConfirmationAgain(user: SiteUser, origin: string, now = new Date()): Promise<void> {
+    const token = newToken();
+    await this.db.transaction(async (tx) => {
+      await tx.insert(siteUserTokens).values({ tokenHash: hashToken(token), siteUserId: user.id, kind: 'confirm', expiresAt: new Date(now.getTime() + CONFIRM_HOURS * 3_600_000) });
+      await this.mailer.enqueue(tx, {
+        kind: 'site-user-confirm-again',
+        to: user.email,
+        subject: 'Confirm your account',
+        text: `Someone (hopefully you) tried to sign in with this email, whose account is not confirmed yet. Follow this link to confirm it and sign in:\n\n${origin}/account/confirm?token=${token}\n\nThe link works for ${CONFIRM_HOURS} hours.`,
+        ref: user.id,
+      });
+    });
+    this.mailer.kick();
   }
 
   async startSession(siteUserId: string, rememberMe: boolean, now = new Date()): Promise<{ token: string; xsrfToken: string; expiresAt: Date }> {

@@ -10,6 +10,14 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number, now: number): Promise<number>;
   /** Counts one hit on each key, in one round trip where the store allows it; counts in the same order. */
   hitMany?(hits: ReadonlyArray<{ key: string; windowMs: number }>, now: number): Promise<number[]>;
+  /**
+   * Takes back one hit counted on `key` in the window that holds `now` (nothing when that window holds none):
+   * a hit counted before the outcome was known, which turned out not to be one the rule counts (a sign-in that
+   * succeeded).
+   */
+  unhit(key: string, windowMs: number, now: number): Promise<void>;
+  /** Sets `key`'s count in the window that holds `now` back to zero (a successful sign-in clears its address's failures). */
+  reset(key: string, windowMs: number, now: number): Promise<void>;
   /** Writes what the store holds back, when it holds anything back (called as the app closes). */
   close?(): Promise<void>;
   /** Deletes the counters of windows that began before `olderThan` (the table stores; see RATE_LIMIT_KEEP_MS). */
@@ -136,6 +144,17 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     }
   }
 
+  /** One statement, after the hit it takes back has been written (the caller awaited it). */
+  async unhit(key: string, windowMs: number, now: number): Promise<void> {
+    const start = new Date(Math.floor(now / windowMs) * windowMs);
+    await this.database.db.execute(sql`UPDATE rate_limits SET count = count - 1 WHERE key = ${key} AND window_start = ${start}::timestamptz AND count > 0`);
+  }
+
+  async reset(key: string, windowMs: number, now: number): Promise<void> {
+    const start = new Date(Math.floor(now / windowMs) * windowMs);
+    await this.database.db.execute(sql`UPDATE rate_limits SET count = 0 WHERE key = ${key} AND window_start = ${start}::timestamptz`);
+  }
+
   purge(olderThan: Date): Promise<void> {
     return purgeCounters(this.database, olderThan);
   }
@@ -231,9 +250,31 @@ export class WriteBehindRateLimitStore implements RateLimitStore {
   }
 
   private async slowHit(key: string, windowMs: number, now: number): Promise<number> {
-    await this.load();
-    if (this.partial && !this.windows.has(key)) await this.readKey(key);
+    await this.known(key);
     return this.count(key, windowMs, now);
+  }
+
+  /** Makes sure `key`'s counter is in memory when it has one (the table read back, or the key read after the bound). */
+  private async known(key: string): Promise<void> {
+    if (!this.ready) await this.load();
+    if (this.partial && !this.windows.has(key)) await this.readKey(key);
+  }
+
+  async unhit(key: string, windowMs: number, now: number): Promise<void> {
+    await this.known(key);
+    const w = this.windows.get(key);
+    if (!w || w.start !== Math.floor(now / windowMs) * windowMs || w.count === 0) return;
+    w.count--;
+    this.dirty.add(key);
+  }
+
+  async reset(key: string, windowMs: number, now: number): Promise<void> {
+    await this.known(key);
+    const w = this.windows.get(key);
+    if (!w || w.start !== Math.floor(now / windowMs) * windowMs) return;
+    // Kept at zero (not dropped): a dropped key would be read back from the table's older count.
+    w.count = 0;
+    this.dirty.add(key);
   }
 
   private count(key: string, windowMs: number, now: number): number {
@@ -345,6 +386,16 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (err) throw err;
     return Number(count);
   }
+
+  async unhit(key: string, windowMs: number, now: number): Promise<void> {
+    const k = `tessera:rl:${key}:${Math.floor(now / windowMs) * windowMs}`;
+    // Only a counter that exists and is above zero: a plain DECR would make a counter of -1 that never expires.
+    await this.redis.eval(`if (tonumber(redis.call('get', KEYS[1]) or '0') > 0) then redis.call('decr', KEYS[1]) end return 0`, 1, k);
+  }
+
+  async reset(key: string, windowMs: number, now: number): Promise<void> {
+    await this.redis.del(`tessera:rl:${key}:${Math.floor(now / windowMs) * windowMs}`);
+  }
 }
 
 /** Counters in this process only (tests, or a single instance that wants no database round trip). */
@@ -360,6 +411,16 @@ export class MemoryRateLimitStore implements RateLimitStore {
       return 1;
     }
     return ++w.count;
+  }
+
+  async unhit(key: string, windowMs: number, now: number): Promise<void> {
+    const w = this.windows.get(key);
+    if (w && w.start === Math.floor(now / windowMs) * windowMs && w.count > 0) w.count--;
+  }
+
+  async reset(key: string, windowMs: number, now: number): Promise<void> {
+    const w = this.windows.get(key);
+    if (w && w.start === Math.floor(now / windowMs) * windowMs) w.count = 0;
   }
 }
 
