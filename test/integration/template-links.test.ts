@@ -8,6 +8,7 @@
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, type TestApp } from '../helpers/app.js';
@@ -178,6 +179,14 @@ describe('developer template and theme files never leave their folder (links)', 
     expect(site.headers['content-type']).toContain('text/css');
     expect(site.headers['x-content-type-options']).toBe('nosniff');
     expect((await v.get('/theme/inside.css')).body).toBe(site.body);
+    expect(site.body).toBe(readFileSync(join(themeDir, 'assets', 'site.css'), 'utf8'));
+    // Compressed on the way out like any response, and answered to HEAD.
+    const zipped = await v.get('/theme/site.css', { 'accept-encoding': 'gzip' });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding'] === 'gzip' ? gunzipSync(zipped.rawPayload).toString() : zipped.body).toBe(site.body);
+    const head = await tessera.app.inject({ method: 'HEAD', url: '/theme/site.css' });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
     expect((await v.get('/theme/favicon.svg?format=100w')).statusCode).toBe(200);
     const theme = tessera.app.services.theme;
     expect(Object.keys(theme.partials)).not.toContain('leak.block');

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesInside, folderInside, openInside, readInside, resolveInside, walkInside } from '../../../src/server/files-inside.js';
+import { LocalMediaStore } from '../../../src/server/storage/media-store.js';
+import { ImageVariants } from '../../../src/server/images/variants.js';
 
 describe('files-inside', () => {
   let base: string;
@@ -95,5 +97,24 @@ describe('files-inside', () => {
     expect(folderInside(root, 'linked-folder')).toBeNull();
     expect(folderInside(root, 'assets/inside-dir')).toBe(join(root, 'assets', 'sub'));
     expect(walkInside(root)).toEqual(['assets/inside.txt', 'assets/ok.txt', 'assets/sub/deeper.txt', 'top.txt']);
+  });
+
+  it('the local media store and the image variants read no file a link leads out to (the same helper)', async () => {
+    const store = new LocalMediaStore(join(root, 'assets'));
+    expect(await store.size('ok.txt')).toBe(2);
+    expect(await store.size('inside.txt')).toBe(2);
+    for (const key of ['out.txt', 'env.txt', 'chain-1.txt', 'dir/secret.txt', 'zero.txt', 'pipe.txt']) {
+      expect(await store.size(key), key).toBeNull();
+      expect(await store.get(key), key).toBeNull();
+    }
+    const got = await store.get('ok.txt');
+    const chunks: Buffer[] = [];
+    for await (const c of got!.body as AsyncIterable<Buffer>) chunks.push(c);
+    expect(Buffer.concat(chunks).toString()).toBe('OK');
+    writeFileSync(join(base, 'outside', 'secret.png'), 'SECRET');
+    symlinkSync('../../outside/secret.png', join(root, 'assets', 'out.png'));
+    symlinkSync('../../outside', join(root, 'assets', 'dir-png'));
+    const variants = new ImageVariants({ '/m/': join(root, 'assets') }, join(base, 'cache'));
+    for (const path of ['/m/out.png', '/m/dir-png/secret.png']) expect(() => variants.resolveSource(path), path).toThrow('Not found');
   });
 });
