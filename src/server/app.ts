@@ -8,6 +8,7 @@ import compress from '@fastify/compress';
 import helmet from 'helmet';
 import { cspPlugin } from './plugins/csp.js';
 import fastifyStatic from '@fastify/static';
+import { folderFileType, sendInside } from './files-inside.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/index.js';
@@ -223,9 +224,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // File by file (wildcard: false): other /assets/ paths are a developer template's files (server/themes).
     await app.register(fastifyStatic, { root: join(services.assets.dir, 'assets'), prefix: '/assets/', wildcard: false, immutable: true, maxAge: '365d', decorateReply: false, index: false });
   }
-  if (existsSync(theme.assetsDir)) {
-    await app.register(fastifyStatic, { root: theme.assetsDir, prefix: '/theme/', maxAge: '1h', decorateReply: false, index: false });
-  }
+  // The theme folder's files (THEME_DIR may hold a third party's theme): never outside its real folder (files-inside.ts).
+  app.get('/theme/*', async (req, reply) => {
+    const rel = (req.params as { '*': string })['*'];
+    return sendInside(reply, theme.assetsDir, rel, folderFileType(rel), 3600);
+  });
 
   const demoMedia = join(process.cwd(), 'seed', 'media');
   if (existsSync(demoMedia)) {

@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, createWriteStream } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,10 @@ import { DB_KINDS, testDatabase } from '../helpers/db.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { Role } from '../../src/core/enums.js';
 import { Readable } from 'node:stream';
-import { restoreBackup } from '../../src/server/backup/archive.js';
+import { restoreBackup, MANIFEST } from '../../src/server/backup/archive.js';
+import { TarWriter } from '../../src/server/backup/tar.js';
+import { createGzip, gunzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PLACE = '/api/checkout/place-order';
@@ -158,6 +161,43 @@ for (const kind of DB_KINDS) {
       for (let i = 0; i < 6; i++) codes.push((await owner.get('/api/admin/backup')).statusCode);
       expect(codes.slice(0, 5).every((c) => c === 200)).toBe(true);
       expect(codes[5]).toBe(429);
+    });
+
+    it('backs up no media file that links out of the media folder, and restores no table whose name is a path (issue 38)', async () => {
+      const dataDir = tempDir();
+      const t = await testApp(kind, { DATA_DIR: dataDir });
+      cleanup.push(() => t.close());
+      const outside = tempDir();
+      writeFileSync(join(outside, 'secret.txt'), 'SECRET-OUTSIDE-THE-MEDIA');
+      const media = mediaDir(dataDir);
+      mkdirSync(media, { recursive: true });
+      writeFileSync(join(media, 'own.txt'), 'OWN');
+      symlinkSync(join(outside, 'secret.txt'), join(media, 'leak.txt'));
+      symlinkSync('/proc/self/environ', join(media, 'env.txt'));
+      symlinkSync(outside, join(media, 'leak-dir'));
+      const archive = join(tempDir(), 'b.tar.gz');
+      const manifest = await writeBackupFile(t.database, dataDir, archive);
+      const paths = manifest.media.map((m) => m.path);
+      expect(paths).toContain('own.txt');
+      expect(paths.filter((p) => p.startsWith('leak') || p === 'env.txt')).toEqual([]);
+      expect(gunzipSync(readFileSync(archive)).toString('latin1')).not.toContain('SECRET-OUTSIDE-THE-MEDIA');
+
+      // An archive whose table name is a path: refused before anything is written outside the work folder.
+      const target = await testDatabase(kind);
+      cleanup.push(() => target.close());
+      const at = await rows<{ at: string | number | null }>(target.db, sql`SELECT max(created_at) AS at FROM drizzle.__drizzle_migrations`);
+      const escape = `tessera-escape-${randomBytes(4).toString('hex')}`;
+      const evil = join(tempDir(), 'evil.tar.gz');
+      const gzip = createGzip();
+      const written = pipeline(gzip, createWriteStream(evil));
+      const tar = new TarWriter(gzip);
+      const name = `../${escape}`;
+      await tar.addBuffer(MANIFEST, Buffer.from(JSON.stringify({ format: 'tessera-backup', version: 1, createdAt: new Date().toISOString(), database: kind, migration: Number(at[0]!.at), tables: { [name]: 1 }, media: [] })));
+      await tar.addBuffer(`db/${name}.jsonl`, Buffer.from('{"x":1}\n'));
+      await tar.finish();
+      await written;
+      await expect(restoreBackupFile(evil, target, tempDir())).rejects.toThrow('The archive holds a table with an unsafe name.');
+      expect(existsSync(join(tmpdir(), `${escape}.jsonl`))).toBe(false);
     });
 
     it('refuses a target that is not empty and a damaged archive', async () => {

@@ -16,10 +16,10 @@
  * then moves every sequence past the restored ids.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, renameSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync, statSync, renameSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -28,6 +28,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { TarWriter, readTar } from './tar.js';
+import { walkInside } from '../files-inside.js';
 
 export const MANIFEST = 'tessera-backup.json';
 const FETCH = 1000;
@@ -53,16 +54,13 @@ export function mediaDir(dataDir: string): string {
   return resolve(dataDir, 'uploads');
 }
 
-function listFiles(dir: string, base = dir): string[] {
+/**
+ * The media files under `dir` by relative path: regular files of the folder's real path only (files-inside.ts),
+ * so a link in the media folder never puts a file from elsewhere on the server into a backup.
+ */
+function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    const s = statSync(p);
-    if (s.isDirectory()) out.push(...listFiles(p, base));
-    else if (s.isFile() && !name.endsWith('.partial')) out.push(relative(base, p).split(sep).join('/'));
-  }
-  return out;
+  return walkInside(dir).filter((p) => !p.endsWith('.partial'));
 }
 
 async function sha256File(path: string): Promise<string> {
@@ -165,6 +163,8 @@ export function backupStream(database: Database, dataDir: string): { stream: Rea
   return { stream, done };
 }
 
+const TABLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
 function safeMediaPath(p: string): boolean {
   return p.length > 0 && p.length < 400 && !p.startsWith('/') && !p.split('/').some((s) => s === '' || s === '.' || s === '..') && !p.includes('\\') && !p.includes('\0');
 }
@@ -198,7 +198,9 @@ export async function restoreBackup(archive: Readable, database: Database, dataD
       if (!manifest) throw new BackupError('This is not a Tessera backup archive (no manifest first).');
       if (entry.name.startsWith('db/') && entry.name.endsWith('.jsonl')) {
         const t = entry.name.slice(3, -6);
-        if (!(t in manifest.tables)) throw new BackupError(`The archive holds a table its manifest does not list: ${t.slice(0, 60)}`);
+        // A table's name becomes a file name in the work folder: a table name, never a path.
+        if (!TABLE_NAME.test(t)) throw new BackupError('The archive holds a table with an unsafe name.');
+        if (!Object.hasOwn(manifest.tables, t)) throw new BackupError(`The archive holds a table its manifest does not list: ${t.slice(0, 60)}`);
         tables.add(t);
         await pipeline(entry.body, createWriteStream(join(work, `${t}.jsonl`)));
       } else if (entry.name.startsWith('media/')) {

@@ -10,7 +10,8 @@
  * - DELETE /api/config/catalog/products/:id/digital-file
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { openInside } from '../files-inside.js';
+import { createReadStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -55,15 +56,16 @@ export function privateFileOf(value: unknown): DigitalFile | null {
 
 /** Streams a private file as an attachment; false when it is missing on disk. */
 export function sendDigitalFile(reply: FastifyReply, dataDir: string, file: DigitalFile): boolean {
-  const path = resolve(digitalDir(dataDir), file.key);
-  if (!existsSync(path)) return false;
+  // A regular file of the private folder's real path (files-inside.ts), opened before any header is set.
+  const opened = openInside(digitalDir(dataDir), file.key);
+  if (!opened) return false;
   const ascii = file.name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   reply
     .header('content-type', file.contentType)
     .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`)
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'private, no-store');
-  void reply.send(createReadStream(path));
+  void reply.send(createReadStream('', { fd: opened.fd, autoClose: true }));
   return true;
 }
 

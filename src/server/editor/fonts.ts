@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { readFileSync, existsSync } from 'node:fs';
+import { resolveInside } from '../files-inside.js';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -111,7 +112,9 @@ export function fontRoutes(app: FastifyInstance) {
     }
     let body: Buffer;
     try {
-      body = await readFile(join(pkg.dir, 'files', file));
+      const real = resolveInside(pkg.dir, `files/${file}`);
+      if (!real) throw new Error('not a file of the package');
+      body = await readFile(real);
     } catch {
       return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
     }

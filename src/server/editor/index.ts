@@ -11,10 +11,9 @@ import { appReservedUrlIds } from '../platform/settings.js';
 import { UploadService, UPLOADS_PREFIX } from './uploads.js';
 import { editorRoutes } from './routes.js';
 import { renderBlocksHtml, renderLayout, type RenderEnv } from './render.js';
-import { readFileSync } from 'node:fs';
+import { readInside } from '../files-inside.js';
 import { and, eq } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
-import { join } from 'node:path';
 import { EditorService as Service } from './service.js';
 import { parseInput } from '../platform/validate.js';
 import { z } from 'zod';
@@ -191,13 +190,8 @@ const themeCss = new Map<string, { at: number; css: string }>();
 function readThemeCss(dir: string): string {
   const hit = themeCss.get(dir);
   if (hit && Date.now() - hit.at < 2000) return hit.css;
-  const css = ['site.css', 'blocks.css'].map((f) => {
-    try {
-      return readFileSync(join(dir, f), 'utf8');
-    } catch {
-      return '';
-    }
-  }).join('\n');
+  // Through files-inside.ts: a link in the theme folder never brings a file from outside it into the editor.
+  const css = ['site.css', 'blocks.css'].map((f) => readInside(dir, f) ?? '').join('\n');
   themeCss.set(dir, { at: Date.now(), css });
   return css;
 }

@@ -18,7 +18,8 @@
  * upload deletes its variants (on disk: the cached widths; in a bucket: the variants prefix).
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { resolveInside } from '../files-inside.js';
+import { createReadStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { and, desc, eq, sql } from 'drizzle-orm';
@@ -336,8 +337,9 @@ export class UploadService {
     if (!/^[0-9a-f]{24}\.[a-z0-9]{2,5}$/.test(storedName)) return null;
     const [row] = await this.db.select().from(uploads).where(eq(uploads.storedName, storedName));
     if (!row || row.status !== 'ready') return null;
-    const file = join(this.dir, storedName);
-    if (!existsSync(file) || !statSync(file).isFile()) return null;
+    // A regular file of the uploads folder's real path, links followed only inside it (files-inside.ts).
+    const file = resolveInside(this.dir, storedName);
+    if (!file) return null;
     return { file, row };
   }
 

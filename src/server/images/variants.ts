@@ -8,9 +8,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, resolve, sep } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { SRCSET_WIDTHS } from '../../core/constants.js';
+import { resolveInside } from '../files-inside.js';
 
 export const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp', '.gif', '.svg']);
 /** The widths of the format query: 100w ... 2500w. */
@@ -68,11 +69,10 @@ export class ImageVariants {
     } catch {
       throw new ImageVariantError(400, 'The image path is not valid.');
     }
-    if (rel === '' || rel.includes('\0') || rel.split(/[\\/]/).some((p) => p === '..')) throw new ImageVariantError(404, 'Not found');
-    const file = resolve(root.dir, rel);
-    if (!file.startsWith(root.dir + sep)) throw new ImageVariantError(404, 'Not found');
-    if (!IMAGE_EXTENSIONS.has(extname(file).toLowerCase())) throw new ImageVariantError(404, 'Not found');
-    if (!existsSync(file) || !statSync(file).isFile()) throw new ImageVariantError(404, 'Not found');
+    if (!IMAGE_EXTENSIONS.has(extname(rel).toLowerCase())) throw new ImageVariantError(404, 'Not found');
+    // Inside the media folder's real path, links followed, a regular file (files-inside.ts): else not found.
+    const file = resolveInside(root.dir, rel);
+    if (!file || !IMAGE_EXTENSIONS.has(extname(file).toLowerCase())) throw new ImageVariantError(404, 'Not found');
     return file;
   }
 

@@ -21,7 +21,10 @@
  *   rendered it. The consent cookies are part of the key, having few values; the crumb and the analytics cookies change nothing on a page. A cart
  *   changes only the cart pill: a visitor with a cart gets the shared page with their own pill put in
  *   place of the empty one (their cart is read for it; the encodings are put together from parts made
- *   once per page, pill-splice.ts, so no page is compressed per shopper);
+ *   once per page, pill-splice.ts, so no page is compressed per shopper). A render that printed the cart or
+ *   the account itself (a developer template's `shoppingCart`, `squarespace.cart-classes`,
+ *   `authenticatedAccount`, noted lazily: plugins/visitor-state.ts) is kept only when made for a visitor
+ *   with no cart cookie and nobody signed in, and served only to such visitors;
  * - the response is a 200 text/html page that sets no cookie but the crumb and does not contain the
  *   visitor's crumb (forms, lock screens and the cookie banner carry it, so those pages stay private).
  *
@@ -41,6 +44,7 @@ import { CRUMB_COOKIE } from '../plugins/crumb.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 import { SITE_USER_COOKIE, siteUserQuietly, siteUserWasRead, watchSiteUserReads } from '../plugins/site-user.js';
 import { CART_COOKIE } from '../commerce/routes.js';
+import { visitorStateWasRead } from '../plugins/visitor-state.js';
 import { UNLOCK_COOKIE } from '../members/access.js';
 import { SESSION_COOKIE } from '../analytics/routes.js';
 import { PREVIEW_COOKIE, SAFE_MODE_COOKIE } from '../../core/preview.js';
@@ -58,6 +62,11 @@ export { pickEncoding } from './encode.js';
 import { brotliParts, brotliPartsSync, brotliWithPill, gzipParts, gzipPartsSync, gzipWithPill, splitAtPill, type BrotliParts, type GzipParts, type PillSplit } from './pill-splice.js';
 
 const noop = () => undefined;
+
+/** Whether the visitor may have a cart: a cart cookie, or a signed-in site user (their cart follows them from any device). */
+function mayHaveCart(req: FastifyRequest): boolean {
+  return CART_COOKIES.some((name) => req.cookies[name]) || siteUserQuietly(req) !== null;
+}
 
 /** Cookies that make a page the visitor's own: with any of them the page is rendered for the request alone. */
 export const PRIVATE_COOKIES: readonly string[] = [OWNER_COOKIE, PREVIEW_COOKIE, SAFE_MODE_COOKIE, SITE_USER_COOKIE, SITE_USER_INFO_COOKIE_NAME, UNLOCK_COOKIE];
@@ -130,6 +139,12 @@ interface Entry {
   takesPill: boolean;
   /** Its render asked who is signed in (a member area, a course's progress): never served to a signed-in visitor. */
   readsUser: boolean;
+  /**
+   * Its render printed the visitor's cart or account (a developer template's `shoppingCart`,
+   * `squarespace.cart-classes`, `authenticatedAccount`: plugins/visitor-state.ts): made for a visitor with no
+   * cart and nobody signed in, and served only to such visitors.
+   */
+  readsVisitor: boolean;
   /** The page (UTF-8); the entry keeps no copy of it as text. */
   body: Buffer;
   /** The page's encodings made so far: the one its render went out in, others when first asked for. */
@@ -156,6 +171,7 @@ interface Kept {
   /** The page holds the empty cart pill exactly once. */
   takesPill: boolean;
   readsUser: boolean;
+  readsVisitor: boolean;
   /** The analytics island still to go into `page` (late-insert.ts), if any. */
   late?: LateInsert | null;
 }
@@ -286,6 +302,8 @@ export class PageCache {
     }
     // A page whose render asked who is signed in was made for a visitor who is not: not for this one.
     if (entry && signedIn && entry.readsUser) entry = null;
+    // A page that printed a cart (an empty one: see capture) is not for a visitor who may have one.
+    if (entry && entry.readsVisitor && mayHaveCart(req)) entry = null;
     if (entry) {
       const own = await ownPill;
       if (own === null) {
@@ -320,8 +338,7 @@ export class PageCache {
   /** The visitor's own cart pill when it differs from the shared (empty) one, else null. */
   private async ownPill(req: FastifyRequest): Promise<string | null> {
     const pill = this.opts.cartPill;
-    // A signed-in visitor's cart follows them from any device, with or without a cart cookie here.
-    if (!pill || !(CART_COOKIES.some((name) => req.cookies[name]) || siteUserQuietly(req))) return null;
+    if (!pill || !mayHaveCart(req)) return null;
     const own = await pill.of(req);
     return own === pill.empty ? null : own;
   }
@@ -484,7 +501,7 @@ export class PageCache {
 
   private entryOf(keep: Kept, body: Buffer): Entry {
     const { claim } = keep;
-    return { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, takesPill: keep.takesPill, readsUser: keep.readsUser, body, served: { br: 0, gzip: 0 }, bytes: body.length };
+    return { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, takesPill: keep.takesPill, readsUser: keep.readsUser, readsVisitor: keep.readsVisitor, body, served: { br: 0, gzip: 0 }, bytes: body.length };
   }
 
   private keep(claim: Claim, entry: Entry): void {
@@ -556,6 +573,7 @@ export class PageCache {
     const cookies = reply.getHeader('set-cookie');
     const setsOnlyCrumb = cookies === undefined || [cookies].flat().every((c) => String(c).startsWith(`${CRUMB_COOKIE}=`));
     const readsUser = siteUserWasRead(req);
+    const readsVisitor = visitorStateWasRead(req);
     if (
       reply.statusCode !== 200 ||
       typeof payload !== 'string' ||
@@ -563,7 +581,8 @@ export class PageCache {
       !type.startsWith('text/html') ||
       !setsOnlyCrumb ||
       (req.crumb && payload.includes(req.crumb)) ||
-      (readsUser && siteUserQuietly(req) !== null)
+      (readsUser && siteUserQuietly(req) !== null) ||
+      (readsVisitor && mayHaveCart(req))
     ) {
       claim.done(false);
       return null;
@@ -577,7 +596,7 @@ export class PageCache {
       return null;
     }
     const takesPill = !!pill && occursOnce(page, pill.empty);
-    return { claim, page, type, csp: typeof csp === 'string' ? csp : null, robots: typeof robots === 'string' ? robots : null, takesPill, readsUser };
+    return { claim, page, type, csp: typeof csp === 'string' ? csp : null, robots: typeof robots === 'string' ? robots : null, takesPill, readsUser, readsVisitor };
   }
 
   private track(work: Promise<unknown>): void {

@@ -1,8 +1,9 @@
 import '../cldr-packs.js';
-import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { watch, type FSWatcher } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebsiteRow } from '../platform/websites.js';
+import { readInside, walkInside } from '../files-inside.js';
 import { compile, render, type Compiled, type TemplateError, type WidgetRenderer } from '../../template/index.js';
 
 export const DEFAULT_THEME_DIR = resolve('themes/default');
@@ -77,25 +78,18 @@ export class Theme {
     this.generation++;
     const templates = new Map<string, Loaded>();
     const partials: Record<string, string> = {};
-    const walk = (d: string) => {
-      for (const name of readdirSync(d)) {
-        const p = join(d, name);
-        if (statSync(p).isDirectory()) {
-          if (name !== 'assets') walk(p);
-          continue;
-        }
-        const rel = relative(this.dir, p).split(sep).join('/');
-        const source = readFileSync(p, 'utf8');
-        if (rel.startsWith('blocks/')) {
-          partials[rel.slice('blocks/'.length)] = source;
-          continue;
-        }
-        const { code, errors } = compile(source);
-        this.logErrors(rel, errors);
-        templates.set(rel, { code, file: rel });
+    // Through files-inside.ts: a link in the folder never makes a template of a file outside it.
+    for (const rel of walkInside(this.dir, (path) => path === 'assets' || path.endsWith('/assets'))) {
+      const source = readInside(this.dir, rel);
+      if (source === null) continue;
+      if (rel.startsWith('blocks/')) {
+        partials[rel.slice('blocks/'.length)] = source;
+        continue;
       }
-    };
-    walk(this.dir);
+      const { code, errors } = compile(source);
+      this.logErrors(rel, errors);
+      templates.set(rel, { code, file: rel });
+    }
     this.templates = templates;
     this.partials = partials;
   }

@@ -6,6 +6,7 @@
  * files) are handed out only through short-lived presigned URLs, after Tessera's own access check.
  * Credentials stay inside the SDK client: nothing here logs them or puts them in an error message.
  */
+import { openInside, resolveInside } from '../files-inside.js';
 import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -86,17 +87,18 @@ export class LocalMediaStore implements MediaStore {
     }
   }
 
+  /** Reads only regular files of the root's real path (files-inside.ts): a link in the folder leads nowhere else. */
   async get(key: string): Promise<StoredObject | null> {
-    const bytes = await this.size(key);
-    if (bytes === null) return null;
-    return { body: createReadStream(this.file(key)), bytes };
+    assertKey(key);
+    const opened = openInside(this.root, key);
+    if (!opened) return null;
+    return { body: createReadStream('', { fd: opened.fd, autoClose: true }), bytes: opened.size };
   }
 
   async size(key: string): Promise<number | null> {
-    const file = this.file(key);
-    if (!existsSync(file)) return null;
-    const s = statSync(file);
-    return s.isFile() ? s.size : null;
+    assertKey(key);
+    const file = resolveInside(this.root, key);
+    return file ? statSync(file).size : null;
   }
 
   async list(prefix: string): Promise<string[]> {

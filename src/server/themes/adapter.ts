@@ -11,10 +11,14 @@ import { cleanOwnerHtml } from '../content/owner-html.js';
 import { collectionJson, itemJson, itemUrl, productsFor, publishedItems, allCollections, type CollectionRow } from '../pages/context.js';
 import type { PlatformInput } from '../pages/theme.js';
 import { cartIdent } from '../commerce/routes.js';
+import { noteVisitorStateRead } from '../plugins/visitor-state.js';
 import type { DevTemplate } from './dev-template.js';
 import { FALLBACK_MARK } from './dev-template.js';
 
 type Obj = Record<string, unknown>;
+
+/** The cart of a visitor without one. */
+const EMPTY_CART: Readonly<Obj> = Object.freeze({ totalQuantity: 0, entries: Object.freeze([]) });
 
 export interface PlatformParts {
   layout: string;
@@ -116,15 +120,16 @@ export function adaptContext(theme: DevTemplate, ctx: Obj, layout: PlatformParts
   const localeStrings = theme.localizedStrings[String(website.language ?? '')] ?? theme.localizedStrings['en-US'] ?? Object.values(theme.localizedStrings)[0] ?? {};
   const item = ctx.item ? itemAdapter(ctx.item as Obj) : undefined;
   const pagination = { ...((ctx.pagination ?? {}) as Obj), ...((prepared.pagination ?? {}) as Obj) };
-  const cart = (prepared.shoppingCart ?? { totalQuantity: 0, entries: [] }) as Obj;
+  // The visitor's own cart and account, read lazily: reading them marks the render as the visitor's own
+  // (plugins/visitor-state.ts), so the page cache shares only the renders of templates that never print them.
+  const cartOf = typeof prepared.visitorCart === 'function' ? (prepared.visitorCart as () => Obj) : () => EMPTY_CART;
+  const accountOf = typeof prepared.visitorAccount === 'function' ? (prepared.visitorAccount as () => Obj | null) : () => null;
   const out: Obj = {
     ...ctx,
     collection,
     items: Array.isArray(ctx.items) ? (ctx.items as Obj[]).map(itemAdapter) : ctx.items,
     item,
     pagination,
-    authenticatedAccount: prepared.authenticatedAccount ?? null,
-    shoppingCart: cart,
     showCart: !!prepared.showCart,
     template: { name: theme.conf.name, author: theme.conf.author, layout: layout?.layout ?? theme.layoutOf(ctx), mobileStylesEnabled: false },
     localizedStrings: localeStrings,
@@ -139,6 +144,8 @@ export function adaptContext(theme: DevTemplate, ctx: Obj, layout: PlatformParts
       nonce: nonceOf(ctx),
     },
   };
+  Object.defineProperty(out, 'shoppingCart', { enumerable: true, configurable: true, get: cartOf });
+  Object.defineProperty(out, 'authenticatedAccount', { enumerable: true, configurable: true, get: accountOf });
   if (layout) {
     const t = (ctx.tessera ?? {}) as Obj;
     const main = String(ctx.mainContent ?? '');
@@ -164,7 +171,9 @@ export function adaptContext(theme: DevTemplate, ctx: Obj, layout: PlatformParts
       'main-content': main,
       'page-id': item ? `item-${String(item.id)}` : collection ? `collection-${String(collection.id)}` : `page-${pageType}`,
       'page-classes': classes.join(' '),
-      'cart-classes': Number(cart.totalQuantity ?? 0) > 0 ? 'cart-has-items' : 'cart-empty',
+      get 'cart-classes'() {
+        return Number(cartOf().totalQuantity ?? 0) > 0 ? 'cart-has-items' : 'cart-empty';
+      },
     };
   }
   return out;
@@ -180,8 +189,17 @@ export async function platformData(theme: DevTemplate, input: PlatformInput): Pr
   const collections = await app.siteCache.get('template-collections', site.id, () => allCollections(db, site.id));
   out.showCart = collections.some((c) => c.typeName === 'products' && c.enabled);
   const [owner, cart] = await Promise.all([app.loadOwner(req).catch(() => null), app.services.carts.find(cartIdent(req)).catch(() => null)]);
-  if (owner) out.authenticatedAccount = { id: owner.id, displayName: String((owner as unknown as Obj).name ?? (owner as unknown as Obj).email ?? '') };
-  if (cart) out.shoppingCart = { totalQuantity: cart.totalQuantity, entries: [] };
+  // Functions, which the template engine never reads: adaptContext hands them out lazily and notes the read.
+  const account = owner ? { id: owner.id, displayName: String((owner as unknown as Obj).name ?? (owner as unknown as Obj).email ?? '') } : null;
+  const shoppingCart = cart ? { totalQuantity: cart.totalQuantity, entries: [] } : EMPTY_CART;
+  out.visitorCart = () => {
+    noteVisitorStateRead(req);
+    return shoppingCart;
+  };
+  out.visitorAccount = () => {
+    noteVisitorStateRead(req);
+    return account;
+  };
   // Queries of the files this page can render: its own template, the regions and the blocks.
   const own = theme.fileFor(input.template) ?? '';
   const wanted = [...theme.tables.queries.values()].filter((q) => {

@@ -6,8 +6,8 @@
  * a missing .list or .item) render with Tessera's own theme (`fallback`), never a 500.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+import { basename } from 'node:path';
+import { filesInside, readInside, resolveInside, walkInside } from '../files-inside.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { compile, render, type Compiled, type TemplateError, type WidgetRenderer } from '../../template/index.js';
 import { Theme, type PlatformInput } from '../pages/theme.js';
@@ -43,16 +43,13 @@ type Obj = Record<string, unknown>;
 
 /** Whether a folder is a developer template (it has a template.conf). */
 export function isDevTemplate(dir: string): boolean {
-  try {
-    return statSync(join(dir, TEMPLATE_CONF)).isFile();
-  } catch {
-    return false;
-  }
+  return resolveInside(dir, TEMPLATE_CONF) !== null;
 }
 
-function readJson(path: string): Obj {
+/** A JSON file of the template folder (never outside its real folder: files-inside.ts), or {}. */
+function readJson(dir: string, rel: string): Obj {
   try {
-    const v = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    const v = JSON.parse(readInside(dir, rel) ?? '') as unknown;
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {};
   } catch {
     return {};
@@ -132,26 +129,25 @@ export class DevTemplate extends Theme {
     const log = (file: string, errors: TemplateError[]) => {
       for (const e of errors) this.log.error({ file, line: e.line, column: e.column, kind: e.type }, `template error in ${file}:${e.line}:${e.column}: ${e.message}`);
     };
-    const conf = parseTemplateConf(readJson(join(this.dir, TEMPLATE_CONF)));
+    // Every file is read through files-inside.ts: nothing outside the template's real folder, links or not.
+    const dir = this.dir;
+    const read = (rel: string) => readInside(dir, rel) ?? '';
+    const conf = parseTemplateConf(readJson(dir, TEMPLATE_CONF));
     const tables = newTagTables();
     const pages = new Map<string, Compiled>();
     const partials: Record<string, string> = {};
     const collectionConfs = new Map<string, CollectionConf>();
     const regions = new Map<string, string>();
-    const files = (sub: string) => {
-      const d = join(this.dir, sub);
-      return existsSync(d) && statSync(d).isDirectory() ? readdirSync(d).filter((n) => statSync(join(d, n)).isFile()) : [];
-    };
-    for (const name of readdirSync(this.dir)) {
-      if (name.endsWith('.region') && statSync(join(this.dir, name)).isFile()) regions.set(name.slice(0, -'.region'.length), rewriteTags(readFileSync(join(this.dir, name), 'utf8'), name, tables));
+    const files = (sub: string) => filesInside(dir, sub);
+    for (const name of filesInside(dir)) {
+      if (name.endsWith('.region')) regions.set(name.slice(0, -'.region'.length), rewriteTags(read(name), name, tables));
     }
-    for (const name of files('blocks')) if (name.endsWith('.block')) partials[name] = rewriteTags(readFileSync(join(this.dir, 'blocks', name), 'utf8'), `blocks/${name}`, tables);
+    for (const name of files('blocks')) if (name.endsWith('.block')) partials[name] = rewriteTags(read(`blocks/${name}`), `blocks/${name}`, tables);
     for (const name of files('collections')) {
       const rel = `collections/${name}`;
-      const p = join(this.dir, rel);
-      if (name.endsWith('.conf')) collectionConfs.set(name.slice(0, -'.conf'.length), parseCollectionConf(readJson(p)));
+      if (name.endsWith('.conf')) collectionConfs.set(name.slice(0, -'.conf'.length), parseCollectionConf(readJson(dir, rel)));
       else if (name.endsWith('.list') || name.endsWith('.item')) {
-        const { code, errors } = compile(rewriteTags(readFileSync(p, 'utf8'), rel, tables));
+        const { code, errors } = compile(rewriteTags(read(rel), rel, tables));
         log(rel, errors);
         pages.set(rel, code);
       }
@@ -159,7 +155,7 @@ export class DevTemplate extends Theme {
     for (const name of files('pages')) {
       if (!name.endsWith('.page')) continue;
       const rel = `pages/${name}`;
-      const { code, errors } = compile(rewriteTags(readFileSync(join(this.dir, rel), 'utf8'), rel, tables));
+      const { code, errors } = compile(rewriteTags(read(rel), rel, tables));
       log(rel, errors);
       pages.set(rel, code);
     }
@@ -172,8 +168,8 @@ export class DevTemplate extends Theme {
       layouts.set(key, code);
     }
     const localized: Record<string, Obj> = {};
-    for (const name of files('strings')) if (name.endsWith('.json')) localized[name.slice(0, -'.json'.length)] = readJson(join(this.dir, 'strings', name));
-    const source = stylesheetSource(join(this.dir, 'styles'), conf.stylesheets.length ? conf.stylesheets : files('styles').filter((f) => /\.(less|css)$/.test(f)).sort());
+    for (const name of files('strings')) if (name.endsWith('.json')) localized[name.slice(0, -'.json'.length)] = readJson(dir, `strings/${name}`);
+    const source = stylesheetSource(dir, conf.stylesheets.length ? conf.stylesheets : files('styles').filter((f) => /\.(less|css)$/.test(f)));
     this.conf = conf;
     this.tables = tables;
     this.pages = pages;
@@ -274,17 +270,8 @@ export class DevTemplate extends Theme {
     return this.run(`${layout} layout`, this.layouts.get(layout)!, adaptContext(this, ctx, parts), opts);
   }
 
-  /** Every template file of the folder by its path (for tests and the docs' file list). */
+  /** Every template file of the folder by its path (for tests and the docs' file list): links out are left out. */
   files(): string[] {
-    const out: string[] = [];
-    const walk = (d: string) => {
-      for (const n of readdirSync(d)) {
-        const p = join(d, n);
-        if (statSync(p).isDirectory()) walk(p);
-        else out.push(relative(this.dir, p).split(sep).join('/'));
-      }
-    };
-    walk(this.dir);
-    return out.sort();
+    return walkInside(this.dir);
   }
 }

@@ -4,8 +4,8 @@
  * the compiled /site.css with the owner's tweak values, the image loader, and the owner calls of
  * /config's Site styles (GET and PUT /api/themes).
  */
-import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { asc, eq } from 'drizzle-orm';
@@ -19,6 +19,7 @@ import { BLOCK_FIELDS_SETTING, THEME_SETTING, TWEAKS_SETTING, cleanBlockField } 
 import { tweakValueError } from './styles.js';
 import { IMAGE_LOADER_JS } from './image-loader.js';
 import { can } from '../../core/roles.js';
+import { FOLDER_FILE_HEADERS, folderFileType, sendInside } from '../files-inside.js';
 
 export { DevTemplate, isDevTemplate } from './dev-template.js';
 
@@ -107,33 +108,13 @@ function tweakValues(site: WebsiteRow, t: DevTemplate): Record<string, string> {
   return all[t.folderName] ?? {};
 }
 
-const TYPES: Record<string, string> = {
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-  '.txt': 'text/plain; charset=utf-8',
-};
 
-/** Sends a file of `root` named by a request path, or answers 404. Never outside `root`. */
-function sendFile(reply: FastifyReply, root: string, rel: string) {
-  const name = decodeURIComponent(rel).replace(/\\/g, '/');
-  const path = normalize(join(root, name));
-  const type = TYPES[extname(path).toLowerCase()];
-  if (!type || name.split('/').includes('..') || !path.startsWith(root + sep) || !existsSync(path) || !statSync(path).isFile()) {
-    return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
-  }
-  return reply.type(type).header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff').send(createReadStream(path));
+/**
+ * Sends a file of the template's folder `sub` (assets, scripts) named by a request path, or answers 404.
+ * Never outside the template's real folder, whatever links it holds (files-inside.ts).
+ */
+function sendFile(reply: FastifyReply, t: DevTemplate, sub: string, rel: string) {
+  return sendInside(reply, t.dir, `${sub}/${rel}`, folderFileType(rel), 3600);
 }
 
 const stateIn = z.object({
@@ -179,20 +160,20 @@ export async function themesArea(app: FastifyInstance) {
     const { site, t } = await active();
     if (!t) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
     const { css } = t.css(tweakValues(site, t));
-    return reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(css);
+    return reply.headers(FOLDER_FILE_HEADERS).type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(css);
   });
 
   app.get('/scripts/*', async (req, reply) => {
     const { t } = await active();
     if (!t) return reply.callNotFound();
-    return sendFile(reply, join(t.dir, 'scripts'), (req.params as { '*': string })['*']);
+    return sendFile(reply, t, 'scripts', (req.params as { '*': string })['*']);
   });
 
   // /assets/ also holds the client bundle's files (registered one by one in app.ts); the rest are the template's.
   app.get('/assets/*', async (req, reply) => {
     const { t } = await active();
     if (!t) return reply.callNotFound();
-    return sendFile(reply, join(t.dir, 'assets'), (req.params as { '*': string })['*']);
+    return sendFile(reply, t, 'assets', (req.params as { '*': string })['*']);
   });
 
   app.get('/tessera/image-loader.js', async (_req, reply) =>

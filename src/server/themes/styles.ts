@@ -5,9 +5,9 @@
  * a `// tweak: { … }` comment line directly above the LESS variable it controls, whose value is the default.
  * The owner's values are appended as later definitions of the same variables (the last one wins in LESS).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join, normalize } from 'node:path';
+import { posix, sep } from 'node:path';
 import { LessCompiler } from '@squarespace/less-ts';
+import { folderInside, readInside, resolveInside } from '../files-inside.js';
 
 export type TweakType = 'color' | 'font' | 'dropdown' | 'checkbox' | 'value';
 
@@ -28,22 +28,29 @@ export interface Tweak {
 const TWEAK_TYPES: readonly TweakType[] = ['color', 'font', 'dropdown', 'checkbox', 'value'];
 const MAX_IMPORT_DEPTH = 10;
 
-/** Reads a stylesheet with its `@import "file";` lines replaced by the files (relative to styles/). */
-function inlineImports(dir: string, file: string, depth: number, seen: Set<string>): string {
-  const path = normalize(join(dir, file));
-  if (!path.startsWith(dir) || seen.has(path) || depth > MAX_IMPORT_DEPTH || !existsSync(path)) return '';
-  seen.add(path);
-  const source = readFileSync(path, 'utf8');
+/**
+ * Reads a stylesheet of the template folder `root` (its name relative to styles/) with its `@import "file";`
+ * lines replaced by the files (relative to styles/ too). Only files inside styles/ of the template's real
+ * folder are read (files-inside.ts): an import of a link that leads out of it is left out.
+ */
+function inlineImports(root: string, file: string, depth: number, seen: Set<string>): string {
+  const rel = posix.normalize(`styles/${file.replace(/\\/g, '/')}`);
+  if (!rel.startsWith('styles/') || depth > MAX_IMPORT_DEPTH) return '';
+  const real = resolveInside(root, rel);
+  const styles = folderInside(root, 'styles');
+  if (!real || !styles || !real.startsWith(styles + sep) || seen.has(real)) return '';
+  seen.add(real);
+  const source = readInside(root, rel) ?? '';
   return source.replace(/^[ \t]*@import\s+(?:url\()?["']([^"'()]{1,200})["']\)?[^;\n]*;[ \t]*$/gm, (line, name: string) => {
     if (/^(https?:)?\/\//i.test(name) || name.endsWith('.css')) return line;
-    return inlineImports(dir, name.endsWith('.less') ? name : `${name}.less`, depth + 1, seen);
+    return inlineImports(root, name.endsWith('.less') ? name : `${name}.less`, depth + 1, seen);
   });
 }
 
-/** The concatenated LESS source of the listed stylesheets. */
-export function stylesheetSource(stylesDir: string, files: string[]): string {
+/** The concatenated LESS source of the listed stylesheets (names relative to the template's styles/). */
+export function stylesheetSource(root: string, files: string[]): string {
   const seen = new Set<string>();
-  return files.map((f) => inlineImports(stylesDir, f, 0, seen)).join('\n');
+  return files.map((f) => inlineImports(root, f, 0, seen)).join('\n');
 }
 
 /** The tweaks declared in a LESS source, in order. */
