@@ -961,12 +961,14 @@ export class CheckoutService {
     if (t.amountDueCents !== paidByCard) throw new HttpError(409, checkoutMessages.TOTAL_CHANGED);
 
     // 4. Stock, with a guard that never lets it go below 0 (variants in id order, so two orders never deadlock).
+    // An unlimited variant is only checked to exist: its count is not a stock and is left as it is (issue 38).
     const need = new Map<string, number>();
     for (const l of lines) if (stocked(l) && l.variantId) need.set(l.variantId, (need.get(l.variantId) ?? 0) + l.quantity);
     for (const [variantId, qty] of [...need].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const r = await rows<{ id: string }>(
         tx,
-        sql`update product_variants set qty_in_stock = qty_in_stock - ${qty} where id = ${variantId} and (unlimited or qty_in_stock >= ${qty}) returning id`,
+        sql`update product_variants set qty_in_stock = case when unlimited then qty_in_stock else qty_in_stock - ${qty} end
+          where id = ${variantId} and (unlimited or qty_in_stock >= ${qty}) returning id`,
       );
       if (r.length !== 1) throw badRequest(commerce.NOT_ENOUGH_STOCK);
     }
