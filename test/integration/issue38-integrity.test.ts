@@ -2,6 +2,7 @@
  * Issue 38, items 6 and 7 b–d, on both databases:
  * - an unlimited variant sold through the real checkout keeps its count, and its product saves unchanged;
  *   the migration sets counts that went below 0 back to 0 and keeps them from going there again;
+ * - a JSON place-order must confirm the total it pays (expectedTotalCents);
  * - a Stripe webhook signed more than 5 minutes in the future is refused (the clock injected);
  * - a signed event for a PaymentIntent Stripe does not have is acknowledged as not ours, not 503 for ever.
  */
@@ -14,6 +15,7 @@ import { DB_KINDS } from '../helpers/db.js';
 import { StripeStandin } from '../helpers/stripe-standin.js';
 import { rows } from '../../src/server/db-util.js';
 import { MIGRATIONS_DIR } from '../../src/db/index.js';
+import { checkoutMessages } from '../../src/server/checkout/service.js';
 import { webhookMessages } from '../../src/server/payments/stripe/routes.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
@@ -95,6 +97,20 @@ describe.each(DB_KINDS)('issue 38 stock and checkout integrity on %s', (kind) =>
     );
     expect(moved[0]).toMatchObject({ reason: 'manual', delta: 388 });
     await expect(db.execute(sql`update product_variants set qty_in_stock = -1 where sku = 'SHIRT-S-SAND'`)).rejects.toThrow();
+  });
+
+  it('a JSON place-order without expectedTotalCents is refused with a clear 400, nothing charged', async () => {
+    await t.database.db.execute(sql`update product_variants set qty_in_stock = 10, unlimited = false where sku = 'SERVICE-TUNEUP'`);
+    const { v, total } = await shopper(1);
+    const bare = await v.send('POST', PLACE, { email: 'ada@example.com', payment: CARD, idempotencyKey: key() });
+    expect(bare.statusCode, bare.body).toBe(400);
+    expect(bare.json().message).toBe(checkoutMessages.CONFIRM_TOTAL);
+    expect(await stockOf('SERVICE-TUNEUP')).toBe(10);
+    const changed = await v.send('POST', PLACE, { email: 'ada@example.com', payment: CARD, idempotencyKey: key(), expectedTotalCents: total - 1 });
+    expect(changed.statusCode).toBe(409);
+    const ok = await v.send('POST', PLACE, { email: 'ada@example.com', payment: CARD, idempotencyKey: key(), expectedTotalCents: total });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await stockOf('SERVICE-TUNEUP')).toBe(9);
   });
 });
 
