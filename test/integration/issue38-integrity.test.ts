@@ -112,6 +112,33 @@ describe.each(DB_KINDS)('issue 38 stock and checkout integrity on %s', (kind) =>
     expect(ok.statusCode, ok.body).toBe(200);
     expect(await stockOf('SERVICE-TUNEUP')).toBe(9);
   });
+
+  it('the no-JavaScript checkout form posts the total it shows, and places the order with it', async () => {
+    await t.database.db.execute(sql`update product_variants set qty_in_stock = 10, unlimited = false where sku = 'SERVICE-TUNEUP'`);
+    const v = new Visitor(t.app);
+    expect((await v.send('POST', ADD, { itemId: t.seed.productIds['bike-tune-up'], sku: 'SERVICE-TUNEUP', quantity: 2 })).statusCode).toBe(200);
+    const crumb = await v.crumb();
+    const page = await v.get('/checkout');
+    expect(page.statusCode).toBe(200);
+    const field = (name: string) => page.body.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1];
+    expect(field('expectedTotalCents')).toBe('17000');
+    const form = (extra: Record<string, string>) =>
+      v.send(
+        'POST',
+        '/api/checkout/form',
+        new URLSearchParams({ crumb, idempotencyKey: field('idempotencyKey')!, action: 'place', email: 'plain@example.com', cardNumber: '4242424242424242', cardExpiry: '12/40', cardCvc: '123', ...extra }).toString(),
+        { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' } },
+      );
+    // A post without the field (not the page's own) is drawn again with the message, nothing charged.
+    const bare = await form({});
+    expect(bare.statusCode).toBe(400);
+    expect(bare.body).toContain('The order total was not confirmed');
+    expect(await stockOf('SERVICE-TUNEUP')).toBe(10);
+    const placed = await form({ expectedTotalCents: field('expectedTotalCents')! });
+    expect(placed.statusCode, placed.body).toBe(303);
+    expect(String(placed.headers.location)).toMatch(/^\/order-confirmed\//);
+    expect(await stockOf('SERVICE-TUNEUP')).toBe(8);
+  });
 });
 
 describe.each(DB_KINDS)('issue 38 Stripe webhooks on %s', (kind) => {
