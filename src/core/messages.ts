@@ -256,6 +256,9 @@ export const platform = {
   fileTooLarge: (maxSize: string) => `File is too large. The maximum size is ${maxSize}`,
   /** The spec names this message without its wording. */
   FILE_NOT_SUPPORTED: 'File is not a supported type',
+  /** An upload that would take the site's stored files past its quota (UPLOAD_QUOTA_MB; issue 38). */
+  storageQuotaFull: (quota: string, used: string) =>
+    `This upload would pass the site’s storage quota of ${quota} (${used} used). Delete files the site no longer needs to make room, or ask whoever runs the server for a larger quota.`,
   VIMEO_BASIC_UNSUPPORTED: 'Vimeo Basic accounts are unsupported',
 
   // Navigation and store creation

@@ -77,6 +77,8 @@ const schema = z.object({
   STRIPE_JS_URL: z.url().default('https://js.stripe.com/endive/stripe.js'),
   /** How long an upload call waits for an image's processing before answering 202 'processing' (the editor then polls). */
   UPLOAD_PROCESSING_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+  /** Each site's storage quota for uploaded files, in MiB (server/storage/quota.ts); 0: no quota. */
+  UPLOAD_QUOTA_MB: z.coerce.number().int().min(0).max(100_000_000).default(10_240),
   /**
    * Vimeo's oEmbed endpoint: a video block's Vimeo address is checked there when the page is saved, and an
    * answer naming a Basic account (or refusing the embed, 403) is refused with 'Vimeo Basic accounts are

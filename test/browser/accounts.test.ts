@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { sql } from 'drizzle-orm';
 import { launchBrowser, liveSite, watchConsole, hydrated, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { Visitor, OWNER } from '../helpers/app.js';
-import { ADDRESS, CARD, placeOrder } from '../helpers/orders.js';
+import { ADDRESS, CARD, placeOrder, confirmed } from '../helpers/orders.js';
 import { rows } from '../../src/server/db-util.js';
 import { newId } from '../../src/db/ids.js';
 import { siteUserMessages } from '../../src/server/platform/site-users.js';
@@ -57,7 +57,7 @@ describe('customer accounts (browser)', () => {
     const tracking = `1ZTRACK${order.orderNumber}`;
     expect((await owner.send('POST', `/api/checkout/admin/orders/${order.id}/fulfil`, { lines: [{ line: 0, quantity: 1 }], carrier: 'ups', trackingNumber: tracking })).statusCode).toBe(200);
     const s = await v.send('POST', '/api/3/commerce/cart/subscription', { itemId: ids['fresh-roast-coffee-subscription'], sku: 'COFFEE-SUB', qty: 1 });
-    const placed = await v.send('POST', '/api/checkout/place-order', { cartToken: s.json().cartToken, email, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: newId() });
+    const placed = await v.send('POST', '/api/checkout/place-order', await confirmed(v, { cartToken: s.json().cartToken, email, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: newId() }));
     expect(placed.statusCode, placed.body).toBe(200);
     return { orderNumber: order.orderNumber, tracking };
   }

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { OWNER, Visitor } from '../helpers/app.js';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../helpers/browser.js';
 import { rows } from '../../src/server/db-util.js';
+import { confirmed } from '../helpers/orders.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const CARD = { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' };
@@ -52,7 +53,7 @@ describe('reviews and donations in Chromium', () => {
     // The order, bought and delivered; the review request email is due.
     const buyer = new Visitor(site.app);
     expect((await buyer.send('POST', '/api/commerce/shopping-cart/entries', { itemId: site.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
-    const placed = await buyer.send('POST', '/api/checkout/place-order', { email: 'ada@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: `browser-review-${Date.now()}` });
+    const placed = await buyer.send('POST', '/api/checkout/place-order', await confirmed(buyer, { email: 'ada@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: `browser-review-${Date.now()}` }));
     expect(placed.statusCode, placed.body).toBe(200);
     const orderId = placed.json().purchaseConfirmation.id;
     expect((await owner.send('POST', `/api/checkout/admin/orders/${orderId}/fulfil`)).statusCode).toBe(200);

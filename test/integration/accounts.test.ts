@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
-import { ADDRESS, CARD, placeOrder } from '../helpers/orders.js';
+import { ADDRESS, CARD, placeOrder, confirmed } from '../helpers/orders.js';
 import { rows } from '../../src/server/db-util.js';
 import { accountMessages, ACCOUNT_DONE, MAX_SAVED_ADDRESSES } from '../../src/server/platform/account-data.js';
 import { siteUserMessages } from '../../src/server/platform/site-users.js';
@@ -73,7 +73,7 @@ describe.each(DB_KINDS)('customer accounts on %s', (kind) => {
     // A subscription bought by Ada while signed in (with another email: the account's cart makes it hers).
     const s = await ada.v.send('POST', '/api/3/commerce/cart/subscription', { itemId: ids['fresh-roast-coffee-subscription'], sku: 'COFFEE-SUB', qty: 1 });
     expect(s.statusCode, s.body).toBe(200);
-    const placed = await ada.v.send('POST', '/api/checkout/place-order', { cartToken: s.json().cartToken, email: 'ada.other@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: `acct-${kind}-sub` });
+    const placed = await ada.v.send('POST', '/api/checkout/place-order', await confirmed(ada.v, { cartToken: s.json().cartToken, email: 'ada.other@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: `acct-${kind}-sub` }));
     expect(placed.statusCode, placed.body).toBe(200);
     adaSubscription = (await rows<{ id: string }>(t.database.db, sql`select id from subscriptions where email = 'ada.other@example.com'`))[0]!.id;
   });

@@ -15,6 +15,7 @@ import { restoreBackup, MANIFEST } from '../../src/server/backup/archive.js';
 import { TarWriter } from '../../src/server/backup/tar.js';
 import { createGzip, gunzipSync } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
+import { confirmed } from '../helpers/orders.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PLACE = '/api/checkout/place-order';
@@ -65,7 +66,7 @@ for (const kind of DB_KINDS) {
       const order = async (n: number): Promise<boolean> => {
         const v = new Visitor(t.app);
         if ((await v.send('POST', ADD, { itemId: product, sku: 'POUR-OVER', quantity: 1 })).statusCode !== 200) return false;
-        const r = await v.send('POST', PLACE, { email: `buyer${n}@example.com`, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() });
+        const r = await v.send('POST', PLACE, await confirmed(v, { email: `buyer${n}@example.com`, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }));
         if (r.statusCode !== 200) return false;
         acknowledged.push({ id: r.json().purchaseConfirmation.id as string, at: Date.now() });
         return true;

@@ -11,6 +11,7 @@ import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { DIGITAL_TEXT, digitalDir } from '../../src/server/catalog/digital-files.js';
+import { confirmed } from '../helpers/orders.js';
 
 const CARD = { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' };
 const CONTENT = 'The Houseplant Field Guide — chapter one.\n';
@@ -70,7 +71,7 @@ describe.each(DB_KINDS)('digital product files on %s', (kind) => {
     // A buyer pays; the confirmation's link streams the file.
     const buyer = new Visitor(t.app);
     expect((await buyer.send('POST', '/api/commerce/shopping-cart/entries', { itemId: ebook, sku: 'EBOOK-PLANTS', quantity: 1 })).statusCode).toBe(200);
-    const placed = await buyer.send('POST', '/api/checkout/place-order', { email: 'reader@example.com', payment: CARD, idempotencyKey: `dl-${kind}-${Date.now()}` });
+    const placed = await buyer.send('POST', '/api/checkout/place-order', await confirmed(buyer, { email: 'reader@example.com', payment: CARD, idempotencyKey: `dl-${kind}-${Date.now()}` }));
     expect(placed.statusCode, placed.body).toBe(200);
     const page = await buyer.get(placed.json().confirmationUrl);
     const link = /href="(\/order-download\/[^"]+)"/.exec(page.body)![1]!.replace(/&amp;/g, '&');

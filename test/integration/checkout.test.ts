@@ -6,6 +6,7 @@ import { rows } from '../../src/server/db-util.js';
 import { commerce, cart as cartMessages } from '../../src/core/messages.js';
 import { computeCheckout } from '../../src/core/checkout.js';
 import { newId } from '../../src/db/ids.js';
+import { confirmed } from '../helpers/orders.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PLACE = '/api/checkout/place-order';
@@ -113,7 +114,7 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     const before = await stockOf('POUR-OVER');
     const v = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
     const k = key();
-    const r = await v.send('POST', PLACE, { email: 'buyer@example.com', shippingAddress: ADDRESS, coupons: ['SHIPFREE'], payment: CARD }, { headers: { 'idempotency-key': k } });
+    const r = await v.send('POST', PLACE, await confirmed(v, { email: 'buyer@example.com', shippingAddress: ADDRESS, coupons: ['SHIPFREE'], payment: CARD }), { headers: { 'idempotency-key': k } });
     expect(r.statusCode, r.body).toBe(200);
     const body = r.json();
     expect(body.status).toBe('paid');
@@ -154,19 +155,19 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
   it('refuses bad input with the words of the spec and changes nothing', async () => {
     const before = await stockOf('POUR-OVER');
     const v = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
-    const noKey = await v.send('POST', PLACE, { email: 'x@example.com', shippingAddress: ADDRESS, payment: CARD });
+    const noKey = await v.send('POST', PLACE, await confirmed(v, { email: 'x@example.com', shippingAddress: ADDRESS, payment: CARD }));
     expect(noKey.statusCode).toBe(400);
-    const missing = await v.send('POST', PLACE, { email: 'not-an-email', shippingAddress: { country: 'US' }, payment: CARD, idempotencyKey: key() });
+    const missing = await v.send('POST', PLACE, await confirmed(v, { email: 'not-an-email', shippingAddress: { country: 'US' }, payment: CARD, idempotencyKey: key() }));
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toBe(cartMessages.UPDATE_MISSING_INFO);
     expect(Object.keys(missing.json().errors)).toEqual(expect.arrayContaining(['email', 'shippingAddress.name', 'shippingAddress.line1']));
-    const declined = await v.send('POST', PLACE, { email: 'x@example.com', shippingAddress: ADDRESS, payment: { ...CARD, number: '4000 0000 0000 0002' }, idempotencyKey: key() });
+    const declined = await v.send('POST', PLACE, await confirmed(v, { email: 'x@example.com', shippingAddress: ADDRESS, payment: { ...CARD, number: '4000 0000 0000 0002' }, idempotencyKey: key() }));
     expect(declined.statusCode).toBe(402);
     expect(declined.json().message).toBe('Your card was declined.');
-    const badCard = await v.send('POST', PLACE, { email: 'x@example.com', shippingAddress: ADDRESS, payment: { ...CARD, number: '4242 4242 4242 4241' }, idempotencyKey: key() });
+    const badCard = await v.send('POST', PLACE, await confirmed(v, { email: 'x@example.com', shippingAddress: ADDRESS, payment: { ...CARD, number: '4242 4242 4242 4241' }, idempotencyKey: key() }));
     expect(badCard.statusCode).toBe(402);
     expect(badCard.json().errors.cardNumber).toBe('Your card number is incorrect.');
-    const noCsrf = await v.send('POST', PLACE, { email: 'x@example.com' }, { crumb: false });
+    const noCsrf = await v.send('POST', PLACE, await confirmed(v, { email: 'x@example.com' }), { crumb: false });
     expect(noCsrf.statusCode).toBe(403);
     expect(await stockOf('POUR-OVER')).toBe(before);
     const open = await v.get('/api/checkout');
@@ -177,25 +178,25 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     const v = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
     const k = key();
     const body = { email: 'three@example.com', shippingAddress: ADDRESS, payment: { ...CARD, number: '4000002760003184' }, idempotencyKey: k };
-    const first = await v.send('POST', PLACE, body);
+    const first = await v.send('POST', PLACE, await confirmed(v, body));
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({ status: 'requires_action', brand: 'visa', last4: '3184' });
     const paymentId = first.json().paymentId;
     // Not authenticated yet: asking again still needs the step.
-    const pending = await v.send('POST', PLACE, { ...body, payment: { type: 'existing', paymentId } });
+    const pending = await v.send('POST', PLACE, await confirmed(v, { ...body, payment: { type: 'existing', paymentId } }));
     expect(pending.json().status).toBe('requires_action');
     const auth = await v.send('POST', `/api/checkout/test-payments/${paymentId}/authenticate`, { outcome: 'complete' });
     expect(auth.statusCode).toBe(200);
-    const done = await v.send('POST', PLACE, { ...body, payment: { type: 'existing', paymentId } });
+    const done = await v.send('POST', PLACE, await confirmed(v, { ...body, payment: { type: 'existing', paymentId } }));
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().status).toBe('paid');
 
     const w = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
     const k2 = key();
     const b2 = { ...body, idempotencyKey: k2 };
-    const p = (await w.send('POST', PLACE, b2)).json().paymentId;
+    const p = (await w.send('POST', PLACE, await confirmed(w, b2))).json().paymentId;
     await w.send('POST', `/api/checkout/test-payments/${p}/authenticate`, { outcome: 'fail' });
-    const failed = await w.send('POST', PLACE, { ...b2, payment: { type: 'existing', paymentId: p } });
+    const failed = await w.send('POST', PLACE, await confirmed(w, { ...b2, payment: { type: 'existing', paymentId: p } }));
     expect(failed.statusCode).toBe(402);
     expect(failed.json().message).toMatch(/unable to authenticate/);
   });
@@ -203,9 +204,9 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
   it('oversell: 5 in stock, 50 concurrent checkouts of 1 from 50 carts -> 5 orders, stock 0, 45 clean failures', async () => {
     await setStock('SHIRT-S-SAND', 5);
     const visitors = await Promise.all(Array.from({ length: 50 }, () => visitorWith('linen-camp-shirt', 'SHIRT-S-SAND', 1)));
-    const results = await Promise.all(
-      visitors.map((v) => v.send('POST', PLACE, { email: 'rush@example.com', shippingAddress: ADDRESS, payment: CARD }, { headers: { 'idempotency-key': key() } })),
-    );
+    // Each shopper's confirmed total first, so the 50 place-orders still race each other.
+    const bodies = await Promise.all(visitors.map((v) => confirmed(v, { email: 'rush@example.com', shippingAddress: ADDRESS, payment: CARD })));
+    const results = await Promise.all(visitors.map((v, i) => v.send('POST', PLACE, bodies[i], { headers: { 'idempotency-key': key() } })));
     const ok = results.filter((r) => r.statusCode === 200);
     const failed = results.filter((r) => r.statusCode !== 200);
     expect(ok).toHaveLength(5);
@@ -229,9 +230,8 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     await setStock('SHIRT-S-NAVY', 10);
     const v = await visitorWith('linen-camp-shirt', 'SHIRT-S-NAVY', 2);
     const k = key();
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => v.send('POST', PLACE, { email: 'twice@example.com', shippingAddress: ADDRESS, payment: CARD }, { headers: { 'idempotency-key': k } })),
-    );
+    const body = await confirmed(v, { email: 'twice@example.com', shippingAddress: ADDRESS, payment: CARD });
+    const results = await Promise.all(Array.from({ length: 10 }, () => v.send('POST', PLACE, body, { headers: { 'idempotency-key': k } })));
     for (const r of results) expect(r.statusCode, r.body).toBe(200);
     const orderIds = new Set(results.map((r) => r.json().purchaseConfirmation.id));
     expect(orderIds.size).toBe(1);
@@ -241,11 +241,11 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     const n = await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from orders where idempotency_key = ${k}`);
     expect(Number(n[0]!.n)).toBe(1);
     // A later retry answers the same order too; another visitor cannot read it with the key.
-    const later = await v.send('POST', PLACE, { email: 'twice@example.com', shippingAddress: ADDRESS, payment: CARD }, { headers: { 'idempotency-key': k } });
+    const later = await v.send('POST', PLACE, await confirmed(v, { email: 'twice@example.com', shippingAddress: ADDRESS, payment: CARD }), { headers: { 'idempotency-key': k } });
     expect(later.json().purchaseConfirmation.id).toBe(orderId);
     expect(later.json().duplicate).toBe(true);
     const stranger = new Visitor(t.app);
-    const denied = await stranger.send('POST', PLACE, { email: 'x@example.com', payment: CARD }, { headers: { 'idempotency-key': k } });
+    const denied = await stranger.send('POST', PLACE, await confirmed(stranger, { email: 'x@example.com', payment: CARD }), { headers: { 'idempotency-key': k } });
     expect(denied.statusCode).toBe(404);
   });
 
@@ -254,7 +254,7 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     expect(set.statusCode).toBe(200);
     try {
       const v = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
-      const r = await v.send('POST', PLACE, { email: 'min@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() });
+      const r = await v.send('POST', PLACE, await confirmed(v, { email: 'min@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }));
       expect(r.statusCode).toBe(400);
       expect(r.json().message).toBe(cartMessages.minimumSubtotal('$1,000.00'));
     } finally {
@@ -268,7 +268,7 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     const v = await visitorWith('houseplant-field-guide', 'EBOOK-PLANTS', 1);
     const add = await v.send('POST', ADD, { itemId: ids['gift-card'], sku: 'GIFT-25', quantity: 1 });
     expect(add.statusCode).toBe(200);
-    const r = await v.send('POST', PLACE, { email: 'digital@example.com', coupons: ['ONCE'], payment: CARD, idempotencyKey: key() });
+    const r = await v.send('POST', PLACE, await confirmed(v, { email: 'digital@example.com', coupons: ['ONCE'], payment: CARD, idempotencyKey: key() }));
     expect(r.statusCode, r.body).toBe(200);
     const pc = r.json().purchaseConfirmation;
     expect(pc.shippingTotal.value).toBe('0');
@@ -294,7 +294,7 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     expect(q.json().cart.invalidCoupons).toEqual([{ code: 'ONCE', reason: 'This coupon has reached its usage limit.' }]);
     // 3900 + 599 shipping + 5 % tax on both (225) = 4724; the gift card pays 2500.
     expect(q.json().cart).toMatchObject({ grandTotalCents: 4724, giftCardCents: 2500, amountDueCents: 2224 });
-    const paid = await w.send('POST', PLACE, { email: 'g@example.com', shippingAddress: ADDRESS, giftCardCode: code, payment: CARD, idempotencyKey: key() });
+    const paid = await w.send('POST', PLACE, await confirmed(w, { email: 'g@example.com', shippingAddress: ADDRESS, giftCardCode: code, payment: CARD, idempotencyKey: key() }));
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.json().purchaseConfirmation.giftCardTotal.value).toBe('2500');
     const bal = await rows<{ b: number }>(t.database.db, sql`select balance_cents as b from gift_cards where code = ${code}`);
@@ -313,12 +313,12 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     expect(page.json().pageType).toBe(201);
     const html = await v.get(`/checkout?cartToken=${encodeURIComponent(cartToken)}`);
     expect(html.body).toContain('$18.00 every month');
-    const r = await v.send('POST', PLACE, { cartToken, email: 'sub@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() });
+    const r = await v.send('POST', PLACE, await confirmed(v, { cartToken, email: 'sub@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }));
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().confirmationUrl).toMatch(/^\/subscription-confirmed\//);
-    const confirmed = await v.get(`${r.json().confirmationUrl}&format=json`);
-    expect(confirmed.json().pageType).toBe(206);
-    expect(confirmed.json().subscription).toMatchObject({ billingPeriod: 'MONTH', billingPeriodValue: 1, numBillingCycles: 0, status: 'active' });
+    const confirmedPage = await v.get(`${r.json().confirmationUrl}&format=json`);
+    expect(confirmedPage.json().pageType).toBe(206);
+    expect(confirmedPage.json().subscription).toMatchObject({ billingPeriod: 'MONTH', billingPeriodValue: 1, numBillingCycles: 0, status: 'active' });
     const done = await v.get(r.json().confirmationUrl);
     expect(done.body).toContain('Your subscription is confirmed');
   });
@@ -328,7 +328,7 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     const v = new Visitor(t.app);
     const add = await v.send('POST', ADD, { itemId: ids['engraved-cutting-board'], sku: 'BOARD-WALNUT', quantity: 2, additionalFields: JSON.stringify({ 'engraving-text': 'Ada', 'engraving-font': 'Serif' }) });
     expect(add.statusCode, add.body).toBe(200);
-    const r = await v.send('POST', PLACE, { email: 'owner-flow@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() });
+    const r = await v.send('POST', PLACE, await confirmed(v, { email: 'owner-flow@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }));
     expect(r.statusCode, r.body).toBe(200);
     const id = r.json().purchaseConfirmation.id;
     expect(await stockOf('BOARD-WALNUT')).toBe(1);

@@ -10,6 +10,7 @@ import { DB_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { cart as cartMessages, forms as formMessages, security } from '../../src/core/messages.js';
 import { CART_LINES_MAX } from '../../src/core/constants.js';
+import { confirmed } from '../helpers/orders.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const CART = '/api/commerce/shopping-cart';
@@ -168,7 +169,7 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     const quoted = (await v.send('POST', QUOTE, { email: 's@example.com', shippingAddress: ADDRESS })).json().cart;
     expect(quoted.subtotalCents).toBe(7800);
     // Without a confirmed total (an API client), the order is still priced as it is now, never at the sale price.
-    const placed = await v.send('POST', PLACE, { email: 's@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() });
+    const placed = await v.send('POST', PLACE, await confirmed(v, { email: 's@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }));
     expect(placed.statusCode, placed.body).toBe(200);
     expect(placed.json().purchaseConfirmation.subtotal.value).toBe('7800');
   });
@@ -238,7 +239,7 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     const v = new Visitor(t.app);
     expect((await v.send('POST', ADD, { itemId: ids['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
     const k = key();
-    const placed = await v.send('POST', PLACE, { email: 'att@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: k });
+    const placed = await v.send('POST', PLACE, await confirmed(v, { email: 'att@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: k }));
     expect(placed.statusCode, placed.body).toBe(200);
     const done = await sql1<{ state: string; order_id: string; payment_id: string; input: unknown }>(sql`select state, order_id, payment_id, input from payment_attempts where idempotency_key = ${k}`);
     expect(done).toMatchObject({ state: 'completed', order_id: placed.json().purchaseConfirmation.id });
@@ -248,7 +249,7 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     const w = new Visitor(t.app);
     expect((await w.send('POST', ADD, { itemId: ids['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
     const k2 = key();
-    const declined = await w.send('POST', PLACE, { email: 'att@example.com', shippingAddress: ADDRESS, payment: { ...CARD, number: '4000 0000 0000 0002' }, idempotencyKey: k2 });
+    const declined = await w.send('POST', PLACE, await confirmed(w, { email: 'att@example.com', shippingAddress: ADDRESS, payment: { ...CARD, number: '4000 0000 0000 0002' }, idempotencyKey: k2 }));
     expect(declined.statusCode).toBe(402);
     expect((await sql1<{ state: string }>(sql`select state from payment_attempts where idempotency_key = ${k2}`))!.state).toBe('voided');
   });
@@ -258,7 +259,7 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     expect((await v.send('POST', ADD, { itemId: ids['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
     const k = key();
     const body = { email: 'auth@example.com', shippingAddress: ADDRESS, idempotencyKey: k };
-    const first = await v.send('POST', PLACE, { ...body, payment: AUTH_CARD });
+    const first = await v.send('POST', PLACE, await confirmed(v, { ...body, payment: AUTH_CARD }));
     expect(first.json().status).toBe('requires_action');
     expect((await sql1<{ state: string }>(sql`select state from payment_attempts where idempotency_key = ${k}`))!.state).toBe('created');
     // Nothing was taken, so the reconciler only closes the attempt. It looks a second ahead: the database's
@@ -269,7 +270,7 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     // The shopper comes back from the bank: the attempt opens again and the order is made.
     const paymentId = first.json().paymentId;
     expect((await v.send('POST', `/api/checkout/test-payments/${paymentId}/authenticate`, { outcome: 'complete' })).statusCode).toBe(200);
-    const second = await v.send('POST', PLACE, { ...body, payment: { type: 'existing', paymentId } });
+    const second = await v.send('POST', PLACE, await confirmed(v, { ...body, payment: { type: 'existing', paymentId } }));
     expect(second.statusCode, second.body).toBe(200);
     expect((await sql1<{ state: string }>(sql`select state from payment_attempts where idempotency_key = ${k}`))!.state).toBe('completed');
   });
@@ -279,7 +280,7 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     expect((await v.send('POST', ADD, { itemId: ids['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
     const charges = await paymentsCount();
     const k = key();
-    const r = await v.send('POST', PLACE, { email: 'x@example.com', shippingAddress: { ...ADDRESS, name: 'Ada \ud800' }, payment: CARD, idempotencyKey: k });
+    const r = await v.send('POST', PLACE, await confirmed(v, { email: 'x@example.com', shippingAddress: { ...ADDRESS, name: 'Ada \ud800' }, payment: CARD, idempotencyKey: k }));
     expect(r.statusCode).toBe(400);
     expect(r.body).toContain(security.INVALID_UNICODE);
     expect(await paymentsCount()).toBe(charges);

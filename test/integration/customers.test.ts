@@ -6,6 +6,7 @@ import { DB_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { Role } from '../../src/core/enums.js';
+import { confirmed } from '../helpers/orders.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PLACE = '/api/checkout/place-order';
@@ -32,7 +33,7 @@ describe.each(DB_KINDS)('one customer and the CSV export on %s', (kind) => {
     expect((await admin.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
     const buyer = new Visitor(t.app);
     expect((await buyer.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
-    const placed = await buyer.send('POST', PLACE, { email: 'Ada@Example.com', shippingAddress: ADDRESS, payment: CARD }, { headers: { 'idempotency-key': `cust-${kind}-${Date.now()}` } });
+    const placed = await buyer.send('POST', PLACE, await confirmed(buyer, { email: 'Ada@Example.com', shippingAddress: ADDRESS, payment: CARD }), { headers: { 'idempotency-key': `cust-${kind}-${Date.now()}` } });
     expect(placed.statusCode, placed.body).toBe(200);
     const order = placed.json().purchaseConfirmation;
     const total = Math.round(Number(order.grandTotal.decimalValue) * 100);

@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/server/config.js';
 import { emailOriginWarning } from '../../src/server/email-origin.js';
 import { restockServiceOf } from '../../src/server/restock/index.js';
 import { Role } from '../../src/core/enums.js';
+import { confirmed } from '../helpers/orders.js';
 
 const EVIL = { host: 'evil.example', 'x-forwarded-host': 'evil.example' };
 const CARD = { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' };
@@ -59,7 +60,7 @@ async function sendEveryMail(t: TestApp, tag: string): Promise<Record<string, { 
   const buyer = new HostileVisitor(t.app);
   const order = `buyer-${tag}@example.com`;
   expect((await buyer.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
-  const placed = await buyer.send('POST', '/api/checkout/place-order', { email: order, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: `origin-${tag}` });
+  const placed = await buyer.send('POST', '/api/checkout/place-order', await confirmed(buyer, { email: order, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: `origin-${tag}` }));
   expect(placed.statusCode, placed.body).toBe(200);
   out.order = { to: order };
 

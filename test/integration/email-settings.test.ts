@@ -8,6 +8,7 @@ import { TEST_SUBJECT } from '../../src/server/platform/email-settings-routes.js
 import { SMTP_MESSAGES } from '../../src/server/mail/smtp-settings.js';
 import { Role } from '../../src/core/enums.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
+import { confirmed } from '../helpers/orders.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PLACE = '/api/checkout/place-order';
@@ -112,7 +113,7 @@ describe.each(DB_KINDS)('email settings and owner notifications on %s', (kind) =
     const buy = async (qty: number, tag: string) => {
       const buyer = new Visitor(t.app);
       expect((await buyer.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: qty })).statusCode).toBe(200);
-      const placed = await buyer.send('POST', PLACE, { email: 'ada@example.com', shippingAddress: ADDRESS, payment: CARD }, { headers: { 'idempotency-key': `notify-${kind}-${tag}-${Date.now()}` } });
+      const placed = await buyer.send('POST', PLACE, await confirmed(buyer, { email: 'ada@example.com', shippingAddress: ADDRESS, payment: CARD }), { headers: { 'idempotency-key': `notify-${kind}-${tag}-${Date.now()}` } });
       expect(placed.statusCode, placed.body).toBe(200);
       return placed.json().purchaseConfirmation as { id: string; orderNumber: number };
     };

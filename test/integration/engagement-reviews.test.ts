@@ -7,6 +7,7 @@ import { OwnerService } from '../../src/server/platform/owners.js';
 import { Role } from '../../src/core/enums.js';
 import { commerce, donations as donationText, forms, relatedProducts as relatedText, reviews as reviewText } from '../../src/core/messages.js';
 import { linkKey, signLink } from '../../src/server/reviews/tokens.js';
+import { confirmed } from '../helpers/orders.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PLACE = '/api/checkout/place-order';
@@ -47,7 +48,7 @@ describe.each(DB_KINDS)('reviews, related products and donations on %s', (kind) 
   async function order(email: string, lines: Array<[string, string]>): Promise<string> {
     const v = new Visitor(t.app);
     for (const [item, sku] of lines) expect((await v.send('POST', ADD, { itemId: ids[item], sku, quantity: 1 })).statusCode).toBe(200);
-    const r = await v.send('POST', PLACE, { email, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() });
+    const r = await v.send('POST', PLACE, await confirmed(v, { email, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }));
     expect(r.statusCode, r.body).toBe(200);
     return r.json().purchaseConfirmation.id;
   }

@@ -12,6 +12,7 @@ import { SESSION_RECORDER_MOCK_ID } from '../../src/core/session-recording.js';
 import { createVisitorCookie } from '../../src/core/cookies.js';
 import { featureFlags } from '../../src/core/messages.js';
 import { FLAGS_DATA_ID } from '../../src/server/flags/page.js';
+import { confirmed } from '../helpers/orders.js';
 
 const CARD_PAYMENT = { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Gift Buyer' };
 
@@ -129,7 +130,7 @@ describe.each(DB_KINDS)('flags: features, experiments, preview and safe mode on 
     expect(quoteOff.statusCode).toBe(400);
     expect(quoteOff.json().message).toBe(featureFlags.GIFT_CARDS_OFF);
     const ordersBefore = (await t.database.db.select({ id: schema.orders.id }).from(schema.orders)).length;
-    const placeOff = await holder.send('POST', '/api/checkout/place-order', { email: 'gift@example.com', payment: CARD_PAYMENT }, { headers: { 'idempotency-key': 'flags-gift-off-1' } });
+    const placeOff = await holder.send('POST', '/api/checkout/place-order', await confirmed(holder, { email: 'gift@example.com', payment: CARD_PAYMENT }), { headers: { 'idempotency-key': 'flags-gift-off-1' } });
     expect(placeOff.statusCode).toBe(400);
     expect(placeOff.json().message).toBe(featureFlags.GIFT_CARDS_OFF);
     expect((await t.database.db.select({ id: schema.orders.id }).from(schema.orders)).length).toBe(ordersBefore);

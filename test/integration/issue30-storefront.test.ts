@@ -5,6 +5,7 @@ import { DB_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { cart as cartMessages } from '../../src/core/messages.js';
 import { DEMO_SHIPPING_OPTION } from '../../src/server/seed.js';
+import { confirmed } from '../helpers/orders.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const CART = '/api/commerce/shopping-cart';
@@ -171,7 +172,7 @@ for (const kind of DB_KINDS) {
       const placed = await v.send(
         'POST',
         '/api/checkout/place-order',
-        { email: 'ada@example.com', shippingAddress: address, payment: { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' } },
+        await confirmed(v, { email: 'ada@example.com', shippingAddress: address, payment: { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' } }),
         { headers: { 'idempotency-key': `demo-ship-${kind}-${Date.now()}` } },
       );
       expect(placed.statusCode, placed.body).toBe(200);
@@ -310,11 +311,11 @@ for (const kind of DB_KINDS) {
       expect(put.statusCode, put.body).toBe(200);
     };
     const address = { name: 'Ada Buyer', line1: '1 Main St', city: 'Portland', region: 'OR', postalCode: '97201', country: 'US' };
-    const placeInInstalments = (v: Visitor) =>
+    const placeInInstalments = async (v: Visitor) =>
       v.send(
         'POST',
         '/api/checkout/place-order',
-        { email: 'ada@example.com', shippingAddress: address, payment: { type: 'token', provider: 'instalments', token: 'instalments_test_approved' } },
+        await confirmed(v, { email: 'ada@example.com', shippingAddress: address, payment: { type: 'token', provider: 'instalments', token: 'instalments_test_approved' } }),
         { headers: { 'idempotency-key': `inst-${kind}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}` } },
       );
 

@@ -21,6 +21,7 @@ import { loadConfig } from '../../src/server/config.js';
 import { S3MediaStore, s3OptionsOf } from '../../src/server/storage/media-store.js';
 import { moveMediaToBucket } from '../../src/server/storage/move.js';
 import { memberFileKey } from '../../src/server/members/service.js';
+import { confirmed } from '../helpers/orders.js';
 
 const FILE_BYTES = Buffer.from('%PDF-1.4\nmember-only worksheet bytes 0123456789\n', 'latin1');
 
@@ -208,7 +209,7 @@ describe('media in an S3-compatible bucket, two instances on PostgreSQL', () => 
     const shopper = new Visitor(b.app);
     const add = await shopper.send('POST', '/api/commerce/shopping-cart/entries', { itemId, sku: 'EBOOK-PLANTS', quantity: 1 });
     expect(add.statusCode, add.body).toBe(200);
-    const placed = await shopper.send('POST', '/api/checkout/place-order', { email: 'reader@example.com', payment: { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Reader' }, idempotencyKey: `media-bucket-${Date.now()}` });
+    const placed = await shopper.send('POST', '/api/checkout/place-order', await confirmed(shopper, { email: 'reader@example.com', payment: { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Reader' }, idempotencyKey: `media-bucket-${Date.now()}` }));
     expect(placed.statusCode, placed.body).toBe(200);
     const page = await shopper.get(placed.json().confirmationUrl);
     const link = /href="(\/order-download\/[^"]+)"/.exec(page.body)![1]!.replace(/&amp;/g, '&');

@@ -11,6 +11,7 @@ import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { members as messages } from '../../src/core/messages.js';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/server/db-util.js';
+import { confirmed } from '../helpers/orders.js';
 
 const CARD = { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Member' };
 const VIDEO_BYTES = Buffer.from('\u0000\u0000\u0000\u0018ftypmp42 lesson-one-video-bytes');
@@ -192,18 +193,18 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
 
     const view = await member.get('/api/checkout');
     expect(view.json().cart.entries).toHaveLength(1);
-    const placed = await member.send('POST', '/api/checkout/place-order', { email: 'ada@example.com', payment: CARD }, { headers: { 'idempotency-key': key() } });
+    const placed = await member.send('POST', '/api/checkout/place-order', await confirmed(member, { email: 'ada@example.com', payment: CARD }), { headers: { 'idempotency-key': key() } });
     expect(placed.statusCode, placed.body).toBe(200);
     const confirmation = placed.json().confirmationUrl as string;
     const redirect = await member.get(confirmation);
     expect(redirect.statusCode).toBe(303);
     expect(redirect.headers.location).toMatch(/^\/members\/confirmed\/pottery-school\?order=/);
-    const confirmed = await member.get(String(redirect.headers.location));
-    expect(confirmed.statusCode).toBe(200);
-    expect(pageType(confirmed.body)).toBe(208);
-    expect(confirmed.body).toContain(messages.CONFIRMED_TITLE);
-    expect(confirmed.body).toContain('(test mode)');
-    expect(confirmed.body).toContain(`href="${course.fullUrl}"`);
+    const confirmedPage = await member.get(String(redirect.headers.location));
+    expect(confirmedPage.statusCode).toBe(200);
+    expect(pageType(confirmedPage.body)).toBe(208);
+    expect(confirmedPage.body).toContain(messages.CONFIRMED_TITLE);
+    expect(confirmedPage.body).toContain('(test mode)');
+    expect(confirmedPage.body).toContain(`href="${course.fullUrl}"`);
 
     const list = await member.get(course.fullUrl);
     expect(list.statusCode).toBe(200);
@@ -422,7 +423,7 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     const cartToken = decodeURIComponent(next.split('cartToken=')[1]!);
     const checkoutView = await v.get(`/api/checkout?cartToken=${encodeURIComponent(cartToken)}`);
     expect(checkoutView.json().subscription.plan).toEqual({ billingPeriod: { value: 1, unit: 'MONTH' }, numBillingCycles: 0 });
-    const placed = await v.send('POST', '/api/checkout/place-order', { cartToken, email: 'sub@example.com', payment: CARD }, { headers: { 'idempotency-key': key() } });
+    const placed = await v.send('POST', '/api/checkout/place-order', await confirmed(v, { cartToken, email: 'sub@example.com', payment: CARD }), { headers: { 'idempotency-key': key() } });
     expect(placed.statusCode, placed.body).toBe(200);
     const redirect = await v.get(placed.json().confirmationUrl);
     expect(redirect.statusCode).toBe(303);

@@ -6,6 +6,7 @@ import { rows } from '../../src/server/db-util.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { startOfDay } from '../../src/server/platform/owner-home.js';
 import { Role } from '../../src/core/enums.js';
+import { confirmed } from '../helpers/orders.js';
 
 const PW = 'team member password';
 const ADD = '/api/commerce/shopping-cart/entries';
@@ -90,7 +91,7 @@ describe.each(DB_KINDS)('owner home, customers and site settings on %s', (kind) 
 
     const buyer = new Visitor(t.app);
     expect((await buyer.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
-    const placed = await buyer.send('POST', PLACE, { email: 'Ada.Buyer@example.com', shippingAddress: ADDRESS, payment: CARD }, { headers: { 'idempotency-key': `home-${kind}-${Date.now()}` } });
+    const placed = await buyer.send('POST', PLACE, await confirmed(buyer, { email: 'Ada.Buyer@example.com', shippingAddress: ADDRESS, payment: CARD }), { headers: { 'idempotency-key': `home-${kind}-${Date.now()}` } });
     expect(placed.statusCode, placed.body).toBe(200);
     const order = placed.json().purchaseConfirmation;
     const total = Math.round(Number(order.grandTotal.decimalValue) * 100);

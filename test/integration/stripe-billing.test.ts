@@ -11,6 +11,7 @@ import { DB_KINDS } from '../helpers/db.js';
 import { StripeStandin, type StandinEvent } from '../helpers/stripe-standin.js';
 import { rows } from '../../src/server/db-util.js';
 import { addPeriods } from '../../src/server/payments/stripe/billing.js';
+import { confirmed } from '../helpers/orders.js';
 
 const PLACE = '/api/checkout/place-order';
 const WEBHOOK = '/api/payments/stripe/webhook';
@@ -66,7 +67,7 @@ describe.each(DB_KINDS)('subscriptions through Stripe Billing on %s', (kind) => 
   async function subscribe(email: string, v = new Visitor(t.app)) {
     const cartToken = await subscriptionCart(v);
     const k = key();
-    const r = await v.send('POST', PLACE, { cartToken, email, shippingAddress: ADDRESS, payment: { type: 'token', provider: 'stripe', token: 'pm_card_visa' }, idempotencyKey: k });
+    const r = await v.send('POST', PLACE, await confirmed(v, { cartToken, email, shippingAddress: ADDRESS, payment: { type: 'token', provider: 'stripe', token: 'pm_card_visa' }, idempotencyKey: k }));
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ status: 'paid', duplicate: false });
     const orderId = String(r.json().purchaseConfirmation.id);
@@ -142,13 +143,13 @@ describe.each(DB_KINDS)('subscriptions through Stripe Billing on %s', (kind) => 
     const cartToken = await subscriptionCart(v);
     const k = key();
     const body = { cartToken, email: 'secure@example.com', shippingAddress: ADDRESS, idempotencyKey: k };
-    const first = await v.send('POST', PLACE, { ...body, payment: { type: 'token', provider: 'stripe', token: 'pm_card_authenticationRequired' } });
+    const first = await v.send('POST', PLACE, await confirmed(v, { ...body, payment: { type: 'token', provider: 'stripe', token: 'pm_card_authenticationRequired' } }));
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({ status: 'requires_action', paymentId: expect.stringMatching(/^pi_/), clientSecret: expect.stringMatching(/_secret_/) });
     const piId = String(first.json().paymentId);
     expect(await rows(t.database.db, sql`select id from orders where idempotency_key = ${k}`)).toHaveLength(0);
     standin.authenticate(piId, true);
-    const done = await v.send('POST', PLACE, { ...body, payment: { type: 'existing', paymentId: piId } });
+    const done = await v.send('POST', PLACE, await confirmed(v, { ...body, payment: { type: 'existing', paymentId: piId } }));
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json()).toMatchObject({ status: 'paid' });
     const orderId = String(done.json().purchaseConfirmation.id);

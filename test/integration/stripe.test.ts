@@ -11,6 +11,7 @@ import { DB_KINDS } from '../helpers/db.js';
 import { StripeStandin, type StandinEvent } from '../helpers/stripe-standin.js';
 import { rows } from '../../src/server/db-util.js';
 import { commerce } from '../../src/core/messages.js';
+import { confirmed } from '../helpers/orders.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PLACE = '/api/checkout/place-order';
@@ -55,7 +56,7 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     expect(q.statusCode, q.body).toBe(200);
     return { v, total: q.json().cart.grandTotalCents as number };
   }
-  const place = (v: Visitor, k: string, payment: unknown, extra: Record<string, unknown> = {}) => v.send('POST', PLACE, { email: 'shopper@example.com', payment, idempotencyKey: k, ...extra });
+  const place = async (v: Visitor, k: string, payment: unknown, extra: Record<string, unknown> = {}) => v.send('POST', PLACE, await confirmed(v, { email: 'shopper@example.com', payment, idempotencyKey: k, ...extra }));
   async function deliver(e: StandinEvent, opts: { t?: number; signature?: string; body?: string } = {}) {
     const d = standin.signedDelivery(e, opts.t);
     return t.app.inject({ method: 'POST', url: WEBHOOK, payload: opts.body ?? d.body, headers: { ...d.headers, ...(opts.signature ? { 'stripe-signature': opts.signature } : {}) } });

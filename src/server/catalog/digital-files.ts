@@ -22,6 +22,7 @@ import { parseInput } from '../platform/validate.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
 import { MAX_FILE_BYTES, SUPPORTED_TYPES } from '../editor/uploads.js';
 import { can } from '../../core/roles.js';
+import { checkQuota, quotaBytes } from '../storage/quota.js';
 
 const { items } = schema;
 
@@ -79,7 +80,7 @@ export async function digitalFileRoutes(app: FastifyInstance): Promise<void> {
   const storeRead = { preHandler: app.requireOwner(can('digital-files', 'read')) };
 
   async function product(id: string) {
-    const [row] = await db.select({ id: items.id, sc: items.structuredContent, recordType: items.recordType }).from(items).where(eq(items.id, id)).limit(1);
+    const [row] = await db.select({ id: items.id, websiteId: items.websiteId, sc: items.structuredContent, recordType: items.recordType }).from(items).where(eq(items.id, id)).limit(1);
     if (!row || row.recordType !== RecordType.STORE_ITEM) throw notFound('No such product.');
     return row;
   }
@@ -113,6 +114,9 @@ export async function digitalFileRoutes(app: FastifyInstance): Promise<void> {
       if (body.length > MAX_FILE_BYTES) throw new HttpError(413, DIGITAL_TEXT.TOO_LARGE);
       const p = await product(id);
       if (Number(p.sc.productType ?? ProductType.PHYSICAL) !== ProductType.DIGITAL) throw badRequest(DIGITAL_TEXT.NOT_DIGITAL);
+      // The file it replaces stops counting (its bytes stay for the orders that have it).
+      const replaced = privateFileOf(p.sc.digitalFile)?.size ?? 0;
+      await checkQuota(db, p.websiteId, Math.max(0, body.length - replaced), quotaBytes(app.config));
       mkdirSync(dir, { recursive: true });
       const key = randomBytes(16).toString('hex');
       writeFileSync(resolve(dir, key), body, { mode: 0o600 });

@@ -66,7 +66,7 @@ const paymentSchema = z
 export const placeSchema = stateSchema.extend({
   payment: paymentSchema,
   idempotencyKey: str(200).optional(),
-  /** The grand total (minor units) the shopper confirmed; a different total as it is now is refused with 409. */
+  /** The grand total (minor units) the shopper confirmed: required by place (400 without it); a different total as it is now is refused with 409. */
   expectedTotalCents: z.number().int('The confirmed total must be whole minor units.').min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
 });
 

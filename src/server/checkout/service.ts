@@ -60,6 +60,8 @@ export const checkoutMessages = {
   GIFT_CARD_CHANGED: 'The gift card balance changed. Please review your order and try again.',
   COUPON_USED_UP: 'This coupon has reached its usage limit.',
   TOTAL_CHANGED: 'The order total changed. Please review your order and try again.',
+  /** Place-order without the total the shopper was shown (issue 38): nothing is charged unconfirmed. */
+  CONFIRM_TOTAL: 'The order total was not confirmed: send expectedTotalCents, the grand total in minor units that the shopper was shown (the last quote’s grandTotalCents).',
   /** Place-order with a confirmed total the server no longer agrees with (prices, sale, coupons changed). */
   totalChanged: (now: string, confirmed: string) => `The order total is now ${now}, not ${confirmed}. Please review your order and confirm the new total.`,
   ATTEMPT_CLOSED: 'This payment attempt was already closed. Please review your order and try again.',
@@ -609,9 +611,11 @@ export class CheckoutService {
     const { totals, giftCard } = await this.totals(this.db, input.websiteId, input.currency, lines, state, now);
     if (state.giftCardCode && !giftCard) throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
     this.precheck(lines, totals, state, input);
-    // The shopper confirmed a total: a price, a sale or a coupon that changed since then stops the payment,
-    // and the answer carries the new quote so the page shows the new total for a second confirmation.
-    if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== null && input.expectedTotalCents !== totals.grandTotalCents) {
+    // The shopper confirmed a total, always (issue 38: without one, whatever the total had become was charged):
+    // a price, a sale or a coupon that changed since then stops the payment, and the answer carries the new
+    // quote so the page shows the new total for a second confirmation.
+    if (input.expectedTotalCents === undefined || input.expectedTotalCents === null) throw badRequest(checkoutMessages.CONFIRM_TOTAL, { expectedTotalCents: checkoutMessages.CONFIRM_TOTAL });
+    if (input.expectedTotalCents !== totals.grandTotalCents) {
       const f = (c: number) => formatMoney(c, input.currency);
       const quote = await this.view(input.websiteId, input.currency, input.ref, state, now);
       throw new HttpError(409, checkoutMessages.totalChanged(f(totals.grandTotalCents), f(input.expectedTotalCents)), undefined, {
@@ -961,12 +965,14 @@ export class CheckoutService {
     if (t.amountDueCents !== paidByCard) throw new HttpError(409, checkoutMessages.TOTAL_CHANGED);
 
     // 4. Stock, with a guard that never lets it go below 0 (variants in id order, so two orders never deadlock).
+    // An unlimited variant is only checked to exist: its count is not a stock and is left as it is (issue 38).
     const need = new Map<string, number>();
     for (const l of lines) if (stocked(l) && l.variantId) need.set(l.variantId, (need.get(l.variantId) ?? 0) + l.quantity);
     for (const [variantId, qty] of [...need].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const r = await rows<{ id: string }>(
         tx,
-        sql`update product_variants set qty_in_stock = qty_in_stock - ${qty} where id = ${variantId} and (unlimited or qty_in_stock >= ${qty}) returning id`,
+        sql`update product_variants set qty_in_stock = case when unlimited then qty_in_stock else qty_in_stock - ${qty} end
+          where id = ${variantId} and (unlimited or qty_in_stock >= ${qty}) returning id`,
       );
       if (r.length !== 1) throw badRequest(commerce.NOT_ENOUGH_STOCK);
     }

@@ -31,6 +31,7 @@ import { PostEditorService, publishDuePosts } from './posts.js';
 import { parseLayout, type PageLayout } from '../../core/layout.js';
 import { RecordType } from '../../core/enums.js';
 import { can } from '../../core/roles.js';
+import { quotaBytes } from '../storage/quota.js';
 
 /** How often scheduled journal posts are looked at (a due one is published; editor reads also publish them). */
 export const POST_SWEEP_MS = 30_000;
@@ -58,7 +59,7 @@ export function editorOf(app: FastifyInstance): Area {
 export async function editorArea(app: FastifyInstance): Promise<void> {
   // Reserved url ids come from the app's route table, read when a page is made (every route is registered by then).
   const editor = new EditorService(app.database.db, undefined, () => appReservedUrlIds(app));
-  const uploads = new UploadService(app.database.db, app.config.DATA_DIR, mediaStoreFor(app.config));
+  const uploads = new UploadService(app.database.db, app.config.DATA_DIR, mediaStoreFor(app.config), quotaBytes(app.config));
   // With media in a bucket, /ready also asks the bucket (plugins/ops.ts).
   if (uploads.store && Array.isArray(app.readyChecks)) app.readyChecks.push({ name: 'media', probe: () => uploads.store!.check() });
   if (uploads.store) app.addHook('onClose', async () => uploads.store!.close());

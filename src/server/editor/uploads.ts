@@ -32,6 +32,7 @@ import { HttpError, badRequest, notFound } from '../errors.js';
 import { FORMAT_WIDTHS, ImageVariantError, ImageVariants, renderVariant, variantContentType } from '../images/variants.js';
 import { readAll, type MediaStore, type StoredObject } from '../storage/media-store.js';
 import { rows } from '../db-util.js';
+import { checkQuota } from '../storage/quota.js';
 
 const { uploads } = schema;
 export type UploadRow = typeof uploads.$inferSelect;
@@ -139,6 +140,8 @@ export class UploadService {
     private readonly db: Db,
     dataDir: string,
     store?: MediaStore,
+    /** The site's storage quota in bytes (storage/quota.ts), 0 for none. */
+    private readonly quota = 0,
   ) {
     this.store = store && store.kind !== 'local' ? store : null;
     this.dir = uploadsDir(dataDir);
@@ -169,7 +172,7 @@ export class UploadService {
   }
 
   /**
-   * Stores one upload. Throws 400/413/415 before anything is written; answers the row, whose status
+   * Stores one upload. Throws 400/413/415 before anything is written (413 also past the site's storage quota); answers the row, whose status
    * is 'ready', or 'failed' (with the processing message) when an image cannot be decoded. With
    * `waitMs`, an image still being processed after that long is answered as 'processing' (the work goes on).
    */
@@ -179,6 +182,7 @@ export class UploadService {
     if (body.length > maxBytesFor(type.kind)) throw tooLarge(type.kind);
     if (body.length === 0) throw badRequest(edm.FILE_UPLOAD_INCOMPLETE);
     if (type.kind === 'image' && !looksLikeImage(body, type.contentType)) throw notSupported();
+    await checkQuota(this.db, websiteId, body.length, this.quota);
 
     const id = newId();
     const storedName = `${id}${extname(name).toLowerCase()}`;

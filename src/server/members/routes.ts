@@ -29,6 +29,7 @@ import type { AreaInput, AreaRow } from './service.js';
 import { parseRange } from './range.js';
 import { memberFileKey } from './service.js';
 import { mediaStoreFor } from '../storage/media-store.js';
+import { checkQuota, quotaBytes } from '../storage/quota.js';
 import { cleanOwnerHtml } from '../content/owner-html.js';
 import { can } from '../../core/roles.js';
 
@@ -506,6 +507,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     if (!FILE_TYPES.test(type) || !Buffer.isBuffer(req.body)) throw new HttpError(415, messages.FILE_TYPE);
     const name = String(req.headers['x-file-name'] ?? 'file').slice(0, 200) || 'file';
     const site = await websites.get();
+    await checkQuota(app.database.db, site.id, req.body.length, quotaBytes(app.config));
     const id = await service.saveFile(site.id, name, type, req.body, media);
     return reply.status(201).send({ id, url: `/members/files/${id}`, name, size: req.body.length });
   });

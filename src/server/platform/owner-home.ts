@@ -2,7 +2,8 @@
  * The owner's home and site settings (issue 23):
  * - GET /api/admin/dashboard: sales, orders and visitors today and over 7 and 30 days against the period
  *   before, orders waiting to be fulfilled, low-stock variants, recent form submissions and restock sign-ups,
- *   and the set-up checklist, each item worked out from what the site has (nothing is ticked by hand).
+ *   the storage the site's files use of its quota (storage/quota.ts), and the set-up checklist, each item
+ *   worked out from what the site has (nothing is ticked by hand).
  * - GET/PUT /api/admin/site-settings: title, tagline, logo, favicon, time zone, locale, currency, contact,
  *   business address and hours, social accounts (the website row's columns and its settings; version-checked).
  * Owner calls, role-checked, never cached.
@@ -20,6 +21,7 @@ import { changeSettings } from './settings.js';
 import type { WebsiteRow } from './websites.js';
 import { schema, type Db } from '../../db/index.js';
 import { can } from '../../core/roles.js';
+import { quotaBytes, storageUsed } from '../storage/quota.js';
 
 
 /** A variant with this many or fewer in stock (and not unlimited) is low. */
@@ -186,6 +188,8 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
       lowStock: lowStock.map((v) => ({ variantId: v.id, productId: v.item_id, title: v.title, variant: variantName(v.attributes), sku: v.sku, qtyInStock: Number(v.qty_in_stock) })),
       submissions: submissions.map((s) => ({ id: s.id, formId: s.form_id, formName: s.name, created: iso(s.created_at) })),
       restockSignUps: restock.map((r) => ({ id: r.id, email: r.email, product: r.title, variant: variantName(r.attributes), created: iso(r.created) })),
+      // quotaBytes 0: no quota (UPLOAD_QUOTA_MB=0).
+      storage: { usedBytes: await storageUsed(db, site.id), quotaBytes: quotaBytes(app.config) },
       checklist: [
         {
           key: 'payments',

@@ -1,11 +1,13 @@
 /**
  * Home: the shop at a glance (GET /api/admin/dashboard): sales, orders and visitors for today, 7 and 30 days
  * against the period before; orders to fulfil; low-stock variants; recent form submissions and restock
- * sign-ups; and the set-up checklist, which ticks itself from what the site has.
+ * sign-ups; the storage the site's files use of its quota; and the set-up checklist, which ticks itself from
+ * what the site has.
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../client/api.js';
+import { formatFileSize } from '../../core/time.js';
 import { EmptyState, PageHeader, Skeleton, useMoney } from './design.js';
 
 interface Figures {
@@ -22,6 +24,23 @@ interface Summary {
   submissions: Array<{ id: string; formId: string; formName: string; created: string }>;
   restockSignUps: Array<{ id: string; email: string; product: string; variant: string; created: string }>;
   checklist: Array<{ key: string; label: string; done: boolean; href: string; hint: string; note?: string }>;
+  /** quotaBytes 0: the server sets no quota. */
+  storage: { usedBytes: number; quotaBytes: number };
+}
+
+/** The site's stored files against its quota: '1.2 GB of 10 GB used (12%)'. */
+function Storage({ usedBytes, quotaBytes }: Summary['storage']) {
+  const used = formatFileSize(usedBytes, 1);
+  if (quotaBytes <= 0) return <p>{used} used (no quota is set).</p>;
+  const pct = Math.min(100, Math.round((usedBytes / quotaBytes) * 100));
+  return (
+    <>
+      <p>
+        {used} of {formatFileSize(quotaBytes, 1)} used ({pct}%)
+      </p>
+      <meter min={0} max={quotaBytes} value={Math.min(usedBytes, quotaBytes)} low={quotaBytes * 0.8} high={quotaBytes * 0.95} optimum={0} aria-label="Storage used" />
+    </>
+  );
 }
 
 const PERIOD_NAMES: Record<number, string> = { 1: 'Today', 7: '7 days', 30: '30 days' };
@@ -188,6 +207,10 @@ export function Dashboard() {
               ))}
             </ul>
           )}
+        </section>
+        <section className="a-card" aria-labelledby="storage-h">
+          <h2 id="storage-h">Storage</h2>
+          <Storage {...d.storage} />
         </section>
       </div>
     </>

@@ -30,6 +30,8 @@ declare module 'fastify' {
       active(): boolean;
       /** What the checkout page's Payment Element needs: the publishable key and where Stripe.js comes from. */
       checkoutConfig(): Promise<{ publishableKey: string; jsUrl: string } | null>;
+      /** The webhook's clock (milliseconds), for its signature's age and future checks; tests set it. */
+      clock: { now: () => number };
     };
   }
 }
@@ -64,7 +66,8 @@ export const stripeArea = fp(async (app: FastifyInstance): Promise<void> => {
     const { keys } = await settings.load();
     return active && keys.publishableKey ? { publishableKey: keys.publishableKey, jsUrl: app.config.STRIPE_JS_URL } : null;
   };
-  if (!app.hasDecorator('stripe')) app.decorate('stripe', { settings, provider, handler, billing, active: () => active, checkoutConfig });
+  const clock = { now: () => Date.now() };
+  if (!app.hasDecorator('stripe')) app.decorate('stripe', { settings, provider, handler, billing, active: () => active, checkoutConfig, clock });
 
   /** What the checkout page needs to mount Stripe's Payment Element: the publishable key only. */
   app.get('/api/payments/stripe/config', async (_req, reply) => {
@@ -73,7 +76,7 @@ export const stripeArea = fp(async (app: FastifyInstance): Promise<void> => {
     return { enabled: active, publishableKey: active ? keys.publishableKey : null, testMode: provider.testMode || !active, jsUrl: app.config.STRIPE_JS_URL };
   });
 
-  await app.register(stripeWebhookRoutes, { settings, handler });
+  await app.register(stripeWebhookRoutes, { settings, handler, now: () => clock.now() });
   await app.register(stripeSettingsRoutes, { settings, provider, onSaved: refresh });
   await app.register(stripeHostedRoutes);
 });

@@ -15,16 +15,33 @@ import { can } from '../../../core/roles.js';
 export const STRIPE_WEBHOOK_PATH = '/api/payments/stripe/webhook';
 /** Stripe's own default tolerance: a signature older than 5 minutes is refused (replays of captured requests). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
+/**
+ * A signature dated further ahead than this is refused too (issue 38): the age check alone takes any future
+ * time, so a delivery signed "tomorrow" (a leaked secret, a wrong clock) would stay replayable until then.
+ */
+export const WEBHOOK_FUTURE_SECONDS = 300;
 
 export const webhookMessages = {
   UNSIGNED: 'This endpoint takes only events signed by Stripe (Stripe-Signature header).',
   NOT_SET_UP: 'Stripe webhooks are not set up on this site (no signing secret).',
   BAD_SIGNATURE: 'The Stripe-Signature does not match this site’s webhook signing secret, or it is older than 5 minutes.',
+  FUTURE_SIGNATURE: 'The Stripe-Signature is dated more than 5 minutes ahead of this server’s clock; check the server’s time.',
 } as const;
 
+/** The `t=` (unix seconds) of a Stripe-Signature header, or null; a plain split, no pattern over the header. */
+export function signatureTime(header: string): number | null {
+  for (const part of header.split(',')) {
+    const p = part.trim();
+    if (!p.startsWith('t=')) continue;
+    const t = Number(p.slice(2));
+    return Number.isSafeInteger(t) ? t : null;
+  }
+  return null;
+}
+
 /** The webhook, in its own encapsulated plugin: JSON bodies stay raw bytes here, as the signature needs them. */
-export async function stripeWebhookRoutes(app: FastifyInstance, opts: { settings: StripeSettings; handler: StripeEventHandler }) {
-  const { settings, handler } = opts;
+export async function stripeWebhookRoutes(app: FastifyInstance, opts: { settings: StripeSettings; handler: StripeEventHandler; now: () => number }) {
+  const { settings, handler, now } = opts;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   const verifier = Stripe.webhooks;
@@ -37,13 +54,18 @@ export async function stripeWebhookRoutes(app: FastifyInstance, opts: { settings
     const { keys } = await settings.load();
     if (!keys.webhookSecret) throw badRequest(webhookMessages.NOT_SET_UP);
     let event: Stripe.Event;
+    const receivedAt = now();
     try {
-      event = verifier.constructEvent(raw, sig, keys.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
+      event = verifier.constructEvent(raw, sig, keys.webhookSecret, WEBHOOK_TOLERANCE_SECONDS, undefined, receivedAt);
     } catch {
       throw badRequest(webhookMessages.BAD_SIGNATURE);
     }
+    const signedAt = signatureTime(sig);
+    if (signedAt === null || signedAt - Math.floor(receivedAt / 1000) > WEBHOOK_FUTURE_SECONDS) throw badRequest(webhookMessages.FUTURE_SIGNATURE);
     try {
       const out = await handler.handle(event);
+      // An object Stripe itself no longer has (another account's, a deleted test object): retrying cannot help.
+      if (out.missing) req.log.warn({ event: event.id, type: event.type, object: out.missing }, 'stripe event names an object Stripe does not have; acknowledged as not ours');
       reply.header('cache-control', 'no-store');
       return { received: true, duplicate: out.duplicate, result: out.result };
     } catch (e) {

@@ -9,9 +9,12 @@
  * - charge.dispute.created marks the order once per dispute and emails the owners;
  * - invoice.paid, invoice.payment_failed and customer.subscription.updated/deleted go to Stripe Billing
  *   (billing.ts): the first order or a renewal order (once per invoice), past due, and the state kept in sync.
+ * An event naming an object Stripe answers 404 resource_missing for (issue 38: another account's intent sent
+ * to this endpoint, a deleted test object) is acknowledged as 'not ours' and recorded: it will never be found,
+ * and a 503 would only have Stripe retry it for three days and then disable the endpoint.
  */
 import { sql } from 'drizzle-orm';
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 import type { Database } from '../../../db/index.js';
 import { rows } from '../../db-util.js';
 import type { CheckoutService } from '../../checkout/service.js';
@@ -32,7 +35,10 @@ export const HANDLED_EVENTS = [
   'customer.subscription.deleted',
 ] as const;
 
-export type EventOutcome = { duplicate: boolean; result: string };
+/** `missing`: the message of Stripe's resource_missing answer, when the event named an object Stripe does not have. */
+export type EventOutcome = { duplicate: boolean; result: string; missing?: string };
+
+const isMissing = (e: unknown): e is Stripe.errors.StripeInvalidRequestError => e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'resource_missing';
 
 const idOf = (v: string | { id: string } | null | undefined): string | null => (typeof v === 'string' ? v : (v?.id ?? null));
 
@@ -54,13 +60,21 @@ export class StripeEventHandler {
   /** Handles an event (verified by the caller); a replay of an event handled before is acknowledged and ignored. */
   async handle(event: Stripe.Event): Promise<EventOutcome> {
     if (await this.seen(event.id)) return { duplicate: true, result: 'replay' };
-    const result = await this.dispatch(event);
+    let result: string;
+    let missing: string | undefined;
+    try {
+      result = await this.dispatch(event);
+    } catch (e) {
+      if (!isMissing(e)) throw e;
+      result = 'not ours';
+      missing = e.message.slice(0, 200);
+    }
     // Recorded after the work: an event whose handling failed is handled again when Stripe retries it.
     const obj = event.data.object as { id?: string };
     await this.database.db.execute(
       sql`insert into stripe_events (id, type, object_id) values (${event.id}, ${event.type}, ${typeof obj.id === 'string' ? obj.id : null}) on conflict (id) do nothing`,
     );
-    return { duplicate: false, result };
+    return { duplicate: false, result, ...(missing !== undefined ? { missing } : {}) };
   }
 
   private async dispatch(event: Stripe.Event): Promise<string> {
