@@ -15,6 +15,7 @@ import { siteUserMessages } from '../../src/server/platform/site-users.js';
 import { accountData, orderLinks } from '../../src/server/platform/account-data.js';
 import { CONFIRM_TITLE } from '../../src/web/islands/AccountPage.js';
 import { SITE_USER_INFO_COOKIE_NAME } from '../../src/core/cookies.js';
+import { Role } from '../../src/core/enums.js';
 
 const ATTACKER_PASSWORD = 'the attacker chose this';
 const VICTIM_PASSWORD = 'the victim chose this';
@@ -249,6 +250,27 @@ describe.each(DB_KINDS)('account takeover and session fixation on %s', (kind) =>
     expect(res.cookies.find((c) => c.name === 'tessera_owner')!.value).not.toBe(planted);
     expect((await other.get('/api/auth/me')).statusCode).toBe(200);
     expect((await first.get('/api/auth/me')).statusCode).toBe(401);
+
+    // The one-time sign-in link and accepting a team invitation rotate too.
+    const admin = (await rows<{ id: string }>(t.database.db, sql`select id from accounts where email = ${OWNER.email}`))[0]!.id;
+    const byLink = new Visitor(t.app);
+    const before = other.cookies.get('tessera_owner')!;
+    byLink.cookies.set('tessera_owner', before);
+    const landed = await byLink.get(`/config/login/link?token=${await t.app.services.owners.createSignInLink(admin)}`);
+    expect(landed.statusCode).toBe(303);
+    expect(landed.cookies.find((c) => c.name === 'tessera_owner')!.value).not.toBe(before);
+    expect((await other.get('/api/auth/me')).statusCode).toBe(401);
+    expect((await byLink.get('/api/auth/me')).statusCode).toBe(200);
+    const invited = await byLink.send('POST', '/api/admin/team/invites', { email: `invitee.${kind}@example.com`, role: Role.EDITOR });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const invitee = new Visitor(t.app);
+    const adminToken = byLink.cookies.get('tessera_owner')!;
+    invitee.cookies.set('tessera_owner', adminToken);
+    const accepted = await invitee.send('POST', '/api/auth/invite', { token: tokenOf(await mailedLink(t, `invitee.${kind}@example.com`, '/config/invite')), password: VICTIM_PASSWORD });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(invitee.cookies.get('tessera_owner')).not.toBe(adminToken);
+    expect((await invitee.get('/api/auth/me')).json().email).toBe(`invitee.${kind}@example.com`);
+    expect((await byLink.get('/api/auth/me')).statusCode).toBe(401);
   });
 
   it('sets the site-user cookies HttpOnly (the session, the sign-up key), SameSite=Lax, Path, and Secure behind HTTPS', async () => {
