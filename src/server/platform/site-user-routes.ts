@@ -1,7 +1,7 @@
 /** The site-user calls of platform.md section 7, plus sign-up and password reset. */
 import { isEmailAddress } from '../../core/email.js';
 import { parseInput } from './validate.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { isFormPost } from '../plugins/crumb.js';
 import { accountFormBody, answerAccountForm } from '../nojs/account-form.js';
 import { z } from 'zod';
@@ -62,20 +62,7 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
       req.log.info({ event: 'site-user-sign-in-failed' }, 'site-user sign-in refused');
       throw new HttpError(401, siteUserMessages.SIGN_IN_FAILED);
     }
-    return beginSession(req, reply, user.id, body.rememberMe);
-  }
-
-  /**
-   * Signs a proved visitor in (sign-in, a confirmation link): the visitor's cart becomes the user's unless
-   * the user has one (one cart across devices), and the session is new: whatever session cookie the browser
-   * brought is ended, never kept or promoted (session fixation).
-   */
-  async function beginSession(req: FastifyRequest, reply: FastifyReply, siteUserId: string, rememberMe: boolean) {
-    await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], siteUserId));
-    const s = await siteUsers.startSession(siteUserId, rememberMe, new Date(), req.cookies[SITE_USER_COOKIE]);
-    app.setSiteUserCookies(req, reply, s.token, siteUserId, rememberMe ? s.expiresAt : null);
-    reply.header('cache-control', 'no-store');
-    return { xsrfToken: s.xsrfToken };
+    return beginSession(app, siteUsers, req, reply, user.id, body.rememberMe);
   }
 
   /** Who is signed in, with the xsrf token for a new tab of the same session. */
@@ -184,6 +171,24 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     return { ok: true };
   });
 
+  await confirmationRoutes(app, siteUsers, byIp);
+}
+
+/**
+ * Signs a proved visitor in (sign-in, a confirmation link): the visitor's cart becomes the user's unless
+ * the user has one (one cart across devices), and the session is new: whatever session cookie the browser
+ * brought is ended, never kept or promoted (session fixation).
+ */
+async function beginSession(app: FastifyInstance, siteUsers: SiteUserService, req: FastifyRequest, reply: FastifyReply, siteUserId: string, rememberMe: boolean) {
+  await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], siteUserId));
+  const s = await siteUsers.startSession(siteUserId, rememberMe, new Date(), req.cookies[SITE_USER_COOKIE]);
+  app.setSiteUserCookies(req, reply, s.token, siteUserId, rememberMe ? s.expiresAt : null);
+  reply.header('cache-control', 'no-store');
+  return { xsrfToken: s.xsrfToken };
+}
+
+/** The confirmation link of the sign-up email and its password form (issue 38). */
+async function confirmationRoutes(app: FastifyInstance, siteUsers: SiteUserService, byIp: (name: string, max: number, windowMs: number) => preHandlerAsyncHookHandler) {
   /**
    * The confirmation link of the sign-up email. In the browser that signed up (its sign-up cookie) it
    * confirms, signs in and lands on the account page (or the link's `next`, a site path). Anywhere else it
@@ -197,7 +202,7 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     if (!result) return reply.redirect('/account/login?error=link', 303);
     if (result === 'choose-password') return accountPage(app, req, reply, 'confirm', { token: String(token) });
     reply.clearCookie(SIGN_UP_COOKIE, { path: SIGN_UP_COOKIE_PATH });
-    await beginSession(req, reply, result.siteUserId, false);
+    await beginSession(app, siteUsers, req, reply, result.siteUserId, false);
     return reply.redirect(safeNext(next) ?? '/account', 303);
   });
 
@@ -206,7 +211,7 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     const id = await siteUsers.confirmWithPassword(body.token, body.password);
     if (!id) throw badRequest(siteUserMessages.LINK_EXPIRED);
     reply.clearCookie(SIGN_UP_COOKIE, { path: SIGN_UP_COOKIE_PATH });
-    return beginSession(req, reply, id, false);
+    return beginSession(app, siteUsers, req, reply, id, false);
   };
   /** The confirmation link's password form (JSON or a plain post): proves the address, sets the password, signs in. */
   app.post('/api/site-users/account/confirm', { preHandler: byIp('site-user-confirm', 20, 10 * 60_000) }, async (req, reply) => {
