@@ -12,6 +12,7 @@ import { seedForms } from '../../src/server/forms/seed.js';
 import { configureCaptcha } from '../../src/server/captcha/index.js';
 import { forms as formMessages } from '../../src/core/messages.js';
 import { siteUserMessages } from '../../src/server/platform/site-users.js';
+import { CONFIRM_TITLE } from '../../src/web/islands/AccountPage.js';
 
 const PASSWORD = 'no script needed 123';
 
@@ -181,6 +182,27 @@ describe('the storefront with and without JavaScript', () => {
       expect(urls2.length).toBeGreaterThan(1);
       await context.close();
       await other.close();
+    }, 90_000);
+
+    it(`${mode}: a link opened away from the browser that signed up asks for the password, then signs in (issue 38)`, async () => {
+      const email = `elsewhere-${tag}@example.com`;
+      // Somebody else signs up with this address; its owner follows the link in their own browser.
+      expect((await new Visitor(site.app).send('POST', '/api/site-users/accounts', { email, password: 'not the owner of the address' })).statusCode).toBe(202);
+      const mail = await rows<{ text_body: string }>(site.database.db, sql`select text_body from mail_outbox where to_address = ${email} order by id desc`);
+      const u = new URL(mail.map((m) => m.text_body.match(/https?:\/\/\S+\/account\/confirm\?\S+/)?.[0]).find(Boolean)!);
+      const context = await newContext();
+      const page = await context.newPage();
+      const urls = navigations(page);
+      await page.goto(`${site.url}${u.pathname}${u.search}`);
+      await ready(page, 'AccountPage');
+      const form = page.getByRole('form', { name: CONFIRM_TITLE });
+      await form.getByLabel('Password').fill(PASSWORD);
+      await form.getByRole('button', { name: 'Save password and sign in' }).click();
+      await page.waitForURL(`${site.url}/account`);
+      expect(await page.getByText(`Signed in as ${email}.`).isVisible()).toBe(true);
+      expect((await new Visitor(site.app).send('POST', '/api/site-users/account/session', { email, password: 'not the owner of the address' })).statusCode).toBe(401);
+      for (const url of urls) expect(url).not.toContain('password=');
+      await context.close();
     }, 90_000);
 
     it(`${mode}: a contact message reaches the owner's inbox and a newsletter sign-up the mailing list`, async () => {

@@ -185,6 +185,30 @@ describe.each(DB_KINDS)('customer accounts on %s', (kind) => {
     expect(steal.json().message).toBe(accountMessages.ORDER_NOT_FOUND);
   });
 
+  it('another customer\'s subscription and saved address cannot be read or changed by id, as JSON or as a plain form post', async () => {
+    const bobAddresses = (await get(bob, '/api/site-users/account/addresses')).json().addresses as Array<{ id: string }>;
+    const bobAddress = bobAddresses[0]!.id;
+    // Reading: neither list shows the other's rows, nor does the account page.
+    expect((await get(bob, '/api/site-users/account/subscriptions')).json().subscriptions).toEqual([]);
+    expect((await get(ada, '/api/site-users/account/addresses')).json().addresses.map((a: { id: string }) => a.id)).not.toContain(bobAddress);
+    expect((await bob.v.get('/account')).body).not.toContain(adaSubscription);
+    expect((await ada.v.get('/account')).body).not.toContain(bobAddress);
+    // Changing by id: 404 with the account page's words, nothing changed.
+    for (const url of [`/api/site-users/account/addresses/${bobAddress}/remove`, `/api/site-users/account/addresses/${bobAddress}/default`]) {
+      const json = await ada.v.send('POST', url, {}, h(ada));
+      expect(json.statusCode, url).toBe(404);
+      expect(json.json().message).toBe(accountMessages.ADDRESS_NOT_FOUND);
+      const form = await formPost(ada.v, url, {});
+      expect(form.statusCode, url).toBe(404);
+      expect(form.body).toContain(accountMessages.ADDRESS_NOT_FOUND);
+    }
+    const formCancel = await formPost(bob.v, `/api/site-users/account/subscriptions/${adaSubscription}/cancel`, {});
+    expect(formCancel.statusCode).toBe(404);
+    expect(formCancel.body).toContain(accountMessages.SUBSCRIPTION_NOT_FOUND);
+    expect((await rows<{ status: string }>(t.database.db, sql`select status from subscriptions where id = ${adaSubscription}`))[0]!.status).toBe('active');
+    expect((await get(bob, '/api/site-users/account/addresses')).json().addresses).toEqual(bobAddresses);
+  });
+
   it('lists and cancels the customer\'s subscription; another customer cannot', async () => {
     const list = (await get(ada, '/api/site-users/account/subscriptions')).json().subscriptions;
     expect(list).toEqual([expect.objectContaining({ id: adaSubscription, status: 'active', priceText: '$18.00 every month' })]);

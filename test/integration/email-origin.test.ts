@@ -50,6 +50,9 @@ async function sendEveryMail(t: TestApp, tag: string): Promise<Record<string, { 
   // Site-user sign-up confirmation, "you already have an account", and the reset link.
   const su = `su-${tag}@example.com`;
   expect((await visitor.send('POST', '/api/site-users/accounts', { email: su, password: PASSWORD, displayName: 'Ada' })).statusCode).toBe(202);
+  // Confirmed in the browser that signed up (a second sign-up for a still pending address replaces it instead).
+  const confirmLink = new URL((await links(t, su, 'site-user-confirm')).find((l) => l.includes('/account/confirm'))!);
+  expect((await visitor.get(confirmLink.pathname + confirmLink.search)).statusCode).toBe(303);
   expect((await visitor.send('POST', '/api/site-users/accounts', { email: su, password: PASSWORD, displayName: 'Ada' })).statusCode).toBe(202);
   expect((await visitor.send('POST', '/api/site-users/account/password-reset', { email: su })).statusCode).toBe(202);
   out.confirm = { to: su, kind: 'site-user-confirm' };

@@ -381,7 +381,8 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     }
     expect(answers[0]!.status).toEqual([202, 200]);
     expect(answers[1]).toEqual(answers[0]);
-    expect(answers[0]!.cookies).toEqual([]);
+    // Both answers carry the sign-up's browser key (issue 38), and nothing else: no session.
+    expect(answers[0]!.cookies).toEqual(['tessera_sign_up', 'tessera_sign_up']);
 
     // Whoever asked cannot sign in with the password they chose: the address is not confirmed. The answer is a
     // wrong password's (issue 38, item 7), and the address's owner is mailed a link to the account page again.
@@ -391,14 +392,23 @@ describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
     const listed = (await owner.get('/api/members/members')).json() as { members: Array<{ email: string; status: string }> };
     expect(listed.members.filter((m) => m.email === 'grace@example.com').map((m) => m.status)).toEqual(['awaiting confirmation']);
 
-    // The owner of the address follows the join's link (it still works): confirmed, signed in, and a member of the free area.
+    // The owner of the address follows the link in their own browser (not the one that asked, issue 38):
+    // nothing is granted and nobody signed in until they choose their password; the asker's is dropped.
     const grace = new Visitor(t.app);
     expect((await grace.get('/members')).statusCode).toBe(403);
     expect(await mailedLink(t, 'grace@example.com', '/account/confirm', 'site-user-confirm-again')).not.toBeNull();
     const link = await mailedLink(t, 'grace@example.com', '/account/confirm', 'site-user-confirm');
-    const landed = await grace.get(link!);
+    const asked = await grace.get(link!);
+    expect(asked.statusCode).toBe(200);
+    expect(asked.cookies.map((c) => c.name)).not.toContain('tessera_site_user');
+    expect(asked.body).toContain('name="next" value="/members/confirmed/fernhill-members"');
+    expect((await owner.get('/api/members/members')).json().members.filter((m: { email: string }) => m.email === 'grace@example.com').map((m: { status: string }) => m.status)).toEqual(['awaiting confirmation']);
+    const token = new URLSearchParams(link!.split('?')[1]).get('token')!;
+    const chosen = `crumb=${await grace.crumb()}&token=${encodeURIComponent(token)}&next=${encodeURIComponent('/members/confirmed/fernhill-members')}&password=grace+chose+this`;
+    const landed = await grace.send('POST', '/api/site-users/account/confirm', chosen, { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(landed.statusCode).toBe(303);
     expect(landed.headers.location).toBe('/members/confirmed/fernhill-members');
+    expect((await new Visitor(t.app).send('POST', '/api/site-users/account/session', { email: 'grace@example.com', password: 'chosen by whoever asked' })).statusCode).toBe(401);
     const welcome = await grace.get('/members/confirmed/fernhill-members?format=json');
     expect(welcome.json().pageType).toBe(208);
     expect((await grace.get('/members')).statusCode).toBe(200);

@@ -246,8 +246,9 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
         // with an account an email saying so (with a sign-in link back here). Nobody is signed in and nothing
         // is granted until the link in the mailbox is followed: a free area then at once (the confirmed hook
         // of index.ts), a paid one after its checkout, which the confirmed visitor reaches from the join page.
+        // The sign-up's browser key goes with every answer: the link signs in with this password only here.
         const free = area.access === 'free' || !area.productItemId;
-        await siteUsers.signUp({
+        const { browserKey } = await siteUsers.signUp({
           websiteId: site.id,
           email,
           password: body.password,
@@ -259,6 +260,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
             ...(free ? { onCreated: (tx, id) => service.addAwaiting(tx, area.id, id) } : {}),
           },
         });
+        app.setSignUpCookie(req, reply, browserKey);
         reply.header('cache-control', 'no-store');
         if (form) return joinPage(req, reply, area, { notice: messages.JOIN_CHECK_EMAIL, values });
         return reply.status(202).send({ message: messages.JOIN_CHECK_EMAIL });

@@ -14,12 +14,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { HttpError, badRequest, conflict, notFound } from '../errors.js';
 import { formatMoney } from '../../core/money.js';
 import { ProductType, type BillingPeriodUnit } from '../../core/enums.js';
 import { subscriptionPriceText } from '../../core/subscription.js';
 import { forms as formMessages } from '../../core/messages.js';
-import type { SiteUser } from './site-users.js';
+import { siteUserMessages, type SiteUser } from './site-users.js';
 import { parseInput } from './validate.js';
 import type { AccountDashboard, AccountSubscriptionStatus, SavedAddress } from '../../web/islands/AccountPage.js';
 
@@ -75,7 +75,14 @@ const num = (v: unknown) => Number(v ?? 0);
 /** The orders of a user: the condition for `orders o`. */
 const SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set<AccountSubscriptionStatus>(['active', 'past_due', 'canceled', 'ended']);
 
-const ownsOrder = (u: SiteUser) => sql`(lower(o.email) = ${u.email.toLowerCase()}
+/**
+ * The account's address, for rows found by email (guest orders, their subscriptions, list and restock
+ * rows), once the address is proved; before that null, which equals nothing in SQL (issue 38: an account
+ * made with somebody else's address must never see what that address bought).
+ */
+const provedEmail = (u: SiteUser): string | null => (u.confirmed ? u.email.toLowerCase() : null);
+
+const ownsOrder = (u: SiteUser) => sql`(lower(o.email) = ${provedEmail(u)}
   or exists (select 1 from carts c where c.id = o.cart_id and c.site_user_id = ${u.id})
   or exists (select 1 from subscription_carts sc where sc.id = o.cart_id and sc.site_user_id = ${u.id}))`;
 
@@ -258,7 +265,7 @@ export class AccountData {
   async newsletters(u: SiteUser): Promise<AccountDashboard['newsletters']> {
     const r = await rows<Obj>(
       this.db,
-      sql`select l.id, l.name, m.status from mailing_lists l left join mailing_list_members m on m.list_id = l.id and m.email_key = ${u.email.toLowerCase()}
+      sql`select l.id, l.name, m.status from mailing_lists l left join mailing_list_members m on m.list_id = l.id and m.email_key = ${provedEmail(u)}
           where l.website_id = ${this.websiteId} order by l.is_default desc, l.created, l.id`,
     );
     return r.map((l) => ({ listId: String(l.id), name: String(l.name), subscribed: l.status === 'subscribed' || l.status === 'pending' }));
@@ -273,7 +280,8 @@ export class AccountData {
     const known = new Set(lists.map((l) => String(l.id)));
     for (const id of listIds) if (!known.has(id)) throw badRequest(accountMessages.LIST_NOT_FOUND);
     const wanted = new Set(listIds);
-    const key = u.email.toLowerCase();
+    const key = provedEmail(u);
+    if (!key) throw new HttpError(403, siteUserMessages.NOT_CONFIRMED);
     await this.db.transaction(async (tx) => {
       for (const id of [...known].sort()) {
         if (wanted.has(id)) {
@@ -292,7 +300,7 @@ export class AccountData {
     const r = await rows<Obj>(
       this.db,
       sql`select r.id, r.status, r.created, i.title, v.attributes from restock_sign_ups r join items i on i.id = r.product_id join product_variants v on v.id = r.variant_id
-          where r.website_id = ${this.websiteId} and r.email_key = ${u.email.toLowerCase()} and r.status = 'pending' order by r.created desc limit 100`,
+          where r.website_id = ${this.websiteId} and r.email_key = ${provedEmail(u)} and r.status = 'pending' order by r.created desc limit 100`,
     );
     return r.map((x) => {
       const attrs = (typeof x.attributes === 'string' ? JSON.parse(x.attributes) : x.attributes) as Obj | null;
@@ -303,7 +311,7 @@ export class AccountData {
   async removeRestock(u: SiteUser, id: string): Promise<void> {
     const r = await rows<Obj>(
       this.db,
-      sql`update restock_sign_ups set status = 'unsubscribed', unsubscribed_at = now() where id = ${id} and website_id = ${this.websiteId} and email_key = ${u.email.toLowerCase()} and status = 'pending' returning id`,
+      sql`update restock_sign_ups set status = 'unsubscribed', unsubscribed_at = now() where id = ${id} and website_id = ${this.websiteId} and email_key = ${provedEmail(u)} and status = 'pending' returning id`,
     );
     if (!r[0]) throw notFound(accountMessages.RESTOCK_NOT_FOUND);
   }

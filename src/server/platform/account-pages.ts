@@ -11,7 +11,7 @@ import { CART_COOKIE } from '../commerce/routes.js';
 import { commerceWidgets } from '../commerce/widgets.js';
 import { siteLanguages } from './settings.js';
 import { siteUserMessages } from './site-users.js';
-import type { AccountMode, AccountPageProps } from '../../web/islands/AccountPage.js';
+import { CONFIRM_TITLE, type AccountMode, type AccountPageProps } from '../../web/islands/AccountPage.js';
 import { nonceScripts } from '../plugins/csp.js';
 import { ACCOUNT_DONE, accountData, orderLinks } from './account-data.js';
 import { siteStylesHead } from '../editor/index.js';
@@ -30,6 +30,7 @@ const TITLES: Record<AccountMode, string> = {
   signup: 'Create an account',
   'reset-request': 'Reset your password',
   reset: 'Choose a new password',
+  confirm: CONFIRM_TITLE,
   account: 'Your account',
   denied: 'Members only',
 };

@@ -112,7 +112,7 @@ export async function authRoutes(app: FastifyInstance, opts: { owners: OwnerServ
       return refuse('failed', 401);
     }
     await attempt.succeeded();
-    const { token, expiresAt } = await owners.startSession(owner.id);
+    const { token, expiresAt } = await owners.startSession(owner.id, new Date(), req.cookies[OWNER_COOKIE]);
     app.setOwnerCookie(req, reply, token, expiresAt);
     if (isForm) return reply.redirect(safeNext(parsed.data.next), 303);
     return { ok: true, owner: { email: owner.email, role: owner.role, displayName: owner.displayName } };
@@ -135,7 +135,7 @@ export async function authRoutes(app: FastifyInstance, opts: { owners: OwnerServ
     const token = (req.query as Record<string, unknown>).token;
     const owner = typeof token === 'string' ? await owners.redeemSignInLink(token) : null;
     if (!owner) return reply.redirect('/config/login?error=link', 303);
-    const session = await owners.startSession(owner.id);
+    const session = await owners.startSession(owner.id, new Date(), req.cookies[OWNER_COOKIE]);
     app.setOwnerCookie(req, reply, session.token, session.expiresAt);
     return reply.redirect('/config', 303);
   });

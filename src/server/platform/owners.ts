@@ -71,10 +71,18 @@ export class OwnerService {
     return ok && row ? toOwner(row) : null;
   }
 
-  async startSession(accountId: string, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+  /**
+   * A new session, always under a new token. `replacing` is the session cookie the request came with, if
+   * any: that session ends, so a token planted in or left on the browser before a sign-in never becomes,
+   * nor stays beside, the signed-in session (session fixation).
+   */
+  async startSession(accountId: string, now = new Date(), replacing?: string): Promise<{ token: string; expiresAt: Date }> {
     const token = newToken();
     const expiresAt = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
-    await this.db.insert(ownerSessions).values({ tokenHash: hashToken(token), accountId, kind: 'session', expiresAt });
+    await this.db.transaction(async (tx) => {
+      if (replacing && replacing.length <= 100) await tx.delete(ownerSessions).where(and(eq(ownerSessions.tokenHash, hashToken(replacing)), eq(ownerSessions.kind, 'session')));
+      await tx.insert(ownerSessions).values({ tokenHash: hashToken(token), accountId, kind: 'session', expiresAt });
+    });
     return { token, expiresAt };
   }
 

@@ -1,7 +1,7 @@
 /** The site-user calls of platform.md section 7, plus sign-up and password reset. */
 import { isEmailAddress } from '../../core/email.js';
 import { parseInput } from './validate.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { isFormPost } from '../plugins/crumb.js';
 import { accountFormBody, answerAccountForm } from '../nojs/account-form.js';
 import { z } from 'zod';
@@ -10,12 +10,12 @@ import type { SignInPolicy } from './sign-in-limits.js';
 import { normEmail, siteUserMessages, xsrfFor } from './site-users.js';
 import { adoptVisitorCart, cloneUserCart, detachUserCart } from './site-user-carts.js';
 import { CART_COOKIE, setCartCookie } from '../commerce/routes.js';
-import { SITE_USER_COOKIE } from '../plugins/site-user.js';
+import { SIGN_UP_COOKIE, SIGN_UP_COOKIE_PATH, SITE_USER_COOKIE } from '../plugins/site-user.js';
 import { badRequest, HttpError } from '../errors.js';
 import { platform as platformMessages } from '../../core/messages.js';
 import { EMAIL_MAX_LENGTH } from '../../core/constants.js';
 import { siteLanguages } from './settings.js';
-import { safeNext } from './account-pages.js';
+import { accountPage, safeNext } from './account-pages.js';
 
 const email = z
   .string({ error: platformMessages.ENTER_VALID_EMAIL })
@@ -32,6 +32,7 @@ const signInBody = z.object({
 const signUpBody = z.object({ email, password, displayName: z.string().trim().max(100).optional().default('') });
 const resetRequestBody = z.object({ email });
 const resetBody = z.object({ token: z.string().min(1).max(100), password });
+const confirmBody = z.object({ token: z.string({ error: siteUserMessages.LINK_EXPIRED }).min(1, siteUserMessages.LINK_EXPIRED).max(100, siteUserMessages.LINK_EXPIRED), password });
 const localeBody = z.object({ language: z.string().trim().min(2).max(35) });
 const signOutQuery = z.object({ cloneCart: z.enum(['true', 'false', '1', '0']).optional() });
 
@@ -100,12 +101,7 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
       throw new HttpError(401, siteUserMessages.SIGN_IN_FAILED);
     }
     await verdict.attempt.succeeded();
-    // One cart across devices: the visitor's cart becomes the user's unless the user has one.
-    await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], user.id));
-    const s = await siteUsers.startSession(user.id, body.rememberMe);
-    app.setSiteUserCookies(req, reply, s.token, user.id, body.rememberMe ? s.expiresAt : null);
-    reply.header('cache-control', 'no-store');
-    return { xsrfToken: s.xsrfToken };
+    return beginSession(app, siteUsers, req, reply, user.id, body.rememberMe);
   }
 
   /** Who is signed in, with the xsrf token for a new tab of the same session. */
@@ -176,14 +172,16 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     return { siteUserId: u.id, email: u.email, displayName: u.displayName, language: u.language };
   });
 
-  const signUp = async (input: unknown) => {
+  /** Every sign-up answer carries the browser key cookie (the confirmation link signs in with this password only beside it). */
+  const signUp = async (req: FastifyRequest, reply: FastifyReply, input: unknown) => {
     const body = parseInput(signUpBody, input);
     const site = await app.services.websites.get();
-    await siteUsers.signUp({ websiteId: site.id, email: body.email, password: body.password, displayName: body.displayName, origin: await app.emailOrigin() });
+    const { browserKey } = await siteUsers.signUp({ websiteId: site.id, email: body.email, password: body.password, displayName: body.displayName, origin: await app.emailOrigin() });
+    app.setSignUpCookie(req, reply, browserKey);
   };
   app.post('/api/site-users/accounts', { preHandler: byIp('site-user-sign-up', 10, 10 * 60_000) }, async (req, reply) => {
-    if (isFormPost(req)) return answerAccountForm(app, req, reply, { mode: 'signup', notice: siteUserMessages.SIGN_UP_SENT, run: () => signUp(accountFormBody(req.body)) });
-    await signUp(req.body);
+    if (isFormPost(req)) return answerAccountForm(app, req, reply, { mode: 'signup', notice: siteUserMessages.SIGN_UP_SENT, run: () => signUp(req, reply, accountFormBody(req.body)) });
+    await signUp(req, reply, req.body);
     return reply.status(202).send({ message: siteUserMessages.SIGN_UP_SENT });
   });
 
@@ -212,14 +210,56 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     return { ok: true };
   });
 
-  /** The confirmation link of the sign-up email: confirms, signs in, and lands on the account page (or the link's `next`, a site path). */
+  await confirmationRoutes(app, siteUsers, byIp);
+}
+
+/**
+ * Signs a proved visitor in (sign-in, a confirmation link): the visitor's cart becomes the user's unless
+ * the user has one (one cart across devices), and the session is new: whatever session cookie the browser
+ * brought is ended, never kept or promoted (session fixation).
+ */
+async function beginSession(app: FastifyInstance, siteUsers: SiteUserService, req: FastifyRequest, reply: FastifyReply, siteUserId: string, rememberMe: boolean) {
+  await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], siteUserId));
+  const s = await siteUsers.startSession(siteUserId, rememberMe, new Date(), req.cookies[SITE_USER_COOKIE]);
+  app.setSiteUserCookies(req, reply, s.token, siteUserId, rememberMe ? s.expiresAt : null);
+  reply.header('cache-control', 'no-store');
+  return { xsrfToken: s.xsrfToken };
+}
+
+/** The confirmation link of the sign-up email and its password form (issue 38). */
+async function confirmationRoutes(app: FastifyInstance, siteUsers: SiteUserService, byIp: (name: string, max: number, windowMs: number) => preHandlerAsyncHookHandler) {
+  /**
+   * The confirmation link of the sign-up email. In the browser that signed up (its sign-up cookie) it
+   * confirms, signs in and lands on the account page (or the link's `next`, a site path). Anywhere else it
+   * spends nothing and shows the "choose your password" form (mode 'confirm'), which posts below: the
+   * sign-up's password only ever works for whoever typed it, so a stranger who signed up with someone
+   * else's address never gets an account that address confirmed (issue 38).
+   */
   app.get('/account/confirm', async (req, reply) => {
     const { token, next } = req.query as Record<string, unknown>;
-    const id = typeof token === 'string' ? await siteUsers.confirm(token) : null;
-    if (!id) return reply.redirect('/account/login?error=link', 303);
-    await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], id));
-    const s = await siteUsers.startSession(id, false);
-    app.setSiteUserCookies(req, reply, s.token, id, null);
+    const result = typeof token === 'string' ? await siteUsers.confirm(token, req.cookies[SIGN_UP_COOKIE]) : null;
+    if (!result) return reply.redirect('/account/login?error=link', 303);
+    if (result === 'choose-password') return accountPage(app, req, reply, 'confirm', { token: String(token) });
+    reply.clearCookie(SIGN_UP_COOKIE, { path: SIGN_UP_COOKIE_PATH });
+    await beginSession(app, siteUsers, req, reply, result.siteUserId, false);
     return reply.redirect(safeNext(next) ?? '/account', 303);
+  });
+
+  const confirmWithPassword = async (req: FastifyRequest, reply: FastifyReply, input: unknown) => {
+    const body = parseInput(confirmBody, input);
+    const id = await siteUsers.confirmWithPassword(body.token, body.password);
+    if (!id) throw badRequest(siteUserMessages.LINK_EXPIRED);
+    reply.clearCookie(SIGN_UP_COOKIE, { path: SIGN_UP_COOKIE_PATH });
+    return beginSession(app, siteUsers, req, reply, id, false);
+  };
+  /** The confirmation link's password form (JSON or a plain post): proves the address, sets the password, signs in. */
+  app.post('/api/site-users/account/confirm', { preHandler: byIp('site-user-confirm', 20, 10 * 60_000) }, async (req, reply) => {
+    const b = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+    const next = safeNext(b.next);
+    if (isFormPost(req)) {
+      const token = typeof b.token === 'string' ? b.token.slice(0, 100) : '';
+      return answerAccountForm(app, req, reply, { mode: 'confirm', token, next, redirect: next ?? '/account', run: () => confirmWithPassword(req, reply, accountFormBody(req.body)) });
+    }
+    return { ...(await confirmWithPassword(req, reply, req.body)), next: next ?? '/account' };
   });
 }

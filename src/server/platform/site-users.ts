@@ -7,7 +7,7 @@
  * answers the same. Sessions and one-time tokens are stored as hashes only.
  */
 import { createHash } from 'node:crypto';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, lt, notExists } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
@@ -26,6 +26,8 @@ export const RESET_MINUTES = 60;
 export const siteUserMessages = {
   SIGN_IN_FAILED: 'That email and password do not match an account.',
   SIGN_UP_SENT: 'Check your email: we sent you a link to finish creating your account.',
+  /** A change that needs a confirmed address (e.g. mailing lists, found by email), asked before the link is followed. */
+  NOT_CONFIRMED: 'Please confirm your email first: we sent you a link when you signed up.',
   RESET_SENT: 'If an account uses that email, we sent it a link to choose a new password.',
   LINK_EXPIRED: 'This link has expired or was already used.',
   PASSWORD_TOO_SHORT: 'Use at least 8 characters for your password.',
@@ -41,6 +43,8 @@ export interface SiteUser {
   email: string;
   displayName: string;
   language: string;
+  /** The address is proved (the confirmation or a reset link was followed): only then do rows found by email belong to the account. */
+  confirmed: boolean;
 }
 
 /** The channel the site-user tables' trigger notifies (migration 0030). */
@@ -90,12 +94,23 @@ export class SiteUserService {
   /**
    * Sign-up: a new address gets an unconfirmed account and a confirmation link; an address that has an
    * account gets an email saying so. Both answer the same, so nobody learns which addresses have accounts.
+   *
+   * Pre-account takeover (issue 38): the password typed here only ever takes effect in the browser that typed
+   * it. The answer carries a browser key (the route puts it in an httpOnly cookie, SIGN_UP_COOKIE); the
+   * confirmation link signs in with the sign-up password only when it is opened with that key (confirm).
+   * Opened anywhere else, the link asks for a password (confirmWithPassword) and the pending one is dropped.
+   * A pending (never confirmed) account of the address is replaced by a new sign-up, with its password,
+   * links, key and whatever its sign-up started (a member join's free area): the last person to sign up
+   * is the one whose browser can confirm. Every answer carries a key, stored or not, so the answer is the
+   * same for every address.
    */
-  async signUp(input: { websiteId: string; email: string; password: string; displayName: string; origin: string; purpose?: SignUpPurpose }, now = new Date()): Promise<void> {
+  async signUp(input: { websiteId: string; email: string; password: string; displayName: string; origin: string; purpose?: SignUpPurpose }, now = new Date()): Promise<{ browserKey: string }> {
     const next = input.purpose ? `&next=${encodeURIComponent(input.purpose.next)}` : '';
     const email = normEmail(input.email);
     const passwordHash = await hashPassword(input.password);
+    const browserKey = newToken();
     await this.db.transaction(async (tx) => {
+      await tx.delete(siteUsers).where(and(eq(siteUsers.websiteId, input.websiteId), eq(siteUsers.email, email), eq(siteUsers.disabled, false), notExists(provedProfile(tx))));
       const id = newId();
       const inserted = await tx
         .insert(siteUsers)
@@ -113,7 +128,9 @@ export class SiteUserService {
       }
       await tx.insert(siteUserProfiles).values({ siteUserId: id, displayName: input.displayName });
       await input.purpose?.onCreated?.(tx, id);
-      const token = await this.issueToken(tx, id, 'confirm', new Date(now.getTime() + CONFIRM_HOURS * 3_600_000));
+      const expiresAt = new Date(now.getTime() + CONFIRM_HOURS * 3_600_000);
+      const token = await this.issueToken(tx, id, 'confirm', expiresAt);
+      await tx.insert(siteUserTokens).values({ tokenHash: hashToken(browserKey), siteUserId: id, kind: 'confirm-browser', expiresAt });
       await this.mailer.enqueue(tx, {
         kind: 'site-user-confirm',
         to: email,
@@ -123,6 +140,7 @@ export class SiteUserService {
       });
     });
     this.mailer.kick();
+    return { browserKey };
   }
 
   /** A new one-time token; it replaces every earlier token of its kind for the account (an old emailed link stops working). */
@@ -134,24 +152,68 @@ export class SiteUserService {
   }
 
   /** Spends a one-time token; the site user's id, or null when unknown, expired or spent. */
-  private async spendToken(tx: Tx, token: string, kind: 'confirm' | 'reset', now: Date): Promise<string | null> {
+  private async spendToken(tx: Tx, token: string, kind: 'confirm' | 'reset' | 'confirm-browser', now: Date, siteUserId?: string): Promise<string | null> {
     if (!token || token.length > 100) return null;
     const deleted = await tx
       .delete(siteUserTokens)
-      .where(and(eq(siteUserTokens.tokenHash, hashToken(token)), eq(siteUserTokens.kind, kind), gt(siteUserTokens.expiresAt, now)))
+      .where(
+        and(
+          eq(siteUserTokens.tokenHash, hashToken(token)),
+          eq(siteUserTokens.kind, kind),
+          gt(siteUserTokens.expiresAt, now),
+          siteUserId ? eq(siteUserTokens.siteUserId, siteUserId) : undefined,
+        ),
+      )
       .returning({ siteUserId: siteUserTokens.siteUserId });
     return deleted[0]?.siteUserId ?? null;
   }
 
-  /** Follows a confirmation link: the account is confirmed; answers its id (to start a session) or null. */
-  async confirm(token: string, now = new Date()): Promise<string | null> {
+  /**
+   * Follows a confirmation link. In the browser that signed up (its key matches the link's account) the
+   * account is confirmed with the sign-up password: the id to start a session. Anywhere else the link is
+   * left unspent and answers 'choose-password' (the page asks for a password: confirmWithPassword). Null
+   * for an unknown, expired or spent link.
+   */
+  async confirm(token: string, browserKey: string | undefined, now = new Date()): Promise<{ siteUserId: string } | 'choose-password' | null> {
+    if (!token || token.length > 100) return null;
+    return this.db.transaction(async (tx) => {
+      const [link] = await tx
+        .select({ siteUserId: siteUserTokens.siteUserId })
+        .from(siteUserTokens)
+        .where(and(eq(siteUserTokens.tokenHash, hashToken(token)), eq(siteUserTokens.kind, 'confirm'), gt(siteUserTokens.expiresAt, now)))
+        .limit(1);
+      if (!link) return null;
+      const sameBrowser = browserKey ? await this.spendToken(tx, browserKey, 'confirm-browser', now, link.siteUserId) : null;
+      if (!sameBrowser) return 'choose-password';
+      const id = await this.spendToken(tx, token, 'confirm', now);
+      if (!id) return null;
+      await this.markConfirmed(tx, id, now);
+      return { siteUserId: id };
+    });
+  }
+
+  /**
+   * A confirmation link opened away from the browser that signed up: the visitor proves the address by the
+   * link and chooses the password now; the sign-up's password is replaced and every session of the account
+   * ends. The id to start a session, or null when the link is unknown, expired or spent.
+   */
+  async confirmWithPassword(token: string, password: string, now = new Date()): Promise<string | null> {
+    const passwordHash = await hashPassword(password);
     return this.db.transaction(async (tx) => {
       const id = await this.spendToken(tx, token, 'confirm', now);
       if (!id) return null;
-      await tx.update(siteUserProfiles).set({ confirmedAt: now }).where(eq(siteUserProfiles.siteUserId, id));
-      for (const hook of siteUserConfirmedHooks) await hook(tx, id, now);
+      await tx.update(siteUsers).set({ passwordHash }).where(eq(siteUsers.id, id));
+      await tx.delete(siteUserSessions).where(eq(siteUserSessions.siteUserId, id));
+      await this.markConfirmed(tx, id, now);
       return id;
     });
+  }
+
+  /** The address is proved: the sign-up's links and browser key die, the profile is marked, other areas' hooks run. */
+  private async markConfirmed(tx: Tx, id: string, now: Date): Promise<void> {
+    await tx.delete(siteUserTokens).where(and(eq(siteUserTokens.siteUserId, id), inArray(siteUserTokens.kind, ['confirm', 'confirm-browser'])));
+    await tx.update(siteUserProfiles).set({ confirmedAt: now }).where(eq(siteUserProfiles.siteUserId, id));
+    for (const hook of siteUserConfirmedHooks) await hook(tx, id, now);
   }
 
   /** Checks email and password: the user, `{ unconfirmed }` (right password, confirmation link not followed), or null. */
@@ -189,11 +251,19 @@ export class SiteUserService {
     this.mailer.kick();
   }
 
-  async startSession(siteUserId: string, rememberMe: boolean, now = new Date()): Promise<{ token: string; xsrfToken: string; expiresAt: Date }> {
+  /**
+   * A new session, always under a new token (never one the browser brought). `replacing` is the session
+   * cookie the request came with, if any: that session ends, so a token planted in or left on the browser
+   * before a sign-in never becomes, nor stays beside, the signed-in session (session fixation).
+   */
+  async startSession(siteUserId: string, rememberMe: boolean, now = new Date(), replacing?: string): Promise<{ token: string; xsrfToken: string; expiresAt: Date }> {
     const token = newToken();
     const xsrfToken = xsrfFor(token);
     const expiresAt = new Date(now.getTime() + (rememberMe ? REMEMBER_DAYS * 86_400_000 : SESSION_HOURS * 3_600_000));
-    await this.db.insert(siteUserSessions).values({ tokenHash: hashToken(token), siteUserId, xsrfHash: hashToken(xsrfToken), rememberMe, expiresAt });
+    await this.db.transaction(async (tx) => {
+      if (replacing && replacing.length <= 100) await this.endSession(hashToken(replacing), tx);
+      await tx.insert(siteUserSessions).values({ tokenHash: hashToken(token), siteUserId, xsrfHash: hashToken(xsrfToken), rememberMe, expiresAt });
+    });
     return { token, xsrfToken, expiresAt };
   }
 
@@ -274,9 +344,9 @@ export class SiteUserService {
       // Any other reset link of the account dies with this one.
       await tx.delete(siteUserTokens).where(and(eq(siteUserTokens.siteUserId, id), eq(siteUserTokens.kind, 'reset')));
       await tx.update(siteUsers).set({ passwordHash }).where(eq(siteUsers.id, id));
-      // Following a link from the mailbox also proves the address.
-      await tx.update(siteUserProfiles).set({ confirmedAt: now }).where(and(eq(siteUserProfiles.siteUserId, id)));
       await tx.delete(siteUserSessions).where(eq(siteUserSessions.siteUserId, id));
+      // Following a link from the mailbox also proves the address (and ends the sign-up's links and key).
+      await this.markConfirmed(tx, id, now);
       return true;
     });
   }
@@ -299,5 +369,13 @@ export function normEmail(email: string): string {
 }
 
 function toUser(u: typeof siteUsers.$inferSelect, p: typeof siteUserProfiles.$inferSelect | null): SiteUser {
-  return { id: u.id, websiteId: u.websiteId, email: u.email, displayName: p?.displayName ?? '', language: p?.language ?? '' };
+  return { id: u.id, websiteId: u.websiteId, email: u.email, displayName: p?.displayName ?? '', language: p?.language ?? '', confirmed: !!p?.confirmedAt };
+}
+
+/** The proved profile of the account a statement is about (for `notExists`: an account never confirmed). */
+function provedProfile(tx: Tx) {
+  return tx
+    .select({ one: siteUserProfiles.siteUserId })
+    .from(siteUserProfiles)
+    .where(and(eq(siteUserProfiles.siteUserId, siteUsers.id), isNotNull(siteUserProfiles.confirmedAt)));
 }

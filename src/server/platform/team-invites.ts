@@ -23,6 +23,7 @@ import { parseInput } from './validate.js';
 import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
 import { can, roleDescriptions } from '../../core/roles.js';
+import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 
 const { accounts, ownerSessions } = schema;
 
@@ -197,7 +198,7 @@ export async function teamInviteRoutes(app: FastifyInstance) {
       return true;
     });
     if (!spent) return refuse(410, INVITE_EXPIRED);
-    const session = await app.services.owners.startSession(account.id);
+    const session = await app.services.owners.startSession(account.id, new Date(), req.cookies[OWNER_COOKIE]);
     app.setOwnerCookie(req, reply, session.token, session.expiresAt);
     if (isForm) return reply.redirect('/config', 303);
     return { ok: true, owner: { email: account.email, role: account.role } };

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import fp from 'fastify-plugin';
 import { timingSafeEqual } from 'node:crypto';
 import type { SiteUser, SiteUserService, SiteUserSession } from '../platform/site-users.js';
-import { siteUserMessages } from '../platform/site-users.js';
+import { CONFIRM_HOURS, siteUserMessages } from '../platform/site-users.js';
 import { hashToken } from '../../db/ids.js';
 import { HttpError } from '../errors.js';
 import { isSecure } from './crumb.js';
@@ -11,6 +11,12 @@ import { SITE_USER_INFO_COOKIE_NAME, formatSiteUserInfo, parseSiteUserInfo } fro
 /** The httpOnly session cookie; the readable SiteUserInfo cookie only tells scripts who is signed in. */
 export const SITE_USER_COOKIE = 'tessera_site_user';
 export const SITE_USER_XSRF_HEADER = 'x-siteuser-xsrf-token';
+/**
+ * The browser key of a sign-up (platform/site-users.ts signUp): httpOnly, sent only to the confirmation
+ * link's path, for as long as the link works. The link signs in with the sign-up password only beside it.
+ */
+export const SIGN_UP_COOKIE = 'tessera_sign_up';
+export const SIGN_UP_COOKIE_PATH = '/account/confirm';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,6 +29,8 @@ declare module 'fastify' {
     requireSiteUser: preHandlerAsyncHookHandler;
     setSiteUserCookies(req: FastifyRequest, reply: FastifyReply, token: string, siteUserId: string, expiresAt: Date | null): void;
     clearSiteUserCookies(reply: FastifyReply): void;
+    /** Every sign-up answer (site sign-up, member join) sets it, whether or not the address was new. */
+    setSignUpCookie(req: FastifyRequest, reply: FastifyReply, browserKey: string): void;
   }
 }
 
@@ -126,6 +134,10 @@ export const siteUserPlugin = fp(async (app: FastifyInstance, opts: { siteUsers:
     const base = { path: '/', sameSite: 'lax' as const, secure: isSecure(req), ...(expiresAt ? { expires: expiresAt } : {}) };
     reply.setCookie(SITE_USER_COOKIE, token, { ...base, httpOnly: true });
     reply.setCookie(SITE_USER_INFO_COOKIE_NAME, formatSiteUserInfo({ authenticated: true, siteUserId }), { ...base, httpOnly: false });
+  });
+
+  app.decorate('setSignUpCookie', (req: FastifyRequest, reply: FastifyReply, browserKey: string) => {
+    reply.setCookie(SIGN_UP_COOKIE, browserKey, { path: SIGN_UP_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: isSecure(req), maxAge: CONFIRM_HOURS * 3600 });
   });
 
   app.decorate('clearSiteUserCookies', (reply: FastifyReply) => {

@@ -114,3 +114,10 @@ export async function requestPasswordReset(email: string): Promise<string> {
 export async function resetPassword(token: string, password: string): Promise<void> {
   await api('POST', '/api/site-users/account/password', { token, password });
 }
+
+/** The confirmation link's password form: proves the address, sets the password and signs in; answers where to go. */
+export async function confirmAccount(token: string, password: string, next?: string): Promise<string> {
+  const res = await api<{ xsrfToken: string; next: string }>('POST', '/api/site-users/account/confirm', { token, password, next });
+  store()?.setItem(XSRF_KEY, res.xsrfToken);
+  return res.next;
+}

@@ -1,10 +1,10 @@
 /** The visitor's account forms: sign in, sign up, password reset, the account page and the access-denied page. */
 import { useEffect, useState, type FormEvent } from 'react';
 import { members as memberMessages } from '../../core/messages.js';
-import { requestPasswordReset, resetPassword, setLocale, signIn, signOut, signUp, type SiteLanguage } from '../client/site-user.js';
+import { confirmAccount, requestPasswordReset, resetPassword, setLocale, signIn, signOut, signUp, type SiteLanguage } from '../client/site-user.js';
 import { COUNTRIES } from '../../core/countries.js';
 
-export type AccountMode = 'login' | 'signup' | 'reset-request' | 'reset' | 'account' | 'denied';
+export type AccountMode = 'login' | 'signup' | 'reset-request' | 'reset' | 'confirm' | 'account' | 'denied';
 
 export interface AccountPageProps {
   mode: AccountMode;
@@ -86,7 +86,12 @@ export const ACCOUNT_ACTIONS = {
   signup: '/api/site-users/accounts',
   resetRequest: '/api/site-users/account/password-reset',
   reset: '/api/site-users/account/password',
+  confirm: '/api/site-users/account/confirm',
 } as const;
+
+/** The confirmation link opened away from the browser that signed up: the password is chosen here (issue 38). */
+export const CONFIRM_TITLE = 'Choose your password';
+export const CONFIRM_INTRO = 'To finish creating your account, choose the password you will sign in with.';
 
 /** True once the island runs in the browser: the forms then check for themselves and show the rule inline. */
 function useHydrated(): boolean {
@@ -318,6 +323,41 @@ function Reset({ token, crumb, error, notice }: { token: string; crumb?: string;
           </button>
         </>
       )}
+    </form>
+  );
+}
+
+function Confirm({ token, next, crumb, error }: { token: string; next?: string; crumb?: string; error?: string }) {
+  const s = useSubmit({ error });
+  const [password, setPassword] = useState('');
+  const [checked, setChecked] = useState(false);
+  const hydrated = useHydrated();
+  return (
+    <form
+      className="account-form"
+      method="post"
+      action={ACCOUNT_ACTIONS.confirm}
+      aria-label={CONFIRM_TITLE}
+      noValidate={hydrated}
+      onSubmit={(e) => {
+        e.preventDefault();
+        setChecked(true);
+        if (password.length < PASSWORD_MIN) return;
+        void s.run(async () => {
+          window.location.assign(await confirmAccount(token, password, next));
+        });
+      }}
+    >
+      <Crumb crumb={crumb} />
+      <input type="hidden" name="token" value={token} />
+      {next ? <input type="hidden" name="next" value={next} /> : null}
+      <h1>{CONFIRM_TITLE}</h1>
+      <p>{CONFIRM_INTRO}</p>
+      <Messages error={s.error} notice={s.notice} />
+      <NewPassword id="confirm-password" label="Password" value={password} onChange={setPassword} checked={checked} serverError={s.error || error} />
+      <button type="submit" disabled={s.busy}>
+        Save password and sign in
+      </button>
     </form>
   );
 }
@@ -773,6 +813,8 @@ export function AccountPage(props: AccountPageProps) {
       return <ResetRequest crumb={props.crumb} error={props.error} notice={props.notice} values={props.values} />;
     case 'reset':
       return <Reset token={props.token ?? ''} crumb={props.crumb} error={props.error} notice={props.notice} />;
+    case 'confirm':
+      return <Confirm token={props.token ?? ''} next={props.next} crumb={props.crumb} error={props.error} />;
     case 'account':
       return props.user ? <Account user={props.user} languages={props.languages} dashboard={props.dashboard} crumb={props.crumb} done={props.done} formError={props.formError} /> : <Login crumb={props.crumb} />;
     case 'denied':
