@@ -6,7 +6,8 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { cart as cartMessages, forms as formMessages } from '../../core/messages.js';
-import { formatMoney } from '../../core/money.js';
+import { formatMoney, formatMoneyShown } from '../../core/money.js';
+import { cartAmountTooLarge } from '../../core/cart.js';
 import { QUANTITY_MAX, QUANTITY_MIN, QUANTITY_STEP } from '../../core/constants.js';
 import { parseQuantity } from '../../core/product.js';
 import { cartStore } from '../client/cart-store.js';
@@ -163,7 +164,7 @@ function EntryRow(props: {
           Remove
         </button>
       </form>
-      <div className="cart-row__total">{formatMoney(entry.subTotal?.value ?? entry.subTotalCents, currency)}</div>
+      <div className="cart-row__total">{formatMoneyShown(entry.subTotal?.value ?? entry.subTotalCents, currency)}</div>
     </li>
   );
 }
@@ -249,6 +250,8 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
   };
 
   const below = minimumOrderSubtotalCents > 0 && cart.subtotalCents < minimumOrderSubtotalCents;
+  // A cart an owner's price change took past what can be shown still opens, says so, and cannot check out.
+  const tooLarge = cartAmountTooLarge(cart.subtotal?.value ?? cart.subtotalCents, currency);
   const empty = cart.entries.length === 0;
   return (
     <div
@@ -277,12 +280,13 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
             ))}
           </ul>
           <div className="cart-subtotal">
-            <span className="cart-subtotal__label">Subtotal</span> <span className="cart-subtotal__price">{formatMoney(cart.subtotal?.value ?? cart.subtotalCents, currency)}</span>
+            <span className="cart-subtotal__label">Subtotal</span> <span className="cart-subtotal__price">{formatMoneyShown(cart.subtotal?.value ?? cart.subtotalCents, currency)}</span>
           </div>
+          {tooLarge && <p className="cart-too-large">{cartMessages.CART_TOTAL_TOO_LARGE}</p>}
           <InstalmentCartPill context={instalments} cart={cart} currency={currency} />
           {below && <p className="cart-minimum">{cartMessages.minimumSubtotal(formatMoney(minimumOrderSubtotalCents, currency))}</p>}
           <div className="cart-checkout">
-            {below ? (
+            {below || tooLarge ? (
               <button type="button" className="cart-checkout-button sqs-button-element--primary" disabled>
                 Checkout
               </button>

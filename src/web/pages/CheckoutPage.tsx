@@ -6,7 +6,8 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { computeCheckout, type CheckoutLine, type Coupon, type ShippingOption, type TaxRule } from '../../core/checkout.js';
-import { formatMoney } from '../../core/money.js';
+import { formatMoneyShown } from '../../core/money.js';
+import { cartAmountTooLarge } from '../../core/cart.js';
 import { instalmentPaymentsText, isInstalmentEligiblePrice } from '../../core/instalments.js';
 import { cart as cartMessages, commerce } from '../../core/messages.js';
 import { ProductType } from '../../core/enums.js';
@@ -148,7 +149,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
   const [live, setLive] = useState(false);
   useEffect(() => setLive(true), []);
   const currency = view.currency;
-  const f = (c: number) => formatMoney(c, currency);
+  const f = (c: number) => formatMoneyShown(c, currency);
 
   const totals = useMemo(
     () =>
@@ -242,6 +243,8 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
   }
 
   const below = minimumOrderSubtotalCents > 0 && totals.subtotalCents < minimumOrderSubtotalCents;
+  // A total past what can be shown (a stored cart an owner's price change took there): shown, not payable.
+  const tooLarge = cartAmountTooLarge(totals.grandTotalCents, currency) || cartAmountTooLarge(totals.subtotalCents, currency);
 
   async function place(payment: Record<string, unknown> | null) {
     key.current ??= newKey();
@@ -289,7 +292,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (below) return;
+    if (below || tooLarge) return;
     setTotalChanged(false);
     if (totals.amountDueCents <= 0) return void place(null);
     if (elementPays) return void payWithElement();
@@ -591,12 +594,13 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
           </tbody>
         </table>
         {below && <p className="checkout-minimum">{cartMessages.minimumSubtotal(f(minimumOrderSubtotalCents))}</p>}
+        {tooLarge && <p className="checkout-too-large">{cartMessages.CART_TOTAL_TOO_LARGE}</p>}
         {message && (
           <p role="alert" className="checkout-error">
             {message}
           </p>
         )}
-        <button type="submit" name="action" value="place" className="checkout__place" disabled={busy || below || (!!paymentUnavailable && totals.amountDueCents > 0)} aria-busy={busy || undefined}>
+        <button type="submit" name="action" value="place" className="checkout__place" disabled={busy || below || tooLarge || (!!paymentUnavailable && totals.amountDueCents > 0)} aria-busy={busy || undefined}>
           {busy ? 'Placing order…' : totalChanged ? `Confirm new total ${f(totals.grandTotalCents)} and place order` : 'Place order'}
         </button>
       </aside>
