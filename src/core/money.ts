@@ -94,7 +94,8 @@ const formatterCache = new Map<string, Intl.NumberFormat>();
 const grouping = new Intl.NumberFormat('en-US', { useGrouping: true, maximumFractionDigits: 0 });
 
 function currencyFormatter(currency: CurrencyCode, decimals: number): Intl.NumberFormat {
-  let f = formatterCache.get(currency);
+  const key = `${currency}|${decimals}`;
+  let f = formatterCache.get(key);
   if (!f) {
     f = new Intl.NumberFormat('en-US', {
       style: 'currency',
@@ -102,7 +103,7 @@ function currencyFormatter(currency: CurrencyCode, decimals: number): Intl.Numbe
       minimumFractionDigits: decimals,
       maximumFractionDigits: decimals,
     });
-    formatterCache.set(currency, f);
+    formatterCache.set(key, f);
   }
   return f;
 }

@@ -161,9 +161,9 @@ const LIKERT_DEFAULTS: Array<[string, string, string]> = [
 ];
 
 const stringPaths = new Map<string, string[]>();
-/** A single-segment or `localizedStrings.<key>` path, allocated once per name. */
+/** A single-segment or `localizedStrings.<key>` path, allocated once per name (kept by every segment). */
 function onePath(cache: Map<string, string[]>, a: string, b?: string): string[] {
-  const k = b === undefined ? a : b;
+  const k = b === undefined ? a : a + '\u0000' + b;
   let p = cache.get(k);
   if (p === undefined) {
     p = b === undefined ? [a] : [a, b];
