@@ -14,6 +14,7 @@ import { ProductType } from '../../core/enums.js';
 import { subscriptionPriceText } from '../../core/subscription.js';
 import type { SubscriptionPlan } from '../../core/product.js';
 import { api, ApiError } from '../client/api.js';
+import { cartErrorDetail } from '../client/cart-api.js';
 import { Modal } from '../islands/Modal.js';
 import { COUNTRIES } from '../../core/countries.js';
 import { StripePayment, type StripeCheckoutConfig, type StripePaymentApi } from './StripePayment.js';
@@ -215,7 +216,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
       setCouponInput('');
       setMessage('');
     } catch (err) {
-      setMessage((err as Error).message);
+      setMessage(cartErrorDetail(err));
     }
   }
 
@@ -238,7 +239,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
         setGiftCode(code);
       }
     } catch (err) {
-      setMessage((err as Error).message);
+      setMessage(cartErrorDetail(err));
     }
   }
 
@@ -271,7 +272,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
       window.location.assign(r.confirmationUrl ?? '/');
     } catch (err) {
       setBusy(false);
-      if (err instanceof ApiError) {
+      if (err instanceof ApiError && !err.network) {
         // A definite answer: the next attempt is a new one. (A network failure keeps the key, so a retry is safe.)
         key.current = null;
         if (err.crumbFail) setMessage(commerce.crumbFailure(navigator.cookieEnabled));
