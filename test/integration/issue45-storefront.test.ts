@@ -1,5 +1,6 @@
 /** Issue 45, storefront bugs a visitor or owner would notice: the calls and pages, on both databases. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { DB_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
@@ -104,6 +105,43 @@ for (const kind of DB_KINDS) {
           await setPrice('SHIRT-M-SAND', 6800);
           await setCurrency('USD');
         }
+      });
+    });
+
+    describe('the cart pill says what it shows without JavaScript (storefront.md section 9)', () => {
+      const pillTag = (html: string) => /<a[^>]*data-test="cart-pill"[^>]*>/.exec(html)?.[0] ?? '';
+      const label = (html: string) => /aria-label="([^"]*)"/.exec(pillTag(html))?.[1];
+      const count = (html: string) => /<span class="cart-pill__count"[^>]*>([^<]*)<\/span>/.exec(html)?.[1];
+
+      it('in the page rendered for the shopper and in the shared page the cache gives them their pill in, plain and gzip', async () => {
+        await setPrice('POUR-OVER', 3900);
+        const anonymous = new Visitor(t.app);
+        const shopper = new Visitor(t.app);
+        const add = await shopper.send('POST', ADD, { itemId: ids['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 });
+        expect(add.statusCode, add.body).toBe(200);
+        const entryId = add.json().newlyAdded.id as string;
+        for (const [quantity, spoken, shown] of [
+          [1, 'One item in cart', '1'],
+          [3, '3 items in cart', '3'],
+          [101, 'More than 100 items in cart', '100+'],
+        ] as const) {
+          if (quantity !== 1) expect((await shopper.send('PUT', `${ADD}/${entryId}`, { quantity })).statusCode).toBe(200);
+          for (const path of ['/shop', '/shop/p/linen-camp-shirt', '/']) {
+            // The shopper's own render, then the shared copy (an anonymous visitor's render) with their pill spliced in.
+            const own = await shopper.get(path, { accept: 'text/html' });
+            expect(own.statusCode).toBe(200);
+            expect([label(own.body), count(own.body)], `${path} own`).toEqual([spoken, shown]);
+            expect(label((await anonymous.get(path, { accept: 'text/html' })).body)).toBe('0 items in cart');
+            const hits = t.app.pageCache.stats.hits;
+            const spliced = await shopper.get(path, { accept: 'text/html' });
+            expect(t.app.pageCache.stats.hits - hits, `${path} served from the cache`).toBe(1);
+            expect([label(spliced.body), count(spliced.body)], `${path} spliced`).toEqual([spoken, shown]);
+            const gz = await shopper.get(path, { accept: 'text/html', 'accept-encoding': 'gzip' });
+            const body = gz.headers['content-encoding'] === 'gzip' ? gunzipSync(gz.rawPayload).toString() : gz.body;
+            expect(label(body), `${path} gzip`).toBe(spoken);
+          }
+        }
+        expect((await shopper.send('DELETE', `${ADD}/${entryId}`)).statusCode).toBe(200);
       });
     });
   });
