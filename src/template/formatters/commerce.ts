@@ -275,7 +275,9 @@ function quantityInput(v: unknown, args: string[], ctx: Context): unknown {
   return widget(ctx, 'quantity-input', v, args, () => quantityInputHtml(v, ctx), { min: 1, max: 9999, step: 1, value: 1 });
 }
 
+/** The variant selector: only for a product with more than one variant, and never a digital one (storefront.md section 5). */
 function variantsSelect(v: unknown, args: string[], ctx: Context): unknown {
+  if (cu.productType(v) === cu.ProductType.DIGITAL) return undefined;
   const options = cu.variantOptions(v);
   if (options.length === 0) return undefined;
   const gift = cu.productType(v) === cu.ProductType.GIFT_CARD;
