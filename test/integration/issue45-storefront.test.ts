@@ -144,5 +144,30 @@ for (const kind of DB_KINDS) {
         expect((await shopper.send('DELETE', `${ADD}/${entryId}`)).statusCode).toBe(200);
       });
     });
+
+    it('the navigation accepts every link form its message promises and refuses the rest (platform.md section 5)', async () => {
+      const save = (externalLink: string) =>
+        owner.send('POST', '/api/widget/UpdateNavigation', { fieldName: 'issue45Nav', navigation: { items: [{ title: 'Link', externalLink }] } });
+      const stored = async () =>
+        ((await owner.get('/api/commondata/GetSiteLayout')).json() as Array<{ identifier: string; links: Array<{ externalLink: string }> }>).find((e) => e.identifier === 'issue45Nav')?.links[0]?.externalLink;
+      for (const [typed, kept] of [
+        ['example.com', 'https://example.com'],
+        ['example.com/about?x=1#top', 'https://example.com/about?x=1#top'],
+        ['shop.example.com', 'https://shop.example.com'],
+        ['bücher.de/bücher', 'https://bücher.de/bücher'],
+        ['https://example.com', 'https://example.com'],
+        ['/shop', '/shop'],
+        ['mailto:ada@example.com', 'mailto:ada@example.com'],
+      ]) {
+        const r = await save(typed);
+        expect(r.statusCode, `${typed} ${r.body}`).toBe(200);
+        expect(await stored(), typed).toBe(kept);
+      }
+      for (const bad of ['example', 'javascript:alert(1)', 'exa mple.com', 'a@example.com', '-example.com', 'ftp://example.com']) {
+        const r = await save(bad);
+        expect(r.statusCode, bad).toBe(400);
+        expect(r.json().message, bad).toBe('Links must be formatted as example.com or https://example.com');
+      }
+    });
   });
 }
