@@ -59,9 +59,12 @@ export interface CartPageProps {
 interface Alert {
   title: string;
   message: string;
+  /** The entry whose quantity the alert refuses. */
+  entryId?: string;
 }
 
 const ENTRIES = '/api/commerce/shopping-cart/entries';
+const CART_ALERT_ID = 'cart-alert';
 
 function answers(text: string): Record<string, string> {
   if (!text) return {};
@@ -83,6 +86,8 @@ function EntryRow(props: {
   onQuantity: (e: CartPageEntry, text: string) => void;
   onRemove: (e: CartPageEntry) => void;
   onEdit: (e: CartPageEntry) => void;
+  /** The page's alert is about this entry's quantity: the field is marked invalid and described by it. */
+  quantityInvalid?: boolean;
 }) {
   const { entry, currency, crumb, busy, form } = props;
   const [text, setText] = useState(String(entry.quantity));
@@ -130,7 +135,7 @@ function EntryRow(props: {
           </button>
         )}
       </div>
-      <form className="cart-row__qty" method="post" action={`${ENTRIES}/${entry.id}/quantity`} onSubmit={submitQuantity}>
+      <form className="cart-row__qty" method="post" action={`${ENTRIES}/${entry.id}/quantity`} onSubmit={submitQuantity} noValidate>
         <input type="hidden" name="crumb" value={crumb} />
         <label htmlFor={qid} className="visually-hidden">
           Quantity of {entry.title}
@@ -138,10 +143,16 @@ function EntryRow(props: {
         <input
           id={qid}
           name="quantity"
-          type="number"
-          min={QUANTITY_MIN}
-          max={QUANTITY_MAX}
-          step={QUANTITY_STEP}
+          // Text with a numeric keyboard, checked by the page (and the server without JavaScript): a browser
+          // number field's own validation would answer before the spec's quantity messages.
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          data-min={QUANTITY_MIN}
+          data-max={QUANTITY_MAX}
+          data-step={QUANTITY_STEP}
+          aria-invalid={props.quantityInvalid ? true : undefined}
+          aria-describedby={props.quantityInvalid ? CART_ALERT_ID : undefined}
           value={text}
           onChange={(e) => setText(e.target.value)}
           onBlur={() => text !== String(entry.quantity) && props.onQuantity(entry, text)}
@@ -218,7 +229,7 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
   const onQuantity = (entry: CartPageEntry, text: string) => {
     const q = parseQuantity(text);
     if (!q.ok) {
-      setAlert({ title: cartMessages.UNABLE_TO_UPDATE_QUANTITY, message: q.message });
+      setAlert({ title: cartMessages.UNABLE_TO_UPDATE_QUANTITY, message: q.message, entryId: entry.id });
       return;
     }
     if (q.quantity === entry.quantity) return;
@@ -261,7 +272,7 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
       data-recalculating={recalculating ? '' : undefined}
     >
       {alert && (
-        <div className="cart-alert" role="alert">
+        <div className="cart-alert" role="alert" id={CART_ALERT_ID}>
           <strong className="title">{alert.title}</strong> <span className="message">{alert.message}</span>
         </div>
       )}
@@ -276,7 +287,7 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
         <>
           <ul className="cart-entries" aria-label="Items in your cart">
             {cart.entries.map((e) => (
-              <EntryRow key={e.id} entry={e} currency={currency} crumb={crumb} busy={busy || recalculating} form={forms[e.itemId]} onQuantity={onQuantity} onRemove={onRemove} onEdit={onEdit} />
+              <EntryRow key={e.id} entry={e} currency={currency} crumb={crumb} busy={busy || recalculating} form={forms[e.itemId]} onQuantity={onQuantity} onRemove={onRemove} onEdit={onEdit} quantityInvalid={alert?.entryId === e.id} />
             ))}
           </ul>
           <div className="cart-subtotal">
