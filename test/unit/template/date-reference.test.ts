@@ -1,0 +1,20 @@
+/** Issue 45 item 15: %x, %X and %Z in the date formatter as the reference engine prints them. */
+import { describe, expect, it } from 'vitest';
+import { render } from '../../../src/template/index.js';
+
+const at = Date.UTC(2021, 1, 17, 21, 26, 5); // 2021-02-18 06:26:05 in Tokyo
+const out = (fmt: string, zone: string, locale = 'en-US') => render(`{t|date ${fmt}}`, { t: at, website: { timeZone: zone } }, { locale }).output;
+
+describe('date %x %X %Z', () => {
+  it('gives 02/18/2021, 06:26:05 AM and JST for Tokyo', () => {
+    expect(out('%x', 'Asia/Tokyo')).toBe('02/18/2021');
+    expect(out('%X', 'Asia/Tokyo')).toBe('06:26:05 AM');
+    expect(out('%Z', 'Asia/Tokyo')).toBe('JST');
+    expect(out('%c', 'Asia/Tokyo')).toBe('Thu, Feb 18, 2021 6:26:05 AM JST');
+  });
+  it('keeps the locale zone name where it has one, the zone abbreviation where it has only an offset', () => {
+    expect(out('%Z', 'America/New_York')).toBe('EST');
+    expect(out('%Z', 'Europe/Berlin')).toBe('CET');
+    expect(out('%Z', 'Europe/Berlin', 'de-DE')).toBe('MEZ');
+  });
+});
