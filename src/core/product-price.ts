@@ -12,7 +12,9 @@
  *   flag) shows the lowest sale price beside the normal price, each after a
  *   visually-hidden 'Sale Price:' / 'Original Price:' label.
  * - Otherwise the normal price: the highest variant price (digital products
- *   carry theirs on structuredContent; products of no known type show 0 USD).
+ *   carry theirs on structuredContent; a product without a type shows 0). A
+ *   product type code that names no type shows an empty price block, as the
+ *   reference renders it.
  * - A subscription's text says how often it bills and, for a finite number of
  *   billing cycles, for how long ("{price} every 2 weeks for 8 weeks"); a
  *   period or duration in weeks or months that makes whole years is said in
@@ -49,7 +51,8 @@ export interface Billing {
 }
 
 export interface PriceView {
-  kind: 'from' | 'sale' | 'normal' | 'unavailable';
+  /** 'none': a product of no known type, whose price block is empty (as the reference renders it). */
+  kind: 'from' | 'sale' | 'normal' | 'unavailable' | 'none';
   /** The lowest price paid ('from'). */
   from?: MoneyValue;
   /** The lowest sale price ('sale'). */
@@ -190,9 +193,14 @@ export function billingOf(plan: unknown, varied: boolean, opts: { inYears?: bool
   return { value, unit, duration, durationUnit, key, text };
 }
 
+const KNOWN_TYPES: ReadonlySet<number> = new Set(Object.values(PRODUCT_TYPE));
+/** A product type code that names no type (7, 'x'); a missing type (or 0, the platform's undefined type) is not unknown and shows 0. */
+const unknownType = (t: unknown): boolean => t !== undefined && t !== null && t !== '' && Number(t) !== 0 && !KNOWN_TYPES.has(Number(t));
+
 /** The price view of a product item (the template view's shape: structuredContent with variants). */
 export function productPriceView(item: unknown, opts: { inYears?: boolean } = {}): PriceView {
   const content = obj(obj(item)?.structuredContent) ?? {};
+  if (unknownType(content.productType)) return { kind: 'none', normal: ZERO, billing: null };
   const varied = hasVariedPrices(content);
   const normal = normalPrice(content);
   let billing: Billing | null = null;
@@ -235,7 +243,8 @@ export function priceMarkup(view: PriceView, money: (m: MoneyValue) => string, s
   const wording = b === null ? '{price}' : (strings.subscription?.(b.key) ?? b.text);
   const args = (price: string): PriceArgs => (b === null ? { price } : { price, billingPeriodValue: b.value, duration: b.duration });
   let body: string;
-  if (view.kind === 'unavailable') body = fill(strings.unavailableText ?? 'Unavailable', { price: 'true', fromPrice: 'true' }) + '\n';
+  if (view.kind === 'none') body = '';
+  else if (view.kind === 'unavailable') body = fill(strings.unavailableText ?? 'Unavailable', { price: 'true', fromPrice: 'true' }) + '\n';
   else if (view.kind === 'from') {
     const price = money(view.from ?? ZERO);
     body = fill(b === null ? (strings.fromText ?? 'from {fromPrice}') : wording, { ...args(price), fromPrice: price }) + '\n';

@@ -18,3 +18,15 @@ describe('date %x %X %Z', () => {
     expect(out('%Z', 'Europe/Berlin', 'de-DE')).toBe('MEZ');
   });
 });
+
+describe('product-price of an unknown product type (issue 45 item 15)', () => {
+  const price = (productType: unknown) =>
+    render('{@|product-price}', { structuredContent: { productType, variants: [{ price: 1000, priceMoney: { value: '10.00', currency: 'USD' } }] } }, { locale: 'en-US' }).output;
+  it('renders an empty price block for a type code that names no type', () => {
+    for (const t of [7, 99, -1, 'x']) expect(price(t), String(t)).toBe('\n\n\n<div class="product-price">\n\n</div>');
+  });
+  it('a known type still shows its price, and a missing type 0', () => {
+    expect(price(1)).toContain('10.00');
+    expect(price(undefined)).toContain('0.00');
+  });
+});
