@@ -30,3 +30,14 @@ describe('product-price of an unknown product type (issue 45 item 15)', () => {
     expect(price(undefined)).toContain('0.00');
   });
 });
+
+describe('bookkeeper-money-format by the locale CLDR resolves (issue 45 item 15)', () => {
+  const fmt = (locale: string) => render('{c|bookkeeper-money-format}', { c: 123456 }, { locale }).output;
+  it('takes the currency of the resolved region, and prints nothing with no locale', () => {
+    expect(fmt('en-US')).toBe('$1,234.56');
+    expect(fmt('en-GB')).toBe('£1,234.56');
+    expect(fmt('fr')).toContain('€');
+    expect(fmt('ja')).toContain('￥');
+    expect(fmt('none')).toBe('');
+  });
+});
