@@ -7,6 +7,7 @@ import { ProductType } from './enums';
 import { cart as cartMessages, forms as formMessages } from './messages';
 import { validateForm, type FormField } from './forms';
 import type { Money } from './product';
+import { currencyDecimals, DEFAULT_CURRENCY, isSupportedCurrency, MAX_INTEGER_PLACES, toBigIntMinor } from './money';
 
 export { QUANTITY_MAX as CART_QUANTITY_MAX, CART_COUNT_CAP, CART_LINES_MAX };
 
@@ -205,8 +206,30 @@ export interface CartAdjustments {
   discountCents?: number;
 }
 
-/** The largest amount a cart may hold, in minor units: every total stays a safe integer, so it is exact everywhere. */
-export const CART_AMOUNT_MAX_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
+const SAFE_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The largest amount a cart may hold in a currency, in minor units: what can be shown (15 integer places,
+ * storefront.md section 1: ¥999,999,999,999,999 in yen) and what stays a safe integer, so it is exact
+ * everywhere (2^53 - 1 cents in the two-decimal currencies). An unsupported code counts as the default.
+ */
+export function cartAmountMaxMinor(currency: string): bigint {
+  const decimals = currencyDecimals(isSupportedCurrency(currency) ? currency : DEFAULT_CURRENCY);
+  const shown = 10n ** BigInt(MAX_INTEGER_PLACES + decimals) - 1n;
+  return shown < SAFE_MINOR ? shown : SAFE_MINOR;
+}
+
+/** Whether a stored cart amount (minor units, a number or an integer string) is past what its currency's cart may hold. */
+export function cartAmountTooLarge(minorUnits: number | string | bigint, currency: string): boolean {
+  if (typeof minorUnits === 'number' && Number.isFinite(minorUnits) && minorUnits > Number.MAX_SAFE_INTEGER) return true;
+  let v: bigint;
+  try {
+    v = toBigIntMinor(minorUnits);
+  } catch {
+    return false;
+  }
+  return v > cartAmountMaxMinor(currency);
+}
 
 /** The exact subtotal of entries in minor units (bigint: never rounded, however large). */
 export function exactSubtotalMinor(entries: ReadonlyArray<Pick<CartEntry, 'purchasePriceCents' | 'quantity'>>): bigint {

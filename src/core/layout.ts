@@ -533,7 +533,6 @@ const HEX = /^#[0-9a-f]{6}$/;
 const THEME_ID = /^[a-z0-9-]{1,40}$/;
 /** A page path: '/', '/about', '/shop/p/shirt?x=1#top'. */
 const PAGE_PATH = /^\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*)(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?$/;
-const HOST_LIKE = /^(?:www\.)?[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+(?:[/?#][^\s]*)?$/;
 
 /** The example hosts of 'Links must be formatted as {host} or {host}'. */
 export const LINK_EXAMPLES = Object.freeze(['https://www.example.com', 'www.example.com'] as const);
@@ -559,19 +558,55 @@ export function checkLink(input: string): LinkCheck {
     return isValidEmail(decodeURIComponentSafe(email)) ? { ok: true, value: v } : { ok: false, value: v, message: pm.ENTER_VALID_EMAIL };
   }
   if (/^tel:\+?[0-9 ()\-.]{3,30}$/i.test(v)) return { ok: true, value: v };
-  if (/^https?:\/\//i.test(v)) {
-    try {
-      const u = new URL(v);
-      if ((u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.includes('.') || u.hostname === 'localhost' || /^\d+\.\d+\.\d+\.\d+$/.test(u.hostname)) {
-        if (!/\s/.test(v)) return { ok: true, value: v };
-      }
-    } catch {
-      /* fall through */
-    }
-    return { ok: false, value: v, message: pm.linksFormattedAs(LINK_EXAMPLES[0], LINK_EXAMPLES[1]) };
-  }
-  if (HOST_LIKE.test(v)) return { ok: true, value: `https://${v}` };
+  const web = webLink(v);
+  if (web !== null) return { ok: true, value: web };
   return { ok: false, value: v, message: pm.linksFormattedAs(LINK_EXAMPLES[0], LINK_EXAMPLES[1]) };
+}
+
+/**
+ * A web link as stored, or null: an http(s) URL, or a bare one ('example.com', 'shop.example.com/a?b#c',
+ * 'bücher.de', 'example.com:8080/x') that gets https://. Its host must be a domain name (IDNs too, checked in
+ * the URL parser's punycode) of two or more labels with a top-level label that is not all digits; with a
+ * scheme, localhost and an IPv4 address are links too. No whitespace, control characters, backslashes or user
+ * names ('a@example.com' is a mailto: link). Parsed by the WHATWG URL parser and by hand: no regex that
+ * could backtrack.
+ */
+export function webLink(v: string): string | null {
+  if (v === '' || v.length > 2000 || /[\s\\]/.test(v)) return null;
+  for (let i = 0; i < v.length; i++) if (v.charCodeAt(i) < 32 || v.charCodeAt(i) === 127) return null;
+  const schemed = /^https?:\/\//i.test(v);
+  if (!schemed && v.startsWith('/')) return null;
+  let u: URL;
+  try {
+    u = new URL(schemed ? v : `https://${v}`);
+  } catch {
+    return null;
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username !== '' || u.password !== '') return null;
+  const host = u.hostname;
+  if (isDomainName(host) || (schemed && (host === 'localhost' || isIPv4(host)))) return schemed ? v : `https://${v}`;
+  return null;
+}
+
+/** A host (lower case, IDNs in punycode, as the URL parser gives it) of 2 or more labels of a-z, 0-9 and inner hyphens. */
+function isDomainName(host: string): boolean {
+  if (host.length === 0 || host.length > 253) return false;
+  const labels = host.split('.');
+  if (labels.length < 2) return false;
+  for (const l of labels) {
+    if (l.length === 0 || l.length > 63 || l.charCodeAt(0) === 45 || l.charCodeAt(l.length - 1) === 45) return false;
+    for (let i = 0; i < l.length; i++) {
+      const c = l.charCodeAt(i);
+      if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45)) return false;
+    }
+  }
+  return /[a-z]/.test(labels[labels.length - 1]!);
+}
+
+/** Four dot-separated numbers 0-255 (the URL parser's form of an IPv4 host). */
+function isIPv4(host: string): boolean {
+  const parts = host.split('.');
+  return parts.length === 4 && parts.every((p) => p.length >= 1 && p.length <= 3 && /^[0-9]+$/.test(p) && Number(p) <= 255);
 }
 
 /** A media source: a file of this site ('/uploads/...', '/demo-media/...', '/theme/...') or an http(s) URL. */

@@ -130,6 +130,10 @@ export const cart = {
   ANSWERS_TOO_LONG: 'Your answers are too long.',
   /** A write that would take the cart's total past the largest amount money is exact to. */
   TOTAL_TOO_LARGE: 'That would make your cart total larger than this store can take. Lower the quantity or remove an item.',
+  /** A stored cart whose total is already past what can be shown (an owner's price change): it opens, and says so. */
+  CART_TOTAL_TOO_LARGE: 'Your cart total is larger than this store can take. Lower the quantity or remove an item.',
+  /** In place of an amount past the 15 integer places money is shown with. */
+  AMOUNT_TOO_LARGE: 'Too large to show',
   /** A service with more than one in the cart while multiple quantity for services is off. */
   SERVICE_QUANTITY_ONE: 'Only one of this service can be in your cart.',
 } as const;

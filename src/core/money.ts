@@ -9,6 +9,7 @@
  * and bigints are exact for the full 15 integer places (17 digits of minor units for 2-decimal
  * currencies, beyond Number.MAX_SAFE_INTEGER).
  */
+import { cart as cartMessages } from './messages';
 
 /** The 26 currencies a store may sell in. */
 export const SUPPORTED_CURRENCIES = [
@@ -93,7 +94,8 @@ const formatterCache = new Map<string, Intl.NumberFormat>();
 const grouping = new Intl.NumberFormat('en-US', { useGrouping: true, maximumFractionDigits: 0 });
 
 function currencyFormatter(currency: CurrencyCode, decimals: number): Intl.NumberFormat {
-  let f = formatterCache.get(currency);
+  const key = `${currency}|${decimals}`;
+  let f = formatterCache.get(key);
   if (!f) {
     f = new Intl.NumberFormat('en-US', {
       style: 'currency',
@@ -101,7 +103,7 @@ function currencyFormatter(currency: CurrencyCode, decimals: number): Intl.Numbe
       minimumFractionDigits: decimals,
       maximumFractionDigits: decimals,
     });
-    formatterCache.set(currency, f);
+    formatterCache.set(key, f);
   }
   return f;
 }
@@ -121,6 +123,17 @@ export function formatMoney(minorUnits: MinorUnitsInput, currency: string = DEFA
   let out = '';
   for (const p of moneyPattern(code, decimals, isNegative)) out += p === INTEGER ? groupDigits(major) : p === FRACTION ? fraction : p;
   return out;
+}
+
+/**
+ * formatMoney for what a visitor's page shows of a stored amount: past 15 integer places (a cart an owner's
+ * price change took there) it is 'Too large to show' instead of an error, so the page still opens and the
+ * quantity can be lowered. Anything else formatMoney refuses is still refused.
+ */
+export function formatMoneyShown(minorUnits: MinorUnitsInput, currency: string = DEFAULT_CURRENCY): string {
+  const code = normalizeCurrency(currency);
+  if (splitMinor(minorUnits, code).major.toString().length > MAX_INTEGER_PLACES) return cartMessages.AMOUNT_TOO_LARGE;
+  return formatMoney(minorUnits, code);
 }
 
 const INTEGER = 0;

@@ -12,17 +12,21 @@
  *   flag) shows the lowest sale price beside the normal price, each after a
  *   visually-hidden 'Sale Price:' / 'Original Price:' label.
  * - Otherwise the normal price: the highest variant price (digital products
- *   carry theirs on structuredContent; products of no known type show 0 USD).
+ *   carry theirs on structuredContent; a product without a type shows 0). A
+ *   product type code that names no type shows an empty price block, as the
+ *   reference renders it.
  * - A subscription's text says how often it bills and, for a finite number of
  *   billing cycles, for how long ("{price} every 2 weeks for 8 weeks"); a
- *   duration in weeks or months that makes whole years is said in years
- *   (52 weeks or 12 months a year) unless asked not to. A site can word each
+ *   period or duration in weeks or months that makes whole years is said in
+ *   years (52 weeks or 12 months a year) unless asked not to. The rule is
+ *   core/subscription.ts's (subscriptionTerms), the checkout's own. A site can word each
  *   case through localizedStrings (productPrice__singlePrice__nWeekly__limited__nWeeks
- *   and so on). A plan without a billing period shows 'Unavailable' (or the
- *   site's productPriceUnavailable text).
+ *   and so on). A plan no wording fits (no or an unknown period unit, a
+ *   period that is not a positive whole number, negative or fractional
+ *   cycles) shows 'Unavailable' (or the site's productPriceUnavailable text).
  * Money stays as given: minor units ("1999") or decimals ("19.99").
  */
-import { WEEKS_PER_YEAR, MONTHS_PER_YEAR } from './constants.js';
+import { subscriptionTerms } from './subscription.js';
 
 export const PRODUCT_TYPE = { PHYSICAL: 1, DIGITAL: 2, SERVICE: 3, GIFT_CARD: 4 } as const;
 
@@ -47,7 +51,8 @@ export interface Billing {
 }
 
 export interface PriceView {
-  kind: 'from' | 'sale' | 'normal' | 'unavailable';
+  /** 'none': a product of no known type, whose price block is empty (as the reference renders it). */
+  kind: 'from' | 'sale' | 'normal' | 'unavailable' | 'none';
   /** The lowest price paid ('from'). */
   from?: MoneyValue;
   /** The lowest sale price ('sale'). */
@@ -167,36 +172,35 @@ function salePrice(content: Obj): MoneyValue {
   return asMoney(best);
 }
 
-const PER_YEAR: Record<string, number> = { WEEK: WEEKS_PER_YEAR, MONTH: MONTHS_PER_YEAR };
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
 
-/** The billing of a subscription plan; null when it has no billing period. */
+/**
+ * The billing of a subscription plan, by core/subscription.ts's one rule (subscriptionTerms); null where no
+ * wording fits (no or an unknown period unit, a value that is not a positive whole number, negative or
+ * fractional cycles), which the price shows as 'Unavailable'.
+ */
 export function billingOf(plan: unknown, varied: boolean, opts: { inYears?: boolean } = {}): Billing | null {
-  const p = obj(plan);
-  const period = obj(p?.billingPeriod);
-  if (period === undefined) return null;
-  const value = Number(period.value);
-  const unit = String(period.unit ?? '');
-  const cycles = Number(p?.numBillingCycles ?? 0) || 0;
-  const periodValue = Number.isFinite(value) ? value : 0;
-  let duration = periodValue * cycles;
-  let durationUnit = unit;
-  const perYear = PER_YEAR[unit];
-  if (opts.inYears !== false && duration > 0 && perYear !== undefined && duration % perYear === 0) {
-    duration /= perYear;
-    durationUnit = 'YEAR';
-  }
-  let key = `productPrice__${varied ? 'multiplePrices' : 'singlePrice'}__${periodValue === 1 ? '1' : 'n'}${capitalized(unit)}ly__`;
-  key += duration === 0 ? 'indefinite' : `limited__${duration === 1 ? '1' : 'n'}${capitalized(durationUnit)}s`;
-  const plural = periodValue > 1;
+  const t = subscriptionTerms(plan, opts);
+  if (t === null) return null;
+  const { value, unit } = t.period;
+  const duration = t.duration.value;
+  const durationUnit = t.duration.unit;
+  let key = `productPrice__${varied ? 'multiplePrices' : 'singlePrice'}__${value === 1 ? '1' : 'n'}${capitalized(unit)}ly__`;
+  key += t.cycles === 0 ? 'indefinite' : `limited__${duration === 1 ? '1' : 'n'}${capitalized(durationUnit)}s`;
+  const plural = value > 1;
   let text = (varied ? 'from ' : '') + '{price} every ' + (plural ? '{billingPeriodValue} ' : '') + unit.toLowerCase() + (plural ? 's' : '');
-  if (cycles > 0) text += ' for {duration} ' + durationUnit.toLowerCase() + (duration === 1 ? '' : 's');
-  return { value: periodValue, unit, duration, durationUnit, key, text };
+  if (t.cycles > 0) text += ' for {duration} ' + durationUnit.toLowerCase() + (duration === 1 ? '' : 's');
+  return { value, unit, duration, durationUnit, key, text };
 }
+
+const KNOWN_TYPES: ReadonlySet<number> = new Set(Object.values(PRODUCT_TYPE));
+/** A product type code that names no type (7, 'x'); a missing type (or 0, the platform's undefined type) is not unknown and shows 0. */
+const unknownType = (t: unknown): boolean => t !== undefined && t !== null && t !== '' && Number(t) !== 0 && !KNOWN_TYPES.has(Number(t));
 
 /** The price view of a product item (the template view's shape: structuredContent with variants). */
 export function productPriceView(item: unknown, opts: { inYears?: boolean } = {}): PriceView {
   const content = obj(obj(item)?.structuredContent) ?? {};
+  if (unknownType(content.productType)) return { kind: 'none', normal: ZERO, billing: null };
   const varied = hasVariedPrices(content);
   const normal = normalPrice(content);
   let billing: Billing | null = null;
@@ -239,7 +243,8 @@ export function priceMarkup(view: PriceView, money: (m: MoneyValue) => string, s
   const wording = b === null ? '{price}' : (strings.subscription?.(b.key) ?? b.text);
   const args = (price: string): PriceArgs => (b === null ? { price } : { price, billingPeriodValue: b.value, duration: b.duration });
   let body: string;
-  if (view.kind === 'unavailable') body = fill(strings.unavailableText ?? 'Unavailable', { price: 'true', fromPrice: 'true' }) + '\n';
+  if (view.kind === 'none') body = '';
+  else if (view.kind === 'unavailable') body = fill(strings.unavailableText ?? 'Unavailable', { price: 'true', fromPrice: 'true' }) + '\n';
   else if (view.kind === 'from') {
     const price = money(view.from ?? ZERO);
     body = fill(b === null ? (strings.fromText ?? 'from {fromPrice}') : wording, { ...args(price), fromPrice: price }) + '\n';

@@ -55,17 +55,46 @@ export function billingPeriodText(period: BillingPeriod | null | undefined, opti
   return lengthWords(d.value, d.unit, true);
 }
 
+/**
+ * A plan's billing in the units it is worded in, or null where no wording fits: the one rule of subscription
+ * wording (the checkout's text below and the theme-facing `product-price` formatter, core/product-price.ts).
+ * The period is WEEK, MONTH or YEAR (any case) with a positive whole value; the cycles a whole number, 0 or
+ * more (missing: 0, open-ended); period and duration are said in years when they make whole years.
+ */
+export interface SubscriptionTerms {
+  /** The billing period, as worded ('every 52 weeks' is 'every year' unless inYears is false). */
+  period: { value: number; unit: BillingPeriodUnit };
+  /** Billing cycles; 0 is open-ended. */
+  cycles: number;
+  /** The whole length (period x cycles), as worded; value 0 when open-ended. */
+  duration: { value: number; unit: BillingPeriodUnit };
+}
+
+export function subscriptionTerms(plan: unknown, options: SubscriptionTextOptions = {}): SubscriptionTerms | null {
+  const p = plan !== null && typeof plan === 'object' ? (plan as Partial<Record<keyof SubscriptionPlan, unknown>>) : undefined;
+  const bp = p?.billingPeriod !== null && typeof p?.billingPeriod === 'object' ? (p.billingPeriod as Partial<Record<keyof BillingPeriod, unknown>>) : undefined;
+  const unit = normalizeUnit(bp?.unit);
+  const value = bp?.value;
+  if (!unit || typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) return null;
+  const cycles = p?.numBillingCycles ?? 0;
+  if (typeof cycles !== 'number' || !Number.isSafeInteger(cycles) || cycles < 0 || !Number.isSafeInteger(value * cycles)) return null;
+  const inYears = options.inYears ?? true;
+  return {
+    period: toDisplayUnit(value, unit, inYears),
+    cycles,
+    duration: cycles === 0 ? { value: 0, unit } : toDisplayUnit(value * cycles, unit, inYears),
+  };
+}
+
 /** The full text for a plan and an already formatted price, or 'Unavailable'. */
 export function subscriptionPriceText(
   price: string,
   plan: SubscriptionPlan | null | undefined,
   options: SubscriptionTextOptions = {},
 ): string {
-  const period = billingPeriodText(plan?.billingPeriod, options);
-  const cycles = plan?.numBillingCycles ?? 0;
-  if (period === null || !Number.isInteger(cycles) || cycles < 0) return commerce.UNAVAILABLE;
-  if (cycles === 0) return `${price} every ${period}`;
-  const unit = normalizeUnit(plan!.billingPeriod.unit) as BillingPeriodUnit;
-  const d = toDisplayUnit(plan!.billingPeriod.value * cycles, unit, options.inYears ?? true);
-  return `${price} every ${period} for ${lengthWords(d.value, d.unit, false)}`;
+  const t = subscriptionTerms(plan, options);
+  if (t === null) return commerce.UNAVAILABLE;
+  const period = lengthWords(t.period.value, t.period.unit, true);
+  if (t.cycles === 0) return `${price} every ${period}`;
+  return `${price} every ${period} for ${lengthWords(t.duration.value, t.duration.unit, false)}`;
 }

@@ -41,7 +41,7 @@ describe('commerce in Chromium, as a visitor', () => {
 
     await size.selectOption('S');
     expect(await page.getByRole('alert').count()).toBe(0);
-    const qty = page.getByRole('spinbutton', { name: 'Quantity' });
+    const qty = page.getByRole('textbox', { name: 'Quantity' });
     await qty.fill('3');
     await add.click();
     await expect.poll(() => page.getByRole('button', { name: 'Adding…' }).count(), { interval: 20 }).toBe(1);
@@ -58,7 +58,7 @@ describe('commerce in Chromium, as a visitor', () => {
     expect(await page.getByRole('link', { name: 'Linen Camp Shirt' }).isVisible()).toBe(true);
     expect(await page.getByText('Size: S').isVisible()).toBe(true);
     expect(await page.locator('.cart-row__total').textContent()).toBe('$216.00');
-    const cartQty = page.getByRole('spinbutton', { name: 'Quantity of Linen Camp Shirt' });
+    const cartQty = page.getByRole('textbox', { name: 'Quantity of Linen Camp Shirt' });
     expect(await cartQty.inputValue()).toBe('3');
     await cartQty.fill('1');
     await page.getByRole('button', { name: 'Update quantity of Linen Camp Shirt' }).click();

@@ -70,9 +70,9 @@ describe('instalment messaging in Chromium, as a visitor', () => {
     // Back to Sand, then two of them: the quantity counts too.
     await color.selectOption('Sand');
     await expect.poll(() => pillText(page)).toContain('or 4 interest-free payments of $17.00 with');
-    await page.getByRole('spinbutton', { name: 'Quantity' }).fill('2');
+    await page.getByRole('textbox', { name: 'Quantity' }).fill('2');
     await expect.poll(() => pillText(page)).toBe('afterpay available for orders up to $70.00 more information');
-    await page.getByRole('spinbutton', { name: 'Quantity' }).fill('1');
+    await page.getByRole('textbox', { name: 'Quantity' }).fill('1');
     await color.selectOption('Navy');
     await expect.poll(() => pillText(page)).toContain('available for orders up to $70.00');
 
@@ -127,7 +127,7 @@ describe('instalment messaging in Chromium, as a visitor', () => {
     await page.waitForFunction(...hydrated('CartPage'));
     const cartPill = page.locator('[data-island="CartPage"] .instalment-pill');
     await expect.poll(() => cartPill.innerText()).toContain('or 4 interest-free payments of $17.00 with');
-    const qty = page.getByRole('spinbutton', { name: 'Quantity of Linen Camp Shirt' });
+    const qty = page.getByRole('textbox', { name: 'Quantity of Linen Camp Shirt' });
     await qty.fill('2');
     await page.getByRole('button', { name: 'Update quantity of Linen Camp Shirt' }).click();
     await expect.poll(() => page.locator('.cart-subtotal__price').textContent()).toBe('$136.00');

@@ -77,7 +77,7 @@ describe('the storefront with and without JavaScript', () => {
 
       await page.getByRole('combobox', { name: 'Select Size' }).selectOption('S');
       await page.getByRole('combobox', { name: 'Select Color' }).selectOption('Sand');
-      await page.getByRole('spinbutton', { name: 'Quantity' }).fill('2');
+      await page.getByRole('textbox', { name: 'Quantity' }).fill('2');
       await article.getByRole('button', { name: 'Add To Cart' }).click();
       if (js) {
         await expect.poll(() => page.getByRole('link', { name: '2 items in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
@@ -88,7 +88,7 @@ describe('the storefront with and without JavaScript', () => {
       expect(await page.getByText('Size: S').isVisible()).toBe(true);
       expect(await page.locator('.cart-row__total').textContent()).toBe('$136.00');
 
-      await page.getByRole('spinbutton', { name: 'Quantity of Linen Camp Shirt' }).fill('3');
+      await page.getByRole('textbox', { name: 'Quantity of Linen Camp Shirt' }).fill('3');
       await page.getByRole('button', { name: 'Update quantity of Linen Camp Shirt' }).click();
       await expect.poll(() => page.locator('.cart-row__total').textContent()).toBe('$204.00');
 

@@ -20,7 +20,7 @@ describe.each(DB_KINDS)('commerce pages on %s', (kind) => {
     for (const island of ['VariantSelect', 'QuantityInput', 'ProductScarcity', 'AddToCart']) expect(res.body).toContain(`data-island="${island}"`);
     expect(res.body).toContain('aria-label="Select Size"');
     expect(res.body).toContain('<option value="" selected="">Select Color</option>');
-    expect(res.body).toMatch(/<input [^>]*aria-label="Quantity"[^>]*type="number" min="1" max="9999" step="1"[^>]*value="1"/);
+    expect(res.body).toMatch(/<input [^>]*aria-label="Quantity"[^>]*type="text" inputMode="numeric"[^>]*data-min="1" data-max="9999" data-step="1"[^>]*value="1"/);
     expect(res.body).toMatch(/class="sqs-add-to-cart-button sqs-suppress-edit-mode sqs-editable-button sqs-button-element--primary"/);
     expect(res.body).toContain('data-product-price-for=');
   });

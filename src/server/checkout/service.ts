@@ -34,6 +34,7 @@ import {
 } from '../../core/checkout.js';
 import { ProductType, Role } from '../../core/enums.js';
 import { cart as cartMessages, commerce, forms as formMessages } from '../../core/messages.js';
+import { cartAmountTooLarge } from '../../core/cart.js';
 import { formatMoney, money, moneyDecimalString } from '../../core/money.js';
 import { isValidEmail } from '../../core/forms.js';
 import { isInstalmentEligiblePrice } from '../../core/instalments.js';
@@ -580,6 +581,7 @@ export class CheckoutService {
   /** Checks what can be checked before any money moves; 400 with the spec's words. */
   private precheck(lines: OrderLine[], t: CheckoutTotals, state: CheckoutState, input: PlaceInput) {
     if (lines.length === 0) throw badRequest(checkoutMessages.EMPTY_CART);
+    if (cartAmountTooLarge(t.subtotalCents, input.currency) || cartAmountTooLarge(t.grandTotalCents, input.currency)) throw badRequest(cartMessages.CART_TOTAL_TOO_LARGE);
     const errors: Record<string, string> = {};
     if (!state.email || !isValidEmail(state.email)) errors.email = state.email ? formMessages.INVALID_EMAIL : formMessages.REQUIRED;
     if (t.requiresShipping) {

@@ -15,7 +15,7 @@ import { KeptUntilNotified, rows } from '../db-util.js';
 import { lit, prepared, q, rawTransaction } from './raw.js';
 import { withReferencedForm } from './form-ref.js';
 import { HttpError } from '../errors.js';
-import { additionalFieldsErrors, CART_AMOUNT_MAX_MINOR, computeCartTotals, exactSubtotalMinor, sameAdditionalFields, type CartEntry, type CartTotals } from '../../core/cart.js';
+import { additionalFieldsErrors, cartAmountMaxMinor, computeCartTotals, exactSubtotalMinor, sameAdditionalFields, type CartEntry, type CartTotals } from '../../core/cart.js';
 import { availableQuantity, inStock, type StockResult } from '../../core/product.js';
 import type { FormField } from '../../core/forms.js';
 import { ProductType, RecordType } from '../../core/enums.js';
@@ -395,7 +395,7 @@ interface PlannedAdd {
  * what the cart already holds of the variant, then merge into the entry with equal item, sku and answers
  * (core) or a new entry.
  */
-function planAdd(lines: Line[], v: VariantInfo, input: AddInput, newLine: (id: string, created: number) => Line): PlannedAdd {
+function planAdd(lines: Line[], v: VariantInfo, input: AddInput, currency: string, newLine: (id: string, created: number) => Line): PlannedAdd {
   assertAdditionalFields(v.structuredContent, input.additionalFields);
   const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((sum, l) => sum + l.quantity, 0);
   assertStock(v, inCart, input.quantity);
@@ -403,24 +403,24 @@ function planAdd(lines: Line[], v: VariantInfo, input: AddInput, newLine: (id: s
   const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && sameAdditionalFields(l.additionalFields, input.additionalFields));
   if (same) {
     same.quantity += input.quantity;
-    assertCartAmount(lines);
+    assertCartAmount(lines, currency);
     return { lines, entry: same, merged: true };
   }
   assertRoomForLine(lines);
   const last = lines.reduce((m, l) => Math.max(m, l.created), 0);
   const entry = newLine(newId(), Math.max(Date.now(), last + 1));
   lines.push(entry);
-  assertCartAmount(lines);
+  assertCartAmount(lines, currency);
   return { lines, entry, merged: false };
 }
 
 /**
- * Money is exact to 15 integer places: a write that would take the cart's subtotal past the largest safe
- * integer of minor units is refused before anything is saved, so no cart can hold a total that cannot be
- * carried exactly (storefront.md section 1).
+ * Money is shown to 15 integer places (storefront.md section 1): a write that would take the cart's subtotal
+ * past what the store's currency can show, or past the largest safe integer of minor units, is refused before
+ * anything is saved (core cartAmountMaxMinor), so no visitor's own add makes a cart whose total cannot be shown.
  */
-export function assertCartAmount(lines: ReadonlyArray<Pick<Line, 'purchasePriceCents' | 'priceMinor' | 'quantity'>>) {
-  if (linesMinor(lines) > CART_AMOUNT_MAX_MINOR) throw new HttpError(400, cartMessages.TOTAL_TOO_LARGE, { quantity: cartMessages.TOTAL_TOO_LARGE });
+export function assertCartAmount(lines: ReadonlyArray<Pick<Line, 'purchasePriceCents' | 'priceMinor' | 'quantity'>>, currency: string) {
+  if (linesMinor(lines) > cartAmountMaxMinor(currency)) throw new HttpError(400, cartMessages.TOTAL_TOO_LARGE, { quantity: cartMessages.TOTAL_TOO_LARGE });
 }
 
 /** With multiple quantity for services off, a cart holds at most one of a service (the API refuses more, not only the input). */
@@ -794,7 +794,7 @@ export class CartService {
           values (${entry.id}, ${cart.id}, ${entry.itemId}, ${entry.sku}, ${entry.quantity}, ${entry.additionalFields}, ${entry.purchasePriceCents}, ${new Date(entry.created)})
           returning id`;
       }
-      assertCartAmount(lines);
+      assertCartAmount(lines, currency);
       const saved = totalsWrite(cart, lines, change);
       await tx.last(saved.text);
       return { token: ident.token, cart: cartJson(saved.cart, lines, currency), newlyAdded: entryJson(entry, currency) };
@@ -818,7 +818,7 @@ export class CartService {
     if (!snap || !vs) return null;
     let planned: ReturnType<typeof planAdd>;
     try {
-      planned = planAdd(snap.lines.map((l) => ({ ...l })), vs.v, input, (id, created) => this.lineFor(vs.v, input, id, created));
+      planned = planAdd(snap.lines.map((l) => ({ ...l })), vs.v, input, currency, (id, created) => this.lineFor(vs.v, input, id, created));
     } catch {
       return null; // the fresh read decides (and answers the error) on the true state
     }
@@ -867,7 +867,7 @@ export class CartService {
     }
     const cart = cartFrom(raw);
     const lines = parseJson<Record<string, unknown>[]>(r?.lines ?? []).map(lineFrom);
-    const planned = planAdd(lines, v, input, (id, created) => this.lineFor(v, input, id, created));
+    const planned = planAdd(lines, v, input, currency, (id, created) => this.lineFor(v, input, id, created));
     const res = await this.writeAdd(cart, String(raw.version), vs, planned);
     if (!res) return null;
     return res.answer(ident, currency);
@@ -932,7 +932,7 @@ export class CartService {
     const now = new Date();
     const token = newToken();
     const entry = this.lineFor(v, input, newId(), now.getTime());
-    assertCartAmount([entry]);
+    assertCartAmount([entry], currency);
     const base: CartRow = { id: newId(), websiteId, siteUserId: ident.siteUserId ?? null, orderId: null, isPurchased: false, ...zeroTotals, created: now };
     const cart: CartRow = { ...base, ...totalsOf([entry], base) };
     const text = q`with c as (
@@ -985,7 +985,7 @@ export class CartService {
       }
       entry.quantity = quantity;
       // Lowering is always allowed, so a cart an owner's price change took too far can still be brought back.
-      if (raising) assertCartAmount(lines);
+      if (raising) assertCartAmount(lines, currency);
       const saved = await this.saveTotals(tx, cart, lines, q`update cart_entries set quantity = ${quantity} where id = ${entry.id} returning id`);
       return { cart: cartJson(saved, lines, currency), updatedEntry: entryJson(entry, currency) };
     });
@@ -1044,14 +1044,14 @@ export class CartService {
   }
 
   /** Stores a single-item subscription cart, apart from the shopping cart; answers its cartToken. */
-  async createSubscription(websiteId: string, ident: CartIdent, input: AddInput): Promise<{ cartToken: string }> {
+  async createSubscription(websiteId: string, ident: CartIdent, input: AddInput, currency: string): Promise<{ cartToken: string }> {
     const r = await rows<{ variant: unknown }>(this.db, sql`select ${VARIANT_JSON(input.itemId, input.sku)} as variant`);
     const v = await this.variant(this.db, input.itemId, input.sku, variantOf(r[0]?.variant));
     if (v.structuredContent.isSubscribable !== true) throw new HttpError(400, 'This product is not sold by subscription.');
     assertAdditionalFields(v.structuredContent, input.additionalFields);
     assertStock(v, 0, input.quantity);
     assertServiceQuantity(v, input.quantity, input.multipleServices);
-    assertCartAmount([{ purchasePriceCents: unitPriceCents(v), quantity: input.quantity }]);
+    assertCartAmount([{ purchasePriceCents: unitPriceCents(v), quantity: input.quantity }], currency);
     const cartToken = newToken();
     await this.db.execute(sql`insert into subscription_carts (id, website_id, token_hash, site_user_id, item_id, sku, quantity, additional_fields, purchase_price_cents)
       values (${newId()}, ${websiteId}, ${hashToken(cartToken)}, ${ident.siteUserId ?? null}, ${v.itemId}, ${v.sku}, ${input.quantity}, ${input.additionalFields}, ${unitPriceCents(v)})`);

@@ -183,7 +183,7 @@ export async function commerceRoutes(app: FastifyInstance, opts: { carts: CartSe
     const additionalFields = additionalFieldsOf(body.additionalFields);
     const site = await websites.get();
     const multipleServices = websites.storeSettings(site).multipleQuantityAllowedForServices;
-    return carts.createSubscription(site.id, cartIdent(req), { itemId: body.itemId, sku: body.sku, quantity, additionalFields, multipleServices });
+    return carts.createSubscription(site.id, cartIdent(req), { itemId: body.itemId, sku: body.sku, quantity, additionalFields, multipleServices }, site.currency);
   });
 
   /** The subscription checkout (the checkout area completes it): the item and its subscription price text. */

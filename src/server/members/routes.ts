@@ -273,7 +273,7 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
         const sku = await rows<{ sku: string }>(app.database.db, sql`select sku from product_variants where item_id = ${area.productItemId} order by ordering limit 1`);
         const line = { itemId: area.productItemId, sku: sku[0]?.sku ?? '', quantity: 1, additionalFields: '' };
         if (area.access === 'subscription') {
-          const { cartToken } = await carts.createSubscription(site.id, { siteUserId: userId }, line);
+          const { cartToken } = await carts.createSubscription(site.id, { siteUserId: userId }, line, site.currency);
           const sub = await app.checkout.service.subscriptionCart(cartToken);
           await service.addPending(area.id, userId, sub!.id);
           next = `/checkout?cartToken=${encodeURIComponent(cartToken)}`;

@@ -126,7 +126,7 @@ export async function addFromForm(app: FastifyInstance, req: FastifyRequest, rep
   const ident = cartIdent(req);
   try {
     if (product.sc.isSubscribable === true && Number(product.sc.productType) !== ProductType.GIFT_CARD) {
-      const { cartToken } = await deps.carts.createSubscription(site.id, ident, { itemId: product.id, sku: variantSku, quantity, additionalFields });
+      const { cartToken } = await deps.carts.createSubscription(site.id, ident, { itemId: product.id, sku: variantSku, quantity, additionalFields }, site.currency);
       return reply.redirect(`/checkout/subscription?cartToken=${encodeURIComponent(cartToken)}`, 303);
     }
     const res = await deps.carts.add(site.id, ident, { itemId: product.id, sku: variantSku, quantity, additionalFields }, site.currency);

@@ -15,6 +15,7 @@ import { contentLimits, platform as platformMessages } from '../../core/messages
 import { nextFreeSlug, slugify, storeUrlId } from '../../core/slug.js';
 import { MAX_CATEGORY_LENGTH, STORE_URL_ID_MIN_LENGTH } from '../../core/constants.js';
 import { categoryError } from '../../core/content.js';
+import { checkLink } from '../../core/layout.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
 import type { WebsiteRow } from './websites.js';
 import { audit } from './audit.js';
@@ -181,13 +182,16 @@ export function siteLayout(site: WebsiteRow): Array<{ identifier: string; links:
   return names.map((identifier) => ({ identifier, links: (nav[identifier] ?? []).map(toLayoutLink) }));
 }
 
+/**
+ * A navigation link: what its message promises (example.com, with a path, a subdomain or an IDN, or an
+ * http(s) URL), a page path, #anchor, mailto: or tel:, by core checkLink; a bare host is stored with https://.
+ */
 const externalLink = z
   .string()
   .trim()
   .max(2000)
-  .refine((s) => /^(https?:\/\/[^\s/]+[^\s]*|mailto:[^\s@]+@[^\s@]+|\/[^\s]*)$/i.test(s), {
-    message: platformMessages.linksFormattedAs('example.com', 'https://example.com'),
-  });
+  .refine((s) => checkLink(s).ok && s !== '', { message: platformMessages.linksFormattedAs('example.com', 'https://example.com') })
+  .transform((s) => checkLink(s).value);
 type LinkIn = { title?: string; collectionId?: string | null; externalLink?: string | null; memberAreaId?: string | null; children?: LinkIn[] };
 const linkSchema: z.ZodType<LinkIn> = z.lazy(() =>
   z.object({

@@ -6,6 +6,7 @@ import { asBoolean, asNumber, asString, emitString, escapeAttr, escapeJsonForHtm
 import * as cu from './commerce-util';
 import { priceMarkup, productPriceView, subscriptionPriceMarkup, subscriptionPriceView, type PriceArgs, type PriceStrings } from '../../core/product-price';
 import { formatMessage } from './message-cldr';
+import { cldrFor } from '../cldr';
 import { execTemplate, widget } from './exec';
 import { formatMoneyAmount, isSupportedCurrency } from '../../core/money';
 import { DEFAULT_CURRENCY_ARGS, numberArgs, isMinorUnits, minorDigits, storeDigits, decimalString, formatCurrency, formatDecimal, moneyAmount, parseNumberArgs, shiftDecimal } from './numbers';
@@ -161,9 +162,9 @@ const LIKERT_DEFAULTS: Array<[string, string, string]> = [
 ];
 
 const stringPaths = new Map<string, string[]>();
-/** A single-segment or `localizedStrings.<key>` path, allocated once per name. */
+/** A single-segment or `localizedStrings.<key>` path, allocated once per name (kept by every segment). */
 function onePath(cache: Map<string, string[]>, a: string, b?: string): string[] {
-  const k = b === undefined ? a : b;
+  const k = b === undefined ? a : a + '\u0000' + b;
   let p = cache.get(k);
   if (p === undefined) {
     p = b === undefined ? [a] : [a, b];
@@ -275,7 +276,9 @@ function quantityInput(v: unknown, args: string[], ctx: Context): unknown {
   return widget(ctx, 'quantity-input', v, args, () => quantityInputHtml(v, ctx), { min: 1, max: 9999, step: 1, value: 1 });
 }
 
+/** The variant selector: only for a product with more than one variant, and never a digital one (storefront.md section 5). */
 function variantsSelect(v: unknown, args: string[], ctx: Context): unknown {
+  if (cu.productType(v) === cu.ProductType.DIGITAL) return undefined;
   const options = cu.variantOptions(v);
   if (options.length === 0) return undefined;
   const gift = cu.productType(v) === cu.ProductType.GIFT_CARD;
@@ -288,11 +291,14 @@ function variantsSelect(v: unknown, args: string[], ctx: Context): unknown {
 export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
   'add-to-cart-btn': (v, args, ctx: Context) => addToCart(v, args, ctx),
   'bookkeeper-money-format': (v, _args, ctx: Context) => {
-    // Cents in the currency of the locale's region; anything that is not a number prints nothing.
+    // Cents in the currency of the region CLDR resolves the locale to ('fr' is France, so euros), as the
+    // reference does; with no locale ('none') the reference has no CLDR and prints nothing, and so does this.
+    // Anything that is not a number prints nothing.
+    if (ctx.locale === 'none') return '';
     const cents = decimalString(v);
     if (cents === null) return '';
-    const region = (ctx.locale.split(/[-_]/)[1] || 'US').toUpperCase();
-    const currency = REGION_CURRENCY[region] ?? 'USD';
+    const cldr = cldrFor(ctx.locale);
+    const currency = cldr.Numbers.getCurrencyForRegion(cldr.General.locale().tag.region());
     return formatCurrency(ctx.locale, shiftDecimal(cents, -2), currency, DEFAULT_CURRENCY_ARGS);
   },
   'cart-quantity': (v) => {
@@ -456,9 +462,3 @@ function subscriptionPriceHtml(v: unknown, args: string[], ctx: Context): string
   return subscriptionPriceMarkup(subscriptionPriceView(v), (m) => moneyString(m, ctx, args), priceStrings(ctx), priceFill(ctx));
 }
 
-const REGION_CURRENCY: Record<string, string> = {
-  US: 'USD', GB: 'GBP', CA: 'CAD', AU: 'AUD', NZ: 'NZD', JP: 'JPY', CH: 'CHF', SE: 'SEK', DK: 'DKK', NO: 'NOK',
-  CZ: 'CZK', HU: 'HUF', PL: 'PLN', IL: 'ILS', MX: 'MXN', BR: 'BRL', AR: 'ARS', CO: 'COP', HK: 'HKD', SG: 'SGD',
-  IN: 'INR', MY: 'MYR', PH: 'PHP', TH: 'THB', ZA: 'ZAR', FR: 'EUR', DE: 'EUR', ES: 'EUR', IT: 'EUR', NL: 'EUR',
-  IE: 'EUR', PT: 'EUR', AT: 'EUR', BE: 'EUR', FI: 'EUR',
-};

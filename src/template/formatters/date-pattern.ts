@@ -9,16 +9,19 @@
  * joined into one CLDR pattern and formatted with formatDateRaw.
  *
  * The composite directives use fixed patterns whose words come from the
- * locale: %c is `E, MMM d, y h:mm:ss a z`, %x `MM/dd/yy`, %X `h:mm:ss a`,
- * %r `h:mm:ss a`, %D `MM/dd/yy`, %F `y-MM-dd`, %T `HH:mm:ss`, %R `HH:mm`.
- * %Z is the locale's short zone name (EST in English, MEZ in German, UTC+1 in
- * French), %z the ISO offset (-05:00). Unknown directives print nothing.
+ * locale: %c is `E, MMM d, y h:mm:ss a z`, %x `MM/dd/y` (02/18/2021, as the
+ * reference), %X `hh:mm:ss a` (06:26:05 AM), %r `h:mm:ss a`, %D `MM/dd/yy`,
+ * %F `y-MM-dd`, %T `HH:mm:ss`, %R `HH:mm`. %Z (and the zone of %c) is the
+ * locale's short zone name (EST in English, MEZ in German); where the locale
+ * has none and CLDR would print an offset (GMT+9), the zone's own abbreviation
+ * (JST), as the reference prints it. %z is the ISO offset (-05:00). Unknown
+ * directives print nothing.
  */
 import type { CLDR, GregorianDate } from '@phensley/cldr';
 
 type Calc =
   | 'century' | 'day-space' | 'hour24-space' | 'hour12-space' | 'iso-year' | 'iso-year2' | 'iso-week'
-  | 'epoch-seconds' | 'weekday-mon1' | 'weekday-sun0' | 'week-sun' | 'week-mon' | 'ampm-lower';
+  | 'epoch-seconds' | 'weekday-mon1' | 'weekday-sun0' | 'week-sun' | 'week-mon' | 'ampm-lower' | 'zone-short';
 
 type Part = { pattern: string } | { literal: string } | { calc: Calc };
 
@@ -28,7 +31,7 @@ const DIRECTIVES: Record<string, Part | Part[]> = {
   b: { pattern: 'MMM' },
   h: { pattern: 'MMM' },
   B: { pattern: 'MMMM' },
-  c: { pattern: 'E, MMM d, y h:mm:ss a z' },
+  c: [{ pattern: 'E, MMM d, y h:mm:ss a ' }, { calc: 'zone-short' }],
   C: { calc: 'century' },
   d: { pattern: 'dd' },
   D: { pattern: 'MM/dd/yy' },
@@ -61,12 +64,12 @@ const DIRECTIVES: Record<string, Part | Part[]> = {
   V: { calc: 'iso-week' },
   w: { calc: 'weekday-sun0' },
   W: { calc: 'week-mon' },
-  x: { pattern: 'MM/dd/yy' },
-  X: { pattern: 'h:mm:ss a' },
+  x: { pattern: 'MM/dd/y' },
+  X: { pattern: 'hh:mm:ss a' },
   y: { pattern: 'yy' },
   Y: { pattern: 'y' },
   z: { pattern: 'xxx' },
-  Z: { pattern: 'z' },
+  Z: { calc: 'zone-short' },
 };
 
 /** Translate a strftime-style format into parts (literal runs merged). */
@@ -117,8 +120,15 @@ function isoWeek(year: number, month: number, day: number): [number, number] {
   return [isoYear, week];
 }
 
-function calc(cldr: CLDR, d: GregorianDate, c: Calc): string {
+/** A zone's own abbreviation at an instant (JST, CET), for locales whose short zone name is only an offset. */
+export type ZoneAbbr = (epoch: number, zoneId: string) => string;
+
+function calc(cldr: CLDR, d: GregorianDate, c: Calc, zoneId: string, abbr: ZoneAbbr | undefined): string {
   switch (c) {
+    case 'zone-short': {
+      const name = cldr.Calendars.formatDateRaw(d, { pattern: 'z' });
+      return abbr !== undefined && /^(GMT|UTC)[+-]/.test(name) ? abbr(d.unixEpoch(), zoneId) : name;
+    }
     case 'century': return zeroPad((d.year() / 100) | 0, 2);
     case 'day-space': return spacePad(d.dayOfMonth());
     case 'hour24-space': return spacePad(d.hourOfDay());
@@ -136,7 +146,7 @@ function calc(cldr: CLDR, d: GregorianDate, c: Calc): string {
 }
 
 /** Format an instant with translated parts in a locale (its CLDR instance) and time zone. */
-export function formatStrftime(cldr: CLDR, epoch: number, zoneId: string, parts: readonly Part[]): string {
+export function formatStrftime(cldr: CLDR, epoch: number, zoneId: string, parts: readonly Part[], abbr?: ZoneAbbr): string {
   const d = cldr.Calendars.toGregorianDate({ date: epoch, zoneId });
   let out = '';
   let pattern = '';
@@ -154,7 +164,7 @@ export function formatStrftime(cldr: CLDR, epoch: number, zoneId: string, parts:
   for (const p of parts) {
     if ('pattern' in p) pattern += p.pattern;
     else if ('literal' in p) text(p.literal);
-    else text(calc(cldr, d, p.calc));
+    else text(calc(cldr, d, p.calc, zoneId, abbr));
   }
   return pattern === '' ? out : out + cldr.Calendars.formatDateRaw(d, { pattern });
 }

@@ -119,6 +119,9 @@ function abbrFormatter(locale: string, zone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** The zone's abbreviation at an instant, for the `date` formatter's %Z where the locale has only an offset. */
+const zoneAbbrAt = (epoch: number, zone: string): string => zoneInfo(epoch, zone).abbr;
+
 /** Short zone name (EST, BST, ...); tries a second English locale when the first gives only an offset. */
 function zoneAbbr(epoch: number, zone: string): string {
   // The IANA database's own abbreviation (JST, CET, EST), as the platform prints it; Intl for the rest.
@@ -295,7 +298,7 @@ export const DATE_FORMATTERS: Record<string, FormatterFn> = {
     const byEpoch = slot.byEpoch;
     let out = byEpoch.get(n);
     if (out === undefined) {
-      out = formatStrftime(cldrFor(ctx.locale), n, zone, slot.parts);
+      out = formatStrftime(cldrFor(ctx.locale), n, zone, slot.parts, zoneAbbrAt);
       if (byEpoch.size > 10000) byEpoch.clear();
       byEpoch.set(n, out);
     }

@@ -31,12 +31,15 @@ const DIGITS: Record<string, keyof DecimalFormatOptions> = {
 const DECIMAL_STYLES = new Set(['decimal', 'short', 'long', 'scientific', 'percent', 'percent-scaled', 'permille', 'permille-scaled']);
 const CURRENCY_STYLES = new Set(['symbol', 'accounting', 'code', 'name', 'short']);
 
-/** A parsed argument list: CLDR options, a key naming them, and the `free` text for zero. */
+/** A parsed argument list: CLDR options, the `free` text for zero, and a key naming both (every argument that changes the output). */
 export interface NumberArgs {
   opts: DecimalFormatOptions & CurrencyFormatOptions;
   key: string;
   free?: string;
 }
+
+/** The key of parsed arguments: the options and the `free` text, so two lists that print differently never share one. */
+const argsKey = (opts: DecimalFormatOptions & CurrencyFormatOptions, free: string | undefined): string => JSON.stringify([opts, free ?? null]);
 
 /** Parse `key:value` arguments (key case-insensitive) into CLDR number options. */
 export function parseNumberArgs(args: readonly string[], currency: boolean): NumberArgs {
@@ -60,7 +63,7 @@ export function parseNumberArgs(args: readonly string[], currency: boolean): Num
       if (isFinite(n)) (opts as Record<string, number>)[DIGITS[k]] = clampDigits(n);
     } else if (currency && (k === 'symbol' || k === 'symbolwidth' || k === 'width') && v === 'narrow') opts.symbolWidth = 'narrow';
   }
-  return { opts, key: JSON.stringify(opts), free };
+  return { opts, key: argsKey(opts, free), free };
 }
 
 const argsCache = new WeakMap<readonly string[], NumberArgs>();
@@ -212,7 +215,10 @@ export function minorDigits(currency: string): number {
 }
 
 const withDigits = new Map<string, NumberArgs>();
-/** Arguments that show exactly `digits` fraction digits unless the template chose digits itself. */
+/**
+ * Arguments that show exactly `digits` fraction digits unless the template chose digits itself. Kept by the
+ * arguments' whole key (options and `free` text) and the digits.
+ */
 export function storeDigits(a: NumberArgs, digits: number): NumberArgs {
   const o = a.opts;
   if (o.minimumFractionDigits !== undefined || o.maximumFractionDigits !== undefined || o.maximumSignificantDigits !== undefined || o.minimumSignificantDigits !== undefined) return a;
@@ -220,7 +226,8 @@ export function storeDigits(a: NumberArgs, digits: number): NumberArgs {
   let r = withDigits.get(k);
   if (r === undefined) {
     const opts = { ...o, minimumFractionDigits: digits, maximumFractionDigits: digits };
-    r = { opts, key: JSON.stringify(opts), free: a.free };
+    r = { opts, key: argsKey(opts, a.free), free: a.free };
+    if (withDigits.size >= MEMO_MAX) withDigits.clear();
     withDigits.set(k, r);
   }
   return r;

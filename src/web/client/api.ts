@@ -21,6 +21,10 @@ export class ApiError extends Error {
   get crumbFail(): boolean {
     return this.data.crumbFail === true;
   }
+  /** No answer came at all (offline, connection refused): the call may be tried again as it was. */
+  get network(): boolean {
+    return this.status === 0 && this.data.network === true;
+  }
 }
 
 export async function api<T>(method: string, url: string, body?: unknown): Promise<T> {

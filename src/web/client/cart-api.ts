@@ -44,16 +44,17 @@ function browserEnv(): ErrorEnv {
 }
 
 /**
- * The message of a failed add: a crumb failure asks to reload (or to enable cookies), 429 asks to try
- * again in a few seconds, a lost connection asks to check it, other server messages are shown as they are.
+ * The message of a failed add: a lost connection (the browser is offline, or the call got no answer at all)
+ * asks to check it, a crumb failure asks to reload (or to enable cookies), 429 asks to try again in a few
+ * seconds, other server messages are shown as they are.
  */
 export function addErrorMessage(err: unknown, env: ErrorEnv = browserEnv()): string {
+  if (!env.online || (err instanceof ApiError && err.network) || err instanceof TypeError) return cartMessages.CHECK_INTERNET;
   if (err instanceof ApiError) {
     if (err.crumbFail) return commerce.crumbFailure(env.cookiesEnabled);
     if (err.status === 429) return commerce.RATE_LIMITED;
     return err.message;
   }
-  if (!env.online || err instanceof TypeError) return cartMessages.CHECK_INTERNET;
   return cartMessages.PLEASE_TRY_AGAIN;
 }
 

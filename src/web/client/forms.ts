@@ -44,7 +44,8 @@ export async function saveSubmission(formId: string, build: (key: string) => For
     const data = await api<SaveOk>('POST', '/api/form/SaveFormSubmission', { formId, ...build(key) });
     return { ok: true, data };
   } catch (e) {
-    if (!(e instanceof ApiError)) return { ok: false, status: 0, message: m.ERROR_PROCESSING };
+    // No answer at all (api() wraps a failed fetch as status 0): the spec's processing error, not a status text.
+    if (!(e instanceof ApiError) || e.network) return { ok: false, status: 0, message: m.ERROR_PROCESSING };
     if (e.crumbFail) return { ok: false, status: 403, message: m.ERROR_PROCESSING };
     const errors = e.data.errors;
     if (e.status === 400 && errors && typeof errors === 'object' && Object.keys(errors).length > 0) {

@@ -9,6 +9,8 @@ import { useSyncExternalStore } from 'react';
 export interface AlertState {
   title: string;
   message: string;
+  /** The control the message is about ('quantity': the quantity input is marked invalid and described by it). */
+  field?: 'quantity';
 }
 
 export interface ProductChoice {

@@ -144,6 +144,10 @@ export function QuantityInput({ product, scope }: ControlProps) {
   const sc = structuredContentOf(product);
   if (!showQuantityInput(sc, { multipleQuantityAllowedForServices: product.multipleQuantityAllowedForServices })) return null;
   const id = domId(scope, 'quantity');
+  const invalid = choice.error?.field === 'quantity';
+  // A text field with a numeric keyboard, not a browser number field: the browser's own validation
+  // ('Please enter a valid value') would answer before the spec's messages, with or without JavaScript.
+  // The page checks it (core parseQuantity), and without JavaScript the server's answer says the same.
   return (
     <div className="product-quantity-input" data-item-id={product.itemId} data-animation-role="content">
       <label className="quantity-label" htmlFor={id}>
@@ -153,10 +157,14 @@ export function QuantityInput({ product, scope }: ControlProps) {
         id={id}
         aria-label={commerce.QUANTITY}
         size={4}
-        type="number"
-        min={QUANTITY_MIN}
-        max={QUANTITY_MAX}
-        step={QUANTITY_STEP}
+        type="text"
+        inputMode="numeric"
+        autoComplete="off"
+        data-min={QUANTITY_MIN}
+        data-max={QUANTITY_MAX}
+        data-step={QUANTITY_STEP}
+        aria-invalid={invalid ? true : undefined}
+        aria-describedby={invalid ? domId(scope, 'add-error') : undefined}
         value={choice.quantityText}
         onChange={(e) => productStore.update(scope, { quantityText: e.target.value, error: null })}
         name="quantity"
@@ -184,6 +192,9 @@ function qtyInCart(itemId: string, sku: string): number {
   return entries.filter((e) => e.itemId === itemId && e.chosenVariant?.sku === sku).reduce((s, e) => s + (e.quantity ?? 0), 0);
 }
 
+/** The messages of a quantity the page refuses: they mark the quantity input invalid. */
+const QUANTITY_MESSAGES: ReadonlySet<string> = new Set([commerce.QUANTITY_NOT_A_NUMBER, commerce.QUANTITY_NOT_WHOLE]);
+
 export function AddToCart({ product, scope, express = false, checkoutUrl = '/checkout', instalmentPill = true }: AddToCartProps) {
   const choice = useProductChoice(scope);
   const [state, setState] = useState<ButtonState>('idle');
@@ -201,7 +212,8 @@ export function AddToCart({ product, scope, express = false, checkoutUrl = '/che
   const title = addAlertTitle({ express, giftCard: gift });
   const idleLabel = addButtonLabel(sc);
   const hasForm = product.additionalFieldsForm !== undefined && product.additionalFieldsForm !== null;
-  const showError = (message: string, alertTitle = title) => productStore.update(scope, { error: { title: alertTitle, message } });
+  const showError = (message: string, alertTitle = title) =>
+    productStore.update(scope, { error: { title: alertTitle, message, ...(QUANTITY_MESSAGES.has(message) ? { field: 'quantity' as const } : {}) } });
 
   /** Checks the choices with core's rules; the variant and quantity when they pass. */
   const check = () => {
@@ -281,6 +293,7 @@ export function AddToCart({ product, scope, express = false, checkoutUrl = '/che
         className="sqs-add-to-cart-form"
         method="post"
         action={ADD_ACTION}
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           onClick();

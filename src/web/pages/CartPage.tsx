@@ -6,7 +6,8 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { cart as cartMessages, forms as formMessages } from '../../core/messages.js';
-import { formatMoney } from '../../core/money.js';
+import { formatMoney, formatMoneyShown } from '../../core/money.js';
+import { cartAmountTooLarge } from '../../core/cart.js';
 import { QUANTITY_MAX, QUANTITY_MIN, QUANTITY_STEP } from '../../core/constants.js';
 import { parseQuantity } from '../../core/product.js';
 import { cartStore } from '../client/cart-store.js';
@@ -58,9 +59,12 @@ export interface CartPageProps {
 interface Alert {
   title: string;
   message: string;
+  /** The entry whose quantity the alert refuses. */
+  entryId?: string;
 }
 
 const ENTRIES = '/api/commerce/shopping-cart/entries';
+const CART_ALERT_ID = 'cart-alert';
 
 function answers(text: string): Record<string, string> {
   if (!text) return {};
@@ -82,6 +86,8 @@ function EntryRow(props: {
   onQuantity: (e: CartPageEntry, text: string) => void;
   onRemove: (e: CartPageEntry) => void;
   onEdit: (e: CartPageEntry) => void;
+  /** The page's alert is about this entry's quantity: the field is marked invalid and described by it. */
+  quantityInvalid?: boolean;
 }) {
   const { entry, currency, crumb, busy, form } = props;
   const [text, setText] = useState(String(entry.quantity));
@@ -129,7 +135,7 @@ function EntryRow(props: {
           </button>
         )}
       </div>
-      <form className="cart-row__qty" method="post" action={`${ENTRIES}/${entry.id}/quantity`} onSubmit={submitQuantity}>
+      <form className="cart-row__qty" method="post" action={`${ENTRIES}/${entry.id}/quantity`} onSubmit={submitQuantity} noValidate>
         <input type="hidden" name="crumb" value={crumb} />
         <label htmlFor={qid} className="visually-hidden">
           Quantity of {entry.title}
@@ -137,10 +143,16 @@ function EntryRow(props: {
         <input
           id={qid}
           name="quantity"
-          type="number"
-          min={QUANTITY_MIN}
-          max={QUANTITY_MAX}
-          step={QUANTITY_STEP}
+          // Text with a numeric keyboard, checked by the page (and the server without JavaScript): a browser
+          // number field's own validation would answer before the spec's quantity messages.
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          data-min={QUANTITY_MIN}
+          data-max={QUANTITY_MAX}
+          data-step={QUANTITY_STEP}
+          aria-invalid={props.quantityInvalid ? true : undefined}
+          aria-describedby={props.quantityInvalid ? CART_ALERT_ID : undefined}
           value={text}
           onChange={(e) => setText(e.target.value)}
           onBlur={() => text !== String(entry.quantity) && props.onQuantity(entry, text)}
@@ -163,7 +175,7 @@ function EntryRow(props: {
           Remove
         </button>
       </form>
-      <div className="cart-row__total">{formatMoney(entry.subTotal?.value ?? entry.subTotalCents, currency)}</div>
+      <div className="cart-row__total">{formatMoneyShown(entry.subTotal?.value ?? entry.subTotalCents, currency)}</div>
     </li>
   );
 }
@@ -217,7 +229,7 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
   const onQuantity = (entry: CartPageEntry, text: string) => {
     const q = parseQuantity(text);
     if (!q.ok) {
-      setAlert({ title: cartMessages.UNABLE_TO_UPDATE_QUANTITY, message: q.message });
+      setAlert({ title: cartMessages.UNABLE_TO_UPDATE_QUANTITY, message: q.message, entryId: entry.id });
       return;
     }
     if (q.quantity === entry.quantity) return;
@@ -249,6 +261,8 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
   };
 
   const below = minimumOrderSubtotalCents > 0 && cart.subtotalCents < minimumOrderSubtotalCents;
+  // A cart an owner's price change took past what can be shown still opens, says so, and cannot check out.
+  const tooLarge = cartAmountTooLarge(cart.subtotal?.value ?? cart.subtotalCents, currency);
   const empty = cart.entries.length === 0;
   return (
     <div
@@ -258,7 +272,7 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
       data-recalculating={recalculating ? '' : undefined}
     >
       {alert && (
-        <div className="cart-alert" role="alert">
+        <div className="cart-alert" role="alert" id={CART_ALERT_ID}>
           <strong className="title">{alert.title}</strong> <span className="message">{alert.message}</span>
         </div>
       )}
@@ -273,16 +287,17 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
         <>
           <ul className="cart-entries" aria-label="Items in your cart">
             {cart.entries.map((e) => (
-              <EntryRow key={e.id} entry={e} currency={currency} crumb={crumb} busy={busy || recalculating} form={forms[e.itemId]} onQuantity={onQuantity} onRemove={onRemove} onEdit={onEdit} />
+              <EntryRow key={e.id} entry={e} currency={currency} crumb={crumb} busy={busy || recalculating} form={forms[e.itemId]} onQuantity={onQuantity} onRemove={onRemove} onEdit={onEdit} quantityInvalid={alert?.entryId === e.id} />
             ))}
           </ul>
           <div className="cart-subtotal">
-            <span className="cart-subtotal__label">Subtotal</span> <span className="cart-subtotal__price">{formatMoney(cart.subtotal?.value ?? cart.subtotalCents, currency)}</span>
+            <span className="cart-subtotal__label">Subtotal</span> <span className="cart-subtotal__price">{formatMoneyShown(cart.subtotal?.value ?? cart.subtotalCents, currency)}</span>
           </div>
+          {tooLarge && <p className="cart-too-large">{cartMessages.CART_TOTAL_TOO_LARGE}</p>}
           <InstalmentCartPill context={instalments} cart={cart} currency={currency} />
           {below && <p className="cart-minimum">{cartMessages.minimumSubtotal(formatMoney(minimumOrderSubtotalCents, currency))}</p>}
           <div className="cart-checkout">
-            {below ? (
+            {below || tooLarge ? (
               <button type="button" className="cart-checkout-button sqs-button-element--primary" disabled>
                 Checkout
               </button>

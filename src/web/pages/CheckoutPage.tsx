@@ -6,13 +6,15 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { computeCheckout, type CheckoutLine, type Coupon, type ShippingOption, type TaxRule } from '../../core/checkout.js';
-import { formatMoney } from '../../core/money.js';
+import { formatMoneyShown } from '../../core/money.js';
+import { cartAmountTooLarge } from '../../core/cart.js';
 import { instalmentPaymentsText, isInstalmentEligiblePrice } from '../../core/instalments.js';
 import { cart as cartMessages, commerce } from '../../core/messages.js';
 import { ProductType } from '../../core/enums.js';
 import { subscriptionPriceText } from '../../core/subscription.js';
 import type { SubscriptionPlan } from '../../core/product.js';
 import { api, ApiError } from '../client/api.js';
+import { cartErrorDetail } from '../client/cart-api.js';
 import { Modal } from '../islands/Modal.js';
 import { COUNTRIES } from '../../core/countries.js';
 import { StripePayment, type StripeCheckoutConfig, type StripePaymentApi } from './StripePayment.js';
@@ -148,7 +150,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
   const [live, setLive] = useState(false);
   useEffect(() => setLive(true), []);
   const currency = view.currency;
-  const f = (c: number) => formatMoney(c, currency);
+  const f = (c: number) => formatMoneyShown(c, currency);
 
   const totals = useMemo(
     () =>
@@ -214,7 +216,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
       setCouponInput('');
       setMessage('');
     } catch (err) {
-      setMessage((err as Error).message);
+      setMessage(cartErrorDetail(err));
     }
   }
 
@@ -237,11 +239,13 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
         setGiftCode(code);
       }
     } catch (err) {
-      setMessage((err as Error).message);
+      setMessage(cartErrorDetail(err));
     }
   }
 
   const below = minimumOrderSubtotalCents > 0 && totals.subtotalCents < minimumOrderSubtotalCents;
+  // A total past what can be shown (a stored cart an owner's price change took there): shown, not payable.
+  const tooLarge = cartAmountTooLarge(totals.grandTotalCents, currency) || cartAmountTooLarge(totals.subtotalCents, currency);
 
   async function place(payment: Record<string, unknown> | null) {
     key.current ??= newKey();
@@ -268,7 +272,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
       window.location.assign(r.confirmationUrl ?? '/');
     } catch (err) {
       setBusy(false);
-      if (err instanceof ApiError) {
+      if (err instanceof ApiError && !err.network) {
         // A definite answer: the next attempt is a new one. (A network failure keeps the key, so a retry is safe.)
         key.current = null;
         if (err.crumbFail) setMessage(commerce.crumbFailure(navigator.cookieEnabled));
@@ -289,7 +293,7 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (below) return;
+    if (below || tooLarge) return;
     setTotalChanged(false);
     if (totals.amountDueCents <= 0) return void place(null);
     if (elementPays) return void payWithElement();
@@ -591,12 +595,13 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
           </tbody>
         </table>
         {below && <p className="checkout-minimum">{cartMessages.minimumSubtotal(f(minimumOrderSubtotalCents))}</p>}
+        {tooLarge && <p className="checkout-too-large">{cartMessages.CART_TOTAL_TOO_LARGE}</p>}
         {message && (
           <p role="alert" className="checkout-error">
             {message}
           </p>
         )}
-        <button type="submit" name="action" value="place" className="checkout__place" disabled={busy || below || (!!paymentUnavailable && totals.amountDueCents > 0)} aria-busy={busy || undefined}>
+        <button type="submit" name="action" value="place" className="checkout__place" disabled={busy || below || tooLarge || (!!paymentUnavailable && totals.amountDueCents > 0)} aria-busy={busy || undefined}>
           {busy ? 'Placing order…' : totalChanged ? `Confirm new total ${f(totals.grandTotalCents)} and place order` : 'Place order'}
         </button>
       </aside>

@@ -111,7 +111,7 @@ describe('product islands on the server', () => {
 
   it('shows the quantity input (1-9999, step 1, default 1) only by the spec rules', () => {
     const out = html(QuantityInput, { product: shirt, scope: 'q' });
-    expect(out).toMatch(/type="number" min="1" max="9999" step="1"[^>]*name="quantity" value="1"/);
+    expect(out).toMatch(/type="text" inputMode="numeric"[^>]*data-min="1" data-max="9999" data-step="1"[^>]*name="quantity" value="1"/);
     expect(html(QuantityInput, { product: { ...shirt, isSubscribable: true }, scope: 'q' })).toBe('');
     expect(html(QuantityInput, { product: { ...shirt, productType: 2 }, scope: 'q' })).toBe('');
     expect(html(QuantityInput, { product: one({ productType: 3 }), scope: 'q' })).not.toBe('');
