@@ -14,7 +14,7 @@
  * a product's own), Variant Inventory Tracker empty means the stock is not tracked (unlimited).
  */
 import { parse } from 'csv-parse';
-import { stringify } from 'csv-stringify/sync';
+import { csvText, csvUnguard } from '../../core/csv.js';
 import { toMinorUnits, moneyDecimalString } from '../../core/money.js';
 import { slugify } from '../../core/slug.js';
 import { ProductType } from '../../core/enums.js';
@@ -108,6 +108,7 @@ export const CSV_TEXT = {
   OPTION_VALUE: (name: string) => `Enter a value for the option ${name}.`,
   DUPLICATE_SKU: (sku: string, first: number) => `The SKU ${sku} is already used on row ${first} of this file.`,
   IMAGE_URL: (url: string) => `The image address ${url} must start with http:// or https://.`,
+  IMAGE_REFUSED: (url: string, why: string) => `The image ${url} cannot be imported: ${why}.`,
   YES_NO: (column: string, value: string) => `${column} must be Yes or No, not "${value}".`,
   TRUE_FALSE: (column: string, value: string) => `${column} must be TRUE or FALSE, not "${value}".`,
 } as const;
@@ -166,6 +167,9 @@ export interface ParsedFile {
 
 type Row = Record<string, string>;
 
+/** Why an image address is refused before anything is fetched (outbound.ts), or null. */
+export type ImageCheck = (url: string) => string | null;
+
 /** The layout a header line belongs to, or null. */
 export function detectFormat(headers: string[]): CsvFormat | null {
   const h = new Set(headers.map((x) => x.trim().toLowerCase()));
@@ -205,7 +209,7 @@ async function readRows(text: string): Promise<{ headers: string[]; rows: Row[] 
   parser.end();
   await ended;
   const headers = (records[0] ?? []).map((x) => x.trim());
-  const rows = records.slice(1).map((r) => Object.fromEntries(headers.map((h, i) => [h.toLowerCase(), (r[i] ?? '').trim()])));
+  const rows = records.slice(1).map((r) => Object.fromEntries(headers.map((h, i) => [h.toLowerCase(), csvUnguard((r[i] ?? '').trim())])));
   return { headers, rows };
 }
 
@@ -216,7 +220,7 @@ const splitList = (s: string) =>
     .filter(Boolean);
 
 /** Reads a file (`format` forces a layout; otherwise the header line decides). Never throws for bad content. */
-export async function parseProductCsv(text: string, currency: string, format?: CsvFormat): Promise<ParsedFile> {
+export async function parseProductCsv(text: string, currency: string, format?: CsvFormat, imageRefusal: ImageCheck = () => null): Promise<ParsedFile> {
   let read: { headers: string[]; rows: Row[] };
   try {
     read = await readRows(text);
@@ -226,7 +230,7 @@ export async function parseProductCsv(text: string, currency: string, format?: C
   const detected = format ?? detectFormat(read.headers);
   if (!detected) return { format: 'squarespace', products: [], errors: [{ row: 1, message: CSV_TEXT.UNKNOWN_LAYOUT }] };
   if (read.rows.length > MAX_ROWS) return { format: detected, products: [], errors: [{ row: 1, message: CSV_TEXT.TOO_MANY_ROWS }] };
-  const out = detected === 'shopify' ? readShopify(read.rows, currency) : readSquarespace(read.rows, currency);
+  const out = detected === 'shopify' ? readShopify(read.rows, currency, imageRefusal) : readSquarespace(read.rows, currency, imageRefusal);
   if (out.products.length === 0 && out.errors.length === 0) out.errors.push({ row: 1, message: CSV_TEXT.EMPTY });
   // SKUs repeat nowhere in a file.
   const seen = new Map<string, number>();
@@ -256,13 +260,17 @@ function amount(value: string, column: string, currency: string, row: number, er
   }
 }
 
-function checkImage(url: string, row: number, errors: RowError[]): boolean {
-  if (/^https?:\/\/\S+$/i.test(url) && url.length <= 2000) return true;
-  errors.push({ row, message: CSV_TEXT.IMAGE_URL(url.slice(0, 200)) });
-  return false;
+function checkImage(url: string, row: number, errors: RowError[], refusal: ImageCheck): boolean {
+  if (!/^https?:\/\/\S+$/i.test(url) || url.length > 2000) {
+    errors.push({ row, message: CSV_TEXT.IMAGE_URL(url.slice(0, 200)) });
+    return false;
+  }
+  const why = refusal(url);
+  if (why) errors.push({ row, message: CSV_TEXT.IMAGE_REFUSED(url.slice(0, 200), why) });
+  return !why;
 }
 
-function readSquarespace(rows: Row[], currency: string): { products: ParsedProduct[]; errors: RowError[] } {
+function readSquarespace(rows: Row[], currency: string, refusal: ImageCheck): { products: ParsedProduct[]; errors: RowError[] } {
   const products: ParsedProduct[] = [];
   const errors: RowError[] = [];
   const g = (r: Row, c: string) => r[c.toLowerCase()] ?? '';
@@ -279,7 +287,7 @@ function readSquarespace(rows: Row[], currency: string): { products: ParsedProdu
       const images = g(r, 'Hosted Image URLs')
         .split(/\s+/)
         .filter(Boolean)
-        .filter((u) => checkImage(u, row, errors))
+        .filter((u) => checkImage(u, row, errors, refusal))
         .map((url) => ({ url, alt: '' }));
       p = {
         row,
@@ -366,7 +374,7 @@ function readDimensions(r: Row, row: number, errors: RowError[]): Dimensions | n
   return { unit: [...units][0]!, length: sides[0]!.value, width: sides[1]!.value, height: sides[2]!.value };
 }
 
-function readShopify(rows: Row[], currency: string): { products: ParsedProduct[]; errors: RowError[] } {
+function readShopify(rows: Row[], currency: string, refusal: ImageCheck): { products: ParsedProduct[]; errors: RowError[] } {
   const products: ParsedProduct[] = [];
   const errors: RowError[] = [];
   const byHandle = new Map<string, ParsedProduct>();
@@ -411,7 +419,7 @@ function readShopify(rows: Row[], currency: string): { products: ParsedProduct[]
       if (handle) byHandle.set(handle, p);
     }
     const image = g(r, 'Image Src', 'Product image URL');
-    if (image && checkImage(image, row, errors) && !p.images.some((x) => x.url === image)) p.images.push({ url: image, alt: g(r, 'Image Alt Text', 'Image alt text') });
+    if (image && checkImage(image, row, errors, refusal) && !p.images.some((x) => x.url === image)) p.images.push({ url: image, alt: g(r, 'Image Alt Text', 'Image alt text') });
     const isVariant = [1, 2, 3].some((n) => g(r, `Option${n} Value`, `Option${n} value`)) || g(r, 'Variant SKU', 'SKU') !== '' || g(r, 'Variant Price', 'Price') !== '';
     if (!isVariant) return;
     const attributes: Record<string, string> = {};
@@ -435,7 +443,7 @@ function readShopify(rows: Row[], currency: string): { products: ParsedProduct[]
     const compare = amount(g(r, 'Variant Compare At Price', 'Compare-at price'), 'Variant Compare At Price', currency, row, errors);
     const onSale = compare > price;
     const variantImage = g(r, 'Variant Image');
-    if (variantImage && checkImage(variantImage, row, errors) && !p.images.some((x) => x.url === variantImage)) p.images.push({ url: variantImage, alt: '' });
+    if (variantImage && checkImage(variantImage, row, errors, refusal) && !p.images.some((x) => x.url === variantImage)) p.images.push({ url: variantImage, alt: '' });
     p.variants.push({
       row,
       sku: g(r, 'Variant SKU', 'SKU'),
@@ -562,5 +570,5 @@ export function exportProductCsv(products: ExportProduct[], format: CsvFormat, c
       }
     }
   }
-  return stringify(rows);
+  return csvText(rows);
 }

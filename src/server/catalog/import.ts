@@ -31,6 +31,7 @@ import { READ_ROLES, STORE_ROLES } from '../platform/settings.js';
 import { createProductTx, loadProduct, productErrors, productIn, updateProductTx, type ProductIn } from '../platform/config-routes.js';
 import { editorOf } from '../editor/index.js';
 import { suggestSku } from '../../web/admin/catalog/model.js';
+import { Outbound } from '../outbound.js';
 import { exportProductCsv, MAX_CSV_BYTES, parseProductCsv, type CsvFormat, type ParsedProduct, type RowError } from './csv.js';
 
 const { items, productVariants, collections, catalogImportJobs } = schema;
@@ -75,27 +76,22 @@ const IMPORT_GIVE_WAY_MS = 1000;
 /** until none has been served for this long. */
 const IMPORT_CALM_MS = 20;
 const FETCH_MS = 15_000;
+const IMAGE_REDIRECTS = 3;
 
-/** Fetches one image (http/https only, size-capped, with a time limit). */
-async function fetchImage(url: string): Promise<{ name: string; body: Buffer }> {
-  let target = url;
-  for (let hop = 0; hop < 4; hop++) {
-    if (!/^https?:\/\//i.test(target)) throw new Error('not an http(s) address');
-    const res = await fetch(target, { redirect: 'manual', signal: AbortSignal.timeout(FETCH_MS) });
-    if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
-      target = new URL(res.headers.get('location')!, target).toString();
-      continue;
-    }
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    if (Number(res.headers.get('content-length') ?? 0) > IMAGE_BYTES) throw new Error('larger than 10 MB');
-    const body = Buffer.from(await res.arrayBuffer());
-    if (body.length > IMAGE_BYTES) throw new Error('larger than 10 MB');
-    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
-    const ext = { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/webp': '.webp', 'image/gif': '.gif' }[type] ?? (/\.(jpe?g|png|webp|gif)$/i.exec(new URL(target).pathname)?.[0] ?? '.jpg');
-    const base = decodeURIComponent(new URL(target).pathname.split('/').pop() ?? 'image').replace(/\.[a-z0-9]+$/i, '').replace(/[^\w.-]+/g, '-').slice(0, 80) || 'image';
-    return { name: `${base}${ext}`, body };
+/** An image as the uploads pipeline takes it: a file name (with the extension its type says) and the bytes. */
+async function fetchImage(outbound: Outbound, url: string): Promise<{ name: string; body: Buffer }> {
+  const got = await outbound.get(url);
+  const type = got.contentType.split(';')[0]!.trim();
+  const path = new URL(got.url).pathname;
+  const ext = { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/webp': '.webp', 'image/gif': '.gif' }[type] ?? (/\.(jpe?g|png|webp|gif)$/i.exec(path)?.[0] ?? '.jpg');
+  let base = 'image';
+  try {
+    base = decodeURIComponent(path.split('/').pop() ?? 'image');
+  } catch {
+    /* a bad escape: the plain name */
   }
-  throw new Error('too many redirects');
+  base = base.replace(/\.[a-z0-9]+$/i, '').replace(/[^\w.-]+/g, '-').slice(0, 80) || 'image';
+  return { name: `${base}${ext}`, body: got.body };
 }
 
 /** One turn of the event loop (its I/O phase included). */
@@ -106,6 +102,7 @@ export async function importRoutes(app: FastifyInstance) {
   const readRoles = { preHandler: app.requireOwner(READ_ROLES) };
   const storeRoles = { preHandler: app.requireOwner(STORE_ROLES) };
   const siteId = (req: FastifyRequest) => req.owner!.websiteId;
+  const outbound = new Outbound({ allow: app.config.FETCH_ALLOW_ADDRESSES, maxBytes: IMAGE_BYTES, timeoutMs: FETCH_MS, maxRedirects: IMAGE_REDIRECTS });
 
   /** The product the editor would save for `p` (images as given: URLs, or uploads after fetching). */
   const productOf = (p: PlannedProduct, images: Array<{ url: string; alt: string }>, existing?: { version: number; body: unknown }): ProductIn => {
@@ -141,7 +138,7 @@ export async function importRoutes(app: FastifyInstance) {
 
   /** Reads and checks a file against the site: every problem as a row error; nothing is written. */
   const plan = async (websiteId: string, csv: string, format: CsvFormat | undefined, collectionId: string | undefined, currency: string): Promise<Plan> => {
-    const parsed = await parseProductCsv(csv, currency, format);
+    const parsed = await parseProductCsv(csv, currency, format, (url) => outbound.refusal(url));
     const errors = [...parsed.errors];
     const stores = await db
       .select()
@@ -256,7 +253,7 @@ export async function importRoutes(app: FastifyInstance) {
     const images: Array<{ url: string; alt: string }> = [];
     for (const img of p.parsed.images) {
       try {
-        const got = await fetchImage(img.url);
+        const got = await fetchImage(outbound, img.url);
         const row = await editorOf(app).uploads.create(websiteId, got.name, got.body);
         if (row.status !== 'ready') throw new Error(row.error ?? 'File processing failed');
         images.push({ url: `/uploads/${row.storedName}`, alt: img.alt });
