@@ -50,9 +50,9 @@ for (const [net, prefix] of [
   ['240.0.0.0', 4],
 ] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  // ::/96 holds :: and ::1 and the old IPv4-compatible form; ::ffff:0:0/96 every IPv4-mapped address.
+  // ::/96 holds :: and ::1 and the old IPv4-compatible form. An IPv4-mapped address (::ffff:a.b.c.d) is
+  // checked by BlockList against the IPv4 ranges above (a ::ffff:0:0/96 rule here would match every IPv4).
   ['::', 96],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],

@@ -90,12 +90,20 @@ export const SHOPIFY_COLUMNS = [
 /** The most rows one file may hold (and the size of the file, checked by the route). */
 export const MAX_ROWS = 20_000;
 export const MAX_CSV_BYTES = 20 * 1_000_000;
+/** The most columns a file's header may name (Shopify's layout has about 50, with room for extra metafield columns), and the longest row (in characters: a long description fits). */
+export const MAX_COLUMNS = 250;
+export const MAX_ROW_CHARS = 2_000_000;
 
 export const CSV_TEXT = {
   UNKNOWN_LAYOUT: 'This file is not in the Squarespace or Shopify product layout: its first line must hold their column names.',
   EMPTY: 'The file holds no products.',
   TOO_MANY_ROWS: `A file can hold up to ${MAX_ROWS} rows.`,
   CANNOT_READ: (detail: string) => `The file cannot be read as CSV: ${detail}`,
+  TOO_LARGE: 'The file is too large: a product CSV can be up to 20 MB.',
+  TOO_MANY_COLUMNS: `The first line names more than ${MAX_COLUMNS} columns: this is not a product CSV.`,
+  ROW_TOO_LONG: (line: number) => `the row on line ${line} is longer than ${MAX_ROW_CHARS / 1_000_000} million characters (a quote that is never closed makes the rest of the file one cell).`,
+  QUOTE_NOT_CLOSED: (line: number) => `a quoted cell is never closed (the file ends inside it, at line ${line}).`,
+  NOT_UTF8: 'The file is not UTF-8 text (it may be UTF-16 or Latin-1): save it as "CSV UTF-8" and choose it again.',
   NO_TITLE: 'Enter a title for this product.',
   NO_PRODUCT: 'This variant row follows no product row.',
   PRICE: (column: string, value: string) => `${column} "${value}" is not an amount (use a number such as 12.50).`,
@@ -183,10 +191,27 @@ const PARSE_CHUNK = 256 * 1024;
 
 /** Reads the CSV text into rows keyed by lower-case column name, giving the event loop a turn between chunks. */
 async function readRows(text: string): Promise<{ headers: string[]; rows: Row[] }> {
-  const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true });
+  // A row (an unclosed quote included) is at most MAX_ROW_CHARS long, so the reader never holds more than that
+  // of one record; a row wider than the header keeps only the header's columns.
+  const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true, max_record_size: MAX_ROW_CHARS });
   const records: string[][] = [];
+  let width = 0;
   parser.on('readable', () => {
-    for (let r = parser.read() as string[] | null; r !== null; r = parser.read() as string[] | null) records.push(r);
+    for (let r = parser.read() as string[] | null; r !== null; r = parser.read() as string[] | null) {
+      if (records.length === 0) {
+        if (r.length > MAX_COLUMNS) {
+          parser.destroy(new CsvReadError(CSV_TEXT.TOO_MANY_COLUMNS));
+          return;
+        }
+        width = r.length;
+      }
+      // The row limit is checked while reading, so a file of tiny rows is not held whole first.
+      if (records.length > MAX_ROWS) {
+        parser.destroy(new CsvReadError(CSV_TEXT.TOO_MANY_ROWS));
+        return;
+      }
+      records.push(r.length > width ? r.slice(0, width) : r);
+    }
   });
   let failed: unknown = null;
   const ended = new Promise<void>((resolve, reject) => {
@@ -213,6 +238,24 @@ async function readRows(text: string): Promise<{ headers: string[]; rows: Row[] 
   return { headers, rows };
 }
 
+/** A problem the reader names in its own words (shown as it is, not after "cannot be read as CSV"). */
+class CsvReadError extends Error {}
+
+/** The reader's errors in words: the line where it stopped and why. */
+function readProblem(e: unknown): string {
+  if (e instanceof CsvReadError) return e.message;
+  const err = e as { code?: string; lines?: number };
+  const line = typeof err.lines === 'number' ? err.lines : 0;
+  if (err.code === 'CSV_MAX_RECORD_SIZE') return CSV_TEXT.CANNOT_READ(CSV_TEXT.ROW_TOO_LONG(line));
+  if (err.code === 'CSV_QUOTE_NOT_CLOSED') return CSV_TEXT.CANNOT_READ(CSV_TEXT.QUOTE_NOT_CLOSED(line));
+  return CSV_TEXT.CANNOT_READ(e instanceof Error ? e.message.slice(0, 300) : String(e).slice(0, 300));
+}
+
+/** Text that came from a file in another encoding: NUL characters (UTF-16) or replacement characters. */
+function notUtf8(text: string): boolean {
+  return text.includes('\u0000') || text.includes('\uFFFD');
+}
+
 const splitList = (s: string) =>
   s
     .split(',')
@@ -222,10 +265,11 @@ const splitList = (s: string) =>
 /** Reads a file (`format` forces a layout; otherwise the header line decides). Never throws for bad content. */
 export async function parseProductCsv(text: string, currency: string, format?: CsvFormat, imageRefusal: ImageCheck = () => null): Promise<ParsedFile> {
   let read: { headers: string[]; rows: Row[] };
+  if (notUtf8(text)) return { format: format ?? 'squarespace', products: [], errors: [{ row: 1, message: CSV_TEXT.NOT_UTF8 }] };
   try {
     read = await readRows(text);
   } catch (e) {
-    return { format: format ?? 'squarespace', products: [], errors: [{ row: 1, message: CSV_TEXT.CANNOT_READ(e instanceof Error ? e.message : String(e)) }] };
+    return { format: format ?? 'squarespace', products: [], errors: [{ row: 1, message: readProblem(e) }] };
   }
   const detected = format ?? detectFormat(read.headers);
   if (!detected) return { format: 'squarespace', products: [], errors: [{ row: 1, message: CSV_TEXT.UNKNOWN_LAYOUT }] };

@@ -32,7 +32,7 @@ import { createProductTx, loadProduct, productErrors, productIn, updateProductTx
 import { editorOf } from '../editor/index.js';
 import { suggestSku } from '../../web/admin/catalog/model.js';
 import { Outbound } from '../outbound.js';
-import { exportProductCsv, MAX_CSV_BYTES, parseProductCsv, type CsvFormat, type ParsedProduct, type RowError } from './csv.js';
+import { CSV_TEXT, exportProductCsv, MAX_CSV_BYTES, parseProductCsv, type CsvFormat, type ParsedProduct, type RowError } from './csv.js';
 
 const { items, productVariants, collections, catalogImportJobs } = schema;
 
@@ -45,7 +45,7 @@ export const IMPORT_TEXT = {
 } as const;
 
 const importIn = z.object({
-  csv: z.string({ error: 'Choose a CSV file.' }).min(1, 'Choose a CSV file.').max(MAX_CSV_BYTES, 'The file is too large (up to 20 MB).'),
+  csv: z.string({ error: 'Choose a CSV file.' }).min(1, 'Choose a CSV file.'),
   format: z.enum(['squarespace', 'shopify']).optional(),
   collectionId: z.string().max(64).optional(),
   dryRun: z.boolean().optional().default(true),
@@ -415,8 +415,10 @@ export async function importRoutes(app: FastifyInstance) {
     await Promise.allSettled([...running]);
   });
 
-  app.post('/api/config/catalog/import', { ...storeRoles, bodyLimit: MAX_CSV_BYTES + 64 * 1024 }, async (req, reply) => {
+  // The body is read up to the limit and no further (Fastify stops at bodyLimit and answers 413 in these words).
+  app.post('/api/config/catalog/import', { ...storeRoles, bodyLimit: MAX_CSV_BYTES + 64 * 1024, config: { tooLargeMessage: CSV_TEXT.TOO_LARGE } }, async (req, reply) => {
     const body = parseInput(importIn, req.body);
+    if (body.csv.length > MAX_CSV_BYTES) throw new HttpError(413, CSV_TEXT.TOO_LARGE);
     const site = await app.services.websites.get();
     const p = await plan(siteId(req), body.csv, body.format, body.collectionId, site.currency);
     if (body.dryRun) return { dryRun: true, ...summary(p) };
