@@ -78,6 +78,21 @@ const IMPORT_CALM_MS = 20;
 const FETCH_MS = 15_000;
 const IMAGE_REDIRECTS = 3;
 
+/**
+ * The site-relative address of an upload (or demo picture) of this site named by its absolute URL (our own export
+ * writes images so),
+ * or null. Such an image is already stored: it is taken as it is, never fetched over the network.
+ */
+export function ownUpload(url: string, origin: string): string | null {
+  try {
+    const u = new URL(url);
+    if (u.origin !== new URL(origin).origin || u.search || u.hash) return null;
+    return /^\/(uploads|demo-media)\/[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(u.pathname) && !u.pathname.includes('..') ? u.pathname : null;
+  } catch {
+    return null;
+  }
+}
+
 /** An image as the uploads pipeline takes it: a file name (with the extension its type says) and the bytes. */
 async function fetchImage(outbound: Outbound, url: string): Promise<{ name: string; body: Buffer }> {
   const got = await outbound.get(url);
@@ -138,7 +153,8 @@ export async function importRoutes(app: FastifyInstance) {
 
   /** Reads and checks a file against the site: every problem as a row error; nothing is written. */
   const plan = async (websiteId: string, csv: string, format: CsvFormat | undefined, collectionId: string | undefined, currency: string): Promise<Plan> => {
-    const parsed = await parseProductCsv(csv, currency, format, (url) => outbound.refusal(url));
+    const origin = await app.emailOrigin();
+    const parsed = await parseProductCsv(csv, currency, format, (url) => (ownUpload(url, origin) ? null : outbound.refusal(url)));
     const errors = [...parsed.errors];
     const stores = await db
       .select()
@@ -249,9 +265,14 @@ export async function importRoutes(app: FastifyInstance) {
   });
 
   /** The images of `p`, fetched and stored (outside any transaction); one that fails keeps its place with no URL. */
-  const imagesOf = async (websiteId: string, p: PlannedProduct, warnings: string[]) => {
+  const imagesOf = async (websiteId: string, origin: string, p: PlannedProduct, warnings: string[]) => {
     const images: Array<{ url: string; alt: string }> = [];
     for (const img of p.parsed.images) {
+      const own = ownUpload(img.url, origin);
+      if (own) {
+        images.push({ url: own, alt: img.alt });
+        continue;
+      }
       try {
         const got = await fetchImage(outbound, img.url);
         const row = await editorOf(app).uploads.create(websiteId, got.name, got.body);
@@ -310,6 +331,7 @@ export async function importRoutes(app: FastifyInstance) {
    */
   const run = async (jobId: string, websiteId: string, accountId: string, planned: Plan) => {
     const warnings: string[] = [];
+    const origin = await app.emailOrigin();
     const single = app.database.kind === 'pglite';
     const yielding = <T>(fn: () => Promise<T>) => (app.database.yielding ? app.database.yielding(fn) : fn());
     let created = 0;
@@ -331,7 +353,7 @@ export async function importRoutes(app: FastifyInstance) {
         Array.from({ length: IMAGE_FETCHES }, async () => {
           while (k < out.length) {
             const o = out[k++]!;
-            if (o.p.parsed.images.length) o.images = await imagesOf(websiteId, o.p, o.warnings);
+            if (o.p.parsed.images.length) o.images = await imagesOf(websiteId, origin, o.p, o.warnings);
           }
         }),
       );
