@@ -17,10 +17,11 @@ export function csvSafeText(value: unknown): string {
   return `'${s}`;
 }
 
-/** One cell as it goes into the file: neutralised, then quoted when it must be. */
+/** One cell as it goes into the file: neutralised, then quoted when it must be (a neutralised cell always is). */
 export function csvField(value: unknown): string {
-  const s = csvSafeText(value);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const raw = value === null || value === undefined ? '' : String(value);
+  const s = csvSafeText(raw);
+  return s !== raw || /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** A whole file: each row's cells encoded, lines ended by CRLF. */

@@ -31,7 +31,7 @@ describe('the shared CSV cell encoder', () => {
     for (const v of ['Ada', '', '1.50', "'quoted", ' =lead']) expect(csvSafeText(v)).toBe(v);
     expect(csvField('a,b')).toBe('"a,b"');
     expect(csvField('=a"b')).toBe(`"'=a""b"`);
-    expect(csvText([['x', 1, null], ['=y', undefined, 'z']])).toBe("x,1,\r\n'=y,,z\r\n");
+    expect(csvText([['x', 1, null], ['=y', undefined, 'z']])).toBe(`x,1,\r\n"'=y",,z\r\n`);
     expect(csvUnguard("'=1+1")).toBe('=1+1');
     expect(csvUnguard("'plain")).toBe("'plain");
   });
