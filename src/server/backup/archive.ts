@@ -287,6 +287,9 @@ interface Unpacked {
 async function unpack(archive: Readable, database: Database, work: string, staged: string, limits: RestoreLimits): Promise<Unpacked> {
   const gunzip = createGunzip();
   archive.on('error', (e) => gunzip.destroy(e));
+  // The reader gets a gzip fault through its iterator; one the stream emits again after the refusal (data
+  // already written into it) has nobody left to tell and must not end the process.
+  gunzip.on('error', () => undefined);
   try {
     return await unpackEntries(readTar(archive.pipe(gunzip)), database, work, staged, limits);
   } finally {
