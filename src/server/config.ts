@@ -85,6 +85,22 @@ const schema = z.object({
    * unsupported'. Tests point it at a local stand-in. Unreachable: the address is taken unchecked.
    */
   VIMEO_OEMBED_URL: z.url().regex(/^https?:\/\//, 'must start with http:// or https://').default('https://vimeo.com/api/oembed.json'),
+  /**
+   * IP addresses the server may fetch images from although they are internal (outbound.ts refuses loopback,
+   * private and link-local addresses): comma-separated, e.g. a LAN image server. Unset: none.
+   */
+  FETCH_ALLOW_ADDRESSES: z
+    .string()
+    .max(2000)
+    .optional()
+    .transform((v, ctx) => {
+      const list = (v ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      for (const x of list) if (!isIP(x)) ctx.addIssue({ code: 'custom', message: `${x.slice(0, 60)} is not an IP address` });
+      return list;
+    }),
   /** Internal and staging hosts, comma-separated globs (`*` any text, `#` digits); experiment overrides work only there. Unset: the defaults of core/experiments.ts. */
   INTERNAL_HOST_PATTERNS: z.string().max(2000).optional(),
   /** The analytics client's source environment: dev, qa (staging) or prod; an invalid one is warned about and means prod. */

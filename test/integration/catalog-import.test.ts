@@ -52,7 +52,7 @@ describe.each(DB_KINDS)('product CSV import and export on %s', (kind) => {
     });
     await new Promise<void>((r) => images.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
-    t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
+    t = await testApp(kind, { RATE_LIMIT_STORE: 'memory', FETCH_ALLOW_ADDRESSES: '127.0.0.1' });
     admin = new Visitor(t.app);
     expect((await admin.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
   });

@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, Visitor, type TestApp } from '../helpers/app.js';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
+import { testDatabase } from '../helpers/db.js';
+import { tree } from '../helpers/tar.js';
+import { rows } from '../../src/server/db-util.js';
+import { SHOPIFY_COLUMNS, SQUARESPACE_COLUMNS } from '../../src/server/catalog/csv.js';
+import { BackupError, restoreBackup, writeBackupFile } from '../../src/server/backup/archive.js';
 
 /** A small deterministic random source, so a failure can be replayed. */
 function rng(seed: number) {
@@ -202,4 +213,106 @@ describe('text the database cannot store', () => {
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);
   });
+});
+
+/** A CSV made of hostile pieces: quotes left open, odd line ends, other encodings, formulas, internal image hosts. */
+function hostileCsv(r: () => number): string {
+  const header = pick(r, [SQUARESPACE_COLUMNS, SHOPIFY_COLUMNS, ['Title', 'Hosted Image URLs'], ['x']] as const).join(',');
+  // Image addresses are all refused before any fetch (internal or not http): the fuzz never reaches a network.
+  const cells = ['', 'Mug', '12.00', '-1', '1e309', 'Yes', 'Unlimited', '"', '""', '"a,b"', '"open', 'a"b', '=1+1', '@SUM(A1)', '+cmd', "'); DROP TABLE items; --", '\u0000', '\uFFFD', '\uFEFF', '\r', '\n', '\r\n', ',,,,', 'x'.repeat(70_000), 'http://127.0.0.1/a.png', 'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:10.0.0.1]/x.png', 'http://[fe80::1]/x.png', 'file:///etc/passwd', 'gopher://x/', 'http://0/x.png', 'http://localhost./a.png', '🙂', '\ud800'];
+  const lines = [pick(r, ['', '\uFEFF']) + header];
+  const rowsN = Math.floor(r() * 30);
+  for (let i = 0; i < rowsN; i++) {
+    const width = Math.floor(r() * 40);
+    lines.push(Array.from({ length: width }, () => pick(r, cells)).join(pick(r, [',', ',', ';', '\t'])));
+  }
+  return lines.join(pick(r, ['\n', '\r\n', '\r']));
+}
+
+describe('fuzz: the product CSV import and backup restore', () => {
+  let t: TestApp;
+  let sandbox: string;
+  beforeAll(async () => {
+    sandbox = mkdtempSync(join(tmpdir(), 'tessera-fuzz-'));
+    t = await testApp('pglite', { RATE_LIMIT_STORE: 'memory', DATA_DIR: join(sandbox, 'app') });
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(sandbox, { recursive: true, force: true });
+  });
+
+  it('answers 400 generated hostile CSV files (dry runs and real runs) with no 5xx and no leaked internals, and writes nothing outside the data folder', async () => {
+    const owner = new Visitor(t.app);
+    expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
+    const r = rng(20261201);
+    const failures: string[] = [];
+    const before = tree(sandbox).filter((p) => !p.startsWith('app/'));
+    let accepted = 0;
+    for (let i = 0; i < 400 && failures.length <= 20; i++) {
+      const csv = hostileCsv(r);
+      const payload = r() < 0.1 ? { csv: [csv], dryRun: 'yes' } : { csv, dryRun: r() < 0.7, format: pick(r, [undefined, 'shopify', 'squarespace', 'other']) };
+      const res = await owner.send('POST', '/api/config/catalog/import', payload);
+      if (res.statusCode === 202) accepted++;
+      if (res.statusCode >= 500) failures.push(`${res.statusCode} ${JSON.stringify(payload).slice(0, 120)} -> ${res.body.slice(0, 200)}`);
+      else if (res.statusCode >= 400 && LEAKS.some((re) => re.test(res.body))) failures.push(`leak -> ${res.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(accepted).toBeGreaterThanOrEqual(0);
+    expect(tree(sandbox).filter((p) => !p.startsWith('app/'))).toEqual(before);
+    expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+  }, 300_000);
+
+  it('refuses 150 mutated backup archives in words (a BackupError), leaving the database empty and nothing outside the data folder', async () => {
+    const good = join(sandbox, 'good.tar.gz');
+    await writeBackupFile(t.database, join(sandbox, 'app'), good);
+    const tar = gunzipSync(readFileSync(good));
+    let target = await testDatabase('pglite');
+    let restored = 0;
+    const restoresBefore = readdirSync(tmpdir()).filter((n) => n.startsWith('tessera-restore-'));
+    const r = rng(20261202);
+    const hostileNames = ['../../escape', '/tmp/escape', 'db/../../escape.jsonl', 'media/../../../escape', 'media/a/../../../escape', 'db/websites.jsonl', 'tessera-backup.json', 'media/x\\..\\..\\escape', 'media/\u0000'];
+    const failures: string[] = [];
+    try {
+      for (let i = 0; i < 150 && failures.length <= 20; i++) {
+        const bytes = Buffer.from(tar);
+        const kind = Math.floor(r() * 5);
+        // Header blocks sit at multiples of 512: mutate one of the first ones (names, types, sizes), or any byte.
+        const block = 512 * Math.floor(r() * Math.min(40, bytes.length / 512));
+        if (kind === 0) bytes.write(pick(r, hostileNames).padEnd(100, '\0'), block, 100, 'utf8');
+        else if (kind === 1) bytes.write(pick(r, ['1', '2', '3', '4', '5', '6', '7', 'x', 'g', 'L', 'K']), block + 156, 1, 'ascii');
+        else if (kind === 2) bytes.write(pick(r, ['77777777777', '00000000000', '-1', 'zzzz', '7777777']), block + 124, 11, 'ascii');
+        else if (kind === 3) for (let k = 0; k < 20; k++) bytes[Math.floor(r() * bytes.length)] = Math.floor(r() * 256);
+        // Headers changed on purpose get a right checksum, so the restore's own checks are what refuse them.
+        if (kind <= 2) {
+          bytes.write('        ', block + 148, 8, 'ascii');
+          let sum = 0;
+          for (let k = 0; k < 512; k++) sum += bytes[block + k]!;
+          bytes.write(sum.toString(8).padStart(6, '0') + '\0 ', block + 148, 8, 'ascii');
+        }
+        const archive = kind === 4 ? gzipSync(bytes).subarray(0, Math.floor(r() * gzipSync(bytes).length)) : gzipSync(bytes);
+        const dataDir = mkdtempSync(join(sandbox, 'restore-'));
+        const outside = tree(sandbox).filter((p) => !p.startsWith(dataDir.slice(sandbox.length + 1)));
+        try {
+          // A mutation can leave a valid archive (a changed letter in a row): it restores, inside the data folder.
+          await restoreBackup(Readable.from([archive]), target, dataDir);
+          restored++;
+          expect(tree(sandbox).filter((p) => !p.startsWith(dataDir.slice(sandbox.length + 1)))).toEqual(outside);
+          await target.close();
+          target = await testDatabase('pglite');
+          continue;
+        } catch (e) {
+          if (!(e instanceof BackupError)) failures.push(`mutation ${i} (kind ${kind}): ${(e as Error).message?.slice(0, 200)}`);
+        }
+        expect(tree(sandbox).filter((p) => !p.startsWith(dataDir.slice(sandbox.length + 1)))).toEqual(outside);
+        expect(tree(dataDir)).toEqual([]);
+        const [n] = await rows<{ n: string }>(target.db, sql`SELECT count(*) AS n FROM websites`);
+        expect(Number(n!.n)).toBe(0);
+      }
+    } finally {
+      await target.close();
+    }
+    expect(failures).toEqual([]);
+    expect(restored).toBeLessThan(150);
+    expect(readdirSync(tmpdir()).filter((n) => n.startsWith('tessera-restore-'))).toEqual(restoresBefore);
+  }, 300_000);
 });

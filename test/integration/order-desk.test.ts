@@ -5,7 +5,8 @@ import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { placeOrder } from '../helpers/orders.js';
 import { rows } from '../../src/server/db-util.js';
-import { csvCell, CSV_COLUMNS } from '../../src/server/checkout/order-admin-routes.js';
+import { CSV_COLUMNS } from '../../src/server/checkout/order-admin-routes.js';
+import { csvSafeText as csvCell } from '../../src/core/csv.js';
 import { trackingUrl } from '../../src/server/checkout/order-admin.js';
 
 const API = '/api/checkout/admin/orders';

@@ -80,11 +80,16 @@ export class TarWriter {
 export interface TarEntry {
   name: string;
   size: number;
+  /** The ustar type flag: '0' (or '' / NUL) a file, '5' a folder, '1' a hard link, '2' a symlink, '3'/'4' devices, 'x'/'g'/'L' extended headers... */
+  type: string;
   /** The entry's bytes as a stream; must be consumed (or drained) before the next entry. */
   body: AsyncIterable<Buffer>;
 }
 
-/** Reads the entries of an (already gunzipped) tar stream, one at a time. */
+/**
+ * Reads the entries of an (already gunzipped) tar stream, one at a time, of every type (the caller decides what
+ * it accepts). A header whose checksum does not hold is refused.
+ */
 export async function* readTar(input: Readable): AsyncGenerator<TarEntry> {
   const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let buf: Buffer = Buffer.alloc(0);
@@ -107,7 +112,12 @@ export async function* readTar(input: Readable): AsyncGenerator<TarEntry> {
       const z = s.indexOf(0);
       return s.subarray(0, z === -1 ? len : z).toString('utf8');
     };
-    const size = Number.parseInt(str(124, 12).trim() || '0', 8);
+    let sum = 0;
+    for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
+    if (Number.parseInt(str(148, 8).trim() || '-1', 8) !== sum) throw new Error('The archive is damaged (a bad entry header).');
+    const sizeText = str(124, 12).trim();
+    if (!/^[0-7]{0,12}$/.test(sizeText)) throw new Error('The archive is damaged (a bad entry size).');
+    const size = Number.parseInt(sizeText || '0', 8);
     if (!Number.isSafeInteger(size) || size < 0) throw new Error('The archive is damaged (a bad entry size).');
     const prefix = str(345, 155);
     const name = prefix ? `${prefix}/${str(0, 100)}` : str(0, 100);
@@ -125,7 +135,7 @@ export async function* readTar(input: Readable): AsyncGenerator<TarEntry> {
       }
       consumed = true;
     })();
-    if (type === '0' || type === '' || type === '\0') yield { name, size, body };
+    yield { name, size, type, body };
     if (!consumed) for await (const _ of body) void _;
     const pad = (BLOCK - (size % BLOCK)) % BLOCK;
     if (pad) {

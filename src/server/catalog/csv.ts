@@ -14,7 +14,7 @@
  * a product's own), Variant Inventory Tracker empty means the stock is not tracked (unlimited).
  */
 import { parse } from 'csv-parse';
-import { stringify } from 'csv-stringify/sync';
+import { csvText, csvUnguard } from '../../core/csv.js';
 import { toMinorUnits, moneyDecimalString } from '../../core/money.js';
 import { slugify } from '../../core/slug.js';
 import { ProductType } from '../../core/enums.js';
@@ -90,12 +90,20 @@ export const SHOPIFY_COLUMNS = [
 /** The most rows one file may hold (and the size of the file, checked by the route). */
 export const MAX_ROWS = 20_000;
 export const MAX_CSV_BYTES = 20 * 1_000_000;
+/** The most columns a file's header may name (Shopify's layout has about 50, with room for extra metafield columns), and the longest row (in characters: a long description fits). */
+export const MAX_COLUMNS = 250;
+export const MAX_ROW_CHARS = 2_000_000;
 
 export const CSV_TEXT = {
   UNKNOWN_LAYOUT: 'This file is not in the Squarespace or Shopify product layout: its first line must hold their column names.',
   EMPTY: 'The file holds no products.',
   TOO_MANY_ROWS: `A file can hold up to ${MAX_ROWS} rows.`,
   CANNOT_READ: (detail: string) => `The file cannot be read as CSV: ${detail}`,
+  TOO_LARGE: 'The file is too large: a product CSV can be up to 20 MB.',
+  TOO_MANY_COLUMNS: `The first line names more than ${MAX_COLUMNS} columns: this is not a product CSV.`,
+  ROW_TOO_LONG: (line: number) => `the row on line ${line} is longer than ${MAX_ROW_CHARS / 1_000_000} million characters (a quote that is never closed makes the rest of the file one cell).`,
+  QUOTE_NOT_CLOSED: (line: number) => `a quoted cell is never closed (the file ends inside it, at line ${line}).`,
+  NOT_UTF8: 'The file is not UTF-8 text (it may be UTF-16 or Latin-1): save it as "CSV UTF-8" and choose it again.',
   NO_TITLE: 'Enter a title for this product.',
   NO_PRODUCT: 'This variant row follows no product row.',
   PRICE: (column: string, value: string) => `${column} "${value}" is not an amount (use a number such as 12.50).`,
@@ -108,6 +116,7 @@ export const CSV_TEXT = {
   OPTION_VALUE: (name: string) => `Enter a value for the option ${name}.`,
   DUPLICATE_SKU: (sku: string, first: number) => `The SKU ${sku} is already used on row ${first} of this file.`,
   IMAGE_URL: (url: string) => `The image address ${url} must start with http:// or https://.`,
+  IMAGE_REFUSED: (url: string, why: string) => `The image ${url} cannot be imported: ${why}.`,
   YES_NO: (column: string, value: string) => `${column} must be Yes or No, not "${value}".`,
   TRUE_FALSE: (column: string, value: string) => `${column} must be TRUE or FALSE, not "${value}".`,
 } as const;
@@ -166,6 +175,9 @@ export interface ParsedFile {
 
 type Row = Record<string, string>;
 
+/** Why an image address is refused before anything is fetched (outbound.ts), or null. */
+export type ImageCheck = (url: string) => string | null;
+
 /** The layout a header line belongs to, or null. */
 export function detectFormat(headers: string[]): CsvFormat | null {
   const h = new Set(headers.map((x) => x.trim().toLowerCase()));
@@ -179,10 +191,27 @@ const PARSE_CHUNK = 256 * 1024;
 
 /** Reads the CSV text into rows keyed by lower-case column name, giving the event loop a turn between chunks. */
 async function readRows(text: string): Promise<{ headers: string[]; rows: Row[] }> {
-  const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true });
+  // A row (an unclosed quote included) is at most MAX_ROW_CHARS long, so the reader never holds more than that
+  // of one record; a row wider than the header keeps only the header's columns.
+  const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true, max_record_size: MAX_ROW_CHARS });
   const records: string[][] = [];
+  let width = 0;
   parser.on('readable', () => {
-    for (let r = parser.read() as string[] | null; r !== null; r = parser.read() as string[] | null) records.push(r);
+    for (let r = parser.read() as string[] | null; r !== null; r = parser.read() as string[] | null) {
+      if (records.length === 0) {
+        if (r.length > MAX_COLUMNS) {
+          parser.destroy(new CsvReadError(CSV_TEXT.TOO_MANY_COLUMNS));
+          return;
+        }
+        width = r.length;
+      }
+      // The row limit is checked while reading, so a file of tiny rows is not held whole first.
+      if (records.length > MAX_ROWS) {
+        parser.destroy(new CsvReadError(CSV_TEXT.TOO_MANY_ROWS));
+        return;
+      }
+      records.push(r.length > width ? r.slice(0, width) : r);
+    }
   });
   let failed: unknown = null;
   const ended = new Promise<void>((resolve, reject) => {
@@ -205,8 +234,26 @@ async function readRows(text: string): Promise<{ headers: string[]; rows: Row[] 
   parser.end();
   await ended;
   const headers = (records[0] ?? []).map((x) => x.trim());
-  const rows = records.slice(1).map((r) => Object.fromEntries(headers.map((h, i) => [h.toLowerCase(), (r[i] ?? '').trim()])));
+  const rows = records.slice(1).map((r) => Object.fromEntries(headers.map((h, i) => [h.toLowerCase(), csvUnguard((r[i] ?? '').trim())])));
   return { headers, rows };
+}
+
+/** A problem the reader names in its own words (shown as it is, not after "cannot be read as CSV"). */
+class CsvReadError extends Error {}
+
+/** The reader's errors in words: the line where it stopped and why. */
+function readProblem(e: unknown): string {
+  if (e instanceof CsvReadError) return e.message;
+  const err = e as { code?: string; lines?: number };
+  const line = typeof err.lines === 'number' ? err.lines : 0;
+  if (err.code === 'CSV_MAX_RECORD_SIZE') return CSV_TEXT.CANNOT_READ(CSV_TEXT.ROW_TOO_LONG(line));
+  if (err.code === 'CSV_QUOTE_NOT_CLOSED') return CSV_TEXT.CANNOT_READ(CSV_TEXT.QUOTE_NOT_CLOSED(line));
+  return CSV_TEXT.CANNOT_READ(e instanceof Error ? e.message.slice(0, 300) : String(e).slice(0, 300));
+}
+
+/** Text that came from a file in another encoding: NUL characters (UTF-16) or replacement characters. */
+function notUtf8(text: string): boolean {
+  return text.includes('\u0000') || text.includes('\uFFFD');
 }
 
 const splitList = (s: string) =>
@@ -216,17 +263,18 @@ const splitList = (s: string) =>
     .filter(Boolean);
 
 /** Reads a file (`format` forces a layout; otherwise the header line decides). Never throws for bad content. */
-export async function parseProductCsv(text: string, currency: string, format?: CsvFormat): Promise<ParsedFile> {
+export async function parseProductCsv(text: string, currency: string, format?: CsvFormat, imageRefusal: ImageCheck = () => null): Promise<ParsedFile> {
   let read: { headers: string[]; rows: Row[] };
+  if (notUtf8(text)) return { format: format ?? 'squarespace', products: [], errors: [{ row: 1, message: CSV_TEXT.NOT_UTF8 }] };
   try {
     read = await readRows(text);
   } catch (e) {
-    return { format: format ?? 'squarespace', products: [], errors: [{ row: 1, message: CSV_TEXT.CANNOT_READ(e instanceof Error ? e.message : String(e)) }] };
+    return { format: format ?? 'squarespace', products: [], errors: [{ row: 1, message: readProblem(e) }] };
   }
   const detected = format ?? detectFormat(read.headers);
   if (!detected) return { format: 'squarespace', products: [], errors: [{ row: 1, message: CSV_TEXT.UNKNOWN_LAYOUT }] };
   if (read.rows.length > MAX_ROWS) return { format: detected, products: [], errors: [{ row: 1, message: CSV_TEXT.TOO_MANY_ROWS }] };
-  const out = detected === 'shopify' ? readShopify(read.rows, currency) : readSquarespace(read.rows, currency);
+  const out = detected === 'shopify' ? readShopify(read.rows, currency, imageRefusal) : readSquarespace(read.rows, currency, imageRefusal);
   if (out.products.length === 0 && out.errors.length === 0) out.errors.push({ row: 1, message: CSV_TEXT.EMPTY });
   // SKUs repeat nowhere in a file.
   const seen = new Map<string, number>();
@@ -256,13 +304,17 @@ function amount(value: string, column: string, currency: string, row: number, er
   }
 }
 
-function checkImage(url: string, row: number, errors: RowError[]): boolean {
-  if (/^https?:\/\/\S+$/i.test(url) && url.length <= 2000) return true;
-  errors.push({ row, message: CSV_TEXT.IMAGE_URL(url.slice(0, 200)) });
-  return false;
+function checkImage(url: string, row: number, errors: RowError[], refusal: ImageCheck): boolean {
+  if (!/^https?:\/\/\S+$/i.test(url) || url.length > 2000) {
+    errors.push({ row, message: CSV_TEXT.IMAGE_URL(url.slice(0, 200)) });
+    return false;
+  }
+  const why = refusal(url);
+  if (why) errors.push({ row, message: CSV_TEXT.IMAGE_REFUSED(url.slice(0, 200), why) });
+  return !why;
 }
 
-function readSquarespace(rows: Row[], currency: string): { products: ParsedProduct[]; errors: RowError[] } {
+function readSquarespace(rows: Row[], currency: string, refusal: ImageCheck): { products: ParsedProduct[]; errors: RowError[] } {
   const products: ParsedProduct[] = [];
   const errors: RowError[] = [];
   const g = (r: Row, c: string) => r[c.toLowerCase()] ?? '';
@@ -279,7 +331,7 @@ function readSquarespace(rows: Row[], currency: string): { products: ParsedProdu
       const images = g(r, 'Hosted Image URLs')
         .split(/\s+/)
         .filter(Boolean)
-        .filter((u) => checkImage(u, row, errors))
+        .filter((u) => checkImage(u, row, errors, refusal))
         .map((url) => ({ url, alt: '' }));
       p = {
         row,
@@ -366,7 +418,7 @@ function readDimensions(r: Row, row: number, errors: RowError[]): Dimensions | n
   return { unit: [...units][0]!, length: sides[0]!.value, width: sides[1]!.value, height: sides[2]!.value };
 }
 
-function readShopify(rows: Row[], currency: string): { products: ParsedProduct[]; errors: RowError[] } {
+function readShopify(rows: Row[], currency: string, refusal: ImageCheck): { products: ParsedProduct[]; errors: RowError[] } {
   const products: ParsedProduct[] = [];
   const errors: RowError[] = [];
   const byHandle = new Map<string, ParsedProduct>();
@@ -411,7 +463,7 @@ function readShopify(rows: Row[], currency: string): { products: ParsedProduct[]
       if (handle) byHandle.set(handle, p);
     }
     const image = g(r, 'Image Src', 'Product image URL');
-    if (image && checkImage(image, row, errors) && !p.images.some((x) => x.url === image)) p.images.push({ url: image, alt: g(r, 'Image Alt Text', 'Image alt text') });
+    if (image && checkImage(image, row, errors, refusal) && !p.images.some((x) => x.url === image)) p.images.push({ url: image, alt: g(r, 'Image Alt Text', 'Image alt text') });
     const isVariant = [1, 2, 3].some((n) => g(r, `Option${n} Value`, `Option${n} value`)) || g(r, 'Variant SKU', 'SKU') !== '' || g(r, 'Variant Price', 'Price') !== '';
     if (!isVariant) return;
     const attributes: Record<string, string> = {};
@@ -435,7 +487,7 @@ function readShopify(rows: Row[], currency: string): { products: ParsedProduct[]
     const compare = amount(g(r, 'Variant Compare At Price', 'Compare-at price'), 'Variant Compare At Price', currency, row, errors);
     const onSale = compare > price;
     const variantImage = g(r, 'Variant Image');
-    if (variantImage && checkImage(variantImage, row, errors) && !p.images.some((x) => x.url === variantImage)) p.images.push({ url: variantImage, alt: '' });
+    if (variantImage && checkImage(variantImage, row, errors, refusal) && !p.images.some((x) => x.url === variantImage)) p.images.push({ url: variantImage, alt: '' });
     p.variants.push({
       row,
       sku: g(r, 'Variant SKU', 'SKU'),
@@ -562,5 +614,5 @@ export function exportProductCsv(products: ExportProduct[], format: CsvFormat, c
       }
     }
   }
-  return stringify(rows);
+  return csvText(rows);
 }

@@ -30,7 +30,8 @@ import { HttpError, notFound } from '../errors.js';
 import { createProductTx, loadProduct, productErrors, productIn, updateProductTx, type ProductIn } from '../platform/config-routes.js';
 import { editorOf } from '../editor/index.js';
 import { suggestSku } from '../../web/admin/catalog/model.js';
-import { exportProductCsv, MAX_CSV_BYTES, parseProductCsv, type CsvFormat, type ParsedProduct, type RowError } from './csv.js';
+import { Outbound } from '../outbound.js';
+import { CSV_TEXT, exportProductCsv, MAX_CSV_BYTES, parseProductCsv, type CsvFormat, type ParsedProduct, type RowError } from './csv.js';
 import { can } from '../../core/roles.js';
 
 const { items, productVariants, collections, catalogImportJobs } = schema;
@@ -44,7 +45,7 @@ export const IMPORT_TEXT = {
 } as const;
 
 const importIn = z.object({
-  csv: z.string({ error: 'Choose a CSV file.' }).min(1, 'Choose a CSV file.').max(MAX_CSV_BYTES, 'The file is too large (up to 20 MB).'),
+  csv: z.string({ error: 'Choose a CSV file.' }).min(1, 'Choose a CSV file.'),
   format: z.enum(['squarespace', 'shopify']).optional(),
   collectionId: z.string().max(64).optional(),
   dryRun: z.boolean().optional().default(true),
@@ -75,27 +76,37 @@ const IMPORT_GIVE_WAY_MS = 1000;
 /** until none has been served for this long. */
 const IMPORT_CALM_MS = 20;
 const FETCH_MS = 15_000;
+const IMAGE_REDIRECTS = 3;
 
-/** Fetches one image (http/https only, size-capped, with a time limit). */
-async function fetchImage(url: string): Promise<{ name: string; body: Buffer }> {
-  let target = url;
-  for (let hop = 0; hop < 4; hop++) {
-    if (!/^https?:\/\//i.test(target)) throw new Error('not an http(s) address');
-    const res = await fetch(target, { redirect: 'manual', signal: AbortSignal.timeout(FETCH_MS) });
-    if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
-      target = new URL(res.headers.get('location')!, target).toString();
-      continue;
-    }
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    if (Number(res.headers.get('content-length') ?? 0) > IMAGE_BYTES) throw new Error('larger than 10 MB');
-    const body = Buffer.from(await res.arrayBuffer());
-    if (body.length > IMAGE_BYTES) throw new Error('larger than 10 MB');
-    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
-    const ext = { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/webp': '.webp', 'image/gif': '.gif' }[type] ?? (/\.(jpe?g|png|webp|gif)$/i.exec(new URL(target).pathname)?.[0] ?? '.jpg');
-    const base = decodeURIComponent(new URL(target).pathname.split('/').pop() ?? 'image').replace(/\.[a-z0-9]+$/i, '').replace(/[^\w.-]+/g, '-').slice(0, 80) || 'image';
-    return { name: `${base}${ext}`, body };
+/**
+ * The site-relative address of an upload (or demo picture) of this site named by its absolute URL (our own export
+ * writes images so),
+ * or null. Such an image is already stored: it is taken as it is, never fetched over the network.
+ */
+export function ownUpload(url: string, origin: string): string | null {
+  try {
+    const u = new URL(url);
+    if (u.origin !== new URL(origin).origin || u.search || u.hash) return null;
+    return /^\/(uploads|demo-media)\/[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(u.pathname) && !u.pathname.includes('..') ? u.pathname : null;
+  } catch {
+    return null;
   }
-  throw new Error('too many redirects');
+}
+
+/** An image as the uploads pipeline takes it: a file name (with the extension its type says) and the bytes. */
+async function fetchImage(outbound: Outbound, url: string): Promise<{ name: string; body: Buffer }> {
+  const got = await outbound.get(url);
+  const type = got.contentType.split(';')[0]!.trim();
+  const path = new URL(got.url).pathname;
+  const ext = { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/webp': '.webp', 'image/gif': '.gif' }[type] ?? (/\.(jpe?g|png|webp|gif)$/i.exec(path)?.[0] ?? '.jpg');
+  let base = 'image';
+  try {
+    base = decodeURIComponent(path.split('/').pop() ?? 'image');
+  } catch {
+    /* a bad escape: the plain name */
+  }
+  base = base.replace(/\.[a-z0-9]+$/i, '').replace(/[^\w.-]+/g, '-').slice(0, 80) || 'image';
+  return { name: `${base}${ext}`, body: got.body };
 }
 
 /** One turn of the event loop (its I/O phase included). */
@@ -106,6 +117,7 @@ export async function importRoutes(app: FastifyInstance) {
   const readRoles = { preHandler: app.requireOwner(can('products', 'read')) };
   const storeRoles = { preHandler: app.requireOwner(can('products', 'write')) };
   const siteId = (req: FastifyRequest) => req.owner!.websiteId;
+  const outbound = new Outbound({ allow: app.config.FETCH_ALLOW_ADDRESSES, maxBytes: IMAGE_BYTES, timeoutMs: FETCH_MS, maxRedirects: IMAGE_REDIRECTS });
 
   /** The product the editor would save for `p` (images as given: URLs, or uploads after fetching). */
   const productOf = (p: PlannedProduct, images: Array<{ url: string; alt: string }>, existing?: { version: number; body: unknown }): ProductIn => {
@@ -141,7 +153,8 @@ export async function importRoutes(app: FastifyInstance) {
 
   /** Reads and checks a file against the site: every problem as a row error; nothing is written. */
   const plan = async (websiteId: string, csv: string, format: CsvFormat | undefined, collectionId: string | undefined, currency: string): Promise<Plan> => {
-    const parsed = await parseProductCsv(csv, currency, format);
+    const origin = await app.emailOrigin();
+    const parsed = await parseProductCsv(csv, currency, format, (url) => (ownUpload(url, origin) ? null : outbound.refusal(url)));
     const errors = [...parsed.errors];
     const stores = await db
       .select()
@@ -252,11 +265,16 @@ export async function importRoutes(app: FastifyInstance) {
   });
 
   /** The images of `p`, fetched and stored (outside any transaction); one that fails keeps its place with no URL. */
-  const imagesOf = async (websiteId: string, p: PlannedProduct, warnings: string[]) => {
+  const imagesOf = async (websiteId: string, origin: string, p: PlannedProduct, warnings: string[]) => {
     const images: Array<{ url: string; alt: string }> = [];
     for (const img of p.parsed.images) {
+      const own = ownUpload(img.url, origin);
+      if (own) {
+        images.push({ url: own, alt: img.alt });
+        continue;
+      }
       try {
-        const got = await fetchImage(img.url);
+        const got = await fetchImage(outbound, img.url);
         const row = await editorOf(app).uploads.create(websiteId, got.name, got.body);
         if (row.status !== 'ready') throw new Error(row.error ?? 'File processing failed');
         images.push({ url: `/uploads/${row.storedName}`, alt: img.alt });
@@ -313,6 +331,7 @@ export async function importRoutes(app: FastifyInstance) {
    */
   const run = async (jobId: string, websiteId: string, accountId: string, planned: Plan) => {
     const warnings: string[] = [];
+    const origin = await app.emailOrigin();
     const single = app.database.kind === 'pglite';
     const yielding = <T>(fn: () => Promise<T>) => (app.database.yielding ? app.database.yielding(fn) : fn());
     let created = 0;
@@ -334,7 +353,7 @@ export async function importRoutes(app: FastifyInstance) {
         Array.from({ length: IMAGE_FETCHES }, async () => {
           while (k < out.length) {
             const o = out[k++]!;
-            if (o.p.parsed.images.length) o.images = await imagesOf(websiteId, o.p, o.warnings);
+            if (o.p.parsed.images.length) o.images = await imagesOf(websiteId, origin, o.p, o.warnings);
           }
         }),
       );
@@ -418,8 +437,10 @@ export async function importRoutes(app: FastifyInstance) {
     await Promise.allSettled([...running]);
   });
 
-  app.post('/api/config/catalog/import', { ...storeRoles, bodyLimit: MAX_CSV_BYTES + 64 * 1024 }, async (req, reply) => {
+  // The body is read up to the limit and no further (Fastify stops at bodyLimit and answers 413 in these words).
+  app.post('/api/config/catalog/import', { ...storeRoles, bodyLimit: MAX_CSV_BYTES + 64 * 1024, config: { tooLargeMessage: CSV_TEXT.TOO_LARGE } }, async (req, reply) => {
     const body = parseInput(importIn, req.body);
+    if (body.csv.length > MAX_CSV_BYTES) throw new HttpError(413, CSV_TEXT.TOO_LARGE);
     const site = await app.services.websites.get();
     const p = await plan(siteId(req), body.csv, body.format, body.collectionId, site.currency);
     if (body.dryRun) return { dryRun: true, ...summary(p) };

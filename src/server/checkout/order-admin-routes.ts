@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { stringify } from 'csv-stringify/sync';
+import { csvText } from '../../core/csv.js';
 import { moneyDecimalString } from '../../core/money.js';
 import { OrderAdmin, CARRIERS, paymentStatusOf, type MailContext } from './order-admin.js';
 import { purchaseConfirmation, type CheckoutService, type OrderRow } from './service.js';
@@ -89,11 +89,6 @@ const noteBody = z.object({
   body: z.string({ error: 'Write the note.' }).trim().min(1, 'Write the note.').max(2000, 'A note is at most 2,000 characters.').refine(noNul, 'Must not contain NUL characters.'),
 });
 
-/** A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) is prefixed with a quote. */
-export function csvCell(v: string): string {
-  return /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-}
-
 export const CSV_COLUMNS = ['Order', 'Date', 'Email', 'Customer', 'Payment status', 'Fulfilment status', 'Items', 'Currency', 'Subtotal', 'Discount', 'Shipping', 'Tax', 'Total', 'Refunded', 'Ship to country'];
 
 export async function registerOrderDesk(app: FastifyInstance, checkout: CheckoutService, siteId: () => Promise<string>) {
@@ -133,8 +128,9 @@ export async function registerOrderDesk(app: FastifyInstance, checkout: Checkout
     const s = await site();
     const list = await desk.exportRows(s.id, s.timeZone, q);
     const m = (c: number, cur: string) => moneyDecimalString(c, cur);
-    const body = stringify(
-      list.map((o) => [
+    const body = csvText([
+      CSV_COLUMNS,
+      ...list.map((o) => [
         String(o.orderNumber),
         o.created.toISOString(),
         o.email,
@@ -150,9 +146,8 @@ export async function registerOrderDesk(app: FastifyInstance, checkout: Checkout
         m(o.grandTotalCents, o.currency),
         m(o.refundedCents, o.currency),
         String(o.shippingAddress?.country ?? ''),
-      ].map(csvCell)),
-      { header: true, columns: CSV_COLUMNS, record_delimiter: 'windows' },
-    );
+      ]),
+    ]);
     reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="orders-${new Date().toISOString().slice(0, 10)}.csv"`)

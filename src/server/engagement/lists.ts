@@ -22,6 +22,7 @@ import { EMAIL_MAX_LENGTH, EMAIL_MIN_LENGTH } from '../../core/constants.js';
 import { engagement as m, forms as fm } from '../../core/messages.js';
 import { newsletterConfirmationEmail } from './emails.js';
 import { emailLookFor } from '../editor/email-look.js';
+import { csvText } from '../../core/csv.js';
 
 export const UNSUBSCRIBE_PATH = '/newsletter/unsubscribe';
 export const CONFIRM_PATH = '/newsletter/confirm';
@@ -82,12 +83,6 @@ export function emailProblem(email: unknown): string | null {
   if (t === '') return m.EMAIL_REQUIRED;
   if (t.length < EMAIL_MIN_LENGTH || t.length > EMAIL_MAX_LENGTH || !isValidEmail(t)) return fm.INVALID_EMAIL;
   return null;
-}
-
-function csvCell(v: string): string {
-  // Spreadsheet formulas are neutralised, then the cell is quoted when needed.
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\n\r]/.test(safe) || safe !== v ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 export interface SubscribeInput {
@@ -290,12 +285,12 @@ export class MailingLists {
     const r = await rows<MemberRow>(this.db, sql`SELECT * FROM mailing_list_members WHERE list_id = ${listId} ORDER BY created, id`);
     const key = await this.key();
     const base = await this.origin();
-    const lines = [['Email', 'Status', 'Source', 'Signed Up', 'Confirmed', 'Unsubscribed', 'Unsubscribe Link'].join(',')];
+    const lines: unknown[][] = [['Email', 'Status', 'Source', 'Signed Up', 'Confirmed', 'Unsubscribed', 'Unsubscribe Link']];
     for (const x of r.map(memberJson)) {
       const link = x.status === 'unsubscribed' ? '' : `${base}${UNSUBSCRIBE_PATH}/${signMemberToken(key, 'unsubscribe', x.id)}`;
-      lines.push([x.email, x.status, x.source, x.created, x.confirmedAt ?? '', x.unsubscribedAt ?? '', link].map(csvCell).join(','));
+      lines.push([x.email, x.status, x.source, x.created, x.confirmedAt ?? '', x.unsubscribedAt ?? '', link]);
     }
-    return { name: list.name, csv: lines.join('\r\n') + '\r\n' };
+    return { name: list.name, csv: csvText(lines) };
   }
 }
 

@@ -17,6 +17,7 @@ import { forms as m } from '../../core/messages.js';
 import { formLanguage, noAnswerText, shapeFieldValue, summaryAnswer, validateForm, type FieldValue, type FormField, type PageFields } from '../../core/forms.js';
 import { multilingualOf } from '../platform/settings.js';
 import { cleanOwnerHtml } from '../content/owner-html.js';
+import { csvText } from '../../core/csv.js';
 
 export type FormRow = typeof schema.forms.$inferSelect;
 export type SubmissionRow = typeof schema.formSubmissions.$inferSelect;
@@ -180,12 +181,6 @@ export const PART_LABELS: Record<string, string[]> = {
   phone: ['Country Code', 'Area Code', 'Prefix', 'Line'],
 };
 
-function csvCell(v: string): string {
-  // Neutralise spreadsheet formulas, then quote.
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\n\r]/.test(safe) || safe !== v ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 interface Column {
   title: string;
   get(data: Record<string, unknown>): unknown;
@@ -218,13 +213,13 @@ export function submissionsCsv(fields: FormField[], subs: Array<Pick<SubmissionR
     }
   }
   const cols = columnsFor(all);
-  const lines = [['Submitted On', ...cols.map((c) => c.title)].map(csvCell).join(',')];
+  const lines: unknown[][] = [['Submitted On', ...cols.map((c) => c.title)]];
   for (const s of subs) {
     const none = noAnswerText(s.page?.language);
     const cells = [s.createdAt.toISOString(), ...cols.map((c) => summaryAnswer(c.get(s.data), none))];
-    lines.push(cells.map(csvCell).join(','));
+    lines.push(cells);
   }
-  return lines.join('\r\n') + '\r\n';
+  return csvText(lines);
 }
 
 // ---- The service ---------------------------------------------------------------------------------

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { stringify } from 'csv-stringify/sync';
+import { csvText } from '../../core/csv.js';
 import { rows } from '../db-util.js';
 import { notFound } from '../errors.js';
 import { parseInput } from './validate.js';
@@ -17,11 +17,6 @@ import { moneyDecimalString } from '../../core/money.js';
 import { can } from '../../core/roles.js';
 
 const iso = (d: string | Date | null) => (d ? new Date(d).toISOString() : null);
-
-/** A spreadsheet must not read a cell as a formula: text starting with = + - @ (or tab/CR) gets a leading '. */
-export function csvCell(v: string): string {
-  return /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-}
 
 export async function customerRoutes(app: FastifyInstance) {
   const db = app.database.db;
@@ -70,9 +65,9 @@ export async function customerRoutes(app: FastifyInstance) {
     const q = parseInput(z.object({ q: z.string().trim().max(200).optional().default('') }), req.query);
     const site = await app.services.websites.get();
     const list = await customerList(db, site.id, q.q, 10_000);
-    const csv = stringify([
+    const csv = csvText([
       ['Email', 'Orders', 'Spend', 'Currency', 'Site account', 'Mailing lists', 'Restock sign-ups', 'Last seen'],
-      ...list.map((c) => [csvCell(c.email), c.orders, moneyDecimalString(c.spendCents, site.currency), site.currency, c.account ? 'yes' : 'no', c.mailingLists, c.restockSignUps, c.lastSeen]),
+      ...list.map((c) => [c.email, c.orders, moneyDecimalString(c.spendCents, site.currency), site.currency, c.account ? 'yes' : 'no', c.mailingLists, c.restockSignUps, c.lastSeen]),
     ]);
     return reply
       .header('cache-control', 'no-store')
