@@ -32,7 +32,7 @@ const ADMIN_CSS = `body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1d1d1
 .admin-login input[aria-invalid=true]{border-color:#b00020;border-width:2px}
 .admin-login input:focus-visible,.admin-login button:focus-visible,.admin-login a:focus-visible{outline:3px solid #2b6cb0;outline-offset:2px}
 .admin-login__links{margin:0;text-align:right}
-@media (max-width:480px){.admin-login{margin:0;border-radius:0;box-shadow:none;min-height:100vh;box-sizing:border-box;padding:24px 20px}}
+@media (max-width:480px){.admin-login{max-width:none;margin:0;border-radius:0;box-shadow:none;min-height:100vh;box-sizing:border-box;padding:24px 20px}}
 .admin-shell__bar{display:flex;gap:24px;align-items:center;padding:12px 24px;background:#fff;border-bottom:1px solid #ddd}
 .admin-shell__bar ul{display:flex;gap:16px;list-style:none;margin:0;padding:0}.admin-shell__me{margin-left:auto}
 .admin-shell__main{padding:24px}`;
