@@ -1,4 +1,4 @@
-// Runs one of the server's command-line programs (src/server/<name>.ts): `npm run seed`, `npm run backup`,
+// Runs one of the server's command-line programs (src/server/<name>.ts): `npm run seed`, `npm run backup`, `npm run owner-link`,
 // `npm run restore`, `npm run media:to-bucket`. Like `npm start`, it runs the compiled JavaScript
 // (dist/server, compiled first when missing or stale), so a production install (npm ci --omit=dev) needs
 // no TypeScript tooling; under the test runner (NODE_ENV=test) or with --tsx it runs the sources through tsx.

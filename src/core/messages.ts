@@ -623,3 +623,31 @@ export const security = {
   lockNoticeText: (link: string, minutes: number) =>
     `There were several failed attempts to sign in to your account. Tessera now refuses the addresses they came from for a while, and may slow sign-in from other addresses. If this was not you, nothing else is needed: your password was not accepted.\n\nTo sign in now, follow this link. It works once, for ${minutes} minutes:\n\n${link}\n`,
 } as const;
+
+/** Owner sign-in recovery (issue 41): the first sign-in's setup screen and the forgotten-password pages. */
+export const ownerAccount = {
+  SETUP_HEADING: 'Set your email and password',
+  SETUP_INTRO: 'This is your first sign-in. Choose the email and the password you will sign in with from now on; the one-time link will not work again.',
+  SETUP_EMAIL_HINT: 'Password reset links are sent here.',
+  SETUP_DONE: 'Your email and password are set already. Change them from your account.',
+  PASSWORD_HINT: 'At least 8 characters.',
+  PASSWORD_SHORT: 'Use at least 8 characters for the password.',
+  PASSWORD_LONG: 'Use at most 1024 characters for the password.',
+  PASSWORD_MISMATCH: 'The two passwords do not match.',
+  EMAIL_INVALID: 'Enter a valid email address, like name@example.com.',
+  EMAIL_TAKEN: 'Another team member signs in with that email. Use a different one.',
+  FIX_ONE: 'One field needs your attention.',
+  fixMany: (n: number) => `${n} fields need your attention.`,
+  FORGOT_HEADING: 'Reset your password',
+  FORGOT_INTRO: 'Enter the email you sign in with. We will email you a link to choose a new password.',
+  RESET_SENT: 'If an account signs in with that email, a link to reset its password is on its way. Check your inbox (and its spam folder). The link works once, for 60 minutes.',
+  TOO_MANY_RESETS: 'Too many tries. Wait a few minutes and try again.',
+  RESET_HEADING: 'Choose a new password',
+  resetIntro: (email: string) => `Choose a new password for ${email}. Every device signed in to this account will be signed out.`,
+  RESET_EXPIRED: 'This reset link has expired or was already used. Ask for a new one.',
+  resetSubject: (site: string) => `Reset your password for ${site}`,
+  resetText: (link: string, minutes: number) =>
+    `Someone asked to reset the password of your Tessera account.\n\nChoose a new password here (the link works once, for ${minutes} minutes):\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.\n`,
+  RESET_HTML_INTRO: 'Someone asked to reset the password of your Tessera account.',
+  resetHtmlNote: (minutes: number) => `The link works once, for ${minutes} minutes. If it was not you, ignore this email: your password stays as it is.`,
+} as const;

@@ -111,6 +111,14 @@ export const ROLE_NAMES: ReadonlyArray<{ role: Role; name: string; note?: string
   { role: Role.SCHEDULING_VIEWER, name: 'Scheduling viewer', note: 'In the platform’s list for appointment scheduling, which Tessera does not have yet.' },
 ]);
 
+/** The first words of a refusal by role (the server's 403 and the admin's forbidden screen). */
+export const ROLE_REFUSED = 'Your role does not allow this.';
+
+/** The refusal for an area and access: which roles it needs, by name. */
+export function roleRefusal(area: Area, access: Access): string {
+  return `${ROLE_REFUSED} It needs one of these roles: ${ACCESS[area][access].map(roleName).join(', ')}.`;
+}
+
 /** A role's name ('Role 14' for a code the Team screen does not offer). */
 export function roleName(role: number): string {
   return ROLE_NAMES.find((r) => r.role === role)?.name ?? `Role ${role}`;

@@ -24,6 +24,7 @@ import type { Access, Area } from '../core/roles.js';
 import { OwnerService } from './platform/owners.js';
 import { WebsiteService } from './platform/websites.js';
 import { authRoutes } from './platform/auth-routes.js';
+import { ownerRecoveryRoutes } from './platform/owner-recovery.js';
 import { adminRoutes } from './platform/admin-routes.js';
 import { CartService } from './commerce/cart-service.js';
 import { commerceRoutes } from './commerce/routes.js';
@@ -238,6 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Feature switches first: their route gate answers 404 for a switched-off feature's routes in every area.
   await app.register(flagsArea);
   await app.register(authRoutes, { owners: services.owners });
+  await app.register(ownerRecoveryRoutes, { owners: services.owners });
   await app.register(adminRoutes, { assets: services.assets });
   await app.register(commerceRoutes, { carts: services.carts, websites: services.websites });
   // Each area registers its own routes; services are on app.services.

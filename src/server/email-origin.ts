@@ -40,7 +40,7 @@ export function listeningOrigin(app: Pick<FastifyInstance, 'config' | 'server'>)
 }
 
 /** Reads the owner's saved site address; `db` lets a caller inside a transaction read through it. */
-async function savedSiteAddress(db: Db | Tx): Promise<string | null> {
+export async function savedSiteAddress(db: Db | Tx): Promise<string | null> {
   const r = await rows<{ a: string | null }>(db, sql`select settings->>'siteAddress' as a from websites order by created_at limit 1`);
   return linkBase(r[0]?.a ?? null);
 }

@@ -2,35 +2,12 @@ import { loadConfig, ConfigError, publicOrigin, type Config } from './config.js'
 import { emailOriginWarning } from './email-origin.js';
 import { open, DataDirLockedError, type Database } from '../db/index.js';
 import { buildApp } from './app.js';
-import { hasWebsite, seedInto } from './seed.js';
-import { OwnerService } from './platform/owners.js';
-import { schema } from '../db/index.js';
-import { newId } from '../db/ids.js';
+import { prepare } from './first-start.js';
 import { answerBackupRequests } from './backup/signal.js';
 
 function fail(message: string): never {
   process.stderr.write(`tessera: ${message}\n`);
   process.exit(1);
-}
-
-/** First start: the demo store and an admin account (with OWNER_EMAIL/OWNER_PASSWORD, or a one-time link). */
-async function prepare(database: Database, config: Config, origin: string): Promise<string | null> {
-  // Several instances may start together on a new database: the first to insert the marker seeds,
-  // the others wait on its row and then find the work done.
-  await database.db.transaction(async (tx) => {
-    const first = await tx.insert(schema.systemValues).values({ key: 'initialised', value: new Date().toISOString() }).onConflictDoNothing().returning();
-    if (first.length === 0 || (await hasWebsite(tx))) return;
-    if (config.SEED_DEMO) await seedInto(tx);
-    else await tx.insert(schema.websites).values({ id: newId(), title: 'My Site' });
-  });
-  const site = (await database.db.select().from(schema.websites).limit(1))[0]!;
-  const owners = new OwnerService(database);
-  const { owner, created } = await owners.ensureAdmin(site.id, config.OWNER_EMAIL, config.OWNER_PASSWORD);
-  if (created && !config.OWNER_PASSWORD) {
-    const token = await owners.createSignInLink(owner.id);
-    return `${origin}/config/login/link?token=${token}`;
-  }
-  return null;
 }
 
 export async function main(env = process.env): Promise<void> {
@@ -49,7 +26,8 @@ export async function main(env = process.env): Promise<void> {
     fail(`could not open the database: ${(e as Error).message}`);
   }
   const origin = publicOrigin(config);
-  const link = await prepare(database, config, origin);
+  const linkPath = await prepare(database, config);
+  const link = linkPath ? `${origin}${linkPath}` : null;
   const app = await buildApp({ config, database });
   const originWarning = await emailOriginWarning(config, database.db, env);
   if (originWarning) app.log.warn(originWarning);

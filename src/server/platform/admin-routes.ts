@@ -26,6 +26,13 @@ const ADMIN_CSS = `body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1d1d1
 .admin-login input{font:inherit;padding:10px;border:1px solid #bbb;border-radius:6px}
 .admin-login button,.admin-shell button{font:inherit;padding:10px 14px;border:0;border-radius:6px;background:#1d1d1f;color:#fff;cursor:pointer}
 .admin-login__error{color:#b00020;margin:0}
+.admin-login h1{font-size:1.5rem;margin:0 0 8px}.admin-login a{color:#1d1d1f}
+.admin-login__field{display:grid;gap:4px}.admin-login__field label{font-weight:600}
+.admin-login__hint{margin:0;color:#555;font-size:.9em}.admin-login__field-error{margin:0;color:#b00020;font-weight:600}
+.admin-login input[aria-invalid=true]{border-color:#b00020;border-width:2px}
+.admin-login input:focus-visible,.admin-login button:focus-visible,.admin-login a:focus-visible{outline:3px solid #2b6cb0;outline-offset:2px}
+.admin-login__links{margin:0;text-align:right}
+@media (max-width:480px){.admin-login{max-width:none;margin:0;border-radius:0;box-shadow:none;min-height:100vh;box-sizing:border-box;padding:24px 20px}}
 .admin-shell__bar{display:flex;gap:24px;align-items:center;padding:12px 24px;background:#fff;border-bottom:1px solid #ddd}
 .admin-shell__bar ul{display:flex;gap:16px;list-style:none;margin:0;padding:0}.admin-shell__me{margin-left:auto}
 .admin-shell__main{padding:24px}`;
@@ -51,6 +58,8 @@ export async function adminRoutes(app: FastifyInstance, opts: { assets: ClientAs
   const shell = async (req: FastifyRequest, reply: FastifyReply) => {
     const owner = await app.loadOwner(req);
     if (!owner) return reply.redirect(`/config/login?next=${encodeURIComponent(req.url.split('?')[0] ?? '/config')}`, 303);
+    // Until the owner has chosen an email and password, every screen leads to the screen that asks for them.
+    if (await app.services.owners.needsSetup(owner.id)) return reply.redirect('/config/welcome', 303);
     return doc(reply, assets, 'Tessera', `<div id="admin-root" data-page="shell"><noscript>The Tessera admin needs JavaScript.</noscript></div>`);
   };
   app.get('/config', shell);

@@ -130,13 +130,14 @@ export async function authRoutes(app: FastifyInstance, opts: { owners: OwnerServ
     return { email: o.email, role: o.role, displayName: o.displayName, websiteId: o.websiteId };
   });
 
-  /** The one-time sign-in link: printed at first start, and in a lock notice (no sign-in limit applies to it). */
+  /** The one-time sign-in link: printed at first start and by `npm run owner-link`, and sent in a lock notice (no sign-in limit applies to it). */
   app.get('/config/login/link', async (req, reply) => {
     const token = (req.query as Record<string, unknown>).token;
     const owner = typeof token === 'string' ? await owners.redeemSignInLink(token) : null;
     if (!owner) return reply.redirect('/config/login?error=link', 303);
     const session = await owners.startSession(owner.id, new Date(), req.cookies[OWNER_COOKIE]);
     app.setOwnerCookie(req, reply, session.token, session.expiresAt);
-    return reply.redirect('/config', 303);
+    // A first sign-in (no password yet, or the placeholder email) chooses them before anything else.
+    return reply.redirect((await owners.needsSetup(owner.id)) ? '/config/welcome' : '/config', 303);
   });
 }

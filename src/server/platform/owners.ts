@@ -1,4 +1,4 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
@@ -9,6 +9,10 @@ const { accounts, ownerSessions } = schema;
 export const SESSION_DAYS = 14;
 /** How long a one-time sign-in link works. */
 export const SIGN_IN_LINK_MINUTES = 60;
+/** How long an emailed password-reset link works. */
+export const RESET_MINUTES = 60;
+/** The email a first start gives the admin when OWNER_EMAIL is not set; the first sign-in replaces it. */
+export const PLACEHOLDER_EMAIL = 'owner@localhost';
 
 export interface Owner {
   id: string;
@@ -56,7 +60,7 @@ export class OwnerService {
   async ensureAdmin(websiteId: string, email?: string, password?: string): Promise<{ owner: Owner; created: boolean }> {
     const existing = await this.db.select().from(accounts).limit(1);
     if (existing[0]) return { owner: toOwner(existing[0]), created: false };
-    const owner = await this.createIfAbsent({ websiteId, email: email ?? 'owner@localhost', password, role: Role.ADMIN, displayName: 'Owner' });
+    const owner = await this.createIfAbsent({ websiteId, email: email ?? PLACEHOLDER_EMAIL, password, role: Role.ADMIN, displayName: 'Owner' });
     if (owner) return { owner, created: true };
     // Another instance created it a moment ago.
     const again = await this.db.select().from(accounts).limit(1);
@@ -136,6 +140,76 @@ export class OwnerService {
 
   async purgeExpired(now = new Date()): Promise<void> {
     await this.db.delete(ownerSessions).where(lt(ownerSessions.expiresAt, now));
+  }
+
+  /** Whether the account still has to choose its email and password (no password, or the first start's placeholder email). */
+  async needsSetup(accountId: string): Promise<boolean> {
+    const rows = await this.db.select({ email: accounts.email, passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
+    const row = rows[0];
+    return !!row && (!row.passwordHash || row.email === PLACEHOLDER_EMAIL);
+  }
+
+  /**
+   * Saves the email and password the owner chose at their first sign-in. 'taken' when another account has the
+   * email. The account's other sessions and sign-in links end; the session making the change is kept.
+   */
+  async completeSetup(accountId: string, email: string, password: string, keepSession?: string): Promise<'ok' | 'taken'> {
+    const normal = email.trim().toLowerCase();
+    const passwordHash = await hashPassword(password);
+    return this.db.transaction(async (tx) => {
+      const [other] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, normal)).limit(1);
+      if (other && other.id !== accountId) return 'taken' as const;
+      await tx.update(accounts).set({ email: normal, passwordHash }).where(eq(accounts.id, accountId));
+      const ended = await tx.select({ tokenHash: ownerSessions.tokenHash }).from(ownerSessions).where(eq(ownerSessions.accountId, accountId));
+      const keep = keepSession ? hashToken(keepSession) : '';
+      const drop = ended.map((r) => r.tokenHash).filter((h) => h !== keep);
+      if (drop.length) await tx.delete(ownerSessions).where(inArray(ownerSessions.tokenHash, drop));
+      return 'ok' as const;
+    });
+  }
+
+  /** A password-reset token (emailed, RESET_MINUTES); it replaces every earlier reset token of the account. */
+  async createResetToken(accountId: string, now = new Date()): Promise<string> {
+    const token = newToken();
+    const expiresAt = new Date(now.getTime() + RESET_MINUTES * 60_000);
+    await this.db.transaction(async (tx) => {
+      await tx.delete(ownerSessions).where(and(eq(ownerSessions.accountId, accountId), eq(ownerSessions.kind, 'reset')));
+      await tx.insert(ownerSessions).values({ tokenHash: hashToken(token), accountId, kind: 'reset', expiresAt });
+    });
+    return token;
+  }
+
+  /** The account a reset token belongs to, when the token is known, unspent and not expired (it is not spent). */
+  async resetAccount(token: string, now = new Date()): Promise<Owner | null> {
+    if (token.length < 10 || token.length > 100) return null;
+    const rows = await this.db
+      .select({ account: accounts })
+      .from(ownerSessions)
+      .innerJoin(accounts, eq(accounts.id, ownerSessions.accountId))
+      .where(and(eq(ownerSessions.tokenHash, hashToken(token)), eq(ownerSessions.kind, 'reset'), gt(ownerSessions.expiresAt, now)))
+      .limit(1);
+    return rows[0] ? toOwner(rows[0].account) : null;
+  }
+
+  /**
+   * Spends a reset token and sets the new password: every session, sign-in link and reset token of the account
+   * ends with it. The account, or null when the token is unknown, expired or spent (a second use, or a race).
+   */
+  async completeReset(token: string, password: string, now = new Date()): Promise<Owner | null> {
+    if (token.length < 10 || token.length > 100) return null;
+    const passwordHash = await hashPassword(password);
+    const accountId = await this.db.transaction(async (tx) => {
+      const gone = await tx
+        .delete(ownerSessions)
+        .where(and(eq(ownerSessions.tokenHash, hashToken(token)), eq(ownerSessions.kind, 'reset'), gt(ownerSessions.expiresAt, now)))
+        .returning({ accountId: ownerSessions.accountId });
+      if (!gone[0]) return null;
+      const id = gone[0].accountId;
+      await tx.delete(ownerSessions).where(and(eq(ownerSessions.accountId, id), inArray(ownerSessions.kind, ['session', 'link', 'reset', 'invite'])));
+      await tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, id));
+      return id;
+    });
+    return accountId ? this.byId(accountId) : null;
   }
 
   async setPassword(accountId: string, password: string): Promise<void> {

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Owner, OwnerService } from '../platform/owners.js';
 import { HttpError, unauthorized } from '../errors.js';
 import { isSecure } from './crumb.js';
-import { roleName, type Access, type Area, type Grant } from '../../core/roles.js';
+import { ROLE_REFUSED, roleName, type Access, type Area, type Grant } from '../../core/roles.js';
 
 export const OWNER_COOKIE = 'tessera_owner';
 /** Marks a requireOwner preHandler with the roles it allows, so routes can be audited. */
@@ -11,7 +11,7 @@ export const OWNER_ROLES = Symbol('ownerRoles');
 /** Marks a requireOwner preHandler with the area and access of the roles table (core/roles.ts) it stands for. */
 export const OWNER_ACCESS = Symbol('ownerAccess');
 /** The answer to a role the table does not admit, unless the route says it in its own words. */
-export const ROLE_REFUSED = 'Your role does not allow this.';
+export { ROLE_REFUSED };
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -14,7 +14,7 @@ import * as Toast from '@radix-ui/react-toast';
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ErrorReporter, ERRORS_URL } from '../client/error-reporter.js';
-import { readCookie } from '../client/api.js';
+import { ApiError, readCookie } from '../client/api.js';
 
 // ---- Server state -----------------------------------------------------------------------------------
 
@@ -215,6 +215,15 @@ export class ScreenBoundary extends Component<{ children: ReactNode; websiteId: 
 
   override render() {
     if (!this.state.error) return this.props.children;
+    // A refusal by role is no failure: it says which roles the screen needs (the server's 403 message).
+    if (this.state.error instanceof ApiError && this.state.error.status === 403 && Array.isArray(this.state.error.data.roles)) {
+      return (
+        <div className="a-error-box" role="alert">
+          <h2>{this.props.name}</h2>
+          <p>{this.state.error.message}</p>
+        </div>
+      );
+    }
     return (
       <div className="a-error-box" role="alert">
         <h2>This screen stopped working</h2>

@@ -1,9 +1,11 @@
 /**
  * The sidebar's groups (issue 23): Home; Orders; Products; Customers; Content; Marketing; Analytics; Settings.
  * Entries are screens of screens.ts named by path; a labelled screen placed in no group lands under Settings, so
- * an area that adds a screen is never lost from the navigation.
+ * an area that adds a screen is never lost from the navigation. Given a role, only the screens whose area the
+ * role may read (core/roles.ts) are listed: staff see what they can use.
  */
 import { screens, type AdminScreen } from './screens.js';
+import { allows } from '../../core/roles.js';
 
 export interface NavGroup {
   /** A heading for groups of several screens; top-level links have none. */
@@ -19,8 +21,8 @@ const LAYOUT: Array<{ heading?: string; paths: string[] }> = [
   { heading: 'Settings', paths: ['/config/settings', '/config/payments', '/config/site-address', '/config/outbox', '/config/email-settings', '/config/emails'] },
 ];
 
-export function navGroups(all: AdminScreen[] = screens): NavGroup[] {
-  const labelled = all.filter((s) => s.label);
+export function navGroups(all: AdminScreen[] = screens, role?: number): NavGroup[] {
+  const labelled = all.filter((s) => s.label && (role === undefined || allows(role, s.area, 'read')));
   const byPath = new Map(labelled.map((s) => [s.path, s]));
   const placed = new Set<string>();
   const groups = LAYOUT.map((g) => ({

@@ -6,6 +6,7 @@ import { api } from '../client/api.js';
 import { screenFor } from '../admin/screens.js';
 import { navGroups } from '../admin/nav.js';
 import { AdminProviders, ScreenBoundary } from '../admin/design.js';
+import { allows, roleRefusal } from '../../core/roles.js';
 
 interface ShellInfo {
   siteTitle: string;
@@ -21,10 +22,12 @@ async function signOut() {
 }
 
 /** The grouped navigation: in the sidebar at desktop widths, in the menu dialog on phones. */
-function Nav({ current }: { current?: string }) {
+function Nav({ current, role }: { current?: string; role?: number }) {
+  // Until the shell knows the role, no entry is listed (rather than flashing screens the role cannot use).
+  const groups = role === undefined ? [] : navGroups(undefined, role);
   return (
     <nav aria-label="Admin" className="a-nav">
-      {navGroups().map((g, i) =>
+      {groups.map((g, i) =>
         g.heading ? (
           <div key={g.heading} className="a-nav__group" role="group" aria-labelledby={`nav-h-${i}`}>
             <p className="a-nav__heading" id={`nav-h-${i}`}>
@@ -55,7 +58,7 @@ function NavList({ items, current }: { items: Array<{ path: string; label?: stri
 }
 
 /** The phone menu: a modal dialog (focus trapped, Escape closes, focus back on the Menu button). */
-function PhoneMenu({ current }: { current?: string }) {
+function PhoneMenu({ current, role }: { current?: string; role?: number }) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
@@ -76,7 +79,7 @@ function PhoneMenu({ current }: { current?: string }) {
               <button type="button">Close</button>
             </Dialog.Close>
           </div>
-          <Nav current={current} />
+          <Nav current={current} role={role} />
           <p>
             <a href="/" target="_blank" rel="noreferrer">
               View site
@@ -99,12 +102,16 @@ function OwnerMenu({ me }: { me?: ShellInfo }) {
       {/* Not portalled: the menu stays inside the top bar's landmark. */}
       <DropdownMenu.Content className="a-menu" align="end" sideOffset={6}>
           <DropdownMenu.Label className="a-menu__label">{me ? `Signed in as ${me.email}` : ''}</DropdownMenu.Label>
-          <DropdownMenu.Item asChild className="a-menu__item">
-            <a href="/config/settings">Site settings</a>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className="a-menu__item">
-            <a href="/config/team">Team</a>
-          </DropdownMenu.Item>
+          {me && allows(me.role, 'settings', 'read') ? (
+            <DropdownMenu.Item asChild className="a-menu__item">
+              <a href="/config/settings">Site settings</a>
+            </DropdownMenu.Item>
+          ) : null}
+          {me && allows(me.role, 'team', 'read') ? (
+            <DropdownMenu.Item asChild className="a-menu__item">
+              <a href="/config/team">Team</a>
+            </DropdownMenu.Item>
+          ) : null}
           <DropdownMenu.Item asChild className="a-menu__item">
             <a href="/" target="_blank" rel="noreferrer">
               View site
@@ -126,7 +133,7 @@ function Frame({ children }: { children: (me: ShellInfo | undefined, reset: () =
   return (
     <div className="a-shell">
       <header className="a-topbar">
-        <PhoneMenu current={screen?.path} />
+        <PhoneMenu current={screen?.path} role={me.data?.role} />
         <span className="a-topbar__site">{me.data?.siteTitle ?? 'Tessera'}</span>
         <span className="a-topbar__spacer" />
         <a className="a-button a-topbar__view" href="/" target="_blank" rel="noreferrer">
@@ -138,12 +145,25 @@ function Frame({ children }: { children: (me: ShellInfo | undefined, reset: () =
         </button>
       </header>
       <div className="a-sidebar">
-        <Nav current={screen?.path} />
+        <Nav current={screen?.path} role={me.data?.role} />
       </div>
       <main className="a-main" id="main">
         {children(me.data, () => void client.resetQueries())}
       </main>
     </div>
+  );
+}
+
+/** A screen the signed-in role may not use: which roles it needs, in the words of the server's refusal. */
+function Forbidden({ name, message }: { name: string; message: string }) {
+  return (
+    <section className="a-error-box" aria-labelledby="forbidden-h">
+      <h1 id="forbidden-h">{name}</h1>
+      <p role="alert">{message}</p>
+      <p>
+        <a href="/config">Back to Home</a>
+      </p>
+    </section>
   );
 }
 
@@ -156,7 +176,9 @@ export function AdminShell() {
     <AdminProviders>
       <Frame>
         {(me, reset) =>
-          Screen ? (
+          Screen && me && !allows(me.role, screen.area, 'read') ? (
+            <Forbidden name={screen.label ?? 'This screen'} message={roleRefusal(screen.area, 'read')} />
+          ) : Screen ? (
             <ScreenBoundary websiteId={me?.websiteId ?? ''} name={screen.label ?? 'this screen'} onReset={reset}>
               <Screen path={path} />
             </ScreenBoundary>

@@ -49,6 +49,9 @@ export function LoginPage(props: LoginPageProps) {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <p className="admin-login__links">
+        <a href="/config/forgot">Forgot password?</a>
+      </p>
     </main>
   );
 }
