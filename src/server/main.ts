@@ -93,6 +93,7 @@ export async function main(env = process.env): Promise<void> {
     fail(`could not listen on ${config.HOST}:${config.PORT}: ${(e as Error).message}`);
   }
   if (!app.services.assets.built) app.log.warn('client bundle not built: run `npm run build` (npm start does it for you)');
-  process.stdout.write(`\nTessera is serving ${origin} (${database.kind === 'pglite' ? `PGlite in ${config.DATA_DIR}` : 'PostgreSQL'})\n`);
-  if (link) process.stdout.write(`Sign in as the owner with this one-time link (valid 60 minutes):\n  ${link}\n\n`);
+  // One write, so whoever reads the output sees the link with the line that says the server is up.
+  const serving = `\nTessera is serving ${origin} (${database.kind === 'pglite' ? `PGlite in ${config.DATA_DIR}` : 'PostgreSQL'})\n`;
+  process.stdout.write(link ? `${serving}Sign in as the owner with this one-time link (valid 60 minutes):\n  ${link}\n\n` : serving);
 }

