@@ -22,6 +22,7 @@ const VICTIM_PASSWORD = 'the victim chose this';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const SESSION = 'tessera_site_user';
 const SIGN_UP = 'tessera_sign_up';
+const CART = 'tessera_cart';
 
 /** The newest link to `path` mailed to `to` (path and query). */
 async function mailedLink(t: TestApp, to: string, path: string): Promise<string> {
@@ -237,6 +238,34 @@ describe.each(DB_KINDS)('account takeover and session fixation on %s', (kind) =>
     expect(landed.cookies.find((c) => c.name === SESSION)!.value).not.toBe(before);
     expect((await who(w)).email).toBe(e2);
     expect((await who(madeUp)).authenticated).toBe(false);
+  });
+
+  it('site-user sign-in gives the adopted cart a new token: a cart cookie planted before it never opens the user’s cart (cart fixation)', async () => {
+    const email = 'cart.fixation@example.com';
+    const owner = new Visitor(t.app);
+    await signUp(owner, email, VICTIM_PASSWORD);
+    await owner.get(await mailedLink(t, email, '/account/confirm'));
+
+    // The attacker makes a cart and plants its cookie in the victim's browser, which then signs in.
+    const attacker = new Visitor(t.app);
+    expect((await attacker.send('POST', '/api/commerce/shopping-cart/entries', ebook)).statusCode).toBe(200);
+    const planted = attacker.cookies.get(CART)!;
+    expect(planted).toBeTruthy();
+    const victim = new Visitor(t.app);
+    victim.cookies.set(CART, planted);
+    const signedIn = await signIn(victim, email, VICTIM_PASSWORD);
+    expect(signedIn.statusCode).toBe(200);
+    const fresh = signedIn.cookies.find((c) => c.name === CART)?.value;
+    expect(fresh).toBeTruthy();
+    expect(fresh).not.toBe(planted);
+
+    // The victim's cart (the adopted one) grows; the planted cookie reaches none of it.
+    expect((await victim.send('POST', '/api/commerce/shopping-cart/entries', ebook)).statusCode).toBe(200);
+    const mine = (await victim.get('/api/commerce/shopping-cart')).json() as { totalQuantity: number };
+    expect(mine.totalQuantity).toBe(2);
+    const seen = (await attacker.get('/api/commerce/shopping-cart')).json() as { totalQuantity?: number; entries?: unknown[] };
+    expect(seen.totalQuantity ?? 0).toBe(0);
+    expect(seen.entries ?? []).toEqual([]);
   });
 
   it('owner sign-in never keeps the session token the browser brought (fixation), and ends it', async () => {

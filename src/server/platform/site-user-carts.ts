@@ -11,19 +11,23 @@ import { rows } from '../db-util.js';
 
 /**
  * On sign-in: when the user has no open cart, the anonymous cart of `cartToken` (if any) is re-pointed to
- * the user (its cookie keeps reaching it on this device while signed in; sign-out detaches the cookie, see
- * detachUserCart). When the user already has a cart, the anonymous one stays the visitor's.
+ * the user under a new token, answered for the browser's new cart cookie (sign-out detaches it again, see
+ * detachUserCart). The old token then reaches nothing: a cart cookie planted in the browser before the
+ * sign-in (its value known to whoever planted it) never opens the signed-in user's cart, where their
+ * checkout details go (cart fixation, as session fixation for the session cookie). When the user already
+ * has a cart, the anonymous one stays the visitor's and null is answered.
  */
-export async function adoptVisitorCart(tx: Tx, cartToken: string | undefined, siteUserId: string): Promise<boolean> {
-  if (!cartToken || cartToken.length > 100) return false;
+export async function adoptVisitorCart(tx: Tx, cartToken: string | undefined, siteUserId: string): Promise<string | null> {
+  if (!cartToken || cartToken.length > 100) return null;
   const own = await rows<{ id: string }>(tx, sql`select id from carts where site_user_id = ${siteUserId} and is_purchased = false limit 1 for update`);
-  if (own[0]) return false;
+  if (own[0]) return null;
+  const token = newToken();
   const moved = await rows<{ id: string }>(
     tx,
-    sql`update carts set site_user_id = ${siteUserId}, updated = now()
+    sql`update carts set site_user_id = ${siteUserId}, token_hash = ${hashToken(token)}, updated = now()
         where token_hash = ${hashToken(cartToken)} and is_purchased = false and site_user_id is null returning id`,
   );
-  return moved.length > 0;
+  return moved.length > 0 ? token : null;
 }
 
 /**

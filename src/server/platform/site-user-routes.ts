@@ -215,11 +215,12 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
 
 /**
  * Signs a proved visitor in (sign-in, a confirmation link): the visitor's cart becomes the user's unless
- * the user has one (one cart across devices), and the session is new: whatever session cookie the browser
- * brought is ended, never kept or promoted (session fixation).
+ * the user has one (one cart across devices) under a new cart cookie, and the session is new: whatever
+ * session cookie the browser brought is ended, never kept or promoted (session and cart fixation).
  */
 async function beginSession(app: FastifyInstance, siteUsers: SiteUserService, req: FastifyRequest, reply: FastifyReply, siteUserId: string, rememberMe: boolean) {
-  await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], siteUserId));
+  const cartToken = await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], siteUserId));
+  if (cartToken) setCartCookie(req, reply, cartToken);
   const s = await siteUsers.startSession(siteUserId, rememberMe, new Date(), req.cookies[SITE_USER_COOKIE]);
   app.setSiteUserCookies(req, reply, s.token, siteUserId, rememberMe ? s.expiresAt : null);
   reply.header('cache-control', 'no-store');
