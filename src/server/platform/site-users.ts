@@ -1,5 +1,5 @@
 /**
- * Site users: visitors with an account on the public site (platform.md, site-user session).
+ * Site users: visitors with an account on the public site (the site-user session).
  *
  * Sign-up is confirmed by email, so the answer to a sign-up never tells whether an address already has an
  * account; sign-in answers one message for an unknown email, a wrong password and the right password of an
