@@ -16,3 +16,4 @@ export * from './constants';
 export * from './image';
 export * from './content';
 export * from './html';
+export * from './orders';
