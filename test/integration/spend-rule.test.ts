@@ -21,6 +21,7 @@ describe.each(DB_KINDS)('sales and spend on %s', (kind) => {
   });
 
   it("counts a partially refunded order net of its refund, the same on the dashboard, the customers list, the customer's page and the CSV", async () => {
+    expect((await admin.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
     const buyer = new Visitor(t.app);
     expect((await buyer.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
     const placed = await buyer.send('POST', PLACE, await confirmed(buyer, { email: 'rae@example.com', shippingAddress: ADDRESS, payment: CARD }), { headers: { 'idempotency-key': `spend-${kind}-${Date.now()}` } });

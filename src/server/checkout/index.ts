@@ -7,7 +7,7 @@ import { PaymentProviders } from '../payments/provider.js';
 import { TestPaymentProvider } from '../payments/test-provider.js';
 import { PaymentReconciler } from '../jobs/payment-reconciler.js';
 
-export { netSalesCentsSql } from './sales.js';
+export { netSalesCentsSql, saleStatusesSql } from './sales.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
