@@ -115,7 +115,7 @@ export interface CartEntryJson {
   image: Record<string, unknown> | null;
 }
 
-export interface CartJson {
+export interface CartJson extends CartTotals {
   id: string | null;
   websiteId: string | null;
   orderId: string | null;
@@ -129,15 +129,6 @@ export interface CartJson {
   coupons: unknown[];
   validCoupons: unknown[];
   invalidCoupons: unknown[];
-  subtotalCents: number;
-  taxCents: number;
-  shippingCostCents: number;
-  discountCents: number;
-  grandTotalCents: number;
-  totalQuantity: number;
-  hasDigital: boolean;
-  purelyDigital: boolean;
-  requiresShipping: boolean;
   /** The subtotal amount: subtotalCents with the store currency. */
   subtotal: { value: string; currency: string };
 }

@@ -13,6 +13,7 @@ import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from
 import { siteStylesHead } from '../editor/index.js';
 import { pageDataScript } from '../analytics/page-data.js';
 import { escapeHtml } from '../../core/html.js';
+import { sendPrivatePage } from '../private-page.js';
 
 export type NewsletterPageKind = 'confirm' | 'unsubscribe';
 
@@ -98,11 +99,5 @@ export async function sendNewsletterPage(app: FastifyInstance, req: FastifyReque
     accentText: website.accentIsDark ? '#ffffff' : '#1f1d1a',
   };
   const html = theme.render('site.region', { ...context, mainContent, tessera }, renderOpts);
-  return reply
-    .status(page.status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(html);
+  return sendPrivatePage(reply, page.status, html);
 }

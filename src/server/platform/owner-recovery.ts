@@ -18,6 +18,7 @@ import { HttpError } from '../errors.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 import { PLACEHOLDER_EMAIL, RESET_MINUTES, type OwnerService } from './owners.js';
 import { escapeHtml } from '../../core/html.js';
+import { adminCardPage, sendPrivatePage } from '../private-page.js';
 
 export const FORGOT_LIMITS = {
   ip: { name: 'owner-forgot-ip', max: 10, windowMs: 15 * 60_000, message: words.TOO_MANY_RESETS },
@@ -31,6 +32,8 @@ const PASSWORD_MAX = 1024;
 
 type FieldErrors = Partial<Record<'email' | 'password' | 'confirm', string>>;
 
+const page = (reply: FastifyReply, status: number, title: string, body: string) => sendPrivatePage(reply, status, adminCardPage(title, body));
+
 /** A labelled input with its hint and error, tied to it by aria-describedby. */
 function field(name: keyof FieldErrors, label: string, input: string, errors: FieldErrors, hint?: string): string {
   const error = errors[name];
@@ -43,20 +46,6 @@ function field(name: keyof FieldErrors, label: string, input: string, errors: Fi
     (error ? `<p class="admin-login__field-error" id="${name}-error">${escapeHtml(error)}</p>` : '') +
     `</div>`
   );
-}
-
-function page(reply: FastifyReply, status: number, title: string, body: string) {
-  return reply
-    .status(status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-        `<title>${escapeHtml(title)} — Tessera</title><link rel="icon" href="/theme/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/admin.css"></head>` +
-        `<body><main class="admin-login">${body}</main></body></html>`,
-    );
 }
 
 /** A form's problem summary: announced, and naming how many fields need attention. */

@@ -25,6 +25,7 @@ import { audit } from './audit.js';
 import { can, roleDescriptions } from '../../core/roles.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 import { escapeHtml } from '../../core/html.js';
+import { adminCardPage, sendPrivatePage } from '../private-page.js';
 
 const { accounts, ownerSessions } = schema;
 
@@ -53,19 +54,7 @@ const acceptBody = z.object({
   crumb: z.string().optional(),
 });
 
-function invitePage(reply: FastifyReply, status: number, body: string) {
-  return reply
-    .status(status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-        `<title>Join the team — Tessera</title><link rel="icon" href="/theme/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/admin.css"></head>` +
-        `<body><main class="admin-login">${body}</main></body></html>`,
-    );
-}
+const invitePage = (reply: FastifyReply, status: number, body: string) => sendPrivatePage(reply, status, adminCardPage('Join the team', body));
 
 export async function teamInviteRoutes(app: FastifyInstance) {
   const db = app.database.db;

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RestockService } from './service.js';
 import { escapeHtml } from '../../core/html.js';
+import { sendPrivatePage } from '../private-page.js';
 
 export const UNSUBSCRIBE_PATH = '/restock/unsubscribe';
 
@@ -26,17 +27,13 @@ function fill(t: string, v: Record<string, string>): string {
 }
 
 function page(reply: FastifyReply, status: number, title: string, body: string) {
-  return reply
-    .status(status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
-        `<style>body{font:16px/1.5 system-ui,sans-serif;color:#1d1d1f;max-width:520px;margin:12vh auto;padding:0 20px}button{font:inherit;padding:10px 16px;border:0;border-radius:6px;background:#1d1d1f;color:#fff;cursor:pointer}</style>` +
-        `</head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
-    );
+  return sendPrivatePage(
+    reply,
+    status,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
+      `<style>body{font:16px/1.5 system-ui,sans-serif;color:#1d1d1f;max-width:520px;margin:12vh auto;padding:0 20px}button{font:inherit;padding:10px 16px;border:0;border-radius:6px;background:#1d1d1f;color:#fff;cursor:pointer}</style>` +
+      `</head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
+  );
 }
 
 export async function unsubscribeRoutes(app: FastifyInstance, opts: { service: RestockService }) {
