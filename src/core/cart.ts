@@ -110,9 +110,8 @@ export function variantQuantity<L extends CartLineLike & { quantity: number }>(l
 }
 
 /**
- * The entry an add request merges into: same item, same sku and equal additional-fields answers, else
- * none (the add makes a new entry). No answers on both sides counts as equal; answers are compared as
- * JSON values.
+ * The entry an add request merges into: same item, same sku and equal additional-fields answers
+ * (else the add makes a new entry). No answers on both sides counts as equal; answers are compared as JSON values.
  */
 export function findMergeableEntry<L extends CartLineLike>(entries: readonly L[], add: { itemId: string; sku: string; additionalFields?: string | null }): L | undefined {
   return entries.find((e) => isSameVariant(e, add) && sameAdditionalFields(e.additionalFields, add.additionalFields));
@@ -221,8 +220,8 @@ export interface CartAdjustments {
 const SAFE_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * The largest amount a cart may hold in a currency, in minor units: what can be shown (15 integer places,
- * storefront.md section 1: ¥999,999,999,999,999 in yen) and what stays a safe integer, so it is exact
+ * The largest amount a cart may hold in a currency, in minor units: what can be shown (15 integer places:
+ * ¥999,999,999,999,999 in yen) and what stays a safe integer, so it is exact
  * everywhere (2^53 - 1 cents in the two-decimal currencies). An unsupported code counts as the default.
  */
 export function cartAmountMaxMinor(currency: string): bigint {
