@@ -11,6 +11,7 @@ import { api } from '../client/api.js';
 import { formatMoney, moneyDecimalString, toMinorUnits } from '../../core/money.js';
 import { EmptyState, PageHeader, Skeleton, useMoney, useToast } from './design.js';
 import './orders.css';
+import type { FulfilmentStatus, PaymentStatus } from '../../core/orders.js';
 
 interface Money {
   value: string;
@@ -38,8 +39,8 @@ interface AdminOrder {
   shippingOption: { name: string } | null;
   coupons: string[];
   payment: { provider?: string; brand?: string; last4?: string; paymentId?: string } | null;
-  fulfilmentStatus: 'unfulfilled' | 'partial' | 'fulfilled';
-  paymentStatus: 'paid' | 'partially_refunded' | 'refunded';
+  fulfilmentStatus: FulfilmentStatus;
+  paymentStatus: PaymentStatus;
   refundedCents: number;
   totals: { subtotalCents: number; discountCents: number; shippingCents: number; taxCents: number; giftCardCents: number; grandTotalCents: number };
 }

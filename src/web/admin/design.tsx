@@ -9,12 +9,13 @@
  * - PageHeader (title, description, breadcrumbs, primary actions), EmptyState, Skeleton.
  * - ScreenBoundary: a screen's error boundary; reports the error through the error reporter and offers Try again.
  */
-import { Component, createContext, useCallback, useContext, useMemo, useState, type ErrorInfo, type ReactNode } from 'react';
+import { Component, createContext, useCallback, useContext, useState, type ErrorInfo, type ReactNode } from 'react';
 import * as Toast from '@radix-ui/react-toast';
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ErrorReporter, ERRORS_URL } from '../client/error-reporter.js';
 import { ApiError, readCookie } from '../client/api.js';
+import { formatMoney } from '../../core/money.js';
 
 // ---- Server state -----------------------------------------------------------------------------------
 
@@ -242,11 +243,7 @@ export class ScreenBoundary extends Component<{ children: ReactNode; websiteId: 
   }
 }
 
-/** Formats minor units of `currency` for display in the owner's locale. */
+/** Formats minor units of `currency` with core's formatMoney, the one money text of every admin screen. */
 export function useMoney(currency: string) {
-  return useMemo(() => {
-    const f = new Intl.NumberFormat(undefined, { style: 'currency', currency });
-    const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-    return (minor: number) => f.format(minor / 10 ** digits);
-  }, [currency]);
+  return useCallback((minor: number) => formatMoney(minor, currency), [currency]);
 }

@@ -10,6 +10,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent
 import { checkTextLink } from '../../../core/rich-text.js';
 import { cleanHtml, needsCleaning, restoreCaret, saveCaret, serialize } from './rich-text-dom.js';
 import { inlineEditor } from './inline-editor.js';
+import { escapeHtml } from '../../../core/html.js';
 
 export interface RichTextProps {
   label: string;
@@ -211,8 +212,7 @@ export function RichText({ label, value, onChange, hint, error }: RichTextProps)
     const sel = document.getSelection();
     if (sel && sel.isCollapsed) {
       // No text chosen: the address itself becomes the link's text.
-      const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-      document.execCommand('insertHTML', false, `<a href="${esc(r.value)}">${esc(r.value)}</a>`);
+      document.execCommand('insertHTML', false, `<a href="${escapeHtml(r.value)}">${escapeHtml(r.value)}</a>`);
       emit('html.createLink');
     } else {
       exec('createLink', r.value);

@@ -1,6 +1,7 @@
 /** What the editor says about a block: its name for people and screen readers, and the text-block formats. */
 import { BlockType } from '../../../core/enums.js';
 import { blockLabel, isRenderedBlock, type Block } from '../../../core/layout.js';
+import { escapeHtml } from '../../../core/html.js';
 
 /** The text of some HTML, without running or loading anything (a template element is inert). */
 export function htmlText(html: string): string {
@@ -12,7 +13,6 @@ export function htmlText(html: string): string {
 
 export type TextFormat = 'h1' | 'h2' | 'h3' | 'p' | 'html';
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const unescapeHtml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 
 /**

@@ -7,6 +7,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Block, PageLayout } from '../../../core/layout.js';
 import { renderBlocks, type EditTarget } from './api.js';
+import { escapeHtml } from '../../../core/html.js';
 
 export interface Picture {
   name: string;
@@ -71,7 +72,6 @@ export function useBlockPictures(target: EditTarget, layout: PageLayout): { pict
   return { pictures, look };
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Fonts declared inside a shadow root are not loaded: the site's @font-face rules go to the document once. */
 function hoistFontFaces(css: string) {
@@ -95,10 +95,10 @@ export function SiteBlock({ picture, look, theme }: { picture: Picture; look: Si
     hoistFontFaces(look.css);
     const root = el.shadowRoot ?? el.attachShadow({ mode: 'open' });
     root.innerHTML =
-      look.stylesheets.map((h) => `<link rel="stylesheet" href="${esc(h)}">`).join('') +
+      look.stylesheets.map((h) => `<link rel="stylesheet" href="${escapeHtml(h)}">`).join('') +
       `<style>:host{all:initial;display:block}\n${look.css}\n:host{background:transparent!important;margin:0!important;padding:0!important}` +
       `.ts-canvas-shell{padding:0!important;margin:0!important;border-radius:0!important;pointer-events:none;background:transparent!important}</style>` +
-      `<div class="ts-layout"><div class="ts-section ts-theme-${esc(theme)} ts-canvas-shell"><div class="fe-block fe-block--${esc(picture.name)}">${picture.html}</div></div></div>`;
+      `<div class="ts-layout"><div class="ts-section ts-theme-${escapeHtml(theme)} ts-canvas-shell"><div class="fe-block fe-block--${escapeHtml(picture.name)}">${picture.html}</div></div></div>`;
   }, [picture, look, theme]);
   return <div ref={host} className="ed-site-block" />;
 }
