@@ -1,12 +1,12 @@
 /** /config/coupons: percentage, fixed-amount and free-shipping codes with a minimum subtotal, expiry and usage limit; add, edit, delete. */
-import { api } from '../../client/api.js';
 import { formatMoney, moneyDecimalString } from '../../../core/money.js';
 import { couponSchema, type CouponBody } from '../../../core/store-rules.js';
-import { RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, useStoreCurrency, type RecordFormProps } from '../ui/records.js';
+import { RecordForm, RecordTable, amountReader, useRecordForm, useStoreCurrency, type RecordFormProps } from '../ui/records.js';
+import { checkoutUrls, saveRecord, useCoupons } from './queries.js';
 import { CheckboxField, Field, SelectField, type Converted } from '../ui/fields.js';
-import { EmptyState, PageHeader, Skeleton } from '../ui/design.js';
+import { PageHeader } from '../ui/design.js';
 
-interface Coupon {
+export interface Coupon {
   id: string;
   code: string;
   kind: 'percent' | 'fixed' | 'free_shipping';
@@ -113,64 +113,50 @@ function CouponForm({ label, submit, initial, currency, onSave, onCancel }: Reco
 }
 
 export function CouponsScreen() {
-  const { list, loading, error, load, remove } = useRecordList<Coupon>('/api/checkout/admin/coupons', 'coupons');
-  const { close, rowButtons, editRow } = useRowEditing();
+  const records = useCoupons();
+  const { error, load } = records;
   const currency = useStoreCurrency();
   return (
     <>
       <PageHeader title="Coupons" description="Codes customers type at checkout for a percentage or an amount off." />
-      {loading ? (
-        <Skeleton lines={3} label="Loading coupons" />
-      ) : list.length === 0 ? (
-        <EmptyState title="No coupons yet">Add one below; customers type its code at checkout.</EmptyState>
-      ) : (
-        <table className="admin-table" aria-label="Coupons">
-          <thead>
-            <tr>
-              <th scope="col">Code</th>
-              <th scope="col">Discount</th>
-              <th scope="col">Minimum subtotal</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.flatMap((c) => [
-              <tr key={c.id}>
-                <td>{c.code}</td>
-                <td>{describe(c, currency)}</td>
-                <td>{c.minSubtotalCents ? formatMoney(c.minSubtotalCents, currency) : '—'}</td>
-                <td>{c.expiresAt ? new Date(c.expiresAt).toLocaleDateString() : 'Never'}</td>
-                <td>
-                  {c.timesUsed}
-                  {c.usageLimit ? ` of ${c.usageLimit}` : ''}
-                </td>
-                <td>{rowButtons(c.id, c.code, remove)}</td>
-              </tr>,
-              editRow(c.id, 6, () => (
-                <CouponForm
-                  currency={currency}
-                  label={`Edit ${c.code}`}
-                  submit="Save"
-                  initial={valuesOf(c, currency)}
-                  onCancel={() => close(c.id)}
-                  onSave={async (body) => {
-                    // Whether the coupon is switched on is not shown here: it keeps its stored value, and so does
-                    // its exact expiry time while the day stays the same.
-                    const expiresAt = typeof body.expiresAt === 'number' && c.expiresAt && day(body.expiresAt) === day(c.expiresAt) ? c.expiresAt : body.expiresAt;
-                    await api('PUT', `/api/checkout/admin/coupons/${c.id}`, { ...body, expiresAt, enabled: c.enabled ?? true });
-                    await load();
-                    close(c.id);
-                  }}
-                />
-              )),
-            ])}
-          </tbody>
-        </table>
-      )}
+      <RecordTable
+        caption="Coupons"
+        columns={['Code', 'Discount', 'Minimum subtotal', 'Expires', 'Used']}
+        loadingLabel="Loading coupons"
+        emptyTitle="No coupons yet"
+        empty="Add one below; customers type its code at checkout."
+        records={records}
+        nameOf={(c) => c.code}
+        cells={(c) => (
+          <>
+            <td>{c.code}</td>
+            <td>{describe(c, currency)}</td>
+            <td>{c.minSubtotalCents ? formatMoney(c.minSubtotalCents, currency) : '—'}</td>
+            <td>{c.expiresAt ? new Date(c.expiresAt).toLocaleDateString() : 'Never'}</td>
+            <td>
+              {c.timesUsed}
+              {c.usageLimit ? ` of ${c.usageLimit}` : ''}
+            </td>
+          </>
+        )}
+        editForm={(c, close) => (
+          <CouponForm
+            currency={currency}
+            label={`Edit ${c.code}`}
+            submit="Save"
+            initial={valuesOf(c, currency)}
+            onCancel={close}
+            onSave={async (body) => {
+              // Whether the coupon is switched on is not shown here: it keeps its stored value, and so does
+              // its exact expiry time while the day stays the same.
+              const expiresAt = typeof body.expiresAt === 'number' && c.expiresAt && day(body.expiresAt) === day(c.expiresAt) ? c.expiresAt : body.expiresAt;
+              await saveRecord(checkoutUrls.coupons, c.id, { ...body, expiresAt, enabled: c.enabled ?? true });
+              await load();
+              close();
+            }}
+          />
+        )}
+      />
       <h2>Add a coupon</h2>
       <CouponForm
         currency={currency}
@@ -178,7 +164,7 @@ export function CouponsScreen() {
         submit="Add coupon"
         initial={EMPTY}
         onSave={async (body) => {
-          await api('POST', '/api/checkout/admin/coupons', body);
+          await saveRecord(checkoutUrls.coupons, null, body);
           await load();
         }}
       />

@@ -1,12 +1,12 @@
 /** /config/shipping: the shipping options the owner offers (flat rate, free above an amount, by weight); add, edit, delete. */
-import { api } from '../../client/api.js';
 import { formatMoney, moneyDecimalString } from '../../../core/money.js';
 import { shippingOptionSchema, type ShippingOptionBody } from '../../../core/store-rules.js';
-import { RecordForm, amountReader, useRecordForm, useRecordList, useRowEditing, useStoreCurrency, type RecordFormProps } from '../ui/records.js';
+import { RecordForm, RecordTable, amountReader, useRecordForm, useStoreCurrency, type RecordFormProps } from '../ui/records.js';
+import { checkoutUrls, saveRecord, useShippingOptions } from './queries.js';
 import { Field, SelectField, type Converted } from '../ui/fields.js';
-import { EmptyState, PageHeader, Skeleton } from '../ui/design.js';
+import { PageHeader } from '../ui/design.js';
 
-interface Option {
+export interface Option {
   id: string;
   name: string;
   kind: 'flat' | 'free_above' | 'weight';
@@ -101,57 +101,44 @@ function OptionForm({ label, submit, initial, currency, onSave, onCancel }: Reco
 }
 
 export function ShippingScreen() {
-  const { list, loading, error, load, remove } = useRecordList<Option>('/api/checkout/admin/shipping-options', 'shippingOptions', [['dashboard']]);
-  const { close, rowButtons, editRow } = useRowEditing();
+  const records = useShippingOptions();
+  const { error, load } = records;
   const currency = useStoreCurrency();
   return (
     <>
       <PageHeader title="Shipping" description="The options customers choose from at checkout: flat rate, by weight, or free over an amount." />
-      {loading ? (
-        <Skeleton lines={3} label="Loading shipping options" />
-      ) : list.length === 0 ? (
-        <EmptyState title="No shipping options yet">Carts that need shipping cannot check out until you add one below.</EmptyState>
-      ) : (
-        <table className="admin-table" aria-label="Shipping options">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Price</th>
-              <th scope="col">Countries</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.flatMap((o) => [
-              <tr key={o.id}>
-                <td>{o.name}</td>
-                <td>{KIND[o.kind]}</td>
-                <td>{describeOption(o, currency)}</td>
-                <td>{o.countries.length ? o.countries.join(', ') : 'Everywhere'}</td>
-                <td>{rowButtons(o.id, o.name, remove)}</td>
-              </tr>,
-              editRow(o.id, 5, () => (
-                <OptionForm
-                  currency={currency}
-                  label={`Edit ${o.name}`}
-                  submit="Save"
-                  initial={valuesOf(o, currency)}
-                  onCancel={() => close(o.id)}
-                  onSave={async (body) => {
-                    // Fields this screen does not show keep their stored values.
-                    await api('PUT', `/api/checkout/admin/shipping-options/${o.id}`, { ...body, enabled: o.enabled ?? true, ordering: o.ordering ?? 0 });
-                    await load();
-                    close(o.id);
-                  }}
-                />
-              )),
-            ])}
-          </tbody>
-        </table>
-      )}
+      <RecordTable
+        caption="Shipping options"
+        columns={['Name', 'Kind', 'Price', 'Countries']}
+        loadingLabel="Loading shipping options"
+        emptyTitle="No shipping options yet"
+        empty="Carts that need shipping cannot check out until you add one below."
+        records={records}
+        nameOf={(o) => o.name}
+        cells={(o) => (
+          <>
+            <td>{o.name}</td>
+            <td>{KIND[o.kind]}</td>
+            <td>{describeOption(o, currency)}</td>
+            <td>{o.countries.length ? o.countries.join(', ') : 'Everywhere'}</td>
+          </>
+        )}
+        editForm={(o, close) => (
+          <OptionForm
+            currency={currency}
+            label={`Edit ${o.name}`}
+            submit="Save"
+            initial={valuesOf(o, currency)}
+            onCancel={close}
+            onSave={async (body) => {
+              // Fields this screen does not show keep their stored values.
+              await saveRecord(checkoutUrls.shipping, o.id, { ...body, enabled: o.enabled ?? true, ordering: o.ordering ?? 0 });
+              await load();
+              close();
+            }}
+          />
+        )}
+      />
       <h2>Add a shipping option</h2>
       <OptionForm
         currency={currency}
@@ -159,7 +146,7 @@ export function ShippingScreen() {
         submit="Add shipping option"
         initial={EMPTY}
         onSave={async (body) => {
-          await api('POST', '/api/checkout/admin/shipping-options', body);
+          await saveRecord(checkoutUrls.shipping, null, body);
           await load();
         }}
       />

@@ -1,11 +1,11 @@
 /** /config/tax: tax rules by country and region; add, edit, delete. */
-import { api } from '../../client/api.js';
 import { taxRuleSchema, type TaxRuleBody } from '../../../core/store-rules.js';
-import { RecordForm, useRecordForm, useRecordList, useRowEditing, type RecordFormProps } from '../ui/records.js';
+import { RecordForm, RecordTable, useRecordForm, type RecordFormProps } from '../ui/records.js';
+import { checkoutUrls, saveRecord, useTaxRules } from './queries.js';
 import { CheckboxField, Field, type Converted } from '../ui/fields.js';
-import { EmptyState, PageHeader, Skeleton } from '../ui/design.js';
+import { PageHeader } from '../ui/design.js';
 
-interface Rule {
+export interface Rule {
   id: string;
   name: string;
   country: string;
@@ -61,65 +61,49 @@ function RuleForm({ label, submit, initial, onSave, onCancel }: RecordFormProps<
 }
 
 export function TaxScreen() {
-  const { list, loading, error, load, remove } = useRecordList<Rule>('/api/checkout/admin/tax-rules', 'taxRules');
-  const { close, rowButtons, editRow } = useRowEditing();
+  const records = useTaxRules();
+  const { error, load } = records;
   return (
     <>
       <PageHeader title="Tax" description="Rules apply by the shipping address: every rule for the country without a region, plus the region's own. Orders that need no shipping carry no tax." />
-      {loading ? (
-        <Skeleton lines={3} label="Loading tax rules" />
-      ) : list.length === 0 ? (
-        <EmptyState title="No tax rules yet">Orders carry no tax until you add a rule below.</EmptyState>
-      ) : (
-        <table className="admin-table" aria-label="Tax rules">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Country</th>
-              <th scope="col">Region</th>
-              <th scope="col">Rate</th>
-              <th scope="col">Shipping taxed</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.flatMap((r) => [
-              <tr key={r.id}>
-                <td>{r.name}</td>
-                <td>{r.country}</td>
-                <td>{r.region || 'All'}</td>
-                <td>{(r.rateBasisPoints / 100).toFixed(2)}%</td>
-                <td>{r.appliesToShipping ? 'Yes' : 'No'}</td>
-                <td>
-                  {rowButtons(r.id, r.name, remove)}
-                </td>
-              </tr>,
-              editRow(r.id, 6, () => (
-                <RuleForm
-                  label={`Edit ${r.name}`}
-                  submit="Save"
-                  initial={valuesOf(r)}
-                  onCancel={() => close(r.id)}
-                  onSave={async (body) => {
-                    await api('PUT', `/api/checkout/admin/tax-rules/${r.id}`, body);
-                    await load();
-                    close(r.id);
-                  }}
-                />
-              )),
-            ])}
-          </tbody>
-        </table>
-      )}
+      <RecordTable
+        caption="Tax rules"
+        columns={['Name', 'Country', 'Region', 'Rate', 'Shipping taxed']}
+        loadingLabel="Loading tax rules"
+        emptyTitle="No tax rules yet"
+        empty="Orders carry no tax until you add a rule below."
+        records={records}
+        nameOf={(r) => r.name}
+        cells={(r) => (
+          <>
+            <td>{r.name}</td>
+            <td>{r.country}</td>
+            <td>{r.region || 'All'}</td>
+            <td>{(r.rateBasisPoints / 100).toFixed(2)}%</td>
+            <td>{r.appliesToShipping ? 'Yes' : 'No'}</td>
+          </>
+        )}
+        editForm={(r, close) => (
+          <RuleForm
+            label={`Edit ${r.name}`}
+            submit="Save"
+            initial={valuesOf(r)}
+            onCancel={close}
+            onSave={async (body) => {
+              await saveRecord(checkoutUrls.tax, r.id, body);
+              await load();
+              close();
+            }}
+          />
+        )}
+      />
       <h2>Add a tax rule</h2>
       <RuleForm
         label="Add a tax rule"
         submit="Add tax rule"
         initial={EMPTY}
         onSave={async (body) => {
-          await api('POST', '/api/checkout/admin/tax-rules', body);
+          await saveRecord(checkoutUrls.tax, null, body);
           await load();
         }}
       />

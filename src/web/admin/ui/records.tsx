@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../client/api.js';
 import { toMinorUnits } from '../../../core/money.js';
-import { ConfirmDialog, useToast } from './design.js';
+import { ConfirmDialog, DataTable, EmptyState, Skeleton, useToast } from './design.js';
 import { schemaResolver, serverErrorsOnFields, type Converted } from './fields.js';
 import { editor as editorMessages } from '../../../core/messages.js';
 
@@ -249,4 +249,47 @@ export function useRowEditing() {
       </tr>
     ) : null;
   return { close, rowButtons, editRow };
+}
+
+/**
+ * A store-rules screen's table (coupons, shipping, tax): the skeleton while it loads, the empty state, else a DataTable
+ * whose rows end in Edit and Delete (named after the record) and open their edit form in the row under them.
+ */
+export function RecordTable<T extends { id: string }>({
+  caption,
+  columns,
+  loadingLabel,
+  emptyTitle,
+  empty,
+  records,
+  nameOf,
+  cells,
+  editForm,
+}: {
+  caption: string;
+  columns: string[];
+  loadingLabel: string;
+  emptyTitle: string;
+  empty: ReactNode;
+  records: ReturnType<typeof useRecordList<T>>;
+  nameOf: (r: T) => string;
+  cells: (r: T) => ReactNode;
+  /** The row's edit form; `close` shuts it and puts focus back on the row's Edit button. */
+  editForm: (r: T, close: () => void) => ReactNode;
+}) {
+  const { close, rowButtons, editRow } = useRowEditing();
+  const { list, loading, remove } = records;
+  if (loading) return <Skeleton lines={3} label={loadingLabel} />;
+  if (list.length === 0) return <EmptyState title={emptyTitle}>{empty}</EmptyState>;
+  return (
+    <DataTable caption={caption} columns={columns} actions>
+      {list.flatMap((r) => [
+        <tr key={r.id}>
+          {cells(r)}
+          <td>{rowButtons(r.id, nameOf(r), remove)}</td>
+        </tr>,
+        editRow(r.id, columns.length + 1, () => editForm(r, () => close(r.id))),
+      ])}
+    </DataTable>
+  );
 }
