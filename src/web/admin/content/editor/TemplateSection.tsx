@@ -107,56 +107,9 @@ export function TemplateSection() {
         <form onSubmit={saveTweaks} aria-label="Template tweaks" className="ed-styles">
           <fieldset className="admin-card">
             <legend>Template tweaks</legend>
-            {state.tweaks.map((t) => {
-              const v = values[t.name] ?? t.default;
-              const label = t.category ? `${t.title} (${t.category})` : t.title;
-              if (t.type === 'checkbox') {
-                return (
-                  <label key={t.name} className="ed-check">
-                    <input type="checkbox" checked={v === 'true'} onChange={(e) => set(t.name, e.target.checked ? 'true' : 'false')} />
-                    {label}
-                  </label>
-                );
-              }
-              if (t.type === 'dropdown') {
-                return (
-                  <label key={t.name} className="ed-field">
-                    {label}
-                    <select value={v} onChange={(e) => set(t.name, e.target.value)}>
-                      {t.options.map((o) => (
-                        <option key={o} value={o}>
-                          {o}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                );
-              }
-              if (t.type === 'color' && HEX6.test(v)) {
-                return (
-                  <label key={t.name} className="ed-field">
-                    {label}
-                    <input type="color" value={v} onChange={(e) => set(t.name, e.target.value)} />
-                  </label>
-                );
-              }
-              if (t.type === 'value') {
-                const num = v.replace(/[a-z%]+$/i, '');
-                return (
-                  <label key={t.name} className="ed-field">
-                    {label}
-                    {t.unit ? ` (${t.unit})` : ''}
-                    <input type="number" value={num} min={t.min ?? undefined} max={t.max ?? undefined} step={t.step ?? 'any'} onChange={(e) => set(t.name, e.target.value)} />
-                  </label>
-                );
-              }
-              return (
-                <label key={t.name} className="ed-field">
-                  {label}
-                  <input type="text" value={v} onChange={(e) => set(t.name, e.target.value)} />
-                </label>
-              );
-            })}
+            {state.tweaks.map((t) => (
+              <TweakField key={t.name} t={t} v={values[t.name] ?? t.default} set={set} />
+            ))}
             <p>
               <button type="submit" disabled={busy || changed.length === 0}>
                 Save tweaks
@@ -187,5 +140,56 @@ export function TemplateSection() {
       {error ? <p role="alert">{error}</p> : null}
       {status ? <p role="status">{status}</p> : null}
     </>
+  );
+}
+
+/** One template tweak's input, by its type: checkbox, dropdown, colour, number with its unit, or text. */
+function TweakField({ t, v, set }: { t: TweakView; v: string; set: (name: string, v: string) => void }) {
+  const label = t.category ? `${t.title} (${t.category})` : t.title;
+  if (t.type === 'checkbox') {
+    return (
+      <label className="ed-check">
+        <input type="checkbox" checked={v === 'true'} onChange={(e) => set(t.name, e.target.checked ? 'true' : 'false')} />
+        {label}
+      </label>
+    );
+  }
+  if (t.type === 'dropdown') {
+    return (
+      <label className="ed-field">
+        {label}
+        <select value={v} onChange={(e) => set(t.name, e.target.value)}>
+          {t.options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  }
+  if (t.type === 'color' && HEX6.test(v)) {
+    return (
+      <label className="ed-field">
+        {label}
+        <input type="color" value={v} onChange={(e) => set(t.name, e.target.value)} />
+      </label>
+    );
+  }
+  if (t.type === 'value') {
+    const num = v.replace(/[a-z%]+$/i, '');
+    return (
+      <label className="ed-field">
+        {label}
+        {t.unit ? ` (${t.unit})` : ''}
+        <input type="number" value={num} min={t.min ?? undefined} max={t.max ?? undefined} step={t.step ?? 'any'} onChange={(e) => set(t.name, e.target.value)} />
+      </label>
+    );
+  }
+  return (
+    <label className="ed-field">
+      {label}
+      <input type="text" value={v} onChange={(e) => set(t.name, e.target.value)} />
+    </label>
   );
 }
