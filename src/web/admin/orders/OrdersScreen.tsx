@@ -11,7 +11,7 @@ import { api } from '../../client/api.js';
 import { formatMoney, moneyDecimalString, toMinorUnits } from '../../../core/money.js';
 import { EmptyState, PageHeader, Skeleton, useMoney, useToast } from '../ui/design.js';
 import './orders.css';
-import type { FulfilmentStatus, PaymentStatus } from '../../core/orders.js';
+import type { FulfilmentStatus, PaymentStatus } from '../../../core/orders.js';
 
 interface Money {
   value: string;

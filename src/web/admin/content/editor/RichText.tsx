@@ -10,7 +10,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent
 import { checkTextLink } from '../../../../core/rich-text.js';
 import { cleanHtml, needsCleaning, restoreCaret, saveCaret, serialize } from './rich-text-dom.js';
 import { inlineEditor } from './inline-editor.js';
-import { escapeHtml } from '../../../core/html.js';
+import { escapeHtml } from '../../../../core/html.js';
 
 export interface RichTextProps {
   label: string;

@@ -7,7 +7,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Block, PageLayout } from '../../../../core/layout.js';
 import { renderBlocks, type EditTarget } from './api.js';
-import { escapeHtml } from '../../../core/html.js';
+import { escapeHtml } from '../../../../core/html.js';
 
 export interface Picture {
   name: string;
