@@ -6,7 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../client/api.js';
 import { Skeleton } from './design.js';
 import { ProductList } from './catalog/ProductList.js';
-import { ProductEditor, type CatalogSettings } from './catalog/ProductEditor.js';
+import { ProductEditor } from './catalog/ProductEditor.js';
+import type { CatalogSettings } from '../../core/api/catalog.js';
 import { ImportExport } from './catalog/ImportExport.js';
 
 /**

@@ -1,0 +1,7 @@
+/**
+ * The contract between the server and the browser: per area, the zod schemas and inferred types of every
+ * request and response body. Routes parse with these schemas; the admin, islands and client type their calls
+ * and forms with them. Nothing else declares a wire shape.
+ */
+export * as catalog from './catalog.js';
+export * as common from './common.js';
