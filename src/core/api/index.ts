@@ -5,3 +5,6 @@
  */
 export * as catalog from './catalog.js';
 export * as common from './common.js';
+export * as accounts from './accounts.js';
+export * as checkout from './checkout.js';
+export * as storefront from './storefront.js';
