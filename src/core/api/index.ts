@@ -8,3 +8,4 @@ export * as common from './common.js';
 export * as accounts from './accounts.js';
 export * as checkout from './checkout.js';
 export * as storefront from './storefront.js';
+export * as cart from './cart.js';
