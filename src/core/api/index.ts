@@ -9,3 +9,6 @@ export * as accounts from './accounts.js';
 export * as checkout from './checkout.js';
 export * as storefront from './storefront.js';
 export * as cart from './cart.js';
+export * as captcha from './captcha.js';
+export * as restock from './restock.js';
+export * as forms from './forms.js';
