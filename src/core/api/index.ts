@@ -12,3 +12,4 @@ export * as cart from './cart.js';
 export * as captcha from './captcha.js';
 export * as restock from './restock.js';
 export * as forms from './forms.js';
+export * as reviews from './reviews.js';
