@@ -13,3 +13,4 @@ export * as captcha from './captcha.js';
 export * as restock from './restock.js';
 export * as forms from './forms.js';
 export * as reviews from './reviews.js';
+export * as analytics from './analytics.js';
