@@ -14,3 +14,5 @@ export * as restock from './restock.js';
 export * as forms from './forms.js';
 export * as reviews from './reviews.js';
 export * as analytics from './analytics.js';
+export * as engagement from './engagement.js';
+export * as email from './email.js';
