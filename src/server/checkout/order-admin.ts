@@ -13,6 +13,7 @@
  * reserves the amount as a 'pending' refund row; the second, after the provider said yes, restocks, moves the
  * status and queues the email. If the provider refuses, the reservation is taken back.
  */
+import type { FulfilRequest, LineRequest, OrderQuery, RefundRequest } from '../../core/api/orders.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
@@ -69,18 +70,7 @@ export function carrierName(carrier: string): string {
 
 // ---- List and export ------------------------------------------------------------------------------
 
-export interface OrderQuery {
-  q?: string;
-  payment?: 'paid' | 'partially_refunded' | 'refunded';
-  fulfilment?: 'unfulfilled' | 'partial' | 'fulfilled';
-  /** Days (YYYY-MM-DD) in the site's time zone, both included. */
-  from?: string;
-  to?: string;
-  sort: 'number' | 'date' | 'total' | 'customer';
-  dir: 'asc' | 'desc';
-  page: number;
-  pageSize: number;
-}
+export type { OrderQuery };
 
 export function paymentStatusOf(o: Pick<OrderRow, 'status' | 'refundedCents'>): 'paid' | 'partially_refunded' | 'refunded' {
   if (o.status === 'refunded') return 'refunded';
@@ -159,25 +149,8 @@ export interface OrderDetail {
   refundableCents: number;
 }
 
-export interface LineRequest {
-  line: number;
-  quantity: number;
-}
+export type { FulfilRequest, LineRequest, RefundRequest };
 
-export interface FulfilRequest {
-  lines?: LineRequest[];
-  carrier: string;
-  trackingNumber: string;
-  notify: boolean;
-}
-
-export interface RefundRequest {
-  lines?: LineRequest[];
-  amountCents?: number;
-  restock: boolean;
-  reason: string;
-  notify: boolean;
-}
 
 export interface MailContext {
   origin: string;
