@@ -18,3 +18,4 @@ export * as email from './email.js';
 export * as customers from './customers.js';
 export * as orders from './orders.js';
 export * as cart from './cart.js';
+export * as themes from './themes.js';

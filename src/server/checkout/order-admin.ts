@@ -13,7 +13,7 @@
  * reserves the amount as a 'pending' refund row; the second, after the provider said yes, restocks, moves the
  * status and queues the email. If the provider refuses, the reservation is taken back.
  */
-import type { FulfilRequest, LineRequest, OrderQuery, RefundRequest } from '../../core/api/orders.js';
+import type { FulfilRequest, LineRequest, OrderLineView, OrderQuery, RefundRequest } from '../../core/api/orders.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
@@ -118,17 +118,8 @@ export const EXPORT_MAX_ROWS = 50_000;
 
 // ---- Detail ---------------------------------------------------------------------------------------
 
-export interface LineState {
-  line: number;
-  sku: string;
-  productName: string;
-  quantity: number;
-  unitPriceCents: number;
-  attributes: Record<string, string>;
-  productType: number;
-  fulfilled: number;
-  refunded: number;
-}
+/** A line of an order with what has been fulfilled and refunded of it. */
+export type LineState = OrderLineView & { productType: number };
 
 export interface TimelineEvent {
   at: string;
