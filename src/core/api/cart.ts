@@ -3,6 +3,7 @@
  * answers them.
  */
 import { z } from 'zod';
+import type { CartTotals } from '../cart.js';
 
 export const cartItemId = z.string({ error: 'itemId is required.' }).trim().min(1, 'itemId is required.').max(64, 'itemId is too long.');
 export const cartSku = z.string({ error: 'sku is required.' }).trim().min(1, 'sku is required.').max(128, 'sku is too long.');
@@ -49,7 +50,7 @@ export interface CartEntryJson {
   image: Record<string, unknown> | null;
 }
 
-export interface CartJson {
+export interface CartJson extends CartTotals {
   id: string | null;
   websiteId: string | null;
   orderId: string | null;
@@ -63,15 +64,6 @@ export interface CartJson {
   coupons: unknown[];
   validCoupons: unknown[];
   invalidCoupons: unknown[];
-  subtotalCents: number;
-  taxCents: number;
-  shippingCostCents: number;
-  discountCents: number;
-  grandTotalCents: number;
-  totalQuantity: number;
-  hasDigital: boolean;
-  purelyDigital: boolean;
-  requiresShipping: boolean;
   /** The subtotal amount: subtotalCents with the store currency. */
   subtotal: { value: string; currency: string };
 }

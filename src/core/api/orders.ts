@@ -3,6 +3,7 @@
  * desk lists and shows them.
  */
 import { z } from 'zod';
+import { FULFILMENT_STATUSES, PAYMENT_STATUSES, type FulfilmentStatus, type PaymentStatus } from '../orders.js';
 
 export const orderIdParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'Unknown id.') });
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD.').refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'That date does not exist.');
@@ -11,8 +12,8 @@ const noNul = (v: string) => !v.includes('\u0000');
 /** The order list's filters (the CSV export takes the same). */
 export const orderFilters = z.object({
   q: z.string().max(200, 'Search for at most 200 characters.').refine(noNul, 'Must not contain NUL characters.').optional(),
-  payment: z.enum(['paid', 'partially_refunded', 'refunded'], { error: 'Payment status must be paid, partially_refunded or refunded.' }).optional(),
-  fulfilment: z.enum(['unfulfilled', 'partial', 'fulfilled'], { error: 'Fulfilment status must be unfulfilled, partial or fulfilled.' }).optional(),
+  payment: z.enum(PAYMENT_STATUSES, { error: 'Payment status must be paid, partially_refunded or refunded.' }).optional(),
+  fulfilment: z.enum(FULFILMENT_STATUSES, { error: 'Fulfilment status must be unfulfilled, partial or fulfilled.' }).optional(),
   from: day.optional(),
   to: day.optional(),
   sort: z.enum(['number', 'date', 'total', 'customer'], { error: 'Sort by number, date, total or customer.' }).default('number'),
@@ -92,8 +93,8 @@ export interface AdminOrder {
   shippingOption: { name: string } | null;
   coupons: string[];
   payment: { provider?: string; brand?: string; last4?: string; paymentId?: string } | null;
-  fulfilmentStatus: 'unfulfilled' | 'partial' | 'fulfilled';
-  paymentStatus: 'paid' | 'partially_refunded' | 'refunded';
+  fulfilmentStatus: FulfilmentStatus;
+  paymentStatus: PaymentStatus;
   refundedCents: number;
   totals: { subtotalCents: number; discountCents: number; shippingCents: number; taxCents: number; giftCardCents: number; grandTotalCents: number };
 }

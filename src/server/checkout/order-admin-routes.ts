@@ -7,7 +7,8 @@
 import type { FastifyInstance } from 'fastify';
 import { csvText } from '../../core/csv.js';
 import { moneyDecimalString } from '../../core/money.js';
-import { OrderAdmin, CARRIERS, paymentStatusOf, type MailContext } from './order-admin.js';
+import { OrderAdmin, CARRIERS, type MailContext } from './order-admin.js';
+import { paymentStatusOf } from '../../core/orders.js';
 import { purchaseConfirmation, type CheckoutService, type OrderRow } from './service.js';
 import { conflict, notFound } from '../errors.js';
 import { can } from '../../core/roles.js';

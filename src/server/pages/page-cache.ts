@@ -9,7 +9,7 @@
  * answer is a 200 HTML page that sets no cookie but the crumb and does not contain the visitor's crumb.
  * The host and the consent cookies are part of the key.
  * A shopper gets the shared page with their own cart pill spliced in (pill-splice.ts); a render that read
- * who is signed in, or printed the cart or account itself (plugins/visitor-state.ts), is kept only when
+ * who is signed in, or printed the cart or account itself (visitor-state.ts), is kept only when
  * made for, and served only to, a visitor with none. An entry keeps its CSP header (the nonce is in the
  * HTML) and X-Robots-Tag, and the encoding its render went out in (encode.ts); requests that arrive while a
  * page renders wait for that render.
