@@ -13,6 +13,7 @@
  * reserves the amount as a 'pending' refund row; the second, after the provider said yes, restocks, moves the
  * status and queues the email. If the provider refuses, the reservation is taken back.
  */
+import type { FulfilRequest, LineRequest, OrderLineView, OrderQuery, RefundRequest } from '../../core/api/orders.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
@@ -24,7 +25,7 @@ import { ProductType } from '../../core/enums.js';
 import { formatMoney } from '../../core/money.js';
 import { orderFulfilledHooks } from './order-hooks.js';
 import { orderFrom, type CheckoutService, type OrderRow } from './service.js';
-import { FulfilmentStatus, OrderStatus, PaymentStatus, paymentStatusOf } from '../../core/orders.js';
+import { OrderStatus, PaymentStatus, paymentStatusOf } from '../../core/orders.js';
 
 type Obj = Record<string, unknown>;
 const n = (v: unknown) => Number(v ?? 0);
@@ -70,18 +71,7 @@ export function carrierName(carrier: string): string {
 
 // ---- List and export ------------------------------------------------------------------------------
 
-export interface OrderQuery {
-  q?: string;
-  payment?: PaymentStatus;
-  fulfilment?: FulfilmentStatus;
-  /** Days (YYYY-MM-DD) in the site's time zone, both included. */
-  from?: string;
-  to?: string;
-  sort: 'number' | 'date' | 'total' | 'customer';
-  dir: 'asc' | 'desc';
-  page: number;
-  pageSize: number;
-}
+export type { OrderQuery };
 
 /** A search term as a LIKE pattern matched literally (no wildcards from the owner's text). */
 const likeOf = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -124,17 +114,8 @@ export const EXPORT_MAX_ROWS = 50_000;
 
 // ---- Detail ---------------------------------------------------------------------------------------
 
-export interface LineState {
-  line: number;
-  sku: string;
-  productName: string;
-  quantity: number;
-  unitPriceCents: number;
-  attributes: Record<string, string>;
-  productType: number;
-  fulfilled: number;
-  refunded: number;
-}
+/** A line of an order with what has been fulfilled and refunded of it. */
+export type LineState = OrderLineView & { productType: number };
 
 export interface TimelineEvent {
   at: string;
@@ -155,25 +136,8 @@ export interface OrderDetail {
   refundableCents: number;
 }
 
-export interface LineRequest {
-  line: number;
-  quantity: number;
-}
+export type { FulfilRequest, LineRequest, RefundRequest };
 
-export interface FulfilRequest {
-  lines?: LineRequest[];
-  carrier: string;
-  trackingNumber: string;
-  notify: boolean;
-}
-
-export interface RefundRequest {
-  lines?: LineRequest[];
-  amountCents?: number;
-  restock: boolean;
-  reason: string;
-  notify: boolean;
-}
 
 export interface MailContext {
   origin: string;

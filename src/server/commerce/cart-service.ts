@@ -8,6 +8,7 @@
  *
  * The rules themselves (stock, totals, messages) come from src/core.
  */
+import type { CartEntryJson, CartJson } from '../../core/api/cart.js';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
@@ -98,40 +99,7 @@ export interface VariantInfo {
   structuredContent: Record<string, unknown>;
 }
 
-export interface CartEntryJson {
-  id: string;
-  itemId: string;
-  chosenVariant: { sku: string; attributes: Record<string, string> };
-  quantity: number;
-  title: string;
-  purchasePriceCents: number;
-  purchasePriceMoney: { value: string; currency: string };
-  subTotal: { value: string; currency: string };
-  subTotalCents: number;
-  additionalFields: string;
-  productType: number;
-  urlId: string;
-  fullUrl: string;
-  image: Record<string, unknown> | null;
-}
-
-export interface CartJson extends CartTotals {
-  id: string | null;
-  websiteId: string | null;
-  orderId: string | null;
-  created: number | null;
-  isPurchased: boolean;
-  entries: CartEntryJson[];
-  shippingOptions: unknown[];
-  selectedShippingOption: unknown;
-  shippingLocation: unknown;
-  applicableTaxRules: unknown[];
-  coupons: unknown[];
-  validCoupons: unknown[];
-  invalidCoupons: unknown[];
-  /** The subtotal amount: subtotalCents with the store currency. */
-  subtotal: { value: string; currency: string };
-}
+export type { CartEntryJson, CartJson };
 
 // ------------------------------------------------------------------------------------------------
 // JSON

@@ -6,7 +6,7 @@
 import type { WidgetName, WidgetProps, WidgetRenderer } from '../../template/index.js';
 import { commerce as messages } from '../../core/messages.js';
 import { renderIsland } from '../../web/ssr.js';
-import type { LikeButtonProps } from '../../web/islands/LikeButton.js';
+import type { LikeButtonProps } from '../../core/api/storefront.js';
 import { likeUrl } from '../content/likes.js';
 import { escapeHtml } from '../../core/html.js';
 

@@ -21,7 +21,7 @@ import { subscriptionPriceText } from '../../core/subscription.js';
 import { forms as formMessages } from '../../core/messages.js';
 import { siteUserMessages, type SiteUser } from './site-users.js';
 import { parseInput } from './validate.js';
-import type { AccountDashboard, AccountSubscriptionStatus, SavedAddress } from '../../web/islands/AccountPage.js';
+import type { AccountDashboard, AccountSubscriptionStatus, SavedAddress } from '../../core/api/accounts.js';
 import { orderStatusLabel } from '../../core/orders.js';
 
 /** At most this many saved addresses per account. */

@@ -11,7 +11,7 @@ import { CART_COOKIE } from '../commerce/routes.js';
 import { commerceWidgets } from '../commerce/widgets.js';
 import { siteLanguages } from './settings.js';
 import { siteUserMessages } from './site-users.js';
-import { CONFIRM_TITLE, type AccountMode, type AccountPageProps } from '../../web/islands/AccountPage.js';
+import { CONFIRM_TITLE, type AccountMode, type AccountPageProps } from '../../core/api/accounts.js';
 import { nonceScripts } from '../plugins/csp.js';
 import { ACCOUNT_DONE, accountData, orderLinks } from './account-data.js';
 import { siteStylesHead } from '../editor/index.js';

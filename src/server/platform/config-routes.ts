@@ -12,6 +12,8 @@ import { rows } from '../db-util.js';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
+import { productIn, type ProductIn } from '../../core/api/catalog.js';
+import { CONTENT_STATUSES as STATUSES, cents, contentStatus as status } from '../../core/api/common.js';
 import { newId } from '../../db/ids.js';
 import { CollectionType, ProductType, RecordType, Role, isEnumValue } from '../../core/enums.js';
 import { platform as platformMessages, pageEditor as pageEditorMessages } from '../../core/messages.js';
@@ -36,101 +38,8 @@ const { items, productVariants, collections, accounts, auditLog } = schema;
 // Shapes
 // ------------------------------------------------------------------------------------------------
 
-export const SEO_TITLE_MAX = 70;
-export const SEO_DESCRIPTION_MAX = 320;
-
-const cents = (label: string) =>
-  z
-    .number({ error: `${label} must be a number.` })
-    .int(`${label} must be in whole minor units (cents).`)
-    .min(0, `${label} cannot be negative.`)
-    .max(1_000_000_000_00, `${label} is too large.`);
-
-const side = (label: string) =>
-  z
-    .number({ error: `${label} must be a number.` })
-    .min(0, `${label} cannot be negative.`)
-    .max(100_000, `${label} is too large.`);
-
-const variantIn = z.object({
-  id: z.string().max(64).optional(),
-  sku: z.string().trim().min(1, 'Every variant needs a SKU.').max(128),
-  attributes: z.record(z.string().trim().min(1).max(100), z.string().trim().min(1, 'Choose a value for every option.').max(200)).optional().default({}),
-  priceCents: cents('Price'),
-  salePriceCents: cents('Sale price').optional().default(0),
-  onSale: z.boolean().optional().default(false),
-  qtyInStock: z.number({ error: 'Stock must be a number.' }).int('Stock must be a whole number.').min(0, 'Stock cannot be negative.').max(1_000_000),
-  unlimited: z.boolean().optional().default(false),
-  weightGrams: z.number({ error: 'Weight must be a number.' }).int('Weight must be in whole grams.').min(0, 'Weight cannot be negative.').max(10_000_000).optional().default(0),
-  /** Parcel dimensions in cm or in; null (or absent): none. */
-  dimensions: z
-    .object({
-      unit: z.enum(['cm', 'in'], { error: 'Choose cm or in for the dimensions.' }),
-      length: side('Length'),
-      width: side('Width'),
-      height: side('Height'),
-    })
-    .nullish()
-    .transform((d) => d ?? null),
-  /** The variant's own image: one of the product's image URLs, or '' for the product's first image. */
-  imageUrl: z.string().trim().max(2000).optional().default(''),
-  lowStockThreshold: z.number({ error: 'The low-stock threshold must be a number.' }).int('The low-stock threshold must be a whole number.').min(0, 'The low-stock threshold cannot be negative.').max(1_000_000).optional().default(0),
-});
-
-const subscriptionPlan = z
-  .object({
-    billingPeriod: z.object({ value: z.number().int().min(1).max(365), unit: z.enum(['WEEK', 'MONTH', 'YEAR'], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }) }),
-    numBillingCycles: z.number().int().min(0).max(1000),
-  })
-  .nullish();
-
-const imageIn = z.object({
-  assetUrl: z
-    .string()
-    .trim()
-    .max(2000)
-    .refine((s) => /^(https?:\/\/|\/)[^\s]*$/i.test(s), { message: platformMessages.notValidPageUrl('image') }),
-  altText: z.string().max(500).optional().default(''),
-  originalSize: z
-    .string()
-    .regex(/^\d{1,5}x\d{1,5}$/)
-    .optional(),
-  /** Where the image's subject is (0 to 1 from the left and the top); crops keep it in view. */
-  mediaFocalPoint: z.object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) }).optional(),
-});
-
-const STATUSES = ['published', 'draft', 'scheduled', 'needs-review', 'private'] as const;
-const status = z.enum(STATUSES, { error: (i) => platformMessages.notExpectedOption(String(i.input)) });
-
-const productIn = z.object({
-  version: z.number().int().optional(),
-  collectionId: z.string().max(64).optional(),
-  title: z.string({ error: 'Enter a title.' }).trim().min(1, 'Enter a title.').max(200),
-  urlId: z.string().trim().max(200).optional(),
-  body: z.string().max(200_000).optional().default(''),
-  excerpt: z.string().max(2000).optional(),
-  status: status.optional().default('published'),
-  productType: z.number().refine((n) => isEnumValue(ProductType, n), { message: 'Choose a product type.' }),
-  images: z.array(imageIn).max(50).optional().default([]),
-  // Length checked by tagListErrors (tag length 50, in characters); this bound only caps the request.
-  tags: z.array(z.string().trim().min(1).max(1000)).max(100).optional().default([]),
-  // Checked by categoryListErrors (category length 25). Left out, an edit keeps the stored ones.
-  categories: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
-  isSubscribable: z.boolean().optional().default(false),
-  subscriptionPlan,
-  additionalFieldsFormId: z.string().max(64).nullish(),
-  variantOptionOrdering: z.array(z.string().trim().min(1).max(100)).max(6).optional().default([]),
-  useCustomAddButtonText: z.boolean().optional().default(false),
-  customAddButtonText: z.string().max(100).optional().default(''),
-  variants: z.array(variantIn).min(1, 'A product needs at least one variant.').max(250),
-  /** Search results: the page title and description (empty: the product's title and excerpt). */
-  seoTitle: z.string().trim().max(SEO_TITLE_MAX, `Keep the SEO title to ${SEO_TITLE_MAX} characters.`).optional(),
-  seoDescription: z.string().trim().max(SEO_DESCRIPTION_MAX, `Keep the SEO description to ${SEO_DESCRIPTION_MAX} characters.`).optional(),
-  /** When a scheduled product goes live (ISO time with offset; the admin works it out in the site's time zone). */
-  publishOn: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }).optional(),
-});
-export type ProductIn = z.infer<typeof productIn>;
-export { productIn };
+// The product editor's request shapes are the contract's (core/api/catalog.ts).
+export { SEO_TITLE_MAX, SEO_DESCRIPTION_MAX, productIn, type ProductIn } from '../../core/api/catalog.js';
 
 export const SCHEDULED_IN_PAST = 'Choose a time in the future to schedule this product, or publish it now.';
 

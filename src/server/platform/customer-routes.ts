@@ -5,9 +5,9 @@
  *   they are on with the state of each, and their restock sign-ups.
  * - GET /api/admin/customers.csv?q=: the list the Customers screen shows (the same search), as a CSV file.
  */
+import { customerDetailQuery, customerListQuery, type CustomerDetailAnswer } from '../../core/api/customers.js';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { csvText } from '../../core/csv.js';
 import { rows } from '../db-util.js';
 import { notFound } from '../errors.js';
@@ -23,9 +23,9 @@ export async function customerRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const pre = { preHandler: app.requireOwner(can('customers', 'read')) };
 
-  app.get('/api/admin/customers/detail', pre, async (req, reply) => {
+  app.get('/api/admin/customers/detail', pre, async (req, reply): Promise<CustomerDetailAnswer> => {
     reply.header('cache-control', 'no-store');
-    const { email } = parseInput(z.object({ email: z.string().trim().min(3).max(320) }), req.query);
+    const { email } = parseInput(customerDetailQuery, req.query);
     const site = await app.services.websites.get();
     const key = email.toLowerCase();
     const orders = await rows<{ id: string; order_number: number; status: string; grand_total_cents: string | number; refunded_cents: string | number; created: string | Date; email: string }>(
@@ -63,7 +63,7 @@ export async function customerRoutes(app: FastifyInstance) {
   });
 
   app.get('/api/admin/customers.csv', pre, async (req, reply) => {
-    const q = parseInput(z.object({ q: z.string().trim().max(200).optional().default('') }), req.query);
+    const q = parseInput(customerListQuery, req.query);
     const site = await app.services.websites.get();
     const list = await customerList(db, site.id, q.q, 10_000);
     const csv = csvText([

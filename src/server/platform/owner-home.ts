@@ -8,9 +8,9 @@
  *   business address and hours, social accounts (the website row's columns and its settings; version-checked).
  * Owner calls, role-checked, never cached.
  */
+import { customerListQuery, type CustomerList, type CustomerSummary } from '../../core/api/customers.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { CollectionType, RecordType } from '../../core/enums.js'
 import { EMPTY_HOURS, WEEKDAYS, siteSettingsSchema, type SiteSettings } from '../../core/site-settings.js';
 import { rows } from '../db-util.js';
@@ -80,15 +80,7 @@ function noStore(reply: FastifyReply) {
   reply.header('cache-control', 'no-store');
 }
 
-export interface CustomerSummary {
-  email: string;
-  orders: number;
-  spendCents: number;
-  account: boolean;
-  mailingLists: number;
-  restockSignUps: number;
-  lastSeen: string;
-}
+export type { CustomerSummary };
 
 /**
  * Everyone who ordered, has a site-user account, is on a mailing list or signed up for a restock, one row per
@@ -214,9 +206,9 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
    * restock, one row per address (case-insensitive), with orders, spend (paid orders net of refunds) and where
    * they came from. `q` searches the address; at most 200 rows, most recent first.
    */
-  app.get('/api/admin/customers', { preHandler: app.requireOwner(can('customers', 'read')) }, async (req, reply) => {
+  app.get('/api/admin/customers', { preHandler: app.requireOwner(can('customers', 'read')) }, async (req, reply): Promise<CustomerList> => {
     noStore(reply);
-    const q = parseInput(z.object({ q: z.string().trim().max(200).optional().default('') }), req.query);
+    const q = parseInput(customerListQuery, req.query);
     const site = await websites.get();
     const list = await customerList(db, site.id, q.q, 200);
     return {

@@ -6,7 +6,6 @@
  * and switch); the site-wide switch here can silence them all.
  */
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db, Tx } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { formatMoney } from '../../core/money.js';
@@ -16,11 +15,8 @@ import type { OutgoingMail } from '../mail/mailer.js';
 import { LOW_STOCK_AT } from './owner-home.js';
 import { escapeHtml } from '../../core/html.js';
 
-export const OWNER_NOTIFICATIONS = ['newOrder', 'formSubmission', 'lowStock'] as const;
-export type OwnerNotificationKey = (typeof OWNER_NOTIFICATIONS)[number];
-export type OwnerNotifications = Record<OwnerNotificationKey, boolean>;
-
-export const ownerNotificationsSchema = z.object({ newOrder: z.boolean(), formSubmission: z.boolean(), lowStock: z.boolean() });
+import { OWNER_NOTIFICATIONS, ownerNotificationsSchema, type OwnerNotificationKey, type OwnerNotifications } from '../../core/api/email.js';
+export { OWNER_NOTIFICATIONS, ownerNotificationsSchema, type OwnerNotificationKey, type OwnerNotifications };
 
 
 /** The switches as stored; a switch never set is on. */

@@ -8,43 +8,11 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { useLoad } from '../ui/records.js';
 import { formatMoney } from '../../../core/money.js';
+import type { AnalyticsSettings, DashboardAnswer } from '../../../core/api/analytics.js';
 import { BarList, ColumnChart, FunnelChart, LineChart, VitalGauge, fmt } from './AnalyticsCharts.js';
 
-interface DimCount {
-  dim: string;
-  count: number;
-  total: number;
-  label?: string;
-}
-
-interface DashboardData {
-  from: string;
-  to: string;
-  series: Array<{ day: string; pageviews: number; visitors: number; revenue: number; orders: number }>;
-  totals: { pageviews: number; visitors: number; orders: number; formSubmissions: number; restockSignups: number };
-  pages: DimCount[];
-  referrers: DimCount[];
-  devices: DimCount[];
-  browsers: DimCount[];
-  countries: DimCount[];
-  funnel: Array<{ step: string; events: number; visitors: number; conversion: number | null }>;
-  revenue: DimCount[];
-  /** Refunds made in the range; revenue is already net of them. */
-  refunds?: DimCount[];
-  forms: DimCount[];
-  restock: DimCount[];
-  vitals: Array<{ name: string; p75: number | null; samples: number; good: number | null; poor: number | null }>;
-  errors: Array<{ fingerprint: string; message: string; count: number; total: number; lastSeen: string; lastUrl: string; lastBrowser: string; lastStack: string }>;
-  /** The site's experiments and the funnel split by the variants of one of them (server/flags). */
-  experiments?: string[];
-  byVariant?: { experiment: string; variants: Array<{ variant: string; visitors: number; steps: Array<{ step: string; visitors: number; conversion: number | null }> }> } | null;
-}
-
-interface Settings {
-  trackingEnabled: boolean;
-  retentionDays: number;
-  cookiePolicy: 'implied' | 'ask' | 'restrictive';
-}
+type DashboardData = DashboardAnswer;
+type Settings = AnalyticsSettings;
 
 const STEP_LABELS: Record<string, string> = { product_view: 'Product view', add_to_cart: 'Add to cart', view_cart: 'View cart', checkout: 'Checkout', order: 'Order' };
 const PRESETS = [7, 30, 90];

@@ -6,8 +6,9 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { Skeleton } from '../ui/design.js';
 import { ProductList } from './ProductList.js';
-import { ProductEditor, type CatalogSettings } from './ProductEditor.js';
+import { ProductEditor } from './ProductEditor.js';
 import { ImportExport } from './ImportExport.js';
+import type { CatalogSettings } from '../../../core/api/catalog.js';
 
 /**
  * The store currency and the site's time zone, which the catalogue screens read amounts and times in (USD and UTC

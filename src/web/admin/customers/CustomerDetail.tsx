@@ -3,18 +3,11 @@ import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { EmptyState, PageHeader, Skeleton, useMoney } from '../ui/design.js';
+import type { CustomerDetailAnswer } from '../../../core/api/customers.js';
 
-interface Detail {
-  email: string;
-  spendCents: number;
-  orders: Array<{ id: string; orderNumber: number; status: string; grandTotalCents: number; created: string }>;
-  account: { state: 'active' | 'disabled'; created: string } | null;
-  mailingLists: Array<{ name: string; status: string; since: string }>;
-  restockSignUps: Array<{ id: string; product: string; variant: string; status: string; created: string }>;
-}
 
 const STATUS: Record<string, string> = { paid: 'Paid', fulfilled: 'Fulfilled', refunded: 'Refunded', canceled: 'Canceled', cancelled: 'Cancelled', subscribed: 'Subscribed', pending: 'Waiting to confirm', unsubscribed: 'Unsubscribed', sent: 'Told it is back' };
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+const day = (iso: string | null) => new Date(iso ?? 0).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const status = (s: string) => STATUS[s] ?? s;
 
 function Card({ title, children }: { title: string; children: React.ReactNode }) {
@@ -28,7 +21,7 @@ function Card({ title, children }: { title: string; children: React.ReactNode })
 }
 
 export function CustomerDetail({ email }: { email: string }) {
-  const q = useQuery({ queryKey: ['customer', email], queryFn: () => api<{ currency: string; customer: Detail }>('GET', `/api/admin/customers/detail?email=${encodeURIComponent(email)}`) });
+  const q = useQuery({ queryKey: ['customer', email], queryFn: () => api<CustomerDetailAnswer>('GET', `/api/admin/customers/detail?email=${encodeURIComponent(email)}`) });
   const money = useMoney(q.data?.currency ?? 'USD');
   const title = q.data?.customer.email ?? email;
   return (

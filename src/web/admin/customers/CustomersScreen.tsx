@@ -9,22 +9,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { EmptyState, PageHeader, Skeleton, useMoney } from '../ui/design.js';
 import { CustomerDetail } from './CustomerDetail.js';
+import type { CustomerList } from '../../../core/api/customers.js';
 
-interface Customer {
-  email: string;
-  orders: number;
-  spendCents: number;
-  account: boolean;
-  mailingLists: number;
-  restockSignUps: number;
-  lastSeen: string;
-}
 
 function CustomerList() {
   const [q, setQ] = useState('');
   const list = useQuery({
     queryKey: ['customers', q],
-    queryFn: () => api<{ currency: string; customers: Customer[] }>('GET', `/api/admin/customers?q=${encodeURIComponent(q)}`),
+    queryFn: () => api<CustomerList>('GET', `/api/admin/customers?q=${encodeURIComponent(q)}`),
     placeholderData: keepPreviousData,
   });
   const money = useMoney(list.data?.currency ?? 'USD');

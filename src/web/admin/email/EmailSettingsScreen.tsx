@@ -9,30 +9,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '../../client/api.js';
-import { smtpInputSchema, type SmtpInput, type SmtpSecurity } from '../../../core/smtp.js';
+import { smtpInputSchema, type SmtpInput } from '../../../core/smtp.js';
 import { ConfirmDialog, PageHeader, Skeleton, useToast } from '../ui/design.js';
 import { Field, SelectField, serverErrorsOnFields } from '../ui/fields.js';
+import type { EmailSettings, OwnerNotifications, SmtpPublic, TestMailAnswer } from '../../../core/api/email.js';
 
-interface SmtpPublic {
-  host: string;
-  port: number;
-  security: SmtpSecurity;
-  username: string;
-  passwordSet: boolean;
-  fromAddress: string;
-}
-interface Notifications {
-  newOrder: boolean;
-  formSubmission: boolean;
-  lowStock: boolean;
-}
-interface EmailSettings {
-  source: 'environment' | 'settings' | 'none';
-  smtp: SmtpPublic | null;
-  notifications: Notifications;
-  notifyTo: string | null;
-  signedIn: string;
-}
+type Notifications = OwnerNotifications;
 
 const KEY = ['email-settings'];
 const SECURITY_OPTIONS = [
@@ -122,7 +104,7 @@ function TestEmail({ defaultTo, canSend }: { defaultTo: string; canSend: boolean
   const [to, setTo] = useState(defaultTo);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const send = useMutation({
-    mutationFn: () => api<{ ok: boolean; to: string; error?: string }>('POST', '/api/admin/email-settings/test', { to }),
+    mutationFn: () => api<TestMailAnswer>('POST', '/api/admin/email-settings/test', { to }),
     onSuccess: (r) => setResult(r.ok ? { ok: true, text: `Test email sent to ${r.to}. Check that inbox (and its spam folder).` } : { ok: false, text: `The relay refused the test email: ${r.error ?? 'no reason given'}` }),
     onError: (e) => setResult({ ok: false, text: e.message }),
   });

@@ -6,44 +6,17 @@ import { useEffect, useState } from 'react';
 import { api } from '../../client/api.js';
 import { SaveForm, useLoad } from '../ui/records.js';
 import { EmptyState, PageHeader, Skeleton } from '../ui/design.js';
-import { COOKIE_BANNER_MODES, POPUP_ANCHORS, POPUP_TRIGGERS, type CookieBannerMode, type PopupAnchor, type PopupTrigger } from '../../../core/engagement.js';
+import { COOKIE_BANNER_MODES, POPUP_ANCHORS, POPUP_TRIGGERS, type CookieBannerMode, type PopupTrigger } from '../../../core/engagement.js';
+import type { CookieBannerSettings, ListJson, MemberJson, PopupSettings } from '../../../core/api/engagement.js';
 
 const API = '/api/config/engagement';
 
 
 // ---- Promo popup ---------------------------------------------------------------------------------
 
-interface Popup {
-  enabled: boolean;
-  version: number;
-  title: string;
-  text: string;
-  imageUrl: string;
-  imageAlt: string;
-  action: 'newsletter' | 'button';
-  buttonText: string;
-  buttonUrl: string;
-  placeholder: string;
-  successText: string;
-  listId: string | null;
-  anchor: PopupAnchor;
-  trigger: PopupTrigger;
-  delaySeconds: number;
-  scrollPercent: number;
-  pages: 'all' | string[];
-  showAgainDays: number;
-  captcha: boolean;
-}
+type Popup = PopupSettings;
 
-interface List {
-  id: string;
-  name: string;
-  doubleOptIn: boolean;
-  isDefault: boolean;
-  subscribedCount: number;
-  pendingCount: number;
-  unsubscribedCount: number;
-}
+type List = ListJson;
 
 const ANCHOR_LABEL = (a: string) => a.replace('-', ' ').replace('center center', 'center');
 
@@ -179,13 +152,7 @@ export function PopupScreen() {
 
 // ---- Mailing lists -------------------------------------------------------------------------------
 
-interface Member {
-  id: string;
-  email: string;
-  status: string;
-  source: string;
-  created: string;
-}
+type Member = MemberJson;
 
 function Members({ list }: { list: List }) {
   const [d, , error, reload] = useLoad<{ members: Member[]; total: number }>(`${API}/lists/${encodeURIComponent(list.id)}/members?limit=200`);
@@ -281,11 +248,6 @@ export function ListsScreen() {
 
 // ---- Cookie banner -------------------------------------------------------------------------------
 
-interface CookieBannerSettings {
-  mode: CookieBannerMode;
-  text: string;
-  policyUrl: string;
-}
 
 const MODE_LABEL: Record<CookieBannerMode, string> = {
   off: 'Off: no banner',

@@ -12,23 +12,9 @@ import { noAnswerText, summaryAnswer } from '../../../core/forms.js';
 import { forms as m, cart } from '../../../core/messages.js';
 import { EmptyState, PageHeader, Skeleton } from '../ui/design.js';
 import { useLoad } from '../ui/records.js';
+import type { FormAdminRow } from '../../../core/api/forms.js';
 
-interface FormRow {
-  id: string;
-  name: string;
-  kind: 'form' | 'newsletter';
-  fields: FormField[];
-  submitButtonText: string;
-  submissionMessage: string;
-  postSubmissionHtml: string;
-  successRedirect: string;
-  disclaimer: string;
-  storage: { email?: string; notify?: boolean; listId?: string | null };
-  captcha: { enabled?: boolean };
-  advanced: { lightbox?: boolean; lightboxButtonText?: string };
-  inboxCount?: number;
-  spamCount?: number;
-}
+type FormRow = FormAdminRow;
 
 interface Submission {
   id: string;

@@ -12,70 +12,11 @@ import { formatMoney, moneyDecimalString, toMinorUnits } from '../../../core/mon
 import { EmptyState, PageHeader, Skeleton, useMoney, useToast } from '../ui/design.js';
 import './orders.css';
 import type { FulfilmentStatus, PaymentStatus } from '../../../core/orders.js';
+import type { Money, OrderDetailView, OrderLineView, OrderListAnswer } from '../../../core/api/orders.js';
 
-interface Money {
-  value: string;
-  currency: string;
-  decimalValue: string;
-}
-
-interface AdminOrder {
-  id: string;
-  orderNumber: number;
-  status: string;
-  testMode: boolean;
-  email: string;
-  customerName: string;
-  created: number;
-  currency: string;
-  items: Array<{ sku: string; productName: string; quantity: number; unitPrice: Money }>;
-  subtotal: Money;
-  discountTotal: Money;
-  shippingTotal: Money;
-  taxTotal: Money;
-  giftCardTotal: Money;
-  grandTotal: Money;
-  shippingAddress: Record<string, string> | null;
-  shippingOption: { name: string } | null;
-  coupons: string[];
-  payment: { provider?: string; brand?: string; last4?: string; paymentId?: string } | null;
-  fulfilmentStatus: FulfilmentStatus;
-  paymentStatus: PaymentStatus;
-  refundedCents: number;
-  totals: { subtotalCents: number; discountCents: number; shippingCents: number; taxCents: number; giftCardCents: number; grandTotalCents: number };
-}
-
-interface Line {
-  line: number;
-  sku: string;
-  productName: string;
-  quantity: number;
-  unitPriceCents: number;
-  attributes: Record<string, string>;
-  fulfilled: number;
-  refunded: number;
-}
-
-interface Detail {
-  order: AdminOrder;
-  lines: Line[];
-  fulfilments: Array<{ id: string; carrier: string; trackingNumber: string; trackingUrl: string; created: string; lines: Array<{ line: number; quantity: number }> }>;
-  refunds: Array<{ id: string; state: string; amountCents: number; restock: boolean; reason: string; created: string }>;
-  notes: Array<{ id: string; author: string; body: string; created: string }>;
-  timeline: Array<{ at: string; kind: string; text: string; detail?: string }>;
-  paymentStatus: string;
-  refundableCents: number;
-  giftCards: Array<{ code: string }>;
-  subscription: { id: string; status: string; provider: string; cancelAt: number | null } | null;
-}
-
-interface ListAnswer {
-  orders: AdminOrder[];
-  total: number;
-  page: number;
-  pageSize: number;
-  carriers: Array<{ id: string; name: string }>;
-}
+type Detail = OrderDetailView;
+type ListAnswer = OrderListAnswer;
+type Line = OrderLineView;
 
 const PAYMENT: Record<string, string> = { paid: 'Paid', partially_refunded: 'Partially refunded', refunded: 'Refunded' };
 const FULFILMENT: Record<string, string> = { unfulfilled: 'Unfulfilled', partial: 'Partially fulfilled', fulfilled: 'Fulfilled' };

@@ -8,66 +8,15 @@ import { api } from '../../client/api.js';
 import { totalSignUps } from '../../../core/restock.js';
 import { EmptyState, PageHeader, Skeleton } from '../ui/design.js';
 import { useLoad } from '../ui/records.js';
+import type { RestockSendInput, RestockSettings, RestockSettingsAnswer, SendJson, SignUpGroupJson, SignUpJson, VariantGroupJson } from '../../../core/api/restock.js';
 
 const API = '/api/site-users/account/notifications/restock';
 
-interface Send {
-  id: string;
-  productId: string;
-  productTitle: string;
-  variantId: string;
-  variantText: string;
-  trigger: string;
-  status: string;
-  reason: string | null;
-  pendingAtStart: number;
-  sentCount: number;
-  maxEmails: number | null;
-  created: string;
-  finished: string | null;
-}
-
-interface VariantGroup {
-  variantId: string;
-  sku: string;
-  variantText: string;
-  qtyInStock: number;
-  unlimited: boolean;
-  inStock: boolean;
-  pendingCount: number;
-  sentCount: number;
-  activeSend: Send | null;
-}
-
-interface Group {
-  productId: string;
-  productTitle: string;
-  productUrl: string;
-  variants: VariantGroup[];
-}
-
-interface SignUp {
-  id: string;
-  email: string;
-  isJoinMailingList: boolean;
-  language: string | null;
-  created: string;
-}
-
-interface Settings {
-  autoSend: boolean;
-  limitToStock: boolean;
-  batchSize: number;
-  batchDelaySeconds: number;
-  hiddenByDefault: boolean;
-  mailingListSignUpEnabled: boolean;
-  mailingListOptInByDefault: boolean;
-  multilingualEmails: boolean;
-  ctaText: string;
-  placeholderText: string;
-  buttonText: string;
-  mailingListDescription: string;
-}
+type Send = SendJson;
+type VariantGroup = VariantGroupJson;
+type Group = SignUpGroupJson;
+type SignUp = SignUpJson;
+type Settings = RestockSettings;
 
 /** Every page of a cursor-paged list. */
 async function allPages<T>(url: string, key: string): Promise<T[]> {
@@ -120,7 +69,7 @@ function VariantRow({ group, v, lists, onChanged, setMessage }: { group: Group; 
   async function send() {
     setBusy(true);
     try {
-      const r = await api<{ send: Send; joined: boolean }>('POST', `${API}/send`, { productId: group.productId, variantId: v.variantId });
+      const r = await api<{ send: Send; joined: boolean }>('POST', `${API}/send`, { productId: group.productId, variantId: v.variantId } satisfies RestockSendInput);
       setMessage(r.joined ? `Already sending for ${name}.` : `Sending ${r.send.pendingAtStart} emails for ${name}.`);
       onChanged();
     } catch (err) {
@@ -209,7 +158,7 @@ function SettingsForm({ setMessage }: { setMessage: (m: string) => void }) {
   async function save(e: FormEvent) {
     e.preventDefault();
     try {
-      saved(await api<{ settings: Settings; successText: string }>('PUT', `${API}/settings`, { settings: s, successText: success }));
+      saved(await api<RestockSettingsAnswer>('PUT', `${API}/settings`, { settings: s, successText: success }));
       setMessage('Settings saved.');
     } catch (err) {
       setMessage((err as Error).message);

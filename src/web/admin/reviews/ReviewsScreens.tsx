@@ -9,27 +9,12 @@ import { api } from '../../client/api.js';
 import { useLoad } from '../ui/records.js';
 import { formatMoney, toMinorUnits, moneyDecimalString } from '../../../core/money.js';
 import { DataTable, EmptyState, PageHeader, Skeleton } from '../ui/design.js';
+import type { DonationList, DonationSettings, ReviewList, ReviewRow, ReviewSettings, ReviewStatus } from '../../../core/api/reviews.js';
 
-type Status = 'pending' | 'approved' | 'rejected';
+type Status = ReviewStatus;
 
-interface Review {
-  id: string;
-  itemId: string;
-  productTitle: string;
-  rating: number;
-  title: string;
-  body: string;
-  authorName: string;
-  status: Status;
-  created: number;
-  orderNumber: number | null;
-}
+type Review = ReviewRow;
 
-interface ReviewSettings {
-  requestsEnabled: boolean;
-  requestDelayHours: number;
-  relatedCount: number;
-}
 
 const STATUS_LABELS: Record<Status, string> = { pending: 'Waiting for approval', approved: 'Approved', rejected: 'Rejected' };
 const reviewsUrl = (status: Status) => `/api/reviews/admin/reviews?status=${status}`;
@@ -37,7 +22,7 @@ const reviewsUrl = (status: Status) => `/api/reviews/admin/reviews?status=${stat
 export function ReviewsScreen() {
   const [status, setStatus] = useState<Status>('pending');
   const client = useQueryClient();
-  const [data, , loadError] = useLoad<{ reviews: Review[]; counts: Record<string, number> }>(reviewsUrl(status));
+  const [data, , loadError] = useLoad<ReviewList>(reviewsUrl(status));
   const list = data?.reviews ?? null;
   const counts = data?.counts ?? {};
   const [failed, setError] = useState('');
@@ -223,29 +208,10 @@ export function RelatedProductsScreen() {
   );
 }
 
-interface Donation {
-  id: string;
-  amountCents: number;
-  currency: string;
-  donorName: string;
-  email: string;
-  message: string;
-  testMode: boolean;
-  created: number;
-}
 
-interface DonationSettings {
-  enabled: boolean;
-  title: string;
-  description: string;
-  buttonText: string;
-  suggestedAmounts: number[];
-  minimumCents: number;
-  maximumCents: number;
-}
 
 export function DonationsScreen() {
-  const [data, , dataError] = useLoad<{ donations: Donation[]; count: number; totals: Array<{ currency: string; amountCents: number }> }>('/api/donations/admin/donations?limit=200');
+  const [data, , dataError] = useLoad<DonationList>('/api/donations/admin/donations?limit=200');
   const [stored, setStored, , , saved] = useLoad<{ settings: DonationSettings; currency: string }>('/api/donations/admin/settings');
   const settings = stored?.settings ?? null;
   const currency = stored?.currency ?? 'USD';

@@ -6,28 +6,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../../client/api.js';
 import { editor as editorMessages } from '../../../../core/messages.js';
+import type { ThemesState, TweakView } from '../../../../core/api/themes.js';
 
-interface TweakView {
-  name: string;
-  type: 'color' | 'font' | 'dropdown' | 'checkbox' | 'value';
-  title: string;
-  category: string;
-  default: string;
-  options: string[];
-  min: number | null;
-  max: number | null;
-  step: number | null;
-  unit: string;
-  value: string;
-}
-
-interface ThemesState {
-  theme: string;
-  themes: Array<{ id: string; name: string }>;
-  tweaks: TweakView[];
-  layouts: Array<{ id: string; name: string }>;
-  pages: Array<{ id: string; title: string; layout: string }>;
-}
 
 const HEX6 = /^#[0-9a-f]{6}$/i;
 

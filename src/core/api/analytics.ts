@@ -1,11 +1,13 @@
 /**
- * Input schemas of the collection endpoints. Every field has a type and a length, every list a
- * count, every body a size (set on the route), so a hostile or broken client gets a 400 and nothing
- * reaches the buffer.
+ * Analytics: the collection endpoints' bodies (every field has a type and a length, every list a count,
+ * every body a size set on the route, so a hostile or broken client gets a 400 and nothing reaches the
+ * buffer), the owner's dashboard answer and settings, and the page's analytics facts.
  */
 import { z } from 'zod';
-import { ERROR_REPORTER_MAX_QUEUED, ERROR_REPORTER_MAX_STACK_CHARS } from '../../core/constants.js';
-import { VITAL_NAMES } from './rollup.js';
+import { ERROR_REPORTER_MAX_QUEUED, ERROR_REPORTER_MAX_STACK_CHARS, type WebVitalName } from '../constants.js';
+
+export type VitalName = WebVitalName | 'INP' | 'TTFB';
+export const VITAL_NAMES: readonly VitalName[] = ['FCP', 'LCP', 'CLS', 'FID', 'INP', 'TTFB'];
 
 export const LIMITS = Object.freeze({
   censusBody: 16 * 1024,
@@ -183,3 +185,92 @@ export const rangeQuery = z
   })
   .refine((q) => q.from <= q.to, { message: 'from must not be after to', path: ['from'] })
   .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= 800 * 86_400_000, { message: 'the range is at most 800 days', path: ['to'] });
+
+// ---- The owner's dashboard: GET /api/analytics/dashboard ----
+
+export interface DimCount {
+  dim: string;
+  count: number;
+  total: number;
+  label?: string;
+}
+
+export interface VitalSummary {
+  name: VitalName;
+  p75: number | null;
+  samples: number;
+  good: number | null;
+  poor: number | null;
+  rating: 'good' | 'needs-improvement' | 'poor' | null;
+}
+
+export interface Dashboard {
+  from: string;
+  to: string;
+  series: Array<{ day: string; pageviews: number; visitors: number; revenue: number; orders: number }>;
+  totals: { pageviews: number; visitors: number; orders: number; formSubmissions: number; restockSignups: number };
+  pages: DimCount[];
+  referrers: DimCount[];
+  devices: DimCount[];
+  browsers: DimCount[];
+  countries: DimCount[];
+  funnel: Array<{ step: string; events: number; visitors: number; conversion: number | null }>;
+  /** Per currency: order revenue less refunds made in the range. */
+  revenue: DimCount[];
+  /** Per currency: the refunds made in the range (count is days with refunds). */
+  refunds: DimCount[];
+  forms: DimCount[];
+  restock: DimCount[];
+  vitals: VitalSummary[];
+  errors: Array<{ fingerprint: string; message: string; count: number; total: number; lastSeen: string; lastUrl: string; lastBrowser: string; lastStack: string }>;
+}
+
+export interface VariantFunnel {
+  variant: string;
+  visitors: number;
+  steps: Array<{ step: string; visitors: number; conversion: number | null }>;
+}
+
+/** The analytics dashboard's "by variant" view: the site's experiment names and the funnel of one of them. */
+export interface DashboardVariants {
+  experiments: string[];
+  byVariant: { experiment: string; variants: VariantFunnel[] } | null;
+}
+
+/** The dashboard's answer: the figures and the funnel split by variant. */
+export type DashboardAnswer = Dashboard & DashboardVariants;
+
+// ---- Settings: GET and PUT /api/analytics/settings ----
+
+export const COOKIE_POLICIES = ['implied', 'ask', 'restrictive'] as const;
+export type CookiePolicy = (typeof COOKIE_POLICIES)[number];
+
+export interface AnalyticsSettings {
+  trackingEnabled: boolean;
+  /** Raw events older than this are purged; the per-day roll-ups are kept. */
+  retentionDays: number;
+  cookiePolicy: CookiePolicy;
+}
+
+export const settingsPatch = z
+  .object({
+    trackingEnabled: z.boolean(),
+    retentionDays: z.number().int().min(1).max(3650),
+    cookiePolicy: z.enum(COOKIE_POLICIES),
+  })
+  .partial()
+  .strict();
+
+/** The analytics facts of a page (the `tessera-page` data island) the browser's collectors read. */
+export interface PageData {
+  websiteId: string;
+  templateId: string;
+  pageType: number | null;
+  locale: string;
+  track: boolean;
+  cookiePolicy: CookiePolicy;
+  itemId: string | null;
+  collectionId: string | null;
+  /** The signed-in site user's chosen language (member_account_locale); such pages are never shared. */
+  memberLocale?: string | null;
+}
