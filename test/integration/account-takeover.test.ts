@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { placeOrder } from '../helpers/orders.js';
 import { rows } from '../../src/server/db-util.js';
 import { siteUserMessages } from '../../src/server/platform/site-users.js';
@@ -47,7 +47,7 @@ const signUp = (v: Visitor, email: string, password: string) => v.send('POST', '
 const signIn = (v: Visitor, email: string, password: string) => v.send('POST', '/api/site-users/account/session', { email, password });
 const who = async (v: Visitor) => (await v.get('/api/site-users/account/session')).json() as { authenticated: boolean; email?: string; xsrfToken?: string };
 
-describe.each(DB_KINDS)('account takeover and session fixation on %s', (kind) => {
+describe.each(APP_KINDS)('account takeover and session fixation on %s', (kind) => {
   let t: TestApp;
   let ebook: { itemId: string; sku: string; quantity: number };
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { ADDRESS, CARD, placeOrder, confirmed } from '../helpers/orders.js';
 import { rows } from '../../src/server/db-util.js';
 import { accountMessages, ACCOUNT_DONE, MAX_SAVED_ADDRESSES } from '../../src/server/platform/account-data.js';
@@ -38,7 +38,7 @@ async function formPost(v: Visitor, url: string, fields: Record<string, string |
   return v.send('POST', url, body.toString(), { crumb: false, headers: FORM });
 }
 
-describe.each(DB_KINDS)('customer accounts on %s', (kind) => {
+describe.each(APP_KINDS)('customer accounts on %s', (kind) => {
   let t: TestApp;
   let ids: Record<string, string>;
   let owner: Visitor;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { BlockType } from '../../src/core/enums.js';
 import { contentLimits } from '../../src/core/messages.js';
 import { addBlock, addSection, createBlock, emptyLayout, type OpResult, type PageLayout } from '../../src/core/layout.js';
@@ -23,7 +23,7 @@ const album = (count: number) => {
   return must(addBlock(l, l.sections[0]!.id, createBlock(BlockType.ALBUM, { ...ids, data: { title: 'Night Drives', artist: 'The Spokes', tracks } })));
 };
 
-describe.each(DB_KINDS)('album block on %s', (kind) => {
+describe.each(APP_KINDS)('album block on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   let page: { id: string; urlId: string };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { purgeExpired } from '../../src/server/analytics/settings.js';
 import { AnalyticsIngest } from '../../src/server/analytics/ingest.js';
@@ -19,7 +19,7 @@ function form(o: Record<string, string>): string {
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const TEXT = { 'content-type': 'text/plain;charset=UTF-8' };
 
-describe.each(DB_KINDS)('analytics collection and dashboard on %s', (kind) => {
+describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
   let t: TestApp;
   let siteId: string;
   const count = async (table = 'analytics_events') => Number((await rows<{ n: string }>(t.database.db, sql.raw(`select count(*)::int as n from ${table}`)))[0].n);

@@ -7,13 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { CartService } from '../../src/server/commerce/cart-service.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const CART = '/api/commerce/shopping-cart';
 
-describe.each(DB_KINDS)('adds from a kept cart snapshot on %s', (kind) => {
+describe.each(APP_KINDS)('adds from a kept cart snapshot on %s', (kind) => {
   let t: TestApp;
   let itemId: string;
   beforeAll(async () => {

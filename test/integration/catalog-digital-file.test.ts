@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { DIGITAL_TEXT, digitalDir } from '../../src/server/catalog/digital-files.js';
 import { confirmed } from '../helpers/orders.js';
@@ -16,7 +16,7 @@ import { confirmed } from '../helpers/orders.js';
 const CARD = { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' };
 const CONTENT = 'The Houseplant Field Guide — chapter one.\n';
 
-describe.each(DB_KINDS)('digital product files on %s', (kind) => {
+describe.each(APP_KINDS)('digital product files on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   let ebook = '';

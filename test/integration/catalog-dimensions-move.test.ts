@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { schema } from '../../src/db/index.js';
 import { newId } from '../../src/db/ids.js';
@@ -17,7 +17,7 @@ import { CollectionType, RecordType } from '../../src/core/enums.js';
 
 const BULK = '/api/config/catalog/products/bulk';
 
-describe.each(DB_KINDS)('variant dimensions, bulk move and subscription price on %s', (kind) => {
+describe.each(APP_KINDS)('variant dimensions, bulk move and subscription price on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   beforeAll(async () => {

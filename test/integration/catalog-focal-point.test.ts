@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 
-describe.each(DB_KINDS)('product image focal point on %s', (kind) => {
+describe.each(APP_KINDS)('product image focal point on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   beforeAll(async () => {

@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import { stringify } from 'csv-stringify/sync';
 import { parse } from 'csv-parse/sync';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { SHOPIFY_COLUMNS, SQUARESPACE_COLUMNS } from '../../src/server/catalog/csv.js';
 
@@ -31,7 +31,7 @@ interface JobAnswer {
   warnings: string[];
 }
 
-describe.each(DB_KINDS)('product CSV import and export on %s', (kind) => {
+describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   let images: Server;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 
 const API = '/api/checkout/admin';
 const CLASH = 'A coupon with that code already exists.';
 
 /** Editing shipping options, tax rules and coupons: PUT checks what POST checks, in the same words. */
-describe.each(DB_KINDS)('owner edits of shipping options, tax rules and coupons on %s', (kind) => {
+describe.each(APP_KINDS)('owner edits of shipping options, tax rules and coupons on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   const created = async (url: string, body: unknown): Promise<{ id: string } & Record<string, unknown>> => {

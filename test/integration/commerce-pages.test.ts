@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { commerceWidgets } from '../../src/server/commerce/widgets.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 
-describe.each(DB_KINDS)('commerce pages on %s', (kind) => {
+describe.each(APP_KINDS)('commerce pages on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { sql } from 'drizzle-orm';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const CART = '/api/commerce/shopping-cart';
 
-describe.each(DB_KINDS)('commerce calls on %s', (kind) => {
+describe.each(APP_KINDS)('commerce calls on %s', (kind) => {
   let t: TestApp;
   let ids: Record<string, string>;
   beforeAll(async () => {

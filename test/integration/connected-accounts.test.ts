@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { commerce } from '../../src/core/messages.js';
 
 const URL_PATH = '/api/config/connected-accounts/online-ordering';
@@ -16,7 +16,7 @@ function orderLinks(html: string): string[] {
   return [...html.matchAll(/<a class="site-nav__order-link" href="([^"]*)" rel="noopener">([^<]*)<\/a>/g)].map((m) => `${m[1]} ${m[2]}`);
 }
 
-describe.each(DB_KINDS)('online ordering link on %s', (kind) => {
+describe.each(APP_KINDS)('online ordering link on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { schema } from '../../src/db/index.js';
 import { newId } from '../../src/db/ids.js';
@@ -38,7 +38,7 @@ function product(collectionId: string, title: string, over: Record<string, unkno
   };
 }
 
-describe.each(DB_KINDS)('content limits of platform.md section 9 on %s', (kind) => {
+describe.each(APP_KINDS)('content limits of platform.md section 9 on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   let storesUrl: string;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { Role } from '../../src/core/enums.js';
@@ -13,7 +13,7 @@ const PLACE = '/api/checkout/place-order';
 const CARD = { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' };
 const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Portland', region: 'OR', postalCode: '97201', country: 'US' };
 
-describe.each(DB_KINDS)('one customer and the CSV export on %s', (kind) => {
+describe.each(APP_KINDS)('one customer and the CSV export on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   let editor: Visitor;

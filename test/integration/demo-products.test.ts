@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { DEMO_PRODUCTS } from '../../src/server/seed.js';
 import { optionOrderingOf } from '../../src/server/platform/config-routes.js';
 
 /** Issue 24: every seeded product saves unchanged through the owner's product API. */
-describe.each(DB_KINDS)('demo products round-trip through the product save API on %s', (kind) => {
+describe.each(APP_KINDS)('demo products round-trip through the product save API on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   beforeAll(async () => {

@@ -7,7 +7,7 @@
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWNER, otherInstance, testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 
 const TEMPLATES = resolve('test/data/dev-templates');
 const FEATURES = ['multi-region', 'folder-nav', 'block-fields', 'query', 'tweaks'] as const;
@@ -34,7 +34,7 @@ const PAGES: Array<[string, number]> = [
   ['/no-such-page', 404],
 ];
 
-describe.each(DB_KINDS)('developer templates on %s', (kind) => {
+describe.each(APP_KINDS)('developer templates on %s', (kind) => {
   for (const feature of FEATURES) {
     describe(feature, () => {
       let t: TestApp;

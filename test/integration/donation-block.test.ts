@@ -4,7 +4,7 @@
  * page (204); it follows the donation beta flag and the donations feature.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { BlockType } from '../../src/core/enums.js';
 import { donations as donationText, pageEditor as em } from '../../src/core/messages.js';
@@ -43,7 +43,7 @@ function formFields(html: string): { action: string; fields: Record<string, stri
   return { action: form![1], fields };
 }
 
-describe.each(DB_KINDS)('donation block on %s', (kind) => {
+describe.each(APP_KINDS)('donation block on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
 

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { schema } from '../../src/db/index.js';
 import { BlockType, RecordType, Role } from '../../src/core/enums.js';
@@ -37,7 +37,7 @@ async function signIn(app: FastifyInstance, email: string, password: string): Pr
  * Issue 38: a draft editor (role 16, drafts only) adds uploads and may rename or delete those only drafts use,
  * but not an upload that published content names: removing it would change the live site, which is publishing.
  */
-describe.each(DB_KINDS)('a draft editor and uploads that published content uses, on %s', (kind) => {
+describe.each(APP_KINDS)('a draft editor and uploads that published content uses, on %s', (kind) => {
   let t: TestApp;
   let dataDir: string;
   let owner: Visitor;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { schema } from '../../src/db/index.js';
 import { BlockType } from '../../src/core/enums.js';
 import { editor as edm, platform as pm } from '../../src/core/messages.js';
@@ -61,7 +61,7 @@ async function upload(app: FastifyInstance, v: Visitor, name: string, body: Buff
   });
 }
 
-describe.each(DB_KINDS)('editor messages on %s', (kind) => {
+describe.each(APP_KINDS)('editor messages on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   let dataDir: string;

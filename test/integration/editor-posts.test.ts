@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { BlockType, Role } from '../../src/core/enums.js';
 import { pageEditor as em } from '../../src/core/messages.js';
 import { addBlock, addSection, createBlock, emptyLayout, type OpResult, type PageLayout } from '../../src/core/layout.js';
@@ -39,7 +39,7 @@ async function signIn(app: FastifyInstance, email: string, password: string): Pr
   return v;
 }
 
-describe.each(DB_KINDS)('journal posts in the editor on %s', (kind) => {
+describe.each(APP_KINDS)('journal posts in the editor on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   let editor: Visitor;

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { BlockType } from '../../src/core/enums.js';
 import { pageEditor as em } from '../../src/core/messages.js';
 import { addBlock, addSection, createBlock, emptyLayout, type PageLayout, type OpResult } from '../../src/core/layout.js';
@@ -51,7 +51,7 @@ describe('layoutSearchText', () => {
   });
 });
 
-describe.each(DB_KINDS)('editor pages in search and navigation on %s', (kind) => {
+describe.each(APP_KINDS)('editor pages in search and navigation on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
 

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { configureForms } from '../../src/server/forms/service.js';
 import { loadConfig } from '../../src/server/config.js';
@@ -111,7 +111,7 @@ async function sendEveryMail(t: TestApp, tag: string): Promise<Record<string, { 
   return out;
 }
 
-describe.each(DB_KINDS)('emailed links never come from the Host header (%s)', (kind) => {
+describe.each(APP_KINDS)('emailed links never come from the Host header (%s)', (kind) => {
   const apps: TestApp[] = [];
   afterAll(async () => {
     for (const a of apps) await a.close();

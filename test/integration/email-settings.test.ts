@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { TEST_SUBJECT } from '../../src/server/platform/email-settings-routes.js';
@@ -22,7 +22,7 @@ async function signIn(t: TestApp, email: string, password: string): Promise<Visi
   return v;
 }
 
-describe.each(DB_KINDS)('email settings and owner notifications on %s', (kind) => {
+describe.each(APP_KINDS)('email settings and owner notifications on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   let store: Visitor;

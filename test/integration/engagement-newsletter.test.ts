@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { rows } from '../../src/server/db-util.js';
 import { engagement as em } from '../../src/core/messages.js';
@@ -39,7 +39,7 @@ function pageData(html: string): { track: boolean; pageType: number } | null {
   return m ? (JSON.parse(m[1]!) as { track: boolean; pageType: number }) : null;
 }
 
-describe.each(DB_KINDS)('newsletter pages and form lists on %s', (kind) => {
+describe.each(APP_KINDS)('newsletter pages and form lists on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   let defaultListId = '';

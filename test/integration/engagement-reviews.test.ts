@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { rows } from '../../src/server/db-util.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
@@ -17,7 +17,7 @@ const REVIEWS = '/api/reviews';
 let seq = 0;
 const key = () => `rv-${Date.now()}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
 
-describe.each(DB_KINDS)('reviews, related products and donations on %s', (kind) => {
+describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   let ids: Record<string, string>;

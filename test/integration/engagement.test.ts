@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { solveChallenge } from 'altcha-lib/v1';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { rows } from '../../src/server/db-util.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
@@ -64,7 +64,7 @@ const POPUP = {
   captcha: false,
 };
 
-describe.each(DB_KINDS)('engagement on %s', (kind) => {
+describe.each(APP_KINDS)('engagement on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   let defaultListId = '';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { schema } from '../../src/db/index.js';
 import { FEATURES } from '../../src/core/features.js';
 import { MASKED_PASSWORD_PLACEHOLDER, PREVIEW_COOKIE, SAFE_MODE_COOKIE, UPGRADE_DESTINATIONS } from '../../src/core/preview.js';
@@ -41,7 +41,7 @@ async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean): Promi
   return v;
 }
 
-describe.each(DB_KINDS)('flags: features, experiments, preview and safe mode on %s', (kind) => {
+describe.each(APP_KINDS)('flags: features, experiments, preview and safe mode on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   const switches = async (features: Record<string, boolean>) => {

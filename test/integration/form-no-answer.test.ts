@@ -6,14 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 
 const FIELDS = [
   { id: 'name', type: 'text', title: 'Name', required: true },
   { id: 'notes', type: 'textarea', title: 'Notes', required: false },
 ];
 
-describe.each(DB_KINDS)('localized no-answer text on %s', (kind) => {
+describe.each(APP_KINDS)('localized no-answer text on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { PagePermissionType } from '../../src/core/forms.js';
 import { createServer, type Server } from 'node:http';
 import { solveChallenge } from 'altcha-lib/v1';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { seedForms, CONTACT_FORM_ID, NEWSLETTER_FORM_ID } from '../../src/server/forms/seed.js';
 import { configureForms, DEFAULT_FORMS_OPTIONS } from '../../src/server/forms/service.js';
 import { configureCaptcha, RECAPTCHA_VERIFY_URL, RECAPTCHA_ENTERPRISE_URL } from '../../src/server/captcha/index.js';
@@ -67,7 +67,7 @@ async function key(v: Visitor): Promise<string> {
   return (r.json() as { key: string }).key;
 }
 
-describe.each(DB_KINDS)('forms on %s', (kind) => {
+describe.each(APP_KINDS)('forms on %s', (kind) => {
   let t: TestApp;
   let clock = Date.now();
   let owner: Visitor;

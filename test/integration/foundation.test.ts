@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 
-describe.each(DB_KINDS)('foundation on %s', (kind) => {
+describe.each(APP_KINDS)('foundation on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await testApp(kind);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { loadConfig, imageHosts } from '../../src/server/config.js';
 
 const WIDTHS = ['100w', '300w', '500w', '750w', '1000w', '1500w', '2500w'];
@@ -18,7 +18,7 @@ function imgTag(html: string, src: string): string {
   return html.slice(start, html.indexOf('>', at) + 1);
 }
 
-describe.each(DB_KINDS)('image hosts for srcset on %s', (kind) => {
+describe.each(APP_KINDS)('image hosts for srcset on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   beforeAll(async () => {

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { csvField, csvSafeText, csvText, csvUnguard } from '../../src/core/csv.js';
 import { SQUARESPACE_COLUMNS } from '../../src/server/catalog/csv.js';
 import { ownUpload } from '../../src/server/catalog/import.js';
@@ -110,7 +110,7 @@ describe('the outbound fetcher (SSRF guard)', () => {
   });
 });
 
-describe.each(DB_KINDS)('product CSV import and exports under attack on %s', (kind) => {
+describe.each(APP_KINDS)('product CSV import and exports under attack on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { schema } from '../../src/db/index.js';
 import { seedInstalmentPreferences } from '../../src/server/instalments/index.js';
 import { HttpModalSource, ModalService } from '../../src/server/instalments/modal.js';
@@ -11,7 +11,7 @@ import { INSTALMENTS_PROVIDER, INSTALMENT_TEST_TOKENS, instalmentDeclineMessages
 const ADD = '/api/commerce/shopping-cart/entries';
 const PREFS = '/api/v1/commerce-preferences/instalments';
 
-describe.each(DB_KINDS)('instalments on %s', (kind) => {
+describe.each(APP_KINDS)('instalments on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   const setPrefs = async (value: Record<string, unknown>) => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { createVisitorCookie } from '../../src/core/cookies.js';
 import { FLAGS_DATA_ID } from '../../src/server/flags/page.js';
 
@@ -16,7 +16,7 @@ function island(html: string): { internal: boolean; experiments: Array<{ name: s
   return JSON.parse(m![1]!);
 }
 
-describe.each(DB_KINDS)('internal site on %s', (kind) => {
+describe.each(APP_KINDS)('internal site on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   beforeAll(async () => {

@@ -1,9 +1,9 @@
 /** Issue 30, platform items: the owner's comments control and a new post's default, commerce preferences; on both databases. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 
-for (const kind of DB_KINDS) {
+for (const kind of APP_KINDS) {
   describe(`issue 30 platform calls on ${kind}`, () => {
     let t: TestApp;
     let owner: Visitor;

@@ -1,7 +1,7 @@
 /** Issue 30, storefront commerce items: the calls, on both databases. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { cart as cartMessages } from '../../src/core/messages.js';
 import { DEMO_SHIPPING_OPTION } from '../../src/server/seed.js';
@@ -11,7 +11,7 @@ const ADD = '/api/commerce/shopping-cart/entries';
 const CART = '/api/commerce/shopping-cart';
 const TWO_53 = 2n ** 53n;
 
-for (const kind of DB_KINDS) {
+for (const kind of APP_KINDS) {
   describe(`issue 30 storefront calls on ${kind}`, () => {
     let t: TestApp;
     let ids: Record<string, string>;
@@ -181,7 +181,7 @@ for (const kind of DB_KINDS) {
   });
 }
 
-for (const kind of DB_KINDS) {
+for (const kind of APP_KINDS) {
   describe(`issue 30 mixed sale prices on ${kind}`, () => {
     let t: TestApp;
     beforeAll(async () => {
@@ -224,7 +224,7 @@ for (const kind of DB_KINDS) {
   });
 }
 
-for (const kind of DB_KINDS) {
+for (const kind of APP_KINDS) {
   describe(`issue 30 additional-fields form by reference on ${kind}`, () => {
     let t: TestApp;
     let owner: Visitor;
@@ -292,7 +292,7 @@ for (const kind of DB_KINDS) {
   });
 }
 
-for (const kind of DB_KINDS) {
+for (const kind of APP_KINDS) {
   describe(`issue 30 instalments at checkout on ${kind}`, () => {
     let t: TestApp;
     let owner: Visitor;
@@ -355,7 +355,7 @@ for (const kind of DB_KINDS) {
   });
 }
 
-for (const kind of DB_KINDS) {
+for (const kind of APP_KINDS) {
   describe(`issue 30 comments switch on ${kind}`, () => {
     let t: TestApp;
     beforeAll(async () => {

@@ -2,14 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { cart as cartMessages } from '../../src/core/messages.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const CART = '/api/commerce/shopping-cart';
 
-for (const kind of DB_KINDS) {
+for (const kind of APP_KINDS) {
   describe(`issue 45 storefront on ${kind}`, () => {
     let t: TestApp;
     let ids: Record<string, string>;

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { otherInstance, testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { LIKE_COOKIE, LIKE_COUNT_SECONDS } from '../../src/server/content/likes.js';
 
 const POST = '/journal/how-we-choose-our-linen';
@@ -21,7 +21,7 @@ function likeButton(html: string): { itemId: string; count: number; action: stri
   return props;
 }
 
-describe.each(DB_KINDS)('likes on %s', (kind) => {
+describe.each(APP_KINDS)('likes on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory', TRUST_PROXY: '1' });

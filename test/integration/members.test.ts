@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { members as messages } from '../../src/core/messages.js';
 import { sql } from 'drizzle-orm';
@@ -41,7 +41,7 @@ function pageType(body: string): number {
   return Number(/data-page-type="(\d+)"/.exec(body)?.[1]);
 }
 
-describe.each(DB_KINDS)('members and locked content on %s', (kind) => {
+describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   let course: { id: string; urlId: string; fullUrl: string };

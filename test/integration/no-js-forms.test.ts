@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { commerce, forms as formMessages } from '../../src/core/messages.js';
 import { siteUserMessages } from '../../src/server/platform/site-users.js';
@@ -12,7 +12,7 @@ import { seedForms } from '../../src/server/forms/seed.js';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const SAME = { ...FORM, 'sec-fetch-site': 'same-origin' };
 
-for (const kind of DB_KINDS) {
+for (const kind of APP_KINDS) {
   describe(`plain form posts (${kind})`, () => {
     let t: TestApp;
     beforeAll(async () => {

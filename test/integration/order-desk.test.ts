@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { placeOrder } from '../helpers/orders.js';
 import { rows } from '../../src/server/db-util.js';
 import { CSV_COLUMNS } from '../../src/server/checkout/order-admin-routes.js';
@@ -12,7 +12,7 @@ import { trackingUrl } from '../../src/server/checkout/order-admin.js';
 const API = '/api/checkout/admin/orders';
 
 /** Issue 24: the order desk's calls on both databases. */
-describe.each(DB_KINDS)('the order desk on %s', (kind) => {
+describe.each(APP_KINDS)('the order desk on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   let ids: Record<string, string>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { NO_RELAY } from '../../src/server/platform/outbox-routes.js';
@@ -14,7 +14,7 @@ async function signIn(t: TestApp, email: string, password: string): Promise<Visi
   return v;
 }
 
-describe.each(DB_KINDS)('the Emails screen calls on %s', (kind) => {
+describe.each(APP_KINDS)('the Emails screen calls on %s', (kind) => {
   describe('without an SMTP relay', () => {
     let t: TestApp;
     let admin: Visitor;

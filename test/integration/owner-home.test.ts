@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { startOfDay } from '../../src/server/platform/owner-home.js';
@@ -24,7 +24,7 @@ describe('startOfDay', () => {
   });
 });
 
-describe.each(DB_KINDS)('owner home, customers and site settings on %s', (kind) => {
+describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   const as: Record<string, Visitor> = {};

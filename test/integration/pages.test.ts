@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS, testDatabase } from '../helpers/db.js';
+import { APP_KINDS, testDatabase } from '../helpers/db.js';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { seedDemo } from '../../src/server/seed.js';
 import { galleryOptions, safeLink } from '../../src/server/pages/context.js';
 import { DEFAULT_SLIDER_ASPECT_RATIO, GALLERY_DEFAULTS } from '../../src/core/constants.js';
 
-describe.each(DB_KINDS)('site pages on %s', (kind) => {
+describe.each(APP_KINDS)('site pages on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await testApp(kind);

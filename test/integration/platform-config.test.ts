@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { Role, ProductType } from '../../src/core/enums.js';
@@ -32,7 +32,7 @@ function product(collectionId: string, over: Record<string, unknown> = {}) {
   };
 }
 
-describe.each(DB_KINDS)('platform: /config data calls on %s', (kind) => {
+describe.each(APP_KINDS)('platform: /config data calls on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   let store: Visitor;

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS, testDatabase } from '../helpers/db.js';
+import { APP_KINDS, testDatabase } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { OwnerService } from '../../src/server/platform/owners.js';
 import { Role } from '../../src/core/enums.js';
@@ -42,7 +42,7 @@ function injectApi(v: Visitor) {
   };
 }
 
-describe.each(DB_KINDS)('platform: owner settings on %s', (kind) => {
+describe.each(APP_KINDS)('platform: owner settings on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   const as: Record<string, Visitor> = {};

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { siteUserMessages } from '../../src/server/platform/site-users.js';
 import { parseSiteUserInfo } from '../../src/core/cookies.js';
@@ -36,7 +36,7 @@ async function signIn(t: TestApp, email: string, v = new Visitor(t.app), remembe
   return { v, xsrf: res.json().xsrfToken };
 }
 
-describe.each(DB_KINDS)('platform: site users on %s', (kind) => {
+describe.each(APP_KINDS)('platform: site users on %s', (kind) => {
   let t: TestApp;
   let shirt: { itemId: string; sku: string };
   beforeAll(async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { BlockType } from '../../src/core/enums.js';
 import { addBlock, addSection, createBlock, emptyLayout, type OpResult, type PageLayout } from '../../src/core/layout.js';
 
@@ -22,7 +22,7 @@ function layoutWith(html: string): PageLayout {
 }
 const HOSTILE = '<p>Draft words</p><script>window.__pwned=1</script><img src="x" onerror="window.__pwned=1"><a href="javascript:alert(1)">x</a><iframe src="https://evil.example/"></iframe><form action="https://evil.example/"><input name="q"></form>';
 
-describe.each(DB_KINDS)('the draft preview on %s', (kind) => {
+describe.each(APP_KINDS)('the draft preview on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   let url = '';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { schema } from '../../src/db/index.js';
 import { newId } from '../../src/db/ids.js';
 import { CollectionType } from '../../src/core/enums.js';
@@ -12,7 +12,7 @@ import { RESERVED_URL_IDS, reservedUrlIdsOf } from '../../src/server/platform/se
 /** Url ids taken by a route that the hand-kept list never named. */
 const ROUTE_ONLY = ['forms', 'members', 'order-confirmed', 'newsletter', 'uploads'];
 
-describe.each(DB_KINDS)('reserved url ids on %s', (kind) => {
+describe.each(APP_KINDS)('reserved url ids on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   let stores: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { siteUserMessages } from '../../src/server/platform/site-users.js';
 
@@ -21,7 +21,7 @@ async function confirmedUser(t: TestApp, email: string): Promise<void> {
   expect((await v.get(link.pathname + link.search)).statusCode).toBe(303);
 }
 
-describe.each(DB_KINDS)('reset links: only the newest one works (%s)', (kind) => {
+describe.each(APP_KINDS)('reset links: only the newest one works (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });

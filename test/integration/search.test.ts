@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { testApp, Visitor, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { schema } from '../../src/db/index.js';
 import { highlight, searchSite } from '../../src/server/search/search.js';
 
-describe.each(DB_KINDS)('search on %s', (kind) => {
+describe.each(APP_KINDS)('search on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await testApp(kind);

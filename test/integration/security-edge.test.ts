@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig, ConfigError } from '../../src/server/config.js';
@@ -77,7 +77,7 @@ describe('the path normaliser', () => {
   });
 });
 
-describe.each(DB_KINDS)('guards run on the path the router matches (%s)', (kind) => {
+describe.each(APP_KINDS)('guards run on the path the router matches (%s)', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   let fileUrl: string;
@@ -192,7 +192,7 @@ describe.each(DB_KINDS)('guards run on the path the router matches (%s)', (kind)
   });
 });
 
-describe.each(DB_KINDS)('visitor input limits and refusals (%s)', (kind) => {
+describe.each(APP_KINDS)('visitor input limits and refusals (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory', TRUST_PROXY: '1' });
@@ -360,7 +360,7 @@ describe.each(DB_KINDS)('visitor input limits and refusals (%s)', (kind) => {
   });
 });
 
-describe.each(DB_KINDS)('owner sign-in limits (%s)', (kind) => {
+describe.each(APP_KINDS)('owner sign-in limits (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await testApp(kind, { TRUST_PROXY: '1' });
@@ -407,7 +407,7 @@ describe.each(DB_KINDS)('owner sign-in limits (%s)', (kind) => {
   });
 });
 
-describe.each(DB_KINDS)('per-IP ceilings and coupon attempts (%s)', (kind) => {
+describe.each(APP_KINDS)('per-IP ceilings and coupon attempts (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     // The database store (the default): counters shared by every instance.

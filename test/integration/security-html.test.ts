@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { schema } from '../../src/db/index.js';
 import { BlockType, Role } from '../../src/core/enums.js';
 import { pageEditor as em, platform as pm } from '../../src/core/messages.js';
@@ -47,7 +47,7 @@ async function signIn(app: FastifyInstance, email: string, password: string): Pr
   return v;
 }
 
-describe.each(DB_KINDS)('owner HTML, raw code and CSP on %s', (kind) => {
+describe.each(APP_KINDS)('owner HTML, raw code and CSP on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   const staff = new Map<number, Visitor>();

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { seo as text } from '../../src/core/messages.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
@@ -86,7 +86,7 @@ async function validMerchantFeed(body: string): Promise<Obj[]> {
   return items;
 }
 
-describe.each(DB_KINDS)('crawlers: sitemap, feeds, robots, head tags and redirects on %s', (kind) => {
+describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redirects on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   let visitor: Visitor;

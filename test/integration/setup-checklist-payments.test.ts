@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { StripeStandin } from '../helpers/stripe-standin.js';
 
-describe.each(DB_KINDS)('set-up checklist: Take payments on %s', (kind) => {
+describe.each(APP_KINDS)('set-up checklist: Take payments on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   let standin: StripeStandin;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 import { FONT_LIBRARY } from '../../src/core/font-library.js';
 import { platform as pm } from '../../src/core/messages.js';
@@ -17,7 +17,7 @@ const inter = FONT_LIBRARY.find((f) => f.id === 'inter')!;
  * @font-face rules only for the library families the styles use, with files served by the site itself;
  * a save shows on the next page even where whole pages are cached.
  */
-describe.each(DB_KINDS)('site styles everywhere on %s', (kind) => {
+describe.each(APP_KINDS)('site styles everywhere on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
 

@@ -1,9 +1,9 @@
 /** Issue 30 (the specs' remaining gaps): the calls, on both databases. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';
 
-for (const kind of DB_KINDS) {
+for (const kind of APP_KINDS) {
   describe(`issue 30 calls on ${kind}`, () => {
     let t: TestApp;
     beforeAll(async () => {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { StripeStandin, type StandinEvent } from '../helpers/stripe-standin.js';
 import { rows } from '../../src/server/db-util.js';
 import { addPeriods } from '../../src/server/payments/stripe/billing.js';
@@ -23,7 +23,7 @@ let seq = 0;
 const key = () => `billing-key-${Date.now()}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
 type Obj = Record<string, unknown>;
 
-describe.each(DB_KINDS)('subscriptions through Stripe Billing on %s', (kind) => {
+describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) => {
   let t: TestApp;
   let standin: StripeStandin;
   let ids: Record<string, string>;

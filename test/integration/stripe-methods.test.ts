@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { StripeStandin, type StandinEvent } from '../helpers/stripe-standin.js';
 import { rows } from '../../src/server/db-util.js';
 import { stripeMessages } from '../../src/server/payments/stripe/settings.js';
@@ -22,7 +22,7 @@ const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Portland', regio
 let seq = 0;
 const key = () => `methods-key-${Date.now()}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
 
-describe.each(DB_KINDS)('Stripe payment methods on %s', (kind) => {
+describe.each(APP_KINDS)('Stripe payment methods on %s', (kind) => {
   let t: TestApp;
   let standin: StripeStandin;
   let ids: Record<string, string>;

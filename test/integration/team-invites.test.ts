@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
+import { APP_KINDS } from '../helpers/db.js';
 import { rows } from '../../src/server/db-util.js';
 import { hashToken } from '../../src/db/ids.js';
 import { Role } from '../../src/core/enums.js';
@@ -9,7 +9,7 @@ import { ALREADY_MEMBER, INVITE_EXPIRED, INVITE_LIMIT } from '../../src/server/p
 
 const linkIn = (text: string) => /\/config\/invite\?token=([\w-]+)/.exec(text)?.[1] ?? '';
 
-describe.each(DB_KINDS)('team invitations on %s', (kind) => {
+describe.each(APP_KINDS)('team invitations on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   beforeAll(async () => {
