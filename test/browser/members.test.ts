@@ -101,7 +101,6 @@ describe('member areas in Chromium', () => {
       collectionIds: [course.id],
     });
     expect(area.statusCode, area.body).toBe(201);
-    await new Promise((r) => setTimeout(r, 1100));
   }, 90_000);
 
   afterAll(async () => {

@@ -84,7 +84,8 @@ for (const kind of DB_KINDS) {
           await v.send('POST', ADD, { itemId: product, sku: 'POUR-OVER', quantity: 2 });
         }
       })();
-      await new Promise((r) => setTimeout(r, 50));
+      // The backup starts once the stream's first order and cart write are through and its second is on its way.
+      await expect.poll(() => n, { timeout: 60_000, interval: 10 }).toBeGreaterThan(101);
       const archive = join(tempDir(), 'backup.tar.gz');
       const began = Date.now();
       const ackedBefore = acknowledged.filter((a) => a.at <= began).map((a) => a.id);

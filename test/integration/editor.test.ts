@@ -91,7 +91,6 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     expect(made.statusCode).toBe(201);
     expect(made.json().page).toMatchObject({ title: 'Open Studio', urlId: 'open-studio', version: 0, status: 'draft', statusLabel: 'Draft' });
     // Not on the public site until its first layout is published; the owner's preview shows it.
-    await new Promise((r) => setTimeout(r, 1100)); // the pages' collection list is cached for a second
     expect((await new Visitor(t.app).get('/open-studio')).statusCode).toBe(404);
     expect((await owner.get('/open-studio?preview=draft')).statusCode).toBe(200);
     const first = layoutWith([createBlock(BlockType.QUOTE, { ...ids, data: { text: 'Opening soon' } })]);

@@ -136,9 +136,11 @@ describe.each(APP_KINDS)('instalments on %s', (kind) => {
 
   it('fetches the provider modal over HTTP through the route, with a time-out', async () => {
     const seen: string[] = [];
+    // The slow provider answers only when the test ends, long after the route's time-out.
+    const late: Array<() => void> = [];
     const server: Server = createServer((req, res) => {
       seen.push(req.url ?? '');
-      if (req.url === '/slow/en_US.html') return setTimeout(() => res.end('<p>late</p>'), 1500);
+      if (req.url === '/slow/en_US.html') return void late.push(() => res.end('<p>late</p>'));
       if (req.url?.startsWith('/missing/')) {
         res.statusCode = 404;
         return res.end('not here');
@@ -160,6 +162,7 @@ describe.each(APP_KINDS)('instalments on %s', (kind) => {
       t.app.instalments.modal.useSource(new HttpModalSource((locale) => `${base}/slow/${locale}.html`, 200));
       expect((await new Visitor(t.app).get('/api/instalments/modal/en_US')).json().source).toBe('local');
     } finally {
+      for (const answer of late) answer();
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }

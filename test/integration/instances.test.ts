@@ -113,8 +113,21 @@ describe('two instances on one PostgreSQL', () => {
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     await waitFor(() => sink.messages.filter((m) => m.to[0]!.startsWith('twin')).length >= n, 60_000, 'the restock emails');
-    // A moment longer, so a duplicate would have time to arrive.
-    await new Promise((r) => setTimeout(r, 3000));
+    // Until both instances have nothing left to do (no job due or running, no email waiting to go): a duplicate
+    // would have been queued, and delivered, by then. The outbox holds one email per sign-up.
+    const c = new pg.Client({ connectionString: PG_URL.replace(/\/[^/]*$/, `/${dbName}`) });
+    await c.connect();
+    try {
+      const outstanding = async () =>
+        (
+          await c.query(`SELECT (SELECT count(*) FROM jobs WHERE (status = 'pending' AND run_at <= now()) OR status = 'running')::int AS j,
+                                (SELECT count(*) FROM mail_outbox WHERE status IN ('pending', 'sending'))::int AS m`)
+        ).rows[0];
+      await expect.poll(outstanding, { timeout: 60_000, interval: 100 }).toEqual({ j: 0, m: 0 });
+      expect((await c.query(`SELECT count(*)::int AS n FROM mail_outbox WHERE to_address LIKE 'twin%'`)).rows[0].n).toBe(n);
+    } finally {
+      await c.end();
+    }
     const got = sink.messages.filter((m) => m.to[0]!.startsWith('twin')).map((m) => m.to[0]);
     expect(got).toHaveLength(n);
     expect(new Set(got).size).toBe(n);

@@ -110,12 +110,10 @@ describe.each(APP_KINDS)('site pages on %s', (kind) => {
     const { schema } = await import('../../src/db/index.js');
     const { eq } = await import('drizzle-orm');
     await t.database.db.update(schema.collections).set({ settings: { folderBehavior: 2 } }).where(eq(schema.collections.id, more));
-    await new Promise((r) => setTimeout(r, 1100));
     const redirect = await v.get('/more');
     expect(redirect.statusCode).toBe(302);
     expect(redirect.headers.location).toBe('/faq');
     await t.database.db.update(schema.collections).set({ settings: { folderBehavior: 3 } }).where(eq(schema.collections.id, more));
-    await new Promise((r) => setTimeout(r, 1100));
     expect((await v.get('/more')).statusCode).toBe(404);
     await t.database.db.update(schema.collections).set({ settings: { folderBehavior: 1 } }).where(eq(schema.collections.id, more));
   });

@@ -23,7 +23,6 @@ import { RESTOCK_API } from '../../src/server/restock/routes.js';
 import { CONTACT_FORM_ID } from '../../src/server/forms/seed.js';
 import { DEFAULT_FORMS_OPTIONS } from '../../src/server/forms/service.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FILE_BYTES = Buffer.from('\u0000\u0000\u0000\u0018ftypmp42 members-only-secret-bytes');
 
 async function signIn(app: FastifyInstance): Promise<Visitor> {
@@ -112,7 +111,6 @@ describe.each(APP_KINDS)('guards run on the path the router matches (%s)', (kind
     expect(l.statusCode, l.body).toBe(201);
     const area = await owner.send('POST', '/api/members/areas', { name: 'Glaze School', description: 'All.', access: 'once', priceCents: 1000, collectionIds: [c.json().id] });
     expect(area.statusCode, area.body).toBe(201);
-    await sleep(1100);
   }, 180_000);
 
   afterAll(async () => {

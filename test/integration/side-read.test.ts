@@ -31,7 +31,8 @@ describe('the version read on a connection of its own (PostgreSQL)', () => {
     // Hold every pool connection (the test database's pool has 30) for a second.
     const held = Array.from({ length: 30 }, () => database.db.execute(sql`select pg_sleep(1)`));
     const released = Promise.all(held).then(() => 'pool released');
-    await new Promise((r) => setTimeout(r, 100));
+    // Until the pool has handed out every connection to them.
+    await expect.poll(() => database.poolStats!(), { timeout: 30_000, interval: 5 }).toMatchObject({ total: 30, idle: 0 });
     // The version is answered while every pool connection is still held.
     const version = cache.version();
     expect(await Promise.race([version.then(() => 'version read'), released])).toBe('version read');
@@ -51,7 +52,6 @@ describe('the version read on a connection of its own (PostgreSQL)', () => {
     await database.db.execute(sql`select pg_terminate_backend(${pid})`);
     // The cut connection is noticed by its error event or by the failed read: either way the read answers.
     expect(await cache.version()).toBe(first);
-    await new Promise((r) => setTimeout(r, 1100));
     expect(await cache.version()).toBe(first);
     const now = await sidePids();
     expect(now.length).toBe(1);
