@@ -2,16 +2,12 @@
  * kill -9 while analytics events are buffered: every event the server acknowledged (202) is in the
  * database after a restart (the ingest journal in DATA_DIR is replayed), on PGlite and on PostgreSQL.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { freePort, startServer, tempDir, waitFor, type Started } from '../helpers/process.js';
-import { PG_URL } from '../helpers/db.js';
+import { describe, expect, it } from 'vitest';
+import { freePort, tempDir } from '../helpers/process.js';
+import { serverProcesses, withScratchPostgres } from '../helpers/crash.js';
 import { HttpVisitor } from '../helpers/http-visitor.js';
 
-const started: Started[] = [];
-afterAll(() => {
-  for (const s of started) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-});
+const servers = serverProcesses();
 
 const OWNER = { email: 'owner@example.com', password: 'correct horse battery staple' };
 const beacon = (n: number) =>
@@ -31,9 +27,7 @@ async function crashRun(env: Record<string, string>) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   env = { ...env, OWNER_EMAIL: OWNER.email, OWNER_PASSWORD: OWNER.password, PORT: String(port) };
-  const first = startServer(env);
-  started.push(first);
-  await waitFor(() => first.output().includes('Tessera is serving'), 90_000, 'the server');
+  const first = await servers.serve(env);
   let acked = 0;
   // Bursts of beacons; the process is killed straight after the last answer, with events still buffered.
   await Promise.all(
@@ -49,10 +43,7 @@ async function crashRun(env: Record<string, string>) {
   await first.exited;
   expect(acked).toBe(8 * 6 * 20);
 
-  const second = startServer(env);
-  started.push(second);
-  await waitFor(() => second.output().includes('Tessera is serving') || second.child.exitCode !== null, 90_000, 'the restart');
-  expect(second.output()).toContain('Tessera is serving');
+  const second = await servers.serve(env);
   let n = 0;
   const end = Date.now() + 30_000;
   while (Date.now() < end) {
@@ -73,17 +64,6 @@ describe('kill -9 with analytics events buffered', () => {
   }, 240_000);
 
   it('keeps every acknowledged event on PostgreSQL', async () => {
-    const name = `tessera_acrash_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    try {
-      const u = new URL(PG_URL);
-      u.pathname = `/${name}`;
-      await crashRun({ DATABASE_URL: u.toString(), DATA_DIR: tempDir() });
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
+    await withScratchPostgres('tessera_acrash', (url) => crashRun({ DATABASE_URL: url, DATA_DIR: tempDir() }));
   }, 240_000);
 });

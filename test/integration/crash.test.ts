@@ -1,14 +1,10 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { freePort, startServer, tempDir, waitFor, type Started } from '../helpers/process.js';
-import { PG_URL } from '../helpers/db.js';
+import { describe, expect, it } from 'vitest';
+import { freePort, tempDir, waitFor } from '../helpers/process.js';
+import { serverProcesses, withScratchPostgres } from '../helpers/crash.js';
 import { HttpVisitor } from '../helpers/http-visitor.js';
 import { solveChallenge } from 'altcha-lib/v1';
 
-const started: Started[] = [];
-afterAll(() => {
-  for (const s of started) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-});
+const servers = serverProcesses();
 
 /**
  * kill -9 under load: every cart add the server acknowledged (answered 200) is there after a restart,
@@ -19,9 +15,7 @@ async function crashRun(env: Record<string, string>) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   env = { ...env, OWNER_EMAIL: 'owner@example.com', OWNER_PASSWORD: 'correct horse battery staple', TRUST_PROXY: 'true' };
-  const first = startServer({ ...env, PORT: String(port) });
-  started.push(first);
-  await waitFor(() => first.output().includes('Tessera is serving'), 90_000, 'the server');
+  const first = await servers.serve({ ...env, PORT: String(port) });
 
   const ctx = (await (await fetch(`${base}/shop/p/houseplant-field-guide?format=json`)).json()) as { item: { id: string } };
   const itemId = ctx.item.id;
@@ -79,10 +73,7 @@ async function crashRun(env: Record<string, string>) {
   await Promise.all([...loops, editLoop, signUpLoop]);
   await first.exited;
 
-  const second = startServer({ ...env, PORT: String(port) });
-  started.push(second);
-  await waitFor(() => second.output().includes('Tessera is serving') || second.child.exitCode !== null, 90_000, 'the restart');
-  expect(second.output()).toContain('Tessera is serving');
+  const second = await servers.serve({ ...env, PORT: String(port) });
   let total = 0;
   for (const c of clients) {
     const cart = (await (await c.call('GET', '/api/commerce/shopping-cart', undefined, base)).json()) as { totalQuantity: number };
@@ -125,17 +116,6 @@ describe('kill -9 under load', () => {
   }, 240_000);
 
   it('loses no acknowledged write (cart adds, owner edits, restock sign-ups) on PostgreSQL', async () => {
-    const name = `tessera_crash_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    try {
-      const u = new URL(PG_URL);
-      u.pathname = `/${name}`;
-      await crashRun({ DATABASE_URL: u.toString(), DATA_DIR: tempDir() });
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
+    await withScratchPostgres('tessera_crash', (url) => crashRun({ DATABASE_URL: url, DATA_DIR: tempDir() }));
   }, 240_000);
 });

@@ -5,19 +5,15 @@
  * made as the shopper confirmed it, refunds the payment. Nothing charged is left without an order or a refund.
  * The same for a donation (TESSERA_CRASH_AT=after-donation-charge): the reconciler records it, once.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { freePort, startServer, tempDir, waitFor, type Started } from '../helpers/process.js';
-import { PG_URL } from '../helpers/db.js';
+import { freePort, tempDir, waitFor } from '../helpers/process.js';
+import { serverProcesses, withScratchPostgres } from '../helpers/crash.js';
 import { HttpVisitor } from '../helpers/http-visitor.js';
 import { open, type Database } from '../../src/db/index.js';
 import { rows } from '../../src/server/db-util.js';
 
-const started: Started[] = [];
-afterAll(() => {
-  for (const s of started) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-});
+const servers = serverProcesses();
 
 const OWNER = { email: 'owner@example.com', password: 'correct horse battery staple' };
 const CARD = { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' };
@@ -28,10 +24,7 @@ async function crashRun(env: Record<string, string>, openDb: () => Promise<Datab
   const base = `http://127.0.0.1:${port}`;
   env = { ...env, ...OWNER_ENV, PORT: String(port), PAYMENT_RECONCILE_AFTER_SECONDS: '1', PAYMENT_RECONCILE_EVERY_SECONDS: '1' };
   const serve = async (extra: Record<string, string>) => {
-    const s = startServer({ ...env, ...extra });
-    started.push(s);
-    await waitFor(() => s.output().includes('Tessera is serving') || s.child.exitCode !== null, 180_000, 'the server');
-    expect(s.output()).toContain('Tessera is serving');
+    const s = await servers.serve({ ...env, ...extra }, 180_000);
     return s;
   };
   /** A shopper with an ebook in the cart who pays by card; the server dies after the charge. */
@@ -145,17 +138,6 @@ describe('kill -9 between the charge and the order commit', () => {
   }, 600_000);
 
   it('completes or refunds every orphaned payment on restart, on PostgreSQL', async () => {
-    const name = `tessera_paycrash_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    try {
-      const u = new URL(PG_URL);
-      u.pathname = `/${name}`;
-      await crashRun({ DATABASE_URL: u.toString(), DATA_DIR: tempDir() }, () => open({ databaseUrl: u.toString(), migrate: false, poolSize: 2 }));
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
+    await withScratchPostgres('tessera_paycrash', (url) => crashRun({ DATABASE_URL: url, DATA_DIR: tempDir() }, () => open({ databaseUrl: url, migrate: false, poolSize: 2 })));
   }, 600_000);
 });

@@ -5,20 +5,16 @@
  * PaymentIntent (its id was recorded before the intent was confirmed) and completes the order: one order, one
  * confirmation email, and the webhook delivered afterwards changes nothing.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { freePort, startServer, tempDir, waitFor, type Started } from '../helpers/process.js';
-import { PG_URL } from '../helpers/db.js';
+import { freePort, tempDir, waitFor } from '../helpers/process.js';
+import { serverProcesses, withScratchPostgres } from '../helpers/crash.js';
 import { HttpVisitor } from '../helpers/http-visitor.js';
 import { StripeStandin } from '../helpers/stripe-standin.js';
 import { open, type Database } from '../../src/db/index.js';
 import { rows } from '../../src/server/db-util.js';
 
-const started: Started[] = [];
-afterAll(() => {
-  for (const s of started) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-});
+const servers = serverProcesses();
 
 const SETTLED = 'payment reconciler settled open payment attempts';
 
@@ -29,10 +25,7 @@ async function crashRun(env: Record<string, string>, openDb: () => Promise<Datab
     const base = `http://127.0.0.1:${port}`;
     env = { ...env, ...standin.env(), PORT: String(port), PAYMENT_RECONCILE_AFTER_SECONDS: '1', PAYMENT_RECONCILE_EVERY_SECONDS: '1' };
     const serve = async (extra: Record<string, string>) => {
-      const s = startServer({ ...env, ...extra });
-      started.push(s);
-      await waitFor(() => s.output().includes('Tessera is serving') || s.child.exitCode !== null, 180_000, 'the server');
-      expect(s.output()).toContain('Tessera is serving');
+      const s = await servers.serve({ ...env, ...extra }, 180_000);
       return s;
     };
     // 1. The shopper's PaymentIntent succeeds and the process dies before the order is made.
@@ -99,17 +92,6 @@ describe('kill -9 between the PaymentIntent succeeding and the order commit', ()
   }, 600_000);
 
   it('the reconciler completes the order on restart, on PostgreSQL', async () => {
-    const name = `tessera_stripecrash_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    try {
-      const u = new URL(PG_URL);
-      u.pathname = `/${name}`;
-      await crashRun({ DATABASE_URL: u.toString(), DATA_DIR: tempDir() }, () => open({ databaseUrl: u.toString(), migrate: false, poolSize: 2 }));
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
+    await withScratchPostgres('tessera_stripecrash', (url) => crashRun({ DATABASE_URL: url, DATA_DIR: tempDir() }, () => open({ databaseUrl: url, migrate: false, poolSize: 2 })));
   }, 600_000);
 });
