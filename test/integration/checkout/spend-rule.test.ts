@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
-import { confirmed } from '../helpers/orders.js';
+import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
+import { DB_KINDS } from '../../helpers/db.js';
+import { confirmed } from '../../helpers/orders.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PLACE = '/api/checkout/place-order';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_LIMIT, record, redo, startHistory, undo } from '../../../../../src/web/admin/content/editor/history.js';
-import { blockName, readTextBlock, writeTextBlock } from '../../../../../src/web/admin/content/editor/blocks.js';
-import { createBlock } from '../../../../../src/core/layout.js';
-import { BlockType } from '../../../../../src/core/enums.js';
+import { HISTORY_LIMIT, record, redo, startHistory, undo } from '../../../../../../src/web/admin/content/editor/history.js';
+import { blockName, readTextBlock, writeTextBlock } from '../../../../../../src/web/admin/content/editor/blocks.js';
+import { createBlock } from '../../../../../../src/core/layout.js';
+import { BlockType } from '../../../../../../src/core/enums.js';
 
 describe('editor undo history', () => {
   it('undoes and redoes in order, and a new edit drops the redo list', () => {
