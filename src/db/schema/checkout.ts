@@ -109,6 +109,9 @@ export const orders = pgTable(
     uniqueIndex('orders_number_uq').on(t.orderNumber),
     index('orders_created_idx').on(t.websiteId, t.created),
     index('orders_cart_idx').on(t.cartId),
+    index('orders_subscription_idx')
+      .on(t.subscriptionId)
+      .where(sql`${t.subscriptionId} IS NOT NULL`),
   ],
 );
 
@@ -157,7 +160,12 @@ export const subscriptions = pgTable(
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true, mode: 'date' }),
     canceledAt: timestamp('canceled_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [index('subscriptions_order_idx').on(t.orderId)],
+  (t) => [
+    index('subscriptions_order_idx').on(t.orderId),
+    uniqueIndex('subscriptions_provider_sub_uq')
+      .on(t.providerSubscriptionId)
+      .where(sql`${t.providerSubscriptionId} IS NOT NULL`),
+  ],
 );
 
 /**
@@ -217,16 +225,20 @@ export const stripeEvents = pgTable('stripe_events', {
 });
 
 /** Stripe Prices made for subscription plans (payments/stripe/billing.ts): one per SKU, amount, currency and period. */
-export const stripePrices = pgTable('stripe_prices', {
-  id: text('id').primaryKey(),
-  productId: text('product_id').notNull(),
-  sku: text('sku').notNull(),
-  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
-  currency: text('currency').notNull(),
-  interval: text('interval').notNull(),
-  intervalCount: integer('interval_count').notNull(),
-  created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-});
+export const stripePrices = pgTable(
+  'stripe_prices',
+  {
+    id: text('id').primaryKey(),
+    productId: text('product_id').notNull(),
+    sku: text('sku').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    interval: text('interval').notNull(),
+    intervalCount: integer('interval_count').notNull(),
+    created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('stripe_prices_plan_uq').on(t.sku, t.amountCents, t.currency, t.interval, t.intervalCount)],
+);
 
 /** The Stripe Customer of each shopper's email (reused by later subscriptions). */
 export const stripeCustomers = pgTable('stripe_customers', {

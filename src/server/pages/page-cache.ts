@@ -214,6 +214,8 @@ export class PageCache {
   readonly stats = { hits: 0, misses: 0, stored: 0, shared: 0, pillParts: 0 };
   /** The empty pill's bytes. */
   private emptyPill: Buffer | null = null;
+  /** The clock an entry's age is read on (milliseconds); tests move it instead of waiting. */
+  now: () => number = Date.now;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -330,7 +332,7 @@ export class PageCache {
   private fresh(key: string, version: string): Entry | null {
     const e = this.entries.get(key);
     if (!e) return null;
-    if (e.version !== version || Date.now() - e.at >= this.opts.maxAgeMs) {
+    if (e.version !== version || this.now() - e.at >= this.opts.maxAgeMs) {
       this.drop(key, e);
       return null;
     }
@@ -480,7 +482,7 @@ export class PageCache {
 
   private entryOf(keep: Kept, body: Buffer): Entry {
     const { claim } = keep;
-    return { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, takesPill: keep.takesPill, readsUser: keep.readsUser, readsVisitor: keep.readsVisitor, body, served: { br: 0, gzip: 0 }, bytes: body.length };
+    return { key: claim.key, version: claim.version, at: this.now(), type: keep.type, csp: keep.csp, robots: keep.robots, takesPill: keep.takesPill, readsUser: keep.readsUser, readsVisitor: keep.readsVisitor, body, served: { br: 0, gzip: 0 }, bytes: body.length };
   }
 
   private keep(claim: Claim, entry: Entry): void {

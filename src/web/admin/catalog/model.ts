@@ -1,5 +1,5 @@
 /**
- * The product editor's model (pure functions, tested in test/unit/catalog-model.test.ts): options and the variant
+ * The product editor's model (pure functions, tested in test/unit/web/admin/catalog/model.test.ts): options and the variant
  * matrix they generate, suggested SKUs, amounts in the store currency's minor units, and wall-clock times in the
  * site's time zone.
  */
