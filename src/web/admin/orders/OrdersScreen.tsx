@@ -11,7 +11,6 @@ import { api } from '../../client/api.js';
 import { formatMoney, moneyDecimalString, toMinorUnits } from '../../../core/money.js';
 import { EmptyState, PageHeader, Skeleton, useMoney, useToast } from '../ui/design.js';
 import './orders.css';
-import type { FulfilmentStatus, PaymentStatus } from '../../../core/orders.js';
 import type { Money, OrderDetailView, OrderLineView, OrderListAnswer } from '../../../core/api/orders.js';
 
 type Detail = OrderDetailView;
