@@ -13,7 +13,7 @@ import { formatMoney, moneyDecimalString } from '../../core/money.js';
 import { isValidEmail } from '../../core/forms.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
 import { rows } from '../db-util.js';
-import { sendSitePage } from '../checkout/page.js';
+import { sendSitePage } from '../site-page/page.js';
 import { audit } from '../platform/audit.js';
 import { linkKey, signLink, verifyLink } from '../reviews/tokens.js';
 import type { PaymentMethodInput } from '../payments/provider.js';

@@ -15,7 +15,7 @@ import { formatMoney } from '../../core/money.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { BlockType } from '../../core/enums.js';
 import { cleanOwnerHtml } from '../content/owner-html.js';
-import { nonceScripts } from '../plugins/csp.js';
+import { nonceScripts } from '../site-page/csp.js';
 import { isBlockEnabled } from '../flags/service.js';
 import { compile, render as renderTemplate, type Compiled, type WidgetRenderer } from '../../template/index.js';
 import type { Theme } from '../pages/theme.js';

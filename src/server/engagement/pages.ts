@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PageType } from '../../core/enums.js';
 import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/context.js';
-import { siteStylesHead } from '../editor/index.js';
+import { siteStylesHead } from '../site-page/page.js';
 import { pageDataScript } from '../analytics/page-data.js';
 
 export type NewsletterPageKind = 'confirm' | 'unsubscribe';

@@ -15,7 +15,7 @@ import { Feature } from '../../core/features.js';
 import { ProductType } from '../../core/enums.js';
 import { badRequest, notFound } from '../errors.js';
 import { checkoutMessages } from '../checkout/service.js';
-import { cartIdent } from '../commerce/routes.js';
+import { cartIdent } from '../visitor/cart.js';
 import { featureFlags } from '../../core/messages.js';
 import type { WebsiteRow } from '../platform/websites.js';
 import { anyInstalmentsEnabled, isEnabled } from './service.js';

@@ -13,12 +13,13 @@ import { schema } from '../../db/index.js';
 import { parseVisitorCookie, VISITOR_COOKIE_NAME } from '../../core/cookies.js';
 import { EXPERIMENT_QUERY_PREFIX, experimentStorageKey, resolveAssignment } from '../../core/experiments.js';
 import { BETA_BLOCK_FEATURES, Feature } from '../../core/features.js';
-import { PREVIEW_COOKIE, SAFE_MODE_COOKIE, THEME_FOLDER_NAME, parsePreviewCookie, safeModeAsked } from '../../core/preview.js';
+import { THEME_FOLDER_NAME, parsePreviewCookie, safeModeAsked } from '../../core/preview.js';
+import { PREVIEW_COOKIE, SAFE_MODE_COOKIE } from '../../core/cookies.js';
 import { RecordType } from '../../core/enums.js';
 import type { AnalyticsOptions } from '../../core/analytics-options.js';
 import { Theme, DEFAULT_THEME_DIR } from '../pages/theme.js';
 import { scriptJson } from '../analytics/page-data.js';
-import { OWNER_COOKIE } from '../plugins/owner-auth.js';
+import { OWNER_COOKIE } from '../../core/cookies.js';
 import type { WebsiteRow } from '../platform/websites.js';
 import { experimentsOf, featuresOf, overridesAllowed, isBlockEnabled, isEnabled, siteCountry } from './service.js';
 

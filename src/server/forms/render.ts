@@ -9,7 +9,7 @@ import { captchaFor } from '../captcha/index.js';
 import { FormsService, captchaActionOf, publicForm } from './service.js';
 import type { PageFields } from '../../core/forms.js';
 import { websiteJson } from '../pages/context.js';
-import { siteStylesHead } from '../editor/index.js';
+import { siteStylesHead } from '../site-page/page.js';
 
 export interface FormHtmlOptions {
   page?: PageFields;

@@ -3,7 +3,7 @@
  * form builder and inbox under /api/config/forms.
  */
 import { keepSecret, maskSecret } from '../../core/preview.js';
-import { checkNoScriptPost } from '../nojs/no-script-guard.js';
+import { checkNoScriptPost } from '../site-page/no-script-guard.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { and, eq } from 'drizzle-orm';

@@ -370,7 +370,7 @@ export class FormsService {
     if (typeof input.honeypot === 'string' && input.honeypot.trim() !== '') spamReason = 'honeypot';
     let captchaFailed = false;
     // A plain post (no JavaScript) cannot carry a captcha token: the route has passed it through the
-    // no-script path instead (nojs/no-script-guard.ts: honeypot and a tight rate limit per IP).
+    // no-script path instead (site-page/no-script-guard.ts: honeypot and a tight rate limit per IP).
     if (!spamReason && form.captcha.enabled !== false && !input.noScript) {
       const site = await this.website();
       const verdict = await captchaFor(this.app, site.settings).verify(input.captchaKey, captchaActionOf(form), input.ip);

@@ -12,7 +12,7 @@ import fp from 'fastify-plugin';
 import { Access } from './access.js';
 import { memberRoutes } from './routes.js';
 import { courseContext as buildCourseContext, deniedPage, lockPage, type DeniedPage } from './pages.js';
-import { sendSitePage } from '../checkout/page.js';
+import { sendSitePage } from '../site-page/page.js';
 import { SiteUserService, siteUserConfirmedHooks, type SiteUserConfirmedHook } from '../platform/site-users.js';
 import { sql } from 'drizzle-orm';
 import type { WebsiteRow } from '../platform/websites.js';

@@ -15,8 +15,8 @@ import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../err
 import { rows } from '../db-util.js';
 import { newId } from '../../db/ids.js';
 import { schema } from '../../db/index.js';
-import { sendSitePage } from '../checkout/page.js';
-import { cartIdent, setCartCookie } from '../commerce/routes.js';
+import { sendSitePage } from '../site-page/page.js';
+import { cartIdent, setCartCookie } from '../visitor/cart.js';
 import { normEmail, type SiteUserService } from '../platform/site-users.js';
 import { appReservedUrlIds } from '../platform/settings.js';
 import { safeNext } from '../platform/account-pages.js';

@@ -561,3 +561,10 @@ export async function collectionFacets(db: Db, c: CollectionRow): Promise<{ tags
   };
   return { tags: count('tags', 'tag'), categories: count('categories', 'category') };
 }
+
+/** The site's part of a page shell's context (site-page's sendSitePage): website, its settings and navigation. */
+export async function siteShellContext(db: Db, websites: WebsiteService, site: WebsiteRow, path: string): Promise<Record<string, unknown>> {
+  const collections = await allCollections(db, site.id);
+  const byId = new Map(collections.map((c) => [c.id, c]));
+  return { website: websiteJson(site, websites), websiteSettings: websiteSettingsJson(site, websites), navigation: navigationJson(site, byId, path) };
+}

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { OwnerService } from './owners.js';
-import { OWNER_COOKIE } from '../plugins/owner-auth.js';
+import { OWNER_COOKIE } from '../../core/cookies.js';
 import { HttpError } from '../errors.js';
 import { RateLimiter } from '../plugins/rate-limit.js';
 import { security } from '../../core/messages.js';

@@ -10,8 +10,8 @@
 import { cleanOwnerHtml } from '../content/owner-html.js';
 import { collectionJson, itemJson, itemUrl, productsFor, publishedItems, allCollections, type CollectionRow } from '../pages/context.js';
 import type { PlatformInput } from '../pages/theme.js';
-import { cartIdent } from '../commerce/routes.js';
-import { noteVisitorStateRead } from '../plugins/visitor-state.js';
+import { cartIdent } from '../visitor/cart.js';
+import { noteVisitorStateRead } from '../visitor/visitor-state.js';
 import type { DevTemplate } from './dev-template.js';
 import { FALLBACK_MARK } from './dev-template.js';
 

@@ -78,7 +78,7 @@ export interface CheckoutPageProps {
   instalments?: { min: string; max: string; count: number } | null;
 }
 
-/** Where the checkout form posts without JavaScript (server/nojs/checkout-form.ts). */
+/** Where the checkout form posts without JavaScript (server/checkout/checkout-form.ts). */
 export const CHECKOUT_FORM_ACTION = '/api/checkout/form';
 
 /** The test-mode stand-in for the instalment provider's browser flow: the token it hands back on approval. */

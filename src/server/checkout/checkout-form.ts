@@ -21,8 +21,8 @@ import { renderIsland } from '../../web/ssr.js';
 import type { CheckoutPageProps } from '../../web/pages/CheckoutPage.js';
 import type { PaymentMethodInput } from '../payments/provider.js';
 import { startStripeCheckout } from '../payments/stripe/index.js';
-import { checkoutMessages, type CartRef, type CheckoutService, type CheckoutState } from '../checkout/service.js';
-import { sendSitePage } from '../checkout/page.js';
+import { checkoutMessages, type CartRef, type CheckoutService, type CheckoutState } from './service.js';
+import { sendSitePage } from '../site-page/page.js';
 
 export const CHECKOUT_FORM_PATH = '/api/checkout/form';
 
