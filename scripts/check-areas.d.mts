@@ -10,4 +10,4 @@ export declare function areaGraph(files: FileImports[]): {
 };
 export declare function cyclicGroups(edges: Map<string, Map<string, unknown>>): string[][];
 export declare function cycleThrough(edges: Map<string, Map<string, unknown>>, group: string[]): string[];
-export declare function checkAreas(root: string, allowed?: { edges: string[] }): { areas: string[]; edges: Map<string, Map<string, string[]>>; problems: string[] };
+export declare function checkAreas(root: string, allowed?: { order?: string[] | null; edges: string[] }): { areas: string[]; edges: Map<string, Map<string, string[]>>; problems: string[] };

@@ -1,8 +1,9 @@
 // The server's areas (folders under src/server/) import each other one way and only through an area's
 // index.ts. This check, run by `npm run check`, fails on a cycle between areas, on an import that reaches
 // past another area's index.ts, and on a shared top-level server file that imports an area.
-// Edges still waiting to be broken are listed in scripts/areas-allowed.json; the check also fails when
-// an entry there is no longer needed, so the list only shrinks.
+// scripts/areas-allowed.json holds the layering (`order`, bottom first: an area imports only areas below
+// it) and the upward edges still waiting to be broken (`edges`); the check fails on any other upward
+// import and when a listed edge is no longer needed, so the list only shrinks.
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,7 +150,7 @@ function topsReachingAreas(topImports) {
 }
 
 /** Reads src/server under root and lists every breach of the rules; [] when the graph is clean. */
-export function checkAreas(root, allowed = { edges: [] }) {
+export function checkAreas(root, allowed = { order: null, edges: [] }) {
   const serverDir = join(root, 'src/server');
   const areas = readdirSync(serverDir).filter((n) => statSync(join(serverDir, n)).isDirectory());
   const files = [];
@@ -171,6 +172,15 @@ export function checkAreas(root, allowed = { edges: [] }) {
     const [a, b] = e.split(' -> ');
     if (!edges.get(a)?.has(b)) problems.push(`scripts/areas-allowed.json lists ${e}, which no file imports any more: remove it`);
   }
+  if (allowed.order) {
+    const pos = new Map(allowed.order.map((a, i) => [a, i]));
+    for (const a of areas) if (!pos.has(a)) problems.push(`area ${a} is not in the order of scripts/areas-allowed.json: add it at its layer`);
+    for (const [a, out] of edges) {
+      for (const [b, from] of out) {
+        if (pos.get(b) > pos.get(a) && !allowedEdges.has(`${a} -> ${b}`)) problems.push(`${from[0]} imports area ${b}, which is above ${a} in the area order: move what it needs down, or hand it in from app.ts`);
+      }
+    }
+  }
   const rest = new Map([...edges].map(([a, out]) => [a, new Map([...out].filter(([b]) => !allowedEdges.has(`${a} -> ${b}`)))]));
   for (const group of cyclicGroups(rest)) {
     const cycle = cycleThrough(rest, group);
@@ -181,7 +191,7 @@ export function checkAreas(root, allowed = { edges: [] }) {
   const reaching = topsReachingAreas(topImports);
   for (const [top, users] of areaUsesTop) {
     const into = [...(reaching.get(top) ?? [])];
-    if (into.length) problems.push(`src/server/${top} is shared by areas (${users[0]}) but imports the area(s) ${into.join(', ')}`);
+    if (into.length) problems.push(`src/server/${top}.ts is shared by areas (${users[0]}) but imports the area(s) ${into.join(', ')}`);
   }
   return { areas, edges, problems };
 }
@@ -199,5 +209,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv
     console.error(`\ncheck-areas: ${problems.length} problem(s) in the server's area graph`);
     process.exit(1);
   }
-  console.log(`check-areas: ${areas.length} areas, one way, each entered through its index.ts`);
+  console.log(`check-areas: ${areas.length} areas, each entered through its index.ts, no cycle but the ${allowed.edges.length} upward edge(s) still listed in scripts/areas-allowed.json`);
 }

@@ -21,7 +21,7 @@ import { rewriteUrl } from './plugins/path.js';
 import { logSerializers } from './plugins/log-safety.js';
 import { hardeningPlugin } from './plugins/hardening.js';
 import { crumbPlugin } from './visitor/crumb.js';
-import { ownerAuthPlugin, OWNER_ACCESS, OWNER_ROLES } from './plugins/owner-auth.js';
+import { ownerAuthPlugin, OWNER_ACCESS, OWNER_ROLES } from './platform/owner-auth.js';
 import type { Access, Area } from '../core/roles.js';
 import { OwnerService } from './platform/owners.js';
 import { WebsiteService } from './platform/websites.js';

@@ -10,10 +10,10 @@ import { schema } from '../../db/index.js';
 import { parseVisitorCookie, shouldRecordPageView, shouldTrack, VISITOR_COOKIE_NAME } from '../../core/cookies.js';
 import { HttpError, badRequest } from '../errors.js';
 import { OWNER_COOKIE } from '../../core/cookies.js';
-import type { WebsiteService } from '../platform/websites.js';
+import type { WebsiteService } from '../platform/index.js';
 import type { AnalyticsIngest } from './ingest.js';
 import { dashboard } from './queries.js';
-import { dashboardVariants } from '../flags/funnel.js';
+import { dashboardVariants } from '../flags/index.js';
 import { PAGE_VIEW_EVENTS, pathOf, type IngestEvent, type VitalName } from './rollup.js';
 import {
   LIMITS,

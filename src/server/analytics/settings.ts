@@ -2,7 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/index.js';
 import { schema } from '../../db/index.js';
-import type { SiteCache } from '../plugins/site-cache.js';
+import type { SiteCache } from '../plugins/index.js';
 
 export const COOKIE_POLICIES = ['implied', 'ask', 'restrictive'] as const;
 export type CookiePolicy = (typeof COOKIE_POLICIES)[number];

@@ -10,19 +10,19 @@ import { PageType, ProductType } from '../../core/enums.js';
 import { formatMoney } from '../../core/money.js';
 import { commerce } from '../../core/messages.js';
 import { CRUMB_COOKIE } from '../../core/cookies.js';
-import { cartIdent } from '../visitor/cart.js';
+import { cartIdent } from '../visitor/index.js';
 import { CART_COOKIE } from '../../core/cookies.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
 import { renderIsland } from '../../web/ssr.js';
 import type { CheckoutPageProps } from '../../web/pages/CheckoutPage.js';
-import type { PaymentMethodInput } from '../payments/provider.js';
-import type { TestPaymentProvider } from '../payments/test-provider.js';
+import type { PaymentMethodInput } from '../payments/index.js';
+import type { TestPaymentProvider } from '../payments/index.js';
 import { checkoutMessages, purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState, type OrderRow } from './service.js';
-import { sendSitePage } from '../site-page/page.js';
+import { sendSitePage } from '../site-page/index.js';
 import { randomUUID } from 'node:crypto';
 import { plainCheckoutRoutes } from './checkout-form.js';
-import { privateFileOf, sendDigitalFile } from '../catalog/digital-files.js';
-import { prefillFromAccount } from '../platform/account-data.js';
+import { privateFileOf, sendDigitalFile } from '../catalog/index.js';
+import { prefillFromAccount } from '../platform/index.js';
 
 /** A UTF-16 surrogate without its pair (one character each side: linear). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

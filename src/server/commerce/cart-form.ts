@@ -20,11 +20,11 @@ import { PageType, ProductType } from '../../core/enums.js';
 import { rows } from '../db-util.js';
 import { HttpError } from '../errors.js';
 import { additionalFieldsFormOf, type CartService } from './cart-service.js';
-import type { WebsiteService } from '../platform/websites.js';
-import { cartIdent, setCartCookie } from '../visitor/cart.js';
+import type { WebsiteService } from '../platform/index.js';
+import { cartIdent, setCartCookie } from '../visitor/index.js';
 import { renderPlainFieldsForm } from '../../web/ssr.js';
-import { sendSitePage } from '../site-page/page.js';
-import { productPath, refererPath, safePath, sendNotice } from '../site-page/notice.js';
+import { sendSitePage } from '../site-page/index.js';
+import { productPath, refererPath, safePath, sendNotice } from '../site-page/index.js';
 
 export const ADD_ACTION = '/api/commerce/shopping-cart/entries';
 

@@ -14,7 +14,7 @@ import { hashToken, newId, newToken } from '../../db/ids.js';
 import { KeptUntilNotified, rows } from '../db-util.js';
 import { lit, prepared, q, rawTransaction } from './raw.js';
 import { withReferencedForm } from './form-ref.js';
-import type { CartIdent } from '../visitor/cart.js';
+import type { CartIdent } from '../visitor/index.js';
 import { HttpError } from '../errors.js';
 import { additionalFieldsErrors, cartAmountMaxMinor, computeCartTotals, exactSubtotalMinor, sameAdditionalFields, type CartEntry, type CartTotals } from '../../core/cart.js';
 import { availableQuantity, inStock, type StockResult } from '../../core/product.js';

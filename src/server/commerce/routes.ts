@@ -6,16 +6,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CartService } from './cart-service.js';
-import type { WebsiteService } from '../platform/websites.js';
+import type { WebsiteService } from '../platform/index.js';
 import { CRUMB_COOKIE } from '../../core/cookies.js';
 import { HttpError, badRequest } from '../errors.js';
 import { parseQuantity } from '../../core/product.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 import { commerce } from '../../core/messages.js';
 import { subscriptionPageHtml } from './subscription-page.js';
-import { siteStylesHead } from '../site-page/page.js';
+import { siteStylesHead } from '../site-page/index.js';
 import { addFromForm } from './cart-form.js';
-import { cartIdent, setCartCookie } from '../visitor/cart.js';
+import { cartIdent, setCartCookie } from '../visitor/index.js';
 import { CART_COOKIE } from '../../core/cookies.js';
 
 /** The largest body a cart write takes (the additional-fields answers are the only large part). */

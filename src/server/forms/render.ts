@@ -8,8 +8,8 @@ import { renderIsland } from '../../web/ssr.js';
 import { captchaFor } from '../captcha/index.js';
 import { FormsService, captchaActionOf, publicForm } from './service.js';
 import type { PageFields } from '../../core/forms.js';
-import { websiteJson } from '../pages/context.js';
-import { siteStylesHead } from '../site-page/page.js';
+import { websiteJson } from '../pages/index.js';
+import { siteStylesHead } from '../site-page/index.js';
 
 export interface FormHtmlOptions {
   page?: PageFields;

@@ -16,9 +16,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
-import { isSecure } from '../visitor/crumb.js';
+import { isSecure } from '../visitor/index.js';
 import { OWNER_COOKIE } from '../../core/cookies.js';
-import type { NavLink, WebsiteRow } from '../platform/websites.js';
+import type { NavLink, WebsiteRow } from '../platform/index.js';
 import { MembersService, type AreaRow } from './service.js';
 import { UNLOCK_COOKIE } from '../../core/cookies.js';
 

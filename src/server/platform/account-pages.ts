@@ -6,15 +6,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderIsland } from '../../web/ssr.js';
 import { PageType } from '../../core/enums.js';
-import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/context.js';
+import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/index.js';
 import { CART_COOKIE } from '../../core/cookies.js';
-import { commerceWidgets } from '../commerce/widgets.js';
+import { commerceWidgets } from '../commerce/index.js';
 import { siteLanguages } from './settings.js';
 import { siteUserMessages } from './site-users.js';
 import { CONFIRM_TITLE, type AccountMode, type AccountPageProps } from '../../web/islands/AccountPage.js';
-import { nonceScripts } from '../site-page/csp.js';
+import { nonceScripts } from '../site-page/index.js';
 import { ACCOUNT_DONE, accountData, orderLinks } from './account-data.js';
-import { siteStylesHead } from '../site-page/page.js';
+import { siteStylesHead } from '../site-page/index.js';
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');

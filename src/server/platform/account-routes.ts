@@ -9,13 +9,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { isFormPost } from '../visitor/crumb.js';
+import { isFormPost } from '../visitor/index.js';
 import { HttpError, badRequest } from '../errors.js';
 import { parseInput } from './validate.js';
 import { accountData, accountMessages, orderLinks, type AccountData, type AccountDone } from './account-data.js';
 import { accountPage } from './account-pages.js';
 import { siteUserMessages, type SiteUser } from './site-users.js';
-import { cartIdent, setCartCookie } from '../visitor/cart.js';
+import { cartIdent, setCartCookie } from '../visitor/index.js';
 import type { AccountFormError } from '../../web/islands/AccountPage.js';
 
 const idParam = z.object({ id: z.string().trim().min(1).max(64) });

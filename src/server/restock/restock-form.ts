@@ -11,8 +11,8 @@ import { HttpError } from '../errors.js';
 import { rows } from '../db-util.js';
 import type { RestockService } from './service.js';
 import { successTextOf } from './settings.js';
-import { checkNoScriptPost } from '../site-page/no-script-guard.js';
-import { productPath, refererPath, sendNotice } from '../site-page/notice.js';
+import { checkNoScriptPost } from '../site-page/index.js';
+import { productPath, refererPath, sendNotice } from '../site-page/index.js';
 
 const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
 const TITLE = 'Back in stock notification';

@@ -9,7 +9,7 @@ import { siteCaptcha } from '../captcha/index.js';
 import { rows } from '../db-util.js';
 import { RESTOCK_TEXT, type RestockService } from './service.js';
 import { restockSettingsOf, restockSettingsSchema, successTextOf } from './settings.js';
-import { isFormPost } from '../visitor/crumb.js';
+import { isFormPost } from '../visitor/index.js';
 import { restockFromForm } from './restock-form.js';
 import { can } from '../../core/roles.js';
 

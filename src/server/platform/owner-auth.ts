@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Owner, OwnerService } from '../platform/owners.js';
+import type { Owner, OwnerService } from './owners.js';
 import { HttpError, unauthorized } from '../errors.js';
-import { isSecure } from '../visitor/crumb.js';
+import { isSecure } from '../visitor/index.js';
 import { ROLE_REFUSED, roleName, type Access, type Area, type Grant } from '../../core/roles.js';
 import { OWNER_COOKIE } from '../../core/cookies.js';
 

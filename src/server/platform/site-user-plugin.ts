@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { timingSafeEqual } from 'node:crypto';
-import type { SiteUser, SiteUserService, SiteUserSession } from '../platform/site-users.js';
-import { CONFIRM_HOURS, siteUserMessages } from '../platform/site-users.js';
+import type { SiteUser, SiteUserService, SiteUserSession } from './site-users.js';
+import { CONFIRM_HOURS, siteUserMessages } from './site-users.js';
 import { hashToken } from '../../db/ids.js';
 import { HttpError } from '../errors.js';
-import { isSecure } from '../visitor/crumb.js';
+import { isSecure } from '../visitor/index.js';
 import { SITE_USER_INFO_COOKIE_NAME, formatSiteUserInfo, parseSiteUserInfo } from '../../core/cookies.js';
 import { SITE_USER_COOKIE, SIGN_UP_COOKIE } from '../../core/cookies.js';
 
