@@ -6,6 +6,13 @@ const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
+/** A comma-separated setting's entries, trimmed, empty ones dropped. */
+const commaList = (v: string): string[] =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -34,7 +41,7 @@ const schema = z.object({
       if (s === '' || s === '0' || s === 'false' || s === 'no') return false as const;
       if (s === 'true' || s === 'yes') return 1;
       if (/^\d{1,2}$/.test(s)) return Number(s);
-      const list = s.split(',').map((x) => x.trim()).filter(Boolean);
+      const list = commaList(s);
       const bad = list.find((x) => !isProxyAddress(x));
       if (list.length === 0 || bad !== undefined) {
         ctx.addIssue({ code: 'custom', message: `must be false, a hop count, or a comma list of proxy addresses or CIDRs${bad ? ` (not one: ${bad.slice(0, 60)})` : ''}` });
@@ -94,10 +101,7 @@ const schema = z.object({
     .max(2000)
     .optional()
     .transform((v, ctx) => {
-      const list = (v ?? '')
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean);
+      const list = commaList(v ?? '');
       for (const x of list) if (!isIP(x)) ctx.addIssue({ code: 'custom', message: `${x.slice(0, 60)} is not an IP address` });
       return list;
     }),
@@ -109,7 +113,7 @@ const schema = z.object({
   ANALYTICS_SERVICE_URL_DEV: z.url().optional(),
   ANALYTICS_SERVICE_URL_QA: z.url().optional(),
   ANALYTICS_SERVICE_URL_PROD: z.url().optional(),
-  /** The analytics client's options (platform.md: fire events on, logging off, beacon on, validate off). */
+  /** The analytics client's options (defaults: fire events on, logging off, beacon on, validate off). */
   ANALYTICS_FIRE_EVENTS: bool.default(true),
   ANALYTICS_LOGGING: bool.default(false),
   ANALYTICS_BEACON: bool.default(true),
@@ -129,17 +133,14 @@ const schema = z.object({
   /**
    * The media CDN origins (comma-separated, at most two, e.g. a CDN in front of this server or the
    * bucket's public base) whose images answer the `?format=` size query. With PUBLIC_URL they form the
-   * fixed list of image hosts that get the platform srcset (platform.md section 9); images on any other
+   * fixed list of image hosts that get the platform srcset; images on any other
    * host are drawn without one.
    */
   MEDIA_CDN_URLS: z
     .string()
     .optional()
     .transform((v, ctx) => {
-      const list = (v ?? '')
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean);
+      const list = commaList(v ?? '');
       if (list.length > MAX_IMAGE_HOSTS - 1) ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_IMAGE_HOSTS - 1} origins` });
       const origins: string[] = [];
       for (const x of list) {

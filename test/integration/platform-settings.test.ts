@@ -11,7 +11,7 @@ import { platform as platformMessages } from '../../src/core/messages.js';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { seedDemo } from '../../src/server/seed.js';
-import { createStore } from '../../src/web/admin/store-creation.js';
+import { createStore } from '../../src/web/admin/catalog/store-creation.js';
 import type { PlacesProvider } from '../../src/server/platform/places.js';
 
 const PW = 'team member password';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldValues, ResolverOptions, UseFormReturn } from 'react-hook-form';
 import { couponSchema, shippingOptionSchema, taxRuleSchema } from '../../src/core/store-rules.js';
-import { fieldFor, schemaResolver, serverErrorsOnFields, type Converted } from '../../src/web/admin/fields.js';
+import { fieldFor, schemaResolver, serverErrorsOnFields, type Converted } from '../../src/web/admin/ui/fields.js';
 import { ApiError } from '../../src/web/client/api.js';
 
 const opts = { fields: {}, shouldUseNativeValidation: false } as ResolverOptions<FieldValues>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_LIMIT, record, redo, startHistory, undo } from '../../src/web/admin/editor/history.js';
-import { blockName, readTextBlock, writeTextBlock } from '../../src/web/admin/editor/blocks.js';
+import { HISTORY_LIMIT, record, redo, startHistory, undo } from '../../src/web/admin/content/editor/history.js';
+import { blockName, readTextBlock, writeTextBlock } from '../../src/web/admin/content/editor/blocks.js';
 import { createBlock } from '../../src/core/layout.js';
 import { BlockType } from '../../src/core/enums.js';
 

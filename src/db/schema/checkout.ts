@@ -1,6 +1,7 @@
 import { pgTable, pgSequence, text, integer, bigint, timestamp, jsonb, boolean, index, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { websites } from './platform.js';
+import type { FulfilmentStatus, OrderStatus } from '../../core/orders.js';
 
 /** Shipping options the owner offers: flat rate, free above an amount, or by weight. */
 export const shippingOptions = pgTable('shipping_options', {
@@ -73,8 +74,7 @@ export const orders = pgTable(
     /** The purchased shopping cart, or the subscription cart. */
     cartId: text('cart_id').notNull(),
     cartKind: text('cart_kind').notNull().default('cart'),
-    /** 'paid' | 'fulfilled' | 'partially_refunded' | 'refunded' */
-    status: text('status').notNull().default('paid'),
+    status: text('status').$type<OrderStatus>().notNull().default('paid'),
     testMode: boolean('test_mode').notNull().default(true),
     email: text('email').notNull(),
     shippingAddress: jsonb('shipping_address').$type<Record<string, string> | null>(),
@@ -97,8 +97,8 @@ export const orders = pgTable(
     created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     fulfilledAt: timestamp('fulfilled_at', { withTimezone: true, mode: 'date' }),
     refundedAt: timestamp('refunded_at', { withTimezone: true, mode: 'date' }),
-    /** 'unfulfilled' | 'partial' | 'fulfilled' (order_fulfilment_lines hold the per-line quantities). */
-    fulfilmentStatus: text('fulfilment_status').notNull().default('unfulfilled'),
+    /** order_fulfilment_lines hold the per-line quantities. */
+    fulfilmentStatus: text('fulfilment_status').$type<FulfilmentStatus>().notNull().default('unfulfilled'),
     /** What order_refunds gave back (pending and done). */
     refundedCents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
     /** A subscription's orders (the first and each renewal billed by Stripe) name it. */

@@ -7,6 +7,8 @@ import { PaymentProviders } from '../payments/index.js';
 import { TestPaymentProvider } from '../payments/index.js';
 import { PaymentReconciler } from '../jobs/index.js';
 
+export { netSalesCentsSql, saleStatusesSql } from './sales.js';
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The checkout area's service and payment providers (another provider registers on `payments`). */

@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { csvText } from '../../core/csv.js';
 import { moneyDecimalString } from '../../core/money.js';
-import { OrderAdmin, CARRIERS, paymentStatusOf, type MailContext } from './order-admin.js';
+import { OrderAdmin, CARRIERS, type MailContext } from './order-admin.js';
+import { FULFILMENT_STATUSES, PAYMENT_STATUSES, paymentStatusOf } from '../../core/orders.js';
 import { purchaseConfirmation, type CheckoutService, type OrderRow } from './service.js';
 import { conflict, notFound } from '../errors.js';
 import { can } from '../../core/roles.js';
@@ -47,8 +48,8 @@ const noNul = (v: string) => !v.includes('\u0000');
 
 const filters = z.object({
   q: z.string().max(200, 'Search for at most 200 characters.').refine(noNul, 'Must not contain NUL characters.').optional(),
-  payment: z.enum(['paid', 'partially_refunded', 'refunded'], { error: 'Payment status must be paid, partially_refunded or refunded.' }).optional(),
-  fulfilment: z.enum(['unfulfilled', 'partial', 'fulfilled'], { error: 'Fulfilment status must be unfulfilled, partial or fulfilled.' }).optional(),
+  payment: z.enum(PAYMENT_STATUSES, { error: 'Payment status must be paid, partially_refunded or refunded.' }).optional(),
+  fulfilment: z.enum(FULFILMENT_STATUSES, { error: 'Fulfilment status must be unfulfilled, partial or fulfilled.' }).optional(),
   from: day.optional(),
   to: day.optional(),
   sort: z.enum(['number', 'date', 'total', 'customer'], { error: 'Sort by number, date, total or customer.' }).default('number'),

@@ -24,6 +24,7 @@ import { ProductType } from '../../core/enums.js';
 import { formatMoney } from '../../core/money.js';
 import { orderFulfilledHooks } from './order-hooks.js';
 import { orderFrom, type CheckoutService, type OrderRow } from './service.js';
+import { FulfilmentStatus, OrderStatus, PaymentStatus, paymentStatusOf } from '../../core/orders.js';
 
 type Obj = Record<string, unknown>;
 const n = (v: unknown) => Number(v ?? 0);
@@ -71,8 +72,8 @@ export function carrierName(carrier: string): string {
 
 export interface OrderQuery {
   q?: string;
-  payment?: 'paid' | 'partially_refunded' | 'refunded';
-  fulfilment?: 'unfulfilled' | 'partial' | 'fulfilled';
+  payment?: PaymentStatus;
+  fulfilment?: FulfilmentStatus;
   /** Days (YYYY-MM-DD) in the site's time zone, both included. */
   from?: string;
   to?: string;
@@ -80,11 +81,6 @@ export interface OrderQuery {
   dir: 'asc' | 'desc';
   page: number;
   pageSize: number;
-}
-
-export function paymentStatusOf(o: Pick<OrderRow, 'status' | 'refundedCents'>): 'paid' | 'partially_refunded' | 'refunded' {
-  if (o.status === 'refunded') return 'refunded';
-  return o.refundedCents > 0 ? 'partially_refunded' : 'paid';
 }
 
 /** A search term as a LIKE pattern matched literally (no wildcards from the owner's text). */
@@ -101,7 +97,7 @@ function whereOf(websiteId: string, timeZone: string, q: Omit<OrderQuery, 'sort'
     );
   }
   if (q.payment === 'refunded') parts.push(sql`status = 'refunded'`);
-  else if (q.payment === 'partially_refunded') parts.push(sql`status <> 'refunded' and refunded_cents > 0`);
+  else if (q.payment === PaymentStatus.PARTIALLY_REFUNDED) parts.push(sql`status <> 'refunded' and refunded_cents > 0`);
   else if (q.payment === 'paid') parts.push(sql`status <> 'refunded' and refunded_cents = 0`);
   if (q.fulfilment) parts.push(sql`fulfilment_status = ${q.fulfilment}`);
   if (q.from) parts.push(sql`(created at time zone ${timeZone})::date >= ${q.from}::date`);
@@ -471,7 +467,7 @@ export class OrderAdmin {
         for (const b of billed) if (b.provider_subscription_id) stopped.push({ provider: b.provider, id: b.provider_subscription_id });
         await tx.execute(sql`update subscriptions set status = 'canceled', canceled_at = coalesce(canceled_at, now()) where order_id = ${o.id}`);
       }
-      await tx.execute(sql`update orders set status = ${full ? 'refunded' : 'partially_refunded'}, refunded_at = now() where id = ${o.id}`);
+      await tx.execute(sql`update orders set status = ${full ? OrderStatus.REFUNDED : OrderStatus.PARTIALLY_REFUNDED}, refunded_at = now() where id = ${o.id}`);
       if (req.notify && o.email) await this.mailer.enqueue(tx, this.refundEmail(o, states, plan.lines, plan.amount, mail));
     });
     this.mailer.kick();

@@ -23,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { plainCheckoutRoutes } from './checkout-form.js';
 import { privateFileOf, sendDigitalFile } from '../catalog/index.js';
 import { prefillFromAccount } from '../platform/index.js';
+import { orderStatusLabel } from '../../core/orders.js';
 
 /** A UTF-16 surrogate without its pair (one character each side: linear). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -271,16 +272,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
         orderNumber: o.orderNumber,
         email: o.email,
         status: o.status,
-        statusLabel:
-          o.status === 'paid'
-            ? o.fulfilmentStatus === 'partial'
-              ? 'Paid — partly shipped'
-              : 'Paid — being prepared'
-            : o.status === 'fulfilled'
-              ? 'Fulfilled'
-              : o.status === 'partially_refunded'
-                ? 'Partially refunded'
-                : 'Refunded',
+        statusLabel: orderStatusLabel(o.status, o.fulfilmentStatus),
         created: o.created.getTime(),
         testMode: o.testMode,
         shippingAddress: o.shippingAddress,

@@ -16,7 +16,7 @@ import { lit, prepared, q, rawTransaction } from './raw.js';
 import { withReferencedForm } from './form-ref.js';
 import type { CartIdent } from '../visitor/index.js';
 import { HttpError } from '../errors.js';
-import { additionalFieldsErrors, cartAmountMaxMinor, computeCartTotals, exactSubtotalMinor, sameAdditionalFields, type CartEntry, type CartTotals } from '../../core/cart.js';
+import { additionalFieldsErrors, cartAmountMaxMinor, computeCartTotals, exactSubtotalMinor, findMergeableEntry, variantQuantity, type CartEntry, type CartTotals } from '../../core/cart.js';
 import { availableQuantity, inStock, type StockResult } from '../../core/product.js';
 import type { FormField } from '../../core/forms.js';
 import { ProductType, RecordType } from '../../core/enums.js';
@@ -109,7 +109,7 @@ export interface CartEntryJson {
   image: Record<string, unknown> | null;
 }
 
-export interface CartJson {
+export interface CartJson extends CartTotals {
   id: string | null;
   websiteId: string | null;
   orderId: string | null;
@@ -123,15 +123,6 @@ export interface CartJson {
   coupons: unknown[];
   validCoupons: unknown[];
   invalidCoupons: unknown[];
-  subtotalCents: number;
-  taxCents: number;
-  shippingCostCents: number;
-  discountCents: number;
-  grandTotalCents: number;
-  totalQuantity: number;
-  hasDigital: boolean;
-  purelyDigital: boolean;
-  requiresShipping: boolean;
   /** The subtotal amount: subtotalCents with the store currency. */
   subtotal: { value: string; currency: string };
 }
@@ -162,7 +153,7 @@ export function entryJson(l: Line, currency: string): CartEntryJson {
   };
 }
 
-/** The shopping cart as the API answers it (storefront.md section 3). */
+/** The shopping cart as the API answers it. */
 export function cartJson(cart: CartRow | null, lines: Line[], currency: string): CartJson {
   return {
     id: cart?.id ?? null,
@@ -227,7 +218,7 @@ export function totalsOf(lines: readonly Line[], cart: Pick<CartRow, 'taxCents' 
 }
 
 /**
- * The stock rule of the spec: in stock when any stock result is unlimited or has more in stock than the
+ * The stock rule: in stock when any stock result is unlimited or has more in stock than the
  * cart already holds; and the quantity asked for must fit in what is left (and under the 9999 cap).
  * Digital and gift-card products are never out of stock.
  */
@@ -385,16 +376,16 @@ interface PlannedAdd {
 }
 
 /**
- * The rules of an add on a cart's lines (mutated): the product's form, stock by the spec's rule against
+ * The rules of an add on a cart's lines (mutated): the product's form, stock by the stock rule against
  * what the cart already holds of the variant, then merge into the entry with equal item, sku and answers
  * (core) or a new entry.
  */
 function planAdd(lines: Line[], v: VariantInfo, input: AddInput, currency: string, newLine: (id: string, created: number) => Line): PlannedAdd {
   assertAdditionalFields(v.structuredContent, input.additionalFields);
-  const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((sum, l) => sum + l.quantity, 0);
+  const inCart = variantQuantity(lines, input);
   assertStock(v, inCart, input.quantity);
   assertServiceQuantity(v, inCart + input.quantity, input.multipleServices);
-  const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && sameAdditionalFields(l.additionalFields, input.additionalFields));
+  const same = findMergeableEntry(lines, input);
   if (same) {
     same.quantity += input.quantity;
     assertCartAmount(lines, currency);
@@ -409,7 +400,7 @@ function planAdd(lines: Line[], v: VariantInfo, input: AddInput, currency: strin
 }
 
 /**
- * Money is shown to 15 integer places (storefront.md section 1): a write that would take the cart's subtotal
+ * Money is shown to 15 integer places: a write that would take the cart's subtotal
  * past what the store's currency can show, or past the largest safe integer of minor units, is refused before
  * anything is saved (core cartAmountMaxMinor), so no visitor's own add makes a cart whose total cannot be shown.
  */
@@ -768,11 +759,11 @@ export class CartService {
       const cart = cartFrom(row);
       const lines = parseJson<Record<string, unknown>[]>(read?.rows[0]?.lines ?? []).map(lineFrom);
       assertAdditionalFields(v.structuredContent, input.additionalFields);
-      const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((s, l) => s + l.quantity, 0);
+      const inCart = variantQuantity(lines, input);
       assertStock(v, inCart, input.quantity);
       assertServiceQuantity(v, inCart + input.quantity, input.multipleServices);
 
-      const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && sameAdditionalFields(l.additionalFields, input.additionalFields));
+      const same = findMergeableEntry(lines, input);
       let entry: Line;
       let change: string;
       if (same) {
@@ -971,7 +962,7 @@ export class CartService {
     return this.withEntry(ident, entryId, async (tx, cart, lines, entry) => {
       const r = await rows<{ variant: unknown }>(tx, sql`select ${VARIANT_JSON(entry.itemId, entry.sku)} as variant`);
       const v = await this.variant(tx, entry.itemId, entry.sku, variantOf(r[0]?.variant));
-      const others = lines.filter((l) => l !== entry && l.itemId === entry.itemId && l.sku === entry.sku).reduce((s, l) => s + l.quantity, 0);
+      const others = variantQuantity(lines, entry, entry);
       const raising = quantity > entry.quantity;
       if (raising) {
         assertStock(v, others, quantity);

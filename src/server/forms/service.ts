@@ -18,6 +18,7 @@ import { formLanguage, noAnswerText, shapeFieldValue, summaryAnswer, validateFor
 import { multilingualOf } from '../platform/index.js';
 import { cleanOwnerHtml } from '../content/index.js';
 import { csvText } from '../../core/csv.js';
+import { escapeHtml } from '../../core/html.js';
 
 export type FormRow = typeof schema.forms.$inferSelect;
 export type SubmissionRow = typeof schema.formSubmissions.$inferSelect;
@@ -506,10 +507,6 @@ function searchTextOf(fields: FormField[], data: Record<string, FieldValue>): st
     .join(' \u0001 ')
     .toLowerCase()
     .slice(0, 50_000);
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** The owner's notification: one line per answered field, N/A (or the submission language's no-answer text) when unanswered. */

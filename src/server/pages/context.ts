@@ -16,6 +16,7 @@ import { cleanOwnerHtml, ownerPlainText } from '../content/index.js';
 import { commerce as commerceMessages } from '../../core/messages.js';
 import { CollectionType, FolderBehavior, RecordType } from '../../core/enums.js';
 import { DEFAULT_SLIDER_ASPECT_RATIO, GALLERY_ASPECT_RATIOS, GALLERY_DEFAULTS, GALLERY_RANGES, SLIDER_ASPECT_RATIO_RANGE } from '../../core/constants.js';
+import { escapeHtml } from '../../core/html.js';
 
 export type CollectionRow = typeof schema.collections.$inferSelect;
 export type ItemRow = typeof schema.items.$inferSelect;
@@ -48,10 +49,6 @@ function stripTags(html: string): string {
   return html.replace(/<[^>]*>/g, ' ');
 }
 
-function attr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 /**
  * The site's image hosts (config `imageHosts`: PUBLIC_URL's origin and MEDIA_CDN_URLS), set once when the
  * app is built. Paths on the site's own origin are always on an image host.
@@ -63,7 +60,7 @@ export function setImageHosts(hosts: readonly string[]): void {
 }
 
 /**
- * The image template of platform.md, through the core rule: an asset becomes the attributes of an
+ * The image template, through the core rule: an asset becomes the attributes of an
  * <img> (sqs loader: the seven platform widths as a srcset, served by the image variant route). Only
  * images on the site's image hosts get that srcset; an image elsewhere is drawn as it is (raw loader).
  * `tag` is the finished element; the other fields let a theme write its own.
@@ -103,7 +100,7 @@ function makeImageJson(asset: Obj & { assetUrl: string }, alt: string, opts: { s
   });
   const [fx, fy] = attrs['data-image-focal-point'].split(',').map(Number);
   const tag = `<img ${Object.entries(attrs)
-    .map(([k, v]) => `${k}="${attr(v)}"`)
+    .map(([k, v]) => `${k}="${escapeHtml(v)}"`)
     .join(' ')} style="object-position:${fx * 100}% ${fy * 100}%">`;
   return { ...attrs, width: size.width, height: size.height, focalPoint: { x: fx, y: fy }, tag };
 }
@@ -130,7 +127,7 @@ export function websiteJson(site: WebsiteRow, websites: WebsiteService) {
     socialAccounts: (settings.socialAccounts as unknown[]) ?? [],
     shareButtonOptions: (settings.shareButtonOptions as Obj) ?? {},
     accentColor: accent,
-    /** The dark-colour test of the specs: text on the accent colour is white when the accent is dark. */
+    /** The dark-colour test: text on the accent colour is white when the accent is dark. */
     accentIsDark: isDarkColour(accent),
     accentHsl: settings.accentHsl ?? null,
     /** The connected online food ordering account's link ({url, title}; title 'Order Now' by default), or null. */
@@ -150,7 +147,7 @@ export function websiteSettingsJson(site: WebsiteRow, websites: WebsiteService) 
   };
 }
 
-/** Gallery options of storefront.md with their defaults, clamped to their ranges. */
+/** Gallery options with their defaults, clamped to their ranges. */
 export function galleryOptions(settings: Obj) {
   const d = GALLERY_DEFAULTS;
   const bool = (k: string, def: boolean) => (typeof settings[k] === 'boolean' ? (settings[k] as boolean) : def);
@@ -168,7 +165,7 @@ export function galleryOptions(settings: Obj) {
     autoCrop: bool('auto-crop', d.autoCrop),
     aspectRatio,
     aspectRatioValue: GALLERY_ASPECT_RATIOS[aspectRatio],
-    /** Slideshow and slider height as a percentage of their width (platform.md: default 50). */
+    /** Slideshow and slider height as a percentage of their width (default 50). */
     sliderAspectRatio: num('slider-aspect-ratio', DEFAULT_SLIDER_ASPECT_RATIO, SLIDER_ASPECT_RATIO_RANGE),
     squareThumbs: bool('square-thumbs', d.squareThumbs),
     thumbnails: bool('thumbnails', d.thumbnails),

@@ -112,9 +112,9 @@ const productIn = z.object({
   status: status.optional().default('published'),
   productType: z.number().refine((n) => isEnumValue(ProductType, n), { message: 'Choose a product type.' }),
   images: z.array(imageIn).max(50).optional().default([]),
-  // Length checked by tagListErrors (platform.md: tag length 50, in characters); this bound only caps the request.
+  // Length checked by tagListErrors (tag length 50, in characters); this bound only caps the request.
   tags: z.array(z.string().trim().min(1).max(1000)).max(100).optional().default([]),
-  // Checked by categoryListErrors (platform.md: category length 25). Left out, an edit keeps the stored ones.
+  // Checked by categoryListErrors (category length 25). Left out, an edit keeps the stored ones.
   categories: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
   isSubscribable: z.boolean().optional().default(false),
   subscriptionPlan,
@@ -277,7 +277,7 @@ export const storeCollection = async (tx: Tx, id: string | undefined, websiteId:
 
 /**
  * Locks the collection row, then counts its items: a product joins only while the store holds
- * fewer than 200 (platform.md section 9). The lock makes two concurrent adds take turns, so
+ * fewer than 200. The lock makes two concurrent adds take turns, so
  * they cannot pass the limit together. Answers the count (the new item's ordering).
  */
 export const lockRoomFor = async (tx: Tx, c: typeof collections.$inferSelect, adding = 1) => {
@@ -696,7 +696,7 @@ export async function configRoutes(app: FastifyInstance) {
       })
       .nullable()
       .optional(),
-    // Lengths checked by postLimits (platform.md: tag 50, category 25 characters). Left out, an edit keeps the stored ones.
+    // Lengths checked by postLimits (tag 50, category 25 characters). Left out, an edit keeps the stored ones.
     tags: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
     categories: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
     status,
@@ -740,7 +740,7 @@ export async function configRoutes(app: FastifyInstance) {
   };
   /** A scheduled post needs a future date; anything else published in the future is scheduled. */
   const statusAt = (s: (typeof STATUSES)[number], publishOn: Date) => (s === 'published' && publishOn.getTime() > Date.now() ? 'scheduled' : s);
-  /** A post's tags and categories within platform.md's lengths, or a 400 naming the first that is not. */
+  /** A post's tags and categories within their lengths (tag 50, category 25), or a 400 naming the first that is not. */
   const postLimits = (body: z.infer<typeof postIn>) => {
     const errors = { ...tagListErrors(body.tags ?? []), ...categoryListErrors(body.categories ?? []) };
     const first = Object.values(errors)[0];
@@ -783,7 +783,7 @@ export async function configRoutes(app: FastifyInstance) {
           categories: body.categories ?? [],
           status: statusAt(body.status, publishOn),
           publishOn,
-          // platform.md section 4: a new post's comment state follows the site's comments-enabled setting.
+          // A new post's comment state follows the site's comments-enabled setting.
           commentState: body.commentState ?? (site.settings.commentsEnabled === false ? 0 : 1),
         })
         .returning();

@@ -22,6 +22,8 @@ import type { WebsiteRow } from './websites.js';
 import { schema, type Db } from '../../db/index.js';
 import { can } from '../../core/roles.js';
 import { quotaBytes, storageUsed } from '../storage/index.js';
+import { netSalesCentsSql } from '../checkout/index.js';
+import { FulfilmentStatus, OrderStatus } from '../../core/orders.js';
 
 
 /** A variant with this many or fewer in stock (and not unlimited) is low. */
@@ -97,7 +99,7 @@ export async function customerList(db: Db, siteId: string, q: string, limit: num
   const list = await rows<{ email: string; orders: number; spend: string | number; account: boolean; lists: number; restock: number; last: string | Date }>(
     db,
     sql`with people as (
-          select lower(email) as k, email, created as at, 1 as o, case when status in ('paid', 'fulfilled') then grand_total_cents else 0 end as spend, 0 as a, 0 as l, 0 as r from orders where website_id = ${siteId} and status <> 'pending'
+          select lower(email) as k, email, created as at, 1 as o, ${netSalesCentsSql()} as spend, 0 as a, 0 as l, 0 as r from orders where website_id = ${siteId} and status <> 'pending'
           union all select lower(email), email, created_at, 0, 0, 1, 0, 0 from site_users where website_id = ${siteId}
           union all select email_key, email, created, 0, 0, 0, 1, 0 from mailing_list_members where website_id = ${siteId}
           union all select email_key, email, created, 0, 0, 0, 0, 1 from restock_sign_ups where website_id = ${siteId}
@@ -115,7 +117,7 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
   async function figures(siteId: string, from: number, to: number, fromDay: string, toDay: string): Promise<Figures> {
     const [o] = await rows<{ sales: string | number | null; n: number }>(
       db,
-      sql`select coalesce(sum(case when status in ('paid', 'fulfilled', 'partially_refunded') then grand_total_cents - refunded_cents else 0 end), 0) as sales, count(*)::int as n
+      sql`select coalesce(sum(${netSalesCentsSql()}), 0) as sales, count(*)::int as n
           from orders where website_id = ${siteId} and status <> 'pending' and created >= ${new Date(from).toISOString()} and created < ${new Date(to).toISOString()}`,
     );
     const [v] = await rows<{ n: number }>(
@@ -148,9 +150,9 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
     }
     const toFulfil = await rows<{ id: string; order_number: number; email: string; grand_total_cents: string | number; created: string | Date }>(
       db,
-      sql`select id, order_number, email, grand_total_cents, created from orders where website_id = ${site.id} and status in ('paid', 'partially_refunded') and fulfilment_status <> 'fulfilled' order by created asc limit 5`,
+      sql`select id, order_number, email, grand_total_cents, created from orders where website_id = ${site.id} and status in (${OrderStatus.PAID}, ${OrderStatus.PARTIALLY_REFUNDED}) and fulfilment_status <> ${FulfilmentStatus.FULFILLED} order by created asc limit 5`,
     );
-    const [waiting] = await rows<{ n: number }>(db, sql`select count(*)::int as n from orders where website_id = ${site.id} and status = 'paid'`);
+    const [waiting] = await rows<{ n: number }>(db, sql`select count(*)::int as n from orders where website_id = ${site.id} and status = ${OrderStatus.PAID}`);
     const lowStock = await rows<{ id: string; item_id: string; title: string; sku: string; attributes: unknown; qty_in_stock: number }>(
       db,
       sql`select v.id, v.item_id, i.title, v.sku, v.attributes, v.qty_in_stock from product_variants v join items i on i.id = v.item_id
@@ -209,7 +211,7 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
 
   /**
    * Customers: everyone who ordered, has a site-user account, subscribed to a mailing list or signed up for a
-   * restock, one row per address (case-insensitive), with orders, spend (paid and fulfilled orders) and where
+   * restock, one row per address (case-insensitive), with orders, spend (paid orders net of refunds) and where
    * they came from. `q` searches the address; at most 200 rows, most recent first.
    */
   app.get('/api/admin/customers', { preHandler: app.requireOwner(can('customers', 'read')) }, async (req, reply) => {

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderIsland } from '../../web/ssr.js';
 import { CART_COOKIE } from '../../core/cookies.js';
 import { nonceScripts } from './csp.js';
+import { escapeHtml } from '../../core/html.js';
 
 type Site = Awaited<ReturnType<FastifyInstance['services']['websites']['get']>>;
 
@@ -28,9 +29,6 @@ export function siteStylesHead(app: FastifyInstance, websiteId: string): Promise
   return app.sitePageParts.stylesHead(websiteId);
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
 
 export interface SitePage {
   template: string;

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
-import { EmptyState, PageHeader, Skeleton, useToast } from '../design.js';
+import { EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
 
 interface InventoryRow {
   variantId: string;

@@ -7,8 +7,8 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError } from '../../client/api.js';
-import { PageHeader, Skeleton, useToast, ConfirmDialog } from '../design.js';
-import { RichText } from '../editor/RichText.js';
+import { PageHeader, Skeleton, useToast, ConfirmDialog } from '../ui/design.js';
+import { RichText } from '../content/editor/RichText.js';
 import { slugify } from '../../../core/slug.js';
 import { MediaGallery, type ProductImage } from './MediaGallery.js';
 import { TypeDetails, planOf, type SubscriptionPlan } from './TypeDetails.js';

@@ -5,9 +5,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
-import { ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from '../design.js';
+import { ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
 import { formatMoney } from '../../../core/money.js';
-import { createStore } from '../store-creation.js';
+import { createStore } from './store-creation.js';
 import type { CatalogSettings } from './ProductEditor.js';
 
 interface Store {
