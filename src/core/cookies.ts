@@ -9,6 +9,35 @@
 import { CENSUS_COOKIES, VISIT_COOKIE_MAX_AGE_SECONDS, VISITOR_COOKIE_MAX_AGE_SECONDS } from './constants';
 import { PageType, Role, UNTRACKED_PAGE_TYPES } from './enums';
 
+// Every cookie the site sets or reads, server and browser alike, by name.
+/** The shopper's cart token (httpOnly). */
+export const CART_COOKIE = 'tessera_cart';
+/** The CSRF crumb: a double-submit token the browser echoes in forms and headers. */
+export const CRUMB_COOKIE = 'crumb';
+/** The owner's signed session (httpOnly). */
+export const OWNER_COOKIE = 'tessera_owner';
+/** The site user's httpOnly session cookie; the readable SiteUserInfo cookie only tells scripts who is signed in. */
+export const SITE_USER_COOKIE = 'tessera_site_user';
+/** The sign-up in progress (confirmation pending). */
+export const SIGN_UP_COOKIE = 'tessera_sign_up';
+/** A visitor's member-area unlock (password-protected collections). */
+export const UNLOCK_COOKIE = 'tessera_unlock';
+/** The anonymous liker id behind a post's likes. */
+export const LIKE_COOKIE = 'tessera_liker';
+/** The analytics session (visit) id. */
+export const SESSION_COOKIE = 'ss_cvisit';
+/** The analytics visitor id. */
+export const ANALYTICS_ID_COOKIE = 'ss_cid';
+/** The analytics decision the tracker and the census routes read: 'granted' or 'denied'. */
+export const CONSENT_COOKIE = 'tessera_consent';
+/** Every category decision: 'analytics:1|marketing:0'. */
+export const CONSENT_CHOICES_COOKIE = 'tessera_cookie_choices';
+/** The notice banner was dismissed. */
+export const NOTICE_COOKIE = 'tessera_cookie_notice';
+/** The preview cookie: set only for a signed-in owner; ignored without an owner session. */
+export const PREVIEW_COOKIE = 'tessera_preview';
+/** The safe-mode (script-disable) cookie: honoured only for a signed-in owner. */
+export const SAFE_MODE_COOKIE = 'tessera_safe_mode';
 export const VISITOR_COOKIE_NAME = 'ss_cvr';
 export const VISIT_TIME_COOKIE_NAME = 'ss_cvt';
 export const SITE_USER_INFO_COOKIE_NAME = 'SiteUserInfo';

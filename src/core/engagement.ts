@@ -121,12 +121,6 @@ export type CookieBannerMode = (typeof COOKIE_BANNER_MODES)[number];
 export const COOKIE_CATEGORIES = ['analytics', 'marketing'] as const;
 export type CookieCategory = (typeof COOKIE_CATEGORIES)[number];
 
-/** The analytics decision the tracker and the census routes read: 'granted' or 'denied'. */
-export const CONSENT_COOKIE = 'tessera_consent';
-/** Every category decision: 'analytics:1|marketing:0'. */
-export const CONSENT_CHOICES_COOKIE = 'tessera_cookie_choices';
-/** The notice banner was dismissed. */
-export const NOTICE_COOKIE = 'tessera_cookie_notice';
 export const CONSENT_MAX_AGE_SECONDS = 365 * 24 * 3600;
 export { CENSUS_COOKIES };
 

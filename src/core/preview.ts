@@ -3,10 +3,6 @@
  * scripts; the masked-password placeholder value), and the upgrade destinations.
  */
 
-/** The preview cookie: set only for a signed-in owner; ignored without an owner session. */
-export const PREVIEW_COOKIE = 'tessera_preview';
-/** The safe-mode (script-disable) cookie: honoured only for a signed-in owner. */
-export const SAFE_MODE_COOKIE = 'tessera_safe_mode';
 /** `?safe-mode=1` turns safe mode on for one request, `?safe-mode=0` off (owners only). */
 export const SAFE_MODE_PARAM = 'safe-mode';
 /** Browser-storage keys the admin keeps for the owner's preview and safe-mode choices. */

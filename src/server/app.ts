@@ -6,20 +6,22 @@ import formbody from '@fastify/formbody';
 import { parseQueryString } from './plugins/querystring.js';
 import compress from '@fastify/compress';
 import helmet from 'helmet';
-import { cspPlugin } from './plugins/csp.js';
+import { cspPlugin } from './site-page/csp.js';
+import type { SitePageParts } from './site-page/page.js';
 import fastifyStatic from '@fastify/static';
 import { folderFileType, sendInside } from './files-inside.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/index.js';
 import { imageHosts, type Config } from './config.js';
-import { setImageHosts } from './pages/context.js';
+import { setImageHosts, siteShellContext } from './pages/context.js';
+import { siteStylesHead } from './editor/index.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { rewriteUrl } from './plugins/path.js';
 import { logSerializers } from './plugins/log-safety.js';
 import { hardeningPlugin } from './plugins/hardening.js';
-import { crumbPlugin } from './plugins/crumb.js';
-import { ownerAuthPlugin, OWNER_ACCESS, OWNER_ROLES } from './plugins/owner-auth.js';
+import { crumbPlugin } from './visitor/crumb.js';
+import { ownerAuthPlugin, OWNER_ACCESS, OWNER_ROLES } from './platform/owner-auth.js';
 import type { Access, Area } from '../core/roles.js';
 import { OwnerService } from './platform/owners.js';
 import { WebsiteService } from './platform/websites.js';
@@ -148,6 +150,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signInLimits: new SignInLimits(rateStore),
   };
   app.decorate('services', services);
+  // The page shell (site-page) renders every area's page with the site's context and styles, handed in here.
+  app.decorate('sitePageParts', {
+    siteContext: (site, path) => siteShellContext(database.db, services.websites, site, path),
+    stylesHead: (websiteId) => siteStylesHead(app, websiteId),
+  } satisfies SitePageParts);
   // Pages render with the site's chosen theme: Tessera's or a developer template (server/themes).
   app.addHook('preHandler', siteThemeHook(app));
   app.addHook('onResponse', async (req, reply) => {

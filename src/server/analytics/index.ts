@@ -3,14 +3,14 @@ import fp from 'fastify-plugin';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Database } from '../../db/index.js';
-import { OWNER_COOKIE } from '../plugins/owner-auth.js';
+import { OWNER_COOKIE } from '../../core/cookies.js';
 import { AnalyticsIngest } from './ingest.js';
 import { injectPageData, pageDataAt, pageDataFor, pageDataScript, PAGE_DATA_ID } from './page-data.js';
-import { deferInsert } from '../pages/late-insert.js';
+import { deferInsert } from '../pages/index.js';
 import { analyticsRoutes } from './routes.js';
 import { AnalyticsSettingsService, DEFAULT_SETTINGS, purgeExpired } from './settings.js';
 import type { IngestEvent } from './rollup.js';
-import { siteUserQuietly } from '../plugins/site-user.js';
+import { siteUserQuietly } from '../visitor/index.js';
 
 export interface AnalyticsApi {
   ingest: AnalyticsIngest;
@@ -137,3 +137,5 @@ export const analyticsArea = fp(
   },
   { name: 'analytics-area' },
 );
+export { injectPageData, pageDataScript, scriptJson } from './page-data.js';
+export { eventContent, jsonField, LIMITS } from '../../core/api/analytics.js';

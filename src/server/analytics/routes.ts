@@ -9,11 +9,11 @@ import { inArray } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
 import { parseVisitorCookie, shouldRecordPageView, shouldTrack, VISITOR_COOKIE_NAME } from '../../core/cookies.js';
 import { HttpError, badRequest } from '../errors.js';
-import { OWNER_COOKIE } from '../plugins/owner-auth.js';
-import type { WebsiteService } from '../platform/websites.js';
+import { OWNER_COOKIE } from '../../core/cookies.js';
+import type { WebsiteService } from '../platform/index.js';
 import type { AnalyticsIngest } from './ingest.js';
 import { dashboard } from './queries.js';
-import { dashboardVariants } from '../flags/funnel.js';
+import { dashboardVariants } from '../flags/index.js';
 import { PAGE_VIEW_EVENTS, pathOf, type IngestEvent, type VitalName } from './rollup.js';
 import {
   LIMITS,
@@ -28,9 +28,8 @@ import {
 } from '../../core/api/analytics.js';
 import { settingsPatch, type AnalyticsSettingsService } from './settings.js';
 import { can } from '../../core/roles.js';
+import { CONSENT_COOKIE } from '../../core/cookies.js';
 
-export const SESSION_COOKIE = 'ss_cvisit';
-export const CONSENT_COOKIE = 'tessera_consent';
 
 export interface RouteDeps {
   ingest: AnalyticsIngest;

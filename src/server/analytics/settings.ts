@@ -2,7 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/index.js';
 import { schema } from '../../db/index.js';
-import type { SiteCache } from '../plugins/site-cache.js';
+import type { SiteCache } from '../plugins/index.js';
 
 import { COOKIE_POLICIES, settingsPatch, type AnalyticsSettings, type CookiePolicy } from '../../core/api/analytics.js';
 export { COOKIE_POLICIES, settingsPatch, type AnalyticsSettings, type CookiePolicy };

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { RateLimitRule } from '../plugins/rate-limit.js';
+import type { RateLimitRule } from '../plugins/index.js';
 import { backupStream } from './archive.js';
 import { can } from '../../core/roles.js';
 

@@ -18,11 +18,11 @@ import { z } from 'zod';
 import { eq, sql } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
 import { ProductType, RecordType } from '../../core/enums.js';
-import { parseInput } from '../platform/validate.js';
+import { parseInput } from '../platform/index.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
-import { MAX_FILE_BYTES, SUPPORTED_TYPES } from '../editor/uploads.js';
+import { MAX_FILE_BYTES, SUPPORTED_TYPES } from '../editor/index.js';
 import { can } from '../../core/roles.js';
-import { checkQuota, quotaBytes } from '../storage/quota.js';
+import { checkQuota, quotaBytes } from '../storage/index.js';
 
 const { items } = schema;
 

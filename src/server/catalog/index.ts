@@ -9,3 +9,4 @@ export async function catalogArea(app: FastifyInstance): Promise<void> {
   await app.register(importRoutes);
   await app.register(digitalFileRoutes);
 }
+export { privateFileOf, sendDigitalFile } from './digital-files.js';

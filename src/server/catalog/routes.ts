@@ -18,12 +18,12 @@ import { z } from 'zod';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { schema, type Db } from '../../db/index.js';
 import { RecordType } from '../../core/enums.js';
-import { parseInput } from '../platform/validate.js';
+import { parseInput } from '../platform/index.js';
 import { badRequest, notFound } from '../errors.js';
-import { audit } from '../platform/audit.js';
-import { stockChangedHooks } from '../platform/stock-hooks.js';
-import { publishScheduled } from '../content/scheduled.js';
-import { itemUrlId, lockRoomFor, stockReason, storeCollection } from '../platform/config-routes.js';
+import { audit } from '../platform/index.js';
+import { stockChangedHooks } from '../platform/index.js';
+import { publishScheduled } from '../content/index.js';
+import { itemUrlId, lockRoomFor, stockReason, storeCollection } from '../platform/index.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 import { can } from '../../core/roles.js';
 import {

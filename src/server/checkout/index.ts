@@ -3,9 +3,9 @@ import fp from 'fastify-plugin';
 import { CheckoutService } from './service.js';
 import { checkoutRoutes } from './routes.js';
 import { checkoutAdminRoutes } from './admin-routes.js';
-import { PaymentProviders } from '../payments/provider.js';
-import { TestPaymentProvider } from '../payments/test-provider.js';
-import { PaymentReconciler } from '../jobs/payment-reconciler.js';
+import { PaymentProviders } from '../payments/index.js';
+import { TestPaymentProvider } from '../payments/index.js';
+import { PaymentReconciler } from '../jobs/index.js';
 
 export { netSalesCentsSql, saleStatusesSql } from './sales.js';
 
@@ -36,3 +36,7 @@ export const checkoutArea = fp(async (app: FastifyInstance): Promise<void> => {
   await app.register(checkoutRoutes, { checkout: service, testProvider });
   await app.register(checkoutAdminRoutes, { checkout: service });
 });
+export { checkoutInstalments } from './instalment-offer.js';
+export { onOrderPlaced, type OrderFulfilledHook, orderFulfilledHooks, orderPlacedHooks } from './order-hooks.js';
+export { KEY, placeSchema, stateOf } from './routes.js';
+export { checkoutMessages, type CheckoutService, orderFrom, type OrderLine, type OrderRow, PAYMENT_RETURN_PATH, type PlaceInput, subscriptionCharge } from './service.js';

@@ -9,21 +9,22 @@ import { z } from 'zod';
 import { PageType, ProductType } from '../../core/enums.js';
 import { formatMoney } from '../../core/money.js';
 import { commerce } from '../../core/messages.js';
-import { CRUMB_COOKIE } from '../plugins/crumb.js';
-import { CART_COOKIE, cartIdent } from '../commerce/routes.js';
+import { CRUMB_COOKIE } from '../../core/cookies.js';
+import { cartIdent } from '../visitor/index.js';
+import { CART_COOKIE } from '../../core/cookies.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
 import { renderIsland } from '../../web/ssr.js';
 import type { CheckoutPageProps } from '../../core/api/checkout.js';
 import { checkoutStateIn, placeIn } from '../../core/api/checkout.js';
 import { storableText } from '../../core/api/common.js';
-import type { PaymentMethodInput } from '../payments/provider.js';
-import type { TestPaymentProvider } from '../payments/test-provider.js';
+import type { PaymentMethodInput } from '../payments/index.js';
+import type { TestPaymentProvider } from '../payments/index.js';
 import { checkoutMessages, purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState, type OrderRow } from './service.js';
-import { sendSitePage } from './page.js';
+import { sendSitePage } from '../site-page/index.js';
 import { randomUUID } from 'node:crypto';
-import { plainCheckoutRoutes } from '../nojs/checkout-form.js';
-import { privateFileOf, sendDigitalFile } from '../catalog/digital-files.js';
-import { prefillFromAccount } from '../platform/account-data.js';
+import { plainCheckoutRoutes } from './checkout-form.js';
+import { privateFileOf, sendDigitalFile } from '../catalog/index.js';
+import { prefillFromAccount } from '../platform/index.js';
 import { orderStatusLabel } from '../../core/orders.js';
 
 const str = storableText;
@@ -82,7 +83,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
       stripe: ref && stripeOn ? await app.stripe.checkoutConfig() : null,
       // Back from a payment page (Afterpay, a bank) without a payment.
       ...(q.payment === 'failed' ? { message: checkoutMessages.PAYMENT_NOT_COMPLETED } : q.payment === 'processing' ? { message: checkoutMessages.PAYMENT_PROCESSING } : {}),
-      // The page is also a plain form post (no JavaScript): nojs/checkout-form.ts.
+      // The page is also a plain form post (no JavaScript): checkout/checkout-form.ts.
       crumb: req.crumb,
       plainKey: randomUUID(),
       instalments: await checkoutInstalments(app, site.currency, ref, view.cart.entries as Array<{ productType?: number }> | undefined),

@@ -20,8 +20,8 @@ import type { Database, Db, Tx } from '../../db/index.js';
 import { hashToken, newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { HttpError, badRequest, conflict, notFound } from '../errors.js';
-import type { Mailer } from '../mail/mailer.js';
-import type { PaymentMethodInput, PaymentProvider, PaymentProviders, ProviderPayment, SubscriptionCharge } from '../payments/provider.js';
+import type { Mailer } from '../mail/index.js';
+import type { PaymentMethodInput, PaymentProvider, PaymentProviders, ProviderPayment, SubscriptionCharge } from '../payments/index.js';
 import {
   computeCheckout,
   normalizeCouponCode,

@@ -15,6 +15,7 @@ import { hashToken, newId, newToken } from '../../db/ids.js';
 import { KeptUntilNotified, rows } from '../db-util.js';
 import { lit, prepared, q, rawTransaction } from './raw.js';
 import { withReferencedForm } from './form-ref.js';
+import type { CartIdent } from '../visitor/index.js';
 import { HttpError } from '../errors.js';
 import { additionalFieldsErrors, cartAmountMaxMinor, computeCartTotals, exactSubtotalMinor, findMergeableEntry, variantQuantity, type CartEntry, type CartTotals } from '../../core/cart.js';
 import { availableQuantity, inStock, type StockResult } from '../../core/product.js';
@@ -27,13 +28,6 @@ import { money } from '../../core/money.js';
 // ------------------------------------------------------------------------------------------------
 // Shapes
 // ------------------------------------------------------------------------------------------------
-
-/** How a request names its cart: the cart cookie, and (seam for the site-user session) a signed-in site user. */
-export interface CartIdent {
-  token?: string;
-  /** A signed-in site user keeps one cart across devices; set by the site-user session when present. */
-  siteUserId?: string | null;
-}
 
 export interface AddInput {
   itemId: string;

@@ -6,20 +6,19 @@
 import { cartAddIn, cartEntryParams, cartFieldsIn, cartItemId, cartQuantityIn, cartQuery, cartSubscriptionIn } from '../../core/api/cart.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { CartService, CartIdent } from './cart-service.js';
-import type { WebsiteService } from '../platform/websites.js';
-import { isSecure, CRUMB_COOKIE } from '../plugins/crumb.js';
+import type { CartService } from './cart-service.js';
+import type { WebsiteService } from '../platform/index.js';
+import { CRUMB_COOKIE } from '../../core/cookies.js';
 import { HttpError, badRequest } from '../errors.js';
 import { parseQuantity } from '../../core/product.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 import { commerce } from '../../core/messages.js';
 import { subscriptionPageHtml } from './subscription-page.js';
-import { siteStylesHead } from '../editor/index.js';
-import { addFromForm } from '../nojs/cart-form.js';
-import { siteUserQuietly } from '../plugins/site-user.js';
+import { siteStylesHead } from '../site-page/index.js';
+import { addFromForm } from './cart-form.js';
+import { cartIdent, setCartCookie } from '../visitor/index.js';
+import { CART_COOKIE } from '../../core/cookies.js';
 
-export const CART_COOKIE = 'tessera_cart';
-const CART_DAYS = 30;
 /** The largest body a cart write takes (the additional-fields answers are the only large part). */
 export const CART_BODY_LIMIT = 64 * 1024;
 
@@ -55,23 +54,6 @@ const quantityBody = cartQuantityIn;
 const fieldsBody = cartFieldsIn;
 const subscriptionBody = cartSubscriptionIn;
 const on = (v: string | undefined) => v === 'true' || v === '1';
-
-export function setCartCookie(req: FastifyRequest, reply: FastifyReply, token: string) {
-  reply.setCookie(CART_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(req), maxAge: CART_DAYS * 86400 });
-}
-
-/**
- * The signed-in site user of a request, if any. Seam for the site-user session (another area): when its
- * plugin decorates the request with `siteUser`, carts follow the user across devices.
- */
-export function siteUserIdOf(req: FastifyRequest): string | null {
-  // Quietly: a page's cart pill is put in place for each visitor, so reading it does not make a page personal.
-  return siteUserQuietly(req)?.id || null;
-}
-
-export function cartIdent(req: FastifyRequest): CartIdent {
-  return { token: req.cookies[CART_COOKIE], siteUserId: siteUserIdOf(req) };
-}
 
 const isForm = (req: FastifyRequest) => String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
 

@@ -14,8 +14,8 @@ import { structuredContentOf } from '../../web/islands/product-props.js';
 import type { CartPageProps } from '../../core/api/storefront.js';
 import type { CartJson, CartService } from './cart-service.js';
 import { additionalFieldsFormOf } from './cart-service.js';
-import { restockSignUpHtml } from '../restock/widget.js';
-import { cartInstalmentContexts, currentInstalmentState, currentStoreInstalmentContext, instalmentContextFor } from '../instalments/context.js';
+import { restockSignUpHtml } from '../restock/index.js';
+import { cartInstalmentContexts, currentInstalmentState, currentStoreInstalmentContext, instalmentContextFor } from '../instalments/index.js';
 import { escapeHtml } from '../../core/html.js';
 
 export interface CommerceSettings {

@@ -13,12 +13,12 @@ import { schema } from '../../db/index.js';
 import { CollectionType } from '../../core/enums.js';
 import { commerce } from '../../core/messages.js';
 import { HttpError } from '../errors.js';
-import { isFormPost, isSecure } from '../plugins/crumb.js';
-import { itemUrl } from '../pages/context.js';
+import { isFormPost, isSecure } from '../visitor/index.js';
+import { itemUrl } from '../pages/index.js';
+import { LIKE_COOKIE } from '../../core/cookies.js';
 
 export const LIKE_PATH = '/api/content-items/:itemId/like';
 export const likeUrl = (itemId: string) => `/api/content-items/${encodeURIComponent(itemId)}/like`;
-export const LIKE_COOKIE = 'tessera_liker';
 const LIKE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
 const LIKER = /^[a-f0-9]{32}$/;
 const ITEM_ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -9,3 +9,5 @@ export async function donationsArea(app: FastifyInstance): Promise<void> {
   app.checkout.service.registerAttemptSettler('donation', (attempt, provider, paid) => donations.settleAttempt(attempt, provider, paid));
   await donationRoutes(app, { donations });
 }
+export { donationBlockForm, donationStripe } from './form.js';
+export { donationSettingsOf } from './settings.js';

@@ -11,7 +11,7 @@ import type { Database, Db, Tx } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { HttpError } from '../errors.js';
-import type { PaymentMethodInput, PaymentProvider, PaymentProviders, ProviderPayment } from '../payments/provider.js';
+import type { PaymentMethodInput, PaymentProvider, PaymentProviders, ProviderPayment } from '../payments/index.js';
 import { crashPoint } from '../crash-points.js';
 import { donationPayments } from '../../core/messages.js';
 

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.js';
 import { EditorService, isEditorDraft } from './service.js';
-import { appReservedUrlIds } from '../platform/settings.js';
+import { appReservedUrlIds } from '../platform/index.js';
 import { UploadService, UPLOADS_PREFIX } from './uploads.js';
 import { editorRoutes } from './routes.js';
 import { renderBlocksHtml, renderLayout, type RenderEnv } from './render.js';
@@ -15,23 +15,23 @@ import { readInside } from '../files-inside.js';
 import { and, eq } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
 import { EditorService as Service } from './service.js';
-import { parseInput } from '../platform/validate.js';
+import { parseInput } from '../platform/index.js';
 import { z } from 'zod';
 import { EDITOR_API } from './routes.js';
 import { mapProviderFor } from './map.js';
-import { commerceWidgets } from '../commerce/widgets.js';
-import { contentWidgets } from '../pages/widgets.js';
-import { ImageVariantError } from '../images/variants.js';
+import { commerceWidgets } from '../commerce/index.js';
+import { contentWidgets } from '../pages/index.js';
+import { ImageVariantError } from '../images/index.js';
 import { siteStylesCss, stylesCss } from '../../core/site-styles.js';
 import { fontRoutes, siteFontFacesCss } from './fonts.js';
 import { HttpError } from '../errors.js';
 import { pageEditor as em } from '../../core/messages.js';
-import { mediaStoreFor } from '../storage/media-store.js';
+import { mediaStoreFor } from '../storage/index.js';
 import { PostEditorService, publishDuePosts } from './posts.js';
 import { parseLayout, type PageLayout } from '../../core/layout.js';
 import { RecordType } from '../../core/enums.js';
 import { can } from '../../core/roles.js';
-import { quotaBytes } from '../storage/quota.js';
+import { quotaBytes } from '../storage/index.js';
 
 /** How often scheduled journal posts are looked at (a due one is published; editor reads also publish them). */
 export const POST_SWEEP_MS = 30_000;
@@ -305,3 +305,7 @@ export async function siteStylesHead(app: FastifyInstance, websiteId: string): P
   html.catch(() => area.styleTags.delete(websiteId));
   return html;
 }
+export { emailLookFor } from './email-look.js';
+export { postCover } from './posts.js';
+export { isEditorDraft } from './service.js';
+export { MAX_FILE_BYTES, SUPPORTED_TYPES, uploadKey, uploadsDir } from './uploads.js';

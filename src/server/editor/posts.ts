@@ -16,9 +16,9 @@ import { RecordType, Role } from '../../core/enums.js';
 import { pageEditor as em } from '../../core/messages.js';
 import type { PostCover, PostFields } from '../../core/content.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
-import { cleanOwnerHtml } from '../content/owner-html.js';
-import { publishScheduled } from '../content/scheduled.js';
-import { audit } from '../platform/audit.js';
+import { cleanOwnerHtml } from '../content/index.js';
+import { publishScheduled } from '../content/index.js';
+import { audit } from '../platform/index.js';
 import { EditorService, guardRawCode, stale, type Actor } from './service.js';
 import { layoutSearchText } from './search-text.js';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { and, asc, eq } from 'drizzle-orm';
 import { Role } from '../../core/enums.js';
 import { schema } from '../../db/index.js';
-import { parseInput } from '../platform/validate.js';
+import { parseInput } from '../platform/index.js';
 import { HttpError, forbidden } from '../errors.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { DRAFT_STATUSES, navFolders, type EditorService } from './service.js';

@@ -13,15 +13,15 @@ import { canonicalJson, emptyLayout, type Block, PAGE_STATUS_LABELS, parseLayout
 import { applyStyleChanges, defaultSiteStyles, normaliseStyles, type SiteStyles } from '../../core/site-styles.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { badRequest, forbidden, HttpError, notFound } from '../errors.js';
-import { cleanOwnerHtml } from '../content/owner-html.js';
-import { audit } from '../platform/audit.js';
-import { RESERVED_URL_IDS } from '../platform/settings.js';
+import { cleanOwnerHtml } from '../content/index.js';
+import { audit } from '../platform/index.js';
+import { RESERVED_URL_IDS } from '../platform/index.js';
 import { newId } from '../../db/ids.js';
 import { slugify } from '../../core/slug.js';
 import { BlockType, CollectionType, Role } from '../../core/enums.js';
 import { platform as pm } from '../../core/messages.js';
 import { layoutSearchText } from './search-text.js';
-import { changeSettings } from '../platform/settings.js';
+import { changeSettings } from '../platform/index.js';
 
 const { collections, pageLayouts, siteStyles } = schema;
 type LayoutRow = typeof pageLayouts.$inferSelect;
@@ -72,7 +72,8 @@ export const DRAFT_STATUSES = ['draft', 'needs-review', 'private'] as const;
 export type DraftStatus = (typeof DRAFT_STATUSES)[number];
 
 /** URL ids a page cannot take without a route table to hand: the platform's named ones and the uploads folder. */
-const RESERVED = [...RESERVED_URL_IDS, 'uploads'];
+// Read when called: the platform area's constant is not yet initialised while the areas load.
+const reservedIds = (): string[] => [...RESERVED_URL_IDS, 'uploads'];
 
 export const stale = (currentVersion: number, message: string = em.STALE_VERSION) => new HttpError(409, message, undefined, { currentVersion });
 
@@ -147,7 +148,7 @@ export class EditorService {
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
     /** The url ids a new page may not take (the app's routes' first segments, see appReservedUrlIds). */
-    private readonly reservedUrlIds: () => Iterable<string> = () => RESERVED,
+    private readonly reservedUrlIds: () => Iterable<string> = reservedIds,
   ) {}
 
   /** Checks a layout from a request: 400 with per-path errors, or the canonical text and warnings. */
@@ -212,7 +213,7 @@ export class EditorService {
   async createPage(websiteId: string, input: { title: string; urlId?: string; navigation?: NavPlacement }, ownerId: string): Promise<PageSummary> {
     return this.db.transaction(async (tx) => {
       const taken = new Set((await tx.select({ urlId: collections.urlId }).from(collections).where(eq(collections.websiteId, websiteId))).map((r) => r.urlId));
-      const reserved = new Set([...RESERVED, ...this.reservedUrlIds()]);
+      const reserved = new Set([...reservedIds(), ...this.reservedUrlIds()]);
       let urlId: string;
       if (input.urlId !== undefined && input.urlId !== '') {
         urlId = input.urlId.replace(/^\/+/, '');

@@ -29,10 +29,10 @@ import { newId } from '../../db/ids.js';
 import { editor as edm, platform as pm, pageEditor as em } from '../../core/messages.js';
 import { bytesToMegabytes } from '../../core/time.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
-import { FORMAT_WIDTHS, ImageVariantError, ImageVariants, renderVariant, variantContentType } from '../images/variants.js';
-import { readAll, type MediaStore, type StoredObject } from '../storage/media-store.js';
+import { FORMAT_WIDTHS, ImageVariantError, ImageVariants, renderVariant, variantContentType } from '../images/index.js';
+import { readAll, type MediaStore, type StoredObject } from '../storage/index.js';
 import { rows } from '../db-util.js';
-import { checkQuota } from '../storage/quota.js';
+import { checkQuota } from '../storage/index.js';
 
 const { uploads } = schema;
 export type UploadRow = typeof uploads.$inferSelect;

@@ -3,10 +3,10 @@
  * (restock), form notification (forms) and the newsletter confirmation (this area). Each is rendered by
  * the function that sends it, with sample data.
  */
-import type { OrderRow } from '../checkout/service.js';
-import { restockEmail } from '../restock/emails.js';
-import { notificationMail } from '../forms/service.js';
-import type { FormRow } from '../forms/service.js';
+import type { OrderRow } from '../checkout/index.js';
+import { restockEmail } from '../restock/index.js';
+import { notificationMail } from '../forms/index.js';
+import type { FormRow } from '../forms/index.js';
 import type { FormField } from '../../core/forms.js';
 import { ProductType } from '../../core/enums.js';
 import { newsletterConfirmationEmail } from './emails.js';

@@ -7,8 +7,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Database, Tx } from '../../db/index.js';
-import { formSaveChecks, formSubmittedHooks, type FormSaveCheck, type FormSubmittedHook } from '../forms/service.js';
-import { restockJoinHooks, type RestockJoinHook } from '../restock/service.js';
+import { formSaveChecks, formSubmittedHooks, type FormSaveCheck, type FormSubmittedHook } from '../forms/index.js';
+import { restockJoinHooks, type RestockJoinHook } from '../restock/index.js';
 import { formListId, type FormField } from '../../core/forms.js';
 import { engagement as m } from '../../core/messages.js';
 import { badRequest } from '../errors.js';

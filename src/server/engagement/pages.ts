@@ -9,9 +9,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PageType } from '../../core/enums.js';
-import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/context.js';
-import { siteStylesHead } from '../editor/index.js';
-import { pageDataScript } from '../analytics/page-data.js';
+import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/index.js';
+import { siteStylesHead } from '../site-page/index.js';
+import { pageDataScript } from '../analytics/index.js';
 import { escapeHtml } from '../../core/html.js';
 import { sendPrivatePage } from '../private-page.js';
 

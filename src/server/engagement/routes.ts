@@ -8,30 +8,23 @@
  * Owners (/api/config/engagement): popup, cookie banner, mailing lists with CSV export, the lists' names
  * for the form builder's newsletter setting, email previews (301).
  */
-import { isFormPost } from '../plugins/crumb.js';
-import { checkNoScriptPost } from '../nojs/no-script-guard.js';
-import { refererPath, sendNotice } from '../nojs/notice.js';
+import { isFormPost } from '../visitor/index.js';
+import { checkNoScriptPost } from '../site-page/index.js';
+import { refererPath, sendNotice } from '../site-page/index.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PageType } from '../../core/enums.js'
 import { engagement as m, forms as fm } from '../../core/messages.js';
-import {
-  CONSENT_CHOICES_COOKIE,
-  CONSENT_COOKIE,
-  CONSENT_MAX_AGE_SECONDS,
-  CENSUS_COOKIES,
-  NOTICE_COOKIE,
-  formatChoices,
-  type ConsentChoices,
-} from '../../core/engagement.js';
+import { CONSENT_MAX_AGE_SECONDS, CENSUS_COOKIES, formatChoices, type ConsentChoices } from '../../core/engagement.js';
+import { CONSENT_CHOICES_COOKIE, CONSENT_COOKIE, NOTICE_COOKIE } from '../../core/cookies.js';
 import { badRequest, HttpError } from '../errors.js';
 import { siteCaptcha } from '../captcha/index.js';
-import { isSecure } from '../plugins/crumb.js';
+import { isSecure } from '../visitor/index.js';
 import { cookieBannerSchema, popupSchema, type EngagementSettingsService } from './settings.js';
 import { CONFIRM_PATH, UNSUBSCRIBE_PATH, emailProblem, type MailingLists } from './lists.js';
 import { emailPreview, emailPreviewNames } from './email-previews.js';
 import { sendNewsletterPage, type NewsletterPage } from './pages.js';
-import { emailLookFor } from '../editor/email-look.js';
+import { emailLookFor } from '../editor/index.js';
 import { can } from '../../core/roles.js';
 
 export const API = '/api/config/engagement';

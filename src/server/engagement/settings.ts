@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
-import type { SiteCache } from '../plugins/site-cache.js';
+import type { SiteCache } from '../plugins/index.js';
 import type { PopupPublic } from '../../core/engagement.js';
 import { engagement as m } from '../../core/messages.js';
 

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { badRequest } from '../errors.js';
-import type { WebsiteRow } from '../platform/websites.js';
+import type { WebsiteRow } from '../platform/index.js';
 import { experimentsOf } from './service.js';
 
 export const NO_SUCH_EXPERIMENT = 'No such experiment.';

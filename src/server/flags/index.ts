@@ -14,10 +14,10 @@ import { analyticsOptionsOf, serviceUrlFor, sourceEnvironmentOf, type AnalyticsO
 import { Feature } from '../../core/features.js';
 import { ProductType } from '../../core/enums.js';
 import { badRequest, notFound } from '../errors.js';
-import { checkoutMessages } from '../checkout/service.js';
-import { cartIdent } from '../commerce/routes.js';
+import { checkoutMessages } from '../checkout/index.js';
+import { cartIdent } from '../visitor/index.js';
 import { featureFlags } from '../../core/messages.js';
-import type { WebsiteRow } from '../platform/websites.js';
+import type { WebsiteRow } from '../platform/index.js';
 import { anyInstalmentsEnabled, isEnabled } from './service.js';
 import { pageFlags, previewItem, previewStatuses, productHidden, type PageFlags } from './page.js';
 import { flagsRoutes } from './routes.js';
@@ -143,3 +143,4 @@ export const flagsArea = fp(
   },
   { name: 'flags-area' },
 );
+export { dashboardVariants } from './funnel.js';

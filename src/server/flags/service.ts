@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Feature, blockOn, featureOn, featureStates, instalmentBrand } from '../../core/features.js';
 import { DEFAULT_EXPERIMENTS, DEFAULT_INTERNAL_HOST_PATTERNS, isInternalHost, parseHostPatterns, type Experiment } from '../../core/experiments.js';
-import type { WebsiteRow } from '../platform/websites.js';
+import type { WebsiteRow } from '../platform/index.js';
 
 export { Feature };
 

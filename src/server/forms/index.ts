@@ -10,3 +10,4 @@ export async function formsArea(app: FastifyInstance): Promise<void> {
   await captchaRoutes(app);
   await formRoutes(app);
 }
+export { type FormRow, type FormSaveCheck, formSaveChecks, type FormSubmittedHook, formSubmittedHooks, notificationMail } from './service.js';

@@ -3,7 +3,7 @@
  * form builder and inbox under /api/config/forms.
  */
 import { keepSecret, maskSecret } from '../../core/preview.js';
-import { checkNoScriptPost } from '../nojs/no-script-guard.js';
+import { checkNoScriptPost } from '../site-page/index.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { and, eq } from 'drizzle-orm';
@@ -16,7 +16,7 @@ import { FormsService, formSaveChecks, publicForm } from './service.js';
 import { formSchema } from './template-schema.js';
 import { renderFormPage, renderResultPage } from './render.js';
 import { CAPTCHA_KINDS, captchaSettingsOf } from '../captcha/index.js';
-import { cleanOwnerHtml } from '../content/owner-html.js';
+import { cleanOwnerHtml } from '../content/index.js';
 import { can } from '../../core/roles.js';
 import { formIn, formSubmissionIn } from '../../core/api/forms.js';
 

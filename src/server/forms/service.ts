@@ -8,15 +8,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { newId, newToken, hashToken } from '../../db/ids.js';
-import { ownerNotificationsOf } from '../platform/owner-notifications.js';
+import { ownerNotificationsOf } from '../platform/index.js';
 import { rows } from '../db-util.js';
 import { HttpError } from '../errors.js';
-import { RateLimiter } from '../plugins/rate-limit.js';
+import { RateLimiter } from '../plugins/index.js';
 import { captchaFor, type CaptchaAction } from '../captcha/index.js';
 import { forms as m } from '../../core/messages.js';
 import { formLanguage, noAnswerText, shapeFieldValue, summaryAnswer, validateForm, type FieldValue, type FormField, type PageFields } from '../../core/forms.js';
-import { multilingualOf } from '../platform/settings.js';
-import { cleanOwnerHtml } from '../content/owner-html.js';
+import { multilingualOf } from '../platform/index.js';
+import { cleanOwnerHtml } from '../content/index.js';
 import { csvText } from '../../core/csv.js';
 import type { PublicForm } from '../../core/api/forms.js';
 export type { PublicForm };
@@ -358,7 +358,7 @@ export class FormsService {
     if (typeof input.honeypot === 'string' && input.honeypot.trim() !== '') spamReason = 'honeypot';
     let captchaFailed = false;
     // A plain post (no JavaScript) cannot carry a captcha token: the route has passed it through the
-    // no-script path instead (nojs/no-script-guard.ts: honeypot and a tight rate limit per IP).
+    // no-script path instead (site-page/no-script-guard.ts: honeypot and a tight rate limit per IP).
     if (!spamReason && form.captcha.enabled !== false && !input.noScript) {
       const site = await this.website();
       const verdict = await captchaFor(this.app, site.settings).verify(input.captchaKey, captchaActionOf(form), input.ip);

@@ -13,8 +13,8 @@ import { HttpModalSource, ModalService } from './modal.js';
 import { loadInstalmentPreferences, NO_INSTALMENTS } from './preferences.js';
 import { storeInstalmentContext, withInstalmentState, type InstalmentRequestState } from './context.js';
 import type { InstalmentContext } from '../../core/instalments.js';
-import { InstalmentTestProvider } from '../payments/instalments-provider.js';
-import { instalmentsEnabled } from '../flags/service.js';
+import { InstalmentTestProvider } from '../payments/index.js';
+import { instalmentsEnabled } from '../flags/index.js';
 
 export { seedInstalmentPreferences, DEMO_INSTALMENT_PREFERENCES, INSTALMENTS_NAMESPACE, loadInstalmentPreferences } from './preferences.js';
 export { instalmentContextFor, cartInstalmentContexts, currentStoreInstalmentContext } from './context.js';
@@ -100,3 +100,4 @@ export const instalmentsArea = fp(async (app: FastifyInstance): Promise<void> =>
     app.checkout.payments.register(new InstalmentTestProvider(app.database, storeContext));
   }
 });
+export { currentInstalmentState } from './context.js';

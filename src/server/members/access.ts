@@ -16,12 +16,12 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
-import { isSecure } from '../plugins/crumb.js';
-import { OWNER_COOKIE } from '../plugins/owner-auth.js';
-import type { NavLink, WebsiteRow } from '../platform/websites.js';
+import { isSecure } from '../visitor/index.js';
+import { OWNER_COOKIE } from '../../core/cookies.js';
+import type { NavLink, WebsiteRow } from '../platform/index.js';
 import { MembersService, type AreaRow } from './service.js';
+import { UNLOCK_COOKIE } from '../../core/cookies.js';
 
-export const UNLOCK_COOKIE = 'tessera_unlock';
 export const SITE_TARGET = 'site';
 
 /** What a visitor meets instead of the content. */

@@ -12,13 +12,13 @@ import fp from 'fastify-plugin';
 import { Access } from './access.js';
 import { memberRoutes } from './routes.js';
 import { courseContext as buildCourseContext, deniedPage, lockPage, type DeniedPage } from './pages.js';
-import { sendSitePage } from '../checkout/page.js';
-import { SiteUserService, siteUserConfirmedHooks, type SiteUserConfirmedHook } from '../platform/site-users.js';
+import { sendSitePage } from '../site-page/index.js';
+import { SiteUserService, siteUserConfirmedHooks, type SiteUserConfirmedHook } from '../platform/index.js';
 import { sql } from 'drizzle-orm';
-import type { WebsiteRow } from '../platform/websites.js';
-import type { CollectionRow, ItemRow } from '../pages/context.js';
+import type { WebsiteRow } from '../platform/index.js';
+import type { CollectionRow, ItemRow } from '../pages/index.js';
 import { z } from 'zod';
-import { isEnabled } from '../flags/service.js';
+import { isEnabled } from '../flags/index.js';
 import { PageType } from '../../core/enums.js';
 import { Feature } from '../../core/features.js';
 import { members as messages } from '../../core/messages.js';
@@ -145,3 +145,5 @@ export const membersArea = fp(
   },
   { name: 'members-area' },
 );
+export { SITE_TARGET } from './access.js';
+export { memberFileKey } from './service.js';

@@ -9,12 +9,12 @@ import { formatMoney } from '../../core/money.js';
 import { subscriptionPriceText } from '../../core/subscription.js';
 import type { SubscriptionPlan } from '../../core/product.js';
 import { members as messages } from '../../core/messages.js';
-import type { WebsiteRow } from '../platform/websites.js';
-import { publishedItems, itemUrl, type CollectionRow, type ItemRow } from '../pages/context.js';
+import type { WebsiteRow } from '../platform/index.js';
+import { publishedItems, itemUrl, type CollectionRow, type ItemRow } from '../pages/index.js';
 import type { Access, Denial } from './access.js';
 import type { AreaRow } from './service.js';
 import { renderIsland } from '../../web/ssr.js';
-import { cleanOwnerHtml } from '../content/owner-html.js';
+import { cleanOwnerHtml } from '../content/index.js';
 
 type Obj = Record<string, unknown>;
 

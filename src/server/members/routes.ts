@@ -15,22 +15,22 @@ import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../err
 import { rows } from '../db-util.js';
 import { newId } from '../../db/ids.js';
 import { schema } from '../../db/index.js';
-import { sendSitePage } from '../checkout/page.js';
-import { cartIdent, setCartCookie } from '../commerce/routes.js';
-import { normEmail, type SiteUserService } from '../platform/site-users.js';
-import { appReservedUrlIds } from '../platform/settings.js';
-import { safeNext } from '../platform/account-pages.js';
+import { sendSitePage } from '../site-page/index.js';
+import { cartIdent, setCartCookie } from '../visitor/index.js';
+import { normEmail, type SiteUserService } from '../platform/index.js';
+import { appReservedUrlIds } from '../platform/index.js';
+import { safeNext } from '../platform/index.js';
 import type { SignInPolicy } from '../platform/index.js';
-import { allCollections, type CollectionRow } from '../pages/context.js';
+import { allCollections, type CollectionRow } from '../pages/index.js';
 import { CollectionType, RecordType } from '../../core/enums.js';
 import { SITE_TARGET, type Access } from './access.js';
 import { PAYWALL_EVENTS, lockPage, priceText, protectedPage, safeEmbed, safeFile, viewerStatus } from './pages.js';
 import type { AreaInput, AreaRow } from './service.js';
 import { parseRange } from './range.js';
 import { memberFileKey } from './service.js';
-import { mediaStoreFor } from '../storage/media-store.js';
-import { checkQuota, quotaBytes } from '../storage/quota.js';
-import { cleanOwnerHtml } from '../content/owner-html.js';
+import { mediaStoreFor } from '../storage/index.js';
+import { checkQuota, quotaBytes } from '../storage/index.js';
+import { cleanOwnerHtml } from '../content/index.js';
 import { can } from '../../core/roles.js';
 
 /**

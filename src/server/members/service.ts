@@ -9,12 +9,12 @@ import type { Database, Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
-import { hashPassword, verifyPassword } from '../platform/passwords.js';
+import { hashPassword, verifyPassword } from '../platform/index.js';
 import { CollectionType, ProductType, RecordType } from '../../core/enums.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { members as messages } from '../../core/messages.js';
 import { collectionAddError } from '../../core/content.js';
-import type { MediaStore } from '../storage/media-store.js';
+import type { MediaStore } from '../storage/index.js';
 import { saleStatusesSql } from '../checkout/index.js';
 
 /** The bucket key of a member file (private: served only through presigned URLs). */

@@ -1,18 +1,18 @@
-import { isEnabled } from '../flags/service.js';
+import { isEnabled } from '../flags/index.js';
 import { Feature } from '../../core/features.js';
-import { withReferencedForm } from '../commerce/form-ref.js';
+import { withReferencedForm } from '../commerce/index.js';
 import { productPriceView, shownPrice } from '../../core/product-price.js';
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
 import { schema } from '../../db/index.js';
-import type { NavLink, WebsiteRow, WebsiteService } from '../platform/websites.js';
-import { variantJson, type ProductRecord, type VariantRow } from '../commerce/products.js';
+import type { NavLink, WebsiteRow, WebsiteService } from '../platform/index.js';
+import { variantJson, type ProductRecord, type VariantRow } from '../commerce/index.js';
 import { imageAttributes, onImageHost, parseOriginalSize, type ImagePriority } from '../../core/image.js';
 import { excerptText, showComments } from '../../core/content.js';
 import { ConnectedLinkService, connectedLinkView } from '../../core/connected-accounts.js';
 import { isDarkColour, parseHex } from '../../core/colour.js';
 import { timeSince } from '../../core/time.js';
-import { cleanOwnerHtml, ownerPlainText } from '../content/owner-html.js';
+import { cleanOwnerHtml, ownerPlainText } from '../content/index.js';
 import { commerce as commerceMessages } from '../../core/messages.js';
 import { CollectionType, FolderBehavior, RecordType } from '../../core/enums.js';
 import { DEFAULT_SLIDER_ASPECT_RATIO, GALLERY_ASPECT_RATIOS, GALLERY_DEFAULTS, GALLERY_RANGES, SLIDER_ASPECT_RATIO_RANGE } from '../../core/constants.js';
@@ -557,4 +557,11 @@ export async function collectionFacets(db: Db, c: CollectionRow): Promise<{ tags
       .map(([name, n]) => ({ name, count: n, url: `${collectionUrl(c)}?${param}=${encodeURIComponent(name)}` }));
   };
   return { tags: count('tags', 'tag'), categories: count('categories', 'category') };
+}
+
+/** The site's part of a page shell's context (site-page's sendSitePage): website, its settings and navigation. */
+export async function siteShellContext(db: Db, websites: WebsiteService, site: WebsiteRow, path: string): Promise<Record<string, unknown>> {
+  const collections = await allCollections(db, site.id);
+  const byId = new Map(collections.map((c) => [c.id, c]));
+  return { website: websiteJson(site, websites), websiteSettings: websiteSettingsJson(site, websites), navigation: navigationJson(site, byId, path) };
 }

@@ -15,26 +15,27 @@
  * page renders wait for that render.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CRUMB_COOKIE } from '../plugins/crumb.js';
-import { OWNER_COOKIE } from '../plugins/owner-auth.js';
-import { SIGN_UP_COOKIE, SITE_USER_COOKIE, siteUserQuietly, siteUserWasRead, watchSiteUserReads } from '../plugins/site-user.js';
-import { CART_COOKIE } from '../commerce/routes.js';
-import { visitorStateWasRead } from '../plugins/visitor-state.js';
-import { UNLOCK_COOKIE } from '../members/access.js';
-import { SESSION_COOKIE } from '../analytics/routes.js';
-import { PREVIEW_COOKIE, SAFE_MODE_COOKIE } from '../../core/preview.js';
+import { CRUMB_COOKIE } from '../../core/cookies.js';
+import { OWNER_COOKIE } from '../../core/cookies.js';
+import { siteUserQuietly, siteUserWasRead, watchSiteUserReads } from '../visitor/index.js';
+import { SIGN_UP_COOKIE, SITE_USER_COOKIE } from '../../core/cookies.js';
+import { CART_COOKIE } from '../../core/cookies.js';
+import { visitorStateWasRead } from '../visitor/index.js';
+import { UNLOCK_COOKIE } from '../../core/cookies.js';
+import { SESSION_COOKIE } from '../../core/cookies.js';
+import { PREVIEW_COOKIE, SAFE_MODE_COOKIE } from '../../core/cookies.js';
 import { SITE_USER_INFO_COOKIE_NAME, VISITOR_COOKIE_NAME, VISIT_TIME_COOKIE_NAME } from '../../core/cookies.js';
-import { CONSENT_CHOICES_COOKIE, CONSENT_COOKIE, NOTICE_COOKIE } from '../../core/engagement.js';
+import { CONSENT_CHOICES_COOKIE, CONSENT_COOKIE, NOTICE_COOKIE } from '../../core/cookies.js';
 import { ANALYTICS_ID_COOKIE } from '../../web/client/tracker-cookies.js';
-import type { WebsiteRow } from '../platform/websites.js';
-import { LIKE_COOKIE } from '../content/likes.js';
-import { experimentsOf } from '../flags/service.js';
-import { injectPageData } from '../analytics/page-data.js';
+import type { WebsiteRow } from '../platform/index.js';
+import { LIKE_COOKIE } from '../../core/cookies.js';
+import { experimentsOf } from '../flags/index.js';
+import { injectPageData } from '../analytics/index.js';
 import { insertParts, takeInsert, withInsert, type LateInsert } from './late-insert.js';
-import { compressPage, encodeAsync, encodeSync, KEPT, markEncoded, pageEncoding, QUICK, responseEncoding, utf8Bytes, type PageEncoding } from './encode.js';
+import { compressPage, encodeAsync, encodeSync, KEPT, markEncoded, pageEncoding, QUICK, responseEncoding, utf8Bytes, type PageEncoding } from '../site-page/index.js';
 
-export { pickEncoding } from './encode.js';
-import { brotliParts, brotliPartsSync, brotliWithPill, gzipParts, gzipPartsSync, gzipWithPill, splitAtPill, type BrotliParts, type GzipParts, type PillSplit } from './pill-splice.js';
+export { pickEncoding } from '../site-page/index.js';
+import { brotliParts, brotliPartsSync, brotliWithPill, gzipParts, gzipPartsSync, gzipWithPill, splitAtPill, type BrotliParts, type GzipParts, type PillSplit } from '../site-page/index.js';
 
 const noop = () => undefined;
 

@@ -2,7 +2,7 @@ import '../cldr-packs.js';
 import { watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import type { WebsiteRow } from '../platform/websites.js';
+import type { WebsiteRow } from '../platform/index.js';
 import { readInside, walkInside } from '../files-inside.js';
 import { compile, render, type Compiled, type TemplateError, type WidgetRenderer } from '../../template/index.js';
 

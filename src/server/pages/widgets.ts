@@ -7,7 +7,7 @@ import type { WidgetName, WidgetProps, WidgetRenderer } from '../../template/ind
 import { commerce as messages } from '../../core/messages.js';
 import { renderIsland } from '../../web/ssr.js';
 import type { LikeButtonProps } from '../../core/api/storefront.js';
-import { likeUrl } from '../content/likes.js';
+import { likeUrl } from '../content/index.js';
 import { escapeHtml } from '../../core/html.js';
 
 type Obj = Record<string, unknown>;

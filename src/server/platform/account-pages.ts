@@ -6,15 +6,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderIsland } from '../../web/ssr.js';
 import { PageType } from '../../core/enums.js';
-import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/context.js';
-import { CART_COOKIE } from '../commerce/routes.js';
-import { commerceWidgets } from '../commerce/widgets.js';
+import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/index.js';
+import { CART_COOKIE } from '../../core/cookies.js';
+import { commerceWidgets } from '../commerce/index.js';
 import { siteLanguages } from './settings.js';
 import { siteUserMessages } from './site-users.js';
 import { CONFIRM_TITLE, type AccountMode, type AccountPageProps } from '../../core/api/accounts.js';
-import { nonceScripts } from '../plugins/csp.js';
+import { nonceScripts } from '../site-page/index.js';
 import { ACCOUNT_DONE, accountData, orderLinks } from './account-data.js';
-import { siteStylesHead } from '../editor/index.js';
+import { siteStylesHead } from '../site-page/index.js';
 import { escapeHtml } from '../../core/html.js';
 
 /** Only same-site paths are followed after sign-in (never //host or a scheme). */
@@ -32,7 +32,7 @@ const TITLES: Record<AccountMode, string> = {
   denied: 'Members only',
 };
 
-/** An account page (also the answer to the forms' plain posts, with their error or notice: nojs/account-form.ts). */
+/** An account page (also the answer to the forms' plain posts, with their error or notice: platform/account-form.ts). */
 export async function accountPage(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, mode: AccountMode, extra: Partial<AccountPageProps> = {}, status = 200) {
     const { websites, theme, assets, carts } = app.services;
     const site = await websites.get();

@@ -9,13 +9,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { isFormPost } from '../plugins/crumb.js';
+import { isFormPost } from '../visitor/index.js';
 import { HttpError, badRequest } from '../errors.js';
 import { parseInput } from './validate.js';
 import { accountData, accountMessages, orderLinks, type AccountData, type AccountDone } from './account-data.js';
 import { accountPage } from './account-pages.js';
 import { siteUserMessages, type SiteUser } from './site-users.js';
-import { cartIdent, setCartCookie } from '../commerce/routes.js';
+import { cartIdent, setCartCookie } from '../visitor/index.js';
 import type { AccountFormError } from '../../core/api/accounts.js';
 
 const idParam = z.object({ id: z.string().trim().min(1).max(64) });

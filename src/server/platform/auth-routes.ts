@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { OwnerService } from './owners.js';
-import { OWNER_COOKIE } from '../plugins/owner-auth.js';
+import { OWNER_COOKIE } from '../../core/cookies.js';
 import { HttpError } from '../errors.js';
-import { RateLimiter } from '../plugins/rate-limit.js';
+import { RateLimiter } from '../plugins/index.js';
 import { security } from '../../core/messages.js';
 import { can } from '../../core/roles.js';
 import { SIGN_IN_LINK_MINUTES } from './owners.js';

@@ -22,12 +22,12 @@ import { SUPPORTED_CURRENCIES } from '../../core/money.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 import { categoryListErrors, collectionAddError, tagListErrors } from '../../core/content.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors.js';
-import { postCover } from '../editor/posts.js';
+import { postCover } from '../editor/index.js';
 import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
 import { appReservedUrlIds, changeSettings } from './settings.js';
 import { stockChangedHooks } from './stock-hooks.js';
-import { cleanOwnerHtml, ownerPlainText } from '../content/owner-html.js';
+import { cleanOwnerHtml, ownerPlainText } from '../content/index.js';
 import { can } from '../../core/roles.js';
 
 export const STALE_EDIT = 'Someone else saved this since you opened it. Reload to see their changes: nothing was overwritten.';

@@ -18,12 +18,12 @@ import { HttpError } from '../errors.js';
 import { parseInput } from './validate.js';
 import { changeSettings } from './settings.js';
 import { audit } from './audit.js';
-import { SmtpSettingsStore, SMTP_MESSAGES, publicOf, scrubbed, smtpInputSchema, transportFor, nodemailerFor, type SmtpRow } from '../mail/smtp-settings.js';
+import { SmtpSettingsStore, SMTP_MESSAGES, publicOf, scrubbed, smtpInputSchema, transportFor, nodemailerFor, type SmtpRow } from '../mail/index.js';
 import { ownerAddress, ownerNotificationsOf, ownerNotificationsSchema, ownerOrderHook } from './owner-notifications.js';
-import { onOrderPlaced } from '../checkout/order-hooks.js';
-import { registerEmailPreview } from '../engagement/email-previews.js';
+import { onOrderPlaced } from '../checkout/index.js';
+import { registerEmailPreview } from '../engagement/index.js';
 import { newOrderMail, lowStockMail } from './owner-notifications.js';
-import type { OrderRow } from '../checkout/service.js';
+import type { OrderRow } from '../checkout/index.js';
 import { can } from '../../core/roles.js';
 
 const TEST_LIMIT = { name: 'smtp-test', max: 5, windowMs: 60_000, message: 'Too many test emails in a minute. Wait a moment and try again.' };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SiteUserService } from './site-users.js';
-import { siteUserPlugin } from '../plugins/site-user.js';
+import { siteUserPlugin } from './site-user-plugin.js';
 import { siteUserRoutes } from './site-user-routes.js';
 import { settingsRoutes } from './settings.js';
 import { placesProviderFromEnv } from './places.js';
@@ -48,3 +48,14 @@ declare module 'fastify' {
     siteUsers: SiteUserService;
   }
 }
+export { prefillFromAccount } from './account-data.js';
+export { safeNext } from './account-pages.js';
+export { audit } from './audit.js';
+export { createProductTx, itemUrlId, loadProduct, lockRoomFor, productErrors, productIn, type ProductIn, stockReason, storeCollection, updateProductTx } from './config-routes.js';
+export { ownerNotificationsOf } from './owner-notifications.js';
+export { hashPassword, verifyPassword } from './passwords.js';
+export { appReservedUrlIds, changeSettings, multilingualOf, RESERVED_URL_IDS } from './settings.js';
+export { normEmail, type SiteUserConfirmedHook, siteUserConfirmedHooks, SiteUserService } from './site-users.js';
+export { type StockChangedHook, stockChangedHooks } from './stock-hooks.js';
+export { parseInput } from './validate.js';
+export type { NavLink, WebsiteRow, WebsiteService } from './websites.js';

@@ -21,7 +21,7 @@ import { changeSettings } from './settings.js';
 import type { WebsiteRow } from './websites.js';
 import { schema, type Db } from '../../db/index.js';
 import { can } from '../../core/roles.js';
-import { quotaBytes, storageUsed } from '../storage/quota.js';
+import { quotaBytes, storageUsed } from '../storage/index.js';
 import { netSalesCentsSql } from '../checkout/index.js';
 import { FulfilmentStatus, OrderStatus } from '../../core/orders.js';
 

@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isEmailAddress } from '../../core/email.js';
 import { ownerAccount as words } from '../../core/messages.js';
 import { HttpError } from '../errors.js';
-import { OWNER_COOKIE } from '../plugins/owner-auth.js';
+import { OWNER_COOKIE } from '../../core/cookies.js';
 import { PLACEHOLDER_EMAIL, RESET_MINUTES, type OwnerService } from './owners.js';
 import { escapeHtml } from '../../core/html.js';
 import { adminCardPage, sendPrivatePage } from '../private-page.js';

@@ -16,7 +16,7 @@
  * must not buy fresh guesses at others.
  */
 import { isIPv6 } from 'node:net';
-import type { RateLimitStore } from '../plugins/rate-limit.js';
+import type { RateLimitStore } from '../plugins/index.js';
 
 /**
  * The address a sign-in counts against: an IPv4 address as it is, an IPv6 address by its /64 (one

@@ -13,7 +13,7 @@ import { schema } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { KeptUntilNotified } from '../db-util.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mailer } from '../mail/index.js';
 
 const { siteUsers, siteUserProfiles, siteUserSessions, siteUserTokens } = schema;
 

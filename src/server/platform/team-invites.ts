@@ -23,7 +23,7 @@ import { parseInput } from './validate.js';
 import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
 import { can, roleDescriptions } from '../../core/roles.js';
-import { OWNER_COOKIE } from '../plugins/owner-auth.js';
+import { OWNER_COOKIE } from '../../core/cookies.js';
 import { escapeHtml } from '../../core/html.js';
 import { adminCardPage, sendPrivatePage } from '../private-page.js';
 

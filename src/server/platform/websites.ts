@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { schema } from '../../db/index.js';
-import type { SiteCache } from '../plugins/site-cache.js';
+import type { SiteCache } from '../plugins/index.js';
 
 export type WebsiteRow = typeof schema.websites.$inferSelect;
 

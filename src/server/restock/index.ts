@@ -6,7 +6,7 @@ import { RESTOCK_API, restockRoutes } from './routes.js';
 import { inventoryRoutes } from './inventory-routes.js';
 import { unsubscribeRoutes } from './unsubscribe-routes.js';
 import { onStockChanged } from './service.js';
-import { stockChangedHooks, type StockChangedHook } from '../platform/stock-hooks.js';
+import { stockChangedHooks, type StockChangedHook } from '../platform/index.js';
 
 export { onStockChanged, type StockLevel } from './service.js';
 export { restockSignUpHtml, restockSignUpProps } from './widget.js';
@@ -41,3 +41,6 @@ export async function restockArea(app: FastifyInstance): Promise<void> {
     return { captcha: captcha.publicConfig('product-waitlist') };
   });
 }
+export { restockEmail } from './emails.js';
+export { type RestockJoinHook, restockJoinHooks, sortableId } from './service.js';
+export { unsubscribeKey } from './tokens.js';

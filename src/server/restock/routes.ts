@@ -9,8 +9,8 @@ import { siteCaptcha } from '../captcha/index.js';
 import { rows } from '../db-util.js';
 import { RESTOCK_TEXT, type RestockService } from './service.js';
 import { restockSettingsOf, successTextOf } from './settings.js';
-import { isFormPost } from '../plugins/crumb.js';
-import { restockFromForm } from '../nojs/restock-form.js';
+import { isFormPost } from '../visitor/index.js';
+import { restockFromForm } from './restock-form.js';
 import { can } from '../../core/roles.js';
 import { LANGUAGE_TAG, pageCursor, pageSizeQuery, restockSendAllIn, restockSendIn, restockSettingsIn, restockSignUpIn } from '../../core/api/restock.js';
 

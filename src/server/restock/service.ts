@@ -15,15 +15,15 @@ import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { badRequest, HttpError } from '../errors.js';
-import type { Mailer, OutgoingMail } from '../mail/mailer.js';
+import type { Mailer, OutgoingMail } from '../mail/index.js';
 import type { EmailOrigin } from '../email-origin.js';
-import type { JobQueue } from '../jobs/queue.js';
-import { itemUrl } from '../pages/context.js';
+import type { JobQueue } from '../jobs/index.js';
+import { itemUrl } from '../pages/index.js';
 import { ProductType } from '../../core/enums.js';
 import { restockEmail } from './emails.js';
 import { restockSettingsOf, type RestockSettings } from './settings.js';
 import { decodeCursor, encodeCursor, signUnsubscribeToken, unsubscribeKey, verifyUnsubscribeToken, type Keyset } from './tokens.js';
-import { emailLookFor } from '../editor/email-look.js';
+import { emailLookFor } from '../editor/index.js';
 
 export type { SendJson, SignUpGroupJson, SignUpJson, VariantGroupJson };
 

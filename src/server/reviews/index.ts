@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/index.js';
-import { orderFulfilledHooks, type OrderFulfilledHook } from '../checkout/order-hooks.js';
+import { orderFulfilledHooks, type OrderFulfilledHook } from '../checkout/index.js';
 import { REVIEW_REQUEST_JOB, ReviewService, onOrderFulfilled } from './service.js';
 import { RelatedProducts } from './related.js';
 import { reviewRoutes } from './routes.js';
 import { reviewRequestEmail } from './emails.js';
 import { REVIEW_REQUEST_PATH } from './service.js';
-import { registerEmailPreview } from '../engagement/email-previews.js';
+import { registerEmailPreview } from '../engagement/index.js';
 
 // The review request email in the owners' email preview (301), rendered by the real function with sample data.
 registerEmailPreview('review-request', {
@@ -50,3 +50,5 @@ export async function reviewsArea(app: FastifyInstance): Promise<void> {
   if (!orderFulfilledHooks.includes(fulfilledHook)) orderFulfilledHooks.push(fulfilledHook);
   await reviewRoutes(app, { reviews, related });
 }
+export { productPageExtras } from './product-page.js';
+export { linkKey, signLink, verifyLink } from './tokens.js';

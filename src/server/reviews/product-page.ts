@@ -4,8 +4,8 @@
  * JSON-LD with AggregateRating and Review. The page pipeline calls productPageExtras once per product page.
  */
 import type { FastifyInstance } from 'fastify';
-import type { WebsiteRow } from '../platform/websites.js';
-import { itemJson, productsFor, type CollectionRow, type ItemRow } from '../pages/context.js';
+import type { WebsiteRow } from '../platform/index.js';
+import { itemJson, productsFor, type CollectionRow, type ItemRow } from '../pages/index.js';
 import { relatedProducts as relatedText, reviews as text } from '../../core/messages.js';
 import { RATING_MAX } from '../../core/reviews.js';
 import { moneyDecimalString } from '../../core/money.js';

@@ -10,8 +10,8 @@ import { rows } from '../db-util.js';
 import { badRequest, notFound } from '../errors.js';
 import { RecordType } from '../../core/enums.js';
 import { relatedProducts as text } from '../../core/messages.js';
-import type { ItemRow } from '../pages/context.js';
-import { audit } from '../platform/audit.js';
+import type { ItemRow } from '../pages/index.js';
+import { audit } from '../platform/index.js';
 
 export { RELATED_MAX };
 

@@ -7,14 +7,14 @@
 import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
-import type { WebsiteRow } from '../platform/websites.js';
-import { allCollections, collectionUrl, itemUrl, memberAreaCollections, type CollectionRow, type ItemRow } from '../pages/context.js';
-import type { VariantRow } from '../commerce/products.js';
+import type { WebsiteRow } from '../platform/index.js';
+import { allCollections, collectionUrl, itemUrl, memberAreaCollections, type CollectionRow, type ItemRow } from '../pages/index.js';
+import type { VariantRow } from '../commerce/index.js';
 import { FolderBehavior, RecordType } from '../../core/enums.js';
 import { Feature } from '../../core/features.js';
-import { SITE_TARGET } from '../members/access.js';
-import { isEditorDraft } from '../editor/service.js';
-import { multilingualOf } from '../platform/settings.js';
+import { SITE_TARGET } from '../members/index.js';
+import { isEditorDraft } from '../editor/index.js';
+import { multilingualOf } from '../platform/index.js';
 
 export interface PublicItem {
   row: ItemRow;

@@ -2,8 +2,8 @@
  * Feeds: RSS 2.0 for a blog collection (`?format=rss` on its page) and the Google Merchant Center product
  * feed (/products.xml, RSS 2.0 with the g: namespace, one entry per variant).
  */
-import type { WebsiteRow } from '../platform/websites.js';
-import { itemUrl, type CollectionRow, type ItemRow } from '../pages/context.js';
+import type { WebsiteRow } from '../platform/index.js';
+import { itemUrl, type CollectionRow, type ItemRow } from '../pages/index.js';
 import { excerptText } from '../../core/content.js';
 import { moneyDecimalString } from '../../core/money.js';
 import { absoluteHtml, absoluteUrl, el, rfc822, xmlText } from './xml.js';

@@ -11,12 +11,12 @@ import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { schema } from '../../db/index.js';
 import { linkBase, listeningOrigin } from '../email-origin.js';
-import type { WebsiteRow } from '../platform/websites.js';
+import type { WebsiteRow } from '../platform/index.js';
 import { seo as text } from '../../core/messages.js';
 import { HttpError, notFound } from '../errors.js';
-import { parseInput } from '../platform/validate.js';
-import { changeSettings } from '../platform/settings.js';
-import { audit } from '../platform/audit.js';
+import { parseInput } from '../platform/index.js';
+import { changeSettings } from '../platform/index.js';
+import { audit } from '../platform/index.js';
 import { publicContent } from './content.js';
 import { SITEMAP_MAX_URLS, sitemapEntries, sitemapIndexXml, sitemapXml } from './sitemap.js';
 import { merchantFeed } from './feeds.js';
@@ -193,3 +193,6 @@ export const seoArea = fp(
   },
   { name: 'seo-area' },
 );
+export { alternateLanguages, collectionNoindex, markedNoindex } from './content.js';
+export { blogRss, RSS_ITEMS } from './feeds.js';
+export { CANONICAL_PARAMS, canonicalUrl, type HeadInput, headTags } from './head.js';

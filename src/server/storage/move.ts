@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
-import { uploadKey, uploadsDir } from '../editor/uploads.js';
-import { memberFileKey } from '../members/service.js';
+import { uploadKey, uploadsDir } from '../editor/index.js';
+import { memberFileKey } from '../members/index.js';
 import type { MediaStore } from './media-store.js';
 
 export interface MoveReport {

@@ -7,11 +7,11 @@
  * `platformData` reads what needs the database (queries, neighbouring items, block fields, cart) before the
  * page renders; the rest is computed here, synchronously, from the page's own context.
  */
-import { cleanOwnerHtml } from '../content/owner-html.js';
-import { collectionJson, itemJson, itemUrl, productsFor, publishedItems, allCollections, type CollectionRow } from '../pages/context.js';
-import type { PlatformInput } from '../pages/theme.js';
-import { cartIdent } from '../commerce/routes.js';
-import { noteVisitorStateRead } from '../plugins/visitor-state.js';
+import { cleanOwnerHtml } from '../content/index.js';
+import { collectionJson, itemJson, itemUrl, productsFor, publishedItems, allCollections, type CollectionRow } from '../pages/index.js';
+import type { PlatformInput } from '../pages/index.js';
+import { cartIdent } from '../visitor/index.js';
+import { noteVisitorStateRead } from '../visitor/index.js';
 import type { DevTemplate } from './dev-template.js';
 import { FALLBACK_MARK } from './dev-template.js';
 import { escapeHtml } from '../../core/html.js';

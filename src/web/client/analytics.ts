@@ -13,6 +13,7 @@
 import { readPageData, type PageData } from './analytics-page.js';
 import { startErrorReporter } from './error-reporter.js';
 import type { Tracker, PaywallEvent, ShopperEvent } from './tracker.js';
+import { CONSENT_COOKIE } from '../../core/cookies.js';
 
 let tracker: Tracker | null = null;
 let started = false;
@@ -62,7 +63,7 @@ export function setCart(cart: unknown): void {
 function consentCookie(): string | undefined {
   for (const part of document.cookie.split(';')) {
     const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === 'tessera_consent') return part.slice(i + 1).trim();
+    if (i > 0 && part.slice(0, i).trim() === CONSENT_COOKIE) return part.slice(i + 1).trim();
   }
   return undefined;
 }

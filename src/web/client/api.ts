@@ -1,5 +1,6 @@
 /** The browser side of the APIs: JSON calls that carry the crumb. */
 import { commerce, editor, forms } from '../../core/messages.js';
+import { CRUMB_COOKIE } from '../../core/cookies.js';
 
 export function readCookie(name: string): string | undefined {
   if (typeof document === 'undefined') return undefined;
@@ -29,7 +30,7 @@ export class ApiError extends Error {
 
 export async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  const crumb = readCookie('crumb');
+  const crumb = readCookie(CRUMB_COOKIE);
   if (crumb) headers['x-csrf-token'] = crumb;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;

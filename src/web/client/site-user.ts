@@ -4,7 +4,7 @@
  * reset. The visitor-info cookie tells scripts who is signed in; an unparsable one counts as no user.
  */
 import { ApiError, errorWords, readCookie } from './api.js';
-import { SITE_USER_INFO_COOKIE_NAME, parseSiteUserInfo, type SiteUserInfo } from '../../core/cookies.js';
+import { SITE_USER_INFO_COOKIE_NAME, parseSiteUserInfo, type SiteUserInfo, CRUMB_COOKIE } from '../../core/cookies.js';
 import type { SiteLanguage } from '../../core/api/accounts.js';
 export type { SiteLanguage };
 
@@ -15,7 +15,7 @@ export const XSRF_HEADER = 'X-SiteUser-XSRF-Token';
 /** JSON call with the crumb and optional extra headers (the xsrf header of account calls). */
 async function api<T>(method: string, url: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...extra };
-  const crumb = readCookie('crumb');
+  const crumb = readCookie(CRUMB_COOKIE);
   if (crumb) headers['x-csrf-token'] = crumb;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });

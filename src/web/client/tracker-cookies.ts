@@ -18,9 +18,10 @@ import {
 import { ANALYTICS_ID_COOKIE_MAX_AGE_SECONDS } from '../../core/constants.js';
 
 import { ANALYTICS_WARNINGS } from '../../core/analytics-options.js';
+import { ANALYTICS_ID_COOKIE, SESSION_COOKIE } from '../../core/cookies.js';
 
-export const SESSION_ID_COOKIE = 'ss_cvisit';
-export const ANALYTICS_ID_COOKIE = 'ss_cid';
+export const SESSION_ID_COOKIE = SESSION_COOKIE;
+export { ANALYTICS_ID_COOKIE };
 export const ANALYTICS_ID_KEY = 'tessera.analyticsId';
 export const ANALYTICS_ID_EXPIRY_KEY = 'tessera.analyticsIdExpiry';
 export const FIRST_SESSION_KEY = 'tessera.firstSession';

@@ -6,16 +6,16 @@
  * restrictive one (or after a refusal) census cookies are cleared and events go without identifiers.
  */
 import { ANALYTICS_ACCEPTED_STATUSES, ANALYTICS_TIMEOUT_MS, DEFAULT_RESOLVED_LOCALE } from '../../core/constants.js';
-import { parseSiteUserInfo, shouldRecordPageView, SITE_USER_INFO_COOKIE_NAME, VISITOR_COOKIE_NAME } from '../../core/cookies.js';
+import { parseSiteUserInfo, shouldRecordPageView, SITE_USER_INFO_COOKIE_NAME, VISITOR_COOKIE_NAME, CRUMB_COOKIE } from '../../core/cookies.js';
 import { PageType } from '../../core/enums.js';
 import { cut, type PageData } from './analytics-page.js';
 import { ANALYTICS_WARNINGS, DEFAULT_ANALYTICS_OPTIONS, eventsUrl, schemaUrl, type AnalyticsOptions } from '../../core/analytics-options.js';
 import { clearCensusCookies, marketingIdOf, MARKETING_ID_KEY, touchVisitor, type CookieJar, type KeyValue, type VisitorState } from './tracker-cookies.js';
+import { CONSENT_COOKIE } from '../../core/cookies.js';
 
 export const EVENTS_URL = '/api/v1/events';
 export const RECORD_EVENT_URL = '/api/events/RecordEvent';
 export const CENSUS_URL = '/api/census';
-export const CONSENT_COOKIE = 'tessera_consent';
 const BATCH_MAX = 20;
 const BATCH_WAIT_MS = 1000;
 const PENDING_MAX = 100;
@@ -211,7 +211,7 @@ export class Tracker {
   private post(url: string, body: string, contentType: string, timeout: boolean) {
     const headers: Record<string, string> = { 'content-type': contentType };
     // The site's crumb goes only to this site, never to an events service on another origin.
-    const c = /^\/(?!\/)/.test(url) ? this.env.jar.get('crumb') : undefined;
+    const c = /^\/(?!\/)/.test(url) ? this.env.jar.get(CRUMB_COOKIE) : undefined;
     if (c) headers['x-csrf-token'] = c;
     const init: RequestInit = { method: 'POST', headers, body, credentials: 'same-origin', keepalive: true };
     if (timeout && typeof AbortSignal !== 'undefined' && 'timeout' in AbortSignal) init.signal = AbortSignal.timeout(ANALYTICS_TIMEOUT_MS);
@@ -369,7 +369,7 @@ export class Tracker {
         website_locale: cut(page.locale || doc.lang, 35),
         ...data,
       };
-      const form = new URLSearchParams({ crumb: this.env.jar.get('crumb') ?? '', event, data: JSON.stringify(payload) });
+      const form = new URLSearchParams({ crumb: this.env.jar.get(CRUMB_COOKIE) ?? '', event, data: JSON.stringify(payload) });
       this.sent.legacy += 1;
       void this.post(RECORD_EVENT_URL, form.toString(), 'application/x-www-form-urlencoded', false);
     });

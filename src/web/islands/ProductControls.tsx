@@ -38,7 +38,7 @@ export interface ControlProps {
 /**
  * The id of a product view's add-to-cart form. The button's island draws the form; the variant selects and
  * the quantity input join it with `form=` wherever the theme puts them, so without JavaScript the choice
- * posts as one plain form (server/nojs/cart-form.ts).
+ * posts as one plain form (server/commerce/cart-form.ts).
  */
 export const addFormId = (scope: string) => domId(scope, 'add-form');
 export const ADD_ACTION = '/api/commerce/shopping-cart/entries';

@@ -16,6 +16,7 @@ import type { RestockSignUpProps, RestockVariant } from '../../core/api/restock.
 
 export type { RestockSignUpProps, RestockVariant };
 import { widgetIdOf } from '../client/captcha.js';
+import { CRUMB_COOKIE } from '../../core/cookies.js';
 
 export const RESTOCK_SIGN_UP_URL = '/api/site-users/account/notifications/restock';
 /** The label of the sold-out variant choice of the plain (no JavaScript) sign-up form. */
@@ -137,7 +138,7 @@ export function RestockSignUp(props: RestockSignUpProps) {
     } catch (err) {
       resetCaptcha(config, captchaEl.current);
       let message = err instanceof ApiError && typeof err.data.message === 'string' && err.data.message ? err.data.message : '';
-      if (err instanceof ApiError && err.crumbFail) message = readCookie('crumb') ? commerce.SESSION_EXPIRED : commerce.ENABLE_COOKIES;
+      if (err instanceof ApiError && err.crumbFail) message = readCookie(CRUMB_COOKIE) ? commerce.SESSION_EXPIRED : commerce.ENABLE_COOKIES;
       if (!message) message = enterprise ? restock.ENTERPRISE_FALLBACK : forms.UNKNOWN_ERROR;
       setState({ kind: 'error', message });
     }

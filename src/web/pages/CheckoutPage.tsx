@@ -24,7 +24,7 @@ type State = CheckoutStateView;
 type Address = Partial<PostalAddress>;
 export type { CheckoutPageProps, CheckoutView } from '../../core/api/checkout.js';
 
-/** Where the checkout form posts without JavaScript (server/nojs/checkout-form.ts). */
+/** Where the checkout form posts without JavaScript (server/checkout/checkout-form.ts). */
 export const CHECKOUT_FORM_ACTION = '/api/checkout/form';
 
 /** The test-mode stand-in for the instalment provider's browser flow: the token it hands back on approval. */

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { otherInstance, testApp, Visitor, type TestApp } from '../../helpers/app.js';
 import { APP_KINDS } from '../../helpers/db.js';
-import { LIKE_COOKIE, LIKE_COUNT_SECONDS } from '../../../src/server/content/likes.js';
+import { LIKE_COUNT_SECONDS } from '../../../src/server/content/likes.js';
+import { LIKE_COOKIE } from '../../../src/core/cookies.js';
 
 const POST = '/journal/how-we-choose-our-linen';
 

@@ -12,7 +12,7 @@ import { schema } from '../../../src/db/index.js';
 import { BlockType, Role } from '../../../src/core/enums.js';
 import { pageEditor as em, platform as pm } from '../../../src/core/messages.js';
 import { addBlock, addSection, createBlock, emptyLayout, type OpResult, type PageLayout } from '../../../src/core/layout.js';
-import { ADMIN_CSP } from '../../../src/server/plugins/csp.js';
+import { ADMIN_CSP } from '../../../src/server/site-page/csp.js';
 
 const PW = 'a long enough password';
 /** Every way in the issue: a script element, an event attribute, a javascript: link, an iframe. */

@@ -6,7 +6,7 @@ import { APP_KINDS } from '../../helpers/db.js';
 import { rows } from '../../../src/server/db-util.js';
 import { commerce, forms as formMessages } from '../../../src/core/messages.js';
 import { siteUserMessages } from '../../../src/server/platform/site-users.js';
-import { NO_SCRIPT_LIMIT, NO_SCRIPT_MESSAGES } from '../../../src/server/nojs/no-script-guard.js';
+import { NO_SCRIPT_LIMIT, NO_SCRIPT_MESSAGES } from '../../../src/server/site-page/no-script-guard.js';
 import { seedForms } from '../../../src/server/forms/seed.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -3,7 +3,7 @@ import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
 import { OwnerService } from '../../../src/server/platform/owners.js';
 import { Role } from '../../../src/core/enums.js';
 import { ACCESS, allows, can, roleName } from '../../../src/core/roles.js';
-import { ROLE_REFUSED } from '../../../src/server/plugins/owner-auth.js';
+import { ROLE_REFUSED } from '../../../src/server/platform/owner-auth.js';
 
 /** Paths only staff use: a route here without an owner guard would be open to anyone. */
 const OWNER_ONLY_PATH = /^\/api\/(config|admin|editor)\/|^\/api\/[a-z-]+\/admin\//;

@@ -13,7 +13,8 @@ import {
   type CookieJar,
   type KeyValue,
 } from '../../../src/web/client/tracker-cookies.js';
-import { Tracker, cartFieldsOf, consentOf, resolveLocale, CONSENT_COOKIE, type TrackerEnv } from '../../../src/web/client/tracker.js';
+import { Tracker, cartFieldsOf, consentOf, resolveLocale, type TrackerEnv } from '../../../src/web/client/tracker.js';
+import { CONSENT_COOKIE } from '../../../src/core/cookies.js';
 import { ErrorReporter, type ErrorEvent_ } from '../../../src/web/client/error-reporter.js';
 import { PerformanceBuffer, waitForPageSpeed, type SettleHost } from '../../../src/web/client/performance.js';
 import { parsePageData, type PageData } from '../../../src/web/client/analytics-page.js';

@@ -27,9 +27,9 @@ import { rows } from '../../db-util.js';
 import { Role, ProductType } from '../../../core/enums.js';
 import { formatMoney } from '../../../core/money.js';
 import type { ChargeRequest, ChargeResult, SubscriptionCharge } from '../provider.js';
-import { orderFrom, type CheckoutService } from '../../checkout/service.js';
-import { orderPlacedHooks } from '../../checkout/order-hooks.js';
-import type { Mailer } from '../../mail/mailer.js';
+import { orderFrom, type CheckoutService } from '../../checkout/index.js';
+import { orderPlacedHooks } from '../../checkout/index.js';
+import type { Mailer } from '../../mail/index.js';
 import { STRIPE_PROVIDER, type StripeProvider } from './provider.js';
 import { stripeMessages, type StripeSettings } from './settings.js';
 

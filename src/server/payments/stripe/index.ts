@@ -13,8 +13,8 @@ import { StripeProvider } from './provider.js';
 import { StripeEventHandler } from './webhook.js';
 import { stripeSettingsRoutes, stripeWebhookRoutes } from './routes.js';
 import { stripeHostedRoutes } from './hosted.js';
-import { checkoutInstalments } from '../../checkout/instalment-offer.js';
-import { onOrderPlaced } from '../../checkout/order-hooks.js';
+import { checkoutInstalments } from '../../checkout/index.js';
+import { onOrderPlaced } from '../../checkout/index.js';
 import { StripeBilling } from './billing.js';
 
 export { startStripeCheckout } from './hosted.js';

@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { Database } from '../../../db/index.js';
 import { rows } from '../../db-util.js';
-import type { CheckoutService } from '../../checkout/service.js';
+import type { CheckoutService } from '../../checkout/index.js';
 import { STRIPE_PROVIDER, type StripeProvider } from './provider.js';
 import type { StripeBilling } from './billing.js';
 

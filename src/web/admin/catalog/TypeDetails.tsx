@@ -10,6 +10,7 @@ import { useToast } from '../ui/design.js';
 import { useLoad } from '../ui/records.js';
 import { suggestSku, type DraftVariant } from './model.js';
 import { formatFileSize } from '../../../core/time.js';
+import { CRUMB_COOKIE } from '../../../core/cookies.js';
 
 export type BillingUnit = 'WEEK' | 'MONTH' | 'YEAR';
 export interface SubscriptionPlan {
@@ -70,7 +71,7 @@ function DigitalFile({ productId }: { productId: string | null }) {
     setError('');
     try {
       const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/octet-stream' };
-      const crumb = readCookie('crumb');
+      const crumb = readCookie(CRUMB_COOKIE);
       if (crumb) headers['x-csrf-token'] = crumb;
       const res = await fetch(`${url}?name=${encodeURIComponent(f.name)}`, { method: 'POST', headers, credentials: 'same-origin', body: f });
       const data = (await res.json().catch(() => ({}))) as Record<string, unknown>;

@@ -16,6 +16,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ErrorReporter, ERRORS_URL } from '../../client/error-reporter.js';
 import { ApiError, readCookie } from '../../client/api.js';
 import { formatMoney } from '../../../core/money.js';
+import { CRUMB_COOKIE } from '../../../core/cookies.js';
 
 // ---- Server state -----------------------------------------------------------------------------------
 
@@ -182,7 +183,7 @@ export function adminErrorReporter(websiteId: string): ErrorReporter {
   reporter ??= new ErrorReporter({
     send: (events) => {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
-      const c = readCookie('crumb');
+      const c = readCookie(CRUMB_COOKIE);
       if (c) headers['x-csrf-token'] = c;
       return fetch(ERRORS_URL, { method: 'POST', headers, body: JSON.stringify(events), credentials: 'same-origin', keepalive: true });
     },

@@ -8,15 +8,8 @@
  *   allowed third-party scripts (kept inert by the server) run at once.
  */
 import { useRef, useState, type FormEvent } from 'react';
-import {
-  CONSENT_CHOICES_COOKIE,
-  CONSENT_COOKIE,
-  CONSENT_MAX_AGE_SECONDS,
-  NOTICE_COOKIE,
-  formatChoices,
-  type ConsentChoices,
-  type CookieBannerMode,
-} from '../../../core/engagement.js';
+import { CONSENT_MAX_AGE_SECONDS, formatChoices, type ConsentChoices, type CookieBannerMode } from '../../../core/engagement.js';
+import { CONSENT_CHOICES_COOKIE, CONSENT_COOKIE, NOTICE_COOKIE } from '../../../core/cookies.js';
 import { engagement as m } from '../../../core/messages.js';
 import { clearCensusCookies, documentJar } from '../../client/tracker-cookies.js';
 

@@ -3,6 +3,7 @@ import { api, readCookie, ApiError } from '../../../client/api.js';
 import type { PageLayout, PageSummary } from '../../../../core/layout.js';
 import type { PostCover, PostFields } from '../../../../core/content.js';
 import { editor } from '../../../../core/messages.js';
+import { CRUMB_COOKIE } from '../../../../core/cookies.js';
 
 export type { PageSummary };
 
@@ -81,7 +82,7 @@ const wait = (ms: number, signal?: AbortSignal) =>
  */
 export async function uploadFile(file: File, signal?: AbortSignal): Promise<Upload> {
   const headers: Record<string, string> = { 'content-type': file.type || 'application/octet-stream', accept: 'application/json' };
-  const crumb = readCookie('crumb');
+  const crumb = readCookie(CRUMB_COOKIE);
   if (crumb) headers['x-csrf-token'] = crumb;
   let res: Response;
   try {

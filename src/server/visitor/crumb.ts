@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { commerce } from '../../core/messages.js';
+import { CRUMB_COOKIE } from '../../core/cookies.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,7 +14,6 @@ declare module 'fastify' {
   }
 }
 
-export const CRUMB_COOKIE = 'crumb';
 export const CRUMB_HEADER = 'x-csrf-token';
 const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 

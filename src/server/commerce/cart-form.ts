@@ -19,12 +19,12 @@ import { commerce } from '../../core/messages.js';
 import { PageType, ProductType } from '../../core/enums.js';
 import { rows } from '../db-util.js';
 import { HttpError } from '../errors.js';
-import { additionalFieldsFormOf, type CartService } from '../commerce/cart-service.js';
-import type { WebsiteService } from '../platform/websites.js';
-import { cartIdent, setCartCookie } from '../commerce/routes.js';
+import { additionalFieldsFormOf, type CartService } from './cart-service.js';
+import type { WebsiteService } from '../platform/index.js';
+import { cartIdent, setCartCookie } from '../visitor/index.js';
 import { renderPlainFieldsForm } from '../../web/ssr.js';
-import { sendSitePage } from '../checkout/page.js';
-import { productPath, refererPath, safePath, sendNotice } from './notice.js';
+import { sendSitePage } from '../site-page/index.js';
+import { productPath, refererPath, safePath, sendNotice } from '../site-page/index.js';
 
 export const ADD_ACTION = '/api/commerce/shopping-cart/entries';
 

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { rows } from '../db-util.js';
 import { PageType } from '../../core/enums.js';
-import { sendSitePage } from '../checkout/page.js';
+import { sendSitePage } from './page.js';
 
 export interface Notice {
   status: number;

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { brotliParts, brotliWithPill, gzipParts, gzipWithPill, splitAtPill } from '../../../../src/server/pages/pill-splice.js';
+import { brotliParts, brotliWithPill, gzipParts, gzipWithPill, splitAtPill } from '../../../../src/server/site-page/pill-splice.js';
 
 const EMPTY = Buffer.from('<div data-island="CartPill" data-props="{&quot;totalQuantity&quot;:0}"></div>');
 

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { encodeSync, pickEncoding, utf8Bytes, utf8Scratch, windowFor } from '../../../../src/server/pages/encode.js';
+import { encodeSync, pickEncoding, utf8Bytes, utf8Scratch, windowFor } from '../../../../src/server/site-page/encode.js';
 
 // Texts of every kind the renderer makes: ASCII, Latin-1, other BMP characters, astral characters (surrogate
 // pairs, 4 bytes in UTF-8), a lone surrogate (replaced, as Buffer.from does), empty, and beyond the scratch bound.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshNonce } from '../../../../src/server/plugins/csp.js';
+import { freshNonce } from '../../../../src/server/site-page/csp.js';
 
 describe('CSP nonces', () => {
   it('are 128 random bits in base64, never repeated, across refills of the pool', () => {

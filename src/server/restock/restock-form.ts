@@ -9,10 +9,10 @@ import { sql } from 'drizzle-orm';
 import { validateRestockEmail } from '../../core/restock.js';
 import { HttpError } from '../errors.js';
 import { rows } from '../db-util.js';
-import type { RestockService } from '../restock/service.js';
-import { successTextOf } from '../restock/settings.js';
-import { checkNoScriptPost } from './no-script-guard.js';
-import { productPath, refererPath, sendNotice } from './notice.js';
+import type { RestockService } from './service.js';
+import { successTextOf } from './settings.js';
+import { checkNoScriptPost } from '../site-page/index.js';
+import { productPath, refererPath, sendNotice } from '../site-page/index.js';
 
 const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
 const TITLE = 'Back in stock notification';

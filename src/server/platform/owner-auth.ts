@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Owner, OwnerService } from '../platform/owners.js';
+import type { Owner, OwnerService } from './owners.js';
 import { HttpError, unauthorized } from '../errors.js';
-import { isSecure } from './crumb.js';
+import { isSecure } from '../visitor/index.js';
 import { ROLE_REFUSED, roleName, type Access, type Area, type Grant } from '../../core/roles.js';
+import { OWNER_COOKIE } from '../../core/cookies.js';
 
-export const OWNER_COOKIE = 'tessera_owner';
 /** Marks a requireOwner preHandler with the roles it allows, so routes can be audited. */
 export const OWNER_ROLES = Symbol('ownerRoles');
 /** Marks a requireOwner preHandler with the area and access of the roles table (core/roles.ts) it stands for. */

@@ -1,14 +1,34 @@
 /**
- * Renders a checkout-area page into the site layout, the same way the page pipeline does
- * (src/server/pages/routes.ts `send`): page context -> theme template -> 'site.region' layout.
+ * Renders a page of an area (checkout, account, notices, ...) into the site layout, the same way the
+ * page pipeline does: page context -> theme template -> 'site.region' layout. The site's own parts
+ * (website, navigation, site styles) come from the areas that own them, handed in by app.ts as
+ * `app.sitePageParts`, so this shell imports no area.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/context.js';
 import { renderIsland } from '../../web/ssr.js';
-import { CART_COOKIE } from '../commerce/routes.js';
-import { nonceScripts } from '../plugins/csp.js';
-import { siteStylesHead } from '../editor/index.js';
+import { CART_COOKIE } from '../../core/cookies.js';
+import { nonceScripts } from './csp.js';
 import { escapeHtml } from '../../core/html.js';
+
+type Site = Awaited<ReturnType<FastifyInstance['services']['websites']['get']>>;
+
+/** What the areas hand the shell: the site's context (website, websiteSettings, navigation) and its styles. */
+export interface SitePageParts {
+  siteContext(site: Site, path: string): Promise<Record<string, unknown>>;
+  stylesHead(websiteId: string): Promise<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sitePageParts: SitePageParts;
+  }
+}
+
+/** The <head> rules of the site's saved styles ('' until an owner saves some). */
+export function siteStylesHead(app: FastifyInstance, websiteId: string): Promise<string> {
+  return app.sitePageParts.stylesHead(websiteId);
+}
+
 
 export interface SitePage {
   template: string;
@@ -21,13 +41,9 @@ export interface SitePage {
 export async function sendSitePage(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, page: SitePage) {
   const { websites, theme, assets, carts } = app.services;
   const site = await websites.get();
-  const collections = await allCollections(app.database.db, site.id);
-  const byId = new Map(collections.map((c) => [c.id, c]));
   const path = req.url.split('?')[0] ?? '/';
   const context: Record<string, unknown> = {
-    website: websiteJson(site, websites),
-    websiteSettings: websiteSettingsJson(site, websites),
-    navigation: navigationJson(site, byId, path),
+    ...(await app.sitePageParts.siteContext(site, path)),
     pageType: page.pageType,
     pageTitle: page.title,
     ...page.ctx,

@@ -1,21 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { timingSafeEqual } from 'node:crypto';
-import type { SiteUser, SiteUserService, SiteUserSession } from '../platform/site-users.js';
-import { CONFIRM_HOURS, siteUserMessages } from '../platform/site-users.js';
+import type { SiteUser, SiteUserService, SiteUserSession } from './site-users.js';
+import { CONFIRM_HOURS, siteUserMessages } from './site-users.js';
 import { hashToken } from '../../db/ids.js';
 import { HttpError } from '../errors.js';
-import { isSecure } from './crumb.js';
+import { isSecure } from '../visitor/index.js';
 import { SITE_USER_INFO_COOKIE_NAME, formatSiteUserInfo, parseSiteUserInfo } from '../../core/cookies.js';
+import { SITE_USER_COOKIE, SIGN_UP_COOKIE } from '../../core/cookies.js';
 
-/** The httpOnly session cookie; the readable SiteUserInfo cookie only tells scripts who is signed in. */
-export const SITE_USER_COOKIE = 'tessera_site_user';
 export const SITE_USER_XSRF_HEADER = 'x-siteuser-xsrf-token';
 /**
  * The browser key of a sign-up (platform/site-users.ts signUp): httpOnly, sent only to the confirmation
  * link's path, for as long as the link works. The link signs in with the sign-up password only beside it.
  */
-export const SIGN_UP_COOKIE = 'tessera_sign_up';
 export const SIGN_UP_CONFIRM_PATH = '/account/confirm';
 
 declare module 'fastify' {
@@ -34,44 +32,6 @@ declare module 'fastify' {
   }
 }
 
-const KEPT_USER = Symbol('tessera.site-user.kept');
-const USER_READ = Symbol('tessera.site-user.read');
-type Watched = FastifyRequest & { [KEPT_USER]?: SiteUser | null; [USER_READ]?: boolean };
-
-/**
- * The request's site user, read without counting as a read that shapes the page (see watchSiteUserReads):
- * for the two things a shared page puts in place for a signed-in visitor itself, their cart pill and the
- * analytics island's member language.
- */
-export function siteUserQuietly(req: FastifyRequest): SiteUser | null {
-  const r = req as Watched;
-  return KEPT_USER in r ? (r[KEPT_USER] ?? null) : (req.siteUser ?? null);
-}
-
-/**
- * From now on, notes whether anything reads `req.siteUser` (the page cache, for a render it will share:
- * a page that asked who is signed in, such as a member area or a course with its progress, is never served
- * to a signed-in visitor from a render made for somebody else). siteUserQuietly is not counted.
- */
-export function watchSiteUserReads(req: FastifyRequest): void {
-  const r = req as Watched;
-  if (KEPT_USER in r) return;
-  r[KEPT_USER] = req.siteUser ?? null;
-  Object.defineProperty(req, 'siteUser', {
-    configurable: true,
-    enumerable: true,
-    get: () => {
-      r[USER_READ] = true;
-      return r[KEPT_USER] ?? null;
-    },
-    set: (user: SiteUser | null) => {
-      r[KEPT_USER] = user;
-    },
-  });
-}
-
-/** Whether anything read `req.siteUser` since watchSiteUserReads. */
-export const siteUserWasRead = (req: FastifyRequest): boolean => (req as Watched)[USER_READ] === true;
 
 function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -19,10 +19,10 @@ import { PageType } from '../../core/enums.js';
 import { HttpError } from '../errors.js';
 import { renderIsland } from '../../web/ssr.js';
 import type { CheckoutPageProps } from '../../core/api/checkout.js';
-import type { PaymentMethodInput } from '../payments/provider.js';
-import { startStripeCheckout } from '../payments/stripe/index.js';
-import { checkoutMessages, type CartRef, type CheckoutService, type CheckoutState } from '../checkout/service.js';
-import { sendSitePage } from '../checkout/page.js';
+import type { PaymentMethodInput } from '../payments/index.js';
+import { startStripeCheckout } from '../payments/index.js';
+import { checkoutMessages, type CartRef, type CheckoutService, type CheckoutState } from './service.js';
+import { sendSitePage } from '../site-page/index.js';
 
 export const CHECKOUT_FORM_PATH = '/api/checkout/form';
 

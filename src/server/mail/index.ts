@@ -1,0 +1,3 @@
+/** The mail area's door: what other areas use of it. */
+export type { Mailer, OutgoingMail } from './mailer.js';
+export { nodemailerFor, publicOf, scrubbed, SMTP_MESSAGES, smtpInputSchema, type SmtpRow, SmtpSettingsStore, transportFor } from './smtp-settings.js';

@@ -1,0 +1,11 @@
+/**
+ * The page shell every server-rendered page goes through: the site layout and styles, the CSP nonce,
+ * page encoding and the cart pill splice, and the plain-form notice page. Areas hand it content; it
+ * imports no area (the site's own parts arrive as app.sitePageParts, set in app.ts).
+ */
+export { sendSitePage, siteStylesHead, type SitePage, type SitePageParts } from './page.js';
+export { ADMIN_CSP, PREVIEW_SANDBOX, cspPlugin, freshNonce, nonceScripts, publicCsp } from './csp.js';
+export { productPath, refererPath, safePath, sendNotice, type Notice } from './notice.js';
+export { NO_SCRIPT_LIMIT, NO_SCRIPT_MESSAGES, checkNoScriptPost } from './no-script-guard.js';
+export { compressPage, encodeAsync, encodeSync, KEPT, markEncoded, pageEncoding, type PageEncoding, pickEncoding, QUICK, responseEncoding, utf8Bytes } from './encode.js';
+export { brotliParts, type BrotliParts, brotliPartsSync, brotliWithPill, gzipParts, type GzipParts, gzipPartsSync, gzipWithPill, type PillSplit, splitAtPill } from './pill-splice.js';
