@@ -1,5 +1,5 @@
 /**
- * The catalogue's owner calls (issue 24), beside the product editor's own (platform/config-routes.ts):
+ * The catalogue's owner calls (issue 24), beside the product editor's own (product-routes.ts):
  *
  * - GET  /api/config/catalog/products: the product list with search, filters (store, type, status, stock), sort
  *   and pages; each row has its thumbnail and its variants' stock.
@@ -23,7 +23,7 @@ import { badRequest, notFound } from '../errors.js';
 import { audit } from '../platform/audit.js';
 import { stockChangedHooks } from '../platform/stock-hooks.js';
 import { publishScheduled } from '../content/scheduled.js';
-import { itemUrlId, lockRoomFor, stockReason, storeCollection } from '../platform/config-routes.js';
+import { itemUrlId, lockRoomFor, stockReason, storeCollection } from './product-service.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 import { can } from '../../core/roles.js';
 
