@@ -82,6 +82,15 @@ const unitPrice = (v: VariantRow) => (v.onSale ? v.salePriceCents : v.priceCents
 const variantName = (a: Record<string, string>) => Object.values(a).join(' / ');
 
 export async function catalogRoutes(app: FastifyInstance) {
+  const ctx = catalogRoutesCtx(app);
+  await catalogListRoutes(app, ctx);
+  await inventoryRoutes(app, ctx);
+}
+
+type CatalogRoutesCtx = ReturnType<typeof catalogRoutesCtx>;
+
+/** What the calls of catalogRoutes share. */
+function catalogRoutesCtx(app: FastifyInstance) {
   const db = app.database.db;
   const readRoles = { preHandler: app.requireOwner(can('products', 'read')) };
   const storeRoles = { preHandler: app.requireOwner(can('products', 'write')) };
@@ -115,6 +124,12 @@ export async function catalogRoutes(app: FastifyInstance) {
   };
 
   /** What the catalogue screens need of the site: its currency (minor units) and time zone (scheduling). */
+  return { db, readRoles, storeRoles, siteId, timer, allProducts };
+}
+
+/** The catalogue settings, the product list and its bulk actions. */
+async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
+  const { db, readRoles, storeRoles, siteId, allProducts } = ctx;
   app.get('/api/config/catalog/settings', readRoles, async (req, reply) => {
     const site = await app.services.websites.get();
     reply.header('cache-control', 'no-store');
@@ -221,7 +236,11 @@ export async function catalogRoutes(app: FastifyInstance) {
       return { ok: true, count: found.length };
     });
   });
+}
 
+/** Stock: the inventory, its edits and a variant's stock history. */
+async function inventoryRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
+  const { db, readRoles, storeRoles, siteId, allProducts } = ctx;
   app.get('/api/config/catalog/inventory', readRoles, async (req, reply) => {
     const q = parseInput(inventoryQuery, req.query ?? {});
     const needle = q.q.toLowerCase();
