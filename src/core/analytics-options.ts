@@ -1,7 +1,7 @@
 /**
- * The analytics client's options (platform.md section 9: fire events on, logging off, beacon on, validate
+ * The analytics client's options (defaults: fire events on, logging off, beacon on, validate
  * off) and the source environment (dev, QA/staging or prod) that picks the events service URL, with a
- * warning for an invalid one (section 8). In validate mode events are posted to the service's schema
+ * warning for an invalid one. In validate mode events are posted to the service's schema
  * endpoint, `{events service}/{schema name}`, instead of being recorded.
  */
 import { ANALYTICS_DEFAULTS } from './constants';
@@ -24,7 +24,7 @@ export const DEFAULT_ANALYTICS_OPTIONS: Readonly<AnalyticsOptions> = Object.free
 /** The warning for a source environment that is none of dev, qa (staging) or prod. */
 export const INVALID_SOURCE_ENVIRONMENT = 'Invalid source environment: expected dev, qa (staging) or prod; using prod.';
 
-/** The analytics warnings (platform.md section 8); nothing is user-facing. */
+/** The analytics warnings; nothing is user-facing. */
 export const ANALYTICS_WARNINGS = Object.freeze({
   ID_NOT_STORED: 'analytics id cannot be stored',
   FIELDS_OVERWRITTEN: 'auto-populated fields overwritten',
@@ -52,7 +52,7 @@ export function serviceUrlFor(env: SourceEnvironment, urls: Partial<Record<Sourc
 
 export const eventsUrl = (o: Pick<AnalyticsOptions, 'serviceUrl'>): string => `${o.serviceUrl}${EVENTS_PATH}`;
 /**
- * Validate mode's URL: `{events service}/{schema name}` (platform.md section 7). With no service URL
+ * Validate mode's URL: `{events service}/{schema name}`. With no service URL
  * configured the events service is this site, whose schema endpoint is under SCHEMAS_PATH.
  */
 export const schemaUrl = (o: Pick<AnalyticsOptions, 'serviceUrl'>, schemaName: string): string =>

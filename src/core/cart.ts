@@ -96,8 +96,7 @@ export function entrySubtotalCents(entry: Pick<CartEntry, 'purchasePriceCents' |
 
 /**
  * The entry an add request merges into: same item, same sku and equal additional-fields answers
- * (storefront.md: "Merges into an existing entry when item, sku and additionalFields are equal, else
- * adds an entry"). No answers on both sides counts as equal; answers are compared as JSON values.
+ * (else the add makes a new entry). No answers on both sides counts as equal; answers are compared as JSON values.
  */
 export function findMergeableEntry(
   entries: readonly CartEntry[],
@@ -209,8 +208,8 @@ export interface CartAdjustments {
 const SAFE_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * The largest amount a cart may hold in a currency, in minor units: what can be shown (15 integer places,
- * storefront.md section 1: ¥999,999,999,999,999 in yen) and what stays a safe integer, so it is exact
+ * The largest amount a cart may hold in a currency, in minor units: what can be shown (15 integer places:
+ * ¥999,999,999,999,999 in yen) and what stays a safe integer, so it is exact
  * everywhere (2^53 - 1 cents in the two-decimal currencies). An unsupported code counts as the default.
  */
 export function cartAmountMaxMinor(currency: string): bigint {

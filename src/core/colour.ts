@@ -47,7 +47,7 @@ export function formatHex(c: Rgb): string {
   return `#${[c.r, c.g, c.b].map((x) => clampByte(x).toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Checks an HSL value and throws a ColourError with the spec's message when it is out of bounds. */
+/** Checks an HSL value and throws a ColourError with its message (core/messages.ts) when it is out of bounds. */
 export function validateHsl(c: Partial<Hsl>): asserts c is Hsl {
   for (const k of ['h', 's', 'l'] as const) {
     if (typeof c[k] !== 'number' || Number.isNaN(c[k])) throw new ColourError(m.MISSING_HSL_VALUE);

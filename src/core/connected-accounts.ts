@@ -1,5 +1,5 @@
 /**
- * Connected account link services (platform.md section 3, "Other enumerations"): the online food ordering
+ * Connected account link services: the online food ordering
  * provider, whose link is titled 'Order Now' unless the owner names it. The owner connects the ordering
  * page's address in /config/connected-accounts; the site's menu then shows the link.
  */

@@ -1,6 +1,6 @@
 /**
- * Business constants and limits of storefront.md section 9 and platform.md section 9
- * (plus the few numbers stated elsewhere in the specs). Times are milliseconds unless named otherwise.
+ * Business constants and limits: cart, content, upload, rate and time limits in one place.
+ * Times are milliseconds unless named otherwise.
  */
 
 // ---- Cart -------------------------------------------------------------------------------------
@@ -124,7 +124,7 @@ export const MAX_CATEGORY_LENGTH = 25;
 export const MAX_PHOTO_GALLERY_SERVICE_GALLERIES = 20;
 export const PHOTO_GALLERY_SERVICE_GALLERY_SIZE = 50;
 export const DEFAULT_SLIDER_ASPECT_RATIO = 50;
-/** Tessera's range for a slider's height as a percentage of its width (the spec gives only the default). */
+/** Tessera's range for a slider's height as a percentage of its width (the default, 50, is fixed; the bounds are ours). */
 export const SLIDER_ASPECT_RATIO_RANGE = Object.freeze([10, 200] as const);
 export const EMPTY_LAYOUT_GRID_COLUMNS = 12;
 export const FLUID_ENGINE_COLORS: readonly string[] = Object.freeze(['blue', 'yellow']);

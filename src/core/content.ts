@@ -1,4 +1,4 @@
-/** Content rules: comments visibility, truncation and excerpts, and the content limits of platform.md section 9. */
+/** Content rules: comments visibility, truncation and excerpts, and the content limits (tag and category lengths, collection sizes). */
 import {
   EXCERPT_MAX_CHARS,
   MAX_ALBUM_TRACKS,
@@ -38,7 +38,7 @@ export function excerptText(text: string, max: number = EXCERPT_MAX_CHARS): stri
   return String(text ?? '').replace(/\s+/g, ' ').trim().slice(0, max);
 }
 
-// ---- Content limits (platform.md section 9) ----------------------------------------------------
+// ---- Content limits ----------------------------------------------------
 
 /** Length in characters (code points, so an emoji counts once), after trimming. */
 const charLength = (s: string): number => [...String(s ?? '').trim()].length;

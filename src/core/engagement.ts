@@ -5,7 +5,7 @@
  */
 import { CENSUS_COOKIES } from './constants';
 
-/** Popup overlay anchor positions: top, center, bottom crossed with left, center, right (platform.md). */
+/** Popup overlay anchor positions: top, center, bottom crossed with left, center, right. */
 export const POPUP_ANCHORS = [
   'top-left',
   'top-center',
@@ -25,7 +25,7 @@ export type PopupTrigger = (typeof POPUP_TRIGGERS)[number];
 export const POPUP_ACTIONS = ['newsletter', 'button'] as const;
 export type PopupAction = (typeof POPUP_ACTIONS)[number];
 
-/** Popup overlay local storage keys: closed date, version, submitted (platform.md, names ours). */
+/** Popup overlay local storage keys: closed date, version, submitted . */
 export const POPUP_STORAGE_KEYS = {
   closedDate: 'tessera.popupOverlay.closedDate',
   version: 'tessera.popupOverlay.version',

@@ -517,7 +517,7 @@ export const ContentStatus = Object.freeze({
 } as const);
 export type ContentStatus = ValueOf<typeof ContentStatus>;
 
-/** Labels of content statuses (verbatim from the spec). */
+/** Labels of content statuses (shown to owners as written here). */
 export const CONTENT_STATUS_LABELS: Readonly<Record<ContentStatus, string>> = Object.freeze({
   scheduled: 'Scheduled',
   'needs-review': 'Needs Review',
@@ -541,13 +541,13 @@ export type PopupAnchorPosition = (typeof POPUP_ANCHOR_POSITIONS)[number];
 export const NavigationName = Object.freeze({ HIDDEN: '_hidden', MEMBER_AREAS: '_memberareas' } as const);
 
 /**
- * Named page layouts (platform.md section 2): a template's `default` layout, and the one product-page
+ * Named page layouts: a template's `default` layout, and the one product-page
  * layout, 'pdp', that product detail pages use when a template.conf declares it.
  */
 export const PageLayoutName = Object.freeze({ DEFAULT: 'default', PRODUCT_PAGE: 'pdp' } as const);
 export type PageLayoutName = ValueOf<typeof PageLayoutName>;
 
-/** Page names (platform.md section 2): the readme page. */
+/** Page names: the readme page. */
 export const PageName = Object.freeze({ README: 'readme' } as const);
 
 /** Text filter names. */

@@ -1,5 +1,5 @@
 /**
- * Experiments (platform.md sections 4, 6 and 9): named experiments with weighted variants, a stable
+ * Experiments: named experiments with weighted variants, a stable
  * assignment per visitor (a hash of the visitor id and the experiment's name), and an override by query
  * parameter that works only on internal or staging hosts (detected by host pattern) and on sites the owner
  * marked internal (server/flags `overridesAllowed`; `internal` below is that answer). An override is kept in
@@ -33,8 +33,8 @@ export const EXPERIMENT_NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
 export const VARIANT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
 
 /**
- * Internal and staging hosts (platform.md section 6: internal .net domains; stage, qa plus a number, dev
- * variants). Patterns are globs: `*` is any run of characters, `#` one or more digits.
+ * Internal and staging hosts (internal .net domains; stage, qa plus a number, dev
+ * variants), where experiment overrides work. Patterns are globs: `*` is any run of characters, `#` one or more digits.
  */
 export const DEFAULT_INTERNAL_HOST_PATTERNS: readonly string[] = Object.freeze([
   '*.internal.net',

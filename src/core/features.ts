@@ -1,9 +1,9 @@
 /**
- * The feature enumeration (platform.md section 3: "a feature enumeration up to 70: commerce, gift cards,
- * subscriptions, two instalment-payment brands, and more"; section 3 also ties the amazon, donation, menu
- * and opentable blocks to beta feature flags) and the per-site switch rule.
+ * The feature enumeration (codes up to 70: commerce, gift cards, subscriptions, two instalment-payment
+ * brands, and more; the amazon, donation, menu and opentable blocks are tied to beta feature flags) and
+ * the per-site switch rule.
  *
- * Codes are stored data: they never change once given. The spec shows only the named members; the rest
+ * Codes are stored data: they never change once given. Beyond the named members, the codes
  * are the features this product has areas for. Switches live in the website's settings under `features`
  * as `{ [key]: boolean }`; a missing key means the feature's default.
  */
@@ -58,7 +58,7 @@ export interface FeatureInfo {
   /** The key in the settings object and in the template context's `features`. */
   key: string;
   label: string;
-  /** Tied to a beta flag (the blocks of platform.md section 3). */
+  /** Tied to a beta flag (the amazon, donation, menu and opentable blocks). */
   beta: boolean;
   defaultOn: boolean;
 }
@@ -115,7 +115,7 @@ export function featureByKey(key: string): FeatureInfo | undefined {
   return BY_KEY.get(key);
 }
 
-/** The blocks tied to beta feature flags (platform.md section 3). */
+/** The blocks tied to beta feature flags. */
 export const BETA_BLOCK_FEATURES: Readonly<Partial<Record<number, Feature>>> = Object.freeze({
   [BlockType.AMAZON]: Feature.AMAZON_BLOCK,
   [BlockType.DONATION]: Feature.DONATION_BLOCK,

@@ -1,6 +1,6 @@
 /**
  * Site forms: field definitions, value shapes by field type, client/server validation with the
- * spec's messages, submission payloads and status messages.
+ * messages of core/messages.ts, submission payloads and status messages.
  */
 import { isEmailAddress, MAX_EMAIL_CHECK } from './email';
 import { FormFieldType } from './enums';
@@ -201,7 +201,7 @@ export function likertLabel(answer: number | string): string | undefined {
 // ---- Summary ----------------------------------------------------------------------------------
 
 /**
- * The localized no-answer texts of form summaries (platform.md section 5: 'N/A' unless a localized
+ * The localized no-answer texts of form summaries ('N/A' unless a localized
  * no-answer text exists), by language. Languages not listed (English among them) keep 'N/A'.
  */
 export const NO_ANSWER_TEXTS: Readonly<Record<string, string>> = Object.freeze({
@@ -250,7 +250,7 @@ export function summaryAnswer(value: unknown, noAnswerText?: string | null): str
 // ---- Submission -------------------------------------------------------------------------------
 
 /**
- * pagePermissionTypeValue of a submission's page fields (storefront.md section 3): who may see the page
+ * pagePermissionTypeValue of a submission's page fields: who may see the page
  * the form is on: anyone, visitors with the page's password, or members of a member area.
  */
 export const PagePermissionType = Object.freeze({ PUBLIC: 1, PASSWORD: 2, MEMBERS: 3 } as const);

@@ -80,7 +80,7 @@ export function platformSrcset(src: string): string {
   return SRCSET_WIDTHS.map((w) => `${formatUrl(src, w)} ${w}w`).join(', ');
 }
 
-/** Validates the props and returns the <img> attributes. Throws ImagePropError with the spec's wording. */
+/** Validates the props and returns the <img> attributes. Throws ImagePropError with its message (core/messages.ts). */
 export function imageAttributes(props: ImageProps): ImageAttributes {
   const src = typeof props?.src === 'string' ? props.src : '';
   if (src === '') throw new ImagePropError(m.missingProp(String(props?.src ?? ''), 'src'));

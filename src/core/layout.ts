@@ -717,7 +717,7 @@ const idRef: Check = (v, path, e) => {
   return s;
 };
 
-/** The mailing list a newsletter block signs visitors up to (its newsletter form): required (platform.md section 5). */
+/** The mailing list a newsletter block signs visitors up to (its newsletter form): required. */
 const listRef: Check = (v, path, e) => {
   const s = idRef(v, path, e) as string;
   if (s === '' && !e.errors[path]) e.errors[path] = pm.LIST_MUST_BE_SELECTED;
@@ -861,7 +861,7 @@ export interface ChartDataset {
 }
 
 /**
- * The drawable part of a chart's data: at least one column and one row (else an error with the spec's
+ * The drawable part of a chart's data: at least one column and one row (else an error with its
  * message), rows missing values flagged, and anything past CHART_MAX_ROWS / CHART_MAX_COLUMNS cut
  * with the truncation notice.
  */

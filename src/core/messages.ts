@@ -1,6 +1,6 @@
 /**
- * Every user-facing message and label of the two specifications (storefront.md, platform.md),
- * verbatim, grouped by area. Templated messages keep their verbatim template (with {placeholders})
+ * Every user-facing message and label of the product, grouped by area. Their wording is fixed
+ * (tests and themes match it): change a text here only on purpose. Templated messages keep their verbatim template (with {placeholders})
  * next to a small function that fills it. Nothing else in the code base should spell these strings.
  */
 
@@ -160,7 +160,7 @@ export const forms = {
 
   // Submission errors
   PROBLEM_ABOVE: 'Your form has encountered a problem. Please scroll down to review.',
-  /** Shown below the form; the spec abbreviates it as '... scroll up to review.' */
+  /** Shown below the form; its full wording was chosen here: '... scroll up to review.' ends it */
   PROBLEM_BELOW: 'Your form has encountered a problem. Please scroll up to review.',
   STATUS_401: 'Unable to submit form. Please try again later.',
   STATUS_404: 'This form has not been configured yet.',
@@ -228,7 +228,7 @@ const TAG_EXISTS = 'This {tagType} already exists';
 const ONE_TAG_AT_A_TIME = 'You may only edit one {tagType} at a time';
 
 export const platform = {
-  /** Header and footer code injection runs on every page: an admin (role 1) action (platform.md section 6). */
+  /** Header and footer code injection runs on every page: an admin (role 1) action. */
   CODE_INJECTION_ADMIN_ONLY: 'Only an admin can change the header and footer code.',
   // Content statuses shown in labels
   STATUS_SCHEDULED: 'Scheduled',
@@ -253,12 +253,12 @@ export const platform = {
   DATASET_NO_COLUMN: 'Your dataset must have at least one column',
   DATASET_NO_ROW: 'Your dataset must have at least one row',
   DATASET_MISSING_DATA: 'One or more rows was missing data',
-  /** The spec names this message without its wording. */
+  /** Wording ours. */
   datasetTruncated: (maxRows: number, maxColumns: number) =>
     `Your dataset was truncated to a maximum of ${maxRows} rows or ${maxColumns} columns`,
-  /** The spec names this message without its wording. */
+  /** Wording ours. */
   fileTooLarge: (maxSize: string) => `File is too large. The maximum size is ${maxSize}`,
-  /** The spec names this message without its wording. */
+  /** Wording ours. */
   FILE_NOT_SUPPORTED: 'File is not a supported type',
   /** An upload that would take the site's stored files past its quota (UPLOAD_QUOTA_MB; issue 38). */
   storageQuotaFull: (quota: string, used: string) =>
@@ -374,7 +374,7 @@ export const time = {
 export const messages = { commerce, cart, forms, restock, instalments, platform, editor, template, colour, image, time } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Engagement: promo popup, newsletter lists, cookie banner (texts the specs leave to us)
+// Engagement: promo popup, newsletter lists, cookie banner (Tessera's own wording)
 // ---------------------------------------------------------------------------------------------
 
 export const engagement = {
@@ -468,8 +468,8 @@ export const donations = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Page editor (issue #13): layout limits, saves, uploads. The spec names the limits and the
-// upload outcomes; these are the sentences Tessera shows for them.
+// Page editor (issue #13): layout limits, saves, uploads. These are the sentences Tessera shows
+// when a layout limit is reached and for each upload outcome.
 // ---------------------------------------------------------------------------------------------
 
 export const pageEditor = {
@@ -479,10 +479,10 @@ export const pageEditor = {
   RAW_HTML_ADMIN_ONLY: 'Only an admin can write a post body as HTML. Write the post in the visual editor, or ask an admin.',
   POST_NOT_FOUND: 'No such post.',
   RAW_CODE_ADMIN_ONLY: 'Only an admin can add or change a code block used as raw HTML. Untick "Use as raw HTML on the site" to show the code as text, or ask an admin.',
-  /** The limit of platform.md section 9 (at most 60 blocks per layout). */
+  /** At most 60 blocks per layout. */
   blockLimit: (max: number) => `A page can have at most ${max} blocks. Delete a block to add another.`,
   sectionLimit: (max: number) => `A page can have at most ${max} sections.`,
-  /** The photo-gallery-service limits of platform.md section 9 (20 galleries, 50 per gallery), applied to gallery blocks; the spec gives no wording. */
+  /** The photo-gallery limits (20 galleries, 50 images per gallery), applied to gallery blocks; wording ours. */
   galleryLimit: (max: number) => `A page can have at most ${max} galleries. Delete a gallery to add another.`,
   galleryImageLimit: (max: number) => `A gallery can have at most ${max} images.`,
   SECTION_NOT_FOUND: 'That section is no longer on the page.',
@@ -565,9 +565,8 @@ export const featureFlags = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Content limits (issue #13): platform.md section 9 names the limits (tag length 50, category
-// length 25, 200 products in a collection, 250 items in a user-orderable collection, 60 album
-// tracks) but no wording; these are the sentences Tessera shows when one is reached.
+// Content limits (issue #13): tag length 50, category length 25, 200 products in a collection,
+// 250 items in a user-orderable collection, 60 album tracks; these are the sentences Tessera shows when one is reached.
 // ---------------------------------------------------------------------------------------------
 
 export const contentLimits = {
@@ -607,7 +606,7 @@ export const seo = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Security hardening (issue 21): the specs give no wording for these refusals; these are Tessera's.
+// Security hardening (issue 21): the wording of these refusals is Tessera's own.
 // ---------------------------------------------------------------------------------------------
 
 export const security = {
@@ -615,7 +614,7 @@ export const security = {
   BAD_PATH: 'The address is not valid.',
   /** A lone UTF-16 surrogate in a JSON body or a query. */
   INVALID_UNICODE: 'The request contains text that is not valid Unicode.',
-  // A quantity that is not a plain whole number gets the spec's commerce.QUANTITY_NOT_A_NUMBER / QUANTITY_NOT_WHOLE.
+  // A quantity that is not a plain whole number gets commerce.QUANTITY_NOT_A_NUMBER / QUANTITY_NOT_WHOLE.
   /** Owner sign-in: too many failed attempts for this address or account. */
   TOO_MANY_SIGN_INS: 'Too many sign-in attempts. Please wait a few minutes and try again.',
   /** The lock notice emailed to an owner account after repeated failed sign-ins. */

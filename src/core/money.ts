@@ -1,7 +1,8 @@
 /**
  * Money rules shared by server, template engine and browser.
  *
- * Money is an integer count of minor units (cents) everywhere; it is formatted only where shown.
+ * Money is an integer count of minor units (cents) everywhere; it is formatted only where shown
+ * (docs/decisions/0003-money-integer-minor-units.md).
  * The store supports 26 currencies, all with 2 decimals except JPY with 0. Formatting is en-US:
  * comma thousands separator, point decimal mark, up to 15 integer places, default currency USD.
  *

@@ -1,7 +1,6 @@
 /**
- * Owner preview and safe mode (platform.md section 9: browser-storage keys and cookie names exist for
- * preview and for disabling scripts; a masked-password placeholder value exists), and the upgrade
- * destinations (section 2).
+ * Owner preview and safe mode (browser-storage keys and cookie names for preview and for disabling
+ * scripts; the masked-password placeholder value), and the upgrade destinations.
  */
 
 /** The preview cookie: set only for a signed-in owner; ignored without an owner session. */
@@ -56,7 +55,7 @@ export function keepSecret(sent: string | null | undefined, stored: string | nul
   return sent;
 }
 
-/** The upgrade destinations (platform.md section 2), both under settings/billing. */
+/** The upgrade destinations, both under settings/billing. */
 export const BILLING_PATH = '/config/settings/billing';
 export const UPGRADE_DESTINATIONS = Object.freeze({
   /** The trial-upgrade destination: the billing upgrade page. */

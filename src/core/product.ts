@@ -1,7 +1,7 @@
 /**
  * Product types and the derived product state shared by server, templates and browser:
  * sold out, on sale, badge, stock, quantity input and variant selector visibility, variant lookup
- * and the add-to-cart validation with the spec's messages.
+ * and the add-to-cart validation with its messages (core/messages.ts).
  */
 import { BillingPeriodUnit, ProductType } from './enums';
 import { QUANTITY_MAX, QUANTITY_MIN } from './constants';
@@ -310,7 +310,7 @@ export type QuantityParse = { ok: true; quantity: number } | { ok: false; messag
 
 /**
  * Parses the quantity input text. Blank or non-numeric text gives 'Quantity must be a number.';
- * a fraction, or a number below 1, gives 'Quantity must be a whole number.' (the spec has no other
+ * a fraction, or a number below 1, gives 'Quantity must be a whole number.' (there is no separate
  * text for a quantity below the minimum of 1).
  */
 export function parseQuantity(text: string | number | null | undefined): QuantityParse {
@@ -346,7 +346,7 @@ export interface AddToCartCheck {
 /**
  * Checks an add-to-cart attempt in this order: gift-card denomination, unselected options,
  * quantity text, variant existence, stock (quantity plus cart quantity against stock, and the
- * 9999 cap). Returns the spec's message and, when valid, the variant and quantity.
+ * 9999 cap). Returns the refusal message and, when valid, the variant and quantity.
  */
 export function checkAddToCart(input: AddToCartInput): AddToCartCheck {
   const sc = structuredContentOf(input.product);

@@ -3,7 +3,7 @@
  * roles that change it. The server's owner guards take their roles from here (`app.requireOwner(can(area, access))`,
  * GET routes read, every other method writes), the Team screen's role descriptions are written from it
  * (`roleDescriptions`), and docs/SECURITY.md shows it (`accessTableMarkdown`, checked by a test), so the three
- * cannot disagree. Role codes are the spec's enumeration (core/enums.ts `Role`).
+ * cannot disagree (docs/decisions/0006-one-role-table.md). Role codes are the stored enumeration (core/enums.ts `Role`).
  */
 import { Role } from './enums.js';
 

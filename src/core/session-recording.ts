@@ -1,5 +1,5 @@
 /**
- * The session-recording gate (platform.md section 6): recording is enabled only for websites in the US
+ * The session-recording gate: recording is enabled only for websites in the US
  * country, in an America time zone, with more than 2 hardware threads, when the feature toggle is on and
  * the experiment variant is 'true'. `GET /api/commerce/fullstory/getId` answers the recorder's id; one
  * mock id value means skip (no recorder is configured).

@@ -49,7 +49,7 @@ export const siteSettingsSchema = z.object({
   timeZone: z.string().refine(isTimeZone, { message: 'Choose a time zone from the list.' }),
   locale: z.string().trim().refine(isLocale, { message: 'Enter a language and region such as en-US.' }),
   currency: z.enum(SUPPORTED_CURRENCIES, { error: 'Choose a currency from the list.' }),
-  // The interface validation message of platform.md section 5: 'Emails must be formatted as name@example.com'.
+  // The validation message shown in the interface: 'Emails must be formatted as name@example.com'.
   contactEmail: z.union([z.literal(''), z.email(platformMessages.emailsFormattedAs()).max(254)], { error: platformMessages.emailsFormattedAs() }),
   contactPhoneNumber: text(40, 'The phone number').refine((s) => s === '' || /^[+()\d\s.-]{3,40}$/.test(s), { message: 'Enter a phone number using digits, spaces, +, (, ), - and .' }),
   location: z.object({
@@ -67,7 +67,7 @@ export const siteSettingsSchema = z.object({
       }),
     )
     .max(20, 'A site can list up to 20 social accounts.'),
-  /** The site's comments-enabled setting (platform.md section 4); also the comment state a new post starts with. */
+  /** The site's comments-enabled setting; also the comment state a new post starts with. */
   commentsEnabled: z.boolean(),
 });
 

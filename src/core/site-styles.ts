@@ -1,6 +1,6 @@
 /**
  * Site styles of the editor (issue #13; pure): a colour palette and colour themes, and fonts by usage
- * category (headings, body, buttons). Saves carry only the dirty paths platform.md names
+ * category (headings, body, buttons). Saves carry only the changed (dirty) paths
  * (DIRTY_PATHS); `applyStyleChanges` checks and applies them. `stylesCss` turns styles into CSS
  * variables; the dark-colour test picks the text colour of a theme whose text colour is automatic.
  */
@@ -67,7 +67,7 @@ export interface SiteStyles {
   spacing: { scale: SpacingScale };
 }
 
-/** The dirty paths of platform.md: default theme id and palette/themes for colors; active theme id, themes and font usage categories for fonts. */
+/** The paths a save may carry: default theme id and palette/themes for colors; active theme id, themes and font usage categories for fonts. */
 export const DIRTY_PATHS = Object.freeze([
   'colors.defaultThemeId',
   'colors.palette',

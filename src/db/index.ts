@@ -80,7 +80,10 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** Takes an exclusive lock file in `dir`; a stale lock of a dead process is taken over. */
+/**
+ * Takes an exclusive lock file in `dir`; a stale lock of a dead process is taken over. Two processes on one
+ * PGlite folder would lose writes (docs/decisions/0001-pglite-and-postgresql.md).
+ */
 export function lockDataDir(dir: string): () => void {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'tessera.lock');

@@ -110,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
-    // Query strings parse with the spec's limits (plugins/querystring.ts); url-encoded bodies below too.
+    // Query strings parse with depth, array and parameter limits (plugins/querystring.ts); url-encoded bodies below too.
     routerOptions: { maxParamLength: 200, querystringParser: parseQueryString },
     // One normalised path for the router and every guard (plugins/path.ts).
     rewriteUrl,

@@ -109,7 +109,7 @@ const schema = z.object({
   ANALYTICS_SERVICE_URL_DEV: z.url().optional(),
   ANALYTICS_SERVICE_URL_QA: z.url().optional(),
   ANALYTICS_SERVICE_URL_PROD: z.url().optional(),
-  /** The analytics client's options (platform.md: fire events on, logging off, beacon on, validate off). */
+  /** The analytics client's options (defaults: fire events on, logging off, beacon on, validate off). */
   ANALYTICS_FIRE_EVENTS: bool.default(true),
   ANALYTICS_LOGGING: bool.default(false),
   ANALYTICS_BEACON: bool.default(true),
@@ -129,7 +129,7 @@ const schema = z.object({
   /**
    * The media CDN origins (comma-separated, at most two, e.g. a CDN in front of this server or the
    * bucket's public base) whose images answer the `?format=` size query. With PUBLIC_URL they form the
-   * fixed list of image hosts that get the platform srcset (platform.md section 9); images on any other
+   * fixed list of image hosts that get the platform srcset; images on any other
    * host are drawn without one.
    */
   MEDIA_CDN_URLS: z

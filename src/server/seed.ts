@@ -29,7 +29,7 @@ interface ProductSeed {
   extra?: Record<string, unknown>;
 }
 
-/** The demo store's products: every product kind the specs name. */
+/** The demo store's products: every product kind (physical, digital, service, gift card). */
 export const DEMO_PRODUCTS: ProductSeed[] = [
   {
     urlId: 'linen-camp-shirt',

@@ -1,5 +1,5 @@
 /**
- * The album block and the like button in Chromium (issue 30, platform.md sections 2 and 9). An owner adds
+ * The album block and the like button in Chromium (issue 30). An owner adds
  * an album from the editor's palette, fills its tracks in the side panel by accessible names and publishes;
  * a visitor plays the playlist (native audio element and the track list). A visitor likes a journal post
  * once: the button is pressed and the count says one, after a reload too, and a second like counts nothing.

@@ -64,7 +64,7 @@ describe('product editor per-type details in Chromium', () => {
       await digital.waitFor();
       await digital.getByLabel(/^(Upload|Replace) file$/).setInputFiles(file);
       await expect.poll(() => digital.getByLabel('Current file').textContent()).toContain('field-guide.txt');
-      // Its size in the spec's 1024-step units (30 bytes).
+      // Its size in 1024-step units (30 bytes).
       expect(await digital.getByLabel('Current file').textContent()).toContain(`field-guide.txt ${formatFileSize(statSync(file).size)}`);
       expect(formatFileSize(statSync(file).size)).toBe('30 Bytes');
       const df = await getJson(page, `/api/config/catalog/products/${ids['houseplant-field-guide']}/digital-file`);

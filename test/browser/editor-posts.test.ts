@@ -82,7 +82,7 @@ describe('journal posts in the editor (browser)', () => {
     const details = panel.getByRole('form', { name: 'Post' });
     await details.waitFor();
     expect(await details.getByLabel('Post title').inputValue()).toBe('Quokka glaze notes');
-    // A tag over platform.md's 50 characters is refused with the spec's message, beside its field.
+    // A tag over 50 characters is refused with its message, beside its field.
     await details.getByLabel('Tags').fill(`glaze, ${'t'.repeat(51)}`);
     await details.getByRole('button', { name: 'Save post details' }).click();
     await details.getByText('50 characters', { exact: false }).waitFor();

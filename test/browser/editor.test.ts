@@ -328,7 +328,7 @@ describe('page editor in Chromium', () => {
     await alert.getByRole('button', { name: editorMessages.TRY_AGAIN }).click();
     await page.getByRole('alert').getByRole('button', { name: editorMessages.TRY_AGAIN }).waitFor();
 
-    // A page address that is not valid is refused in the spec's words.
+    // A page address that is not valid is refused with its message.
     await page.goto(`${site.url}/config/pages`);
     const form = page.getByRole('form', { name: 'Create a page' });
     await form.getByLabel('Page title').fill('Odd page');
@@ -368,7 +368,7 @@ describe('page editor in Chromium', () => {
   it("an upload can be cancelled while it is sent: the field says 'File processing cancelled' and shows no error (platform.md section 8); the picker shows each uploaded image's size", async () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await signInAsOwner(await context.newPage(), site);
-    // An image uploaded before is offered with its size in the Bytes…YB units (platform.md section 9).
+    // An image uploaded before is offered with its size in the Bytes…YB units.
     const swatch = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#3c8c64' } }).png().toBuffer();
     const status = await page.evaluate(async (bytes) => {
       const crumb = document.cookie.split('; ').find((c) => c.startsWith('crumb='))?.slice(6) ?? '';
@@ -418,7 +418,7 @@ describe('page editor in Chromium', () => {
     await expect.poll(() => list.inputValue()).toBe(NEWSLETTER_FORM_ID);
     expect(await panel.getByText(editorMessages.NO_MAILING_LISTS).count()).toBe(0);
     await saved(page);
-    // No list chosen: 'A List must be selected' on the field, and the page is not saved (platform.md section 5).
+    // No list chosen: 'A List must be selected' on the field, and the page is not saved.
     await list.selectOption('');
     await panel.getByText(platform.LIST_MUST_BE_SELECTED).waitFor();
     expect(await list.getAttribute('aria-invalid')).toBe('true');

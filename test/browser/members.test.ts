@@ -207,7 +207,7 @@ describe('member areas in Chromium', () => {
     expect(await count('Video list page views')).toBeGreaterThanOrEqual(2);
     expect(await count('Video details page views')).toBeGreaterThanOrEqual(2);
     expect(await count('Third-party video clicks')).toBe(1);
-    // The member files are offered with their sizes in the Bytes…YB units (platform.md section 9).
+    // The member files are offered with their sizes in the Bytes…YB units.
     const videos = admin.getByRole('form', { name: 'Add a lesson' }).getByLabel('Uploaded video');
     expect(await videos.locator('option').allTextContents()).toContain(`centering.webm (${formatFileSize(videoBytes)})`);
     expect(formatFileSize(videoBytes)).toMatch(/^\d+(\.\d{1,2})? (Bytes|KB|MB)$/);

@@ -109,7 +109,7 @@ describe('reviews and donations in Chromium', () => {
     expect(await page.getByText('Makes the clearest coffee I have had at home.').isVisible()).toBe(false);
     await page.locator('summary[data-reviews-tab]', { hasText: 'Reviews (1)' }).click();
     expect(await page.getByText('Makes the clearest coffee I have had at home.').isVisible()).toBe(true);
-    // Related products are shown, with the spec's shopper events for the display and the review clicks.
+    // Related products are shown, with their shopper events for the display and the review clicks.
     await page.getByRole('region', { name: 'You may also like' }).waitFor();
     await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
     // Events go out in batches: wait for all three.

@@ -1,5 +1,5 @@
 /**
- * Issue 30 (the specs' remaining gaps), observed in Chromium: the cart indicator's states and loading flag,
+ * Issue 30, observed in Chromium: the cart indicator's states and loading flag,
  * captcha containers, island error boundaries, scrolling to the first error, analytics at page load.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

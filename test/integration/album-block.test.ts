@@ -1,5 +1,5 @@
 /**
- * The album block (block type 60: an audio playlist) with its 60-track limit (platform.md section 9), on
+ * The album block (block type 60: an audio playlist) with its 60-track limit, on
  * both databases: the editor's save and publish refuse a 61st track with the limit's words, a 60-track
  * album is saved, and the published page renders one native audio player and the ordered track list.
  */

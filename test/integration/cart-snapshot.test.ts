@@ -63,7 +63,7 @@ describe.each(DB_KINDS)('adds from a kept cart snapshot on %s', (kind) => {
     await t.database.db.execute(sql`update product_variants set qty_in_stock = 10, unlimited = false where item_id = ${itemId} and sku = ${sku}`);
     expect((await v.send('POST', ADD, { itemId, sku, quantity: 1 })).statusCode).toBe(200);
     expect((await v.send('POST', ADD, { itemId, sku, quantity: 1 })).statusCode).toBe(200);
-    // Stock falls to 2: a third unit is refused with the spec's message.
+    // Stock falls to 2: a third unit is refused with the stock message.
     await t.database.db.execute(sql`update product_variants set qty_in_stock = 2 where item_id = ${itemId} and sku = ${sku}`);
     const refused = await v.send('POST', ADD, { itemId, sku, quantity: 1 });
     expect(refused.statusCode).toBe(400);

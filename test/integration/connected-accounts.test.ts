@@ -1,5 +1,5 @@
 /**
- * The connected-account link service for online food ordering (platform.md section 3: default link title
+ * The connected-account link service for online food ordering (default link title
  * Order Now), on both databases: the owner connects a restaurant's online ordering address in
  * /config/connected-accounts and the site's main menu links to it as 'Order Now', or under the owner's own
  * title; disconnecting removes the link. Owner-only, with CSRF, and only https addresses are taken.

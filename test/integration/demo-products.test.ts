@@ -61,7 +61,7 @@ describe.each(DB_KINDS)('demo products round-trip through the product save API o
     expect(put.statusCode, put.body).toBe(200);
     const sc = await rows<{ o: unknown }>(t.database.db, sql`select structured_content -> 'variantOptionOrdering' as o from items where id = ${id}`);
     expect(sc[0]!.o).toEqual(['Amount']);
-    // A genuinely unknown attribute is still refused with the spec's words.
+    // A genuinely unknown attribute is still refused with its message.
     const saved = put.json();
     const variants = saved.variants.map((v: { attributes: Record<string, string> }, i: number) => (i === 0 ? { ...v, attributes: { ...v.attributes, Value: 'x' } } : v));
     const bad = await owner.send('PUT', `/api/config/products/${id}`, { ...saved, variants });

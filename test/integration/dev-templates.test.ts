@@ -124,7 +124,7 @@ describe.each(DB_KINDS)('developer templates on %s', (kind) => {
       const product = (await new Visitor(t.app).get('/shop/p/linen-camp-shirt')).body;
       // No products.item in the folder: Tessera's product page, inside the template's regions, with Tessera's stylesheet.
       expect(product).toContain('data-region="header"');
-      // template.conf declares the product-page layout ('pdp', platform.md section 2): product pages use it, lists do not.
+      // template.conf declares the product-page layout ('pdp'): product pages use it, lists do not.
       expect(product).toContain('data-region="pdp"');
       expect(product).toContain('collection-layout-pdp');
       expect(product).not.toContain('data-region="site"');

@@ -1,5 +1,5 @@
 /**
- * Form summaries on multilingual sites (platform.md section 5: 'N/A' unless a localized no-answer text
+ * Form summaries on multilingual sites ('N/A' unless a localized no-answer text
  * exists), on both databases: a submission sent in one of the site's languages keeps that language, and
  * the owner's notification email, the inbox answer and the CSV export show that language's no-answer text
  * for a question left empty; English, a language the site does not offer, or a site with one language keep 'N/A'.

@@ -68,8 +68,8 @@ describe.each(DB_KINDS)('foundation on %s', (kind) => {
     expect(shoppingCart.subtotalCents).toBe(3900);
     expect(newlyAdded.chosenVariant.sku).toBe('POUR-OVER');
     const page = await v.get('/');
-    // The pill shows the count at once; its spoken label is the empty cart's until the browser's first
-    // sync (platform.md section 4), which the browser tests follow.
+    // The pill shows the count at once (its spoken label names it too); it is marked uninitialized until
+    // the browser's first sync, which the browser tests follow.
     expect(page.body).toMatch(/cart-pill__count[^>]*>1</);
     expect(page.body).toContain('data-uninitialized');
   });

@@ -1,5 +1,5 @@
 /**
- * The image template's image hosts (platform.md section 9: a fixed list of three): an image on the site's
+ * The image template's image hosts (a fixed list of three): an image on the site's
  * own origin, on PUBLIC_URL's origin or on a MEDIA_CDN_URLS origin is drawn with the platform srcset of the
  * seven widths; an image on any other host is drawn as it is, with no srcset its host would not understand.
  * Observed on the shop page, after the owner saves product images through /config, on both databases.

@@ -1,6 +1,6 @@
 /**
- * Experiment overrides for sites the owner marks internal (platform.md section 6: "Experiment overrides
- * ... work only for internal sites or sites with internal status"), on both databases: on a production host
+ * Experiment overrides for sites the owner marks internal (they work only on internal hosts or sites
+ * marked internal), on both databases: on a production host
  * an `?experiment.<name>=` override is ignored until the owner marks the site internal in /config/features;
  * then it sets (and tells the page to store) the variant; unmarked, it is ignored again. Owners only, CSRF.
  */

@@ -216,7 +216,7 @@ describe('gallery options', () => {
     const c = galleryOptions({ 'autoplay-duration': 99, 'thumbnail-strip-height': -5, 'thumbnail-strip-margin': 61, 'thumbnails-per-row': 0, padding: 51, 'max-width': 20, design: 'carousel', 'aspect-ratio': 'anamorphic-widescreen' });
     expect(c).toMatchObject({ autoplayDuration: 10, thumbnailStripHeight: 0, thumbnailStripMargin: 60, thumbnailsPerRow: 1, padding: 50, maxWidth: 100, design: 'grid', aspectRatio: 'anamorphic-widescreen', aspectRatioValue: 2.4 });
     expect(galleryOptions({ 'autoplay-duration': 0 }).autoplayDuration).toBe(1);
-    // A slider with no ratio set is half as high as wide (platform.md: default slider aspect ratio 50).
+    // A slider with no ratio set is half as high as wide (default slider aspect ratio 50).
     expect(d.sliderAspectRatio).toBe(DEFAULT_SLIDER_ASPECT_RATIO);
     expect(DEFAULT_SLIDER_ASPECT_RATIO).toBe(50);
     expect(galleryOptions({ 'slider-aspect-ratio': 75 }).sliderAspectRatio).toBe(75);

@@ -161,7 +161,7 @@ describe.each(DB_KINDS)('platform: site users on %s', (kind) => {
     const phone = (await signIn(t, 'cart@example.com')).v;
     // The pill and /cart of a device that never added anything show the user's cart at once.
     const phonePage = await phone.get('/cart');
-    // (Its spoken label is the empty cart's until the browser's first sync, as platform.md says; the count shows.)
+    // (The server draws the count and a spoken label that names it.)
     expect(phonePage.body).toMatch(/class="cart-pill__count"[^>]*>2</);
     expect((await phone.get('/api/commerce/shopping-cart')).json().totalQuantity).toBe(2);
     await phone.send('POST', '/api/commerce/shopping-cart/entries', { ...shirt, quantity: 1 });

@@ -1,4 +1,4 @@
-/** Issue 30 (the specs' remaining gaps): the calls, on both databases. */
+/** Issue 30: the calls, on both databases. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS } from '../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../helpers/app.js';

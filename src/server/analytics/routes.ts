@@ -1,5 +1,5 @@
 /**
- * The collection endpoints (storefront.md and platform.md section 7) and the owner's dashboard API.
+ * The collection endpoints (census, events, JavaScript errors, performance) and the owner's dashboard API.
  * Collection endpoints validate and bound their input, apply the tracking rule and the cookie
  * policy, hand the events to the ingest buffer and answer 202 at once; nothing waits on the database.
  */

@@ -26,7 +26,7 @@ export const eventName = z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/, '
 const dim = z.number().int().min(0).max(100_000);
 const when = z.union([z.number().finite().min(0), s(40)]);
 
-/** Analytics data of the census calls (storefront.md section 7). */
+/** Analytics data of the census calls. */
 export const censusData = z.object({
   userAgent: s(512).optional(),
   clientDate: when.optional(),
@@ -44,7 +44,7 @@ export const censusData = z.object({
   collectionId: id.optional(),
   pageType: z.number().int().min(0).max(10_000).optional(),
   formId: id.optional(),
-  // form-render's page fields (storefront.md sections 3 and 7).
+  // form-render's page fields.
   pageTitle: s(300).optional(),
   pageId: id.optional(),
   contentSource: z.enum(['i', 'c']).optional(),
@@ -85,7 +85,7 @@ export const recordEventBody = z.object({
 const scalar = z.union([s(1000), z.number().finite(), z.boolean(), z.null()]);
 const scalarList = z.array(z.union([s(200), z.number().finite()])).max(50);
 
-/** Event content of the newer pipeline (platform.md section 3), shopper and paywall fields included. */
+/** Event content of the newer pipeline, shopper and paywall fields included. */
 export const eventContent = z
   .object({
     analytics_id: id.optional(),

@@ -312,20 +312,11 @@ const write = async (tx: Tx, websiteId: string, accountId: string, p: PlannedPro
 /**
  * Runs an import job to the end (in the background of the request that started it).
  *
- * Each batch is one transaction holding the next products (images fetched before it opens) and the job's
- * progress; it takes products while it has been open under IMPORT_BATCH_MS, at most IMPORT_BATCH_MAX. Every
- * commit moves the site's content version, so the shared pages render again after it: batches are sized in
- * time, not kept tiny, or the pages would render again after every few products.
- *
- * On PGlite one embedded connection runs every query of the process, and its queries run on the event loop:
- * while a transaction runs query after query, the loop never reaches its I/O phase, so no request is even read
- * (measured: a page request in flight during a batch waited one batch for each step of its round trip). So
- * each statement of the batch first gives the loop a turn (`Database.yielding`: requests are read, pages
- * answered from memory are sent), and between two products, if any other caller is waiting for the connection
- * (`Database.pending`: a page render, a cart, a worker), the batch commits at once so that caller goes first.
- * On PostgreSQL requests have connections of their own and the batch runs to its time budget. After a commit
- * the job waits until requests have been quiet for a moment (`giveWay`), so the pages it made stale render
- * before the next batch.
+ * Each batch is one transaction of the next products and the job's progress, open at most IMPORT_BATCH_MS
+ * (at most IMPORT_BATCH_MAX products), because every commit makes the shared pages render again. On PGlite
+ * each statement first yields (`Database.yielding`) and the batch commits early when another caller waits
+ * (`Database.pending`); after a commit the job gives way to requests (`giveWay`).
+ * Why: docs/decisions/0009-csv-import-dry-run.md.
  */
 export const run = async (ctx: ImportCtx, jobId: string, websiteId: string, accountId: string, planned: Plan) => {
   const { app } = ctx;

@@ -104,9 +104,9 @@ const productIn = z.object({
   status: status.optional().default('published'),
   productType: z.number().refine((n) => isEnumValue(ProductType, n), { message: 'Choose a product type.' }),
   images: z.array(imageIn).max(50).optional().default([]),
-  // Length checked by tagListErrors (platform.md: tag length 50, in characters); this bound only caps the request.
+  // Length checked by tagListErrors (tag length 50, in characters); this bound only caps the request.
   tags: z.array(z.string().trim().min(1).max(1000)).max(100).optional().default([]),
-  // Checked by categoryListErrors (platform.md: category length 25). Left out, an edit keeps the stored ones.
+  // Checked by categoryListErrors (category length 25). Left out, an edit keeps the stored ones.
   categories: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
   isSubscribable: z.boolean().optional().default(false),
   subscriptionPlan,
@@ -263,7 +263,7 @@ export const storeCollection = async (tx: Tx, id: string | undefined, websiteId:
 
 /**
  * Locks the collection row, then counts its items: a product joins only while the store holds
- * fewer than 200 (platform.md section 9). The lock makes two concurrent adds take turns, so
+ * fewer than 200. The lock makes two concurrent adds take turns, so
  * they cannot pass the limit together. Answers the count (the new item's ordering).
  */
 export const lockRoomFor = async (tx: Tx, c: typeof collections.$inferSelect, adding = 1) => {

@@ -1,5 +1,5 @@
 /**
- * Whether checkout offers the instalment payment method (storefront.md sections 1 and 9): the owner's
+ * Whether checkout offers the instalment payment method: the owner's
  * 'Offer instalment payments' switch is on (server/instalments instalmentsOffered), the store's context is
  * available for the currency, and the cart qualifies (a shopping cart whose every item is physical; a
  * subscription never). The page checks the total against the limits as it changes.

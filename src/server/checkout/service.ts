@@ -288,7 +288,7 @@ export function orderFrom(r: Obj): OrderRow {
   };
 }
 
-/** The purchase confirmation of storefront.md: every money value with its decimal value. */
+/** The purchase confirmation: every money value with its decimal value. */
 export function purchaseConfirmation(o: OrderRow) {
   const m = (c: number) => moneyWithDecimal(c, o.currency);
   return {
@@ -578,7 +578,7 @@ export class CheckoutService {
     return r[0] ? orderFrom(r[0]) : null;
   }
 
-  /** Checks what can be checked before any money moves; 400 with the spec's words. */
+  /** Checks what can be checked before any money moves; 400 with the message of core/messages.ts. */
   private precheck(lines: OrderLine[], t: CheckoutTotals, state: CheckoutState, input: PlaceInput) {
     if (lines.length === 0) throw badRequest(checkoutMessages.EMPTY_CART);
     if (cartAmountTooLarge(t.subtotalCents, input.currency) || cartAmountTooLarge(t.grandTotalCents, input.currency)) throw badRequest(cartMessages.CART_TOTAL_TOO_LARGE);

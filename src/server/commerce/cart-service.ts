@@ -168,7 +168,7 @@ export function entryJson(l: Line, currency: string): CartEntryJson {
   };
 }
 
-/** The shopping cart as the API answers it (storefront.md section 3). */
+/** The shopping cart as the API answers it. */
 export function cartJson(cart: CartRow | null, lines: Line[], currency: string): CartJson {
   return {
     id: cart?.id ?? null,
@@ -233,7 +233,7 @@ export function totalsOf(lines: readonly Line[], cart: Pick<CartRow, 'taxCents' 
 }
 
 /**
- * The stock rule of the spec: in stock when any stock result is unlimited or has more in stock than the
+ * The stock rule: in stock when any stock result is unlimited or has more in stock than the
  * cart already holds; and the quantity asked for must fit in what is left (and under the 9999 cap).
  * Digital and gift-card products are never out of stock.
  */
@@ -391,7 +391,7 @@ interface PlannedAdd {
 }
 
 /**
- * The rules of an add on a cart's lines (mutated): the product's form, stock by the spec's rule against
+ * The rules of an add on a cart's lines (mutated): the product's form, stock by the stock rule against
  * what the cart already holds of the variant, then merge into the entry with equal item, sku and answers
  * (core) or a new entry.
  */
@@ -415,7 +415,7 @@ function planAdd(lines: Line[], v: VariantInfo, input: AddInput, currency: strin
 }
 
 /**
- * Money is shown to 15 integer places (storefront.md section 1): a write that would take the cart's subtotal
+ * Money is shown to 15 integer places: a write that would take the cart's subtotal
  * past what the store's currency can show, or past the largest safe integer of minor units, is refused before
  * anything is saved (core cartAmountMaxMinor), so no visitor's own add makes a cart whose total cannot be shown.
  */

@@ -2,7 +2,7 @@
  * A product's additional-fields form is attached by reference (structuredContent.additionalFieldsFormId,
  * set in /config): wherever the storefront reads a product, the form is read from the forms table and put
  * on structuredContent.additionalFieldsForm, so the lightbox renders the owner's form as it is now and the
- * cart validates answers against it (storefront.md sections 2 and 4). A form with no fields, or an id
+ * cart validates answers against it. A form with no fields, or an id
  * naming no form, leaves structuredContent as stored (an inline copy, if any, stays the fallback).
  */
 

@@ -44,7 +44,7 @@ export function unitPrice(v: VariantRow): number {
   return v.onSale ? v.salePriceCents : v.priceCents;
 }
 
-/** The variant JSON of the specs, as templates and the API show it. */
+/** The variant JSON, as templates and the API show it. */
 export function variantJson(v: VariantRow, currency: string) {
   return {
     id: v.id,

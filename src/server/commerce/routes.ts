@@ -1,5 +1,5 @@
 /**
- * The cart, inventory and subscription calls of storefront.md section 7. Input is checked at the edge
+ * The cart, inventory and subscription calls. Input is checked at the edge
  * (zod and core's quantity rule); the CartService owns the transactions. Every write needs the crumb
  * (global plugin) and is rate limited per visitor.
  */

@@ -1,6 +1,5 @@
 /**
- * Likes of content items: the like button the demo theme draws on journal posts (platform.md section 2,
- * "like button"). `POST /api/content-items/:itemId/like` (JSON from the island, or a plain form post that
+ * Likes of content items: the like button the demo theme draws on journal posts. `POST /api/content-items/:itemId/like` (JSON from the island, or a plain form post that
  * works without JavaScript) records one like per visitor and item: the visitor is the random id of an
  * HttpOnly like cookie, set on their first like, so a repeated like changes nothing. CSRF as every call
  * (a crumb-less plain post only from a page of this site, crumb.ts), and a per-visitor and per-address

@@ -3,7 +3,7 @@
  * HTML a staff member writes (product descriptions, page and post bodies, text and accordion blocks, a
  * form's post-submission HTML) goes through `cleanOwnerHtml` when it is saved and again when it is
  * rendered, so rows stored before the rule are cleaned too. Only the admin-only code (header/footer
- * injection, raw code blocks) reaches a page as written.
+ * injection, raw code blocks) reaches a page as written (docs/decisions/0012-owner-html-allow-list.md).
  *
  * Cleaning is a pure function of the text, so results are kept in a small least-recently-used map
  * (bounded by entries and characters): a page rendered again costs a map lookup per body.

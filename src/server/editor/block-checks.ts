@@ -3,7 +3,7 @@
  * run before a draft is saved, published or scheduled, answering 400 with the block's field path.
  *
  * - A newsletter block signs visitors up to a mailing list through a newsletter form: its `formId` must
- *   name a newsletter form of this site ('A List must be selected', platform.md section 5).
+ *   name a newsletter form of this site ('A List must be selected').
  * - A video block's Vimeo address is resolved through Vimeo's oEmbed endpoint (VIMEO_OEMBED_URL). Vimeo
  *   answers its oEmbed JSON with `account_type`; a Basic account ('basic'), or a 403 (the owner's
  *   privacy settings refuse embedding, as Basic videos do by default), is refused with 'Vimeo Basic

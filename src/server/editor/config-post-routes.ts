@@ -44,7 +44,7 @@ export async function configPostRoutes(app: FastifyInstance) {
     /** 1 opens the post's comments, 0 closes them. Left out, a new post follows the site's comments setting and an edit keeps the stored state. */
     commentState: z.union([z.literal(0), z.literal(1)], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }).optional(),
   });
-  /** A post's tags and categories within their lengths, or a 400 naming the first that is not. */
+  /** A post's tags and categories within their lengths (tag 50, category 25), or a 400 naming the first that is not. */
   const postLimits = (body: z.infer<typeof postIn>) => {
     const errors = { ...tagListErrors(body.tags ?? []), ...categoryListErrors(body.categories ?? []) };
     const first = Object.values(errors)[0];

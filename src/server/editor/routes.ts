@@ -199,7 +199,7 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES + 1 }, (_req, body, done) => done(null, body));
-    // A declared length over the file's maximum is refused before the body is read, with the spec's message.
+    // A declared length over the file's maximum is refused before the body is read, with the 'file too large' message.
     const declaredSize = async (req: FastifyRequest) => {
       const kind = SUPPORTED_TYPES[extname(String((req.query as Record<string, unknown>).name ?? '')).toLowerCase()]?.kind ?? 'file';
       if (Number(req.headers['content-length'] ?? 0) > maxBytesFor(kind)) throw tooLarge(kind);

@@ -37,7 +37,7 @@ import { checkQuota } from '../storage/quota.js';
 const { uploads } = schema;
 export type UploadRow = typeof uploads.$inferSelect;
 
-/** Maximum sizes (bytes in a megabyte: 1,000,000, as platform.md counts them). */
+/** Maximum sizes (a megabyte here is 1,000,000 bytes). */
 export const MAX_IMAGE_BYTES = 10 * 1_000_000;
 export const MAX_FILE_BYTES = 20 * 1_000_000;
 export const MAX_NAME_LENGTH = 200;
@@ -74,7 +74,7 @@ export function maxBytesFor(kind: 'image' | 'file'): number {
   return kind === 'image' ? MAX_IMAGE_BYTES : MAX_FILE_BYTES;
 }
 
-/** 'file too large' with the maximum size, in megabytes of 1,000,000 bytes (platform.md section 9). */
+/** 'file too large' with the maximum size, in megabytes of 1,000,000 bytes. */
 export function tooLarge(kind: 'image' | 'file'): HttpError {
   return new HttpError(413, pm.fileTooLarge(`${bytesToMegabytes(maxBytesFor(kind))} MB`));
 }

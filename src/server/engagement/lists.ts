@@ -77,7 +77,7 @@ export function verifyMemberToken(key: string, purpose: Purpose, token: unknown)
   return verifyLink(key, `newsletter-${purpose}`, token);
 }
 
-/** 'Email cannot be blank' / the forms' invalid-email text (spec), or null when the address is usable. */
+/** 'Email cannot be blank' / the forms' invalid-email text, or null when the address is usable. */
 export function emailProblem(email: unknown): string | null {
   const t = typeof email === 'string' ? email.trim() : '';
   if (t === '') return m.EMAIL_REQUIRED;

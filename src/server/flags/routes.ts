@@ -123,7 +123,7 @@ export async function flagsRoutes(app: FastifyInstance) {
     websites.invalidate();
     return { experiments: list };
   });
-  // The owner's 'internal site' mark: experiment overrides work on every host of the site (platform.md section 6).
+  // The owner's 'internal site' mark: experiment overrides work on every host of the site.
   app.get('/api/flags/internal-site', reader, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     return { internal: internalSite(await siteOf(req)) };
@@ -189,7 +189,7 @@ export async function flagsRoutes(app: FastifyInstance) {
   });
 
   // ---- Session recorder id (one mock id means skip) ------------------------------------------------
-  // The answer is the id as a JSON string (platform.md section 7); the recorder's script, when one is
+  // The answer is the id as a JSON string; the recorder's script, when one is
   // configured, is named by the X-Recorder-Script header.
   app.get('/api/commerce/fullstory/getId', async (_req, reply) => {
     reply.header('cache-control', 'no-store').type('application/json; charset=utf-8');

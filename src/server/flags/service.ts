@@ -82,8 +82,7 @@ export function internalSite(site: SiteLike): boolean {
 }
 
 /**
- * Whether experiment overrides (and the tooling that goes with them) work for a request (platform.md
- * section 6): on internal or staging hosts, and on any host of a site the owner marked internal.
+ * Whether experiment overrides (and the tooling that goes with them) work for a request: on internal or staging hosts, and on any host of a site the owner marked internal.
  */
 export function overridesAllowed(app: FastifyInstance, site: SiteLike, host: string | undefined): boolean {
   return internalSite(site) || internalHost(app, host);

@@ -1,5 +1,5 @@
 /**
- * The form calls of storefront.md section 7, the plain (no-JavaScript) form post, and the owner's
+ * The public form calls (schema, validate, submission key, save), the plain (no-JavaScript) form post, and the owner's
  * form builder and inbox under /api/config/forms.
  */
 import { keepSecret, maskSecret } from '../../core/preview.js';

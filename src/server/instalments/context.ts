@@ -1,5 +1,5 @@
 /**
- * The instalment context per item (storefront.md section 3): afterPayAvailable, afterPayMin, afterPayMax,
+ * The instalment context per item: afterPayAvailable, afterPayMin, afterPayMax,
  * shopperLanguage, stripeAccountCountry. Pages read the owner's preferences once per request (a hook of
  * the instalments plugin) and the commerce context code, which is synchronous, asks for an item's context
  * here. Outside a page request (or before preferences are read) every item is unavailable.

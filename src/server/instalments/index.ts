@@ -1,5 +1,5 @@
 /**
- * The instalments area (storefront.md sections 3, 4, 5 and 9): the owner's preferences read on every page
+ * The instalments area: the owner's preferences read on every page
  * request so the commerce context code can serve the per-item instalment context, the provider's modal
  * through our own route, and the instalment payment method at checkout (test mode).
  *

@@ -1,6 +1,6 @@
 /**
- * The provider's static information modal (storefront.md section 7: "GET of a static modal HTML from the
- * instalment provider, by locale; a load failure is only logged"). The browser never calls the provider:
+ * The provider's static information modal (static HTML from the instalment provider, by
+ * locale; a load failure is only logged). The browser never calls the provider:
  * it asks our route, which fetches through a ModalSource with a short time-out and remembers the answer
  * for a while. When the provider cannot be reached (always the case on a closed network) the route answers
  * `source: 'local'` and the island shows our local version of the same information.

@@ -570,7 +570,7 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
     const itemId = newId();
     const urlId = body.urlId ?? `${slug(body.title)}-${itemId.slice(0, 4)}`;
     await app.database.db.transaction(async (tx) => {
-      // A course's lessons are ordered by the owner: at most 250 (platform.md section 9), counted
+      // A course's lessons are ordered by the owner: at most 250, counted
       // under the course row's lock so two concurrent adds cannot pass the limit together.
       await tx.execute(sql`select id from collections where id = ${c.id} for update`);
       const count = await rows<{ n: number | string }>(tx, sql`select count(*) as n from items where collection_id = ${c.id}`);

@@ -184,7 +184,7 @@ export class MembersService {
         .values({ id: newId(), websiteId, urlId: PRODUCTS_URL_ID, title: 'Memberships', type: CollectionType.PRODUCTS, typeName: 'products', enabled: false, ordering: 1000 })
         .returning({ id: schema.collections.id });
     }
-    // The memberships store is a store like any other: at most 200 products (platform.md section 9),
+    // The memberships store is a store like any other: at most 200 products,
     // counted under its row lock.
     await tx.execute(sql`select id from collections where id = ${coll[0]!.id} for update`);
     const held = await rows<{ n: number | string }>(tx, sql`select count(*) as n from items where collection_id = ${coll[0]!.id}`);

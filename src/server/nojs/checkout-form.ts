@@ -8,7 +8,7 @@
  *   state (POST/redirect/GET); a subscription cart, whose state is not saved, gets the page again;
  * - place-order runs `placePlainOrder`: CheckoutService.place with the built-in test provider's card
  *   payment, then 303 to the order-confirmed page. A refusal draws the page again with the posted values
- *   kept (never the card number or code), the spec's message above the button and each field's error
+ *   kept (never the card number or code), the refusal message above the button and each field's error
  *   next to it, exactly as the island shows an API error.
  * With Stripe connected, `placePlainOrder` sends the shopper to a Stripe Checkout Session for the same lines
  * and totals instead (payments/stripe/hosted.ts).

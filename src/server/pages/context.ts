@@ -63,7 +63,7 @@ export function setImageHosts(hosts: readonly string[]): void {
 }
 
 /**
- * The image template of platform.md, through the core rule: an asset becomes the attributes of an
+ * The image template, through the core rule: an asset becomes the attributes of an
  * <img> (sqs loader: the seven platform widths as a srcset, served by the image variant route). Only
  * images on the site's image hosts get that srcset; an image elsewhere is drawn as it is (raw loader).
  * `tag` is the finished element; the other fields let a theme write its own.
@@ -130,7 +130,7 @@ export function websiteJson(site: WebsiteRow, websites: WebsiteService) {
     socialAccounts: (settings.socialAccounts as unknown[]) ?? [],
     shareButtonOptions: (settings.shareButtonOptions as Obj) ?? {},
     accentColor: accent,
-    /** The dark-colour test of the specs: text on the accent colour is white when the accent is dark. */
+    /** The dark-colour test: text on the accent colour is white when the accent is dark. */
     accentIsDark: isDarkColour(accent),
     accentHsl: settings.accentHsl ?? null,
     /** The connected online food ordering account's link ({url, title}; title 'Order Now' by default), or null. */
@@ -150,7 +150,7 @@ export function websiteSettingsJson(site: WebsiteRow, websites: WebsiteService) 
   };
 }
 
-/** Gallery options of storefront.md with their defaults, clamped to their ranges. */
+/** Gallery options with their defaults, clamped to their ranges. */
 export function galleryOptions(settings: Obj) {
   const d = GALLERY_DEFAULTS;
   const bool = (k: string, def: boolean) => (typeof settings[k] === 'boolean' ? (settings[k] as boolean) : def);
@@ -168,7 +168,7 @@ export function galleryOptions(settings: Obj) {
     autoCrop: bool('auto-crop', d.autoCrop),
     aspectRatio,
     aspectRatioValue: GALLERY_ASPECT_RATIOS[aspectRatio],
-    /** Slideshow and slider height as a percentage of their width (platform.md: default 50). */
+    /** Slideshow and slider height as a percentage of their width (default 50). */
     sliderAspectRatio: num('slider-aspect-ratio', DEFAULT_SLIDER_ASPECT_RATIO, SLIDER_ASPECT_RATIO_RANGE),
     squareThumbs: bool('square-thumbs', d.squareThumbs),
     thumbnails: bool('thumbnails', d.thumbnails),

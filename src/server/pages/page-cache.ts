@@ -1,43 +1,18 @@
 /**
- * Whole rendered pages, shared by the visitors who carry nothing that makes a page their own.
+ * Whole rendered pages, shared by the visitors who carry nothing that makes a page their own
+ * (docs/decisions/0004-page-cache.md).
  *
- * A page is a function of the site's content, the URL, the host, a few consent cookies and the clock. The
- * content part is exact: an entry is kept under the content version it was rendered at
- * (plugins/site-cache.ts), and every source a public page reads moves that version (migrations 0013 and
- * 0015; in a page request the services' own copies are kept per version too), so a page is never older
- * than a change committed before the request arrived, on this instance or any other. The clock part is
- * bounded: an entry lives at most PAGE_CACHE_SECONDS (10 by default), so wording such as 'about a minute
- * ago', events moving from upcoming to past and scheduled posts follow within that time.
- *
- * Shared only when all of these hold; otherwise the page is rendered for the request alone, as before:
- * - a GET or HEAD of a page route (home, collection, item, search: its limit still counts every search),
- *   without `format=` (JSON and calendar views);
- * - no cookie that makes the page private (owner, preview, safe mode, unlock; the visitor cookie when the
- *   site runs experiments, since the assignment follows it). A signed-in site user (a valid session, no
- *   language of their own, which the analytics island would carry) reads shared pages with their own pill,
- *   and their render is shared, unless the render asked who is signed in (req.siteUser is watched while a
- *   page that may be kept renders: a member area, members-only search results, a course's progress):
- *   such a page is never served to a signed-in visitor, and is kept only when an anonymous visitor
- *   rendered it. The consent cookies are part of the key, having few values; the crumb and the analytics cookies change nothing on a page. A cart
- *   changes only the cart pill: a visitor with a cart gets the shared page with their own pill put in
- *   place of the empty one (their cart is read for it; the encodings are put together from parts made
- *   once per page, pill-splice.ts, so no page is compressed per shopper). A render that printed the cart or
- *   the account itself (a developer template's `shoppingCart`, `squarespace.cart-classes`,
- *   `authenticatedAccount`, noted lazily: plugins/visitor-state.ts) is kept only when made for a visitor
- *   with no cart cookie and nobody signed in, and served only to such visitors;
- * - the response is a 200 text/html page that sets no cookie but the crumb and does not contain the
- *   visitor's crumb (forms, lock screens and the cookie banner carry it, so those pages stay private).
- *
- * An entry keeps the Content-Security-Policy header of the response that rendered it and sends it with
- * every copy: the page's script nonce is in the HTML (plugins/csp.ts), so page and policy stay a pair. Its
- * X-Robots-Tag (a noindex page's) goes with every copy too.
- *
- * Each entry keeps the HTML and the encoding its render went out in (encode.ts: compressed once, at the
- * quick level; a page that holds the empty pill is compressed split at it, so the parts shoppers' copies
- * are put together from come with that one compression); the other encoding is made the first time a
- * visitor asks for it, and a page served again is re-encoded at the kept level off the event loop, so a
- * hit costs a version read, a map lookup and a write. A shopper's cart is read beside the version. Requests that arrive while the first request for a page and version renders it wait for that
- * render instead of repeating it.
+ * An entry is kept under the content version it was rendered at (plugins/site-cache.ts) and for at most
+ * PAGE_CACHE_SECONDS, so it is never older than a committed change and clock-dependent wording follows
+ * within that time. Shared only for a GET or HEAD of a page route without `format=`, from a visitor with no
+ * private cookie (owner, preview, safe mode, unlock; the visitor cookie while experiments run), when the
+ * answer is a 200 HTML page that sets no cookie but the crumb and does not contain the visitor's crumb.
+ * The host and the consent cookies are part of the key.
+ * A shopper gets the shared page with their own cart pill spliced in (pill-splice.ts); a render that read
+ * who is signed in, or printed the cart or account itself (plugins/visitor-state.ts), is kept only when
+ * made for, and served only to, a visitor with none. An entry keeps its CSP header (the nonce is in the
+ * HTML) and X-Robots-Tag, and the encoding its render went out in (encode.ts); requests that arrive while a
+ * page renders wait for that render.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CRUMB_COOKIE } from '../plugins/crumb.js';

@@ -9,7 +9,8 @@
  * - `lookup` finds the payment an attempt made by that same key, so a payment whose answer was lost (a crash
  *   between the charge and the order commit) can be found again by the payment reconciler;
  * - `refund` without an amount gives back everything (it voids an uncaptured payment) and may be repeated.
- * Checkout records a payment attempt (payment_attempts) before it calls `charge`; see docs/ARCHITECTURE.md.
+ * Checkout records a payment attempt (payment_attempts) before it calls `charge`
+ * (docs/decisions/0008-stripe-sdk-and-stand-in.md).
  */
 
 /** What the visitor pays with, as sent by the checkout page. Card fields go to the provider and nowhere else. */

@@ -1,5 +1,5 @@
 /**
- * /config/connected-accounts: link services the site connects to (platform.md section 3). One today: the
+ * /config/connected-accounts: link services the site connects to. One today: the
  * online food ordering provider. The owner pastes the restaurant's online ordering address (and may name
  * the link; the default title is 'Order Now'); the site's main menu then links to it. Stored in the
  * website settings under `connectedAccounts.<service>`.

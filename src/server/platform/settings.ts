@@ -1,5 +1,5 @@
 /**
- * Owner settings calls of platform.md section 7: header/footer code, multilingual, commerce preferences,
+ * Owner settings calls: header/footer code, multilingual, commerce preferences,
  * store creation (collection and root category), navigation and site layout, and the places lookup.
  * Every write is one transaction with the website row locked, and leaves an audit row.
  */
@@ -239,7 +239,7 @@ const categoryBody = z.object({
     .trim()
     .min(1, 'Enter a name.')
     .max(1000)
-    // platform.md section 9: max category length 25 (characters).
+    // A category is at most 25 characters.
     .refine((n) => categoryError(n) === null, { message: contentLimits.categoryTooLong(MAX_CATEGORY_LENGTH) }),
   parentCategoryId: z.string().max(64).nullish(),
   type: z.enum(['ROOT', 'CATEGORY'], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }),
@@ -331,8 +331,8 @@ async function headerFooterRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx) 
     const c = (site.settings.codeInjection ?? {}) as { header?: string; footer?: string };
     return { header: c.header ?? '', footer: c.footer ?? '' };
   });
-  // Header/footer code runs on every page of the site's origin: saved by an admin (role 1) only
-  // (platform.md section 6); website managers may still read it.
+  // Header/footer code runs on every page of the site's origin: saved by an admin (role 1) only;
+  // website managers may still read it.
   app.put('/api/site-header-footer', { preHandler: app.requireOwner(can('code', 'write'), platformMessages.CODE_INJECTION_ADMIN_ONLY) }, async (req) => {
     const body = parseInput(headerFooterBody, req.body);
     const site = await ownerSite(req);

@@ -1,4 +1,4 @@
-/** The site-user calls of platform.md section 7, plus sign-up and password reset. */
+/** The site-user calls (session, account, locale, sign-out), plus sign-up and password reset. */
 import { isEmailAddress } from '../../core/email.js';
 import { parseInput } from './validate.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Site users: visitors with an account on the public site (platform.md, site-user session).
+ * Site users: visitors with an account on the public site (the site-user session).
  *
  * Sign-up is confirmed by email, so the answer to a sign-up never tells whether an address already has an
  * account; sign-in answers one message for an unknown email, a wrong password and the right password of an
@@ -95,14 +95,9 @@ export class SiteUserService {
    * Sign-up: a new address gets an unconfirmed account and a confirmation link; an address that has an
    * account gets an email saying so. Both answer the same, so nobody learns which addresses have accounts.
    *
-   * Pre-account takeover (issue 38): the password typed here only ever takes effect in the browser that typed
-   * it. The answer carries a browser key (the route puts it in an httpOnly cookie, SIGN_UP_COOKIE); the
-   * confirmation link signs in with the sign-up password only when it is opened with that key (confirm).
-   * Opened anywhere else, the link asks for a password (confirmWithPassword) and the pending one is dropped.
-   * A pending (never confirmed) account of the address is replaced by a new sign-up, with its password,
-   * links, key and whatever its sign-up started (a member join's free area): the last person to sign up
-   * is the one whose browser can confirm. Every answer carries a key, stored or not, so the answer is the
-   * same for every address.
+   * The password typed here works only in the browser that typed it: the answer carries a browser key (the
+   * route sets SIGN_UP_COOKIE); `confirm` signs in only beside it, else `confirmWithPassword` asks for one.
+   * A new sign-up replaces a pending account of the address (docs/decisions/0005-sign-up-confirmation-cookie.md).
    */
   async signUp(input: { websiteId: string; email: string; password: string; displayName: string; origin: string; purpose?: SignUpPurpose }, now = new Date()): Promise<{ browserKey: string }> {
     const next = input.purpose ? `&next=${encodeURIComponent(input.purpose.next)}` : '';

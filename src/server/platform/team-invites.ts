@@ -35,7 +35,7 @@ export const ALREADY_MEMBER = 'That person is already on the team.';
 const PASSWORD_SHORT = 'Use at least 8 characters for the password.';
 const PASSWORD_MISMATCH = 'The two passwords do not match.';
 
-/** The roles an owner can give, in the spec's enumeration (Role), with what each may do: written from core/roles.ts. */
+/** The roles an owner can give, in the Role enumeration, with what each may do: written from core/roles.ts. */
 export const ROLE_DESCRIPTIONS: Array<{ role: number; name: string; description: string }> = roleDescriptions();
 
 const roleCode = z.number().refine((n) => isEnumValue(Role, n) && n !== Role.NONE, { message: 'Choose a role.' });

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { HttpError } from '../errors.js';
 
-/** Parses input with a schema; a failure is a 400 whose message is the first issue's own words (the spec's), with every field's message. */
+/** Parses input with a schema; a failure is a 400 whose message is the first issue's own words (the schema's message), with every field's message. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const r = schema.safeParse(value ?? {});
   if (r.success) return r.data;

@@ -73,7 +73,7 @@ export const SHARED_PAGE_FORM_ROUTES: ReadonlySet<string> = new Set([
  * field to one of those calls (SHARED_PAGE_FORM_ROUTES) is accepted when the browser's own headers prove it
  * was sent from this site (sameOriginPost);
  * a crumb field that is present must still match. A refused form post gets a short HTML page with the
- * spec's crumb-failure words instead of JSON.
+ * crumb-failure message instead of JSON.
  */
 export const crumbPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('crumb', '');

@@ -1,5 +1,5 @@
 /**
- * The one query-string parser of the server (storefront.md section 9: depth 5, array limit 20, parameter
+ * The one query-string parser of the server (depth 5, array limit 20, parameter
  * limit 1000), for request query strings (Fastify's querystringParser) and url-encoded form bodies
  * (@fastify/formbody's parser).
  *

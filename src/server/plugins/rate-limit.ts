@@ -181,7 +181,7 @@ export interface WriteBehindOptions {
 }
 
 /**
- * Counters for a database that only this process opens: PGlite, whose data folder the process locks, so no
+ * (docs/decisions/0011-rate-limit-store.md) Counters for a database that only this process opens: PGlite, whose data folder the process locks, so no
  * other instance shares the counts. Each hit is counted in memory, exactly and with no statement (on PGlite
  * a statement runs on the event loop: the search limit alone cost a tenth of it under a crawl of many
  * addresses). The counts changed since the last write go to `rate_limits` in one statement a second (and

@@ -16,6 +16,7 @@
  * (the version is read first, the data after), so a page never sees data older than a committed change.
  *
  * Reached through `app.siteCache`; the request scope is an AsyncLocalStorage opened by an onRequest hook.
+ * Why a database-kept version: docs/decisions/0004-page-cache.md.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';

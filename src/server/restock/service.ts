@@ -28,7 +28,7 @@ export const SEND_JOB = 'restock.send';
 const SEND_JOB_ATTEMPTS = 8;
 export const MAIL_KIND = 'restock';
 
-/** Messages of this area that the specs leave to us. */
+/** Messages of this area whose wording is Tessera's own. */
 export const RESTOCK_TEXT = {
   NOT_FOUND: 'That product variant does not exist.',
   IN_STOCK: 'This item is in stock. Please reload the page to buy it.',
@@ -206,7 +206,7 @@ function sendJson(r: SendRow): SendJson {
 
 /**
  * Whether the site has a translation tool (platform multilingual settings: connected, or languages configured),
- * the second condition of the restock payload's language (storefront.md section 3).
+ * the second condition of the restock payload's language.
  */
 export function hasTranslationTool(settings: Record<string, unknown>): boolean {
   const m = (settings.multilingual ?? {}) as { connected?: unknown; languages?: unknown };

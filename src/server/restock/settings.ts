@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { restockSuccessText } from '../../core/restock.js';
 
-/** Texts of the sign-up form that the spec leaves to the store (owners can change them). */
+/** Texts of the sign-up form that are left to the store (owners can change them). */
 export const RESTOCK_TEXT_DEFAULTS = {
   ctaText: 'Sign up to be notified when this item is back in stock.',
   placeholderText: 'Email Address',

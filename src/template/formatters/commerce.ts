@@ -186,8 +186,8 @@ const countOf = (x: unknown): number =>
 
 /**
  * The add-to-cart button, built by string concatenation. Output is exactly
- * what the ADD_TO_CART template gives (kept above as the readable spec of the
- * markup; the spec suite and the benchmark's identity check hold the two equal).
+ * what the ADD_TO_CART template gives (kept above as the readable form of the
+ * markup; the template case suite and the benchmark's identity check hold the two equal).
  */
 function addToCartHtml(v: unknown, ctx: Context): string {
   const saved = ctx.pushValue(v);
@@ -276,7 +276,7 @@ function quantityInput(v: unknown, args: string[], ctx: Context): unknown {
   return widget(ctx, 'quantity-input', v, args, () => quantityInputHtml(v, ctx), { min: 1, max: 9999, step: 1, value: 1 });
 }
 
-/** The variant selector: only for a product with more than one variant, and never a digital one (storefront.md section 5). */
+/** The variant selector: only for a product with more than one variant, and never a digital one. */
 function variantsSelect(v: unknown, args: string[], ctx: Context): unknown {
   if (cu.productType(v) === cu.ProductType.DIGITAL) return undefined;
   const options = cu.variantOptions(v);

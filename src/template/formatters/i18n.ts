@@ -25,7 +25,7 @@ const messageFormatter: FormatterFn = (v, args, ctx: Context) => {
 
 const SECOND = 1000, MINUTE = 60 * SECOND, HOUR = 60 * MINUTE, DAY = 24 * HOUR, WEEK = 7 * DAY, MONTH = 30 * DAY, YEAR = 365 * DAY;
 
-/** Time-since wording from the spec. */
+/** Time-since wording ('N minutes ago' and the like). */
 export function humanizeDelta(delta: number): string {
   const abs = Math.abs(delta);
   const ago = (n: number, unit: string) => (n === 1 ? `about a${unit === 'hour' ? 'n' : ''} ${unit} ago` : `about ${n} ${unit}s ago`);

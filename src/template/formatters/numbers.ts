@@ -14,7 +14,7 @@ import { currencyDecimals, DEFAULT_CURRENCY, isSupportedCurrency } from '../../c
 import { DEFAULT_MONEY_VALUE, NUMBER_FORMAT_DIGITS_MAX } from '../../core/constants';
 import { asString, step } from '../util';
 
-/** platform.md section 5: number-format digit options are clamped to 0-50. */
+/** Number-format digit options are clamped to 0-50. */
 export const clampDigits = (n: number): number => Math.max(0, Math.min(NUMBER_FORMAT_DIGITS_MAX, n | 0));
 
 const ROUNDING: Record<string, RoundingModeType> = {
@@ -171,7 +171,7 @@ export function moneyParts(v: unknown): { value: unknown; code: string; decimal:
 }
 
 /**
- * The money formatter's reading (platform.md section 9: default currency USD, value 0): a missing money
+ * The money formatter's reading (default currency USD, value 0): a missing money
  * value, or one missing its amount or currency, shows the default in place of what is missing. Anything
  * that is not a money object (a bare number or text) is still no money.
  */

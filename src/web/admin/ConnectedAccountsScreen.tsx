@@ -1,5 +1,5 @@
 /**
- * /config/connected-accounts: link services (platform.md section 3). The online food ordering provider: the
+ * /config/connected-accounts: link services. The online food ordering provider: the
  * owner pastes the restaurant's online ordering address; the site's menu links to it, titled 'Order Now'
  * unless the owner names the link.
  */

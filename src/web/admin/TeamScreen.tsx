@@ -1,5 +1,5 @@
 /**
- * Team (/config/team): who helps run the site, in which role (the spec's enumeration, each with what it may do),
+ * Team (/config/team): who helps run the site, in which role (the Role enumeration, each with what it may do),
  * invitations by email (the invitee chooses their own password through a one-time link), role changes and
  * removal behind a confirm dialog. The server keeps the last admin (/api/config/team/:id).
  */

@@ -1,7 +1,7 @@
 /**
  * Code editing (the code block, header and footer code) is not offered on Android: its on-screen keyboards
  * rewrite what is typed (autocorrect, smart quotes) and code comes out broken. There the screens show
- * 'Code editing is not available on Android' (platform.md section 8) instead of the code fields.
+ * 'Code editing is not available on Android' instead of the code fields.
  */
 import { useSyncExternalStore } from 'react';
 import { editor as editorMessages } from '../../core/messages.js';

@@ -1,5 +1,5 @@
 /**
- * Store creation (platform.md section 4): create the product collection, then its root category, then
+ * Store creation: create the product collection, then its root category, then
  * optionally put it first in the main navigation, followed by the existing links. The url id is derived
  * from the title (core slug rule); the server re-checks it against the taken ones.
  */

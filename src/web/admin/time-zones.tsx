@@ -1,7 +1,7 @@
 /**
  * The time zone list of Site settings: the zones the server accepts (GET /api/admin/time-zones). Until it
  * loads, the site's own zone is the one choice; a failed load says 'Failed to load timezone, retry
- * connection' (platform.md section 8) with Retry, and the form still saves the current zone.
+ * connection' with Retry, and the form still saves the current zone.
  */
 import type { ReactElement } from 'react';
 import { useQuery } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
 /**
- * The add-to-cart button's states (storefront.md section 4): idle -> adding ('Adding…'); on failure the
+ * The add-to-cart button's states: idle -> adding ('Adding…'); on failure the
  * error shows and the button is idle again after 1 s; on success with express checkout the visitor goes
  * to checkout; on other successes the label shows 'Added!' after 1 s and the button is idle 2 s later.
  * A button that is adding or added ignores clicks. Timers are injectable for tests.

@@ -54,7 +54,7 @@ export async function api<T>(method: string, url: string, body?: unknown): Promi
 
 /**
  * The words of a failed call, never a bare status: the server's message, else for a crumb failure the
- * spec's 'session expired' or 'enable cookies' text, else 'Unknown error, please try again later.'.
+ * 'session expired' or 'enable cookies' text, else 'Unknown error, please try again later.'.
  */
 export function errorWords(data: Record<string, unknown>): string {
   if (typeof data.message === 'string' && data.message) return data.message;

@@ -1,6 +1,6 @@
 /**
  * The vendor captcha (reCAPTCHA v2, v3, Enterprise) in the browser, shared by every form that uses it
- * (form block, newsletter, restock, promo popup). platform.md sections 4, 8 and 9:
+ * (form block, newsletter, restock, promo popup):
  * - the script is loaded once, from the vendor's host, with an onload callback;
  * - widgets are rendered into containers; a rendered container is marked (`data-captcha-rendered`) and
  *   carries its widget id (`data-captcha-widget-id`); it can be reset or destroyed;

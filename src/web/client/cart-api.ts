@@ -1,6 +1,6 @@
 /**
- * The cart calls of the browser (storefront.md section 7) and the messages their failures show
- * (section 8). Every write carries the crumb through api().
+ * The cart calls of the browser and the messages their failures show
+ * (offline, crumb failure, rate limit, server refusal). Every write carries the crumb through api().
  */
 import { api, ApiError } from './api.js';
 import { cart as cartMessages, commerce } from '../../core/messages.js';

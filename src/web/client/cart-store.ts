@@ -1,8 +1,7 @@
 /**
  * One cart state per page, shared by every island that shows the cart (pill, cart page, add buttons),
  * and kept in step across the visitor's open tabs through a BroadcastChannel. While the cart is read
- * (refresh) the store's loading flag is set (storefront.md section 4, "A loading flag is set during cart
- * reads"); islands show it as aria-busy and a data-loading marker.
+ * (refresh) the store's loading flag is set ; islands show it as aria-busy and a data-loading marker.
  */
 import { api } from './api.js';
 

@@ -1,5 +1,5 @@
 /**
- * Commerce preferences in the browser (platform.md sections 5, 7, 8): read through
+ * Commerce preferences in the browser: read through
  * GET /api/v1/commerce-preferences/{namespace}; a save is written only when some value differs from the
  * cached one; after a write a document event asks every reader of that namespace to fetch again.
  * Load and save failures are reported to the error reporter and rethrown.
@@ -49,7 +49,7 @@ export async function savePreferences(namespace: string, values: Preferences): P
   return true;
 }
 
-/** The generic data fetch of platform.md section 4 for one namespace: pending, then data or error; refetched on the document event. */
+/** The generic data fetch for one namespace: pending, then data or error; refetched on the document event. */
 export function usePreferences(namespace: string): { data: Preferences | null; error: string; pending: boolean; refetch: () => void } {
   const [state, setState] = useState<{ data: Preferences | null; error: string; pending: boolean }>({ data: null, error: '', pending: true });
   const refetch = useCallback(() => {

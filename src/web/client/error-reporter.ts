@@ -1,5 +1,5 @@
 /**
- * The error reporter (storefront.md sections 8 and 9): uncaught errors and unhandled rejections are
+ * The error reporter: uncaught errors and unhandled rejections are
  * queued (at most 10 waiting), sent together 1 s after the last one (debounce) to
  * POST /api/events/RecordJavascriptErrors as a JSON list with the CSRF header, at most 20 sends per
  * page, each with website id, template id, URL and browser; stacks are cut at 5000 characters.

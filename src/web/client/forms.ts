@@ -31,7 +31,7 @@ export async function submissionKey(): Promise<string> {
   return r.key;
 }
 
-/** Gets a key, then saves; every failure becomes the spec's message for it. */
+/** Gets a key, then saves; every failure becomes its message (core/messages.ts). */
 export async function saveSubmission(formId: string, build: (key: string) => FormSubmissionPayload & { honeypot?: string }): Promise<SaveOutcome> {
   let key: string;
   try {
@@ -44,7 +44,7 @@ export async function saveSubmission(formId: string, build: (key: string) => For
     const data = await api<SaveOk>('POST', '/api/form/SaveFormSubmission', { formId, ...build(key) });
     return { ok: true, data };
   } catch (e) {
-    // No answer at all (api() wraps a failed fetch as status 0): the spec's processing error, not a status text.
+    // No answer at all (api() wraps a failed fetch as status 0): the processing-error message, not a status text.
     if (!(e instanceof ApiError) || e.network) return { ok: false, status: 0, message: m.ERROR_PROCESSING };
     if (e.crumbFail) return { ok: false, status: 403, message: m.ERROR_PROCESSING };
     const errors = e.data.errors;

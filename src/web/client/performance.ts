@@ -1,12 +1,12 @@
 /**
- * The performance collector (platform.md sections 7 and 9): web vitals (FCP, LCP, CLS, INP, TTFB from
+ * The performance collector: web vitals (FCP, LCP, CLS, INP, TTFB from
  * the web-vitals library, FID from the first-input entry where the browser has it) are kept as
  * records {app, data, event, pageLoadId, ts} and sent as a text body holding a JSON array to
  * POST /api/1/performance/records by beacon (a keepalive request without beacons), 30 s after load
  * or as soon as the page is hidden, whichever comes first; later values go in a later flush.
  *
  * Page speed: the collector waits for the page to settle (its load event) for at most
- * PAGE_SPEED_MAX_WAIT_MS (60 s, platform.md section 9) before it starts the 30 s flush timer: a page
+ * PAGE_SPEED_MAX_WAIT_MS (60 s) before it starts the 30 s flush timer: a page
  * whose load event never comes (a hung image or script) still sends its vitals, 60 + 30 s in.
  */
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type Metric } from 'web-vitals';

@@ -1,5 +1,5 @@
 /**
- * Scrolling to an element and waiting for one (platform.md section 9): the scroll stops 30 px above the
+ * Scrolling to an element and waiting for one: the scroll stops 30 px above the
  * element and eases over the default 300 ms tween, or jumps at once when the visitor prefers reduced
  * motion; waiting for an element gives up after 3000 ms and looks again at most every 100 ms while the
  * markup changes.

@@ -1,6 +1,6 @@
 /**
- * The visitor tracker: census calls (storefront.md section 7), the newer event pipeline and the older
- * one (platform.md section 7), shopper events with their cart fields (platform.md section 3), all to
+ * The visitor tracker: census calls, the newer event pipeline and the older
+ * one, shopper events with their cart fields, all to
  * our own server. Every send is fire-and-forget: failures are ignored and no page waits on them.
  * Events that need consent wait for the visitor's decision under an 'ask' cookie policy; under a
  * restrictive one (or after a refusal) census cookies are cleared and events go without identifiers.
@@ -145,7 +145,7 @@ export class Tracker {
 
   private landingMarketingId: string | null = null;
 
-  /** marketing_id: the landing campaign of this session (platform.md section 3), when there was one. */
+  /** marketing_id: the landing campaign of this session, when there was one. */
   private marketingId(): string | null {
     try {
       const stored = this.env.session?.getItem(MARKETING_ID_KEY) ?? null;
@@ -253,7 +253,7 @@ export class Tracker {
 
   // ---- The newer pipeline ----------------------------------------------------------------------------
 
-  /** Event content: the platform.md fields, then the event's own fields. */
+  /** Event content: the common fields, then the event's own fields. */
   content(name: string, fields: Record<string, unknown>): Record<string, unknown> {
     const { page, browser, location, document: doc } = this.env;
     const user = parseSiteUserInfo(this.env.jar.get(SITE_USER_INFO_COOKIE_NAME));

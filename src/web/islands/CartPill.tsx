@@ -11,13 +11,13 @@ export interface CartPillProps {
 /**
  * The floating cart pill: hidden at 0, the count (or 100+) above, linking to /cart.
  *
- * Its spoken label always names the count it shows (storefront.md section 9: 'One item in cart', 'N items in
+ * Its spoken label always names the count it shows ('One item in cart', 'N items in
  * cart', 'More than 100 items in cart'), from the server's render on, so a page without JavaScript (and a
  * shared page the page cache gives a shopper their own pill in) says what it shows.
- * Its state (platform.md section 4) is carried as attributes a theme's CSS can target: `data-uninitialized`
+ * Its state is carried as attributes a theme's CSS can target: `data-uninitialized`
  * until the first sync, then `data-initialized`; `data-empty` while the cart
  * holds nothing; `data-loading` (and aria-busy) while the cart is read. The first sync reads the cart when
- * the visitor has one (storefront.md: the cart loads for signed-in users or when a cart cookie is set),
+ * the visitor has one (the cart loads for signed-in users or when a cart cookie is set),
  * otherwise it is immediate; a page restored from the back/forward cache reads it again.
  */
 export function CartPill(props: CartPillProps) {

@@ -1,7 +1,7 @@
 /**
  * The Form island: form blocks, newsletter forms and the lightbox form. Server-rendered as a real
  * <form> that posts without JavaScript; hydrated, it validates with core's rules, gets a one-time
- * key, completes the captcha and saves through the form calls, with the states of storefront.md.
+ * key, completes the captcha and saves through the form calls, with its states (idle, submitting, success).
  */
 import { scrollToElement, waitForElement } from '../client/scroll.js';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The gallery block: grid, slideshow, slider and stacked designs with the options of storefront.md.
+ * The gallery block: grid, slideshow, slider and stacked designs with their options.
  * Without JavaScript every design works: slides are a scroll-snap track, arrows and thumbnails are
  * links to the slides, and an image opens its large version. With JavaScript the island adds
  * autoplay (paused on hover, focus, or a reduced-motion preference), keyboard arrows, a live

@@ -1,6 +1,6 @@
 /**
- * The error boundary every public island is hydrated inside (platform.md section 8: "Error boundaries
- * report and show alternative content"). A render error is reported through the error reporter (which
+ * The error boundary every public island is hydrated inside so an error is
+ * reported and alternative content shown. A render error is reported through the error reporter (which
  * adds the website id, template id, URL and browser) and the island shows a short notice instead of a
  * broken or blank area; the rest of the page keeps working.
  */

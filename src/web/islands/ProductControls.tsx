@@ -146,7 +146,7 @@ export function QuantityInput({ product, scope }: ControlProps) {
   const id = domId(scope, 'quantity');
   const invalid = choice.error?.field === 'quantity';
   // A text field with a numeric keyboard, not a browser number field: the browser's own validation
-  // ('Please enter a valid value') would answer before the spec's messages, with or without JavaScript.
+  // ('Please enter a valid value') would answer before our own messages, with or without JavaScript.
   // The page checks it (core parseQuantity), and without JavaScript the server's answer says the same.
   return (
     <div className="product-quantity-input" data-item-id={product.itemId} data-animation-role="content">

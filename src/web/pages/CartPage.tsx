@@ -144,7 +144,7 @@ function EntryRow(props: {
           id={qid}
           name="quantity"
           // Text with a numeric keyboard, checked by the page (and the server without JavaScript): a browser
-          // number field's own validation would answer before the spec's quantity messages.
+          // number field's own validation would answer before our quantity messages.
           type="text"
           inputMode="numeric"
           autoComplete="off"
@@ -193,7 +193,7 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
   // Changes made in the visitor's other tabs arrive through the shared cart store.
   useEffect(() => cartStore.subscribe((c) => Array.isArray((c as CartPageCart).entries) && setCart(c as CartPageCart)), []);
   // The cart is read again when the page comes back from the back/forward cache; the loading flag is set
-  // while it is read (storefront.md section 4).
+  // while it is read.
   useEffect(() => {
     const off = cartStore.onLoading(setLoading);
     const onShow = (e: PageTransitionEvent) => {

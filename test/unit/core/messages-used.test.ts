@@ -1,6 +1,6 @@
 /**
  * Every message constant of src/core/messages.ts must be used by a code path outside the tests (issue 30):
- * a message nothing shows is a spec statement that does not hold. A key counts as used when `.<KEY>` appears
+ * a message nothing shows is a promise the product does not keep. A key counts as used when `.<KEY>` appears
  * in src/ (another module, or another message of messages.ts that is itself built from it).
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';

@@ -23,7 +23,7 @@ describe('analytics client options', () => {
     expect(serviceUrlFor('qa', urls)).toBe('https://events.qa1.example');
     expect(serviceUrlFor('prod', {})).toBe('');
     expect(eventsUrl({ serviceUrl: '' })).toBe('/api/v1/events');
-    // platform.md: validate mode posts to {events service}/{schema name}; with no service, the site's own schemas route.
+    // Validate mode posts to {events service}/{schema name}; with no service, the site's own schemas route.
     expect(schemaUrl({ serviceUrl: 'https://events.example' }, 'add_to_cart')).toBe('https://events.example/add_to_cart');
     expect(schemaUrl({ serviceUrl: '' }, 'add_to_cart')).toBe('/api/v1/schemas/add_to_cart');
   });

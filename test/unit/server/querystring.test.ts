@@ -1,4 +1,4 @@
-/** The server's query-string parser (storefront.md section 9: depth 5, array limit 20, parameter limit 1000). */
+/** The server's query-string parser (depth 5, array limit 20, parameter limit 1000). */
 import { describe, expect, it } from 'vitest';
 import { parseQueryString } from '../../../src/server/plugins/querystring.js';
 

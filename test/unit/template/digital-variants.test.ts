@@ -1,4 +1,4 @@
-/** Issue 45 item 6: a digital product never gets a variant selector, however many variants it has (storefront.md section 5). */
+/** Issue 45 item 6: a digital product never gets a variant selector, however many variants it has */
 import { describe, expect, it } from 'vitest';
 import { render } from '../../../src/template/index.js';
 import { ProductType } from '../../../src/core/enums.js';

@@ -1,6 +1,6 @@
 /**
  * Issue 45 item 4: a call that gets no answer at all (fetch rejects, as it does offline or when the server
- * cannot be reached) shows the spec's connection message, through the real api() wrapper.
+ * cannot be reached) shows 'Please check your internet connection', through the real api() wrapper.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addErrorMessage, cartApi, cartErrorDetail } from '../../../src/web/client/cart-api.js';

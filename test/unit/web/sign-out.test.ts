@@ -1,5 +1,5 @@
 /**
- * Issue 30 ("Smaller"): the site-user sign-out is retried once on a crumb failure (platform.md section 4),
+ * Issue 30 ("Smaller"): the site-user sign-out is retried once on a crumb failure,
  * and when the retry fails too the visitor reads words, never 'HTTP 403'.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';

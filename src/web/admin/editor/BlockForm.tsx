@@ -29,11 +29,11 @@ type Obj = Record<string, unknown>;
 const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 const s = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
 
-/** A file input that uploads at once and reports the spec's upload messages. */
+/** A file input that uploads at once and reports the upload messages of core/messages.ts. */
 export function UploadField({ label, accept, onUploaded, multiple }: { label: string; accept: string; onUploaded: (u: Upload) => void; multiple?: boolean }) {
   const [state, setState] = useState<{ busy: boolean; error: string; done: string }>({ busy: false, error: '', done: '' });
   const id = useId();
-  // The upload under way, so the owner can cancel it (platform.md section 8: 'File processing cancelled').
+  // The upload under way, so the owner can cancel it ('File processing cancelled').
   const running = useRef<AbortController | null>(null);
   return (
     <div className="ed-field">
@@ -307,11 +307,11 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
           {text('title', 'Title')}
           {area('description', 'Description', 3)}
           {text('buttonLabel', 'Button label')}
-          {/* The mailing list is chosen through its newsletter form; none chosen: 'A List must be selected' (platform.md section 5). */}
+          {/* The mailing list is chosen through its newsletter form; none chosen: 'A List must be selected'. */}
           {listsFailed
             ? listFailed(editorMessages.UNABLE_TO_LOAD_RESULTS)
             : choose('formId', 'Mailing list', [{ value: '', label: 'Choose a list' }, ...lists.forms.filter((f) => f.kind === 'newsletter' || f.id === d.formId).map((f) => ({ value: f.id, label: f.name }))])}
-          {/* Without a mailing list the block has nothing to sign visitors up to (platform.md section 8). */}
+          {/* Without a mailing list the block has nothing to sign visitors up to. */}
           {listsFailed || lists.forms.some((f) => f.kind === 'newsletter') ? null : <p role="alert">{editorMessages.NO_MAILING_LISTS}</p>}
         </>
       );

@@ -16,7 +16,7 @@ import type { EditTarget } from './api.js';
 
 export type Device = 'desktop' | 'tablet' | 'phone';
 export const DEVICE_WIDTHS: Readonly<Record<Device, number>> = { desktop: 1280, tablet: 768, phone: 375 };
-/** Phones use the mobile placement (platform.md: mobile up to 432 px); tablets and desktops the desktop one. */
+/** Phones use the mobile placement (mobile up to 432 px); tablets and desktops the desktop one. */
 export const breakpointOf = (d: Device): Breakpoint => (d === 'phone' ? 'mobile' : 'desktop');
 
 

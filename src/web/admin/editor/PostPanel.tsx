@@ -1,7 +1,7 @@
 /**
  * The post editor's side panel when no block is selected (issue 27): the post's own fields beside its body.
- * Title, cover image (uploaded through the editor's upload pipeline), excerpt, tags and categories (platform.md's
- * lengths, checked with core's validators before the server checks them again), author and comments. They save
+ * Title, cover image (uploaded through the editor's upload pipeline), excerpt, tags and categories (their
+ * lengths checked with core's validators before the server checks them again), author and comments. They save
  * with the post's version, after any body save under way, through `onSave`.
  */
 import { useState, type FormEvent } from 'react';

@@ -1,7 +1,7 @@
 /**
  * The inline editor open on the canvas (today the rich-text field's link editor): one at a time. While one
  * holds something not yet applied, the page editor refuses to open another block's editor and says
- * 'You may only edit one {tagType} at a time' (platform.md section 5), sending the owner back to it.
+ * 'You may only edit one {tagType} at a time', sending the owner back to it.
  */
 export interface OpenEditor {
   /** The kind of thing being edited, as the message names it ('link'). */
