@@ -41,11 +41,40 @@ export default tseslint.config(
       ],
     },
   },
+<<<<<<< HEAD
   // No function over about 150 lines on the server and in core, template and db: split by phase into named helpers.
   {
     files: ['src/server/**', 'src/core/**', 'src/template/**', 'src/db/**'],
     rules: { 'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }] },
   },
+=======
+  // No function in the browser code over 150 lines (blank lines and comments aside): split screens into parts and hooks.
+  {
+    files: ['src/web/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }] },
+  },
+  // Not split yet (each still holds one function over 150 lines); take a file off this list once it is split.
+  {
+    files: [
+      'src/web/admin/analytics/Analytics.tsx',
+      'src/web/admin/members/MembersScreen.tsx',
+      'src/web/admin/orders/OrdersScreen.tsx',
+      'src/web/admin/catalog/ImportExport.tsx',
+      'src/web/admin/catalog/ProductEditor.tsx',
+      'src/web/admin/catalog/ProductList.tsx',
+      'src/web/admin/content/editor/BlockForm.tsx',
+      'src/web/admin/content/editor/Canvas.tsx',
+      'src/web/admin/content/editor/RichText.tsx',
+      'src/web/admin/content/editor/StylesScreen.tsx',
+      'src/web/islands/Form.tsx',
+      'src/web/islands/FormFields.tsx',
+      'src/web/islands/Gallery.tsx',
+      'src/web/islands/RestockSignUp.tsx',
+      'src/web/pages/CheckoutPage.tsx',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+>>>>>>> main
   {
     files: ['test/**', 'bench/**', 'scripts/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,9 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Four projects, each with its own script (`npm run test:unit`, ...); `npm test` runs them all. Unit tests
+ * need neither a database nor the browser bundle, so only the others run the global setup that builds them.
+ * test/unit mirrors src/; test/integration and test/browser are by server area; test/process starts the
+ * server or a CLI as a child process.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup-cldr.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
     testTimeout: 60_000,
@@ -11,5 +15,11 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.{ts,tsx}'], globalSetup: ['test/global-setup.ts'] } },
+      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.{ts,tsx}'], globalSetup: ['test/global-setup.ts'] } },
+      { extends: true, test: { name: 'process', include: ['test/process/**/*.test.{ts,tsx}'], globalSetup: ['test/global-setup.ts'] } },
+    ],
   },
 });

@@ -94,15 +94,27 @@ export function entrySubtotalCents(entry: Pick<CartEntry, 'purchasePriceCents' |
   return entry.purchasePriceCents * entry.quantity;
 }
 
+/** A cart line as the merge and stock rules see it: the server's lines carry the sku, entries their variant. */
+type CartLineLike = { itemId: string; additionalFields?: string | null } & ({ sku: string } | { chosenVariant: { sku: string } });
+
+const skuOf = (l: CartLineLike): string => ('sku' in l ? l.sku : l.chosenVariant.sku);
+
+/** Whether a line is of the given variant (same item and sku, whatever the answers): such lines share its stock. */
+export function isSameVariant(line: CartLineLike, variant: { itemId: string; sku: string }): boolean {
+  return line.itemId === variant.itemId && skuOf(line) === variant.sku;
+}
+
+/** How many of a variant the lines hold, leaving out one line (the one being changed) if given. */
+export function variantQuantity<L extends CartLineLike & { quantity: number }>(lines: readonly L[], variant: { itemId: string; sku: string }, except?: L): number {
+  return lines.reduce((sum, l) => (l !== except && isSameVariant(l, variant) ? sum + l.quantity : sum), 0);
+}
+
 /**
  * The entry an add request merges into: same item, same sku and equal additional-fields answers
  * (else the add makes a new entry). No answers on both sides counts as equal; answers are compared as JSON values.
  */
-export function findMergeableEntry(
-  entries: readonly CartEntry[],
-  add: { itemId: string; sku: string; additionalFields?: string | null },
-): CartEntry | undefined {
-  return entries.find((e) => e.itemId === add.itemId && e.chosenVariant.sku === add.sku && sameAdditionalFields(e.additionalFields, add.additionalFields));
+export function findMergeableEntry<L extends CartLineLike>(entries: readonly L[], add: { itemId: string; sku: string; additionalFields?: string | null }): L | undefined {
+  return entries.find((e) => isSameVariant(e, add) && sameAdditionalFields(e.additionalFields, add.additionalFields));
 }
 
 /**

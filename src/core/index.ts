@@ -15,3 +15,5 @@ export * from './time';
 export * from './constants';
 export * from './image';
 export * from './content';
+export * from './html';
+export * from './orders';

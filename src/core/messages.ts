@@ -416,8 +416,7 @@ export const engagement = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Product reviews and donations (issue #15, second half). The specs name no texts for these;
-// these are Tessera's own.
+// Product reviews and donations (issue #15, second half): Tessera's own wording.
 // ---------------------------------------------------------------------------------------------
 
 export const reviews = {
@@ -515,8 +514,8 @@ export const donationPayments = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Members (issue #14): the lock screen, page passwords, member areas and video courses. The specs
-// name these pages (103, 105, 106, 208) and the join button; these are the sentences Tessera shows.
+// Members (issue #14): the lock screen, page passwords, member areas and video courses (page
+// types 103, 105, 106, 208) and the join button; Tessera's own wording.
 // ---------------------------------------------------------------------------------------------
 
 export const members = {

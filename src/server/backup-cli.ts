@@ -5,23 +5,12 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { loadConfig, ConfigError } from './config.js';
+import { configOrFail, fail } from './cli.js';
 import { open, DataDirLockedError } from '../db/index.js';
 import { writeBackupFile } from './backup/archive.js';
 import { BACKUP_REQUEST, backupResultFile } from './backup/signal.js';
 
-function fail(message: string): never {
-  process.stderr.write(`tessera: ${message}\n`);
-  process.exit(1);
-}
-
-let config;
-try {
-  config = loadConfig();
-} catch (e) {
-  if (e instanceof ConfigError) fail(e.message);
-  throw e;
-}
+const config = configOrFail();
 const args = process.argv.slice(2);
 const at = args.indexOf('--out');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -6,6 +6,13 @@ const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
+/** A comma-separated setting's entries, trimmed, empty ones dropped. */
+const commaList = (v: string): string[] =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -34,7 +41,7 @@ const schema = z.object({
       if (s === '' || s === '0' || s === 'false' || s === 'no') return false as const;
       if (s === 'true' || s === 'yes') return 1;
       if (/^\d{1,2}$/.test(s)) return Number(s);
-      const list = s.split(',').map((x) => x.trim()).filter(Boolean);
+      const list = commaList(s);
       const bad = list.find((x) => !isProxyAddress(x));
       if (list.length === 0 || bad !== undefined) {
         ctx.addIssue({ code: 'custom', message: `must be false, a hop count, or a comma list of proxy addresses or CIDRs${bad ? ` (not one: ${bad.slice(0, 60)})` : ''}` });
@@ -94,10 +101,7 @@ const schema = z.object({
     .max(2000)
     .optional()
     .transform((v, ctx) => {
-      const list = (v ?? '')
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean);
+      const list = commaList(v ?? '');
       for (const x of list) if (!isIP(x)) ctx.addIssue({ code: 'custom', message: `${x.slice(0, 60)} is not an IP address` });
       return list;
     }),
@@ -136,10 +140,7 @@ const schema = z.object({
     .string()
     .optional()
     .transform((v, ctx) => {
-      const list = (v ?? '')
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean);
+      const list = commaList(v ?? '');
       if (list.length > MAX_IMAGE_HOSTS - 1) ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_IMAGE_HOSTS - 1} origins` });
       const origins: string[] = [];
       for (const x of list) {

@@ -4,7 +4,8 @@
 // still has no password (or the first start's placeholder email) it leads to the screen that sets them.
 // Without an email it lists the admin accounts. PostgreSQL: works while the servers run. PGlite: the embedded
 // database is one process's, so stop the server holding DATA_DIR first (this says so and changes nothing).
-import { loadConfig, ConfigError, publicOrigin, type Config } from './config.js';
+import { publicOrigin, type Config } from './config.js';
+import { configOrFail, fail } from './cli.js';
 import { open, DataDirLockedError, schema, type Database } from '../db/index.js';
 import { eq } from 'drizzle-orm';
 import { Role } from '../core/enums.js';
@@ -12,18 +13,7 @@ import { linkBase, savedSiteAddress } from './email-origin.js';
 import { OwnerService } from './platform/owners.js';
 import { signInLinkPath } from './first-start.js';
 
-function fail(message: string, code = 1): never {
-  process.stderr.write(`tessera: ${message}\n`);
-  process.exit(code);
-}
-
-let config: Config;
-try {
-  config = loadConfig();
-} catch (e) {
-  if (e instanceof ConfigError) fail(e.message);
-  throw e;
-}
+const config: Config = configOrFail();
 const email = process.argv.slice(2).find((a) => !a.startsWith('--'));
 
 let database: Database;

@@ -1,22 +1,11 @@
 // npm run restore ARCHIVE: restores a backup (npm run backup, or the download in /config Settings) into the
 // database and DATA_DIR the environment names, which must be empty (a new DATA_DIR, or a new PostgreSQL
 // database). The schema is made by the migrations first; then rows and media come from the archive.
-import { loadConfig, ConfigError } from './config.js';
+import { configOrFail, fail } from './cli.js';
 import { open } from '../db/index.js';
 import { restoreBackupFile } from './backup/archive.js';
 
-function fail(message: string): never {
-  process.stderr.write(`tessera: ${message}\n`);
-  process.exit(1);
-}
-
-let config;
-try {
-  config = loadConfig();
-} catch (e) {
-  if (e instanceof ConfigError) fail(e.message);
-  throw e;
-}
+const config = configOrFail();
 const file = process.argv.slice(2).find((a) => !a.startsWith('--'));
 if (!file) fail('usage: npm run restore ARCHIVE');
 let database;

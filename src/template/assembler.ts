@@ -106,6 +106,19 @@ export class Assembler {
     return stateFor(inst.op);
   }
 
+  /** An END: the open branch ends there and the enclosing block is current again. */
+  private closeBlock(inst: Inst): void {
+    this.setAlternate(inst);
+    this.state = this.pop();
+  }
+
+  /** An OR: the open branch ends there and the OR's branch begins. */
+  private openOr(inst: Inst): void {
+    this.setAlternate(inst);
+    this.current = inst;
+    this.state = S.OR;
+  }
+
   private pop(): S {
     const elem = this.stack.pop() as Inst;
     this.current = elem;
@@ -113,20 +126,20 @@ export class Assembler {
   }
 
   accept(inst: Inst): void {
-    const push = isBlock(inst.op);
     const t = inst.op;
+    if (this.state === S.DEAD) return;
+    if (this.state === S.EOF) {
+      this.error(Msg.transitionFromEOF(name(inst)), inst);
+      this.state = S.DEAD;
+      return;
+    }
+    // In every open state a block instruction opens a nested block.
+    if (isBlock(t)) {
+      this.state = this.pushConsequent(inst);
+      return;
+    }
     switch (this.state) {
-      case S.DEAD:
-        return;
-      case S.EOF:
-        this.error(Msg.transitionFromEOF(name(inst)), inst);
-        this.state = S.DEAD;
-        return;
       case S.ROOT:
-        if (push) {
-          this.state = this.pushConsequent(inst);
-          return;
-        }
         if (t === Op.EOF) {
           this.state = S.EOF;
         } else if (t === Op.END || t === Op.ALTERNATES_WITH || t === Op.OR_PREDICATE) {
@@ -136,10 +149,6 @@ export class Assembler {
         }
         return;
       case S.BLOCK:
-        if (push) {
-          this.state = this.pushConsequent(inst);
-          return;
-        }
         if (t === Op.EOF) this.error(Msg.eofInBlock(name(this.current)), inst);
         else if (t === Op.ALTERNATES_WITH || t === Op.OR_PREDICATE)
           this.error(Msg.notAllowedInBlock(name(inst), name(this.current)), inst);
@@ -147,32 +156,17 @@ export class Assembler {
         else this.add((this.current as MacroInst).block, inst);
         return;
       case S.ALTERNATES:
-        if (push) {
-          this.state = this.pushConsequent(inst);
-          return;
-        }
         if (t === Op.EOF) this.error(Msg.eofInBlock(name(this.current)), inst);
         else if (t === Op.ALTERNATES_WITH) this.error(Msg.notAllowedInBlock(name(inst), name(this.current)), inst);
-        else if (t === Op.OR_PREDICATE) {
-          this.setAlternate(inst);
-          this.current = inst;
-          this.state = S.OR;
-        } else if (t === Op.END) {
-          this.setAlternate(inst);
-          this.state = this.pop();
-        } else this.add((this.current as RepeatedInst).alternates, inst);
+        else if (t === Op.OR_PREDICATE) this.openOr(inst);
+        else if (t === Op.END) this.closeBlock(inst);
+        else this.add((this.current as RepeatedInst).alternates, inst);
         return;
       case S.OR:
-        if (push) {
-          this.state = this.pushConsequent(inst);
-          return;
-        }
         if (t === Op.EOF) this.error(Msg.eofInBlock(name(this.current)), inst);
         else if (t === Op.ALTERNATES_WITH) this.error(Msg.notAllowedInBlock(name(inst), name(this.current)), inst);
-        else if (t === Op.END) {
-          this.setAlternate(inst);
-          this.state = this.pop();
-        } else if (t === Op.OR_PREDICATE) {
+        else if (t === Op.END) this.closeBlock(inst);
+        else if (t === Op.OR_PREDICATE) {
           if (this.current.op === Op.OR_PREDICATE && (this.current as PredicateInst).name === null) {
             this.error(Msg.deadCode(name(inst)), inst);
           } else {
@@ -182,38 +176,20 @@ export class Assembler {
         } else this.addConsequent(inst);
         return;
       case S.REPEATED:
-        if (push) {
-          this.state = this.pushConsequent(inst);
-          return;
-        }
         if (t === Op.EOF) this.error(Msg.eofInBlock(name(this.current)), inst);
-        else if (t === Op.END) {
-          this.setAlternate(inst);
-          this.state = this.pop();
-        } else if (t === Op.OR_PREDICATE) {
-          this.setAlternate(inst);
-          this.current = inst;
-          this.state = S.OR;
-        } else if (t === Op.ALTERNATES_WITH) this.state = S.ALTERNATES;
+        else if (t === Op.END) this.closeBlock(inst);
+        else if (t === Op.OR_PREDICATE) this.openOr(inst);
+        else if (t === Op.ALTERNATES_WITH) this.state = S.ALTERNATES;
         else this.addConsequent(inst);
         return;
       case S.SECTION:
       case S.PREDICATE:
       case S.IF:
-        if (push) {
-          this.state = this.pushConsequent(inst);
-          return;
-        }
         if (t === Op.EOF) this.error(Msg.eofInBlock(name(this.current)), inst);
         else if (t === Op.ALTERNATES_WITH) this.error(Msg.notAllowedInBlock(name(inst), name(this.current)), inst);
-        else if (t === Op.END) {
-          this.setAlternate(inst);
-          this.state = this.pop();
-        } else if (t === Op.OR_PREDICATE) {
-          this.setAlternate(inst);
-          this.current = inst;
-          this.state = S.OR;
-        } else this.addConsequent(inst);
+        else if (t === Op.END) this.closeBlock(inst);
+        else if (t === Op.OR_PREDICATE) this.openOr(inst);
+        else this.addConsequent(inst);
         return;
     }
   }

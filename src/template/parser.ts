@@ -295,16 +295,23 @@ export class Parser {
   }
 
   private parseVariable(): boolean {
+    const v = this.variablesAndFormatters();
+    if (!v) return false;
+    this.emit({ op: Op.VARIABLE, pos: this.tagPos, src: this.src, ...v } as Inst);
+    return true;
+  }
+
+  /** The rest of a variable tag: its variables, optional formatters and the tag's end (null when it is not one). */
+  private variablesAndFormatters() {
     const vars = this.variables();
-    if (vars === null) return false;
+    if (vars === null) return null;
     this.consume();
     const fmts = this.formatters();
     if (fmts) this.consume();
-    if (!this.complete()) return false;
-    if (fmts && !this.checkFormatters(fmts)) return false;
+    if (!this.complete()) return null;
+    if (fmts && !this.checkFormatters(fmts)) return null;
     const f = fmts || null;
-    this.emit({ op: Op.VARIABLE, pos: this.tagPos, src: this.src, vars, fmts: f, push: pushOf(vars, f), all: allOf(vars, f) } as Inst);
-    return true;
+    return { vars, fmts: f, push: pushOf(vars, f), all: allOf(vars, f) };
   }
 
   private parseBindvar(): boolean {
@@ -315,15 +322,9 @@ export class Parser {
     this.consume();
     if (!this.space()) return false;
     this.consume();
-    const vars = this.variables();
-    if (vars === null) return false;
-    this.consume();
-    const fmts = this.formatters();
-    if (fmts) this.consume();
-    if (!this.complete()) return false;
-    if (fmts && !this.checkFormatters(fmts)) return false;
-    const f = fmts || null;
-    this.emit({ op: Op.BINDVAR, pos: this.tagPos, src: this.src, name, vars, fmts: f, push: pushOf(vars, f), all: allOf(vars, f) } as Inst);
+    const v = this.variablesAndFormatters();
+    if (!v) return false;
+    this.emit({ op: Op.BINDVAR, pos: this.tagPos, src: this.src, name, ...v } as Inst);
     return true;
   }
 

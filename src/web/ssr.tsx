@@ -3,15 +3,12 @@ import { renderToString } from 'react-dom/server';
 import { createElement, type ComponentType } from 'react';
 import { islands } from './islands/registry.js';
 import { AdditionalFieldsForm, type AdditionalFieldsFormViewProps } from './islands/AdditionalFieldsForm.js';
+import { escapeHtml } from '../core/html.js';
 
 // The registry holds loaders (the browser fetches an island's chunk only when a page has it); the server
 // resolves them all once at start, so rendering stays synchronous.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const components = new Map<string, ComponentType<any>>(await Promise.all(Object.entries(islands).map(async ([name, load]) => [name, await load()] as const)));
-
-function escapeAttr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /**
  * Recent renders by island, tag and props. An island's markup is a function of its props alone (the
@@ -47,7 +44,7 @@ export function renderIsland(name: string, props: Record<string, unknown>, tag: 
   }
   const Comp = components.get(name);
   if (!Comp) throw new Error(`Unknown island ${name}`);
-  const html = `<${tag} data-island="${escapeAttr(name)}" data-props="${escapeAttr(json)}">${renderToString(createElement(Comp, props))}</${tag}>`;
+  const html = `<${tag} data-island="${escapeHtml(name)}" data-props="${escapeHtml(json)}">${renderToString(createElement(Comp, props))}</${tag}>`;
   const chars = key.length + html.length;
   if (chars <= CACHE_ENTRY_MAX_CHARS) {
     forget(key);

@@ -9,7 +9,13 @@ import { MIGRATIONS_DIR, open, type Database } from '../../src/db/index.js';
 
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export type DbKind = 'pglite' | 'postgres';
+/**
+ * Both databases: for tests whose behaviour depends on the database (storage, SQL, transactions, locking,
+ * migrations, concurrency), which PGlite (one connection, statements in turn) and PostgreSQL do differently.
+ */
 export const DB_KINDS: DbKind[] = ['pglite', 'postgres'];
+/** PGlite alone: for tests of HTTP-level behaviour, which is the same over either database. */
+export const APP_KINDS: DbKind[] = ['pglite'];
 
 let template: Promise<PGlite> | null = null;
 

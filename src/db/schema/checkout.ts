@@ -1,6 +1,7 @@
 import { pgTable, pgSequence, text, integer, bigint, timestamp, jsonb, boolean, index, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { websites } from './platform.js';
+import type { FulfilmentStatus, OrderStatus } from '../../core/orders.js';
 
 /** Shipping options the owner offers: flat rate, free above an amount, or by weight. */
 export const shippingOptions = pgTable('shipping_options', {
@@ -73,8 +74,7 @@ export const orders = pgTable(
     /** The purchased shopping cart, or the subscription cart. */
     cartId: text('cart_id').notNull(),
     cartKind: text('cart_kind').notNull().default('cart'),
-    /** 'paid' | 'fulfilled' | 'partially_refunded' | 'refunded' */
-    status: text('status').notNull().default('paid'),
+    status: text('status').$type<OrderStatus>().notNull().default('paid'),
     testMode: boolean('test_mode').notNull().default(true),
     email: text('email').notNull(),
     shippingAddress: jsonb('shipping_address').$type<Record<string, string> | null>(),
@@ -97,8 +97,8 @@ export const orders = pgTable(
     created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     fulfilledAt: timestamp('fulfilled_at', { withTimezone: true, mode: 'date' }),
     refundedAt: timestamp('refunded_at', { withTimezone: true, mode: 'date' }),
-    /** 'unfulfilled' | 'partial' | 'fulfilled' (order_fulfilment_lines hold the per-line quantities). */
-    fulfilmentStatus: text('fulfilment_status').notNull().default('unfulfilled'),
+    /** order_fulfilment_lines hold the per-line quantities. */
+    fulfilmentStatus: text('fulfilment_status').$type<FulfilmentStatus>().notNull().default('unfulfilled'),
     /** What order_refunds gave back (pending and done). */
     refundedCents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
     /** A subscription's orders (the first and each renewal billed by Stripe) name it. */
@@ -109,6 +109,9 @@ export const orders = pgTable(
     uniqueIndex('orders_number_uq').on(t.orderNumber),
     index('orders_created_idx').on(t.websiteId, t.created),
     index('orders_cart_idx').on(t.cartId),
+    index('orders_subscription_idx')
+      .on(t.subscriptionId)
+      .where(sql`${t.subscriptionId} IS NOT NULL`),
   ],
 );
 
@@ -157,7 +160,12 @@ export const subscriptions = pgTable(
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true, mode: 'date' }),
     canceledAt: timestamp('canceled_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [index('subscriptions_order_idx').on(t.orderId)],
+  (t) => [
+    index('subscriptions_order_idx').on(t.orderId),
+    uniqueIndex('subscriptions_provider_sub_uq')
+      .on(t.providerSubscriptionId)
+      .where(sql`${t.providerSubscriptionId} IS NOT NULL`),
+  ],
 );
 
 /**
@@ -217,16 +225,20 @@ export const stripeEvents = pgTable('stripe_events', {
 });
 
 /** Stripe Prices made for subscription plans (payments/stripe/billing.ts): one per SKU, amount, currency and period. */
-export const stripePrices = pgTable('stripe_prices', {
-  id: text('id').primaryKey(),
-  productId: text('product_id').notNull(),
-  sku: text('sku').notNull(),
-  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
-  currency: text('currency').notNull(),
-  interval: text('interval').notNull(),
-  intervalCount: integer('interval_count').notNull(),
-  created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-});
+export const stripePrices = pgTable(
+  'stripe_prices',
+  {
+    id: text('id').primaryKey(),
+    productId: text('product_id').notNull(),
+    sku: text('sku').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    interval: text('interval').notNull(),
+    intervalCount: integer('interval_count').notNull(),
+    created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('stripe_prices_plan_uq').on(t.sku, t.amountCents, t.currency, t.interval, t.intervalCount)],
+);
 
 /** The Stripe Customer of each shopper's email (reused by later subscriptions). */
 export const stripeCustomers = pgTable('stripe_customers', {

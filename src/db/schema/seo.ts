@@ -1,4 +1,5 @@
-import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { websites } from './platform.js';
 
 /**
@@ -22,5 +23,10 @@ export const urlRedirects = pgTable(
     ordering: integer('ordering').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('url_redirects_site_idx').on(t.websiteId, t.kind, t.ordering)],
+  (t) => [
+    index('url_redirects_site_idx').on(t.websiteId, t.kind, t.ordering),
+    uniqueIndex('url_redirects_auto_uq')
+      .on(t.websiteId, t.fromPath)
+      .where(sql`${t.kind} = 'auto'`),
+  ],
 );

@@ -14,7 +14,7 @@ import { parseVisitorCookie, shouldTrack } from '../../core/cookies.js';
 import { prepareBatch, writeBatches, type PreparedBatch } from './batch.js';
 import { Journal } from './journal.js';
 import { pathOf, type IngestEvent } from './rollup.js';
-import { eventContent, eventsBody, jsonField } from './schemas.js';
+import { eventContent, eventsBody, jsonField } from '../../core/api/analytics.js';
 import type { EventsContext, FromWorker, ToWorker, WorkerConfig } from './ingest-protocol.js';
 
 const config = workerData as WorkerConfig;

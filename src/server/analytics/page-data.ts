@@ -7,22 +7,11 @@
 import type { FastifyRequest } from 'fastify';
 import { shouldTrack } from '../../core/cookies.js';
 import { PageType } from '../../core/enums.js';
-import type { CookiePolicy } from './settings.js';
+import type { CookiePolicy, PageData } from '../../core/api/analytics.js';
 
 export const PAGE_DATA_ID = 'tessera-page';
 
-export interface PageData {
-  websiteId: string;
-  templateId: string;
-  pageType: number | null;
-  locale: string;
-  track: boolean;
-  cookiePolicy: CookiePolicy;
-  itemId: string | null;
-  collectionId: string | null;
-  /** The signed-in site user's chosen language (member_account_locale); such pages are never shared. */
-  memberLocale?: string | null;
-}
+export type { PageData };
 
 /** JSON safe inside a script element: no '<' (so no '</script>') and no line separators. */
 export function scriptJson(value: unknown): string {

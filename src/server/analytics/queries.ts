@@ -6,44 +6,10 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { WEB_VITALS_THRESHOLDS, rateWebVital, type WebVitalName } from '../../core/constants.js';
-import { FUNNEL_STEPS, VITAL_NAMES, histogramPercentile, type VitalName } from './rollup.js';
+import { FUNNEL_STEPS, VITAL_NAMES, histogramPercentile } from './rollup.js';
+import type { Dashboard, DimCount, VitalSummary } from '../../core/api/analytics.js';
 
-export interface DimCount {
-  dim: string;
-  count: number;
-  total: number;
-  label?: string;
-}
-
-export interface VitalSummary {
-  name: VitalName;
-  p75: number | null;
-  samples: number;
-  good: number | null;
-  poor: number | null;
-  rating: 'good' | 'needs-improvement' | 'poor' | null;
-}
-
-export interface Dashboard {
-  from: string;
-  to: string;
-  series: Array<{ day: string; pageviews: number; visitors: number; revenue: number; orders: number }>;
-  totals: { pageviews: number; visitors: number; orders: number; formSubmissions: number; restockSignups: number };
-  pages: DimCount[];
-  referrers: DimCount[];
-  devices: DimCount[];
-  browsers: DimCount[];
-  countries: DimCount[];
-  funnel: Array<{ step: string; events: number; visitors: number; conversion: number | null }>;
-  /** Per currency: order revenue less refunds made in the range. */
-  revenue: DimCount[];
-  /** Per currency: the refunds made in the range (count is days with refunds). */
-  refunds: DimCount[];
-  forms: DimCount[];
-  restock: DimCount[];
-  vitals: VitalSummary[];
-  errors: Array<{ fingerprint: string; message: string; count: number; total: number; lastSeen: string; lastUrl: string; lastBrowser: string; lastStack: string }>;
-}
+export type { Dashboard, DimCount, VitalSummary };
 
 const TOP_METRICS = ['page', 'referrer', 'device', 'browser', 'country', 'form_submit', 'restock', 'revenue', 'funnel'];
 const TOP_N = 10;

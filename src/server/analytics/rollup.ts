@@ -2,8 +2,8 @@
  * Normalized analytics events and their per-day roll-ups. Pure: the ingest batches call `rollup`
  * and write its result additively, so the dashboard never scans raw events.
  */
+import { VITAL_NAMES, type VitalName } from '../../core/api/analytics.js';
 import { createHash } from 'node:crypto';
-import type { WebVitalName } from '../../core/constants.js';
 
 export type EventSource = 'census' | 'event' | 'legacy' | 'error' | 'vital';
 
@@ -39,8 +39,7 @@ export interface EventFacts {
   browser?: string;
 }
 
-export type VitalName = WebVitalName | 'INP' | 'TTFB';
-export const VITAL_NAMES: readonly VitalName[] = ['FCP', 'LCP', 'CLS', 'FID', 'INP', 'TTFB'];
+export { VITAL_NAMES, type VitalName };
 
 /** Census page-view event names (RecordHit). */
 export const PAGE_VIEW_EVENTS: ReadonlySet<string> = new Set(['view', 'page_view', 'pageview']);

@@ -25,7 +25,7 @@ import {
   recordEventBody,
   recordHitBody,
   type CensusData,
-} from './schemas.js';
+} from '../../core/api/analytics.js';
 import { settingsPatch, type AnalyticsSettingsService } from './settings.js';
 import { can } from '../../core/roles.js';
 

@@ -4,26 +4,10 @@ import type { Database } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import type { SiteCache } from '../plugins/site-cache.js';
 
-export const COOKIE_POLICIES = ['implied', 'ask', 'restrictive'] as const;
-export type CookiePolicy = (typeof COOKIE_POLICIES)[number];
-
-export interface AnalyticsSettings {
-  trackingEnabled: boolean;
-  /** Raw events older than this are purged; the per-day roll-ups are kept. */
-  retentionDays: number;
-  cookiePolicy: CookiePolicy;
-}
+import { COOKIE_POLICIES, settingsPatch, type AnalyticsSettings, type CookiePolicy } from '../../core/api/analytics.js';
+export { COOKIE_POLICIES, settingsPatch, type AnalyticsSettings, type CookiePolicy };
 
 export const DEFAULT_SETTINGS: AnalyticsSettings = Object.freeze({ trackingEnabled: true, retentionDays: 90, cookiePolicy: 'implied' });
-
-export const settingsPatch = z
-  .object({
-    trackingEnabled: z.boolean(),
-    retentionDays: z.number().int().min(1).max(3650),
-    cookiePolicy: z.enum(COOKIE_POLICIES),
-  })
-  .partial()
-  .strict();
 
 /**
  * The analytics settings of a website. Every page reads them: in a page request they are kept per content

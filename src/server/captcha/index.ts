@@ -15,25 +15,8 @@ import { rows } from '../db-util.js';
 import { badRequest } from '../errors.js';
 import { platform } from '../../core/messages.js';
 
-export type CaptchaAction = 'form-block' | 'newsletter-block' | 'product-waitlist' | 'promo-popup';
-export const CAPTCHA_ACTIONS: readonly CaptchaAction[] = ['form-block', 'newsletter-block', 'product-waitlist', 'promo-popup'];
-export type CaptchaKind = 'altcha' | 'recaptcha-v2' | 'recaptcha-v3' | 'recaptcha-enterprise';
-export const CAPTCHA_KINDS: readonly CaptchaKind[] = ['altcha', 'recaptcha-v2', 'recaptcha-v3', 'recaptcha-enterprise'];
-
-/** What the browser needs to show the captcha (never a secret). */
-export interface CaptchaPublicConfig {
-  kind: CaptchaKind;
-  action: CaptchaAction;
-  /** reCAPTCHA's action name for this action type (letters and underscores). */
-  vendorAction: string;
-  /** altcha: where the browser fetches a challenge. */
-  challengeUrl?: string;
-  /** reCAPTCHA: the site key. */
-  siteKey?: string;
-  /** Default theme light, size normal. */
-  theme: 'light' | 'dark';
-  size: 'normal' | 'compact' | 'invisible';
-}
+import { CAPTCHA_ACTIONS, CAPTCHA_KINDS, type CaptchaAction, type CaptchaKind, type CaptchaPublicConfig } from '../../core/api/captcha.js';
+export { CAPTCHA_ACTIONS, CAPTCHA_KINDS, type CaptchaAction, type CaptchaKind, type CaptchaPublicConfig };
 
 export interface CaptchaVerdict {
   ok: boolean;

@@ -148,15 +148,12 @@ export interface Dimensions {
   height: number;
 }
 
-export interface ParsedProduct {
-  row: number;
-  /** Squarespace's Product ID column (our product id on a re-import of our own export). */
-  productId: string;
+/** The product columns an import reads and an export writes. */
+interface ProductColumns {
   storeUrlId: string;
   title: string;
   urlId: string;
   body: string;
-  status: 'published' | 'draft';
   productType: number;
   tags: string[];
   categories: string[];
@@ -164,6 +161,13 @@ export interface ParsedProduct {
   seoDescription: string;
   options: string[];
   images: Array<{ url: string; alt: string }>;
+}
+
+export interface ParsedProduct extends ProductColumns {
+  row: number;
+  /** Squarespace's Product ID column (our product id on a re-import of our own export). */
+  productId: string;
+  status: 'published' | 'draft';
   variants: ParsedVariant[];
 }
 
@@ -507,20 +511,9 @@ function readShopify(rows: Row[], currency: string, refusal: ImageCheck): { prod
 
 // ---- Export --------------------------------------------------------------------------------------
 
-export interface ExportProduct {
+export interface ExportProduct extends ProductColumns {
   id: string;
-  storeUrlId: string;
-  title: string;
-  urlId: string;
-  body: string;
   status: string;
-  productType: number;
-  tags: string[];
-  categories: string[];
-  seoTitle: string;
-  seoDescription: string;
-  options: string[];
-  images: Array<{ url: string; alt: string }>;
   variants: Array<{ id: string; sku: string; attributes: Record<string, string>; priceCents: number; salePriceCents: number; onSale: boolean; qtyInStock: number; unlimited: boolean; weightGrams: number; dimensions: Dimensions | null; imageUrl: string }>;
 }
 

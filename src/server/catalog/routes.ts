@@ -26,45 +26,23 @@ import { publishScheduled } from '../content/scheduled.js';
 import { itemUrlId, lockRoomFor, stockReason, storeCollection } from './product-service.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 import { can } from '../../core/roles.js';
+import {
+  CATALOG_TEXT,
+  inventoryIn,
+  inventoryQuery,
+  productBulkIn,
+  productListQuery,
+  type CatalogSettings,
+  type InventoryList,
+  type InventoryOut,
+  type ProductBulkOut,
+  type ProductList,
+  type VariantMovements,
+} from '../../core/api/catalog.js';
 
 const { items, productVariants, collections, stockMovements } = schema;
 
 export const SCHEDULE_SWEEP_MS = 30_000;
-export const PAGE_SIZE_DEFAULT = 25;
-
-export const CATALOG_TEXT = {
-  NO_PRODUCTS_CHOSEN: 'Choose at least one product.',
-  NO_CHANGES: 'Change at least one variant.',
-  NO_SUCH_VARIANT: 'No such variant.',
-} as const;
-
-const listQuery = z.object({
-  q: z.string().trim().max(200).optional().default(''),
-  collectionId: z.string().max(64).optional(),
-  status: z.enum(['published', 'draft', 'scheduled', 'private', 'needs-review']).optional(),
-  type: z.coerce.number().int().min(1).max(10).optional(),
-  stock: z.enum(['in', 'low', 'out']).optional(),
-  sort: z.enum(['title', '-title', 'updated', '-updated', 'price', '-price', 'stock', '-stock']).optional().default('-updated'),
-  page: z.coerce.number().int().min(1).max(100_000).optional().default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).optional().default(PAGE_SIZE_DEFAULT),
-});
-
-const bulkIn = z.object({
-  action: z.enum(['publish', 'unpublish', 'delete', 'move'], { error: 'Choose publish, unpublish, delete or move.' }),
-  ids: z.array(z.string().min(1).max(64)).min(1, CATALOG_TEXT.NO_PRODUCTS_CHOSEN).max(500),
-  /** move: the store page the products go to. */
-  collectionId: z.string().max(64).optional(),
-});
-
-const stockChange = z.object({
-  variantId: z.string().min(1).max(64),
-  qtyInStock: z.number({ error: 'Stock must be a number.' }).int('Stock must be a whole number.').min(0, 'Stock cannot be negative.').max(1_000_000, 'Stock is too large.').optional(),
-  unlimited: z.boolean().optional(),
-  lowStockThreshold: z.number({ error: 'The low-stock threshold must be a number.' }).int('The low-stock threshold must be a whole number.').min(0, 'The low-stock threshold cannot be negative.').max(1_000_000).optional(),
-});
-const inventoryIn = z.object({ changes: z.array(stockChange).min(1, CATALOG_TEXT.NO_CHANGES).max(1000) });
-
-const inventoryQuery = z.object({ q: z.string().trim().max(200).optional().default(''), low: z.enum(['1', '0']).optional() });
 
 type VariantRow = typeof productVariants.$inferSelect;
 
@@ -124,6 +102,7 @@ function catalogRoutesCtx(app: FastifyInstance) {
   };
 
   /** What the catalogue screens need of the site: its currency (minor units) and time zone (scheduling). */
+<<<<<<< HEAD
   return { db, readRoles, storeRoles, siteId, timer, allProducts };
 }
 
@@ -131,13 +110,16 @@ function catalogRoutesCtx(app: FastifyInstance) {
 async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
   const { db, readRoles, storeRoles, siteId, allProducts } = ctx;
   app.get('/api/config/catalog/settings', readRoles, async (req, reply) => {
+=======
+  app.get('/api/config/catalog/settings', readRoles, async (req, reply): Promise<CatalogSettings> => {
+>>>>>>> main
     const site = await app.services.websites.get();
     reply.header('cache-control', 'no-store');
     return { currency: site.currency, timeZone: site.timeZone, websiteId: siteId(req) };
   });
 
-  app.get('/api/config/catalog/products', readRoles, async (req, reply) => {
-    const q = parseInput(listQuery, req.query ?? {});
+  app.get('/api/config/catalog/products', readRoles, async (req, reply): Promise<ProductList> => {
+    const q = parseInput(productListQuery, req.query ?? {});
     await publishDueProducts(db);
     const needle = q.q.toLowerCase();
     const rows = (await allProducts(siteId(req))).map(({ item, variants, storeTitle }) => {
@@ -191,8 +173,8 @@ async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
     return { products: filtered.slice((page - 1) * q.pageSize, page * q.pageSize).map(({ skus: _s, tags: _t, ...r }) => r), total, page, pages, pageSize: q.pageSize };
   });
 
-  app.post('/api/config/catalog/products/bulk', storeRoles, async (req) => {
-    const body = parseInput(bulkIn, req.body);
+  app.post('/api/config/catalog/products/bulk', storeRoles, async (req): Promise<ProductBulkOut> => {
+    const body = parseInput(productBulkIn, req.body);
     const websiteId = siteId(req);
     const ids = [...new Set(body.ids)];
     return db.transaction(async (tx) => {
@@ -238,10 +220,14 @@ async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
   });
 }
 
+<<<<<<< HEAD
 /** Stock: the inventory, its edits and a variant's stock history. */
 async function inventoryRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
   const { db, readRoles, storeRoles, siteId, allProducts } = ctx;
   app.get('/api/config/catalog/inventory', readRoles, async (req, reply) => {
+=======
+  app.get('/api/config/catalog/inventory', readRoles, async (req, reply): Promise<InventoryList> => {
+>>>>>>> main
     const q = parseInput(inventoryQuery, req.query ?? {});
     const needle = q.q.toLowerCase();
     const out = [];
@@ -269,7 +255,7 @@ async function inventoryRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
     return { variants: out };
   });
 
-  app.put('/api/config/catalog/inventory', storeRoles, async (req) => {
+  app.put('/api/config/catalog/inventory', storeRoles, async (req): Promise<InventoryOut> => {
     const body = parseInput(inventoryIn, req.body);
     const websiteId = siteId(req);
     return db.transaction(async (tx) => {
@@ -303,7 +289,7 @@ async function inventoryRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
     });
   });
 
-  app.get('/api/config/catalog/variants/:id/movements', readRoles, async (req, reply) => {
+  app.get('/api/config/catalog/variants/:id/movements', readRoles, async (req, reply): Promise<VariantMovements> => {
     const { id } = parseInput(z.object({ id: z.string().min(1).max(64) }), req.params);
     const [v] = await db
       .select({ v: productVariants, title: items.title })

@@ -7,6 +7,8 @@ import { PaymentProviders } from '../payments/provider.js';
 import { TestPaymentProvider } from '../payments/test-provider.js';
 import { PaymentReconciler } from '../jobs/payment-reconciler.js';
 
+export { netSalesCentsSql, saleStatusesSql } from './sales.js';
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The checkout area's service and payment providers (another provider registers on `payments`). */

@@ -5,13 +5,14 @@
  * notes. The work is in order-admin.ts.
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { csvText } from '../../core/csv.js';
 import { moneyDecimalString } from '../../core/money.js';
-import { OrderAdmin, CARRIERS, paymentStatusOf, type MailContext } from './order-admin.js';
+import { OrderAdmin, CARRIERS, type MailContext } from './order-admin.js';
+import { paymentStatusOf } from '../../core/orders.js';
 import { purchaseConfirmation, type CheckoutService, type OrderRow } from './service.js';
 import { conflict, notFound } from '../errors.js';
 import { can } from '../../core/roles.js';
+import { fulfilIn, noteIn, orderFilters, orderIdParams, orderListQuery, refundIn } from '../../core/api/orders.js';
 
 export function adminOrder(o: OrderRow) {
   return {
@@ -41,53 +42,12 @@ export function adminOrder(o: OrderRow) {
   };
 }
 
-const orderId = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'Unknown id.') });
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD.').refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'That date does not exist.');
-const noNul = (v: string) => !v.includes('\u0000');
-
-const filters = z.object({
-  q: z.string().max(200, 'Search for at most 200 characters.').refine(noNul, 'Must not contain NUL characters.').optional(),
-  payment: z.enum(['paid', 'partially_refunded', 'refunded'], { error: 'Payment status must be paid, partially_refunded or refunded.' }).optional(),
-  fulfilment: z.enum(['unfulfilled', 'partial', 'fulfilled'], { error: 'Fulfilment status must be unfulfilled, partial or fulfilled.' }).optional(),
-  from: day.optional(),
-  to: day.optional(),
-  sort: z.enum(['number', 'date', 'total', 'customer'], { error: 'Sort by number, date, total or customer.' }).default('number'),
-  dir: z.enum(['asc', 'desc'], { error: 'Direction must be asc or desc.' }).default('desc'),
-});
-const listQuery = filters.extend({
-  page: z.coerce.number().int('Pages are whole numbers.').min(1, 'Pages start at 1.').max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100, 'At most 100 orders a page.').default(25),
-});
-
-const count = z.number({ error: 'Quantities are whole numbers.' }).int('Quantities are whole numbers.').min(0, 'Quantities cannot be negative.').max(1_000_000);
-const lines = z
-  .array(z.object({ line: z.number({ error: 'A line is its number in the order.' }).int().min(0).max(10_000), quantity: count }))
-  .max(500)
-  .optional();
-
-const fulfilBody = z.object({
-  lines,
-  carrier: z.string().trim().max(60, 'The carrier is at most 60 characters.').refine(noNul, 'Must not contain NUL characters.').default(''),
-  trackingNumber: z
-    .string()
-    .trim()
-    .max(100, 'The tracking number is at most 100 characters.')
-    .regex(/^[A-Za-z0-9 ./_-]*$/, 'Tracking numbers use letters, digits, spaces and . / _ -.')
-    .default(''),
-  notify: z.boolean().default(true),
-});
-
-const refundBody = z.object({
-  lines,
-  amountCents: z.number({ error: 'Must be an amount in cents.' }).int('Must be a whole number of cents.').min(0, 'The refund amount cannot be negative.').max(1e13, 'Too large.').optional(),
-  restock: z.boolean().default(true),
-  reason: z.string().trim().max(500, 'The reason is at most 500 characters.').refine(noNul, 'Must not contain NUL characters.').default(''),
-  notify: z.boolean().default(true),
-});
-
-const noteBody = z.object({
-  body: z.string({ error: 'Write the note.' }).trim().min(1, 'Write the note.').max(2000, 'A note is at most 2,000 characters.').refine(noNul, 'Must not contain NUL characters.'),
-});
+const orderId = orderIdParams;
+const filters = orderFilters;
+const listQuery = orderListQuery;
+const fulfilBody = fulfilIn;
+const refundBody = refundIn;
+const noteBody = noteIn;
 
 export const CSV_COLUMNS = ['Order', 'Date', 'Email', 'Customer', 'Payment status', 'Fulfilment status', 'Items', 'Currency', 'Subtotal', 'Discount', 'Shipping', 'Tax', 'Total', 'Refunded', 'Ship to country'];
 

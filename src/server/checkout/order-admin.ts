@@ -13,6 +13,7 @@
  * reserves the amount as a 'pending' refund row; the second, after the provider said yes, restocks, moves the
  * status and queues the email. If the provider refuses, the reservation is taken back.
  */
+import type { FulfilRequest, LineRequest, OrderLineView, OrderQuery, RefundRequest } from '../../core/api/orders.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
@@ -24,6 +25,7 @@ import { ProductType } from '../../core/enums.js';
 import { formatMoney } from '../../core/money.js';
 import { orderFulfilledHooks } from './order-hooks.js';
 import { orderFrom, type CheckoutService, type OrderRow } from './service.js';
+import { OrderStatus, PaymentStatus, paymentStatusOf } from '../../core/orders.js';
 
 type Obj = Record<string, unknown>;
 const n = (v: unknown) => Number(v ?? 0);
@@ -69,23 +71,7 @@ export function carrierName(carrier: string): string {
 
 // ---- List and export ------------------------------------------------------------------------------
 
-export interface OrderQuery {
-  q?: string;
-  payment?: 'paid' | 'partially_refunded' | 'refunded';
-  fulfilment?: 'unfulfilled' | 'partial' | 'fulfilled';
-  /** Days (YYYY-MM-DD) in the site's time zone, both included. */
-  from?: string;
-  to?: string;
-  sort: 'number' | 'date' | 'total' | 'customer';
-  dir: 'asc' | 'desc';
-  page: number;
-  pageSize: number;
-}
-
-export function paymentStatusOf(o: Pick<OrderRow, 'status' | 'refundedCents'>): 'paid' | 'partially_refunded' | 'refunded' {
-  if (o.status === 'refunded') return 'refunded';
-  return o.refundedCents > 0 ? 'partially_refunded' : 'paid';
-}
+export type { OrderQuery };
 
 /** A search term as a LIKE pattern matched literally (no wildcards from the owner's text). */
 const likeOf = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -101,7 +87,7 @@ function whereOf(websiteId: string, timeZone: string, q: Omit<OrderQuery, 'sort'
     );
   }
   if (q.payment === 'refunded') parts.push(sql`status = 'refunded'`);
-  else if (q.payment === 'partially_refunded') parts.push(sql`status <> 'refunded' and refunded_cents > 0`);
+  else if (q.payment === PaymentStatus.PARTIALLY_REFUNDED) parts.push(sql`status <> 'refunded' and refunded_cents > 0`);
   else if (q.payment === 'paid') parts.push(sql`status <> 'refunded' and refunded_cents = 0`);
   if (q.fulfilment) parts.push(sql`fulfilment_status = ${q.fulfilment}`);
   if (q.from) parts.push(sql`(created at time zone ${timeZone})::date >= ${q.from}::date`);
@@ -128,17 +114,8 @@ export const EXPORT_MAX_ROWS = 50_000;
 
 // ---- Detail ---------------------------------------------------------------------------------------
 
-export interface LineState {
-  line: number;
-  sku: string;
-  productName: string;
-  quantity: number;
-  unitPriceCents: number;
-  attributes: Record<string, string>;
-  productType: number;
-  fulfilled: number;
-  refunded: number;
-}
+/** A line of an order with what has been fulfilled and refunded of it. */
+export type LineState = OrderLineView & { productType: number };
 
 export interface TimelineEvent {
   at: string;
@@ -159,25 +136,8 @@ export interface OrderDetail {
   refundableCents: number;
 }
 
-export interface LineRequest {
-  line: number;
-  quantity: number;
-}
+export type { FulfilRequest, LineRequest, RefundRequest };
 
-export interface FulfilRequest {
-  lines?: LineRequest[];
-  carrier: string;
-  trackingNumber: string;
-  notify: boolean;
-}
-
-export interface RefundRequest {
-  lines?: LineRequest[];
-  amountCents?: number;
-  restock: boolean;
-  reason: string;
-  notify: boolean;
-}
 
 export interface MailContext {
   origin: string;
@@ -471,7 +431,7 @@ export class OrderAdmin {
         for (const b of billed) if (b.provider_subscription_id) stopped.push({ provider: b.provider, id: b.provider_subscription_id });
         await tx.execute(sql`update subscriptions set status = 'canceled', canceled_at = coalesce(canceled_at, now()) where order_id = ${o.id}`);
       }
-      await tx.execute(sql`update orders set status = ${full ? 'refunded' : 'partially_refunded'}, refunded_at = now() where id = ${o.id}`);
+      await tx.execute(sql`update orders set status = ${full ? OrderStatus.REFUNDED : OrderStatus.PARTIALLY_REFUNDED}, refunded_at = now() where id = ${o.id}`);
       if (req.notify && o.email) await this.mailer.enqueue(tx, this.refundEmail(o, states, plan.lines, plan.amount, mail));
     });
     this.mailer.kick();

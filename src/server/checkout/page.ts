@@ -8,10 +8,7 @@ import { renderIsland } from '../../web/ssr.js';
 import { CART_COOKIE } from '../commerce/routes.js';
 import { nonceScripts } from '../plugins/csp.js';
 import { siteStylesHead } from '../editor/index.js';
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
+import { escapeHtml } from '../../core/html.js';
 
 export interface SitePage {
   template: string;

@@ -13,7 +13,9 @@ import { CRUMB_COOKIE } from '../plugins/crumb.js';
 import { CART_COOKIE, cartIdent } from '../commerce/routes.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
 import { renderIsland } from '../../web/ssr.js';
-import type { CheckoutPageProps } from '../../web/pages/CheckoutPage.js';
+import type { CheckoutPageProps } from '../../core/api/checkout.js';
+import { checkoutStateIn, placeIn } from '../../core/api/checkout.js';
+import { storableText } from '../../core/api/common.js';
 import type { PaymentMethodInput } from '../payments/provider.js';
 import type { TestPaymentProvider } from '../payments/test-provider.js';
 import { checkoutMessages, purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState, type OrderRow } from './service.js';
@@ -22,53 +24,11 @@ import { randomUUID } from 'node:crypto';
 import { plainCheckoutRoutes } from '../nojs/checkout-form.js';
 import { privateFileOf, sendDigitalFile } from '../catalog/digital-files.js';
 import { prefillFromAccount } from '../platform/account-data.js';
+import { orderStatusLabel } from '../../core/orders.js';
 
-/** A UTF-16 surrogate without its pair (one character each side: linear). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-/** Text up to max characters, without NUL or a lone UTF-16 surrogate (the database refuses both). */
-const str = (max: number) =>
-  z
-    .string()
-    .max(max, `Must be ${max} characters or fewer.`)
-    .refine((v) => !v.includes('\u0000'), 'Must not contain NUL characters.')
-    .refine((v) => !LONE_SURROGATE.test(v), 'Must be valid text (no lone surrogate characters).');
-const addressSchema = z
-  .object({
-    name: str(200).optional(),
-    line1: str(200).optional(),
-    line2: str(200).optional(),
-    city: str(100).optional(),
-    region: str(100).optional(),
-    postalCode: str(20).optional(),
-    country: z.string().regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter code.').optional().or(z.literal('')),
-  })
-  .nullable()
-  .optional();
-
-const stateSchema = z.object({
-  cartToken: str(100).optional(),
-  email: str(256).optional(),
-  shippingAddress: addressSchema,
-  selectedShippingOptionId: str(64).nullable().optional(),
-  coupons: z.array(str(64)).max(10, 'At most 10 coupon codes.').optional(),
-  giftCardCode: str(64).nullable().optional(),
-});
-
-const paymentSchema = z
-  .discriminatedUnion('type', [
-    z.object({ type: z.literal('card'), number: str(30), expiry: str(10), cvc: str(6), name: str(200).optional() }),
-    z.object({ type: z.literal('existing'), paymentId: str(64) }),
-    z.object({ type: z.literal('token'), provider: str(40), token: str(2000) }),
-  ])
-  .nullable()
-  .optional();
-
-export const placeSchema = stateSchema.extend({
-  payment: paymentSchema,
-  idempotencyKey: str(200).optional(),
-  /** The grand total (minor units) the shopper confirmed: required by place (400 without it); a different total as it is now is refused with 409. */
-  expectedTotalCents: z.number().int('The confirmed total must be whole minor units.').min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
-});
+const str = storableText;
+const stateSchema = checkoutStateIn;
+export const placeSchema = placeIn;
 
 export const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 
@@ -293,16 +253,7 @@ async function afterOrderRoutes(app: FastifyInstance, opts: { checkout: Checkout
         orderNumber: o.orderNumber,
         email: o.email,
         status: o.status,
-        statusLabel:
-          o.status === 'paid'
-            ? o.fulfilmentStatus === 'partial'
-              ? 'Paid — partly shipped'
-              : 'Paid — being prepared'
-            : o.status === 'fulfilled'
-              ? 'Fulfilled'
-              : o.status === 'partially_refunded'
-                ? 'Partially refunded'
-                : 'Refunded',
+        statusLabel: orderStatusLabel(o.status, o.fulfilmentStatus),
         created: o.created.getTime(),
         testMode: o.testMode,
         shippingAddress: o.shippingAddress,

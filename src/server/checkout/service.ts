@@ -13,6 +13,7 @@
  *      issue gift cards and subscriptions, and queue the confirmation email;
  *   3. after the commit, kick the mailer. If the transaction fails, the payment is voided.
  */
+import type { Address } from '../../core/api/checkout.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
@@ -75,15 +76,7 @@ export const checkoutMessages = {
 /** How long a download link works. */
 export const DOWNLOAD_TTL_MS = 24 * 3600 * 1000;
 
-export interface Address {
-  name: string;
-  line1: string;
-  line2: string;
-  city: string;
-  region: string;
-  postalCode: string;
-  country: string;
-}
+export type { Address };
 
 export interface CheckoutState {
   email?: string;

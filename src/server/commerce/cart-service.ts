@@ -8,6 +8,7 @@
  *
  * The rules themselves (stock, totals, messages) come from src/core.
  */
+import type { CartEntryJson, CartJson } from '../../core/api/cart.js';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
@@ -15,7 +16,7 @@ import { KeptUntilNotified, rows } from '../db-util.js';
 import { lit, prepared, q, rawTransaction } from './raw.js';
 import { withReferencedForm } from './form-ref.js';
 import { HttpError } from '../errors.js';
-import { additionalFieldsErrors, cartAmountMaxMinor, computeCartTotals, exactSubtotalMinor, sameAdditionalFields, type CartEntry, type CartTotals } from '../../core/cart.js';
+import { additionalFieldsErrors, cartAmountMaxMinor, computeCartTotals, exactSubtotalMinor, findMergeableEntry, variantQuantity, type CartEntry, type CartTotals } from '../../core/cart.js';
 import { availableQuantity, inStock, type StockResult } from '../../core/product.js';
 import type { FormField } from '../../core/forms.js';
 import { ProductType, RecordType } from '../../core/enums.js';
@@ -98,49 +99,7 @@ export interface VariantInfo {
   structuredContent: Record<string, unknown>;
 }
 
-export interface CartEntryJson {
-  id: string;
-  itemId: string;
-  chosenVariant: { sku: string; attributes: Record<string, string> };
-  quantity: number;
-  title: string;
-  purchasePriceCents: number;
-  purchasePriceMoney: { value: string; currency: string };
-  subTotal: { value: string; currency: string };
-  subTotalCents: number;
-  additionalFields: string;
-  productType: number;
-  urlId: string;
-  fullUrl: string;
-  image: Record<string, unknown> | null;
-}
-
-export interface CartJson {
-  id: string | null;
-  websiteId: string | null;
-  orderId: string | null;
-  created: number | null;
-  isPurchased: boolean;
-  entries: CartEntryJson[];
-  shippingOptions: unknown[];
-  selectedShippingOption: unknown;
-  shippingLocation: unknown;
-  applicableTaxRules: unknown[];
-  coupons: unknown[];
-  validCoupons: unknown[];
-  invalidCoupons: unknown[];
-  subtotalCents: number;
-  taxCents: number;
-  shippingCostCents: number;
-  discountCents: number;
-  grandTotalCents: number;
-  totalQuantity: number;
-  hasDigital: boolean;
-  purelyDigital: boolean;
-  requiresShipping: boolean;
-  /** The subtotal amount: subtotalCents with the store currency. */
-  subtotal: { value: string; currency: string };
-}
+export type { CartEntryJson, CartJson };
 
 // ------------------------------------------------------------------------------------------------
 // JSON
@@ -397,10 +356,10 @@ interface PlannedAdd {
  */
 function planAdd(lines: Line[], v: VariantInfo, input: AddInput, currency: string, newLine: (id: string, created: number) => Line): PlannedAdd {
   assertAdditionalFields(v.structuredContent, input.additionalFields);
-  const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((sum, l) => sum + l.quantity, 0);
+  const inCart = variantQuantity(lines, input);
   assertStock(v, inCart, input.quantity);
   assertServiceQuantity(v, inCart + input.quantity, input.multipleServices);
-  const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && sameAdditionalFields(l.additionalFields, input.additionalFields));
+  const same = findMergeableEntry(lines, input);
   if (same) {
     same.quantity += input.quantity;
     assertCartAmount(lines, currency);
@@ -774,11 +733,11 @@ export class CartService {
       const cart = cartFrom(row);
       const lines = parseJson<Record<string, unknown>[]>(read?.rows[0]?.lines ?? []).map(lineFrom);
       assertAdditionalFields(v.structuredContent, input.additionalFields);
-      const inCart = lines.filter((l) => l.itemId === input.itemId && l.sku === input.sku).reduce((s, l) => s + l.quantity, 0);
+      const inCart = variantQuantity(lines, input);
       assertStock(v, inCart, input.quantity);
       assertServiceQuantity(v, inCart + input.quantity, input.multipleServices);
 
-      const same = lines.find((l) => l.itemId === input.itemId && l.sku === input.sku && sameAdditionalFields(l.additionalFields, input.additionalFields));
+      const same = findMergeableEntry(lines, input);
       let entry: Line;
       let change: string;
       if (same) {
@@ -977,7 +936,7 @@ export class CartService {
     return this.withEntry(ident, entryId, async (tx, cart, lines, entry) => {
       const r = await rows<{ variant: unknown }>(tx, sql`select ${VARIANT_JSON(entry.itemId, entry.sku)} as variant`);
       const v = await this.variant(tx, entry.itemId, entry.sku, variantOf(r[0]?.variant));
-      const others = lines.filter((l) => l !== entry && l.itemId === entry.itemId && l.sku === entry.sku).reduce((s, l) => s + l.quantity, 0);
+      const others = variantQuantity(lines, entry, entry);
       const raising = quantity > entry.quantity;
       if (raising) {
         assertStock(v, others, quantity);

@@ -3,6 +3,7 @@
  * (zod and core's quantity rule); the CartService owns the transactions. Every write needs the crumb
  * (global plugin) and is rate limited per visitor.
  */
+import { cartAddIn, cartEntryParams, cartFieldsIn, cartItemId, cartQuantityIn, cartQuery, cartSubscriptionIn } from '../../core/api/cart.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CartService, CartIdent } from './cart-service.js';
@@ -47,20 +48,12 @@ export function additionalFieldsOf(v: unknown): string {
   return JSON.stringify(parsed);
 }
 
-const itemId = z.string({ error: 'itemId is required.' }).trim().min(1, 'itemId is required.').max(64, 'itemId is too long.');
-const sku = z.string({ error: 'sku is required.' }).trim().min(1, 'sku is required.').max(128, 'sku is too long.');
-const entryParams = z.object({ entryId: z.string().min(1).max(64) });
-
-const addBody = z.object({ itemId, sku, quantity: z.unknown().optional(), additionalFields: z.unknown().optional() }, { error: 'The request body must be a JSON object.' });
-const quantityBody = z.object({ quantity: z.unknown().optional() }, { error: 'The request body must be a JSON object.' });
-const fieldsBody = z.object({ itemId, sku, additionalFields: z.unknown() }, { error: 'The request body must be a JSON object.' });
-const subscriptionBody = z.object({ itemId, sku, qty: z.unknown().optional(), additionalFields: z.unknown().optional() }, { error: 'The request body must be a JSON object.' });
-const flag = z.enum(['true', 'false', '1', '0']).optional();
-const cartQuery = z.object({
-  mock: flag,
-  timecode: z.string().regex(/^\d{1,20}$/, 'timecode must be a number.').optional(),
-  calculateSubtotal: flag,
-});
+const itemId = cartItemId;
+const entryParams = cartEntryParams;
+const addBody = cartAddIn;
+const quantityBody = cartQuantityIn;
+const fieldsBody = cartFieldsIn;
+const subscriptionBody = cartSubscriptionIn;
 const on = (v: string | undefined) => v === 'true' || v === '1';
 
 export function setCartCookie(req: FastifyRequest, reply: FastifyReply, token: string) {

@@ -9,13 +9,14 @@ import { renderIsland } from '../../web/ssr.js';
 import { productBadge, showVariantSelector } from '../../core/product.js';
 import { commerce } from '../../core/messages.js';
 import { ProductType } from '../../core/enums.js';
-import type { ProductProps, VariantProps, AdditionalFieldsFormProps } from '../../web/islands/product-props.js';
+import type { ProductProps, VariantProps, AdditionalFieldsFormProps } from '../../core/api/storefront.js';
 import { structuredContentOf } from '../../web/islands/product-props.js';
-import type { CartPageProps } from '../../web/pages/CartPage.js';
+import type { CartPageProps } from '../../core/api/storefront.js';
 import type { CartJson, CartService } from './cart-service.js';
 import { additionalFieldsFormOf } from './cart-service.js';
 import { restockSignUpHtml } from '../restock/widget.js';
 import { cartInstalmentContexts, currentInstalmentState, currentStoreInstalmentContext, instalmentContextFor } from '../instalments/context.js';
+import { escapeHtml } from '../../core/html.js';
 
 export interface CommerceSettings {
   multipleQuantityAllowedForServices?: boolean;
@@ -138,10 +139,6 @@ export function pageMerchandising(ctx: Obj, settings: CommerceSettings = {}): Re
   return out;
 }
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 /** The renderer for one page render. */
 export function commerceWidgets(opts: { currency: string; settings?: CommerceSettings }): WidgetRenderer {
   const settings = opts.settings ?? {};
@@ -197,8 +194,8 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
           );
         case 'product-status': {
           const badge = productBadge(structuredContentOf(product));
-          if (badge === 'sold-out') return `<div class="product-mark sold-out">${esc(commerce.SOLD_OUT)}</div>`;
-          if (badge === 'sale') return `<div class="product-mark sale">${esc(commerce.SALE)}</div>`;
+          if (badge === 'sold-out') return `<div class="product-mark sold-out">${escapeHtml(commerce.SOLD_OUT)}</div>`;
+          if (badge === 'sale') return `<div class="product-mark sale">${escapeHtml(commerce.SALE)}</div>`;
           return '';
         }
         case 'product-scarcity': {

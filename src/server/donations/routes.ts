@@ -3,6 +3,7 @@
  * or a plain form post that works without JavaScript), the contribution confirmed page (204) behind a
  * signed link, and the owner's donor list and settings.
  */
+import { donationListQuery, donationSettingsIn } from '../../core/api/reviews.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
@@ -18,7 +19,7 @@ import { audit } from '../platform/audit.js';
 import { linkKey, signLink, verifyLink } from '../reviews/tokens.js';
 import type { PaymentMethodInput } from '../payments/provider.js';
 import type { DonationService } from './service.js';
-import { donationSettingsOf, donationSettingsSchema, type DonationSettings } from './settings.js';
+import { donationSettingsOf, type DonationSettings } from './settings.js';
 import { DONATIONS_FORM_ACTION, donationFormContext, donationStripe } from './form.js';
 import { STRIPE_PROVIDER } from '../payments/stripe/provider.js';
 import { STRIPE_DONATION_RETURN_PATH, startStripeDonation } from '../payments/stripe/hosted.js';
@@ -192,7 +193,7 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
   const store = { preHandler: app.requireOwner(can('donation-settings', 'write')) };
 
   app.get(`${DONATIONS_API}/admin/donations`, donorsView, async (req) => {
-    const q = z.object({ before: z.coerce.number().int().positive().optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }).parse(req.query ?? {});
+    const q = donationListQuery.parse(req.query ?? {});
     return donations.list(req.owner!.websiteId, q);
   });
 
@@ -202,7 +203,7 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
   });
 
   app.put(`${DONATIONS_API}/admin/settings`, store, async (req) => {
-    const b = z.object({ settings: donationSettingsSchema.partial().strict() }).strict().parse(req.body ?? {});
+    const b = donationSettingsIn.parse(req.body ?? {});
     const websiteId = req.owner!.websiteId;
     const saved = await app.database.db.transaction(async (tx) => {
       const r = await rows<{ settings: Obj }>(tx, sql`select settings from websites where id = ${websiteId} for update`);

@@ -5,6 +5,7 @@
  * (payment_attempts, input.kind 'donation') is recorded before the charge and completed in the donation's
  * transaction, so the payment reconciler records or refunds a donation a crash left charged.
  */
+import type { DonationRow } from '../../core/api/reviews.js';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
@@ -16,18 +17,7 @@ import { donationPayments } from '../../core/messages.js';
 
 type Obj = Record<string, unknown>;
 
-export interface DonationRow {
-  id: string;
-  amountCents: number;
-  currency: string;
-  donorName: string;
-  email: string;
-  message: string;
-  testMode: boolean;
-  cardBrand: string;
-  cardLast4: string;
-  created: number;
-}
+export type { DonationRow };
 
 function donationFrom(r: Obj): DonationRow {
   return {

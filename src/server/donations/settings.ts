@@ -1,21 +1,8 @@
 /** The owner's donation settings, kept in the website settings under `donations` (defaults filled on read). */
-import { z } from 'zod';
 import { DONATION_DEFAULTS } from '../../core/donations.js';
 
-const cents = z.number().int().min(1).max(100_000_000);
-
-export const donationSettingsSchema = z.object({
-  enabled: z.boolean(),
-  title: z.string().trim().min(1).max(120),
-  description: z.string().max(2000),
-  buttonText: z.string().trim().min(1).max(60),
-  /** Suggested amounts in minor units of the site currency. */
-  suggestedAmounts: z.array(cents).min(1).max(6),
-  minimumCents: cents,
-  maximumCents: cents,
-});
-
-export type DonationSettings = z.infer<typeof donationSettingsSchema>;
+import { donationSettingsSchema, type DonationSettings } from '../../core/api/reviews.js';
+export { donationSettingsSchema, type DonationSettings };
 
 export const DONATION_SETTINGS_DEFAULTS: DonationSettings = {
   enabled: true,

@@ -4,6 +4,7 @@
  * its data as a table under a disclosure.
  */
 import { chartDataset } from '../../core/layout.js';
+import { escapeHtml } from '../../core/html.js';
 
 export type ChartKind = 'bar' | 'line' | 'pie';
 
@@ -12,10 +13,6 @@ const H = 360;
 const PAD = { top: 20, right: 20, bottom: 56, left: 56 };
 /** Colour-blind-safe series colours (Okabe-Ito), dark enough on white. */
 const SERIES = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#56b4e9', '#e69f00', '#000000', '#7f5f00', '#5a3e8c', '#8c2d04'];
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
 
 const fmt = (n: number) => (Math.abs(n) >= 1000 ? n.toLocaleString('en-US', { maximumFractionDigits: 0 }) : String(Math.round(n * 100) / 100));
 
@@ -47,16 +44,16 @@ export function chartSvg(kind: ChartKind, data: ChartData, idBase: string): stri
   else body = axes(kind, ds.columns, ds.rows);
   const legend =
     data.showLegend !== false && kind !== 'pie'
-      ? `<ul class="chart-legend">${ds.columns.map((c, i) => `<li><span class="chart-swatch" style="background:${SERIES[i % SERIES.length]}"></span>${esc(c)}</li>`).join('')}</ul>`
+      ? `<ul class="chart-legend">${ds.columns.map((c, i) => `<li><span class="chart-swatch" style="background:${SERIES[i % SERIES.length]}"></span>${escapeHtml(c)}</li>`).join('')}</ul>`
       : '';
   const pieLegend =
     kind === 'pie' && data.showLegend !== false
-      ? `<ul class="chart-legend">${ds.rows.map((r, i) => `<li><span class="chart-swatch" style="background:${SERIES[i % SERIES.length]}"></span>${esc(r.label)}: ${r.values[0] === null ? '' : fmt(r.values[0])}</li>`).join('')}</ul>`
+      ? `<ul class="chart-legend">${ds.rows.map((r, i) => `<li><span class="chart-swatch" style="background:${SERIES[i % SERIES.length]}"></span>${escapeHtml(r.label)}: ${r.values[0] === null ? '' : fmt(r.values[0])}</li>`).join('')}</ul>`
       : '';
-  const table = `<details class="chart-data"><summary>Data</summary><table><thead><tr><th scope="col">${esc(title)}</th>${ds.columns.map((c) => `<th scope="col">${esc(c)}</th>`).join('')}</tr></thead><tbody>${ds.rows
-    .map((r) => `<tr><th scope="row">${esc(r.label)}</th>${r.values.map((v) => `<td>${v === null ? '' : fmt(v)}</td>`).join('')}</tr>`)
+  const table = `<details class="chart-data"><summary>Data</summary><table><thead><tr><th scope="col">${escapeHtml(title)}</th>${ds.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>${ds.rows
+    .map((r) => `<tr><th scope="row">${escapeHtml(r.label)}</th>${r.values.map((v) => `<td>${v === null ? '' : fmt(v)}</td>`).join('')}</tr>`)
     .join('')}</tbody></table></details>`;
-  return `<svg class="chart-svg" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${tid} ${did}" xmlns="http://www.w3.org/2000/svg"><title id="${tid}">${esc(title)}</title><desc id="${did}">${esc(desc)}</desc>${body}</svg>${legend}${pieLegend}${table}`;
+  return `<svg class="chart-svg" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${tid} ${did}" xmlns="http://www.w3.org/2000/svg"><title id="${tid}">${escapeHtml(title)}</title><desc id="${did}">${escapeHtml(desc)}</desc>${body}</svg>${legend}${pieLegend}${table}`;
 }
 
 function axes(kind: 'bar' | 'line', columns: string[], rows: Array<{ label: string; values: Array<number | null> }>): string {
@@ -77,7 +74,7 @@ function axes(kind: 'bar' | 'line', columns: string[], rows: Array<{ label: stri
   }
   rows.forEach((r, i) => {
     const cx = PAD.left + band * i + band / 2;
-    parts.push(`<text x="${cx}" y="${H - PAD.bottom + 18}" text-anchor="middle" font-size="12" fill="currentColor">${esc(r.label.slice(0, 16))}</text>`);
+    parts.push(`<text x="${cx}" y="${H - PAD.bottom + 18}" text-anchor="middle" font-size="12" fill="currentColor">${escapeHtml(r.label.slice(0, 16))}</text>`);
   });
   if (kind === 'bar') {
     const inner = (band * 0.8) / Math.max(1, columns.length);

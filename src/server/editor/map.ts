@@ -3,6 +3,8 @@
  * the map is an embedded map of that provider; without one the block is a static address card (no
  * third-party request at all), with a link to open the place in a map.
  */
+import { escapeHtml } from '../../core/html.js';
+
 type Obj = Record<string, unknown>;
 
 export interface MapPlace {
@@ -18,8 +20,6 @@ export interface MapProvider {
   /** The map's HTML (an accessible iframe), or '' when the place cannot be shown. */
   embed(place: MapPlace): string;
 }
-
-const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function mapPlace(d: Obj): MapPlace {
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -41,7 +41,7 @@ export class GoogleEmbedProvider implements MapProvider {
     const q = p.lat !== null && p.lng !== null ? `${p.lat},${p.lng}` : p.address;
     if (!q) return '';
     const src = `https://www.google.com/maps/embed/v1/place?key=${encodeURIComponent(this.key)}&q=${encodeURIComponent(q)}&zoom=${p.zoom}`;
-    return `<iframe class="map-block__frame" src="${attr(src)}" title="${attr(`Map: ${p.title || p.address}`)}" loading="lazy" referrerpolicy="no-referrer-when-downgrade"></iframe>`;
+    return `<iframe class="map-block__frame" src="${escapeHtml(src)}" title="${escapeHtml(`Map: ${p.title || p.address}`)}" loading="lazy" referrerpolicy="no-referrer-when-downgrade"></iframe>`;
   }
 }
 

@@ -29,6 +29,7 @@ import { isEnabled } from '../flags/service.js';
 import { Feature } from '../../core/features.js';
 import { chartSvg, type ChartKind } from './chart.js';
 import { mapPlace, type MapProvider } from './map.js';
+import { escapeHtml } from '../../core/html.js';
 
 type Obj = Record<string, unknown>;
 
@@ -292,7 +293,7 @@ async function sectionJson(env: RenderEnv, s: Section) {
       const ctx = await blockContext(env, b, sizesFor(b));
       if (ctx) html = partial(env, `block-${kind.name}.block`, ctx);
     } else if (env.preview) {
-      html = `<p class="fe-placeholder" data-placeholder="true">${escapeText(em.PLACEHOLDER(blockLabel(b.variant ?? b.type)))}</p>`;
+      html = `<p class="fe-placeholder" data-placeholder="true">${escapeHtml(em.PLACEHOLDER(blockLabel(b.variant ?? b.type)))}</p>`;
     }
     if (html.trim() === '') continue;
     blocks.push({ id: b.id, name: kind?.name ?? 'placeholder', gridStyle: gridStyle(b), html });
@@ -300,10 +301,6 @@ async function sectionJson(env: RenderEnv, s: Section) {
   const theme = env.styles.colors.themes.find((t) => t.id === s.theme) ?? env.styles.colors.themes.find((t) => t.id === env.styles.colors.defaultThemeId);
   const style = s.background ? `--ts-bg:${s.background};--ts-text:${textColourOn(s.background)}` : '';
   return { id: s.id, theme: theme?.id ?? 'white', style, blocks, empty: blocks.length === 0 };
-}
-
-function escapeText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**
@@ -321,7 +318,7 @@ export async function renderBlocksHtml(layout: PageLayout, env: RenderEnv): Prom
         const ctx = await blockContext(canvasEnv, b, sizesFor(b));
         if (ctx) html = partial(canvasEnv, `block-${kind.name}.block`, ctx);
       } else {
-        html = `<p class="fe-placeholder" data-placeholder="true">${escapeText(em.PLACEHOLDER(blockLabel(b.variant ?? b.type)))}</p>`;
+        html = `<p class="fe-placeholder" data-placeholder="true">${escapeHtml(em.PLACEHOLDER(blockLabel(b.variant ?? b.type)))}</p>`;
       }
       out[b.id] = { name: kind?.name ?? 'placeholder', html: html.trim() };
     }

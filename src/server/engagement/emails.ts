@@ -1,5 +1,6 @@
 /** The newsletter double opt-in email (the one email of this area). */
 import { DEFAULT_EMAIL_LOOK, type EmailLook } from '../../core/site-styles.js';
+import { escapeHtml } from '../../core/html.js';
 
 export interface ConfirmationEmailInput {
   storeName: string;
@@ -9,10 +10,6 @@ export interface ConfirmationEmailInput {
   look?: EmailLook;
 }
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
 export function newsletterConfirmationEmail(input: ConfirmationEmailInput): { subject: string; text: string; html: string } {
   const look = input.look ?? DEFAULT_EMAIL_LOOK;
   const subject = `Confirm your subscription to ${input.storeName}`.replace(/[\r\n]+/g, ' ');
@@ -20,10 +17,10 @@ export function newsletterConfirmationEmail(input: ConfirmationEmailInput): { su
   const ignore = 'If you did not sign up, ignore this email: you will not be subscribed.';
   const text = [intro, '', `Confirm subscription: ${input.confirmUrl}`, '', ignore, ''].join('\n');
   const html =
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(subject)}</title></head>` +
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
     `<body style="${look.body}">` +
-    `<p>${esc(intro)}</p>` +
-    `<p><a href="${esc(input.confirmUrl)}" style="${look.button}">Confirm subscription</a></p>` +
-    `<p style="font-size:13px;color:#555">${esc(ignore)}</p></body></html>`;
+    `<p>${escapeHtml(intro)}</p>` +
+    `<p><a href="${escapeHtml(input.confirmUrl)}" style="${look.button}">Confirm subscription</a></p>` +
+    `<p style="font-size:13px;color:#555">${escapeHtml(ignore)}</p></body></html>`;
   return { subject, text, html };
 }

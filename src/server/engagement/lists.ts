@@ -6,6 +6,7 @@
  * Links carry `<memberId>.<hmac>` with a purpose in the MAC ('confirm' or 'unsubscribe'), keyed by the
  * install's secret: nothing is stored, a link cannot be forged, and one kind cannot stand for the other.
  */
+import type { ListJson, MemberJson } from '../../core/api/engagement.js';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
@@ -32,27 +33,9 @@ const KEY_NAME = 'restock_unsubscribe_key';
 
 export type MemberSource = 'form' | 'popup' | 'restock' | 'owner' | 'account';
 export type Purpose = 'confirm' | 'unsubscribe';
+export type { ListJson, MemberJson };
 
-export interface ListJson {
-  id: string;
-  name: string;
-  doubleOptIn: boolean;
-  isDefault: boolean;
-  subscribedCount: number;
-  pendingCount: number;
-  unsubscribedCount: number;
-  created: string;
-}
 
-export interface MemberJson {
-  id: string;
-  email: string;
-  status: string;
-  source: string;
-  created: string;
-  confirmedAt: string | null;
-  unsubscribedAt: string | null;
-}
 
 interface MemberRow {
   id: string;

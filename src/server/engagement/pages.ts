@@ -12,6 +12,8 @@ import { PageType } from '../../core/enums.js';
 import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/context.js';
 import { siteStylesHead } from '../editor/index.js';
 import { pageDataScript } from '../analytics/page-data.js';
+import { escapeHtml } from '../../core/html.js';
+import { sendPrivatePage } from '../private-page.js';
 
 export type NewsletterPageKind = 'confirm' | 'unsubscribe';
 
@@ -53,10 +55,6 @@ export function messageParts(message: string, values: Record<string, string> = {
   return parts;
 }
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
 export async function sendNewsletterPage(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, page: NewsletterPage) {
   const { websites, theme } = app.services;
   const site = await websites.get();
@@ -96,16 +94,10 @@ export async function sendNewsletterPage(app: FastifyInstance, req: FastifyReque
     headers: `<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}`,
     footers: noTracking,
     cartPill: '',
-    title: esc(`${page.title} — ${site.title}`),
+    title: escapeHtml(`${page.title} — ${site.title}`),
     year: new Date().getUTCFullYear(),
     accentText: website.accentIsDark ? '#ffffff' : '#1f1d1a',
   };
   const html = theme.render('site.region', { ...context, mainContent, tessera }, renderOpts);
-  return reply
-    .status(page.status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(html);
+  return sendPrivatePage(reply, page.status, html);
 }

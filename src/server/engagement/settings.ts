@@ -7,44 +7,11 @@ import { z } from 'zod';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import type { SiteCache } from '../plugins/site-cache.js';
-import { COOKIE_BANNER_MODES, POPUP_ACTIONS, POPUP_ANCHORS, POPUP_TRIGGERS, type PopupPublic } from '../../core/engagement.js';
+import type { PopupPublic } from '../../core/engagement.js';
 import { engagement as m } from '../../core/messages.js';
 
-const url = z
-  .string()
-  .trim()
-  .max(2000)
-  .refine((v) => v === '' || /^(https?:\/\/|\/(?!\/))/.test(v), 'Use a path starting with / or an http(s) address.');
-
-const pagePath = z
-  .string()
-  .trim()
-  .min(1)
-  .max(300)
-  .regex(/^\/[^\s<>"']*$/, 'Each page is a path starting with /.');
-
-export const popupSchema = z.object({
-  enabled: z.boolean(),
-  title: z.string().trim().max(200),
-  text: z.string().max(2000),
-  imageUrl: url,
-  imageAlt: z.string().max(300),
-  action: z.enum(POPUP_ACTIONS),
-  buttonText: z.string().trim().min(1, 'The button needs a text.').max(60),
-  buttonUrl: url,
-  placeholder: z.string().max(100),
-  successText: z.string().max(500),
-  /** The list popup sign-ups join (null: the default list). */
-  listId: z.string().max(64).nullable(),
-  anchor: z.enum(POPUP_ANCHORS),
-  trigger: z.enum(POPUP_TRIGGERS),
-  delaySeconds: z.number().int().min(0).max(600),
-  scrollPercent: z.number().int().min(1).max(100),
-  pages: z.union([z.literal('all'), z.array(pagePath).max(100)]),
-  showAgainDays: z.number().int().min(0).max(365),
-  captcha: z.boolean(),
-});
-export type PopupSettings = z.infer<typeof popupSchema> & { version: number };
+import { cookieBannerSchema, popupSchema, type CookieBannerSettings, type PopupSettings } from '../../core/api/engagement.js';
+export { cookieBannerSchema, popupSchema, type CookieBannerSettings, type PopupSettings };
 
 export const POPUP_DEFAULTS: PopupSettings = {
   enabled: false,
@@ -68,14 +35,6 @@ export const POPUP_DEFAULTS: PopupSettings = {
   captcha: true,
 };
 
-export const cookieBannerSchema = z.object({
-  mode: z.enum(COOKIE_BANNER_MODES),
-  /** The banner's text (empty: the default text of the mode). */
-  text: z.string().max(2000),
-  /** A link to the owner's privacy policy (optional). */
-  policyUrl: url,
-});
-export type CookieBannerSettings = z.infer<typeof cookieBannerSchema>;
 
 export const COOKIE_BANNER_DEFAULTS: CookieBannerSettings = { mode: 'off', text: '', policyUrl: '' };
 

@@ -3,6 +3,7 @@
  * period). A visitor's variant is the one their events carry (`experiments: ['name:variant', ...]`); every
  * event of that visitor, client or server side, then counts towards the variant's steps.
  */
+import type { DashboardVariants, VariantFunnel } from '../../core/api/analytics.js';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
 import { rows } from '../db-util.js';
@@ -20,11 +21,7 @@ export const FUNNEL_EVENTS = [
   ['order', 'order_placed'],
 ] as const;
 
-export interface VariantFunnel {
-  variant: string;
-  visitors: number;
-  steps: Array<{ step: string; visitors: number; conversion: number | null }>;
-}
+export type { DashboardVariants, VariantFunnel };
 
 export async function funnelByVariant(db: Db, websiteId: string, experiment: string, variants: string[], from: string, to: string): Promise<VariantFunnel[]> {
   const start = new Date(`${from}T00:00:00Z`);
@@ -63,11 +60,6 @@ export async function funnelByVariant(db: Db, websiteId: string, experiment: str
   return out;
 }
 
-/** The analytics dashboard's "by variant" view: the site's experiment names and the funnel of one of them. */
-export interface DashboardVariants {
-  experiments: string[];
-  byVariant: { experiment: string; variants: VariantFunnel[] } | null;
-}
 
 /**
  * The dashboard's funnel split by variant (server/analytics calls this): the asked experiment, else the

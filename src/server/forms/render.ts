@@ -10,6 +10,7 @@ import { FormsService, captchaActionOf, publicForm } from './service.js';
 import type { PageFields } from '../../core/forms.js';
 import { websiteJson } from '../pages/context.js';
 import { siteStylesHead } from '../editor/index.js';
+import { escapeHtml } from '../../core/html.js';
 
 export interface FormHtmlOptions {
   page?: PageFields;
@@ -51,10 +52,6 @@ export async function formHtml(app: FastifyInstance, req: FastifyRequest, formId
   return props ? renderIsland('Form', props) : '';
 }
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
 /** A page in the site layout (title, theme stylesheet and the client bundle) around `mainContent`. */
 async function layout(app: FastifyInstance, reply: FastifyReply, status: number, title: string, mainContent: string) {
   const { websites } = app.services;
@@ -72,7 +69,7 @@ async function layout(app: FastifyInstance, reply: FastifyReply, status: number,
         headers: `<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}`,
         footers: client.body,
         cartPill: '',
-        title: esc(`${title} — ${site.title}`),
+        title: escapeHtml(`${title} — ${site.title}`),
         year: new Date().getUTCFullYear(),
         accentText: website.accentIsDark ? '#ffffff' : '#1f1d1a',
       },

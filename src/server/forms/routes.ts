@@ -10,85 +10,20 @@ import { and, eq } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { HttpError, badRequest } from '../errors.js';
-import { forms as m, engagement as em } from '../../core/messages.js';
-import { FormFieldType } from '../../core/enums.js'
-import { FORM_LIST_ID_MAX, formListId, type FormField, type PageFields } from '../../core/forms.js';
+import { forms as m } from '../../core/messages.js';
+import { formListId, type FormField, type PageFields } from '../../core/forms.js';
 import { FormsService, formSaveChecks, publicForm } from './service.js';
 import { formSchema } from './template-schema.js';
 import { renderFormPage, renderResultPage } from './render.js';
 import { CAPTCHA_KINDS, captchaSettingsOf } from '../captcha/index.js';
 import { cleanOwnerHtml } from '../content/owner-html.js';
 import { can } from '../../core/roles.js';
+import { formIn, formSubmissionIn } from '../../core/api/forms.js';
+
 
 const str = (max: number) => z.string().max(max);
-
-const pageFields = {
-  pageTitle: str(500).optional(),
-  pageId: str(64).optional(),
-  contentSource: z.enum(['i', 'c']).optional(),
-  pagePath: str(1000).optional(),
-  pagePermissionTypeValue: z.union([z.string().max(20), z.number()]).optional(),
-  language: str(35).optional(),
-};
-
-const saveBody = z.object(
-  {
-    formId: str(64).optional(),
-    key: str(200).optional(),
-    form: z.unknown().optional(),
-    captchaKey: str(8000).optional(),
-    honeypot: str(2000).optional(),
-    visitorCookie: str(200).optional(),
-    ...pageFields,
-  },
-  { error: 'The request body must be a JSON object.' },
-);
-
-const fieldTypes = Object.values(FormFieldType) as [string, ...string[]];
-const fieldSchema = z.object({
-  id: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Field ids may use letters, digits, - and _.'),
-  type: z.enum(fieldTypes),
-  title: str(300).optional(),
-  description: str(2000).optional(),
-  required: z.boolean().optional(),
-  placeholder: str(300).optional(),
-  maxLength: z.number().int().min(1).max(20_000).nullable().optional(),
-  options: z.array(str(300)).max(100).optional(),
-  key: str(100).optional(),
-  value: str(2000).optional(),
-  showCountryCode: z.boolean().optional(),
-  underline: z.boolean().optional(),
-  currencySymbol: str(8).optional(),
-});
-
-const formBody = z.object(
-  {
-    id: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/).optional(),
-    name: z.string().trim().min(1, 'Name is required.').max(200),
-    kind: z.enum(['form', 'newsletter']).default('form'),
-    fields: z.array(fieldSchema).max(200),
-    submitButtonText: str(100).default('Submit'),
-    submissionMessage: str(5000).default('Thank you!'),
-    postSubmissionHtml: str(20_000).default(''),
-    successRedirect: z
-      .string()
-      .max(1000)
-      .refine((v) => v === '' || /^(https?:\/\/|\/(?!\/))/.test(v), 'The success redirect must be a path or an http(s) address.')
-      .default(''),
-    disclaimer: str(5000).default(''),
-    storage: z
-      .object({
-        email: z.union([z.email('Enter a valid notification email.'), z.literal('')]).optional(),
-        notify: z.boolean().optional(),
-        /** Newsletter forms: the mailing list sign-ups join (null or blank: the site's default list). */
-        listId: z.string().trim().max(FORM_LIST_ID_MAX, em.LIST_NOT_FOUND).nullable().optional(),
-      })
-      .default({}),
-    captcha: z.object({ enabled: z.boolean().optional() }).default({}),
-    advanced: z.object({ lightbox: z.boolean().optional(), lightboxButtonText: str(100).optional() }).default({}),
-  },
-  { error: 'The request body must be a JSON object.' },
-);
+const saveBody = formSubmissionIn;
+const formBody = formIn;
 
 /** The body's settings as stored: a blank mailing list is the default list (null). */
 /** The saved shape of a form: the list id normalised, the post-submission HTML cleaned (owner HTML). */

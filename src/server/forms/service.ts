@@ -18,6 +18,9 @@ import { formLanguage, noAnswerText, shapeFieldValue, summaryAnswer, validateFor
 import { multilingualOf } from '../platform/settings.js';
 import { cleanOwnerHtml } from '../content/owner-html.js';
 import { csvText } from '../../core/csv.js';
+import type { PublicForm } from '../../core/api/forms.js';
+export type { PublicForm };
+import { escapeHtml } from '../../core/html.js';
 
 export type FormRow = typeof schema.forms.$inferSelect;
 export type SubmissionRow = typeof schema.formSubmissions.$inferSelect;
@@ -61,21 +64,6 @@ export function configureForms(app: FastifyInstance | Database, patch: Partial<F
   Object.assign(formsOptions(database), patch);
 }
 
-/** The public view of a form (what the browser gets): no notification address. */
-export interface PublicForm {
-  id: string;
-  name: string;
-  kind: 'form' | 'newsletter';
-  fields: FormField[];
-  submitButtonText: string;
-  submissionMessage: string;
-  postSubmissionHtml: string;
-  successRedirect: string;
-  disclaimer: string;
-  captcha: boolean;
-  lightbox: boolean;
-  lightboxButtonText: string;
-}
 
 export function publicForm(f: FormRow): PublicForm {
   return {
@@ -506,10 +494,6 @@ function searchTextOf(fields: FormField[], data: Record<string, FieldValue>): st
     .join(' \u0001 ')
     .toLowerCase()
     .slice(0, 50_000);
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** The owner's notification: one line per answered field, N/A (or the submission language's no-answer text) when unanswered. */

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { rows } from '../db-util.js';
+import { WorkerLoop } from '../worker-loop.js';
 
 export type JobHandler = (payload: Record<string, unknown>, job: { id: number; attempts: number }) => Promise<void>;
 
@@ -15,9 +16,10 @@ const LEASE_MS = 120_000;
  */
 export class JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly loop = new WorkerLoop(
+    () => this.runDue(),
+    (e) => this.log?.error({ err: e }, 'job worker failed'),
+  );
 
   constructor(
     private readonly database: Database,
@@ -75,33 +77,14 @@ export class JobQueue {
   }
 
   kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.runDue();
-        } while (this.again);
-      } catch (e) {
-        this.log?.error({ err: e }, 'job worker failed');
-      } finally {
-        this.running = null;
-      }
-    })();
+    this.loop.kick();
   }
 
   start(intervalMs = 1000): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.kick(), intervalMs);
-    this.timer.unref();
+    this.loop.start(intervalMs);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
   }
 }

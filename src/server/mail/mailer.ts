@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { rows } from '../db-util.js';
+import { WorkerLoop } from '../worker-loop.js';
 
 export interface OutgoingMail {
   kind: string;
@@ -55,9 +56,10 @@ interface ClaimedRow {
  * for the owner to read in /config.
  */
 export class Mailer {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly loop = new WorkerLoop(
+    () => this.deliverDue(),
+    (e) => this.log?.error({ err: e }, 'mail worker failed'),
+  );
 
   constructor(
     private readonly database: Database,
@@ -134,36 +136,16 @@ export class Mailer {
 
   /** Asks the worker to run soon (after a commit that queued mail). */
   kick(): void {
-    if (!this.transport) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.deliverDue();
-        } while (this.again);
-      } catch (e) {
-        this.log?.error({ err: e }, 'mail worker failed');
-      } finally {
-        this.running = null;
-      }
-    })();
+    if (this.transport) this.loop.kick();
   }
 
   start(intervalMs = 2000): void {
     // The timer runs without a relay too (kick does nothing then): a relay saved in /config later is used.
-    if (this.timer) return;
-    this.timer = setInterval(() => this.kick(), intervalMs);
-    this.timer.unref();
+    this.loop.start(intervalMs);
     this.kick();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
   }
 }

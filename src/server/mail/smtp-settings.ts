@@ -22,15 +22,8 @@ export interface SmtpRow {
   fromAddress: string;
 }
 
-/** What the browser sees of the saved relay: everything but the password, which is only said to be set. */
-export interface SmtpPublic {
-  host: string;
-  port: number;
-  security: SmtpSecurity;
-  username: string;
-  passwordSet: boolean;
-  fromAddress: string;
-}
+import type { SmtpPublic } from '../../core/api/email.js';
+export type { SmtpPublic };
 
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 

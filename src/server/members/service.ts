@@ -15,6 +15,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { members as messages } from '../../core/messages.js';
 import { collectionAddError } from '../../core/content.js';
 import type { MediaStore } from '../storage/media-store.js';
+import { saleStatusesSql } from '../checkout/index.js';
 
 /** The bucket key of a member file (private: served only through presigned URLs). */
 export const memberFileKey = (id: string) => `private/member-files/${id}`;
@@ -43,7 +44,7 @@ export const MEMBER_SQL = (siteUserId: string) => sql`
   select m.area_id from member_area_members m join member_areas a on a.id = m.area_id
    where m.site_user_id = ${siteUserId}
      and (m.status = 'active' or (m.status = 'pending' and a.product_item_id is not null and exists (
-       select 1 from orders o where o.cart_id = m.cart_id and o.status in ('paid', 'fulfilled', 'partially_refunded')
+       select 1 from orders o where o.cart_id = m.cart_id and o.status in ${saleStatusesSql()}
           and o.items @> jsonb_build_array(jsonb_build_object('itemId', a.product_item_id)))))`;
 
 export function slugOf(name: string): string {
@@ -232,9 +233,9 @@ export class MembersService {
     const r = await rows<Record<string, unknown>>(
       this.db,
       sql`select m.area_id, m.site_user_id, u.email, coalesce(p.display_name, '') as display_name, m.status, m.joined_at,
-            (select o.id from orders o where o.cart_id = m.cart_id and o.status in ('paid', 'fulfilled', 'partially_refunded')
+            (select o.id from orders o where o.cart_id = m.cart_id and o.status in ${saleStatusesSql()}
                and o.items @> jsonb_build_array(jsonb_build_object('itemId', a.product_item_id)) limit 1) as order_id,
-            (select o.created from orders o where o.cart_id = m.cart_id and o.status in ('paid', 'fulfilled', 'partially_refunded') limit 1) as paid_at
+            (select o.created from orders o where o.cart_id = m.cart_id and o.status in ${saleStatusesSql()} limit 1) as paid_at
           from member_area_members m join member_areas a on a.id = m.area_id
           join site_users u on u.id = m.site_user_id left join site_user_profiles p on p.site_user_id = u.id
          where a.website_id = ${websiteId} ${areaId ? sql`and a.id = ${areaId}` : sql``}

@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.js';
 import { accountPage } from '../platform/account-pages.js';
-import type { AccountMode } from '../../web/islands/AccountPage.js';
+import type { AccountMode } from '../../core/api/accounts.js';
 
 const one = (v: unknown, max: number): string | undefined => (typeof v === 'string' ? v.slice(0, max) : undefined);
 

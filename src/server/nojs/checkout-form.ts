@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { PageType } from '../../core/enums.js';
 import { HttpError } from '../errors.js';
 import { renderIsland } from '../../web/ssr.js';
-import type { CheckoutPageProps } from '../../web/pages/CheckoutPage.js';
+import type { CheckoutPageProps } from '../../core/api/checkout.js';
 import type { PaymentMethodInput } from '../payments/provider.js';
 import { startStripeCheckout } from '../payments/stripe/index.js';
 import { checkoutMessages, type CartRef, type CheckoutService, type CheckoutState } from '../checkout/service.js';

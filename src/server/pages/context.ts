@@ -16,6 +16,7 @@ import { cleanOwnerHtml, ownerPlainText } from '../content/owner-html.js';
 import { commerce as commerceMessages } from '../../core/messages.js';
 import { CollectionType, FolderBehavior, RecordType } from '../../core/enums.js';
 import { DEFAULT_SLIDER_ASPECT_RATIO, GALLERY_ASPECT_RATIOS, GALLERY_DEFAULTS, GALLERY_RANGES, SLIDER_ASPECT_RATIO_RANGE } from '../../core/constants.js';
+import { escapeHtml } from '../../core/html.js';
 
 export type CollectionRow = typeof schema.collections.$inferSelect;
 export type ItemRow = typeof schema.items.$inferSelect;
@@ -46,10 +47,6 @@ export function itemUrl(c: Pick<CollectionRow, 'urlId' | 'type'>, i: Pick<ItemRo
 
 function stripTags(html: string): string {
   return html.replace(/<[^>]*>/g, ' ');
-}
-
-function attr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**
@@ -103,7 +100,7 @@ function makeImageJson(asset: Obj & { assetUrl: string }, alt: string, opts: { s
   });
   const [fx, fy] = attrs['data-image-focal-point'].split(',').map(Number);
   const tag = `<img ${Object.entries(attrs)
-    .map(([k, v]) => `${k}="${attr(v)}"`)
+    .map(([k, v]) => `${k}="${escapeHtml(v)}"`)
     .join(' ')} style="object-position:${fx * 100}% ${fy * 100}%">`;
   return { ...attrs, width: size.width, height: size.height, focalPoint: { x: fx, y: fy }, tag };
 }

@@ -1,5 +1,5 @@
 import { renderIsland } from '../../web/ssr.js';
-import type { GalleryImage, GalleryProps } from '../../web/islands/Gallery.js';
+import type { GalleryImage, GalleryProps } from '../../core/api/storefront.js';
 import type { GalleryOptions } from './context.js';
 
 type Obj = Record<string, unknown>;

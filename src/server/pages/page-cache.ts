@@ -9,7 +9,7 @@
  * answer is a 200 HTML page that sets no cookie but the crumb and does not contain the visitor's crumb.
  * The host and the consent cookies are part of the key.
  * A shopper gets the shared page with their own cart pill spliced in (pill-splice.ts); a render that read
- * who is signed in, or printed the cart or account itself (plugins/visitor-state.ts), is kept only when
+ * who is signed in, or printed the cart or account itself (visitor-state.ts), is kept only when
  * made for, and served only to, a visitor with none. An entry keeps its CSP header (the nonce is in the
  * HTML) and X-Robots-Tag, and the encoding its render went out in (encode.ts); requests that arrive while a
  * page renders wait for that render.
@@ -214,6 +214,8 @@ export class PageCache {
   readonly stats = { hits: 0, misses: 0, stored: 0, shared: 0, pillParts: 0 };
   /** The empty pill's bytes. */
   private emptyPill: Buffer | null = null;
+  /** The clock an entry's age is read on (milliseconds); tests move it instead of waiting. */
+  now: () => number = Date.now;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -330,7 +332,7 @@ export class PageCache {
   private fresh(key: string, version: string): Entry | null {
     const e = this.entries.get(key);
     if (!e) return null;
-    if (e.version !== version || Date.now() - e.at >= this.opts.maxAgeMs) {
+    if (e.version !== version || this.now() - e.at >= this.opts.maxAgeMs) {
       this.drop(key, e);
       return null;
     }
@@ -480,7 +482,7 @@ export class PageCache {
 
   private entryOf(keep: Kept, body: Buffer): Entry {
     const { claim } = keep;
-    return { key: claim.key, version: claim.version, at: Date.now(), type: keep.type, csp: keep.csp, robots: keep.robots, takesPill: keep.takesPill, readsUser: keep.readsUser, readsVisitor: keep.readsVisitor, body, served: { br: 0, gzip: 0 }, bytes: body.length };
+    return { key: claim.key, version: claim.version, at: this.now(), type: keep.type, csp: keep.csp, robots: keep.robots, takesPill: keep.takesPill, readsUser: keep.readsUser, readsVisitor: keep.readsVisitor, body, served: { br: 0, gzip: 0 }, bytes: body.length };
   }
 
   private keep(claim: Claim, entry: Entry): void {

@@ -51,6 +51,7 @@ import { productPageExtras } from '../reviews/product-page.js';
 import { CANONICAL_PARAMS, canonicalUrl, headTags, type HeadInput } from '../seo/head.js';
 import { alternateLanguages, collectionNoindex, markedNoindex } from '../seo/content.js';
 import { blogRss, RSS_ITEMS } from '../seo/feeds.js';
+import { escapeHtml } from '../../core/html.js';
 
 /** The template file of the readme page: a developer template's pages/readme.page. */
 const README_TEMPLATE = `pages/${PageName.README}.page`;
@@ -72,10 +73,6 @@ export interface PagesDeps {
 export const PAGE_SIZE = 20;
 /** Products lists show up to the platform's maximum products per collection on one page. */
 export const PRODUCTS_PAGE_SIZE = 60;
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
 
 function queryString(q: unknown): string | undefined {
   const v = Array.isArray(q) ? q[0] : q;

@@ -6,14 +6,11 @@
 import type { WidgetName, WidgetProps, WidgetRenderer } from '../../template/index.js';
 import { commerce as messages } from '../../core/messages.js';
 import { renderIsland } from '../../web/ssr.js';
-import type { LikeButtonProps } from '../../web/islands/LikeButton.js';
+import type { LikeButtonProps } from '../../core/api/storefront.js';
 import { likeUrl } from '../content/likes.js';
+import { escapeHtml } from '../../core/html.js';
 
 type Obj = Record<string, unknown>;
-
-function esc(s: unknown): string {
-  return String(s ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
 
 function obj(v: unknown): Obj {
   return v !== null && typeof v === 'object' ? (v as Obj) : {};
@@ -46,10 +43,10 @@ export function shareButtons(item: Obj, options: Obj, origin: string, inline: bo
   const links = services
     .map((k) => {
       const s = SHARE_SERVICES[k];
-      return `<a class="share-button share-button--${k}" href="${esc(s.url(url, title, img))}" target="_blank" rel="noopener noreferrer">${esc(s.label)}<span class="visually-hidden"> (opens in a new window)</span></a>`;
+      return `<a class="share-button share-button--${k}" href="${escapeHtml(s.url(url, title, img))}" target="_blank" rel="noopener noreferrer">${escapeHtml(s.label)}<span class="visually-hidden"> (opens in a new window)</span></a>`;
     })
     .join('');
-  return `<${tag} class="squarespace-social-buttons share-buttons ${inline ? 'inline-style' : 'button-style'}" role="group" aria-label="Share ${esc(title)}">${inline ? '' : '<span class="share-buttons__label">Share</span>'}${links}</${tag}>`;
+  return `<${tag} class="squarespace-social-buttons share-buttons ${inline ? 'inline-style' : 'button-style'}" role="group" aria-label="Share ${escapeHtml(title)}">${inline ? '' : '<span class="share-buttons__label">Share</span>'}${links}</${tag}>`;
 }
 
 export function contentWidgets(next: WidgetRenderer | undefined, opts: { origin: string; shareButtonOptions: Obj }): WidgetRenderer {
@@ -59,7 +56,7 @@ export function contentWidgets(next: WidgetRenderer | undefined, opts: { origin:
       switch (name) {
         case 'comment-link': {
           const count = Number(item.publicCommentCount ?? 0) || 0;
-          return `<a href="${esc(safeUrl(item.fullUrl))}#comments-${esc(item.id)}" class="sqs-comment-link" data-id="${esc(item.id)}"${count > 0 ? ` aria-label="${count} comment${count === 1 ? '' : 's'}"` : ''}>${esc(messages.commentLink(count))}</a>`;
+          return `<a href="${escapeHtml(safeUrl(item.fullUrl))}#comments-${escapeHtml(item.id)}" class="sqs-comment-link" data-id="${escapeHtml(item.id)}"${count > 0 ? ` aria-label="${count} comment${count === 1 ? '' : 's'}"` : ''}>${escapeHtml(messages.commentLink(count))}</a>`;
         }
         case 'like-button': {
           // The like button (server/content/likes.ts): items of content collections with an id; products have none.
@@ -76,8 +73,8 @@ export function contentWidgets(next: WidgetRenderer | undefined, opts: { origin:
           const src = safeUrl(sc.audioAssetUrl);
           if (src === '#') return '';
           return (
-            `<figure class="audio-block" id="audio-player-${esc(item.id)}"><figcaption class="audio-block__title">${esc(sc.title || item.title)}</figcaption>` +
-            `<audio controls preload="none" src="${esc(src)}"><a href="${esc(src)}">Download the audio</a></audio></figure>`
+            `<figure class="audio-block" id="audio-player-${escapeHtml(item.id)}"><figcaption class="audio-block__title">${escapeHtml(sc.title || item.title)}</figcaption>` +
+            `<audio controls preload="none" src="${escapeHtml(src)}"><a href="${escapeHtml(src)}">Download the audio</a></audio></figure>`
           );
         }
         case 'video': {
@@ -86,9 +83,9 @@ export function contentWidgets(next: WidgetRenderer | undefined, opts: { origin:
           const poster = obj(item.image).tag ? String(obj(item.image).tag) : '';
           const provider = String(sc.providerName ?? obj(item.oembed).providerName ?? '');
           return (
-            `<figure class="sqs-video-wrapper video-block"><a class="video-block__link" href="${esc(src)}" target="_blank" rel="noopener noreferrer">${poster}` +
+            `<figure class="sqs-video-wrapper video-block"><a class="video-block__link" href="${escapeHtml(src)}" target="_blank" rel="noopener noreferrer">${poster}` +
             `<span class="video-block__play"><svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true" focusable="false"><path d="M8 5v14l11-7z" fill="currentColor"/></svg>` +
-            `Play video${provider ? ` on ${esc(provider)}` : ''}<span class="visually-hidden"> (opens in a new window)</span></span></a></figure>`
+            `Play video${provider ? ` on ${escapeHtml(provider)}` : ''}<span class="visually-hidden"> (opens in a new window)</span></span></a></figure>`
           );
         }
         default:

@@ -14,7 +14,7 @@ import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { isInstalmentEligiblePrice, instalmentBrand, instalmentLocale, type InstalmentContext } from '../../core/instalments.js';
 import type { ChargeRequest, ChargeResult, PaymentProvider, ProviderPayment } from './provider.js';
-import { providerPayment } from './test-provider.js';
+import { providerPayment, refundTestPayment } from './test-provider.js';
 
 export const INSTALMENTS_PROVIDER = 'instalments';
 
@@ -94,12 +94,6 @@ export class InstalmentTestProvider implements PaymentProvider {
   }
 
   async refund(paymentId: string, amountCents?: number): Promise<{ refundedCents: number }> {
-    const r = await rows<{ refunded_cents: string | number }>(
-      this.database.db,
-      sql`update test_payments set refunded_cents = least(amount_cents, refunded_cents + coalesce(${amountCents ?? null}::bigint, amount_cents - refunded_cents)),
-          status = case when status = 'succeeded' then 'refunded' else status end
-        where id = ${paymentId} and status in ('succeeded', 'refunded') returning refunded_cents`,
-    );
-    return { refundedCents: Number(r[0]?.refunded_cents ?? 0) };
+    return refundTestPayment(this.database, sql`id = ${paymentId} and status in ('succeeded', 'refunded')`, amountCents);
   }
 }

@@ -9,7 +9,7 @@
  * Any other valid number is declined, as in a real provider's test mode. Only brand and last 4 are kept.
  */
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { cardBrand, cardDigits, cardErrors } from '../../core/checkout.js';
@@ -128,14 +128,22 @@ export class TestPaymentProvider implements PaymentProvider {
   }
 
   async refund(paymentId: string, amountCents?: number): Promise<{ refundedCents: number }> {
-    const r = await rows<{ refunded_cents: string | number }>(
-      this.database.db,
-      sql`update test_payments set refunded_cents = least(amount_cents, refunded_cents + coalesce(${amountCents ?? null}::bigint, amount_cents - refunded_cents)),
-          status = case when status = 'succeeded' then 'refunded' else status end
-        where id = ${paymentId} returning refunded_cents`,
-    );
-    return { refundedCents: Number(r[0]?.refunded_cents ?? 0) };
+    return refundTestPayment(this.database, sql`id = ${paymentId}`, amountCents);
   }
+}
+
+/**
+ * Refunds a test_payments row (the whole rest when no amount is given, never more than was paid) and
+ * answers what has been refunded in all; `where` picks the row.
+ */
+export async function refundTestPayment(database: Database, where: SQL, amountCents?: number): Promise<{ refundedCents: number }> {
+  const r = await rows<{ refunded_cents: string | number }>(
+    database.db,
+    sql`update test_payments set refunded_cents = least(amount_cents, refunded_cents + coalesce(${amountCents ?? null}::bigint, amount_cents - refunded_cents)),
+        status = case when status = 'succeeded' then 'refunded' else status end
+      where ${where} returning refunded_cents`,
+  );
+  return { refundedCents: Number(r[0]?.refunded_cents ?? 0) };
 }
 
 /** A test_payments row as the provider interface reports it. */

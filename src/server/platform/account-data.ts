@@ -21,7 +21,8 @@ import { subscriptionPriceText } from '../../core/subscription.js';
 import { forms as formMessages } from '../../core/messages.js';
 import { siteUserMessages, type SiteUser } from './site-users.js';
 import { parseInput } from './validate.js';
-import type { AccountDashboard, AccountSubscriptionStatus, SavedAddress } from '../../web/islands/AccountPage.js';
+import type { AccountDashboard, AccountSubscriptionStatus, SavedAddress } from '../../core/api/accounts.js';
+import { orderStatusLabel } from '../../core/orders.js';
 
 /** At most this many saved addresses per account. */
 export const MAX_SAVED_ADDRESSES = 10;
@@ -85,13 +86,6 @@ const provedEmail = (u: SiteUser): string | null => (u.confirmed ? u.email.toLow
 const ownsOrder = (u: SiteUser) => sql`(lower(o.email) = ${provedEmail(u)}
   or exists (select 1 from carts c where c.id = o.cart_id and c.site_user_id = ${u.id})
   or exists (select 1 from subscription_carts sc where sc.id = o.cart_id and sc.site_user_id = ${u.id}))`;
-
-export function orderStatusLabel(status: string, fulfilmentStatus: string): string {
-  if (status === 'paid') return fulfilmentStatus === 'partial' ? 'Paid — partly shipped' : 'Paid — being prepared';
-  if (status === 'fulfilled') return 'Fulfilled';
-  if (status === 'partially_refunded') return 'Partially refunded';
-  return 'Refunded';
-}
 
 export interface OrderLinks {
   statusPath(orderId: string): string;

@@ -11,14 +11,11 @@ import { CART_COOKIE } from '../commerce/routes.js';
 import { commerceWidgets } from '../commerce/widgets.js';
 import { siteLanguages } from './settings.js';
 import { siteUserMessages } from './site-users.js';
-import { CONFIRM_TITLE, type AccountMode, type AccountPageProps } from '../../web/islands/AccountPage.js';
+import { CONFIRM_TITLE, type AccountMode, type AccountPageProps } from '../../core/api/accounts.js';
 import { nonceScripts } from '../plugins/csp.js';
 import { ACCOUNT_DONE, accountData, orderLinks } from './account-data.js';
 import { siteStylesHead } from '../editor/index.js';
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
+import { escapeHtml } from '../../core/html.js';
 
 /** Only same-site paths are followed after sign-in (never //host or a scheme). */
 export function safeNext(next: unknown): string | undefined {
@@ -80,7 +77,7 @@ export async function accountPage(app: FastifyInstance, req: FastifyRequest, rep
       headers: `<link rel="stylesheet" href="/theme/site.css"><link rel="stylesheet" href="/theme/account.css">${await siteStylesHead(app, site.id)}${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
       footers: `${client.body}${nonceScripts(injection.footer ?? '', nonce)}`,
       cartPill: renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 }),
-      title: esc(`${TITLES[mode]} — ${site.title}`),
+      title: escapeHtml(`${TITLES[mode]} — ${site.title}`),
       year: new Date().getUTCFullYear(),
       // Text on the accent colour (buttons), as the page pipeline sets it: white on a dark accent.
       accentText: (context.website as { accentIsDark: boolean }).accentIsDark ? '#ffffff' : '#1f1d1a',

@@ -16,7 +16,7 @@ import { accountData, accountMessages, orderLinks, type AccountData, type Accoun
 import { accountPage } from './account-pages.js';
 import { siteUserMessages, type SiteUser } from './site-users.js';
 import { cartIdent, setCartCookie } from '../commerce/routes.js';
-import type { AccountFormError } from '../../web/islands/AccountPage.js';
+import type { AccountFormError } from '../../core/api/accounts.js';
 
 const idParam = z.object({ id: z.string().trim().min(1).max(64) });
 const newslettersBody = z.object({

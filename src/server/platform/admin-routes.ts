@@ -2,10 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientAssets } from '../pages/assets.js';
 import { signInError } from './auth-routes.js';
 import { renderLoginPage } from '../../web/ssr-admin.js';
-
-function attr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+import { escapeHtml } from '../../core/html.js';
 
 function doc(reply: FastifyReply, assets: ClientAssets, title: string, body: string) {
   const t = assets.tags('admin');
@@ -15,7 +12,7 @@ function doc(reply: FastifyReply, assets: ClientAssets, title: string, body: str
     .type('text/html; charset=utf-8')
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-        `<title>${attr(title)}</title><link rel="icon" href="/theme/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/admin.css">${t.head}</head><body>${body}${t.body}</body></html>`,
+        `<title>${escapeHtml(title)}</title><link rel="icon" href="/theme/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/admin.css">${t.head}</head><body>${body}${t.body}</body></html>`,
     );
   return reply;
 }
@@ -51,7 +48,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { assets: ClientAs
       next: typeof q.next === 'string' ? q.next.slice(0, 200) : undefined,
       crumb: req.crumb,
     };
-    const body = `<div id="admin-root" data-page="login" data-props="${attr(JSON.stringify(props))}">${renderLoginPage(props)}</div>`;
+    const body = `<div id="admin-root" data-page="login" data-props="${escapeHtml(JSON.stringify(props))}">${renderLoginPage(props)}</div>`;
     return doc(reply, assets, 'Sign in — Tessera', body);
   });
 

@@ -1,13 +1,13 @@
 /**
  * One customer and the customer list as CSV (issue 23), for the roles that see the dashboard; never cached.
  * - GET /api/admin/customers/detail?email=: the person behind an address (case-insensitive): their orders and
- *   spend (paid and fulfilled orders), their site-user account (and whether it is disabled), the mailing lists
+ *   spend (paid orders net of refunds), their site-user account (and whether it is disabled), the mailing lists
  *   they are on with the state of each, and their restock sign-ups.
  * - GET /api/admin/customers.csv?q=: the list the Customers screen shows (the same search), as a CSV file.
  */
+import { customerDetailQuery, customerListQuery, type CustomerDetailAnswer } from '../../core/api/customers.js';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { csvText } from '../../core/csv.js';
 import { rows } from '../db-util.js';
 import { notFound } from '../errors.js';
@@ -15,6 +15,7 @@ import { parseInput } from './validate.js';
 import { customerList } from './owner-home.js';
 import { moneyDecimalString } from '../../core/money.js';
 import { can } from '../../core/roles.js';
+import { netSalesCents } from '../../core/orders.js';
 
 const iso = (d: string | Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -22,14 +23,14 @@ export async function customerRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const pre = { preHandler: app.requireOwner(can('customers', 'read')) };
 
-  app.get('/api/admin/customers/detail', pre, async (req, reply) => {
+  app.get('/api/admin/customers/detail', pre, async (req, reply): Promise<CustomerDetailAnswer> => {
     reply.header('cache-control', 'no-store');
-    const { email } = parseInput(z.object({ email: z.string().trim().min(3).max(320) }), req.query);
+    const { email } = parseInput(customerDetailQuery, req.query);
     const site = await app.services.websites.get();
     const key = email.toLowerCase();
-    const orders = await rows<{ id: string; order_number: number; status: string; grand_total_cents: string | number; created: string | Date; email: string }>(
+    const orders = await rows<{ id: string; order_number: number; status: string; grand_total_cents: string | number; refunded_cents: string | number; created: string | Date; email: string }>(
       db,
-      sql`select id, order_number, status, grand_total_cents, created, email from orders where website_id = ${site.id} and lower(email) = ${key} and status <> 'pending' order by created desc limit 200`,
+      sql`select id, order_number, status, grand_total_cents, refunded_cents, created, email from orders where website_id = ${site.id} and lower(email) = ${key} and status <> 'pending' order by created desc limit 200`,
     );
     const [account] = await rows<{ id: string; email: string; created_at: string | Date; disabled: boolean }>(
       db,
@@ -46,7 +47,7 @@ export async function customerRoutes(app: FastifyInstance) {
     );
     const shown = orders[0]?.email ?? account?.email ?? lists[0]?.email ?? restock[0]?.email;
     if (!shown) throw notFound('No customer has that address.');
-    const spend = orders.filter((o) => o.status === 'paid' || o.status === 'fulfilled').reduce((s, o) => s + Number(o.grand_total_cents), 0);
+    const spend = orders.reduce((s, o) => s + netSalesCents({ status: o.status, grandTotalCents: Number(o.grand_total_cents), refundedCents: Number(o.refunded_cents) }), 0);
     const variantName = (a: unknown) => Object.values(a && typeof a === 'object' ? (a as Record<string, unknown>) : {}).map(String).join(' / ');
     return {
       currency: site.currency,
@@ -62,7 +63,7 @@ export async function customerRoutes(app: FastifyInstance) {
   });
 
   app.get('/api/admin/customers.csv', pre, async (req, reply) => {
-    const q = parseInput(z.object({ q: z.string().trim().max(200).optional().default('') }), req.query);
+    const q = parseInput(customerListQuery, req.query);
     const site = await app.services.websites.get();
     const list = await customerList(db, site.id, q.q, 10_000);
     const csv = csvText([

@@ -10,9 +10,9 @@
  * - PUT /api/admin/email-settings/notifications: the new order / form submission / low stock switches.
  * At start (and every 30 s, so every instance follows a change) the saved relay is given to the mailer.
  */
+import { testMailIn } from '../../core/api/email.js';
 import type { FastifyInstance } from 'fastify';
 import nodemailer from 'nodemailer';
-import { z } from 'zod';
 import { isEmailAddress } from '../../core/email.js';
 import { HttpError } from '../errors.js';
 import { parseInput } from './validate.js';
@@ -141,7 +141,7 @@ export async function emailSettingsRoutes(app: FastifyInstance) {
     { preHandler: [app.requireOwner(can('email-delivery', 'write')), app.services.rateLimiter.guard({ ...TEST_LIMIT, key: (r) => `acct:${r.owner?.id ?? r.ip}` })] },
     async (req, reply) => {
       reply.header('cache-control', 'no-store');
-      const body = parseInput(z.object({ to: z.string().trim().max(320).optional() }), req.body ?? {});
+      const body = parseInput(testMailIn, req.body ?? {});
       const to = body.to || req.owner!.email;
       if (!isEmailAddress(to)) throw new HttpError(400, 'Enter an email address such as hello@example.com.', { to: 'Enter an email address such as hello@example.com.' });
       const site = await app.services.websites.get();

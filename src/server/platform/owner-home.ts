@@ -8,9 +8,9 @@
  *   business address and hours, social accounts (the website row's columns and its settings; version-checked).
  * Owner calls, role-checked, never cached.
  */
+import { customerListQuery, type CustomerList, type CustomerSummary } from '../../core/api/customers.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { CollectionType, RecordType } from '../../core/enums.js'
 import { EMPTY_HOURS, WEEKDAYS, siteSettingsSchema, type SiteSettings } from '../../core/site-settings.js';
 import { rows } from '../db-util.js';
@@ -22,6 +22,8 @@ import type { WebsiteRow } from './websites.js';
 import { schema, type Db } from '../../db/index.js';
 import { can } from '../../core/roles.js';
 import { quotaBytes, storageUsed } from '../storage/quota.js';
+import { netSalesCentsSql } from '../checkout/index.js';
+import { FulfilmentStatus, OrderStatus } from '../../core/orders.js';
 
 
 /** A variant with this many or fewer in stock (and not unlimited) is low. */
@@ -78,15 +80,7 @@ function noStore(reply: FastifyReply) {
   reply.header('cache-control', 'no-store');
 }
 
-export interface CustomerSummary {
-  email: string;
-  orders: number;
-  spendCents: number;
-  account: boolean;
-  mailingLists: number;
-  restockSignUps: number;
-  lastSeen: string;
-}
+export type { CustomerSummary };
 
 /**
  * Everyone who ordered, has a site-user account, is on a mailing list or signed up for a restock, one row per
@@ -97,7 +91,7 @@ export async function customerList(db: Db, siteId: string, q: string, limit: num
   const list = await rows<{ email: string; orders: number; spend: string | number; account: boolean; lists: number; restock: number; last: string | Date }>(
     db,
     sql`with people as (
-          select lower(email) as k, email, created as at, 1 as o, case when status in ('paid', 'fulfilled') then grand_total_cents else 0 end as spend, 0 as a, 0 as l, 0 as r from orders where website_id = ${siteId} and status <> 'pending'
+          select lower(email) as k, email, created as at, 1 as o, ${netSalesCentsSql()} as spend, 0 as a, 0 as l, 0 as r from orders where website_id = ${siteId} and status <> 'pending'
           union all select lower(email), email, created_at, 0, 0, 1, 0, 0 from site_users where website_id = ${siteId}
           union all select email_key, email, created, 0, 0, 0, 1, 0 from mailing_list_members where website_id = ${siteId}
           union all select email_key, email, created, 0, 0, 0, 0, 1 from restock_sign_ups where website_id = ${siteId}
@@ -115,7 +109,7 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
   async function figures(siteId: string, from: number, to: number, fromDay: string, toDay: string): Promise<Figures> {
     const [o] = await rows<{ sales: string | number | null; n: number }>(
       db,
-      sql`select coalesce(sum(case when status in ('paid', 'fulfilled', 'partially_refunded') then grand_total_cents - refunded_cents else 0 end), 0) as sales, count(*)::int as n
+      sql`select coalesce(sum(${netSalesCentsSql()}), 0) as sales, count(*)::int as n
           from orders where website_id = ${siteId} and status <> 'pending' and created >= ${new Date(from).toISOString()} and created < ${new Date(to).toISOString()}`,
     );
     const [v] = await rows<{ n: number }>(
@@ -148,9 +142,9 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
     }
     const toFulfil = await rows<{ id: string; order_number: number; email: string; grand_total_cents: string | number; created: string | Date }>(
       db,
-      sql`select id, order_number, email, grand_total_cents, created from orders where website_id = ${site.id} and status in ('paid', 'partially_refunded') and fulfilment_status <> 'fulfilled' order by created asc limit 5`,
+      sql`select id, order_number, email, grand_total_cents, created from orders where website_id = ${site.id} and status in (${OrderStatus.PAID}, ${OrderStatus.PARTIALLY_REFUNDED}) and fulfilment_status <> ${FulfilmentStatus.FULFILLED} order by created asc limit 5`,
     );
-    const [waiting] = await rows<{ n: number }>(db, sql`select count(*)::int as n from orders where website_id = ${site.id} and status = 'paid'`);
+    const [waiting] = await rows<{ n: number }>(db, sql`select count(*)::int as n from orders where website_id = ${site.id} and status = ${OrderStatus.PAID}`);
     const lowStock = await rows<{ id: string; item_id: string; title: string; sku: string; attributes: unknown; qty_in_stock: number }>(
       db,
       sql`select v.id, v.item_id, i.title, v.sku, v.attributes, v.qty_in_stock from product_variants v join items i on i.id = v.item_id
@@ -209,12 +203,12 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
 
   /**
    * Customers: everyone who ordered, has a site-user account, subscribed to a mailing list or signed up for a
-   * restock, one row per address (case-insensitive), with orders, spend (paid and fulfilled orders) and where
+   * restock, one row per address (case-insensitive), with orders, spend (paid orders net of refunds) and where
    * they came from. `q` searches the address; at most 200 rows, most recent first.
    */
-  app.get('/api/admin/customers', { preHandler: app.requireOwner(can('customers', 'read')) }, async (req, reply) => {
+  app.get('/api/admin/customers', { preHandler: app.requireOwner(can('customers', 'read')) }, async (req, reply): Promise<CustomerList> => {
     noStore(reply);
-    const q = parseInput(z.object({ q: z.string().trim().max(200).optional().default('') }), req.query);
+    const q = parseInput(customerListQuery, req.query);
     const site = await websites.get();
     const list = await customerList(db, site.id, q.q, 200);
     return {

@@ -6,7 +6,6 @@
  * and switch); the site-wide switch here can silence them all.
  */
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db, Tx } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { formatMoney } from '../../core/money.js';
@@ -14,12 +13,10 @@ import { Role } from '../../core/enums.js';
 import type { OrderRow } from '../checkout/service.js';
 import type { OutgoingMail } from '../mail/mailer.js';
 import { LOW_STOCK_AT } from './owner-home.js';
+import { escapeHtml } from '../../core/html.js';
 
-export const OWNER_NOTIFICATIONS = ['newOrder', 'formSubmission', 'lowStock'] as const;
-export type OwnerNotificationKey = (typeof OWNER_NOTIFICATIONS)[number];
-export type OwnerNotifications = Record<OwnerNotificationKey, boolean>;
-
-export const ownerNotificationsSchema = z.object({ newOrder: z.boolean(), formSubmission: z.boolean(), lowStock: z.boolean() });
+import { OWNER_NOTIFICATIONS, ownerNotificationsSchema, type OwnerNotificationKey, type OwnerNotifications } from '../../core/api/email.js';
+export { OWNER_NOTIFICATIONS, ownerNotificationsSchema, type OwnerNotificationKey, type OwnerNotifications };
 
 
 /** The switches as stored; a switch never set is on. */
@@ -53,7 +50,6 @@ async function siteOf(db: Db | Tx, websiteId: string): Promise<SiteBits | null> 
   return { title: r[0].title, settings: s };
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const num = (v: unknown) => Number(v ?? 0);
 
 /** The new-order email to the owner. */
@@ -63,9 +59,9 @@ export function newOrderMail(order: OrderRow, to: string, siteTitle: string, ori
   const lines = order.items.map((i) => `${num(i.quantity)} x ${String(i.productName)} (${String(i.sku)})`);
   const text = [`A new order #${order.orderNumber} was placed on ${siteTitle} by ${order.email}.`, '', ...lines, '', `Total: ${f(order.grandTotalCents)}`, '', `Open it: ${link}`, ''].join('\n');
   const html =
-    `<p>A new order <strong>#${order.orderNumber}</strong> was placed on ${esc(siteTitle)} by ${esc(order.email)}.</p>` +
-    `<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>` +
-    `<p>Total: <strong>${esc(f(order.grandTotalCents))}</strong></p><p><a href="${esc(link)}">Open the order</a></p>`;
+    `<p>A new order <strong>#${order.orderNumber}</strong> was placed on ${escapeHtml(siteTitle)} by ${escapeHtml(order.email)}.</p>` +
+    `<ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` +
+    `<p>Total: <strong>${escapeHtml(f(order.grandTotalCents))}</strong></p><p><a href="${escapeHtml(link)}">Open the order</a></p>`;
   return { kind: 'owner-new-order', to, subject: `New order #${order.orderNumber}: ${f(order.grandTotalCents)}`, text, html, ref: `owner-new-order:${order.id}` };
 }
 
@@ -83,8 +79,8 @@ export function lowStockMail(list: LowVariant[], to: string, siteTitle: string, 
   const left = (v: LowVariant) => (v.qtyInStock <= 0 ? 'sold out' : `${v.qtyInStock} left`);
   const subject = list.length === 1 ? `Low stock: ${name(list[0]!)}, ${left(list[0]!)}` : `Low stock: ${list.length} variants`;
   const text = [`Stock is running low on ${siteTitle}:`, '', ...list.map((v) => `${name(v)}: ${left(v)} — ${origin}/config/products/${encodeURIComponent(v.productId)}`), ''].join('\n');
-  const html = `<p>Stock is running low on ${esc(siteTitle)}:</p><ul>${list
-    .map((v) => `<li><a href="${esc(`${origin}/config/products/${encodeURIComponent(v.productId)}`)}">${esc(name(v))}</a>: ${esc(left(v))}</li>`)
+  const html = `<p>Stock is running low on ${escapeHtml(siteTitle)}:</p><ul>${list
+    .map((v) => `<li><a href="${escapeHtml(`${origin}/config/products/${encodeURIComponent(v.productId)}`)}">${escapeHtml(name(v))}</a>: ${escapeHtml(left(v))}</li>`)
     .join('')}</ul>`;
   return { kind: 'owner-low-stock', to, subject, text, html, ref };
 }

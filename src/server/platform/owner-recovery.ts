@@ -17,6 +17,8 @@ import { ownerAccount as words } from '../../core/messages.js';
 import { HttpError } from '../errors.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
 import { PLACEHOLDER_EMAIL, RESET_MINUTES, type OwnerService } from './owners.js';
+import { escapeHtml } from '../../core/html.js';
+import { adminCardPage, sendPrivatePage } from '../private-page.js';
 
 export const FORGOT_LIMITS = {
   ip: { name: 'owner-forgot-ip', max: 10, windowMs: 15 * 60_000, message: words.TOO_MANY_RESETS },
@@ -28,11 +30,9 @@ export const FORGOT_LIMITS = {
 const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 1024;
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 type FieldErrors = Partial<Record<'email' | 'password' | 'confirm', string>>;
+
+const page = (reply: FastifyReply, status: number, title: string, body: string) => sendPrivatePage(reply, status, adminCardPage(title, body));
 
 /** A labelled input with its hint and error, tied to it by aria-describedby. */
 function field(name: keyof FieldErrors, label: string, input: string, errors: FieldErrors, hint?: string): string {
@@ -40,33 +40,19 @@ function field(name: keyof FieldErrors, label: string, input: string, errors: Fi
   const described = [hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ');
   const aria = (described ? ` aria-describedby="${described}"` : '') + (error ? ' aria-invalid="true"' : '');
   return (
-    `<div class="admin-login__field"><label for="${name}">${esc(label)}</label>` +
-    (hint ? `<p class="admin-login__hint" id="${name}-hint">${esc(hint)}</p>` : '') +
+    `<div class="admin-login__field"><label for="${name}">${escapeHtml(label)}</label>` +
+    (hint ? `<p class="admin-login__hint" id="${name}-hint">${escapeHtml(hint)}</p>` : '') +
     `<input id="${name}" name="${name}"${aria} ${input}>` +
-    (error ? `<p class="admin-login__field-error" id="${name}-error">${esc(error)}</p>` : '') +
+    (error ? `<p class="admin-login__field-error" id="${name}-error">${escapeHtml(error)}</p>` : '') +
     `</div>`
   );
-}
-
-function page(reply: FastifyReply, status: number, title: string, body: string) {
-  return reply
-    .status(status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-        `<title>${esc(title)} — Tessera</title><link rel="icon" href="/theme/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/admin.css"></head>` +
-        `<body><main class="admin-login">${body}</main></body></html>`,
-    );
 }
 
 /** A form's problem summary: announced, and naming how many fields need attention. */
 function summary(errors: FieldErrors, general?: string): string {
   const n = Object.keys(errors).length;
   const text = general ?? (n === 1 ? words.FIX_ONE : n > 1 ? words.fixMany(n) : '');
-  return text ? `<p role="alert" class="admin-login__error">${esc(text)}</p>` : '';
+  return text ? `<p role="alert" class="admin-login__error">${escapeHtml(text)}</p>` : '';
 }
 
 /** The password pair's problems (length, repeat). */
@@ -87,10 +73,10 @@ export async function ownerRecoveryRoutes(app: FastifyInstance, opts: { owners: 
   // ---- First sign-in: choose the email and password ----------------------------------------------------
 
   const setupForm = (crumb: string, email: string, errors: FieldErrors = {}, general?: string) =>
-    `<h1>${esc(words.SETUP_HEADING)}</h1><p>${esc(words.SETUP_INTRO)}</p>` +
+    `<h1>${escapeHtml(words.SETUP_HEADING)}</h1><p>${escapeHtml(words.SETUP_INTRO)}</p>` +
     `<form method="post" action="/api/auth/setup" novalidate>${summary(errors, general)}` +
-    `<input type="hidden" name="crumb" value="${esc(crumb)}">` +
-    field('email', 'Your email', `type="email" autocomplete="username" maxlength="320" required value="${esc(email)}"`, errors, words.SETUP_EMAIL_HINT) +
+    `<input type="hidden" name="crumb" value="${escapeHtml(crumb)}">` +
+    field('email', 'Your email', `type="email" autocomplete="username" maxlength="320" required value="${escapeHtml(email)}"`, errors, words.SETUP_EMAIL_HINT) +
     field('password', 'Choose a password', `type="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required`, errors, words.PASSWORD_HINT) +
     field('confirm', 'Repeat the password', `type="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required`, errors) +
     `<button type="submit">Save and continue</button></form>`;
@@ -134,14 +120,14 @@ export async function ownerRecoveryRoutes(app: FastifyInstance, opts: { owners: 
   // ---- Forgotten password ------------------------------------------------------------------------------
 
   const forgotForm = (crumb: string, email = '', errors: FieldErrors = {}, general?: string) =>
-    `<h1>${esc(words.FORGOT_HEADING)}</h1><p>${esc(words.FORGOT_INTRO)}</p>` +
+    `<h1>${escapeHtml(words.FORGOT_HEADING)}</h1><p>${escapeHtml(words.FORGOT_INTRO)}</p>` +
     `<form method="post" action="/api/auth/forgot" novalidate>${summary(errors, general)}` +
-    `<input type="hidden" name="crumb" value="${esc(crumb)}">` +
-    field('email', 'Email', `type="email" autocomplete="username" maxlength="320" required value="${esc(email)}"`, errors) +
+    `<input type="hidden" name="crumb" value="${escapeHtml(crumb)}">` +
+    field('email', 'Email', `type="email" autocomplete="username" maxlength="320" required value="${escapeHtml(email)}"`, errors) +
     `<button type="submit">Email me a reset link</button></form><p><a href="/config/login">Back to sign in</a></p>`;
 
   const sentPage = (reply: FastifyReply) =>
-    page(reply, 200, words.FORGOT_HEADING, `<h1>${esc(words.FORGOT_HEADING)}</h1><p role="status">${esc(words.RESET_SENT)}</p><p><a href="/config/login">Back to sign in</a></p>`);
+    page(reply, 200, words.FORGOT_HEADING, `<h1>${escapeHtml(words.FORGOT_HEADING)}</h1><p role="status">${escapeHtml(words.RESET_SENT)}</p><p><a href="/config/login">Back to sign in</a></p>`);
 
   app.get('/config/forgot', async (req, reply) => page(reply, 200, words.FORGOT_HEADING, forgotForm(req.crumb)));
 
@@ -173,7 +159,7 @@ export async function ownerRecoveryRoutes(app: FastifyInstance, opts: { owners: 
       to: owner.email,
       subject: words.resetSubject(site.title),
       text: words.resetText(link, RESET_MINUTES),
-      html: `<p>${esc(words.RESET_HTML_INTRO)}</p><p><a href="${esc(link)}">Choose a new password</a></p><p>${esc(words.resetHtmlNote(RESET_MINUTES))}</p>`,
+      html: `<p>${escapeHtml(words.RESET_HTML_INTRO)}</p><p><a href="${escapeHtml(link)}">Choose a new password</a></p><p>${escapeHtml(words.resetHtmlNote(RESET_MINUTES))}</p>`,
       ref: `owner-reset:${owner.id}`,
     });
     app.services.mailer.kick();
@@ -182,16 +168,16 @@ export async function ownerRecoveryRoutes(app: FastifyInstance, opts: { owners: 
   // ---- The emailed link: choose a new password ----------------------------------------------------------
 
   const resetForm = (crumb: string, token: string, email: string, errors: FieldErrors = {}) =>
-    `<h1>${esc(words.RESET_HEADING)}</h1><p>${esc(words.resetIntro(email))}</p>` +
+    `<h1>${escapeHtml(words.RESET_HEADING)}</h1><p>${escapeHtml(words.resetIntro(email))}</p>` +
     `<form method="post" action="/api/auth/reset" novalidate>${summary(errors)}` +
-    `<input type="hidden" name="crumb" value="${esc(crumb)}"><input type="hidden" name="token" value="${esc(token)}">` +
-    `<input type="email" name="username" value="${esc(email)}" autocomplete="username" hidden readonly>` +
+    `<input type="hidden" name="crumb" value="${escapeHtml(crumb)}"><input type="hidden" name="token" value="${escapeHtml(token)}">` +
+    `<input type="email" name="username" value="${escapeHtml(email)}" autocomplete="username" hidden readonly>` +
     field('password', 'New password', `type="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required`, errors, words.PASSWORD_HINT) +
     field('confirm', 'Repeat the password', `type="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required`, errors) +
     `<button type="submit">Save the new password</button></form>`;
 
   const expiredPage = (reply: FastifyReply) =>
-    page(reply, 410, words.RESET_HEADING, `<h1>${esc(words.RESET_HEADING)}</h1><p role="alert" class="admin-login__error">${esc(words.RESET_EXPIRED)}</p><p><a href="/config/forgot">Ask for a new link</a></p>`);
+    page(reply, 410, words.RESET_HEADING, `<h1>${escapeHtml(words.RESET_HEADING)}</h1><p role="alert" class="admin-login__error">${escapeHtml(words.RESET_EXPIRED)}</p><p><a href="/config/forgot">Ask for a new link</a></p>`);
 
   app.get('/config/reset', async (req, reply) => {
     const token = text((req.query as Record<string, unknown>).token);

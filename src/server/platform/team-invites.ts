@@ -24,6 +24,8 @@ import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
 import { can, roleDescriptions } from '../../core/roles.js';
 import { OWNER_COOKIE } from '../plugins/owner-auth.js';
+import { escapeHtml } from '../../core/html.js';
+import { adminCardPage, sendPrivatePage } from '../private-page.js';
 
 const { accounts, ownerSessions } = schema;
 
@@ -52,23 +54,7 @@ const acceptBody = z.object({
   crumb: z.string().optional(),
 });
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function invitePage(reply: FastifyReply, status: number, body: string) {
-  return reply
-    .status(status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-        `<title>Join the team — Tessera</title><link rel="icon" href="/theme/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/admin.css"></head>` +
-        `<body><main class="admin-login">${body}</main></body></html>`,
-    );
-}
+const invitePage = (reply: FastifyReply, status: number, body: string) => sendPrivatePage(reply, status, adminCardPage('Join the team', body));
 
 export async function teamInviteRoutes(app: FastifyInstance) {
   const db = app.database.db;
@@ -135,7 +121,7 @@ export async function teamInviteRoutes(app: FastifyInstance) {
           to: email,
           subject: `You are invited to help run ${site.title}`,
           text: `${inviter} invited you to ${site.title} on Tessera as ${roleName}.\n\nChoose your password and sign in here (the link works once, for ${INVITE_DAYS} days):\n${link}\n\nIf you did not expect this, ignore this email.\n`,
-          html: `<p>${esc(inviter)} invited you to <strong>${esc(site.title)}</strong> on Tessera as ${esc(roleName)}.</p><p><a href="${esc(link)}">Choose your password and sign in</a></p><p>The link works once, for ${INVITE_DAYS} days. If you did not expect this, ignore this email.</p>`,
+          html: `<p>${escapeHtml(inviter)} invited you to <strong>${escapeHtml(site.title)}</strong> on Tessera as ${escapeHtml(roleName)}.</p><p><a href="${escapeHtml(link)}">Choose your password and sign in</a></p><p>The link works once, for ${INVITE_DAYS} days. If you did not expect this, ignore this email.</p>`,
           ref: `team-invite:${account!.id}`,
         });
         await audit(tx, { websiteId: owner.websiteId, accountId: owner.id, action: 'team.invite', entity: 'account', entityId: account!.id, after: { email, role: body.role } });
@@ -147,11 +133,11 @@ export async function teamInviteRoutes(app: FastifyInstance) {
   );
 
   const form = (token: string, email: string, crumb: string, error?: string) =>
-    `<h1>Join the team</h1><p>You were invited as <strong>${esc(email)}</strong>. Choose a password to sign in.</p>` +
+    `<h1>Join the team</h1><p>You were invited as <strong>${escapeHtml(email)}</strong>. Choose a password to sign in.</p>` +
     `<form method="post" action="/api/auth/invite">` +
-    (error ? `<p role="alert" class="admin-login__error">${esc(error)}</p>` : '') +
-    `<input type="hidden" name="crumb" value="${esc(crumb)}"><input type="hidden" name="token" value="${esc(token)}">` +
-    `<input type="email" name="username" value="${esc(email)}" autocomplete="username" hidden readonly>` +
+    (error ? `<p role="alert" class="admin-login__error">${escapeHtml(error)}</p>` : '') +
+    `<input type="hidden" name="crumb" value="${escapeHtml(crumb)}"><input type="hidden" name="token" value="${escapeHtml(token)}">` +
+    `<input type="email" name="username" value="${escapeHtml(email)}" autocomplete="username" hidden readonly>` +
     `<label>Your name<input name="displayName" autocomplete="name" maxlength="100"></label>` +
     `<label>Choose a password<input type="password" name="password" autocomplete="new-password" minlength="8" required></label>` +
     `<label>Repeat the password<input type="password" name="confirm" autocomplete="new-password" minlength="8" required></label>` +
@@ -160,7 +146,7 @@ export async function teamInviteRoutes(app: FastifyInstance) {
   app.get('/config/invite', async (req, reply) => {
     const token = (req.query as Record<string, unknown>).token;
     const account = typeof token === 'string' ? await inviteOf(token) : null;
-    if (!account || typeof token !== 'string') return invitePage(reply, 410, `<h1>Join the team</h1><p role="alert" class="admin-login__error">${esc(INVITE_EXPIRED)}</p>`);
+    if (!account || typeof token !== 'string') return invitePage(reply, 410, `<h1>Join the team</h1><p role="alert" class="admin-login__error">${escapeHtml(INVITE_EXPIRED)}</p>`);
     return invitePage(reply, 200, form(token, account.email, req.crumb));
   });
 
@@ -170,7 +156,7 @@ export async function teamInviteRoutes(app: FastifyInstance) {
     const token = typeof raw.token === 'string' ? raw.token : '';
     const account = await inviteOf(token);
     const refuse = (status: number, message: string, errors?: Record<string, string>) => {
-      if (isForm) return invitePage(reply, status, account ? form(token, account.email, req.crumb, message) : `<h1>Join the team</h1><p role="alert" class="admin-login__error">${esc(message)}</p>`);
+      if (isForm) return invitePage(reply, status, account ? form(token, account.email, req.crumb, message) : `<h1>Join the team</h1><p role="alert" class="admin-login__error">${escapeHtml(message)}</p>`);
       throw new HttpError(status, message, errors);
     };
     if (!account) return refuse(410, INVITE_EXPIRED);

@@ -1,5 +1,6 @@
 /** The back-in-stock email, in the sign-up's language (English when the language has no translation). */
 import { DEFAULT_EMAIL_LOOK, type EmailLook } from '../../core/site-styles.js';
+import { escapeHtml } from '../../core/html.js';
 
 export interface RestockEmailInput {
   storeName: string;
@@ -66,16 +67,12 @@ function fill(t: string, values: Record<string, string>): string {
   return t.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? values[k]! : m));
 }
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
 export function restockEmail(input: RestockEmailInput): { subject: string; text: string; html: string } {
   const look = input.look ?? DEFAULT_EMAIL_LOOK;
   const s = stringsFor(input.language);
   const item = input.variantText ? `${input.productTitle} (${input.variantText})` : input.productTitle;
   const plain = { product: input.productTitle, item, store: input.storeName };
-  const html = { product: esc(input.productTitle), item: `<strong>${esc(item)}</strong>`, store: esc(input.storeName) };
+  const html = { product: escapeHtml(input.productTitle), item: `<strong>${escapeHtml(item)}</strong>`, store: escapeHtml(input.storeName) };
   const subject = fill(s.subject, plain).replace(/[\r\n]+/g, ' ');
   const text = [
     fill(s.intro, plain),
@@ -88,11 +85,11 @@ export function restockEmail(input: RestockEmailInput): { subject: string; text:
     '',
   ].join('\n');
   const body =
-    `<!doctype html><html lang="${s.lang}"><head><meta charset="utf-8"><title>${esc(subject)}</title></head>` +
+    `<!doctype html><html lang="${s.lang}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
     `<body style="${look.body}">` +
     `<p>${fill(s.intro, html)}</p>` +
-    `<p><a href="${esc(input.productUrl)}" style="${look.button}">${esc(s.cta)}</a></p>` +
-    `<hr><p style="font-size:13px;color:#555">${fill(s.why, html)} <a href="${esc(input.unsubscribeUrl)}">${esc(s.unsubscribe)}</a></p>` +
+    `<p><a href="${escapeHtml(input.productUrl)}" style="${look.button}">${escapeHtml(s.cta)}</a></p>` +
+    `<hr><p style="font-size:13px;color:#555">${fill(s.why, html)} <a href="${escapeHtml(input.unsubscribeUrl)}">${escapeHtml(s.unsubscribe)}</a></p>` +
     `</body></html>`;
   return { subject, text, html: body };
 }

@@ -8,10 +8,11 @@ import { badRequest, HttpError } from '../errors.js';
 import { siteCaptcha } from '../captcha/index.js';
 import { rows } from '../db-util.js';
 import { RESTOCK_TEXT, type RestockService } from './service.js';
-import { restockSettingsOf, restockSettingsSchema, successTextOf } from './settings.js';
+import { restockSettingsOf, successTextOf } from './settings.js';
 import { isFormPost } from '../plugins/crumb.js';
 import { restockFromForm } from '../nojs/restock-form.js';
 import { can } from '../../core/roles.js';
+import { LANGUAGE_TAG, pageCursor, pageSizeQuery, restockSendAllIn, restockSendIn, restockSettingsIn, restockSignUpIn } from '../../core/api/restock.js';
 
 export const RESTOCK_API = '/api/site-users/account/notifications/restock';
 
@@ -19,21 +20,10 @@ export const RESTOCK_API = '/api/site-users/account/notifications/restock';
 export const SIGN_UP_LIMIT = { name: 'restock-sign-up', max: 20, windowMs: 60_000, message: forms.STATUS_429 };
 
 const id = z.string().trim().min(1).max(64);
-const LANGUAGE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,3}$/;
-
-const signUpBody = z.object({
-  isJoinMailingList: z.boolean().optional().default(false),
-  productId: id,
-  variantId: id,
-  siteVisitorEmail: z.string().max(2000).optional(),
-  captchaToken: z.string().max(8000).optional(),
-  recaptchaEnterpriseV3Token: z.string().max(8000).optional(),
-  language: z.string().max(35).optional(),
-});
-
-const cursor = z.string().max(200).optional();
-const pageSize = z.coerce.number().int().min(1).max(200).optional();
-const sendRequest = z.object({ productId: id, variantId: id });
+const LANGUAGE = LANGUAGE_TAG;
+const signUpBody = restockSignUpIn;
+const cursor = pageCursor;
+const pageSize = pageSizeQuery;
 
 
 export async function restockRoutes(app: FastifyInstance, opts: { service: RestockService }) {
@@ -83,13 +73,13 @@ export async function restockRoutes(app: FastifyInstance, opts: { service: Resto
   });
 
   app.post(`${RESTOCK_API}/send`, owner, async (req) => {
-    const b = sendRequest.parse(req.body ?? {});
+    const b = restockSendIn.parse(req.body ?? {});
     const [r] = await service.requestSends(req.owner!.websiteId, [b], { requestedBy: req.owner!.id, origin: await app.emailOrigin(), strict: true });
     return { send: r!.send, joined: r!.result === 'joined' };
   });
 
   app.post(`${RESTOCK_API}/send/all`, owner, async (req) => {
-    const b = z.object({ sendRequests: z.array(sendRequest).max(1000) }).parse(req.body ?? {});
+    const b = restockSendAllIn.parse(req.body ?? {});
     const results = await service.requestSends(req.owner!.websiteId, b.sendRequests, { requestedBy: req.owner!.id, origin: await app.emailOrigin(), strict: false });
     return { results };
   });
@@ -107,10 +97,7 @@ export async function restockRoutes(app: FastifyInstance, opts: { service: Resto
   });
 
   app.put(`${RESTOCK_API}/settings`, owner, async (req) => {
-    const b = z
-      .object({ settings: restockSettingsSchema.partial().strict().optional(), successText: z.string().trim().max(200).optional() })
-      .strict()
-      .parse(req.body ?? {});
+    const b = restockSettingsIn.parse(req.body ?? {});
     const websiteId = req.owner!.websiteId;
     const saved = await app.database.db.transaction(async (tx) => {
       const r = await rows<{ settings: Record<string, unknown> }>(tx, sql`SELECT settings FROM websites WHERE id = ${websiteId} FOR UPDATE`);

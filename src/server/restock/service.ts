@@ -7,6 +7,7 @@
  * active (a partial unique index); a second request joins it. Batches run through the job queue with a
  * pause between them, so thousands of sign-ups do not flood the relay.
  */
+import type { SendJson, SignUpGroupJson, SignUpJson, VariantGroupJson } from '../../core/api/restock.js';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db, Tx } from '../../db/index.js';
@@ -23,6 +24,8 @@ import { restockEmail } from './emails.js';
 import { restockSettingsOf, type RestockSettings } from './settings.js';
 import { decodeCursor, encodeCursor, signUnsubscribeToken, unsubscribeKey, verifyUnsubscribeToken, type Keyset } from './tokens.js';
 import { emailLookFor } from '../editor/email-look.js';
+
+export type { SendJson, SignUpGroupJson, SignUpJson, VariantGroupJson };
 
 export const SEND_JOB = 'restock.send';
 const SEND_JOB_ATTEMPTS = 8;
@@ -60,56 +63,6 @@ export interface SignUpInput {
   origin?: string | null;
 }
 
-export interface SignUpJson {
-  id: string;
-  productId: string;
-  variantId: string;
-  email: string;
-  isJoinMailingList: boolean;
-  language: string | null;
-  status: string;
-  created: string;
-  sentAt: string | null;
-}
-
-export interface SendJson {
-  id: string;
-  productId: string;
-  productTitle: string;
-  variantId: string;
-  variantText: string;
-  trigger: string;
-  status: string;
-  reason: string | null;
-  pendingAtStart: number;
-  sentCount: number;
-  maxEmails: number | null;
-  created: string;
-  finished: string | null;
-}
-
-export interface VariantGroupJson {
-  variantId: string;
-  sku: string;
-  attributes: Record<string, string>;
-  variantText: string;
-  qtyInStock: number;
-  unlimited: boolean;
-  inStock: boolean;
-  pendingCount: number;
-  sentCount: number;
-  unsubscribedCount: number;
-  activeSend: SendJson | null;
-}
-
-export interface SignUpGroupJson {
-  productId: string;
-  productTitle: string;
-  productUrl: string;
-  firstSignUp: string;
-  pendingCount: number;
-  variants: VariantGroupJson[];
-}
 
 export interface Page<K extends string, T> {
   items: T[];

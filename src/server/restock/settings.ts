@@ -3,7 +3,6 @@
  * `storeSettings.restockNotifications`, next to `restockNotificationsSuccessText`, so every renderer
  * that has the store settings also has these.
  */
-import { z } from 'zod';
 import { restockSuccessText } from '../../core/restock.js';
 
 /** Texts of the sign-up form that are left to the store (owners can change them). */
@@ -14,27 +13,8 @@ export const RESTOCK_TEXT_DEFAULTS = {
   mailingListDescription: 'Sign up for news and updates',
 } as const;
 
-export const restockSettingsSchema = z.object({
-  /** Email the waiting list automatically when a variant goes from 0 to in stock. */
-  autoSend: z.boolean(),
-  /** Send at most as many emails as there are units in stock. */
-  limitToStock: z.boolean(),
-  /** Emails per batch, and the pause between batches, so a burst does not flood the relay. */
-  batchSize: z.number().int().min(1).max(1000),
-  batchDelaySeconds: z.number().int().min(0).max(3600),
-  /** Hide the form until the visitor chooses a sold-out variant. */
-  hiddenByDefault: z.boolean(),
-  mailingListSignUpEnabled: z.boolean(),
-  mailingListOptInByDefault: z.boolean(),
-  /** Emails in the visitor's language (the sign-up carries `language`). */
-  multilingualEmails: z.boolean(),
-  ctaText: z.string().max(300),
-  placeholderText: z.string().max(100),
-  buttonText: z.string().max(60),
-  mailingListDescription: z.string().max(300),
-});
-
-export type RestockSettings = z.infer<typeof restockSettingsSchema>;
+import { restockSettingsSchema, type RestockSettings } from '../../core/api/restock.js';
+export { restockSettingsSchema, type RestockSettings };
 
 export const RESTOCK_SETTINGS_DEFAULTS: RestockSettings = {
   autoSend: true,

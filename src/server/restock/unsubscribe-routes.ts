@@ -6,6 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RestockService } from './service.js';
+import { escapeHtml } from '../../core/html.js';
+import { sendPrivatePage } from '../private-page.js';
 
 export const UNSUBSCRIBE_PATH = '/restock/unsubscribe';
 
@@ -20,26 +22,18 @@ export const UNSUBSCRIBE_TEXT = {
   INVALID: 'This unsubscribe link is not valid. Please use the link from the latest email.',
 } as const;
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
 function fill(t: string, v: Record<string, string>): string {
-  return t.replace(/\{(\w+)\}/g, (m, k: string) => (k in v ? `<strong>${esc(v[k]!)}</strong>` : m));
+  return t.replace(/\{(\w+)\}/g, (m, k: string) => (k in v ? `<strong>${escapeHtml(v[k]!)}</strong>` : m));
 }
 
 function page(reply: FastifyReply, status: number, title: string, body: string) {
-  return reply
-    .status(status)
-    .header('cache-control', 'no-store')
-    .header('x-robots-tag', 'noindex')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>` +
-        `<style>body{font:16px/1.5 system-ui,sans-serif;color:#1d1d1f;max-width:520px;margin:12vh auto;padding:0 20px}button{font:inherit;padding:10px 16px;border:0;border-radius:6px;background:#1d1d1f;color:#fff;cursor:pointer}</style>` +
-        `</head><body><main><h1>${esc(title)}</h1>${body}</main></body></html>`,
-    );
+  return sendPrivatePage(
+    reply,
+    status,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
+      `<style>body{font:16px/1.5 system-ui,sans-serif;color:#1d1d1f;max-width:520px;margin:12vh auto;padding:0 20px}button{font:inherit;padding:10px 16px;border:0;border-radius:6px;background:#1d1d1f;color:#fff;cursor:pointer}</style>` +
+      `</head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
+  );
 }
 
 export async function unsubscribeRoutes(app: FastifyInstance, opts: { service: RestockService }) {
@@ -47,14 +41,14 @@ export async function unsubscribeRoutes(app: FastifyInstance, opts: { service: R
 
   app.get<{ Params: { token: string } }>(`${UNSUBSCRIBE_PATH}/:token`, async (req, reply) => {
     const target = await service.unsubscribeTarget(req.params.token);
-    if (!target) return page(reply, 400, UNSUBSCRIBE_TEXT.INVALID_TITLE, `<p>${esc(UNSUBSCRIBE_TEXT.INVALID)}</p>`);
+    if (!target) return page(reply, 400, UNSUBSCRIBE_TEXT.INVALID_TITLE, `<p>${escapeHtml(UNSUBSCRIBE_TEXT.INVALID)}</p>`);
     const v = { email: target.email, store: target.storeName, product: target.productTitle };
     return page(
       reply,
       200,
       UNSUBSCRIBE_TEXT.TITLE,
       `<p>${fill(UNSUBSCRIBE_TEXT.CONFIRM, v)}</p><p>${fill(UNSUBSCRIBE_TEXT.DETAIL, v)}</p>` +
-        `<form method="post" action="${UNSUBSCRIBE_PATH}/${esc(encodeURIComponent(req.params.token))}"><button type="submit">${esc(UNSUBSCRIBE_TEXT.BUTTON)}</button></form>`,
+        `<form method="post" action="${UNSUBSCRIBE_PATH}/${escapeHtml(encodeURIComponent(req.params.token))}"><button type="submit">${escapeHtml(UNSUBSCRIBE_TEXT.BUTTON)}</button></form>`,
     );
   });
 
@@ -65,7 +59,7 @@ export async function unsubscribeRoutes(app: FastifyInstance, opts: { service: R
     const oneClick = body && typeof body === 'object' && body['List-Unsubscribe'] === 'One-Click';
     if (!done || !target) {
       if (oneClick) return reply.status(400).type('text/plain; charset=utf-8').send(UNSUBSCRIBE_TEXT.INVALID);
-      return page(reply, 400, UNSUBSCRIBE_TEXT.INVALID_TITLE, `<p>${esc(UNSUBSCRIBE_TEXT.INVALID)}</p>`);
+      return page(reply, 400, UNSUBSCRIBE_TEXT.INVALID_TITLE, `<p>${escapeHtml(UNSUBSCRIBE_TEXT.INVALID)}</p>`);
     }
     if (oneClick) return reply.status(200).type('text/plain; charset=utf-8').send('Unsubscribed');
     return page(reply, 200, UNSUBSCRIBE_TEXT.DONE_TITLE, `<p>${fill(UNSUBSCRIBE_TEXT.DONE, { email: done.email, store: target.storeName })}</p>`);

@@ -6,8 +6,7 @@
  */
 import { renderIsland } from '../../web/ssr.js';
 import { ProductType } from '../../core/enums.js';
-import type { RestockSignUpProps, RestockVariant } from '../../web/islands/RestockSignUp.js';
-import type { RestockCaptchaConfig } from '../../web/islands/RestockCaptcha.js';
+import type { RestockCaptchaConfig, RestockSignUpProps, RestockVariant } from '../../core/api/restock.js';
 import { restockSettingsOf, successTextOf } from './settings.js';
 
 type Obj = Record<string, unknown>;

@@ -1,5 +1,6 @@
 /** The review request email: sent some time after an order is delivered, with the reviews request page's link. */
 import { DEFAULT_EMAIL_LOOK, type EmailLook } from '../../core/site-styles.js';
+import { escapeHtml } from '../../core/html.js';
 
 export interface ReviewRequestEmailInput {
   storeName: string;
@@ -9,10 +10,6 @@ export interface ReviewRequestEmailInput {
   reviewUrl: string;
   /** The site's email look from its site styles (server/editor/email-look.ts); the default look when absent. */
   look?: EmailLook;
-}
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 export const REVIEW_EMAIL_TEXT = {
@@ -32,16 +29,16 @@ export function reviewRequestEmail(input: ReviewRequestEmailInput): { subject: s
   const look = input.look ?? DEFAULT_EMAIL_LOOK;
   const t = REVIEW_EMAIL_TEXT;
   const plain = { store: input.storeName, name: input.buyerName, order: String(input.orderNumber) };
-  const html = { store: esc(input.storeName), name: esc(input.buyerName), order: String(input.orderNumber) };
+  const html = { store: escapeHtml(input.storeName), name: escapeHtml(input.buyerName), order: String(input.orderNumber) };
   const subject = fill(t.subject, plain).replace(/[\r\n]+/g, ' ');
   const greeting = input.buyerName ? t.greeting : t.greetingNoName;
   const text = [fill(greeting, plain), '', fill(t.intro, plain), '', ...input.productTitles.map((p) => `- ${p}`), '', `${t.cta}: ${input.reviewUrl}`, '', '--', fill(t.why, plain), ''].join('\n');
   const body =
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(subject)}</title></head>` +
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
     `<body style="${look.body}">` +
     `<p>${fill(greeting, html)}</p><p>${fill(t.intro, html)}</p>` +
-    `<ul>${input.productTitles.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>` +
-    `<p><a href="${esc(input.reviewUrl)}" style="${look.button}">${esc(t.cta)}</a></p>` +
+    `<ul>${input.productTitles.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` +
+    `<p><a href="${escapeHtml(input.reviewUrl)}" style="${look.button}">${escapeHtml(t.cta)}</a></p>` +
     `<hr><p style="font-size:13px;color:#555">${fill(t.why, html)}</p>` +
     `</body></html>`;
   return { subject, text, html: body };

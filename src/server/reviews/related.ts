@@ -2,6 +2,7 @@
  * Related products of a product page: the owner's chosen products in their order; without any, published
  * products sharing a category with it; when it has no category, other products of its store page.
  */
+import { RELATED_MAX } from '../../core/api/reviews.js';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { schema } from '../../db/index.js';
@@ -12,7 +13,7 @@ import { relatedProducts as text } from '../../core/messages.js';
 import type { ItemRow } from '../pages/context.js';
 import { audit } from '../platform/audit.js';
 
-export const RELATED_MAX = 12;
+export { RELATED_MAX };
 
 export type RelatedSource = 'owner' | 'category' | 'collection';
 

@@ -8,15 +8,15 @@ import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { PageType } from '../../core/enums.js'
 import { commerce, reviews as text } from '../../core/messages.js';
-import { RATING_MAX, RATING_MIN, REVIEW_BODY_MAX, REVIEW_NAME_MAX, REVIEW_TITLE_MAX } from '../../core/reviews.js';
+import { relatedIn, reviewIn, reviewListQuery, reviewSettingsIn } from '../../core/api/reviews.js';
 import { HttpError, badRequest } from '../errors.js';
 import { rows } from '../db-util.js';
 import { sendSitePage } from '../checkout/page.js';
 import { audit } from '../platform/audit.js';
 import { CRUMB_COOKIE } from '../plugins/crumb.js';
 import { REVIEW_REQUEST_PATH, type ReviewRequestView, type ReviewService } from './service.js';
-import { RELATED_MAX, type RelatedProducts } from './related.js';
-import { reviewSettingsOf, reviewSettingsSchema } from './settings.js';
+import { type RelatedProducts } from './related.js';
+import { reviewSettingsOf } from './settings.js';
 import { can } from '../../core/roles.js';
 
 export const REVIEWS_API = '/api/reviews';
@@ -29,19 +29,7 @@ export const REVIEW_LIMIT = {
   key: (req: FastifyRequest) => req.cookies[CRUMB_COOKIE] ?? req.ip,
 };
 
-const noNul = (s: string) => !s.includes('\u0000');
-const reviewBody = z.object({
-  token: z.string().max(200),
-  itemId: z.string().max(64),
-  rating: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
-    z.number({ error: text.RATING_REQUIRED }).int(text.RATING_REQUIRED).min(RATING_MIN, text.RATING_REQUIRED).max(RATING_MAX, text.RATING_REQUIRED),
-  ),
-  title: z.string({ error: text.TITLE_TOO_LONG }).trim().max(REVIEW_TITLE_MAX, text.TITLE_TOO_LONG).refine(noNul, text.TITLE_TOO_LONG).optional().default(''),
-  body: z.string({ error: text.BODY_REQUIRED }).trim().min(1, text.BODY_REQUIRED).max(REVIEW_BODY_MAX, text.BODY_TOO_LONG).refine(noNul, text.BODY_REQUIRED),
-  authorName: z.string({ error: text.NAME_REQUIRED }).trim().min(1, text.NAME_REQUIRED).max(REVIEW_NAME_MAX, text.NAME_TOO_LONG).refine(noNul, text.NAME_REQUIRED),
-  crumb: z.string().optional(),
-});
+const reviewBody = reviewIn;
 
 type Obj = Record<string, unknown>;
 
@@ -145,14 +133,7 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
   const store = { preHandler: app.requireOwner(can('review-settings', 'write')) };
 
   app.get(`${REVIEWS_API}/admin/reviews`, moderatorRead, async (req) => {
-    const q = z
-      .object({
-        status: z.enum(['pending', 'approved', 'rejected']).optional(),
-        itemId: z.string().max(64).optional(),
-        before: z.coerce.number().int().positive().optional(),
-        limit: z.coerce.number().int().min(1).max(200).default(50),
-      })
-      .parse(req.query ?? {});
+    const q = reviewListQuery.parse(req.query ?? {});
     const websiteId = req.owner!.websiteId;
     const [list, counts] = await Promise.all([reviews.list(websiteId, q), reviews.counts(websiteId)]);
     return { reviews: list, counts };
@@ -171,7 +152,7 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
   });
 
   app.put(`${REVIEWS_API}/admin/settings`, store, async (req) => {
-    const b = z.object({ settings: reviewSettingsSchema.partial().strict() }).strict().parse(req.body ?? {});
+    const b = reviewSettingsIn.parse(req.body ?? {});
     const websiteId = req.owner!.websiteId;
     const saved = await app.database.db.transaction(async (tx) => {
       const r = await rows<{ settings: Obj }>(tx, sql`select settings from websites where id = ${websiteId} for update`);
@@ -199,10 +180,7 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
   });
 
   app.put<{ Params: { itemId: string } }>(`${REVIEWS_API}/admin/related/:itemId`, store, async (req) => {
-    const b = z
-      .object({ relatedItemIds: z.array(z.string().regex(/^[0-9a-f]{24}$/, 'Must be a product id.')).max(RELATED_MAX, `At most ${RELATED_MAX} related products.`) })
-      .strict()
-      .parse(req.body ?? {});
+    const b = relatedIn.parse(req.body ?? {});
     return { related: await related.set(req.owner!.websiteId, req.params.itemId, b.relatedItemIds, req.owner!.id) };
   });
 }

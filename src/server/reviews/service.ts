@@ -8,6 +8,7 @@
  * reviews request page (209). A review names the request and one product of its order; the unique
  * (request, item) index makes a second review of the same product a 409 even when two arrive at once.
  */
+import type { ReviewRow } from '../../core/api/reviews.js';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/index.js';
@@ -51,19 +52,7 @@ export interface ReviewRequestView {
   products: RequestProduct[];
 }
 
-export interface ReviewRow {
-  id: string;
-  itemId: string;
-  productTitle: string;
-  rating: number;
-  title: string;
-  body: string;
-  authorName: string;
-  status: string;
-  created: number;
-  orderNumber: number | null;
-  moderatedAt: number | null;
-}
+export type { ReviewRow };
 
 export interface ReviewInput {
   token: string;
@@ -86,7 +75,7 @@ function reviewFrom(r: Obj): ReviewRow {
     title: String(r.title ?? ''),
     body: String(r.body ?? ''),
     authorName: String(r.author_name ?? ''),
-    status: String(r.status),
+    status: String(r.status) as ReviewRow['status'],
     created: new Date(r.created as string).getTime(),
     orderNumber: r.order_number == null ? null : Number(r.order_number),
     moderatedAt: r.moderated_at ? new Date(r.moderated_at as string).getTime() : null,

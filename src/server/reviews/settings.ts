@@ -1,16 +1,7 @@
 /** The owner's review settings, kept in the website settings under `reviews` (defaults filled on read). */
-import { z } from 'zod';
 
-export const reviewSettingsSchema = z.object({
-  /** Send review requests at all. */
-  requestsEnabled: z.boolean(),
-  /** Hours after an order is marked delivered before the review request is emailed (0 to 90 days). */
-  requestDelayHours: z.number().int().min(0).max(90 * 24),
-  /** How many related products the product page shows. */
-  relatedCount: z.number().int().min(0).max(12),
-});
-
-export type ReviewSettings = z.infer<typeof reviewSettingsSchema>;
+import { reviewSettingsSchema, type ReviewSettings } from '../../core/api/reviews.js';
+export { reviewSettingsSchema, type ReviewSettings };
 
 export const REVIEW_SETTINGS_DEFAULTS: ReviewSettings = { requestsEnabled: true, requestDelayHours: 7 * 24, relatedCount: 4 };
 

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { CollectionType, RecordType } from '../../core/enums.js';
+import { escapeHtml } from '../../core/html.js';
 
 export const SEARCH_MAX_QUERY = 200;
 /** Searches per visitor address (a query that is not in the cache costs a database round trip and excerpts). */
@@ -29,10 +30,6 @@ export interface SearchHit {
   rank: number;
   /** Escaped HTML with the matched words inside <mark>. */
   excerptHtml: string;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /** Undoes the few entities stored bodies use, so the excerpt is plain text before it is escaped once. */

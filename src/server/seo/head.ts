@@ -6,6 +6,7 @@
  */
 import { absoluteUrl } from './xml.js';
 import { languageUrl } from './content.js';
+import { escapeHtml } from '../../core/html.js';
 
 /** Query parameters that choose what a page shows, and so stay in its canonical address. */
 export const CANONICAL_PARAMS = ['tag', 'category', 'view', 'page'];
@@ -28,10 +29,6 @@ export function canonicalUrl(origin: string, path: string, query: Record<string,
   }
   const s = p.toString();
   return origin + path + (s ? `?${s}` : '');
-}
-
-function attr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** JSON for a <script> element: '<', '>' and '&' escaped so no text can end or change the element. */
@@ -64,19 +61,19 @@ export function headTags(h: HeadInput): string {
   if (h.noindex) out.push('<meta name="robots" content="noindex">');
   if (h.languages.length > 0 && !h.noindex) {
     const base = h.alternateBase ?? h.canonical;
-    for (const code of h.languages) out.push(`<link rel="alternate" hreflang="${attr(code)}" href="${attr(languageUrl(base, code, h.primaryLanguage))}">`);
-    out.push(`<link rel="alternate" hreflang="x-default" href="${attr(base)}">`);
+    for (const code of h.languages) out.push(`<link rel="alternate" hreflang="${escapeHtml(code)}" href="${escapeHtml(languageUrl(base, code, h.primaryLanguage))}">`);
+    out.push(`<link rel="alternate" hreflang="x-default" href="${escapeHtml(base)}">`);
   }
   const image = h.image ? absoluteUrl(h.origin, h.image) : '';
   out.push(`<meta property="og:type" content="${h.ogType}">`);
-  out.push(`<meta property="og:site_name" content="${attr(h.siteTitle)}">`);
-  if (h.description) out.push(`<meta property="og:description" content="${attr(h.description.slice(0, 300))}">`);
-  if (image) out.push(`<meta property="og:image" content="${attr(image)}">`);
+  out.push(`<meta property="og:site_name" content="${escapeHtml(h.siteTitle)}">`);
+  if (h.description) out.push(`<meta property="og:description" content="${escapeHtml(h.description.slice(0, 300))}">`);
+  if (image) out.push(`<meta property="og:image" content="${escapeHtml(image)}">`);
   out.push(`<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`);
-  out.push(`<meta name="twitter:title" content="${attr(h.title)}">`);
-  if (h.description) out.push(`<meta name="twitter:description" content="${attr(h.description.slice(0, 200))}">`);
-  if (image) out.push(`<meta name="twitter:image" content="${attr(image)}">`);
-  for (const f of h.feeds) out.push(`<link rel="alternate" type="application/rss+xml" title="${attr(f.title)}" href="${attr(absoluteUrl(h.origin, f.href))}">`);
+  out.push(`<meta name="twitter:title" content="${escapeHtml(h.title)}">`);
+  if (h.description) out.push(`<meta name="twitter:description" content="${escapeHtml(h.description.slice(0, 200))}">`);
+  if (image) out.push(`<meta name="twitter:image" content="${escapeHtml(image)}">`);
+  for (const f of h.feeds) out.push(`<link rel="alternate" type="application/rss+xml" title="${escapeHtml(f.title)}" href="${escapeHtml(absoluteUrl(h.origin, f.href))}">`);
   if (h.breadcrumbs.length > 1) {
     const ld = {
       '@context': 'https://schema.org',

@@ -14,6 +14,7 @@ import { cartIdent } from '../commerce/routes.js';
 import { noteVisitorStateRead } from '../plugins/visitor-state.js';
 import type { DevTemplate } from './dev-template.js';
 import { FALLBACK_MARK } from './dev-template.js';
+import { escapeHtml } from '../../core/html.js';
 
 type Obj = Record<string, unknown>;
 
@@ -34,10 +35,6 @@ export const TWEAKS_SETTING = 'templateTweaks';
 /** The site setting naming the theme the site renders with: a developer template's folder name, or 'tessera'. */
 export const THEME_SETTING = 'theme';
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 /** A page's key for block fields: its item, else its collection, else its page type. */
 export function pageKeyOf(ctx: Obj): string {
   const item = ctx.item as Obj | undefined;
@@ -52,7 +49,7 @@ export function blockFieldHtml(id: string, columns: number, html: string): strin
   const inner = html.trim()
     ? `<div class="row sqs-row"><div class="col sqs-col-${columns} span-${columns}"><div class="sqs-block html-block sqs-block-html" data-block-type="2"><div class="sqs-block-content">${html}</div></div></div></div>`
     : '';
-  return `<div class="sqs-layout sqs-grid-${columns} columns-${columns}${inner ? '' : ' empty'}" data-type="block-field" id="${esc(id)}">${inner}</div>`;
+  return `<div class="sqs-layout sqs-grid-${columns} columns-${columns}${inner ? '' : ' empty'}" data-type="block-field" id="${escapeHtml(id)}">${inner}</div>`;
 }
 
 /** Tessera's navigation links in the platform's navigation context. */
@@ -166,7 +163,7 @@ export function adaptContext(theme: DevTemplate, ctx: Obj, layout: PlatformParts
       ...theme.bodyClasses(values),
     ].filter(Boolean);
     out['squarespace-headers'] = `<title>${String(t.title ?? '')}</title>\n${headers}<link rel="stylesheet" href="/site.css?v=${version}">`;
-    out['squarespace-footers'] = `${String(t.cartPill ?? '')}${String(t.footers ?? '')}<script src="/tessera/image-loader.js" nonce="${esc(nonce)}" defer></script>`;
+    out['squarespace-footers'] = `${String(t.cartPill ?? '')}${String(t.footers ?? '')}<script src="/tessera/image-loader.js" nonce="${escapeHtml(nonce)}" defer></script>`;
     out.squarespace = {
       'main-content': main,
       'page-id': item ? `item-${String(item.id)}` : collection ? `collection-${String(collection.id)}` : `page-${pageType}`,

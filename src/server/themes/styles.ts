@@ -5,25 +5,12 @@
  * a `// tweak: { … }` comment line directly above the LESS variable it controls, whose value is the default.
  * The owner's values are appended as later definitions of the same variables (the last one wins in LESS).
  */
+import type { Tweak, TweakType } from '../../core/api/themes.js';
 import { posix, sep } from 'node:path';
 import { LessCompiler } from '@squarespace/less-ts';
 import { folderInside, readInside, resolveInside } from '../files-inside.js';
 
-export type TweakType = 'color' | 'font' | 'dropdown' | 'checkbox' | 'value';
-
-export interface Tweak {
-  /** The LESS variable's name without '@'. */
-  name: string;
-  type: TweakType;
-  title: string;
-  category: string;
-  default: string;
-  options: string[];
-  min: number | null;
-  max: number | null;
-  step: number | null;
-  unit: string;
-}
+export type { Tweak, TweakType };
 
 const TWEAK_TYPES: readonly TweakType[] = ['color', 'font', 'dropdown', 'checkbox', 'value'];
 const MAX_IMPORT_DEPTH = 10;

@@ -3,21 +3,8 @@
  * collector shares. Reading never throws: a page without the island is simply not tracked.
  */
 import { isConfigPath } from '../../core/cookies.js';
-
-export type CookiePolicy = 'implied' | 'ask' | 'restrictive';
-
-export interface PageData {
-  websiteId: string;
-  templateId: string;
-  pageType: number | null;
-  locale: string;
-  track: boolean;
-  cookiePolicy: CookiePolicy;
-  itemId: string | null;
-  collectionId: string | null;
-  /** The signed-in site user's language (member_account_locale), else null. */
-  memberLocale?: string | null;
-}
+import type { CookiePolicy, PageData } from '../../core/api/analytics.js';
+export type { CookiePolicy, PageData };
 
 export const PAGE_DATA_ID = 'tessera-page';
 

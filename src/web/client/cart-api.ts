@@ -5,13 +5,9 @@
 import { api, ApiError } from './api.js';
 import { cart as cartMessages, commerce } from '../../core/messages.js';
 import type { CartSummary } from './cart-store.js';
+import type { CartAddBody } from '../../core/api/cart.js';
 
-export interface AddBody {
-  itemId: string;
-  sku: string;
-  quantity: number;
-  additionalFields: string | null;
-}
+export type AddBody = CartAddBody;
 
 export interface CartResponse<K extends string> {
   shoppingCart: CartSummary;

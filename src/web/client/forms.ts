@@ -4,22 +4,11 @@ import { api, ApiError } from './api.js';
 import { forms as m } from '../../core/messages.js';
 import { formStatusMessage, type FormSubmissionPayload } from '../../core/forms.js';
 
-export interface CaptchaPublicConfig {
-  kind: 'altcha' | 'recaptcha-v2' | 'recaptcha-v3' | 'recaptcha-enterprise';
-  action: string;
-  vendorAction: string;
-  challengeUrl?: string;
-  siteKey?: string;
-  theme: 'light' | 'dark';
-  size: 'normal' | 'compact' | 'invisible';
-}
 
-export interface SaveOk {
-  success: true;
-  submissionId: string;
-  submissionMessage?: string;
-  successRedirect?: string;
-}
+import type { SaveOk } from '../../core/api/forms.js';
+import type { CaptchaPublicConfig } from '../../core/api/captcha.js';
+export type { CaptchaPublicConfig };
+export type { SaveOk };
 
 export type SaveOutcome =
   | { ok: true; data: SaveOk }

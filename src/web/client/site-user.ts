@@ -5,14 +5,12 @@
  */
 import { ApiError, errorWords, readCookie } from './api.js';
 import { SITE_USER_INFO_COOKIE_NAME, parseSiteUserInfo, type SiteUserInfo } from '../../core/cookies.js';
+import type { SiteLanguage } from '../../core/api/accounts.js';
+export type { SiteLanguage };
 
 const XSRF_KEY = 'tessera.siteUserXsrf';
 export const XSRF_HEADER = 'X-SiteUser-XSRF-Token';
 
-export interface SiteLanguage {
-  code: string;
-  customCoded: boolean;
-}
 
 /** JSON call with the crumb and optional extra headers (the xsrf header of account calls). */
 async function api<T>(method: string, url: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {

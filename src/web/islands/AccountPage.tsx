@@ -3,44 +3,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { members as memberMessages } from '../../core/messages.js';
 import { confirmAccount, requestPasswordReset, resetPassword, setLocale, signIn, signOut, signUp, type SiteLanguage } from '../client/site-user.js';
 import { COUNTRIES } from '../../core/countries.js';
+import { CONFIRM_TITLE, type AccountDashboard, type AccountFormError, type AccountMode, type AccountPageProps, type AccountSubscriptionStatus, type SavedAddress } from '../../core/api/accounts.js';
 
-export type AccountMode = 'login' | 'signup' | 'reset-request' | 'reset' | 'confirm' | 'account' | 'denied';
-
-export interface AccountPageProps {
-  mode: AccountMode;
-  error?: string;
-  /** Where to go after signing in (a same-site path). */
-  next?: string;
-  token?: string;
-  user: { email: string; displayName: string; language: string } | null;
-  languages: SiteLanguage[];
-  /** The visitor's crumb: each form is also a plain POST (no JavaScript), never a password in an address. */
-  crumb?: string;
-  /** The server's answer to a plain post: a notice, and the values to keep (never a password). */
-  notice?: string;
-  values?: { email?: string; displayName?: string };
-  /** The account page's lists (mode 'account'): server/platform/account-data.ts. */
-  dashboard?: AccountDashboard;
-  /** The notice of a change that went through (a plain post's 303 back), in the server's words. */
-  done?: string;
-  /** A plain post to one of the account page's forms that was refused: shown at that form, its values kept. */
-  formError?: AccountFormError;
-}
-
-export interface SavedAddress {
-  id: string;
-  name: string;
-  line1: string;
-  line2: string;
-  city: string;
-  region: string;
-  postalCode: string;
-  country: string;
-  isDefault: boolean;
-}
-
-/** A subscription as its customer sees it: running, running with a renewal not yet paid, cancelled, or all its payments taken. */
-export type AccountSubscriptionStatus = 'active' | 'past_due' | 'canceled' | 'ended';
+export { CONFIRM_TITLE, type AccountDashboard, type AccountFormError, type AccountMode, type AccountPageProps, type AccountSubscriptionStatus, type SavedAddress };
 
 const SUBSCRIPTION_STATUS_LABELS: Record<AccountSubscriptionStatus, string> = {
   active: 'Active',
@@ -48,33 +13,6 @@ const SUBSCRIPTION_STATUS_LABELS: Record<AccountSubscriptionStatus, string> = {
   canceled: 'Canceled',
   ended: 'Completed',
 };
-
-export interface AccountDashboard {
-  orders: Array<{
-    id: string;
-    orderNumber: number;
-    created: string;
-    status: string;
-    statusLabel: string;
-    total: string;
-    items: Array<{ productName: string; quantity: number }>;
-    tracking: Array<{ carrier: string; number: string; url: string }>;
-    statusUrl: string;
-    canReorder: boolean;
-  }>;
-  downloads: Array<{ orderNumber: number; productName: string; url: string }>;
-  subscriptions: Array<{ id: string; productName: string; orderNumber: number; priceText: string; status: AccountSubscriptionStatus; started: string }>;
-  addresses: SavedAddress[];
-  newsletters: Array<{ listId: string; name: string; subscribed: boolean }>;
-  restock: Array<{ id: string; product: string; variant: string; since: string }>;
-}
-
-export interface AccountFormError {
-  section: 'orders' | 'subscriptions' | 'addresses' | 'newsletters' | 'restock';
-  message: string;
-  errors: Record<string, string>;
-  values: Record<string, string>;
-}
 
 /** The password rule, stated before the visitor types (the server's words when it is broken). */
 export const PASSWORD_RULE = 'Use at least 8 characters for your password.';
@@ -89,8 +27,6 @@ export const ACCOUNT_ACTIONS = {
   confirm: '/api/site-users/account/confirm',
 } as const;
 
-/** The confirmation link opened away from the browser that signed up: the password is chosen here (issue 38). */
-export const CONFIRM_TITLE = 'Choose your password';
 export const CONFIRM_INTRO = 'To finish creating your account, choose the password you will sign in with.';
 
 /** True once the island runs in the browser: the forms then check for themselves and show the rule inline. */

@@ -12,25 +12,13 @@ import { saveSubmission, type CaptchaPublicConfig } from '../client/forms.js';
 import { FormFieldView, type RawValue } from './FormFields.js';
 import { CaptchaBadge, useCaptcha } from './Captcha.js';
 import { Modal } from './Modal.js';
-import { cleanTree } from '../admin/editor/rich-text-dom.js';
+import { cleanTree } from '../admin/content/editor/rich-text-dom.js';
+import type { PublicForm } from '../../core/api/forms.js';
+export type { PublicForm };
 
 
 /** The errors a failed submission draws: a field's message, or the form's own banner (not the 'scroll down' notice). */
 const FIRST_ERROR = '.field-error, .form-error-banner:not(.form-error-banner--above)';
-export interface PublicForm {
-  id: string;
-  name: string;
-  kind: 'form' | 'newsletter';
-  fields: FormField[];
-  submitButtonText: string;
-  submissionMessage: string;
-  postSubmissionHtml: string;
-  successRedirect: string;
-  disclaimer: string;
-  captcha: boolean;
-  lightbox: boolean;
-  lightboxButtonText: string;
-}
 
 export interface FormProps {
   form: PublicForm;

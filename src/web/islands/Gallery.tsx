@@ -7,54 +7,9 @@
  */
 import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent } from 'react';
 import { Modal } from './Modal.js';
+import type { GalleryImage, GalleryOptionsProps, GalleryProps } from '../../core/api/storefront.js';
+export type { GalleryImage, GalleryOptionsProps, GalleryProps };
 
-export interface GalleryImage {
-  id: string;
-  title: string;
-  description: string;
-  src: string;
-  srcset: string;
-  width: number;
-  height: number;
-  alt: string;
-  focalPoint: { x: number; y: number };
-}
-
-export interface GalleryOptionsProps {
-  design: 'grid' | 'slideshow' | 'slider' | 'stacked';
-  autoplay: boolean;
-  autoplayDuration: number;
-  controls: boolean;
-  autoCrop: boolean;
-  aspectRatio: string;
-  aspectRatioValue: number;
-  /** Slideshow and slider height as a percentage of their width. */
-  sliderAspectRatio: number;
-  squareThumbs: boolean;
-  thumbnails: boolean;
-  thumbnailStripHeight: number;
-  thumbnailStripMargin: number;
-  showMetaBasic: boolean;
-  showMeta: boolean;
-  showMetaOnlyTitle: boolean;
-  metaPosition: string;
-  showMetaOnHover: boolean;
-  activeAlignment: 'left' | 'center' | 'right';
-  thumbnailsPerRow: number;
-  padding: number;
-  lightbox: boolean;
-  lightboxTheme: 'dark' | 'light';
-  maxWidth: number;
-  newWindow: boolean;
-  transparentBackground: boolean;
-}
-
-export interface GalleryProps {
-  id: string;
-  title: string;
-  options: GalleryOptionsProps;
-  images: GalleryImage[];
-}
 
 const large = (src: string) => `${src}${src.includes('?') ? '&' : '?'}format=1500w`;
 const objectPosition = (fp: { x: number; y: number }) => `${fp.x * 100}% ${fp.y * 100}%`;

@@ -26,6 +26,8 @@ import { useProductChoice } from '../client/product-store.js';
 import { BRAND_NAMES, loadInstalmentModal, localInstalmentInfo, type ModalContent } from '../client/instalment-info.js';
 import { domId, structuredContentOf, type ProductProps } from './product-props.js';
 import { Modal } from './Modal.js';
+import type { CartInstalmentContext } from '../../core/api/storefront.js';
+export type { CartInstalmentContext };
 
 const pillStyle: React.CSSProperties = { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '0.35em', margin: '0.75em 0', fontSize: '0.9em', lineHeight: 1.5 };
 const markStyle: React.CSSProperties = {
@@ -210,10 +212,6 @@ export function InstalmentPill({ product, scope }: InstalmentPillProps) {
 // ------------------------------------------------------------------------------------------------
 
 /** The instalment context served with the cart: the store's, and each item's. */
-export interface CartInstalmentContext {
-  store: InstalmentContext;
-  items: Record<string, InstalmentContext>;
-}
 
 export interface InstalmentCartPillProps {
   context: CartInstalmentContext | null | undefined;

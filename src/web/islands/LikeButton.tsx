@@ -1,13 +1,8 @@
 import { useState } from 'react';
 import { api, ApiError } from '../client/api.js';
+import type { LikeButtonProps } from '../../core/api/storefront.js';
+export type { LikeButtonProps };
 
-export interface LikeButtonProps {
-  itemId: string;
-  /** POST /api/content-items/{itemId}/like */
-  action: string;
-  count: number;
-  title: string;
-}
 
 const likes = (n: number) => `${n} ${n === 1 ? 'like' : 'likes'}`;
 

@@ -6,17 +6,9 @@
  */
 import { solveChallenge } from 'altcha-lib/v1';
 import { captchaResponseIn, destroyCaptchaIn, loadCaptcha, renderCaptcha, resetCaptchaIn } from '../client/captcha.js';
+import type { RestockCaptchaConfig } from '../../core/api/restock.js';
+export type { RestockCaptchaConfig };
 
-/** What the server tells the browser about the site's captcha (never a secret). */
-export interface RestockCaptchaConfig {
-  kind: 'altcha' | 'recaptcha-v2' | 'recaptcha-v3' | 'recaptcha-enterprise';
-  action: string;
-  vendorAction: string;
-  challengeUrl?: string;
-  siteKey?: string;
-  theme: 'light' | 'dark';
-  size: 'normal' | 'compact' | 'invisible';
-}
 
 /** Draws the v2 checkbox into the container (marked, with its widget id); other kinds draw nothing. */
 export async function mountCaptcha(config: RestockCaptchaConfig, el: HTMLElement): Promise<number | null> {

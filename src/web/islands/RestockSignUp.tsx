@@ -12,6 +12,9 @@ import { commerce, forms, restock } from '../../core/messages.js';
 import { api, ApiError, readCookie } from '../client/api.js';
 import { useProductChoice } from '../client/product-store.js';
 import { captchaToken, destroyCaptcha, mountCaptcha, resetCaptcha, type RestockCaptchaConfig } from './RestockCaptcha.js';
+import type { RestockSignUpProps, RestockVariant } from '../../core/api/restock.js';
+
+export type { RestockSignUpProps, RestockVariant };
 import { widgetIdOf } from '../client/captcha.js';
 
 export const RESTOCK_SIGN_UP_URL = '/api/site-users/account/notifications/restock';
@@ -19,29 +22,6 @@ export const RESTOCK_SIGN_UP_URL = '/api/site-users/account/notifications/restoc
 export const RESTOCK_VARIANT_LABEL = 'Item:';
 export const RESTOCK_FORM_CONFIG_URL = '/api/site-users/account/notifications/restock/form';
 
-export interface RestockVariant {
-  id: string;
-  sku: string;
-  attributes: Record<string, string>;
-  qtyInStock: number;
-  unlimited: boolean;
-}
-
-export interface RestockSignUpProps {
-  productId: string;
-  /** The product store scope shared with the product's other islands (its item id on a product page). */
-  scope: string;
-  productType: number;
-  variants: RestockVariant[];
-  variantOptionOrdering?: string[];
-  hiddenByDefault: boolean;
-  texts: { cta: string; placeholder: string; button: string; mailingListDescription: string; success: string };
-  mailingList: { enabled: boolean; optInByDefault: boolean };
-  /** Send the page language with the sign-up (multilingual transactional emails are on). */
-  multilingualEmails: boolean;
-  /** The site's captcha; fetched on first use when the server did not give it. */
-  captcha?: RestockCaptchaConfig | null;
-}
 
 function structured(p: RestockSignUpProps): StructuredContent {
   return {

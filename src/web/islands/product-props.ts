@@ -1,45 +1,10 @@
 /** The product data the product islands receive from the server (compact, JSON), and its core view. */
-import type { StructuredContent, SubscriptionPlan, Variant } from '../../core/product.js';
-import type { FormField } from '../../core/forms.js';
+import type { StructuredContent, Variant } from '../../core/product.js';
 import { money } from '../../core/money.js';
 import { ProductType } from '../../core/enums.js';
-import type { InstalmentContext } from '../../core/instalments.js';
+import type { AdditionalFieldsFormProps, ProductProps, VariantProps } from '../../core/api/storefront.js';
+export type { AdditionalFieldsFormProps, ProductProps, VariantProps };
 
-export interface VariantProps {
-  sku: string;
-  attributes: Record<string, string>;
-  qtyInStock: number;
-  unlimited: boolean;
-  priceCents: number;
-  salePriceCents: number;
-  onSale: boolean;
-  /** The variant's own image: the product page shows it while the variant is chosen. */
-  imageUrl?: string;
-}
-
-export interface AdditionalFieldsFormProps {
-  id: string;
-  name?: string;
-  fields: FormField[];
-}
-
-export interface ProductProps {
-  itemId: string;
-  title: string;
-  productType: number;
-  isSubscribable: boolean;
-  subscriptionPlan?: SubscriptionPlan | null;
-  variants: VariantProps[];
-  variantOptionOrdering?: string[];
-  useCustomAddButtonText?: boolean;
-  customAddButtonText?: string;
-  additionalFieldsForm?: AdditionalFieldsFormProps | null;
-  currency: string;
-  multipleQuantityAllowedForServices: boolean;
-  onSale?: boolean;
-  /** The per-item instalment context (afterPayAvailable, afterPayMin, afterPayMax, shopperLanguage, stripeAccountCountry). */
-  instalments?: InstalmentContext | null;
-}
 
 /** The product as core's rules read it. */
 export function structuredContentOf(p: ProductProps): StructuredContent {

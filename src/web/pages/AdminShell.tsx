@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../client/api.js';
 import { screenFor } from '../admin/screens.js';
 import { navGroups } from '../admin/nav.js';
-import { AdminProviders, ScreenBoundary } from '../admin/design.js';
+import { AdminProviders, ScreenBoundary } from '../admin/ui/design.js';
 import { allows, roleRefusal } from '../../core/roles.js';
 
 interface ShellInfo {

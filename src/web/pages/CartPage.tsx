@@ -15,46 +15,10 @@ import { cartApi, cartErrorDetail } from '../client/cart-api.js';
 import { Modal } from '../islands/Modal.js';
 import { AdditionalFieldsForm, usableForm } from '../islands/AdditionalFieldsForm.js';
 import type { AdditionalFieldsFormProps } from '../islands/product-props.js';
-import { InstalmentCartPill, type CartInstalmentContext } from '../islands/InstalmentPill.js';
+import { InstalmentCartPill } from '../islands/InstalmentPill.js';
+import type { CartPageCart, CartPageEntry, CartPageProps } from '../../core/api/storefront.js';
+export type { CartPageCart, CartPageEntry, CartPageProps };
 
-export interface CartPageEntry {
-  id: string;
-  itemId: string;
-  chosenVariant: { sku: string; attributes: Record<string, string> };
-  quantity: number;
-  title: string;
-  purchasePriceCents: number;
-  subTotalCents: number;
-  /** The line total exactly (minor units as a string); shown in preference to subTotalCents. */
-  subTotal?: { value: string };
-  additionalFields: string;
-  fullUrl: string;
-  image: { assetUrl?: string; altText?: string } | null;
-}
-
-export interface CartPageCart {
-  id: string | null;
-  entries: CartPageEntry[];
-  subtotalCents: number;
-  /** The subtotal exactly (minor units as a string); shown in preference to subtotalCents. */
-  subtotal?: { value: string };
-  totalQuantity: number;
-  [key: string]: unknown;
-}
-
-export interface CartPageProps {
-  cart: CartPageCart;
-  currency: string;
-  /** storeSettings.minimumOrderSubtotalCents (0 when none). */
-  minimumOrderSubtotalCents: number;
-  /** The visitor's crumb, for the forms that work without JavaScript. */
-  crumb: string;
-  /** Additional-fields forms by item id. */
-  forms: Record<string, AdditionalFieldsFormProps>;
-  checkoutUrl?: string;
-  /** The instalment context served with the cart (the store's and each item's). */
-  instalments?: CartInstalmentContext | null;
-}
 
 interface Alert {
   title: string;

@@ -5,7 +5,7 @@
  * charges with; the server's quote is saved as the visitor goes.
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { computeCheckout, type CheckoutLine, type Coupon, type ShippingOption, type TaxRule } from '../../core/checkout.js';
+import { computeCheckout } from '../../core/checkout.js';
 import { formatMoneyShown } from '../../core/money.js';
 import { cartAmountTooLarge } from '../../core/cart.js';
 import { instalmentPaymentsText, isInstalmentEligiblePrice } from '../../core/instalments.js';
@@ -17,66 +17,12 @@ import { api, ApiError } from '../client/api.js';
 import { cartErrorDetail } from '../client/cart-api.js';
 import { Modal } from '../islands/Modal.js';
 import { COUNTRIES } from '../../core/countries.js';
-import { StripePayment, type StripeCheckoutConfig, type StripePaymentApi } from './StripePayment.js';
+import { StripePayment, type StripePaymentApi } from './StripePayment.js';
+import type { Address as PostalAddress, CheckoutPageProps, CheckoutStateView, CheckoutView, PlaceAnswer, PlaceInput } from '../../core/api/checkout.js';
 
-interface Address {
-  name?: string;
-  line1?: string;
-  line2?: string;
-  city?: string;
-  region?: string;
-  postalCode?: string;
-  country?: string;
-}
-
-interface State {
-  email?: string;
-  shippingAddress?: Address | null;
-  selectedShippingOptionId?: string | null;
-  coupons?: string[];
-  giftCardCode?: string | null;
-}
-
-interface Entry {
-  id: string;
-  title: string;
-  quantity: number;
-  productType: number;
-  chosenVariant: { sku: string; attributes: Record<string, string> };
-  subTotalCents: number;
-  image: { assetUrl?: string; altText?: string } | null;
-}
-
-export interface CheckoutView {
-  cart: { id: string | null; entries: Entry[]; invalidCoupons: Array<{ code: string; reason: string }>; [key: string]: unknown };
-  state: State;
-  pricing: { lines: CheckoutLine[]; shippingOptions: ShippingOption[]; taxRules: TaxRule[]; coupons: Coupon[]; giftCardBalanceCents: number };
-  currency: string;
-  subscription: { plan: unknown } | null;
-}
-
-export interface CheckoutPageProps {
-  view: CheckoutView;
-  /** A subscription cart's token (subscription checkout), else null. */
-  cartToken: string | null;
-  minimumOrderSubtotalCents: number;
-  testMode: boolean;
-  /** Why this checkout cannot be paid on this site: shown instead of the payment fields (no caller sets it since subscriptions bill through Stripe Billing). */
-  paymentUnavailable?: string;
-  /** Stripe is connected: its Payment Element takes the payment on this page (StripePayment.tsx). */
-  stripe?: StripeCheckoutConfig | null;
-  /** The visitor's crumb: the page is also a plain form post for a visitor without JavaScript. */
-  crumb?: string;
-  /** The plain form post's idempotency key (a fresh one per drawn page). */
-  plainKey?: string;
-  /** The server's answer to a plain form post: per-field errors and the message, shown as the island shows them. */
-  errors?: Record<string, string>;
-  message?: string;
-  /** The name on the card as posted (the card's number and code are never drawn back). */
-  cardName?: string;
-  /** The instalment payment method, when the owner offers it and the cart qualifies (server/checkout/instalment-offer.ts). */
-  instalments?: { min: string; max: string; count: number } | null;
-}
+type State = CheckoutStateView;
+type Address = Partial<PostalAddress>;
+export type { CheckoutPageProps, CheckoutView } from '../../core/api/checkout.js';
 
 /** Where the checkout form posts without JavaScript (server/nojs/checkout-form.ts). */
 export const CHECKOUT_FORM_ACTION = '/api/checkout/form';
@@ -90,12 +36,6 @@ function newKey(): string {
   return `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
 }
 
-interface PlaceAnswer {
-  status: 'paid' | 'requires_action';
-  confirmationUrl?: string;
-  paymentId?: string;
-  clientSecret?: string;
-}
 
 function Field(props: { id: string; name?: string; label: string; value: string; onChange: (v: string) => void; error?: string; type?: string; autoComplete?: string; required?: boolean; inputMode?: 'numeric' | 'text' | 'email'; placeholder?: string }) {
   const errId = `${props.id}-error`;
@@ -247,13 +187,13 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
   // A total past what can be shown (a stored cart an owner's price change took there): shown, not payable.
   const tooLarge = cartAmountTooLarge(totals.grandTotalCents, currency) || cartAmountTooLarge(totals.subtotalCents, currency);
 
-  async function place(payment: Record<string, unknown> | null) {
+  async function place(payment: PlaceInput['payment']) {
     key.current ??= newKey();
     setBusy(true);
     setMessage('');
     try {
       // The total the shopper sees is the total they confirm: the server refuses to charge any other.
-      const r = await api<PlaceAnswer>('POST', '/api/checkout/place-order', { ...state(), payment, idempotencyKey: key.current, expectedTotalCents: totals.grandTotalCents });
+      const r = await api<PlaceAnswer>('POST', '/api/checkout/place-order', { ...state(), payment, idempotencyKey: key.current, expectedTotalCents: totals.grandTotalCents } satisfies PlaceInput);
       if (r.status === 'requires_action' && r.paymentId && elementPays) {
         // Stripe's next action (3-D Secure in Stripe's dialog, or Afterpay's page), then the order.
         const next = stripeApi.current && r.clientSecret ? await stripeApi.current.nextAction(r.clientSecret) : { error: cartMessages.CHECK_INTERNET };

@@ -12,11 +12,9 @@ import { useEffect, useMemo, useState, type MutableRefObject } from 'react';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure/index.mjs';
 import type { Stripe, StripeElementsOptions } from '@stripe/stripe-js';
+import type { StripeCheckoutConfig } from '../../core/api/checkout.js';
+export type { StripeCheckoutConfig };
 
-export interface StripeCheckoutConfig {
-  publishableKey: string;
-  jsUrl: string;
-}
 
 export interface BillingDetails {
   name?: string;

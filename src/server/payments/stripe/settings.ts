@@ -75,13 +75,7 @@ export class StripeSettings {
 
   async load(): Promise<{ keys: StripeKeys; sources: Record<keyof StripeKeys, KeySource> }> {
     if (this.cached) return this.cached;
-    const r = await rows<{ value: string }>(this.database.db, sql`select value from system_values where key = ${SETTINGS_KEY}`);
-    let stored: Partial<StripeKeys> = {};
-    try {
-      stored = r[0] ? (JSON.parse(r[0].value) as Partial<StripeKeys>) : {};
-    } catch {
-      stored = {};
-    }
+    const stored = await this.storedKeys();
     const pick = (envValue: string | undefined, storedValue: string | undefined): [string, KeySource] =>
       envValue ? [envValue, 'environment'] : storedValue ? [storedValue, 'settings'] : ['', 'none'];
     const [secretKey, s1] = pick(this.env.STRIPE_SECRET_KEY, stored.secretKey);
@@ -90,6 +84,16 @@ export class StripeSettings {
     this.cached = { keys: { secretKey, publishableKey, webhookSecret }, sources: { secretKey: s1, publishableKey: s2, webhookSecret: s3 } };
     this.lastSecret = secretKey;
     return this.cached;
+  }
+
+  /** The keys saved in the settings ({} when none are, or the saved value is not JSON). */
+  private async storedKeys(): Promise<Partial<StripeKeys>> {
+    const r = await rows<{ value: string }>(this.database.db, sql`select value from system_values where key = ${SETTINGS_KEY}`);
+    try {
+      return r[0] ? (JSON.parse(r[0].value) as Partial<StripeKeys>) : {};
+    } catch {
+      return {};
+    }
   }
 
   /** Whether the key last read is a live key (sync, for the provider's testMode). */
@@ -105,13 +109,7 @@ export class StripeSettings {
 
   /** Saves the owner's keys; an empty string removes one, undefined keeps it. */
   async save(patch: Partial<StripeKeys>): Promise<void> {
-    const r = await rows<{ value: string }>(this.database.db, sql`select value from system_values where key = ${SETTINGS_KEY}`);
-    let stored: Partial<StripeKeys> = {};
-    try {
-      stored = r[0] ? (JSON.parse(r[0].value) as Partial<StripeKeys>) : {};
-    } catch {
-      stored = {};
-    }
+    const stored = await this.storedKeys();
     const next = { ...stored };
     for (const k of ['secretKey', 'publishableKey', 'webhookSecret'] as const) {
       if (patch[k] === undefined) continue;

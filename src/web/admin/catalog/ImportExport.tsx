@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { api, ApiError } from '../../client/api.js';
-import { PageHeader, useToast } from '../design.js';
+import { PageHeader, useToast } from '../ui/design.js';
 
 interface Store {
   id: string;

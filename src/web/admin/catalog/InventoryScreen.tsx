@@ -7,35 +7,14 @@ import { useState } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
-import { EmptyState, PageHeader, Skeleton, useToast } from '../design.js';
-
-interface InventoryRow {
-  variantId: string;
-  productId: string;
-  title: string;
-  variant: string;
-  sku: string;
-  qtyInStock: number;
-  unlimited: boolean;
-  lowStockThreshold: number;
-  low: boolean;
-  imageUrl: string;
-}
-
-interface Movement {
-  id: number;
-  reason: string;
-  delta: number;
-  qtyAfter: number;
-  unlimited: boolean;
-  at: string;
-}
+import { EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
+import type { InventoryInput, InventoryList, InventoryRow, VariantMovements } from '../../../core/api/catalog.js';
 
 const REASONS: Record<string, string> = { sale: 'Sale', refund: 'Refund', manual: 'Manual edit', import: 'Import' };
 
 function History({ row }: { row: InventoryRow }) {
   const [open, setOpen] = useState(false);
-  const q = useQuery({ queryKey: ['movements', row.variantId], queryFn: () => api<{ movements: Movement[] }>('GET', `/api/config/catalog/variants/${row.variantId}/movements`), enabled: open });
+  const q = useQuery({ queryKey: ['movements', row.variantId], queryFn: () => api<VariantMovements>('GET', `/api/config/catalog/variants/${row.variantId}/movements`), enabled: open });
   const name = `${row.title}${row.variant ? ` (${row.variant})` : ''}`;
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
@@ -96,18 +75,18 @@ export function InventoryScreen() {
   const [edits, setEdits] = useState<Record<string, { qtyInStock?: string; lowStockThreshold?: string }>>({});
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [setAll, setSetAll] = useState('');
-  const list = useQuery({ queryKey: ['inventory', q, lowOnly], queryFn: () => api<{ variants: InventoryRow[] }>('GET', `/api/config/catalog/inventory?${new URLSearchParams({ q, ...(lowOnly ? { low: '1' } : {}) })}`) });
+  const list = useQuery({ queryKey: ['inventory', q, lowOnly], queryFn: () => api<InventoryList>('GET', `/api/config/catalog/inventory?${new URLSearchParams({ q, ...(lowOnly ? { low: '1' } : {}) })}`) });
   const rows = list.data?.variants ?? [];
   const changed = Object.keys(edits).length;
 
-  const save = async (changes: Array<{ variantId: string; qtyInStock?: number; lowStockThreshold?: number }>) => {
+  const save = async (changes: InventoryInput['changes']) => {
     const bad = changes.some((c) => (c.qtyInStock !== undefined && (!Number.isInteger(c.qtyInStock) || c.qtyInStock < 0)) || (c.lowStockThreshold !== undefined && (!Number.isInteger(c.lowStockThreshold) || c.lowStockThreshold < 0)));
     if (bad) {
       toast('Stock and thresholds must be whole numbers, 0 or more.', { tone: 'error' });
       return;
     }
     try {
-      await api('PUT', '/api/config/catalog/inventory', { changes });
+      await api('PUT', '/api/config/catalog/inventory', { changes } satisfies InventoryInput);
       toast(`${changes.length} variant${changes.length === 1 ? '' : 's'} updated.`);
       setEdits({});
       setSelected(new Set());

@@ -8,7 +8,7 @@ import { useId, useRef, useState, type DragEvent } from 'react';
 import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type DragEndEvent, type Announcements } from '@dnd-kit/core';
 import { SortableContext, arrayMove, rectSortingStrategy, sortableKeyboardCoordinates, useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { uploadFile } from '../editor/api.js';
+import { uploadFile } from '../content/editor/api.js';
 import { parseOriginalSize } from '../../../core/image.js';
 
 export interface ProductImage {

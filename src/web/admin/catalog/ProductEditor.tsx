@@ -7,30 +7,20 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError } from '../../client/api.js';
-import { PageHeader, Skeleton, useToast, ConfirmDialog } from '../design.js';
-import { RichText } from '../editor/RichText.js';
+import { PageHeader, Skeleton, useToast, ConfirmDialog } from '../ui/design.js';
+import { RichText } from '../content/editor/RichText.js';
 import { slugify } from '../../../core/slug.js';
 import { MediaGallery, type ProductImage } from './MediaGallery.js';
 import { TypeDetails, planOf, type SubscriptionPlan } from './TypeDetails.js';
+import { SEO_DESCRIPTION_MAX, SEO_TITLE_MAX, type CatalogSettings, type StoreSummary as Store } from '../../../core/api/catalog.js';
 import { DIMENSION_UNITS, draftOf, isoToZoned, optionsOf, regenerate, serverVariant, suggestSku, zonedToIso, type DimensionUnit, type DraftVariant, type ProductOption, type ServerVariant } from './model.js';
 
-export const SEO_TITLE_MAX = 70;
-export const SEO_DESCRIPTION_MAX = 320;
 const TAG_MAX = 50;
 /** How long after the last edit a draft is saved by itself. */
 export const AUTOSAVE_MS = 1500;
 const CATEGORY_MAX = 25;
 
-interface Store {
-  id: string;
-  title: string;
-  urlId: string;
-}
 
-export interface CatalogSettings {
-  currency: string;
-  timeZone: string;
-}
 
 interface ServerProduct {
   id?: string;

@@ -5,42 +5,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
-import { ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from '../design.js';
+import { ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
 import { formatMoney } from '../../../core/money.js';
-import { createStore } from '../store-creation.js';
-import type { CatalogSettings } from './ProductEditor.js';
+import { createStore } from './store-creation.js';
+import type { CatalogSettings, InventoryInput, ProductBulkInput, ProductList as ProductListAnswer, ProductListRow, StoreSummary as Store } from '../../../core/api/catalog.js';
 
-interface Store {
-  id: string;
-  title: string;
-  urlId: string;
-}
-
-interface Row {
-  id: string;
-  version: number;
-  collectionId: string;
-  storeTitle: string;
-  title: string;
-  urlId: string;
-  status: string;
-  productType: number;
-  thumbnail: { url: string; alt: string } | null;
-  variantCount: number;
-  stock: number | null;
-  low: boolean;
-  out: boolean;
-  minPriceCents: number;
-  maxPriceCents: number;
-  variants: Array<{ id: string; sku: string; name: string; qtyInStock: number; unlimited: boolean }>;
-}
-
-interface ListAnswer {
-  products: Row[];
-  total: number;
-  page: number;
-  pages: number;
-}
+type Row = ProductListRow;
 
 const TYPES: Record<number, string> = { 1: 'Physical', 2: 'Digital', 3: 'Service', 4: 'Gift card' };
 const STATUS_LABEL: Record<string, string> = { published: 'Active', draft: 'Draft', scheduled: 'Scheduled', private: 'Private', 'needs-review': 'Needs review' };
@@ -72,7 +42,7 @@ function StockCell({ row, onSaved }: { row: Row; onSaved: () => void }) {
       return;
     }
     try {
-      await api('PUT', '/api/config/catalog/inventory', { changes: [{ variantId: v.id, qtyInStock: n }] });
+      await api('PUT', '/api/config/catalog/inventory', { changes: [{ variantId: v.id, qtyInStock: n }] } satisfies InventoryInput);
       toast(`Stock of ${row.title} set to ${n}.`);
       onSaved();
     } catch (e) {
@@ -154,7 +124,7 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
   if (status) params.set('status', status);
   if (type) params.set('type', type);
   if (stock) params.set('stock', stock);
-  const list = useQuery({ queryKey: ['catalog-products', params.toString()], queryFn: () => api<ListAnswer>('GET', `/api/config/catalog/products?${params}`), placeholderData: keepPreviousData });
+  const list = useQuery({ queryKey: ['catalog-products', params.toString()], queryFn: () => api<ProductListAnswer>('GET', `/api/config/catalog/products?${params}`), placeholderData: keepPreviousData });
   const stores = useQuery({ queryKey: ['stores'], queryFn: () => api<{ stores: Store[] }>('GET', '/api/config/stores') });
   const reload = () => {
     void qc.invalidateQueries({ queryKey: ['catalog-products'] });
@@ -178,7 +148,7 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
     const ids = [...selected];
     const target = (stores.data?.stores ?? []).find((s) => s.id === moveTo);
     try {
-      await api('POST', '/api/config/catalog/products/bulk', { action, ids, ...(action === 'move' ? { collectionId: moveTo } : {}) });
+      await api('POST', '/api/config/catalog/products/bulk', { action, ids, ...(action === 'move' ? { collectionId: moveTo } : {}) } satisfies ProductBulkInput);
       const n = ids.length;
       toast(`${n} product${n === 1 ? '' : 's'} ${action === 'publish' ? 'published' : action === 'unpublish' ? 'set to draft' : action === 'move' ? `moved to ${target?.title ?? 'the store page'}` : 'deleted'}.`);
       setSelected(new Set());

@@ -6,8 +6,8 @@
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { api, readCookie, ApiError, errorWords } from '../../client/api.js';
-import { useToast } from '../design.js';
-import { useLoad } from '../ui.js';
+import { useToast } from '../ui/design.js';
+import { useLoad } from '../ui/records.js';
 import { suggestSku, type DraftVariant } from './model.js';
 import { formatFileSize } from '../../../core/time.js';
 

@@ -1,10 +1,11 @@
 /**
- * The product editor's model (pure functions, tested in test/unit/catalog-model.test.ts): options and the variant
+ * The product editor's model (pure functions, tested in test/unit/web/admin/catalog/model.test.ts): options and the variant
  * matrix they generate, suggested SKUs, amounts in the store currency's minor units, and wall-clock times in the
  * site's time zone.
  */
 import { slugify } from '../../../core/slug.js';
 import { moneyDecimalString, toMinorUnits } from '../../../core/money.js';
+import type { DimensionUnit, ProductVariant, VariantDimensions } from '../../../core/api/catalog.js';
 
 export interface ProductOption {
   name: string;
@@ -32,33 +33,12 @@ export interface DraftVariant {
   lowStockThreshold: number;
 }
 
-export type DimensionUnit = 'cm' | 'in';
-export const DIMENSION_UNITS: readonly DimensionUnit[] = ['cm', 'in'];
-
-/** A variant's parcel dimensions (for shipping), stored as the owner gave them. */
-export interface VariantDimensions {
-  unit: DimensionUnit;
-  length: number;
-  width: number;
-  height: number;
-}
+export { DIMENSION_UNITS, type DimensionUnit, type VariantDimensions } from '../../../core/api/catalog.js';
 
 export const DIMENSIONS_HINT = 'Enter the length, width and height as numbers such as 12.5, or leave all three empty.';
 
-export interface ServerVariant {
-  id?: string;
-  sku: string;
-  attributes: Record<string, string>;
-  priceCents: number;
-  salePriceCents: number;
-  onSale: boolean;
-  qtyInStock: number;
-  unlimited: boolean;
-  weightGrams: number;
-  dimensions: VariantDimensions | null;
-  imageUrl: string;
-  lowStockThreshold: number;
-}
+/** A variant as the server answers it and the editor sends it. */
+export type ServerVariant = ProductVariant;
 
 /** The options a product's variants use, in the saved option order, values in first-seen order. */
 export function optionsOf(ordering: string[], variants: Array<{ attributes: Record<string, string> }>): ProductOption[] {
