@@ -101,18 +101,14 @@ function catalogRoutesCtx(app: FastifyInstance) {
     return list.map((item) => ({ item, variants: byItem.get(item.id) ?? [], storeTitle: storeTitle.get(item.collectionId) ?? '' }));
   };
 
-  /** What the catalogue screens need of the site: its currency (minor units) and time zone (scheduling). */
-<<<<<<< HEAD
   return { db, readRoles, storeRoles, siteId, timer, allProducts };
 }
 
 /** The catalogue settings, the product list and its bulk actions. */
 async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
   const { db, readRoles, storeRoles, siteId, allProducts } = ctx;
-  app.get('/api/config/catalog/settings', readRoles, async (req, reply) => {
-=======
+  /** What the catalogue screens need of the site: its currency (minor units) and time zone (scheduling). */
   app.get('/api/config/catalog/settings', readRoles, async (req, reply): Promise<CatalogSettings> => {
->>>>>>> main
     const site = await app.services.websites.get();
     reply.header('cache-control', 'no-store');
     return { currency: site.currency, timeZone: site.timeZone, websiteId: siteId(req) };
@@ -220,14 +216,10 @@ async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
   });
 }
 
-<<<<<<< HEAD
 /** Stock: the inventory, its edits and a variant's stock history. */
 async function inventoryRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
   const { db, readRoles, storeRoles, siteId, allProducts } = ctx;
-  app.get('/api/config/catalog/inventory', readRoles, async (req, reply) => {
-=======
   app.get('/api/config/catalog/inventory', readRoles, async (req, reply): Promise<InventoryList> => {
->>>>>>> main
     const q = parseInput(inventoryQuery, req.query ?? {});
     const needle = q.q.toLowerCase();
     const out = [];

@@ -1,18 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-<<<<<<< HEAD:test/integration/demo-products.test.ts
-import { testApp, Visitor, OWNER, type TestApp } from '../helpers/app.js';
-import { DB_KINDS } from '../helpers/db.js';
-import { rows } from '../../src/server/db-util.js';
-import { DEMO_PRODUCTS } from '../../src/server/seed.js';
-import { optionOrderingOf } from '../../src/server/catalog/product-service.js';
-=======
 import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
 import { APP_KINDS } from '../../helpers/db.js';
 import { rows } from '../../../src/server/db-util.js';
 import { DEMO_PRODUCTS } from '../../../src/server/seed.js';
 import { optionOrderingOf } from '../../../src/server/catalog/product-service.js';
->>>>>>> main:test/integration/catalog/demo-products.test.ts
 
 /** Issue 24: every seeded product saves unchanged through the owner's product API. */
 describe.each(APP_KINDS)('demo products round-trip through the product save API on %s', (kind) => {
