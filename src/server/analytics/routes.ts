@@ -67,6 +67,17 @@ function clean<T extends Record<string, unknown>>(o: T): T {
 }
 
 export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
+  const kit = recordingKit(app, deps);
+  censusRoutes(app, kit);
+  await pipelineRoutes(app, deps, kit);
+  reportRoutes(app, kit);
+  dashboardRoutes(app, deps);
+}
+
+type Kit = ReturnType<typeof recordingKit>;
+
+/** What the recording calls share: the tracking gate, the visitor, the ingest hand-off, the census event shape. */
+function recordingKit(app: FastifyInstance, deps: RouteDeps) {
   const { ingest, settings, websites } = deps;
 
   /** Site, settings and whether this request may be recorded at this path (the core tracking rule). */
@@ -130,8 +141,13 @@ export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
   }
 
   const beacon = { crumb: false };
+  return { gate, checkSite, visitorOf, accepted, censusEvent, censusInput, beacon };
+}
 
-  // ---- Census ------------------------------------------------------------------------------------
+// ---- Census ------------------------------------------------------------------------------------
+
+function censusRoutes(app: FastifyInstance, kit: Kit) {
+  const { gate, checkSite, accepted, censusEvent, censusInput, beacon } = kit;
 
   app.post('/api/census/RecordHit', { bodyLimit: LIMITS.censusBody, config: beacon }, async (req, reply) => {
     const body = recordHitBody.parse(req.body);
@@ -162,8 +178,13 @@ export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
   app.post('/api/census/form-render', censusOpts, censusCall('form_render'));
   app.post('/api/census/overlay', censusOpts, censusCall('overlay'));
   app.post('/api/census/RecordQuickView/:id', censusOpts, censusCall('quick_view'));
+}
 
-  // ---- Event pipelines -----------------------------------------------------------------------------
+// ---- Event pipelines -----------------------------------------------------------------------------
+
+async function pipelineRoutes(app: FastifyInstance, deps: RouteDeps, kit: Kit) {
+  const { ingest, settings, websites } = deps;
+  const { gate, checkSite, visitorOf, accepted, beacon } = kit;
 
   // The bulk of the traffic: parsed, validated, checked and buffered in the ingest worker, so a burst of
   // beacons costs this thread little more than reading the request (see ingest.ts).
@@ -205,7 +226,12 @@ export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
     ]);
   });
 
-  // ---- Error reports and performance records ---------------------------------------------------------
+}
+
+// ---- Error reports and performance records ---------------------------------------------------------
+
+function reportRoutes(app: FastifyInstance, kit: Kit) {
+  const { gate, checkSite, accepted, beacon } = kit;
 
   app.post('/api/events/RecordJavascriptErrors', { bodyLimit: LIMITS.errorsBody }, async (req, reply) => {
     const list = errorsBody.parse(jsonBody(req.body));
@@ -244,7 +270,12 @@ export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps) {
     return accepted(reply, g.site.id, events);
   });
 
-  // ---- Owner dashboard ------------------------------------------------------------------------------
+}
+
+// ---- Owner dashboard ------------------------------------------------------------------------------
+
+function dashboardRoutes(app: FastifyInstance, deps: RouteDeps) {
+  const { settings, websites } = deps;
 
   app.get('/api/analytics/dashboard', { preHandler: app.requireOwner(can('analytics', 'read')) }, async (req, reply) => {
     const q = rangeQuery.parse(req.query);

@@ -1,5 +1,5 @@
 /**
- * The catalogue's owner calls (issue 24), beside the product editor's own (platform/config-routes.ts):
+ * The catalogue's owner calls (issue 24), beside the product editor's own (product-routes.ts):
  *
  * - GET  /api/config/catalog/products: the product list with search, filters (store, type, status, stock), sort
  *   and pages; each row has its thumbnail and its variants' stock.
@@ -23,7 +23,7 @@ import { badRequest, notFound } from '../errors.js';
 import { audit } from '../platform/index.js';
 import { stockChangedHooks } from '../platform/index.js';
 import { publishScheduled } from '../content/index.js';
-import { itemUrlId, lockRoomFor, stockReason, storeCollection } from '../platform/index.js';
+import { itemUrlId, lockRoomFor, stockReason, storeCollection } from './product-service.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 import { can } from '../../core/roles.js';
 import {
@@ -60,6 +60,15 @@ const unitPrice = (v: VariantRow) => (v.onSale ? v.salePriceCents : v.priceCents
 const variantName = (a: Record<string, string>) => Object.values(a).join(' / ');
 
 export async function catalogRoutes(app: FastifyInstance) {
+  const ctx = catalogRoutesCtx(app);
+  await catalogListRoutes(app, ctx);
+  await inventoryRoutes(app, ctx);
+}
+
+type CatalogRoutesCtx = ReturnType<typeof catalogRoutesCtx>;
+
+/** What the calls of catalogRoutes share. */
+function catalogRoutesCtx(app: FastifyInstance) {
   const db = app.database.db;
   const readRoles = { preHandler: app.requireOwner(can('products', 'read')) };
   const storeRoles = { preHandler: app.requireOwner(can('products', 'write')) };
@@ -92,6 +101,12 @@ export async function catalogRoutes(app: FastifyInstance) {
     return list.map((item) => ({ item, variants: byItem.get(item.id) ?? [], storeTitle: storeTitle.get(item.collectionId) ?? '' }));
   };
 
+  return { db, readRoles, storeRoles, siteId, timer, allProducts };
+}
+
+/** The catalogue settings, the product list and its bulk actions. */
+async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
+  const { db, readRoles, storeRoles, siteId, allProducts } = ctx;
   /** What the catalogue screens need of the site: its currency (minor units) and time zone (scheduling). */
   app.get('/api/config/catalog/settings', readRoles, async (req, reply): Promise<CatalogSettings> => {
     const site = await app.services.websites.get();
@@ -199,7 +214,11 @@ export async function catalogRoutes(app: FastifyInstance) {
       return { ok: true, count: found.length };
     });
   });
+}
 
+/** Stock: the inventory, its edits and a variant's stock history. */
+async function inventoryRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
+  const { db, readRoles, storeRoles, siteId, allProducts } = ctx;
   app.get('/api/config/catalog/inventory', readRoles, async (req, reply): Promise<InventoryList> => {
     const q = parseInput(inventoryQuery, req.query ?? {});
     const needle = q.q.toLowerCase();

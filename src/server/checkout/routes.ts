@@ -45,6 +45,16 @@ export function stateOf(body: z.infer<typeof stateSchema>): CheckoutState {
 
 
 export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: CheckoutService; testProvider: TestPaymentProvider }) {
+  const ctx = checkoutRoutesCtx(app, opts);
+  await checkoutPageRoutes(app, opts, ctx);
+  await checkoutCallRoutes(app, opts, ctx);
+  await afterOrderRoutes(app, opts, ctx);
+}
+
+type CheckoutRoutesCtx = ReturnType<typeof checkoutRoutesCtx>;
+
+/** What the calls of checkoutRoutes share. */
+function checkoutRoutesCtx(app: FastifyInstance, opts: { checkout: CheckoutService; testProvider: TestPaymentProvider }) {
   const { checkout, testProvider } = opts;
   const { websites, carts } = app.services;
   const COUPON_PER_CART = { name: 'checkout-coupon-cart', max: 40, windowMs: 10 * 60_000, message: commerce.RATE_LIMITED };
@@ -61,6 +71,11 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
     return cart ? { kind: 'cart', id: cart.id } : null;
   }
 
+  return { checkout, testProvider, websites, carts, COUPON_PER_CART, COUPON_PER_IP, visitorKey, refOf };
+}
+
+async function checkoutPageRoutes(app: FastifyInstance, opts: { checkout: CheckoutService; testProvider: TestPaymentProvider }, ctx: CheckoutRoutesCtx) {
+  const { checkout, websites, refOf } = ctx;
   // ---- The checkout page (201) -------------------------------------------------------------------
 
   const checkoutPage = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -98,7 +113,11 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
     });
   };
   app.get('/checkout', checkoutPage);
+}
 
+/** The checkout page's calls: the cart, the quote, placing the order, the test provider. */
+async function checkoutCallRoutes(app: FastifyInstance, opts: { checkout: CheckoutService; testProvider: TestPaymentProvider }, ctx: CheckoutRoutesCtx) {
+  const { checkout, testProvider, websites, COUPON_PER_CART, COUPON_PER_IP, visitorKey, refOf } = ctx;
   // ---- Calls ---------------------------------------------------------------------------------------
 
   app.get('/api/checkout', async (req, reply) => {
@@ -204,7 +223,11 @@ export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: Che
     if (!ok) throw new HttpError(409, 'This payment is not waiting for authentication.');
     return { paymentId, authenticated: outcome === 'complete' };
   });
+}
 
+/** After the order: the confirmation, status and download pages. */
+async function afterOrderRoutes(app: FastifyInstance, opts: { checkout: CheckoutService; testProvider: TestPaymentProvider }, ctx: CheckoutRoutesCtx) {
+  const { checkout } = ctx;
   // ---- After the order --------------------------------------------------------------------------
 
   async function signedOrder(req: FastifyRequest): Promise<OrderRow | null> {

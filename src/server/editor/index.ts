@@ -10,6 +10,8 @@ import { EditorService, isEditorDraft } from './service.js';
 import { appReservedUrlIds } from '../platform/index.js';
 import { UploadService, UPLOADS_PREFIX } from './uploads.js';
 import { editorRoutes } from './routes.js';
+import { configPageRoutes } from './config-page-routes.js';
+import { configPostRoutes } from './config-post-routes.js';
 import { renderBlocksHtml, renderLayout, type RenderEnv } from './render.js';
 import { readInside } from '../files-inside.js';
 import { and, eq } from 'drizzle-orm';
@@ -67,6 +69,9 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
   const styleTags = new Map<string, { at: number; html: Promise<string> }>();
   areas.set(app.database, { editor, posts, uploads, styleTags });
   await editorRoutes(app, { service: editor, posts, uploads, onStylesSaved: () => styleTags.clear() });
+  // The /config calls of collections, classic pages and journal posts' fields.
+  await app.register(configPageRoutes);
+  await app.register(configPostRoutes);
   const sweep = setInterval(() => void publishDuePosts(app.database.db).catch((e: unknown) => app.log.warn({ err: e }, 'scheduled posts sweep failed')), POST_SWEEP_MS);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));

@@ -108,7 +108,6 @@ async function blockContext(env: RenderEnv, block: Block, sizes: string): Promis
   // Beta blocks follow their feature flag (server/flags).
   if (!isBlockEnabled(await env.app.services.websites.get(), block.type)) return null;
   const base = { id: block.id, type: block.type, variant: variantName(block.variant) ?? '' };
-  const db = env.app.database.db;
   switch (block.type) {
     case BlockType.HTML:
       return { ...base, html: safeHtml(String(d.html ?? '')) };
@@ -176,6 +175,15 @@ async function blockContext(env: RenderEnv, block: Block, sizes: string): Promis
       if (!place.address && place.lat === null) return null;
       return { ...base, ...place, embedHtml: env.maps?.embed(place) ?? '', directionsUrl: mapSearchUrl(place) };
     }
+    default:
+      return dataBlockContext(env, block, d, base, sizes);
+  }
+}
+
+/** The context of a block whose content is read from the site's data: forms, products, summaries, plans, donations. */
+async function dataBlockContext(env: RenderEnv, block: Block, d: Obj, base: Obj, sizes: string): Promise<Obj | null> {
+  const db = env.app.database.db;
+  switch (block.type) {
     case BlockType.FORM:
     case BlockType.NEWSLETTER: {
       let formId = String(d.formId ?? '');

@@ -83,9 +83,28 @@ export function valuesFromPlainPost(fields: FormField[], body: Record<string, un
   return out;
 }
 
-export async function formRoutes(app: FastifyInstance): Promise<void> {
+export async function formRoutes(app: FastifyInstance) {
+  const ctx = formRoutesCtx(app);
+  await visitorFormRoutes(app, ctx);
+  await ownerFormRoutes(app, ctx);
+  await captchaRoutes(app, ctx);
+}
+
+type FormRoutesCtx = ReturnType<typeof formRoutesCtx>;
+
+/** What the calls of formRoutes share. */
+function formRoutesCtx(app: FastifyInstance) {
   const service = new FormsService(app);
 
+  const owner = { preHandler: app.requireOwner(can('forms', 'write')) };
+  const reader = { preHandler: app.requireOwner(can('forms', 'read')) };
+  const formSettings = { preHandler: app.requireOwner(can('form-settings', 'write')) };
+  const siteId = async () => (await service.website()).id;
+  return { service, owner, reader, formSettings, siteId };
+}
+
+async function visitorFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
+  const { service } = ctx;
   // ---- Visitor calls ---------------------------------------------------------------------------
 
   app.get('/api/template/GetTemplateSchema', async (req) => {
@@ -160,13 +179,12 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get<{ Params: { formId: string } }>('/forms/:formId', async (req, reply) => renderFormPage(app, req, reply, req.params.formId));
+}
 
+async function ownerFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
+  const { service, owner, reader, formSettings, siteId } = ctx;
   // ---- Owner calls -----------------------------------------------------------------------------
 
-  const owner = { preHandler: app.requireOwner(can('forms', 'write')) };
-  const reader = { preHandler: app.requireOwner(can('forms', 'read')) };
-  const formSettings = { preHandler: app.requireOwner(can('form-settings', 'write')) };
-  const siteId = async () => (await service.website()).id;
 
   app.get('/api/config/forms', reader, async () => ({ forms: await service.listForms(await siteId()) }));
 
@@ -260,7 +278,10 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
       .header('cache-control', 'no-store')
       .send('\uFEFF' + csv);
   });
+}
 
+async function captchaRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
+  const { service, reader, formSettings } = ctx;
   // Captcha settings (site-wide): secrets are write-only.
   const captchaBody = z.object({
     kind: z.enum(CAPTCHA_KINDS as unknown as [string, ...string[]]),

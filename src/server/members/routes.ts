@@ -133,6 +133,18 @@ function slug(s: string): string {
 }
 
 export async function memberRoutes(app: FastifyInstance, opts: { access: Access; siteUsers: SiteUserService }) {
+  const ctx = memberRoutesCtx(app, opts);
+  await unlockRoutes(app, opts, ctx);
+  await joinRoutes(app, opts, ctx);
+  await joinConfirmedRoutes(app, opts, ctx);
+  await lessonRoutes(app, opts, ctx);
+  await ownerRoutes(app, opts, ctx);
+}
+
+type MemberRoutesCtx = ReturnType<typeof memberRoutesCtx>;
+
+/** What the calls of memberRoutes share. */
+function memberRoutesCtx(app: FastifyInstance, opts: { access: Access; siteUsers: SiteUserService }) {
   const { access, siteUsers } = opts;
   const service = access.service;
   const media = mediaStoreFor(app.config);
@@ -141,43 +153,6 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
   const ownerRead = { preHandler: app.requireOwner(can('members', 'read')) };
 
   app.addContentTypeParser(FILE_TYPES, { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES }, (_req, body, done) => done(null, body));
-
-  // ---- Unlocking ----------------------------------------------------------------------------------
-
-  app.post('/api/members/unlock', async (req, reply) => {
-    const form = isForm(req);
-    const site = await websites.get();
-    const raw = (req.body ?? {}) as Record<string, unknown>;
-    const target = typeof raw.target === 'string' ? raw.target.slice(0, 64) : '';
-    const next = safeNext(raw.next) ?? '/';
-    const collections = target === SITE_TARGET ? [] : await allCollections(app.database.db, site.id);
-    const c = collections.find((x) => x.id === target);
-    if (target !== SITE_TARGET && !c) throw notFound('Not found');
-    const again = async (message: string, status: number) => {
-      if (!form) throw new HttpError(status, message);
-      const page = c ? protectedPage(req, c, message, status, next) : lockPage(req, message, status, next);
-      return sendSitePage(app, req, reply, page);
-    };
-    const parsed = unlockBody.safeParse(raw);
-    if (!parsed.success) return again(messages.PASSWORD_REQUIRED, 400);
-    const verdict = await app.services.signInLimits.begin(UNLOCK_LIMITS, target, req.ip);
-    if (verdict.refused) {
-      reply.header('retry-after', String(Math.ceil(UNLOCK_LIMITS[verdict.refused].windowMs / 1000)));
-      return again(messages.TOO_MANY_PASSWORDS, 429);
-    }
-    const nonce = await service.checkPassword(site.id, target, parsed.data.password);
-    if (!nonce) {
-      req.log.info({ event: 'members-unlock-failed' }, 'wrong lock password');
-      return again(messages.WRONG_PASSWORD, 401);
-    }
-    await verdict.attempt.succeeded();
-    await access.addUnlock(req, reply, target, nonce);
-    reply.header('cache-control', 'no-store');
-    if (form) return reply.redirect(next, 303);
-    return { ok: true, next };
-  });
-
-  // ---- Joining ------------------------------------------------------------------------------------
 
   async function areaOr404(id: string): Promise<AreaRow> {
     const site = await websites.get();
@@ -215,6 +190,53 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
   }
 
   /** The join button of the access-denied page lands here (recorded as the paywall's join click). */
+  return { access, siteUsers, service, media, websites, carts, rateLimiter, owner, ownerRead, areaOr404, joinPage };
+}
+
+/** Unlocking a password-protected page or the site. */
+async function unlockRoutes(app: FastifyInstance, opts: { access: Access; siteUsers: SiteUserService }, ctx: MemberRoutesCtx) {
+  const { access, service, websites } = ctx;
+  // ---- Unlocking ----------------------------------------------------------------------------------
+
+  app.post('/api/members/unlock', async (req, reply) => {
+    const form = isForm(req);
+    const site = await websites.get();
+    const raw = (req.body ?? {}) as Record<string, unknown>;
+    const target = typeof raw.target === 'string' ? raw.target.slice(0, 64) : '';
+    const next = safeNext(raw.next) ?? '/';
+    const collections = target === SITE_TARGET ? [] : await allCollections(app.database.db, site.id);
+    const c = collections.find((x) => x.id === target);
+    if (target !== SITE_TARGET && !c) throw notFound('Not found');
+    const again = async (message: string, status: number) => {
+      if (!form) throw new HttpError(status, message);
+      const page = c ? protectedPage(req, c, message, status, next) : lockPage(req, message, status, next);
+      return sendSitePage(app, req, reply, page);
+    };
+    const parsed = unlockBody.safeParse(raw);
+    if (!parsed.success) return again(messages.PASSWORD_REQUIRED, 400);
+    const verdict = await app.services.signInLimits.begin(UNLOCK_LIMITS, target, req.ip);
+    if (verdict.refused) {
+      reply.header('retry-after', String(Math.ceil(UNLOCK_LIMITS[verdict.refused].windowMs / 1000)));
+      return again(messages.TOO_MANY_PASSWORDS, 429);
+    }
+    const nonce = await service.checkPassword(site.id, target, parsed.data.password);
+    if (!nonce) {
+      req.log.info({ event: 'members-unlock-failed' }, 'wrong lock password');
+      return again(messages.WRONG_PASSWORD, 401);
+    }
+    await verdict.attempt.succeeded();
+    await access.addUnlock(req, reply, target, nonce);
+    reply.header('cache-control', 'no-store');
+    if (form) return reply.redirect(next, 303);
+    return { ok: true, next };
+  });
+}
+
+/** Joining a member area: the join page and its form. */
+async function joinRoutes(app: FastifyInstance, opts: { access: Access; siteUsers: SiteUserService }, ctx: MemberRoutesCtx) {
+  const { access, siteUsers, service, websites, carts, rateLimiter, areaOr404, joinPage } = ctx;
+  // ---- Joining ------------------------------------------------------------------------------------
+
   app.get('/members/join/:areaId', async (req, reply) => {
     const { areaId } = req.params as { areaId: string };
     const area = await areaOr404(areaId);
@@ -300,6 +322,11 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
   });
 
   /** Membership confirmed (208): the member's welcome and the way into the area. */
+}
+
+/** The page a new member lands on once their email is confirmed. */
+async function joinConfirmedRoutes(app: FastifyInstance, opts: { access: Access; siteUsers: SiteUserService }, ctx: MemberRoutesCtx) {
+  const { access, websites, areaOr404 } = ctx;
   app.get('/members/confirmed/:areaId', async (req, reply) => {
     const { areaId } = req.params as { areaId: string };
     const area = await areaOr404(areaId);
@@ -336,7 +363,11 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
       },
     });
   });
+}
 
+/** A member's lessons: progress, the watch page and the private files. */
+async function lessonRoutes(app: FastifyInstance, opts: { access: Access; siteUsers: SiteUserService }, ctx: MemberRoutesCtx) {
+  const { access, service, media, websites } = ctx;
   // ---- Lessons ------------------------------------------------------------------------------------
 
   async function lessonFor(req: FastifyRequest, itemId: string) {
@@ -417,7 +448,11 @@ export async function memberRoutes(app: FastifyInstance, opts: { access: Access;
     }
     return reply.type(f.contentType).send(f.bytes);
   });
+}
 
+/** The owner's /config calls: settings, passwords, areas, members, analytics, files, courses. */
+async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUsers: SiteUserService }, ctx: MemberRoutesCtx) {
+  const { access, service, media, websites, owner, ownerRead } = ctx;
   // ---- Owner: /config calls -------------------------------------------------------------------------
 
   app.get('/api/members/settings', ownerRead, async (_req, reply) => {

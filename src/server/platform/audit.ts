@@ -1,4 +1,5 @@
-import type { Tx } from '../../db/index.js';
+import { and, desc, eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 
 export interface AuditEntry {
@@ -22,4 +23,14 @@ export async function audit(tx: Tx, e: AuditEntry): Promise<void> {
     before: e.before ?? null,
     after: e.after ?? null,
   });
+}
+
+/** The newest audit rows of a website, of one entity kind (and one entity) when given. */
+export async function auditEntries(db: Db, websiteId: string, q: { entity?: string; entityId?: string; limit: number }) {
+  const { auditLog } = schema;
+  const conds = [eq(auditLog.websiteId, websiteId)];
+  if (q.entity) conds.push(eq(auditLog.entity, q.entity));
+  if (q.entityId) conds.push(eq(auditLog.entityId, q.entityId));
+  const rows = await db.select().from(auditLog).where(and(...conds)).orderBy(desc(auditLog.id)).limit(q.limit);
+  return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
 }

@@ -5,7 +5,9 @@ import { siteUserPlugin } from './site-user-plugin.js';
 import { siteUserRoutes } from './site-user-routes.js';
 import { settingsRoutes } from './settings.js';
 import { placesProviderFromEnv } from './places.js';
-import { configRoutes } from './config-routes.js';
+import { teamRoutes } from './team-routes.js';
+import { auditRoutes } from './audit-routes.js';
+import { storeSettingsRoutes } from './store-settings-routes.js';
 import { accountPages } from './account-pages.js';
 import { siteAddressRoutes } from './site-address.js';
 import { connectedAccountRoutes } from './connected-accounts.js';
@@ -30,7 +32,9 @@ export const platformArea = fp(async (app: FastifyInstance): Promise<void> => {
   await app.register(siteUserRoutes, { siteUsers });
   app.decorate('places', { provider: placesProviderFromEnv(process.env) });
   await app.register(settingsRoutes);
-  await app.register(configRoutes);
+  await app.register(storeSettingsRoutes);
+  await app.register(teamRoutes);
+  await app.register(auditRoutes);
   await app.register(accountPages);
   await app.register(siteAddressRoutes);
   await app.register(connectedAccountRoutes);
@@ -51,7 +55,6 @@ declare module 'fastify' {
 export { prefillFromAccount } from './account-data.js';
 export { safeNext } from './account-pages.js';
 export { audit } from './audit.js';
-export { createProductTx, itemUrlId, loadProduct, lockRoomFor, productErrors, productIn, type ProductIn, stockReason, storeCollection, updateProductTx } from './config-routes.js';
 export { ownerNotificationsOf } from './owner-notifications.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export { appReservedUrlIds, changeSettings, multilingualOf, RESERVED_URL_IDS } from './settings.js';
@@ -59,3 +62,4 @@ export { normEmail, type SiteUserConfirmedHook, siteUserConfirmedHooks, SiteUser
 export { type StockChangedHook, stockChangedHooks } from './stock-hooks.js';
 export { parseInput } from './validate.js';
 export type { NavLink, WebsiteRow, WebsiteService } from './websites.js';
+export { idParam, ownerSiteOf, type Site, STALE_EDIT, staleEdit, versionQuery } from './config-common.js';

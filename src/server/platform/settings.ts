@@ -284,6 +284,19 @@ declare module 'fastify' {
 }
 
 export async function settingsRoutes(app: FastifyInstance) {
+  const ctx = settingsRoutesCtx(app);
+  await headerFooterRoutes(app, ctx);
+  await multilingualRoutes(app, ctx);
+  await commercePreferenceRoutes(app, ctx);
+  await storeCreationRoutes(app, ctx);
+  await navigationRoutes(app, ctx);
+  await placesRoutes(app);
+}
+
+type SettingsRoutesCtx = ReturnType<typeof settingsRoutesCtx>;
+
+/** What the calls of settingsRoutes share. */
+function settingsRoutesCtx(app: FastifyInstance) {
   const db = app.database.db;
   const websites = app.services.websites;
   const settingsRead = { preHandler: app.requireOwner(can('settings', 'read')) };
@@ -303,6 +316,11 @@ export async function settingsRoutes(app: FastifyInstance) {
     return out;
   };
 
+  return { db, websites, settingsRead, settingsOnly, storeRead, store, reader, navigation, ownerSite, write };
+}
+
+async function headerFooterRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx) {
+  const { ownerSite, write } = ctx;
   // ---- Header and footer code injection ---------------------------------------------------------
   const headerFooterBody = z.object({
     header: z.string({ error: 'header must be text.' }).max(100_000, 'The header code is too long (100,000 characters at most).'),
@@ -321,7 +339,10 @@ export async function settingsRoutes(app: FastifyInstance) {
     await write((tx) => changeSettings(tx, site.id, req.owner!.id, 'header-footer.update', (s) => ({ ...s, codeInjection: { header: body.header, footer: body.footer } })));
     return { header: body.header, footer: body.footer };
   });
+}
 
+async function multilingualRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx) {
+  const { settingsRead, settingsOnly, ownerSite, write } = ctx;
   // ---- Multilingual -------------------------------------------------------------------------------
   const languageCode = z
     .string()
@@ -363,7 +384,10 @@ export async function settingsRoutes(app: FastifyInstance) {
     await write((tx) => changeSettings(tx, site.id, req.owner!.id, 'multilingual.disconnect', (s) => ({ ...s, multilingual: { languages: [], connected: false } })));
     return { connected: false };
   });
+}
 
+async function commercePreferenceRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx) {
+  const { db, storeRead, store, ownerSite, write } = ctx;
   // ---- Commerce preferences -----------------------------------------------------------------------
   app.get('/api/v1/commerce-preferences/:namespace', storeRead, async (req, reply) => {
     const { namespace } = parseInput(namespaceParam, req.params);
@@ -430,7 +454,10 @@ export async function settingsRoutes(app: FastifyInstance) {
       throw err;
     }
   });
+}
 
+async function storeCreationRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx) {
+  const { store, ownerSite, write } = ctx;
   // ---- Store creation -----------------------------------------------------------------------------
   const websiteParam = z.object({ websiteId: z.string().min(1).max(64) });
   const collectionParam = websiteParam.extend({ collectionId: z.string().min(1).max(64) });
@@ -514,7 +541,10 @@ export async function settingsRoutes(app: FastifyInstance) {
     });
     return reply.status(201).send(category);
   });
+}
 
+async function navigationRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx) {
+  const { db, reader, navigation, ownerSite, write } = ctx;
   // ---- Navigation and site layout -----------------------------------------------------------------
   app.get('/api/commondata/GetSiteLayout', reader, async (req, reply) => {
     const site = await ownerSite(req);
@@ -534,7 +564,9 @@ export async function settingsRoutes(app: FastifyInstance) {
     );
     return { fieldName: body.fieldName, templateId: body.templateId, layout: siteLayout(updated) };
   });
+}
 
+async function placesRoutes(app: FastifyInstance) {
   // ---- Places (address lookup) -------------------------------------------------------------------
   const placesQuery = z.object({
     input: z.string().trim().max(300).optional(),

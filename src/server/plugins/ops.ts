@@ -132,6 +132,13 @@ export const opsPlugin = fp(async (app: FastifyInstance) => {
     return { status: 'ready', checks };
   });
 
+  metricsRoutes(app);
+
+});
+
+/** This app's Prometheus registry: request counters and latency, the page cache, the pools, the outbox; and /metrics. */
+function metricsRoutes(app: FastifyInstance) {
+  const { database, config } = app;
   // Metrics: this app's own registry. Collected on every request; the gauges read their sources at scrape time.
   const registry = new Registry();
   app.decorate('metrics', registry);
@@ -251,4 +258,4 @@ export const opsPlugin = fp(async (app: FastifyInstance) => {
       return registry.metrics();
     });
   }
-});
+}

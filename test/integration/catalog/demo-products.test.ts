@@ -4,7 +4,7 @@ import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
 import { APP_KINDS } from '../../helpers/db.js';
 import { rows } from '../../../src/server/db-util.js';
 import { DEMO_PRODUCTS } from '../../../src/server/seed.js';
-import { optionOrderingOf } from '../../../src/server/platform/config-routes.js';
+import { optionOrderingOf } from '../../../src/server/catalog/product-service.js';
 
 /** Issue 24: every seeded product saves unchanged through the owner's product API. */
 describe.each(APP_KINDS)('demo products round-trip through the product save API on %s', (kind) => {

@@ -5,7 +5,7 @@ import { APP_KINDS } from '../../helpers/db.js';
 import { rows } from '../../../src/server/db-util.js';
 import { OwnerService } from '../../../src/server/platform/owners.js';
 import { Role, ProductType } from '../../../src/core/enums.js';
-import { STALE_EDIT } from '../../../src/server/platform/config-routes.js';
+import { STALE_EDIT } from '../../../src/server/platform/config-common.js';
 import { stockChangedHooks, type StockChangedHook } from '../../../src/server/platform/stock-hooks.js';
 
 const PW = 'team member password';

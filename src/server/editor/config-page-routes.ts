@@ -1,0 +1,58 @@
+/** The /config calls of collections (and their navigation titles) and classic pages; the writes are config-pages.ts's. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseInput } from '../platform/index.js';
+import { appReservedUrlIds } from '../platform/index.js';
+import { idParam, ownerSiteOf } from '../platform/index.js';
+import { cleanOwnerHtml } from '../content/index.js';
+import { can } from '../../core/roles.js';
+import { createPage, listCollections, saveCollection, type CollectionWriter } from './config-pages.js';
+
+export async function configPageRoutes(app: FastifyInstance) {
+  const db = app.database.db;
+  const contentRoles = { preHandler: app.requireOwner(can('pages', 'write')) };
+  const settingsRoles = { preHandler: app.requireOwner(can('navigation', 'write')) };
+  const navigationRead = { preHandler: app.requireOwner(can('navigation', 'read')) };
+  const pagesRead = { preHandler: app.requireOwner(can('pages', 'read')) };
+  const siteOf = ownerSiteOf(app);
+  const writer = async (req: FastifyRequest): Promise<CollectionWriter> => ({ websiteId: (await siteOf(req)).id, accountId: req.owner!.id, reserved: () => appReservedUrlIds(app) });
+
+  // ---- Collections (and navigation titles) --------------------------------------------------------
+  const collectionIn = z.object({
+    version: z.number().int(),
+    title: z.string().trim().min(1, 'Enter a title.').max(200),
+    navigationTitle: z.string().trim().max(200).optional(),
+    urlId: z.string().trim().min(1).max(200).optional(),
+    description: z.string().max(10_000).optional(),
+    enabled: z.boolean().optional(),
+    /** Keep search engines away: the page is tagged noindex and left out of the sitemap and feeds (server/seo). */
+    noindex: z.boolean().optional(),
+  });
+  app.get('/api/config/collections', navigationRead, async (req) => {
+    const site = await siteOf(req);
+    return { collections: await listCollections(db, site.id) };
+  });
+  app.put('/api/config/collections/:id', settingsRoles, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const body = parseInput(collectionIn, req.body);
+    return saveCollection(db, await writer(req), id, body);
+  });
+
+  // ---- Pages --------------------------------------------------------------------------------------
+  const pageIn = collectionIn.extend({ body: z.string().max(500_000).optional().default('') });
+  const newPageIn = pageIn.omit({ version: true });
+  app.get('/api/config/pages', pagesRead, async (req) => {
+    const site = await siteOf(req);
+    return { pages: await listCollections(db, site.id, true) };
+  });
+  app.post('/api/config/pages', contentRoles, async (req, reply) => {
+    const body = parseInput(newPageIn, req.body);
+    const out = await createPage(db, await writer(req), body);
+    return reply.status(201).send(out);
+  });
+  app.put('/api/config/pages/:id', contentRoles, async (req) => {
+    const { id } = parseInput(idParam, req.params);
+    const body = parseInput(pageIn, req.body);
+    return saveCollection(db, await writer(req), id, body, { body: cleanOwnerHtml(body.body) }, true);
+  });
+}
