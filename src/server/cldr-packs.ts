@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { setCldrPackLoader } from '../template/cldr.js';
+import { setCldrPackLoader } from '../template/cldr-loader.js';
 
 const packDir = dirname(createRequire(import.meta.url).resolve('@phensley/cldr/packs/en.json'));
 

@@ -8,23 +8,21 @@
  * instance is kept per locale string, so formatters pay a Map lookup per call.
  */
 import { CLDRFramework, type CLDR } from '@phensley/cldr';
+import { cldrLoaderGeneration, cldrPackLoader } from './cldr-loader.js';
+
+export { setCldrPackLoader } from './cldr-loader.js';
 
 /** Languages the site's language settings offer; others fall back to English. */
 export const CLDR_LANGUAGES = ['en', 'fr', 'de', 'es', 'ja', 'it', 'pt', 'nl', 'sv', 'da', 'nb', 'fi', 'pl', 'cs'] as const;
 
 let framework: CLDRFramework | null = null;
-let packLoader: ((language: string) => string) | null = null;
 const byLocale = new Map<string, CLDR>();
-
-/** Install how a language's pack (the JSON text of @phensley/cldr/packs/<lang>.json) is read. */
-export function setCldrPackLoader(loader: (language: string) => string): void {
-  packLoader = loader;
-  framework = null;
-  byLocale.clear();
-}
+/** The loader install that `framework` and `byLocale` were built with; a new install starts them afresh. */
+let builtFor = cldrLoaderGeneration();
 
 function fw(): CLDRFramework {
   if (framework === null) {
+    const packLoader = cldrPackLoader();
     if (packLoader === null) throw new Error('CLDR packs: no loader installed (call setCldrPackLoader; the server does at start)');
     framework = new CLDRFramework({ loader: packLoader, packCacheSize: CLDR_LANGUAGES.length + 4 });
   }
@@ -35,6 +33,11 @@ const OFFERED = new Set<string>(CLDR_LANGUAGES);
 
 /** The CLDR instance for a locale such as 'fr-FR' or 'ja_JP' (unknown languages use en-US). */
 export function cldrFor(locale: string): CLDR {
+  if (builtFor !== cldrLoaderGeneration()) {
+    framework = null;
+    byLocale.clear();
+    builtFor = cldrLoaderGeneration();
+  }
   let c = byLocale.get(locale);
   if (c === undefined) {
     const tag = locale.replace(/_/g, '-');
