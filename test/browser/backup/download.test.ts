@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, liveSite, signInAsOwner, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
 describe('backup download in /config Settings', () => {
   let site: LiveSite;
@@ -37,13 +35,8 @@ describe('backup download in /config Settings', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await card.scrollIntoViewIfNeeded();
     if (process.env.SCREENSHOTS) await page.screenshot({ path: join(process.env.SCREENSHOTS, 'backup-390.png'), fullPage: false });
-    await page.evaluate(axeSource);
-    const violations = await page.evaluate(async () => {
-      const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string }> }> } }).axe;
-      const r = await a.run(document.querySelector('section[aria-labelledby]')?.closest('main') ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v) => v.id);
-    });
-    expect(violations).toEqual([]);
+    // The main region that holds the settings cards.
+    await expectNoAxeViolations(page, { element: 'main:has(section[aria-labelledby])', tags: WCAG_AA });
     await context.close();
   });
 });

@@ -6,30 +6,14 @@
  * SCREENSHOT_DIR (docs/screenshots/ when regenerating them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { hydrated, launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-async function axe(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-  });
-}
 
 async function call(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
   return page.evaluate(
@@ -145,8 +129,7 @@ describe('catalogue in Chromium', () => {
 
       if (width === 1280 || width === 390) {
         await page.screenshot({ path: join(SHOTS, `product-editor-${width}.png`), fullPage: true });
-        const v = await axe(page);
-        expect(v, JSON.stringify(v, null, 1)).toEqual([]);
+        await expectNoAxeViolations(page, { tags: WCAG_AA });
         expect(await noSideScroll(page)).toBe(true);
       }
 
@@ -204,8 +187,7 @@ describe('catalogue in Chromium', () => {
       await list.getByRole('link', { name: `Canvas Tote ${width}` }).waitFor();
       expect(await noSideScroll(page)).toBe(true);
       await page.screenshot({ path: join(SHOTS, `product-list-${width}.png`), fullPage: true });
-      const v = await axe(page);
-      expect(v, JSON.stringify(v, null, 1)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
 
       await list.getByRole('searchbox', { name: 'Search products' }).fill('tote');
       await expect.poll(() => list.getByRole('link', { name: 'Ceramic Pour-Over Set' }).count()).toBe(0);
@@ -255,8 +237,7 @@ describe('catalogue in Chromium', () => {
     const progress = page.getByRole('region', { name: 'Import progress' });
     await progress.getByText('Done: 1 created, 0 updated.').waitFor();
     expect(await progress.getByRole('progressbar').getAttribute('value')).toBe('1');
-    const v = await axe(page);
-    expect(v, JSON.stringify(v, null, 1)).toEqual([]);
+    await expectNoAxeViolations(page, { tags: WCAG_AA });
     expect(problems.filter((x) => !/Failed to load resource/.test(x))).toEqual([]);
     await ctx.close();
   });

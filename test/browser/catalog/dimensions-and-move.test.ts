@@ -4,25 +4,14 @@
  * list's bulk "Move" puts a product into another store page. Axe finds nothing on either screen.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { schema } from '../../../src/db/index.js';
 import { newId } from '../../../src/db/ids.js';
 import { CollectionType } from '../../../src/core/enums.js';
 import { DIMENSIONS_HINT } from '../../../src/web/admin/catalog/model.js';
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axe(page: Page): Promise<Array<{ id: string; nodes: unknown[] }>> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
-    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, nodes: v.nodes }));
-  });
-}
 
 async function getJson(page: Page, url: string): Promise<Record<string, unknown>> {
   return page.evaluate(async (u) => (await fetch(u)).json() as Promise<Record<string, unknown>>, url);
@@ -63,7 +52,7 @@ describe('variant dimensions and bulk move in Chromium', () => {
       await dims.getByLabel('Height').fill('12');
       await dims.getByLabel('Unit').selectOption('in');
       expect(await noSideScroll(page)).toBe(true);
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
       const saved = await getJson(page, `/api/config/products/${id}`);
@@ -88,7 +77,7 @@ describe('variant dimensions and bulk move in Chromium', () => {
       expect(await bar.getByRole('button', { name: 'Move', exact: true }).isDisabled()).toBe(true);
       await bar.getByLabel('Move to store page').selectOption({ label: 'Second shop' });
       expect(await noSideScroll(page)).toBe(true);
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       await bar.getByRole('button', { name: 'Move', exact: true }).click();
       await page.getByText('1 product moved to Second shop.').first().waitFor();
       await list.getByLabel('Store').selectOption({ label: 'Second shop' });

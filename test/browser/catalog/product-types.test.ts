@@ -6,27 +6,17 @@
  * card go to SCREENSHOT_DIR (docs/screenshots/ when regenerating them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { AUTOSAVE_MS } from '../../../src/web/admin/catalog/ProductEditor.js';
 import { formatFileSize } from '../../../src/core/time.js';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** Where the screenshots go: docs/screenshots/ when regenerating the README's images (SCREENSHOT_DIR=docs/screenshots), else a temporary folder, so a test run leaves the checkout as it was. */
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'tessera-catalog-types-shots');
-
-async function axe(page: Page): Promise<Array<{ id: string; nodes: unknown[] }>> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
-    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, nodes: v.nodes }));
-  });
-}
 
 async function getJson(page: Page, url: string): Promise<Record<string, unknown>> {
   return page.evaluate(async (u) => (await fetch(u)).json() as Promise<Record<string, unknown>>, url);
@@ -69,7 +59,7 @@ describe('product editor per-type details in Chromium', () => {
       expect(formatFileSize(statSync(file).size)).toBe('30 Bytes');
       const df = await getJson(page, `/api/config/catalog/products/${ids['houseplant-field-guide']}/digital-file`);
       expect((df.file as { name: string }).name).toBe('field-guide.txt');
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       await digital.screenshot({ path: join(SHOTS, `product-digital-file-${width}.png`) });
 
       // Gift card: add a denomination and change the first (seeded $25) to $30.
@@ -107,7 +97,7 @@ describe('product editor per-type details in Chromium', () => {
       expect(coffee.subscriptionPlan).toEqual({ billingPeriod: { value: 2, unit: 'WEEK' }, numBillingCycles: 6 });
       const forms = (await getJson(page, '/api/config/forms')).forms as Array<{ id: string; name: string }>;
       expect(coffee.additionalFieldsFormId).toBe(forms.find((f) => f.name === 'Newsletter')!.id);
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       expect(await noSideScroll(page)).toBe(true);
       await sub.screenshot({ path: join(SHOTS, `product-subscription-plan-${width}.png`) });
 
@@ -204,7 +194,7 @@ describe('product editor per-type details in Chromium', () => {
       await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
       const again = (await getJson(page, `/api/config/products/${id}`)).images as Array<{ mediaFocalPoint: { x: number; y: number } }>;
       expect(again[0]!.mediaFocalPoint).toEqual({ x: 1, y: 0 });
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       expect(problems).toEqual([]);
       await ctx.close();
     });

@@ -5,21 +5,10 @@
  * Delete removes it and says so in a toast). Axe finds nothing, with the dialog open too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axe(page: Page): Promise<Array<{ id: string; nodes: unknown[] }>> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
-    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, nodes: v.nodes }));
-  });
-}
 
 const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -45,7 +34,7 @@ describe('coupons, shipping and tax screens in the admin design', () => {
       await page.getByRole('heading', { name: 'Tax', level: 1 }).waitFor();
       await page.getByRole('heading', { name: 'No tax rules yet', level: 2 }).waitFor();
       expect(await noSideScroll(page)).toBe(true);
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       const add = page.getByRole('form', { name: 'Add a tax rule' });
       const name = `Oregon ${width}`;
       await add.getByRole('textbox', { name: 'Name' }).fill(name);
@@ -61,7 +50,7 @@ describe('coupons, shipping and tax screens in the admin design', () => {
       await del.click();
       const dialog = page.getByRole('alertdialog', { name: `Delete ${name}?` });
       await dialog.waitFor();
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'detached' });
       await expect.poll(() => del.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -79,13 +68,13 @@ describe('coupons, shipping and tax screens in the admin design', () => {
       await page.getByRole('form', { name: 'Add a coupon' }).waitFor();
       await expect.poll(async () => (await page.getByRole('heading', { name: 'No coupons yet' }).count()) + (await page.getByRole('table', { name: 'Coupons' }).count())).toBe(1);
       expect(await noSideScroll(page)).toBe(true);
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       await page.goto(`${site.url}/config/shipping`);
       await page.getByRole('heading', { name: 'Shipping', level: 1 }).waitFor();
       await page.getByRole('form', { name: 'Add a shipping option' }).waitFor();
       await expect.poll(async () => (await page.getByRole('heading', { name: 'No shipping options yet' }).count()) + (await page.getByRole('table', { name: 'Shipping options' }).count())).toBe(1);
       expect(await noSideScroll(page)).toBe(true);
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       expect(problems.filter((x) => !/Failed to load resource/.test(x))).toEqual([]);
       await ctx.close();
     });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Page } from 'playwright-core';
@@ -11,18 +10,9 @@ import { placeOrder } from '../../helpers/orders.js';
 import { rows } from '../../../src/server/db-util.js';
 import { newId } from '../../../src/db/ids.js';
 import { DEMO_PRODUCTS } from '../../../src/server/seed.js';
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'tessera-orders-shots');
-
-async function axe(page: Page): Promise<Array<{ id: string; help: string; nodes: unknown[] }>> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
-    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target) }));
-  });
-}
 
 const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -77,7 +67,7 @@ describe('orders in /config (browser)', () => {
       const placed = Number((await rows<{ c: number }>(site.database.db, sql`select count(*) as c from orders where status <> 'pending'`))[0]!.c);
       await expect.poll(dataRows).toBe(placed);
       await page.screenshot({ path: join(SHOTS, `orders-list-${width}.png`), fullPage: true });
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
 
       // The detail.
       await row.getByRole('link', { name: `Order #${order.orderNumber}` }).click();
@@ -108,7 +98,7 @@ describe('orders in /config (browser)', () => {
       expect(await refund.getByLabel('Refund amount (USD)').inputValue()).toBe('72.00');
       expect(await refund.getByLabel('Restock the refunded items').isChecked()).toBe(true);
       await page.screenshot({ path: join(SHOTS, `orders-refund-dialog-${width}.png`) });
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       await refund.getByRole('button', { name: 'Refund $72.00' }).click();
       await refund.waitFor({ state: 'detached' });
       await page.getByText('Partially refunded').first().waitFor();
@@ -125,7 +115,7 @@ describe('orders in /config (browser)', () => {
       await page.getByRole('region', { name: 'Timeline' }).getByText('Customer will swap the shirt for a medium.').waitFor();
       expect(await noSideScroll(page)).toBe(true);
       await page.screenshot({ path: join(SHOTS, `orders-detail-${width}.png`), fullPage: true });
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       // The print pages exist for the packing slip and the invoice.
       await page.evaluate(() => {
         window.print = () => undefined;

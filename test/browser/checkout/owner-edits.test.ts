@@ -1,24 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { OWNER, Visitor } from '../../helpers/app.js';
+import { expectNoAxeViolations } from '../../helpers/axe.js';
 
 const API = '/api/checkout/admin';
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core violations inside one part of the page. */
-async function axe(page: Page, include: string): Promise<Array<{ id: string; help: string; nodes: unknown[] }>> {
-  await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
-  return page.evaluate(async (sel) => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
-    const res = await a.run({ include: [[sel]] });
-    return res.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target) }));
-  }, include);
-}
-
 const focused = (l: Locator) => l.evaluate((el) => el === document.activeElement);
 
 /** The error shown beside a field: the field is marked invalid and described by it. */
@@ -88,8 +75,7 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
     expect(await form.getByRole('combobox', { name: 'Kind' }).inputValue()).toBe('flat');
     expect(await form.getByRole('textbox', { name: 'Price' }).inputValue()).toBe('5.99');
     expect(await form.getByRole('textbox', { name: /^Countries/ }).inputValue()).toBe('US');
-    const violations = await axe(page, 'form[aria-label="Edit Standard shipping"]');
-    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['form[aria-label="Edit Standard shipping"]'] });
 
     // Cancel: nothing is sent, the form goes and focus is back on the row's Edit button.
     await name.fill('Not kept');

@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { launchBrowser, liveSite, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { Visitor, OWNER } from '../../helpers/app.js';
 import { BlockType } from '../../../src/core/enums.js';
 import { addBlock, addSection, createBlock, emptyLayout, BLOCK_KINDS, type PageLayout, type OpResult } from '../../../src/core/layout.js';
 import { CONTACT_FORM_ID, NEWSLETTER_FORM_ID } from '../../../src/server/forms/seed.js';
+import { expectNoAxeViolations } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  nodes: Array<{ target: string[]; failureSummary?: string }>;
-}
 
 function must(r: OpResult): PageLayout {
   if (!r.ok) throw new Error(r.message);
@@ -73,15 +64,6 @@ function everyBlock(refs: { journalId: string; productId: string; origin: string
   l = must(addSection(l, 1, { ...ids, theme: 'white', background: '#1a2b3c' }));
   l = must(addBlock(l, l.sections[1].id, createBlock(BlockType.HTML, { ...ids, data: { html: '<p>Light words on a dark section.</p>' } })));
   return l;
-}
-
-async function axe(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const res = await a.run(document, { iframes: false });
-    return res.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((x) => ({ target: x.target, failureSummary: x.failureSummary })) }));
-  });
 }
 
 describe('every editor block on the public site', () => {
@@ -183,14 +165,14 @@ describe('every editor block on the public site', () => {
     await page.route(/\/assets\/.*\.js(\?|$)/, (route) => route.abort());
     await page.goto(`${site.url}/all-blocks`);
     expect(await page.locator('[data-hydrated="1"]').count()).toBe(0);
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { iframes: false });
     await bare.close();
 
     const full = await b.browser.newContext();
     const live = await full.newPage();
     await live.goto(`${site.url}/all-blocks`);
     await live.waitForFunction(() => [...document.querySelectorAll('[data-island]')].every((el) => el.getAttribute('data-hydrated') === '1'));
-    expect(await axe(live)).toEqual([]);
+    await expectNoAxeViolations(live, { iframes: false });
     await full.close();
   }, 90_000);
 

@@ -2,10 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { Locator, Page } from 'playwright-core';
 import { addFromPalette, launchBrowser, liveSite, savedStatus as saved, signInAsOwner, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { expectNoAxeViolations } from '../../helpers/axe.js';
 
 /** The fraction of pixels of two same-sized PNG screenshots that differ by more than `threshold` in any channel. */
 async function pixelDiff(a: Buffer, b: Buffer, threshold = 24): Promise<{ width: number; height: number; otherWidth: number; otherHeight: number; ratio: number }> {
@@ -88,12 +85,7 @@ describe('the visual canvas in Chromium', () => {
     await saved(page);
 
     // The canvas passes axe-core with the blocks drawn.
-    await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
-    const violations = await page.evaluate(async () => {
-      const r = await (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<{ violations: Array<{ id: string }> }> } }).axe.run(document.querySelector('.ed-canvas-frame'), { resultTypes: ['violations'] });
-      return r.violations.map((v) => v.id);
-    });
-    expect(violations).toEqual([]);
+    await expectNoAxeViolations(page, { element: '.ed-canvas-frame' });
 
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.getByRole('status').filter({ hasText: /^Published\./ }).waitFor();

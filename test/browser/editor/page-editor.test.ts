@@ -8,10 +8,7 @@ import { BlockType } from '../../../src/core/enums.js';
 import { createBlock, emptyLayout, addSection, addBlock, type PageLayout } from '../../../src/core/layout.js';
 import { editor as editorMessages, pageEditor, platform } from '../../../src/core/messages.js';
 import { NEWSLETTER_FORM_ID } from '../../../src/server/forms/seed.js';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { expectNoAxeViolations } from '../../helpers/axe.js';
 
 
 /** Block names on the canvas, in reading order. */
@@ -278,13 +275,7 @@ describe('page editor in Chromium', () => {
     await page.getByRole('status').filter({ hasText: /^Scheduled for / }).waitFor();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Scheduled');
 
-    await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
-      const r = await axe.run({ include: [['.ed-toolbar'], ['.ed-shell']] }, { resultTypes: ['violations'] });
-      return r.violations.map((v) => `${v.id} (${v.nodes.length})`);
-    });
-    expect(violations).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['.ed-toolbar', '.ed-shell'] });
 
     await page.getByRole('link', { name: 'All pages' }).click();
     const row = (title: string) => page.getByRole('list', { name: 'Pages' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: `Edit ${title}` }) });

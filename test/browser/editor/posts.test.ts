@@ -5,24 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, liveSite, savedStatus as saved, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'tessera-posts-shots');
 
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource); // through DevTools: the admin's CSP allows no inline script
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
-    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  });
-}
 const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 describe('journal posts in the editor (browser)', () => {
@@ -53,7 +44,7 @@ describe('journal posts in the editor (browser)', () => {
     await expect.poll(() => list.getByRole('listitem').count()).toBeGreaterThan(0);
     for (const t of await list.getByRole('link').allTextContents()) expect(t.toLowerCase()).toContain('linen');
     await page.getByRole('searchbox', { name: 'Search posts' }).fill('');
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { tags: WCAG_AA });
     await page.screenshot({ path: join(SHOTS, 'posts-list-1280.png'), fullPage: true });
 
     // New post: a title, then the editor.
@@ -95,7 +86,7 @@ describe('journal posts in the editor (browser)', () => {
     await details.getByLabel('Excerpt').fill('How a marsupial glaze came out of the kiln.');
     await details.getByRole('button', { name: 'Save post details' }).click();
     await page.getByRole('status').filter({ hasText: 'Post details saved.' }).first().waitFor();
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { tags: WCAG_AA });
     await page.screenshot({ path: join(SHOTS, 'post-editor-1280.png'), fullPage: true });
 
     // Raw HTML mode is offered to the owner (an admin): the body's HTML, and back to the visual editor unchanged.

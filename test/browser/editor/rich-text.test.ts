@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { addFromPalette, createPage, launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { unsafeLinkMessage } from '../../../src/core/rich-text.js';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { expectNoAxeViolations } from '../../helpers/axe.js';
 
 
 /** Selects the first occurrence of some words in the region, as an owner dragging over them would. */
@@ -191,18 +188,11 @@ describe('rich text in the page editor (Chromium)', () => {
     for (const bad of ['<script', 'onclick', 'onerror', 'javascript:', 'class=', 'style=', '<img', '<b>', '<i>', '<span']) expect(html).not.toContain(bad);
 
     // The panel passes an axe-core scan, with the link field open too.
-    await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
-    const scan = () =>
-      page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
-        const r = await axe.run({ include: [['.ed-shell']] }, { resultTypes: ['violations'] });
-        return r.violations.map((v) => `${v.id} (${v.nodes.length}) ${JSON.stringify(v.nodes.map((n) => (n as { html: string }).html))}`);
-      });
-    expect(await scan()).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['.ed-shell'] });
     await selectWords(region, 'soft');
     await page.keyboard.press('Control+k');
     await canvas.getByRole('dialog', { name: 'Add link' }).waitFor();
-    expect(await scan()).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['.ed-shell'] });
     await page.keyboard.press('Escape');
 
     // Publish; a visitor gets the same formatting.

@@ -1,23 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { launchBrowser, liveSite, signInAsOwner, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { FONT_LIBRARY } from '../../../src/core/font-library.js';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-interface AxeViolation {
-  id: string;
-  nodes: Array<{ target: string[] }>;
-}
-async function axe(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axeSource);
-  const r = await page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    return a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-  });
-  return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-}
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
 /** The computed colour, background and first font family of an element. */
 const look = (l: Locator) =>
@@ -56,9 +41,9 @@ describe('site styles everywhere in Chromium', () => {
     expect(await form.getByText('Unable to load preview for a font').count()).toBe(0);
     expect(fontRequests.length).toBeGreaterThan(0);
     expect(fontRequests.every((u) => u.startsWith(`${site.url}/site-fonts/`))).toBe(true);
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { tags: WCAG_AA });
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { tags: WCAG_AA });
     await context.close();
   });
 

@@ -1,26 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page, Request } from 'playwright-core';
+import type { Request } from 'playwright-core';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { OWNER, Visitor } from '../../helpers/app.js';
 import { mailingListsOf } from '../../../src/server/engagement/index.js';
 import { engagement as em } from '../../../src/core/messages.js';
+import { expectNoAxeViolations } from '../../helpers/axe.js';
 
 const API = '/api/config/engagement';
 const ANALYTICS = /\/api\/(census\/|v1\/events|events\/|1\/performance\/)/;
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core violations of a part of the page (or all of it). */
-async function axe(page: Page, include?: string): Promise<Array<{ id: string; help: string; nodes: unknown[] }>> {
-  await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
-  return page.evaluate(async (sel) => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
-    const res = await a.run(sel ? { include: [[sel]] } : document);
-    return res.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target) }));
-  }, include ?? null);
-}
-
 const POPUP = {
   enabled: true,
   title: 'Ten percent off',
@@ -68,8 +55,7 @@ describe('engagement in Chromium', () => {
     await opener.focus();
     const dialog = page.getByRole('dialog', { name: 'Ten percent off' });
     await dialog.waitFor({ timeout: 10_000 });
-    const dialogViolations = await axe(page, '[role="dialog"]');
-    expect(dialogViolations, JSON.stringify(dialogViolations, null, 2)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['[role="dialog"]'] });
     const box = (await dialog.boundingBox())!;
     expect(Math.round(1200 - (box.x + box.width))).toBe(24);
     expect(Math.round(800 - (box.y + box.height))).toBe(24);
@@ -191,8 +177,7 @@ describe('engagement in Chromium', () => {
     const id = (await mailingListsOf(site.app).members(site.seed.websiteId, await defaultListId(), { limit: 50, offset: 0 })).members.find((m) => m.email === 'popup-reader@example.com')!.id;
     const url = await mailingListsOf(site.app).unsubscribeUrl(id);
     await page.goto(url);
-    const pageViolations = await axe(page);
-    expect(pageViolations, JSON.stringify(pageViolations, null, 2)).toEqual([]);
+    await expectNoAxeViolations(page);
     await page.getByRole('button', { name: em.UNSUBSCRIBE_BUTTON }).click();
     await page.getByRole('heading', { name: em.UNSUBSCRIBED_TITLE }).waitFor();
 
@@ -234,8 +219,7 @@ describe('engagement in Chromium', () => {
     const banner = page.getByRole('region', { name: em.BANNER_LABEL });
     await banner.waitFor();
     await page.waitForFunction(() => document.querySelector('[data-island="CookieBanner"]')?.getAttribute('data-hydrated') === '1');
-    const bannerViolations = await axe(page, '.tessera-cookie-banner');
-    expect(bannerViolations, JSON.stringify(bannerViolations, null, 2)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['.tessera-cookie-banner'] });
     // Before any choice: nothing is sent.
     await page.waitForTimeout(1500);
     expect(seen.map((r) => r.url())).toEqual([]);

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../../src/server/db-util.js';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { expectNoAxeViolations } from '../../helpers/axe.js';
 
 /** Chromium on 127.0.0.1, which this suite declares a staging host, so experiment overrides work here. */
 describe('flags in Chromium', () => {
@@ -83,13 +80,7 @@ describe('flags in Chromium', () => {
     const table = page.getByRole('table', { name: 'Shop funnel of hero by variant (visitors)' });
     await table.waitFor();
     await expect.poll(() => table.getByRole('rowheader', { name: 'bold' }).count()).toBe(1);
-    await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe;
-      const r = await axe.run({ include: [['main']] }, { resultTypes: ['violations'] });
-      return r.violations.map((v) => `${v.id} (${v.nodes.length})`);
-    });
-    expect(violations).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['main'] });
 
     await page.goto(`${site.url}/config/settings/billing`);
     await page.getByRole('heading', { name: 'Plan: Self-hosted' }).waitFor();

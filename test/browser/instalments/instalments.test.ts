@@ -1,30 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite, hydrated } from '../../helpers/browser.js';
 import { eq } from 'drizzle-orm';
 import { schema } from '../../../src/db/index.js';
 import { INSTALMENTS_NAMESPACE, seedInstalmentPreferences } from '../../../src/server/instalments/index.js';
+import { expectNoAxeViolations } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown; failureSummary?: string }>;
-}
-
-/** Runs axe-core on the open dialog and returns its violations. */
-async function axeDialog(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const res = await axe.run({ include: [['[role="dialog"]']] });
-    return res.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
-  });
-}
 
 describe('instalment messaging in Chromium, as a visitor', () => {
   let site: LiveSite;
@@ -87,8 +68,7 @@ describe('instalment messaging in Chromium, as a visitor', () => {
     // Focus is inside the dialog.
     expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
 
-    const violations = await axeDialog(page);
-    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['[role="dialog"]'] });
 
     // Escape hides it and focus returns to 'more information'.
     await page.keyboard.press('Escape');

@@ -4,8 +4,6 @@
  * 1 and sees their progress; the owner sees the member and the paywall events in /config.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { OWNER, Visitor } from '../../helpers/app.js';
@@ -13,17 +11,8 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../../src/server/db-util.js';
 import { members as membersMessages } from '../../../src/core/messages.js';
 import { formatFileSize } from '../../../src/core/time.js';
+import { expectNoAxeViolations } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axe(page: Page): Promise<Array<{ id: string; impact: string | null; help: string; targets: string }>> {
-  await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
-    const res = await a.run({ include: [['main']] });
-    return res.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: JSON.stringify(v.nodes.map((n) => n.target)) }));
-  });
-}
 
 /** A real one-second WebM video, recorded by Chromium itself from a canvas (no video files in the repository). */
 async function recordWebm(page: Page): Promise<Buffer> {
@@ -117,12 +106,12 @@ describe('member areas in Chromium', () => {
     await page.getByText('This page is for members.').waitFor();
     expect(await page.locator('body').getAttribute('data-page-type')).toBe('106');
     expect(await page.getByText('Centering clay').count()).toBe(0);
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['main'] });
 
     await page.getByRole('link', { name: 'Join', exact: true }).click();
     await page.getByRole('heading', { name: 'Join Pottery School' }).waitFor();
     await page.getByText('$12.00 every month').waitFor();
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['main'] });
     await page.getByLabel('Name').fill('Ada Potter');
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel('Password').fill('a long password');
@@ -131,7 +120,7 @@ describe('member areas in Chromium', () => {
     // The address is proved first: the page says to check the mailbox, and the emailed link (read from the
     // outbox) confirms it, signs the visitor in and brings them back to the join page.
     await page.getByRole('status').filter({ hasText: membersMessages.JOIN_CHECK_EMAIL }).waitFor();
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['main'] });
     const mail = await rows<{ text_body: string }>(site.database.db, sql`select text_body from mail_outbox where to_address = 'ada@example.com' and kind = 'site-user-confirm' order by id desc limit 1`);
     const link = /https?:\/\/\S+\/account\/confirm\?\S+/.exec(mail[0]!.text_body)![0];
     expect(link.startsWith(`${site.url}/`)).toBe(true);
@@ -153,17 +142,17 @@ describe('member areas in Chromium', () => {
     expect(await page.locator('body').getAttribute('data-page-type')).toBe('208');
     await page.getByText('Welcome to Pottery School. You can now see everything in it.').waitFor();
     await page.getByText('(test mode)').waitFor();
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['main'] });
 
     await page.getByRole('navigation', { name: 'Member area' }).getByRole('link', { name: 'Pottery basics' }).click();
     await page.getByRole('heading', { name: 'Getting started' }).waitFor();
     await page.getByText('0 of 3 lessons complete').waitFor();
     await page.getByRole('navigation', { name: 'Member areas' }).getByRole('link', { name: 'Pottery basics' }).waitFor();
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['main'] });
 
     await page.getByRole('link', { name: 'Centering clay' }).click();
     await page.getByRole('heading', { name: 'Centering clay', level: 1 }).waitFor();
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['main'] });
     const video = page.locator('video');
     // The member's browser plays the uploaded lesson video to its end.
     const played = await video.evaluate(async (v: HTMLVideoElement) => {
@@ -242,7 +231,7 @@ describe('member areas in Chromium', () => {
     await page.getByRole('heading', { name: 'This site is private', level: 1 }).waitFor();
     expect(await page.locator('body').getAttribute('data-page-type')).toBe('103');
     expect(await page.getByText('Linen Camp Shirt').count()).toBe(0);
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['main'] });
     await page.getByLabel('Password').fill('wrong guess');
     await page.getByRole('button', { name: 'Enter' }).click();
     await page.getByRole('alert').filter({ hasText: 'That password is not right. Please try again.' }).waitFor();

@@ -4,22 +4,10 @@
  * banner changes; axe-core finds nothing; screenshots at 390 px and 1280 px.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { StripeStandin } from '../../helpers/stripe-standin.js';
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axe(page: Page): Promise<Array<{ id: string; help: string }>> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; help: string }> }> } }).axe;
-    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, help: v.help }));
-  });
-}
 
 describe('Settings → Payments in Chromium', () => {
   let site: LiveSite;
@@ -68,7 +56,7 @@ describe('Settings → Payments in Chromium', () => {
     expect(await result.textContent()).toContain('US');
     expect(await result.textContent()).toContain('USD');
     expect(await result.textContent()).toContain('Enabled');
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { tags: WCAG_AA });
     await page.screenshot({ path: '/tmp/shots/payments-connected-1280.png', fullPage: true });
 
     // Stripe refuses the key (rolled in the dashboard): the problem in words.

@@ -5,25 +5,14 @@
  * words on the payment field, 3-D Secure in Stripe's dialog, and Afterpay offered only for an eligible cart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { sql } from 'drizzle-orm';
 import { hydrated, launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { OWNER, Visitor } from '../../helpers/app.js';
 import { StripeStandin } from '../../helpers/stripe-standin.js';
 import { rows } from '../../../src/server/db-util.js';
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axe(page: Page): Promise<Array<{ id: string; help: string; targets: unknown[] }>> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
-    const r = await a.run(document.querySelector('form.checkout'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target) }));
-  });
-}
 
 type OrderRow = { status: string; payment: { provider: string; paymentId: string; brand: string; last4: string } };
 
@@ -79,7 +68,7 @@ describe('Stripe Payment Element in Chromium', () => {
     // Tessera's own card fields are gone: the Payment Element has them (and the no-JavaScript note is gone too).
     expect(await page.locator('#card-number').count()).toBe(0);
     expect(await payment.getByText("You pay on Stripe's secure page").count()).toBe(0);
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { element: 'form.checkout', tags: WCAG_AA });
     await page.screenshot({ path: '/tmp/shots/stripe-element-1280.png', fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
@@ -179,7 +168,7 @@ describe('Stripe Payment Element in Chromium', () => {
     const payment = page.getByRole('region', { name: 'Payment' });
     await payment.getByRole('radio', { name: 'Afterpay' }).check();
     await payment.getByText('After you place your order you will be taken to Afterpay').waitFor();
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { element: 'form.checkout', tags: WCAG_AA });
     await page.getByRole('button', { name: 'Place order' }).click();
     await page.waitForURL((u) => u.toString().startsWith(`${standin.url}/afterpay/pi_`));
     await page.getByRole('button', { name: 'Authorize payment' }).click();

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Page } from 'playwright-core';
@@ -11,19 +10,10 @@ import { ADDRESS, CARD, placeOrder, confirmed } from '../../helpers/orders.js';
 import { rows } from '../../../src/server/db-util.js';
 import { newId } from '../../../src/db/ids.js';
 import { siteUserMessages } from '../../../src/server/platform/site-users.js';
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long enough secret';
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'tessera-accounts-shots');
-
-async function axe(page: Page): Promise<Array<{ id: string; help: string; nodes: unknown[] }>> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
-    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target) }));
-  });
-}
 
 const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -88,7 +78,7 @@ describe('customer accounts (browser)', () => {
         return rgb;
       }, accent);
       expect(buttonBg).toBe(probe);
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       expect(await noSideScroll(page)).toBe(true);
       await signIn.getByLabel('Email').fill(email);
       await signIn.getByLabel('Password').fill(PASSWORD);
@@ -103,7 +93,7 @@ describe('customer accounts (browser)', () => {
       expect(await card.getByRole('link', { name: new RegExp(past.tracking) }).isVisible()).toBe(true);
       const subs = page.getByRole('region', { name: 'Subscriptions' });
       expect(await subs.getByText('$18.00 every month').isVisible()).toBe(true);
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       expect(await noSideScroll(page)).toBe(true);
 
       // A saved address (the form is open while there is none); the notice says it is saved.
@@ -122,7 +112,7 @@ describe('customer accounts (browser)', () => {
       await page.waitForURL(/\/account\?done=address-saved#addresses$/);
       await page.getByRole('status').filter({ hasText: 'Address saved.' }).waitFor();
       expect(await page.getByRole('region', { name: 'Saved addresses' }).getByText('Default at checkout').isVisible()).toBe(true);
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       await page.screenshot({ path: join(SHOTS, `account-${width}.png`), fullPage: true });
 
       // Buy the past order again: checkout opens with the account's email and the saved address.
@@ -171,7 +161,7 @@ describe('customer accounts (browser)', () => {
       await form.getByRole('button', { name: 'Create account' }).click();
       expect(await password.getAttribute('aria-invalid')).toBe('true');
       expect(await page.locator('#signup-password-error').textContent()).toBe(siteUserMessages.PASSWORD_TOO_SHORT);
-      expect(await axe(page)).toEqual([]);
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
       await page.screenshot({ path: join(SHOTS, `signup-${width}.png`), fullPage: true });
       await password.fill(PASSWORD);
       expect(await password.getAttribute('aria-invalid')).toBeNull();

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
 import { SmtpSink } from '../../helpers/smtp-sink.js';
@@ -14,19 +13,9 @@ import { Role } from '../../../src/core/enums.js';
 import { roleRefusal } from '../../../src/core/roles.js';
 import { ownerAccount as words } from '../../../src/core/messages.js';
 import type { Database } from '../../../src/db/index.js';
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
 mkdirSync('/tmp/shots', { recursive: true });
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's WCAG A/AA violations on the page as it is now (their rule ids). */
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string }> }> } }).axe;
-    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => v.id);
-  });
-}
 
 /** A screenshot at 390 and at 1280 px wide, kept in docs/screenshots under `name`. */
 async function shots(page: Page, name: string) {
@@ -89,7 +78,7 @@ describe('the first start without OWNER_EMAIL, and a forgotten password, in Chro
     await page.waitForURL(`${url}/config/welcome`);
     await page.getByRole('heading', { level: 1, name: words.SETUP_HEADING }).waitFor();
     await shots(page, 'owner-set-password');
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { tags: WCAG_AA });
 
     // Errors are announced and tied to their fields.
     await page.getByLabel('Choose a password').fill('short');
@@ -101,7 +90,7 @@ describe('the first start without OWNER_EMAIL, and a forgotten password, in Chro
     expect(described).toContain(words.EMAIL_INVALID);
     expect(await page.getByLabel('Choose a password').getAttribute('aria-invalid')).toBe('true');
     await shots(page, 'owner-set-password-errors');
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { tags: WCAG_AA });
 
     await email.fill('me@example.com');
     await page.getByLabel('Choose a password').fill('my own long password');
@@ -119,7 +108,7 @@ describe('the first start without OWNER_EMAIL, and a forgotten password, in Chro
     await page.waitForURL(`${url}/config/forgot`);
     await page.getByRole('heading', { level: 1, name: words.FORGOT_HEADING }).waitFor();
     await shots(page, 'owner-forgot-password');
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { tags: WCAG_AA });
     await page.getByLabel('Email').fill('me@example.com');
     await page.getByRole('button', { name: 'Email me a reset link' }).click();
     await page.getByRole('status').filter({ hasText: words.RESET_SENT }).waitFor();
@@ -131,7 +120,7 @@ describe('the first start without OWNER_EMAIL, and a forgotten password, in Chro
     await page.goto(link);
     await page.getByRole('heading', { level: 1, name: words.RESET_HEADING }).waitFor();
     await shots(page, 'owner-reset-password');
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { tags: WCAG_AA });
     await page.getByLabel('New password').fill('a brand new password');
     await page.getByLabel('Repeat the password').fill('a brand new password');
     await page.getByRole('button', { name: 'Save the new password' }).click();

@@ -1,19 +1,9 @@
 /** Issue 30, platform items in Chromium: commerce preferences read and refetched by the browser, the comments control. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { launchBrowser, liveSite, signInAsOwner, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string }> }> } }).axe;
-    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => v.id);
-  });
-}
 const noSideScroll = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth <= document.scrollingElement!.clientWidth);
 
 describe('issue 30 platform screens in Chromium', () => {
@@ -38,7 +28,7 @@ describe('issue 30 platform screens in Chromium', () => {
     const summary = page.getByLabel('Instalment provider', { exact: true }).and(page.locator('p'));
     await expect.poll(() => summary.textContent()).toBe('Instalment provider account: US, available.');
     expect(calls.filter((c) => c === 'GET /api/v1/commerce-preferences/instalments').length).toBeGreaterThanOrEqual(1);
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { tags: WCAG_AA });
 
     const form = page.getByRole('form', { name: 'Instalment provider' });
     // Nothing changed: no write.
@@ -86,7 +76,7 @@ describe('issue 30 platform screens in Chromium', () => {
     await box.uncheck();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Site settings saved.' }).first().waitFor();
-    expect(await axe(page)).toEqual([]);
+    await expectNoAxeViolations(page, { tags: WCAG_AA });
 
     const post = await newPost('Closed by default');
     expect(await post.getByRole('checkbox', { name: 'Allow comments' }).isChecked()).toBe(false);

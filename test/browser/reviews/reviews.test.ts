@@ -1,26 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { sql } from 'drizzle-orm';
 import { OWNER, Visitor } from '../../helpers/app.js';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { rows } from '../../../src/server/db-util.js';
 import { confirmed } from '../../helpers/orders.js';
+import { expectNoAxeViolations } from '../../helpers/axe.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const CARD = { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' };
 const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Portland', region: 'OR', postalCode: '97201', country: 'US' };
-
-/** axe-core on the page's main content: serious and critical violations. */
-async function axeMain(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource); // through DevTools: the page's CSP allows no inline script
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe;
-    const res = await axe.run({ include: [['main']] });
-    return res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  });
-}
 
 describe('reviews and donations in Chromium', () => {
   let site: LiveSite;
@@ -68,8 +56,7 @@ describe('reviews and donations in Chromium', () => {
     const problems = watchConsole(page);
     await page.goto(site.url + path);
     await page.getByRole('heading', { name: 'Review your purchase', level: 1 }).waitFor();
-    const violations = await axeMain(page);
-    expect(violations, violations.join('\n')).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['main'], impacts: ['serious', 'critical'] });
     const form = page.getByRole('form', { name: 'Review of Ceramic Pour-Over Set' });
     await form.getByRole('group', { name: 'Your rating for Ceramic Pour-Over Set' }).getByRole('radio', { name: '5 stars' }).check();
     await form.getByLabel('Title (optional)').fill('Bright, clean cups');
@@ -156,7 +143,7 @@ describe('reviews and donations in Chromium', () => {
     const problems = watchConsole(page);
     await page.goto(`${site.url}/donate`);
     await page.getByRole('heading', { name: 'Support our work', level: 1 }).waitFor();
-    expect(await axeMain(page)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['main'], impacts: ['serious', 'critical'] });
     const amounts = page.getByRole('group', { name: 'Amount (USD)' });
     await amounts.getByRole('radio', { name: 'Other amount' }).check();
     await page.getByLabel('Other amount (USD, at least $1.00)').fill('0.10');
@@ -180,7 +167,7 @@ describe('reviews and donations in Chromium', () => {
     expect(page.url()).toMatch(/\/donate\/confirmed\/[0-9a-f]{24}\./);
     expect(await page.getByText('$25.00').first().isVisible()).toBe(true);
     expect(await page.getByText('This was a test-mode contribution: no money was taken.').isVisible()).toBe(true);
-    expect(await axeMain(page)).toEqual([]);
+    await expectNoAxeViolations(page, { include: ['main'], impacts: ['serious', 'critical'] });
     // The one 400 is the too-small amount above (the form page answered with its status).
     expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
     await context.close();
