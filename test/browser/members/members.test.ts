@@ -14,34 +14,66 @@ import { formatFileSize } from '../../../src/core/time.js';
 import { expectNoAxeViolations } from '../../helpers/axe.js';
 
 
-/** A real one-second WebM video, recorded by Chromium itself from a canvas (no video files in the repository). */
+/** One EBML element: its id bytes, an 8-byte size and the payload. */
+function ebml(id: number, ...payload: Buffer[]): Buffer {
+  const body = Buffer.concat(payload);
+  const size = Buffer.alloc(8);
+  size.writeBigUInt64BE(BigInt(body.length));
+  size[0] = 0x01; // an 8-byte EBML size (the length fits in the other 7 bytes)
+  return Buffer.concat([Buffer.from(id.toString(16), 'hex'), size, body]);
+}
+const uint = (id: number, n: number) => ebml(id, Buffer.from([n >> 8, n & 0xff]));
+const text = (id: number, s: string) => ebml(id, Buffer.from(s, 'latin1'));
+
+/**
+ * A real one-second WebM video (no video files in the repository): Chromium's own VP8 encoder (WebCodecs)
+ * encodes 15 canvas frames stamped 1/15 s apart, so the video lasts a second without the test waiting one;
+ * the frames are put in a WebM container here.
+ */
 async function recordWebm(page: Page): Promise<Buffer> {
-  const b64 = await page.evaluate(async () => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 160;
-    canvas.height = 90;
+  const [W, H, FPS] = [160, 90, 15];
+  const frames = await page.evaluate(async ({ W, H, FPS }) => {
+    const canvas = new OffscreenCanvas(W, H);
     const ctx = canvas.getContext('2d')!;
-    const stream = canvas.captureStream(15);
-    const rec = new MediaRecorder(stream, { mimeType: 'video/webm' });
-    const chunks: Blob[] = [];
-    rec.ondataavailable = (e) => chunks.push(e.data);
-    const stopped = new Promise((r) => (rec.onstop = r));
-    rec.start();
-    let n = 0;
-    const timer = setInterval(() => {
-      ctx.fillStyle = `hsl(${(n++ * 20) % 360} 60% 50%)`;
-      ctx.fillRect(0, 0, 160, 90);
-    }, 60);
-    await new Promise((r) => setTimeout(r, 1000));
-    clearInterval(timer);
-    rec.stop();
-    await stopped;
-    const buf = new Uint8Array(await new Blob(chunks, { type: 'video/webm' }).arrayBuffer());
-    let s = '';
-    for (const x of buf) s += String.fromCharCode(x);
-    return btoa(s);
+    const out: Array<{ key: boolean; ms: number; b64: string }> = [];
+    let failed: unknown = null;
+    const enc = new VideoEncoder({
+      output: (chunk) => {
+        const buf = new Uint8Array(chunk.byteLength);
+        chunk.copyTo(buf);
+        let s = '';
+        for (const x of buf) s += String.fromCharCode(x);
+        out.push({ key: chunk.type === 'key', ms: Math.round(chunk.timestamp / 1000), b64: btoa(s) });
+      },
+      error: (e) => (failed = e),
+    });
+    enc.configure({ codec: 'vp8', width: W, height: H, bitrate: 200_000, framerate: FPS });
+    for (let n = 0; n < FPS; n++) {
+      ctx.fillStyle = `hsl(${(n * 20) % 360} 60% 50%)`;
+      ctx.fillRect(0, 0, W, H);
+      const frame = new VideoFrame(canvas, { timestamp: Math.round((n * 1e6) / FPS), duration: Math.round(1e6 / FPS) });
+      enc.encode(frame, { keyFrame: n === 0 });
+      frame.close();
+    }
+    await enc.flush();
+    if (failed) throw failed;
+    return out;
+  }, { W, H, FPS });
+  const duration = Buffer.alloc(8);
+  duration.writeDoubleBE(1000);
+  const header = ebml(0x1a45dfa3, uint(0x4286, 1), uint(0x42f7, 1), uint(0x42f2, 4), uint(0x42f3, 8), text(0x4282, 'webm'), uint(0x4287, 2), uint(0x4285, 2));
+  const info = ebml(0x1549a966, ebml(0x2ad7b1, Buffer.from([0x0f, 0x42, 0x40])), text(0x4d80, 'tessera-test'), text(0x5741, 'tessera-test'), ebml(0x4489, duration));
+  const video = ebml(0xe0, uint(0xb0, W), uint(0xba, H));
+  const tracks = ebml(0x1654ae6b, ebml(0xae, uint(0xd7, 1), uint(0x73c5, 1), uint(0x83, 1), text(0x86, 'V_VP8'), video));
+  const blocks = frames.map((f) => {
+    const head = Buffer.alloc(4);
+    head[0] = 0x81; // track 1
+    head.writeInt16BE(f.ms, 1); // time relative to the cluster's (0), in ms
+    head[3] = f.key ? 0x80 : 0;
+    return ebml(0xa3, head, Buffer.from(f.b64, 'base64'));
   });
-  return Buffer.from(b64, 'base64');
+  const cluster = ebml(0x1f43b675, uint(0xe7, 0), ...blocks);
+  return Buffer.concat([header, ebml(0x18538067, info, tracks, cluster)]);
 }
 
 describe('member areas in Chromium', () => {

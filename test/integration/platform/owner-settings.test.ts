@@ -23,7 +23,10 @@ async function ownerVisitor(t: TestApp, email: string, password = PW): Promise<V
   return v;
 }
 
-/** The public pages cache the collection list for a moment (pages/cache.ts): owner edits show within it. */
+/**
+ * Asks until `ok` holds, up to 40 asks 100 ms apart. The public pages keep the collection list per content
+ * version (pages/cache.ts), which an owner's write moves, so the first ask normally already answers.
+ */
 async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
   let v = await fn();
   for (let i = 0; i < 40 && !ok(v); i++) {
