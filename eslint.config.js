@@ -41,6 +41,24 @@ export default tseslint.config(
       ],
     },
   },
+  // The public bundle (vite.config.ts's `site` entry, src/web/entry-client.tsx, and what it loads) never
+  // imports the admin: what both need lives in src/web/shared/ or src/core. AdminShell.tsx is the admin
+  // bundle's shell (src/web/entry-admin.tsx), kept in pages/ for now.
+  {
+    files: ['src/web/entry-client.tsx', 'src/web/islands/**', 'src/web/client/**', 'src/web/pages/**', 'src/web/shared/**'],
+    ignores: ['src/web/pages/AdminShell.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**', '**/db/**', ...noIo], message: 'web never imports the server, the database or Node APIs.' },
+            { group: ['**/admin/**', '**/admin'], message: 'the public bundle never imports src/web/admin: move what it needs to src/web/shared/ or src/core.' },
+          ],
+        },
+      ],
+    },
+  },
   // No function over about 150 lines on the server and in core, template and db: split by phase into named helpers.
   {
     files: ['src/server/**', 'src/core/**', 'src/template/**', 'src/db/**'],

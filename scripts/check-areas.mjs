@@ -1,6 +1,7 @@
 // The server's areas (folders under src/server/) import each other one way and only through an area's
 // index.ts. This check, run by `npm run check`, fails on a cycle between areas, on an import that reaches
-// past another area's index.ts, and on a shared top-level server file that imports an area.
+// past another area's index.ts, on a shared top-level server file that imports an area, and on a server
+// import of src/web other than the SSR entries (SSR_ENTRIES).
 // scripts/areas-allowed.json holds the layering (`order`, bottom first: an area imports only areas below
 // it) and the upward edges still waiting to be broken (`edges`); the check fails on any other upward
 // import and when a listed edge is no longer needed, so the list only shrinks.
@@ -10,6 +11,17 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
+
+// The only browser-side modules the server may import: the server-side rendering entries (islands and
+// the admin login page). Shared rules and constants live in src/core, which both sides import.
+export const SSR_ENTRIES = ['src/web/ssr', 'src/web/ssr-admin'];
+
+/** Whether an import from src/server lands in src/web somewhere other than an SSR entry. */
+export function isWebImport(root, fromFile, spec) {
+  const rel = relative(root, normalize(join(dirname(join(root, fromFile)), spec))).split(sep).join('/');
+  if (!rel.startsWith('src/web/')) return false;
+  return !SSR_ENTRIES.includes(rel.replace(/\.(js|jsx|ts|tsx)$/, ''));
+}
 
 /** The relative module specifiers a file imports, statically, dynamically or in a type position. */
 export function importsOf(text) {
@@ -186,6 +198,11 @@ export function checkAreas(root, allowed = { order: null, edges: [] }) {
     const cycle = cycleThrough(rest, group);
     const via = cycle.slice(0, -1).map((a, i) => `  ${a} -> ${cycle[i + 1]} (${rest.get(a).get(cycle[i + 1])[0]})`);
     problems.push(`cycle between areas: ${cycle.join(' -> ')}\n${via.join('\n')}${group.length > cycle.length - 1 ? `\n  (the areas ${group.join(', ')} all reach each other)` : ''}`);
+  }
+  for (const f of files) {
+    for (const { spec } of f.imports) {
+      if (isWebImport(root, f.file, spec)) problems.push(`${f.file} imports ${spec}: the server imports src/web only through ${SSR_ENTRIES.join(' and ')}; move the shared rule or constant to src/core`);
+    }
   }
   for (const r of reachIns) problems.push(`${r.file} imports ${r.spec}: past the index.ts of area ${r.area}; import '../${r.area}/index.js'`);
   const reaching = topsReachingAreas(topImports);

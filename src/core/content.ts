@@ -116,3 +116,13 @@ export interface PostFields {
   commentState: number;
   cover: PostCover | null;
 }
+
+/** A collection's address on the site. */
+export function collectionUrl(c: { urlId: string }): string {
+  return `/${c.urlId}`;
+}
+
+/** An item's address: under /p/ in a store collection, straight under the collection otherwise. */
+export function itemUrl(c: { urlId: string; type: number }, i: { urlId: string }): string {
+  return c.type === CollectionType.PRODUCTS ? `/${c.urlId}/p/${i.urlId}` : `/${c.urlId}/${i.urlId}`;
+}

@@ -6,7 +6,9 @@
 import { BillingPeriodUnit, ProductType } from './enums';
 import { QUANTITY_MAX, QUANTITY_MIN } from './constants';
 import { commerce } from './messages';
-import type { Money } from './money';
+import { money, type Money } from './money';
+import type { ProductProps } from './api/storefront';
+import { slugify } from './slug';
 
 // ------------------------------------------------------------------------------------------------
 // Types
@@ -396,4 +398,34 @@ export function checkAddToCart(input: AddToCartInput): AddToCartCheck {
 /** The add-to-cart validation message, or null when the attempt may proceed. */
 export function validateAddToCart(input: AddToCartInput): string | null {
   return checkAddToCart(input).message;
+}
+
+/** A SKU from the title and the option values: 'Linen Shirt', {Size: 'S', Colour: 'Sand'} -> 'LINEN-SHIRT-S-SAND'. */
+export function suggestSku(title: string, attributes: Record<string, string>): string {
+  const parts = [slugify(title).slice(0, 24), ...Object.values(attributes).map((v) => slugify(v).slice(0, 12))].filter(Boolean);
+  return (parts.join('-') || 'SKU').toUpperCase();
+}
+
+/** The product the server hands the islands (core/api/storefront.ts) as core's rules read it. */
+export function structuredContentOfProps(p: ProductProps): StructuredContent {
+  return {
+    productType: p.productType as ProductType,
+    isSubscribable: p.isSubscribable,
+    subscriptionPlan: p.subscriptionPlan ?? null,
+    useCustomAddButtonText: p.useCustomAddButtonText,
+    customAddButtonText: p.customAddButtonText,
+    variantOptionOrdering: p.variantOptionOrdering,
+    onSale: p.onSale,
+    variants: p.variants.map(
+      (v): Variant => ({
+        sku: v.sku,
+        attributes: v.attributes,
+        qtyInStock: v.qtyInStock,
+        unlimited: v.unlimited,
+        onSale: v.onSale,
+        priceMoney: money(v.priceCents, p.currency),
+        salePriceMoney: money(v.salePriceCents, p.currency),
+      }),
+    ),
+  };
 }

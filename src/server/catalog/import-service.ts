@@ -28,7 +28,7 @@ import { parseInput } from '../platform/index.js';
 import { HttpError, notFound } from '../errors.js';
 import { createProductTx, loadProduct, productErrors, productIn, updateProductTx, type ProductIn } from './product-service.js';
 import { editorOf } from '../editor/index.js';
-import { suggestSku } from '../../web/admin/catalog/model.js';
+import { suggestSku } from '../../core/product.js';
 import { Outbound } from '../outbound.js';
 import { exportProductCsv, parseProductCsv, type CsvFormat, type ParsedProduct, type RowError } from './csv.js';
 

@@ -6,11 +6,10 @@
  */
 import type { WidgetName, WidgetProps, WidgetRenderer } from '../../template/index.js';
 import { renderIsland } from '../../web/ssr.js';
-import { productBadge, showVariantSelector } from '../../core/product.js';
+import { productBadge, showVariantSelector, structuredContentOfProps } from '../../core/product.js';
 import { commerce } from '../../core/messages.js';
 import { ProductType } from '../../core/enums.js';
 import type { ProductProps, VariantProps, AdditionalFieldsFormProps } from '../../core/api/storefront.js';
-import { structuredContentOf } from '../../web/islands/product-props.js';
 import type { CartPageProps } from '../../core/api/storefront.js';
 import type { CartJson, CartService } from './cart-service.js';
 import { additionalFieldsFormOf } from './cart-service.js';
@@ -177,23 +176,23 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
           // The engine's {@|variants-select} draws options from variantOptionOrdering only (as the platform
           // does); a product with several variants but no ordering would have no selector and could never be
           // bought, so its button brings the selector along.
-          const orphan = showVariantSelector(structuredContentOf(product)) && !(product.variantOptionOrdering && product.variantOptionOrdering.length > 0);
+          const orphan = showVariantSelector(structuredContentOfProps(product)) && !(product.variantOptionOrdering && product.variantOptionOrdering.length > 0);
           // `no-instalments`: a button on a card of another product's page (related products) draws no instalment pill.
           const pill = props.args.includes('no-instalments') ? { instalmentPill: false } : {};
           return (orphan ? renderIsland('VariantSelect', { product, scope }) : '') + renderIsland('AddToCart', { product, scope, express, ...pill });
         }
         case 'variants-select':
-          return showVariantSelector(structuredContentOf(product)) ? renderIsland('VariantSelect', { product, scope }) : '';
+          return showVariantSelector(structuredContentOfProps(product)) ? renderIsland('VariantSelect', { product, scope }) : '';
         case 'quantity-input':
           return renderIsland('QuantityInput', { product, scope });
         case 'product-checkout':
           return (
-            (showVariantSelector(structuredContentOf(product)) ? renderIsland('VariantSelect', { product, scope }) : '') +
+            (showVariantSelector(structuredContentOfProps(product)) ? renderIsland('VariantSelect', { product, scope }) : '') +
             renderIsland('QuantityInput', { product, scope }) +
             renderIsland('AddToCart', { product, scope, express })
           );
         case 'product-status': {
-          const badge = productBadge(structuredContentOf(product));
+          const badge = productBadge(structuredContentOfProps(product));
           if (badge === 'sold-out') return `<div class="product-mark sold-out">${escapeHtml(commerce.SOLD_OUT)}</div>`;
           if (badge === 'sale') return `<div class="product-mark sale">${escapeHtml(commerce.SALE)}</div>`;
           return '';

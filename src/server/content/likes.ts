@@ -14,7 +14,7 @@ import { CollectionType } from '../../core/enums.js';
 import { commerce } from '../../core/messages.js';
 import { HttpError } from '../errors.js';
 import { isFormPost, isSecure } from '../visitor/index.js';
-import { itemUrl } from '../pages/index.js';
+import { itemUrl } from '../../core/content.js';
 import { LIKE_COOKIE } from '../../core/cookies.js';
 
 export const LIKE_PATH = '/api/content-items/:itemId/like';

@@ -32,7 +32,9 @@ import { HttpError, badRequest, notFound } from '../errors.js';
 import { FORMAT_WIDTHS, ImageVariantError, ImageVariants, renderVariant, variantContentType } from '../images/index.js';
 import { readAll, type MediaStore, type StoredObject } from '../storage/index.js';
 import { rows } from '../db-util.js';
-import { checkQuota } from '../storage/index.js';
+import { checkQuota, uploadKey, uploadsDir } from '../storage/index.js';
+
+export { uploadKey, uploadsDir };
 
 const { uploads } = schema;
 export type UploadRow = typeof uploads.$inferSelect;
@@ -106,10 +108,6 @@ export function cleanName(name: unknown): string {
   return n;
 }
 
-export function uploadsDir(dataDir: string): string {
-  return resolve(dataDir, 'uploads');
-}
-
 export function uploadJson(u: UploadRow) {
   return {
     id: u.id,
@@ -125,8 +123,7 @@ export function uploadJson(u: UploadRow) {
   };
 }
 
-/** The bucket key of an upload's original, and the prefix of its size variants. */
-export const uploadKey = (storedName: string) => `uploads/${storedName}`;
+/** The prefix of an upload's size variants (its original's key is storage's uploadKey). */
 export const variantsPrefix = (storedName: string) => `uploads/variants/${storedName}/`;
 
 export class UploadService {

@@ -14,11 +14,11 @@ import { CollectionType, ProductType, RecordType } from '../../core/enums.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { members as messages } from '../../core/messages.js';
 import { collectionAddError } from '../../core/content.js';
-import type { MediaStore } from '../storage/index.js';
+import { memberFileKey, type MediaStore } from '../storage/index.js';
 import { saleStatusesSql } from '../checkout/index.js';
 
-/** The bucket key of a member file (private: served only through presigned URLs). */
-export const memberFileKey = (id: string) => `private/member-files/${id}`;
+/** The bucket key of a member file (storage's rule), re-exported for the member routes. */
+export { memberFileKey };
 
 export type AreaAccess = 'free' | 'once' | 'subscription';
 export type AreaRow = typeof schema.memberAreas.$inferSelect;

@@ -8,7 +8,7 @@ import { schema } from '../../db/index.js';
 import type { NavLink, WebsiteRow, WebsiteService } from '../platform/index.js';
 import { variantJson, type ProductRecord, type VariantRow } from '../commerce/index.js';
 import { imageAttributes, onImageHost, parseOriginalSize, type ImagePriority } from '../../core/image.js';
-import { excerptText, showComments } from '../../core/content.js';
+import { collectionUrl, excerptText, itemUrl, showComments } from '../../core/content.js';
 import { ConnectedLinkService, connectedLinkView } from '../../core/connected-accounts.js';
 import { isDarkColour, parseHex } from '../../core/colour.js';
 import { timeSince } from '../../core/time.js';
@@ -37,13 +37,8 @@ const RECORD_TYPE_LABELS: Record<number, string> = {
   [RecordType.GALLERY]: 'gallery',
 };
 
-export function collectionUrl(c: Pick<CollectionRow, 'urlId'>): string {
-  return `/${c.urlId}`;
-}
-
-export function itemUrl(c: Pick<CollectionRow, 'urlId' | 'type'>, i: Pick<ItemRow, 'urlId'>): string {
-  return c.type === PRODUCTS_TYPE ? `/${c.urlId}/p/${i.urlId}` : `/${c.urlId}/${i.urlId}`;
-}
+/** The site's addresses are core's rule (core/content.ts), shared with content and restock. */
+export { collectionUrl, itemUrl };
 
 function stripTags(html: string): string {
   return html.replace(/<[^>]*>/g, ' ');

@@ -18,7 +18,7 @@ import { badRequest, HttpError } from '../errors.js';
 import type { Mailer, OutgoingMail } from '../mail/index.js';
 import type { EmailOrigin } from '../email-origin.js';
 import type { JobQueue } from '../jobs/index.js';
-import { itemUrl } from '../pages/index.js';
+import { itemUrl } from '../../core/content.js';
 import { ProductType } from '../../core/enums.js';
 import { restockEmail } from './emails.js';
 import { restockSettingsOf, type RestockSettings } from './settings.js';

@@ -1,3 +1,4 @@
 /** The storage area's door: what other areas use of it. */
 export { type MediaStore, mediaStoreFor, readAll, type StoredObject } from './media-store.js';
 export { checkQuota, quotaBytes, storageUsed } from './quota.js';
+export { memberFileKey, uploadKey, uploadsDir } from './keys.js';

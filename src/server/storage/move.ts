@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { rows } from '../db-util.js';
-import { uploadKey, uploadsDir } from '../editor/index.js';
-import { memberFileKey } from '../members/index.js';
+import { memberFileKey, uploadKey, uploadsDir } from './keys.js';
 import type { MediaStore } from './media-store.js';
 
 export interface MoveReport {

@@ -12,7 +12,7 @@ import { saveSubmission, type CaptchaPublicConfig } from '../client/forms.js';
 import { FormFieldView, type RawValue } from './FormFields.js';
 import { CaptchaBadge, useCaptcha } from './Captcha.js';
 import { Modal } from './Modal.js';
-import { cleanTree } from '../admin/content/editor/rich-text-dom.js';
+import { cleanTree } from '../shared/rich-text-clean.js';
 import type { PublicForm } from '../../core/api/forms.js';
 export type { PublicForm };
 

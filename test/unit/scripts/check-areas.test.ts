@@ -59,4 +59,15 @@ describe('the area graph check', () => {
       'scripts/areas-allowed.json lists low -> high, which no file imports any more: remove it',
     ]);
   });
+
+  it('lets the server import src/web only through the SSR entries', () => {
+    const root = fixture({
+      'pages/render.ts': "import { renderIsland } from '../../web/ssr.js';\nimport { renderLoginPage } from '../../web/ssr-admin.js';\nexport const r = [renderIsland, renderLoginPage];",
+      'pages/cache.ts': "import { ID } from '../../web/client/tracker-cookies.js';\nexport const c = ID;",
+      'pages/index.ts': "export { r } from './render.js';",
+    });
+    expect(checkAreas(root, { order: ['pages'], edges: [] }).problems).toEqual([
+      'src/server/pages/cache.ts imports ../../web/client/tracker-cookies.js: the server imports src/web only through src/web/ssr and src/web/ssr-admin; move the shared rule or constant to src/core',
+    ]);
+  });
 });

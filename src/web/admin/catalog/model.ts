@@ -3,7 +3,7 @@
  * matrix they generate, suggested SKUs, amounts in the store currency's minor units, and wall-clock times in the
  * site's time zone.
  */
-import { slugify } from '../../../core/slug.js';
+import { suggestSku } from '../../../core/product.js';
 import { moneyDecimalString, toMinorUnits } from '../../../core/money.js';
 import type { DimensionUnit, ProductVariant, VariantDimensions } from '../../../core/api/catalog.js';
 
@@ -34,6 +34,8 @@ export interface DraftVariant {
 }
 
 export { DIMENSION_UNITS, type DimensionUnit, type VariantDimensions } from '../../../core/api/catalog.js';
+/** The SKU rule is core's: the server's product import suggests the same SKUs as the editor. */
+export { suggestSku };
 
 export const DIMENSIONS_HINT = 'Enter the length, width and height as numbers such as 12.5, or leave all three empty.';
 
@@ -62,11 +64,6 @@ export function combinations(options: ProductOption[]): Array<Record<string, str
 
 export const comboKey = (a: Record<string, string>, names: string[]) => names.map((n) => `${n}=${a[n] ?? ''}`).join('\u0001');
 
-/** A SKU from the title and the option values: 'Linen Shirt', {Size: 'S', Colour: 'Sand'} -> 'LINEN-SHIRT-S-SAND'. */
-export function suggestSku(title: string, attributes: Record<string, string>): string {
-  const parts = [slugify(title).slice(0, 24), ...Object.values(attributes).map((v) => slugify(v).slice(0, 12))].filter(Boolean);
-  return (parts.join('-') || 'SKU').toUpperCase();
-}
 
 /** Makes every SKU in the list distinct by suffixing repeats (-2, -3, ...); only the automatic ones change. */
 export function distinctSkus(variants: DraftVariant[]): DraftVariant[] {
