@@ -27,10 +27,8 @@ const { items, productVariants, collections } = schema;
 // Shapes
 // ------------------------------------------------------------------------------------------------
 
-import { productIn, type ProductIn } from '../../core/api/catalog.js';
-import { CONTENT_STATUSES as STATUSES, cents, contentStatus as status } from '../../core/api/common.js';
-export { SEO_TITLE_MAX, SEO_DESCRIPTION_MAX } from '../../core/api/catalog.js';
-export { productIn, type ProductIn, STATUSES, status, cents };
+import type { ProductIn } from '../../core/api/catalog.js';
+export { productIn, type ProductIn } from '../../core/api/catalog.js';
 
 export const SCHEDULED_IN_PAST = 'Choose a time in the future to schedule this product, or publish it now.';
 
