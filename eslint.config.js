@@ -1,7 +1,21 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
 
-const noIo = ['node:*', 'fs', 'path', 'http', 'net', 'child_process', 'pg', '@electric-sql/*', 'drizzle-orm', 'drizzle-orm/*', 'fastify', '@fastify/*', 'nodemailer'];
+const noIo = [
+  'node:*',
+  'fs',
+  'path',
+  'http',
+  'net',
+  'child_process',
+  'pg',
+  '@electric-sql/*',
+  'drizzle-orm',
+  'drizzle-orm/*',
+  'fastify',
+  '@fastify/*',
+  'nodemailer',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', '.tmp/**', 'coverage/**'] },
@@ -30,14 +44,28 @@ export default tseslint.config(
   },
   {
     files: ['src/core/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...noIo, 'react', 'react-dom', '**/template/**', '**/server/**', '**/db/**', '**/web/**'], message: 'core imports nothing but core.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...noIo, 'react', 'react-dom', '**/template/**', '**/server/**', '**/db/**', '**/web/**'],
+              message: 'core imports nothing but core.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/web/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/server/**', '**/db/**', ...noIo], message: 'web never imports the server, the database or Node APIs.' }] },
+        {
+          patterns: [{ group: ['**/server/**', '**/db/**', ...noIo], message: 'web never imports the server, the database or Node APIs.' }],
+        },
       ],
     },
   },
@@ -53,7 +81,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/server/**', '**/db/**', ...noIo], message: 'web never imports the server, the database or Node APIs.' },
-            { group: ['**/admin/**', '**/admin'], message: 'the public bundle never imports src/web/admin: move what it needs to src/web/shared/ or src/core.' },
+            {
+              group: ['**/admin/**', '**/admin'],
+              message: 'the public bundle never imports src/web/admin: move what it needs to src/web/shared/ or src/core.',
+            },
           ],
         },
       ],

@@ -17,7 +17,10 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'] } },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.{ts,tsx}'], globalSetup: ['test/global-setup.ts'] } },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/integration/**/*.test.{ts,tsx}'], globalSetup: ['test/global-setup.ts'] },
+      },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.{ts,tsx}'], globalSetup: ['test/global-setup.ts'] } },
       { extends: true, test: { name: 'process', include: ['test/process/**/*.test.{ts,tsx}'], globalSetup: ['test/global-setup.ts'] } },
     ],

@@ -99,7 +99,9 @@ const fmt = (f: Figures) =>
   (f.non2xx || f.errors ? `   (non-2xx ${f.non2xx}, errors ${f.errors})` : '');
 
 async function main() {
-  console.log(`Add to cart: ${CONNECTIONS} connections over ${CONNECTIONS} carts, ${SECONDS} s per run, loopback, rate-limit store ${process.env.RATE_LIMIT_STORE ?? 'database'}\n`);
+  console.log(
+    `Add to cart: ${CONNECTIONS} connections over ${CONNECTIONS} carts, ${SECONDS} s per run, loopback, rate-limit store ${process.env.RATE_LIMIT_STORE ?? 'database'}\n`,
+  );
   for (const kind of KINDS) {
     const s = await start(kind);
     try {

@@ -62,20 +62,46 @@ export async function addCatalog(database: import('../src/db/index.js').Database
   const { schema } = await import('../src/db/index.js');
   const { newId } = await import('../src/db/ids.js');
   const { CollectionType, RecordType } = await import('../src/core/enums.js');
-  const pictures = ['linen-shirt', 'pour-over', 'wool-throw', 'cutting-board', 'gift-card', 'bike-tune-up', 'coffee-subscription', 'houseplants-ebook'];
+  const pictures = [
+    'linen-shirt',
+    'pour-over',
+    'wool-throw',
+    'cutting-board',
+    'gift-card',
+    'bike-tune-up',
+    'coffee-subscription',
+    'houseplants-ebook',
+  ];
   const words = ['linen', 'walnut', 'ceramic', 'wool', 'cotton', 'oak', 'brass', 'glass', 'leather', 'paper'];
   const kinds = ['shirt', 'bowl', 'throw', 'board', 'mug', 'lamp', 'wallet', 'notebook', 'vase', 'apron'];
   const now = Date.now();
   const productIds: string[] = [];
   await database.db.transaction(async (tx) => {
     const collectionId = newId();
-    await tx.insert(schema.collections).values({ id: collectionId, websiteId, urlId: 'catalog', title: 'Catalog', type: CollectionType.PRODUCTS, typeName: 'products', ordering: 20 });
+    await tx.insert(schema.collections).values({
+      id: collectionId,
+      websiteId,
+      urlId: 'catalog',
+      title: 'Catalog',
+      type: CollectionType.PRODUCTS,
+      typeName: 'products',
+      ordering: 20,
+    });
     // Three review requests (one per order) carry the reviews: at most one review per request and product.
     const requests = [newId(), newId(), newId()];
     for (const id of requests) {
       const orderId = newId();
-      await tx.insert(schema.orders).values({ id: orderId, websiteId, idempotencyKey: `bench-${orderId}`, cartId: newId(), email: 'reviews@example.com', currency: 'USD' });
-      await tx.insert(schema.reviewRequests).values({ id, websiteId, orderId, email: 'reviews@example.com', status: 'sent', runAt: new Date(now) });
+      await tx.insert(schema.orders).values({
+        id: orderId,
+        websiteId,
+        idempotencyKey: `bench-${orderId}`,
+        cartId: newId(),
+        email: 'reviews@example.com',
+        currency: 'USD',
+      });
+      await tx
+        .insert(schema.reviewRequests)
+        .values({ id, websiteId, orderId, email: 'reviews@example.com', status: 'sent', runAt: new Date(now) });
     }
     const BATCH = 250;
     for (let start = 0; start < PRODUCTS; start += BATCH) {
@@ -97,16 +123,43 @@ export async function addCatalog(database: import('../src/db/index.js').Database
           body: `<p>${title}, number ${i + 1} of the benchmark catalogue: made by hand in small batches.</p>`,
           excerpt: `${title}, number ${i + 1} of the benchmark catalogue.`,
           assets: [{ assetUrl: `/demo-media/${pic}.jpg`, originalSize: '1200x1200', mediaFocalPoint: { x: 0.5, y: 0.5 }, altText: title }],
-          structuredContent: { productType: 1, isSubscribable: false, variantOptionOrdering: ['Size'], useCustomAddButtonText: false, customAddButtonText: '' },
+          structuredContent: {
+            productType: 1,
+            isSubscribable: false,
+            variantOptionOrdering: ['Size'],
+            useCustomAddButtonText: false,
+            customAddButtonText: '',
+          },
           tags: [words[i % words.length]!],
           categories: [kinds[Math.floor(i / words.length) % kinds.length]!],
           ordering: i,
           publishOn: new Date(now - 86_400_000),
         });
-        VARIANTS.forEach((size, n) => variants.push({ id: newId(), itemId: id, sku: `CAT-${i + 1}-${size}`, attributes: { Size: size }, priceCents: 1000 + i * 7 + n * 200, qtyInStock: 5 + n, ordering: n }));
+        VARIANTS.forEach((size, n) =>
+          variants.push({
+            id: newId(),
+            itemId: id,
+            sku: `CAT-${i + 1}-${size}`,
+            attributes: { Size: size },
+            priceCents: 1000 + i * 7 + n * 200,
+            qtyInStock: 5 + n,
+            ordering: n,
+          }),
+        );
         if (i % 4 === 0) {
           requests.forEach((requestId, n) =>
-            reviews.push({ id: newId(), websiteId, itemId: id, requestId, rating: 3 + n, title: `Review ${n + 1}`, body: `Good ${title}; review ${n + 1}.`, authorName: `Buyer ${n + 1}`, status: 'approved', moderatedAt: new Date(now) }),
+            reviews.push({
+              id: newId(),
+              websiteId,
+              itemId: id,
+              requestId,
+              rating: 3 + n,
+              title: `Review ${n + 1}`,
+              body: `Good ${title}; review ${n + 1}.`,
+              authorName: `Buyer ${n + 1}`,
+              status: 'approved',
+              moderatedAt: new Date(now),
+            }),
           );
         }
       }
@@ -147,8 +200,25 @@ function addresses(): string[] {
   list.push('/shop', '/');
   for (let p = 1; p <= Math.ceil((POSTS + 9) / POSTS_PAGE_SIZE); p++) list.push(p === 1 ? '/journal' : `/journal?page=${p}`);
   for (let i = 1; i <= POSTS; i++) list.push(`/journal/bench-post-${i}`);
-  const words = ['linen', 'walnut', 'ceramic', 'wool', 'cotton', 'oak', 'brass', 'glass', 'leather', 'paper', 'shirt', 'bowl', 'lamp', 'notes', 'workshop'];
-  for (let i = 0; i < SEARCHES; i++) list.push(`/search?q=${encodeURIComponent(i < words.length ? words[i]! : `${words[i % words.length]} ${(i * 37) % PRODUCTS}`)}`);
+  const words = [
+    'linen',
+    'walnut',
+    'ceramic',
+    'wool',
+    'cotton',
+    'oak',
+    'brass',
+    'glass',
+    'leather',
+    'paper',
+    'shirt',
+    'bowl',
+    'lamp',
+    'notes',
+    'workshop',
+  ];
+  for (let i = 0; i < SEARCHES; i++)
+    list.push(`/search?q=${encodeURIComponent(i < words.length ? words[i]! : `${words[i % words.length]} ${(i * 37) % PRODUCTS}`)}`);
   // A fixed shuffle (mulberry32), so popular and rare addresses of every kind are mixed.
   let seed = 0x2f6b1d;
   const rand = () => {
@@ -174,7 +244,16 @@ async function serve(kind: 'pglite' | 'postgres') {
   const database = await testDatabase(kind);
   const seed = await seedDemo(database);
   const productIds = await addCatalog(database, seed.websiteId, seed.collectionIds.journal!);
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', TRUST_PROXY: '1', ...(process.env.BENCH_PAGE_CACHE_MB ? { PAGE_CACHE_MB: process.env.BENCH_PAGE_CACHE_MB } : {}) }), database, logger: false });
+  const app = await buildApp({
+    config: loadConfig({
+      LOG_LEVEL: 'silent',
+      WORKERS: 'false',
+      TRUST_PROXY: '1',
+      ...(process.env.BENCH_PAGE_CACHE_MB ? { PAGE_CACHE_MB: process.env.BENCH_PAGE_CACHE_MB } : {}),
+    }),
+    database,
+    logger: false,
+  });
   // BENCH_QUERIES=1: time every statement the pages send (by its text), printed by the parent after the mix.
   const queries = new Map<string, { n: number; ms: number }>();
   if (process.env.BENCH_QUERIES) {
@@ -198,7 +277,12 @@ async function serve(kind: 'pglite' | 'postgres') {
     }
   }
   app.get('/__bench/loads', async () => Object.fromEntries(app.siteCache.loads));
-  app.get('/__bench/queries', async () => [...queries].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25).map(([text, q]) => ({ ...q, text: text.replace(/\s+/g, ' ').slice(0, 300) })));
+  app.get('/__bench/queries', async () =>
+    [...queries]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .slice(0, 25)
+      .map(([text, q]) => ({ ...q, text: text.replace(/\s+/g, ' ').slice(0, 300) })),
+  );
   let served = 0;
   app.addHook('onResponse', async () => {
     served++;
@@ -226,7 +310,8 @@ async function serve(kind: 'pglite' | 'postgres') {
     carts.push(`tessera_cart=${cart}`);
   }
   const users: string[] = [];
-  for (let i = 0; i < Math.max(1, Math.round(CONNECTIONS * USER_SHARE)); i++) users.push(`tessera_site_user=${await createSiteUser(database, seed.websiteId, `bench-${i}@example.com`)}`);
+  for (let i = 0; i < Math.max(1, Math.round(CONNECTIONS * USER_SHARE)); i++)
+    users.push(`tessera_site_user=${await createSiteUser(database, seed.websiteId, `bench-${i}@example.com`)}`);
   process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${port}`, crumb, carts, users, paths: addresses() } satisfies Ready) + '\n');
   const stop = async () => {
     await app.close();
@@ -269,7 +354,12 @@ function combine(runs: Figures[]): Figures {
     errors: runs.reduce((n, r) => n + r.errors, 0),
     timeouts: runs.reduce((n, r) => n + r.timeouts, 0),
     non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
-    cpuMs: sum((r) => r.cpuMs) / Math.max(1, sum((r) => r.served)),
+    cpuMs:
+      sum((r) => r.cpuMs) /
+      Math.max(
+        1,
+        sum((r) => r.served),
+      ),
     hitRate: hits + misses > 0 ? hits / (hits + misses) : null,
     raw: { latencies, seconds: sum((r) => r.seconds), cpuMs: sum((r) => r.cpuMs), served: sum((r) => r.served), hits, misses },
   };
@@ -342,7 +432,12 @@ async function load(ready: Ready, seconds: number, roles: Role[], next: () => st
           host: target.hostname,
           port: target.port,
           path,
-          headers: { cookie, accept: 'text/html', 'accept-encoding': 'gzip, br', 'x-forwarded-for': `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}` },
+          headers: {
+            cookie,
+            accept: 'text/html',
+            'accept-encoding': 'gzip, br',
+            'x-forwarded-for': `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}`,
+          },
           timeout: TIMEOUT_MS,
         },
         (res) => {
@@ -378,7 +473,8 @@ async function load(ready: Ready, seconds: number, roles: Role[], next: () => st
   let users = 0;
   await Promise.all(
     roles.map(async (role) => {
-      const own = role === 'cart' ? ready.carts[carts++ % ready.carts.length] : role === 'user' ? ready.users[users++ % ready.users.length] : null;
+      const own =
+        role === 'cart' ? ready.carts[carts++ % ready.carts.length] : role === 'user' ? ready.users[users++ % ready.users.length] : null;
       const cookie = `crumb=${ready.crumb}${own ? `; ${own}` : ''}`;
       while (performance.now() < until) await one(next(), cookie);
     }),
@@ -390,7 +486,9 @@ async function load(ready: Ready, seconds: number, roles: Role[], next: () => st
   for (const [w, list] of [...windowed].sort((a, b) => a[0] - b[0])) {
     list.sort((a, b) => a - b);
     const q = (f: number) => list[Math.min(list.length - 1, Math.floor(f * list.length))]!.toFixed(1);
-    console.log(`    ${String((w * windowMs) / 1000).padStart(4)} s  ${String(list.length).padStart(6)} requests   p50 ${q(0.5).padStart(6)} ms   p99 ${q(0.99).padStart(7)} ms   max ${q(1).padStart(7)} ms`);
+    console.log(
+      `    ${String((w * windowMs) / 1000).padStart(4)} s  ${String(list.length).padStart(6)} requests   p50 ${q(0.5).padStart(6)} ms   p99 ${q(0.99).padStart(7)} ms   max ${q(1).padStart(7)} ms`,
+    );
   }
   const at = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! : 0);
   const hits = after.pageCache.hits - before.pageCache.hits;
@@ -404,7 +502,14 @@ async function load(ready: Ready, seconds: number, roles: Role[], next: () => st
     non2xx,
     cpuMs: (after.cpuMs - before.cpuMs) / Math.max(1, after.served - before.served - 1),
     hitRate: hits + misses > 0 ? hits / (hits + misses) : null,
-    raw: { latencies, seconds: elapsed, cpuMs: after.cpuMs - before.cpuMs, served: Math.max(1, after.served - before.served - 1), hits, misses },
+    raw: {
+      latencies,
+      seconds: elapsed,
+      cpuMs: after.cpuMs - before.cpuMs,
+      served: Math.max(1, after.served - before.served - 1),
+      hits,
+      misses,
+    },
   };
 }
 
@@ -439,7 +544,9 @@ function rolesOf(mix: boolean, only: Role = 'anon'): Role[] {
 }
 
 async function main() {
-  console.log(`Catalogue: ${PRODUCTS} products x ${VARIANTS.length} variants, ${POSTS} more journal posts; ${CONNECTIONS} connections, Zipf-like popularity, mix for ${SECONDS} s`);
+  console.log(
+    `Catalogue: ${PRODUCTS} products x ${VARIANTS.length} variants, ${POSTS} more journal posts; ${CONNECTIONS} connections, Zipf-like popularity, mix for ${SECONDS} s`,
+  );
   for (const kind of KINDS) {
     const s = await startChildServer<Ready>(import.meta.url, kind);
     try {
@@ -450,7 +557,9 @@ async function main() {
       const next = () => paths[pick()]!;
       const short = Math.max(3, Math.round(SECONDS / 3));
       const mixRoles = rolesOf(true);
-      console.log(`\n${kind}: ${paths.length} addresses${only ? ` (only ${only} pages)` : ''}; the mix has ${mixRoles.filter((r) => r === 'cart').length} connections with a cart and ${mixRoles.filter((r) => r === 'user').length} signed in`);
+      console.log(
+        `\n${kind}: ${paths.length} addresses${only ? ` (only ${only} pages)` : ''}; the mix has ${mixRoles.filter((r) => r === 'cart').length} connections with a cart and ${mixRoles.filter((r) => r === 'user').length} signed in`,
+      );
       // Warm up: compile paths and let the server settle after seeding (the page cache starts cold for the mix).
       await load(ready, 2, rolesOf(false), () => '/__bench/hello');
       let ceiling: Figures | null = null;
@@ -466,12 +575,20 @@ async function main() {
           console.log(fmt('catalogue mix', f, ceiling));
           console.log(await sizeNow(ready));
           if (process.env.BENCH_QUERIES) {
-            const qs = (await fetch(`${ready.url}/__bench/queries`).then((r) => r.json())) as Array<{ n: number; ms: number; text: string }>;
+            const qs = (await fetch(`${ready.url}/__bench/queries`).then((r) => r.json())) as Array<{
+              n: number;
+              ms: number;
+              text: string;
+            }>;
             for (const q of qs) console.log(`    ${String(q.n).padStart(6)} x ${(q.ms / q.n).toFixed(2).padStart(6)} ms  ${q.text}`);
-            console.log(`    site-cache loads per area (from the start): ${JSON.stringify(await fetch(`${ready.url}/__bench/loads`).then((r) => r.json()))}`);
+            console.log(
+              `    site-cache loads per area (from the start): ${JSON.stringify(await fetch(`${ready.url}/__bench/loads`).then((r) => r.json()))}`,
+            );
           }
           const ok = f.errors + f.timeouts === 0 && f.p99 < (kind === 'postgres' ? 50 : 100) && (!ceiling || f.rps >= 0.25 * ceiling.rps);
-          console.log(`  target (p99 < ${kind === 'postgres' ? 50 : 100} ms, no errors or timeouts, >= 25% of ceiling): ${ok ? 'reached' : 'NOT reached'}`);
+          console.log(
+            `  target (p99 < ${kind === 'postgres' ? 50 : 100} ms, no errors or timeouts, >= 25% of ceiling): ${ok ? 'reached' : 'NOT reached'}`,
+          );
         } else if (phase === 'shopper') {
           // A shopper beside an anonymous visitor from the same cache state: runs in the order anonymous, cart,
           // cart, anonymous (each BENCH_SECONDS / 6), so what the phase before leaves in the page cache, and
@@ -491,16 +608,33 @@ async function main() {
           const cart = combine(runs.cart);
           console.log(fmt('every connection anonymous', anon, ceiling));
           console.log(fmt('every connection with a cart', cart, ceiling));
-          console.log(`  a shopper with a cart: ${((cart.rps / anon.rps) * 100).toFixed(0)}% of an anonymous visitor's req/s (target: at least 80%)`);
+          console.log(
+            `  a shopper with a cart: ${((cart.rps / anon.rps) * 100).toFixed(0)}% of an anonymous visitor's req/s (target: at least 80%)`,
+          );
         } else if (phase === 'anon' || phase === 'cart' || phase === 'user') {
           await profile(ready, 'start');
           const f = await load(ready, short, rolesOf(false, phase), next);
           await profile(ready, `${phase}${only ? `-${only}` : ''}`);
-          console.log(fmt(phase === 'anon' ? 'every connection anonymous' : phase === 'cart' ? 'every connection with a cart' : 'every connection signed in', f, ceiling));
+          console.log(
+            fmt(
+              phase === 'anon'
+                ? 'every connection anonymous'
+                : phase === 'cart'
+                  ? 'every connection with a cart'
+                  : 'every connection signed in',
+              f,
+              ceiling,
+            ),
+          );
           if (process.env.BENCH_QUERIES) {
-            const qs = (await fetch(`${ready.url}/__bench/queries`).then((r) => r.json())) as Array<{ n: number; ms: number; text: string }>;
+            const qs = (await fetch(`${ready.url}/__bench/queries`).then((r) => r.json())) as Array<{
+              n: number;
+              ms: number;
+              text: string;
+            }>;
             console.log('    statements from the start:');
-            for (const q of qs.slice(0, 8)) console.log(`    ${String(q.n).padStart(6)} x ${(q.ms / q.n).toFixed(2).padStart(6)} ms  ${q.text}`);
+            for (const q of qs.slice(0, 8))
+              console.log(`    ${String(q.n).padStart(6)} x ${(q.ms / q.n).toFixed(2).padStart(6)} ms  ${q.text}`);
           }
         }
       }

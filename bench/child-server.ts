@@ -7,7 +7,11 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 
-export async function startChildServer<Ready>(scriptUrl: string, kind: 'pglite' | 'postgres', ...args: string[]): Promise<{ ready: Ready; stop: () => Promise<void> }> {
+export async function startChildServer<Ready>(
+  scriptUrl: string,
+  kind: 'pglite' | 'postgres',
+  ...args: string[]
+): Promise<{ ready: Ready; stop: () => Promise<void> }> {
   const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
   const child = spawn(process.execPath, [...prof, '--import', 'tsx', fileURLToPath(scriptUrl), 'serve', kind, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],

@@ -26,7 +26,11 @@ async function run(kind: 'pglite' | 'postgres') {
   const database = await testDatabase(kind);
   const seed = await seedDemo(database);
   await addCatalog(database, seed.websiteId, seed.collectionIds.journal!);
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: '0', TRUST_PROXY: '1' }), database, logger: false as never });
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: '0', TRUST_PROXY: '1' }),
+    database,
+    logger: false as never,
+  });
   app.get('/__bench/hello', async () => ({ hello: 'world' }));
   await app.ready();
   const first = await app.inject({ method: 'GET', url: '/health' });
@@ -36,18 +40,44 @@ async function run(kind: 'pglite' | 'postgres') {
   let ip = 0;
   const ask = async (url: string) => {
     ip++;
-    const r = await app.inject({ method: 'GET', url, headers: { cookie, accept: 'text/html', 'x-forwarded-for': `10.9.${(ip >> 8) & 255}.${ip & 255}` } });
+    const r = await app.inject({
+      method: 'GET',
+      url,
+      headers: { cookie, accept: 'text/html', 'x-forwarded-for': `10.9.${(ip >> 8) & 255}.${ip & 255}` },
+    });
     if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode}`);
   };
   for (let i = 0; i < 200; i++) await ask('/__bench/hello');
-  const words = ['linen', 'walnut', 'ceramic', 'wool', 'cotton', 'oak', 'brass', 'glass', 'leather', 'paper', 'shirt', 'bowl', 'lamp', 'notes', 'workshop'];
+  const words = [
+    'linen',
+    'walnut',
+    'ceramic',
+    'wool',
+    'cotton',
+    'oak',
+    'brass',
+    'glass',
+    'leather',
+    'paper',
+    'shirt',
+    'bowl',
+    'lamp',
+    'notes',
+    'workshop',
+  ];
   const types: Array<[string, string[]]> = [
     ['hello world', Array.from({ length: N }, () => '/__bench/hello')],
     ['product', Array.from({ length: N }, (_, i) => `/catalog/p/catalog-product-${i + 1}`)],
     ['post', Array.from({ length: Math.min(N, 100) }, (_, i) => `/journal/bench-post-${i + 1}`)],
     ['products list', Array.from({ length: 34 }, (_, i) => (i === 0 ? '/catalog' : `/catalog?page=${i + 1}`))],
     ['journal list', Array.from({ length: 6 }, (_, i) => (i === 0 ? '/journal' : `/journal?page=${i + 1}`))],
-    ['search', Array.from({ length: Math.min(N, 150) }, (_, i) => `/search?q=${encodeURIComponent(i < words.length ? words[i]! : `${words[i % words.length]} ${(i * 37) % 2000}`)}`)],
+    [
+      'search',
+      Array.from(
+        { length: Math.min(N, 150) },
+        (_, i) => `/search?q=${encodeURIComponent(i < words.length ? words[i]! : `${words[i % words.length]} ${(i * 37) % 2000}`)}`,
+      ),
+    ],
   ];
   const session = PROFILE ? new Session() : undefined;
   if (session) {

@@ -91,22 +91,37 @@ async function bench(KIND: 'pglite' | 'postgres') {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
   const owner = new Visitor(t.app);
-  if ((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode !== 200) throw new Error('sign-in failed');
+  if ((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode !== 200)
+    throw new Error('sign-in failed');
   const stores = Math.ceil(PRODUCTS / PER_STORE);
   const storeIds: string[] = [];
   for (let s = 0; s < stores; s++) {
     const id = newId();
     storeIds.push(id);
-    await t.database.db.insert(schema.collections).values({ id, websiteId: t.seed.websiteId, urlId: `bench-store-${s + 1}`, title: `Bench store ${s + 1}`, type: CollectionType.PRODUCTS, typeName: 'products', ordering: 50 + s, description: '' });
+    await t.database.db.insert(schema.collections).values({
+      id,
+      websiteId: t.seed.websiteId,
+      urlId: `bench-store-${s + 1}`,
+      title: `Bench store ${s + 1}`,
+      type: CollectionType.PRODUCTS,
+      typeName: 'products',
+      ordering: 50 + s,
+      description: '',
+    });
   }
   const files = storeIds.map((_, s) => csvFor(s, Math.min(PER_STORE, PRODUCTS - s * PER_STORE)));
-  process.stdout.write(`import bench on ${KIND}: ${PRODUCTS} products in ${stores} files, ${CONNECTIONS} visitors requesting ${PAGES.join(', ')}\n`);
+  process.stdout.write(
+    `import bench on ${KIND}: ${PRODUCTS} products in ${stores} files, ${CONNECTIONS} visitors requesting ${PAGES.join(', ')}\n`,
+  );
 
   // Warm up, then the baseline.
-  await load(base, (() => {
-    const end = performance.now() + 1000;
-    return () => performance.now() > end;
-  })());
+  await load(
+    base,
+    (() => {
+      const end = performance.now() + 1000;
+      return () => performance.now() > end;
+    })(),
+  );
   const b0 = performance.now();
   const baseline = await load(base, () => performance.now() - b0 > SECONDS * 1000);
   const baselineSeconds = (performance.now() - b0) / 1000;
@@ -120,13 +135,26 @@ async function bench(KIND: 'pglite' | 'postgres') {
   let imported = 0;
   try {
     for (let s = 0; s < stores; s++) {
-      const r = await owner.send('POST', '/api/config/catalog/import', { csv: files[s], format: 'shopify', collectionId: storeIds[s], dryRun: false });
+      const r = await owner.send('POST', '/api/config/catalog/import', {
+        csv: files[s],
+        format: 'shopify',
+        collectionId: storeIds[s],
+        dryRun: false,
+      });
       if (r.statusCode !== 202) throw new Error(`import ${s + 1} answered ${r.statusCode}: ${r.body.slice(0, 300)}`);
       const { jobId } = r.json() as { jobId: string };
       for (;;) {
         await new Promise((res) => setTimeout(res, 1000));
-        const p = (await owner.get(`/api/config/catalog/import/${jobId}`)).json() as { state: string; done: number; total: number; created: number; warnings: string[] };
-        process.stdout.write(`  progress ${String(imported + p.done).padStart(5)} / ${PRODUCTS}  (file ${s + 1}: ${p.done}/${p.total}, ${p.state})  ${((performance.now() - i0) / 1000).toFixed(1)} s\n`);
+        const p = (await owner.get(`/api/config/catalog/import/${jobId}`)).json() as {
+          state: string;
+          done: number;
+          total: number;
+          created: number;
+          warnings: string[];
+        };
+        process.stdout.write(
+          `  progress ${String(imported + p.done).padStart(5)} / ${PRODUCTS}  (file ${s + 1}: ${p.done}/${p.total}, ${p.state})  ${((performance.now() - i0) / 1000).toFixed(1)} s\n`,
+        );
         if (p.state === 'done' || p.state === 'failed') {
           if (p.state !== 'done') throw new Error(`import ${s + 1} ended ${p.state}: ${p.warnings.join('; ')}`);
           imported += p.done;
@@ -142,7 +170,9 @@ async function bench(KIND: 'pglite' | 'postgres') {
   const importSeconds = (performance.now() - i0) / 1000;
   const [{ n }] = await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from items where url_id like 'bench-product-%'`);
 
-  process.stdout.write(`\nimported ${imported} products (${n} in the database) in ${importSeconds.toFixed(1)} s, ${(imported / importSeconds).toFixed(0)} products/s\n`);
+  process.stdout.write(
+    `\nimported ${imported} products (${n} in the database) in ${importSeconds.toFixed(1)} s, ${(imported / importSeconds).toFixed(0)} products/s\n`,
+  );
   process.stdout.write(`${line('without import', baseline, baselineSeconds)}\n${line('during import', duringSample, importSeconds)}\n`);
   // Every commit that touches the catalogue moves the content version, so the shared pages render again.
   process.stdout.write(`page cache during import: ${c1.hits - c0.hits} hits, ${c1.misses - c0.misses} misses (renders)\n`);

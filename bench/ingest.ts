@@ -69,7 +69,12 @@ async function serve(kind: 'pglite' | 'postgres') {
       const now = Date.now();
       const pages = Array.from({ length: 200 }, (_, i) => `/shop/p/product-${i}`);
       const refs = Array.from({ length: 40 }, (_, i) => `https://ref${i}.example.org/x`);
-      const uas = ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130', 'Mozilla/5.0 (iPad; CPU OS 17_0)', 'Mozilla/5.0 (Windows NT 10.0) Firefox/131'];
+      const uas = [
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile',
+        'Mozilla/5.0 (X11; Linux x86_64) Chrome/130',
+        'Mozilla/5.0 (iPad; CPU OS 17_0)',
+        'Mozilla/5.0 (Windows NT 10.0) Firefox/131',
+      ];
       const locales = ['en-US', 'en-GB', 'fr-FR', 'de-DE', 'fr-CA', 'ja-JP', 'es-ES'];
       const steps = ['product_page_visit', 'add_to_cart', 'view_cart', 'checkout_start', 'order_placed'];
       const vitals = ['FCP', 'LCP', 'CLS', 'INP', 'TTFB', 'FID'] as const;
@@ -82,26 +87,89 @@ async function serve(kind: 'pglite' | 'postgres') {
           const visitorId = `v${Math.floor(r() * 50_000)}`;
           const k = r();
           if (k < 0.6) {
-            events.push({ source: 'census' as const, name: 'view', at, visitorId, sessionId: null, path: pages[Math.floor(r() * r() * 200)], itemId: null, data: { url: 'x' }, facts: { userAgent: uas[Math.floor(r() * 4)], locale: locales[Math.floor(r() * 7)], referrer: r() < 0.5 ? refs[Math.floor(r() * r() * 40)] : '' } });
+            events.push({
+              source: 'census' as const,
+              name: 'view',
+              at,
+              visitorId,
+              sessionId: null,
+              path: pages[Math.floor(r() * r() * 200)],
+              itemId: null,
+              data: { url: 'x' },
+              facts: {
+                userAgent: uas[Math.floor(r() * 4)],
+                locale: locales[Math.floor(r() * 7)],
+                referrer: r() < 0.5 ? refs[Math.floor(r() * r() * 40)] : '',
+              },
+            });
           } else if (k < 0.85) {
             const s = Math.min(4, Math.floor(-Math.log(r() + 1e-9) * 0.8));
-            events.push({ source: 'event' as const, name: steps[s], at, visitorId, sessionId: null, path: '/shop', itemId: null, data: {}, facts: s === 4 ? { value: 2000 + Math.floor(r() * 20_000), currency: 'USD' } : {} });
+            events.push({
+              source: 'event' as const,
+              name: steps[s],
+              at,
+              visitorId,
+              sessionId: null,
+              path: '/shop',
+              itemId: null,
+              data: {},
+              facts: s === 4 ? { value: 2000 + Math.floor(r() * 20_000), currency: 'USD' } : {},
+            });
           } else if (k < 0.97) {
             const v = vitals[Math.floor(r() * 6)];
             const value = v === 'CLS' ? r() * r() * 0.5 : 200 + r() * r() * 5000;
-            events.push({ source: 'vital' as const, name: v, at, visitorId: null, sessionId: null, path: '/shop', itemId: null, data: { value }, facts: { vital: v, vitalValue: value } });
+            events.push({
+              source: 'vital' as const,
+              name: v,
+              at,
+              visitorId: null,
+              sessionId: null,
+              path: '/shop',
+              itemId: null,
+              data: { value },
+              facts: { vital: v, vitalValue: value },
+            });
           } else if (k < 0.99) {
-            events.push({ source: 'event' as const, name: r() < 0.5 ? 'form_submit' : 'restock_signup', at, visitorId, sessionId: null, path: '/contact', itemId: `item${Math.floor(r() * 20)}`, data: {}, facts: { formId: `form${Math.floor(r() * 5)}` } });
+            events.push({
+              source: 'event' as const,
+              name: r() < 0.5 ? 'form_submit' : 'restock_signup',
+              at,
+              visitorId,
+              sessionId: null,
+              path: '/contact',
+              itemId: `item${Math.floor(r() * 20)}`,
+              data: {},
+              facts: { formId: `form${Math.floor(r() * 5)}` },
+            });
           } else {
             const message = `TypeError: cannot read property '${Math.floor(r() * 30)}' of undefined at line ${Math.floor(r() * 1000)}`;
-            events.push({ source: 'error' as const, name: 'error', at, visitorId: null, sessionId: null, path: '/shop', itemId: null, data: { message }, facts: { message: `Error kind ${Math.floor(r() * 25)} at ${Math.floor(r() * 99)}`, stack: 'at x (a.js:1:1)', url: 'http://x/shop', browser: 'Chrome' } });
+            events.push({
+              source: 'error' as const,
+              name: 'error',
+              at,
+              visitorId: null,
+              sessionId: null,
+              path: '/shop',
+              itemId: null,
+              data: { message },
+              facts: {
+                message: `Error kind ${Math.floor(r() * 25)} at ${Math.floor(r() * 99)}`,
+                stack: 'at x (a.js:1:1)',
+                url: 'http://x/shop',
+                browser: 'Chrome',
+              },
+            });
           }
         }
         while (!ingest.accept(siteId, events)) await ingest.drain();
       }
       while (ingest.pending > 0) await ingest.drain();
       const ms = performance.now() - t0;
-      out({ ms, stored: await count(), daily: Number((await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from analytics_daily`))[0].n) });
+      out({
+        ms,
+        stored: await count(),
+        daily: Number((await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from analytics_daily`))[0].n),
+      });
     } else if (cmd === 'dash') {
       const iso = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 10);
       const res: Record<string, number[]> = {};
@@ -176,7 +244,14 @@ async function load(url: string, opts: { connections: number; method: 'GET' | 'P
       }
     },
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, ok: result['2xx'] };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    ok: result['2xx'],
+  };
 }
 
 class Child {
@@ -206,13 +281,19 @@ class Child {
 }
 
 const fmt = (f: Figures) =>
-  `${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms` + (f.non2xx || f.errors ? `   (non-2xx ${f.non2xx}, errors ${f.errors})` : '');
+  `${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms` +
+  (f.non2xx || f.errors ? `   (non-2xx ${f.non2xx}, errors ${f.errors})` : '');
 
 async function main() {
-  console.log(`Analytics ingest: ${CONNECTIONS} connections posting beacons of ${BATCH} events and ${PAGE_CONNECTIONS} loading ${PAGE}, ${SECONDS} s per run\n`);
+  console.log(
+    `Analytics ingest: ${CONNECTIONS} connections posting beacons of ${BATCH} events and ${PAGE_CONNECTIONS} loading ${PAGE}, ${SECONDS} s per run\n`,
+  );
   for (const kind of KINDS) {
     const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
-    const proc = spawn(process.execPath, [...prof, '--import', 'tsx', fileURLToPath(import.meta.url), 'serve', kind], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env } });
+    const proc = spawn(process.execPath, [...prof, '--import', 'tsx', fileURLToPath(import.meta.url), 'serve', kind], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env },
+    });
     const child = new Child(proc);
     try {
       const { url, siteId } = await child.next<{ url: string; siteId: string }>();
@@ -221,7 +302,10 @@ async function main() {
       const quiet = await load(url + PAGE, { connections: PAGE_CONNECTIONS, method: 'GET' });
       console.log(`  page alone                  ${fmt(quiet)}`);
       const t0 = performance.now();
-      const [burst, page] = await Promise.all([load(url + '/api/v1/events', { connections: CONNECTIONS, method: 'POST', bodies }), load(url + PAGE, { connections: PAGE_CONNECTIONS, method: 'GET' })]);
+      const [burst, page] = await Promise.all([
+        load(url + '/api/v1/events', { connections: CONNECTIONS, method: 'POST', bodies }),
+        load(url + PAGE, { connections: PAGE_CONNECTIONS, method: 'GET' }),
+      ]);
       const burstMs = performance.now() - t0;
       const drained = await child.ask<{ ms: number; stored: number }>('drain');
       const stats = await child.ask<{ accepted: number; refused: number; failedBatches: number }>('stats');
@@ -229,17 +313,26 @@ async function main() {
       const stored = drained.stored / ((burstMs + drained.ms) / 1000);
       console.log(`  beacons (20 events each)    ${fmt(burst)}`);
       console.log(`  page during the burst       ${fmt(page)}`);
-      console.log(`  events accepted ${accepted.toFixed(0).padStart(8)} /s   stored ${stored.toFixed(0).padStart(8)} /s   (${drained.stored} stored, drained ${drained.ms.toFixed(0)} ms after the burst, refused ${stats.refused}, failed batches ${stats.failedBatches})`);
+      console.log(
+        `  events accepted ${accepted.toFixed(0).padStart(8)} /s   stored ${stored.toFixed(0).padStart(8)} /s   (${drained.stored} stored, drained ${drained.ms.toFixed(0)} ms after the burst, refused ${stats.refused}, failed batches ${stats.failedBatches})`,
+      );
       console.log(`  page p99 during / alone ${(page.p99 / Math.max(1, quiet.p99)).toFixed(2)}`);
-      if (kind === 'postgres') console.log(`  target (>= 10,000 events/s stored, page p99 < 50 ms): ${stored >= 10_000 && page.p99 < 50 ? 'reached' : 'NOT reached'}`);
+      if (kind === 'postgres')
+        console.log(
+          `  target (>= 10,000 events/s stored, page p99 < 50 ms): ${stored >= 10_000 && page.p99 < 50 ? 'reached' : 'NOT reached'}`,
+        );
 
       if (DASH_EVENTS > 0) {
         const seeded = await child.ask<{ ms: number; stored: number; daily: number }>(`seed ${DASH_EVENTS}`);
-        console.log(`  seeded ${DASH_EVENTS.toLocaleString('en-US')} events over 90 days through the buffer in ${(seeded.ms / 1000).toFixed(1)} s (${(DASH_EVENTS / (seeded.ms / 1000)).toFixed(0)} events/s stored); ${seeded.stored.toLocaleString('en-US')} raw rows, ${seeded.daily.toLocaleString('en-US')} roll-up rows`);
+        console.log(
+          `  seeded ${DASH_EVENTS.toLocaleString('en-US')} events over 90 days through the buffer in ${(seeded.ms / 1000).toFixed(1)} s (${(DASH_EVENTS / (seeded.ms / 1000)).toFixed(0)} events/s stored); ${seeded.stored.toLocaleString('en-US')} raw rows, ${seeded.daily.toLocaleString('en-US')} roll-up rows`,
+        );
         const dash = await child.ask<Record<string, number[]>>('dash');
         for (const days of ['7', '30', '90']) {
           const times = [...dash[days]!].sort((a, b) => a - b);
-          console.log(`  dashboard, ${days.padStart(2)} days: median ${times[2]!.toFixed(0).padStart(5)} ms   max ${times[4]!.toFixed(0).padStart(5)} ms   (all charts in one call; target < 1000 ms: ${times[4]! < 1000 ? 'reached' : 'NOT reached'})`);
+          console.log(
+            `  dashboard, ${days.padStart(2)} days: median ${times[2]!.toFixed(0).padStart(5)} ms   max ${times[4]!.toFixed(0).padStart(5)} ms   (all charts in one call; target < 1000 ms: ${times[4]! < 1000 ? 'reached' : 'NOT reached'})`,
+          );
         }
       }
       console.log('');

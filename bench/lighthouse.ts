@@ -36,11 +36,14 @@ const OBSERVE = () => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries() as Array<PerformanceEntry & { element?: Element }>) {
       w.__vitals.lcp = e.startTime;
-      w.__vitals.lcpElement = e.element ? `${e.element.tagName.toLowerCase()}${e.element.className ? '.' + String(e.element.className).split(' ')[0] : ''}` : '';
+      w.__vitals.lcpElement = e.element
+        ? `${e.element.tagName.toLowerCase()}${e.element.className ? '.' + String(e.element.className).split(' ')[0] : ''}`
+        : '';
     }
   }).observe({ type: 'largest-contentful-paint', buffered: true });
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) w.__vitals.cls += e.value;
+    for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>)
+      if (!e.hadRecentInput) w.__vitals.cls += e.value;
   }).observe({ type: 'layout-shift', buffered: true });
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') w.__vitals.fcp = e.startTime;
@@ -101,7 +104,9 @@ async function main() {
       console.log(path);
       console.log(`  FCP ${fcp.toFixed(0)} ms   LCP ${lcp.toFixed(0)} ms (${runs[0]?.lcpElement || 'n/a'})   CLS ${cls.toFixed(3)}`);
       console.log(`  JavaScript: ${scripts.size} files, ${(jsRaw / 1024).toFixed(1)} KB raw, ${(jsGzip / 1024).toFixed(1)} KB gzipped`);
-      console.log(`  budget (LCP < 1000 ms, CLS 0, JS < 80 KB gzipped): LCP ${lcp < 1000 ? 'ok' : 'OVER'}, CLS ${cls === 0 ? 'ok' : 'OVER'}, JS ${jsGzip / 1024 < 80 ? 'ok' : 'OVER'}\n`);
+      console.log(
+        `  budget (LCP < 1000 ms, CLS 0, JS < 80 KB gzipped): LCP ${lcp < 1000 ? 'ok' : 'OVER'}, CLS ${cls === 0 ? 'ok' : 'OVER'}, JS ${jsGzip / 1024 < 80 ? 'ok' : 'OVER'}\n`,
+      );
     }
     // BENCH_LANGUAGES=fr,de: the site's translation languages, so hreflang alternates show in the report.
     const langs = (process.env.BENCH_LANGUAGES ?? '').split(',').filter((x) => /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(x));
@@ -161,14 +166,29 @@ async function seoReport(base: string, browser: import('playwright-core').Browse
     console.log(`  canonical: ${s.canonical || 'MISSING'} ${canonicalOk ? '(absolute, no tracking parameters)' : '(NOT OK)'}`);
     console.log(`  hreflang: ${s.hreflang.length ? s.hreflang.join(', ') : 'none (the site has one language)'}`);
     console.log(`  robots: ${indexable ? 'indexable' : `noindex (${s.robotsMeta || xRobots})`}`);
-    console.log(`  og:image: ${s.ogImage ? (/^https?:\/\//.test(s.ogImage) ? 'absolute' : 'RELATIVE') : 'none'}   JSON-LD: ${s.jsonLd.join(', ') || 'none'}   RSS link: ${s.rss || 'none'}\n`);
+    console.log(
+      `  og:image: ${s.ogImage ? (/^https?:\/\//.test(s.ogImage) ? 'absolute' : 'RELATIVE') : 'none'}   JSON-LD: ${s.jsonLd.join(', ') || 'none'}   RSS link: ${s.rss || 'none'}\n`,
+    );
   }
   for (const path of ['/robots.txt', '/sitemap.xml', '/journal?format=rss', '/products.xml', '/search?q=linen']) {
     const res = await page.goto(base + path);
     const body = (await res?.text()) ?? '';
     const extra =
-      path === '/sitemap.xml' ? `, ${body.split('<url>').length - 1} addresses` : path === '/products.xml' ? `, ${body.split('<item>').length - 1} entries` : path.includes('rss') ? `, ${body.split('<item>').length - 1} posts` : '';
-    const robots = path.startsWith('/search') ? `, robots: ${(await page.locator('meta[name="robots"]').getAttribute('content').catch(() => null)) ?? 'indexable'}` : '';
+      path === '/sitemap.xml'
+        ? `, ${body.split('<url>').length - 1} addresses`
+        : path === '/products.xml'
+          ? `, ${body.split('<item>').length - 1} entries`
+          : path.includes('rss')
+            ? `, ${body.split('<item>').length - 1} posts`
+            : '';
+    const robots = path.startsWith('/search')
+      ? `, robots: ${
+          (await page
+            .locator('meta[name="robots"]')
+            .getAttribute('content')
+            .catch(() => null)) ?? 'indexable'
+        }`
+      : '';
     console.log(`${path}: ${res?.status()} ${res?.headers()['content-type'] ?? ''}${extra}${robots}`);
   }
   await context.close();

@@ -61,7 +61,9 @@ async function run(urls: string[], requests: autocannon.Request[]) {
   const non2xx = results.reduce((a, r) => a + r.non2xx + r.errors, 0);
   const p99 = Math.max(...results.map((r) => r.latency.p99));
   const codes: Record<string, number> = {};
-  for (const r of results) for (const [code, v] of Object.entries((r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {})) codes[code] = (codes[code] ?? 0) + v.count;
+  for (const r of results)
+    for (const [code, v] of Object.entries((r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {}))
+      codes[code] = (codes[code] ?? 0) + v.count;
   return { rps: total / SECONDS, p99, non2xx, codes: JSON.stringify(codes) };
 }
 
@@ -76,7 +78,13 @@ async function main() {
   const bases: string[] = [];
   const start = async () => {
     const port = await freePort();
-    const s = startServer({ DATABASE_URL: url.toString(), PORT: String(port), DATA_DIR: tempDir(), LOG_LEVEL: 'warn', TRUST_PROXY: 'true' });
+    const s = startServer({
+      DATABASE_URL: url.toString(),
+      PORT: String(port),
+      DATA_DIR: tempDir(),
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY: 'true',
+    });
     servers.push(s);
     await waitFor(() => s.output().includes('Tessera is serving'), 90_000, 'an instance');
     bases.push(`http://127.0.0.1:${port}`);
@@ -102,7 +110,18 @@ async function main() {
         path: '/api/form/SaveFormSubmission',
         setupRequest: (req, context) => {
           const c = context as Ctx & { key?: string };
-          const body = JSON.stringify({ formId: 'contact-form', key: c.key, form: JSON.stringify({ name: ['Load', 'Test'], email: 'load@example.com', message: 'Hello from the load test', topic: 'Order' }), pagePath: '/contact', contentSource: 'c' });
+          const body = JSON.stringify({
+            formId: 'contact-form',
+            key: c.key,
+            form: JSON.stringify({
+              name: ['Load', 'Test'],
+              email: 'load@example.com',
+              message: 'Hello from the load test',
+              topic: 'Order',
+            }),
+            pagePath: '/contact',
+            contentSource: 'c',
+          });
           return { ...req, body, headers: { 'content-type': 'application/json', ...visitorHeaders(c) } };
         },
       },
@@ -116,8 +135,12 @@ async function main() {
     await start();
     const two = await run(bases, requests);
     console.log(`two instances: ${two.rps.toFixed(0)} req/s, p99 ${two.p99} ms, status codes ${two.codes}`);
-    console.log('(each connection is one visitor with its own address; form submissions carry no captcha solution: they are kept in the spam folder and answered 400)');
-    console.log(`scaling ratio (two / one): ${(two.rps / one.rps).toFixed(2)}x on a ${(await import('node:os')).cpus().length}-core machine shared by the load generator`);
+    console.log(
+      '(each connection is one visitor with its own address; form submissions carry no captcha solution: they are kept in the spam folder and answered 400)',
+    );
+    console.log(
+      `scaling ratio (two / one): ${(two.rps / one.rps).toFixed(2)}x on a ${(await import('node:os')).cpus().length}-core machine shared by the load generator`,
+    );
   } finally {
     for (const s of servers) s.child.kill('SIGTERM');
     await Promise.all(servers.map((s) => s.exited));

@@ -61,7 +61,11 @@ async function openDb(file: string): Promise<{ database: import('../src/db/index
   const seed = await seedDemo(database);
   const { buildApp } = await import('../src/server/app.js');
   const { loadConfig } = await import('../src/server/config.js');
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: '0' }), database, logger: false });
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: '0' }),
+    database,
+    logger: false,
+  });
   const first = await app.inject({ method: 'GET', url: '/health' });
   const crumb = first.cookies.find((c) => c.name === 'crumb')?.value ?? '';
   const add = async (cookie: string) => {
@@ -92,15 +96,33 @@ async function write(out: string, dbFile: string) {
   const { loadConfig } = await import('../src/server/config.js');
   const { sql } = await import('drizzle-orm');
   const { rows } = await import('../src/server/db-util.js');
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: '0' }), database, logger: false });
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: '0' }),
+    database,
+    logger: false,
+  });
   const first = await app.inject({ method: 'GET', url: '/health' });
   const crumb = first.cookies.find((c) => c.name === 'crumb')?.value ?? '';
-  const cols = await rows<{ id: string; url_id: string; type_name: string; type: number }>(database.db, sql`select id, url_id, type_name, type from collections where enabled order by ordering, url_id`);
-  const urls = new Set<string>(['/', '/search', '/search?q=linen', '/search?q=nothing-matches-this', '/cart', '/no-such-page', '/shop/p/no-such-product']);
+  const cols = await rows<{ id: string; url_id: string; type_name: string; type: number }>(
+    database.db,
+    sql`select id, url_id, type_name, type from collections where enabled order by ordering, url_id`,
+  );
+  const urls = new Set<string>([
+    '/',
+    '/search',
+    '/search?q=linen',
+    '/search?q=nothing-matches-this',
+    '/cart',
+    '/no-such-page',
+    '/shop/p/no-such-product',
+  ]);
   for (const c of cols) {
     urls.add(`/${c.url_id}`);
     urls.add(`/${c.url_id}?page=2`);
-    const items = await rows<{ url_id: string; tags: string[] | null; categories: string[] | null }>(database.db, sql`select url_id, tags, categories from items where collection_id = ${c.id} order by url_id`);
+    const items = await rows<{ url_id: string; tags: string[] | null; categories: string[] | null }>(
+      database.db,
+      sql`select url_id, tags, categories from items where collection_id = ${c.id} order by url_id`,
+    );
     for (const i of items) {
       urls.add(c.type_name === 'products' ? `/${c.url_id}/p/${i.url_id}` : `/${c.url_id}/${i.url_id}`);
       for (const t of i.tags ?? []) urls.add(`/${c.url_id}?tag=${encodeURIComponent(t)}`);
@@ -119,12 +141,26 @@ async function write(out: string, dbFile: string) {
   mkdirSync(out, { recursive: true });
   let n = 0;
   const list = [...urls].sort();
-  for (const url of [...list, ...list.filter((u) => !u.includes('format=')).map((u) => u + (u.includes('?') ? '&' : '?') + 'format=json')]) {
+  for (const url of [
+    ...list,
+    ...list.filter((u) => !u.includes('format=')).map((u) => u + (u.includes('?') ? '&' : '?') + 'format=json'),
+  ]) {
     for (const [who, cookie] of url.includes('format=json') ? visitors.slice(0, 1) : visitors) {
-      const r = await app.inject({ method: 'GET', url, headers: { cookie, accept: 'text/html', ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+      const r = await app.inject({
+        method: 'GET',
+        url,
+        headers: { cookie, accept: 'text/html', ...(encoding ? { 'accept-encoding': encoding } : {}) },
+      });
       const nonce = /'nonce-([^']+)'/.exec(String(r.headers['content-security-policy'] ?? ''))?.[1];
       const coded = String(r.headers['content-encoding'] ?? '');
-      const text = coded === 'br' ? brotliDecompressSync(r.rawPayload).toString() : coded === 'gzip' ? gunzipSync(r.rawPayload).toString() : coded === 'deflate' ? inflateSync(r.rawPayload).toString() : r.body;
+      const text =
+        coded === 'br'
+          ? brotliDecompressSync(r.rawPayload).toString()
+          : coded === 'gzip'
+            ? gunzipSync(r.rawPayload).toString()
+            : coded === 'deflate'
+              ? inflateSync(r.rawPayload).toString()
+              : r.body;
       let body = text.split(crumb).join('[crumb]');
       if (nonce) body = body.split(nonce).join('[nonce]');
       const headers = Object.entries(r.headers)

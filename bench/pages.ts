@@ -55,7 +55,11 @@ async function serve(kind: 'pglite' | 'postgres', mode: Mode) {
   const level = process.env.BENCH_LOG;
   const logger = level ? { level, stream: createWriteStream('/dev/null') } : false;
   const app = await buildApp({
-    config: loadConfig({ LOG_LEVEL: (level ?? 'silent') as string, WORKERS: 'false', ...(mode === 'rendered' ? { PAGE_CACHE_SECONDS: '0' } : {}) }),
+    config: loadConfig({
+      LOG_LEVEL: (level ?? 'silent') as string,
+      WORKERS: 'false',
+      ...(mode === 'rendered' ? { PAGE_CACHE_SECONDS: '0' } : {}),
+    }),
     database,
     logger: logger as never,
   });
@@ -82,7 +86,15 @@ async function serve(kind: 'pglite' | 'postgres', mode: Mode) {
   app.get('/__bench/cpu', async () => {
     const c = process.cpuUsage();
     const u = process.resourceUsage();
-    return { cpuMs: (c.user + c.system) / 1000, gcMs, statements, faults: u.minorPageFault + u.majorPageFault, switches: u.voluntaryContextSwitches + u.involuntaryContextSwitches, served, pageCache: app.pageCache.stats };
+    return {
+      cpuMs: (c.user + c.system) / 1000,
+      gcMs,
+      statements,
+      faults: u.minorPageFault + u.majorPageFault,
+      switches: u.voluntaryContextSwitches + u.involuntaryContextSwitches,
+      served,
+      pageCache: app.pageCache.stats,
+    };
   });
   profileRoute(app, (name) => `${kind}-${mode}-${name}`);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -97,7 +109,13 @@ async function serve(kind: 'pglite' | 'postgres', mode: Mode) {
   });
   const cart = added.cookies.find((c) => c.name === 'tessera_cart')?.value;
   if (added.statusCode !== 200 || !cart) throw new Error(`could not fill a cart: ${added.statusCode} ${added.body}`);
-  process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${port}`, cookie: `crumb=${crumb}`, cartCookie: `crumb=${crumb}; tessera_cart=${cart}` } satisfies Ready) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      url: `http://127.0.0.1:${port}`,
+      cookie: `crumb=${crumb}`,
+      cartCookie: `crumb=${crumb}; tessera_cart=${cart}`,
+    } satisfies Ready) + '\n',
+  );
   const stop = async () => {
     await app.close();
     await database.close();
@@ -130,7 +148,10 @@ interface Figures {
   switches: number;
 }
 
-const serverCpu = (ready: Ready) => fetch(ready.url + '/__bench/cpu').then((r) => r.json() as Promise<{ cpuMs: number; gcMs: number; statements: number; faults: number; switches: number; served: number }>);
+const serverCpu = (ready: Ready) =>
+  fetch(ready.url + '/__bench/cpu').then(
+    (r) => r.json() as Promise<{ cpuMs: number; gcMs: number; statements: number; faults: number; switches: number; served: number }>,
+  );
 
 async function load(ready: Ready, path: string, seconds = SECONDS, cookie = ready.cookie): Promise<Figures> {
   const autocannon = (await import('autocannon')).default;
@@ -188,42 +209,52 @@ const PAGES = process.env.BENCH_PAGES
 
 async function main() {
   console.log(`Pages: ${CONNECTIONS} connections, ${SECONDS} s per run, loopback, logging ${process.env.BENCH_LOG ?? 'off'}\n`);
-  for (const kind of KINDS) for (const mode of MODES) {
-    const s = await start(kind, mode);
-    try {
-      // Warm up: compile paths, fill caches, make the image variants nobody asks for here anyway.
-      for (const [, path] of PAGES) await load(s.ready, path, 1);
-      console.log(`${kind}, ${mode === 'shared' ? 'pages shared per content version (as served)' : 'every page rendered per request (PAGE_CACHE_SECONDS=0)'}`);
-      for (const [name, path] of PAGES) {
-        // The ceiling is measured right before each page: on a shared machine the load changes from minute
-        // to minute, and a ratio against an adjacent ceiling says more than one against the first.
-        await settle(s.ready);
-        const ceiling = await load(s.ready, '/theme/favicon.svg', Math.max(2, Math.round(SECONDS / 2)));
-        console.log(`  ${'  static file (ceiling)'.padEnd(24)} ${fmt(ceiling)}`);
-        await settle(s.ready);
-        const profiling = process.env.BENCH_CPU_PROFILE;
-        if (profiling) await fetch(`${s.ready.url}/__bench/profile/start`, { method: 'POST' });
-        const f = await load(s.ready, path);
-        if (profiling) await fetch(`${s.ready.url}/__bench/profile/${name.replace(/\W+/g, '-')}`, { method: 'POST' });
-        const ratio = ceiling.rps > 0 ? f.rps / ceiling.rps : 0;
-        const cpuRatio = f.cpuMs > 0 ? ceiling.cpuMs / f.cpuMs : 0;
-        console.log(`  ${name.padEnd(24)} ${fmt(f)}   ${(ratio * 100).toFixed(0).padStart(3)}% of ceiling (by CPU per request ${(cpuRatio * 100).toFixed(0)}%)`);
-        if (path.includes('/p/') && mode === 'shared') {
-          const ok = ratio >= 0.25 && f.p99 < 50;
-          console.log(`  target for the product page (>= 25% of ceiling, p99 < 50 ms): ${ok ? 'reached' : 'NOT reached'}`);
-          // The same page for visitors with two shirts in their cart: shared page, their own pill, compressed per request.
+  for (const kind of KINDS)
+    for (const mode of MODES) {
+      const s = await start(kind, mode);
+      try {
+        // Warm up: compile paths, fill caches, make the image variants nobody asks for here anyway.
+        for (const [, path] of PAGES) await load(s.ready, path, 1);
+        console.log(
+          `${kind}, ${mode === 'shared' ? 'pages shared per content version (as served)' : 'every page rendered per request (PAGE_CACHE_SECONDS=0)'}`,
+        );
+        for (const [name, path] of PAGES) {
+          // The ceiling is measured right before each page: on a shared machine the load changes from minute
+          // to minute, and a ratio against an adjacent ceiling says more than one against the first.
           await settle(s.ready);
-          const carted = await load(s.ready, path, SECONDS, s.ready.cartCookie);
-          console.log(`  ${'  with a cart'.padEnd(24)} ${fmt(carted)}   ${((carted.rps / Math.max(1, ceiling.rps)) * 100).toFixed(0).padStart(3)}% of ceiling`);
+          const ceiling = await load(s.ready, '/theme/favicon.svg', Math.max(2, Math.round(SECONDS / 2)));
+          console.log(`  ${'  static file (ceiling)'.padEnd(24)} ${fmt(ceiling)}`);
+          await settle(s.ready);
+          const profiling = process.env.BENCH_CPU_PROFILE;
+          if (profiling) await fetch(`${s.ready.url}/__bench/profile/start`, { method: 'POST' });
+          const f = await load(s.ready, path);
+          if (profiling) await fetch(`${s.ready.url}/__bench/profile/${name.replace(/\W+/g, '-')}`, { method: 'POST' });
+          const ratio = ceiling.rps > 0 ? f.rps / ceiling.rps : 0;
+          const cpuRatio = f.cpuMs > 0 ? ceiling.cpuMs / f.cpuMs : 0;
+          console.log(
+            `  ${name.padEnd(24)} ${fmt(f)}   ${(ratio * 100).toFixed(0).padStart(3)}% of ceiling (by CPU per request ${(cpuRatio * 100).toFixed(0)}%)`,
+          );
+          if (path.includes('/p/') && mode === 'shared') {
+            const ok = ratio >= 0.25 && f.p99 < 50;
+            console.log(`  target for the product page (>= 25% of ceiling, p99 < 50 ms): ${ok ? 'reached' : 'NOT reached'}`);
+            // The same page for visitors with two shirts in their cart: shared page, their own pill, compressed per request.
+            await settle(s.ready);
+            const carted = await load(s.ready, path, SECONDS, s.ready.cartCookie);
+            console.log(
+              `  ${'  with a cart'.padEnd(24)} ${fmt(carted)}   ${((carted.rps / Math.max(1, ceiling.rps)) * 100).toFixed(0).padStart(3)}% of ceiling`,
+            );
+          }
         }
+        const { pageCache } = (await fetch(s.ready.url + '/__bench/cpu').then((r) => r.json())) as {
+          pageCache: { hits: number; misses: number; stored: number };
+        };
+        if (mode === 'shared')
+          console.log(`  page cache: ${pageCache.hits} hits, ${pageCache.misses} renders, ${pageCache.stored} pages kept`);
+        console.log('');
+      } finally {
+        await s.stop();
       }
-      const { pageCache } = (await fetch(s.ready.url + '/__bench/cpu').then((r) => r.json())) as { pageCache: { hits: number; misses: number; stored: number } };
-      if (mode === 'shared') console.log(`  page cache: ${pageCache.hits} hits, ${pageCache.misses} renders, ${pageCache.stored} pages kept`);
-      console.log('');
-    } finally {
-      await s.stop();
     }
-  }
 }
 
 if (process.argv[2] === 'serve') await serve(process.argv[3] as 'pglite' | 'postgres', (process.argv[4] ?? 'shared') as Mode);

@@ -39,7 +39,11 @@ for (let i = 0; i < p.samples.length; i++) {
 }
 const label = (n: Node) => {
   const f = n.callFrame;
-  const url = f.url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, 'node_modules/').replace(/^.*\/wt-[^/]+\//, '').replace(/^\/work\/main\//, '');
+  const url = f.url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, 'node_modules/')
+    .replace(/^.*\/wt-[^/]+\//, '')
+    .replace(/^\/work\/main\//, '');
   return `${f.functionName || '(anonymous)'}  ${url ? `${url}:${f.lineNumber + 1}` : ''}`.trim();
 };
 const self = new Map<string, number>();
@@ -62,8 +66,18 @@ for (const [id, us] of selfUs) {
 }
 const busy = total - idle;
 const pct = (us: number) => `${((us / Math.max(1, busy)) * 100).toFixed(1).padStart(5)}%`;
-console.log(`${file}\nsampled ${(total / 1000).toFixed(0)} ms, of which busy ${(busy / 1000).toFixed(0)} ms (shares below are of busy time)\n`);
+console.log(
+  `${file}\nsampled ${(total / 1000).toFixed(0)} ms, of which busy ${(busy / 1000).toFixed(0)} ms (shares below are of busy time)\n`,
+);
 console.log('Self time');
-for (const [l, us] of [...self].filter(([l]) => !l.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${l}`);
+for (const [l, us] of [...self]
+  .filter(([l]) => !l.startsWith('(idle)'))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top))
+  console.log(`  ${pct(us)}  ${l}`);
 console.log('\nInclusive time');
-for (const [l, us] of [...incl].filter(([l]) => !l.startsWith('(idle)') && !l.startsWith('(root)')).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${l}`);
+for (const [l, us] of [...incl]
+  .filter(([l]) => !l.startsWith('(idle)') && !l.startsWith('(root)'))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top))
+  console.log(`  ${pct(us)}  ${l}`);

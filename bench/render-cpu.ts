@@ -28,7 +28,6 @@ const PAGES: Array<[string, string]> = [
   ['journal post', '/journal/how-we-choose-our-linen'],
 ];
 
-
 async function run(kind: 'pglite' | 'postgres') {
   const { testDatabase } = await import('../test/helpers/db.js');
   const { seedDemo } = await import('../src/server/seed.js');
@@ -37,7 +36,11 @@ async function run(kind: 'pglite' | 'postgres') {
   const database = await testDatabase(kind);
   const seed = await seedDemo(database);
   await addCatalog(database, seed.websiteId);
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: process.env.BENCH_PAGE_CACHE ? '3600' : '0' }), database, logger: false as never });
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: process.env.BENCH_PAGE_CACHE ? '3600' : '0' }),
+    database,
+    logger: false as never,
+  });
   app.get('/__bench/hello', async () => ({ hello: 'world' }));
   await app.ready();
   const first = await app.inject({ method: 'GET', url: '/health' });
@@ -105,11 +108,15 @@ async function run(kind: 'pglite' | 'postgres') {
       results.set(name, [...(results.get(name) ?? []), per]);
     }
   }
-  console.log(`${kind}${process.env.BENCH_CART ? ' (with a cart)' : ''}: CPU ms per request, page cache ${process.env.BENCH_PAGE_CACHE ? 'on (every page a hit)' : 'off'}, two rounds`);
+  console.log(
+    `${kind}${process.env.BENCH_CART ? ' (with a cart)' : ''}: CPU ms per request, page cache ${process.env.BENCH_PAGE_CACHE ? 'on (every page a hit)' : 'off'}, two rounds`,
+  );
   const hello = Math.min(...results.get('hello world')!);
   for (const [name, runs] of results) {
     const best = Math.min(...runs);
-    console.log(`  ${name.padEnd(18)} ${runs.map((r) => r.toFixed(3).padStart(7)).join(' ')}   ${(best / hello).toFixed(1).padStart(5)}x hello world`);
+    console.log(
+      `  ${name.padEnd(18)} ${runs.map((r) => r.toFixed(3).padStart(7)).join(' ')}   ${(best / hello).toFixed(1).padStart(5)}x hello world`,
+    );
   }
   await app.close();
   await database.close();

@@ -17,7 +17,6 @@ const KINDS = (process.env.BENCH_DB ?? 'pglite,postgres').split(',').map((s) => 
 const HITS = Number(process.env.HITS ?? 4);
 const URLS = ['/', '/shop', '/catalog', '/journal', '/shop/p/linen-camp-shirt', '/journal/how-we-choose-our-linen'];
 
-
 async function run(kind: 'pglite' | 'postgres') {
   const { testDatabase } = await import('../test/helpers/db.js');
   const { seedDemo } = await import('../src/server/seed.js');
@@ -27,7 +26,11 @@ async function run(kind: 'pglite' | 'postgres') {
   const database = await testDatabase(kind);
   const seed = await seedDemo(database);
   await addCatalog(database, seed.websiteId);
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: '3600' }), database, logger: false as never });
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', PAGE_CACHE_SECONDS: '3600' }),
+    database,
+    logger: false as never,
+  });
   await app.ready();
   const crumb = (await app.inject({ method: 'GET', url: '/health' })).cookies.find((c) => c.name === 'crumb')?.value ?? '';
   const anonymous = `crumb=${crumb}`;

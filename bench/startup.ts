@@ -76,7 +76,13 @@ try {
   for (const mode of ['tsx', 'compiled'] as const) {
     const r = results[mode];
     console.log(
-      `${mode.padEnd(10)} ${median(r.map((x) => x.readyMs)).toFixed(0).padStart(10)}   ${median(r.map((x) => x.rssMb)).toFixed(1).padStart(17)}   ${median(r.map((x) => x.rssAfterMb)).toFixed(1).padStart(23)}`,
+      `${mode.padEnd(10)} ${median(r.map((x) => x.readyMs))
+        .toFixed(0)
+        .padStart(10)}   ${median(r.map((x) => x.rssMb))
+        .toFixed(1)
+        .padStart(17)}   ${median(r.map((x) => x.rssAfterMb))
+        .toFixed(1)
+        .padStart(23)}`,
     );
   }
 } finally {

@@ -10,7 +10,7 @@ import '../src/server/cldr-packs';
 import { cldrFor } from '../src/template/cldr';
 
 const require = createRequire(import.meta.url);
- 
+
 const { Compiler } = require('@squarespace/template-engine');
 
 const NOW = 1700000000000;
@@ -45,7 +45,12 @@ function products(n: number) {
       originalSize: '1600x1200',
       mediaFocalPoint: { x: 0.3, y: 0.6 },
       tags: ['summer', 'New Arrivals'],
-      structuredContent: { productType: i % 4 === 3 ? 2 : 1, variants, variantOptionOrdering: ['Size'], priceMoney: variants[0].priceMoney },
+      structuredContent: {
+        productType: i % 4 === 3 ? 2 : 1,
+        variants,
+        variantOptionOrdering: ['Size'],
+        priceMoney: variants[0].priceMoney,
+      },
     });
   }
   return out;
@@ -140,7 +145,11 @@ function pricedCatalogue(depth: number, breadth: number, prefix = 'c'): Record<s
 
 const cases = [
   { name: '200-product list', template: PRODUCT_LIST, json: { items: products(200), website: { timeZone: 'America/New_York' } } },
-  { name: '200-post journal', template: JOURNAL, json: { items: posts(200), websiteSettings: { commentsEnabled: true }, website: { timeZone: 'America/New_York' } } },
+  {
+    name: '200-post journal',
+    template: JOURNAL,
+    json: { items: posts(200), websiteSettings: { commentsEnabled: true }, website: { timeZone: 'America/New_York' } },
+  },
   { name: 'nested catalogue (recursive macro)', template: CATALOGUE, json: catalogue(5, 4) },
   { name: '200-product list with money', template: MONEY_LIST, json: { items: products(200) } },
   { name: 'catalogue with money in a macro', template: MONEY_CATALOGUE, json: pricedCatalogue(5, 4) },

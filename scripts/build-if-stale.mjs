@@ -16,10 +16,15 @@ function newest(dir) {
 }
 
 export function buildIfStale() {
-  const stale = !existsSync(manifest) || statSync(manifest).mtimeMs < Math.max(newest('src/web'), newest('src/core'), statSync('vite.config.ts').mtimeMs);
+  const stale =
+    !existsSync(manifest) ||
+    statSync(manifest).mtimeMs < Math.max(newest('src/web'), newest('src/core'), statSync('vite.config.ts').mtimeMs);
   if (!stale) return;
   process.stdout.write('Building the browser bundle…\n');
   // Always a production build: under a test runner NODE_ENV is 'test', which would ship React's development build.
-  const r = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', '--mode', 'production'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const r = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', '--mode', 'production'], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (r.status !== 0) throw new Error(`vite build failed with exit code ${r.status}`);
 }

@@ -18,7 +18,9 @@ export const SSR_ENTRIES = ['src/web/ssr', 'src/web/ssr-admin'];
 
 /** Whether an import from src/server lands in src/web somewhere other than an SSR entry. */
 export function isWebImport(root, fromFile, spec) {
-  const rel = relative(root, normalize(join(dirname(join(root, fromFile)), spec))).split(sep).join('/');
+  const rel = relative(root, normalize(join(dirname(join(root, fromFile)), spec)))
+    .split(sep)
+    .join('/');
   if (!rel.startsWith('src/web/')) return false;
   return !SSR_ENTRIES.includes(rel.replace(/\.(js|jsx|ts|tsx)$/, ''));
 }
@@ -174,7 +176,8 @@ export function checkAreas(root, allowed = { order: null, edges: [] }) {
       const imports = importsOf(readFileSync(file, 'utf8')).map((spec) => ({ spec, to: landing(serverDir, file, spec) }));
       const where = statSync(p).isDirectory() ? { area: name } : { top: name.replace(/\.(ts|mts|mjs|js)$/, '') };
       files.push({ ...where, file: relative(root, file), imports });
-      if (where.area) for (const i of imports) if (i.to?.top) areaUsesTop.set(i.to.top, [...(areaUsesTop.get(i.to.top) ?? []), relative(root, file)]);
+      if (where.area)
+        for (const i of imports) if (i.to?.top) areaUsesTop.set(i.to.top, [...(areaUsesTop.get(i.to.top) ?? []), relative(root, file)]);
     }
   }
   const { edges, reachIns, topImports } = areaGraph(files);
@@ -186,10 +189,14 @@ export function checkAreas(root, allowed = { order: null, edges: [] }) {
   }
   if (allowed.order) {
     const pos = new Map(allowed.order.map((a, i) => [a, i]));
-    for (const a of areas) if (!pos.has(a)) problems.push(`area ${a} is not in the order of scripts/areas-allowed.json: add it at its layer`);
+    for (const a of areas)
+      if (!pos.has(a)) problems.push(`area ${a} is not in the order of scripts/areas-allowed.json: add it at its layer`);
     for (const [a, out] of edges) {
       for (const [b, from] of out) {
-        if (pos.get(b) > pos.get(a) && !allowedEdges.has(`${a} -> ${b}`)) problems.push(`${from[0]} imports area ${b}, which is above ${a} in the area order: move what it needs down, or hand it in from app.ts`);
+        if (pos.get(b) > pos.get(a) && !allowedEdges.has(`${a} -> ${b}`))
+          problems.push(
+            `${from[0]} imports area ${b}, which is above ${a} in the area order: move what it needs down, or hand it in from app.ts`,
+          );
       }
     }
   }
@@ -197,14 +204,20 @@ export function checkAreas(root, allowed = { order: null, edges: [] }) {
   for (const group of cyclicGroups(rest)) {
     const cycle = cycleThrough(rest, group);
     const via = cycle.slice(0, -1).map((a, i) => `  ${a} -> ${cycle[i + 1]} (${rest.get(a).get(cycle[i + 1])[0]})`);
-    problems.push(`cycle between areas: ${cycle.join(' -> ')}\n${via.join('\n')}${group.length > cycle.length - 1 ? `\n  (the areas ${group.join(', ')} all reach each other)` : ''}`);
+    problems.push(
+      `cycle between areas: ${cycle.join(' -> ')}\n${via.join('\n')}${group.length > cycle.length - 1 ? `\n  (the areas ${group.join(', ')} all reach each other)` : ''}`,
+    );
   }
   for (const f of files) {
     for (const { spec } of f.imports) {
-      if (isWebImport(root, f.file, spec)) problems.push(`${f.file} imports ${spec}: the server imports src/web only through ${SSR_ENTRIES.join(' and ')}; move the shared rule or constant to src/core`);
+      if (isWebImport(root, f.file, spec))
+        problems.push(
+          `${f.file} imports ${spec}: the server imports src/web only through ${SSR_ENTRIES.join(' and ')}; move the shared rule or constant to src/core`,
+        );
     }
   }
-  for (const r of reachIns) problems.push(`${r.file} imports ${r.spec}: past the index.ts of area ${r.area}; import '../${r.area}/index.js'`);
+  for (const r of reachIns)
+    problems.push(`${r.file} imports ${r.spec}: past the index.ts of area ${r.area}; import '../${r.area}/index.js'`);
   const reaching = topsReachingAreas(topImports);
   for (const [top, users] of areaUsesTop) {
     const into = [...(reaching.get(top) ?? [])];
@@ -226,5 +239,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv
     console.error(`\ncheck-areas: ${problems.length} problem(s) in the server's area graph`);
     process.exit(1);
   }
-  console.log(`check-areas: ${areas.length} areas, each entered through its index.ts, no cycle but the ${allowed.edges.length} upward edge(s) still listed in scripts/areas-allowed.json`);
+  console.log(
+    `check-areas: ${areas.length} areas, each entered through its index.ts, no cycle but the ${allowed.edges.length} upward edge(s) still listed in scripts/areas-allowed.json`,
+  );
 }

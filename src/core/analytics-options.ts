@@ -19,7 +19,11 @@ export interface AnalyticsOptions {
   serviceUrl: string;
 }
 
-export const DEFAULT_ANALYTICS_OPTIONS: Readonly<AnalyticsOptions> = Object.freeze({ ...ANALYTICS_DEFAULTS, sourceEnvironment: 'prod', serviceUrl: '' });
+export const DEFAULT_ANALYTICS_OPTIONS: Readonly<AnalyticsOptions> = Object.freeze({
+  ...ANALYTICS_DEFAULTS,
+  sourceEnvironment: 'prod',
+  serviceUrl: '',
+});
 
 /** The warning for a source environment that is none of dev, qa (staging) or prod. */
 export const INVALID_SOURCE_ENVIRONMENT = 'Invalid source environment: expected dev, qa (staging) or prod; using prod.';
@@ -61,7 +65,16 @@ export const schemaUrl = (o: Pick<AnalyticsOptions, 'serviceUrl'>, schemaName: s
 /** Options from untrusted JSON (the page's data island): anything missing or malformed is the default. */
 export function analyticsOptionsOf(value: unknown): AnalyticsOptions {
   const o = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  const b = (k: 'fireEvents' | 'logging' | 'beacon' | 'validate') => (typeof o[k] === 'boolean' ? (o[k] as boolean) : DEFAULT_ANALYTICS_OPTIONS[k]);
-  const url = typeof o.serviceUrl === 'string' && /^(https?:\/\/[^\s]+|\/[^\s]*|)$/.test(o.serviceUrl) ? o.serviceUrl.replace(/\/+$/, '') : '';
-  return { fireEvents: b('fireEvents'), logging: b('logging'), beacon: b('beacon'), validate: b('validate'), sourceEnvironment: sourceEnvironmentOf(o.sourceEnvironment), serviceUrl: url };
+  const b = (k: 'fireEvents' | 'logging' | 'beacon' | 'validate') =>
+    typeof o[k] === 'boolean' ? (o[k] as boolean) : DEFAULT_ANALYTICS_OPTIONS[k];
+  const url =
+    typeof o.serviceUrl === 'string' && /^(https?:\/\/[^\s]+|\/[^\s]*|)$/.test(o.serviceUrl) ? o.serviceUrl.replace(/\/+$/, '') : '';
+  return {
+    fireEvents: b('fireEvents'),
+    logging: b('logging'),
+    beacon: b('beacon'),
+    validate: b('validate'),
+    sourceEnvironment: sourceEnvironmentOf(o.sourceEnvironment),
+    serviceUrl: url,
+  };
 }

@@ -105,7 +105,11 @@ export function isSameVariant(line: CartLineLike, variant: { itemId: string; sku
 }
 
 /** How many of a variant the lines hold, leaving out one line (the one being changed) if given. */
-export function variantQuantity<L extends CartLineLike & { quantity: number }>(lines: readonly L[], variant: { itemId: string; sku: string }, except?: L): number {
+export function variantQuantity<L extends CartLineLike & { quantity: number }>(
+  lines: readonly L[],
+  variant: { itemId: string; sku: string },
+  except?: L,
+): number {
   return lines.reduce((sum, l) => (l !== except && isSameVariant(l, variant) ? sum + l.quantity : sum), 0);
 }
 
@@ -113,7 +117,10 @@ export function variantQuantity<L extends CartLineLike & { quantity: number }>(l
  * The entry an add request merges into: same item, same sku and equal additional-fields answers
  * (else the add makes a new entry). No answers on both sides counts as equal; answers are compared as JSON values.
  */
-export function findMergeableEntry<L extends CartLineLike>(entries: readonly L[], add: { itemId: string; sku: string; additionalFields?: string | null }): L | undefined {
+export function findMergeableEntry<L extends CartLineLike>(
+  entries: readonly L[],
+  add: { itemId: string; sku: string; additionalFields?: string | null },
+): L | undefined {
   return entries.find((e) => isSameVariant(e, add) && sameAdditionalFields(e.additionalFields, add.additionalFields));
 }
 
@@ -167,7 +174,11 @@ const ANSWER_PARTS_MAX = 50;
  * and checkbox answers among the field's options, and the whole answers under ADDITIONAL_FIELDS_MAX_CHARS.
  * `text` is the answers as JSON text (canonical, as the cart stores it).
  */
-export function additionalFieldsErrors(fields: readonly FormField[], values: Readonly<Record<string, unknown>>, text: string): Record<string, string> {
+export function additionalFieldsErrors(
+  fields: readonly FormField[],
+  values: Readonly<Record<string, unknown>>,
+  text: string,
+): Record<string, string> {
   if (text.length > ADDITIONAL_FIELDS_MAX_CHARS) return { additionalFields: cartMessages.ANSWERS_TOO_LONG };
   const byId = new Map(fields.filter((f) => f.type !== 'section').map((f) => [f.id, f]));
   const errors: Record<string, string> = {};
@@ -175,11 +186,15 @@ export function additionalFieldsErrors(fields: readonly FormField[], values: Rea
   for (const [id, f] of byId) {
     const v = values[id];
     if (v === undefined || v === null) continue;
-    const max = typeof f.maxLength === 'number' && f.maxLength >= 0 ? Math.min(f.maxLength, ADDITIONAL_FIELD_ANSWER_MAX) : ADDITIONAL_FIELD_ANSWER_MAX;
+    const max =
+      typeof f.maxLength === 'number' && f.maxLength >= 0
+        ? Math.min(f.maxLength, ADDITIONAL_FIELD_ANSWER_MAX)
+        : ADDITIONAL_FIELD_ANSWER_MAX;
     const parts = answerParts(v);
     if (!parts) errors[id] = cartMessages.INVALID_ANSWER;
     else if (parts.some((p) => p.length > max)) errors[id] = formMessages.CHARACTER_LIMIT;
-    else if (CHOICE_TYPES.has(f.type) && parts.some((p) => p.trim() !== '' && !(f.options ?? []).includes(p))) errors[id] = cartMessages.NOT_AN_OPTION;
+    else if (CHOICE_TYPES.has(f.type) && parts.some((p) => p.trim() !== '' && !(f.options ?? []).includes(p)))
+      errors[id] = cartMessages.NOT_AN_OPTION;
   }
   return { ...validateForm(fields, values), ...errors };
 }

@@ -248,7 +248,8 @@ export function computeCheckout(input: CheckoutInput, formatAmount: (cents: numb
   // A gift card is money: a coupon discounts it only when the owner said so on the coupon.
   const discountable = discountCoupon?.appliesToGiftCards === true ? subtotalCents : subtotalCents - giftCardSubtotalCents;
   let discountCents = 0;
-  if (discountCoupon?.kind === 'percent') discountCents = applyBasisPoints(discountable, Math.min(10000, whole(discountCoupon.percentBasisPoints)));
+  if (discountCoupon?.kind === 'percent')
+    discountCents = applyBasisPoints(discountable, Math.min(10000, whole(discountCoupon.percentBasisPoints)));
   else if (discountCoupon?.kind === 'fixed') discountCents = whole(discountCoupon.amountCents);
   discountCents = Math.min(discountCents, discountable);
 

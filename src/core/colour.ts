@@ -29,9 +29,17 @@ export class ColourError extends Error {
  * shorthand (#abc = #aabbcc); four and five are zero-padded on the left to six. Null otherwise.
  */
 export function parseHex(text: string): Rgb | null {
-  const t = String(text ?? '').trim().replace(/^#/, '');
+  const t = String(text ?? '')
+    .trim()
+    .replace(/^#/, '');
   if (!/^[0-9a-fA-F]{3,6}$/.test(t)) return null;
-  const six = t.length === 3 ? t.split('').map((c) => c + c).join('') : t.padStart(6, '0');
+  const six =
+    t.length === 3
+      ? t
+          .split('')
+          .map((c) => c + c)
+          .join('')
+      : t.padStart(6, '0');
   const n = parseInt(six, 16);
   return { r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255 };
 }

@@ -16,7 +16,10 @@ import { contentLimits as lm } from './messages';
  * Comments are shown when commentState equals 1 or publicCommentCount is above 0, and the
  * site's comments-enabled setting is on.
  */
-export function showComments(item: { commentState?: number | null; publicCommentCount?: number | null }, commentsEnabled: boolean): boolean {
+export function showComments(
+  item: { commentState?: number | null; publicCommentCount?: number | null },
+  commentsEnabled: boolean,
+): boolean {
   if (!commentsEnabled) return false;
   return item.commentState === 1 || (item.publicCommentCount ?? 0) > 0;
 }
@@ -35,7 +38,10 @@ export function truncate(text: string, length: number = TRUNCATE_DEFAULT_LENGTH,
 
 /** Collapses whitespace and caps excerpt / alt fallback text at 250 characters. */
 export function excerptText(text: string, max: number = EXCERPT_MAX_CHARS): string {
-  return String(text ?? '').replace(/\s+/g, ' ').trim().slice(0, max);
+  return String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max);
 }
 
 // ---- Content limits ----------------------------------------------------

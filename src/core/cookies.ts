@@ -168,7 +168,8 @@ export function parseSiteUserInfo(value: string | null | undefined): SiteUserInf
   }
   if (!data || typeof data !== 'object' || Array.isArray(data)) return { ...NO_SITE_USER };
   const o = data as Record<string, unknown>;
-  const id = typeof o.siteUserId === 'string' && o.siteUserId !== '' ? o.siteUserId : typeof o.siteUserId === 'number' ? String(o.siteUserId) : null;
+  const id =
+    typeof o.siteUserId === 'string' && o.siteUserId !== '' ? o.siteUserId : typeof o.siteUserId === 'number' ? String(o.siteUserId) : null;
   return { authenticated: o.authenticated === true && id !== null, siteUserId: id };
 }
 

@@ -16,11 +16,20 @@ export type AmountResult = { ok: true; cents: number } | { ok: false; message: s
  * (or the choice is 'custom'), the amount the visitor typed in major units ('25', '25.50', '1,000');
  * then checks it lies within the owner's minimum and maximum.
  */
-export function donationAmount(input: { amountCents?: unknown; customAmount?: unknown }, currency: string, limits: { minimumCents: number; maximumCents: number }): AmountResult {
+export function donationAmount(
+  input: { amountCents?: unknown; customAmount?: unknown },
+  currency: string,
+  limits: { minimumCents: number; maximumCents: number },
+): AmountResult {
   let cents: number;
   const chosen = input.amountCents;
   if (chosen === undefined || chosen === null || chosen === '' || chosen === 'custom') {
-    const custom = typeof input.customAmount === 'string' ? input.customAmount.trim().replace(/,/g, '') : typeof input.customAmount === 'number' ? String(input.customAmount) : '';
+    const custom =
+      typeof input.customAmount === 'string'
+        ? input.customAmount.trim().replace(/,/g, '')
+        : typeof input.customAmount === 'number'
+          ? String(input.customAmount)
+          : '';
     if (custom === '') return { ok: false, message: text.AMOUNT_REQUIRED };
     // A currency sign typed in front ('$25') is fine; anything else that is not a plain amount is not.
     const cleaned = custom.replace(/^[^\d.+-]{1,3}(?=[\d.])/, '');

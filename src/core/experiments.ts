@@ -164,7 +164,8 @@ export function resolveAssignment(input: {
       const v = hashed();
       return { variant: v, source: v ? 'hash' : 'none', store: { kind: 'remove' } };
     }
-    if (input.stored && experiment.variants.some((v) => v.name === input.stored)) return { variant: input.stored, source: 'stored', store: null };
+    if (input.stored && experiment.variants.some((v) => v.name === input.stored))
+      return { variant: input.stored, source: 'stored', store: null };
   }
   const v = hashed();
   return { variant: v, source: v ? 'hash' : 'none', store: null };

@@ -25,14 +25,42 @@ const SERIF = 'Georgia, "Times New Roman", serif';
 export const FONT_LIBRARY: readonly LibraryFont[] = Object.freeze([
   { id: 'inter', name: 'Inter', category: 'sans-serif', weights: ALL, stack: `"Inter", ${SANS}`, license: 'OFL-1.1' },
   { id: 'roboto', name: 'Roboto', category: 'sans-serif', weights: ALL, stack: `"Roboto", ${SANS}`, license: 'OFL-1.1' },
-  { id: 'open-sans', name: 'Open Sans', category: 'sans-serif', weights: [300, 400, 500, 600, 700, 800], stack: `"Open Sans", ${SANS}`, license: 'OFL-1.1' },
+  {
+    id: 'open-sans',
+    name: 'Open Sans',
+    category: 'sans-serif',
+    weights: [300, 400, 500, 600, 700, 800],
+    stack: `"Open Sans", ${SANS}`,
+    license: 'OFL-1.1',
+  },
   { id: 'montserrat', name: 'Montserrat', category: 'sans-serif', weights: ALL, stack: `"Montserrat", ${SANS}`, license: 'OFL-1.1' },
   { id: 'dm-sans', name: 'DM Sans', category: 'sans-serif', weights: ALL, stack: `"DM Sans", ${SANS}`, license: 'OFL-1.1' },
   { id: 'work-sans', name: 'Work Sans', category: 'sans-serif', weights: ALL, stack: `"Work Sans", ${SANS}`, license: 'OFL-1.1' },
   { id: 'lora', name: 'Lora', category: 'serif', weights: [400, 500, 600, 700], stack: `"Lora", ${SERIF}`, license: 'OFL-1.1' },
-  { id: 'merriweather', name: 'Merriweather', category: 'serif', weights: [300, 400, 500, 600, 700, 800, 900], stack: `"Merriweather", ${SERIF}`, license: 'OFL-1.1' },
-  { id: 'source-serif-4', name: 'Source Serif 4', category: 'serif', weights: [200, 300, 400, 500, 600, 700, 800, 900], stack: `"Source Serif 4", ${SERIF}`, license: 'OFL-1.1' },
-  { id: 'playfair-display', name: 'Playfair Display', category: 'display', weights: [400, 500, 600, 700, 800, 900], stack: `"Playfair Display", ${SERIF}`, license: 'OFL-1.1' },
+  {
+    id: 'merriweather',
+    name: 'Merriweather',
+    category: 'serif',
+    weights: [300, 400, 500, 600, 700, 800, 900],
+    stack: `"Merriweather", ${SERIF}`,
+    license: 'OFL-1.1',
+  },
+  {
+    id: 'source-serif-4',
+    name: 'Source Serif 4',
+    category: 'serif',
+    weights: [200, 300, 400, 500, 600, 700, 800, 900],
+    stack: `"Source Serif 4", ${SERIF}`,
+    license: 'OFL-1.1',
+  },
+  {
+    id: 'playfair-display',
+    name: 'Playfair Display',
+    category: 'display',
+    weights: [400, 500, 600, 700, 800, 900],
+    stack: `"Playfair Display", ${SERIF}`,
+    license: 'OFL-1.1',
+  },
 ] satisfies LibraryFont[]);
 
 /** Fonts every device has: nothing to download. */

@@ -103,7 +103,8 @@ export function imageAttributes(props: ImageProps): ImageAttributes {
   if (props.style) attrs.style = props.style;
 
   if (loader === 'sqs') {
-    if (props.srcset) throw new ImagePropError(`Image with src "${src}" has "srcset" property: srcset is only allowed with the "raw" loader`);
+    if (props.srcset)
+      throw new ImagePropError(`Image with src "${src}" has "srcset" property: srcset is only allowed with the "raw" loader`);
     if (!props.sizes) throw new ImagePropError(`Image with src "${src}" is missing "sizes" property: required with the "sqs" loader`);
     attrs.srcset = platformSrcset(src);
     attrs.sizes = props.sizes;

@@ -17,9 +17,7 @@ export const INSTALMENT_LOCALES = Object.freeze({
   clearpay: Object.freeze(['en_GB'] as const),
 });
 
-export type InstalmentLocale =
-  | (typeof INSTALMENT_LOCALES.afterpay)[number]
-  | (typeof INSTALMENT_LOCALES.clearpay)[number];
+export type InstalmentLocale = (typeof INSTALMENT_LOCALES.afterpay)[number] | (typeof INSTALMENT_LOCALES.clearpay)[number];
 
 /** Supported countries and their languages. */
 export const INSTALMENT_COUNTRIES: Readonly<Record<string, readonly string[]>> = Object.freeze({
@@ -123,7 +121,15 @@ export function instalmentState(
   const p = toBigIntMinor(price);
   if (isInstalmentEligiblePrice(p, ctx.afterPayMin, ctx.afterPayMax)) {
     const amounts = instalmentAmounts(p, count);
-    return { show: true, eligible: true, locale, brand, count, amounts, text: text.orPaymentsOfWith(count, formatMoney(amounts[0], currency)) };
+    return {
+      show: true,
+      eligible: true,
+      locale,
+      brand,
+      count,
+      amounts,
+      text: text.orPaymentsOfWith(count, formatMoney(amounts[0], currency)),
+    };
   }
   const outOfRange =
     p > toBigIntMinor(ctx.afterPayMax)

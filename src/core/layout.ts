@@ -119,8 +119,20 @@ const kind = (type: number, name: string, label: string, rows = DEFAULT_BLOCK_RO
 export const BLOCK_KINDS: readonly BlockKind[] = Object.freeze([
   kind(BlockType.HTML, 'text', 'Text'),
   kind(BlockType.MARKDOWN, 'markdown', 'Markdown'),
-  kind(BlockType.IMAGE, 'image', 'Image', 6, [BlockType.IMAGE_INLINE, BlockType.IMAGE_POSTER, BlockType.IMAGE_CARD, BlockType.IMAGE_OVERLAP, BlockType.IMAGE_COLLAGE, BlockType.IMAGE_STACK]),
-  kind(BlockType.GALLERY, 'gallery', 'Gallery', 8, [BlockType.GALLERY_GRID, BlockType.GALLERY_SLIDESHOW, BlockType.GALLERY_CAROUSEL, BlockType.GALLERY_STACK]),
+  kind(BlockType.IMAGE, 'image', 'Image', 6, [
+    BlockType.IMAGE_INLINE,
+    BlockType.IMAGE_POSTER,
+    BlockType.IMAGE_CARD,
+    BlockType.IMAGE_OVERLAP,
+    BlockType.IMAGE_COLLAGE,
+    BlockType.IMAGE_STACK,
+  ]),
+  kind(BlockType.GALLERY, 'gallery', 'Gallery', 8, [
+    BlockType.GALLERY_GRID,
+    BlockType.GALLERY_SLIDESHOW,
+    BlockType.GALLERY_CAROUSEL,
+    BlockType.GALLERY_STACK,
+  ]),
   kind(BlockType.BUTTON, 'button', 'Button', 1),
   kind(BlockType.SPACER, 'spacer', 'Spacer', 1),
   kind(BlockType.HORIZONTAL_RULE, 'horizontal-rule', 'Line', 1),
@@ -134,7 +146,12 @@ export const BLOCK_KINDS: readonly BlockKind[] = Object.freeze([
   kind(BlockType.FORM, 'form', 'Form', 8),
   kind(BlockType.NEWSLETTER, 'newsletter', 'Newsletter', 4),
   kind(BlockType.PRODUCT, 'product', 'Product', 6),
-  kind(BlockType.SUMMARY_V2, 'summary', 'Summary', 8, [BlockType.SUMMARY_GRID, BlockType.SUMMARY_WALL, BlockType.SUMMARY_CAROUSEL, BlockType.SUMMARY_LIST]),
+  kind(BlockType.SUMMARY_V2, 'summary', 'Summary', 8, [
+    BlockType.SUMMARY_GRID,
+    BlockType.SUMMARY_WALL,
+    BlockType.SUMMARY_CAROUSEL,
+    BlockType.SUMMARY_LIST,
+  ]),
   kind(BlockType.ACCORDION, 'accordion', 'Accordion', 4),
   kind(BlockType.SOCIAL_LINKS, 'social-links', 'Social links', 1),
   kind(BlockType.SEARCH, 'search', 'Search', 1),
@@ -256,14 +273,31 @@ export function defaultBlockData(type: number, variant: number | null = null): R
     [BlockType.SEARCH]: { placeholder: 'Search' },
     [BlockType.CHART]: { title: 'Chart', columns: ['Value'], rows: [{ label: 'A', values: [1] }], showLegend: true },
     [BlockType.DONATION]: { title: 'Support our work', text: '', amounts: [1000, 2500, 5000], allowCustom: true },
-    [BlockType.PRICING_PLAN]: { plans: [{ name: 'Basic', price: 1000, currency: 'USD', period: 'month', description: '', features: [], buttonLabel: 'Choose', buttonLink: '/', featured: false }] },
+    [BlockType.PRICING_PLAN]: {
+      plans: [
+        {
+          name: 'Basic',
+          price: 1000,
+          currency: 'USD',
+          period: 'month',
+          description: '',
+          features: [],
+          buttonLabel: 'Choose',
+          buttonLink: '/',
+          featured: false,
+        },
+      ],
+    },
   };
   void variant;
   return structuredCloneJson(sample[type] ?? {});
 }
 
 /** A new block (not yet placed in a section: y is 0). Codes of variants are accepted and split into type + variant. */
-export function createBlock(code: number, init: { data?: Record<string, unknown>; variant?: number | null; w?: number; h?: number } & IdSource = {}): Block {
+export function createBlock(
+  code: number,
+  init: { data?: Record<string, unknown>; variant?: number | null; w?: number; h?: number } & IdSource = {},
+): Block {
   const base = BLOCK_VARIANT_BASE_TYPE[code as BlockType];
   const type = base ?? code;
   const k = KIND_BY_TYPE.get(type);
@@ -307,7 +341,11 @@ function withBlocks(layout: PageLayout, s: number, blocks: Block[]): PageLayout 
 }
 
 /** Adds a section at `index` (default: the end). */
-export function addSection(layout: PageLayout, index = layout.sections.length, init: { theme?: string; background?: string | null } & IdSource = {}): OpResult {
+export function addSection(
+  layout: PageLayout,
+  index = layout.sections.length,
+  init: { theme?: string; background?: string | null } & IdSource = {},
+): OpResult {
   if (layout.sections.length >= MAX_SECTIONS_PER_LAYOUT) return refuse(em.sectionLimit(MAX_SECTIONS_PER_LAYOUT));
   const sections = layout.sections.slice();
   sections.splice(clampInt(index, 0, sections.length), 0, createSection(init));
@@ -317,7 +355,12 @@ export function addSection(layout: PageLayout, index = layout.sections.length, i
 export function deleteSection(layout: PageLayout, sectionId: string): OpResult {
   const i = layout.sections.findIndex((s) => s.id === sectionId);
   if (i < 0) return refuse(em.SECTION_NOT_FOUND);
-  return ok(withSections(layout, layout.sections.filter((_, n) => n !== i)));
+  return ok(
+    withSections(
+      layout,
+      layout.sections.filter((_, n) => n !== i),
+    ),
+  );
 }
 
 /** Moves a section to position `toIndex` (clamped). */
@@ -338,7 +381,8 @@ export function duplicateSection(layout: PageLayout, sectionId: string, ids: IdS
   const src = layout.sections[i];
   if (countBlocks(layout) + src.blocks.length > MAX_BLOCKS_PER_LAYOUT) return refuse(em.blockLimit(MAX_BLOCKS_PER_LAYOUT));
   const srcGalleries = src.blocks.filter((b) => b.type === BlockType.GALLERY).length;
-  if (srcGalleries > 0 && countGalleries(layout) + srcGalleries > MAX_PHOTO_GALLERY_SERVICE_GALLERIES) return refuse(em.galleryLimit(MAX_PHOTO_GALLERY_SERVICE_GALLERIES));
+  if (srcGalleries > 0 && countGalleries(layout) + srcGalleries > MAX_PHOTO_GALLERY_SERVICE_GALLERIES)
+    return refuse(em.galleryLimit(MAX_PHOTO_GALLERY_SERVICE_GALLERIES));
   const newId = ids.newId ?? newLayoutId;
   const copy: Section = { ...structuredCloneJson(src), id: newId('s') };
   copy.blocks = copy.blocks.map((b) => ({ ...b, id: newId('b') }));
@@ -352,7 +396,11 @@ export function styleSection(layout: PageLayout, sectionId: string, style: { the
   const i = layout.sections.findIndex((s) => s.id === sectionId);
   if (i < 0) return refuse(em.SECTION_NOT_FOUND);
   const sections = layout.sections.slice();
-  sections[i] = { ...sections[i], ...(style.theme !== undefined ? { theme: style.theme } : {}), ...(style.background !== undefined ? { background: style.background } : {}) };
+  sections[i] = {
+    ...sections[i],
+    ...(style.theme !== undefined ? { theme: style.theme } : {}),
+    ...(style.background !== undefined ? { background: style.background } : {}),
+  };
   return ok(withSections(layout, sections));
 }
 
@@ -362,7 +410,8 @@ export function styleSection(layout: PageLayout, sectionId: string, style: { the
  */
 export function addBlock(layout: PageLayout, sectionId: string, block: Block, index?: number): OpResult {
   if (countBlocks(layout) >= MAX_BLOCKS_PER_LAYOUT) return refuse(em.blockLimit(MAX_BLOCKS_PER_LAYOUT));
-  if (block.type === BlockType.GALLERY && countGalleries(layout) >= MAX_PHOTO_GALLERY_SERVICE_GALLERIES) return refuse(em.galleryLimit(MAX_PHOTO_GALLERY_SERVICE_GALLERIES));
+  if (block.type === BlockType.GALLERY && countGalleries(layout) >= MAX_PHOTO_GALLERY_SERVICE_GALLERIES)
+    return refuse(em.galleryLimit(MAX_PHOTO_GALLERY_SERVICE_GALLERIES));
   const s = layout.sections.findIndex((x) => x.id === sectionId);
   if (s < 0) return refuse(em.SECTION_NOT_FOUND);
   if (findBlock(layout, block.id)) return refuse(pm.tagExists('block'));
@@ -380,7 +429,13 @@ export function addBlock(layout: PageLayout, sectionId: string, block: Block, in
 export function deleteBlock(layout: PageLayout, blockId: string): OpResult {
   const at = findBlock(layout, blockId);
   if (!at) return refuse(em.BLOCK_NOT_FOUND);
-  return ok(withBlocks(layout, at.s, layout.sections[at.s].blocks.filter((_, n) => n !== at.b)));
+  return ok(
+    withBlocks(
+      layout,
+      at.s,
+      layout.sections[at.s].blocks.filter((_, n) => n !== at.b),
+    ),
+  );
 }
 
 /** A copy of a block (new id) right after it in reading order, on a new row below it. */
@@ -390,7 +445,8 @@ export function duplicateBlock(layout: PageLayout, blockId: string, ids: IdSourc
   if (countBlocks(layout) >= MAX_BLOCKS_PER_LAYOUT) return refuse(em.blockLimit(MAX_BLOCKS_PER_LAYOUT));
   const section = layout.sections[at.s];
   const src = section.blocks[at.b];
-  if (src.type === BlockType.GALLERY && countGalleries(layout) >= MAX_PHOTO_GALLERY_SERVICE_GALLERIES) return refuse(em.galleryLimit(MAX_PHOTO_GALLERY_SERVICE_GALLERIES));
+  if (src.type === BlockType.GALLERY && countGalleries(layout) >= MAX_PHOTO_GALLERY_SERVICE_GALLERIES)
+    return refuse(em.galleryLimit(MAX_PHOTO_GALLERY_SERVICE_GALLERIES));
   const copy: Block = {
     ...structuredCloneJson(src),
     id: (ids.newId ?? newLayoutId)('b'),
@@ -420,9 +476,17 @@ export function moveBlock(layout: PageLayout, blockId: string, toSectionId: stri
     return ok(withBlocks(layout, at.s, reorderKeepingSlots(blocks, at.b, target)));
   }
   const block = layout.sections[at.s].blocks[at.b];
-  const removed = withBlocks(layout, at.s, layout.sections[at.s].blocks.filter((_, n) => n !== at.b));
+  const removed = withBlocks(
+    layout,
+    at.s,
+    layout.sections[at.s].blocks.filter((_, n) => n !== at.b),
+  );
   const dest = removed.sections[to];
-  const placed: Block = { ...block, desktop: { ...block.desktop, y: nextRow(dest, 'desktop') }, mobile: { ...block.mobile, y: nextRow(dest, 'mobile') } };
+  const placed: Block = {
+    ...block,
+    desktop: { ...block.desktop, y: nextRow(dest, 'desktop') },
+    mobile: { ...block.mobile, y: nextRow(dest, 'mobile') },
+  };
   const blocks = dest.blocks.slice();
   blocks.splice(clampInt(toIndex, 0, blocks.length), 0, placed);
   return ok(withBlocks(removed, to, blocks));
@@ -490,7 +554,11 @@ export function moveBlockDown(layout: PageLayout, blockId: string): OpResult {
     const shifted = s.blocks.map((b, i) =>
       i === 0
         ? { ...b, desktop: { ...b.desktop, y: 0 }, mobile: { ...b.mobile, y: 0 } }
-        : { ...b, desktop: { ...b.desktop, y: Math.min(MAX_ROW, b.desktop.y + moved.desktop.h) }, mobile: { ...b.mobile, y: Math.min(MAX_ROW, b.mobile.y + moved.mobile.h) } },
+        : {
+            ...b,
+            desktop: { ...b.desktop, y: Math.min(MAX_ROW, b.desktop.y + moved.desktop.h) },
+            mobile: { ...b.mobile, y: Math.min(MAX_ROW, b.mobile.y + moved.mobile.h) },
+          },
     );
     return ok(withBlocks(next.layout, at.s + 1, shifted));
   }
@@ -551,7 +619,8 @@ export interface LinkCheck {
 export function checkLink(input: string): LinkCheck {
   const v = input.trim();
   if (v === '') return { ok: true, value: '' };
-  if (v.startsWith('/')) return PAGE_PATH.test(v) && !v.startsWith('//') ? { ok: true, value: v } : { ok: false, value: v, message: pm.notValidPageUrl(v) };
+  if (v.startsWith('/'))
+    return PAGE_PATH.test(v) && !v.startsWith('//') ? { ok: true, value: v } : { ok: false, value: v, message: pm.notValidPageUrl(v) };
   if (/^#[A-Za-z0-9\-_:.]*$/.test(v)) return { ok: true, value: v };
   if (/^mailto:/i.test(v)) {
     const email = v.slice(7).split('?')[0];
@@ -616,7 +685,8 @@ export function checkMediaUrl(input: string): LinkCheck {
   if (/^\/(uploads|demo-media|theme)\/[A-Za-z0-9\-._~%/]+$/.test(v) && !v.includes('..')) return { ok: true, value: v };
   if (v.startsWith('/')) return { ok: false, value: v, message: pm.notValidPageUrl(v) };
   const link = checkLink(v);
-  if (!link.ok || !/^https?:\/\//.test(link.value)) return { ok: false, value: v, message: link.message ?? pm.linksFormattedAs(LINK_EXAMPLES[0], LINK_EXAMPLES[1]) };
+  if (!link.ok || !/^https?:\/\//.test(link.value))
+    return { ok: false, value: v, message: link.message ?? pm.linksFormattedAs(LINK_EXAMPLES[0], LINK_EXAMPLES[1]) };
   return link;
 }
 
@@ -759,8 +829,21 @@ const galleryImage = obj({ assetUrl: media(true), altText: str(EXCERPT_MAX_CHARS
 const DATA_CHECKS: Record<number, Check> = {
   [BlockType.HTML]: obj({ html: str(MAX_TEXT_CHARS) }),
   [BlockType.MARKDOWN]: obj({ markdown: str(MAX_TEXT_CHARS) }),
-  [BlockType.IMAGE]: obj({ assetUrl: media(false), altText: str(EXCERPT_MAX_CHARS), originalSize, title: str(200), body: str(5000), link, linkLabel: str(100) }),
-  [BlockType.GALLERY]: obj({ title: str(200), images: list(galleryImage, PHOTO_GALLERY_SERVICE_GALLERY_SIZE, 0, em.galleryImageLimit), lightbox: bool(), autoplay: bool() }),
+  [BlockType.IMAGE]: obj({
+    assetUrl: media(false),
+    altText: str(EXCERPT_MAX_CHARS),
+    originalSize,
+    title: str(200),
+    body: str(5000),
+    link,
+    linkLabel: str(100),
+  }),
+  [BlockType.GALLERY]: obj({
+    title: str(200),
+    images: list(galleryImage, PHOTO_GALLERY_SERVICE_GALLERY_SIZE, 0, em.galleryImageLimit),
+    lightbox: bool(),
+    autoplay: bool(),
+  }),
   [BlockType.BUTTON]: obj({
     label: requiredStr(100),
     link,
@@ -777,7 +860,11 @@ const DATA_CHECKS: Record<number, Check> = {
   [BlockType.VIDEO]: obj({ url: media(false), title: str(200, 'Video'), caption: str(500) }),
   [BlockType.AUDIO]: obj({ url: media(false), title: str(200, 'Audio'), artist: str(200) }),
   // An audio playlist: at most MAX_ALBUM_TRACKS (60) tracks, each a title and an audio file.
-  [BlockType.ALBUM]: obj({ title: str(200, 'Album'), artist: str(200), tracks: list(obj({ title: requiredStr(200), url: media(true) }), MAX_ALBUM_TRACKS, 0, lm.albumTrackLimit) }),
+  [BlockType.ALBUM]: obj({
+    title: str(200, 'Album'),
+    artist: str(200),
+    tracks: list(obj({ title: requiredStr(200), url: media(true) }), MAX_ALBUM_TRACKS, 0, lm.albumTrackLimit),
+  }),
   [BlockType.MAP]: obj({ title: str(200), address: str(500), lat: num(-90, 90), lng: num(-180, 180), zoom: int(1, 20, 14) }),
   [BlockType.FORM]: obj({ formId: idRef }),
   [BlockType.NEWSLETTER]: obj({ title: str(200), description: str(2000), buttonLabel: str(100, 'Subscribe'), formId: listRef }),
@@ -824,17 +911,14 @@ function chartCheck(v: unknown, path: string, e: Errs): unknown {
   const title = str(200)(src.title, `${path}.title`, e);
   const showLegend = bool(true)(src.showLegend, `${path}.showLegend`, e);
   const columns = list(str(100), 1000)(src.columns, `${path}.columns`, e) as string[];
-  const rows = list(
-    (r, p, ee) => {
-      const o = r && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : {};
-      const values = Array.isArray(o.values) ? o.values : [];
-      return {
-        label: str(100)(o.label, `${p}.label`, ee),
-        values: values.slice(0, 1000).map((x) => (typeof x === 'number' && Number.isFinite(x) ? x : null)),
-      };
-    },
-    10_000,
-  )(src.rows, `${path}.rows`, e) as ChartRow[];
+  const rows = list((r, p, ee) => {
+    const o = r && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : {};
+    const values = Array.isArray(o.values) ? o.values : [];
+    return {
+      label: str(100)(o.label, `${p}.label`, ee),
+      values: values.slice(0, 1000).map((x) => (typeof x === 'number' && Number.isFinite(x) ? x : null)),
+    };
+  }, 10_000)(src.rows, `${path}.rows`, e) as ChartRow[];
   const data = { title, showLegend, columns, rows };
   const ds = chartDataset(data);
   if (ds.error) e.errors[ds.error.field === 'columns' ? `${path}.columns` : `${path}.rows`] = ds.error.message;
@@ -877,7 +961,8 @@ export function chartDataset(data: { columns?: unknown; rows?: unknown }): Chart
   const warnings: string[] = [];
   if (columns.length === 0) return { columns, rows, warnings, error: { field: 'columns', message: pm.DATASET_NO_COLUMN } };
   if (rows.length === 0) return { columns, rows, warnings, error: { field: 'rows', message: pm.DATASET_NO_ROW } };
-  if (rows.some((r) => r.values.length < columns.length || r.values.slice(0, columns.length).some((x) => x === null))) warnings.push(pm.DATASET_MISSING_DATA);
+  if (rows.some((r) => r.values.length < columns.length || r.values.slice(0, columns.length).some((x) => x === null)))
+    warnings.push(pm.DATASET_MISSING_DATA);
   let cols = columns;
   let rs = rows;
   if (columns.length > CHART_MAX_COLUMNS || rows.length > CHART_MAX_ROWS) {
@@ -924,7 +1009,10 @@ export function validateLayout(input: unknown): LayoutCheck {
   const rawSections = Array.isArray(src.sections) ? src.sections : [];
   if (src.sections !== undefined && !Array.isArray(src.sections)) e.errors.sections = em.mustBeList('sections');
   if (rawSections.length > MAX_SECTIONS_PER_LAYOUT) e.errors.sections = em.sectionLimit(MAX_SECTIONS_PER_LAYOUT);
-  const total = rawSections.reduce<number>((n, s) => n + (Array.isArray((s as { blocks?: unknown })?.blocks) ? (s as { blocks: unknown[] }).blocks.length : 0), 0);
+  const total = rawSections.reduce<number>(
+    (n, s) => n + (Array.isArray((s as { blocks?: unknown })?.blocks) ? (s as { blocks: unknown[] }).blocks.length : 0),
+    0,
+  );
   if (total > MAX_BLOCKS_PER_LAYOUT) {
     const message = em.blockLimit(MAX_BLOCKS_PER_LAYOUT);
     return { ok: false, message, errors: { sections: message }, warnings: {} };
@@ -940,7 +1028,12 @@ export function validateLayout(input: unknown): LayoutCheck {
   const sections: Section[] = rawSections.slice(0, MAX_SECTIONS_PER_LAYOUT).map((raw, si) => {
     const p = `sections.${si}`;
     const s = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-    const theme = typeof s.theme === 'string' && THEME_ID.test(s.theme) ? s.theme : (s.theme === undefined ? 'white' : ((e.errors[`${p}.theme`] = pm.notExpectedOption(String(s.theme))), 'white'));
+    const theme =
+      typeof s.theme === 'string' && THEME_ID.test(s.theme)
+        ? s.theme
+        : s.theme === undefined
+          ? 'white'
+          : ((e.errors[`${p}.theme`] = pm.notExpectedOption(String(s.theme))), 'white');
     let background: string | null = null;
     if (s.background !== undefined && s.background !== null && s.background !== '') {
       const bg = String(s.background).toLowerCase();
@@ -953,7 +1046,8 @@ export function validateLayout(input: unknown): LayoutCheck {
       const b = rb && typeof rb === 'object' ? (rb as Record<string, unknown>) : {};
       const id = uniqueId(b.id, `${bp}.id`);
       let type = typeof b.type === 'number' ? b.type : Number.NaN;
-      let variant: number | null = b.variant === undefined || b.variant === null ? null : typeof b.variant === 'number' ? b.variant : Number.NaN;
+      let variant: number | null =
+        b.variant === undefined || b.variant === null ? null : typeof b.variant === 'number' ? b.variant : Number.NaN;
       // A variant code given as the type is split into the base type and the variant.
       const base = BLOCK_VARIANT_BASE_TYPE[type as BlockType];
       if (base !== undefined) {
@@ -969,17 +1063,26 @@ export function validateLayout(input: unknown): LayoutCheck {
           variant = k.variants[0];
         }
       } else if (variant !== null) {
-        if (k || BLOCK_VARIANT_BASE_TYPE[variant as BlockType] !== type) e.errors[`${bp}.variant`] = pm.notExpectedOption(String(b.variant));
+        if (k || BLOCK_VARIANT_BASE_TYPE[variant as BlockType] !== type)
+          e.errors[`${bp}.variant`] = pm.notExpectedOption(String(b.variant));
         if (k) variant = null;
       }
       const check = DATA_CHECKS[type];
       const data = (check ? check(b.data ?? {}, `${bp}.data`, e) : plainJson(b.data ?? {})) as Record<string, unknown>;
-      return { id, type, variant, desktop: placement(b.desktop, `${bp}.desktop`, e), mobile: placement(b.mobile, `${bp}.mobile`, e), data: data && typeof data === 'object' ? data : {} };
+      return {
+        id,
+        type,
+        variant,
+        desktop: placement(b.desktop, `${bp}.desktop`, e),
+        mobile: placement(b.mobile, `${bp}.mobile`, e),
+        data: data && typeof data === 'object' ? data : {},
+      };
     });
     return { id: uniqueId(s.id, `${p}.id`), theme, background, blocks };
   });
   const layout: PageLayout = { format: LAYOUT_FORMAT, sections };
-  if (countGalleries(layout) > MAX_PHOTO_GALLERY_SERVICE_GALLERIES) e.errors.sections = em.galleryLimit(MAX_PHOTO_GALLERY_SERVICE_GALLERIES);
+  if (countGalleries(layout) > MAX_PHOTO_GALLERY_SERVICE_GALLERIES)
+    e.errors.sections = em.galleryLimit(MAX_PHOTO_GALLERY_SERVICE_GALLERIES);
   const keys = Object.keys(e.errors);
   return keys.length === 0
     ? { ok: true, layout, errors: {}, warnings: e.warnings }

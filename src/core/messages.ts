@@ -350,8 +350,7 @@ export const image = {
   NEGATIVE_OR_NON_INTEGER: 'negative value or non-integer value',
   UNKNOWN_LOADER: 'received unknown loader type',
   /** e.g. 'Image with src "/a.jpg" has invalid "width" property: requires a positive integer' */
-  invalidProp: (src: string, prop: string, reason: string) =>
-    `Image with src "${src}" has invalid "${prop}" property: ${reason}`,
+  invalidProp: (src: string, prop: string, reason: string) => `Image with src "${src}" has invalid "${prop}" property: ${reason}`,
   missingProp: (src: string, prop: string) => `Image with src "${src}" is missing required "${prop}" property`,
   unknownLoader: (src: string, loader: string) => `Image with src "${src}" ${image.UNKNOWN_LOADER} "${loader}"`,
 } as const;
@@ -404,7 +403,8 @@ export const engagement = {
   // Cookie banner
   BANNER_LABEL: 'Cookie preferences',
   BANNER_NOTICE_DEFAULT: 'This website uses cookies to keep your cart and to understand how the site is used.',
-  BANNER_OPT_IN_DEFAULT: 'We use necessary cookies to run this site. With your consent we also use analytics cookies and third-party scripts.',
+  BANNER_OPT_IN_DEFAULT:
+    'We use necessary cookies to run this site. With your consent we also use analytics cookies and third-party scripts.',
   BANNER_ACCEPT: 'Accept all',
   BANNER_REJECT: 'Reject optional cookies',
   BANNER_SAVE: 'Save choices',
@@ -477,7 +477,8 @@ export const pageEditor = {
   /** A journal post's body written as HTML (raw HTML mode) is an admin's; other staff write it in blocks (issue 27). */
   RAW_HTML_ADMIN_ONLY: 'Only an admin can write a post body as HTML. Write the post in the visual editor, or ask an admin.',
   POST_NOT_FOUND: 'No such post.',
-  RAW_CODE_ADMIN_ONLY: 'Only an admin can add or change a code block used as raw HTML. Untick "Use as raw HTML on the site" to show the code as text, or ask an admin.',
+  RAW_CODE_ADMIN_ONLY:
+    'Only an admin can add or change a code block used as raw HTML. Untick "Use as raw HTML on the site" to show the code as text, or ask an admin.',
   /** At most 60 blocks per layout. */
   blockLimit: (max: number) => `A page can have at most ${max} blocks. Delete a block to add another.`,
   sectionLimit: (max: number) => `A page can have at most ${max} sections.`,
@@ -499,8 +500,10 @@ export const pageEditor = {
   numberBetween: (min: number, max: number) => `Enter a whole number from ${min} to ${max}`,
   outsideGrid: (columns: number) => `The block must fit in the ${columns} columns of the grid`,
   /** A save with a version older than the stored one (two owners editing one page). */
-  STALE_VERSION: 'This page was changed by someone else after you opened it. Your changes were not saved: reload the page to see the latest version.',
-  STYLES_STALE_VERSION: 'The site styles were changed by someone else after you opened them. Your changes were not saved: reload to see the latest styles.',
+  STALE_VERSION:
+    'This page was changed by someone else after you opened it. Your changes were not saved: reload the page to see the latest version.',
+  STYLES_STALE_VERSION:
+    'The site styles were changed by someone else after you opened them. Your changes were not saved: reload to see the latest styles.',
   PAGE_NOT_FOUND: 'Page not found',
   NOTHING_TO_PUBLISH: 'There is no draft to publish.',
   SCHEDULE_IN_PAST: 'Choose a time in the future to schedule publishing.',
@@ -625,7 +628,8 @@ export const security = {
 /** Owner sign-in recovery (issue 41): the first sign-in's setup screen and the forgotten-password pages. */
 export const ownerAccount = {
   SETUP_HEADING: 'Set your email and password',
-  SETUP_INTRO: 'This is your first sign-in. Choose the email and the password you will sign in with from now on; the one-time link will not work again.',
+  SETUP_INTRO:
+    'This is your first sign-in. Choose the email and the password you will sign in with from now on; the one-time link will not work again.',
   SETUP_EMAIL_HINT: 'Password reset links are sent here.',
   SETUP_DONE: 'Your email and password are set already. Change them from your account.',
   PASSWORD_HINT: 'At least 8 characters.',
@@ -638,7 +642,8 @@ export const ownerAccount = {
   fixMany: (n: number) => `${n} fields need your attention.`,
   FORGOT_HEADING: 'Reset your password',
   FORGOT_INTRO: 'Enter the email you sign in with. We will email you a link to choose a new password.',
-  RESET_SENT: 'If an account signs in with that email, a link to reset its password is on its way. Check your inbox (and its spam folder). The link works once, for 60 minutes.',
+  RESET_SENT:
+    'If an account signs in with that email, a link to reset its password is on its way. Check your inbox (and its spam folder). The link works once, for 60 minutes.',
   TOO_MANY_RESETS: 'Too many tries. Wait a few minutes and try again.',
   RESET_HEADING: 'Choose a new password',
   resetIntro: (email: string) => `Choose a new password for ${email}. Every device signed in to this account will be signed out.`,
@@ -647,5 +652,6 @@ export const ownerAccount = {
   resetText: (link: string, minutes: number) =>
     `Someone asked to reset the password of your Tessera account.\n\nChoose a new password here (the link works once, for ${minutes} minutes):\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.\n`,
   RESET_HTML_INTRO: 'Someone asked to reset the password of your Tessera account.',
-  resetHtmlNote: (minutes: number) => `The link works once, for ${minutes} minutes. If it was not you, ignore this email: your password stays as it is.`,
+  resetHtmlNote: (minutes: number) =>
+    `The link works once, for ${minutes} minutes. If it was not you, ignore this email: your password stays as it is.`,
 } as const;

@@ -14,8 +14,32 @@ import { cart as cartMessages } from './messages';
 
 /** The 26 currencies a store may sell in. */
 export const SUPPORTED_CURRENCIES = [
-  'USD', 'EUR', 'GBP', 'CAD', 'AUD', 'NZD', 'JPY', 'CHF', 'SEK', 'DKK', 'NOK', 'CZK', 'HUF',
-  'PLN', 'ILS', 'MXN', 'BRL', 'ARS', 'COP', 'HKD', 'SGD', 'INR', 'MYR', 'PHP', 'THB', 'ZAR',
+  'USD',
+  'EUR',
+  'GBP',
+  'CAD',
+  'AUD',
+  'NZD',
+  'JPY',
+  'CHF',
+  'SEK',
+  'DKK',
+  'NOK',
+  'CZK',
+  'HUF',
+  'PLN',
+  'ILS',
+  'MXN',
+  'BRL',
+  'ARS',
+  'COP',
+  'HKD',
+  'SGD',
+  'INR',
+  'MYR',
+  'PHP',
+  'THB',
+  'ZAR',
 ] as const;
 
 export type CurrencyCode = (typeof SUPPORTED_CURRENCIES)[number];

@@ -21,7 +21,11 @@ export type FulfilmentStatus = (typeof FulfilmentStatus)[keyof typeof Fulfilment
 export const FULFILMENT_STATUSES = Object.values(FulfilmentStatus) as [FulfilmentStatus, ...FulfilmentStatus[]];
 
 /** The statuses of a paid order that still has money in it (a fully refunded order adds nothing). */
-export const SALE_STATUSES: readonly OrderStatus[] = Object.freeze([OrderStatus.PAID, OrderStatus.FULFILLED, OrderStatus.PARTIALLY_REFUNDED]);
+export const SALE_STATUSES: readonly OrderStatus[] = Object.freeze([
+  OrderStatus.PAID,
+  OrderStatus.FULFILLED,
+  OrderStatus.PARTIALLY_REFUNDED,
+]);
 
 export function paymentStatusOf(o: { status: string; refundedCents: number }): PaymentStatus {
   if (o.status === OrderStatus.REFUNDED) return PaymentStatus.REFUNDED;

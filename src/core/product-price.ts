@@ -67,7 +67,8 @@ const ZERO: MoneyValue = Object.freeze({ value: '0', currency: 'USD' });
 
 type Obj = Record<string, unknown>;
 const obj = (x: unknown): Obj | undefined => (x !== null && typeof x === 'object' && !Array.isArray(x) ? (x as Obj) : undefined);
-const truthy = (x: unknown): boolean => x !== undefined && x !== null && x !== false && x !== 0 && x !== '' && !(typeof x === 'number' && isNaN(x));
+const truthy = (x: unknown): boolean =>
+  x !== undefined && x !== null && x !== false && x !== 0 && x !== '' && !(typeof x === 'number' && isNaN(x));
 
 /** The price a view shows first: the lowest price paid ('from'), the sale price ('sale'), else the normal price. */
 export function shownPrice(view: PriceView): MoneyValue {
@@ -111,7 +112,8 @@ const paidMoney = (v: Obj): unknown => (truthy(v.onSale) ? v.salePriceMoney : v.
 /** Legacy price fields, or the money values' amounts when a view has none. */
 const legacy = (v: Obj, field: 'price' | 'salePrice'): unknown =>
   v[field] !== undefined ? v[field] : amountOf(field === 'price' ? v.priceMoney : v.salePriceMoney);
-const same = (a: unknown, b: unknown): boolean => a === b || (a !== null && b !== null && typeof a !== 'object' && typeof b !== 'object' && String(a) === String(b));
+const same = (a: unknown, b: unknown): boolean =>
+  a === b || (a !== null && b !== null && typeof a !== 'object' && typeof b !== 'object' && String(a) === String(b));
 
 /** Variants differ in price, in sale flag, or (when on sale) in sale price. */
 export function hasVariedPrices(content: Obj): boolean {
@@ -188,7 +190,8 @@ export function billingOf(plan: unknown, varied: boolean, opts: { inYears?: bool
   let key = `productPrice__${varied ? 'multiplePrices' : 'singlePrice'}__${value === 1 ? '1' : 'n'}${capitalized(unit)}ly__`;
   key += t.cycles === 0 ? 'indefinite' : `limited__${duration === 1 ? '1' : 'n'}${capitalized(durationUnit)}s`;
   const plural = value > 1;
-  let text = (varied ? 'from ' : '') + '{price} every ' + (plural ? '{billingPeriodValue} ' : '') + unit.toLowerCase() + (plural ? 's' : '');
+  let text =
+    (varied ? 'from ' : '') + '{price} every ' + (plural ? '{billingPeriodValue} ' : '') + unit.toLowerCase() + (plural ? 's' : '');
   if (t.cycles > 0) text += ' for {duration} ' + durationUnit.toLowerCase() + (duration === 1 ? '' : 's');
   return { value, unit, duration, durationUnit, key, text };
 }
@@ -238,7 +241,12 @@ const HIDDEN = '<span class="visually-hidden v6-visually-hidden">';
  * visually-hidden sale labels). `money` renders one money value; `fill`
  * formats a wording (a message) with its arguments.
  */
-export function priceMarkup(view: PriceView, money: (m: MoneyValue) => string, strings: PriceStrings, fill: (text: string, args: PriceArgs) => string): string {
+export function priceMarkup(
+  view: PriceView,
+  money: (m: MoneyValue) => string,
+  strings: PriceStrings,
+  fill: (text: string, args: PriceArgs) => string,
+): string {
   const b = view.billing;
   const wording = b === null ? '{price}' : (strings.subscription?.(b.key) ?? b.text);
   const args = (price: string): PriceArgs => (b === null ? { price } : { price, billingPeriodValue: b.value, duration: b.duration });
@@ -250,8 +258,14 @@ export function priceMarkup(view: PriceView, money: (m: MoneyValue) => string, s
     body = fill(b === null ? (strings.fromText ?? 'from {fromPrice}') : wording, { ...args(price), fromPrice: price }) + '\n';
   } else if (view.kind === 'sale') {
     body =
-      HIDDEN + 'Sale Price:</span>' + fill(wording, args(money(view.sale ?? ZERO))) + ' ' +
-      HIDDEN + 'Original Price:</span><span class="original-price">' + fill(wording, args(money(view.normal))) + '</span>\n';
+      HIDDEN +
+      'Sale Price:</span>' +
+      fill(wording, args(money(view.sale ?? ZERO))) +
+      ' ' +
+      HIDDEN +
+      'Original Price:</span><span class="original-price">' +
+      fill(wording, args(money(view.normal))) +
+      '</span>\n';
   } else body = fill(wording, args(money(view.normal)));
   return '\n\n\n<div class="product-price">\n' + body + '\n</div>';
 }
@@ -288,7 +302,12 @@ export function subscriptionPriceView(item: unknown): SubscriptionPriceView | nu
 }
 
 /** The `subscription-price` markup (`<div class="subscription-price">`), built from its view. */
-export function subscriptionPriceMarkup(view: SubscriptionPriceView | null, money: (m: MoneyValue) => string, strings: PriceStrings, fill: (text: string, args: PriceArgs) => string): string {
+export function subscriptionPriceMarkup(
+  view: SubscriptionPriceView | null,
+  money: (m: MoneyValue) => string,
+  strings: PriceStrings,
+  fill: (text: string, args: PriceArgs) => string,
+): string {
   let body = '';
   if (view !== null) {
     if (view.from !== undefined) {
@@ -296,8 +315,14 @@ export function subscriptionPriceMarkup(view: SubscriptionPriceView | null, mone
       body = fill(strings.fromText ?? 'from {fromPrice}', { price: '', fromPrice: price }) + '\n';
     } else if (view.sale !== undefined) {
       body =
-        HIDDEN + 'Sale Price:</span>' + fill('{price}', { price: money(view.sale) }) + ' ' +
-        HIDDEN + 'Original Price:</span><span class="original-price">' + fill('{price}', { price: money(view.normal) }) + '</span>\n';
+        HIDDEN +
+        'Sale Price:</span>' +
+        fill('{price}', { price: money(view.sale) }) +
+        ' ' +
+        HIDDEN +
+        'Original Price:</span><span class="original-price">' +
+        fill('{price}', { price: money(view.normal) }) +
+        '</span>\n';
     } else body = fill('{price}', { price: money(view.normal) });
   }
   return '\n\n\n<div class="subscription-price">\n' + body + '\n</div>';

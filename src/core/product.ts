@@ -170,8 +170,7 @@ export function totalStock(product: ProductLike): number {
 export function showQuantityInput(product: ProductLike, settings: StoreSettings = {}): boolean {
   const sc = structuredContentOf(product);
   const allowServices = settings.multipleQuantityAllowedForServices ?? true;
-  const typeAllows =
-    sc.productType === ProductType.PHYSICAL || (sc.productType === ProductType.SERVICE && allowServices);
+  const typeAllows = sc.productType === ProductType.PHYSICAL || (sc.productType === ProductType.SERVICE && allowServices);
   if (!typeAllows) return false;
   if (sc.isSubscribable === true) return false;
   return totalStock(sc) > 1;
@@ -223,9 +222,7 @@ export function productOptions(product: ProductLike): { name: string; values: st
  */
 export function findVariant(product: ProductLike, attributes: Record<string, string | null | undefined> = {}): Variant | undefined {
   const variants = variantsOf(structuredContentOf(product));
-  return variants.find((v) =>
-    Object.entries(v.attributes ?? {}).every(([name, value]) => attributes[name] === value),
-  );
+  return variants.find((v) => Object.entries(v.attributes ?? {}).every(([name, value]) => attributes[name] === value));
 }
 
 /** Option names without a selection (empty, null or missing), in display order. */
@@ -274,9 +271,13 @@ export function variantEffectivePrice(variant: Variant): bigint | null {
 /** Lowest and highest effective variant prices in minor units, or null without prices. */
 export function priceRange(product: ProductLike): { min: bigint; max: bigint } | null {
   const sc = structuredContentOf(product);
-  const prices = variantsOf(sc).map(variantEffectivePrice).filter((p): p is bigint => p !== null);
+  const prices = variantsOf(sc)
+    .map(variantEffectivePrice)
+    .filter((p): p is bigint => p !== null);
   if (prices.length === 0) {
-    const own = sc.onSale ? minorOf(sc.salePriceMoney, undefined) ?? minorOf(sc.priceMoney, undefined) : minorOf(sc.priceMoney, undefined);
+    const own = sc.onSale
+      ? (minorOf(sc.salePriceMoney, undefined) ?? minorOf(sc.priceMoney, undefined))
+      : minorOf(sc.priceMoney, undefined);
     return own === null ? null : { min: own, max: own };
   }
   let min = prices[0];
@@ -319,7 +320,8 @@ export function parseQuantity(text: string | number | null | undefined): Quantit
   const s = text === null || text === undefined ? '' : String(text).trim();
   // Text must be a plain decimal number: Number() alone would take '0x10', '1e3', '0b11' and 'Infinity'.
   // Length first, then a pattern without overlapping repeats.
-  if (typeof text === 'string' && (s.length > 20 || !/^[+-]?\d+(\.\d+)?$/.test(s))) return { ok: false, message: commerce.QUANTITY_NOT_A_NUMBER };
+  if (typeof text === 'string' && (s.length > 20 || !/^[+-]?\d+(\.\d+)?$/.test(s)))
+    return { ok: false, message: commerce.QUANTITY_NOT_A_NUMBER };
   const n = s === '' ? NaN : Number(s);
   if (!Number.isFinite(n)) return { ok: false, message: commerce.QUANTITY_NOT_A_NUMBER };
   if (!Number.isInteger(n) || n < QUANTITY_MIN) return { ok: false, message: commerce.QUANTITY_NOT_WHOLE };
@@ -416,16 +418,14 @@ export function structuredContentOfProps(p: ProductProps): StructuredContent {
     customAddButtonText: p.customAddButtonText,
     variantOptionOrdering: p.variantOptionOrdering,
     onSale: p.onSale,
-    variants: p.variants.map(
-      (v): Variant => ({
-        sku: v.sku,
-        attributes: v.attributes,
-        qtyInStock: v.qtyInStock,
-        unlimited: v.unlimited,
-        onSale: v.onSale,
-        priceMoney: money(v.priceCents, p.currency),
-        salePriceMoney: money(v.salePriceCents, p.currency),
-      }),
-    ),
+    variants: p.variants.map((v): Variant => ({
+      sku: v.sku,
+      attributes: v.attributes,
+      qtyInStock: v.qtyInStock,
+      unlimited: v.unlimited,
+      onSale: v.onSale,
+      priceMoney: money(v.priceCents, p.currency),
+      salePriceMoney: money(v.salePriceCents, p.currency),
+    })),
   };
 }

@@ -33,5 +33,12 @@ export function ratingSummary(count: number, sum: number): RatingSummary {
   const tenths = c === 0 ? 0 : Math.floor((sum * 10 * 2 + c) / (2 * c));
   const average = tenths / 10;
   const averageText = average.toFixed(1);
-  return { count: c, average, averageText, label: text.outOf5(averageText), countText: text.count(c), percent: Math.round((average / RATING_MAX) * 1000) / 10 };
+  return {
+    count: c,
+    average,
+    averageText,
+    label: text.outOf5(averageText),
+    countText: text.count(c),
+    percent: Math.round((average / RATING_MAX) * 1000) / 10,
+  };
 }

@@ -7,8 +7,42 @@ import { checkLink } from './layout.js';
 
 /** Elements kept in rich text; any other element is removed and its text kept. */
 export const RICH_TEXT_TAGS: readonly string[] = Object.freeze([
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'a', 'ul', 'ol', 'li', 'blockquote', 'code', 'pre',
-  'span', 'sub', 'sup', 'hr', 'mark', 'small', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'img', 'figure', 'figcaption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'br',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'a',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'code',
+  'pre',
+  'span',
+  'sub',
+  'sup',
+  'hr',
+  'mark',
+  'small',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'img',
+  'figure',
+  'figcaption',
 ]);
 
 /** Attributes kept, by element ('*' for every kept element). */
@@ -23,7 +57,24 @@ export const RICH_TEXT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> =
 export const RICH_TEXT_SCHEMES: readonly string[] = Object.freeze(['http', 'https', 'mailto', 'tel']);
 
 /** Elements removed with everything inside them (sanitize-html's non-text tags). */
-export const RICH_TEXT_DROPPED: readonly string[] = Object.freeze(['script', 'style', 'textarea', 'option', 'xmp', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'math', 'head', 'title', 'meta', 'link']);
+export const RICH_TEXT_DROPPED: readonly string[] = Object.freeze([
+  'script',
+  'style',
+  'textarea',
+  'option',
+  'xmp',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'head',
+  'title',
+  'meta',
+  'link',
+]);
 
 /** Whether an attribute may stay on an element of rich text. */
 export function isRichTextAttribute(tag: string, attribute: string): boolean {
@@ -52,7 +103,8 @@ export function isSafeHref(href: string): boolean {
 export type TextLinkCheck = { ok: true; value: string } | { ok: false; message: string };
 
 /** The message of a link with a scheme rich text does not keep ('javascript:'). */
-export const unsafeLinkMessage = (scheme: string) => `Links starting with ${scheme}: are not allowed. Use a page of this site such as /shop, or an http://, https://, mailto: or tel: link.`;
+export const unsafeLinkMessage = (scheme: string) =>
+  `Links starting with ${scheme}: are not allowed. Use a page of this site such as /shop, or an http://, https://, mailto: or tel: link.`;
 export const ENTER_A_LINK = 'Enter a link, such as /shop or https://www.example.com';
 
 /**
@@ -63,7 +115,8 @@ export function checkTextLink(input: string): TextLinkCheck {
   const v = input.trim();
   if (v === '') return { ok: false, message: ENTER_A_LINK };
   const scheme = /^([a-zA-Z][a-zA-Z0-9.+-]*):/.exec(v.replace(/[\x00-\x20\x7f]+/g, ''));
-  if (scheme && !RICH_TEXT_SCHEMES.includes(scheme[1]!.toLowerCase())) return { ok: false, message: unsafeLinkMessage(scheme[1]!.toLowerCase()) };
+  if (scheme && !RICH_TEXT_SCHEMES.includes(scheme[1]!.toLowerCase()))
+    return { ok: false, message: unsafeLinkMessage(scheme[1]!.toLowerCase()) };
   const r = checkLink(v);
   if (!r.ok) return { ok: false, message: r.message ?? ENTER_A_LINK };
   if (!isSafeHref(r.value)) return { ok: false, message: ENTER_A_LINK };

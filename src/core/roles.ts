@@ -99,16 +99,36 @@ export const ROLE_NAMES: ReadonlyArray<{ role: Role; name: string; note?: string
   { role: Role.WEBSITE_MANAGER, name: 'Website manager' },
   { role: Role.STORE_MANAGER, name: 'Store manager' },
   { role: Role.EDITOR, name: 'Editor' },
-  { role: Role.DRAFT_EDITOR, name: 'Draft editor', note: 'Drafts only: cannot publish, nor rename or delete an upload that published content uses.' },
+  {
+    role: Role.DRAFT_EDITOR,
+    name: 'Draft editor',
+    note: 'Drafts only: cannot publish, nor rename or delete an upload that published content uses.',
+  },
   { role: Role.MODERATOR, name: 'Moderator' },
   { role: Role.REPORTING, name: 'Reporting' },
   { role: Role.BILLING, name: 'Billing' },
   { role: Role.VIEWER, name: 'Viewer' },
   { role: Role.COMMENTER, name: 'Commenter', note: 'In the platform’s list for comments, which Tessera does not have yet.' },
-  { role: Role.CAMPAIGNS_EDITOR, name: 'Campaigns editor', note: 'In the platform’s list for email campaigns, which Tessera does not have yet.' },
-  { role: Role.SCHEDULING, name: 'Scheduling', note: 'In the platform’s list for appointment scheduling, which Tessera does not have yet.' },
-  { role: Role.SCHEDULING_EDITOR, name: 'Scheduling editor', note: 'In the platform’s list for appointment scheduling, which Tessera does not have yet.' },
-  { role: Role.SCHEDULING_VIEWER, name: 'Scheduling viewer', note: 'In the platform’s list for appointment scheduling, which Tessera does not have yet.' },
+  {
+    role: Role.CAMPAIGNS_EDITOR,
+    name: 'Campaigns editor',
+    note: 'In the platform’s list for email campaigns, which Tessera does not have yet.',
+  },
+  {
+    role: Role.SCHEDULING,
+    name: 'Scheduling',
+    note: 'In the platform’s list for appointment scheduling, which Tessera does not have yet.',
+  },
+  {
+    role: Role.SCHEDULING_EDITOR,
+    name: 'Scheduling editor',
+    note: 'In the platform’s list for appointment scheduling, which Tessera does not have yet.',
+  },
+  {
+    role: Role.SCHEDULING_VIEWER,
+    name: 'Scheduling viewer',
+    note: 'In the platform’s list for appointment scheduling, which Tessera does not have yet.',
+  },
 ]);
 
 /** The first words of a refusal by role (the server's 403 and the admin's forbidden screen). */
@@ -146,7 +166,10 @@ export function describeRole(role: number): string {
     parts.push(`Everything. The only role that changes ${listing(only.map((a) => ACCESS[a].label))}.`);
   } else {
     if (writes.length) parts.push(`Changes ${listing(writes.map((a) => ACCESS[a].label))}.`);
-    if (reads.length) parts.push(`${writes.length ? 'Also reads' : 'Reads'} ${listing(reads.map((a) => ACCESS[a].label))}${writes.length ? '' : '; changes nothing'}.`);
+    if (reads.length)
+      parts.push(
+        `${writes.length ? 'Also reads' : 'Reads'} ${listing(reads.map((a) => ACCESS[a].label))}${writes.length ? '' : '; changes nothing'}.`,
+      );
     if (!writes.length && !reads.length) parts.push('Can sign in, but sees and changes nothing.');
   }
   return [note, ...parts].filter(Boolean).join(' ');
@@ -159,7 +182,8 @@ export function roleDescriptions(): Array<{ role: number; name: string; descript
 
 /** The table as Markdown, as docs/SECURITY.md shows it between its roles-table markers. */
 export function accessTableMarkdown(): string {
-  const names = (roles: readonly Role[]) => (roles.length === 0 ? '—' : roles.length === EVERYONE.length ? 'every role' : roles.map((r) => `${roleName(r)} (${r})`).join(', '));
+  const names = (roles: readonly Role[]) =>
+    roles.length === 0 ? '—' : roles.length === EVERYONE.length ? 'every role' : roles.map((r) => `${roleName(r)} (${r})`).join(', ');
   const rows = AREAS.map((a) => `| \`${a}\` | ${ACCESS[a].label} | ${names(ACCESS[a].read)} | ${names(ACCESS[a].write)} |`);
   return ['| Area | What | Read | Write |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -50,8 +50,12 @@ export const siteSettingsSchema = z.object({
   locale: z.string().trim().refine(isLocale, { message: 'Enter a language and region such as en-US.' }),
   currency: z.enum(SUPPORTED_CURRENCIES, { error: 'Choose a currency from the list.' }),
   // The validation message shown in the interface: 'Emails must be formatted as name@example.com'.
-  contactEmail: z.union([z.literal(''), z.email(platformMessages.emailsFormattedAs()).max(254)], { error: platformMessages.emailsFormattedAs() }),
-  contactPhoneNumber: text(40, 'The phone number').refine((s) => s === '' || /^[+()\d\s.-]{3,40}$/.test(s), { message: 'Enter a phone number using digits, spaces, +, (, ), - and .' }),
+  contactEmail: z.union([z.literal(''), z.email(platformMessages.emailsFormattedAs()).max(254)], {
+    error: platformMessages.emailsFormattedAs(),
+  }),
+  contactPhoneNumber: text(40, 'The phone number').refine((s) => s === '' || /^[+()\d\s.-]{3,40}$/.test(s), {
+    message: 'Enter a phone number using digits, spaces, +, (, ), - and .',
+  }),
   location: z.object({
     addressTitle: text(200, 'The business name'),
     addressLine1: text(200, 'The street address'),
@@ -62,7 +66,11 @@ export const siteSettingsSchema = z.object({
   socialAccounts: z
     .array(
       z.object({
-        serviceName: z.string().trim().min(1, 'Name the account (Instagram, Facebook, ...).').max(50, 'The name must be 50 characters or fewer.'),
+        serviceName: z
+          .string()
+          .trim()
+          .min(1, 'Name the account (Instagram, Facebook, ...).')
+          .max(50, 'The name must be 50 characters or fewer.'),
         profileUrl: z.url({ protocol: /^https?$/, error: 'Enter the profile address, starting with https://.' }).max(500),
       }),
     )

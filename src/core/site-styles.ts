@@ -237,7 +237,8 @@ export function checkStylePath(path: DirtyPath, value: unknown, errors: Errors):
         const p = `${path}.${u}`;
         const weight = Number(f.weight);
         const size = Number(f.size);
-        if (!Number.isInteger(weight) || weight < 100 || weight > 900 || weight % 100 !== 0) errors[`${p}.weight`] = em.numberBetween(100, 900);
+        if (!Number.isInteger(weight) || weight < 100 || weight > 900 || weight % 100 !== 0)
+          errors[`${p}.weight`] = em.numberBetween(100, 900);
         if (!Number.isFinite(size) || size < 0.5 || size > 6) errors[`${p}.size`] = em.numberBetween(0.5, 6);
         out[u] = { family: family(f.family, `${p}.family`, errors), weight, size };
       }
@@ -280,8 +281,10 @@ export function applyStyleChanges(styles: SiteStyles, changes: Record<string, un
     (next[area] as Record<string, unknown>)[key] = v;
   }
   if (Object.keys(errors).length === 0) {
-    if (!next.colors.themes.some((t) => t.id === next.colors.defaultThemeId)) errors['colors.defaultThemeId'] = pm.notExpectedOption(next.colors.defaultThemeId);
-    if (!next.fonts.themes.some((t) => t.id === next.fonts.activeThemeId)) errors['fonts.activeThemeId'] = pm.notExpectedOption(next.fonts.activeThemeId);
+    if (!next.colors.themes.some((t) => t.id === next.colors.defaultThemeId))
+      errors['colors.defaultThemeId'] = pm.notExpectedOption(next.colors.defaultThemeId);
+    if (!next.fonts.themes.some((t) => t.id === next.fonts.activeThemeId))
+      errors['fonts.activeThemeId'] = pm.notExpectedOption(next.fonts.activeThemeId);
   }
   const keys = Object.keys(errors);
   return keys.length ? { ok: false, message: errors[keys[0]], errors } : { ok: true, styles: next, errors };
@@ -305,7 +308,9 @@ export function stylesCss(styles: SiteStyles, scope = '.ts-layout'): string {
   const font = (u: FontUsage) => `--ts-font-${u}:${f[u].family};--ts-weight-${u}:${f[u].weight};--ts-size-${u}:${f[u].size}rem;`;
   const out = [`${scope}{${FONT_USAGE_CATEGORIES.map(font).join('')}}`];
   for (const t of styles.colors.themes) {
-    out.push(`${scope} .ts-theme-${t.id}{--ts-bg:${t.background};--ts-text:${textColourOn(t.background, t.text)};--ts-accent:${t.accent};--ts-accent-text:${textColourOn(t.accent)};}`);
+    out.push(
+      `${scope} .ts-theme-${t.id}{--ts-bg:${t.background};--ts-text:${textColourOn(t.background, t.text)};--ts-accent:${t.accent};--ts-accent-text:${textColourOn(t.accent)};}`,
+    );
   }
   return out.join('\n');
 }

@@ -28,7 +28,7 @@ export function addressOf(from: string): string {
 }
 
 export const SMTP_MESSAGES = {
-  HOST: 'Enter the relay\'s host name, such as smtp.example.com.',
+  HOST: "Enter the relay's host name, such as smtp.example.com.",
   PORT: 'Enter a port from 1 to 65535 (usually 587, or 465 for TLS).',
   FROM: 'Enter a sender address such as Fernhill <shop@example.com>, or leave it empty.',
   USERNAME: 'Use at most 320 characters for the user name.',
@@ -51,4 +51,3 @@ export const smtpInputSchema = z.object({
     .default(''),
 });
 export type SmtpInput = z.infer<typeof smtpInputSchema>;
-

@@ -6,7 +6,11 @@
 import { z } from 'zod';
 
 /** An amount in the store currency's minor units. */
-export const centsSchema = z.number({ error: 'Must be an amount in cents.' }).int('Must be a whole number of cents.').min(0, 'Must be 0 or more.').max(1e13, 'Too large.');
+export const centsSchema = z
+  .number({ error: 'Must be an amount in cents.' })
+  .int('Must be a whole number of cents.')
+  .min(0, 'Must be 0 or more.')
+  .max(1e13, 'Too large.');
 const noNul = (v: string) => !v.includes('\u0000');
 
 export const SHIPPING_KINDS = ['flat', 'free_above', 'weight'] as const;
@@ -18,12 +22,21 @@ export const shippingOptionSchema = z
     kind: z.enum(SHIPPING_KINDS, { error: 'Kind must be flat, free_above or weight.' }),
     priceCents: centsSchema.default(0),
     freeAboveCents: centsSchema.default(0),
-    weightRates: z.array(z.object({ upToGrams: z.number().int().min(1).max(1e7), priceCents: centsSchema })).max(50).default([]),
-    countries: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'Countries are two-letter codes.')).max(300).default([]),
+    weightRates: z
+      .array(z.object({ upToGrams: z.number().int().min(1).max(1e7), priceCents: centsSchema }))
+      .max(50)
+      .default([]),
+    countries: z
+      .array(z.string().regex(/^[A-Za-z]{2}$/, 'Countries are two-letter codes.'))
+      .max(300)
+      .default([]),
     enabled: z.boolean().default(true),
     ordering: z.number().int().min(0).max(10000).default(0),
   })
-  .refine((b) => b.kind !== 'weight' || b.weightRates.length > 0, { message: 'A weight-based option needs at least one rate.', path: ['weightRates'] });
+  .refine((b) => b.kind !== 'weight' || b.weightRates.length > 0, {
+    message: 'A weight-based option needs at least one rate.',
+    path: ['weightRates'],
+  });
 export type ShippingOptionBody = z.output<typeof shippingOptionSchema>;
 
 export const taxRuleSchema = z.object({
@@ -37,7 +50,12 @@ export type TaxRuleBody = z.output<typeof taxRuleSchema>;
 
 export const couponSchema = z
   .object({
-    code: z.string().trim().min(2, 'Code must be 2 to 40 characters.').max(40).regex(/^[A-Za-z0-9_-]+$/, 'Codes use letters, digits, - and _.'),
+    code: z
+      .string()
+      .trim()
+      .min(2, 'Code must be 2 to 40 characters.')
+      .max(40)
+      .regex(/^[A-Za-z0-9_-]+$/, 'Codes use letters, digits, - and _.'),
     kind: z.enum(COUPON_KINDS, { error: 'Kind must be percent, fixed or free_shipping.' }),
     percentBasisPoints: z.number().int().min(0).max(10000, 'A percentage is 100% or less.').default(0),
     amountCents: centsSchema.default(0),

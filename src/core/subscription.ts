@@ -72,7 +72,10 @@ export interface SubscriptionTerms {
 
 export function subscriptionTerms(plan: unknown, options: SubscriptionTextOptions = {}): SubscriptionTerms | null {
   const p = plan !== null && typeof plan === 'object' ? (plan as Partial<Record<keyof SubscriptionPlan, unknown>>) : undefined;
-  const bp = p?.billingPeriod !== null && typeof p?.billingPeriod === 'object' ? (p.billingPeriod as Partial<Record<keyof BillingPeriod, unknown>>) : undefined;
+  const bp =
+    p?.billingPeriod !== null && typeof p?.billingPeriod === 'object'
+      ? (p.billingPeriod as Partial<Record<keyof BillingPeriod, unknown>>)
+      : undefined;
   const unit = normalizeUnit(bp?.unit);
   const value = bp?.value;
   if (!unit || typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) return null;

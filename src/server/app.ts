@@ -43,7 +43,16 @@ import { platformArea } from './platform/index.js';
 import { Mailer, smtpTransport } from './mail/mailer.js';
 import { emailOriginOf, type EmailOrigin } from './email-origin.js';
 import { JobQueue } from './jobs/queue.js';
-import { DatabaseRateLimitStore, MemoryRateLimitStore, RATE_LIMIT_KEEP_MS, RATE_LIMIT_PURGE_EVERY_MS, RateLimiter, RedisRateLimitStore, WriteBehindRateLimitStore, type RateLimitStore } from './plugins/rate-limit.js';
+import {
+  DatabaseRateLimitStore,
+  MemoryRateLimitStore,
+  RATE_LIMIT_KEEP_MS,
+  RATE_LIMIT_PURGE_EVERY_MS,
+  RateLimiter,
+  RedisRateLimitStore,
+  WriteBehindRateLimitStore,
+  type RateLimitStore,
+} from './plugins/rate-limit.js';
 import { Redis } from 'ioredis';
 import { SignInLimits } from './platform/sign-in-limits.js';
 import { SiteCache, siteCachePlugin } from './plugins/site-cache.js';
@@ -91,7 +100,14 @@ declare module 'fastify' {
 }
 
 /** Cookies and auth headers never reach the logs. */
-const redact = ['req.headers.cookie', 'req.headers.authorization', 'req.headers["stripe-signature"]', 'req.headers["x-csrf-token"]', 'req.headers["x-siteuser-xsrf-token"]', 'res.headers["set-cookie"]'];
+const redact = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["stripe-signature"]',
+  'req.headers["x-csrf-token"]',
+  'req.headers["x-siteuser-xsrf-token"]',
+  'res.headers["set-cookie"]',
+];
 
 /**
  * TRUST_PROXY as Fastify takes it. A hop count becomes "trust the nearest n hops" (Fastify itself
@@ -106,7 +122,12 @@ export function trustProxyOption(v: Config['TRUST_PROXY']): boolean | string[] |
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const app = Fastify({
-    logger: deps.logger === undefined ? { level: config.LOG_LEVEL, redact, serializers: logSerializers } : deps.logger === false ? false : { ...(deps.logger as object), redact, serializers: logSerializers },
+    logger:
+      deps.logger === undefined
+        ? { level: config.LOG_LEVEL, redact, serializers: logSerializers }
+        : deps.logger === false
+          ? false
+          : { ...(deps.logger as object), redact, serializers: logSerializers },
     // One line per request, written below: path without its query (sign-in links and unsubscribe
     // links carry tokens there), status and time. Never headers or cookies.
     logController: new LogController({ disableRequestLogging: true }),
@@ -164,10 +185,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (r) => {
-    const handlers = [r.preHandler ?? []].flat() as Array<{ [OWNER_ROLES]?: readonly number[]; [OWNER_ACCESS]?: RouteEntry['ownerAccess'] }>;
+    const handlers = [r.preHandler ?? []].flat() as Array<{
+      [OWNER_ROLES]?: readonly number[];
+      [OWNER_ACCESS]?: RouteEntry['ownerAccess'];
+    }>;
     const guard = handlers.find((h) => h && OWNER_ROLES in h);
     for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
-      if (m !== 'HEAD') routeTable.push({ method: m, url: r.url, ...(guard ? { ownerRoles: guard[OWNER_ROLES], ownerAccess: guard[OWNER_ACCESS] } : {}) });
+      if (m !== 'HEAD')
+        routeTable.push({ method: m, url: r.url, ...(guard ? { ownerRoles: guard[OWNER_ROLES], ownerAccess: guard[OWNER_ACCESS] } : {}) });
     }
   });
   app.decorate('database', database);
@@ -186,11 +211,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Old rate-limit counters leave the table once an hour (and once a minute after start).
     let purgeTimers: Array<ReturnType<typeof setTimeout>> = [];
     const purgeRates = () =>
-      void rateStore.purge?.(new Date(Date.now() - RATE_LIMIT_KEEP_MS)).catch((err: Error) => app.log.warn({ err: err.message }, 'rate-limit purge failed'));
+      void rateStore
+        .purge?.(new Date(Date.now() - RATE_LIMIT_KEEP_MS))
+        .catch((err: Error) => app.log.warn({ err: err.message }, 'rate-limit purge failed'));
     app.addHook('onListen', async () => {
       services.mailer.start();
       services.jobs.start();
-      if (rateStore.purge) purgeTimers = [setTimeout(purgeRates, 60_000).unref(), setInterval(purgeRates, RATE_LIMIT_PURGE_EVERY_MS).unref()];
+      if (rateStore.purge)
+        purgeTimers = [setTimeout(purgeRates, 60_000).unref(), setInterval(purgeRates, RATE_LIMIT_PURGE_EVERY_MS).unref()];
     });
     app.addHook('onClose', async () => {
       for (const t of purgeTimers) clearTimeout(t);
@@ -230,7 +258,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Hashed client bundles: cached for a year. Theme assets: an hour.
   if (existsSync(services.assets.dir)) {
     // File by file (wildcard: false): other /assets/ paths are a developer template's files (server/themes).
-    await app.register(fastifyStatic, { root: join(services.assets.dir, 'assets'), prefix: '/assets/', wildcard: false, immutable: true, maxAge: '365d', decorateReply: false, index: false });
+    await app.register(fastifyStatic, {
+      root: join(services.assets.dir, 'assets'),
+      prefix: '/assets/',
+      wildcard: false,
+      immutable: true,
+      maxAge: '365d',
+      decorateReply: false,
+      index: false,
+    });
   }
   // The theme folder's files (THEME_DIR may hold a third party's theme): never outside its real folder (files-inside.ts).
   app.get('/theme/*', async (req, reply) => {

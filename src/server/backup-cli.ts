@@ -21,7 +21,9 @@ try {
   const database = await open({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, migrate: false });
   try {
     const m = await writeBackupFile(database, config.DATA_DIR, out);
-    process.stdout.write(`Backup written: ${out} (${Object.values(m.tables).reduce((a, b) => a + b, 0)} rows in ${Object.keys(m.tables).length} tables, ${m.media.length} media files)\n`);
+    process.stdout.write(
+      `Backup written: ${out} (${Object.values(m.tables).reduce((a, b) => a + b, 0)} rows in ${Object.keys(m.tables).length} tables, ${m.media.length} media files)\n`,
+    );
   } finally {
     await database.close();
   }

@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { isIP } from 'node:net';
 import { MAX_IMAGE_HOSTS } from '../core/constants.js';
 
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no', '']).transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 /** A comma-separated setting's entries, trimmed, empty ones dropped. */
 const commaList = (v: string): string[] =>
@@ -44,7 +42,10 @@ const schema = z.object({
       const list = commaList(s);
       const bad = list.find((x) => !isProxyAddress(x));
       if (list.length === 0 || bad !== undefined) {
-        ctx.addIssue({ code: 'custom', message: `must be false, a hop count, or a comma list of proxy addresses or CIDRs${bad ? ` (not one: ${bad.slice(0, 60)})` : ''}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be false, a hop count, or a comma list of proxy addresses or CIDRs${bad ? ` (not one: ${bad.slice(0, 60)})` : ''}`,
+        });
         return z.NEVER;
       }
       return list;
@@ -54,12 +55,18 @@ const schema = z.object({
   DEV: bool.default(false),
   SEED_DEMO: bool.default(true),
   /** smtp://user:pass@host:587 or smtps://...; unset keeps mail in the local outbox, readable in /config. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().min(3).default('Tessera <no-reply@localhost>'),
   /** Where rate-limit counters live: the database (shared by every instance) or this process's memory. */
   RATE_LIMIT_STORE: z.enum(['database', 'memory', 'redis']).default('database'),
   /** redis://host:6379: rate-limit counters in Redis (RATE_LIMIT_STORE defaults to redis when set). */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
   /** Days raw analytics events are kept (daily roll-ups are kept for good). */
   ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Analytics events held in memory awaiting their batch write; beyond it collection answers 503. */
@@ -75,9 +82,18 @@ const schema = z.object({
   /** How often the payment reconciler runs (it also runs once at start). */
   PAYMENT_RECONCILE_EVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** Stripe keys (docs/PAYMENTS.md); when set they win over Settings → Payments. Unset: the test-mode provider. */
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]{4,250}$/, 'must be a Stripe secret key (sk_test_…, sk_live_…)').optional(),
-  STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_[A-Za-z0-9_]{4,250}$/, 'must be a Stripe publishable key (pk_test_…, pk_live_…)').optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9_]{4,250}$/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]{4,250}$/, 'must be a Stripe secret key (sk_test_…, sk_live_…)')
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_[A-Za-z0-9_]{4,250}$/, 'must be a Stripe publishable key (pk_test_…, pk_live_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9_]{4,250}$/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional(),
   /** Where Stripe's API is (tests point it at a local stand-in); default https://api.stripe.com. */
   STRIPE_API_URL: z.url().optional(),
   /** Stripe.js for the Payment Element; default https://js.stripe.com/endive/stripe.js (the pinned API version's release). */
@@ -91,7 +107,10 @@ const schema = z.object({
    * answer naming a Basic account (or refusing the embed, 403) is refused with 'Vimeo Basic accounts are
    * unsupported'. Tests point it at a local stand-in. Unreachable: the address is taken unchecked.
    */
-  VIMEO_OEMBED_URL: z.url().regex(/^https?:\/\//, 'must start with http:// or https://').default('https://vimeo.com/api/oembed.json'),
+  VIMEO_OEMBED_URL: z
+    .url()
+    .regex(/^https?:\/\//, 'must start with http:// or https://')
+    .default('https://vimeo.com/api/oembed.json'),
   /**
    * IP addresses the server may fetch images from although they are internal (outbound.ts refuses loopback,
    * private and link-local addresses): comma-separated, e.g. a LAN image server. Unset: none.
@@ -119,13 +138,25 @@ const schema = z.object({
   ANALYTICS_BEACON: bool.default(true),
   ANALYTICS_VALIDATE: bool.default(false),
   /** A session recorder: its id and script URL. Unset (the default): no recorder, no third-party script. */
-  SESSION_RECORDER_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an id').optional(),
+  SESSION_RECORDER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an id')
+    .optional(),
   SESSION_RECORDER_SCRIPT_URL: z.url().optional(),
   /** Media in an S3-compatible bucket (storage/media-store.ts); unset, media stay on local disk under DATA_DIR. */
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)').optional(),
-  S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1 or auto').default('us-east-1'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)')
+    .optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1 or auto')
+    .default('us-east-1'),
   /** The store's endpoint for non-AWS stores (R2, MinIO, B2): https://… */
-  S3_ENDPOINT: z.url().regex(/^https?:\/\//, 'must start with http:// or https://').optional(),
+  S3_ENDPOINT: z
+    .url()
+    .regex(/^https?:\/\//, 'must start with http:// or https://')
+    .optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).max(256).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).max(512).optional(),
   /** Path-style addressing (endpoint/bucket/key), which MinIO and most self-hosted stores need. */
@@ -158,7 +189,12 @@ const schema = z.object({
   /** Lifetime, in seconds, of the presigned URLs member files are served through (S3 only). */
   MEDIA_SIGNED_URL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /** The bearer token Prometheus sends to GET /metrics; unset, there is no /metrics (plugins/ops.ts). */
-  METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters (use `openssl rand -hex 32`)').max(512).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
+  METRICS_TOKEN: z
+    .string()
+    .min(24, 'must be at least 24 characters (use `openssl rand -hex 32`)')
+    .max(512)
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+    .optional(),
 });
 
 export type Config = z.infer<typeof schema>;
@@ -197,7 +233,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   if (res.data.S3_BUCKET && !res.data.S3_ACCESS_KEY_ID !== !res.data.S3_SECRET_ACCESS_KEY) {
-    throw new ConfigError('Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both, or neither (the SDK then finds credentials itself)');
+    throw new ConfigError(
+      'Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both, or neither (the SDK then finds credentials itself)',
+    );
   }
   if (!res.data.S3_BUCKET && (res.data.S3_ENDPOINT || res.data.S3_ACCESS_KEY_ID)) {
     throw new ConfigError('Invalid configuration:\n  S3_BUCKET: needed when S3_ENDPOINT or S3_ACCESS_KEY_ID is set');

@@ -134,4 +134,3 @@ export class KeptUntilNotified<V> {
     return value;
   }
 }
-

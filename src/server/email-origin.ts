@@ -53,8 +53,12 @@ export function emailOriginOf(app: Pick<FastifyInstance, 'config' | 'server' | '
 }
 
 /** Start-up check: in production, links need PUBLIC_URL or a saved site address. Answers the warning, or null. */
-export async function emailOriginWarning(config: Config, db: Db, env: Record<string, string | undefined> = process.env): Promise<string | null> {
+export async function emailOriginWarning(
+  config: Config,
+  db: Db,
+  env: Record<string, string | undefined> = process.env,
+): Promise<string | null> {
   if (env.NODE_ENV !== 'production' || linkBase(config.PUBLIC_URL)) return null;
   if (await savedSiteAddress(db).catch(() => null)) return null;
-  return 'Neither PUBLIC_URL nor a site address (/config/site-address) is set: emailed links will point at this machine\'s own address. Set PUBLIC_URL to the address visitors use.';
+  return "Neither PUBLIC_URL nor a site address (/config/site-address) is set: emailed links will point at this machine's own address. Set PUBLIC_URL to the address visitors use.";
 }

@@ -66,7 +66,10 @@ function within(realRoot: string, real: string): boolean {
 /** A relative name's parts, or null when it could leave the folder ('..', an absolute path, a NUL). */
 function safeParts(rel: string): string[] | null {
   if (rel.includes('\0')) return null;
-  const parts = rel.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
+  const parts = rel
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((p) => p !== '' && p !== '.');
   if (parts.length === 0 || parts.some((p) => p === '..')) return null;
   return parts;
 }
@@ -188,6 +191,9 @@ export function sendInside(reply: FastifyReply, root: string, rel: string, type:
   }
   const opened = type && name ? openInside(root, name) : null;
   if (!opened || !type) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
-  reply.headers(FOLDER_FILE_HEADERS).header('cache-control', `public, max-age=${maxAgeSeconds}`).header('content-length', String(opened.size));
+  reply
+    .headers(FOLDER_FILE_HEADERS)
+    .header('cache-control', `public, max-age=${maxAgeSeconds}`)
+    .header('content-length', String(opened.size));
   return reply.type(type).send(createReadStream('', { fd: opened.fd, autoClose: true }));
 }

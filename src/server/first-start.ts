@@ -17,11 +17,18 @@ export function signInLinkPath(token: string): string {
 }
 
 /** Seeds a new database and makes sure of an admin; answers the path of a sign-in link to print, or null. */
-export async function prepare(database: Database, config: Pick<Config, 'SEED_DEMO' | 'OWNER_EMAIL' | 'OWNER_PASSWORD'>): Promise<string | null> {
+export async function prepare(
+  database: Database,
+  config: Pick<Config, 'SEED_DEMO' | 'OWNER_EMAIL' | 'OWNER_PASSWORD'>,
+): Promise<string | null> {
   // Several instances may start together on a new database: the first to insert the marker seeds,
   // the others wait on its row and then find the work done.
   await database.db.transaction(async (tx) => {
-    const first = await tx.insert(schema.systemValues).values({ key: 'initialised', value: new Date().toISOString() }).onConflictDoNothing().returning();
+    const first = await tx
+      .insert(schema.systemValues)
+      .values({ key: 'initialised', value: new Date().toISOString() })
+      .onConflictDoNothing()
+      .returning();
     if (first.length === 0 || (await hasWebsite(tx))) return;
     if (config.SEED_DEMO) await seedInto(tx);
     else await tx.insert(schema.websites).values({ id: newId(), title: 'My Site' });

@@ -48,7 +48,8 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
   // ::/96 holds :: and ::1 and the old IPv4-compatible form. An IPv4-mapped address (::ffff:a.b.c.d) is
   // checked by BlockList against the IPv4 ranges above (a ::ffff:0:0/96 rule here would match every IPv4).
@@ -62,7 +63,8 @@ for (const [net, prefix] of [
   ['fe80::', 10],
   ['fec0::', 10],
   ['ff00::', 8],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv6');
 
 export interface OutboundOptions {
   /** Addresses let through although internal (FETCH_ALLOW_ADDRESSES). */
@@ -171,7 +173,8 @@ export class Outbound {
   private open(u: URL, pinned: { address: string; family: number }, signal: AbortSignal): Promise<IncomingMessage> {
     // The socket connects to the address checked above, whatever the name would resolve to now.
     const lookup: LookupFunction = (_host, opts, cb) => {
-      if ((opts as { all?: boolean }).all) (cb as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [pinned]);
+      if ((opts as { all?: boolean }).all)
+        (cb as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [pinned]);
       else cb(null, pinned.address, pinned.family);
     };
     const send = u.protocol === 'https:' ? httpsRequest : httpRequest;

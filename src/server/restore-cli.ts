@@ -16,7 +16,9 @@ try {
 }
 try {
   const m = await restoreBackupFile(file, database, config.DATA_DIR);
-  process.stdout.write(`Restored ${file}: ${Object.values(m.tables).reduce((a, b) => a + b, 0)} rows in ${Object.keys(m.tables).length} tables, ${m.media.length} media files (backup of ${m.createdAt}).\n`);
+  process.stdout.write(
+    `Restored ${file}: ${Object.values(m.tables).reduce((a, b) => a + b, 0)} rows in ${Object.keys(m.tables).length} tables, ${m.media.length} media files (backup of ${m.createdAt}).\n`,
+  );
 } catch (e) {
   await database.close();
   fail(`the restore failed: ${(e as Error).message}`);

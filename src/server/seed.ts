@@ -7,7 +7,12 @@ import { seedEditorDemo } from './editor/seed.js';
 import { seedMembers } from './members/service.js';
 
 /** Demo images are photo-like JPEGs made from the SVG drawings by src/server/images/make-demo-images.ts. */
-const img = (name: string, alt: string, focal = { x: 0.5, y: 0.5 }) => ({ assetUrl: `/demo-media/${name}.jpg`, originalSize: '1200x1200', mediaFocalPoint: focal, altText: alt });
+const img = (name: string, alt: string, focal = { x: 0.5, y: 0.5 }) => ({
+  assetUrl: `/demo-media/${name}.jpg`,
+  originalSize: '1200x1200',
+  mediaFocalPoint: focal,
+  altText: alt,
+});
 
 interface VariantSeed {
   sku: string;
@@ -230,7 +235,14 @@ const EVENTS = [
     image: ['bike-tune-up', 'A bicycle wheel'],
     startsInDays: 9,
     hours: 4,
-    location: { addressTitle: 'Fernhill Workshop', addressLine1: '1120 SE Division St', addressLine2: 'Portland, OR 97202', addressCountry: 'United States', mapLat: 45.5048, mapLng: -122.6536 },
+    location: {
+      addressTitle: 'Fernhill Workshop',
+      addressLine1: '1120 SE Division St',
+      addressLine2: 'Portland, OR 97202',
+      addressCountry: 'United States',
+      mapLat: 45.5048,
+      mapLng: -122.6536,
+    },
   },
   {
     urlId: 'pour-over-tasting-evening',
@@ -240,7 +252,14 @@ const EVENTS = [
     image: ['pour-over', 'A green ceramic pour-over dripper'],
     startsInDays: 23,
     hours: 2,
-    location: { addressTitle: 'Fernhill Shop', addressLine1: '2200 NE Alberta St', addressLine2: 'Portland, OR 97211', addressCountry: 'United States', mapLat: 45.559, mapLng: -122.6432 },
+    location: {
+      addressTitle: 'Fernhill Shop',
+      addressLine1: '2200 NE Alberta St',
+      addressLine2: 'Portland, OR 97211',
+      addressCountry: 'United States',
+      mapLat: 45.559,
+      mapLng: -122.6432,
+    },
   },
   {
     urlId: 'winter-makers-market',
@@ -250,7 +269,14 @@ const EVENTS = [
     image: ['gallery-4', 'Late summer fields'],
     startsInDays: -30,
     hours: 6,
-    location: { addressTitle: 'Old Town Hall', addressLine1: '1 Market St', addressLine2: 'Portland, OR 97204', addressCountry: 'United States', mapLat: 45.52, mapLng: -122.67 },
+    location: {
+      addressTitle: 'Old Town Hall',
+      addressLine1: '1 Market St',
+      addressLine2: 'Portland, OR 97204',
+      addressCountry: 'United States',
+      mapLat: 45.52,
+      mapLng: -122.67,
+    },
   },
 ];
 
@@ -367,7 +393,16 @@ export async function seedInto(tx: Tx, now = new Date(), opts: SeedOptions = {})
     },
   });
   await tx.insert(schema.collections).values([
-    { id: ids.shop, websiteId, urlId: 'shop', title: 'Shop', type: CollectionType.PRODUCTS, typeName: 'products', ordering: 0, description: '' },
+    {
+      id: ids.shop,
+      websiteId,
+      urlId: 'shop',
+      title: 'Shop',
+      type: CollectionType.PRODUCTS,
+      typeName: 'products',
+      ordering: 0,
+      description: '',
+    },
     { id: ids.journal, websiteId, urlId: 'journal', title: 'Journal', type: CollectionType.GENERIC, typeName: 'blog', ordering: 1 },
     {
       id: ids.gallery,
@@ -378,10 +413,36 @@ export async function seedInto(tx: Tx, now = new Date(), opts: SeedOptions = {})
       typeName: 'gallery',
       ordering: 2,
       description: 'Landscapes from the roads between our makers.',
-      settings: { design: 'grid', 'aspect-ratio': 'standard', 'thumbnails-per-row': 3, padding: 16, lightbox: true, lightboxTheme: 'dark', 'show-meta-on-hover': true },
+      settings: {
+        design: 'grid',
+        'aspect-ratio': 'standard',
+        'thumbnails-per-row': 3,
+        padding: 16,
+        lightbox: true,
+        lightboxTheme: 'dark',
+        'show-meta-on-hover': true,
+      },
     },
-    { id: ids.events, websiteId, urlId: 'events', title: 'Events', type: CollectionType.GENERIC, typeName: 'events', ordering: 5, description: 'Workshops, tastings and markets.' },
-    { id: ids.more, websiteId, urlId: 'more', title: 'More', type: CollectionType.GENERIC, typeName: 'folder', ordering: 6, settings: { folderBehavior: 1 } },
+    {
+      id: ids.events,
+      websiteId,
+      urlId: 'events',
+      title: 'Events',
+      type: CollectionType.GENERIC,
+      typeName: 'events',
+      ordering: 5,
+      description: 'Workshops, tastings and markets.',
+    },
+    {
+      id: ids.more,
+      websiteId,
+      urlId: 'more',
+      title: 'More',
+      type: CollectionType.GENERIC,
+      typeName: 'folder',
+      ordering: 6,
+      settings: { folderBehavior: 1 },
+    },
     ...PAGES.map((pg, i) => ({
       id: ids[pg.key as 'faq' | 'shipping' | 'members'],
       websiteId,
@@ -400,7 +461,9 @@ export async function seedInto(tx: Tx, now = new Date(), opts: SeedOptions = {})
       type: CollectionType.PAGE,
       typeName: 'page',
       ordering: 3,
-      settings: { body: '<p>Fernhill Supply Co. is a small shop in Portland selling useful, well-made things for home and table. We work with a handful of makers we know by name.</p>' },
+      settings: {
+        body: '<p>Fernhill Supply Co. is a small shop in Portland selling useful, well-made things for home and table. We work with a handful of makers we know by name.</p>',
+      },
     },
     {
       id: ids.contact,
@@ -410,7 +473,10 @@ export async function seedInto(tx: Tx, now = new Date(), opts: SeedOptions = {})
       type: CollectionType.PAGE,
       typeName: 'page',
       ordering: 4,
-      settings: { body: '<p>Questions about an order, a wholesale enquiry, or just hello: write to us and we answer within a day.</p>', formId: 'contact-form' },
+      settings: {
+        body: '<p>Questions about an order, a wholesale enquiry, or just hello: write to us and we answer within a day.</p>',
+        formId: 'contact-form',
+      },
     },
   ]);
 
@@ -431,7 +497,14 @@ export async function seedInto(tx: Tx, now = new Date(), opts: SeedOptions = {})
       excerpt: p.body.replace(/<[^>]+>/g, '').slice(0, 250),
       assets: [img(p.image[0], p.image[1])],
       // The shape the product API saves (variantOptionOrdering always present), so an unchanged save changes nothing.
-      structuredContent: { productType: p.productType, isSubscribable: false, variantOptionOrdering: [], useCustomAddButtonText: false, customAddButtonText: '', ...p.extra },
+      structuredContent: {
+        productType: p.productType,
+        isSubscribable: false,
+        variantOptionOrdering: [],
+        useCustomAddButtonText: false,
+        customAddButtonText: '',
+        ...p.extra,
+      },
       ordering: order++,
       publishOn: now,
     });
@@ -478,7 +551,9 @@ export async function seedInto(tx: Tx, now = new Date(), opts: SeedOptions = {})
     });
     let c = 0;
     for (const cm of post.comments) {
-      await tx.insert(schema.comments).values({ id: newId(), itemId: id, authorName: cm.authorName, body: cm.body, createdAt: new Date(at.getTime() + ++c * 3_600_000) });
+      await tx
+        .insert(schema.comments)
+        .values({ id: newId(), itemId: id, authorName: cm.authorName, body: cm.body, createdAt: new Date(at.getTime() + ++c * 3_600_000) });
     }
   }
 

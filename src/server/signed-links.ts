@@ -17,7 +17,9 @@ export function installKey(database: Database, name: string): Promise<string> {
   let p = byName.get(name);
   if (!p) {
     p = (async () => {
-      await database.db.execute(sql`INSERT INTO system_values (key, value) VALUES (${name}, ${randomBytes(32).toString('hex')}) ON CONFLICT (key) DO NOTHING`);
+      await database.db.execute(
+        sql`INSERT INTO system_values (key, value) VALUES (${name}, ${randomBytes(32).toString('hex')}) ON CONFLICT (key) DO NOTHING`,
+      );
       const r = await rows<{ value: string }>(database.db, sql`SELECT value FROM system_values WHERE key = ${name}`);
       return r[0]!.value;
     })();

@@ -150,8 +150,7 @@ export class Assembler {
         return;
       case S.BLOCK:
         if (t === Op.EOF) this.error(Msg.eofInBlock(name(this.current)), inst);
-        else if (t === Op.ALTERNATES_WITH || t === Op.OR_PREDICATE)
-          this.error(Msg.notAllowedInBlock(name(inst), name(this.current)), inst);
+        else if (t === Op.ALTERNATES_WITH || t === Op.OR_PREDICATE) this.error(Msg.notAllowedInBlock(name(inst), name(this.current)), inst);
         else if (t === Op.END) this.state = this.pop();
         else this.add((this.current as MacroInst).block, inst);
         return;

@@ -53,10 +53,7 @@ export const Msg = {
   notAllowedInBlock: (op: string, parent: string) => syntax(`${op} instruction is not allowed inside ${parent} block.`),
   notAllowedAtRoot: (op: string) => syntax(`Instruction ${op} not allowed at root`),
   unclosed: (op: string) =>
-    syntax(
-      `Unclosed ${op}: perhaps an EOF was not fed to the machine? ` +
-        'If not, this represents a bug in the state machine.',
-    ),
+    syntax(`Unclosed ${op}: perhaps an EOF was not fed to the machine? ` + 'If not, this represents a bug in the state machine.'),
   transitionFromEOF: (op: string) =>
     syntax(
       `${op} Attempt to transition from the EOF state. ` +

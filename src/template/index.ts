@@ -46,11 +46,7 @@ function loadPartial(_name: string, source: string): { code: RootInst; errors: T
   return hit;
 }
 
-export function render(
-  code: Compiled | string,
-  json: unknown,
-  options: RenderOptions = {},
-): { output: string; errors: TemplateError[] } {
+export function render(code: Compiled | string, json: unknown, options: RenderOptions = {}): { output: string; errors: TemplateError[] } {
   let errors: TemplateError[] = [];
   let compiled: Compiled;
   if (typeof code === 'string') {

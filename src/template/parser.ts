@@ -30,13 +30,28 @@ const VAR_SEP = / *, */y;
 const KEYWORDS: Record<string, Array<[string, Op]>> = {
   a: [['lternates with', Op.ALTERNATES_WITH]],
   c: [['tx', Op.CTXVAR]],
-  e: [['nd', Op.END], ['of', Op.EOF], ['val', Op.EVAL]],
-  i: [['f', Op.IF], ['nclude', Op.INCLUDE], ['nject', Op.INJECT]],
-  m: [['acro', Op.MACRO], ['eta-left', Op.META_LEFT], ['eta-right', Op.META_RIGHT]],
+  e: [
+    ['nd', Op.END],
+    ['of', Op.EOF],
+    ['val', Op.EVAL],
+  ],
+  i: [
+    ['f', Op.IF],
+    ['nclude', Op.INCLUDE],
+    ['nject', Op.INJECT],
+  ],
+  m: [
+    ['acro', Op.MACRO],
+    ['eta-left', Op.META_LEFT],
+    ['eta-right', Op.META_RIGHT],
+  ],
   n: [['ewline', Op.NEWLINE]],
   o: [['r', Op.OR_PREDICATE]],
   r: [['epeated section', Op.REPEATED]],
-  s: [['ection', Op.SECTION], ['pace', Op.SPACE]],
+  s: [
+    ['ection', Op.SECTION],
+    ['pace', Op.SPACE],
+  ],
   t: [['ab', Op.TAB]],
   v: [['ar', Op.BINDVAR]],
 };

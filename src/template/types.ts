@@ -76,30 +76,81 @@ export interface Inst {
   src: Source;
 }
 
-export interface TextInst extends Inst { op: Op.TEXT; text: string }
+export interface TextInst extends Inst {
+  op: Op.TEXT;
+  text: string;
+}
 /** Formatted variables carry compile-time hints: when to push the value as a frame, whether the variable list is read. */
-export interface VariableInst extends Inst { op: Op.VARIABLE; vars: Path[]; fmts: FormatterCall[] | null; push: number; all: boolean }
+export interface VariableInst extends Inst {
+  op: Op.VARIABLE;
+  vars: Path[];
+  fmts: FormatterCall[] | null;
+  push: number;
+  all: boolean;
+}
 export interface BlockInst extends Inst {
   block: Inst[];
   /** Alternate branch: an OR_PREDICATE instruction, or null (END). */
   alt: Inst | null;
 }
-export interface SectionInst extends BlockInst { op: Op.SECTION; path: Path }
-export interface RepeatedInst extends BlockInst { op: Op.REPEATED; path: Path; alternates: Inst[] }
+export interface SectionInst extends BlockInst {
+  op: Op.SECTION;
+  path: Path;
+}
+export interface RepeatedInst extends BlockInst {
+  op: Op.REPEATED;
+  path: Path;
+  alternates: Inst[];
+}
 export interface PredicateInst extends BlockInst {
   op: Op.PREDICATE | Op.OR_PREDICATE;
   name: string | null;
   fn: PredicateFn | null;
   args: string[];
 }
-export interface IfInst extends BlockInst { op: Op.IF; ops: number[]; vars: Path[] }
-export interface MacroInst extends Inst { op: Op.MACRO; name: string; block: Inst[] }
-export interface RootInst extends Inst { op: Op.ROOT; block: Inst[] }
-export interface BindvarInst extends Inst { op: Op.BINDVAR; name: string; vars: Path[]; fmts: FormatterCall[] | null; push: number; all: boolean }
-export interface CtxvarInst extends Inst { op: Op.CTXVAR; name: string; bindings: Array<[string, Path]> }
-export interface EvalInst extends Inst { op: Op.EVAL; code: string; cache: unknown }
-export interface IncludeInst extends Inst { op: Op.INCLUDE; name: string; args: string[] }
-export interface InjectInst extends Inst { op: Op.INJECT; name: string; path: string; args: string[] }
+export interface IfInst extends BlockInst {
+  op: Op.IF;
+  ops: number[];
+  vars: Path[];
+}
+export interface MacroInst extends Inst {
+  op: Op.MACRO;
+  name: string;
+  block: Inst[];
+}
+export interface RootInst extends Inst {
+  op: Op.ROOT;
+  block: Inst[];
+}
+export interface BindvarInst extends Inst {
+  op: Op.BINDVAR;
+  name: string;
+  vars: Path[];
+  fmts: FormatterCall[] | null;
+  push: number;
+  all: boolean;
+}
+export interface CtxvarInst extends Inst {
+  op: Op.CTXVAR;
+  name: string;
+  bindings: Array<[string, Path]>;
+}
+export interface EvalInst extends Inst {
+  op: Op.EVAL;
+  code: string;
+  cache: unknown;
+}
+export interface IncludeInst extends Inst {
+  op: Op.INCLUDE;
+  name: string;
+  args: string[];
+}
+export interface InjectInst extends Inst {
+  op: Op.INJECT;
+  name: string;
+  path: string;
+  args: string[];
+}
 
 /** The compiled form of a template: its root instruction. */
 export interface Compiled {

@@ -277,11 +277,18 @@ export function escapeAttr(s: string): string {
   return RE_ATTR_SPECIAL.test(s) ? cached(attrCache, s, true) : s;
 }
 
-const JSON_HTML_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+const JSON_HTML_ESCAPES: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
 
 /**
  * JSON text that can sit anywhere in HTML, a script element included: '<', '>', '&', U+2028 and U+2029
  * become \u escapes (they occur only inside JSON strings, so the text stays the same JSON). A value such as
  * '<!--<script>' or '</script>' can then neither end the element nor change how the rest is parsed.
  */
-export const escapeJsonForHtml = (s: string): string => (/[<>&\u2028\u2029]/.test(s) ? s.replace(/[<>&\u2028\u2029]/g, (c) => JSON_HTML_ESCAPES[c]!) : s);
+export const escapeJsonForHtml = (s: string): string =>
+  /[<>&\u2028\u2029]/.test(s) ? s.replace(/[<>&\u2028\u2029]/g, (c) => JSON_HTML_ESCAPES[c]!) : s;

@@ -8,7 +8,9 @@ import { escapeHtml } from '../core/html.js';
 // The registry holds loaders (the browser fetches an island's chunk only when a page has it); the server
 // resolves them all once at start, so rendering stays synchronous.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const components = new Map<string, ComponentType<any>>(await Promise.all(Object.entries(islands).map(async ([name, load]) => [name, await load()] as const)));
+const components = new Map<string, ComponentType<any>>(
+  await Promise.all(Object.entries(islands).map(async ([name, load]) => [name, await load()] as const)),
+);
 
 /**
  * Recent renders by island, tag and props. An island's markup is a function of its props alone (the

@@ -19,7 +19,11 @@ export const OWNER = { email: 'owner@example.com', password: 'correct horse batt
  * The real app on a fresh seeded database, with an admin account. The demo store's shipping option is left
  * out unless asked for (the checkout tests set up their own options).
  */
-export async function testApp(kind: DbKind = 'pglite', env: Record<string, string> = {}, seedOpts: SeedOptions = { shipping: false }): Promise<TestApp> {
+export async function testApp(
+  kind: DbKind = 'pglite',
+  env: Record<string, string> = {},
+  seedOpts: SeedOptions = { shipping: false },
+): Promise<TestApp> {
   const database = await testDatabase(kind);
   const seed = await seedDemo(database, new Date(), seedOpts);
   const owners = new OwnerService(database);
@@ -45,8 +49,15 @@ export interface OtherInstance {
 }
 
 export async function otherInstance(t: TestApp, env: Record<string, string> = {}): Promise<OtherInstance> {
-  const database = t.database.kind === 'postgres' ? await open({ databaseUrl: (t.database as Database & { url?: string }).url!, migrate: false }) : t.database;
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', RATE_LIMIT_STORE: 'memory', ...env }), database, logger: false });
+  const database =
+    t.database.kind === 'postgres'
+      ? await open({ databaseUrl: (t.database as Database & { url?: string }).url!, migrate: false })
+      : t.database;
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'silent', WORKERS: 'false', RATE_LIMIT_STORE: 'memory', ...env }),
+    database,
+    logger: false,
+  });
   await app.ready();
   return {
     app,
@@ -86,7 +97,12 @@ export class Visitor {
     return this.cookies.get('crumb')!;
   }
 
-  async send(method: 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, opts: { crumb?: boolean; headers?: Record<string, string> } = {}) {
+  async send(
+    method: 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    body?: unknown,
+    opts: { crumb?: boolean; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { cookie: this.cookieHeader(), ...opts.headers };
     if (opts.crumb !== false) headers['x-csrf-token'] = await this.crumb();
     headers.cookie = this.cookieHeader();

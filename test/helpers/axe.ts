@@ -40,9 +40,18 @@ export interface AxeFinding {
 export async function axeViolations(page: Page, scan: AxeScan = {}): Promise<AxeFinding[]> {
   await page.evaluate(axeSource);
   return page.evaluate(async (s) => {
-    type Raw = { id: string; impact: string | null; help: string; nodes: Array<{ target: unknown; html: string; failureSummary?: string }> };
+    type Raw = {
+      id: string;
+      impact: string | null;
+      help: string;
+      nodes: Array<{ target: unknown; html: string; failureSummary?: string }>;
+    };
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Raw[] }> } }).axe;
-    const context = s.include ? { include: s.include.map((sel) => [sel]) } : s.element ? (document.querySelector(s.element) ?? document) : document;
+    const context = s.include
+      ? { include: s.include.map((sel) => [sel]) }
+      : s.element
+        ? (document.querySelector(s.element) ?? document)
+        : document;
     const options: Record<string, unknown> = { resultTypes: ['violations'] };
     if (s.tags) options.runOnly = { type: 'tag', values: s.tags };
     if (s.disableRules) options.rules = Object.fromEntries(s.disableRules.map((id) => [id, { enabled: false }]));
@@ -50,7 +59,12 @@ export async function axeViolations(page: Page, scan: AxeScan = {}): Promise<Axe
     const res = await axe.run(context, options);
     return res.violations
       .filter((v) => !s.impacts || s.impacts.includes(v.impact ?? ''))
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, failureSummary: n.failureSummary })) }));
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, failureSummary: n.failureSummary })),
+      }));
   }, scan);
 }
 

@@ -95,7 +95,11 @@ export async function addFromPalette(page: Page, section: number, label: string)
 }
 
 /** Waits until the editor's save status says Saved. */
-export const savedStatus = (page: Page) => page.locator('.ed-save[role="status"]').filter({ hasText: /^Saved$/ }).waitFor();
+export const savedStatus = (page: Page) =>
+  page
+    .locator('.ed-save[role="status"]')
+    .filter({ hasText: /^Saved$/ })
+    .waitFor();
 
 /**
  * "Every island `name` on the page has hydrated", as a function and its argument for

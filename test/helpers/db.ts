@@ -144,7 +144,10 @@ function postgresTemplate(): Promise<string> {
         await built.close();
         await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
         // Templates of older migration sets are left by earlier checkouts: dropped when unused.
-        const old = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'tessera\_tpl\_%' AND datname <> $1`, [name]);
+        const old = await admin.query<{ datname: string }>(
+          `SELECT datname FROM pg_database WHERE datname LIKE 'tessera\_tpl\_%' AND datname <> $1`,
+          [name],
+        );
         for (const r of old.rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname}`).catch(() => undefined);
       }
     } finally {

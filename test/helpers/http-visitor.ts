@@ -15,7 +15,12 @@ export class HttpVisitor {
     const headers: Record<string, string> = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...extra };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method !== 'GET' && this.cookies.has('crumb')) headers['x-csrf-token'] = this.cookies.get('crumb')!;
-    const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
+    const res = await fetch(base + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
     for (const sc of res.headers.getSetCookie()) {
       const [pair] = sc.split(';');
       const i = pair!.indexOf('=');

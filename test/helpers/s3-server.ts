@@ -20,7 +20,14 @@ export async function startS3(bucket = 'tessera-media'): Promise<S3StandIn> {
     endpoint,
     bucket,
     // s3rver's own account (it checks the key id; v4 signatures are not verified, expiry is).
-    env: { S3_BUCKET: bucket, S3_REGION: 'us-east-1', S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true' },
+    env: {
+      S3_BUCKET: bucket,
+      S3_REGION: 'us-east-1',
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
+    },
     close: async () => {
       await server.close();
       rmSync(directory, { recursive: true, force: true });

@@ -30,7 +30,11 @@ export class SmtpSink {
         let raw = '';
         stream.on('data', (d: Buffer) => (raw += d.toString('utf8')));
         stream.on('end', () => {
-          this.messages.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw });
+          this.messages.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+          });
           cb();
         });
       },

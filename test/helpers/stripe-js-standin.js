@@ -150,9 +150,11 @@
     node.appendChild(root);
   };
   PaymentElement.prototype.changed = function () {
-    var complete = this.type !== 'card' || ['number', 'expiry', 'cvc'].every(function (k) {
-      return this.fields[k] && this.fields[k].input.value.trim() !== '';
-    }, this);
+    var complete =
+      this.type !== 'card' ||
+      ['number', 'expiry', 'cvc'].every(function (k) {
+        return this.fields[k] && this.fields[k].input.value.trim() !== '';
+      }, this);
     this.emit('change', { elementType: 'payment', complete: complete, empty: false, collapsed: false, value: { type: this.type } });
   };
   PaymentElement.prototype.validate = function () {
@@ -249,7 +251,10 @@
     var e = opts && opts.elements && opts.elements.element;
     if (!e) return Promise.resolve({ error: { type: 'integration_error', message: 'createPaymentMethod needs { elements }.' } });
     var params = (opts && opts.params) || {};
-    var body = e.type === 'card' ? { type: 'card', card: e.card(), billing_details: params.billing_details } : { type: e.type, billing_details: params.billing_details };
+    var body =
+      e.type === 'card'
+        ? { type: 'card', card: e.card(), billing_details: params.billing_details }
+        : { type: e.type, billing_details: params.billing_details };
     return call('POST', '/v1/payment_methods', this.pk, body).then(function (r) {
       if (r.error) return { error: r.error };
       return { paymentMethod: r.ok };
@@ -275,7 +280,10 @@
         return new Promise(function () {});
       }
       return challenge(pi).then(function (pass) {
-        return call('POST', '/v1/payment_intents/' + id + '/standin_authenticate', pk, { client_secret: clientSecret, outcome: pass ? 'complete' : 'fail' }).then(function (a) {
+        return call('POST', '/v1/payment_intents/' + id + '/standin_authenticate', pk, {
+          client_secret: clientSecret,
+          outcome: pass ? 'complete' : 'fail',
+        }).then(function (a) {
           if (a.error) return { error: a.error };
           var after = a.ok;
           if (after.status === 'succeeded' || after.status === 'processing') return { paymentIntent: after };
@@ -290,10 +298,20 @@
   function challenge(pi) {
     return new Promise(function (resolve) {
       var opener = document.activeElement;
-      var back = el('div', { class: 'stripe-standin-3ds', style: 'position:fixed;inset:0;background:rgba(0,0,0,.5);display:flex;align-items:center;justify-content:center;z-index:2147483647' });
-      var box = el('div', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'stripe-standin-3ds-title', style: 'background:#fff;color:#111;padding:24px;max-width:360px;border-radius:8px' });
+      var back = el('div', {
+        class: 'stripe-standin-3ds',
+        style: 'position:fixed;inset:0;background:rgba(0,0,0,.5);display:flex;align-items:center;justify-content:center;z-index:2147483647',
+      });
+      var box = el('div', {
+        role: 'dialog',
+        'aria-modal': 'true',
+        'aria-labelledby': 'stripe-standin-3ds-title',
+        style: 'background:#fff;color:#111;padding:24px;max-width:360px;border-radius:8px',
+      });
       box.appendChild(el('h2', { id: 'stripe-standin-3ds-title' }, '3D Secure test payment'));
-      box.appendChild(el('p', {}, 'Authenticate a payment of ' + (pi.amount / 100).toFixed(2) + ' ' + String(pi.currency).toUpperCase() + '.'));
+      box.appendChild(
+        el('p', {}, 'Authenticate a payment of ' + (pi.amount / 100).toFixed(2) + ' ' + String(pi.currency).toUpperCase() + '.'),
+      );
       var ok = el('button', { type: 'button' }, 'Complete authentication');
       var no = el('button', { type: 'button' }, 'Fail authentication');
       function done(pass) {

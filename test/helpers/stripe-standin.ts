@@ -128,7 +128,15 @@ export class StripeStandin {
   private readonly idempotent = new Map<string, { params: string; status: number; body: Obj }>();
   /** When set, every API call answers 503 (Stripe unreachable as far as Tessera can tell). */
   down = false;
-  account: Obj = { id: 'acct_test_tessera', object: 'account', country: 'US', default_currency: 'usd', charges_enabled: true, payouts_enabled: true, email: 'owner@example.com' };
+  account: Obj = {
+    id: 'acct_test_tessera',
+    object: 'account',
+    country: 'US',
+    default_currency: 'usd',
+    charges_enabled: true,
+    payouts_enabled: true,
+    email: 'owner@example.com',
+  };
 
   readonly publishableKey = 'pk_test_tessera_standin';
 
@@ -184,7 +192,9 @@ export class StripeStandin {
   }
 
   eventsOf(type: string, objectId?: string): StandinEvent[] {
-    return this.events.filter((e) => e.type === type && (!objectId || e.data.object.id === objectId || e.data.object.payment_intent === objectId));
+    return this.events.filter(
+      (e) => e.type === type && (!objectId || e.data.object.id === objectId || e.data.object.payment_intent === objectId),
+    );
   }
 
   private emit(type: string, object: Obj): void {
@@ -199,7 +209,11 @@ export class StripeStandin {
     if (!pi || pi.status !== 'requires_action') throw new Error(`payment intent ${piId} is not waiting for authentication`);
     pi.next_action = null;
     if (pass) this.succeed(pi, this.cardOf(String(pi.payment_method))!);
-    else this.fail(pi, { code: 'payment_intent_authentication_failure', message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.' });
+    else
+      this.fail(pi, {
+        code: 'payment_intent_authentication_failure',
+        message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+      });
     return pi;
   }
 
@@ -211,7 +225,17 @@ export class StripeStandin {
   dispute(piId: string, reason = 'fraudulent'): Obj {
     const pi = this.intents.get(piId)!;
     const charge = this.charges.get(String(pi.latest_charge))!;
-    const d = { id: rid('dp'), object: 'dispute', amount: charge.amount, currency: charge.currency, charge: charge.id, payment_intent: pi.id, reason, status: 'needs_response', created: now() };
+    const d = {
+      id: rid('dp'),
+      object: 'dispute',
+      amount: charge.amount,
+      currency: charge.currency,
+      charge: charge.id,
+      payment_intent: pi.id,
+      reason,
+      status: 'needs_response',
+      created: now(),
+    };
     charge.disputed = true;
     this.emit('charge.dispute.created', d);
     return d;
@@ -302,7 +326,12 @@ export class StripeStandin {
       }
     }
     if (req.headers.authorization !== `Bearer ${this.secretKey}`) {
-      return send(401, { error: { type: 'invalid_request_error', message: `Invalid API Key provided: ${String(req.headers.authorization ?? '').slice(7, 15)}****` } });
+      return send(401, {
+        error: {
+          type: 'invalid_request_error',
+          message: `Invalid API Key provided: ${String(req.headers.authorization ?? '').slice(7, 15)}****`,
+        },
+      });
     }
     const key = req.headers['idempotency-key'];
     const idemKey = method === 'POST' && typeof key === 'string' ? `${url.pathname}|${key}` : null;
@@ -397,12 +426,20 @@ export class StripeStandin {
       const visible = { ...structuredClone(rest), client_secret: pi.client_secret };
       if (method === 'GET' && !seg[3]) return visible;
       if (method === 'POST' && seg[3] === 'standin_authenticate') {
-        if (pi.status !== 'requires_action') throw new StripeError(400, { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'This PaymentIntent is not waiting for authentication.' });
+        if (pi.status !== 'requires_action')
+          throw new StripeError(400, {
+            type: 'invalid_request_error',
+            code: 'payment_intent_unexpected_state',
+            message: 'This PaymentIntent is not waiting for authentication.',
+          });
         this.authenticate(String(pi.id), p.outcome === 'complete');
         return structuredClone(this.intents.get(seg[2])!);
       }
     }
-    throw new StripeError(401, { type: 'invalid_request_error', message: 'This API call cannot be made with a publishable API key. Please use a secret API key.' });
+    throw new StripeError(401, {
+      type: 'invalid_request_error',
+      message: 'This API call cannot be made with a publishable API key. Please use a secret API key.',
+    });
   }
 
   private createMethod(p: Obj): Obj {
@@ -416,21 +453,39 @@ export class StripeStandin {
     if (p.type !== 'card') throw this.invalid('type', 'Invalid payment method type.');
     const card = (p.card ?? {}) as Obj;
     const number = String(card.number ?? '').replace(/\s/g, '');
-    const luhn = /^\d{12,19}$/.test(number) && [...number].reverse().reduce((sum, ch, i) => {
-      let d = Number(ch);
-      if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-      return sum + d;
-    }, 0) % 10 === 0;
-    if (!luhn) throw new StripeError(402, { type: 'card_error', code: 'invalid_number', param: 'number', message: 'Your card number is invalid.' });
+    const luhn =
+      /^\d{12,19}$/.test(number) &&
+      [...number].reverse().reduce((sum, ch, i) => {
+        let d = Number(ch);
+        if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+        return sum + d;
+      }, 0) %
+        10 ===
+        0;
+    if (!luhn)
+      throw new StripeError(402, { type: 'card_error', code: 'invalid_number', param: 'number', message: 'Your card number is invalid.' });
     const month = Number(card.exp_month);
     const year = Number(card.exp_year);
     const d = new Date();
     if (!(month >= 1 && month <= 12) || !(year > d.getUTCFullYear() || (year === d.getUTCFullYear() && month >= d.getUTCMonth() + 1))) {
-      throw new StripeError(402, { type: 'card_error', code: 'invalid_expiry_year', param: 'exp_year', message: 'Your card’s expiration date is in the past.' });
+      throw new StripeError(402, {
+        type: 'card_error',
+        code: 'invalid_expiry_year',
+        param: 'exp_year',
+        message: 'Your card’s expiration date is in the past.',
+      });
     }
-    if (!/^\d{3,4}$/.test(String(card.cvc ?? ''))) throw new StripeError(402, { type: 'card_error', code: 'invalid_cvc', param: 'cvc', message: 'Your card’s security code is invalid.' });
+    if (!/^\d{3,4}$/.test(String(card.cvc ?? '')))
+      throw new StripeError(402, {
+        type: 'card_error',
+        code: 'invalid_cvc',
+        param: 'cvc',
+        message: 'Your card’s security code is invalid.',
+      });
     const known = TEST_NUMBERS[number];
-    const like = known ? CARDS[known]! : { brand: number.startsWith('5') ? 'mastercard' : 'visa', last4: number.slice(-4), outcome: 'succeed' as const };
+    const like = known
+      ? CARDS[known]!
+      : { brand: number.startsWith('5') ? 'mastercard' : 'visa', last4: number.slice(-4), outcome: 'succeed' as const };
     this.methods.set(id, like);
     return { id, object: 'payment_method', type: 'card', card: { brand: like.brand, last4: like.last4, exp_month: month, exp_year: year } };
   }
@@ -440,7 +495,12 @@ export class StripeStandin {
   }
 
   private missing(kind: string, id: string) {
-    return new StripeError(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such ${kind}: '${id}'` });
+    return new StripeError(404, {
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      param: 'id',
+      message: `No such ${kind}: '${id}'`,
+    });
   }
 
   private invalid(param: string, message: string) {
@@ -449,7 +509,8 @@ export class StripeStandin {
 
   private view(pi: Obj, expand: string[]): Obj {
     const out = structuredClone(pi);
-    if (expand.includes('latest_charge') && pi.latest_charge) out.latest_charge = structuredClone(this.charges.get(String(pi.latest_charge)) ?? null);
+    if (expand.includes('latest_charge') && pi.latest_charge)
+      out.latest_charge = structuredClone(this.charges.get(String(pi.latest_charge)) ?? null);
     return out;
   }
 
@@ -469,7 +530,11 @@ export class StripeStandin {
       description: p.description ?? null,
       shipping: p.shipping ?? null,
       payment_method: null,
-      payment_method_types: Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types : Array.isArray(p.payment_method_types) ? p.payment_method_types : ['card'],
+      payment_method_types: Array.isArray(p.allowed_payment_method_types)
+        ? p.allowed_payment_method_types
+        : Array.isArray(p.payment_method_types)
+          ? p.payment_method_types
+          : ['card'],
       latest_charge: null,
       last_payment_error: null,
       next_action: null,
@@ -498,23 +563,37 @@ export class StripeStandin {
     if (!card) throw this.missing('PaymentMethod', String(pi.payment_method));
     const types = (pi.payment_method_types as string[] | undefined) ?? ['card'];
     if (!types.includes(card.type ?? 'card')) {
-      throw this.invalid('payment_method', `The PaymentMethod provided (${card.type ?? 'card'}) is not allowed for this PaymentIntent. Please attach a PaymentMethod of one of the following types: ${types.join(', ')}.`);
+      throw this.invalid(
+        'payment_method',
+        `The PaymentMethod provided (${card.type ?? 'card'}) is not allowed for this PaymentIntent. Please attach a PaymentMethod of one of the following types: ${types.join(', ')}.`,
+      );
     }
     if (card.outcome === 'redirect') {
       if (!pi.shipping) throw this.invalid('shipping', 'Afterpay/Clearpay needs the shipping address on the PaymentIntent.');
-      if (typeof p.return_url !== 'string') throw this.invalid('return_url', 'A return_url must be specified because this Payment Intent is configured to automatically accept the payment methods enabled in the Dashboard, some of which may require a full page redirect to succeed.');
+      if (typeof p.return_url !== 'string')
+        throw this.invalid(
+          'return_url',
+          'A return_url must be specified because this Payment Intent is configured to automatically accept the payment methods enabled in the Dashboard, some of which may require a full page redirect to succeed.',
+        );
       pi.status = 'requires_action';
-      pi.next_action = { type: 'redirect_to_url', redirect_to_url: { url: `${this.url}/afterpay/${String(pi.id)}`, return_url: p.return_url } };
+      pi.next_action = {
+        type: 'redirect_to_url',
+        redirect_to_url: { url: `${this.url}/afterpay/${String(pi.id)}`, return_url: p.return_url },
+      };
       this.emit('payment_intent.requires_action', pi);
     } else if (card.outcome === 'succeed') this.succeed(pi, card);
     else if (card.outcome === '3ds') {
       pi.status = 'requires_action';
-      pi.next_action = { type: 'redirect_to_url', redirect_to_url: { url: `${this.url}/3ds/${String(pi.id)}`, return_url: p.return_url ?? null } };
+      pi.next_action = {
+        type: 'redirect_to_url',
+        redirect_to_url: { url: `${this.url}/3ds/${String(pi.id)}`, return_url: p.return_url ?? null },
+      };
       this.emit('payment_intent.requires_action', pi);
     } else {
-      const err = card.outcome === 'funds'
-        ? { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' }
-        : { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' };
+      const err =
+        card.outcome === 'funds'
+          ? { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' }
+          : { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' };
       this.fail(pi, err);
       throw new StripeError(402, { type: 'card_error', ...err, payment_intent: this.view(pi, []) });
     }
@@ -534,7 +613,10 @@ export class StripeStandin {
       paid: true,
       refunded: false,
       disputed: false,
-      payment_method_details: card.type === 'afterpay_clearpay' ? { type: 'afterpay_clearpay', afterpay_clearpay: {} } : { type: 'card', card: { brand: card.brand, last4: card.last4 } },
+      payment_method_details:
+        card.type === 'afterpay_clearpay'
+          ? { type: 'afterpay_clearpay', afterpay_clearpay: {} }
+          : { type: 'card', card: { brand: card.brand, last4: card.last4 } },
       refunds: { object: 'list', data: [] },
       created: now(),
     };
@@ -544,18 +626,22 @@ export class StripeStandin {
     pi.latest_charge = ch.id;
     pi.last_payment_error = null;
     this.emit('charge.succeeded', ch);
-    this.emit('payment_intent.succeeded', pi);    const invId = this.invoiceOfIntent.get(String(pi.id));
+    this.emit('payment_intent.succeeded', pi);
+    const invId = this.invoiceOfIntent.get(String(pi.id));
     if (invId) this.invoicePaid(this.invoices.get(invId)!, String(pi.payment_method));
   }
 
   private fail(pi: Obj, err: Obj): void {
     pi.status = 'requires_payment_method';
     pi.last_payment_error = { type: 'card_error', ...err };
-    this.emit('payment_intent.payment_failed', pi);    const invId = this.invoiceOfIntent.get(String(pi.id));
+    this.emit('payment_intent.payment_failed', pi);
+    const invId = this.invoiceOfIntent.get(String(pi.id));
     const inv = invId ? this.invoices.get(invId) : undefined;
     if (inv) {
       this.emit('invoice.payment_failed', inv);
-      const sub = this.subscriptions.get(String((inv.parent as Obj).subscription_details && ((inv.parent as Obj).subscription_details as Obj).subscription))!;
+      const sub = this.subscriptions.get(
+        String((inv.parent as Obj).subscription_details && ((inv.parent as Obj).subscription_details as Obj).subscription),
+      )!;
       if (inv.billing_reason !== 'subscription_create' && sub.status === 'active') {
         sub.status = 'past_due';
         this.emit('customer.subscription.updated', sub);
@@ -589,16 +675,37 @@ export class StripeStandin {
     if (!pi) throw this.missing('payment_intent', String(p.payment_intent));
     const ch = pi.latest_charge ? this.charges.get(String(pi.latest_charge)) : undefined;
     if (!ch || pi.status !== 'succeeded') {
-      throw new StripeError(400, { type: 'invalid_request_error', code: 'charge_not_refundable', message: `This PaymentIntent (${String(pi.id)}) does not have a successful charge to refund.` });
+      throw new StripeError(400, {
+        type: 'invalid_request_error',
+        code: 'charge_not_refundable',
+        message: `This PaymentIntent (${String(pi.id)}) does not have a successful charge to refund.`,
+      });
     }
     const left = Number(ch.amount) - Number(ch.amount_refunded);
-    if (left <= 0) throw new StripeError(400, { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge ${String(ch.id)} has already been refunded.` });
+    if (left <= 0)
+      throw new StripeError(400, {
+        type: 'invalid_request_error',
+        code: 'charge_already_refunded',
+        message: `Charge ${String(ch.id)} has already been refunded.`,
+      });
     const amount = p.amount === undefined ? left : Number(p.amount);
     if (!Number.isInteger(amount) || amount <= 0) throw this.invalid('amount', 'Invalid positive integer');
     if (amount > left) {
-      throw this.invalid('amount', `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`);
+      throw this.invalid(
+        'amount',
+        `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+      );
     }
-    const re: Obj = { id: rid('re'), object: 'refund', amount, currency: ch.currency, charge: ch.id, payment_intent: pi.id, status: 'succeeded', created: now() };
+    const re: Obj = {
+      id: rid('re'),
+      object: 'refund',
+      amount,
+      currency: ch.currency,
+      charge: ch.id,
+      payment_intent: pi.id,
+      status: 'succeeded',
+      created: now(),
+    };
     this.refunds.set(String(re.id), re);
     ch.amount_refunded = Number(ch.amount_refunded) + amount;
     ch.refunded = ch.amount_refunded === ch.amount;
@@ -614,12 +721,14 @@ export class StripeStandin {
     let total = 0;
     if (p.mode === 'subscription') {
       if (!p.customer || !this.customers.has(String(p.customer))) throw this.missing('customer', String(p.customer));
-      if (p.payment_intent_data) throw this.invalid('payment_intent_data', 'You can not pass `payment_intent_data` in `subscription` mode.');
+      if (p.payment_intent_data)
+        throw this.invalid('payment_intent_data', 'You can not pass `payment_intent_data` in `subscription` mode.');
     }
     for (const l of lines) {
       const pd = (l.price ? this.prices.get(String(l.price)) : l.price_data) as Obj | undefined;
       if (!pd) throw this.missing('price', String(l.price));
-      if (p.mode === 'subscription' && !pd.recurring) throw this.invalid('line_items', 'In `subscription` mode every line item needs a recurring price.');
+      if (p.mode === 'subscription' && !pd.recurring)
+        throw this.invalid('line_items', 'In `subscription` mode every line item needs a recurring price.');
       total += Number(pd.unit_amount) * Number(l.quantity ?? 1);
     }
     const s: Obj = {
@@ -629,7 +738,7 @@ export class StripeStandin {
       status: 'open',
       payment_status: 'unpaid',
       amount_total: total,
-      currency: p.currency ?? ((lines[0]?.price_data as Obj | undefined)?.currency ?? 'usd'),
+      currency: p.currency ?? (lines[0]?.price_data as Obj | undefined)?.currency ?? 'usd',
       client_reference_id: p.client_reference_id ?? null,
       customer_email: p.customer_email ?? null,
       metadata: p.metadata ?? {},
@@ -655,7 +764,12 @@ export class StripeStandin {
     const s = this.sessions.get(sessionId)!;
     if (s.mode === 'subscription') {
       const items = (s.line_items_sent as Obj[]).map((l) => ({ ...l }));
-      const sub = this.createSubscription({ customer: s.customer, items, metadata: (s.subscription_data as Obj | null)?.metadata ?? {}, payment_behavior: 'default_incomplete' });
+      const sub = this.createSubscription({
+        customer: s.customer,
+        items,
+        metadata: (s.subscription_data as Obj | null)?.metadata ?? {},
+        payment_behavior: 'default_incomplete',
+      });
       const inv = this.invoices.get(String(sub.latest_invoice))!;
       this.confirm(this.intents.get(this.intentOfInvoice(inv))!, { payment_method: pm });
       s.subscription = sub.id;
@@ -704,7 +818,8 @@ export class StripeStandin {
     if (!Number.isInteger(amount) || amount < 0) throw this.invalid('unit_amount', 'Invalid integer: unit_amount.');
     if (typeof p.currency !== 'string' || !/^[a-z]{3}$/.test(p.currency)) throw this.invalid('currency', 'Invalid currency.');
     const rec = p.recurring as Obj | undefined;
-    if (rec && !['day', 'week', 'month', 'year'].includes(String(rec.interval))) throw this.invalid('recurring[interval]', 'Invalid recurring[interval]: must be one of day, week, month, or year');
+    if (rec && !['day', 'week', 'month', 'year'].includes(String(rec.interval)))
+      throw this.invalid('recurring[interval]', 'Invalid recurring[interval]: must be one of day, week, month, or year');
     const price: Obj = {
       id: rid('price'),
       object: 'price',
@@ -734,13 +849,16 @@ export class StripeStandin {
     const d = new Date(start * 1000);
     const m = d.getUTCMonth() + (interval === 'year' ? 12 * n : n);
     const last = new Date(Date.UTC(d.getUTCFullYear(), m + 1, 0)).getUTCDate();
-    return Math.floor(Date.UTC(d.getUTCFullYear(), m, Math.min(d.getUTCDate(), last), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()) / 1000);
+    return Math.floor(
+      Date.UTC(d.getUTCFullYear(), m, Math.min(d.getUTCDate(), last), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()) / 1000,
+    );
   }
 
   private createSubscription(p: Obj): Obj {
     const customer = this.customers.get(String(p.customer));
     if (!customer) throw this.missing('customer', String(p.customer));
-    if (p.payment_behavior !== 'default_incomplete') throw this.invalid('payment_behavior', 'The stand-in only starts subscriptions with payment_behavior=default_incomplete.');
+    if (p.payment_behavior !== 'default_incomplete')
+      throw this.invalid('payment_behavior', 'The stand-in only starts subscriptions with payment_behavior=default_incomplete.');
     const items = Array.isArray(p.items) ? (p.items as Obj[]) : [];
     if (items.length === 0) throw this.invalid('items', 'Missing required param: items.');
     const t = this.time();
@@ -749,7 +867,11 @@ export class StripeStandin {
       if (it.price) price = this.prices.get(String(it.price));
       else if (it.price_data) price = this.createPrice(it.price_data as Obj);
       if (!price) throw this.missing('price', String(it.price));
-      if (!price.recurring) throw this.invalid('items', 'The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.');
+      if (!price.recurring)
+        throw this.invalid(
+          'items',
+          'The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.',
+        );
       const rec = price.recurring as Obj;
       return {
         id: rid('si'),
@@ -761,7 +883,13 @@ export class StripeStandin {
       };
     });
     const rec0 = (lines[0]!.price as Obj).recurring as Obj;
-    if (lines.some((l) => JSON.stringify(((l.price as Obj).recurring as Obj).interval) !== JSON.stringify(rec0.interval) || ((l.price as Obj).recurring as Obj).interval_count !== rec0.interval_count)) {
+    if (
+      lines.some(
+        (l) =>
+          JSON.stringify(((l.price as Obj).recurring as Obj).interval) !== JSON.stringify(rec0.interval) ||
+          ((l.price as Obj).recurring as Obj).interval_count !== rec0.interval_count,
+      )
+    ) {
       throw this.invalid('items', 'Currency and interval fields must match across all plans on this subscription.');
     }
     const sub: Obj = {
@@ -808,11 +936,24 @@ export class StripeStandin {
       period_end: lines[0]!.current_period_end,
       created: this.time(),
     };
-    const pi = this.createIntent({ amount: String(amount), currency: String(sub.currency), metadata: {}, description: `Subscription ${String(sub.id)}` });
+    const pi = this.createIntent({
+      amount: String(amount),
+      currency: String(sub.currency),
+      metadata: {},
+      description: `Subscription ${String(sub.id)}`,
+    });
     pi.customer = sub.customer;
     this.invoiceOfIntent.set(String(pi.id), String(inv.id));
     (inv as Obj & { _payments: Obj[] })._payments = [
-      { id: rid('inpay'), object: 'invoice_payment', invoice: inv.id, is_default: true, amount_requested: amount, status: 'open', payment: { type: 'payment_intent', payment_intent: pi.id } },
+      {
+        id: rid('inpay'),
+        object: 'invoice_payment',
+        invoice: inv.id,
+        is_default: true,
+        amount_requested: amount,
+        status: 'open',
+        payment: { type: 'payment_intent', payment_intent: pi.id },
+      },
     ];
     this.invoices.set(String(inv.id), inv);
     sub.latest_invoice = inv.id;
@@ -827,7 +968,13 @@ export class StripeStandin {
   private invoiceView(inv: Obj, expand: string[]): Obj {
     const out = structuredClone(inv);
     delete out._payments;
-    if (expand.includes('payments')) out.payments = { object: 'list', data: structuredClone(inv._payments as Obj[]), has_more: false, url: `/v1/invoices/${String(inv.id)}/payments` };
+    if (expand.includes('payments'))
+      out.payments = {
+        object: 'list',
+        data: structuredClone(inv._payments as Obj[]),
+        has_more: false,
+        url: `/v1/invoices/${String(inv.id)}/payments`,
+      };
     return out;
   }
 
@@ -844,7 +991,7 @@ export class StripeStandin {
     inv.status = 'paid';
     inv.amount_paid = inv.amount_due;
     inv.amount_remaining = 0;
-    ((inv._payments as Obj[])[0]!).status = 'paid';
+    (inv._payments as Obj[])[0]!.status = 'paid';
     const sub = this.subscriptions.get(String(((inv.parent as Obj).subscription_details as Obj).subscription))!;
     sub.default_payment_method = pm;
     if (sub.status === 'incomplete' || sub.status === 'past_due') sub.status = 'active';
@@ -853,7 +1000,8 @@ export class StripeStandin {
   }
 
   private updateSubscription(sub: Obj, p: Obj): Obj {
-    if (sub.status === 'canceled') throw this.invalid('subscription', 'A canceled subscription can only update its cancellation_details and metadata.');
+    if (sub.status === 'canceled')
+      throw this.invalid('subscription', 'A canceled subscription can only update its cancellation_details and metadata.');
     if (p.cancel_at !== undefined) sub.cancel_at = p.cancel_at === '' ? null : Number(p.cancel_at);
     if (p.cancel_at_period_end !== undefined) sub.cancel_at_period_end = p.cancel_at_period_end === 'true';
     if (p.metadata) sub.metadata = { ...(sub.metadata as Obj), ...(p.metadata as Obj) };
@@ -862,7 +1010,13 @@ export class StripeStandin {
   }
 
   private cancelSubscription(sub: Obj): Obj {
-    if (sub.status === 'canceled') throw new StripeError(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such subscription: '${String(sub.id)}'` });
+    if (sub.status === 'canceled')
+      throw new StripeError(404, {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'id',
+        message: `No such subscription: '${String(sub.id)}'`,
+      });
     sub.status = 'canceled';
     sub.canceled_at = this.time();
     sub.ended_at = this.time();
@@ -907,7 +1061,9 @@ export class StripeStandin {
 
   /** The first PaymentIntent of a subscription (its first invoice's). */
   firstIntentOf(subId: string): Obj {
-    const inv = [...this.invoices.values()].find((i) => ((i.parent as Obj).subscription_details as Obj).subscription === subId && i.billing_reason === 'subscription_create')!;
+    const inv = [...this.invoices.values()].find(
+      (i) => ((i.parent as Obj).subscription_details as Obj).subscription === subId && i.billing_reason === 'subscription_create',
+    )!;
     return this.intents.get(this.intentOfInvoice(inv))!;
   }
 }

@@ -65,4 +65,3 @@ export function tree(dir: string, base = dir): string[] {
     return d.isDirectory() ? [rel + '/', ...tree(p, base)] : [rel];
   });
 }
-

@@ -11,7 +11,12 @@ const servers = serverProcesses();
 
 const OWNER = { email: 'owner@example.com', password: 'correct horse battery staple' };
 const beacon = (n: number) =>
-  JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ eventSchemaName: 'add_to_cart', eventContent: JSON.stringify({ page_path: '/shop', analytics_id: `crash-${n}-${i}`, cart_value: 100 }) })));
+  JSON.stringify(
+    Array.from({ length: 20 }, (_, i) => ({
+      eventSchemaName: 'add_to_cart',
+      eventContent: JSON.stringify({ page_path: '/shop', analytics_id: `crash-${n}-${i}`, cart_value: 100 }),
+    })),
+  );
 
 /** add_to_cart events the owner's dashboard counts today. */
 async function counted(base: string): Promise<number> {
@@ -19,7 +24,9 @@ async function counted(base: string): Promise<number> {
   await owner.call('GET', '/health', undefined, base);
   expect((await owner.call('POST', '/api/auth/login', OWNER, base)).status).toBe(200);
   const day = new Date().toISOString().slice(0, 10);
-  const d = (await (await owner.call('GET', `/api/analytics/dashboard?from=${day}&to=${day}`, undefined, base)).json()) as { funnel: Array<{ step: string; events: number }> };
+  const d = (await (await owner.call('GET', `/api/analytics/dashboard?from=${day}&to=${day}`, undefined, base)).json()) as {
+    funnel: Array<{ step: string; events: number }>;
+  };
   return d.funnel.find((f) => f.step === 'add_to_cart')?.events ?? 0;
 }
 
@@ -33,7 +40,11 @@ async function crashRun(env: Record<string, string>) {
   await Promise.all(
     Array.from({ length: 8 }, async (_, c) => {
       for (let k = 0; k < 6; k++) {
-        const res = await fetch(`${base}/api/v1/events`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: beacon(c * 100 + k) });
+        const res = await fetch(`${base}/api/v1/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain;charset=UTF-8' },
+          body: beacon(c * 100 + k),
+        });
         expect(res.status).toBe(202);
         acked += ((await res.json()) as { accepted: number }).accepted;
       }

@@ -18,7 +18,11 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], env: Record<string, string>) =>
-  spawnSync(process.execPath, ['scripts/cli.mjs', ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8', timeout: 120_000 });
+  spawnSync(process.execPath, ['scripts/cli.mjs', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 
 describe('npm run backup / npm run restore', () => {
   it('backs up a PGlite folder its server holds while serving, and restores it into a new DATA_DIR', { timeout: 300_000 }, async () => {

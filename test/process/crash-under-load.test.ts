@@ -35,7 +35,9 @@ async function crashRun(env: Record<string, string>) {
   // An owner editing the footer code: the last acknowledged version must survive.
   const owner = new HttpVisitor([base]);
   await owner.call('GET', '/health', undefined, base);
-  expect((await owner.call('POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' }, base)).status).toBe(200);
+  expect(
+    (await owner.call('POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' }, base)).status,
+  ).toBe(200);
   let lastEdit = 0;
   const editLoop = (async () => {
     for (let n = 1; !stop; n++) {
@@ -48,7 +50,9 @@ async function crashRun(env: Record<string, string>) {
     }
   })();
   // Visitors signing up for a sold-out variant, each from an address of their own.
-  const throwCtx = (await (await fetch(`${base}/shop/p/merino-wool-throw?format=json`)).json()) as { item: { id: string; structuredContent: { variants: Array<{ id: string; sku: string }> } } };
+  const throwCtx = (await (await fetch(`${base}/shop/p/merino-wool-throw?format=json`)).json()) as {
+    item: { id: string; structuredContent: { variants: Array<{ id: string; sku: string }> } };
+  };
   const clay = throwCtx.item.structuredContent.variants.find((v) => v.sku === 'THROW-CLAY')!;
   const signedUp: string[] = [];
   const signUpLoop = (async () => {
@@ -56,18 +60,33 @@ async function crashRun(env: Record<string, string>) {
       try {
         const v = new HttpVisitor([base]);
         const ip = { 'x-forwarded-for': `10.77.${Math.floor(n / 250)}.${(n % 250) + 1}` };
-        const c = (await (await v.call('GET', '/api/captcha/challenge?action=product-waitlist', undefined, base, ip)).json()) as Record<string, string & number>;
+        const c = (await (await v.call('GET', '/api/captcha/challenge?action=product-waitlist', undefined, base, ip)).json()) as Record<
+          string,
+          string & number
+        >;
         const sol = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-        const token = Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: sol!.number, salt: c.salt, signature: c.signature })).toString('base64');
+        const token = Buffer.from(
+          JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: sol!.number, salt: c.salt, signature: c.signature }),
+        ).toString('base64');
         const email = `crash${n}@example.com`;
-        const res = await v.call('POST', '/api/site-users/account/notifications/restock', { isJoinMailingList: false, productId: throwCtx.item.id, variantId: clay.id, siteVisitorEmail: email, captchaToken: token }, base, ip);
+        const res = await v.call(
+          'POST',
+          '/api/site-users/account/notifications/restock',
+          { isJoinMailingList: false, productId: throwCtx.item.id, variantId: clay.id, siteVisitorEmail: email, captchaToken: token },
+          base,
+          ip,
+        );
         if (res.status === 200) signedUp.push(email);
       } catch {
         return;
       }
     }
   })();
-  await waitFor(() => [...acked.values()].reduce((a, b) => a + b, 0) >= 80 && lastEdit >= 5 && signedUp.length >= 5, 90_000, 'acknowledged writes');
+  await waitFor(
+    () => [...acked.values()].reduce((a, b) => a + b, 0) >= 80 && lastEdit >= 5 && signedUp.length >= 5,
+    90_000,
+    'acknowledged writes',
+  );
   first.child.kill('SIGKILL');
   stop = true;
   await Promise.all([...loops, editLoop, signUpLoop]);
@@ -87,7 +106,9 @@ async function crashRun(env: Record<string, string>) {
   // The owner's last acknowledged edit (or the one in flight when the process died) is there.
   const again = new HttpVisitor([base]);
   await again.call('GET', '/health', undefined, base);
-  expect((await again.call('POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' }, base)).status).toBe(200);
+  expect(
+    (await again.call('POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' }, base)).status,
+  ).toBe(200);
   const footer = ((await (await again.call('GET', '/api/site-header-footer', undefined, base)).json()) as { footer: string }).footer;
   const version = Number(/edit (\d+)/.exec(footer)?.[1]);
   expect(version).toBeGreaterThanOrEqual(lastEdit);
@@ -96,7 +117,14 @@ async function crashRun(env: Record<string, string>) {
   const listed = new Set<string>();
   let cursor = '';
   for (let page = 0; page < 100; page++) {
-    const r = (await (await again.call('GET', `/api/site-users/account/notifications/restock?productId=${throwCtx.item.id}&variantId=${clay.id}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, base)).json()) as {
+    const r = (await (
+      await again.call(
+        'GET',
+        `/api/site-users/account/notifications/restock?productId=${throwCtx.item.id}&variantId=${clay.id}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        undefined,
+        base,
+      )
+    ).json()) as {
       signUps: Array<{ email?: string; siteVisitorEmail?: string }>;
       hasNextPage: boolean;
       nextPageCursor: string;

@@ -41,15 +41,27 @@ function on(app: FastifyInstance, v: Visitor): Visitor {
 
 async function rawPost(app: FastifyInstance, v: Visitor, url: string, body: Buffer, headers: Record<string, string>) {
   const crumb = await v.crumb();
-  return app.inject({ method: 'POST', url, payload: body, headers: { cookie: [...v.cookies].map(([k, x]) => `${k}=${x}`).join('; '), 'x-csrf-token': crumb, ...headers } });
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: body,
+    headers: { cookie: [...v.cookies].map(([k, x]) => `${k}=${x}`).join('; '), 'x-csrf-token': crumb, ...headers },
+  });
 }
 
-const uploadImage = (app: FastifyInstance, v: Visitor, name: string, body: Buffer) => rawPost(app, v, `/api/editor/uploads?name=${encodeURIComponent(name)}`, body, { 'content-type': 'application/octet-stream' });
+const uploadImage = (app: FastifyInstance, v: Visitor, name: string, body: Buffer) =>
+  rawPost(app, v, `/api/editor/uploads?name=${encodeURIComponent(name)}`, body, { 'content-type': 'application/octet-stream' });
 
 async function mailedLink(t: TestApp, to: string, path: string): Promise<string | null> {
-  const r = await rows<{ text_body: string }>(t.database.db, sql`select text_body from mail_outbox where to_address = ${to} order by id desc`);
+  const r = await rows<{ text_body: string }>(
+    t.database.db,
+    sql`select text_body from mail_outbox where to_address = ${to} order by id desc`,
+  );
   for (const m of r) {
-    const hit = m.text_body.match(/https?:\/\/\S+/g)?.map((u) => new URL(u)).find((u) => u.pathname === path);
+    const hit = m.text_body
+      .match(/https?:\/\/\S+/g)
+      ?.map((u) => new URL(u))
+      .find((u) => u.pathname === path);
     if (hit) return hit.pathname + hit.search;
   }
   return null;
@@ -58,7 +70,10 @@ async function mailedLink(t: TestApp, to: string, path: string): Promise<string 
 /** `npm run media:to-bucket` (through scripts/cli.mjs, on the sources) with this environment. */
 function runCli(env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/cli.mjs', 'media-to-bucket-cli', '--tsx'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/cli.mjs', 'media-to-bucket-cli', '--tsx'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -88,7 +103,9 @@ describe('media in an S3-compatible bucket, two instances on PostgreSQL', () => 
     local = await otherInstance(a, { DATA_DIR: dirL });
     store = new S3MediaStore(s3OptionsOf(loadConfig(s3.env))!);
     ownerA = await signIn(a.app);
-    photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 200, g: 80, b: 40 } } }).jpeg().toBuffer();
+    photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+      .jpeg()
+      .toBuffer();
   }, 120_000);
 
   afterAll(async () => {
@@ -147,15 +164,30 @@ describe('media in an S3-compatible bucket, two instances on PostgreSQL', () => 
   });
 
   it('refuses a member file to a visitor on both instances and serves it to a member through a presigned URL that expires', async () => {
-    const up = await rawPost(a.app, ownerA, '/api/members/files', FILE_BYTES, { 'content-type': 'application/pdf', 'x-file-name': 'worksheet.pdf' });
+    const up = await rawPost(a.app, ownerA, '/api/members/files', FILE_BYTES, {
+      'content-type': 'application/pdf',
+      'x-file-name': 'worksheet.pdf',
+    });
     expect(up.statusCode, up.body).toBe(201);
     const { url: fileUrl, id } = up.json() as { url: string; id: string };
     expect(await store.size(memberFileKey(id))).toBe(FILE_BYTES.length);
     const course = await ownerA.send('POST', '/api/members/courses', { title: 'Glazing', description: 'Glazes.' });
     expect(course.statusCode, course.body).toBe(201);
-    const lesson = await ownerA.send('POST', `/api/members/courses/${course.json().id}/lessons`, { title: 'Worksheet', chapter: 'One', videoUrl: fileUrl, durationSeconds: 60, body: '<p>Read it.</p>' });
+    const lesson = await ownerA.send('POST', `/api/members/courses/${course.json().id}/lessons`, {
+      title: 'Worksheet',
+      chapter: 'One',
+      videoUrl: fileUrl,
+      durationSeconds: 60,
+      body: '<p>Read it.</p>',
+    });
     expect(lesson.statusCode, lesson.body).toBe(201);
-    const area = await ownerA.send('POST', '/api/members/areas', { name: 'Glaze Club', description: 'Members only.', access: 'free', priceCents: 0, collectionIds: [course.json().id] });
+    const area = await ownerA.send('POST', '/api/members/areas', {
+      name: 'Glaze Club',
+      description: 'Members only.',
+      access: 'free',
+      priceCents: 0,
+      collectionIds: [course.json().id],
+    });
     expect(area.statusCode, area.body).toBe(201);
     const areaId = area.json().id as string;
 
@@ -168,7 +200,10 @@ describe('media in an S3-compatible bucket, two instances on PostgreSQL', () => 
 
     // A visitor becomes a member of the free area (join, confirm by the emailed link) through instance A.
     const member = new Visitor(a.app);
-    const asked = await member.send('POST', `/api/members/areas/${areaId}/join`, { email: 'potter@example.com', password: 'a long enough password' });
+    const asked = await member.send('POST', `/api/members/areas/${areaId}/join`, {
+      email: 'potter@example.com',
+      password: 'a long enough password',
+    });
     expect(asked.statusCode, asked.body).toBe(202);
     const link = await mailedLink(a, 'potter@example.com', '/account/confirm');
     expect(link).not.toBeNull();
@@ -193,23 +228,39 @@ describe('media in an S3-compatible bucket, two instances on PostgreSQL', () => 
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer()).equals(FILE_BYTES.subarray(4, 12))).toBe(true);
     // A URL signed longer ago than its lifetime is refused by the bucket.
-    const old = await store.signedUrl(memberFileKey(id), { filename: 'worksheet.pdf', contentType: 'application/pdf', signingDate: new Date(Date.now() - 301_000) });
+    const old = await store.signedUrl(memberFileKey(id), {
+      filename: 'worksheet.pdf',
+      contentType: 'application/pdf',
+      signingDate: new Date(Date.now() - 301_000),
+    });
     expect((await fetch(old)).status).toBe(403);
     // Still refused to a visitor on both.
     expect((await new Visitor(b.app).get(fileUrl)).statusCode).toBe(403);
   });
 
   it('delivers a digital download after payment from the bucket, whichever instance answers', async () => {
-    const up = await rawPost(a.app, ownerA, `/api/editor/uploads?name=${encodeURIComponent('Field guide.pdf')}`, FILE_BYTES, { 'content-type': 'application/octet-stream' });
+    const up = await rawPost(a.app, ownerA, `/api/editor/uploads?name=${encodeURIComponent('Field guide.pdf')}`, FILE_BYTES, {
+      'content-type': 'application/octet-stream',
+    });
     expect(up.statusCode, up.body).toBe(201);
     const fileUrl = up.json().upload.url as string;
     const itemId = a.seed.productIds['houseplant-field-guide']!;
-    await a.database.db.execute(sql`update items set structured_content = structured_content || ${JSON.stringify({ digitalFile: { url: fileUrl } })}::jsonb where id = ${itemId}`);
+    await a.database.db.execute(
+      sql`update items set structured_content = structured_content || ${JSON.stringify({ digitalFile: { url: fileUrl } })}::jsonb where id = ${itemId}`,
+    );
     // The shopper buys through instance B.
     const shopper = new Visitor(b.app);
     const add = await shopper.send('POST', '/api/commerce/shopping-cart/entries', { itemId, sku: 'EBOOK-PLANTS', quantity: 1 });
     expect(add.statusCode, add.body).toBe(200);
-    const placed = await shopper.send('POST', '/api/checkout/place-order', await confirmed(shopper, { email: 'reader@example.com', payment: { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Reader' }, idempotencyKey: `media-bucket-${Date.now()}` }));
+    const placed = await shopper.send(
+      'POST',
+      '/api/checkout/place-order',
+      await confirmed(shopper, {
+        email: 'reader@example.com',
+        payment: { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Reader' },
+        idempotencyKey: `media-bucket-${Date.now()}`,
+      }),
+    );
     expect(placed.statusCode, placed.body).toBe(200);
     const page = await shopper.get(placed.json().confirmationUrl);
     const link = /href="(\/order-download\/[^"]+)"/.exec(page.body)![1]!.replace(/&amp;/g, '&');
@@ -231,7 +282,10 @@ describe('media in an S3-compatible bucket, two instances on PostgreSQL', () => 
     const url = up.json().upload.url as string;
     const storedName = url.split('/').pop()!;
     expect(existsSync(join(dirL, 'uploads', storedName))).toBe(true);
-    const file = await rawPost(local.app, ownerL, '/api/members/files', FILE_BYTES, { 'content-type': 'application/pdf', 'x-file-name': 'moved.pdf' });
+    const file = await rawPost(local.app, ownerL, '/api/members/files', FILE_BYTES, {
+      'content-type': 'application/pdf',
+      'x-file-name': 'moved.pdf',
+    });
     expect(file.statusCode, file.body).toBe(201);
     const fileUrl = file.json().url as string;
     // Before the move, the bucket instance has neither.
@@ -309,11 +363,14 @@ describe('media storage configuration and the local default', () => {
     const t = await testApp('pglite', { DATA_DIR: dir });
     try {
       const owner = await signIn(t.app);
-      const img = await sharp({ create: { width: 800, height: 400, channels: 3, background: { r: 10, g: 120, b: 90 } } }).png().toBuffer();
+      const img = await sharp({ create: { width: 800, height: 400, channels: 3, background: { r: 10, g: 120, b: 90 } } })
+        .png()
+        .toBuffer();
       const up = await uploadImage(t.app, owner, 'Local.png', img);
       expect(up.statusCode, up.body).toBe(201);
       const { url, id } = up.json().upload as { url: string; id: string };
-      for (const w of [100, 500]) expect((await t.app.inject({ method: 'GET', url: `${url}?format=${w}w`, headers: { accept: 'image/webp' } })).statusCode).toBe(200);
+      for (const w of [100, 500])
+        expect((await t.app.inject({ method: 'GET', url: `${url}?format=${w}w`, headers: { accept: 'image/webp' } })).statusCode).toBe(200);
       const cache = join(dir, 'cache', 'images');
       expect(filesIn(cache).length).toBeGreaterThanOrEqual(3); // 300w made at upload, 100w and 500w on request
       expect((await owner.send('DELETE', `/api/editor/uploads/${id}`)).statusCode).toBe(204);

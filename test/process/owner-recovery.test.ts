@@ -31,7 +31,10 @@ describe.each(DB_KINDS)('owner password reset by email on %s', (kind) => {
   });
 
   const resetMails = (to: string) =>
-    rows<{ text_body: string; html_body: string }>(t.database.db, sql`select text_body, html_body from mail_outbox where kind = 'owner-password-reset' and to_address = ${to} order by id`);
+    rows<{ text_body: string; html_body: string }>(
+      t.database.db,
+      sql`select text_body, html_body from mail_outbox where kind = 'owner-password-reset' and to_address = ${to} order by id`,
+    );
 
   it('answers the same for a known and an unknown email, and mails a single-use link from the public origin that ends every session', async () => {
     const signedIn = new Visitor(t.app);
@@ -49,7 +52,10 @@ describe.each(DB_KINDS)('owner password reset by email on %s', (kind) => {
     expect(token).not.toBe('');
     expect(mail!.html_body).toContain(`https://shop.example/config/reset?token=${token}`);
     // Stored as its hash only.
-    const stored = await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from owner_sessions where kind = 'reset' and token_hash = ${hashToken(token)}`);
+    const stored = await rows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from owner_sessions where kind = 'reset' and token_hash = ${hashToken(token)}`,
+    );
     expect(stored[0]!.n).toBe(1);
 
     const pageRes = await v.get(`/config/reset?token=${token}`);
@@ -57,14 +63,21 @@ describe.each(DB_KINDS)('owner password reset by email on %s', (kind) => {
     expect(pageRes.body).toContain('<label for="password">New password</label>');
 
     // Bad input: a clear error tied to its field, and the link still works.
-    const short = await v.send('POST', '/api/auth/reset', form({ token, password: 'short', confirm: 'short', crumb: await v.crumb() }), { headers: FORM });
+    const short = await v.send('POST', '/api/auth/reset', form({ token, password: 'short', confirm: 'short', crumb: await v.crumb() }), {
+      headers: FORM,
+    });
     expect(short.statusCode).toBe(400);
     expect(short.body).toContain('aria-describedby="password-hint password-error" aria-invalid="true"');
     expect(short.body).toContain(words.PASSWORD_SHORT);
     const mismatch = await v.send('POST', '/api/auth/reset', { token, password: 'a new long password', confirm: 'another one' });
     expect(mismatch.json().errors).toEqual({ confirm: words.PASSWORD_MISMATCH });
 
-    const ok = await v.send('POST', '/api/auth/reset', form({ token, password: 'a new long password', confirm: 'a new long password', crumb: await v.crumb() }), { headers: FORM });
+    const ok = await v.send(
+      'POST',
+      '/api/auth/reset',
+      form({ token, password: 'a new long password', confirm: 'a new long password', crumb: await v.crumb() }),
+      { headers: FORM },
+    );
     expect(ok.statusCode, ok.body).toBe(303);
     expect(ok.headers.location).toBe('/config');
     // The session from before the reset has ended; the resetter is signed in afresh.
@@ -72,7 +85,9 @@ describe.each(DB_KINDS)('owner password reset by email on %s', (kind) => {
     expect((await v.get('/api/auth/me')).statusCode).toBe(200);
     // Single use.
     expect((await v.get(`/config/reset?token=${token}`)).statusCode).toBe(410);
-    expect((await v.send('POST', '/api/auth/reset', { token, password: 'yet another password', confirm: 'yet another password' })).statusCode).toBe(410);
+    expect(
+      (await v.send('POST', '/api/auth/reset', { token, password: 'yet another password', confirm: 'yet another password' })).statusCode,
+    ).toBe(410);
     // The old password is gone, the new one signs in.
     const fresh = new Visitor(t.app);
     expect((await fresh.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(401);
@@ -98,13 +113,15 @@ describe.each(DB_KINDS)('owner password reset by email on %s', (kind) => {
     const target = 'limited@example.com';
     await t.app.services.owners.create({ websiteId: t.seed.websiteId, email: target, password: 'some long password', role: 1 });
     const answers = [];
-    for (let i = 0; i < FORGOT_LIMITS.email.max + 2; i++) answers.push((await v.send('POST', '/api/auth/forgot', { email: target })).json());
+    for (let i = 0; i < FORGOT_LIMITS.email.max + 2; i++)
+      answers.push((await v.send('POST', '/api/auth/forgot', { email: target })).json());
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
     expect((await resetMails(target)).length).toBe(FORGOT_LIMITS.email.max);
 
     expect((await v.send('POST', '/api/auth/forgot', { email: 'not an email' })).json().errors).toEqual({ email: words.EMAIL_INVALID });
     let last = 0;
-    for (let i = 0; i <= FORGOT_LIMITS.ip.max; i++) last = (await v.send('POST', '/api/auth/forgot', { email: `x${i}@example.com` })).statusCode;
+    for (let i = 0; i <= FORGOT_LIMITS.ip.max; i++)
+      last = (await v.send('POST', '/api/auth/forgot', { email: `x${i}@example.com` })).statusCode;
     expect(last).toBe(429);
   });
 });
@@ -114,7 +131,11 @@ describe.each(DB_KINDS)('the first sign-in without OWNER_EMAIL on %s', (kind) =>
   let app: FastifyInstance;
   beforeAll(async () => {
     database = await testDatabase(kind);
-    app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_STORE: 'memory', SEED_DEMO: 'false' }), database, logger: false });
+    app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_STORE: 'memory', SEED_DEMO: 'false' }),
+      database,
+      logger: false,
+    });
     await app.ready();
   });
   afterAll(async () => {
@@ -140,36 +161,61 @@ describe.each(DB_KINDS)('the first sign-in without OWNER_EMAIL on %s', (kind) =>
     expect(welcome.body).toContain('<label for="email">Your email</label>');
     expect(welcome.body).not.toContain(PLACEHOLDER_EMAIL);
 
-    const bad = await v.send('POST', '/api/auth/setup', form({ email: PLACEHOLDER_EMAIL, password: 'short', confirm: '', crumb: await v.crumb() }), { headers: FORM });
+    const bad = await v.send(
+      'POST',
+      '/api/auth/setup',
+      form({ email: PLACEHOLDER_EMAIL, password: 'short', confirm: '', crumb: await v.crumb() }),
+      { headers: FORM },
+    );
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain(words.fixMany(2));
     expect(bad.body).toContain('<p class="admin-login__field-error" id="email-error">');
     expect(bad.body).toContain('id="email" name="email" aria-describedby="email-hint email-error" aria-invalid="true"');
 
-    const ok = await v.send('POST', '/api/auth/setup', form({ email: 'Me@Example.com', password: 'my own long password', confirm: 'my own long password', crumb: await v.crumb() }), { headers: FORM });
+    const ok = await v.send(
+      'POST',
+      '/api/auth/setup',
+      form({ email: 'Me@Example.com', password: 'my own long password', confirm: 'my own long password', crumb: await v.crumb() }),
+      { headers: FORM },
+    );
     expect(ok.statusCode, ok.body).toBe(303);
     expect((await v.get('/api/auth/me')).json().email).toBe('me@example.com');
     expect((await v.get('/config/welcome')).headers.location).toBe('/config');
     // Once set up, the setup call changes nothing; and a start prints no link.
-    expect((await v.send('POST', '/api/auth/setup', { email: 'other@example.com', password: 'x'.repeat(10), confirm: 'x'.repeat(10) })).statusCode).toBe(409);
+    expect(
+      (await v.send('POST', '/api/auth/setup', { email: 'other@example.com', password: 'x'.repeat(10), confirm: 'x'.repeat(10) }))
+        .statusCode,
+    ).toBe(409);
     expect(await prepare(database, config)).toBeNull();
     const again = new Visitor(app);
-    expect((await again.send('POST', '/api/auth/login', { email: 'me@example.com', password: 'my own long password' })).statusCode).toBe(200);
+    expect((await again.send('POST', '/api/auth/login', { email: 'me@example.com', password: 'my own long password' })).statusCode).toBe(
+      200,
+    );
   });
 });
 
 const cli = (args: string[], env: Record<string, string>) =>
-  spawnSync(process.execPath, ['scripts/cli.mjs', 'owner-link-cli', ...args], { env: { ...process.env, LOG_LEVEL: 'warn', PUBLIC_URL: '', ...env }, encoding: 'utf8', timeout: 120_000 });
+  spawnSync(process.execPath, ['scripts/cli.mjs', 'owner-link-cli', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', PUBLIC_URL: '', ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 
 /** A site whose admin forgot everything: a password nobody knows, on a folder (PGlite) or a database (PostgreSQL). */
-async function forgottenSite(kind: DbKind): Promise<{ env: Record<string, string>; reopen: () => Promise<Database>; cleanup: () => Promise<void> }> {
+async function forgottenSite(
+  kind: DbKind,
+): Promise<{ env: Record<string, string>; reopen: () => Promise<Database>; cleanup: () => Promise<void> }> {
   if (kind === 'pglite') {
     const dir = tempDir('tessera-owner-link-');
     const d = await open({ dataDir: dir });
     const seed = await seedDemo(d);
     await new OwnerService(d).ensureAdmin(seed.websiteId, 'forgetful@example.com', 'a password nobody remembers');
     await d.close();
-    return { env: { DATA_DIR: dir }, reopen: () => open({ dataDir: dir, migrate: false }), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      env: { DATA_DIR: dir },
+      reopen: () => open({ dataDir: dir, migrate: false }),
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const d = await testDatabase('postgres');
   const seed = await seedDemo(d);

@@ -32,10 +32,17 @@ async function crashRun(env: Record<string, string>, openDb: () => Promise<Datab
     const v = new HttpVisitor([base]);
     await v.call('GET', '/health');
     const ctx = (await (await v.call('GET', '/shop/p/houseplant-field-guide?format=json')).json()) as { item: { id: string } };
-    expect((await v.call('POST', '/api/commerce/shopping-cart/entries', { itemId: ctx.item.id, sku: 'EBOOK-PLANTS', quantity: 1 })).status).toBe(200);
+    expect(
+      (await v.call('POST', '/api/commerce/shopping-cart/entries', { itemId: ctx.item.id, sku: 'EBOOK-PLANTS', quantity: 1 })).status,
+    ).toBe(200);
     const quote = (await (await v.call('POST', '/api/checkout/quote', { email })).json()) as { cart: { grandTotalCents: number } };
     const answer = await v
-      .call('POST', '/api/checkout/place-order', { email, payment: CARD, idempotencyKey: `crash-key-${email.split('@')[0]}`, expectedTotalCents: quote.cart.grandTotalCents })
+      .call('POST', '/api/checkout/place-order', {
+        email,
+        payment: CARD,
+        idempotencyKey: `crash-key-${email.split('@')[0]}`,
+        expectedTotalCents: quote.cart.grandTotalCents,
+      })
       .then((r) => r.status)
       .catch(() => 'connection lost');
     expect(answer).toBe('connection lost');
@@ -52,7 +59,9 @@ async function crashRun(env: Record<string, string>, openDb: () => Promise<Datab
   const owner = new HttpVisitor([base]);
   await owner.call('GET', '/health');
   expect((await owner.call('POST', '/api/auth/login', OWNER)).status).toBe(200);
-  const listed = (await (await owner.call('GET', '/api/checkout/admin/orders')).json()) as { orders: Array<{ email: string; status: string; grandTotalCents: number }> };
+  const listed = (await (await owner.call('GET', '/api/checkout/admin/orders')).json()) as {
+    orders: Array<{ email: string; status: string; grandTotalCents: number }>;
+  };
   const orderA = listed.orders.filter((o) => o.email === 'a@example.com');
   expect(orderA).toHaveLength(1);
   expect(orderA[0]).toMatchObject({ status: 'paid' });
@@ -71,8 +80,18 @@ async function crashRun(env: Record<string, string>, openDb: () => Promise<Datab
   // reconciler records it, and the donor's retry of the same form is that one donation, not a second charge.
   const donor = new HttpVisitor([base]);
   await donor.call('GET', '/health');
-  const gift = { amountCents: 2500, donorName: 'Dee Donor', email: 'dee@example.com', message: 'For the kiln', payment: CARD, idempotencyKey: 'crash-donation-key' };
-  const donated = await donor.call('POST', '/api/donations', gift).then((r) => r.status).catch(() => 'connection lost');
+  const gift = {
+    amountCents: 2500,
+    donorName: 'Dee Donor',
+    email: 'dee@example.com',
+    message: 'For the kiln',
+    payment: CARD,
+    idempotencyKey: 'crash-donation-key',
+  };
+  const donated = await donor
+    .call('POST', '/api/donations', gift)
+    .then((r) => r.status)
+    .catch(() => 'connection lost');
   expect(donated).toBe('connection lost');
   expect(await third.exited).toBeNull();
   const fourth = await serve({});
@@ -80,9 +99,17 @@ async function crashRun(env: Record<string, string>, openDb: () => Promise<Datab
   const owner2 = new HttpVisitor([base]);
   await owner2.call('GET', '/health');
   expect((await owner2.call('POST', '/api/auth/login', OWNER)).status).toBe(200);
-  const donors = (await (await owner2.call('GET', '/api/donations/admin/donations')).json()) as { donations: Array<{ id: string; email: string; amountCents: number; donorName: string; message: string }>; count: number };
+  const donors = (await (await owner2.call('GET', '/api/donations/admin/donations')).json()) as {
+    donations: Array<{ id: string; email: string; amountCents: number; donorName: string; message: string }>;
+    count: number;
+  };
   expect(donors.count).toBe(1);
-  expect(donors.donations[0]).toMatchObject({ email: 'dee@example.com', donorName: 'Dee Donor', amountCents: 2500, message: 'For the kiln' });
+  expect(donors.donations[0]).toMatchObject({
+    email: 'dee@example.com',
+    donorName: 'Dee Donor',
+    amountCents: 2500,
+    message: 'For the kiln',
+  });
   await donor.call('GET', '/health');
   const again = await donor.call('POST', '/api/donations', gift);
   expect(again.status).toBe(200);
@@ -102,11 +129,17 @@ async function crashRun(env: Record<string, string>, openDb: () => Promise<Datab
       ['crash-key-b', 'voided'],
       ['donation:crash-donation-key', 'completed'],
     ]);
-    const orders = await rows<{ id: string; email: string; grand_total_cents: number; payment: { paymentId: string } }>(db.db, sql`select id, email, grand_total_cents, payment from orders`);
+    const orders = await rows<{ id: string; email: string; grand_total_cents: number; payment: { paymentId: string } }>(
+      db.db,
+      sql`select id, email, grand_total_cents, payment from orders`,
+    );
     expect(orders.map((o) => o.email)).toEqual(['a@example.com']);
     expect(Number(orders[0]!.grand_total_cents)).toBe(totalA);
     expect(orders[0]!.id).toBe(attempts[0]!.order_id);
-    const payments = await rows<{ id: string; status: string; amount_cents: number; refunded_cents: number }>(db.db, sql`select id, status, amount_cents, refunded_cents from test_payments order by created`);
+    const payments = await rows<{ id: string; status: string; amount_cents: number; refunded_cents: number }>(
+      db.db,
+      sql`select id, status, amount_cents, refunded_cents from test_payments order by created`,
+    );
     expect(payments).toHaveLength(3);
     const byId = new Map(payments.map((p) => [p.id, p]));
     expect(byId.get(orders[0]!.payment.paymentId)).toMatchObject({ status: 'succeeded' });
@@ -116,7 +149,10 @@ async function crashRun(env: Record<string, string>, openDb: () => Promise<Datab
     expect(refunded).toMatchObject({ status: 'refunded' });
     expect(Number(refunded!.refunded_cents)).toBe(Number(refunded!.amount_cents));
     // The donation: one row, paid by the charge the crashed process made (the reconciler found it by the key).
-    const gifts = await rows<{ payment_id: string; amount_cents: number; idempotency_key: string }>(db.db, sql`select payment_id, amount_cents, idempotency_key from donations`);
+    const gifts = await rows<{ payment_id: string; amount_cents: number; idempotency_key: string }>(
+      db.db,
+      sql`select payment_id, amount_cents, idempotency_key from donations`,
+    );
     expect(gifts).toHaveLength(1);
     expect(gifts[0]).toMatchObject({ idempotency_key: 'crash-donation-key', payment_id: attempts[2]!.payment_id });
     expect(byId.get(gifts[0]!.payment_id)).toMatchObject({ status: 'succeeded' });
@@ -138,6 +174,8 @@ describe('kill -9 between the charge and the order commit', () => {
   }, 600_000);
 
   it('completes or refunds every orphaned payment on restart, on PostgreSQL', async () => {
-    await withScratchPostgres('tessera_paycrash', (url) => crashRun({ DATABASE_URL: url, DATA_DIR: tempDir() }, () => open({ databaseUrl: url, migrate: false, poolSize: 2 })));
+    await withScratchPostgres('tessera_paycrash', (url) =>
+      crashRun({ DATABASE_URL: url, DATA_DIR: tempDir() }, () => open({ databaseUrl: url, migrate: false, poolSize: 2 })),
+    );
   }, 600_000);
 });

@@ -33,8 +33,12 @@ async function crashRun(env: Record<string, string>, openDb: () => Promise<Datab
     const v = new HttpVisitor([base]);
     await v.call('GET', '/health');
     const ctx = (await (await v.call('GET', '/shop/p/houseplant-field-guide?format=json')).json()) as { item: { id: string } };
-    expect((await v.call('POST', '/api/commerce/shopping-cart/entries', { itemId: ctx.item.id, sku: 'EBOOK-PLANTS', quantity: 1 })).status).toBe(200);
-    const quote = (await (await v.call('POST', '/api/checkout/quote', { email: 'a@example.com' })).json()) as { cart: { grandTotalCents: number } };
+    expect(
+      (await v.call('POST', '/api/commerce/shopping-cart/entries', { itemId: ctx.item.id, sku: 'EBOOK-PLANTS', quantity: 1 })).status,
+    ).toBe(200);
+    const quote = (await (await v.call('POST', '/api/checkout/quote', { email: 'a@example.com' })).json()) as {
+      cart: { grandTotalCents: number };
+    };
     const answer = await v
       .call('POST', '/api/checkout/place-order', {
         email: 'a@example.com',
@@ -63,13 +67,19 @@ async function crashRun(env: Record<string, string>, openDb: () => Promise<Datab
 
     const db = await openDb();
     try {
-      const attempts = await rows<{ state: string; payment_id: string; order_id: string | null }>(db.db, sql`select state, payment_id, order_id from payment_attempts`);
+      const attempts = await rows<{ state: string; payment_id: string; order_id: string | null }>(
+        db.db,
+        sql`select state, payment_id, order_id from payment_attempts`,
+      );
       expect(attempts).toHaveLength(1);
       expect(attempts[0]).toMatchObject({ state: 'completed', payment_id: pi!.id });
-      const orders = await rows<{ id: string; email: string; status: string; grand_total_cents: number; payment: { provider: string; paymentId: string } }>(
-        db.db,
-        sql`select id, email, status, grand_total_cents, payment from orders`,
-      );
+      const orders = await rows<{
+        id: string;
+        email: string;
+        status: string;
+        grand_total_cents: number;
+        payment: { provider: string; paymentId: string };
+      }>(db.db, sql`select id, email, status, grand_total_cents, payment from orders`);
       expect(orders).toHaveLength(1);
       expect(orders[0]).toMatchObject({ email: 'a@example.com', status: 'paid', payment: { provider: 'stripe', paymentId: pi!.id } });
       expect(Number(orders[0]!.grand_total_cents)).toBe(quote.cart.grandTotalCents);
@@ -92,6 +102,8 @@ describe('kill -9 between the PaymentIntent succeeding and the order commit', ()
   }, 600_000);
 
   it('the reconciler completes the order on restart, on PostgreSQL', async () => {
-    await withScratchPostgres('tessera_stripecrash', (url) => crashRun({ DATABASE_URL: url, DATA_DIR: tempDir() }, () => open({ databaseUrl: url, migrate: false, poolSize: 2 })));
+    await withScratchPostgres('tessera_stripecrash', (url) =>
+      crashRun({ DATABASE_URL: url, DATA_DIR: tempDir() }, () => open({ databaseUrl: url, migrate: false, poolSize: 2 })),
+    );
   }, 600_000);
 });

@@ -23,11 +23,19 @@ describe('two instances on one PostgreSQL', () => {
     // Both start at once: migrations and the first-start seed must happen exactly once.
     const ports = [await freePort(), await freePort()];
     for (const port of ports) {
-      const s = startServer({ DATABASE_URL: u.toString(), PORT: String(port), DATA_DIR: tempDir(), OWNER_EMAIL: 'owner@example.com', OWNER_PASSWORD: 'correct horse battery staple', SMTP_URL: sink.url });
+      const s = startServer({
+        DATABASE_URL: u.toString(),
+        PORT: String(port),
+        DATA_DIR: tempDir(),
+        OWNER_EMAIL: 'owner@example.com',
+        OWNER_PASSWORD: 'correct horse battery staple',
+        SMTP_URL: sink.url,
+      });
       started.push(s);
       bases.push(`http://127.0.0.1:${port}`);
     }
-    for (const s of started) await waitFor(() => s.output().includes('Tessera is serving') || s.child.exitCode !== null, 90_000, 'an instance');
+    for (const s of started)
+      await waitFor(() => s.output().includes('Tessera is serving') || s.child.exitCode !== null, 90_000, 'an instance');
     for (const s of started) expect(s.output()).toContain('Tessera is serving');
   }, 180_000);
 
@@ -64,7 +72,12 @@ describe('two instances on one PostgreSQL', () => {
       expect(cart.totalQuantity).toBe(6);
       expect(cart.entries).toHaveLength(1);
     }
-    const login = await v.call('POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' }, bases[0]);
+    const login = await v.call(
+      'POST',
+      '/api/auth/login',
+      { email: 'owner@example.com', password: 'correct horse battery staple' },
+      bases[0],
+    );
     expect(login.status).toBe(200);
     const me = await v.call('GET', '/api/auth/me', undefined, bases[1]);
     expect(me.status).toBe(200);
@@ -75,7 +88,9 @@ describe('two instances on one PostgreSQL', () => {
   async function captcha(v: HttpVisitor, action: string): Promise<string> {
     const c = await (await v.call('GET', `/api/captcha/challenge?action=${action}`)).json();
     const sol = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-    return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: sol!.number, salt: c.salt, signature: c.signature })).toString('base64');
+    return Buffer.from(
+      JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: sol!.number, salt: c.salt, signature: c.signature }),
+    ).toString('base64');
   }
 
   it('takes a form submission whose captcha, key and submission each go to a different instance', async () => {
@@ -83,28 +98,55 @@ describe('two instances on one PostgreSQL', () => {
     await v.call('GET', '/contact');
     const token = await captcha(v, 'form-block');
     const { key } = await (await v.call('POST', '/api/form/FormSubmissionKey')).json();
-    const form = JSON.stringify({ name: ['Ada', 'Lovelace'], email: 'ada@example.com', topic: 'Order', message: 'Hello from two instances' });
-    const res = await v.call('POST', '/api/form/SaveFormSubmission', { formId: 'contact-form', key, form, captchaKey: token, pagePath: '/contact', contentSource: 'c' });
+    const form = JSON.stringify({
+      name: ['Ada', 'Lovelace'],
+      email: 'ada@example.com',
+      topic: 'Order',
+      message: 'Hello from two instances',
+    });
+    const res = await v.call('POST', '/api/form/SaveFormSubmission', {
+      formId: 'contact-form',
+      key,
+      form,
+      captchaKey: token,
+      pagePath: '/contact',
+      contentSource: 'c',
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).success).toBe(true);
     // The key was spent on one instance; replaying it on the other is refused.
-    const replay = await v.call('POST', '/api/form/SaveFormSubmission', { formId: 'contact-form', key, form, captchaKey: await captcha(v, 'form-block') });
+    const replay = await v.call('POST', '/api/form/SaveFormSubmission', {
+      formId: 'contact-form',
+      key,
+      form,
+      captchaKey: await captcha(v, 'form-block'),
+    });
     expect(replay.status).toBe(401);
   });
 
   it('emails each restock sign-up exactly once when send-all runs on both instances at once', async () => {
     const owner = new HttpVisitor(bases);
     await owner.call('GET', '/health');
-    expect((await owner.call('POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' })).status).toBe(200);
+    expect(
+      (await owner.call('POST', '/api/auth/login', { email: 'owner@example.com', password: 'correct horse battery staple' })).status,
+    ).toBe(200);
     const API = '/api/site-users/account/notifications/restock';
-    expect((await owner.call('PUT', `${API}/settings`, { settings: { autoSend: false, batchSize: 5, batchDelaySeconds: 0 } })).status).toBe(200);
+    expect((await owner.call('PUT', `${API}/settings`, { settings: { autoSend: false, batchSize: 5, batchDelaySeconds: 0 } })).status).toBe(
+      200,
+    );
     const ctx = await (await owner.call('GET', '/shop/p/merino-wool-throw?format=json')).json();
     const variant = ctx.item.structuredContent.variants.find((x: { sku: string }) => x.sku === 'THROW-CLAY');
     const n = 12;
     for (let i = 0; i < n; i++) {
       const visitor = new HttpVisitor(bases);
       await visitor.call('GET', '/health');
-      const res = await visitor.call('POST', API, { isJoinMailingList: false, productId: ctx.item.id, variantId: variant.id, siteVisitorEmail: `twin${i}@example.com`, captchaToken: await captcha(visitor, 'product-waitlist') });
+      const res = await visitor.call('POST', API, {
+        isJoinMailingList: false,
+        productId: ctx.item.id,
+        variantId: variant.id,
+        siteVisitorEmail: `twin${i}@example.com`,
+        captchaToken: await captcha(visitor, 'product-waitlist'),
+      });
       expect(res.status).toBe(200);
     }
     expect((await owner.call('PUT', `/api/commerce/inventory/variants/${variant.id}`, { qtyInStock: 100 })).status).toBe(200);

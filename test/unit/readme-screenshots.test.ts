@@ -12,7 +12,8 @@ describe('the README shows the admin', () => {
   it('references each screenshot the issue asks for, and each file is a PNG in docs/screenshots', () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const images = [...readme.matchAll(/!\[[^\]]+\]\((docs\/screenshots\/[^)\s]+)\)/g)].map((m) => m[1]!);
-    for (const name of ['dashboard', 'product-list', 'settings']) for (const width of [1280, 390]) expect(images).toContain(`docs/screenshots/${name}-${width}.png`);
+    for (const name of ['dashboard', 'product-list', 'settings'])
+      for (const width of [1280, 390]) expect(images).toContain(`docs/screenshots/${name}-${width}.png`);
     for (const img of images) {
       const file = join(root, img);
       expect(existsSync(file), img).toBe(true);

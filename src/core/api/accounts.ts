@@ -37,7 +37,14 @@ export const accountDashboard = z.object({
   ),
   downloads: z.array(z.object({ orderNumber: z.number(), productName: z.string(), url: z.string() })),
   subscriptions: z.array(
-    z.object({ id: z.string(), productName: z.string(), orderNumber: z.number(), priceText: z.string(), status: z.enum(ACCOUNT_SUBSCRIPTION_STATUSES), started: z.string() }),
+    z.object({
+      id: z.string(),
+      productName: z.string(),
+      orderNumber: z.number(),
+      priceText: z.string(),
+      status: z.enum(ACCOUNT_SUBSCRIPTION_STATUSES),
+      started: z.string(),
+    }),
   ),
   addresses: z.array(savedAddress),
   newsletters: z.array(z.object({ listId: z.string(), name: z.string(), subscribed: z.boolean() })),

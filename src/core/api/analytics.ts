@@ -23,8 +23,15 @@ export const LIMITS = Object.freeze({
 });
 
 const s = (max: number) => z.string().max(max);
-const id = z.string().max(64).regex(/^[A-Za-z0-9_.:-]*$/, 'must be an id');
-export const eventName = z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/, 'must be an event name');
+const id = z
+  .string()
+  .max(64)
+  .regex(/^[A-Za-z0-9_.:-]*$/, 'must be an id');
+export const eventName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_.:-]+$/, 'must be an event name');
 const dim = z.number().int().min(0).max(100_000);
 const when = z.union([z.number().finite().min(0), s(40)]);
 
@@ -121,11 +128,17 @@ export const eventContent = z
     cart_id: id.nullable().optional(),
     num_items_in_cart: z.number().int().min(0).max(1_000_000).optional(),
     cart_value: z.number().int().min(0).max(1e13).optional(),
-    currency_code: z.string().regex(/^[A-Za-z]{3}$/).optional(),
+    currency_code: z
+      .string()
+      .regex(/^[A-Za-z]{3}$/)
+      .optional(),
     product_types_list: scalarList.optional(),
     purchase_type_list: scalarList.optional(),
     item_id: id.nullable().optional(),
-    item_type: z.union([s(64), z.number().int()]).nullable().optional(),
+    item_type: z
+      .union([s(64), z.number().int()])
+      .nullable()
+      .optional(),
     item_title: s(300).nullable().optional(),
     item_variant_object: z.record(s(100), s(200)).nullable().optional(),
     item_price: z.number().int().min(0).max(1e13).nullable().optional(),
@@ -145,7 +158,11 @@ export const eventEnvelope = z.object({
   eventSchemaName: eventName,
   eventContent: z.union([s(LIMITS.eventContentChars), z.record(z.string().max(64), z.unknown())]),
 });
-export const eventsBody = z.union([eventEnvelope, z.array(eventEnvelope).min(1).max(LIMITS.eventsPerBatch), z.object({ events: z.array(eventEnvelope).min(1).max(LIMITS.eventsPerBatch) })]);
+export const eventsBody = z.union([
+  eventEnvelope,
+  z.array(eventEnvelope).min(1).max(LIMITS.eventsPerBatch),
+  z.object({ events: z.array(eventEnvelope).min(1).max(LIMITS.eventsPerBatch) }),
+]);
 
 export const errorReport = z.object({
   message: z.string().min(1).max(2000),
@@ -222,7 +239,16 @@ export interface Dashboard {
   forms: DimCount[];
   restock: DimCount[];
   vitals: VitalSummary[];
-  errors: Array<{ fingerprint: string; message: string; count: number; total: number; lastSeen: string; lastUrl: string; lastBrowser: string; lastStack: string }>;
+  errors: Array<{
+    fingerprint: string;
+    message: string;
+    count: number;
+    total: number;
+    lastSeen: string;
+    lastUrl: string;
+    lastBrowser: string;
+    lastStack: string;
+  }>;
 }
 
 export interface VariantFunnel {

@@ -10,18 +10,30 @@ export const cartSku = z.string({ error: 'sku is required.' }).trim().min(1, 'sk
 export const cartEntryParams = z.object({ entryId: z.string().min(1).max(64) });
 
 /** POST /api/commerce/shopping-cart/entries (quantity and fields are checked with the cart's own messages). */
-export const cartAddIn = z.object({ itemId: cartItemId, sku: cartSku, quantity: z.unknown().optional(), additionalFields: z.unknown().optional() }, { error: 'The request body must be a JSON object.' });
+export const cartAddIn = z.object(
+  { itemId: cartItemId, sku: cartSku, quantity: z.unknown().optional(), additionalFields: z.unknown().optional() },
+  { error: 'The request body must be a JSON object.' },
+);
 /** PUT .../entries/:entryId. */
 export const cartQuantityIn = z.object({ quantity: z.unknown().optional() }, { error: 'The request body must be a JSON object.' });
 /** PUT .../entries/:entryId/additionalFields. */
-export const cartFieldsIn = z.object({ itemId: cartItemId, sku: cartSku, additionalFields: z.unknown() }, { error: 'The request body must be a JSON object.' });
+export const cartFieldsIn = z.object(
+  { itemId: cartItemId, sku: cartSku, additionalFields: z.unknown() },
+  { error: 'The request body must be a JSON object.' },
+);
 /** POST /api/3/commerce/cart/subscription. */
-export const cartSubscriptionIn = z.object({ itemId: cartItemId, sku: cartSku, qty: z.unknown().optional(), additionalFields: z.unknown().optional() }, { error: 'The request body must be a JSON object.' });
+export const cartSubscriptionIn = z.object(
+  { itemId: cartItemId, sku: cartSku, qty: z.unknown().optional(), additionalFields: z.unknown().optional() },
+  { error: 'The request body must be a JSON object.' },
+);
 const flag = z.enum(['true', 'false', '1', '0']).optional();
 /** GET of the cart. */
 export const cartQuery = z.object({
   mock: flag,
-  timecode: z.string().regex(/^\d{1,20}$/, 'timecode must be a number.').optional(),
+  timecode: z
+    .string()
+    .regex(/^\d{1,20}$/, 'timecode must be a number.')
+    .optional(),
   calculateSubtotal: flag,
 });
 

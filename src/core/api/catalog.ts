@@ -49,13 +49,22 @@ const lowStockThreshold = z
 export const variantIn = z.object({
   id: z.string().max(64).optional(),
   sku: z.string().trim().min(1, 'Every variant needs a SKU.').max(128),
-  attributes: z.record(z.string().trim().min(1).max(100), z.string().trim().min(1, 'Choose a value for every option.').max(200)).optional().default({}),
+  attributes: z
+    .record(z.string().trim().min(1).max(100), z.string().trim().min(1, 'Choose a value for every option.').max(200))
+    .optional()
+    .default({}),
   priceCents: cents('Price'),
   salePriceCents: cents('Sale price').optional().default(0),
   onSale: z.boolean().optional().default(false),
   qtyInStock: stockQty.max(1_000_000),
   unlimited: z.boolean().optional().default(false),
-  weightGrams: z.number({ error: 'Weight must be a number.' }).int('Weight must be in whole grams.').min(0, 'Weight cannot be negative.').max(10_000_000).optional().default(0),
+  weightGrams: z
+    .number({ error: 'Weight must be a number.' })
+    .int('Weight must be in whole grams.')
+    .min(0, 'Weight cannot be negative.')
+    .max(10_000_000)
+    .optional()
+    .default(0),
   /** Parcel dimensions in cm or in; null (or absent): none. */
   dimensions: variantDimensions.nullish().transform((d) => d ?? null),
   /** The variant's own image: one of the product's image URLs, or '' for the product's first image. */
@@ -68,7 +77,10 @@ export type ProductVariant = z.output<typeof variantIn>;
 
 const subscriptionPlan = z
   .object({
-    billingPeriod: z.object({ value: z.number().int().min(1).max(365), unit: z.enum(['WEEK', 'MONTH', 'YEAR'], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }) }),
+    billingPeriod: z.object({
+      value: z.number().int().min(1).max(365),
+      unit: z.enum(['WEEK', 'MONTH', 'YEAR'], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }),
+    }),
     numBillingCycles: z.number().int().min(0).max(1000),
   })
   .nullish();
@@ -87,7 +99,6 @@ const imageIn = z.object({
   /** Where the image's subject is (0 to 1 from the left and the top); crops keep it in view. */
   mediaFocalPoint: z.object({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) }).optional(),
 });
-
 
 export const productIn = z.object({
   version: z.number().int().optional(),
@@ -162,7 +173,13 @@ export const productListRow = z.object({
 });
 export type ProductListRow = z.infer<typeof productListRow>;
 
-export const productList = z.object({ products: z.array(productListRow), total: z.number(), page: z.number(), pages: z.number(), pageSize: z.number() });
+export const productList = z.object({
+  products: z.array(productListRow),
+  total: z.number(),
+  page: z.number(),
+  pages: z.number(),
+  pageSize: z.number(),
+});
 export type ProductList = z.infer<typeof productList>;
 
 // ---- POST /api/config/catalog/products/bulk ----
@@ -207,16 +224,32 @@ export type StockChange = z.input<typeof stockChange>;
 export const inventoryIn = z.object({ changes: z.array(stockChange).min(1, CATALOG_TEXT.NO_CHANGES).max(1000) });
 export type InventoryInput = z.input<typeof inventoryIn>;
 export const inventoryOut = z.object({
-  variants: z.array(z.object({ variantId: z.string(), qtyInStock: z.number(), unlimited: z.boolean(), lowStockThreshold: z.number(), low: z.boolean() })),
+  variants: z.array(
+    z.object({ variantId: z.string(), qtyInStock: z.number(), unlimited: z.boolean(), lowStockThreshold: z.number(), low: z.boolean() }),
+  ),
 });
 export type InventoryOut = z.infer<typeof inventoryOut>;
 
 // ---- GET /api/config/catalog/variants/:id/movements ----
 
-export const stockMovement = z.object({ id: z.number(), reason: z.string(), delta: z.number(), qtyAfter: z.number(), unlimited: z.boolean(), at: z.string() });
+export const stockMovement = z.object({
+  id: z.number(),
+  reason: z.string(),
+  delta: z.number(),
+  qtyAfter: z.number(),
+  unlimited: z.boolean(),
+  at: z.string(),
+});
 export type StockMovement = z.infer<typeof stockMovement>;
 export const variantMovements = z.object({
-  variant: z.object({ id: z.string(), sku: z.string(), title: z.string(), variant: z.string(), qtyInStock: z.number(), unlimited: z.boolean() }),
+  variant: z.object({
+    id: z.string(),
+    sku: z.string(),
+    title: z.string(),
+    variant: z.string(),
+    qtyInStock: z.number(),
+    unlimited: z.boolean(),
+  }),
   movements: z.array(stockMovement),
 });
 export type VariantMovements = z.infer<typeof variantMovements>;

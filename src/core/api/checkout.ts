@@ -27,7 +27,11 @@ export const checkoutAddressIn = z
     city: str(100).optional(),
     region: str(100).optional(),
     postalCode: str(20).optional(),
-    country: z.string().regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter code.').optional().or(z.literal('')),
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter code.')
+      .optional()
+      .or(z.literal('')),
   })
   .nullable()
   .optional();
@@ -57,7 +61,13 @@ export const placeIn = checkoutStateIn.extend({
   payment: paymentIn,
   idempotencyKey: str(200).optional(),
   /** The grand total (minor units) the shopper confirmed: required by place (400 without it); a different total as it is now is refused with 409. */
-  expectedTotalCents: z.number().int('The confirmed total must be whole minor units.').min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+  expectedTotalCents: z
+    .number()
+    .int('The confirmed total must be whole minor units.')
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .nullable()
+    .optional(),
 });
 export type PlaceInput = z.input<typeof placeIn>;
 
@@ -93,7 +103,13 @@ export interface CheckoutEntry {
 export interface CheckoutView {
   cart: { id: string | null; entries: CheckoutEntry[]; invalidCoupons: Array<{ code: string; reason: string }>; [key: string]: unknown };
   state: CheckoutStateView;
-  pricing: { lines: CheckoutLine[]; shippingOptions: ShippingOption[]; taxRules: TaxRule[]; coupons: Coupon[]; giftCardBalanceCents: number };
+  pricing: {
+    lines: CheckoutLine[];
+    shippingOptions: ShippingOption[];
+    taxRules: TaxRule[];
+    coupons: Coupon[];
+    giftCardBalanceCents: number;
+  };
   currency: string;
   subscription: { plan: unknown } | null;
 }

@@ -34,7 +34,12 @@ export const formSubmissionIn = z.object(
 
 const fieldTypes = Object.values(FormFieldType) as [string, ...string[]];
 export const formFieldIn = z.object({
-  id: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Field ids may use letters, digits, - and _.'),
+  id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Field ids may use letters, digits, - and _.'),
   type: z.enum(fieldTypes),
   title: str(300).optional(),
   description: str(2000).optional(),
@@ -52,7 +57,13 @@ export const formFieldIn = z.object({
 /** POST /api/config/forms and PUT /api/config/forms/:id. */
 export const formIn = z.object(
   {
-    id: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/).optional(),
+    id: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .optional(),
     name: z.string().trim().min(1, 'Name is required.').max(200),
     kind: z.enum(['form', 'newsletter']).default('form'),
     fields: z.array(formFieldIn).max(200),
@@ -82,7 +93,12 @@ export type FormSubmissionInput = z.input<typeof formSubmissionIn>;
 export type FormInput = z.input<typeof formIn>;
 
 /** A form as the owner's builder lists and edits it (the counts only in the list). */
-export type FormAdminRow = Omit<z.output<typeof formIn>, 'id' | 'fields'> & { id: string; fields: FormField[]; inboxCount?: number; spamCount?: number };
+export type FormAdminRow = Omit<z.output<typeof formIn>, 'id' | 'fields'> & {
+  id: string;
+  fields: FormField[];
+  inboxCount?: number;
+  spamCount?: number;
+};
 
 /** The public view of a form (what the browser gets): no notification address. */
 export interface PublicForm {

@@ -6,7 +6,10 @@ import { z } from 'zod';
 import { FULFILMENT_STATUSES, PAYMENT_STATUSES, type FulfilmentStatus, type PaymentStatus } from '../orders.js';
 
 export const orderIdParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'Unknown id.') });
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD.').refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'That date does not exist.');
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD.')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'That date does not exist.');
 const noNul = (v: string) => !v.includes('\u0000');
 
 /** The order list's filters (the CSV export takes the same). */
@@ -25,7 +28,11 @@ export const orderListQuery = orderFilters.extend({
   pageSize: z.coerce.number().int().min(1).max(100, 'At most 100 orders a page.').default(25),
 });
 
-const count = z.number({ error: 'Quantities are whole numbers.' }).int('Quantities are whole numbers.').min(0, 'Quantities cannot be negative.').max(1_000_000);
+const count = z
+  .number({ error: 'Quantities are whole numbers.' })
+  .int('Quantities are whole numbers.')
+  .min(0, 'Quantities cannot be negative.')
+  .max(1_000_000);
 const lines = z
   .array(z.object({ line: z.number({ error: 'A line is its number in the order.' }).int().min(0).max(10_000), quantity: count }))
   .max(500)
@@ -47,7 +54,12 @@ export const fulfilIn = z.object({
 /** POST .../orders/:id/refund. */
 export const refundIn = z.object({
   lines,
-  amountCents: z.number({ error: 'Must be an amount in cents.' }).int('Must be a whole number of cents.').min(0, 'The refund amount cannot be negative.').max(1e13, 'Too large.').optional(),
+  amountCents: z
+    .number({ error: 'Must be an amount in cents.' })
+    .int('Must be a whole number of cents.')
+    .min(0, 'The refund amount cannot be negative.')
+    .max(1e13, 'Too large.')
+    .optional(),
   restock: z.boolean().default(true),
   reason: z.string().trim().max(500, 'The reason is at most 500 characters.').refine(noNul, 'Must not contain NUL characters.').default(''),
   notify: z.boolean().default(true),
@@ -55,7 +67,12 @@ export const refundIn = z.object({
 
 /** POST .../orders/:id/notes. */
 export const noteIn = z.object({
-  body: z.string({ error: 'Write the note.' }).trim().min(1, 'Write the note.').max(2000, 'A note is at most 2,000 characters.').refine(noNul, 'Must not contain NUL characters.'),
+  body: z
+    .string({ error: 'Write the note.' })
+    .trim()
+    .min(1, 'Write the note.')
+    .max(2000, 'A note is at most 2,000 characters.')
+    .refine(noNul, 'Must not contain NUL characters.'),
 });
 
 export type OrderQuery = z.output<typeof orderListQuery>;
@@ -96,7 +113,14 @@ export interface AdminOrder {
   fulfilmentStatus: FulfilmentStatus;
   paymentStatus: PaymentStatus;
   refundedCents: number;
-  totals: { subtotalCents: number; discountCents: number; shippingCents: number; taxCents: number; giftCardCents: number; grandTotalCents: number };
+  totals: {
+    subtotalCents: number;
+    discountCents: number;
+    shippingCents: number;
+    taxCents: number;
+    giftCardCents: number;
+    grandTotalCents: number;
+  };
 }
 
 export interface OrderLineView {
@@ -114,7 +138,14 @@ export interface OrderLineView {
 export interface OrderDetailView {
   order: AdminOrder;
   lines: OrderLineView[];
-  fulfilments: Array<{ id: string; carrier: string; trackingNumber: string; trackingUrl: string; created: string; lines: Array<{ line: number; quantity: number }> }>;
+  fulfilments: Array<{
+    id: string;
+    carrier: string;
+    trackingNumber: string;
+    trackingUrl: string;
+    created: string;
+    lines: Array<{ line: number; quantity: number }>;
+  }>;
   refunds: Array<{ id: string; state: string; amountCents: number; restock: boolean; reason: string; created: string }>;
   notes: Array<{ id: string; author: string; body: string; created: string }>;
   timeline: Array<{ at: string; kind: string; text: string; detail?: string }>;

@@ -13,11 +13,31 @@ export const reviewIn = z.object({
   itemId: z.string().max(64),
   rating: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
-    z.number({ error: text.RATING_REQUIRED }).int(text.RATING_REQUIRED).min(RATING_MIN, text.RATING_REQUIRED).max(RATING_MAX, text.RATING_REQUIRED),
+    z
+      .number({ error: text.RATING_REQUIRED })
+      .int(text.RATING_REQUIRED)
+      .min(RATING_MIN, text.RATING_REQUIRED)
+      .max(RATING_MAX, text.RATING_REQUIRED),
   ),
-  title: z.string({ error: text.TITLE_TOO_LONG }).trim().max(REVIEW_TITLE_MAX, text.TITLE_TOO_LONG).refine(noNul, text.TITLE_TOO_LONG).optional().default(''),
-  body: z.string({ error: text.BODY_REQUIRED }).trim().min(1, text.BODY_REQUIRED).max(REVIEW_BODY_MAX, text.BODY_TOO_LONG).refine(noNul, text.BODY_REQUIRED),
-  authorName: z.string({ error: text.NAME_REQUIRED }).trim().min(1, text.NAME_REQUIRED).max(REVIEW_NAME_MAX, text.NAME_TOO_LONG).refine(noNul, text.NAME_REQUIRED),
+  title: z
+    .string({ error: text.TITLE_TOO_LONG })
+    .trim()
+    .max(REVIEW_TITLE_MAX, text.TITLE_TOO_LONG)
+    .refine(noNul, text.TITLE_TOO_LONG)
+    .optional()
+    .default(''),
+  body: z
+    .string({ error: text.BODY_REQUIRED })
+    .trim()
+    .min(1, text.BODY_REQUIRED)
+    .max(REVIEW_BODY_MAX, text.BODY_TOO_LONG)
+    .refine(noNul, text.BODY_REQUIRED),
+  authorName: z
+    .string({ error: text.NAME_REQUIRED })
+    .trim()
+    .min(1, text.NAME_REQUIRED)
+    .max(REVIEW_NAME_MAX, text.NAME_TOO_LONG)
+    .refine(noNul, text.NAME_REQUIRED),
   crumb: z.string().optional(),
 });
 export type ReviewInput = z.input<typeof reviewIn>;
@@ -55,7 +75,11 @@ export const reviewSettingsSchema = z.object({
   /** Send review requests at all. */
   requestsEnabled: z.boolean(),
   /** Hours after an order is marked delivered before the review request is emailed (0 to 90 days). */
-  requestDelayHours: z.number().int().min(0).max(90 * 24),
+  requestDelayHours: z
+    .number()
+    .int()
+    .min(0)
+    .max(90 * 24),
   /** How many related products the product page shows. */
   relatedCount: z.number().int().min(0).max(12),
 });
@@ -69,7 +93,11 @@ export type ReviewSettingsInput = z.input<typeof reviewSettingsIn>;
 export const RELATED_MAX = 12;
 /** PUT /api/reviews/admin/related/:itemId. */
 export const relatedIn = z
-  .object({ relatedItemIds: z.array(z.string().regex(/^[0-9a-f]{24}$/, 'Must be a product id.')).max(RELATED_MAX, `At most ${RELATED_MAX} related products.`) })
+  .object({
+    relatedItemIds: z
+      .array(z.string().regex(/^[0-9a-f]{24}$/, 'Must be a product id.'))
+      .max(RELATED_MAX, `At most ${RELATED_MAX} related products.`),
+  })
   .strict();
 export type RelatedInput = z.input<typeof relatedIn>;
 
@@ -104,7 +132,10 @@ export interface DonationRow {
 }
 
 /** GET /api/donations/admin/donations. */
-export const donationListQuery = z.object({ before: z.coerce.number().int().positive().optional(), limit: z.coerce.number().int().min(1).max(200).default(50) });
+export const donationListQuery = z.object({
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
 /** PUT /api/donations/admin/settings. */
 export const donationSettingsIn = z.object({ settings: donationSettingsSchema.partial().strict() }).strict();
 export type DonationSettingsInput = z.input<typeof donationSettingsIn>;

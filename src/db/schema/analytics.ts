@@ -1,4 +1,17 @@
-import { pgTable, text, integer, timestamp, jsonb, boolean, index, bigserial, bigint, doublePrecision, date, primaryKey } from 'drizzle-orm/pg-core';
+import {
+  pgTable,
+  text,
+  integer,
+  timestamp,
+  jsonb,
+  boolean,
+  index,
+  bigserial,
+  bigint,
+  doublePrecision,
+  date,
+  primaryKey,
+} from 'drizzle-orm/pg-core';
 import { websites } from './platform.js';
 
 /**
@@ -23,7 +36,10 @@ export const analyticsEvents = pgTable(
     itemId: text('item_id'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
   },
-  (t) => [index('analytics_events_received_idx').on(t.receivedAt), index('analytics_events_site_received_idx').on(t.websiteId, t.receivedAt)],
+  (t) => [
+    index('analytics_events_received_idx').on(t.receivedAt),
+    index('analytics_events_site_received_idx').on(t.websiteId, t.receivedAt),
+  ],
 );
 
 /** Per-day roll-ups: a count and a sum per (metric, dimension), e.g. ('page', '/shop') or ('vital:LCP', bucket). */
@@ -37,7 +53,10 @@ export const analyticsDaily = pgTable(
     count: bigint('count', { mode: 'number' }).notNull(),
     total: doublePrecision('total').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.websiteId, t.day, t.metric, t.dim] }), index('analytics_daily_metric_idx').on(t.websiteId, t.metric, t.day)],
+  (t) => [
+    primaryKey({ columns: [t.websiteId, t.day, t.metric, t.dim] }),
+    index('analytics_daily_metric_idx').on(t.websiteId, t.metric, t.day),
+  ],
 );
 
 /** Distinct visitors per day and metric ('visitor', 'funnel:add_to_cart', ...). */

@@ -6,7 +6,9 @@ import type { FulfilmentStatus, OrderStatus } from '../../core/orders.js';
 /** Shipping options the owner offers: flat rate, free above an amount, or by weight. */
 export const shippingOptions = pgTable('shipping_options', {
   id: text('id').primaryKey(),
-  websiteId: text('website_id').notNull().references(() => websites.id),
+  websiteId: text('website_id')
+    .notNull()
+    .references(() => websites.id),
   name: text('name').notNull(),
   /** 'flat' | 'free_above' | 'weight' */
   kind: text('kind').notNull(),
@@ -24,7 +26,9 @@ export const shippingOptions = pgTable('shipping_options', {
 /** Tax rules by country and region, in basis points. */
 export const taxRules = pgTable('tax_rules', {
   id: text('id').primaryKey(),
-  websiteId: text('website_id').notNull().references(() => websites.id),
+  websiteId: text('website_id')
+    .notNull()
+    .references(() => websites.id),
   name: text('name').notNull(),
   country: text('country').notNull(),
   region: text('region').notNull().default(''),
@@ -38,7 +42,9 @@ export const coupons = pgTable(
   'coupons',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     /** Upper case. */
     code: text('code').notNull(),
     /** 'percent' | 'fixed' | 'free_shipping' */
@@ -68,8 +74,12 @@ export const orders = pgTable(
   'orders',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
-    orderNumber: integer('order_number').notNull().default(sql`nextval('order_number_seq')`),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    orderNumber: integer('order_number')
+      .notNull()
+      .default(sql`nextval('order_number_seq')`),
     idempotencyKey: text('idempotency_key').notNull(),
     /** The purchased shopping cart, or the subscription cart. */
     cartId: text('cart_id').notNull(),
@@ -120,7 +130,9 @@ export const giftCards = pgTable(
   'gift_cards',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     code: text('code').notNull(),
     initialCents: bigint('initial_cents', { mode: 'number' }).notNull(),
     balanceCents: bigint('balance_cents', { mode: 'number' }).notNull(),
@@ -136,7 +148,9 @@ export const subscriptions = pgTable(
   'subscriptions',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     orderId: text('order_id').notNull(),
     itemId: text('item_id').notNull(),
     sku: text('sku').notNull(),
@@ -196,7 +210,9 @@ export const paymentAttempts = pgTable(
   'payment_attempts',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     idempotencyKey: text('idempotency_key').notNull(),
     /** 'created' | 'charged' | 'completed' | 'voided' */
     state: text('state').notNull().default('created'),
@@ -212,7 +228,10 @@ export const paymentAttempts = pgTable(
     created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updated: timestamp('updated', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('payment_attempts_key_uq').on(t.websiteId, t.idempotencyKey), index('payment_attempts_open_idx').on(t.state, t.updated)],
+  (t) => [
+    uniqueIndex('payment_attempts_key_uq').on(t.websiteId, t.idempotencyKey),
+    index('payment_attempts_open_idx').on(t.state, t.updated),
+  ],
 );
 
 /** Stripe events received (payments/stripe/webhook.ts): each event id is handled once; a replay is acknowledged and ignored. */

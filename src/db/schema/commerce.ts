@@ -7,7 +7,9 @@ export const productVariants = pgTable(
   'product_variants',
   {
     id: text('id').primaryKey(),
-    itemId: text('item_id').notNull().references(() => items.id, { onDelete: 'cascade' }),
+    itemId: text('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
     sku: text('sku').notNull(),
     attributes: jsonb('attributes').$type<Record<string, string>>().notNull().default({}),
     priceCents: bigint('price_cents', { mode: 'number' }).notNull(),
@@ -31,7 +33,9 @@ export const carts = pgTable(
   'carts',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     /** Hash of the cart cookie token; the id itself is not a bearer secret. */
     tokenHash: text('token_hash').notNull(),
     siteUserId: text('site_user_id'),
@@ -58,7 +62,9 @@ export const cartEntries = pgTable(
   'cart_entries',
   {
     id: text('id').primaryKey(),
-    cartId: text('cart_id').notNull().references(() => carts.id, { onDelete: 'cascade' }),
+    cartId: text('cart_id')
+      .notNull()
+      .references(() => carts.id, { onDelete: 'cascade' }),
     itemId: text('item_id').notNull(),
     sku: text('sku').notNull(),
     quantity: integer('quantity').notNull(),
@@ -78,7 +84,9 @@ export const subscriptionCarts = pgTable(
   'subscription_carts',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     /** Hash of the cartToken handed to the visitor. */
     tokenHash: text('token_hash').notNull(),
     siteUserId: text('site_user_id'),

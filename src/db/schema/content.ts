@@ -7,7 +7,9 @@ export const collections = pgTable(
   'collections',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     urlId: text('url_id').notNull(),
     title: text('title').notNull(),
     navigationTitle: text('navigation_title').notNull().default(''),
@@ -32,8 +34,12 @@ export const items = pgTable(
   'items',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
-    collectionId: text('collection_id').notNull().references(() => collections.id, { onDelete: 'cascade' }),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    collectionId: text('collection_id')
+      .notNull()
+      .references(() => collections.id, { onDelete: 'cascade' }),
     urlId: text('url_id').notNull(),
     title: text('title').notNull(),
     /** Record type enumeration (text 1, image 2, store-item 11, event 12, ...). */
@@ -64,7 +70,9 @@ export const items = pgTable(
     uniqueIndex('items_url_uq').on(t.collectionId, t.urlId),
     index('items_collection_idx').on(t.collectionId, t.ordering),
     // The scheduled-publishing sweeps look for due items every 30 s (migration 0031).
-    index('items_scheduled_idx').on(t.publishOn).where(sql`status = 'scheduled'`),
+    index('items_scheduled_idx')
+      .on(t.publishOn)
+      .where(sql`status = 'scheduled'`),
   ],
 );
 
@@ -72,7 +80,9 @@ export const comments = pgTable(
   'comments',
   {
     id: text('id').primaryKey(),
-    itemId: text('item_id').notNull().references(() => items.id, { onDelete: 'cascade' }),
+    itemId: text('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
     authorName: text('author_name').notNull(),
     body: text('body').notNull(),
     approved: boolean('approved').notNull().default(true),

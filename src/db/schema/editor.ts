@@ -13,7 +13,9 @@ export const pageLayouts = pgTable(
     collectionId: text('collection_id')
       .primaryKey()
       .references(() => collections.id, { onDelete: 'cascade' }),
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     draft: text('draft'),
     published: text('published'),
     version: integer('version').notNull().default(1),
@@ -43,7 +45,9 @@ export const uploads = pgTable(
   'uploads',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     /** image | file */
     kind: text('kind').notNull(),
     name: text('name').notNull(),

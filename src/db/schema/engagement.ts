@@ -59,5 +59,8 @@ export const mailingListMembers = pgTable(
     confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
     unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [uniqueIndex('mailing_list_members_uq').on(t.listId, t.emailKey), index('mailing_list_members_list_idx').on(t.listId, t.status, t.created, t.id)],
+  (t) => [
+    uniqueIndex('mailing_list_members_uq').on(t.listId, t.emailKey),
+    index('mailing_list_members_list_idx').on(t.listId, t.status, t.created, t.id),
+  ],
 );

@@ -9,7 +9,9 @@ export const forms = pgTable(
   'forms',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     name: text('name').notNull(),
     /** 'form' (form block, lightbox) or 'newsletter'. */
     kind: text('kind').notNull().default('form'),
@@ -40,7 +42,9 @@ export const formSubmissions = pgTable(
   {
     id: text('id').primaryKey(),
     websiteId: text('website_id').notNull(),
-    formId: text('form_id').notNull().references(() => forms.id, { onDelete: 'cascade' }),
+    formId: text('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'cascade' }),
     /** Field id -> value, shaped by field type. */
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
     /** The form's fields when the submission came in (for the inbox and the CSV export). */

@@ -51,7 +51,11 @@ export const memberAreaMembers = pgTable(
     joinedAt: timestamp('joined_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.areaId, t.siteUserId] }), index('member_area_members_cart_idx').on(t.cartId), index('member_area_members_user_idx').on(t.siteUserId)],
+  (t) => [
+    primaryKey({ columns: [t.areaId, t.siteUserId] }),
+    index('member_area_members_cart_idx').on(t.cartId),
+    index('member_area_members_user_idx').on(t.siteUserId),
+  ],
 );
 
 /** Passwords of the site lock screen (target 'site') and of single pages and collections (target = collection id). */

@@ -30,7 +30,10 @@ export const orderFulfilmentLines = pgTable(
     line: integer('line').notNull(),
     quantity: integer('quantity').notNull(),
   },
-  (t) => [primaryKey({ name: 'order_fulfilment_lines_pk', columns: [t.fulfilmentId, t.line] }), index('order_fulfilment_lines_order_idx').on(t.orderId)],
+  (t) => [
+    primaryKey({ name: 'order_fulfilment_lines_pk', columns: [t.fulfilmentId, t.line] }),
+    index('order_fulfilment_lines_order_idx').on(t.orderId),
+  ],
 );
 
 /**

@@ -18,7 +18,9 @@ export const accounts = pgTable(
   'accounts',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     email: text('email').notNull(),
     displayName: text('display_name').notNull().default(''),
     passwordHash: text('password_hash'),
@@ -33,7 +35,9 @@ export const ownerSessions = pgTable(
   'owner_sessions',
   {
     tokenHash: text('token_hash').primaryKey(),
-    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull().default('session'),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -51,7 +55,9 @@ export const siteUsers = pgTable(
   'site_users',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -13,9 +13,15 @@ export const restockSignUps = pgTable(
   'restock_sign_ups',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
-    productId: text('product_id').notNull().references(() => items.id, { onDelete: 'cascade' }),
-    variantId: text('variant_id').notNull().references(() => productVariants.id, { onDelete: 'cascade' }),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    productId: text('product_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    variantId: text('variant_id')
+      .notNull()
+      .references(() => productVariants.id, { onDelete: 'cascade' }),
     /** The address as the visitor typed it (trimmed). */
     email: text('email').notNull(),
     /** Lower-cased address: what duplicates and unsubscribes match on. */
@@ -32,7 +38,9 @@ export const restockSignUps = pgTable(
     unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
-    uniqueIndex('restock_sign_ups_pending_uq').on(t.variantId, t.emailKey).where(sql`status = 'pending'`),
+    uniqueIndex('restock_sign_ups_pending_uq')
+      .on(t.variantId, t.emailKey)
+      .where(sql`status = 'pending'`),
     index('restock_sign_ups_variant_idx').on(t.variantId, t.status, t.created, t.id),
     index('restock_sign_ups_product_idx').on(t.productId, t.created, t.id),
     index('restock_sign_ups_email_idx').on(t.websiteId, t.emailKey),
@@ -47,9 +55,15 @@ export const restockSends = pgTable(
   'restock_sends',
   {
     id: text('id').primaryKey(),
-    websiteId: text('website_id').notNull().references(() => websites.id),
-    productId: text('product_id').notNull().references(() => items.id, { onDelete: 'cascade' }),
-    variantId: text('variant_id').notNull().references(() => productVariants.id, { onDelete: 'cascade' }),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
+    productId: text('product_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    variantId: text('variant_id')
+      .notNull()
+      .references(() => productVariants.id, { onDelete: 'cascade' }),
     /** manual | auto */
     trigger: text('trigger').notNull(),
     requestedBy: text('requested_by'),
@@ -68,7 +82,9 @@ export const restockSends = pgTable(
     finished: timestamp('finished', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
-    uniqueIndex('restock_sends_active_uq').on(t.variantId).where(sql`status IN ('queued', 'running')`),
+    uniqueIndex('restock_sends_active_uq')
+      .on(t.variantId)
+      .where(sql`status IN ('queued', 'running')`),
     index('restock_sends_created_idx').on(t.websiteId, t.created, t.id),
   ],
 );
@@ -77,7 +93,9 @@ export const restockSends = pgTable(
 export const restockSuppressions = pgTable(
   'restock_suppressions',
   {
-    websiteId: text('website_id').notNull().references(() => websites.id),
+    websiteId: text('website_id')
+      .notNull()
+      .references(() => websites.id),
     emailKey: text('email_key').notNull(),
     created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

@@ -41,13 +41,31 @@ export function prepareBatch(websiteId: string, events: readonly IngestEvent[], 
   return {
     websiteId,
     events: events.length,
-    raw: chunks(events, (e) => ({ at: e.at.toISOString(), so: e.source, n: e.name, v: e.visitorId, s: e.sessionId, p: e.path, i: e.itemId, d: e.data })),
+    raw: chunks(events, (e) => ({
+      at: e.at.toISOString(),
+      so: e.source,
+      n: e.name,
+      v: e.visitorId,
+      s: e.sessionId,
+      p: e.path,
+      i: e.itemId,
+      d: e.data,
+    })),
     uniques: chunks(r.uniques, (x) => ({ d: x.day, m: x.metric, v: x.visitor })),
     daily: chunks(r.daily, (c) => ({ d: c.day, m: c.metric, k: c.dim, c: c.count, t: c.total })),
     errors:
       r.errors.length > 0
         ? JSON.stringify(
-            r.errors.map((x) => ({ f: x.fingerprint, m: x.message, s: x.stack, u: x.url, b: x.browser, c: x.count, a: x.first.toISOString(), z: x.last.toISOString() })),
+            r.errors.map((x) => ({
+              f: x.fingerprint,
+              m: x.message,
+              s: x.stack,
+              u: x.url,
+              b: x.browser,
+              c: x.count,
+              a: x.first.toISOString(),
+              z: x.last.toISOString(),
+            })),
           )
         : null,
   };

@@ -19,7 +19,11 @@ export interface AnalyticsApi {
    * Records server-side events (an order placed, a form submitted, ...) through the same buffer:
    * e.g. `app.analytics.record('order_placed', { cart_value: 4200, currency_code: 'USD', order_id })`.
    */
-  record(name: string, fields?: Record<string, unknown>, opts?: { visitorId?: string | null; itemId?: string | null; path?: string | null }): Promise<void>;
+  record(
+    name: string,
+    fields?: Record<string, unknown>,
+    opts?: { visitorId?: string | null; itemId?: string | null; path?: string | null },
+  ): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -50,8 +54,16 @@ export const analyticsArea = fp(
   async (app: FastifyInstance) => {
     const env = app.config;
     const { websites } = app.services;
-    const ingest = new AnalyticsIngest(app.database, { maxBuffered: env.ANALYTICS_MAX_BUFFERED, log: app.log, journal: journalOf(app.database, env.DATA_DIR) });
-    const settings = new AnalyticsSettingsService(app.database, { ...DEFAULT_SETTINGS, retentionDays: env.ANALYTICS_RETENTION_DAYS }, app.siteCache);
+    const ingest = new AnalyticsIngest(app.database, {
+      maxBuffered: env.ANALYTICS_MAX_BUFFERED,
+      log: app.log,
+      journal: journalOf(app.database, env.DATA_DIR),
+    });
+    const settings = new AnalyticsSettingsService(
+      app.database,
+      { ...DEFAULT_SETTINGS, retentionDays: env.ANALYTICS_RETENTION_DAYS },
+      app.siteCache,
+    );
 
     app.decorate('analytics', {
       ingest,
@@ -105,7 +117,13 @@ export const analyticsArea = fp(
     app.addHook('onSend', async (req, reply, payload) => {
       if (req.method !== 'GET' || typeof payload !== 'string' || req.url.startsWith('/api/')) return payload;
       const type = reply.getHeader('content-type');
-      if (typeof type !== 'string' || !type.startsWith('text/html') || !payload.includes('class="tessera ') || payload.includes(`id="${PAGE_DATA_ID}"`)) return payload;
+      if (
+        typeof type !== 'string' ||
+        !type.startsWith('text/html') ||
+        !payload.includes('class="tessera ') ||
+        payload.includes(`id="${PAGE_DATA_ID}"`)
+      )
+        return payload;
       try {
         const site = await websites.get();
         const s = await settings.get(site.id);

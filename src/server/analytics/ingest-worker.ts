@@ -77,7 +77,8 @@ function eventsOf(body: unknown, ctx: EventsContext): IngestEvent[] {
     return { name: env.eventSchemaName, c: r.data };
   });
   const path = pathOf(contents[0]?.c.page_path ?? null);
-  for (const { c } of contents) if (c.context_website_id && c.context_website_id !== ctx.siteId) throw new BadRequest('websiteId: unknown website');
+  for (const { c } of contents)
+    if (c.context_website_id && c.context_website_id !== ctx.siteId) throw new BadRequest('websiteId: unknown website');
   if (!shouldTrack({ roles: ctx.roles, path: path ?? '/', trackingEnabled: ctx.trackingEnabled })) return [];
   const cookieVisitor = parseVisitorCookie(ctx.visitorCookie)?.visitorId ?? null;
   const at = new Date();
@@ -96,7 +97,13 @@ function eventsOf(body: unknown, ctx: EventsContext): IngestEvent[] {
       path: p,
       itemId: c.item_id ?? c.content_item_id ?? null,
       data: stored,
-      facts: { value: c.cart_value ?? null, currency: c.currency_code ?? null, formId: c.form_id ?? null, userAgent: c.enduser_user_agent ?? null, locale: c.resolved_locale ?? null },
+      facts: {
+        value: c.cart_value ?? null,
+        currency: c.currency_code ?? null,
+        formId: c.form_id ?? null,
+        userAgent: c.enduser_user_agent ?? null,
+        locale: c.resolved_locale ?? null,
+      },
     });
   }
   return events;

@@ -44,7 +44,9 @@ export interface IngestStats {
 }
 
 // Compiled (dist/server, npm start): the worker's own JavaScript; from the sources: a boot file that registers tsx.
-const BOOT = import.meta.url.endsWith('.js') ? new URL('./ingest-worker.js', import.meta.url) : new URL('./ingest-worker-boot.mjs', import.meta.url);
+const BOOT = import.meta.url.endsWith('.js')
+  ? new URL('./ingest-worker.js', import.meta.url)
+  : new URL('./ingest-worker-boot.mjs', import.meta.url);
 
 export class AnalyticsIngest {
   private worker: Worker | null = null;

@@ -17,7 +17,8 @@ const TOP_N = 10;
 function days(from: string, to: string): string[] {
   const out: string[] = [];
   const end = Date.parse(`${to}T00:00:00Z`);
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= end && out.length < 800; t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= end && out.length < 800; t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }
 
@@ -44,7 +45,10 @@ export async function dashboard(db: Db, websiteId: string, from: string, to: str
                    row_number() over (partition by metric order by sum(count) desc, dim) as rn
             from analytics_daily
             where website_id = ${websiteId} and day between ${from} and ${to}
-              and (metric in (${sql.join(TOP_METRICS.map((m) => sql`${m}`), sql`, `)}) or metric like 'uniq:funnel:%')
+              and (metric in (${sql.join(
+                TOP_METRICS.map((m) => sql`${m}`),
+                sql`, `,
+              )}) or metric like 'uniq:funnel:%')
             group by metric, dim) x
           where rn <= ${TOP_N * 5}`,
     ),
@@ -54,7 +58,16 @@ export async function dashboard(db: Db, websiteId: string, from: string, to: str
           where website_id = ${websiteId} and day between ${from} and ${to} and metric like 'vital:%'
           group by metric, dim`,
     ),
-    rows<{ fingerprint: string; c: string | number; message: string | null; total: string | number | null; last_seen: string | Date | null; last_url: string | null; last_browser: string | null; last_stack: string | null }>(
+    rows<{
+      fingerprint: string;
+      c: string | number;
+      message: string | null;
+      total: string | number | null;
+      last_seen: string | Date | null;
+      last_url: string | null;
+      last_browser: string | null;
+      last_stack: string | null;
+    }>(
       db,
       sql`select d.fingerprint, d.c, g.message, g.count as total, g.last_seen, g.last_url, g.last_browser, g.last_stack
           from (select dim as fingerprint, sum(count) as c from analytics_daily

@@ -233,7 +233,17 @@ export function rollup(events: readonly IngestEvent[], ownHost: string | null = 
         g.count += 1;
         if (e.at >= g.last) Object.assign(g, { last: e.at, stack: f.stack ?? '', url: f.url ?? '', browser: f.browser ?? '', message });
         if (e.at < g.first) g.first = e.at;
-      } else errors.set(fp, { fingerprint: fp, message, stack: f.stack ?? '', url: f.url ?? '', browser: f.browser ?? '', count: 1, first: e.at, last: e.at });
+      } else
+        errors.set(fp, {
+          fingerprint: fp,
+          message,
+          stack: f.stack ?? '',
+          url: f.url ?? '',
+          browser: f.browser ?? '',
+          count: 1,
+          first: e.at,
+          last: e.at,
+        });
       continue;
     }
     if (e.source === 'vital') {

@@ -30,13 +30,11 @@ import { settingsPatch, type AnalyticsSettingsService } from './settings.js';
 import { can } from '../../core/roles.js';
 import { CONSENT_COOKIE } from '../../core/cookies.js';
 
-
 export interface RouteDeps {
   ingest: AnalyticsIngest;
   settings: AnalyticsSettingsService;
   websites: WebsiteService;
 }
-
 
 const legacyData = z
   .object({
@@ -128,7 +126,12 @@ function recordingKit(app: FastifyInstance, deps: RouteDeps) {
       path: pathOf(data.url),
       itemId: data.itemId ?? null,
       data: stored,
-      facts: { referrer: data.referrer ?? null, userAgent: data.userAgent ?? (req.headers['user-agent'] ?? '').slice(0, 512), locale: data.locale ?? null, formId: data.formId ?? null },
+      facts: {
+        referrer: data.referrer ?? null,
+        userAgent: data.userAgent ?? (req.headers['user-agent'] ?? '').slice(0, 512),
+        locale: data.locale ?? null,
+        formId: data.formId ?? null,
+      },
     };
   }
 
@@ -209,7 +212,10 @@ async function pipelineRoutes(app: FastifyInstance, deps: RouteDeps, kit: Kit) {
         reply.header('retry-after', '1');
         throw new HttpError(503, 'Analytics is busy; the event was not recorded.', undefined, { retryAfter: 1 });
       }
-      return reply.status(202).header('cache-control', 'no-store').send({ accepted: r.accepted ?? 0 });
+      return reply
+        .status(202)
+        .header('cache-control', 'no-store')
+        .send({ accepted: r.accepted ?? 0 });
     });
   });
 
@@ -222,10 +228,18 @@ async function pipelineRoutes(app: FastifyInstance, deps: RouteDeps, kit: Kit) {
     if (!g.allowed) return reply.status(202).send({ accepted: 0 });
     if (!g.consent) delete data.memberAccountId;
     return accepted(reply, g.site.id, [
-      { source: 'legacy', name: body.event, at: new Date(), visitorId: g.consent ? visitorOf(req) : null, sessionId: null, path, itemId: null, data: clean({ ...data }) },
+      {
+        source: 'legacy',
+        name: body.event,
+        at: new Date(),
+        visitorId: g.consent ? visitorOf(req) : null,
+        sessionId: null,
+        path,
+        itemId: null,
+        data: clean({ ...data }),
+      },
     ]);
   });
-
 }
 
 // ---- Error reports and performance records ---------------------------------------------------------
@@ -247,7 +261,12 @@ function reportRoutes(app: FastifyInstance, kit: Kit) {
       path: pathOf(e.url),
       itemId: null,
       data: clean({ ...e }),
-      facts: { message: e.message, stack: e.stack ?? '', url: e.url, browser: e.browser ?? (req.headers['user-agent'] ?? '').slice(0, 512) },
+      facts: {
+        message: e.message,
+        stack: e.stack ?? '',
+        url: e.url,
+        browser: e.browser ?? (req.headers['user-agent'] ?? '').slice(0, 512),
+      },
     }));
     return accepted(reply, g.site.id, events);
   });
@@ -269,7 +288,6 @@ function reportRoutes(app: FastifyInstance, kit: Kit) {
     }));
     return accepted(reply, g.site.id, events);
   });
-
 }
 
 // ---- Owner dashboard ------------------------------------------------------------------------------
@@ -286,8 +304,18 @@ function dashboardRoutes(app: FastifyInstance, deps: RouteDeps) {
     const itemIds = d.restock.map((r) => r.dim).filter((x) => x !== '(unknown)');
     const formIds = d.forms.map((r) => r.dim).filter((x) => x !== '(unknown)');
     const [items, forms] = await Promise.all([
-      itemIds.length ? app.database.db.select({ id: schema.items.id, title: schema.items.title }).from(schema.items).where(inArray(schema.items.id, itemIds)) : [],
-      formIds.length ? app.database.db.select({ id: schema.forms.id, name: schema.forms.name }).from(schema.forms).where(inArray(schema.forms.id, formIds)) : [],
+      itemIds.length
+        ? app.database.db
+            .select({ id: schema.items.id, title: schema.items.title })
+            .from(schema.items)
+            .where(inArray(schema.items.id, itemIds))
+        : [],
+      formIds.length
+        ? app.database.db
+            .select({ id: schema.forms.id, name: schema.forms.name })
+            .from(schema.forms)
+            .where(inArray(schema.forms.id, formIds))
+        : [],
     ]);
     const titles = new Map<string, string>([...items.map((i) => [i.id, i.title] as const), ...forms.map((f) => [f.id, f.name] as const)]);
     for (const r of [...d.restock, ...d.forms]) r.label = titles.get(r.dim) ?? r.dim;

@@ -36,7 +36,11 @@ export class AnalyticsSettingsService {
     const rows = await this.database.db.select().from(s).where(eq(s.websiteId, websiteId)).limit(1);
     const row = rows[0];
     const value: AnalyticsSettings = row
-      ? { trackingEnabled: row.trackingEnabled, retentionDays: row.retentionDays, cookiePolicy: (COOKIE_POLICIES as readonly string[]).includes(row.cookiePolicy) ? (row.cookiePolicy as CookiePolicy) : 'implied' }
+      ? {
+          trackingEnabled: row.trackingEnabled,
+          retentionDays: row.retentionDays,
+          cookiePolicy: (COOKIE_POLICIES as readonly string[]).includes(row.cookiePolicy) ? (row.cookiePolicy as CookiePolicy) : 'implied',
+        }
       : { ...this.defaults };
     this.cache.set(websiteId, { value, at: Date.now() });
     return value;
@@ -65,7 +69,9 @@ export async function purgeExpired(database: Database, websiteId: string, retent
   for (let i = 0; i < 1000; i++) {
     const rows = await database.db
       .delete(e)
-      .where(sql`${e.id} in (select id from analytics_events where website_id = ${websiteId} and received_at < ${cutoff.toISOString()} limit 5000)`)
+      .where(
+        sql`${e.id} in (select id from analytics_events where website_id = ${websiteId} and received_at < ${cutoff.toISOString()} limit 5000)`,
+      )
       .returning({ id: e.id });
     removed += rows.length;
     if (rows.length < 5000) break;

@@ -124,7 +124,15 @@ export async function writeBackup(database: Database, dataDir: string, out: Writ
       const file = join(root, path);
       media.push({ path, bytes: statSync(file).size, sha256: await sha256File(file) });
     }
-    const manifest: BackupManifest = { format: 'tessera-backup', version: 1, createdAt: new Date().toISOString(), database: database.kind, migration, tables, media };
+    const manifest: BackupManifest = {
+      format: 'tessera-backup',
+      version: 1,
+      createdAt: new Date().toISOString(),
+      database: database.kind,
+      migration,
+      tables,
+      media,
+    };
     const gzip = createGzip();
     const done = pipeline(gzip, out);
     const tar = new TarWriter(gzip);
@@ -165,7 +173,14 @@ export function backupStream(database: Database, dataDir: string): { stream: Rea
 }
 
 function safeMediaPath(p: string): boolean {
-  return p.length > 0 && p.length < 400 && !p.startsWith('/') && !p.split('/').some((s) => s === '' || s === '.' || s === '..') && !p.includes('\\') && !p.includes('\0');
+  return (
+    p.length > 0 &&
+    p.length < 400 &&
+    !p.startsWith('/') &&
+    !p.split('/').some((s) => s === '' || s === '.' || s === '..') &&
+    !p.includes('\\') &&
+    !p.includes('\0')
+  );
 }
 
 /** A table name as the backup writes it (pg_tables of the public schema: lower-case identifiers). */
@@ -183,15 +198,23 @@ export interface RestoreLimits {
   rowBytes: number;
 }
 
-export const RESTORE_LIMITS: RestoreLimits = { manifestBytes: 16 * 2 ** 20, entryBytes: 8 * 2 ** 30, totalBytes: 64 * 2 ** 30, rowBytes: 256 * 2 ** 20 };
+export const RESTORE_LIMITS: RestoreLimits = {
+  manifestBytes: 16 * 2 ** 20,
+  entryBytes: 8 * 2 ** 30,
+  totalBytes: 64 * 2 ** 30,
+  rowBytes: 256 * 2 ** 20,
+};
 
 export const RESTORE_TEXT = {
-  SPECIAL: (name: string) => `The archive holds a link, device or other special entry (${name}): a Tessera backup holds only files and folders.`,
+  SPECIAL: (name: string) =>
+    `The archive holds a link, device or other special entry (${name}): a Tessera backup holds only files and folders.`,
   UNEXPECTED: (name: string) => `The archive holds an entry a Tessera backup does not have: ${name}`,
   TWICE: (name: string) => `The archive holds ${name} twice.`,
-  ENTRY_TOO_LARGE: (name: string, limit: number) => `The archive entry ${name} is larger than the restore allows (${Math.round(limit / 2 ** 20)} MiB).`,
+  ENTRY_TOO_LARGE: (name: string, limit: number) =>
+    `The archive entry ${name} is larger than the restore allows (${Math.round(limit / 2 ** 20)} MiB).`,
   TOTAL_TOO_LARGE: (limit: number) => `The archive unpacks to more than the restore allows (${Math.round(limit / 2 ** 20)} MiB in all).`,
-  ROW_TOO_LARGE: (table: string, limit: number) => `The archive is damaged: a row of table ${table} is longer than ${Math.round(limit / 2 ** 20)} MiB.`,
+  ROW_TOO_LARGE: (table: string, limit: number) =>
+    `The archive is damaged: a row of table ${table} is longer than ${Math.round(limit / 2 ** 20)} MiB.`,
   BAD_ROW: (table: string, line: number) => `The archive is damaged: row ${line} of table ${table} is not a JSON object.`,
   UNLISTED_MEDIA: (path: string) => `The archive holds a media file its manifest does not list: ${path}`,
   MEDIA_SIZE: (path: string) => `The archive is damaged: media file ${path} has another size than its manifest says.`,
@@ -207,7 +230,9 @@ const manifestShape = z.object({
   database: z.enum(['pglite', 'postgres']),
   migration: z.number(),
   tables: z.record(z.string().regex(TABLE_NAME), z.number().int().min(0)),
-  media: z.array(z.object({ path: z.string().refine(safeMediaPath), bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
+  media: z.array(
+    z.object({ path: z.string().refine(safeMediaPath), bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  ),
 });
 
 const shown = (name: string) => JSON.stringify(name.slice(0, 80));
@@ -297,7 +322,13 @@ async function unpack(archive: Readable, database: Database, work: string, stage
   }
 }
 
-async function unpackEntries(entries: AsyncIterable<TarEntry>, database: Database, work: string, staged: string, limits: RestoreLimits): Promise<Unpacked> {
+async function unpackEntries(
+  entries: AsyncIterable<TarEntry>,
+  database: Database,
+  work: string,
+  staged: string,
+  limits: RestoreLimits,
+): Promise<Unpacked> {
   let manifest: BackupManifest | null = null;
   const media = new Map<string, { bytes: number; sha256: string }>();
   const tables = new Set<string>();
@@ -313,7 +344,15 @@ async function unpackEntries(entries: AsyncIterable<TarEntry>, database: Databas
     if (total > limits.totalBytes) throw new BackupError(RESTORE_TEXT.TOTAL_TOO_LARGE(limits.totalBytes));
     if (!regular) {
       // A folder (tar -c writes them): names a place, holds nothing.
-      if (entry.size !== 0 || !(entry.name === 'db/' || entry.name === 'media/' || (entry.name.startsWith('media/') && safeMediaPath(entry.name.slice(6).replace(/\/$/, ''))))) throw new BackupError(RESTORE_TEXT.UNEXPECTED(shown(entry.name)));
+      if (
+        entry.size !== 0 ||
+        !(
+          entry.name === 'db/' ||
+          entry.name === 'media/' ||
+          (entry.name.startsWith('media/') && safeMediaPath(entry.name.slice(6).replace(/\/$/, '')))
+        )
+      )
+        throw new BackupError(RESTORE_TEXT.UNEXPECTED(shown(entry.name)));
       continue;
     }
     if (seen.has(entry.name)) throw new BackupError(RESTORE_TEXT.TWICE(shown(entry.name)));
@@ -321,13 +360,17 @@ async function unpackEntries(entries: AsyncIterable<TarEntry>, database: Databas
     if (entry.name === MANIFEST) {
       if (manifest) throw new BackupError(RESTORE_TEXT.TWICE(MANIFEST));
       manifest = await readManifest(entry, limits);
-      if (manifest.migration !== (await newestMigration(database.db))) throw new BackupError('The archive was made by another version of Tessera (its database schema differs); restore it with the version that made it.');
+      if (manifest.migration !== (await newestMigration(database.db)))
+        throw new BackupError(
+          'The archive was made by another version of Tessera (its database schema differs); restore it with the version that made it.',
+        );
       continue;
     }
     if (!manifest) throw new BackupError('This is not a Tessera backup archive (no manifest first).');
     if (entry.name.startsWith('db/') && entry.name.endsWith('.jsonl')) {
       const t = entry.name.slice(3, -6);
-      if (!TABLE_NAME.test(t) || !Object.hasOwn(manifest.tables, t)) throw new BackupError(`The archive holds a table its manifest does not list: ${shown(t)}`);
+      if (!TABLE_NAME.test(t) || !Object.hasOwn(manifest.tables, t))
+        throw new BackupError(`The archive holds a table its manifest does not list: ${shown(t)}`);
       if (!here.has(t)) throw new BackupError(`The archive holds a table this version does not have: ${t}`);
       tables.add(t);
       await writeRows(entry, t, join(work, `${t}.jsonl`), limits);
@@ -352,9 +395,18 @@ async function unpackEntries(entries: AsyncIterable<TarEntry>, database: Databas
  * manifest before anything is committed). Everything it writes is under `dataDir`; on any failure the database
  * stays empty (one transaction) and the media folder untouched (files are staged, then moved in last).
  */
-export async function restoreBackup(archive: Readable, database: Database, dataDir: string, limits: RestoreLimits = RESTORE_LIMITS): Promise<BackupManifest> {
-  const existing = await rows<{ n: number | string }>(database.db, sql`SELECT (SELECT count(*) FROM websites) + (SELECT count(*) FROM system_values) AS n`);
-  if (Number(existing[0]?.n ?? 0) > 0) throw new BackupError('The target database is not empty: restore into an empty DATA_DIR or database.');
+export async function restoreBackup(
+  archive: Readable,
+  database: Database,
+  dataDir: string,
+  limits: RestoreLimits = RESTORE_LIMITS,
+): Promise<BackupManifest> {
+  const existing = await rows<{ n: number | string }>(
+    database.db,
+    sql`SELECT (SELECT count(*) FROM websites) + (SELECT count(*) FROM system_values) AS n`,
+  );
+  if (Number(existing[0]?.n ?? 0) > 0)
+    throw new BackupError('The target database is not empty: restore into an empty DATA_DIR or database.');
   const media = mediaDir(dataDir);
   if (listFiles(media).length > 0) throw new BackupError(`The media folder ${media} is not empty: restore into an empty DATA_DIR.`);
   mkdirSync(dataDir, { recursive: true });
@@ -365,7 +417,8 @@ export async function restoreBackup(archive: Readable, database: Database, dataD
     const { manifest, tables, media: seenMedia } = await unpack(archive, database, work, staged, limits);
     for (const m of manifest.media) {
       const got = seenMedia.get(m.path);
-      if (!got || got.bytes !== m.bytes || got.sha256 !== m.sha256) throw new BackupError(`The archive is damaged: media file ${m.path} is missing or differs.`);
+      if (!got || got.bytes !== m.bytes || got.sha256 !== m.sha256)
+        throw new BackupError(`The archive is damaged: media file ${m.path} is missing or differs.`);
     }
     const here = new Set(await publicTables(database.db));
     for (const t of Object.keys(manifest.tables)) {
@@ -384,7 +437,10 @@ export async function restoreBackup(archive: Readable, database: Database, dataD
     // A tar or gzip fault (a truncated or corrupt archive) in words, like every other refusal.
     if (e instanceof BackupError) throw e;
     const code = (e as { code?: string }).code;
-    if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR' || /^The archive is/.test((e as Error).message ?? '')) throw new BackupError(/^The archive is/.test((e as Error).message) ? (e as Error).message : 'The archive is damaged (it is not a complete gzip file).');
+    if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR' || /^The archive is/.test((e as Error).message ?? ''))
+      throw new BackupError(
+        /^The archive is/.test((e as Error).message) ? (e as Error).message : 'The archive is damaged (it is not a complete gzip file).',
+      );
     throw e;
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -420,7 +476,9 @@ async function loadTablesTx(database: Database, dir: string, manifest: BackupMan
       const flush = async () => {
         if (batch.length === 0) return;
         const json = `[${batch.join(',')}]`;
-        await tx.execute(sql`${sql.raw(`INSERT INTO ${ident(t)} (${list})${overriding} SELECT ${list} FROM json_populate_recordset(NULL::${ident(t)}, `)}${json}::json)`);
+        await tx.execute(
+          sql`${sql.raw(`INSERT INTO ${ident(t)} (${list})${overriding} SELECT ${list} FROM json_populate_recordset(NULL::${ident(t)}, `)}${json}::json)`,
+        );
         n += batch.length;
         batch = [];
       };
@@ -435,7 +493,8 @@ async function loadTablesTx(database: Database, dir: string, manifest: BackupMan
         if (batch.length >= INSERT_BATCH) await flush();
       }
       await flush();
-      if (n !== manifest.tables[t]) throw new BackupError(`The archive is damaged: table ${t} has ${n} rows, its manifest says ${manifest.tables[t]}.`);
+      if (n !== manifest.tables[t])
+        throw new BackupError(`The archive is damaged: table ${t} has ${n} rows, its manifest says ${manifest.tables[t]}.`);
     }
     // Sequences (serial and identity columns) continue after the restored ids.
     const seqs = await rows<{ t: string; c: string; s: string }>(
@@ -444,7 +503,11 @@ async function loadTablesTx(database: Database, dir: string, manifest: BackupMan
           FROM information_schema.columns c WHERE c.table_schema = 'public' AND pg_get_serial_sequence(quote_ident(c.table_name), c.column_name) IS NOT NULL`,
     );
     for (const q of seqs) {
-      await tx.execute(sql.raw(`SELECT setval('${q.s.replace(/'/g, "''")}', COALESCE((SELECT max(${ident(q.c)}) FROM ${ident(q.t)}), 1), (SELECT max(${ident(q.c)}) FROM ${ident(q.t)}) IS NOT NULL)`));
+      await tx.execute(
+        sql.raw(
+          `SELECT setval('${q.s.replace(/'/g, "''")}', COALESCE((SELECT max(${ident(q.c)}) FROM ${ident(q.t)}), 1), (SELECT max(${ident(q.c)}) FROM ${ident(q.t)}) IS NOT NULL)`,
+        ),
+      );
     }
   });
 }

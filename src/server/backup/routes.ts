@@ -21,7 +21,12 @@ export const BACKUP_DOWNLOAD_LIMIT: RateLimitRule & { ipMax: number } = {
 export const backupArea = fp(async (app: FastifyInstance) => {
   app.get(
     '/api/admin/backup',
-    { preHandler: [app.requireOwner(can('backup', 'read'), 'Only an administrator can download a backup.'), app.services.rateLimiter.guard(BACKUP_DOWNLOAD_LIMIT)] },
+    {
+      preHandler: [
+        app.requireOwner(can('backup', 'read'), 'Only an administrator can download a backup.'),
+        app.services.rateLimiter.guard(BACKUP_DOWNLOAD_LIMIT),
+      ],
+    },
     async (req, reply) => {
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const { stream, done } = backupStream(app.database, app.config.DATA_DIR);

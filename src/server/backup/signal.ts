@@ -31,7 +31,10 @@ export function answerBackupRequests(app: FastifyInstance): void {
         if (!isAbsolute(req.out)) throw new Error('the output path must be absolute');
         app.log.info({ out: req.out }, 'backup requested');
         const m = await writeBackupFile(database, config.DATA_DIR, req.out);
-        writeFileSync(backupResultFile(dir, id), JSON.stringify({ ok: true, rows: Object.values(m.tables).reduce((a, b) => a + b, 0), media: m.media.length }));
+        writeFileSync(
+          backupResultFile(dir, id),
+          JSON.stringify({ ok: true, rows: Object.values(m.tables).reduce((a, b) => a + b, 0), media: m.media.length }),
+        );
       } catch (err) {
         app.log.error({ err }, 'backup failed');
         if (id) writeFileSync(backupResultFile(dir, id), JSON.stringify({ ok: false, error: (err as Error).message }));

@@ -47,7 +47,10 @@ export interface CaptchaSettings {
 }
 
 /** The HTTP client of the vendor calls; tests inject one that points at a stand-in on loopback. */
-export type CaptchaHttpClient = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string }) => Promise<{ status: number; json(): Promise<unknown> }>;
+export type CaptchaHttpClient = (
+  url: string,
+  init: { method: 'POST'; headers: Record<string, string>; body: string },
+) => Promise<{ status: number; json(): Promise<unknown> }>;
 
 export const RECAPTCHA_VERIFY_URL = 'https://www.google.com/recaptcha/api/siteverify';
 export const RECAPTCHA_ENTERPRISE_URL = 'https://recaptchaenterprise.googleapis.com/v1/projects';
@@ -96,7 +99,9 @@ function hmacKey(database: Database): Promise<string> {
   if (!p) {
     p = (async () => {
       const fresh = randomBytes(32).toString('hex');
-      await database.db.execute(sql`INSERT INTO system_values (key, value) VALUES ('captcha_hmac_key', ${fresh}) ON CONFLICT (key) DO NOTHING`);
+      await database.db.execute(
+        sql`INSERT INTO system_values (key, value) VALUES ('captcha_hmac_key', ${fresh}) ON CONFLICT (key) DO NOTHING`,
+      );
       const r = await rows<{ value: string }>(database.db, sql`SELECT value FROM system_values WHERE key = 'captcha_hmac_key'`);
       return r[0]!.value;
     })();
@@ -121,14 +126,26 @@ export class AltchaProvider implements CaptchaProvider {
   ) {}
 
   publicConfig(action: CaptchaAction): CaptchaPublicConfig {
-    return { kind: 'altcha', action, vendorAction: vendorAction(action), challengeUrl: `${CHALLENGE_PATH}?action=${action}`, theme: this.settings.theme ?? 'light', size: 'normal' };
+    return {
+      kind: 'altcha',
+      action,
+      vendorAction: vendorAction(action),
+      challengeUrl: `${CHALLENGE_PATH}?action=${action}`,
+      theme: this.settings.theme ?? 'light',
+      size: 'normal',
+    };
   }
 
   /** A fresh signed challenge for the browser to solve. */
   async challenge(action: CaptchaAction): Promise<Record<string, unknown>> {
     const deps = depsOf(this.database);
     const expires = new Date(deps.now() + ALTCHA_EXPIRES_MS);
-    return createChallenge({ hmacKey: await hmacKey(this.database), maxNumber: deps.altchaMaxNumber ?? ALTCHA_MAX_NUMBER, expires, params: { action } }) as unknown as Record<string, unknown>;
+    return createChallenge({
+      hmacKey: await hmacKey(this.database),
+      maxNumber: deps.altchaMaxNumber ?? ALTCHA_MAX_NUMBER,
+      expires,
+      params: { action },
+    }) as unknown as Record<string, unknown>;
   }
 
   async verify(token: string | undefined, action: CaptchaAction): Promise<CaptchaVerdict> {
@@ -140,7 +157,8 @@ export class AltchaProvider implements CaptchaProvider {
     } catch {
       return { ok: false, reason: 'invalid' };
     }
-    if (!payload || typeof payload !== 'object' || typeof payload.salt !== 'string' || typeof payload.challenge !== 'string') return { ok: false, reason: 'invalid' };
+    if (!payload || typeof payload !== 'object' || typeof payload.salt !== 'string' || typeof payload.challenge !== 'string')
+      return { ok: false, reason: 'invalid' };
     let valid = false;
     try {
       valid = await verifySolution(token, await hmacKey(this.database), true);
@@ -190,7 +208,11 @@ export class RecaptchaProvider implements CaptchaProvider {
     if (ip) body.set('remoteip', ip);
     let data: { success?: boolean; score?: number; action?: string; 'error-codes'?: string[] };
     try {
-      const res = await this.http(RECAPTCHA_VERIFY_URL, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+      const res = await this.http(RECAPTCHA_VERIFY_URL, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: body.toString(),
+      });
       if (res.status !== 200) return { ok: false, reason: 'vendor-unreachable' };
       data = (await res.json()) as typeof data;
     } catch {
@@ -214,7 +236,14 @@ export class RecaptchaEnterpriseProvider implements CaptchaProvider {
   ) {}
 
   publicConfig(action: CaptchaAction): CaptchaPublicConfig {
-    return { kind: this.kind, action, vendorAction: vendorAction(action), siteKey: this.settings.siteKey ?? '', theme: this.settings.theme ?? 'light', size: 'invisible' };
+    return {
+      kind: this.kind,
+      action,
+      vendorAction: vendorAction(action),
+      siteKey: this.settings.siteKey ?? '',
+      theme: this.settings.theme ?? 'light',
+      size: 'invisible',
+    };
   }
 
   async verify(token: string | undefined, action: CaptchaAction, ip?: string): Promise<CaptchaVerdict> {
@@ -224,7 +253,11 @@ export class RecaptchaEnterpriseProvider implements CaptchaProvider {
     if (ip) event.userIpAddress = ip;
     let data: { tokenProperties?: { valid?: boolean; action?: string; invalidReason?: string }; riskAnalysis?: { score?: number } };
     try {
-      const res = await this.http(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event }) });
+      const res = await this.http(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ event }),
+      });
       if (res.status !== 200) return { ok: false, reason: 'vendor-unreachable' };
       data = (await res.json()) as typeof data;
     } catch {
@@ -292,7 +325,8 @@ export async function captchaRoutes(app: FastifyInstance): Promise<void> {
     const action = raw as CaptchaAction;
     const provider = await siteCaptcha(app);
     reply.header('cache-control', 'no-store');
-    if (!(provider instanceof AltchaProvider)) return reply.code(404).send({ error: 'Not Found', message: 'The site uses another captcha.' });
+    if (!(provider instanceof AltchaProvider))
+      return reply.code(404).send({ error: 'Not Found', message: 'The site uses another captcha.' });
     return provider.challenge(action);
   });
 }

@@ -101,7 +101,8 @@ export const CSV_TEXT = {
   CANNOT_READ: (detail: string) => `The file cannot be read as CSV: ${detail}`,
   TOO_LARGE: 'The file is too large: a product CSV can be up to 20 MB.',
   TOO_MANY_COLUMNS: `The first line names more than ${MAX_COLUMNS} columns: this is not a product CSV.`,
-  ROW_TOO_LONG: (line: number) => `the row on line ${line} is longer than ${MAX_ROW_CHARS / 1_000_000} million characters (a quote that is never closed makes the rest of the file one cell).`,
+  ROW_TOO_LONG: (line: number) =>
+    `the row on line ${line} is longer than ${MAX_ROW_CHARS / 1_000_000} million characters (a quote that is never closed makes the rest of the file one cell).`,
   QUOTE_NOT_CLOSED: (line: number) => `a quoted cell is never closed (the file ends inside it, at line ${line}).`,
   NOT_UTF8: 'The file is not UTF-8 text (it may be UTF-16 or Latin-1): save it as "CSV UTF-8" and choose it again.',
   NO_TITLE: 'Enter a title for this product.',
@@ -110,7 +111,8 @@ export const CSV_TEXT = {
   STOCK: (value: string) => `Stock "${value}" is not a whole number of 0 or more, or Unlimited.`,
   WEIGHT: (column: string, value: string) => `${column} "${value}" is not a weight of 0 or more.`,
   WEIGHT_UNIT: (value: string) => `Variant Weight Unit must be g, kg, lb or oz, not "${value}".`,
-  DIMENSION: (column: string, value: string) => `${column} "${value}" is not a length of 0 or more (a number, in cm unless followed by in).`,
+  DIMENSION: (column: string, value: string) =>
+    `${column} "${value}" is not a length of 0 or more (a number, in cm unless followed by in).`,
   DIMENSIONS_ALL: 'Enter the length, width and height together, or none of them.',
   DIMENSIONS_UNIT: 'Give the length, width and height in the same unit.',
   OPTION_VALUE: (name: string) => `Enter a value for the option ${name}.`,
@@ -186,7 +188,8 @@ export type ImageCheck = (url: string) => string | null;
 export function detectFormat(headers: string[]): CsvFormat | null {
   const h = new Set(headers.map((x) => x.trim().toLowerCase()));
   if (h.has('handle') || h.has('url handle') || h.has('variant sku')) return 'shopify';
-  if (h.has('product id [non editable]') || (h.has('title') && h.has('hosted image urls')) || (h.has('title') && h.has('option name 1'))) return 'squarespace';
+  if (h.has('product id [non editable]') || (h.has('title') && h.has('hosted image urls')) || (h.has('title') && h.has('option name 1')))
+    return 'squarespace';
   return null;
 }
 
@@ -226,7 +229,7 @@ async function readRows(text: string): Promise<{ headers: string[]; rows: Row[] 
     });
   });
   ended.catch(() => undefined);
-  for (let at = 0; at < text.length && !failed; ) {
+  for (let at = 0; at < text.length && !failed;) {
     let end = Math.min(text.length, at + PARSE_CHUNK);
     // Never between the two halves of a surrogate pair.
     if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
@@ -267,7 +270,12 @@ const splitList = (s: string) =>
     .filter(Boolean);
 
 /** Reads a file (`format` forces a layout; otherwise the header line decides). Never throws for bad content. */
-export async function parseProductCsv(text: string, currency: string, format?: CsvFormat, imageRefusal: ImageCheck = () => null): Promise<ParsedFile> {
+export async function parseProductCsv(
+  text: string,
+  currency: string,
+  format?: CsvFormat,
+  imageRefusal: ImageCheck = () => null,
+): Promise<ParsedFile> {
   let read: { headers: string[]; rows: Row[] };
   if (notUtf8(text)) return { format: format ?? 'squarespace', products: [], errors: [{ row: 1, message: CSV_TEXT.NOT_UTF8 }] };
   try {
@@ -325,7 +333,10 @@ function readSquarespace(rows: Row[], currency: string, refusal: ImageCheck): { 
   rows.forEach((r, i) => {
     const row = i + 2;
     const title = g(r, 'Title');
-    const startsProduct = title !== '' || g(r, 'Product URL') !== '' || (g(r, 'Product ID [Non Editable]') !== '' && g(r, 'Product ID [Non Editable]') !== products.at(-1)?.productId);
+    const startsProduct =
+      title !== '' ||
+      g(r, 'Product URL') !== '' ||
+      (g(r, 'Product ID [Non Editable]') !== '' && g(r, 'Product ID [Non Editable]') !== products.at(-1)?.productId);
     let p = products.at(-1);
     if (startsProduct) {
       if (!title) errors.push({ row, message: CSV_TEXT.NO_TITLE });
@@ -345,7 +356,14 @@ function readSquarespace(rows: Row[], currency: string, refusal: ImageCheck): { 
         urlId: slugify(g(r, 'Product URL')),
         body: g(r, 'Description'),
         status: /^(no|false)$/i.test(visible) ? 'draft' : 'published',
-        productType: type === 'DIGITAL' ? ProductType.DIGITAL : type === 'SERVICE' ? ProductType.SERVICE : type === 'GIFT_CARD' ? ProductType.GIFT_CARD : ProductType.PHYSICAL,
+        productType:
+          type === 'DIGITAL'
+            ? ProductType.DIGITAL
+            : type === 'SERVICE'
+              ? ProductType.SERVICE
+              : type === 'GIFT_CARD'
+                ? ProductType.GIFT_CARD
+                : ProductType.PHYSICAL,
         tags: splitList(g(r, 'Tags')),
         categories: splitList(g(r, 'Categories')),
         seoTitle: '',
@@ -368,7 +386,8 @@ function readSquarespace(rows: Row[], currency: string, refusal: ImageCheck): { 
     const stock = g(r, 'Stock');
     const unlimited = /^unlimited$/i.test(stock);
     const qty = unlimited || stock === '' ? 0 : Number(stock);
-    if (!unlimited && stock !== '' && (!/^\d+$/.test(stock) || !Number.isSafeInteger(qty))) errors.push({ row, message: CSV_TEXT.STOCK(stock) });
+    if (!unlimited && stock !== '' && (!/^\d+$/.test(stock) || !Number.isSafeInteger(qty)))
+      errors.push({ row, message: CSV_TEXT.STOCK(stock) });
     const onSaleText = g(r, 'On Sale');
     if (onSaleText && !/^(yes|no|true|false)$/i.test(onSaleText)) errors.push({ row, message: CSV_TEXT.YES_NO('On Sale', onSaleText) });
     const weight = g(r, 'Weight');
@@ -467,8 +486,12 @@ function readShopify(rows: Row[], currency: string, refusal: ImageCheck): { prod
       if (handle) byHandle.set(handle, p);
     }
     const image = g(r, 'Image Src', 'Product image URL');
-    if (image && checkImage(image, row, errors, refusal) && !p.images.some((x) => x.url === image)) p.images.push({ url: image, alt: g(r, 'Image Alt Text', 'Image alt text') });
-    const isVariant = [1, 2, 3].some((n) => g(r, `Option${n} Value`, `Option${n} value`)) || g(r, 'Variant SKU', 'SKU') !== '' || g(r, 'Variant Price', 'Price') !== '';
+    if (image && checkImage(image, row, errors, refusal) && !p.images.some((x) => x.url === image))
+      p.images.push({ url: image, alt: g(r, 'Image Alt Text', 'Image alt text') });
+    const isVariant =
+      [1, 2, 3].some((n) => g(r, `Option${n} Value`, `Option${n} value`)) ||
+      g(r, 'Variant SKU', 'SKU') !== '' ||
+      g(r, 'Variant Price', 'Price') !== '';
     if (!isVariant) return;
     const attributes: Record<string, string> = {};
     p.options.forEach((name, k) => {
@@ -491,7 +514,8 @@ function readShopify(rows: Row[], currency: string, refusal: ImageCheck): { prod
     const compare = amount(g(r, 'Variant Compare At Price', 'Compare-at price'), 'Variant Compare At Price', currency, row, errors);
     const onSale = compare > price;
     const variantImage = g(r, 'Variant Image');
-    if (variantImage && checkImage(variantImage, row, errors, refusal) && !p.images.some((x) => x.url === variantImage)) p.images.push({ url: variantImage, alt: '' });
+    if (variantImage && checkImage(variantImage, row, errors, refusal) && !p.images.some((x) => x.url === variantImage))
+      p.images.push({ url: variantImage, alt: '' });
     p.variants.push({
       row,
       sku: g(r, 'Variant SKU', 'SKU'),
@@ -505,7 +529,8 @@ function readShopify(rows: Row[], currency: string, refusal: ImageCheck): { prod
       imageUrl: variantImage && /^https?:\/\//i.test(variantImage) ? variantImage : '',
     });
   });
-  for (const p of products) if (p.variants.length === 0) errors.push({ row: p.row, message: 'Add a price for this product (a variant row).' });
+  for (const p of products)
+    if (p.variants.length === 0) errors.push({ row: p.row, message: 'Add a price for this product (a variant row).' });
   return { products, errors };
 }
 
@@ -514,10 +539,27 @@ function readShopify(rows: Row[], currency: string, refusal: ImageCheck): { prod
 export interface ExportProduct extends ProductColumns {
   id: string;
   status: string;
-  variants: Array<{ id: string; sku: string; attributes: Record<string, string>; priceCents: number; salePriceCents: number; onSale: boolean; qtyInStock: number; unlimited: boolean; weightGrams: number; dimensions: Dimensions | null; imageUrl: string }>;
+  variants: Array<{
+    id: string;
+    sku: string;
+    attributes: Record<string, string>;
+    priceCents: number;
+    salePriceCents: number;
+    onSale: boolean;
+    qtyInStock: number;
+    unlimited: boolean;
+    weightGrams: number;
+    dimensions: Dimensions | null;
+    imageUrl: string;
+  }>;
 }
 
-const TYPE_NAMES: Record<number, string> = { [ProductType.PHYSICAL]: 'PHYSICAL', [ProductType.DIGITAL]: 'DIGITAL', [ProductType.SERVICE]: 'SERVICE', [ProductType.GIFT_CARD]: 'GIFT_CARD' };
+const TYPE_NAMES: Record<number, string> = {
+  [ProductType.PHYSICAL]: 'PHYSICAL',
+  [ProductType.DIGITAL]: 'DIGITAL',
+  [ProductType.SERVICE]: 'SERVICE',
+  [ProductType.GIFT_CARD]: 'GIFT_CARD',
+};
 
 /** The catalogue as a CSV file in `format`'s layout; image addresses are made absolute with `origin`. */
 export function exportProductCsv(products: ExportProduct[], format: CsvFormat, currency: string, origin: string): string {

@@ -52,7 +52,13 @@ export function privateFileOf(value: unknown): DigitalFile | null {
   if (!value || typeof value !== 'object') return null;
   const f = value as Record<string, unknown>;
   if (typeof f.key !== 'string' || !KEY_RE.test(f.key)) return null;
-  return { key: f.key, name: String(f.name ?? 'download'), size: Number(f.size ?? 0), contentType: String(f.contentType ?? 'application/octet-stream'), uploadedOn: String(f.uploadedOn ?? '') };
+  return {
+    key: f.key,
+    name: String(f.name ?? 'download'),
+    size: Number(f.size ?? 0),
+    contentType: String(f.contentType ?? 'application/octet-stream'),
+    uploadedOn: String(f.uploadedOn ?? ''),
+  };
 }
 
 /** Streams a private file as an attachment; false when it is missing on disk. */
@@ -80,11 +86,16 @@ export async function digitalFileRoutes(app: FastifyInstance): Promise<void> {
   const storeRead = { preHandler: app.requireOwner(can('digital-files', 'read')) };
 
   async function product(id: string) {
-    const [row] = await db.select({ id: items.id, websiteId: items.websiteId, sc: items.structuredContent, recordType: items.recordType }).from(items).where(eq(items.id, id)).limit(1);
+    const [row] = await db
+      .select({ id: items.id, websiteId: items.websiteId, sc: items.structuredContent, recordType: items.recordType })
+      .from(items)
+      .where(eq(items.id, id))
+      .limit(1);
     if (!row || row.recordType !== RecordType.STORE_ITEM) throw notFound('No such product.');
     return row;
   }
-  const publicJson = (f: DigitalFile | null) => (f ? { name: f.name, size: f.size, contentType: f.contentType, uploadedOn: f.uploadedOn } : null);
+  const publicJson = (f: DigitalFile | null) =>
+    f ? { name: f.name, size: f.size, contentType: f.contentType, uploadedOn: f.uploadedOn } : null;
 
   app.get('/api/config/catalog/products/:id/digital-file', storeRead, async (req) => {
     const { id } = parseInput(idParam, req.params);
@@ -106,30 +117,36 @@ export async function digitalFileRoutes(app: FastifyInstance): Promise<void> {
     const declaredSize = async (req: FastifyRequest) => {
       if (Number(req.headers['content-length'] ?? 0) > MAX_FILE_BYTES) throw new HttpError(413, DIGITAL_TEXT.TOO_LARGE);
     };
-    scope.post('/api/config/catalog/products/:id/digital-file', { ...storeRoles, onRequest: declaredSize, bodyLimit: MAX_FILE_BYTES + 1 }, async (req, reply) => {
-      const { id } = parseInput(idParam, req.params);
-      const { name } = parseInput(nameQuery, req.query ?? {});
-      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      if (body.length === 0) throw badRequest(DIGITAL_TEXT.EMPTY);
-      if (body.length > MAX_FILE_BYTES) throw new HttpError(413, DIGITAL_TEXT.TOO_LARGE);
-      const p = await product(id);
-      if (Number(p.sc.productType ?? ProductType.PHYSICAL) !== ProductType.DIGITAL) throw badRequest(DIGITAL_TEXT.NOT_DIGITAL);
-      // The file it replaces stops counting (its bytes stay for the orders that have it).
-      const replaced = privateFileOf(p.sc.digitalFile)?.size ?? 0;
-      await checkQuota(db, p.websiteId, Math.max(0, body.length - replaced), quotaBytes(app.config));
-      mkdirSync(dir, { recursive: true });
-      const key = randomBytes(16).toString('hex');
-      writeFileSync(resolve(dir, key), body, { mode: 0o600 });
-      const file: DigitalFile = {
-        key,
-        name,
-        size: body.length,
-        contentType: SUPPORTED_TYPES[extname(name).toLowerCase()]?.contentType ?? 'application/octet-stream',
-        uploadedOn: new Date().toISOString(),
-      };
-      await db.execute(sql`update items set structured_content = structured_content || ${JSON.stringify({ digitalFile: file })}::jsonb, updated_at = now() where id = ${id}`);
-      return reply.status(201).send({ file: publicJson(file) });
-    });
+    scope.post(
+      '/api/config/catalog/products/:id/digital-file',
+      { ...storeRoles, onRequest: declaredSize, bodyLimit: MAX_FILE_BYTES + 1 },
+      async (req, reply) => {
+        const { id } = parseInput(idParam, req.params);
+        const { name } = parseInput(nameQuery, req.query ?? {});
+        const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        if (body.length === 0) throw badRequest(DIGITAL_TEXT.EMPTY);
+        if (body.length > MAX_FILE_BYTES) throw new HttpError(413, DIGITAL_TEXT.TOO_LARGE);
+        const p = await product(id);
+        if (Number(p.sc.productType ?? ProductType.PHYSICAL) !== ProductType.DIGITAL) throw badRequest(DIGITAL_TEXT.NOT_DIGITAL);
+        // The file it replaces stops counting (its bytes stay for the orders that have it).
+        const replaced = privateFileOf(p.sc.digitalFile)?.size ?? 0;
+        await checkQuota(db, p.websiteId, Math.max(0, body.length - replaced), quotaBytes(app.config));
+        mkdirSync(dir, { recursive: true });
+        const key = randomBytes(16).toString('hex');
+        writeFileSync(resolve(dir, key), body, { mode: 0o600 });
+        const file: DigitalFile = {
+          key,
+          name,
+          size: body.length,
+          contentType: SUPPORTED_TYPES[extname(name).toLowerCase()]?.contentType ?? 'application/octet-stream',
+          uploadedOn: new Date().toISOString(),
+        };
+        await db.execute(
+          sql`update items set structured_content = structured_content || ${JSON.stringify({ digitalFile: file })}::jsonb, updated_at = now() where id = ${id}`,
+        );
+        return reply.status(201).send({ file: publicJson(file) });
+      },
+    );
   });
 }
 

@@ -35,13 +35,14 @@ import { exportProductCsv, parseProductCsv, type CsvFormat, type ParsedProduct, 
 const { items, productVariants, collections, catalogImportJobs } = schema;
 
 export const IMPORT_TEXT = {
-  HAS_ERRORS: (n: number) => `${n} row${n === 1 ? ' has an error' : 's have errors'}: nothing was imported. Fix ${n === 1 ? 'it' : 'them'} and try again.`,
+  HAS_ERRORS: (n: number) =>
+    `${n} row${n === 1 ? ' has an error' : 's have errors'}: nothing was imported. Fix ${n === 1 ? 'it' : 'them'} and try again.`,
   NO_STORE: 'Create a store first: imported products go into a store.',
   STORE_FULL: (title: string, max: number) => `The store ${title} can hold ${max} products: this product would pass the limit.`,
   SKU_ELSEWHERE: (sku: string) => `The SKU ${sku} belongs to another product than the other SKUs of this product.`,
-  IMAGE_FAILED: (row: number, url: string, why: string) => `Row ${row}: the image ${url} could not be fetched (${why}); the product was imported without it.`,
+  IMAGE_FAILED: (row: number, url: string, why: string) =>
+    `Row ${row}: the image ${url} could not be fetched (${why}); the product was imported without it.`,
 } as const;
-
 
 interface PlannedProduct {
   parsed: ParsedProduct;
@@ -90,14 +91,21 @@ async function fetchImage(outbound: Outbound, url: string): Promise<{ name: stri
   const got = await outbound.get(url);
   const type = got.contentType.split(';')[0]!.trim();
   const path = new URL(got.url).pathname;
-  const ext = { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/webp': '.webp', 'image/gif': '.gif' }[type] ?? (/\.(jpe?g|png|webp|gif)$/i.exec(path)?.[0] ?? '.jpg');
+  const ext =
+    { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/webp': '.webp', 'image/gif': '.gif' }[type] ??
+    /\.(jpe?g|png|webp|gif)$/i.exec(path)?.[0] ??
+    '.jpg';
   let base = 'image';
   try {
     base = decodeURIComponent(path.split('/').pop() ?? 'image');
   } catch {
     /* a bad escape: the plain name */
   }
-  base = base.replace(/\.[a-z0-9]+$/i, '').replace(/[^\w.-]+/g, '-').slice(0, 80) || 'image';
+  base =
+    base
+      .replace(/\.[a-z0-9]+$/i, '')
+      .replace(/[^\w.-]+/g, '-')
+      .slice(0, 80) || 'image';
   return { name: `${base}${ext}`, body: got.body };
 }
 
@@ -111,11 +119,23 @@ export interface ImportCtx {
 }
 
 export function importCtx(app: FastifyInstance): ImportCtx {
-  return { app, outbound: new Outbound({ allow: app.config.FETCH_ALLOW_ADDRESSES, maxBytes: IMAGE_BYTES, timeoutMs: FETCH_MS, maxRedirects: IMAGE_REDIRECTS }) };
+  return {
+    app,
+    outbound: new Outbound({
+      allow: app.config.FETCH_ALLOW_ADDRESSES,
+      maxBytes: IMAGE_BYTES,
+      timeoutMs: FETCH_MS,
+      maxRedirects: IMAGE_REDIRECTS,
+    }),
+  };
 }
 
 /** The product the editor would save for `p` (images as given: URLs, or uploads after fetching). */
-const productOf = (p: PlannedProduct, images: Array<{ url: string; alt: string }>, existing?: { version: number; body: unknown }): ProductIn => {
+const productOf = (
+  p: PlannedProduct,
+  images: Array<{ url: string; alt: string }>,
+  existing?: { version: number; body: unknown },
+): ProductIn => {
   const variants = p.parsed.variants.map((v) => ({
     sku: v.sku || suggestSku(p.parsed.title, v.attributes),
     attributes: v.attributes,
@@ -147,7 +167,14 @@ const productOf = (p: PlannedProduct, images: Array<{ url: string; alt: string }
 };
 
 /** Reads and checks a file against the site: every problem as a row error; nothing is written. */
-export const plan = async (ctx: ImportCtx, websiteId: string, csv: string, format: CsvFormat | undefined, collectionId: string | undefined, currency: string): Promise<Plan> => {
+export const plan = async (
+  ctx: ImportCtx,
+  websiteId: string,
+  csv: string,
+  format: CsvFormat | undefined,
+  collectionId: string | undefined,
+  currency: string,
+): Promise<Plan> => {
   const { app, outbound } = ctx;
   const db = app.database.db;
   const origin = await app.emailOrigin();
@@ -181,7 +208,10 @@ export const plan = async (ctx: ImportCtx, websiteId: string, csv: string, forma
   );
   const counts = new Map<string, number>();
   for (const s of stores) {
-    const [n] = await db.select({ n: sql<number>`count(*)` }).from(items).where(eq(items.collectionId, s.id));
+    const [n] = await db
+      .select({ n: sql<number>`count(*)` })
+      .from(items)
+      .where(eq(items.collectionId, s.id));
     counts.set(s.id, Number(n?.n ?? 0));
   }
   const products: PlannedProduct[] = [];
@@ -193,7 +223,9 @@ export const plan = async (ctx: ImportCtx, websiteId: string, csv: string, forma
     let existingId: string | null = known.has(p.productId) ? p.productId : null;
     if (!existingId && matches.size === 1) existingId = [...matches][0]!;
     if (matches.size > 1 || (existingId && [...matches].some((m) => m !== existingId))) {
-      const v = p.variants.find((x) => owner.get(x.sku.toLowerCase()) && owner.get(x.sku.toLowerCase()) !== (existingId ?? [...matches][0]));
+      const v = p.variants.find(
+        (x) => owner.get(x.sku.toLowerCase()) && owner.get(x.sku.toLowerCase()) !== (existingId ?? [...matches][0]),
+      );
       errors.push({ row: v?.row ?? p.row, message: IMPORT_TEXT.SKU_ELSEWHERE(v?.sku ?? '') });
       continue;
     }
@@ -203,7 +235,11 @@ export const plan = async (ctx: ImportCtx, websiteId: string, csv: string, forma
     }
     if (existingId) existingOf.set(existingId, p.productId);
     const store = stores.find((s) => s.urlId === p.storeUrlId) ?? chosen;
-    const collection = existingId ? (known.get(existingId) ?? (await db.select({ c: items.collectionId }).from(items).where(eq(items.id, existingId)))[0]?.c ?? store.id) : store.id;
+    const collection = existingId
+      ? (known.get(existingId) ??
+        (await db.select({ c: items.collectionId }).from(items).where(eq(items.id, existingId)))[0]?.c ??
+        store.id)
+      : store.id;
     if (!existingId) {
       const n = counts.get(store.id) ?? 0;
       const full = collectionAddError(store, n);
@@ -257,7 +293,12 @@ export const summary = (p: Plan) => ({
   variants: p.products.reduce((n, x) => n + x.parsed.variants.length, 0),
   creates: p.products.filter((x) => !x.existingId).length,
   updates: p.products.filter((x) => x.existingId).length,
-  preview: p.products.slice(0, 50).map((x) => ({ row: x.parsed.row, title: x.parsed.title, variants: x.parsed.variants.length, action: x.existingId ? 'update' : 'create' })),
+  preview: p.products.slice(0, 50).map((x) => ({
+    row: x.parsed.row,
+    title: x.parsed.title,
+    variants: x.parsed.variants.length,
+    action: x.existingId ? 'update' : 'create',
+  })),
   errors: p.errors,
 });
 
@@ -298,7 +339,12 @@ const write = async (tx: Tx, websiteId: string, accountId: string, p: PlannedPro
     input.variants = input.variants.map((v, i) => {
       const old = bySku.get(v.sku.toLowerCase());
       if (!old) return v;
-      return { ...v, id: old.id, lowStockThreshold: old.lowStockThreshold, ...(p.parsed.variants[i]?.dimensions === undefined ? { dimensions: old.dimensions ?? null } : {}) };
+      return {
+        ...v,
+        id: old.id,
+        lowStockThreshold: old.lowStockThreshold,
+        ...(p.parsed.variants[i]?.dimensions === undefined ? { dimensions: old.dimensions ?? null } : {}),
+      };
     });
     await updateProductTx(tx, websiteId, accountId, p.existingId, input, 'import');
     return true;
@@ -338,7 +384,11 @@ export const run = async (ctx: ImportCtx, jobId: string, websiteId: string, acco
   const prepare = async () => {
     const slice = list.slice(prepared, prepared + IMPORT_BATCH_MAX);
     prepared += slice.length;
-    const out: Array<{ p: PlannedProduct; images: Array<{ url: string; alt: string }>; warnings: string[] }> = slice.map((p) => ({ p, images: [], warnings: [] }));
+    const out: Array<{ p: PlannedProduct; images: Array<{ url: string; alt: string }>; warnings: string[] }> = slice.map((p) => ({
+      p,
+      images: [],
+      warnings: [],
+    }));
     let k = 0;
     await Promise.all(
       Array.from({ length: IMAGE_FETCHES }, async () => {
@@ -381,30 +431,32 @@ export const run = async (ctx: ImportCtx, jobId: string, websiteId: string, acco
     while (done < list.length) {
       await giveWay();
       if (ready.length === 0) await prepare();
-      const counts = await yielding(() => db.transaction(async (tx: Tx) => {
-        const t0 = performance.now();
-        let c = 0;
-        let u = 0;
-        let n = 0;
-        for (const { p, images } of ready) {
-          if (n > 0) {
-            if (n >= IMPORT_BATCH_MAX || performance.now() - t0 > IMPORT_BATCH_MS) break;
-            if (single) {
-              await turn();
-              if ((app.database.pending?.() ?? 0) > 1) break;
+      const counts = await yielding(() =>
+        db.transaction(async (tx: Tx) => {
+          const t0 = performance.now();
+          let c = 0;
+          let u = 0;
+          let n = 0;
+          for (const { p, images } of ready) {
+            if (n > 0) {
+              if (n >= IMPORT_BATCH_MAX || performance.now() - t0 > IMPORT_BATCH_MS) break;
+              if (single) {
+                await turn();
+                if ((app.database.pending?.() ?? 0) > 1) break;
+              }
             }
+            failedAt = done + n;
+            if (await write(tx, websiteId, accountId, p, images)) u++;
+            else c++;
+            n++;
           }
-          failedAt = done + n;
-          if (await write(tx, websiteId, accountId, p, images)) u++;
-          else c++;
-          n++;
-        }
-        await tx
-          .update(catalogImportJobs)
-          .set({ done: done + n, createdCount: created + c, updatedCount: updated + u, updated: new Date() })
-          .where(eq(catalogImportJobs.id, jobId));
-        return { c, u, n };
-      }));
+          await tx
+            .update(catalogImportJobs)
+            .set({ done: done + n, createdCount: created + c, updatedCount: updated + u, updated: new Date() })
+            .where(eq(catalogImportJobs.id, jobId));
+          return { c, u, n };
+        }),
+      );
       ready.splice(0, counts.n);
       created += counts.c;
       updated += counts.u;
@@ -412,14 +464,28 @@ export const run = async (ctx: ImportCtx, jobId: string, websiteId: string, acco
     }
     await db
       .update(catalogImportJobs)
-      .set({ state: 'done', done, createdCount: created, updatedCount: updated, error: warnings.length ? warnings.join('\n') : null, updated: new Date() })
+      .set({
+        state: 'done',
+        done,
+        createdCount: created,
+        updatedCount: updated,
+        error: warnings.length ? warnings.join('\n') : null,
+        updated: new Date(),
+      })
       .where(eq(catalogImportJobs.id, jobId));
   } catch (e) {
     app.log.error({ err: e, jobId }, 'product import failed');
     const why = e instanceof Error ? e.message : String(e);
     await db
       .update(catalogImportJobs)
-      .set({ state: 'failed', done, createdCount: created, updatedCount: updated, error: [...warnings, `Product ${failedAt + 1} of ${list.length}: ${why}`].join('\n'), updated: new Date() })
+      .set({
+        state: 'failed',
+        done,
+        createdCount: created,
+        updatedCount: updated,
+        error: [...warnings, `Product ${failedAt + 1} of ${list.length}: ${why}`].join('\n'),
+        updated: new Date(),
+      })
       .where(eq(catalogImportJobs.id, jobId));
   }
 };
@@ -433,7 +499,18 @@ export async function exportCsv(app: FastifyInstance, websiteId: string, format:
     .where(and(eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM)))
     .orderBy(items.collectionId, items.ordering);
   const stores = new Map((await db.select().from(collections).where(eq(collections.websiteId, websiteId))).map((c) => [c.id, c.urlId]));
-  const vs = list.length ? await db.select().from(productVariants).where(inArray(productVariants.itemId, list.map((i) => i.id))).orderBy(productVariants.ordering) : [];
+  const vs = list.length
+    ? await db
+        .select()
+        .from(productVariants)
+        .where(
+          inArray(
+            productVariants.itemId,
+            list.map((i) => i.id),
+          ),
+        )
+        .orderBy(productVariants.ordering)
+    : [];
   const products = list.map((i) => ({
     id: i.id,
     storeUrlId: stores.get(i.collectionId) ?? '',
@@ -467,5 +544,14 @@ export async function importJob(app: FastifyInstance, websiteId: string, id: str
     .from(catalogImportJobs)
     .where(and(eq(catalogImportJobs.id, id), eq(catalogImportJobs.websiteId, websiteId)));
   if (!job) return null;
-  return { id: job.id, format: job.format, state: job.state, total: job.total, done: job.done, created: job.createdCount, updated: job.updatedCount, warnings: job.error ? job.error.split('\n') : [] };
+  return {
+    id: job.id,
+    format: job.format,
+    state: job.state,
+    total: job.total,
+    done: job.done,
+    created: job.createdCount,
+    updated: job.updatedCount,
+    warnings: job.error ? job.error.split('\n') : [],
+  };
 }

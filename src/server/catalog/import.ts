@@ -35,18 +35,23 @@ export async function importRoutes(app: FastifyInstance) {
   });
 
   // The body is read up to the limit and no further (Fastify stops at bodyLimit and answers 413 in these words).
-  app.post('/api/config/catalog/import', { ...storeRoles, bodyLimit: MAX_CSV_BYTES + 64 * 1024, config: { tooLargeMessage: CSV_TEXT.TOO_LARGE } }, async (req, reply) => {
-    const body = parseInput(importIn, req.body);
-    if (body.csv.length > MAX_CSV_BYTES) throw new HttpError(413, CSV_TEXT.TOO_LARGE);
-    const site = await app.services.websites.get();
-    const p = await plan(ctx, siteId(req), body.csv, body.format, body.collectionId, site.currency);
-    if (body.dryRun) return { dryRun: true, ...summary(p) };
-    if (p.errors.length) throw new HttpError(400, IMPORT_TEXT.HAS_ERRORS(new Set(p.errors.map((e) => e.row)).size), undefined, { ...summary(p) });
-    const id = await startJob(app, siteId(req), p);
-    const job = run(ctx, id, siteId(req), req.owner!.id, p).finally(() => running.delete(job));
-    running.add(job);
-    return reply.status(202).send({ jobId: id, ...summary(p) });
-  });
+  app.post(
+    '/api/config/catalog/import',
+    { ...storeRoles, bodyLimit: MAX_CSV_BYTES + 64 * 1024, config: { tooLargeMessage: CSV_TEXT.TOO_LARGE } },
+    async (req, reply) => {
+      const body = parseInput(importIn, req.body);
+      if (body.csv.length > MAX_CSV_BYTES) throw new HttpError(413, CSV_TEXT.TOO_LARGE);
+      const site = await app.services.websites.get();
+      const p = await plan(ctx, siteId(req), body.csv, body.format, body.collectionId, site.currency);
+      if (body.dryRun) return { dryRun: true, ...summary(p) };
+      if (p.errors.length)
+        throw new HttpError(400, IMPORT_TEXT.HAS_ERRORS(new Set(p.errors.map((e) => e.row)).size), undefined, { ...summary(p) });
+      const id = await startJob(app, siteId(req), p);
+      const job = run(ctx, id, siteId(req), req.owner!.id, p).finally(() => running.delete(job));
+      running.add(job);
+      return reply.status(202).send({ jobId: id, ...summary(p) });
+    },
+  );
 
   app.get('/api/config/catalog/import/:id', readRoles, async (req, reply) => {
     const { id } = parseInput(z.object({ id: z.string().min(1).max(64) }), req.params);
@@ -57,9 +62,15 @@ export async function importRoutes(app: FastifyInstance) {
   });
 
   app.get('/api/config/catalog/export', readRoles, async (req, reply) => {
-    const q = parseInput(z.object({ format: z.enum(['squarespace', 'shopify'], { error: 'Choose squarespace or shopify.' }) }), req.query ?? {});
+    const q = parseInput(
+      z.object({ format: z.enum(['squarespace', 'shopify'], { error: 'Choose squarespace or shopify.' }) }),
+      req.query ?? {},
+    );
     const csv = await exportCsv(app, siteId(req), q.format as CsvFormat);
-    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="products-${q.format}.csv"`).header('cache-control', 'no-store');
+    reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="products-${q.format}.csv"`)
+      .header('cache-control', 'no-store');
     return csv;
   });
 }

@@ -8,7 +8,16 @@ import { parseInput } from '../platform/index.js';
 import { badRequest, notFound } from '../errors.js';
 import { can } from '../../core/roles.js';
 import { idParam, ownerSiteOf, versionQuery } from '../platform/index.js';
-import { checkedProduct, createProductTx, deleteProductTx, listProducts, listStores, productIn, productOf, updateProductTx } from './product-service.js';
+import {
+  checkedProduct,
+  createProductTx,
+  deleteProductTx,
+  listProducts,
+  listStores,
+  productIn,
+  productOf,
+  updateProductTx,
+} from './product-service.js';
 
 export async function productRoutes(app: FastifyInstance) {
   const db = app.database.db;

@@ -32,7 +32,6 @@ export { productIn, type ProductIn } from '../../core/api/catalog.js';
 
 export const SCHEDULED_IN_PAST = 'Choose a time in the future to schedule this product, or publish it now.';
 
-
 // ------------------------------------------------------------------------------------------------
 // Product rules
 // ------------------------------------------------------------------------------------------------
@@ -43,12 +42,15 @@ export function productErrors(p: ProductIn): Record<string, string> {
   const skus = new Set<string>();
   const combos = new Set<string>();
   const options = p.variantOptionOrdering;
-  if (new Set(options.map((o) => o.toLowerCase())).size !== options.length) errors.variantOptionOrdering = platformMessages.tagExists('option');
+  if (new Set(options.map((o) => o.toLowerCase())).size !== options.length)
+    errors.variantOptionOrdering = platformMessages.tagExists('option');
   p.variants.forEach((v, i) => {
     if (skus.has(v.sku.toLowerCase())) errors[`variants.${i}.sku`] = platformMessages.tagExists('SKU');
     skus.add(v.sku.toLowerCase());
-    if (v.onSale && v.salePriceCents >= v.priceCents) errors[`variants.${i}.salePriceCents`] = 'The sale price must be lower than the price.';
-    if (v.imageUrl && !p.images.some((img) => img.assetUrl === v.imageUrl)) errors[`variants.${i}.imageUrl`] = 'Choose one of the product\'s images for this variant.';
+    if (v.onSale && v.salePriceCents >= v.priceCents)
+      errors[`variants.${i}.salePriceCents`] = 'The sale price must be lower than the price.';
+    if (v.imageUrl && !p.images.some((img) => img.assetUrl === v.imageUrl))
+      errors[`variants.${i}.imageUrl`] = "Choose one of the product's images for this variant.";
     const names = Object.keys(v.attributes);
     if (p.variants.length > 1 || options.length > 0) {
       for (const o of options) if (!v.attributes[o]) errors[`variants.${i}.attributes.${o}`] = 'Choose a value for every option.';
@@ -58,7 +60,8 @@ export function productErrors(p: ProductIn): Record<string, string> {
       combos.add(combo);
     }
   });
-  if (p.variants.length > 1 && options.length === 0) errors.variantOptionOrdering = 'Add an option (such as Size) so visitors can tell the variants apart.';
+  if (p.variants.length > 1 && options.length === 0)
+    errors.variantOptionOrdering = 'Add an option (such as Size) so visitors can tell the variants apart.';
   if (p.status === 'scheduled' && (!p.publishOn || new Date(p.publishOn).getTime() <= Date.now())) errors.publishOn = SCHEDULED_IN_PAST;
   if (p.isSubscribable && !p.subscriptionPlan) errors.subscriptionPlan = 'Choose how often the subscription renews.';
   if (p.isSubscribable && p.productType !== ProductType.PHYSICAL && p.productType !== ProductType.SERVICE) {
@@ -83,7 +86,12 @@ function structuredContentOf(p: ProductIn): Record<string, unknown> {
 }
 
 function assetsOf(p: ProductIn): Record<string, unknown>[] {
-  return p.images.map((i) => ({ assetUrl: i.assetUrl, altText: i.altText, originalSize: i.originalSize ?? '1000x1000', mediaFocalPoint: i.mediaFocalPoint ?? { x: 0.5, y: 0.5 } }));
+  return p.images.map((i) => ({
+    assetUrl: i.assetUrl,
+    altText: i.altText,
+    originalSize: i.originalSize ?? '1000x1000',
+    mediaFocalPoint: i.mediaFocalPoint ?? { x: 0.5, y: 0.5 },
+  }));
 }
 
 type VariantRow = typeof productVariants.$inferSelect;
@@ -123,7 +131,12 @@ function productJson(item: ItemRow, variants: VariantRow[]) {
     categories: item.categories,
     seoTitle: String(sc.seoTitle ?? ''),
     seoDescription: String(sc.seoDescription ?? ''),
-    images: item.assets.map((a) => ({ assetUrl: String(a.assetUrl ?? ''), altText: String(a.altText ?? ''), originalSize: a.originalSize, mediaFocalPoint: focalOf(a.mediaFocalPoint) })),
+    images: item.assets.map((a) => ({
+      assetUrl: String(a.assetUrl ?? ''),
+      altText: String(a.altText ?? ''),
+      originalSize: a.originalSize,
+      mediaFocalPoint: focalOf(a.mediaFocalPoint),
+    })),
     productType: Number(sc.productType ?? ProductType.PHYSICAL),
     isSubscribable: sc.isSubscribable === true,
     subscriptionPlan: (sc.subscriptionPlan as unknown) ?? null,
@@ -162,8 +175,12 @@ export const loadProduct = async (tx: Tx | Db, id: string, websiteId: string) =>
 
 export const storeCollection = async (tx: Tx, id: string | undefined, websiteId: string) => {
   if (!id) throw badRequest('Choose the store this product belongs to.', { collectionId: 'Choose the store this product belongs to.' });
-  const [c] = await tx.select().from(collections).where(and(eq(collections.id, id), eq(collections.websiteId, websiteId)));
-  if (!c || c.type !== CollectionType.PRODUCTS) throw badRequest('Choose the store this product belongs to.', { collectionId: 'Choose the store this product belongs to.' });
+  const [c] = await tx
+    .select()
+    .from(collections)
+    .where(and(eq(collections.id, id), eq(collections.websiteId, websiteId)));
+  if (!c || c.type !== CollectionType.PRODUCTS)
+    throw badRequest('Choose the store this product belongs to.', { collectionId: 'Choose the store this product belongs to.' });
   return c;
 };
 
@@ -199,7 +216,11 @@ export const saveVariants = async (tx: Tx, itemId: string, before: VariantRow[],
   const gone = before.filter((v) => !keep.has(v.id)).map((v) => v.id);
   if (gone.length) await tx.delete(productVariants).where(inArray(productVariants.id, gone));
   // SKUs are unique per product: free the kept variants' SKUs first so two variants may swap theirs.
-  for (const id of keep) await tx.update(productVariants).set({ sku: `__tmp_${id}` }).where(eq(productVariants.id, id));
+  for (const id of keep)
+    await tx
+      .update(productVariants)
+      .set({ sku: `__tmp_${id}` })
+      .where(eq(productVariants.id, id));
   let ordering = 0;
   for (const v of wanted) {
     const values = {
@@ -221,7 +242,12 @@ export const saveVariants = async (tx: Tx, itemId: string, before: VariantRow[],
       await tx.update(productVariants).set(values).where(eq(productVariants.id, old.id));
       if (old.qtyInStock !== values.qtyInStock || old.unlimited !== values.unlimited) {
         for (const hook of stockChangedHooks) {
-          await hook(tx, old.id, { qtyInStock: old.qtyInStock, unlimited: old.unlimited }, { qtyInStock: values.qtyInStock, unlimited: values.unlimited });
+          await hook(
+            tx,
+            old.id,
+            { qtyInStock: old.qtyInStock, unlimited: old.unlimited },
+            { qtyInStock: values.qtyInStock, unlimited: values.unlimited },
+          );
         }
       }
     } else {
@@ -234,7 +260,8 @@ export const saveVariants = async (tx: Tx, itemId: string, before: VariantRow[],
 export const checkForm = async (tx: Tx, formId: string | null | undefined, current?: unknown) => {
   if (!formId || formId === current) return;
   const found = await rows<{ id: string }>(tx, sql`select id from forms where id = ${formId} limit 1`);
-  if (found.length === 0) throw badRequest(platformMessages.notExpectedOption(formId), { additionalFieldsFormId: platformMessages.notExpectedOption(formId) });
+  if (found.length === 0)
+    throw badRequest(platformMessages.notExpectedOption(formId), { additionalFieldsFormId: platformMessages.notExpectedOption(formId) });
 };
 
 /** Names the reason of the stock changes `tx` makes, for the stock_movements trigger (migration 0019). */
@@ -251,7 +278,10 @@ export async function checkStoreSkus(tx: Tx, websiteId: string, variants: Array<
   const taken = await rows<{ sku: string }>(
     tx,
     sql`select v.sku from product_variants v join items i on i.id = v.item_id
-        where i.website_id = ${websiteId} and lower(v.sku) in (${sql.join(wanted.map((w) => sql`${w}`), sql`, `)})
+        where i.website_id = ${websiteId} and lower(v.sku) in (${sql.join(
+          wanted.map((w) => sql`${w}`),
+          sql`, `,
+        )})
         ${selfId ? sql`and i.id <> ${selfId}` : sql``} limit 1`,
   );
   if (taken[0]) {
@@ -289,24 +319,46 @@ export async function createProductTx(tx: Tx, websiteId: string, accountId: stri
   });
   await saveVariants(tx, id, [], p.variants);
   const saved = (await loadProduct(tx, id, websiteId))!;
-  await audit(tx, { websiteId: websiteId, accountId: accountId, action: 'product.create', entity: 'product', entityId: id, after: productJson(saved.item, saved.variants) });
+  await audit(tx, {
+    websiteId: websiteId,
+    accountId: accountId,
+    action: 'product.create',
+    entity: 'product',
+    entityId: id,
+    after: productJson(saved.item, saved.variants),
+  });
   return productJson(saved.item, saved.variants);
 }
 
 /** Updates product `id` (the version must match) in `tx`; answers its JSON. Used by the editor and the CSV import. */
-export async function updateProductTx(tx: Tx, websiteId: string, accountId: string, id: string, p: ProductIn, reason: 'manual' | 'import' = 'manual') {
+export async function updateProductTx(
+  tx: Tx,
+  websiteId: string,
+  accountId: string,
+  id: string,
+  p: ProductIn,
+  reason: 'manual' | 'import' = 'manual',
+) {
   await stockReason(tx, reason);
-  const [locked] = await tx.select().from(items).where(and(eq(items.id, id), eq(items.websiteId, websiteId))).for('update');
+  const [locked] = await tx
+    .select()
+    .from(items)
+    .where(and(eq(items.id, id), eq(items.websiteId, websiteId)))
+    .for('update');
   if (!locked || locked.recordType !== RecordType.STORE_ITEM) throw notFound('No such product.');
   if (locked.version !== p.version) throw staleEdit(locked.version);
   const before = (await loadProduct(tx, id, websiteId))!;
   await checkForm(tx, p.additionalFieldsFormId, locked.structuredContent.additionalFieldsFormId);
   await checkStoreSkus(tx, websiteId, p.variants, id);
-  const target = p.collectionId && p.collectionId !== locked.collectionId ? await storeCollection(tx, p.collectionId, websiteId) : undefined;
+  const target =
+    p.collectionId && p.collectionId !== locked.collectionId ? await storeCollection(tx, p.collectionId, websiteId) : undefined;
   // Moving the product into another store adds it there: the same limit applies.
   if (target) await lockRoomFor(tx, target);
   const collectionId = target?.id ?? locked.collectionId;
-  const urlId = p.urlId && p.urlId === locked.urlId && collectionId === locked.collectionId ? locked.urlId : await itemUrlId(tx, collectionId, p.urlId ?? '', p.title, id);
+  const urlId =
+    p.urlId && p.urlId === locked.urlId && collectionId === locked.collectionId
+      ? locked.urlId
+      : await itemUrlId(tx, collectionId, p.urlId ?? '', p.title, id);
   await tx
     .update(items)
     .set({
@@ -317,7 +369,12 @@ export async function updateProductTx(tx: Tx, websiteId: string, accountId: stri
       excerpt: p.excerpt !== undefined ? ownerPlainText(p.excerpt) : locked.excerpt,
       status: p.status,
       // Publishing stamps the time it went live; scheduling keeps the chosen time.
-      publishOn: p.status === 'scheduled' && p.publishOn ? new Date(p.publishOn) : p.status === 'published' && locked.status !== 'published' ? new Date() : locked.publishOn,
+      publishOn:
+        p.status === 'scheduled' && p.publishOn
+          ? new Date(p.publishOn)
+          : p.status === 'published' && locked.status !== 'published'
+            ? new Date()
+            : locked.publishOn,
       tags: p.tags,
       categories: p.categories ?? locked.categories,
       assets: assetsOf(p),
@@ -362,7 +419,17 @@ export async function listProducts(db: Db, websiteId: string, collectionId: stri
     ? and(eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM), eq(items.collectionId, collectionId))
     : and(eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM));
   const list = await db.select().from(items).where(where).orderBy(asc(items.ordering), asc(items.createdAt));
-  const vs = list.length ? await db.select().from(productVariants).where(inArray(productVariants.itemId, list.map((i) => i.id))) : [];
+  const vs = list.length
+    ? await db
+        .select()
+        .from(productVariants)
+        .where(
+          inArray(
+            productVariants.itemId,
+            list.map((i) => i.id),
+          ),
+        )
+    : [];
   return list.map((i) => {
     const mine = vs.filter((v) => v.itemId === i.id);
     return {
@@ -396,10 +463,21 @@ export function checkedProduct(p: ProductIn): ProductIn {
 
 /** Deletes product `id` (the version must match) in `tx`, with its audit row. */
 export async function deleteProductTx(tx: Tx, websiteId: string, accountId: string, id: string, version: number) {
-  const [locked] = await tx.select().from(items).where(and(eq(items.id, id), eq(items.websiteId, websiteId))).for('update');
+  const [locked] = await tx
+    .select()
+    .from(items)
+    .where(and(eq(items.id, id), eq(items.websiteId, websiteId)))
+    .for('update');
   if (!locked || locked.recordType !== RecordType.STORE_ITEM) throw notFound('No such product.');
   if (locked.version !== version) throw conflict(STALE_EDIT);
   const before = (await loadProduct(tx, id, websiteId))!;
   await tx.delete(items).where(eq(items.id, id));
-  await audit(tx, { websiteId, accountId, action: 'product.delete', entity: 'product', entityId: id, before: productJson(before.item, before.variants) });
+  await audit(tx, {
+    websiteId,
+    accountId,
+    action: 'product.delete',
+    entity: 'product',
+    entityId: id,
+    before: productJson(before.item, before.variants),
+  });
 }

@@ -74,7 +74,10 @@ function catalogRoutesCtx(app: FastifyInstance) {
   const storeRoles = { preHandler: app.requireOwner(can('products', 'write')) };
   const siteId = (req: FastifyRequest) => req.owner!.websiteId;
 
-  const timer = setInterval(() => void publishDueProducts(db).catch((e: unknown) => app.log.warn({ err: e }, 'scheduled products sweep failed')), SCHEDULE_SWEEP_MS);
+  const timer = setInterval(
+    () => void publishDueProducts(db).catch((e: unknown) => app.log.warn({ err: e }, 'scheduled products sweep failed')),
+    SCHEDULE_SWEEP_MS,
+  );
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
 
@@ -88,7 +91,12 @@ function catalogRoutesCtx(app: FastifyInstance) {
       ? await db
           .select()
           .from(productVariants)
-          .where(inArray(productVariants.itemId, list.map((i) => i.id)))
+          .where(
+            inArray(
+              productVariants.itemId,
+              list.map((i) => i.id),
+            ),
+          )
           .orderBy(asc(productVariants.ordering))
       : [];
     const byItem = new Map<string, VariantRow[]>();
@@ -142,12 +150,21 @@ async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
         updatedAt: item.updatedAt.toISOString(),
         skus: variants.map((v) => v.sku),
         tags: item.tags,
-        variants: variants.map((v) => ({ id: v.id, sku: v.sku, name: variantName(v.attributes), qtyInStock: v.qtyInStock, unlimited: v.unlimited })),
+        variants: variants.map((v) => ({
+          id: v.id,
+          sku: v.sku,
+          name: variantName(v.attributes),
+          qtyInStock: v.qtyInStock,
+          unlimited: v.unlimited,
+        })),
       };
     });
     const filtered = rows.filter(
       (r) =>
-        (!needle || r.title.toLowerCase().includes(needle) || r.skus.some((s) => s.toLowerCase().includes(needle)) || r.tags.some((t) => t.toLowerCase().includes(needle))) &&
+        (!needle ||
+          r.title.toLowerCase().includes(needle) ||
+          r.skus.some((s) => s.toLowerCase().includes(needle)) ||
+          r.tags.some((t) => t.toLowerCase().includes(needle))) &&
         (!q.collectionId || r.collectionId === q.collectionId) &&
         (!q.status || r.status === q.status) &&
         (!q.type || r.productType === q.type) &&
@@ -156,7 +173,13 @@ async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
     const dir = q.sort.startsWith('-') ? -1 : 1;
     const key = q.sort.replace(/^-/, '');
     const value = (r: (typeof rows)[number]): string | number =>
-      key === 'title' ? r.title.toLowerCase() : key === 'price' ? r.minPriceCents : key === 'stock' ? (r.stock ?? Number.MAX_SAFE_INTEGER) : r.updatedAt;
+      key === 'title'
+        ? r.title.toLowerCase()
+        : key === 'price'
+          ? r.minPriceCents
+          : key === 'stock'
+            ? (r.stock ?? Number.MAX_SAFE_INTEGER)
+            : r.updatedAt;
     filtered.sort((a, b) => {
       const x = value(a);
       const y = value(b);
@@ -166,7 +189,13 @@ async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
     const pages = Math.max(1, Math.ceil(total / q.pageSize));
     const page = Math.min(q.page, pages);
     reply.header('cache-control', 'no-store');
-    return { products: filtered.slice((page - 1) * q.pageSize, page * q.pageSize).map(({ skus: _s, tags: _t, ...r }) => r), total, page, pages, pageSize: q.pageSize };
+    return {
+      products: filtered.slice((page - 1) * q.pageSize, page * q.pageSize).map(({ skus: _s, tags: _t, ...r }) => r),
+      total,
+      page,
+      pages,
+      pageSize: q.pageSize,
+    };
   });
 
   app.post('/api/config/catalog/products/bulk', storeRoles, async (req): Promise<ProductBulkOut> => {
@@ -193,14 +222,29 @@ async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
             .update(items)
             .set({ collectionId: target.id, urlId, ordering: ordering++, version: item.version + 1, updatedAt: new Date() })
             .where(eq(items.id, item.id));
-          await audit(tx, { websiteId, accountId: req.owner!.id, action: 'product.update', entity: 'product', entityId: item.id, before: { collectionId: item.collectionId, urlId: item.urlId }, after: { collectionId: target.id, urlId } });
+          await audit(tx, {
+            websiteId,
+            accountId: req.owner!.id,
+            action: 'product.update',
+            entity: 'product',
+            entityId: item.id,
+            before: { collectionId: item.collectionId, urlId: item.urlId },
+            after: { collectionId: target.id, urlId },
+          });
         }
         return { ok: true, count: arriving.length };
       }
       for (const item of found) {
         if (body.action === 'delete') {
           await tx.delete(items).where(eq(items.id, item.id));
-          await audit(tx, { websiteId, accountId: req.owner!.id, action: 'product.delete', entity: 'product', entityId: item.id, before: { title: item.title, status: item.status } });
+          await audit(tx, {
+            websiteId,
+            accountId: req.owner!.id,
+            action: 'product.delete',
+            entity: 'product',
+            entityId: item.id,
+            before: { title: item.title, status: item.status },
+          });
           continue;
         }
         const status = body.action === 'publish' ? 'published' : 'draft';
@@ -209,7 +253,15 @@ async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
           .update(items)
           .set({ status, ...(status === 'published' ? { publishOn: new Date() } : {}), version: item.version + 1, updatedAt: new Date() })
           .where(eq(items.id, item.id));
-        await audit(tx, { websiteId, accountId: req.owner!.id, action: 'product.update', entity: 'product', entityId: item.id, before: { status: item.status }, after: { status } });
+        await audit(tx, {
+          websiteId,
+          accountId: req.owner!.id,
+          action: 'product.update',
+          entity: 'product',
+          entityId: item.id,
+          before: { status: item.status },
+          after: { status },
+        });
       }
       return { ok: true, count: found.length };
     });
@@ -276,7 +328,14 @@ async function inventoryRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
         byId.set(old.id, { ...old, ...next });
         updated.push({ variantId: old.id, ...next, low: isLow({ ...old, ...next }) });
       }
-      await audit(tx, { websiteId, accountId: req.owner!.id, action: 'inventory.update', entity: 'inventory', entityId: ids.join(',').slice(0, 200), after: { changes: body.changes } });
+      await audit(tx, {
+        websiteId,
+        accountId: req.owner!.id,
+        action: 'inventory.update',
+        entity: 'inventory',
+        entityId: ids.join(',').slice(0, 200),
+        after: { changes: body.changes },
+      });
       return { variants: updated };
     });
   });
@@ -292,8 +351,22 @@ async function inventoryRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
     const list = await db.select().from(stockMovements).where(eq(stockMovements.variantId, id)).orderBy(desc(stockMovements.id)).limit(200);
     reply.header('cache-control', 'no-store');
     return {
-      variant: { id: v.v.id, sku: v.v.sku, title: v.title, variant: variantName(v.v.attributes), qtyInStock: v.v.qtyInStock, unlimited: v.v.unlimited },
-      movements: list.map((m) => ({ id: m.id, reason: m.reason, delta: m.delta, qtyAfter: m.qtyAfter, unlimited: m.unlimitedAfter, at: m.created.toISOString() })),
+      variant: {
+        id: v.v.id,
+        sku: v.v.sku,
+        title: v.title,
+        variant: variantName(v.v.attributes),
+        qtyInStock: v.v.qtyInStock,
+        unlimited: v.v.unlimited,
+      },
+      movements: list.map((m) => ({
+        id: m.id,
+        reason: m.reason,
+        delta: m.delta,
+        qtyAfter: m.qtyAfter,
+        unlimited: m.unlimitedAfter,
+        at: m.created.toISOString(),
+      })),
     };
   });
 }

@@ -83,7 +83,10 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
     ordering: Number(r.ordering),
   });
   app.get('/api/checkout/admin/shipping-options', ownerRead, async () => {
-    const r = await rows<Obj>(db, sql`select * from shipping_options where website_id = ${await siteId()} order by ordering, created_at, id`);
+    const r = await rows<Obj>(
+      db,
+      sql`select * from shipping_options where website_id = ${await siteId()} order by ordering, created_at, id`,
+    );
     return { shippingOptions: r.map(shippingJson) };
   });
   app.post('/api/checkout/admin/shipping-options', owner, async (req) => {
@@ -115,7 +118,14 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
     return { deleted: oid };
   });
 
-  const taxJson = (r: Obj) => ({ id: r.id, name: r.name, country: r.country, region: r.region, rateBasisPoints: Number(r.rate_basis_points), appliesToShipping: r.applies_to_shipping });
+  const taxJson = (r: Obj) => ({
+    id: r.id,
+    name: r.name,
+    country: r.country,
+    region: r.region,
+    rateBasisPoints: Number(r.rate_basis_points),
+    appliesToShipping: r.applies_to_shipping,
+  });
   app.get('/api/checkout/admin/tax-rules', ownerRead, async () => {
     const r = await rows<Obj>(db, sql`select * from tax_rules where website_id = ${await siteId()} order by country, region, id`);
     return { taxRules: r.map(taxJson) };

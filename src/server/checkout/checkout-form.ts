@@ -27,21 +27,25 @@ import { sendSitePage } from '../site-page/index.js';
 export const CHECKOUT_FORM_PATH = '/api/checkout/form';
 
 /** The words for a payment that needs the bank's own confirmation step, which needs JavaScript here. */
-export const NEEDS_SCRIPT_AUTH = "Your bank asks you to confirm this payment in a window that needs JavaScript. Please turn on JavaScript, or use another card.";
+export const NEEDS_SCRIPT_AUTH =
+  'Your bank asks you to confirm this payment in a window that needs JavaScript. Please turn on JavaScript, or use another card.';
 
 type Body = Record<string, unknown>;
 const one = (v: unknown, max: number): string | undefined => {
   const s = typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
   return s === undefined ? undefined : s.slice(0, max);
 };
-const many = (v: unknown): string[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === 'string');
+const many = (v: unknown): string[] =>
+  (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === 'string');
 
 /** The checkout state a plain post describes: the fields, the applied coupons plus a new one, minus a removed one. */
 export function plainState(body: Body): { state: CheckoutState; action: string; newCoupon: string | null } {
   const removed = one(body.removeCoupon, 64)?.trim().toUpperCase() ?? null;
   const action = removed ? 'removeCoupon' : (one(body.action, 20) ?? 'place');
   const newCoupon = action === 'coupon' ? (one(body.coupon, 64)?.trim().toUpperCase() ?? '') || null : null;
-  const coupons = [...new Set([...many(body.coupons).map((c) => c.slice(0, 64).trim().toUpperCase()), ...(newCoupon ? [newCoupon] : [])])].filter((c) => c && c !== removed).slice(0, 10);
+  const coupons = [...new Set([...many(body.coupons).map((c) => c.slice(0, 64).trim().toUpperCase()), ...(newCoupon ? [newCoupon] : [])])]
+    .filter((c) => c && c !== removed)
+    .slice(0, 10);
   const address = {
     name: one(body.name, 200) ?? '',
     line1: one(body.line1, 200) ?? '',
@@ -78,7 +82,15 @@ export async function plainCheckoutRoutes(app: FastifyInstance, deps: PlainCheck
   const { websites } = app.services;
 
   /** The checkout page again, for this post: its values, the server's errors and message. */
-  async function redraw(req: FastifyRequest, reply: FastifyReply, ref: CartRef | null, cartToken: string | undefined, state: CheckoutState, status: number, extra: { errors?: Record<string, string>; message?: string; cardName?: string }) {
+  async function redraw(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    ref: CartRef | null,
+    cartToken: string | undefined,
+    state: CheckoutState,
+    status: number,
+    extra: { errors?: Record<string, string>; message?: string; cardName?: string },
+  ) {
     const site = await websites.get();
     const view = await checkout.view(site.id, site.currency, ref, state);
     const settings = websites.storeSettings(site);
@@ -99,7 +111,11 @@ export async function plainCheckoutRoutes(app: FastifyInstance, deps: PlainCheck
       pageType: PageType.CHECKOUT,
       status,
       title: 'Checkout',
-      ctx: { cart: view.cart, checkoutPage: renderIsland('CheckoutPage', props as unknown as Record<string, unknown>), empty: (view.cart.entries as unknown[] | undefined)?.length === 0 },
+      ctx: {
+        cart: view.cart,
+        checkoutPage: renderIsland('CheckoutPage', props as unknown as Record<string, unknown>),
+        empty: (view.cart.entries as unknown[] | undefined)?.length === 0,
+      },
     });
   }
 
@@ -110,29 +126,42 @@ export async function plainCheckoutRoutes(app: FastifyInstance, deps: PlainCheck
     (req as { body: unknown }).body = { ...body, coupons: state.coupons };
   };
 
-  app.post(CHECKOUT_FORM_PATH, { preHandler: [normalise, ...(deps.preHandler as Array<(req: FastifyRequest) => Promise<void>>)], bodyLimit: 32 * 1024 }, async (req, reply) => {
-    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Body;
-    const q = (req.query ?? {}) as Record<string, unknown>;
-    const cartToken = one(q.cartToken, 100) ?? one(body.cartToken, 100);
-    const back = cartToken ? `/checkout?cartToken=${encodeURIComponent(cartToken)}` : '/checkout';
-    reply.header('cache-control', 'no-store');
-    const { state, action } = plainState(body);
-    const ref = await refOf(req, cartToken);
-    if (!ref) return reply.redirect(back, 303);
-    const site = await websites.get();
+  app.post(
+    CHECKOUT_FORM_PATH,
+    { preHandler: [normalise, ...(deps.preHandler as Array<(req: FastifyRequest) => Promise<void>>)], bodyLimit: 32 * 1024 },
+    async (req, reply) => {
+      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Body;
+      const q = (req.query ?? {}) as Record<string, unknown>;
+      const cartToken = one(q.cartToken, 100) ?? one(body.cartToken, 100);
+      const back = cartToken ? `/checkout?cartToken=${encodeURIComponent(cartToken)}` : '/checkout';
+      reply.header('cache-control', 'no-store');
+      const { state, action } = plainState(body);
+      const ref = await refOf(req, cartToken);
+      if (!ref) return reply.redirect(back, 303);
+      const site = await websites.get();
 
-    if (action !== 'place') {
-      const view = await checkout.quote(site.id, site.currency, ref, state);
-      if (action === 'giftCard' && state.giftCardCode && view.pricing.giftCardBalanceCents <= 0) {
-        const kept = { ...state, giftCardCode: null };
-        await checkout.quote(site.id, site.currency, ref, kept);
-        return redraw(req, reply, ref, cartToken, kept, 400, { errors: { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN }, cardName: one(body.cardName, 200) });
+      if (action !== 'place') {
+        const view = await checkout.quote(site.id, site.currency, ref, state);
+        if (action === 'giftCard' && state.giftCardCode && view.pricing.giftCardBalanceCents <= 0) {
+          const kept = { ...state, giftCardCode: null };
+          await checkout.quote(site.id, site.currency, ref, kept);
+          return redraw(req, reply, ref, cartToken, kept, 400, {
+            errors: { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN },
+            cardName: one(body.cardName, 200),
+          });
+        }
+        if (ref.kind === 'cart') return reply.redirect(back, 303);
+        return redraw(req, reply, ref, cartToken, state, 200, { cardName: one(body.cardName, 200) });
       }
-      if (ref.kind === 'cart') return reply.redirect(back, 303);
-      return redraw(req, reply, ref, cartToken, state, 200, { cardName: one(body.cardName, 200) });
-    }
-    return placePlainOrder(app, req, reply, { checkout, ref, state, body, redraw: (status, extra) => redraw(req, reply, ref, cartToken, state, status, extra) });
-  });
+      return placePlainOrder(app, req, reply, {
+        checkout,
+        ref,
+        state,
+        body,
+        redraw: (status, extra) => redraw(req, reply, ref, cartToken, state, status, extra),
+      });
+    },
+  );
 }
 
 /**
@@ -161,7 +190,15 @@ export async function placePlainOrder(
   const expected = Number(one(body.expectedTotalCents, 20));
   const number = one(body.cardNumber, 30) ?? '';
   const payment: PaymentMethodInput | null =
-    number || body.cardExpiry || body.cardCvc ? ({ type: 'card', number, expiry: one(body.cardExpiry, 10) ?? '', cvc: one(body.cardCvc, 6) ?? '', name: cardName } as PaymentMethodInput) : null;
+    number || body.cardExpiry || body.cardCvc
+      ? ({
+          type: 'card',
+          number,
+          expiry: one(body.cardExpiry, 10) ?? '',
+          cvc: one(body.cardCvc, 6) ?? '',
+          name: cardName,
+        } as PaymentMethodInput)
+      : null;
   try {
     if (!/^[A-Za-z0-9_-]{8,128}$/.test(key)) throw new HttpError(400, checkoutMessages.KEY_REQUIRED);
     // Stripe connected: the same lines and totals go to a Stripe Checkout Session and the shopper pays on

@@ -39,4 +39,13 @@ export const checkoutArea = fp(async (app: FastifyInstance): Promise<void> => {
 export { checkoutInstalments } from './instalment-offer.js';
 export { onOrderPlaced, type OrderFulfilledHook, orderFulfilledHooks, orderPlacedHooks } from './order-hooks.js';
 export { KEY, placeSchema, stateOf } from './routes.js';
-export { checkoutMessages, type CheckoutService, orderFrom, type OrderLine, type OrderRow, PAYMENT_RETURN_PATH, type PlaceInput, subscriptionCharge } from './service.js';
+export {
+  checkoutMessages,
+  type CheckoutService,
+  orderFrom,
+  type OrderLine,
+  type OrderRow,
+  PAYMENT_RETURN_PATH,
+  type PlaceInput,
+  subscriptionCharge,
+} from './service.js';

@@ -49,7 +49,23 @@ const fulfilBody = fulfilIn;
 const refundBody = refundIn;
 const noteBody = noteIn;
 
-export const CSV_COLUMNS = ['Order', 'Date', 'Email', 'Customer', 'Payment status', 'Fulfilment status', 'Items', 'Currency', 'Subtotal', 'Discount', 'Shipping', 'Tax', 'Total', 'Refunded', 'Ship to country'];
+export const CSV_COLUMNS = [
+  'Order',
+  'Date',
+  'Email',
+  'Customer',
+  'Payment status',
+  'Fulfilment status',
+  'Items',
+  'Currency',
+  'Subtotal',
+  'Discount',
+  'Shipping',
+  'Tax',
+  'Total',
+  'Refunded',
+  'Ship to country',
+];
 
 export async function registerOrderDesk(app: FastifyInstance, checkout: CheckoutService, siteId: () => Promise<string>) {
   const ownerRead = { preHandler: app.requireOwner(can('orders', 'read')) };
@@ -80,7 +96,13 @@ export async function registerOrderDesk(app: FastifyInstance, checkout: Checkout
     const s = await site();
     const { orders, total } = await desk.list(s.id, s.timeZone, q);
     reply.header('cache-control', 'no-store');
-    return { orders: orders.map(adminOrder), total, page: q.page, pageSize: q.pageSize, carriers: CARRIERS.map(({ id, name }) => ({ id, name })) };
+    return {
+      orders: orders.map(adminOrder),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+      carriers: CARRIERS.map(({ id, name }) => ({ id, name })),
+    };
   });
 
   app.get('/api/checkout/admin/orders.csv', ownerRead, async (req, reply) => {

@@ -127,8 +127,23 @@ export interface TimelineEvent {
 export interface OrderDetail {
   order: OrderRow;
   lines: LineState[];
-  fulfilments: Array<{ id: string; carrier: string; trackingNumber: string; trackingUrl: string; created: string; lines: Array<{ line: number; quantity: number }> }>;
-  refunds: Array<{ id: string; state: string; amountCents: number; restock: boolean; reason: string; lines: Array<{ line: number; quantity: number }>; created: string }>;
+  fulfilments: Array<{
+    id: string;
+    carrier: string;
+    trackingNumber: string;
+    trackingUrl: string;
+    created: string;
+    lines: Array<{ line: number; quantity: number }>;
+  }>;
+  refunds: Array<{
+    id: string;
+    state: string;
+    amountCents: number;
+    restock: boolean;
+    reason: string;
+    lines: Array<{ line: number; quantity: number }>;
+    created: string;
+  }>;
   notes: Array<{ id: string; author: string; body: string; created: string }>;
   emails: Array<{ id: number; kind: string; to: string; subject: string; status: string; created: string }>;
   timeline: TimelineEvent[];
@@ -137,7 +152,6 @@ export interface OrderDetail {
 }
 
 export type { FulfilRequest, LineRequest, RefundRequest };
-
 
 export interface MailContext {
   origin: string;
@@ -159,24 +173,36 @@ export class OrderAdmin {
   async list(websiteId: string, timeZone: string, q: OrderQuery): Promise<{ orders: OrderRow[]; total: number }> {
     const where = whereOf(websiteId, timeZone, q);
     const [count] = await rows<{ c: number | string }>(this.db, sql`select count(*) as c from orders where ${where}`);
-    const r = await rows<Obj>(this.db, sql`select * from orders where ${where} order by ${orderByOf(q)} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`);
+    const r = await rows<Obj>(
+      this.db,
+      sql`select * from orders where ${where} order by ${orderByOf(q)} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`,
+    );
     return { orders: r.map(orderFrom), total: n(count?.c) };
   }
 
   /** Every order the filters match, in the list's order, for the CSV export (at most EXPORT_MAX_ROWS). */
   async exportRows(websiteId: string, timeZone: string, q: Omit<OrderQuery, 'page' | 'pageSize'>): Promise<OrderRow[]> {
-    const r = await rows<Obj>(this.db, sql`select * from orders where ${whereOf(websiteId, timeZone, q)} order by ${orderByOf(q)} limit ${EXPORT_MAX_ROWS}`);
+    const r = await rows<Obj>(
+      this.db,
+      sql`select * from orders where ${whereOf(websiteId, timeZone, q)} order by ${orderByOf(q)} limit ${EXPORT_MAX_ROWS}`,
+    );
     return r.map(orderFrom);
   }
 
   private async orderOf(db: Db | Tx, websiteId: string, orderId: string, lock = false): Promise<OrderRow> {
-    const r = await rows<Obj>(db, sql`select * from orders where id = ${orderId} and website_id = ${websiteId} and status <> 'pending' ${lock ? sql`for update` : sql``}`);
+    const r = await rows<Obj>(
+      db,
+      sql`select * from orders where id = ${orderId} and website_id = ${websiteId} and status <> 'pending' ${lock ? sql`for update` : sql``}`,
+    );
     if (!r[0]) throw notFound(orderAdminMessages.NOT_FOUND);
     return orderFrom(r[0]);
   }
 
   private async lineStates(db: Db | Tx, o: OrderRow): Promise<LineState[]> {
-    const ful = await rows<{ line: number; q: number | string }>(db, sql`select line, sum(quantity) as q from order_fulfilment_lines where order_id = ${o.id} group by line`);
+    const ful = await rows<{ line: number; q: number | string }>(
+      db,
+      sql`select line, sum(quantity) as q from order_fulfilment_lines where order_id = ${o.id} group by line`,
+    );
     const refs = await rows<{ lines: unknown }>(db, sql`select lines from order_refunds where order_id = ${o.id}`);
     const refunded = new Map<number, number>();
     for (const r of refs) {
@@ -202,10 +228,16 @@ export class OrderAdmin {
     const o = await this.orderOf(this.db, websiteId, orderId);
     const lines = await this.lineStates(this.db, o);
     const fRows = await rows<Obj>(this.db, sql`select * from order_fulfilments where order_id = ${o.id} order by created, id`);
-    const flRows = await rows<Obj>(this.db, sql`select fulfilment_id, line, quantity from order_fulfilment_lines where order_id = ${o.id} order by line`);
+    const flRows = await rows<Obj>(
+      this.db,
+      sql`select fulfilment_id, line, quantity from order_fulfilment_lines where order_id = ${o.id} order by line`,
+    );
     const rRows = await rows<Obj>(this.db, sql`select * from order_refunds where order_id = ${o.id} order by created, id`);
     const nRows = await rows<Obj>(this.db, sql`select * from order_notes where order_id = ${o.id} order by created, id`);
-    const eRows = await rows<Obj>(this.db, sql`select id, kind, to_address, subject, status, created_at from mail_outbox where ref = ${o.id} order by created_at, id`);
+    const eRows = await rows<Obj>(
+      this.db,
+      sql`select id, kind, to_address, subject, status, created_at from mail_outbox where ref = ${o.id} order by created_at, id`,
+    );
     const fulfilments = fRows.map((f) => ({
       id: String(f.id),
       carrier: carrierName(String(f.carrier)),
@@ -224,7 +256,14 @@ export class OrderAdmin {
       created: iso(r.created)!,
     }));
     const notes = nRows.map((x) => ({ id: String(x.id), author: String(x.author), body: String(x.body), created: iso(x.created)! }));
-    const emails = eRows.map((e) => ({ id: n(e.id), kind: String(e.kind), to: String(e.to_address), subject: String(e.subject), status: String(e.status), created: iso(e.created_at)! }));
+    const emails = eRows.map((e) => ({
+      id: n(e.id),
+      kind: String(e.kind),
+      to: String(e.to_address),
+      subject: String(e.subject),
+      status: String(e.status),
+      created: iso(e.created_at)!,
+    }));
 
     const money = (c: number) => formatMoney(c, o.currency);
     const created = o.created.toISOString();
@@ -235,7 +274,12 @@ export class OrderAdmin {
         at: created,
         kind: 'paid',
         text: `Payment of ${money(o.grandTotalCents)} received`,
-        detail: typeof pay.last4 === 'string' ? `${String(pay.brand ?? 'Card')} ending in ${pay.last4}${o.testMode ? ' (test mode)' : ''}` : o.giftCardCents > 0 ? 'Paid by gift card' : undefined,
+        detail:
+          typeof pay.last4 === 'string'
+            ? `${String(pay.brand ?? 'Card')} ending in ${pay.last4}${o.testMode ? ' (test mode)' : ''}`
+            : o.giftCardCents > 0
+              ? 'Paid by gift card'
+              : undefined,
       },
     ];
     const nameOf = (l: { line: number; quantity: number }) => `${l.quantity} × ${lines[l.line]?.productName ?? 'item'}`;
@@ -247,18 +291,28 @@ export class OrderAdmin {
         detail: f.trackingNumber ? `${f.carrier ? `${f.carrier} ` : ''}tracking ${f.trackingNumber}` : f.carrier || undefined,
       });
     }
-    if (fulfilments.length === 0 && o.fulfilledAt) timeline.push({ at: o.fulfilledAt.toISOString(), kind: 'fulfilled', text: 'Marked fulfilled' });
+    if (fulfilments.length === 0 && o.fulfilledAt)
+      timeline.push({ at: o.fulfilledAt.toISOString(), kind: 'fulfilled', text: 'Marked fulfilled' });
     for (const r of refunds) {
       const what = r.lines.length ? ` for ${r.lines.map(nameOf).join(', ')}` : '';
       timeline.push({
         at: r.created,
         kind: 'refund',
         text: `${r.state === 'pending' ? 'Refund pending' : 'Refunded'} ${money(r.amountCents)}${what}`,
-        detail: [r.restock && r.lines.length ? 'Items restocked' : '', r.reason ? `Reason: ${r.reason}` : ''].filter(Boolean).join('. ') || undefined,
+        detail:
+          [r.restock && r.lines.length ? 'Items restocked' : '', r.reason ? `Reason: ${r.reason}` : ''].filter(Boolean).join('. ') ||
+          undefined,
       });
     }
-    if (refunds.length === 0 && o.refundedAt) timeline.push({ at: o.refundedAt.toISOString(), kind: 'refund', text: `Refunded ${money(o.grandTotalCents)}` });
-    for (const e of emails) timeline.push({ at: e.created, kind: 'email', text: `Email sent to ${e.to}: “${e.subject}”`, detail: e.status === 'local' ? 'Kept in the outbox (no SMTP relay)' : e.status === 'failed' ? 'Delivery failed' : undefined });
+    if (refunds.length === 0 && o.refundedAt)
+      timeline.push({ at: o.refundedAt.toISOString(), kind: 'refund', text: `Refunded ${money(o.grandTotalCents)}` });
+    for (const e of emails)
+      timeline.push({
+        at: e.created,
+        kind: 'email',
+        text: `Email sent to ${e.to}: “${e.subject}”`,
+        detail: e.status === 'local' ? 'Kept in the outbox (no SMTP relay)' : e.status === 'failed' ? 'Delivery failed' : undefined,
+      });
     for (const x of notes) timeline.push({ at: x.created, kind: 'note', text: x.body, detail: x.author ? `Note by ${x.author}` : 'Note' });
     const rank: Record<TimelineEvent['kind'], number> = { placed: 0, paid: 1, fulfilled: 2, refund: 3, email: 4, note: 5 };
     timeline.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : rank[b.kind] - rank[a.kind]));
@@ -304,7 +358,10 @@ export class OrderAdmin {
       const url = trackingUrl(carrier, number);
       await tx.execute(sql`insert into order_fulfilments (id, order_id, website_id, carrier, tracking_number, tracking_url, notify)
         values (${id}, ${o.id}, ${websiteId}, ${carrier}, ${number}, ${url}, ${req.notify})`);
-      for (const l of wanted) await tx.execute(sql`insert into order_fulfilment_lines (fulfilment_id, order_id, line, quantity) values (${id}, ${o.id}, ${l.line}, ${l.quantity})`);
+      for (const l of wanted)
+        await tx.execute(
+          sql`insert into order_fulfilment_lines (fulfilment_id, order_id, line, quantity) values (${id}, ${o.id}, ${l.line}, ${l.quantity})`,
+        );
       const done = states.every((s) => left(s) - (wanted.find((w) => w.line === s.line)?.quantity ?? 0) === 0);
       const r = await rows<Obj>(
         tx,
@@ -334,7 +391,13 @@ export class OrderAdmin {
       if (url) text.push(`Track your parcel: ${url}`);
     } else if (carrier) text.push(`Carrier: ${carrierName(carrier)}`);
     text.push('', `Order status: ${mail.origin}${this.checkout.statusPath(o.id)}`);
-    return { kind: 'order-shipped', to: o.email, subject: `Your order #${o.orderNumber} from ${mail.siteTitle} has shipped`, text: text.join('\n'), ref: o.id };
+    return {
+      kind: 'order-shipped',
+      to: o.email,
+      subject: `Your order #${o.orderNumber} from ${mail.siteTitle} has shipped`,
+      text: text.join('\n'),
+      ref: o.id,
+    };
   }
 
   refundEmail(o: OrderRow, states: LineState[], lines: LineRequest[], amountCents: number, mail: MailContext) {
@@ -344,7 +407,13 @@ export class OrderAdmin {
     text.push('The money goes back to the way you paid; your bank may take a few days to show it.');
     if (o.testMode) text.push('', 'This was a test-mode order: no money was moved.');
     text.push('', `Order status: ${mail.origin}${this.checkout.statusPath(o.id)}`);
-    return { kind: 'order-refund', to: o.email, subject: `Refund for your order #${o.orderNumber} from ${mail.siteTitle}`, text: text.join('\n'), ref: o.id };
+    return {
+      kind: 'order-refund',
+      to: o.email,
+      subject: `Refund for your order #${o.orderNumber} from ${mail.siteTitle}`,
+      text: text.join('\n'),
+      ref: o.id,
+    };
   }
 
   /**
@@ -361,7 +430,9 @@ export class OrderAdmin {
       const lineLeft = (s: LineState) => Math.max(0, s.quantity - s.refunded);
       const refundable = Math.max(0, o.grandTotalCents - o.refundedCents);
       const whole = !req.lines?.length && req.amountCents === undefined;
-      const lines = (whole ? states.map((s) => ({ line: s.line, quantity: lineLeft(s) })) : (req.lines ?? [])).filter((l) => l.quantity > 0);
+      const lines = (whole ? states.map((s) => ({ line: s.line, quantity: lineLeft(s) })) : (req.lines ?? [])).filter(
+        (l) => l.quantity > 0,
+      );
       this.checkLines(lines, states, lineLeft, orderAdminMessages.REFUND_TOO_MANY);
       const fromLines = lines.reduce((s, l) => s + states[l.line]!.unitPriceCents * l.quantity, 0);
       const amount = whole ? refundable : (req.amountCents ?? Math.min(fromLines, refundable));
@@ -369,11 +440,15 @@ export class OrderAdmin {
         const m = `${orderAdminMessages.REFUND_TOO_MUCH} At most ${formatMoney(refundable, o.currency)} can be refunded.`;
         throw badRequest(m, { amountCents: m });
       }
-      if (amount <= 0 && lines.length === 0) throw badRequest(orderAdminMessages.REFUND_NOTHING, { amountCents: orderAdminMessages.REFUND_NOTHING });
+      if (amount <= 0 && lines.length === 0)
+        throw badRequest(orderAdminMessages.REFUND_NOTHING, { amountCents: orderAdminMessages.REFUND_NOTHING });
       // What the provider holds for this order, less what earlier refunds took from it; the rest was a gift card.
       const pay = o.payment ?? {};
       const charged = typeof pay.amountCents === 'number' ? pay.amountCents : Math.max(0, o.grandTotalCents - o.giftCardCents);
-      const [prev] = await rows<{ p: number | string }>(tx, sql`select coalesce(sum(provider_cents), 0) as p from order_refunds where order_id = ${o.id}`);
+      const [prev] = await rows<{ p: number | string }>(
+        tx,
+        sql`select coalesce(sum(provider_cents), 0) as p from order_refunds where order_id = ${o.id}`,
+      );
       const providerLeft = typeof pay.paymentId === 'string' ? Math.max(0, charged - n(prev?.p)) : 0;
       const providerCents = Math.min(amount, providerLeft);
       const giftCardCents = o.giftCardId ? Math.min(amount - providerCents, o.giftCardCents) : 0;
@@ -393,9 +468,15 @@ export class OrderAdmin {
       } catch (err) {
         await this.db.transaction(async (tx) => {
           const gone = await rows(tx, sql`delete from order_refunds where id = ${plan.id} and state = 'pending' returning id`);
-          if (gone.length) await tx.execute(sql`update orders set refunded_cents = greatest(0, refunded_cents - ${plan.amount}) where id = ${plan.order.id}`);
+          if (gone.length)
+            await tx.execute(
+              sql`update orders set refunded_cents = greatest(0, refunded_cents - ${plan.amount}) where id = ${plan.order.id}`,
+            );
         });
-        throw new HttpError(502, orderAdminMessages.PROVIDER_REFUSED, undefined, { provider: provider.name, reason: err instanceof Error ? err.message.slice(0, 200) : '' });
+        throw new HttpError(502, orderAdminMessages.PROVIDER_REFUSED, undefined, {
+          provider: provider.name,
+          reason: err instanceof Error ? err.message.slice(0, 200) : '',
+        });
       }
     }
 
@@ -403,7 +484,10 @@ export class OrderAdmin {
     const stopped: Array<{ provider: string; id: string }> = [];
     await this.db.transaction(async (tx) => {
       const o = await this.orderOf(tx, websiteId, orderId, true);
-      const [ref] = await rows<Obj>(tx, sql`update order_refunds set state = 'done' where id = ${plan.id} and state = 'pending' returning restock`);
+      const [ref] = await rows<Obj>(
+        tx,
+        sql`update order_refunds set state = 'done' where id = ${plan.id} and state = 'pending' returning restock`,
+      );
       if (!ref) return;
       const states = await this.lineStates(tx, o);
       if (ref.restock === true) {
@@ -411,17 +495,22 @@ export class OrderAdmin {
         for (const l of plan.lines) {
           const item = o.items[l.line]!;
           const type = n(item.productType);
-          if ((type === ProductType.PHYSICAL || type === ProductType.SERVICE) && item.variantId) back.set(String(item.variantId), (back.get(String(item.variantId)) ?? 0) + l.quantity);
+          if ((type === ProductType.PHYSICAL || type === ProductType.SERVICE) && item.variantId)
+            back.set(String(item.variantId), (back.get(String(item.variantId)) ?? 0) + l.quantity);
         }
         for (const [variantId, qty] of [...back].sort(([a], [b]) => (a < b ? -1 : 1))) {
           await tx.execute(sql`update product_variants set qty_in_stock = qty_in_stock + ${qty} where id = ${variantId} and not unlimited`);
         }
       }
-      if (plan.giftCardCents > 0 && o.giftCardId) await tx.execute(sql`update gift_cards set balance_cents = balance_cents + ${plan.giftCardCents} where id = ${o.giftCardId}`);
+      if (plan.giftCardCents > 0 && o.giftCardId)
+        await tx.execute(sql`update gift_cards set balance_cents = balance_cents + ${plan.giftCardCents} where id = ${o.giftCardId}`);
       // Refunded in full once all the money is back (an order that cost nothing: once every line is refunded).
       const full = o.refundedCents >= o.grandTotalCents && (o.grandTotalCents > 0 || states.every((s) => s.refunded >= s.quantity));
       if (full) {
-        for (const code of [...o.coupons].sort()) await tx.execute(sql`update coupons set times_used = greatest(0, times_used - 1) where website_id = ${websiteId} and code = ${code}`);
+        for (const code of [...o.coupons].sort())
+          await tx.execute(
+            sql`update coupons set times_used = greatest(0, times_used - 1) where website_id = ${websiteId} and code = ${code}`,
+          );
         await tx.execute(sql`update gift_cards set disabled = true, balance_cents = 0 where order_id = ${o.id}`);
         // A subscription its provider bills (Stripe Billing) is cancelled there too, after the commit.
         const billed = await rows<{ provider: string; provider_subscription_id: string | null }>(
@@ -429,23 +518,31 @@ export class OrderAdmin {
           sql`select provider, provider_subscription_id from subscriptions where order_id = ${o.id} and status in ('active', 'past_due')`,
         );
         for (const b of billed) if (b.provider_subscription_id) stopped.push({ provider: b.provider, id: b.provider_subscription_id });
-        await tx.execute(sql`update subscriptions set status = 'canceled', canceled_at = coalesce(canceled_at, now()) where order_id = ${o.id}`);
+        await tx.execute(
+          sql`update subscriptions set status = 'canceled', canceled_at = coalesce(canceled_at, now()) where order_id = ${o.id}`,
+        );
       }
-      await tx.execute(sql`update orders set status = ${full ? OrderStatus.REFUNDED : OrderStatus.PARTIALLY_REFUNDED}, refunded_at = now() where id = ${o.id}`);
+      await tx.execute(
+        sql`update orders set status = ${full ? OrderStatus.REFUNDED : OrderStatus.PARTIALLY_REFUNDED}, refunded_at = now() where id = ${o.id}`,
+      );
       if (req.notify && o.email) await this.mailer.enqueue(tx, this.refundEmail(o, states, plan.lines, plan.amount, mail));
     });
     this.mailer.kick();
     for (const b of stopped) {
       // Recorded as cancelled already; a provider that cannot be reached now still bills it, and its next
       // renewal is recorded as an order the owner can refund (the cancel can be repeated from Stripe's dashboard).
-      await this.checkout.subscriptionCancelers.get(b.provider)?.(b.id).catch(() => undefined);
+      await this.checkout.subscriptionCancelers
+        .get(b.provider)?.(b.id)
+        .catch(() => undefined);
     }
     return this.detail(websiteId, orderId);
   }
 
   async addNote(websiteId: string, orderId: string, author: string, body: string): Promise<OrderDetail> {
     const o = await this.orderOf(this.db, websiteId, orderId);
-    await this.db.execute(sql`insert into order_notes (id, order_id, website_id, author, body) values (${newId()}, ${o.id}, ${websiteId}, ${author}, ${body})`);
+    await this.db.execute(
+      sql`insert into order_notes (id, order_id, website_id, author, body) values (${newId()}, ${o.id}, ${websiteId}, ${author}, ${body})`,
+    );
     return this.detail(websiteId, orderId);
   }
 }

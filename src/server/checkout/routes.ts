@@ -19,7 +19,14 @@ import { checkoutStateIn, placeIn } from '../../core/api/checkout.js';
 import { storableText } from '../../core/api/common.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import type { TestPaymentProvider } from '../payments/index.js';
-import { checkoutMessages, purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState, type OrderRow } from './service.js';
+import {
+  checkoutMessages,
+  purchaseConfirmation,
+  type CartRef,
+  type CheckoutService,
+  type CheckoutState,
+  type OrderRow,
+} from './service.js';
 import { sendSitePage } from '../site-page/index.js';
 import { randomUUID } from 'node:crypto';
 import { plainCheckoutRoutes } from './checkout-form.js';
@@ -42,7 +49,6 @@ export function stateOf(body: z.infer<typeof stateSchema>): CheckoutState {
     giftCardCode: body.giftCardCode ?? null,
   };
 }
-
 
 export async function checkoutRoutes(app: FastifyInstance, opts: { checkout: CheckoutService; testProvider: TestPaymentProvider }) {
   const ctx = checkoutRoutesCtx(app, opts);
@@ -74,7 +80,11 @@ function checkoutRoutesCtx(app: FastifyInstance, opts: { checkout: CheckoutServi
   return { checkout, testProvider, websites, carts, COUPON_PER_CART, COUPON_PER_IP, visitorKey, refOf };
 }
 
-async function checkoutPageRoutes(app: FastifyInstance, opts: { checkout: CheckoutService; testProvider: TestPaymentProvider }, ctx: CheckoutRoutesCtx) {
+async function checkoutPageRoutes(
+  app: FastifyInstance,
+  opts: { checkout: CheckoutService; testProvider: TestPaymentProvider },
+  ctx: CheckoutRoutesCtx,
+) {
   const { checkout, websites, refOf } = ctx;
   // ---- The checkout page (201) -------------------------------------------------------------------
 
@@ -97,7 +107,11 @@ async function checkoutPageRoutes(app: FastifyInstance, opts: { checkout: Checko
       // Stripe connected: the Payment Element on this page pays a cart, and a subscription's first invoice (Stripe Billing).
       stripe: ref && stripeOn ? await app.stripe.checkoutConfig() : null,
       // Back from a payment page (Afterpay, a bank) without a payment.
-      ...(q.payment === 'failed' ? { message: checkoutMessages.PAYMENT_NOT_COMPLETED } : q.payment === 'processing' ? { message: checkoutMessages.PAYMENT_PROCESSING } : {}),
+      ...(q.payment === 'failed'
+        ? { message: checkoutMessages.PAYMENT_NOT_COMPLETED }
+        : q.payment === 'processing'
+          ? { message: checkoutMessages.PAYMENT_PROCESSING }
+          : {}),
       // The page is also a plain form post (no JavaScript): checkout/checkout-form.ts.
       crumb: req.crumb,
       plainKey: randomUUID(),
@@ -109,14 +123,22 @@ async function checkoutPageRoutes(app: FastifyInstance, opts: { checkout: Checko
       pageType: PageType.CHECKOUT,
       status: ref ? 200 : q.cartToken ? 404 : 200,
       title: 'Checkout',
-      ctx: { cart: view.cart, checkoutPage: checkoutIsland, empty: view.cart.entries === undefined || (view.cart.entries as unknown[]).length === 0 },
+      ctx: {
+        cart: view.cart,
+        checkoutPage: checkoutIsland,
+        empty: view.cart.entries === undefined || (view.cart.entries as unknown[]).length === 0,
+      },
     });
   };
   app.get('/checkout', checkoutPage);
 }
 
 /** The checkout page's calls: the cart, the quote, placing the order, the test provider. */
-async function checkoutCallRoutes(app: FastifyInstance, opts: { checkout: CheckoutService; testProvider: TestPaymentProvider }, ctx: CheckoutRoutesCtx) {
+async function checkoutCallRoutes(
+  app: FastifyInstance,
+  opts: { checkout: CheckoutService; testProvider: TestPaymentProvider },
+  ctx: CheckoutRoutesCtx,
+) {
   const { checkout, testProvider, websites, COUPON_PER_CART, COUPON_PER_IP, visitorKey, refOf } = ctx;
   // ---- Calls ---------------------------------------------------------------------------------------
 
@@ -130,7 +152,14 @@ async function checkoutCallRoutes(app: FastifyInstance, opts: { checkout: Checko
   });
 
   // Per visitor, with a per-IP ceiling (rate-limit.ts guard): a fresh crumb cookie gets no fresh allowance.
-  const quoteLimit = app.services.rateLimiter.guard({ name: 'checkout-quote', max: 120, windowMs: 60_000, key: visitorKey, ipMax: 1200, message: commerce.RATE_LIMITED });
+  const quoteLimit = app.services.rateLimiter.guard({
+    name: 'checkout-quote',
+    max: 120,
+    windowMs: 60_000,
+    key: visitorKey,
+    ipMax: 1200,
+    message: commerce.RATE_LIMITED,
+  });
   /** Coupon codes tried, each one counted per cart and per IP (issue 21, item 11): codes cannot be guessed without limit. */
   const couponLimit = async (req: FastifyRequest) => {
     const b = (req.body ?? {}) as { coupons?: unknown; cartToken?: unknown };
@@ -152,7 +181,14 @@ async function checkoutCallRoutes(app: FastifyInstance, opts: { checkout: Checko
     return checkout.quote(site.id, site.currency, ref, stateOf(body));
   });
 
-  const placeLimit = app.services.rateLimiter.guard({ name: 'checkout-place', max: 30, windowMs: 60_000, key: visitorKey, ipMax: 300, message: commerce.RATE_LIMITED });
+  const placeLimit = app.services.rateLimiter.guard({
+    name: 'checkout-place',
+    max: 30,
+    windowMs: 60_000,
+    key: visitorKey,
+    ipMax: 300,
+    message: commerce.RATE_LIMITED,
+  });
   app.post('/api/checkout/place-order', { preHandler: [placeLimit, couponLimit], bodyLimit: 32 * 1024 }, async (req, reply) => {
     const body = placeSchema.parse(req.body ?? {});
     const header = req.headers['idempotency-key'];
@@ -226,7 +262,11 @@ async function checkoutCallRoutes(app: FastifyInstance, opts: { checkout: Checko
 }
 
 /** After the order: the confirmation, status and download pages. */
-async function afterOrderRoutes(app: FastifyInstance, opts: { checkout: CheckoutService; testProvider: TestPaymentProvider }, ctx: CheckoutRoutesCtx) {
+async function afterOrderRoutes(
+  app: FastifyInstance,
+  opts: { checkout: CheckoutService; testProvider: TestPaymentProvider },
+  ctx: CheckoutRoutesCtx,
+) {
   const { checkout } = ctx;
   // ---- After the order --------------------------------------------------------------------------
 
@@ -266,7 +306,8 @@ async function afterOrderRoutes(app: FastifyInstance, opts: { checkout: Checkout
           quantity: i.quantity,
           unitPrice: f(Number(i.unitPriceCents)),
           lineTotal: f(Number(i.unitPriceCents) * Number(i.quantity)),
-          downloadUrl: Number(i.productType) === ProductType.DIGITAL && o.status !== 'refunded' ? checkout.downloadPath(o.id, idx, now) : null,
+          downloadUrl:
+            Number(i.productType) === ProductType.DIGITAL && o.status !== 'refunded' ? checkout.downloadPath(o.id, idx, now) : null,
         })),
         subtotal: f(o.subtotalCents),
         discount: o.discountCents > 0 ? f(o.discountCents) : null,
@@ -282,19 +323,33 @@ async function afterOrderRoutes(app: FastifyInstance, opts: { checkout: Checkout
         ? {
             ...subscription,
             price: f(Number(subscription.priceCents)),
-            cyclesText: Number(subscription.numBillingCycles) === 0 ? 'until you cancel' : `for ${String(subscription.numBillingCycles)} billing periods`,
+            cyclesText:
+              Number(subscription.numBillingCycles) === 0
+                ? 'until you cancel'
+                : `for ${String(subscription.numBillingCycles)} billing periods`,
           }
         : null,
     };
   }
 
   const notFoundPage = (req: FastifyRequest, reply: FastifyReply) =>
-    sendSitePage(app, req, reply, { template: 'system/404.html', pageType: PageType.NOT_FOUND, status: 404, title: 'Page not found', ctx: { path: req.url.split('?')[0] } });
+    sendSitePage(app, req, reply, {
+      template: 'system/404.html',
+      pageType: PageType.NOT_FOUND,
+      status: 404,
+      title: 'Page not found',
+      ctx: { path: req.url.split('?')[0] },
+    });
 
   app.get('/order-confirmed/:orderId', async (req, reply) => {
     const o = await signedOrder(req);
     if (!o || o.cartKind !== 'cart') return notFoundPage(req, reply);
-    return sendSitePage(app, req, reply, { template: 'system/order-confirmed.html', pageType: PageType.ORDER_CONFIRMED, title: 'Order confirmed', ctx: await orderContext(o) });
+    return sendSitePage(app, req, reply, {
+      template: 'system/order-confirmed.html',
+      pageType: PageType.ORDER_CONFIRMED,
+      title: 'Order confirmed',
+      ctx: await orderContext(o),
+    });
   });
 
   app.get('/subscription-confirmed/:orderId', async (req, reply) => {
@@ -311,7 +366,12 @@ async function afterOrderRoutes(app: FastifyInstance, opts: { checkout: Checkout
   app.get('/order-status/:orderId', async (req, reply) => {
     const o = await signedOrder(req);
     if (!o) return notFoundPage(req, reply);
-    return sendSitePage(app, req, reply, { template: 'system/order-status.html', pageType: PageType.ORDER_STATUS, title: `Order #${o.orderNumber}`, ctx: await orderContext(o) });
+    return sendSitePage(app, req, reply, {
+      template: 'system/order-status.html',
+      pageType: PageType.ORDER_STATUS,
+      title: `Order #${o.orderNumber}`,
+      ctx: await orderContext(o),
+    });
   });
 
   app.get('/order-download/:orderId/:index', async (req, reply) => {
@@ -319,7 +379,11 @@ async function afterOrderRoutes(app: FastifyInstance, opts: { checkout: Checkout
     const q = z.object({ expires: z.coerce.number().int().min(0), t: z.string().max(64) }).safeParse(req.query ?? {});
     await checkout.loadSecret();
     const verdict = q.success ? checkout.verifyDownload(orderId, index, q.data.expires, q.data.t) : 'bad';
-    if (verdict === 'expired') return reply.status(410).type('text/plain; charset=utf-8').send('This download link has expired. Open your order status page for a new one.');
+    if (verdict === 'expired')
+      return reply
+        .status(410)
+        .type('text/plain; charset=utf-8')
+        .send('This download link has expired. Open your order status page for a new one.');
     if (verdict !== 'ok') return reply.status(403).type('text/plain; charset=utf-8').send('This download link is not valid.');
     const o = await checkout.order(orderId);
     const item = o?.items[index];
@@ -331,6 +395,9 @@ async function afterOrderRoutes(app: FastifyInstance, opts: { checkout: Checkout
     const stored = privateFileOf(file);
     if (stored && sendDigitalFile(reply, app.config.DATA_DIR, stored)) return reply;
     if (file && typeof file.url === 'string' && /^(\/|https?:\/\/)/.test(file.url)) return reply.redirect(file.url, 302);
-    return reply.status(404).type('text/plain; charset=utf-8').send('The file for this product has not been uploaded yet. Please contact the shop.');
+    return reply
+      .status(404)
+      .type('text/plain; charset=utf-8')
+      .send('The file for this product has not been uploaded yet. Please contact the shop.');
   });
 }

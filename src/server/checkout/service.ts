@@ -48,7 +48,8 @@ const parse = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T
 
 export const checkoutMessages = {
   PAYMENT_NOT_COMPLETED: 'Your payment was not completed and you were not charged. Please try again or choose another payment method.',
-  PAYMENT_PROCESSING: 'Your payment is still being processed. We will email your order confirmation as soon as it completes, so please do not pay again.',
+  PAYMENT_PROCESSING:
+    'Your payment is still being processed. We will email your order confirmation as soon as it completes, so please do not pay again.',
   EMPTY_CART: 'Your cart is empty.',
   NO_CART: 'There is no shopping cart.',
   ALREADY_PURCHASED: 'This cart has already been purchased.',
@@ -63,9 +64,11 @@ export const checkoutMessages = {
   COUPON_USED_UP: 'This coupon has reached its usage limit.',
   TOTAL_CHANGED: 'The order total changed. Please review your order and try again.',
   /** Place-order without the total the shopper was shown (issue 38): nothing is charged unconfirmed. */
-  CONFIRM_TOTAL: 'The order total was not confirmed: send expectedTotalCents, the grand total in minor units that the shopper was shown (the last quote’s grandTotalCents).',
+  CONFIRM_TOTAL:
+    'The order total was not confirmed: send expectedTotalCents, the grand total in minor units that the shopper was shown (the last quote’s grandTotalCents).',
   /** Place-order with a confirmed total the server no longer agrees with (prices, sale, coupons changed). */
-  totalChanged: (now: string, confirmed: string) => `The order total is now ${now}, not ${confirmed}. Please review your order and confirm the new total.`,
+  totalChanged: (now: string, confirmed: string) =>
+    `The order total is now ${now}, not ${confirmed}. Please review your order and confirm the new total.`,
   ATTEMPT_CLOSED: 'This payment attempt was already closed. Please review your order and try again.',
   NOTHING_DUE: 'Nothing is left to pay on this order: place it from the checkout page.',
   PROVIDER_UNREACHABLE: 'We could not reach the payment processor. Please try again in a moment: you will not be charged twice.',
@@ -291,7 +294,12 @@ export function purchaseConfirmation(o: OrderRow) {
     testMode: o.testMode,
     websiteId: o.websiteId,
     status: o.status,
-    items: o.items.map((i) => ({ sku: String(i.sku), productName: String(i.productName), quantity: n(i.quantity), unitPrice: m(n(i.unitPriceCents)) })),
+    items: o.items.map((i) => ({
+      sku: String(i.sku),
+      productName: String(i.productName),
+      quantity: n(i.quantity),
+      unitPrice: m(n(i.unitPriceCents)),
+    })),
     subtotal: m(o.subtotalCents),
     discountTotal: m(o.discountCents),
     shippingTotal: m(o.shippingCents),
@@ -303,7 +311,15 @@ export function purchaseConfirmation(o: OrderRow) {
 
 export type PlaceResult =
   | { status: 'paid'; order: OrderRow; duplicate: boolean }
-  | { status: 'requires_action'; paymentId: string; brand: string; last4: string; amountDueCents: number; clientSecret?: string; redirectUrl?: string };
+  | {
+      status: 'requires_action';
+      paymentId: string;
+      brand: string;
+      last4: string;
+      amountDueCents: number;
+      clientSecret?: string;
+      redirectUrl?: string;
+    };
 
 export interface PlaceInput {
   websiteId: string;
@@ -376,7 +392,9 @@ export class CheckoutService {
   /** The install's signing key for order and download links (made once, kept in system_values). */
   async loadSecret(): Promise<Buffer> {
     if (this.secret) return this.secret;
-    await this.db.execute(sql`insert into system_values (key, value) values ('checkout_link_secret', ${randomBytes(32).toString('hex')}) on conflict (key) do nothing`);
+    await this.db.execute(
+      sql`insert into system_values (key, value) values ('checkout_link_secret', ${randomBytes(32).toString('hex')}) on conflict (key) do nothing`,
+    );
     const r = await rows<{ value: string }>(this.db, sql`select value from system_values where key = 'checkout_link_secret'`);
     this.secret = Buffer.from(r[0]!.value, 'hex');
     return this.secret;
@@ -419,7 +437,10 @@ export class CheckoutService {
   // ---- Store data --------------------------------------------------------------------------------
 
   async shippingOptions(db: Db | Tx, websiteId: string): Promise<ShippingOption[]> {
-    const r = await rows<Obj>(db, sql`select * from shipping_options where website_id = ${websiteId} and enabled order by ordering, created_at, id`);
+    const r = await rows<Obj>(
+      db,
+      sql`select * from shipping_options where website_id = ${websiteId} and enabled order by ordering, created_at, id`,
+    );
     return r.map(optionFrom);
   }
 
@@ -441,10 +462,17 @@ export class CheckoutService {
     return r.map(couponFrom);
   }
 
-  async giftCard(db: Db | Tx, websiteId: string, code: string | null | undefined): Promise<{ id: string; code: string; balanceCents: number } | null> {
+  async giftCard(
+    db: Db | Tx,
+    websiteId: string,
+    code: string | null | undefined,
+  ): Promise<{ id: string; code: string; balanceCents: number } | null> {
     const c = normalizeGiftCardCode(code ?? '');
     if (!c) return null;
-    const r = await rows<Obj>(db, sql`select id, code, balance_cents from gift_cards where website_id = ${websiteId} and code = ${c} and not disabled`);
+    const r = await rows<Obj>(
+      db,
+      sql`select id, code, balance_cents from gift_cards where website_id = ${websiteId} and code = ${c} and not disabled`,
+    );
     return r[0] ? { id: String(r[0].id), code: String(r[0].code), balanceCents: n(r[0].balance_cents) } : null;
   }
 
@@ -480,7 +508,12 @@ export class CheckoutService {
     const taxRules = await this.taxRules(db, websiteId);
     const coupons = await this.couponsFor(db, websiteId, state.coupons ?? []);
     const giftCard = await this.giftCard(db, websiteId, state.giftCardCode);
-    const pricingLines: CheckoutLine[] = lines.map((l) => ({ priceCents: l.unitPriceCents, quantity: l.quantity, weightGrams: l.weightGrams, productType: l.productType }));
+    const pricingLines: CheckoutLine[] = lines.map((l) => ({
+      priceCents: l.unitPriceCents,
+      quantity: l.quantity,
+      weightGrams: l.weightGrams,
+      productType: l.productType,
+    }));
     const addr = state.shippingAddress;
     const totals = computeCheckout(
       {
@@ -496,7 +529,11 @@ export class CheckoutService {
       },
       (c) => formatMoney(c, currency),
     );
-    return { totals, giftCard, pricing: { lines: pricingLines, shippingOptions, taxRules, coupons, giftCardBalanceCents: giftCard?.balanceCents ?? 0 } };
+    return {
+      totals,
+      giftCard,
+      pricing: { lines: pricingLines, shippingOptions, taxRules, coupons, giftCardBalanceCents: giftCard?.balanceCents ?? 0 },
+    };
   }
 
   /** The checkout of a cart: its lines, the state the visitor entered, and every total. */
@@ -552,7 +589,8 @@ export class CheckoutService {
     const v = await this.view(websiteId, currency, ref, state, now);
     if (ref?.kind === 'cart') {
       const c = v.cart;
-      await this.db.execute(sql`update carts set checkout = ${JSON.stringify(state)}::jsonb, tax_cents = ${n(c.taxCents)}, shipping_cost_cents = ${n(c.shippingCostCents)},
+      await this.db
+        .execute(sql`update carts set checkout = ${JSON.stringify(state)}::jsonb, tax_cents = ${n(c.taxCents)}, shipping_cost_cents = ${n(c.shippingCostCents)},
         discount_cents = ${n(c.discountCents)}, grand_total_cents = ${n(c.grandTotalCents)}, updated = now() where id = ${ref.id} and not is_purchased`);
     }
     return v;
@@ -574,15 +612,18 @@ export class CheckoutService {
   /** Checks what can be checked before any money moves; 400 with the message of core/messages.ts. */
   private precheck(lines: OrderLine[], t: CheckoutTotals, state: CheckoutState, input: PlaceInput) {
     if (lines.length === 0) throw badRequest(checkoutMessages.EMPTY_CART);
-    if (cartAmountTooLarge(t.subtotalCents, input.currency) || cartAmountTooLarge(t.grandTotalCents, input.currency)) throw badRequest(cartMessages.CART_TOTAL_TOO_LARGE);
+    if (cartAmountTooLarge(t.subtotalCents, input.currency) || cartAmountTooLarge(t.grandTotalCents, input.currency))
+      throw badRequest(cartMessages.CART_TOTAL_TOO_LARGE);
     const errors: Record<string, string> = {};
     if (!state.email || !isValidEmail(state.email)) errors.email = state.email ? formMessages.INVALID_EMAIL : formMessages.REQUIRED;
     if (t.requiresShipping) {
       const a = state.shippingAddress ?? {};
-      for (const f of ['name', 'line1', 'city', 'postalCode', 'country'] as const) if (!String(a[f] ?? '').trim()) errors[`shippingAddress.${f}`] = formMessages.REQUIRED;
+      for (const f of ['name', 'line1', 'city', 'postalCode', 'country'] as const)
+        if (!String(a[f] ?? '').trim()) errors[`shippingAddress.${f}`] = formMessages.REQUIRED;
     }
     if (Object.keys(errors).length > 0) throw badRequest(cartMessages.UPDATE_MISSING_INFO, errors);
-    if (t.requiresShipping && !t.selectedShippingOption) throw badRequest(checkoutMessages.NO_SHIPPING, { shippingOption: checkoutMessages.NO_SHIPPING });
+    if (t.requiresShipping && !t.selectedShippingOption)
+      throw badRequest(checkoutMessages.NO_SHIPPING, { shippingOption: checkoutMessages.NO_SHIPPING });
     if (input.ref.kind === 'cart' && input.minimumOrderSubtotalCents > 0 && t.subtotalCents < input.minimumOrderSubtotalCents) {
       throw badRequest(cartMessages.minimumSubtotal(formatMoney(input.minimumOrderSubtotalCents, input.currency)));
     }
@@ -590,8 +631,10 @@ export class CheckoutService {
       if (!l.available) throw badRequest(checkoutMessages.UNAVAILABLE);
       if (stocked(l) && !l.unlimited && l.qtyInStock < l.quantity) throw badRequest(commerce.NOT_ENOUGH_STOCK);
     }
-    if (input.ref.kind === 'subscription' && lines[0]?.structuredContent.isSubscribable !== true) throw badRequest(checkoutMessages.NOT_SUBSCRIBABLE);
-    if (state.giftCardCode && t.giftCardCents === 0 && t.grandTotalCents > 0) throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
+    if (input.ref.kind === 'subscription' && lines[0]?.structuredContent.isSubscribable !== true)
+      throw badRequest(checkoutMessages.NOT_SUBSCRIBABLE);
+    if (state.giftCardCode && t.giftCardCents === 0 && t.grandTotalCents > 0)
+      throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
   }
 
   /** Places an order (see the file comment). */
@@ -604,12 +647,14 @@ export class CheckoutService {
     const state = input.state;
     const lines = await this.lines(this.db, input.ref);
     const { totals, giftCard } = await this.totals(this.db, input.websiteId, input.currency, lines, state, now);
-    if (state.giftCardCode && !giftCard) throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
+    if (state.giftCardCode && !giftCard)
+      throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
     this.precheck(lines, totals, state, input);
     // The shopper confirmed a total, always (issue 38: without one, whatever the total had become was charged):
     // a price, a sale or a coupon that changed since then stops the payment, and the answer carries the new
     // quote so the page shows the new total for a second confirmation.
-    if (input.expectedTotalCents === undefined || input.expectedTotalCents === null) throw badRequest(checkoutMessages.CONFIRM_TOTAL, { expectedTotalCents: checkoutMessages.CONFIRM_TOTAL });
+    if (input.expectedTotalCents === undefined || input.expectedTotalCents === null)
+      throw badRequest(checkoutMessages.CONFIRM_TOTAL, { expectedTotalCents: checkoutMessages.CONFIRM_TOTAL });
     if (input.expectedTotalCents !== totals.grandTotalCents) {
       const f = (c: number) => formatMoney(c, input.currency);
       const quote = await this.view(input.websiteId, input.currency, input.ref, state, now);
@@ -627,7 +672,8 @@ export class CheckoutService {
     let attemptId: string | null = null;
     const provider = input.payment ? this.providers.forMethod(input.payment) : this.providers.defaultProvider;
     if (totals.amountDueCents > 0) {
-      if (!input.payment || !provider) throw new HttpError(402, checkoutMessages.PAYMENT_REQUIRED, { cardNumber: checkoutMessages.PAYMENT_REQUIRED });
+      if (!input.payment || !provider)
+        throw new HttpError(402, checkoutMessages.PAYMENT_REQUIRED, { cardNumber: checkoutMessages.PAYMENT_REQUIRED });
       try {
         attemptId = await this.openAttempt(input, provider.name, totals.amountDueCents);
       } catch (e) {
@@ -642,7 +688,15 @@ export class CheckoutService {
       const instalments = !!offer && isInstalmentEligiblePrice(totals.amountDueCents, offer.min, offer.max);
       const sa = totals.requiresShipping ? (state.shippingAddress ?? null) : null;
       const shipping = sa
-        ? { name: String(sa.name ?? ''), line1: String(sa.line1 ?? ''), line2: String(sa.line2 ?? ''), city: String(sa.city ?? ''), region: String(sa.region ?? ''), postalCode: String(sa.postalCode ?? ''), country: String(sa.country ?? '').toUpperCase() }
+        ? {
+            name: String(sa.name ?? ''),
+            line1: String(sa.line1 ?? ''),
+            line2: String(sa.line2 ?? ''),
+            city: String(sa.city ?? ''),
+            region: String(sa.region ?? ''),
+            postalCode: String(sa.postalCode ?? ''),
+            country: String(sa.country ?? '').toUpperCase(),
+          }
         : null;
       let r;
       try {
@@ -660,7 +714,9 @@ export class CheckoutService {
           subscription: input.ref.kind === 'subscription' ? subscriptionCharge(lines[0]!, state.email ?? '') : undefined,
           // A two-step provider (Stripe) records its payment id before any money moves.
           onPaymentCreated: async (paymentId) => {
-            await this.db.execute(sql`update payment_attempts set payment_id = ${paymentId}, updated = now() where id = ${openId} and state in ('created', 'charged')`);
+            await this.db.execute(
+              sql`update payment_attempts set payment_id = ${paymentId}, updated = now() where id = ${openId} and state in ('created', 'charged')`,
+            );
           },
         });
       } catch (e) {
@@ -675,7 +731,15 @@ export class CheckoutService {
       }
       if (r.status === 'requires_action') {
         await this.db.execute(sql`update payment_attempts set payment_id = ${r.paymentId}, updated = now() where id = ${attemptId}`);
-        return { status: 'requires_action', paymentId: r.paymentId, brand: r.brand, last4: r.last4, amountDueCents: totals.amountDueCents, clientSecret: r.clientSecret, redirectUrl: r.redirectUrl };
+        return {
+          status: 'requires_action',
+          paymentId: r.paymentId,
+          brand: r.brand,
+          last4: r.last4,
+          amountDueCents: totals.amountDueCents,
+          clientSecret: r.clientSecret,
+          redirectUrl: r.redirectUrl,
+        };
       }
       crashPoint('after-charge');
       payment = { provider: provider.name, paymentId: r.paymentId, brand: r.brand, last4: r.last4, amountCents: totals.amountDueCents };
@@ -704,7 +768,8 @@ export class CheckoutService {
         const first = await this.orderByKey(this.db, input.websiteId, input.key);
         if (first) return this.duplicateOf(first, input.ref);
       }
-      if (payment && provider && attemptId) await this.voidAttempt(attemptId, provider, payment.paymentId, e instanceof Error ? e.message : 'order failed');
+      if (payment && provider && attemptId)
+        await this.voidAttempt(attemptId, provider, payment.paymentId, e instanceof Error ? e.message : 'order failed');
       throw e;
     }
   }
@@ -714,7 +779,10 @@ export class CheckoutService {
    * needed): the same totals, checks and confirmed-total rule, then the payment attempt recorded before the
    * provider is called. The order is made when the provider says the payment succeeded (settlePayment).
    */
-  async prepareHosted(input: PlaceInput, providerName: string): Promise<{ attemptId: string; lines: OrderLine[]; totals: CheckoutTotals } | { order: OrderRow }> {
+  async prepareHosted(
+    input: PlaceInput,
+    providerName: string,
+  ): Promise<{ attemptId: string; lines: OrderLine[]; totals: CheckoutTotals } | { order: OrderRow }> {
     const now = input.now ?? Date.now();
     await this.loadSecret();
     const existing = await this.orderByKey(this.db, input.websiteId, input.key);
@@ -724,9 +792,14 @@ export class CheckoutService {
     }
     const lines = await this.lines(this.db, input.ref);
     const { totals, giftCard } = await this.totals(this.db, input.websiteId, input.currency, lines, input.state, now);
-    if (input.state.giftCardCode && !giftCard) throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
+    if (input.state.giftCardCode && !giftCard)
+      throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
     this.precheck(lines, totals, input.state, input);
-    if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== null && input.expectedTotalCents !== totals.grandTotalCents) {
+    if (
+      input.expectedTotalCents !== undefined &&
+      input.expectedTotalCents !== null &&
+      input.expectedTotalCents !== totals.grandTotalCents
+    ) {
       const f = (c: number) => formatMoney(c, input.currency);
       throw new HttpError(409, checkoutMessages.totalChanged(f(totals.grandTotalCents), f(input.expectedTotalCents)), undefined, {
         code: 'total_changed',
@@ -746,7 +819,10 @@ export class CheckoutService {
 
   /** The order a payment attempt made, once it made one. */
   async orderOfAttempt(attemptId: string): Promise<OrderRow | null> {
-    const r = await rows<{ order_id: string | null }>(this.db, sql`select order_id from payment_attempts where id = ${attemptId} and state = 'completed'`);
+    const r = await rows<{ order_id: string | null }>(
+      this.db,
+      sql`select order_id from payment_attempts where id = ${attemptId} and state = 'completed'`,
+    );
     return r[0]?.order_id ? this.order(r[0].order_id) : null;
   }
 
@@ -796,7 +872,12 @@ export class CheckoutService {
   }
 
   /** Voids an attempt and gives its money back (only the process that closes the attempt refunds). */
-  private async voidAttempt(id: string, provider: { refund(paymentId: string): Promise<unknown> }, paymentId: string, note: string): Promise<boolean> {
+  private async voidAttempt(
+    id: string,
+    provider: { refund(paymentId: string): Promise<unknown> },
+    paymentId: string,
+    note: string,
+  ): Promise<boolean> {
     if (!(await this.closeAttempt(id, 'voided', null, note.slice(0, 200), this.db, paymentId))) return false;
     await provider.refund(paymentId);
     return true;
@@ -859,13 +940,23 @@ export class CheckoutService {
     }
     if (settle) return settle({ id, input: parse<unknown>(a.input), amountCents: n(a.amount_cents) }, provider, paid);
     const input = { ...parse<StoredInput>(a.input), payment: null } as PlaceInput;
-    const payment: Payment = { provider: provider.name, paymentId: paid.paymentId, brand: paid.brand, last4: paid.last4, amountCents: paid.amountCents };
+    const payment: Payment = {
+      provider: provider.name,
+      paymentId: paid.paymentId,
+      brand: paid.brand,
+      last4: paid.last4,
+      amountCents: paid.amountCents,
+    };
     try {
       await this.db.transaction(async (tx) => {
         if (paid.amountCents !== n(a.amount_cents)) throw new HttpError(409, checkoutMessages.TOTAL_CHANGED);
         const lines = await this.lines(tx, input.ref);
         const { totals } = await this.totals(tx, input.websiteId, input.currency, lines, input.state, now);
-        if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== null && input.expectedTotalCents !== totals.grandTotalCents) {
+        if (
+          input.expectedTotalCents !== undefined &&
+          input.expectedTotalCents !== null &&
+          input.expectedTotalCents !== totals.grandTotalCents
+        ) {
           throw new HttpError(409, checkoutMessages.TOTAL_CHANGED);
         }
         await this.commitOrder(tx, input, payment, provider.testMode, now, id);
@@ -875,7 +966,8 @@ export class CheckoutService {
     } catch (e) {
       // Duplicate: the order exists (its own transaction closed the attempt), nothing to settle.
       if (e instanceof Duplicate) return null;
-      if (await this.voidAttempt(id, provider, paid.paymentId, `reconciler: ${e instanceof Error ? e.message : 'order failed'}`)) return 'voided';
+      if (await this.voidAttempt(id, provider, paid.paymentId, `reconciler: ${e instanceof Error ? e.message : 'order failed'}`))
+        return 'voided';
       return null;
     }
   }
@@ -885,7 +977,12 @@ export class CheckoutService {
    * comes first (the shopper's return or the event); one order either way. A payment whose attempt is
    * already closed without it (voided, or completed by another payment) is given back.
    */
-  async settlePayment(providerName: string, paymentId: string, attemptId: string | null, now = Date.now()): Promise<'completed' | 'voided' | 'refunded' | null> {
+  async settlePayment(
+    providerName: string,
+    paymentId: string,
+    attemptId: string | null,
+    now = Date.now(),
+  ): Promise<'completed' | 'voided' | 'refunded' | null> {
     const found = await rows<Obj>(
       this.db,
       attemptId
@@ -916,13 +1013,19 @@ export class CheckoutService {
     return this.settleAttempt(a, now);
   }
 
-
   private duplicateOf(order: OrderRow, ref: CartRef): PlaceResult {
     if (order.cartId !== ref.id) throw conflict(checkoutMessages.KEY_REUSED);
     return { status: 'paid', order, duplicate: true };
   }
 
-  private async commitOrder(tx: Tx, input: PlaceInput, payment: Payment | null, testMode: boolean, now: number, attemptId: string | null = null): Promise<OrderRow> {
+  private async commitOrder(
+    tx: Tx,
+    input: PlaceInput,
+    payment: Payment | null,
+    testMode: boolean,
+    now: number,
+    attemptId: string | null = null,
+  ): Promise<OrderRow> {
     const { websiteId, ref, state, currency } = input;
     const orderId = newId();
     // 0. The payment attempt, closed in this transaction (its row stays locked to the commit): a reconciler
@@ -930,7 +1033,8 @@ export class CheckoutService {
     if (attemptId) {
       const a = await rows<{ state: string }>(tx, sql`select state from payment_attempts where id = ${attemptId} for update`);
       if (a[0]?.state === 'completed') throw new Duplicate();
-      if (!(await this.closeAttempt(attemptId, 'completed', orderId, null, tx, payment?.paymentId ?? null))) throw new HttpError(409, checkoutMessages.ATTEMPT_CLOSED);
+      if (!(await this.closeAttempt(attemptId, 'completed', orderId, null, tx, payment?.paymentId ?? null)))
+        throw new HttpError(409, checkoutMessages.ATTEMPT_CLOSED);
     }
     // 1. The idempotency key: a concurrent twin waits here until this transaction ends.
     const ins = await rows<{ id: string }>(
@@ -1010,7 +1114,10 @@ export class CheckoutService {
     }
     if (ref.kind === 'subscription') {
       const l = lines[0]!;
-      const plan = (l.structuredContent.subscriptionPlan ?? {}) as { billingPeriod?: { value?: number; unit?: string }; numBillingCycles?: number };
+      const plan = (l.structuredContent.subscriptionPlan ?? {}) as {
+        billingPeriod?: { value?: number; unit?: string };
+        numBillingCycles?: number;
+      };
       const unit = ['WEEK', 'MONTH', 'YEAR'].includes(String(plan.billingPeriod?.unit)) ? String(plan.billingPeriod!.unit) : 'MONTH';
       await tx.execute(sql`insert into subscriptions (id, website_id, order_id, item_id, sku, quantity, price_cents, billing_period, billing_period_value, num_billing_cycles, email)
         values (${newId()}, ${websiteId}, ${orderId}, ${l.itemId}, ${l.sku}, ${l.quantity}, ${l.unitPriceCents}, ${unit}, ${Math.max(1, Math.trunc(n(plan.billingPeriod?.value) || 1))},
@@ -1057,10 +1164,16 @@ export class CheckoutService {
     for (const l of lines) if (!l.available) throw badRequest(checkoutMessages.UNAVAILABLE);
   }
 
-  confirmationEmail(o: OrderRow, input: Pick<PlaceInput, 'origin' | 'siteTitle'>, giftCards: Array<{ code: string; cents: number }>, now: number) {
+  confirmationEmail(
+    o: OrderRow,
+    input: Pick<PlaceInput, 'origin' | 'siteTitle'>,
+    giftCards: Array<{ code: string; cents: number }>,
+    now: number,
+  ) {
     const f = (c: number) => formatMoney(c, o.currency);
     const lines: string[] = [`Thank you for your order #${o.orderNumber} from ${input.siteTitle}.`, ''];
-    for (const i of o.items) lines.push(`${n(i.quantity)} x ${String(i.productName)} (${String(i.sku)}) — ${f(n(i.unitPriceCents) * n(i.quantity))}`);
+    for (const i of o.items)
+      lines.push(`${n(i.quantity)} x ${String(i.productName)} (${String(i.sku)}) — ${f(n(i.unitPriceCents) * n(i.quantity))}`);
     lines.push('', `Subtotal: ${f(o.subtotalCents)}`);
     if (o.discountCents > 0) lines.push(`Discount: -${f(o.discountCents)}`);
     if (o.shippingOption) lines.push(`Shipping (${String(o.shippingOption.name)}): ${f(o.shippingCents)}`);
@@ -1068,17 +1181,35 @@ export class CheckoutService {
     if (o.giftCardCents > 0) lines.push(`Paid by gift card: ${f(o.giftCardCents)}`);
     lines.push(`Total: ${f(o.grandTotalCents)}`);
     o.items.forEach((i, idx) => {
-      if (n(i.productType) === ProductType.DIGITAL) lines.push('', `Download ${String(i.productName)} (the link works for 24 hours): ${input.origin}${this.downloadPath(o.id, idx, now)}`);
+      if (n(i.productType) === ProductType.DIGITAL)
+        lines.push(
+          '',
+          `Download ${String(i.productName)} (the link works for 24 hours): ${input.origin}${this.downloadPath(o.id, idx, now)}`,
+        );
     });
     for (const g of giftCards) lines.push('', `Gift card code: ${g.code} (${f(g.cents)})`);
     lines.push('', `Order status: ${input.origin}${this.statusPath(o.id)}`);
     if (o.testMode) lines.push('', 'This was a test-mode order: no money was taken.');
-    return { kind: 'order-confirmation', to: o.email, subject: `Your order #${o.orderNumber} from ${input.siteTitle}`, text: lines.join('\n'), ref: o.id };
+    return {
+      kind: 'order-confirmation',
+      to: o.email,
+      subject: `Your order #${o.orderNumber} from ${input.siteTitle}`,
+      text: lines.join('\n'),
+      ref: o.id,
+    };
   }
 
   async giftCardsOf(orderId: string): Promise<Array<{ code: string; initialCents: number; balanceCents: number; disabled: boolean }>> {
-    const r = await rows<Obj>(this.db, sql`select code, initial_cents, balance_cents, disabled from gift_cards where order_id = ${orderId} order by created, id`);
-    return r.map((x) => ({ code: String(x.code), initialCents: n(x.initial_cents), balanceCents: n(x.balance_cents), disabled: x.disabled === true }));
+    const r = await rows<Obj>(
+      this.db,
+      sql`select code, initial_cents, balance_cents, disabled from gift_cards where order_id = ${orderId} order by created, id`,
+    );
+    return r.map((x) => ({
+      code: String(x.code),
+      initialCents: n(x.initial_cents),
+      balanceCents: n(x.balance_cents),
+      disabled: x.disabled === true,
+    }));
   }
 
   async subscriptionOf(orderId: string): Promise<Obj | null> {
@@ -1111,7 +1242,10 @@ export class CheckoutService {
    * provider that cannot be reached leaves it active: 503), then here. False when it was not active.
    */
   async cancelSubscription(websiteId: string, id: string): Promise<boolean> {
-    const r = await rows<Obj>(this.db, sql`select status, provider, provider_subscription_id from subscriptions where id = ${id} and website_id = ${websiteId}`);
+    const r = await rows<Obj>(
+      this.db,
+      sql`select status, provider, provider_subscription_id from subscriptions where id = ${id} and website_id = ${websiteId}`,
+    );
     const s = r[0];
     if (!s) throw notFound('No such subscription.');
     if (s.status !== 'active' && s.status !== 'past_due') return false;
@@ -1124,7 +1258,10 @@ export class CheckoutService {
         throw new HttpError(503, checkoutMessages.CANCEL_UNREACHABLE);
       }
     }
-    const done = await rows<Obj>(this.db, sql`update subscriptions set status = 'canceled', canceled_at = now() where id = ${id} and status in ('active', 'past_due') returning id`);
+    const done = await rows<Obj>(
+      this.db,
+      sql`update subscriptions set status = 'canceled', canceled_at = now() where id = ${id} and status in ('active', 'past_due') returning id`,
+    );
     return done.length === 1;
   }
 
@@ -1143,7 +1280,10 @@ export class CheckoutService {
 
   async fulfil(websiteId: string, orderId: string): Promise<OrderRow> {
     const done = await this.db.transaction(async (tx) => {
-      const r = await rows<Obj>(tx, sql`update orders set status = 'fulfilled', fulfilled_at = now() where id = ${orderId} and website_id = ${websiteId} and status = 'paid' returning *`);
+      const r = await rows<Obj>(
+        tx,
+        sql`update orders set status = 'fulfilled', fulfilled_at = now() where id = ${orderId} and website_id = ${websiteId} and status = 'paid' returning *`,
+      );
       if (!r[0]) return null;
       const order = orderFrom(r[0]);
       for (const hook of orderFulfilledHooks) await hook(tx, order);
@@ -1179,12 +1319,16 @@ export class CheckoutService {
       const order = orderFrom(r[0]);
       const websiteId = order.websiteId;
       const back = new Map<string, number>();
-      for (const i of order.items) if (stocked({ productType: n(i.productType) }) && i.variantId) back.set(String(i.variantId), (back.get(String(i.variantId)) ?? 0) + n(i.quantity));
+      for (const i of order.items)
+        if (stocked({ productType: n(i.productType) }) && i.variantId)
+          back.set(String(i.variantId), (back.get(String(i.variantId)) ?? 0) + n(i.quantity));
       for (const [variantId, qty] of [...back].sort(([a], [b]) => (a < b ? -1 : 1))) {
         await tx.execute(sql`update product_variants set qty_in_stock = qty_in_stock + ${qty} where id = ${variantId} and not unlimited`);
       }
       for (const code of [...order.coupons].sort()) {
-        await tx.execute(sql`update coupons set times_used = greatest(0, times_used - 1) where website_id = ${websiteId} and code = ${code}`);
+        await tx.execute(
+          sql`update coupons set times_used = greatest(0, times_used - 1) where website_id = ${websiteId} and code = ${code}`,
+        );
       }
       if (order.giftCardId && order.giftCardCents > 0) {
         await tx.execute(sql`update gift_cards set balance_cents = balance_cents + ${order.giftCardCents} where id = ${order.giftCardId}`);
@@ -1197,7 +1341,10 @@ export class CheckoutService {
   // ---- Provider events (webhooks) -------------------------------------------------------------------
 
   private async orderOfPayment(db: Db | Tx, providerName: string, paymentId: string): Promise<OrderRow | null> {
-    const r = await rows<Obj>(db, sql`select * from orders where payment ->> 'paymentId' = ${paymentId} and payment ->> 'provider' = ${providerName} and status <> 'pending' limit 1`);
+    const r = await rows<Obj>(
+      db,
+      sql`select * from orders where payment ->> 'paymentId' = ${paymentId} and payment ->> 'provider' = ${providerName} and status <> 'pending' limit 1`,
+    );
     return r[0] ? orderFrom(r[0]) : null;
   }
 
@@ -1210,7 +1357,8 @@ export class CheckoutService {
   async settleProviderRefund(providerName: string, paymentId: string, refundedCents: number): Promise<'refunded' | 'partial' | null> {
     const o = await this.orderOfPayment(this.db, providerName, paymentId);
     if (!o) return null;
-    await this.db.execute(sql`update orders set payment = jsonb_set(payment, '{refundedCents}', to_jsonb(greatest(coalesce((payment ->> 'refundedCents')::bigint, 0), ${refundedCents}::bigint)))
+    await this.db
+      .execute(sql`update orders set payment = jsonb_set(payment, '{refundedCents}', to_jsonb(greatest(coalesce((payment ->> 'refundedCents')::bigint, 0), ${refundedCents}::bigint)))
       where id = ${o.id}`);
     const paid = n(o.payment?.amountCents);
     // A refund the order desk made (checkout/order-admin.ts) is reserved in orders.refunded_cents before the
@@ -1248,7 +1396,10 @@ export class CheckoutService {
       );
       if (!r[0]) return null;
       const o = orderFrom(r[0]);
-      const owners = await rows<{ email: string }>(tx, sql`select email from accounts where website_id = ${o.websiteId} and role in (${Role.ADMIN}, ${Role.STORE_MANAGER}) order by created_at, id`);
+      const owners = await rows<{ email: string }>(
+        tx,
+        sql`select email from accounts where website_id = ${o.websiteId} and role in (${Role.ADMIN}, ${Role.STORE_MANAGER}) order by created_at, id`,
+      );
       const f = formatMoney(dispute.amountCents, o.currency);
       await this.mailer.enqueue(
         tx,
@@ -1275,7 +1426,10 @@ export class CheckoutService {
 
 /** The plan a subscription checkout starts (its one line), as a provider that bills it needs it. */
 export function subscriptionCharge(l: OrderLine, email: string): SubscriptionCharge {
-  const plan = (l.structuredContent.subscriptionPlan ?? {}) as { billingPeriod?: { value?: number; unit?: string }; numBillingCycles?: number };
+  const plan = (l.structuredContent.subscriptionPlan ?? {}) as {
+    billingPeriod?: { value?: number; unit?: string };
+    numBillingCycles?: number;
+  };
   const unit = plan.billingPeriod?.unit === 'WEEK' || plan.billingPeriod?.unit === 'YEAR' ? plan.billingPeriod.unit : 'MONTH';
   return {
     itemId: l.itemId,
@@ -1292,7 +1446,10 @@ export function subscriptionCharge(l: OrderLine, email: string): SubscriptionCha
 
 /** A gift card code as typed (any case, with or without spaces and dashes) in its stored shape. */
 export function normalizeGiftCardCode(code: string): string {
-  const s = code.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 32);
+  const s = code
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '')
+    .slice(0, 32);
   return s.length === 16 ? `${s.slice(0, 4)}-${s.slice(4, 8)}-${s.slice(8, 12)}-${s.slice(12)}` : s;
 }
 

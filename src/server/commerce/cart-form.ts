@@ -29,7 +29,8 @@ import { productPath, refererPath, safePath, sendNotice } from '../site-page/ind
 export const ADD_ACTION = '/api/commerce/shopping-cart/entries';
 
 type Body = Record<string, unknown>;
-const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
+const one = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
 
 interface VariantRow {
   sku: string;
@@ -60,7 +61,12 @@ async function loadProduct(app: FastifyInstance, itemId: string) {
   return { id: row.id, title: row.title, sc: { ...sc, variants } as Record<string, unknown> & { variants: VariantRow[] } };
 }
 
-export async function addFromForm(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, deps: { carts: CartService; websites: WebsiteService }) {
+export async function addFromForm(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  deps: { carts: CartService; websites: WebsiteService },
+) {
   const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Body;
   const express = one(body.express) === '1';
   const itemId = (one(body.itemId) ?? '').trim().slice(0, 64);
@@ -68,12 +74,14 @@ export async function addFromForm(app: FastifyInstance, req: FastifyRequest, rep
   const back = safePath(one(body.back), (product ? await productPath(app, product.id) : null) ?? refererPath(req, '/'));
   const gift = product ? Number(product.sc.productType) === ProductType.GIFT_CARD : false;
   const title = express ? commerce.UNABLE_TO_PURCHASE_ITEM : gift ? commerce.UNABLE_TO_PURCHASE_GIFT_CARD : commerce.UNABLE_TO_ADD_ITEM;
-  const refuse = (message: string, status = 400) => sendNotice(app, req, reply, { status, ok: false, title, message, back: { href: back, label: 'Back to the product' } });
+  const refuse = (message: string, status = 400) =>
+    sendNotice(app, req, reply, { status, ok: false, title, message, back: { href: back, label: 'Back to the product' } });
   if (!product) return refuse(commerce.VARIANT_UNAVAILABLE, 404);
 
   // The choice: a sku (single variant, gift card value, or the second step with the fields form), else the options.
   const attrs: Record<string, string> = {};
-  for (const [k, v] of Object.entries(body)) if (k.startsWith('option.') && k.length <= 200) attrs[k.slice(7)] = (one(v) ?? '').slice(0, 200);
+  for (const [k, v] of Object.entries(body))
+    if (k.startsWith('option.') && k.length <= 200) attrs[k.slice(7)] = (one(v) ?? '').slice(0, 200);
   const sku = one(body.sku)?.slice(0, 128);
   const bySku = sku ? product.sc.variants.find((v) => v.sku === sku) : undefined;
   if (bySku) Object.assign(attrs, bySku.attributes);
@@ -84,7 +92,9 @@ export async function addFromForm(app: FastifyInstance, req: FastifyRequest, rep
     product: product.sc as never,
     selectedAttributes: attrs,
     quantityText: one(body.quantity) ?? '1',
-    giftCardDenomination: gift ? (bySku?.sku ?? (showVariantSelector(product.sc as never) ? (chosen?.sku ?? '') : (product.sc.variants[0]?.sku ?? ''))) : undefined,
+    giftCardDenomination: gift
+      ? (bySku?.sku ?? (showVariantSelector(product.sc as never) ? (chosen?.sku ?? '') : (product.sc.variants[0]?.sku ?? '')))
+      : undefined,
     settings: { multipleQuantityAllowedForServices: settings.multipleQuantityAllowedForServices ?? true },
   });
   if (check.message !== null || !check.variant?.sku) return refuse(check.message ?? commerce.VARIANT_UNAVAILABLE);
@@ -103,7 +113,14 @@ export async function addFromForm(app: FastifyInstance, req: FastifyRequest, rep
     const asked = one(body.fieldsStep) === '1';
     const errors = asked ? validateForm(form.fields as FormField[], values) : {};
     if (!asked || Object.keys(errors).length > 0) {
-      const hidden: Record<string, string> = { crumb: req.crumb, itemId: product.id, sku: variantSku, quantity: String(quantity), fieldsStep: '1', back };
+      const hidden: Record<string, string> = {
+        crumb: req.crumb,
+        itemId: product.id,
+        sku: variantSku,
+        quantity: String(quantity),
+        fieldsStep: '1',
+        back,
+      };
       if (express) hidden.express = '1';
       const html = renderPlainFieldsForm({
         form: form as never,
@@ -126,7 +143,12 @@ export async function addFromForm(app: FastifyInstance, req: FastifyRequest, rep
   const ident = cartIdent(req);
   try {
     if (product.sc.isSubscribable === true && Number(product.sc.productType) !== ProductType.GIFT_CARD) {
-      const { cartToken } = await deps.carts.createSubscription(site.id, ident, { itemId: product.id, sku: variantSku, quantity, additionalFields }, site.currency);
+      const { cartToken } = await deps.carts.createSubscription(
+        site.id,
+        ident,
+        { itemId: product.id, sku: variantSku, quantity, additionalFields },
+        site.currency,
+      );
       return reply.redirect(`/checkout/subscription?cartToken=${encodeURIComponent(cartToken)}`, 303);
     }
     const res = await deps.carts.add(site.id, ident, { itemId: product.id, sku: variantSku, quantity, additionalFields }, site.currency);

@@ -17,7 +17,16 @@ import { lit, prepared, q, rawTransaction } from './raw.js';
 import { withReferencedForm } from './form-ref.js';
 import type { CartIdent } from '../visitor/index.js';
 import { HttpError } from '../errors.js';
-import { additionalFieldsErrors, cartAmountMaxMinor, computeCartTotals, exactSubtotalMinor, findMergeableEntry, variantQuantity, type CartEntry, type CartTotals } from '../../core/cart.js';
+import {
+  additionalFieldsErrors,
+  cartAmountMaxMinor,
+  computeCartTotals,
+  exactSubtotalMinor,
+  findMergeableEntry,
+  variantQuantity,
+  type CartEntry,
+  type CartTotals,
+} from '../../core/cart.js';
 import { availableQuantity, inStock, type StockResult } from '../../core/product.js';
 import type { FormField } from '../../core/forms.js';
 import { ProductType, RecordType } from '../../core/enums.js';
@@ -182,7 +191,11 @@ export function totalsOf(lines: readonly Line[], cart: Pick<CartRow, 'taxCents' 
     purchasePriceCents: l.purchasePriceCents,
     productType: l.productType as ProductType,
   }));
-  return computeCartTotals(entries, { taxCents: cart.taxCents, shippingCostCents: cart.shippingCostCents, discountCents: cart.discountCents });
+  return computeCartTotals(entries, {
+    taxCents: cart.taxCents,
+    shippingCostCents: cart.shippingCostCents,
+    discountCents: cart.discountCents,
+  });
 }
 
 /**
@@ -204,7 +217,11 @@ export function assertStock(v: Pick<VariantInfo, 'unlimited' | 'qtyInStock' | 's
 export function additionalFieldsFormOf(sc: Record<string, unknown>): { id: string; name?: string; fields: FormField[] } | null {
   const form = sc.additionalFieldsForm as { id?: unknown; name?: unknown; fields?: unknown } | null | undefined;
   if (!form || typeof form !== 'object' || !Array.isArray(form.fields) || form.fields.length === 0) return null;
-  return { id: String(form.id ?? sc.additionalFieldsFormId ?? ''), ...(typeof form.name === 'string' ? { name: form.name } : {}), fields: form.fields as FormField[] };
+  return {
+    id: String(form.id ?? sc.additionalFieldsFormId ?? ''),
+    ...(typeof form.name === 'string' ? { name: form.name } : {}),
+    fields: form.fields as FormField[],
+  };
 }
 
 /**
@@ -215,14 +232,17 @@ export function additionalFieldsFormOf(sc: Record<string, unknown>): { id: strin
 export function assertAdditionalFields(sc: Record<string, unknown>, additionalFields: string) {
   const form = additionalFieldsFormOf(sc);
   if (!form) {
-    if (additionalFields !== '') throw new HttpError(400, cartMessages.NO_ADDITIONAL_FIELDS, { additionalFields: cartMessages.NO_ADDITIONAL_FIELDS });
+    if (additionalFields !== '')
+      throw new HttpError(400, cartMessages.NO_ADDITIONAL_FIELDS, { additionalFields: cartMessages.NO_ADDITIONAL_FIELDS });
     return;
   }
   let values: Record<string, unknown> = {};
   if (additionalFields !== '') {
     const parsed = JSON.parse(additionalFields) as unknown;
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new HttpError(400, cartMessages.UPDATE_MISSING_INFO, { additionalFields: 'additionalFields must be a JSON object of field answers.' });
+      throw new HttpError(400, cartMessages.UPDATE_MISSING_INFO, {
+        additionalFields: 'additionalFields must be a JSON object of field answers.',
+      });
     }
     values = parsed as Record<string, unknown>;
   }
@@ -266,7 +286,9 @@ function lineFrom(r: Record<string, unknown>): Line {
     quantity: n(r.quantity),
     additionalFields: String(r.additionalFields ?? ''),
     purchasePriceCents: n(r.purchasePriceCents),
-    ...(typeof r.purchasePriceMinor === 'string' && /^-?\d{1,20}$/.test(r.purchasePriceMinor) ? { priceMinor: BigInt(r.purchasePriceMinor) } : {}),
+    ...(typeof r.purchasePriceMinor === 'string' && /^-?\d{1,20}$/.test(r.purchasePriceMinor)
+      ? { priceMinor: BigInt(r.purchasePriceMinor) }
+      : {}),
     created: asDate(r.created).getTime(),
     title: String(r.title ?? ''),
     productType: productTypeOf(sc),
@@ -348,7 +370,13 @@ interface PlannedAdd {
  * what the cart already holds of the variant, then merge into the entry with equal item, sku and answers
  * (core) or a new entry.
  */
-function planAdd(lines: Line[], v: VariantInfo, input: AddInput, currency: string, newLine: (id: string, created: number) => Line): PlannedAdd {
+function planAdd(
+  lines: Line[],
+  v: VariantInfo,
+  input: AddInput,
+  currency: string,
+  newLine: (id: string, created: number) => Line,
+): PlannedAdd {
   assertAdditionalFields(v.structuredContent, input.additionalFields);
   const inCart = variantQuantity(lines, input);
   assertStock(v, inCart, input.quantity);
@@ -373,7 +401,8 @@ function planAdd(lines: Line[], v: VariantInfo, input: AddInput, currency: strin
  * anything is saved (core cartAmountMaxMinor), so no visitor's own add makes a cart whose total cannot be shown.
  */
 export function assertCartAmount(lines: ReadonlyArray<Pick<Line, 'purchasePriceCents' | 'priceMinor' | 'quantity'>>, currency: string) {
-  if (linesMinor(lines) > cartAmountMaxMinor(currency)) throw new HttpError(400, cartMessages.TOTAL_TOO_LARGE, { quantity: cartMessages.TOTAL_TOO_LARGE });
+  if (linesMinor(lines) > cartAmountMaxMinor(currency))
+    throw new HttpError(400, cartMessages.TOTAL_TOO_LARGE, { quantity: cartMessages.TOTAL_TOO_LARGE });
 }
 
 /** With multiple quantity for services off, a cart holds at most one of a service (the API refuses more, not only the input). */
@@ -385,7 +414,8 @@ export function assertServiceQuantity(v: Pick<VariantInfo, 'structuredContent'>,
 
 /** A new line beyond the cart's CART_LINES_MAX is refused (merging into an existing line is not). */
 function assertRoomForLine(lines: readonly Line[]) {
-  if (lines.length >= CART_LINES_MAX) throw new HttpError(400, cartMessages.linesLimit(CART_LINES_MAX), { cart: cartMessages.linesLimit(CART_LINES_MAX) });
+  if (lines.length >= CART_LINES_MAX)
+    throw new HttpError(400, cartMessages.linesLimit(CART_LINES_MAX), { cart: cartMessages.linesLimit(CART_LINES_MAX) });
 }
 
 /** The statement that applies an entry change and stores the totals of the lines (core computeCartTotals). */
@@ -443,7 +473,8 @@ const addWriteText = (change: string) => `with c as (
     has_digital = $10::boolean, purely_digital = $11::boolean, requires_shipping = $12::boolean, updated = now()
   where id in (select id from c) returning xmin::text as version`;
 const ADD_MERGE = addWriteText('update cart_entries set quantity = $13::int where id = $14 and cart_id in (select id from c) returning id');
-const ADD_INSERT = addWriteText(`insert into cart_entries (id, cart_id, item_id, sku, quantity, additional_fields, purchase_price_cents, created)
+const ADD_INSERT =
+  addWriteText(`insert into cart_entries (id, cart_id, item_id, sku, quantity, additional_fields, purchase_price_cents, created)
     select $13::text, c.id, $3::text, $4::text, $14::int, $15::text, $16::bigint, $17::timestamptz from c returning id`);
 
 /** A small in-process map whose entries expire, bounded in size (oldest dropped first). */
@@ -493,7 +524,8 @@ const cartKey = (ident: CartIdent) => (ident.siteUserId ? `u:${ident.siteUserId}
 const variantKey = (itemId: string, sku: string) => `${itemId}\u0000${sku}`;
 
 /** The record type and status of an item, as a JSON object (or null). */
-const itemText = (itemId: string) => `(select json_build_object('recordType', record_type, 'status', status) from items where id = ${lit(itemId)})`;
+const itemText = (itemId: string) =>
+  `(select json_build_object('recordType', record_type, 'status', status) from items where id = ${lit(itemId)})`;
 
 /** 404 for an unknown or unpublished product, 400 for an unknown sku of a product. */
 function checkVariant(found: VariantInfo | null, item: { recordType?: unknown; status?: unknown } | null): VariantInfo {
@@ -589,7 +621,10 @@ export class CartService {
   sharedReads = 0;
   /** The statement in flight, and the batch that waits for it (cart key to the callers' promise). */
   private reading: Promise<void> | null = null;
-  private batch: Map<string, { read: Promise<CartSummary | null>; settle: (cart: CartSummary | null) => void; fail: (e: unknown) => void }> | null = null;
+  private batch: Map<
+    string,
+    { read: Promise<CartSummary | null>; settle: (cart: CartSummary | null) => void; fail: (e: unknown) => void }
+  > | null = null;
 
   /**
    * One statement for the carts of the requests that ask while another such statement is in flight, as
@@ -657,7 +692,10 @@ export class CartService {
 
   private async lock(tx: Tx, ident: CartIdent): Promise<CartRow | null> {
     if (!usableIdent(ident)) return null;
-    const r = await rows<Record<string, unknown>>(tx, sql`select ${CART_COLUMNS} from carts where ${identWhere(ident)} order by created desc limit 1 for update`);
+    const r = await rows<Record<string, unknown>>(
+      tx,
+      sql`select ${CART_COLUMNS} from carts where ${identWhere(ident)} order by created desc limit 1 for update`,
+    );
     return r[0] ? cartFrom(r[0]) : null;
   }
 
@@ -696,7 +734,12 @@ export class CartService {
    * cart, two batches in one transaction: `BEGIN; lock the cart; read entries and product` and
    * `write the entry and the totals; COMMIT`.
    */
-  async add(websiteId: string, ident: CartIdent, input: AddInput, currency: string): Promise<{ token: string | undefined; cart: CartJson; newlyAdded: CartEntryJson }> {
+  async add(
+    websiteId: string,
+    ident: CartIdent,
+    input: AddInput,
+    currency: string,
+  ): Promise<{ token: string | undefined; cart: CartJson; newlyAdded: CartEntryJson }> {
     if (!usableIdent(ident)) {
       const r = await rows<{ variant: unknown }>(this.db, sql`select ${VARIANT_JSON(input.itemId, input.sku)} as variant`);
       const v = await this.variant(this.db, input.itemId, input.sku, variantOf(r[0]?.variant));
@@ -771,7 +814,13 @@ export class CartService {
     if (!snap || !vs) return null;
     let planned: ReturnType<typeof planAdd>;
     try {
-      planned = planAdd(snap.lines.map((l) => ({ ...l })), vs.v, input, currency, (id, created) => this.lineFor(vs.v, input, id, created));
+      planned = planAdd(
+        snap.lines.map((l) => ({ ...l })),
+        vs.v,
+        input,
+        currency,
+        (id, created) => this.lineFor(vs.v, input, id, created),
+      );
     } catch {
       return null; // the fresh read decides (and answers the error) on the true state
     }
@@ -886,7 +935,15 @@ export class CartService {
     const token = newToken();
     const entry = this.lineFor(v, input, newId(), now.getTime());
     assertCartAmount([entry], currency);
-    const base: CartRow = { id: newId(), websiteId, siteUserId: ident.siteUserId ?? null, orderId: null, isPurchased: false, ...zeroTotals, created: now };
+    const base: CartRow = {
+      id: newId(),
+      websiteId,
+      siteUserId: ident.siteUserId ?? null,
+      orderId: null,
+      isPurchased: false,
+      ...zeroTotals,
+      created: now,
+    };
     const cart: CartRow = { ...base, ...totalsOf([entry], base) };
     const text = q`with c as (
         insert into carts (id, website_id, token_hash, site_user_id, subtotal_cents, tax_cents, shipping_cost_cents, discount_cents,
@@ -907,7 +964,11 @@ export class CartService {
   }
 
   /** Runs fn on the locked cart and its lines; 404 when the visitor has no cart or the entry is not in it. */
-  private async withEntry<T>(ident: CartIdent, entryId: string, fn: (tx: Tx, cart: CartRow, lines: Line[], entry: Line) => Promise<T>): Promise<T> {
+  private async withEntry<T>(
+    ident: CartIdent,
+    entryId: string,
+    fn: (tx: Tx, cart: CartRow, lines: Line[], entry: Line) => Promise<T>,
+  ): Promise<T> {
     this.snapshots.delete(cartKey(ident));
     return this.db.transaction(async (tx) => {
       const cart = await this.lock(tx, ident);
@@ -939,7 +1000,12 @@ export class CartService {
       entry.quantity = quantity;
       // Lowering is always allowed, so a cart an owner's price change took too far can still be brought back.
       if (raising) assertCartAmount(lines, currency);
-      const saved = await this.saveTotals(tx, cart, lines, q`update cart_entries set quantity = ${quantity} where id = ${entry.id} returning id`);
+      const saved = await this.saveTotals(
+        tx,
+        cart,
+        lines,
+        q`update cart_entries set quantity = ${quantity} where id = ${entry.id} returning id`,
+      );
       return { cart: cartJson(saved, lines, currency), updatedEntry: entryJson(entry, currency) };
     });
   }
@@ -961,12 +1027,18 @@ export class CartService {
     currency: string,
   ): Promise<{ cart: CartJson; updatedEntry: CartEntryJson }> {
     return this.withEntry(ident, entryId, async (tx, cart, lines, entry) => {
-      if (entry.itemId !== input.itemId || entry.sku !== input.sku) throw new HttpError(400, 'The itemId and sku do not match that cart entry.');
+      if (entry.itemId !== input.itemId || entry.sku !== input.sku)
+        throw new HttpError(400, 'The itemId and sku do not match that cart entry.');
       const r = await rows<{ variant: unknown }>(tx, sql`select ${VARIANT_JSON(entry.itemId, entry.sku)} as variant`);
       const v = await this.variant(tx, entry.itemId, entry.sku, variantOf(r[0]?.variant));
       assertAdditionalFields(v.structuredContent, input.additionalFields);
       entry.additionalFields = input.additionalFields;
-      const saved = await this.saveTotals(tx, cart, lines, q`update cart_entries set additional_fields = ${input.additionalFields} where id = ${entry.id} returning id`);
+      const saved = await this.saveTotals(
+        tx,
+        cart,
+        lines,
+        q`update cart_entries set additional_fields = ${input.additionalFields} where id = ${entry.id} returning id`,
+      );
       return { cart: cartJson(saved, lines, currency), updatedEntry: entryJson(entry, currency) };
     });
   }
@@ -976,7 +1048,12 @@ export class CartService {
     const out: Record<string, { id: string; name?: string; fields: FormField[] }> = {};
     const ids = [...new Set(itemIds)];
     if (ids.length === 0) return out;
-    const r = await rows<{ id: string; sc: unknown }>(this.db, sql.raw(`select id, ${withReferencedForm('structured_content', 'website_id')} as sc from items where id in (${ids.map((x) => lit(x)).join(', ')})`));
+    const r = await rows<{ id: string; sc: unknown }>(
+      this.db,
+      sql.raw(
+        `select id, ${withReferencedForm('structured_content', 'website_id')} as sc from items where id in (${ids.map((x) => lit(x)).join(', ')})`,
+      ),
+    );
     for (const row of r) {
       const sc = parseJson<Record<string, unknown>>(row.sc ?? {});
       const form = additionalFieldsFormOf(sc);
@@ -987,13 +1064,22 @@ export class CartService {
 
   /** Stock of every variant of a store item (GET commerce/inventory/stock/). */
   async stock(itemId: string): Promise<Array<{ variantId: string; sku: string; unlimited: boolean; qtyInStock: number }>> {
-    const item = await rows<{ record_type: number; status: string }>(this.db, sql`select record_type, status from items where id = ${itemId}`);
-    if (!item[0] || n(item[0].record_type) !== RecordType.STORE_ITEM || item[0].status !== 'published') throw new HttpError(404, 'This product is no longer available.');
+    const item = await rows<{ record_type: number; status: string }>(
+      this.db,
+      sql`select record_type, status from items where id = ${itemId}`,
+    );
+    if (!item[0] || n(item[0].record_type) !== RecordType.STORE_ITEM || item[0].status !== 'published')
+      throw new HttpError(404, 'This product is no longer available.');
     const r = await rows<Record<string, unknown>>(
       this.db,
       sql`select id, sku, unlimited, qty_in_stock from product_variants where item_id = ${itemId} order by ordering, id`,
     );
-    return r.map((x) => ({ variantId: String(x.id), sku: String(x.sku), unlimited: x.unlimited === true, qtyInStock: Math.max(0, n(x.qty_in_stock)) }));
+    return r.map((x) => ({
+      variantId: String(x.id),
+      sku: String(x.sku),
+      unlimited: x.unlimited === true,
+      qtyInStock: Math.max(0, n(x.qty_in_stock)),
+    }));
   }
 
   /** Stores a single-item subscription cart, apart from the shopping cart; answers its cartToken. */
@@ -1006,13 +1092,16 @@ export class CartService {
     assertServiceQuantity(v, input.quantity, input.multipleServices);
     assertCartAmount([{ purchasePriceCents: unitPriceCents(v), quantity: input.quantity }], currency);
     const cartToken = newToken();
-    await this.db.execute(sql`insert into subscription_carts (id, website_id, token_hash, site_user_id, item_id, sku, quantity, additional_fields, purchase_price_cents)
+    await this.db
+      .execute(sql`insert into subscription_carts (id, website_id, token_hash, site_user_id, item_id, sku, quantity, additional_fields, purchase_price_cents)
       values (${newId()}, ${websiteId}, ${hashToken(cartToken)}, ${ident.siteUserId ?? null}, ${v.itemId}, ${v.sku}, ${input.quantity}, ${input.additionalFields}, ${unitPriceCents(v)})`);
     return { cartToken };
   }
 
   /** The subscription cart of a cartToken with its product, or null. */
-  async findSubscription(cartToken: string): Promise<{ quantity: number; purchasePriceCents: number; additionalFields: string; variant: VariantInfo } | null> {
+  async findSubscription(
+    cartToken: string,
+  ): Promise<{ quantity: number; purchasePriceCents: number; additionalFields: string; variant: VariantInfo } | null> {
     if (!cartToken || cartToken.length > 100) return null;
     const r = await rows<Record<string, unknown>>(
       this.db,
@@ -1023,7 +1112,12 @@ export class CartService {
     const vr = await rows<{ variant: unknown }>(this.db, sql`select ${VARIANT_JSON(String(s.item_id), String(s.sku))} as variant`);
     const raw = parseJson<Record<string, unknown> | null>(vr[0]?.variant ?? null);
     if (!raw) return null;
-    return { quantity: n(s.quantity), purchasePriceCents: n(s.purchase_price_cents), additionalFields: String(s.additional_fields ?? ''), variant: variantFrom(raw) };
+    return {
+      quantity: n(s.quantity),
+      purchasePriceCents: n(s.purchase_price_cents),
+      additionalFields: String(s.additional_fields ?? ''),
+      variant: variantFrom(raw),
+    };
   }
 }
 

@@ -20,7 +20,12 @@ export async function loadProducts(db: Db | Tx, itemIds: string[]): Promise<Map<
   const variants = await db
     .select()
     .from(schema.productVariants)
-    .where(inArray(schema.productVariants.itemId, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        schema.productVariants.itemId,
+        rows.map((r) => r.id),
+      ),
+    )
     .orderBy(asc(schema.productVariants.ordering));
   for (const v of variants) out.get(v.itemId)?.variants.push(v);
   return out;
@@ -31,7 +36,11 @@ export async function loadProduct(db: Db | Tx, itemId: string): Promise<ProductR
 }
 
 export async function variantsOfItem(db: Db | Tx, itemId: string): Promise<VariantRow[]> {
-  return db.select().from(schema.productVariants).where(eq(schema.productVariants.itemId, itemId)).orderBy(asc(schema.productVariants.ordering));
+  return db
+    .select()
+    .from(schema.productVariants)
+    .where(eq(schema.productVariants.itemId, itemId))
+    .orderBy(asc(schema.productVariants.ordering));
 }
 
 export function productType(item: ItemRow): number {

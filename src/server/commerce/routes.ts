@@ -3,7 +3,15 @@
  * (zod and core's quantity rule); the CartService owns the transactions. Every write needs the crumb
  * (global plugin) and is rate limited per visitor.
  */
-import { cartAddIn, cartEntryParams, cartFieldsIn, cartItemId, cartQuantityIn, cartQuery, cartSubscriptionIn } from '../../core/api/cart.js';
+import {
+  cartAddIn,
+  cartEntryParams,
+  cartFieldsIn,
+  cartItemId,
+  cartQuantityIn,
+  cartQuery,
+  cartSubscriptionIn,
+} from '../../core/api/cart.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CartService } from './cart-service.js';
@@ -25,7 +33,8 @@ export const CART_BODY_LIMIT = 64 * 1024;
 /** Quantity: a whole number 1-9999, as a JSON number or numeric text (form posts), with core's messages. */
 export function quantityOf(raw: unknown, fallback = 1): number {
   if (raw === undefined) return fallback;
-  if (typeof raw !== 'number' && typeof raw !== 'string') throw badRequest(commerce.QUANTITY_NOT_A_NUMBER, { quantity: commerce.QUANTITY_NOT_A_NUMBER });
+  if (typeof raw !== 'number' && typeof raw !== 'string')
+    throw badRequest(commerce.QUANTITY_NOT_A_NUMBER, { quantity: commerce.QUANTITY_NOT_A_NUMBER });
   const q = parseQuantity(raw);
   if (!q.ok) throw badRequest(q.message, { quantity: q.message });
   if (q.quantity > QUANTITY_MAX) throw badRequest(commerce.NOT_ENOUGH_STOCK, { quantity: `Quantity must be ${QUANTITY_MAX} or less.` });
@@ -35,7 +44,8 @@ export function quantityOf(raw: unknown, fallback = 1): number {
 /** additionalFields: JSON text (or nothing); answers are kept as canonical JSON text, '' when none. */
 export function additionalFieldsOf(v: unknown): string {
   if (v === undefined || v === null || v === '') return '';
-  if (typeof v !== 'string') throw badRequest('additionalFields must be JSON text.', { additionalFields: 'additionalFields must be JSON text.' });
+  if (typeof v !== 'string')
+    throw badRequest('additionalFields must be JSON text.', { additionalFields: 'additionalFields must be JSON text.' });
   let parsed: unknown;
   try {
     parsed = JSON.parse(v);
@@ -94,7 +104,12 @@ export async function commerceRoutes(app: FastifyInstance, opts: { carts: CartSe
     const site = await websites.get();
     const ident = cartIdent(req);
     const multipleServices = websites.storeSettings(site).multipleQuantityAllowedForServices;
-    const res = await carts.add(site.id, ident, { itemId: body.itemId, sku: body.sku, quantity, additionalFields, multipleServices }, site.currency);
+    const res = await carts.add(
+      site.id,
+      ident,
+      { itemId: body.itemId, sku: body.sku, quantity, additionalFields, multipleServices },
+      site.currency,
+    );
     if (res.token && res.token !== ident.token) setCartCookie(req, reply, res.token);
     return { shoppingCart: res.cart, newlyAdded: res.newlyAdded };
   });
@@ -140,7 +155,12 @@ export async function commerceRoutes(app: FastifyInstance, opts: { carts: CartSe
     const body = fieldsBody.parse(req.body ?? {});
     const additionalFields = additionalFieldsOf(body.additionalFields);
     const site = await websites.get();
-    const r = await carts.updateAdditionalFields(cartIdent(req), entryId, { itemId: body.itemId, sku: body.sku, additionalFields }, site.currency);
+    const r = await carts.updateAdditionalFields(
+      cartIdent(req),
+      entryId,
+      { itemId: body.itemId, sku: body.sku, additionalFields },
+      site.currency,
+    );
     return { shoppingCart: r.cart, updatedEntry: r.updatedEntry };
   });
 
@@ -158,7 +178,12 @@ export async function commerceRoutes(app: FastifyInstance, opts: { carts: CartSe
     const additionalFields = additionalFieldsOf(body.additionalFields);
     const site = await websites.get();
     const multipleServices = websites.storeSettings(site).multipleQuantityAllowedForServices;
-    return carts.createSubscription(site.id, cartIdent(req), { itemId: body.itemId, sku: body.sku, quantity, additionalFields, multipleServices }, site.currency);
+    return carts.createSubscription(
+      site.id,
+      cartIdent(req),
+      { itemId: body.itemId, sku: body.sku, quantity, additionalFields, multipleServices },
+      site.currency,
+    );
   });
 
   /** The subscription checkout (the checkout area completes it): the item and its subscription price text. */
@@ -170,6 +195,14 @@ export async function commerceRoutes(app: FastifyInstance, opts: { carts: CartSe
     return reply
       .status(sub ? 200 : 404)
       .type('text/html; charset=utf-8')
-      .send(subscriptionPageHtml(site.title, site.currency, sub, sub && q.cartToken ? `/checkout?cartToken=${encodeURIComponent(q.cartToken)}` : undefined, await siteStylesHead(app, site.id)));
+      .send(
+        subscriptionPageHtml(
+          site.title,
+          site.currency,
+          sub,
+          sub && q.cartToken ? `/checkout?cartToken=${encodeURIComponent(q.cartToken)}` : undefined,
+          await siteStylesHead(app, site.id),
+        ),
+      );
   });
 }

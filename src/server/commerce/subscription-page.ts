@@ -19,21 +19,28 @@ export function subscriptionPageHtml(
 ): string {
   let main: string;
   if (!sub) {
-    main = '<h1>Subscription not found</h1><p>This subscription checkout has expired or does not exist. <a href="/">Back to the shop</a></p>';
+    main =
+      '<h1>Subscription not found</h1><p>This subscription checkout has expired or does not exist. <a href="/">Back to the shop</a></p>';
   } else {
     const v = sub.variant;
     const price = formatMoney(unitPriceCents(v), currency);
     const plan = (v.structuredContent.subscriptionPlan ?? null) as SubscriptionPlan | null;
-    const attrs = Object.entries(v.attributes).map(([k, x]) => `${escapeHtml(k)}: ${escapeHtml(x)}`).join(', ');
+    const attrs = Object.entries(v.attributes)
+      .map(([k, x]) => `${escapeHtml(k)}: ${escapeHtml(x)}`)
+      .join(', ');
     main =
       `<h1>Subscription checkout</h1>` +
       `<div class="subscription-checkout__item" data-item-id="${escapeHtml(v.itemId)}">` +
-      (v.image && typeof v.image.assetUrl === 'string' ? `<img src="${escapeHtml(v.image.assetUrl)}" alt="${escapeHtml(String(v.image.altText ?? v.title))}" width="120" height="120">` : '') +
+      (v.image && typeof v.image.assetUrl === 'string'
+        ? `<img src="${escapeHtml(v.image.assetUrl)}" alt="${escapeHtml(String(v.image.altText ?? v.title))}" width="120" height="120">`
+        : '') +
       `<h2 class="subscription-checkout__title">${escapeHtml(v.title)}</h2>` +
       (attrs ? `<p class="subscription-checkout__variant">${attrs}</p>` : '') +
       `<p class="subscription-checkout__quantity">Quantity: ${sub.quantity}</p>` +
       `<p class="subscription-price">${escapeHtml(subscriptionPriceText(price, plan))}</p>` +
-      (checkoutUrl ? `<p><a class="subscription-checkout__continue cart-checkout-button" href="${escapeHtml(checkoutUrl)}">Continue to checkout</a></p>` : '') +
+      (checkoutUrl
+        ? `<p><a class="subscription-checkout__continue cart-checkout-button" href="${escapeHtml(checkoutUrl)}">Continue to checkout</a></p>`
+        : '') +
       `</div>`;
   }
   return (

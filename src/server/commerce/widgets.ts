@@ -14,7 +14,12 @@ import type { CartPageProps } from '../../core/api/storefront.js';
 import type { CartJson, CartService } from './cart-service.js';
 import { additionalFieldsFormOf } from './cart-service.js';
 import { restockSignUpHtml } from '../restock/index.js';
-import { cartInstalmentContexts, currentInstalmentState, currentStoreInstalmentContext, instalmentContextFor } from '../instalments/index.js';
+import {
+  cartInstalmentContexts,
+  currentInstalmentState,
+  currentStoreInstalmentContext,
+  instalmentContextFor,
+} from '../instalments/index.js';
 import { escapeHtml } from '../../core/html.js';
 
 export interface CommerceSettings {
@@ -72,11 +77,18 @@ export function productPropsOf(item: unknown, currency: string, settings: Commer
     useCustomAddButtonText: sc.useCustomAddButtonText === true,
     customAddButtonText: typeof sc.customAddButtonText === 'string' ? sc.customAddButtonText : undefined,
     // A product that names a form that cannot be drawn keeps a marker, so the button says 'Unable to open form'.
-    additionalFieldsForm: form ? (form as AdditionalFieldsFormProps) : hasFormRef ? ({ id: String(sc.additionalFieldsFormId ?? ''), fields: [] } as AdditionalFieldsFormProps) : null,
+    additionalFieldsForm: form
+      ? (form as AdditionalFieldsFormProps)
+      : hasFormRef
+        ? ({ id: String(sc.additionalFieldsFormId ?? ''), fields: [] } as AdditionalFieldsFormProps)
+        : null,
     currency,
     multipleQuantityAllowedForServices: settings.multipleQuantityAllowedForServices ?? true,
     onSale: sc.onSale === true,
-    instalments: instalmentContextFor({ productType: Number(sc.productType) || ProductType.PHYSICAL, isSubscribable: sc.isSubscribable === true }, currency),
+    instalments: instalmentContextFor(
+      { productType: Number(sc.productType) || ProductType.PHYSICAL, isSubscribable: sc.isSubscribable === true },
+      currency,
+    ),
   };
 }
 
@@ -89,7 +101,11 @@ export function productPropsOf(item: unknown, currency: string, settings: Commer
 const merchandisingKept = new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, Obj>>>>();
 
 /** productMerchandisingContext of the platform: per product id, the scarcity settings templates read. */
-export function merchandisingContext(items: unknown[], settings: CommerceSettings = {}, currency = String(settings.selectedCurrency ?? 'USD')): Record<string, Obj> {
+export function merchandisingContext(
+  items: unknown[],
+  settings: CommerceSettings = {},
+  currency = String(settings.selectedCurrency ?? 'USD'),
+): Record<string, Obj> {
   const out: Record<string, Obj> = {};
   const state = currentInstalmentState();
   for (const item of items) {
@@ -124,7 +140,10 @@ function itemMerchandising(sc: Obj, settings: CommerceSettings, currency: string
     scarcityShownByDefault: settings.scarcityShownByDefault ?? false,
     scarcityTemplateViews: [],
     // The per-item instalment context (afterPayAvailable, afterPayMin, afterPayMax, shopperLanguage, stripeAccountCountry).
-    ...instalmentContextFor({ productType: Number(sc.productType) || ProductType.PHYSICAL, isSubscribable: sc.isSubscribable === true }, currency),
+    ...instalmentContextFor(
+      { productType: Number(sc.productType) || ProductType.PHYSICAL, isSubscribable: sc.isSubscribable === true },
+      currency,
+    ),
   };
 }
 
@@ -134,7 +153,8 @@ export function pageMerchandising(ctx: Obj, settings: CommerceSettings = {}): Re
   const out = merchandisingContext(items, settings);
   // The cart's items carry their instalment context too.
   const entries = Array.isArray(obj(ctx.cart).entries) ? (obj(ctx.cart).entries as Array<{ itemId: string; productType?: number }>) : [];
-  for (const [id, c] of Object.entries(cartInstalmentContexts(entries, String(settings.selectedCurrency ?? 'USD')))) out[id] = { ...out[id], ...c };
+  for (const [id, c] of Object.entries(cartInstalmentContexts(entries, String(settings.selectedCurrency ?? 'USD'))))
+    out[id] = { ...out[id], ...c };
   return out;
 }
 
@@ -157,7 +177,9 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
       // A store item's widgets are pure functions of the item, the widget's arguments and data, the store
       // settings, the currency and the instalment preferences: kept per item (see widgetHtmlOf).
       const kept = widgetHtmlOf(props.item, settings);
-      const key = kept ? `${name}\u0000${props.locale}\u0000${opts.currency}\u0000${currentInstalmentState()?.language ?? ''}\u0000${props.args.join('\u0001')}\u0000${dataKey(name, props.data)}` : '';
+      const key = kept
+        ? `${name}\u0000${props.locale}\u0000${opts.currency}\u0000${currentInstalmentState()?.language ?? ''}\u0000${props.args.join('\u0001')}\u0000${dataKey(name, props.data)}`
+        : '';
       const hit = kept?.get(key);
       if (hit !== undefined) return hit;
       const html = renderWidget(name, props);
@@ -167,58 +189,68 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
   };
 
   function renderWidget(name: WidgetName, props: WidgetProps): string | undefined {
-      const product = propsOf(props.item);
-      if (!product) return undefined;
-      const scope = product.itemId;
-      const express = props.args.includes('express') || settings.expressCheckout === true;
-      switch (name) {
-        case 'add-to-cart-btn': {
-          // The engine's {@|variants-select} draws options from variantOptionOrdering only (as the platform
-          // does); a product with several variants but no ordering would have no selector and could never be
-          // bought, so its button brings the selector along.
-          const orphan = showVariantSelector(structuredContentOfProps(product)) && !(product.variantOptionOrdering && product.variantOptionOrdering.length > 0);
-          // `no-instalments`: a button on a card of another product's page (related products) draws no instalment pill.
-          const pill = props.args.includes('no-instalments') ? { instalmentPill: false } : {};
-          return (orphan ? renderIsland('VariantSelect', { product, scope }) : '') + renderIsland('AddToCart', { product, scope, express, ...pill });
-        }
-        case 'variants-select':
-          return showVariantSelector(structuredContentOfProps(product)) ? renderIsland('VariantSelect', { product, scope }) : '';
-        case 'quantity-input':
-          return renderIsland('QuantityInput', { product, scope });
-        case 'product-checkout':
-          return (
-            (showVariantSelector(structuredContentOfProps(product)) ? renderIsland('VariantSelect', { product, scope }) : '') +
-            renderIsland('QuantityInput', { product, scope }) +
-            renderIsland('AddToCart', { product, scope, express })
-          );
-        case 'product-status': {
-          const badge = productBadge(structuredContentOfProps(product));
-          if (badge === 'sold-out') return `<div class="product-mark sold-out">${escapeHtml(commerce.SOLD_OUT)}</div>`;
-          if (badge === 'sale') return `<div class="product-mark sale">${escapeHtml(commerce.SALE)}</div>`;
-          return '';
-        }
-        case 'product-scarcity': {
-          if (settings.scarcityEnabled === false) return '';
-          const data = props.data;
-          return renderIsland('ProductScarcity', {
-            product,
-            scope,
-            text: typeof data.scarcityText === 'string' && data.scarcityText ? data.scarcityText : settings.scarcityText || DEFAULT_SCARCITY_TEXT,
-            threshold: settings.scarcityThreshold ?? DEFAULT_SCARCITY_THRESHOLD,
-            shownByDefault: data.scarcityShownByDefault === true,
-          });
-        }
-        case 'product-quick-view': {
-          const i = obj(props.item);
-          const image = i.assetUrl ? { assetUrl: String(i.assetUrl), altText: String(i.altText ?? '') } : null;
-          const label = typeof props.data.label === 'string' && props.data.label ? props.data.label : commerce.QUICK_VIEW;
-          return renderIsland('QuickView', { product, fullUrl: String(i.fullUrl ?? ''), image, label, group: String(props.data.group ?? '') }, 'span');
-        }
-        case 'product-restock-notification':
-          return restockSignUpHtml(props.item, settings);
-        default:
-          return undefined;
+    const product = propsOf(props.item);
+    if (!product) return undefined;
+    const scope = product.itemId;
+    const express = props.args.includes('express') || settings.expressCheckout === true;
+    switch (name) {
+      case 'add-to-cart-btn': {
+        // The engine's {@|variants-select} draws options from variantOptionOrdering only (as the platform
+        // does); a product with several variants but no ordering would have no selector and could never be
+        // bought, so its button brings the selector along.
+        const orphan =
+          showVariantSelector(structuredContentOfProps(product)) &&
+          !(product.variantOptionOrdering && product.variantOptionOrdering.length > 0);
+        // `no-instalments`: a button on a card of another product's page (related products) draws no instalment pill.
+        const pill = props.args.includes('no-instalments') ? { instalmentPill: false } : {};
+        return (
+          (orphan ? renderIsland('VariantSelect', { product, scope }) : '') +
+          renderIsland('AddToCart', { product, scope, express, ...pill })
+        );
       }
+      case 'variants-select':
+        return showVariantSelector(structuredContentOfProps(product)) ? renderIsland('VariantSelect', { product, scope }) : '';
+      case 'quantity-input':
+        return renderIsland('QuantityInput', { product, scope });
+      case 'product-checkout':
+        return (
+          (showVariantSelector(structuredContentOfProps(product)) ? renderIsland('VariantSelect', { product, scope }) : '') +
+          renderIsland('QuantityInput', { product, scope }) +
+          renderIsland('AddToCart', { product, scope, express })
+        );
+      case 'product-status': {
+        const badge = productBadge(structuredContentOfProps(product));
+        if (badge === 'sold-out') return `<div class="product-mark sold-out">${escapeHtml(commerce.SOLD_OUT)}</div>`;
+        if (badge === 'sale') return `<div class="product-mark sale">${escapeHtml(commerce.SALE)}</div>`;
+        return '';
+      }
+      case 'product-scarcity': {
+        if (settings.scarcityEnabled === false) return '';
+        const data = props.data;
+        return renderIsland('ProductScarcity', {
+          product,
+          scope,
+          text:
+            typeof data.scarcityText === 'string' && data.scarcityText ? data.scarcityText : settings.scarcityText || DEFAULT_SCARCITY_TEXT,
+          threshold: settings.scarcityThreshold ?? DEFAULT_SCARCITY_THRESHOLD,
+          shownByDefault: data.scarcityShownByDefault === true,
+        });
+      }
+      case 'product-quick-view': {
+        const i = obj(props.item);
+        const image = i.assetUrl ? { assetUrl: String(i.assetUrl), altText: String(i.altText ?? '') } : null;
+        const label = typeof props.data.label === 'string' && props.data.label ? props.data.label : commerce.QUICK_VIEW;
+        return renderIsland(
+          'QuickView',
+          { product, fullUrl: String(i.fullUrl ?? ''), image, label, group: String(props.data.group ?? '') },
+          'span',
+        );
+      }
+      case 'product-restock-notification':
+        return restockSignUpHtml(props.item, settings);
+      default:
+        return undefined;
+    }
   }
 }
 
@@ -269,7 +301,11 @@ export function cartPageIsland(
 }
 
 /** The /cart island for a cart read by the service (loads the entries' forms). */
-export async function cartPageHtml(carts: CartService, cart: CartJson, opts: { currency: string; crumb: string; settings?: CommerceSettings }): Promise<string> {
+export async function cartPageHtml(
+  carts: CartService,
+  cart: CartJson,
+  opts: { currency: string; crumb: string; settings?: CommerceSettings },
+): Promise<string> {
   const forms = (await carts.formsFor(cart.entries.map((e) => e.itemId))) as Record<string, AdditionalFieldsFormProps>;
   return cartPageIsland(cart, { ...opts, forms });
 }

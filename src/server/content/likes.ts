@@ -96,14 +96,25 @@ export async function likeRoutes(app: FastifyInstance): Promise<void> {
       .innerJoin(schema.collections, eq(schema.collections.id, schema.items.collectionId))
       .where(and(eq(schema.items.id, itemId), eq(schema.items.websiteId, site.id), eq(schema.items.status, 'published')))
       .limit(1);
-    if (!found || found.collection.type === CollectionType.PRODUCTS || found.item.publishOn.getTime() > Date.now()) throw new HttpError(404, 'Not found');
+    if (!found || found.collection.type === CollectionType.PRODUCTS || found.item.publishOn.getTime() > Date.now())
+      throw new HttpError(404, 'Not found');
 
     let liker = req.cookies[LIKE_COOKIE];
     if (!liker || !LIKER.test(liker)) {
       liker = randomBytes(16).toString('hex');
-      reply.setCookie(LIKE_COOKIE, liker, { path: '/', sameSite: 'lax', secure: isSecure(req), httpOnly: true, maxAge: LIKE_COOKIE_MAX_AGE_SECONDS });
+      reply.setCookie(LIKE_COOKIE, liker, {
+        path: '/',
+        sameSite: 'lax',
+        secure: isSecure(req),
+        httpOnly: true,
+        maxAge: LIKE_COOKIE_MAX_AGE_SECONDS,
+      });
     }
-    const added = await db.insert(schema.itemLikes).values({ itemId, liker }).onConflictDoNothing().returning({ liker: schema.itemLikes.liker });
+    const added = await db
+      .insert(schema.itemLikes)
+      .values({ itemId, liker })
+      .onConflictDoNothing()
+      .returning({ liker: schema.itemLikes.liker });
     const count = await likeCount(db, itemId);
     likeCounts(db).set(itemId, count);
     // The count shows on the post alone: its cached copies go, the rest of the site's cache stays (a like

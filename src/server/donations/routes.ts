@@ -7,7 +7,7 @@ import { donationListQuery, donationSettingsIn } from '../../core/api/reviews.js
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
-import { PageType } from '../../core/enums.js'
+import { PageType } from '../../core/enums.js';
 import { commerce, donations as text, forms } from '../../core/messages.js';
 import { donationAmount } from '../../core/donations.js';
 import { formatMoney, moneyDecimalString } from '../../core/money.js';
@@ -40,7 +40,9 @@ const str = (max: number, msg: string) => z.string({ error: msg }).max(max, msg)
 const body = z.object({
   amountCents: z.union([z.number(), z.string().max(20)]).optional(),
   customAmount: z.union([z.number(), z.string().max(40)]).optional(),
-  donorName: str(200, text.NAME_TOO_LONG).transform((s) => s.trim()).pipe(z.string().min(1, text.NAME_REQUIRED).max(120, text.NAME_TOO_LONG)),
+  donorName: str(200, text.NAME_TOO_LONG)
+    .transform((s) => s.trim())
+    .pipe(z.string().min(1, text.NAME_REQUIRED).max(120, text.NAME_TOO_LONG)),
   email: str(256, forms.INVALID_EMAIL).transform((s) => s.trim()),
   message: str(1000, text.MESSAGE_TOO_LONG).optional().default(''),
   idempotencyKey: z.string().max(200).optional(),
@@ -48,7 +50,15 @@ const body = z.object({
   cardNumber: z.string().max(30).optional(),
   cardExpiry: z.string().max(10).optional(),
   cardCvc: z.string().max(6).optional(),
-  payment: z.object({ type: z.literal('card'), number: z.string().max(30), expiry: z.string().max(10), cvc: z.string().max(6), name: z.string().max(200).optional() }).optional(),
+  payment: z
+    .object({
+      type: z.literal('card'),
+      number: z.string().max(30),
+      expiry: z.string().max(10),
+      cvc: z.string().max(6),
+      name: z.string().max(200).optional(),
+    })
+    .optional(),
   crumb: z.string().optional(),
 });
 
@@ -60,7 +70,11 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
   const { donations } = opts;
   const { websites } = app.services;
 
-  async function donatePage(req: FastifyRequest, reply: FastifyReply, state: { status?: number; values?: Obj; errors?: Record<string, string>; message?: string } = {}) {
+  async function donatePage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    state: { status?: number; values?: Obj; errors?: Record<string, string>; message?: string } = {},
+  ) {
     const site = await websites.get();
     const s = donationSettingsOf(site.settings);
     const v = { ...(state.values ?? {}) };
@@ -69,9 +83,11 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
     if (state.values === undefined && typeof asked === 'string' && /^\d{1,9}$/.test(asked)) {
       const cents = Number(asked);
       if (s.suggestedAmounts.includes(cents)) v.amountCents = String(cents);
-      else if (cents >= s.minimumCents && cents <= s.maximumCents) Object.assign(v, { amountCents: 'custom', customAmount: moneyDecimalString(cents, site.currency) });
+      else if (cents >= s.minimumCents && cents <= s.maximumCents)
+        Object.assign(v, { amountCents: 'custom', customAmount: moneyDecimalString(cents, site.currency) });
     }
-    const chosen = v.amountCents === undefined ? String(s.suggestedAmounts[Math.min(1, s.suggestedAmounts.length - 1)]) : String(v.amountCents);
+    const chosen =
+      v.amountCents === undefined ? String(s.suggestedAmounts[Math.min(1, s.suggestedAmounts.length - 1)]) : String(v.amountCents);
     return sendSitePage(app, req, reply, {
       template: 'system/donate.html',
       pageType: PageType.DONATE,
@@ -83,7 +99,19 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
           closedText: text.CLOSED,
           title: s.title,
           description: s.description,
-          ...donationFormContext({ req, settings: s, currency: site.currency, prefix: 'donate', amounts: s.suggestedAmounts, allowCustom: true, chosen, values: v, errors: state.errors, message: state.message, stripe: donationStripe(app) }),
+          ...donationFormContext({
+            req,
+            settings: s,
+            currency: site.currency,
+            prefix: 'donate',
+            amounts: s.suggestedAmounts,
+            allowCustom: true,
+            chosen,
+            values: v,
+            errors: state.errors,
+            message: state.message,
+            stripe: donationStripe(app),
+          }),
         },
       },
     });
@@ -101,20 +129,53 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
     if (!amount.ok) errors.amount = amount.message;
     const email = parsed.success ? parsed.data.email : '';
     if (parsed.success && !isValidEmail(email)) errors.email = email ? forms.INVALID_EMAIL : forms.REQUIRED;
-    if (Object.keys(errors).length > 0 || !parsed.success || !amount.ok) throw badRequest(Object.values(errors)[0] ?? text.AMOUNT_REQUIRED, errors);
+    if (Object.keys(errors).length > 0 || !parsed.success || !amount.ok)
+      throw badRequest(Object.values(errors)[0] ?? text.AMOUNT_REQUIRED, errors);
     const b = parsed.data;
     if (!b.idempotencyKey || !KEY.test(b.idempotencyKey)) throw badRequest(text.KEY_INVALID, { idempotencyKey: text.KEY_INVALID });
     if (donationStripe(app)) {
       // Stripe connected: the donor pays on Stripe's Checkout page (card numbers never come here); the donation is
       // recorded when Stripe says the payment succeeded (the return page or the webhook).
-      const base = { websiteId: site.id, siteTitle: site.title, currency: site.currency, amountCents: amount.cents, donorName: b.donorName, email, message: b.message.trim(), key: b.idempotencyKey };
+      const base = {
+        websiteId: site.id,
+        siteTitle: site.title,
+        currency: site.currency,
+        amountCents: amount.cents,
+        donorName: b.donorName,
+        email,
+        message: b.message.trim(),
+        key: b.idempotencyKey,
+      };
       const prepared = await donations.prepareHosted(base, STRIPE_PROVIDER);
       if ('donation' in prepared) return { donation: prepared.donation, duplicate: true };
-      const url = await startStripeDonation(app, { ...prepared, amountCents: amount.cents, currency: site.currency, siteTitle: site.title, email, origin: await app.emailOrigin() });
+      const url = await startStripeDonation(app, {
+        ...prepared,
+        amountCents: amount.cents,
+        currency: site.currency,
+        siteTitle: site.title,
+        email,
+        origin: await app.emailOrigin(),
+      });
       return { redirect: url };
     }
-    const payment: PaymentMethodInput = b.payment ?? { type: 'card', number: b.cardNumber ?? '', expiry: b.cardExpiry ?? '', cvc: b.cardCvc ?? '', name: b.donorName };
-    return donations.donate({ websiteId: site.id, siteTitle: site.title, currency: site.currency, amountCents: amount.cents, donorName: b.donorName, email, message: b.message.trim(), payment, key: b.idempotencyKey });
+    const payment: PaymentMethodInput = b.payment ?? {
+      type: 'card',
+      number: b.cardNumber ?? '',
+      expiry: b.cardExpiry ?? '',
+      cvc: b.cardCvc ?? '',
+      name: b.donorName,
+    };
+    return donations.donate({
+      websiteId: site.id,
+      siteTitle: site.title,
+      currency: site.currency,
+      amountCents: amount.cents,
+      donorName: b.donorName,
+      email,
+      message: b.message.trim(),
+      payment,
+      key: b.idempotencyKey,
+    });
   }
 
   app.post(DONATIONS_API, { preHandler: app.services.rateLimiter.guard(DONATION_LIMIT), bodyLimit: 32 * 1024 }, async (req, reply) => {
@@ -132,7 +193,11 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
       const url = `${CONFIRMED_PATH}/${signLink(await linkKey(app.database), PURPOSE, r.donation.id)}`;
       if (form) return reply.redirect(url, 303);
       const d = r.donation;
-      return { donation: { id: d.id, amountCents: d.amountCents, currency: d.currency, testMode: d.testMode }, duplicate: r.duplicate, confirmationUrl: url };
+      return {
+        donation: { id: d.id, amountCents: d.amountCents, currency: d.currency, testMode: d.testMode },
+        duplicate: r.duplicate,
+        confirmationUrl: url,
+      };
     } catch (e) {
       if (!form || !(e instanceof HttpError)) throw e;
       // Card fields are never written back into the page. The page gets a fresh idempotency key: a declined
@@ -140,7 +205,8 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
       const { cardNumber: _n, cardExpiry: _e, cardCvc: _c, idempotencyKey: _k, ...values } = raw;
       // A donation block may suggest an amount the donate page does not list: it comes back as a custom amount.
       const picked = typeof values.amountCents === 'string' && /^\d{1,9}$/.test(values.amountCents) ? Number(values.amountCents) : null;
-      if (picked !== null && !settings.suggestedAmounts.includes(picked)) Object.assign(values, { amountCents: 'custom', customAmount: moneyDecimalString(picked, site.currency) });
+      if (picked !== null && !settings.suggestedAmounts.includes(picked))
+        Object.assign(values, { amountCents: 'custom', customAmount: moneyDecimalString(picked, site.currency) });
       return donatePage(req, reply, { status: e.status, values, errors: e.errors ?? {}, message: e.message });
     }
   });
@@ -154,7 +220,8 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
     const session = await stripe!.checkout.sessions.retrieve(q.data.session_id).catch(() => null);
     const attemptId = session?.metadata?.tessera_attempt ?? null;
     const pi = typeof session?.payment_intent === 'string' ? session.payment_intent : (session?.payment_intent?.id ?? null);
-    if (!session || session.payment_status !== 'paid' || !pi || !attemptId || session.metadata?.tessera_kind !== 'donation') return reply.redirect(DONATE_PATH, 303);
+    if (!session || session.payment_status !== 'paid' || !pi || !attemptId || session.metadata?.tessera_kind !== 'donation')
+      return reply.redirect(DONATE_PATH, 303);
     await app.checkout.service.settlePayment(STRIPE_PROVIDER, pi, attemptId);
     const d = await donations.byAttempt(attemptId);
     return reply.redirect(d ? `${CONFIRMED_PATH}/${signLink(await linkKey(app.database), PURPOSE, d.id)}` : DONATE_PATH, 303);
@@ -165,7 +232,13 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
     const id = verifyLink(await linkKey(app.database), PURPOSE, req.params.token);
     const d = id ? await donations.get(id) : null;
     if (!d) {
-      return sendSitePage(app, req, reply, { template: 'system/contribution-confirmed.html', pageType: PageType.CONTRIBUTION_CONFIRMED, status: 404, title: text.NOT_FOUND, ctx: { contribution: null, notFoundText: text.NOT_FOUND } });
+      return sendSitePage(app, req, reply, {
+        template: 'system/contribution-confirmed.html',
+        pageType: PageType.CONTRIBUTION_CONFIRMED,
+        status: 404,
+        title: text.NOT_FOUND,
+        ctx: { contribution: null, notFoundText: text.NOT_FOUND },
+      });
     }
     return sendSitePage(app, req, reply, {
       template: 'system/contribution-confirmed.html',
@@ -198,7 +271,10 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
   });
 
   app.get(`${DONATIONS_API}/admin/settings`, storeRead, async (req) => {
-    const r = await rows<{ settings: Obj; currency: string }>(app.database.db, sql`select settings, currency from websites where id = ${req.owner!.websiteId}`);
+    const r = await rows<{ settings: Obj; currency: string }>(
+      app.database.db,
+      sql`select settings, currency from websites where id = ${req.owner!.websiteId}`,
+    );
     return { settings: donationSettingsOf(r[0]?.settings ?? {}), currency: r[0]?.currency ?? 'USD' };
   });
 
@@ -209,10 +285,19 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
       const r = await rows<{ settings: Obj }>(tx, sql`select settings from websites where id = ${websiteId} for update`);
       if (!r[0]) throw new HttpError(404, 'Not found');
       const merged = { ...donationSettingsOf(r[0].settings), ...b.settings };
-      if (merged.minimumCents > merged.maximumCents) throw badRequest('The minimum cannot be above the maximum.', { minimumCents: 'The minimum cannot be above the maximum.' });
+      if (merged.minimumCents > merged.maximumCents)
+        throw badRequest('The minimum cannot be above the maximum.', { minimumCents: 'The minimum cannot be above the maximum.' });
       const next = { ...r[0].settings, donations: merged };
       await tx.execute(sql`update websites set settings = ${JSON.stringify(next)}::jsonb, version = version + 1 where id = ${websiteId}`);
-      await audit(tx, { websiteId, accountId: req.owner!.id, action: 'donations.settings', entity: 'website', entityId: websiteId, before: donationSettingsOf(r[0].settings), after: merged });
+      await audit(tx, {
+        websiteId,
+        accountId: req.owner!.id,
+        action: 'donations.settings',
+        entity: 'website',
+        entityId: websiteId,
+        before: donationSettingsOf(r[0].settings),
+        after: merged,
+      });
       return next;
     });
     app.services.websites.invalidate();

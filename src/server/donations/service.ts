@@ -106,7 +106,15 @@ export class DonationService {
       return { donation: (await this.byKey(input.websiteId, input.key))!, duplicate: true };
     } catch (e) {
       // Nothing recorded: give the money back so no donor is charged for a donation we do not know of.
-      if (await this.closeAttempt(this.database.db, attempt, 'voided', (e instanceof Error ? e.message : 'not recorded').slice(0, 200), r.paymentId)) {
+      if (
+        await this.closeAttempt(
+          this.database.db,
+          attempt,
+          'voided',
+          (e instanceof Error ? e.message : 'not recorded').slice(0, 200),
+          r.paymentId,
+        )
+      ) {
         await provider.refund(r.paymentId).catch(() => undefined);
       }
       throw e;
@@ -118,7 +126,10 @@ export class DonationService {
    * the provider is called, under the same key as `donate`. The donation is recorded when the provider says the
    * payment succeeded (the return page or the webhook, through CheckoutService.settlePayment and settleAttempt).
    */
-  async prepareHosted(input: Omit<DonateInput, 'payment'>, providerName: string): Promise<{ attemptId: string; attemptKey: string } | { donation: DonationRow }> {
+  async prepareHosted(
+    input: Omit<DonateInput, 'payment'>,
+    providerName: string,
+  ): Promise<{ attemptId: string; attemptKey: string } | { donation: DonationRow }> {
     const prior = await this.byKey(input.websiteId, input.key);
     if (prior) return { donation: prior };
     const full = { ...input, payment: { type: 'existing', paymentId: '' } } as DonateInput;
@@ -141,15 +152,34 @@ export class DonationService {
    * (CheckoutService.reconcile looks it up and voids the attempts that hold nothing): the donation is
    * recorded now, once, and the attempt completed with it; refunded when it cannot be recorded.
    */
-  async settleAttempt(attempt: { id: string; input: unknown; amountCents: number }, provider: PaymentProvider, paid: ProviderPayment): Promise<'completed' | 'voided' | null> {
+  async settleAttempt(
+    attempt: { id: string; input: unknown; amountCents: number },
+    provider: PaymentProvider,
+    paid: ProviderPayment,
+  ): Promise<'completed' | 'voided' | null> {
     const input = attempt.input as StoredDonation;
-    const payment = { provider: provider.name, testMode: provider.testMode, paymentId: paid.paymentId, brand: paid.brand, last4: paid.last4 };
+    const payment = {
+      provider: provider.name,
+      testMode: provider.testMode,
+      paymentId: paid.paymentId,
+      brand: paid.brand,
+      last4: paid.last4,
+    };
     try {
       if (paid.amountCents !== attempt.amountCents) throw new Error('the payment differs from the donation');
       // null: a submit recorded it first (its transaction completed the attempt).
       return (await this.database.db.transaction((tx) => this.record(tx, attempt.id, input, payment))) ? 'completed' : null;
     } catch (e) {
-      if (!(await this.closeAttempt(this.database.db, attempt.id, 'voided', `reconciler: ${e instanceof Error ? e.message : 'not recorded'}`.slice(0, 200), paid.paymentId))) return null;
+      if (
+        !(await this.closeAttempt(
+          this.database.db,
+          attempt.id,
+          'voided',
+          `reconciler: ${e instanceof Error ? e.message : 'not recorded'}`.slice(0, 200),
+          paid.paymentId,
+        ))
+      )
+        return null;
       await provider.refund(paid.paymentId);
       return 'voided';
     }
@@ -173,7 +203,13 @@ export class DonationService {
   }
 
   /** Moves an open attempt to a final state; false when it was no longer open (another process closed it). */
-  private async closeAttempt(db: Db | Tx, id: string, to: 'voided' | 'completed', note: string | null, paymentId: string | null = null): Promise<boolean> {
+  private async closeAttempt(
+    db: Db | Tx,
+    id: string,
+    to: 'voided' | 'completed',
+    note: string | null,
+    paymentId: string | null = null,
+  ): Promise<boolean> {
     const r = await rows<{ id: string }>(
       db,
       sql`update payment_attempts set state = ${to}, note = ${note}, payment_id = coalesce(${paymentId}, payment_id), updated = now()
@@ -186,10 +222,16 @@ export class DonationService {
    * The donation row and the attempt's completion in one transaction (the attempt row stays locked to the
    * commit, so a submit and the reconciler never both record it). Null when it was already recorded.
    */
-  private async record(tx: Tx, attemptId: string, input: StoredDonation, p: { provider: string; testMode: boolean; paymentId: string; brand: string; last4: string }): Promise<DonationRow | null> {
+  private async record(
+    tx: Tx,
+    attemptId: string,
+    input: StoredDonation,
+    p: { provider: string; testMode: boolean; paymentId: string; brand: string; last4: string },
+  ): Promise<DonationRow | null> {
     const a = await rows<{ state: string }>(tx, sql`select state from payment_attempts where id = ${attemptId} for update`);
     if (a[0]?.state === 'completed') return null;
-    if (!(await this.closeAttempt(tx, attemptId, 'completed', null, p.paymentId))) throw new HttpError(409, donationPayments.ATTEMPT_CLOSED);
+    if (!(await this.closeAttempt(tx, attemptId, 'completed', null, p.paymentId)))
+      throw new HttpError(409, donationPayments.ATTEMPT_CLOSED);
     const made = await rows<Obj>(
       tx,
       sql`insert into donations (id, website_id, idempotency_key, amount_cents, currency, donor_name, email, message, test_mode, provider, payment_id, card_brand, card_last4)
@@ -211,13 +253,19 @@ export class DonationService {
     return r[0] ? donationFrom(r[0]) : null;
   }
 
-  async list(websiteId: string, opts: { limit: number; before?: number }): Promise<{ donations: DonationRow[]; count: number; totals: Array<{ currency: string; amountCents: number }> }> {
+  async list(
+    websiteId: string,
+    opts: { limit: number; before?: number },
+  ): Promise<{ donations: DonationRow[]; count: number; totals: Array<{ currency: string; amountCents: number }> }> {
     const [list, agg] = await Promise.all([
       rows<Obj>(
         this.database.db,
         sql`select * from donations where website_id = ${websiteId} ${opts.before ? sql`and created < ${new Date(opts.before)}` : sql``} order by created desc, id desc limit ${opts.limit}`,
       ),
-      rows<{ currency: string; n: number; s: string }>(this.database.db, sql`select currency, count(*)::int as n, sum(amount_cents)::text as s from donations where website_id = ${websiteId} group by currency order by currency`),
+      rows<{ currency: string; n: number; s: string }>(
+        this.database.db,
+        sql`select currency, count(*)::int as n, sum(amount_cents)::text as s from donations where website_id = ${websiteId} group by currency order by currency`,
+      ),
     ]);
     return {
       donations: list.map(donationFrom),

@@ -14,7 +14,8 @@ const PAD = { top: 20, right: 20, bottom: 56, left: 56 };
 /** Colour-blind-safe series colours (Okabe-Ito), dark enough on white. */
 const SERIES = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#56b4e9', '#e69f00', '#000000', '#7f5f00', '#5a3e8c', '#8c2d04'];
 
-const fmt = (n: number) => (Math.abs(n) >= 1000 ? n.toLocaleString('en-US', { maximumFractionDigits: 0 }) : String(Math.round(n * 100) / 100));
+const fmt = (n: number) =>
+  Math.abs(n) >= 1000 ? n.toLocaleString('en-US', { maximumFractionDigits: 0 }) : String(Math.round(n * 100) / 100);
 
 /** Rounded axis maximum: 1, 2, 2.5 or 5 times a power of ten at or above `max`. */
 function niceMax(max: number): number {
@@ -51,7 +52,9 @@ export function chartSvg(kind: ChartKind, data: ChartData, idBase: string): stri
       ? `<ul class="chart-legend">${ds.rows.map((r, i) => `<li><span class="chart-swatch" style="background:${SERIES[i % SERIES.length]}"></span>${escapeHtml(r.label)}: ${r.values[0] === null ? '' : fmt(r.values[0])}</li>`).join('')}</ul>`
       : '';
   const table = `<details class="chart-data"><summary>Data</summary><table><thead><tr><th scope="col">${escapeHtml(title)}</th>${ds.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>${ds.rows
-    .map((r) => `<tr><th scope="row">${escapeHtml(r.label)}</th>${r.values.map((v) => `<td>${v === null ? '' : fmt(v)}</td>`).join('')}</tr>`)
+    .map(
+      (r) => `<tr><th scope="row">${escapeHtml(r.label)}</th>${r.values.map((v) => `<td>${v === null ? '' : fmt(v)}</td>`).join('')}</tr>`,
+    )
     .join('')}</tbody></table></details>`;
   return `<svg class="chart-svg" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${tid} ${did}" xmlns="http://www.w3.org/2000/svg"><title id="${tid}">${escapeHtml(title)}</title><desc id="${did}">${escapeHtml(desc)}</desc>${body}</svg>${legend}${pieLegend}${table}`;
 }
@@ -74,7 +77,9 @@ function axes(kind: 'bar' | 'line', columns: string[], rows: Array<{ label: stri
   }
   rows.forEach((r, i) => {
     const cx = PAD.left + band * i + band / 2;
-    parts.push(`<text x="${cx}" y="${H - PAD.bottom + 18}" text-anchor="middle" font-size="12" fill="currentColor">${escapeHtml(r.label.slice(0, 16))}</text>`);
+    parts.push(
+      `<text x="${cx}" y="${H - PAD.bottom + 18}" text-anchor="middle" font-size="12" fill="currentColor">${escapeHtml(r.label.slice(0, 16))}</text>`,
+    );
   });
   if (kind === 'bar') {
     const inner = (band * 0.8) / Math.max(1, columns.length);
@@ -84,7 +89,9 @@ function axes(kind: 'bar' | 'line', columns: string[], rows: Array<{ label: stri
         const x = PAD.left + band * i + band * 0.1 + inner * c;
         const top = Math.min(y(v), y(0));
         const h = Math.abs(y(v) - y(0));
-        parts.push(`<rect x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${Math.max(1, inner - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="${SERIES[c % SERIES.length]}"/>`);
+        parts.push(
+          `<rect x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${Math.max(1, inner - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="${SERIES[c % SERIES.length]}"/>`,
+        );
       });
     });
   } else {

@@ -15,7 +15,11 @@ export async function configPageRoutes(app: FastifyInstance) {
   const navigationRead = { preHandler: app.requireOwner(can('navigation', 'read')) };
   const pagesRead = { preHandler: app.requireOwner(can('pages', 'read')) };
   const siteOf = ownerSiteOf(app);
-  const writer = async (req: FastifyRequest): Promise<CollectionWriter> => ({ websiteId: (await siteOf(req)).id, accountId: req.owner!.id, reserved: () => appReservedUrlIds(app) });
+  const writer = async (req: FastifyRequest): Promise<CollectionWriter> => ({
+    websiteId: (await siteOf(req)).id,
+    accountId: req.owner!.id,
+    reserved: () => appReservedUrlIds(app),
+  });
 
   // ---- Collections (and navigation titles) --------------------------------------------------------
   const collectionIn = z.object({

@@ -44,7 +44,9 @@ export const collectionJson = (c: CollectionRow) => ({
 
 /** Every collection of a website, or only its classic pages, in navigation order. */
 export async function listCollections(db: Db, websiteId: string, onlyPages = false) {
-  const where = onlyPages ? and(eq(collections.websiteId, websiteId), eq(collections.typeName, 'page')) : eq(collections.websiteId, websiteId);
+  const where = onlyPages
+    ? and(eq(collections.websiteId, websiteId), eq(collections.typeName, 'page'))
+    : eq(collections.websiteId, websiteId);
   const rows = await db.select().from(collections).where(where).orderBy(asc(collections.ordering));
   return rows.map(collectionJson);
 }
@@ -57,17 +59,32 @@ export interface CollectionWriter {
 }
 
 /** Saves a collection's fields with the version check; shared by collections and pages. */
-export async function saveCollection(db: Db, w: CollectionWriter, id: string, body: CollectionFields, extra: Record<string, unknown> = {}, onlyPages = false) {
+export async function saveCollection(
+  db: Db,
+  w: CollectionWriter,
+  id: string,
+  body: CollectionFields,
+  extra: Record<string, unknown> = {},
+  onlyPages = false,
+) {
   return db.transaction(async (tx) => {
-    const [c] = await tx.select().from(collections).where(and(eq(collections.id, id), eq(collections.websiteId, w.websiteId))).for('update');
+    const [c] = await tx
+      .select()
+      .from(collections)
+      .where(and(eq(collections.id, id), eq(collections.websiteId, w.websiteId)))
+      .for('update');
     if (!c || (onlyPages && c.typeName !== 'page')) throw notFound('No such page.');
     if (c.version !== body.version) throw staleEdit(c.version);
     let urlId = c.urlId;
     if (body.urlId !== undefined && slugify(body.urlId) !== c.urlId) {
       urlId = slugify(body.urlId);
       if (!urlId) throw badRequest(platformMessages.notValidPageUrl(body.urlId), { urlId: platformMessages.notValidPageUrl(body.urlId) });
-      const taken = await tx.select({ id: collections.id }).from(collections).where(and(eq(collections.websiteId, w.websiteId), eq(collections.urlId, urlId)));
-      if (taken.length || w.reserved().has(urlId)) throw badRequest(platformMessages.tagExists('URL'), { urlId: platformMessages.tagExists('URL') });
+      const taken = await tx
+        .select({ id: collections.id })
+        .from(collections)
+        .where(and(eq(collections.websiteId, w.websiteId), eq(collections.urlId, urlId)));
+      if (taken.length || w.reserved().has(urlId))
+        throw badRequest(platformMessages.tagExists('URL'), { urlId: platformMessages.tagExists('URL') });
     }
     const [updated] = await tx
       .update(collections)
@@ -83,7 +100,15 @@ export async function saveCollection(db: Db, w: CollectionWriter, id: string, bo
       })
       .where(eq(collections.id, id))
       .returning();
-    await audit(tx, { websiteId: w.websiteId, accountId: w.accountId, action: onlyPages ? 'page.update' : 'collection.update', entity: 'collection', entityId: id, before: collectionJson(c), after: collectionJson(updated!) });
+    await audit(tx, {
+      websiteId: w.websiteId,
+      accountId: w.accountId,
+      action: onlyPages ? 'page.update' : 'collection.update',
+      entity: 'collection',
+      entityId: id,
+      before: collectionJson(c),
+      after: collectionJson(updated!),
+    });
     return collectionJson(updated!);
   });
 }
@@ -114,7 +139,14 @@ export async function createPage(db: Db, w: CollectionWriter, body: Omit<Collect
         settings: { body: cleanOwnerHtml(body.body) },
       })
       .returning();
-    await audit(tx, { websiteId: w.websiteId, accountId: w.accountId, action: 'page.create', entity: 'collection', entityId: row!.id, after: collectionJson(row!) });
+    await audit(tx, {
+      websiteId: w.websiteId,
+      accountId: w.accountId,
+      action: 'page.create',
+      entity: 'collection',
+      entityId: row!.id,
+      after: collectionJson(row!),
+    });
     return collectionJson(row!);
   });
 }

@@ -30,9 +30,17 @@ export async function configPostRoutes(app: FastifyInstance) {
     /** The cover image (an uploaded image), null to remove it; left out, an edit keeps it. */
     cover: z
       .object({
-        assetUrl: z.string().max(300).regex(/^\/uploads\/[A-Za-z0-9._-]+$/, 'Choose an uploaded image.'),
+        assetUrl: z
+          .string()
+          .max(300)
+          .regex(/^\/uploads\/[A-Za-z0-9._-]+$/, 'Choose an uploaded image.'),
         altText: z.string().max(250).optional().default(''),
-        originalSize: z.string().max(20).regex(/^\d{1,6}x\d{1,6}$/).nullable().optional(),
+        originalSize: z
+          .string()
+          .max(20)
+          .regex(/^\d{1,6}x\d{1,6}$/)
+          .nullable()
+          .optional(),
       })
       .nullable()
       .optional(),

@@ -71,17 +71,29 @@ export async function listPosts(db: Db, site: Site) {
     .where(and(eq(collections.websiteId, site.id), eq(collections.typeName, 'blog')));
   const ids = journals.map((j) => j.id);
   const list = ids.length ? await db.select().from(items).where(inArray(items.collectionId, ids)).orderBy(desc(items.publishOn)) : [];
-  return { journals: journals.map((j) => ({ id: j.id, title: j.title, urlId: j.urlId })), posts: list.map(postJson), commentsDefault: site.settings.commentsEnabled === false ? 0 : 1, timeZone: site.timeZone };
+  return {
+    journals: journals.map((j) => ({ id: j.id, title: j.title, urlId: j.urlId })),
+    posts: list.map(postJson),
+    commentsDefault: site.settings.commentsEnabled === false ? 0 : 1,
+    timeZone: site.timeZone,
+  };
 }
 
 const journalOf = async (tx: Tx, id: string | undefined, websiteId: string) => {
-  const [j] = id ? await tx.select().from(collections).where(and(eq(collections.id, id), eq(collections.websiteId, websiteId))) : [];
-  if (!j || j.typeName !== 'blog') throw badRequest('Choose the journal for this post.', { collectionId: 'Choose the journal for this post.' });
+  const [j] = id
+    ? await tx
+        .select()
+        .from(collections)
+        .where(and(eq(collections.id, id), eq(collections.websiteId, websiteId)))
+    : [];
+  if (!j || j.typeName !== 'blog')
+    throw badRequest('Choose the journal for this post.', { collectionId: 'Choose the journal for this post.' });
   return j;
 };
 
 /** A scheduled post needs a future date; anything else published in the future is scheduled. */
-const statusAt = (s: (typeof STATUSES)[number], publishOn: Date) => (s === 'published' && publishOn.getTime() > Date.now() ? 'scheduled' : s);
+const statusAt = (s: (typeof STATUSES)[number], publishOn: Date) =>
+  s === 'published' && publishOn.getTime() > Date.now() ? 'scheduled' : s;
 
 /**
  * A post body written as HTML is raw HTML mode, an admin's (issue 27): other staff write the body in the editor's
@@ -94,7 +106,17 @@ export const rawBodyGuard = (author: PostAuthor, html: string | undefined, store
 };
 
 const coverAssets = (cover: PostFieldsIn['cover'], stored: ItemRow['assets']) =>
-  cover === undefined ? stored : cover === null ? [] : [{ assetUrl: cover.assetUrl, altText: ownerPlainText(cover.altText), ...(cover.originalSize ? { originalSize: cover.originalSize } : {}) }];
+  cover === undefined
+    ? stored
+    : cover === null
+      ? []
+      : [
+          {
+            assetUrl: cover.assetUrl,
+            altText: ownerPlainText(cover.altText),
+            ...(cover.originalSize ? { originalSize: cover.originalSize } : {}),
+          },
+        ];
 
 /** Writes a new post in its journal. */
 export async function createPost(db: Db, site: Site, author: PostAuthor, body: PostFieldsIn) {
@@ -123,7 +145,14 @@ export async function createPost(db: Db, site: Site, author: PostAuthor, body: P
         commentState: body.commentState ?? (site.settings.commentsEnabled === false ? 0 : 1),
       })
       .returning();
-    await audit(tx, { websiteId: site.id, accountId: author.id, action: 'post.create', entity: 'post', entityId: row!.id, after: postJson(row!) });
+    await audit(tx, {
+      websiteId: site.id,
+      accountId: author.id,
+      action: 'post.create',
+      entity: 'post',
+      entityId: row!.id,
+      after: postJson(row!),
+    });
     return postJson(row!);
   });
 }
@@ -131,7 +160,11 @@ export async function createPost(db: Db, site: Site, author: PostAuthor, body: P
 /** Updates post `id` (the version must match); fields left out keep their stored values. */
 export async function updatePost(db: Db, websiteId: string, author: PostAuthor, id: string, body: PostFieldsIn & { version: number }) {
   return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(items).where(and(eq(items.id, id), eq(items.websiteId, websiteId))).for('update');
+    const [row] = await tx
+      .select()
+      .from(items)
+      .where(and(eq(items.id, id), eq(items.websiteId, websiteId)))
+      .for('update');
     if (!row || row.recordType !== RecordType.TEXT) throw notFound('No such post.');
     if (row.version !== body.version) throw staleEdit(row.version);
     rawBodyGuard(author, body.body, row.body);
@@ -139,10 +172,32 @@ export async function updatePost(db: Db, websiteId: string, author: PostAuthor, 
     const publishOn = body.publishOn ? new Date(body.publishOn) : row.publishOn;
     const [updated] = await tx
       .update(items)
-      .set({ title: body.title, urlId, body: body.body === undefined ? row.body : cleanOwnerHtml(body.body), assets: coverAssets(body.cover, row.assets), excerpt: ownerPlainText(body.excerpt), author: body.author ?? row.author, tags: body.tags ?? row.tags, categories: body.categories ?? row.categories, status: statusAt(body.status, publishOn), publishOn, commentState: body.commentState ?? row.commentState, version: row.version + 1, updatedAt: new Date() })
+      .set({
+        title: body.title,
+        urlId,
+        body: body.body === undefined ? row.body : cleanOwnerHtml(body.body),
+        assets: coverAssets(body.cover, row.assets),
+        excerpt: ownerPlainText(body.excerpt),
+        author: body.author ?? row.author,
+        tags: body.tags ?? row.tags,
+        categories: body.categories ?? row.categories,
+        status: statusAt(body.status, publishOn),
+        publishOn,
+        commentState: body.commentState ?? row.commentState,
+        version: row.version + 1,
+        updatedAt: new Date(),
+      })
       .where(eq(items.id, id))
       .returning();
-    await audit(tx, { websiteId, accountId: author.id, action: 'post.update', entity: 'post', entityId: id, before: postJson(row), after: postJson(updated!) });
+    await audit(tx, {
+      websiteId,
+      accountId: author.id,
+      action: 'post.update',
+      entity: 'post',
+      entityId: id,
+      before: postJson(row),
+      after: postJson(updated!),
+    });
     return postJson(updated!);
   });
 }

@@ -72,7 +72,10 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
   // The /config calls of collections, classic pages and journal posts' fields.
   await app.register(configPageRoutes);
   await app.register(configPostRoutes);
-  const sweep = setInterval(() => void publishDuePosts(app.database.db).catch((e: unknown) => app.log.warn({ err: e }, 'scheduled posts sweep failed')), POST_SWEEP_MS);
+  const sweep = setInterval(
+    () => void publishDuePosts(app.database.db).catch((e: unknown) => app.log.warn({ err: e }, 'scheduled posts sweep failed')),
+    POST_SWEEP_MS,
+  );
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
   fontRoutes(app);
@@ -86,7 +89,9 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
     const [page] = await app.database.db
       .select({ id: schema.collections.id, title: schema.collections.title })
       .from(schema.collections)
-      .where(and(eq(schema.collections.id, id), eq(schema.collections.websiteId, req.owner!.websiteId), eq(schema.collections.typeName, 'page')));
+      .where(
+        and(eq(schema.collections.id, id), eq(schema.collections.websiteId, req.owner!.websiteId), eq(schema.collections.typeName, 'page')),
+      );
     if (!page) throw new HttpError(404, em.PAGE_NOT_FOUND);
     reply.header('cache-control', 'no-store');
     return canvasRender(app, req, { id: page.id, title: page.title }, layout);
@@ -118,7 +123,11 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
         // The bucket did not answer: a 503 the load balancer and the browser retry, never a 500.
         req.log.warn({ err }, 'media storage unavailable');
         if (reply.sent) throw err;
-        return reply.status(503).header('cache-control', 'no-store').header('retry-after', '5').send({ error: 'Media storage is unavailable', message: 'Media storage is unavailable. Try again in a moment.' });
+        return reply
+          .status(503)
+          .header('cache-control', 'no-store')
+          .header('retry-after', '5')
+          .send({ error: 'Media storage is unavailable', message: 'Media storage is unavailable. Try again in a moment.' });
       }
     }
     const found = await uploads.served(req.params.file);
@@ -136,7 +145,8 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
       }
     }
     reply.header('content-length', String(found.row.bytes));
-    if (found.row.kind !== 'image') reply.header('content-disposition', `inline; filename="${found.row.name.replace(/[^A-Za-z0-9._ -]/g, '_')}"`);
+    if (found.row.kind !== 'image')
+      reply.header('content-disposition', `inline; filename="${found.row.name.replace(/[^A-Za-z0-9._ -]/g, '_')}"`);
     return reply.type(found.row.contentType).send(uploads.stream(found.file));
   });
 }
@@ -207,7 +217,12 @@ function readThemeCss(dir: string): string {
  * public page uses, with the CSS the page loads (the theme's stylesheets, the site styles, the layout's
  * variables) rewritten for a shadow root, and the site bundle's stylesheets.
  */
-export async function canvasRender(app: FastifyInstance, req: FastifyRequest, page: { id: string; title: string }, layout: import('../../core/layout.js').PageLayout) {
+export async function canvasRender(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  page: { id: string; title: string },
+  layout: import('../../core/layout.js').PageLayout,
+) {
   const site = await app.services.websites.get();
   const area = editorOf(app);
   const { styles } = await area.editor.getStyles(site.id);
@@ -217,7 +232,19 @@ export async function canvasRender(app: FastifyInstance, req: FastifyRequest, pa
     origin: `${req.protocol}://${req.host}`,
     shareButtonOptions: (siteSettings.shareButtonOptions as Record<string, unknown>) ?? {},
   });
-  const env: RenderEnv = { app, req, theme: app.services.theme, styles, websiteId: site.id, currency: site.currency, locale: site.locale, timeZone: site.timeZone, renderer, maps: mapProviderFor(siteSettings), page };
+  const env: RenderEnv = {
+    app,
+    req,
+    theme: app.services.theme,
+    styles,
+    websiteId: site.id,
+    currency: site.currency,
+    locale: site.locale,
+    timeZone: site.timeZone,
+    renderer,
+    maps: mapProviderFor(siteSettings),
+    page,
+  };
   const blocks = await renderBlocksHtml(layout, env);
   const head = (await siteStylesHead(app, site.id)).replace(/<\/?style[^>]*>/g, '');
   const css = hostCss(`${readThemeCss(app.services.theme.assetsDir)}\n${head}`) + '\n' + stylesCss(styles);
@@ -230,7 +257,11 @@ export async function canvasRender(app: FastifyInstance, req: FastifyRequest, pa
  * owner made the page private or it was made in the editor and never published (the page answers
  * 404), or null when the page has no layout (the classic page body shows). `?preview=draft` with an owner session of this site renders the draft.
  */
-export async function pageLayoutHtml(app: FastifyInstance, req: FastifyRequest, page: { id: string; title: string; settings?: Record<string, unknown> | null }): Promise<string | false | null> {
+export async function pageLayoutHtml(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  page: { id: string; title: string; settings?: Record<string, unknown> | null },
+): Promise<string | false | null> {
   const area = areas.get(app.database);
   if (!area) return null;
   const site = await app.services.websites.get();
@@ -250,7 +281,11 @@ export async function pageLayoutHtml(app: FastifyInstance, req: FastifyRequest, 
  * A journal post's body on the site: its published layout drawn by the theme's block partials, as a page's is,
  * or null when the post has none (its classic HTML body shows).
  */
-export async function postLayoutHtml(app: FastifyInstance, req: FastifyRequest, post: { id: string; title: string; layout: string | null }): Promise<string | null> {
+export async function postLayoutHtml(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  post: { id: string; title: string; layout: string | null },
+): Promise<string | null> {
   const area = areas.get(app.database);
   if (!area || !post.layout) return null;
   const site = await app.services.websites.get();
@@ -299,7 +334,14 @@ async function layoutHtml(
 export async function siteStylesHead(app: FastifyInstance, websiteId: string): Promise<string> {
   const area = areas.get(app.database);
   if (!area) return '';
-  const load = () => area.editor.getStyles(websiteId).then(({ styles, version }) => (version > 0 ? `<style id="ts-site-styles">${[siteFontFacesCss(styles), siteStylesCss(styles)].filter(Boolean).join('\n')}</style>` : ''));
+  const load = () =>
+    area.editor
+      .getStyles(websiteId)
+      .then(({ styles, version }) =>
+        version > 0
+          ? `<style id="ts-site-styles">${[siteFontFacesCss(styles), siteStylesCss(styles)].filter(Boolean).join('\n')}</style>`
+          : '',
+      );
   // Per content version in a page request (site_styles writes move it); elsewhere for a second.
   if (app.siteCache.inScope()) return app.siteCache.get('site-styles-head', websiteId, load);
   const now = Date.now();

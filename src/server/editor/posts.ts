@@ -11,7 +11,17 @@
 import { and, eq, lte } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
-import { canonicalJson, htmlLayout, layoutTextBlocksHtml, PAGE_STATUS_LABELS, parseLayout, validateLayout, type PageLayout, type PageStatus, type PageSummary } from '../../core/layout.js';
+import {
+  canonicalJson,
+  htmlLayout,
+  layoutTextBlocksHtml,
+  PAGE_STATUS_LABELS,
+  parseLayout,
+  validateLayout,
+  type PageLayout,
+  type PageStatus,
+  type PageSummary,
+} from '../../core/layout.js';
 import { RecordType, Role } from '../../core/enums.js';
 import { pageEditor as em } from '../../core/messages.js';
 import type { PostCover, PostFields } from '../../core/content.js';
@@ -28,7 +38,11 @@ type ItemRow = typeof items.$inferSelect;
 export function postCover(i: Pick<ItemRow, 'assets'>): PostCover | null {
   const a = i.assets[0];
   if (!a || typeof a.assetUrl !== 'string' || a.assetUrl === '') return null;
-  return { assetUrl: a.assetUrl, altText: typeof a.altText === 'string' ? a.altText : '', originalSize: typeof a.originalSize === 'string' ? a.originalSize : null };
+  return {
+    assetUrl: a.assetUrl,
+    altText: typeof a.altText === 'string' ? a.altText : '',
+    originalSize: typeof a.originalSize === 'string' ? a.originalSize : null,
+  };
 }
 
 export function postFields(i: ItemRow): PostFields {
@@ -89,7 +103,9 @@ export class PostEditorService {
       .select({ row: items, journalUrlId: collections.urlId })
       .from(items)
       .innerJoin(collections, eq(collections.id, items.collectionId))
-      .where(and(eq(items.id, id), eq(items.websiteId, websiteId), eq(items.recordType, RecordType.TEXT), eq(collections.typeName, 'blog')));
+      .where(
+        and(eq(items.id, id), eq(items.websiteId, websiteId), eq(items.recordType, RecordType.TEXT), eq(collections.typeName, 'blog')),
+      );
     const [found] = lock ? await q.for('update', { of: items }) : await q;
     if (!found) throw notFound(em.POST_NOT_FOUND);
     return found;
@@ -113,7 +129,14 @@ export class PostEditorService {
    * Runs `change` on the locked post after the version check; `change` returns the new column values, or null
    * when nothing changes (the version stays).
    */
-  private async change(websiteId: string, id: string, version: number, actor: Actor, action: string, change: (row: ItemRow, now: Date) => Partial<ItemRow> | null) {
+  private async change(
+    websiteId: string,
+    id: string,
+    version: number,
+    actor: Actor,
+    action: string,
+    change: (row: ItemRow, now: Date) => Partial<ItemRow> | null,
+  ) {
     return this.db.transaction(async (tx) => {
       const { row, journalUrlId } = await this.postOf(tx, websiteId, id, true);
       if (row.version !== version) throw stale(row.version);
@@ -126,7 +149,14 @@ export class PostEditorService {
         .where(and(eq(items.id, id), eq(items.version, row.version)))
         .returning();
       if (!saved) throw stale(row.version);
-      await audit(tx, { websiteId, accountId: actor.id, action, entity: 'post', entityId: id, after: { version: saved.version, status: saved.status } });
+      await audit(tx, {
+        websiteId,
+        accountId: actor.id,
+        action,
+        entity: 'post',
+        entityId: id,
+        after: { version: saved.version, status: saved.status },
+      });
       return postSummary(saved, journalUrlId);
     });
   }
@@ -159,7 +189,12 @@ export class PostEditorService {
    * go to search, and its text blocks become the post's HTML body (feeds, excerpts). With `publishOn` in the future
    * the post is scheduled; without one a published post keeps its date and any other takes the present.
    */
-  async publish(websiteId: string, id: string, input: { version: number; layout?: unknown; html?: string; publishOn?: Date }, actor: Actor) {
+  async publish(
+    websiteId: string,
+    id: string,
+    input: { version: number; layout?: unknown; html?: string; publishOn?: Date },
+    actor: Actor,
+  ) {
     const checked = input.layout !== undefined || input.html !== undefined ? PostEditorService.body(input, actor) : null;
     const page = await this.change(websiteId, id, input.version, actor, 'post.publish', (row, now) => {
       if (checked) guardRawCode(actor, { draft: row.layoutDraft, published: row.layout }, checked.layout);
@@ -180,7 +215,9 @@ export class PostEditorService {
 
   /** Takes a published or scheduled post off the site: it goes back to Draft (its body and fields stay). */
   async unpublish(websiteId: string, id: string, version: number, actor: Actor) {
-    const page = await this.change(websiteId, id, version, actor, 'post.unpublish', (row) => (row.status === 'draft' ? null : { status: 'draft' }));
+    const page = await this.change(websiteId, id, version, actor, 'post.unpublish', (row) =>
+      row.status === 'draft' ? null : { status: 'draft' },
+    );
     return { page };
   }
 }

@@ -75,7 +75,12 @@ function callPartial(name: string): Compiled {
 function partial(env: RenderEnv, name: string, ctx: Obj): string {
   if (!env.theme.partials[name]) return '';
   try {
-    const { output, errors } = renderTemplate(callPartial(name), ctx, { partials: env.theme.partials, locale: env.locale, timeZone: env.timeZone, renderer: env.renderer });
+    const { output, errors } = renderTemplate(callPartial(name), ctx, {
+      partials: env.theme.partials,
+      locale: env.locale,
+      timeZone: env.timeZone,
+      renderer: env.renderer,
+    });
     for (const e of errors) env.req.log.warn({ partial: name, line: e.line, column: e.column }, `template error in ${name}: ${e.message}`);
     return output;
   } catch (err) {
@@ -120,20 +125,46 @@ async function blockContext(env: RenderEnv, block: Block, sizes: string): Promis
       const body = String(d.body ?? '');
       const linkLabel = String(d.linkLabel ?? '');
       if (!image && !title && !body) return null;
-      return { ...base, image, title, body, link, linkLabel, imageLink: link && image && String(d.altText ?? '').trim() ? link : '', hasText: !!(title || body || (link && linkLabel)) };
+      return {
+        ...base,
+        image,
+        title,
+        body,
+        link,
+        linkLabel,
+        imageLink: link && image && String(d.altText ?? '').trim() ? link : '',
+        hasText: !!(title || body || (link && linkLabel)),
+      };
     }
     case BlockType.GALLERY: {
-      const design = { 'slideshow': 'slideshow', 'carousel': 'slider', 'grid': 'grid', 'stack': 'stacked' }[base.variant] ?? 'grid';
+      const design = { slideshow: 'slideshow', carousel: 'slider', grid: 'grid', stack: 'stacked' }[base.variant] ?? 'grid';
       const images = (Array.isArray(d.images) ? d.images : []) as Obj[];
       const items = images
-        .map((img, i) => ({ id: `${block.id}-${i}`, title: String(img.title ?? ''), excerpt: '', image: imageOf(img, '(max-width: 432px) 100vw, 50vw') }))
+        .map((img, i) => ({
+          id: `${block.id}-${i}`,
+          title: String(img.title ?? ''),
+          excerpt: '',
+          image: imageOf(img, '(max-width: 432px) 100vw, 50vw'),
+        }))
         .filter((x) => x.image);
       if (items.length === 0) return null;
-      const collection = { id: block.id, title: String(d.title || 'Gallery'), gallery: galleryOptions({ design, lightbox: d.lightbox === true, autoplay: d.autoplay === true }) };
+      const collection = {
+        id: block.id,
+        title: String(d.title || 'Gallery'),
+        gallery: galleryOptions({ design, lightbox: d.lightbox === true, autoplay: d.autoplay === true }),
+      };
       return { ...base, html: galleryIsland(collection, items) };
     }
     case BlockType.BUTTON:
-      return { ...base, label: String(d.label ?? ''), link: String(d.link || '#'), style: String(d.style ?? 'primary'), size: String(d.size ?? 'medium'), align: String(d.align ?? 'left'), newWindow: d.newWindow === true };
+      return {
+        ...base,
+        label: String(d.label ?? ''),
+        link: String(d.link || '#'),
+        style: String(d.style ?? 'primary'),
+        size: String(d.size ?? 'medium'),
+        align: String(d.align ?? 'left'),
+        newWindow: d.newWindow === true,
+      };
     case BlockType.SPACER:
     case BlockType.HORIZONTAL_RULE:
       return base;
@@ -142,9 +173,18 @@ async function blockContext(env: RenderEnv, block: Block, sizes: string): Promis
     case BlockType.CODE:
       // Raw code is an admin's (editor/service.ts guardRawCode): its scripts carry the page's CSP nonce.
       if (env.canvas && d.code) return { ...base, raw: false, code: String(d.code), language: String(d.language ?? '') };
-      return d.code ? { ...base, raw: d.raw === true, code: d.raw === true ? nonceScripts(String(d.code), env.req.cspNonce()) : String(d.code), language: String(d.language ?? '') } : null;
+      return d.code
+        ? {
+            ...base,
+            raw: d.raw === true,
+            code: d.raw === true ? nonceScripts(String(d.code), env.req.cspNonce()) : String(d.code),
+            language: String(d.language ?? ''),
+          }
+        : null;
     case BlockType.EMBED:
-      return /^https?:\/\//.test(String(d.url ?? '')) ? { ...base, url: String(d.url), title: String(d.title || 'Embedded content') } : null;
+      return /^https?:\/\//.test(String(d.url ?? ''))
+        ? { ...base, url: String(d.url), title: String(d.title || 'Embedded content') }
+        : null;
     case BlockType.VIDEO: {
       const url = String(d.url ?? '');
       if (!url) return null;
@@ -168,7 +208,14 @@ async function blockContext(env: RenderEnv, block: Block, sizes: string): Promis
       if (tracks.length === 0) return null;
       const title = String(d.title || 'Album');
       const artist = String(d.artist ?? '');
-      return { ...base, title, artist, tracks, count: tracks.length, html: renderIsland('AlbumPlayer', { id: block.id, title, artist, tracks: tracks.map((t) => ({ title: t.title, src: t.src })) }) };
+      return {
+        ...base,
+        title,
+        artist,
+        tracks,
+        count: tracks.length,
+        html: renderIsland('AlbumPlayer', { id: block.id, title, artist, tracks: tracks.map((t) => ({ title: t.title, src: t.src })) }),
+      };
     }
     case BlockType.MAP: {
       const place = mapPlace(d);
@@ -195,14 +242,26 @@ async function dataBlockContext(env: RenderEnv, block: Block, d: Obj, base: Obj,
           .limit(1);
         formId = f?.id ?? '';
       }
-      const html = formId ? await formHtml(env.app, env.req, formId, { page: { pageTitle: env.page.title, pageId: env.page.id, contentSource: 'c', pagePermissionTypeValue: await env.app.members.permissionType(await env.app.services.websites.get(), env.page.id) } }) : '';
+      const html = formId
+        ? await formHtml(env.app, env.req, formId, {
+            page: {
+              pageTitle: env.page.title,
+              pageId: env.page.id,
+              contentSource: 'c',
+              pagePermissionTypeValue: await env.app.members.permissionType(await env.app.services.websites.get(), env.page.id),
+            },
+          })
+        : '';
       if (!html && block.type === BlockType.FORM) return null;
       return { ...base, formHtml: html, title: String(d.title ?? ''), description: String(d.description ?? '') };
     }
     case BlockType.PRODUCT: {
       const id = String(d.productId ?? '');
       if (!id) return null;
-      const [row] = await db.select().from(schema.items).where(and(eq(schema.items.id, id), eq(schema.items.websiteId, env.websiteId), eq(schema.items.status, 'published')));
+      const [row] = await db
+        .select()
+        .from(schema.items)
+        .where(and(eq(schema.items.id, id), eq(schema.items.websiteId, env.websiteId), eq(schema.items.status, 'published')));
       if (!row) return null;
       const [c] = await db.select().from(schema.collections).where(eq(schema.collections.id, row.collectionId));
       if (!c || c.typeName !== 'products' || !c.enabled) return null;
@@ -212,21 +271,41 @@ async function dataBlockContext(env: RenderEnv, block: Block, d: Obj, base: Obj,
     case BlockType.SUMMARY_V2: {
       const id = String(d.collectionId ?? '');
       if (!id) return null;
-      const [c] = await db.select().from(schema.collections).where(and(eq(schema.collections.id, id), eq(schema.collections.websiteId, env.websiteId), eq(schema.collections.enabled, true)));
+      const [c] = await db
+        .select()
+        .from(schema.collections)
+        .where(and(eq(schema.collections.id, id), eq(schema.collections.websiteId, env.websiteId), eq(schema.collections.enabled, true)));
       if (!c) return null;
       const limit = Math.min(30, Math.max(1, Number(d.limit) || 6));
       const rows = await publishedItems(db, c as CollectionRow, limit, 0, { now: Date.now() });
       const products = await productsFor(db, rows);
-      const items = rows.map((r) => itemJson(c as CollectionRow, r, products.get(r.id), { currency: env.currency, commentsEnabled: false, sizes: '(max-width: 432px) 100vw, 33vw' }));
+      const items = rows.map((r) =>
+        itemJson(c as CollectionRow, r, products.get(r.id), {
+          currency: env.currency,
+          commentsEnabled: false,
+          sizes: '(max-width: 432px) 100vw, 33vw',
+        }),
+      );
       const title = String(d.title ?? '');
-      return { ...base, title, items, showExcerpt: d.showExcerpt !== false, scrollLabel: base.variant === 'carousel' ? title || c.title : '' };
+      return {
+        ...base,
+        title,
+        items,
+        showExcerpt: d.showExcerpt !== false,
+        scrollLabel: base.variant === 'carousel' ? title || c.title : '',
+      };
     }
     case BlockType.ACCORDION: {
-      const items = ((Array.isArray(d.items) ? d.items : []) as Obj[]).map((x) => ({ title: String(x.title ?? ''), body: safeHtml(String(x.body ?? '')) }));
+      const items = ((Array.isArray(d.items) ? d.items : []) as Obj[]).map((x) => ({
+        title: String(x.title ?? ''),
+        body: safeHtml(String(x.body ?? '')),
+      }));
       return items.length ? { ...base, items } : null;
     }
     case BlockType.SOCIAL_LINKS: {
-      const links = ((Array.isArray(d.links) ? d.links : []) as Obj[]).filter((l) => l.url).map((l) => ({ label: String(l.service ?? ''), url: String(l.url) }));
+      const links = ((Array.isArray(d.links) ? d.links : []) as Obj[])
+        .filter((l) => l.url)
+        .map((l) => ({ label: String(l.service ?? ''), url: String(l.url) }));
       return links.length ? { ...base, links } : null;
     }
     case BlockType.SEARCH:
@@ -260,7 +339,14 @@ async function dataBlockContext(env: RenderEnv, block: Block, d: Obj, base: Obj,
     }
     case BlockType.DONATION: {
       const site = await env.app.services.websites.get();
-      const form = donationBlockForm(env.req, { currency: env.currency }, donationSettingsOf(site.settings), isEnabled(site, Feature.DONATIONS), block, donationStripe(env.app));
+      const form = donationBlockForm(
+        env.req,
+        { currency: env.currency },
+        donationSettingsOf(site.settings),
+        isEnabled(site, Feature.DONATIONS),
+        block,
+        donationStripe(env.app),
+      );
       return form ? { ...base, ...form } : null;
     }
     default:
@@ -280,7 +366,8 @@ function sizesFor(block: Block): string {
 }
 
 function gridStyle(b: Block): string {
-  const p = (k: 'd' | 'm', x: { x: number; y: number; w: number; h: number }) => `--${k}-x:${x.x + 1};--${k}-y:${x.y + 1};--${k}-w:${x.w};--${k}-h:${x.h}`;
+  const p = (k: 'd' | 'm', x: { x: number; y: number; w: number; h: number }) =>
+    `--${k}-x:${x.x + 1};--${k}-y:${x.y + 1};--${k}-w:${x.w};--${k}-h:${x.h}`;
   return `${p('d', b.desktop)};${p('m', b.mobile)}`;
 }
 
@@ -298,7 +385,9 @@ async function sectionJson(env: RenderEnv, s: Section) {
     if (html.trim() === '') continue;
     blocks.push({ id: b.id, name: kind?.name ?? 'placeholder', gridStyle: gridStyle(b), html });
   }
-  const theme = env.styles.colors.themes.find((t) => t.id === s.theme) ?? env.styles.colors.themes.find((t) => t.id === env.styles.colors.defaultThemeId);
+  const theme =
+    env.styles.colors.themes.find((t) => t.id === s.theme) ??
+    env.styles.colors.themes.find((t) => t.id === env.styles.colors.defaultThemeId);
   const style = s.background ? `--ts-bg:${s.background};--ts-text:${textColourOn(s.background)}` : '';
   return { id: s.id, theme: theme?.id ?? 'white', style, blocks, empty: blocks.length === 0 };
 }

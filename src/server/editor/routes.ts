@@ -23,25 +23,40 @@ const version = z.number({ error: 'version is required' }).int().min(0);
 const layoutIn = z.unknown().refine((v) => v !== undefined && v !== null, { message: 'layout is required' });
 const draftIn = z.object({ version, layout: layoutIn, status: z.enum(DRAFT_STATUSES).optional() });
 const publishIn = z.object({ version, layout: z.unknown().optional() });
-const scheduleIn = z.object({ version, publishAt: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }), layout: z.unknown().optional() });
+const scheduleIn = z.object({
+  version,
+  publishAt: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }),
+  layout: z.unknown().optional(),
+});
 const versionIn = z.object({ version });
 /** A post's body: a layout, or (admins only, raw HTML mode) the whole body as HTML. */
 const postHtml = z.string().max(500_000).optional();
 const postDraftIn = z.object({ version, layout: z.unknown().optional(), html: postHtml });
-const postPublishIn = z.object({ version, layout: z.unknown().optional(), html: postHtml, publishOn: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }).optional() });
+const postPublishIn = z.object({
+  version,
+  layout: z.unknown().optional(),
+  html: postHtml,
+  publishOn: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }).optional(),
+});
 const stylesIn = z.object({ version, changes: z.record(z.string().max(100), z.unknown()) });
 const renameIn = z.object({ name: z.unknown() });
-const navigationIn = z.union([
-  z.object({ position: z.enum(['first', 'last']) }),
-  z.object({ position: z.literal('folder'), folder: z.number().int().min(0).max(199) }),
-], { error: 'Choose where the page goes in the navigation: first, last or under a folder.' });
+const navigationIn = z.union(
+  [
+    z.object({ position: z.enum(['first', 'last']) }),
+    z.object({ position: z.literal('folder'), folder: z.number().int().min(0).max(199) }),
+  ],
+  { error: 'Choose where the page goes in the navigation: first, last or under a folder.' },
+);
 const newPageIn = z.object({
   title: z.string({ error: 'Enter a title.' }).trim().min(1, 'Enter a title.').max(300),
   urlId: z.string().trim().max(200).optional(),
   navigation: navigationIn.optional(),
 });
 
-export async function editorRoutes(app: FastifyInstance, opts: { service: EditorService; posts: PostEditorService; uploads: UploadService; onStylesSaved?: () => void }) {
+export async function editorRoutes(
+  app: FastifyInstance,
+  opts: { service: EditorService; posts: PostEditorService; uploads: UploadService; onStylesSaved?: () => void },
+) {
   const { service, uploads, posts } = opts;
   const db = app.database.db;
   // Drafts: who edits pages (draft editors too); publish: who publishes them (core/roles.ts).
@@ -55,7 +70,8 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
   const site = (req: { owner?: { websiteId: string } | null }) => req.owner!.websiteId;
   // Newsletter lists and Vimeo addresses are checked before a layout is stored (block-checks.ts).
   const vimeo = new VimeoOembed(app.config.VIMEO_OEMBED_URL);
-  const references = (req: { owner?: { websiteId: string } | null }, layout: unknown) => (layout === undefined ? Promise.resolve() : checkBlockReferences(db, site(req), layout, vimeo));
+  const references = (req: { owner?: { websiteId: string } | null }, layout: unknown) =>
+    layout === undefined ? Promise.resolve() : checkBlockReferences(db, site(req), layout, vimeo);
 
   app.get(`${EDITOR_API}/pages`, editRead, async (req, reply) => {
     const websiteId = site(req);
@@ -73,7 +89,11 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
         .where(and(eq(schema.items.websiteId, websiteId), eq(schema.collections.typeName, 'products')))
         .orderBy(asc(schema.items.title))
         .limit(500),
-      db.select({ id: schema.forms.id, name: schema.forms.name, kind: schema.forms.kind }).from(schema.forms).where(eq(schema.forms.websiteId, websiteId)).orderBy(asc(schema.forms.name)),
+      db
+        .select({ id: schema.forms.id, name: schema.forms.name, kind: schema.forms.kind })
+        .from(schema.forms)
+        .where(eq(schema.forms.websiteId, websiteId))
+        .orderBy(asc(schema.forms.name)),
     ]);
     reply.header('cache-control', 'no-store');
     const siteRow = await app.services.websites.get();
@@ -178,7 +198,8 @@ export async function editorRoutes(app: FastifyInstance, opts: { service: Editor
 
   // A role that cannot publish (draft editors) may not rename or delete what the live site shows.
   const guardPublishedUpload = async (req: FastifyRequest, id: string) => {
-    if (!allows(req.owner!.role, 'published-uploads', 'write') && (await uploads.usedByPublished(site(req), id))) throw forbidden(UPLOAD_PUBLISHED);
+    if (!allows(req.owner!.role, 'published-uploads', 'write') && (await uploads.usedByPublished(site(req), id)))
+      throw forbidden(UPLOAD_PUBLISHED);
   };
 
   app.put(`${EDITOR_API}/uploads/:id`, uploadsWrite, async (req) => {

@@ -37,7 +37,8 @@ export function layoutSearchText(layout: PageLayout | null, max = 200_000): stri
           out.push(str(d.markdown).replace(/[#*_`>[\]()]/g, ' '));
           break;
         case BlockType.ACCORDION:
-          for (const x of Array.isArray(d.items) ? (d.items as Record<string, unknown>[]) : []) out.push(str(x.title), plainText(str(x.body)));
+          for (const x of Array.isArray(d.items) ? (d.items as Record<string, unknown>[]) : [])
+            out.push(str(x.title), plainText(str(x.body)));
           break;
         case BlockType.PRICING_PLAN:
           for (const p of Array.isArray(d.plans) ? (d.plans as Record<string, unknown>[]) : []) {
@@ -52,5 +53,9 @@ export function layoutSearchText(layout: PageLayout | null, max = 200_000): stri
       }
     }
   }
-  return out.filter(Boolean).join('\n').replace(/[\u27e6\u27e7]/g, '').slice(0, max);
+  return out
+    .filter(Boolean)
+    .join('\n')
+    .replace(/[\u27e6\u27e7]/g, '')
+    .slice(0, max);
 }

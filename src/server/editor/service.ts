@@ -9,7 +9,17 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
-import { canonicalJson, emptyLayout, type Block, PAGE_STATUS_LABELS, parseLayout, validateLayout, type PageLayout, type PageStatus, type PageSummary } from '../../core/layout.js';
+import {
+  canonicalJson,
+  emptyLayout,
+  type Block,
+  PAGE_STATUS_LABELS,
+  parseLayout,
+  validateLayout,
+  type PageLayout,
+  type PageStatus,
+  type PageSummary,
+} from '../../core/layout.js';
 import { applyStyleChanges, defaultSiteStyles, normaliseStyles, type SiteStyles } from '../../core/site-styles.js';
 import { pageEditor as em } from '../../core/messages.js';
 import { badRequest, forbidden, HttpError, notFound } from '../errors.js';
@@ -27,7 +37,6 @@ const { collections, pageLayouts, siteStyles } = schema;
 type LayoutRow = typeof pageLayouts.$inferSelect;
 type CollectionRow = typeof collections.$inferSelect;
 
-
 /** Who saves: the signed-in owner's id and role (raw code is an admin's). */
 export interface Actor {
   id: string;
@@ -37,9 +46,12 @@ export interface Actor {
 /** A layout with its owner HTML (text blocks, accordion bodies) cleaned with the rich-text allow-list. */
 function cleanLayoutHtml(layout: PageLayout): PageLayout {
   const block = (b: Block): Block => {
-    if (b.type === BlockType.HTML && typeof b.data.html === 'string') return { ...b, data: { ...b.data, html: cleanOwnerHtml(b.data.html) } };
+    if (b.type === BlockType.HTML && typeof b.data.html === 'string')
+      return { ...b, data: { ...b.data, html: cleanOwnerHtml(b.data.html) } };
     if (b.type === BlockType.ACCORDION && Array.isArray(b.data.items)) {
-      const items = (b.data.items as Record<string, unknown>[]).map((x) => (typeof x.body === 'string' ? { ...x, body: cleanOwnerHtml(x.body) } : x));
+      const items = (b.data.items as Record<string, unknown>[]).map((x) =>
+        typeof x.body === 'string' ? { ...x, body: cleanOwnerHtml(x.body) } : x,
+      );
       return { ...b, data: { ...b.data, items } };
     }
     return b;
@@ -50,7 +62,8 @@ function cleanLayoutHtml(layout: PageLayout): PageLayout {
 /** The code of each raw code block (a code block used as HTML on the site) of a layout, by block id. */
 function rawCodeBlocks(layout: PageLayout | null): Map<string, string> {
   const out = new Map<string, string>();
-  for (const s of layout?.sections ?? []) for (const b of s.blocks) if (b.type === BlockType.CODE && b.data.raw === true) out.set(b.id, String(b.data.code ?? ''));
+  for (const s of layout?.sections ?? [])
+    for (const b of s.blocks) if (b.type === BlockType.CODE && b.data.raw === true) out.set(b.id, String(b.data.code ?? ''));
   return out;
 }
 
@@ -75,7 +88,8 @@ export type DraftStatus = (typeof DRAFT_STATUSES)[number];
 // Read when called: the platform area's constant is not yet initialised while the areas load.
 const reservedIds = (): string[] => [...RESERVED_URL_IDS, 'uploads'];
 
-export const stale = (currentVersion: number, message: string = em.STALE_VERSION) => new HttpError(409, message, undefined, { currentVersion });
+export const stale = (currentVersion: number, message: string = em.STALE_VERSION) =>
+  new HttpError(409, message, undefined, { currentVersion });
 
 /** Whether a page was made in the editor (it stays off the public site until a layout is published). */
 export function isEditorDraft(c: { settings?: Record<string, unknown> | null }): boolean {
@@ -127,12 +141,16 @@ interface StoredNavLink {
  * The main navigation's folders: its top-level entries that hold children or point at a folder collection,
  * by their index in the main navigation.
  */
-export function navFolders(settings: Record<string, unknown>, byId: Map<string, { title: string; typeName: string }>): Array<{ index: number; title: string }> {
+export function navFolders(
+  settings: Record<string, unknown>,
+  byId: Map<string, { title: string; typeName: string }>,
+): Array<{ index: number; title: string }> {
   const main = ((settings.navigation ?? {}) as Record<string, StoredNavLink[]>).mainNav ?? [];
   const out: Array<{ index: number; title: string }> = [];
   main.forEach((l, index) => {
     const c = l.collectionId ? byId.get(l.collectionId) : undefined;
-    if ((l.children && l.children.length > 0) || c?.typeName === 'folder') out.push({ index, title: l.title || c?.title || `Folder ${index + 1}` });
+    if ((l.children && l.children.length > 0) || c?.typeName === 'folder')
+      out.push({ index, title: l.title || c?.title || `Folder ${index + 1}` });
   });
   return out;
 }
@@ -165,7 +183,13 @@ export class EditorService {
     const due = await this.db
       .select({ id: pageLayouts.collectionId })
       .from(pageLayouts)
-      .where(and(eq(pageLayouts.status, 'scheduled'), lte(pageLayouts.publishAt, now), ...(collectionId ? [eq(pageLayouts.collectionId, collectionId)] : [])));
+      .where(
+        and(
+          eq(pageLayouts.status, 'scheduled'),
+          lte(pageLayouts.publishAt, now),
+          ...(collectionId ? [eq(pageLayouts.collectionId, collectionId)] : []),
+        ),
+      );
     let n = 0;
     for (const { id } of due) {
       await this.db.transaction(async (tx) => {
@@ -210,14 +234,21 @@ export class EditorService {
    * A new page collection. A given url id must already be a clean slug ('{val} is not a valid page URL'
    * otherwise) and free ('This page already exists', 409); without one it is made from the title.
    */
-  async createPage(websiteId: string, input: { title: string; urlId?: string; navigation?: NavPlacement }, ownerId: string): Promise<PageSummary> {
+  async createPage(
+    websiteId: string,
+    input: { title: string; urlId?: string; navigation?: NavPlacement },
+    ownerId: string,
+  ): Promise<PageSummary> {
     return this.db.transaction(async (tx) => {
-      const taken = new Set((await tx.select({ urlId: collections.urlId }).from(collections).where(eq(collections.websiteId, websiteId))).map((r) => r.urlId));
+      const taken = new Set(
+        (await tx.select({ urlId: collections.urlId }).from(collections).where(eq(collections.websiteId, websiteId))).map((r) => r.urlId),
+      );
       const reserved = new Set([...reservedIds(), ...this.reservedUrlIds()]);
       let urlId: string;
       if (input.urlId !== undefined && input.urlId !== '') {
         urlId = input.urlId.replace(/^\/+/, '');
-        if (slugify(urlId) !== urlId || urlId === '') throw badRequest(pm.notValidPageUrl(input.urlId), { urlId: pm.notValidPageUrl(input.urlId) });
+        if (slugify(urlId) !== urlId || urlId === '')
+          throw badRequest(pm.notValidPageUrl(input.urlId), { urlId: pm.notValidPageUrl(input.urlId) });
         if (taken.has(urlId) || reserved.has(urlId)) throw new HttpError(409, pm.tagExists('page'), { urlId: pm.tagExists('page') });
       } else {
         const base = slugify(input.title) || 'page';
@@ -226,9 +257,26 @@ export class EditorService {
       }
       const [c] = await tx
         .insert(collections)
-        .values({ id: newId(), websiteId, urlId, title: input.title, navigationTitle: input.title, type: CollectionType.PAGE, typeName: 'page', ordering: taken.size, settings: { body: '', createdInEditor: true } })
+        .values({
+          id: newId(),
+          websiteId,
+          urlId,
+          title: input.title,
+          navigationTitle: input.title,
+          type: CollectionType.PAGE,
+          typeName: 'page',
+          ordering: taken.size,
+          settings: { body: '', createdInEditor: true },
+        })
         .returning();
-      await audit(tx, { websiteId, accountId: ownerId, action: 'page.create', entity: 'page', entityId: c!.id, after: { urlId, title: input.title } });
+      await audit(tx, {
+        websiteId,
+        accountId: ownerId,
+        action: 'page.create',
+        entity: 'page',
+        entityId: c!.id,
+        after: { urlId, title: input.title },
+      });
       if (input.navigation) await this.addToNavigation(tx, websiteId, ownerId, c!.id, input.navigation);
       return summary(c!, undefined);
     });
@@ -236,7 +284,10 @@ export class EditorService {
 
   /** Adds a page's link to the main navigation (made when the site has none yet). */
   private async addToNavigation(tx: Tx, websiteId: string, ownerId: string, collectionId: string, where: NavPlacement): Promise<void> {
-    const all = await tx.select({ id: collections.id, title: collections.title, typeName: collections.typeName }).from(collections).where(eq(collections.websiteId, websiteId));
+    const all = await tx
+      .select({ id: collections.id, title: collections.title, typeName: collections.typeName })
+      .from(collections)
+      .where(eq(collections.websiteId, websiteId));
     const byId = new Map(all.map((c) => [c.id, c]));
     const folderIndex = where.position === 'folder' ? where.folder : -1;
     await changeSettings(tx, websiteId, ownerId, 'navigation.update', (s) => {
@@ -246,7 +297,8 @@ export class EditorService {
       if (where.position === 'first') main.unshift(link);
       else if (where.position === 'last') main.push(link);
       else {
-        if (!navFolders(s, byId).some((f) => f.index === folderIndex)) throw badRequest(em.NO_SUCH_NAV_FOLDER, { navigation: em.NO_SUCH_NAV_FOLDER });
+        if (!navFolders(s, byId).some((f) => f.index === folderIndex))
+          throw badRequest(em.NO_SUCH_NAV_FOLDER, { navigation: em.NO_SUCH_NAV_FOLDER });
         const folder = main[folderIndex]!;
         main[folderIndex] = { ...folder, children: [...(folder.children ?? []), link] };
       }
@@ -309,12 +361,28 @@ export class EditorService {
       } else {
         [saved] = await tx
           .insert(pageLayouts)
-          .values({ collectionId: id, websiteId, status: 'draft', ...values, version: 1, createdAt: now, updatedAt: now, updatedBy: ownerId })
+          .values({
+            collectionId: id,
+            websiteId,
+            status: 'draft',
+            ...values,
+            version: 1,
+            createdAt: now,
+            updatedAt: now,
+            updatedBy: ownerId,
+          })
           .returning();
       }
       if (!saved) throw stale(current);
       if (values.published !== undefined) await syncSearchText(tx, id, saved.published);
-      await audit(tx, { websiteId, accountId: ownerId, action, entity: 'page', entityId: id, after: { version: saved.version, status: saved.status } });
+      await audit(tx, {
+        websiteId,
+        accountId: ownerId,
+        action,
+        entity: 'page',
+        entityId: id,
+        after: { version: saved.version, status: saved.status },
+      });
       return summary(c, saved);
     });
   }
@@ -394,7 +462,9 @@ export class EditorService {
 
   async getStyles(websiteId: string): Promise<{ styles: SiteStyles; version: number }> {
     const [row] = await this.db.select().from(siteStyles).where(eq(siteStyles.websiteId, websiteId));
-    return row ? { styles: normaliseStyles(JSON.parse(row.styles) as Partial<SiteStyles>), version: row.version } : { styles: defaultSiteStyles(), version: 0 };
+    return row
+      ? { styles: normaliseStyles(JSON.parse(row.styles) as Partial<SiteStyles>), version: row.version }
+      : { styles: defaultSiteStyles(), version: 0 };
   }
 
   /** Applies the changed (dirty) paths only; refused as a whole when any is invalid or the version is stale. */
@@ -411,9 +481,20 @@ export class EditorService {
       const text = canonicalJson(r.styles);
       if (row && row.styles === text) return { styles: r.styles, version: current };
       const now = this.now();
-      if (row) await tx.update(siteStyles).set({ styles: text, version: current + 1, updatedAt: now }).where(eq(siteStyles.websiteId, websiteId));
+      if (row)
+        await tx
+          .update(siteStyles)
+          .set({ styles: text, version: current + 1, updatedAt: now })
+          .where(eq(siteStyles.websiteId, websiteId));
       else await tx.insert(siteStyles).values({ websiteId, styles: text, version: 1, updatedAt: now });
-      await audit(tx, { websiteId, accountId: ownerId, action: 'styles.update', entity: 'site-styles', entityId: websiteId, after: { paths: Object.keys(changes) } });
+      await audit(tx, {
+        websiteId,
+        accountId: ownerId,
+        action: 'styles.update',
+        entity: 'site-styles',
+        entityId: websiteId,
+        after: { paths: Object.keys(changes) },
+      });
       return { styles: r.styles, version: current + 1 };
     });
   }

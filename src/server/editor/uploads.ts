@@ -94,9 +94,12 @@ export function typeOfName(name: string): FileType {
 export function looksLikeImage(bytes: Buffer, contentType: string): boolean {
   const b = bytes;
   if (contentType === 'image/jpeg') return b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
-  if (contentType === 'image/png') return b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-  if (contentType === 'image/gif') return b.length > 6 && (b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a');
-  if (contentType === 'image/webp') return b.length > 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP';
+  if (contentType === 'image/png')
+    return b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  if (contentType === 'image/gif')
+    return b.length > 6 && (b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a');
+  if (contentType === 'image/webp')
+    return b.length > 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP';
   return false;
 }
 
@@ -153,7 +156,10 @@ export class UploadService {
 
   /** One upload (the processing job's status), or null. */
   async get(websiteId: string, id: string): Promise<UploadRow | null> {
-    const [row] = await this.db.select().from(uploads).where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId)));
+    const [row] = await this.db
+      .select()
+      .from(uploads)
+      .where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId)));
     return row ? this.settled(row) : null;
   }
 
@@ -195,7 +201,16 @@ export class UploadService {
     try {
       [row] = await this.db
         .insert(uploads)
-        .values({ id, websiteId, kind: type.kind, name, storedName, contentType: type.contentType, bytes: body.length, status: type.kind === 'image' ? 'processing' : 'ready' })
+        .values({
+          id,
+          websiteId,
+          kind: type.kind,
+          name,
+          storedName,
+          contentType: type.contentType,
+          bytes: body.length,
+          status: type.kind === 'image' ? 'processing' : 'ready',
+        })
         .returning();
     } catch (err) {
       if (this.store) await this.store.delete([uploadKey(storedName)]).catch(() => undefined);
@@ -237,16 +252,26 @@ export class UploadService {
     } catch {
       update = { status: 'failed', error: edm.FILE_PROCESSING_FAILED };
     }
-    const [row] = await this.db.update(uploads).set({ ...update, updatedAt: new Date() }).where(eq(uploads.id, id)).returning();
+    const [row] = await this.db
+      .update(uploads)
+      .set({ ...update, updatedAt: new Date() })
+      .where(eq(uploads.id, id))
+      .returning();
     return row!;
   }
 
   async rename(websiteId: string, id: string, rawName: unknown) {
     const name = cleanName(rawName);
-    const [row] = await this.db.select().from(uploads).where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId)));
+    const [row] = await this.db
+      .select()
+      .from(uploads)
+      .where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId)));
     if (!row) throw new HttpError(404, edm.RENAME_PROBLEM, undefined, { title: edm.RENAME_TITLE });
     // The extension decides how the file is served: a new name keeps the stored type.
-    if (extname(name).toLowerCase() !== extname(row.name).toLowerCase() && SUPPORTED_TYPES[extname(name).toLowerCase()]?.contentType !== row.contentType) {
+    if (
+      extname(name).toLowerCase() !== extname(row.name).toLowerCase() &&
+      SUPPORTED_TYPES[extname(name).toLowerCase()]?.contentType !== row.contentType
+    ) {
       throw new HttpError(400, edm.RENAME_PROBLEM, { name: pm.FILE_NOT_SUPPORTED }, { title: edm.RENAME_TITLE });
     }
     const [updated] = await this.db.update(uploads).set({ name, updatedAt: new Date() }).where(eq(uploads.id, id)).returning();
@@ -260,7 +285,10 @@ export class UploadService {
    * An unknown id is not in use (the rename or delete answers its own 404).
    */
   async usedByPublished(websiteId: string, id: string): Promise<boolean> {
-    const [row] = await this.db.select({ storedName: uploads.storedName }).from(uploads).where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId)));
+    const [row] = await this.db
+      .select({ storedName: uploads.storedName })
+      .from(uploads)
+      .where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId)));
     if (!row) return false;
     const needle = `${UPLOADS_PREFIX}${row.storedName}`;
     const found = await rows<{ used: boolean }>(
@@ -278,7 +306,10 @@ export class UploadService {
   }
 
   async remove(websiteId: string, id: string) {
-    const [row] = await this.db.delete(uploads).where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId))).returning();
+    const [row] = await this.db
+      .delete(uploads)
+      .where(and(eq(uploads.id, id), eq(uploads.websiteId, websiteId)))
+      .returning();
     if (!row) throw notFound(em.UPLOAD_NOT_FOUND);
     if (this.store) {
       await this.store.delete([uploadKey(row.storedName), ...(await this.store.list(variantsPrefix(row.storedName)))]);
@@ -304,10 +335,16 @@ export class UploadService {
    * A size variant kept in the bucket: read when an instance made it before, else made from the original
    * (one at a time per key in this process) and written once. `original` saves a read when the caller has it.
    */
-  async storedVariant(storedName: string, original: Buffer | undefined, format: string, accept: string | undefined): Promise<{ body: Buffer | StoredObject['body']; bytes: number; contentType: string }> {
+  async storedVariant(
+    storedName: string,
+    original: Buffer | undefined,
+    format: string,
+    accept: string | undefined,
+  ): Promise<{ body: Buffer | StoredObject['body']; bytes: number; contentType: string }> {
     const store = this.store;
     if (!store) throw new Error('No media store');
-    if (!FORMAT_WIDTHS.has(format)) throw new ImageVariantError(400, `Unknown image format "${format}". Use one of ${[...FORMAT_WIDTHS].join(', ')}.`);
+    if (!FORMAT_WIDTHS.has(format))
+      throw new ImageVariantError(400, `Unknown image format "${format}". Use one of ${[...FORMAT_WIDTHS].join(', ')}.`);
     const width = Number.parseInt(format, 10);
     const out = ImageVariants.formatFor(storedName, accept);
     const key = `${variantsPrefix(storedName)}${width}.${out === 'jpeg' ? 'jpg' : out}`;

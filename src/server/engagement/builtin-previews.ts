@@ -94,7 +94,12 @@ export function registerBuiltinPreviews(): void {
 
   registerEmailPreview('newsletter-confirmation', {
     label: 'Newsletter confirmation',
-    render: (ctx) => newsletterConfirmationEmail({ storeName: ctx.storeName, listName: 'Newsletter', confirmUrl: `${ctx.origin}${CONFIRM_PATH}/sample`, look: ctx.look }),
+    render: (ctx) =>
+      newsletterConfirmationEmail({
+        storeName: ctx.storeName,
+        listName: 'Newsletter',
+        confirmUrl: `${ctx.origin}${CONFIRM_PATH}/sample`,
+        look: ctx.look,
+      }),
   });
 }
-

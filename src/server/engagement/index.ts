@@ -30,11 +30,22 @@ export function mailingListsOf(app: FastifyInstance): MailingLists {
   return l;
 }
 
-async function join(tx: Tx, database: Database, input: { websiteId: string; email: string; source: 'form' | 'restock'; sourceRef?: string; listId?: string | null }) {
+async function join(
+  tx: Tx,
+  database: Database,
+  input: { websiteId: string; email: string; source: 'form' | 'restock'; sourceRef?: string; listId?: string | null },
+) {
   const lists = listsByDatabase.get(database);
   if (!lists || emailProblem(input.email)) return;
   // A list deleted after the owner chose it: the sign-up still lands, on the default list.
-  await lists.subscribe(tx, { websiteId: input.websiteId, email: input.email, source: input.source, sourceRef: input.sourceRef, listId: input.listId, fallbackToDefault: true });
+  await lists.subscribe(tx, {
+    websiteId: input.websiteId,
+    email: input.email,
+    source: input.source,
+    sourceRef: input.sourceRef,
+    listId: input.listId,
+    fallbackToDefault: true,
+  });
 }
 
 /**
@@ -43,9 +54,17 @@ async function join(tx: Tx, database: Database, input: { websiteId: string; emai
  */
 const formHook: FormSubmittedHook = async (tx, s) => {
   if (s.form.kind !== 'newsletter') return;
-  const field = (s.form.fields as FormField[]).find((f) => f.type === 'email' && typeof s.data[f.id] === 'string' && String(s.data[f.id]).trim() !== '');
+  const field = (s.form.fields as FormField[]).find(
+    (f) => f.type === 'email' && typeof s.data[f.id] === 'string' && String(s.data[f.id]).trim() !== '',
+  );
   if (!field) return;
-  await join(tx, s.database, { websiteId: s.form.websiteId, email: String(s.data[field.id]), source: 'form', sourceRef: `form:${s.form.id}`, listId: formListId(s.form.storage) });
+  await join(tx, s.database, {
+    websiteId: s.form.websiteId,
+    email: String(s.data[field.id]),
+    source: 'form',
+    sourceRef: `form:${s.form.id}`,
+    listId: formListId(s.form.storage),
+  });
 };
 
 /** Saving a form: a chosen mailing list must be one of this website's lists (400 otherwise). */

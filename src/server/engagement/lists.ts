@@ -35,8 +35,6 @@ export type MemberSource = 'form' | 'popup' | 'restock' | 'owner' | 'account';
 export type Purpose = 'confirm' | 'unsubscribe';
 export type { ListJson, MemberJson };
 
-
-
 interface MemberRow {
   id: string;
   list_id: string;
@@ -107,14 +105,20 @@ export class MailingLists {
    */
   private async keyIn(tx: Db | Tx): Promise<string> {
     if (this.cachedKey) return this.cachedKey;
-    await tx.execute(sql`INSERT INTO system_values (key, value) VALUES (${KEY_NAME}, ${randomBytes(32).toString('hex')}) ON CONFLICT (key) DO NOTHING`);
+    await tx.execute(
+      sql`INSERT INTO system_values (key, value) VALUES (${KEY_NAME}, ${randomBytes(32).toString('hex')}) ON CONFLICT (key) DO NOTHING`,
+    );
     const r = await rows<{ value: string }>(tx, sql`SELECT value FROM system_values WHERE key = ${KEY_NAME}`);
     return r[0]!.value;
   }
 
   /** The website's default list, made on first use (one per website, safe under concurrency). */
   async defaultList(db: Db | Tx, websiteId: string): Promise<{ id: string; name: string; double_opt_in: boolean }> {
-    const find = () => rows<{ id: string; name: string; double_opt_in: boolean }>(db, sql`SELECT id, name, double_opt_in FROM mailing_lists WHERE website_id = ${websiteId} AND is_default ORDER BY created, id LIMIT 1`);
+    const find = () =>
+      rows<{ id: string; name: string; double_opt_in: boolean }>(
+        db,
+        sql`SELECT id, name, double_opt_in FROM mailing_lists WHERE website_id = ${websiteId} AND is_default ORDER BY created, id LIMIT 1`,
+      );
     const found = await find();
     if (found[0]) return found[0];
     // Serialize first-use creation on the website row, so two sign-ups make one default list.
@@ -128,7 +132,16 @@ export class MailingLists {
 
   async lists(websiteId: string): Promise<ListJson[]> {
     await this.db.transaction(async (tx) => void (await this.defaultList(tx, websiteId)));
-    const r = await rows<{ id: string; name: string; double_opt_in: boolean; is_default: boolean; created: Date; subscribed: number; pending: number; unsub: number }>(
+    const r = await rows<{
+      id: string;
+      name: string;
+      double_opt_in: boolean;
+      is_default: boolean;
+      created: Date;
+      subscribed: number;
+      pending: number;
+      unsub: number;
+    }>(
       this.db,
       sql`SELECT l.id, l.name, l.double_opt_in, l.is_default, l.created,
             count(mm.id) FILTER (WHERE mm.status = 'subscribed')::int AS subscribed,
@@ -150,7 +163,10 @@ export class MailingLists {
   }
 
   async requireList(websiteId: string, listId: string): Promise<{ id: string; name: string; double_opt_in: boolean }> {
-    const r = await rows<{ id: string; name: string; double_opt_in: boolean }>(this.db, sql`SELECT id, name, double_opt_in FROM mailing_lists WHERE id = ${listId} AND website_id = ${websiteId}`);
+    const r = await rows<{ id: string; name: string; double_opt_in: boolean }>(
+      this.db,
+      sql`SELECT id, name, double_opt_in FROM mailing_lists WHERE id = ${listId} AND website_id = ${websiteId}`,
+    );
     if (!r[0]) throw new HttpError(404, m.LIST_NOT_FOUND);
     return r[0];
   }
@@ -163,14 +179,17 @@ export class MailingLists {
 
   async createList(websiteId: string, input: { name: string; doubleOptIn: boolean }): Promise<ListJson> {
     const id = newId();
-    await this.db.execute(sql`INSERT INTO mailing_lists (id, website_id, name, double_opt_in) VALUES (${id}, ${websiteId}, ${input.name}, ${input.doubleOptIn})`);
+    await this.db.execute(
+      sql`INSERT INTO mailing_lists (id, website_id, name, double_opt_in) VALUES (${id}, ${websiteId}, ${input.name}, ${input.doubleOptIn})`,
+    );
     return (await this.lists(websiteId)).find((l) => l.id === id)!;
   }
 
   async updateList(websiteId: string, listId: string, patch: { name?: string; doubleOptIn?: boolean }): Promise<ListJson> {
     await this.requireList(websiteId, listId);
     if (patch.name !== undefined) await this.db.execute(sql`UPDATE mailing_lists SET name = ${patch.name} WHERE id = ${listId}`);
-    if (patch.doubleOptIn !== undefined) await this.db.execute(sql`UPDATE mailing_lists SET double_opt_in = ${patch.doubleOptIn} WHERE id = ${listId}`);
+    if (patch.doubleOptIn !== undefined)
+      await this.db.execute(sql`UPDATE mailing_lists SET double_opt_in = ${patch.doubleOptIn} WHERE id = ${listId}`);
     return (await this.lists(websiteId)).find((l) => l.id === listId)!;
   }
 
@@ -182,7 +201,14 @@ export class MailingLists {
   async subscribe(tx: Db | Tx, input: SubscribeInput): Promise<SubscribeResult> {
     const problem = emailProblem(input.email);
     if (problem) throw badRequest(problem, { email: problem });
-    let list = input.listId ? (await rows<{ id: string; name: string; double_opt_in: boolean }>(tx, sql`SELECT id, name, double_opt_in FROM mailing_lists WHERE id = ${input.listId} AND website_id = ${input.websiteId}`))[0] : undefined;
+    let list = input.listId
+      ? (
+          await rows<{ id: string; name: string; double_opt_in: boolean }>(
+            tx,
+            sql`SELECT id, name, double_opt_in FROM mailing_lists WHERE id = ${input.listId} AND website_id = ${input.websiteId}`,
+          )
+        )[0]
+      : undefined;
     if (!list && (!input.listId || input.fallbackToDefault)) list = await this.defaultList(tx, input.websiteId);
     if (!list) throw new HttpError(404, m.LIST_NOT_FOUND);
     const email = input.email.trim();
@@ -206,7 +232,12 @@ export class MailingLists {
       const site = await rows<{ title: string }>(tx, sql`SELECT title FROM websites WHERE id = ${input.websiteId}`);
       const base = await this.origin(tx);
       const token = signMemberToken(await this.keyIn(tx), 'confirm', row.id);
-      const mail = newsletterConfirmationEmail({ storeName: site[0]?.title ?? '', listName: list.name, confirmUrl: `${base}${CONFIRM_PATH}/${token}`, look: await emailLookFor(tx, input.websiteId) });
+      const mail = newsletterConfirmationEmail({
+        storeName: site[0]?.title ?? '',
+        listName: list.name,
+        confirmUrl: `${base}${CONFIRM_PATH}/${token}`,
+        look: await emailLookFor(tx, input.websiteId),
+      });
       await this.mailer.enqueue(tx, { kind: CONFIRM_MAIL_KIND, to: email, ...mail, ref: `newsletter-confirm:${row.id}` });
       confirmationSent = true;
     }
@@ -251,11 +282,21 @@ export class MailingLists {
     return `${await this.origin()}${UNSUBSCRIBE_PATH}/${signMemberToken(await this.key(), 'unsubscribe', memberId)}`;
   }
 
-  async members(websiteId: string, listId: string, opts: { status?: string; limit: number; offset: number }): Promise<{ members: MemberJson[]; total: number }> {
+  async members(
+    websiteId: string,
+    listId: string,
+    opts: { status?: string; limit: number; offset: number },
+  ): Promise<{ members: MemberJson[]; total: number }> {
     await this.requireList(websiteId, listId);
     const filter = opts.status ? sql`AND status = ${opts.status}` : sql``;
-    const r = await rows<MemberRow>(this.db, sql`SELECT * FROM mailing_list_members WHERE list_id = ${listId} ${filter} ORDER BY created DESC, id DESC LIMIT ${opts.limit} OFFSET ${opts.offset}`);
-    const c = await rows<{ n: number }>(this.db, sql`SELECT count(*)::int AS n FROM mailing_list_members WHERE list_id = ${listId} ${filter}`);
+    const r = await rows<MemberRow>(
+      this.db,
+      sql`SELECT * FROM mailing_list_members WHERE list_id = ${listId} ${filter} ORDER BY created DESC, id DESC LIMIT ${opts.limit} OFFSET ${opts.offset}`,
+    );
+    const c = await rows<{ n: number }>(
+      this.db,
+      sql`SELECT count(*)::int AS n FROM mailing_list_members WHERE list_id = ${listId} ${filter}`,
+    );
     return { members: r.map(memberJson), total: Number(c[0]?.n ?? 0) };
   }
 
@@ -278,5 +319,13 @@ export class MailingLists {
 }
 
 function memberJson(r: MemberRow): MemberJson {
-  return { id: r.id, email: r.email, status: r.status, source: r.source, created: iso(r.created)!, confirmedAt: iso(r.confirmed_at), unsubscribedAt: iso(r.unsubscribed_at) };
+  return {
+    id: r.id,
+    email: r.email,
+    status: r.status,
+    source: r.source,
+    created: iso(r.created)!,
+    confirmedAt: iso(r.confirmed_at),
+    unsubscribedAt: iso(r.unsubscribed_at),
+  };
 }

@@ -18,7 +18,13 @@ import { popupPublic, type EngagementSettingsService } from './settings.js';
 import { CONSENT_PATH } from './routes.js';
 
 /** Pages that never carry the popup or the banner (errors, gates, checkout). */
-const QUIET_PAGES = new Set<number>([PageType.NOT_FOUND, PageType.ERROR, PageType.LOCK_SCREEN, PageType.MEMBER_AREA_ACCESS_DENIED, PageType.CHECKOUT]);
+const QUIET_PAGES = new Set<number>([
+  PageType.NOT_FOUND,
+  PageType.ERROR,
+  PageType.LOCK_SCREEN,
+  PageType.MEMBER_AREA_ACCESS_DENIED,
+  PageType.CHECKOUT,
+]);
 
 export const GATED_ATTR = 'data-tessera-consent';
 
@@ -45,7 +51,11 @@ export function setMarkupSettings(database: Database, settings: EngagementSettin
   byDatabase.set(database, settings);
 }
 
-export async function engagementParts(app: FastifyInstance, req: FastifyRequest, page: { pageType: number; path: string; header: string; footer: string }): Promise<EngagementParts> {
+export async function engagementParts(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  page: { pageType: number; path: string; header: string; footer: string },
+): Promise<EngagementParts> {
   const settingsService = byDatabase.get(app.database);
   if (!settingsService || QUIET_PAGES.has(page.pageType)) return { header: page.header, footer: page.footer };
   const site = await app.services.websites.get();

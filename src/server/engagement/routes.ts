@@ -13,7 +13,7 @@ import { checkNoScriptPost } from '../site-page/index.js';
 import { refererPath, sendNotice } from '../site-page/index.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { PageType } from '../../core/enums.js'
+import { PageType } from '../../core/enums.js';
 import { engagement as m, forms as fm } from '../../core/messages.js';
 import { CONSENT_MAX_AGE_SECONDS, CENSUS_COOKIES, formatChoices, type ConsentChoices } from '../../core/engagement.js';
 import { CONSENT_CHOICES_COOKIE, CONSENT_COOKIE, NOTICE_COOKIE } from '../../core/cookies.js';
@@ -31,12 +31,15 @@ export const API = '/api/config/engagement';
 export const SIGN_UP_PATH = '/api/engagement/newsletter';
 export const CONSENT_PATH = '/api/engagement/consent';
 
-
 /** Visitors: 10 newsletter sign-ups a minute per IP address. */
 export const SIGN_UP_LIMIT = { name: 'newsletter-sign-up', max: 10, windowMs: 60_000, message: fm.STATUS_429 };
 
 const body = <T extends z.ZodRawShape>(shape: T) => z.object(shape, { error: m.BAD_BODY });
-const signUpBody = body({ email: z.string().max(2000).optional(), captchaKey: z.string().max(8000).optional(), version: z.number().int().optional() });
+const signUpBody = body({
+  email: z.string().max(2000).optional(),
+  captchaKey: z.string().max(8000).optional(),
+  version: z.number().int().optional(),
+});
 const listBody = body({ name: z.string().trim().min(1, m.LIST_NAME_REQUIRED).max(200), doubleOptIn: z.boolean().default(false) });
 const listPatch = body({ name: z.string().trim().min(1, m.LIST_NAME_REQUIRED).max(200).optional(), doubleOptIn: z.boolean().optional() });
 const listId = z.string().trim().min(1).max(64);
@@ -53,7 +56,6 @@ const consentBody = z.object({
   crumb: z.string().max(200).optional(),
 });
 
-
 /** A same-site path to go back to after the no-JavaScript cookie choice (never another host). */
 function safeBack(back: string | undefined): string {
   return back && /^\/(?![/\\])[^\s]*$/.test(back) ? back : '/';
@@ -69,13 +71,22 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
   app.post(SIGN_UP_PATH, { preHandler: app.services.rateLimiter.guard(SIGN_UP_LIMIT) }, async (req, reply) => {
     // The popup's form as a plain post (no JavaScript): the no-script path instead of a captcha, then a page that says what happened.
     const plain = isFormPost(req);
-    const answer = await popupSignUp(plain ? { email: (req.body as Record<string, unknown>).email } : req.body, plain, req).catch((e: unknown) => {
-      if (!plain || !(e instanceof HttpError) || e.status >= 500) throw e;
-      return { error: e };
-    });
+    const answer = await popupSignUp(plain ? { email: (req.body as Record<string, unknown>).email } : req.body, plain, req).catch(
+      (e: unknown) => {
+        if (!plain || !(e instanceof HttpError) || e.status >= 500) throw e;
+        return { error: e };
+      },
+    );
     if (!plain) return answer;
     const back = { href: refererPath(req, '/'), label: 'Back to the page' };
-    if ('error' in answer) return sendNotice(app, req, reply, { status: answer.error.status, ok: false, title: 'Newsletter sign-up', message: answer.error.message, back });
+    if ('error' in answer)
+      return sendNotice(app, req, reply, {
+        status: answer.error.status,
+        ok: false,
+        title: 'Newsletter sign-up',
+        message: answer.error.message,
+        back,
+      });
     return sendNotice(app, req, reply, { status: 200, ok: true, title: 'Newsletter sign-up', message: answer.message, back });
   });
 
@@ -95,7 +106,14 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     }
     const r = await app.database.db.transaction((tx) =>
       // A popup whose list was deleted since it was saved signs visitors up to the default list, as a newsletter form does.
-      lists.subscribe(tx, { websiteId: w.id, email: b.email!, source: 'popup', sourceRef: `popup:v${popup.version}`, listId: popup.listId, fallbackToDefault: true }),
+      lists.subscribe(tx, {
+        websiteId: w.id,
+        email: b.email!,
+        source: 'popup',
+        sourceRef: `popup:v${popup.version}`,
+        listId: popup.listId,
+        fallbackToDefault: true,
+      }),
     );
     if (r.confirmationSent) app.services.mailer.kick();
     return { success: true, status: r.status, message: r.status === 'pending' ? m.CONFIRM_SENT : popup.successText || m.POPUP_THANKS };
@@ -111,10 +129,15 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     else {
       const on = (v: string | undefined) => v === 'on' || v === '1' || v === 'true';
       const choices: ConsentChoices =
-        b.choice === 'accept' ? { analytics: true, marketing: true } : b.choice === 'reject' ? { analytics: false, marketing: false } : { analytics: on(b.analytics), marketing: on(b.marketing) };
+        b.choice === 'accept'
+          ? { analytics: true, marketing: true }
+          : b.choice === 'reject'
+            ? { analytics: false, marketing: false }
+            : { analytics: on(b.analytics), marketing: on(b.marketing) };
       reply.setCookie(CONSENT_CHOICES_COOKIE, formatChoices(choices), cookie);
       reply.setCookie(CONSENT_COOKIE, choices.analytics ? 'granted' : 'denied', cookie);
-      if (!choices.analytics) for (const name of CENSUS_COOKIES) if (req.cookies[name] !== undefined) reply.clearCookie(name, { path: '/' });
+      if (!choices.analytics)
+        for (const name of CENSUS_COOKIES) if (req.cookies[name] !== undefined) reply.clearCookie(name, { path: '/' });
     }
     const accept = String(req.headers.accept ?? '');
     if (accept.includes('application/json')) return { success: true };
@@ -122,8 +145,10 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
   });
 
   // The signed-link pages, in the site's layout (pages.ts). Confirm pages share page type 300.
-  const unsubscribePage = (req: FastifyRequest, reply: FastifyReply, p: Omit<NewsletterPage, 'kind'>) => sendNewsletterPage(app, req, reply, { kind: 'unsubscribe', ...p });
-  const confirmPage = (req: FastifyRequest, reply: FastifyReply, p: Omit<NewsletterPage, 'kind'>) => sendNewsletterPage(app, req, reply, { kind: 'confirm', ...p });
+  const unsubscribePage = (req: FastifyRequest, reply: FastifyReply, p: Omit<NewsletterPage, 'kind'>) =>
+    sendNewsletterPage(app, req, reply, { kind: 'unsubscribe', ...p });
+  const confirmPage = (req: FastifyRequest, reply: FastifyReply, p: Omit<NewsletterPage, 'kind'>) =>
+    sendNewsletterPage(app, req, reply, { kind: 'confirm', ...p });
   const invalidLink = { status: 400, title: m.LINK_INVALID_TITLE, message: m.LINK_INVALID, invalid: true };
   const postTo = (path: string, token: string, button: string) => ({ action: `${path}/${encodeURIComponent(token)}`, button });
 
@@ -131,8 +156,15 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     const t = await lists.target(req.params.token, 'unsubscribe');
     if (!t) return unsubscribePage(req, reply, invalidLink);
     const values = { email: t.member.email, store: t.storeName };
-    if (t.member.status === 'unsubscribed') return unsubscribePage(req, reply, { status: 200, title: m.UNSUBSCRIBED_TITLE, message: m.UNSUBSCRIBED, values });
-    return unsubscribePage(req, reply, { status: 200, title: m.UNSUBSCRIBE_TITLE, message: m.UNSUBSCRIBE_CONFIRM, values, form: postTo(UNSUBSCRIBE_PATH, req.params.token, m.UNSUBSCRIBE_BUTTON) });
+    if (t.member.status === 'unsubscribed')
+      return unsubscribePage(req, reply, { status: 200, title: m.UNSUBSCRIBED_TITLE, message: m.UNSUBSCRIBED, values });
+    return unsubscribePage(req, reply, {
+      status: 200,
+      title: m.UNSUBSCRIBE_TITLE,
+      message: m.UNSUBSCRIBE_CONFIRM,
+      values,
+      form: postTo(UNSUBSCRIBE_PATH, req.params.token, m.UNSUBSCRIBE_BUTTON),
+    });
   });
 
   app.post<{ Params: { token: string } }>(`${UNSUBSCRIBE_PATH}/:token`, async (req, reply) => {
@@ -145,22 +177,39 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
       return unsubscribePage(req, reply, invalidLink);
     }
     if (oneClick) return reply.status(200).type('text/plain; charset=utf-8').send('Unsubscribed');
-    return unsubscribePage(req, reply, { status: 200, title: m.UNSUBSCRIBED_TITLE, message: m.UNSUBSCRIBED, values: { email: done.email, store: t.storeName } });
+    return unsubscribePage(req, reply, {
+      status: 200,
+      title: m.UNSUBSCRIBED_TITLE,
+      message: m.UNSUBSCRIBED,
+      values: { email: done.email, store: t.storeName },
+    });
   });
 
   app.get<{ Params: { token: string } }>(`${CONFIRM_PATH}/:token`, async (req, reply) => {
     const t = await lists.target(req.params.token, 'confirm');
     if (!t || t.member.status === 'unsubscribed') return confirmPage(req, reply, invalidLink);
     const values = { email: t.member.email, store: t.storeName };
-    if (t.member.status === 'subscribed') return confirmPage(req, reply, { status: 200, title: m.CONFIRMED_TITLE, message: m.CONFIRMED, values });
-    return confirmPage(req, reply, { status: 200, title: m.CONFIRM_TITLE, message: m.CONFIRM_QUESTION, values, form: postTo(CONFIRM_PATH, req.params.token, m.CONFIRM_BUTTON) });
+    if (t.member.status === 'subscribed')
+      return confirmPage(req, reply, { status: 200, title: m.CONFIRMED_TITLE, message: m.CONFIRMED, values });
+    return confirmPage(req, reply, {
+      status: 200,
+      title: m.CONFIRM_TITLE,
+      message: m.CONFIRM_QUESTION,
+      values,
+      form: postTo(CONFIRM_PATH, req.params.token, m.CONFIRM_BUTTON),
+    });
   });
 
   app.post<{ Params: { token: string } }>(`${CONFIRM_PATH}/:token`, async (req, reply) => {
     const t = await lists.target(req.params.token, 'confirm');
     const done = t ? await lists.confirm(req.params.token) : null;
     if (!t || !done) return confirmPage(req, reply, invalidLink);
-    return confirmPage(req, reply, { status: 200, title: m.CONFIRMED_TITLE, message: m.CONFIRMED, values: { email: done.email, store: t.storeName } });
+    return confirmPage(req, reply, {
+      status: 200,
+      title: m.CONFIRMED_TITLE,
+      message: m.CONFIRMED,
+      values: { email: done.email, store: t.storeName },
+    });
   });
 
   // ---- Owners ---------------------------------------------------------------------------------------
@@ -219,7 +268,11 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
   app.get<{ Params: { id: string } }>(`${API}/lists/:id/export.csv`, listRead, async (req, reply) => {
     const { name, csv } = await lists.csv(req.owner!.websiteId, listId.parse(req.params.id));
     const file = name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'list';
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${file}.csv"`).header('cache-control', 'no-store').send(csv);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${file}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(csv);
   });
 
   app.get(`${API}/emails`, previewOwner, async () => ({ emails: emailPreviewNames() }));
@@ -228,7 +281,19 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     const p = emailPreview(req.params.name);
     if (!p) throw new HttpError(404, m.PREVIEW_NOT_FOUND);
     const w = await site();
-    const email = await p.render({ app, storeName: w.title, origin: await app.emailOrigin(), currency: w.currency, now: Date.now(), look: await emailLookFor(app.database.db, w.id) });
-    return { name: req.params.name, label: p.label, pageType: PageType.COMMERCE_EMAIL_PREVIEW, email: { subject: email.subject, text: email.text, html: email.html ?? null } };
+    const email = await p.render({
+      app,
+      storeName: w.title,
+      origin: await app.emailOrigin(),
+      currency: w.currency,
+      now: Date.now(),
+      look: await emailLookFor(app.database.db, w.id),
+    });
+    return {
+      name: req.params.name,
+      label: p.label,
+      pageType: PageType.COMMERCE_EMAIL_PREVIEW,
+      email: { subject: email.subject, text: email.text, html: email.html ?? null },
+    };
   });
 }

@@ -35,7 +35,6 @@ export const POPUP_DEFAULTS: PopupSettings = {
   captcha: true,
 };
 
-
 export const COOKIE_BANNER_DEFAULTS: CookieBannerSettings = { mode: 'off', text: '', policyUrl: '' };
 
 type Obj = Record<string, unknown>;
@@ -112,7 +111,10 @@ export class EngagementSettingsService {
   }
 
   private async load(websiteId: string): Promise<EngagementSettings> {
-    const r = await rows<{ popup: unknown; cookie_banner: unknown }>(this.database.db, sql`SELECT popup, cookie_banner FROM engagement_settings WHERE website_id = ${websiteId}`);
+    const r = await rows<{ popup: unknown; cookie_banner: unknown }>(
+      this.database.db,
+      sql`SELECT popup, cookie_banner FROM engagement_settings WHERE website_id = ${websiteId}`,
+    );
     return { popup: popupOf(r[0]?.popup), cookieBanner: cookieBannerOf(r[0]?.cookie_banner) };
   }
 
@@ -128,7 +130,9 @@ export class EngagementSettingsService {
       const { version: _v, ...rest } = before;
       const changed = JSON.stringify(rest) !== JSON.stringify({ ...rest, ...next });
       const saved: PopupSettings = { ...before, ...next, version: changed ? before.version + 1 : before.version };
-      await tx.execute(sql`UPDATE engagement_settings SET popup = ${JSON.stringify(saved)}::jsonb, updated_at = now() WHERE website_id = ${websiteId}`);
+      await tx.execute(
+        sql`UPDATE engagement_settings SET popup = ${JSON.stringify(saved)}::jsonb, updated_at = now() WHERE website_id = ${websiteId}`,
+      );
       this.cache.delete(websiteId);
       return saved;
     });

@@ -23,7 +23,14 @@ export const FUNNEL_EVENTS = [
 
 export type { DashboardVariants, VariantFunnel };
 
-export async function funnelByVariant(db: Db, websiteId: string, experiment: string, variants: string[], from: string, to: string): Promise<VariantFunnel[]> {
+export async function funnelByVariant(
+  db: Db,
+  websiteId: string,
+  experiment: string,
+  variants: string[],
+  from: string,
+  to: string,
+): Promise<VariantFunnel[]> {
   const start = new Date(`${from}T00:00:00Z`);
   const end = new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000);
   const names = FUNNEL_EVENTS.map(([, e]) => e);
@@ -41,7 +48,10 @@ export async function funnelByVariant(db: Db, websiteId: string, experiment: str
         from tagged tg
         left join analytics_events e on e.visitor_id = tg.visitor_id and e.website_id = ${websiteId}
           and e.received_at >= ${start} and e.received_at < ${end}
-          and e.name in (${sql.join(names.map((n) => sql`${n}`), sql`, `)})
+          and e.name in (${sql.join(
+            names.map((n) => sql`${n}`),
+            sql`, `,
+          )})
         group by tg.variant, e.name`,
   );
   const out: VariantFunnel[] = [];
@@ -60,12 +70,17 @@ export async function funnelByVariant(db: Db, websiteId: string, experiment: str
   return out;
 }
 
-
 /**
  * The dashboard's funnel split by variant (server/analytics calls this): the asked experiment, else the
  * site's first one; null when the site has none. An unknown experiment name is a 400 in words.
  */
-export async function dashboardVariants(db: Db, site: Pick<WebsiteRow, 'id' | 'settings'>, asked: unknown, from: string, to: string): Promise<DashboardVariants> {
+export async function dashboardVariants(
+  db: Db,
+  site: Pick<WebsiteRow, 'id' | 'settings'>,
+  asked: unknown,
+  from: string,
+  to: string,
+): Promise<DashboardVariants> {
   const list = experimentsOf(site);
   const experiments = list.map((e) => e.name);
   if (asked !== undefined && (typeof asked !== 'string' || asked.length > 64 || !experiments.includes(asked))) {
@@ -73,5 +88,18 @@ export async function dashboardVariants(db: Db, site: Pick<WebsiteRow, 'id' | 's
   }
   const e = list.find((x) => x.name === asked) ?? list[0];
   if (!e) return { experiments, byVariant: null };
-  return { experiments, byVariant: { experiment: e.name, variants: await funnelByVariant(db, site.id, e.name, e.variants.map((v) => v.name), from, to) } };
+  return {
+    experiments,
+    byVariant: {
+      experiment: e.name,
+      variants: await funnelByVariant(
+        db,
+        site.id,
+        e.name,
+        e.variants.map((v) => v.name),
+        from,
+        to,
+      ),
+    },
+  };
 }

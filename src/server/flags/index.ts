@@ -78,7 +78,12 @@ async function cartHoldsGiftCard(app: FastifyInstance, req: FastifyRequest): Pro
     .select({ id: schema.cartEntries.id })
     .from(schema.cartEntries)
     .innerJoin(schema.items, eq(schema.items.id, schema.cartEntries.itemId))
-    .where(and(eq(schema.cartEntries.cartId, cart.id), sql`(${schema.items.structuredContent}->>'productType') = ${String(ProductType.GIFT_CARD)}`))
+    .where(
+      and(
+        eq(schema.cartEntries.cartId, cart.id),
+        sql`(${schema.items.structuredContent}->>'productType') = ${String(ProductType.GIFT_CARD)}`,
+      ),
+    )
     .limit(1);
   return found.length > 0;
 }
@@ -86,21 +91,33 @@ async function cartHoldsGiftCard(app: FastifyInstance, req: FastifyRequest): Pro
 export const flagsArea = fp(
   async (app: FastifyInstance) => {
     const c = app.config;
-    const sourceEnvironment = sourceEnvironmentOf(c.ANALYTICS_SOURCE_ENV, (m) => app.log.warn({ value: c.ANALYTICS_SOURCE_ENV, event: 'analytics-invalid-source-environment' }, m));
+    const sourceEnvironment = sourceEnvironmentOf(c.ANALYTICS_SOURCE_ENV, (m) =>
+      app.log.warn({ value: c.ANALYTICS_SOURCE_ENV, event: 'analytics-invalid-source-environment' }, m),
+    );
     const analytics = analyticsOptionsOf({
       fireEvents: c.ANALYTICS_FIRE_EVENTS,
       logging: c.ANALYTICS_LOGGING,
       beacon: c.ANALYTICS_BEACON,
       validate: c.ANALYTICS_VALIDATE,
       sourceEnvironment,
-      serviceUrl: serviceUrlFor(sourceEnvironment, { dev: c.ANALYTICS_SERVICE_URL_DEV, qa: c.ANALYTICS_SERVICE_URL_QA, prod: c.ANALYTICS_SERVICE_URL_PROD }),
+      serviceUrl: serviceUrlFor(sourceEnvironment, {
+        dev: c.ANALYTICS_SERVICE_URL_DEV,
+        qa: c.ANALYTICS_SERVICE_URL_QA,
+        prod: c.ANALYTICS_SERVICE_URL_PROD,
+      }),
     });
-    app.decorate('sessionRecorder', { provider: c.SESSION_RECORDER_ID && c.SESSION_RECORDER_SCRIPT_URL ? { id: c.SESSION_RECORDER_ID, scriptUrl: c.SESSION_RECORDER_SCRIPT_URL } : null });
+    app.decorate('sessionRecorder', {
+      provider:
+        c.SESSION_RECORDER_ID && c.SESSION_RECORDER_SCRIPT_URL
+          ? { id: c.SESSION_RECORDER_ID, scriptUrl: c.SESSION_RECORDER_SCRIPT_URL }
+          : null,
+    });
     const client = { analytics };
     app.decorate('flags', {
       isEnabled,
       page: (req, site) => pageFlags(app, req, site, client),
-      previewItem: (flags, collectionId, urlId) => (flags.owner && flags.drafts ? previewItem(app, collectionId, urlId) : Promise.resolve(null)),
+      previewItem: (flags, collectionId, urlId) =>
+        flags.owner && flags.drafts ? previewItem(app, collectionId, urlId) : Promise.resolve(null),
       previewStatuses: (req, site) => previewStatuses(app, req, site),
       productHidden,
       analytics,
@@ -124,7 +141,8 @@ export const flagsArea = fp(
       if (isEnabled(site, Feature.GIFT_CARDS)) return;
       if (url !== CART_ENTRIES) {
         const code = (req.body as { giftCardCode?: unknown } | undefined)?.giftCardCode;
-        if (typeof code === 'string' && code.trim() !== '') throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
+        if (typeof code === 'string' && code.trim() !== '')
+          throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
         // A gift card put in the cart while the feature was on is not sold now: checkout says so.
         if (await cartHoldsGiftCard(app, req)) throw badRequest(featureFlags.GIFT_CARDS_OFF, { cart: featureFlags.GIFT_CARDS_OFF });
         return;
@@ -136,7 +154,8 @@ export const flagsArea = fp(
         .from(schema.items)
         .where(and(eq(schema.items.id, itemId), eq(schema.items.websiteId, site.id)))
         .limit(1);
-      if (row && Number((row.sc as Record<string, unknown>).productType) === ProductType.GIFT_CARD) throw notFound('Sorry, that item is unavailable.');
+      if (row && Number((row.sc as Record<string, unknown>).productType) === ProductType.GIFT_CARD)
+        throw notFound('Sorry, that item is unavailable.');
     });
 
     await app.register(flagsRoutes);

@@ -120,7 +120,9 @@ export function removeDisabledBlocks(html: string, enabled: (blockType: number) 
 
 /** Custom scripts in rendered content (safe mode): every script except JSON data islands. */
 export function removeCustomScripts(html: string): string {
-  return html.replace(/<script\b([^>]*)>[\s\S]*?<\/script\s*>/gi, (all, attrs: string) => (/\btype="application\/(ld\+)?json"/i.test(attrs) ? all : ''));
+  return html.replace(/<script\b([^>]*)>[\s\S]*?<\/script\s*>/gi, (all, attrs: string) =>
+    /\btype="application\/(ld\+)?json"/i.test(attrs) ? all : '',
+  );
 }
 
 export interface FlagsClientConfig {
@@ -128,7 +130,13 @@ export interface FlagsClientConfig {
 }
 
 /** Experiment assignments of a request and the `tessera-flags` island that carries them to the browser. */
-function assignments(site: WebsiteRow, client: FlagsClientConfig, internal: boolean, visitorId: string | null, query: Record<string, unknown>) {
+function assignments(
+  site: WebsiteRow,
+  client: FlagsClientConfig,
+  internal: boolean,
+  visitorId: string | null,
+  query: Record<string, unknown>,
+) {
   const experiments: Record<string, string | null> = {};
   const islandExperiments = experimentsOf(site).map((e) => {
     const a = resolveAssignment({ experiment: e, visitorId, internal, query });
@@ -145,7 +153,10 @@ function assignments(site: WebsiteRow, client: FlagsClientConfig, internal: bool
 }
 
 /** The island and assignments of a plain visitor (no visitor id, no override), per website row and kind of host: read-only. */
-const plainIslands = new WeakMap<WebsiteRow, Map<string, { client: FlagsClientConfig; experiments: Readonly<Record<string, string | null>>; island: string }>>();
+const plainIslands = new WeakMap<
+  WebsiteRow,
+  Map<string, { client: FlagsClientConfig; experiments: Readonly<Record<string, string | null>>; island: string }>
+>();
 
 /** Whether the address carries an experiment override parameter (`experiment.<name>=`). */
 function hasOverride(query: Record<string, unknown>): boolean {
@@ -154,7 +165,12 @@ function hasOverride(query: Record<string, unknown>): boolean {
 }
 
 /** The per-request page state. Cheap for visitors: no query unless an owner cookie is present. */
-export async function pageFlags(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow, client: FlagsClientConfig): Promise<PageFlags> {
+export async function pageFlags(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  site: WebsiteRow,
+  client: FlagsClientConfig,
+): Promise<PageFlags> {
   const owner = req.cookies[OWNER_COOKIE] ? await app.loadOwner(req) : null;
   const isOwner = !!owner && owner.websiteId === site.id;
   const preview = isOwner ? parsePreviewCookie(req.cookies[PREVIEW_COOKIE]) : null;
@@ -178,9 +194,12 @@ export async function pageFlags(app: FastifyInstance, req: FastifyRequest, site:
   }
   const { experiments, island } = made;
   const notices: string[] = [];
-  if (preview?.drafts || preview?.theme) notices.push(`Preview: ${preview.theme ? `theme “${preview.theme}”` : 'unpublished changes'} (only you see this).`);
+  if (preview?.drafts || preview?.theme)
+    notices.push(`Preview: ${preview.theme ? `theme “${preview.theme}”` : 'unpublished changes'} (only you see this).`);
   if (safeMode) notices.push('Safe mode: injected header and footer code and custom scripts are off (only for you).');
-  const notice = notices.length ? `<div class="tessera-owner-notice" role="status">${notices.map((n) => n.replace(/</g, '&lt;')).join(' ')}</div>` : '';
+  const notice = notices.length
+    ? `<div class="tessera-owner-notice" role="status">${notices.map((n) => n.replace(/</g, '&lt;')).join(' ')}</div>`
+    : '';
   return {
     owner: isOwner,
     drafts: preview?.drafts ?? false,
@@ -233,7 +252,11 @@ export async function previewItem(app: FastifyInstance, collectionId: string, ur
   if (!row) return null;
   const variants =
     row.recordType === RecordType.STORE_ITEM
-      ? await db.select().from(schema.productVariants).where(eq(schema.productVariants.itemId, row.id)).orderBy(sql`${schema.productVariants.ordering}`)
+      ? await db
+          .select()
+          .from(schema.productVariants)
+          .where(eq(schema.productVariants.itemId, row.id))
+          .orderBy(sql`${schema.productVariants.ordering}`)
       : [];
   return { row, product: row.recordType === RecordType.STORE_ITEM ? { item: row, variants } : undefined };
 }

@@ -38,12 +38,18 @@ declare module 'fastify' {
 }
 
 const featuresBody = z.object({
-  features: z.record(z.string().max(64), z.boolean({ error: 'Each switch is on (true) or off (false).' }), { error: 'features must map feature keys to true or false.' }),
+  features: z.record(z.string().max(64), z.boolean({ error: 'Each switch is on (true) or off (false).' }), {
+    error: 'features must map feature keys to true or false.',
+  }),
 });
 
 const variantIn = z.object({
   name: z.string().regex(VARIANT_NAME, 'A variant name is letters, digits, dashes or underscores (40 at most).'),
-  weight: z.number({ error: 'Weights are whole numbers from 0 to 1000.' }).int('Weights are whole numbers from 0 to 1000.').min(0, 'Weights are whole numbers from 0 to 1000.').max(1000, 'Weights are whole numbers from 0 to 1000.'),
+  weight: z
+    .number({ error: 'Weights are whole numbers from 0 to 1000.' })
+    .int('Weights are whole numbers from 0 to 1000.')
+    .min(0, 'Weights are whole numbers from 0 to 1000.')
+    .max(1000, 'Weights are whole numbers from 0 to 1000.'),
 });
 const experimentsBody = z.object({
   experiments: z
@@ -56,7 +62,10 @@ const experimentsBody = z.object({
     .max(20, 'At most 20 experiments.'),
 });
 const funnelQuery = z
-  .object({ from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD).' }), to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD).' }) })
+  .object({
+    from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD).' }),
+    to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD).' }),
+  })
   .refine((q) => q.from <= q.to, { message: 'from must not be after to', path: ['from'] })
   .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= 400 * 86_400_000, { message: 'the range is at most 400 days', path: ['to'] });
 const previewBody = z.object({
@@ -65,7 +74,13 @@ const previewBody = z.object({
 });
 const safeModeBody = z.object({ enabled: z.boolean({ error: 'enabled is true or false.' }) });
 const internalSiteBody = z.object({ internal: z.boolean({ error: 'internal is true or false.' }) });
-const schemaParam = z.object({ schemaName: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/, 'must be an event name') });
+const schemaParam = z.object({
+  schemaName: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.:-]+$/, 'must be an event name'),
+});
 
 const PREVIEW_MAX_AGE = 8 * 3600;
 
@@ -90,7 +105,15 @@ export async function flagsRoutes(app: FastifyInstance) {
   const featureList = (site: Awaited<ReturnType<typeof siteOf>>) => {
     const states = featuresOf(site);
     const stored = storedSwitches(site.settings.features);
-    return FEATURES.map((f) => ({ code: f.code, key: f.key, label: f.label, beta: f.beta, defaultOn: f.defaultOn, switchedOn: stored[f.key] ?? f.defaultOn, enabled: states[f.key] }));
+    return FEATURES.map((f) => ({
+      code: f.code,
+      key: f.key,
+      label: f.label,
+      beta: f.beta,
+      defaultOn: f.defaultOn,
+      switchedOn: stored[f.key] ?? f.defaultOn,
+      enabled: states[f.key],
+    }));
   };
 
   // ---- Feature switches --------------------------------------------------------------------------
@@ -100,10 +123,15 @@ export async function flagsRoutes(app: FastifyInstance) {
   });
   app.put('/api/flags/features', settings, async (req) => {
     const body = parseInput(featuresBody, req.body);
-    for (const k of Object.keys(body.features)) if (!featureByKey(k)) throw badRequest(platformMessages.notExpectedOption(k), { [`features.${k}`]: platformMessages.notExpectedOption(k) });
+    for (const k of Object.keys(body.features))
+      if (!featureByKey(k))
+        throw badRequest(platformMessages.notExpectedOption(k), { [`features.${k}`]: platformMessages.notExpectedOption(k) });
     const site = await siteOf(req);
     await app.database.db.transaction((tx) =>
-      changeSettings(tx, site.id, req.owner!.id, 'features.update', (s) => ({ ...s, features: { ...storedSwitches(s.features), ...body.features } })),
+      changeSettings(tx, site.id, req.owner!.id, 'features.update', (s) => ({
+        ...s,
+        features: { ...storedSwitches(s.features), ...body.features },
+      })),
     );
     websites.invalidate();
     return { features: featureList(await websites.get()) };
@@ -116,11 +144,16 @@ export async function flagsRoutes(app: FastifyInstance) {
   });
   app.put('/api/flags/experiments', settings, async (req) => {
     const body = parseInput(experimentsBody, req.body);
-    const list: Experiment[] = body.experiments.map((e) => ({ name: e.name, variants: e.variants.map((v) => ({ name: v.name, weight: v.weight })) }));
+    const list: Experiment[] = body.experiments.map((e) => ({
+      name: e.name,
+      variants: e.variants.map((v) => ({ name: v.name, weight: v.weight })),
+    }));
     const problem = experimentProblem(list);
     if (problem) throw badRequest(problem);
     const site = await siteOf(req);
-    await app.database.db.transaction((tx) => changeSettings(tx, site.id, req.owner!.id, 'experiments.update', (s) => ({ ...s, experiments: list })));
+    await app.database.db.transaction((tx) =>
+      changeSettings(tx, site.id, req.owner!.id, 'experiments.update', (s) => ({ ...s, experiments: list })),
+    );
     websites.invalidate();
     return { experiments: list };
   });
@@ -150,19 +183,38 @@ export async function flagsRoutes(app: FastifyInstance) {
     const e = experimentsOf(site).find((x) => x.name === name);
     if (!e) throw notFound('No such experiment.');
     reply.header('cache-control', 'no-store');
-    return { experiment: name, from: q.from, to: q.to, variants: await funnelByVariant(db, site.id, name, e.variants.map((v) => v.name), q.from, q.to) };
+    return {
+      experiment: name,
+      from: q.from,
+      to: q.to,
+      variants: await funnelByVariant(
+        db,
+        site.id,
+        name,
+        e.variants.map((v) => v.name),
+        q.from,
+        q.to,
+      ),
+    };
   });
 
   // ---- Owner preview and safe mode (cookies only ever set here, for a signed-in owner) ------------
   app.get('/api/flags/preview', anyOwnerRead, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const p = parsePreviewCookie(req.cookies[PREVIEW_COOKIE]);
-    return { drafts: p?.drafts ?? false, theme: p?.theme ?? null, active: !!p, safeMode: req.cookies[SAFE_MODE_COOKIE] === '1', themes: previewableThemes(app) };
+    return {
+      drafts: p?.drafts ?? false,
+      theme: p?.theme ?? null,
+      active: !!p,
+      safeMode: req.cookies[SAFE_MODE_COOKIE] === '1',
+      themes: previewableThemes(app),
+    };
   });
   app.post('/api/flags/preview', anyOwner, async (req, reply) => {
     const body = parseInput(previewBody, req.body);
     const theme = body.theme ?? null;
-    if (theme && !previewableThemes(app).includes(theme)) throw badRequest(platformMessages.notExpectedOption(theme), { theme: platformMessages.notExpectedOption(theme) });
+    if (theme && !previewableThemes(app).includes(theme))
+      throw badRequest(platformMessages.notExpectedOption(theme), { theme: platformMessages.notExpectedOption(theme) });
     ownerCookie(req, reply, PREVIEW_COOKIE, formatPreviewCookie({ drafts: body.drafts, theme }), PREVIEW_MAX_AGE);
     return { drafts: body.drafts, theme, active: true };
   });
@@ -180,7 +232,12 @@ export async function flagsRoutes(app: FastifyInstance) {
   app.get('/api/flags/billing', reader, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
     return {
-      plan: { name: 'Self-hosted', selfHosted: true, trial: false, description: 'Tessera runs on your own server: every feature is included and there is nothing to upgrade.' },
+      plan: {
+        name: 'Self-hosted',
+        selfHosted: true,
+        trial: false,
+        description: 'Tessera runs on your own server: every feature is included and there is nothing to upgrade.',
+      },
       billingPath: BILLING_PATH,
       destinations: [
         { key: 'trialUpgrade', label: 'Upgrade from a trial', url: UPGRADE_DESTINATIONS.trialUpgrade },
@@ -203,13 +260,16 @@ export async function flagsRoutes(app: FastifyInstance) {
   app.post('/api/v1/schemas/:schemaName', { bodyLimit: LIMITS.eventContentChars * 2, config: { crumb: false } }, async (req, reply) => {
     const { schemaName } = parseInput(schemaParam, req.params);
     const raw = typeof req.body === 'string' ? jsonField('body', req.body) : req.body;
-    const content = raw && typeof raw === 'object' && 'eventContent' in (raw as object) ? (raw as { eventContent: unknown }).eventContent : raw;
+    const content =
+      raw && typeof raw === 'object' && 'eventContent' in (raw as object) ? (raw as { eventContent: unknown }).eventContent : raw;
     const parsed = typeof content === 'string' ? jsonField('eventContent', content) : content;
     const r = eventContent.safeParse(parsed ?? {});
     reply.header('cache-control', 'no-store');
     if (r.success) return { schemaName, valid: true, errors: {} };
     const errors: Record<string, string> = {};
     for (const i of r.error.issues) errors[i.path.join('.') || '_'] ??= i.message;
-    return reply.status(400).send({ error: 'Bad Request', message: `${schemaName}: the event does not match its schema.`, schemaName, valid: false, errors });
+    return reply
+      .status(400)
+      .send({ error: 'Bad Request', message: `${schemaName}: the event does not match its schema.`, schemaName, valid: false, errors });
   });
 }

@@ -6,7 +6,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Feature, blockOn, featureOn, featureStates, instalmentBrand } from '../../core/features.js';
-import { DEFAULT_EXPERIMENTS, DEFAULT_INTERNAL_HOST_PATTERNS, isInternalHost, parseHostPatterns, type Experiment } from '../../core/experiments.js';
+import {
+  DEFAULT_EXPERIMENTS,
+  DEFAULT_INTERNAL_HOST_PATTERNS,
+  isInternalHost,
+  parseHostPatterns,
+  type Experiment,
+} from '../../core/experiments.js';
 import type { WebsiteRow } from '../platform/index.js';
 
 export { Feature };
@@ -50,7 +56,11 @@ export function experimentsOf(site: SiteLike): Experiment[] {
   if (!Array.isArray(stored)) return DEFAULT_EXPERIMENTS.map((e) => ({ name: e.name, variants: e.variants.map((v) => ({ ...v })) }));
   return stored.filter(
     (e): e is Experiment =>
-      !!e && typeof e === 'object' && typeof (e as Experiment).name === 'string' && Array.isArray((e as Experiment).variants) && (e as Experiment).variants.every((v) => typeof v?.name === 'string' && typeof v?.weight === 'number'),
+      !!e &&
+      typeof e === 'object' &&
+      typeof (e as Experiment).name === 'string' &&
+      Array.isArray((e as Experiment).variants) &&
+      (e as Experiment).variants.every((v) => typeof v?.name === 'string' && typeof v?.weight === 'number'),
   );
 }
 

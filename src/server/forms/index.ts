@@ -10,4 +10,11 @@ export async function formsArea(app: FastifyInstance): Promise<void> {
   await captchaRoutes(app);
   await formRoutes(app);
 }
-export { type FormRow, type FormSaveCheck, formSaveChecks, type FormSubmittedHook, formSubmittedHooks, notificationMail } from './service.js';
+export {
+  type FormRow,
+  type FormSaveCheck,
+  formSaveChecks,
+  type FormSubmittedHook,
+  formSubmittedHooks,
+  notificationMail,
+} from './service.js';

@@ -20,7 +20,6 @@ import { cleanOwnerHtml } from '../content/index.js';
 import { can } from '../../core/roles.js';
 import { formIn, formSubmissionIn } from '../../core/api/forms.js';
 
-
 const str = (max: number) => z.string().max(max);
 const saveBody = formSubmissionIn;
 const formBody = formIn;
@@ -118,7 +117,10 @@ async function visitorFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
     await service.rateLimitValidation(req.ip);
     const body = req.body;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, m.PARSE_FIELDS_FAILED);
-    const values = 'form' in (body as object) && typeof (body as { form: unknown }).form === 'string' ? service.parseValues((body as { form: string }).form) : (body as Record<string, unknown>);
+    const values =
+      'form' in (body as object) && typeof (body as { form: unknown }).form === 'string'
+        ? service.parseValues((body as { form: string }).form)
+        : (body as Record<string, unknown>);
     const errors = await service.validate(req.params.formId, values);
     if (Object.keys(errors).length) throw new HttpError(400, m.FIELDS_INVALID, errors);
     return { valid: true };
@@ -132,7 +134,8 @@ async function visitorFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
   app.post('/api/form/SaveFormSubmission', { bodyLimit: 256 * 1024 }, async (req) => {
     const b = saveBody.parse(req.body ?? {});
     const formId = b.formId ?? String((req.query as Record<string, unknown>).formId ?? '');
-    const form = typeof b.form === 'string' || (b.form && typeof b.form === 'object') ? (b.form as string | Record<string, unknown>) : undefined;
+    const form =
+      typeof b.form === 'string' || (b.form && typeof b.form === 'object') ? (b.form as string | Record<string, unknown>) : undefined;
     const res = await service.submit({
       formId,
       key: b.key,
@@ -145,7 +148,12 @@ async function visitorFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
       origin: await app.emailOrigin(),
     });
     const f = publicForm(res.form);
-    return { success: true, submissionId: res.submissionId, submissionMessage: f.submissionMessage, successRedirect: f.successRedirect || undefined };
+    return {
+      success: true,
+      submissionId: res.submissionId,
+      submissionMessage: f.submissionMessage,
+      successRedirect: f.successRedirect || undefined,
+    };
   });
 
   /** The plain form post (no JavaScript): answers a server-rendered success or error page. */
@@ -162,7 +170,16 @@ async function visitorFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
       if (cs === 'i' || cs === 'c') page.contentSource = cs;
       const perm = one(body.pagePermissionTypeValue);
       if (perm !== undefined) page.pagePermissionTypeValue = perm;
-      const res = await service.submit({ formId: form.id, key: undefined, form: values, honeypot: one(body.honeypot), page, ip: req.ip, noScript: true, origin: await app.emailOrigin() });
+      const res = await service.submit({
+        formId: form.id,
+        key: undefined,
+        form: values,
+        honeypot: one(body.honeypot),
+        page,
+        ip: req.ip,
+        noScript: true,
+        origin: await app.emailOrigin(),
+      });
       const f = publicForm(res.form);
       if (f.successRedirect) return reply.redirect(f.successRedirect, 303);
       return renderResultPage(app, reply, { status: 200, ok: true, title: f.name, message: f.submissionMessage, back });
@@ -172,7 +189,10 @@ async function visitorFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
       const message = status === 400 && e.errors ? m.PROBLEM_ABOVE : e.message;
       const form = await service.getForm(req.params.formId);
       const errors = e.errors
-        ? Object.entries(e.errors).map(([id, msg]) => ({ field: (form?.fields as FormField[] | undefined)?.find((x) => x.id === id)?.title ?? id, message: msg }))
+        ? Object.entries(e.errors).map(([id, msg]) => ({
+            field: (form?.fields as FormField[] | undefined)?.find((x) => x.id === id)?.title ?? id,
+            message: msg,
+          }))
         : [];
       return renderResultPage(app, reply, { status, ok: false, title: form?.name ?? 'Form', message, errors, back });
     }
@@ -184,7 +204,6 @@ async function visitorFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
 async function ownerFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
   const { service, owner, reader, formSettings, siteId } = ctx;
   // ---- Owner calls -----------------------------------------------------------------------------
-
 
   app.get('/api/config/forms', reader, async () => ({ forms: await service.listForms(await siteId()) }));
 
@@ -222,7 +241,11 @@ async function ownerFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
     const { id: _ignored, ...rest } = b;
     void _ignored;
     const r = await app.database.db.transaction(async (tx) => {
-      const cur = await tx.select().from(schema.forms).where(and(eq(schema.forms.id, req.params.id), eq(schema.forms.websiteId, websiteId))).for('update');
+      const cur = await tx
+        .select()
+        .from(schema.forms)
+        .where(and(eq(schema.forms.id, req.params.id), eq(schema.forms.websiteId, websiteId)))
+        .for('update');
       if (!cur[0]) throw new HttpError(404, m.STATUS_404);
       return tx
         .update(schema.forms)
@@ -252,13 +275,22 @@ async function ownerFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
     const list = await service.submissions(f.id, { spam: q.folder === 'spam', q: q.q, limit: size + 1, offset: (q.page - 1) * size });
     return {
       form: publicForm(f),
-      submissions: list.slice(0, size).map((s) => ({ id: s.id, data: s.data, fields: s.fields, page: s.page, spam: s.spam, spamReason: s.spamReason, createdAt: s.createdAt.toISOString() })),
+      submissions: list.slice(0, size).map((s) => ({
+        id: s.id,
+        data: s.data,
+        fields: s.fields,
+        page: s.page,
+        spam: s.spam,
+        spamReason: s.spamReason,
+        createdAt: s.createdAt.toISOString(),
+      })),
       hasNextPage: list.length > size,
     };
   });
 
   app.post<{ Params: { id: string; sid: string } }>('/api/config/forms/:id/submissions/:sid/not-spam', owner, async (req) => {
-    if (!(await service.setSpam(req.params.id, req.params.sid, false))) throw new HttpError(404, 'That submission is not in the spam folder.');
+    if (!(await service.setSpam(req.params.id, req.params.sid, false)))
+      throw new HttpError(404, 'That submission is not in the spam folder.');
     return { ok: true };
   });
   app.post<{ Params: { id: string; sid: string } }>('/api/config/forms/:id/submissions/:sid/spam', owner, async (req) => {
@@ -271,7 +303,11 @@ async function ownerFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
     const f = await service.getForm(req.params.id);
     if (!f) throw new HttpError(404, m.STATUS_404);
     const csv = await service.csv(f.id, folder);
-    const name = f.name.replace(/[^A-Za-z0-9 _-]/g, '').trim().replace(/\s+/g, '-') || 'form';
+    const name =
+      f.name
+        .replace(/[^A-Za-z0-9 _-]/g, '')
+        .trim()
+        .replace(/\s+/g, '-') || 'form';
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${name}-submissions.csv"`)
@@ -296,7 +332,20 @@ async function captchaRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
   });
   app.get('/api/config/captcha', reader, async () => {
     const s = captchaSettingsOf((await service.website()).settings);
-    return { captcha: { kind: s.kind ?? 'altcha', siteKey: s.siteKey ?? '', projectId: s.projectId ?? '', minScore: s.minScore ?? 0.5, theme: s.theme ?? 'light', size: s.size === 'compact' ? 'compact' : 'normal', hasSecretKey: Boolean(s.secretKey), hasApiKey: Boolean(s.apiKey), secretKey: maskSecret(s.secretKey), apiKey: maskSecret(s.apiKey) } };
+    return {
+      captcha: {
+        kind: s.kind ?? 'altcha',
+        siteKey: s.siteKey ?? '',
+        projectId: s.projectId ?? '',
+        minScore: s.minScore ?? 0.5,
+        theme: s.theme ?? 'light',
+        size: s.size === 'compact' ? 'compact' : 'normal',
+        hasSecretKey: Boolean(s.secretKey),
+        hasApiKey: Boolean(s.apiKey),
+        secretKey: maskSecret(s.secretKey),
+        apiKey: maskSecret(s.apiKey),
+      },
+    };
   });
   app.put('/api/config/captcha', formSettings, async (req) => {
     const b = captchaBody.parse(req.body);
@@ -323,4 +372,3 @@ function pick(b: z.infer<typeof saveBody>): PageFields {
 function safeBack(p: string | undefined): string {
   return p && /^\/(?!\/)[^\s\\]*$/.test(p) && p.length < 1000 ? p : '/';
 }
-

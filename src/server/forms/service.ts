@@ -14,7 +14,16 @@ import { HttpError } from '../errors.js';
 import { RateLimiter } from '../plugins/index.js';
 import { captchaFor, type CaptchaAction } from '../captcha/index.js';
 import { forms as m } from '../../core/messages.js';
-import { formLanguage, noAnswerText, shapeFieldValue, summaryAnswer, validateForm, type FieldValue, type FormField, type PageFields } from '../../core/forms.js';
+import {
+  formLanguage,
+  noAnswerText,
+  shapeFieldValue,
+  summaryAnswer,
+  validateForm,
+  type FieldValue,
+  type FormField,
+  type PageFields,
+} from '../../core/forms.js';
 import { multilingualOf } from '../platform/index.js';
 import { cleanOwnerHtml } from '../content/index.js';
 import { csvText } from '../../core/csv.js';
@@ -64,7 +73,6 @@ export function configureForms(app: FastifyInstance | Database, patch: Partial<F
   Object.assign(formsOptions(database), patch);
 }
 
-
 export function publicForm(f: FormRow): PublicForm {
   return {
     id: f.id,
@@ -111,7 +119,13 @@ export function checkShape(field: FormField, raw: unknown): { value: FieldValue 
       if (!Array.isArray(raw) || raw.length > 8 || !raw.every(isStr) || raw.some((p) => p.length > 1000)) return null;
       return { value: shapeFieldValue(field, raw) };
     case 'phone':
-      if (!Array.isArray(raw) || (raw.length !== 3 && raw.length !== 4 && raw.length !== 0) || !raw.every(isStr) || raw.some((p) => p.length > 40)) return null;
+      if (
+        !Array.isArray(raw) ||
+        (raw.length !== 3 && raw.length !== 4 && raw.length !== 0) ||
+        !raw.every(isStr) ||
+        raw.some((p) => p.length > 40)
+      )
+        return null;
       return { value: shapeFieldValue(field, raw) };
     case 'checkbox':
       if (!Array.isArray(raw) || !raw.every(isStr) || raw.some((v) => v !== '' && !options.includes(v))) return null;
@@ -138,7 +152,10 @@ export function checkShape(field: FormField, raw: unknown): { value: FieldValue 
  * The server's validation: shape first (field id -> 'One or more fields is invalid...'), then core's
  * rules (Required, character limit, email). Unknown field ids are ignored; sections are skipped.
  */
-export function validateSubmission(fields: FormField[], values: Record<string, unknown>): { errors: Record<string, string>; data: Record<string, FieldValue> } {
+export function validateSubmission(
+  fields: FormField[],
+  values: Record<string, unknown>,
+): { errors: Record<string, string>; data: Record<string, FieldValue> } {
   const errors: Record<string, string> = {};
   const data: Record<string, FieldValue> = {};
   for (const f of fields) {
@@ -181,7 +198,9 @@ function columnsFor(fields: FormField[]): Column[] {
     const title = f.title || f.id;
     const parts = PART_LABELS[f.type];
     if (parts) {
-      parts.forEach((p, i) => cols.push({ title: `${title} - ${p}`, get: (d) => (Array.isArray(d[f.id]) ? (d[f.id] as unknown[])[i] : undefined) }));
+      parts.forEach((p, i) =>
+        cols.push({ title: `${title} - ${p}`, get: (d) => (Array.isArray(d[f.id]) ? (d[f.id] as unknown[])[i] : undefined) }),
+      );
     } else if (f.type === 'likert') {
       for (const q of f.options ?? []) cols.push({ title: `${title} - ${q}`, get: (d) => ((d[f.id] ?? {}) as Record<string, unknown>)[q] });
     } else cols.push({ title, get: (d) => d[f.id] });
@@ -190,7 +209,10 @@ function columnsFor(fields: FormField[]): Column[] {
 }
 
 /** CSV of submissions: Submitted On, then one column per field (multi-part values expanded), N/A (or the submission language's no-answer text) when unanswered. */
-export function submissionsCsv(fields: FormField[], subs: Array<Pick<SubmissionRow, 'data' | 'createdAt' | 'fields'> & { page?: Record<string, unknown> }>): string {
+export function submissionsCsv(
+  fields: FormField[],
+  subs: Array<Pick<SubmissionRow, 'data' | 'createdAt' | 'fields'> & { page?: Record<string, unknown> }>,
+): string {
   const all = [...fields];
   const seen = new Set(fields.map((f) => f.id));
   for (const s of subs) {
@@ -229,7 +251,10 @@ export interface SubmitInput {
 }
 
 /** Runs inside the transaction of every kept (not spam) submission; the engagement area joins newsletter sign-ups to its mailing lists. */
-export type FormSubmittedHook = (tx: Tx, s: { database: Database; form: FormRow; data: Record<string, FieldValue>; origin?: string }) => Promise<void>;
+export type FormSubmittedHook = (
+  tx: Tx,
+  s: { database: Database; form: FormRow; data: Record<string, FieldValue>; origin?: string },
+) => Promise<void>;
 export const formSubmittedHooks: FormSubmittedHook[] = [];
 
 /**
@@ -237,7 +262,11 @@ export const formSubmittedHooks: FormSubmittedHook[] = [];
  * a check throws an HttpError to refuse it (the engagement area checks that a newsletter form's mailing
  * list, `storage.listId`, is one of the site's lists).
  */
-export type FormSaveCheck = (s: { database: Database; websiteId: string; form: { kind: string; storage: Record<string, unknown> } }) => Promise<void>;
+export type FormSaveCheck = (s: {
+  database: Database;
+  websiteId: string;
+  form: { kind: string; storage: Record<string, unknown> };
+}) => Promise<void>;
 export const formSaveChecks: FormSaveCheck[] = [];
 
 export type SubmitResult = { ok: true; submissionId: string; spam: boolean; form: FormRow };
@@ -260,7 +289,10 @@ export class FormsService {
   }
 
   async website(): Promise<{ id: string; settings: Record<string, unknown> }> {
-    const r = await rows<{ id: string; settings: Record<string, unknown> }>(this.db, sql`SELECT id, settings FROM websites ORDER BY created_at LIMIT 1`);
+    const r = await rows<{ id: string; settings: Record<string, unknown> }>(
+      this.db,
+      sql`SELECT id, settings FROM websites ORDER BY created_at LIMIT 1`,
+    );
     if (!r[0]) throw new HttpError(500, m.STATUS_500);
     return r[0];
   }
@@ -284,8 +316,11 @@ export class FormsService {
 
   async issueKey(): Promise<string> {
     const key = newToken();
-    await this.db.insert(schema.formSubmissionKeys).values({ keyHash: hashToken(key), expiresAt: new Date(this.options.now() + this.options.keyTtlMs) });
-    if (Math.random() < 0.02) void this.db.execute(sql`DELETE FROM form_submission_keys WHERE expires_at < now() - interval '1 day'`).catch(() => undefined);
+    await this.db
+      .insert(schema.formSubmissionKeys)
+      .values({ keyHash: hashToken(key), expiresAt: new Date(this.options.now() + this.options.keyTtlMs) });
+    if (Math.random() < 0.02)
+      void this.db.execute(sql`DELETE FROM form_submission_keys WHERE expires_at < now() - interval '1 day'`).catch(() => undefined);
     return key;
   }
 
@@ -347,7 +382,8 @@ export class FormsService {
     await this.rateLimitSubmission(input.formId, input.ip);
     const form = await this.requireForm(input.formId);
     if (!input.noScript) {
-      if (!input.key || typeof input.key !== 'string' || input.key.length > 200 || !(await this.keyUsable(input.key))) throw new HttpError(401, m.STATUS_401);
+      if (!input.key || typeof input.key !== 'string' || input.key.length > 200 || !(await this.keyUsable(input.key)))
+        throw new HttpError(401, m.STATUS_401);
     }
     const values = this.parseValues(input.form);
     const fields = form.fields as FormField[];
@@ -408,7 +444,10 @@ export class FormsService {
     if (!ownerNotificationsOf((await this.website()).settings).formSubmission) return null;
     const email = typeof form.storage.email === 'string' && form.storage.email.trim() !== '' ? form.storage.email.trim() : null;
     if (email) return email;
-    const r = await rows<{ email: string }>(this.db, sql`SELECT email FROM accounts WHERE website_id = ${form.websiteId} AND role = 1 ORDER BY created_at LIMIT 1`);
+    const r = await rows<{ email: string }>(
+      this.db,
+      sql`SELECT email FROM accounts WHERE website_id = ${form.websiteId} AND role = 1 ORDER BY created_at LIMIT 1`,
+    );
     return r[0]?.email ?? null;
   }
 
@@ -427,7 +466,10 @@ export class FormsService {
   async submissions(formId: string, opts: { spam: boolean; q?: string; limit: number; offset: number }) {
     const conds = [eq(schema.formSubmissions.formId, formId), eq(schema.formSubmissions.spam, opts.spam)];
     if (opts.q && opts.q.trim() !== '') {
-      const needle = `%${opts.q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const needle = `%${opts.q
+        .trim()
+        .toLowerCase()
+        .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       conds.push(sql`${schema.formSubmissions.searchText} LIKE ${needle}`);
     }
     return this.db
@@ -449,11 +491,27 @@ export class FormsService {
       const r = await tx
         .update(schema.formSubmissions)
         .set({ spam, spamReason: spam ? 'marked by owner' : null })
-        .where(and(eq(schema.formSubmissions.id, submissionId), eq(schema.formSubmissions.formId, formId), eq(schema.formSubmissions.spam, !spam)))
+        .where(
+          and(
+            eq(schema.formSubmissions.id, submissionId),
+            eq(schema.formSubmissions.formId, formId),
+            eq(schema.formSubmissions.spam, !spam),
+          ),
+        )
         .returning();
       found = r.length === 1;
       if (found && owner && r[0]) {
-        await this.app.services.mailer.enqueue(tx, notificationMail(form, r[0].fields as FormField[], r[0].data as Record<string, FieldValue>, owner, r[0].id, r[0].page as PageFields));
+        await this.app.services.mailer.enqueue(
+          tx,
+          notificationMail(
+            form,
+            r[0].fields as FormField[],
+            r[0].data as Record<string, FieldValue>,
+            owner,
+            r[0].id,
+            r[0].page as PageFields,
+          ),
+        );
       }
     });
     if (found && owner) this.app.services.mailer.kick();
@@ -478,7 +536,8 @@ function pageOf(p: PageFields): Record<string, unknown> {
   if (typeof p.pageId === 'string') out.pageId = p.pageId.slice(0, 64);
   if (p.contentSource === 'i' || p.contentSource === 'c') out.contentSource = p.contentSource;
   if (typeof p.pagePath === 'string') out.pagePath = p.pagePath.slice(0, 1000);
-  if (typeof p.pagePermissionTypeValue === 'number' || typeof p.pagePermissionTypeValue === 'string') out.pagePermissionTypeValue = String(p.pagePermissionTypeValue).slice(0, 20);
+  if (typeof p.pagePermissionTypeValue === 'number' || typeof p.pagePermissionTypeValue === 'string')
+    out.pagePermissionTypeValue = String(p.pagePermissionTypeValue).slice(0, 20);
   const language = formLanguage(p.language);
   if (language) out.language = language;
   return out;
@@ -497,9 +556,18 @@ function searchTextOf(fields: FormField[], data: Record<string, FieldValue>): st
 }
 
 /** The owner's notification: one line per answered field, N/A (or the submission language's no-answer text) when unanswered. */
-export function notificationMail(form: FormRow, fields: FormField[], data: Record<string, FieldValue>, to: string, submissionId: string, page: PageFields) {
+export function notificationMail(
+  form: FormRow,
+  fields: FormField[],
+  data: Record<string, FieldValue>,
+  to: string,
+  submissionId: string,
+  page: PageFields,
+) {
   const none = noAnswerText(page.language);
-  const lines = fields.filter((f) => f.type !== 'section').map((f) => ({ title: f.title || f.id, answer: summaryAnswer(data[f.id], none) }));
+  const lines = fields
+    .filter((f) => f.type !== 'section')
+    .map((f) => ({ title: f.title || f.id, answer: summaryAnswer(data[f.id], none) }));
   const where = page.pagePath ? `\n\nSent from ${page.pageTitle ?? ''} (${page.pagePath})` : '';
   return {
     kind: 'form-submission',

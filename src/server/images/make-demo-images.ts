@@ -26,7 +26,9 @@ ${inner.replace(/<(path|rect|circle)(?![^>]*width="600")/, '<ellipse cx="300" cy
 
 export async function makeDemoImages(dir = DEMO_MEDIA_DIR): Promise<string[]> {
   const made: string[] = [];
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.svg')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.svg'))
+    .sort()) {
     const out = join(dir, name.replace(/\.svg$/, '.jpg'));
     await sharp(Buffer.from(dress(readFileSync(join(dir, name), 'utf8'))))
       .jpeg({ quality: 78, mozjpeg: true, progressive: true })

@@ -25,7 +25,8 @@ export function imageRoutes(app: FastifyInstance, variants: ImageVariants): void
         .header('vary', 'Accept');
       return reply.send(req.method === 'HEAD' ? '' : createReadStream(v.file));
     } catch (err) {
-      if (err instanceof ImageVariantError) return reply.status(err.status).send({ error: err.status === 404 ? 'Not found' : 'Bad request', message: err.message });
+      if (err instanceof ImageVariantError)
+        return reply.status(err.status).send({ error: err.status === 404 ? 'Not found' : 'Bad request', message: err.message });
       req.log.error({ err, path }, 'image variant failed');
       return reply.status(500).send({ error: 'Internal Server Error', message: 'The image could not be resized.' });
     }

@@ -104,7 +104,8 @@ export class ImageVariants {
 
   /** Makes (or finds in the cache) the variant of a request path at a format such as '500w'. */
   async variant(path: string, format: string, accept?: string): Promise<VariantResult> {
-    if (!FORMAT_WIDTHS.has(format)) throw new ImageVariantError(400, `Unknown image format "${format}". Use one of ${[...FORMAT_WIDTHS].join(', ')}.`);
+    if (!FORMAT_WIDTHS.has(format))
+      throw new ImageVariantError(400, `Unknown image format "${format}". Use one of ${[...FORMAT_WIDTHS].join(', ')}.`);
     const width = Number.parseInt(format, 10);
     const source = this.resolveSource(path);
     const out = ImageVariants.formatFor(source, accept);

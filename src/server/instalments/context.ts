@@ -52,7 +52,12 @@ export function storeInstalmentContext(prefs: InstalmentPreferences, currency: s
 }
 
 /** An item's context: only physical, non-subscription products can be paid in instalments. */
-export function itemInstalmentContext(item: InstalmentItem, prefs: InstalmentPreferences, currency: string, language: string): InstalmentContext {
+export function itemInstalmentContext(
+  item: InstalmentItem,
+  prefs: InstalmentPreferences,
+  currency: string,
+  language: string,
+): InstalmentContext {
   const store = storeInstalmentContext(prefs, currency, language);
   const type = Number(item.productType) || ProductType.PHYSICAL;
   return { ...store, afterPayAvailable: store.afterPayAvailable && type === ProductType.PHYSICAL && item.isSubscribable !== true };
@@ -74,7 +79,10 @@ export function currentStoreInstalmentContext(currency: string): InstalmentConte
  * The per-item contexts of a cart's entries, by item id (served with the cart data). Entries carry their
  * product type; a cart entry is never a subscription.
  */
-export function cartInstalmentContexts(entries: readonly { itemId: string; productType?: number }[], currency: string): Record<string, InstalmentContext> {
+export function cartInstalmentContexts(
+  entries: readonly { itemId: string; productType?: number }[],
+  currency: string,
+): Record<string, InstalmentContext> {
   const out: Record<string, InstalmentContext> = {};
   for (const e of entries) out[e.itemId] = instalmentContextFor({ productType: e.productType }, currency);
   return out;

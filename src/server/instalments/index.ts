@@ -68,7 +68,9 @@ export const instalmentsArea = fp(async (app: FastifyInstance): Promise<void> =>
   const stateFor = async (): Promise<InstalmentRequestState | null> => {
     const site = await app.services.websites.get();
     // Kept per content version (plugins/site-cache.ts): commerce_preferences writes move the version.
-    const prefs = await effective(await app.siteCache.get('instalment-preferences', site.id, () => loadInstalmentPreferences(app.database.db, site.id)));
+    const prefs = await effective(
+      await app.siteCache.get('instalment-preferences', site.id, () => loadInstalmentPreferences(app.database.db, site.id)),
+    );
     // The brand of the merchant's country must be switched on (server/flags), else no messaging.
     return { prefs: instalmentsOffered(site, prefs.merchantCountry) ? prefs : NO_INSTALMENTS, language: site.locale };
   };
@@ -80,7 +82,10 @@ export const instalmentsArea = fp(async (app: FastifyInstance): Promise<void> =>
       (state) => (state ? withInstalmentState(state, done) : done()),
       (err: unknown) => {
         // Never a broken page: without preferences no pill is shown.
-        req.log.warn({ err, event: 'instalment-preferences-load-failed' }, 'instalment preferences could not be read; no instalment messaging on this page');
+        req.log.warn(
+          { err, event: 'instalment-preferences-load-failed' },
+          'instalment preferences could not be read; no instalment messaging on this page',
+        );
         withInstalmentState({ prefs: NO_INSTALMENTS, language: 'en-US' }, done);
       },
     );

@@ -32,7 +32,11 @@ export class HttpModalSource implements ModalSource {
   ) {}
 
   async load(locale: InstalmentLocale, brand: InstalmentBrand): Promise<string> {
-    const res = await this.fetchFn(this.urlFor(locale, brand), { signal: AbortSignal.timeout(this.timeoutMs), redirect: 'follow', headers: { accept: 'text/html' } });
+    const res = await this.fetchFn(this.urlFor(locale, brand), {
+      signal: AbortSignal.timeout(this.timeoutMs),
+      redirect: 'follow',
+      headers: { accept: 'text/html' },
+    });
     if (!res.ok) throw new Error(`The provider answered ${res.status}`);
     const type = res.headers.get('content-type') ?? '';
     if (type && !/text\/html/i.test(type)) throw new Error(`The provider answered ${type}, not HTML`);
@@ -100,7 +104,10 @@ export class ModalService {
       return answer;
     } catch (err) {
       // Only logged: the visitor sees the local version.
-      this.log.warn({ event: 'instalment-modal-load-failed', locale, brand, err: err instanceof Error ? err.message : String(err) }, 'the instalment provider modal could not be loaded; the local version is shown');
+      this.log.warn(
+        { event: 'instalment-modal-load-failed', locale, brand, err: err instanceof Error ? err.message : String(err) },
+        'the instalment provider modal could not be loaded; the local version is shown',
+      );
       const answer: ModalAnswer = { locale, brand, source: 'local' };
       this.cache.set(locale, { answer, until: this.now() + ModalService.FAILURE_TTL_MS });
       return answer;

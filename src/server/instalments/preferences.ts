@@ -17,7 +17,9 @@ import { isSupportedCurrency, normalizeCurrency } from '../../core/money.js';
 
 export const INSTALMENTS_NAMESPACE = 'instalments';
 
-const minor = z.union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,17}$/)]).transform((v) => String(v));
+const minor = z
+  .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,17}$/)])
+  .transform((v) => String(v));
 
 const limitsSchema = z.object({ min: minor, max: minor });
 
@@ -41,7 +43,11 @@ export interface InstalmentPreferences {
   limits: Record<string, InstalmentLimits>;
 }
 
-export const NO_INSTALMENTS: InstalmentPreferences = Object.freeze({ available: false, merchantCountry: null, limits: Object.freeze({}) as Record<string, InstalmentLimits> });
+export const NO_INSTALMENTS: InstalmentPreferences = Object.freeze({
+  available: false,
+  merchantCountry: null,
+  limits: Object.freeze({}) as Record<string, InstalmentLimits>,
+});
 
 /**
  * Reads a stored value leniently: a malformed currency entry is dropped (that currency shows no pill),
@@ -81,7 +87,11 @@ export const DEMO_INSTALMENT_PREFERENCES = Object.freeze({
  * Seeds the demo preferences unless the owner already has some (safe to call again). Returns whether
  * it wrote. The seed calls it once with the new website's id.
  */
-export async function seedInstalmentPreferences(db: Db | Tx, websiteId: string, value: Record<string, unknown> = DEMO_INSTALMENT_PREFERENCES): Promise<boolean> {
+export async function seedInstalmentPreferences(
+  db: Db | Tx,
+  websiteId: string,
+  value: Record<string, unknown> = DEMO_INSTALMENT_PREFERENCES,
+): Promise<boolean> {
   const inserted = await db
     .insert(schema.commercePreferences)
     .values({ websiteId, namespace: INSTALMENTS_NAMESPACE, value: { ...value } })

@@ -30,7 +30,12 @@ export class JobQueue {
     this.handlers.set(kind, handler);
   }
 
-  async enqueue(db: Db | Tx, kind: string, payload: Record<string, unknown>, opts: { runAt?: Date; maxAttempts?: number } = {}): Promise<number> {
+  async enqueue(
+    db: Db | Tx,
+    kind: string,
+    payload: Record<string, unknown>,
+    opts: { runAt?: Date; maxAttempts?: number } = {},
+  ): Promise<number> {
     const r = await db
       .insert(schema.jobs)
       .values({ kind, payload, runAt: opts.runAt ?? new Date(), maxAttempts: opts.maxAttempts ?? 5 })
@@ -50,7 +55,10 @@ export class JobQueue {
         sql`WITH picked AS MATERIALIZED (
               SELECT id FROM jobs
               WHERE ((status = 'pending' AND run_at <= now()) OR (status = 'running' AND locked_until < now()))
-                AND kind IN (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})
+                AND kind IN (${sql.join(
+                  kinds.map((k) => sql`${k}`),
+                  sql`, `,
+                )})
               ORDER BY run_at, id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
             UPDATE jobs j SET status = 'running', attempts = j.attempts + 1, locked_until = now() + ${`${LEASE_MS} milliseconds`}::interval
             FROM picked WHERE j.id = picked.id

@@ -1,3 +1,12 @@
 /** The mail area's door: what other areas use of it. */
 export type { Mailer, OutgoingMail } from './mailer.js';
-export { nodemailerFor, publicOf, scrubbed, SMTP_MESSAGES, smtpInputSchema, type SmtpRow, SmtpSettingsStore, transportFor } from './smtp-settings.js';
+export {
+  nodemailerFor,
+  publicOf,
+  scrubbed,
+  SMTP_MESSAGES,
+  smtpInputSchema,
+  type SmtpRow,
+  SmtpSettingsStore,
+  transportFor,
+} from './smtp-settings.js';

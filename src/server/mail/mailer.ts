@@ -87,7 +87,16 @@ export class Mailer {
     if (list.length === 0) return;
     const status = this.transport ? 'pending' : 'local';
     await db.insert(schema.mailOutbox).values(
-      list.map((m) => ({ kind: m.kind, toAddress: m.to, subject: m.subject, textBody: m.text, htmlBody: m.html ?? null, headers: m.headers ?? null, ref: m.ref ?? null, status })),
+      list.map((m) => ({
+        kind: m.kind,
+        toAddress: m.to,
+        subject: m.subject,
+        textBody: m.text,
+        htmlBody: m.html ?? null,
+        headers: m.headers ?? null,
+        ref: m.ref ?? null,
+        status,
+      })),
     );
   }
 
@@ -114,8 +123,17 @@ export class Mailer {
       await Promise.all(
         claimed.map(async (m) => {
           try {
-            await transport.send({ from: this.from, to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body ?? undefined, headers: m.headers ?? undefined });
-            await this.database.db.execute(sql`UPDATE mail_outbox SET status = 'sent', sent_at = now(), locked_until = NULL, last_error = NULL WHERE id = ${m.id}`);
+            await transport.send({
+              from: this.from,
+              to: m.to_address,
+              subject: m.subject,
+              text: m.text_body,
+              html: m.html_body ?? undefined,
+              headers: m.headers ?? undefined,
+            });
+            await this.database.db.execute(
+              sql`UPDATE mail_outbox SET status = 'sent', sent_at = now(), locked_until = NULL, last_error = NULL WHERE id = ${m.id}`,
+            );
             sent++;
           } catch (e) {
             failed++;

@@ -60,7 +60,14 @@ export function transportFor(row: SmtpRow): MailTransport {
   };
 }
 
-export const publicOf = (r: SmtpRow): SmtpPublic => ({ host: r.host, port: r.port, security: r.security, username: r.username, passwordSet: r.password !== '', fromAddress: r.fromAddress });
+export const publicOf = (r: SmtpRow): SmtpPublic => ({
+  host: r.host,
+  port: r.port,
+  security: r.security,
+  username: r.username,
+  passwordSet: r.password !== '',
+  fromAddress: r.fromAddress,
+});
 
 export class SmtpSettingsStore {
   constructor(private readonly database: Database) {}
@@ -76,7 +83,14 @@ export class SmtpSettingsStore {
   async save(websiteId: string, input: SmtpInput, db: Db | Tx = this.database.db): Promise<SmtpRow> {
     const before = await this.get(websiteId, db);
     const password = input.username === '' ? '' : input.password !== '' ? input.password : (before?.password ?? '');
-    const row: SmtpRow = { host: input.host, port: input.port, security: input.security, username: input.username, password, fromAddress: input.fromAddress };
+    const row: SmtpRow = {
+      host: input.host,
+      port: input.port,
+      security: input.security,
+      username: input.username,
+      password,
+      fromAddress: input.fromAddress,
+    };
     await db
       .insert(schema.smtpSettings)
       .values({ websiteId, ...row, updated: new Date() })

@@ -26,9 +26,7 @@ export const SITE_TARGET = 'site';
 
 /** What a visitor meets instead of the content. */
 export type Denial =
-  | { kind: 'site-lock' }
-  | { kind: 'password'; collectionId: string }
-  | { kind: 'members'; collectionId: string; area: AreaRow | null };
+  { kind: 'site-lock' } | { kind: 'password'; collectionId: string } | { kind: 'members'; collectionId: string; area: AreaRow | null };
 
 export interface LockState {
   at: number;
@@ -116,7 +114,9 @@ export class Access {
 
   private async key(): Promise<Buffer> {
     if (this.secret) return this.secret;
-    await this.database.db.execute(sql`insert into system_values (key, value) values ('members_unlock_secret', ${randomBytes(32).toString('hex')}) on conflict (key) do nothing`);
+    await this.database.db.execute(
+      sql`insert into system_values (key, value) values ('members_unlock_secret', ${randomBytes(32).toString('hex')}) on conflict (key) do nothing`,
+    );
     const r = await rows<{ value: string }>(this.database.db, sql`select value from system_values where key = 'members_unlock_secret'`);
     this.secret = Buffer.from(r[0]!.value, 'hex');
     return this.secret;

@@ -67,28 +67,56 @@ function accessOf(app: FastifyInstance): Access | null {
  * null when the request may see it, else the page to show instead (lock screen 103, protected content 105,
  * or member-area access denied 106 with its join button).
  */
-export async function contentGate(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow, c: CollectionRow, itemId: string | null = null): Promise<DeniedPage | null> {
+export async function contentGate(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  site: WebsiteRow,
+  c: CollectionRow,
+  itemId: string | null = null,
+): Promise<DeniedPage | null> {
   const access = accessOf(app);
   if (!access) return null;
   const d = await access.check(req, site, c.id);
   if (!d) return null;
   // With the member-areas feature switched off (server/flags), member-area pages are not found.
   if (d.kind === 'members' && !isEnabled(site, Feature.MEMBER_AREAS)) {
-    return { template: 'system/404.html', pageType: PageType.NOT_FOUND, status: 404, title: 'Page not found', ctx: { path: req.url.split('?')[0] } };
+    return {
+      template: 'system/404.html',
+      pageType: PageType.NOT_FOUND,
+      status: 404,
+      title: 'Page not found',
+      ctx: { path: req.url.split('?')[0] },
+    };
   }
   return deniedPage(app, req, site, d, c, itemId);
 }
 
 /** Search hits without those of collections the request may not see (titles and excerpts never leak). */
-export async function visibleHits<T extends { collectionId: string }>(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow, hits: T[]): Promise<T[]> {
+export async function visibleHits<T extends { collectionId: string }>(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  site: WebsiteRow,
+  hits: T[],
+): Promise<T[]> {
   const access = accessOf(app);
   if (!access || hits.length === 0) return hits;
-  const hidden = await access.hidden(req, site, hits.map((h) => h.collectionId));
+  const hidden = await access.hidden(
+    req,
+    site,
+    hits.map((h) => h.collectionId),
+  );
   return hidden.size ? hits.filter((h) => !hidden.has(h.collectionId)) : hits;
 }
 
 /** The video course context of a 'videos' collection page or lesson; {} for other collections. */
-export async function courseContext(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow, c: CollectionRow, collections: CollectionRow[], item: ItemRow | null = null): Promise<Record<string, unknown>> {
+export async function courseContext(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  site: WebsiteRow,
+  c: CollectionRow,
+  collections: CollectionRow[],
+  item: ItemRow | null = null,
+): Promise<Record<string, unknown>> {
   const access = accessOf(app);
   if (!access || c.typeName !== 'videos') return {};
   return buildCourseContext(app, access, req, site, c, new Map(collections.map((x) => [x.id, x])), item);
@@ -125,19 +153,32 @@ export const membersArea = fp(
       const site = await app.services.websites.get();
       if (FILE_PREFIXES.some((p) => path.startsWith(p))) {
         const d = await access.fileDenied(req, site, path, path.startsWith('/members/files/'));
-        if (d) return reply.status(403).header('cache-control', 'no-store').send({ error: 'Forbidden', message: 'This file is only for those who may see the page it belongs to.' });
+        if (d)
+          return reply
+            .status(403)
+            .header('cache-control', 'no-store')
+            .send({ error: 'Forbidden', message: 'This file is only for those who may see the page it belongs to.' });
         return;
       }
       if (await access.siteLock(req, site)) return sendSitePage(app, req, reply, lockPage(req));
       // The order confirmation of a membership bought through checkout is the membership confirmed page.
       const m = /^\/(order|subscription)-confirmed\/([0-9a-f]{24})$/.exec(path);
       if (m && app.hasDecorator('checkout')) {
-        const t = z.string().max(64).safeParse((req.query as Record<string, unknown>).t);
+        const t = z
+          .string()
+          .max(64)
+          .safeParse((req.query as Record<string, unknown>).t);
         await app.checkout.service.loadSecret();
         if (!t.success || !app.checkout.service.verify(`order:${m[2]}`, t.data)) return;
         const o = await app.checkout.service.order(m[2]!);
-        const area = o ? await access.service.areaOfOrderItems(site.id, o.items.map((i) => String(i.itemId))) : null;
-        if (area) return reply.redirect(`/members/confirmed/${encodeURIComponent(area.id)}?order=${m[2]}&t=${encodeURIComponent(t.data)}`, 303);
+        const area = o
+          ? await access.service.areaOfOrderItems(
+              site.id,
+              o.items.map((i) => String(i.itemId)),
+            )
+          : null;
+        if (area)
+          return reply.redirect(`/members/confirmed/${encodeURIComponent(area.id)}?order=${m[2]}&t=${encodeURIComponent(t.data)}`, 303);
       }
     });
 

@@ -39,7 +39,10 @@ export function priceText(area: Pick<AreaRow, 'access' | 'priceCents' | 'billing
   if (area.access === 'free') return messages.FREE;
   const price = formatMoney(area.priceCents, currency);
   if (area.access === 'once') return price;
-  const plan: SubscriptionPlan = { billingPeriod: { value: area.billingValue, unit: area.billingUnit as SubscriptionPlan['billingPeriod']['unit'] }, numBillingCycles: 0 };
+  const plan: SubscriptionPlan = {
+    billingPeriod: { value: area.billingValue, unit: area.billingUnit as SubscriptionPlan['billingPeriod']['unit'] },
+    numBillingCycles: 0,
+  };
   return subscriptionPriceText(price, plan);
 }
 
@@ -67,10 +70,22 @@ export function lockedCollectionJson(c: Pick<CollectionRow, 'id' | 'title' | 'ur
 }
 
 export function lockPage(req: FastifyRequest, error?: string, status = 403, next = pathOf(req)): DeniedPage {
-  return { template: 'system/lock.html', pageType: PageType.LOCK_SCREEN, status, title: messages.LOCK_TITLE, ctx: { lock: lockCtx(req, 'site', next, error) } };
+  return {
+    template: 'system/lock.html',
+    pageType: PageType.LOCK_SCREEN,
+    status,
+    title: messages.LOCK_TITLE,
+    ctx: { lock: lockCtx(req, 'site', next, error) },
+  };
 }
 
-export function protectedPage(req: FastifyRequest, c: Pick<CollectionRow, 'id' | 'title' | 'urlId' | 'typeName'>, error?: string, status = 403, next = pathOf(req)): DeniedPage {
+export function protectedPage(
+  req: FastifyRequest,
+  c: Pick<CollectionRow, 'id' | 'title' | 'urlId' | 'typeName'>,
+  error?: string,
+  status = 403,
+  next = pathOf(req),
+): DeniedPage {
   return {
     template: 'system/protected.html',
     pageType: PageType.PROTECTED_CONTENT,
@@ -85,15 +100,30 @@ export function viewerStatus(req: FastifyRequest, member: boolean): string {
 }
 
 /** The words of the member-area access-denied page (106): its text and its two buttons. */
-export const deniedWords = () => ({ deniedText: messages.DENIED_TEXT, joinLabel: messages.JOIN_BUTTON, signInLabel: messages.SIGN_IN_BUTTON });
+export const deniedWords = () => ({
+  deniedText: messages.DENIED_TEXT,
+  joinLabel: messages.JOIN_BUTTON,
+  signInLabel: messages.SIGN_IN_BUTTON,
+});
 
 /** The page for a denial; access-denied views are recorded as paywall events. */
-export async function deniedPage(app: FastifyInstance, req: FastifyRequest, site: WebsiteRow, d: Denial, c: CollectionRow, itemId: string | null): Promise<DeniedPage> {
+export async function deniedPage(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  site: WebsiteRow,
+  d: Denial,
+  c: CollectionRow,
+  itemId: string | null,
+): Promise<DeniedPage> {
   if (d.kind === 'site-lock') return lockPage(req);
   if (d.kind === 'password') return protectedPage(req, c);
   const next = pathOf(req);
   const area = d.area;
-  await app.analytics?.record(PAYWALL_EVENTS.ACCESS_DENIED_VIEW, { content_collection_id: c.id, content_item_id: itemId, viewer_access_status: viewerStatus(req, false) }, { path: next, itemId });
+  await app.analytics?.record(
+    PAYWALL_EVENTS.ACCESS_DENIED_VIEW,
+    { content_collection_id: c.id, content_item_id: itemId, viewer_access_status: viewerStatus(req, false) },
+    { path: next, itemId },
+  );
   return {
     template: 'system/access-denied.html',
     pageType: PageType.MEMBER_AREA_ACCESS_DENIED,
@@ -103,7 +133,9 @@ export async function deniedPage(app: FastifyInstance, req: FastifyRequest, site
       ...deniedWords(),
       collection: lockedCollectionJson(c),
       memberArea: area ? { id: area.id, name: area.name, priceText: priceText(area, site.currency) } : null,
-      joinUrl: area ? `/members/join/${encodeURIComponent(area.id)}?from=${encodeURIComponent(c.id)}` : `/account/join?next=${encodeURIComponent(next)}`,
+      joinUrl: area
+        ? `/members/join/${encodeURIComponent(area.id)}?from=${encodeURIComponent(c.id)}`
+        : `/account/join?next=${encodeURIComponent(next)}`,
       signInUrl: `/account/login?next=${encodeURIComponent(area ? `/members/join/${area.id}` : next)}`,
     },
   };
@@ -186,7 +218,15 @@ async function memberNav(access: Access, req: FastifyRequest, site: WebsiteRow, 
  * the lesson's video and the next lesson. A lesson visit by a signed-in visitor records it as started;
  * list and details views are recorded as paywall events.
  */
-export async function courseContext(app: FastifyInstance, access: Access, req: FastifyRequest, site: WebsiteRow, c: CollectionRow, collections: Map<string, CollectionRow>, item: ItemRow | null): Promise<Obj> {
+export async function courseContext(
+  app: FastifyInstance,
+  access: Access,
+  req: FastifyRequest,
+  site: WebsiteRow,
+  c: CollectionRow,
+  collections: Map<string, CollectionRow>,
+  item: ItemRow | null,
+): Promise<Obj> {
   const user = req.siteUser;
   const lessons = await lessonsOf(app, c);
   if (user && item) await access.service.saveProgress(user.id, item.id, c.id, {});
@@ -200,7 +240,11 @@ export async function courseContext(app: FastifyInstance, access: Access, req: F
   if (!owner) {
     await app.analytics?.record(
       item ? PAYWALL_EVENTS.DETAILS_VIEW : PAYWALL_EVENTS.LIST_VIEW,
-      { content_collection_id: c.id, content_item_id: item?.id ?? null, viewer_access_status: areas.length ? viewerStatus(req, member) : 'open' },
+      {
+        content_collection_id: c.id,
+        content_item_id: item?.id ?? null,
+        viewer_access_status: areas.length ? viewerStatus(req, member) : 'open',
+      },
       { path: pathOf(req), itemId: item?.id ?? null },
     );
   }
@@ -232,9 +276,22 @@ export async function courseContext(app: FastifyInstance, access: Access, req: F
       completeLabel: messages.MARK_COMPLETE,
       crumb: req.crumb,
       video: file
-        ? { file: true, embed: false, src: file, label: item.title, player: renderIsland('LessonVideo', { itemId: item.id, src: file, label: item.title, completedText: messages.COMPLETED }) }
+        ? {
+            file: true,
+            embed: false,
+            src: file,
+            label: item.title,
+            player: renderIsland('LessonVideo', { itemId: item.id, src: file, label: item.title, completedText: messages.COMPLETED }),
+          }
         : embed
-          ? { file: false, embed: true, src: embed.toString(), label: item.title, watchUrl: `/members/watch/${item.id}`, watchText: messages.watchOn(embed.host) }
+          ? {
+              file: false,
+              embed: true,
+              src: embed.toString(),
+              label: item.title,
+              watchUrl: `/members/watch/${item.id}`,
+              watchText: messages.watchOn(embed.host),
+            }
           : null,
       next: nextL ? { title: nextL.row.title, fullUrl: itemUrl(c, nextL.row), label: messages.NEXT_LESSON } : null,
       chapters: chaptersOf(c, lessons, progress, item.id),

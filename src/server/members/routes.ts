@@ -7,7 +7,7 @@ import { isEmailAddress } from '../../core/email.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { PageType } from '../../core/enums.js'
+import { PageType } from '../../core/enums.js';
 import { members as messages, platform as platformMessages } from '../../core/messages.js';
 import { EMAIL_MAX_LENGTH } from '../../core/constants.js';
 import { collectionAddError } from '../../core/content.js';
@@ -51,7 +51,11 @@ const MAX_FILE_BYTES = 50 * 1024 * 1024;
 const FILE_TYPES = /^(video\/(mp4|webm|ogg|quicktime)|audio\/(mpeg|mp4|ogg|wav|webm)|image\/(jpeg|png|gif|webp|avif)|application\/pdf)$/;
 
 const isForm = (req: FastifyRequest) => String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
-const text = (max: number) => z.string().max(max).refine((v) => !v.includes('\u0000'), 'Must not contain NUL characters.');
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((v) => !v.includes('\u0000'), 'Must not contain NUL characters.');
 
 const unlockBody = z.object({
   target: text(64),
@@ -74,7 +78,10 @@ const joinBody = z.object({
 
 const areaBody = z
   .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,47}$/, 'Use lowercase letters, digits and dashes for the id.').optional(),
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,47}$/, 'Use lowercase letters, digits and dashes for the id.')
+      .optional(),
     name: z.string({ error: messages.NAME_REQUIRED }).trim().min(1, messages.NAME_REQUIRED).max(100),
     description: text(2000).optional().default(''),
     access: z.enum(['free', 'once', 'subscription']),
@@ -98,13 +105,19 @@ const progressBody = z.object({
 });
 const courseBody = z.object({
   title: z.string().trim().min(1, 'Required').max(200),
-  urlId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/, 'Use lowercase letters, digits and dashes for the address.').optional(),
+  urlId: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,79}$/, 'Use lowercase letters, digits and dashes for the address.')
+    .optional(),
   description: text(2000).optional().default(''),
 });
 const lessonBody = z
   .object({
     title: z.string().trim().min(1, 'Required').max(200),
-    urlId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/).optional(),
+    urlId: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,79}$/)
+      .optional(),
     chapter: text(200).optional().default(''),
     body: text(20_000).optional().default(''),
     videoUrl: z.string().max(300).optional(),
@@ -161,7 +174,12 @@ function memberRoutesCtx(app: FastifyInstance, opts: { access: Access; siteUsers
     return a;
   }
 
-  async function joinPage(req: FastifyRequest, reply: FastifyReply, area: AreaRow, extra: { error?: string; notice?: string; status?: number; values?: Record<string, string> } = {}) {
+  async function joinPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    area: AreaRow,
+    extra: { error?: string; notice?: string; status?: number; values?: Record<string, string> } = {},
+  ) {
     const site = await websites.get();
     const u = req.siteUser;
     return sendSitePage(app, req, reply, {
@@ -242,9 +260,14 @@ async function joinRoutes(app: FastifyInstance, opts: { access: Access; siteUser
     const area = await areaOr404(areaId);
     const from = (req.query as Record<string, unknown>).from;
     if (typeof from === 'string' && from.length <= 64) {
-      await app.analytics?.record(PAYWALL_EVENTS.JOIN_CLICK, { content_collection_id: from, content_item_id: null, viewer_access_status: viewerStatus(req, false) }, { path: `/members/join/${area.id}` });
+      await app.analytics?.record(
+        PAYWALL_EVENTS.JOIN_CLICK,
+        { content_collection_id: from, content_item_id: null, viewer_access_status: viewerStatus(req, false) },
+        { path: `/members/join/${area.id}` },
+      );
     }
-    if (req.siteUser && (await access.memberAreasOf(req)).has(area.id)) return reply.redirect(`/members/confirmed/${encodeURIComponent(area.id)}`, 303);
+    if (req.siteUser && (await access.memberAreasOf(req)).has(area.id))
+      return reply.redirect(`/members/confirmed/${encodeURIComponent(area.id)}`, 303);
     return joinPage(req, reply, area);
   });
 
@@ -254,16 +277,23 @@ async function joinRoutes(app: FastifyInstance, opts: { access: Access; siteUser
     const area = await areaOr404(areaId);
     const site = await websites.get();
     const raw = (req.body ?? {}) as Record<string, unknown>;
-    const values = { email: typeof raw.email === 'string' ? raw.email.slice(0, 256) : '', displayName: typeof raw.displayName === 'string' ? raw.displayName.slice(0, 100) : '' };
+    const values = {
+      email: typeof raw.email === 'string' ? raw.email.slice(0, 256) : '',
+      displayName: typeof raw.displayName === 'string' ? raw.displayName.slice(0, 100) : '',
+    };
     try {
       const userId = req.siteUser?.id ?? null;
       if (!userId) {
         await rateLimiter.check({ name: 'members-join', max: 10, windowMs: 10 * 60_000, message: messages.TOO_MANY_JOINS }, req.ip);
         const body = parse(joinBody, raw);
         if (!body.email) throw badRequest(platformMessages.ENTER_VALID_EMAIL, { email: platformMessages.ENTER_VALID_EMAIL });
-        if (!body.password) throw badRequest('Use at least 8 characters for your password.', { password: 'Use at least 8 characters for your password.' });
+        if (!body.password)
+          throw badRequest('Use at least 8 characters for your password.', { password: 'Use at least 8 characters for your password.' });
         const email = normEmail(body.email);
-        await rateLimiter.check({ name: 'members-join-email', max: 5, windowMs: 60 * 60_000, message: messages.TOO_MANY_JOINS_FOR_EMAIL }, email);
+        await rateLimiter.check(
+          { name: 'members-join-email', max: 5, windowMs: 60 * 60_000, message: messages.TOO_MANY_JOINS_FOR_EMAIL },
+          email,
+        );
         // One answer for every address: a new one gets an unconfirmed account and a confirmation link, one
         // with an account an email saying so (with a sign-in link back here). Nobody is signed in and nothing
         // is granted until the link in the mailbox is followed: a free area then at once (the confirmed hook
@@ -292,7 +322,10 @@ async function joinRoutes(app: FastifyInstance, opts: { access: Access; siteUser
         await service.addMember(area.id, userId);
         next = `/members/confirmed/${encodeURIComponent(area.id)}`;
       } else {
-        const sku = await rows<{ sku: string }>(app.database.db, sql`select sku from product_variants where item_id = ${area.productItemId} order by ordering limit 1`);
+        const sku = await rows<{ sku: string }>(
+          app.database.db,
+          sql`select sku from product_variants where item_id = ${area.productItemId} order by ordering limit 1`,
+        );
         const line = { itemId: area.productItemId, sku: sku[0]?.sku ?? '', quantity: 1, additionalFields: '' };
         if (area.access === 'subscription') {
           const { cartToken } = await carts.createSubscription(site.id, { siteUserId: userId }, line, site.currency);
@@ -302,7 +335,12 @@ async function joinRoutes(app: FastifyInstance, opts: { access: Access; siteUser
         } else {
           const ident = { token: cartIdent(req).token, siteUserId: userId };
           let cart = await carts.find(ident);
-          const has = cart ? await rows<{ id: string }>(app.database.db, sql`select id from cart_entries where cart_id = ${cart.id} and item_id = ${line.itemId}`) : [];
+          const has = cart
+            ? await rows<{ id: string }>(
+                app.database.db,
+                sql`select id from cart_entries where cart_id = ${cart.id} and item_id = ${line.itemId}`,
+              )
+            : [];
           if (has.length === 0) {
             const res = await carts.add(site.id, ident, line, site.currency);
             if (res.token && res.token !== ident.token) setCartCookie(req, reply, res.token);
@@ -373,9 +411,16 @@ async function lessonRoutes(app: FastifyInstance, opts: { access: Access; siteUs
   async function lessonFor(req: FastifyRequest, itemId: string) {
     const site = await websites.get();
     const r = await app.database.db
-      .select({ id: schema.items.id, collectionId: schema.items.collectionId, urlId: schema.items.urlId, sc: schema.items.structuredContent })
+      .select({
+        id: schema.items.id,
+        collectionId: schema.items.collectionId,
+        urlId: schema.items.urlId,
+        sc: schema.items.structuredContent,
+      })
       .from(schema.items)
-      .where(sql`${schema.items.id} = ${itemId} and ${schema.items.websiteId} = ${site.id} and ${schema.items.status} = 'published' and ${schema.items.recordType} = ${RecordType.VIDEO}`)
+      .where(
+        sql`${schema.items.id} = ${itemId} and ${schema.items.websiteId} = ${site.id} and ${schema.items.status} = 'published' and ${schema.items.recordType} = ${RecordType.VIDEO}`,
+      )
       .limit(1);
     const item = r[0];
     if (!item) throw notFound(messages.LESSON_NOT_FOUND);
@@ -398,7 +443,11 @@ async function lessonRoutes(app: FastifyInstance, opts: { access: Access; siteUs
     reply.header('cache-control', 'no-store');
     if (isForm(req)) return reply.redirect(`/${c.urlId}/${item.urlId}`, 303);
     const progress = await service.progress(req.siteUser.id, c.id);
-    return { ok: true, completed: progress.get(item.id)?.completed ?? false, done: [...progress.values()].filter((p) => p.completed).length };
+    return {
+      ok: true,
+      completed: progress.get(item.id)?.completed ?? false,
+      done: [...progress.values()].filter((p) => p.completed).length,
+    };
   });
 
   /** A lesson's third-party video: the click is recorded, then the visitor goes to the player's page. */
@@ -412,7 +461,17 @@ async function lessonRoutes(app: FastifyInstance, opts: { access: Access; siteUs
     const areas = (await access.locks(await websites.get())).areasByCollection.get(c.id) ?? [];
     await app.analytics?.record(
       PAYWALL_EVENTS.THIRD_PARTY_CLICK,
-      { content_collection_id: c.id, content_item_id: item.id, viewer_access_status: areas.length ? viewerStatus(req, areas.some((a) => mine.has(a.id))) : 'open', destination_url: url.toString() },
+      {
+        content_collection_id: c.id,
+        content_item_id: item.id,
+        viewer_access_status: areas.length
+          ? viewerStatus(
+              req,
+              areas.some((a) => mine.has(a.id)),
+            )
+          : 'open',
+        destination_url: url.toString(),
+      },
       { path: `/${c.urlId}/${item.urlId}`, itemId: item.id },
     );
     reply.header('cache-control', 'no-store');
@@ -457,12 +516,19 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
 
   app.get('/api/members/settings', ownerRead, async (_req, reply) => {
     const site = await websites.get();
-    const [pw, areas, collections, files] = await Promise.all([service.passwords(site.id), service.areas(site.id), allCollections(app.database.db, site.id), service.files(site.id)]);
+    const [pw, areas, collections, files] = await Promise.all([
+      service.passwords(site.id),
+      service.areas(site.id),
+      allCollections(app.database.db, site.id),
+      service.files(site.id),
+    ]);
     reply.header('cache-control', 'no-store');
     return {
       currency: site.currency,
       sitePasswordSet: pw.some((p) => p.target === SITE_TARGET),
-      pagePasswords: pw.filter((p) => p.target !== SITE_TARGET).map((p) => ({ collectionId: p.target, title: collections.find((c) => c.id === p.target)?.title ?? '' })),
+      pagePasswords: pw
+        .filter((p) => p.target !== SITE_TARGET)
+        .map((p) => ({ collectionId: p.target, title: collections.find((c) => c.id === p.target)?.title ?? '' })),
       areas: areas.map((a) => ({ ...areaJson(a), priceText: priceText(a, site.currency) })),
       collections: collections.filter((c) => c.enabled).map((c) => ({ id: c.id, title: c.title, urlId: c.urlId, typeName: c.typeName })),
       files,
@@ -539,25 +605,44 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
     return { events: Object.values(PAYWALL_EVENTS).map((name) => ({ name, count: counts.get(name) ?? 0 })) };
   });
 
-  app.post('/api/members/files', { ...owner, bodyLimit: MAX_FILE_BYTES, config: { tooLargeMessage: messages.FILE_TOO_LARGE } }, async (req, reply) => {
-    const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim();
-    if (!FILE_TYPES.test(type) || !Buffer.isBuffer(req.body)) throw new HttpError(415, messages.FILE_TYPE);
-    const name = String(req.headers['x-file-name'] ?? 'file').slice(0, 200) || 'file';
-    const site = await websites.get();
-    await checkQuota(app.database.db, site.id, req.body.length, quotaBytes(app.config));
-    const id = await service.saveFile(site.id, name, type, req.body, media);
-    return reply.status(201).send({ id, url: `/members/files/${id}`, name, size: req.body.length });
-  });
+  app.post(
+    '/api/members/files',
+    { ...owner, bodyLimit: MAX_FILE_BYTES, config: { tooLargeMessage: messages.FILE_TOO_LARGE } },
+    async (req, reply) => {
+      const type = String(req.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim();
+      if (!FILE_TYPES.test(type) || !Buffer.isBuffer(req.body)) throw new HttpError(415, messages.FILE_TYPE);
+      const name = String(req.headers['x-file-name'] ?? 'file').slice(0, 200) || 'file';
+      const site = await websites.get();
+      await checkQuota(app.database.db, site.id, req.body.length, quotaBytes(app.config));
+      const id = await service.saveFile(site.id, name, type, req.body, media);
+      return reply.status(201).send({ id, url: `/members/files/${id}`, name, size: req.body.length });
+    },
+  );
 
   app.post('/api/members/courses', owner, async (req, reply) => {
     const body = parse(courseBody, req.body);
     const site = await websites.get();
     const id = newId();
     const urlId = body.urlId ?? slug(body.title);
-    const taken = await rows<{ id: string }>(app.database.db, sql`select id from collections where website_id = ${site.id} and url_id = ${urlId}`);
+    const taken = await rows<{ id: string }>(
+      app.database.db,
+      sql`select id from collections where website_id = ${site.id} and url_id = ${urlId}`,
+    );
     // A system route's first segment (/forms, /members, /checkout ...) would shadow the course's pages.
-    if (taken[0] || appReservedUrlIds(app).has(urlId)) throw new HttpError(409, 'That address is already used by another page.', { urlId: 'That address is already used by another page.' });
-    await app.database.db.insert(schema.collections).values({ id, websiteId: site.id, urlId, title: body.title, description: body.description, type: CollectionType.GENERIC, typeName: 'videos', ordering: 100 });
+    if (taken[0] || appReservedUrlIds(app).has(urlId))
+      throw new HttpError(409, 'That address is already used by another page.', { urlId: 'That address is already used by another page.' });
+    await app.database.db.insert(schema.collections).values({
+      id,
+      websiteId: site.id,
+      urlId,
+      title: body.title,
+      description: body.description,
+      type: CollectionType.GENERIC,
+      typeName: 'videos',
+      ordering: 100,
+    });
     return reply.status(201).send({ id, urlId, title: body.title, fullUrl: `/${urlId}` });
   });
 
@@ -585,7 +670,12 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
         recordType: RecordType.VIDEO,
         body: cleanOwnerHtml(body.body),
         ordering: Number(count[0]?.n ?? 0),
-        structuredContent: { chapter: body.chapter, videoUrl: body.videoUrl ?? null, embedUrl: body.videoUrl ? null : (body.embedUrl ?? null), durationSeconds: body.durationSeconds },
+        structuredContent: {
+          chapter: body.chapter,
+          videoUrl: body.videoUrl ?? null,
+          embedUrl: body.videoUrl ? null : (body.embedUrl ?? null),
+          durationSeconds: body.durationSeconds,
+        },
       });
     });
     return reply.status(201).send({ id: itemId, urlId, fullUrl: `/${c.urlId}/${urlId}` });
@@ -596,7 +686,10 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
 export const COMPLETE_AT = 0.9;
 
 /** Whether a player's report completes the lesson: it ended, or the position is at 90% of the duration or more. */
-export function watchedEnough(p: { ended?: boolean | 'true' | 'false'; positionSeconds?: number; durationSeconds?: number }, lessonDuration: unknown): boolean {
+export function watchedEnough(
+  p: { ended?: boolean | 'true' | 'false'; positionSeconds?: number; durationSeconds?: number },
+  lessonDuration: unknown,
+): boolean {
   if (p.ended === true || p.ended === 'true') return true;
   const duration = Number(lessonDuration) > 0 ? Number(lessonDuration) : (p.durationSeconds ?? 0);
   return p.positionSeconds !== undefined && duration > 0 && p.positionSeconds >= COMPLETE_AT * duration;

@@ -67,7 +67,11 @@ export class MembersService {
   // ---- Areas ------------------------------------------------------------------------------------
 
   async areas(websiteId: string): Promise<AreaRow[]> {
-    return this.db.select().from(schema.memberAreas).where(eq(schema.memberAreas.websiteId, websiteId)).orderBy(asc(schema.memberAreas.createdAt), asc(schema.memberAreas.id));
+    return this.db
+      .select()
+      .from(schema.memberAreas)
+      .where(eq(schema.memberAreas.websiteId, websiteId))
+      .orderBy(asc(schema.memberAreas.createdAt), asc(schema.memberAreas.id));
   }
 
   async area(websiteId: string, id: string): Promise<AreaRow | null> {
@@ -81,7 +85,10 @@ export class MembersService {
 
   private async checkCollections(tx: Tx, websiteId: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    const found = await rows<{ id: string }>(tx, sql`select id from collections where website_id = ${websiteId} and id in ${sql.raw(`(${ids.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ')})`)}`);
+    const found = await rows<{ id: string }>(
+      tx,
+      sql`select id from collections where website_id = ${websiteId} and id in ${sql.raw(`(${ids.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ')})`)}`,
+    );
     if (found.length !== new Set(ids).size) throw badRequest(messages.UNKNOWN_COLLECTION, { collectionIds: messages.UNKNOWN_COLLECTION });
   }
 
@@ -113,7 +120,8 @@ export class MembersService {
         .for('update');
       if (!cur[0]) throw notFound(messages.AREA_NOT_FOUND);
       await this.checkCollections(tx, websiteId, input.collectionIds);
-      const productItemId = input.access === 'free' ? cur[0].productItemId : await this.saveProduct(tx, websiteId, id, cur[0].productItemId, input);
+      const productItemId =
+        input.access === 'free' ? cur[0].productItemId : await this.saveProduct(tx, websiteId, id, cur[0].productItemId, input);
       const r = await tx
         .update(schema.memberAreas)
         .set({ ...input, productItemId, updatedAt: new Date() })
@@ -147,11 +155,18 @@ export class MembersService {
     const raw = site[0]?.settings;
     const settings = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? {})) as Record<string, unknown>;
     const nav = (settings.navigation ?? {}) as Record<string, unknown>;
-    const links = (Array.isArray(nav._memberareas) ? nav._memberareas : []) as Array<{ title?: string; collectionId?: string; memberAreaId?: string }>;
+    const links = (Array.isArray(nav._memberareas) ? nav._memberareas : []) as Array<{
+      title?: string;
+      collectionId?: string;
+      memberAreaId?: string;
+    }>;
     const kept = links.filter((l) => l.memberAreaId !== areaId || (l.collectionId && collectionIds.includes(l.collectionId)));
     const missing = collectionIds.filter((cid) => !kept.some((l) => l.collectionId === cid));
     if (missing.length === 0 && kept.length === links.length) return;
-    const titles = await tx.select({ id: schema.collections.id, title: schema.collections.title }).from(schema.collections).where(eq(schema.collections.websiteId, websiteId));
+    const titles = await tx
+      .select({ id: schema.collections.id, title: schema.collections.title })
+      .from(schema.collections)
+      .where(eq(schema.collections.websiteId, websiteId));
     for (const cid of missing) kept.push({ title: titles.find((t) => t.id === cid)?.title ?? '', collectionId: cid, memberAreaId: areaId });
     await tx.execute(
       sql`update websites set settings = jsonb_set(case when jsonb_typeof(settings->'navigation') = 'object' then settings else settings || '{"navigation":{}}'::jsonb end,
@@ -165,11 +180,18 @@ export class MembersService {
       productType: ProductType.PAYWALL,
       memberAreaId: areaId,
       isSubscribable: input.access === 'subscription',
-      subscriptionPlan: input.access === 'subscription' ? { billingPeriod: { value: input.billingValue, unit: input.billingUnit }, numBillingCycles: 0 } : null,
+      subscriptionPlan:
+        input.access === 'subscription'
+          ? { billingPeriod: { value: input.billingValue, unit: input.billingUnit }, numBillingCycles: 0 }
+          : null,
     };
     const title = `${input.name} membership`;
     if (itemId) {
-      const up = await tx.update(schema.items).set({ title, structuredContent, status: 'published', updatedAt: new Date() }).where(eq(schema.items.id, itemId)).returning({ id: schema.items.id });
+      const up = await tx
+        .update(schema.items)
+        .set({ title, structuredContent, status: 'published', updatedAt: new Date() })
+        .where(eq(schema.items.id, itemId))
+        .returning({ id: schema.items.id });
       if (up[0]) {
         await tx.update(schema.productVariants).set({ priceCents: input.priceCents }).where(eq(schema.productVariants.itemId, itemId));
         return itemId;
@@ -182,7 +204,16 @@ export class MembersService {
     if (!coll[0]) {
       coll = await tx
         .insert(schema.collections)
-        .values({ id: newId(), websiteId, urlId: PRODUCTS_URL_ID, title: 'Memberships', type: CollectionType.PRODUCTS, typeName: 'products', enabled: false, ordering: 1000 })
+        .values({
+          id: newId(),
+          websiteId,
+          urlId: PRODUCTS_URL_ID,
+          title: 'Memberships',
+          type: CollectionType.PRODUCTS,
+          typeName: 'products',
+          enabled: false,
+          ordering: 1000,
+        })
         .returning({ id: schema.collections.id });
     }
     // The memberships store is a store like any other: at most 200 products,
@@ -192,8 +223,22 @@ export class MembersService {
     const full = collectionAddError({ type: CollectionType.PRODUCTS }, Number(held[0]?.n ?? 0));
     if (full) throw badRequest(full);
     const id = newId();
-    await tx.insert(schema.items).values({ id, websiteId, collectionId: coll[0]!.id, urlId: `membership-${areaId}`, title, recordType: RecordType.STORE_ITEM, structuredContent });
-    await tx.insert(schema.productVariants).values({ id: newId(), itemId: id, sku: `MEMBER-${areaId}`.slice(0, 64).toUpperCase(), priceCents: input.priceCents, unlimited: true });
+    await tx.insert(schema.items).values({
+      id,
+      websiteId,
+      collectionId: coll[0]!.id,
+      urlId: `membership-${areaId}`,
+      title,
+      recordType: RecordType.STORE_ITEM,
+      structuredContent,
+    });
+    await tx.insert(schema.productVariants).values({
+      id: newId(),
+      itemId: id,
+      sku: `MEMBER-${areaId}`.slice(0, 64).toUpperCase(),
+      priceCents: input.priceCents,
+      unlimited: true,
+    });
     return id;
   }
 
@@ -209,7 +254,10 @@ export class MembersService {
     await this.db
       .insert(schema.memberAreaMembers)
       .values({ areaId, siteUserId, status: 'active', joinedAt: now })
-      .onConflictDoUpdate({ target: [schema.memberAreaMembers.areaId, schema.memberAreaMembers.siteUserId], set: { status: 'active', joinedAt: now, cartId: null } });
+      .onConflictDoUpdate({
+        target: [schema.memberAreaMembers.areaId, schema.memberAreaMembers.siteUserId],
+        set: { status: 'active', joinedAt: now, cartId: null },
+      });
   }
 
   /** A free join waiting for its new account's address to be confirmed (index.ts activates it then). */
@@ -229,7 +277,20 @@ export class MembersService {
   }
 
   /** Members of an area (or of all areas) as the owner lists them, with the derived state. */
-  async members(websiteId: string, areaId?: string): Promise<Array<{ areaId: string; siteUserId: string; email: string; displayName: string; status: string; joinedAt: string | null; orderId: string | null }>> {
+  async members(
+    websiteId: string,
+    areaId?: string,
+  ): Promise<
+    Array<{
+      areaId: string;
+      siteUserId: string;
+      email: string;
+      displayName: string;
+      status: string;
+      joinedAt: string | null;
+      orderId: string | null;
+    }>
+  > {
     const r = await rows<Record<string, unknown>>(
       this.db,
       sql`select m.area_id, m.site_user_id, u.email, coalesce(p.display_name, '') as display_name, m.status, m.joined_at,
@@ -243,7 +304,8 @@ export class MembersService {
     );
     return r.map((x) => {
       const paid = x.order_id != null;
-      const status = x.status === 'active' ? 'active' : x.status === 'awaiting' ? 'awaiting confirmation' : paid ? 'active' : 'pending payment';
+      const status =
+        x.status === 'active' ? 'active' : x.status === 'awaiting' ? 'awaiting confirmation' : paid ? 'active' : 'pending payment';
       const joined = x.joined_at ?? x.paid_at ?? null;
       return {
         areaId: String(x.area_id),
@@ -267,13 +329,18 @@ export class MembersService {
   // ---- Passwords ----------------------------------------------------------------------------------
 
   async passwords(websiteId: string): Promise<Array<{ target: string; nonce: string }>> {
-    return this.db.select({ target: schema.contentPasswords.target, nonce: schema.contentPasswords.nonce }).from(schema.contentPasswords).where(eq(schema.contentPasswords.websiteId, websiteId));
+    return this.db
+      .select({ target: schema.contentPasswords.target, nonce: schema.contentPasswords.nonce })
+      .from(schema.contentPasswords)
+      .where(eq(schema.contentPasswords.websiteId, websiteId));
   }
 
   /** Sets (or with null removes) the password of the site ('site') or of one collection. */
   async setPassword(websiteId: string, target: string, password: string | null): Promise<void> {
     if (password === null) {
-      await this.db.delete(schema.contentPasswords).where(and(eq(schema.contentPasswords.websiteId, websiteId), eq(schema.contentPasswords.target, target)));
+      await this.db
+        .delete(schema.contentPasswords)
+        .where(and(eq(schema.contentPasswords.websiteId, websiteId), eq(schema.contentPasswords.target, target)));
       return;
     }
     const passwordHash = await hashPassword(password);
@@ -281,7 +348,10 @@ export class MembersService {
     await this.db
       .insert(schema.contentPasswords)
       .values({ websiteId, target, passwordHash, nonce })
-      .onConflictDoUpdate({ target: [schema.contentPasswords.websiteId, schema.contentPasswords.target], set: { passwordHash, nonce, updatedAt: new Date() } });
+      .onConflictDoUpdate({
+        target: [schema.contentPasswords.websiteId, schema.contentPasswords.target],
+        set: { passwordHash, nonce, updatedAt: new Date() },
+      });
   }
 
   /** The nonce of the target's password when `password` is right, else null (same time either way). */
@@ -306,7 +376,12 @@ export class MembersService {
   }
 
   /** Records a lesson as started (a visit), or its position, or completed; completion is never undone by a visit. */
-  async saveProgress(siteUserId: string, itemId: string, collectionId: string, p: { positionSeconds?: number; completed?: boolean }): Promise<void> {
+  async saveProgress(
+    siteUserId: string,
+    itemId: string,
+    collectionId: string,
+    p: { positionSeconds?: number; completed?: boolean },
+  ): Promise<void> {
     const t = schema.videoProgress;
     await this.db
       .insert(t)
@@ -341,18 +416,32 @@ export class MembersService {
   /** A member file: its bytes when the database holds them, or `inStore` when they are in the bucket (a non-empty size and no bytes). */
   async file(id: string): Promise<{ name: string; contentType: string; bytes: Buffer; size: number; inStore: boolean } | null> {
     if (!/^[0-9a-f]{24}$/.test(id)) return null;
-    const r = await rows<{ name: string; content_type: string; bytes: unknown; size: number }>(this.db, sql`select name, content_type, bytes, size from member_files where id = ${id}`);
+    const r = await rows<{ name: string; content_type: string; bytes: unknown; size: number }>(
+      this.db,
+      sql`select name, content_type, bytes, size from member_files where id = ${id}`,
+    );
     const f = r[0];
     if (!f) return null;
     const b = f.bytes;
-    const bytes = Buffer.isBuffer(b) ? b : b instanceof Uint8Array ? Buffer.from(b) : typeof b === 'string' && b.startsWith('\\x') ? Buffer.from(b.slice(2), 'hex') : Buffer.alloc(0);
+    const bytes = Buffer.isBuffer(b)
+      ? b
+      : b instanceof Uint8Array
+        ? Buffer.from(b)
+        : typeof b === 'string' && b.startsWith('\\x')
+          ? Buffer.from(b.slice(2), 'hex')
+          : Buffer.alloc(0);
     const size = Number(f.size);
     return { name: f.name, contentType: f.content_type, bytes, size, inStore: size > 0 && bytes.length === 0 };
   }
 
   async files(websiteId: string): Promise<Array<{ id: string; name: string; contentType: string; size: number; url: string }>> {
     const r = await this.db
-      .select({ id: schema.memberFiles.id, name: schema.memberFiles.name, contentType: schema.memberFiles.contentType, size: schema.memberFiles.size })
+      .select({
+        id: schema.memberFiles.id,
+        name: schema.memberFiles.name,
+        contentType: schema.memberFiles.contentType,
+        size: schema.memberFiles.size,
+      })
       .from(schema.memberFiles)
       .where(eq(schema.memberFiles.websiteId, websiteId))
       .orderBy(asc(schema.memberFiles.createdAt));

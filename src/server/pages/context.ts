@@ -15,7 +15,13 @@ import { timeSince } from '../../core/time.js';
 import { cleanOwnerHtml, ownerPlainText } from '../content/index.js';
 import { commerce as commerceMessages } from '../../core/messages.js';
 import { CollectionType, FolderBehavior, RecordType } from '../../core/enums.js';
-import { DEFAULT_SLIDER_ASPECT_RATIO, GALLERY_ASPECT_RATIOS, GALLERY_DEFAULTS, GALLERY_RANGES, SLIDER_ASPECT_RATIO_RANGE } from '../../core/constants.js';
+import {
+  DEFAULT_SLIDER_ASPECT_RATIO,
+  GALLERY_ASPECT_RATIOS,
+  GALLERY_DEFAULTS,
+  GALLERY_RANGES,
+  SLIDER_ASPECT_RATIO_RANGE,
+} from '../../core/constants.js';
 import { escapeHtml } from '../../core/html.js';
 
 export type CollectionRow = typeof schema.collections.$inferSelect;
@@ -63,7 +69,15 @@ export function setImageHosts(hosts: readonly string[]): void {
 export function imageJson(asset: Obj | undefined, alt: string, opts: { sizes: string; priority?: ImagePriority; className?: string }) {
   if (!asset || typeof asset.assetUrl !== 'string' || asset.assetUrl === '') return null;
   // A pure function of its inputs, called for every card of every list: recent results are kept.
-  const key = JSON.stringify([asset.assetUrl, asset.originalSize ?? null, asset.mediaFocalPoint ?? null, alt, opts.sizes, opts.priority ?? null, opts.className ?? null]);
+  const key = JSON.stringify([
+    asset.assetUrl,
+    asset.originalSize ?? null,
+    asset.mediaFocalPoint ?? null,
+    alt,
+    opts.sizes,
+    opts.priority ?? null,
+    opts.className ?? null,
+  ]);
   const hit = imageCache.get(key);
   if (hit) return { ...hit, focalPoint: { ...hit.focalPoint } };
   const made = makeImageJson(asset as Obj & { assetUrl: string }, alt, opts);
@@ -75,7 +89,11 @@ export function imageJson(asset: Obj | undefined, alt: string, opts: { sizes: st
 const IMAGE_CACHE_ENTRIES = 5000;
 const imageCache = new Map<string, ReturnType<typeof makeImageJson>>();
 
-function makeImageJson(asset: Obj & { assetUrl: string }, alt: string, opts: { sizes: string; priority?: ImagePriority; className?: string }) {
+function makeImageJson(
+  asset: Obj & { assetUrl: string },
+  alt: string,
+  opts: { sizes: string; priority?: ImagePriority; className?: string },
+) {
   let size = { width: 1200, height: 1200 };
   try {
     size = parseOriginalSize(asset.originalSize);
@@ -150,7 +168,8 @@ export function galleryOptions(settings: Obj) {
     const n = Number(settings[k]);
     return Number.isFinite(n) ? Math.min(range[1], Math.max(range[0], Math.round(n))) : def;
   };
-  const oneOf = <T extends string>(k: string, values: readonly T[], def: T): T => (values.includes(settings[k] as T) ? (settings[k] as T) : def);
+  const oneOf = <T extends string>(k: string, values: readonly T[], def: T): T =>
+    values.includes(settings[k] as T) ? (settings[k] as T) : def;
   const aspectRatio = oneOf('aspect-ratio', Object.keys(GALLERY_ASPECT_RATIOS), d.aspectRatio);
   const opts = {
     design: oneOf('design', ['grid', 'slideshow', 'slider', 'stacked'] as const, d.design),
@@ -169,7 +188,11 @@ export function galleryOptions(settings: Obj) {
     showMetaBasic: bool('show-meta-basic', d.showMetaBasic),
     showMeta: bool('show-meta', d.showMeta),
     showMetaOnlyTitle: bool('show-meta-only-title', d.showMetaOnlyTitle),
-    metaPosition: oneOf('meta-position', ['top', 'top-left', 'top-right', 'center', 'bottom', 'bottom-left', 'bottom-right'] as const, d.metaPosition),
+    metaPosition: oneOf(
+      'meta-position',
+      ['top', 'top-left', 'top-right', 'center', 'bottom', 'bottom-left', 'bottom-right'] as const,
+      d.metaPosition,
+    ),
     showMetaOnHover: bool('show-meta-on-hover', d.showMetaOnHover),
     activeAlignment: oneOf('active-alignment', ['left', 'center', 'right'] as const, d.activeAlignment),
     thumbnailsPerRow: num('thumbnails-per-row', d.thumbnailsPerRow, GALLERY_RANGES.thumbnailsPerRow),
@@ -369,7 +392,12 @@ export function folderChildren(site: WebsiteRow, folder: CollectionRow, byId: Ma
   for (const links of Object.values(nav)) find(links);
   return (entry?.children ?? []).map((l) => {
     const c = l.collectionId ? byId.get(l.collectionId) : undefined;
-    return { title: l.title || c?.title || '', fullUrl: c ? collectionUrl(c) : safeLink(l.externalLink), external: !c, description: c?.description ?? '' };
+    return {
+      title: l.title || c?.title || '',
+      fullUrl: c ? collectionUrl(c) : safeLink(l.externalLink),
+      external: !c,
+      description: c?.description ?? '',
+    };
   });
 }
 
@@ -408,11 +436,24 @@ export async function publishedItems(db: Db, c: CollectionRow, limit: number, of
         : [asc(schema.items.ordering), asc(schema.items.createdAt)];
   const status = filter.statuses?.length ? inArray(schema.items.status, [...filter.statuses]) : eq(schema.items.status, 'published');
   const where = and(eq(schema.items.collectionId, c.id), status, ...filterSql(c, filter));
-  if (c.type !== PRODUCTS_TYPE) return db.select().from(schema.items).where(where).orderBy(...order).limit(limit).offset(offset);
+  if (c.type !== PRODUCTS_TYPE)
+    return db
+      .select()
+      .from(schema.items)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset);
   // A products list reads each item's variants in the same query (productsFor then needs none). The page's
   // rows are picked first, so the form and variants subqueries run for those rows only, not for every row
   // the sort and the offset pass (a deep page of a large catalogue ran them for thousands).
-  const page = db.select({ id: schema.items.id }).from(schema.items).where(where).orderBy(...order).limit(limit).offset(offset);
+  const page = db
+    .select({ id: schema.items.id })
+    .from(schema.items)
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset);
   const found = await db
     .select({ ...getTableColumns(schema.items), structuredContent: structuredContentColumn(), variants: variantsColumn() })
     .from(schema.items)
@@ -443,8 +484,8 @@ const listedRows = new WeakSet<ItemRow>();
 
 /** structured_content with a store item's additional-fields form read by reference (commerce/form-ref.ts). */
 function structuredContentColumn() {
-  return sql<Record<string, unknown>>`${sql.raw(withReferencedForm('"items"."structured_content"', '"items"."website_id"'))}`.mapWith((v: unknown) =>
-    typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : (v as Record<string, unknown>),
+  return sql<Record<string, unknown>>`${sql.raw(withReferencedForm('"items"."structured_content"', '"items"."website_id"'))}`.mapWith(
+    (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : (v as Record<string, unknown>)),
   );
 }
 
@@ -485,12 +526,22 @@ function prepareItemsWithProduct(db: Db) {
   return db
     .select({ ...getTableColumns(schema.items), structuredContent: structuredContentColumn(), variants: variantsColumn() })
     .from(schema.items)
-    .where(and(eq(schema.items.collectionId, sql.placeholder('collectionId')), sql`${schema.items.urlId} = any(${sql.placeholder('urlIds')}::text[])`, eq(schema.items.status, 'published')))
+    .where(
+      and(
+        eq(schema.items.collectionId, sql.placeholder('collectionId')),
+        sql`${schema.items.urlId} = any(${sql.placeholder('urlIds')}::text[])`,
+        eq(schema.items.status, 'published'),
+      ),
+    )
     .prepare('pages_items_with_product');
 }
 
 /** Published items of one collection by url id with their variants, in a single query (the product page's only read, batched). */
-export async function itemsWithProduct(db: Db, collectionId: string, urlIds: string[]): Promise<Map<string, { row: ItemRow; product: ProductRecord | undefined }>> {
+export async function itemsWithProduct(
+  db: Db,
+  collectionId: string,
+  urlIds: string[],
+): Promise<Map<string, { row: ItemRow; product: ProductRecord | undefined }>> {
   let statement = itemsWithProductStatements.get(db);
   if (!statement) itemsWithProductStatements.set(db, (statement = prepareItemsWithProduct(db)));
   const out = new Map<string, { row: ItemRow; product: ProductRecord | undefined }>();
@@ -514,7 +565,12 @@ export async function productsFor(db: Db, rows: ItemRow[]): Promise<Map<string, 
   const variants = await db
     .select()
     .from(schema.productVariants)
-    .where(inArray(schema.productVariants.itemId, store.map((r) => r.id)))
+    .where(
+      inArray(
+        schema.productVariants.itemId,
+        store.map((r) => r.id),
+      ),
+    )
     .orderBy(asc(schema.productVariants.ordering));
   for (const v of variants) out.get(v.itemId)?.variants.push(v);
   return out;
@@ -522,7 +578,11 @@ export async function productsFor(db: Db, rows: ItemRow[]): Promise<Map<string, 
 
 export async function commentsFor(db: Db, itemIds: string[]) {
   if (itemIds.length === 0) return [];
-  return db.select().from(schema.comments).where(and(inArray(schema.comments.itemId, itemIds), eq(schema.comments.approved, true))).orderBy(asc(schema.comments.createdAt));
+  return db
+    .select()
+    .from(schema.comments)
+    .where(and(inArray(schema.comments.itemId, itemIds), eq(schema.comments.approved, true)))
+    .orderBy(asc(schema.comments.createdAt));
 }
 
 /** Approved comment counts per item, in one query. */
@@ -558,5 +618,9 @@ export async function collectionFacets(db: Db, c: CollectionRow): Promise<{ tags
 export async function siteShellContext(db: Db, websites: WebsiteService, site: WebsiteRow, path: string): Promise<Record<string, unknown>> {
   const collections = await allCollections(db, site.id);
   const byId = new Map(collections.map((c) => [c.id, c]));
-  return { website: websiteJson(site, websites), websiteSettings: websiteSettingsJson(site, websites), navigation: navigationJson(site, byId, path) };
+  return {
+    website: websiteJson(site, websites),
+    websiteSettings: websiteSettingsJson(site, websites),
+    navigation: navigationJson(site, byId, path),
+  };
 }

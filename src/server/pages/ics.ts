@@ -1,6 +1,9 @@
 /** An iCalendar file for one event (RFC 5545), with UTC compact dates like the calendar links. */
 export function compactUtc(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 function escapeText(s: string): string {
@@ -21,7 +24,18 @@ function fold(line: string): string {
   return out.join('\r\n');
 }
 
-export function eventIcs(ev: { id: string; title: string; excerpt: string; startDate: number; endDate: number; url: string; location?: Record<string, unknown> | null }, now = Date.now()): string {
+export function eventIcs(
+  ev: {
+    id: string;
+    title: string;
+    excerpt: string;
+    startDate: number;
+    endDate: number;
+    url: string;
+    location?: Record<string, unknown> | null;
+  },
+  now = Date.now(),
+): string {
   const loc = ev.location
     ? ['addressTitle', 'addressLine1', 'addressLine2', 'addressCountry']
         .map((k) => String(ev.location?.[k] ?? '').trim())

@@ -31,10 +31,32 @@ import { ANALYTICS_ID_COOKIE, LIKE_COOKIE } from '../../core/cookies.js';
 import { experimentsOf } from '../flags/index.js';
 import { injectPageData } from '../analytics/index.js';
 import { insertParts, takeInsert, withInsert, type LateInsert } from './late-insert.js';
-import { compressPage, encodeAsync, encodeSync, KEPT, markEncoded, pageEncoding, QUICK, responseEncoding, utf8Bytes, type PageEncoding } from '../site-page/index.js';
+import {
+  compressPage,
+  encodeAsync,
+  encodeSync,
+  KEPT,
+  markEncoded,
+  pageEncoding,
+  QUICK,
+  responseEncoding,
+  utf8Bytes,
+  type PageEncoding,
+} from '../site-page/index.js';
 
 export { pickEncoding } from '../site-page/index.js';
-import { brotliParts, brotliPartsSync, brotliWithPill, gzipParts, gzipPartsSync, gzipWithPill, splitAtPill, type BrotliParts, type GzipParts, type PillSplit } from '../site-page/index.js';
+import {
+  brotliParts,
+  brotliPartsSync,
+  brotliWithPill,
+  gzipParts,
+  gzipPartsSync,
+  gzipWithPill,
+  splitAtPill,
+  type BrotliParts,
+  type GzipParts,
+  type PillSplit,
+} from '../site-page/index.js';
 
 const noop = () => undefined;
 
@@ -48,7 +70,15 @@ function mayHaveCart(req: FastifyRequest): boolean {
  * sign-up cookie is only ever sent to the confirmation link's path, which is never shared; it is listed so no
  * page made for the browser that signed up can be.
  */
-export const PRIVATE_COOKIES: readonly string[] = [OWNER_COOKIE, PREVIEW_COOKIE, SAFE_MODE_COOKIE, SITE_USER_COOKIE, SITE_USER_INFO_COOKIE_NAME, UNLOCK_COOKIE, SIGN_UP_COOKIE];
+export const PRIVATE_COOKIES: readonly string[] = [
+  OWNER_COOKIE,
+  PREVIEW_COOKIE,
+  SAFE_MODE_COOKIE,
+  SITE_USER_COOKIE,
+  SITE_USER_INFO_COOKIE_NAME,
+  UNLOCK_COOKIE,
+  SIGN_UP_COOKIE,
+];
 /**
  * The signed-in site user's cookies: a shared page is served to them (with their own cart pill) when its
  * render never asked who is signed in, and their render is shared when it never asked either.
@@ -297,7 +327,8 @@ export class PageCache {
         this.stats.hits++;
         const encoding = responseEncoding(req);
         const pill = Buffer.from(own);
-        const parts = encoding === 'br' ? await this.brotliOf(entry, copies) : encoding === 'gzip' ? await this.gzipOf(entry, copies) : null;
+        const parts =
+          encoding === 'br' ? await this.brotliOf(entry, copies) : encoding === 'gzip' ? await this.gzipOf(entry, copies) : null;
         const body =
           encoding === 'br' && parts
             ? brotliWithPill(copies.split, parts as BrotliParts, pill)
@@ -354,11 +385,21 @@ export class PageCache {
   }
 
   private brotliOf(entry: Entry, copies: PillCopies): Promise<BrotliParts | null> {
-    return (copies.br ??= this.made(entry, brotliParts(copies.split, QUICK.br), (p) => p.head.length, () => (copies.br = undefined)));
+    return (copies.br ??= this.made(
+      entry,
+      brotliParts(copies.split, QUICK.br),
+      (p) => p.head.length,
+      () => (copies.br = undefined),
+    ));
   }
 
   private gzipOf(entry: Entry, copies: PillCopies): Promise<GzipParts | null> {
-    return (copies.gzip ??= this.made(entry, gzipParts(copies.split), (p) => p.head.length + p.tail.length, () => (copies.gzip = undefined)));
+    return (copies.gzip ??= this.made(
+      entry,
+      gzipParts(copies.split),
+      (p) => p.head.length + p.tail.length,
+      () => (copies.gzip = undefined),
+    ));
   }
 
   /** Parts of an entry made off the event loop, counted in its bytes once made (null, and forgotten, when making them failed). */
@@ -482,7 +523,20 @@ export class PageCache {
 
   private entryOf(keep: Kept, body: Buffer): Entry {
     const { claim } = keep;
-    return { key: claim.key, version: claim.version, at: this.now(), type: keep.type, csp: keep.csp, robots: keep.robots, takesPill: keep.takesPill, readsUser: keep.readsUser, readsVisitor: keep.readsVisitor, body, served: { br: 0, gzip: 0 }, bytes: body.length };
+    return {
+      key: claim.key,
+      version: claim.version,
+      at: this.now(),
+      type: keep.type,
+      csp: keep.csp,
+      robots: keep.robots,
+      takesPill: keep.takesPill,
+      readsUser: keep.readsUser,
+      readsVisitor: keep.readsVisitor,
+      body,
+      served: { br: 0, gzip: 0 },
+      bytes: body.length,
+    };
   }
 
   private keep(claim: Claim, entry: Entry): void {
@@ -577,7 +631,16 @@ export class PageCache {
       return null;
     }
     const takesPill = !!pill && occursOnce(page, pill.empty);
-    return { claim, page, type, csp: typeof csp === 'string' ? csp : null, robots: typeof robots === 'string' ? robots : null, takesPill, readsUser, readsVisitor };
+    return {
+      claim,
+      page,
+      type,
+      csp: typeof csp === 'string' ? csp : null,
+      robots: typeof robots === 'string' ? robots : null,
+      takesPill,
+      readsUser,
+      readsVisitor,
+    };
   }
 
   private track(work: Promise<unknown>): void {

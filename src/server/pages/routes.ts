@@ -57,7 +57,6 @@ import { escapeHtml } from '../../core/html.js';
 /** The template file of the readme page: a developer template's pages/readme.page. */
 const README_TEMPLATE = `pages/${PageName.README}.page`;
 
-
 /** Whether a request path is under /api (case and repeated slashes as the router reads them). */
 function isApiPath(url: string): boolean {
   const path = (url.split('?')[0] ?? '').replace(/\/{2,}/g, '/').toLowerCase();
@@ -201,7 +200,9 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const query = req.query as Record<string, unknown>;
     if (query.format === 'json' || query.format === 'json-pretty') {
       reply.status(page.status ?? 200).header('cache-control', 'no-store');
-      return reply.type('application/json; charset=utf-8').send(query.format === 'json-pretty' ? JSON.stringify(context, null, 2) : JSON.stringify(context));
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(query.format === 'json-pretty' ? JSON.stringify(context, null, 2) : JSON.stringify(context));
     }
     const cart = await cartOf(req);
     const cartPill = pillOf(cart);
@@ -231,8 +232,11 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const languages = alternateLanguages(site);
     const alternateBase = canonicalUrl(seoOrigin, seo.canonicalPath ?? path, query);
     // A page asked for in one of the site's other languages (`?lang=`, as its hreflang alternate names it) is its own canonical.
-    const lang = typeof query.lang === 'string' ? languages.slice(1).find((l) => l.toLowerCase() === String(query.lang).toLowerCase()) : undefined;
-    const canonical = lang ? canonicalUrl(seoOrigin, seo.canonicalPath ?? path, { ...query, lang }, [...CANONICAL_PARAMS, 'lang']) : alternateBase;
+    const lang =
+      typeof query.lang === 'string' ? languages.slice(1).find((l) => l.toLowerCase() === String(query.lang).toLowerCase()) : undefined;
+    const canonical = lang
+      ? canonicalUrl(seoOrigin, seo.canonicalPath ?? path, { ...query, lang }, [...CANONICAL_PARAMS, 'lang'])
+      : alternateBase;
     const pageTitle = page.title ? `${page.title} — ${site.title}` : site.title;
     const seoHead = headTags({
       origin: seoOrigin,
@@ -251,7 +255,12 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     });
     if (noindex) reply.header('x-robots-tag', 'noindex');
     // Popup, cookie banner and consent-gated owner scripts (server/engagement).
-    const engage = await engagementParts(app, req, { pageType: page.pageType, path, header: nonceScripts(injection.header ?? '', nonce), footer: nonceScripts(injection.footer ?? '', nonce) });
+    const engage = await engagementParts(app, req, {
+      pageType: page.pageType,
+      path,
+      header: nonceScripts(injection.header ?? '', nonce),
+      footer: nonceScripts(injection.footer ?? '', nonce),
+    });
     const tessera = {
       headers: `${seoHead}\n${preload}<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}${engage.header}`,
       footers: `${client.body}${engage.footer}${fx.island}${fx.notice}`,
@@ -276,13 +285,20 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       const moved = await app.seo.redirectFor(req.url);
       if (moved) return reply.header('cache-control', 'no-store').redirect(moved.location, moved.status);
     }
-    return send(req, reply, { template: 'system/404.html', pageType: PageType.NOT_FOUND, status: 404, title: 'Page not found', ctx: { path: req.url.split('?')[0] } });
+    return send(req, reply, {
+      template: 'system/404.html',
+      pageType: PageType.NOT_FOUND,
+      status: 404,
+      title: 'Page not found',
+      ctx: { path: req.url.split('?')[0] },
+    });
   }
 
   /** Member-area pages need a signed-in site user; others see the access-denied page (106) with a join button. */
   async function memberGate(req: FastifyRequest, reply: FastifyReply, site: WebsiteRow, c: CollectionRow): Promise<boolean> {
     // Member areas switched off (server/flags): their pages are not found, for everyone.
-    if (!app.flags.isEnabled(site, Feature.MEMBER_AREAS) && memberAreaCollections(site).has(c.id)) return (await notFound(req, reply), true);
+    if (!app.flags.isEnabled(site, Feature.MEMBER_AREAS) && memberAreaCollections(site).has(c.id))
+      return (await notFound(req, reply), true);
     // The members area's access check (site lock, page password, member areas; owners pass): server/members.
     const locked = await contentGate(app, req, site, c);
     if (locked) return (await send(req, reply, locked), true);
@@ -294,7 +310,12 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       pageType: PageType.MEMBER_AREA_ACCESS_DENIED,
       status: 403,
       title: c.title,
-      ctx: { ...deniedWords(), collection: collectionJson(c), joinUrl: `/account/join?next=${encodeURIComponent(`/${c.urlId}`)}`, signInUrl: `/account/login?next=${encodeURIComponent(`/${c.urlId}`)}` },
+      ctx: {
+        ...deniedWords(),
+        collection: collectionJson(c),
+        joinUrl: `/account/join?next=${encodeURIComponent(`/${c.urlId}`)}`,
+        signInUrl: `/account/login?next=${encodeURIComponent(`/${c.urlId}`)}`,
+      },
     });
     return true;
   }
@@ -326,7 +347,9 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     if (query.format === 'rss' && c.typeName === 'blog') {
       // RSS 2.0 of the newest published posts (server/seo/feeds.ts), kept per content version.
       const origin = app.seo.origin(site);
-      const xml = await app.siteCache.get('seo-rss', `${c.id}:${ownPath}`, async () => blogRss(site, c, await publishedItems(db, c, RSS_ITEMS, 0, {}), origin, ownPath));
+      const xml = await app.siteCache.get('seo-rss', `${c.id}:${ownPath}`, async () =>
+        blogRss(site, c, await publishedItems(db, c, RSS_ITEMS, 0, {}), origin, ownPath),
+      );
       return reply.type('application/rss+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(xml);
     }
     const seoBase: PageSeo = {
@@ -375,8 +398,15 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       : await readRows();
     const hasNext = rows.length > pageSize;
     const shown = rows.slice(0, pageSize).filter((r) => !app.flags.productHidden(site, r.structuredContent));
-    const readCounts = () => (c.typeName === 'blog' ? commentCounts(db, shown.map((r) => r.id)) : Promise.resolve(new Map<string, number>()));
-    const readFacets = () => (c.typeName === 'blog' || c.typeName === 'events' ? collectionFacets(db, c) : Promise.resolve({ tags: [], categories: [] }));
+    const readCounts = () =>
+      c.typeName === 'blog'
+        ? commentCounts(
+            db,
+            shown.map((r) => r.id),
+          )
+        : Promise.resolve(new Map<string, number>());
+    const readFacets = () =>
+      c.typeName === 'blog' || c.typeName === 'events' ? collectionFacets(db, c) : Promise.resolve({ tags: [], categories: [] });
     const [products, counts, facets] = await Promise.all([
       productsFor(db, shown),
       perVersion ? app.siteCache.get('page-list-comments', shown.map((r) => r.id).join(','), readCounts) : readCounts(),
@@ -389,7 +419,14 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
         commentsEnabled: website.commentsEnabled,
         publicCommentCount: counts.get(i.id) ?? 0,
         priority: n < lcpCount ? 'high' : null,
-        sizes: c.typeName === 'blog' ? '(max-width: 432px) 100vw, 240px' : c.typeName === 'events' ? '200px' : c.typeName === 'gallery' ? '(max-width: 432px) 100vw, 50vw' : '(max-width: 432px) 50vw, 25vw',
+        sizes:
+          c.typeName === 'blog'
+            ? '(max-width: 432px) 100vw, 240px'
+            : c.typeName === 'events'
+              ? '200px'
+              : c.typeName === 'gallery'
+                ? '(max-width: 432px) 100vw, 50vw'
+                : '(max-width: 432px) 50vw, 25vw',
       }),
     );
     const fullUrl = `/${c.urlId}`;
@@ -433,7 +470,9 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     Object.assign(ctx, await courseContext(app, req, site, c, collections));
     if (typeof c.settings.formId === 'string') {
       const pagePermissionTypeValue = await app.members.permissionType(site, c.id);
-      ctx.formHtml = await formHtml(app, req, c.settings.formId, { page: { pageTitle: c.title, pageId: c.id, contentSource: 'c', pagePermissionTypeValue } });
+      ctx.formHtml = await formHtml(app, req, c.settings.formId, {
+        page: { pageTitle: c.title, pageId: c.id, contentSource: 'c', pagePermissionTypeValue },
+      });
     }
     const first = items[0]?.image as { src: string; srcset: string; sizes: string } | null | undefined;
     return send(req, reply, {
@@ -458,7 +497,10 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     let reader = itemReaders.get(collectionId);
     if (!reader) {
       if (itemReaders.size >= 1000) itemReaders.clear();
-      itemReaders.set(collectionId, (reader = new BatchedRead((urlIds) => itemsWithProduct(db, collectionId, urlIds), 100, database.kind === 'pglite')));
+      itemReaders.set(
+        collectionId,
+        (reader = new BatchedRead((urlIds) => itemsWithProduct(db, collectionId, urlIds), 100, database.kind === 'pglite')),
+      );
     }
     return reader;
   };
@@ -569,7 +611,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const collections = await collectionCache.get(site.id);
     const c = collections.find((x) => x.urlId === collection && x.enabled);
     // The readme page (PageName.README): a developer template's pages/readme.page, unless a page of the site has that url.
-    if (!c && collection === PageName.README && theme.has(README_TEMPLATE)) return send(req, reply, { template: README_TEMPLATE, pageType: PageType.PAGE, title: 'Readme', collections, ctx: {} });
+    if (!c && collection === PageName.README && theme.has(README_TEMPLATE))
+      return send(req, reply, { template: README_TEMPLATE, pageType: PageType.PAGE, title: 'Readme', collections, ctx: {} });
     if (!c || !theme.has(`collections/${c.typeName}.list`)) return notFound(req, reply);
     return collectionPage(req, reply, c, collections);
   });
@@ -603,9 +646,18 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   /** The error page (101) for unexpected failures on page routes; never a stack trace. */
   app.decorate('renderErrorPage', async (req: FastifyRequest, reply: FastifyReply) => {
     try {
-      return await send(req, reply, { template: 'system/error.html', pageType: PageType.ERROR, status: 500, title: 'Something went wrong', ctx: {} });
+      return await send(req, reply, {
+        template: 'system/error.html',
+        pageType: PageType.ERROR,
+        status: 500,
+        title: 'Something went wrong',
+        ctx: {},
+      });
     } catch {
-      return reply.status(500).type('text/html; charset=utf-8').send('<!doctype html><title>Something went wrong</title><h1>Something went wrong</h1><p>Please try again in a moment.</p>');
+      return reply
+        .status(500)
+        .type('text/html; charset=utf-8')
+        .send('<!doctype html><title>Something went wrong</title><h1>Something went wrong</h1><p>Please try again in a moment.</p>');
     }
   });
 }

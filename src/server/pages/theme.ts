@@ -105,7 +105,11 @@ export class Theme {
   }
 
   private logErrors(file: string, errors: TemplateError[]) {
-    for (const e of errors) this.log.error({ file, line: e.line, column: e.column, kind: e.type }, `template error in ${file}:${e.line}:${e.column}: ${e.message}`);
+    for (const e of errors)
+      this.log.error(
+        { file, line: e.line, column: e.column, kind: e.type },
+        `template error in ${file}:${e.line}:${e.column}: ${e.message}`,
+      );
   }
 
   /** Renders one template; errors are logged with file, line and column, and what rendered is kept. */
@@ -119,7 +123,13 @@ export class Theme {
     const t = this.templates.get(name);
     if (!t) throw new Error(`Theme template missing: ${name}`);
     try {
-      const { output, errors } = render(t.code, json, { partials: this.partials, locale: opts.locale, timeZone: opts.timeZone, renderer: opts.renderer, now: opts.now });
+      const { output, errors } = render(t.code, json, {
+        partials: this.partials,
+        locale: opts.locale,
+        timeZone: opts.timeZone,
+        renderer: opts.renderer,
+        now: opts.now,
+      });
       this.logErrors(name, errors);
       return output;
     } catch (err) {

@@ -24,10 +24,14 @@ export function safeUrl(u: unknown): string {
 
 export const SHARE_SERVICES: Record<string, { label: string; url: (u: string, t: string, img: string) => string }> = {
   facebook: { label: 'Facebook', url: (u) => `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(u)}` },
-  twitter: { label: 'X (Twitter)', url: (u, t) => `https://twitter.com/intent/tweet?url=${encodeURIComponent(u)}&text=${encodeURIComponent(t)}` },
+  twitter: {
+    label: 'X (Twitter)',
+    url: (u, t) => `https://twitter.com/intent/tweet?url=${encodeURIComponent(u)}&text=${encodeURIComponent(t)}`,
+  },
   pinterest: {
     label: 'Pinterest',
-    url: (u, t, img) => `https://www.pinterest.com/pin/create/button/?url=${encodeURIComponent(u)}&media=${encodeURIComponent(img)}&description=${encodeURIComponent(t)}`,
+    url: (u, t, img) =>
+      `https://www.pinterest.com/pin/create/button/?url=${encodeURIComponent(u)}&media=${encodeURIComponent(img)}&description=${encodeURIComponent(t)}`,
   },
   linkedin: { label: 'LinkedIn', url: (u) => `https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(u)}` },
   email: { label: 'Email', url: (u, t) => `mailto:?subject=${encodeURIComponent(t)}&body=${encodeURIComponent(u)}` },
@@ -62,7 +66,12 @@ export function contentWidgets(next: WidgetRenderer | undefined, opts: { origin:
           // The like button (server/content/likes.ts): items of content collections with an id; products have none.
           const id = String(item.id ?? '');
           if (!/^[A-Za-z0-9_-]{1,64}$/.test(id) || item.likeCount === undefined) return '';
-          const props: LikeButtonProps = { itemId: id, action: likeUrl(id), count: Number(item.likeCount) || 0, title: String(item.title ?? '') };
+          const props: LikeButtonProps = {
+            itemId: id,
+            action: likeUrl(id),
+            count: Number(item.likeCount) || 0,
+            title: String(item.title ?? ''),
+          };
           return renderIsland('LikeButton', props as unknown as Record<string, unknown>);
         }
         case 'social-button':

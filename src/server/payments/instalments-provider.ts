@@ -57,13 +57,17 @@ export class InstalmentTestProvider implements PaymentProvider {
   }
 
   private async find(id: string): Promise<PaymentRow | null> {
-    const r = await rows<PaymentRow>(this.database.db, sql`select id, amount_cents, status, brand, last4, refunded_cents from test_payments where id = ${id}`);
+    const r = await rows<PaymentRow>(
+      this.database.db,
+      sql`select id, amount_cents, status, brand, last4, refunded_cents from test_payments where id = ${id}`,
+    );
     return r[0] ?? null;
   }
 
   private result(p: PaymentRow, amountCents: number): ChargeResult {
     if (Number(p.amount_cents) !== amountCents) return { status: 'declined', message: instalmentDeclineMessages.AMOUNT_CHANGED };
-    if (p.status === 'succeeded' || p.status === 'refunded') return { status: 'succeeded', paymentId: p.id, brand: p.brand, last4: p.last4 };
+    if (p.status === 'succeeded' || p.status === 'refunded')
+      return { status: 'succeeded', paymentId: p.id, brand: p.brand, last4: p.last4 };
     return { status: 'declined', message: instalmentDeclineMessages.DECLINED };
   }
 
@@ -73,7 +77,8 @@ export class InstalmentTestProvider implements PaymentProvider {
       const p = await this.find(m.paymentId);
       return p ? this.result(p, req.amountCents) : { status: 'declined', message: instalmentDeclineMessages.UNKNOWN_PAYMENT };
     }
-    if (m.type !== 'token' || m.provider !== INSTALMENTS_PROVIDER) return { status: 'declined', message: instalmentDeclineMessages.DECLINED };
+    if (m.type !== 'token' || m.provider !== INSTALMENTS_PROVIDER)
+      return { status: 'declined', message: instalmentDeclineMessages.DECLINED };
     const ctx = await this.contextFor(req.currency);
     const locale = instalmentLocale(ctx.stripeAccountCountry, ctx.shopperLanguage);
     if (!ctx.afterPayAvailable || !locale || !isInstalmentEligiblePrice(req.amountCents, ctx.afterPayMin, ctx.afterPayMax)) {

@@ -147,7 +147,21 @@ export async function refundTestPayment(database: Database, where: SQL, amountCe
 }
 
 /** A test_payments row as the provider interface reports it. */
-export function providerPayment(p: { id: string; amount_cents: number | string; status: string; brand: string; last4: string; refunded_cents?: number | string }): ProviderPayment {
+export function providerPayment(p: {
+  id: string;
+  amount_cents: number | string;
+  status: string;
+  brand: string;
+  last4: string;
+  refunded_cents?: number | string;
+}): ProviderPayment {
   const status = p.status === 'succeeded' || p.status === 'refunded' || p.status === 'requires_action' ? p.status : 'failed';
-  return { paymentId: p.id, status, amountCents: Number(p.amount_cents), refundedCents: Number(p.refunded_cents ?? 0), brand: p.brand, last4: p.last4 };
+  return {
+    paymentId: p.id,
+    status,
+    amountCents: Number(p.amount_cents),
+    refundedCents: Number(p.refunded_cents ?? 0),
+    brand: p.brand,
+    last4: p.last4,
+  };
 }

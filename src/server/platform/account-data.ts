@@ -66,7 +66,10 @@ export const addressBody = z.object({
     .min(1, formMessages.REQUIRED)
     .regex(/^[A-Za-z]{2}$/, 'Choose a country.')
     .transform((c) => c.toUpperCase()),
-  isDefault: z.union([z.boolean(), z.enum(['true', 'on', 'false'])]).optional().transform((v) => v === true || v === 'true' || v === 'on'),
+  isDefault: z
+    .union([z.boolean(), z.enum(['true', 'on', 'false'])])
+    .optional()
+    .transform((v) => v === true || v === 'true' || v === 'on'),
 });
 export type AddressInput = z.infer<typeof addressBody>;
 
@@ -122,7 +125,13 @@ export class AccountData {
     );
     const ids = r.map((o) => String(o.id));
     const tracking = ids.length
-      ? await rows<Obj>(this.db, sql`select order_id, carrier, tracking_number, tracking_url from order_fulfilments where order_id in ${sql`(${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`} and tracking_number <> '' order by created, id`)
+      ? await rows<Obj>(
+          this.db,
+          sql`select order_id, carrier, tracking_number, tracking_url from order_fulfilments where order_id in ${sql`(${sql.join(
+            ids.map((i) => sql`${i}`),
+            sql`, `,
+          )})`} and tracking_number <> '' order by created, id`,
+        )
       : [];
     const downloads: AccountDashboard['downloads'] = [];
     const orders = r.map((o) => {
@@ -131,7 +140,8 @@ export class AccountData {
       const orderNumber = num(o.order_number);
       if (o.status !== 'refunded') {
         items.forEach((i, idx) => {
-          if (num(i.productType) === ProductType.DIGITAL) downloads.push({ orderNumber, productName: String(i.productName ?? ''), url: links.downloadPath(id, idx) });
+          if (num(i.productType) === ProductType.DIGITAL)
+            downloads.push({ orderNumber, productName: String(i.productName ?? ''), url: links.downloadPath(id, idx) });
         });
       }
       return {
@@ -144,9 +154,15 @@ export class AccountData {
         items: items.map((i) => ({ productName: String(i.productName ?? ''), quantity: num(i.quantity) })),
         tracking: tracking
           .filter((t) => t.order_id === id)
-          .map((t) => ({ carrier: String(t.carrier), number: String(t.tracking_number), url: /^https:\/\//.test(String(t.tracking_url)) ? String(t.tracking_url) : '' })),
+          .map((t) => ({
+            carrier: String(t.carrier),
+            number: String(t.tracking_number),
+            url: /^https:\/\//.test(String(t.tracking_url)) ? String(t.tracking_url) : '',
+          })),
         statusUrl: links.statusPath(id),
-        canReorder: o.cart_kind === 'cart' && items.some((i) => num(i.productType) !== ProductType.GIFT_CARD && typeof i.itemId === 'string' && typeof i.sku === 'string'),
+        canReorder:
+          o.cart_kind === 'cart' &&
+          items.some((i) => num(i.productType) !== ProductType.GIFT_CARD && typeof i.itemId === 'string' && typeof i.sku === 'string'),
       };
     });
     return { orders, downloads };
@@ -154,10 +170,16 @@ export class AccountData {
 
   /** The lines of one of the user's orders that can go back into a cart. */
   async reorderLines(u: SiteUser, orderId: string): Promise<Array<{ itemId: string; sku: string; quantity: number }>> {
-    const r = await rows<Obj>(this.db, sql`select o.items, o.cart_kind from orders o where o.id = ${orderId} and o.website_id = ${this.websiteId} and o.status <> 'pending' and ${ownsOrder(u)}`);
+    const r = await rows<Obj>(
+      this.db,
+      sql`select o.items, o.cart_kind from orders o where o.id = ${orderId} and o.website_id = ${this.websiteId} and o.status <> 'pending' and ${ownsOrder(u)}`,
+    );
     if (!r[0]) throw notFound(accountMessages.ORDER_NOT_FOUND);
     const items = (typeof r[0].items === 'string' ? JSON.parse(r[0].items) : r[0].items) as Obj[];
-    const lines = r[0].cart_kind === 'cart' ? items.filter((i) => num(i.productType) !== ProductType.GIFT_CARD && typeof i.itemId === 'string' && typeof i.sku === 'string') : [];
+    const lines =
+      r[0].cart_kind === 'cart'
+        ? items.filter((i) => num(i.productType) !== ProductType.GIFT_CARD && typeof i.itemId === 'string' && typeof i.sku === 'string')
+        : [];
     if (lines.length === 0) throw badRequest(accountMessages.NOTHING_TO_REORDER);
     return lines.map((i) => ({ itemId: String(i.itemId), sku: String(i.sku), quantity: Math.max(1, num(i.quantity)) }));
   }
@@ -199,7 +221,10 @@ export class AccountData {
   }
 
   async addresses(u: SiteUser): Promise<SavedAddress[]> {
-    const r = await rows<Obj>(this.db, sql`select * from site_user_addresses where site_user_id = ${u.id} order by is_default desc, created, id`);
+    const r = await rows<Obj>(
+      this.db,
+      sql`select * from site_user_addresses where site_user_id = ${u.id} order by is_default desc, created, id`,
+    );
     return r.map((a) => ({
       id: String(a.id),
       name: String(a.name),
@@ -242,7 +267,9 @@ export class AccountData {
       if (!r[0]) throw notFound(accountMessages.ADDRESS_NOT_FOUND);
       // The oldest remaining address becomes the default when the default goes.
       if (r[0].is_default === true) {
-        await tx.execute(sql`update site_user_addresses set is_default = true where id = (select id from site_user_addresses where site_user_id = ${u.id} order by created, id limit 1)`);
+        await tx.execute(
+          sql`update site_user_addresses set is_default = true where id = (select id from site_user_addresses where site_user_id = ${u.id} order by created, id limit 1)`,
+        );
       }
     });
   }
@@ -284,7 +311,9 @@ export class AccountData {
             on conflict (list_id, email_key) do update set status = 'subscribed', confirmed_at = coalesce(mailing_list_members.confirmed_at, now()), unsubscribed_at = null
             where mailing_list_members.status <> 'subscribed'`);
         } else {
-          await tx.execute(sql`update mailing_list_members set status = 'unsubscribed', unsubscribed_at = now() where list_id = ${id} and email_key = ${key} and status <> 'unsubscribed'`);
+          await tx.execute(
+            sql`update mailing_list_members set status = 'unsubscribed', unsubscribed_at = now() where list_id = ${id} and email_key = ${key} and status <> 'unsubscribed'`,
+          );
         }
       }
     });
@@ -298,7 +327,14 @@ export class AccountData {
     );
     return r.map((x) => {
       const attrs = (typeof x.attributes === 'string' ? JSON.parse(x.attributes) : x.attributes) as Obj | null;
-      return { id: String(x.id), product: String(x.title), variant: Object.values(attrs ?? {}).map(String).join(' / '), since: iso(x.created) };
+      return {
+        id: String(x.id),
+        product: String(x.title),
+        variant: Object.values(attrs ?? {})
+          .map(String)
+          .join(' / '),
+        since: iso(x.created),
+      };
     });
   }
 
@@ -338,7 +374,16 @@ export async function prefillFromAccount<S extends { email?: string; shippingAdd
   const entered = out.shippingAddress && Object.values(out.shippingAddress).some((v) => typeof v === 'string' && v.trim() !== '');
   if (!entered) {
     const a = await (await accountData(app)).checkoutAddress(u);
-    if (a) out.shippingAddress = { name: a.name, line1: a.line1, line2: a.line2, city: a.city, region: a.region, postalCode: a.postalCode, country: a.country };
+    if (a)
+      out.shippingAddress = {
+        name: a.name,
+        line1: a.line1,
+        line2: a.line2,
+        city: a.city,
+        region: a.region,
+        postalCode: a.postalCode,
+        country: a.country,
+      };
   }
   return out;
 }

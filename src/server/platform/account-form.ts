@@ -35,8 +35,19 @@ export async function answerAccountForm(
     await o.run();
   } catch (e) {
     if (!(e instanceof HttpError) || e.status >= 500) throw e;
-    return accountPage(app, req, reply, o.mode, { error: e.message, values, ...(o.token ? { token: o.token } : {}), ...(o.next ? { next: o.next } : {}) }, e.status);
+    return accountPage(
+      app,
+      req,
+      reply,
+      o.mode,
+      { error: e.message, values, ...(o.token ? { token: o.token } : {}), ...(o.next ? { next: o.next } : {}) },
+      e.status,
+    );
   }
   if (o.redirect) return reply.redirect(o.redirect, 303);
-  return accountPage(app, req, reply, o.mode, { notice: o.notice, values: o.mode === 'reset' ? undefined : values, ...(o.token ? { token: o.token } : {}) });
+  return accountPage(app, req, reply, o.mode, {
+    notice: o.notice,
+    values: o.mode === 'reset' ? undefined : values,
+    ...(o.token ? { token: o.token } : {}),
+  });
 }

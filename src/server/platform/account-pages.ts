@@ -33,63 +33,75 @@ const TITLES: Record<AccountMode, string> = {
 };
 
 /** An account page (also the answer to the forms' plain posts, with their error or notice: platform/account-form.ts). */
-export async function accountPage(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, mode: AccountMode, extra: Partial<AccountPageProps> = {}, status = 200) {
-    const { websites, theme, assets, carts } = app.services;
-    const site = await websites.get();
-    const collections = await allCollections(app.database.db, site.id);
-    const path = req.url.split('?')[0] ?? '/';
-    const q = req.query as Record<string, unknown>;
-    const u = req.siteUser;
-    const languages = siteLanguages(site);
-    const props: AccountPageProps = {
-      mode,
-      // A code mapped to a message, never text from the address (a link could put any words there).
-      error: q.error === 'link' ? siteUserMessages.LINK_EXPIRED : undefined,
-      next: safeNext(q.next),
-      user: u ? { email: u.email, displayName: u.displayName, language: u.language } : null,
-      languages: languages.length > 1 ? languages : [],
-      // The forms are plain posts too (no JavaScript): they carry the crumb.
-      crumb: req.crumb,
-      // A change's notice is a code mapped to the server's words (like `error` above).
-      done: typeof q.done === 'string' && Object.hasOwn(ACCOUNT_DONE, q.done) ? ACCOUNT_DONE[q.done as keyof typeof ACCOUNT_DONE] : undefined,
-      ...extra,
-    };
-    if (mode === 'account' && u && !props.dashboard) props.dashboard = await (await accountData(app)).dashboard(u, await orderLinks(app));
-    const pageType = mode === 'denied' ? PageType.MEMBER_AREA_ACCESS_DENIED : PageType.PAGE;
-    const context: Record<string, unknown> = {
-      website: websiteJson(site, websites),
-      websiteSettings: websiteSettingsJson(site, websites),
-      navigation: navigationJson(site, new Map(collections.map((c) => [c.id, c])), path),
-      pageType,
-      pageTitle: TITLES[mode],
-    };
-    if (q.format === 'json') {
-      reply.status(status).header('cache-control', 'no-store');
-      return reply.send({ ...context, account: props });
-    }
-    const cart = await carts.find({ token: req.cookies[CART_COOKIE], siteUserId: u?.id ?? null });
-    const nonce = req.cspNonce();
-    const client = assets.tags('site', nonce);
-    const injection = (site.settings.codeInjection ?? {}) as { header?: string; footer?: string };
-    const mainContent = `<section class="account-page">${renderIsland('AccountPage', props as unknown as Record<string, unknown>)}</section>`;
-    const tessera = {
-      // The site's saved styles (colours and fonts as CSS variables) reach the account pages as every page.
-      headers: `<link rel="stylesheet" href="/theme/site.css"><link rel="stylesheet" href="/theme/account.css">${await siteStylesHead(app, site.id)}${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
-      footers: `${client.body}${nonceScripts(injection.footer ?? '', nonce)}`,
-      cartPill: renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 }),
-      title: escapeHtml(`${TITLES[mode]} — ${site.title}`),
-      year: new Date().getUTCFullYear(),
-      // Text on the accent colour (buttons), as the page pipeline sets it: white on a dark accent.
-      accentText: (context.website as { accentIsDark: boolean }).accentIsDark ? '#ffffff' : '#1f1d1a',
-    };
-    const renderOpts = { locale: site.locale, timeZone: site.timeZone, renderer: commerceWidgets({ currency: site.currency, settings: websites.storeSettings(site) }) };
-    const html = theme.render('site.region', { ...context, mainContent, tessera }, renderOpts);
-    reply.status(status).header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
-    return reply.type('text/html; charset=utf-8').send(html);
+export async function accountPage(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  mode: AccountMode,
+  extra: Partial<AccountPageProps> = {},
+  status = 200,
+) {
+  const { websites, theme, assets, carts } = app.services;
+  const site = await websites.get();
+  const collections = await allCollections(app.database.db, site.id);
+  const path = req.url.split('?')[0] ?? '/';
+  const q = req.query as Record<string, unknown>;
+  const u = req.siteUser;
+  const languages = siteLanguages(site);
+  const props: AccountPageProps = {
+    mode,
+    // A code mapped to a message, never text from the address (a link could put any words there).
+    error: q.error === 'link' ? siteUserMessages.LINK_EXPIRED : undefined,
+    next: safeNext(q.next),
+    user: u ? { email: u.email, displayName: u.displayName, language: u.language } : null,
+    languages: languages.length > 1 ? languages : [],
+    // The forms are plain posts too (no JavaScript): they carry the crumb.
+    crumb: req.crumb,
+    // A change's notice is a code mapped to the server's words (like `error` above).
+    done: typeof q.done === 'string' && Object.hasOwn(ACCOUNT_DONE, q.done) ? ACCOUNT_DONE[q.done as keyof typeof ACCOUNT_DONE] : undefined,
+    ...extra,
+  };
+  if (mode === 'account' && u && !props.dashboard) props.dashboard = await (await accountData(app)).dashboard(u, await orderLinks(app));
+  const pageType = mode === 'denied' ? PageType.MEMBER_AREA_ACCESS_DENIED : PageType.PAGE;
+  const context: Record<string, unknown> = {
+    website: websiteJson(site, websites),
+    websiteSettings: websiteSettingsJson(site, websites),
+    navigation: navigationJson(site, new Map(collections.map((c) => [c.id, c])), path),
+    pageType,
+    pageTitle: TITLES[mode],
+  };
+  if (q.format === 'json') {
+    reply.status(status).header('cache-control', 'no-store');
+    return reply.send({ ...context, account: props });
+  }
+  const cart = await carts.find({ token: req.cookies[CART_COOKIE], siteUserId: u?.id ?? null });
+  const nonce = req.cspNonce();
+  const client = assets.tags('site', nonce);
+  const injection = (site.settings.codeInjection ?? {}) as { header?: string; footer?: string };
+  const mainContent = `<section class="account-page">${renderIsland('AccountPage', props as unknown as Record<string, unknown>)}</section>`;
+  const tessera = {
+    // The site's saved styles (colours and fonts as CSS variables) reach the account pages as every page.
+    headers: `<link rel="stylesheet" href="/theme/site.css"><link rel="stylesheet" href="/theme/account.css">${await siteStylesHead(app, site.id)}${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
+    footers: `${client.body}${nonceScripts(injection.footer ?? '', nonce)}`,
+    cartPill: renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 }),
+    title: escapeHtml(`${TITLES[mode]} — ${site.title}`),
+    year: new Date().getUTCFullYear(),
+    // Text on the accent colour (buttons), as the page pipeline sets it: white on a dark accent.
+    accentText: (context.website as { accentIsDark: boolean }).accentIsDark ? '#ffffff' : '#1f1d1a',
+  };
+  const renderOpts = {
+    locale: site.locale,
+    timeZone: site.timeZone,
+    renderer: commerceWidgets({ currency: site.currency, settings: websites.storeSettings(site) }),
+  };
+  const html = theme.render('site.region', { ...context, mainContent, tessera }, renderOpts);
+  reply.status(status).header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+  return reply.type('text/html; charset=utf-8').send(html);
 }
 
 export async function accountPages(app: FastifyInstance) {
-  const page = (req: FastifyRequest, reply: FastifyReply, mode: AccountMode, extra: Partial<AccountPageProps> = {}, status = 200) => accountPage(app, req, reply, mode, extra, status);
+  const page = (req: FastifyRequest, reply: FastifyReply, mode: AccountMode, extra: Partial<AccountPageProps> = {}, status = 200) =>
+    accountPage(app, req, reply, mode, extra, status);
 
   app.get('/account', async (req, reply) => {
     if (!req.siteUser) return reply.redirect('/account/login', 303);

@@ -39,7 +39,13 @@ export async function accountRoutes(app: FastifyInstance) {
    * One change, answered as JSON or, for a plain form post, a 303 to the account page (with the notice's code)
    * or the account page with the error shown at its form and the values kept.
    */
-  async function change(req: FastifyRequest, reply: FastifyReply, section: AccountFormError['section'], done: AccountDone | null, run: (u: SiteUser, data: AccountData) => Promise<unknown>) {
+  async function change(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    section: AccountFormError['section'],
+    done: AccountDone | null,
+    run: (u: SiteUser, data: AccountData) => Promise<unknown>,
+  ) {
     if (isFormPost(req) && !req.siteUser) return reply.redirect('/account/login?next=/account', 303);
     const u = await userOf(req, reply);
     const data = await accountData(app);
@@ -53,7 +59,14 @@ export async function accountRoutes(app: FastifyInstance) {
       const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
       const values: Record<string, string> = {};
       for (const [k, v] of Object.entries(body)) if (k !== 'crumb' && typeof v === 'string') values[k] = v.slice(0, 200);
-      return accountPage(app, req, reply, 'account', { formError: { section, message: e.message, errors: e.errors ?? {}, values } }, e.status);
+      return accountPage(
+        app,
+        req,
+        reply,
+        'account',
+        { formError: { section, message: e.message, errors: e.errors ?? {}, values } },
+        e.status,
+      );
     }
   }
 

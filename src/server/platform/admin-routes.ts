@@ -38,7 +38,9 @@ const ADMIN_CSS = `body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1d1d1
 export async function adminRoutes(app: FastifyInstance, opts: { assets: ClientAssets }) {
   const { assets } = opts;
 
-  app.get('/admin.css', async (_req, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(ADMIN_CSS));
+  app.get('/admin.css', async (_req, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(ADMIN_CSS),
+  );
 
   app.get('/config/login', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
@@ -57,7 +59,12 @@ export async function adminRoutes(app: FastifyInstance, opts: { assets: ClientAs
     if (!owner) return reply.redirect(`/config/login?next=${encodeURIComponent(req.url.split('?')[0] ?? '/config')}`, 303);
     // Until the owner has chosen an email and password, every screen leads to the screen that asks for them.
     if (await app.services.owners.needsSetup(owner.id)) return reply.redirect('/config/welcome', 303);
-    return doc(reply, assets, 'Tessera', `<div id="admin-root" data-page="shell"><noscript>The Tessera admin needs JavaScript.</noscript></div>`);
+    return doc(
+      reply,
+      assets,
+      'Tessera',
+      `<div id="admin-root" data-page="shell"><noscript>The Tessera admin needs JavaScript.</noscript></div>`,
+    );
   };
   app.get('/config', shell);
   app.get('/config/*', shell);

@@ -31,6 +31,11 @@ export async function auditEntries(db: Db, websiteId: string, q: { entity?: stri
   const conds = [eq(auditLog.websiteId, websiteId)];
   if (q.entity) conds.push(eq(auditLog.entity, q.entity));
   if (q.entityId) conds.push(eq(auditLog.entityId, q.entityId));
-  const rows = await db.select().from(auditLog).where(and(...conds)).orderBy(desc(auditLog.id)).limit(q.limit);
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(and(...conds))
+    .orderBy(desc(auditLog.id))
+    .limit(q.limit);
   return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
 }

@@ -6,7 +6,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { CONNECTED_LINK_TITLE_MAX, CONNECTED_LINK_URL_MAX, ConnectedLinkService, connectedLinkView, CONNECTED_LINK_DEFAULT_TITLES } from '../../core/connected-accounts.js';
+import {
+  CONNECTED_LINK_TITLE_MAX,
+  CONNECTED_LINK_URL_MAX,
+  ConnectedLinkService,
+  connectedLinkView,
+  CONNECTED_LINK_DEFAULT_TITLES,
+} from '../../core/connected-accounts.js';
 import { platform as platformMessages } from '../../core/messages.js';
 import { parseInput } from './validate.js';
 import { changeSettings } from './settings.js';
@@ -30,7 +36,13 @@ export async function connectedAccountRoutes(app: FastifyInstance): Promise<void
     const stored = ((settings.connectedAccounts ?? {}) as Record<string, { url?: string; title?: string }>)[service];
     const shown = connectedLinkView(settings.connectedAccounts, service);
     return {
-      onlineOrdering: { connected: shown !== null, url: stored?.url ?? '', title: stored?.title ?? '', defaultTitle: CONNECTED_LINK_DEFAULT_TITLES[service], shownTitle: shown?.title ?? null },
+      onlineOrdering: {
+        connected: shown !== null,
+        url: stored?.url ?? '',
+        title: stored?.title ?? '',
+        defaultTitle: CONNECTED_LINK_DEFAULT_TITLES[service],
+        shownTitle: shown?.title ?? null,
+      },
     };
   };
   const ownSite = async (websiteId: string) => {
@@ -38,7 +50,9 @@ export async function connectedAccountRoutes(app: FastifyInstance): Promise<void
     if (websiteId !== site.id) throw notFound('No such website.');
     return site;
   };
-  app.get('/api/config/connected-accounts', { preHandler: app.requireOwner(can('settings', 'read')) }, async (req) => view((await ownSite(req.owner!.websiteId)).settings));
+  app.get('/api/config/connected-accounts', { preHandler: app.requireOwner(can('settings', 'read')) }, async (req) =>
+    view((await ownSite(req.owner!.websiteId)).settings),
+  );
   app.put('/api/config/connected-accounts/online-ordering', { preHandler: app.requireOwner(can('settings', 'write')) }, async (req) => {
     const b = parseInput(body, req.body);
     const site = await ownSite(req.owner!.websiteId);

@@ -28,7 +28,15 @@ export async function customerRoutes(app: FastifyInstance) {
     const { email } = parseInput(customerDetailQuery, req.query);
     const site = await app.services.websites.get();
     const key = email.toLowerCase();
-    const orders = await rows<{ id: string; order_number: number; status: string; grand_total_cents: string | number; refunded_cents: string | number; created: string | Date; email: string }>(
+    const orders = await rows<{
+      id: string;
+      order_number: number;
+      status: string;
+      grand_total_cents: string | number;
+      refunded_cents: string | number;
+      created: string | Date;
+      email: string;
+    }>(
       db,
       sql`select id, order_number, status, grand_total_cents, refunded_cents, created, email from orders where website_id = ${site.id} and lower(email) = ${key} and status <> 'pending' order by created desc limit 200`,
     );
@@ -47,17 +55,36 @@ export async function customerRoutes(app: FastifyInstance) {
     );
     const shown = orders[0]?.email ?? account?.email ?? lists[0]?.email ?? restock[0]?.email;
     if (!shown) throw notFound('No customer has that address.');
-    const spend = orders.reduce((s, o) => s + netSalesCents({ status: o.status, grandTotalCents: Number(o.grand_total_cents), refundedCents: Number(o.refunded_cents) }), 0);
-    const variantName = (a: unknown) => Object.values(a && typeof a === 'object' ? (a as Record<string, unknown>) : {}).map(String).join(' / ');
+    const spend = orders.reduce(
+      (s, o) =>
+        s + netSalesCents({ status: o.status, grandTotalCents: Number(o.grand_total_cents), refundedCents: Number(o.refunded_cents) }),
+      0,
+    );
+    const variantName = (a: unknown) =>
+      Object.values(a && typeof a === 'object' ? (a as Record<string, unknown>) : {})
+        .map(String)
+        .join(' / ');
     return {
       currency: site.currency,
       customer: {
         email: shown,
         spendCents: spend,
-        orders: orders.map((o) => ({ id: o.id, orderNumber: Number(o.order_number), status: o.status, grandTotalCents: Number(o.grand_total_cents), created: iso(o.created) })),
+        orders: orders.map((o) => ({
+          id: o.id,
+          orderNumber: Number(o.order_number),
+          status: o.status,
+          grandTotalCents: Number(o.grand_total_cents),
+          created: iso(o.created),
+        })),
         account: account ? { state: account.disabled ? 'disabled' : 'active', created: iso(account.created_at) } : null,
         mailingLists: lists.map((l) => ({ name: l.name, status: l.status, since: iso(l.created) })),
-        restockSignUps: restock.map((r) => ({ id: r.id, product: r.title, variant: variantName(r.attributes), status: r.status, created: iso(r.created) })),
+        restockSignUps: restock.map((r) => ({
+          id: r.id,
+          product: r.title,
+          variant: variantName(r.attributes),
+          status: r.status,
+          created: iso(r.created),
+        })),
       },
     };
   });
@@ -68,7 +95,16 @@ export async function customerRoutes(app: FastifyInstance) {
     const list = await customerList(db, site.id, q.q, 10_000);
     const csv = csvText([
       ['Email', 'Orders', 'Spend', 'Currency', 'Site account', 'Mailing lists', 'Restock sign-ups', 'Last seen'],
-      ...list.map((c) => [c.email, c.orders, moneyDecimalString(c.spendCents, site.currency), site.currency, c.account ? 'yes' : 'no', c.mailingLists, c.restockSignUps, c.lastSeen]),
+      ...list.map((c) => [
+        c.email,
+        c.orders,
+        moneyDecimalString(c.spendCents, site.currency),
+        site.currency,
+        c.account ? 'yes' : 'no',
+        c.mailingLists,
+        c.restockSignUps,
+        c.lastSeen,
+      ]),
     ]);
     return reply
       .header('cache-control', 'no-store')

@@ -18,7 +18,16 @@ import { HttpError } from '../errors.js';
 import { parseInput } from './validate.js';
 import { changeSettings } from './settings.js';
 import { audit } from './audit.js';
-import { SmtpSettingsStore, SMTP_MESSAGES, publicOf, scrubbed, smtpInputSchema, transportFor, nodemailerFor, type SmtpRow } from '../mail/index.js';
+import {
+  SmtpSettingsStore,
+  SMTP_MESSAGES,
+  publicOf,
+  scrubbed,
+  smtpInputSchema,
+  transportFor,
+  nodemailerFor,
+  type SmtpRow,
+} from '../mail/index.js';
 import { ownerAddress, ownerNotificationsOf, ownerNotificationsSchema, ownerOrderHook } from './owner-notifications.js';
 import { onOrderPlaced } from '../checkout/index.js';
 import { registerEmailPreview } from '../engagement/index.js';
@@ -26,7 +35,12 @@ import { newOrderMail, lowStockMail } from './owner-notifications.js';
 import type { OrderRow } from '../checkout/index.js';
 import { can } from '../../core/roles.js';
 
-const TEST_LIMIT = { name: 'smtp-test', max: 5, windowMs: 60_000, message: 'Too many test emails in a minute. Wait a moment and try again.' };
+const TEST_LIMIT = {
+  name: 'smtp-test',
+  max: 5,
+  windowMs: 60_000,
+  message: 'Too many test emails in a minute. Wait a moment and try again.',
+};
 const REFRESH_MS = 30_000;
 
 export const TEST_SUBJECT = 'Test email from Tessera';
@@ -47,10 +61,24 @@ registerEmailPreview('owner-new-order', {
 });
 registerEmailPreview('owner-low-stock', {
   label: 'Low stock (to you)',
-  render: (ctx) => lowStockMail([{ variantId: 'v', productId: 'sample', title: 'Enamel mug', variant: 'Blue', qtyInStock: 2 }], 'you@example.com', ctx.storeName, ctx.origin, 'sample'),
+  render: (ctx) =>
+    lowStockMail(
+      [{ variantId: 'v', productId: 'sample', title: 'Enamel mug', variant: 'Blue', qtyInStock: 2 }],
+      'you@example.com',
+      ctx.storeName,
+      ctx.origin,
+      'sample',
+    ),
 });
 
-const auditOf = (r: SmtpRow) => ({ host: r.host, port: r.port, security: r.security, username: r.username, passwordSet: r.password !== '', fromAddress: r.fromAddress });
+const auditOf = (r: SmtpRow) => ({
+  host: r.host,
+  port: r.port,
+  security: r.security,
+  username: r.username,
+  passwordSet: r.password !== '',
+  fromAddress: r.fromAddress,
+});
 
 export async function emailSettingsRoutes(app: FastifyInstance) {
   const db = app.database.db;
@@ -116,7 +144,15 @@ export async function emailSettingsRoutes(app: FastifyInstance) {
       const before = await store.get(site.id, tx);
       const saved = await store.save(site.id, body, tx);
       // The audit row says what changed, never the password.
-      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'email.smtp', entity: 'smtp', entityId: site.id, before: before ? auditOf(before) : null, after: auditOf(saved) });
+      await audit(tx, {
+        websiteId: site.id,
+        accountId: req.owner!.id,
+        action: 'email.smtp',
+        entity: 'smtp',
+        entityId: site.id,
+        before: before ? auditOf(before) : null,
+        after: auditOf(saved),
+      });
       return saved;
     });
     apply(row);
@@ -130,7 +166,14 @@ export async function emailSettingsRoutes(app: FastifyInstance) {
     await db.transaction(async (tx) => {
       const before = await store.get(site.id, tx);
       await store.remove(site.id, tx);
-      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'email.smtp.remove', entity: 'smtp', entityId: site.id, before: before ? auditOf(before) : null });
+      await audit(tx, {
+        websiteId: site.id,
+        accountId: req.owner!.id,
+        action: 'email.smtp.remove',
+        entity: 'smtp',
+        entityId: site.id,
+        before: before ? auditOf(before) : null,
+      });
     });
     apply(null);
     return { ok: true };
@@ -138,12 +181,20 @@ export async function emailSettingsRoutes(app: FastifyInstance) {
 
   app.post(
     '/api/admin/email-settings/test',
-    { preHandler: [app.requireOwner(can('email-delivery', 'write')), app.services.rateLimiter.guard({ ...TEST_LIMIT, key: (r) => `acct:${r.owner?.id ?? r.ip}` })] },
+    {
+      preHandler: [
+        app.requireOwner(can('email-delivery', 'write')),
+        app.services.rateLimiter.guard({ ...TEST_LIMIT, key: (r) => `acct:${r.owner?.id ?? r.ip}` }),
+      ],
+    },
     async (req, reply) => {
       reply.header('cache-control', 'no-store');
       const body = parseInput(testMailIn, req.body ?? {});
       const to = body.to || req.owner!.email;
-      if (!isEmailAddress(to)) throw new HttpError(400, 'Enter an email address such as hello@example.com.', { to: 'Enter an email address such as hello@example.com.' });
+      if (!isEmailAddress(to))
+        throw new HttpError(400, 'Enter an email address such as hello@example.com.', {
+          to: 'Enter an email address such as hello@example.com.',
+        });
       const site = await app.services.websites.get();
       const row = fromEnv ? null : await store.get(site.id);
       if (!fromEnv && !row) throw new HttpError(409, 'Save the SMTP settings first: there is no relay to send through.');
@@ -158,13 +209,15 @@ export async function emailSettingsRoutes(app: FastifyInstance) {
         });
         return { ok: true, to };
       } catch (e) {
-        const secret = row?.password ?? (() => {
-          try {
-            return decodeURIComponent(new URL(app.config.SMTP_URL!).password);
-          } catch {
-            return '';
-          }
-        })();
+        const secret =
+          row?.password ??
+          (() => {
+            try {
+              return decodeURIComponent(new URL(app.config.SMTP_URL!).password);
+            } catch {
+              return '';
+            }
+          })();
         return { ok: false, to, error: scrubbed((e as Error).message, secret) };
       } finally {
         transporter.close();
@@ -172,12 +225,18 @@ export async function emailSettingsRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put('/api/admin/email-settings/notifications', { preHandler: app.requireOwner(can('email-delivery', 'write')) }, async (req, reply) => {
-    reply.header('cache-control', 'no-store');
-    const body = parseInput(ownerNotificationsSchema, req.body);
-    const site = await app.services.websites.get();
-    await db.transaction((tx) => changeSettings(tx, site.id, req.owner!.id, 'email.notifications', (s) => ({ ...s, ownerNotifications: body })));
-    app.services.websites.invalidate();
-    return { notifications: body };
-  });
+  app.put(
+    '/api/admin/email-settings/notifications',
+    { preHandler: app.requireOwner(can('email-delivery', 'write')) },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      const body = parseInput(ownerNotificationsSchema, req.body);
+      const site = await app.services.websites.get();
+      await db.transaction((tx) =>
+        changeSettings(tx, site.id, req.owner!.id, 'email.notifications', (s) => ({ ...s, ownerNotifications: body })),
+      );
+      app.services.websites.invalidate();
+      return { notifications: body };
+    },
+  );
 }

@@ -11,8 +11,14 @@ import { HttpError, notFound } from '../errors.js';
 import { parseInput } from './validate.js';
 import { can } from '../../core/roles.js';
 
-export const NO_RELAY = 'No SMTP relay is set, so email cannot be sent: enter one in Email settings (or set SMTP_URL). Until then every email is kept here to read.';
-const RESEND_LIMIT = { name: 'outbox-resend', max: 30, windowMs: 60_000, message: 'Too many resends in a minute. Wait a moment and try again.' };
+export const NO_RELAY =
+  'No SMTP relay is set, so email cannot be sent: enter one in Email settings (or set SMTP_URL). Until then every email is kept here to read.';
+const RESEND_LIMIT = {
+  name: 'outbox-resend',
+  max: 30,
+  windowMs: 60_000,
+  message: 'Too many resends in a minute. Wait a moment and try again.',
+};
 
 const STATUSES = ['pending', 'sending', 'sent', 'failed', 'local'] as const;
 
@@ -53,14 +59,25 @@ export async function outboxRoutes(app: FastifyInstance) {
 
   app.get('/api/admin/emails', admin, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    const q = parseInput(z.object({ status: z.enum(STATUSES).optional(), before: z.coerce.number().int().positive().optional(), limit: z.coerce.number().int().min(1).max(100).default(50) }), req.query);
+    const q = parseInput(
+      z.object({
+        status: z.enum(STATUSES).optional(),
+        before: z.coerce.number().int().positive().optional(),
+        limit: z.coerce.number().int().min(1).max(100).default(50),
+      }),
+      req.query,
+    );
     const list = await rows<OutboxRow>(
       db,
       sql`select id, kind, to_address, subject, status, attempts, last_error, ref, created_at, sent_at from mail_outbox
           where true ${q.status ? sql`and status = ${q.status}` : sql``} ${q.before ? sql`and id < ${q.before}` : sql``}
           order by id desc limit ${q.limit}`,
     );
-    return { relay: mailer.hasRelay, emails: list.map(summary), nextBefore: list.length === q.limit ? Number(list[list.length - 1]!.id) : null };
+    return {
+      relay: mailer.hasRelay,
+      emails: list.map(summary),
+      nextBefore: list.length === q.limit ? Number(list[list.length - 1]!.id) : null,
+    };
   });
 
   app.get('/api/admin/emails/:id', admin, async (req, reply) => {
@@ -75,31 +92,40 @@ export async function outboxRoutes(app: FastifyInstance) {
    * Sends an email again: a failed one goes back in the queue as it is (its attempts start over); a sent or kept
    * one is queued as a new copy, so the record of the first stays.
    */
-  app.post('/api/admin/emails/:id/resend', { preHandler: [app.requireOwner(can('email-delivery', 'write')), app.services.rateLimiter.guard({ ...RESEND_LIMIT, key: (r) => `acct:${r.owner?.id ?? r.ip}` })] }, async (req, reply) => {
-    reply.header('cache-control', 'no-store');
-    const { id } = parseInput(idParam, req.params);
-    if (!mailer.hasRelay) throw new HttpError(409, NO_RELAY);
-    const [r] = await rows<OutboxRow>(db, sql`select id, status from mail_outbox where id = ${id}`);
-    if (!r) throw notFound('That email does not exist.');
-    let queued: OutboxRow | undefined;
-    if (r.status === 'failed') {
-      [queued] = await rows<OutboxRow>(
-        db,
-        sql`update mail_outbox set status = 'pending', attempts = 0, last_error = null, next_attempt_at = now(), locked_until = null where id = ${id} and status = 'failed'
+  app.post(
+    '/api/admin/emails/:id/resend',
+    {
+      preHandler: [
+        app.requireOwner(can('email-delivery', 'write')),
+        app.services.rateLimiter.guard({ ...RESEND_LIMIT, key: (r) => `acct:${r.owner?.id ?? r.ip}` }),
+      ],
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      const { id } = parseInput(idParam, req.params);
+      if (!mailer.hasRelay) throw new HttpError(409, NO_RELAY);
+      const [r] = await rows<OutboxRow>(db, sql`select id, status from mail_outbox where id = ${id}`);
+      if (!r) throw notFound('That email does not exist.');
+      let queued: OutboxRow | undefined;
+      if (r.status === 'failed') {
+        [queued] = await rows<OutboxRow>(
+          db,
+          sql`update mail_outbox set status = 'pending', attempts = 0, last_error = null, next_attempt_at = now(), locked_until = null where id = ${id} and status = 'failed'
             returning id, kind, to_address, subject, status, attempts, last_error, ref, created_at, sent_at`,
-      );
-    } else if (r.status === 'pending' || r.status === 'sending') {
-      throw new HttpError(409, 'This email is already waiting to be sent.');
-    } else {
-      [queued] = await rows<OutboxRow>(
-        db,
-        sql`insert into mail_outbox (kind, to_address, subject, text_body, html_body, headers, ref, status)
+        );
+      } else if (r.status === 'pending' || r.status === 'sending') {
+        throw new HttpError(409, 'This email is already waiting to be sent.');
+      } else {
+        [queued] = await rows<OutboxRow>(
+          db,
+          sql`insert into mail_outbox (kind, to_address, subject, text_body, html_body, headers, ref, status)
             select kind, to_address, subject, text_body, html_body, headers, ref, 'pending' from mail_outbox where id = ${id}
             returning id, kind, to_address, subject, status, attempts, last_error, ref, created_at, sent_at`,
-      );
-    }
-    if (!queued) throw new HttpError(409, 'This email is already waiting to be sent.');
-    mailer.kick();
-    return { email: summary(queued) };
-  });
+        );
+      }
+      if (!queued) throw new HttpError(409, 'This email is already waiting to be sent.');
+      mailer.kick();
+      return { email: summary(queued) };
+    },
+  );
 }

@@ -11,7 +11,7 @@
 import { customerListQuery, type CustomerList, type CustomerSummary } from '../../core/api/customers.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { CollectionType, RecordType } from '../../core/enums.js'
+import { CollectionType, RecordType } from '../../core/enums.js';
 import { EMPTY_HOURS, WEEKDAYS, siteSettingsSchema, type SiteSettings } from '../../core/site-settings.js';
 import { rows } from '../db-util.js';
 import { HttpError } from '../errors.js';
@@ -24,7 +24,6 @@ import { can } from '../../core/roles.js';
 import { quotaBytes, storageUsed } from '../storage/index.js';
 import { netSalesCentsSql } from '../checkout/index.js';
 import { FulfilmentStatus, OrderStatus } from '../../core/orders.js';
-
 
 /** A variant with this many or fewer in stock (and not unlimited) is low. */
 export const LOW_STOCK_AT = 3;
@@ -51,16 +50,33 @@ export function siteSettingsOf(site: WebsiteRow): SiteSettings {
     currency: site.currency as SiteSettings['currency'],
     contactEmail: str(s.contactEmail),
     contactPhoneNumber: str(s.contactPhoneNumber),
-    location: { addressTitle: str(loc.addressTitle), addressLine1: str(loc.addressLine1), addressLine2: str(loc.addressLine2), addressCountry: str(loc.addressCountry) },
+    location: {
+      addressTitle: str(loc.addressTitle),
+      addressLine1: str(loc.addressLine1),
+      addressLine2: str(loc.addressLine2),
+      addressCountry: str(loc.addressCountry),
+    },
     businessHours: { ...EMPTY_HOURS, ...Object.fromEntries(WEEKDAYS.map((d) => [d, str(hours[d])])) },
-    socialAccounts: (Array.isArray(s.socialAccounts) ? s.socialAccounts : []).map((a) => ({ serviceName: str(obj(a).serviceName), profileUrl: str(obj(a).profileUrl) })),
+    socialAccounts: (Array.isArray(s.socialAccounts) ? s.socialAccounts : []).map((a) => ({
+      serviceName: str(obj(a).serviceName),
+      profileUrl: str(obj(a).profileUrl),
+    })),
     commentsEnabled: s.commentsEnabled !== false,
   };
 }
 
 /** The instant the day holding `at` starts in `timeZone`. */
 export function startOfDay(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
   const p = (t: string) => Number(parts.find((x) => x.type === t)?.value);
   const wall = Date.UTC(p('year'), p('month') - 1, p('day'), p('hour'), p('minute'), p('second'));
   const offset = wall - Math.floor(at / 1000) * 1000; // the zone's offset from UTC at `at`
@@ -88,7 +104,15 @@ export type { CustomerSummary };
  */
 export async function customerList(db: Db, siteId: string, q: string, limit: number): Promise<CustomerSummary[]> {
   const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const list = await rows<{ email: string; orders: number; spend: string | number; account: boolean; lists: number; restock: number; last: string | Date }>(
+  const list = await rows<{
+    email: string;
+    orders: number;
+    spend: string | number;
+    account: boolean;
+    lists: number;
+    restock: number;
+    last: string | Date;
+  }>(
     db,
     sql`with people as (
           select lower(email) as k, email, created as at, 1 as o, ${netSalesCentsSql()} as spend, 0 as a, 0 as l, 0 as r from orders where website_id = ${siteId} and status <> 'pending'
@@ -99,7 +123,15 @@ export async function customerList(db: Db, siteId: string, q: string, limit: num
         select min(email) as email, sum(o)::int as orders, sum(spend) as spend, bool_or(a = 1) as account, sum(l)::int as lists, sum(r)::int as restock, max(at) as last
         from people where k like ${like} group by k order by max(at) desc limit ${limit}`,
   );
-  return list.map((c) => ({ email: c.email, orders: Number(c.orders), spendCents: Number(c.spend ?? 0), account: !!c.account, mailingLists: Number(c.lists), restockSignUps: Number(c.restock), lastSeen: new Date(c.last).toISOString() }));
+  return list.map((c) => ({
+    email: c.email,
+    orders: Number(c.orders),
+    spendCents: Number(c.spend ?? 0),
+    account: !!c.account,
+    mailingLists: Number(c.lists),
+    restockSignUps: Number(c.restock),
+    lastSeen: new Date(c.last).toISOString(),
+  }));
 }
 
 export async function ownerHomeRoutes(app: FastifyInstance) {
@@ -140,11 +172,20 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
         previous: await figures(site.id, prevFrom, from, day(uFrom - days * DAY), day(uFrom)),
       });
     }
-    const toFulfil = await rows<{ id: string; order_number: number; email: string; grand_total_cents: string | number; created: string | Date }>(
+    const toFulfil = await rows<{
+      id: string;
+      order_number: number;
+      email: string;
+      grand_total_cents: string | number;
+      created: string | Date;
+    }>(
       db,
       sql`select id, order_number, email, grand_total_cents, created from orders where website_id = ${site.id} and status in (${OrderStatus.PAID}, ${OrderStatus.PARTIALLY_REFUNDED}) and fulfilment_status <> ${FulfilmentStatus.FULFILLED} order by created asc limit 5`,
     );
-    const [waiting] = await rows<{ n: number }>(db, sql`select count(*)::int as n from orders where website_id = ${site.id} and status = ${OrderStatus.PAID}`);
+    const [waiting] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from orders where website_id = ${site.id} and status = ${OrderStatus.PAID}`,
+    );
     const lowStock = await rows<{ id: string; item_id: string; title: string; sku: string; attributes: unknown; qty_in_stock: number }>(
       db,
       sql`select v.id, v.item_id, i.title, v.sku, v.attributes, v.qty_in_stock from product_variants v join items i on i.id = v.item_id
@@ -161,7 +202,10 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
       sql`select r.id, r.email, i.title, v.attributes, r.created from restock_sign_ups r join items i on i.id = r.product_id join product_variants v on v.id = r.variant_id
           where r.website_id = ${site.id} order by r.created desc limit 5`,
     );
-    const [shipping] = await rows<{ n: number }>(db, sql`select count(*)::int as n from shipping_options where website_id = ${site.id} and enabled = true`);
+    const [shipping] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from shipping_options where website_id = ${site.id} and enabled = true`,
+    );
     const [products] = await rows<{ n: number }>(
       db,
       sql`select count(*)::int as n from items i join collections c on c.id = i.collection_id where i.website_id = ${site.id} and c.type = ${CollectionType.PRODUCTS} and i.record_type = ${RecordType.STORE_ITEM} and i.status = 'published'`,
@@ -177,11 +221,30 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
       periods,
       toFulfil: {
         count: Number(waiting?.n ?? 0),
-        orders: toFulfil.map((o) => ({ id: o.id, orderNumber: Number(o.order_number), email: o.email, grandTotalCents: Number(o.grand_total_cents), created: iso(o.created) })),
+        orders: toFulfil.map((o) => ({
+          id: o.id,
+          orderNumber: Number(o.order_number),
+          email: o.email,
+          grandTotalCents: Number(o.grand_total_cents),
+          created: iso(o.created),
+        })),
       },
-      lowStock: lowStock.map((v) => ({ variantId: v.id, productId: v.item_id, title: v.title, variant: variantName(v.attributes), sku: v.sku, qtyInStock: Number(v.qty_in_stock) })),
+      lowStock: lowStock.map((v) => ({
+        variantId: v.id,
+        productId: v.item_id,
+        title: v.title,
+        variant: variantName(v.attributes),
+        sku: v.sku,
+        qtyInStock: Number(v.qty_in_stock),
+      })),
       submissions: submissions.map((s) => ({ id: s.id, formId: s.form_id, formName: s.name, created: iso(s.created_at) })),
-      restockSignUps: restock.map((r) => ({ id: r.id, email: r.email, product: r.title, variant: variantName(r.attributes), created: iso(r.created) })),
+      restockSignUps: restock.map((r) => ({
+        id: r.id,
+        email: r.email,
+        product: r.title,
+        variant: variantName(r.attributes),
+        created: iso(r.created),
+      })),
       // quotaBytes 0: no quota (UPLOAD_QUOTA_MB=0).
       storage: { usedBytes: await storageUsed(db, site.id), quotaBytes: quotaBytes(app.config) },
       checklist: [
@@ -190,13 +253,39 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
           label: 'Take payments',
           done: paymentsReady,
           href: '/config/payments',
-          hint: paymentsReady ? '' : 'Connect Stripe in Settings → Payments and press Check connection: until then checkout takes test payments only.',
+          hint: paymentsReady
+            ? ''
+            : 'Connect Stripe in Settings → Payments and press Check connection: until then checkout takes test payments only.',
           ...(paymentsReady && payments?.testMode ? { note: 'Connected in Stripe test mode: save live keys to take real money.' } : {}),
         },
-        { key: 'shipping', label: 'Add a shipping option', done: Number(shipping?.n ?? 0) > 0, href: '/config/shipping', hint: 'Say how physical products reach customers and what it costs.' },
-        { key: 'address', label: "Set the site's address", done: !!app.config.PUBLIC_URL || linkBase(site.settings.siteAddress) !== null, href: '/config/site-address', hint: 'Say which address visitors use (or set PUBLIC_URL), so emailed links point there.' },
-        { key: 'email', label: 'Set up email delivery', done: app.services.mailer.hasRelay, href: '/config/email-settings', hint: 'Enter your SMTP relay (or set SMTP_URL) so order and sign-up emails leave the server; until then they wait in the outbox.' },
-        { key: 'product', label: 'Publish a first product', done: Number(products?.n ?? 0) > 0, href: '/config/products', hint: 'Add a product with a price and a photo, and publish it.' },
+        {
+          key: 'shipping',
+          label: 'Add a shipping option',
+          done: Number(shipping?.n ?? 0) > 0,
+          href: '/config/shipping',
+          hint: 'Say how physical products reach customers and what it costs.',
+        },
+        {
+          key: 'address',
+          label: "Set the site's address",
+          done: !!app.config.PUBLIC_URL || linkBase(site.settings.siteAddress) !== null,
+          href: '/config/site-address',
+          hint: 'Say which address visitors use (or set PUBLIC_URL), so emailed links point there.',
+        },
+        {
+          key: 'email',
+          label: 'Set up email delivery',
+          done: app.services.mailer.hasRelay,
+          href: '/config/email-settings',
+          hint: 'Enter your SMTP relay (or set SMTP_URL) so order and sign-up emails leave the server; until then they wait in the outbox.',
+        },
+        {
+          key: 'product',
+          label: 'Publish a first product',
+          done: Number(products?.n ?? 0) > 0,
+          href: '/config/products',
+          hint: 'Add a product with a price and a photo, and publish it.',
+        },
       ],
     };
   });

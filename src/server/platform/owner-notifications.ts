@@ -18,7 +18,6 @@ import { escapeHtml } from '../../core/html.js';
 import { OWNER_NOTIFICATIONS, ownerNotificationsSchema, type OwnerNotificationKey, type OwnerNotifications } from '../../core/api/email.js';
 export { OWNER_NOTIFICATIONS, ownerNotificationsSchema, type OwnerNotificationKey, type OwnerNotifications };
 
-
 /** The switches as stored; a switch never set is on. */
 export function ownerNotificationsOf(settings: Record<string, unknown>): OwnerNotifications {
   const s = settings.ownerNotifications;
@@ -46,7 +45,10 @@ interface SiteBits {
 async function siteOf(db: Db | Tx, websiteId: string): Promise<SiteBits | null> {
   const r = await rows<{ title: string; settings: unknown }>(db, sql`select title, settings from websites where id = ${websiteId}`);
   if (!r[0]) return null;
-  const s = typeof r[0].settings === 'string' ? (JSON.parse(r[0].settings) as Record<string, unknown>) : ((r[0].settings ?? {}) as Record<string, unknown>);
+  const s =
+    typeof r[0].settings === 'string'
+      ? (JSON.parse(r[0].settings) as Record<string, unknown>)
+      : ((r[0].settings ?? {}) as Record<string, unknown>);
   return { title: r[0].title, settings: s };
 }
 
@@ -57,12 +59,28 @@ export function newOrderMail(order: OrderRow, to: string, siteTitle: string, ori
   const f = (c: number) => formatMoney(c, order.currency);
   const link = `${origin}/config/orders/${encodeURIComponent(order.id)}`;
   const lines = order.items.map((i) => `${num(i.quantity)} x ${String(i.productName)} (${String(i.sku)})`);
-  const text = [`A new order #${order.orderNumber} was placed on ${siteTitle} by ${order.email}.`, '', ...lines, '', `Total: ${f(order.grandTotalCents)}`, '', `Open it: ${link}`, ''].join('\n');
+  const text = [
+    `A new order #${order.orderNumber} was placed on ${siteTitle} by ${order.email}.`,
+    '',
+    ...lines,
+    '',
+    `Total: ${f(order.grandTotalCents)}`,
+    '',
+    `Open it: ${link}`,
+    '',
+  ].join('\n');
   const html =
     `<p>A new order <strong>#${order.orderNumber}</strong> was placed on ${escapeHtml(siteTitle)} by ${escapeHtml(order.email)}.</p>` +
     `<ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` +
     `<p>Total: <strong>${escapeHtml(f(order.grandTotalCents))}</strong></p><p><a href="${escapeHtml(link)}">Open the order</a></p>`;
-  return { kind: 'owner-new-order', to, subject: `New order #${order.orderNumber}: ${f(order.grandTotalCents)}`, text, html, ref: `owner-new-order:${order.id}` };
+  return {
+    kind: 'owner-new-order',
+    to,
+    subject: `New order #${order.orderNumber}: ${f(order.grandTotalCents)}`,
+    text,
+    html,
+    ref: `owner-new-order:${order.id}`,
+  };
 }
 
 export interface LowVariant {
@@ -78,9 +96,17 @@ export function lowStockMail(list: LowVariant[], to: string, siteTitle: string, 
   const name = (v: LowVariant) => (v.variant ? `${v.title} (${v.variant})` : v.title);
   const left = (v: LowVariant) => (v.qtyInStock <= 0 ? 'sold out' : `${v.qtyInStock} left`);
   const subject = list.length === 1 ? `Low stock: ${name(list[0]!)}, ${left(list[0]!)}` : `Low stock: ${list.length} variants`;
-  const text = [`Stock is running low on ${siteTitle}:`, '', ...list.map((v) => `${name(v)}: ${left(v)} — ${origin}/config/products/${encodeURIComponent(v.productId)}`), ''].join('\n');
+  const text = [
+    `Stock is running low on ${siteTitle}:`,
+    '',
+    ...list.map((v) => `${name(v)}: ${left(v)} — ${origin}/config/products/${encodeURIComponent(v.productId)}`),
+    '',
+  ].join('\n');
   const html = `<p>Stock is running low on ${escapeHtml(siteTitle)}:</p><ul>${list
-    .map((v) => `<li><a href="${escapeHtml(`${origin}/config/products/${encodeURIComponent(v.productId)}`)}">${escapeHtml(name(v))}</a>: ${escapeHtml(left(v))}</li>`)
+    .map(
+      (v) =>
+        `<li><a href="${escapeHtml(`${origin}/config/products/${encodeURIComponent(v.productId)}`)}">${escapeHtml(name(v))}</a>: ${escapeHtml(left(v))}</li>`,
+    )
     .join('')}</ul>`;
   return { kind: 'owner-low-stock', to, subject, text, html, ref };
 }

@@ -32,7 +32,8 @@ const PASSWORD_MAX = 1024;
 
 type FieldErrors = Partial<Record<'email' | 'password' | 'confirm', string>>;
 
-const page = (reply: FastifyReply, status: number, title: string, body: string) => sendPrivatePage(reply, status, adminCardPage(title, body));
+const page = (reply: FastifyReply, status: number, title: string, body: string) =>
+  sendPrivatePage(reply, status, adminCardPage(title, body));
 
 /** A labelled input with its hint and error, tied to it by aria-describedby. */
 function field(name: keyof FieldErrors, label: string, input: string, errors: FieldErrors, hint?: string): string {
@@ -76,8 +77,20 @@ export async function ownerRecoveryRoutes(app: FastifyInstance, opts: { owners: 
     `<h1>${escapeHtml(words.SETUP_HEADING)}</h1><p>${escapeHtml(words.SETUP_INTRO)}</p>` +
     `<form method="post" action="/api/auth/setup" novalidate>${summary(errors, general)}` +
     `<input type="hidden" name="crumb" value="${escapeHtml(crumb)}">` +
-    field('email', 'Your email', `type="email" autocomplete="username" maxlength="320" required value="${escapeHtml(email)}"`, errors, words.SETUP_EMAIL_HINT) +
-    field('password', 'Choose a password', `type="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required`, errors, words.PASSWORD_HINT) +
+    field(
+      'email',
+      'Your email',
+      `type="email" autocomplete="username" maxlength="320" required value="${escapeHtml(email)}"`,
+      errors,
+      words.SETUP_EMAIL_HINT,
+    ) +
+    field(
+      'password',
+      'Choose a password',
+      `type="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required`,
+      errors,
+      words.PASSWORD_HINT,
+    ) +
     field('confirm', 'Repeat the password', `type="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required`, errors) +
     `<button type="submit">Save and continue</button></form>`;
 
@@ -127,12 +140,19 @@ export async function ownerRecoveryRoutes(app: FastifyInstance, opts: { owners: 
     `<button type="submit">Email me a reset link</button></form><p><a href="/config/login">Back to sign in</a></p>`;
 
   const sentPage = (reply: FastifyReply) =>
-    page(reply, 200, words.FORGOT_HEADING, `<h1>${escapeHtml(words.FORGOT_HEADING)}</h1><p role="status">${escapeHtml(words.RESET_SENT)}</p><p><a href="/config/login">Back to sign in</a></p>`);
+    page(
+      reply,
+      200,
+      words.FORGOT_HEADING,
+      `<h1>${escapeHtml(words.FORGOT_HEADING)}</h1><p role="status">${escapeHtml(words.RESET_SENT)}</p><p><a href="/config/login">Back to sign in</a></p>`,
+    );
 
   app.get('/config/forgot', async (req, reply) => page(reply, 200, words.FORGOT_HEADING, forgotForm(req.crumb)));
 
   app.post('/api/auth/forgot', async (req, reply) => {
-    const email = text((req.body as Record<string, unknown> | undefined)?.email).trim().slice(0, 400);
+    const email = text((req.body as Record<string, unknown> | undefined)?.email)
+      .trim()
+      .slice(0, 400);
     if ((await limiter.hit(FORGOT_LIMITS.ip, req.ip)) > FORGOT_LIMITS.ip.max) {
       if (isForm(req)) return page(reply, 429, words.FORGOT_HEADING, forgotForm(req.crumb, email, {}, words.TOO_MANY_RESETS));
       throw new HttpError(429, words.TOO_MANY_RESETS, undefined, { retryAfterSeconds: 900 });
@@ -172,12 +192,23 @@ export async function ownerRecoveryRoutes(app: FastifyInstance, opts: { owners: 
     `<form method="post" action="/api/auth/reset" novalidate>${summary(errors)}` +
     `<input type="hidden" name="crumb" value="${escapeHtml(crumb)}"><input type="hidden" name="token" value="${escapeHtml(token)}">` +
     `<input type="email" name="username" value="${escapeHtml(email)}" autocomplete="username" hidden readonly>` +
-    field('password', 'New password', `type="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required`, errors, words.PASSWORD_HINT) +
+    field(
+      'password',
+      'New password',
+      `type="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required`,
+      errors,
+      words.PASSWORD_HINT,
+    ) +
     field('confirm', 'Repeat the password', `type="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required`, errors) +
     `<button type="submit">Save the new password</button></form>`;
 
   const expiredPage = (reply: FastifyReply) =>
-    page(reply, 410, words.RESET_HEADING, `<h1>${escapeHtml(words.RESET_HEADING)}</h1><p role="alert" class="admin-login__error">${escapeHtml(words.RESET_EXPIRED)}</p><p><a href="/config/forgot">Ask for a new link</a></p>`);
+    page(
+      reply,
+      410,
+      words.RESET_HEADING,
+      `<h1>${escapeHtml(words.RESET_HEADING)}</h1><p role="alert" class="admin-login__error">${escapeHtml(words.RESET_EXPIRED)}</p><p><a href="/config/forgot">Ask for a new link</a></p>`,
+    );
 
   app.get('/config/reset', async (req, reply) => {
     const token = text((req.query as Record<string, unknown>).token);

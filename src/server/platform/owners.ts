@@ -41,7 +41,13 @@ export class OwnerService {
   }
 
   /** Creates the account unless one with that email exists (then null); safe against a concurrent twin. */
-  async createIfAbsent(input: { websiteId: string; email: string; password?: string; role: number; displayName?: string }): Promise<Owner | null> {
+  async createIfAbsent(input: {
+    websiteId: string;
+    email: string;
+    password?: string;
+    role: number;
+    displayName?: string;
+  }): Promise<Owner | null> {
     const id = newId();
     const row = {
       id,
@@ -60,7 +66,13 @@ export class OwnerService {
   async ensureAdmin(websiteId: string, email?: string, password?: string): Promise<{ owner: Owner; created: boolean }> {
     const existing = await this.db.select().from(accounts).limit(1);
     if (existing[0]) return { owner: toOwner(existing[0]), created: false };
-    const owner = await this.createIfAbsent({ websiteId, email: email ?? PLACEHOLDER_EMAIL, password, role: Role.ADMIN, displayName: 'Owner' });
+    const owner = await this.createIfAbsent({
+      websiteId,
+      email: email ?? PLACEHOLDER_EMAIL,
+      password,
+      role: Role.ADMIN,
+      displayName: 'Owner',
+    });
     if (owner) return { owner, created: true };
     // Another instance created it a moment ago.
     const again = await this.db.select().from(accounts).limit(1);
@@ -84,7 +96,8 @@ export class OwnerService {
     const token = newToken();
     const expiresAt = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
     await this.db.transaction(async (tx) => {
-      if (replacing && replacing.length <= 100) await tx.delete(ownerSessions).where(and(eq(ownerSessions.tokenHash, hashToken(replacing)), eq(ownerSessions.kind, 'session')));
+      if (replacing && replacing.length <= 100)
+        await tx.delete(ownerSessions).where(and(eq(ownerSessions.tokenHash, hashToken(replacing)), eq(ownerSessions.kind, 'session')));
       await tx.insert(ownerSessions).values({ tokenHash: hashToken(token), accountId, kind: 'session', expiresAt });
     });
     return { token, expiresAt };
@@ -144,7 +157,11 @@ export class OwnerService {
 
   /** Whether the account still has to choose its email and password (no password, or the first start's placeholder email). */
   async needsSetup(accountId: string): Promise<boolean> {
-    const rows = await this.db.select({ email: accounts.email, passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
+    const rows = await this.db
+      .select({ email: accounts.email, passwordHash: accounts.passwordHash })
+      .from(accounts)
+      .where(eq(accounts.id, accountId))
+      .limit(1);
     const row = rows[0];
     return !!row && (!row.passwordHash || row.email === PLACEHOLDER_EMAIL);
   }
@@ -160,7 +177,10 @@ export class OwnerService {
       const [other] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, normal)).limit(1);
       if (other && other.id !== accountId) return 'taken' as const;
       await tx.update(accounts).set({ email: normal, passwordHash }).where(eq(accounts.id, accountId));
-      const ended = await tx.select({ tokenHash: ownerSessions.tokenHash }).from(ownerSessions).where(eq(ownerSessions.accountId, accountId));
+      const ended = await tx
+        .select({ tokenHash: ownerSessions.tokenHash })
+        .from(ownerSessions)
+        .where(eq(ownerSessions.accountId, accountId));
       const keep = keepSession ? hashToken(keepSession) : '';
       const drop = ended.map((r) => r.tokenHash).filter((h) => h !== keep);
       if (drop.length) await tx.delete(ownerSessions).where(inArray(ownerSessions.tokenHash, drop));
@@ -205,7 +225,9 @@ export class OwnerService {
         .returning({ accountId: ownerSessions.accountId });
       if (!gone[0]) return null;
       const id = gone[0].accountId;
-      await tx.delete(ownerSessions).where(and(eq(ownerSessions.accountId, id), inArray(ownerSessions.kind, ['session', 'link', 'reset', 'invite'])));
+      await tx
+        .delete(ownerSessions)
+        .where(and(eq(ownerSessions.accountId, id), inArray(ownerSessions.kind, ['session', 'link', 'reset', 'invite'])));
       await tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, id));
       return id;
     });
@@ -213,7 +235,10 @@ export class OwnerService {
   }
 
   async setPassword(accountId: string, password: string): Promise<void> {
-    await this.db.update(accounts).set({ passwordHash: await hashPassword(password) }).where(eq(accounts.id, accountId));
+    await this.db
+      .update(accounts)
+      .set({ passwordHash: await hashPassword(password) })
+      .where(eq(accounts.id, accountId));
   }
 }
 

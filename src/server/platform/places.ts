@@ -58,8 +58,17 @@ export class GooglePlacesProvider implements PlacesProvider {
   }
 
   async details(p: { placeId: string; sessionToken?: string; language?: string }) {
-    const data = await this.call('details', { place_id: p.placeId, sessiontoken: p.sessionToken, language: p.language, fields: 'address_component,formatted_address,geometry' });
-    const r = (data.result ?? {}) as { address_components?: Component[]; formatted_address?: string; geometry?: { location?: { lat: number; lng: number } } };
+    const data = await this.call('details', {
+      place_id: p.placeId,
+      sessiontoken: p.sessionToken,
+      language: p.language,
+      fields: 'address_component,formatted_address,geometry',
+    });
+    const r = (data.result ?? {}) as {
+      address_components?: Component[];
+      formatted_address?: string;
+      geometry?: { location?: { lat: number; lng: number } };
+    };
     const c = (type: string, short = false) => {
       const x = (r.address_components ?? []).find((a) => a.types?.includes(type));
       return (short ? x?.short_name : x?.long_name) ?? '';

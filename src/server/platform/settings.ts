@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
-import { CollectionType } from '../../core/enums.js'
+import { CollectionType } from '../../core/enums.js';
 import { contentLimits, platform as platformMessages } from '../../core/messages.js';
 import { nextFreeSlug, slugify, storeUrlId } from '../../core/slug.js';
 import { MAX_CATEGORY_LENGTH, STORE_URL_ID_MIN_LENGTH } from '../../core/constants.js';
@@ -29,7 +29,20 @@ export const WRITTEN_HEADER = 'x-preferences-written';
  * Url ids a collection may never take, named by hand: the app's own paths. The full set also holds the
  * first segment of every registered route (reservedUrlIdsOf), so a route added later is covered too.
  */
-export const RESERVED_URL_IDS = ['api', 'config', 'cart', 'checkout', 'account', 'assets', 'theme', 'demo-media', 'health', 'admin.css', 'search', 'commerce'];
+export const RESERVED_URL_IDS = [
+  'api',
+  'config',
+  'cart',
+  'checkout',
+  'account',
+  'assets',
+  'theme',
+  'demo-media',
+  'health',
+  'admin.css',
+  'search',
+  'commerce',
+];
 
 /**
  * The url ids no collection or page may take: RESERVED_URL_IDS plus the first path segment of every
@@ -99,7 +112,15 @@ export async function changeSettings(
     .set({ settings: next, version: row.version + 1 })
     .where(eq(schema.websites.id, websiteId))
     .returning();
-  await audit(tx, { websiteId, accountId, action, entity: 'website', entityId: websiteId, before: diffBefore(row.settings, next), after: diffAfter(row.settings, next) });
+  await audit(tx, {
+    websiteId,
+    accountId,
+    action,
+    entity: 'website',
+    entityId: websiteId,
+    before: diffBefore(row.settings, next),
+    after: diffAfter(row.settings, next),
+  });
   return updated!;
 }
 
@@ -192,7 +213,13 @@ const externalLink = z
   .max(2000)
   .refine((s) => checkLink(s).ok && s !== '', { message: platformMessages.linksFormattedAs('example.com', 'https://example.com') })
   .transform((s) => checkLink(s).value);
-type LinkIn = { title?: string; collectionId?: string | null; externalLink?: string | null; memberAreaId?: string | null; children?: LinkIn[] };
+type LinkIn = {
+  title?: string;
+  collectionId?: string | null;
+  externalLink?: string | null;
+  memberAreaId?: string | null;
+  children?: LinkIn[];
+};
 const linkSchema: z.ZodType<LinkIn> = z.lazy(() =>
   z.object({
     title: z.string().trim().max(200).optional(),
@@ -212,7 +239,8 @@ function storedLinks(items: LinkIn[], known: Set<string>, depth = 0): StoredLink
   if (depth > 3) throw badRequest('Navigation can nest at most 3 levels deep.');
   return items.map((i) => {
     if (i.collectionId && !known.has(i.collectionId)) throw badRequest(platformMessages.notValidPageUrl(i.collectionId));
-    if (!i.collectionId && !i.externalLink && !(i.children && i.children.length)) throw badRequest(platformMessages.notValidPageUrl(i.title ?? ''));
+    if (!i.collectionId && !i.externalLink && !(i.children && i.children.length))
+      throw badRequest(platformMessages.notValidPageUrl(i.title ?? ''));
     const l: StoredLink = { title: i.title ?? '' };
     if (i.collectionId) l.collectionId = i.collectionId;
     else if (i.externalLink) l.externalLink = i.externalLink;
@@ -243,7 +271,10 @@ const categoryBody = z.object({
     .refine((n) => categoryError(n) === null, { message: contentLimits.categoryTooLong(MAX_CATEGORY_LENGTH) }),
   parentCategoryId: z.string().max(64).nullish(),
   type: z.enum(['ROOT', 'CATEGORY'], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }),
-  pageRendering: z.enum(['LIST_VIEW', 'GRID_VIEW'], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }).optional().default('LIST_VIEW'),
+  pageRendering: z
+    .enum(['LIST_VIEW', 'GRID_VIEW'], { error: (i) => platformMessages.notExpectedOption(String(i.input)) })
+    .optional()
+    .default('LIST_VIEW'),
   displayIndex: z.number().int().min(0).max(10_000).optional().default(1),
 });
 
@@ -261,7 +292,12 @@ export interface StoreCategory {
  * one. A reserved url id the owner sent is refused ('This URL already exists'); one made from the title, or a
  * taken one sent, takes the next free suffix.
  */
-export function newStoreUrlId(title: string, requested: string | undefined, taken: Iterable<string>, reserved: Iterable<string> = RESERVED_URL_IDS): string {
+export function newStoreUrlId(
+  title: string,
+  requested: string | undefined,
+  taken: Iterable<string>,
+  reserved: Iterable<string> = RESERVED_URL_IDS,
+): string {
   const blocked = new Set(reserved);
   const all = new Set([...taken, ...blocked]);
   const asked = requested ? slugify(requested) : '';
@@ -333,12 +369,21 @@ async function headerFooterRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx) 
   });
   // Header/footer code runs on every page of the site's origin: saved by an admin (role 1) only;
   // website managers may still read it.
-  app.put('/api/site-header-footer', { preHandler: app.requireOwner(can('code', 'write'), platformMessages.CODE_INJECTION_ADMIN_ONLY) }, async (req) => {
-    const body = parseInput(headerFooterBody, req.body);
-    const site = await ownerSite(req);
-    await write((tx) => changeSettings(tx, site.id, req.owner!.id, 'header-footer.update', (s) => ({ ...s, codeInjection: { header: body.header, footer: body.footer } })));
-    return { header: body.header, footer: body.footer };
-  });
+  app.put(
+    '/api/site-header-footer',
+    { preHandler: app.requireOwner(can('code', 'write'), platformMessages.CODE_INJECTION_ADMIN_ONLY) },
+    async (req) => {
+      const body = parseInput(headerFooterBody, req.body);
+      const site = await ownerSite(req);
+      await write((tx) =>
+        changeSettings(tx, site.id, req.owner!.id, 'header-footer.update', (s) => ({
+          ...s,
+          codeInjection: { header: body.header, footer: body.footer },
+        })),
+      );
+      return { header: body.header, footer: body.footer };
+    },
+  );
 }
 
 async function multilingualRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx) {
@@ -372,16 +417,27 @@ async function multilingualRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx) 
     const languages: SiteLanguage[] = [];
     for (const l of body.languages) {
       const entry = typeof l === 'string' ? { code: l, customCoded: false } : { code: l.code, customCoded: l.customCoded };
-      if (languages.some((x) => x.code.toLowerCase() === entry.code.toLowerCase())) throw badRequest(platformMessages.tagExists('language'));
+      if (languages.some((x) => x.code.toLowerCase() === entry.code.toLowerCase()))
+        throw badRequest(platformMessages.tagExists('language'));
       languages.push(entry);
     }
     const site = await ownerSite(req);
-    await write((tx) => changeSettings(tx, site.id, req.owner!.id, 'multilingual.languages', (s) => ({ ...s, multilingual: { languages, connected: languages.length > 0 } })));
+    await write((tx) =>
+      changeSettings(tx, site.id, req.owner!.id, 'multilingual.languages', (s) => ({
+        ...s,
+        multilingual: { languages, connected: languages.length > 0 },
+      })),
+    );
     return { languages };
   });
   app.delete('/api/multilingual/connection', settingsOnly, async (req) => {
     const site = await ownerSite(req);
-    await write((tx) => changeSettings(tx, site.id, req.owner!.id, 'multilingual.disconnect', (s) => ({ ...s, multilingual: { languages: [], connected: false } })));
+    await write((tx) =>
+      changeSettings(tx, site.id, req.owner!.id, 'multilingual.disconnect', (s) => ({
+        ...s,
+        multilingual: { languages: [], connected: false },
+      })),
+    );
     return { connected: false };
   });
 }
@@ -450,7 +506,8 @@ async function commercePreferenceRoutes(app: FastifyInstance, ctx: SettingsRoute
         return next;
       });
     } catch (err) {
-      if (!(err instanceof HttpError)) req.log.error({ err, namespace, event: 'commerce-preferences-save-failed' }, 'commerce preferences could not be saved');
+      if (!(err instanceof HttpError))
+        req.log.error({ err, namespace, event: 'commerce-preferences-save-failed' }, 'commerce preferences could not be saved');
       throw err;
     }
   });
@@ -474,8 +531,16 @@ async function storeCreationRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx)
     const created = await write(async (tx) => {
       // Serialize store creation on the website row so two owners cannot take the same url id.
       await tx.select({ id: schema.websites.id }).from(schema.websites).where(eq(schema.websites.id, site.id)).for('update');
-      const taken = await tx.select({ urlId: schema.collections.urlId }).from(schema.collections).where(eq(schema.collections.websiteId, site.id));
-      const urlId = newStoreUrlId(body.title, body.urlId, taken.map((t) => t.urlId), appReservedUrlIds(app));
+      const taken = await tx
+        .select({ urlId: schema.collections.urlId })
+        .from(schema.collections)
+        .where(eq(schema.collections.websiteId, site.id));
+      const urlId = newStoreUrlId(
+        body.title,
+        body.urlId,
+        taken.map((t) => t.urlId),
+        appReservedUrlIds(app),
+      );
       const row = {
         id: newId(),
         websiteId: site.id,
@@ -490,7 +555,14 @@ async function storeCreationRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx)
         settings: { categories: [] as StoreCategory[] },
       };
       await tx.insert(schema.collections).values(row);
-      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'store.create', entity: 'collection', entityId: row.id, after: { urlId, title: row.title } });
+      await audit(tx, {
+        websiteId: site.id,
+        accountId: req.owner!.id,
+        action: 'store.create',
+        entity: 'collection',
+        entityId: row.id,
+        after: { urlId, title: row.title },
+      });
       return row;
     });
     return reply.status(201).send({
@@ -519,8 +591,13 @@ async function storeCreationRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx)
       if (body.type === 'ROOT' && (body.parentCategoryId || categories.some((x) => x.type === 'ROOT'))) {
         throw badRequest(platformMessages.tagExists('root category'));
       }
-      if (body.type === 'CATEGORY' && !categories.some((x) => x.id === body.parentCategoryId)) throw badRequest('Choose the parent category.');
-      if (categories.some((x) => x.displayName.toLowerCase() === body.displayName.toLowerCase() && x.parentCategoryId === (body.parentCategoryId ?? null))) {
+      if (body.type === 'CATEGORY' && !categories.some((x) => x.id === body.parentCategoryId))
+        throw badRequest('Choose the parent category.');
+      if (
+        categories.some(
+          (x) => x.displayName.toLowerCase() === body.displayName.toLowerCase() && x.parentCategoryId === (body.parentCategoryId ?? null),
+        )
+      ) {
         throw badRequest(platformMessages.tagExists('category'));
       }
       const cat: StoreCategory = {
@@ -536,7 +613,14 @@ async function storeCreationRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx)
         .update(schema.collections)
         .set({ settings: { ...c.settings, categories }, version: c.version + 1, updatedAt: new Date() })
         .where(eq(schema.collections.id, c.id));
-      await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'store.category.create', entity: 'collection', entityId: c.id, after: cat });
+      await audit(tx, {
+        websiteId: site.id,
+        accountId: req.owner!.id,
+        action: 'store.category.create',
+        entity: 'collection',
+        entityId: c.id,
+        after: cat,
+      });
       return cat;
     });
     return reply.status(201).send(category);
@@ -554,7 +638,10 @@ async function navigationRoutes(app: FastifyInstance, ctx: SettingsRoutesCtx) {
   app.post('/api/widget/UpdateNavigation', navigation, async (req) => {
     const body = parseInput(navigationBody, req.body);
     const site = await ownerSite(req);
-    const collections = await db.select({ id: schema.collections.id }).from(schema.collections).where(eq(schema.collections.websiteId, site.id));
+    const collections = await db
+      .select({ id: schema.collections.id })
+      .from(schema.collections)
+      .where(eq(schema.collections.websiteId, site.id));
     const links = storedLinks(body.navigation.items, new Set(collections.map((c) => c.id)));
     const updated = await write((tx) =>
       changeSettings(tx, site.id, req.owner!.id, 'navigation.update', (s) => ({
@@ -576,7 +663,8 @@ async function placesRoutes(app: FastifyInstance) {
     productPage: z.string().max(100).optional(),
     productSection: z.string().max(100).optional(),
   });
-  const notConfigured = () => new HttpError(503, 'Address lookup is not configured: set GOOGLE_MAPS_API_KEY to turn it on.', undefined, { notConfigured: true });
+  const notConfigured = () =>
+    new HttpError(503, 'Address lookup is not configured: set GOOGLE_MAPS_API_KEY to turn it on.', undefined, { notConfigured: true });
   app.get('/api/google-maps/places/autocomplete', { preHandler: app.requireOwner(can('account', 'read')) }, async (req) => {
     const q = parseInput(placesQuery, req.query);
     if (!q.input) throw badRequest('Enter an address to look up.');
@@ -587,14 +675,16 @@ async function placesRoutes(app: FastifyInstance) {
   app.get('/api/google-maps/places/details', { preHandler: app.requireOwner(can('account', 'read')) }, async (req) => {
     const q = parseInput(placesQuery, req.query);
     if (!q.placeId) throw badRequest('placeId is required.');
-    if (!q.productPage && !q.productSection) req.log.warn({ event: 'places-no-tracking-context' }, platformMessages.PLACES_TRACKING_CONTEXT);
+    if (!q.productPage && !q.productSection)
+      req.log.warn({ event: 'places-no-tracking-context' }, platformMessages.PLACES_TRACKING_CONTEXT);
     const provider = app.places.provider;
     if (!provider) throw notConfigured();
     return provider.details({
       placeId: q.placeId,
       sessionToken: q.sessionToken,
       language: q.language,
-      trackingContext: q.productPage || q.productSection ? { productPage: q.productPage ?? '', productSection: q.productSection ?? '' } : undefined,
+      trackingContext:
+        q.productPage || q.productSection ? { productPage: q.productPage ?? '', productSection: q.productSection ?? '' } : undefined,
     });
   });
 }

@@ -28,7 +28,13 @@ export function addressKey(ip: string): string {
   if (bare.startsWith('::ffff:') && bare.includes('.')) return bare.slice(7);
   const gap = bare.indexOf('::');
   const head = (gap === -1 ? bare : bare.slice(0, gap)).split(':').filter(Boolean);
-  const tail = gap === -1 ? [] : bare.slice(gap + 2).split(':').filter(Boolean);
+  const tail =
+    gap === -1
+      ? []
+      : bare
+          .slice(gap + 2)
+          .split(':')
+          .filter(Boolean);
   const groups = gap === -1 ? head : [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail];
   return `${groups
     .slice(0, 4)
@@ -118,9 +124,11 @@ export class SignInLimits {
       wide: `${policy.name}-account-wide:${account}`,
     };
     // Per address first: a request over it costs no further counter and no password hash.
-    if ((await this.store.hit(keys.address, policy.address.windowMs, now)) > policy.address.max) return { refused: 'address', first: false };
+    if ((await this.store.hit(keys.address, policy.address.windowMs, now)) > policy.address.max)
+      return { refused: 'address', first: false };
     const [short, day] = await this.hitBoth(keys.account, policy.account, keys.accountDay, policy.accountDay, now);
-    if (short > policy.account.max || day > policy.accountDay.max) return { refused: 'account', first: short === policy.account.max + 1 || day === policy.accountDay.max + 1 };
+    if (short > policy.account.max || day > policy.accountDay.max)
+      return { refused: 'account', first: short === policy.account.max + 1 || day === policy.accountDay.max + 1 };
     // Only attempts that reach the password check count for the account as a whole: one address refused
     // above cannot push the account past its ceiling.
     const accountFailures = await this.store.hit(keys.wide, policy.slowAbove.windowMs, now);

@@ -17,7 +17,9 @@ const addressBody = z.object({
     .string({ error: platformMessages.linksFormattedAs('https://example.com', 'http://example.com') })
     .trim()
     .max(SITE_ADDRESS_MAX, platformMessages.linksFormattedAs('https://example.com', 'http://example.com'))
-    .refine((s) => s === '' || linkBase(s) !== null, { message: platformMessages.linksFormattedAs('https://example.com', 'http://example.com') }),
+    .refine((s) => s === '' || linkBase(s) !== null, {
+      message: platformMessages.linksFormattedAs('https://example.com', 'http://example.com'),
+    }),
 });
 
 export async function siteAddressRoutes(app: FastifyInstance): Promise<void> {

@@ -19,7 +19,10 @@ import { rows } from '../db-util.js';
  */
 export async function adoptVisitorCart(tx: Tx, cartToken: string | undefined, siteUserId: string): Promise<string | null> {
   if (!cartToken || cartToken.length > 100) return null;
-  const own = await rows<{ id: string }>(tx, sql`select id from carts where site_user_id = ${siteUserId} and is_purchased = false limit 1 for update`);
+  const own = await rows<{ id: string }>(
+    tx,
+    sql`select id from carts where site_user_id = ${siteUserId} and is_purchased = false limit 1 for update`,
+  );
   if (own[0]) return null;
   const token = newToken();
   const moved = await rows<{ id: string }>(

@@ -32,7 +32,6 @@ declare module 'fastify' {
   }
 }
 
-
 function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -41,7 +40,16 @@ function sameHash(a: string, b: string): boolean {
 
 /** Whether the info cookie is readable JSON (possibly URI-encoded); the core parser treats anything else as no user. */
 function parsable(value: string): boolean {
-  for (const v of [value, (() => { try { return decodeURIComponent(value); } catch { return ''; } })()]) {
+  for (const v of [
+    value,
+    (() => {
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return '';
+      }
+    })(),
+  ]) {
     try {
       const o = JSON.parse(v);
       if (o && typeof o === 'object' && !Array.isArray(o)) return true;
@@ -90,14 +98,23 @@ export const siteUserPlugin = fp(async (app: FastifyInstance, opts: { siteUsers:
     }
   });
 
-  app.decorate('setSiteUserCookies', (req: FastifyRequest, reply: FastifyReply, token: string, siteUserId: string, expiresAt: Date | null) => {
-    const base = { path: '/', sameSite: 'lax' as const, secure: isSecure(req), ...(expiresAt ? { expires: expiresAt } : {}) };
-    reply.setCookie(SITE_USER_COOKIE, token, { ...base, httpOnly: true });
-    reply.setCookie(SITE_USER_INFO_COOKIE_NAME, formatSiteUserInfo({ authenticated: true, siteUserId }), { ...base, httpOnly: false });
-  });
+  app.decorate(
+    'setSiteUserCookies',
+    (req: FastifyRequest, reply: FastifyReply, token: string, siteUserId: string, expiresAt: Date | null) => {
+      const base = { path: '/', sameSite: 'lax' as const, secure: isSecure(req), ...(expiresAt ? { expires: expiresAt } : {}) };
+      reply.setCookie(SITE_USER_COOKIE, token, { ...base, httpOnly: true });
+      reply.setCookie(SITE_USER_INFO_COOKIE_NAME, formatSiteUserInfo({ authenticated: true, siteUserId }), { ...base, httpOnly: false });
+    },
+  );
 
   app.decorate('setSignUpCookie', (req: FastifyRequest, reply: FastifyReply, browserKey: string) => {
-    reply.setCookie(SIGN_UP_COOKIE, browserKey, { path: SIGN_UP_CONFIRM_PATH, httpOnly: true, sameSite: 'lax', secure: isSecure(req), maxAge: CONFIRM_HOURS * 3600 });
+    reply.setCookie(SIGN_UP_COOKIE, browserKey, {
+      path: SIGN_UP_CONFIRM_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: isSecure(req),
+      maxAge: CONFIRM_HOURS * 3600,
+    });
   });
 
   app.decorate('clearSiteUserCookies', (reply: FastifyReply) => {

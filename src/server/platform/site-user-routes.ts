@@ -34,10 +34,12 @@ const signInBody = z.object({
 const signUpBody = z.object({ email, password, displayName: z.string().trim().max(100).optional().default('') });
 const resetRequestBody = z.object({ email });
 const resetBody = z.object({ token: z.string().min(1).max(100), password });
-const confirmBody = z.object({ token: z.string({ error: siteUserMessages.LINK_EXPIRED }).min(1, siteUserMessages.LINK_EXPIRED).max(100, siteUserMessages.LINK_EXPIRED), password });
+const confirmBody = z.object({
+  token: z.string({ error: siteUserMessages.LINK_EXPIRED }).min(1, siteUserMessages.LINK_EXPIRED).max(100, siteUserMessages.LINK_EXPIRED),
+  password,
+});
 const localeBody = z.object({ language: z.string().trim().min(2).max(35) });
 const signOutQuery = z.object({ cloneCart: z.enum(['true', 'false', '1', '0']).optional() });
-
 
 /**
  * Site-user sign-in limits (issue 38, item 4): failed sign-ins only, per address, per (email, address) and,
@@ -60,7 +62,8 @@ export const CONFIRM_AGAIN_LIMITS = [
 export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: SiteUserService }) {
   const { siteUsers } = opts;
   const limiter = app.services.rateLimiter;
-  const byIp = (name: string, max: number, windowMs: number) => limiter.guard({ name, max, windowMs, message: siteUserMessages.TOO_MANY_ATTEMPTS });
+  const byIp = (name: string, max: number, windowMs: number) =>
+    limiter.guard({ name, max, windowMs, message: siteUserMessages.TOO_MANY_ATTEMPTS });
 
   /**
    * Sends an unconfirmed account its confirmation link again, within CONFIRM_AGAIN_LIMITS, after the answer
@@ -79,7 +82,12 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
   app.post('/api/site-users/account/session', async (req, reply) => {
     if (isFormPost(req)) {
       const next = safeNext((req.body as Record<string, unknown>).next);
-      return answerAccountForm(app, req, reply, { mode: 'login', next, redirect: next ?? '/account', run: () => signIn(req, reply, accountFormBody(req.body)) });
+      return answerAccountForm(app, req, reply, {
+        mode: 'login',
+        next,
+        redirect: next ?? '/account',
+        run: () => signIn(req, reply, accountFormBody(req.body)),
+      });
     }
     return signIn(req, reply, req.body);
   });
@@ -91,7 +99,9 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     const verdict = await app.services.signInLimits.begin(SITE_USER_SIGN_IN_LIMITS, normEmail(body.email), req.ip);
     if (verdict.refused) {
       req.log.warn({ event: 'site-user-sign-in-limited', by: verdict.refused }, 'site-user sign-in rate limited');
-      throw new HttpError(429, siteUserMessages.TOO_MANY_ATTEMPTS, undefined, { retryAfterSeconds: Math.ceil(SITE_USER_SIGN_IN_LIMITS[verdict.refused].windowMs / 1000) });
+      throw new HttpError(429, siteUserMessages.TOO_MANY_ATTEMPTS, undefined, {
+        retryAfterSeconds: Math.ceil(SITE_USER_SIGN_IN_LIMITS[verdict.refused].windowMs / 1000),
+      });
     }
     const site = await app.services.websites.get();
     const user = await siteUsers.authenticate(site.id, body.email, body.password);
@@ -178,11 +188,22 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
   const signUp = async (req: FastifyRequest, reply: FastifyReply, input: unknown) => {
     const body = parseInput(signUpBody, input);
     const site = await app.services.websites.get();
-    const { browserKey } = await siteUsers.signUp({ websiteId: site.id, email: body.email, password: body.password, displayName: body.displayName, origin: await app.emailOrigin() });
+    const { browserKey } = await siteUsers.signUp({
+      websiteId: site.id,
+      email: body.email,
+      password: body.password,
+      displayName: body.displayName,
+      origin: await app.emailOrigin(),
+    });
     app.setSignUpCookie(req, reply, browserKey);
   };
   app.post('/api/site-users/accounts', { preHandler: byIp('site-user-sign-up', 10, 10 * 60_000) }, async (req, reply) => {
-    if (isFormPost(req)) return answerAccountForm(app, req, reply, { mode: 'signup', notice: siteUserMessages.SIGN_UP_SENT, run: () => signUp(req, reply, accountFormBody(req.body)) });
+    if (isFormPost(req))
+      return answerAccountForm(app, req, reply, {
+        mode: 'signup',
+        notice: siteUserMessages.SIGN_UP_SENT,
+        run: () => signUp(req, reply, accountFormBody(req.body)),
+      });
     await signUp(req, reply, req.body);
     return reply.status(202).send({ message: siteUserMessages.SIGN_UP_SENT });
   });
@@ -193,7 +214,12 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     await siteUsers.requestReset(site.id, body.email, await app.emailOrigin());
   };
   app.post('/api/site-users/account/password-reset', { preHandler: byIp('site-user-reset', 10, 10 * 60_000) }, async (req, reply) => {
-    if (isFormPost(req)) return answerAccountForm(app, req, reply, { mode: 'reset-request', notice: siteUserMessages.RESET_SENT, run: () => requestReset(accountFormBody(req.body)) });
+    if (isFormPost(req))
+      return answerAccountForm(app, req, reply, {
+        mode: 'reset-request',
+        notice: siteUserMessages.RESET_SENT,
+        run: () => requestReset(accountFormBody(req.body)),
+      });
     await requestReset(req.body);
     return reply.status(202).send({ message: siteUserMessages.RESET_SENT });
   });
@@ -205,8 +231,16 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
   };
   app.post('/api/site-users/account/password', { preHandler: byIp('site-user-reset-confirm', 20, 10 * 60_000) }, async (req, reply) => {
     if (isFormPost(req)) {
-      const token = typeof (req.body as Record<string, unknown>).token === 'string' ? String((req.body as Record<string, unknown>).token).slice(0, 100) : '';
-      return answerAccountForm(app, req, reply, { mode: 'reset', token, notice: 'Your password is changed. You can sign in now.', run: () => resetPassword(accountFormBody(req.body)) });
+      const token =
+        typeof (req.body as Record<string, unknown>).token === 'string'
+          ? String((req.body as Record<string, unknown>).token).slice(0, 100)
+          : '';
+      return answerAccountForm(app, req, reply, {
+        mode: 'reset',
+        token,
+        notice: 'Your password is changed. You can sign in now.',
+        run: () => resetPassword(accountFormBody(req.body)),
+      });
     }
     await resetPassword(req.body);
     return { ok: true };
@@ -220,7 +254,14 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
  * the user has one (one cart across devices) under a new cart cookie, and the session is new: whatever
  * session cookie the browser brought is ended, never kept or promoted (session and cart fixation).
  */
-async function beginSession(app: FastifyInstance, siteUsers: SiteUserService, req: FastifyRequest, reply: FastifyReply, siteUserId: string, rememberMe: boolean) {
+async function beginSession(
+  app: FastifyInstance,
+  siteUsers: SiteUserService,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  siteUserId: string,
+  rememberMe: boolean,
+) {
   const cartToken = await app.database.db.transaction((tx) => adoptVisitorCart(tx, req.cookies[CART_COOKIE], siteUserId));
   if (cartToken) setCartCookie(req, reply, cartToken);
   const s = await siteUsers.startSession(siteUserId, rememberMe, new Date(), req.cookies[SITE_USER_COOKIE]);
@@ -230,7 +271,11 @@ async function beginSession(app: FastifyInstance, siteUsers: SiteUserService, re
 }
 
 /** The confirmation link of the sign-up email and its password form (issue 38). */
-async function confirmationRoutes(app: FastifyInstance, siteUsers: SiteUserService, byIp: (name: string, max: number, windowMs: number) => preHandlerAsyncHookHandler) {
+async function confirmationRoutes(
+  app: FastifyInstance,
+  siteUsers: SiteUserService,
+  byIp: (name: string, max: number, windowMs: number) => preHandlerAsyncHookHandler,
+) {
   /**
    * The confirmation link of the sign-up email. In the browser that signed up (its sign-up cookie) it
    * confirms, signs in and lands on the account page (or the link's `next`, a site path). Anywhere else it
@@ -261,7 +306,13 @@ async function confirmationRoutes(app: FastifyInstance, siteUsers: SiteUserServi
     const next = safeNext(b.next);
     if (isFormPost(req)) {
       const token = typeof b.token === 'string' ? b.token.slice(0, 100) : '';
-      return answerAccountForm(app, req, reply, { mode: 'confirm', token, next, redirect: next ?? '/account', run: () => confirmWithPassword(req, reply, accountFormBody(req.body)) });
+      return answerAccountForm(app, req, reply, {
+        mode: 'confirm',
+        token,
+        next,
+        redirect: next ?? '/account',
+        run: () => confirmWithPassword(req, reply, accountFormBody(req.body)),
+      });
     }
     return { ...(await confirmWithPassword(req, reply, req.body)), next: next ?? '/account' };
   });

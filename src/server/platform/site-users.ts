@@ -99,13 +99,25 @@ export class SiteUserService {
    * route sets SIGN_UP_COOKIE); `confirm` signs in only beside it, else `confirmWithPassword` asks for one.
    * A new sign-up replaces a pending account of the address (docs/decisions/0005-sign-up-confirmation-cookie.md).
    */
-  async signUp(input: { websiteId: string; email: string; password: string; displayName: string; origin: string; purpose?: SignUpPurpose }, now = new Date()): Promise<{ browserKey: string }> {
+  async signUp(
+    input: { websiteId: string; email: string; password: string; displayName: string; origin: string; purpose?: SignUpPurpose },
+    now = new Date(),
+  ): Promise<{ browserKey: string }> {
     const next = input.purpose ? `&next=${encodeURIComponent(input.purpose.next)}` : '';
     const email = normEmail(input.email);
     const passwordHash = await hashPassword(input.password);
     const browserKey = newToken();
     await this.db.transaction(async (tx) => {
-      await tx.delete(siteUsers).where(and(eq(siteUsers.websiteId, input.websiteId), eq(siteUsers.email, email), eq(siteUsers.disabled, false), notExists(provedProfile(tx))));
+      await tx
+        .delete(siteUsers)
+        .where(
+          and(
+            eq(siteUsers.websiteId, input.websiteId),
+            eq(siteUsers.email, email),
+            eq(siteUsers.disabled, false),
+            notExists(provedProfile(tx)),
+          ),
+        );
       const id = newId();
       const inserted = await tx
         .insert(siteUsers)
@@ -147,7 +159,13 @@ export class SiteUserService {
   }
 
   /** Spends a one-time token; the site user's id, or null when unknown, expired or spent. */
-  private async spendToken(tx: Tx, token: string, kind: 'confirm' | 'reset' | 'confirm-browser', now: Date, siteUserId?: string): Promise<string | null> {
+  private async spendToken(
+    tx: Tx,
+    token: string,
+    kind: 'confirm' | 'reset' | 'confirm-browser',
+    now: Date,
+    siteUserId?: string,
+  ): Promise<string | null> {
     if (!token || token.length > 100) return null;
     const deleted = await tx
       .delete(siteUserTokens)
@@ -169,7 +187,11 @@ export class SiteUserService {
    * left unspent and answers 'choose-password' (the page asks for a password: confirmWithPassword). Null
    * for an unknown, expired or spent link.
    */
-  async confirm(token: string, browserKey: string | undefined, now = new Date()): Promise<{ siteUserId: string } | 'choose-password' | null> {
+  async confirm(
+    token: string,
+    browserKey: string | undefined,
+    now = new Date(),
+  ): Promise<{ siteUserId: string } | 'choose-password' | null> {
     if (!token || token.length > 100) return null;
     return this.db.transaction(async (tx) => {
       const [link] = await tx
@@ -206,7 +228,9 @@ export class SiteUserService {
 
   /** The address is proved: the sign-up's links and browser key die, the profile is marked, other areas' hooks run. */
   private async markConfirmed(tx: Tx, id: string, now: Date): Promise<void> {
-    await tx.delete(siteUserTokens).where(and(eq(siteUserTokens.siteUserId, id), inArray(siteUserTokens.kind, ['confirm', 'confirm-browser'])));
+    await tx
+      .delete(siteUserTokens)
+      .where(and(eq(siteUserTokens.siteUserId, id), inArray(siteUserTokens.kind, ['confirm', 'confirm-browser'])));
     await tx.update(siteUserProfiles).set({ confirmedAt: now }).where(eq(siteUserProfiles.siteUserId, id));
     for (const hook of siteUserConfirmedHooks) await hook(tx, id, now);
   }
@@ -234,7 +258,12 @@ export class SiteUserService {
   async sendConfirmationAgain(user: SiteUser, origin: string, now = new Date()): Promise<void> {
     const token = newToken();
     await this.db.transaction(async (tx) => {
-      await tx.insert(siteUserTokens).values({ tokenHash: hashToken(token), siteUserId: user.id, kind: 'confirm', expiresAt: new Date(now.getTime() + CONFIRM_HOURS * 3_600_000) });
+      await tx.insert(siteUserTokens).values({
+        tokenHash: hashToken(token),
+        siteUserId: user.id,
+        kind: 'confirm',
+        expiresAt: new Date(now.getTime() + CONFIRM_HOURS * 3_600_000),
+      });
       await this.mailer.enqueue(tx, {
         kind: 'site-user-confirm-again',
         to: user.email,
@@ -251,13 +280,20 @@ export class SiteUserService {
    * cookie the request came with, if any: that session ends, so a token planted in or left on the browser
    * before a sign-in never becomes, nor stays beside, the signed-in session (session fixation).
    */
-  async startSession(siteUserId: string, rememberMe: boolean, now = new Date(), replacing?: string): Promise<{ token: string; xsrfToken: string; expiresAt: Date }> {
+  async startSession(
+    siteUserId: string,
+    rememberMe: boolean,
+    now = new Date(),
+    replacing?: string,
+  ): Promise<{ token: string; xsrfToken: string; expiresAt: Date }> {
     const token = newToken();
     const xsrfToken = xsrfFor(token);
     const expiresAt = new Date(now.getTime() + (rememberMe ? REMEMBER_DAYS * 86_400_000 : SESSION_HOURS * 3_600_000));
     await this.db.transaction(async (tx) => {
       if (replacing && replacing.length <= 100) await this.endSession(hashToken(replacing), tx);
-      await tx.insert(siteUserSessions).values({ tokenHash: hashToken(token), siteUserId, xsrfHash: hashToken(xsrfToken), rememberMe, expiresAt });
+      await tx
+        .insert(siteUserSessions)
+        .values({ tokenHash: hashToken(token), siteUserId, xsrfHash: hashToken(xsrfToken), rememberMe, expiresAt });
     });
     return { token, xsrfToken, expiresAt };
   }
@@ -296,7 +332,9 @@ export class SiteUserService {
       .where(and(eq(siteUserSessions.tokenHash, hashToken(token)), gt(siteUserSessions.expiresAt, now), eq(siteUsers.disabled, false)))
       .limit(1);
     const r = rows[0];
-    return r ? { session: { user: toUser(r.u, r.p), xsrfHash: r.s.xsrfHash, tokenHash: r.s.tokenHash }, expiresAt: r.s.expiresAt.getTime() } : null;
+    return r
+      ? { session: { user: toUser(r.u, r.p), xsrfHash: r.s.xsrfHash, tokenHash: r.s.tokenHash }, expiresAt: r.s.expiresAt.getTime() }
+      : null;
   }
 
   async endSession(tokenHash: string, db: Tx | Database['db'] = this.db): Promise<void> {
@@ -364,7 +402,14 @@ export function normEmail(email: string): string {
 }
 
 function toUser(u: typeof siteUsers.$inferSelect, p: typeof siteUserProfiles.$inferSelect | null): SiteUser {
-  return { id: u.id, websiteId: u.websiteId, email: u.email, displayName: p?.displayName ?? '', language: p?.language ?? '', confirmed: !!p?.confirmedAt };
+  return {
+    id: u.id,
+    websiteId: u.websiteId,
+    email: u.email,
+    displayName: p?.displayName ?? '',
+    language: p?.language ?? '',
+    confirmed: !!p?.confirmedAt,
+  };
 }
 
 /** The proved profile of the account a statement is about (for `notExists`: an account never confirmed). */

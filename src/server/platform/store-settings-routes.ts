@@ -16,7 +16,9 @@ export async function storeSettingsRoutes(app: FastifyInstance) {
   const siteOf = ownerSiteOf(app);
   const storeSettingsIn = z.object({
     version: z.number().int(),
-    currency: z.enum(SUPPORTED_CURRENCIES as unknown as [string, ...string[]], { error: (i) => platformMessages.notExpectedOption(String(i.input)) }),
+    currency: z.enum(SUPPORTED_CURRENCIES as unknown as [string, ...string[]], {
+      error: (i) => platformMessages.notExpectedOption(String(i.input)),
+    }),
     multipleQuantityAllowedForServices: z.boolean(),
     minimumOrderSubtotalCents: cents('Minimum order'),
     instalmentsEnabled: z.boolean(),

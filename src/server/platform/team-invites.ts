@@ -30,8 +30,18 @@ import { adminCardPage, sendPrivatePage } from '../private-page.js';
 const { accounts, ownerSessions } = schema;
 
 export const INVITE_DAYS = 7;
-export const INVITE_LIMIT = { name: 'team-invite', max: 10, windowMs: 3_600_000, message: 'Too many invitations in an hour. Wait a while and try again.' };
-export const ACCEPT_LIMIT = { name: 'team-invite-accept', max: 10, windowMs: 10 * 60_000, message: 'Too many tries. Wait a few minutes and try again.' };
+export const INVITE_LIMIT = {
+  name: 'team-invite',
+  max: 10,
+  windowMs: 3_600_000,
+  message: 'Too many invitations in an hour. Wait a while and try again.',
+};
+export const ACCEPT_LIMIT = {
+  name: 'team-invite-accept',
+  max: 10,
+  windowMs: 10 * 60_000,
+  message: 'Too many tries. Wait a few minutes and try again.',
+};
 export const INVITE_EXPIRED = 'This invitation has expired or was already used. Ask for a new one.';
 export const ALREADY_MEMBER = 'That person is already on the team.';
 const PASSWORD_SHORT = 'Use at least 8 characters for the password.';
@@ -42,7 +52,11 @@ export const ROLE_DESCRIPTIONS: Array<{ role: number; name: string; description:
 
 const roleCode = z.number().refine((n) => isEnumValue(Role, n) && n !== Role.NONE, { message: 'Choose a role.' });
 const inviteBody = z.object({
-  email: z.string().trim().max(320).refine((s) => isEmailAddress(s), platformMessages.ENTER_VALID_EMAIL),
+  email: z
+    .string()
+    .trim()
+    .max(320)
+    .refine((s) => isEmailAddress(s), platformMessages.ENTER_VALID_EMAIL),
   displayName: z.string().trim().max(100).optional().default(''),
   role: roleCode,
 });
@@ -54,7 +68,8 @@ const acceptBody = z.object({
   crumb: z.string().optional(),
 });
 
-const invitePage = (reply: FastifyReply, status: number, body: string) => sendPrivatePage(reply, status, adminCardPage('Join the team', body));
+const invitePage = (reply: FastifyReply, status: number, body: string) =>
+  sendPrivatePage(reply, status, adminCardPage('Join the team', body));
 
 export async function teamInviteRoutes(app: FastifyInstance) {
   const db = app.database.db;
@@ -77,7 +92,10 @@ export async function teamInviteRoutes(app: FastifyInstance) {
     reply.header('cache-control', 'no-store');
     const site = req.owner!.websiteId;
     const list = await db.select().from(accounts).where(eq(accounts.websiteId, site)).orderBy(asc(accounts.createdAt));
-    const invites = await db.select({ accountId: ownerSessions.accountId, expiresAt: ownerSessions.expiresAt }).from(ownerSessions).where(eq(ownerSessions.kind, 'invite'));
+    const invites = await db
+      .select({ accountId: ownerSessions.accountId, expiresAt: ownerSessions.expiresAt })
+      .from(ownerSessions)
+      .where(eq(ownerSessions.kind, 'invite'));
     const inviteOfAccount = new Map(invites.map((i) => [i.accountId, i.expiresAt]));
     return {
       me: req.owner!.id,
@@ -85,7 +103,14 @@ export async function teamInviteRoutes(app: FastifyInstance) {
       members: list.map((a) => {
         const expires = inviteOfAccount.get(a.id);
         const state = a.passwordHash ? 'active' : expires && expires > new Date() ? 'invited' : 'expired';
-        return { id: a.id, email: a.email, displayName: a.displayName, role: a.role, state, inviteExpires: !a.passwordHash && expires ? expires.toISOString() : null };
+        return {
+          id: a.id,
+          email: a.email,
+          displayName: a.displayName,
+          role: a.role,
+          state,
+          inviteExpires: !a.passwordHash && expires ? expires.toISOString() : null,
+        };
       }),
     };
   });
@@ -103,13 +128,21 @@ export async function teamInviteRoutes(app: FastifyInstance) {
       const site = await app.services.websites.get();
       const out = await db.transaction(async (tx) => {
         const [existing] = await tx.select().from(accounts).where(eq(accounts.email, email)).for('update');
-        if (existing && (existing.passwordHash || existing.websiteId !== owner.websiteId)) throw badRequest(ALREADY_MEMBER, { email: ALREADY_MEMBER });
+        if (existing && (existing.passwordHash || existing.websiteId !== owner.websiteId))
+          throw badRequest(ALREADY_MEMBER, { email: ALREADY_MEMBER });
         let account = existing;
         if (account) {
-          [account] = await tx.update(accounts).set({ role: body.role, displayName: body.displayName || account.displayName }).where(eq(accounts.id, account.id)).returning();
+          [account] = await tx
+            .update(accounts)
+            .set({ role: body.role, displayName: body.displayName || account.displayName })
+            .where(eq(accounts.id, account.id))
+            .returning();
           await tx.delete(ownerSessions).where(and(eq(ownerSessions.accountId, account!.id), eq(ownerSessions.kind, 'invite')));
         } else {
-          [account] = await tx.insert(accounts).values({ id: newId(), websiteId: owner.websiteId, email, displayName: body.displayName, role: body.role, passwordHash: null }).returning();
+          [account] = await tx
+            .insert(accounts)
+            .values({ id: newId(), websiteId: owner.websiteId, email, displayName: body.displayName, role: body.role, passwordHash: null })
+            .returning();
         }
         await tx.insert(ownerSessions).values({ tokenHash: hashToken(token), accountId: account!.id, kind: 'invite', expiresAt });
         const origin = await app.emailOrigin(tx);
@@ -124,8 +157,22 @@ export async function teamInviteRoutes(app: FastifyInstance) {
           html: `<p>${escapeHtml(inviter)} invited you to <strong>${escapeHtml(site.title)}</strong> on Tessera as ${escapeHtml(roleName)}.</p><p><a href="${escapeHtml(link)}">Choose your password and sign in</a></p><p>The link works once, for ${INVITE_DAYS} days. If you did not expect this, ignore this email.</p>`,
           ref: `team-invite:${account!.id}`,
         });
-        await audit(tx, { websiteId: owner.websiteId, accountId: owner.id, action: 'team.invite', entity: 'account', entityId: account!.id, after: { email, role: body.role } });
-        return { id: account!.id, email, displayName: account!.displayName, role: body.role, state: 'invited', inviteExpires: expiresAt.toISOString() };
+        await audit(tx, {
+          websiteId: owner.websiteId,
+          accountId: owner.id,
+          action: 'team.invite',
+          entity: 'account',
+          entityId: account!.id,
+          after: { email, role: body.role },
+        });
+        return {
+          id: account!.id,
+          email,
+          displayName: account!.displayName,
+          role: body.role,
+          state: 'invited',
+          inviteExpires: expiresAt.toISOString(),
+        };
       });
       app.services.mailer.kick();
       return reply.status(201).send({ member: out });
@@ -146,7 +193,8 @@ export async function teamInviteRoutes(app: FastifyInstance) {
   app.get('/config/invite', async (req, reply) => {
     const token = (req.query as Record<string, unknown>).token;
     const account = typeof token === 'string' ? await inviteOf(token) : null;
-    if (!account || typeof token !== 'string') return invitePage(reply, 410, `<h1>Join the team</h1><p role="alert" class="admin-login__error">${escapeHtml(INVITE_EXPIRED)}</p>`);
+    if (!account || typeof token !== 'string')
+      return invitePage(reply, 410, `<h1>Join the team</h1><p role="alert" class="admin-login__error">${escapeHtml(INVITE_EXPIRED)}</p>`);
     return invitePage(reply, 200, form(token, account.email, req.crumb));
   });
 
@@ -156,7 +204,14 @@ export async function teamInviteRoutes(app: FastifyInstance) {
     const token = typeof raw.token === 'string' ? raw.token : '';
     const account = await inviteOf(token);
     const refuse = (status: number, message: string, errors?: Record<string, string>) => {
-      if (isForm) return invitePage(reply, status, account ? form(token, account.email, req.crumb, message) : `<h1>Join the team</h1><p role="alert" class="admin-login__error">${escapeHtml(message)}</p>`);
+      if (isForm)
+        return invitePage(
+          reply,
+          status,
+          account
+            ? form(token, account.email, req.crumb, message)
+            : `<h1>Join the team</h1><p role="alert" class="admin-login__error">${escapeHtml(message)}</p>`,
+        );
       throw new HttpError(status, message, errors);
     };
     if (!account) return refuse(410, INVITE_EXPIRED);
@@ -166,13 +221,16 @@ export async function teamInviteRoutes(app: FastifyInstance) {
       const field = String(issue?.path[0] ?? 'password');
       return refuse(400, issue?.message ?? PASSWORD_SHORT, { [field]: issue?.message ?? PASSWORD_SHORT });
     }
-    if (parsed.data.confirm !== undefined && parsed.data.confirm !== parsed.data.password) return refuse(400, PASSWORD_MISMATCH, { confirm: PASSWORD_MISMATCH });
+    if (parsed.data.confirm !== undefined && parsed.data.confirm !== parsed.data.password)
+      return refuse(400, PASSWORD_MISMATCH, { confirm: PASSWORD_MISMATCH });
     const passwordHash = await hashPassword(parsed.data.password);
     const spent = await db.transaction(async (tx) => {
       // Spending the link deletes it: a second use (or a race) finds nothing.
       const gone = await tx
         .delete(ownerSessions)
-        .where(and(eq(ownerSessions.tokenHash, hashToken(token)), eq(ownerSessions.kind, 'invite'), gt(ownerSessions.expiresAt, new Date())))
+        .where(
+          and(eq(ownerSessions.tokenHash, hashToken(token)), eq(ownerSessions.kind, 'invite'), gt(ownerSessions.expiresAt, new Date())),
+        )
         .returning({ accountId: ownerSessions.accountId });
       if (!gone[0]) return false;
       await tx.delete(ownerSessions).where(and(eq(ownerSessions.accountId, account.id), eq(ownerSessions.kind, 'invite')));
@@ -180,7 +238,13 @@ export async function teamInviteRoutes(app: FastifyInstance) {
         .update(accounts)
         .set({ passwordHash, ...(parsed.data.displayName ? { displayName: parsed.data.displayName } : {}) })
         .where(eq(accounts.id, account.id));
-      await audit(tx, { websiteId: account.websiteId, accountId: account.id, action: 'team.invite.accept', entity: 'account', entityId: account.id });
+      await audit(tx, {
+        websiteId: account.websiteId,
+        accountId: account.id,
+        action: 'team.invite.accept',
+        entity: 'account',
+        entityId: account.id,
+      });
       return true;
     });
     if (!spent) return refuse(410, INVITE_EXPIRED);

@@ -16,7 +16,11 @@ export async function teamRoutes(app: FastifyInstance) {
   const siteOf = ownerSiteOf(app);
   const roleCode = z.number().refine((n) => isEnumValue(Role, n) && n !== Role.NONE, { message: 'Choose a role.' });
   const memberIn = z.object({
-    email: z.string().trim().max(320).refine((s) => isEmailAddress(s), platformMessages.ENTER_VALID_EMAIL),
+    email: z
+      .string()
+      .trim()
+      .max(320)
+      .refine((s) => isEmailAddress(s), platformMessages.ENTER_VALID_EMAIL),
     displayName: z.string().trim().max(100).optional().default(''),
     role: roleCode,
     password: z.string().min(8, 'Use at least 8 characters for the password.').max(1024),

@@ -19,7 +19,12 @@ export async function listMembers(db: Db, websiteId: string) {
 }
 
 /** Adds a member with a password; an email already on the team is refused. */
-export async function addMember(db: Db, websiteId: string, actorId: string, body: { email: string; displayName: string; role: number; password: string }) {
+export async function addMember(
+  db: Db,
+  websiteId: string,
+  actorId: string,
+  body: { email: string; displayName: string; role: number; password: string },
+) {
   const passwordHash = await hashPassword(body.password);
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -35,17 +40,33 @@ export async function addMember(db: Db, websiteId: string, actorId: string, body
 
 /** Changes to the admins keep at least one admin. */
 const lastAdminGuard = async (tx: Tx, websiteId: string, id: string) => {
-  const admins = await tx.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.websiteId, websiteId), eq(accounts.role, Role.ADMIN))).for('update');
+  const admins = await tx
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.websiteId, websiteId), eq(accounts.role, Role.ADMIN)))
+    .for('update');
   if (admins.length === 1 && admins[0]!.id === id) throw badRequest('A website needs at least one admin.');
 };
 
 export async function changeRole(db: Db, websiteId: string, actorId: string, id: string, role: number) {
   return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(accounts).where(and(eq(accounts.id, id), eq(accounts.websiteId, websiteId))).for('update');
+    const [row] = await tx
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.id, id), eq(accounts.websiteId, websiteId)))
+      .for('update');
     if (!row) throw notFound('No such team member.');
     if (row.role === Role.ADMIN && role !== Role.ADMIN) await lastAdminGuard(tx, websiteId, id);
     const [updated] = await tx.update(accounts).set({ role }).where(eq(accounts.id, id)).returning();
-    await audit(tx, { websiteId, accountId: actorId, action: 'team.role', entity: 'account', entityId: id, before: { role: row.role }, after: { role } });
+    await audit(tx, {
+      websiteId,
+      accountId: actorId,
+      action: 'team.role',
+      entity: 'account',
+      entityId: id,
+      before: { role: row.role },
+      after: { role },
+    });
     return memberJson(updated!);
   });
 }
@@ -53,7 +74,11 @@ export async function changeRole(db: Db, websiteId: string, actorId: string, id:
 export async function removeMember(db: Db, websiteId: string, actorId: string, id: string) {
   if (id === actorId) throw badRequest('You cannot remove yourself.');
   await db.transaction(async (tx) => {
-    const [row] = await tx.select().from(accounts).where(and(eq(accounts.id, id), eq(accounts.websiteId, websiteId))).for('update');
+    const [row] = await tx
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.id, id), eq(accounts.websiteId, websiteId)))
+      .for('update');
     if (!row) throw notFound('No such team member.');
     if (row.role === Role.ADMIN) await lastAdminGuard(tx, websiteId, id);
     await tx.delete(accounts).where(eq(accounts.id, id));

@@ -29,14 +29,18 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   // A NUL byte in the path or query can never name anything we store.
   app.addHook('onRequest', async (req, reply) => {
     // A path refused before routing (encoded slash, double encoding, dot segments): plugins/path.ts.
-    if (isBadPath(req.raw)) return reply.status(400).header('cache-control', 'no-store').send({ error: BAD_PATH_MESSAGE, message: BAD_PATH_MESSAGE });
-    if (req.url.includes('%00') || req.url.includes('\u0000')) return reply.status(400).send({ error: UNSTORABLE_TEXT, message: UNSTORABLE_TEXT });
+    if (isBadPath(req.raw))
+      return reply.status(400).header('cache-control', 'no-store').send({ error: BAD_PATH_MESSAGE, message: BAD_PATH_MESSAGE });
+    if (req.url.includes('%00') || req.url.includes('\u0000'))
+      return reply.status(400).send({ error: UNSTORABLE_TEXT, message: UNSTORABLE_TEXT });
   });
   app.setErrorHandler((err: FastifyError | HttpError | ZodError, req, reply) => {
     const dbCode = databaseCode(err);
     if (dbCode && BAD_TEXT_CODES.has(dbCode)) return reply.status(400).send({ error: UNSTORABLE_TEXT, message: UNSTORABLE_TEXT });
     if (err instanceof HttpError) {
-      return reply.status(err.status).send({ error: err.message, message: err.message, ...(err.errors ? { errors: err.errors } : {}), ...err.extra });
+      return reply
+        .status(err.status)
+        .send({ error: err.message, message: err.message, ...(err.errors ? { errors: err.errors } : {}), ...err.extra });
     }
     if (err instanceof ZodError) {
       const errors: Record<string, string> = {};
@@ -51,7 +55,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       let message = err.message;
       if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) message = 'The request body is not valid JSON.';
       // A route that takes files names its own limit's message (config.tooLargeMessage).
-      else if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = req.routeOptions?.config?.tooLargeMessage ?? 'The request body is too large.';
+      else if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+        message = req.routeOptions?.config?.tooLargeMessage ?? 'The request body is too large.';
       else if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = 'Unsupported content type.';
       return reply.status(status).send({ error: message, message });
     }

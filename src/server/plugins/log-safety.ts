@@ -22,7 +22,8 @@ export function safeErr(err: unknown, depth = 0): unknown {
   const e = err as Error & Record<string, unknown>;
   const out: Record<string, unknown> = { type: e.constructor?.name ?? e.name, message: scrubText(e.message) };
   if (typeof e.stack === 'string') out.stack = scrubText(e.stack);
-  for (const k of ['code', 'statusCode', 'severity', 'routine', 'table', 'column', 'constraint', 'schema']) if (e[k] !== undefined) out[k] = e[k];
+  for (const k of ['code', 'statusCode', 'severity', 'routine', 'table', 'column', 'constraint', 'schema'])
+    if (e[k] !== undefined) out[k] = e[k];
   if (typeof e.query === 'string') out.query = e.query;
   if (e.params !== undefined) out.params = REDACTED;
   if (e.detail !== undefined) out.detail = REDACTED;
@@ -34,7 +35,13 @@ export function safeErr(err: unknown, depth = 0): unknown {
 /** The err serializer: safeErr in the shape pino's serializers have. */
 function errSerializer(err: unknown): { [key: string]: unknown; type: string; message: string; stack: string } {
   const o = safeErr(err);
-  if (o && typeof o === 'object') return { type: '', message: '', stack: '', ...(o as Record<string, unknown>) } as { [key: string]: unknown; type: string; message: string; stack: string };
+  if (o && typeof o === 'object')
+    return { type: '', message: '', stack: '', ...(o as Record<string, unknown>) } as {
+      [key: string]: unknown;
+      type: string;
+      message: string;
+      stack: string;
+    };
   return { type: typeof err, message: String(err), stack: '' };
 }
 

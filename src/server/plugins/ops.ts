@@ -34,12 +34,19 @@ export function requestIdOf(req: IncomingMessage): string {
 }
 
 /** Wrong metrics tokens allowed per address in a window; beyond it, 429. */
-export const METRICS_AUTH_LIMIT: RateLimitRule = { name: 'metrics-auth', max: 20, windowMs: 15 * 60_000, message: 'Too many attempts. Please try again later.' };
+export const METRICS_AUTH_LIMIT: RateLimitRule = {
+  name: 'metrics-auth',
+  max: 20,
+  windowMs: 15 * 60_000,
+  message: 'Too many attempts. Please try again later.',
+};
 
 /** The newest migration in the journal: `when` is what drizzle's migrator records as created_at. */
 function newestMigration(): { tag: string; when: number } | null {
   try {
-    const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string; when: number }> };
+    const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as {
+      entries: Array<{ tag: string; when: number }>;
+    };
     return journal.entries.reduce<{ tag: string; when: number } | null>((a, e) => (a && a.when >= e.when ? a : e), null);
   } catch {
     return null;
@@ -101,7 +108,12 @@ export const opsPlugin = fp(async (app: FastifyInstance) => {
         checks[name] = 'failed';
         // The answer is public: our own messages as they are, anything else only by its code (the log has the rest).
         const err = e as Error & { code?: unknown };
-        const said = e instanceof ReadyFailure ? err.message : typeof err.code === 'string' && /^[A-Z0-9_]{1,40}$/.test(err.code) ? `failed (${err.code})` : 'failed';
+        const said =
+          e instanceof ReadyFailure
+            ? err.message
+            : typeof err.code === 'string' && /^[A-Z0-9_]{1,40}$/.test(err.code)
+              ? `failed (${err.code})`
+              : 'failed';
         if (!(e instanceof ReadyFailure)) app.log.warn({ err, check: name }, 'readiness check failed');
         reasons.push(`${name}: ${said}`);
       }
@@ -112,7 +124,10 @@ export const opsPlugin = fp(async (app: FastifyInstance) => {
       if (!newest) throw new ReadyFailure('the migration journal is missing');
       let applied: number | null = null;
       try {
-        const r = await rows<{ at: string | number | null }>(database.db, sql`SELECT max(created_at) AS at FROM drizzle.__drizzle_migrations`);
+        const r = await rows<{ at: string | number | null }>(
+          database.db,
+          sql`SELECT max(created_at) AS at FROM drizzle.__drizzle_migrations`,
+        );
         applied = r[0]?.at == null ? null : Number(r[0].at);
       } catch {
         applied = null;
@@ -133,7 +148,6 @@ export const opsPlugin = fp(async (app: FastifyInstance) => {
   });
 
   metricsRoutes(app);
-
 });
 
 /** This app's Prometheus registry: request counters and latency, the page cache, the pools, the outbox; and /metrics. */
@@ -144,7 +158,12 @@ function metricsRoutes(app: FastifyInstance) {
   app.decorate('metrics', registry);
   collectDefaultMetrics({ register: registry, prefix: 'tessera_' });
   const routeOf = (req: FastifyRequest) => req.routeOptions.url ?? 'unmatched';
-  const requests = new Counter({ name: 'tessera_http_requests_total', help: 'HTTP requests by method, route pattern and status', labelNames: ['method', 'route', 'status'] as const, registers: [registry] });
+  const requests = new Counter({
+    name: 'tessera_http_requests_total',
+    help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'tessera_http_request_duration_seconds',
     help: 'HTTP request latency by method and route pattern',
@@ -192,7 +211,10 @@ function metricsRoutes(app: FastifyInstance) {
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const r = await rows<{ status: string; n: number | string }>(database.db, sql`SELECT status, count(*) AS n FROM jobs WHERE status IN ('pending', 'running') GROUP BY status`);
+      const r = await rows<{ status: string; n: number | string }>(
+        database.db,
+        sql`SELECT status, count(*) AS n FROM jobs WHERE status IN ('pending', 'running') GROUP BY status`,
+      );
       this.reset();
       this.set({ status: 'pending' }, 0);
       this.set({ status: 'running' }, 0);
@@ -205,7 +227,10 @@ function metricsRoutes(app: FastifyInstance) {
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const r = await rows<{ status: string; n: number | string }>(database.db, sql`SELECT status, count(*) AS n FROM mail_outbox WHERE status IN ('pending', 'sending') GROUP BY status`);
+      const r = await rows<{ status: string; n: number | string }>(
+        database.db,
+        sql`SELECT status, count(*) AS n FROM mail_outbox WHERE status IN ('pending', 'sending') GROUP BY status`,
+      );
       this.reset();
       this.set({ status: 'pending' }, 0);
       this.set({ status: 'sending' }, 0);
@@ -251,8 +276,12 @@ function metricsRoutes(app: FastifyInstance) {
       const given = req.headers.authorization ?? '';
       if (!timingSafeEqual(digest(given), expected)) {
         const n = await app.services.rateLimiter.hit(METRICS_AUTH_LIMIT, req.ip);
-        if (n > METRICS_AUTH_LIMIT.max) return reply.status(429).send({ error: METRICS_AUTH_LIMIT.message, message: METRICS_AUTH_LIMIT.message });
-        return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send({ error: 'A valid metrics token is required.', message: 'A valid metrics token is required.' });
+        if (n > METRICS_AUTH_LIMIT.max)
+          return reply.status(429).send({ error: METRICS_AUTH_LIMIT.message, message: METRICS_AUTH_LIMIT.message });
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Bearer realm="metrics"')
+          .send({ error: 'A valid metrics token is required.', message: 'A valid metrics token is required.' });
       }
       reply.type(registry.contentType);
       return registry.metrics();

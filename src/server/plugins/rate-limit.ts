@@ -147,7 +147,9 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   /** One statement, after the hit it takes back has been written (the caller awaited it). */
   async unhit(key: string, windowMs: number, now: number): Promise<void> {
     const start = new Date(Math.floor(now / windowMs) * windowMs);
-    await this.database.db.execute(sql`UPDATE rate_limits SET count = count - 1 WHERE key = ${key} AND window_start = ${start}::timestamptz AND count > 0`);
+    await this.database.db.execute(
+      sql`UPDATE rate_limits SET count = count - 1 WHERE key = ${key} AND window_start = ${start}::timestamptz AND count > 0`,
+    );
   }
 
   async reset(key: string, windowMs: number, now: number): Promise<void> {
@@ -169,7 +171,11 @@ interface KeptWindow {
 }
 
 /** A counter read back from the table (its rule's window length unknown until it is hit again). */
-const readBack = (x: { window_start: Date | string; count: number | string }): KeptWindow => ({ start: new Date(x.window_start).getTime(), windowMs: RATE_LIMIT_KEEP_MS, count: Number(x.count) });
+const readBack = (x: { window_start: Date | string; count: number | string }): KeptWindow => ({
+  start: new Date(x.window_start).getTime(),
+  windowMs: RATE_LIMIT_KEEP_MS,
+  count: Number(x.count),
+});
 
 export interface WriteBehindOptions {
   /** How often counts changed since the last write go to the database (ms). */
@@ -314,7 +320,10 @@ export class WriteBehindRateLimitStore implements RateLimitStore {
     let read = this.reading.get(key);
     if (!read) {
       read = (async () => {
-        const r = await rows<{ window_start: Date | string; count: number | string }>(this.database.db, sql`SELECT window_start, count FROM rate_limits WHERE key = ${key}`);
+        const r = await rows<{ window_start: Date | string; count: number | string }>(
+          this.database.db,
+          sql`SELECT window_start, count FROM rate_limits WHERE key = ${key}`,
+        );
         const x = r[0];
         if (x && !this.windows.has(key)) this.windows.set(key, readBack(x));
       })().finally(() => this.reading.delete(key));
@@ -381,7 +390,11 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(key: string, windowMs: number, now: number): Promise<number> {
     const start = Math.floor(now / windowMs) * windowMs;
     const k = `tessera:rl:${key}:${start}`;
-    const res = await this.redis.multi().incr(k).pexpire(k, windowMs + 1000).exec();
+    const res = await this.redis
+      .multi()
+      .incr(k)
+      .pexpire(k, windowMs + 1000)
+      .exec();
     const [err, count] = res?.[0] ?? [null, 1];
     if (err) throw err;
     return Number(count);
@@ -445,7 +458,9 @@ export interface RateLimitRule {
 export const IP_CEILING_FACTOR = 20;
 
 function tooMany(rule: RateLimitRule): HttpError {
-  return new HttpError(429, rule.message ?? 'Please try again in a few seconds.', undefined, { retryAfterSeconds: Math.ceil(rule.windowMs / 1000) });
+  return new HttpError(429, rule.message ?? 'Please try again in a few seconds.', undefined, {
+    retryAfterSeconds: Math.ceil(rule.windowMs / 1000),
+  });
 }
 
 export class RateLimiter {
@@ -470,7 +485,9 @@ export class RateLimiter {
     if (checks.length === 1) return this.check(checks[0]!.rule, checks[0]!.key);
     const hits = checks.map((c) => ({ key: `${c.rule.name}:${c.key}`, windowMs: c.rule.windowMs }));
     const now = this.now();
-    const counts = this.store.hitMany ? await this.store.hitMany(hits, now) : await Promise.all(hits.map((h) => this.store.hit(h.key, h.windowMs, now)));
+    const counts = this.store.hitMany
+      ? await this.store.hitMany(hits, now)
+      : await Promise.all(hits.map((h) => this.store.hit(h.key, h.windowMs, now)));
     checks.forEach((c, i) => {
       if (counts[i]! > c.rule.max) throw tooMany(c.rule);
     });
@@ -483,7 +500,12 @@ export class RateLimiter {
   guard(rule: RateLimitRule) {
     return async (req: FastifyRequest) => {
       if (!rule.key) return this.check(rule, req.ip);
-      const ipRule: RateLimitRule = { name: `${rule.name}-ip`, max: rule.ipMax ?? rule.max * IP_CEILING_FACTOR, windowMs: rule.windowMs, message: rule.message };
+      const ipRule: RateLimitRule = {
+        name: `${rule.name}-ip`,
+        max: rule.ipMax ?? rule.max * IP_CEILING_FACTOR,
+        windowMs: rule.windowMs,
+        message: rule.message,
+      };
       await this.checkAll([
         { rule, key: rule.key(req) },
         { rule: ipRule, key: req.ip },

@@ -72,7 +72,11 @@ export function restockEmail(input: RestockEmailInput): { subject: string; text:
   const s = stringsFor(input.language);
   const item = input.variantText ? `${input.productTitle} (${input.variantText})` : input.productTitle;
   const plain = { product: input.productTitle, item, store: input.storeName };
-  const html = { product: escapeHtml(input.productTitle), item: `<strong>${escapeHtml(item)}</strong>`, store: escapeHtml(input.storeName) };
+  const html = {
+    product: escapeHtml(input.productTitle),
+    item: `<strong>${escapeHtml(item)}</strong>`,
+    store: escapeHtml(input.storeName),
+  };
   const subject = fill(s.subject, plain).replace(/[\r\n]+/g, ' ');
   const text = [
     fill(s.intro, plain),

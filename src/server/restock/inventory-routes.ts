@@ -19,9 +19,13 @@ const body = z
   .refine((b) => b.qtyInStock !== undefined || b.unlimited !== undefined, { message: STOCK_TEXT.NOTHING_TO_CHANGE });
 
 export async function inventoryRoutes(app: FastifyInstance, opts: { service: RestockService }) {
-  app.put<{ Params: { variantId: string } }>('/api/commerce/inventory/variants/:variantId', { preHandler: app.requireOwner(can('restock', 'write')) }, async (req) => {
-    const variantId = z.string().min(1).max(64).parse(req.params.variantId);
-    const patch = body.parse(req.body ?? {});
-    return opts.service.setStock(req.owner!.websiteId, variantId, patch, { requestedBy: req.owner!.id, origin: await app.emailOrigin() });
-  });
+  app.put<{ Params: { variantId: string } }>(
+    '/api/commerce/inventory/variants/:variantId',
+    { preHandler: app.requireOwner(can('restock', 'write')) },
+    async (req) => {
+      const variantId = z.string().min(1).max(64).parse(req.params.variantId);
+      const patch = body.parse(req.body ?? {});
+      return opts.service.setStock(req.owner!.websiteId, variantId, patch, { requestedBy: req.owner!.id, origin: await app.emailOrigin() });
+    },
+  );
 }

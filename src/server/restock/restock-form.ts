@@ -14,12 +14,16 @@ import { successTextOf } from './settings.js';
 import { checkNoScriptPost } from '../site-page/index.js';
 import { productPath, refererPath, sendNotice } from '../site-page/index.js';
 
-const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
+const one = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
 const TITLE = 'Back in stock notification';
 
 export async function restockFromForm(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, service: RestockService) {
   const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
-  const back = { href: (await productPath(app, (one(body.productId) ?? '').trim())) ?? refererPath(req, '/'), label: 'Back to the product' };
+  const back = {
+    href: (await productPath(app, (one(body.productId) ?? '').trim())) ?? refererPath(req, '/'),
+    label: 'Back to the product',
+  };
   try {
     await checkNoScriptPost(app, req, body.honeypot);
     const email = (one(body.email) ?? one(body.siteVisitorEmail) ?? '').slice(0, 2000);
@@ -30,7 +34,9 @@ export async function restockFromForm(app: FastifyInstance, req: FastifyRequest,
     if (!productId || !variantId) throw new HttpError(400, 'Please choose the item you would like to be notified about.');
     const join = ['on', 'true', '1'].includes(one(body.isJoinMailingList) ?? '');
     await service.signUp({ productId, variantId, email, isJoinMailingList: join, language: null, origin: await app.emailOrigin() });
-    const site = (await rows<{ settings: Record<string, unknown> }>(app.database.db, sql`SELECT settings FROM websites ORDER BY created_at LIMIT 1`))[0];
+    const site = (
+      await rows<{ settings: Record<string, unknown> }>(app.database.db, sql`SELECT settings FROM websites ORDER BY created_at LIMIT 1`)
+    )[0];
     return sendNotice(app, req, reply, { status: 200, ok: true, title: TITLE, message: successTextOf(site?.settings ?? {}), back });
   } catch (e) {
     if (!(e instanceof HttpError) || e.status >= 500) throw e;

@@ -12,7 +12,15 @@ import { restockSettingsOf, successTextOf } from './settings.js';
 import { isFormPost } from '../visitor/index.js';
 import { restockFromForm } from './restock-form.js';
 import { can } from '../../core/roles.js';
-import { LANGUAGE_TAG, pageCursor, pageSizeQuery, restockSendAllIn, restockSendIn, restockSettingsIn, restockSignUpIn } from '../../core/api/restock.js';
+import {
+  LANGUAGE_TAG,
+  pageCursor,
+  pageSizeQuery,
+  restockSendAllIn,
+  restockSendIn,
+  restockSettingsIn,
+  restockSignUpIn,
+} from '../../core/api/restock.js';
 
 export const RESTOCK_API = '/api/site-users/account/notifications/restock';
 
@@ -25,7 +33,6 @@ const signUpBody = restockSignUpIn;
 const cursor = pageCursor;
 const pageSize = pageSizeQuery;
 
-
 export async function restockRoutes(app: FastifyInstance, opts: { service: RestockService }) {
   const { service } = opts;
   const owner = { preHandler: app.requireOwner(can('restock', 'write')) };
@@ -37,12 +44,20 @@ export async function restockRoutes(app: FastifyInstance, opts: { service: Resto
     const body = signUpBody.parse(req.body ?? {});
     const emailError = validateRestockEmail(body.siteVisitorEmail);
     if (emailError) throw badRequest(emailError, { siteVisitorEmail: emailError });
-    if (body.language !== undefined && !LANGUAGE.test(body.language)) throw badRequest(RESTOCK_TEXT.BAD_LANGUAGE, { language: RESTOCK_TEXT.BAD_LANGUAGE });
+    if (body.language !== undefined && !LANGUAGE.test(body.language))
+      throw badRequest(RESTOCK_TEXT.BAD_LANGUAGE, { language: RESTOCK_TEXT.BAD_LANGUAGE });
 
-    const site = (await rows<{ id: string; settings: Record<string, unknown> }>(app.database.db, sql`SELECT id, settings FROM websites ORDER BY created_at LIMIT 1`))[0];
+    const site = (
+      await rows<{ id: string; settings: Record<string, unknown> }>(
+        app.database.db,
+        sql`SELECT id, settings FROM websites ORDER BY created_at LIMIT 1`,
+      )
+    )[0];
     const captcha = await siteCaptcha(app, site?.id);
     const enterprise = captcha.kind === 'recaptcha-enterprise';
-    const token = enterprise ? (body.recaptchaEnterpriseV3Token ?? body.captchaToken) : (body.captchaToken ?? body.recaptchaEnterpriseV3Token);
+    const token = enterprise
+      ? (body.recaptchaEnterpriseV3Token ?? body.captchaToken)
+      : (body.captchaToken ?? body.recaptchaEnterpriseV3Token);
     if (!token) throw badRequest(enterprise ? restock.ENTERPRISE_FALLBACK : forms.CAPTCHA_INCOMPLETE);
     const verdict = await captcha.verify(token, 'product-waitlist', req.ip);
     if (!verdict.ok) throw badRequest(enterprise ? restock.ENTERPRISE_FALLBACK : forms.RECAPTCHA_FAILED);
@@ -74,13 +89,21 @@ export async function restockRoutes(app: FastifyInstance, opts: { service: Resto
 
   app.post(`${RESTOCK_API}/send`, owner, async (req) => {
     const b = restockSendIn.parse(req.body ?? {});
-    const [r] = await service.requestSends(req.owner!.websiteId, [b], { requestedBy: req.owner!.id, origin: await app.emailOrigin(), strict: true });
+    const [r] = await service.requestSends(req.owner!.websiteId, [b], {
+      requestedBy: req.owner!.id,
+      origin: await app.emailOrigin(),
+      strict: true,
+    });
     return { send: r!.send, joined: r!.result === 'joined' };
   });
 
   app.post(`${RESTOCK_API}/send/all`, owner, async (req) => {
     const b = restockSendAllIn.parse(req.body ?? {});
-    const results = await service.requestSends(req.owner!.websiteId, b.sendRequests, { requestedBy: req.owner!.id, origin: await app.emailOrigin(), strict: false });
+    const results = await service.requestSends(req.owner!.websiteId, b.sendRequests, {
+      requestedBy: req.owner!.id,
+      origin: await app.emailOrigin(),
+      strict: false,
+    });
     return { results };
   });
 
@@ -91,7 +114,10 @@ export async function restockRoutes(app: FastifyInstance, opts: { service: Resto
   });
 
   app.get(`${RESTOCK_API}/settings`, ownerRead, async (req) => {
-    const r = await rows<{ settings: Record<string, unknown> }>(app.database.db, sql`SELECT settings FROM websites WHERE id = ${req.owner!.websiteId}`);
+    const r = await rows<{ settings: Record<string, unknown> }>(
+      app.database.db,
+      sql`SELECT settings FROM websites WHERE id = ${req.owner!.websiteId}`,
+    );
     const s = r[0]?.settings ?? {};
     return { settings: restockSettingsOf(s), successText: successTextOf(s) };
   });
@@ -100,7 +126,10 @@ export async function restockRoutes(app: FastifyInstance, opts: { service: Resto
     const b = restockSettingsIn.parse(req.body ?? {});
     const websiteId = req.owner!.websiteId;
     const saved = await app.database.db.transaction(async (tx) => {
-      const r = await rows<{ settings: Record<string, unknown> }>(tx, sql`SELECT settings FROM websites WHERE id = ${websiteId} FOR UPDATE`);
+      const r = await rows<{ settings: Record<string, unknown> }>(
+        tx,
+        sql`SELECT settings FROM websites WHERE id = ${websiteId} FOR UPDATE`,
+      );
       if (!r[0]) throw new HttpError(404, 'Not found');
       const all = r[0].settings;
       const store = { ...((all.storeSettings as Record<string, unknown>) ?? {}) };

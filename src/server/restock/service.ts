@@ -63,7 +63,6 @@ export interface SignUpInput {
   origin?: string | null;
 }
 
-
 export interface Page<K extends string, T> {
   items: T[];
   key: K;
@@ -168,7 +167,10 @@ export function hasTranslationTool(settings: Record<string, unknown>): boolean {
 
 /** Site settings of the website that owns a variant. */
 async function siteOf(db: Db | Tx, websiteId: string): Promise<{ title: string; locale: string; settings: Record<string, unknown> }> {
-  const r = await rows<{ title: string; locale: string; settings: Record<string, unknown> }>(db, sql`SELECT title, locale, settings FROM websites WHERE id = ${websiteId}`);
+  const r = await rows<{ title: string; locale: string; settings: Record<string, unknown> }>(
+    db,
+    sql`SELECT title, locale, settings FROM websites WHERE id = ${websiteId}`,
+  );
   return r[0] ?? { title: '', locale: 'en-US', settings: {} };
 }
 
@@ -186,9 +188,15 @@ export async function startSend(
   info: VariantInfo,
   opts: { trigger: 'manual' | 'auto'; requestedBy?: string | null; origin?: string | null; settings: RestockSettings },
 ): Promise<{ send: SendRow; joined: boolean } | null> {
-  const active = await rows<SendRow>(tx, sql`SELECT * FROM restock_sends WHERE variant_id = ${info.variant_id} AND status IN ('queued', 'running')`);
+  const active = await rows<SendRow>(
+    tx,
+    sql`SELECT * FROM restock_sends WHERE variant_id = ${info.variant_id} AND status IN ('queued', 'running')`,
+  );
   if (active[0]) return { send: active[0], joined: true };
-  const pending = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM restock_sign_ups WHERE variant_id = ${info.variant_id} AND status = 'pending'`);
+  const pending = await rows<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM restock_sign_ups WHERE variant_id = ${info.variant_id} AND status = 'pending'`,
+  );
   const n = Number(pending[0]?.n ?? 0);
   if (n === 0) return null;
   const maxEmails = opts.settings.limitToStock && !info.unlimited ? Math.max(0, Number(info.qty_in_stock)) : null;
@@ -201,7 +209,10 @@ export async function startSend(
   );
   if (!inserted[0]) {
     // Another transaction started one a moment ago.
-    const again = await rows<SendRow>(tx, sql`SELECT * FROM restock_sends WHERE variant_id = ${info.variant_id} AND status IN ('queued', 'running')`);
+    const again = await rows<SendRow>(
+      tx,
+      sql`SELECT * FROM restock_sends WHERE variant_id = ${info.variant_id} AND status IN ('queued', 'running')`,
+    );
     return again[0] ? { send: again[0], joined: true } : null;
   }
   await enqueueSendJob(tx, id);
@@ -228,7 +239,11 @@ export async function onStockChanged(
   const site = await siteOf(tx, info.website_id);
   const settings = restockSettingsOf(site.settings);
   if (!settings.autoSend) return null;
-  const started = await startSend(tx, { ...info, qty_in_stock: after.qtyInStock, unlimited: after.unlimited }, { trigger: 'auto', settings, ...opts });
+  const started = await startSend(
+    tx,
+    { ...info, qty_in_stock: after.qtyInStock, unlimited: after.unlimited },
+    { trigger: 'auto', settings, ...opts },
+  );
   return started ? sendJson({ ...started.send, title: info.title, attributes: info.attributes }) : null;
 }
 
@@ -311,19 +326,38 @@ export class RestockService {
     const shown = page.slice(0, pageSize);
     const ids = shown.map((p) => p.product_id);
     const variants = ids.length
-      ? await rows<{ id: string; item_id: string; sku: string; attributes: Record<string, string>; qty_in_stock: number; unlimited: boolean; pending: number; sent: number; unsub: number }>(
+      ? await rows<{
+          id: string;
+          item_id: string;
+          sku: string;
+          attributes: Record<string, string>;
+          qty_in_stock: number;
+          unlimited: boolean;
+          pending: number;
+          sent: number;
+          unsub: number;
+        }>(
           this.db,
           sql`SELECT v.id, v.item_id, v.sku, v.attributes, v.qty_in_stock, v.unlimited,
                 count(*) FILTER (WHERE s.status = 'pending')::int AS pending,
                 count(*) FILTER (WHERE s.status = 'sent')::int AS sent,
                 count(*) FILTER (WHERE s.status = 'unsubscribed')::int AS unsub
               FROM product_variants v JOIN restock_sign_ups s ON s.variant_id = v.id
-              WHERE v.item_id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})
+              WHERE v.item_id IN (${sql.join(
+                ids.map((i) => sql`${i}`),
+                sql`, `,
+              )})
               GROUP BY v.id ORDER BY v.ordering, v.id`,
         )
       : [];
     const active = ids.length
-      ? await rows<SendRow>(this.db, sql`SELECT * FROM restock_sends WHERE status IN ('queued', 'running') AND product_id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`)
+      ? await rows<SendRow>(
+          this.db,
+          sql`SELECT * FROM restock_sends WHERE status IN ('queued', 'running') AND product_id IN (${sql.join(
+            ids.map((i) => sql`${i}`),
+            sql`, `,
+          )})`,
+        )
       : [];
     const items: SignUpGroupJson[] = shown.map((p) => {
       const vs = variants
@@ -354,7 +388,12 @@ export class RestockService {
       };
     });
     const last = shown[shown.length - 1];
-    return { key: 'signUpGroups', items, hasNextPage, nextPageCursor: hasNextPage && last ? encodeCursor({ created: new Date(last.first_created), id: last.product_id }) : null };
+    return {
+      key: 'signUpGroups',
+      items,
+      hasNextPage,
+      nextPageCursor: hasNextPage && last ? encodeCursor({ created: new Date(last.first_created), id: last.product_id }) : null,
+    };
   }
 
   /** The sign-ups of one variant in the order they came (pending ones unless `status` says otherwise). */
@@ -365,7 +404,17 @@ export class RestockService {
     const after: Keyset | undefined = decodeCursor(q.cursor);
     const pageSize = q.pageSize ?? 50;
     const status = q.status ?? 'pending';
-    const r = await rows<{ id: string; product_id: string; variant_id: string; email: string; is_join_mailing_list: boolean; language: string | null; status: string; created: Date; sent_at: Date | null }>(
+    const r = await rows<{
+      id: string;
+      product_id: string;
+      variant_id: string;
+      email: string;
+      is_join_mailing_list: boolean;
+      language: string | null;
+      status: string;
+      created: Date;
+      sent_at: Date | null;
+    }>(
       this.db,
       sql`SELECT id, product_id, variant_id, email, is_join_mailing_list, language, status, created, sent_at FROM restock_sign_ups
           WHERE website_id = ${websiteId} AND product_id = ${q.productId} AND variant_id = ${q.variantId}
@@ -405,12 +454,24 @@ export class RestockService {
     websiteId: string,
     requests: { productId: string; variantId: string }[],
     opts: { requestedBy: string; origin: string; strict: boolean },
-  ): Promise<Array<{ productId: string; variantId: string; result: 'started' | 'joined' | 'out-of-stock' | 'nothing-pending'; send: SendJson | null }>> {
+  ): Promise<
+    Array<{
+      productId: string;
+      variantId: string;
+      result: 'started' | 'joined' | 'out-of-stock' | 'nothing-pending';
+      send: SendJson | null;
+    }>
+  > {
     if (requests.length === 0) throw badRequest(RESTOCK_TEXT.NO_REQUESTS);
     const out = await this.db.transaction(async (tx) => {
       const site = await siteOf(tx, websiteId);
       const settings = restockSettingsOf(site.settings);
-      const results: Array<{ productId: string; variantId: string; result: 'started' | 'joined' | 'out-of-stock' | 'nothing-pending'; send: SendJson | null }> = [];
+      const results: Array<{
+        productId: string;
+        variantId: string;
+        result: 'started' | 'joined' | 'out-of-stock' | 'nothing-pending';
+        send: SendJson | null;
+      }> = [];
       const seen = new Set<string>();
       for (const req of requests) {
         if (seen.has(req.variantId)) continue;
@@ -453,7 +514,9 @@ export class RestockService {
       if (!s || (s.status !== 'queued' && s.status !== 'running')) return { mailed: 0, next: false };
       const info = await variantInfo(tx, s.product_id, s.variant_id);
       const finish = async (status: string, reason: string | null) => {
-        await tx.execute(sql`UPDATE restock_sends SET status = ${status}, reason = ${reason}, finished = now(), updated = now() WHERE id = ${sendId}`);
+        await tx.execute(
+          sql`UPDATE restock_sends SET status = ${status}, reason = ${reason}, finished = now(), updated = now() WHERE id = ${sendId}`,
+        );
       };
       if (!info || !inStock({ qtyInStock: info.qty_in_stock, unlimited: info.unlimited })) {
         await finish('stopped', 'out-of-stock');
@@ -479,10 +542,12 @@ export class RestockService {
       );
       if (claimed.length > 0) {
         const origin = await this.originFor(tx);
-        const c = (await rows<{ url_id: string; type: number; item_url_id: string }>(
-          tx,
-          sql`SELECT c.url_id, c.type, i.url_id AS item_url_id FROM items i JOIN collections c ON c.id = i.collection_id WHERE i.id = ${s.product_id}`,
-        ))[0];
+        const c = (
+          await rows<{ url_id: string; type: number; item_url_id: string }>(
+            tx,
+            sql`SELECT c.url_id, c.type, i.url_id AS item_url_id FROM items i JOIN collections c ON c.id = i.collection_id WHERE i.id = ${s.product_id}`,
+          )
+        )[0];
         const productUrl = origin + (c ? itemUrl({ urlId: c.url_id, type: c.type }, { urlId: c.item_url_id }) : '/');
         const look = await emailLookFor(tx, s.website_id);
         await this.mailer.enqueue(
@@ -513,7 +578,13 @@ export class RestockService {
       }
       const sent = Number(s.sent_count) + claimed.length;
       await tx.execute(sql`UPDATE restock_sends SET status = 'running', sent_count = ${sent}, updated = now() WHERE id = ${sendId}`);
-      const more = (await rows<{ more: boolean }>(tx, sql`SELECT EXISTS (SELECT 1 FROM restock_sign_ups WHERE variant_id = ${s.variant_id} AND status = 'pending') AS more`))[0]?.more === true;
+      const more =
+        (
+          await rows<{ more: boolean }>(
+            tx,
+            sql`SELECT EXISTS (SELECT 1 FROM restock_sign_ups WHERE variant_id = ${s.variant_id} AND status = 'pending') AS more`,
+          )
+        )[0]?.more === true;
       const capped = s.max_emails != null && sent >= Number(s.max_emails);
       if (!more || claimed.length === 0) {
         await finish('done', null);
@@ -550,7 +621,12 @@ export class RestockService {
     const hasNextPage = r.length > pageSize;
     const shown = r.slice(0, pageSize);
     const last = shown[shown.length - 1];
-    return { key: 'sends', items: shown.map(sendJson), hasNextPage, nextPageCursor: hasNextPage && last ? encodeCursor({ created: new Date(last.created), id: last.id }) : null };
+    return {
+      key: 'sends',
+      items: shown.map(sendJson),
+      hasNextPage,
+      nextPageCursor: hasNextPage && last ? encodeCursor({ created: new Date(last.created), id: last.id }) : null,
+    };
   }
 
   // ---- Stock ----------------------------------------------------------------------------------------
@@ -561,7 +637,10 @@ export class RestockService {
     variantId: string,
     patch: { qtyInStock?: number; unlimited?: boolean },
     opts: { requestedBy: string; origin: string },
-  ): Promise<{ variant: { id: string; productId: string; sku: string; qtyInStock: number; unlimited: boolean }; restockSend: SendJson | null }> {
+  ): Promise<{
+    variant: { id: string; productId: string; sku: string; qtyInStock: number; unlimited: boolean };
+    restockSend: SendJson | null;
+  }> {
     const out = await this.db.transaction(async (tx) => {
       const r = await rows<{ id: string; item_id: string; sku: string; qty_in_stock: number; unlimited: boolean; website_id: string }>(
         tx,
@@ -573,7 +652,9 @@ export class RestockService {
       const before = { qtyInStock: Number(v.qty_in_stock), unlimited: v.unlimited };
       const after = { qtyInStock: patch.qtyInStock ?? before.qtyInStock, unlimited: patch.unlimited ?? before.unlimited };
       await tx.execute(sql`select set_config('tessera.stock_reason', 'manual', true)`);
-      await tx.execute(sql`UPDATE product_variants SET qty_in_stock = ${after.qtyInStock}, unlimited = ${after.unlimited} WHERE id = ${variantId}`);
+      await tx.execute(
+        sql`UPDATE product_variants SET qty_in_stock = ${after.qtyInStock}, unlimited = ${after.unlimited} WHERE id = ${variantId}`,
+      );
       const restockSend = await onStockChanged(tx, variantId, before, after, opts);
       return { variant: { id: v.id, productId: v.item_id, sku: v.sku, ...after }, restockSend };
     });
@@ -584,7 +665,9 @@ export class RestockService {
   // ---- Unsubscribe ----------------------------------------------------------------------------------
 
   /** The sign-up a token names (for the confirm page), or null when the token is not valid. */
-  async unsubscribeTarget(token: string): Promise<{ id: string; email: string; productTitle: string; storeName: string; status: string } | null> {
+  async unsubscribeTarget(
+    token: string,
+  ): Promise<{ id: string; email: string; productTitle: string; storeName: string; status: string } | null> {
     const id = verifyUnsubscribeToken(await unsubscribeKey(this.database), token);
     if (!id) return null;
     const r = await rows<{ id: string; email: string; title: string; store: string; status: string }>(
@@ -604,7 +687,10 @@ export class RestockService {
     const id = verifyUnsubscribeToken(await unsubscribeKey(this.database), token);
     if (!id) return null;
     return this.db.transaction(async (tx) => {
-      const r = await rows<{ website_id: string; email: string; email_key: string }>(tx, sql`SELECT website_id, email, email_key FROM restock_sign_ups WHERE id = ${id}`);
+      const r = await rows<{ website_id: string; email: string; email_key: string }>(
+        tx,
+        sql`SELECT website_id, email, email_key FROM restock_sign_ups WHERE id = ${id}`,
+      );
       const s = r[0];
       if (!s) return null;
       const w = await rows<{ id: string }>(
@@ -615,7 +701,9 @@ export class RestockService {
       await tx.execute(
         sql`UPDATE restock_sign_ups SET is_join_mailing_list = false, unsubscribed_at = COALESCE(unsubscribed_at, now()) WHERE website_id = ${s.website_id} AND email_key = ${s.email_key}`,
       );
-      await tx.execute(sql`INSERT INTO restock_suppressions (website_id, email_key) VALUES (${s.website_id}, ${s.email_key}) ON CONFLICT DO NOTHING`);
+      await tx.execute(
+        sql`INSERT INTO restock_suppressions (website_id, email_key) VALUES (${s.website_id}, ${s.email_key}) ON CONFLICT DO NOTHING`,
+      );
       return { email: s.email, withdrawn: w.length };
     });
   }

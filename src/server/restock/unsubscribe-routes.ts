@@ -62,6 +62,11 @@ export async function unsubscribeRoutes(app: FastifyInstance, opts: { service: R
       return page(reply, 400, UNSUBSCRIBE_TEXT.INVALID_TITLE, `<p>${escapeHtml(UNSUBSCRIBE_TEXT.INVALID)}</p>`);
     }
     if (oneClick) return reply.status(200).type('text/plain; charset=utf-8').send('Unsubscribed');
-    return page(reply, 200, UNSUBSCRIBE_TEXT.DONE_TITLE, `<p>${fill(UNSUBSCRIBE_TEXT.DONE, { email: done.email, store: target.storeName })}</p>`);
+    return page(
+      reply,
+      200,
+      UNSUBSCRIBE_TEXT.DONE_TITLE,
+      `<p>${fill(UNSUBSCRIBE_TEXT.DONE, { email: done.email, store: target.storeName })}</p>`,
+    );
   });
 }

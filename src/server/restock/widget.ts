@@ -13,7 +13,11 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 
 /** The island's props for a product as page contexts hold it, or null when no form belongs there. */
-export function restockSignUpProps(item: unknown, storeSettings: unknown, opts: { scope?: string; captcha?: RestockCaptchaConfig | null } = {}): RestockSignUpProps | null {
+export function restockSignUpProps(
+  item: unknown,
+  storeSettings: unknown,
+  opts: { scope?: string; captcha?: RestockCaptchaConfig | null } = {},
+): RestockSignUpProps | null {
   const i = obj(item);
   const sc = obj(i.structuredContent);
   if (typeof i.id !== 'string' || !Array.isArray(sc.variants)) return null;
@@ -22,7 +26,13 @@ export function restockSignUpProps(item: unknown, storeSettings: unknown, opts: 
   const variants: RestockVariant[] = (sc.variants as unknown[])
     .map((raw) => {
       const v = obj(raw);
-      return { id: String(v.id ?? ''), sku: String(v.sku ?? ''), attributes: obj(v.attributes) as Record<string, string>, qtyInStock: Number(v.qtyInStock) || 0, unlimited: v.unlimited === true };
+      return {
+        id: String(v.id ?? ''),
+        sku: String(v.sku ?? ''),
+        attributes: obj(v.attributes) as Record<string, string>,
+        qtyInStock: Number(v.qtyInStock) || 0,
+        unlimited: v.unlimited === true,
+      };
     })
     .filter((v) => v.id !== '');
   if (!variants.some((v) => !v.unlimited && v.qtyInStock <= 0)) return null;
@@ -34,7 +44,13 @@ export function restockSignUpProps(item: unknown, storeSettings: unknown, opts: 
     variants,
     variantOptionOrdering: Array.isArray(sc.variantOptionOrdering) ? (sc.variantOptionOrdering as string[]) : undefined,
     hiddenByDefault: s.hiddenByDefault,
-    texts: { cta: s.ctaText, placeholder: s.placeholderText, button: s.buttonText, mailingListDescription: s.mailingListDescription, success: successTextOf(storeSettings) },
+    texts: {
+      cta: s.ctaText,
+      placeholder: s.placeholderText,
+      button: s.buttonText,
+      mailingListDescription: s.mailingListDescription,
+      success: successTextOf(storeSettings),
+    },
     mailingList: { enabled: s.mailingListSignUpEnabled, optInByDefault: s.mailingListOptInByDefault },
     multilingualEmails: s.multilingualEmails,
     captcha: opts.captcha ?? null,
@@ -42,7 +58,11 @@ export function restockSignUpProps(item: unknown, storeSettings: unknown, opts: 
 }
 
 /** The form's HTML for a product (the store settings, or the whole website settings), or '' when none belongs. */
-export function restockSignUpHtml(item: unknown, storeSettings: unknown, opts: { scope?: string; captcha?: RestockCaptchaConfig | null } = {}): string {
+export function restockSignUpHtml(
+  item: unknown,
+  storeSettings: unknown,
+  opts: { scope?: string; captcha?: RestockCaptchaConfig | null } = {},
+): string {
   const props = restockSignUpProps(item, storeSettings, opts);
   return props ? renderIsland('RestockSignUp', props as unknown as Record<string, unknown>) : '';
 }

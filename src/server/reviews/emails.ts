@@ -32,7 +32,19 @@ export function reviewRequestEmail(input: ReviewRequestEmailInput): { subject: s
   const html = { store: escapeHtml(input.storeName), name: escapeHtml(input.buyerName), order: String(input.orderNumber) };
   const subject = fill(t.subject, plain).replace(/[\r\n]+/g, ' ');
   const greeting = input.buyerName ? t.greeting : t.greetingNoName;
-  const text = [fill(greeting, plain), '', fill(t.intro, plain), '', ...input.productTitles.map((p) => `- ${p}`), '', `${t.cta}: ${input.reviewUrl}`, '', '--', fill(t.why, plain), ''].join('\n');
+  const text = [
+    fill(greeting, plain),
+    '',
+    fill(t.intro, plain),
+    '',
+    ...input.productTitles.map((p) => `- ${p}`),
+    '',
+    `${t.cta}: ${input.reviewUrl}`,
+    '',
+    '--',
+    fill(t.why, plain),
+    '',
+  ].join('\n');
   const body =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
     `<body style="${look.body}">` +

@@ -59,7 +59,11 @@ export async function productPageExtras(app: FastifyInstance, input: ProductPage
   const now = Date.now();
   item.reviews = extras.reviews;
   item.relatedProducts = extras.related
-    ? { heading: extras.related.heading, source: extras.related.source, items: extras.related.items.map(({ json, publishOn }) => ({ ...json, timeSince: timeSince(publishOn, now) })) }
+    ? {
+        heading: extras.related.heading,
+        source: extras.related.source,
+        items: extras.related.items.map(({ json, publishOn }) => ({ ...json, timeSince: timeSince(publishOn, now) })),
+      }
     : null;
   return { productJsonLd: extras.productJsonLd };
 }
@@ -73,18 +77,27 @@ async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promis
   const cache = app.siteCache;
   const [{ summary, reviews: list }, { rel, products }] = await Promise.all([
     // Which products have approved reviews is one read per content version; the others need no query.
-    cache.get('product-reviews', row.id, async () => ((await cache.get('reviewed-products', site.id, () => reviews.reviewedItems(site.id))).has(row.id) ? reviews.forProductPage(row.id) : ReviewService.NONE)),
+    cache.get('product-reviews', row.id, async () =>
+      (await cache.get('reviewed-products', site.id, () => reviews.reviewedItems(site.id))).has(row.id)
+        ? reviews.forProductPage(row.id)
+        : ReviewService.NONE,
+    ),
     cache.get('related-products', `${row.id}:${settings.relatedCount}`, async () => {
       // Products of one category (or collection) share its list and its variants: one read per content version.
       let groupProducts: Awaited<ReturnType<typeof productsFor>> | undefined;
-      const found = await related.forProduct(row, settings.relatedCount, async (key, load) => {
-        const g = await cache.get('related-group', `${key}:${settings.relatedCount}`, async () => {
-          const items = await load();
-          return { items, products: await productsFor(app.database.db, items) };
-        });
-        groupProducts = g.products;
-        return g.items;
-      }, await cache.get('related-chosen', site.id, () => related.withChosen(site.id)));
+      const found = await related.forProduct(
+        row,
+        settings.relatedCount,
+        async (key, load) => {
+          const g = await cache.get('related-group', `${key}:${settings.relatedCount}`, async () => {
+            const items = await load();
+            return { items, products: await productsFor(app.database.db, items) };
+          });
+          groupProducts = g.products;
+          return g.items;
+        },
+        await cache.get('related-chosen', site.id, () => related.withChosen(site.id)),
+      );
       return { rel: found, products: groupProducts ?? (await productsFor(app.database.db, found.items)) };
     }),
   ]);
@@ -114,7 +127,11 @@ async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promis
         heading: relatedText.HEADING,
         source: rel.source,
         items: shown.map((i) => {
-          const json = itemJson(byId.get(i.collectionId)!, i, products.get(i.id), { currency: site.currency, commentsEnabled: false, sizes: '(max-width: 432px) 50vw, 200px' });
+          const json = itemJson(byId.get(i.collectionId)!, i, products.get(i.id), {
+            currency: site.currency,
+            commentsEnabled: false,
+            sizes: '(max-width: 432px) 50vw, 200px',
+          });
           const sc = json.structuredContent as { variants?: unknown[]; productType?: number; additionalFieldsFormId?: unknown };
           // A product with one variant and no form is added from the card; one with choices is chosen on its own page.
           json.quickAdd = (sc.variants?.length ?? 0) === 1 && sc.productType !== 4 && !sc.additionalFieldsFormId;
@@ -125,7 +142,15 @@ async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promis
     : null;
 
   // schema.org structured data for search engines: one Offer per variant, with its own price and stock.
-  type V = { sku?: string; attributes?: Record<string, string>; priceMoney?: { value: string }; salePriceMoney?: { value: string }; onSale?: boolean; unlimited?: boolean; qtyInStock?: number };
+  type V = {
+    sku?: string;
+    attributes?: Record<string, string>;
+    priceMoney?: { value: string };
+    salePriceMoney?: { value: string };
+    onSale?: boolean;
+    unlimited?: boolean;
+    qtyInStock?: number;
+  };
   const sc = (item.structuredContent ?? {}) as { variants?: V[] };
   const variants = sc.variants ?? [];
   const url = input.origin + String(item.fullUrl ?? '');
@@ -157,7 +182,13 @@ async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promis
     ...(offers.length === 1 ? { offers: offers[0] } : offers.length > 1 ? { offers } : {}),
   };
   if (summary.count > 0) {
-    jsonLd.aggregateRating = { '@type': 'AggregateRating', ratingValue: summary.averageText, reviewCount: summary.count, bestRating: 5, worstRating: 1 };
+    jsonLd.aggregateRating = {
+      '@type': 'AggregateRating',
+      ratingValue: summary.averageText,
+      reviewCount: summary.count,
+      bestRating: 5,
+      worstRating: 1,
+    };
     jsonLd.review = list.slice(0, 10).map((r) => ({
       '@type': 'Review',
       author: { '@type': 'Person', name: r.authorName },
@@ -169,6 +200,11 @@ async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promis
   }
   // Written into a <script> element: every '<', '>' and '&' escaped, so no text a buyer wrote can end or
   // change the element (the engine's json formatter escapes only '</').
-  const ldText = JSON.stringify(jsonLd).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const ldText = JSON.stringify(jsonLd)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return { reviews: reviewsJson, related: relatedJson, productJsonLd: ldText };
 }

@@ -25,7 +25,11 @@ export class RelatedProducts {
   }
 
   private visible(websiteId: string) {
-    return and(eq(schema.items.websiteId, websiteId), eq(schema.items.recordType, RecordType.STORE_ITEM), eq(schema.items.status, 'published'));
+    return and(
+      eq(schema.items.websiteId, websiteId),
+      eq(schema.items.recordType, RecordType.STORE_ITEM),
+      eq(schema.items.status, 'published'),
+    );
   }
 
   /** What the product page shows, with where the list came from. */
@@ -41,13 +45,16 @@ export class RelatedProducts {
     withChosen?: Set<string>,
   ): Promise<{ source: RelatedSource; items: ItemRow[] }> {
     if (limit <= 0) return { source: 'owner', items: [] };
-    const chosen = withChosen && !withChosen.has(row.id) ? [] : await this.db
-      .select({ item: schema.items })
-      .from(schema.relatedProducts)
-      .innerJoin(schema.items, eq(schema.items.id, schema.relatedProducts.relatedItemId))
-      .where(and(eq(schema.relatedProducts.itemId, row.id), this.visible(row.websiteId)))
-      .orderBy(asc(schema.relatedProducts.position))
-      .limit(limit);
+    const chosen =
+      withChosen && !withChosen.has(row.id)
+        ? []
+        : await this.db
+            .select({ item: schema.items })
+            .from(schema.relatedProducts)
+            .innerJoin(schema.items, eq(schema.items.id, schema.relatedProducts.relatedItemId))
+            .where(and(eq(schema.relatedProducts.itemId, row.id), this.visible(row.websiteId)))
+            .orderBy(asc(schema.relatedProducts.position))
+            .limit(limit);
     if (chosen.length > 0) return { source: 'owner', items: chosen.map((c) => c.item) };
     const categories = (row.categories ?? []).filter((c) => typeof c === 'string' && c !== '');
     const others = (items: ItemRow[]) => items.filter((i) => i.id !== row.id).slice(0, limit);
@@ -56,26 +63,48 @@ export class RelatedProducts {
         this.db
           .select()
           .from(schema.items)
-          .where(and(this.visible(row.websiteId), except ? ne(schema.items.id, except) : undefined, sql`${schema.items.categories} ?| ${sql`array[${sql.join(categories.map((c) => sql`${c}`), sql`, `)}]::text[]`}`))
+          .where(
+            and(
+              this.visible(row.websiteId),
+              except ? ne(schema.items.id, except) : undefined,
+              sql`${schema.items.categories} ?| ${sql`array[${sql.join(
+                categories.map((c) => sql`${c}`),
+                sql`, `,
+              )}]::text[]`}`,
+            ),
+          )
           .orderBy(asc(schema.items.ordering), asc(schema.items.createdAt))
           .limit(n);
-      const same = group ? others(await group(`category:${row.websiteId}:${JSON.stringify(categories)}`, () => load(limit + 1, null))) : await load(limit, row.id);
+      const same = group
+        ? others(await group(`category:${row.websiteId}:${JSON.stringify(categories)}`, () => load(limit + 1, null)))
+        : await load(limit, row.id);
       return { source: 'category', items: same };
     }
     const load = (n: number, except: string | null) =>
       this.db
         .select()
         .from(schema.items)
-        .where(and(this.visible(row.websiteId), except ? ne(schema.items.id, except) : undefined, eq(schema.items.collectionId, row.collectionId)))
+        .where(
+          and(
+            this.visible(row.websiteId),
+            except ? ne(schema.items.id, except) : undefined,
+            eq(schema.items.collectionId, row.collectionId),
+          ),
+        )
         .orderBy(asc(schema.items.ordering), asc(schema.items.createdAt))
         .limit(n);
-    const siblings = group ? others(await group(`collection:${row.websiteId}:${row.collectionId}`, () => load(limit + 1, null))) : await load(limit, row.id);
+    const siblings = group
+      ? others(await group(`collection:${row.websiteId}:${row.collectionId}`, () => load(limit + 1, null)))
+      : await load(limit, row.id);
     return { source: 'collection', items: siblings };
   }
 
   /** The products of a site that have owner-chosen related products. */
   async withChosen(websiteId: string): Promise<Set<string>> {
-    const r = await rows<{ item_id: string }>(this.db, sql`select distinct r.item_id from related_products r join items i on i.id = r.item_id where i.website_id = ${websiteId}`);
+    const r = await rows<{ item_id: string }>(
+      this.db,
+      sql`select distinct r.item_id from related_products r join items i on i.id = r.item_id where i.website_id = ${websiteId}`,
+    );
     return new Set(r.map((x) => x.item_id));
   }
 
@@ -90,12 +119,20 @@ export class RelatedProducts {
 
   private async product(websiteId: string, itemId: string): Promise<void> {
     if (!/^[0-9a-f]{24}$/.test(itemId)) throw notFound('That product does not exist.');
-    const r = await this.db.select({ id: schema.items.id }).from(schema.items).where(and(eq(schema.items.id, itemId), eq(schema.items.websiteId, websiteId), eq(schema.items.recordType, RecordType.STORE_ITEM)));
+    const r = await this.db
+      .select({ id: schema.items.id })
+      .from(schema.items)
+      .where(and(eq(schema.items.id, itemId), eq(schema.items.websiteId, websiteId), eq(schema.items.recordType, RecordType.STORE_ITEM)));
     if (!r[0]) throw notFound('That product does not exist.');
   }
 
   /** Replaces a product's chosen related products (an empty list brings back the category fallback). */
-  async set(websiteId: string, itemId: string, relatedIds: string[], by: string | null = null): Promise<Array<{ id: string; title: string }>> {
+  async set(
+    websiteId: string,
+    itemId: string,
+    relatedIds: string[],
+    by: string | null = null,
+  ): Promise<Array<{ id: string; title: string }>> {
     await this.product(websiteId, itemId);
     const ids = [...new Set(relatedIds)];
     if (ids.includes(itemId)) throw badRequest(text.SELF, { relatedItemIds: text.SELF });
@@ -103,15 +140,25 @@ export class RelatedProducts {
       const found = await this.db
         .select({ id: schema.items.id })
         .from(schema.items)
-        .where(and(inArray(schema.items.id, ids), eq(schema.items.websiteId, websiteId), eq(schema.items.recordType, RecordType.STORE_ITEM)));
+        .where(
+          and(inArray(schema.items.id, ids), eq(schema.items.websiteId, websiteId), eq(schema.items.recordType, RecordType.STORE_ITEM)),
+        );
       if (found.length !== ids.length) throw badRequest(text.UNKNOWN_PRODUCT, { relatedItemIds: text.UNKNOWN_PRODUCT });
     }
     await this.db.transaction(async (tx) => {
       // Lock the product row so two saves of one product's list apply one after the other.
       await tx.execute(sql`select id from items where id = ${itemId} for update`);
       await tx.execute(sql`delete from related_products where item_id = ${itemId}`);
-      if (ids.length > 0) await tx.insert(schema.relatedProducts).values(ids.map((id, position) => ({ itemId, relatedItemId: id, position })));
-      await audit(tx, { websiteId, accountId: by, action: 'product.related', entity: 'item', entityId: itemId, after: { relatedItemIds: ids } });
+      if (ids.length > 0)
+        await tx.insert(schema.relatedProducts).values(ids.map((id, position) => ({ itemId, relatedItemId: id, position })));
+      await audit(tx, {
+        websiteId,
+        accountId: by,
+        action: 'product.related',
+        entity: 'item',
+        entityId: itemId,
+        after: { relatedItemIds: ids },
+      });
     });
     return this.chosen(websiteId, itemId);
   }

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
-import { PageType } from '../../core/enums.js'
+import { PageType } from '../../core/enums.js';
 import { commerce, reviews as text } from '../../core/messages.js';
 import { relatedIn, reviewIn, reviewListQuery, reviewSettingsIn } from '../../core/api/reviews.js';
 import { HttpError, badRequest } from '../errors.js';
@@ -51,9 +51,25 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
   const { reviews, related } = opts;
 
   /** The reviews request page (209), with a form per product not yet reviewed. */
-  async function requestPage(req: FastifyRequest, reply: FastifyReply, token: string, view: ReviewRequestView | null, extra: { status?: number; done?: string; errors?: { itemId: string; errors: Record<string, string>; values: Obj; message: string } } = {}) {
+  async function requestPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    view: ReviewRequestView | null,
+    extra: {
+      status?: number;
+      done?: string;
+      errors?: { itemId: string; errors: Record<string, string>; values: Obj; message: string };
+    } = {},
+  ) {
     if (!view) {
-      return sendSitePage(app, req, reply, { template: 'system/reviews-request.html', pageType: PageType.REVIEWS_REQUEST, status: 404, title: text.PAGE_TITLE, ctx: { reviewRequest: { invalid: true, invalidText: text.TOKEN_INVALID } } });
+      return sendSitePage(app, req, reply, {
+        template: 'system/reviews-request.html',
+        pageType: PageType.REVIEWS_REQUEST,
+        status: 404,
+        title: text.PAGE_TITLE,
+        ctx: { reviewRequest: { invalid: true, invalidText: text.TOKEN_INVALID } },
+      });
     }
     const products = view.products.map((p) => {
       const failed = extra.errors?.itemId === p.itemId ? extra.errors : null;
@@ -67,8 +83,17 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
         justDone: extra.done === p.itemId,
         prefix,
         legend: `Your rating for ${p.title}`,
-        choices: [5, 4, 3, 2, 1].map((n) => ({ value: n, label: text.stars(n), id: `${prefix}-r${n}`, checked: String(values.rating ?? '') === String(n) })),
-        values: { authorName: String(values.authorName ?? view.buyerName ?? ''), title: String(values.title ?? ''), body: String(values.body ?? '') },
+        choices: [5, 4, 3, 2, 1].map((n) => ({
+          value: n,
+          label: text.stars(n),
+          id: `${prefix}-r${n}`,
+          checked: String(values.rating ?? '') === String(n),
+        })),
+        values: {
+          authorName: String(values.authorName ?? view.buyerName ?? ''),
+          title: String(values.title ?? ''),
+          body: String(values.body ?? ''),
+        },
         errors: failed?.errors ?? {},
         message: failed?.message ?? null,
       };
@@ -109,19 +134,32 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
       const message = Object.values(errors)[0] ?? text.BODY_REQUIRED;
       if (form && typeof raw.token === 'string') {
         const view = await reviews.requestByToken(raw.token);
-        return requestPage(req, reply, raw.token, view, { status: 400, errors: { itemId: String(raw.itemId ?? ''), errors, values: raw, message } });
+        return requestPage(req, reply, raw.token, view, {
+          status: 400,
+          errors: { itemId: String(raw.itemId ?? ''), errors, values: raw, message },
+        });
       }
       throw badRequest(message, errors);
     }
     const b = parsed.data;
     try {
-      const review = await reviews.submit({ token: b.token, itemId: b.itemId, rating: b.rating, title: b.title, body: b.body, authorName: b.authorName });
+      const review = await reviews.submit({
+        token: b.token,
+        itemId: b.itemId,
+        rating: b.rating,
+        title: b.title,
+        body: b.body,
+        authorName: b.authorName,
+      });
       if (form) return reply.redirect(`${REVIEW_REQUEST_PATH}/${encodeURIComponent(b.token)}?done=${encodeURIComponent(b.itemId)}`, 303);
       return { review: { id: review.id, itemId: review.itemId, rating: review.rating, status: review.status }, message: text.THANKS };
     } catch (e) {
       if (!form || !(e instanceof HttpError)) throw e;
       const view = await reviews.requestByToken(b.token);
-      return requestPage(req, reply, b.token, view, { status: e.status, errors: { itemId: b.itemId, errors: e.errors ?? {}, values: raw, message: e.message } });
+      return requestPage(req, reply, b.token, view, {
+        status: e.status,
+        errors: { itemId: b.itemId, errors: e.errors ?? {}, values: raw, message: e.message },
+      });
     }
   });
 
@@ -141,7 +179,12 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
 
   for (const action of ['approve', 'reject'] as const) {
     app.post<{ Params: { id: string } }>(`${REVIEWS_API}/admin/reviews/:id/${action}`, moderator, async (req) => {
-      const review = await reviews.moderate(req.owner!.websiteId, req.params.id, action === 'approve' ? 'approved' : 'rejected', req.owner!.id);
+      const review = await reviews.moderate(
+        req.owner!.websiteId,
+        req.params.id,
+        action === 'approve' ? 'approved' : 'rejected',
+        req.owner!.id,
+      );
       return { review };
     });
   }
@@ -159,7 +202,15 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
       if (!r[0]) throw new HttpError(404, 'Not found');
       const next = { ...r[0].settings, reviews: { ...reviewSettingsOf(r[0].settings), ...b.settings } };
       await tx.execute(sql`update websites set settings = ${JSON.stringify(next)}::jsonb, version = version + 1 where id = ${websiteId}`);
-      await audit(tx, { websiteId, accountId: req.owner!.id, action: 'reviews.settings', entity: 'website', entityId: websiteId, before: reviewSettingsOf(r[0].settings), after: next.reviews });
+      await audit(tx, {
+        websiteId,
+        accountId: req.owner!.id,
+        action: 'reviews.settings',
+        entity: 'website',
+        entityId: websiteId,
+        before: reviewSettingsOf(r[0].settings),
+        after: next.reviews,
+      });
       return next;
     });
     app.services.websites.invalidate();
@@ -172,7 +223,13 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
       app.database.db,
       sql`select id, title, categories from items where website_id = ${req.owner!.websiteId} and record_type = 11 order by title, id limit 1000`,
     );
-    return { products: list.map((p) => ({ id: p.id, title: p.title, categories: typeof p.categories === 'string' ? JSON.parse(p.categories) : p.categories })) };
+    return {
+      products: list.map((p) => ({
+        id: p.id,
+        title: p.title,
+        categories: typeof p.categories === 'string' ? JSON.parse(p.categories) : p.categories,
+      })),
+    };
   });
 
   app.get<{ Params: { itemId: string } }>(`${REVIEWS_API}/admin/related/:itemId`, storeRead, async (req) => {

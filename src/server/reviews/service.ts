@@ -146,7 +146,14 @@ export class ReviewService {
         reviewUrl: `${await this.origin(tx)}${REVIEW_REQUEST_PATH}/${signLink(key, REVIEW_LINK_PURPOSE, requestId)}`,
         look: await emailLookFor(tx, String(q.website_id)),
       });
-      await this.mailer.enqueue(tx, { kind: 'review-request', to: String(q.email), subject: mail.subject, text: mail.text, html: mail.html, ref: requestId });
+      await this.mailer.enqueue(tx, {
+        kind: 'review-request',
+        to: String(q.email),
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        ref: requestId,
+      });
       await tx.execute(sql`update review_requests set status = 'sent', sent_at = now() where id = ${requestId}`);
       return 'sent';
     });
@@ -170,7 +177,10 @@ export class ReviewService {
       ? await rows<Obj>(
           this.db,
           sql`select i.id, i.title, i.url_id, i.assets -> 0 as image, c.url_id as c_url, i.status from items i join collections c on c.id = i.collection_id
-              where i.id in (${sql.join(ids.map((x) => sql`${x}`), sql`, `)})`,
+              where i.id in (${sql.join(
+                ids.map((x) => sql`${x}`),
+                sql`, `,
+              )})`,
         )
       : [];
     const byId = new Map(info.map((x) => [String(x.id), x]));
@@ -239,10 +249,24 @@ export class ReviewService {
   async moderate(websiteId: string, reviewId: string, status: 'approved' | 'rejected', by: string): Promise<ReviewRow> {
     if (!/^[0-9a-f]{24}$/.test(reviewId)) throw notFound(text.NOT_FOUND);
     const r = await this.db.transaction(async (tx) => {
-      const before = await rows<{ status: string }>(tx, sql`select status from product_reviews where id = ${reviewId} and website_id = ${websiteId} for update`);
+      const before = await rows<{ status: string }>(
+        tx,
+        sql`select status from product_reviews where id = ${reviewId} and website_id = ${websiteId} for update`,
+      );
       if (!before[0]) return [];
-      const after = await rows<Obj>(tx, sql`update product_reviews set status = ${status}, moderated_at = now(), moderated_by = ${by} where id = ${reviewId} returning *`);
-      await audit(tx, { websiteId, accountId: by, action: status === 'approved' ? 'review.approve' : 'review.reject', entity: 'product-review', entityId: reviewId, before: { status: before[0].status }, after: { status } });
+      const after = await rows<Obj>(
+        tx,
+        sql`update product_reviews set status = ${status}, moderated_at = now(), moderated_by = ${by} where id = ${reviewId} returning *`,
+      );
+      await audit(tx, {
+        websiteId,
+        accountId: by,
+        action: status === 'approved' ? 'review.approve' : 'review.reject',
+        entity: 'product-review',
+        entityId: reviewId,
+        before: { status: before[0].status },
+        after: { status },
+      });
       return after;
     });
     if (!r[0]) throw notFound(text.NOT_FOUND);
@@ -251,7 +275,10 @@ export class ReviewService {
   }
 
   async counts(websiteId: string): Promise<Record<string, number>> {
-    const r = await rows<{ status: string; n: number }>(this.db, sql`select status, count(*)::int as n from product_reviews where website_id = ${websiteId} group by status`);
+    const r = await rows<{ status: string; n: number }>(
+      this.db,
+      sql`select status, count(*)::int as n from product_reviews where website_id = ${websiteId} group by status`,
+    );
     const out: Record<string, number> = { pending: 0, approved: 0, rejected: 0 };
     for (const x of r) out[x.status] = Number(x.n);
     return out;
@@ -261,7 +288,10 @@ export class ReviewService {
 
   /** The products of a site that have at least one approved review (the product page reads reviews only for them). */
   async reviewedItems(websiteId: string): Promise<Set<string>> {
-    const r = await rows<{ item_id: string }>(this.db, sql`select distinct item_id from product_reviews where website_id = ${websiteId} and status = 'approved'`);
+    const r = await rows<{ item_id: string }>(
+      this.db,
+      sql`select distinct item_id from product_reviews where website_id = ${websiteId} and status = 'approved'`,
+    );
     return new Set(r.map((x) => x.item_id));
   }
 
@@ -275,7 +305,10 @@ export class ReviewService {
    */
   async forProduct(itemId: string, limit = 50): Promise<{ summary: RatingSummary; reviews: ReviewRow[] }> {
     if (limit < 1) {
-      const [agg] = await rows<{ n: number; s: number }>(this.db, sql`select count(*)::int as n, coalesce(sum(rating), 0)::int as s from product_reviews where item_id = ${itemId} and status = 'approved'`);
+      const [agg] = await rows<{ n: number; s: number }>(
+        this.db,
+        sql`select count(*)::int as n, coalesce(sum(rating), 0)::int as s from product_reviews where item_id = ${itemId} and status = 'approved'`,
+      );
       return { summary: ratingSummary(Number(agg?.n ?? 0), Number(agg?.s ?? 0)), reviews: [] };
     }
     const list = await rows<Obj>(

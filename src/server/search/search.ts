@@ -131,7 +131,12 @@ export async function searchSite(db: Db, websiteId: string, query: string, limit
     id: r.id,
     collectionId: r.coll_id,
     title: r.title,
-    fullUrl: r.kind === 'page' ? `/${r.coll_url}` : Number(r.coll_type) === CollectionType.PRODUCTS ? `/${r.coll_url}/p/${r.url_id}` : `/${r.coll_url}/${r.url_id}`,
+    fullUrl:
+      r.kind === 'page'
+        ? `/${r.coll_url}`
+        : Number(r.coll_type) === CollectionType.PRODUCTS
+          ? `/${r.coll_url}/p/${r.url_id}`
+          : `/${r.coll_url}/${r.url_id}`,
     collectionTitle: r.coll_title,
     assetUrl: r.asset_url ?? '',
     rank: Number(r.rank),

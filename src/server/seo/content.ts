@@ -81,7 +81,8 @@ async function loadPublicContent(app: FastifyInstance): Promise<PublicContent> {
   const visible = all.filter((c) => {
     if (!c.enabled || hidden.has(c.id) || markedNoindex(c.settings)) return false;
     if (memberAreasOff && memberAreas.has(c.id)) return false;
-    if (c.typeName === 'folder') return Number(c.settings.folderBehavior ?? FolderBehavior.INDEX) === FolderBehavior.INDEX && theme.has('collections/folder.list');
+    if (c.typeName === 'folder')
+      return Number(c.settings.folderBehavior ?? FolderBehavior.INDEX) === FolderBehavior.INDEX && theme.has('collections/folder.list');
     if (!theme.has(`collections/${c.typeName}.list`)) return false;
     if (c.typeName === 'page') {
       const l = layoutOf.get(c.id);
@@ -102,11 +103,17 @@ async function loadPublicContent(app: FastifyInstance): Promise<PublicContent> {
         .orderBy(asc(schema.items.collectionId), asc(schema.items.ordering), asc(schema.items.createdAt))
     : [];
   const now = Date.now();
-  const shown = rows.filter((r) => r.publishOn.getTime() <= now && !markedNoindex(r.structuredContent) && !app.flags.productHidden(site, r.structuredContent));
+  const shown = rows.filter(
+    (r) => r.publishOn.getTime() <= now && !markedNoindex(r.structuredContent) && !app.flags.productHidden(site, r.structuredContent),
+  );
   const storeIds = shown.filter((r) => r.recordType === RecordType.STORE_ITEM).map((r) => r.id);
   const variants = new Map<string, VariantRow[]>();
   if (storeIds.length) {
-    const vs = await db.select().from(schema.productVariants).where(inArray(schema.productVariants.itemId, storeIds)).orderBy(asc(schema.productVariants.ordering));
+    const vs = await db
+      .select()
+      .from(schema.productVariants)
+      .where(inArray(schema.productVariants.itemId, storeIds))
+      .orderBy(asc(schema.productVariants.ordering));
     for (const v of vs) {
       const list = variants.get(v.itemId) ?? [];
       list.push(v);

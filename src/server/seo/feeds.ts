@@ -12,7 +12,15 @@ import type { PublicContent } from './content.js';
 /** Items in one RSS feed (the newest). */
 export const RSS_ITEMS = 20;
 
-const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif', svg: 'image/svg+xml' };
+const IMAGE_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  svg: 'image/svg+xml',
+};
 
 export function imageType(url: string): string {
   const ext = /\.([a-z0-9]{1,5})(?:$|[?#])/i.exec(url.slice(-64))?.[1]?.toLowerCase() ?? '';
@@ -63,7 +71,8 @@ export function blogRss(site: WebsiteRow, c: CollectionRow, rows: ItemRow[], ori
 /** Identifiers an owner may set on a product's structuredContent (Merchant Center attributes). */
 function productCode(sc: Record<string, unknown>, key: string, sku: string): string {
   const perVariant = sc[`${key}s`];
-  if (perVariant && typeof perVariant === 'object' && typeof (perVariant as Record<string, unknown>)[sku] === 'string') return (perVariant as Record<string, string>)[sku]!;
+  if (perVariant && typeof perVariant === 'object' && typeof (perVariant as Record<string, unknown>)[sku] === 'string')
+    return (perVariant as Record<string, string>)[sku]!;
   return typeof sc[key] === 'string' ? (sc[key] as string) : '';
 }
 
@@ -78,7 +87,10 @@ export function merchantFeed(content: PublicContent, origin: string): string {
     const link = origin + p.url;
     const main = r.assets[0];
     const image = main ? absoluteUrl(origin, main.assetUrl) : '';
-    const extra = r.assets.slice(1, 11).map((a) => absoluteUrl(origin, a.assetUrl)).filter(Boolean);
+    const extra = r.assets
+      .slice(1, 11)
+      .map((a) => absoluteUrl(origin, a.assetUrl))
+      .filter(Boolean);
     const description = plain(r.body) || r.excerpt || r.title;
     const brand = typeof sc.brand === 'string' && sc.brand ? sc.brand : site.title;
     const group = p.variants.length > 1;
@@ -99,7 +111,9 @@ export function merchantFeed(content: PublicContent, origin: string): string {
           ...extra.map((x) => el('g:additional_image_link', x)),
           el('g:availability', inStock ? 'in_stock' : 'out_of_stock'),
           el('g:price', `${moneyDecimalString(v.priceCents, currency)} ${currency}`),
-          v.onSale && v.salePriceCents < v.priceCents ? el('g:sale_price', `${moneyDecimalString(v.salePriceCents, currency)} ${currency}`) : '',
+          v.onSale && v.salePriceCents < v.priceCents
+            ? el('g:sale_price', `${moneyDecimalString(v.salePriceCents, currency)} ${currency}`)
+            : '',
           el('g:brand', brand),
           gtin ? el('g:gtin', gtin) : '',
           mpn ? el('g:mpn', mpn) : '',

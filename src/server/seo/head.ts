@@ -16,7 +16,12 @@ export const CANONICAL_PARAMS = ['tag', 'category', 'view', 'page'];
  * the page's content (`page` only past the first). Tracking (`utm_*`, `gclid`, `fbclid`, ...), sorting
  * by the visitor, `format` and anything else is dropped.
  */
-export function canonicalUrl(origin: string, path: string, query: Record<string, unknown>, keep: readonly string[] = CANONICAL_PARAMS): string {
+export function canonicalUrl(
+  origin: string,
+  path: string,
+  query: Record<string, unknown>,
+  keep: readonly string[] = CANONICAL_PARAMS,
+): string {
   const p = new URLSearchParams();
   for (const k of keep) {
     const v = Array.isArray(query[k]) ? (query[k] as unknown[])[0] : query[k];
@@ -33,7 +38,12 @@ export function canonicalUrl(origin: string, path: string, query: Record<string,
 
 /** JSON for a <script> element: '<', '>' and '&' escaped so no text can end or change the element. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export interface HeadInput {
@@ -61,7 +71,8 @@ export function headTags(h: HeadInput): string {
   if (h.noindex) out.push('<meta name="robots" content="noindex">');
   if (h.languages.length > 0 && !h.noindex) {
     const base = h.alternateBase ?? h.canonical;
-    for (const code of h.languages) out.push(`<link rel="alternate" hreflang="${escapeHtml(code)}" href="${escapeHtml(languageUrl(base, code, h.primaryLanguage))}">`);
+    for (const code of h.languages)
+      out.push(`<link rel="alternate" hreflang="${escapeHtml(code)}" href="${escapeHtml(languageUrl(base, code, h.primaryLanguage))}">`);
     out.push(`<link rel="alternate" hreflang="x-default" href="${escapeHtml(base)}">`);
   }
   const image = h.image ? absoluteUrl(h.origin, h.image) : '';
@@ -73,12 +84,20 @@ export function headTags(h: HeadInput): string {
   out.push(`<meta name="twitter:title" content="${escapeHtml(h.title)}">`);
   if (h.description) out.push(`<meta name="twitter:description" content="${escapeHtml(h.description.slice(0, 200))}">`);
   if (image) out.push(`<meta name="twitter:image" content="${escapeHtml(image)}">`);
-  for (const f of h.feeds) out.push(`<link rel="alternate" type="application/rss+xml" title="${escapeHtml(f.title)}" href="${escapeHtml(absoluteUrl(h.origin, f.href))}">`);
+  for (const f of h.feeds)
+    out.push(
+      `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(f.title)}" href="${escapeHtml(absoluteUrl(h.origin, f.href))}">`,
+    );
   if (h.breadcrumbs.length > 1) {
     const ld = {
       '@context': 'https://schema.org',
       '@type': 'BreadcrumbList',
-      itemListElement: h.breadcrumbs.map((b, n) => ({ '@type': 'ListItem', position: n + 1, name: b.name, item: absoluteUrl(h.origin, b.path) })),
+      itemListElement: h.breadcrumbs.map((b, n) => ({
+        '@type': 'ListItem',
+        position: n + 1,
+        name: b.name,
+        item: absoluteUrl(h.origin, b.path),
+      })),
     };
     out.push(`<script type="application/ld+json">${scriptJson(ld)}</script>`);
   }

@@ -27,7 +27,16 @@ export const ROBOTS_MAX = 20_000;
 
 /** What /robots.txt says when the owner has written nothing: owner, cart, checkout, account and API paths stay out. */
 export function defaultRobots(): string {
-  return ['User-agent: *', 'Disallow: /config', 'Disallow: /cart', 'Disallow: /checkout', 'Disallow: /account', 'Disallow: /api/', 'Disallow: /search', 'Allow: /'].join('\n');
+  return [
+    'User-agent: *',
+    'Disallow: /config',
+    'Disallow: /cart',
+    'Disallow: /checkout',
+    'Disallow: /account',
+    'Disallow: /api/',
+    'Disallow: /search',
+    'Allow: /',
+  ].join('\n');
 }
 
 export interface SeoArea {
@@ -117,7 +126,11 @@ export const seoArea = fp(
         if (entries.length <= max) return page <= 1 ? sitemapXml(entries, content) : null;
         const pages: Array<typeof entries> = [];
         for (let i = 0; i < entries.length; i += max) pages.push(entries.slice(i, i + max));
-        if (page === 0) return sitemapIndexXml(origin(content.site), pages.map((p) => ({ lastmod: new Date(Math.max(...p.map((e) => e.lastmod.getTime()))) })));
+        if (page === 0)
+          return sitemapIndexXml(
+            origin(content.site),
+            pages.map((p) => ({ lastmod: new Date(Math.max(...p.map((e) => e.lastmod.getTime()))) })),
+          );
         const chunk = pages[page - 1];
         return chunk ? sitemapXml(chunk, content) : null;
       });
@@ -126,7 +139,9 @@ export const seoArea = fp(
     });
 
     app.get('/products.xml', async (_req, reply) => {
-      const xml = await app.siteCache.get('seo-merchant', 'feed', async () => merchantFeed(await publicContent(app), origin((await publicContent(app)).site)));
+      const xml = await app.siteCache.get('seo-merchant', 'feed', async () =>
+        merchantFeed(await publicContent(app), origin((await publicContent(app)).site)),
+      );
       return reply.type(XML).header('cache-control', 'public, max-age=300').send(xml);
     });
 
@@ -144,13 +159,18 @@ export const seoArea = fp(
       const own = (site.settings.seo as { robotsTxt?: string } | undefined)?.robotsTxt ?? '';
       return { robotsTxt: own, defaultRobotsTxt: defaultRobots(), sitemapUrl: `${origin(site)}/sitemap.xml` };
     });
-    const robotsBody = z.object({ robotsTxt: z.string({ error: 'robotsTxt must be text.' }).max(ROBOTS_MAX, text.robotsTooLong(ROBOTS_MAX)) });
+    const robotsBody = z.object({
+      robotsTxt: z.string({ error: 'robotsTxt must be text.' }).max(ROBOTS_MAX, text.robotsTooLong(ROBOTS_MAX)),
+    });
     app.put('/api/seo/robots-txt', settingsOnly, async (req) => {
       const body = parseInput(robotsBody, req.body);
       const site = await ownerSite(req);
       const robotsTxt = body.robotsTxt.replace(/\r\n?/g, '\n');
       await db.transaction((tx) =>
-        changeSettings(tx, site.id, req.owner!.id, 'seo.robots-txt', (s) => ({ ...s, seo: { ...((s.seo as object | undefined) ?? {}), robotsTxt } })),
+        changeSettings(tx, site.id, req.owner!.id, 'seo.robots-txt', (s) => ({
+          ...s,
+          seo: { ...((s.seo as object | undefined) ?? {}), robotsTxt },
+        })),
       );
       websites.invalidate();
       return { robotsTxt };
@@ -170,23 +190,45 @@ export const seoArea = fp(
       const [manual, auto] = await Promise.all([ruleRows(site.id, 'manual'), ruleRows(site.id, 'auto')]);
       return { text: formatRedirects(asRules(manual)), automatic: asRules(auto) };
     });
-    const redirectsBody = z.object({ text: z.string({ error: 'text must be text.' }).max(1_000_000, 'The URL mappings are too long (1,000,000 characters at most).') });
+    const redirectsBody = z.object({
+      text: z.string({ error: 'text must be text.' }).max(1_000_000, 'The URL mappings are too long (1,000,000 characters at most).'),
+    });
     app.put('/api/seo/url-redirects', settingsOnly, async (req) => {
       const body = parseInput(redirectsBody, req.body);
       const site = await ownerSite(req);
       const { rules, errors } = parseRedirects(body.text);
       if (errors.length) {
-        throw new HttpError(400, text.rulesInvalid(errors.length), {
-          text: errors.map((e) => `Line ${e.line}: ${e.message}`).join('\n'),
-        }, { lineErrors: errors });
+        throw new HttpError(
+          400,
+          text.rulesInvalid(errors.length),
+          {
+            text: errors.map((e) => `Line ${e.line}: ${e.message}`).join('\n'),
+          },
+          { lineErrors: errors },
+        );
       }
       await db.transaction(async (tx) => {
         await tx.delete(schema.urlRedirects).where(and(eq(schema.urlRedirects.websiteId, site.id), eq(schema.urlRedirects.kind, 'manual')));
         for (let i = 0; i < rules.length; i += 500) {
           const chunk = rules.slice(i, i + 500);
-          await tx.insert(schema.urlRedirects).values(chunk.map((r, n) => ({ websiteId: site.id, kind: 'manual', fromPath: r.from, toPath: r.to, status: r.status, ordering: i + n })));
+          await tx.insert(schema.urlRedirects).values(
+            chunk.map((r, n) => ({
+              websiteId: site.id,
+              kind: 'manual',
+              fromPath: r.from,
+              toPath: r.to,
+              status: r.status,
+              ordering: i + n,
+            })),
+          );
         }
-        await audit(tx, { websiteId: site.id, accountId: req.owner!.id, action: 'seo.url-redirects', entity: 'url_redirects', after: { rules: rules.length } });
+        await audit(tx, {
+          websiteId: site.id,
+          accountId: req.owner!.id,
+          action: 'seo.url-redirects',
+          entity: 'url_redirects',
+          after: { rules: rules.length },
+        });
       });
       return { text: formatRedirects(rules), count: rules.length };
     });

@@ -49,9 +49,11 @@ export function sitemapXml(entries: SitemapEntry[], content: PublicContent): str
   ];
   for (const e of entries) {
     let s = `<url><loc>${xmlText(e.loc)}</loc><lastmod>${w3cDate(e.lastmod)}</lastmod>`;
-    for (const code of langs) s += `<xhtml:link rel="alternate" hreflang="${xmlText(code)}" href="${xmlText(languageUrl(e.loc, code, primary))}"/>`;
+    for (const code of langs)
+      s += `<xhtml:link rel="alternate" hreflang="${xmlText(code)}" href="${xmlText(languageUrl(e.loc, code, primary))}"/>`;
     if (langs.length) s += `<xhtml:link rel="alternate" hreflang="x-default" href="${xmlText(e.loc)}"/>`;
-    for (const img of e.images) s += `<image:image><image:loc>${xmlText(img.loc)}</image:loc><image:title>${xmlText(img.title)}</image:title></image:image>`;
+    for (const img of e.images)
+      s += `<image:image><image:loc>${xmlText(img.loc)}</image:loc><image:title>${xmlText(img.title)}</image:title></image:image>`;
     parts.push(`${s}</url>\n`);
   }
   parts.push('</urlset>\n');
@@ -60,7 +62,9 @@ export function sitemapXml(entries: SitemapEntry[], content: PublicContent): str
 
 export function sitemapIndexXml(origin: string, pages: Array<{ lastmod: Date }>): string {
   const parts = [HEAD, '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'];
-  pages.forEach((p, n) => parts.push(`<sitemap><loc>${xmlText(`${origin}/sitemap.xml?page=${n + 1}`)}</loc><lastmod>${w3cDate(p.lastmod)}</lastmod></sitemap>\n`));
+  pages.forEach((p, n) =>
+    parts.push(`<sitemap><loc>${xmlText(`${origin}/sitemap.xml?page=${n + 1}`)}</loc><lastmod>${w3cDate(p.lastmod)}</lastmod></sitemap>\n`),
+  );
   parts.push('</sitemapindex>\n');
   return parts.join('');
 }

@@ -86,7 +86,8 @@ export function responseEncoding(req: FastifyRequest): PageEncoding | null {
 export function varyOnEncoding(reply: FastifyReply): void {
   const vary = reply.getHeader('vary');
   if (vary === undefined) reply.header('vary', 'accept-encoding');
-  else if (!/\baccept-encoding\b/i.test(String(vary)) && String(vary).trim() !== '*') reply.header('vary', `${String(vary)}, accept-encoding`);
+  else if (!/\baccept-encoding\b/i.test(String(vary)) && String(vary).trim() !== '*')
+    reply.header('vary', `${String(vary)}, accept-encoding`);
 }
 
 /** The length of a text payload, or of a page in parts (late-insert.ts); -1 for anything else. */
@@ -111,7 +112,8 @@ export function pageEncoding(req: FastifyRequest, reply: FastifyReply, payload: 
   const type = reply.getHeader('content-type');
   if (typeof type !== 'string' || !type.startsWith('text/html')) return null;
   const current = reply.getHeader('content-encoding');
-  if ((current !== undefined && current !== 'identity') || reply.statusCode === 206 || reply.getHeader('content-range') !== undefined) return null;
+  if ((current !== undefined && current !== 'identity') || reply.statusCode === 206 || reply.getHeader('content-range') !== undefined)
+    return null;
   return responseEncoding(req);
 }
 
@@ -155,7 +157,12 @@ export function utf8Bytes(text: string | readonly string[]): Buffer {
  * Compresses a rendered HTML page for its request once, at the quick levels (null: see pageEncoding).
  * `body` (the page's bytes) only when asked for: a page nobody keeps is encoded from the scratch buffer.
  */
-export function compressPage(req: FastifyRequest, reply: FastifyReply, payload: unknown, wantBody = false): { body: Buffer | null; encoding: PageEncoding; encoded: Buffer } | null {
+export function compressPage(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  wantBody = false,
+): { body: Buffer | null; encoding: PageEncoding; encoded: Buffer } | null {
   const encoding = pageEncoding(req, reply, payload);
   if (!encoding) return null;
   const bytes = utf8Scratch(payload as string | string[]);

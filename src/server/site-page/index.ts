@@ -7,5 +7,28 @@ export { sendSitePage, siteStylesHead, type SitePage, type SitePageParts } from 
 export { ADMIN_CSP, PREVIEW_SANDBOX, cspPlugin, freshNonce, nonceScripts, publicCsp } from './csp.js';
 export { productPath, refererPath, safePath, sendNotice, type Notice } from './notice.js';
 export { NO_SCRIPT_LIMIT, NO_SCRIPT_MESSAGES, checkNoScriptPost } from './no-script-guard.js';
-export { compressPage, encodeAsync, encodeSync, KEPT, markEncoded, pageEncoding, type PageEncoding, pickEncoding, QUICK, responseEncoding, utf8Bytes } from './encode.js';
-export { brotliParts, type BrotliParts, brotliPartsSync, brotliWithPill, gzipParts, type GzipParts, gzipPartsSync, gzipWithPill, type PillSplit, splitAtPill } from './pill-splice.js';
+export {
+  compressPage,
+  encodeAsync,
+  encodeSync,
+  KEPT,
+  markEncoded,
+  pageEncoding,
+  type PageEncoding,
+  pickEncoding,
+  QUICK,
+  responseEncoding,
+  utf8Bytes,
+} from './encode.js';
+export {
+  brotliParts,
+  type BrotliParts,
+  brotliPartsSync,
+  brotliWithPill,
+  gzipParts,
+  type GzipParts,
+  gzipPartsSync,
+  gzipWithPill,
+  type PillSplit,
+  splitAtPill,
+} from './pill-splice.js';

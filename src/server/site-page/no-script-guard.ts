@@ -17,13 +17,15 @@ export const NO_SCRIPT_MESSAGES = Object.freeze({
   /** The honeypot was filled in. */
   HONEYPOT: 'Your message could not be accepted. Please try again, or turn on JavaScript and send it from the page.',
   /** Too many posts without JavaScript from this network. */
-  RATE_LIMITED: 'Your message could not be accepted: too many messages were sent without JavaScript from your network. Please wait a few minutes and try again, or turn on JavaScript.',
+  RATE_LIMITED:
+    'Your message could not be accepted: too many messages were sent without JavaScript from your network. Please wait a few minutes and try again, or turn on JavaScript.',
 });
 
 /** Posts without a captcha token: 10 per 10 minutes per IP address. */
 export const NO_SCRIPT_LIMIT = { name: 'no-script-post', max: 10, windowMs: 10 * 60_000, message: NO_SCRIPT_MESSAGES.RATE_LIMITED };
 
-const filled = (v: unknown) => (typeof v === 'string' ? v.trim() !== '' : Array.isArray(v) ? v.some((x) => typeof x === 'string' && x.trim() !== '') : false);
+const filled = (v: unknown) =>
+  typeof v === 'string' ? v.trim() !== '' : Array.isArray(v) ? v.some((x) => typeof x === 'string' && x.trim() !== '') : false;
 
 /** Throws 400 (honeypot) or 429 (rate limit) with the plain words above; returns when the post may go on. */
 export async function checkNoScriptPost(app: FastifyInstance, req: FastifyRequest, honeypot: unknown): Promise<void> {

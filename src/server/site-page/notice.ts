@@ -26,7 +26,10 @@ export function safePath(raw: unknown, fallback = '/'): string {
 /** A product's page (the way back from a plain post on it; pages send no Referer: Referrer-Policy no-referrer). */
 export async function productPath(app: FastifyInstance, itemId: string): Promise<string | null> {
   if (!itemId || itemId.length > 64) return null;
-  const r = await rows<{ c: string | null; i: string | null }>(app.database.db, sql`select c.url_id as c, i.url_id as i from items i left join collections c on c.id = i.collection_id where i.id = ${itemId}`);
+  const r = await rows<{ c: string | null; i: string | null }>(
+    app.database.db,
+    sql`select c.url_id as c, i.url_id as i from items i left join collections c on c.id = i.collection_id where i.id = ${itemId}`,
+  );
   const row = r[0];
   return row?.c && row.i ? safePath(`/${row.c}/p/${row.i}`, '/') : null;
 }

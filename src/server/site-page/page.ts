@@ -29,7 +29,6 @@ export function siteStylesHead(app: FastifyInstance, websiteId: string): Promise
   return app.sitePageParts.stylesHead(websiteId);
 }
 
-
 export interface SitePage {
   template: string;
   pageType: number;
@@ -48,10 +47,15 @@ export async function sendSitePage(app: FastifyInstance, req: FastifyRequest, re
     pageTitle: page.title,
     ...page.ctx,
   };
-  reply.status(page.status ?? 200).header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+  reply
+    .status(page.status ?? 200)
+    .header('cache-control', 'no-store')
+    .header('x-robots-tag', 'noindex');
   const query = req.query as Record<string, unknown>;
   if (query.format === 'json' || query.format === 'json-pretty') {
-    return reply.type('application/json; charset=utf-8').send(query.format === 'json-pretty' ? JSON.stringify(context, null, 2) : JSON.stringify(context));
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(query.format === 'json-pretty' ? JSON.stringify(context, null, 2) : JSON.stringify(context));
   }
   const cart = await carts.findByToken(req.cookies[CART_COOKIE]);
   const renderOpts = { locale: site.locale, timeZone: site.timeZone };

@@ -57,7 +57,12 @@ function brotliHeadOptions(split: PillSplit, quality: number) {
   const size = split.prefix.length + split.suffix.length;
   return {
     finishFlush: zc.BROTLI_OPERATION_FLUSH,
-    params: { [zc.BROTLI_PARAM_QUALITY]: quality, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT, [zc.BROTLI_PARAM_LGWIN]: windowFor(size), [zc.BROTLI_PARAM_SIZE_HINT]: size },
+    params: {
+      [zc.BROTLI_PARAM_QUALITY]: quality,
+      [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT,
+      [zc.BROTLI_PARAM_LGWIN]: windowFor(size),
+      [zc.BROTLI_PARAM_SIZE_HINT]: size,
+    },
   };
 }
 

@@ -13,7 +13,14 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
-import { DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../config.js';
@@ -53,7 +60,13 @@ export interface MediaStore {
 
 /** A key is a relative path of safe segments; anything else is refused before it reaches a disk or bucket. */
 export function assertKey(key: string): void {
-  if (key.length === 0 || key.length > 500 || key.startsWith('/') || key.includes('\0') || key.split('/').some((p) => p === '' || p === '.' || p === '..')) {
+  if (
+    key.length === 0 ||
+    key.length > 500 ||
+    key.startsWith('/') ||
+    key.includes('\0') ||
+    key.split('/').some((p) => p === '' || p === '.' || p === '..')
+  ) {
     throw new Error('Invalid media key');
   }
 }
@@ -109,7 +122,13 @@ export class LocalMediaStore implements MediaStore {
       for (const e of readdirSync(d, { withFileTypes: true })) {
         const p = join(d, e.name);
         if (e.isDirectory()) walk(p);
-        else if (e.isFile() && !e.name.endsWith('.tmp')) out.push(p.slice(this.root.length + 1).split(sep).join('/'));
+        else if (e.isFile() && !e.name.endsWith('.tmp'))
+          out.push(
+            p
+              .slice(this.root.length + 1)
+              .split(sep)
+              .join('/'),
+          );
       }
     };
     walk(dir);
@@ -151,7 +170,8 @@ export class S3MediaStore implements MediaStore {
       region: opts.region,
       endpoint: opts.endpoint,
       forcePathStyle: opts.forcePathStyle,
-      credentials: opts.accessKeyId && opts.secretAccessKey ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } : undefined,
+      credentials:
+        opts.accessKeyId && opts.secretAccessKey ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } : undefined,
       // S3-compatible stores (R2, MinIO, B2, s3rver) do not all take the newer default checksums.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
@@ -201,7 +221,10 @@ export class S3MediaStore implements MediaStore {
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
       batch.forEach(assertKey);
-      if (batch.length) await this.client.send(new DeleteObjectsCommand({ Bucket: this.opts.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      if (batch.length)
+        await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.opts.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+        );
     }
   }
 

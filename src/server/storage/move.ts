@@ -22,11 +22,19 @@ export interface MoveReport {
   memberFiles: number;
 }
 
-export async function moveMediaToBucket(database: Database, dataDir: string, store: MediaStore, log: (line: string) => void = () => {}): Promise<MoveReport> {
+export async function moveMediaToBucket(
+  database: Database,
+  dataDir: string,
+  store: MediaStore,
+  log: (line: string) => void = () => {},
+): Promise<MoveReport> {
   if (store.kind === 'local') throw new Error('S3_BUCKET is not set: there is no bucket to move media into.');
   const report: MoveReport = { uploads: 0, skipped: 0, missing: 0, memberFiles: 0 };
   const dir = uploadsDir(dataDir);
-  const ups = await rows<{ stored_name: string; content_type: string }>(database.db, sql`select stored_name, content_type from uploads order by created_at`);
+  const ups = await rows<{ stored_name: string; content_type: string }>(
+    database.db,
+    sql`select stored_name, content_type from uploads order by created_at`,
+  );
   for (const u of ups) {
     const file = join(dir, u.stored_name);
     if (!existsSync(file)) {
@@ -50,15 +58,26 @@ export async function moveMediaToBucket(database: Database, dataDir: string, sto
   // Member files, one at a time (each is at most 20 MB): the bytes are cleared only after the bucket has them.
   const ids = await rows<{ id: string }>(database.db, sql`select id from member_files where octet_length(bytes) > 0 order by created_at`);
   for (const { id } of ids) {
-    const [f] = await rows<{ content_type: string; bytes: unknown }>(database.db, sql`select content_type, bytes from member_files where id = ${id}`);
+    const [f] = await rows<{ content_type: string; bytes: unknown }>(
+      database.db,
+      sql`select content_type, bytes from member_files where id = ${id}`,
+    );
     if (!f) continue;
     const b = f.bytes;
-    const bytes = Buffer.isBuffer(b) ? b : b instanceof Uint8Array ? Buffer.from(b) : typeof b === 'string' && b.startsWith('\\x') ? Buffer.from(b.slice(2), 'hex') : null;
+    const bytes = Buffer.isBuffer(b)
+      ? b
+      : b instanceof Uint8Array
+        ? Buffer.from(b)
+        : typeof b === 'string' && b.startsWith('\\x')
+          ? Buffer.from(b.slice(2), 'hex')
+          : null;
     if (!bytes || bytes.length === 0) continue;
     await store.put(memberFileKey(id), bytes, f.content_type);
     await database.db.execute(sql`update member_files set bytes = ${Buffer.alloc(0)} where id = ${id} and size = ${bytes.length}`);
     report.memberFiles++;
   }
-  log(`moved ${report.uploads} uploads (${report.skipped} already in the bucket, ${report.missing} missing on disk) and ${report.memberFiles} member files`);
+  log(
+    `moved ${report.uploads} uploads (${report.skipped} already in the bucket, ${report.missing} missing on disk) and ${report.memberFiles} member files`,
+  );
   return report;
 }

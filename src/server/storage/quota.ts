@@ -40,5 +40,6 @@ export const storageText = (bytes: number) => formatFileSize(bytes, 1);
 export async function checkQuota(db: Db | Tx, websiteId: string, incoming: number, quota: number): Promise<void> {
   if (quota <= 0) return;
   const used = await storageUsed(db, websiteId);
-  if (used + incoming > quota) throw new HttpError(413, pm.storageQuotaFull(storageText(quota), storageText(used)), undefined, { quotaBytes: quota, usedBytes: used });
+  if (used + incoming > quota)
+    throw new HttpError(413, pm.storageQuotaFull(storageText(quota), storageText(used)), undefined, { quotaBytes: quota, usedBytes: used });
 }

@@ -60,7 +60,15 @@ function navItems(links: unknown): Obj[] {
     const url = String(l.fullUrl ?? '#');
     const out: Obj = { title, active: !!l.active, folderActive: !!l.folder && children.some((c) => c.active), items: children };
     if (l.external) out.externalLink = { url, newWindow: false };
-    else out.collection = { fullUrl: url, navigationTitle: title, title, folder: !!l.folder, collections: children.map((c) => c.collection).filter(Boolean), id: l.collectionId ?? null };
+    else
+      out.collection = {
+        fullUrl: url,
+        navigationTitle: title,
+        title,
+        folder: !!l.folder,
+        collections: children.map((c) => c.collection).filter(Boolean),
+        id: l.collectionId ?? null,
+      };
     return out;
   });
 }
@@ -113,8 +121,13 @@ export function adaptContext(theme: DevTemplate, ctx: Obj, layout: PlatformParts
   const pageKey = pageKeyOf(ctx);
   const stored = (prepared.blockFields ?? {}) as Record<string, Record<string, string>>;
   const blockFields: Record<string, string> = {};
-  for (const [key, f] of theme.tables.blockFields) blockFields[key] = blockFieldHtml(f.id, f.columns, stored[f.id]?.[pageKey] ?? stored[f.id]?.['*'] ?? '');
-  const localeStrings = theme.localizedStrings[String(website.language ?? '')] ?? theme.localizedStrings['en-US'] ?? Object.values(theme.localizedStrings)[0] ?? {};
+  for (const [key, f] of theme.tables.blockFields)
+    blockFields[key] = blockFieldHtml(f.id, f.columns, stored[f.id]?.[pageKey] ?? stored[f.id]?.['*'] ?? '');
+  const localeStrings =
+    theme.localizedStrings[String(website.language ?? '')] ??
+    theme.localizedStrings['en-US'] ??
+    Object.values(theme.localizedStrings)[0] ??
+    {};
   const item = ctx.item ? itemAdapter(ctx.item as Obj) : undefined;
   const pagination = { ...((ctx.pagination ?? {}) as Obj), ...((prepared.pagination ?? {}) as Obj) };
   // The visitor's own cart and account, read lazily: reading them marks the render as the visitor's own
@@ -128,7 +141,12 @@ export function adaptContext(theme: DevTemplate, ctx: Obj, layout: PlatformParts
     item,
     pagination,
     showCart: !!prepared.showCart,
-    template: { name: theme.conf.name, author: theme.conf.author, layout: layout?.layout ?? theme.layoutOf(ctx), mobileStylesEnabled: false },
+    template: {
+      name: theme.conf.name,
+      author: theme.conf.author,
+      layout: layout?.layout ?? theme.layoutOf(ctx),
+      mobileStylesEnabled: false,
+    },
     localizedStrings: localeStrings,
     categoryFilter: filter.category ?? null,
     tagFilter: filter.tag ?? null,
@@ -137,7 +155,9 @@ export function adaptContext(theme: DevTemplate, ctx: Obj, layout: PlatformParts
       folderNavigation,
       blockFields,
       queries: prepared.queries ?? {},
-      category: collection ? { categories: ((ctx.categories ?? []) as Obj[]).map((c) => ({ name: c.name, url: c.url, count: c.count })), collection } : null,
+      category: collection
+        ? { categories: ((ctx.categories ?? []) as Obj[]).map((c) => ({ name: c.name, url: c.url, count: c.count })), collection }
+        : null,
       nonce: nonceOf(ctx),
     },
   };
@@ -163,7 +183,8 @@ export function adaptContext(theme: DevTemplate, ctx: Obj, layout: PlatformParts
       ...theme.bodyClasses(values),
     ].filter(Boolean);
     out['squarespace-headers'] = `<title>${String(t.title ?? '')}</title>\n${headers}<link rel="stylesheet" href="/site.css?v=${version}">`;
-    out['squarespace-footers'] = `${String(t.cartPill ?? '')}${String(t.footers ?? '')}<script src="/tessera/image-loader.js" nonce="${escapeHtml(nonce)}" defer></script>`;
+    out['squarespace-footers'] =
+      `${String(t.cartPill ?? '')}${String(t.footers ?? '')}<script src="/tessera/image-loader.js" nonce="${escapeHtml(nonce)}" defer></script>`;
     out.squarespace = {
       'main-content': main,
       'page-id': item ? `item-${String(item.id)}` : collection ? `collection-${String(collection.id)}` : `page-${pageType}`,
@@ -185,9 +206,14 @@ export async function platformData(theme: DevTemplate, input: PlatformInput): Pr
   const out: Obj = { tweaks, blockFields: settings[BLOCK_FIELDS_SETTING] ?? {} };
   const collections = await app.siteCache.get('template-collections', site.id, () => allCollections(db, site.id));
   out.showCart = collections.some((c) => c.typeName === 'products' && c.enabled);
-  const [owner, cart] = await Promise.all([app.loadOwner(req).catch(() => null), app.services.carts.find(cartIdent(req)).catch(() => null)]);
+  const [owner, cart] = await Promise.all([
+    app.loadOwner(req).catch(() => null),
+    app.services.carts.find(cartIdent(req)).catch(() => null),
+  ]);
   // Functions, which the template engine never reads: adaptContext hands them out lazily and notes the read.
-  const account = owner ? { id: owner.id, displayName: String((owner as unknown as Obj).name ?? (owner as unknown as Obj).email ?? '') } : null;
+  const account = owner
+    ? { id: owner.id, displayName: String((owner as unknown as Obj).name ?? (owner as unknown as Obj).email ?? '') }
+    : null;
   const shoppingCart = cart ? { totalQuantity: cart.totalQuantity, entries: [] } : EMPTY_CART;
   out.visitorCart = () => {
     noteVisitorStateRead(req);
@@ -211,13 +237,20 @@ export async function platformData(theme: DevTemplate, input: PlatformInput): Pr
       queries[q.key] = { items: [], collection: null };
       continue;
     }
-    let rows = await publishedItems(db, c, q.limit + q.skip + (q.featured || q.category.length > 1 || q.tag.length > 1 ? 200 : 0), 0, { tag: q.tag.length === 1 ? q.tag[0] : undefined, category: q.category.length === 1 ? q.category[0] : undefined, now: Date.now() });
+    let rows = await publishedItems(db, c, q.limit + q.skip + (q.featured || q.category.length > 1 || q.tag.length > 1 ? 200 : 0), 0, {
+      tag: q.tag.length === 1 ? q.tag[0] : undefined,
+      category: q.category.length === 1 ? q.category[0] : undefined,
+      now: Date.now(),
+    });
     if (q.tag.length > 1) rows = rows.filter((r) => r.tags.some((t) => q.tag.includes(t)));
     if (q.category.length > 1) rows = rows.filter((r) => r.categories.some((t) => q.category.includes(t)));
     if (q.featured) rows = rows.filter((r) => r.structuredContent.featured === true || r.structuredContent.starred === true);
     rows = rows.slice(q.skip, q.skip + q.limit);
     const products = await productsFor(db, rows);
-    queries[q.key] = { collection: collectionJson(c), items: rows.map((r) => itemAdapter(itemJson(c, r, products.get(r.id), { currency: site.currency, commentsEnabled: true }))) };
+    queries[q.key] = {
+      collection: collectionJson(c),
+      items: rows.map((r) => itemAdapter(itemJson(c, r, products.get(r.id), { currency: site.currency, commentsEnabled: true }))),
+    };
   }
   out.queries = queries;
   // Item pages: the items before and after this one in the collection's order.

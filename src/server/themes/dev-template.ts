@@ -108,10 +108,10 @@ export class DevTemplate extends Theme {
   declare tweaks: Tweak[];
   declare lessSource: string;
   declare localizedStrings: Record<string, Obj>;
-  private declare pages: Map<string, Compiled>;
-  private declare layouts: Map<string, Compiled>;
-  private declare devPartials: Record<string, string>;
-  private declare cssCache: Map<string, CompiledCss>;
+  declare private pages: Map<string, Compiled>;
+  declare private layouts: Map<string, Compiled>;
+  declare private devPartials: Record<string, string>;
+  declare private cssCache: Map<string, CompiledCss>;
   declare fallback: Theme;
 
   constructor(dir: string, log: FastifyBaseLogger, fallback: Theme, watchForChanges = false) {
@@ -127,7 +127,11 @@ export class DevTemplate extends Theme {
   protected override load() {
     this.generation++;
     const log = (file: string, errors: TemplateError[]) => {
-      for (const e of errors) this.log.error({ file, line: e.line, column: e.column, kind: e.type }, `template error in ${file}:${e.line}:${e.column}: ${e.message}`);
+      for (const e of errors)
+        this.log.error(
+          { file, line: e.line, column: e.column, kind: e.type },
+          `template error in ${file}:${e.line}:${e.column}: ${e.message}`,
+        );
     };
     // Every file is read through files-inside.ts: nothing outside the template's real folder, links or not.
     const dir = this.dir;
@@ -142,7 +146,8 @@ export class DevTemplate extends Theme {
     for (const name of filesInside(dir)) {
       if (name.endsWith('.region')) regions.set(name.slice(0, -'.region'.length), rewriteTags(read(name), name, tables));
     }
-    for (const name of files('blocks')) if (name.endsWith('.block')) partials[name] = rewriteTags(read(`blocks/${name}`), `blocks/${name}`, tables);
+    for (const name of files('blocks'))
+      if (name.endsWith('.block')) partials[name] = rewriteTags(read(`blocks/${name}`), `blocks/${name}`, tables);
     for (const name of files('collections')) {
       const rel = `collections/${name}`;
       if (name.endsWith('.conf')) collectionConfs.set(name.slice(0, -'.conf'.length), parseCollectionConf(readJson(dir, rel)));
@@ -162,14 +167,19 @@ export class DevTemplate extends Theme {
     const layouts = new Map<string, Compiled>();
     for (const [key, l] of Object.entries(conf.layouts)) {
       const missing = l.regions.filter((r) => !regions.has(r));
-      if (missing.length) this.log.error({ file: TEMPLATE_CONF, layout: key }, `template.conf layout ${key} names missing regions: ${missing.join(', ')}`);
+      if (missing.length)
+        this.log.error({ file: TEMPLATE_CONF, layout: key }, `template.conf layout ${key} names missing regions: ${missing.join(', ')}`);
       const { code, errors } = compile(l.regions.map((r) => regions.get(r) ?? '').join('\n'));
       log(`${key} layout`, errors);
       layouts.set(key, code);
     }
     const localized: Record<string, Obj> = {};
-    for (const name of files('strings')) if (name.endsWith('.json')) localized[name.slice(0, -'.json'.length)] = readJson(dir, `strings/${name}`);
-    const source = stylesheetSource(dir, conf.stylesheets.length ? conf.stylesheets : files('styles').filter((f) => /\.(less|css)$/.test(f)));
+    for (const name of files('strings'))
+      if (name.endsWith('.json')) localized[name.slice(0, -'.json'.length)] = readJson(dir, `strings/${name}`);
+    const source = stylesheetSource(
+      dir,
+      conf.stylesheets.length ? conf.stylesheets : files('styles').filter((f) => /\.(less|css)$/.test(f)),
+    );
     this.conf = conf;
     this.tables = tables;
     this.pages = pages;
@@ -198,7 +208,10 @@ export class DevTemplate extends Theme {
 
   /** A short version for /site.css links: changes with the folder and the tweak values. */
   cssVersion(values: Record<string, string>): string {
-    return createHash('sha1').update(`${this.generation}:${JSON.stringify(Object.entries(values).sort())}`).digest('hex').slice(0, 10);
+    return createHash('sha1')
+      .update(`${this.generation}:${JSON.stringify(Object.entries(values).sort())}`)
+      .digest('hex')
+      .slice(0, 10);
   }
 
   bodyClasses(values: Record<string, string>): string[] {
@@ -215,13 +228,15 @@ export class DevTemplate extends Theme {
     const direct = `collections/${type}.${kind}`;
     if (this.pages.has(direct)) return direct;
     if (type === 'folder') {
-      for (const [file, c] of this.collectionConfs) if (c.folder && this.pages.has(`collections/${file}.${kind}`)) return `collections/${file}.${kind}`;
+      for (const [file, c] of this.collectionConfs)
+        if (c.folder && this.pages.has(`collections/${file}.${kind}`)) return `collections/${file}.${kind}`;
       return null;
     }
     const records = TYPE_RECORDS[type] ?? [];
     for (const [file, c] of this.collectionConfs) {
       if (c.folder) continue;
-      if (c.acceptTypes.some((t) => records.includes(t)) && this.pages.has(`collections/${file}.${kind}`)) return `collections/${file}.${kind}`;
+      if (c.acceptTypes.some((t) => records.includes(t)) && this.pages.has(`collections/${file}.${kind}`))
+        return `collections/${file}.${kind}`;
     }
     return null;
   }
@@ -234,7 +249,11 @@ export class DevTemplate extends Theme {
     return platformData(this, input);
   }
 
-  override render(name: string, json: unknown, opts: { locale?: string; timeZone?: string; renderer?: WidgetRenderer; now?: number }): string {
+  override render(
+    name: string,
+    json: unknown,
+    opts: { locale?: string; timeZone?: string; renderer?: WidgetRenderer; now?: number },
+  ): string {
     const ctx = (json ?? {}) as Obj;
     if (name === 'site.region') return this.renderLayout(ctx, opts);
     const file = this.fileFor(name);
@@ -242,10 +261,25 @@ export class DevTemplate extends Theme {
     return this.run(file, this.pages.get(file)!, adaptContext(this, ctx, null), opts);
   }
 
-  private run(file: string, code: Compiled, json: Obj, opts: { locale?: string; timeZone?: string; renderer?: WidgetRenderer; now?: number }): string {
+  private run(
+    file: string,
+    code: Compiled,
+    json: Obj,
+    opts: { locale?: string; timeZone?: string; renderer?: WidgetRenderer; now?: number },
+  ): string {
     try {
-      const { output, errors } = render(code, json, { partials: this.devPartials, locale: opts.locale, timeZone: opts.timeZone, renderer: opts.renderer, now: opts.now });
-      for (const e of errors) this.log.error({ file, line: e.line, column: e.column, kind: e.type }, `template error in ${file}:${e.line}:${e.column}: ${e.message}`);
+      const { output, errors } = render(code, json, {
+        partials: this.devPartials,
+        locale: opts.locale,
+        timeZone: opts.timeZone,
+        renderer: opts.renderer,
+        now: opts.now,
+      });
+      for (const e of errors)
+        this.log.error(
+          { file, line: e.line, column: e.column, kind: e.type },
+          `template error in ${file}:${e.line}:${e.column}: ${e.message}`,
+        );
       return output;
     } catch (err) {
       this.log.error({ file, err }, `template failed in ${file}: ${(err as Error).message}`);

@@ -64,7 +64,14 @@ export function openTheme(themeDir: string | undefined, log: FastifyBaseLogger, 
 function registryOf(theme: Theme): Registry {
   let r = registries.get(theme);
   if (!r) {
-    r = { base: theme, initial: null, root: dirname(theme.dir), log: console as unknown as FastifyBaseLogger, watch: false, loaded: new Map() };
+    r = {
+      base: theme,
+      initial: null,
+      root: dirname(theme.dir),
+      log: console as unknown as FastifyBaseLogger,
+      watch: false,
+      loaded: new Map(),
+    };
     registries.set(theme, r);
   }
   return r;
@@ -108,7 +115,6 @@ function tweakValues(site: WebsiteRow, t: DevTemplate): Record<string, string> {
   return all[t.folderName] ?? {};
 }
 
-
 /**
  * Sends a file of the template's folder `sub` (assets, scripts) named by a request path, or answers 404.
  * Never outside the template's real folder, whatever links it holds (files-inside.ts).
@@ -126,8 +132,14 @@ const layoutIn = z.object({
   layout: z.string({ error: 'Choose a layout.' }).trim().min(1, 'Choose a layout.').max(100),
 });
 const blockFieldIn = z.object({
-  field: z.string().trim().regex(/^[A-Za-z0-9_-]{1,80}$/, 'Choose a block field.'),
-  page: z.string().trim().regex(/^(\*|(item|collection|page)-[A-Za-z0-9_-]{1,64})$/, 'Choose a page.'),
+  field: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,80}$/, 'Choose a block field.'),
+  page: z
+    .string()
+    .trim()
+    .regex(/^(\*|(item|collection|page)-[A-Za-z0-9_-]{1,64})$/, 'Choose a page.'),
   html: z.string({ error: 'Enter the content.' }).max(100_000, 'The content is too long.'),
 });
 
@@ -138,7 +150,14 @@ const blockFieldIn = z.object({
 export function siteThemeHook(app: FastifyInstance) {
   return async (req: { url: string }) => {
     const path = req.url;
-    if (path.startsWith('/api/') || path.startsWith('/theme/') || path.startsWith('/demo-media/') || path.startsWith('/health') || path.startsWith('/metrics')) return;
+    if (
+      path.startsWith('/api/') ||
+      path.startsWith('/theme/') ||
+      path.startsWith('/demo-media/') ||
+      path.startsWith('/health') ||
+      path.startsWith('/metrics')
+    )
+      return;
     try {
       app.services.theme.select(templateFor(app.services.theme, await app.services.websites.get()));
     } catch {
@@ -188,23 +207,37 @@ export async function themesArea(app: FastifyInstance) {
     const values = t ? tweakValues(site, t) : {};
     return {
       theme: t ? t.folderName : TESSERA_THEME,
-      themes: [{ id: TESSERA_THEME, name: 'Tessera (default)' }, ...availableTemplates(theme).map((n) => ({ id: n, name: templateNamed(theme, n)?.conf.name ?? n }))],
+      themes: [
+        { id: TESSERA_THEME, name: 'Tessera (default)' },
+        ...availableTemplates(theme).map((n) => ({ id: n, name: templateNamed(theme, n)?.conf.name ?? n })),
+      ],
       tweaks: t ? t.tweaks.map((tw) => ({ ...tw, value: values[tw.name] ?? tw.default })) : [],
       layouts: t ? Object.entries(t.conf.layouts).map(([id, l]) => ({ id, name: l.name })) : [],
       blockFields: t ? [...t.tables.blockFields.values()].map((b) => ({ id: b.id, label: b.label, columns: b.columns })) : [],
-      pages: t && Object.keys(t.conf.layouts).length > 1 ? (await pagesOf(site.id)).map((c) => ({ id: c.id, title: c.title, layout: t.layoutOf({ collection: c.settings }) })) : [],
+      pages:
+        t && Object.keys(t.conf.layouts).length > 1
+          ? (await pagesOf(site.id)).map((c) => ({ id: c.id, title: c.title, layout: t.layoutOf({ collection: c.settings }) }))
+          : [],
     };
   };
 
   const pagesOf = async (websiteId: string) =>
-    (await app.database.db.select().from(schema.collections).where(eq(schema.collections.websiteId, websiteId)).orderBy(asc(schema.collections.ordering))).filter((c) => c.enabled);
+    (
+      await app.database.db
+        .select()
+        .from(schema.collections)
+        .where(eq(schema.collections.websiteId, websiteId))
+        .orderBy(asc(schema.collections.ordering))
+    ).filter((c) => c.enabled);
 
   /** The layout one page uses (template.conf's layouts; the owner's choice per page, kept in the collection's settings). */
   app.put('/api/themes/layout', owner, async (req) => {
     const body = parseInput(layoutIn, req.body);
     const { site, t } = await active();
-    if (!t) throw new HttpError(400, 'Tessera’s own theme has no template layouts.', { layout: 'Tessera’s own theme has no template layouts.' });
-    if (!t.conf.layouts[body.layout]) throw new HttpError(400, 'Choose one of the template’s layouts.', { layout: 'Choose one of the template’s layouts.' });
+    if (!t)
+      throw new HttpError(400, 'Tessera’s own theme has no template layouts.', { layout: 'Tessera’s own theme has no template layouts.' });
+    if (!t.conf.layouts[body.layout])
+      throw new HttpError(400, 'Choose one of the template’s layouts.', { layout: 'Choose one of the template’s layouts.' });
     const c = (await pagesOf(site.id)).find((x) => x.id === body.collectionId);
     if (!c) throw new HttpError(400, 'Choose a page.', { collectionId: 'Choose a page.' });
     await app.database.db
@@ -231,7 +264,8 @@ export async function themesArea(app: FastifyInstance) {
       patch[THEME_SETTING] = target ? target.folderName : TESSERA_THEME;
     }
     if (body.tweaks && Object.keys(body.tweaks).length) {
-      if (!target) throw new HttpError(400, 'Tessera’s own theme has no template tweaks.', { tweaks: 'Tessera’s own theme has no template tweaks.' });
+      if (!target)
+        throw new HttpError(400, 'Tessera’s own theme has no template tweaks.', { tweaks: 'Tessera’s own theme has no template tweaks.' });
       const values: Record<string, string> = { ...tweakValues(site, target) };
       const errors: Record<string, string> = {};
       for (const [name, value] of Object.entries(body.tweaks)) {

@@ -69,7 +69,14 @@ export function parseTweaks(source: string): Tweak[] {
       min: num('min'),
       max: num('max'),
       step: num('step'),
-      unit: typeof def.units === 'string' ? def.units : typeof def.unit === 'string' ? def.unit : type === 'value' ? (/^-?[\d.]+([a-z%]+)$/i.exec(raw)?.[1] ?? '') : '',
+      unit:
+        typeof def.units === 'string'
+          ? def.units
+          : typeof def.unit === 'string'
+            ? def.unit
+            : type === 'value'
+              ? (/^-?[\d.]+([a-z%]+)$/i.exec(raw)?.[1] ?? '')
+              : '',
     });
   }
   return out;
@@ -81,7 +88,9 @@ export function tweakValueError(t: Tweak, value: unknown): string | null {
   if (s === null || s.length > 200) return `Enter a value for ${t.title}.`;
   switch (t.type) {
     case 'color':
-      return /^(#[0-9a-f]{3,8}|rgba?\(\s*[\d.\s,%]+\)|hsla?\(\s*[\d.\s,%deg]+\)|transparent)$/i.test(s) ? null : `Choose a colour for ${t.title}.`;
+      return /^(#[0-9a-f]{3,8}|rgba?\(\s*[\d.\s,%]+\)|hsla?\(\s*[\d.\s,%deg]+\)|transparent)$/i.test(s)
+        ? null
+        : `Choose a colour for ${t.title}.`;
     case 'checkbox':
       return s === 'true' || s === 'false' ? null : `Choose on or off for ${t.title}.`;
     case 'dropdown':
@@ -90,7 +99,8 @@ export function tweakValueError(t: Tweak, value: unknown): string | null {
       const m = /^(-?\d+(?:\.\d+)?)([a-z%]*)$/i.exec(s);
       if (!m) return `Enter a number for ${t.title}.`;
       const n = Number(m[1]);
-      if ((t.min !== null && n < t.min) || (t.max !== null && n > t.max)) return `${t.title} must be between ${t.min ?? '…'} and ${t.max ?? '…'}.`;
+      if ((t.min !== null && n < t.min) || (t.max !== null && n > t.max))
+        return `${t.title} must be between ${t.min ?? '…'} and ${t.max ?? '…'}.`;
       return null;
     }
     case 'font':

@@ -29,4 +29,3 @@ export function siteUserIdOf(req: FastifyRequest): string | null {
 export function cartIdent(req: FastifyRequest): CartIdent {
   return { token: req.cookies[CART_COOKIE], siteUserId: siteUserIdOf(req) };
 }
-

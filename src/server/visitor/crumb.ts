@@ -104,7 +104,9 @@ export const crumbPlugin = fp(async (app: FastifyInstance) => {
           .status(403)
           .header('cache-control', 'no-store')
           .type('text/html; charset=utf-8')
-          .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Please try again</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main><h1>Please try again</h1><p role="alert">${text}</p><p><a href="/">Back to the site</a></p></main></body></html>`);
+          .send(
+            `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Please try again</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main><h1>Please try again</h1><p role="alert">${text}</p><p><a href="/">Back to the site</a></p></main></body></html>`,
+          );
       }
       return reply.status(403).send({ crumbFail: true });
     }

@@ -97,11 +97,7 @@ function limit(n: number | undefined): number {
 }
 
 /** Parse and evaluate a standalone expression (no template); for tests and tools. */
-export function evaluate(
-  raw: string,
-  ctx: Context,
-  opts: ExprOptions = DEFAULT_EXPR_OPTS,
-): { value: Lit | undefined; errors: string[] } {
+export function evaluate(raw: string, ctx: Context, opts: ExprOptions = DEFAULT_EXPR_OPTS): { value: Lit | undefined; errors: string[] } {
   const e = new Expr(raw, opts);
   const errors = e.errors.slice();
   if (errors.length) return { value: undefined, errors };

@@ -169,7 +169,8 @@ export const E = {
   dotInExp: 'Unexpected decimal point in exponent',
   invalidFunction: (name: string) => `${templateMessages.INVALID_FUNCTION} ${name}`,
   maxTokens: (n: number) => `${templateMessages.MAX_TOKENS}: ${n}`,
-  unexpected: (name: string, at: number, c: string) => `${name === 'character' ? templateMessages.UNEXPECTED_CHARACTER : `Unexpected ${name}`} at ${at}: ${JSON.stringify(c)}`,
+  unexpected: (name: string, at: number, c: string) =>
+    `${name === 'character' ? templateMessages.UNEXPECTED_CHARACTER : `Unexpected ${name}`} at ${at}: ${JSON.stringify(c)}`,
   mismatched: (desc: string) => `Mismatched operator found: ${desc}`,
 };
 
@@ -265,8 +266,16 @@ export class Lexer {
       const c = s.charCodeAt(i);
       const c1 = i + 1 < len ? s.charCodeAt(i + 1) : -1;
       switch (c) {
-        case 48: case 49: case 50: case 51: case 52: // 0-4
-        case 53: case 54: case 55: case 56: case 57: // 5-9
+        case 48:
+        case 49:
+        case 50:
+        case 51:
+        case 52: // 0-4
+        case 53:
+        case 54:
+        case 55:
+        case 56:
+        case 57: // 5-9
           i = c === 48 && (c1 === 120 || c1 === 88) ? this.hex(i + 2) : this.decimal(i);
           if (i < 0) return this;
           continue;
@@ -760,10 +769,10 @@ export function reduce(code: Code, from: number, to: number, h: ReduceHost, stac
         r = (a as number) >= (b as number);
         break;
       case C.EQ:
-        r = a == b;  
+        r = a == b;
         break;
       case C.NEQ:
-        r = a != b;  
+        r = a != b;
         break;
       case C.SEQ:
         r = a === b;

@@ -4,12 +4,31 @@ import type { FormatterFn } from '../types';
 import { template as templateMessages } from '../../core/messages';
 import { asBoolean, asNumber, asString, emitString, escapeAttr, escapeJsonForHtml, isTruthy, path, step } from '../util';
 import * as cu from './commerce-util';
-import { priceMarkup, productPriceView, subscriptionPriceMarkup, subscriptionPriceView, type PriceArgs, type PriceStrings } from '../../core/product-price';
+import {
+  priceMarkup,
+  productPriceView,
+  subscriptionPriceMarkup,
+  subscriptionPriceView,
+  type PriceArgs,
+  type PriceStrings,
+} from '../../core/product-price';
 import { formatMessage } from './message-cldr';
 import { cldrFor } from '../cldr';
 import { execTemplate, widget } from './exec';
 import { formatMoneyAmount, isSupportedCurrency } from '../../core/money';
-import { DEFAULT_CURRENCY_ARGS, numberArgs, isMinorUnits, minorDigits, storeDigits, decimalString, formatCurrency, formatDecimal, moneyAmount, parseNumberArgs, shiftDecimal } from './numbers';
+import {
+  DEFAULT_CURRENCY_ARGS,
+  numberArgs,
+  isMinorUnits,
+  minorDigits,
+  storeDigits,
+  decimalString,
+  formatCurrency,
+  formatDecimal,
+  moneyAmount,
+  parseNumberArgs,
+  shiftDecimal,
+} from './numbers';
 
 const PERCENT = parseNumberArgs(['minfrac:2', 'maxfrac:3', 'round:half-even'], false);
 const PERCENT_TRIM = parseNumberArgs(['minfrac:0', 'maxfrac:3', 'round:half-even'], false);
@@ -26,7 +45,7 @@ const MINOR_UNITS = /^-?\d{1,17}$/;
 export function moneyText(money: unknown): string {
   const raw = asString(step(money, 'value')).trim();
   const currency = cu.moneyCurrency(money);
-  if (raw.indexOf('.') !== -1 || !raw) return nf2.format((parseFloat(raw) || 0));
+  if (raw.indexOf('.') !== -1 || !raw) return nf2.format(parseFloat(raw) || 0);
   if (MINOR_UNITS.test(raw) && isSupportedCurrency(currency || 'USD')) {
     try {
       return formatMoneyAmount(raw, currency || 'USD');
@@ -135,7 +154,6 @@ const SCARCITY = `{.repeated section scarcityTemplateViews}
   </div>
 {.end}`;
 
-
 const FIELD_TEMPLATES: Record<string, string> = {
   address: `<div style="padding-left:5px;">
   <div>{values.Line1}</div>{.if values.Line2}
@@ -243,7 +261,9 @@ const P_ID = ['id'];
 const P_QTY_LABEL = ['localizedStrings', 'productQuantityInputLabel'];
 
 function addToCart(v: unknown, args: string[], ctx: Context): string {
-  return widget(ctx, 'add-to-cart-btn', v, args, () => addToCartHtml(v, ctx), { label: cu.isSubscribable(v) ? 'Subscribe' : 'Add To Cart' });
+  return widget(ctx, 'add-to-cart-btn', v, args, () => addToCartHtml(v, ctx), {
+    label: cu.isSubscribable(v) ? 'Subscribe' : 'Add To Cart',
+  });
 }
 
 /** The quantity input markup (QUANTITY_INPUT above), by concatenation. */
@@ -282,10 +302,16 @@ function variantsSelect(v: unknown, args: string[], ctx: Context): unknown {
   const options = cu.variantOptions(v);
   if (options.length === 0) return undefined;
   const gift = cu.productType(v) === cu.ProductType.GIFT_CARD;
-  const selectText = (gift ? str(ctx, 'giftCardVariantSelectText') : str(ctx, 'productVariantSelectText')) || (gift ? 'Select Value' : 'Select {variantName}');
+  const selectText =
+    (gift ? str(ctx, 'giftCardVariantSelectText') : str(ctx, 'productVariantSelectText')) ||
+    (gift ? 'Select Value' : 'Select {variantName}');
   const displayText = (gift ? str(ctx, 'giftCardValueDisplayText') : '') || (gift ? 'Value' : '{name}');
   const node = { item: v, options, selectText, displayText };
-  return widget(ctx, 'variants-select', v, args, () => execTemplate(ctx, VARIANTS_SELECT, node, false), { options, selectText, displayText });
+  return widget(ctx, 'variants-select', v, args, () => execTemplate(ctx, VARIANTS_SELECT, node, false), {
+    options,
+    selectText,
+    displayText,
+  });
 }
 
 export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
@@ -317,8 +343,7 @@ export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
     return formatDecimal(ctx.locale, String(isFinite(n) ? n : 0), args.includes('trim') ? PERCENT_TRIM : PERCENT);
   },
   'product-checkout': (v, args, ctx: Context) => {
-    const html =
-      asString(variantsSelect(v, args, ctx)) + asString(quantityInput(v, args, ctx)) + asString(addToCart(v, args, ctx));
+    const html = asString(variantsSelect(v, args, ctx)) + asString(quantityInput(v, args, ctx)) + asString(addToCart(v, args, ctx));
     return widget(ctx, 'product-checkout', v, args, html);
   },
   'product-price': (v, args, ctx: Context) => productPriceHtml(v, args, ctx),
@@ -397,7 +422,8 @@ export const COMMERCE_FORMATTERS: Record<string, FormatterFn> = {
         const values = step(v, 'values');
         const list: Array<{ question: string; answer: string }> = [];
         if (values !== null && typeof values === 'object') {
-          for (const q of Object.keys(values)) list.push({ question: q, answer: answers[asString((values as Record<string, unknown>)[q])] || answers['0'] });
+          for (const q of Object.keys(values))
+            list.push({ question: q, answer: answers[asString((values as Record<string, unknown>)[q])] || answers['0'] });
         }
         node = list;
       }
@@ -441,7 +467,8 @@ function priceFill(ctx: Context): (text: string, args: PriceArgs) => string {
     if (text === '{price}') return a.price;
     const named: Record<string, unknown> = { price: a.price, billingPeriodValue: a.billingPeriodValue, duration: a.duration };
     if (a.fromPrice !== undefined) named.fromPrice = a.fromPrice;
-    const positional = a.fromPrice !== undefined ? [a.fromPrice, a.price, a.billingPeriodValue, a.duration] : [a.price, a.billingPeriodValue, a.duration];
+    const positional =
+      a.fromPrice !== undefined ? [a.fromPrice, a.price, a.billingPeriodValue, a.duration] : [a.price, a.billingPeriodValue, a.duration];
     return formatMessage(text, positional, named, ctx.locale);
   };
 }
@@ -461,4 +488,3 @@ function productPriceHtml(v: unknown, args: string[], ctx: Context): string {
 function subscriptionPriceHtml(v: unknown, args: string[], ctx: Context): string {
   return subscriptionPriceMarkup(subscriptionPriceView(v), (m) => moneyString(m, ctx, args), priceStrings(ctx), priceFill(ctx));
 }
-

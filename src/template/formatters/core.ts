@@ -3,20 +3,7 @@ import type { Context } from '../context';
 import { runBlock } from '../engine';
 import { Msg } from '../errors';
 import type { FormatterFn, Inst } from '../types';
-import {
-  asNumber,
-  asString,
-  escapeAttr,
-  escapeHtml,
-  escapeJsonForHtml,
-  isTruthy,
-  path,
-  splitVariable,
-  step,
-} from '../util';
-
-
-
+import { asNumber, asString, escapeAttr, escapeHtml, escapeJsonForHtml, isTruthy, path, splitVariable, step } from '../util';
 
 const isWs = (c: number): boolean => c === 32 || c === 10 || c === 9 || c === 11 || c === 13 || c === 12;
 
@@ -155,7 +142,14 @@ function finder(forward: boolean): FormatterFn {
 }
 
 /** Run a macro or partial against a value and return its output. */
-export function applyPartial(ctx: Context, name: string, node: unknown, priv: boolean, argmap: Record<string, string> | null, inst: Inst): string {
+export function applyPartial(
+  ctx: Context,
+  name: string,
+  node: unknown,
+  priv: boolean,
+  argmap: Record<string, string> | null,
+  inst: Inst,
+): string {
   const code = ctx.getPartial(name);
   if (code === null) {
     ctx.error('engine', Msg.partialMissing(name), inst);

@@ -20,8 +20,20 @@
 import type { CLDR, GregorianDate } from '@phensley/cldr';
 
 type Calc =
-  | 'century' | 'day-space' | 'hour24-space' | 'hour12-space' | 'iso-year' | 'iso-year2' | 'iso-week'
-  | 'epoch-seconds' | 'weekday-mon1' | 'weekday-sun0' | 'week-sun' | 'week-mon' | 'ampm-lower' | 'zone-short';
+  | 'century'
+  | 'day-space'
+  | 'hour24-space'
+  | 'hour12-space'
+  | 'iso-year'
+  | 'iso-year2'
+  | 'iso-week'
+  | 'epoch-seconds'
+  | 'weekday-mon1'
+  | 'weekday-sun0'
+  | 'week-sun'
+  | 'week-mon'
+  | 'ampm-lower'
+  | 'zone-short';
 
 type Part = { pattern: string } | { literal: string } | { calc: Calc };
 
@@ -129,19 +141,31 @@ function calc(cldr: CLDR, d: GregorianDate, c: Calc, zoneId: string, abbr: ZoneA
       const name = cldr.Calendars.formatDateRaw(d, { pattern: 'z' });
       return abbr !== undefined && /^(GMT|UTC)[+-]/.test(name) ? abbr(d.unixEpoch(), zoneId) : name;
     }
-    case 'century': return zeroPad((d.year() / 100) | 0, 2);
-    case 'day-space': return spacePad(d.dayOfMonth());
-    case 'hour24-space': return spacePad(d.hourOfDay());
-    case 'hour12-space': return spacePad(d.hour() === 0 ? 12 : d.hour());
-    case 'iso-year': return String(isoWeek(d.year(), d.month(), d.dayOfMonth())[0]);
-    case 'iso-year2': return zeroPad(isoWeek(d.year(), d.month(), d.dayOfMonth())[0] % 100, 2);
-    case 'iso-week': return zeroPad(isoWeek(d.year(), d.month(), d.dayOfMonth())[1], 2);
-    case 'epoch-seconds': return String(Math.floor(d.unixEpoch() / 1000));
-    case 'weekday-mon1': return String(d.dayOfWeek() === 1 ? 7 : d.dayOfWeek() - 1);
-    case 'weekday-sun0': return String(d.dayOfWeek() - 1);
+    case 'century':
+      return zeroPad((d.year() / 100) | 0, 2);
+    case 'day-space':
+      return spacePad(d.dayOfMonth());
+    case 'hour24-space':
+      return spacePad(d.hourOfDay());
+    case 'hour12-space':
+      return spacePad(d.hour() === 0 ? 12 : d.hour());
+    case 'iso-year':
+      return String(isoWeek(d.year(), d.month(), d.dayOfMonth())[0]);
+    case 'iso-year2':
+      return zeroPad(isoWeek(d.year(), d.month(), d.dayOfMonth())[0] % 100, 2);
+    case 'iso-week':
+      return zeroPad(isoWeek(d.year(), d.month(), d.dayOfMonth())[1], 2);
+    case 'epoch-seconds':
+      return String(Math.floor(d.unixEpoch() / 1000));
+    case 'weekday-mon1':
+      return String(d.dayOfWeek() === 1 ? 7 : d.dayOfWeek() - 1);
+    case 'weekday-sun0':
+      return String(d.dayOfWeek() - 1);
     case 'week-sun':
-    case 'week-mon': return zeroPad(d.weekOfYear(), 2);
-    case 'ampm-lower': return cldr.Calendars.formatDateRaw(d, { pattern: 'a' }).toLowerCase();
+    case 'week-mon':
+      return zeroPad(d.weekOfYear(), 2);
+    case 'ampm-lower':
+      return cldr.Calendars.formatDateRaw(d, { pattern: 'a' }).toLowerCase();
   }
 }
 

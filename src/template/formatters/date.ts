@@ -9,7 +9,20 @@ import { formatStrftime, translateFormat } from './date-pattern';
 const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const LONG_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const LONG_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const LONG_MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 export interface ZonedDate {
   epoch: number;
@@ -68,15 +81,32 @@ function zoneInfo(epoch: number, zone: string): ZoneInfo {
   if (info === undefined) {
     const at = hour * 3600000;
     const f = fieldsFormatter(zone) ?? fieldsFormatter('UTC')!;
-    let year = 1970, month = 1, day = 1, h = 0, minute = 0, second = 0;
+    let year = 1970,
+      month = 1,
+      day = 1,
+      h = 0,
+      minute = 0,
+      second = 0;
     for (const p of f.formatToParts(at)) {
       switch (p.type) {
-        case 'year': year = +p.value; break;
-        case 'month': month = +p.value; break;
-        case 'day': day = +p.value; break;
-        case 'hour': h = +p.value; break;
-        case 'minute': minute = +p.value; break;
-        case 'second': second = +p.value; break;
+        case 'year':
+          year = +p.value;
+          break;
+        case 'month':
+          month = +p.value;
+          break;
+        case 'day':
+          day = +p.value;
+          break;
+        case 'hour':
+          h = +p.value;
+          break;
+        case 'minute':
+          minute = +p.value;
+          break;
+        case 'second':
+          second = +p.value;
+          break;
       }
     }
     info = { offset: Date.UTC(year, month - 1, day, h, minute, second) - at, abbr: zoneAbbr(at, zone) };
@@ -128,11 +158,17 @@ function zoneAbbr(epoch: number, zone: string): string {
   const tz = TZ.fromUTC(zone, epoch)?.abbr;
   if (tz && /^[A-Z]{2,5}$/.test(tz)) return tz;
   for (const loc of ['en-US', 'en-GB', 'en-AU', 'en-IN']) {
-    const p = abbrFormatter(loc, zone).formatToParts(epoch).find((x) => x.type === 'timeZoneName');
+    const p = abbrFormatter(loc, zone)
+      .formatToParts(epoch)
+      .find((x) => x.type === 'timeZoneName');
     const v = p ? p.value : 'UTC';
     if (!/^GMT[+-]/.test(v)) return v;
   }
-  return abbrFormatter('en-US', zone).formatToParts(epoch).find((x) => x.type === 'timeZoneName')?.value ?? 'UTC';
+  return (
+    abbrFormatter('en-US', zone)
+      .formatToParts(epoch)
+      .find((x) => x.type === 'timeZoneName')?.value ?? 'UTC'
+  );
 }
 
 const pad = (n: number | string, ch: string, w: number) => {
@@ -150,7 +186,7 @@ function isoWeek(d: ZonedDate): [number, number] {
   t.setUTCDate(t.getUTCDate() - dow + 3);
   const isoYear = t.getUTCFullYear();
   const firstThursday = new Date(Date.UTC(isoYear, 0, 4));
-  const week = 1 + Math.round((t.getTime() - firstThursday.getTime()) / 86400000 / 7 - ((firstThursday.getUTCDay() + 6) % 7 - 3) / 7);
+  const week = 1 + Math.round((t.getTime() - firstThursday.getTime()) / 86400000 / 7 - (((firstThursday.getUTCDay() + 6) % 7) - 3) / 7);
   return [isoYear, week];
 }
 
@@ -178,56 +214,144 @@ export function strftime(d: ZonedDate, fmt: string): string {
     }
     const c = fmt[i];
     switch (c) {
-      case '%': out += '%'; break;
-      case 'a': out += SHORT_DAYS[d.weekday]; break;
-      case 'A': out += LONG_DAYS[d.weekday]; break;
-      case 'b': case 'h': out += SHORT_MONTHS[d.month - 1]; break;
-      case 'B': out += LONG_MONTHS[d.month - 1]; break;
-      case 'c': out += strftime(d, `%a, %b ${d.day}, %Y %i:%M:%S %p %Z`); break;
-      case 'C': out += pad((d.year / 100) | 0, '0', 2); break;
-      case 'd': out += pad(d.day, '0', 2); break;
-      case 'D': out += strftime(d, '%m/%d/%y'); break;
-      case 'e': out += pad(d.day, ' ', 2); break;
-      case 'F': out += strftime(d, '%Y-%m-%d'); break;
-      case 'g': out += pad(isoWeek(d)[0] % 100, '0', 2); break;
-      case 'G': out += pad(isoWeek(d)[0], '0', 4); break;
-      case 'H': out += pad(d.hour, '0', 2); break;
-      case 'i': out += h12(d.hour); break;
-      case 'I': out += pad(h12(d.hour), '0', 2); break;
-      case 'j': out += pad(dayOfYear(d), '0', 3); break;
-      case 'k': out += pad(d.hour, ' ', 2); break;
-      case 'l': out += pad(h12(d.hour), ' ', 2); break;
-      case 'm': out += pad(d.month, '0', 2); break;
-      case 'M': out += pad(d.minute, '0', 2); break;
-      case 'n': out += '\n'; break;
-      case 'N': out += pad(d.ms * 1e6, '0', 9); break;
-      case 'p': out += d.hour < 12 ? 'AM' : 'PM'; break;
-      case 'P': out += d.hour < 12 ? 'am' : 'pm'; break;
-      case 'q': out += (((d.month - 1) / 3) | 0) + 1; break;
-      case 'r': out += strftime(d, `${h12(d.hour)}:%M:%S %p`); break;
-      case 'R': out += strftime(d, '%H:%M'); break;
-      case 's': out += (d.epoch / 1000) | 0; break;
-      case 'S': out += pad(d.second, '0', 2); break;
-      case 't': out += '\t'; break;
-      case 'T': out += strftime(d, '%H:%M:%S'); break;
-      case 'u': out += d.weekday === 0 ? '7' : String(d.weekday); break;
-      case 'U': out += pad(weekOfYear(d), '0', 2); break;
-      case 'v': out += strftime(d, '%e-%b-%Y'); break;
-      case 'V': out += pad(isoWeek(d)[1], '0', 2); break;
-      case 'w': out += d.weekday; break;
-      case 'W': out += pad(weekOfYear(d), '0', 2); break;
-      case 'x': out += strftime(d, '%m/%d/%Y'); break;
-      case 'X': out += strftime(d, '%I:%M:%S %p'); break;
-      case 'y': out += pad(d.year % 100, '0', 2); break;
-      case 'Y': out += d.year; break;
+      case '%':
+        out += '%';
+        break;
+      case 'a':
+        out += SHORT_DAYS[d.weekday];
+        break;
+      case 'A':
+        out += LONG_DAYS[d.weekday];
+        break;
+      case 'b':
+      case 'h':
+        out += SHORT_MONTHS[d.month - 1];
+        break;
+      case 'B':
+        out += LONG_MONTHS[d.month - 1];
+        break;
+      case 'c':
+        out += strftime(d, `%a, %b ${d.day}, %Y %i:%M:%S %p %Z`);
+        break;
+      case 'C':
+        out += pad((d.year / 100) | 0, '0', 2);
+        break;
+      case 'd':
+        out += pad(d.day, '0', 2);
+        break;
+      case 'D':
+        out += strftime(d, '%m/%d/%y');
+        break;
+      case 'e':
+        out += pad(d.day, ' ', 2);
+        break;
+      case 'F':
+        out += strftime(d, '%Y-%m-%d');
+        break;
+      case 'g':
+        out += pad(isoWeek(d)[0] % 100, '0', 2);
+        break;
+      case 'G':
+        out += pad(isoWeek(d)[0], '0', 4);
+        break;
+      case 'H':
+        out += pad(d.hour, '0', 2);
+        break;
+      case 'i':
+        out += h12(d.hour);
+        break;
+      case 'I':
+        out += pad(h12(d.hour), '0', 2);
+        break;
+      case 'j':
+        out += pad(dayOfYear(d), '0', 3);
+        break;
+      case 'k':
+        out += pad(d.hour, ' ', 2);
+        break;
+      case 'l':
+        out += pad(h12(d.hour), ' ', 2);
+        break;
+      case 'm':
+        out += pad(d.month, '0', 2);
+        break;
+      case 'M':
+        out += pad(d.minute, '0', 2);
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'N':
+        out += pad(d.ms * 1e6, '0', 9);
+        break;
+      case 'p':
+        out += d.hour < 12 ? 'AM' : 'PM';
+        break;
+      case 'P':
+        out += d.hour < 12 ? 'am' : 'pm';
+        break;
+      case 'q':
+        out += (((d.month - 1) / 3) | 0) + 1;
+        break;
+      case 'r':
+        out += strftime(d, `${h12(d.hour)}:%M:%S %p`);
+        break;
+      case 'R':
+        out += strftime(d, '%H:%M');
+        break;
+      case 's':
+        out += (d.epoch / 1000) | 0;
+        break;
+      case 'S':
+        out += pad(d.second, '0', 2);
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'T':
+        out += strftime(d, '%H:%M:%S');
+        break;
+      case 'u':
+        out += d.weekday === 0 ? '7' : String(d.weekday);
+        break;
+      case 'U':
+        out += pad(weekOfYear(d), '0', 2);
+        break;
+      case 'v':
+        out += strftime(d, '%e-%b-%Y');
+        break;
+      case 'V':
+        out += pad(isoWeek(d)[1], '0', 2);
+        break;
+      case 'w':
+        out += d.weekday;
+        break;
+      case 'W':
+        out += pad(weekOfYear(d), '0', 2);
+        break;
+      case 'x':
+        out += strftime(d, '%m/%d/%Y');
+        break;
+      case 'X':
+        out += strftime(d, '%I:%M:%S %p');
+        break;
+      case 'y':
+        out += pad(d.year % 100, '0', 2);
+        break;
+      case 'Y':
+        out += d.year;
+        break;
       case 'z': {
         const neg = d.offset < 0;
         const mins = Math.abs(d.offset) / 60000;
         out += (neg ? '-' : '+') + pad((mins / 60) | 0, '0', 2) + ':' + pad(mins % 60, '0', 2);
         break;
       }
-      case 'Z': out += d.zoneAbbr; break;
-      default: break; // unknown directive: dropped
+      case 'Z':
+        out += d.zoneAbbr;
+        break;
+      default:
+        break; // unknown directive: dropped
     }
   }
   return out;

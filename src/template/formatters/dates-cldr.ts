@@ -3,7 +3,15 @@
  * and `relative-time`. Arguments are parsed once per compiled instruction; each
  * (locale, zone, options) keeps a bounded memo of instant -> text.
  */
-import type { CalendarType, ContextType, DateFormatOptions, DateIntervalFormatOptions, FormatWidthType, RelativeTimeFormatOptions, TimePeriodField } from '@phensley/cldr';
+import type {
+  CalendarType,
+  ContextType,
+  DateFormatOptions,
+  DateIntervalFormatOptions,
+  FormatWidthType,
+  RelativeTimeFormatOptions,
+  TimePeriodField,
+} from '@phensley/cldr';
 import { cldrFor } from '../cldr';
 import { parseNumberArgs } from './numbers';
 
@@ -103,7 +111,11 @@ export function parseRelativeArgs(args: readonly string[]): Parsed<RelativeTimeF
   return { opts: o, key: JSON.stringify(o) };
 }
 
-function cached<T>(cache: WeakMap<readonly string[], Parsed<T>>, args: readonly string[], parse: (a: readonly string[]) => Parsed<T>): Parsed<T> {
+function cached<T>(
+  cache: WeakMap<readonly string[], Parsed<T>>,
+  args: readonly string[],
+  parse: (a: readonly string[]) => Parsed<T>,
+): Parsed<T> {
   let p = cache.get(args);
   if (p === undefined) {
     p = parse(args);
@@ -134,12 +146,16 @@ function memo(key: string, k: string, make: () => string): string {
 
 export function formatDatetime(locale: string, zoneId: string, epoch: number, args: readonly string[]): string {
   const p = cached(dtArgs, args, parseDatetimeArgs);
-  return memo(`dt|${locale}|${zoneId}|${p.key}`, String(epoch), () => cldrFor(locale).Calendars.formatDate({ date: epoch, zoneId }, p.opts));
+  return memo(`dt|${locale}|${zoneId}|${p.key}`, String(epoch), () =>
+    cldrFor(locale).Calendars.formatDate({ date: epoch, zoneId }, p.opts),
+  );
 }
 
 export function formatInterval(locale: string, zoneId: string, a: number, b: number, args: readonly string[]): string {
   const p = cached(ivArgs, args, parseIntervalArgs);
-  return memo(`iv|${locale}|${zoneId}|${p.key}`, a + '|' + b, () => cldrFor(locale).Calendars.formatDateInterval({ date: a, zoneId }, { date: b, zoneId }, p.opts));
+  return memo(`iv|${locale}|${zoneId}|${p.key}`, a + '|' + b, () =>
+    cldrFor(locale).Calendars.formatDateInterval({ date: a, zoneId }, { date: b, zoneId }, p.opts),
+  );
 }
 
 /**
@@ -148,5 +164,7 @@ export function formatInterval(locale: string, zoneId: string, a: number, b: num
  */
 export function formatRelative(locale: string, start: number, end: number, args: readonly string[]): string {
   const p = cached(rtArgs, args, parseRelativeArgs);
-  return memo(`rt|${locale}|${p.key}`, start + '|' + end, () => cldrFor(locale).Calendars.formatRelativeTime({ date: start, zoneId: 'UTC' }, { date: end, zoneId: 'UTC' }, p.opts));
+  return memo(`rt|${locale}|${p.key}`, start + '|' + end, () =>
+    cldrFor(locale).Calendars.formatRelativeTime({ date: start, zoneId: 'UTC' }, { date: end, zoneId: 'UTC' }, p.opts),
+  );
 }

@@ -63,7 +63,14 @@ class WidgetCall implements WidgetProps {
  * made only when the renderer does not answer or reads `props.html` (a renderer that draws its own widget
  * from its own cache then costs the engine nothing).
  */
-export function widget(ctx: Context, name: WidgetName, item: unknown, args: string[], html: string | (() => string), data: Record<string, unknown> = {}): string {
+export function widget(
+  ctx: Context,
+  name: WidgetName,
+  item: unknown,
+  args: string[],
+  html: string | (() => string),
+  data: Record<string, unknown> = {},
+): string {
   const r = ctx.renderer;
   if (r === undefined) return typeof html === 'string' ? html : html();
   const props = new WidgetCall(item, args, html, data, ctx.locale);

@@ -5,7 +5,17 @@ import { asNumber, asString, splitVariable } from '../util';
 import { timeZoneOf } from './date';
 import { formatMessage } from './message-cldr';
 import { formatDatetime, formatInterval, formatRelative } from './dates-cldr';
-import { decimalString, formatCurrency, formatDecimal, isMinorUnits, minorDigits, moneyAmount, moneyPartsOrDefault, numberArgs, storeDigits } from './numbers';
+import {
+  decimalString,
+  formatCurrency,
+  formatDecimal,
+  isMinorUnits,
+  minorDigits,
+  moneyAmount,
+  moneyPartsOrDefault,
+  numberArgs,
+  storeDigits,
+} from './numbers';
 
 const messageFormatter: FormatterFn = (v, args, ctx: Context) => {
   const from = ctx.frame.parent ?? ctx.frame;
@@ -23,7 +33,13 @@ const messageFormatter: FormatterFn = (v, args, ctx: Context) => {
   return formatMessage(asString(v), positional, keyword, ctx.locale, timeZoneOf(ctx));
 };
 
-const SECOND = 1000, MINUTE = 60 * SECOND, HOUR = 60 * MINUTE, DAY = 24 * HOUR, WEEK = 7 * DAY, MONTH = 30 * DAY, YEAR = 365 * DAY;
+const SECOND = 1000,
+  MINUTE = 60 * SECOND,
+  HOUR = 60 * MINUTE,
+  DAY = 24 * HOUR,
+  WEEK = 7 * DAY,
+  MONTH = 30 * DAY,
+  YEAR = 365 * DAY;
 
 /** Time-since wording ('N minutes ago' and the like). */
 export function humanizeDelta(delta: number): string {

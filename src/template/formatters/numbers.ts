@@ -18,15 +18,28 @@ import { asString, step } from '../util';
 export const clampDigits = (n: number): number => Math.max(0, Math.min(NUMBER_FORMAT_DIGITS_MAX, n | 0));
 
 const ROUNDING: Record<string, RoundingModeType> = {
-  up: 'up', down: 'down', truncate: 'down', ceil: 'ceiling', ceiling: 'ceiling', floor: 'floor',
-  'half-up': 'half-up', 'half-down': 'half-down', 'half-even': 'half-even', round: 'half-even',
+  up: 'up',
+  down: 'down',
+  truncate: 'down',
+  ceil: 'ceiling',
+  ceiling: 'ceiling',
+  floor: 'floor',
+  'half-up': 'half-up',
+  'half-down': 'half-down',
+  'half-even': 'half-even',
+  round: 'half-even',
 };
 const DIGITS: Record<string, keyof DecimalFormatOptions> = {
-  minint: 'minimumIntegerDigits', minimumintegerdigits: 'minimumIntegerDigits',
-  minfrac: 'minimumFractionDigits', minimumfractiondigits: 'minimumFractionDigits',
-  maxfrac: 'maximumFractionDigits', maximumfractiondigits: 'maximumFractionDigits',
-  minsig: 'minimumSignificantDigits', minimumsignificantdigits: 'minimumSignificantDigits',
-  maxsig: 'maximumSignificantDigits', maximumsignificantdigits: 'maximumSignificantDigits',
+  minint: 'minimumIntegerDigits',
+  minimumintegerdigits: 'minimumIntegerDigits',
+  minfrac: 'minimumFractionDigits',
+  minimumfractiondigits: 'minimumFractionDigits',
+  maxfrac: 'maximumFractionDigits',
+  maximumfractiondigits: 'maximumFractionDigits',
+  minsig: 'minimumSignificantDigits',
+  minimumsignificantdigits: 'minimumSignificantDigits',
+  maxsig: 'maximumSignificantDigits',
+  maximumsignificantdigits: 'maximumSignificantDigits',
 };
 const DECIMAL_STYLES = new Set(['decimal', 'short', 'long', 'scientific', 'percent', 'percent-scaled', 'permille', 'permille-scaled']);
 const CURRENCY_STYLES = new Set(['symbol', 'accounting', 'code', 'name', 'short']);
@@ -39,7 +52,8 @@ export interface NumberArgs {
 }
 
 /** The key of parsed arguments: the options and the `free` text, so two lists that print differently never share one. */
-const argsKey = (opts: DecimalFormatOptions & CurrencyFormatOptions, free: string | undefined): string => JSON.stringify([opts, free ?? null]);
+const argsKey = (opts: DecimalFormatOptions & CurrencyFormatOptions, free: string | undefined): string =>
+  JSON.stringify([opts, free ?? null]);
 
 /** Parse `key:value` arguments (key case-insensitive) into CLDR number options. */
 export function parseNumberArgs(args: readonly string[], currency: boolean): NumberArgs {
@@ -186,7 +200,10 @@ export function moneyPartsOrDefault(v: unknown): { value: unknown; code: string;
   const mc = step(v, 'currency');
   const decimal = mv === undefined && mc === undefined;
   const value = (decimal ? dv : mv) ?? String(DEFAULT_MONEY_VALUE);
-  const code = asString((decimal ? dc : mc) ?? '').trim().toUpperCase() || DEFAULT_CURRENCY;
+  const code =
+    asString((decimal ? dc : mc) ?? '')
+      .trim()
+      .toUpperCase() || DEFAULT_CURRENCY;
   return { value, code, decimal };
 }
 
@@ -221,7 +238,13 @@ const withDigits = new Map<string, NumberArgs>();
  */
 export function storeDigits(a: NumberArgs, digits: number): NumberArgs {
   const o = a.opts;
-  if (o.minimumFractionDigits !== undefined || o.maximumFractionDigits !== undefined || o.maximumSignificantDigits !== undefined || o.minimumSignificantDigits !== undefined) return a;
+  if (
+    o.minimumFractionDigits !== undefined ||
+    o.maximumFractionDigits !== undefined ||
+    o.maximumSignificantDigits !== undefined ||
+    o.minimumSignificantDigits !== undefined
+  )
+    return a;
   const k = a.key + '|' + digits;
   let r = withDigits.get(k);
   if (r === undefined) {

@@ -22,9 +22,17 @@ function commentLinkHtml(v: unknown, ctx: Context): string {
     }
     const count = ctx.resolve(P_COUNT);
     return (
-      '\n  <a href="' + url + '#comments-' + id + '" class="sqs-comment-link" data-id="' + id + '">\n  ' +
+      '\n  <a href="' +
+      url +
+      '#comments-' +
+      id +
+      '" class="sqs-comment-link" data-id="' +
+      id +
+      '">\n  ' +
       (count === 0 ? 'No' : emitValue(count)) +
-      '\n  Comment' + (count === 1 ? '' : 's') + '\n  </a>\n'
+      '\n  Comment' +
+      (count === 1 ? '' : 's') +
+      '\n  </a>\n'
     );
   } finally {
     ctx.frame = saved;
@@ -89,7 +97,11 @@ export const SOCIAL_FORMATTERS: Record<string, FormatterFn> = {
     asString(v)
       .replace(/(\b(https?|ftp|file):\/\/[-A-Z0-9+&@#/%?=~_|!:,.;]*[-A-Z0-9+&@#\\/%=~_|])/gi, '<a target="new" href="$1">$1</a>')
       .replace(/(^| )@([a-z0-9_]+)/gi, '$1<a target="new" href="https://twitter.com/$2/">@$2</a>')
-      .replace(/(^| )#([a-z0-9_]+)/gi, (_m, pre: string, tag: string) => `${pre}<a target="new" href="https://twitter.com/hashtag/${legacyEscape(tag)}?src=hash">#${tag}</a>`),
+      .replace(
+        /(^| )#([a-z0-9_]+)/gi,
+        (_m, pre: string, tag: string) =>
+          `${pre}<a target="new" href="https://twitter.com/hashtag/${legacyEscape(tag)}?src=hash">#${tag}</a>`,
+      ),
   'comment-count': (v) => {
     const n = asNumber(step(v, 'publicCommentCount'));
     return (n === 0 ? 'No' : String(n)) + ' Comment' + (n !== 1 ? 's' : '');

@@ -4,10 +4,28 @@ import type { PredicateFn } from '../types';
 import { asBoolean, asNumber, asString, isTruthy, path, step } from '../util';
 
 const RECORD_TYPES: Array<[string, number]> = [
-  ['undefined', -1], ['text', 1], ['image', 2], ['quote', 4], ['link', 5], ['audio', 7], ['video', 8],
-  ['store-item', 11], ['event', 12], ['gallery', 14], ['binary', 15], ['css-asset', 16], ['tweak-asset', 17],
-  ['digital-good', 18], ['attachment', 19], ['wordpress-export', 20], ['json-export', 21], ['site-search', 30],
-  ['active-time', 31], ['tweet', 50], ['checkin', 52], ['kbarticle', 54],
+  ['undefined', -1],
+  ['text', 1],
+  ['image', 2],
+  ['quote', 4],
+  ['link', 5],
+  ['audio', 7],
+  ['video', 8],
+  ['store-item', 11],
+  ['event', 12],
+  ['gallery', 14],
+  ['binary', 15],
+  ['css-asset', 16],
+  ['tweak-asset', 17],
+  ['digital-good', 18],
+  ['attachment', 19],
+  ['wordpress-export', 20],
+  ['json-export', 21],
+  ['site-search', 30],
+  ['active-time', 31],
+  ['tweet', 50],
+  ['checkin', 52],
+  ['kbarticle', 54],
 ];
 const PROMOTED_RECORDS: Record<string, [number, string]> = {
   'external-video?': [8, 'video'],
@@ -18,7 +36,13 @@ const PROMOTED_RECORDS: Record<string, [number, string]> = {
   'gallery?': [14, 'gallery'],
 };
 const PROMOTED_BLOCKS = ['map', 'embed', 'image', 'code', 'quote', 'twitter', 'link', 'video', 'foursquare', 'instagram', 'form'];
-const BACKGROUND_SOURCES: Array<[string, number]> = [['undefined', -1], ['upload', 1], ['instagram', 2], ['video', 3], ['none', 4]];
+const BACKGROUND_SOURCES: Array<[string, number]> = [
+  ['undefined', -1],
+  ['upload', 1],
+  ['instagram', 2],
+  ['video', 3],
+  ['none', 4],
+];
 const FOLDER_INDEX = 1;
 const FOLDER_REDIRECT = 2;
 const COLLECTION_TEMPLATE_PAGE = 7;
@@ -33,8 +57,18 @@ const GALLERY_SELECT: Record<string, string[]> = {
   lightboxTheme: ['dark', 'light'],
 };
 const GALLERY_BOOLEAN = [
-  'autoplay', 'auto-crop', 'controls', 'lightbox', 'square-thumbs', 'show-meta', 'show-meta-on-hover', 'thumbnails',
-  'show-meta-basic', 'show-meta-only-title', 'newWindow', 'transparentBackground',
+  'autoplay',
+  'auto-crop',
+  'controls',
+  'lightbox',
+  'square-thumbs',
+  'show-meta',
+  'show-meta-on-hover',
+  'thumbnails',
+  'show-meta-basic',
+  'show-meta-only-title',
+  'newWindow',
+  'transparentBackground',
 ];
 
 const node = (ctx: Context) => ctx.frame.node;

@@ -6,8 +6,24 @@ import { asNumber, isTruthy, step } from '../util';
 import { hasVariants, hasVariedPrices, isOnSale, isSoldOut } from '../formatters/commerce-util';
 
 const SLICE_TYPES: Record<string, number> = {
-  heading: 1, body: 3, image: 4, gallery: 5, video: 6, 'social-icons': 7, buttons: 8, navigation: 9, 'custom-form': 10,
-  newsletter: 11, album: 12, map: 13, logo: 14, action: 15, form: 16, lock: 17, password: 18, twitter: 19,
+  heading: 1,
+  body: 3,
+  image: 4,
+  gallery: 5,
+  video: 6,
+  'social-icons': 7,
+  buttons: 8,
+  navigation: 9,
+  'custom-form': 10,
+  newsletter: 11,
+  album: 12,
+  map: 13,
+  logo: 14,
+  action: 15,
+  form: 16,
+  lock: 17,
+  password: 18,
+  twitter: 19,
 };
 
 export const COMMERCE_PREDICATES: Record<string, PredicateFn> = {

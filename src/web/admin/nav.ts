@@ -15,10 +15,27 @@ export interface NavGroup {
 
 const LAYOUT: Array<{ heading?: string; paths: string[] }> = [
   { paths: ['/config', '/config/orders', '/config/products', '/config/inventory', '/config/customers'] },
-  { heading: 'Content', paths: ['/config/pages', '/config/posts', '/config/content', '/config/navigation', '/config/forms', '/config/styles'] },
-  { heading: 'Marketing', paths: ['/config/mailing-lists', '/config/popup', '/config/cookies', '/config/reviews', '/config/restock', '/config/donations', '/config/coupons'] },
+  {
+    heading: 'Content',
+    paths: ['/config/pages', '/config/posts', '/config/content', '/config/navigation', '/config/forms', '/config/styles'],
+  },
+  {
+    heading: 'Marketing',
+    paths: [
+      '/config/mailing-lists',
+      '/config/popup',
+      '/config/cookies',
+      '/config/reviews',
+      '/config/restock',
+      '/config/donations',
+      '/config/coupons',
+    ],
+  },
   { paths: ['/config/analytics'] },
-  { heading: 'Settings', paths: ['/config/settings', '/config/payments', '/config/site-address', '/config/outbox', '/config/email-settings', '/config/emails'] },
+  {
+    heading: 'Settings',
+    paths: ['/config/settings', '/config/payments', '/config/site-address', '/config/outbox', '/config/email-settings', '/config/emails'],
+  },
 ];
 
 export function navGroups(all: AdminScreen[] = screens, role?: number): NavGroup[] {

@@ -3,7 +3,13 @@ import type { Area } from '../../core/roles.js';
 import { MembersScreen } from './members/MembersScreen.js';
 import { Dashboard } from './home/Dashboard.js';
 import { ProductsScreen } from './catalog/ProductsScreen.js';
-import { ContentScreen, NavigationScreen, HeaderFooterScreen, LanguagesScreen, CommercePreferencesScreen } from './settings/SettingsScreens.js';
+import {
+  ContentScreen,
+  NavigationScreen,
+  HeaderFooterScreen,
+  LanguagesScreen,
+  CommercePreferencesScreen,
+} from './settings/SettingsScreens.js';
 import { TeamScreen } from './team/TeamScreen.js';
 import { RestockScreen } from './restock/RestockScreen.js';
 import { FormsAdmin } from './forms/Forms.js';
@@ -41,7 +47,16 @@ export interface AdminScreen {
  * Every /config screen. Areas add their screens here; the shell picks the longest matching path.
  * Keep one import and one entry per screen.
  */
-export const screens: AdminScreen[] = [{ path: '/config', area: 'account', label: 'Home', component: Dashboard }, { path: '/config/orders', area: 'orders', label: 'Orders', component: OrdersScreen }, { path: '/config/shipping', area: 'checkout', label: 'Shipping', component: ShippingScreen }, { path: '/config/tax', area: 'checkout', label: 'Tax', component: TaxScreen }, { path: '/config/coupons', area: 'checkout', label: 'Coupons', component: CouponsScreen }, { path: '/config/analytics', area: 'analytics', label: 'Analytics', component: Analytics }, { path: '/config/forms', area: 'forms', label: 'Forms', component: FormsAdmin }, { path: '/config/restock', area: 'restock', label: 'Back in stock', component: RestockScreen }];
+export const screens: AdminScreen[] = [
+  { path: '/config', area: 'account', label: 'Home', component: Dashboard },
+  { path: '/config/orders', area: 'orders', label: 'Orders', component: OrdersScreen },
+  { path: '/config/shipping', area: 'checkout', label: 'Shipping', component: ShippingScreen },
+  { path: '/config/tax', area: 'checkout', label: 'Tax', component: TaxScreen },
+  { path: '/config/coupons', area: 'checkout', label: 'Coupons', component: CouponsScreen },
+  { path: '/config/analytics', area: 'analytics', label: 'Analytics', component: Analytics },
+  { path: '/config/forms', area: 'forms', label: 'Forms', component: FormsAdmin },
+  { path: '/config/restock', area: 'restock', label: 'Back in stock', component: RestockScreen },
+];
 
 /** Platform screens: products and stores, navigation, pages and posts, header/footer code, languages, commerce preferences, team. */
 screens.push(
@@ -70,7 +85,10 @@ screens.push(
 );
 
 /** Page editor (issue #13): the pages list and the editor of one page (/config/pages/:id). */
-screens.push({ path: '/config/pages', area: 'drafts', label: 'Page editor', component: PagesEditorScreen }, { path: '/config/styles', area: 'styles', label: 'Site styles', component: StylesScreen });
+screens.push(
+  { path: '/config/pages', area: 'drafts', label: 'Page editor', component: PagesEditorScreen },
+  { path: '/config/styles', area: 'styles', label: 'Site styles', component: StylesScreen },
+);
 /** Journal posts (issue 27): the posts list and the page editor for one post's body (/config/posts/:id). */
 screens.push({ path: '/config/posts', area: 'drafts', label: 'Posts', component: PostsEditorScreen });
 
@@ -78,7 +96,10 @@ screens.push({ path: '/config/posts', area: 'drafts', label: 'Posts', component:
 screens.push({ path: '/config/members', area: 'members', label: 'Members', component: MembersScreen });
 
 /** Features, experiments, preview and safe mode; billing and its upgrade destinations (server/flags). */
-screens.push({ path: '/config/features', area: 'features', label: 'Features', component: FeaturesScreen }, { path: '/config/settings/billing', area: 'features', label: 'Billing', component: BillingScreen });
+screens.push(
+  { path: '/config/features', area: 'features', label: 'Features', component: FeaturesScreen },
+  { path: '/config/settings/billing', area: 'features', label: 'Billing', component: BillingScreen },
+);
 
 /** The site address: where emailed links point when PUBLIC_URL is not set (server/email-origin.ts). */
 screens.push({ path: '/config/site-address', area: 'site-address', label: 'Site address', component: SiteAddressScreen });
@@ -87,7 +108,12 @@ screens.push({ path: '/config/connected-accounts', area: 'settings', label: 'Con
 /** Search engines: robots.txt and URL redirects (server/seo). */
 screens.push({ path: '/config/seo', area: 'settings', label: 'Search engines', component: SeoScreen });
 /** The owner's admin (issue 23): customers and the site's own settings. */
-screens.push({ path: '/config/customers', area: 'customers', label: 'Customers', component: CustomersScreen }, { path: '/config/settings', area: 'settings', label: 'Site settings', component: SiteSettingsScreen }, { path: '/config/outbox', area: 'email-delivery', label: 'Emails', component: EmailsScreen }, { path: '/config/email-settings', area: 'email-delivery', label: 'Email settings', component: EmailSettingsScreen });
+screens.push(
+  { path: '/config/customers', area: 'customers', label: 'Customers', component: CustomersScreen },
+  { path: '/config/settings', area: 'settings', label: 'Site settings', component: SiteSettingsScreen },
+  { path: '/config/outbox', area: 'email-delivery', label: 'Emails', component: EmailsScreen },
+  { path: '/config/email-settings', area: 'email-delivery', label: 'Email settings', component: EmailSettingsScreen },
+);
 
 /** Payments (issue 25): Stripe's keys, Check connection, the webhook address; test mode without keys. */
 screens.push({ path: '/config/payments', area: 'payments', label: 'Payments', component: PaymentsScreen });

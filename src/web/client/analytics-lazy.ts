@@ -38,26 +38,49 @@ function observeCalls(t: Tracker) {
   const observed = async (res: Response, method: string, path: string, body: unknown) => {
     if (!res.ok) return;
     const m = ENTRIES.exec(path);
-    if (!m && !/^\/api\/(form\/SaveFormSubmission|site-users\/account\/notifications\/restock|checkout\/place-order)\/?$/.test(path)) return;
-    const data = (await res.clone().json().catch(() => ({}))) as Record<string, unknown>;
+    if (!m && !/^\/api\/(form\/SaveFormSubmission|site-users\/account\/notifications\/restock|checkout\/place-order)\/?$/.test(path))
+      return;
+    const data = (await res
+      .clone()
+      .json()
+      .catch(() => ({}))) as Record<string, unknown>;
     const before = t.cart;
     if (data.shoppingCart && typeof data.shoppingCart === 'object') t.cart = data.shoppingCart as Tracker['cart'];
     const sent = typeof body === 'string' ? (JSON.parse(body || '{}') as Record<string, unknown>) : {};
     if (m && method === 'POST' && !m[1]) {
       const e = (data.newlyAdded ?? {}) as Record<string, unknown>;
-      t.shopper('add_to_cart', { item_id: e.itemId ?? sent.itemId ?? null, item_title: e.title ?? null, item_price: e.purchasePriceCents ?? null, item_quantity: sent.quantity ?? e.quantity ?? null, item_type: e.productType ?? null });
+      t.shopper('add_to_cart', {
+        item_id: e.itemId ?? sent.itemId ?? null,
+        item_title: e.title ?? null,
+        item_price: e.purchasePriceCents ?? null,
+        item_quantity: sent.quantity ?? e.quantity ?? null,
+        item_type: e.productType ?? null,
+      });
     } else if (m && method === 'DELETE' && m[1]) {
       const id = decodeURIComponent(m[1]);
-      const e = ((data.removedEntry as Record<string, unknown>) ?? (before?.entries as Array<Record<string, unknown>> | undefined)?.find((x) => x.id === id) ?? {}) as Record<string, unknown>;
+      const e = ((data.removedEntry as Record<string, unknown>) ??
+        (before?.entries as Array<Record<string, unknown>> | undefined)?.find((x) => x.id === id) ??
+        {}) as Record<string, unknown>;
       const variant = (e.chosenVariant as { attributes?: Record<string, string> } | undefined)?.attributes ?? null;
-      t.shopper('remove_from_cart', { item_id: e.itemId ?? null, item_type: e.productType ?? null, item_title: e.title ?? null, item_variant_object: variant, item_price: e.purchasePriceCents ?? null, item_quantity: e.quantity ?? null });
+      t.shopper('remove_from_cart', {
+        item_id: e.itemId ?? null,
+        item_type: e.productType ?? null,
+        item_title: e.title ?? null,
+        item_variant_object: variant,
+        item_price: e.purchasePriceCents ?? null,
+        item_quantity: e.quantity ?? null,
+      });
     } else if (path.startsWith('/api/form/')) {
       t.shopper('form_submit', { form_id: typeof sent.formId === 'string' ? sent.formId : null });
     } else if (path.startsWith('/api/site-users/')) {
       t.shopper('restock_signup', { item_id: typeof sent.productId === 'string' ? sent.productId : null });
     } else if (path.startsWith('/api/checkout/') && data.status === 'paid' && data.duplicate !== true) {
       const pc = (data.purchaseConfirmation ?? {}) as { id?: string; grandTotal?: { value?: string; currency?: string } };
-      t.event('order_placed', { order_id: pc.id ?? null, cart_value: Math.max(0, Number(pc.grandTotal?.value) || 0), currency_code: pc.grandTotal?.currency ?? 'USD' });
+      t.event('order_placed', {
+        order_id: pc.id ?? null,
+        cart_value: Math.max(0, Number(pc.grandTotal?.value) || 0),
+        currency_code: pc.grandTotal?.currency ?? 'USD',
+      });
     }
   };
   window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
@@ -65,8 +88,18 @@ function observeCalls(t: Tracker) {
     try {
       const url = new URL(typeof input === 'string' || input instanceof URL ? String(input) : input.url, location.href);
       const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-      if (url.origin === location.origin && method !== 'GET' && url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/census') && !url.pathname.startsWith('/api/v1/') && !url.pathname.startsWith('/api/events/')) {
-        p.then((res) => observed(res, method, url.pathname, init?.body).catch(() => {}), () => {});
+      if (
+        url.origin === location.origin &&
+        method !== 'GET' &&
+        url.pathname.startsWith('/api/') &&
+        !url.pathname.startsWith('/api/census') &&
+        !url.pathname.startsWith('/api/v1/') &&
+        !url.pathname.startsWith('/api/events/')
+      ) {
+        p.then(
+          (res) => observed(res, method, url.pathname, init?.body).catch(() => {}),
+          () => {},
+        );
       }
     } catch {
       /* not ours to observe */
@@ -81,7 +114,12 @@ function formPageFields(el: HTMLElement): Record<string, string | number> {
   try {
     const raw = el.closest<HTMLElement>('[data-island="Form"]')?.dataset.props;
     const page = raw ? ((JSON.parse(raw) as { page?: Record<string, unknown> }).page ?? {}) : {};
-    for (const [k, n] of [['pageTitle', 300], ['pageId', 64], ['pagePath', 2048]] as const) if (typeof page[k] === 'string') out[k] = (page[k] as string).slice(0, n);
+    for (const [k, n] of [
+      ['pageTitle', 300],
+      ['pageId', 64],
+      ['pagePath', 2048],
+    ] as const)
+      if (typeof page[k] === 'string') out[k] = (page[k] as string).slice(0, n);
     if (page.contentSource === 'i' || page.contentSource === 'c') out.contentSource = page.contentSource;
     const perm = page.pagePermissionTypeValue;
     if (typeof perm === 'number' || (typeof perm === 'string' && /^\d{1,20}$/.test(perm))) out.pagePermissionTypeValue = perm;
@@ -95,14 +133,22 @@ function formPageFields(el: HTMLElement): Record<string, string | number> {
 function observeDom(t: Tracker) {
   const buttons = '.sqs-block-button-element, [data-analytics-button]';
   document.querySelectorAll<HTMLElement>(buttons).forEach((b, i) => {
-    if (i < 10) t.census('button-render', { buttonText: (b.textContent ?? '').trim().slice(0, 200), buttonUrl: (b.getAttribute('href') ?? '').slice(0, 2048) });
+    if (i < 10)
+      t.census('button-render', {
+        buttonText: (b.textContent ?? '').trim().slice(0, 200),
+        buttonUrl: (b.getAttribute('href') ?? '').slice(0, 2048),
+      });
   });
   document.querySelectorAll<HTMLElement>('[data-form-id]').forEach((f, i) => {
     const formId = f.dataset.formId ?? '';
     if (i < 10 && /^[A-Za-z0-9_.:-]{1,64}$/.test(formId)) t.census('form-render', { formId, ...formPageFields(f) });
   });
   const overlay = document.querySelector<HTMLElement>('[data-popup-overlay]');
-  if (overlay) t.census('overlay', /^[A-Za-z0-9_.:-]{1,64}$/.test(overlay.dataset.popupOverlay ?? '') ? { overlayId: overlay.dataset.popupOverlay } : {});
+  if (overlay)
+    t.census(
+      'overlay',
+      /^[A-Za-z0-9_.:-]{1,64}$/.test(overlay.dataset.popupOverlay ?? '') ? { overlayId: overlay.dataset.popupOverlay } : {},
+    );
   const related = document.querySelector('[data-related-products], .related-products');
   if (related) t.shopper('related_product_display');
 
@@ -112,7 +158,11 @@ function observeDom(t: Tracker) {
       const el = ev.target instanceof Element ? ev.target : null;
       if (!el) return;
       const button = el.closest<HTMLElement>(buttons);
-      if (button) t.census('button-click', { buttonText: (button.textContent ?? '').trim().slice(0, 200), buttonUrl: (button.getAttribute('href') ?? '').slice(0, 2048) });
+      if (button)
+        t.census('button-click', {
+          buttonText: (button.textContent ?? '').trim().slice(0, 200),
+          buttonUrl: (button.getAttribute('href') ?? '').slice(0, 2048),
+        });
       const quick = el.closest<HTMLElement>('.sqs-product-quick-view-button[data-id]');
       if (quick?.dataset.id && /^[A-Za-z0-9_.:-]{1,64}$/.test(quick.dataset.id)) t.census(`RecordQuickView/${quick.dataset.id}`);
       const rel = el.closest('[data-related-products], .related-products');
@@ -124,7 +174,8 @@ function observeDom(t: Tracker) {
       }
       const a = el.closest('a');
       if (el.closest('[data-reviews-tab]')) t.shopper('reviews_tab_click');
-      else if (a && /^#reviews?\b/.test(a.getAttribute('href') ?? '')) t.shopper('reviews_anchor_click', { destination_url: a.href.slice(0, 2048) });
+      else if (a && /^#reviews?\b/.test(a.getAttribute('href') ?? ''))
+        t.shopper('reviews_anchor_click', { destination_url: a.href.slice(0, 2048) });
     },
     { capture: true, passive: true },
   );
@@ -161,9 +212,17 @@ export function startTracker(page: PageData): Tracker {
     },
   });
   if (flags) {
-    const variants = settleExperiments(flags, { visitorId: t.visitor?.visitorId ?? null, search: window.location.search, local: safeStorage('localStorage') });
+    const variants = settleExperiments(flags, {
+      visitorId: t.visitor?.visitorId ?? null,
+      search: window.location.search,
+      local: safeStorage('localStorage'),
+    });
     tags = experimentTags(variants);
-    void maybeStartRecording(flags, variants, { fetch: window.fetch.bind(window), hardwareThreads: navigator.hardwareConcurrency, load: scriptLoader() });
+    void maybeStartRecording(flags, variants, {
+      fetch: window.fetch.bind(window),
+      hardwareThreads: navigator.hardwareConcurrency,
+      load: scriptLoader(),
+    });
   }
   const cartPage = islandProps('CartPage');
   const pill = islandProps('CartPill');

@@ -35,7 +35,10 @@ export function track(name: ShopperEvent | (string & {}), fields: Record<string,
   withTracker((t) => t.shopper(name as ShopperEvent, fields));
 }
 
-export function trackPaywall(name: PaywallEvent, fields: { content_collection_id: string | null; content_item_id: string | null; viewer_access_status: string }): void {
+export function trackPaywall(
+  name: PaywallEvent,
+  fields: { content_collection_id: string | null; content_item_id: string | null; viewer_access_status: string },
+): void {
   withTracker((t) => t.paywall(name, fields));
 }
 
@@ -125,7 +128,8 @@ function begin(page: PageData): void {
           early.length = 0;
         },
       );
-    const idle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void go(), { timeout: 1000 }) : setTimeout(() => void go(), 1));
+    const idle = () =>
+      typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void go(), { timeout: 1000 }) : setTimeout(() => void go(), 1);
     if (document.readyState === 'complete') idle();
     else window.addEventListener('load', idle, { once: true });
   } catch {

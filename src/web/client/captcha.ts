@@ -126,7 +126,11 @@ export function widgetIdOf(el: HTMLElement | null): number | null {
  * Renders the checkbox (v2) into `el`, marks the container and gives it the widget id. An invalid node
  * (missing or not in the document), one already rendered, or a vendor refusal is reported and rejected.
  */
-export async function renderCaptcha(cfg: VendorCaptchaConfig, el: HTMLElement | null, callbacks: { callback?: () => void; expired?: () => void } = {}): Promise<number> {
+export async function renderCaptcha(
+  cfg: VendorCaptchaConfig,
+  el: HTMLElement | null,
+  callbacks: { callback?: () => void; expired?: () => void } = {},
+): Promise<number> {
   if (!el || !(el instanceof HTMLElement) || !el.isConnected || el.hasAttribute(RENDERED_ATTR)) throw renderError();
   const g = await loadCaptcha(cfg);
   if (!el.isConnected || el.hasAttribute(RENDERED_ATTR)) throw renderError();

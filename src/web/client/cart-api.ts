@@ -20,13 +20,18 @@ const ENTRIES = '/api/commerce/shopping-cart/entries';
 
 export const cartApi = {
   add: (body: AddBody) => api<CartResponse<'newlyAdded'>>('POST', ENTRIES, body),
-  updateQuantity: (entryId: string, quantity: number) => api<CartResponse<'updatedEntry'>>('PUT', `${ENTRIES}/${encodeURIComponent(entryId)}`, { quantity }),
+  updateQuantity: (entryId: string, quantity: number) =>
+    api<CartResponse<'updatedEntry'>>('PUT', `${ENTRIES}/${encodeURIComponent(entryId)}`, { quantity }),
   remove: (entryId: string) => api<CartResponse<'removedEntry'>>('DELETE', `${ENTRIES}/${encodeURIComponent(entryId)}`),
   updateFields: (entryId: string, body: { itemId: string; sku: string; additionalFields: string }) =>
     api<CartResponse<'updatedEntry'>>('PUT', `${ENTRIES}/${encodeURIComponent(entryId)}/additionalFields`, body),
   subscribe: (body: { itemId: string; sku: string; qty: number; additionalFields: string | null }) =>
     api<{ cartToken: string }>('POST', '/api/3/commerce/cart/subscription', body),
-  stock: (itemId: string) => api<{ results: Array<{ sku: string; unlimited: boolean; qtyInStock: number }> }>('GET', `/api/commerce/inventory/stock/?itemId=${encodeURIComponent(itemId)}`),
+  stock: (itemId: string) =>
+    api<{ results: Array<{ sku: string; unlimited: boolean; qtyInStock: number }> }>(
+      'GET',
+      `/api/commerce/inventory/stock/?itemId=${encodeURIComponent(itemId)}`,
+    ),
 };
 
 export interface ErrorEnv {

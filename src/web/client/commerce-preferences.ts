@@ -51,7 +51,11 @@ export async function savePreferences(namespace: string, values: Preferences): P
 
 /** The generic data fetch for one namespace: pending, then data or error; refetched on the document event. */
 export function usePreferences(namespace: string): { data: Preferences | null; error: string; pending: boolean; refetch: () => void } {
-  const [state, setState] = useState<{ data: Preferences | null; error: string; pending: boolean }>({ data: null, error: '', pending: true });
+  const [state, setState] = useState<{ data: Preferences | null; error: string; pending: boolean }>({
+    data: null,
+    error: '',
+    pending: true,
+  });
   const refetch = useCallback(() => {
     setState((s) => ({ ...s, pending: true, error: '' }));
     loadPreferences(namespace).then(

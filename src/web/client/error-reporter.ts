@@ -5,7 +5,12 @@
  * page, each with website id, template id, URL and browser; stacks are cut at 5000 characters.
  * A failed send is dropped: reporting must never disturb the page.
  */
-import { ERROR_REPORTER_DEBOUNCE_MS, ERROR_REPORTER_MAX_QUEUED, ERROR_REPORTER_MAX_SENDS, ERROR_REPORTER_MAX_STACK_CHARS } from '../../core/constants.js';
+import {
+  ERROR_REPORTER_DEBOUNCE_MS,
+  ERROR_REPORTER_MAX_QUEUED,
+  ERROR_REPORTER_MAX_SENDS,
+  ERROR_REPORTER_MAX_STACK_CHARS,
+} from '../../core/constants.js';
 
 export const ERRORS_URL = '/api/events/RecordJavascriptErrors';
 
@@ -46,7 +51,8 @@ export class ErrorReporter {
       return false;
     }
     const e = err as { message?: unknown; stack?: unknown } | null;
-    const message = (e && typeof e.message === 'string' && e.message) || (typeof err === 'string' ? err : '') || String(err ?? 'Unknown error');
+    const message =
+      (e && typeof e.message === 'string' && e.message) || (typeof err === 'string' ? err : '') || String(err ?? 'Unknown error');
     const stack = e && typeof e.stack === 'string' ? e.stack.slice(0, ERROR_REPORTER_MAX_STACK_CHARS) : undefined;
     const ctx = this.deps.context();
     const event: ErrorEvent_ = {

@@ -31,7 +31,11 @@ export function parseFlags(text: string | null | undefined): FlagsData | null {
       internal: o.internal === true,
       experiments,
       analytics: analyticsOptionsOf(o.analytics),
-      recording: { country: typeof r.country === 'string' ? r.country : null, timeZone: typeof r.timeZone === 'string' ? r.timeZone : null, toggle: r.toggle === true },
+      recording: {
+        country: typeof r.country === 'string' ? r.country : null,
+        timeZone: typeof r.timeZone === 'string' ? r.timeZone : null,
+        toggle: r.toggle === true,
+      },
     };
   } catch {
     return null;
@@ -46,7 +50,10 @@ export function readFlags(doc: Document = document): FlagsData | null {
  * The visitor's variant of every experiment. Applies the overrides to local storage on internal hosts;
  * without a visitor id the server's answer stands.
  */
-export function settleExperiments(flags: FlagsData, input: { visitorId: string | null; search: string; local: KeyValue | null }): Record<string, string | null> {
+export function settleExperiments(
+  flags: FlagsData,
+  input: { visitorId: string | null; search: string; local: KeyValue | null },
+): Record<string, string | null> {
   const out: Record<string, string | null> = {};
   const query = new URLSearchParams(input.search);
   for (const e of flags.experiments) {

@@ -4,15 +4,12 @@ import { api, ApiError } from './api.js';
 import { forms as m } from '../../core/messages.js';
 import { formStatusMessage, type FormSubmissionPayload } from '../../core/forms.js';
 
-
 import type { SaveOk } from '../../core/api/forms.js';
 import type { CaptchaPublicConfig } from '../../core/api/captcha.js';
 export type { CaptchaPublicConfig };
 export type { SaveOk };
 
-export type SaveOutcome =
-  | { ok: true; data: SaveOk }
-  | { ok: false; status: number; message: string; fieldErrors?: Record<string, string> };
+export type SaveOutcome = { ok: true; data: SaveOk } | { ok: false; status: number; message: string; fieldErrors?: Record<string, string> };
 
 export async function submissionKey(): Promise<string> {
   const r = await api<{ key: string }>('POST', '/api/form/FormSubmissionKey');
@@ -21,7 +18,10 @@ export async function submissionKey(): Promise<string> {
 }
 
 /** Gets a key, then saves; every failure becomes its message (core/messages.ts). */
-export async function saveSubmission(formId: string, build: (key: string) => FormSubmissionPayload & { honeypot?: string }): Promise<SaveOutcome> {
+export async function saveSubmission(
+  formId: string,
+  build: (key: string) => FormSubmissionPayload & { honeypot?: string },
+): Promise<SaveOutcome> {
   let key: string;
   try {
     key = await submissionKey();
@@ -63,6 +63,7 @@ export async function solveAltcha(url: string, signal?: AbortSignal): Promise<st
   signal?.addEventListener('abort', () => controller.abort());
   const sol = await promise;
   if (!sol) throw new Error(m.CAPTCHA_INCOMPLETE);
-  return btoa(JSON.stringify({ algorithm: ch.algorithm, challenge: ch.challenge, number: sol.number, salt: ch.salt, signature: ch.signature }));
+  return btoa(
+    JSON.stringify({ algorithm: ch.algorithm, challenge: ch.challenge, number: sol.number, salt: ch.salt, signature: ch.signature }),
+  );
 }
-

@@ -38,7 +38,11 @@ export interface LocalInstalmentInfo {
 }
 
 /** The local version of the provider's information, in the locale's language. */
-export function localInstalmentInfo(locale: InstalmentLocale, brand: InstalmentBrand, count: number = DEFAULT_INSTALMENT_COUNT): LocalInstalmentInfo {
+export function localInstalmentInfo(
+  locale: InstalmentLocale,
+  brand: InstalmentBrand,
+  count: number = DEFAULT_INSTALMENT_COUNT,
+): LocalInstalmentInfo {
   const name = BRAND_NAMES[brand];
   const lang = locale.replace('_', '-');
   const termsUrl = TERMS_URLS[locale] ?? TERMS_URLS.en_US!;
@@ -62,7 +66,13 @@ export function localInstalmentInfo(locale: InstalmentLocale, brand: InstalmentB
     };
   }
   const favourites = locale === 'en_US' ? 'favorites' : 'favourites';
-  const country: Record<string, string> = { en_US: 'the United States', en_CA: 'Canada', en_AU: 'Australia', en_NZ: 'New Zealand', en_GB: 'the United Kingdom' };
+  const country: Record<string, string> = {
+    en_US: 'the United States',
+    en_CA: 'Canada',
+    en_AU: 'Australia',
+    en_NZ: 'New Zealand',
+    en_GB: 'the United Kingdom',
+  };
   return {
     lang,
     heading: 'Shop now. Pay later. Always interest-free.',
@@ -93,13 +103,19 @@ export function loadInstalmentModal(locale: InstalmentLocale, fetchFn: typeof fe
   if (!p) {
     p = (async (): Promise<ModalContent> => {
       try {
-        const res = await fetchFn(`${INSTALMENT_MODAL_API}/${encodeURIComponent(locale)}`, { credentials: 'same-origin', signal: AbortSignal.timeout(MODAL_CLIENT_TIMEOUT_MS) });
+        const res = await fetchFn(`${INSTALMENT_MODAL_API}/${encodeURIComponent(locale)}`, {
+          credentials: 'same-origin',
+          signal: AbortSignal.timeout(MODAL_CLIENT_TIMEOUT_MS),
+        });
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         const body = (await res.json()) as { source?: string; html?: unknown };
         if (body.source === 'provider' && typeof body.html === 'string' && body.html.trim()) return { source: 'provider', html: body.html };
         return { source: 'local' };
       } catch (err) {
-        console.info('The instalment information could not be loaded; showing the local version.', err instanceof Error ? err.message : err);
+        console.info(
+          'The instalment information could not be loaded; showing the local version.',
+          err instanceof Error ? err.message : err,
+        );
         loaded.delete(locale);
         return { source: 'local' };
       }

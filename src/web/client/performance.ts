@@ -35,7 +35,13 @@ export class PerformanceBuffer {
   /** Keeps the latest value of each metric (CLS and INP are updated as the page lives). */
   add(name: string, value: number, extra: { rating?: string; id?: string; navigationType?: string } = {}): void {
     if (!Number.isFinite(value) || value < 0) return;
-    this.records.set(name, { app: APP, event: 'web-vitals', pageLoadId: this.pageLoadId, ts: this.now(), data: { name, value: Math.round(value * 10000) / 10000, path: this.path, ...extra } });
+    this.records.set(name, {
+      app: APP,
+      event: 'web-vitals',
+      pageLoadId: this.pageLoadId,
+      ts: this.now(),
+      data: { name, value: Math.round(value * 10000) / 10000, path: this.path, ...extra },
+    });
   }
 
   /** The records gathered since the last take. */
@@ -60,7 +66,11 @@ export interface SettleHost {
  * Waits for the page to settle (load event) for at most `maxWaitMs`, then calls `done` once with the
  * load time in ms and whether the wait ran out. A page already loaded settles at once.
  */
-export function waitForPageSpeed(host: SettleHost, done: (loadMs: number, timedOut: boolean) => void, maxWaitMs: number = PAGE_SPEED_MAX_WAIT_MS): void {
+export function waitForPageSpeed(
+  host: SettleHost,
+  done: (loadMs: number, timedOut: boolean) => void,
+  maxWaitMs: number = PAGE_SPEED_MAX_WAIT_MS,
+): void {
   if (host.readyState() === 'complete') {
     done(host.elapsed(), false);
     return;
@@ -101,7 +111,13 @@ function send(records: PerformanceRecord[]): void {
   } catch {
     /* fall through to a plain request */
   }
-  fetch(PERFORMANCE_URL, { method: 'POST', body, headers: { 'content-type': 'text/plain;charset=UTF-8' }, keepalive: true, credentials: 'same-origin' }).catch(() => {});
+  fetch(PERFORMANCE_URL, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'text/plain;charset=UTF-8' },
+    keepalive: true,
+    credentials: 'same-origin',
+  }).catch(() => {});
 }
 
 export function startPerformanceCollector(random: () => number = Math.random): void {

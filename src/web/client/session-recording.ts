@@ -17,7 +17,11 @@ export interface RecorderDeps {
   load(scriptUrl: string, id: string): void;
 }
 
-export async function maybeStartRecording(flags: FlagsData, variants: Record<string, string | null>, deps: RecorderDeps): Promise<'started' | 'skipped'> {
+export async function maybeStartRecording(
+  flags: FlagsData,
+  variants: Record<string, string | null>,
+  deps: RecorderDeps,
+): Promise<'started' | 'skipped'> {
   try {
     const allowed = sessionRecordingAllowed({
       country: flags.recording.country,

@@ -11,14 +11,18 @@ export type { SiteLanguage };
 const XSRF_KEY = 'tessera.siteUserXsrf';
 export const XSRF_HEADER = 'X-SiteUser-XSRF-Token';
 
-
 /** JSON call with the crumb and optional extra headers (the xsrf header of account calls). */
 async function api<T>(method: string, url: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...extra };
   const crumb = readCookie(CRUMB_COOKIE);
   if (crumb) headers['x-csrf-token'] = crumb;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   let data: Record<string, unknown> = {};
   try {

@@ -106,7 +106,12 @@ export function touchVisitor(
   jar: CookieJar,
   opts: { now: number; random: () => number; local?: KeyValue | null; session?: KeyValue | null; warn?: (message: string) => void },
 ): VisitorState {
-  const u = touchVisitorCookies({ visitorCookie: jar.get(VISITOR_COOKIE_NAME), visitTimeCookie: jar.get(VISIT_TIME_COOKIE_NAME), now: opts.now, random: opts.random });
+  const u = touchVisitorCookies({
+    visitorCookie: jar.get(VISITOR_COOKIE_NAME),
+    visitTimeCookie: jar.get(VISIT_TIME_COOKIE_NAME),
+    now: opts.now,
+    random: opts.random,
+  });
   jar.set(VISITOR_COOKIE_NAME, u.visitorCookie, VISITOR_COOKIE_MAX_AGE_SECONDS);
   jar.set(VISIT_TIME_COOKIE_NAME, u.visitTimeCookie, VISIT_COOKIE_MAX_AGE_SECONDS);
 

@@ -6,11 +6,31 @@
  * restrictive one (or after a refusal) census cookies are cleared and events go without identifiers.
  */
 import { ANALYTICS_ACCEPTED_STATUSES, ANALYTICS_TIMEOUT_MS, DEFAULT_RESOLVED_LOCALE } from '../../core/constants.js';
-import { parseSiteUserInfo, shouldRecordPageView, SITE_USER_INFO_COOKIE_NAME, VISITOR_COOKIE_NAME, CRUMB_COOKIE } from '../../core/cookies.js';
+import {
+  parseSiteUserInfo,
+  shouldRecordPageView,
+  SITE_USER_INFO_COOKIE_NAME,
+  VISITOR_COOKIE_NAME,
+  CRUMB_COOKIE,
+} from '../../core/cookies.js';
 import { PageType } from '../../core/enums.js';
 import { cut, type PageData } from './analytics-page.js';
-import { ANALYTICS_WARNINGS, DEFAULT_ANALYTICS_OPTIONS, eventsUrl, schemaUrl, type AnalyticsOptions } from '../../core/analytics-options.js';
-import { clearCensusCookies, marketingIdOf, MARKETING_ID_KEY, touchVisitor, type CookieJar, type KeyValue, type VisitorState } from './tracker-cookies.js';
+import {
+  ANALYTICS_WARNINGS,
+  DEFAULT_ANALYTICS_OPTIONS,
+  eventsUrl,
+  schemaUrl,
+  type AnalyticsOptions,
+} from '../../core/analytics-options.js';
+import {
+  clearCensusCookies,
+  marketingIdOf,
+  MARKETING_ID_KEY,
+  touchVisitor,
+  type CookieJar,
+  type KeyValue,
+  type VisitorState,
+} from './tracker-cookies.js';
 import { CONSENT_COOKIE } from '../../core/cookies.js';
 
 export const EVENTS_URL = '/api/v1/events';
@@ -34,7 +54,8 @@ export type ShopperEvent =
   | 'order_placed'
   | 'form_submit'
   | 'restock_signup';
-export type PaywallEvent = 'video_list_view' | 'video_details_view' | 'video_access_denied_view' | 'video_join_click' | 'video_third_party_click';
+export type PaywallEvent =
+  'video_list_view' | 'video_details_view' | 'video_access_denied_view' | 'video_join_click' | 'video_third_party_click';
 
 export interface CartFields {
   cart_id: string | null;
@@ -50,7 +71,13 @@ interface CartLike {
   totalQuantity?: number;
   subtotalCents?: number;
   subtotal?: { currency?: string };
-  entries?: Array<{ productType?: number; quantity?: number; purchasePriceCents?: number; subTotalCents?: number; purchasePriceMoney?: { currency?: string } }>;
+  entries?: Array<{
+    productType?: number;
+    quantity?: number;
+    purchasePriceCents?: number;
+    subTotalCents?: number;
+    purchasePriceMoney?: { currency?: string };
+  }>;
   isSubscription?: boolean;
 }
 
@@ -58,7 +85,9 @@ interface CartLike {
 export function cartFieldsOf(cart: CartLike | null | undefined, fallbackCurrency = 'USD'): CartFields {
   const entries = Array.isArray(cart?.entries) ? cart!.entries : [];
   const value =
-    typeof cart?.subtotalCents === 'number' ? cart.subtotalCents : entries.reduce((s, e) => s + (e.subTotalCents ?? (e.purchasePriceCents ?? 0) * (e.quantity ?? 0)), 0);
+    typeof cart?.subtotalCents === 'number'
+      ? cart.subtotalCents
+      : entries.reduce((s, e) => s + (e.subTotalCents ?? (e.purchasePriceCents ?? 0) * (e.quantity ?? 0)), 0);
   return {
     cart_id: cart?.id ?? null,
     num_items_in_cart: typeof cart?.totalQuantity === 'number' ? cart.totalQuantity : entries.reduce((s, e) => s + (e.quantity ?? 0), 0),
@@ -101,7 +130,15 @@ export interface TrackerEnv {
   experiments?: () => string[];
   /** Where analytics warnings go (never user-facing). */
   warn?: (message: string, detail?: unknown) => void;
-  browser: { userAgent: string; language: string; locale: string; innerWidth: number; innerHeight: number; screenWidth: number; screenHeight: number };
+  browser: {
+    userAgent: string;
+    language: string;
+    locale: string;
+    innerWidth: number;
+    innerHeight: number;
+    screenWidth: number;
+    screenHeight: number;
+  };
 }
 
 interface Envelope {
@@ -129,7 +166,13 @@ export class Tracker {
   }
 
   private touch() {
-    this.visitor = touchVisitor(this.env.jar, { now: this.env.now(), random: this.env.random, local: this.env.local, session: this.env.session, warn: (m) => this.env.warn?.(m) });
+    this.visitor = touchVisitor(this.env.jar, {
+      now: this.env.now(),
+      random: this.env.random,
+      local: this.env.local,
+      session: this.env.session,
+      warn: (m) => this.env.warn?.(m),
+    });
     // The campaign a visit lands from stays its marketing id for the rest of the session.
     if (this.visitor.landing) {
       const id = marketingIdOf(this.env.location.search);
@@ -237,7 +280,10 @@ export class Tracker {
   }
 
   /** The other census calls: button-click, button-render (2.5 s time-out), form-render, overlay, RecordQuickView/{id}. */
-  census(call: 'button-click' | 'button-render' | 'form-render' | 'overlay' | `RecordQuickView/${string}`, extra: Record<string, unknown> = {}) {
+  census(
+    call: 'button-click' | 'button-render' | 'form-render' | 'overlay' | `RecordQuickView/${string}`,
+    extra: Record<string, unknown> = {},
+  ) {
     this.withConsent(() => {
       this.sent.census += 1;
       void this.post(`${CENSUS_URL}/${call}`, JSON.stringify(this.censusData(extra)), 'application/json', call === 'button-render');
@@ -312,7 +358,10 @@ export class Tracker {
   }
 
   /** A video paywall event. */
-  paywall(name: PaywallEvent, fields: { content_collection_id: string | null; content_item_id: string | null; viewer_access_status: string }) {
+  paywall(
+    name: PaywallEvent,
+    fields: { content_collection_id: string | null; content_item_id: string | null; viewer_access_status: string },
+  ) {
     this.event(name, fields);
   }
 

@@ -1,11 +1,36 @@
 /** The visitor's account forms: sign in, sign up, password reset, the account page and the access-denied page. */
 import { useEffect, useState, type FormEvent } from 'react';
 import { members as memberMessages } from '../../core/messages.js';
-import { confirmAccount, requestPasswordReset, resetPassword, setLocale, signIn, signOut, signUp, type SiteLanguage } from '../client/site-user.js';
+import {
+  confirmAccount,
+  requestPasswordReset,
+  resetPassword,
+  setLocale,
+  signIn,
+  signOut,
+  signUp,
+  type SiteLanguage,
+} from '../client/site-user.js';
 import { COUNTRIES } from '../../core/countries.js';
-import { CONFIRM_TITLE, type AccountDashboard, type AccountFormError, type AccountMode, type AccountPageProps, type AccountSubscriptionStatus, type SavedAddress } from '../../core/api/accounts.js';
+import {
+  CONFIRM_TITLE,
+  type AccountDashboard,
+  type AccountFormError,
+  type AccountMode,
+  type AccountPageProps,
+  type AccountSubscriptionStatus,
+  type SavedAddress,
+} from '../../core/api/accounts.js';
 
-export { CONFIRM_TITLE, type AccountDashboard, type AccountFormError, type AccountMode, type AccountPageProps, type AccountSubscriptionStatus, type SavedAddress };
+export {
+  CONFIRM_TITLE,
+  type AccountDashboard,
+  type AccountFormError,
+  type AccountMode,
+  type AccountPageProps,
+  type AccountSubscriptionStatus,
+  type SavedAddress,
+};
 
 const SUBSCRIPTION_STATUS_LABELS: Record<AccountSubscriptionStatus, string> = {
   active: 'Active',
@@ -81,7 +106,21 @@ function Messages({ error, notice }: { error: string; notice: string }) {
  * A new password with its rule stated up front (tied to the field by aria-describedby), and checked as the
  * visitor leaves the field or submits: the rule turns into the field's error until it is met.
  */
-function NewPassword({ id, label, value, onChange, checked, serverError }: { id: string; label: string; value: string; onChange: (v: string) => void; checked: boolean; serverError?: string }) {
+function NewPassword({
+  id,
+  label,
+  value,
+  onChange,
+  checked,
+  serverError,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  checked: boolean;
+  serverError?: string;
+}) {
   const [touched, setTouched] = useState(false);
   const short = value.length < PASSWORD_MIN;
   const error = (touched || checked) && short ? PASSWORD_RULE : serverError === PASSWORD_RULE ? serverError : '';
@@ -117,7 +156,19 @@ function NewPassword({ id, label, value, onChange, checked, serverError }: { id:
   );
 }
 
-function Login({ error: initial, next, crumb, notice, values }: { error?: string; next?: string; crumb?: string; notice?: string; values?: AccountPageProps['values'] }) {
+function Login({
+  error: initial,
+  next,
+  crumb,
+  notice,
+  values,
+}: {
+  error?: string;
+  next?: string;
+  crumb?: string;
+  notice?: string;
+  values?: AccountPageProps['values'];
+}) {
   const s = useSubmit({ notice });
   const [email, setEmail] = useState(values?.email ?? '');
   const [password, setPassword] = useState('');
@@ -141,10 +192,18 @@ function Login({ error: initial, next, crumb, notice, values }: { error?: string
       </label>
       <label>
         Password
-        <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </label>
       <label className="account-form__check">
-        <input type="checkbox" name="rememberMe" value="true" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Keep me signed in
+        <input type="checkbox" name="rememberMe" value="true" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Keep me
+        signed in
       </label>
       <button type="submit" disabled={s.busy}>
         {s.busy ? 'Signing in…' : 'Sign in'}
@@ -156,7 +215,17 @@ function Login({ error: initial, next, crumb, notice, values }: { error?: string
   );
 }
 
-function SignUp({ crumb, error, notice, values }: { crumb?: string; error?: string; notice?: string; values?: AccountPageProps['values'] }) {
+function SignUp({
+  crumb,
+  error,
+  notice,
+  values,
+}: {
+  crumb?: string;
+  error?: string;
+  notice?: string;
+  values?: AccountPageProps['values'];
+}) {
   const s = useSubmit({ error, notice });
   const hydrated = useHydrated();
   const [email, setEmail] = useState(values?.email ?? '');
@@ -170,7 +239,14 @@ function SignUp({ crumb, error, notice, values }: { crumb?: string; error?: stri
     void s.run(() => signUp(email, password, name));
   };
   return (
-    <form className="account-form" method="post" action={ACCOUNT_ACTIONS.signup} onSubmit={submit} aria-label="Create an account" noValidate={hydrated}>
+    <form
+      className="account-form"
+      method="post"
+      action={ACCOUNT_ACTIONS.signup}
+      onSubmit={submit}
+      aria-label="Create an account"
+      noValidate={hydrated}
+    >
       <Crumb crumb={crumb} />
       <h1>Create an account</h1>
       <Messages error={s.error} notice={s.notice} />
@@ -182,7 +258,14 @@ function SignUp({ crumb, error, notice, values }: { crumb?: string; error?: stri
         Email
         <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
       </label>
-      <NewPassword id="signup-password" label="Password" value={password} onChange={setPassword} checked={checked} serverError={s.error || error} />
+      <NewPassword
+        id="signup-password"
+        label="Password"
+        value={password}
+        onChange={setPassword}
+        checked={checked}
+        serverError={s.error || error}
+      />
       <button type="submit" disabled={s.busy}>
         {s.busy ? 'Creating…' : 'Create account'}
       </button>
@@ -193,7 +276,17 @@ function SignUp({ crumb, error, notice, values }: { crumb?: string; error?: stri
   );
 }
 
-function ResetRequest({ crumb, error, notice, values }: { crumb?: string; error?: string; notice?: string; values?: AccountPageProps['values'] }) {
+function ResetRequest({
+  crumb,
+  error,
+  notice,
+  values,
+}: {
+  crumb?: string;
+  error?: string;
+  notice?: string;
+  values?: AccountPageProps['values'];
+}) {
   const s = useSubmit({ error, notice });
   const [email, setEmail] = useState(values?.email ?? '');
   return (
@@ -253,7 +346,14 @@ function Reset({ token, crumb, error, notice }: { token: string; crumb?: string;
         <a href="/account/login">Sign in</a>
       ) : (
         <>
-          <NewPassword id="reset-password" label="New password" value={password} onChange={setPassword} checked={checked} serverError={s.error || error} />
+          <NewPassword
+            id="reset-password"
+            label="New password"
+            value={password}
+            onChange={setPassword}
+            checked={checked}
+            serverError={s.error || error}
+          />
           <button type="submit" disabled={s.busy}>
             Save password
           </button>
@@ -290,7 +390,14 @@ function Confirm({ token, next, crumb, error }: { token: string; next?: string; 
       <h1>{CONFIRM_TITLE}</h1>
       <p>{CONFIRM_INTRO}</p>
       <Messages error={s.error} notice={s.notice} />
-      <NewPassword id="confirm-password" label="Password" value={password} onChange={setPassword} checked={checked} serverError={s.error || error} />
+      <NewPassword
+        id="confirm-password"
+        label="Password"
+        value={password}
+        onChange={setPassword}
+        checked={checked}
+        serverError={s.error || error}
+      />
       <button type="submit" disabled={s.busy}>
         Save password and sign in
       </button>
@@ -430,13 +537,18 @@ function Subscriptions({ d, crumb, formError }: { d: AccountDashboard; crumb?: s
             <li className="account-card" key={x.id}>
               <h3 className="account-card__title">{x.productName || `Order #${x.orderNumber}`}</h3>
               <p>
-                {x.priceText}. <strong>{SUBSCRIPTION_STATUS_LABELS[x.status]}</strong> <span className="account-card__meta">since {dateText(x.started)}</span>
+                {x.priceText}. <strong>{SUBSCRIPTION_STATUS_LABELS[x.status]}</strong>{' '}
+                <span className="account-card__meta">since {dateText(x.started)}</span>
               </p>
               {x.status === 'past_due' ? <p className="account-card__meta">The last renewal payment did not go through.</p> : null}
               {x.status === 'active' || x.status === 'past_due' ? (
                 <form method="post" action={ACCOUNT_PAGE_ACTIONS.cancelSubscription(x.id)}>
                   <Crumb crumb={crumb} />
-                  <button type="submit" className="account-button account-button--quiet" aria-label={`Cancel subscription: ${x.productName || `order #${x.orderNumber}`}`}>
+                  <button
+                    type="submit"
+                    className="account-button account-button--quiet"
+                    aria-label={`Cancel subscription: ${x.productName || `order #${x.orderNumber}`}`}
+                  >
                     Cancel subscription
                   </button>
                 </form>
@@ -565,7 +677,12 @@ function Addresses({ d, crumb, formError }: { d: AccountDashboard; crumb?: strin
       </ul>
       <details className="account-add" open={formError?.section === 'addresses' || d.addresses.length === 0}>
         <summary>Add an address</summary>
-        <form className="account-form account-form--wide" method="post" action={ACCOUNT_PAGE_ACTIONS.addAddress} aria-label="Add an address">
+        <form
+          className="account-form account-form--wide"
+          method="post"
+          action={ACCOUNT_PAGE_ACTIONS.addAddress}
+          aria-label="Add an address"
+        >
           <Crumb crumb={crumb} />
           <AddressFields e={formError} />
           <button type="submit" className="account-button">
@@ -632,7 +749,21 @@ function Restock({ d, crumb, formError }: { d: AccountDashboard; crumb?: string;
   );
 }
 
-function Account({ user, languages, dashboard, crumb, done, formError }: { user: NonNullable<AccountPageProps['user']>; languages: SiteLanguage[]; dashboard?: AccountDashboard; crumb?: string; done?: string; formError?: AccountFormError }) {
+function Account({
+  user,
+  languages,
+  dashboard,
+  crumb,
+  done,
+  formError,
+}: {
+  user: NonNullable<AccountPageProps['user']>;
+  languages: SiteLanguage[];
+  dashboard?: AccountDashboard;
+  crumb?: string;
+  done?: string;
+  formError?: AccountFormError;
+}) {
   const s = useSubmit({ notice: done });
   const [keepCart, setKeepCart] = useState(true);
   const [language, setLanguage] = useState(user.language);
@@ -713,7 +844,8 @@ function Account({ user, languages, dashboard, crumb, done, formError }: { user:
         >
           <Crumb crumb={crumb} />
           <label className="account-form__check">
-            <input type="checkbox" name="cloneCart" value="true" checked={keepCart} onChange={(e) => setKeepCart(e.target.checked)} /> Keep my cart on this device
+            <input type="checkbox" name="cloneCart" value="true" checked={keepCart} onChange={(e) => setKeepCart(e.target.checked)} /> Keep
+            my cart on this device
           </label>
           <button type="submit" className="account-button account-button--quiet" disabled={s.busy}>
             Sign out
@@ -752,7 +884,18 @@ export function AccountPage(props: AccountPageProps) {
     case 'confirm':
       return <Confirm token={props.token ?? ''} next={props.next} crumb={props.crumb} error={props.error} />;
     case 'account':
-      return props.user ? <Account user={props.user} languages={props.languages} dashboard={props.dashboard} crumb={props.crumb} done={props.done} formError={props.formError} /> : <Login crumb={props.crumb} />;
+      return props.user ? (
+        <Account
+          user={props.user}
+          languages={props.languages}
+          dashboard={props.dashboard}
+          crumb={props.crumb}
+          done={props.done}
+          formError={props.formError}
+        />
+      ) : (
+        <Login crumb={props.crumb} />
+      );
     case 'denied':
       return <Denied signedIn={!!props.user} />;
   }

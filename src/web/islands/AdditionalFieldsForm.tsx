@@ -28,10 +28,24 @@ export interface AdditionalFieldsFormViewProps {
 /** Whether a form definition can be drawn. */
 export function usableForm(form: unknown): form is AdditionalFieldsFormProps {
   const f = form as AdditionalFieldsFormProps | null | undefined;
-  return !!f && Array.isArray(f.fields) && f.fields.length > 0 && f.fields.every((x) => x && typeof x.id === 'string' && typeof x.type === 'string');
+  return (
+    !!f &&
+    Array.isArray(f.fields) &&
+    f.fields.length > 0 &&
+    f.fields.every((x) => x && typeof x.id === 'string' && typeof x.type === 'string')
+  );
 }
 
-export function AdditionalFieldsForm({ form, scope, initial, submitLabel, saving, error, onSubmit, plainPost }: AdditionalFieldsFormViewProps) {
+export function AdditionalFieldsForm({
+  form,
+  scope,
+  initial,
+  submitLabel,
+  saving,
+  error,
+  onSubmit,
+  plainPost,
+}: AdditionalFieldsFormViewProps) {
   const [values, setValues] = useState<Record<string, string>>(() => ({ ...(initial ?? {}) }));
   const [errors, setErrors] = useState<Record<string, string>>(() => ({ ...(plainPost?.errors ?? {}) }));
 
@@ -77,7 +91,15 @@ export function AdditionalFieldsForm({ form, scope, initial, submitLabel, saving
         </select>
       );
     } else {
-      control = <input {...common} type={f.type === 'email' ? 'email' : 'text'} value={value} placeholder={f.placeholder} onChange={(e) => set(e.target.value)} />;
+      control = (
+        <input
+          {...common}
+          type={f.type === 'email' ? 'email' : 'text'}
+          value={value}
+          placeholder={f.placeholder}
+          onChange={(e) => set(e.target.value)}
+        />
+      );
     }
     return (
       <div key={f.id} className={`form-item field ${f.type}${f.required ? ' required' : ''}${errors[f.id] ? ' error' : ''}`}>
@@ -88,7 +110,12 @@ export function AdditionalFieldsForm({ form, scope, initial, submitLabel, saving
         )}
         <label className="title" htmlFor={id}>
           {f.title ?? f.id}
-          {f.required && <span className="required" aria-hidden="true"> *</span>}
+          {f.required && (
+            <span className="required" aria-hidden="true">
+              {' '}
+              *
+            </span>
+          )}
         </label>
         {f.description && <div className="description">{f.description}</div>}
         {control}
@@ -97,7 +124,13 @@ export function AdditionalFieldsForm({ form, scope, initial, submitLabel, saving
   };
 
   return (
-    <form className="sqs-additional-fields-form" noValidate onSubmit={plainPost ? undefined : submit} method={plainPost ? 'post' : undefined} action={plainPost?.action}>
+    <form
+      className="sqs-additional-fields-form"
+      noValidate
+      onSubmit={plainPost ? undefined : submit}
+      method={plainPost ? 'post' : undefined}
+      action={plainPost?.action}
+    >
       {plainPost && Object.entries(plainPost.hidden).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
       {form.fields.filter((f) => f.type !== 'section').map(field)}
       {error && (

@@ -82,7 +82,9 @@ export function useCaptcha(cfg: CaptchaPublicConfig | null): CaptchaHandle & { w
     const el = widgetRef.current;
     if (!cfg || cfg.kind !== 'recaptcha-v2' || !el) return;
     let gone = false;
-    renderCaptcha(cfg, el, { callback: () => !gone && setStatus('done'), expired: () => !gone && setStatus('idle') }).catch(() => !gone && setStatus('error'));
+    renderCaptcha(cfg, el, { callback: () => !gone && setStatus('done'), expired: () => !gone && setStatus('idle') }).catch(
+      () => !gone && setStatus('error'),
+    );
     return () => {
       gone = true;
       destroyCaptchaIn(cfg, el);
@@ -113,7 +115,17 @@ export function useCaptcha(cfg: CaptchaPublicConfig | null): CaptchaHandle & { w
 }
 
 /** The badge (invisible kinds) or the checkbox container (v2). */
-export function CaptchaBadge({ cfg, status, visible, widgetRef }: { cfg: CaptchaPublicConfig; status: CaptchaStatus; visible: boolean; widgetRef: React.RefObject<HTMLDivElement | null> }) {
+export function CaptchaBadge({
+  cfg,
+  status,
+  visible,
+  widgetRef,
+}: {
+  cfg: CaptchaPublicConfig;
+  status: CaptchaStatus;
+  visible: boolean;
+  widgetRef: React.RefObject<HTMLDivElement | null>;
+}) {
   if (cfg.kind === 'recaptcha-v2') return <div className="form-captcha form-captcha--v2" ref={widgetRef} />;
   const text =
     cfg.kind === 'altcha'
@@ -124,7 +136,13 @@ export function CaptchaBadge({ cfg, status, visible, widgetRef }: { cfg: Captcha
           : 'Spam protection: verifying…'
       : 'Protected by reCAPTCHA';
   return (
-    <div className={`form-captcha-badge form-captcha-badge--${cfg.theme}`} data-captcha-status={status} aria-hidden={!visible || undefined} style={{ visibility: visible ? 'visible' : 'hidden' }} aria-live="polite">
+    <div
+      className={`form-captcha-badge form-captcha-badge--${cfg.theme}`}
+      data-captcha-status={status}
+      aria-hidden={!visible || undefined}
+      style={{ visibility: visible ? 'visible' : 'hidden' }}
+      aria-live="polite"
+    >
       {text}
     </div>
   );

@@ -61,9 +61,14 @@ export function CartPill(props: CartPillProps) {
       data-test="cart-pill"
     >
       <svg className="cart-pill__icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-        <path d="M7 18a2 2 0 1 0 0 4 2 2 0 0 0 0-4Zm10 0a2 2 0 1 0 0 4 2 2 0 0 0 0-4ZM5.2 4l.6 3H21l-2 8H7.4L4.4 2H1v2h2.8l3 12.5A2 2 0 0 0 8.7 18H19v-2H8.8l-.4-1.9" fill="currentColor" />
+        <path
+          d="M7 18a2 2 0 1 0 0 4 2 2 0 0 0 0-4Zm10 0a2 2 0 1 0 0 4 2 2 0 0 0 0-4ZM5.2 4l.6 3H21l-2 8H7.4L4.4 2H1v2h2.8l3 12.5A2 2 0 0 0 8.7 18H19v-2H8.8l-.4-1.9"
+          fill="currentColor"
+        />
       </svg>
-      <span className="cart-pill__count" aria-hidden="true">{cartPillText(qty)}</span>
+      <span className="cart-pill__count" aria-hidden="true">
+        {cartPillText(qty)}
+      </span>
     </a>
   );
 }

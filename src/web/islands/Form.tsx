@@ -16,7 +16,6 @@ import { cleanTree } from '../shared/rich-text-clean.js';
 import type { PublicForm } from '../../core/api/forms.js';
 export type { PublicForm };
 
-
 /** The errors a failed submission draws: a field's message, or the form's own banner (not the 'scroll down' notice). */
 const FIRST_ERROR = '.field-error, .form-error-banner:not(.form-error-banner--above)';
 
@@ -128,7 +127,14 @@ export function FormBody({ form, captcha, crumb, query = {}, page = {}, action, 
       captchaKey = t;
     }
     const res = await saveSubmission(form.id, (key) => ({
-      ...formSubmissionPayload({ key, fields: form.fields, values: data, captchaKey, page: { pageTitle: document.title, language: document.documentElement.lang || undefined, ...page }, visitorCookie: readVisitorCookie() }),
+      ...formSubmissionPayload({
+        key,
+        fields: form.fields,
+        values: data,
+        captchaKey,
+        page: { pageTitle: document.title, language: document.documentElement.lang || undefined, ...page },
+        visitorCookie: readVisitorCookie(),
+      }),
       honeypot: honeypot.current?.value ?? '',
     }));
     if (res.ok) {
@@ -192,8 +198,14 @@ export function FormBody({ form, captcha, crumb, query = {}, page = {}, action, 
       {page.pagePath ? <input type="hidden" name="pagePath" value={page.pagePath} /> : null}
       {page.pageId ? <input type="hidden" name="pageId" value={page.pageId} /> : null}
       {page.contentSource ? <input type="hidden" name="contentSource" value={page.contentSource} /> : null}
-      {page.pagePermissionTypeValue !== undefined ? <input type="hidden" name="pagePermissionTypeValue" value={String(page.pagePermissionTypeValue)} /> : null}
-      <div className="form-honeypot" aria-hidden="true" style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}>
+      {page.pagePermissionTypeValue !== undefined ? (
+        <input type="hidden" name="pagePermissionTypeValue" value={String(page.pagePermissionTypeValue)} />
+      ) : null}
+      <div
+        className="form-honeypot"
+        aria-hidden="true"
+        style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}
+      >
         <label>
           Leave this empty
           <input ref={honeypot} type="text" name="honeypot" tabIndex={-1} autoComplete="off" defaultValue="" />
@@ -201,13 +213,25 @@ export function FormBody({ form, captcha, crumb, query = {}, page = {}, action, 
       </div>
       <div className="field-list">
         {form.fields.map((f) => (
-          <FormFieldView key={f.id} field={f} value={values[f.id]} error={errors[f.id]} hiddenValue={f.type === 'hidden' ? hiddenValue(f) : undefined} onChange={(v) => setValues((s) => ({ ...s, [f.id]: v }))} />
+          <FormFieldView
+            key={f.id}
+            field={f}
+            value={values[f.id]}
+            error={errors[f.id]}
+            hiddenValue={f.type === 'hidden' ? hiddenValue(f) : undefined}
+            onChange={(v) => setValues((s) => ({ ...s, [f.id]: v }))}
+          />
         ))}
       </div>
       {form.disclaimer ? <p className="form-disclaimer">{form.disclaimer}</p> : null}
       {form.captcha && captcha ? <CaptchaBadge cfg={captcha} status={cap.status} visible={focused} widgetRef={cap.widgetRef} /> : null}
       <div className="form-button-wrapper">
-        <button type="submit" className="button sqs-system-button" disabled={submitting || (hydrated && captchaBlocked)} aria-busy={submitting || undefined}>
+        <button
+          type="submit"
+          className="button sqs-system-button"
+          disabled={submitting || (hydrated && captchaBlocked)}
+          aria-busy={submitting || undefined}
+        >
           {submitting ? m.SUBMITTING : form.submitButtonText}
         </button>
       </div>

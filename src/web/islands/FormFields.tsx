@@ -16,7 +16,15 @@ const PARTS: Record<string, string[]> = {
 };
 const PHONE_PARTS = ['Area Code', 'Prefix', 'Line'];
 
-const INPUT_TYPES: Record<string, string> = { email: 'email', number: 'number', website: 'url', password: 'password', currency: 'text', twitter: 'text', text: 'text' };
+const INPUT_TYPES: Record<string, string> = {
+  email: 'email',
+  number: 'number',
+  website: 'url',
+  password: 'password',
+  currency: 'text',
+  twitter: 'text',
+  text: 'text',
+};
 
 export function partsOf(field: FormField): string[] {
   if (field.type === 'phone') return field.showCountryCode ? ['Country Code', ...PHONE_PARTS] : PHONE_PARTS;
@@ -177,7 +185,14 @@ export function FormFieldView({ field, value, error, onChange, hiddenValue }: Pr
             {req}
           </label>
           {desc}
-          <select id={id} name={name} value={typeof value === 'string' ? value : ''} aria-invalid={error ? true : undefined} aria-describedby={describedBy} onChange={(e) => onChange(e.target.value)}>
+          <select
+            id={id}
+            name={name}
+            value={typeof value === 'string' ? value : ''}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy}
+            onChange={(e) => onChange(e.target.value)}
+          >
             <option value="">Select an option</option>
             {(field.options ?? []).map((o) => (
               <option key={o} value={o}>
@@ -202,7 +217,14 @@ export function FormFieldView({ field, value, error, onChange, hiddenValue }: Pr
               <div className="likert-statement">{q}</div>
               {LIKERT_LABELS.map((label, i) => (
                 <label key={label} className="likert-answer">
-                  <input type="radio" name={`${name}.${qi}`} value={String(i + 1)} checked={map[q] === String(i + 1)} onChange={() => onChange({ ...map, [q]: String(i + 1) })} /> {label}
+                  <input
+                    type="radio"
+                    name={`${name}.${qi}`}
+                    value={String(i + 1)}
+                    checked={map[q] === String(i + 1)}
+                    onChange={() => onChange({ ...map, [q]: String(i + 1) })}
+                  />{' '}
+                  {label}
                 </label>
               ))}
             </div>

@@ -10,7 +10,6 @@ import { Modal } from './Modal.js';
 import type { GalleryImage, GalleryOptionsProps, GalleryProps } from '../../core/api/storefront.js';
 export type { GalleryImage, GalleryOptionsProps, GalleryProps };
 
-
 const large = (src: string) => `${src}${src.includes('?') ? '&' : '?'}format=1500w`;
 const objectPosition = (fp: { x: number; y: number }) => `${fp.x * 100}% ${fp.y * 100}%`;
 
@@ -41,7 +40,12 @@ export function Gallery({ id, title, options: o, images }: GalleryProps) {
       const slide = el?.children[next] as HTMLElement | undefined;
       if (el && slide) {
         const align = o.design === 'slider' ? o.activeAlignment : 'left';
-        const left = align === 'center' ? slide.offsetLeft - (el.clientWidth - slide.clientWidth) / 2 : align === 'right' ? slide.offsetLeft - (el.clientWidth - slide.clientWidth) : slide.offsetLeft;
+        const left =
+          align === 'center'
+            ? slide.offsetLeft - (el.clientWidth - slide.clientWidth) / 2
+            : align === 'right'
+              ? slide.offsetLeft - (el.clientWidth - slide.clientWidth)
+              : slide.offsetLeft;
         el.scrollTo({ left, behavior: smooth ? 'smooth' : 'auto' });
       }
     },
@@ -203,7 +207,14 @@ export function Gallery({ id, title, options: o, images }: GalleryProps) {
           >
             {images.map((img, i) => (
               // The slide is a div: the group role is not allowed on a figure (axe aria-allowed-role); the figure sits inside.
-              <div key={img.id} id={slideId(i)} className={`gallery__slide${i === index ? ' is-active' : ''}`} role="group" aria-roledescription="slide" aria-label={`${i + 1} of ${n}`}>
+              <div
+                key={img.id}
+                id={slideId(i)}
+                className={`gallery__slide${i === index ? ' is-active' : ''}`}
+                role="group"
+                aria-roledescription="slide"
+                aria-label={`${i + 1} of ${n}`}
+              >
                 <figure className="gallery__slide-figure" style={{ margin: 0 }}>
                   {opener(img, i, o.design === 'slider' ? '(max-width: 432px) 85vw, 40vw' : '(max-width: 432px) 100vw, 1100px')}
                   {showCaptions ? <Meta image={img} onlyTitle={o.showMetaOnlyTitle} className={metaClass} /> : null}
@@ -213,10 +224,20 @@ export function Gallery({ id, title, options: o, images }: GalleryProps) {
           </div>
           {o.controls || o.design === 'slideshow' ? (
             <div className="gallery__controls">
-              <a className="gallery__arrow gallery__arrow--prev" href={`#${slideId((index - 1 + n) % n)}`} onClick={linkTo(index - 1)} aria-label="Previous image">
+              <a
+                className="gallery__arrow gallery__arrow--prev"
+                href={`#${slideId((index - 1 + n) % n)}`}
+                onClick={linkTo(index - 1)}
+                aria-label="Previous image"
+              >
                 <span aria-hidden="true">‹</span>
               </a>
-              <a className="gallery__arrow gallery__arrow--next" href={`#${slideId((index + 1) % n)}`} onClick={linkTo(index + 1)} aria-label="Next image">
+              <a
+                className="gallery__arrow gallery__arrow--next"
+                href={`#${slideId((index + 1) % n)}`}
+                onClick={linkTo(index + 1)}
+                aria-label="Next image"
+              >
                 <span aria-hidden="true">›</span>
               </a>
             </div>
@@ -236,8 +257,20 @@ export function Gallery({ id, title, options: o, images }: GalleryProps) {
           <ul className={`gallery__thumbs${o.squareThumbs ? ' gallery__thumbs--square' : ''}`} aria-label="Choose an image">
             {images.map((img, i) => (
               <li key={img.id}>
-                <a href={`#${slideId(i)}`} onClick={linkTo(i)} aria-current={i === index ? 'true' : undefined} aria-label={`Show image ${i + 1}: ${img.title || img.alt}`}>
-                  <img src={`${img.src}${img.src.includes('?') ? '&' : '?'}format=300w`} alt="" width={img.width} height={img.height} loading="lazy" decoding="async" />
+                <a
+                  href={`#${slideId(i)}`}
+                  onClick={linkTo(i)}
+                  aria-current={i === index ? 'true' : undefined}
+                  aria-label={`Show image ${i + 1}: ${img.title || img.alt}`}
+                >
+                  <img
+                    src={`${img.src}${img.src.includes('?') ? '&' : '?'}format=300w`}
+                    alt=""
+                    width={img.width}
+                    height={img.height}
+                    loading="lazy"
+                    decoding="async"
+                  />
                 </a>
               </li>
             ))}
@@ -252,7 +285,12 @@ export function Gallery({ id, title, options: o, images }: GalleryProps) {
     <section className={cls} style={rootStyle} aria-roledescription={carousel ? 'carousel' : undefined} aria-label={title}>
       {body}
       {shown && open !== null ? (
-        <Modal title={shown.title || shown.alt} titleId={`gallery-${id}-lightbox-title`} onClose={() => setOpen(null)} className={`gallery-lightbox gallery-lightbox--${o.lightboxTheme}`}>
+        <Modal
+          title={shown.title || shown.alt}
+          titleId={`gallery-${id}-lightbox-title`}
+          onClose={() => setOpen(null)}
+          className={`gallery-lightbox gallery-lightbox--${o.lightboxTheme}`}
+        >
           <div className="gallery-lightbox__stage">
             <img src={large(shown.src)} alt={shown.alt} width={shown.width} height={shown.height} />
             {shown.description ? <p className="gallery-lightbox__caption">{shown.description}</p> : null}

@@ -29,7 +29,15 @@ import { Modal } from './Modal.js';
 import type { CartInstalmentContext } from '../../core/api/storefront.js';
 export type { CartInstalmentContext };
 
-const pillStyle: React.CSSProperties = { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '0.35em', margin: '0.75em 0', fontSize: '0.9em', lineHeight: 1.5 };
+const pillStyle: React.CSSProperties = {
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: '0.35em',
+  margin: '0.75em 0',
+  fontSize: '0.9em',
+  lineHeight: 1.5,
+};
 const markStyle: React.CSSProperties = {
   display: 'inline-block',
   padding: '0.05em 0.55em',
@@ -40,7 +48,15 @@ const markStyle: React.CSSProperties = {
   fontSize: '0.85em',
   letterSpacing: '0.01em',
 };
-const infoStyle: React.CSSProperties = { background: 'none', border: 0, padding: 0, color: 'inherit', font: 'inherit', textDecoration: 'underline', cursor: 'pointer' };
+const infoStyle: React.CSSProperties = {
+  background: 'none',
+  border: 0,
+  padding: 0,
+  color: 'inherit',
+  font: 'inherit',
+  textDecoration: 'underline',
+  cursor: 'pointer',
+};
 
 /** The provider's mark, named for assistive technology. */
 export function InstalmentMark({ brand }: { brand: InstalmentBrand }) {
@@ -164,10 +180,26 @@ export function InstalmentMessage({ context, priceCents, currency, idBase, eligi
           {message}
         </span>
       )}
-      <button ref={opener} type="button" className="instalment-pill__info" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(true)} style={infoStyle}>
+      <button
+        ref={opener}
+        type="button"
+        className="instalment-pill__info"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
+        style={infoStyle}
+      >
         {text.MORE_INFORMATION}
       </button>
-      {open && <InstalmentInfoDialog locale={state.locale} brand={state.brand} paymentsText={paymentsText} titleId={`${idBase}-title`} onClose={close} />}
+      {open && (
+        <InstalmentInfoDialog
+          locale={state.locale}
+          brand={state.brand}
+          paymentsText={paymentsText}
+          titleId={`${idBase}-title`}
+          onClose={close}
+        />
+      )}
     </div>
   );
 }
@@ -188,7 +220,8 @@ export function productInstalmentPrice(product: ProductProps, attributes: Record
   const chosen = complete ? (selector ? findVariant(sc, attributes) : sc.variants[0]) : undefined;
   let unit: bigint | null = chosen ? variantEffectivePrice(chosen) : null;
   // Before a variant is chosen: the price the page shows, from core's one price rule (sale, from-price).
-  if (unit === null && sc.variants.length > 0) unit = minorUnitsOf(shownPrice(productPriceView({ structuredContent: sc })), currencyDecimals(product.currency));
+  if (unit === null && sc.variants.length > 0)
+    unit = minorUnitsOf(shownPrice(productPriceView({ structuredContent: sc })), currencyDecimals(product.currency));
   if (unit === null) return null;
   const q = parseQuantity(quantityText);
   return unit * BigInt(q.ok ? q.quantity : 1);
@@ -204,7 +237,9 @@ export function InstalmentPill({ product, scope }: InstalmentPillProps) {
   const choice = useProductChoice(scope);
   if (!product.instalments?.afterPayAvailable) return null;
   const price = productInstalmentPrice(product, choice.attributes, choice.quantityText);
-  return <InstalmentMessage context={product.instalments} priceCents={price} currency={product.currency} idBase={domId(scope, 'instalments')} />;
+  return (
+    <InstalmentMessage context={product.instalments} priceCents={price} currency={product.currency} idBase={domId(scope, 'instalments')} />
+  );
 }
 
 // ------------------------------------------------------------------------------------------------

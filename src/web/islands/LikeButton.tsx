@@ -3,7 +3,6 @@ import { api, ApiError } from '../client/api.js';
 import type { LikeButtonProps } from '../../core/api/storefront.js';
 export type { LikeButtonProps };
 
-
 const likes = (n: number) => `${n} ${n === 1 ? 'like' : 'likes'}`;
 
 /**

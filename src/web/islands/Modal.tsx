@@ -8,7 +8,6 @@ import { createPortal } from 'react-dom';
 import { LIGHTBOX_MARGIN_PX, LIGHTBOX_RESIZE_DEBOUNCE_MS } from '../../core/constants.js';
 import { FOCUSABLE, keepTabInside } from './focus-trap.js';
 
-
 /** Open dialogs, innermost last: Escape closes only the innermost one. */
 const openDialogs: HTMLElement[] = [];
 
@@ -72,7 +71,11 @@ export function Modal({ title, titleId, onClose, children, className, refocusKey
     if (refocusKey === undefined || refocusKey === null) return;
     const el = panel.current;
     if (!el || el.contains(document.activeElement)) return;
-    const target = el.querySelector<HTMLElement>('[aria-invalid="true"]') ?? el.querySelector<HTMLElement>('[role="alert"]') ?? el.querySelector<HTMLElement>(FOCUSABLE) ?? el;
+    const target =
+      el.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+      el.querySelector<HTMLElement>('[role="alert"]') ??
+      el.querySelector<HTMLElement>(FOCUSABLE) ??
+      el;
     if (target.getAttribute('role') === 'alert' && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
     target.focus();
   }, [refocusKey]);
@@ -80,12 +83,15 @@ export function Modal({ title, titleId, onClose, children, className, refocusKey
   const onKeyDown = (e: React.KeyboardEvent) => keepTabInside(e, panel.current);
 
   return createPortal(
-    <div className="sqs-lightbox-overlay" onMouseDown={(e) => {
+    <div
+      className="sqs-lightbox-overlay"
+      onMouseDown={(e) => {
         // Keep the browser from moving focus to the overlay, so closing can return it to the opener.
         if (e.target !== e.currentTarget) return;
         e.preventDefault();
         close.current();
-      }}>
+      }}
+    >
       <div
         ref={panel}
         role="dialog"

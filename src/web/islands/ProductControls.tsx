@@ -85,7 +85,8 @@ export function VariantSelect({ product, scope }: ControlProps) {
   useEffect(() => {
     if (scope !== product.itemId) return;
     const imgs = [...document.querySelectorAll<HTMLImageElement>(`img[data-product-image-for="${CSS.escape(product.itemId)}"]`)];
-    if (!originalImage.current) originalImage.current = new Map(imgs.map((e) => [e, { src: e.getAttribute('src') ?? '', srcset: e.getAttribute('srcset') }]));
+    if (!originalImage.current)
+      originalImage.current = new Map(imgs.map((e) => [e, { src: e.getAttribute('src') ?? '', srcset: e.getAttribute('srcset') }]));
     const own = complete ? chosen?.sku && product.variants.find((v) => v.sku === chosen.sku)?.imageUrl : undefined;
     for (const img of imgs) {
       const before = originalImage.current.get(img);
@@ -101,7 +102,12 @@ export function VariantSelect({ product, scope }: ControlProps) {
 
   if (!shown) return null;
   return (
-    <div className="product-variants" data-item-id={product.itemId} data-variants={JSON.stringify(product.variants)} data-animation-role="content">
+    <div
+      className="product-variants"
+      data-item-id={product.itemId}
+      data-variants={JSON.stringify(product.variants)}
+      data-animation-role="content"
+    >
       {options.map((o) => {
         const selectText = gift ? commerce.SELECT_VALUE : commerce.selectVariantName(o.name);
         const id = domId(scope, `option-${o.name}`);
@@ -213,7 +219,9 @@ export function AddToCart({ product, scope, express = false, checkoutUrl = '/che
   const idleLabel = addButtonLabel(sc);
   const hasForm = product.additionalFieldsForm !== undefined && product.additionalFieldsForm !== null;
   const showError = (message: string, alertTitle = title) =>
-    productStore.update(scope, { error: { title: alertTitle, message, ...(QUANTITY_MESSAGES.has(message) ? { field: 'quantity' as const } : {}) } });
+    productStore.update(scope, {
+      error: { title: alertTitle, message, ...(QUANTITY_MESSAGES.has(message) ? { field: 'quantity' as const } : {}) },
+    });
 
   /** Checks the choices with core's rules; the variant and quantity when they pass. */
   const check = () => {
@@ -302,21 +310,21 @@ export function AddToCart({ product, scope, express = false, checkoutUrl = '/che
         <input type="hidden" name="itemId" value={product.itemId} />
         {sc0 && <input type="hidden" name="sku" value={sc0} />}
         {express && <input type="hidden" name="express" value="1" />}
-      <button
-        type="submit"
-        className={`sqs-add-to-cart-button sqs-suppress-edit-mode sqs-editable-button sqs-button-element--primary${hasForm ? ' use-form' : ''}${state !== 'idle' ? ` cart-${state}` : ''}`}
-        data-item-id={product.itemId}
-        data-product-type={product.productType}
-        data-use-custom-label={product.useCustomAddButtonText ? 'true' : 'false'}
-        data-is-subscription={product.isSubscribable ? 'true' : undefined}
-        data-original-label={idleLabel}
-        aria-describedby={choice.error ? errId : undefined}
-        aria-disabled={state !== 'idle' ? true : undefined}
-      >
-        <span className="sqs-add-to-cart-button-inner" aria-live="polite">
-          {label}
-        </span>
-      </button>
+        <button
+          type="submit"
+          className={`sqs-add-to-cart-button sqs-suppress-edit-mode sqs-editable-button sqs-button-element--primary${hasForm ? ' use-form' : ''}${state !== 'idle' ? ` cart-${state}` : ''}`}
+          data-item-id={product.itemId}
+          data-product-type={product.productType}
+          data-use-custom-label={product.useCustomAddButtonText ? 'true' : 'false'}
+          data-is-subscription={product.isSubscribable ? 'true' : undefined}
+          data-original-label={idleLabel}
+          aria-describedby={choice.error ? errId : undefined}
+          aria-disabled={state !== 'idle' ? true : undefined}
+        >
+          <span className="sqs-add-to-cart-button-inner" aria-live="polite">
+            {label}
+          </span>
+        </button>
       </form>
       {choice.error && (
         <div className="sqs-widgets-confirmation alert product-add-error" role="alert" id={errId}>
@@ -325,8 +333,18 @@ export function AddToCart({ product, scope, express = false, checkoutUrl = '/che
       )}
       {instalmentPill && <InstalmentPill product={product} scope={scope} />}
       {formOpen && usableForm(product.additionalFieldsForm) && (
-        <Modal title={product.additionalFieldsForm.name || product.title} titleId={domId(scope, 'form-title')} onClose={() => setFormOpen(false)}>
-          <AdditionalFieldsForm form={product.additionalFieldsForm} scope={scope} submitLabel={idleLabel} saving={formSaving} onSubmit={(v) => void onFormSubmit(v)} />
+        <Modal
+          title={product.additionalFieldsForm.name || product.title}
+          titleId={domId(scope, 'form-title')}
+          onClose={() => setFormOpen(false)}
+        >
+          <AdditionalFieldsForm
+            form={product.additionalFieldsForm}
+            scope={scope}
+            submitLabel={idleLabel}
+            saving={formSaving}
+            onSubmit={(v) => void onFormSubmit(v)}
+          />
         </Modal>
       )}
     </div>
@@ -347,7 +365,12 @@ export interface ScarcityProps extends ControlProps {
 }
 
 /** The quantity the scarcity text shows, or null when it is hidden. */
-export function scarcityQuantity(product: ProductProps, attributes: Record<string, string>, threshold: number, shownByDefault: boolean): number | null {
+export function scarcityQuantity(
+  product: ProductProps,
+  attributes: Record<string, string>,
+  threshold: number,
+  shownByDefault: boolean,
+): number | null {
   const sc = structuredContentOf(product);
   const tracked = product.productType === 1 || product.productType === 3;
   if (!tracked) return null;

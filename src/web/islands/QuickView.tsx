@@ -41,7 +41,13 @@ export function QuickView({ product: initial, fullUrl, image, label = commerce.Q
       .stock(initial.itemId)
       .then(({ results }) => {
         const bySku = new Map(results.map((r) => [r.sku, r]));
-        setProduct((p) => ({ ...p, variants: p.variants.map((v) => ({ ...v, ...(bySku.has(v.sku) ? { qtyInStock: bySku.get(v.sku)!.qtyInStock, unlimited: bySku.get(v.sku)!.unlimited } : {}) })) }));
+        setProduct((p) => ({
+          ...p,
+          variants: p.variants.map((v) => ({
+            ...v,
+            ...(bySku.has(v.sku) ? { qtyInStock: bySku.get(v.sku)!.qtyInStock, unlimited: bySku.get(v.sku)!.unlimited } : {}),
+          })),
+        }));
       })
       .catch(() => {
         /* the page's stock stays; the server checks again on add */
@@ -64,12 +70,26 @@ export function QuickView({ product: initial, fullUrl, image, label = commerce.Q
       {open && (
         <Modal title={product.title} titleId={domId(scope, 'title')} onClose={() => setOpen(false)} className="product-quick-view-lightbox">
           <div className="product-quick-view">
-            {image?.assetUrl && <img className="product-quick-view__image" src={image.assetUrl} alt={image.altText ?? product.title} width={300} height={300} />}
+            {image?.assetUrl && (
+              <img
+                className="product-quick-view__image"
+                src={image.assetUrl}
+                alt={image.altText ?? product.title}
+                width={300}
+                height={300}
+              />
+            )}
             <div className="product-quick-view__meta">
               <div className="product-price">{priceRangeText(product)}</div>
               <VariantSelect product={product} scope={scope} />
               <QuantityInput product={product} scope={scope} />
-              <ProductScarcity product={product} scope={scope} text="Only {qtyInStock} left in stock" threshold={5} shownByDefault={false} />
+              <ProductScarcity
+                product={product}
+                scope={scope}
+                text="Only {qtyInStock} left in stock"
+                threshold={5}
+                shownByDefault={false}
+              />
               <AddToCart product={product} scope={scope} />
               <a className="product-quick-view__details" href={fullUrl}>
                 View full details

@@ -9,7 +9,6 @@ import { captchaResponseIn, destroyCaptchaIn, loadCaptcha, renderCaptcha, resetC
 import type { RestockCaptchaConfig } from '../../core/api/restock.js';
 export type { RestockCaptchaConfig };
 
-
 /** Draws the v2 checkbox into the container (marked, with its widget id); other kinds draw nothing. */
 export async function mountCaptcha(config: RestockCaptchaConfig, el: HTMLElement): Promise<number | null> {
   if (config.kind !== 'recaptcha-v2') return null;
@@ -29,12 +28,29 @@ export function destroyCaptcha(config: RestockCaptchaConfig | null, el: HTMLElem
 /** A token for one submission, or null when the visitor has not completed the captcha (v2). */
 export async function captchaToken(config: RestockCaptchaConfig, el: HTMLElement | null): Promise<string | null> {
   if (config.kind === 'altcha') {
-    const res = await fetch(config.challengeUrl ?? '/api/captcha/challenge?action=product-waitlist', { credentials: 'same-origin', headers: { accept: 'application/json' } });
+    const res = await fetch(config.challengeUrl ?? '/api/captcha/challenge?action=product-waitlist', {
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+    });
     if (!res.ok) throw new Error('captcha challenge unavailable');
-    const c = (await res.json()) as { algorithm: string; challenge: string; salt: string; signature: string; maxnumber?: number; maxNumber?: number };
+    const c = (await res.json()) as {
+      algorithm: string;
+      challenge: string;
+      salt: string;
+      signature: string;
+      maxnumber?: number;
+      maxNumber?: number;
+    };
     const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber ?? c.maxNumber).promise;
     if (!solution) throw new Error('captcha not solved');
-    const payload = { algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature, took: solution.took };
+    const payload = {
+      algorithm: c.algorithm,
+      challenge: c.challenge,
+      number: solution.number,
+      salt: c.salt,
+      signature: c.signature,
+      took: solution.took,
+    };
     return btoa(JSON.stringify(payload));
   }
   const g = await loadCaptcha(config);

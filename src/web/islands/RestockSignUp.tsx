@@ -23,7 +23,6 @@ export const RESTOCK_SIGN_UP_URL = '/api/site-users/account/notifications/restoc
 export const RESTOCK_VARIANT_LABEL = 'Item:';
 export const RESTOCK_FORM_CONFIG_URL = '/api/site-users/account/notifications/restock/form';
 
-
 function structured(p: RestockSignUpProps): StructuredContent {
   return {
     productType: p.productType as StructuredContent['productType'],
@@ -35,7 +34,10 @@ function structured(p: RestockSignUpProps): StructuredContent {
 const soldOut = (v: { qtyInStock: number; unlimited: boolean }) => !v.unlimited && !(Number(v.qtyInStock) > 0);
 
 /** The variant the form is for, and whether the form shows, for the visitor's current choice. */
-export function restockTarget(p: RestockSignUpProps, attributes: Record<string, string>): { visible: boolean; variant: RestockVariant | null; missing: string[] } {
+export function restockTarget(
+  p: RestockSignUpProps,
+  attributes: Record<string, string>,
+): { visible: boolean; variant: RestockVariant | null; missing: string[] } {
   const sc = structured(p);
   const selector = showVariantSelector(sc);
   if (!selector) {
@@ -101,7 +103,11 @@ export function RestockSignUp(props: RestockSignUpProps) {
     if (state.kind === 'submitting') return;
     const emailError = validateRestockEmail(email);
     if (emailError) return setState({ kind: 'error', message: emailError });
-    if (!target.variant) return setState({ kind: 'error', message: target.missing.length ? commerce.selectOptions(target.missing) : commerce.VARIANT_UNAVAILABLE });
+    if (!target.variant)
+      return setState({
+        kind: 'error',
+        message: target.missing.length ? commerce.selectOptions(target.missing) : commerce.VARIANT_UNAVAILABLE,
+      });
     setState({ kind: 'submitting' });
     try {
       let cfg = config;
@@ -117,7 +123,10 @@ export function RestockSignUp(props: RestockSignUpProps) {
       }
       if (!token) {
         resetCaptcha(cfg, captchaEl.current);
-        return setState({ kind: 'error', message: cfg.kind === 'recaptcha-enterprise' ? restock.ENTERPRISE_FALLBACK : forms.CAPTCHA_INCOMPLETE });
+        return setState({
+          kind: 'error',
+          message: cfg.kind === 'recaptcha-enterprise' ? restock.ENTERPRISE_FALLBACK : forms.CAPTCHA_INCOMPLETE,
+        });
       }
       const lang = typeof document !== 'undefined' ? document.documentElement.lang : '';
       const payload = restockSignUpPayload({
@@ -174,79 +183,107 @@ export function RestockSignUp(props: RestockSignUpProps) {
   );
   return (
     <>
-    <div className="product-restock-notification" data-product-id={props.productId} data-variant-id={target.variant?.id ?? ''} hidden={hidden}>
-      {state.kind === 'success' ? (
-        <p className="product-restock-success" role="status">
-          {props.texts.success}
-        </p>
-      ) : (
-        <>
-          <span className="product-restock-cta" id={domId(props.scope, 'cta')}>
-            {props.texts.cta}
-          </span>
-          <form className="product-restock-form" method="post" action={RESTOCK_SIGN_UP_URL} noValidate onSubmit={submit} aria-labelledby={domId(props.scope, 'cta')}>
-            {plainFields}
-            {target.variant ? <input type="hidden" name="variantId" value={target.variant.id} /> : <noscript>{variantPicker('')}</noscript>}
-            <label htmlFor={emailId} className="visually-hidden">
-              {props.texts.placeholder}
-            </label>
-            <input
-              id={emailId}
-              type="email"
-              name="email"
-              autoComplete="email"
-              spellCheck={false}
-              placeholder={props.texts.placeholder}
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={state.kind === 'error' ? true : undefined}
-              aria-describedby={state.kind === 'error' ? errorId : undefined}
-            />
-            <button className="sqs-editable-button" type="submit" disabled={state.kind === 'submitting'}>
-              {props.texts.button}
-            </button>
-            {props.mailingList.enabled ? (
-              <label className="product-restock-mailing-list">
-                <input type="checkbox" name="isJoinMailingList" checked={join} onChange={(e) => setJoin(e.target.checked)} />
-                {props.texts.mailingListDescription}
+      <div
+        className="product-restock-notification"
+        data-product-id={props.productId}
+        data-variant-id={target.variant?.id ?? ''}
+        hidden={hidden}
+      >
+        {state.kind === 'success' ? (
+          <p className="product-restock-success" role="status">
+            {props.texts.success}
+          </p>
+        ) : (
+          <>
+            <span className="product-restock-cta" id={domId(props.scope, 'cta')}>
+              {props.texts.cta}
+            </span>
+            <form
+              className="product-restock-form"
+              method="post"
+              action={RESTOCK_SIGN_UP_URL}
+              noValidate
+              onSubmit={submit}
+              aria-labelledby={domId(props.scope, 'cta')}
+            >
+              {plainFields}
+              {target.variant ? (
+                <input type="hidden" name="variantId" value={target.variant.id} />
+              ) : (
+                <noscript>{variantPicker('')}</noscript>
+              )}
+              <label htmlFor={emailId} className="visually-hidden">
+                {props.texts.placeholder}
               </label>
-            ) : null}
-            {config?.siteKey ? <div className="captcha-container" ref={captchaEl} data-captcha-kind={config.kind} /> : null}
-            {state.kind === 'error' ? (
-              <p className="product-restock-error" id={errorId} role="alert">
-                {state.message}
-              </p>
-            ) : null}
-          </form>
-        </>
-      )}
-    </div>
-    {hidden && soldOutVariants.length > 0 ? (
-      <noscript>
-        <div className="product-restock-notification product-restock-notification--plain" data-product-id={props.productId}>
-          <span className="product-restock-cta" id={domId(props.scope, 'plain-cta')}>
-            {props.texts.cta}
-          </span>
-          <form className="product-restock-form" method="post" action={RESTOCK_SIGN_UP_URL} aria-labelledby={domId(props.scope, 'plain-cta')}>
-            {plainFields}
-            {variantPicker('plain-')}
-            <label htmlFor={domId(props.scope, 'plain-email')} className="visually-hidden">
-              {props.texts.placeholder}
-            </label>
-            <input id={domId(props.scope, 'plain-email')} type="email" name="email" autoComplete="email" required placeholder={props.texts.placeholder} />
-            <button className="sqs-editable-button" type="submit">
-              {props.texts.button}
-            </button>
-            {props.mailingList.enabled ? (
-              <label className="product-restock-mailing-list">
-                <input type="checkbox" name="isJoinMailingList" defaultChecked={props.mailingList.optInByDefault} />
-                {props.texts.mailingListDescription}
+              <input
+                id={emailId}
+                type="email"
+                name="email"
+                autoComplete="email"
+                spellCheck={false}
+                placeholder={props.texts.placeholder}
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                aria-invalid={state.kind === 'error' ? true : undefined}
+                aria-describedby={state.kind === 'error' ? errorId : undefined}
+              />
+              <button className="sqs-editable-button" type="submit" disabled={state.kind === 'submitting'}>
+                {props.texts.button}
+              </button>
+              {props.mailingList.enabled ? (
+                <label className="product-restock-mailing-list">
+                  <input type="checkbox" name="isJoinMailingList" checked={join} onChange={(e) => setJoin(e.target.checked)} />
+                  {props.texts.mailingListDescription}
+                </label>
+              ) : null}
+              {config?.siteKey ? <div className="captcha-container" ref={captchaEl} data-captcha-kind={config.kind} /> : null}
+              {state.kind === 'error' ? (
+                <p className="product-restock-error" id={errorId} role="alert">
+                  {state.message}
+                </p>
+              ) : null}
+            </form>
+          </>
+        )}
+      </div>
+      {hidden && soldOutVariants.length > 0 ? (
+        <noscript>
+          <div className="product-restock-notification product-restock-notification--plain" data-product-id={props.productId}>
+            <span className="product-restock-cta" id={domId(props.scope, 'plain-cta')}>
+              {props.texts.cta}
+            </span>
+            <form
+              className="product-restock-form"
+              method="post"
+              action={RESTOCK_SIGN_UP_URL}
+              aria-labelledby={domId(props.scope, 'plain-cta')}
+            >
+              {plainFields}
+              {variantPicker('plain-')}
+              <label htmlFor={domId(props.scope, 'plain-email')} className="visually-hidden">
+                {props.texts.placeholder}
               </label>
-            ) : null}
-          </form>
-        </div>
-      </noscript>
-    ) : null}
+              <input
+                id={domId(props.scope, 'plain-email')}
+                type="email"
+                name="email"
+                autoComplete="email"
+                required
+                placeholder={props.texts.placeholder}
+              />
+              <button className="sqs-editable-button" type="submit">
+                {props.texts.button}
+              </button>
+              {props.mailingList.enabled ? (
+                <label className="product-restock-mailing-list">
+                  <input type="checkbox" name="isJoinMailingList" defaultChecked={props.mailingList.optInByDefault} />
+                  {props.texts.mailingListDescription}
+                </label>
+              ) : null}
+            </form>
+          </div>
+        </noscript>
+      ) : null}
     </>
   );
 }

@@ -1,7 +1,8 @@
 /** Keeping keyboard focus inside a dialog (WAI-ARIA dialog pattern), shared by every dialog island. */
 
 /** What can take focus by Tab inside a dialog. */
-export const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+export const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** On Tab and Shift+Tab, wraps focus from the last focusable element of `panel` to the first and back. */
 export function keepTabInside(e: { key: string; shiftKey: boolean; preventDefault(): void }, panel: HTMLElement | null): void {

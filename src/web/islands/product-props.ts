@@ -6,7 +6,6 @@ export type { AdditionalFieldsFormProps, ProductProps, VariantProps };
 /** The islands' name for core's structuredContentOfProps. */
 export const structuredContentOf = structuredContentOfProps;
 
-
 export const isGiftCard = (p: ProductProps) => p.productType === ProductType.GIFT_CARD;
 
 /** Ids for the elements of one island instance (React's useId would repeat across separately rendered islands). */

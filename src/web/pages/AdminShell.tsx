@@ -101,25 +101,25 @@ function OwnerMenu({ me }: { me?: ShellInfo }) {
       </DropdownMenu.Trigger>
       {/* Not portalled: the menu stays inside the top bar's landmark. */}
       <DropdownMenu.Content className="a-menu" align="end" sideOffset={6}>
-          <DropdownMenu.Label className="a-menu__label">{me ? `Signed in as ${me.email}` : ''}</DropdownMenu.Label>
-          {me && allows(me.role, 'settings', 'read') ? (
-            <DropdownMenu.Item asChild className="a-menu__item">
-              <a href="/config/settings">Site settings</a>
-            </DropdownMenu.Item>
-          ) : null}
-          {me && allows(me.role, 'team', 'read') ? (
-            <DropdownMenu.Item asChild className="a-menu__item">
-              <a href="/config/team">Team</a>
-            </DropdownMenu.Item>
-          ) : null}
+        <DropdownMenu.Label className="a-menu__label">{me ? `Signed in as ${me.email}` : ''}</DropdownMenu.Label>
+        {me && allows(me.role, 'settings', 'read') ? (
           <DropdownMenu.Item asChild className="a-menu__item">
-            <a href="/" target="_blank" rel="noreferrer">
-              View site
-            </a>
+            <a href="/config/settings">Site settings</a>
           </DropdownMenu.Item>
-          <DropdownMenu.Item className="a-menu__item" onSelect={() => void signOut()}>
-            Sign out of Tessera
+        ) : null}
+        {me && allows(me.role, 'team', 'read') ? (
+          <DropdownMenu.Item asChild className="a-menu__item">
+            <a href="/config/team">Team</a>
           </DropdownMenu.Item>
+        ) : null}
+        <DropdownMenu.Item asChild className="a-menu__item">
+          <a href="/" target="_blank" rel="noreferrer">
+            View site
+          </a>
+        </DropdownMenu.Item>
+        <DropdownMenu.Item className="a-menu__item" onSelect={() => void signOut()}>
+          Sign out of Tessera
+        </DropdownMenu.Item>
       </DropdownMenu.Content>
     </DropdownMenu.Root>
   );

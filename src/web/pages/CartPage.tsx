@@ -19,7 +19,6 @@ import { InstalmentCartPill } from '../islands/InstalmentPill.js';
 import type { CartPageCart, CartPageEntry, CartPageProps } from '../../core/api/storefront.js';
 export type { CartPageCart, CartPageEntry, CartPageProps };
 
-
 interface Alert {
   title: string;
   message: string;
@@ -35,7 +34,9 @@ function answers(text: string): Record<string, string> {
   try {
     const v = JSON.parse(text) as unknown;
     if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, Array.isArray(x) ? x.join(', ') : String(x ?? '')]));
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, Array.isArray(x) ? x.join(', ') : String(x ?? '')]),
+    );
   } catch {
     return {};
   }
@@ -66,7 +67,9 @@ function EntryRow(props: {
   return (
     <li className="cart-row" data-entry-id={entry.id} data-item-id={entry.itemId}>
       <div className="cart-row__image">
-        {entry.image?.assetUrl && <img src={entry.image.assetUrl} alt={entry.image.altText || entry.title} width={96} height={96} loading="lazy" />}
+        {entry.image?.assetUrl && (
+          <img src={entry.image.assetUrl} alt={entry.image.altText || entry.title} width={96} height={96} loading="lazy" />
+        )}
       </div>
       <div className="cart-row__desc">
         <a className="cart-row__title" href={entry.fullUrl || undefined}>
@@ -144,7 +147,15 @@ function EntryRow(props: {
   );
 }
 
-export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, crumb, forms, checkoutUrl = '/checkout', instalments }: CartPageProps) {
+export function CartPage({
+  cart: initial,
+  currency,
+  minimumOrderSubtotalCents,
+  crumb,
+  forms,
+  checkoutUrl = '/checkout',
+  instalments,
+}: CartPageProps) {
   const [cart, setCart] = useState<CartPageCart>(initial);
   const [alert, setAlert] = useState<Alert | null>(null);
   const [busy, setBusy] = useState(false);
@@ -213,7 +224,11 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
     setRecalculating(true);
     setFormError(null);
     try {
-      const res = await cartApi.updateFields(editing.id, { itemId: editing.itemId, sku: editing.chosenVariant.sku, additionalFields: JSON.stringify(values) });
+      const res = await cartApi.updateFields(editing.id, {
+        itemId: editing.itemId,
+        sku: editing.chosenVariant.sku,
+        additionalFields: JSON.stringify(values),
+      });
       setCart(res.shoppingCart as unknown as CartPageCart);
       cartStore.set(res.shoppingCart);
       setEditing(null);
@@ -251,11 +266,23 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
         <>
           <ul className="cart-entries" aria-label="Items in your cart">
             {cart.entries.map((e) => (
-              <EntryRow key={e.id} entry={e} currency={currency} crumb={crumb} busy={busy || recalculating} form={forms[e.itemId]} onQuantity={onQuantity} onRemove={onRemove} onEdit={onEdit} quantityInvalid={alert?.entryId === e.id} />
+              <EntryRow
+                key={e.id}
+                entry={e}
+                currency={currency}
+                crumb={crumb}
+                busy={busy || recalculating}
+                form={forms[e.itemId]}
+                onQuantity={onQuantity}
+                onRemove={onRemove}
+                onEdit={onEdit}
+                quantityInvalid={alert?.entryId === e.id}
+              />
             ))}
           </ul>
           <div className="cart-subtotal">
-            <span className="cart-subtotal__label">Subtotal</span> <span className="cart-subtotal__price">{formatMoneyShown(cart.subtotal?.value ?? cart.subtotalCents, currency)}</span>
+            <span className="cart-subtotal__label">Subtotal</span>{' '}
+            <span className="cart-subtotal__price">{formatMoneyShown(cart.subtotal?.value ?? cart.subtotalCents, currency)}</span>
           </div>
           {tooLarge && <p className="cart-too-large">{cartMessages.CART_TOTAL_TOO_LARGE}</p>}
           <InstalmentCartPill context={instalments} cart={cart} currency={currency} />
@@ -274,7 +301,12 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
         </>
       )}
       {editing && forms[editing.itemId] && (
-        <Modal title={forms[editing.itemId]!.name || editing.title} titleId={`cart-form-${editing.id}`} onClose={() => setEditing(null)} refocusKey={formError}>
+        <Modal
+          title={forms[editing.itemId]!.name || editing.title}
+          titleId={`cart-form-${editing.id}`}
+          onClose={() => setEditing(null)}
+          refocusKey={formError}
+        >
           <AdditionalFieldsForm
             form={forms[editing.itemId]!}
             scope={`cart-${editing.id}`}
@@ -286,7 +318,11 @@ export function CartPage({ cart: initial, currency, minimumOrderSubtotalCents, c
           />
         </Modal>
       )}
-      {recalculating && <span className="visually-hidden" role="status">{formMessages.SAVING}</span>}
+      {recalculating && (
+        <span className="visually-hidden" role="status">
+          {formMessages.SAVING}
+        </span>
+      )}
     </div>
   );
 }

@@ -18,7 +18,14 @@ import { cartErrorDetail } from '../client/cart-api.js';
 import { Modal } from '../islands/Modal.js';
 import { COUNTRIES } from '../../core/countries.js';
 import { StripePayment, type StripePaymentApi } from './StripePayment.js';
-import type { Address as PostalAddress, CheckoutPageProps, CheckoutStateView, CheckoutView, PlaceAnswer, PlaceInput } from '../../core/api/checkout.js';
+import type {
+  Address as PostalAddress,
+  CheckoutPageProps,
+  CheckoutStateView,
+  CheckoutView,
+  PlaceAnswer,
+  PlaceInput,
+} from '../../core/api/checkout.js';
 
 type State = CheckoutStateView;
 type Address = Partial<PostalAddress>;
@@ -36,8 +43,19 @@ function newKey(): string {
   return `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
 }
 
-
-function Field(props: { id: string; name?: string; label: string; value: string; onChange: (v: string) => void; error?: string; type?: string; autoComplete?: string; required?: boolean; inputMode?: 'numeric' | 'text' | 'email'; placeholder?: string }) {
+function Field(props: {
+  id: string;
+  name?: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  type?: string;
+  autoComplete?: string;
+  required?: boolean;
+  inputMode?: 'numeric' | 'text' | 'email';
+  placeholder?: string;
+}) {
   const errId = `${props.id}-error`;
   return (
     <div className="checkout-field">
@@ -64,7 +82,20 @@ function Field(props: { id: string; name?: string; label: string; value: string;
   );
 }
 
-export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCents, testMode, stripe = null, paymentUnavailable, crumb, plainKey, errors: initialErrors, message: initialMessage, cardName, instalments }: CheckoutPageProps) {
+export function CheckoutPage({
+  view: initial,
+  cartToken,
+  minimumOrderSubtotalCents,
+  testMode,
+  stripe = null,
+  paymentUnavailable,
+  crumb,
+  plainKey,
+  errors: initialErrors,
+  message: initialMessage,
+  cardName,
+  instalments,
+}: CheckoutPageProps) {
   const [method, setMethod] = useState<'card' | 'instalments'>('card');
   const [view, setView] = useState(initial);
   const [email, setEmail] = useState(initial.state.email ?? '');
@@ -111,7 +142,8 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
     [view, shippingId, address.country, address.region, coupons, giftCode],
   );
   // The instalment method: offered by the owner for this cart, and the amount due within the provider's limits.
-  const instalmentsOffered = !!instalments && totals.amountDueCents > 0 && isInstalmentEligiblePrice(totals.amountDueCents, instalments.min, instalments.max);
+  const instalmentsOffered =
+    !!instalments && totals.amountDueCents > 0 && isInstalmentEligiblePrice(totals.amountDueCents, instalments.min, instalments.max);
   const payInInstalments = instalmentsOffered && method === 'instalments';
 
   const state = (): State & { cartToken?: string } => ({
@@ -193,10 +225,16 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
     setMessage('');
     try {
       // The total the shopper sees is the total they confirm: the server refuses to charge any other.
-      const r = await api<PlaceAnswer>('POST', '/api/checkout/place-order', { ...state(), payment, idempotencyKey: key.current, expectedTotalCents: totals.grandTotalCents } satisfies PlaceInput);
+      const r = await api<PlaceAnswer>('POST', '/api/checkout/place-order', {
+        ...state(),
+        payment,
+        idempotencyKey: key.current,
+        expectedTotalCents: totals.grandTotalCents,
+      } satisfies PlaceInput);
       if (r.status === 'requires_action' && r.paymentId && elementPays) {
         // Stripe's next action (3-D Secure in Stripe's dialog, or Afterpay's page), then the order.
-        const next = stripeApi.current && r.clientSecret ? await stripeApi.current.nextAction(r.clientSecret) : { error: cartMessages.CHECK_INTERNET };
+        const next =
+          stripeApi.current && r.clientSecret ? await stripeApi.current.nextAction(r.clientSecret) : { error: cartMessages.CHECK_INTERNET };
         if ('error' in next) {
           setBusy(false);
           setStripeError(next.error);
@@ -252,7 +290,18 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
     const m = await el.createMethod({
       name: a?.name || undefined,
       email: email || undefined,
-      ...(a ? { address: { line1: a.line1, line2: a.line2 || undefined, city: a.city, state: a.region || undefined, postal_code: a.postalCode, country: a.country } } : {}),
+      ...(a
+        ? {
+            address: {
+              line1: a.line1,
+              line2: a.line2 || undefined,
+              city: a.city,
+              state: a.region || undefined,
+              postal_code: a.postalCode,
+              country: a.country,
+            },
+          }
+        : {}),
     });
     if ('error' in m) {
       setBusy(false);
@@ -288,7 +337,14 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
   const setA = (k: keyof Address) => (v: string) => setAddress((a) => ({ ...a, [k]: v }));
 
   return (
-    <form className="checkout" method="post" action={cartToken ? `${CHECKOUT_FORM_ACTION}?cartToken=${encodeURIComponent(cartToken)}` : CHECKOUT_FORM_ACTION} onSubmit={onSubmit} noValidate aria-label="Checkout">
+    <form
+      className="checkout"
+      method="post"
+      action={cartToken ? `${CHECKOUT_FORM_ACTION}?cartToken=${encodeURIComponent(cartToken)}` : CHECKOUT_FORM_ACTION}
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Checkout"
+    >
       {/* Enter in a field places the order (the first submit button is the form's default). */}
       <button type="submit" name="action" value="place" className="visually-hidden" tabIndex={-1} aria-hidden="true">
         Place order
@@ -303,18 +359,79 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
       <div className="checkout__main">
         <section aria-labelledby="checkout-contact">
           <h2 id="checkout-contact">Contact</h2>
-          <Field id="checkout-email" name="email" label="Email" type="email" inputMode="email" autoComplete="email" value={email} onChange={setEmail} error={errors.email} required />
+          <Field
+            id="checkout-email"
+            name="email"
+            label="Email"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            value={email}
+            onChange={setEmail}
+            error={errors.email}
+            required
+          />
         </section>
 
         {totals.requiresShipping && (
           <section aria-labelledby="checkout-address">
             <h2 id="checkout-address">Shipping address</h2>
-            <Field id="addr-name" name="name" label="Full name" autoComplete="name" value={address.name ?? ''} onChange={setA('name')} error={errors['shippingAddress.name']} required />
-            <Field id="addr-line1" name="line1" label="Address" autoComplete="address-line1" value={address.line1 ?? ''} onChange={setA('line1')} error={errors['shippingAddress.line1']} required />
-            <Field id="addr-line2" name="line2" label="Apartment, suite (optional)" autoComplete="address-line2" value={address.line2 ?? ''} onChange={setA('line2')} />
-            <Field id="addr-city" name="city" label="City" autoComplete="address-level2" value={address.city ?? ''} onChange={setA('city')} error={errors['shippingAddress.city']} required />
-            <Field id="addr-region" name="region" label="State / region" autoComplete="address-level1" value={address.region ?? ''} onChange={(v) => setA('region')(v.toUpperCase())} />
-            <Field id="addr-postal" name="postalCode" label="Postal code" autoComplete="postal-code" value={address.postalCode ?? ''} onChange={setA('postalCode')} error={errors['shippingAddress.postalCode']} required />
+            <Field
+              id="addr-name"
+              name="name"
+              label="Full name"
+              autoComplete="name"
+              value={address.name ?? ''}
+              onChange={setA('name')}
+              error={errors['shippingAddress.name']}
+              required
+            />
+            <Field
+              id="addr-line1"
+              name="line1"
+              label="Address"
+              autoComplete="address-line1"
+              value={address.line1 ?? ''}
+              onChange={setA('line1')}
+              error={errors['shippingAddress.line1']}
+              required
+            />
+            <Field
+              id="addr-line2"
+              name="line2"
+              label="Apartment, suite (optional)"
+              autoComplete="address-line2"
+              value={address.line2 ?? ''}
+              onChange={setA('line2')}
+            />
+            <Field
+              id="addr-city"
+              name="city"
+              label="City"
+              autoComplete="address-level2"
+              value={address.city ?? ''}
+              onChange={setA('city')}
+              error={errors['shippingAddress.city']}
+              required
+            />
+            <Field
+              id="addr-region"
+              name="region"
+              label="State / region"
+              autoComplete="address-level1"
+              value={address.region ?? ''}
+              onChange={(v) => setA('region')(v.toUpperCase())}
+            />
+            <Field
+              id="addr-postal"
+              name="postalCode"
+              label="Postal code"
+              autoComplete="postal-code"
+              value={address.postalCode ?? ''}
+              onChange={setA('postalCode')}
+              error={errors['shippingAddress.postalCode']}
+              required
+            />
             <div className="checkout-field">
               <label htmlFor="addr-country">Country</label>
               <select
@@ -346,11 +463,21 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
           <fieldset className="checkout-shipping">
             <legend>Shipping method</legend>
             {totals.shippingOptions.length === 0 ? (
-              <p>{address.country ? 'We do not ship to that address. Please choose another address.' : 'Enter your address to see shipping options.'}</p>
+              <p>
+                {address.country
+                  ? 'We do not ship to that address. Please choose another address.'
+                  : 'Enter your address to see shipping options.'}
+              </p>
             ) : (
               totals.shippingOptions.map((o) => (
                 <label key={o.id} className="checkout-shipping__option">
-                  <input type="radio" name="shipping" value={o.id} checked={totals.selectedShippingOption?.id === o.id} onChange={() => setShippingId(o.id)} />
+                  <input
+                    type="radio"
+                    name="shipping"
+                    value={o.id}
+                    checked={totals.selectedShippingOption?.id === o.id}
+                    onChange={() => setShippingId(o.id)}
+                  />
                   {o.name} — {o.costCents === 0 ? 'Free' : f(o.costCents)}
                 </label>
               ))
@@ -423,7 +550,14 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
         <section aria-labelledby="checkout-giftcard">
           <h2 id="checkout-giftcard">Gift card</h2>
           <div className="checkout-inline">
-            <Field id="gift-card-code" name="giftCardCode" label="Gift card code" value={giftInput} onChange={setGiftInput} error={errors.giftCardCode} />
+            <Field
+              id="gift-card-code"
+              name="giftCardCode"
+              label="Gift card code"
+              value={giftInput}
+              onChange={setGiftInput}
+              error={errors.giftCardCode}
+            />
             <button type="submit" name="action" value="giftCard" onClick={(e) => void applyGiftCard(e)}>
               Apply gift card
             </button>
@@ -437,38 +571,104 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
               <p className="checkout-field__error">{paymentUnavailable}</p>
             ) : elementPays ? (
               <>
-                {testMode && <p className="checkout-test-mode">Test mode: pay with card 4242 4242 4242 4242, any future expiry date and any CVC. No money is taken.</p>}
-                <StripePayment config={stripe!} amountCents={totals.amountDueCents} currency={currency} afterpay={instalmentsOffered} api={stripeApi} error={stripeError} />
+                {testMode && (
+                  <p className="checkout-test-mode">
+                    Test mode: pay with card 4242 4242 4242 4242, any future expiry date and any CVC. No money is taken.
+                  </p>
+                )}
+                <StripePayment
+                  config={stripe!}
+                  amountCents={totals.amountDueCents}
+                  currency={currency}
+                  afterpay={instalmentsOffered}
+                  api={stripeApi}
+                  error={stripeError}
+                />
                 {/* Drawn by the server for a visitor without JavaScript (the form then goes to Stripe's page); gone once the island runs. */}
                 {!live && <p className="checkout-stripe__nojs">You pay on Stripe&apos;s secure page, then come back here to your order.</p>}
               </>
             ) : (
               <>
-            {instalmentsOffered && (
-              <fieldset className="checkout-methods">
-                <legend>Payment method</legend>
-                <label>
-                  <input type="radio" name="payment-method" value="card" checked={method === 'card'} onChange={() => setMethod('card')} /> Card
-                </label>
-                <label>
-                  <input type="radio" name="payment-method" value="instalments" checked={method === 'instalments'} onChange={() => setMethod('instalments')} />{' '}
-                  {instalmentPaymentsText(totals.amountDueCents, currency, instalments!.count)}
-                </label>
-              </fieldset>
-            )}
-            {payInInstalments ? (
-              <p className="checkout-instalments">
-                {instalmentPaymentsText(totals.amountDueCents, currency, instalments!.count)}.{testMode ? ' Test mode: the instalment plan is approved without leaving this page. No money is taken.' : ''}
-              </p>
-            ) : (
-              <>
-            {testMode && <p className="checkout-test-mode">Test mode: pay with card 4242 4242 4242 4242, any future expiry date and any CVC. No money is taken.</p>}
-            <Field id="card-name" name="cardName" label="Name on card" autoComplete="cc-name" value={card.name} onChange={(v) => setCard((c) => ({ ...c, name: v }))} />
-            <Field id="card-number" name="cardNumber" label="Card number" inputMode="numeric" autoComplete="cc-number" value={card.number} onChange={(v) => setCard((c) => ({ ...c, number: v }))} error={errors.cardNumber} required />
-            <Field id="card-expiry" name="cardExpiry" label="Expiry (MM/YY)" autoComplete="cc-exp" placeholder="MM/YY" value={card.expiry} onChange={(v) => setCard((c) => ({ ...c, expiry: v }))} error={errors.cardExpiry} required />
-            <Field id="card-cvc" name="cardCvc" label="Security code (CVC)" inputMode="numeric" autoComplete="cc-csc" value={card.cvc} onChange={(v) => setCard((c) => ({ ...c, cvc: v }))} error={errors.cardCvc} required />
-              </>
-            )}
+                {instalmentsOffered && (
+                  <fieldset className="checkout-methods">
+                    <legend>Payment method</legend>
+                    <label>
+                      <input
+                        type="radio"
+                        name="payment-method"
+                        value="card"
+                        checked={method === 'card'}
+                        onChange={() => setMethod('card')}
+                      />{' '}
+                      Card
+                    </label>
+                    <label>
+                      <input
+                        type="radio"
+                        name="payment-method"
+                        value="instalments"
+                        checked={method === 'instalments'}
+                        onChange={() => setMethod('instalments')}
+                      />{' '}
+                      {instalmentPaymentsText(totals.amountDueCents, currency, instalments!.count)}
+                    </label>
+                  </fieldset>
+                )}
+                {payInInstalments ? (
+                  <p className="checkout-instalments">
+                    {instalmentPaymentsText(totals.amountDueCents, currency, instalments!.count)}.
+                    {testMode ? ' Test mode: the instalment plan is approved without leaving this page. No money is taken.' : ''}
+                  </p>
+                ) : (
+                  <>
+                    {testMode && (
+                      <p className="checkout-test-mode">
+                        Test mode: pay with card 4242 4242 4242 4242, any future expiry date and any CVC. No money is taken.
+                      </p>
+                    )}
+                    <Field
+                      id="card-name"
+                      name="cardName"
+                      label="Name on card"
+                      autoComplete="cc-name"
+                      value={card.name}
+                      onChange={(v) => setCard((c) => ({ ...c, name: v }))}
+                    />
+                    <Field
+                      id="card-number"
+                      name="cardNumber"
+                      label="Card number"
+                      inputMode="numeric"
+                      autoComplete="cc-number"
+                      value={card.number}
+                      onChange={(v) => setCard((c) => ({ ...c, number: v }))}
+                      error={errors.cardNumber}
+                      required
+                    />
+                    <Field
+                      id="card-expiry"
+                      name="cardExpiry"
+                      label="Expiry (MM/YY)"
+                      autoComplete="cc-exp"
+                      placeholder="MM/YY"
+                      value={card.expiry}
+                      onChange={(v) => setCard((c) => ({ ...c, expiry: v }))}
+                      error={errors.cardExpiry}
+                      required
+                    />
+                    <Field
+                      id="card-cvc"
+                      name="cardCvc"
+                      label="Security code (CVC)"
+                      inputMode="numeric"
+                      autoComplete="cc-csc"
+                      value={card.cvc}
+                      onChange={(v) => setCard((c) => ({ ...c, cvc: v }))}
+                      error={errors.cardCvc}
+                      required
+                    />
+                  </>
+                )}
               </>
             )}
           </section>
@@ -485,13 +685,15 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
                 {Object.values(e.chosenVariant.attributes).length > 0 && ` (${Object.values(e.chosenVariant.attributes).join(', ')})`}
                 {e.productType === ProductType.DIGITAL && ' — digital download'}
               </span>{' '}
-              <span className="checkout-lines__qty">× {e.quantity}</span> <span className="checkout-lines__total">{f(e.subTotalCents)}</span>
+              <span className="checkout-lines__qty">× {e.quantity}</span>{' '}
+              <span className="checkout-lines__total">{f(e.subTotalCents)}</span>
             </li>
           ))}
         </ul>
         {view.subscription && view.cart.entries[0] && (
           <p className="subscription-price">
-            Subscription: {subscriptionPriceText(f(view.pricing.lines[0]?.priceCents ?? 0), view.subscription.plan as SubscriptionPlan | null)}
+            Subscription:{' '}
+            {subscriptionPriceText(f(view.pricing.lines[0]?.priceCents ?? 0), view.subscription.plan as SubscriptionPlan | null)}
           </p>
         )}
         <table className="checkout-totals" aria-label="Totals">
@@ -541,7 +743,14 @@ export function CheckoutPage({ view: initial, cartToken, minimumOrderSubtotalCen
             {message}
           </p>
         )}
-        <button type="submit" name="action" value="place" className="checkout__place" disabled={busy || below || tooLarge || (!!paymentUnavailable && totals.amountDueCents > 0)} aria-busy={busy || undefined}>
+        <button
+          type="submit"
+          name="action"
+          value="place"
+          className="checkout__place"
+          disabled={busy || below || tooLarge || (!!paymentUnavailable && totals.amountDueCents > 0)}
+          aria-busy={busy || undefined}
+        >
           {busy ? 'Placing order…' : totalChanged ? `Confirm new total ${f(totals.grandTotalCents)} and place order` : 'Place order'}
         </button>
       </aside>

@@ -21,7 +21,11 @@ export function LoginPage(props: LoginPageProps) {
       await api('POST', '/api/auth/login', { email: form.get('email'), password: form.get('password') });
       window.location.assign(props.next && props.next.startsWith('/config') ? props.next : '/config');
     } catch (err) {
-      setError(err instanceof ApiError && err.crumbFail ? 'Your session has expired. Please reload the page and try again.' : (err as Error).message);
+      setError(
+        err instanceof ApiError && err.crumbFail
+          ? 'Your session has expired. Please reload the page and try again.'
+          : (err as Error).message,
+      );
       setBusy(false);
     }
   }

@@ -15,7 +15,6 @@ import type { Stripe, StripeElementsOptions } from '@stripe/stripe-js';
 import type { StripeCheckoutConfig } from '../../core/api/checkout.js';
 export type { StripeCheckoutConfig };
 
-
 export interface BillingDetails {
   name?: string;
   email?: string;
@@ -56,7 +55,10 @@ function Bridge({ api }: { api: MutableRefObject<StripePaymentApi | null> }) {
       async createMethod(billing) {
         const submitted = await elements.submit();
         // An incomplete or invalid field: the Payment Element shows Stripe's words on the field itself.
-        if (submitted.error) return { error: submitted.error.type === 'validation_error' ? '' : (submitted.error.message ?? 'Please check your payment details.') };
+        if (submitted.error)
+          return {
+            error: submitted.error.type === 'validation_error' ? '' : (submitted.error.message ?? 'Please check your payment details.'),
+          };
         const r = await stripe.createPaymentMethod({ elements, params: { billing_details: billing } });
         if (r.error) return { error: r.error.message ?? 'Please check your payment details.' };
         return { id: r.paymentMethod.id };

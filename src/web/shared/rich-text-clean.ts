@@ -5,7 +5,32 @@
  */
 import { RICH_TEXT_DROPPED, RICH_TEXT_TAGS, isRichTextAttribute, isSafeHref } from '../../core/rich-text.js';
 
-const BLOCKS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'ul', 'ol', 'li', 'blockquote', 'pre', 'hr', 'table', 'div', 'section', 'article', 'header', 'footer', 'aside', 'main', 'nav', 'figure', 'dl']);
+const BLOCKS = new Set([
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'pre',
+  'hr',
+  'table',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'aside',
+  'main',
+  'nav',
+  'figure',
+  'dl',
+]);
 
 export interface CleanOptions {
   /** b becomes strong and i becomes em (for the stored value; the live region keeps the browser's own). */
@@ -55,7 +80,11 @@ export function cleanTree(node: Node, opts: CleanOptions = {}): void {
     }
     const marks = styleMarks(el);
     cleanTree(el, opts);
-    if (!RICH_TEXT_TAGS.includes(tag) || (tag === 'b' && marks.normal) || (tag === 'span' && ![...el.attributes].some((a) => isRichTextAttribute('span', a.name)))) {
+    if (
+      !RICH_TEXT_TAGS.includes(tag) ||
+      (tag === 'b' && marks.normal) ||
+      (tag === 'span' && ![...el.attributes].some((a) => isRichTextAttribute('span', a.name)))
+    ) {
       // A pasted span or unknown element marked bold or italic by its style keeps that as strong / em.
       if (marks.bold || marks.italic) {
         let inner: Element = el;
@@ -72,7 +101,8 @@ export function cleanTree(node: Node, opts: CleanOptions = {}): void {
       continue;
     }
     for (const a of [...el.attributes]) {
-      if (!isRichTextAttribute(tag, a.name) || ((a.name === 'href' || a.name === 'src') && !isSafeHref(a.value))) el.removeAttribute(a.name);
+      if (!isRichTextAttribute(tag, a.name) || ((a.name === 'href' || a.name === 'src') && !isSafeHref(a.value)))
+        el.removeAttribute(a.name);
     }
     if (tag === 'a' && el.getAttribute('target') === '_blank') el.setAttribute('rel', 'noopener noreferrer');
     if (opts.rename && tag === 'b') rename(el, 'strong');

@@ -8,7 +8,6 @@ import { describeRole } from '../../../src/core/roles.js';
 import { launchBrowser, liveSite, signInAsOwner, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { expectNoAxeViolations, WCAG_AA_BEST_PRACTICE } from '../../helpers/axe.js';
 
-
 const noSideScroll = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth <= document.scrollingElement!.clientWidth);
 const settled = async (page: Page) => {
   await page.getByRole('heading', { level: 1 }).first().waitFor();
@@ -60,7 +59,10 @@ describe("the owner's everyday screens in Chromium", () => {
       expect(sink.to(`check-${width}@example.com`).length).toBe(1);
       sink.refusing = true;
       await test.getByRole('button', { name: 'Send test email' }).click();
-      await page.getByRole('alert').filter({ hasText: /The relay refused the test email: .*Relay is down/ }).waitFor();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /The relay refused the test email: .*Relay is down/ })
+        .waitFor();
       sink.refusing = false;
       await expectNoAxeViolations(page, { tags: WCAG_AA_BEST_PRACTICE });
       expect(await noSideScroll(page)).toBe(true);
@@ -84,7 +86,10 @@ describe("the owner's everyday screens in Chromium", () => {
     await page.getByRole('button', { name: 'Place order' }).click();
     await page.waitForURL(/\/order-confirmed\//);
     await shop.close();
-    const [order] = await rows<{ order_number: number }>(site.database.db, sql`select order_number from orders where email = 'maya.reader@example.com'`);
+    const [order] = await rows<{ order_number: number }>(
+      site.database.db,
+      sql`select order_number from orders where email = 'maya.reader@example.com'`,
+    );
 
     for (const width of [1280, 390]) {
       const ctx = await b.browser.newContext({ viewport: { width, height: 900 } });
@@ -98,13 +103,21 @@ describe("the owner's everyday screens in Chromium", () => {
       await row.getByRole('link', { name: 'maya.reader@example.com' }).click();
       await admin.getByRole('heading', { level: 1, name: 'maya.reader@example.com' }).waitFor();
       await settled(admin);
-      expect(await admin.getByRole('list', { name: 'Orders' }).getByRole('link', { name: `Order #${order!.order_number}` }).isVisible()).toBe(true);
+      expect(
+        await admin
+          .getByRole('list', { name: 'Orders' })
+          .getByRole('link', { name: `Order #${order!.order_number}` })
+          .isVisible(),
+      ).toBe(true);
       await expectNoAxeViolations(admin, { tags: WCAG_AA_BEST_PRACTICE });
       expect(await noSideScroll(admin)).toBe(true);
 
       // The order's own screen, reached from the customer: no axe violations, no sideways scrolling; its Refund
       // dialog keeps focus inside, closes on Escape and gives focus back to the button that opened it.
-      await admin.getByRole('list', { name: 'Orders' }).getByRole('link', { name: `Order #${order!.order_number}` }).click();
+      await admin
+        .getByRole('list', { name: 'Orders' })
+        .getByRole('link', { name: `Order #${order!.order_number}` })
+        .click();
       await admin.getByRole('heading', { level: 1, name: `Order #${order!.order_number}` }).waitFor();
       await settled(admin);
       await expectNoAxeViolations(admin, { tags: WCAG_AA_BEST_PRACTICE });
@@ -167,7 +180,10 @@ describe("the owner's everyday screens in Chromium", () => {
     // Radix gives focus back in the task after the dialog unmounts.
     await expect.poll(() => remove.evaluate((el) => el === document.activeElement)).toBe(true);
 
-    const [mail] = await rows<{ text_body: string }>(site.database.db, sql`select text_body from mail_outbox where kind = 'team-invite' and to_address = 'robin@example.com' order by id desc limit 1`);
+    const [mail] = await rows<{ text_body: string }>(
+      site.database.db,
+      sql`select text_body from mail_outbox where kind = 'team-invite' and to_address = 'robin@example.com' order by id desc limit 1`,
+    );
     const link = /(http\S+\/config\/invite\?token=[\w-]+)/.exec(mail!.text_body)![1]!;
     expect(link.startsWith(site.url)).toBe(true);
 

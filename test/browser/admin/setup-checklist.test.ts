@@ -37,7 +37,9 @@ describe('a new owner completes the set-up checklist in Chromium', () => {
     await steps(page).waitFor();
   }
   async function follow(page: Page, step: string) {
-    await steps(page).getByRole('listitem', { name: `${step}: not done yet` }).waitFor();
+    await steps(page)
+      .getByRole('listitem', { name: `${step}: not done yet` })
+      .waitFor();
     await steps(page).getByRole('link', { name: step }).click();
   }
 

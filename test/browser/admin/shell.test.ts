@@ -6,7 +6,6 @@ import { SmtpSink } from '../../helpers/smtp-sink.js';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { expectNoAxeViolations, WCAG_AA_BEST_PRACTICE } from '../../helpers/axe.js';
 
-
 const noSideScroll = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth <= document.scrollingElement!.clientWidth);
 
 /** The sidebar's entries (name and address), read from the navigation as shown at 1280 px. */
@@ -28,7 +27,13 @@ const LANES = 3;
  * screen still waits for the network to settle (half a second without requests) before it is checked; the tabs
  * wait side by side instead of one after another. Fails with the first entry that fails.
  */
-async function inLanes<T>(first: Page, site: LiveSite, entries: T[], visit: (page: Page, entry: T) => Promise<void>, watch?: (page: Page) => void): Promise<void> {
+async function inLanes<T>(
+  first: Page,
+  site: LiveSite,
+  entries: T[],
+  visit: (page: Page, entry: T) => Promise<void>,
+  watch?: (page: Page) => void,
+): Promise<void> {
   const walk = async (lane: number) => {
     let page = first;
     if (lane > 0) {
@@ -46,9 +51,57 @@ async function inLanes<T>(first: Page, site: LiveSite, entries: T[], visit: (pag
 }
 
 /** The screens issue 23 groups the sidebar into (the rest of the existing screens sit under Settings). */
-const REQUIRED = ['Emails', 'Email settings', 'Team', 'Home', 'Orders', 'Products', 'Customers', 'Page editor', 'Pages & posts', 'Navigation', 'Forms', 'Mailing lists', 'Promo popup', 'Cookie banner', 'Reviews', 'Back in stock', 'Donations', 'Analytics', 'Site settings', 'Site address'];
+const REQUIRED = [
+  'Emails',
+  'Email settings',
+  'Team',
+  'Home',
+  'Orders',
+  'Products',
+  'Customers',
+  'Page editor',
+  'Pages & posts',
+  'Navigation',
+  'Forms',
+  'Mailing lists',
+  'Promo popup',
+  'Cookie banner',
+  'Reviews',
+  'Back in stock',
+  'Donations',
+  'Analytics',
+  'Site settings',
+  'Site address',
+];
 /** Screens the sidebar held before the new shell: none may be lost. */
-const EXISTING = ['Orders', 'Shipping', 'Tax', 'Coupons', 'Analytics', 'Forms', 'Back in stock', 'Products', 'Navigation', 'Pages & posts', 'Header & footer', 'Languages', 'Commerce', 'Team', 'Promo popup', 'Mailing lists', 'Cookie banner', 'Email preview', 'Reviews', 'Related products', 'Donations', 'Page editor', 'Site styles', 'Members', 'Features', 'Billing'];
+const EXISTING = [
+  'Orders',
+  'Shipping',
+  'Tax',
+  'Coupons',
+  'Analytics',
+  'Forms',
+  'Back in stock',
+  'Products',
+  'Navigation',
+  'Pages & posts',
+  'Header & footer',
+  'Languages',
+  'Commerce',
+  'Team',
+  'Promo popup',
+  'Mailing lists',
+  'Cookie banner',
+  'Email preview',
+  'Reviews',
+  'Related products',
+  'Donations',
+  'Page editor',
+  'Site styles',
+  'Members',
+  'Features',
+  'Billing',
+];
 
 describe('the /config shell in Chromium', () => {
   let site: LiveSite;
@@ -69,7 +122,8 @@ describe('the /config shell in Chromium', () => {
     const entries = await sidebarEntries(page);
     const names = entries.map((e) => e.name);
     for (const n of [...REQUIRED, ...EXISTING]) expect(names, n).toContain(n);
-    for (const heading of ['Content', 'Marketing', 'Settings']) expect(await page.getByRole('group', { name: heading }).isVisible()).toBe(true);
+    for (const heading of ['Content', 'Marketing', 'Settings'])
+      expect(await page.getByRole('group', { name: heading }).isVisible()).toBe(true);
     expect(await page.getByRole('group', { name: 'Marketing' }).getByRole('link', { name: 'Mailing lists' }).isVisible()).toBe(true);
     expect(await page.getByRole('group', { name: 'Content' }).getByRole('link', { name: 'Forms' }).isVisible()).toBe(true);
     // The top bar: the site's name, View site, the owner's menu, Sign out.
@@ -78,16 +132,28 @@ describe('the /config shell in Chromium', () => {
     expect(await bar.getByRole('link', { name: 'View site' }).isVisible()).toBe(true);
     expect(await bar.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
 
-    await inLanes(page, site, entries, async (lane, e) => {
-      await lane.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: e.name, exact: true }).click();
-      await lane.waitForURL(`${site.url}${e.href}`);
-      await lane.getByRole('heading', { level: 1 }).first().waitFor();
-      expect(await lane.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: e.name, exact: true }).getAttribute('aria-current'), e.name).toBe('page');
-      await lane.waitForLoadState('networkidle');
-      await lane.locator('[aria-busy="true"]').waitFor({ state: 'detached' });
-      expect(await noSideScroll(lane), `${e.name} scrolls sideways at 1280 px`).toBe(true);
-      await expectNoAxeViolations(lane, { tags: WCAG_AA_BEST_PRACTICE }, `${e.name} at 1280 px`);
-    }, (lane) => problems.push(...watchConsole(lane)));
+    await inLanes(
+      page,
+      site,
+      entries,
+      async (lane, e) => {
+        await lane.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: e.name, exact: true }).click();
+        await lane.waitForURL(`${site.url}${e.href}`);
+        await lane.getByRole('heading', { level: 1 }).first().waitFor();
+        expect(
+          await lane
+            .getByRole('navigation', { name: 'Admin' })
+            .getByRole('link', { name: e.name, exact: true })
+            .getAttribute('aria-current'),
+          e.name,
+        ).toBe('page');
+        await lane.waitForLoadState('networkidle');
+        await lane.locator('[aria-busy="true"]').waitFor({ state: 'detached' });
+        expect(await noSideScroll(lane), `${e.name} scrolls sideways at 1280 px`).toBe(true);
+        await expectNoAxeViolations(lane, { tags: WCAG_AA_BEST_PRACTICE }, `${e.name} at 1280 px`);
+      },
+      (lane) => problems.push(...watchConsole(lane)),
+    );
     expect(problems.filter((p) => !/Failed to load resource/.test(p))).toEqual([]);
     await ctx.close();
   }, 300_000);
@@ -102,8 +168,15 @@ describe('the /config shell in Chromium', () => {
     await menu.click();
     const dialog = page.getByRole('dialog', { name: 'Menu' });
     await dialog.waitFor();
-    const entries = await dialog.getByRole('navigation', { name: 'Admin' }).getByRole('link').evaluateAll((links) => links.map((a) => ({ name: (a.textContent ?? '').trim(), href: a.getAttribute('href') ?? '' })));
-    for (const n of [...REQUIRED, ...EXISTING]) expect(entries.map((e) => e.name), n).toContain(n);
+    const entries = await dialog
+      .getByRole('navigation', { name: 'Admin' })
+      .getByRole('link')
+      .evaluateAll((links) => links.map((a) => ({ name: (a.textContent ?? '').trim(), href: a.getAttribute('href') ?? '' })));
+    for (const n of [...REQUIRED, ...EXISTING])
+      expect(
+        entries.map((e) => e.name),
+        n,
+      ).toContain(n);
     // Focus stays inside the dialog however far the owner tabs, both ways.
     for (let i = 0; i < entries.length + 6; i++) {
       await page.keyboard.press('Tab');
@@ -199,7 +272,9 @@ describe('the /config shell in Chromium', () => {
     expect(await page.getByText('Emails must be formatted as name@example.com').isVisible()).toBe(true);
     await email.fill('hello@fernhill.example');
     await page.getByLabel('Tagline').fill('Goods for slow mornings');
-    const png = await sharp({ create: { width: 120, height: 40, channels: 3, background: '#2f5d50' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 120, height: 40, channels: 3, background: '#2f5d50' } })
+      .png()
+      .toBuffer();
     await page.locator('input[type="file"]').first().setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
     await page.getByRole('img', { name: 'Current logo' }).waitFor();
     await page.getByRole('button', { name: 'Save settings' }).click();
@@ -233,7 +308,7 @@ describe('the /config shell in Chromium', () => {
     await ctx.close();
   });
 
-  it("a screen that fails shows its error boundary, reports the error, and Try again brings the screen back", async () => {
+  it('a screen that fails shows its error boundary, reports the error, and Try again brings the screen back', async () => {
     const page = await b.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await signInAsOwner(page, site);
     await page.getByRole('heading', { name: 'Set-up checklist' }).waitFor();
@@ -255,7 +330,13 @@ describe('the /config shell in Chromium', () => {
   });
 
   it('an email kept while SMTP is unset is readable in the Emails screen', async () => {
-    await site.app.services.mailer.enqueue(site.database.db, { kind: 'test', to: 'new.user@example.com', subject: 'Confirm your account', text: 'Open the link to confirm: http://127.0.0.1/confirm?t=abc', html: '<p>Open <a href="http://127.0.0.1/confirm?t=abc">the link</a> to confirm.</p>' });
+    await site.app.services.mailer.enqueue(site.database.db, {
+      kind: 'test',
+      to: 'new.user@example.com',
+      subject: 'Confirm your account',
+      text: 'Open the link to confirm: http://127.0.0.1/confirm?t=abc',
+      html: '<p>Open <a href="http://127.0.0.1/confirm?t=abc">the link</a> to confirm.</p>',
+    });
     for (const width of [1280, 390]) {
       const ctx = await b.browser.newContext({ viewport: { width, height: 900 } });
       const page = await ctx.newPage();
@@ -268,7 +349,9 @@ describe('the /config shell in Chromium', () => {
       await row.getByRole('link', { name: 'Confirm your account' }).click();
       await page.getByRole('heading', { level: 1, name: 'Confirm your account' }).waitFor();
       expect(await page.getByText('Open the link to confirm: http://127.0.0.1/confirm?t=abc').isVisible()).toBe(true);
-      expect(await page.frameLocator('iframe[title="Email: Confirm your account"]').getByRole('link', { name: 'the link' }).getAttribute('href')).toBe('http://127.0.0.1/confirm?t=abc');
+      expect(
+        await page.frameLocator('iframe[title="Email: Confirm your account"]').getByRole('link', { name: 'the link' }).getAttribute('href'),
+      ).toBe('http://127.0.0.1/confirm?t=abc');
       expect(await page.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('link', { name: 'Emails' }).isVisible()).toBe(true);
       await expectNoAxeViolations(page, { tags: WCAG_AA_BEST_PRACTICE });
       expect(await noSideScroll(page)).toBe(true);
@@ -293,7 +376,12 @@ describe('the Emails screen with a relay that fails', () => {
 
   it("shows the relay's error on a failed email and sends it when the owner presses Resend", async () => {
     sink.refusing = true;
-    await site.app.services.mailer.enqueue(site.database.db, { kind: 'test', to: 'buyer@example.com', subject: 'Your order #1001', text: 'Thanks for your order.' });
+    await site.app.services.mailer.enqueue(site.database.db, {
+      kind: 'test',
+      to: 'buyer@example.com',
+      subject: 'Your order #1001',
+      text: 'Thanks for your order.',
+    });
     // The mailer's last attempt before it gives up.
     await site.database.db.execute(sql`update mail_outbox set attempts = 24 where to_address = 'buyer@example.com'`);
     await site.app.services.mailer.deliverDue();

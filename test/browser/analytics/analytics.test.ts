@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite, hydrated } from '../../helpers/browser.js';
+import {
+  launchBrowser,
+  liveSite,
+  signInAsOwner,
+  watchConsole,
+  type BrowserSession,
+  type LiveSite,
+  hydrated,
+} from '../../helpers/browser.js';
 
 const ANALYTICS = /\/api\/(census\/|v1\/events|events\/|1\/performance\/)/;
 
@@ -81,11 +89,16 @@ describe('analytics in Chromium', () => {
     const admin = await signInAsOwner(await owner.newPage(), site);
     await admin.goto(`${site.url}/config/analytics`);
     const errors = admin.getByRole('region', { name: 'JavaScript errors' });
-    await expect.poll(async () => {
-      await admin.reload();
-      await errors.waitFor();
-      return errors.getByRole('cell', { name: /Analytics test boom 42/ }).count();
-    }, { timeout: 10_000, interval: 300 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await admin.reload();
+          await errors.waitFor();
+          return errors.getByRole('cell', { name: /Analytics test boom 42/ }).count();
+        },
+        { timeout: 10_000, interval: 300 },
+      )
+      .toBe(1);
     await owner.close();
   });
 
@@ -100,7 +113,9 @@ describe('analytics in Chromium', () => {
     expect(cart.subtotalCents).toBeGreaterThan(0);
 
     // A fresh load of the product page: its product_page_visit is sent at load, with the cart's fields.
-    const visit = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1/events' && (r.postData() ?? '').includes('product_page_visit'));
+    const visit = page.waitForRequest(
+      (r) => new URL(r.url()).pathname === '/api/v1/events' && (r.postData() ?? '').includes('product_page_visit'),
+    );
     await page.reload();
     await page.waitForFunction(trackerStarted());
     const batch = JSON.parse((await visit).postData() ?? '[]') as Array<{ eventSchemaName: string; eventContent: string }>;
@@ -122,7 +137,14 @@ describe('analytics in Chromium', () => {
     const render = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/census/form-render');
     await page.goto(`${site.url}/contact`);
     const body = JSON.parse((await render).postData() ?? '{}');
-    expect(body).toMatchObject({ formId: 'contact-form', pageId: site.seed.collectionIds.contact, contentSource: 'c', pagePath: '/contact', pagePermissionTypeValue: 1, websiteId: site.seed.websiteId });
+    expect(body).toMatchObject({
+      formId: 'contact-form',
+      pageId: site.seed.collectionIds.contact,
+      contentSource: 'c',
+      pagePath: '/contact',
+      pagePermissionTypeValue: 1,
+      websiteId: site.seed.websiteId,
+    });
     await visitor.close();
   });
 

@@ -11,15 +11,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
-import { hydrated, launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import {
+  hydrated,
+  launchBrowser,
+  liveSite,
+  signInAsOwner,
+  watchConsole,
+  type BrowserSession,
+  type LiveSite,
+} from '../../helpers/browser.js';
 import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
-
 
 async function call(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
   return page.evaluate(
     async ({ method, url, body }) => {
-      const crumb = document.cookie.split('; ').find((c) => c.startsWith('crumb='))?.slice(6) ?? '';
-      const res = await fetch(url, { method, headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(crumb) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const crumb =
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('crumb='))
+          ?.slice(6) ?? '';
+      const res = await fetch(url, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(crumb) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, data: (await res.json().catch(() => ({}))) as Record<string, unknown> };
     },
     { method, url, body },
@@ -27,7 +42,11 @@ async function call(page: Page, method: string, url: string, body?: unknown): Pr
 }
 
 const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-const tileOrder = (page: Page) => page.getByRole('list', { name: 'Product images' }).locator('li img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src') ?? ''));
+const tileOrder = (page: Page) =>
+  page
+    .getByRole('list', { name: 'Product images' })
+    .locator('li img')
+    .evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src') ?? ''));
 
 /** Where the screenshots go: docs/screenshots/ when regenerating the README's images (SCREENSHOT_DIR=docs/screenshots), else a temporary folder, so a test run leaves the checkout as it was. */
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'tessera-catalog-shots');
@@ -41,10 +60,16 @@ describe('catalogue in Chromium', () => {
     const dir = join(tmpdir(), `catalog-${process.pid}`);
     mkdirSync(dir, { recursive: true });
     mkdirSync(SHOTS, { recursive: true });
-    const colours: Record<string, { r: number; g: number; b: number }> = { red: { r: 200, g: 40, b: 40 }, green: { r: 40, g: 160, b: 80 }, blue: { r: 40, g: 70, b: 200 } };
+    const colours: Record<string, { r: number; g: number; b: number }> = {
+      red: { r: 200, g: 40, b: 40 },
+      green: { r: 40, g: 160, b: 80 },
+      blue: { r: 40, g: 70, b: 200 },
+    };
     for (const [name, background] of Object.entries(colours)) {
       files[name] = join(dir, `${name}.png`);
-      await sharp({ create: { width: 600, height: 600, channels: 3, background } }).png().toFile(files[name]);
+      await sharp({ create: { width: 600, height: 600, channels: 3, background } })
+        .png()
+        .toFile(files[name]);
     }
   });
   afterAll(async () => {
@@ -74,7 +99,9 @@ describe('catalogue in Chromium', () => {
 
       // Keyboard reorder: pick up image 3 with Space, move it to the front with the arrow keys (the grid's
       // layout decides which arrows lead there; the live region says where the image is), drop with Space.
-      await page.waitForFunction(() => [...document.querySelectorAll('ol[aria-label="Product images"] img')].every((i) => (i as HTMLImageElement).complete));
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('ol[aria-label="Product images"] img')].every((i) => (i as HTMLImageElement).complete),
+      );
       const live = page.locator('[id^="DndLiveRegion"]');
       const handle = form.getByRole('button', { name: 'Move image 3 of 3' });
       await handle.focus();
@@ -84,7 +111,10 @@ describe('catalogue in Chromium', () => {
         if ((await live.textContent())?.includes('over position 1 of 3')) break;
         const before = await live.textContent();
         await page.keyboard.press(key);
-        await expect.poll(async () => (await live.textContent()) !== before || (await live.textContent())?.includes('position 1'), { timeout: 1500 }).toBe(true).catch(() => undefined);
+        await expect
+          .poll(async () => (await live.textContent()) !== before || (await live.textContent())?.includes('position 1'), { timeout: 1500 })
+          .toBe(true)
+          .catch(() => undefined);
       }
       expect(await live.textContent()).toContain('over position 1 of 3');
       await page.keyboard.press('Space');
@@ -109,9 +139,18 @@ describe('catalogue in Chromium', () => {
       const variants = form.getByRole('group', { name: /^Variant / });
       await expect.poll(() => variants.count()).toBe(6);
       const names = await variants.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
-      expect(names).toEqual(['Variant S / Sand', 'Variant S / Navy', 'Variant M / Sand', 'Variant M / Navy', 'Variant L / Sand', 'Variant L / Navy']);
+      expect(names).toEqual([
+        'Variant S / Sand',
+        'Variant S / Navy',
+        'Variant M / Sand',
+        'Variant M / Navy',
+        'Variant L / Sand',
+        'Variant L / Navy',
+      ]);
       // SKUs are suggested from the title and the options.
-      expect(await form.getByRole('group', { name: 'Variant M / Navy' }).getByLabel('SKU').inputValue()).toBe(`CANVAS-TOTE-${width}-M-NAVY`);
+      expect(await form.getByRole('group', { name: 'Variant M / Navy' }).getByLabel('SKU').inputValue()).toBe(
+        `CANVAS-TOTE-${width}-M-NAVY`,
+      );
 
       for (let i = 0; i < 6; i++) {
         const g = variants.nth(i);
@@ -139,7 +178,21 @@ describe('catalogue in Chromium', () => {
       await page.getByRole('form', { name: 'Edit product' }).getByRole('link', { name: 'View on site' }).waitFor();
 
       const saved = await call(page, 'GET', `/api/config/products/${id}`);
-      const p = saved.data as { status: string; urlId: string; images: Array<{ assetUrl: string; altText: string }>; variants: Array<{ attributes: Record<string, string>; priceCents: number; qtyInStock: number; sku: string; imageUrl: string; weightGrams: number }>; seoTitle: string; tags: string[] };
+      const p = saved.data as {
+        status: string;
+        urlId: string;
+        images: Array<{ assetUrl: string; altText: string }>;
+        variants: Array<{
+          attributes: Record<string, string>;
+          priceCents: number;
+          qtyInStock: number;
+          sku: string;
+          imageUrl: string;
+          weightGrams: number;
+        }>;
+        seoTitle: string;
+        tags: string[];
+      };
       expect(p.status).toBe('published');
       expect(p.images.map((i) => i.assetUrl)).toEqual([uploaded[2], uploaded[0], uploaded[1]]);
       expect(p.images[0]!.altText).toBe('Blue tote');
@@ -201,7 +254,10 @@ describe('catalogue in Chromium', () => {
       await stock.waitFor();
       await stock.fill(String(40 + (width === 390 ? 1 : 0)));
       await stock.press('Enter');
-      await page.getByText(`Stock of Ceramic Pour-Over Set set to ${40 + (width === 390 ? 1 : 0)}.`).first().waitFor();
+      await page
+        .getByText(`Stock of Ceramic Pour-Over Set set to ${40 + (width === 390 ? 1 : 0)}.`)
+        .first()
+        .waitFor();
       const inv = await call(page, 'GET', '/api/config/catalog/inventory?q=pour-over');
       expect((inv.data.variants as Array<{ qtyInStock: number }>)[0]!.qtyInStock).toBe(40 + (width === 390 ? 1 : 0));
 
@@ -222,7 +278,8 @@ describe('catalogue in Chromium', () => {
     const page = await ctx.newPage();
     const problems = watchConsole(page);
     await signInAsOwner(page, site, '/config/products/import');
-    const header = 'Product ID [Non Editable],Variant ID [Non Editable],Product Type [Non Editable],Product Page,Product URL,Title,Description,SKU,Option Name 1,Option Value 1,Price,Sale Price,On Sale,Stock,Visible,Hosted Image URLs';
+    const header =
+      'Product ID [Non Editable],Variant ID [Non Editable],Product Type [Non Editable],Product Page,Product URL,Title,Description,SKU,Option Name 1,Option Value 1,Price,Sale Price,On Sale,Stock,Visible,Hosted Image URLs';
     const bad = `${header}\n,,PHYSICAL,shop,tin-cup,Tin Cup,,CUP-1,,,nine,,No,4,Yes,\n`;
     const good = `${header}\n,,PHYSICAL,shop,tin-cup,Tin Cup,,CUP-1,Size,Small,9.00,,No,4,Yes,\n,,,,,,,CUP-2,,Large,11.00,,No,2,,\n`;
     const file = page.getByLabel('CSV file');

@@ -12,7 +12,6 @@ import { CollectionType } from '../../../src/core/enums.js';
 import { DIMENSIONS_HINT } from '../../../src/web/admin/catalog/model.js';
 import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-
 async function getJson(page: Page, url: string): Promise<Record<string, unknown>> {
   return page.evaluate(async (u) => (await fetch(u)).json() as Promise<Record<string, unknown>>, url);
 }
@@ -26,7 +25,16 @@ describe('variant dimensions and bulk move in Chromium', () => {
   beforeAll(async () => {
     [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory' }), launchBrowser()]);
     second = newId();
-    await site.database.db.insert(schema.collections).values({ id: second, websiteId: site.seed.websiteId, urlId: 'second-shop', title: 'Second shop', type: CollectionType.PRODUCTS, typeName: 'products', ordering: 90, description: '' });
+    await site.database.db.insert(schema.collections).values({
+      id: second,
+      websiteId: site.seed.websiteId,
+      urlId: 'second-shop',
+      title: 'Second shop',
+      type: CollectionType.PRODUCTS,
+      typeName: 'products',
+      ordering: 90,
+      description: '',
+    });
   });
   afterAll(async () => {
     await b?.close();
@@ -56,7 +64,12 @@ describe('variant dimensions and bulk move in Chromium', () => {
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
       const saved = await getJson(page, `/api/config/products/${id}`);
-      expect((saved.variants as Array<{ dimensions: unknown }>)[0]!.dimensions).toEqual({ unit: 'in', length: Number(length), width: 20.5, height: 12 });
+      expect((saved.variants as Array<{ dimensions: unknown }>)[0]!.dimensions).toEqual({
+        unit: 'in',
+        length: Number(length),
+        width: 20.5,
+        height: 12,
+      });
       // Read back into the editor after a reload.
       await page.reload();
       await expect.poll(() => page.getByRole('group', { name: 'Dimensions' }).getByLabel('Length').inputValue()).toBe(length);

@@ -74,7 +74,10 @@ describe('product editor per-type details in Chromium', () => {
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
       const gift = await getJson(page, `/api/config/products/${ids['gift-card']}`);
-      const amounts = (gift.variants as Array<{ attributes: { Amount: string }; priceCents: number }>).map((v) => [v.attributes.Amount, v.priceCents]);
+      const amounts = (gift.variants as Array<{ attributes: { Amount: string }; priceCents: number }>).map((v) => [
+        v.attributes.Amount,
+        v.priceCents,
+      ]);
       expect(amounts).toContainEqual([`$${extra}`, extra * 100]);
       expect(amounts).toContainEqual(['$30', 3000]);
       expect(amounts.some(([a]) => a === '$25')).toBe(false);
@@ -122,8 +125,17 @@ describe('product editor per-type details in Chromium', () => {
       const draftId = ids['engraved-cutting-board']!;
       await signInAsOwner(page, site, '/config/products');
       const off = await page.evaluate(async (id) => {
-        const crumb = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('crumb='))?.slice(6) ?? '');
-        const r = await fetch('/api/config/catalog/products/bulk', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': crumb }, body: JSON.stringify({ action: 'unpublish', ids: [id] }) });
+        const crumb = decodeURIComponent(
+          document.cookie
+            .split('; ')
+            .find((c) => c.startsWith('crumb='))
+            ?.slice(6) ?? '',
+        );
+        const r = await fetch('/api/config/catalog/products/bulk', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': crumb },
+          body: JSON.stringify({ action: 'unpublish', ids: [id] }),
+        });
         return r.status;
       }, draftId);
       expect(off).toBe(200);

@@ -9,7 +9,6 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-
 const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 describe('coupons, shipping and tax screens in the admin design', () => {
@@ -59,20 +58,36 @@ describe('coupons, shipping and tax screens in the admin design', () => {
       // Delete removes it and says so.
       await del.click();
       await dialog.getByRole('button', { name: 'Delete' }).click();
-      await page.getByRole('status').filter({ hasText: `${name} deleted.` }).first().waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `${name} deleted.` })
+        .first()
+        .waitFor();
       await page.getByRole('heading', { name: 'No tax rules yet', level: 2 }).waitFor();
 
       // Coupons and shipping open in the same design.
       await page.goto(`${site.url}/config/coupons`);
       await page.getByRole('heading', { name: 'Coupons', level: 1 }).waitFor();
       await page.getByRole('form', { name: 'Add a coupon' }).waitFor();
-      await expect.poll(async () => (await page.getByRole('heading', { name: 'No coupons yet' }).count()) + (await page.getByRole('table', { name: 'Coupons' }).count())).toBe(1);
+      await expect
+        .poll(
+          async () =>
+            (await page.getByRole('heading', { name: 'No coupons yet' }).count()) +
+            (await page.getByRole('table', { name: 'Coupons' }).count()),
+        )
+        .toBe(1);
       expect(await noSideScroll(page)).toBe(true);
       await expectNoAxeViolations(page, { tags: WCAG_AA });
       await page.goto(`${site.url}/config/shipping`);
       await page.getByRole('heading', { name: 'Shipping', level: 1 }).waitFor();
       await page.getByRole('form', { name: 'Add a shipping option' }).waitFor();
-      await expect.poll(async () => (await page.getByRole('heading', { name: 'No shipping options yet' }).count()) + (await page.getByRole('table', { name: 'Shipping options' }).count())).toBe(1);
+      await expect
+        .poll(
+          async () =>
+            (await page.getByRole('heading', { name: 'No shipping options yet' }).count()) +
+            (await page.getByRole('table', { name: 'Shipping options' }).count()),
+        )
+        .toBe(1);
       expect(await noSideScroll(page)).toBe(true);
       await expectNoAxeViolations(page, { tags: WCAG_AA });
       expect(problems.filter((x) => !/Failed to load resource/.test(x))).toEqual([]);

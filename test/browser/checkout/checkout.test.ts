@@ -27,7 +27,10 @@ describe('checkout in Chromium', () => {
     await site?.close();
   });
 
-  const stock = async () => Number((await rows<{ q: number }>(site.database.db, sql`select qty_in_stock as q from product_variants where sku = 'POUR-OVER'`))[0]!.q);
+  const stock = async () =>
+    Number(
+      (await rows<{ q: number }>(site.database.db, sql`select qty_in_stock as q from product_variants where sku = 'POUR-OVER'`))[0]!.q,
+    );
 
   it('a visitor buys with a coupon and shipping, sees every total to the cent; the owner refunds the order', async () => {
     const before = await stock();
@@ -86,7 +89,12 @@ describe('checkout in Chromium', () => {
     await page.waitForURL(/\/order-confirmed\//);
     await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
     const orderTotals = page.getByRole('table', { name: 'Order totals' });
-    expect(await orderTotals.getByRole('row', { name: /^Total/ }).getByRole('cell').textContent()).toBe('$43.14');
+    expect(
+      await orderTotals
+        .getByRole('row', { name: /^Total/ })
+        .getByRole('cell')
+        .textContent(),
+    ).toBe('$43.14');
     expect(await orderTotals.getByRole('row', { name: /^Tax/ }).getByRole('cell').textContent()).toBe('$2.05');
     expect(await page.getByText('Paid with visa ending in 4242.').isVisible()).toBe(true);
     const orderNumber = /Order #(\d+)/.exec((await page.locator('.order-confirmed').textContent()) ?? '')?.[1];
@@ -125,7 +133,13 @@ describe('checkout in Chromium', () => {
     await page.waitForFunction(() => document.querySelector('[data-island="CheckoutPage"]')?.getAttribute('data-hydrated') === '1');
     // No address and no shipping for a purely digital cart.
     expect(await page.getByLabel('Full name').count()).toBe(0);
-    expect(await page.getByRole('table', { name: 'Totals' }).getByRole('row', { name: /^Total/ }).getByRole('cell').textContent()).toBe('$12.00');
+    expect(
+      await page
+        .getByRole('table', { name: 'Totals' })
+        .getByRole('row', { name: /^Total/ })
+        .getByRole('cell')
+        .textContent(),
+    ).toBe('$12.00');
     await page.getByLabel('Email').fill('reader@example.com');
     await page.getByLabel('Card number').fill('4000 0027 6000 3184');
     await page.getByLabel('Expiry (MM/YY)').fill('12/40');
@@ -145,8 +159,10 @@ describe('checkout in Chromium', () => {
   });
 
   it('a price change after the page showed the total: the shopper sees the new total and confirms it with a second click', async () => {
-    const setPrice = (cents: number) => site.database.db.execute(sql`update product_variants set price_cents = ${cents}, on_sale = false where sku = 'EBOOK-PLANTS'`);
-    const payments = async () => Number((await rows<{ n: number }>(site.database.db, sql`select count(*)::int as n from test_payments`))[0]!.n);
+    const setPrice = (cents: number) =>
+      site.database.db.execute(sql`update product_variants set price_cents = ${cents}, on_sale = false where sku = 'EBOOK-PLANTS'`);
+    const payments = async () =>
+      Number((await rows<{ n: number }>(site.database.db, sql`select count(*)::int as n from test_payments`))[0]!.n);
     await setPrice(1200);
     const context = await b.browser.newContext();
     const page = await context.newPage();
@@ -158,7 +174,10 @@ describe('checkout in Chromium', () => {
       await expect.poll(() => page.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
       await page.goto(`${site.url}/checkout`);
       await page.waitForFunction(() => document.querySelector('[data-island="CheckoutPage"]')?.getAttribute('data-hydrated') === '1');
-      const total = page.getByRole('table', { name: 'Totals' }).getByRole('row', { name: /^Total/ }).getByRole('cell');
+      const total = page
+        .getByRole('table', { name: 'Totals' })
+        .getByRole('row', { name: /^Total/ })
+        .getByRole('cell');
       expect(await total.textContent()).toBe('$12.00');
       await page.getByLabel('Email').fill('late@example.com');
       await page.getByLabel('Card number').fill('4242 4242 4242 4242');
@@ -178,7 +197,12 @@ describe('checkout in Chromium', () => {
       await page.getByRole('button', { name: 'Confirm new total $15.00 and place order' }).click();
       await page.waitForURL(/\/order-confirmed\//);
       const orderTotals = page.getByRole('table', { name: 'Order totals' });
-      expect(await orderTotals.getByRole('row', { name: /^Total/ }).getByRole('cell').textContent()).toBe('$15.00');
+      expect(
+        await orderTotals
+          .getByRole('row', { name: /^Total/ })
+          .getByRole('cell')
+          .textContent(),
+      ).toBe('$15.00');
       expect(problems.filter((p) => !p.includes('favicon') && !p.includes('status of 409'))).toEqual([]);
     } finally {
       await setPrice(1200);

@@ -116,10 +116,21 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Shipping', level: 1 }).waitFor();
     await table.getByRole('row', { name: /Standard delivery/ }).waitFor();
-    expect(await table.getByRole('row', { name: /Standard delivery/ }).getByRole('cell').allTextContents()).toEqual(['Standard delivery', 'Flat rate', '$7.50', 'US, CA', 'Edit Delete']);
+    expect(
+      await table
+        .getByRole('row', { name: /Standard delivery/ })
+        .getByRole('cell')
+        .allTextContents(),
+    ).toEqual(['Standard delivery', 'Flat rate', '$7.50', 'US, CA', 'Edit Delete']);
     expect(await table.getByRole('cell', { name: 'Standard shipping', exact: true }).count()).toBe(0);
     // The other option is untouched, and the add form still adds.
-    expect(await table.getByRole('row', { name: /Express/ }).getByRole('cell').nth(2).textContent()).toBe('$15.00');
+    expect(
+      await table
+        .getByRole('row', { name: /Express/ })
+        .getByRole('cell')
+        .nth(2)
+        .textContent(),
+    ).toBe('$15.00');
     const add = page.getByRole('form', { name: 'Add a shipping option' });
     await add.getByRole('textbox', { name: 'Name' }).fill('Local pickup');
     await add.getByRole('textbox', { name: 'Price' }).fill('0');
@@ -155,10 +166,17 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
 
     await page.reload();
     await table.getByRole('row', { name: /Oregon state/ }).waitFor();
-    expect(await table.getByRole('row', { name: /Oregon state/ }).getByRole('cell').allTextContents()).toEqual(['Oregon state', 'US', 'OR', '8.25%', 'Yes', 'Edit Delete']);
+    expect(
+      await table
+        .getByRole('row', { name: /Oregon state/ })
+        .getByRole('cell')
+        .allTextContents(),
+    ).toEqual(['Oregon state', 'US', 'OR', '8.25%', 'Yes', 'Edit Delete']);
     // Opening it again shows the stored values.
     await table.getByRole('button', { name: 'Edit Oregon state' }).click();
-    expect(await page.getByRole('form', { name: 'Edit Oregon state' }).getByRole('textbox', { name: 'Rate (%)' }).inputValue()).toBe('8.25');
+    expect(await page.getByRole('form', { name: 'Edit Oregon state' }).getByRole('textbox', { name: 'Rate (%)' }).inputValue()).toBe(
+      '8.25',
+    );
     await page.keyboard.press('Escape');
     expect(unexpected()).toEqual([]);
   });
@@ -186,10 +204,19 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
 
     await page.reload();
     await table.getByRole('row', { name: /WELCOME5/ }).waitFor();
-    const cells = await table.getByRole('row', { name: /WELCOME5/ }).getByRole('cell').allTextContents();
+    const cells = await table
+      .getByRole('row', { name: /WELCOME5/ })
+      .getByRole('cell')
+      .allTextContents();
     expect(cells).toEqual(['WELCOME5', '$5.50 off', '$20.00', 'Never', '0 of 100', 'Edit Delete']);
     expect(await table.getByRole('cell', { name: 'WELCOME', exact: true }).count()).toBe(0);
-    expect(await table.getByRole('row', { name: /SAVE10/ }).getByRole('cell').nth(1).textContent()).toBe('10% off');
+    expect(
+      await table
+        .getByRole('row', { name: /SAVE10/ })
+        .getByRole('cell')
+        .nth(1)
+        .textContent(),
+    ).toBe('10% off');
 
     // The add form shows the server's words beside its fields too.
     const add = page.getByRole('form', { name: 'Add a coupon' });
@@ -208,14 +235,28 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
     try {
       await page.goto(`${site.url}/config/coupons`);
       const table = page.getByRole('table', { name: 'Coupons' });
-      await expect.poll(() => table.getByRole('row', { name: /WELCOME5/ }).getByRole('cell').nth(1).textContent()).toBe('¥550 off');
+      await expect
+        .poll(() =>
+          table
+            .getByRole('row', { name: /WELCOME5/ })
+            .getByRole('cell')
+            .nth(1)
+            .textContent(),
+        )
+        .toBe('¥550 off');
       const add = page.getByRole('form', { name: 'Add a coupon' });
       await add.getByRole('textbox', { name: 'Code' }).fill('YEN500');
       await add.getByRole('combobox', { name: 'Kind' }).selectOption('fixed');
       await add.getByRole('textbox', { name: 'Amount off' }).fill('500');
       await add.getByRole('button', { name: 'Add coupon' }).click();
       await table.getByRole('button', { name: 'Edit YEN500' }).waitFor();
-      expect(await table.getByRole('row', { name: /YEN500/ }).getByRole('cell').nth(1).textContent()).toBe('¥500 off');
+      expect(
+        await table
+          .getByRole('row', { name: /YEN500/ })
+          .getByRole('cell')
+          .nth(1)
+          .textContent(),
+      ).toBe('¥500 off');
       const stored = (await owner.get(`${API}/coupons`)).json() as { coupons: Array<{ code: string; amountCents: number }> };
       expect(stored.coupons.find((c) => c.code === 'YEN500')?.amountCents).toBe(500);
 

@@ -20,7 +20,12 @@ describe('issue 30 storefront in Chromium', () => {
     const crumb = (await context.cookies()).find((c) => c.name === 'crumb')?.value ?? '';
     const added = await context.request.post(`${site.url}/api/commerce/shopping-cart/entries`, {
       headers: { 'x-csrf-token': crumb, 'content-type': 'application/json' },
-      data: { itemId: site.seed.productIds['engraved-cutting-board'], sku: 'BOARD-WALNUT', quantity: 1, additionalFields: JSON.stringify({ 'engraving-text': 'Ana', 'engraving-font': 'Serif' }) },
+      data: {
+        itemId: site.seed.productIds['engraved-cutting-board'],
+        sku: 'BOARD-WALNUT',
+        quantity: 1,
+        additionalFields: JSON.stringify({ 'engraving-text': 'Ana', 'engraving-font': 'Serif' }),
+      },
     });
     expect(added.status()).toBe(200);
     const entryId = (await added.json()).newlyAdded.id as string;
@@ -33,7 +38,9 @@ describe('issue 30 storefront in Chromium', () => {
     await dialog.waitFor();
 
     // The entry goes away behind the page's back (another tab removes it): the save really fails.
-    const removed = await context.request.delete(`${site.url}/api/commerce/shopping-cart/entries/${entryId}`, { headers: { 'x-csrf-token': crumb } });
+    const removed = await context.request.delete(`${site.url}/api/commerce/shopping-cart/entries/${entryId}`, {
+      headers: { 'x-csrf-token': crumb },
+    });
     expect(removed.status()).toBe(200);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('Unable to update form');

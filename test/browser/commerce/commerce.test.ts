@@ -13,7 +13,8 @@ describe('commerce in Chromium, as a visitor', () => {
   });
 
   /** Hydration problems and errors (other areas' warnings, e.g. about preloads, are theirs to assert). */
-  const hydrationProblems = (problems: string[]) => problems.filter((p) => /hydrat|did not match|server rendered|^error|^pageerror/i.test(p));
+  const hydrationProblems = (problems: string[]) =>
+    problems.filter((p) => /hydrat|did not match|server rendered|^error|^pageerror/i.test(p));
 
   it('chooses options, is told what is missing or sold out, adds 3, then changes and removes them on /cart', async () => {
     const context = await b.browser.newContext();

@@ -72,7 +72,10 @@ describe('issue 45 storefront in Chromium', () => {
         await article.getByRole('textbox', { name: 'Quantity' }).fill('2');
         await article.getByRole('button', { name: 'Add To Cart' }).click();
         if (js) await expect.poll(() => page.getByRole('link', { name: '2 items in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
-        else await expect.poll(async () => (await context.request.get(`${site.url}/api/commerce/shopping-cart`)).json().then((c) => c.totalQuantity)).toBe(2);
+        else
+          await expect
+            .poll(async () => (await context.request.get(`${site.url}/api/commerce/shopping-cart`)).json().then((c) => c.totalQuantity))
+            .toBe(2);
         await context.close();
       });
     }

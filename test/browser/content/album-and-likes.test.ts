@@ -49,9 +49,15 @@ describe('album block and like button in Chromium', () => {
     expect(await track(3).getByLabel('Upload audio for track 3').count()).toBe(1);
     await track(3).getByRole('button', { name: 'Remove track 3' }).click();
     expect(await panel.getByRole('group', { name: 'Track 3' }).count()).toBe(0);
-    await page.locator('.ed-save[role="status"]').filter({ hasText: /^Saved$/ }).waitFor();
+    await page
+      .locator('.ed-save[role="status"]')
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     await page.getByRole('button', { name: 'Publish' }).click();
-    await page.getByRole('status').filter({ hasText: /^Published\./ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Published\./ })
+      .waitFor();
     expect(problems).toEqual([]);
     await context.close();
 

@@ -13,12 +13,20 @@ import { OWNER, Visitor } from '../../helpers/app.js';
 import { schema } from '../../../src/db/index.js';
 import { rows } from '../../../src/server/db-util.js';
 import { BlockType, Role } from '../../../src/core/enums.js';
-import { addBlock, addSection, createBlock, emptyLayout, serializeLayout, type OpResult, type PageLayout } from '../../../src/core/layout.js';
+import {
+  addBlock,
+  addSection,
+  createBlock,
+  emptyLayout,
+  serializeLayout,
+  type OpResult,
+  type PageLayout,
+} from '../../../src/core/layout.js';
 
 const PW = 'a long enough password';
 /** What an attacker's script does with the admin's origin: a flag, and a new admin made with the crumb. */
 const ATTACK =
-  "window.__pwned=1;try{parent.__pwned=1}catch(e){}" +
+  'window.__pwned=1;try{parent.__pwned=1}catch(e){}' +
   "var c='';try{c=(document.cookie.match(/crumb=([^;]+)/)||[])[1]||''}catch(e){}" +
   "fetch('/api/config/team',{method:'POST',credentials:'include',headers:{'content-type':'application/json','x-csrf-token':c},body:JSON.stringify({email:'evil@example.com',role:1,password:'evil password 123'})}).catch(function(){})";
 const attr = ATTACK.replace(/"/g, '&quot;');
@@ -63,7 +71,10 @@ describe('staff script cannot run when an admin views it (Chromium)', () => {
     const product = (await manager.get(`/api/config/products/${productId}`)).json();
     expect((await manager.send('PUT', `/api/config/products/${productId}`, { ...product, body: HOSTILE })).statusCode).toBe(200);
     // A description stored before the rule (written straight into the table).
-    await site.database.db.update(schema.items).set({ body: HOSTILE }).where(eq(schema.items.id, site.seed.productIds['houseplant-field-guide']!));
+    await site.database.db
+      .update(schema.items)
+      .set({ body: HOSTILE })
+      .where(eq(schema.items.id, site.seed.productIds['houseplant-field-guide']!));
 
     // The editor's page: a classic body, then a published layout with a text block.
     const page = await editor.send('POST', '/api/config/pages', { title: 'Planted page', urlId: 'planted', body: HOSTILE });
@@ -72,17 +83,30 @@ describe('staff script cannot run when an admin views it (Chromium)', () => {
     const layout = layoutWith([createBlock(BlockType.HTML, { data: { html: HOSTILE }, ...ids })]);
     expect((await editor.send('POST', `/api/editor/pages/${pageId}/publish`, { version: 0, layout })).statusCode).toBe(200);
     // Raw code is refused to the editor...
-    const raw = layoutWith([createBlock(BlockType.CODE, { data: { code: `<script>${ATTACK}</script>`, raw: true, language: '' }, ...ids })]);
+    const raw = layoutWith([
+      createBlock(BlockType.CODE, { data: { code: `<script>${ATTACK}</script>`, raw: true, language: '' }, ...ids }),
+    ]);
     expect((await editor.send('PUT', `/api/editor/pages/${pageId}/draft`, { version: 1, layout: raw })).statusCode).toBe(403);
     // ...but a draft written before the rule may still hold some: it shows only in the sandboxed preview.
     const draft = layoutWith([
       createBlock(BlockType.HTML, { data: { html: '<h2>Draft heading</h2>' }, ...ids }),
-      createBlock(BlockType.CODE, { data: { code: `<script>${ATTACK};document.body.setAttribute('data-ran','1')</script>`, raw: true, language: '' }, ...ids }),
+      createBlock(BlockType.CODE, {
+        data: { code: `<script>${ATTACK};document.body.setAttribute('data-ran','1')</script>`, raw: true, language: '' },
+        ...ids,
+      }),
     ]);
-    await site.database.db.update(schema.pageLayouts).set({ draft: serializeLayout(draft) }).where(eq(schema.pageLayouts.collectionId, pageId));
+    await site.database.db
+      .update(schema.pageLayouts)
+      .set({ draft: serializeLayout(draft) })
+      .where(eq(schema.pageLayouts.collectionId, pageId));
 
     // The editor's form with post-submission HTML, stored raw as an old row would be.
-    const form = await editor.send('POST', '/api/config/forms', { name: 'Planted form', fields: [{ id: 'name', type: 'text', title: 'Your name' }], postSubmissionHtml: HOSTILE, captcha: { enabled: false } });
+    const form = await editor.send('POST', '/api/config/forms', {
+      name: 'Planted form',
+      fields: [{ id: 'name', type: 'text', title: 'Your name' }],
+      postSubmissionHtml: HOSTILE,
+      captcha: { enabled: false },
+    });
     expect(form.statusCode).toBe(200);
     formId = form.json().form.id;
     await site.database.db.update(schema.forms).set({ postSubmissionHtml: HOSTILE }).where(eq(schema.forms.id, formId));
@@ -92,7 +116,8 @@ describe('staff script cannot run when an admin views it (Chromium)', () => {
     await site?.close();
   });
 
-  const evilAccounts = async () => (await rows<{ n: number | string }>(site.database.db, sql`select count(*) as n from accounts where email = 'evil@example.com'`))[0]!.n;
+  const evilAccounts = async () =>
+    (await rows<{ n: number | string }>(site.database.db, sql`select count(*) as n from accounts where email = 'evil@example.com'`))[0]!.n;
   const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null);
   const cspProblems = (problems: string[]) => problems.filter((p) => /Content Security Policy|Refused to (execute|load)/i.test(p));
 
@@ -104,7 +129,11 @@ describe('staff script cannot run when an admin views it (Chromium)', () => {
       await page.goto(`${site.url}${url}`);
       await page.getByText('Planted words').first().waitFor();
       // The page's own islands still hydrate under the CSP (the cart pill is on every page).
-      await page.waitForFunction(() => document.querySelector('[data-island]') !== null && [...document.querySelectorAll('[data-island]')].some((e) => e.getAttribute('data-hydrated') === '1'));
+      await page.waitForFunction(
+        () =>
+          document.querySelector('[data-island]') !== null &&
+          [...document.querySelectorAll('[data-island]')].some((e) => e.getAttribute('data-hydrated') === '1'),
+      );
       // The link lost its javascript: address: clicking it does nothing.
       await page.locator('a', { hasText: 'a link' }).first().click();
       await page.waitForTimeout(300);
@@ -118,7 +147,9 @@ describe('staff script cannot run when an admin views it (Chromium)', () => {
     await page.getByText('Planted words').waitFor();
     await page.waitForTimeout(500);
     expect(await pwned(page)).toBeNull();
-    expect(await page.locator('[data-island="Form"] img[onerror], [data-island="Form"] script, [data-island="Form"] iframe').count()).toBe(0);
+    expect(await page.locator('[data-island="Form"] img[onerror], [data-island="Form"] script, [data-island="Form"] iframe').count()).toBe(
+      0,
+    );
     expect(cspProblems(problems)).toEqual([]);
     expect(problems.filter((p) => p.startsWith('pageerror'))).toEqual([]);
     expect(Number(await evilAccounts())).toBe(0);

@@ -45,9 +45,15 @@ describe('donation block in Chromium', () => {
     await amounts.getByRole('button', { name: 'Add amount' }).click();
     await amounts.getByLabel('Amount 3').fill('60');
     await panel.getByRole('checkbox', { name: 'Allow a custom amount' }).uncheck();
-    await page.locator('.ed-save[role="status"]').filter({ hasText: /^Saved$/ }).waitFor();
+    await page
+      .locator('.ed-save[role="status"]')
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
     await page.getByRole('button', { name: 'Publish' }).click();
-    await page.getByRole('status').filter({ hasText: /^Published\./ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Published\./ })
+      .waitFor();
     expect(problems).toEqual([]);
     await context.close();
 

@@ -6,7 +6,6 @@ import { addBlock, addSection, createBlock, emptyLayout, BLOCK_KINDS, type PageL
 import { CONTACT_FORM_ID, NEWSLETTER_FORM_ID } from '../../../src/server/forms/seed.js';
 import { expectNoAxeViolations } from '../../helpers/axe.js';
 
-
 function must(r: OpResult): PageLayout {
   if (!r.ok) throw new Error(r.message);
   return r.layout;
@@ -18,12 +17,37 @@ function everyBlock(refs: { journalId: string; productId: string; origin: string
   const ids = { newId: (p: string) => `${p}all${++n}` };
   const img = (i: number) => ({ assetUrl: `/demo-media/gallery-${i}.jpg`, originalSize: '1200x1200', altText: `Landscape ${i}` });
   const blocks = [
-    createBlock(BlockType.HTML, { ...ids, data: { html: '<h2>Every block</h2><p>Rich <strong>text</strong> with <a href="/shop">a link to the shop</a>.</p>' } }),
-    createBlock(BlockType.MARKDOWN, { ...ids, data: { markdown: '## Markdown heading\n\nSome *markdown* text and a [journal link](/journal).' } }),
-    ...[BlockType.IMAGE_INLINE, BlockType.IMAGE_POSTER, BlockType.IMAGE_CARD, BlockType.IMAGE_OVERLAP, BlockType.IMAGE_COLLAGE, BlockType.IMAGE_STACK].map((v, i) =>
-      createBlock(v, { ...ids, w: 6, data: { ...img((i % 4) + 1), title: `Image ${i + 1} title`, body: 'A few words about it.', link: '/gallery', linkLabel: `See image ${i + 1}` } }),
+    createBlock(BlockType.HTML, {
+      ...ids,
+      data: { html: '<h2>Every block</h2><p>Rich <strong>text</strong> with <a href="/shop">a link to the shop</a>.</p>' },
+    }),
+    createBlock(BlockType.MARKDOWN, {
+      ...ids,
+      data: { markdown: '## Markdown heading\n\nSome *markdown* text and a [journal link](/journal).' },
+    }),
+    ...[
+      BlockType.IMAGE_INLINE,
+      BlockType.IMAGE_POSTER,
+      BlockType.IMAGE_CARD,
+      BlockType.IMAGE_OVERLAP,
+      BlockType.IMAGE_COLLAGE,
+      BlockType.IMAGE_STACK,
+    ].map((v, i) =>
+      createBlock(v, {
+        ...ids,
+        w: 6,
+        data: {
+          ...img((i % 4) + 1),
+          title: `Image ${i + 1} title`,
+          body: 'A few words about it.',
+          link: '/gallery',
+          linkLabel: `See image ${i + 1}`,
+        },
+      }),
     ),
-    ...[BlockType.GALLERY_GRID, BlockType.GALLERY_SLIDESHOW, BlockType.GALLERY_CAROUSEL, BlockType.GALLERY_STACK].map((v, i) => createBlock(v, { ...ids, data: { title: `Gallery ${i + 1}`, images: [1, 2, 3, 4].map(img) } })),
+    ...[BlockType.GALLERY_GRID, BlockType.GALLERY_SLIDESHOW, BlockType.GALLERY_CAROUSEL, BlockType.GALLERY_STACK].map((v, i) =>
+      createBlock(v, { ...ids, data: { title: `Gallery ${i + 1}`, images: [1, 2, 3, 4].map(img) } }),
+    ),
     createBlock(BlockType.BUTTON, { ...ids, data: { label: 'Shop the collection', link: '/shop', style: 'primary' } }),
     createBlock(BlockType.SPACER, ids),
     createBlock(BlockType.HORIZONTAL_RULE, ids),
@@ -33,30 +57,90 @@ function everyBlock(refs: { journalId: string; productId: string; origin: string
     createBlock(BlockType.EMBED, { ...ids, data: { url: `${refs.origin}/search?q=linen`, title: 'Search results for linen' } }),
     createBlock(BlockType.VIDEO, { ...ids, data: { url: 'https://www.youtube.com/watch?v=abcdefghijk', title: 'Workshop tour video' } }),
     createBlock(BlockType.AUDIO, { ...ids, data: { url: '/demo-media/chime.wav', title: 'Shop bell', artist: 'Fernhill' } }),
-    createBlock(BlockType.ALBUM, { ...ids, data: { title: 'Shop sessions', artist: 'Fernhill', tracks: [{ title: 'Morning bell', url: '/demo-media/chime.wav' }, { title: 'Closing bell', url: 'https://media.example.com/closing-bell.mp3' }] } }),
+    createBlock(BlockType.ALBUM, {
+      ...ids,
+      data: {
+        title: 'Shop sessions',
+        artist: 'Fernhill',
+        tracks: [
+          { title: 'Morning bell', url: '/demo-media/chime.wav' },
+          { title: 'Closing bell', url: 'https://media.example.com/closing-bell.mp3' },
+        ],
+      },
+    }),
     createBlock(BlockType.MAP, { ...ids, data: { title: 'Fernhill Shop', address: '12 River Street, Portland', zoom: 15 } }),
     createBlock(BlockType.FORM, { ...ids, data: { formId: CONTACT_FORM_ID } }),
-    createBlock(BlockType.NEWSLETTER, { ...ids, data: { title: 'Letters from the workshop', description: 'One email a month.', formId: NEWSLETTER_FORM_ID } }),
+    createBlock(BlockType.NEWSLETTER, {
+      ...ids,
+      data: { title: 'Letters from the workshop', description: 'One email a month.', formId: NEWSLETTER_FORM_ID },
+    }),
     createBlock(BlockType.PRODUCT, { ...ids, w: 4, data: { productId: refs.productId } }),
     ...[BlockType.SUMMARY_WALL, BlockType.SUMMARY_CAROUSEL, BlockType.SUMMARY_LIST, BlockType.SUMMARY_GRID].map((v, i) =>
       createBlock(v, { ...ids, data: { collectionId: refs.journalId, title: `Journal summary ${i + 1}`, limit: 2 } }),
     ),
-    createBlock(BlockType.ACCORDION, { ...ids, data: { items: [{ title: 'Do you ship abroad?', body: '<p>Yes, to most countries.</p>' }, { title: 'Can I return?', body: '<p>Within 30 days.</p>' }] } }),
-    createBlock(BlockType.SOCIAL_LINKS, { ...ids, data: { links: [{ service: 'Instagram', url: 'https://instagram.com/fernhill' }, { service: 'Email us', url: 'mailto:hello@example.com' }] } }),
+    createBlock(BlockType.ACCORDION, {
+      ...ids,
+      data: {
+        items: [
+          { title: 'Do you ship abroad?', body: '<p>Yes, to most countries.</p>' },
+          { title: 'Can I return?', body: '<p>Within 30 days.</p>' },
+        ],
+      },
+    }),
+    createBlock(BlockType.SOCIAL_LINKS, {
+      ...ids,
+      data: {
+        links: [
+          { service: 'Instagram', url: 'https://instagram.com/fernhill' },
+          { service: 'Email us', url: 'mailto:hello@example.com' },
+        ],
+      },
+    }),
     createBlock(BlockType.SEARCH, { ...ids, data: { placeholder: 'Find something' } }),
     ...[BlockType.CHART_BAR, BlockType.CHART_LINE, BlockType.CHART_PIE].map((v, i) =>
-      createBlock(v, { ...ids, data: { title: `Chart ${i + 1}`, columns: ['Made', 'Sold'], rows: [{ label: 'Spring', values: [10, 7] }, { label: 'Summer', values: [14, 12] }, { label: 'Autumn', values: [9, 9] }] } }),
+      createBlock(v, {
+        ...ids,
+        data: {
+          title: `Chart ${i + 1}`,
+          columns: ['Made', 'Sold'],
+          rows: [
+            { label: 'Spring', values: [10, 7] },
+            { label: 'Summer', values: [14, 12] },
+            { label: 'Autumn', values: [9, 9] },
+          ],
+        },
+      }),
     ),
     createBlock(BlockType.PRICING_PLAN, {
       ...ids,
       data: {
         plans: [
-          { name: 'Weekend class', price: 4500, currency: 'USD', period: 'once', features: ['All tools', 'Lunch'], buttonLabel: 'Book the class', buttonLink: '/contact' },
-          { name: 'Studio membership', price: 2500, currency: 'USD', period: 'month', features: ['Bench time'], buttonLabel: 'Join the studio', buttonLink: '/contact', featured: true },
+          {
+            name: 'Weekend class',
+            price: 4500,
+            currency: 'USD',
+            period: 'once',
+            features: ['All tools', 'Lunch'],
+            buttonLabel: 'Book the class',
+            buttonLink: '/contact',
+          },
+          {
+            name: 'Studio membership',
+            price: 2500,
+            currency: 'USD',
+            period: 'month',
+            features: ['Bench time'],
+            buttonLabel: 'Join the studio',
+            buttonLink: '/contact',
+            featured: true,
+          },
         ],
       },
     }),
-    createBlock(BlockType.DONATION, { ...ids, data: { title: 'Keep the kiln lit', text: 'Gifts pay for clay and firing.', amounts: [700, 1500], allowCustom: true } }),
+    createBlock(BlockType.DONATION, {
+      ...ids,
+      data: { title: 'Keep the kiln lit', text: 'Gifts pay for clay and firing.', amounts: [700, 1500], allowCustom: true },
+    }),
     createBlock(BlockType.TOCK, { ...ids, data: { note: 'not rendered on the site' } }),
   ];
   let l = must(addSection(emptyLayout(), 0, { ...ids, theme: 'white' }));
@@ -75,7 +159,11 @@ describe('every editor block on the public site', () => {
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
     const created = await owner.send('POST', '/api/config/pages', { title: 'All blocks', urlId: 'all-blocks' });
     expect(created.statusCode).toBe(201);
-    const layout = everyBlock({ journalId: site.seed.collectionIds.journal, productId: site.seed.productIds['linen-camp-shirt'], origin: site.url });
+    const layout = everyBlock({
+      journalId: site.seed.collectionIds.journal,
+      productId: site.seed.productIds['linen-camp-shirt'],
+      origin: site.url,
+    });
     const published = await owner.send('POST', `/api/editor/pages/${created.json().id}/publish`, { version: 0, layout });
     expect(published.statusCode, published.body).toBe(200);
   }, 120_000);
@@ -117,11 +205,16 @@ describe('every editor block on the public site', () => {
     expect(await page.locator('.raw-html-block').textContent()).toBe('Raw HTML chosen by the owner');
     // embed, video, audio, map (no key: an address card)
     expect(await page.locator('iframe[title="Search results for linen"]').count()).toBe(1);
-    expect(await page.locator('iframe[title="Workshop tour video"]').getAttribute('src')).toBe('https://www.youtube-nocookie.com/embed/abcdefghijk');
+    expect(await page.locator('iframe[title="Workshop tour video"]').getAttribute('src')).toBe(
+      'https://www.youtube-nocookie.com/embed/abcdefghijk',
+    );
     expect(await page.locator('audio[aria-label="Shop bell"]').getAttribute('src')).toBe('/demo-media/chime.wav');
     // album: one native player and the list of its tracks
     expect(await page.locator('audio[aria-label="Shop sessions: Morning bell"]').getAttribute('src')).toBe('/demo-media/chime.wav');
-    expect(await main.getByRole('list', { name: 'Shop sessions tracks' }).getByRole('link').allTextContents()).toEqual(['Morning bell', 'Closing bell']);
+    expect(await main.getByRole('list', { name: 'Shop sessions tracks' }).getByRole('link').allTextContents()).toEqual([
+      'Morning bell',
+      'Closing bell',
+    ]);
     expect(await page.locator('.map-block address').textContent()).toContain('12 River Street, Portland');
     expect(await main.getByRole('link', { name: 'Open Fernhill Shop in a map' }).isVisible()).toBe(true);
     // form, newsletter, product
@@ -129,9 +222,15 @@ describe('every editor block on the public site', () => {
     expect(await main.getByRole('heading', { name: 'Letters from the workshop' }).isVisible()).toBe(true);
     expect(await page.locator('.fe-block--newsletter form').count()).toBe(1);
     expect(await page.locator('.product-block .product-block__title').textContent()).toBe('Linen Camp Shirt');
-    expect(await page.locator('.product-block').getByRole('button', { name: /add to cart/i }).count()).toBe(1);
+    expect(
+      await page
+        .locator('.product-block')
+        .getByRole('button', { name: /add to cart/i })
+        .count(),
+    ).toBe(1);
     // summaries of the journal in four designs
-    for (const d of ['wall', 'carousel', 'list', 'grid']) expect(await page.locator(`.summary-block--${d} .summary-item`).count(), d).toBe(2);
+    for (const d of ['wall', 'carousel', 'list', 'grid'])
+      expect(await page.locator(`.summary-block--${d} .summary-item`).count(), d).toBe(2);
     // accordion without JavaScript
     await main.getByText('Do you ship abroad?').click();
     expect(await main.getByText('Yes, to most countries.').isVisible()).toBe(true);
@@ -171,7 +270,9 @@ describe('every editor block on the public site', () => {
     const full = await b.browser.newContext();
     const live = await full.newPage();
     await live.goto(`${site.url}/all-blocks`);
-    await live.waitForFunction(() => [...document.querySelectorAll('[data-island]')].every((el) => el.getAttribute('data-hydrated') === '1'));
+    await live.waitForFunction(() =>
+      [...document.querySelectorAll('[data-island]')].every((el) => el.getAttribute('data-hydrated') === '1'),
+    );
     await expectNoAxeViolations(live, { iframes: false });
     await full.close();
   }, 90_000);

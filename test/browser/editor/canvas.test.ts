@@ -1,11 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { Locator, Page } from 'playwright-core';
-import { addFromPalette, launchBrowser, liveSite, savedStatus as saved, signInAsOwner, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import {
+  addFromPalette,
+  launchBrowser,
+  liveSite,
+  savedStatus as saved,
+  signInAsOwner,
+  type BrowserSession,
+  type LiveSite,
+} from '../../helpers/browser.js';
 import { expectNoAxeViolations } from '../../helpers/axe.js';
 
 /** The fraction of pixels of two same-sized PNG screenshots that differ by more than `threshold` in any channel. */
-async function pixelDiff(a: Buffer, b: Buffer, threshold = 24): Promise<{ width: number; height: number; otherWidth: number; otherHeight: number; ratio: number }> {
+async function pixelDiff(
+  a: Buffer,
+  b: Buffer,
+  threshold = 24,
+): Promise<{ width: number; height: number; otherWidth: number; otherHeight: number; ratio: number }> {
   const ra = await sharp(a).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const rb = await sharp(b).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const w = Math.min(ra.info.width, rb.info.width);
@@ -15,17 +27,30 @@ async function pixelDiff(a: Buffer, b: Buffer, threshold = 24): Promise<{ width:
     for (let x = 0; x < w; x++) {
       const ia = (y * ra.info.width + x) * 3;
       const ib = (y * rb.info.width + x) * 3;
-      if (Math.abs(ra.data[ia]! - rb.data[ib]!) > threshold || Math.abs(ra.data[ia + 1]! - rb.data[ib + 1]!) > threshold || Math.abs(ra.data[ia + 2]! - rb.data[ib + 2]!) > threshold) differ++;
+      if (
+        Math.abs(ra.data[ia]! - rb.data[ib]!) > threshold ||
+        Math.abs(ra.data[ia + 1]! - rb.data[ib + 1]!) > threshold ||
+        Math.abs(ra.data[ia + 2]! - rb.data[ib + 2]!) > threshold
+      )
+        differ++;
     }
   }
-  return { width: ra.info.width, height: ra.info.height, otherWidth: rb.info.width, otherHeight: rb.info.height, ratio: differ / Math.max(1, w * h) };
+  return {
+    width: ra.info.width,
+    height: ra.info.height,
+    otherWidth: rb.info.width,
+    otherHeight: rb.info.height,
+    ratio: differ / Math.max(1, w * h),
+  };
 }
 
 /** A screenshot of an element, clipped to its box (no scrolling offsets: the element is scrolled into view first). */
 async function shot(page: Page, el: Locator): Promise<Buffer> {
   await el.scrollIntoViewIfNeeded();
   const box = (await el.boundingBox())!;
-  return page.screenshot({ clip: { x: Math.round(box.x), y: Math.round(box.y), width: Math.round(box.width), height: Math.round(box.height) } });
+  return page.screenshot({
+    clip: { x: Math.round(box.x), y: Math.round(box.y), width: Math.round(box.width), height: Math.round(box.height) },
+  });
 }
 
 describe('the visual canvas in Chromium', () => {
@@ -71,7 +96,9 @@ describe('the visual canvas in Chromium', () => {
     await saved(page);
     // Image, uploaded.
     await addFromPalette(page, 1, 'Image');
-    const png = await sharp({ create: { width: 240, height: 160, channels: 3, background: '#c8643c' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 240, height: 160, channels: 3, background: '#c8643c' } })
+      .png()
+      .toBuffer();
     await panel.getByLabel('Upload image').setInputFiles({ name: 'kiln.png', mimeType: 'image/png', buffer: png });
     await panel.getByRole('status').filter({ hasText: 'Uploaded kiln.png' }).waitFor();
     await panel.getByLabel('Alt text').fill('The kiln at night');
@@ -88,7 +115,10 @@ describe('the visual canvas in Chromium', () => {
     await expectNoAxeViolations(page, { element: '.ed-canvas-frame' });
 
     await page.getByRole('button', { name: 'Publish' }).click();
-    await page.getByRole('status').filter({ hasText: /^Published\./ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Published\./ })
+      .waitFor();
 
     // Nothing selected, the pointer away: the canvas shows only the page.
     await page.locator('.ed-canvas__main').click({ position: { x: 5, y: 5 } });
@@ -138,7 +168,9 @@ describe('the visual canvas in Chromium', () => {
     // The navigation offers the page, and search finds its text.
     await visitor.setViewportSize({ width: 1280, height: 1200 });
     await visitor.goto(`${site.url}/`);
-    expect(await visitor.getByRole('navigation').first().getByRole('link', { name: 'Kiln notes' }).getAttribute('href')).toBe('/kiln-notes');
+    expect(await visitor.getByRole('navigation').first().getByRole('link', { name: 'Kiln notes' }).getAttribute('href')).toBe(
+      '/kiln-notes',
+    );
     await visitor.goto(`${site.url}/search?q=quokka`);
     await visitor.getByRole('main').getByRole('link', { name: 'Kiln notes' }).first().waitFor();
     expect(await visitor.getByRole('main').locator('mark').first().textContent()).toMatch(/quokka/i);

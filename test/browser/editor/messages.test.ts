@@ -8,7 +8,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import type { BrowserContext, Page } from 'playwright-core';
-import { addFromPalette, createPage, launchBrowser, liveSite, savedStatus, signInAsOwner, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import {
+  addFromPalette,
+  createPage,
+  launchBrowser,
+  liveSite,
+  savedStatus,
+  signInAsOwner,
+  type BrowserSession,
+  type LiveSite,
+} from '../../helpers/browser.js';
 import { schema } from '../../../src/db/index.js';
 import { editor as edm, platform as pm } from '../../../src/core/messages.js';
 import { FONT_LIBRARY } from '../../../src/core/font-library.js';
@@ -22,9 +31,15 @@ function vimeoStandIn(): Promise<{ server: Server; url: string }> {
     const id = /vimeo\.com\/(\d+)$/.exec(new URL(req.url ?? '/', 'http://x').searchParams.get('url') ?? '')?.[1];
     if (!id) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ type: 'video', provider_name: 'Vimeo', video_id: Number(id), account_type: id === '111111' ? 'basic' : 'pro' }));
+    res.end(
+      JSON.stringify({ type: 'video', provider_name: 'Vimeo', video_id: Number(id), account_type: id === '111111' ? 'basic' : 'pro' }),
+    );
   });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/oembed.json` })));
+  return new Promise((done) =>
+    server.listen(0, '127.0.0.1', () =>
+      done({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/oembed.json` }),
+    ),
+  );
 }
 
 describe('editor messages in Chromium (platform.md sections 5 and 8)', () => {
@@ -38,7 +53,10 @@ describe('editor messages in Chromium (platform.md sections 5 and 8)', () => {
   beforeAll(async () => {
     vimeo = await vimeoStandIn();
     // Uploads answer 202 at once, so the editor polls each one's processing job.
-    [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory', UPLOAD_PROCESSING_WAIT_MS: '0', VIMEO_OEMBED_URL: vimeo.url }), launchBrowser()]);
+    [site, b] = await Promise.all([
+      liveSite('pglite', { RATE_LIMIT_STORE: 'memory', UPLOAD_PROCESSING_WAIT_MS: '0', VIMEO_OEMBED_URL: vimeo.url }),
+      launchBrowser(),
+    ]);
     context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
     page = await signInAsOwner(await context.newPage(), site);
     editorUrl = await createPage(page, site, 'Messages');
@@ -58,7 +76,9 @@ describe('editor messages in Chromium (platform.md sections 5 and 8)', () => {
   it("a picker whose list fails to load says 'Unable to load collections', and Try again loads it", async () => {
     // The pickers' lists (GET /api/editor/pages) fail; the page itself still loads.
     let fail = true;
-    await page.route('**/api/editor/pages', (route) => (fail && route.request().method() === 'GET' ? route.abort('failed') : route.continue()));
+    await page.route('**/api/editor/pages', (route) =>
+      fail && route.request().method() === 'GET' ? route.abort('failed') : route.continue(),
+    );
     await page.goto(editorUrl);
     await addFromPalette(page, 1, 'Summary');
     const alert = panel().getByRole('alert').filter({ hasText: edm.UNABLE_TO_LOAD_COLLECTIONS });
@@ -80,8 +100,15 @@ describe('editor messages in Chromium (platform.md sections 5 and 8)', () => {
     await address.fill('https://vimeo.com/111111');
     await panel().getByText(pm.VIMEO_BASIC_UNSUPPORTED).waitFor();
     expect(await address.getAttribute('aria-invalid')).toBe('true');
-    await page.locator('.ed-save[role="status"]').filter({ hasText: `Not saved. ${pm.VIMEO_BASIC_UNSUPPORTED}` }).waitFor();
-    expect(await canvas().getByRole('group', { name: /^Video/ }).getAttribute('aria-invalid')).toBe('true');
+    await page
+      .locator('.ed-save[role="status"]')
+      .filter({ hasText: `Not saved. ${pm.VIMEO_BASIC_UNSUPPORTED}` })
+      .waitFor();
+    expect(
+      await canvas()
+        .getByRole('group', { name: /^Video/ })
+        .getAttribute('aria-invalid'),
+    ).toBe('true');
     await address.fill('https://vimeo.com/333333');
     await savedStatus(page);
     expect(await panel().getByText(pm.VIMEO_BASIC_UNSUPPORTED).count()).toBe(0);
@@ -93,31 +120,59 @@ describe('editor messages in Chromium (platform.md sections 5 and 8)', () => {
     await canvas().getByRole('toolbar', { name: 'Text formatting' }).getByRole('button', { name: 'Link', exact: true }).click();
     const address = canvas().getByRole('dialog', { name: 'Add link' }).getByRole('textbox', { name: 'Link address' });
     await address.fill('/shop');
-    await canvas().getByRole('group', { name: /^Video/ }).click();
-    await page.getByRole('alert').filter({ hasText: pm.oneTagAtATime('link') }).waitFor();
+    await canvas()
+      .getByRole('group', { name: /^Video/ })
+      .click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: pm.oneTagAtATime('link') })
+      .waitFor();
     // The text block stays selected, its link editor open with what was typed, and focus goes back there.
     expect(await textBlock.getAttribute('aria-current')).toBe('true');
     expect(await address.inputValue()).toBe('/shop');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(await address.getAttribute('id'));
     // Adding a block would select it: refused the same way.
     await page.keyboard.press('Escape');
-    await page.getByRole('alert').filter({ hasText: pm.oneTagAtATime('link') }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: pm.oneTagAtATime('link') })
+      .waitFor({ state: 'detached' });
     await canvas().getByRole('toolbar', { name: 'Text formatting' }).getByRole('button', { name: 'Link', exact: true }).click();
     await address.waitFor();
     await page.getByRole('button', { name: 'Add block to section 1' }).click();
-    await page.getByRole('alert').filter({ hasText: pm.oneTagAtATime('link') }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: pm.oneTagAtATime('link') })
+      .waitFor();
     expect(await page.getByRole('dialog', { name: 'Add a block' }).count()).toBe(0);
     // Cancelled: the message goes, and another block can be selected.
     await page.keyboard.press('Escape');
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: pm.oneTagAtATime('link') }).count()).toBe(0);
-    await canvas().getByRole('group', { name: /^Video/ }).click();
-    await expect.poll(() => canvas().getByRole('group', { name: /^Video/ }).getAttribute('aria-current')).toBe('true');
+    await expect
+      .poll(() =>
+        page
+          .getByRole('alert')
+          .filter({ hasText: pm.oneTagAtATime('link') })
+          .count(),
+      )
+      .toBe(0);
+    await canvas()
+      .getByRole('group', { name: /^Video/ })
+      .click();
+    await expect
+      .poll(() =>
+        canvas()
+          .getByRole('group', { name: /^Video/ })
+          .getAttribute('aria-current'),
+      )
+      .toBe('true');
   });
 
   it('uploads: a processing job is polled to the end; a failed request, a job answering no data and a processing that never finished each say so', async () => {
     await addFromPalette(page, 1, 'Image');
     const input = panel().getByLabel('Upload image');
-    const png = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#36c' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#36c' } })
+      .png()
+      .toBuffer();
     const polls: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'GET' && /\/api\/editor\/uploads\/[^/?]+$/.test(r.url())) polls.push(r.url());
@@ -131,24 +186,63 @@ describe('editor messages in Chromium (platform.md sections 5 and 8)', () => {
     // The upload request itself fails on the way.
     await page.route('**/api/editor/uploads?*', (route) => route.abort('failed'));
     await input.setInputFiles({ name: 'lost.png', mimeType: 'image/png', buffer: png });
-    await panel().getByRole('alert').filter({ hasText: `${edm.UPLOAD_TITLE}: ${edm.UPLOAD_PROBLEM}` }).waitFor();
+    await panel()
+      .getByRole('alert')
+      .filter({ hasText: `${edm.UPLOAD_TITLE}: ${edm.UPLOAD_PROBLEM}` })
+      .waitFor();
     await page.unroute('**/api/editor/uploads?*');
 
     // The job answers without data.
-    await page.route(/\/api\/editor\/uploads\/[^/?]+$/, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }));
+    await page.route(/\/api\/editor\/uploads\/[^/?]+$/, (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }),
+    );
     await input.setInputFiles({ name: 'quiet.png', mimeType: 'image/png', buffer: png });
-    await panel().getByRole('alert').filter({ hasText: `${edm.UPLOAD_TITLE}: ${edm.NO_JOB_RESPONSE}` }).waitFor();
+    await panel()
+      .getByRole('alert')
+      .filter({ hasText: `${edm.UPLOAD_TITLE}: ${edm.NO_JOB_RESPONSE}` })
+      .waitFor();
     await page.unroute(/\/api\/editor\/uploads\/[^/?]+$/);
 
     // A processing its instance never finished: the job (the real server) settles it as failed to complete.
     const id = 'c'.repeat(24);
     const old = new Date(Date.now() - STALE_PROCESSING_MS - 1000);
-    await site.database.db.insert(schema.uploads).values({ id, websiteId: site.seed.websiteId, kind: 'image', name: 'stuck.png', storedName: `${id}.png`, contentType: 'image/png', bytes: png.length, status: 'processing', createdAt: old, updatedAt: old });
+    await site.database.db.insert(schema.uploads).values({
+      id,
+      websiteId: site.seed.websiteId,
+      kind: 'image',
+      name: 'stuck.png',
+      storedName: `${id}.png`,
+      contentType: 'image/png',
+      bytes: png.length,
+      status: 'processing',
+      createdAt: old,
+      updatedAt: old,
+    });
     await page.route('**/api/editor/uploads?*', (route) =>
-      route.fulfill({ status: 202, contentType: 'application/json', body: JSON.stringify({ upload: { id, name: 'stuck.png', kind: 'image', contentType: 'image/png', bytes: png.length, status: 'processing', error: null, url: `/uploads/${id}.png`, originalSize: null, createdAt: old.toISOString() } }) }),
+      route.fulfill({
+        status: 202,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          upload: {
+            id,
+            name: 'stuck.png',
+            kind: 'image',
+            contentType: 'image/png',
+            bytes: png.length,
+            status: 'processing',
+            error: null,
+            url: `/uploads/${id}.png`,
+            originalSize: null,
+            createdAt: old.toISOString(),
+          },
+        }),
+      }),
     );
     await input.setInputFiles({ name: 'stuck.png', mimeType: 'image/png', buffer: png });
-    await panel().getByRole('alert').filter({ hasText: `${edm.UPLOAD_TITLE}: ${edm.FILE_PROCESSING_INCOMPLETE}` }).waitFor();
+    await panel()
+      .getByRole('alert')
+      .filter({ hasText: `${edm.UPLOAD_TITLE}: ${edm.FILE_PROCESSING_INCOMPLETE}` })
+      .waitFor();
     await page.unroute('**/api/editor/uploads?*');
   });
 
@@ -191,7 +285,11 @@ describe('editor messages in Chromium (platform.md sections 5 and 8)', () => {
   });
 
   it("on Android, code is not edited: 'Code editing is not available on Android' in the code block and header and footer code", async () => {
-    const android = await b.browser.newContext({ viewport: { width: 412, height: 900 }, userAgent: ANDROID_UA, storageState: await context.storageState() });
+    const android = await b.browser.newContext({
+      viewport: { width: 412, height: 900 },
+      userAgent: ANDROID_UA,
+      storageState: await context.storageState(),
+    });
     try {
       const p = await android.newPage();
       await p.goto(`${site.url}/config/code`);

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
-import { addFromPalette, createPage, launchBrowser, liveSite, savedStatus as saved, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import {
+  addFromPalette,
+  createPage,
+  launchBrowser,
+  liveSite,
+  savedStatus as saved,
+  signInAsOwner,
+  watchConsole,
+  type BrowserSession,
+  type LiveSite,
+} from '../../helpers/browser.js';
 import { MAX_BLOCKS_PER_LAYOUT } from '../../../src/core/constants.js';
 import { formatFileSize } from '../../../src/core/time.js';
 import { BlockType } from '../../../src/core/enums.js';
@@ -10,16 +20,24 @@ import { editor as editorMessages, pageEditor, platform } from '../../../src/cor
 import { NEWSLETTER_FORM_ID } from '../../../src/server/forms/seed.js';
 import { expectNoAxeViolations } from '../../helpers/axe.js';
 
-
 /** Block names on the canvas, in reading order. */
-const blockOrder = (page: Page) => page.locator('.ed-canvas [role="group"][aria-label]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+const blockOrder = (page: Page) =>
+  page.locator('.ed-canvas [role="group"][aria-label]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
 
 /** Page calls from inside the signed-in browser page (the crumb header from the cookie). */
 async function call(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
   return page.evaluate(
     async ({ method, url, body }) => {
-      const crumb = document.cookie.split('; ').find((c) => c.startsWith('crumb='))?.slice(6) ?? '';
-      const res = await fetch(url, { method, headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(crumb) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const crumb =
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('crumb='))
+          ?.slice(6) ?? '';
+      const res = await fetch(url, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(crumb) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, data: (await res.json().catch(() => ({}))) as Record<string, unknown> };
     },
     { method, url, body },
@@ -57,9 +75,16 @@ describe('page editor in Chromium', () => {
     await canvas.getByRole('textbox', { name: 'Text', exact: true }).fill('Washed linen, cut in Portland.');
     // Image, uploaded
     await addFromPalette(page, 1, 'Image');
-    await panel.getByLabel('Upload image').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
-    await panel.getByRole('alert').filter({ hasText: `${editorMessages.UPLOAD_TITLE}: ${platform.FILE_NOT_SUPPORTED}` }).waitFor();
-    const png = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#c8643c' } }).png().toBuffer();
+    await panel
+      .getByLabel('Upload image')
+      .setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    await panel
+      .getByRole('alert')
+      .filter({ hasText: `${editorMessages.UPLOAD_TITLE}: ${platform.FILE_NOT_SUPPORTED}` })
+      .waitFor();
+    const png = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#c8643c' } })
+      .png()
+      .toBuffer();
     await panel.getByLabel('Upload image').setInputFiles({ name: 'shirt.png', mimeType: 'image/png', buffer: png });
     await panel.getByRole('status').filter({ hasText: 'Uploaded shirt.png' }).waitFor();
     await panel.getByLabel('Alt text').fill('A linen shirt on a chair');
@@ -91,12 +116,20 @@ describe('page editor in Chromium', () => {
     await image.focus();
     await page.keyboard.press('Alt+ArrowUp');
     await page.keyboard.press('Alt+ArrowUp');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Image: A linen shirt on a chair');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Image: A linen shirt on a chair');
     await page.getByText('Image: A linen shirt on a chair moved to position 1 of 5 in section 1.').waitFor({ state: 'attached' });
     const button = page.getByRole('group', { name: 'Button: Shop now' });
     await button.focus();
     await button.getByRole('button', { name: 'Move down' }).click();
-    const expected = ['Image: A linen shirt on a chair', 'Heading: Linen for warm days', 'Text: Washed linen, cut in Portland.', 'Product: Ceramic Pour-Over Set', 'Button: Shop now'];
+    const expected = [
+      'Image: A linen shirt on a chair',
+      'Heading: Linen for warm days',
+      'Text: Washed linen, cut in Portland.',
+      'Product: Ceramic Pour-Over Set',
+      'Button: Shop now',
+    ];
     expect(await blockOrder(page)).toEqual(expected);
 
     // Undo and redo by keyboard (focus on the canvas, not in a text field).
@@ -122,14 +155,20 @@ describe('page editor in Chromium', () => {
 
     // Publish.
     await page.getByRole('button', { name: 'Publish' }).click();
-    await page.getByRole('status').filter({ hasText: /^Published\./ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Published\./ })
+      .waitFor();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Published');
     const doc = await call(page, 'GET', '/api/editor/pages');
     const summary = (doc.data.pages as Array<{ title: string; fullUrl: string; status: string }>).find((p) => p.title === 'Spring range')!;
     expect(summary.status).toBe('published');
     publishedUrl = summary.fullUrl;
     await page.getByRole('link', { name: 'All pages' }).click();
-    const listed = page.getByRole('list', { name: 'Pages' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Edit Spring range' }) });
+    const listed = page
+      .getByRole('list', { name: 'Pages' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('link', { name: 'Edit Spring range' }) });
     expect(await listed.textContent()).toContain('Published');
 
     // A visitor sees the same page: the same content in the same order.
@@ -142,7 +181,9 @@ describe('page editor in Chromium', () => {
     expect(await main.getByRole('img', { name: 'A linen shirt on a chair' }).isVisible()).toBe(true);
     expect(await main.getByRole('link', { name: 'Shop now' }).getAttribute('href')).toBe('/shop');
     const text = (await main.textContent()) ?? '';
-    const positions = ['Linen for warm days', 'Washed linen, cut in Portland.', 'Ceramic Pour-Over Set', 'Shop now'].map((t) => text.indexOf(t));
+    const positions = ['Linen for warm days', 'Washed linen, cut in Portland.', 'Ceramic Pour-Over Set', 'Shop now'].map((t) =>
+      text.indexOf(t),
+    );
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((x, y) => x - y)).toEqual(positions);
     const imageFirst = await main.evaluate((el) => {
@@ -173,7 +214,10 @@ describe('page editor in Chromium', () => {
       layout = r.layout;
     }
     const current = await call(page, 'GET', `/api/editor/pages/${id}`);
-    const put = await call(page, 'PUT', `/api/editor/pages/${id}/draft`, { version: (current.data.page as { version: number }).version, layout });
+    const put = await call(page, 'PUT', `/api/editor/pages/${id}/draft`, {
+      version: (current.data.page as { version: number }).version,
+      layout,
+    });
     expect(put.status).toBe(200);
     await page.reload();
     await page.getByText(`${MAX_BLOCKS_PER_LAYOUT} of ${MAX_BLOCKS_PER_LAYOUT} blocks`).waitFor();
@@ -272,13 +316,20 @@ describe('page editor in Chromium', () => {
     const local = new Date(tomorrow.getTime() - tomorrow.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
     await dialog.getByLabel('Publish on').fill(local);
     await dialog.getByRole('button', { name: 'Schedule' }).click();
-    await page.getByRole('status').filter({ hasText: /^Scheduled for / }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Scheduled for / })
+      .waitFor();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Scheduled');
 
     await expectNoAxeViolations(page, { include: ['.ed-toolbar', '.ed-shell'] });
 
     await page.getByRole('link', { name: 'All pages' }).click();
-    const row = (title: string) => page.getByRole('list', { name: 'Pages' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: `Edit ${title}` }) });
+    const row = (title: string) =>
+      page
+        .getByRole('list', { name: 'Pages' })
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('link', { name: `Edit ${title}` }) });
     await row('Dragged page').waitFor();
     expect(await row('Dragged page').textContent()).toContain('Scheduled');
     await createPage(page, site, 'Fresh page');
@@ -325,7 +376,10 @@ describe('page editor in Chromium', () => {
     await form.getByLabel('Page title').fill('Odd page');
     await form.getByLabel(/Page URL/).fill('/odd page!');
     await form.getByRole('button', { name: 'Create page' }).click();
-    await form.getByRole('alert').filter({ hasText: platform.notValidPageUrl('/odd page!') }).waitFor();
+    await form
+      .getByRole('alert')
+      .filter({ hasText: platform.notValidPageUrl('/odd page!') })
+      .waitFor();
     await context.close();
   });
 
@@ -347,7 +401,11 @@ describe('page editor in Chromium', () => {
     const unnamed = await page.evaluate(() =>
       [...document.querySelectorAll('main button, main input, main select, main textarea, main [role="group"]')]
         .filter((el) => {
-          const label = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el as HTMLInputElement).labels?.length || el.textContent?.trim();
+          const label =
+            el.getAttribute('aria-label') ||
+            el.getAttribute('aria-labelledby') ||
+            (el as HTMLInputElement).labels?.length ||
+            el.textContent?.trim();
           return !label;
         })
         .map((el) => el.outerHTML.slice(0, 80)),
@@ -360,15 +418,33 @@ describe('page editor in Chromium', () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await signInAsOwner(await context.newPage(), site);
     // An image uploaded before is offered with its size in the Bytes…YB units.
-    const swatch = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#3c8c64' } }).png().toBuffer();
-    const status = await page.evaluate(async (bytes) => {
-      const crumb = document.cookie.split('; ').find((c) => c.startsWith('crumb='))?.slice(6) ?? '';
-      const res = await fetch('/api/editor/uploads?name=swatch.png', { method: 'POST', headers: { 'content-type': 'application/octet-stream', 'x-csrf-token': decodeURIComponent(crumb) }, body: new Uint8Array(bytes) });
-      return res.status;
-    }, [...swatch]);
+    const swatch = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#3c8c64' } })
+      .png()
+      .toBuffer();
+    const status = await page.evaluate(
+      async (bytes) => {
+        const crumb =
+          document.cookie
+            .split('; ')
+            .find((c) => c.startsWith('crumb='))
+            ?.slice(6) ?? '';
+        const res = await fetch('/api/editor/uploads?name=swatch.png', {
+          method: 'POST',
+          headers: { 'content-type': 'application/octet-stream', 'x-csrf-token': decodeURIComponent(crumb) },
+          body: new Uint8Array(bytes),
+        });
+        return res.status;
+      },
+      [...swatch],
+    );
     expect(status).toBeLessThan(300);
     await expect
-      .poll(async () => ((await call(page, 'GET', '/api/editor/uploads')).data.uploads as Array<{ name: string; status: string }>).find((u) => u.name === 'swatch.png')?.status)
+      .poll(
+        async () =>
+          ((await call(page, 'GET', '/api/editor/uploads')).data.uploads as Array<{ name: string; status: string }>).find(
+            (u) => u.name === 'swatch.png',
+          )?.status,
+      )
       .toBe('ready');
     await createPage(page, site, 'Cancelled upload');
     await page.getByRole('button', { name: 'Add section' }).click();
@@ -387,7 +463,9 @@ describe('page editor in Chromium', () => {
       await new Promise(() => {});
       await route.continue();
     });
-    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#123456' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer();
     await panel.getByLabel('Upload image').setInputFiles({ name: 'held.png', mimeType: 'image/png', buffer: png });
     await held;
     await panel.getByRole('button', { name: 'Cancel upload' }).click();
@@ -413,7 +491,10 @@ describe('page editor in Chromium', () => {
     await list.selectOption('');
     await panel.getByText(platform.LIST_MUST_BE_SELECTED).waitFor();
     expect(await list.getAttribute('aria-invalid')).toBe('true');
-    await page.locator('.ed-save[role="status"]').filter({ hasText: new RegExp(`^Not saved\\. .*${platform.LIST_MUST_BE_SELECTED}$`) }).waitFor();
+    await page
+      .locator('.ed-save[role="status"]')
+      .filter({ hasText: new RegExp(`^Not saved\\. .*${platform.LIST_MUST_BE_SELECTED}$`) })
+      .waitFor();
     await list.selectOption(NEWSLETTER_FORM_ID);
     await saved(page);
     // The same editor where the site's forms hold no mailing list.

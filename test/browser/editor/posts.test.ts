@@ -9,7 +9,15 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, liveSite, savedStatus as saved, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import {
+  launchBrowser,
+  liveSite,
+  savedStatus as saved,
+  signInAsOwner,
+  watchConsole,
+  type BrowserSession,
+  type LiveSite,
+} from '../../helpers/browser.js';
 import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'tessera-posts-shots');
@@ -79,7 +87,9 @@ describe('journal posts in the editor (browser)', () => {
     await details.getByText('50 characters', { exact: false }).waitFor();
     expect(await details.getByLabel('Tags').getAttribute('aria-invalid')).toBe('true');
     await details.getByLabel('Tags').fill('glaze, kiln');
-    const png = await sharp({ create: { width: 400, height: 260, channels: 3, background: '#3c7a64' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 400, height: 260, channels: 3, background: '#3c7a64' } })
+      .png()
+      .toBuffer();
     await details.getByLabel('Upload a cover image').setInputFiles({ name: 'glaze.png', mimeType: 'image/png', buffer: png });
     await details.getByRole('status').filter({ hasText: 'Uploaded glaze.png' }).waitFor();
     await details.getByLabel('Cover image description (alt text)').fill('A green glazed bowl');
@@ -99,7 +109,11 @@ describe('journal posts in the editor (browser)', () => {
 
     // Publish.
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'Published. Visitors now see this post at /journal/quokka-glaze-notes.' }).first().waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Published. Visitors now see this post at /journal/quokka-glaze-notes.' })
+      .first()
+      .waitFor();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Published');
 
     // The phone width: the editor stacks its panel under the canvas, nothing scrolls sideways.
@@ -107,7 +121,10 @@ describe('journal posts in the editor (browser)', () => {
     await page.screenshot({ path: join(SHOTS, 'post-editor-390.png'), fullPage: true });
     await page.getByRole('link', { name: 'All posts' }).click();
     await page.waitForURL(`${site.url}/config/posts`);
-    const row = page.getByRole('list', { name: 'Posts' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Edit Quokka glaze notes' }) });
+    const row = page
+      .getByRole('list', { name: 'Posts' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('link', { name: 'Edit Quokka glaze notes' }) });
     await row.waitFor();
     expect(await row.textContent()).toContain('Published');
     expect(await noSideScroll(page)).toBe(true);

@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { addFromPalette, createPage, launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import {
+  addFromPalette,
+  createPage,
+  launchBrowser,
+  liveSite,
+  signInAsOwner,
+  watchConsole,
+  type BrowserSession,
+  type LiveSite,
+} from '../../helpers/browser.js';
 import { unsafeLinkMessage } from '../../../src/core/rich-text.js';
 import { expectNoAxeViolations } from '../../helpers/axe.js';
-
 
 /** Selects the first occurrence of some words in the region, as an owner dragging over them would. */
 async function selectWords(region: Locator, words: string) {
@@ -42,8 +50,16 @@ async function caretAtEnd(region: Locator) {
 async function call(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
   return page.evaluate(
     async ({ method, url, body }) => {
-      const crumb = document.cookie.split('; ').find((c) => c.startsWith('crumb='))?.slice(6) ?? '';
-      const res = await fetch(url, { method, headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(crumb) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const crumb =
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('crumb='))
+          ?.slice(6) ?? '';
+      const res = await fetch(url, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(crumb) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, data: (await res.json().catch(() => ({}))) as Record<string, unknown> };
     },
     { method, url, body },
@@ -120,7 +136,10 @@ describe('rich text in the page editor (Chromium)', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(await address.getAttribute('id'));
     await address.fill('javascript:alert(document.cookie)');
     await dialog.getByRole('button', { name: 'Apply link' }).click();
-    await dialog.getByRole('alert').filter({ hasText: unsafeLinkMessage('javascript') }).waitFor();
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: unsafeLinkMessage('javascript') })
+      .waitFor();
     expect(await address.getAttribute('aria-invalid')).toBe('true');
     expect(await region.innerHTML()).not.toContain('<a');
     await address.fill('/shop');
@@ -174,7 +193,8 @@ describe('rich text in the page editor (Chromium)', () => {
     });
     await expect.poll(() => region.textContent()).toContain('Pasted words');
     const shown = await region.innerHTML();
-    for (const bad of ['<script', 'onclick', 'onerror', 'javascript:', 'class=', 'style=', '<img', '<style']) expect(shown).not.toContain(bad);
+    for (const bad of ['<script', 'onclick', 'onerror', 'javascript:', 'class=', 'style=', '<img', '<style'])
+      expect(shown).not.toContain(bad);
     expect(await page.evaluate(() => (window as unknown as { __pasted?: number }).__pasted)).toBeUndefined();
 
     // The save status may still show the previous save: wait for the pasted words in the stored draft.
@@ -185,7 +205,8 @@ describe('rich text in the page editor (Chromium)', () => {
     expect(html).toContain('<a href="/shop">linen shirts</a>');
     expect(html).toMatch(/<ul><li>Washed and ready to wear(<br>)?<\/li><\/ul>/);
     expect(html).toContain('<strong>words</strong>');
-    for (const bad of ['<script', 'onclick', 'onerror', 'javascript:', 'class=', 'style=', '<img', '<b>', '<i>', '<span']) expect(html).not.toContain(bad);
+    for (const bad of ['<script', 'onclick', 'onerror', 'javascript:', 'class=', 'style=', '<img', '<b>', '<i>', '<span'])
+      expect(html).not.toContain(bad);
 
     // The panel passes an axe-core scan, with the link field open too.
     await expectNoAxeViolations(page, { include: ['.ed-shell'] });
@@ -197,8 +218,13 @@ describe('rich text in the page editor (Chromium)', () => {
 
     // Publish; a visitor gets the same formatting.
     await page.getByRole('button', { name: 'Publish' }).click();
-    await page.getByRole('status').filter({ hasText: /^Published\./ }).waitFor();
-    const pages = await page.evaluate(async () => (await (await fetch('/api/editor/pages')).json()) as { pages: Array<{ title: string; fullUrl: string }> });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Published\./ })
+      .waitFor();
+    const pages = await page.evaluate(
+      async () => (await (await fetch('/api/editor/pages')).json()) as { pages: Array<{ title: string; fullUrl: string }> },
+    );
     const url = pages.pages.find((p) => p.title === 'Rich page')!.fullUrl;
     const visitorContext = await b.browser.newContext();
     const visitor = await visitorContext.newPage();
@@ -208,7 +234,12 @@ describe('rich text in the page editor (Chromium)', () => {
     expect(await main.getByRole('link', { name: 'linen shirts' }).getAttribute('href')).toBe('/shop');
     expect(await main.locator('strong', { hasText: 'soft' }).count()).toBe(1);
     expect(await main.locator('em', { hasText: 'cool' }).count()).toBe(1);
-    expect(await main.getByRole('list').filter({ hasText: 'Washed and ready to wear' }).evaluate((el) => el.localName)).toBe('ul');
+    expect(
+      await main
+        .getByRole('list')
+        .filter({ hasText: 'Washed and ready to wear' })
+        .evaluate((el) => el.localName),
+    ).toBe('ul');
     expect(await main.getByRole('listitem').filter({ hasText: 'Washed and ready to wear' }).count()).toBe(1);
     expect(await main.locator('strong', { hasText: 'words' }).count()).toBe(1);
     const publicHtml = await main.innerHTML();
@@ -260,7 +291,10 @@ describe('rich text in the page editor (Chromium)', () => {
     const current = await call(page, 'GET', `/api/editor/pages/${id}`);
     const layout = current.data.layout as { sections: Array<{ blocks: Array<{ data: Record<string, unknown> }> }> };
     layout.sections[0]!.blocks[0]!.data.html = odd;
-    const put = await call(page, 'PUT', `/api/editor/pages/${id}/draft`, { version: (current.data.page as { version: number }).version, layout });
+    const put = await call(page, 'PUT', `/api/editor/pages/${id}/draft`, {
+      version: (current.data.page as { version: number }).version,
+      layout,
+    });
     expect(put.status).toBe(200);
     await page.reload();
     await page.getByRole('group', { name: 'Text: Old markup here loose' }).click();

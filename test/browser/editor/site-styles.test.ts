@@ -8,7 +8,12 @@ import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 const look = (l: Locator) =>
   l.evaluate((el) => {
     const s = getComputedStyle(el);
-    return { background: s.backgroundColor, color: s.color, font: s.fontFamily.split(',')[0]!.replace(/["']/g, '').trim(), transform: s.textTransform };
+    return {
+      background: s.backgroundColor,
+      color: s.color,
+      font: s.fontFamily.split(',')[0]!.replace(/["']/g, '').trim(),
+      transform: s.textTransform,
+    };
   });
 
 const lora = FONT_LIBRARY.find((f) => f.id === 'lora')!;
@@ -35,7 +40,9 @@ describe('site styles everywhere in Chromium', () => {
     const form = page.getByRole('form', { name: 'Site styles' });
     await form.getByLabel('Buttons font').waitFor();
     // The library is offered with its families; choosing one previews it in place.
-    expect(await form.getByLabel('Buttons font').locator('option').allTextContents()).toEqual(expect.arrayContaining(FONT_LIBRARY.map((f) => `${f.name} (${f.category})`)));
+    expect(await form.getByLabel('Buttons font').locator('option').allTextContents()).toEqual(
+      expect.arrayContaining(FONT_LIBRARY.map((f) => `${f.name} (${f.category})`)),
+    );
     await form.getByLabel('Headings font').selectOption(FONT_LIBRARY.find((f) => f.id === 'playfair-display')!.stack);
     await expect.poll(() => page.evaluate(() => document.fonts.check('600 16px "Playfair Display"', 'Aa')), { timeout: 10_000 }).toBe(true);
     expect(await form.getByText('Unable to load preview for a font').count()).toBe(0);
@@ -100,7 +107,11 @@ describe('site styles everywhere in Chromium', () => {
     await page.waitForURL(/\/order-confirmed\//);
     await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
     for (const name of ['View your order status', 'Continue shopping']) {
-      expect(await look(page.getByRole('link', { name })), name).toMatchObject({ background: 'rgb(170, 51, 0)', color: 'rgb(255, 255, 255)', font: 'Lora' });
+      expect(await look(page.getByRole('link', { name })), name).toMatchObject({
+        background: 'rgb(170, 51, 0)',
+        color: 'rgb(255, 255, 255)',
+        font: 'Lora',
+      });
     }
     await expect.poll(() => page.evaluate(() => document.fonts.check('700 16px Lora', 'Aa')), { timeout: 10_000 }).toBe(true);
 

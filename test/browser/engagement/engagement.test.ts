@@ -116,7 +116,14 @@ describe('engagement in Chromium', () => {
   }, 60_000);
 
   it('an exit-intent popup opens when the pointer leaves through the top of the window', async () => {
-    await owner.send('PUT', `${API}/popup`, { ...POPUP, title: 'Before you go', trigger: 'exit', action: 'button', buttonText: 'See the shop', buttonUrl: '/shop' });
+    await owner.send('PUT', `${API}/popup`, {
+      ...POPUP,
+      title: 'Before you go',
+      trigger: 'exit',
+      action: 'button',
+      buttonText: 'See the shop',
+      buttonUrl: '/shop',
+    });
     const context = await b.browser.newContext();
     const page = await context.newPage();
     await page.goto(`${site.url}/`);
@@ -125,7 +132,9 @@ describe('engagement in Chromium', () => {
     await page.mouse.move(400, 120);
     expect(await page.getByRole('dialog').count()).toBe(0);
     // Leaving the document through its top edge (what a real pointer heading for the tabs does).
-    await page.evaluate(() => document.documentElement.dispatchEvent(new MouseEvent('mouseout', { bubbles: true, clientX: 400, clientY: 0, relatedTarget: null })));
+    await page.evaluate(() =>
+      document.documentElement.dispatchEvent(new MouseEvent('mouseout', { bubbles: true, clientX: 400, clientY: 0, relatedTarget: null })),
+    );
     const dialog = page.getByRole('dialog', { name: 'Before you go' });
     await dialog.waitFor({ timeout: 5000 });
     await dialog.getByRole('link', { name: 'See the shop' }).click();
@@ -135,7 +144,14 @@ describe('engagement in Chromium', () => {
   }, 60_000);
 
   it('opening the promo popup sends /api/census/overlay (not at load, when it opens)', async () => {
-    await owner.send('PUT', `${API}/popup`, { ...POPUP, title: 'Counted', trigger: 'exit', action: 'button', buttonText: 'See the shop', buttonUrl: '/shop' });
+    await owner.send('PUT', `${API}/popup`, {
+      ...POPUP,
+      title: 'Counted',
+      trigger: 'exit',
+      action: 'button',
+      buttonText: 'See the shop',
+      buttonUrl: '/shop',
+    });
     const context = await b.browser.newContext();
     const overlays: Request[] = [];
     context.on('request', (r) => {
@@ -147,7 +163,9 @@ describe('engagement in Chromium', () => {
     await page.waitForFunction(() => document.cookie.includes('ss_cvr=')); // the tracker has started
     expect(overlays).toHaveLength(0);
     const sent = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/census/overlay');
-    await page.evaluate(() => document.documentElement.dispatchEvent(new MouseEvent('mouseout', { bubbles: true, clientX: 400, clientY: 0, relatedTarget: null })));
+    await page.evaluate(() =>
+      document.documentElement.dispatchEvent(new MouseEvent('mouseout', { bubbles: true, clientX: 400, clientY: 0, relatedTarget: null })),
+    );
     await page.getByRole('dialog', { name: 'Counted' }).waitFor({ timeout: 5000 });
     const body = JSON.parse((await sent).postData() ?? '{}');
     expect(body.overlayId).toMatch(/^promo-popup-\d+$/);
@@ -174,7 +192,9 @@ describe('engagement in Chromium', () => {
     await expect.poll(() => row.getByRole('cell').nth(1).textContent(), { timeout: 10_000 }).toBe('subscribed');
 
     // The visitor follows the unsubscribe link of an email to the list (no sign-in).
-    const id = (await mailingListsOf(site.app).members(site.seed.websiteId, await defaultListId(), { limit: 50, offset: 0 })).members.find((m) => m.email === 'popup-reader@example.com')!.id;
+    const id = (await mailingListsOf(site.app).members(site.seed.websiteId, await defaultListId(), { limit: 50, offset: 0 })).members.find(
+      (m) => m.email === 'popup-reader@example.com',
+    )!.id;
     const url = await mailingListsOf(site.app).unsubscribeUrl(id);
     await page.goto(url);
     await expectNoAxeViolations(page);
@@ -182,7 +202,19 @@ describe('engagement in Chromium', () => {
     await page.getByRole('heading', { name: em.UNSUBSCRIBED_TITLE }).waitFor();
 
     await admin.reload();
-    await expect.poll(() => admin.getByRole('table', { name: 'Members of Newsletter' }).getByRole('row').filter({ hasText: 'popup-reader@example.com' }).getByRole('cell').nth(1).textContent(), { timeout: 10_000 }).toBe('unsubscribed');
+    await expect
+      .poll(
+        () =>
+          admin
+            .getByRole('table', { name: 'Members of Newsletter' })
+            .getByRole('row')
+            .filter({ hasText: 'popup-reader@example.com' })
+            .getByRole('cell')
+            .nth(1)
+            .textContent(),
+        { timeout: 10_000 },
+      )
+      .toBe('unsubscribed');
     await owner.send('PUT', `${API}/popup`, { ...POPUP, enabled: false });
 
     // The owner previews the emails Tessera sends (301), the newsletter confirmation among them.

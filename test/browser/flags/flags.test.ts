@@ -9,7 +9,10 @@ describe('flags in Chromium', () => {
   let site: LiveSite;
   let b: BrowserSession;
   beforeAll(async () => {
-    [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory', INTERNAL_HOST_PATTERNS: '127.0.0.1' }), launchBrowser()]);
+    [site, b] = await Promise.all([
+      liveSite('pglite', { RATE_LIMIT_STORE: 'memory', INTERNAL_HOST_PATTERNS: '127.0.0.1' }),
+      launchBrowser(),
+    ]);
   });
   afterAll(async () => {
     await b?.close();
@@ -21,11 +24,24 @@ describe('flags in Chromium', () => {
     const admin = await owner.newPage();
     await signInAsOwner(admin, site);
     const saved = await admin.evaluate(async () => {
-      const crumb = document.cookie.split('; ').find((c) => c.startsWith('crumb='))!.slice(6);
+      const crumb = document.cookie
+        .split('; ')
+        .find((c) => c.startsWith('crumb='))!
+        .slice(6);
       const res = await fetch('/api/flags/experiments', {
         method: 'PUT',
         headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(crumb) },
-        body: JSON.stringify({ experiments: [{ name: 'hero', variants: [{ name: 'control', weight: 100 }, { name: 'bold', weight: 0 }] }] }),
+        body: JSON.stringify({
+          experiments: [
+            {
+              name: 'hero',
+              variants: [
+                { name: 'control', weight: 100 },
+                { name: 'bold', weight: 0 },
+              ],
+            },
+          ],
+        }),
       });
       return res.status;
     });
@@ -45,7 +61,10 @@ describe('flags in Chromium', () => {
       .poll(
         async () => {
           await site.app.analytics.ingest.drain();
-          const found = await rows<{ name: string }>(site.database.db, sql`select name from analytics_events where data->'experiments' ? 'hero:bold'`);
+          const found = await rows<{ name: string }>(
+            site.database.db,
+            sql`select name from analytics_events where data->'experiments' ? 'hero:bold'`,
+          );
           return found.map((r) => r.name);
         },
         { timeout: 10_000 },

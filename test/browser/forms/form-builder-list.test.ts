@@ -21,7 +21,13 @@ describe('the form builder in Chromium: a newsletter form chooses its mailing li
     await site?.close();
   });
 
-  const storedListId = async () => (await rows<{ list_id: string | null }>(site.database.db, sql`SELECT storage->>'listId' AS list_id FROM forms WHERE id = ${NEWSLETTER_FORM_ID}`))[0]!.list_id;
+  const storedListId = async () =>
+    (
+      await rows<{ list_id: string | null }>(
+        site.database.db,
+        sql`SELECT storage->>'listId' AS list_id FROM forms WHERE id = ${NEWSLETTER_FORM_ID}`,
+      )
+    )[0]!.list_id;
 
   it('the labelled "Mailing list" select offers the default list and the others, saves the choice, and shows a deleted list as the default', async () => {
     const created = await owner.send('POST', '/api/config/engagement/lists', { name: 'Spring sale' });
@@ -56,7 +62,9 @@ describe('the form builder in Chromium: a newsletter form chooses its mailing li
     await expect.poll(storedListId).toBeNull();
 
     // A list deleted after it was chosen shows as the default list, and saving stores the default.
-    await site.database.db.execute(sql`UPDATE forms SET storage = storage || ${JSON.stringify({ listId: spring })}::jsonb WHERE id = ${NEWSLETTER_FORM_ID}`);
+    await site.database.db.execute(
+      sql`UPDATE forms SET storage = storage || ${JSON.stringify({ listId: spring })}::jsonb WHERE id = ${NEWSLETTER_FORM_ID}`,
+    );
     await site.database.db.execute(sql`DELETE FROM mailing_lists WHERE id = ${spring}`);
     await page.reload();
     builder = await openStorage();

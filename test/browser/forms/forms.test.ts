@@ -20,7 +20,10 @@ describe('forms in Chromium, as a visitor', () => {
   });
 
   const stored = (formId: string) =>
-    rows<{ data: Record<string, unknown>; spam: boolean; spam_reason: string | null }>(site.database.db, sql`SELECT data, spam, spam_reason FROM form_submissions WHERE form_id = ${formId} ORDER BY created_at`);
+    rows<{ data: Record<string, unknown>; spam: boolean; spam_reason: string | null }>(
+      site.database.db,
+      sql`SELECT data, spam, spam_reason FROM form_submissions WHERE form_id = ${formId} ORDER BY created_at`,
+    );
 
   it('contact form: each error shown above its field, the counter, the captcha badge, then a clean submission', async () => {
     const context = await b.browser.newContext();
@@ -72,7 +75,10 @@ describe('forms in Chromium, as a visitor', () => {
     expect(await page.getByRole('form', { name: 'Contact us' }).count()).toBe(0);
     const subs = await stored('contact-form');
     expect(subs).toHaveLength(1);
-    expect(subs[0]).toMatchObject({ spam: false, data: { name: ['Ada', 'Lovelace'], email: 'ada@example.com', topic: 'Order', message: 'Hello from the browser', source: 'spring-ad' } });
+    expect(subs[0]).toMatchObject({
+      spam: false,
+      data: { name: ['Ada', 'Lovelace'], email: 'ada@example.com', topic: 'Order', message: 'Hello from the browser', source: 'spring-ad' },
+    });
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);

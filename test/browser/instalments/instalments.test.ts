@@ -6,7 +6,6 @@ import { schema } from '../../../src/db/index.js';
 import { INSTALMENTS_NAMESPACE, seedInstalmentPreferences } from '../../../src/server/instalments/index.js';
 import { expectNoAxeViolations } from '../../helpers/axe.js';
 
-
 describe('instalment messaging in Chromium, as a visitor', () => {
   let site: LiveSite;
   let b: BrowserSession;
@@ -15,7 +14,10 @@ describe('instalment messaging in Chromium, as a visitor', () => {
     // A maximum of $70.00: the Linen Camp Shirt's Sand variants ($68.00) qualify, its Navy ones ($72.00) do not.
     const prefs = { available: true, merchantCountry: 'US', limits: { USD: { min: 100, max: 7000 } } };
     if (!(await seedInstalmentPreferences(site.database.db, site.seed.websiteId, prefs))) {
-      await site.database.db.update(schema.commercePreferences).set({ value: prefs }).where(eq(schema.commercePreferences.namespace, INSTALMENTS_NAMESPACE));
+      await site.database.db
+        .update(schema.commercePreferences)
+        .set({ value: prefs })
+        .where(eq(schema.commercePreferences.namespace, INSTALMENTS_NAMESPACE));
     }
   });
   afterAll(async () => {
@@ -23,8 +25,10 @@ describe('instalment messaging in Chromium, as a visitor', () => {
     await site?.close();
   });
 
-  const hydrationProblems = (problems: string[]) => problems.filter((p) => /hydrat|did not match|server rendered|^error|^pageerror/i.test(p));
-  const pillText = (page: Page) => page.locator('[data-island="AddToCart"] .instalment-pill').evaluate((e) => (e as HTMLElement).innerText.replace(/\s+/g, ' ').trim());
+  const hydrationProblems = (problems: string[]) =>
+    problems.filter((p) => /hydrat|did not match|server rendered|^error|^pageerror/i.test(p));
+  const pillText = (page: Page) =>
+    page.locator('[data-island="AddToCart"] .instalment-pill').evaluate((e) => (e as HTMLElement).innerText.replace(/\s+/g, ' ').trim());
 
   it('reads the amount, switches to the out-of-range text for a pricier variant, and opens an accessible popup', async () => {
     const context = await b.browser.newContext();
@@ -62,7 +66,9 @@ describe('instalment messaging in Chromium, as a visitor', () => {
     const dialog = page.getByRole('dialog', { name: 'Afterpay' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
     expect(await info.getAttribute('aria-expanded')).toBe('true');
-    await expect.poll(() => dialog.getByRole('heading', { name: 'Shop now. Pay later. Always interest-free.' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => dialog.getByRole('heading', { name: 'Shop now. Pay later. Always interest-free.' }).isVisible(), { timeout: 10_000 })
+      .toBe(true);
     expect(await dialog.getByRole('listitem').count()).toBe(4);
     expect(await dialog.getByText('Your purchase will be split into 4 payments, payable every 2 weeks.').isVisible()).toBe(true);
     // Focus is inside the dialog.

@@ -13,7 +13,6 @@ import { members as membersMessages } from '../../../src/core/messages.js';
 import { formatFileSize } from '../../../src/core/time.js';
 import { expectNoAxeViolations } from '../../helpers/axe.js';
 
-
 /** One EBML element: its id bytes, an 8-byte size and the payload. */
 function ebml(id: number, ...payload: Buffer[]): Buffer {
   const body = Buffer.concat(payload);
@@ -32,37 +31,55 @@ const text = (id: number, s: string) => ebml(id, Buffer.from(s, 'latin1'));
  */
 async function recordWebm(page: Page): Promise<Buffer> {
   const [W, H, FPS] = [160, 90, 15];
-  const frames = await page.evaluate(async ({ W, H, FPS }) => {
-    const canvas = new OffscreenCanvas(W, H);
-    const ctx = canvas.getContext('2d')!;
-    const out: Array<{ key: boolean; ms: number; b64: string }> = [];
-    let failed: unknown = null;
-    const enc = new VideoEncoder({
-      output: (chunk) => {
-        const buf = new Uint8Array(chunk.byteLength);
-        chunk.copyTo(buf);
-        let s = '';
-        for (const x of buf) s += String.fromCharCode(x);
-        out.push({ key: chunk.type === 'key', ms: Math.round(chunk.timestamp / 1000), b64: btoa(s) });
-      },
-      error: (e) => (failed = e),
-    });
-    enc.configure({ codec: 'vp8', width: W, height: H, bitrate: 200_000, framerate: FPS });
-    for (let n = 0; n < FPS; n++) {
-      ctx.fillStyle = `hsl(${(n * 20) % 360} 60% 50%)`;
-      ctx.fillRect(0, 0, W, H);
-      const frame = new VideoFrame(canvas, { timestamp: Math.round((n * 1e6) / FPS), duration: Math.round(1e6 / FPS) });
-      enc.encode(frame, { keyFrame: n === 0 });
-      frame.close();
-    }
-    await enc.flush();
-    if (failed) throw failed;
-    return out;
-  }, { W, H, FPS });
+  const frames = await page.evaluate(
+    async ({ W, H, FPS }) => {
+      const canvas = new OffscreenCanvas(W, H);
+      const ctx = canvas.getContext('2d')!;
+      const out: Array<{ key: boolean; ms: number; b64: string }> = [];
+      let failed: unknown = null;
+      const enc = new VideoEncoder({
+        output: (chunk) => {
+          const buf = new Uint8Array(chunk.byteLength);
+          chunk.copyTo(buf);
+          let s = '';
+          for (const x of buf) s += String.fromCharCode(x);
+          out.push({ key: chunk.type === 'key', ms: Math.round(chunk.timestamp / 1000), b64: btoa(s) });
+        },
+        error: (e) => (failed = e),
+      });
+      enc.configure({ codec: 'vp8', width: W, height: H, bitrate: 200_000, framerate: FPS });
+      for (let n = 0; n < FPS; n++) {
+        ctx.fillStyle = `hsl(${(n * 20) % 360} 60% 50%)`;
+        ctx.fillRect(0, 0, W, H);
+        const frame = new VideoFrame(canvas, { timestamp: Math.round((n * 1e6) / FPS), duration: Math.round(1e6 / FPS) });
+        enc.encode(frame, { keyFrame: n === 0 });
+        frame.close();
+      }
+      await enc.flush();
+      if (failed) throw failed;
+      return out;
+    },
+    { W, H, FPS },
+  );
   const duration = Buffer.alloc(8);
   duration.writeDoubleBE(1000);
-  const header = ebml(0x1a45dfa3, uint(0x4286, 1), uint(0x42f7, 1), uint(0x42f2, 4), uint(0x42f3, 8), text(0x4282, 'webm'), uint(0x4287, 2), uint(0x4285, 2));
-  const info = ebml(0x1549a966, ebml(0x2ad7b1, Buffer.from([0x0f, 0x42, 0x40])), text(0x4d80, 'tessera-test'), text(0x5741, 'tessera-test'), ebml(0x4489, duration));
+  const header = ebml(
+    0x1a45dfa3,
+    uint(0x4286, 1),
+    uint(0x42f7, 1),
+    uint(0x42f2, 4),
+    uint(0x42f3, 8),
+    text(0x4282, 'webm'),
+    uint(0x4287, 2),
+    uint(0x4285, 2),
+  );
+  const info = ebml(
+    0x1549a966,
+    ebml(0x2ad7b1, Buffer.from([0x0f, 0x42, 0x40])),
+    text(0x4d80, 'tessera-test'),
+    text(0x5741, 'tessera-test'),
+    ebml(0x4489, duration),
+  );
   const video = ebml(0xe0, uint(0xb0, W), uint(0xba, H));
   const tracks = ebml(0x1654ae6b, ebml(0xae, uint(0xd7, 1), uint(0x73c5, 1), uint(0x83, 1), text(0x86, 'V_VP8'), video));
   const blocks = frames.map((f) => {
@@ -98,14 +115,27 @@ describe('member areas in Chromium', () => {
     const up = await site.app.inject({
       method: 'POST',
       url: '/api/members/files',
-      headers: { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': crumb, 'content-type': 'video/webm', 'x-file-name': 'centering.webm' },
+      headers: {
+        cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        'x-csrf-token': crumb,
+        'content-type': 'video/webm',
+        'x-file-name': 'centering.webm',
+      },
       payload: video,
     });
     expect(up.statusCode, up.body).toBe(201);
-    const course = (await owner.send('POST', '/api/members/courses', { title: 'Pottery basics', description: 'Throwing on the wheel, step by step.' })).json();
+    const course = (
+      await owner.send('POST', '/api/members/courses', { title: 'Pottery basics', description: 'Throwing on the wheel, step by step.' })
+    ).json();
     courseUrl = course.fullUrl;
     for (const l of [
-      { title: 'Centering clay', chapter: 'Getting started', videoUrl: up.json().url, durationSeconds: 1, body: '<p>Wet hands, steady elbows.</p>' },
+      {
+        title: 'Centering clay',
+        chapter: 'Getting started',
+        videoUrl: up.json().url,
+        durationSeconds: 1,
+        body: '<p>Wet hands, steady elbows.</p>',
+      },
       { title: 'Opening the form', chapter: 'Getting started', embedUrl: 'https://player.vimeo.com/video/76979871' },
       { title: 'Trimming', chapter: 'Finishing', embedUrl: 'https://www.youtube-nocookie.com/embed/abc123' },
     ]) {
@@ -153,7 +183,10 @@ describe('member areas in Chromium', () => {
     // outbox) confirms it, signs the visitor in and brings them back to the join page.
     await page.getByRole('status').filter({ hasText: membersMessages.JOIN_CHECK_EMAIL }).waitFor();
     await expectNoAxeViolations(page, { include: ['main'] });
-    const mail = await rows<{ text_body: string }>(site.database.db, sql`select text_body from mail_outbox where to_address = 'ada@example.com' and kind = 'site-user-confirm' order by id desc limit 1`);
+    const mail = await rows<{ text_body: string }>(
+      site.database.db,
+      sql`select text_body from mail_outbox where to_address = 'ada@example.com' and kind = 'site-user-confirm' order by id desc limit 1`,
+    );
     const link = /https?:\/\/\S+\/account\/confirm\?\S+/.exec(mail[0]!.text_body)![0];
     expect(link.startsWith(`${site.url}/`)).toBe(true);
     await page.goto(link);
@@ -204,7 +237,10 @@ describe('member areas in Chromium', () => {
     await page.getByRole('heading', { name: 'Opening the form', level: 1 }).waitFor();
     expect(await page.locator('iframe[title="Opening the form"]').count()).toBe(1);
     // The third-party player link goes through the site (a recorded click) to the player.
-    const [popup] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: /Watch on player\.vimeo\.com/ }).click()]);
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('link', { name: /Watch on player\.vimeo\.com/ }).click(),
+    ]);
     await popup.close().catch(() => undefined);
     await page.goto(`${site.url}${courseUrl}`);
     await page.getByText('1 of 3 lessons complete').waitFor();
@@ -221,7 +257,13 @@ describe('member areas in Chromium', () => {
     const members = admin.getByRole('table', { name: 'Members' });
     await members.getByRole('row', { name: /ada@example\.com Ada Potter Pottery School active/ }).waitFor();
     const events = admin.getByRole('table', { name: 'Paywall events' });
-    const count = async (label: string) => Number(await events.getByRole('row', { name: new RegExp(`^${label}`) }).getByRole('cell').textContent());
+    const count = async (label: string) =>
+      Number(
+        await events
+          .getByRole('row', { name: new RegExp(`^${label}`) })
+          .getByRole('cell')
+          .textContent(),
+      );
     expect(await count('Access-denied page views')).toBeGreaterThanOrEqual(1);
     expect(await count('Join button clicks')).toBe(1);
     expect(await count('Video list page views')).toBeGreaterThanOrEqual(2);
@@ -254,7 +296,10 @@ describe('member areas in Chromium', () => {
     await admin.getByRole('status').filter({ hasText: 'The site password is set.' }).waitFor();
     // The owner still sees the site.
     await admin.goto(`${site.url}/shop`);
-    await admin.getByRole('link', { name: /Linen Camp Shirt/ }).first().waitFor();
+    await admin
+      .getByRole('link', { name: /Linen Camp Shirt/ })
+      .first()
+      .waitFor();
 
     const context = await b.browser.newContext();
     const page = await context.newPage();
@@ -271,7 +316,10 @@ describe('member areas in Chromium', () => {
     await page.getByLabel('Password').fill('open sesame');
     await page.getByRole('button', { name: 'Enter' }).click();
     await page.waitForURL(`${site.url}/shop`);
-    await page.getByRole('link', { name: /Linen Camp Shirt/ }).first().waitFor();
+    await page
+      .getByRole('link', { name: /Linen Camp Shirt/ })
+      .first()
+      .waitFor();
     await page.goto(`${site.url}/journal`);
     await page.getByRole('heading', { name: 'Journal', level: 1 }).waitFor();
     await context.close();
@@ -284,7 +332,10 @@ describe('member areas in Chromium', () => {
     await admin.goto(`${site.url}/config/members`);
     await admin.getByRole('button', { name: 'Remove site password' }).click();
     // A destructive action asks first.
-    await admin.getByRole('alertdialog', { name: 'Remove the site password?' }).getByRole('button', { name: 'Remove site password' }).click();
+    await admin
+      .getByRole('alertdialog', { name: 'Remove the site password?' })
+      .getByRole('button', { name: 'Remove site password' })
+      .click();
     await admin.getByRole('status').filter({ hasText: 'The site is open again.' }).waitFor();
     await ownerContext.close();
     expect((await new Visitor(site.app).get('/journal')).statusCode).toBe(200);

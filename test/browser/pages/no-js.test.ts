@@ -61,7 +61,10 @@ describe('the storefront with and without JavaScript', () => {
       const context: BrowserContext = await newContext();
       const page = await context.newPage();
       await page.goto(`${site.url}/shop`);
-      await page.getByRole('link', { name: /Linen Camp Shirt/ }).first().click();
+      await page
+        .getByRole('link', { name: /Linen Camp Shirt/ })
+        .first()
+        .click();
       await page.waitForURL(`${site.url}/shop/p/linen-camp-shirt`);
       await ready(page, 'AddToCart');
       await ready(page, 'VariantSelect');
@@ -92,7 +95,10 @@ describe('the storefront with and without JavaScript', () => {
       await page.getByRole('button', { name: 'Update quantity of Linen Camp Shirt' }).click();
       await expect.poll(() => page.locator('.cart-row__total').textContent()).toBe('$204.00');
 
-      await page.getByRole('link', { name: /checkout/i }).first().click();
+      await page
+        .getByRole('link', { name: /checkout/i })
+        .first()
+        .click();
       await page.waitForURL(`${site.url}/checkout`);
       await ready(page, 'CheckoutPage');
 
@@ -126,7 +132,10 @@ describe('the storefront with and without JavaScript', () => {
       await page.getByRole('button', { name: 'Place order' }).click();
       await page.waitForURL(/\/order-confirmed\//, { timeout: 15_000 });
       expect(await page.getByText(`shopper-${tag}@example.com`).first().isVisible()).toBe(true);
-      const orders = await rows<{ grand_total_cents: number; coupons: unknown }>(site.database.db, sql`select grand_total_cents, coupons from orders where email = ${`shopper-${tag}@example.com`}`);
+      const orders = await rows<{ grand_total_cents: number; coupons: unknown }>(
+        site.database.db,
+        sql`select grand_total_cents, coupons from orders where email = ${`shopper-${tag}@example.com`}`,
+      );
       expect(orders).toHaveLength(1);
       // $204.00 - 10% + $5.99 shipping.
       expect(Number(orders[0]!.grand_total_cents)).toBe(20400 - 2040 + 599);
@@ -147,7 +156,10 @@ describe('the storefront with and without JavaScript', () => {
       await signUp.getByRole('button', { name: 'Create account' }).click();
       await page.getByText(siteUserMessages.SIGN_UP_SENT).waitFor();
 
-      const mail = await rows<{ text_body: string }>(site.database.db, sql`select text_body from mail_outbox where to_address = ${email} order by id desc`);
+      const mail = await rows<{ text_body: string }>(
+        site.database.db,
+        sql`select text_body from mail_outbox where to_address = ${email} order by id desc`,
+      );
       const link = mail.map((m) => m.text_body.match(/https?:\/\/\S+\/account\/confirm\?\S+/)?.[0]).find(Boolean);
       expect(link).toBeTruthy();
       const u = new URL(link!);
@@ -187,8 +199,14 @@ describe('the storefront with and without JavaScript', () => {
     it(`${mode}: a link opened away from the browser that signed up asks for the password, then signs in (issue 38)`, async () => {
       const email = `elsewhere-${tag}@example.com`;
       // Somebody else signs up with this address; its owner follows the link in their own browser.
-      expect((await new Visitor(site.app).send('POST', '/api/site-users/accounts', { email, password: 'not the owner of the address' })).statusCode).toBe(202);
-      const mail = await rows<{ text_body: string }>(site.database.db, sql`select text_body from mail_outbox where to_address = ${email} order by id desc`);
+      expect(
+        (await new Visitor(site.app).send('POST', '/api/site-users/accounts', { email, password: 'not the owner of the address' }))
+          .statusCode,
+      ).toBe(202);
+      const mail = await rows<{ text_body: string }>(
+        site.database.db,
+        sql`select text_body from mail_outbox where to_address = ${email} order by id desc`,
+      );
       const u = new URL(mail.map((m) => m.text_body.match(/https?:\/\/\S+\/account\/confirm\?\S+/)?.[0]).find(Boolean)!);
       const context = await newContext();
       const page = await context.newPage();
@@ -200,7 +218,10 @@ describe('the storefront with and without JavaScript', () => {
       await form.getByRole('button', { name: 'Save password and sign in' }).click();
       await page.waitForURL(`${site.url}/account`);
       expect(await page.getByText(`Signed in as ${email}.`).isVisible()).toBe(true);
-      expect((await new Visitor(site.app).send('POST', '/api/site-users/account/session', { email, password: 'not the owner of the address' })).statusCode).toBe(401);
+      expect(
+        (await new Visitor(site.app).send('POST', '/api/site-users/account/session', { email, password: 'not the owner of the address' }))
+          .statusCode,
+      ).toBe(401);
       for (const url of urls) expect(url).not.toContain('password=');
       await context.close();
     }, 90_000);
@@ -217,9 +238,15 @@ describe('the storefront with and without JavaScript', () => {
       await page.getByRole('textbox', { name: /Message/ }).fill(text);
       await page.getByRole('button', { name: 'Send' }).click();
       await page.getByText('Thank you! We will get back to you soon.').waitFor({ timeout: 15_000 });
-      const subs = await rows<{ spam: boolean; data: Record<string, unknown> }>(site.database.db, sql`select spam, data from form_submissions where form_id = 'contact-form' order by created_at`);
+      const subs = await rows<{ spam: boolean; data: Record<string, unknown> }>(
+        site.database.db,
+        sql`select spam, data from form_submissions where form_id = 'contact-form' order by created_at`,
+      );
       expect(subs.find((s) => s.data.message === text)).toMatchObject({ spam: false });
-      const mails = await rows<{ text_body: string }>(site.database.db, sql`select text_body from mail_outbox where to_address = ${OWNER.email} order by id desc`);
+      const mails = await rows<{ text_body: string }>(
+        site.database.db,
+        sql`select text_body from mail_outbox where to_address = ${OWNER.email} order by id desc`,
+      );
       expect(mails.some((m) => m.text_body.includes(text))).toBe(true);
 
       await page.goto(`${site.url}/forms/newsletter-form`);
@@ -227,7 +254,10 @@ describe('the storefront with and without JavaScript', () => {
       await page.getByRole('textbox', { name: /Email Address/ }).fill(`reader-${tag}@example.com`);
       await page.getByRole('button', { name: 'Sign Up' }).click();
       await page.getByText('Thank you for signing up!').waitFor({ timeout: 15_000 });
-      const members = await rows<{ email: string }>(site.database.db, sql`select email from mailing_list_members where email_key = ${`reader-${tag}@example.com`}`);
+      const members = await rows<{ email: string }>(
+        site.database.db,
+        sql`select email from mailing_list_members where email_key = ${`reader-${tag}@example.com`}`,
+      );
       expect(members).toHaveLength(1);
       await context.close();
     }, 90_000);
@@ -245,8 +275,15 @@ describe('the storefront with and without JavaScript', () => {
       const region = page.locator('.product-restock-notification:visible');
       await region.getByRole('textbox', { name: 'Email Address' }).fill(email);
       await region.getByRole('button', { name: 'Sign Up' }).click();
-      await page.getByText('Thanks! We will email you when this item is back in stock.').or(page.locator('.product-restock-success, .form-submission-text')).first().waitFor({ timeout: 15_000 });
-      const signUps = await rows<{ email: string; status: string }>(site.database.db, sql`select email, status from restock_sign_ups where email = ${email}`);
+      await page
+        .getByText('Thanks! We will email you when this item is back in stock.')
+        .or(page.locator('.product-restock-success, .form-submission-text'))
+        .first()
+        .waitFor({ timeout: 15_000 });
+      const signUps = await rows<{ email: string; status: string }>(
+        site.database.db,
+        sql`select email, status from restock_sign_ups where email = ${email}`,
+      );
       expect(signUps).toHaveLength(1);
       expect(signUps[0]!.status).toBe('pending');
       await context.close();
@@ -256,10 +293,23 @@ describe('the storefront with and without JavaScript', () => {
   it('without JavaScript a message with the honeypot filled in is refused in plain words, never thanked', async () => {
     const v = new Visitor(site.app);
     const crumb = await v.crumb();
-    const r = await v.send('POST', '/api/form/submit/contact-form', new URLSearchParams({ crumb, pagePath: '/contact', 'f.name.0': 'Bot', 'f.name.1': 'X', 'f.email': 'bot@example.com', 'f.message': 'spam', honeypot: 'gotcha' }).toString(), {
-      crumb: false,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const r = await v.send(
+      'POST',
+      '/api/form/submit/contact-form',
+      new URLSearchParams({
+        crumb,
+        pagePath: '/contact',
+        'f.name.0': 'Bot',
+        'f.name.1': 'X',
+        'f.email': 'bot@example.com',
+        'f.message': 'spam',
+        honeypot: 'gotcha',
+      }).toString(),
+      {
+        crumb: false,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+    );
     expect(r.statusCode).toBe(400);
     expect(r.body).toContain('Your message could not be accepted.');
     expect(r.body).not.toContain('Thank you!');

@@ -3,18 +3,48 @@ import { launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSi
 
 const PAGES: Array<{ path: string; status: number; title: string; heading: string | RegExp; text: string }> = [
   { path: '/', status: 200, title: 'Fernhill Supply Co.', heading: 'Shop', text: 'Linen Camp Shirt' },
-  { path: '/shop/p/ceramic-pour-over-set', status: 200, title: 'Ceramic Pour-Over Set — Fernhill Supply Co.', heading: 'Ceramic Pour-Over Set', text: '$39.00' },
+  {
+    path: '/shop/p/ceramic-pour-over-set',
+    status: 200,
+    title: 'Ceramic Pour-Over Set — Fernhill Supply Co.',
+    heading: 'Ceramic Pour-Over Set',
+    text: '$39.00',
+  },
   { path: '/journal', status: 200, title: 'Journal — Fernhill Supply Co.', heading: 'Journal', text: 'A better morning cup' },
-  { path: '/journal/how-we-choose-our-linen', status: 200, title: 'How we choose our linen — Fernhill Supply Co.', heading: 'How we choose our linen', text: 'Love the transparency.' },
+  {
+    path: '/journal/how-we-choose-our-linen',
+    status: 200,
+    title: 'How we choose our linen — Fernhill Supply Co.',
+    heading: 'How we choose our linen',
+    text: 'Love the transparency.',
+  },
   { path: '/events', status: 200, title: 'Events — Fernhill Supply Co.', heading: 'Events', text: 'Saturday workshop open day' },
-  { path: '/events/pour-over-tasting-evening', status: 200, title: 'Pour-over tasting evening — Fernhill Supply Co.', heading: 'Pour-over tasting evening', text: 'Fernhill Shop' },
+  {
+    path: '/events/pour-over-tasting-evening',
+    status: 200,
+    title: 'Pour-over tasting evening — Fernhill Supply Co.',
+    heading: 'Pour-over tasting evening',
+    text: 'Fernhill Shop',
+  },
   { path: '/gallery', status: 200, title: 'Gallery — Fernhill Supply Co.', heading: 'Gallery', text: 'Terracotta hills' },
   { path: '/about', status: 200, title: 'About — Fernhill Supply Co.', heading: 'About', text: 'small shop in Portland' },
   { path: '/more', status: 200, title: 'More — Fernhill Supply Co.', heading: 'More', text: 'Questions' },
-  { path: '/search?q=walnut', status: 200, title: 'Search: walnut — Fernhill Supply Co.', heading: 'Search', text: 'Engraved Walnut Cutting Board' },
+  {
+    path: '/search?q=walnut',
+    status: 200,
+    title: 'Search: walnut — Fernhill Supply Co.',
+    heading: 'Search',
+    text: 'Engraved Walnut Cutting Board',
+  },
   { path: '/members', status: 403, title: 'Members — Fernhill Supply Co.', heading: 'Members', text: 'Join' },
   { path: '/cart', status: 200, title: 'Cart — Fernhill Supply Co.', heading: 'Cart', text: 'Cart' },
-  { path: '/no-such-page', status: 404, title: 'Page not found — Fernhill Supply Co.', heading: 'Page not found', text: 'Go to the home page' },
+  {
+    path: '/no-such-page',
+    status: 404,
+    title: 'Page not found — Fernhill Supply Co.',
+    heading: 'Page not found',
+    text: 'Go to the home page',
+  },
 ];
 
 describe('site pages in Chromium', () => {
@@ -40,7 +70,9 @@ describe('site pages in Chromium', () => {
         expect(await page.getByRole('heading', { level: 1, name: p.heading }).isVisible(), p.path).toBe(true);
         expect(await page.getByRole('main').getByText(p.text).first().isVisible(), p.path).toBe(true);
         if (js) {
-          await page.waitForFunction(() => [...document.querySelectorAll('[data-island]')].every((el) => el.getAttribute('data-hydrated') === '1'));
+          await page.waitForFunction(() =>
+            [...document.querySelectorAll('[data-island]')].every((el) => el.getAttribute('data-hydrated') === '1'),
+          );
         }
       }
       // 404s are reported by the browser as failed resource loads; nothing else may be logged.

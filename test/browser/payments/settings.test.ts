@@ -8,7 +8,6 @@ import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSessi
 import { StripeStandin } from '../../helpers/stripe-standin.js';
 import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-
 describe('Settings → Payments in Chromium', () => {
   let site: LiveSite;
   let b: BrowserSession;

@@ -48,8 +48,14 @@ describe('Stripe checkout in Chromium', () => {
     await page.getByRole('heading', { name: 'Pay 12.00 USD' }).waitFor();
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL(/\/order-confirmed\//);
-    await page.getByText(/Order #\d+/).first().waitFor();
-    const orders = await rows<{ status: string; payment: { provider: string; paymentId: string } }>(site.database.db, sql`select status, payment from orders where email = 'shopper@example.com'`);
+    await page
+      .getByText(/Order #\d+/)
+      .first()
+      .waitFor();
+    const orders = await rows<{ status: string; payment: { provider: string; paymentId: string } }>(
+      site.database.db,
+      sql`select status, payment from orders where email = 'shopper@example.com'`,
+    );
     expect(orders).toHaveLength(1);
     expect(orders[0]).toMatchObject({ status: 'paid', payment: { provider: 'stripe' } });
     expect(standin.held(orders[0]!.payment.paymentId)).toBe(1200);

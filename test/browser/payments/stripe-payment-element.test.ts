@@ -13,7 +13,6 @@ import { StripeStandin } from '../../helpers/stripe-standin.js';
 import { rows } from '../../../src/server/db-util.js';
 import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
-
 type OrderRow = { status: string; payment: { provider: string; paymentId: string; brand: string; last4: string } };
 
 describe('Stripe Payment Element in Chromium', () => {
@@ -26,7 +25,9 @@ describe('Stripe Payment Element in Chromium', () => {
     [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory', ...standin.env() }), launchBrowser()]);
     owner = new Visitor(site.app);
     expect((await owner.send('POST', '/api/auth/login', OWNER)).statusCode).toBe(200);
-    expect((await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    expect(
+      (await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
   });
   afterAll(async () => {
     await b?.close();

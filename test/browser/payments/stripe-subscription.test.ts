@@ -19,7 +19,9 @@ describe('a Stripe Billing subscription in Chromium', () => {
     [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory', ...standin.env() }), launchBrowser()]);
     const owner = new Visitor(site.app);
     expect((await owner.send('POST', '/api/auth/login', OWNER)).statusCode).toBe(200);
-    expect((await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    expect(
+      (await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
   });
   afterAll(async () => {
     await b?.close();
@@ -29,7 +31,11 @@ describe('a Stripe Billing subscription in Chromium', () => {
 
   it('pays the first period by card in the Payment Element and lands on the subscription confirmation', async () => {
     const v = new Visitor(site.app);
-    const s = await v.send('POST', '/api/3/commerce/cart/subscription', { itemId: site.seed.productIds['fresh-roast-coffee-subscription'], sku: 'COFFEE-SUB', qty: 1 });
+    const s = await v.send('POST', '/api/3/commerce/cart/subscription', {
+      itemId: site.seed.productIds['fresh-roast-coffee-subscription'],
+      sku: 'COFFEE-SUB',
+      qty: 1,
+    });
     expect(s.statusCode, s.body).toBe(200);
     const cartToken = String(s.json().cartToken);
     const ctx = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -26,7 +26,9 @@ describe('customer accounts (browser)', () => {
     mkdirSync(SHOTS, { recursive: true });
     site = await liveSite('pglite', { RATE_LIMIT_STORE: 'memory' });
     b = await launchBrowser();
-    await site.database.db.execute(sql`insert into shipping_options (id, website_id, name, kind, price_cents) values (${newId()}, ${site.seed.websiteId}, 'Standard', 'flat', 500)`);
+    await site.database.db.execute(
+      sql`insert into shipping_options (id, website_id, name, kind, price_cents) values (${newId()}, ${site.seed.websiteId}, 'Standard', 'flat', 500)`,
+    );
   });
   afterAll(async () => {
     await b?.close();
@@ -37,7 +39,10 @@ describe('customer accounts (browser)', () => {
   async function customerWithHistory(email: string): Promise<{ orderNumber: number; tracking: string }> {
     const v = new Visitor(site.app);
     expect((await v.send('POST', '/api/site-users/accounts', { email, password: PASSWORD })).statusCode).toBe(202);
-    const mail = await rows<{ text_body: string }>(site.database.db, sql`select text_body from mail_outbox where to_address = ${email} order by id desc limit 1`);
+    const mail = await rows<{ text_body: string }>(
+      site.database.db,
+      sql`select text_body from mail_outbox where to_address = ${email} order by id desc limit 1`,
+    );
     const link = new URL(mail[0]!.text_body.match(/https?:\/\/\S+\/account\/confirm\S+/)![0]);
     expect((await v.get(link.pathname + link.search)).statusCode).toBe(303);
     const ids = site.seed.productIds;
@@ -45,9 +50,25 @@ describe('customer accounts (browser)', () => {
     const owner = new Visitor(site.app);
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
     const tracking = `1ZTRACK${order.orderNumber}`;
-    expect((await owner.send('POST', `/api/checkout/admin/orders/${order.id}/fulfil`, { lines: [{ line: 0, quantity: 1 }], carrier: 'ups', trackingNumber: tracking })).statusCode).toBe(200);
-    const s = await v.send('POST', '/api/3/commerce/cart/subscription', { itemId: ids['fresh-roast-coffee-subscription'], sku: 'COFFEE-SUB', qty: 1 });
-    const placed = await v.send('POST', '/api/checkout/place-order', await confirmed(v, { cartToken: s.json().cartToken, email, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: newId() }));
+    expect(
+      (
+        await owner.send('POST', `/api/checkout/admin/orders/${order.id}/fulfil`, {
+          lines: [{ line: 0, quantity: 1 }],
+          carrier: 'ups',
+          trackingNumber: tracking,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const s = await v.send('POST', '/api/3/commerce/cart/subscription', {
+      itemId: ids['fresh-roast-coffee-subscription'],
+      sku: 'COFFEE-SUB',
+      qty: 1,
+    });
+    const placed = await v.send(
+      'POST',
+      '/api/checkout/place-order',
+      await confirmed(v, { cartToken: s.json().cartToken, email, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: newId() }),
+    );
     expect(placed.statusCode, placed.body).toBe(200);
     return { orderNumber: order.orderNumber, tracking };
   }
@@ -88,7 +109,9 @@ describe('customer accounts (browser)', () => {
       // The past order with its status and tracking number.
       await page.getByRole('heading', { name: 'Your account', level: 1 }).waitFor();
       const orders = page.getByRole('region', { name: 'Orders' });
-      const card = orders.getByRole('listitem').filter({ has: page.getByRole('heading', { name: new RegExp(`Order #${past.orderNumber}`) }) });
+      const card = orders
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name: new RegExp(`Order #${past.orderNumber}`) }) });
       await card.getByText('Fulfilled').waitFor();
       expect(await card.getByRole('link', { name: new RegExp(past.tracking) }).isVisible()).toBe(true);
       const subs = page.getByRole('region', { name: 'Subscriptions' });
@@ -116,7 +139,10 @@ describe('customer accounts (browser)', () => {
       await page.screenshot({ path: join(SHOTS, `account-${width}.png`), fullPage: true });
 
       // Buy the past order again: checkout opens with the account's email and the saved address.
-      await page.getByRole('region', { name: 'Orders' }).getByRole('button', { name: `Buy again order #${past.orderNumber}` }).click();
+      await page
+        .getByRole('region', { name: 'Orders' })
+        .getByRole('button', { name: `Buy again order #${past.orderNumber}` })
+        .click();
       await page.waitForURL(`${site.url}/checkout`);
       await page.waitForFunction(...hydrated('CheckoutPage'));
       expect(await page.getByLabel('Email').inputValue()).toBe(email);
@@ -130,13 +156,19 @@ describe('customer accounts (browser)', () => {
       await page.getByLabel('Security code (CVC)').fill('123');
       await page.getByRole('button', { name: 'Place order' }).click();
       await page.waitForURL(/\/order-confirmed\//);
-      const placed = await rows<{ n: number; line1: string }>(site.database.db, sql`select order_number as n, shipping_address ->> 'line1' as line1 from orders where email = ${email} and cart_kind = 'cart' order by created desc limit 1`);
+      const placed = await rows<{ n: number; line1: string }>(
+        site.database.db,
+        sql`select order_number as n, shipping_address ->> 'line1' as line1 from orders where email = ${email} and cart_kind = 'cart' order by created desc limit 1`,
+      );
       expect(placed[0]!.line1).toBe('77 Saved Lane');
 
       // The new order is on the account page; cancel the subscription.
       await page.goto(`${site.url}/account`);
       await page.getByRole('heading', { name: new RegExp(`Order #${placed[0]!.n}`) }).waitFor();
-      await page.getByRole('region', { name: 'Subscriptions' }).getByRole('button', { name: /^Cancel subscription/ }).click();
+      await page
+        .getByRole('region', { name: 'Subscriptions' })
+        .getByRole('button', { name: /^Cancel subscription/ })
+        .click();
       await page.waitForURL(/done=subscription-canceled/);
       await page.getByRole('status').filter({ hasText: 'Subscription canceled.' }).waitFor();
       const after = page.getByRole('region', { name: 'Subscriptions' });
@@ -191,7 +223,10 @@ describe('customer accounts (browser)', () => {
     await form.getByLabel('Country').selectOption('US');
     await form.getByRole('button', { name: 'Save address' }).click();
     await page.getByRole('status').filter({ hasText: 'Address saved.' }).waitFor();
-    await page.getByRole('region', { name: 'Subscriptions' }).getByRole('button', { name: /^Cancel subscription/ }).click();
+    await page
+      .getByRole('region', { name: 'Subscriptions' })
+      .getByRole('button', { name: /^Cancel subscription/ })
+      .click();
     await page.getByRole('status').filter({ hasText: 'Subscription canceled.' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${site.url}/account/login`);

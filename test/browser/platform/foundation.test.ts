@@ -18,7 +18,7 @@ describe('foundation in Chromium', () => {
     const page = await context.newPage();
     const problems = watchConsole(page);
     await page.goto(`${site.url}/`);
-    expect(await page.getByRole("link", { name: "Fernhill Supply Co." }).isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Fernhill Supply Co.' }).isVisible()).toBe(true);
     expect(await page.getByRole('heading', { name: 'Shop' }).isVisible()).toBe(true);
     // The pill is in the page but hidden while the cart is empty.
     expect(await page.locator('[data-test=cart-pill]').count()).toBe(1);
@@ -28,15 +28,21 @@ describe('foundation in Chromium', () => {
     expect(await page.getByRole('heading', { name: 'Ceramic Pour-Over Set' }).isVisible()).toBe(true);
 
     // One add-to-cart call through the API, from the page, with the crumb cookie.
-    const status = await page.evaluate(async (body) => {
-      const crumb = document.cookie.split('; ').find((c) => c.startsWith('crumb='))!.slice(6);
-      const res = await fetch('/api/commerce/shopping-cart/entries', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': crumb },
-        body: JSON.stringify(body),
-      });
-      return res.status;
-    }, { itemId: site.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 });
+    const status = await page.evaluate(
+      async (body) => {
+        const crumb = document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('crumb='))!
+          .slice(6);
+        const res = await fetch('/api/commerce/shopping-cart/entries', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': crumb },
+          body: JSON.stringify(body),
+        });
+        return res.status;
+      },
+      { itemId: site.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 },
+    );
     expect(status).toBe(200);
     await page.reload();
     // The pill reads the cart after hydration (its label says 'empty' until the first sync), so wait for it.

@@ -58,7 +58,13 @@ function errorReports(page: Page): string[] {
   page.on('request', (r) => {
     if (!r.url().endsWith('/api/events/RecordJavascriptErrors')) return;
     try {
-      for (const e of JSON.parse(r.postData() ?? '[]') as Array<{ message: string; websiteId: string; templateId: string; url: string; browser: string }>) {
+      for (const e of JSON.parse(r.postData() ?? '[]') as Array<{
+        message: string;
+        websiteId: string;
+        templateId: string;
+        url: string;
+        browser: string;
+      }>) {
         messages.push(e.message);
       }
     } catch {
@@ -67,7 +73,6 @@ function errorReports(page: Page): string[] {
   });
   return messages;
 }
-
 
 /** Adds `sku` of the product at `urlId` to the context's cart through the API, as the page's own calls would. */
 async function addToCart(context: BrowserContext, site: LiveSite, urlId: string, sku: string, quantity = 1) {
@@ -208,7 +213,7 @@ describe('issue 30 in Chromium', () => {
       await context.close();
     });
 
-    it('reCAPTCHA v2: the container is marked with its widget id, in the owner\'s theme and size, compact when narrower than 320 px; reset after a failure, destroyed after success', async () => {
+    it("reCAPTCHA v2: the container is marked with its widget id, in the owner's theme and size, compact when narrower than 320 px; reset after a failure, destroyed after success", async () => {
       await useCaptcha({ kind: 'recaptcha-v2', siteKey: 'site-k', secretKey: 'secret-k', theme: 'dark', size: 'normal' });
       const context = await b.browser.newContext();
       await vendorScript(context, 'stand-in');
@@ -248,7 +253,11 @@ describe('issue 30 in Chromium', () => {
       await openRestock(phone);
       const small = restockForm(phone).getByRole('checkbox', { name: "I'm not a robot" });
       await small.waitFor();
-      expect(await restockForm(phone).locator('.captcha-container').evaluate((e) => e.getBoundingClientRect().width)).toBeLessThan(320);
+      expect(
+        await restockForm(phone)
+          .locator('.captcha-container')
+          .evaluate((e) => e.getBoundingClientRect().width),
+      ).toBeLessThan(320);
       expect(await small.getAttribute('data-size')).toBe('compact');
       expect(await small.getAttribute('data-theme')).toBe('dark');
       await context.close();
@@ -265,7 +274,9 @@ describe('issue 30 in Chromium', () => {
         data: { kind: 'recaptcha-v2', siteKey: 'site-k', secretKey: 'secret-k', theme: 'light', size: 'compact' },
       });
       expect(put.status()).toBe(200);
-      const got = (await (await owner.request.get(`${site.url}/api/config/captcha`)).json()) as { captcha: { size: string; theme: string } };
+      const got = (await (await owner.request.get(`${site.url}/api/config/captcha`)).json()) as {
+        captcha: { size: string; theme: string };
+      };
       expect(got.captcha).toMatchObject({ size: 'compact', theme: 'light' });
       await owner.close();
       site.app.pageCache?.clear?.();

@@ -59,7 +59,11 @@ describe('the first start without OWNER_EMAIL, and a forgotten password, in Chro
     url = `http://127.0.0.1:${port}`;
     [database, sink, b] = await Promise.all([testDatabase('pglite'), new SmtpSink().start(), launchBrowser()]);
     linkPath = (await prepare(database, { SEED_DEMO: false, OWNER_EMAIL: undefined, OWNER_PASSWORD: undefined }))!;
-    app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_STORE: 'memory', SMTP_URL: sink.url, PUBLIC_URL: url }), database, logger: false });
+    app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_STORE: 'memory', SMTP_URL: sink.url, PUBLIC_URL: url }),
+      database,
+      logger: false,
+    });
     await app.listen({ port, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -69,71 +73,83 @@ describe('the first start without OWNER_EMAIL, and a forgotten password, in Chro
     await sink?.close();
   });
 
-  it('the one-time link asks for an email and a password; the owner signs out and back in with them, and resets a forgotten password by email', { timeout: 120_000 }, async () => {
-    const context = await b.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const problems = watchConsole(page);
+  it(
+    'the one-time link asks for an email and a password; the owner signs out and back in with them, and resets a forgotten password by email',
+    { timeout: 120_000 },
+    async () => {
+      const context = await b.browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const problems = watchConsole(page);
 
-    await page.goto(`${url}${linkPath}`);
-    await page.waitForURL(`${url}/config/welcome`);
-    await page.getByRole('heading', { level: 1, name: words.SETUP_HEADING }).waitFor();
-    await shots(page, 'owner-set-password');
-    await expectNoAxeViolations(page, { tags: WCAG_AA });
+      await page.goto(`${url}${linkPath}`);
+      await page.waitForURL(`${url}/config/welcome`);
+      await page.getByRole('heading', { level: 1, name: words.SETUP_HEADING }).waitFor();
+      await shots(page, 'owner-set-password');
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
 
-    // Errors are announced and tied to their fields.
-    await page.getByLabel('Choose a password').fill('short');
-    await page.getByRole('button', { name: 'Save and continue' }).click();
-    await page.getByRole('alert').filter({ hasText: words.fixMany(2) }).waitFor();
-    const email = page.getByLabel('Your email');
-    expect(await email.getAttribute('aria-invalid')).toBe('true');
-    const described = await email.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' '));
-    expect(described).toContain(words.EMAIL_INVALID);
-    expect(await page.getByLabel('Choose a password').getAttribute('aria-invalid')).toBe('true');
-    await shots(page, 'owner-set-password-errors');
-    await expectNoAxeViolations(page, { tags: WCAG_AA });
+      // Errors are announced and tied to their fields.
+      await page.getByLabel('Choose a password').fill('short');
+      await page.getByRole('button', { name: 'Save and continue' }).click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: words.fixMany(2) })
+        .waitFor();
+      const email = page.getByLabel('Your email');
+      expect(await email.getAttribute('aria-invalid')).toBe('true');
+      const described = await email.evaluate((el) =>
+        (el.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent)
+          .join(' '),
+      );
+      expect(described).toContain(words.EMAIL_INVALID);
+      expect(await page.getByLabel('Choose a password').getAttribute('aria-invalid')).toBe('true');
+      await shots(page, 'owner-set-password-errors');
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
 
-    await email.fill('me@example.com');
-    await page.getByLabel('Choose a password').fill('my own long password');
-    await page.getByLabel('Repeat the password').fill('my own long password');
-    await page.getByRole('button', { name: 'Save and continue' }).click();
-    await page.waitForURL(`${url}/config`);
-    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Home' }).waitFor();
+      await email.fill('me@example.com');
+      await page.getByLabel('Choose a password').fill('my own long password');
+      await page.getByLabel('Repeat the password').fill('my own long password');
+      await page.getByRole('button', { name: 'Save and continue' }).click();
+      await page.waitForURL(`${url}/config`);
+      await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Home' }).waitFor();
 
-    await signOut(page, url);
-    await signIn(page, url, 'me@example.com', 'my own long password');
-    await signOut(page, url);
+      await signOut(page, url);
+      await signIn(page, url, 'me@example.com', 'my own long password');
+      await signOut(page, url);
 
-    // Forgot password?
-    await page.getByRole('link', { name: 'Forgot password?' }).click();
-    await page.waitForURL(`${url}/config/forgot`);
-    await page.getByRole('heading', { level: 1, name: words.FORGOT_HEADING }).waitFor();
-    await shots(page, 'owner-forgot-password');
-    await expectNoAxeViolations(page, { tags: WCAG_AA });
-    await page.getByLabel('Email').fill('me@example.com');
-    await page.getByRole('button', { name: 'Email me a reset link' }).click();
-    await page.getByRole('status').filter({ hasText: words.RESET_SENT }).waitFor();
-    await shots(page, 'owner-forgot-password-sent');
-    await expect.poll(() => sink.to('me@example.com').length, { timeout: 15_000 }).toBe(1);
-    const link = resetLink(sink.to('me@example.com')[0]!.raw);
-    expect(link.startsWith(`${url}/config/reset?token=`)).toBe(true);
+      // Forgot password?
+      await page.getByRole('link', { name: 'Forgot password?' }).click();
+      await page.waitForURL(`${url}/config/forgot`);
+      await page.getByRole('heading', { level: 1, name: words.FORGOT_HEADING }).waitFor();
+      await shots(page, 'owner-forgot-password');
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
+      await page.getByLabel('Email').fill('me@example.com');
+      await page.getByRole('button', { name: 'Email me a reset link' }).click();
+      await page.getByRole('status').filter({ hasText: words.RESET_SENT }).waitFor();
+      await shots(page, 'owner-forgot-password-sent');
+      await expect.poll(() => sink.to('me@example.com').length, { timeout: 15_000 }).toBe(1);
+      const link = resetLink(sink.to('me@example.com')[0]!.raw);
+      expect(link.startsWith(`${url}/config/reset?token=`)).toBe(true);
 
-    await page.goto(link);
-    await page.getByRole('heading', { level: 1, name: words.RESET_HEADING }).waitFor();
-    await shots(page, 'owner-reset-password');
-    await expectNoAxeViolations(page, { tags: WCAG_AA });
-    await page.getByLabel('New password').fill('a brand new password');
-    await page.getByLabel('Repeat the password').fill('a brand new password');
-    await page.getByRole('button', { name: 'Save the new password' }).click();
-    await page.waitForURL(`${url}/config`);
-    await signOut(page, url);
-    await signIn(page, url, 'me@example.com', 'a brand new password');
+      await page.goto(link);
+      await page.getByRole('heading', { level: 1, name: words.RESET_HEADING }).waitFor();
+      await shots(page, 'owner-reset-password');
+      await expectNoAxeViolations(page, { tags: WCAG_AA });
+      await page.getByLabel('New password').fill('a brand new password');
+      await page.getByLabel('Repeat the password').fill('a brand new password');
+      await page.getByRole('button', { name: 'Save the new password' }).click();
+      await page.waitForURL(`${url}/config`);
+      await signOut(page, url);
+      await signIn(page, url, 'me@example.com', 'a brand new password');
 
-    // The link worked once.
-    await page.goto(link);
-    await page.getByRole('alert').filter({ hasText: words.RESET_EXPIRED }).waitFor();
-    expect(problems.filter((p) => !p.includes('status of 4'))).toEqual([]);
-    await context.close();
-  });
+      // The link worked once.
+      await page.goto(link);
+      await page.getByRole('alert').filter({ hasText: words.RESET_EXPIRED }).waitFor();
+      expect(problems.filter((p) => !p.includes('status of 4'))).toEqual([]);
+      await context.close();
+    },
+  );
 });
 
 describe('staff see only the screens their role may use, in Chromium', () => {
@@ -141,37 +157,64 @@ describe('staff see only the screens their role may use, in Chromium', () => {
   let b: BrowserSession;
   beforeAll(async () => {
     [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory' }), launchBrowser()]);
-    await site.app.services.owners.create({ websiteId: site.seed.websiteId, email: 'shop@example.com', password: 'store manager password', role: Role.STORE_MANAGER, displayName: 'Sam' });
+    await site.app.services.owners.create({
+      websiteId: site.seed.websiteId,
+      email: 'shop@example.com',
+      password: 'store manager password',
+      role: Role.STORE_MANAGER,
+      displayName: 'Sam',
+    });
   });
   afterAll(async () => {
     await b?.close();
     await site?.close();
   });
 
-  it('a store manager’s sidebar hides the content and team entries, and a forbidden screen names the roles it needs', { timeout: 120_000 }, async () => {
-    const context = await b.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await page.goto(`${site.url}/config/login`);
-    await signIn(page, site.url, 'shop@example.com', 'store manager password');
-    const nav = page.getByRole('navigation', { name: 'Admin' });
-    await nav.getByRole('link', { name: 'Orders' }).waitFor();
-    const names = await nav.getByRole('link').allTextContents();
-    expect(names).toEqual(expect.arrayContaining(['Home', 'Orders', 'Products', 'Customers', 'Reviews', 'Coupons']));
-    for (const hidden of ['Page editor', 'Posts', 'Site styles', 'Forms', 'Team', 'Header & footer', 'Payments', 'Emails', 'Members', 'Site settings']) expect(names).not.toContain(hidden);
-    await page.getByRole('button', { name: /^Account/ }).click();
-    expect(await page.getByRole('menuitem', { name: 'Team' }).count()).toBe(0);
-    await page.keyboard.press('Escape');
+  it(
+    'a store manager’s sidebar hides the content and team entries, and a forbidden screen names the roles it needs',
+    { timeout: 120_000 },
+    async () => {
+      const context = await b.browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(`${site.url}/config/login`);
+      await signIn(page, site.url, 'shop@example.com', 'store manager password');
+      const nav = page.getByRole('navigation', { name: 'Admin' });
+      await nav.getByRole('link', { name: 'Orders' }).waitFor();
+      const names = await nav.getByRole('link').allTextContents();
+      expect(names).toEqual(expect.arrayContaining(['Home', 'Orders', 'Products', 'Customers', 'Reviews', 'Coupons']));
+      for (const hidden of [
+        'Page editor',
+        'Posts',
+        'Site styles',
+        'Forms',
+        'Team',
+        'Header & footer',
+        'Payments',
+        'Emails',
+        'Members',
+        'Site settings',
+      ])
+        expect(names).not.toContain(hidden);
+      await page.getByRole('button', { name: /^Account/ }).click();
+      expect(await page.getByRole('menuitem', { name: 'Team' }).count()).toBe(0);
+      await page.keyboard.press('Escape');
 
-    // The page editor's list said only 'Something went wrong' to a role that may not use it.
-    for (const [path, name, area] of [['/config/pages', 'Page editor', 'drafts'], ['/config/team', 'Team', 'team']] as const) {
-      await page.goto(`${site.url}${path}`);
-      await page.getByRole('heading', { level: 1, name }).waitFor();
-      const alert = page.getByRole('alert').filter({ hasText: 'Your role does not allow this.' });
-      expect((await alert.textContent())?.trim()).toBe(roleRefusal(area, 'read'));
-      expect(await page.getByText('Something went wrong').count()).toBe(0);
-    }
-    expect(roleRefusal('drafts', 'read')).toBe('Your role does not allow this. It needs one of these roles: Admin, Website manager, Editor, Draft editor.');
-    await shots(page, 'admin-forbidden-screen');
-    await context.close();
-  });
+      // The page editor's list said only 'Something went wrong' to a role that may not use it.
+      for (const [path, name, area] of [
+        ['/config/pages', 'Page editor', 'drafts'],
+        ['/config/team', 'Team', 'team'],
+      ] as const) {
+        await page.goto(`${site.url}${path}`);
+        await page.getByRole('heading', { level: 1, name }).waitFor();
+        const alert = page.getByRole('alert').filter({ hasText: 'Your role does not allow this.' });
+        expect((await alert.textContent())?.trim()).toBe(roleRefusal(area, 'read'));
+        expect(await page.getByText('Something went wrong').count()).toBe(0);
+      }
+      expect(roleRefusal('drafts', 'read')).toBe(
+        'Your role does not allow this. It needs one of these roles: Admin, Website manager, Editor, Draft editor.',
+      );
+      await shots(page, 'admin-forbidden-screen');
+      await context.close();
+    },
+  );
 });

@@ -81,7 +81,11 @@ describe('issue 30 platform screens in Chromium', () => {
     const post = await newPost('Closed by default');
     expect(await post.getByRole('checkbox', { name: 'Allow comments' }).isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: /^Published\./ }).first().waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Published\./ })
+      .first()
+      .waitFor();
     const visitor = await ctx.newPage();
     await visitor.goto(`${site.url}/journal/how-we-choose-our-linen?c=off`);
     expect(await visitor.locator('.comments').count()).toBe(0);
@@ -94,7 +98,9 @@ describe('issue 30 platform screens in Chromium', () => {
     await signInAsOwner(page, site, '/config/commerce');
     const form = page.getByRole('form', { name: 'Commerce preferences' });
     await form.getByRole('button', { name: 'Save' }).waitFor();
-    await page.route('**/api/config/store-settings', (r) => (r.request().method() === 'PUT' ? r.abort('internetdisconnected') : r.continue()));
+    await page.route('**/api/config/store-settings', (r) =>
+      r.request().method() === 'PUT' ? r.abort('internetdisconnected') : r.continue(),
+    );
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByRole('alert').filter({ hasText: 'Network error' }).waitFor();
     await page.route('**/api/config/posts', (r) => r.abort('internetdisconnected'));

@@ -77,11 +77,21 @@ describe('platform in Chromium', () => {
     const page = await context.newPage();
     const problems = watchConsole(page);
     await page.goto(`${site.url}/shop/p/ceramic-pour-over-set`);
-    const status = await page.evaluate(async (body) => {
-      const crumb = document.cookie.split('; ').find((c) => c.startsWith('crumb='))!.slice(6);
-      const res = await fetch('/api/commerce/shopping-cart/entries', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': crumb }, body: JSON.stringify(body) });
-      return res.status;
-    }, { itemId: site.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 });
+    const status = await page.evaluate(
+      async (body) => {
+        const crumb = document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('crumb='))!
+          .slice(6);
+        const res = await fetch('/api/commerce/shopping-cart/entries', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': crumb },
+          body: JSON.stringify(body),
+        });
+        return res.status;
+      },
+      { itemId: site.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 },
+    );
     expect(status).toBe(200);
 
     await page.goto(`${site.url}/account/signup`);
@@ -93,7 +103,10 @@ describe('platform in Chromium', () => {
     await page.getByRole('status').filter({ hasText: siteUserMessages.SIGN_UP_SENT }).waitFor();
 
     // The confirmation link from the email (the outbox keeps it when no relay is configured).
-    const mail = await rows<{ text_body: string }>(site.database.db, sql`select text_body from mail_outbox where to_address = 'grace@example.com' order by id desc limit 1`);
+    const mail = await rows<{ text_body: string }>(
+      site.database.db,
+      sql`select text_body from mail_outbox where to_address = 'grace@example.com' order by id desc limit 1`,
+    );
     const link = mail[0]!.text_body.match(/https?:\/\/\S+\/account\/confirm\?token=\S+/)![0];
     await page.goto(link);
     await page.waitForURL(`${site.url}/account`);

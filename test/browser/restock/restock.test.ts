@@ -18,7 +18,10 @@ function themeWithRestockForm(): { dir: string; cleanup: () => void } {
   if (source.includes('product-restock-notification')) return { dir: DEFAULT_THEME_DIR, cleanup: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), 'tessera-theme-'));
   cpSync(DEFAULT_THEME_DIR, dir, { recursive: true });
-  writeFileSync(join(dir, 'collections', 'products.item'), source.replace('{@|add-to-cart-btn}', '{@|add-to-cart-btn}\n      {@|product-restock-notification}'));
+  writeFileSync(
+    join(dir, 'collections', 'products.item'),
+    source.replace('{@|add-to-cart-btn}', '{@|add-to-cart-btn}\n      {@|product-restock-notification}'),
+  );
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -99,7 +102,10 @@ describe('restock sign-up in Chromium', () => {
     await admin.getByRole('heading', { name: /Linen Camp Shirt \(1 waiting\)/ }).waitFor();
     await admin.getByRole('spinbutton', { name: `Units in stock for ${name}` }).fill('3');
     await admin.getByRole('button', { name: `Update stock for ${name}` }).click();
-    await admin.getByRole('status').filter({ hasText: `Emailing 1 waiting for ${name}.` }).waitFor();
+    await admin
+      .getByRole('status')
+      .filter({ hasText: `Emailing 1 waiting for ${name}.` })
+      .waitFor();
 
     await until(() => sink.to('visitor@example.com').length > 0, 'the restock email');
     const raw = sink.to('visitor@example.com')[0]!.raw.replace(/=\r?\n/g, '');

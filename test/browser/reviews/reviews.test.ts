@@ -18,7 +18,9 @@ describe('reviews and donations in Chromium', () => {
     [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory' }), launchBrowser()]);
     owner = new Visitor(site.app);
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
-    expect((await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    expect(
+      (await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
   });
   afterAll(async () => {
     await b?.close();
@@ -40,14 +42,34 @@ describe('reviews and donations in Chromium', () => {
   it('a buyer reviews after delivery; the review appears on the product page once the owner approves it', async () => {
     // The order, bought and delivered; the review request email is due.
     const buyer = new Visitor(site.app);
-    expect((await buyer.send('POST', '/api/commerce/shopping-cart/entries', { itemId: site.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
-    const placed = await buyer.send('POST', '/api/checkout/place-order', await confirmed(buyer, { email: 'ada@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: `browser-review-${Date.now()}` }));
+    expect(
+      (
+        await buyer.send('POST', '/api/commerce/shopping-cart/entries', {
+          itemId: site.seed.productIds['ceramic-pour-over-set'],
+          sku: 'POUR-OVER',
+          quantity: 1,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const placed = await buyer.send(
+      'POST',
+      '/api/checkout/place-order',
+      await confirmed(buyer, {
+        email: 'ada@example.com',
+        shippingAddress: ADDRESS,
+        payment: CARD,
+        idempotencyKey: `browser-review-${Date.now()}`,
+      }),
+    );
     expect(placed.statusCode, placed.body).toBe(200);
     const orderId = placed.json().purchaseConfirmation.id;
     expect((await owner.send('POST', `/api/checkout/admin/orders/${orderId}/fulfil`)).statusCode).toBe(200);
     await site.database.db.execute(sql`update jobs set run_at = now() where kind = 'reviews:request'`);
     await site.app.services.jobs.runDue();
-    const mail = await rows<{ text_body: string }>(site.database.db, sql`select text_body from mail_outbox where kind = 'review-request' and to_address = 'ada@example.com'`);
+    const mail = await rows<{ text_body: string }>(
+      site.database.db,
+      sql`select text_body from mail_outbox where kind = 'review-request' and to_address = 'ada@example.com'`,
+    );
     expect(mail).toHaveLength(1);
     const path = new URL(/https?:\/\/\S+\/reviews\/request\/\S+/.exec(mail[0]!.text_body)![0]).pathname;
 
@@ -90,7 +112,9 @@ describe('reviews and donations in Chromium', () => {
     await page.waitForFunction(() => document.cookie.includes('ss_cvr='), undefined, { timeout: 10_000 }).catch(() => undefined);
     await anchor.click();
     await page.getByText('Makes the clearest coffee I have had at home.').waitFor({ state: 'visible' });
-    expect(await page.getByRole('article', { name: 'Review by Ada Buyer' }).getByRole('heading', { name: 'Bright, clean cups' }).isVisible()).toBe(true);
+    expect(
+      await page.getByRole('article', { name: 'Review by Ada Buyer' }).getByRole('heading', { name: 'Bright, clean cups' }).isVisible(),
+    ).toBe(true);
     // The tab closes and opens the list.
     await page.locator('summary[data-reviews-tab]', { hasText: 'Reviews (1)' }).click();
     expect(await page.getByText('Makes the clearest coffee I have had at home.').isVisible()).toBe(false);
@@ -101,12 +125,23 @@ describe('reviews and donations in Chromium', () => {
     await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
     // Events go out in batches: wait for all three.
     const want = ['reviews_anchor_click', 'reviews_tab_click', 'related_product_display'];
-    const stored = async () => (await rows<{ name: string }>(site.database.db, sql`select distinct name from analytics_events`)).map((r) => r.name);
+    const stored = async () =>
+      (await rows<{ name: string }>(site.database.db, sql`select distinct name from analytics_events`)).map((r) => r.name);
     const seen = async () => [...events, ...(await stored())];
-    await expect.poll(async () => { const all = await seen(); return want.filter((w) => !all.includes(w)); }, { timeout: 10_000 }).toEqual([]);
+    await expect
+      .poll(
+        async () => {
+          const all = await seen();
+          return want.filter((w) => !all.includes(w));
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual([]);
     // Structured data for search engines.
     // The page also holds the breadcrumb JSON-LD (server/seo): pick the Product one.
-    const lds = (await page.locator('script[type="application/ld+json"]').allTextContents()).map((x) => JSON.parse(x) as Record<string, unknown>);
+    const lds = (await page.locator('script[type="application/ld+json"]').allTextContents()).map(
+      (x) => JSON.parse(x) as Record<string, unknown>,
+    );
     const ld = lds.find((x) => x['@type'] === 'Product');
     expect(ld).toMatchObject({ '@type': 'Product', aggregateRating: { ratingValue: '5.0', reviewCount: 1 } });
 
@@ -119,14 +154,27 @@ describe('reviews and donations in Chromium', () => {
     await noJs.close();
 
     // A related product added from its card, and one opened: the add and click events.
-    expect((await owner.send('PUT', `/api/reviews/admin/related/${site.seed.productIds['ceramic-pour-over-set']}`, { relatedItemIds: [site.seed.productIds['houseplant-field-guide'], site.seed.productIds['linen-camp-shirt']] })).statusCode).toBe(200);
+    expect(
+      (
+        await owner.send('PUT', `/api/reviews/admin/related/${site.seed.productIds['ceramic-pour-over-set']}`, {
+          relatedItemIds: [site.seed.productIds['houseplant-field-guide'], site.seed.productIds['linen-camp-shirt']],
+        })
+      ).statusCode,
+    ).toBe(200);
     await page.goto(`${site.url}/shop/p/ceramic-pour-over-set`);
     const related = page.getByRole('region', { name: 'You may also like' });
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-related-products] [data-island="AddToCart"]')].every((e) => e.getAttribute('data-hydrated') === '1'));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-related-products] [data-island="AddToCart"]')].every(
+        (e) => e.getAttribute('data-hydrated') === '1',
+      ),
+    );
     await related.getByRole('button', { name: 'Add To Cart' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'One item in cart' }).isVisible(), { timeout: 5000 }).toBe(true);
     await expect.poll(async () => (await seen()).includes('related_product_add'), { timeout: 10_000 }).toBe(true);
-    await related.getByRole('link', { name: /Linen Camp Shirt/ }).first().click();
+    await related
+      .getByRole('link', { name: /Linen Camp Shirt/ })
+      .first()
+      .click();
     await page.waitForURL(`${site.url}/shop/p/linen-camp-shirt`);
     // Sent as the page unloads (a beacon): the server has it.
     await expect.poll(async () => (await stored()).join(','), { timeout: 10_000 }).toMatch(/related_product_click/);
@@ -182,7 +230,12 @@ describe('reviews and donations in Chromium', () => {
     await admin.goto(`${site.url}/config/donations`);
     const donors = admin.getByRole('table', { name: 'Donors' });
     await donors.getByRole('row', { name: /Dana Donor/ }).waitFor();
-    expect(await donors.getByRole('row', { name: /Dana Donor/ }).getByRole('cell', { name: '$25.00 (test)' }).isVisible()).toBe(true);
+    expect(
+      await donors
+        .getByRole('row', { name: /Dana Donor/ })
+        .getByRole('cell', { name: '$25.00 (test)' })
+        .isVisible(),
+    ).toBe(true);
     expect(adminProblems).toEqual([]);
     await ownerContext.close();
   }, 60_000);

@@ -9,14 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { expectNoAxeViolations, WCAG_AA_BEST_PRACTICE } from '../../helpers/axe.js';
 
-
 const noSideScroll = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth <= document.scrollingElement!.clientWidth);
 
 describe('developer templates in Chromium', () => {
   let site: LiveSite;
   let b: BrowserSession;
   beforeAll(async () => {
-    [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory', THEME_DIR: join(resolve('test/data/dev-templates'), 'tweaks') }), launchBrowser()]);
+    [site, b] = await Promise.all([
+      liveSite('pglite', { RATE_LIMIT_STORE: 'memory', THEME_DIR: join(resolve('test/data/dev-templates'), 'tweaks') }),
+      launchBrowser(),
+    ]);
   }, 120_000);
   afterAll(async () => {
     await b?.close();
@@ -65,7 +67,8 @@ describe('developer templates in Chromium', () => {
     await signInAsOwner(owner, site, '/config/styles');
     const themes = owner.getByRole('form', { name: 'Site theme' });
     await themes.getByRole('radio', { name: 'Test Regions' }).check();
-    if (await themes.getByRole('button', { name: 'Save theme' }).isEnabled()) await themes.getByRole('button', { name: 'Save theme' }).click();
+    if (await themes.getByRole('button', { name: 'Save theme' }).isEnabled())
+      await themes.getByRole('button', { name: 'Save theme' }).click();
     await owner.setViewportSize({ width: 390, height: 844 });
     expect(await noSideScroll(owner)).toBe(true);
     await expectNoAxeViolations(owner, { tags: WCAG_AA_BEST_PRACTICE });

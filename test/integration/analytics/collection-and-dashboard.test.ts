@@ -22,10 +22,26 @@ const TEXT = { 'content-type': 'text/plain;charset=UTF-8' };
 describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
   let t: TestApp;
   let siteId: string;
-  const count = async (table = 'analytics_events') => Number((await rows<{ n: string }>(t.database.db, sql.raw(`select count(*)::int as n from ${table}`)))[0].n);
+  const count = async (table = 'analytics_events') =>
+    Number((await rows<{ n: string }>(t.database.db, sql.raw(`select count(*)::int as n from ${table}`)))[0].n);
   const drain = () => t.app.analytics.ingest.drain();
   const hitData = (extra: Record<string, unknown> = {}) =>
-    JSON.stringify({ userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1', clientDate: Date.now(), viewportWidth: 390, viewportHeight: 844, screenWidth: 390, screenHeight: 844, websiteId: siteId, templateId: 'default', locale: 'fr-CA', url: 'http://shop.test/shop?x=1', title: 'Shop', referrer: 'https://news.example.org/a', pageType: 1, ...extra });
+    JSON.stringify({
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1',
+      clientDate: Date.now(),
+      viewportWidth: 390,
+      viewportHeight: 844,
+      screenWidth: 390,
+      screenHeight: 844,
+      websiteId: siteId,
+      templateId: 'default',
+      locale: 'fr-CA',
+      url: 'http://shop.test/shop?x=1',
+      title: 'Shop',
+      referrer: 'https://news.example.org/a',
+      pageType: 1,
+      ...extra,
+    });
 
   beforeAll(async () => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
@@ -36,7 +52,9 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
   });
   beforeEach(async () => {
     await drain();
-    await t.database.exec('TRUNCATE analytics_events, analytics_daily, analytics_daily_uniques, analytics_error_groups, analytics_settings');
+    await t.database.exec(
+      'TRUNCATE analytics_events, analytics_daily, analytics_daily_uniques, analytics_error_groups, analytics_settings',
+    );
     t.app.analytics.settings['cache'].clear();
   });
 
@@ -54,7 +72,13 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
       const island = /<script type="application\/json" id="tessera-page">(.*?)<\/script>/.exec(page.body);
       expect(island).not.toBeNull();
       const data = JSON.parse(island![1]);
-      expect(data).toMatchObject({ websiteId: siteId, pageType: 50, track: true, itemId: t.seed.productIds['linen-camp-shirt'], cookiePolicy: 'implied' });
+      expect(data).toMatchObject({
+        websiteId: siteId,
+        pageType: 50,
+        track: true,
+        itemId: t.seed.productIds['linen-camp-shirt'],
+        cookiePolicy: 'implied',
+      });
       const missing = JSON.parse(/id="tessera-page">(.*?)<\/script>/.exec((await v.get('/no-such-page')).body)![1]);
       expect(missing).toMatchObject({ pageType: 100, track: false });
       const o = await owner();
@@ -77,15 +101,31 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
       expect(res.statusCode).toBe(202);
       expect(res.json()).toEqual({ accepted: 1 });
       await drain();
-      const raw = await rows<{ name: string; path: string; visitor_id: string }>(t.database.db, sql`select name, path, visitor_id from analytics_events`);
+      const raw = await rows<{ name: string; path: string; visitor_id: string }>(
+        t.database.db,
+        sql`select name, path, visitor_id from analytics_events`,
+      );
       expect(raw).toEqual([{ name: 'view', path: '/shop', visitor_id: 'f47ac10b-58cc-4372-a567-0e02b2c3d479' }]);
-      const daily = await rows<{ metric: string; dim: string; count: string }>(t.database.db, sql`select metric, dim, count from analytics_daily order by metric, dim`);
+      const daily = await rows<{ metric: string; dim: string; count: string }>(
+        t.database.db,
+        sql`select metric, dim, count from analytics_daily order by metric, dim`,
+      );
       const m = Object.fromEntries(daily.map((d) => [`${d.metric}:${d.dim}`, Number(d.count)]));
-      expect(m).toMatchObject({ 'pageviews:': 1, 'page:/shop': 1, 'referrer:news.example.org': 1, 'device:Mobile': 1, 'country:CA': 1, 'uniq:visitor:': 1 });
+      expect(m).toMatchObject({
+        'pageviews:': 1,
+        'page:/shop': 1,
+        'referrer:news.example.org': 1,
+        'device:Mobile': 1,
+        'country:CA': 1,
+        'uniq:visitor:': 1,
+      });
       // The same visitor again the same day is not a new visitor.
       await v.send('POST', HIT, form({ event: 'view', data: hitData(), ss_cvr: VISITOR }), { crumb: false, headers: FORM });
       await drain();
-      const again = await rows<{ metric: string; count: string }>(t.database.db, sql`select metric, count from analytics_daily where metric in ('pageviews', 'uniq:visitor') order by metric`);
+      const again = await rows<{ metric: string; count: string }>(
+        t.database.db,
+        sql`select metric, count from analytics_daily where metric in ('pageviews', 'uniq:visitor') order by metric`,
+      );
       expect(again.map((r) => [r.metric, Number(r.count)])).toEqual([
         ['pageviews', 2],
         ['uniq:visitor', 1],
@@ -101,16 +141,49 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
       }
       const batch = Array.from({ length: 20 }, (_, i) => ({
         eventSchemaName: i === 0 ? 'add_to_cart' : 'product_page_visit',
-        eventContent: JSON.stringify({ analytics_id: 'a1b2c3d4', session_id: 's1b2c3d4', page_path: '/shop/p/x', context_website_id: siteId, cart_id: null, num_items_in_cart: 1, cart_value: 7200, currency_code: 'USD', product_types_list: [1], purchase_type_list: ['ONE_TIME'], item_id: 'item1' }),
+        eventContent: JSON.stringify({
+          analytics_id: 'a1b2c3d4',
+          session_id: 's1b2c3d4',
+          page_path: '/shop/p/x',
+          context_website_id: siteId,
+          cart_id: null,
+          num_items_in_cart: 1,
+          cart_value: 7200,
+          currency_code: 'USD',
+          product_types_list: [1],
+          purchase_type_list: ['ONE_TIME'],
+          item_id: 'item1',
+        }),
       }));
       const ev = await v.send('POST', EVENTS, JSON.stringify(batch), { crumb: false, headers: TEXT });
       expect(ev.statusCode).toBe(202);
       expect(ev.json()).toEqual({ accepted: 20 });
-      const legacy = await v.send('POST', RECORD_EVENT, form({ crumb: await v.crumb(), event: 'legacy_thing', data: JSON.stringify({ pagePath: '/shop', websiteId: siteId }) }), { crumb: false, headers: FORM });
+      const legacy = await v.send(
+        'POST',
+        RECORD_EVENT,
+        form({ crumb: await v.crumb(), event: 'legacy_thing', data: JSON.stringify({ pagePath: '/shop', websiteId: siteId }) }),
+        { crumb: false, headers: FORM },
+      );
       expect(legacy.statusCode).toBe(202);
-      const err = await v.send('POST', ERRORS, [{ message: 'TypeError: x is undefined', stack: 'at a (b.js:1:2)', url: 'http://shop.test/shop', websiteId: siteId, templateId: 'default', browser: 'Chrome' }]);
+      const err = await v.send('POST', ERRORS, [
+        {
+          message: 'TypeError: x is undefined',
+          stack: 'at a (b.js:1:2)',
+          url: 'http://shop.test/shop',
+          websiteId: siteId,
+          templateId: 'default',
+          browser: 'Chrome',
+        },
+      ]);
       expect(err.statusCode).toBe(202);
-      const perf = await v.send('POST', PERF, JSON.stringify([{ app: 'tessera-site', event: 'web-vitals', pageLoadId: 'p1', ts: Date.now(), data: { name: 'LCP', value: 2100, path: '/shop' } }]), { crumb: false, headers: TEXT });
+      const perf = await v.send(
+        'POST',
+        PERF,
+        JSON.stringify([
+          { app: 'tessera-site', event: 'web-vitals', pageLoadId: 'p1', ts: Date.now(), data: { name: 'LCP', value: 2100, path: '/shop' } },
+        ]),
+        { crumb: false, headers: TEXT },
+      );
       expect(perf.statusCode).toBe(202);
       await drain();
       expect(await count()).toBe(5 + 20 + 1 + 1 + 1);
@@ -130,7 +203,8 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
 
     it('records nothing under /config, for /search page views, for an owner, or with tracking off', async () => {
       const v = new Visitor(t.app);
-      const post = (vis: Visitor, extra: Record<string, unknown>) => vis.send('POST', HIT, form({ event: 'view', data: hitData(extra) }), { crumb: false, headers: FORM });
+      const post = (vis: Visitor, extra: Record<string, unknown>) =>
+        vis.send('POST', HIT, form({ event: 'view', data: hitData(extra) }), { crumb: false, headers: FORM });
       expect((await post(v, { url: 'http://shop.test/config/analytics' })).json()).toEqual({ accepted: 0 });
       expect((await post(v, { url: 'http://shop.test/search?q=a' })).json()).toEqual({ accepted: 0 });
       expect((await post(v, { pageType: 100 })).json()).toEqual({ accepted: 0 });
@@ -138,7 +212,12 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
       expect((await post(o, {})).json()).toEqual({ accepted: 0 });
       await o.send('PUT', '/api/analytics/settings', { trackingEnabled: false });
       expect((await post(v, {})).json()).toEqual({ accepted: 0 });
-      const perf = await v.send('POST', PERF, JSON.stringify([{ app: 'a', event: 'web-vitals', pageLoadId: 'p1', ts: 1, data: { name: 'CLS', value: 0.1 } }]), { crumb: false, headers: TEXT });
+      const perf = await v.send(
+        'POST',
+        PERF,
+        JSON.stringify([{ app: 'a', event: 'web-vitals', pageLoadId: 'p1', ts: 1, data: { name: 'CLS', value: 0.1 } }]),
+        { crumb: false, headers: TEXT },
+      );
       expect(perf.json()).toEqual({ accepted: 0 });
       await drain();
       expect(await count()).toBe(0);
@@ -149,9 +228,17 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
       await o.send('PUT', '/api/analytics/settings', { cookiePolicy: 'restrictive' });
       const v = new Visitor(t.app);
       v.cookies.set('ss_cvr', VISITOR);
-      await v.send('POST', HIT, form({ event: 'view', data: hitData({ visitorCookie: VISITOR, sessionId: 'abcdef12' }), ss_cvr: VISITOR }), { crumb: false, headers: FORM });
+      await v.send(
+        'POST',
+        HIT,
+        form({ event: 'view', data: hitData({ visitorCookie: VISITOR, sessionId: 'abcdef12' }), ss_cvr: VISITOR }),
+        { crumb: false, headers: FORM },
+      );
       await drain();
-      const raw = await rows<{ visitor_id: string | null; session_id: string | null; data: Record<string, unknown> }>(t.database.db, sql`select visitor_id, session_id, data from analytics_events`);
+      const raw = await rows<{ visitor_id: string | null; session_id: string | null; data: Record<string, unknown> }>(
+        t.database.db,
+        sql`select visitor_id, session_id, data from analytics_events`,
+      );
       expect(raw).toHaveLength(1);
       expect(raw[0].visitor_id).toBeNull();
       expect(raw[0].session_id).toBeNull();
@@ -175,9 +262,19 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
       ['events malformed JSON', EVENTS, '[{', TEXT],
       ['events wrong types', EVENTS, JSON.stringify({ eventSchemaName: 5, eventContent: '{}' }), TEXT],
       ['events content not JSON', EVENTS, JSON.stringify({ eventSchemaName: 'add_to_cart', eventContent: '{x' }), TEXT],
-      ['events content wrong types', EVENTS, JSON.stringify({ eventSchemaName: 'add_to_cart', eventContent: JSON.stringify({ cart_value: 'lots' }) }), TEXT],
+      [
+        'events content wrong types',
+        EVENTS,
+        JSON.stringify({ eventSchemaName: 'add_to_cart', eventContent: JSON.stringify({ cart_value: 'lots' }) }),
+        TEXT,
+      ],
       ['events too many', EVENTS, JSON.stringify(Array.from({ length: 51 }, () => ({ eventSchemaName: 'a', eventContent: '{}' }))), TEXT],
-      ['events other website', EVENTS, JSON.stringify({ eventSchemaName: 'a', eventContent: JSON.stringify({ context_website_id: 'other' }) }), TEXT],
+      [
+        'events other website',
+        EVENTS,
+        JSON.stringify({ eventSchemaName: 'a', eventContent: JSON.stringify({ context_website_id: 'other' }) }),
+        TEXT,
+      ],
       ['errors oversized', ERRORS, [{ message: 'x', url: big }], {}, true],
       ['errors malformed JSON', ERRORS, '[{"message"', { 'content-type': 'application/json' }, true],
       ['errors wrong types', ERRORS, [{ message: 42, url: 'http://a' }], {}, true],
@@ -186,8 +283,18 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
       ['errors empty list', ERRORS, [], {}, true],
       ['performance oversized', PERF, big, TEXT],
       ['performance malformed', PERF, '[{]', TEXT],
-      ['performance wrong types', PERF, JSON.stringify([{ app: 'a', event: 'e', pageLoadId: 'p', ts: 1, data: { name: 'LCP', value: 'slow' } }]), TEXT],
-      ['performance unknown vital', PERF, JSON.stringify([{ app: 'a', event: 'e', pageLoadId: 'p', ts: 1, data: { name: 'XYZ', value: 1 } }]), TEXT],
+      [
+        'performance wrong types',
+        PERF,
+        JSON.stringify([{ app: 'a', event: 'e', pageLoadId: 'p', ts: 1, data: { name: 'LCP', value: 'slow' } }]),
+        TEXT,
+      ],
+      [
+        'performance unknown vital',
+        PERF,
+        JSON.stringify([{ app: 'a', event: 'e', pageLoadId: 'p', ts: 1, data: { name: 'XYZ', value: 1 } }]),
+        TEXT,
+      ],
       ['RecordEvent malformed data', RECORD_EVENT, 'event=x&data=%7Bx', FORM, true],
     ];
     it.each(cases)('%s', async (_name, url, body, headers, crumb) => {
@@ -223,7 +330,10 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
     it('shows views, visitors, the funnel with conversions, revenue, vitals at p75 and grouped errors', async () => {
       const v = new Visitor(t.app);
       await v.send('POST', HIT, form({ event: 'view', data: hitData(), ss_cvr: VISITOR }), { crumb: false, headers: FORM });
-      const ev = (name: string, c: Record<string, unknown>) => ({ eventSchemaName: name, eventContent: JSON.stringify({ analytics_id: 'visitor01', session_id: 'session01', page_path: '/x', ...c }) });
+      const ev = (name: string, c: Record<string, unknown>) => ({
+        eventSchemaName: name,
+        eventContent: JSON.stringify({ analytics_id: 'visitor01', session_id: 'session01', page_path: '/x', ...c }),
+      });
       await v.send(
         'POST',
         EVENTS,
@@ -239,7 +349,13 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
         ]),
         { crumb: false, headers: TEXT },
       );
-      const vitals = [1000, 1200, 1500, 2000].map((value, i) => ({ app: 'a', event: 'web-vitals', pageLoadId: `p${i}`, ts: 1, data: { name: 'LCP', value } }));
+      const vitals = [1000, 1200, 1500, 2000].map((value, i) => ({
+        app: 'a',
+        event: 'web-vitals',
+        pageLoadId: `p${i}`,
+        ts: 1,
+        data: { name: 'LCP', value },
+      }));
       await v.send('POST', PERF, JSON.stringify(vitals), { crumb: false, headers: TEXT });
       await v.send('POST', ERRORS, [
         { message: 'Boom at 12', url: 'http://a/x' },
@@ -280,7 +396,15 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
       const t2 = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
       try {
         const v = new Visitor(t2.app);
-        for (let i = 0; i < 5; i++) expect((await v.send('POST', HIT, form({ event: 'view', data: JSON.stringify({ url: 'http://a/shop' }) }), { crumb: false, headers: FORM })).statusCode).toBe(202);
+        for (let i = 0; i < 5; i++)
+          expect(
+            (
+              await v.send('POST', HIT, form({ event: 'view', data: JSON.stringify({ url: 'http://a/shop' }) }), {
+                crumb: false,
+                headers: FORM,
+              })
+            ).statusCode,
+          ).toBe(202);
         await t2.app.close();
         const n = await rows<{ n: number }>(t2.database.db, sql`select count(*)::int as n from analytics_events`);
         expect(Number(n[0].n)).toBe(5);
@@ -291,7 +415,16 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
 
     it('a full buffer refuses at once (the route answers 503 with Retry-After) instead of growing', async () => {
       const ingest = new AnalyticsIngest(t.database, { maxBuffered: 30 });
-      const ev = () => ({ source: 'census' as const, name: 'view', at: new Date(), visitorId: null, sessionId: null, path: '/x', itemId: null, data: {} });
+      const ev = () => ({
+        source: 'census' as const,
+        name: 'view',
+        at: new Date(),
+        visitorId: null,
+        sessionId: null,
+        path: '/x',
+        itemId: null,
+        data: {},
+      });
       expect(ingest.accept(siteId, Array.from({ length: 20 }, ev))).toBe(true);
       expect(ingest.accept(siteId, Array.from({ length: 20 }, ev))).toBe(false);
       expect(ingest.stats).toMatchObject({ accepted: 20, refused: 20 });

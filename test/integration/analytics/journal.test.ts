@@ -5,7 +5,16 @@ import { tempDir } from '../../helpers/process.js';
 import { hasOrphans, Journal } from '../../../src/server/analytics/journal.js';
 import type { IngestEvent } from '../../../src/server/analytics/rollup.js';
 
-const ev = (name: string): IngestEvent => ({ source: 'event', name, at: new Date('2026-01-02T03:04:05.000Z'), visitorId: 'v', sessionId: null, path: '/x', itemId: null, data: { a: 1 } });
+const ev = (name: string): IngestEvent => ({
+  source: 'event',
+  name,
+  at: new Date('2026-01-02T03:04:05.000Z'),
+  visitorId: 'v',
+  sessionId: null,
+  path: '/x',
+  itemId: null,
+  data: { a: 1 },
+});
 /** A pid no process has (pid_max is at most 2^22). */
 const DEAD = 4_194_999;
 
@@ -41,7 +50,11 @@ describe('ingest journal', () => {
 
     const next = new Journal(dir, 'db1');
     const got = next.recover();
-    expect(got.map((x) => [x.websiteId, x.e.name])).toEqual([['w', 'a'], ['w', 'b'], ['w', 'c']]);
+    expect(got.map((x) => [x.websiteId, x.e.name])).toEqual([
+      ['w', 'a'],
+      ['w', 'b'],
+      ['w', 'c'],
+    ]);
     expect(got[0]!.e.at).toEqual(new Date('2026-01-02T03:04:05.000Z'));
     expect(hasOrphans(dir, 'db1')).toBe(false);
     expect(new Journal(dir, 'db1').recover()).toEqual([]);

@@ -53,11 +53,17 @@ for (const kind of DB_KINDS) {
       cleanup.push(() => t.close());
       const owner = new Visitor(t.app);
       expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
-      expect((await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+      expect(
+        (await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+      ).toBe(200);
       // Media: originals as the uploads folder holds them, one of them binary and larger than a tar block.
       const media = mediaDir(dataDir);
       mkdirSync(join(media, 'sub'), { recursive: true });
-      const files: Record<string, Buffer> = { 'a1b2c3d4e5f6a1b2c3d4e5f6.jpg': randomBytes(70_000), 'sub/manual.pdf': Buffer.from('%PDF-1.4 tiny'), 'empty.txt': Buffer.alloc(0) };
+      const files: Record<string, Buffer> = {
+        'a1b2c3d4e5f6a1b2c3d4e5f6.jpg': randomBytes(70_000),
+        'sub/manual.pdf': Buffer.from('%PDF-1.4 tiny'),
+        'empty.txt': Buffer.alloc(0),
+      };
       for (const [p, b] of Object.entries(files)) writeFileSync(join(media, p), b);
 
       const product = t.seed.productIds['ceramic-pour-over-set']!;
@@ -66,7 +72,11 @@ for (const kind of DB_KINDS) {
       const order = async (n: number): Promise<boolean> => {
         const v = new Visitor(t.app);
         if ((await v.send('POST', ADD, { itemId: product, sku: 'POUR-OVER', quantity: 1 })).statusCode !== 200) return false;
-        const r = await v.send('POST', PLACE, await confirmed(v, { email: `buyer${n}@example.com`, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }));
+        const r = await v.send(
+          'POST',
+          PLACE,
+          await confirmed(v, { email: `buyer${n}@example.com`, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }),
+        );
         if (r.statusCode !== 200) return false;
         acknowledged.push({ id: r.json().purchaseConfirmation.id as string, at: Date.now() });
         return true;
@@ -137,7 +147,12 @@ for (const kind of DB_KINDS) {
       writeFileSync(join(mediaDir(dataDir), 'ffeeddccbbaa998877665544.png'), randomBytes(1234));
       expect((await t.app.inject({ method: 'GET', url: '/api/admin/backup' })).statusCode).toBe(401);
       const owners = new OwnerService(t.database);
-      const editor = await owners.create({ websiteId: t.seed.websiteId, email: 'editor@example.com', password: 'a long enough password', role: Role.EDITOR });
+      const editor = await owners.create({
+        websiteId: t.seed.websiteId,
+        email: 'editor@example.com',
+        password: 'a long enough password',
+        role: Role.EDITOR,
+      });
       const editorToken = (await owners.startSession(editor.id)).token;
       const refused = await t.app.inject({ method: 'GET', url: '/api/admin/backup', headers: { cookie: `tessera_owner=${editorToken}` } });
       expect(refused.statusCode).toBe(403);
@@ -157,7 +172,9 @@ for (const kind of DB_KINDS) {
       const m = await restoreBackup(Readable.from([res.rawPayload]), target, targetDir);
       expect(m.media.map((x) => x.path)).toEqual(['ffeeddccbbaa998877665544.png']);
       const sites = await rows<{ title: string }>(target.db, sql`SELECT title FROM websites`);
-      expect(sites.map((x) => x.title)).toEqual((await rows<{ title: string }>(t.database.db, sql`SELECT title FROM websites`)).map((x) => x.title));
+      expect(sites.map((x) => x.title)).toEqual(
+        (await rows<{ title: string }>(t.database.db, sql`SELECT title FROM websites`)).map((x) => x.title),
+      );
       // A few an hour.
       const codes: number[] = [];
       for (let i = 0; i < 6; i++) codes.push((await owner.get('/api/admin/backup')).statusCode);
@@ -194,7 +211,20 @@ for (const kind of DB_KINDS) {
       const written = pipeline(gzip, createWriteStream(evil));
       const tar = new TarWriter(gzip);
       const name = `../${escape}`;
-      await tar.addBuffer(MANIFEST, Buffer.from(JSON.stringify({ format: 'tessera-backup', version: 1, createdAt: new Date().toISOString(), database: kind, migration: Number(at[0]!.at), tables: { [name]: 1 }, media: [] })));
+      await tar.addBuffer(
+        MANIFEST,
+        Buffer.from(
+          JSON.stringify({
+            format: 'tessera-backup',
+            version: 1,
+            createdAt: new Date().toISOString(),
+            database: kind,
+            migration: Number(at[0]!.at),
+            tables: { [name]: 1 },
+            media: [],
+          }),
+        ),
+      );
       await tar.addBuffer(`db/${name}.jsonl`, Buffer.from('{"x":1}\n'));
       await tar.finish();
       await written;
@@ -210,7 +240,9 @@ for (const kind of DB_KINDS) {
       const archive = join(tempDir(), 'b.tar.gz');
       await writeBackupFile(t.database, dataDir, archive);
       // The source itself holds a website.
-      await expect(restoreBackupFile(archive, t.database, tempDir())).rejects.toThrow('The target database is not empty: restore into an empty DATA_DIR or database.');
+      await expect(restoreBackupFile(archive, t.database, tempDir())).rejects.toThrow(
+        'The target database is not empty: restore into an empty DATA_DIR or database.',
+      );
       // A truncated archive changes nothing.
       const bytes = readFileSync(archive);
       const cut = join(tempDir(), 'cut.tar.gz');

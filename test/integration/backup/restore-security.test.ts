@@ -11,7 +11,15 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../../src/server/db-util.js';
-import { BackupError, MANIFEST, RESTORE_LIMITS, mediaDir, restoreBackup, writeBackupFile, type BackupManifest } from '../../../src/server/backup/archive.js';
+import {
+  BackupError,
+  MANIFEST,
+  RESTORE_LIMITS,
+  mediaDir,
+  restoreBackup,
+  writeBackupFile,
+  type BackupManifest,
+} from '../../../src/server/backup/archive.js';
 import { entriesOf, tarOf, tree, type RawEntry } from '../../helpers/tar.js';
 import { testApp, type TestApp } from '../../helpers/app.js';
 import { DB_KINDS, testDatabase } from '../../helpers/db.js';
@@ -67,20 +75,47 @@ for (const kind of DB_KINDS) {
     it('refuses entry names that climb out of the folders, absolute names and unexpected names', async () => {
       const escape = join(sandbox, 'escape');
       const evilTable = { ...manifest, tables: { ...manifest.tables, '../../escape': 0 } };
-      expect(await attempt(tarOf(withManifest(evilTable, [{ name: 'db/../../escape.jsonl', data: Buffer.from('{}\n') }])))).toBe('This is not a Tessera backup archive (its manifest cannot be read).');
-      expect(await attempt(tarOf([...withManifest(manifest, []), { name: 'db/../../escape.jsonl', data: Buffer.from('{}\n') }]))).toMatch(/^The archive holds a table its manifest does not list/);
-      expect(await attempt(tarOf([...withManifest(manifest, []), { name: 'media/../../escape', data: Buffer.from('x') }]))).toBe('The archive holds a media file with an unsafe name.');
-      expect(await attempt(tarOf([...withManifest(manifest, []), { name: `/${escape}`, data: Buffer.from('x') }]))).toMatch(/^The archive holds an entry a Tessera backup does not have/);
-      expect(await attempt(tarOf([...withManifest(manifest, []), { name: 'media/unlisted.jpg', data: Buffer.from('x') }]))).toMatch(/^The archive holds a media file its manifest does not list/);
+      expect(await attempt(tarOf(withManifest(evilTable, [{ name: 'db/../../escape.jsonl', data: Buffer.from('{}\n') }])))).toBe(
+        'This is not a Tessera backup archive (its manifest cannot be read).',
+      );
+      expect(await attempt(tarOf([...withManifest(manifest, []), { name: 'db/../../escape.jsonl', data: Buffer.from('{}\n') }]))).toMatch(
+        /^The archive holds a table its manifest does not list/,
+      );
+      expect(await attempt(tarOf([...withManifest(manifest, []), { name: 'media/../../escape', data: Buffer.from('x') }]))).toBe(
+        'The archive holds a media file with an unsafe name.',
+      );
+      expect(await attempt(tarOf([...withManifest(manifest, []), { name: `/${escape}`, data: Buffer.from('x') }]))).toMatch(
+        /^The archive holds an entry a Tessera backup does not have/,
+      );
+      expect(await attempt(tarOf([...withManifest(manifest, []), { name: 'media/unlisted.jpg', data: Buffer.from('x') }]))).toMatch(
+        /^The archive holds a media file its manifest does not list/,
+      );
       const badPathManifest = { ...manifest, media: [{ path: '../escape', bytes: 1, sha256: sha(Buffer.from('x')) }] };
-      expect(await attempt(tarOf(withManifest(badPathManifest, [])))).toBe('This is not a Tessera backup archive (its manifest cannot be read).');
+      expect(await attempt(tarOf(withManifest(badPathManifest, [])))).toBe(
+        'This is not a Tessera backup archive (its manifest cannot be read).',
+      );
       expect(existsSync(escape)).toBe(false);
     });
 
     it('refuses symlinks, hard links, devices, FIFOs and extended headers', async () => {
-      for (const [type, link] of [['2', '/etc/passwd'], ['1', 'tessera-backup.json'], ['3', ''], ['4', ''], ['6', ''], ['x', ''], ['L', '']] as const) {
-        const message = await attempt(tarOf([...withManifest(manifest, []), { name: 'media/photo.jpg', type, link, data: type === 'x' || type === 'L' ? Buffer.from('30 path=../../escape\n') : undefined }]));
-        expect(message, type).toBe('The archive holds a link, device or other special entry ("media/photo.jpg"): a Tessera backup holds only files and folders.');
+      for (const [type, link] of [
+        ['2', '/etc/passwd'],
+        ['1', 'tessera-backup.json'],
+        ['3', ''],
+        ['4', ''],
+        ['6', ''],
+        ['x', ''],
+        ['L', ''],
+      ] as const) {
+        const message = await attempt(
+          tarOf([
+            ...withManifest(manifest, []),
+            { name: 'media/photo.jpg', type, link, data: type === 'x' || type === 'L' ? Buffer.from('30 path=../../escape\n') : undefined },
+          ]),
+        );
+        expect(message, type).toBe(
+          'The archive holds a link, device or other special entry ("media/photo.jpg"): a Tessera backup holds only files and folders.',
+        );
       }
     });
 
@@ -88,13 +123,30 @@ for (const kind of DB_KINDS) {
       const zeros = Buffer.alloc(2 * 2 ** 20, 0x20);
       const small = { ...RESTORE_LIMITS, entryBytes: 2 ** 20, totalBytes: 1.5 * 2 ** 20, rowBytes: 2 ** 20 };
       const bigMedia = { ...manifest, media: [{ path: 'bomb.bin', bytes: zeros.length, sha256: sha(zeros) }] };
-      expect(await attempt(tarOf(withManifest(bigMedia, [{ name: 'media/bomb.bin', data: zeros }])), small)).toBe('The archive entry "media/bomb.bin" is larger than the restore allows (1 MiB).');
-      expect(await attempt(tarOf(withManifest(bigMedia, [{ name: 'media/bomb.bin', data: zeros }])), { ...small, entryBytes: 4 * 2 ** 20 })).toBe('The archive unpacks to more than the restore allows (2 MiB in all).');
+      expect(await attempt(tarOf(withManifest(bigMedia, [{ name: 'media/bomb.bin', data: zeros }])), small)).toBe(
+        'The archive entry "media/bomb.bin" is larger than the restore allows (1 MiB).',
+      );
+      expect(
+        await attempt(tarOf(withManifest(bigMedia, [{ name: 'media/bomb.bin', data: zeros }])), { ...small, entryBytes: 4 * 2 ** 20 }),
+      ).toBe('The archive unpacks to more than the restore allows (2 MiB in all).');
       const t = Object.keys(manifest.tables)[0]!;
       const longRow = Buffer.concat([Buffer.from('{"a":"'), Buffer.alloc(2 ** 20 + 10, 0x61), Buffer.from('"}\n')]);
-      expect(await attempt(tarOf(withManifest(manifest, [{ name: `db/${t}.jsonl`, data: longRow }])), { ...small, entryBytes: 4 * 2 ** 20, totalBytes: 8 * 2 ** 20 })).toBe(`The archive is damaged: a row of table ${t} is longer than 1 MiB.`);
+      expect(
+        await attempt(tarOf(withManifest(manifest, [{ name: `db/${t}.jsonl`, data: longRow }])), {
+          ...small,
+          entryBytes: 4 * 2 ** 20,
+          totalBytes: 8 * 2 ** 20,
+        }),
+      ).toBe(`The archive is damaged: a row of table ${t} is longer than 1 MiB.`);
       // A manifest over its own cap.
-      expect(await attempt(tarOf([{ name: MANIFEST, data: zeros }]), { ...small, entryBytes: 4 * 2 ** 20, totalBytes: 8 * 2 ** 20, manifestBytes: 2 ** 20 })).toBe(`The archive entry ${MANIFEST} is larger than the restore allows (1 MiB).`);
+      expect(
+        await attempt(tarOf([{ name: MANIFEST, data: zeros }]), {
+          ...small,
+          entryBytes: 4 * 2 ** 20,
+          totalBytes: 8 * 2 ** 20,
+          manifestBytes: 2 ** 20,
+        }),
+      ).toBe(`The archive entry ${MANIFEST} is larger than the restore allows (1 MiB).`);
     });
 
     it('loads rows as data: SQL in a value is stored as text, SQL as a row is refused, nothing is run', async () => {
@@ -103,15 +155,32 @@ for (const kind of DB_KINDS) {
       const injected = `x'); DROP TABLE accounts; --`;
       const sqlRow = Buffer.from('DROP TABLE accounts;\n');
       const replaced = (name: string, data: Buffer) => others().map((e) => (e.name === name ? { ...e, data } : e));
-      expect(await attempt(tarOf(withManifest(manifest, replaced('db/websites.jsonl', sqlRow))))).toBe('The archive is damaged: row 1 of table websites is not a JSON object.');
+      expect(await attempt(tarOf(withManifest(manifest, replaced('db/websites.jsonl', sqlRow))))).toBe(
+        'The archive is damaged: row 1 of table websites is not a JSON object.',
+      );
       // A value of the wrong type for its column: the database refuses it, in words, and rolls back.
-      expect(await attempt(tarOf(withManifest(manifest, replaced('db/websites.jsonl', Buffer.from(`${JSON.stringify({ ...site, created_at: 'not a date' })}\n`)))))).toMatch(/^The archive's rows could not be loaded \(nothing was restored\): /);
+      expect(
+        await attempt(
+          tarOf(
+            withManifest(
+              manifest,
+              replaced('db/websites.jsonl', Buffer.from(`${JSON.stringify({ ...site, created_at: 'not a date' })}\n`)),
+            ),
+          ),
+        ),
+      ).toMatch(/^The archive's rows could not be loaded \(nothing was restored\): /);
       expect((await rows<{ t: string }>(target.db, sql`SELECT tablename AS t FROM pg_tables WHERE tablename = 'accounts'`)).length).toBe(1);
       // The same archive with SQL inside a value restores, the text kept as it was.
       const dataDir = mkdtempSync(join(sandbox, 'ok-'));
       const fresh = await testDatabase(kind);
       try {
-        await restoreBackup(Readable.from([tarOf(withManifest(manifest, replaced('db/websites.jsonl', Buffer.from(`${JSON.stringify({ ...site, title: injected })}\n`))))]), fresh, dataDir);
+        await restoreBackup(
+          Readable.from([
+            tarOf(withManifest(manifest, replaced('db/websites.jsonl', Buffer.from(`${JSON.stringify({ ...site, title: injected })}\n`)))),
+          ]),
+          fresh,
+          dataDir,
+        );
         const [w] = await rows<{ title: string }>(fresh.db, sql`SELECT title FROM websites`);
         expect(w!.title).toBe(injected);
         expect((await rows<{ n: string }>(fresh.db, sql`SELECT count(*) AS n FROM accounts`))[0]!.n).not.toBe('0');
@@ -122,11 +191,26 @@ for (const kind of DB_KINDS) {
 
     it('a half-bad archive writes nothing: a damaged media file, a missing table, a row count that differs, a truncated file', async () => {
       const media = others().map((e) => (e.name === 'media/photo.jpg' ? { ...e, data: Buffer.alloc(3000, 8) } : e));
-      expect(await attempt(tarOf(withManifest(manifest, media)))).toBe('The archive is damaged: media file photo.jpg is missing or differs.');
+      expect(await attempt(tarOf(withManifest(manifest, media)))).toBe(
+        'The archive is damaged: media file photo.jpg is missing or differs.',
+      );
       const last = Object.keys(manifest.tables).at(-1)!;
-      expect(await attempt(tarOf(withManifest(manifest, others().filter((e) => e.name !== `db/${last}.jsonl`))))).toBe(`The archive is damaged: table ${last} is missing.`);
+      expect(
+        await attempt(
+          tarOf(
+            withManifest(
+              manifest,
+              others().filter((e) => e.name !== `db/${last}.jsonl`),
+            ),
+          ),
+        ),
+      ).toBe(`The archive is damaged: table ${last} is missing.`);
       const counted = Object.entries(manifest.tables).find(([, n]) => n > 0)![0];
-      expect(await attempt(tarOf(withManifest({ ...manifest, tables: { ...manifest.tables, [counted]: manifest.tables[counted]! + 1 } }, others())))).toMatch(/^The archive is damaged: table \w+ has \d+ rows, its manifest says \d+\.$/);
+      expect(
+        await attempt(
+          tarOf(withManifest({ ...manifest, tables: { ...manifest.tables, [counted]: manifest.tables[counted]! + 1 } }, others())),
+        ),
+      ).toMatch(/^The archive is damaged: table \w+ has \d+ rows, its manifest says \d+\.$/);
       const whole = tarOf(withManifest(manifest, others()));
       expect(await attempt(whole.subarray(0, Math.floor(whole.length / 2)))).toMatch(/^The archive is (truncated|damaged)/);
     });

@@ -20,11 +20,20 @@ describe.each(APP_KINDS)('demo products round-trip through the product save API 
   });
 
   const stored = async (id: string) => {
-    const item = await rows<{ title: string; body: string; assets: unknown; structured_content: unknown; tags: unknown; categories: unknown; url_id: string; status: string }>(
+    const item = await rows<{
+      title: string;
+      body: string;
+      assets: unknown;
+      structured_content: unknown;
+      tags: unknown;
+      categories: unknown;
+      url_id: string;
+      status: string;
+    }>(t.database.db, sql`select title, body, assets, structured_content, tags, categories, url_id, status from items where id = ${id}`);
+    const variants = await rows(
       t.database.db,
-      sql`select title, body, assets, structured_content, tags, categories, url_id, status from items where id = ${id}`,
+      sql`select id, sku, attributes, price_cents, sale_price_cents, on_sale, qty_in_stock, unlimited, weight_grams, ordering from product_variants where item_id = ${id} order by ordering, id`,
     );
-    const variants = await rows(t.database.db, sql`select id, sku, attributes, price_cents, sale_price_cents, on_sale, qty_in_stock, unlimited, weight_grams, ordering from product_variants where item_id = ${id} order by ordering, id`);
     return { item: item[0], variants };
   };
 
@@ -46,7 +55,8 @@ describe.each(APP_KINDS)('demo products round-trip through the product save API 
   });
 
   it('the products with options (shirt, throw, gift card) answer the option names their variants use', async () => {
-    const names = async (urlId: string) => (await owner.get(`/api/config/products/${t.seed.productIds[urlId]}`)).json().variantOptionOrdering;
+    const names = async (urlId: string) =>
+      (await owner.get(`/api/config/products/${t.seed.productIds[urlId]}`)).json().variantOptionOrdering;
     expect(await names('linen-camp-shirt')).toEqual(['Size', 'Color']);
     expect(await names('merino-wool-throw')).toEqual(['Color']);
     expect(await names('gift-card')).toEqual(['Amount']);
@@ -59,11 +69,16 @@ describe.each(APP_KINDS)('demo products round-trip through the product save API 
     expect(before.variantOptionOrdering).toEqual(['Amount']);
     const put = await owner.send('PUT', `/api/config/products/${id}`, before);
     expect(put.statusCode, put.body).toBe(200);
-    const sc = await rows<{ o: unknown }>(t.database.db, sql`select structured_content -> 'variantOptionOrdering' as o from items where id = ${id}`);
+    const sc = await rows<{ o: unknown }>(
+      t.database.db,
+      sql`select structured_content -> 'variantOptionOrdering' as o from items where id = ${id}`,
+    );
     expect(sc[0]!.o).toEqual(['Amount']);
     // A genuinely unknown attribute is still refused with its message.
     const saved = put.json();
-    const variants = saved.variants.map((v: { attributes: Record<string, string> }, i: number) => (i === 0 ? { ...v, attributes: { ...v.attributes, Value: 'x' } } : v));
+    const variants = saved.variants.map((v: { attributes: Record<string, string> }, i: number) =>
+      i === 0 ? { ...v, attributes: { ...v.attributes, Value: 'x' } } : v,
+    );
     const bad = await owner.send('PUT', `/api/config/products/${id}`, { ...saved, variants });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Value is not one of the expected options');
@@ -73,7 +88,10 @@ describe.each(APP_KINDS)('demo products round-trip through the product save API 
 describe('optionOrderingOf', () => {
   it('keeps a stored ordering and otherwise lists attribute names in first-seen order', () => {
     expect(optionOrderingOf(['Size', 'Color'], [{ attributes: { Color: 'a', Size: 'b' } }])).toEqual(['Size', 'Color']);
-    expect(optionOrderingOf(undefined, [{ attributes: { Color: 'a' } }, { attributes: { Color: 'b', Size: 'M' } }])).toEqual(['Color', 'Size']);
+    expect(optionOrderingOf(undefined, [{ attributes: { Color: 'a' } }, { attributes: { Color: 'b', Size: 'M' } }])).toEqual([
+      'Color',
+      'Size',
+    ]);
     expect(optionOrderingOf([], [{ attributes: {} }])).toEqual([]);
   });
 });

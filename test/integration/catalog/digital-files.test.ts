@@ -31,7 +31,8 @@ describe.each(APP_KINDS)('digital product files on %s', (kind) => {
     await t?.close();
   });
 
-  const url = (id: string, name?: string) => `/api/config/catalog/products/${id}/digital-file${name ? `?name=${encodeURIComponent(name)}` : ''}`;
+  const url = (id: string, name?: string) =>
+    `/api/config/catalog/products/${id}/digital-file${name ? `?name=${encodeURIComponent(name)}` : ''}`;
 
   it('refuses bad uploads with a clear message and without the crumb or an owner', async () => {
     const empty = await owner.send('POST', url(ebook, 'guide.txt'), '', { headers: { 'content-type': 'application/octet-stream' } });
@@ -39,10 +40,15 @@ describe.each(APP_KINDS)('digital product files on %s', (kind) => {
     expect(empty.json().message).toBe(DIGITAL_TEXT.EMPTY);
     const noName = await owner.send('POST', url(ebook), 'x', { headers: { 'content-type': 'application/octet-stream' } });
     expect(noName.statusCode).toBe(400);
-    const physical = await owner.send('POST', url(t.seed.productIds['ceramic-pour-over-set']!, 'a.txt'), 'x', { headers: { 'content-type': 'application/octet-stream' } });
+    const physical = await owner.send('POST', url(t.seed.productIds['ceramic-pour-over-set']!, 'a.txt'), 'x', {
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(physical.statusCode).toBe(400);
     expect(physical.json().message).toBe(DIGITAL_TEXT.NOT_DIGITAL);
-    const noCrumb = await owner.send('POST', url(ebook, 'a.txt'), 'x', { crumb: false, headers: { 'content-type': 'application/octet-stream' } });
+    const noCrumb = await owner.send('POST', url(ebook, 'a.txt'), 'x', {
+      crumb: false,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(noCrumb.statusCode).toBe(403);
     const stranger = new Visitor(t.app);
     const anon = await stranger.send('POST', url(ebook, 'a.txt'), 'x', { headers: { 'content-type': 'application/octet-stream' } });
@@ -50,14 +56,23 @@ describe.each(APP_KINDS)('digital product files on %s', (kind) => {
     expect((await owner.get(url(ebook))).json().file).toBeNull();
   });
 
-  it('an uploaded file is downloadable from the paid order\'s link and refused without it', async () => {
-    const up = await owner.send('POST', url(ebook, 'Field guide.txt'), CONTENT, { headers: { 'content-type': 'application/octet-stream' } });
+  it("an uploaded file is downloadable from the paid order's link and refused without it", async () => {
+    const up = await owner.send('POST', url(ebook, 'Field guide.txt'), CONTENT, {
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(up.statusCode, up.body).toBe(201);
-    expect(up.json().file).toMatchObject({ name: 'Field guide.txt', size: Buffer.byteLength(CONTENT), contentType: 'text/plain; charset=utf-8' });
+    expect(up.json().file).toMatchObject({
+      name: 'Field guide.txt',
+      size: Buffer.byteLength(CONTENT),
+      contentType: 'text/plain; charset=utf-8',
+    });
     expect((await owner.get(url(ebook))).json().file.name).toBe('Field guide.txt');
     // Stored privately: the key is not sent to the browser, the bytes live outside the public uploads folder.
     expect(up.body).not.toContain('"key"');
-    const [stored] = await rows<{ key: string }>(t.database.db, sql`select structured_content->'digitalFile'->>'key' as key from items where id = ${ebook}`);
+    const [stored] = await rows<{ key: string }>(
+      t.database.db,
+      sql`select structured_content->'digitalFile'->>'key' as key from items where id = ${ebook}`,
+    );
     expect(existsSync(resolve(digitalDir(t.app.config.DATA_DIR), stored!.key))).toBe(true);
     expect((await new Visitor(t.app).get(`/uploads/${stored!.key}`)).statusCode).toBe(404);
 
@@ -70,8 +85,14 @@ describe.each(APP_KINDS)('digital product files on %s', (kind) => {
 
     // A buyer pays; the confirmation's link streams the file.
     const buyer = new Visitor(t.app);
-    expect((await buyer.send('POST', '/api/commerce/shopping-cart/entries', { itemId: ebook, sku: 'EBOOK-PLANTS', quantity: 1 })).statusCode).toBe(200);
-    const placed = await buyer.send('POST', '/api/checkout/place-order', await confirmed(buyer, { email: 'reader@example.com', payment: CARD, idempotencyKey: `dl-${kind}-${Date.now()}` }));
+    expect(
+      (await buyer.send('POST', '/api/commerce/shopping-cart/entries', { itemId: ebook, sku: 'EBOOK-PLANTS', quantity: 1 })).statusCode,
+    ).toBe(200);
+    const placed = await buyer.send(
+      'POST',
+      '/api/checkout/place-order',
+      await confirmed(buyer, { email: 'reader@example.com', payment: CARD, idempotencyKey: `dl-${kind}-${Date.now()}` }),
+    );
     expect(placed.statusCode, placed.body).toBe(200);
     const page = await buyer.get(placed.json().confirmationUrl);
     const link = /href="(\/order-download\/[^"]+)"/.exec(page.body)![1]!.replace(/&amp;/g, '&');

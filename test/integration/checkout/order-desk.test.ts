@@ -17,8 +17,13 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
   let owner: Visitor;
   let ids: Record<string, string>;
 
-  const stockOf = async (sku: string) => Number((await rows<{ q: number }>(t.database.db, sql`select qty_in_stock as q from product_variants where sku = ${sku}`))[0]!.q);
-  const mailsFor = (ref: string) => rows<{ kind: string; to_address: string; subject: string; text_body: string }>(t.database.db, sql`select kind, to_address, subject, text_body from mail_outbox where ref = ${ref} order by id`);
+  const stockOf = async (sku: string) =>
+    Number((await rows<{ q: number }>(t.database.db, sql`select qty_in_stock as q from product_variants where sku = ${sku}`))[0]!.q);
+  const mailsFor = (ref: string) =>
+    rows<{ kind: string; to_address: string; subject: string; text_body: string }>(
+      t.database.db,
+      sql`select kind, to_address, subject, text_body from mail_outbox where ref = ${ref} order by id`,
+    );
   const twoLineOrder = (email = 'ada@example.com', name = 'Ada Buyer') =>
     placeOrder(
       t.app,
@@ -34,7 +39,9 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
     ids = t.seed.productIds;
     owner = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
-    expect((await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    expect(
+      (await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
   });
   afterAll(async () => {
     await t?.close();
@@ -49,18 +56,31 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
     ]);
     expect(d0.order.fulfilmentStatus).toBe('unfulfilled');
 
-    const tooMany = await owner.send('POST', `${API}/${o.id}/fulfil`, { lines: [{ line: 0, quantity: 3 }], carrier: 'ups', trackingNumber: '1Z999' });
+    const tooMany = await owner.send('POST', `${API}/${o.id}/fulfil`, {
+      lines: [{ line: 0, quantity: 3 }],
+      carrier: 'ups',
+      trackingNumber: '1Z999',
+    });
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json().message).toBe('You cannot fulfil more than the quantity left to fulfil on a line.');
     expect(tooMany.json().errors).toEqual({ 'lines.0.quantity': 'You cannot fulfil more than the quantity left to fulfil on a line.' });
 
-    const first = await owner.send('POST', `${API}/${o.id}/fulfil`, { lines: [{ line: 0, quantity: 2 }], carrier: 'ups', trackingNumber: '1Z 999 AA1' });
+    const first = await owner.send('POST', `${API}/${o.id}/fulfil`, {
+      lines: [{ line: 0, quantity: 2 }],
+      carrier: 'ups',
+      trackingNumber: '1Z 999 AA1',
+    });
     expect(first.statusCode, first.body).toBe(200);
     const d1 = first.json();
     expect(d1.order.fulfilmentStatus).toBe('partial');
     expect(d1.order.status).toBe('paid');
     expect(d1.fulfilments).toHaveLength(1);
-    expect(d1.fulfilments[0]).toMatchObject({ carrier: 'UPS', trackingNumber: '1Z 999 AA1', trackingUrl: 'https://www.ups.com/track?tracknum=1Z%20999%20AA1', lines: [{ line: 0, quantity: 2 }] });
+    expect(d1.fulfilments[0]).toMatchObject({
+      carrier: 'UPS',
+      trackingNumber: '1Z 999 AA1',
+      trackingUrl: 'https://www.ups.com/track?tracknum=1Z%20999%20AA1',
+      lines: [{ line: 0, quantity: 2 }],
+    });
     const shipped = (await mailsFor(o.id)).filter((m) => m.kind === 'order-shipped');
     expect(shipped).toHaveLength(1);
     expect(shipped[0]!.to_address).toBe('fulfil@example.com');
@@ -68,7 +88,9 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
     expect(shipped[0]!.text_body).toContain('2 x Ceramic Pour-Over Set (POUR-OVER)');
     expect(shipped[0]!.text_body).toContain('Tracking number: 1Z 999 AA1');
     expect(shipped[0]!.text_body).toContain('Track your parcel: https://www.ups.com/track?tracknum=1Z%20999%20AA1');
-    expect(d1.timeline.some((e: { kind: string; text: string }) => e.kind === 'fulfilled' && e.text === 'Fulfilled 2 × Ceramic Pour-Over Set')).toBe(true);
+    expect(
+      d1.timeline.some((e: { kind: string; text: string }) => e.kind === 'fulfilled' && e.text === 'Fulfilled 2 × Ceramic Pour-Over Set'),
+    ).toBe(true);
     expect(d1.timeline.some((e: { kind: string; text: string }) => e.kind === 'email' && e.text.includes('has shipped'))).toBe(true);
 
     // The line is done: one more is more than ordered.
@@ -95,7 +117,9 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
     const total = Number(o.grandTotal.value);
     await t.app.analytics.record('order_placed', { cart_value: total, currency_code: 'USD', order_id: o.id });
     await t.app.analytics.ingest.drain();
-    const revenue = async () => (await owner.get(`/api/analytics/dashboard?from=${today}&to=${today}`)).json().revenue.find((r: { dim: string }) => r.dim === 'USD')?.total;
+    const revenue = async () =>
+      (await owner.get(`/api/analytics/dashboard?from=${today}&to=${today}`)).json().revenue.find((r: { dim: string }) => r.dim === 'USD')
+        ?.total;
     const homeSales = async () => (await owner.get('/api/admin/dashboard')).json().periods[0].current.salesCents;
     const revenueBefore = await revenue();
     const salesBefore = await homeSales();
@@ -108,18 +132,28 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
     expect(d.paymentStatus).toBe('partially_refunded');
     expect(d.order.refundedCents).toBe(7200);
     expect(d.refundableCents).toBe(total - 7200);
-    expect(d.refunds).toEqual([expect.objectContaining({ state: 'done', amountCents: 7200, restock: true, reason: 'Too small', lines: [{ line: 1, quantity: 1 }] })]);
+    expect(d.refunds).toEqual([
+      expect.objectContaining({ state: 'done', amountCents: 7200, restock: true, reason: 'Too small', lines: [{ line: 1, quantity: 1 }] }),
+    ]);
     expect(d.lines.map((l: { refunded: number }) => l.refunded)).toEqual([0, 1]);
     expect(await stockOf('SHIRT-S-NAVY')).toBe(beforeShirt);
     expect(await stockOf('POUR-OVER')).toBe(beforePour - 2);
     // Through the provider: the test provider's payment shows the partial refund.
-    const tp = await rows<{ refunded_cents: number | string }>(t.database.db, sql`select refunded_cents from test_payments where id = ${d.order.payment.paymentId}`);
+    const tp = await rows<{ refunded_cents: number | string }>(
+      t.database.db,
+      sql`select refunded_cents from test_payments where id = ${d.order.payment.paymentId}`,
+    );
     expect(Number(tp[0]!.refunded_cents)).toBe(7200);
     const refundMail = (await mailsFor(o.id)).filter((m) => m.kind === 'order-refund');
     expect(refundMail).toHaveLength(1);
     expect(refundMail[0]!.text_body).toContain('We have refunded $72.00 on your order');
     expect(refundMail[0]!.text_body).toContain('1 x Linen Camp Shirt (SHIRT-S-NAVY)');
-    expect(d.timeline.some((e: { kind: string; text: string; detail?: string }) => e.kind === 'refund' && e.text === 'Refunded $72.00 for 1 × Linen Camp Shirt' && e.detail === 'Items restocked. Reason: Too small')).toBe(true);
+    expect(
+      d.timeline.some(
+        (e: { kind: string; text: string; detail?: string }) =>
+          e.kind === 'refund' && e.text === 'Refunded $72.00 for 1 × Linen Camp Shirt' && e.detail === 'Items restocked. Reason: Too small',
+      ),
+    ).toBe(true);
 
     // Analytics revenue is net of refunds by the refund's day; the owner home's sales by the order's.
     expect(await revenue()).toBe(revenueBefore - 7200);
@@ -131,7 +165,9 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
     expect(twice.json().message).toBe('You cannot refund more than the quantity left to refund on a line.');
     const tooMuch = await owner.send('POST', `${API}/${o.id}/refund`, { amountCents: total - 7200 + 1 });
     expect(tooMuch.statusCode).toBe(400);
-    expect(tooMuch.json().message).toBe(`The refund is more than the amount left to refund on this order. At most $${((total - 7200) / 100).toFixed(2)} can be refunded.`);
+    expect(tooMuch.json().message).toBe(
+      `The refund is more than the amount left to refund on this order. At most $${((total - 7200) / 100).toFixed(2)} can be refunded.`,
+    );
     const rest = await owner.send('POST', `${API}/${o.id}/refund`, {});
     expect(rest.statusCode, rest.body).toBe(200);
     expect(rest.json().order).toMatchObject({ status: 'refunded', refundedCents: total });
@@ -145,7 +181,12 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
   it('refunds an amount without restocking: the stock stays, the order is partially refunded', async () => {
     const o = await twoLineOrder('amount@example.com', 'Amy Amount');
     const stock = await stockOf('POUR-OVER');
-    const r = await owner.send('POST', `${API}/${o.id}/refund`, { amountCents: 550, restock: false, lines: [{ line: 0, quantity: 1 }], notify: false });
+    const r = await owner.send('POST', `${API}/${o.id}/refund`, {
+      amountCents: 550,
+      restock: false,
+      lines: [{ line: 0, quantity: 1 }],
+      notify: false,
+    });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().order).toMatchObject({ status: 'partially_refunded', refundedCents: 550 });
     expect(await stockOf('POUR-OVER')).toBe(stock);
@@ -164,7 +205,17 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
       ['refund', { lines: [{ line: 7, quantity: 1 }] }, 400, 'That line is not part of this order.'],
       ['refund', { lines: [{ line: 0, quantity: 0 }] }, 400, 'Choose the lines to refund or enter an amount.'],
       ['refund', { amountCents: 0 }, 400, 'Choose the lines to refund or enter an amount.'],
-      ['refund', { lines: [{ line: 0, quantity: 1 }, { line: 0, quantity: 1 }] }, 400, 'Each line can appear only once.'],
+      [
+        'refund',
+        {
+          lines: [
+            { line: 0, quantity: 1 },
+            { line: 0, quantity: 1 },
+          ],
+        },
+        400,
+        'Each line can appear only once.',
+      ],
       ['refund', { reason: 'x'.repeat(501), amountCents: 1 }, 400, 'The reason is at most 500 characters.'],
       ['fulfil', { lines: [{ line: 1, quantity: 2 }] }, 400, 'You cannot fulfil more than the quantity left to fulfil on a line.'],
       ['fulfil', { lines: [{ line: 0, quantity: -2 }] }, 400, 'Quantities cannot be negative.'],
@@ -191,7 +242,18 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
     expect((await new Visitor(t.app).send('POST', `${API}/${o.id}/refund`, {})).statusCode).toBe(401);
     expect((await new Visitor(t.app).get(`${API}.csv`)).statusCode).toBe(401);
     expect((await owner.send('POST', `${API}/${o.id}/refund`, {}, { crumb: false })).statusCode).toBe(403);
-    for (const q of ['payment=lost', 'fulfilment=maybe', 'from=2026-13-45', 'from=yesterday', 'sort=price', 'dir=up', 'page=0', 'pageSize=1000', `q=${'x'.repeat(201)}`, 'q=%00']) {
+    for (const q of [
+      'payment=lost',
+      'fulfilment=maybe',
+      'from=2026-13-45',
+      'from=yesterday',
+      'sort=price',
+      'dir=up',
+      'page=0',
+      'pageSize=1000',
+      `q=${'x'.repeat(201)}`,
+      'q=%00',
+    ]) {
       const r = await owner.get(`${API}?${q}`);
       expect(r.statusCode, `${q} -> ${r.body}`).toBe(400);
       if (!q.startsWith('page')) expect((await owner.get(`${API}.csv?${q}`)).statusCode, q).toBe(400);
@@ -213,7 +275,10 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
 
   it('lists with search, filters, sort and pages, and exports the filtered list as CSV', async () => {
     const a = await twoLineOrder('zed.search@example.com', 'Zed Searcher');
-    const b = await placeOrder(t.app, [{ itemId: ids['ceramic-pour-over-set']!, sku: 'POUR-OVER', quantity: 1 }], { email: 'quinn@example.com', address: { name: '=HYPERLINK("x")', line1: '2 Side St', city: 'Austin', region: 'TX', postalCode: '73301', country: 'US' } });
+    const b = await placeOrder(t.app, [{ itemId: ids['ceramic-pour-over-set']!, sku: 'POUR-OVER', quantity: 1 }], {
+      email: 'quinn@example.com',
+      address: { name: '=HYPERLINK("x")', line1: '2 Side St', city: 'Austin', region: 'TX', postalCode: '73301', country: 'US' },
+    });
     await owner.send('POST', `${API}/${b.id}/fulfil`, { notify: false });
     const list = async (q: string) => {
       const r = await owner.get(`${API}?${q}`);
@@ -229,7 +294,11 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
     expect(fulfilled.orders.every((o: { fulfilmentStatus: string }) => o.fulfilmentStatus === 'fulfilled')).toBe(true);
     const unf = await list('fulfilment=unfulfilled&payment=paid');
     expect(unf.orders.some((o: { id: string }) => o.id === a.id)).toBe(true);
-    expect(unf.orders.every((o: { fulfilmentStatus: string; paymentStatus: string }) => o.fulfilmentStatus === 'unfulfilled' && o.paymentStatus === 'paid')).toBe(true);
+    expect(
+      unf.orders.every(
+        (o: { fulfilmentStatus: string; paymentStatus: string }) => o.fulfilmentStatus === 'unfulfilled' && o.paymentStatus === 'paid',
+      ),
+    ).toBe(true);
     const refunded = await list('payment=partially_refunded');
     expect(refunded.total).toBeGreaterThan(0);
     expect(refunded.orders.every((o: { paymentStatus: string }) => o.paymentStatus === 'partially_refunded')).toBe(true);
@@ -242,10 +311,13 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
     const asc = await list('sort=number&dir=asc&pageSize=2');
     expect(asc.total).toBe(all.total);
     const pages: number[] = [];
-    for (let p = 1; p <= Math.ceil(asc.total / 2); p++) pages.push(...(await list(`sort=number&dir=asc&pageSize=2&page=${p}`)).orders.map((o: { orderNumber: number }) => o.orderNumber));
+    for (let p = 1; p <= Math.ceil(asc.total / 2); p++)
+      pages.push(...(await list(`sort=number&dir=asc&pageSize=2&page=${p}`)).orders.map((o: { orderNumber: number }) => o.orderNumber));
     expect(pages).toEqual([...pages].sort((x, y) => x - y));
     expect(new Set(pages).size).toBe(all.total);
-    const byTotal = (await list('sort=total&dir=desc&pageSize=100')).orders.map((o: { totals: { grandTotalCents: number } }) => o.totals.grandTotalCents);
+    const byTotal = (await list('sort=total&dir=desc&pageSize=100')).orders.map(
+      (o: { totals: { grandTotalCents: number } }) => o.totals.grandTotalCents,
+    );
     expect(byTotal).toEqual([...byTotal].sort((x, y) => y - x));
 
     // CSV of the filtered list.
@@ -257,7 +329,18 @@ describe.each(APP_KINDS)('the order desk on %s', (kind) => {
     expect(Object.keys(records[0]!)).toEqual(CSV_COLUMNS);
     expect(records.length).toBe(fulfilled.total);
     const row = records.find((x) => x.Order === String(b.orderNumber))!;
-    expect(row).toMatchObject({ Email: 'quinn@example.com', Customer: `'=HYPERLINK("x")`, 'Payment status': 'paid', 'Fulfilment status': 'fulfilled', Items: '1 x Ceramic Pour-Over Set (POUR-OVER)', Currency: 'USD', Subtotal: '39.00', Total: (Number(b.grandTotal.value) / 100).toFixed(2), Refunded: '0.00', 'Ship to country': 'US' });
+    expect(row).toMatchObject({
+      Email: 'quinn@example.com',
+      Customer: `'=HYPERLINK("x")`,
+      'Payment status': 'paid',
+      'Fulfilment status': 'fulfilled',
+      Items: '1 x Ceramic Pour-Over Set (POUR-OVER)',
+      Currency: 'USD',
+      Subtotal: '39.00',
+      Total: (Number(b.grandTotal.value) / 100).toFixed(2),
+      Refunded: '0.00',
+      'Ship to country': 'US',
+    });
     expect(records.every((x) => x['Fulfilment status'] === 'fulfilled')).toBe(true);
   });
 });

@@ -84,17 +84,50 @@ describe.each(APP_KINDS)('owner edits of shipping options, tax rules and coupons
 
   it('a good edit is stored and listed; an unknown or malformed id is refused', async () => {
     const o = await created(`${API}/shipping-options`, { name: 'Courier', kind: 'flat', priceCents: 900 });
-    const u = await owner.send('PUT', `${API}/shipping-options/${o.id}`, { name: 'Courier (next day)', kind: 'free_above', priceCents: 1200, freeAboveCents: 8000, countries: ['us', 'CA'] });
+    const u = await owner.send('PUT', `${API}/shipping-options/${o.id}`, {
+      name: 'Courier (next day)',
+      kind: 'free_above',
+      priceCents: 1200,
+      freeAboveCents: 8000,
+      countries: ['us', 'CA'],
+    });
     expect(u.statusCode, u.body).toBe(200);
     const listed = (await owner.get(`${API}/shipping-options`)).json().shippingOptions.find((x: { id: string }) => x.id === o.id);
-    expect(listed).toMatchObject({ name: 'Courier (next day)', kind: 'free_above', priceCents: 1200, freeAboveCents: 8000, countries: ['US', 'CA'] });
+    expect(listed).toMatchObject({
+      name: 'Courier (next day)',
+      kind: 'free_above',
+      priceCents: 1200,
+      freeAboveCents: 8000,
+      countries: ['US', 'CA'],
+    });
 
     const r = await created(`${API}/tax-rules`, { name: 'Texas', country: 'US', region: 'TX', rateBasisPoints: 625 });
-    expect((await owner.send('PUT', `${API}/tax-rules/${r.id}`, { name: 'Texas state', country: 'us', region: 'tx', rateBasisPoints: 825, appliesToShipping: true })).statusCode).toBe(200);
-    expect((await owner.get(`${API}/tax-rules`)).json().taxRules.find((x: { id: string }) => x.id === r.id)).toMatchObject({ name: 'Texas state', country: 'US', region: 'TX', rateBasisPoints: 825, appliesToShipping: true });
+    expect(
+      (
+        await owner.send('PUT', `${API}/tax-rules/${r.id}`, {
+          name: 'Texas state',
+          country: 'us',
+          region: 'tx',
+          rateBasisPoints: 825,
+          appliesToShipping: true,
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await owner.get(`${API}/tax-rules`)).json().taxRules.find((x: { id: string }) => x.id === r.id)).toMatchObject({
+      name: 'Texas state',
+      country: 'US',
+      region: 'TX',
+      rateBasisPoints: 825,
+      appliesToShipping: true,
+    });
 
     for (const area of ['shipping-options', 'tax-rules', 'coupons']) {
-      const good = area === 'shipping-options' ? { name: 'A', kind: 'flat' } : area === 'tax-rules' ? { name: 'A', country: 'US', rateBasisPoints: 0 } : { code: 'NOBODY', kind: 'free_shipping' };
+      const good =
+        area === 'shipping-options'
+          ? { name: 'A', kind: 'flat' }
+          : area === 'tax-rules'
+            ? { name: 'A', country: 'US', rateBasisPoints: 0 }
+            : { code: 'NOBODY', kind: 'free_shipping' };
       const missing = await owner.send('PUT', `${API}/${area}/000000000000000000000000`, good);
       expect(missing.statusCode, missing.body).toBe(404);
       const malformed = await owner.send('PUT', `${API}/${area}/nope`, good);
@@ -123,11 +156,15 @@ describe.each(APP_KINDS)('owner edits of shipping options, tax rules and coupons
   it('edits racing to the same new code: one is stored, the others get the clash, never a 500', async () => {
     for (let round = 0; round < 5; round++) {
       const racers = [];
-      for (let i = 0; i < 6; i++) racers.push(await created(`${API}/coupons`, { code: `RACE-${round}-${i}`, kind: 'percent', percentBasisPoints: 500 }));
+      for (let i = 0; i < 6; i++)
+        racers.push(await created(`${API}/coupons`, { code: `RACE-${round}-${i}`, kind: 'percent', percentBasisPoints: 500 }));
       const target = `RACE-WIN-${round}`;
-      const answers = await Promise.all(racers.map((c) => owner.send('PUT', `${API}/coupons/${c.id}`, { code: target, kind: 'percent', percentBasisPoints: 700 })));
+      const answers = await Promise.all(
+        racers.map((c) => owner.send('PUT', `${API}/coupons/${c.id}`, { code: target, kind: 'percent', percentBasisPoints: 700 })),
+      );
       expect(answers.map((r) => r.statusCode).sort(), answers.map((r) => r.body).join('\n')).toEqual([200, 409, 409, 409, 409, 409]);
-      for (const r of answers.filter((x) => x.statusCode === 409)) expect(r.json()).toEqual({ error: CLASH, message: CLASH, errors: { code: CLASH } });
+      for (const r of answers.filter((x) => x.statusCode === 409))
+        expect(r.json()).toEqual({ error: CLASH, message: CLASH, errors: { code: CLASH } });
       const codes = (await owner.get(`${API}/coupons`)).json().coupons.map((c: { code: string }) => c.code);
       expect(codes.filter((c: string) => c === target)).toHaveLength(1);
     }

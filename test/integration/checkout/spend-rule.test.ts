@@ -21,10 +21,19 @@ describe.each(DB_KINDS)('sales and spend on %s', (kind) => {
   });
 
   it("counts a partially refunded order net of its refund, the same on the dashboard, the customers list, the customer's page and the CSV", async () => {
-    expect((await admin.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    expect(
+      (await admin.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
     const buyer = new Visitor(t.app);
-    expect((await buyer.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
-    const placed = await buyer.send('POST', PLACE, await confirmed(buyer, { email: 'rae@example.com', shippingAddress: ADDRESS, payment: CARD }), { headers: { 'idempotency-key': `spend-${kind}-${Date.now()}` } });
+    expect(
+      (await buyer.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode,
+    ).toBe(200);
+    const placed = await buyer.send(
+      'POST',
+      PLACE,
+      await confirmed(buyer, { email: 'rae@example.com', shippingAddress: ADDRESS, payment: CARD }),
+      { headers: { 'idempotency-key': `spend-${kind}-${Date.now()}` } },
+    );
     expect(placed.statusCode, placed.body).toBe(200);
     const order = placed.json().purchaseConfirmation;
     const total = Math.round(Number(order.grandTotal.decimalValue) * 100);
@@ -38,7 +47,11 @@ describe.each(DB_KINDS)('sales and spend on %s', (kind) => {
     };
     expect(await figures()).toEqual({ sales: total, listed: total, detail: total, csv: (total / 100).toFixed(2) });
 
-    const refund = await admin.send('POST', `/api/checkout/admin/orders/${order.id}/refund`, { amountCents: 500, restock: false, notify: false });
+    const refund = await admin.send('POST', `/api/checkout/admin/orders/${order.id}/refund`, {
+      amountCents: 500,
+      restock: false,
+      notify: false,
+    });
     expect(refund.statusCode, refund.body).toBe(200);
     const net = total - 500;
     expect(await figures()).toEqual({ sales: net, listed: net, detail: net, csv: (net / 100).toFixed(2) });

@@ -58,7 +58,12 @@ describe.each(DB_KINDS)('issue 38 stock and checkout integrity on %s', (kind) =>
     await t.database.db.execute(sql`update product_variants set qty_in_stock = 2, unlimited = true where sku = 'SERVICE-TUNEUP'`);
     for (let i = 0; i < 2; i++) {
       const { v, total } = await shopper(3);
-      const placed = await v.send('POST', PLACE, { email: 'ada@example.com', payment: CARD, idempotencyKey: key(), expectedTotalCents: total });
+      const placed = await v.send('POST', PLACE, {
+        email: 'ada@example.com',
+        payment: CARD,
+        idempotencyKey: key(),
+        expectedTotalCents: total,
+      });
       expect(placed.statusCode, placed.body).toBe(200);
     }
     expect(await stockOf('SERVICE-TUNEUP')).toBe(2);
@@ -71,11 +76,23 @@ describe.each(DB_KINDS)('issue 38 stock and checkout integrity on %s', (kind) =>
   it('a tracked variant is still taken down, and never below 0', async () => {
     await t.database.db.execute(sql`update product_variants set qty_in_stock = 4, unlimited = false where sku = 'SERVICE-TUNEUP'`);
     const { v, total } = await shopper(3);
-    expect((await v.send('POST', PLACE, { email: 'ada@example.com', payment: CARD, idempotencyKey: key(), expectedTotalCents: total })).statusCode).toBe(200);
+    expect(
+      (await v.send('POST', PLACE, { email: 'ada@example.com', payment: CARD, idempotencyKey: key(), expectedTotalCents: total }))
+        .statusCode,
+    ).toBe(200);
     expect(await stockOf('SERVICE-TUNEUP')).toBe(1);
     const again = await shopper(1);
     await t.database.db.execute(sql`update product_variants set qty_in_stock = 0 where sku = 'SERVICE-TUNEUP'`);
-    expect((await again.v.send('POST', PLACE, { email: 'ada@example.com', payment: CARD, idempotencyKey: key(), expectedTotalCents: again.total })).statusCode).toBe(400);
+    expect(
+      (
+        await again.v.send('POST', PLACE, {
+          email: 'ada@example.com',
+          payment: CARD,
+          idempotencyKey: key(),
+          expectedTotalCents: again.total,
+        })
+      ).statusCode,
+    ).toBe(400);
     expect(await stockOf('SERVICE-TUNEUP')).toBe(0);
   });
 
@@ -106,7 +123,12 @@ describe.each(DB_KINDS)('issue 38 stock and checkout integrity on %s', (kind) =>
     expect(bare.statusCode, bare.body).toBe(400);
     expect(bare.json().message).toBe(checkoutMessages.CONFIRM_TOTAL);
     expect(await stockOf('SERVICE-TUNEUP')).toBe(10);
-    const changed = await v.send('POST', PLACE, { email: 'ada@example.com', payment: CARD, idempotencyKey: key(), expectedTotalCents: total - 1 });
+    const changed = await v.send('POST', PLACE, {
+      email: 'ada@example.com',
+      payment: CARD,
+      idempotencyKey: key(),
+      expectedTotalCents: total - 1,
+    });
     expect(changed.statusCode).toBe(409);
     const ok = await v.send('POST', PLACE, { email: 'ada@example.com', payment: CARD, idempotencyKey: key(), expectedTotalCents: total });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -116,7 +138,9 @@ describe.each(DB_KINDS)('issue 38 stock and checkout integrity on %s', (kind) =>
   it('the no-JavaScript checkout form posts the total it shows, and places the order with it', async () => {
     await t.database.db.execute(sql`update product_variants set qty_in_stock = 10, unlimited = false where sku = 'SERVICE-TUNEUP'`);
     const v = new Visitor(t.app);
-    expect((await v.send('POST', ADD, { itemId: t.seed.productIds['bike-tune-up'], sku: 'SERVICE-TUNEUP', quantity: 2 })).statusCode).toBe(200);
+    expect((await v.send('POST', ADD, { itemId: t.seed.productIds['bike-tune-up'], sku: 'SERVICE-TUNEUP', quantity: 2 })).statusCode).toBe(
+      200,
+    );
     const crumb = await v.crumb();
     const page = await v.get('/checkout');
     expect(page.statusCode).toBe(200);
@@ -126,7 +150,16 @@ describe.each(DB_KINDS)('issue 38 stock and checkout integrity on %s', (kind) =>
       v.send(
         'POST',
         '/api/checkout/form',
-        new URLSearchParams({ crumb, idempotencyKey: field('idempotencyKey')!, action: 'place', email: 'plain@example.com', cardNumber: '4242424242424242', cardExpiry: '12/40', cardCvc: '123', ...extra }).toString(),
+        new URLSearchParams({
+          crumb,
+          idempotencyKey: field('idempotencyKey')!,
+          action: 'place',
+          email: 'plain@example.com',
+          cardNumber: '4242424242424242',
+          cardExpiry: '12/40',
+          cardCvc: '123',
+          ...extra,
+        }).toString(),
         { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' } },
       );
     // A post without the field (not the page's own) is drawn again with the message, nothing charged.
@@ -159,7 +192,15 @@ describe.each(DB_KINDS)('issue 38 Stripe webhooks on %s', (kind) => {
 
   /** A signed delivery of a payment_intent.succeeded for `pi`, signed at `at` (unix seconds). */
   const deliver = (pi: string, at: number, eventId = `evt_${key()}`) => {
-    const d = standin.signedDelivery({ id: eventId, type: 'payment_intent.succeeded', created: at, data: { object: { id: pi, object: 'payment_intent', status: 'succeeded' } } }, at);
+    const d = standin.signedDelivery(
+      {
+        id: eventId,
+        type: 'payment_intent.succeeded',
+        created: at,
+        data: { object: { id: pi, object: 'payment_intent', status: 'succeeded' } },
+      },
+      at,
+    );
     return t.app.inject({ method: 'POST', url: WEBHOOK, payload: d.body, headers: d.headers });
   };
   const seconds = Math.floor(NOW / 1000);

@@ -32,7 +32,13 @@ describe.each(APP_KINDS)('commerce calls on %s', (kind) => {
       const cookie = res.cookies.find((c) => c.name === 'tessera_cart')!;
       expect(cookie.httpOnly).toBe(true);
       expect(cookie.sameSite).toBe('Lax');
-      expect(newlyAdded).toMatchObject({ itemId: ids['linen-camp-shirt'], quantity: 2, title: 'Linen Camp Shirt', purchasePriceCents: 7200, chosenVariant: { sku: 'SHIRT-S-NAVY', attributes: { Size: 'S', Color: 'Navy' } } });
+      expect(newlyAdded).toMatchObject({
+        itemId: ids['linen-camp-shirt'],
+        quantity: 2,
+        title: 'Linen Camp Shirt',
+        purchasePriceCents: 7200,
+        chosenVariant: { sku: 'SHIRT-S-NAVY', attributes: { Size: 'S', Color: 'Navy' } },
+      });
       expect(newlyAdded.subTotal).toEqual({ value: '14400', currency: 'USD' });
       expect(shoppingCart).toMatchObject({
         subtotalCents: 14400,
@@ -60,7 +66,10 @@ describe.each(APP_KINDS)('commerce calls on %s', (kind) => {
       expect(again.shoppingCart.entries[0].quantity).toBe(3);
       expect(again.newlyAdded.quantity).toBe(3);
       const other = (await v.send('POST', ADD, { itemId: ids['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity: 1 })).json();
-      expect(other.shoppingCart.entries.map((e: { chosenVariant: { sku: string } }) => e.chosenVariant.sku)).toEqual(['SHIRT-S-NAVY', 'SHIRT-M-SAND']);
+      expect(other.shoppingCart.entries.map((e: { chosenVariant: { sku: string } }) => e.chosenVariant.sku)).toEqual([
+        'SHIRT-S-NAVY',
+        'SHIRT-M-SAND',
+      ]);
       expect(other.shoppingCart.totalQuantity).toBe(4);
       expect(other.shoppingCart.subtotalCents).toBe(3 * 7200 + 6800);
 
@@ -69,7 +78,12 @@ describe.each(APP_KINDS)('commerce calls on %s', (kind) => {
       const b = JSON.stringify({ 'engraving-text': 'Sam', 'engraving-font': 'Serif' });
       await v.send('POST', ADD, { ...board, additionalFields: a });
       // The same answers written with other spacing and key order are the same answers.
-      const same = (await v.send('POST', ADD, { ...board, additionalFields: JSON.stringify({ 'engraving-text': 'Ana', 'engraving-font': 'Serif' }, null, 2) })).json();
+      const same = (
+        await v.send('POST', ADD, {
+          ...board,
+          additionalFields: JSON.stringify({ 'engraving-text': 'Ana', 'engraving-font': 'Serif' }, null, 2),
+        })
+      ).json();
       expect(same.newlyAdded.quantity).toBe(2);
       const diff = (await v.send('POST', ADD, { ...board, additionalFields: b })).json();
       expect(diff.shoppingCart.entries).toHaveLength(4);
@@ -83,7 +97,13 @@ describe.each(APP_KINDS)('commerce calls on %s', (kind) => {
       const gift = (await v.send('POST', ADD, { itemId: ids['gift-card'], sku: 'GIFT-50', quantity: 1 })).json();
       expect(gift.shoppingCart).toMatchObject({ hasDigital: true, purelyDigital: true, requiresShipping: false, subtotalCents: 6200 });
       const mixed = (await v.send('POST', ADD, { itemId: ids['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).json();
-      expect(mixed.shoppingCart).toMatchObject({ hasDigital: true, purelyDigital: false, requiresShipping: true, subtotalCents: 6200 + 3900, grandTotalCents: 10100 });
+      expect(mixed.shoppingCart).toMatchObject({
+        hasDigital: true,
+        purelyDigital: false,
+        requiresShipping: true,
+        subtotalCents: 6200 + 3900,
+        grandTotalCents: 10100,
+      });
       expect(mixed.newlyAdded.purchasePriceCents).toBe(3900);
     });
 
@@ -95,14 +115,18 @@ describe.each(APP_KINDS)('commerce calls on %s', (kind) => {
       expect(v.cookies.has('tessera_cart')).toBe(false);
       // SHIRT-L-SAND has 2 in stock.
       const lSand = { itemId: ids['linen-camp-shirt'], sku: 'SHIRT-L-SAND' };
-      expect((await v.send('POST', ADD, { ...lSand, quantity: 3 })).json().message).toBe('Sorry, we do not have enough of that item available.');
+      expect((await v.send('POST', ADD, { ...lSand, quantity: 3 })).json().message).toBe(
+        'Sorry, we do not have enough of that item available.',
+      );
       expect((await v.send('POST', ADD, { ...lSand, quantity: 2 })).statusCode).toBe(200);
       const more = await v.send('POST', ADD, { ...lSand, quantity: 1 });
       expect(more.statusCode).toBe(400);
       expect(more.json().message).toBe('Sorry, we do not have enough of that item available.');
       // Unlimited variants and digital products take any quantity up to 9999.
       expect((await v.send('POST', ADD, { itemId: ids['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity: 9999 })).statusCode).toBe(200);
-      expect((await v.send('POST', ADD, { itemId: ids['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity: 1 })).json().message).toBe('Sorry, we do not have enough of that item available.');
+      expect((await v.send('POST', ADD, { itemId: ids['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity: 1 })).json().message).toBe(
+        'Sorry, we do not have enough of that item available.',
+      );
       const cart = (await v.get(CART)).json();
       expect(cart.totalQuantity).toBe(2 + 9999);
     });
@@ -112,7 +136,10 @@ describe.each(APP_KINDS)('commerce calls on %s', (kind) => {
       const board = { itemId: ids['engraved-cutting-board'], sku: 'BOARD-WALNUT', quantity: 1 };
       const none = await v.send('POST', ADD, board);
       expect(none.statusCode).toBe(400);
-      expect(none.json()).toMatchObject({ message: 'Update the missing or invalid information above', errors: { 'engraving-text': 'Required', 'engraving-font': 'Required' } });
+      expect(none.json()).toMatchObject({
+        message: 'Update the missing or invalid information above',
+        errors: { 'engraving-text': 'Required', 'engraving-font': 'Required' },
+      });
       const half = await v.send('POST', ADD, { ...board, additionalFields: JSON.stringify({ 'engraving-text': 'Hi' }) });
       expect(half.json().errors).toEqual({ 'engraving-font': 'Required' });
       const list = await v.send('POST', ADD, { ...board, additionalFields: '[1,2]' });
@@ -283,7 +310,10 @@ describe.each(APP_KINDS)('commerce calls on %s', (kind) => {
       expect(res.statusCode).toBe(200);
       expect(res.json().updatedEntry).toMatchObject({ id, additionalFields: next, quantity: 1 });
       expect(res.json().shoppingCart.entries[0].additionalFields).toBe(next);
-      const missing = await v.send('PUT', `${ADD}/${id}/additionalFields`, { ...board, additionalFields: JSON.stringify({ 'engraving-text': '' }) });
+      const missing = await v.send('PUT', `${ADD}/${id}/additionalFields`, {
+        ...board,
+        additionalFields: JSON.stringify({ 'engraving-text': '' }),
+      });
       expect(missing.statusCode).toBe(400);
       expect(missing.json().errors).toEqual({ 'engraving-text': 'Required', 'engraving-font': 'Required' });
       const notJson = await v.send('PUT', `${ADD}/${id}/additionalFields`, { ...board, additionalFields: 'nope' });
@@ -342,7 +372,12 @@ describe.each(APP_KINDS)('commerce calls on %s', (kind) => {
   describe('POST /api/3/commerce/cart/subscription', () => {
     it('stores a separate single-item cart, answers cartToken, and the subscription checkout shows the price text', async () => {
       const v = new Visitor(t.app);
-      const res = await v.send('POST', '/api/3/commerce/cart/subscription', { itemId: ids['fresh-roast-coffee-subscription'], sku: 'COFFEE-SUB', qty: 1, additionalFields: null });
+      const res = await v.send('POST', '/api/3/commerce/cart/subscription', {
+        itemId: ids['fresh-roast-coffee-subscription'],
+        sku: 'COFFEE-SUB',
+        qty: 1,
+        additionalFields: null,
+      });
       expect(res.statusCode).toBe(200);
       const { cartToken } = res.json();
       expect(cartToken).toMatch(/^[A-Za-z0-9_-]{40,}$/);
@@ -359,7 +394,11 @@ describe.each(APP_KINDS)('commerce calls on %s', (kind) => {
       const v = new Visitor(t.app);
       const notSub = await v.send('POST', '/api/3/commerce/cart/subscription', { ...shirt(), qty: 1 });
       expect(notSub.statusCode).toBe(400);
-      const q = await v.send('POST', '/api/3/commerce/cart/subscription', { itemId: ids['fresh-roast-coffee-subscription'], sku: 'COFFEE-SUB', qty: 1.5 });
+      const q = await v.send('POST', '/api/3/commerce/cart/subscription', {
+        itemId: ids['fresh-roast-coffee-subscription'],
+        sku: 'COFFEE-SUB',
+        qty: 1.5,
+      });
       expect(q.json().message).toBe('Quantity must be a whole number.');
     });
   });
@@ -377,7 +416,9 @@ describe.each(APP_KINDS)('commerce calls on %s', (kind) => {
       expect(cart.entries[0].quantity).toBe(100);
       expect(cart.totalQuantity).toBe(100);
       expect(cart.subtotalCents).toBe(680_000);
-      const stored = (await t.database.db.execute(sql`select count(*)::int as n from cart_entries where cart_id = ${cart.id}`)) as unknown as { rows: Array<{ n: number }> };
+      const stored = (await t.database.db.execute(
+        sql`select count(*)::int as n from cart_entries where cart_id = ${cart.id}`,
+      )) as unknown as { rows: Array<{ n: number }> };
       expect(stored.rows[0]!.n).toBe(1);
     });
 

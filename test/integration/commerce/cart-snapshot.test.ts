@@ -33,7 +33,12 @@ describe.each(APP_KINDS)('adds from a kept cart snapshot on %s', (kind) => {
     // Another instance (its own service, same database) adds to the same cart.
     const other = new CartService(t.database);
     const site = await t.app.services.websites.get();
-    const r = await other.add(site.id, { token: v.cookies.get('tessera_cart') }, { itemId, sku: 'SHIRT-M-SAND', quantity: 5, additionalFields: '' }, 'USD');
+    const r = await other.add(
+      site.id,
+      { token: v.cookies.get('tessera_cart') },
+      { itemId, sku: 'SHIRT-M-SAND', quantity: 5, additionalFields: '' },
+      'USD',
+    );
     expect(r.cart.totalQuantity).toBe(7);
     const res = (await v.send('POST', ADD, sand(1))).json();
     expect(res.shoppingCart.totalQuantity).toBe(8);
@@ -51,16 +56,22 @@ describe.each(APP_KINDS)('adds from a kept cart snapshot on %s', (kind) => {
     const entry = first.shoppingCart.entries.find((e: { chosenVariant: { sku: string } }) => e.chosenVariant.sku === 'SHIRT-M-SAND');
     // Straight in the database, as another instance's write would leave it.
     await t.database.db.execute(sql`delete from cart_entries where id = ${entry.id}`);
-    await t.database.db.execute(sql`update carts set total_quantity = 1, subtotal_cents = 6800, grand_total_cents = 6800 where id = ${first.shoppingCart.id}`);
+    await t.database.db.execute(
+      sql`update carts set total_quantity = 1, subtotal_cents = 6800, grand_total_cents = 6800 where id = ${first.shoppingCart.id}`,
+    );
     const res = (await v.send('POST', ADD, { itemId, sku: 'SHIRT-L-SAND', quantity: 1 })).json();
-    expect(res.shoppingCart.entries.map((e: { chosenVariant: { sku: string }; quantity: number }) => [e.chosenVariant.sku, e.quantity])).toEqual([['SHIRT-L-SAND', 2]]);
+    expect(
+      res.shoppingCart.entries.map((e: { chosenVariant: { sku: string }; quantity: number }) => [e.chosenVariant.sku, e.quantity]),
+    ).toEqual([['SHIRT-L-SAND', 2]]);
     expect((await v.get(CART)).json().totalQuantity).toBe(2);
   });
 
   it('follows the current stock, price and status of the product, not the ones it saw', async () => {
     const v = new Visitor(t.app);
     const sku = 'SHIRT-L-NAVY';
-    await t.database.db.execute(sql`update product_variants set qty_in_stock = 10, unlimited = false where item_id = ${itemId} and sku = ${sku}`);
+    await t.database.db.execute(
+      sql`update product_variants set qty_in_stock = 10, unlimited = false where item_id = ${itemId} and sku = ${sku}`,
+    );
     expect((await v.send('POST', ADD, { itemId, sku, quantity: 1 })).statusCode).toBe(200);
     expect((await v.send('POST', ADD, { itemId, sku, quantity: 1 })).statusCode).toBe(200);
     // Stock falls to 2: a third unit is refused with the stock message.
@@ -77,7 +88,9 @@ describe.each(APP_KINDS)('adds from a kept cart snapshot on %s', (kind) => {
     const b = new Visitor(t.app);
     await b.send('POST', ADD, sand(1));
     await b.send('POST', ADD, sand(1));
-    await t.database.db.execute(sql`update product_variants set price_cents = 1234, on_sale = false where item_id = ${itemId} and sku = 'SHIRT-S-NAVY'`);
+    await t.database.db.execute(
+      sql`update product_variants set price_cents = 1234, on_sale = false where item_id = ${itemId} and sku = 'SHIRT-S-NAVY'`,
+    );
     const priced = (await b.send('POST', ADD, { itemId, sku: 'SHIRT-S-NAVY', quantity: 1 })).json();
     expect(priced.newlyAdded.purchasePriceCents).toBe(1234);
     expect(priced.shoppingCart.subtotalCents).toBe(2 * 6800 + 1234);

@@ -25,7 +25,9 @@ for (const kind of APP_KINDS) {
     });
 
     const setPrice = (sku: string, cents: bigint | number) =>
-      t.database.db.execute(sql`update product_variants set price_cents = ${String(cents)}::bigint, on_sale = false, unlimited = true where sku = ${sku}`);
+      t.database.db.execute(
+        sql`update product_variants set price_cents = ${String(cents)}::bigint, on_sale = false, unlimited = true where sku = ${sku}`,
+      );
     const setCurrency = async (currency: string) => {
       const s = (await owner.get('/api/config/store-settings')).json();
       const put = await owner.send('PUT', '/api/config/store-settings', { ...s, currency });
@@ -87,7 +89,11 @@ for (const kind of APP_KINDS) {
           const placed = await v.send(
             'POST',
             '/api/checkout/place-order',
-            { email: 'ada@example.com', shippingAddress: address, payment: { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' } },
+            {
+              email: 'ada@example.com',
+              shippingAddress: address,
+              payment: { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' },
+            },
             { headers: { 'idempotency-key': `too-large-${kind}-${Date.now()}` } },
           );
           expect(placed.statusCode).toBe(400);
@@ -147,9 +153,14 @@ for (const kind of APP_KINDS) {
 
     it('the navigation accepts every link form its message promises and refuses the rest (platform.md section 5)', async () => {
       const save = (externalLink: string) =>
-        owner.send('POST', '/api/widget/UpdateNavigation', { fieldName: 'issue45Nav', navigation: { items: [{ title: 'Link', externalLink }] } });
+        owner.send('POST', '/api/widget/UpdateNavigation', {
+          fieldName: 'issue45Nav',
+          navigation: { items: [{ title: 'Link', externalLink }] },
+        });
       const stored = async () =>
-        ((await owner.get('/api/commondata/GetSiteLayout')).json() as Array<{ identifier: string; links: Array<{ externalLink: string }> }>).find((e) => e.identifier === 'issue45Nav')?.links[0]?.externalLink;
+        (
+          (await owner.get('/api/commondata/GetSiteLayout')).json() as Array<{ identifier: string; links: Array<{ externalLink: string }> }>
+        ).find((e) => e.identifier === 'issue45Nav')?.links[0]?.externalLink;
       for (const [typed, kept] of [
         ['example.com', 'https://example.com'],
         ['example.com/about?x=1#top', 'https://example.com/about?x=1#top'],

@@ -33,7 +33,9 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     ids = t.seed.productIds;
     owner = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
-    expect((await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    expect(
+      (await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
   });
   afterAll(async () => {
     await t?.close();
@@ -58,9 +60,16 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     const v = new Visitor(t.app);
     const shirt = { itemId: ids['linen-camp-shirt'], sku: 'SHIRT-M-SAND' };
     for (let i = 0; i < 300; i++) {
-      const r = await v.send('POST', ADD, { ...shirt, quantity: 1, additionalFields: JSON.stringify({ note: `${i}-${'x'.repeat(2000)}` }) });
+      const r = await v.send('POST', ADD, {
+        ...shirt,
+        quantity: 1,
+        additionalFields: JSON.stringify({ note: `${i}-${'x'.repeat(2000)}` }),
+      });
       expect(r.statusCode).toBe(400);
-      expect(r.json()).toMatchObject({ message: cartMessages.NO_ADDITIONAL_FIELDS, errors: { additionalFields: cartMessages.NO_ADDITIONAL_FIELDS } });
+      expect(r.json()).toMatchObject({
+        message: cartMessages.NO_ADDITIONAL_FIELDS,
+        errors: { additionalFields: cartMessages.NO_ADDITIONAL_FIELDS },
+      });
     }
     expect((await v.get(CART)).json().entries).toHaveLength(0);
     // Without answers the adds merge into one line.
@@ -110,7 +119,11 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     expect(long.json().errors).toEqual({ 'engraving-text': formMessages.CHARACTER_LIMIT });
     const shape = await add({ 'engraving-text': { nested: { deep: 'x' } }, 'engraving-font': 'Serif' });
     expect(shape.json().errors).toEqual({ 'engraving-text': cartMessages.INVALID_ANSWER });
-    const tooMuch = await add({ 'engraving-text': 'z'.repeat(1900), 'engraving-font': 'Serif', ...Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`q${i}`, 'w'.repeat(1500)])) });
+    const tooMuch = await add({
+      'engraving-text': 'z'.repeat(1900),
+      'engraving-font': 'Serif',
+      ...Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`q${i}`, 'w'.repeat(1500)])),
+    });
     expect(tooMuch.json().errors).toEqual({ additionalFields: cartMessages.ANSWERS_TOO_LONG });
     const missing = await add({ 'engraving-font': 'Serif' });
     expect(missing.json().errors).toEqual({ 'engraving-text': 'Required' });
@@ -143,15 +156,33 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
 
     // The shopper confirmed the old total: refused before any charge, with the new quote.
     const charges = await paymentsCount();
-    const stale = await v.send('POST', PLACE, { email: 'p@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key(), expectedTotalCents: before.grandTotalCents });
+    const stale = await v.send('POST', PLACE, {
+      email: 'p@example.com',
+      shippingAddress: ADDRESS,
+      payment: CARD,
+      idempotencyKey: key(),
+      expectedTotalCents: before.grandTotalCents,
+    });
     expect(stale.statusCode).toBe(409);
-    expect(stale.json().message).toBe(`The order total is now $${(quoted.grandTotalCents / 100).toFixed(2)}, not $${(before.grandTotalCents / 100).toFixed(2)}. Please review your order and confirm the new total.`);
-    expect(stale.json()).toMatchObject({ code: 'total_changed', confirmedTotalCents: before.grandTotalCents, grandTotalCents: quoted.grandTotalCents });
+    expect(stale.json().message).toBe(
+      `The order total is now $${(quoted.grandTotalCents / 100).toFixed(2)}, not $${(before.grandTotalCents / 100).toFixed(2)}. Please review your order and confirm the new total.`,
+    );
+    expect(stale.json()).toMatchObject({
+      code: 'total_changed',
+      confirmedTotalCents: before.grandTotalCents,
+      grandTotalCents: quoted.grandTotalCents,
+    });
     expect(stale.json().quote.cart.grandTotalCents).toBe(quoted.grandTotalCents);
     expect(await paymentsCount()).toBe(charges);
 
     // Confirming the new total places the order at the current price.
-    const placed = await v.send('POST', PLACE, { email: 'p@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key(), expectedTotalCents: quoted.grandTotalCents });
+    const placed = await v.send('POST', PLACE, {
+      email: 'p@example.com',
+      shippingAddress: ADDRESS,
+      payment: CARD,
+      idempotencyKey: key(),
+      expectedTotalCents: quoted.grandTotalCents,
+    });
     expect(placed.statusCode, placed.body).toBe(200);
     expect(placed.json().purchaseConfirmation.items[0].unitPrice.value).toBe('5000');
     expect(Number(placed.json().purchaseConfirmation.grandTotal.value)).toBe(quoted.grandTotalCents);
@@ -169,7 +200,11 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     const quoted = (await v.send('POST', QUOTE, { email: 's@example.com', shippingAddress: ADDRESS })).json().cart;
     expect(quoted.subtotalCents).toBe(7800);
     // Without a confirmed total (an API client), the order is still priced as it is now, never at the sale price.
-    const placed = await v.send('POST', PLACE, await confirmed(v, { email: 's@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }));
+    const placed = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, { email: 's@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: key() }),
+    );
     expect(placed.statusCode, placed.body).toBe(200);
     expect(placed.json().purchaseConfirmation.subtotal.value).toBe('7800');
   });
@@ -177,20 +212,40 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
   // ---- Item 14 --------------------------------------------------------------------------------------
 
   it('a coupon used up between quote and place-order stops the payment with a clear message', async () => {
-    expect((await owner.send('POST', '/api/checkout/admin/coupons', { code: 'LASTONE', kind: 'fixed', amountCents: 1500, usageLimit: 1 })).statusCode).toBe(200);
+    expect(
+      (await owner.send('POST', '/api/checkout/admin/coupons', { code: 'LASTONE', kind: 'fixed', amountCents: 1500, usageLimit: 1 }))
+        .statusCode,
+    ).toBe(200);
     const a = new Visitor(t.app);
     const b = new Visitor(t.app);
-    for (const v of [a, b]) expect((await v.send('POST', ADD, { itemId: ids['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
+    for (const v of [a, b])
+      expect((await v.send('POST', ADD, { itemId: ids['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
     const qa = (await a.send('POST', QUOTE, { email: 'a@example.com', shippingAddress: ADDRESS, coupons: ['LASTONE'] })).json().cart;
     const qb = (await b.send('POST', QUOTE, { email: 'b@example.com', shippingAddress: ADDRESS, coupons: ['LASTONE'] })).json().cart;
     expect(qa.discountCents).toBe(1500);
     // b uses the coupon first.
-    const pb = await b.send('POST', PLACE, { email: 'b@example.com', shippingAddress: ADDRESS, coupons: ['LASTONE'], payment: CARD, idempotencyKey: key(), expectedTotalCents: qb.grandTotalCents });
+    const pb = await b.send('POST', PLACE, {
+      email: 'b@example.com',
+      shippingAddress: ADDRESS,
+      coupons: ['LASTONE'],
+      payment: CARD,
+      idempotencyKey: key(),
+      expectedTotalCents: qb.grandTotalCents,
+    });
     expect(pb.statusCode, pb.body).toBe(200);
     const charges = await paymentsCount();
-    const pa = await a.send('POST', PLACE, { email: 'a@example.com', shippingAddress: ADDRESS, coupons: ['LASTONE'], payment: CARD, idempotencyKey: key(), expectedTotalCents: qa.grandTotalCents });
+    const pa = await a.send('POST', PLACE, {
+      email: 'a@example.com',
+      shippingAddress: ADDRESS,
+      coupons: ['LASTONE'],
+      payment: CARD,
+      idempotencyKey: key(),
+      expectedTotalCents: qa.grandTotalCents,
+    });
     expect(pa.statusCode).toBe(409);
-    expect(pa.json().message).toMatch(/^The order total is now \$\d+\.\d\d, not \$\d+\.\d\d\. Please review your order and confirm the new total\.$/);
+    expect(pa.json().message).toMatch(
+      /^The order total is now \$\d+\.\d\d, not \$\d+\.\d\d\. Please review your order and confirm the new total\.$/,
+    );
     expect(pa.json().quote.cart.invalidCoupons).toEqual([{ code: 'LASTONE', reason: 'This coupon has reached its usage limit.' }]);
     expect(pa.json().quote.cart.grandTotalCents).toBe(qa.grandTotalCents + 1500);
     expect(await paymentsCount()).toBe(charges);
@@ -217,13 +272,25 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     const mixed = (await v.send('POST', QUOTE, { email: 'g@example.com', shippingAddress: ADDRESS, coupons: ['HALFOFF'] })).json().cart;
     expect(mixed.discountCents).toBe(1950);
     // The order is charged that way too.
-    const placed = await v.send('POST', PLACE, { email: 'g@example.com', shippingAddress: ADDRESS, coupons: ['HALFOFF'], payment: CARD, idempotencyKey: key(), expectedTotalCents: mixed.grandTotalCents });
+    const placed = await v.send('POST', PLACE, {
+      email: 'g@example.com',
+      shippingAddress: ADDRESS,
+      coupons: ['HALFOFF'],
+      payment: CARD,
+      idempotencyKey: key(),
+      expectedTotalCents: mixed.grandTotalCents,
+    });
     expect(placed.statusCode, placed.body).toBe(200);
     expect(placed.json().purchaseConfirmation.discountTotal.value).toBe('1950');
 
     // The owner may choose otherwise, on the coupon.
     const id = created.json().coupon.id;
-    const edited = await owner.send('PUT', `/api/checkout/admin/coupons/${id}`, { code: 'HALFOFF', kind: 'percent', percentBasisPoints: 5000, appliesToGiftCards: true });
+    const edited = await owner.send('PUT', `/api/checkout/admin/coupons/${id}`, {
+      code: 'HALFOFF',
+      kind: 'percent',
+      percentBasisPoints: 5000,
+      appliesToGiftCards: true,
+    });
     expect(edited.json().coupon.appliesToGiftCards).toBe(true);
     const w = new Visitor(t.app);
     expect((await w.send('POST', ADD, { itemId: ids['gift-card'], sku: 'GIFT-100', quantity: 1 })).statusCode).toBe(200);
@@ -239,9 +306,15 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     const v = new Visitor(t.app);
     expect((await v.send('POST', ADD, { itemId: ids['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
     const k = key();
-    const placed = await v.send('POST', PLACE, await confirmed(v, { email: 'att@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: k }));
+    const placed = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, { email: 'att@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: k }),
+    );
     expect(placed.statusCode, placed.body).toBe(200);
-    const done = await sql1<{ state: string; order_id: string; payment_id: string; input: unknown }>(sql`select state, order_id, payment_id, input from payment_attempts where idempotency_key = ${k}`);
+    const done = await sql1<{ state: string; order_id: string; payment_id: string; input: unknown }>(
+      sql`select state, order_id, payment_id, input from payment_attempts where idempotency_key = ${k}`,
+    );
     expect(done).toMatchObject({ state: 'completed', order_id: placed.json().purchaseConfirmation.id });
     // The attempt keeps what the order needs, never the card.
     expect(JSON.stringify(done!.input)).not.toContain('4242');
@@ -249,7 +322,16 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     const w = new Visitor(t.app);
     expect((await w.send('POST', ADD, { itemId: ids['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
     const k2 = key();
-    const declined = await w.send('POST', PLACE, await confirmed(w, { email: 'att@example.com', shippingAddress: ADDRESS, payment: { ...CARD, number: '4000 0000 0000 0002' }, idempotencyKey: k2 }));
+    const declined = await w.send(
+      'POST',
+      PLACE,
+      await confirmed(w, {
+        email: 'att@example.com',
+        shippingAddress: ADDRESS,
+        payment: { ...CARD, number: '4000 0000 0000 0002' },
+        idempotencyKey: k2,
+      }),
+    );
     expect(declined.statusCode).toBe(402);
     expect((await sql1<{ state: string }>(sql`select state from payment_attempts where idempotency_key = ${k2}`))!.state).toBe('voided');
   });
@@ -280,7 +362,11 @@ describe.each(DB_KINDS)('commerce integrity on %s', (kind) => {
     expect((await v.send('POST', ADD, { itemId: ids['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
     const charges = await paymentsCount();
     const k = key();
-    const r = await v.send('POST', PLACE, await confirmed(v, { email: 'x@example.com', shippingAddress: { ...ADDRESS, name: 'Ada \ud800' }, payment: CARD, idempotencyKey: k }));
+    const r = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, { email: 'x@example.com', shippingAddress: { ...ADDRESS, name: 'Ada \ud800' }, payment: CARD, idempotencyKey: k }),
+    );
     expect(r.statusCode).toBe(400);
     expect(r.body).toContain(security.INVALID_UNICODE);
     expect(await paymentsCount()).toBe(charges);

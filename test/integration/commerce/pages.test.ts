@@ -17,10 +17,13 @@ describe.each(APP_KINDS)('commerce pages on %s', (kind) => {
   it('renders the product page islands on the server through the widget formatters', async () => {
     const res = await new Visitor(t.app).get('/shop/p/linen-camp-shirt');
     expect(res.statusCode).toBe(200);
-    for (const island of ['VariantSelect', 'QuantityInput', 'ProductScarcity', 'AddToCart']) expect(res.body).toContain(`data-island="${island}"`);
+    for (const island of ['VariantSelect', 'QuantityInput', 'ProductScarcity', 'AddToCart'])
+      expect(res.body).toContain(`data-island="${island}"`);
     expect(res.body).toContain('aria-label="Select Size"');
     expect(res.body).toContain('<option value="" selected="">Select Color</option>');
-    expect(res.body).toMatch(/<input [^>]*aria-label="Quantity"[^>]*type="text" inputMode="numeric"[^>]*data-min="1" data-max="9999" data-step="1"[^>]*value="1"/);
+    expect(res.body).toMatch(
+      /<input [^>]*aria-label="Quantity"[^>]*type="text" inputMode="numeric"[^>]*data-min="1" data-max="9999" data-step="1"[^>]*value="1"/,
+    );
     expect(res.body).toMatch(/class="sqs-add-to-cart-button sqs-suppress-edit-mode sqs-editable-button sqs-button-element--primary"/);
     expect(res.body).toContain('data-product-price-for=');
   });
@@ -50,9 +53,24 @@ describe.each(APP_KINDS)('commerce pages on %s', (kind) => {
     const item = {
       id: 'x',
       title: 'X',
-      structuredContent: { productType: 1, variants: [{ sku: 'A', attributes: {}, qtyInStock: 0, unlimited: false, onSale: true, priceMoney: { value: '100', currency: 'USD' }, salePriceMoney: { value: '50', currency: 'USD' } }] },
+      structuredContent: {
+        productType: 1,
+        variants: [
+          {
+            sku: 'A',
+            attributes: {},
+            qtyInStock: 0,
+            unlimited: false,
+            onSale: true,
+            priceMoney: { value: '100', currency: 'USD' },
+            salePriceMoney: { value: '50', currency: 'USD' },
+          },
+        ],
+      },
     };
-    expect(r.render('product-status', { item, args: [], html: '', data: {}, locale: 'en-US' })).toBe('<div class="product-mark sold-out">sold out</div>');
+    expect(r.render('product-status', { item, args: [], html: '', data: {}, locale: 'en-US' })).toBe(
+      '<div class="product-mark sold-out">sold out</div>',
+    );
     expect(r.render('like-button', { item, args: [], html: '', data: {}, locale: 'en-US' })).toBeUndefined();
     expect(r.render('add-to-cart-btn', { item: { id: 'post' }, args: [], html: 'x', data: {}, locale: 'en-US' })).toBeUndefined();
   });

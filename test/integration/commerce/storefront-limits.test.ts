@@ -31,7 +31,9 @@ for (const kind of APP_KINDS) {
     });
 
     const setPrice = (sku: string, cents: bigint | number) =>
-      t.database.db.execute(sql`update product_variants set price_cents = ${String(cents)}::bigint, on_sale = false, unlimited = true where sku = ${sku}`);
+      t.database.db.execute(
+        sql`update product_variants set price_cents = ${String(cents)}::bigint, on_sale = false, unlimited = true where sku = ${sku}`,
+      );
 
     describe('query parser limits (storefront.md section 9)', () => {
       it('reads only the first 1000 parameters of a query string', async () => {
@@ -69,11 +71,21 @@ for (const kind of APP_KINDS) {
       it('refuses an add that takes the subtotal to 2^53 minor units, before saving; the cart keeps working', async () => {
         await setPrice('BOARD-WALNUT', TWO_53 / 2n);
         const v = new Visitor(t.app);
-        const first = await v.send('POST', ADD, { itemId: ids['engraved-cutting-board'], sku: 'BOARD-WALNUT', quantity: 1, additionalFields: JSON.stringify({ 'engraving-text': 'A', 'engraving-font': 'Serif' }) });
+        const first = await v.send('POST', ADD, {
+          itemId: ids['engraved-cutting-board'],
+          sku: 'BOARD-WALNUT',
+          quantity: 1,
+          additionalFields: JSON.stringify({ 'engraving-text': 'A', 'engraving-font': 'Serif' }),
+        });
         expect(first.statusCode, first.body).toBe(200);
         expect(first.json().shoppingCart.subtotal).toEqual({ value: String(TWO_53 / 2n), currency: 'USD' });
         // A second one makes exactly 2^53: refused with the message, nothing saved.
-        const over = await v.send('POST', ADD, { itemId: ids['engraved-cutting-board'], sku: 'BOARD-WALNUT', quantity: 1, additionalFields: JSON.stringify({ 'engraving-text': 'A', 'engraving-font': 'Serif' }) });
+        const over = await v.send('POST', ADD, {
+          itemId: ids['engraved-cutting-board'],
+          sku: 'BOARD-WALNUT',
+          quantity: 1,
+          additionalFields: JSON.stringify({ 'engraving-text': 'A', 'engraving-font': 'Serif' }),
+        });
         expect(over.statusCode).toBe(400);
         expect(over.json().message).toBe(cartMessages.TOTAL_TOO_LARGE);
         // Also through the quantity call and as a new line.
@@ -81,7 +93,12 @@ for (const kind of APP_KINDS) {
         const raise = await v.send('PUT', `${ADD}/${entryId}`, { quantity: 2 });
         expect(raise.statusCode).toBe(400);
         expect(raise.json().message).toBe(cartMessages.TOTAL_TOO_LARGE);
-        const line = await v.send('POST', ADD, { itemId: ids['engraved-cutting-board'], sku: 'BOARD-WALNUT', quantity: 1, additionalFields: JSON.stringify({ 'engraving-text': 'B', 'engraving-font': 'Serif' }) });
+        const line = await v.send('POST', ADD, {
+          itemId: ids['engraved-cutting-board'],
+          sku: 'BOARD-WALNUT',
+          quantity: 1,
+          additionalFields: JSON.stringify({ 'engraving-text': 'B', 'engraving-font': 'Serif' }),
+        });
         expect(line.statusCode).toBe(400);
         // The visitor's cart still reads and still takes ordinary items.
         const read = await v.get(CART);
@@ -172,7 +189,11 @@ for (const kind of APP_KINDS) {
       const placed = await v.send(
         'POST',
         '/api/checkout/place-order',
-        await confirmed(v, { email: 'ada@example.com', shippingAddress: address, payment: { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' } }),
+        await confirmed(v, {
+          email: 'ada@example.com',
+          shippingAddress: address,
+          payment: { type: 'card', number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Ada Buyer' },
+        }),
         { headers: { 'idempotency-key': `demo-ship-${kind}-${Date.now()}` } },
       );
       expect(placed.statusCode, placed.body).toBe(200);
@@ -193,12 +214,17 @@ for (const kind of APP_KINDS) {
 
     const priceOf = (html: string) => {
       const m = /data-product-price-for="[^"]+">([\s\S]*?)<\/div>/.exec(html);
-      return (m?.[1] ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+      return (m?.[1] ?? '')
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
     };
 
     it('first variant not on sale, a later one on sale: page, list and instalment pill all show the from price (storefront.md sections 2 and 4)', async () => {
       const item = t.seed.productIds['linen-camp-shirt'];
-      await t.database.db.execute(sql`update product_variants set price_cents = 5000, sale_price_cents = 0, on_sale = false where item_id = ${item}`);
+      await t.database.db.execute(
+        sql`update product_variants set price_cents = 5000, sale_price_cents = 0, on_sale = false where item_id = ${item}`,
+      );
       await t.database.db.execute(sql`update product_variants set sale_price_cents = 4000, on_sale = true where sku = 'SHIRT-L-NAVY'`);
       const v = new Visitor(t.app);
       const page = (await v.get('/shop/p/linen-camp-shirt')).body;
@@ -208,7 +234,10 @@ for (const kind of APP_KINDS) {
       expect(page).toContain('<div class="product-mark sale">sale</div>');
       const list = (await v.get('/shop')).body;
       const card = /<li class="product-card"[^>]*>[\s\S]*?Linen Camp Shirt[\s\S]*?<\/li>/.exec(list)?.[0] ?? '';
-      const cardPrice = (/class="product-card__price">([\s\S]*?)<\/span>\s*<\/a>/.exec(card)?.[1] ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+      const cardPrice = (/class="product-card__price">([\s\S]*?)<\/span>\s*<\/a>/.exec(card)?.[1] ?? '')
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
       expect(cardPrice).toBe('from $40.00');
       expect(card).not.toContain('$0.00');
       // The pill (server-rendered island) is about the same $40.00: 4 payments of $10.00.
@@ -249,7 +278,10 @@ for (const kind of APP_KINDS) {
       const formId = created.json().form.id as string;
       const itemId = t.seed.productIds['ceramic-pour-over-set'];
       const product = (await owner.get(`/api/config/products/${itemId}`)).json();
-      const put = await owner.send('PUT', `/api/config/products/${itemId}`, { ...(product.product ?? product), additionalFieldsFormId: formId });
+      const put = await owner.send('PUT', `/api/config/products/${itemId}`, {
+        ...(product.product ?? product),
+        additionalFieldsFormId: formId,
+      });
       expect(put.statusCode, put.body).toBe(200);
       // Only the reference is stored: no copy of the form on the product.
       const stored = await t.database.db.execute(sql`select structured_content as sc from items where id = ${itemId}`);
@@ -264,7 +296,8 @@ for (const kind of APP_KINDS) {
       expect(page).toContain('Gift note');
       expect(page).toContain('Wrapping');
 
-      const add = (fields: unknown) => v.send('POST', ADD, { itemId, sku: 'POUR-OVER', quantity: 1, additionalFields: fields === null ? null : JSON.stringify(fields) });
+      const add = (fields: unknown) =>
+        v.send('POST', ADD, { itemId, sku: 'POUR-OVER', quantity: 1, additionalFields: fields === null ? null : JSON.stringify(fields) });
       const none = await add(null);
       expect(none.statusCode).toBe(400);
       expect(none.json().message).toBe(cartMessages.UPDATE_MISSING_INFO);
@@ -282,11 +315,19 @@ for (const kind of APP_KINDS) {
       const form = (await owner.get(`/api/config/forms/${formId}`)).json().form;
       const changed = await owner.send('PUT', `/api/config/forms/${formId}`, {
         ...form,
-        fields: [...(form.fields as unknown[]).slice(0, 1), { id: 'wrap', type: 'select', title: 'Wrapping', required: true, options: ['Paper', 'Cloth', 'Gold leaf'] }],
+        fields: [
+          ...(form.fields as unknown[]).slice(0, 1),
+          { id: 'wrap', type: 'select', title: 'Wrapping', required: true, options: ['Paper', 'Cloth', 'Gold leaf'] },
+        ],
       });
       expect(changed.statusCode, changed.body).toBe(200);
       const v2 = new Visitor(t.app);
-      const gold = await v2.send('POST', ADD, { itemId, sku: 'POUR-OVER', quantity: 1, additionalFields: JSON.stringify({ note: 'Hi', wrap: 'Gold leaf' }) });
+      const gold = await v2.send('POST', ADD, {
+        itemId,
+        sku: 'POUR-OVER',
+        quantity: 1,
+        additionalFields: JSON.stringify({ note: 'Hi', wrap: 'Gold leaf' }),
+      });
       expect(gold.statusCode, gold.body).toBe(200);
     });
   });
@@ -300,7 +341,9 @@ for (const kind of APP_KINDS) {
       t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
       owner = new Visitor(t.app);
       expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
-      expect((await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+      expect(
+        (await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+      ).toBe(200);
     });
     afterAll(async () => {
       await t?.close();
@@ -315,7 +358,11 @@ for (const kind of APP_KINDS) {
       v.send(
         'POST',
         '/api/checkout/place-order',
-        await confirmed(v, { email: 'ada@example.com', shippingAddress: address, payment: { type: 'token', provider: 'instalments', token: 'instalments_test_approved' } }),
+        await confirmed(v, {
+          email: 'ada@example.com',
+          shippingAddress: address,
+          payment: { type: 'token', provider: 'instalments', token: 'instalments_test_approved' },
+        }),
         { headers: { 'idempotency-key': `inst-${kind}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}` } },
       );
 
@@ -341,15 +388,21 @@ for (const kind of APP_KINDS) {
       expect(offPage).toContain('Card number');
       const refused = await placeInInstalments(off);
       expect(refused.statusCode).toBe(402);
-      expect(refused.json().message).toBe('Instalment payments are not available for this order total. Please choose a different payment method.');
+      expect(refused.json().message).toBe(
+        'Instalment payments are not available for this order total. Please choose a different payment method.',
+      );
       await setSwitch(true);
     });
 
     it('checkout offers the method only when every item is physical', async () => {
       await setSwitch(true);
       const v = new Visitor(t.app);
-      expect((await v.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
-      expect((await v.send('POST', ADD, { itemId: t.seed.productIds['houseplant-field-guide'], sku: 'EBOOK-PLANTS', quantity: 1 })).statusCode).toBe(200);
+      expect(
+        (await v.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode,
+      ).toBe(200);
+      expect(
+        (await v.send('POST', ADD, { itemId: t.seed.productIds['houseplant-field-guide'], sku: 'EBOOK-PLANTS', quantity: 1 })).statusCode,
+      ).toBe(200);
       expect((await v.get('/checkout')).body).not.toContain('name="payment-method"');
     });
   });
@@ -369,14 +422,18 @@ for (const kind of APP_KINDS) {
       const v = new Visitor(t.app);
       const on = (await v.get('/journal/how-we-choose-our-linen')).body;
       expect(on).toContain('class="comments"');
-      await t.database.db.execute(sql`update websites set settings = jsonb_set(settings, '{features}', coalesce(settings->'features', '{}'::jsonb) || '{"comments": false}'::jsonb), version = version + 1`);
+      await t.database.db.execute(
+        sql`update websites set settings = jsonb_set(settings, '{features}', coalesce(settings->'features', '{}'::jsonb) || '{"comments": false}'::jsonb), version = version + 1`,
+      );
       t.app.services.websites.invalidate();
       t.app.pageCache.clear();
       const off = await v.get('/journal/how-we-choose-our-linen?fresh=1');
       expect(off.statusCode).toBe(200);
       expect(off.body).not.toContain('class="comments"');
       // The owner's site setting alone turns them off too.
-      await t.database.db.execute(sql`update websites set settings = jsonb_set(settings, '{features}', '{"comments": true}'::jsonb) || '{"commentsEnabled": false}'::jsonb, version = version + 1`);
+      await t.database.db.execute(
+        sql`update websites set settings = jsonb_set(settings, '{features}', '{"comments": true}'::jsonb) || '{"commentsEnabled": false}'::jsonb, version = version + 1`,
+      );
       t.app.services.websites.invalidate();
       t.app.pageCache.clear();
       expect((await v.get('/journal/how-we-choose-our-linen?fresh=2')).body).not.toContain('class="comments"');

@@ -54,7 +54,12 @@ describe.each(APP_KINDS)('likes on %s', (kind) => {
     expect((await c.send('POST', first.action, {})).json().likeCount).toBe(3);
 
     // Without JavaScript: a plain form post from a page of this site, answered with the post again.
-    const plain = await t.app.inject({ method: 'POST', url: first.action, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, payload: '' });
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: first.action,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+      payload: '',
+    });
     expect(plain.statusCode).toBe(303);
     expect(plain.headers.location).toBe(POST);
     expect(likeButton((await new Visitor(t.app).get(POST)).body).count).toBe(4);
@@ -89,7 +94,12 @@ describe.each(APP_KINDS)('likes on %s', (kind) => {
     const v = new Visitor(t.app);
     const { action } = likeButton((await v.get(POST)).body);
     expect((await v.send('POST', action, {}, { crumb: false })).statusCode).toBe(403);
-    const crossSite = await t.app.inject({ method: 'POST', url: action, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, payload: '' });
+    const crossSite = await t.app.inject({
+      method: 'POST',
+      url: action,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
+      payload: '',
+    });
     expect(crossSite.statusCode).toBe(403);
 
     const product = t.seed.productIds['linen-camp-shirt']!;
@@ -104,7 +114,10 @@ describe.each(APP_KINDS)('likes on %s', (kind) => {
       spam.cookies.delete(LIKE_COOKIE);
       codes.push((await spam.send('POST', action, {}, { headers: { 'x-forwarded-for': '10.9.9.9' } })).statusCode);
     }
-    expect(codes.slice(0, 30).every((s) => s === 200), codes.join(',')).toBe(true);
+    expect(
+      codes.slice(0, 30).every((s) => s === 200),
+      codes.join(','),
+    ).toBe(true);
     expect(codes.slice(30)).toEqual([429, 429]);
     expect((await new Visitor(t.app).send('POST', action, {}, { headers: { 'x-forwarded-for': '10.9.9.10' } })).statusCode).toBe(200);
   });

@@ -8,7 +8,11 @@ import { newId } from '../../../src/db/ids.js';
 import { BlockType, ProductType, RecordType } from '../../../src/core/enums.js';
 import { addBlock, addSection, createBlock, emptyLayout, type OpResult, type PageLayout } from '../../../src/core/layout.js';
 import { pageEditor } from '../../../src/core/messages.js';
-import { MAX_ITEMS_USER_ORDERABLE_COLLECTION, MAX_PRODUCTS_IN_COLLECTION, PHOTO_GALLERY_SERVICE_GALLERY_SIZE } from '../../../src/core/constants.js';
+import {
+  MAX_ITEMS_USER_ORDERABLE_COLLECTION,
+  MAX_PRODUCTS_IN_COLLECTION,
+  PHOTO_GALLERY_SERVICE_GALLERY_SIZE,
+} from '../../../src/core/constants.js';
 
 const TAG_MESSAGE = 'Tags can be up to 50 characters.';
 const CATEGORY_MESSAGE = 'Categories can be up to 25 characters.';
@@ -43,7 +47,10 @@ describe.each(APP_KINDS)('content limits of platform.md section 9 on %s', (kind)
   let admin: Visitor;
   let storesUrl: string;
 
-  const count = async (collectionId: string) => Number((await rows<{ n: number | string }>(t.database.db, sql`select count(*) as n from items where collection_id = ${collectionId}`))[0]!.n);
+  const count = async (collectionId: string) =>
+    Number(
+      (await rows<{ n: number | string }>(t.database.db, sql`select count(*) as n from items where collection_id = ${collectionId}`))[0]!.n,
+    );
   const newStore = async (title: string): Promise<string> => {
     const res = await admin.send('POST', storesUrl, { title });
     expect(res.statusCode).toBe(201);
@@ -51,7 +58,15 @@ describe.each(APP_KINDS)('content limits of platform.md section 9 on %s', (kind)
   };
   /** Fills a store straight in the database (the limit is about the count, not how items got there). */
   const fill = async (collectionId: string, n: number, recordType: number = RecordType.STORE_ITEM) => {
-    const values = Array.from({ length: n }, (_, i) => ({ id: newId(), websiteId: t.seed.websiteId, collectionId, urlId: `filler-${i}`, title: `Filler ${i}`, recordType, ordering: i }));
+    const values = Array.from({ length: n }, (_, i) => ({
+      id: newId(),
+      websiteId: t.seed.websiteId,
+      collectionId,
+      urlId: `filler-${i}`,
+      title: `Filler ${i}`,
+      recordType,
+      ordering: i,
+    }));
     await t.database.db.insert(schema.items).values(values);
   };
 
@@ -77,7 +92,11 @@ describe.each(APP_KINDS)('content limits of platform.md section 9 on %s', (kind)
     expect(ok.json().tags).toEqual(['y'.repeat(50)]);
     // Editing the product with a too-long tag is refused too, and the stored tags stay.
     const p = ok.json();
-    const edit = await admin.send('PUT', `/api/config/products/${p.id}`, product(store, 'Fifty Tag', { version: p.version, tags: ['z'.repeat(51)] }));
+    const edit = await admin.send(
+      'PUT',
+      `/api/config/products/${p.id}`,
+      product(store, 'Fifty Tag', { version: p.version, tags: ['z'.repeat(51)] }),
+    );
     expect(edit.statusCode).toBe(400);
     expect(edit.json().message).toBe(TAG_MESSAGE);
     expect((await admin.get(`/api/config/products/${p.id}`)).json()).toMatchObject({ tags: ['y'.repeat(50)], version: p.version });
@@ -89,7 +108,10 @@ describe.each(APP_KINDS)('content limits of platform.md section 9 on %s', (kind)
     const long = await admin.send('POST', url, { displayName: 'c'.repeat(26), parentCategoryId: null, type: 'ROOT' });
     expect(long.statusCode).toBe(400);
     expect(long.json().message).toBe(CATEGORY_MESSAGE);
-    const [c] = await rows<{ settings: { categories?: unknown[] } }>(t.database.db, sql`select settings from collections where id = ${store}`);
+    const [c] = await rows<{ settings: { categories?: unknown[] } }>(
+      t.database.db,
+      sql`select settings from collections where id = ${store}`,
+    );
     expect(c!.settings.categories ?? []).toEqual([]);
     const ok = await admin.send('POST', url, { displayName: 'c'.repeat(25), parentCategoryId: null, type: 'ROOT' });
     expect(ok.statusCode).toBe(201);
@@ -98,7 +120,11 @@ describe.each(APP_KINDS)('content limits of platform.md section 9 on %s', (kind)
 
   it('refuses a product category longer than 25 characters on create and edit; an edit without categories keeps them', async () => {
     const store = await newStore('Product Category Store');
-    const long = await admin.send('POST', '/api/config/products', product(store, 'Long Category', { categories: ['Mugs', 'k'.repeat(26)] }));
+    const long = await admin.send(
+      'POST',
+      '/api/config/products',
+      product(store, 'Long Category', { categories: ['Mugs', 'k'.repeat(26)] }),
+    );
     expect(long.statusCode).toBe(400);
     expect(long.json().message).toBe(CATEGORY_MESSAGE);
     expect(await count(store)).toBe(0);
@@ -106,7 +132,11 @@ describe.each(APP_KINDS)('content limits of platform.md section 9 on %s', (kind)
     expect(ok.statusCode, ok.body).toBe(201);
     const p = ok.json();
     expect(p.categories).toEqual(['k'.repeat(25)]);
-    const edit = await admin.send('PUT', `/api/config/products/${p.id}`, product(store, 'Fine Category', { version: p.version, categories: ['m'.repeat(26)] }));
+    const edit = await admin.send(
+      'PUT',
+      `/api/config/products/${p.id}`,
+      product(store, 'Fine Category', { version: p.version, categories: ['m'.repeat(26)] }),
+    );
     expect(edit.statusCode).toBe(400);
     expect(edit.json().message).toBe(CATEGORY_MESSAGE);
     const kept = await admin.send('PUT', `/api/config/products/${p.id}`, product(store, 'Fine Category', { version: p.version }));
@@ -117,18 +147,39 @@ describe.each(APP_KINDS)('content limits of platform.md section 9 on %s', (kind)
   it('refuses a journal post tag over 50 or category over 25 characters on create and edit, writing nothing', async () => {
     const journalId = (await admin.get('/api/config/posts')).json().journals[0].id as string;
     const before = await count(journalId);
-    const longTag = await admin.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Tagged', tags: ['t'.repeat(51)], status: 'draft' });
+    const longTag = await admin.send('POST', '/api/config/posts', {
+      collectionId: journalId,
+      title: 'Tagged',
+      tags: ['t'.repeat(51)],
+      status: 'draft',
+    });
     expect(longTag.statusCode).toBe(400);
     expect(longTag.json().message).toBe(TAG_MESSAGE);
-    const longCategory = await admin.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Filed', categories: ['c'.repeat(26)], status: 'draft' });
+    const longCategory = await admin.send('POST', '/api/config/posts', {
+      collectionId: journalId,
+      title: 'Filed',
+      categories: ['c'.repeat(26)],
+      status: 'draft',
+    });
     expect(longCategory.statusCode).toBe(400);
     expect(longCategory.json().message).toBe(CATEGORY_MESSAGE);
     expect(await count(journalId)).toBe(before);
-    const ok = await admin.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Within limits', tags: ['t'.repeat(50)], categories: ['c'.repeat(25)], status: 'draft' });
+    const ok = await admin.send('POST', '/api/config/posts', {
+      collectionId: journalId,
+      title: 'Within limits',
+      tags: ['t'.repeat(50)],
+      categories: ['c'.repeat(25)],
+      status: 'draft',
+    });
     expect(ok.statusCode, ok.body).toBe(201);
     const post = ok.json();
     expect(post).toMatchObject({ tags: ['t'.repeat(50)], categories: ['c'.repeat(25)] });
-    const edit = await admin.send('PUT', `/api/config/posts/${post.id}`, { version: post.version, title: 'Within limits', tags: ['u'.repeat(51)], status: 'draft' });
+    const edit = await admin.send('PUT', `/api/config/posts/${post.id}`, {
+      version: post.version,
+      title: 'Within limits',
+      tags: ['u'.repeat(51)],
+      status: 'draft',
+    });
     expect(edit.statusCode).toBe(400);
     expect(edit.json().message).toBe(TAG_MESSAGE);
     const kept = await admin.send('PUT', `/api/config/posts/${post.id}`, { version: post.version, title: 'Renamed', status: 'draft' });
@@ -184,12 +235,16 @@ describe.each(APP_KINDS)('content limits of platform.md section 9 on %s', (kind)
     expect([a.statusCode, b.statusCode].sort()).toEqual([201, 400]);
     expect((a.statusCode === 400 ? a : b).json().message).toBe(ITEMS_MESSAGE);
     expect(await count(course)).toBe(MAX_ITEMS_USER_ORDERABLE_COLLECTION);
-    const again = await admin.send('POST', url, { title: 'Lesson C', chapter: 'End', embedUrl: 'https://www.youtube-nocookie.com/embed/c3' });
+    const again = await admin.send('POST', url, {
+      title: 'Lesson C',
+      chapter: 'End',
+      embedUrl: 'https://www.youtube-nocookie.com/embed/c3',
+    });
     expect(again.statusCode).toBe(400);
     expect(await count(course)).toBe(MAX_ITEMS_USER_ORDERABLE_COLLECTION);
   });
 
-  it('a member area\'s paywall product counts against its store\'s 200: a full memberships store refuses the area, nothing written', async () => {
+  it("a member area's paywall product counts against its store's 200: a full memberships store refuses the area, nothing written", async () => {
     const first = await admin.send('POST', '/api/members/areas', { name: 'First Club', access: 'once', priceCents: 500 });
     expect(first.statusCode, first.body).toBe(201);
     const [store] = await rows<{ id: string }>(t.database.db, sql`select id from collections where url_id = 'member-area-products'`);
@@ -199,7 +254,9 @@ describe.each(APP_KINDS)('content limits of platform.md section 9 on %s', (kind)
     const second = await admin.send('POST', '/api/members/areas', { name: 'Second Club', access: 'once', priceCents: 700 });
     expect(second.statusCode).toBe(400);
     expect(second.json().message).toBe(PRODUCTS_MESSAGE);
-    expect(Number((await rows<{ n: number | string }>(t.database.db, sql`select count(*) as n from member_areas`))[0]!.n)).toBe(areasBefore);
+    expect(Number((await rows<{ n: number | string }>(t.database.db, sql`select count(*) as n from member_areas`))[0]!.n)).toBe(
+      areasBefore,
+    );
     expect(await count(store!.id)).toBe(MAX_PRODUCTS_IN_COLLECTION);
   });
 

@@ -70,7 +70,11 @@ describe.each(APP_KINDS)('owner HTML, raw code and CSP on %s', (kind) => {
     const manager = staff.get(Role.STORE_MANAGER)!;
     const id = t.seed.productIds['ceramic-pour-over-set']!;
     const product = (await manager.get(`/api/config/products/${id}`)).json();
-    const saved = await manager.send('PUT', `/api/config/products/${id}`, { ...product, body: HOSTILE, excerpt: `Short <script>window.__pwned=4</script>& sweet` });
+    const saved = await manager.send('PUT', `/api/config/products/${id}`, {
+      ...product,
+      body: HOSTILE,
+      excerpt: `Short <script>window.__pwned=4</script>& sweet`,
+    });
     expect(saved.statusCode).toBe(200);
     expectClean(saved.json().body);
     expect(saved.json().body).toContain('<p>Kept <strong>words</strong></p>');
@@ -112,13 +116,28 @@ describe.each(APP_KINDS)('owner HTML, raw code and CSP on %s', (kind) => {
 
     // A journal post: a body written as HTML is an admin's (issue 27), and cleaned even then; the editor's excerpt is text.
     const journals = (await editor.get('/api/config/posts')).json().journals as Array<{ id: string }>;
-    const refused = await editor.send('POST', '/api/config/posts', { collectionId: journals[0]!.id, title: 'Hostile post', status: 'published', body: HOSTILE });
+    const refused = await editor.send('POST', '/api/config/posts', {
+      collectionId: journals[0]!.id,
+      title: 'Hostile post',
+      status: 'published',
+      body: HOSTILE,
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe(em.RAW_HTML_ADMIN_ONLY);
-    const post = await admin.send('POST', '/api/config/posts', { collectionId: journals[0]!.id, title: 'Hostile post', status: 'published', body: HOSTILE });
+    const post = await admin.send('POST', '/api/config/posts', {
+      collectionId: journals[0]!.id,
+      title: 'Hostile post',
+      status: 'published',
+      body: HOSTILE,
+    });
     expect(post.statusCode).toBe(201);
     expectClean(post.json().body);
-    const excerpt = await editor.send('POST', '/api/config/posts', { collectionId: journals[0]!.id, title: 'Excerpted post', status: 'draft', excerpt: '<img src=x onerror=alert(1)>Plain' });
+    const excerpt = await editor.send('POST', '/api/config/posts', {
+      collectionId: journals[0]!.id,
+      title: 'Excerpted post',
+      status: 'draft',
+      excerpt: '<img src=x onerror=alert(1)>Plain',
+    });
     expect(excerpt.statusCode).toBe(201);
     expect(excerpt.json().excerpt).toBe('Plain');
 
@@ -132,13 +151,22 @@ describe.each(APP_KINDS)('owner HTML, raw code and CSP on %s', (kind) => {
     const stored = JSON.stringify(draft.json().layout);
     expect(stored).toContain('Kept');
     expectClean(stored);
-    expect((await editor.send('POST', `/api/editor/pages/${page.json().id}/publish`, { version: draft.json().page.version })).statusCode).toBe(200);
+    expect(
+      (await editor.send('POST', `/api/editor/pages/${page.json().id}/publish`, { version: draft.json().page.version })).statusCode,
+    ).toBe(200);
     const laid = await new Visitor(t.app).get(`/editor-page-${kind}`);
     expect(laid.body).toContain('<strong>words</strong>');
-    expectClean(/<div class="page-layout">([\s\S]*?)<footer/.exec(laid.body)?.[1] ?? laid.body.split('page-layout')[1]!.split('</main>')[0]!);
+    expectClean(
+      /<div class="page-layout">([\s\S]*?)<footer/.exec(laid.body)?.[1] ?? laid.body.split('page-layout')[1]!.split('</main>')[0]!,
+    );
 
     // A form's post-submission HTML: cleaned when saved, and again in what the island gets.
-    const form = await editor.send('POST', '/api/config/forms', { name: 'Hostile form', fields: [{ id: 'name', type: 'text', title: 'Name' }], postSubmissionHtml: HOSTILE, captcha: { enabled: false } });
+    const form = await editor.send('POST', '/api/config/forms', {
+      name: 'Hostile form',
+      fields: [{ id: 'name', type: 'text', title: 'Name' }],
+      postSubmissionHtml: HOSTILE,
+      captcha: { enabled: false },
+    });
     expect(form.statusCode).toBe(200);
     expectClean(form.json().form.postSubmissionHtml);
     expect(form.json().form.postSubmissionHtml).toContain('<strong>words</strong>');
@@ -146,7 +174,12 @@ describe.each(APP_KINDS)('owner HTML, raw code and CSP on %s', (kind) => {
     await t.database.db.update(schema.forms).set({ postSubmissionHtml: HOSTILE }).where(eq(schema.forms.id, formId));
     const formPage = await new Visitor(t.app).get(`/forms/${formId}`);
     expect(formPage.statusCode).toBe(200);
-    const props = /data-island="Form" data-props="([^"]*)"/.exec(formPage.body)![1]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const props = /data-island="Form" data-props="([^"]*)"/
+      .exec(formPage.body)![1]!
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
     const island = JSON.parse(props) as { form: { postSubmissionHtml: string } };
     expect(island.form.postSubmissionHtml).toContain('<strong>words</strong>');
     expectClean(island.form.postSubmissionHtml);
@@ -165,14 +198,25 @@ describe.each(APP_KINDS)('owner HTML, raw code and CSP on %s', (kind) => {
     const editor = staff.get(Role.EDITOR)!;
     expect((await editor.send('POST', `/api/editor/pages/${pageId}/publish`, { version: 0, layout: withRaw })).statusCode).toBe(403);
     // The same block shown as code (not raw) is anyone's.
-    const asText = layoutWith([createBlock(BlockType.CODE, { data: { code: '<script>x()</script>', raw: false, language: 'html' }, ...ids })]);
+    const asText = layoutWith([
+      createBlock(BlockType.CODE, { data: { code: '<script>x()</script>', raw: false, language: 'html' }, ...ids }),
+    ]);
     const textSave = await editor.send('PUT', `/api/editor/pages/${pageId}/draft`, { version: 0, layout: asText });
     expect(textSave.statusCode).toBe(200);
     // An admin may.
-    const byAdmin = await admin.send('PUT', `/api/editor/pages/${pageId}/draft`, { version: textSave.json().page.version, layout: withRaw });
+    const byAdmin = await admin.send('PUT', `/api/editor/pages/${pageId}/draft`, {
+      version: textSave.json().page.version,
+      layout: withRaw,
+    });
     expect(byAdmin.statusCode).toBe(200);
     // An editor keeps the admin's block as it is (and edits around it), but cannot change its code.
-    const around = must(addBlock(byAdmin.json().layout, byAdmin.json().layout.sections[0].id, createBlock(BlockType.HTML, { data: { html: '<p>More</p>' }, ...ids })));
+    const around = must(
+      addBlock(
+        byAdmin.json().layout,
+        byAdmin.json().layout.sections[0].id,
+        createBlock(BlockType.HTML, { data: { html: '<p>More</p>' }, ...ids }),
+      ),
+    );
     const kept = await editor.send('PUT', `/api/editor/pages/${pageId}/draft`, { version: byAdmin.json().page.version, layout: around });
     expect(kept.statusCode).toBe(200);
     const changed = JSON.parse(JSON.stringify(kept.json().layout)) as PageLayout;
@@ -180,8 +224,16 @@ describe.each(APP_KINDS)('owner HTML, raw code and CSP on %s', (kind) => {
     const refused = await editor.send('PUT', `/api/editor/pages/${pageId}/draft`, { version: kept.json().page.version, layout: changed });
     expect(refused.statusCode).toBe(403);
     // A new block carrying a copy of the admin's code is a new raw block: refused too.
-    const copy = must(addBlock(kept.json().layout, kept.json().layout.sections[0].id, createBlock(BlockType.CODE, { data: { code: '<script>window.__admin=1</script>', raw: true, language: '' }, ...ids })));
-    expect((await editor.send('PUT', `/api/editor/pages/${pageId}/draft`, { version: kept.json().page.version, layout: copy })).statusCode).toBe(403);
+    const copy = must(
+      addBlock(
+        kept.json().layout,
+        kept.json().layout.sections[0].id,
+        createBlock(BlockType.CODE, { data: { code: '<script>window.__admin=1</script>', raw: true, language: '' }, ...ids }),
+      ),
+    );
+    expect(
+      (await editor.send('PUT', `/api/editor/pages/${pageId}/draft`, { version: kept.json().page.version, layout: copy })).statusCode,
+    ).toBe(403);
   });
 
   it('lets only an admin save header and footer code', async () => {
@@ -224,10 +276,14 @@ describe.each(APP_KINDS)('owner HTML, raw code and CSP on %s', (kind) => {
     const first = await new Visitor(t.app).get('/journal');
     expect(first.statusCode).toBe(200);
     const csp = String(first.headers['content-security-policy']);
-    expect(csp).toMatch(/^script-src 'nonce-[A-Za-z0-9+/=]{20,}' 'strict-dynamic'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'$/);
+    expect(csp).toMatch(
+      /^script-src 'nonce-[A-Za-z0-9+/=]{20,}' 'strict-dynamic'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'$/,
+    );
     const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
     // Every executable script of the page carries it (JSON data blocks need none).
-    const scripts = [...first.body.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!).filter((a) => !/type="application\/(ld\+)?json"/.test(a));
+    const scripts = [...first.body.matchAll(/<script\b([^>]*)>/g)]
+      .map((m) => m[1]!)
+      .filter((a) => !/type="application\/(ld\+)?json"/.test(a));
     expect(scripts.length).toBeGreaterThan(0);
     for (const a of scripts) expect(a).toContain(`nonce="${nonce}"`);
     await t.app.pageCache.idle();
@@ -241,7 +297,10 @@ describe.each(APP_KINDS)('owner HTML, raw code and CSP on %s', (kind) => {
 
   it('sandboxes the draft preview (no same-origin), wherever it is opened', async () => {
     const made = await admin.send('POST', '/api/config/pages', { title: 'Preview page', urlId: `preview-page-${kind}` });
-    const draft = await admin.send('PUT', `/api/editor/pages/${made.json().id}/draft`, { version: 0, layout: layoutWith([createBlock(BlockType.HTML, { data: { html: '<p>Draft words</p>' }, ...ids })]) });
+    const draft = await admin.send('PUT', `/api/editor/pages/${made.json().id}/draft`, {
+      version: 0,
+      layout: layoutWith([createBlock(BlockType.HTML, { data: { html: '<p>Draft words</p>' }, ...ids })]),
+    });
     expect(draft.statusCode).toBe(200);
     const preview = await admin.get(`/preview-page-${kind}?preview=draft`);
     expect(preview.body).toContain('Draft words');

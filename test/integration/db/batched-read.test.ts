@@ -71,7 +71,7 @@ describe('BatchedRead', () => {
     expect(await Promise.all(rest)).toEqual(['row a', 'row b', 'row c', 'row d', 'row e']);
   });
 
-  it("fails only the callers of a statement that failed, and goes on with the next", async () => {
+  it('fails only the callers of a statement that failed, and goes on with the next', async () => {
     const { reader, calls } = manual();
     const a = reader.get('a');
     const b = reader.get('b');

@@ -76,7 +76,14 @@ describe.each(DB_KINDS)('the migrated database and the drizzle schema on %s', (k
   beforeAll(async () => {
     database = await testDatabase(kind);
     columns = await rows<DbColumn>(database.db, COLUMNS_SQL);
-    indexes = (await rows<DbIndex>(database.db, INDEXES_SQL)).map((i) => ({ ...i, columns: Array.isArray(i.columns) ? i.columns : String(i.columns).replace(/^\{|\}$/g, '').split(',') }));
+    indexes = (await rows<DbIndex>(database.db, INDEXES_SQL)).map((i) => ({
+      ...i,
+      columns: Array.isArray(i.columns)
+        ? i.columns
+        : String(i.columns)
+            .replace(/^\{|\}$/g, '')
+            .split(','),
+    }));
   }, 60_000);
   afterAll(async () => {
     await database?.close();
@@ -111,14 +118,31 @@ describe.each(DB_KINDS)('the migrated database and the drizzle schema on %s', (k
       if (pk.length) want.push({ table: t.name, unique: true, primary: true, method: 'btree', partial: false, columns: pk });
       for (const i of t.indexes) {
         const c = i.config;
-        want.push({ table: t.name, name: c.name, unique: c.unique, primary: false, method: c.method ?? 'btree', partial: c.where !== undefined, columns: c.columns.map(name) });
+        want.push({
+          table: t.name,
+          name: c.name,
+          unique: c.unique,
+          primary: false,
+          method: c.method ?? 'btree',
+          partial: c.where !== undefined,
+          columns: c.columns.map(name),
+        });
       }
-      for (const u of t.uniqueConstraints) want.push({ table: t.name, name: u.getName(), unique: true, primary: false, method: 'btree', partial: false, columns: u.columns.map((c) => c.name) });
-      for (const c of t.columns.filter((x) => x.isUnique)) want.push({ table: t.name, unique: true, primary: false, method: 'btree', partial: false, columns: [c.name] });
+      for (const u of t.uniqueConstraints)
+        want.push({
+          table: t.name,
+          name: u.getName(),
+          unique: true,
+          primary: false,
+          method: 'btree',
+          partial: false,
+          columns: u.columns.map((c) => c.name),
+        });
+      for (const c of t.columns.filter((x) => x.isUnique))
+        want.push({ table: t.name, unique: true, primary: false, method: 'btree', partial: false, columns: [c.name] });
     }
     // Primary keys and column-level unique constraints take names the schema does not give: compared without them.
-    const shape = (i: DbIndex) =>
-      JSON.stringify([i.table, i.name ?? '', i.unique, i.primary, i.method, i.partial, i.columns]);
+    const shape = (i: DbIndex) => JSON.stringify([i.table, i.name ?? '', i.unique, i.primary, i.method, i.partial, i.columns]);
     const named = new Set(want.map((w) => w.name).filter(Boolean));
     const got = indexes
       .filter((i) => !DATABASE_ONLY_INDEXES.has(i.name!))

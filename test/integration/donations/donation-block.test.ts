@@ -60,11 +60,21 @@ describe.each(APP_KINDS)('donation block on %s', (kind) => {
     const made = await owner.send('POST', `${API}/pages`, { title: 'Support the kiln' });
     expect(made.statusCode).toBe(201);
     const pageId = made.json().page.id as string;
-    const { layout, blockId } = layoutWith({ title: 'Help us fire the kiln', text: 'Every bit <counts>.', amounts: [700, 1500, 4000], allowCustom: true });
+    const { layout, blockId } = layoutWith({
+      title: 'Help us fire the kiln',
+      text: 'Every bit <counts>.',
+      amounts: [700, 1500, 4000],
+      allowCustom: true,
+    });
     const published = await owner.send('POST', `${API}/pages/${pageId}/publish`, { version: 0, layout });
     expect(published.statusCode, published.body).toBe(200);
     const stored = await owner.get(`${API}/pages/${pageId}`);
-    expect(stored.json().published.sections[0].blocks[0].data).toEqual({ title: 'Help us fire the kiln', text: 'Every bit <counts>.', amounts: [700, 1500, 4000], allowCustom: true });
+    expect(stored.json().published.sections[0].blocks[0].data).toEqual({
+      title: 'Help us fire the kiln',
+      text: 'Every bit <counts>.',
+      amounts: [700, 1500, 4000],
+      allowCustom: true,
+    });
 
     const v = new Visitor(t.app);
     const page = await v.get('/support-the-kiln');
@@ -79,8 +89,19 @@ describe.each(APP_KINDS)('donation block on %s', (kind) => {
     expect(action).toBe('/api/donations');
     expect(fields).toMatchObject({ amountCents: '1500', customAmount: '' });
     expect(fields.crumb).toBe(await v.crumb());
-    const post = (f: Record<string, string>) => v.send('POST', action, new URLSearchParams(f).toString(), { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    const filled = { ...fields, donorName: 'Block Donor', email: `block-${kind}@example.com`, cardNumber: '4242424242424242', cardExpiry: '12/40', cardCvc: '123' };
+    const post = (f: Record<string, string>) =>
+      v.send('POST', action, new URLSearchParams(f).toString(), {
+        crumb: false,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    const filled = {
+      ...fields,
+      donorName: 'Block Donor',
+      email: `block-${kind}@example.com`,
+      cardNumber: '4242424242424242',
+      cardExpiry: '12/40',
+      cardCvc: '123',
+    };
 
     // A mistake comes back on the donate page with the block's amount kept as a custom amount.
     const wrong = await post({ ...filled, email: 'nope' });
@@ -119,7 +140,8 @@ describe.each(APP_KINDS)('donation block on %s', (kind) => {
     expect(html).not.toContain('value="50"');
     expect(formFields(html).fields.amountCents).toBe('2000');
 
-    const features = async (f: Record<string, boolean>) => expect((await owner.send('PUT', '/api/flags/features', { features: f })).statusCode).toBe(200);
+    const features = async (f: Record<string, boolean>) =>
+      expect((await owner.send('PUT', '/api/flags/features', { features: f })).statusCode).toBe(200);
     await features({ donationBlock: false });
     expect((await v.get('/fixed-gifts')).body).not.toContain('donate-form');
     await features({ donationBlock: true, donations: false });

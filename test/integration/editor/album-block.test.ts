@@ -20,7 +20,9 @@ const must = (r: OpResult): PageLayout => {
 const album = (count: number) => {
   const l = must(addSection(emptyLayout(), 0, ids));
   const tracks = Array.from({ length: count }, (_, i) => ({ title: `Song ${i + 1}`, url: `https://cdn.example.net/audio/${i + 1}.mp3` }));
-  return must(addBlock(l, l.sections[0]!.id, createBlock(BlockType.ALBUM, { ...ids, data: { title: 'Night Drives', artist: 'The Spokes', tracks } })));
+  return must(
+    addBlock(l, l.sections[0]!.id, createBlock(BlockType.ALBUM, { ...ids, data: { title: 'Night Drives', artist: 'The Spokes', tracks } })),
+  );
 };
 
 describe.each(APP_KINDS)('album block on %s', (kind) => {
@@ -62,7 +64,9 @@ describe.each(APP_KINDS)('album block on %s', (kind) => {
     expect(ok.statusCode, ok.body).toBe(200);
     const html = (await new Visitor(t.app).get(`/${page.urlId}`)).body;
     const block = html.slice(html.indexOf('data-island="AlbumPlayer"'));
-    expect(block).toMatch(/<audio[^>]* controls=""[^>]*src="https:\/\/cdn\.example\.net\/audio\/1\.mp3"[^>]*aria-label="Night Drives: Song 1"/);
+    expect(block).toMatch(
+      /<audio[^>]* controls=""[^>]*src="https:\/\/cdn\.example\.net\/audio\/1\.mp3"[^>]*aria-label="Night Drives: Song 1"/,
+    );
     expect(block).toContain('aria-label="Night Drives tracks"');
     const items = block.slice(block.indexOf('<ol'), block.indexOf('</ol>')).match(/<li /g) ?? [];
     expect(items).toHaveLength(60);

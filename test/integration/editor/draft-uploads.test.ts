@@ -24,7 +24,13 @@ let n = 0;
 const ids = { newId: (p: string) => `${p}d${++n}` };
 const withPicture = (url: string) => {
   const l = must(addSection(emptyLayout(), 0, ids));
-  return must(addBlock(l, l.sections[0].id, createBlock(BlockType.IMAGE_CARD, { ...ids, data: { assetUrl: url, altText: 'A bowl', originalSize: '32x32', title: 'Bowl' } })));
+  return must(
+    addBlock(
+      l,
+      l.sections[0].id,
+      createBlock(BlockType.IMAGE_CARD, { ...ids, data: { assetUrl: url, altText: 'A bowl', originalSize: '32x32', title: 'Bowl' } }),
+    ),
+  );
 };
 
 async function signIn(app: FastifyInstance, email: string, password: string): Promise<Visitor> {
@@ -60,7 +66,9 @@ describe.each(APP_KINDS)('a draft editor and uploads that published content uses
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'tessera-draft-uploads-'));
     t = await testApp(kind, { DATA_DIR: dataDir, RATE_LIMIT_STORE: 'memory' });
-    png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#996633' } }).png().toBuffer();
+    png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#996633' } })
+      .png()
+      .toBuffer();
     const owners = new OwnerService(t.database);
     await owners.create({ websiteId: t.seed.websiteId, email: 'drafter@example.com', password: PW, role: Role.DRAFT_EDITOR });
     await owners.create({ websiteId: t.seed.websiteId, email: 'editor@example.com', password: PW, role: Role.EDITOR });
@@ -99,7 +107,10 @@ describe.each(APP_KINDS)('a draft editor and uploads that published content uses
   it('nor one a product that is not a draft shows; an upload nothing uses it deletes', async () => {
     const pic = await upload(owner, 'mug.png');
     const [product] = await t.database.db.select().from(schema.items).where(eq(schema.items.recordType, RecordType.STORE_ITEM)).limit(1);
-    await t.database.db.update(schema.items).set({ assets: [...product!.assets, { assetUrl: pic.url, originalSize: '32x32', altText: 'Mug' }], status: 'published' }).where(eq(schema.items.id, product!.id));
+    await t.database.db
+      .update(schema.items)
+      .set({ assets: [...product!.assets, { assetUrl: pic.url, originalSize: '32x32', altText: 'Mug' }], status: 'published' })
+      .where(eq(schema.items.id, product!.id));
     expect((await drafter.send('DELETE', `${API}/uploads/${pic.id}`)).statusCode).toBe(403);
     // Once that product is a draft again, nothing visitors see shows the picture.
     await t.database.db.update(schema.items).set({ status: 'draft' }).where(eq(schema.items.id, product!.id));

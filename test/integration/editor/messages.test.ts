@@ -47,16 +47,34 @@ function vimeoStandIn(): Promise<{ server: Server; url: string; asked: string[] 
     if (!id) return void res.writeHead(404).end();
     if (id === '222222') return void res.writeHead(403, { 'content-type': 'application/json' }).end('{"domain_status_code":403}');
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ type: 'video', version: '1.0', provider_name: 'Vimeo', title: `Video ${id}`, video_id: Number(id), account_type: id === '111111' ? 'basic' : 'pro', html: '<iframe></iframe>' }));
+    res.end(
+      JSON.stringify({
+        type: 'video',
+        version: '1.0',
+        provider_name: 'Vimeo',
+        title: `Video ${id}`,
+        video_id: Number(id),
+        account_type: id === '111111' ? 'basic' : 'pro',
+        html: '<iframe></iframe>',
+      }),
+    );
   });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/oembed.json`, asked })));
+  return new Promise((done) =>
+    server.listen(0, '127.0.0.1', () =>
+      done({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/oembed.json`, asked }),
+    ),
+  );
 }
 
 async function upload(app: FastifyInstance, v: Visitor, name: string, body: Buffer) {
   return app.inject({
     method: 'POST',
     url: `${API}/uploads?name=${encodeURIComponent(name)}`,
-    headers: { cookie: [...v.cookies].map(([k, x]) => `${k}=${x}`).join('; '), 'x-csrf-token': await v.crumb(), 'content-type': 'application/octet-stream' },
+    headers: {
+      cookie: [...v.cookies].map(([k, x]) => `${k}=${x}`).join('; '),
+      'x-csrf-token': await v.crumb(),
+      'content-type': 'application/octet-stream',
+    },
     payload: body,
   });
 }
@@ -103,7 +121,10 @@ describe.each(APP_KINDS)('editor messages on %s', (kind) => {
       expect(res.json().errors).toEqual({ [path]: pm.LIST_MUST_BE_SELECTED });
     }
     // Publishing with the layout is checked the same way.
-    const pub = await owner.send('POST', `${API}/pages/${pageId}/publish`, { version, layout: layoutWith(createBlock(BlockType.NEWSLETTER, ids)) });
+    const pub = await owner.send('POST', `${API}/pages/${pageId}/publish`, {
+      version,
+      layout: layoutWith(createBlock(BlockType.NEWSLETTER, ids)),
+    });
     expect(pub.statusCode).toBe(400);
     expect(pub.json().errors).toEqual({ [path]: pm.LIST_MUST_BE_SELECTED });
     const ok = await saveDraft(layoutWith(createBlock(BlockType.NEWSLETTER, { ...ids, data: { formId: NEWSLETTER_FORM_ID } })));
@@ -116,12 +137,17 @@ describe.each(APP_KINDS)('editor messages on %s', (kind) => {
     for (const url of ['https://vimeo.com/111111', 'https://player.vimeo.com/video/222222']) {
       const res = await saveDraft(layoutWith(createBlock(BlockType.HTML, ids), video(url)));
       expect(res.statusCode, url).toBe(400);
-      expect(res.json()).toMatchObject({ message: pm.VIMEO_BASIC_UNSUPPORTED, errors: { 'sections.0.blocks.1.data.url': pm.VIMEO_BASIC_UNSUPPORTED } });
+      expect(res.json()).toMatchObject({
+        message: pm.VIMEO_BASIC_UNSUPPORTED,
+        errors: { 'sections.0.blocks.1.data.url': pm.VIMEO_BASIC_UNSUPPORTED },
+      });
     }
     const pro = await saveDraft(layoutWith(video('https://vimeo.com/333333')));
     expect(pro.statusCode).toBe(200);
     // YouTube and file addresses are not Vimeo's to answer; a second save of a known address is not asked again.
-    expect((await saveDraft(layoutWith(video('https://www.youtube.com/watch?v=abcdefgh'), video('https://vimeo.com/333333')))).statusCode).toBe(200);
+    expect(
+      (await saveDraft(layoutWith(video('https://www.youtube.com/watch?v=abcdefgh'), video('https://vimeo.com/333333')))).statusCode,
+    ).toBe(200);
     expect(vimeo.asked).toEqual(['https://vimeo.com/111111', 'https://vimeo.com/222222', 'https://vimeo.com/333333']);
   });
 
@@ -130,11 +156,16 @@ describe.each(APP_KINDS)('editor messages on %s', (kind) => {
     expect(await offline.verdict('https://vimeo.com/111111')).toBe('unknown');
     const layout = layoutWith(createBlock(BlockType.VIDEO, { ...ids, data: { url: 'https://vimeo.com/111111' } }));
     await expect(checkBlockReferences(t.database.db, t.seed.websiteId, layout, offline)).resolves.toBeUndefined();
-    await expect(checkBlockReferences(t.database.db, t.seed.websiteId, layout, new VimeoOembed(vimeo.url))).rejects.toMatchObject({ status: 400, message: pm.VIMEO_BASIC_UNSUPPORTED });
+    await expect(checkBlockReferences(t.database.db, t.seed.websiteId, layout, new VimeoOembed(vimeo.url))).rejects.toMatchObject({
+      status: 400,
+      message: pm.VIMEO_BASIC_UNSUPPORTED,
+    });
   });
 
   it('an image still processing answers 202 and its job is polled until ready; a processing that never finished is settled as failed to complete', async () => {
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#2a6' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#2a6' } })
+      .png()
+      .toBuffer();
     const res = await upload(t.app, owner, 'swatch.png', png);
     expect(res.statusCode).toBe(202);
     const up = res.json().upload;
@@ -151,9 +182,31 @@ describe.each(APP_KINDS)('editor messages on %s', (kind) => {
     // A row its instance left 'processing' (stopped mid-way): read later, it is failed to complete.
     const websiteId = t.seed.websiteId;
     const old = new Date(Date.now() - STALE_PROCESSING_MS - 1000);
-    await t.database.db.insert(schema.uploads).values({ id: 'a'.repeat(24), websiteId, kind: 'image', name: 'left.png', storedName: `${'a'.repeat(24)}.png`, contentType: 'image/png', bytes: 10, status: 'processing', createdAt: old, updatedAt: old });
+    await t.database.db.insert(schema.uploads).values({
+      id: 'a'.repeat(24),
+      websiteId,
+      kind: 'image',
+      name: 'left.png',
+      storedName: `${'a'.repeat(24)}.png`,
+      contentType: 'image/png',
+      bytes: 10,
+      status: 'processing',
+      createdAt: old,
+      updatedAt: old,
+    });
     const fresh = new Date();
-    await t.database.db.insert(schema.uploads).values({ id: 'b'.repeat(24), websiteId, kind: 'image', name: 'busy.png', storedName: `${'b'.repeat(24)}.png`, contentType: 'image/png', bytes: 10, status: 'processing', createdAt: fresh, updatedAt: fresh });
+    await t.database.db.insert(schema.uploads).values({
+      id: 'b'.repeat(24),
+      websiteId,
+      kind: 'image',
+      name: 'busy.png',
+      storedName: `${'b'.repeat(24)}.png`,
+      contentType: 'image/png',
+      bytes: 10,
+      status: 'processing',
+      createdAt: fresh,
+      updatedAt: fresh,
+    });
     const stale = await owner.get(`${API}/uploads/${'a'.repeat(24)}`);
     expect(stale.json().upload).toMatchObject({ status: 'failed', error: edm.FILE_PROCESSING_INCOMPLETE });
     const list = (await owner.get(`${API}/uploads`)).json().uploads as Array<{ name: string; status: string; error: string | null }>;

@@ -12,7 +12,15 @@ import { schema } from '../../../src/db/index.js';
 import { rows } from '../../../src/server/db-util.js';
 import { Role, BlockType } from '../../../src/core/enums.js';
 import { editor as edm, pageEditor as em, platform as pm } from '../../../src/core/messages.js';
-import { addBlock, addSection, createBlock, emptyLayout, serializeLayout, type PageLayout, type OpResult } from '../../../src/core/layout.js';
+import {
+  addBlock,
+  addSection,
+  createBlock,
+  emptyLayout,
+  serializeLayout,
+  type PageLayout,
+  type OpResult,
+} from '../../../src/core/layout.js';
 import { DEMO_PAGE_URL_ID } from '../../../src/server/editor/seed.js';
 
 const API = '/api/editor';
@@ -89,7 +97,13 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
   it('creates pages with a clean url, refusing a bad or taken one', async () => {
     const made = await owner.send('POST', `${API}/pages`, { title: 'Open Studio' });
     expect(made.statusCode).toBe(201);
-    expect(made.json().page).toMatchObject({ title: 'Open Studio', urlId: 'open-studio', version: 0, status: 'draft', statusLabel: 'Draft' });
+    expect(made.json().page).toMatchObject({
+      title: 'Open Studio',
+      urlId: 'open-studio',
+      version: 0,
+      status: 'draft',
+      statusLabel: 'Draft',
+    });
     // Not on the public site until its first layout is published; the owner's preview shows it.
     expect((await new Visitor(t.app).get('/open-studio')).statusCode).toBe(404);
     expect((await owner.get('/open-studio?preview=draft')).statusCode).toBe(200);
@@ -111,7 +125,10 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     const before = await owner.get(`${API}/pages/${pageId}`);
     expect(before.json()).toMatchObject({ page: { version: 0 }, layout: { format: 1, sections: [] }, published: null });
     const layout = layoutWith([
-      createBlock(BlockType.HTML, { ...ids, data: { html: '<h2>Open days</h2><p>Join us <script>alert(1)</script><a href="javascript:alert(1)">here</a>.</p>' } }),
+      createBlock(BlockType.HTML, {
+        ...ids,
+        data: { html: '<h2>Open days</h2><p>Join us <script>alert(1)</script><a href="javascript:alert(1)">here</a>.</p>' },
+      }),
       createBlock(BlockType.BUTTON, { ...ids, data: { label: 'Book a place', link: '/contact' } }),
     ]);
     const saved = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: 0, layout });
@@ -163,8 +180,27 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
 
   it('round trip: saved, reloaded and saved again is byte-for-byte the same stored text, and the version stays', async () => {
     const l = layoutWith([
-      createBlock(BlockType.CHART_PIE, { ...ids, data: { title: 'Share', columns: ['Share'], rows: [{ label: 'A', values: [2] }, { label: 'B', values: [3] }] } }),
-      createBlock(BlockType.IMAGE_CARD, { ...ids, data: { assetUrl: '/demo-media/gallery-1.jpg', altText: 'Valley', originalSize: '1200x1200', title: 'Card', link: 'www.example.com' } }),
+      createBlock(BlockType.CHART_PIE, {
+        ...ids,
+        data: {
+          title: 'Share',
+          columns: ['Share'],
+          rows: [
+            { label: 'A', values: [2] },
+            { label: 'B', values: [3] },
+          ],
+        },
+      }),
+      createBlock(BlockType.IMAGE_CARD, {
+        ...ids,
+        data: {
+          assetUrl: '/demo-media/gallery-1.jpg',
+          altText: 'Valley',
+          originalSize: '1200x1200',
+          title: 'Card',
+          link: 'www.example.com',
+        },
+      }),
       createBlock(BlockType.TOCK, { ...ids, data: { anything: { nested: [1, 'two'] } } }),
     ]);
     const cur = (await owner.get(`${API}/pages/${pageId}`)).json();
@@ -201,7 +237,9 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     const r2 = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: cur.page.version, layout: chart });
     expect(r2.json()).toMatchObject({ message: pm.DATASET_NO_COLUMN });
     const noRows = layoutWith([createBlock(BlockType.CHART_LINE, { ...ids, data: { columns: ['A'], rows: [] } })]);
-    expect((await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: cur.page.version, layout: noRows })).json().message).toBe(pm.DATASET_NO_ROW);
+    expect((await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: cur.page.version, layout: noRows })).json().message).toBe(
+      pm.DATASET_NO_ROW,
+    );
 
     // 61 blocks: refused with the limit's message.
     const many = layoutWith(Array.from({ length: 60 }, () => createBlock(BlockType.SPACER, ids)));
@@ -231,7 +269,9 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     expect(after.page.version).toBe(cur.page.version);
     expect(after.layout).toEqual(cur.layout);
     // A chart with missing data saves, with the warning.
-    const gaps = layoutWith([createBlock(BlockType.CHART_BAR, { ...ids, data: { columns: ['A', 'B'], rows: [{ label: 'x', values: [1] }] } })]);
+    const gaps = layoutWith([
+      createBlock(BlockType.CHART_BAR, { ...ids, data: { columns: ['A', 'B'], rows: [{ label: 'x', values: [1] }] } }),
+    ]);
     const r6 = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: cur.page.version, layout: gaps });
     expect(r6.statusCode).toBe(200);
     expect(Object.values(r6.json().warnings)).toContain(pm.DATASET_MISSING_DATA);
@@ -248,7 +288,8 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     const layout = layoutWith([slideshow, slider, grid]);
     expect((await owner.send('POST', `${API}/pages/${made.json().page.id}/publish`, { version: 0, layout })).statusCode).toBe(200);
     const html = (await new Visitor(t.app).get(`/${made.json().page.urlId}`)).body;
-    const styles = (design: string) => [...html.matchAll(new RegExp(`class="gallery gallery--${design}[^"]*" style="([^"]*)"`, 'g'))].map((m) => m[1]);
+    const styles = (design: string) =>
+      [...html.matchAll(new RegExp(`class="gallery gallery--${design}[^"]*" style="([^"]*)"`, 'g'))].map((m) => m[1]);
     expect(styles('slideshow')).toHaveLength(1);
     expect(styles('slideshow')[0]).toContain('--gallery-slider-ratio:100 / 50');
     expect(styles('slider')[0]).toContain('--gallery-slider-ratio:100 / 50');
@@ -261,7 +302,11 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
   it('schedules publishing, publishes when due, and hides a private page', async () => {
     const cur = (await owner.get(`${API}/pages/${pageId}`)).json();
     const l = layoutWith([createBlock(BlockType.QUOTE, { ...ids, data: { text: 'Scheduled words' } })]);
-    const past = await owner.send('POST', `${API}/pages/${pageId}/schedule`, { version: cur.page.version, publishAt: new Date(Date.now() - 60_000).toISOString(), layout: l });
+    const past = await owner.send('POST', `${API}/pages/${pageId}/schedule`, {
+      version: cur.page.version,
+      publishAt: new Date(Date.now() - 60_000).toISOString(),
+      layout: l,
+    });
     expect(past.statusCode).toBe(400);
     expect(past.json().message).toBe(em.SCHEDULE_IN_PAST);
     const at = new Date(Date.now() + 3_600_000).toISOString();
@@ -275,13 +320,25 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     const after = (await owner.get(`${API}/pages/${pageId}`)).json();
     expect(after.page).toMatchObject({ status: 'published', publishAt: null });
 
-    const review = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: after.page.version, layout: after.layout, status: 'needs-review' });
+    const review = await owner.send('PUT', `${API}/pages/${pageId}/draft`, {
+      version: after.page.version,
+      layout: after.layout,
+      status: 'needs-review',
+    });
     expect(review.json().page).toMatchObject({ status: 'needs-review', statusLabel: 'Needs Review' });
-    const priv = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: review.json().page.version, layout: after.layout, status: 'private' });
+    const priv = await owner.send('PUT', `${API}/pages/${pageId}/draft`, {
+      version: review.json().page.version,
+      layout: after.layout,
+      status: 'private',
+    });
     expect(priv.json().page).toMatchObject({ status: 'private', statusLabel: 'Private' });
     expect((await visitor.get('/workshop-days')).statusCode).toBe(404);
     expect((await owner.get('/workshop-days?preview=draft')).body).toContain('Scheduled words');
-    const bad = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: priv.json().page.version, layout: after.layout, status: 'published' });
+    const bad = await owner.send('PUT', `${API}/pages/${pageId}/draft`, {
+      version: priv.json().page.version,
+      layout: after.layout,
+      status: 'published',
+    });
     expect(bad.statusCode).toBe(400);
   });
 
@@ -302,7 +359,12 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     const unknown = await owner.send('PUT', `${API}/styles`, { version: 1, changes: { 'colors.secret': 1 } });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().message).toBe(pm.notExpectedOption('colors.secret'));
-    const injection = await owner.send('PUT', `${API}/styles`, { version: 1, changes: { 'fonts.usageCategories': { ...styles.fonts.usageCategories, body: { family: 'x;}body{display:none', weight: 400, size: 1 } } } });
+    const injection = await owner.send('PUT', `${API}/styles`, {
+      version: 1,
+      changes: {
+        'fonts.usageCategories': { ...styles.fonts.usageCategories, body: { family: 'x;}body{display:none', weight: 400, size: 1 } },
+      },
+    });
     expect(injection.statusCode).toBe(400);
     // Saved styles reach every page: fonts by usage category as CSS variables.
     const journal = (await new Visitor(t.app).get('/journal')).body;
@@ -315,11 +377,20 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
   });
 
   it('takes image and file uploads with size and type checks, makes size variants, renames and deletes', async () => {
-    const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#336699' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
     const ok = await upload(t.app, owner, 'Blue square.png', png, 'image/png');
     expect(ok.statusCode).toBe(201);
     const up = ok.json().upload;
-    expect(up).toMatchObject({ name: 'Blue square.png', kind: 'image', status: 'ready', originalSize: '640x480', contentType: 'image/png', error: null });
+    expect(up).toMatchObject({
+      name: 'Blue square.png',
+      kind: 'image',
+      status: 'ready',
+      originalSize: '640x480',
+      contentType: 'image/png',
+      error: null,
+    });
     const original = await t.app.inject({ method: 'GET', url: up.url });
     expect(original.statusCode).toBe(200);
     expect(original.headers['content-type']).toBe('image/png');
@@ -345,7 +416,10 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     expect(fake.statusCode).toBe(415);
     const broken = await upload(t.app, owner, 'broken.png', Buffer.concat([png.subarray(0, 40), Buffer.alloc(200, 7)]), 'image/png');
     expect(broken.statusCode).toBe(422);
-    expect(broken.json()).toMatchObject({ message: edm.FILE_PROCESSING_FAILED, upload: { status: 'failed', error: edm.FILE_PROCESSING_FAILED } });
+    expect(broken.json()).toMatchObject({
+      message: edm.FILE_PROCESSING_FAILED,
+      upload: { status: 'failed', error: edm.FILE_PROCESSING_FAILED },
+    });
     expect((await t.app.inject({ method: 'GET', url: broken.json().upload.url })).statusCode).toBe(404);
     const noName = await upload(t.app, owner, '', png, 'image/png');
     expect(noName.json().message).toBe(pm.ENTER_FILE_NAME);
@@ -381,7 +455,12 @@ describe.each(DB_KINDS)('page editor on %s', (kind) => {
     expect((await drafter.send('PUT', `${API}/styles`, { version: 1, changes: {} })).statusCode).toBe(403);
     expect((await viewer.get(`${API}/pages`)).statusCode).toBe(403);
     expect((await new Visitor(t.app).get(`${API}/pages`)).statusCode).toBe(401);
-    const noCrumb = await owner.send('PUT', `${API}/pages/${pageId}/draft`, { version: saved.json().page.version, layout: l }, { crumb: false });
+    const noCrumb = await owner.send(
+      'PUT',
+      `${API}/pages/${pageId}/draft`,
+      { version: saved.json().page.version, layout: l },
+      { crumb: false },
+    );
     expect(noCrumb.statusCode).toBe(403);
     const audit = await rows<{ action: string }>(t.database.db, sql`SELECT action FROM audit_log WHERE entity = 'page' ORDER BY id`);
     expect(audit.map((a) => a.action)).toContain('page.publish');

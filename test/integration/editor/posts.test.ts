@@ -18,7 +18,8 @@ import { publishDuePosts } from '../../../src/server/editor/posts.js';
 
 const API = '/api/editor';
 const PW = 'a long enough password';
-const HOSTILE = '<p>Kept <strong>words</strong></p><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><a href="javascript:alert(1)">link</a>';
+const HOSTILE =
+  '<p>Kept <strong>words</strong></p><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><a href="javascript:alert(1)">link</a>';
 
 function must(r: OpResult): PageLayout {
   if (!r.ok) throw new Error(r.message);
@@ -50,7 +51,9 @@ describe.each(APP_KINDS)('journal posts in the editor on %s', (kind) => {
     dataDir = mkdtempSync(join(tmpdir(), 'tessera-posts-'));
     t = await testApp(kind, { DATA_DIR: dataDir, RATE_LIMIT_STORE: 'memory' });
     admin = await signIn(t.app, OWNER.email, OWNER.password);
-    expect((await admin.send('POST', '/api/config/team', { email: 'posts-editor@example.com', role: Role.EDITOR, password: PW })).statusCode).toBe(201);
+    expect(
+      (await admin.send('POST', '/api/config/team', { email: 'posts-editor@example.com', role: Role.EDITOR, password: PW })).statusCode,
+    ).toBe(201);
     editor = await signIn(t.app, 'posts-editor@example.com', PW);
     journalId = (await admin.get('/api/config/posts')).json().journals[0].id as string;
   }, 120_000);
@@ -60,7 +63,9 @@ describe.each(APP_KINDS)('journal posts in the editor on %s', (kind) => {
   });
 
   it('saves a draft body, refuses a stale version, publishes it; the post page and the journal list show blocks, cover and excerpt', async () => {
-    const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#aa5533' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#aa5533' } })
+      .png()
+      .toBuffer();
     const crumb = await admin.crumb();
     const up = await t.app.inject({
       method: 'POST',
@@ -71,7 +76,12 @@ describe.each(APP_KINDS)('journal posts in the editor on %s', (kind) => {
     expect(up.statusCode).toBe(201);
     const image = up.json().upload as { url: string; originalSize: string };
 
-    const made = await admin.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Firing the kiln', status: 'draft', excerpt: 'Notes from a long night.' });
+    const made = await admin.send('POST', '/api/config/posts', {
+      collectionId: journalId,
+      title: 'Firing the kiln',
+      status: 'draft',
+      excerpt: 'Notes from a long night.',
+    });
     expect(made.statusCode).toBe(201);
     const id = made.json().id as string;
     const doc = (await admin.get(`${API}/posts/${id}`)).json();
@@ -81,7 +91,10 @@ describe.each(APP_KINDS)('journal posts in the editor on %s', (kind) => {
     // A new post opens with one text block to type in.
     expect(doc.layout.sections[0].blocks[0].type).toBe(BlockType.HTML);
 
-    const layout = layoutWith([text('<h2>Cone ten</h2><p>The salamander glaze came out glossy.</p>'), createBlock(BlockType.BUTTON, { ...ids, data: { label: 'Book a firing', link: '/classes' } })]);
+    const layout = layoutWith([
+      text('<h2>Cone ten</h2><p>The salamander glaze came out glossy.</p>'),
+      createBlock(BlockType.BUTTON, { ...ids, data: { label: 'Book a firing', link: '/classes' } }),
+    ]);
     const draft = await admin.send('PUT', `${API}/posts/${id}/draft`, { version: 1, layout });
     expect(draft.statusCode).toBe(200);
     expect(draft.json().page).toMatchObject({ version: 2, status: 'draft', hasUnpublishedChanges: true });
@@ -94,10 +107,25 @@ describe.each(APP_KINDS)('journal posts in the editor on %s', (kind) => {
     expect((await new Visitor(t.app).get('/journal/firing-the-kiln')).statusCode).toBe(404);
 
     // The post's fields share the version: the cover image and the excerpt.
-    const fields = await admin.send('PUT', `/api/config/posts/${id}`, { version: 2, title: 'Firing the kiln', status: 'draft', excerpt: 'Notes from a long night.', cover: { assetUrl: image.url, altText: 'The kiln', originalSize: image.originalSize } });
+    const fields = await admin.send('PUT', `/api/config/posts/${id}`, {
+      version: 2,
+      title: 'Firing the kiln',
+      status: 'draft',
+      excerpt: 'Notes from a long night.',
+      cover: { assetUrl: image.url, altText: 'The kiln', originalSize: image.originalSize },
+    });
     expect(fields.statusCode).toBe(200);
     expect(fields.json().cover).toMatchObject({ assetUrl: image.url, altText: 'The kiln' });
-    expect((await admin.send('PUT', `/api/config/posts/${id}`, { version: 3, title: 'X', status: 'draft', cover: { assetUrl: 'https://evil.example/x.png' } })).statusCode).toBe(400);
+    expect(
+      (
+        await admin.send('PUT', `/api/config/posts/${id}`, {
+          version: 3,
+          title: 'X',
+          status: 'draft',
+          cover: { assetUrl: 'https://evil.example/x.png' },
+        })
+      ).statusCode,
+    ).toBe(400);
 
     const pub = await admin.send('POST', `${API}/posts/${id}/publish`, { version: 3 });
     expect(pub.statusCode).toBe(200);
@@ -126,7 +154,10 @@ describe.each(APP_KINDS)('journal posts in the editor on %s', (kind) => {
   it('finds a published post by the words of its blocks, not while it is a draft or scheduled', async () => {
     const made = await admin.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Studio diary', status: 'draft' });
     const id = made.json().id as string;
-    const layout = layoutWith([text('<p>We saw a wombat by the quince tree.</p>'), createBlock(BlockType.BUTTON, { ...ids, data: { label: 'Visit the echidna', link: '/visit' } })]);
+    const layout = layoutWith([
+      text('<p>We saw a wombat by the quince tree.</p>'),
+      createBlock(BlockType.BUTTON, { ...ids, data: { label: 'Visit the echidna', link: '/visit' } }),
+    ]);
     expect((await admin.send('PUT', `${API}/posts/${id}/draft`, { version: 1, layout })).statusCode).toBe(200);
     expect(await searchSite(t.database.db, t.seed.websiteId, 'wombat')).toEqual([]);
 
@@ -152,7 +183,7 @@ describe.each(APP_KINDS)('journal posts in the editor on %s', (kind) => {
     expect(await searchSite(t.database.db, t.seed.websiteId, 'wombat')).toEqual([]);
   });
 
-  it('raw HTML mode is an admin\'s: a staff editor is refused, an admin\'s HTML is cleaned with the allow-list', async () => {
+  it("raw HTML mode is an admin's: a staff editor is refused, an admin's HTML is cleaned with the allow-list", async () => {
     const made = await editor.send('POST', '/api/config/posts', { collectionId: journalId, title: 'House rules', status: 'draft' });
     expect(made.statusCode).toBe(201);
     const id = made.json().id as string;
@@ -164,7 +195,12 @@ describe.each(APP_KINDS)('journal posts in the editor on %s', (kind) => {
     expect(refused.json().message).toBe(em.RAW_HTML_ADMIN_ONLY);
     expect((await editor.send('POST', `${API}/posts/${id}/publish`, { version: 1, html: '<p>Plain enough</p>' })).statusCode).toBe(403);
     // The classic body field is raw HTML too.
-    const classic = await editor.send('PUT', `/api/config/posts/${id}`, { version: 1, title: 'House rules', status: 'draft', body: '<p>Plain enough</p>' });
+    const classic = await editor.send('PUT', `/api/config/posts/${id}`, {
+      version: 1,
+      title: 'House rules',
+      status: 'draft',
+      body: '<p>Plain enough</p>',
+    });
     expect(classic.statusCode).toBe(403);
     expect(classic.json().message).toBe(em.RAW_HTML_ADMIN_ONLY);
     expect((await editor.get(`${API}/posts/${id}`)).json().page.version).toBe(1);
@@ -194,7 +230,12 @@ describe.each(APP_KINDS)('journal posts in the editor on %s', (kind) => {
   });
 
   it('opens a post written before the editor with its HTML body as one text block, and keeps showing that body until published', async () => {
-    const made = await admin.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Old news', status: 'published', body: '<p>Written <em>before</em> blocks.</p>' });
+    const made = await admin.send('POST', '/api/config/posts', {
+      collectionId: journalId,
+      title: 'Old news',
+      status: 'published',
+      body: '<p>Written <em>before</em> blocks.</p>',
+    });
     const id = made.json().id as string;
     const doc = (await admin.get(`${API}/posts/${id}`)).json();
     expect(doc.published).toBeNull();

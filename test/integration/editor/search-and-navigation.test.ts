@@ -151,13 +151,19 @@ describe.each(APP_KINDS)('editor pages in search and navigation on %s', (kind) =
     expect(nav[0]!.collectionId).toBe(first.json().page.id);
 
     // A folder: a top-level entry with children, offered by the pages list.
-    const folderNav = [...nav.map((l) => ({ title: l.title, collectionId: l.collectionId ?? undefined })), { title: 'About', children: [{ collectionId: lastId }] }];
+    const folderNav = [
+      ...nav.map((l) => ({ title: l.title, collectionId: l.collectionId ?? undefined })),
+      { title: 'About', children: [{ collectionId: lastId }] },
+    ];
     const upd = await owner.send('POST', '/api/widget/UpdateNavigation', { fieldName: 'mainNav', navigation: { items: folderNav } });
     expect(upd.statusCode).toBe(200);
     const list = (await owner.get(`${API}/pages`)).json();
     const folder = list.navFolders.find((f: { title: string }) => f.title === 'About');
     expect(folder).toBeDefined();
-    const under = await owner.send('POST', `${API}/pages`, { title: 'Nav child', navigation: { position: 'folder', folder: folder.index } });
+    const under = await owner.send('POST', `${API}/pages`, {
+      title: 'Nav child',
+      navigation: { position: 'folder', folder: folder.index },
+    });
     expect(under.statusCode).toBe(201);
     nav = await mainNav(owner);
     expect(nav[folder.index]!.children.map((c) => c.collectionId)).toEqual([lastId, under.json().page.id]);

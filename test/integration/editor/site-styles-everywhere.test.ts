@@ -52,19 +52,27 @@ describe.each(APP_KINDS)('site styles everywhere on %s', (kind) => {
       version,
       changes: {
         'colors.palette': { ...styles.colors.palette, accent: '#aa3300' },
-        'fonts.usageCategories': { ...usage, buttons: { ...usage.buttons, family: lora.stack, weight: 700 }, body: { ...usage.body, family: inter.stack, weight: 400 } },
+        'fonts.usageCategories': {
+          ...usage,
+          buttons: { ...usage.buttons, family: lora.stack, weight: 700 },
+          body: { ...usage.body, family: inter.stack, weight: 400 },
+        },
         'buttons.primary': { shape: 'square', fill: 'solid', uppercase: true },
         'spacing.scale': 'spacious',
       },
     });
     expect(r.statusCode, r.body).toBe(200);
     // The site's emails take the saved look (accent button, square, the buttons font).
-    expect((await emailLookFor(t.database.db, siteId)).button).toContain("font-weight:700;background:#aa3300;color:#ffffff;border:2px solid #aa3300;text-decoration:none;border-radius:0;text-transform:uppercase");
+    expect((await emailLookFor(t.database.db, siteId)).button).toContain(
+      'font-weight:700;background:#aa3300;color:#ffffff;border:2px solid #aa3300;text-decoration:none;border-radius:0;text-transform:uppercase',
+    );
     const preview = await owner.get('/api/config/engagement/emails/newsletter-confirmation');
     expect(preview.statusCode).toBe(200);
     expect(preview.json().email.html).toContain('background:#aa3300;color:#ffffff;');
 
-    const formResult = await new Visitor(t.app).send('POST', '/api/form/submit/no-such-form', 'name=x', { headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } });
+    const formResult = await new Visitor(t.app).send('POST', '/api/form/submit/no-such-form', 'name=x', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    });
     expect(formResult.headers['content-type']).toMatch(/^text\/html/);
     const pages: Record<string, string> = {
       product: await page(PRODUCT),
@@ -83,12 +91,17 @@ describe.each(APP_KINDS)('site styles everywhere on %s', (kind) => {
       expect(head, name).toContain('--ts-space:1.35');
       expect(head, name).toContain(`--ts-font-buttons:${lora.stack};--ts-weight-buttons:700;`);
       // Only the chosen families, at the chosen weights (body text also bold), from this site.
-      expect(head, name).toMatch(/@font-face\{font-family:'Lora';font-style:normal;font-display:swap;font-weight:700;[^}]*src:url\(\/site-fonts\/lora\/[\d.]+\/lora-latin-700-normal\.woff2\)/);
+      expect(head, name).toMatch(
+        /@font-face\{font-family:'Lora';font-style:normal;font-display:swap;font-weight:700;[^}]*src:url\(\/site-fonts\/lora\/[\d.]+\/lora-latin-700-normal\.woff2\)/,
+      );
       expect(head, name).toContain("font-family:'Inter';font-style:normal;font-display:swap;font-weight:400;");
       expect(head, name).toContain("font-family:'Inter';font-style:normal;font-display:swap;font-weight:700;");
-      expect(head, name).not.toContain("font-weight:600;");
+      expect(head, name).not.toContain('font-weight:600;');
       expect(head, name).not.toMatch(/Playfair|Roboto'|Montserrat/);
-      expect([...head.matchAll(/url\(([^)]*)\)/g)].every((m) => m[1]!.startsWith('/site-fonts/')), name).toBe(true);
+      expect(
+        [...head.matchAll(/url\(([^)]*)\)/g)].every((m) => m[1]!.startsWith('/site-fonts/')),
+        name,
+      ).toBe(true);
       expect(html, name).not.toMatch(/fonts\.googleapis|fonts\.gstatic|use\.typekit|fonts\.bunny/);
     }
 
@@ -99,7 +112,7 @@ describe.each(APP_KINDS)('site styles everywhere on %s', (kind) => {
     expect(font.headers['content-type']).toBe('font/woff2');
     expect(font.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(font.rawPayload.subarray(0, 4).toString('latin1')).toBe('wOF2');
-    const pkgVersion = url.split("/")[3]!;
+    const pkgVersion = url.split('/')[3]!;
     for (const bad of [
       `/site-fonts/lora/0.0.1/lora-latin-700-normal.woff2`,
       `/site-fonts/not-a-font/${pkgVersion}/lora-latin-700-normal.woff2`,
@@ -123,13 +136,19 @@ describe.each(APP_KINDS)('site styles everywhere on %s', (kind) => {
 
   it('button and spacing values that are not offered are refused, and nothing is applied', async () => {
     const { styles, version } = (await owner.get(`${API}/styles`)).json();
-    const shape = await owner.send('PUT', `${API}/styles`, { version, changes: { 'buttons.primary': { shape: 'blob', fill: 'solid', uppercase: false }, 'spacing.scale': 'compact' } });
+    const shape = await owner.send('PUT', `${API}/styles`, {
+      version,
+      changes: { 'buttons.primary': { shape: 'blob', fill: 'solid', uppercase: false }, 'spacing.scale': 'compact' },
+    });
     expect(shape.statusCode).toBe(400);
     expect(shape.json().message).toBe(pm.notExpectedOption('blob'));
     const spacing = await owner.send('PUT', `${API}/styles`, { version, changes: { 'spacing.scale': 'huge' } });
     expect(spacing.statusCode).toBe(400);
     expect(spacing.json().message).toBe(pm.notExpectedOption('huge'));
-    const upper = await owner.send('PUT', `${API}/styles`, { version, changes: { 'buttons.primary': { shape: 'pill', fill: 'solid', uppercase: 'yes' } } });
+    const upper = await owner.send('PUT', `${API}/styles`, {
+      version,
+      changes: { 'buttons.primary': { shape: 'pill', fill: 'solid', uppercase: 'yes' } },
+    });
     expect(upper.statusCode).toBe(400);
     const after = (await owner.get(`${API}/styles`)).json();
     expect(after.version).toBe(version);

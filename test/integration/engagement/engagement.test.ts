@@ -23,7 +23,9 @@ async function altchaToken(v: Visitor, action: string): Promise<string> {
   expect(res.statusCode).toBe(200);
   const ch = res.json() as { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string };
   const sol = await solveChallenge(ch.challenge, ch.salt, ch.algorithm, ch.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ algorithm: ch.algorithm, challenge: ch.challenge, number: sol!.number, salt: ch.salt, signature: ch.signature })).toString('base64');
+  return Buffer.from(
+    JSON.stringify({ algorithm: ch.algorithm, challenge: ch.challenge, number: sol!.number, salt: ch.salt, signature: ch.signature }),
+  ).toString('base64');
 }
 
 /** A visitor posting from its own address (so rate limits of one test do not touch another). */
@@ -38,7 +40,11 @@ async function signUp(t: TestApp, body: unknown, v = visitor(t)) {
     method: 'POST',
     url: SIGN_UP,
     remoteAddress: v.ip,
-    headers: { cookie: 'crumb=engagement-crumb-0123456789', 'x-csrf-token': 'engagement-crumb-0123456789', 'content-type': 'application/json' },
+    headers: {
+      cookie: 'crumb=engagement-crumb-0123456789',
+      'x-csrf-token': 'engagement-crumb-0123456789',
+      'content-type': 'application/json',
+    },
     payload: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
@@ -70,8 +76,15 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
   let defaultListId = '';
 
   const members = async (listId: string) =>
-    rows<{ id: string; email: string; status: string; source: string }>(t.database.db, sql`SELECT id, email, status, source FROM mailing_list_members WHERE list_id = ${listId} ORDER BY created, id`);
-  const outbox = async (to: string) => rows<{ kind: string; subject: string; text_body: string }>(t.database.db, sql`SELECT kind, subject, text_body FROM mail_outbox WHERE to_address = ${to} ORDER BY id`);
+    rows<{ id: string; email: string; status: string; source: string }>(
+      t.database.db,
+      sql`SELECT id, email, status, source FROM mailing_list_members WHERE list_id = ${listId} ORDER BY created, id`,
+    );
+  const outbox = async (to: string) =>
+    rows<{ kind: string; subject: string; text_body: string }>(
+      t.database.db,
+      sql`SELECT kind, subject, text_body FROM mail_outbox WHERE to_address = ${to} ORDER BY id`,
+    );
 
   beforeAll(async () => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
@@ -99,13 +112,18 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
     // The same address again (other case) keeps one member.
     expect((await signUp(t, { email: 'reader@example.com' })).statusCode).toBe(200);
     const m = await members(defaultListId);
-    expect(m.filter((x) => x.email.toLowerCase() === 'reader@example.com')).toEqual([expect.objectContaining({ email: 'Reader@Example.com', status: 'subscribed', source: 'popup' })]);
+    expect(m.filter((x) => x.email.toLowerCase() === 'reader@example.com')).toEqual([
+      expect.objectContaining({ email: 'Reader@Example.com', status: 'subscribed', source: 'popup' }),
+    ]);
     const list = await owner.get(`${API}/lists/${defaultListId}/members`);
     expect(list.statusCode).toBe(200);
     expect((list.json() as { members: Array<{ email: string }> }).members.map((x) => x.email)).toContain('Reader@Example.com');
     // Saving the same popup keeps its version; a change raises it.
     expect(((await owner.send('PUT', `${API}/popup`, POPUP)).json() as { popup: { version: number } }).popup.version).toBe(v1);
-    expect(((await owner.send('PUT', `${API}/popup`, { ...POPUP, title: 'Fifteen percent off' })).json() as { popup: { version: number } }).popup.version).toBe(v1 + 1);
+    expect(
+      ((await owner.send('PUT', `${API}/popup`, { ...POPUP, title: 'Fifteen percent off' })).json() as { popup: { version: number } }).popup
+        .version,
+    ).toBe(v1 + 1);
   });
 
   it('bad input: clear 400s in the specs words, 403 without the crumb, 404 when the popup is off; nothing written', async () => {
@@ -121,7 +139,12 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
     expect((await signUp(t, '[1,2]')).statusCode).toBe(400);
     expect((await signUp(t, { email: 42 })).statusCode).toBe(400);
     expect((await signUp(t, { email: `${'a'.repeat(300)}@example.com` })).statusCode).toBe(400);
-    const noCrumb = await t.app.inject({ method: 'POST', url: SIGN_UP, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'x@example.com' }) });
+    const noCrumb = await t.app.inject({
+      method: 'POST',
+      url: SIGN_UP,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'x@example.com' }),
+    });
     expect(noCrumb.statusCode).toBe(403);
     await owner.send('PUT', `${API}/popup`, { ...POPUP, enabled: false });
     const off = await signUp(t, { email: 'off@example.com' });
@@ -178,7 +201,9 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
     const forged = `${member!.id}.${'A'.repeat(43)}`;
     expect((await t.app.inject({ method: 'POST', url: `/newsletter/confirm/${forged}` })).statusCode).toBe(400);
     const key = await mailingListsOf(t.app).key();
-    expect((await t.app.inject({ method: 'POST', url: `/newsletter/unsubscribe/${signMemberToken(key, 'confirm', member!.id)}` })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/newsletter/unsubscribe/${signMemberToken(key, 'confirm', member!.id)}` })).statusCode,
+    ).toBe(400);
     expect((await members(vip))[0]!.status).toBe('subscribed');
     await owner.send('PUT', `${API}/popup`, POPUP);
   });
@@ -200,7 +225,12 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
     expect(done.body).toContain(em.UNSUBSCRIBED_TITLE);
     expect((await members(defaultListId)).find((x) => x.id === member.id)!.status).toBe('unsubscribed');
     // RFC 8058 one-click from a mail client (no crumb, no session).
-    const again = await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
     expect(again.statusCode).toBe(200);
     expect(again.body).toBe('Unsubscribed');
     // Signing up again re-subscribes.
@@ -230,11 +260,22 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
   it('a newsletter form submission and the restock opt-in join the same list', async () => {
     const v = new Visitor(t.app);
     const key = ((await v.send('POST', '/api/form/FormSubmissionKey')).json() as { key: string }).key;
-    const form = await rows<{ fields: Array<{ id: string; type: string }> }>(t.database.db, sql`SELECT fields FROM forms WHERE id = ${NEWSLETTER_FORM_ID}`);
+    const form = await rows<{ fields: Array<{ id: string; type: string }> }>(
+      t.database.db,
+      sql`SELECT fields FROM forms WHERE id = ${NEWSLETTER_FORM_ID}`,
+    );
     const emailField = form[0]!.fields.find((f) => f.type === 'email')!.id;
-    const sub = await v.send('POST', '/api/form/SaveFormSubmission', { formId: NEWSLETTER_FORM_ID, key, form: JSON.stringify({ [emailField]: 'former@example.com' }), captchaKey: await altchaToken(v, 'newsletter-block') });
+    const sub = await v.send('POST', '/api/form/SaveFormSubmission', {
+      formId: NEWSLETTER_FORM_ID,
+      key,
+      form: JSON.stringify({ [emailField]: 'former@example.com' }),
+      captchaKey: await altchaToken(v, 'newsletter-block'),
+    });
     expect(sub.statusCode).toBe(200);
-    expect((await members(defaultListId)).find((x) => x.email === 'former@example.com')).toMatchObject({ status: 'subscribed', source: 'form' });
+    expect((await members(defaultListId)).find((x) => x.email === 'former@example.com')).toMatchObject({
+      status: 'subscribed',
+      source: 'form',
+    });
 
     const sold = await rows<{ id: string; item_id: string }>(
       t.database.db,
@@ -252,7 +293,10 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
   });
 
   it('cookie banner: opt-in asks analytics first, gates owner scripts, and the no-JS choice sets the cookies', async () => {
-    await owner.send('PUT', '/api/site-header-footer', { header: '<script>window.ownerHeader = 1</script>', footer: '<script type="application/ld+json">{"a":1}</script>' });
+    await owner.send('PUT', '/api/site-header-footer', {
+      header: '<script>window.ownerHeader = 1</script>',
+      footer: '<script type="application/ld+json">{"a":1}</script>',
+    });
     const saved = await owner.send('PUT', `${API}/cookies`, { mode: 'opt-in', text: '', policyUrl: '/privacy' });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().cookiePolicy).toBe('ask');
@@ -262,12 +306,16 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
     expect(home.body).toContain('data-island="CookieBanner"');
     expect(home.body).toContain(em.BANNER_REJECT);
     // The admin's scripts carry the page's CSP nonce (plugins/csp.ts); gated ones wait as text/plain.
-    expect(home.body).toMatch(/<script type="text\/plain" data-tessera-consent="marketing" data-type="" nonce="[A-Za-z0-9+/=]+">window\.ownerHeader = 1<\/script>/);
+    expect(home.body).toMatch(
+      /<script type="text\/plain" data-tessera-consent="marketing" data-type="" nonce="[A-Za-z0-9+/=]+">window\.ownerHeader = 1<\/script>/,
+    );
     expect(home.body).toMatch(/<script nonce="[A-Za-z0-9+/=]+" type="application\/ld\+json">\{"a":1\}<\/script>/);
     expect(home.body).toMatch(/"cookiePolicy":"ask"/);
     // The plain form post: refuse, come back; census cookies cleared.
     v.cookies.set('ss_cvr', 'abc|1|1|1|1');
-    const post = await v.send('POST', '/api/engagement/consent', 'choice=reject&back=%2Fshop', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const post = await v.send('POST', '/api/engagement/consent', 'choice=reject&back=%2Fshop', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(post.statusCode).toBe(303);
     expect(post.headers.location).toBe('/shop');
     expect(v.cookies.get('tessera_consent')).toBe('denied');
@@ -277,10 +325,18 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
     expect(after.body).not.toContain('data-island="CookieBanner"');
     expect(after.body).toContain('data-tessera-consent="marketing"');
     // Accepting runs the owner's scripts as written; an open redirect is refused.
-    const acc = await v.send('POST', '/api/engagement/consent', 'choice=accept&back=%2F%2Fevil.example', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const acc = await v.send('POST', '/api/engagement/consent', 'choice=accept&back=%2F%2Fevil.example', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(acc.headers.location).toBe('/');
     expect((await v.get('/')).body).toMatch(/<script nonce="[A-Za-z0-9+/=]+">window\.ownerHeader = 1<\/script>/);
-    expect((await v.send('POST', '/api/engagement/consent', 'choice=maybe', { headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(400);
+    expect(
+      (
+        await v.send('POST', '/api/engagement/consent', 'choice=maybe', {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      ).statusCode,
+    ).toBe(400);
     // Notice mode: an information banner until dismissed; cookies stay implied.
     const notice = await owner.send('PUT', `${API}/cookies`, { mode: 'notice', text: 'We <3 cookies', policyUrl: '' });
     expect(notice.json().cookiePolicy).toBe('implied');
@@ -289,7 +345,13 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
     expect(first.body).toContain('We &lt;3 cookies');
     expect(first.body).toContain(`>${em.BANNER_DISMISS}</button>`);
     expect(first.body).not.toContain('data-tessera-consent');
-    expect((await n.send('POST', '/api/engagement/consent', 'choice=dismiss', { headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(303);
+    expect(
+      (
+        await n.send('POST', '/api/engagement/consent', 'choice=dismiss', {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      ).statusCode,
+    ).toBe(303);
     expect((await n.get('/')).body).not.toContain('data-island="CookieBanner"');
     const off = await owner.send('PUT', `${API}/cookies`, { mode: 'off', text: '', policyUrl: '' });
     expect(off.json().cookiePolicy).toBe('implied');
@@ -313,11 +375,13 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
     const list = await owner.get(`${API}/emails`);
     expect(list.statusCode).toBe(200);
     const names = (list.json() as { emails: Array<{ name: string }> }).emails.map((e) => e.name);
-    expect(names).toEqual(expect.arrayContaining(['order-confirmation', 'restock', 'form-notification', 'newsletter-confirmation', 'test-extra']));
+    expect(names).toEqual(
+      expect.arrayContaining(['order-confirmation', 'restock', 'form-notification', 'newsletter-confirmation', 'test-extra']),
+    );
     for (const name of names) {
       const r = await owner.get(`${API}/emails/${name}`);
       expect(r.statusCode, name).toBe(200);
-      const e = (r.json() as { pageType: number; email: { subject: string; text: string } });
+      const e = r.json() as { pageType: number; email: { subject: string; text: string } };
       expect(e.pageType).toBe(301);
       expect(e.email.subject.length, name).toBeGreaterThan(0);
     }
@@ -329,7 +393,12 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
 
   it('roles: anonymous 401, a role without access 403', async () => {
     const owners = new OwnerService(t.database);
-    const o = await owners.create({ websiteId: t.seed.websiteId, email: `reporting-${kind}@example.com`, password: 'a long enough password', role: Role.REPORTING });
+    const o = await owners.create({
+      websiteId: t.seed.websiteId,
+      email: `reporting-${kind}@example.com`,
+      password: 'a long enough password',
+      role: Role.REPORTING,
+    });
     const token = (await owners.startSession(o.id)).token;
     for (const url of [`${API}/popup`, `${API}/cookies`, `${API}/lists`, `${API}/emails`, `${API}/lists/${defaultListId}/members`]) {
       expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);

@@ -49,7 +49,11 @@ describe.each(APP_KINDS)('newsletter pages and form lists on %s', (kind) => {
       t.database.db,
       sql`SELECT id, email, status, source, source_ref FROM mailing_list_members WHERE list_id = ${listId} ORDER BY created, id`,
     );
-  const outbox = async (to: string) => rows<{ kind: string; text_body: string }>(t.database.db, sql`SELECT kind, text_body FROM mail_outbox WHERE to_address = ${to} ORDER BY id`);
+  const outbox = async (to: string) =>
+    rows<{ kind: string; text_body: string }>(
+      t.database.db,
+      sql`SELECT kind, text_body FROM mail_outbox WHERE to_address = ${to} ORDER BY id`,
+    );
   const createList = async (name: string, doubleOptIn = false) => {
     const r = await owner.send('POST', `${API}/lists`, { name, doubleOptIn });
     expect(r.statusCode).toBe(201);
@@ -63,7 +67,9 @@ describe.each(APP_KINDS)('newsletter pages and form lists on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
   };
   const subscribeDefault = async (email: string) => {
-    const r = await t.database.db.transaction((tx) => mailingListsOf(t.app).subscribe(tx, { websiteId: t.seed.websiteId, email, source: 'owner' }));
+    const r = await t.database.db.transaction((tx) =>
+      mailingListsOf(t.app).subscribe(tx, { websiteId: t.seed.websiteId, email, source: 'owner' }),
+    );
     return r.memberId;
   };
   const themed = (html: string) => {
@@ -109,18 +115,27 @@ describe.each(APP_KINDS)('newsletter pages and form lists on %s', (kind) => {
     themed(page.body);
     expect(page.body).toContain(`<title>${em.UNSUBSCRIBE_TITLE} — ${TITLE_TAG}</title>`);
     expect(page.body).toMatch(new RegExp(`<h1 class="page-title"[^>]*>${em.UNSUBSCRIBE_TITLE}</h1>`));
-    expect(page.body).toContain(`Stop newsletter emails from <strong>${TITLE_HTML}</strong> to <strong>&lt;i&gt;reader&lt;/i&gt;@example.com</strong>?`);
+    expect(page.body).toContain(
+      `Stop newsletter emails from <strong>${TITLE_HTML}</strong> to <strong>&lt;i&gt;reader&lt;/i&gt;@example.com</strong>?`,
+    );
     expect(page.body).not.toContain('<i>reader</i>');
     expect(page.body).toContain(`<form class="newsletter-page__form" method="post" action="${path}">`);
     expect(page.body).toContain(`<button type="submit" class="button">${em.UNSUBSCRIBE_BUTTON}</button>`);
     // GET changes nothing (mail scanners follow links).
     expect((await members(defaultListId)).find((x) => x.id === memberId)!.status).toBe('subscribed');
 
-    const done = await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const done = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(done.statusCode).toBe(200);
     themed(done.body);
     expect(done.body).toMatch(new RegExp(`<h1 class="page-title"[^>]*>${em.UNSUBSCRIBED_TITLE}</h1>`));
-    expect(done.body).toContain(`<strong>&lt;i&gt;reader&lt;/i&gt;@example.com</strong> will get no more newsletter emails from <strong>${TITLE_HTML}</strong>.`);
+    expect(done.body).toContain(
+      `<strong>&lt;i&gt;reader&lt;/i&gt;@example.com</strong> will get no more newsletter emails from <strong>${TITLE_HTML}</strong>.`,
+    );
     expect(done.body).not.toContain('<form class="newsletter-page__form"');
     expect((await members(defaultListId)).find((x) => x.id === memberId)!.status).toBe('unsubscribed');
 
@@ -129,7 +144,12 @@ describe.each(APP_KINDS)('newsletter pages and form lists on %s', (kind) => {
     expect(again.statusCode).toBe(200);
     expect(again.body).toContain(em.UNSUBSCRIBED_TITLE);
     themed(again.body);
-    const oneClick = await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+    const oneClick = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
     expect(oneClick.statusCode).toBe(200);
     expect(oneClick.headers['content-type']).toContain('text/plain');
     expect(oneClick.body).toBe('Unsubscribed');
@@ -143,7 +163,12 @@ describe.each(APP_KINDS)('newsletter pages and form lists on %s', (kind) => {
       expect(r.body).toMatch(new RegExp(`<h1 class="page-title"[^>]*>${em.LINK_INVALID_TITLE}</h1>`));
       expect(r.body).toContain(`role="alert">${em.LINK_INVALID}</p>`);
     }
-    const badOneClick = await t.app.inject({ method: 'POST', url: bad, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+    const badOneClick = await t.app.inject({
+      method: 'POST',
+      url: bad,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
     expect(badOneClick.statusCode).toBe(400);
     expect(badOneClick.body).toBe(em.LINK_INVALID);
   });
@@ -155,7 +180,9 @@ describe.each(APP_KINDS)('newsletter pages and form lists on %s', (kind) => {
     expect((created.json() as { form: Form }).form.storage.listId).toBe(vip);
 
     await submit('vip-news', 'vip@example.com');
-    expect(await members(vip)).toEqual([expect.objectContaining({ email: 'vip@example.com', status: 'pending', source: 'form', source_ref: 'form:vip-news' })]);
+    expect(await members(vip)).toEqual([
+      expect.objectContaining({ email: 'vip@example.com', status: 'pending', source: 'form', source_ref: 'form:vip-news' }),
+    ]);
     expect((await members(defaultListId)).some((x) => x.email === 'vip@example.com')).toBe(false);
     const mail = await outbox('vip@example.com');
     expect(mail.map((x) => x.kind)).toEqual(['newsletter-confirmation']);
@@ -199,7 +226,11 @@ describe.each(APP_KINDS)('newsletter pages and form lists on %s', (kind) => {
     // There is no delete call yet: the list goes the way any other deletion would (its members with it).
     await t.database.db.execute(sql`DELETE FROM mailing_lists WHERE id = ${spring}`);
     await submit('spring-news', 'second@example.com');
-    expect((await members(defaultListId)).find((x) => x.email === 'second@example.com')).toMatchObject({ status: 'subscribed', source: 'form', source_ref: 'form:spring-news' });
+    expect((await members(defaultListId)).find((x) => x.email === 'second@example.com')).toMatchObject({
+      status: 'subscribed',
+      source: 'form',
+      source_ref: 'form:spring-news',
+    });
     // The stored setting is left as it was; saving it again is refused until another list is chosen.
     const stored = ((await owner.get('/api/config/forms/spring-news')).json() as { form: Form }).form;
     expect(stored.storage.listId).toBe(spring);
@@ -220,7 +251,10 @@ describe.each(APP_KINDS)('newsletter pages and form lists on %s', (kind) => {
     await t.database.db.execute(sql`DELETE FROM mailing_lists WHERE id = ${summer}`);
     const after = await visitor.send('POST', '/api/engagement/newsletter', { email: 'popup-two@example.com' });
     expect(after.statusCode, after.body).toBe(200);
-    expect((await members(defaultListId)).find((x) => x.email === 'popup-two@example.com')).toMatchObject({ status: 'subscribed', source: 'popup' });
+    expect((await members(defaultListId)).find((x) => x.email === 'popup-two@example.com')).toMatchObject({
+      status: 'subscribed',
+      source: 'popup',
+    });
   });
 
   it('no list chosen (absent, null or blank) is the default list', async () => {
@@ -229,7 +263,10 @@ describe.each(APP_KINDS)('newsletter pages and form lists on %s', (kind) => {
     expect(created.statusCode).toBe(200);
     expect((created.json() as { form: Form }).form.storage.listId).toBeNull();
     await submit('plain-news', 'plain@example.com');
-    expect((await members(defaultListId)).find((x) => x.email === 'plain@example.com')).toMatchObject({ status: 'subscribed', source: 'form' });
+    expect((await members(defaultListId)).find((x) => x.email === 'plain@example.com')).toMatchObject({
+      status: 'subscribed',
+      source: 'form',
+    });
     const { listId: _omit, ...storage } = form.storage;
     void _omit;
     expect((await owner.send('PUT', '/api/config/forms/plain-news', { ...form, storage })).statusCode).toBe(200);

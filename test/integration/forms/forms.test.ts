@@ -58,7 +58,9 @@ async function altchaToken(v: Visitor, action = 'form-block'): Promise<string> {
   expect(res.statusCode).toBe(200);
   const ch = res.json() as { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string };
   const sol = await solveChallenge(ch.challenge, ch.salt, ch.algorithm, ch.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ algorithm: ch.algorithm, challenge: ch.challenge, number: sol!.number, salt: ch.salt, signature: ch.signature })).toString('base64');
+  return Buffer.from(
+    JSON.stringify({ algorithm: ch.algorithm, challenge: ch.challenge, number: sol!.number, salt: ch.salt, signature: ch.signature }),
+  ).toString('base64');
 }
 
 async function key(v: Visitor): Promise<string> {
@@ -79,7 +81,12 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
   beforeAll(async () => {
     t = await testApp(kind);
     await seedForms(t.database, t.seed.websiteId);
-    configureForms(t.app, { ...DEFAULT_FORMS_OPTIONS, now: () => clock, perIp: { max: 1000, windowMs: 60_000 }, keysPerIp: { max: 100_000, windowMs: 60_000 } });
+    configureForms(t.app, {
+      ...DEFAULT_FORMS_OPTIONS,
+      now: () => clock,
+      perIp: { max: 1000, windowMs: 60_000 },
+      keysPerIp: { max: 100_000, windowMs: 60_000 },
+    });
     standIn = createServer((req, res) => {
       let body = '';
       req.on('data', (d: Buffer) => (body += d.toString()));
@@ -93,11 +100,20 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
     // The vendor is outside this machine: its calls go to the stand-in on loopback.
     configureCaptcha(t.app, {
       altchaMaxNumber: 2000,
-      http: (url, init) => fetch(url.replace(RECAPTCHA_VERIFY_URL, `${standInUrl}/siteverify`).replace(RECAPTCHA_ENTERPRISE_URL, `${standInUrl}/enterprise`), init),
+      http: (url, init) =>
+        fetch(
+          url.replace(RECAPTCHA_VERIFY_URL, `${standInUrl}/siteverify`).replace(RECAPTCHA_ENTERPRISE_URL, `${standInUrl}/enterprise`),
+          init,
+        ),
     });
     owner = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
-    const created = await owner.send('POST', '/api/config/forms', { id: 'all-fields', name: 'Every field', fields: ALL_FIELDS, captcha: { enabled: false } });
+    const created = await owner.send('POST', '/api/config/forms', {
+      id: 'all-fields',
+      name: 'Every field',
+      fields: ALL_FIELDS,
+      captcha: { enabled: false },
+    });
     expect(created.statusCode).toBe(200);
   }, 60_000);
 
@@ -119,7 +135,16 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
 
   it('validate answers errors keyed by field id, 404 for an unknown form, and needs the crumb', async () => {
     const v = new Visitor(t.app);
-    const bad = await v.send('POST', '/api/rest/forms/validate/all-fields', { ...GOOD, mail: 'nope', area: 'x'.repeat(11), name: ['', ''], check: [], radio: '', sel: '', date: [] });
+    const bad = await v.send('POST', '/api/rest/forms/validate/all-fields', {
+      ...GOOD,
+      mail: 'nope',
+      area: 'x'.repeat(11),
+      name: ['', ''],
+      check: [],
+      radio: '',
+      sel: '',
+      date: [],
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual({
       mail: m.INVALID_EMAIL,
@@ -139,24 +164,57 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
 
   it('stores every field shape (phone with 3 parts gets the empty first part), section skipped, hidden kept', async () => {
     const v = new Visitor(t.app);
-    const r = await v.send('POST', '/api/form/SaveFormSubmission', { formId: 'all-fields', key: await key(v), form: JSON.stringify(GOOD), pageTitle: 'Contact', pageId: 'p1', contentSource: 'c', pagePath: '/contact', pagePermissionTypeValue: 1, visitorCookie: 'v|1|2|3|4' });
+    const r = await v.send('POST', '/api/form/SaveFormSubmission', {
+      formId: 'all-fields',
+      key: await key(v),
+      form: JSON.stringify(GOOD),
+      pageTitle: 'Contact',
+      pageId: 'p1',
+      contentSource: 'c',
+      pagePath: '/contact',
+      pagePermissionTypeValue: 1,
+      visitorCookie: 'v|1|2|3|4',
+    });
     expect(r.statusCode).toBe(200);
     const id = r.json().submissionId as string;
     const list = await owner.get('/api/config/forms/all-fields/submissions');
-    const sub = (list.json().submissions as Array<{ id: string; data: Record<string, unknown>; page: Record<string, unknown> }>).find((s) => s.id === id)!;
+    const sub = (list.json().submissions as Array<{ id: string; data: Record<string, unknown>; page: Record<string, unknown> }>).find(
+      (s) => s.id === id,
+    )!;
     expect(sub.data.phone).toEqual(['', '555', '123', '4567']);
     expect(sub.data.check).toEqual(['X', 'Z']);
     expect(sub.data.lik).toEqual({ Fast: '5', Friendly: '4' });
     expect(sub.data.radio).toBe('B');
     expect(sub.data.hid).toBe('newsletter');
     expect('sec' in sub.data).toBe(false);
-    expect(sub.page).toEqual({ pageTitle: 'Contact', pageId: 'p1', contentSource: 'c', pagePath: '/contact', pagePermissionTypeValue: '1' });
+    expect(sub.page).toEqual({
+      pageTitle: 'Contact',
+      pageId: 'p1',
+      contentSource: 'c',
+      pagePath: '/contact',
+      pagePermissionTypeValue: '1',
+    });
   });
 
   it('refuses wrong value shapes with a message per field, and unparseable form text', async () => {
     const v = new Visitor(t.app);
-    const wrong = { ...GOOD, date: '2030-01-02', name: 'Ada', phone: ['1', '2'], check: 'X', radio: ['A'], sel: 'S9', lik: { Slow: '5' }, txt: 42, hid: ['a'] };
-    const r = await v.send('POST', '/api/form/SaveFormSubmission', { formId: 'all-fields', key: await key(v), form: JSON.stringify(wrong) });
+    const wrong = {
+      ...GOOD,
+      date: '2030-01-02',
+      name: 'Ada',
+      phone: ['1', '2'],
+      check: 'X',
+      radio: ['A'],
+      sel: 'S9',
+      lik: { Slow: '5' },
+      txt: 42,
+      hid: ['a'],
+    };
+    const r = await v.send('POST', '/api/form/SaveFormSubmission', {
+      formId: 'all-fields',
+      key: await key(v),
+      form: JSON.stringify(wrong),
+    });
     expect(r.statusCode).toBe(400);
     const errors = r.json().errors as Record<string, string>;
     for (const f of ['date', 'name', 'phone', 'check', 'radio', 'sel', 'lik', 'txt', 'hid']) expect(errors[f]).toBe(m.FIELDS_INVALID);
@@ -165,7 +223,9 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
     expect(p.statusCode).toBe(400);
     expect(p.json().error).toBe(m.PARSE_FIELDS_FAILED);
     // A refused submission does not spend the key.
-    expect((await v.send('POST', '/api/form/SaveFormSubmission', { formId: 'all-fields', key: k, form: JSON.stringify(GOOD) })).statusCode).toBe(200);
+    expect(
+      (await v.send('POST', '/api/form/SaveFormSubmission', { formId: 'all-fields', key: k, form: JSON.stringify(GOOD) })).statusCode,
+    ).toBe(200);
   });
 
   it('a key works once and expires: replay, unknown and missing keys are 401', async () => {
@@ -177,7 +237,9 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
     expect(replay.statusCode).toBe(401);
     expect(replay.json().error).toBe(m.STATUS_401);
     expect((await v.send('POST', '/api/form/SaveFormSubmission', { ...body, key: 'made-up' })).statusCode).toBe(401);
-    expect((await v.send('POST', '/api/form/SaveFormSubmission', { formId: 'all-fields', form: JSON.stringify(GOOD) })).statusCode).toBe(401);
+    expect((await v.send('POST', '/api/form/SaveFormSubmission', { formId: 'all-fields', form: JSON.stringify(GOOD) })).statusCode).toBe(
+      401,
+    );
     const old = await key(v);
     clock += DEFAULT_FORMS_OPTIONS.keyTtlMs + 1000;
     try {
@@ -197,12 +259,20 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
   it("the owner's form-submission notification can be switched off site-wide in Email settings (the submission is still kept)", async () => {
     const v = new Visitor(t.app);
     const form = JSON.stringify({ name: ['Bo', 'K'], email: 'bo@example.com', topic: 'Order', message: 'Quiet please' });
-    const switches = (formSubmission: boolean) => owner.send('PUT', '/api/admin/email-settings/notifications', { newOrder: true, formSubmission, lowStock: true });
+    const switches = (formSubmission: boolean) =>
+      owner.send('PUT', '/api/admin/email-settings/notifications', { newOrder: true, formSubmission, lowStock: true });
     expect((await switches(false)).statusCode).toBe(200);
     try {
-      const r = await v.send('POST', '/api/form/SaveFormSubmission', { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: await altchaToken(v) });
+      const r = await v.send('POST', '/api/form/SaveFormSubmission', {
+        formId: CONTACT_FORM_ID,
+        key: await key(v),
+        form,
+        captchaKey: await altchaToken(v),
+      });
       expect(r.statusCode).toBe(200);
-      const mails = (await t.database.db.execute(`SELECT count(*)::int AS n FROM mail_outbox WHERE ref = 'form-submission:${r.json().submissionId}'` as never)) as unknown as { rows: Array<{ n: number }> };
+      const mails = (await t.database.db.execute(
+        `SELECT count(*)::int AS n FROM mail_outbox WHERE ref = 'form-submission:${r.json().submissionId}'` as never,
+      )) as unknown as { rows: Array<{ n: number }> };
       expect(Number(mails.rows[0]!.n)).toBe(0);
       const inbox = await owner.get(`/api/config/forms/${CONTACT_FORM_ID}/submissions?folder=inbox`);
       expect((inbox.json().submissions as Array<{ id: string }>).map((s) => s.id)).toContain(r.json().submissionId);
@@ -213,12 +283,25 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
 
   it('contact form: altcha token accepted once; a failed captcha is 400 and kept as spam; the owner gets an email', async () => {
     const v = new Visitor(t.app);
-    const form = JSON.stringify({ name: ['Ada', 'L'], email: 'ada@example.com', topic: 'Order', message: 'Where is my order?', source: 'ad' });
+    const form = JSON.stringify({
+      name: ['Ada', 'L'],
+      email: 'ada@example.com',
+      topic: 'Order',
+      message: 'Where is my order?',
+      source: 'ad',
+    });
     const token = await altchaToken(v);
-    const ok = await v.send('POST', '/api/form/SaveFormSubmission', { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: token });
+    const ok = await v.send('POST', '/api/form/SaveFormSubmission', {
+      formId: CONTACT_FORM_ID,
+      key: await key(v),
+      form,
+      captchaKey: token,
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().submissionMessage).toBe('Thank you! We will get back to you soon.');
-    const mail = await t.database.db.execute(`SELECT to_address, subject, text_body, status FROM mail_outbox WHERE ref = 'form-submission:${ok.json().submissionId}'` as never);
+    const mail = await t.database.db.execute(
+      `SELECT to_address, subject, text_body, status FROM mail_outbox WHERE ref = 'form-submission:${ok.json().submissionId}'` as never,
+    );
     const rowsOf = (x: unknown) => (x as { rows: Array<Record<string, string>> }).rows;
     expect(rowsOf(mail)).toHaveLength(1);
     expect(rowsOf(mail)[0]).toMatchObject({ to_address: OWNER.email, subject: 'Form Submission - Contact us', status: 'local' });
@@ -234,26 +317,45 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
     expect(reasons).toEqual(expect.arrayContaining(['captcha: replayed', 'captcha: invalid', 'captcha: missing']));
     // A newsletter token is not valid for a form block.
     const nl = await altchaToken(v, 'newsletter-block');
-    const wrongAction = await v.send('POST', '/api/form/SaveFormSubmission', { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: nl });
+    const wrongAction = await v.send('POST', '/api/form/SaveFormSubmission', {
+      formId: CONTACT_FORM_ID,
+      key: await key(v),
+      form,
+      captchaKey: nl,
+    });
     expect(wrongAction.statusCode).toBe(400);
-    const nlOk = await v.send('POST', '/api/form/SaveFormSubmission', { formId: NEWSLETTER_FORM_ID, key: await key(v), form: JSON.stringify({ email: 'n@example.com' }), captchaKey: await altchaToken(v, 'newsletter-block') });
+    const nlOk = await v.send('POST', '/api/form/SaveFormSubmission', {
+      formId: NEWSLETTER_FORM_ID,
+      key: await key(v),
+      form: JSON.stringify({ email: 'n@example.com' }),
+      captchaKey: await altchaToken(v, 'newsletter-block'),
+    });
     expect(nlOk.statusCode).toBe(200);
   });
 
   it('the honeypot keeps the submission in the spam folder, answers success, and sends no email', async () => {
     const v = new Visitor(t.app);
-    const r = await v.send('POST', '/api/form/SaveFormSubmission', { formId: 'all-fields', key: await key(v), form: JSON.stringify({ ...GOOD, txt: 'bot-was-here' }), honeypot: 'http://spam.example' });
+    const r = await v.send('POST', '/api/form/SaveFormSubmission', {
+      formId: 'all-fields',
+      key: await key(v),
+      form: JSON.stringify({ ...GOOD, txt: 'bot-was-here' }),
+      honeypot: 'http://spam.example',
+    });
     expect(r.statusCode).toBe(200);
     const id = r.json().submissionId;
     const spam = await owner.get('/api/config/forms/all-fields/submissions?folder=spam');
     expect((spam.json().submissions as Array<{ id: string; spamReason: string }>).find((s) => s.id === id)?.spamReason).toBe('honeypot');
-    const mails = (await t.database.db.execute(`SELECT count(*)::int AS n FROM mail_outbox WHERE ref = 'form-submission:${id}'` as never)) as unknown as { rows: Array<{ n: number }> };
+    const mails = (await t.database.db.execute(
+      `SELECT count(*)::int AS n FROM mail_outbox WHERE ref = 'form-submission:${id}'` as never,
+    )) as unknown as { rows: Array<{ n: number }> };
     expect(mails.rows[0]!.n).toBe(0);
     // 'not spam' moves it to the inbox and sends the email then.
     expect((await owner.send('POST', `/api/config/forms/all-fields/submissions/${id}/not-spam`)).statusCode).toBe(200);
     const inbox = await owner.get('/api/config/forms/all-fields/submissions?q=bot-was-here');
     expect((inbox.json().submissions as Array<{ id: string }>).map((s) => s.id)).toEqual([id]);
-    const after = (await t.database.db.execute(`SELECT count(*)::int AS n FROM mail_outbox WHERE ref = 'form-submission:${id}'` as never)) as unknown as { rows: Array<{ n: number }> };
+    const after = (await t.database.db.execute(
+      `SELECT count(*)::int AS n FROM mail_outbox WHERE ref = 'form-submission:${id}'` as never,
+    )) as unknown as { rows: Array<{ n: number }> };
     expect(after.rows[0]!.n).toBe(1);
     expect((await owner.send('POST', `/api/config/forms/all-fields/submissions/${id}/not-spam`)).statusCode).toBe(404);
   });
@@ -263,7 +365,13 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
     clock = Math.ceil(clock / 60_000) * 60_000 + 120_000;
     try {
       const v = new Visitor(t.app);
-      const send = async () => v.send('POST', '/api/form/SaveFormSubmission', { formId: 'all-fields', key: await key(v), form: JSON.stringify(GOOD) }, { headers: { 'x-forwarded-for': '10.0.0.1' } });
+      const send = async () =>
+        v.send(
+          'POST',
+          '/api/form/SaveFormSubmission',
+          { formId: 'all-fields', key: await key(v), form: JSON.stringify(GOOD) },
+          { headers: { 'x-forwarded-for': '10.0.0.1' } },
+        );
       for (let i = 0; i < 3; i++) expect((await send()).statusCode).toBe(200);
       const limited = await send();
       expect(limited.statusCode).toBe(429);
@@ -284,7 +392,12 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
   it('reCAPTCHA v3 and Enterprise: verified through the vendor client, action and score checked', async () => {
     const v = new Visitor(t.app);
     const form = JSON.stringify({ name: ['Ada', 'L'], email: 'ada@example.com', message: 'hi' });
-    const put = await owner.send('PUT', '/api/config/captcha', { kind: 'recaptcha-v3', siteKey: 'site-k', secretKey: 'secret-k', minScore: 0.5 });
+    const put = await owner.send('PUT', '/api/config/captcha', {
+      kind: 'recaptcha-v3',
+      siteKey: 'site-k',
+      secretKey: 'secret-k',
+      minScore: 0.5,
+    });
     expect(put.statusCode).toBe(200);
     t.app.services.websites.invalidate();
     const cfg = await owner.get('/api/config/captcha');
@@ -294,7 +407,12 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
     expect((await v.get('/api/captcha/challenge?action=form-block')).statusCode).toBe(404);
 
     vendorAnswer = { success: true, score: 0.9, action: 'form_block' };
-    const ok = await v.send('POST', '/api/form/SaveFormSubmission', { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: 'tok-1' }, { headers: { 'x-forwarded-for': '10.9.9.9' } });
+    const ok = await v.send(
+      'POST',
+      '/api/form/SaveFormSubmission',
+      { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: 'tok-1' },
+      { headers: { 'x-forwarded-for': '10.9.9.9' } },
+    );
     expect(ok.statusCode).toBe(200);
     const call = vendorCalls.at(-1)!;
     expect(call.url).toBe('/siteverify');
@@ -302,18 +420,43 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
     expect(new URLSearchParams(call.body).get('response')).toBe('tok-1');
 
     vendorAnswer = { success: true, score: 0.1, action: 'form_block' };
-    expect((await v.send('POST', '/api/form/SaveFormSubmission', { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: 'tok-2' })).statusCode).toBe(400);
+    expect(
+      (await v.send('POST', '/api/form/SaveFormSubmission', { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: 'tok-2' }))
+        .statusCode,
+    ).toBe(400);
     vendorAnswer = { success: true, score: 0.9, action: 'promo_popup' };
-    expect((await v.send('POST', '/api/form/SaveFormSubmission', { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: 'tok-3' })).statusCode).toBe(400);
+    expect(
+      (await v.send('POST', '/api/form/SaveFormSubmission', { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: 'tok-3' }))
+        .statusCode,
+    ).toBe(400);
 
-    await owner.send('PUT', '/api/config/captcha', { kind: 'recaptcha-enterprise', siteKey: 'ent-site', projectId: 'proj', apiKey: 'api-k' });
+    await owner.send('PUT', '/api/config/captcha', {
+      kind: 'recaptcha-enterprise',
+      siteKey: 'ent-site',
+      projectId: 'proj',
+      apiKey: 'api-k',
+    });
     vendorAnswer = { tokenProperties: { valid: true, action: 'form_block' }, riskAnalysis: { score: 0.8 } };
-    const ent = await v.send('POST', '/api/form/SaveFormSubmission', { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: 'ent-tok' });
+    const ent = await v.send('POST', '/api/form/SaveFormSubmission', {
+      formId: CONTACT_FORM_ID,
+      key: await key(v),
+      form,
+      captchaKey: 'ent-tok',
+    });
     expect(ent.statusCode).toBe(200);
     expect(vendorCalls.at(-1)!.url).toBe('/enterprise/proj/assessments?key=api-k');
-    expect(JSON.parse(vendorCalls.at(-1)!.body).event).toMatchObject({ token: 'ent-tok', siteKey: 'ent-site', expectedAction: 'form_block' });
+    expect(JSON.parse(vendorCalls.at(-1)!.body).event).toMatchObject({
+      token: 'ent-tok',
+      siteKey: 'ent-site',
+      expectedAction: 'form_block',
+    });
     vendorAnswer = { tokenProperties: { valid: false, invalidReason: 'EXPIRED' } };
-    const bad = await v.send('POST', '/api/form/SaveFormSubmission', { formId: CONTACT_FORM_ID, key: await key(v), form, captchaKey: 'ent-tok' });
+    const bad = await v.send('POST', '/api/form/SaveFormSubmission', {
+      formId: CONTACT_FORM_ID,
+      key: await key(v),
+      form,
+      captchaKey: 'ent-tok',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe(m.RECAPTCHA_FAILED);
     await owner.send('PUT', '/api/config/captcha', { kind: 'altcha' });
@@ -323,19 +466,31 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
     const v = new Visitor(t.app);
     const crumb = await v.crumb();
     const post = (fields: Record<string, string>) =>
-      v.send('POST', `/api/form/submit/${CONTACT_FORM_ID}`, new URLSearchParams({ crumb, pagePath: '/contact', ...fields }).toString(), { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      v.send('POST', `/api/form/submit/${CONTACT_FORM_ID}`, new URLSearchParams({ crumb, pagePath: '/contact', ...fields }).toString(), {
+        crumb: false,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
     const bad = await post({ 'f.name.0': 'Ada', 'f.name.1': '', 'f.email': 'nope', 'f.message': '' });
     expect(bad.statusCode).toBe(400);
     expect(bad.headers['content-type']).toContain('text/html');
     expect(bad.body).toContain(m.PROBLEM_ABOVE);
     expect(bad.body).toContain(m.INVALID_EMAIL);
     expect(bad.body).toContain(`<strong>Message</strong>: ${m.REQUIRED}`);
-    const ok = await post({ 'f.name.0': 'Ada', 'f.name.1': 'L', 'f.email': 'ada@example.com', 'f.message': 'No script here', 'f.topic': 'Order' });
+    const ok = await post({
+      'f.name.0': 'Ada',
+      'f.name.1': 'L',
+      'f.email': 'ada@example.com',
+      'f.message': 'No script here',
+      'f.topic': 'Order',
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.body).toContain('Thank you! We will get back to you soon.');
     expect(ok.body).toContain('href="/contact"');
     // Without the crumb the post is refused.
-    const nocrumb = await v.send('POST', `/api/form/submit/${CONTACT_FORM_ID}`, 'f.email=a%40b.co', { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const nocrumb = await v.send('POST', `/api/form/submit/${CONTACT_FORM_ID}`, 'f.email=a%40b.co', {
+      crumb: false,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(nocrumb.statusCode).toBe(403);
   });
 
@@ -349,14 +504,35 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
     expect(hidden('contentSource')).toBe('c');
     expect(hidden('pagePermissionTypeValue')).toBe(String(PagePermissionType.PUBLIC));
     const crumb = await v.crumb();
-    const fields = { crumb, pagePath: hidden('pagePath') ?? '', pageTitle: 'Contact', pageId: hidden('pageId')!, contentSource: hidden('contentSource')!, pagePermissionTypeValue: hidden('pagePermissionTypeValue')! };
-    const ok = await v.send('POST', `/api/form/submit/${CONTACT_FORM_ID}`, new URLSearchParams({ ...fields, 'f.name.0': 'Page', 'f.name.1': 'Fields', 'f.email': 'page-fields@example.com', 'f.message': 'Which page?', 'f.topic': 'Order' }).toString(), {
-      crumb: false,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const fields = {
+      crumb,
+      pagePath: hidden('pagePath') ?? '',
+      pageTitle: 'Contact',
+      pageId: hidden('pageId')!,
+      contentSource: hidden('contentSource')!,
+      pagePermissionTypeValue: hidden('pagePermissionTypeValue')!,
+    };
+    const ok = await v.send(
+      'POST',
+      `/api/form/submit/${CONTACT_FORM_ID}`,
+      new URLSearchParams({
+        ...fields,
+        'f.name.0': 'Page',
+        'f.name.1': 'Fields',
+        'f.email': 'page-fields@example.com',
+        'f.message': 'Which page?',
+        'f.topic': 'Order',
+      }).toString(),
+      {
+        crumb: false,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+    );
     expect(ok.statusCode).toBe(200);
     const list = await owner.get(`/api/config/forms/${CONTACT_FORM_ID}/submissions`);
-    const sub = (list.json().submissions as Array<{ data: Record<string, unknown>; page: Record<string, unknown> }>).find((x) => JSON.stringify(x.data).includes('page-fields@example.com'))!;
+    const sub = (list.json().submissions as Array<{ data: Record<string, unknown>; page: Record<string, unknown> }>).find((x) =>
+      JSON.stringify(x.data).includes('page-fields@example.com'),
+    )!;
     expect(sub.page).toMatchObject({ pageId: contactId, contentSource: 'c', pagePermissionTypeValue: String(PagePermissionType.PUBLIC) });
   });
 
@@ -368,9 +544,16 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
     const forms = list.json().forms as Array<{ id: string; inboxCount: number }>;
     expect(forms.map((f) => f.id)).toEqual(expect.arrayContaining([CONTACT_FORM_ID, NEWSLETTER_FORM_ID, 'all-fields']));
     clock += 1000;
-    const r = await v.send('POST', '/api/form/SaveFormSubmission', { formId: 'all-fields', key: await key(v), form: JSON.stringify({ mail: 'last@example.com', date: ['1', '2', '2031'], name: ['Zed', ''], radio: 'A', check: ['Y'], sel: 'S1' }) });
+    const r = await v.send('POST', '/api/form/SaveFormSubmission', {
+      formId: 'all-fields',
+      key: await key(v),
+      form: JSON.stringify({ mail: 'last@example.com', date: ['1', '2', '2031'], name: ['Zed', ''], radio: 'A', check: ['Y'], sel: 'S1' }),
+    });
     expect(r.statusCode).toBe(200);
-    const inbox = (await owner.get('/api/config/forms/all-fields/submissions')).json().submissions as Array<{ id: string; createdAt: string }>;
+    const inbox = (await owner.get('/api/config/forms/all-fields/submissions')).json().submissions as Array<{
+      id: string;
+      createdAt: string;
+    }>;
     expect(inbox[0]!.id).toBe(r.json().submissionId);
     const times = inbox.map((s) => s.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
@@ -379,10 +562,24 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
     const csv = await owner.get('/api/config/forms/all-fields/export.csv');
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     const head = lines[0]!.split(',');
     expect(head[0]).toBe('Submitted On');
-    expect(head).toEqual(expect.arrayContaining(['Name - First Name', 'Name - Last Name', 'Date - Month', 'Phone - Country Code', 'Address - Country', 'Likert - Fast', 'Check', 'hid']));
+    expect(head).toEqual(
+      expect.arrayContaining([
+        'Name - First Name',
+        'Name - Last Name',
+        'Date - Month',
+        'Phone - Country Code',
+        'Address - Country',
+        'Likert - Fast',
+        'Check',
+        'hid',
+      ]),
+    );
     expect(head).not.toContain('About you');
     const newest = lines[1]!.split(',');
     const col = (t: string) => newest[head.indexOf(t)];
@@ -397,18 +594,35 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
   it('form builder: invalid input is a clear 400, duplicates refused, update bumps the version', async () => {
     const bad = await owner.send('POST', '/api/config/forms', { name: '', fields: [] });
     expect(bad.statusCode).toBe(400);
-    const dup = await owner.send('POST', '/api/config/forms', { name: 'Dup', fields: [{ id: 'a', type: 'text' }, { id: 'a', type: 'email' }] });
+    const dup = await owner.send('POST', '/api/config/forms', {
+      name: 'Dup',
+      fields: [
+        { id: 'a', type: 'text' },
+        { id: 'a', type: 'email' },
+      ],
+    });
     expect(dup.statusCode).toBe(400);
     expect(dup.json().error).toBe('Two fields share the id a.');
     const badType = await owner.send('POST', '/api/config/forms', { name: 'T', fields: [{ id: 'a', type: 'rocket' }] });
     expect(badType.statusCode).toBe(400);
-    const c = await owner.send('POST', '/api/config/forms', { name: 'Tmp', fields: [{ id: 'a', type: 'text', title: 'A' }], successRedirect: '/thanks' });
+    const c = await owner.send('POST', '/api/config/forms', {
+      name: 'Tmp',
+      fields: [{ id: 'a', type: 'text', title: 'A' }],
+      successRedirect: '/thanks',
+    });
     expect(c.statusCode).toBe(200);
     const id = c.json().form.id as string;
-    const u = await owner.send('PUT', `/api/config/forms/${id}`, { name: 'Tmp 2', fields: [{ id: 'a', type: 'textarea', title: 'A', maxLength: 20 }], submitButtonText: 'Go', disclaimer: 'Fine print' });
+    const u = await owner.send('PUT', `/api/config/forms/${id}`, {
+      name: 'Tmp 2',
+      fields: [{ id: 'a', type: 'textarea', title: 'A', maxLength: 20 }],
+      submitButtonText: 'Go',
+      disclaimer: 'Fine print',
+    });
     expect(u.statusCode).toBe(200);
     expect(u.json().form).toMatchObject({ name: 'Tmp 2', version: 2, submitButtonText: 'Go', disclaimer: 'Fine print' });
-    expect((await owner.send('POST', '/api/config/forms', { name: 'X', fields: [], successRedirect: 'javascript:alert(1)' })).statusCode).toBe(400);
+    expect(
+      (await owner.send('POST', '/api/config/forms', { name: 'X', fields: [], successRedirect: 'javascript:alert(1)' })).statusCode,
+    ).toBe(400);
     expect((await owner.send('DELETE', `/api/config/forms/${id}`)).statusCode).toBe(200);
     expect((await owner.get(`/api/config/forms/${id}`)).statusCode).toBe(404);
   });

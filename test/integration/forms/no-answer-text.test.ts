@@ -30,12 +30,21 @@ describe.each(APP_KINDS)('localized no-answer text on %s', (kind) => {
   async function submit(name: string, language?: string): Promise<string> {
     const v = new Visitor(t.app);
     const key = (await v.send('POST', '/api/form/FormSubmissionKey')).json().key;
-    const r = await v.send('POST', '/api/form/SaveFormSubmission', { formId: 'rsvp', key, form: JSON.stringify({ name, notes: '' }), pageTitle: 'RSVP', pagePath: '/rsvp', ...(language ? { language } : {}) });
+    const r = await v.send('POST', '/api/form/SaveFormSubmission', {
+      formId: 'rsvp',
+      key,
+      form: JSON.stringify({ name, notes: '' }),
+      pageTitle: 'RSVP',
+      pagePath: '/rsvp',
+      ...(language ? { language } : {}),
+    });
     expect(r.statusCode, r.body).toBe(200);
     return r.json().submissionId;
   }
   async function mailText(id: string): Promise<string> {
-    const res = (await t.database.db.execute(`SELECT text_body FROM mail_outbox WHERE ref = 'form-submission:${id}'` as never)) as unknown as { rows: Array<{ text_body: string }> };
+    const res = (await t.database.db.execute(
+      `SELECT text_body FROM mail_outbox WHERE ref = 'form-submission:${id}'` as never,
+    )) as unknown as { rows: Array<{ text_body: string }> };
     expect(res.rows).toHaveLength(1);
     return res.rows[0]!.text_body;
   }
@@ -45,7 +54,13 @@ describe.each(APP_KINDS)('localized no-answer text on %s', (kind) => {
     const single = await submit('Ana', 'fr');
     expect(await mailText(single)).toContain('Notes: N/A');
 
-    const langs = await owner.send('PUT', '/api/multilingual/languages', { languages: [{ code: 'en-US', customCoded: false }, { code: 'fr', customCoded: false }, { code: 'de-DE', customCoded: false }] });
+    const langs = await owner.send('PUT', '/api/multilingual/languages', {
+      languages: [
+        { code: 'en-US', customCoded: false },
+        { code: 'fr', customCoded: false },
+        { code: 'de-DE', customCoded: false },
+      ],
+    });
     expect(langs.statusCode, langs.body).toBe(200);
     const fr = await submit('Béatrice', 'fr');
     const de = await submit('Dieter', 'de-de');
@@ -57,7 +72,10 @@ describe.each(APP_KINDS)('localized no-answer text on %s', (kind) => {
     // Spanish has a text, but the site does not offer Spanish: not kept, so N/A.
     expect(await mailText(es)).toContain('Notes: N/A');
 
-    const inbox = (await owner.get('/api/config/forms/rsvp/submissions')).json().submissions as Array<{ id: string; page: { language?: string } }>;
+    const inbox = (await owner.get('/api/config/forms/rsvp/submissions')).json().submissions as Array<{
+      id: string;
+      page: { language?: string };
+    }>;
     const langOf = (id: string) => inbox.find((s) => s.id === id)!.page.language;
     expect([langOf(fr), langOf(de), langOf(en), langOf(es), langOf(single)]).toEqual(['fr', 'de-DE', 'en-US', undefined, undefined]);
 

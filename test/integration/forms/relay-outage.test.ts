@@ -18,7 +18,11 @@ describe.each(DB_KINDS)('form submissions survive a relay outage on %s', (kind) 
     sink.refusing = true;
     t = await testApp(kind, { SMTP_URL: sink.url, WORKERS: '0' });
     await seedForms(t.database, t.seed.websiteId);
-    configureForms(t.app, { perIp: { max: 10_000, windowMs: 60_000 }, perForm: { max: 10_000, windowMs: 60_000 }, keysPerIp: { max: 10_000, windowMs: 60_000 } });
+    configureForms(t.app, {
+      perIp: { max: 10_000, windowMs: 60_000 },
+      perForm: { max: 10_000, windowMs: 60_000 },
+      keysPerIp: { max: 10_000, windowMs: 60_000 },
+    });
     // A form without a captcha, so the test is about storage and mail only.
     await t.database.db.execute(sql`UPDATE forms SET captcha = '{"enabled": false}'::jsonb WHERE id = 'contact-form'`);
   }, 60_000);
@@ -42,9 +46,15 @@ describe.each(DB_KINDS)('form submissions survive a relay outage on %s', (kind) 
     // The relay is down: try delivery anyway (as the worker would), nothing is lost.
     await t.app.services.mailer.deliverDue();
     expect(sink.messages).toHaveLength(0);
-    const stored = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM form_submissions WHERE form_id = 'contact-form' AND NOT spam`);
+    const stored = await rows<{ n: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS n FROM form_submissions WHERE form_id = 'contact-form' AND NOT spam`,
+    );
     expect(stored[0]!.n).toBe(N);
-    const queued = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM mail_outbox WHERE kind = 'form-submission' AND status <> 'sent'`);
+    const queued = await rows<{ n: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS n FROM mail_outbox WHERE kind = 'form-submission' AND status <> 'sent'`,
+    );
     expect(queued[0]!.n).toBe(N);
 
     sink.refusing = false;
@@ -57,7 +67,10 @@ describe.each(DB_KINDS)('form submissions survive a relay outage on %s', (kind) 
     expect(sink.messages).toHaveLength(N);
     const subjects = new Set(sink.messages.map((m) => /Message (\d+)/.exec(m.raw)?.[1]));
     expect(subjects.size).toBe(N);
-    const sent = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM mail_outbox WHERE kind = 'form-submission' AND status = 'sent'`);
+    const sent = await rows<{ n: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS n FROM mail_outbox WHERE kind = 'form-submission' AND status = 'sent'`,
+    );
     expect(sent[0]!.n).toBe(N);
   }, 120_000);
 });

@@ -22,7 +22,11 @@ describe.each(APP_KINDS)('image hosts for srcset on %s', (kind) => {
   let t: TestApp;
   let owner: Visitor;
   beforeAll(async () => {
-    t = await testApp(kind, { RATE_LIMIT_STORE: 'memory', PUBLIC_URL: 'https://shop.example.org/', MEDIA_CDN_URLS: 'https://cdn.example.net, https://media.example.com:8443/base' });
+    t = await testApp(kind, {
+      RATE_LIMIT_STORE: 'memory',
+      PUBLIC_URL: 'https://shop.example.org/',
+      MEDIA_CDN_URLS: 'https://cdn.example.net, https://media.example.com:8443/base',
+    });
     owner = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
   });
@@ -40,7 +44,10 @@ describe.each(APP_KINDS)('image hosts for srcset on %s', (kind) => {
     for (const [slug, src] of Object.entries(srcs)) {
       const id = t.seed.productIds[slug]!;
       const p = (await owner.get(`/api/config/products/${id}`)).json();
-      const r = await owner.send('PUT', `/api/config/products/${id}`, { ...p, images: [{ ...p.images[0], assetUrl: src }, ...p.images.slice(1)] });
+      const r = await owner.send('PUT', `/api/config/products/${id}`, {
+        ...p,
+        images: [{ ...p.images[0], assetUrl: src }, ...p.images.slice(1)],
+      });
       expect(r.statusCode, r.body).toBe(200);
     }
     const html = (await new Visitor(t.app).get('/shop')).body;
@@ -73,7 +80,9 @@ describe.each(APP_KINDS)('image hosts for srcset on %s', (kind) => {
 
 describe('the image host list', () => {
   it('is PUBLIC_URL and at most two media CDN origins; a longer or malformed list is a configuration error', () => {
-    expect(imageHosts(loadConfig({ PUBLIC_URL: 'https://a.example/x', MEDIA_CDN_URLS: 'https://b.example/p,http://c.example:81' }))).toEqual(['https://a.example', 'https://b.example', 'http://c.example:81']);
+    expect(
+      imageHosts(loadConfig({ PUBLIC_URL: 'https://a.example/x', MEDIA_CDN_URLS: 'https://b.example/p,http://c.example:81' })),
+    ).toEqual(['https://a.example', 'https://b.example', 'http://c.example:81']);
     expect(imageHosts(loadConfig({}))).toEqual([]);
     expect(() => loadConfig({ MEDIA_CDN_URLS: 'https://b.example,https://c.example,https://d.example' })).toThrow(/MEDIA_CDN_URLS/);
     expect(() => loadConfig({ MEDIA_CDN_URLS: 'ftp://b.example' })).toThrow(/MEDIA_CDN_URLS/);

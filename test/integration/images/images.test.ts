@@ -56,7 +56,10 @@ describe('image variants', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tessera-img-'));
     try {
       const v = new ImageVariants({ '/m/': 'seed/media' }, dir);
-      const [a, b] = await Promise.all([v.variant('/m/gift-card.jpg', '500w', 'image/webp'), v.variant('/m/gift-card.jpg', '500w', 'image/webp')]);
+      const [a, b] = await Promise.all([
+        v.variant('/m/gift-card.jpg', '500w', 'image/webp'),
+        v.variant('/m/gift-card.jpg', '500w', 'image/webp'),
+      ]);
       expect(a.file).toBe(b.file);
       expect(readdirSync(dir)).toHaveLength(1);
       const again = new ImageVariants({ '/m/': 'seed/media' }, dir);

@@ -6,7 +6,11 @@ import { APP_KINDS } from '../../helpers/db.js';
 import { schema } from '../../../src/db/index.js';
 import { seedInstalmentPreferences } from '../../../src/server/instalments/index.js';
 import { HttpModalSource, ModalService } from '../../../src/server/instalments/modal.js';
-import { INSTALMENTS_PROVIDER, INSTALMENT_TEST_TOKENS, instalmentDeclineMessages } from '../../../src/server/payments/instalments-provider.js';
+import {
+  INSTALMENTS_PROVIDER,
+  INSTALMENT_TEST_TOKENS,
+  instalmentDeclineMessages,
+} from '../../../src/server/payments/instalments-provider.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PREFS = '/api/v1/commerce-preferences/instalments';
@@ -18,8 +22,10 @@ describe.each(APP_KINDS)('instalments on %s', (kind) => {
     const res = await owner.send('PUT', PREFS, value);
     expect(res.statusCode, res.body).toBe(200);
   };
-  const merch = async (path: string) => (await new Visitor(t.app).get(`${path}?format=json`)).json().productMerchandisingContext as Record<string, Record<string, unknown>>;
-  const itemId = async (urlId: string) => (await t.database.db.select({ id: schema.items.id }).from(schema.items).where(eq(schema.items.urlId, urlId)))[0]!.id;
+  const merch = async (path: string) =>
+    (await new Visitor(t.app).get(`${path}?format=json`)).json().productMerchandisingContext as Record<string, Record<string, unknown>>;
+  const itemId = async (urlId: string) =>
+    (await t.database.db.select({ id: schema.items.id }).from(schema.items).where(eq(schema.items.urlId, urlId)))[0]!.id;
 
   beforeAll(async () => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
@@ -34,7 +40,13 @@ describe.each(APP_KINDS)('instalments on %s', (kind) => {
     expect(await seedInstalmentPreferences(t.database.db, t.seed.websiteId), 'the demo seed wrote them already').toBe(false);
     const shirt = await itemId('linen-camp-shirt');
     const ctx = (await merch('/shop/p/linen-camp-shirt'))[shirt]!;
-    expect(ctx).toMatchObject({ afterPayAvailable: true, afterPayMin: '100', afterPayMax: '200000', shopperLanguage: 'en-US', stripeAccountCountry: 'US' });
+    expect(ctx).toMatchObject({
+      afterPayAvailable: true,
+      afterPayMin: '100',
+      afterPayMax: '200000',
+      shopperLanguage: 'en-US',
+      stripeAccountCountry: 'US',
+    });
     // The scarcity context stays beside it.
     expect(ctx.scarcityEnabled).toBe(true);
     // Product lists serve it for every product.
@@ -43,7 +55,11 @@ describe.each(APP_KINDS)('instalments on %s', (kind) => {
     expect(list[await itemId('houseplant-field-guide')]!.afterPayAvailable).toBe(false);
     expect(list[await itemId('fresh-roast-coffee-subscription')]!.afterPayAvailable).toBe(false);
     // The owner reads them through the platform's preferences call.
-    expect((await owner.get(PREFS)).json()).toMatchObject({ available: true, merchantCountry: 'US', limits: { USD: { min: 100, max: 200000 } } });
+    expect((await owner.get(PREFS)).json()).toMatchObject({
+      available: true,
+      merchantCountry: 'US',
+      limits: { USD: { min: 100, max: 200000 } },
+    });
   });
 
   it('shows no pill and serves an unavailable context when the owner has no preferences or turns them off', async () => {
@@ -89,7 +105,9 @@ describe.each(APP_KINDS)('instalments on %s', (kind) => {
     await setPrefs({ merchantCountry: 'DE' });
     expect((await new Visitor(t.app).get('/shop/p/engraved-cutting-board')).body).not.toContain('instalment-pill');
     await setPrefs({ merchantCountry: 'US', limits: { EUR: { min: 100, max: 200000 } } });
-    expect((await new Visitor(t.app).get('/shop/p/engraved-cutting-board')).body, 'no limits for the store currency').not.toContain('instalment-pill');
+    expect((await new Visitor(t.app).get('/shop/p/engraved-cutting-board')).body, 'no limits for the store currency').not.toContain(
+      'instalment-pill',
+    );
     await setPrefs({ limits: { USD: { min: 100, max: 'lots' } } });
     const bad = await new Visitor(t.app).get('/shop/p/engraved-cutting-board');
     expect(bad.statusCode, 'malformed preferences never break a page').toBe(200);
@@ -108,7 +126,11 @@ describe.each(APP_KINDS)('instalments on %s', (kind) => {
     // $136.00 in 4: 'or {installment} with'.
     expect(cart.body).toContain('or 4 interest-free payments of $34.00 with');
     const json = (await v.get('/cart?format=json')).json();
-    expect(json.productMerchandisingContext[shirt]).toMatchObject({ afterPayAvailable: true, afterPayMax: '200000', stripeAccountCountry: 'US' });
+    expect(json.productMerchandisingContext[shirt]).toMatchObject({
+      afterPayAvailable: true,
+      afterPayMax: '200000',
+      stripeAccountCountry: 'US',
+    });
 
     const ebook = await itemId('houseplant-field-guide');
     expect((await v.send('POST', ADD, { itemId: ebook, sku: 'EBOOK-PLANTS', quantity: 1, additionalFields: null })).statusCode).toBe(200);
@@ -155,7 +177,10 @@ describe.each(APP_KINDS)('instalments on %s', (kind) => {
       const ok = await new Visitor(t.app).get('/api/instalments/modal/en_AU');
       expect(ok.json()).toEqual({ locale: 'en_AU', brand: 'afterpay', source: 'provider', html: '<h1>Provider modal /ok/en_AU.html</h1>' });
       await new Visitor(t.app).get('/api/instalments/modal/en_AU');
-      expect(seen.filter((u) => u === '/ok/en_AU.html'), 'remembered').toHaveLength(1);
+      expect(
+        seen.filter((u) => u === '/ok/en_AU.html'),
+        'remembered',
+      ).toHaveLength(1);
 
       t.app.instalments.modal.useSource(new HttpModalSource((locale) => `${base}/missing/${locale}.html`));
       expect((await new Visitor(t.app).get('/api/instalments/modal/en_NZ')).json().source).toBe('local');
@@ -175,19 +200,35 @@ describe.each(APP_KINDS)('instalments on %s', (kind) => {
     const method = (token: string) => ({ type: 'token' as const, provider: INSTALMENTS_PROVIDER, token });
     expect(t.app.checkout.payments.forMethod(method('x'))).toBe(provider);
     const base = { currency: 'USD', description: 'Order', now: Date.now() };
-    const ok = await provider.charge({ ...base, amountCents: 13600, method: method(INSTALMENT_TEST_TOKENS.APPROVED), idempotencyKey: `${kind}-a` });
+    const ok = await provider.charge({
+      ...base,
+      amountCents: 13600,
+      method: method(INSTALMENT_TEST_TOKENS.APPROVED),
+      idempotencyKey: `${kind}-a`,
+    });
     expect(ok).toMatchObject({ status: 'succeeded', brand: 'afterpay', last4: '' });
-    const again = await provider.charge({ ...base, amountCents: 13600, method: method(INSTALMENT_TEST_TOKENS.APPROVED), idempotencyKey: `${kind}-a` });
+    const again = await provider.charge({
+      ...base,
+      amountCents: 13600,
+      method: method(INSTALMENT_TEST_TOKENS.APPROVED),
+      idempotencyKey: `${kind}-a`,
+    });
     expect(again.status === 'succeeded' && ok.status === 'succeeded' && again.paymentId === ok.paymentId).toBe(true);
-    expect(await provider.charge({ ...base, amountCents: 13600, method: method(INSTALMENT_TEST_TOKENS.DECLINED), idempotencyKey: `${kind}-b` })).toEqual({
+    expect(
+      await provider.charge({ ...base, amountCents: 13600, method: method(INSTALMENT_TEST_TOKENS.DECLINED), idempotencyKey: `${kind}-b` }),
+    ).toEqual({
       status: 'declined',
       message: instalmentDeclineMessages.DECLINED,
     });
-    expect(await provider.charge({ ...base, amountCents: 200001, method: method(INSTALMENT_TEST_TOKENS.APPROVED), idempotencyKey: `${kind}-c` })).toEqual({
+    expect(
+      await provider.charge({ ...base, amountCents: 200001, method: method(INSTALMENT_TEST_TOKENS.APPROVED), idempotencyKey: `${kind}-c` }),
+    ).toEqual({
       status: 'declined',
       message: instalmentDeclineMessages.NOT_AVAILABLE,
     });
-    expect(await provider.charge({ ...base, amountCents: 100, method: method(INSTALMENT_TEST_TOKENS.APPROVED), idempotencyKey: `${kind}-d` })).toMatchObject({ status: 'declined' });
+    expect(
+      await provider.charge({ ...base, amountCents: 100, method: method(INSTALMENT_TEST_TOKENS.APPROVED), idempotencyKey: `${kind}-d` }),
+    ).toMatchObject({ status: 'declined' });
     if (ok.status === 'succeeded') expect(await provider.refund(ok.paymentId, 3400)).toEqual({ refundedCents: 3400 });
   });
 });

@@ -25,7 +25,12 @@ class HostileVisitor extends Visitor {
   override get(url: string, headers: Record<string, string> = {}) {
     return super.get(url, { ...EVIL, ...headers });
   }
-  override send(method: 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, opts: { crumb?: boolean; headers?: Record<string, string> } = {}) {
+  override send(
+    method: 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    body?: unknown,
+    opts: { crumb?: boolean; headers?: Record<string, string> } = {},
+  ) {
     return super.send(method, url, body, { ...opts, headers: { ...EVIL, ...opts.headers } });
   }
 }
@@ -34,10 +39,14 @@ class HostileVisitor extends Visitor {
 async function links(t: TestApp, to: string, kind?: string): Promise<string[]> {
   const mails = await rows<{ text_body: string; html_body: string | null; headers: unknown }>(
     t.database.db,
-    kind ? sql`select * from mail_outbox where to_address = ${to} and kind = ${kind}` : sql`select * from mail_outbox where to_address = ${to}`,
+    kind
+      ? sql`select * from mail_outbox where to_address = ${to} and kind = ${kind}`
+      : sql`select * from mail_outbox where to_address = ${to}`,
   );
   expect(mails.length, `mail to ${to}${kind ? ` (${kind})` : ''}`).toBeGreaterThan(0);
-  return mails.flatMap((m) => `${m.text_body}\n${m.html_body ?? ''}\n${JSON.stringify(m.headers ?? '')}`.match(/https?:\/\/[^\s"'<>)]+/g) ?? []);
+  return mails.flatMap(
+    (m) => `${m.text_body}\n${m.html_body ?? ''}\n${JSON.stringify(m.headers ?? '')}`.match(/https?:\/\/[^\s"'<>)]+/g) ?? [],
+  );
 }
 
 /** Sends one of every kind of emailed link with hostile Host headers; answers the addresses used. */
@@ -49,11 +58,15 @@ async function sendEveryMail(t: TestApp, tag: string): Promise<Record<string, { 
 
   // Site-user sign-up confirmation, "you already have an account", and the reset link.
   const su = `su-${tag}@example.com`;
-  expect((await visitor.send('POST', '/api/site-users/accounts', { email: su, password: PASSWORD, displayName: 'Ada' })).statusCode).toBe(202);
+  expect((await visitor.send('POST', '/api/site-users/accounts', { email: su, password: PASSWORD, displayName: 'Ada' })).statusCode).toBe(
+    202,
+  );
   // Confirmed in the browser that signed up (a second sign-up for a still pending address replaces it instead).
   const confirmLink = new URL((await links(t, su, 'site-user-confirm')).find((l) => l.includes('/account/confirm'))!);
   expect((await visitor.get(confirmLink.pathname + confirmLink.search)).statusCode).toBe(303);
-  expect((await visitor.send('POST', '/api/site-users/accounts', { email: su, password: PASSWORD, displayName: 'Ada' })).statusCode).toBe(202);
+  expect((await visitor.send('POST', '/api/site-users/accounts', { email: su, password: PASSWORD, displayName: 'Ada' })).statusCode).toBe(
+    202,
+  );
   expect((await visitor.send('POST', '/api/site-users/account/password-reset', { email: su })).statusCode).toBe(202);
   out.confirm = { to: su, kind: 'site-user-confirm' };
   out.exists = { to: su, kind: 'site-user-exists' };
@@ -62,8 +75,20 @@ async function sendEveryMail(t: TestApp, tag: string): Promise<Record<string, { 
   // Order confirmation (with the order status link).
   const buyer = new HostileVisitor(t.app);
   const order = `buyer-${tag}@example.com`;
-  expect((await buyer.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
-  const placed = await buyer.send('POST', '/api/checkout/place-order', await confirmed(buyer, { email: order, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: `origin-${tag}` }));
+  expect(
+    (
+      await buyer.send('POST', '/api/commerce/shopping-cart/entries', {
+        itemId: t.seed.productIds['ceramic-pour-over-set'],
+        sku: 'POUR-OVER',
+        quantity: 1,
+      })
+    ).statusCode,
+  ).toBe(200);
+  const placed = await buyer.send(
+    'POST',
+    '/api/checkout/place-order',
+    await confirmed(buyer, { email: order, shippingAddress: ADDRESS, payment: CARD, idempotencyKey: `origin-${tag}` }),
+  );
   expect(placed.statusCode, placed.body).toBe(200);
   out.order = { to: order };
 
@@ -89,7 +114,9 @@ async function sendEveryMail(t: TestApp, tag: string): Promise<Record<string, { 
   expect((await owner.send('POST', '/api/config/forms', form)).statusCode).toBe(200);
   const reader = `reader-${tag}@example.com`;
   const key = (await visitor.send('POST', '/api/form/FormSubmissionKey')).json().key;
-  expect((await visitor.send('POST', '/api/form/SaveFormSubmission', { formId, key, form: JSON.stringify({ email: reader }) })).statusCode).toBe(200);
+  expect(
+    (await visitor.send('POST', '/api/form/SaveFormSubmission', { formId, key, form: JSON.stringify({ email: reader }) })).statusCode,
+  ).toBe(200);
   out.newsletter = { to: reader };
 
   // A back-in-stock email sent by the owner (product link and unsubscribe link, also in List-Unsubscribe).
@@ -122,7 +149,9 @@ describe.each(APP_KINDS)('emailed links never come from the Host header (%s)', (
     await new Visitor(t.app).send('POST', '/api/auth/login', OWNER);
     const owner = new Visitor(t.app);
     await owner.send('POST', '/api/auth/login', OWNER);
-    expect((await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    expect(
+      (await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
     apps.push(t);
     return t;
   };
@@ -161,10 +190,16 @@ describe.each(APP_KINDS)('emailed links never come from the Host header (%s)', (
     const t = apps[0] ?? (await start());
     const admin = new Visitor(t.app);
     expect((await admin.send('POST', '/api/auth/login', OWNER)).statusCode).toBe(200);
-    const made = await admin.send('POST', '/api/config/team', { email: `wm-${kind}@example.com`, role: Role.WEBSITE_MANAGER, password: 'website manager pw' });
+    const made = await admin.send('POST', '/api/config/team', {
+      email: `wm-${kind}@example.com`,
+      role: Role.WEBSITE_MANAGER,
+      password: 'website manager pw',
+    });
     expect(made.statusCode, made.body).toBeLessThan(300);
     const wm = new Visitor(t.app);
-    expect((await wm.send('POST', '/api/auth/login', { email: `wm-${kind}@example.com`, password: 'website manager pw' })).statusCode).toBe(200);
+    expect((await wm.send('POST', '/api/auth/login', { email: `wm-${kind}@example.com`, password: 'website manager pw' })).statusCode).toBe(
+      200,
+    );
     expect((await wm.get('/api/config/site-address')).statusCode).toBe(200);
     expect((await wm.send('PUT', '/api/config/site-address', { siteAddress: 'https://attacker.example' })).statusCode).toBe(403);
   });
@@ -175,7 +210,9 @@ describe.each(APP_KINDS)('emailed links never come from the Host header (%s)', (
     await t.database.db.execute(sql`update websites set settings = settings - 'siteAddress'`);
     expect(await emailOriginWarning(config, t.database.db, { NODE_ENV: 'production' })).toMatch(/PUBLIC_URL/);
     expect(await emailOriginWarning(config, t.database.db, { NODE_ENV: 'development' })).toBeNull();
-    expect(await emailOriginWarning(loadConfig({ PUBLIC_URL: 'https://shop.example.com' }), t.database.db, { NODE_ENV: 'production' })).toBeNull();
+    expect(
+      await emailOriginWarning(loadConfig({ PUBLIC_URL: 'https://shop.example.com' }), t.database.db, { NODE_ENV: 'production' }),
+    ).toBeNull();
     await t.database.db.execute(sql`update websites set settings = settings || '{"siteAddress":"https://www.my-shop.example"}'::jsonb`);
     expect(await emailOriginWarning(config, t.database.db, { NODE_ENV: 'production' })).toBeNull();
   });

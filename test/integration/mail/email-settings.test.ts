@@ -30,7 +30,12 @@ describe.each(APP_KINDS)('email settings and owner notifications on %s', (kind) 
   beforeAll(async () => {
     sink = await new SmtpSink().start();
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
-    await new OwnerService(t.database).create({ websiteId: t.seed.websiteId, email: 'store@example.com', password: 'team member password', role: Role.STORE_MANAGER });
+    await new OwnerService(t.database).create({
+      websiteId: t.seed.websiteId,
+      email: 'store@example.com',
+      password: 'team member password',
+      role: Role.STORE_MANAGER,
+    });
     admin = await signIn(t, OWNER.email, OWNER.password);
     store = await signIn(t, 'store@example.com', 'team member password');
   });
@@ -39,22 +44,41 @@ describe.each(APP_KINDS)('email settings and owner notifications on %s', (kind) 
     await sink?.close();
   });
 
-  const relay = () => ({ host: '127.0.0.1', port: sink.port, security: 'none', username: 'shop', password: SECRET, fromAddress: 'Fernhill <shop@fernhill.example>' });
+  const relay = () => ({
+    host: '127.0.0.1',
+    port: sink.port,
+    security: 'none',
+    username: 'shop',
+    password: SECRET,
+    fromAddress: 'Fernhill <shop@fernhill.example>',
+  });
 
-  it('saves the relay from /config: the password is never returned nor audited, mail then leaves through it, and a test email reports the relay\'s answer', async () => {
+  it("saves the relay from /config: the password is never returned nor audited, mail then leaves through it, and a test email reports the relay's answer", async () => {
     const first = await admin.get('/api/admin/email-settings');
     expect(first.statusCode).toBe(200);
     expect(first.headers['cache-control']).toBe('no-store');
-    expect(first.json()).toMatchObject({ source: 'none', smtp: null, notifications: { newOrder: true, formSubmission: true, lowStock: true }, notifyTo: OWNER.email });
+    expect(first.json()).toMatchObject({
+      source: 'none',
+      smtp: null,
+      notifications: { newOrder: true, formSubmission: true, lowStock: true },
+      notifyTo: OWNER.email,
+    });
     expect(t.app.services.mailer.hasRelay).toBe(false);
     // Without a relay there is nothing to test.
     expect((await admin.send('POST', '/api/admin/email-settings/test', {})).statusCode).toBe(409);
 
     // Bad fields are refused on their fields.
-    const bad = await admin.send('PUT', '/api/admin/email-settings/smtp', { host: 'smtp example.com', port: 70000, security: 'none', fromAddress: 'nobody' });
+    const bad = await admin.send('PUT', '/api/admin/email-settings/smtp', {
+      host: 'smtp example.com',
+      port: 70000,
+      security: 'none',
+      fromAddress: 'nobody',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toMatchObject({ host: SMTP_MESSAGES.HOST, port: SMTP_MESSAGES.PORT, fromAddress: SMTP_MESSAGES.FROM });
-    expect((await admin.send('PUT', '/api/admin/email-settings/smtp', { host: 'x'.repeat(100_000), port: 25, security: 'none' })).statusCode).toBe(400);
+    expect(
+      (await admin.send('PUT', '/api/admin/email-settings/smtp', { host: 'x'.repeat(100_000), port: 25, security: 'none' })).statusCode,
+    ).toBe(400);
     // Admins only; the crumb is needed.
     expect((await store.get('/api/admin/email-settings')).statusCode).toBe(403);
     expect((await store.send('PUT', '/api/admin/email-settings/smtp', relay())).statusCode).toBe(403);
@@ -63,11 +87,21 @@ describe.each(APP_KINDS)('email settings and owner notifications on %s', (kind) 
     const saved = await admin.send('PUT', '/api/admin/email-settings/smtp', relay());
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.body).not.toContain(SECRET);
-    expect(saved.json().smtp).toEqual({ host: '127.0.0.1', port: sink.port, security: 'none', username: 'shop', passwordSet: true, fromAddress: 'Fernhill <shop@fernhill.example>' });
+    expect(saved.json().smtp).toEqual({
+      host: '127.0.0.1',
+      port: sink.port,
+      security: 'none',
+      username: 'shop',
+      passwordSet: true,
+      fromAddress: 'Fernhill <shop@fernhill.example>',
+    });
     const read = await admin.get('/api/admin/email-settings');
     expect(read.body).not.toContain(SECRET);
     expect(read.json()).toMatchObject({ source: 'settings', smtp: { passwordSet: true } });
-    const audit = await rows<{ before: unknown; after: unknown }>(t.database.db, sql`select before, after from audit_log where action like 'email.smtp%'`);
+    const audit = await rows<{ before: unknown; after: unknown }>(
+      t.database.db,
+      sql`select before, after from audit_log where action like 'email.smtp%'`,
+    );
     expect(audit.length).toBe(1);
     expect(JSON.stringify(audit)).not.toContain(SECRET);
     // The site's settings (which feed the theme) never hold the relay.
@@ -107,17 +141,33 @@ describe.each(APP_KINDS)('email settings and owner notifications on %s', (kind) 
   });
 
   it('a new order emails the owner (and the low-stock email when it takes a variant low); each switch silences its email', async () => {
-    await admin.send('PUT', '/api/admin/site-settings', { ...(await admin.get('/api/admin/site-settings')).json().settings, contactEmail: 'orders@fernhill.example' });
-    expect((await admin.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    await admin.send('PUT', '/api/admin/site-settings', {
+      ...(await admin.get('/api/admin/site-settings')).json().settings,
+      contactEmail: 'orders@fernhill.example',
+    });
+    expect(
+      (await admin.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
     await t.database.db.execute(sql`update product_variants set qty_in_stock = 5, unlimited = false where sku = 'POUR-OVER'`);
     const buy = async (qty: number, tag: string) => {
       const buyer = new Visitor(t.app);
-      expect((await buyer.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: qty })).statusCode).toBe(200);
-      const placed = await buyer.send('POST', PLACE, await confirmed(buyer, { email: 'ada@example.com', shippingAddress: ADDRESS, payment: CARD }), { headers: { 'idempotency-key': `notify-${kind}-${tag}-${Date.now()}` } });
+      expect(
+        (await buyer.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: qty })).statusCode,
+      ).toBe(200);
+      const placed = await buyer.send(
+        'POST',
+        PLACE,
+        await confirmed(buyer, { email: 'ada@example.com', shippingAddress: ADDRESS, payment: CARD }),
+        { headers: { 'idempotency-key': `notify-${kind}-${tag}-${Date.now()}` } },
+      );
       expect(placed.statusCode, placed.body).toBe(200);
       return placed.json().purchaseConfirmation as { id: string; orderNumber: number };
     };
-    const mailTo = (to: string, kindName: string) => rows<{ subject: string; text_body: string; ref: string }>(t.database.db, sql`select subject, text_body, ref from mail_outbox where to_address = ${to} and kind = ${kindName} order by id`);
+    const mailTo = (to: string, kindName: string) =>
+      rows<{ subject: string; text_body: string; ref: string }>(
+        t.database.db,
+        sql`select subject, text_body, ref from mail_outbox where to_address = ${to} and kind = ${kindName} order by id`,
+      );
 
     const o1 = await buy(2, 'a'); // 5 -> 3: now low
     const orders = await mailTo('orders@fernhill.example', 'owner-new-order');
@@ -135,10 +185,21 @@ describe.each(APP_KINDS)('email settings and owner notifications on %s', (kind) 
 
     // Switched off: no new-order email; bad input refused.
     expect((await admin.send('PUT', '/api/admin/email-settings/notifications', { newOrder: 'yes' })).statusCode).toBe(400);
-    expect((await store.send('PUT', '/api/admin/email-settings/notifications', { newOrder: false, formSubmission: true, lowStock: true })).statusCode).toBe(403);
-    const off = await admin.send('PUT', '/api/admin/email-settings/notifications', { newOrder: false, formSubmission: false, lowStock: true });
+    expect(
+      (await store.send('PUT', '/api/admin/email-settings/notifications', { newOrder: false, formSubmission: true, lowStock: true }))
+        .statusCode,
+    ).toBe(403);
+    const off = await admin.send('PUT', '/api/admin/email-settings/notifications', {
+      newOrder: false,
+      formSubmission: false,
+      lowStock: true,
+    });
     expect(off.statusCode).toBe(200);
-    expect((await admin.get('/api/admin/email-settings')).json().notifications).toEqual({ newOrder: false, formSubmission: false, lowStock: true });
+    expect((await admin.get('/api/admin/email-settings')).json().notifications).toEqual({
+      newOrder: false,
+      formSubmission: false,
+      lowStock: true,
+    });
     await buy(1, 'c');
     expect((await mailTo('orders@fernhill.example', 'owner-new-order')).length).toBe(2);
   });

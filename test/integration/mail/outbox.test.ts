@@ -21,7 +21,12 @@ describe.each(APP_KINDS)('the Emails screen calls on %s', (kind) => {
     let store: Visitor;
     beforeAll(async () => {
       t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
-      await new OwnerService(t.database).create({ websiteId: t.seed.websiteId, email: 'store@example.com', password: 'team member password', role: Role.STORE_MANAGER });
+      await new OwnerService(t.database).create({
+        websiteId: t.seed.websiteId,
+        email: 'store@example.com',
+        password: 'team member password',
+        role: Role.STORE_MANAGER,
+      });
       admin = await signIn(t, OWNER.email, OWNER.password);
       store = await signIn(t, 'store@example.com', 'team member password');
     });
@@ -30,7 +35,13 @@ describe.each(APP_KINDS)('the Emails screen calls on %s', (kind) => {
     });
 
     it('keeps email to read: listed as kept here, opened with its text and HTML; resending says a relay is needed; admins only', async () => {
-      await t.app.services.mailer.enqueue(t.database.db, { kind: 'test', to: 'new.user@example.com', subject: 'Confirm your account', text: 'Open https://shop.example/confirm?t=abc to confirm.', html: '<p>Open the <a href="https://shop.example/confirm?t=abc">link</a>.</p>' });
+      await t.app.services.mailer.enqueue(t.database.db, {
+        kind: 'test',
+        to: 'new.user@example.com',
+        subject: 'Confirm your account',
+        text: 'Open https://shop.example/confirm?t=abc to confirm.',
+        html: '<p>Open the <a href="https://shop.example/confirm?t=abc">link</a>.</p>',
+      });
       const list = await admin.get('/api/admin/emails');
       expect(list.statusCode).toBe(200);
       expect(list.headers['cache-control']).toBe('no-store');
@@ -42,7 +53,10 @@ describe.each(APP_KINDS)('the Emails screen calls on %s', (kind) => {
       expect((await admin.get('/api/admin/emails?status=bogus')).statusCode).toBe(400);
 
       const one = await admin.get(`/api/admin/emails/${mail.id}`);
-      expect(one.json().email).toMatchObject({ text: 'Open https://shop.example/confirm?t=abc to confirm.', html: '<p>Open the <a href="https://shop.example/confirm?t=abc">link</a>.</p>' });
+      expect(one.json().email).toMatchObject({
+        text: 'Open https://shop.example/confirm?t=abc to confirm.',
+        html: '<p>Open the <a href="https://shop.example/confirm?t=abc">link</a>.</p>',
+      });
       expect((await admin.get('/api/admin/emails/99999999')).statusCode).toBe(404);
       expect((await admin.get('/api/admin/emails/nope')).statusCode).toBe(400);
 
@@ -96,7 +110,10 @@ describe.each(APP_KINDS)('the Emails screen calls on %s', (kind) => {
       expect(copy.json().email.id).not.toBe(failed.id);
       await t.app.services.mailer.deliverDue();
       await expect.poll(() => sink.to(to).length).toBe(2);
-      const [n] = await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from mail_outbox where to_address = ${to} and status = 'sent'`);
+      const [n] = await rows<{ n: number }>(
+        t.database.db,
+        sql`select count(*)::int as n from mail_outbox where to_address = ${to} and status = 'sent'`,
+      );
       expect(n!.n).toBe(2);
     });
   });

@@ -27,10 +27,16 @@ async function signIn(app: FastifyInstance): Promise<Visitor> {
 
 /** The newest emailed link to `path` sent to an address, as a path with its query (read from the outbox). */
 async function mailedLink(t: TestApp, to: string, path: string, kind?: string): Promise<string | null> {
-  const r = await rows<{ text_body: string; kind: string }>(t.database.db, sql`select text_body, kind from mail_outbox where to_address = ${to} order by id desc`);
+  const r = await rows<{ text_body: string; kind: string }>(
+    t.database.db,
+    sql`select text_body, kind from mail_outbox where to_address = ${to} order by id desc`,
+  );
   for (const m of r) {
     if (kind && m.kind !== kind) continue;
-    const hit = m.text_body.match(/https?:\/\/\S+/g)?.map((u) => new URL(u)).find((u) => u.pathname === path);
+    const hit = m.text_body
+      .match(/https?:\/\/\S+/g)
+      ?.map((u) => new URL(u))
+      .find((u) => u.pathname === path);
     if (hit) return hit.pathname + hit.search;
   }
   return null;
@@ -52,7 +58,9 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
   beforeAll(async () => {
     t = await testApp(kind);
     owner = await signIn(t.app);
-    const up = await owner.send('POST', '/api/members/files', VIDEO_BYTES.toString('latin1'), { headers: { 'content-type': 'video/mp4', 'x-file-name': 'lesson-1.mp4' } });
+    const up = await owner.send('POST', '/api/members/files', VIDEO_BYTES.toString('latin1'), {
+      headers: { 'content-type': 'video/mp4', 'x-file-name': 'lesson-1.mp4' },
+    });
     expect(up.statusCode, up.body).toBe(201);
     fileUrl = up.json().url;
     const c = await owner.send('POST', '/api/members/courses', { title: 'Pottery basics', description: 'Throwing on the wheel.' });
@@ -67,7 +75,11 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
     });
     expect(l1.statusCode, l1.body).toBe(201);
     lesson1 = l1.json();
-    const l2 = await owner.send('POST', `/api/members/courses/${course.id}/lessons`, { title: 'Opening the form', chapter: 'Getting started', embedUrl: 'https://www.youtube-nocookie.com/embed/abc123' });
+    const l2 = await owner.send('POST', `/api/members/courses/${course.id}/lessons`, {
+      title: 'Opening the form',
+      chapter: 'Getting started',
+      embedUrl: 'https://www.youtube-nocookie.com/embed/abc123',
+    });
     expect(l2.statusCode, l2.body).toBe(201);
     lesson2 = l2.json();
     const area = await owner.send('POST', '/api/members/areas', {
@@ -133,7 +145,7 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
     expect(r.json().joinUrl).toBe('/members/join/fernhill-members?from=' + r.json().collection.id);
   });
 
-  it('puts the area\'s collections in the member-area navigation (_memberareas, memberAreas for themes)', async () => {
+  it("puts the area's collections in the member-area navigation (_memberareas, memberAreas for themes)", async () => {
     const home = await new Visitor(t.app).get('/?format=json');
     const nav = home.json().navigation;
     expect(nav._memberareas).toEqual(
@@ -170,7 +182,11 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
     expect(join.statusCode).toBe(200);
     expect(join.body).toContain('Join Pottery School');
 
-    const asked = await member.send('POST', '/api/members/areas/pottery-school/join', { email: 'ada@example.com', password: 'a long password', displayName: 'Ada' });
+    const asked = await member.send('POST', '/api/members/areas/pottery-school/join', {
+      email: 'ada@example.com',
+      password: 'a long password',
+      displayName: 'Ada',
+    });
     expect(asked.statusCode, asked.body).toBe(202);
     expect(asked.json()).toEqual({ message: messages.JOIN_CHECK_EMAIL });
     // Not signed in, not a member: the address is proved first, by the link in the mailbox.
@@ -189,7 +205,12 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
 
     const view = await member.get('/api/checkout');
     expect(view.json().cart.entries).toHaveLength(1);
-    const placed = await member.send('POST', '/api/checkout/place-order', await confirmed(member, { email: 'ada@example.com', payment: CARD }), { headers: { 'idempotency-key': key() } });
+    const placed = await member.send(
+      'POST',
+      '/api/checkout/place-order',
+      await confirmed(member, { email: 'ada@example.com', payment: CARD }),
+      { headers: { 'idempotency-key': key() } },
+    );
     expect(placed.statusCode, placed.body).toBe(200);
     const confirmation = placed.json().confirmationUrl as string;
     const redirect = await member.get(confirmation);
@@ -311,7 +332,9 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
   it('the owner sees the member and the paywall events', async () => {
     const list = await owner.get('/api/members/members?areaId=pottery-school');
     expect(list.statusCode).toBe(200);
-    expect(list.json().members).toEqual([expect.objectContaining({ email: 'ada@example.com', status: 'active', orderId: expect.any(String) })]);
+    expect(list.json().members).toEqual([
+      expect.objectContaining({ email: 'ada@example.com', status: 'active', orderId: expect.any(String) }),
+    ]);
     await t.app.analytics.ingest.drain();
     const events = await owner.get('/api/members/analytics');
     const counts = Object.fromEntries((events.json().events as Array<{ name: string; count: number }>).map((e) => [e.name, e.count]));
@@ -331,12 +354,18 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
     expect(form.body).toContain('name="email"');
     // The email of an existing account answers as a new one would; the account's owner gets an email
     // with a sign-in link back here, and nobody is signed in.
-    const taken = await v.send('POST', '/api/members/areas/fernhill-members/join', { email: 'ada@example.com', password: 'another password' });
+    const taken = await v.send('POST', '/api/members/areas/fernhill-members/join', {
+      email: 'ada@example.com',
+      password: 'another password',
+    });
     expect(taken.statusCode).toBe(202);
     expect(taken.json()).toEqual({ message: messages.JOIN_CHECK_EMAIL });
     expect(await mailedLink(t, 'ada@example.com', '/account/login')).toBe('/account/login?next=%2Fmembers%2Fconfirmed%2Ffernhill-members');
     expect((await v.get('/api/site-users/account/session')).json().authenticated).toBe(false);
-    const badEmail = await v.send('POST', '/api/members/areas/fernhill-members/join', { email: 'not-an-email', password: 'another password' });
+    const badEmail = await v.send('POST', '/api/members/areas/fernhill-members/join', {
+      email: 'not-an-email',
+      password: 'another password',
+    });
     expect(badEmail.statusCode).toBe(400);
     expect((await v.send('POST', '/api/members/areas/no-such-area/join', {})).statusCode).toBe(404);
     // Signed in (the account made by the paid join), joining needs no form.
@@ -350,7 +379,10 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
     expect(page.body).toContain('Early access to new makers');
     // A form post without JavaScript lands on the confirmation.
     const crumb = await v.crumb();
-    const again = await v.send('POST', '/api/members/areas/fernhill-members/join', `crumb=${crumb}`, { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const again = await v.send('POST', '/api/members/areas/fernhill-members/join', `crumb=${crumb}`, {
+      crumb: false,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(again.statusCode).toBe(303);
     expect(again.headers.location).toBe('/members/confirmed/fernhill-members');
     const confirmed = await v.get('/members/confirmed/fernhill-members?format=json');
@@ -365,12 +397,23 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
       const v = new Visitor(t.app);
       const json = await v.send('POST', '/api/members/areas/fernhill-members/join', { email, password: 'chosen by whoever asked' });
       const crumb = await v.crumb();
-      const form = await v.send('POST', '/api/members/areas/fernhill-members/join', `crumb=${crumb}&email=${encodeURIComponent(email)}&password=chosen+by+whoever+asked`, { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const form = await v.send(
+        'POST',
+        '/api/members/areas/fernhill-members/join',
+        `crumb=${crumb}&email=${encodeURIComponent(email)}&password=chosen+by+whoever+asked`,
+        { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      );
       answers.push({
         status: [json.statusCode, form.statusCode],
         json: json.body,
-        cookies: json.cookies.map((c) => c.name).concat(form.cookies.map((c) => c.name)).filter((n) => n !== 'crumb'),
-        form: form.body.replaceAll(email, '<email>').replaceAll(crumb, '<crumb>').replace(/nonce="[^"]*"/g, ''),
+        cookies: json.cookies
+          .map((c) => c.name)
+          .concat(form.cookies.map((c) => c.name))
+          .filter((n) => n !== 'crumb'),
+        form: form.body
+          .replaceAll(email, '<email>')
+          .replaceAll(crumb, '<crumb>')
+          .replace(/nonce="[^"]*"/g, ''),
       });
       expect(form.body).toContain(messages.JOIN_CHECK_EMAIL);
       expect((await v.get('/api/site-users/account/session')).json().authenticated).toBe(false);
@@ -382,7 +425,10 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
 
     // Whoever asked cannot sign in with the password they chose: the address is not confirmed. The answer is a
     // wrong password's (issue 38, item 7), and the address's owner is mailed a link to the account page again.
-    const early = await new Visitor(t.app).send('POST', '/api/site-users/account/session', { email: 'grace@example.com', password: 'chosen by whoever asked' });
+    const early = await new Visitor(t.app).send('POST', '/api/site-users/account/session', {
+      email: 'grace@example.com',
+      password: 'chosen by whoever asked',
+    });
     expect(early.statusCode).toBe(401);
     await t.app.services.signInLimits.idle();
     const listed = (await owner.get('/api/members/members')).json() as { members: Array<{ email: string; status: string }> };
@@ -398,13 +444,28 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
     expect(asked.statusCode).toBe(200);
     expect(asked.cookies.map((c) => c.name)).not.toContain('tessera_site_user');
     expect(asked.body).toContain('name="next" value="/members/confirmed/fernhill-members"');
-    expect((await owner.get('/api/members/members')).json().members.filter((m: { email: string }) => m.email === 'grace@example.com').map((m: { status: string }) => m.status)).toEqual(['awaiting confirmation']);
+    expect(
+      (await owner.get('/api/members/members'))
+        .json()
+        .members.filter((m: { email: string }) => m.email === 'grace@example.com')
+        .map((m: { status: string }) => m.status),
+    ).toEqual(['awaiting confirmation']);
     const token = new URLSearchParams(link!.split('?')[1]).get('token')!;
     const chosen = `crumb=${await grace.crumb()}&token=${encodeURIComponent(token)}&next=${encodeURIComponent('/members/confirmed/fernhill-members')}&password=grace+chose+this`;
-    const landed = await grace.send('POST', '/api/site-users/account/confirm', chosen, { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const landed = await grace.send('POST', '/api/site-users/account/confirm', chosen, {
+      crumb: false,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(landed.statusCode).toBe(303);
     expect(landed.headers.location).toBe('/members/confirmed/fernhill-members');
-    expect((await new Visitor(t.app).send('POST', '/api/site-users/account/session', { email: 'grace@example.com', password: 'chosen by whoever asked' })).statusCode).toBe(401);
+    expect(
+      (
+        await new Visitor(t.app).send('POST', '/api/site-users/account/session', {
+          email: 'grace@example.com',
+          password: 'chosen by whoever asked',
+        })
+      ).statusCode,
+    ).toBe(401);
     const welcome = await grace.get('/members/confirmed/fernhill-members?format=json');
     expect(welcome.json().pageType).toBe(208);
     expect((await grace.get('/members')).statusCode).toBe(200);
@@ -414,12 +475,24 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
 
   it('a subscription area: the join goes through the subscription checkout; a refund ends the membership', async () => {
     const settings = await owner.get('/api/members/settings');
-    const faq = (settings.json().collections as Array<{ id: string; urlId: string }>).find((c) => c.urlId === 'questions' || c.urlId === 'faq')!;
-    const created = await owner.send('POST', '/api/members/areas', { id: 'insiders', name: 'Insiders', access: 'subscription', priceCents: 500, billingUnit: 'MONTH', billingValue: 1, collectionIds: [faq.id] });
+    const faq = (settings.json().collections as Array<{ id: string; urlId: string }>).find(
+      (c) => c.urlId === 'questions' || c.urlId === 'faq',
+    )!;
+    const created = await owner.send('POST', '/api/members/areas', {
+      id: 'insiders',
+      name: 'Insiders',
+      access: 'subscription',
+      priceCents: 500,
+      billingUnit: 'MONTH',
+      billingValue: 1,
+      collectionIds: [faq.id],
+    });
     expect(created.statusCode, created.body).toBe(201);
     const v = new Visitor(t.app);
     expect((await v.get(`/${faq.urlId}`)).statusCode).toBe(403);
-    expect((await v.send('POST', '/api/members/areas/insiders/join', { email: 'sub@example.com', password: 'a long password' })).statusCode).toBe(202);
+    expect(
+      (await v.send('POST', '/api/members/areas/insiders/join', { email: 'sub@example.com', password: 'a long password' })).statusCode,
+    ).toBe(202);
     const link = await mailedLink(t, 'sub@example.com', '/account/confirm');
     expect((await v.get(link!)).headers.location).toBe('/members/join/insiders');
     const joined = await v.send('POST', '/api/members/areas/insiders/join', {});
@@ -429,7 +502,12 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
     const cartToken = decodeURIComponent(next.split('cartToken=')[1]!);
     const checkoutView = await v.get(`/api/checkout?cartToken=${encodeURIComponent(cartToken)}`);
     expect(checkoutView.json().subscription.plan).toEqual({ billingPeriod: { value: 1, unit: 'MONTH' }, numBillingCycles: 0 });
-    const placed = await v.send('POST', '/api/checkout/place-order', await confirmed(v, { cartToken, email: 'sub@example.com', payment: CARD }), { headers: { 'idempotency-key': key() } });
+    const placed = await v.send(
+      'POST',
+      '/api/checkout/place-order',
+      await confirmed(v, { cartToken, email: 'sub@example.com', payment: CARD }),
+      { headers: { 'idempotency-key': key() } },
+    );
     expect(placed.statusCode, placed.body).toBe(200);
     const redirect = await v.get(placed.json().confirmationUrl);
     expect(redirect.statusCode).toBe(303);
@@ -459,14 +537,24 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
     const badType = await owner.send('POST', '/api/members/areas', { name: 'X', access: 'paid' });
     expect(badType.statusCode).toBe(400);
     const areas = await owner.get('/api/members/settings');
-    expect(areas.json().areas.map((a: { id: string }) => a.id).sort()).toEqual(['fernhill-members', 'pottery-school']);
-    const lesson = await owner.send('POST', `/api/members/courses/${course.id}/lessons`, { title: 'No video', embedUrl: 'javascript:alert(1)' });
+    expect(
+      areas
+        .json()
+        .areas.map((a: { id: string }) => a.id)
+        .sort(),
+    ).toEqual(['fernhill-members', 'pottery-school']);
+    const lesson = await owner.send('POST', `/api/members/courses/${course.id}/lessons`, {
+      title: 'No video',
+      embedUrl: 'javascript:alert(1)',
+    });
     expect(lesson.statusCode).toBe(400);
     expect(lesson.json().message).toBe(messages.VIDEO_SOURCE);
     const upload = await owner.send('POST', '/api/members/files', 'x', { headers: { 'content-type': 'text/html' } });
     expect(upload.statusCode).toBe(415);
     // Over the 50 MB a member file may have: the members message, not the generic one.
-    const huge = await owner.send('POST', '/api/members/files', 'x'.repeat(50 * 1024 * 1024 + 1), { headers: { 'content-type': 'video/mp4', 'x-file-name': 'big.mp4' } });
+    const huge = await owner.send('POST', '/api/members/files', 'x'.repeat(50 * 1024 * 1024 + 1), {
+      headers: { 'content-type': 'video/mp4', 'x-file-name': 'big.mp4' },
+    });
     expect(huge.statusCode).toBe(413);
     expect(huge.json().message).toBe(messages.FILE_TOO_LARGE);
   });
@@ -483,13 +571,25 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
     expect(page.body).toContain('name="password"');
     const aboutJson = await v.get('/about?format=json');
     expect(aboutJson.json().pageType).toBe(105);
-    expect(aboutJson.json().collection).toEqual({ id: about.id, title: 'About', urlId: 'about', fullUrl: '/about', typeName: expect.any(String) });
+    expect(aboutJson.json().collection).toEqual({
+      id: about.id,
+      title: 'About',
+      urlId: 'about',
+      fullUrl: '/about',
+      typeName: expect.any(String),
+    });
     // A form post without JavaScript.
     const crumb = await v.crumb();
-    const wrong = await v.send('POST', '/api/members/unlock', `crumb=${crumb}&target=${about.id}&next=%2Fabout&password=coffee`, { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const wrong = await v.send('POST', '/api/members/unlock', `crumb=${crumb}&target=${about.id}&next=%2Fabout&password=coffee`, {
+      crumb: false,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.body).toContain(messages.WRONG_PASSWORD);
-    const right = await v.send('POST', '/api/members/unlock', `crumb=${crumb}&target=${about.id}&next=%2Fabout&password=green+tea`, { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const right = await v.send('POST', '/api/members/unlock', `crumb=${crumb}&target=${about.id}&next=%2Fabout&password=green+tea`, {
+      crumb: false,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(right.statusCode).toBe(303);
     expect(right.headers.location).toBe('/about');
     expect((await v.get('/about')).statusCode).toBe(200);
@@ -543,7 +643,8 @@ describe.each(APP_KINDS)('members and locked content on %s', (kind) => {
 
     const guesser = new Visitor(t.app);
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await guesser.send('POST', '/api/members/unlock', { target: 'site', password: `guess ${i}` })).statusCode);
+    for (let i = 0; i < 12; i++)
+      statuses.push((await guesser.send('POST', '/api/members/unlock', { target: 'site', password: `guess ${i}` })).statusCode);
     // 10 tries per 10 minutes per address (the earlier unlocks of this address count too), then 429.
     const first429 = statuses.indexOf(429);
     expect(first429).toBeGreaterThan(0);

@@ -20,7 +20,8 @@ function layoutWith(html: string): PageLayout {
   const l = must(addSection(emptyLayout(), 0, ids));
   return must(addBlock(l, l.sections[0]!.id, createBlock(BlockType.HTML, { ...ids, data: { html } })));
 }
-const HOSTILE = '<p>Draft words</p><script>window.__pwned=1</script><img src="x" onerror="window.__pwned=1"><a href="javascript:alert(1)">x</a><iframe src="https://evil.example/"></iframe><form action="https://evil.example/"><input name="q"></form>';
+const HOSTILE =
+  '<p>Draft words</p><script>window.__pwned=1</script><img src="x" onerror="window.__pwned=1"><a href="javascript:alert(1)">x</a><iframe src="https://evil.example/"></iframe><form action="https://evil.example/"><input name="q"></form>';
 
 describe.each(APP_KINDS)('the draft preview on %s', (kind) => {
   let t: TestApp;
@@ -33,7 +34,9 @@ describe.each(APP_KINDS)('the draft preview on %s', (kind) => {
     const made = await owner.send('POST', `${API}/pages`, { title: 'Preview attack', urlId: `preview-attack-${kind}` });
     expect(made.statusCode).toBe(201);
     const id = made.json().page.id as string;
-    expect((await owner.send('POST', `${API}/pages/${id}/publish`, { version: 0, layout: layoutWith('<p>Published words</p>') })).statusCode).toBe(200);
+    expect(
+      (await owner.send('POST', `${API}/pages/${id}/publish`, { version: 0, layout: layoutWith('<p>Published words</p>') })).statusCode,
+    ).toBe(200);
     expect((await owner.send('PUT', `${API}/pages/${id}/draft`, { version: 1, layout: layoutWith(HOSTILE) })).statusCode).toBe(200);
     url = `/preview-attack-${kind}?preview=draft`;
   });

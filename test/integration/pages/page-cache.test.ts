@@ -14,7 +14,14 @@ import { CartService } from '../../../src/server/commerce/cart-service.js';
 import { SEARCH_RATE } from '../../../src/server/search/search.js';
 import { publishDueProducts } from '../../../src/server/catalog/routes.js';
 import { publishDuePosts } from '../../../src/server/editor/posts.js';
-import { CART_COOKIES, EXPERIMENT_COOKIES, KEYED_COOKIES, NEUTRAL_COOKIES, PRIVATE_COOKIES, pickEncoding } from '../../../src/server/pages/page-cache.js';
+import {
+  CART_COOKIES,
+  EXPERIMENT_COOKIES,
+  KEYED_COOKIES,
+  NEUTRAL_COOKIES,
+  PRIVATE_COOKIES,
+  pickEncoding,
+} from '../../../src/server/pages/page-cache.js';
 import { SiteUserService } from '../../../src/server/platform/site-users.js';
 import { newId } from '../../../src/db/ids.js';
 import { schema } from '../../../src/db/index.js';
@@ -43,7 +50,8 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     await t?.close();
   });
 
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
   const stats = () => ({ ...t.app.pageCache.stats });
   /** Runs `fn` and answers how the cache counters moved meanwhile. */
   const counted = async <T>(fn: () => Promise<T>) => {
@@ -114,12 +122,20 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
   it('puts the data island once before </body> in every copy of a page rendered compressed: the render, the kept copies, a page for one visitor', async () => {
     const island = (html: string) => {
       const at = html.indexOf('<script type="application/json" id="tessera-page">');
-      return { count: html.split('id="tessera-page"').length - 1, beforeBodyEnd: at >= 0 && html.indexOf('</script></body>', at) === html.lastIndexOf('</script></body>') };
+      return {
+        count: html.split('id="tessera-page"').length - 1,
+        beforeBodyEnd: at >= 0 && html.indexOf('</script></body>', at) === html.lastIndexOf('</script></body>'),
+      };
     };
     for (const encoding of ['br', 'gzip']) {
       t.app.pageCache.clear();
       const decode = (r: { rawPayload: Buffer; headers: Record<string, unknown> }) =>
-        (r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.rawPayload) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.rawPayload) : r.rawPayload).toString();
+        (r.headers['content-encoding'] === 'br'
+          ? brotliDecompressSync(r.rawPayload)
+          : r.headers['content-encoding'] === 'gzip'
+            ? gunzipSync(r.rawPayload)
+            : r.rawPayload
+        ).toString();
       for (const url of [PRODUCT, '/journal', '/shop']) {
         const first = await counted(() => get(url, { 'accept-encoding': encoding }));
         expect(first.stored, url).toBe(1);
@@ -138,7 +154,12 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
     for (const encoding of ['br', 'gzip', 'identity']) {
       const r = await owner.get(PRODUCT, { 'accept-encoding': encoding });
-      const html = r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.rawPayload).toString() : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.rawPayload).toString() : r.body;
+      const html =
+        r.headers['content-encoding'] === 'br'
+          ? brotliDecompressSync(r.rawPayload).toString()
+          : r.headers['content-encoding'] === 'gzip'
+            ? gunzipSync(r.rawPayload).toString()
+            : r.body;
       expect(island(html), encoding).toEqual({ count: 1, beforeBodyEnd: true });
       expect(html).toContain('"track":false');
     }
@@ -164,7 +185,9 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(await publishDuePosts(t.database.db)).toBe(0);
     expect(await t.app.siteCache.version()).toBe(version);
     expect((await counted(() => get(PRODUCT))).hits).toBe(1);
-    await t.database.db.execute(sql`update items set status = 'scheduled', publish_on = now() - interval '1 minute' where url_id = 'linen-camp-shirt'`);
+    await t.database.db.execute(
+      sql`update items set status = 'scheduled', publish_on = now() - interval '1 minute' where url_id = 'linen-camp-shirt'`,
+    );
     try {
       expect((await get(PRODUCT)).statusCode).toBe(404);
       expect(await publishDueProducts(t.database.db)).toBe(1);
@@ -178,7 +201,8 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
 
   it('shares a search page by its query, still counts every search against its address, and shows a write in the next search', async () => {
     let ip = 0;
-    const search = (q: string, from = `198.51.100.${++ip % 250}`) => t.app.inject({ method: 'GET', url: `/search?q=${encodeURIComponent(q)}`, headers: { accept: 'text/html' }, remoteAddress: from });
+    const search = (q: string, from = `198.51.100.${++ip % 250}`) =>
+      t.app.inject({ method: 'GET', url: `/search?q=${encodeURIComponent(q)}`, headers: { accept: 'text/html' }, remoteAddress: from });
     const first = await search('linen');
     expect(first.statusCode).toBe(200);
     expect(first.headers['x-robots-tag']).toBe('noindex');
@@ -218,8 +242,19 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
   it("keeps a noindex page's X-Robots-Tag on every copy it serves", async () => {
     const owner = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
-    const journal = ((await owner.get('/api/config/collections')).json().collections as Array<{ id: string; urlId: string; title: string; version: number }>).find((c) => c.urlId === 'journal')!;
-    const marked = await owner.send('PUT', `/api/config/collections/${journal.id}`, { version: journal.version, title: journal.title, noindex: true });
+    const journal = (
+      (await owner.get('/api/config/collections')).json().collections as Array<{
+        id: string;
+        urlId: string;
+        title: string;
+        version: number;
+      }>
+    ).find((c) => c.urlId === 'journal')!;
+    const marked = await owner.send('PUT', `/api/config/collections/${journal.id}`, {
+      version: journal.version,
+      title: journal.title,
+      noindex: true,
+    });
     expect(marked.statusCode, marked.body).toBe(200);
     try {
       expect((await get('/journal')).headers['x-robots-tag']).toBe('noindex');
@@ -228,7 +263,11 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
       expect(again.hits).toBe(1);
       expect(again.value.headers['x-robots-tag']).toBe('noindex');
     } finally {
-      await owner.send('PUT', `/api/config/collections/${journal.id}`, { version: marked.json().version, title: journal.title, noindex: false });
+      await owner.send('PUT', `/api/config/collections/${journal.id}`, {
+        version: marked.json().version,
+        title: journal.title,
+        noindex: false,
+      });
     }
     await settled();
     const open = await get('/journal');
@@ -248,7 +287,14 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
   it('renders every page for itself for an owner, a signed-in site user, an unlocked page and the JSON view', async () => {
     await get(PRODUCT);
     await settled();
-    for (const cookie of ['tessera_owner=x', 'tessera_site_user=x', 'SiteUserInfo=x', 'tessera_unlock=x', 'tessera_preview=x', 'tessera_safe_mode=1']) {
+    for (const cookie of [
+      'tessera_owner=x',
+      'tessera_site_user=x',
+      'SiteUserInfo=x',
+      'tessera_unlock=x',
+      'tessera_preview=x',
+      'tessera_safe_mode=1',
+    ]) {
       const r = await counted(() => get(PRODUCT, { cookie: `crumb=aaaaaaaaaaaaaaaaaaaaaaaa; ${cookie}` }));
       expect(r.hits, cookie).toBe(0);
       expect(r.value.statusCode, cookie).toBe(200);
@@ -284,12 +330,29 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
   it('splits a kept page at its pill as its render compresses it, so no shopper waits for the parts, in brotli and gzip alike', async () => {
     const pill = (html: string) => /data-island="CartPill" data-props="([^"]*)"/.exec(html)?.[1]?.replace(/&quot;/g, '"');
     const shopper = new Visitor(t.app);
-    const add = await shopper.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-S-NAVY', quantity: 2 });
+    const add = await shopper.send('POST', '/api/commerce/shopping-cart/entries', {
+      itemId: t.seed.productIds['linen-camp-shirt'],
+      sku: 'SHIRT-S-NAVY',
+      quantity: 2,
+    });
     expect(add.statusCode, add.body).toBe(200);
     const decode = (r: { rawPayload: Buffer; headers: Record<string, unknown> }) =>
-      (r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.rawPayload) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.rawPayload) : r.rawPayload).toString();
+      (r.headers['content-encoding'] === 'br'
+        ? brotliDecompressSync(r.rawPayload)
+        : r.headers['content-encoding'] === 'gzip'
+          ? gunzipSync(r.rawPayload)
+          : r.rawPayload
+      ).toString();
     const other = new Visitor(t.app);
-    expect((await other.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity: 5 })).statusCode).toBe(200);
+    expect(
+      (
+        await other.send('POST', '/api/commerce/shopping-cart/entries', {
+          itemId: t.seed.productIds['linen-camp-shirt'],
+          sku: 'SHIRT-M-SAND',
+          quantity: 5,
+        })
+      ).statusCode,
+    ).toBe(200);
     for (const [encoding, renderedBy] of [
       ['br', 'shopper'],
       ['gzip', 'shopper'],
@@ -297,7 +360,8 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
       ['gzip', 'anonymous'],
     ] as const) {
       t.app.pageCache.clear();
-      const withPill = (n: number) => plain.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: n, hasCart: true }));
+      const withPill = (n: number) =>
+        plain.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: n, hasCart: true }));
       const headers = { accept: 'text/html', 'accept-encoding': encoding };
       const partsBefore = t.app.pageCache.stats.pillParts;
       // The miss: rendered, sent in the encoding asked for, and kept with the parts made from that one compression.
@@ -321,7 +385,13 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
         expect(r.hits, `${encoding} ${renderedBy}`).toBe(1);
         expect(r.value.headers['content-encoding']).toBe(encoding);
         expect(decode(r.value), `${encoding} ${renderedBy}`).toBe(expected);
-        expect(pill(decode(r.value))).toBe(who === null ? '{"totalQuantity":0}' : who === other ? '{"totalQuantity":5,"hasCart":true}' : '{"totalQuantity":2,"hasCart":true}');
+        expect(pill(decode(r.value))).toBe(
+          who === null
+            ? '{"totalQuantity":0}'
+            : who === other
+              ? '{"totalQuantity":5,"hasCart":true}'
+              : '{"totalQuantity":2,"hasCart":true}',
+        );
       }
       expect(t.app.pageCache.stats.pillParts - partsBefore, `${encoding} ${renderedBy}`).toBe(1);
     }
@@ -334,7 +404,11 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     const shoppers = await Promise.all(
       [1, 2, 3].map(async (quantity) => {
         const v = new Visitor(t.app);
-        const added = await v.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity });
+        const added = await v.send('POST', '/api/commerce/shopping-cart/entries', {
+          itemId: t.seed.productIds['linen-camp-shirt'],
+          sku: 'SHIRT-M-SAND',
+          quantity,
+        });
         expect(added.statusCode, added.body).toBe(200);
         return { token: v.cookies.get('tessera_cart')! };
       }),
@@ -355,7 +429,9 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
       const reads = app.sharedReads;
       const shopper = new Visitor(t.app);
       shopper.cookies.set('tessera_cart', shoppers[1]!.token);
-      expect((await shopper.get(PRODUCT, { accept: 'text/html' })).body).toContain('{&quot;totalQuantity&quot;:2,&quot;hasCart&quot;:true}');
+      expect((await shopper.get(PRODUCT, { accept: 'text/html' })).body).toContain(
+        '{&quot;totalQuantity&quot;:2,&quot;hasCart&quot;:true}',
+      );
       expect(app.sharedReads - reads).toBe(1);
     }
   });
@@ -363,7 +439,11 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
   it('gives a visitor with a cart the shared page with their own cart pill, and shares a page they rendered with the empty pill', async () => {
     const pill = (html: string) => /data-island="CartPill" data-props="([^"]*)"/.exec(html)?.[1]?.replace(/&quot;/g, '"');
     const shopper = new Visitor(t.app);
-    const add = await shopper.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-S-NAVY', quantity: 3 });
+    const add = await shopper.send('POST', '/api/commerce/shopping-cart/entries', {
+      itemId: t.seed.productIds['linen-camp-shirt'],
+      sku: 'SHIRT-S-NAVY',
+      quantity: 3,
+    });
     expect(add.statusCode, add.body).toBe(200);
     expect(shopper.cookies.get('tessera_cart')).toBeTruthy();
     const anonymous = await get(PRODUCT);
@@ -372,7 +452,10 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(own.hits).toBe(1);
     expect(pill(own.value.body)).toBe('{"totalQuantity":3,"hasCart":true}');
     expect(pill(anonymous.body)).toBe('{"totalQuantity":0}');
-    const expected = anonymous.body.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: 3, hasCart: true }));
+    const expected = anonymous.body.replace(
+      renderIsland('CartPill', { totalQuantity: 0 }),
+      renderIsland('CartPill', { totalQuantity: 3, hasCart: true }),
+    );
     expect(own.value.body).toBe(expected);
     // In brotli or gzip, the page is compressed once per encoding (split at its pill) for every shopper, whatever their pill.
     const parts = t.app.pageCache.stats.pillParts;
@@ -384,13 +467,29 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.rawPayload).toString()).toBe(expected);
     const other = new Visitor(t.app);
-    expect((await other.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-M-SAND', quantity: 2 })).statusCode).toBe(200);
-    const two = anonymous.body.replace(renderIsland('CartPill', { totalQuantity: 0 }), renderIsland('CartPill', { totalQuantity: 2, hasCart: true }));
+    expect(
+      (
+        await other.send('POST', '/api/commerce/shopping-cart/entries', {
+          itemId: t.seed.productIds['linen-camp-shirt'],
+          sku: 'SHIRT-M-SAND',
+          quantity: 2,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const two = anonymous.body.replace(
+      renderIsland('CartPill', { totalQuantity: 0 }),
+      renderIsland('CartPill', { totalQuantity: 2, hasCart: true }),
+    );
     for (const encoding of ['br', 'gzip', 'br, gzip', 'identity']) {
       const r = await counted(() => other.get(PRODUCT, { accept: 'text/html', 'accept-encoding': encoding }));
       expect(r.hits, encoding).toBe(1);
       const raw = r.value.rawPayload;
-      const body = r.value.headers['content-encoding'] === 'br' ? brotliDecompressSync(raw) : r.value.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+      const body =
+        r.value.headers['content-encoding'] === 'br'
+          ? brotliDecompressSync(raw)
+          : r.value.headers['content-encoding'] === 'gzip'
+            ? gunzipSync(raw)
+            : raw;
       expect(body.toString(), encoding).toBe(two);
     }
     expect(t.app.pageCache.stats.pillParts - parts).toBe(2);
@@ -408,11 +507,13 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     expect(stale.value.headers['content-encoding']).toBe('br');
   });
 
-  it("serves a signed-in site user the shared page with their own cart pill, shares their render when it never asked who they are, and renders for them alone a page that asked or carries their language", async () => {
+  it('serves a signed-in site user the shared page with their own cart pill, shares their render when it never asked who they are, and renders for them alone a page that asked or carries their language', async () => {
     const pill = (html: string) => /data-island="CartPill" data-props="([^"]*)"/.exec(html)?.[1]?.replace(/&quot;/g, '"');
     const users = new SiteUserService(t.database, { send: async () => undefined } as never);
     const id = newId();
-    await t.database.db.insert(schema.siteUsers).values({ id, websiteId: t.seed.websiteId, email: `shared-${id}@example.com`, passwordHash: 'not-a-password' });
+    await t.database.db
+      .insert(schema.siteUsers)
+      .values({ id, websiteId: t.seed.websiteId, email: `shared-${id}@example.com`, passwordHash: 'not-a-password' });
     const token = (await users.startSession(id, true)).token;
     const signedIn = `crumb=aaaaaaaaaaaaaaaaaaaaaaaa; tessera_site_user=${token}; SiteUserInfo=${encodeURIComponent(formatSiteUserInfo({ authenticated: true, siteUserId: id }))}`;
     const asUser = (url: string, headers: Record<string, string> = {}) => get(url, { cookie: signedIn, ...headers });
@@ -426,7 +527,11 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     // Their cart follows them (found by their account, no cart cookie on this device): their own pill.
     const device = new Visitor(t.app);
     device.cookies.set('tessera_site_user', token);
-    const add = await device.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-S-NAVY', quantity: 2 });
+    const add = await device.send('POST', '/api/commerce/shopping-cart/entries', {
+      itemId: t.seed.productIds['linen-camp-shirt'],
+      sku: 'SHIRT-S-NAVY',
+      quantity: 2,
+    });
     expect(add.statusCode, add.body).toBe(200);
     const withCart = await counted(() => asUser(PRODUCT, { 'accept-encoding': 'br' }));
     expect(withCart.hits).toBe(1);
@@ -445,7 +550,9 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     // A search whose results depend on who is signed in (a members-only journal): the anonymous page is kept
     // without the members' post; a signed-in visitor gets their own render, with it.
     const journal = t.seed.collectionIds.journal!;
-    await t.database.db.execute(sql`update websites set settings = jsonb_set(settings, '{navigation,_memberareas}', ${JSON.stringify([{ title: 'Journal', collectionId: journal }])}::jsonb) where id = ${t.seed.websiteId}`);
+    await t.database.db.execute(
+      sql`update websites set settings = jsonb_set(settings, '{navigation,_memberareas}', ${JSON.stringify([{ title: 'Journal', collectionId: journal }])}::jsonb) where id = ${t.seed.websiteId}`,
+    );
     try {
       const search = '/search?q=linen';
       const outside = await counted(() => get(search));
@@ -464,7 +571,9 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
       expect(next.hits).toBe(0);
       expect(next.value.body).not.toContain('How we choose our linen');
     } finally {
-      await t.database.db.execute(sql`update websites set settings = settings #- '{navigation,_memberareas}' where id = ${t.seed.websiteId}`);
+      await t.database.db.execute(
+        sql`update websites set settings = settings #- '{navigation,_memberareas}' where id = ${t.seed.websiteId}`,
+      );
     }
     // A visitor with a language of their own has it in the page's island: their own render.
     await get(PRODUCT);
@@ -525,16 +634,30 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
   };
 
   it('shows a change of a product, a collection, a comment or a page layout on the next page', async () => {
-    await changeShows(PRODUCT, () => otherDb.db.execute(sql`update items set title = 'Linen Camp Shirt, kept fresh' where url_id = 'linen-camp-shirt'`), (h) => h.includes('Linen Camp Shirt, kept fresh'));
-    await changeShows('/journal', () => otherDb.db.execute(sql`update collections set title = 'Field Notes' where url_id = 'journal'`), (h) => h.includes('Field Notes'));
+    await changeShows(
+      PRODUCT,
+      () => otherDb.db.execute(sql`update items set title = 'Linen Camp Shirt, kept fresh' where url_id = 'linen-camp-shirt'`),
+      (h) => h.includes('Linen Camp Shirt, kept fresh'),
+    );
+    await changeShows(
+      '/journal',
+      () => otherDb.db.execute(sql`update collections set title = 'Field Notes' where url_id = 'journal'`),
+      (h) => h.includes('Field Notes'),
+    );
     await changeShows(
       '/journal/how-we-choose-our-linen',
-      () => otherDb.db.execute(sql`update comments set body = 'A comment changed elsewhere' where item_id = (select id from items where url_id = 'how-we-choose-our-linen') `),
+      () =>
+        otherDb.db.execute(
+          sql`update comments set body = 'A comment changed elsewhere' where item_id = (select id from items where url_id = 'how-we-choose-our-linen') `,
+        ),
       (h) => h.includes('A comment changed elsewhere'),
     );
     await changeShows(
       '/studio',
-      () => otherDb.db.execute(sql`update page_layouts set published = replace(published, 'That is the whole secret.', 'Our story, told again.')`),
+      () =>
+        otherDb.db.execute(
+          sql`update page_layouts set published = replace(published, 'That is the whole secret.', 'Our story, told again.')`,
+        ),
       (h) => h.includes('Our story, told again.'),
     );
   });
@@ -543,7 +666,10 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     const site = t.seed.websiteId;
     await changeShows(
       '/events',
-      () => otherDb.db.execute(sql`insert into analytics_settings (website_id, tracking_enabled) values (${site}, false) on conflict (website_id) do update set tracking_enabled = false`),
+      () =>
+        otherDb.db.execute(
+          sql`insert into analytics_settings (website_id, tracking_enabled) values (${site}, false) on conflict (website_id) do update set tracking_enabled = false`,
+        ),
       (h) => h.includes('"track":false'),
     );
     const owner = new Visitor(other);
@@ -553,14 +679,22 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
       async () => {
         const { popup } = JSON.parse((await owner.get('/api/config/engagement/popup')).body) as { popup: Record<string, unknown> };
         const { version: _v, ...rest } = popup;
-        const r = await owner.send('PUT', '/api/config/engagement/popup', { ...rest, enabled: true, pages: 'all', title: 'A popup saved elsewhere' });
+        const r = await owner.send('PUT', '/api/config/engagement/popup', {
+          ...rest,
+          enabled: true,
+          pages: 'all',
+          title: 'A popup saved elsewhere',
+        });
         expect(r.statusCode, r.body).toBe(200);
       },
       (h) => h.includes('A popup saved elsewhere'),
     );
     await changeShows(
       '/shop',
-      () => otherDb.db.execute(sql`insert into content_passwords (website_id, target, password_hash, nonce) values (${site}, (select id from collections where url_id = 'shop'), 'x', 'n1')`),
+      () =>
+        otherDb.db.execute(
+          sql`insert into content_passwords (website_id, target, password_hash, nonce) values (${site}, (select id from collections where url_id = 'shop'), 'x', 'n1')`,
+        ),
       (h) => !h.includes('Linen Camp Shirt'),
     );
   });

@@ -56,7 +56,15 @@ describe.each(APP_KINDS)('site pages on %s', (kind) => {
     expect(ctx.items.length).toBe(6);
     expect(ctx.pagination).toMatchObject({ currentPage: 1, nextPage: false, prevPage: false });
     const nav = ctx.navigation;
-    expect(nav.mainNav.map((l: { title: string }) => l.title)).toEqual(['Shop', 'Journal', 'Events', 'Gallery', 'About', 'Contact', 'More']);
+    expect(nav.mainNav.map((l: { title: string }) => l.title)).toEqual([
+      'Shop',
+      'Journal',
+      'Events',
+      'Gallery',
+      'About',
+      'Contact',
+      'More',
+    ]);
     expect(nav.mainNav.find((l: { title: string }) => l.title === 'Journal').active).toBe(true);
     const more = nav.mainNav.find((l: { title: string }) => l.title === 'More');
     expect(more.children.map((c: { title: string; external: boolean }) => [c.title, c.external])).toEqual([
@@ -79,10 +87,28 @@ describe.each(APP_KINDS)('site pages on %s', (kind) => {
     expect(sc.productType).toBe(1);
     expect(sc.variantOptionOrdering).toEqual(['Size', 'Color']);
     expect(sc.variants).toHaveLength(6);
-    expect(sc.variants[0]).toMatchObject({ sku: 'SHIRT-S-SAND', attributes: { Size: 'S', Color: 'Sand' }, priceMoney: { currency: 'USD', value: '6800' }, qtyInStock: 4, unlimited: false });
-    expect(ctx.item).toMatchObject({ assetUrl: '/demo-media/linen-shirt.jpg', originalSize: '1200x1200', mediaFocalPoint: { x: 0.5, y: 0.5 } });
+    expect(sc.variants[0]).toMatchObject({
+      sku: 'SHIRT-S-SAND',
+      attributes: { Size: 'S', Color: 'Sand' },
+      priceMoney: { currency: 'USD', value: '6800' },
+      qtyInStock: 4,
+      unlimited: false,
+    });
+    expect(ctx.item).toMatchObject({
+      assetUrl: '/demo-media/linen-shirt.jpg',
+      originalSize: '1200x1200',
+      mediaFocalPoint: { x: 0.5, y: 0.5 },
+    });
     expect(ctx.item.image).toMatchObject({ width: 1200, height: 1200, fetchpriority: 'high', loading: 'eager' });
-    expect(ctx.item.image.srcset.split(', ').map((s: string) => s.split(' ')[1])).toEqual(['100w', '300w', '500w', '750w', '1000w', '1500w', '2500w']);
+    expect(ctx.item.image.srcset.split(', ').map((s: string) => s.split(' ')[1])).toEqual([
+      '100w',
+      '300w',
+      '500w',
+      '750w',
+      '1000w',
+      '1500w',
+      '2500w',
+    ]);
   });
 
   it('filters by tag and category, paginates, and keeps the filter in page links', async () => {
@@ -109,13 +135,22 @@ describe.each(APP_KINDS)('site pages on %s', (kind) => {
     const more = t.seed.collectionIds.more;
     const { schema } = await import('../../../src/db/index.js');
     const { eq } = await import('drizzle-orm');
-    await t.database.db.update(schema.collections).set({ settings: { folderBehavior: 2 } }).where(eq(schema.collections.id, more));
+    await t.database.db
+      .update(schema.collections)
+      .set({ settings: { folderBehavior: 2 } })
+      .where(eq(schema.collections.id, more));
     const redirect = await v.get('/more');
     expect(redirect.statusCode).toBe(302);
     expect(redirect.headers.location).toBe('/faq');
-    await t.database.db.update(schema.collections).set({ settings: { folderBehavior: 3 } }).where(eq(schema.collections.id, more));
+    await t.database.db
+      .update(schema.collections)
+      .set({ settings: { folderBehavior: 3 } })
+      .where(eq(schema.collections.id, more));
     expect((await v.get('/more')).statusCode).toBe(404);
-    await t.database.db.update(schema.collections).set({ settings: { folderBehavior: 1 } }).where(eq(schema.collections.id, more));
+    await t.database.db
+      .update(schema.collections)
+      .set({ settings: { folderBehavior: 1 } })
+      .where(eq(schema.collections.id, more));
   });
 
   it('lists upcoming and past events with calendar links in UTC compact dates and an .ics file', async () => {
@@ -125,7 +160,11 @@ describe.each(APP_KINDS)('site pages on %s', (kind) => {
     expect(past.ctx.items.map((i: { urlId: string }) => i.urlId)).toEqual(['winter-makers-market']);
     const page = await new Visitor(t.app).get('/events/saturday-workshop-open-day');
     const ev = (await json('/events/saturday-workshop-open-day')).ctx.item;
-    const compact = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    const compact = (ms: number) =>
+      new Date(ms)
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d{3}/, '');
     expect(page.body).toContain(`dates=${compact(ev.startDate)}/${compact(ev.endDate)}`);
     expect(page.body).toContain('location=1120%20SE%20Division%20St%2C%20Portland%2C%20OR%2097202%2C%20United%20States');
     expect(page.body).toContain('Fernhill Workshop');
@@ -165,7 +204,12 @@ describe.each(APP_KINDS)('site pages on %s', (kind) => {
   it('puts the stored header and footer code into every public page', async () => {
     const { schema } = await import('../../../src/db/index.js');
     const site = (await t.database.db.select().from(schema.websites))[0]!;
-    await t.database.db.update(schema.websites).set({ settings: { ...site.settings, codeInjection: { header: '<meta name="x-owner-header" content="1">', footer: '<script>window.__ownerFooter=1</script>' } } });
+    await t.database.db.update(schema.websites).set({
+      settings: {
+        ...site.settings,
+        codeInjection: { header: '<meta name="x-owner-header" content="1">', footer: '<script>window.__ownerFooter=1</script>' },
+      },
+    });
     t.app.services.websites.invalidate();
     const v = new Visitor(t.app);
     for (const url of ['/', '/journal', '/shop/p/gift-card', '/search?q=linen', '/no-such-page']) {
@@ -173,7 +217,9 @@ describe.each(APP_KINDS)('site pages on %s', (kind) => {
       const head = res.body.slice(0, res.body.indexOf('</head>'));
       expect(head, url).toContain('<meta name="x-owner-header" content="1">');
       // With the response's CSP nonce (plugins/csp.ts).
-      expect(res.body.slice(res.body.indexOf('</footer>')), url).toMatch(/<script nonce="[A-Za-z0-9+/=]+">window\.__ownerFooter=1<\/script>/);
+      expect(res.body.slice(res.body.indexOf('</footer>')), url).toMatch(
+        /<script nonce="[A-Za-z0-9+/=]+">window\.__ownerFooter=1<\/script>/,
+      );
     }
     await t.database.db.update(schema.websites).set({ settings: site.settings });
     t.app.services.websites.invalidate();
@@ -211,8 +257,27 @@ describe('gallery options', () => {
   it('defaults every option of the gallery table and clamps the ranges', () => {
     const d = galleryOptions({});
     expect(d).toMatchObject({ ...GALLERY_DEFAULTS, aspectRatioValue: 1 });
-    const c = galleryOptions({ 'autoplay-duration': 99, 'thumbnail-strip-height': -5, 'thumbnail-strip-margin': 61, 'thumbnails-per-row': 0, padding: 51, 'max-width': 20, design: 'carousel', 'aspect-ratio': 'anamorphic-widescreen' });
-    expect(c).toMatchObject({ autoplayDuration: 10, thumbnailStripHeight: 0, thumbnailStripMargin: 60, thumbnailsPerRow: 1, padding: 50, maxWidth: 100, design: 'grid', aspectRatio: 'anamorphic-widescreen', aspectRatioValue: 2.4 });
+    const c = galleryOptions({
+      'autoplay-duration': 99,
+      'thumbnail-strip-height': -5,
+      'thumbnail-strip-margin': 61,
+      'thumbnails-per-row': 0,
+      padding: 51,
+      'max-width': 20,
+      design: 'carousel',
+      'aspect-ratio': 'anamorphic-widescreen',
+    });
+    expect(c).toMatchObject({
+      autoplayDuration: 10,
+      thumbnailStripHeight: 0,
+      thumbnailStripMargin: 60,
+      thumbnailsPerRow: 1,
+      padding: 50,
+      maxWidth: 100,
+      design: 'grid',
+      aspectRatio: 'anamorphic-widescreen',
+      aspectRatioValue: 2.4,
+    });
     expect(galleryOptions({ 'autoplay-duration': 0 }).autoplayDuration).toBe(1);
     // A slider with no ratio set is half as high as wide (default slider aspect ratio 50).
     expect(d.sliderAspectRatio).toBe(DEFAULT_SLIDER_ASPECT_RATIO);
@@ -227,12 +292,19 @@ describe('a theme with a broken template', () => {
   it('still serves pages, and the log names the file, line and column', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tessera-theme-'));
     cpSync('themes/default', dir, { recursive: true });
-    writeFileSync(join(dir, 'collections/blog.list'), '<h1>{collection.title|html}</h1>\n<p>ok</p>\n{.section items}{title|no-such-formatter}\n');
+    writeFileSync(
+      join(dir, 'collections/blog.list'),
+      '<h1>{collection.title|html}</h1>\n<p>ok</p>\n{.section items}{title|no-such-formatter}\n',
+    );
     const lines: Array<Record<string, unknown>> = [];
     const stream = { write: (s: string) => lines.push(JSON.parse(s)) };
     const database = await testDatabase('pglite');
     await seedDemo(database);
-    const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'error', THEME_DIR: dir }), database, logger: { level: 'error', stream } as unknown as Record<string, unknown> });
+    const app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'error', THEME_DIR: dir }),
+      database,
+      logger: { level: 'error', stream } as unknown as Record<string, unknown>,
+    });
     try {
       await app.ready();
       const res = await app.inject({ method: 'GET', url: '/journal' });

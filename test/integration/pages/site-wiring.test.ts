@@ -21,7 +21,19 @@ describe('demo site wiring', () => {
 
   it('leaks no template instruction into any demo page, and links the member area from the footer', async () => {
     const v = new Visitor(t.app);
-    for (const url of ['/', '/shop', '/shop/p/linen-camp-shirt', '/journal', '/journal/a-better-morning-cup', '/gallery', '/about', '/contact', '/cart', '/search?q=linen', '/no-such-page']) {
+    for (const url of [
+      '/',
+      '/shop',
+      '/shop/p/linen-camp-shirt',
+      '/journal',
+      '/journal/a-better-morning-cup',
+      '/gallery',
+      '/about',
+      '/contact',
+      '/cart',
+      '/search?q=linen',
+      '/no-such-page',
+    ]) {
       const res = await v.get(url);
       expect(res.body, url).not.toMatch(/\{\.(section|end|repeated|or|if|var)\b/);
     }

@@ -36,7 +36,9 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
     owner = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
     // Shipping repeats with every cycle: it goes on the subscription as a second recurring line.
-    expect((await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    expect(
+      (await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
   });
   afterAll(async () => {
     await t?.close();
@@ -59,7 +61,11 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
     );
   }
   async function subscriptionCart(v: Visitor): Promise<string> {
-    const s = await v.send('POST', '/api/3/commerce/cart/subscription', { itemId: ids['fresh-roast-coffee-subscription'], sku: 'COFFEE-SUB', qty: 1 });
+    const s = await v.send('POST', '/api/3/commerce/cart/subscription', {
+      itemId: ids['fresh-roast-coffee-subscription'],
+      sku: 'COFFEE-SUB',
+      qty: 1,
+    });
     expect(s.statusCode, s.body).toBe(200);
     return String(s.json().cartToken);
   }
@@ -67,7 +73,17 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
   async function subscribe(email: string, v = new Visitor(t.app)) {
     const cartToken = await subscriptionCart(v);
     const k = key();
-    const r = await v.send('POST', PLACE, await confirmed(v, { cartToken, email, shippingAddress: ADDRESS, payment: { type: 'token', provider: 'stripe', token: 'pm_card_visa' }, idempotencyKey: k }));
+    const r = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, {
+        cartToken,
+        email,
+        shippingAddress: ADDRESS,
+        payment: { type: 'token', provider: 'stripe', token: 'pm_card_visa' },
+        idempotencyKey: k,
+      }),
+    );
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ status: 'paid', duplicate: false });
     const orderId = String(r.json().purchaseConfirmation.id);
@@ -81,7 +97,8 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
       t.database.db,
       sql`select id, idempotency_key, grand_total_cents, payment, cart_kind from orders where subscription_id = ${subId} order by order_number`,
     );
-  const statusOf = async (subId: string) => (await rows<{ status: string }>(t.database.db, sql`select status from subscriptions where id = ${subId}`))[0]!.status;
+  const statusOf = async (subId: string) =>
+    (await rows<{ status: string }>(t.database.db, sql`select status from subscriptions where id = ${subId}`))[0]!.status;
 
   it('a subscription checkout with Stripe connected starts a Stripe subscription: Price, Customer, first invoice paid through the Payment Element’s method', async () => {
     const before = standin.requests.length;
@@ -93,7 +110,11 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
     expect(items[0]!.price).toMatchObject({ unit_amount: 1800, currency: 'usd', recurring: { interval: 'month', interval_count: 1 } });
     expect(items[0]!.quantity).toBe(1);
     // The flat shipping repeats with every cycle: a second recurring line on the same Product.
-    expect(items[1]!.price).toMatchObject({ unit_amount: 500, product: items[0]!.price.product, recurring: { interval: 'month', interval_count: 1 } });
+    expect(items[1]!.price).toMatchObject({
+      unit_amount: 500,
+      product: items[0]!.price.product,
+      recurring: { interval: 'month', interval_count: 1 },
+    });
     // The order is the first invoice's PaymentIntent, for the order's total, and it names its subscription.
     const [o] = await rows<{ payment: Obj; grand_total_cents: number; subscription_id: string; cart_kind: string }>(
       t.database.db,
@@ -107,12 +128,29 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
     // The wire: default_incomplete with the latest invoice's payments expanded, every POST with an idempotency key.
     const calls = standin.requests.slice(before).filter((q) => q.path.startsWith('/v1/'));
     const create = calls.find((q) => q.method === 'POST' && q.path === '/v1/subscriptions')!;
-    expect(create.body).toMatchObject({ customer: stripeSub.customer, payment_behavior: 'default_incomplete', expand: ['latest_invoice.payments'], items: [
+    expect(create.body).toMatchObject({
+      customer: stripeSub.customer,
+      payment_behavior: 'default_incomplete',
+      expand: ['latest_invoice.payments'],
+      items: [
         { price: items[0]!.price.id, quantity: '1' },
-        { price_data: { currency: 'usd', product: items[0]!.price.product, unit_amount: '500', recurring: { interval: 'month', interval_count: '1' } }, quantity: '1' },
-      ] });
+        {
+          price_data: {
+            currency: 'usd',
+            product: items[0]!.price.product,
+            unit_amount: '500',
+            recurring: { interval: 'month', interval_count: '1' },
+          },
+          quantity: '1',
+        },
+      ],
+    });
     for (const q of calls.filter((c) => c.method === 'POST')) expect(q.headers['idempotency-key'], q.path).toBeTruthy();
-    expect(calls.some((q) => q.method === 'POST' && q.path === `/v1/payment_intents/${String(pi.id)}/confirm` && q.body.payment_method === 'pm_card_visa')).toBe(true);
+    expect(
+      calls.some(
+        (q) => q.method === 'POST' && q.path === `/v1/payment_intents/${String(pi.id)}/confirm` && q.body.payment_method === 'pm_card_visa',
+      ),
+    ).toBe(true);
     // The first invoice's invoice.paid (and the intent's own event) after the shopper's answer: still one order.
     expect((await deliver(lastEvent('invoice.paid', String(stripeSub.latest_invoice)))).json()).toMatchObject({ duplicate: false });
     expect((await deliver(standin.eventsOf('payment_intent.succeeded', String(pi.id)).at(-1)!)).statusCode).toBe(200);
@@ -143,9 +181,17 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
     const cartToken = await subscriptionCart(v);
     const k = key();
     const body = { cartToken, email: 'secure@example.com', shippingAddress: ADDRESS, idempotencyKey: k };
-    const first = await v.send('POST', PLACE, await confirmed(v, { ...body, payment: { type: 'token', provider: 'stripe', token: 'pm_card_authenticationRequired' } }));
+    const first = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, { ...body, payment: { type: 'token', provider: 'stripe', token: 'pm_card_authenticationRequired' } }),
+    );
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json()).toMatchObject({ status: 'requires_action', paymentId: expect.stringMatching(/^pi_/), clientSecret: expect.stringMatching(/_secret_/) });
+    expect(first.json()).toMatchObject({
+      status: 'requires_action',
+      paymentId: expect.stringMatching(/^pi_/),
+      clientSecret: expect.stringMatching(/_secret_/),
+    });
     const piId = String(first.json().paymentId);
     expect(await rows(t.database.db, sql`select id from orders where idempotency_key = ${k}`)).toHaveLength(0);
     standin.authenticate(piId, true);
@@ -183,14 +229,20 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
     expect((await deliver(twin)).json()).toMatchObject({ duplicate: false, result: 'renewal recorded before' });
     list = await ordersOf(String(sub.id));
     expect(list).toHaveLength(2);
-    const mails = await rows<{ kind: string; to_address: string }>(t.database.db, sql`select kind, to_address from mail_outbox where ref = ${renewal.id}`);
+    const mails = await rows<{ kind: string; to_address: string }>(
+      t.database.db,
+      sql`select kind, to_address from mail_outbox where ref = ${renewal.id}`,
+    );
     expect(mails.map((m) => m.kind)).toContain('order-confirmation');
 
     // A renewal the card refuses: past due, the owner is emailed once.
     const failed = standin.renew(String(stripeSub.id), 'pm_card_chargeDeclined');
     expect((await deliver(lastEvent('invoice.payment_failed', String(failed.id)))).statusCode).toBe(200);
     expect(await statusOf(String(sub.id))).toBe('past_due');
-    const owners = await rows<{ to_address: string; subject: string }>(t.database.db, sql`select to_address, subject from mail_outbox where kind = 'subscription-past-due' and ref = ${String(sub.id)}`);
+    const owners = await rows<{ to_address: string; subject: string }>(
+      t.database.db,
+      sql`select to_address, subject from mail_outbox where kind = 'subscription-past-due' and ref = ${String(sub.id)}`,
+    );
     expect(owners.map((m) => m.to_address)).toContain(OWNER.email);
     expect(await ordersOf(String(sub.id))).toHaveLength(2);
     expect((await deliver(lastEvent('customer.subscription.updated', String(stripeSub.id)))).statusCode).toBe(200);
@@ -208,9 +260,14 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
       const { sub, stripeSub } = await subscribe('three@example.com');
       const anchor = Number(stripeSub.billing_cycle_anchor);
       expect(stripeSub.cancel_at).toBe(addPeriods(anchor, 'MONTH', 3));
-      expect(new Date(String(sub.cancel_at ?? (await rows<Obj>(t.database.db, sql`select cancel_at from subscriptions where id = ${String(sub.id)}`))[0]!.cancel_at)).getTime()).toBe(
-        Number(stripeSub.cancel_at) * 1000,
-      );
+      expect(
+        new Date(
+          String(
+            sub.cancel_at ??
+              (await rows<Obj>(t.database.db, sql`select cancel_at from subscriptions where id = ${String(sub.id)}`))[0]!.cancel_at,
+          ),
+        ).getTime(),
+      ).toBe(Number(stripeSub.cancel_at) * 1000);
       for (let i = 0; i < 2; i++) {
         const inv = standin.renew(String(stripeSub.id));
         expect((await deliver(lastEvent('invoice.paid', String(inv.id)))).statusCode).toBe(200);
@@ -230,7 +287,10 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
     const email = 'acct.billing@example.com';
     const v = new Visitor(t.app);
     expect((await v.send('POST', '/api/site-users/accounts', { email, password: PASSWORD })).statusCode).toBe(202);
-    const [mail] = await rows<{ text_body: string }>(t.database.db, sql`select text_body from mail_outbox where to_address = ${email} order by id desc`);
+    const [mail] = await rows<{ text_body: string }>(
+      t.database.db,
+      sql`select text_body from mail_outbox where to_address = ${email} order by id desc`,
+    );
     const link = mail!.text_body.match(/https?:\/\/\S+/g)!.find((u) => new URL(u).pathname === '/account/confirm')!;
     expect((await v.get(new URL(link).pathname + new URL(link).search)).statusCode).toBe(303);
     const session = await v.send('POST', '/api/site-users/account/session', { email, password: PASSWORD });
@@ -255,13 +315,20 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
     // Stripe's own event afterwards changes nothing; a second cancel is refused.
     expect((await deliver(lastEvent('customer.subscription.deleted', String(stripeSub.id)))).statusCode).toBe(200);
     expect(await statusOf(String(sub.id))).toBe('canceled');
-    expect((await v.send('POST', `/api/site-users/account/subscriptions/${String(sub.id)}/cancel`, {}, { headers: h })).statusCode).toBe(409);
+    expect((await v.send('POST', `/api/site-users/account/subscriptions/${String(sub.id)}/cancel`, {}, { headers: h })).statusCode).toBe(
+      409,
+    );
   });
 
   it('the owner cancels from /config: DELETE at Stripe, recorded here; Stripe unreachable leaves it active', async () => {
     const { orderId, sub, stripeSub } = await subscribe('config.cancel@example.com');
     const detail = await owner.get(`/api/checkout/admin/orders/${orderId}`);
-    expect(detail.json().subscription).toMatchObject({ id: sub.id, status: 'active', provider: 'stripe', providerSubscriptionId: stripeSub.id });
+    expect(detail.json().subscription).toMatchObject({
+      id: sub.id,
+      status: 'active',
+      provider: 'stripe',
+      providerSubscriptionId: stripeSub.id,
+    });
     standin.down = true;
     try {
       const down = await owner.send('POST', `/api/checkout/admin/orders/${orderId}/subscription/cancel`, {});
@@ -273,16 +340,25 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
     const r = await owner.send('POST', `/api/checkout/admin/orders/${orderId}/subscription/cancel`, {});
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().subscription).toMatchObject({ status: 'canceled' });
-    expect(standin.requests.filter((q) => q.method === 'DELETE' && q.path === `/v1/subscriptions/${String(stripeSub.id)}`).length).toBeGreaterThanOrEqual(1);
+    expect(
+      standin.requests.filter((q) => q.method === 'DELETE' && q.path === `/v1/subscriptions/${String(stripeSub.id)}`).length,
+    ).toBeGreaterThanOrEqual(1);
     expect(stripeSub.status).toBe('canceled');
     expect((await owner.send('POST', `/api/checkout/admin/orders/${orderId}/subscription/cancel`, {})).statusCode).toBe(409);
     // Not for a visitor.
-    expect((await new Visitor(t.app).send('POST', `/api/checkout/admin/orders/${orderId}/subscription/cancel`, {})).statusCode).toBeGreaterThanOrEqual(401);
+    expect(
+      (await new Visitor(t.app).send('POST', `/api/checkout/admin/orders/${orderId}/subscription/cancel`, {})).statusCode,
+    ).toBeGreaterThanOrEqual(401);
   });
 
   it('a whole refund of the first order from /config cancels the subscription at Stripe too', async () => {
     const { orderId, sub, stripeSub } = await subscribe('refund.sub@example.com');
-    const r = await owner.send('POST', `/api/checkout/admin/orders/${orderId}/refund`, { lines: [{ line: 0, quantity: 1 }], amountCents: 2300, restock: false, notify: false });
+    const r = await owner.send('POST', `/api/checkout/admin/orders/${orderId}/refund`, {
+      lines: [{ line: 0, quantity: 1 }],
+      amountCents: 2300,
+      restock: false,
+      notify: false,
+    });
     expect(r.statusCode, r.body).toBe(200);
     expect(await statusOf(String(sub.id))).toBe('canceled');
     expect(standin.requests.some((q) => q.method === 'DELETE' && q.path === `/v1/subscriptions/${String(stripeSub.id)}`)).toBe(true);
@@ -295,7 +371,12 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
     const e = lastEvent('invoice.paid', String(inv.id));
     expect((await deliver(e, false)).statusCode).toBe(400);
     const d = standin.signedDelivery(e);
-    const forged = await t.app.inject({ method: 'POST', url: WEBHOOK, payload: d.body, headers: { ...d.headers, 'stripe-signature': standin.sign(d.body, undefined, 'whsec_not_the_secret') } });
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: WEBHOOK,
+      payload: d.body,
+      headers: { ...d.headers, 'stripe-signature': standin.sign(d.body, undefined, 'whsec_not_the_secret') },
+    });
     expect(forged.statusCode).toBe(400);
     expect(await ordersOf(String(sub.id))).toHaveLength(1);
     expect((await deliver(e)).statusCode).toBe(200);
@@ -309,22 +390,41 @@ describe.each(APP_KINDS)('subscriptions through Stripe Billing on %s', (kind) =>
     expect(page.statusCode).toBe(200);
     expect(page.body).not.toContain('name="cardNumber"');
     const k = key();
-    const fields = new URLSearchParams({ crumb: await v.crumb(), action: 'place', cartToken, email: 'plain.sub@example.com', idempotencyKey: k, ...ADDRESS });
-    const form = await v.send('POST', `/api/checkout/form?cartToken=${encodeURIComponent(cartToken)}`, fields.toString(), { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const fields = new URLSearchParams({
+      crumb: await v.crumb(),
+      action: 'place',
+      cartToken,
+      email: 'plain.sub@example.com',
+      idempotencyKey: k,
+      ...ADDRESS,
+    });
+    const form = await v.send('POST', `/api/checkout/form?cartToken=${encodeURIComponent(cartToken)}`, fields.toString(), {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.statusCode, form.body).toBe(303);
     const url = String(form.headers.location);
     expect(url.startsWith(`${standin.url}/pay/cs_test_`)).toBe(true);
     const sessionId = url.split('/').pop()!;
     const session = standin.sessions.get(sessionId)!;
     expect(session).toMatchObject({ mode: 'subscription', metadata: { tessera_key: k } });
-    expect(session.line_items_sent).toEqual(expect.arrayContaining([expect.objectContaining({ price: expect.stringMatching(/^price_/), quantity: '1' })]));
+    expect(session.line_items_sent).toEqual(
+      expect.arrayContaining([expect.objectContaining({ price: expect.stringMatching(/^price_/), quantity: '1' })]),
+    );
     standin.paySession(sessionId);
     const back = await v.get(`/checkout/stripe/return?session_id=${sessionId}`);
     expect(back.statusCode).toBe(303);
     expect(String(back.headers.location)).toMatch(/^\/subscription-confirmed\//);
-    const [o] = await rows<{ id: string; subscription_id: string }>(t.database.db, sql`select id, subscription_id from orders where idempotency_key = ${k}`);
+    const [o] = await rows<{ id: string; subscription_id: string }>(
+      t.database.db,
+      sql`select id, subscription_id from orders where idempotency_key = ${k}`,
+    );
     const [sub] = await rows<Obj>(t.database.db, sql`select * from subscriptions where order_id = ${o!.id}`);
-    expect(sub).toMatchObject({ id: o!.subscription_id, provider: 'stripe', provider_subscription_id: session.subscription, status: 'active' });
+    expect(sub).toMatchObject({
+      id: o!.subscription_id,
+      provider: 'stripe',
+      provider_subscription_id: session.subscription,
+      status: 'active',
+    });
     // The webhook afterwards: still one order.
     expect((await deliver(lastEvent('checkout.session.completed', sessionId))).statusCode).toBe(200);
     expect(await rows(t.database.db, sql`select id from orders where idempotency_key = ${k}`)).toHaveLength(1);

@@ -34,7 +34,9 @@ describe.each(APP_KINDS)('Stripe payment methods on %s', (kind) => {
     ids = t.seed.productIds;
     owner = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', OWNER)).statusCode).toBe(200);
-    expect((await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    expect(
+      (await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
     const s = (await owner.get('/api/config/store-settings')).json();
     const put = await owner.send('PUT', '/api/config/store-settings', { ...s, instalmentsEnabled: true });
     expect(put.statusCode, put.body).toBe(200);
@@ -50,7 +52,11 @@ describe.each(APP_KINDS)('Stripe payment methods on %s', (kind) => {
   }
   /** A PaymentMethod as Stripe.js makes it (the publishable key, as the `key` parameter). */
   async function method(body: string): Promise<string> {
-    const r = await fetch(`${standin.url}/v1/payment_methods`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `key=${standin.publishableKey}&${body}` });
+    const r = await fetch(`${standin.url}/v1/payment_methods`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `key=${standin.publishableKey}&${body}`,
+    });
     expect(r.status).toBe(200);
     return ((await r.json()) as { id: string }).id;
   }
@@ -71,7 +77,12 @@ describe.each(APP_KINDS)('Stripe payment methods on %s', (kind) => {
   });
   /** The shopper at Afterpay's page: authorise (or fail), and the address Afterpay sends them back to. */
   async function atAfterpay(url: string, outcome: 'authorize' | 'fail'): Promise<URL> {
-    const r = await fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `outcome=${outcome}` });
+    const r = await fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `outcome=${outcome}`,
+    });
     expect(r.status).toBe(303);
     return new URL(r.headers.get('location')!);
   }
@@ -89,13 +100,20 @@ describe.each(APP_KINDS)('Stripe payment methods on %s', (kind) => {
     expect(r.json()).toMatchObject({ status: 'requires_action' });
     const pi = standin.intents.get(r.json().paymentId as string)!;
     expect(pi.payment_method_types).toEqual(['card', 'afterpay_clearpay']);
-    expect(pi).toMatchObject({ amount: total, currency: 'usd', shipping: { name: 'Ada Buyer', address: { postal_code: '97201', country: 'US' } } });
+    expect(pi).toMatchObject({
+      amount: total,
+      currency: 'usd',
+      shipping: { name: 'Ada Buyer', address: { postal_code: '97201', country: 'US' } },
+    });
     const back = await atAfterpay(String(r.json().redirectUrl), 'authorize');
     expect(back.pathname).toBe('/checkout/payment-return');
     const ret = await v.get(`${back.pathname}${back.search}`);
     expect(ret.statusCode).toBe(303);
     expect(ret.headers.location).toMatch(/^\/order-confirmed\//);
-    const orders = await rows<{ status: string; payment: Record<string, unknown> }>(t.database.db, sql`select status, payment from orders where idempotency_key = ${k}`);
+    const orders = await rows<{ status: string; payment: Record<string, unknown> }>(
+      t.database.db,
+      sql`select status, payment from orders where idempotency_key = ${k}`,
+    );
     expect(orders).toHaveLength(1);
     expect(orders[0]).toMatchObject({ status: 'paid', payment: { provider: 'stripe', brand: 'afterpay', amountCents: total } });
     // The webhook after the return, and the return again: still one order.
@@ -116,7 +134,9 @@ describe.each(APP_KINDS)('Stripe payment methods on %s', (kind) => {
     // Saying "succeeded" in the address proves nothing: only the PaymentIntent at Stripe counts.
     const forged = await v.get(`/checkout/payment-return?payment_intent=${String(r.json().paymentId)}&redirect_status=succeeded`);
     expect(forged.headers.location).toBe('/checkout?payment=failed');
-    expect((await v.get('/checkout/payment-return?payment_intent=pi_000000000000000000000000')).headers.location).toBe('/checkout?payment=failed');
+    expect((await v.get('/checkout/payment-return?payment_intent=pi_000000000000000000000000')).headers.location).toBe(
+      '/checkout?payment=failed',
+    );
     expect((await v.get('/checkout/payment-return?payment_intent=<script>')).headers.location).toBe('/checkout');
     expect(await rows(t.database.db, sql`select id from orders where idempotency_key = ${k}`)).toHaveLength(0);
   });
@@ -149,7 +169,11 @@ describe.each(APP_KINDS)('Stripe payment methods on %s', (kind) => {
     const pi = [...standin.intents.values()].find((x) => (x.metadata as Record<string, string>).tessera_key === k)!;
     expect(pi.payment_method_types).toEqual(['card']);
     expect(await rows(t.database.db, sql`select id from orders where idempotency_key = ${k}`)).toHaveLength(0);
-    const card = await v.send('POST', PLACE, placeBody(key(), await method('type=card&card[number]=4242424242424242&card[exp_month]=12&card[exp_year]=2034&card[cvc]=123'), total));
+    const card = await v.send(
+      'POST',
+      PLACE,
+      placeBody(key(), await method('type=card&card[number]=4242424242424242&card[exp_month]=12&card[exp_year]=2034&card[cvc]=123'), total),
+    );
     expect(card.statusCode, card.body).toBe(200);
     expect(card.json().status).toBe('paid');
 
@@ -221,7 +245,13 @@ describe.each(APP_KINDS)('Stripe payment methods on %s', (kind) => {
     expect((await v.send('POST', '/api/donations', body)).json()).toMatchObject({ duplicate: true });
 
     // Without JavaScript the form post is sent on to Stripe's page.
-    const plainBody = new URLSearchParams({ donorName: 'Dee Donor', email: 'dee@example.com', amountCents: '2500', idempotencyKey: key(), crumb: await v.crumb() }).toString();
+    const plainBody = new URLSearchParams({
+      donorName: 'Dee Donor',
+      email: 'dee@example.com',
+      amountCents: '2500',
+      idempotencyKey: key(),
+      crumb: await v.crumb(),
+    }).toString();
     const plain = await v.send('POST', '/api/donations', plainBody, { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(plain.statusCode).toBe(303);
     expect(plain.headers.location).toMatch(new RegExp(`^${standin.url}/pay/cs_test_`));

@@ -56,10 +56,16 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     expect(q.statusCode, q.body).toBe(200);
     return { v, total: q.json().cart.grandTotalCents as number };
   }
-  const place = async (v: Visitor, k: string, payment: unknown, extra: Record<string, unknown> = {}) => v.send('POST', PLACE, await confirmed(v, { email: 'shopper@example.com', payment, idempotencyKey: k, ...extra }));
+  const place = async (v: Visitor, k: string, payment: unknown, extra: Record<string, unknown> = {}) =>
+    v.send('POST', PLACE, await confirmed(v, { email: 'shopper@example.com', payment, idempotencyKey: k, ...extra }));
   async function deliver(e: StandinEvent, opts: { t?: number; signature?: string; body?: string } = {}) {
     const d = standin.signedDelivery(e, opts.t);
-    return t.app.inject({ method: 'POST', url: WEBHOOK, payload: opts.body ?? d.body, headers: { ...d.headers, ...(opts.signature ? { 'stripe-signature': opts.signature } : {}) } });
+    return t.app.inject({
+      method: 'POST',
+      url: WEBHOOK,
+      payload: opts.body ?? d.body,
+      headers: { ...d.headers, ...(opts.signature ? { 'stripe-signature': opts.signature } : {}) },
+    });
   }
   const eventFor = (type: string, objectId: string) => {
     const list = standin.eventsOf(type, objectId);
@@ -73,7 +79,10 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     );
   }
   async function mailsFor(ref: string) {
-    return rows<{ to_address: string; kind: string; subject: string }>(t.database.db, sql`select to_address, kind, subject from mail_outbox where ref = ${ref}`);
+    return rows<{ to_address: string; kind: string; subject: string }>(
+      t.database.db,
+      sql`select to_address, kind, subject from mail_outbox where ref = ${ref}`,
+    );
   }
 
   it('takes a paid card order through a PaymentIntent for the server’s total, with an idempotency key', async () => {
@@ -84,19 +93,25 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ status: 'paid', duplicate: false });
     const orderId = r.json().purchaseConfirmation.id as string;
-    const [o] = await rows<{ payment: { provider: string; paymentId: string; brand: string; last4: string; amountCents: number }; test_mode: boolean; grand_total_cents: number }>(
-      t.database.db,
-      sql`select payment, test_mode, grand_total_cents from orders where id = ${orderId}`,
-    );
+    const [o] = await rows<{
+      payment: { provider: string; paymentId: string; brand: string; last4: string; amountCents: number };
+      test_mode: boolean;
+      grand_total_cents: number;
+    }>(t.database.db, sql`select payment, test_mode, grand_total_cents from orders where id = ${orderId}`);
     expect(o!.payment).toMatchObject({ provider: 'stripe', brand: 'visa', last4: '4242', amountCents: total });
     expect(o!.test_mode).toBe(true);
     const pi = standin.intents.get(o!.payment.paymentId)!;
     expect(pi).toMatchObject({ status: 'succeeded', amount: total, currency: 'usd' });
     expect((pi.metadata as Record<string, string>).tessera_key).toBe(k);
     // The attempt was recorded with the intent's id before it was confirmed, and the calls carried idempotency keys.
-    const [a] = await rows<{ state: string; payment_id: string; order_id: string }>(t.database.db, sql`select state, payment_id, order_id from payment_attempts where idempotency_key = ${k}`);
+    const [a] = await rows<{ state: string; payment_id: string; order_id: string }>(
+      t.database.db,
+      sql`select state, payment_id, order_id from payment_attempts where idempotency_key = ${k}`,
+    );
     expect(a).toMatchObject({ state: 'completed', payment_id: pi.id, order_id: orderId });
-    const calls = standin.requests.filter((q) => q.method === 'POST' && q.path.startsWith('/v1/payment_intents') && String(q.headers['idempotency-key'] ?? '').includes(k));
+    const calls = standin.requests.filter(
+      (q) => q.method === 'POST' && q.path.startsWith('/v1/payment_intents') && String(q.headers['idempotency-key'] ?? '').includes(k),
+    );
     expect(calls.map((q) => q.path)).toEqual(['/v1/payment_intents', `/v1/payment_intents/${String(pi.id)}/confirm`]);
     expect(calls[0]!.body).toMatchObject({ amount: String(total), currency: 'usd', metadata: { tessera_key: k } });
     expect(calls[0]!.headers['stripe-version']).toBe('2026-10-28.endive');
@@ -127,7 +142,10 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     expect(funds.statusCode).toBe(402);
     expect(funds.json().message).toBe('Your card has insufficient funds.');
     expect(await stockOf('SERVICE-TUNEUP')).toBe(before);
-    const [a] = await rows<{ state: string; order_id: string | null }>(t.database.db, sql`select state, order_id from payment_attempts where idempotency_key = ${k}`);
+    const [a] = await rows<{ state: string; order_id: string | null }>(
+      t.database.db,
+      sql`select state, order_id from payment_attempts where idempotency_key = ${k}`,
+    );
     expect(a).toMatchObject({ state: 'voided', order_id: null });
     expect(await rows(t.database.db, sql`select id from orders where idempotency_key = ${k}`)).toHaveLength(0);
     // The same attempt then pays with another card: one intent for the attempt, now succeeded.
@@ -173,7 +191,9 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     standin.authenticate(pi, false);
     const back = await place(v, k, { type: 'existing', paymentId: pi });
     expect(back.statusCode).toBe(402);
-    expect(back.json().message).toBe('We are unable to authenticate your payment method. Please choose a different payment method and try again.');
+    expect(back.json().message).toBe(
+      'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+    );
     expect(await deliver(eventFor('payment_intent.payment_failed', pi)).then((x) => x.statusCode)).toBe(200);
     expect(await ordersOfPayment(pi)).toHaveLength(0);
   });
@@ -316,7 +336,10 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
       expect(standin.intents.size).toBe(intents);
       const ok = await place(v, key(), pay('pm_card_visa'), { expectedTotalCents: total + 500 });
       expect(ok.statusCode, ok.body).toBe(200);
-      const [o] = await rows<{ p: string }>(t.database.db, sql`select payment ->> 'paymentId' as p from orders where id = ${ok.json().purchaseConfirmation.id as string}`);
+      const [o] = await rows<{ p: string }>(
+        t.database.db,
+        sql`select payment ->> 'paymentId' as p from orders where id = ${ok.json().purchaseConfirmation.id as string}`,
+      );
       expect(standin.intents.get(o!.p)!.amount).toBe(total + 500);
     } finally {
       await t.database.db.execute(sql`update product_variants set price_cents = price_cents - 500 where sku = 'SERVICE-TUNEUP'`);
@@ -365,7 +388,9 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     try {
       const r = await place(v, k, pay('pm_card_visa'));
       expect(r.statusCode).toBe(503);
-      expect(r.json().message).toBe('We could not reach the payment processor. Please try again in a moment: you will not be charged twice.');
+      expect(r.json().message).toBe(
+        'We could not reach the payment processor. Please try again in a moment: you will not be charged twice.',
+      );
     } finally {
       standin.down = false;
     }
@@ -378,7 +403,12 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     const view = await owner.get('/api/config/payments');
     expect(view.statusCode, view.body).toBe(200);
     const v = view.json();
-    expect(v).toMatchObject({ provider: 'stripe', mode: 'test', publishableKey: 'pk_test_tessera_standin', sources: { secretKey: 'environment' } });
+    expect(v).toMatchObject({
+      provider: 'stripe',
+      mode: 'test',
+      publishableKey: 'pk_test_tessera_standin',
+      sources: { secretKey: 'environment' },
+    });
     expect(v.secretKey).toBe('sk_test_…ndin');
     expect(v.webhookSecret).toBe('whsec_…cret');
     expect(view.body).not.toContain(standin.secretKey);
@@ -388,14 +418,31 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     expect(locked.statusCode).toBe(400);
     expect(locked.json().errors).toEqual({ secretKey: 'This key is set by the server environment and cannot be changed here.' });
     const check = await owner.send('POST', '/api/config/payments/check', {});
-    expect(check.json()).toEqual({ ok: true, accountId: 'acct_test_tessera', country: 'US', currency: 'USD', chargesEnabled: true, mode: 'test', problem: null });
+    expect(check.json()).toEqual({
+      ok: true,
+      accountId: 'acct_test_tessera',
+      country: 'US',
+      currency: 'USD',
+      chargesEnabled: true,
+      mode: 'test',
+      problem: null,
+    });
     standin.account = { ...standin.account, charges_enabled: false };
     const notYet = await owner.send('POST', '/api/config/payments/check', {});
-    expect(notYet.json()).toMatchObject({ ok: true, chargesEnabled: false, problem: 'Stripe has not enabled charges on this account yet: finish the account details in your Stripe dashboard.' });
+    expect(notYet.json()).toMatchObject({
+      ok: true,
+      chargesEnabled: false,
+      problem: 'Stripe has not enabled charges on this account yet: finish the account details in your Stripe dashboard.',
+    });
     standin.account = { ...standin.account, charges_enabled: true };
     // The browser's configuration carries the publishable key only.
     const pub = await new Visitor(t.app).get('/api/payments/stripe/config');
-    expect(pub.json()).toEqual({ enabled: true, publishableKey: 'pk_test_tessera_standin', testMode: true, jsUrl: `${standin.url}/v3/stripe.js` });
+    expect(pub.json()).toEqual({
+      enabled: true,
+      publishableKey: 'pk_test_tessera_standin',
+      testMode: true,
+      jsUrl: `${standin.url}/v3/stripe.js`,
+    });
     expect(pub.body).not.toContain('sk_test');
     // Not for a visitor, nor without the crumb.
     expect((await new Visitor(t.app).get('/api/config/payments')).statusCode).toBe(401);
@@ -407,7 +454,11 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     for (const webhookFirst of [false, true]) {
       const { v, total } = await shopper();
       const k = key();
-      const r = await v.send('POST', '/api/payments/stripe/checkout-session', { email: 'shopper@example.com', idempotencyKey: k, expectedTotalCents: total });
+      const r = await v.send('POST', '/api/payments/stripe/checkout-session', {
+        email: 'shopper@example.com',
+        idempotencyKey: k,
+        expectedTotalCents: total,
+      });
       expect(r.statusCode, r.body).toBe(200);
       const url = r.json().url as string;
       expect(url.startsWith(`${standin.url}/pay/cs_test_`)).toBe(true);
@@ -420,12 +471,14 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
       // Nothing is taken before the shopper pays on Stripe's page.
       expect(await stockOf('SERVICE-TUNEUP')).toBe(webhookFirst ? before - 1 : before);
       standin.paySession(sessionId);
-      if (webhookFirst) expect((await deliver(eventFor('checkout.session.completed', sessionId))).json()).toMatchObject({ result: 'completed' });
+      if (webhookFirst)
+        expect((await deliver(eventFor('checkout.session.completed', sessionId))).json()).toMatchObject({ result: 'completed' });
       const back = await v.get(`/checkout/stripe/return?session_id=${sessionId}`);
       expect(back.statusCode).toBe(303);
       expect(back.headers.location).toMatch(/^\/order-confirmed\/[0-9a-f]{24}\?t=/);
       const pi = String(standin.sessions.get(sessionId)!.payment_intent);
-      for (const e of [...standin.eventsOf('checkout.session.completed', sessionId), ...standin.eventsOf('payment_intent.succeeded', pi)]) expect((await deliver(e)).statusCode).toBe(200);
+      for (const e of [...standin.eventsOf('checkout.session.completed', sessionId), ...standin.eventsOf('payment_intent.succeeded', pi)])
+        expect((await deliver(e)).statusCode).toBe(200);
       const orders = await ordersOfPayment(pi);
       expect(orders).toHaveLength(1);
       expect(back.headers.location).toContain(orders[0]!.id);
@@ -452,9 +505,14 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     expect(page.body).not.toContain('name="cardNumber"');
     const crumb = await v.crumb();
     const k = key();
-    const form = await v.send('POST', '/api/checkout/form', `crumb=${crumb}&action=place&email=shopper%40example.com&idempotencyKey=${k}&expectedTotalCents=${total}`, {
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const form = await v.send(
+      'POST',
+      '/api/checkout/form',
+      `crumb=${crumb}&action=place&email=shopper%40example.com&idempotencyKey=${k}&expectedTotalCents=${total}`,
+      {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+    );
     expect(form.statusCode, form.body).toBe(303);
     const url = String(form.headers.location);
     expect(url.startsWith(`${standin.url}/pay/cs_test_`)).toBe(true);
@@ -475,7 +533,15 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     for (const r of refused) expect(r.json().message).toBe(commerce.NOT_ENOUGH_STOCK);
     expect(await stockOf('SERVICE-TUNEUP')).toBe(0);
     const orderPayments = new Set(
-      (await rows<{ p: string }>(t.database.db, sql`select payment ->> 'paymentId' as p from orders where idempotency_key in (${sql.join(keys.map((k) => sql`${k}`), sql`, `)})`)).map((x) => x.p),
+      (
+        await rows<{ p: string }>(
+          t.database.db,
+          sql`select payment ->> 'paymentId' as p from orders where idempotency_key in (${sql.join(
+            keys.map((k) => sql`${k}`),
+            sql`, `,
+          )})`,
+        )
+      ).map((x) => x.p),
     );
     expect(orderPayments.size).toBe(5);
     // Every intent of these checkouts: money held only by the 5 orders; the rest refunded in full (or never charged).
@@ -483,9 +549,17 @@ describe.each(DB_KINDS)('Stripe payments on %s', (kind) => {
     expect(raced.length).toBeGreaterThanOrEqual(5);
     for (const pi of raced) expect(standin.held(String(pi.id))).toBe(orderPayments.has(String(pi.id)) ? pi.amount : 0);
     // Every webhook of the race delivered afterwards: still 5 orders, stock still 0.
-    for (const pi of raced) for (const e of standin.eventsOf('payment_intent.succeeded', String(pi.id))) expect((await deliver(e)).statusCode).toBe(200);
-    for (const pi of raced) for (const e of standin.eventsOf('charge.refunded', String(pi.id))) expect((await deliver(e)).statusCode).toBe(200);
-    const after = await rows(t.database.db, sql`select id from orders where idempotency_key in (${sql.join(keys.map((k) => sql`${k}`), sql`, `)})`);
+    for (const pi of raced)
+      for (const e of standin.eventsOf('payment_intent.succeeded', String(pi.id))) expect((await deliver(e)).statusCode).toBe(200);
+    for (const pi of raced)
+      for (const e of standin.eventsOf('charge.refunded', String(pi.id))) expect((await deliver(e)).statusCode).toBe(200);
+    const after = await rows(
+      t.database.db,
+      sql`select id from orders where idempotency_key in (${sql.join(
+        keys.map((k) => sql`${k}`),
+        sql`, `,
+      )})`,
+    );
     expect(after).toHaveLength(5);
     expect(await stockOf('SERVICE-TUNEUP')).toBe(0);
     for (const pi of raced) expect(standin.held(String(pi.id))).toBe(orderPayments.has(String(pi.id)) ? pi.amount : 0);

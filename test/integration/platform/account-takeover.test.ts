@@ -26,7 +26,10 @@ const CART = 'tessera_cart';
 
 /** The newest link to `path` mailed to `to` (path and query). */
 async function mailedLink(t: TestApp, to: string, path: string): Promise<string> {
-  const r = await rows<{ text_body: string }>(t.database.db, sql`select text_body from mail_outbox where to_address = ${to} order by id desc`);
+  const r = await rows<{ text_body: string }>(
+    t.database.db,
+    sql`select text_body from mail_outbox where to_address = ${to} order by id desc`,
+  );
   for (const mail of r) {
     const m = mail.text_body.match(/https?:\/\/\S+/g)?.find((u) => new URL(u).pathname === path && new URL(u).searchParams.has('token'));
     if (m) return new URL(m).pathname + new URL(m).search;
@@ -43,9 +46,11 @@ async function formPost(v: Visitor, url: string, fields: Record<string, string>)
 /** Each sign-up from its own address (the sign-up limit is per address; the tests make many). */
 let ipSeq = 0;
 const fromNewIp = () => ({ 'x-forwarded-for': `10.38.${Math.floor(++ipSeq / 250)}.${(ipSeq % 250) + 1}` });
-const signUp = (v: Visitor, email: string, password: string) => v.send('POST', '/api/site-users/accounts', { email, password }, { headers: fromNewIp() });
+const signUp = (v: Visitor, email: string, password: string) =>
+  v.send('POST', '/api/site-users/accounts', { email, password }, { headers: fromNewIp() });
 const signIn = (v: Visitor, email: string, password: string) => v.send('POST', '/api/site-users/account/session', { email, password });
-const who = async (v: Visitor) => (await v.get('/api/site-users/account/session')).json() as { authenticated: boolean; email?: string; xsrfToken?: string };
+const who = async (v: Visitor) =>
+  (await v.get('/api/site-users/account/session')).json() as { authenticated: boolean; email?: string; xsrfToken?: string };
 
 describe.each(APP_KINDS)('account takeover and session fixation on %s', (kind) => {
   let t: TestApp;
@@ -95,7 +100,9 @@ describe.each(APP_KINDS)('account takeover and session fixation on %s', (kind) =
     expect(chosen.headers.location).toBe('/account');
     expect((await who(victim)).email).toBe(victimEmail);
     const xsrf = (await who(victim)).xsrfToken!;
-    const mine = (await victim.get('/api/site-users/account/orders', { 'x-siteuser-xsrf-token': xsrf })).json().orders as Array<{ orderNumber: number }>;
+    const mine = (await victim.get('/api/site-users/account/orders', { 'x-siteuser-xsrf-token': xsrf })).json().orders as Array<{
+      orderNumber: number;
+    }>;
     expect(mine.map((o) => o.orderNumber)).toContain(order.orderNumber);
 
     // The attacker's password is gone for good; their browser's key does nothing; the link is spent.
@@ -119,12 +126,19 @@ describe.each(APP_KINDS)('account takeover and session fixation on %s', (kind) =
     expect(bad.json().message).toBe(siteUserMessages.LINK_EXPIRED);
     const missing = await victim.send('POST', '/api/site-users/account/confirm', {});
     expect(missing.statusCode).toBe(400);
-    const ok = await victim.send('POST', '/api/site-users/account/confirm', { token: tokenOf(link), password: VICTIM_PASSWORD, next: '//evil.example/x' });
+    const ok = await victim.send('POST', '/api/site-users/account/confirm', {
+      token: tokenOf(link),
+      password: VICTIM_PASSWORD,
+      next: '//evil.example/x',
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toEqual({ xsrfToken: expect.any(String), next: '/account' });
     expect(ok.headers['cache-control']).toBe('no-store');
     expect((await victim.get('/api/site-users/account', { 'x-siteuser-xsrf-token': ok.json().xsrfToken })).json().email).toBe(email);
-    const again = await new Visitor(t.app).send('POST', '/api/site-users/account/confirm', { token: tokenOf(link), password: ATTACKER_PASSWORD });
+    const again = await new Visitor(t.app).send('POST', '/api/site-users/account/confirm', {
+      token: tokenOf(link),
+      password: ATTACKER_PASSWORD,
+    });
     expect(again.statusCode).toBe(400);
     expect(again.json().message).toBe(siteUserMessages.LINK_EXPIRED);
   });
@@ -174,7 +188,11 @@ describe.each(APP_KINDS)('account takeover and session fixation on %s', (kind) =
     const link = await mailedLink(t, email, '/account/confirm');
     const victim = new Visitor(t.app);
     expect((await victim.get(link)).statusCode).toBe(200);
-    const status = async () => rows<{ status: string }>(t.database.db, sql`select m.status from member_area_members m join site_users u on u.id = m.site_user_id where u.email = ${email}`);
+    const status = async () =>
+      rows<{ status: string }>(
+        t.database.db,
+        sql`select m.status from member_area_members m join site_users u on u.id = m.site_user_id where u.email = ${email}`,
+      );
     expect((await status()).map((r) => r.status)).toEqual(['awaiting']);
     // The victim's own join for the pending address replaces the attacker's (and its awaiting membership).
     const again = await victim.send('POST', '/api/members/areas/fernhill-members/join', { email, password: VICTIM_PASSWORD });
@@ -193,7 +211,10 @@ describe.each(APP_KINDS)('account takeover and session fixation on %s', (kind) =
     const v = new Visitor(t.app);
     await signUp(v, email, VICTIM_PASSWORD);
     expect((await v.get(await mailedLink(t, email, '/account/confirm'))).statusCode).toBe(303);
-    const [u] = await rows<{ id: string; website_id: string }>(t.database.db, sql`select id, website_id from site_users where email = ${email}`);
+    const [u] = await rows<{ id: string; website_id: string }>(
+      t.database.db,
+      sql`select id, website_id from site_users where email = ${email}`,
+    );
     const user = { id: u!.id, websiteId: u!.website_id, email, displayName: '', language: '' };
     const data = await accountData(t.app);
     const links = await orderLinks(t.app);
@@ -295,7 +316,10 @@ describe.each(APP_KINDS)('account takeover and session fixation on %s', (kind) =
     const invitee = new Visitor(t.app);
     const adminToken = byLink.cookies.get('tessera_owner')!;
     invitee.cookies.set('tessera_owner', adminToken);
-    const accepted = await invitee.send('POST', '/api/auth/invite', { token: tokenOf(await mailedLink(t, `invitee.${kind}@example.com`, '/config/invite')), password: VICTIM_PASSWORD });
+    const accepted = await invitee.send('POST', '/api/auth/invite', {
+      token: tokenOf(await mailedLink(t, `invitee.${kind}@example.com`, '/config/invite')),
+      password: VICTIM_PASSWORD,
+    });
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(invitee.cookies.get('tessera_owner')).not.toBe(adminToken);
     expect((await invitee.get('/api/auth/me')).json().email).toBe(`invitee.${kind}@example.com`);
@@ -307,7 +331,12 @@ describe.each(APP_KINDS)('account takeover and session fixation on %s', (kind) =
       const headers: Record<string, string> = https ? { 'x-forwarded-proto': 'https' } : {};
       const email = `cookies.${https}@example.com`;
       const v = new Visitor(t.app);
-      const up = await v.send('POST', '/api/site-users/accounts', { email, password: VICTIM_PASSWORD }, { headers: { ...headers, ...fromNewIp() } });
+      const up = await v.send(
+        'POST',
+        '/api/site-users/accounts',
+        { email, password: VICTIM_PASSWORD },
+        { headers: { ...headers, ...fromNewIp() } },
+      );
       expect(up.statusCode, up.body).toBe(202);
       const key = up.cookies.find((c) => c.name === SIGN_UP)!;
       expect(key).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/account/confirm', maxAge: 48 * 3600 });
@@ -316,7 +345,9 @@ describe.each(APP_KINDS)('account takeover and session fixation on %s', (kind) =
       const session = landed.cookies.find((c) => c.name === SESSION)!;
       expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
       expect(!!session.secure).toBe(https);
-      const signedIn = (await v.send('POST', '/api/site-users/account/session', { email, password: VICTIM_PASSWORD, rememberMe: true }, { headers })).cookies;
+      const signedIn = (
+        await v.send('POST', '/api/site-users/account/session', { email, password: VICTIM_PASSWORD, rememberMe: true }, { headers })
+      ).cookies;
       const remembered = signedIn.find((c) => c.name === SESSION)!;
       expect(remembered).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
       expect(!!remembered.secure).toBe(https);

@@ -81,21 +81,54 @@ describe.each(APP_KINDS)('platform: /config data calls on %s', (kind) => {
   });
 
   it('validates products with clear messages and changes nothing', async () => {
-    const dupSku = await admin.send('POST', '/api/config/products', product(shopId, { variants: [
-      { sku: 'A', attributes: { Color: 'Red' }, priceCents: 100, qtyInStock: 1 },
-      { sku: 'a', attributes: { Color: 'Blue' }, priceCents: 100, qtyInStock: 1 },
-    ] }));
+    const dupSku = await admin.send(
+      'POST',
+      '/api/config/products',
+      product(shopId, {
+        variants: [
+          { sku: 'A', attributes: { Color: 'Red' }, priceCents: 100, qtyInStock: 1 },
+          { sku: 'a', attributes: { Color: 'Blue' }, priceCents: 100, qtyInStock: 1 },
+        ],
+      }),
+    );
     expect(dupSku.statusCode).toBe(400);
     expect(dupSku.json().message).toBe('This SKU already exists');
-    const sale = await admin.send('POST', '/api/config/products', product(shopId, { variants: [{ sku: 'S', attributes: { Color: 'Red' }, priceCents: 100, salePriceCents: 150, onSale: true, qtyInStock: 1 }] }));
+    const sale = await admin.send(
+      'POST',
+      '/api/config/products',
+      product(shopId, {
+        variants: [{ sku: 'S', attributes: { Color: 'Red' }, priceCents: 100, salePriceCents: 150, onSale: true, qtyInStock: 1 }],
+      }),
+    );
     expect(sale.json().message).toBe('The sale price must be lower than the price.');
-    const missing = await admin.send('POST', '/api/config/products', product(shopId, { variants: [{ sku: 'S', attributes: {}, priceCents: 100, qtyInStock: 1 }, { sku: 'T', attributes: { Color: 'Red' }, priceCents: 100, qtyInStock: 1 }] }));
+    const missing = await admin.send(
+      'POST',
+      '/api/config/products',
+      product(shopId, {
+        variants: [
+          { sku: 'S', attributes: {}, priceCents: 100, qtyInStock: 1 },
+          { sku: 'T', attributes: { Color: 'Red' }, priceCents: 100, qtyInStock: 1 },
+        ],
+      }),
+    );
     expect(missing.json().message).toBe('Choose a value for every option.');
-    const negative = await admin.send('POST', '/api/config/products', product(shopId, { variants: [{ sku: 'S', attributes: { Color: 'Red' }, priceCents: -1, qtyInStock: 1 }] }));
+    const negative = await admin.send(
+      'POST',
+      '/api/config/products',
+      product(shopId, { variants: [{ sku: 'S', attributes: { Color: 'Red' }, priceCents: -1, qtyInStock: 1 }] }),
+    );
     expect(negative.json().message).toBe('Price cannot be negative.');
     const noTitle = await admin.send('POST', '/api/config/products', product(shopId, { title: '  ' }));
     expect(noTitle.json().message).toBe('Enter a title.');
-    const digitalSub = await admin.send('POST', '/api/config/products', product(shopId, { productType: ProductType.DIGITAL, isSubscribable: true, subscriptionPlan: { billingPeriod: { value: 1, unit: 'MONTH' }, numBillingCycles: 0 } }));
+    const digitalSub = await admin.send(
+      'POST',
+      '/api/config/products',
+      product(shopId, {
+        productType: ProductType.DIGITAL,
+        isSubscribable: true,
+        subscriptionPlan: { billingPeriod: { value: 1, unit: 'MONTH' }, numBillingCycles: 0 },
+      }),
+    );
     expect(digitalSub.json().message).toBe('Only physical and service products can be subscribed to.');
     const badForm = await admin.send('POST', '/api/config/products', product(shopId, { additionalFieldsFormId: 'no-such-form' }));
     expect(badForm.json().message).toBe('no-such-form is not one of the expected options');
@@ -110,7 +143,9 @@ describe.each(APP_KINDS)('platform: /config data calls on %s', (kind) => {
     const second = (await store.get(`/api/config/products/${id}`)).json();
     const edited = {
       ...first,
-      variants: first.variants.map((v: { sku: string; qtyInStock: number; priceCents: number }) => (v.sku === 'TOTE-BLK' ? { ...v, qtyInStock: 4 } : { ...v, priceCents: 2900 })),
+      variants: first.variants.map((v: { sku: string; qtyInStock: number; priceCents: number }) =>
+        v.sku === 'TOTE-BLK' ? { ...v, qtyInStock: 4 } : { ...v, priceCents: 2900 },
+      ),
     };
     const ok = await admin.send('PUT', `/api/config/products/${id}`, edited);
     expect(ok.statusCode).toBe(200);
@@ -131,7 +166,10 @@ describe.each(APP_KINDS)('platform: /config data calls on %s', (kind) => {
       ...now,
       isSubscribable: true,
       subscriptionPlan: { billingPeriod: { value: 1, unit: 'MONTH' }, numBillingCycles: 0 },
-      variants: [...now.variants.filter((v: { sku: string }) => v.sku === 'TOTE-NAT'), { sku: 'TOTE-RED', attributes: { Color: 'Red' }, priceCents: 3000, qtyInStock: 0, unlimited: true }],
+      variants: [
+        ...now.variants.filter((v: { sku: string }) => v.sku === 'TOTE-NAT'),
+        { sku: 'TOTE-RED', attributes: { Color: 'Red' }, priceCents: 3000, qtyInStock: 0, unlimited: true },
+      ],
     });
     expect(more.statusCode).toBe(200);
     expect(more.json().variants.map((v: { sku: string }) => v.sku)).toEqual(['TOTE-NAT', 'TOTE-RED']);
@@ -160,16 +198,29 @@ describe.each(APP_KINDS)('platform: /config data calls on %s', (kind) => {
     expect(page.json().urlId).toBe('shipping');
     const pub = await new Visitor(t.app).get('/shipping?format=json');
     void pub;
-    const upd = await editor.send('PUT', `/api/config/pages/${page.json().id}`, { version: 1, title: 'Shipping & returns', body: '<p>Free returns.</p>' });
+    const upd = await editor.send('PUT', `/api/config/pages/${page.json().id}`, {
+      version: 1,
+      title: 'Shipping & returns',
+      body: '<p>Free returns.</p>',
+    });
     expect(upd.statusCode).toBe(200);
     expect((await editor.send('PUT', `/api/config/pages/${page.json().id}`, { version: 1, title: 'Again' })).statusCode).toBe(409);
     const { journals } = (await editor.get('/api/config/posts')).json();
     const journalId = journals[0].id;
-    const draft = await editor.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Spring notes', excerpt: 'Soon.', status: 'draft' });
+    const draft = await editor.send('POST', '/api/config/posts', {
+      collectionId: journalId,
+      title: 'Spring notes',
+      excerpt: 'Soon.',
+      status: 'draft',
+    });
     expect(draft.statusCode).toBe(201);
     expect(draft.json().status).toBe('draft');
     const future = new Date(Date.now() + 7 * 86_400_000).toISOString();
-    const sched = await editor.send('PUT', `/api/config/posts/${draft.json().id}`, { ...(draft.json() as object), status: 'published', publishOn: future });
+    const sched = await editor.send('PUT', `/api/config/posts/${draft.json().id}`, {
+      ...(draft.json() as object),
+      status: 'published',
+      publishOn: future,
+    });
     expect(sched.json().status).toBe('scheduled');
     const bad = await editor.send('POST', '/api/config/posts', { collectionId: journalId, title: 'X', status: 'archived' });
     expect(bad.json().message).toBe('archived is not one of the expected options');
@@ -179,9 +230,20 @@ describe.each(APP_KINDS)('platform: /config data calls on %s', (kind) => {
   it('store settings: currency of the 26, minimum order, quantity for services, instalments; versioned', async () => {
     const s = (await store.get('/api/config/store-settings')).json() as Record<string, unknown> & { currencies: string[]; version: number };
     expect(s.currencies).toHaveLength(26);
-    const res = await store.send('PUT', '/api/config/store-settings', { version: s.version, currency: 'EUR', multipleQuantityAllowedForServices: false, minimumOrderSubtotalCents: 2000, instalmentsEnabled: true });
+    const res = await store.send('PUT', '/api/config/store-settings', {
+      version: s.version,
+      currency: 'EUR',
+      multipleQuantityAllowedForServices: false,
+      minimumOrderSubtotalCents: 2000,
+      instalmentsEnabled: true,
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ currency: 'EUR', multipleQuantityAllowedForServices: false, minimumOrderSubtotalCents: 2000, instalmentsEnabled: true });
+    expect(res.json()).toMatchObject({
+      currency: 'EUR',
+      multipleQuantityAllowedForServices: false,
+      minimumOrderSubtotalCents: 2000,
+      instalmentsEnabled: true,
+    });
     expect((await store.send('PUT', '/api/config/store-settings', { ...s, currency: 'USD' })).statusCode).toBe(409);
     const bad = await store.send('PUT', '/api/config/store-settings', { ...(res.json() as object), currency: 'XYZ' });
     expect(bad.json().message).toBe('XYZ is not one of the expected options');
@@ -192,10 +254,20 @@ describe.each(APP_KINDS)('platform: /config data calls on %s', (kind) => {
 
   it('team members with roles: admin only; the last admin stays', async () => {
     expect((await store.get('/api/config/team')).statusCode).toBe(403);
-    const add = await admin.send('POST', '/api/config/team', { email: 'new@example.com', displayName: 'New', role: Role.EDITOR, password: 'long enough pw' });
+    const add = await admin.send('POST', '/api/config/team', {
+      email: 'new@example.com',
+      displayName: 'New',
+      role: Role.EDITOR,
+      password: 'long enough pw',
+    });
     expect(add.statusCode).toBe(201);
-    expect((await admin.send('POST', '/api/config/team', { email: 'NEW@example.com', role: Role.EDITOR, password: 'long enough pw' })).json().message).toBe('This team member already exists');
-    expect((await admin.send('POST', '/api/config/team', { email: 'bad', role: Role.EDITOR, password: 'long enough pw' })).json().message).toBe('Please enter a valid email');
+    expect(
+      (await admin.send('POST', '/api/config/team', { email: 'NEW@example.com', role: Role.EDITOR, password: 'long enough pw' })).json()
+        .message,
+    ).toBe('This team member already exists');
+    expect(
+      (await admin.send('POST', '/api/config/team', { email: 'bad', role: Role.EDITOR, password: 'long enough pw' })).json().message,
+    ).toBe('Please enter a valid email');
     const role = await admin.send('PUT', `/api/config/team/${add.json().id}`, { role: Role.WEBSITE_MANAGER });
     expect(role.json().role).toBe(Role.WEBSITE_MANAGER);
     const me = (await admin.get('/api/config/team')).json().members.find((m: { email: string }) => m.email === OWNER.email);

@@ -48,7 +48,13 @@ describe.each(APP_KINDS)('online ordering link on %s', (kind) => {
   });
 
   it('takes only https addresses, from owners, with the crumb', async () => {
-    for (const url of ['javascript:alert(1)', 'http://order.example.com/x', 'https://', 'order.example.com', `https://a.example/${'x'.repeat(2000)}`]) {
+    for (const url of [
+      'javascript:alert(1)',
+      'http://order.example.com/x',
+      'https://',
+      'order.example.com',
+      `https://a.example/${'x'.repeat(2000)}`,
+    ]) {
       const r = await owner.send('PUT', URL_PATH, { url });
       expect(r.statusCode, url).toBe(400);
       expect(r.json().message).toContain('Links must be formatted as');

@@ -21,25 +21,45 @@ describe.each(APP_KINDS)('one customer and the CSV export on %s', (kind) => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
     admin = new Visitor(t.app);
     expect((await admin.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
-    await new OwnerService(t.database).create({ websiteId: t.seed.websiteId, email: 'ed@example.com', password: 'team member password', role: Role.EDITOR });
+    await new OwnerService(t.database).create({
+      websiteId: t.seed.websiteId,
+      email: 'ed@example.com',
+      password: 'team member password',
+      role: Role.EDITOR,
+    });
     editor = new Visitor(t.app);
-    expect((await editor.send('POST', '/api/auth/login', { email: 'ed@example.com', password: 'team member password' })).statusCode).toBe(200);
+    expect((await editor.send('POST', '/api/auth/login', { email: 'ed@example.com', password: 'team member password' })).statusCode).toBe(
+      200,
+    );
   });
   afterAll(async () => {
     await t?.close();
   });
 
   it("shows a customer's orders, spend, account, mailing lists and restock sign-ups; exports the list as CSV without formulas", async () => {
-    expect((await admin.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    expect(
+      (await admin.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
     const buyer = new Visitor(t.app);
-    expect((await buyer.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
-    const placed = await buyer.send('POST', PLACE, await confirmed(buyer, { email: 'Ada@Example.com', shippingAddress: ADDRESS, payment: CARD }), { headers: { 'idempotency-key': `cust-${kind}-${Date.now()}` } });
+    expect(
+      (await buyer.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode,
+    ).toBe(200);
+    const placed = await buyer.send(
+      'POST',
+      PLACE,
+      await confirmed(buyer, { email: 'Ada@Example.com', shippingAddress: ADDRESS, payment: CARD }),
+      { headers: { 'idempotency-key': `cust-${kind}-${Date.now()}` } },
+    );
     expect(placed.statusCode, placed.body).toBe(200);
     const order = placed.json().purchaseConfirmation;
     const total = Math.round(Number(order.grandTotal.decimalValue) * 100);
-    await t.database.db.execute(sql`insert into mailing_lists (id, website_id, name) values ('list-news', ${t.seed.websiteId}, 'Newsletter')`);
+    await t.database.db.execute(
+      sql`insert into mailing_lists (id, website_id, name) values ('list-news', ${t.seed.websiteId}, 'Newsletter')`,
+    );
     const [list] = await rows<{ id: string; name: string }>(t.database.db, sql`select id, name from mailing_lists where id = 'list-news'`);
-    await t.database.db.execute(sql`insert into mailing_list_members (id, list_id, website_id, email, email_key, status, source) values ('m-ada', ${list!.id}, ${t.seed.websiteId}, 'ada@example.com', 'ada@example.com', 'subscribed', 'owner')`);
+    await t.database.db.execute(
+      sql`insert into mailing_list_members (id, list_id, website_id, email, email_key, status, source) values ('m-ada', ${list!.id}, ${t.seed.websiteId}, 'ada@example.com', 'ada@example.com', 'subscribed', 'owner')`,
+    );
 
     const d = await admin.get('/api/admin/customers/detail?email=ADA@example.com');
     expect(d.statusCode, d.body).toBe(200);

@@ -53,7 +53,10 @@ describe.each(APP_KINDS)('foundation on %s', (kind) => {
     const res = await v.send('POST', '/api/commerce/shopping-cart/entries', body, { crumb: false });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ crumbFail: true });
-    const wrong = await v.send('POST', '/api/commerce/shopping-cart/entries', body, { crumb: false, headers: { 'x-csrf-token': 'x'.repeat(24) } });
+    const wrong = await v.send('POST', '/api/commerce/shopping-cart/entries', body, {
+      crumb: false,
+      headers: { 'x-csrf-token': 'x'.repeat(24) },
+    });
     expect(wrong.statusCode).toBe(403);
     expect(v.cookies.has('tessera_cart')).toBe(false);
     expect((await v.get('/api/commerce/shopping-cart')).json().totalQuantity).toBe(0);
@@ -61,7 +64,11 @@ describe.each(APP_KINDS)('foundation on %s', (kind) => {
 
   it('adds to cart with the crumb, and the pill then shows 1 (its spoken label follows the first sync)', async () => {
     const v = new Visitor(t.app);
-    const res = await v.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 });
+    const res = await v.send('POST', '/api/commerce/shopping-cart/entries', {
+      itemId: t.seed.productIds['ceramic-pour-over-set'],
+      sku: 'POUR-OVER',
+      quantity: 1,
+    });
     expect(res.statusCode).toBe(200);
     const { shoppingCart, newlyAdded } = res.json();
     expect(shoppingCart.totalQuantity).toBe(1);
@@ -97,7 +104,12 @@ describe.each(APP_KINDS)('foundation on %s', (kind) => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     // Helmet's set (built once in app.ts) on a page, an API answer, a not-found page and a refused post alike.
     const v = new Visitor(t.app);
-    for (const r of [await v.get('/'), await v.get('/api/commerce/shopping-cart'), await v.get('/no-such-page'), await t.app.inject({ method: 'POST', url: '/api/commerce/shopping-cart/entries' })]) {
+    for (const r of [
+      await v.get('/'),
+      await v.get('/api/commerce/shopping-cart'),
+      await v.get('/no-such-page'),
+      await t.app.inject({ method: 'POST', url: '/api/commerce/shopping-cart/entries' }),
+    ]) {
       expect(r.headers).toMatchObject({
         'cross-origin-opener-policy': 'same-origin',
         'cross-origin-resource-policy': 'same-site',
@@ -120,7 +132,11 @@ describe.each(APP_KINDS)('foundation on %s', (kind) => {
     const bad = await v.send('POST', '/api/commerce/shopping-cart/entries', '{"itemId":', {});
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('The request body is not valid JSON.');
-    const huge = await v.send('POST', '/api/commerce/shopping-cart/entries', JSON.stringify({ itemId: 'x', sku: 'y', additionalFields: 'a'.repeat(70_000) }));
+    const huge = await v.send(
+      'POST',
+      '/api/commerce/shopping-cart/entries',
+      JSON.stringify({ itemId: 'x', sku: 'y', additionalFields: 'a'.repeat(70_000) }),
+    );
     expect(huge.statusCode).toBe(413);
   });
 });

@@ -10,7 +10,10 @@ import { APP_KINDS } from '../../helpers/db.js';
 import { createVisitorCookie } from '../../../src/core/cookies.js';
 import { FLAGS_DATA_ID } from '../../../src/server/flags/page.js';
 
-function island(html: string): { internal: boolean; experiments: Array<{ name: string; variant: string | null; source: string; store: unknown }> } {
+function island(html: string): {
+  internal: boolean;
+  experiments: Array<{ name: string; variant: string | null; source: string; store: unknown }>;
+} {
   const m = new RegExp(`<script type="application/json" id="${FLAGS_DATA_ID}">([^<]*)</script>`).exec(html);
   expect(m, 'the page carries the flags island').not.toBeNull();
   return JSON.parse(m![1]!);
@@ -29,7 +32,17 @@ describe.each(APP_KINDS)('internal site on %s', (kind) => {
   });
 
   it('lets experiment overrides work on a production host once the owner marks the site internal', async () => {
-    const saved = await owner.send('PUT', '/api/flags/experiments', { experiments: [{ name: 'hero', variants: [{ name: 'control', weight: 100 }, { name: 'bold', weight: 0 }] }] });
+    const saved = await owner.send('PUT', '/api/flags/experiments', {
+      experiments: [
+        {
+          name: 'hero',
+          variants: [
+            { name: 'control', weight: 100 },
+            { name: 'bold', weight: 0 },
+          ],
+        },
+      ],
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     const cookie = `ss_cvr=${encodeURIComponent(createVisitorCookie(Date.now(), Math.random))}`;
     const visit = async (url: string) => t.app.inject({ method: 'GET', url, headers: { host: 'www.fernhill.example', cookie } });

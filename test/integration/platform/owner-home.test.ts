@@ -32,7 +32,12 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
   beforeAll(async () => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
     const owners = new OwnerService(t.database);
-    for (const [name, role] of Object.entries({ manager: Role.WEBSITE_MANAGER, store: Role.STORE_MANAGER, editor: Role.EDITOR, viewer: Role.VIEWER })) {
+    for (const [name, role] of Object.entries({
+      manager: Role.WEBSITE_MANAGER,
+      store: Role.STORE_MANAGER,
+      editor: Role.EDITOR,
+      viewer: Role.VIEWER,
+    })) {
       await owners.create({ websiteId: t.seed.websiteId, email: `${name}@example.com`, password: PW, role });
       const v = new Visitor(t.app);
       expect((await v.send('POST', '/api/auth/login', { email: `${name}@example.com`, password: PW })).statusCode).toBe(200);
@@ -54,13 +59,17 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
 
   it('is for signed-in owners of the right roles only, and never cached', async () => {
     const anon = new Visitor(t.app);
-    for (const url of ['/api/admin/dashboard', '/api/admin/customers', '/api/admin/site-settings', '/api/admin/shell']) expect((await anon.get(url)).statusCode, url).toBe(401);
+    for (const url of ['/api/admin/dashboard', '/api/admin/customers', '/api/admin/site-settings', '/api/admin/shell'])
+      expect((await anon.get(url)).statusCode, url).toBe(401);
     for (const who of ['editor', 'viewer']) {
       expect((await as[who]!.get('/api/admin/dashboard')).statusCode).toBe(403);
       expect((await as[who]!.get('/api/admin/customers')).statusCode).toBe(403);
       expect((await as[who]!.get('/api/admin/site-settings')).statusCode).toBe(403);
       // Every owner gets the top bar's facts.
-      expect((await as[who]!.get('/api/admin/shell')).json()).toMatchObject({ siteTitle: 'Fernhill Supply Co.', email: `${who}@example.com` });
+      expect((await as[who]!.get('/api/admin/shell')).json()).toMatchObject({
+        siteTitle: 'Fernhill Supply Co.',
+        email: `${who}@example.com`,
+      });
     }
     expect((await as.store!.get('/api/admin/dashboard')).statusCode).toBe(200);
     expect((await as.store!.get('/api/admin/site-settings')).statusCode).toBe(403);
@@ -83,15 +92,24 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
     expect(step(d0, 'address')).toBe(false);
     expect(step(d0, 'email')).toBe(false);
 
-    expect((await admin.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    expect(
+      (await admin.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
     expect(step(await dashboard(), 'shipping')).toBe(true);
     // The site address ticks once the owner saves one in /config/site-address.
     expect((await admin.send('PUT', '/api/config/site-address', { siteAddress: 'https://shop.example' })).statusCode).toBe(200);
     expect(step(await dashboard(), 'address')).toBe(true);
 
     const buyer = new Visitor(t.app);
-    expect((await buyer.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode).toBe(200);
-    const placed = await buyer.send('POST', PLACE, await confirmed(buyer, { email: 'Ada.Buyer@example.com', shippingAddress: ADDRESS, payment: CARD }), { headers: { 'idempotency-key': `home-${kind}-${Date.now()}` } });
+    expect(
+      (await buyer.send('POST', ADD, { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 })).statusCode,
+    ).toBe(200);
+    const placed = await buyer.send(
+      'POST',
+      PLACE,
+      await confirmed(buyer, { email: 'Ada.Buyer@example.com', shippingAddress: ADDRESS, payment: CARD }),
+      { headers: { 'idempotency-key': `home-${kind}-${Date.now()}` } },
+    );
     expect(placed.statusCode, placed.body).toBe(200);
     const order = placed.json().purchaseConfirmation;
     const total = Math.round(Number(order.grandTotal.decimalValue) * 100);
@@ -103,7 +121,9 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
       [day(0), 'v2'],
       [day(1), 'v3'],
     ] as const) {
-      await t.database.db.execute(sql`insert into analytics_daily_uniques (website_id, day, metric, visitor) values (${t.seed.websiteId}, ${d}, 'visitor', ${v})`);
+      await t.database.db.execute(
+        sql`insert into analytics_daily_uniques (website_id, day, metric, visitor) values (${t.seed.websiteId}, ${d}, 'visitor', ${v})`,
+      );
     }
     await t.database.db.execute(sql`update product_variants set qty_in_stock = 2, unlimited = false where sku = 'POUR-OVER'`);
 
@@ -114,11 +134,16 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
     expect(d1.periods[2].current.orders).toBe(1);
     expect(d1.toFulfil.count).toBe(1);
     expect(d1.toFulfil.orders[0]).toMatchObject({ id: order.id, email: 'Ada.Buyer@example.com', grandTotalCents: total });
-    expect(d1.lowStock.find((v: { sku: string }) => v.sku === 'POUR-OVER')).toMatchObject({ title: 'Ceramic Pour-Over Set', qtyInStock: 2 });
+    expect(d1.lowStock.find((v: { sku: string }) => v.sku === 'POUR-OVER')).toMatchObject({
+      title: 'Ceramic Pour-Over Set',
+      qtyInStock: 2,
+    });
 
     const c = await admin.get('/api/admin/customers?q=ada.buyer');
     expect(c.statusCode).toBe(200);
-    expect(c.json().customers).toEqual([expect.objectContaining({ email: 'Ada.Buyer@example.com', orders: 1, spendCents: total, account: false })]);
+    expect(c.json().customers).toEqual([
+      expect.objectContaining({ email: 'Ada.Buyer@example.com', orders: 1, spendCents: total, account: false }),
+    ]);
     // A search's % and _ are matched as themselves.
     expect((await admin.get('/api/admin/customers?q=%25')).json().customers).toEqual([]);
     expect((await admin.get(`/api/admin/customers?q=${'x'.repeat(201)}`)).statusCode).toBe(400);
@@ -131,7 +156,10 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
   });
 
   it('dashboard: restock sign-ups and form submissions are listed newest first', async () => {
-    const [variant] = await rows<{ id: string; item_id: string }>(t.database.db, sql`select id, item_id from product_variants where sku = 'POUR-OVER'`);
+    const [variant] = await rows<{ id: string; item_id: string }>(
+      t.database.db,
+      sql`select id, item_id from product_variants where sku = 'POUR-OVER'`,
+    );
     const [form] = await rows<{ id: string; name: string }>(t.database.db, sql`select id, name from forms order by id limit 1`);
     expect(form).toBeDefined();
     for (const [id, email, at] of [
@@ -142,8 +170,12 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
         sql`insert into restock_sign_ups (id, website_id, product_id, variant_id, email, email_key, created) values (${id}, ${t.seed.websiteId}, ${variant!.item_id}, ${variant!.id}, ${email}, ${email}, ${at})`,
       );
     }
-    await t.database.db.execute(sql`insert into form_submissions (id, website_id, form_id, created_at) values ('s1', ${t.seed.websiteId}, ${form!.id}, '2026-01-01T10:00:00Z'), ('s2', ${t.seed.websiteId}, ${form!.id}, '2026-01-03T10:00:00Z')`);
-    await t.database.db.execute(sql`insert into form_submissions (id, website_id, form_id, spam, created_at) values ('s3', ${t.seed.websiteId}, ${form!.id}, true, '2026-01-04T10:00:00Z')`);
+    await t.database.db.execute(
+      sql`insert into form_submissions (id, website_id, form_id, created_at) values ('s1', ${t.seed.websiteId}, ${form!.id}, '2026-01-01T10:00:00Z'), ('s2', ${t.seed.websiteId}, ${form!.id}, '2026-01-03T10:00:00Z')`,
+    );
+    await t.database.db.execute(
+      sql`insert into form_submissions (id, website_id, form_id, spam, created_at) values ('s3', ${t.seed.websiteId}, ${form!.id}, true, '2026-01-04T10:00:00Z')`,
+    );
     const d = await dashboard();
     expect(d.restockSignUps.map((r: { email: string }) => r.email)).toEqual(['second@example.com', 'first@example.com']);
     expect(d.restockSignUps[0]).toMatchObject({ product: 'Ceramic Pour-Over Set' });
@@ -151,7 +183,9 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
     expect(d.submissions.map((x: { id: string }) => x.id)).toEqual(['s2', 's1']);
     expect(d.submissions[0]).toMatchObject({ formId: form!.id, formName: form!.name });
     // Restock sign-ups make customers too.
-    expect((await admin.get('/api/admin/customers?q=second@')).json().customers).toEqual([expect.objectContaining({ email: 'second@example.com', orders: 0, restockSignUps: 1 })]);
+    expect((await admin.get('/api/admin/customers?q=second@')).json().customers).toEqual([
+      expect.objectContaining({ email: 'second@example.com', orders: 0, restockSignUps: 1 }),
+    ]);
   });
 
   it('site settings: read, refused with per-field messages, version-checked, saved into the website row and the public pages', async () => {
@@ -179,7 +213,9 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
       logoImageUrl: 'Upload an image for the logo.',
       'socialAccounts.0.profileUrl': 'Enter the profile address, starting with https://.',
     });
-    expect((await admin.send('PUT', '/api/admin/site-settings', 'not json', { headers: { 'content-type': 'application/json' } })).statusCode).toBe(400);
+    expect(
+      (await admin.send('PUT', '/api/admin/site-settings', 'not json', { headers: { 'content-type': 'application/json' } })).statusCode,
+    ).toBe(400);
 
     const next = {
       ...s,
@@ -189,16 +225,30 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
       locale: 'en-GB',
       contactEmail: 'hello@fernhill.example',
       contactPhoneNumber: '+1 (503) 555-0100',
-      location: { addressTitle: 'Fernhill', addressLine1: '12 Alder St', addressLine2: 'Portland, OR 97201', addressCountry: 'United States' },
+      location: {
+        addressTitle: 'Fernhill',
+        addressLine1: '12 Alder St',
+        addressLine2: 'Portland, OR 97201',
+        addressCountry: 'United States',
+      },
       businessHours: { ...s.businessHours, monday: '9am–5pm', sunday: 'Closed' },
       socialAccounts: [{ serviceName: 'Instagram', profileUrl: 'https://instagram.com/fernhill' }],
     };
-    const auditBefore = Number((await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from audit_log where action = 'site.settings'`))[0]!.n);
+    const auditBefore = Number(
+      (await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from audit_log where action = 'site.settings'`))[0]!.n,
+    );
     const ok = await as.manager!.send('PUT', '/api/admin/site-settings', next);
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().settings).toMatchObject({ ...next, version: s.version + 1 });
-    expect(Number((await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from audit_log where action = 'site.settings'`))[0]!.n)).toBe(auditBefore + 1);
-    const [row] = await rows<{ title: string; time_zone: string; locale: string }>(t.database.db, sql`select title, time_zone, locale from websites`);
+    expect(
+      Number(
+        (await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from audit_log where action = 'site.settings'`))[0]!.n,
+      ),
+    ).toBe(auditBefore + 1);
+    const [row] = await rows<{ title: string; time_zone: string; locale: string }>(
+      t.database.db,
+      sql`select title, time_zone, locale from websites`,
+    );
     expect(row).toEqual({ title: 'Fernhill & Co.', time_zone: 'America/Los_Angeles', locale: 'en-GB' });
 
     // A second save from the same (now old) version is refused; nothing is overwritten.

@@ -38,7 +38,7 @@ async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean): Promi
 
 /** An api() for the admin's store-creation flow over inject. */
 function injectApi(v: Visitor) {
-  return async <T,>(method: string, url: string, body?: unknown): Promise<T> => {
+  return async <T>(method: string, url: string, body?: unknown): Promise<T> => {
     const res = method === 'GET' ? await v.get(url) : await v.send(method as 'POST', url, body);
     if (res.statusCode >= 400) throw new Error(res.json().message);
     return res.json() as T;
@@ -52,7 +52,13 @@ describe.each(APP_KINDS)('platform: owner settings on %s', (kind) => {
   beforeAll(async () => {
     t = await testApp(kind, { RATE_LIMIT_STORE: 'memory' });
     const owners = new OwnerService(t.database);
-    for (const [name, role] of Object.entries({ manager: Role.WEBSITE_MANAGER, store: Role.STORE_MANAGER, editor: Role.EDITOR, viewer: Role.VIEWER, billing: Role.BILLING })) {
+    for (const [name, role] of Object.entries({
+      manager: Role.WEBSITE_MANAGER,
+      store: Role.STORE_MANAGER,
+      editor: Role.EDITOR,
+      viewer: Role.VIEWER,
+      billing: Role.BILLING,
+    })) {
       await owners.create({ websiteId: t.seed.websiteId, email: `${name}@example.com`, password: PW, role });
       as[name] = await ownerVisitor(t, `${name}@example.com`);
     }
@@ -72,12 +78,18 @@ describe.each(APP_KINDS)('platform: owner settings on %s', (kind) => {
       expect((await as[who]!.send('PUT', '/api/site-header-footer', { header: 'x', footer: 'y' })).statusCode).toBe(403);
     }
     expect((await admin.get('/api/site-header-footer')).json()).toEqual({ header: '', footer: '' });
-    const refused = await as.manager!.send('PUT', '/api/site-header-footer', { header: '<meta name="x-test" content="head">', footer: '<script>window.__footer=1</script>' });
+    const refused = await as.manager!.send('PUT', '/api/site-header-footer', {
+      header: '<meta name="x-test" content="head">',
+      footer: '<script>window.__footer=1</script>',
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe(platformMessages.CODE_INJECTION_ADMIN_ONLY);
     expect((await as.manager!.get('/api/site-header-footer')).statusCode).toBe(200);
     const before = await auditCount();
-    const put = await admin.send('PUT', '/api/site-header-footer', { header: '<meta name="x-test" content="head">', footer: '<script>window.__footer=1</script>' });
+    const put = await admin.send('PUT', '/api/site-header-footer', {
+      header: '<meta name="x-test" content="head">',
+      footer: '<script>window.__footer=1</script>',
+    });
     expect(put.statusCode).toBe(200);
     expect(await auditCount()).toBe(before + 1);
     expect((await admin.get('/api/site-header-footer')).json().header).toBe('<meta name="x-test" content="head">');
@@ -116,7 +128,12 @@ describe.each(APP_KINDS)('platform: owner settings on %s', (kind) => {
 
   it('commerce preferences: websiteId stripped, empty values filtered, written only when a value differs', async () => {
     expect((await admin.get('/api/v1/commerce-preferences/checkout')).json()).toEqual({});
-    const first = await as.store!.send('PUT', '/api/v1/commerce-preferences/checkout', { websiteId: 'someone-else', guestCheckout: true, note: '', tipPercent: 15 });
+    const first = await as.store!.send('PUT', '/api/v1/commerce-preferences/checkout', {
+      websiteId: 'someone-else',
+      guestCheckout: true,
+      note: '',
+      tipPercent: 15,
+    });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ guestCheckout: true, tipPercent: 15 });
     expect(first.headers['x-preferences-written']).toBe('true');
@@ -126,11 +143,17 @@ describe.each(APP_KINDS)('platform: owner settings on %s', (kind) => {
     const same = await admin.send('PUT', '/api/v1/commerce-preferences/checkout', { guestCheckout: true, tipPercent: 15, websiteId: 'x' });
     expect(same.headers['x-preferences-written']).toBe('false');
     expect(await auditCount()).toBe(before);
-    const [{ version: v1 }] = await rows<{ version: number }>(t.database.db, sql`select version from commerce_preferences where namespace = 'checkout'`);
+    const [{ version: v1 }] = await rows<{ version: number }>(
+      t.database.db,
+      sql`select version from commerce_preferences where namespace = 'checkout'`,
+    );
     const changed = await admin.send('PUT', '/api/v1/commerce-preferences/checkout', { tipPercent: 20 });
     expect(changed.json()).toEqual({ guestCheckout: true, tipPercent: 20 });
     expect(changed.headers['x-preferences-written']).toBe('true');
-    const [{ version: v2 }] = await rows<{ version: number }>(t.database.db, sql`select version from commerce_preferences where namespace = 'checkout'`);
+    const [{ version: v2 }] = await rows<{ version: number }>(
+      t.database.db,
+      sql`select version from commerce_preferences where namespace = 'checkout'`,
+    );
     expect(v2).toBe(v1 + 1);
     expect(await auditCount()).toBe(before + 1);
     // Another namespace is separate; a bad namespace or a non-object is refused.
@@ -163,15 +186,30 @@ describe.each(APP_KINDS)('platform: owner settings on %s', (kind) => {
     expect((await as.editor!.send('POST', url, { title: 'Nope' })).statusCode).toBe(403);
     expect((await admin.send('POST', `/api/content-service/product/1.1/websites/other/products`, { title: 'Nope' })).statusCode).toBe(404);
     // The root category.
-    const cat = await admin.send('POST', `${url}/${shop.json().id}/categories`, { displayName: 'Shop', parentCategoryId: null, type: 'ROOT', pageRendering: 'LIST_VIEW', displayIndex: 1 });
+    const cat = await admin.send('POST', `${url}/${shop.json().id}/categories`, {
+      displayName: 'Shop',
+      parentCategoryId: null,
+      type: 'ROOT',
+      pageRendering: 'LIST_VIEW',
+      displayIndex: 1,
+    });
     expect(cat.statusCode).toBe(201);
-    expect(cat.json()).toMatchObject({ displayName: 'Shop', parentCategoryId: null, type: 'ROOT', pageRendering: 'LIST_VIEW', displayIndex: 1 });
+    expect(cat.json()).toMatchObject({
+      displayName: 'Shop',
+      parentCategoryId: null,
+      type: 'ROOT',
+      pageRendering: 'LIST_VIEW',
+      displayIndex: 1,
+    });
     const twice = await admin.send('POST', `${url}/${shop.json().id}/categories`, { displayName: 'Again', type: 'ROOT' });
     expect(twice.statusCode).toBe(400);
     const badType = await admin.send('POST', `${url}/${shop.json().id}/categories`, { displayName: 'Again', type: 'LEAF' });
     expect(badType.json().message).toBe('LEAF is not one of the expected options');
     // The new store's page exists.
-    const page = await eventually(() => new Visitor(t.app).get('/shop-1'), (r) => r.statusCode === 200);
+    const page = await eventually(
+      () => new Visitor(t.app).get('/shop-1'),
+      (r) => r.statusCode === 200,
+    );
     expect(page.statusCode, page.body.slice(0, 300)).toBe(200);
   });
 
@@ -179,27 +217,50 @@ describe.each(APP_KINDS)('platform: owner settings on %s', (kind) => {
     const layout = (await as.editor!.get('/api/commondata/GetSiteLayout')).json();
     const titles = layout[0].links.map((l: { title: string }) => l.title);
     expect(layout[0].identifier).toBe('mainNav');
-    expect(layout[0].links[0]).toEqual({ title: 'Shop', collectionId: expect.any(String), externalLink: null, memberAreaId: null, children: [] });
+    expect(layout[0].links[0]).toEqual({
+      title: 'Shop',
+      collectionId: expect.any(String),
+      externalLink: null,
+      memberAreaId: null,
+      children: [],
+    });
     const created = await createStore(injectApi(admin), { websiteId: t.seed.websiteId, title: 'Outlet', addToNavigation: true });
     expect(created.urlId).toBe('outlet');
     const after = (await admin.get('/api/commondata/GetSiteLayout')).json();
     expect(after[0].links.map((l: { title: string }) => l.title)).toEqual(['Outlet', ...titles]);
-    const home = await eventually(() => new Visitor(t.app).get('/'), (r) => r.body.includes('href="/outlet"'));
+    const home = await eventually(
+      () => new Visitor(t.app).get('/'),
+      (r) => r.body.includes('href="/outlet"'),
+    );
     expect(home.body).toMatch(/<a href="\/outlet"[^>]*>Outlet<\/a>/);
-    const badLink = await admin.send('POST', '/api/widget/UpdateNavigation', { fieldName: 'mainNav', templateId: 'default', navigation: { items: [{ title: 'Bad', externalLink: 'javascript:alert(1)' }] } });
+    const badLink = await admin.send('POST', '/api/widget/UpdateNavigation', {
+      fieldName: 'mainNav',
+      templateId: 'default',
+      navigation: { items: [{ title: 'Bad', externalLink: 'javascript:alert(1)' }] },
+    });
     expect(badLink.statusCode).toBe(400);
     expect(badLink.json().message).toBe('Links must be formatted as example.com or https://example.com');
-    const unknown = await admin.send('POST', '/api/widget/UpdateNavigation', { fieldName: 'mainNav', navigation: { items: [{ title: 'Gone', collectionId: 'nope' }] } });
+    const unknown = await admin.send('POST', '/api/widget/UpdateNavigation', {
+      fieldName: 'mainNav',
+      navigation: { items: [{ title: 'Gone', collectionId: 'nope' }] },
+    });
     expect(unknown.json().message).toBe('nope is not a valid page URL');
-    expect((await as.store!.send('POST', '/api/widget/UpdateNavigation', { fieldName: 'mainNav', navigation: { items: [] } })).statusCode).toBe(403);
+    expect(
+      (await as.store!.send('POST', '/api/widget/UpdateNavigation', { fieldName: 'mainNav', navigation: { items: [] } })).statusCode,
+    ).toBe(403);
     // With no main navigation, store creation stops before adding the link.
-    const empty = await admin.send('POST', '/api/widget/UpdateNavigation', { fieldName: 'secondaryNav', navigation: { items: [{ title: 'Ext', externalLink: 'https://example.com' }] } });
+    const empty = await admin.send('POST', '/api/widget/UpdateNavigation', {
+      fieldName: 'secondaryNav',
+      navigation: { items: [{ title: 'Ext', externalLink: 'https://example.com' }] },
+    });
     expect(empty.statusCode).toBe(200);
     const saved = (await admin.get('/api/commondata/GetSiteLayout')).json();
     expect(saved.find((e: { identifier: string }) => e.identifier === 'secondaryNav').links[0].externalLink).toBe('https://example.com');
-    const noNav = async <T,>(method: string, url: string, body?: unknown): Promise<T> =>
+    const noNav = async <T>(method: string, url: string, body?: unknown): Promise<T> =>
       (url.endsWith('GetSiteLayout') ? [] : await injectApi(admin)(method, url, body)) as T;
-    await expect(createStore(noNav, { websiteId: t.seed.websiteId, title: 'Lonely', addToNavigation: true })).rejects.toThrow('Unable to find site main navigation');
+    await expect(createStore(noNav, { websiteId: t.seed.websiteId, title: 'Lonely', addToNavigation: true })).rejects.toThrow(
+      'Unable to find site main navigation',
+    );
   });
 
   it('places: not configured without a key; with a provider it answers, and details without a tracking context logs the spec message', async () => {
@@ -214,19 +275,38 @@ describe.each(APP_KINDS)('platform: owner settings on %s', (kind) => {
     const database = await testDatabase(kind);
     const seed = await seedDemo(database);
     await new OwnerService(database).ensureAdmin(seed.websiteId, OWNER.email, OWNER.password);
-    const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT_STORE: 'memory' }), database, logger: { level: 'warn', stream } as unknown as Record<string, unknown> });
+    const app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT_STORE: 'memory' }),
+      database,
+      logger: { level: 'warn', stream } as unknown as Record<string, unknown>,
+    });
     void pino;
     await app.ready();
     try {
       const stub: PlacesProvider = {
         autocomplete: async ({ input }) => ({ predictions: [{ placeId: 'p1', description: `${input}, Portland` }] }),
-        details: async ({ placeId }) => ({ placeId, formattedAddress: '1 Main St', addressLine1: '1 Main St', addressLine2: '', city: 'Portland', region: 'OR', postalCode: '97201', country: 'US', mapLat: 45.5, mapLng: -122.6 }),
+        details: async ({ placeId }) => ({
+          placeId,
+          formattedAddress: '1 Main St',
+          addressLine1: '1 Main St',
+          addressLine2: '',
+          city: 'Portland',
+          region: 'OR',
+          postalCode: '97201',
+          country: 'US',
+          mapLat: 45.5,
+          mapLng: -122.6,
+        }),
       };
       app.places.provider = stub;
       const v = new Visitor(app);
       expect((await v.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
-      expect((await v.get('/api/google-maps/places/autocomplete?input=1%20Main')).json()).toEqual({ predictions: [{ placeId: 'p1', description: '1 Main, Portland' }] });
-      expect((await v.get('/api/google-maps/places/details?placeId=p1&productPage=pdp&productSection=address')).json().city).toBe('Portland');
+      expect((await v.get('/api/google-maps/places/autocomplete?input=1%20Main')).json()).toEqual({
+        predictions: [{ placeId: 'p1', description: '1 Main, Portland' }],
+      });
+      expect((await v.get('/api/google-maps/places/details?placeId=p1&productPage=pdp&productSection=address')).json().city).toBe(
+        'Portland',
+      );
       expect(lines.join('')).not.toContain('Please provide a tracking context');
       expect((await v.get('/api/google-maps/places/details?placeId=p1')).statusCode).toBe(200);
       expect(lines.join('')).toContain('Please provide a tracking context when using Google Places API details to track cost');

@@ -21,7 +21,12 @@ for (const kind of APP_KINDS) {
       expect(settings.commentsEnabled).toBe(true);
       const journalId = (await owner.get('/api/config/posts')).json().journals[0].id as string;
       expect((await owner.get('/api/config/posts')).json().commentsDefault).toBe(1);
-      const open = await owner.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Open thread', body: '<p>Talk.</p>', status: 'published' });
+      const open = await owner.send('POST', '/api/config/posts', {
+        collectionId: journalId,
+        title: 'Open thread',
+        body: '<p>Talk.</p>',
+        status: 'published',
+      });
       expect(open.statusCode, open.body).toBe(201);
       expect(open.json().commentState).toBe(1);
       const v = new Visitor(t.app);
@@ -35,14 +40,33 @@ for (const kind of APP_KINDS) {
       expect((await v.get(`/journal/${open.json().urlId}?after=off`)).body).not.toContain('class="comments"');
       expect((await v.get('/journal/how-we-choose-our-linen?after=off')).body).not.toContain('class="comments"');
       expect((await owner.get('/api/config/posts')).json().commentsDefault).toBe(0);
-      const closed = await owner.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Quiet post', body: '<p>Shh.</p>', status: 'published' });
+      const closed = await owner.send('POST', '/api/config/posts', {
+        collectionId: journalId,
+        title: 'Quiet post',
+        body: '<p>Shh.</p>',
+        status: 'published',
+      });
       expect(closed.json().commentState).toBe(0);
       // An owner can still open one post's comments explicitly; an edit that leaves the state out keeps it.
-      const chosen = await owner.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Chosen', status: 'draft', commentState: 1 });
+      const chosen = await owner.send('POST', '/api/config/posts', {
+        collectionId: journalId,
+        title: 'Chosen',
+        status: 'draft',
+        commentState: 1,
+      });
       expect(chosen.json().commentState).toBe(1);
-      const edited = await owner.send('PUT', `/api/config/posts/${chosen.json().id}`, { version: chosen.json().version, title: 'Chosen again', status: 'draft' });
+      const edited = await owner.send('PUT', `/api/config/posts/${chosen.json().id}`, {
+        version: chosen.json().version,
+        title: 'Chosen again',
+        status: 'draft',
+      });
       expect(edited.json().commentState).toBe(1);
-      const bad = await owner.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Bad', status: 'draft', commentState: 5 });
+      const bad = await owner.send('POST', '/api/config/posts', {
+        collectionId: journalId,
+        title: 'Bad',
+        status: 'draft',
+        commentState: 5,
+      });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toBe('5 is not one of the expected options');
       const badSetting = await owner.send('PUT', '/api/admin/site-settings', { ...off.json().settings, commentsEnabled: 'maybe' });

@@ -30,7 +30,8 @@ describe.each(APP_KINDS)('reserved url ids on %s', (kind) => {
     await t?.close();
   });
 
-  const urlIdsOf = async () => (await owner.get('/api/config/collections')).json().collections.map((c: { urlId: string }) => c.urlId) as string[];
+  const urlIdsOf = async () =>
+    (await owner.get('/api/config/collections')).json().collections.map((c: { urlId: string }) => c.urlId) as string[];
 
   it("takes the reserved set from the app's own route table", () => {
     for (const id of ROUTE_ONLY) expect(fromRoutes).toContain(id);
@@ -68,9 +69,12 @@ describe.each(APP_KINDS)('reserved url ids on %s', (kind) => {
       expect(res.json().message).toBe(pm.tagExists('URL'));
       expect(res.json().errors).toEqual({ urlId: pm.tagExists('URL') });
     }
-    for (const id of fromRoutes) expect((await owner.send('POST', '/api/config/pages', { title: id })).json().urlId).toMatch(new RegExp(`^${id}-\\d+$`));
+    for (const id of fromRoutes)
+      expect((await owner.send('POST', '/api/config/pages', { title: id })).json().urlId).toMatch(new RegExp(`^${id}-\\d+$`));
     // A free url id sent is kept as sent.
-    expect((await owner.send('POST', '/api/config/pages', { title: 'A page', urlId: 'forms-and-more' })).json().urlId).toBe('forms-and-more');
+    expect((await owner.send('POST', '/api/config/pages', { title: 'A page', urlId: 'forms-and-more' })).json().urlId).toBe(
+      'forms-and-more',
+    );
   });
 
   it('page creation (editor): a reserved url id sent is refused (409), one from the title takes the next free suffix', async () => {
@@ -78,17 +82,25 @@ describe.each(APP_KINDS)('reserved url ids on %s', (kind) => {
     expect(made.statusCode).toBe(201);
     expect(made.json().page.urlId).toMatch(/^forms-\d+$/);
     expect((await owner.send('POST', '/api/editor/pages', { title: 'Members' })).json().page.urlId).toMatch(/^members-\d+$/);
-    expect((await owner.send('POST', '/api/editor/pages', { title: 'Order confirmed' })).json().page.urlId).toMatch(/^order-confirmed-\d+$/);
+    expect((await owner.send('POST', '/api/editor/pages', { title: 'Order confirmed' })).json().page.urlId).toMatch(
+      /^order-confirmed-\d+$/,
+    );
     for (const urlId of ['forms', 'members', 'order-confirmed', '/newsletter', ...fromRoutes]) {
       const res = await owner.send('POST', '/api/editor/pages', { title: 'A page', urlId });
       expect(res.statusCode, urlId).toBe(409);
       expect(res.json().message).toBe(pm.tagExists('page'));
     }
-    for (const id of fromRoutes) expect((await owner.send('POST', '/api/editor/pages', { title: id })).json().page.urlId).toMatch(new RegExp(`^${id}-\\d+$`));
+    for (const id of fromRoutes)
+      expect((await owner.send('POST', '/api/editor/pages', { title: id })).json().page.urlId).toMatch(new RegExp(`^${id}-\\d+$`));
   });
 
   it('course creation (members): a reserved url id, sent or from the title, is refused like a taken one (409)', async () => {
-    for (const body of [{ title: 'Forms' }, { title: 'A course', urlId: 'members' }, { title: 'A course', urlId: 'order-confirmed' }, ...fromRoutes.filter((id) => /^[a-z0-9][a-z0-9-]*$/.test(id)).map((urlId) => ({ title: 'A course', urlId }))]) {
+    for (const body of [
+      { title: 'Forms' },
+      { title: 'A course', urlId: 'members' },
+      { title: 'A course', urlId: 'order-confirmed' },
+      ...fromRoutes.filter((id) => /^[a-z0-9][a-z0-9-]*$/.test(id)).map((urlId) => ({ title: 'A course', urlId })),
+    ]) {
       const res = await owner.send('POST', '/api/members/courses', body);
       expect(res.statusCode, JSON.stringify(body)).toBe(409);
       expect(res.json().errors).toEqual({ urlId: 'That address is already used by another page.' });
@@ -107,12 +119,20 @@ describe.each(APP_KINDS)('reserved url ids on %s', (kind) => {
       expect(viaPages.statusCode, urlId).toBe(400);
       expect(viaPages.json().message).toBe(pm.tagExists('URL'));
       expect(viaPages.json().errors).toEqual({ urlId: pm.tagExists('URL') });
-      const viaCollections = await owner.send('PUT', `/api/config/collections/${collection.id}`, { version: row!.version, title: 'Renamed store', urlId });
+      const viaCollections = await owner.send('PUT', `/api/config/collections/${collection.id}`, {
+        version: row!.version,
+        title: 'Renamed store',
+        urlId,
+      });
       expect(viaCollections.statusCode, urlId).toBe(400);
       expect(viaCollections.json().message).toBe(pm.tagExists('URL'));
     }
     // Nothing changed, and a free url id still goes through.
-    const ok = await owner.send('PUT', `/api/config/pages/${page.id}`, { version: page.version, title: 'Renamed later', urlId: 'forms-page' });
+    const ok = await owner.send('PUT', `/api/config/pages/${page.id}`, {
+      version: page.version,
+      title: 'Renamed later',
+      urlId: 'forms-page',
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().urlId).toBe('forms-page');
     const [after] = await t.database.db.select().from(schema.collections).where(eq(schema.collections.id, collection.id));
@@ -123,7 +143,16 @@ describe.each(APP_KINDS)('reserved url ids on %s', (kind) => {
   it('existing collections that already hold a reserved url id are left alone and keep working', async () => {
     // Data from before a route existed: a page at /forms and the demo's member-area page at /members.
     const id = newId();
-    await t.database.db.insert(schema.collections).values({ id, websiteId: t.seed.websiteId, urlId: 'forms', title: 'Old forms page', type: CollectionType.PAGE, typeName: 'page', ordering: 90, settings: { body: '<p>Old.</p>' } });
+    await t.database.db.insert(schema.collections).values({
+      id,
+      websiteId: t.seed.websiteId,
+      urlId: 'forms',
+      title: 'Old forms page',
+      type: CollectionType.PAGE,
+      typeName: 'page',
+      ordering: 90,
+      settings: { body: '<p>Old.</p>' },
+    });
     const [members] = await t.database.db.select().from(schema.collections).where(eq(schema.collections.urlId, 'members'));
     expect(members).toBeDefined();
 
@@ -135,13 +164,22 @@ describe.each(APP_KINDS)('reserved url ids on %s', (kind) => {
 
     // Saving them with their url id unchanged (sent or not) works and keeps it.
     const [old] = await t.database.db.select().from(schema.collections).where(eq(schema.collections.id, id));
-    const saved = await owner.send('PUT', `/api/config/pages/${id}`, { version: old!.version, title: 'Old forms page, edited', urlId: 'forms', body: '<p>Edited.</p>' });
+    const saved = await owner.send('PUT', `/api/config/pages/${id}`, {
+      version: old!.version,
+      title: 'Old forms page, edited',
+      urlId: 'forms',
+      body: '<p>Edited.</p>',
+    });
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toMatchObject({ urlId: 'forms', title: 'Old forms page, edited' });
     const again = await owner.send('PUT', `/api/config/collections/${id}`, { version: saved.json().version, title: 'Old forms page' });
     expect(again.statusCode).toBe(200);
     expect(again.json().urlId).toBe('forms');
-    const m = await owner.send('PUT', `/api/config/collections/${members!.id}`, { version: members!.version, title: members!.title, urlId: 'members' });
+    const m = await owner.send('PUT', `/api/config/collections/${members!.id}`, {
+      version: members!.version,
+      title: members!.title,
+      urlId: 'members',
+    });
     expect(m.statusCode).toBe(200);
     expect(m.json().urlId).toBe('members');
 
@@ -152,7 +190,14 @@ describe.each(APP_KINDS)('reserved url ids on %s', (kind) => {
 
     // The public paths answer without a server error, the routes' own pages included.
     const visitor = new Visitor(t.app);
-    for (const path of ['/forms', '/members', '/forms/no-such-form', '/members/join/no-such-area', '/order-confirmed/nope', '/newsletter/unsubscribe/nope']) {
+    for (const path of [
+      '/forms',
+      '/members',
+      '/forms/no-such-form',
+      '/members/join/no-such-area',
+      '/order-confirmed/nope',
+      '/newsletter/unsubscribe/nope',
+    ]) {
       expect((await visitor.get(path)).statusCode, path).toBeLessThan(500);
     }
   });

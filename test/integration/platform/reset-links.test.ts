@@ -9,14 +9,20 @@ const PASSWORD = 'a long enough secret';
 
 /** Every reset token mailed to an address, oldest first. */
 async function resetTokens(t: TestApp, to: string): Promise<string[]> {
-  const r = await rows<{ text_body: string }>(t.database.db, sql`select text_body from mail_outbox where to_address = ${to} and kind = 'site-user-reset' order by id`);
+  const r = await rows<{ text_body: string }>(
+    t.database.db,
+    sql`select text_body from mail_outbox where to_address = ${to} and kind = 'site-user-reset' order by id`,
+  );
   return r.map((m) => new URL(/https?:\/\/\S+\/account\/reset\?token=\S+/.exec(m.text_body)![0]).searchParams.get('token')!);
 }
 
 async function confirmedUser(t: TestApp, email: string): Promise<void> {
   const v = new Visitor(t.app);
   expect((await v.send('POST', '/api/site-users/accounts', { email, password: PASSWORD, displayName: 'Ada' })).statusCode).toBe(202);
-  const [m] = await rows<{ text_body: string }>(t.database.db, sql`select text_body from mail_outbox where to_address = ${email} and kind = 'site-user-confirm'`);
+  const [m] = await rows<{ text_body: string }>(
+    t.database.db,
+    sql`select text_body from mail_outbox where to_address = ${email} and kind = 'site-user-confirm'`,
+  );
   const link = new URL(/https?:\/\/\S+\/account\/confirm\?token=\S+/.exec(m!.text_body)![0]);
   expect((await v.get(link.pathname + link.search)).statusCode).toBe(303);
 }
@@ -37,7 +43,9 @@ describe.each(APP_KINDS)('reset links: only the newest one works (%s)', (kind) =
     const stale = await v.send('POST', '/api/site-users/account/password', { token: older, password: 'the older link password' });
     expect(stale.statusCode).toBe(400);
     expect(stale.json().message).toBe(siteUserMessages.LINK_EXPIRED);
-    expect((await v.send('POST', '/api/site-users/account/password', { token: newer, password: 'the newer link password' })).statusCode).toBe(200);
+    expect(
+      (await v.send('POST', '/api/site-users/account/password', { token: newer, password: 'the newer link password' })).statusCode,
+    ).toBe(200);
   });
 
   it('using a reset link kills every other reset link of the account', async () => {
@@ -48,8 +56,13 @@ describe.each(APP_KINDS)('reset links: only the newest one works (%s)', (kind) =
     // A second link issued by another path (a leaked mailbox copy made earlier): put one straight in the table.
     await t.database.db.execute(sql`insert into site_user_tokens (token_hash, site_user_id, kind, expires_at)
       select 'older-token-hash', site_user_id, 'reset', now() + interval '1 hour' from site_user_tokens where kind = 'reset' and site_user_id = (select id from site_users where email = 'race@example.com')`);
-    expect((await v.send('POST', '/api/site-users/account/password', { token: first, password: 'a brand new secret' })).statusCode).toBe(200);
-    const left = await rows(t.database.db, sql`select 1 from site_user_tokens t join site_users u on u.id = t.site_user_id where u.email = 'race@example.com' and t.kind = 'reset'`);
+    expect((await v.send('POST', '/api/site-users/account/password', { token: first, password: 'a brand new secret' })).statusCode).toBe(
+      200,
+    );
+    const left = await rows(
+      t.database.db,
+      sql`select 1 from site_user_tokens t join site_users u on u.id = t.site_user_id where u.email = 'race@example.com' and t.kind = 'reset'`,
+    );
     expect(left).toHaveLength(0);
   });
 

@@ -21,7 +21,12 @@ describe('role checks on every owner route', () => {
     t = await testApp('pglite', { RATE_LIMIT_STORE: 'memory' });
     const owners = new OwnerService(t.database);
     for (const role of Object.values(Role)) {
-      const o = await owners.create({ websiteId: t.seed.websiteId, email: `role${role}@example.com`, password: 'a long enough password', role });
+      const o = await owners.create({
+        websiteId: t.seed.websiteId,
+        email: `role${role}@example.com`,
+        password: 'a long enough password',
+        role,
+      });
       sessions.set(role, (await owners.startSession(o.id)).token);
     }
   });
@@ -44,7 +49,8 @@ describe('role checks on every owner route', () => {
       }
       const wanted = r.method === 'GET' ? 'read' : 'write';
       if (a.access !== wanted) problems.push(`${name}: ${a.area} ${a.access}, but a ${r.method} ${wanted}s`);
-      if (r.ownerRoles.join() !== ACCESS[a.area][a.access].join()) problems.push(`${name}: roles ${r.ownerRoles.join()} are not the table's`);
+      if (r.ownerRoles.join() !== ACCESS[a.area][a.access].join())
+        problems.push(`${name}: roles ${r.ownerRoles.join()} are not the table's`);
     }
     expect(problems).toEqual([]);
   });
@@ -60,7 +66,11 @@ describe('role checks on every owner route', () => {
         t.app.inject({
           method: r.method as 'GET',
           url,
-          headers: { cookie: `crumb=${crumb}${token ? `; tessera_owner=${token}` : ''}`, 'x-csrf-token': crumb, ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            cookie: `crumb=${crumb}${token ? `; tessera_owner=${token}` : ''}`,
+            'x-csrf-token': crumb,
+            ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { 'content-type': 'application/json' }),
+          },
           payload: r.method === 'GET' || r.method === 'DELETE' ? undefined : '{}',
         });
       const anonymous = await call();
@@ -70,9 +80,12 @@ describe('role checks on every owner route', () => {
       for (const [role, token] of sessions) {
         const res = await call(token);
         const allowed = allows(role, area, access);
-        if (allowed && (res.statusCode === 401 || res.statusCode === 403)) problems.push(`${r.method} ${r.url} role ${role} allowed (${area} ${access}) but got ${res.statusCode}`);
-        if (!allowed && res.statusCode !== 403) problems.push(`${r.method} ${r.url} role ${role} refused (${area} ${access}) but got ${res.statusCode}`);
-        if (!allowed && res.statusCode === 403 && JSON.stringify(res.json().roles) !== JSON.stringify(mayNames)) problems.push(`${r.method} ${r.url} role ${role}: the 403 does not name the roles that may`);
+        if (allowed && (res.statusCode === 401 || res.statusCode === 403))
+          problems.push(`${r.method} ${r.url} role ${role} allowed (${area} ${access}) but got ${res.statusCode}`);
+        if (!allowed && res.statusCode !== 403)
+          problems.push(`${r.method} ${r.url} role ${role} refused (${area} ${access}) but got ${res.statusCode}`);
+        if (!allowed && res.statusCode === 403 && JSON.stringify(res.json().roles) !== JSON.stringify(mayNames))
+          problems.push(`${r.method} ${r.url} role ${role}: the 403 does not name the roles that may`);
         if (res.statusCode >= 500) problems.push(`${r.method} ${r.url} role ${role}: ${res.statusCode}`);
       }
     }
@@ -80,7 +93,9 @@ describe('role checks on every owner route', () => {
   }, 240_000);
 
   it('keeps the roles the specs name for restock owner calls: admin and store manager only', () => {
-    const restock = t.app.routeTable.filter((r) => r.url.startsWith('/api/site-users/account/notifications/restock') && r.ownerRoles !== undefined);
+    const restock = t.app.routeTable.filter(
+      (r) => r.url.startsWith('/api/site-users/account/notifications/restock') && r.ownerRoles !== undefined,
+    );
     expect(restock.length).toBeGreaterThanOrEqual(4);
     for (const r of restock) expect([...(r.ownerRoles ?? [])].sort((a, b) => a - b)).toEqual([Role.ADMIN, Role.STORE_MANAGER]);
   });
@@ -102,7 +117,10 @@ describe('role checks on every owner route', () => {
       for (const url of [`${api}/lists`, `${api}/lists/${id}/members`, `${api}/lists/${id}/export.csv`]) {
         const res = await v.get(url);
         expect(res.statusCode, `${url} as ${role}`).toBe(403);
-        expect(res.json()).toMatchObject({ message: `${ROLE_REFUSED} It needs one of these roles: Admin, Website manager.`, roles: ['Admin', 'Website manager'] });
+        expect(res.json()).toMatchObject({
+          message: `${ROLE_REFUSED} It needs one of these roles: Admin, Website manager.`,
+          roles: ['Admin', 'Website manager'],
+        });
       }
     }
     const campaigns = as(Role.CAMPAIGNS_EDITOR);

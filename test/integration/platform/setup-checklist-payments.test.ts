@@ -27,7 +27,9 @@ describe.each(APP_KINDS)('set-up checklist: Take payments on %s', (kind) => {
   const payments = async () => {
     const r = await admin.get('/api/admin/dashboard');
     expect(r.statusCode, r.body).toBe(200);
-    return (r.json() as { checklist: Array<{ key: string; done: boolean; href: string; note?: string }> }).checklist.find((c) => c.key === 'payments')!;
+    return (r.json() as { checklist: Array<{ key: string; done: boolean; href: string; note?: string }> }).checklist.find(
+      (c) => c.key === 'payments',
+    )!;
   };
 
   it('ticks after keys are saved and the check passes; a failed check or a new key untick it', async () => {
@@ -36,7 +38,11 @@ describe.each(APP_KINDS)('set-up checklist: Take payments on %s', (kind) => {
     expect((await admin.send('POST', '/api/config/payments/check', {})).json()).toMatchObject({ ok: false });
     expect((await payments()).done).toBe(false);
 
-    const save = await admin.send('PUT', '/api/config/payments', { publishableKey: 'pk_test_tessera_standin', secretKey: standin.secretKey, webhookSecret: standin.webhookSecret });
+    const save = await admin.send('PUT', '/api/config/payments', {
+      publishableKey: 'pk_test_tessera_standin',
+      secretKey: standin.secretKey,
+      webhookSecret: standin.webhookSecret,
+    });
     expect(save.statusCode, save.body).toBe(200);
     expect((await payments()).done).toBe(false);
 

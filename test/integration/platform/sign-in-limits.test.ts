@@ -12,7 +12,13 @@ import { Redis } from 'ioredis';
 import { DB_KINDS, testDatabase } from '../../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../../helpers/app.js';
 import { rows } from '../../../src/server/db-util.js';
-import { DatabaseRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore, WriteBehindRateLimitStore, type RateLimitStore } from '../../../src/server/plugins/rate-limit.js';
+import {
+  DatabaseRateLimitStore,
+  MemoryRateLimitStore,
+  RedisRateLimitStore,
+  WriteBehindRateLimitStore,
+  type RateLimitStore,
+} from '../../../src/server/plugins/rate-limit.js';
 import { OWNER_SIGN_IN_LIMITS } from '../../../src/server/platform/auth-routes.js';
 import { SITE_USER_SIGN_IN_LIMITS } from '../../../src/server/platform/site-user-routes.js';
 import { addressKey } from '../../../src/server/platform/sign-in-limits.js';
@@ -125,7 +131,10 @@ async function ownerTry(t: TestApp, ip: string, password: string, email = OWNER.
 /** The newest link to `path` mailed to an address, once the mails started after sign-in answers are written. */
 async function mailedLink(t: TestApp, to: string, path: string, kind?: string): Promise<string> {
   await t.app.services.signInLimits.idle();
-  const r = await rows<{ text_body: string; kind: string }>(t.database.db, sql`SELECT text_body, kind FROM mail_outbox WHERE to_address = ${to} ORDER BY id DESC`);
+  const r = await rows<{ text_body: string; kind: string }>(
+    t.database.db,
+    sql`SELECT text_body, kind FROM mail_outbox WHERE to_address = ${to} ORDER BY id DESC`,
+  );
   for (const mail of r) {
     if (kind && mail.kind !== kind) continue;
     const m = mail.text_body.match(/https?:\/\/\S+/g)?.find((u) => new URL(u).pathname === path && new URL(u).searchParams.has('token'));
@@ -136,10 +145,20 @@ async function mailedLink(t: TestApp, to: string, path: string, kind?: string): 
 
 async function mailCount(t: TestApp, to: string, kind: string): Promise<number> {
   await t.app.services.signInLimits.idle();
-  return Number((await rows<{ n: string | number }>(t.database.db, sql`SELECT count(*) AS n FROM mail_outbox WHERE to_address = ${to} AND kind = ${kind}`))[0]!.n);
+  return Number(
+    (
+      await rows<{ n: string | number }>(
+        t.database.db,
+        sql`SELECT count(*) AS n FROM mail_outbox WHERE to_address = ${to} AND kind = ${kind}`,
+      )
+    )[0]!.n,
+  );
 }
 
-const STORES = [...DB_KINDS.map((kind) => ({ kind, env: {} as Record<string, string> })), { kind: 'pglite' as const, env: { RATE_LIMIT_STORE: 'redis', REDIS_URL } }];
+const STORES = [
+  ...DB_KINDS.map((kind) => ({ kind, env: {} as Record<string, string> })),
+  { kind: 'pglite' as const, env: { RATE_LIMIT_STORE: 'redis', REDIS_URL } },
+];
 
 describe.each(STORES)('owner sign-in limits count failures only ($kind, $env.RATE_LIMIT_STORE)', ({ kind, env }) => {
   let t: TestApp;
@@ -204,7 +223,12 @@ describe.each(STORES)('owner sign-in limits count failures only ($kind, $env.RAT
     clock.now += DAY;
     clock.waits.length = 0;
     const email = `slow-${run}@example.com`;
-    const owner = await t.app.services.owners.create({ websiteId: t.seed.websiteId, email, password: 'the right one, long', role: Role.ADMIN });
+    const owner = await t.app.services.owners.create({
+      websiteId: t.seed.websiteId,
+      email,
+      password: 'the right one, long',
+      role: Role.ADMIN,
+    });
     expect(owner.email).toBe(email);
     for (let i = 0; i < 25; i++) expect(await ownerTry(t, `${net}.${100 + i}`, `wrong ${i}`, email)).toBe(401);
     // Past the ceiling of 20 every check waited first.
@@ -232,7 +256,8 @@ describe.each(STORES)('site-user sign-in limits count failures only ($kind, $env
     const { link, browser } = await signUp(email);
     expect((await browser.get(link)).statusCode).toBe(303);
   }
-  const tryIn = async (ip: string, email: string, password: string) => new Visitor(t.app).send('POST', '/api/site-users/account/session', { email, password }, from(ip));
+  const tryIn = async (ip: string, email: string, password: string) =>
+    new Visitor(t.app).send('POST', '/api/site-users/account/session', { email, password }, from(ip));
 
   beforeAll(async () => {
     t = await testApp(kind, { TRUST_PROXY: '1', ...env });
@@ -316,7 +341,8 @@ describe.each(DB_KINDS)('the site lock password counts failures only, as sign-in
     const owner = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', OWNER, from(`${net}.250`))).statusCode).toBe(200);
     expect((await owner.send('PUT', '/api/members/site-password', { password: 'open sesame' }, from(`${net}.250`))).statusCode).toBe(200);
-    const unlock = async (ip: string, password: string) => (await new Visitor(t.app).send('POST', '/api/members/unlock', { target: 'site', password }, from(ip))).statusCode;
+    const unlock = async (ip: string, password: string) =>
+      (await new Visitor(t.app).send('POST', '/api/members/unlock', { target: 'site', password }, from(ip))).statusCode;
     for (let a = 0; a < 11; a++) {
       for (let i = 0; i < 10; i++) expect(await unlock(`${net}.${a + 1}`, `guess ${a} ${i}`)).toBe(401);
     }

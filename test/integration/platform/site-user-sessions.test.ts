@@ -11,14 +11,18 @@ const PASSWORD = 'a long enough secret';
 async function signedIn(t: TestApp, email: string): Promise<Visitor> {
   const v = new Visitor(t.app);
   expect((await v.send('POST', '/api/site-users/accounts', { email, password: PASSWORD, displayName: 'Ada' })).statusCode).toBe(202);
-  const [mail] = await rows<{ text_body: string }>(t.database.db, sql`select text_body from mail_outbox where to_address = ${email} order by id desc limit 1`);
+  const [mail] = await rows<{ text_body: string }>(
+    t.database.db,
+    sql`select text_body from mail_outbox where to_address = ${email} order by id desc limit 1`,
+  );
   const link = new URL(/https?:\/\/\S+/.exec(mail!.text_body)![0]);
   expect((await v.get(link.pathname + link.search)).statusCode).toBe(303);
   expect(v.cookies.get('tessera_site_user')).toBeTruthy();
   return v;
 }
 
-const authenticated = async (v: Visitor) => ((await v.get('/api/site-users/account/session')).json() as { authenticated: boolean }).authenticated;
+const authenticated = async (v: Visitor) =>
+  ((await v.get('/api/site-users/account/session')).json() as { authenticated: boolean }).authenticated;
 
 describe.each(DB_KINDS)('site-user sessions on %s', (kind) => {
   let t: TestApp;
@@ -35,7 +39,9 @@ describe.each(DB_KINDS)('site-user sessions on %s', (kind) => {
     for (let i = 0; i < 4; i++) expect(await authenticated(v)).toBe(true);
     expect(t.app.siteUsers.sessionReads - before).toBe(kind === 'pglite' ? 1 : 4);
     // A write to another account's row still moves the kept sessions out (the trigger is per statement): one read more.
-    await t.database.db.execute(sql`update site_user_profiles set display_name = 'Someone' where site_user_id in (select id from site_users where email = 'nobody@example.com')`);
+    await t.database.db.execute(
+      sql`update site_user_profiles set display_name = 'Someone' where site_user_id in (select id from site_users where email = 'nobody@example.com')`,
+    );
     const after = t.app.siteUsers.sessionReads;
     expect(await authenticated(v)).toBe(true);
     expect(await authenticated(v)).toBe(true);
@@ -45,12 +51,16 @@ describe.each(DB_KINDS)('site-user sessions on %s', (kind) => {
   it('sees a session ended, expired or an account disabled by plain SQL at the next request', async () => {
     const ended = await signedIn(t, 'ended@example.com');
     expect(await authenticated(ended)).toBe(true);
-    await t.database.db.execute(sql`delete from site_user_sessions where site_user_id in (select id from site_users where email = 'ended@example.com')`);
+    await t.database.db.execute(
+      sql`delete from site_user_sessions where site_user_id in (select id from site_users where email = 'ended@example.com')`,
+    );
     expect(await authenticated(ended)).toBe(false);
 
     const expired = await signedIn(t, 'expired@example.com');
     expect(await authenticated(expired)).toBe(true);
-    await t.database.db.execute(sql`update site_user_sessions set expires_at = now() - interval '1 minute' where site_user_id in (select id from site_users where email = 'expired@example.com')`);
+    await t.database.db.execute(
+      sql`update site_user_sessions set expires_at = now() - interval '1 minute' where site_user_id in (select id from site_users where email = 'expired@example.com')`,
+    );
     expect(await authenticated(expired)).toBe(false);
 
     const disabled = await signedIn(t, 'disabled@example.com');

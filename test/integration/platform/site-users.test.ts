@@ -10,7 +10,10 @@ const PASSWORD = 'a long enough secret';
 
 /** The newest link of a kind mailed to an address. */
 async function mailedLink(t: TestApp, to: string, path: string): Promise<string> {
-  const r = await rows<{ text_body: string }>(t.database.db, sql`select text_body from mail_outbox where to_address = ${to} order by id desc`);
+  const r = await rows<{ text_body: string }>(
+    t.database.db,
+    sql`select text_body from mail_outbox where to_address = ${to} order by id desc`,
+  );
   for (const mail of r) {
     const m = mail.text_body.match(/https?:\/\/\S+/g)?.find((u) => new URL(u).pathname === path && new URL(u).searchParams.has('token'));
     if (m) return new URL(m).pathname + new URL(m).search;
@@ -68,7 +71,10 @@ describe.each(APP_KINDS)('platform: site users on %s', (kind) => {
     const third = await new Visitor(t.app).send('POST', '/api/site-users/accounts', { email: 'new@example.com', password: PASSWORD });
     expect(third.statusCode).toBe(202);
     expect(third.json()).toEqual(first.json());
-    const mails = await rows<{ kind: string }>(t.database.db, sql`select kind from mail_outbox where to_address = 'new@example.com' order by id`);
+    const mails = await rows<{ kind: string }>(
+      t.database.db,
+      sql`select kind from mail_outbox where to_address = 'new@example.com' order by id`,
+    );
     expect(mails.map((m) => m.kind)).toEqual(['site-user-confirm', 'site-user-confirm-again', 'site-user-confirm', 'site-user-exists']);
   });
 
@@ -111,9 +117,15 @@ describe.each(APP_KINDS)('platform: site users on %s', (kind) => {
   });
 
   it("a signed-in site user's pages tell the tracker the member's language (member_account_locale); a visitor's do not", async () => {
-    const island = (body: string) => JSON.parse(/<script type="application\/json" id="tessera-page">([^<]*)<\/script>/.exec(body)![1]!) as Record<string, unknown>;
+    const island = (body: string) =>
+      JSON.parse(/<script type="application\/json" id="tessera-page">([^<]*)<\/script>/.exec(body)![1]!) as Record<string, unknown>;
     const { v, xsrf } = await signIn(t, 'ada@example.com');
-    const set = await v.send('POST', '/api/site-users/account/locale', { language: 'en-US' }, { headers: { 'x-siteuser-xsrf-token': xsrf } });
+    const set = await v.send(
+      'POST',
+      '/api/site-users/account/locale',
+      { language: 'en-US' },
+      { headers: { 'x-siteuser-xsrf-token': xsrf } },
+    );
     expect(set.statusCode).toBe(200);
     const page = await v.get('/shop');
     expect(page.statusCode).toBe(200);
@@ -128,24 +140,51 @@ describe.each(APP_KINDS)('platform: site users on %s', (kind) => {
     const none = await v.send('POST', '/api/site-users/account/locale', { language: 'en-US' });
     expect(none.statusCode).toBe(403);
     expect(none.json().xsrfFail).toBe(true);
-    const wrong = await v.send('POST', '/api/site-users/account/locale', { language: 'en-US' }, { headers: { 'x-siteuser-xsrf-token': 'x'.repeat(43) } });
+    const wrong = await v.send(
+      'POST',
+      '/api/site-users/account/locale',
+      { language: 'en-US' },
+      { headers: { 'x-siteuser-xsrf-token': 'x'.repeat(43) } },
+    );
     expect(wrong.statusCode).toBe(403);
-    const ok = await v.send('POST', '/api/site-users/account/locale', { language: 'en-US' }, { headers: { 'x-siteuser-xsrf-token': xsrf } });
+    const ok = await v.send(
+      'POST',
+      '/api/site-users/account/locale',
+      { language: 'en-US' },
+      { headers: { 'x-siteuser-xsrf-token': xsrf } },
+    );
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ language: 'en-US' });
-    const other = await v.send('POST', '/api/site-users/account/locale', { language: 'fr' }, { headers: { 'x-siteuser-xsrf-token': xsrf } });
+    const other = await v.send(
+      'POST',
+      '/api/site-users/account/locale',
+      { language: 'fr' },
+      { headers: { 'x-siteuser-xsrf-token': xsrf } },
+    );
     expect(other.statusCode).toBe(400);
     expect(other.json().message).toBe('fr is not one of the expected options');
     // The crumb is still needed too.
-    const noCrumb = await v.send('POST', '/api/site-users/account/locale', { language: 'en-US' }, { crumb: false, headers: { 'x-siteuser-xsrf-token': xsrf } });
+    const noCrumb = await v.send(
+      'POST',
+      '/api/site-users/account/locale',
+      { language: 'en-US' },
+      { crumb: false, headers: { 'x-siteuser-xsrf-token': xsrf } },
+    );
     expect(noCrumb.statusCode).toBe(403);
     expect(noCrumb.json()).toEqual({ crumbFail: true });
     // Without a session: 401.
-    const anon = await new Visitor(t.app).send('POST', '/api/site-users/account/locale', { language: 'en-US' }, { headers: { 'x-siteuser-xsrf-token': xsrf } });
+    const anon = await new Visitor(t.app).send(
+      'POST',
+      '/api/site-users/account/locale',
+      { language: 'en-US' },
+      { headers: { 'x-siteuser-xsrf-token': xsrf } },
+    );
     expect(anon.statusCode).toBe(401);
     const delNoXsrf = await v.send('DELETE', '/api/site-users/account/session?cloneCart=false');
     expect(delNoXsrf.statusCode).toBe(403);
-    const del = await v.send('DELETE', '/api/site-users/account/session?cloneCart=false', undefined, { headers: { 'x-siteuser-xsrf-token': xsrf } });
+    const del = await v.send('DELETE', '/api/site-users/account/session?cloneCart=false', undefined, {
+      headers: { 'x-siteuser-xsrf-token': xsrf },
+    });
     expect(del.statusCode).toBe(200);
     expect((await v.get('/api/site-users/account/session')).json()).toEqual({ authenticated: false, siteUserId: null });
   });
@@ -167,7 +206,9 @@ describe.each(APP_KINDS)('platform: site users on %s', (kind) => {
     await phone.send('POST', '/api/commerce/shopping-cart/entries', { ...shirt, quantity: 1 });
     expect((await laptop.get('/api/commerce/shopping-cart')).json().totalQuantity).toBe(3);
     // Sign out on the laptop keeping a copy: the visitor still has 3 items, in a cart of their own.
-    const out = await laptop.send('DELETE', '/api/site-users/account/session?cloneCart=true', undefined, { headers: { 'x-siteuser-xsrf-token': xsrf } });
+    const out = await laptop.send('DELETE', '/api/site-users/account/session?cloneCart=true', undefined, {
+      headers: { 'x-siteuser-xsrf-token': xsrf },
+    });
     expect(out.statusCode).toBe(200);
     expect(out.json().cartKept).toBe(true);
     const copy = (await laptop.get('/api/commerce/shopping-cart')).json();
@@ -182,7 +223,9 @@ describe.each(APP_KINDS)('platform: site users on %s', (kind) => {
     // Sign out without the copy: the visitor starts empty, and the old cookie no longer reaches the user's cart.
     const phoneXsrf = (await phone.get('/api/site-users/account/session')).json().xsrfToken;
     const oldCookie = phone.cookies.get('tessera_cart');
-    await phone.send('DELETE', '/api/site-users/account/session?cloneCart=false', undefined, { headers: { 'x-siteuser-xsrf-token': phoneXsrf } });
+    await phone.send('DELETE', '/api/site-users/account/session?cloneCart=false', undefined, {
+      headers: { 'x-siteuser-xsrf-token': phoneXsrf },
+    });
     expect((await phone.get('/api/commerce/shopping-cart')).json().totalQuantity).toBe(0);
     if (oldCookie) {
       const stale = new Visitor(t.app);
@@ -243,7 +286,10 @@ describe.each(APP_KINDS)('platform: site users on %s', (kind) => {
       last = (await v.send('POST', '/api/site-users/account/session', { email: 'target@example.com', password: `guess ${i}` })).statusCode;
     }
     expect(last).toBe(429);
-    const right = await new Visitor(t.app).send('POST', '/api/site-users/account/session', { email: 'target@example.com', password: PASSWORD });
+    const right = await new Visitor(t.app).send('POST', '/api/site-users/account/session', {
+      email: 'target@example.com',
+      password: PASSWORD,
+    });
     expect(right.statusCode).toBe(429);
     expect(right.json().message).toBe(siteUserMessages.TOO_MANY_ATTEMPTS);
   });

@@ -70,7 +70,18 @@ describe('the path normaliser', () => {
     expect(normaliseTarget('/%41PI/x')).toBe('/API/x');
     expect(normaliseTarget('/shop/caf%c3%a9')).toBe('/shop/caf%C3%A9');
     expect(normaliseTarget('/a%20b')).toBe('/a%20b');
-    for (const bad of ['/api%2Fx', '/api%2fx', '/api%5Cx', '/a\\b', '/%2561pi/x', '/x/%2e%2e/api', '/x/../api', '/x/./y', '/a%zz', '/a%4']) {
+    for (const bad of [
+      '/api%2Fx',
+      '/api%2fx',
+      '/api%5Cx',
+      '/a\\b',
+      '/%2561pi/x',
+      '/x/%2e%2e/api',
+      '/x/../api',
+      '/x/./y',
+      '/a%zz',
+      '/a%4',
+    ]) {
       expect(normaliseTarget(bad), bad).toBeNull();
     }
   });
@@ -87,14 +98,20 @@ describe.each(APP_KINDS)('guards run on the path the router matches (%s)', (kind
     dataDir = mkdtempSync(join(tmpdir(), 'tessera-sec-edge-'));
     t = await testApp(kind, { DATA_DIR: dataDir, RATE_LIMIT_STORE: 'memory' });
     owner = await signIn(t.app);
-    const up = await owner.send('POST', '/api/members/files', FILE_BYTES.toString('latin1'), { headers: { 'content-type': 'video/mp4', 'x-file-name': 'lesson.mp4' } });
+    const up = await owner.send('POST', '/api/members/files', FILE_BYTES.toString('latin1'), {
+      headers: { 'content-type': 'video/mp4', 'x-file-name': 'lesson.mp4' },
+    });
     expect(up.statusCode, up.body).toBe(201);
     fileUrl = up.json().url;
     const crumb = await owner.crumb();
     const ed = await t.app.inject({
       method: 'POST',
       url: '/api/editor/uploads?name=notes.txt',
-      headers: { cookie: [...owner.cookies].map(([k, x]) => `${k}=${x}`).join('; '), 'x-csrf-token': crumb, 'content-type': 'application/octet-stream' },
+      headers: {
+        cookie: [...owner.cookies].map(([k, x]) => `${k}=${x}`).join('; '),
+        'x-csrf-token': crumb,
+        'content-type': 'application/octet-stream',
+      },
       payload: Buffer.from('members-only-upload-text'),
     });
     expect(ed.statusCode, ed.body).toBe(201);
@@ -109,7 +126,13 @@ describe.each(APP_KINDS)('guards run on the path the router matches (%s)', (kind
       body: `<p>Notes: <a href="${uploadUrl}">notes</a> <img src="/demo-media/gallery-2.svg" alt=""></p>`,
     });
     expect(l.statusCode, l.body).toBe(201);
-    const area = await owner.send('POST', '/api/members/areas', { name: 'Glaze School', description: 'All.', access: 'once', priceCents: 1000, collectionIds: [c.json().id] });
+    const area = await owner.send('POST', '/api/members/areas', {
+      name: 'Glaze School',
+      description: 'All.',
+      access: 'once',
+      priceCents: 1000,
+      collectionIds: [c.json().id],
+    });
     expect(area.statusCode, area.body).toBe(201);
   }, 180_000);
 
@@ -206,7 +229,15 @@ describe.each(APP_KINDS)('visitor input limits and refusals (%s)', (kind) => {
     // then 1 MB forms.
     const quadratic = (n: number, end: string) => `a@${'.'.repeat(n)}${end}`;
     const hostile = `${'a'.repeat(500_000)}@${'b@'.repeat(10)}${'c'.repeat(499_000)}`.slice(0, 1_000_000 - 200);
-    for (const email of [quadratic(20_000, '@'), quadratic(999_000, '@'), quadratic(999_000, ' '), `a@${'.'.repeat(999_000)}`, hostile, '@'.repeat(999_000), `${'a@a'.repeat(333_000)}`]) {
+    for (const email of [
+      quadratic(20_000, '@'),
+      quadratic(999_000, '@'),
+      quadratic(999_000, ' '),
+      `a@${'.'.repeat(999_000)}`,
+      hostile,
+      '@'.repeat(999_000),
+      `${'a@a'.repeat(333_000)}`,
+    ]) {
       for (const [i, [url, body]] of [
         ['/api/site-users/account/password-reset', { email }],
         ['/api/site-users/accounts', { email, password: 'long enough pass' }],
@@ -243,19 +274,32 @@ describe.each(APP_KINDS)('visitor input limits and refusals (%s)', (kind) => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const started = Date.now();
       statuses = [];
-      for (let i = 0; i < 65; i++) statuses.push((await v.send('POST', '/api/rest/forms/validate/nope', { a: 1 }, { headers: { 'x-forwarded-for': `10.4.4.${10 + attempt}` } })).statusCode);
+      for (let i = 0; i < 65; i++)
+        statuses.push(
+          (await v.send('POST', '/api/rest/forms/validate/nope', { a: 1 }, { headers: { 'x-forwarded-for': `10.4.4.${10 + attempt}` } }))
+            .statusCode,
+        );
       if (Math.floor(started / windowMs) === Math.floor(Date.now() / windowMs)) break;
     }
     expect(statuses.slice(0, 60).every((s) => s === 404)).toBe(true);
     expect(statuses.slice(60)).toEqual([429, 429, 429, 429, 429]);
     // Another address is not affected.
-    expect((await v.send('POST', '/api/rest/forms/validate/nope', { a: 1 }, { headers: { 'x-forwarded-for': '10.4.4.5' } })).statusCode).toBe(404);
+    expect(
+      (await v.send('POST', '/api/rest/forms/validate/nope', { a: 1 }, { headers: { 'x-forwarded-for': '10.4.4.5' } })).statusCode,
+    ).toBe(404);
   });
 
   it('answers 400 for a lone surrogate in any JSON body or query, before checkout or a form runs', async () => {
     const v = new Visitor(t.app);
     const lone = '{"email":"\\ud800x@example.com","name":"\\udfff"}';
-    for (const url of ['/api/checkout/quote', '/api/checkout/place-order', '/api/form/SaveFormSubmission', '/api/commerce/shopping-cart/entries', '/api/auth/login', '/api/site-users/account/session']) {
+    for (const url of [
+      '/api/checkout/quote',
+      '/api/checkout/place-order',
+      '/api/form/SaveFormSubmission',
+      '/api/commerce/shopping-cart/entries',
+      '/api/auth/login',
+      '/api/site-users/account/session',
+    ]) {
       const res = await v.send('POST', url, lone, { headers: { 'idempotency-key': 'surrogate-key-0001' } });
       expect(res.statusCode, `${url} ${res.body}`).toBe(400);
       expect(res.json().message).toBe(security.INVALID_UNICODE);
@@ -281,16 +325,24 @@ describe.each(APP_KINDS)('visitor input limits and refusals (%s)', (kind) => {
       expect(res.statusCode, `${back} ${res.body}`).toBeLessThan(500);
       if (res.statusCode === 303) expect(res.headers.location).toMatch(/^\/[\x21-\x7e]*$/);
     }
-    const json = await v.send('POST', '/api/engagement/consent', { choice: 'accept', back: '/\u4e2d' }, { headers: { accept: 'text/html' } });
+    const json = await v.send(
+      'POST',
+      '/api/engagement/consent',
+      { choice: 'accept', back: '/\u4e2d' },
+      { headers: { accept: 'text/html' } },
+    );
     expect(json.statusCode).toBe(303);
     expect(json.headers.location).toBe('/%E4%B8%AD');
     // A lone surrogate cannot even reach the route.
-    const lone = await v.send('POST', '/api/engagement/consent', '{"choice":"accept","back":"/x\\ud800"}', { headers: { accept: 'text/html' } });
+    const lone = await v.send('POST', '/api/engagement/consent', '{"choice":"accept","back":"/x\\ud800"}', {
+      headers: { accept: 'text/html' },
+    });
     expect(lone.statusCode).toBe(400);
   });
 
   it('takes only plain decimal whole numbers as a quantity', async () => {
-    for (const s of ['0x10', '1e3', '0b11', '0o7', 'Infinity', '1_000', ' 2e1 ', '١٢']) expect(parseQuantity(s), s).toEqual({ ok: false, message: 'Quantity must be a number.' });
+    for (const s of ['0x10', '1e3', '0b11', '0o7', 'Infinity', '1_000', ' 2e1 ', '١٢'])
+      expect(parseQuantity(s), s).toEqual({ ok: false, message: 'Quantity must be a number.' });
     expect(parseQuantity('12')).toEqual({ ok: true, quantity: 12 });
     expect(parseQuantity(3)).toEqual({ ok: true, quantity: 3 });
     const v = new Visitor(t.app);
@@ -343,7 +395,12 @@ describe.each(APP_KINDS)('visitor input limits and refusals (%s)', (kind) => {
     const acct = await v.get('/account/login?error=Call%20555-0100%20now');
     expect(acct.body).not.toContain('555-0100');
     expect((await v.get('/account/login?error=link')).body).toContain('This link has expired or was already used.');
-    const form = await v.send('POST', '/api/auth/login', `crumb=${await v.crumb()}&email=${encodeURIComponent(OWNER.email)}&password=wrong`, { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '10.8.8.8' } });
+    const form = await v.send(
+      'POST',
+      '/api/auth/login',
+      `crumb=${await v.crumb()}&email=${encodeURIComponent(OWNER.email)}&password=wrong`,
+      { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '10.8.8.8' } },
+    );
     expect(form.statusCode).toBe(303);
     expect(form.headers.location).toBe('/config/login?error=failed');
   });
@@ -371,7 +428,16 @@ describe.each(APP_KINDS)('owner sign-in limits (%s)', (kind) => {
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       const v = new Visitor(t.app);
-      statuses.push((await v.send('POST', '/api/auth/login', { email: OWNER.email, password: `wrong ${i}` }, { headers: { 'x-forwarded-for': '10.20.0.1' } })).statusCode);
+      statuses.push(
+        (
+          await v.send(
+            'POST',
+            '/api/auth/login',
+            { email: OWNER.email, password: `wrong ${i}` },
+            { headers: { 'x-forwarded-for': '10.20.0.1' } },
+          )
+        ).statusCode,
+      );
     }
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses.slice(10)).toEqual([429, 429]);
@@ -381,15 +447,32 @@ describe.each(APP_KINDS)('owner sign-in limits (%s)', (kind) => {
     const right = await new Visitor(t.app).send('POST', '/api/auth/login', OWNER, { headers: { 'x-forwarded-for': '10.20.1.1' } });
     expect(right.statusCode).toBe(200);
     await t.app.services.signInLimits.idle();
-    const mail = await rows<{ to_address: string; subject: string }>(t.database.db, sql`SELECT to_address, subject FROM mail_outbox WHERE kind = 'owner-sign-in-locked'`);
+    const mail = await rows<{ to_address: string; subject: string }>(
+      t.database.db,
+      sql`SELECT to_address, subject FROM mail_outbox WHERE kind = 'owner-sign-in-locked'`,
+    );
     expect(mail).toEqual([{ to_address: OWNER.email, subject: security.LOCK_NOTICE_SUBJECT }]);
     // Another account is not locked by this one's failures.
-    const other = await new Visitor(t.app).send('POST', '/api/auth/login', { email: 'nobody@example.com', password: 'x' }, { headers: { 'x-forwarded-for': '10.20.1.2' } });
+    const other = await new Visitor(t.app).send(
+      'POST',
+      '/api/auth/login',
+      { email: 'nobody@example.com', password: 'x' },
+      { headers: { 'x-forwarded-for': '10.20.1.2' } },
+    );
     expect(other.statusCode).toBe(401);
     // No lock notice for an address with no account.
-    for (let i = 0; i < 12; i++) await new Visitor(t.app).send('POST', '/api/auth/login', { email: 'ghost@example.com', password: 'x' }, { headers: { 'x-forwarded-for': '10.21.0.1' } });
+    for (let i = 0; i < 12; i++)
+      await new Visitor(t.app).send(
+        'POST',
+        '/api/auth/login',
+        { email: 'ghost@example.com', password: 'x' },
+        { headers: { 'x-forwarded-for': '10.21.0.1' } },
+      );
     await t.app.services.signInLimits.idle();
-    const ghost = await rows<{ n: number | string }>(t.database.db, sql`SELECT count(*) AS n FROM mail_outbox WHERE to_address = 'ghost@example.com'`);
+    const ghost = await rows<{ n: number | string }>(
+      t.database.db,
+      sql`SELECT count(*) AS n FROM mail_outbox WHERE to_address = 'ghost@example.com'`,
+    );
     expect(Number(ghost[0]!.n)).toBe(0);
   });
 
@@ -397,7 +480,12 @@ describe.each(APP_KINDS)('owner sign-in limits (%s)', (kind) => {
     const statuses: number[] = [];
     for (let i = 0; i < 22; i++) {
       // The client writes its own leftmost X-Forwarded-For; the proxy appends the real address.
-      const res = await new Visitor(t.app).send('POST', '/api/auth/login', { email: `guess${i}@example.com`, password: 'x' }, { headers: { 'x-forwarded-for': `203.0.113.${i + 1}, 10.30.0.1` } });
+      const res = await new Visitor(t.app).send(
+        'POST',
+        '/api/auth/login',
+        { email: `guess${i}@example.com`, password: 'x' },
+        { headers: { 'x-forwarded-for': `203.0.113.${i + 1}, 10.30.0.1` } },
+      );
       statuses.push(res.statusCode);
     }
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
@@ -434,18 +522,30 @@ describe.each(APP_KINDS)('per-IP ceilings and coupon attempts (%s)', (kind) => {
     expect(statuses.slice(0, 300).every((s) => s === 400)).toBe(true);
     expect(statuses.slice(300)).toEqual([429, 429, 429, 429, 429]);
     // Another address is not affected.
-    expect((await new Visitor(t.app).send('POST', '/api/checkout/place-order', {}, { headers: { 'x-forwarded-for': '10.50.9.2' } })).statusCode).toBe(400);
+    expect(
+      (await new Visitor(t.app).send('POST', '/api/checkout/place-order', {}, { headers: { 'x-forwarded-for': '10.50.9.2' } })).statusCode,
+    ).toBe(400);
   }, 120_000);
 
   it('limits coupon codes tried per cart and per IP', async () => {
     const v = new Visitor(t.app);
-    const add = await v.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 }, { headers: { 'x-forwarded-for': '10.51.0.1' } });
+    const add = await v.send(
+      'POST',
+      '/api/commerce/shopping-cart/entries',
+      { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 },
+      { headers: { 'x-forwarded-for': '10.51.0.1' } },
+    );
     expect(add.statusCode, add.body).toBeLessThan(300);
     const statuses: number[] = [];
     // Four codes a request: ten requests are 40 codes, the cart's allowance for ten minutes.
     for (let i = 0; i < 11; i++) {
       // Each guess from a new address: the cart's own count still stops it.
-      const res = await v.send('POST', '/api/checkout/quote', { coupons: [`G${i}A`, `G${i}B`, `G${i}C`, `G${i}D`] }, { headers: { 'x-forwarded-for': `10.51.1.${i + 1}` } });
+      const res = await v.send(
+        'POST',
+        '/api/checkout/quote',
+        { coupons: [`G${i}A`, `G${i}B`, `G${i}C`, `G${i}D`] },
+        { headers: { 'x-forwarded-for': `10.51.1.${i + 1}` } },
+      );
       statuses.push(res.statusCode);
     }
     expect(statuses.slice(0, 10), JSON.stringify(statuses)).toEqual(Array(10).fill(200));
@@ -456,7 +556,16 @@ describe.each(APP_KINDS)('per-IP ceilings and coupon attempts (%s)', (kind) => {
     const perIp: number[] = [];
     for (let i = 0; i < 11; i++) {
       const w = new Visitor(t.app);
-      perIp.push((await w.send('POST', '/api/checkout/quote', { coupons: Array.from({ length: 10 }, (_, k) => `H${i}X${k}`) }, { headers: { 'x-forwarded-for': '10.52.0.1' } })).statusCode);
+      perIp.push(
+        (
+          await w.send(
+            'POST',
+            '/api/checkout/quote',
+            { coupons: Array.from({ length: 10 }, (_, k) => `H${i}X${k}`) },
+            { headers: { 'x-forwarded-for': '10.52.0.1' } },
+          )
+        ).statusCode,
+      );
     }
     expect(perIp.slice(0, 10).every((s) => s !== 429)).toBe(true);
     expect(perIp[10]).toBe(429);
@@ -469,7 +578,12 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({}).TRUST_PROXY).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
-    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8, ::1, loopback' }).TRUST_PROXY).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'loopback']);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8, ::1, loopback' }).TRUST_PROXY).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'loopback',
+    ]);
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(ConfigError);
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(ConfigError);
   });
@@ -480,7 +594,16 @@ describe('TRUST_PROXY', () => {
       const statuses: number[] = [];
       for (let i = 0; i < 12; i++) {
         const v = new Visitor(t.app);
-        statuses.push((await v.send('POST', '/api/site-users/account/password-reset', { email: `a${i}@example.com` }, { headers: { 'x-forwarded-for': `198.51.100.${i + 1}, 10.40.0.7` } })).statusCode);
+        statuses.push(
+          (
+            await v.send(
+              'POST',
+              '/api/site-users/account/password-reset',
+              { email: `a${i}@example.com` },
+              { headers: { 'x-forwarded-for': `198.51.100.${i + 1}, 10.40.0.7` } },
+            )
+          ).statusCode,
+        );
       }
       // 10 per 10 minutes per address: the spoofed leftmost addresses did not give fresh allowances.
       expect(statuses.filter((s) => s === 429).length, trust).toBe(2);
@@ -499,9 +622,15 @@ describe('logs', () => {
       },
     });
     const t = await testApp('pglite', { RATE_LIMIT_STORE: 'memory' });
-    const app = await buildApp({ config: loadConfig({ RATE_LIMIT_STORE: 'memory', WORKERS: 'false' }), database: t.database, logger: { level: 'error', stream } });
+    const app = await buildApp({
+      config: loadConfig({ RATE_LIMIT_STORE: 'memory', WORKERS: 'false' }),
+      database: t.database,
+      logger: { level: 'error', stream },
+    });
     app.get('/__fail', async () => {
-      await t.database.db.execute(sql`SELECT * FROM no_such_table WHERE email = ${'secret.person@example.com'} AND street = ${'12 Hidden Lane'}`);
+      await t.database.db.execute(
+        sql`SELECT * FROM no_such_table WHERE email = ${'secret.person@example.com'} AND street = ${'12 Hidden Lane'}`,
+      );
       return 'never';
     });
     await app.ready();

@@ -24,7 +24,23 @@ function rng(seed: number) {
   };
 }
 
-const SEGMENTS = ['x', '0', '-1', '1e309', 'null', '%00', '..%2f..%2fetc%2fpasswd', '../../etc/passwd', '%2e%2e%2f', '🙂', 'a'.repeat(300), "1' OR '1'='1", '<script>alert(1)</script>', '%ff%fe', '9'.repeat(40)];
+const SEGMENTS = [
+  'x',
+  '0',
+  '-1',
+  '1e309',
+  'null',
+  '%00',
+  '..%2f..%2fetc%2fpasswd',
+  '../../etc/passwd',
+  '%2e%2e%2f',
+  '🙂',
+  'a'.repeat(300),
+  "1' OR '1'='1",
+  '<script>alert(1)</script>',
+  '%ff%fe',
+  '9'.repeat(40),
+];
 
 function nested(depth: number): string {
   return '['.repeat(depth) + ']'.repeat(depth);
@@ -36,7 +52,28 @@ function pick<T>(r: () => number, list: readonly T[]): T {
 
 function bodyFor(r: () => number): { payload: string | Buffer; type: string } {
   const weird: unknown[] = [null, 1, -1, 1.5, 'abc', true, [], {}, [1, 2], { a: { b: { c: 1 } } }, 'x'.repeat(5000), 1e308, -0];
-  const fields = ['itemId', 'sku', 'quantity', 'additionalFields', 'email', 'password', 'form', 'key', 'productId', 'variantId', 'siteVisitorEmail', 'header', 'footer', 'languages', 'title', 'data', 'event', 'cursor', 'sendRequests', 'rememberMe'];
+  const fields = [
+    'itemId',
+    'sku',
+    'quantity',
+    'additionalFields',
+    'email',
+    'password',
+    'form',
+    'key',
+    'productId',
+    'variantId',
+    'siteVisitorEmail',
+    'header',
+    'footer',
+    'languages',
+    'title',
+    'data',
+    'event',
+    'cursor',
+    'sendRequests',
+    'rememberMe',
+  ];
   const kind = Math.floor(r() * 10);
   switch (kind) {
     case 0:
@@ -48,7 +85,10 @@ function bodyFor(r: () => number): { payload: string | Buffer; type: string } {
     case 3:
       return { payload: 'a=1&b=%ZZ&crumb=', type: 'application/x-www-form-urlencoded' };
     case 4:
-      return { payload: '<xml>no</xml>', type: pick(r, ['text/xml', 'application/octet-stream', 'multipart/form-data; boundary=x', 'text/plain']) };
+      return {
+        payload: '<xml>no</xml>',
+        type: pick(r, ['text/xml', 'application/octet-stream', 'multipart/form-data; boundary=x', 'text/plain']),
+      };
     case 5:
       return { payload: JSON.stringify({ [pick(r, fields)]: 'y'.repeat(200_000) }), type: 'application/json' };
     default: {
@@ -60,7 +100,16 @@ function bodyFor(r: () => number): { payload: string | Buffer; type: string } {
   }
 }
 
-const LEAKS = [/\bat [\w.<>]+ \(/, /\.ts:\d+/, /node_modules/, /syntax error at or near/i, /relation "\w+" does not exist/i, /\bSELECT\b.*\bFROM\b/, /duplicate key value/i, /violates/i];
+const LEAKS = [
+  /\bat [\w.<>]+ \(/,
+  /\.ts:\d+/,
+  /node_modules/,
+  /syntax error at or near/i,
+  /relation "\w+" does not exist/i,
+  /\bSELECT\b.*\bFROM\b/,
+  /duplicate key value/i,
+  /violates/i,
+];
 
 describe('fuzz: malformed requests across every route', () => {
   let t: TestApp;
@@ -83,7 +132,11 @@ describe('fuzz: malformed requests across every route', () => {
     const N = 10_000;
     for (let i = 0; i < N; i++) {
       const route = routes[i % routes.length]!;
-      const url = route.url.replace(/:[A-Za-z_]+/g, () => pick(r, SEGMENTS)).replace(/\*$/, pick(r, SEGMENTS)) + (r() < 0.3 ? `?${pick(r, ['format=json', 'cursor=%ff', 'itemId[]=1&itemId[]=2', 'page=-5', 'a'.repeat(2000) + '=1', 'format=999999w'])}` : '');
+      const url =
+        route.url.replace(/:[A-Za-z_]+/g, () => pick(r, SEGMENTS)).replace(/\*$/, pick(r, SEGMENTS)) +
+        (r() < 0.3
+          ? `?${pick(r, ['format=json', 'cursor=%ff', 'itemId[]=1&itemId[]=2', 'page=-5', 'a'.repeat(2000) + '=1', 'format=999999w'])}`
+          : '');
       const headers: Record<string, string> = {};
       const withCrumb = r() < 0.7;
       if (withCrumb) {
@@ -99,7 +152,8 @@ describe('fuzz: malformed requests across every route', () => {
       const res = await t.app.inject({ method: route.method as 'GET', url, headers, payload });
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
       if (res.statusCode >= 500) failures.push(`${res.statusCode} ${route.method} ${url.slice(0, 120)} -> ${res.body.slice(0, 200)}`);
-      else if (res.statusCode >= 400 && LEAKS.some((re) => re.test(res.body))) failures.push(`leak ${route.method} ${url.slice(0, 120)} -> ${res.body.slice(0, 200)}`);
+      else if (res.statusCode >= 400 && LEAKS.some((re) => re.test(res.body)))
+        failures.push(`leak ${route.method} ${url.slice(0, 120)} -> ${res.body.slice(0, 200)}`);
       if (failures.length > 20) break;
     }
     expect(failures).toEqual([]);
@@ -132,7 +186,23 @@ describe('fuzz: malformed requests across every route', () => {
       '<'.repeat(1_000_000),
       `${'%'.repeat(1_000_000)}`,
     ];
-    const fields = ['email', 'siteVisitorEmail', 'password', 'name', 'title', 'quantity', 'coupons', 'back', 'next', 'q', 'form', 'itemId', 'sku', 'urlId', 'body'];
+    const fields = [
+      'email',
+      'siteVisitorEmail',
+      'password',
+      'name',
+      'title',
+      'quantity',
+      'coupons',
+      'back',
+      'next',
+      'q',
+      'form',
+      'itemId',
+      'sku',
+      'urlId',
+      'body',
+    ];
     /** Encoded, double-encoded and case-varied forms of a concrete path. */
     const encodings = (path: string): string[] => {
       const m = /^\/([a-z])/.exec(path);
@@ -140,10 +210,26 @@ describe('fuzz: malformed requests across every route', () => {
       const c = m[1]!;
       const hex = c.charCodeAt(0).toString(16);
       const rest = path.slice(2);
-      return [`/%${hex}${rest}`, `/%${hex.toUpperCase()}${rest}`, `/%25${hex}${rest}`, `/${c.toUpperCase()}${rest}`, path.replace(/\//g, '%2F').replace(/^%2F/, '/'), `${path}%5C..`, `${path}/%2e%2e/%2e%2e/package.json`, `/x/..${path}`, `${path}%`, `${path}%zz`];
+      return [
+        `/%${hex}${rest}`,
+        `/%${hex.toUpperCase()}${rest}`,
+        `/%25${hex}${rest}`,
+        `/${c.toUpperCase()}${rest}`,
+        path.replace(/\//g, '%2F').replace(/^%2F/, '/'),
+        `${path}%5C..`,
+        `${path}/%2e%2e/%2e%2e/package.json`,
+        `/x/..${path}`,
+        `${path}%`,
+        `${path}%zz`,
+      ];
     };
     const oddHeaders = (): Record<string, string> => ({
-      cookie: pick(r, [`crumb=${crumb}; tessera_cart=\u00ff\u00fe`, `crumb=${crumb}; siteUserInfo=%ff%fe%00`, `crumb=\u00e9\u00e9; tessera_owner=\u00ff`, `crumb=${crumb}`]),
+      cookie: pick(r, [
+        `crumb=${crumb}; tessera_cart=\u00ff\u00fe`,
+        `crumb=${crumb}; siteUserInfo=%ff%fe%00`,
+        `crumb=\u00e9\u00e9; tessera_owner=\u00ff`,
+        `crumb=${crumb}`,
+      ]),
       'x-csrf-token': pick(r, [crumb, '\u00ff'.repeat(64), 'x'.repeat(8000)]),
       'accept-language': pick(r, ['\u00ff\u00fe;q=2', '*;q=NaN', 'x'.repeat(4000)]),
       'user-agent': '\u00e9\u00ff',
@@ -155,7 +241,12 @@ describe('fuzz: malformed requests across every route', () => {
     // ingest worker thread); that one-time start is not what this test measures.
     for (const route of routes) {
       const path = route.url.replace(/:[A-Za-z_]+/g, 'x').replace(/\*$/, 'x');
-      await t.app.inject({ method: route.method as 'GET', url: path, headers: { cookie: `crumb=${crumb}`, 'x-csrf-token': crumb, 'content-type': 'application/json' }, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}' });
+      await t.app.inject({
+        method: route.method as 'GET',
+        url: path,
+        headers: { cookie: `crumb=${crumb}`, 'x-csrf-token': crumb, 'content-type': 'application/json' },
+        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}',
+      });
     }
     let count = 0;
     const send = async (method: string, url: string, headers: Record<string, string>, payload?: string) => {
@@ -172,10 +263,16 @@ describe('fuzz: malformed requests across every route', () => {
       const jsonHeaders = { ...oddHeaders(), 'content-type': 'application/json' };
       for (const url of encodings(path)) await send(route.method, url, jsonHeaders, writes ? '{}' : undefined);
       // Surrogates: lone high, lone low, reversed pair, in a value, a key and the query.
-      await send(route.method, `${path}?q=%ED%A0%80&next=%ED%B0%80`, jsonHeaders, writes ? `{"${pick(r, fields)}":"\\ud800","\\udc00":"x","${pick(r, fields)}":["\\udc00\\ud800"]}` : undefined);
+      await send(
+        route.method,
+        `${path}?q=%ED%A0%80&next=%ED%B0%80`,
+        jsonHeaders,
+        writes ? `{"${pick(r, fields)}":"\\ud800","\\udc00":"x","${pick(r, fields)}":["\\udc00\\ud800"]}` : undefined,
+      );
       // 1 MB hostile strings in a field, and an 8 KB one in the query.
       const h = pick(r, hostile);
-      if (writes) await send(route.method, path, jsonHeaders, JSON.stringify({ [pick(r, fields)]: h, [pick(r, fields)]: h.slice(0, 1000) }));
+      if (writes)
+        await send(route.method, path, jsonHeaders, JSON.stringify({ [pick(r, fields)]: h, [pick(r, fields)]: h.slice(0, 1000) }));
       await send(route.method, `${path}?${pick(r, fields)}=${encodeURIComponent(h.slice(0, 8000))}`, oddHeaders());
       if (failures.length > 20) break;
     }
@@ -186,7 +283,13 @@ describe('fuzz: malformed requests across every route', () => {
 
   it('never serves files outside the static folders', async () => {
     for (const prefix of ['/assets/', '/theme/', '/demo-media/']) {
-      for (const path of ['..%2f..%2fpackage.json', '../../package.json', '%2e%2e/%2e%2e/package.json', '..%5c..%5cpackage.json', '....//....//package.json']) {
+      for (const path of [
+        '..%2f..%2fpackage.json',
+        '../../package.json',
+        '%2e%2e/%2e%2e/package.json',
+        '..%5c..%5cpackage.json',
+        '....//....//package.json',
+      ]) {
         const res = await t.app.inject({ method: 'GET', url: prefix + path });
         expect(res.statusCode, prefix + path).toBeGreaterThanOrEqual(400);
         expect(res.statusCode, prefix + path).toBeLessThan(500);
@@ -219,7 +322,42 @@ describe('text the database cannot store', () => {
 function hostileCsv(r: () => number): string {
   const header = pick(r, [SQUARESPACE_COLUMNS, SHOPIFY_COLUMNS, ['Title', 'Hosted Image URLs'], ['x']] as const).join(',');
   // Image addresses are all refused before any fetch (internal or not http): the fuzz never reaches a network.
-  const cells = ['', 'Mug', '12.00', '-1', '1e309', 'Yes', 'Unlimited', '"', '""', '"a,b"', '"open', 'a"b', '=1+1', '@SUM(A1)', '+cmd', "'); DROP TABLE items; --", '\u0000', '\uFFFD', '\uFEFF', '\r', '\n', '\r\n', ',,,,', 'x'.repeat(70_000), 'http://127.0.0.1/a.png', 'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:10.0.0.1]/x.png', 'http://[fe80::1]/x.png', 'file:///etc/passwd', 'gopher://x/', 'http://0/x.png', 'http://localhost./a.png', '🙂', '\ud800'];
+  const cells = [
+    '',
+    'Mug',
+    '12.00',
+    '-1',
+    '1e309',
+    'Yes',
+    'Unlimited',
+    '"',
+    '""',
+    '"a,b"',
+    '"open',
+    'a"b',
+    '=1+1',
+    '@SUM(A1)',
+    '+cmd',
+    "'); DROP TABLE items; --",
+    '\u0000',
+    '\uFFFD',
+    '\uFEFF',
+    '\r',
+    '\n',
+    '\r\n',
+    ',,,,',
+    'x'.repeat(70_000),
+    'http://127.0.0.1/a.png',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::ffff:10.0.0.1]/x.png',
+    'http://[fe80::1]/x.png',
+    'file:///etc/passwd',
+    'gopher://x/',
+    'http://0/x.png',
+    'http://localhost./a.png',
+    '🙂',
+    '\ud800',
+  ];
   const lines = [pick(r, ['', '\uFEFF']) + header];
   const rowsN = Math.floor(r() * 30);
   for (let i = 0; i < rowsN; i++) {
@@ -250,7 +388,10 @@ describe('fuzz: the product CSV import and backup restore', () => {
     let accepted = 0;
     for (let i = 0; i < 400 && failures.length <= 20; i++) {
       const csv = hostileCsv(r);
-      const payload = r() < 0.1 ? { csv: [csv], dryRun: 'yes' } : { csv, dryRun: r() < 0.7, format: pick(r, [undefined, 'shopify', 'squarespace', 'other']) };
+      const payload =
+        r() < 0.1
+          ? { csv: [csv], dryRun: 'yes' }
+          : { csv, dryRun: r() < 0.7, format: pick(r, [undefined, 'shopify', 'squarespace', 'other']) };
       const res = await owner.send('POST', '/api/config/catalog/import', payload);
       if (res.statusCode === 202) accepted++;
       if (res.statusCode >= 500) failures.push(`${res.statusCode} ${JSON.stringify(payload).slice(0, 120)} -> ${res.body.slice(0, 200)}`);
@@ -270,7 +411,17 @@ describe('fuzz: the product CSV import and backup restore', () => {
     let restored = 0;
     const restoresBefore = readdirSync(tmpdir()).filter((n) => n.startsWith('tessera-restore-'));
     const r = rng(20261202);
-    const hostileNames = ['../../escape', '/tmp/escape', 'db/../../escape.jsonl', 'media/../../../escape', 'media/a/../../../escape', 'db/websites.jsonl', 'tessera-backup.json', 'media/x\\..\\..\\escape', 'media/\u0000'];
+    const hostileNames = [
+      '../../escape',
+      '/tmp/escape',
+      'db/../../escape.jsonl',
+      'media/../../../escape',
+      'media/a/../../../escape',
+      'db/websites.jsonl',
+      'tessera-backup.json',
+      'media/x\\..\\..\\escape',
+      'media/\u0000',
+    ];
     const failures: string[] = [];
     try {
       for (let i = 0; i < 150 && failures.length <= 20; i++) {

@@ -49,7 +49,9 @@ for (const kind of DB_KINDS) {
       expect(ready.headers['cache-control']).toBe('no-store');
 
       // The newest migration "not applied": not ready, and says why.
-      await t.database.exec(`DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)`);
+      await t.database.exec(
+        `DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)`,
+      );
       const stale = await t.app.inject({ method: 'GET', url: '/ready' });
       expect(stale.statusCode).toBe(503);
       expect(stale.json().checks.migrations).toBe('failed');
@@ -98,14 +100,18 @@ for (const kind of DB_KINDS) {
       expect((await app.inject({ method: 'GET', url: '/' })).statusCode).toBe(200);
       expect((await app.inject({ method: 'GET', url: '/' })).statusCode).toBe(200);
       await app.services.jobs.enqueue(t.database.db, 'ops-test', {}, { runAt: new Date(Date.now() + 3_600_000) });
-      await t.database.exec(`INSERT INTO mail_outbox (kind, to_address, subject, text_body, status, next_attempt_at) VALUES ('t', 'a@example.com', 's', 'b', 'pending', now() + interval '1 hour')`);
+      await t.database.exec(
+        `INSERT INTO mail_outbox (kind, to_address, subject, text_body, status, next_attempt_at) VALUES ('t', 'a@example.com', 's', 'b', 'pending', now() + interval '1 hour')`,
+      );
 
       const res = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain/);
       expect(res.headers['cache-control']).toBe('no-store');
       const text = res.body;
-      expect(metricValue(text, 'tessera_http_requests_total', { method: 'GET', route: '/api/commerce/inventory/stock', status: '200' })).toBe(2);
+      expect(
+        metricValue(text, 'tessera_http_requests_total', { method: 'GET', route: '/api/commerce/inventory/stock', status: '200' }),
+      ).toBe(2);
       expect(metricValue(text, 'tessera_http_requests_total', { method: 'GET', route: '/', status: '200' })).toBe(2);
       // The pattern, never the raw URL with its query.
       expect(text).not.toContain('itemId=');
@@ -127,7 +133,8 @@ for (const kind of DB_KINDS) {
     it('/metrics refuses a guesser after 20 wrong tokens', async () => {
       t = await testApp(kind, { DATA_DIR: dataDir(), METRICS_TOKEN: TOKEN, RATE_LIMIT_STORE: 'memory' });
       const codes: number[] = [];
-      for (let i = 0; i < 21; i++) codes.push((await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer guess-${i}` } })).statusCode);
+      for (let i = 0; i < 21; i++)
+        codes.push((await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer guess-${i}` } })).statusCode);
       expect(codes.slice(0, 20).every((c) => c === 401)).toBe(true);
       expect(codes[20]).toBe(429);
       // The right token still works from there (only failures count).

@@ -33,7 +33,10 @@ describe.each(DB_KINDS)('shared infrastructure on %s', (kind) => {
     const down = await mailer.deliverDue();
     expect(down.sent).toBe(0);
     expect(sink.messages).toHaveLength(0);
-    const pending = await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM mail_outbox WHERE status = 'pending' AND last_error IS NOT NULL`);
+    const pending = await rows<{ n: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS n FROM mail_outbox WHERE status = 'pending' AND last_error IS NOT NULL`,
+    );
     expect(pending[0]!.n).toBe(12);
 
     sink.refusing = false;
@@ -51,7 +54,13 @@ describe.each(DB_KINDS)('shared infrastructure on %s', (kind) => {
     const mailer = new Mailer(database, smtpTransport(sink.url), 'Shop <shop@example.com>');
     const before = sink.messages.length;
     await mailer.enqueue(database.db, [
-      { kind: 'hdr', to: 'h1@example.com', subject: 'Back in stock', text: 'Hi', headers: { 'List-Unsubscribe': '<https://shop.example/u/1>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } },
+      {
+        kind: 'hdr',
+        to: 'h1@example.com',
+        subject: 'Back in stock',
+        text: 'Hi',
+        headers: { 'List-Unsubscribe': '<https://shop.example/u/1>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      },
       { kind: 'hdr', to: 'h2@example.com', subject: 'Back in stock', text: 'Hi' },
       { kind: 'hdr', to: 'h3@example.com', subject: 'Back in stock', text: 'Hi' },
     ]);
@@ -95,7 +104,10 @@ describe.each(DB_KINDS)('shared infrastructure on %s', (kind) => {
     expect(seen.sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i));
     await database.exec(`UPDATE jobs SET run_at = now() WHERE kind = 'flaky'`);
     await a.runDue();
-    const flaky = await rows<{ status: string; attempts: number }>(database.db, sql`SELECT status, attempts FROM jobs WHERE kind = 'flaky'`);
+    const flaky = await rows<{ status: string; attempts: number }>(
+      database.db,
+      sql`SELECT status, attempts FROM jobs WHERE kind = 'flaky'`,
+    );
     expect(flaky[0]).toEqual({ status: 'done', attempts: 2 });
   });
 
@@ -148,13 +160,30 @@ describe.each(DB_KINDS)('several rate-limit rules at once on %s', (kind) => {
       const limiter = new RateLimiter(new DatabaseRateLimitStore(database), () => 5_000_000);
       const visitor = { name: 'v', max: 2, windowMs: 10_000 };
       const ip = { name: 'ip', max: 3, windowMs: 10_000 };
-      await limiter.checkAll([{ rule: visitor, key: 'a' }, { rule: ip, key: '1.2.3.4' }]);
-      await limiter.checkAll([{ rule: visitor, key: 'b' }, { rule: ip, key: '1.2.3.4' }]);
-      await limiter.checkAll([{ rule: visitor, key: 'c' }, { rule: ip, key: '1.2.3.4' }]);
+      await limiter.checkAll([
+        { rule: visitor, key: 'a' },
+        { rule: ip, key: '1.2.3.4' },
+      ]);
+      await limiter.checkAll([
+        { rule: visitor, key: 'b' },
+        { rule: ip, key: '1.2.3.4' },
+      ]);
+      await limiter.checkAll([
+        { rule: visitor, key: 'c' },
+        { rule: ip, key: '1.2.3.4' },
+      ]);
       // A fresh visitor key, but the address is over its ceiling.
-      const err = await limiter.checkAll([{ rule: visitor, key: 'd' }, { rule: ip, key: '1.2.3.4' }]).catch((e: unknown) => e);
+      const err = await limiter
+        .checkAll([
+          { rule: visitor, key: 'd' },
+          { rule: ip, key: '1.2.3.4' },
+        ])
+        .catch((e: unknown) => e);
       expect((err as HttpError).status).toBe(429);
-      await limiter.checkAll([{ rule: visitor, key: 'e' }, { rule: ip, key: '5.6.7.8' }]);
+      await limiter.checkAll([
+        { rule: visitor, key: 'e' },
+        { rule: ip, key: '5.6.7.8' },
+      ]);
     } finally {
       await database.close();
     }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DB_KINDS, testDatabase } from '../../helpers/db.js';
 import { sql } from 'drizzle-orm';
-import { DatabaseRateLimitStore, RATE_LIMIT_KEEP_MS, RateLimiter, WriteBehindRateLimitStore } from '../../../src/server/plugins/rate-limit.js';
+import {
+  DatabaseRateLimitStore,
+  RATE_LIMIT_KEEP_MS,
+  RateLimiter,
+  WriteBehindRateLimitStore,
+} from '../../../src/server/plugins/rate-limit.js';
 import { rows } from '../../../src/server/db-util.js';
 import { testApp } from '../../helpers/app.js';
 import { HttpError } from '../../../src/server/errors.js';
@@ -17,10 +22,23 @@ describe.each(DB_KINDS)('database rate-limit store, coalesced hits, on %s', (kin
       expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
       // Many keys at once, several hits each, and a key hit in two windows in the same turn.
       const many = await Promise.all(
-        Array.from({ length: 60 }, (_, i) => a.hitMany([{ key: `v${i % 20}`, windowMs: 10_000 }, { key: 'ip', windowMs: 10_000 }], now)),
+        Array.from({ length: 60 }, (_, i) =>
+          a.hitMany(
+            [
+              { key: `v${i % 20}`, windowMs: 10_000 },
+              { key: 'ip', windowMs: 10_000 },
+            ],
+            now,
+          ),
+        ),
       );
       for (let k = 0; k < 20; k++) {
-        expect(many.filter((_, i) => i % 20 === k).map((c) => c[0]).sort()).toEqual([1, 2, 3]);
+        expect(
+          many
+            .filter((_, i) => i % 20 === k)
+            .map((c) => c[0])
+            .sort(),
+        ).toEqual([1, 2, 3]);
       }
       expect(many.map((c) => c[1]).sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
       const [old, next] = await Promise.all([a.hit('edge', 10_000, now), a.hit('edge', 10_000, now + 10_000)]);
@@ -36,7 +54,14 @@ describe.each(DB_KINDS)('database rate-limit store, coalesced hits, on %s', (kin
     try {
       const limiter = new RateLimiter(new DatabaseRateLimitStore(database), () => 9_000_000);
       const rule = { name: 'burst', max: 5, windowMs: 10_000 };
-      const results = await Promise.all(Array.from({ length: 12 }, () => limiter.check(rule, 'x').then(() => 'ok', (e: unknown) => e)));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          limiter.check(rule, 'x').then(
+            () => 'ok',
+            (e: unknown) => e,
+          ),
+        ),
+      );
       expect(results.filter((r) => r === 'ok')).toHaveLength(5);
       const refused = results.filter((r) => r !== 'ok');
       expect(refused).toHaveLength(7);
@@ -49,7 +74,10 @@ describe.each(DB_KINDS)('database rate-limit store, coalesced hits, on %s', (kin
 
 /** The row a store wrote for `key` (null when none). */
 async function rowOf(database: Awaited<ReturnType<typeof testDatabase>>, key: string) {
-  const r = await rows<{ window_start: Date | string; count: number }>(database.db, sql`SELECT window_start, count FROM rate_limits WHERE key = ${key}`);
+  const r = await rows<{ window_start: Date | string; count: number }>(
+    database.db,
+    sql`SELECT window_start, count FROM rate_limits WHERE key = ${key}`,
+  );
   return r[0] ? { start: new Date(r[0].window_start).getTime(), count: Number(r[0].count) } : null;
 }
 
@@ -62,8 +90,24 @@ describe.each(DB_KINDS)('write-behind rate-limit store (PGlite: counted in memor
       // The first hits arrive while the store still reads the table: each still gets its own count.
       const counts = await Promise.all(Array.from({ length: 120 }, () => store.hit('hot', 10_000, now)));
       expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
-      const many = await Promise.all(Array.from({ length: 60 }, (_, i) => store.hitMany([{ key: `v${i % 20}`, windowMs: 10_000 }, { key: 'ip', windowMs: 10_000 }], now)));
-      for (let k = 0; k < 20; k++) expect(many.filter((_, i) => i % 20 === k).map((c) => c[0]).sort()).toEqual([1, 2, 3]);
+      const many = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          store.hitMany(
+            [
+              { key: `v${i % 20}`, windowMs: 10_000 },
+              { key: 'ip', windowMs: 10_000 },
+            ],
+            now,
+          ),
+        ),
+      );
+      for (let k = 0; k < 20; k++)
+        expect(
+          many
+            .filter((_, i) => i % 20 === k)
+            .map((c) => c[0])
+            .sort(),
+        ).toEqual([1, 2, 3]);
       expect(many.map((c) => c[1]).sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
       // The next window starts from one; so does a clock set back (as in the database store).
       expect(await store.hit('hot', 10_000, now + 10_000)).toBe(1);

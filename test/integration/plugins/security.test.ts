@@ -10,7 +10,10 @@ describe('security defaults', () => {
   beforeAll(async () => {
     t = await testApp('pglite', { TRUST_PROXY: 'true' });
     const id = t.seed.productIds['ceramic-pour-over-set']!;
-    await t.database.db.update(schema.items).set({ title: `Pour-Over ${XSS}` }).where(eq(schema.items.id, id));
+    await t.database.db
+      .update(schema.items)
+      .set({ title: `Pour-Over ${XSS}` })
+      .where(eq(schema.items.id, id));
     const post = (await t.database.db.select().from(schema.items).where(eq(schema.items.urlId, 'a-better-morning-cup')))[0]!;
     await t.database.db.insert(schema.comments).values({ id: 'c'.repeat(24), itemId: post.id, authorName: XSS, body: XSS });
   });
@@ -27,7 +30,11 @@ describe('security defaults', () => {
       expect(res.body).not.toContain('<img src=x onerror');
       expect(res.body).toContain('&lt;script&gt;');
     }
-    await v.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['ceramic-pour-over-set'], sku: 'POUR-OVER', quantity: 1 });
+    await v.send('POST', '/api/commerce/shopping-cart/entries', {
+      itemId: t.seed.productIds['ceramic-pour-over-set'],
+      sku: 'POUR-OVER',
+      quantity: 1,
+    });
     const cart = await v.get('/cart');
     expect(cart.body).not.toContain('<script>alert("x")</script>');
   });
@@ -49,7 +56,12 @@ describe('security defaults', () => {
     const login = await v.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password }, { headers: https });
     const owner = login.cookies.find((c) => c.name === 'tessera_owner')!;
     expect(owner).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
-    const add = await v.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['houseplant-field-guide'], sku: 'EBOOK-PLANTS', quantity: 1 }, { headers: https });
+    const add = await v.send(
+      'POST',
+      '/api/commerce/shopping-cart/entries',
+      { itemId: t.seed.productIds['houseplant-field-guide'], sku: 'EBOOK-PLANTS', quantity: 1 },
+      { headers: https },
+    );
     const cart = add.cookies.find((c) => c.name === 'tessera_cart')!;
     expect(cart).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax' });
   });
@@ -63,8 +75,21 @@ describe('security defaults', () => {
       database: t.database,
       logger: { level: 'info', stream: { write: (l: string) => lines.push(l) } },
     });
-    await app.inject({ method: 'GET', url: '/health', headers: { cookie: 'tessera_owner=SECRET-OWNER-TOKEN; crumb=SECRETCRUMBVALUE123', 'x-csrf-token': 'SECRETCRUMBVALUE123', authorization: 'Bearer SECRET' } });
-    await app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json', cookie: 'crumb=SECRETCRUMBVALUE123', 'x-csrf-token': 'SECRETCRUMBVALUE123' }, payload: JSON.stringify({ email: 'a@b.c', password: 'SECRET-PASSWORD' }) });
+    await app.inject({
+      method: 'GET',
+      url: '/health',
+      headers: {
+        cookie: 'tessera_owner=SECRET-OWNER-TOKEN; crumb=SECRETCRUMBVALUE123',
+        'x-csrf-token': 'SECRETCRUMBVALUE123',
+        authorization: 'Bearer SECRET',
+      },
+    });
+    await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json', cookie: 'crumb=SECRETCRUMBVALUE123', 'x-csrf-token': 'SECRETCRUMBVALUE123' },
+      payload: JSON.stringify({ email: 'a@b.c', password: 'SECRET-PASSWORD' }),
+    });
     await app.inject({ method: 'GET', url: '/config/login/link?token=SECRET-LINK-TOKEN' });
     await app.close();
     const all = lines.join('\n');

@@ -102,7 +102,7 @@ describe.each(DB_KINDS)('site cache on %s', (kind) => {
     expect(loads()).toBe(MAX_ENTRIES + 2);
   });
 
-  it("a product page whose row the products list read at this version sends no read of its own, and shows a rename at once", async () => {
+  it('a product page whose row the products list read at this version sends no read of its own, and shows a rename at once', async () => {
     const statements = async (url: string) => {
       const client = (t.database.db as unknown as { $client: { query: (...a: unknown[]) => unknown } }).$client;
       const query = client.query;
@@ -173,7 +173,9 @@ describe.each(DB_KINDS)('site cache on %s', (kind) => {
   it("the owner's related-products choice made on the other instance, and a rename of that product, show here at once", async () => {
     await page();
     const ids = t.seed.productIds;
-    const r = await owner.send('PUT', `/api/reviews/admin/related/${ids['linen-camp-shirt']}`, { relatedItemIds: [ids['engraved-cutting-board']] });
+    const r = await owner.send('PUT', `/api/reviews/admin/related/${ids['linen-camp-shirt']}`, {
+      relatedItemIds: [ids['engraved-cutting-board']],
+    });
     expect(r.statusCode, r.body).toBe(200);
     const [board] = await rows<{ title: string }>(t.database.db, sql`select title from items where id = ${ids['engraved-cutting-board']}`);
     const html = await page();
@@ -199,7 +201,9 @@ describe.each(DB_KINDS)('site cache on %s', (kind) => {
   it('instalment preferences changed on the other instance apply to the next page here', async () => {
     const pill = (html: string) => html.includes('instalment-pill');
     const withPill = await page();
-    await otherDb.db.execute(sql`update commerce_preferences set value = ${JSON.stringify({ available: false })}::jsonb where namespace = 'instalments'`);
+    await otherDb.db.execute(
+      sql`update commerce_preferences set value = ${JSON.stringify({ available: false })}::jsonb where namespace = 'instalments'`,
+    );
     const without = await page();
     expect(pill(withPill)).toBe(true);
     expect(pill(without)).toBe(false);

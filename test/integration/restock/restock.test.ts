@@ -28,7 +28,9 @@ async function captchaToken(app: FastifyInstance): Promise<string> {
   expect(res.statusCode).toBe(200);
   const c = res.json() as { algorithm: string; challenge: string; salt: string; signature: string; maxnumber?: number };
   const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature })).toString('base64');
+  return Buffer.from(
+    JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature }),
+  ).toString('base64');
 }
 
 /** POST the sign-up as a visitor from `ip` (with the crumb). */
@@ -71,20 +73,41 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
   let t: TestApp;
   let sink: SmtpSink;
   let owner: Visitor;
-  let ids: { throw: string; clay: string; oat: string; shirt: string; lNavy: string; sSand: string; ebook: string; ebookV: string; board: string; boardV: string };
+  let ids: {
+    throw: string;
+    clay: string;
+    oat: string;
+    shirt: string;
+    lNavy: string;
+    sSand: string;
+    ebook: string;
+    ebookV: string;
+    board: string;
+    boardV: string;
+  };
 
   const settings = (patch: Record<string, unknown>) => owner.send('PUT', `${API}/settings`, { settings: patch });
-  const setStock = (variantId: string, body: Record<string, unknown>, who = owner) => who.send('PUT', `/api/commerce/inventory/variants/${variantId}`, body);
+  const setStock = (variantId: string, body: Record<string, unknown>, who = owner) =>
+    who.send('PUT', `/api/commerce/inventory/variants/${variantId}`, body);
   const pending = async (variantId: string) =>
-    (await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM restock_sign_ups WHERE variant_id = ${variantId} AND status = 'pending'`))[0]!.n;
+    (
+      await rows<{ n: number }>(
+        t.database.db,
+        sql`SELECT count(*)::int AS n FROM restock_sign_ups WHERE variant_id = ${variantId} AND status = 'pending'`,
+      )
+    )[0]!.n;
   /** Sign-ups made through the service (the visitor call's captcha and rate limit are tested on their own). */
   const seedSignUps = async (productId: string, variantId: string, emails: string[]) => {
     const svc = restockServiceOf(t.app);
     for (const email of emails) await svc.signUp({ productId, variantId, email, isJoinMailingList: false });
   };
   const resetStock = async () => {
-    await t.database.exec(`UPDATE product_variants SET qty_in_stock = 0, unlimited = false WHERE id IN ('${ids.clay}', '${ids.oat}', '${ids.lNavy}')`);
-    await t.database.exec(`DELETE FROM restock_sign_ups; DELETE FROM restock_sends; DELETE FROM restock_suppressions; DELETE FROM mail_outbox; DELETE FROM jobs`);
+    await t.database.exec(
+      `UPDATE product_variants SET qty_in_stock = 0, unlimited = false WHERE id IN ('${ids.clay}', '${ids.oat}', '${ids.lNavy}')`,
+    );
+    await t.database.exec(
+      `DELETE FROM restock_sign_ups; DELETE FROM restock_sends; DELETE FROM restock_suppressions; DELETE FROM mail_outbox; DELETE FROM jobs`,
+    );
   };
 
   beforeAll(async () => {
@@ -114,7 +137,14 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
     await drain(t);
     await resetStock();
     sink.messages.length = 0;
-    const r = await settings({ autoSend: true, limitToStock: false, batchSize: 50, batchDelaySeconds: 0, multilingualEmails: false, mailingListSignUpEnabled: false });
+    const r = await settings({
+      autoSend: true,
+      limitToStock: false,
+      batchSize: 50,
+      batchDelaySeconds: 0,
+      multilingualEmails: false,
+      mailingListSignUpEnabled: false,
+    });
     expect(r.statusCode).toBe(200);
   });
 
@@ -141,7 +171,13 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
     });
 
     it('signs up with a solved captcha, answers the success text, and keeps one sign-up for a second try', async () => {
-      const body = { isJoinMailingList: true, productId: ids.throw, variantId: ids.clay, siteVisitorEmail: ' Ada@Example.com ', captchaToken: await captchaToken(t.app) };
+      const body = {
+        isJoinMailingList: true,
+        productId: ids.throw,
+        variantId: ids.clay,
+        siteVisitorEmail: ' Ada@Example.com ',
+        captchaToken: await captchaToken(t.app),
+      };
       const first = await postSignUp(t.app, body);
       expect(first.statusCode).toBe(200);
       expect(first.json()).toEqual({ success: true, created: true, message: 'Signed up!' });
@@ -159,18 +195,47 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
     it('keeps the mailing-list opt-in, and the language only with multilingual emails on and a translation tool present', async () => {
       await settings({ mailingListSignUpEnabled: true, multilingualEmails: true });
       // Multilingual emails on, but the site has no translation tool: the language is not kept.
-      const noTool = await postSignUp(t.app, { isJoinMailingList: true, productId: ids.throw, variantId: ids.oat, siteVisitorEmail: 'noe@example.fr', captchaToken: await captchaToken(t.app), language: 'fr-FR' });
+      const noTool = await postSignUp(t.app, {
+        isJoinMailingList: true,
+        productId: ids.throw,
+        variantId: ids.oat,
+        siteVisitorEmail: 'noe@example.fr',
+        captchaToken: await captchaToken(t.app),
+        language: 'fr-FR',
+      });
       expect(noTool.statusCode).toBe(200);
-      const kept = await rows<{ language: string | null }>(t.database.db, sql`SELECT language FROM restock_sign_ups WHERE email = 'noe@example.fr'`);
+      const kept = await rows<{ language: string | null }>(
+        t.database.db,
+        sql`SELECT language FROM restock_sign_ups WHERE email = 'noe@example.fr'`,
+      );
       expect(kept).toEqual([{ language: null }]);
-      await t.database.db.execute(sql`UPDATE websites SET settings = jsonb_set(settings, '{multilingual}', '{"languages": [{"code": "en-US", "customCoded": false}, {"code": "fr-FR", "customCoded": false}], "connected": true}'::jsonb)`);
-      const res = await postSignUp(t.app, { isJoinMailingList: true, productId: ids.throw, variantId: ids.oat, siteVisitorEmail: 'lea@example.fr', captchaToken: await captchaToken(t.app), language: 'fr-FR' });
+      await t.database.db.execute(
+        sql`UPDATE websites SET settings = jsonb_set(settings, '{multilingual}', '{"languages": [{"code": "en-US", "customCoded": false}, {"code": "fr-FR", "customCoded": false}], "connected": true}'::jsonb)`,
+      );
+      const res = await postSignUp(t.app, {
+        isJoinMailingList: true,
+        productId: ids.throw,
+        variantId: ids.oat,
+        siteVisitorEmail: 'lea@example.fr',
+        captchaToken: await captchaToken(t.app),
+        language: 'fr-FR',
+      });
       expect(res.statusCode).toBe(200);
       await t.database.db.execute(sql`DELETE FROM restock_sign_ups WHERE email = 'noe@example.fr'`);
-      const bad = await postSignUp(t.app, { isJoinMailingList: false, productId: ids.throw, variantId: ids.oat, siteVisitorEmail: 'x@example.fr', captchaToken: 'x', language: '<script>' });
+      const bad = await postSignUp(t.app, {
+        isJoinMailingList: false,
+        productId: ids.throw,
+        variantId: ids.oat,
+        siteVisitorEmail: 'x@example.fr',
+        captchaToken: 'x',
+        language: '<script>',
+      });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toBe(RESTOCK_TEXT.BAD_LANGUAGE);
-      const r = await rows<{ is_join_mailing_list: boolean; language: string }>(t.database.db, sql`SELECT is_join_mailing_list, language FROM restock_sign_ups WHERE variant_id = ${ids.oat}`);
+      const r = await rows<{ is_join_mailing_list: boolean; language: string }>(
+        t.database.db,
+        sql`SELECT is_join_mailing_list, language FROM restock_sign_ups WHERE variant_id = ${ids.oat}`,
+      );
       expect(r).toEqual([{ is_join_mailing_list: true, language: 'fr-FR' }]);
     });
 
@@ -192,7 +257,13 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
 
     it('refuses unknown variants, variants of another product, in-stock variants and digital products', async () => {
       const sign = async (productId: string, variantId: string) =>
-        postSignUp(t.app, { isJoinMailingList: false, productId, variantId, siteVisitorEmail: 'carl@example.com', captchaToken: await captchaToken(t.app) });
+        postSignUp(t.app, {
+          isJoinMailingList: false,
+          productId,
+          variantId,
+          siteVisitorEmail: 'carl@example.com',
+          captchaToken: await captchaToken(t.app),
+        });
       const unknown = await sign(ids.throw, 'ffffffffffffffffffffffff');
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json().message).toBe(RESTOCK_TEXT.NOT_FOUND);
@@ -203,7 +274,11 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
       const digital = await sign(ids.ebook, ids.ebookV);
       expect(digital.statusCode).toBe(400);
       expect(digital.json().message).toBe(RESTOCK_TEXT.NOT_TRACKED);
-      const noCrumb = await t.app.inject({ method: 'POST', url: API, payload: { productId: ids.throw, variantId: ids.clay, siteVisitorEmail: 'a@b.co' } });
+      const noCrumb = await t.app.inject({
+        method: 'POST',
+        url: API,
+        payload: { productId: ids.throw, variantId: ids.clay, siteVisitorEmail: 'a@b.co' },
+      });
       expect(noCrumb.statusCode).toBe(403);
       expect(noCrumb.json()).toEqual({ crumbFail: true });
       expect(await rows(t.database.db, sql`SELECT id FROM restock_sign_ups`)).toEqual([]);
@@ -216,7 +291,10 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
           const token = (JSON.parse(init.body) as { event: { token: string } }).event.token;
           calls.push(token);
           const valid = token === 'good-token';
-          return { status: 200, json: async () => ({ tokenProperties: { valid, action: 'product_waitlist' }, riskAnalysis: { score: 0.9 } }) };
+          return {
+            status: 200,
+            json: async () => ({ tokenProperties: { valid, action: 'product_waitlist' }, riskAnalysis: { score: 0.9 } }),
+          };
         },
       });
       await t.database.db.execute(
@@ -294,7 +372,17 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
       await seedSignUps(ids.shirt, ids.lNavy, ['e@example.com', 'f@example.com']);
       const g = await owner.get(`${API}/groups`);
       expect(g.statusCode).toBe(200);
-      const body = g.json() as { signUpGroups: Array<{ productId: string; productTitle: string; productUrl: string; pendingCount: number; variants: Array<{ variantId: string; pendingCount: number; variantText: string; inStock: boolean }> }>; hasNextPage: boolean; nextPageCursor: string | null };
+      const body = g.json() as {
+        signUpGroups: Array<{
+          productId: string;
+          productTitle: string;
+          productUrl: string;
+          pendingCount: number;
+          variants: Array<{ variantId: string; pendingCount: number; variantText: string; inStock: boolean }>;
+        }>;
+        hasNextPage: boolean;
+        nextPageCursor: string | null;
+      };
       expect(body.hasNextPage).toBe(false);
       expect(body.nextPageCursor).toBeNull();
       expect(body.signUpGroups.map((x) => x.productTitle)).toEqual(['Merino Wool Throw', 'Linen Camp Shirt']);
@@ -314,7 +402,10 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
       expect(totalSignUps(lists)).toBe(4);
       expect(throwGroup.pendingCount).toBe(4);
       expect(totalSignUps([])).toBe(0);
-      const list = (await owner.get(`${API}?productId=${ids.shirt}&variantId=${ids.lNavy}`)).json() as { signUps: Array<{ email: string; status: string }>; hasNextPage: boolean };
+      const list = (await owner.get(`${API}?productId=${ids.shirt}&variantId=${ids.lNavy}`)).json() as {
+        signUps: Array<{ email: string; status: string }>;
+        hasNextPage: boolean;
+      };
       expect(list.signUps.map((s) => [s.email, s.status])).toEqual([
         ['e@example.com', 'pending'],
         ['f@example.com', 'pending'],
@@ -354,13 +445,24 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
 
       // Groups page the same way while a new product group arrives.
       await seedSignUps(ids.throw, ids.oat, ['g1@example.com']);
-      const g1 = (await owner.get(`${API}/groups?pageSize=1`)).json() as { signUpGroups: Array<{ productId: string }>; hasNextPage: boolean; nextPageCursor: string };
+      const g1 = (await owner.get(`${API}/groups?pageSize=1`)).json() as {
+        signUpGroups: Array<{ productId: string }>;
+        hasNextPage: boolean;
+        nextPageCursor: string;
+      };
       expect(g1.signUpGroups.map((g) => g.productId)).toEqual([ids.throw]);
       expect(g1.hasNextPage).toBe(false);
       await seedSignUps(ids.shirt, ids.lNavy, ['g2@example.com']);
-      const again = (await owner.get(`${API}/groups?pageSize=1`)).json() as { signUpGroups: Array<{ productId: string }>; hasNextPage: boolean; nextPageCursor: string };
+      const again = (await owner.get(`${API}/groups?pageSize=1`)).json() as {
+        signUpGroups: Array<{ productId: string }>;
+        hasNextPage: boolean;
+        nextPageCursor: string;
+      };
       expect(again.hasNextPage).toBe(true);
-      const g2 = (await owner.get(`${API}/groups?pageSize=1&cursor=${encodeURIComponent(again.nextPageCursor)}`)).json() as { signUpGroups: Array<{ productId: string }>; hasNextPage: boolean };
+      const g2 = (await owner.get(`${API}/groups?pageSize=1&cursor=${encodeURIComponent(again.nextPageCursor)}`)).json() as {
+        signUpGroups: Array<{ productId: string }>;
+        hasNextPage: boolean;
+      };
       expect(g2.signUpGroups.map((g) => g.productId)).toEqual([ids.shirt]);
       expect(g2.hasNextPage).toBe(false);
     });
@@ -371,7 +473,10 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
       await seedSignUps(ids.shirt, ids.lNavy, ['one@example.com', 'two@example.com']);
       const res = await setStock(ids.lNavy, { qtyInStock: 3 });
       expect(res.statusCode).toBe(200);
-      const body = res.json() as { variant: { qtyInStock: number; unlimited: boolean }; restockSend: { trigger: string; pendingAtStart: number } };
+      const body = res.json() as {
+        variant: { qtyInStock: number; unlimited: boolean };
+        restockSend: { trigger: string; pendingAtStart: number };
+      };
       expect(body.variant).toMatchObject({ qtyInStock: 3, unlimited: false });
       expect(body.restockSend).toMatchObject({ trigger: 'auto', pendingAtStart: 2 });
       await drain(t);
@@ -389,17 +494,27 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
       expect(manual.json().message).toBe(RESTOCK_TEXT.NOTHING_PENDING);
       await drain(t);
       expect(sink.messages).toHaveLength(2);
-      const history = (await owner.get(`${API}/sends`)).json() as { sends: Array<{ status: string; sentCount: number; trigger: string; variantText: string }> };
+      const history = (await owner.get(`${API}/sends`)).json() as {
+        sends: Array<{ status: string; sentCount: number; trigger: string; variantText: string }>;
+      };
       expect(history.sends[0]).toMatchObject({ status: 'done', sentCount: 2, trigger: 'auto', variantText: 'Size: L, Color: Navy' });
     });
 
     it('writes the email in the sign-up language when multilingual emails are on', async () => {
       await settings({ multilingualEmails: true });
-      await restockServiceOf(t.app).signUp({ productId: ids.throw, variantId: ids.clay, email: 'marie@example.fr', isJoinMailingList: false, language: 'fr' });
+      await restockServiceOf(t.app).signUp({
+        productId: ids.throw,
+        variantId: ids.clay,
+        email: 'marie@example.fr',
+        isJoinMailingList: false,
+        language: 'fr',
+      });
       await setStock(ids.clay, { qtyInStock: 1 });
       await drain(t);
       const raw = sink.to('marie@example.fr')[0]!.raw;
-      expect(raw).toMatch(/Subject: =\?UTF-8\?Q\?Merino_Wool_Throw_est_de_nouveau_en_stock\?=|Subject: Merino Wool Throw est de nouveau en stock/);
+      expect(raw).toMatch(
+        /Subject: =\?UTF-8\?Q\?Merino_Wool_Throw_est_de_nouveau_en_stock\?=|Subject: Merino Wool Throw est de nouveau en stock/,
+      );
     });
 
     it('leaves sending to the owner when automatic sending is off; refuses sending out of stock', async () => {
@@ -442,7 +557,10 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
       await setStock(ids.clay, { qtyInStock: 10 });
       await drain(t);
       expect(sink.messages).toHaveLength(2);
-      const waiting = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM jobs WHERE kind = 'restock.send' AND status = 'pending' AND run_at > now() + interval '60 seconds'`);
+      const waiting = await rows<{ n: number }>(
+        t.database.db,
+        sql`SELECT count(*)::int AS n FROM jobs WHERE kind = 'restock.send' AND status = 'pending' AND run_at > now() + interval '60 seconds'`,
+      );
       expect(waiting[0]!.n).toBe(1);
       await t.database.exec(`UPDATE jobs SET run_at = now() WHERE kind = 'restock.send' AND status = 'pending'`);
       await drain(t);
@@ -459,8 +577,14 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
 
     it('starts the automatic send when a product save in /config brings a variant back', async () => {
       await seedSignUps(ids.throw, ids.clay, ['save1@example.com', 'save2@example.com']);
-      const product = (await owner.get(`/api/config/products/${ids.throw}`)).json() as { variants: Array<{ id: string; qtyInStock: number }> } & Record<string, unknown>;
-      const body = { ...product, variantOptionOrdering: ['Color'], variants: product.variants.map((v) => (v.id === ids.clay ? { ...v, qtyInStock: 4 } : v)) };
+      const product = (await owner.get(`/api/config/products/${ids.throw}`)).json() as {
+        variants: Array<{ id: string; qtyInStock: number }>;
+      } & Record<string, unknown>;
+      const body = {
+        ...product,
+        variantOptionOrdering: ['Color'],
+        variants: product.variants.map((v) => (v.id === ids.clay ? { ...v, qtyInStock: 4 } : v)),
+      };
       const saved = await owner.send('PUT', `/api/config/products/${ids.throw}`, body);
       expect(saved.statusCode, saved.body).toBe(200);
       await drain(t);
@@ -500,7 +624,10 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
         { productId: ids.throw, variantId: ids.clay },
         { productId: ids.throw, variantId: ids.oat },
       ];
-      const [a, b] = await Promise.all([owner.send('POST', `${API}/send/all`, { sendRequests }), owner.send('POST', `${API}/send/all`, { sendRequests })]);
+      const [a, b] = await Promise.all([
+        owner.send('POST', `${API}/send/all`, { sendRequests }),
+        owner.send('POST', `${API}/send/all`, { sendRequests }),
+      ]);
       expect(a.statusCode).toBe(200);
       expect(b.statusCode).toBe(200);
       const results = [...a.json().results, ...b.json().results] as Array<{ result: string }>;
@@ -517,7 +644,11 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
 
     it('claims each sign-up once when two batches of the same variant run at the same time', async () => {
       await settings({ autoSend: false, batchSize: 1000 });
-      await seedSignUps(ids.throw, ids.clay, Array.from({ length: 60 }, (_, i) => `race${i}@example.com`));
+      await seedSignUps(
+        ids.throw,
+        ids.clay,
+        Array.from({ length: 60 }, (_, i) => `race${i}@example.com`),
+      );
       await setStock(ids.clay, { qtyInStock: 5 });
       // Two sends of one variant, forced past the one-active-send rule, run at once: the claims alone keep it exactly-once.
       await t.database.exec(`DROP INDEX restock_sends_active_uq`);
@@ -528,12 +659,18 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
            ('aaaaaaaaaaaaaaaaaaaaaaa2', '${t.seed.websiteId}', '${ids.throw}', '${ids.clay}', 'manual', 'running', 60)`,
         );
         const svc = restockServiceOf(t.app);
-        await Promise.all([svc.runBatch('aaaaaaaaaaaaaaaaaaaaaaa1'), svc.runBatch('aaaaaaaaaaaaaaaaaaaaaaa2'), svc.runBatch('aaaaaaaaaaaaaaaaaaaaaaa1')]);
+        await Promise.all([
+          svc.runBatch('aaaaaaaaaaaaaaaaaaaaaaa1'),
+          svc.runBatch('aaaaaaaaaaaaaaaaaaaaaaa2'),
+          svc.runBatch('aaaaaaaaaaaaaaaaaaaaaaa1'),
+        ]);
         const sends = await rows<{ sent_count: number }>(t.database.db, sql`SELECT sent_count FROM restock_sends ORDER BY id`);
         expect(sends.reduce((n, x) => n + Number(x.sent_count), 0)).toBe(60);
       } finally {
         await t.database.exec(`DELETE FROM restock_sends`);
-        await t.database.exec(`CREATE UNIQUE INDEX restock_sends_active_uq ON restock_sends USING btree (variant_id) WHERE status IN ('queued', 'running')`);
+        await t.database.exec(
+          `CREATE UNIQUE INDEX restock_sends_active_uq ON restock_sends USING btree (variant_id) WHERE status IN ('queued', 'running')`,
+        );
       }
       await drain(t);
       expect(sink.messages).toHaveLength(60);
@@ -562,7 +699,12 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
       expect(post.statusCode).toBe(200);
       expect(post.body).toContain('You are unsubscribed');
       expect(await pending(ids.clay)).toBe(1);
-      const again = await t.app.inject({ method: 'POST', url: `/restock/unsubscribe/${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+      const again = await t.app.inject({
+        method: 'POST',
+        url: `/restock/unsubscribe/${token}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
       expect(again.statusCode).toBe(200);
       expect(again.body).toBe('Unsubscribed');
       await setStock(ids.clay, { qtyInStock: 3 });
@@ -578,7 +720,10 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
         expect((await t.app.inject({ method: 'GET', url: `/restock/unsubscribe/${bad}` })).statusCode).toBe(400);
         expect((await t.app.inject({ method: 'POST', url: `/restock/unsubscribe/${bad}` })).statusCode).toBe(400);
       }
-      const r = await rows<{ unsubscribed_at: Date | null }>(t.database.db, sql`SELECT unsubscribed_at FROM restock_sign_ups WHERE email = 'keep@example.com'`);
+      const r = await rows<{ unsubscribed_at: Date | null }>(
+        t.database.db,
+        sql`SELECT unsubscribed_at FROM restock_sign_ups WHERE email = 'keep@example.com'`,
+      );
       expect(r[0]!.unsubscribed_at).toBeNull();
     });
   });
@@ -586,28 +731,57 @@ describe.each(DB_KINDS)('restock on %s', (kind) => {
   describe('product page form', () => {
     it('draws the island for sold-out variants only, with the store texts', async () => {
       const html = restockSignUpHtml(
-        { id: 'p1', structuredContent: { productType: 1, variants: [{ id: 'v1', sku: 'A', attributes: {}, qtyInStock: 0, unlimited: false }] } },
+        {
+          id: 'p1',
+          structuredContent: { productType: 1, variants: [{ id: 'v1', sku: 'A', attributes: {}, qtyInStock: 0, unlimited: false }] },
+        },
         { restockNotificationsSuccessText: 'Thanks!' },
       );
       expect(html).toContain('data-island="RestockSignUp"');
       expect(html).toContain('Thanks!');
-      expect(restockSignUpHtml({ id: 'p1', structuredContent: { productType: 1, variants: [{ id: 'v1', attributes: {}, qtyInStock: 2, unlimited: false }] } }, {})).toBe('');
-      expect(restockSignUpHtml({ id: 'p1', structuredContent: { productType: 2, variants: [{ id: 'v1', attributes: {}, qtyInStock: 0, unlimited: false }] } }, {})).toBe('');
+      expect(
+        restockSignUpHtml(
+          { id: 'p1', structuredContent: { productType: 1, variants: [{ id: 'v1', attributes: {}, qtyInStock: 2, unlimited: false }] } },
+          {},
+        ),
+      ).toBe('');
+      expect(
+        restockSignUpHtml(
+          { id: 'p1', structuredContent: { productType: 2, variants: [{ id: 'v1', attributes: {}, qtyInStock: 0, unlimited: false }] } },
+          {},
+        ),
+      ).toBe('');
       // The form follows the visitor's choice: shown for a sold-out variant; before a choice only for a
       // fully sold-out product, and not when the owner hides it by default.
-      const shirt = (await rows<{ id: string; attributes: Record<string, string>; qty_in_stock: number; unlimited: boolean; sku: string }>(
-        t.database.db,
-        sql`SELECT id, sku, attributes, qty_in_stock, unlimited FROM product_variants WHERE item_id = ${ids.shirt} ORDER BY ordering`,
-      )).map((v) => ({ id: v.id, sku: v.sku, attributes: v.attributes, qtyInStock: v.qty_in_stock, unlimited: v.unlimited }));
-      const props = restockSignUpProps({ id: ids.shirt, structuredContent: { productType: 1, variantOptionOrdering: ['Size', 'Color'], variants: shirt } }, {})!;
+      const shirt = (
+        await rows<{ id: string; attributes: Record<string, string>; qty_in_stock: number; unlimited: boolean; sku: string }>(
+          t.database.db,
+          sql`SELECT id, sku, attributes, qty_in_stock, unlimited FROM product_variants WHERE item_id = ${ids.shirt} ORDER BY ordering`,
+        )
+      ).map((v) => ({ id: v.id, sku: v.sku, attributes: v.attributes, qtyInStock: v.qty_in_stock, unlimited: v.unlimited }));
+      const props = restockSignUpProps(
+        { id: ids.shirt, structuredContent: { productType: 1, variantOptionOrdering: ['Size', 'Color'], variants: shirt } },
+        {},
+      )!;
       expect(restockTarget(props, {}).visible).toBe(false);
       expect(restockTarget(props, { Size: 'L' }).visible).toBe(false);
       expect(restockTarget(props, { Size: 'L', Color: 'Navy' })).toMatchObject({ visible: true, variant: { id: ids.lNavy } });
       expect(restockTarget(props, { Size: 'M', Color: 'Navy' }).visible).toBe(false);
-      const soldOut = { id: 'p', structuredContent: { productType: 1, variants: [{ id: 'a', attributes: { Color: 'Clay' }, qtyInStock: 0 }, { id: 'b', attributes: { Color: 'Oat' }, qtyInStock: 0 }] } };
+      const soldOut = {
+        id: 'p',
+        structuredContent: {
+          productType: 1,
+          variants: [
+            { id: 'a', attributes: { Color: 'Clay' }, qtyInStock: 0 },
+            { id: 'b', attributes: { Color: 'Oat' }, qtyInStock: 0 },
+          ],
+        },
+      };
       expect(restockTarget(restockSignUpProps(soldOut, {})!, {})).toMatchObject({ visible: true, variant: null, missing: ['Color'] });
       expect(restockTarget(restockSignUpProps(soldOut, { restockNotifications: { hiddenByDefault: true } })!, {}).visible).toBe(false);
-      expect(restockTarget(restockSignUpProps(soldOut, { restockNotifications: { hiddenByDefault: true } })!, { Color: 'Oat' })).toMatchObject({ visible: true, variant: { id: 'b' } });
+      expect(
+        restockTarget(restockSignUpProps(soldOut, { restockNotifications: { hiddenByDefault: true } })!, { Color: 'Oat' }),
+      ).toMatchObject({ visible: true, variant: { id: 'b' } });
       const form = await t.app.inject({ method: 'GET', url: `${API}/form` });
       expect(form.json()).toMatchObject({ captcha: { kind: 'altcha', action: 'product-waitlist' } });
     });

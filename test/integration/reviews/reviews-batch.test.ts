@@ -28,11 +28,31 @@ describe.each(DB_KINDS)('product reviews read together on %s', (kind) => {
         for (let n = 0; n < counts[p]!; n++) {
           const orderId = newId();
           const requestId = newId();
-          await tx.insert(schema.orders).values({ id: orderId, websiteId: t.seed.websiteId, idempotencyKey: `rb-${orderId}`, cartId: newId(), email: 'r@example.com', currency: 'USD' });
-          await tx.insert(schema.reviewRequests).values({ id: requestId, websiteId: t.seed.websiteId, orderId, email: 'r@example.com', status: 'sent', runAt: new Date(now) });
+          await tx.insert(schema.orders).values({
+            id: orderId,
+            websiteId: t.seed.websiteId,
+            idempotencyKey: `rb-${orderId}`,
+            cartId: newId(),
+            email: 'r@example.com',
+            currency: 'USD',
+          });
+          await tx
+            .insert(schema.reviewRequests)
+            .values({ id: requestId, websiteId: t.seed.websiteId, orderId, email: 'r@example.com', status: 'sent', runAt: new Date(now) });
           // Same creation time for some, so the id breaks the tie; every fifth is pending, every seventh rejected.
           const status = n % 5 === 4 ? 'pending' : n % 7 === 6 ? 'rejected' : 'approved';
-          await tx.insert(schema.productReviews).values({ id: newId(), websiteId: t.seed.websiteId, itemId, requestId, rating: 1 + (n % 5), title: `R${n}`, body: `Review ${n}`, authorName: `B${n}`, status, created: new Date(now - Math.floor(n / 2) * 1000) });
+          await tx.insert(schema.productReviews).values({
+            id: newId(),
+            websiteId: t.seed.websiteId,
+            itemId,
+            requestId,
+            rating: 1 + (n % 5),
+            title: `R${n}`,
+            body: `Review ${n}`,
+            authorName: `B${n}`,
+            status,
+            created: new Date(now - Math.floor(n / 2) * 1000),
+          });
         }
       }
     });

@@ -5,7 +5,13 @@ import { OWNER, testApp, Visitor, type TestApp } from '../../helpers/app.js';
 import { rows } from '../../../src/server/db-util.js';
 import { OwnerService } from '../../../src/server/platform/owners.js';
 import { Role } from '../../../src/core/enums.js';
-import { commerce, donations as donationText, forms, relatedProducts as relatedText, reviews as reviewText } from '../../../src/core/messages.js';
+import {
+  commerce,
+  donations as donationText,
+  forms,
+  relatedProducts as relatedText,
+  reviews as reviewText,
+} from '../../../src/core/messages.js';
 import { linkKey, signLink } from '../../../src/server/reviews/tokens.js';
 import { confirmed } from '../../helpers/orders.js';
 
@@ -28,10 +34,17 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     ids = t.seed.productIds;
     owner = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
-    expect((await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode).toBe(200);
+    expect(
+      (await owner.send('POST', '/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 500 })).statusCode,
+    ).toBe(200);
     const owners = new OwnerService(t.database);
     for (const role of [Role.EDITOR, Role.MODERATOR, Role.BILLING, Role.STORE_MANAGER]) {
-      const o = await owners.create({ websiteId: t.seed.websiteId, email: `r${role}@example.com`, password: 'a long enough password', role });
+      const o = await owners.create({
+        websiteId: t.seed.websiteId,
+        email: `r${role}@example.com`,
+        password: 'a long enough password',
+        role,
+      });
       sessions.set(role, (await owners.startSession(o.id)).token);
     }
   }, 60_000);
@@ -53,12 +66,22 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     return r.json().purchaseConfirmation.id;
   }
 
-  const requestsOf = (orderId: string) => rows<{ id: string; status: string; run_at: string }>(t.database.db, sql`select id, status, run_at from review_requests where order_id = ${orderId}`);
-  const reviewMails = (to: string) => rows<{ subject: string; text_body: string; html_body: string }>(t.database.db, sql`select subject, text_body, html_body from mail_outbox where kind = 'review-request' and to_address = ${to}`);
+  const requestsOf = (orderId: string) =>
+    rows<{ id: string; status: string; run_at: string }>(
+      t.database.db,
+      sql`select id, status, run_at from review_requests where order_id = ${orderId}`,
+    );
+  const reviewMails = (to: string) =>
+    rows<{ subject: string; text_body: string; html_body: string }>(
+      t.database.db,
+      sql`select subject, text_body, html_body from mail_outbox where kind = 'review-request' and to_address = ${to}`,
+    );
 
   /** Makes an order's review request job due now and runs the queue. */
   async function sendDue(orderId: string) {
-    await t.database.db.execute(sql`update jobs set run_at = now() - interval '1 second' where kind = 'reviews:request' and payload->>'requestId' in (select id from review_requests where order_id = ${orderId})`);
+    await t.database.db.execute(
+      sql`update jobs set run_at = now() - interval '1 second' where kind = 'reviews:request' and payload->>'requestId' in (select id from review_requests where order_id = ${orderId})`,
+    );
     await t.app.services.jobs.runDue();
   }
 
@@ -128,7 +151,9 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     expect((await owner.send('PUT', `${REVIEWS}/admin/settings`, { settings: { requestsEnabled: true } })).statusCode).toBe(200);
 
     // The owner's delay setting is used for the next delivery.
-    expect((await owner.send('PUT', `${REVIEWS}/admin/settings`, { settings: { requestDelayHours: 48 } })).json().settings.requestDelayHours).toBe(48);
+    expect(
+      (await owner.send('PUT', `${REVIEWS}/admin/settings`, { settings: { requestDelayHours: 48 } })).json().settings.requestDelayHours,
+    ).toBe(48);
     const third = await order(`buyer-${kind}-3@example.com`, [['bike-tune-up', 'SERVICE-TUNEUP']]);
     expect((await owner.send('POST', `/api/checkout/admin/orders/${third}/fulfil`)).statusCode).toBe(200);
     const d = new Date((await requestsOf(third))[0]!.run_at).getTime() - Date.now();
@@ -148,23 +173,59 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     expect((await v.get(`${link}?format=json`)).json().pageType).toBe(209);
 
     const [id, sig] = token.split('.');
-    const forged = [`${id}.${sig!.slice(0, -2)}AA`, `${'0'.repeat(24)}.${sig}`, 'nonsense', signLink(await linkKey(t.database), 'donation', id!)];
+    const forged = [
+      `${id}.${sig!.slice(0, -2)}AA`,
+      `${'0'.repeat(24)}.${sig}`,
+      'nonsense',
+      signLink(await linkKey(t.database), 'donation', id!),
+    ];
     for (const bad of forged) {
       const r = await v.get(`/reviews/request/${encodeURIComponent(bad)}`);
       expect(r.statusCode).toBe(404);
       expect(r.body).toContain(reviewText.TOKEN_INVALID);
-      const post = await v.send('POST', REVIEWS, { token: bad, itemId: ids['ceramic-pour-over-set'], rating: 5, body: 'Great', authorName: 'Eve' });
+      const post = await v.send('POST', REVIEWS, {
+        token: bad,
+        itemId: ids['ceramic-pour-over-set'],
+        rating: 5,
+        body: 'Great',
+        authorName: 'Eve',
+      });
       expect(post.statusCode).toBe(403);
       expect(post.json().message).toBe(reviewText.TOKEN_INVALID);
     }
-    const other = await v.send('POST', REVIEWS, { token, itemId: ids['merino-wool-throw'], rating: 5, body: 'Never bought it', authorName: 'Eve' });
+    const other = await v.send('POST', REVIEWS, {
+      token,
+      itemId: ids['merino-wool-throw'],
+      rating: 5,
+      body: 'Never bought it',
+      authorName: 'Eve',
+    });
     expect(other.statusCode).toBe(400);
     expect(other.json().message).toBe(reviewText.NOT_IN_ORDER);
     // Without the crumb, nothing is written.
-    expect((await v.send('POST', REVIEWS, { token, itemId: ids['ceramic-pour-over-set'], rating: 5, body: 'x', authorName: 'Eve' }, { crumb: false })).statusCode).toBe(403);
+    expect(
+      (
+        await v.send(
+          'POST',
+          REVIEWS,
+          { token, itemId: ids['ceramic-pour-over-set'], rating: 5, body: 'x', authorName: 'Eve' },
+          { crumb: false },
+        )
+      ).statusCode,
+    ).toBe(403);
     expect(await rows(t.database.db, sql`select id from product_reviews where request_id = ${id}`)).toEqual([]);
     // Two posts of the same review at once: one is kept, the other is told it exists.
-    const both = await Promise.all([0, 1].map(() => new Visitor(t.app).send('POST', REVIEWS, { token, itemId: ids['ceramic-pour-over-set'], rating: 5, body: 'Twice', authorName: 'Eve' })));
+    const both = await Promise.all(
+      [0, 1].map(() =>
+        new Visitor(t.app).send('POST', REVIEWS, {
+          token,
+          itemId: ids['ceramic-pour-over-set'],
+          rating: 5,
+          body: 'Twice',
+          authorName: 'Eve',
+        }),
+      ),
+    );
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(await rows(t.database.db, sql`select id from product_reviews where request_id = ${id}`)).toHaveLength(1);
   });
@@ -197,10 +258,15 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     expect(await rows(t.database.db, sql`select id from product_reviews where request_id = ${token.split('.')[0]!}`)).toEqual([]);
     // A plain form post with a mistake shows the page again with the message, as a 400.
     const crumb = await v.crumb();
-    const form = await v.send('POST', REVIEWS, new URLSearchParams({ crumb, token, itemId, rating: '', body: 'ok', authorName: 'Ada' }).toString(), {
-      crumb: false,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const form = await v.send(
+      'POST',
+      REVIEWS,
+      new URLSearchParams({ crumb, token, itemId, rating: '', body: 'ok', authorName: 'Ada' }).toString(),
+      {
+        crumb: false,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+    );
     expect(form.statusCode).toBe(400);
     expect(form.headers['content-type']).toContain('text/html');
     expect(form.body).toContain(reviewText.RATING_REQUIRED);
@@ -223,10 +289,15 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     const r2 = await submit(b.token, 4, 'Good, a little short. </script><script>alert(1)</script>', 'Ben');
     // As a plain form post (works without JavaScript): a 303 back to the page, which thanks the buyer.
     const crumb = await v.crumb();
-    const form = await v.send('POST', REVIEWS, new URLSearchParams({ crumb, token: c.token, itemId, rating: '1', body: 'Not for me.', authorName: 'Cy' }).toString(), {
-      crumb: false,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const form = await v.send(
+      'POST',
+      REVIEWS,
+      new URLSearchParams({ crumb, token: c.token, itemId, rating: '1', body: 'Not for me.', authorName: 'Cy' }).toString(),
+      {
+        crumb: false,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+    );
     expect(form.statusCode).toBe(303);
     expect(form.headers.location).toBe(`${c.link}?done=${itemId}`);
     expect((await v.get(String(form.headers.location))).body).toContain(reviewText.THANKS);
@@ -244,8 +315,12 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     const pending = await owner.get(`${REVIEWS}/admin/reviews?status=pending`);
     expect(pending.statusCode).toBe(200);
     expect(pending.json().reviews.filter((r: { itemId: string }) => r.itemId === itemId)).toHaveLength(3);
-    for (const id of [r1, r2]) expect((await owner.send('POST', `${REVIEWS}/admin/reviews/${id}/approve`)).json().review.status).toBe('approved');
-    const audited = await rows<{ action: string; account_id: string }>(t.database.db, sql`select action, account_id from audit_log where entity_id = ${r1}`);
+    for (const id of [r1, r2])
+      expect((await owner.send('POST', `${REVIEWS}/admin/reviews/${id}/approve`)).json().review.status).toBe('approved');
+    const audited = await rows<{ action: string; account_id: string }>(
+      t.database.db,
+      sql`select action, account_id from audit_log where entity_id = ${r1}`,
+    );
     expect(audited.map((a) => a.action)).toEqual(['review.approve']);
     expect(audited[0]!.account_id).toBeTruthy();
     const cid = pending.json().reviews.find((r: { authorName: string }) => r.authorName === 'Cy').id;
@@ -264,9 +339,16 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     expect(html).not.toContain('<script>alert(1)');
     expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(1)');
     // The page carries several JSON-LD blocks (breadcrumbs too): the Product one holds the rating.
-    const blocks = [...html.matchAll(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1]!) as { '@type'?: string; review: unknown[] });
+    const blocks = [...html.matchAll(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/gs)].map(
+      (m) => JSON.parse(m[1]!) as { '@type'?: string; review: unknown[] },
+    );
     const ld = blocks.find((b) => b['@type'] === 'Product')!;
-    expect(ld).toMatchObject({ '@context': 'https://schema.org', '@type': 'Product', name: 'The Houseplant Field Guide (eBook)', aggregateRating: { '@type': 'AggregateRating', ratingValue: '4.5', reviewCount: 2 } });
+    expect(ld).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'The Houseplant Field Guide (eBook)',
+      aggregateRating: { '@type': 'AggregateRating', ratingValue: '4.5', reviewCount: 2 },
+    });
     expect(ld.review).toHaveLength(2);
     expect(ld.review[0]).toMatchObject({ '@type': 'Review', reviewRating: { ratingValue: expect.any(Number) } });
     const json = (await v.get(`${product}?format=json`)).json();
@@ -283,7 +365,7 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     expect((await owner.get(`${REVIEWS}/admin/reviews?status=weird`)).statusCode).toBe(400);
   });
 
-  it('the review request email is in the owners\' email preview (301), rendered by the real email function', async () => {
+  it("the review request email is in the owners' email preview (301), rendered by the real email function", async () => {
     const list = await owner.get('/api/config/engagement/emails');
     expect(list.statusCode).toBe(200);
     expect(list.json().emails).toContainEqual({ name: 'review-request', label: 'Review request' });
@@ -303,7 +385,9 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     expect((await as(Role.EDITOR).get('/api/donations/admin/donations')).statusCode).toBe(403);
     expect((await as(Role.MODERATOR).get(`${REVIEWS}/admin/reviews`)).statusCode).toBe(200);
     expect((await as(Role.MODERATOR).get(`${REVIEWS}/admin/settings`)).statusCode).toBe(403);
-    expect((await as(Role.MODERATOR).send('PUT', `${REVIEWS}/admin/related/${ids['gift-card']}`, { relatedItemIds: [] })).statusCode).toBe(403);
+    expect((await as(Role.MODERATOR).send('PUT', `${REVIEWS}/admin/related/${ids['gift-card']}`, { relatedItemIds: [] })).statusCode).toBe(
+      403,
+    );
     expect((await as(Role.BILLING).get('/api/donations/admin/donations')).statusCode).toBe(200);
     expect((await as(Role.BILLING).send('PUT', '/api/donations/admin/settings', { settings: { enabled: false } })).statusCode).toBe(403);
     expect((await as(Role.STORE_MANAGER).get(`${REVIEWS}/admin/related/${ids['gift-card']}`)).statusCode).toBe(200);
@@ -318,7 +402,9 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     expect(rel.items.length).toBe(4);
 
     // Same category.
-    await t.database.db.execute(sql`update items set categories = '["Kitchen"]'::jsonb where id in (${ids['ceramic-pour-over-set']}, ${ids['engraved-cutting-board']})`);
+    await t.database.db.execute(
+      sql`update items set categories = '["Kitchen"]'::jsonb where id in (${ids['ceramic-pour-over-set']}, ${ids['engraved-cutting-board']})`,
+    );
     await t.database.db.execute(sql`update items set categories = '["Home"]'::jsonb where id = ${ids['merino-wool-throw']}`);
     rel = await page('ceramic-pour-over-set');
     expect(rel.source).toBe('category');
@@ -346,7 +432,9 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     expect(board.quickAdd).toBe(false);
     await owner.send('PUT', url, { relatedItemIds: [ids['houseplant-field-guide']] });
     expect((await page('ceramic-pour-over-set')).items[0].quickAdd).toBe(true);
-    expect((await new Visitor(t.app).get('/shop/p/ceramic-pour-over-set')).body).toMatch(/data-related-products[\s\S]*data-island="AddToCart"/);
+    expect((await new Visitor(t.app).get('/shop/p/ceramic-pour-over-set')).body).toMatch(
+      /data-related-products[\s\S]*data-island="AddToCart"/,
+    );
 
     // Bad input.
     const self = await owner.send('PUT', url, { relatedItemIds: [ids['ceramic-pour-over-set']] });
@@ -391,7 +479,9 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
 
     const custom = await v.send('POST', '/api/donations', { ...base, amountCents: 'custom', customAmount: '12.50', idempotencyKey: key() });
     expect(custom.json().donation.amountCents).toBe(1250);
-    expect((await v.send('POST', '/api/donations', { ...base, customAmount: '$1,000', idempotencyKey: key() })).json().donation.amountCents).toBe(100000);
+    expect(
+      (await v.send('POST', '/api/donations', { ...base, customAmount: '$1,000', idempotencyKey: key() })).json().donation.amountCents,
+    ).toBe(100000);
 
     // The same form sent twice: one charge, one row.
     const k = key();
@@ -412,7 +502,11 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
       [{ ...base, amountCents: 1000, donorName: ' ', idempotencyKey: key() }, 400, donationText.NAME_REQUIRED],
       [{ ...base, amountCents: 1000, email: 'not-an-email', idempotencyKey: key() }, 400, forms.INVALID_EMAIL],
       [{ ...base, amountCents: 1000, idempotencyKey: 'short' }, 400, donationText.KEY_INVALID],
-      [{ ...base, amountCents: 1000, payment: { ...CARD, number: '4000 0000 0000 0002' }, idempotencyKey: key() }, 402, 'Your card was declined.'],
+      [
+        { ...base, amountCents: 1000, payment: { ...CARD, number: '4000 0000 0000 0002' }, idempotencyKey: key() },
+        402,
+        'Your card was declined.',
+      ],
     ];
     for (const [body, status, message] of bad) {
       const res = await v.send('POST', '/api/donations', body);
@@ -423,8 +517,23 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
 
     // A plain form post (no JavaScript): 303 to the contribution confirmed page; a mistake shows the form again.
     const crumb = await v.crumb();
-    const fields = { crumb, amountCents: '1000', customAmount: '', donorName: 'Form Donor', email: `form-${kind}@example.com`, message: '', cardNumber: '4242424242424242', cardExpiry: '12/40', cardCvc: '123', idempotencyKey: key() };
-    const post = (f: Record<string, string>) => v.send('POST', '/api/donations', new URLSearchParams(f).toString(), { crumb: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const fields = {
+      crumb,
+      amountCents: '1000',
+      customAmount: '',
+      donorName: 'Form Donor',
+      email: `form-${kind}@example.com`,
+      message: '',
+      cardNumber: '4242424242424242',
+      cardExpiry: '12/40',
+      cardCvc: '123',
+      idempotencyKey: key(),
+    };
+    const post = (f: Record<string, string>) =>
+      v.send('POST', '/api/donations', new URLSearchParams(f).toString(), {
+        crumb: false,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
     const ok = await post(fields);
     expect(ok.statusCode).toBe(303);
     expect(String(ok.headers.location)).toMatch(/^\/donate\/confirmed\/[0-9a-f]{24}\./);
@@ -451,7 +560,10 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     expect(JSON.stringify(list.json())).not.toContain('4242424242424242');
 
     // Settings: closed donations answer 404 with the message.
-    expect((await owner.send('PUT', '/api/donations/admin/settings', { settings: { suggestedAmounts: [500, 1500], minimumCents: 500 } })).statusCode).toBe(200);
+    expect(
+      (await owner.send('PUT', '/api/donations/admin/settings', { settings: { suggestedAmounts: [500, 1500], minimumCents: 500 } }))
+        .statusCode,
+    ).toBe(200);
     expect((await v.get('/donate?format=json')).json().donate.amounts.map((a: { cents: number }) => a.cents)).toEqual([500, 1500]);
     expect((await owner.send('PUT', '/api/donations/admin/settings', { settings: { minimumCents: 20_000_000 } })).statusCode).toBe(400);
     expect((await owner.send('PUT', '/api/donations/admin/settings', { settings: { suggestedAmounts: [] } })).statusCode).toBe(400);
@@ -460,7 +572,9 @@ describe.each(APP_KINDS)('reviews, related products and donations on %s', (kind)
     const closed = await v.send('POST', '/api/donations', { ...base, amountCents: 1500, idempotencyKey: key() });
     expect(closed.statusCode).toBe(404);
     expect(closed.json().message).toBe(donationText.CLOSED);
-    await owner.send('PUT', '/api/donations/admin/settings', { settings: { enabled: true, suggestedAmounts: [1000, 2500, 5000, 10000], minimumCents: 100 } });
+    await owner.send('PUT', '/api/donations/admin/settings', {
+      settings: { enabled: true, suggestedAmounts: [1000, 2500, 5000, 10000], minimumCents: 100 },
+    });
   });
 
   it('rate limits review and donation posts with a 429', async () => {

@@ -11,7 +11,18 @@ import { rows } from '../../../src/server/db-util.js';
 import { SEARCH_RATE, searchSite, type SearchHit } from '../../../src/server/search/search.js';
 import { search as searchMessages } from '../../../src/core/messages.js';
 
-const QUERIES = ['linen', 'coffee', 'pour-over', '"pour-over" -ceramic', 'tasting', 'wholesale enquiry', 'gift', 'ceramic OR linen', 'zebra xylophone', '((( OR '];
+const QUERIES = [
+  'linen',
+  'coffee',
+  'pour-over',
+  '"pour-over" -ceramic',
+  'tasting',
+  'wholesale enquiry',
+  'gift',
+  'ceramic OR linen',
+  'zebra xylophone',
+  '((( OR ',
+];
 
 /** What a hit shows, for comparing two databases. */
 const shown = (hits: SearchHit[]) => hits.map((h) => ({ ...h, rank: Math.round(h.rank * 1e5) / 1e5 }));
@@ -41,7 +52,10 @@ describe.each(DB_KINDS)('search index, cache and rate limit on %s', (kind) => {
   afterAll(() => t?.close());
 
   it('stores the documents in GIN-indexed tsvector columns, filled for every seeded row, and the query uses the index', async () => {
-    const idx = await rows<{ indexname: string; indexdef: string }>(t.database.db, sql`select indexname, indexdef from pg_indexes where indexname in ('items_search_doc_idx', 'collections_search_doc_idx') order by indexname`);
+    const idx = await rows<{ indexname: string; indexdef: string }>(
+      t.database.db,
+      sql`select indexname, indexdef from pg_indexes where indexname in ('items_search_doc_idx', 'collections_search_doc_idx') order by indexname`,
+    );
     expect(idx.map((i) => i.indexname)).toEqual(['collections_search_doc_idx', 'items_search_doc_idx']);
     for (const i of idx) expect(i.indexdef).toMatch(/USING gin \(search_doc\)/);
     expect((await rows<{ n: number }>(t.database.db, STALE_ITEMS))[0]!.n).toBe(0);
@@ -50,21 +64,35 @@ describe.each(DB_KINDS)('search index, cache and rate limit on %s', (kind) => {
     // With sequential scans priced out, the match runs on the index (the planner picks it on big sites by itself).
     const plan = await t.database.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
-      return rows<{ 'QUERY PLAN': string }>(tx, sql`explain select id from items where search_doc @@ websearch_to_tsquery('english', 'linen')`);
+      return rows<{ 'QUERY PLAN': string }>(
+        tx,
+        sql`explain select id from items where search_doc @@ websearch_to_tsquery('english', 'linen')`,
+      );
     });
     expect(plan.map((p) => p['QUERY PLAN']).join('\n')).toContain('items_search_doc_idx');
   });
 
   it('every writer keeps the documents current: owner calls for posts and pages, and plain SQL', async () => {
     const journalId = (await owner.get('/api/config/posts')).json().journals[0].id as string;
-    const made = await owner.send('POST', '/api/config/posts', { collectionId: journalId, title: 'Quokka sightings', body: '<p>A <b>wombat</b> story</p>', tags: ['marsupials'], status: 'published' });
+    const made = await owner.send('POST', '/api/config/posts', {
+      collectionId: journalId,
+      title: 'Quokka sightings',
+      body: '<p>A <b>wombat</b> story</p>',
+      tags: ['marsupials'],
+      status: 'published',
+    });
     expect(made.statusCode, made.body).toBeLessThan(300);
     const post = made.json();
     const titles = async (q: string) => (await searchSite(t.database.db, t.seed.websiteId, q)).map((h) => h.title);
     expect(await titles('quokka')).toEqual(['Quokka sightings']);
     expect(await titles('wombat')).toEqual(['Quokka sightings']);
     expect(await titles('marsupials')).toEqual(['Quokka sightings']);
-    const edited = await owner.send('PUT', `/api/config/posts/${post.id}`, { version: post.version, title: 'Echidna sightings', body: '<p>A platypus story</p>', status: 'published' });
+    const edited = await owner.send('PUT', `/api/config/posts/${post.id}`, {
+      version: post.version,
+      title: 'Echidna sightings',
+      body: '<p>A platypus story</p>',
+      status: 'published',
+    });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(await titles('quokka')).toEqual([]);
     expect(await titles('wombat')).toEqual([]);
@@ -76,7 +104,15 @@ describe.each(DB_KINDS)('search index, cache and rate limit on %s', (kind) => {
     expect(page.statusCode, page.body).toBe(201);
     expect(await titles('lighthouse')).toEqual(['Visit us']);
     const p = page.json();
-    expect((await owner.send('PUT', `/api/config/pages/${p.id}`, { version: p.version, title: 'Visit us', body: '<p>Find the harbour gate</p>' })).statusCode).toBe(200);
+    expect(
+      (
+        await owner.send('PUT', `/api/config/pages/${p.id}`, {
+          version: p.version,
+          title: 'Visit us',
+          body: '<p>Find the harbour gate</p>',
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(await titles('lighthouse')).toEqual([]);
     expect(await titles('harbour')).toEqual(['Visit us']);
     expect((await rows<{ n: number }>(t.database.db, STALE_ITEMS))[0]!.n).toBe(0);
@@ -109,7 +145,8 @@ describe.each(DB_KINDS)('search index, cache and rate limit on %s', (kind) => {
       ip = freshIp();
       statuses = [];
       const w = windowOf();
-      for (let i = 0; i <= SEARCH_RATE.max; i++) statuses.push((await t.app.inject({ method: 'GET', url: `/search?q=word${i}&format=json`, remoteAddress: ip })).statusCode);
+      for (let i = 0; i <= SEARCH_RATE.max; i++)
+        statuses.push((await t.app.inject({ method: 'GET', url: `/search?q=word${i}&format=json`, remoteAddress: ip })).statusCode);
       if (windowOf() === w) break;
     }
     expect(statuses.slice(0, SEARCH_RATE.max).every((s) => s === 200)).toBe(true);

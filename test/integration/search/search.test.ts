@@ -17,7 +17,12 @@ describe.each(APP_KINDS)('search on %s', (kind) => {
   it('finds products, posts and pages, ranked by title first, with highlighted excerpts', async () => {
     const hits = await searchSite(t.database.db, t.seed.websiteId, 'linen');
     // Items with the word in their title come first.
-    expect(hits.slice(0, 2).map((h) => h.title).sort()).toEqual(['How we choose our linen', 'Linen Camp Shirt']);
+    expect(
+      hits
+        .slice(0, 2)
+        .map((h) => h.title)
+        .sort(),
+    ).toEqual(['How we choose our linen', 'Linen Camp Shirt']);
     expect(hits.find((h) => h.kind === 'product')).toMatchObject({ title: 'Linen Camp Shirt', fullUrl: '/shop/p/linen-camp-shirt' });
     expect(hits[0]!.excerptHtml).toMatch(/<mark>[Ll]inen<\/mark>/);
     expect(hits[0]!.rank).toBeGreaterThanOrEqual(hits[hits.length - 1]!.rank);
@@ -27,7 +32,9 @@ describe.each(APP_KINDS)('search on %s', (kind) => {
     expect(events[0]).toMatchObject({ kind: 'event', fullUrl: '/events/pour-over-tasting-evening' });
     expect(await searchSite(t.database.db, t.seed.websiteId, 'zebra xylophone')).toEqual([]);
     // websearch syntax: quoted phrases and exclusions never error.
-    expect((await searchSite(t.database.db, t.seed.websiteId, '"pour-over" -ceramic')).every((h) => h.title !== 'Ceramic Pour-Over Set')).toBe(true);
+    expect(
+      (await searchSite(t.database.db, t.seed.websiteId, '"pour-over" -ceramic')).every((h) => h.title !== 'Ceramic Pour-Over Set'),
+    ).toBe(true);
     expect(await searchSite(t.database.db, t.seed.websiteId, '((( OR ')).toEqual([]);
   });
 
@@ -50,7 +57,10 @@ describe.each(APP_KINDS)('search on %s', (kind) => {
   });
 
   it('escapes content in excerpts and leaves unpublished items out', async () => {
-    await t.database.db.update(schema.items).set({ body: '<p>Tiny <b>marmalade</b> & <img src=x onerror=alert(1)> jars</p>' }).where(eq(schema.items.urlId, 'gift-card'));
+    await t.database.db
+      .update(schema.items)
+      .set({ body: '<p>Tiny <b>marmalade</b> & <img src=x onerror=alert(1)> jars</p>' })
+      .where(eq(schema.items.urlId, 'gift-card'));
     const hits = await searchSite(t.database.db, t.seed.websiteId, 'marmalade');
     expect(hits).toHaveLength(1);
     expect(hits[0]!.excerptHtml).not.toMatch(/<img|<b>/);

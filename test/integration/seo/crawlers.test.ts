@@ -15,7 +15,13 @@ import { xsdErrors } from '../../helpers/xsd.js';
 const ORIGIN = 'https://shop.example';
 type Obj = Record<string, unknown>;
 
-const parser = new XMLParser({ ignoreAttributes: false, parseTagValue: false, parseAttributeValue: false, attributeNamePrefix: '@', isArray: (name) => ['url', 'sitemap', 'item', 'category', 'image:image', 'xhtml:link', 'g:additional_image_link'].includes(name) });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  attributeNamePrefix: '@',
+  isArray: (name) => ['url', 'sitemap', 'item', 'category', 'image:image', 'xhtml:link', 'g:additional_image_link'].includes(name),
+});
 
 /** Well-formed XML (a real parser), parsed. */
 function parseXml(body: string): Obj {
@@ -25,10 +31,13 @@ function parseXml(body: string): Obj {
 }
 
 const W3C_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
-const RFC822 = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} (GMT|[+-]\d{4})$/;
+const RFC822 =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} (GMT|[+-]\d{4})$/;
 
 /** sitemaps.org 0.9: <urlset> in the namespace, each <url> with one absolute <loc> (under 2,048 characters) and a W3C lastmod. */
-async function validSitemap(body: string): Promise<Array<{ loc: string; lastmod: string; images: string[]; alternates: Array<{ hreflang: string; href: string }> }>> {
+async function validSitemap(
+  body: string,
+): Promise<Array<{ loc: string; lastmod: string; images: string[]; alternates: Array<{ hreflang: string; href: string }> }>> {
   expect(await xsdErrors(body, 'sitemap.xsd')).toEqual([]);
   const doc = parseXml(body);
   const set = doc.urlset as Obj;
@@ -75,7 +84,8 @@ async function validMerchantFeed(body: string): Promise<Obj[]> {
   expect(rss['@xmlns:g']).toBe('http://base.google.com/ns/1.0');
   const items = ((rss.channel as Obj).item ?? []) as Obj[];
   for (const i of items) {
-    for (const k of ['g:id', 'g:title', 'g:description', 'g:link', 'g:image_link', 'g:availability', 'g:price', 'g:brand']) expect(i[k], `${String(i['g:id'])} ${k}`).toBeTruthy();
+    for (const k of ['g:id', 'g:title', 'g:description', 'g:link', 'g:image_link', 'g:availability', 'g:price', 'g:brand'])
+      expect(i[k], `${String(i['g:id'])} ${k}`).toBeTruthy();
     expect(['in_stock', 'out_of_stock', 'preorder', 'backorder']).toContain(i['g:availability']);
     expect(String(i['g:price'])).toMatch(/^\d+(\.\d{2})? [A-Z]{3}$/);
     if (i['g:sale_price'] !== undefined) expect(String(i['g:sale_price'])).toMatch(/^\d+(\.\d{2})? [A-Z]{3}$/);
@@ -100,7 +110,12 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
     visitor = new Visitor(t.app);
     expect((await owner.send('POST', '/api/auth/login', OWNER)).statusCode).toBe(200);
     // A draft post, a password-locked page (About) and the demo's member-only page (Members).
-    const draft = await owner.send('POST', '/api/config/posts', { collectionId: ids.journal, title: 'Unfinished thoughts', body: '<p>Not yet.</p>', status: 'draft' });
+    const draft = await owner.send('POST', '/api/config/posts', {
+      collectionId: ids.journal,
+      title: 'Unfinished thoughts',
+      body: '<p>Not yet.</p>',
+      status: 'draft',
+    });
     expect(draft.statusCode, draft.body).toBe(201);
     draftUrl = `/journal/${draft.json().urlId}`;
     expect((await owner.send('PUT', `/api/members/page-passwords/${ids.about}`, { password: 'green tea' })).statusCode).toBe(200);
@@ -147,7 +162,16 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
     const locs = urls.map((u) => u.loc);
     expect(locs).toContain(`${ORIGIN}/`);
     expect(locs).not.toContain(`${ORIGIN}/shop`); // the home collection is listed as '/'
-    for (const p of ['/journal', '/events', '/contact', '/faq', '/journal/how-we-choose-our-linen', '/shop/p/linen-camp-shirt', '/shop/p/merino-wool-throw']) expect(locs).toContain(ORIGIN + p);
+    for (const p of [
+      '/journal',
+      '/events',
+      '/contact',
+      '/faq',
+      '/journal/how-we-choose-our-linen',
+      '/shop/p/linen-camp-shirt',
+      '/shop/p/merino-wool-throw',
+    ])
+      expect(locs).toContain(ORIGIN + p);
     const shirt = urls.find((u) => u.loc === `${ORIGIN}/shop/p/linen-camp-shirt`)!;
     expect(shirt.images.length).toBeGreaterThan(0);
     expect(shirt.alternates).toEqual([]);
@@ -168,7 +192,9 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
       const fr = (await visitor.get('/shop/p/linen-camp-shirt?lang=fr&utm_source=x')).body;
       expect(fr).toContain(`<link rel="canonical" href="${ORIGIN}/shop/p/linen-camp-shirt?lang=fr">`);
       expect(fr).toContain(`<link rel="alternate" hreflang="de" href="${ORIGIN}/shop/p/linen-camp-shirt?lang=de">`);
-      expect((await visitor.get('/shop/p/linen-camp-shirt?lang=xx')).body).toContain(`<link rel="canonical" href="${ORIGIN}/shop/p/linen-camp-shirt">`);
+      expect((await visitor.get('/shop/p/linen-camp-shirt?lang=xx')).body).toContain(
+        `<link rel="canonical" href="${ORIGIN}/shop/p/linen-camp-shirt">`,
+      );
     } finally {
       await owner.send('DELETE', '/api/multilingual/connection');
     }
@@ -228,11 +254,15 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
     neverListed(res.body);
     // Advertised on the journal's pages.
     const page = (await visitor.get('/journal')).body;
-    expect(page).toContain(`<link rel="alternate" type="application/rss+xml" title="Journal — Fernhill Supply Co." href="${ORIGIN}/journal?format=rss">`);
+    expect(page).toContain(
+      `<link rel="alternate" type="application/rss+xml" title="Journal — Fernhill Supply Co." href="${ORIGIN}/journal?format=rss">`,
+    );
   });
 
   it('the Merchant Center feed validates: one entry per variant, grouped, with sale prices, brand and gtin/mpn when set', async () => {
-    await t.database.exec(`UPDATE items SET structured_content = structured_content || '{"brand":"Fernhill","gtin":"00012345678905","mpn":"FH-THROW"}'::jsonb WHERE url_id = 'merino-wool-throw'`);
+    await t.database.exec(
+      `UPDATE items SET structured_content = structured_content || '{"brand":"Fernhill","gtin":"00012345678905","mpn":"FH-THROW"}'::jsonb WHERE url_id = 'merino-wool-throw'`,
+    );
     const res = await visitor.get('/products.xml', { host: 'evil.example' });
     expect(res.statusCode).toBe(200);
     const items = await validMerchantFeed(res.body);
@@ -267,7 +297,11 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
       expect(['https://schema.org/InStock', 'https://schema.org/OutOfStock']).toContain(o.availability);
     }
     const crumbs = lds.find((l) => l['@type'] === 'BreadcrumbList')!;
-    expect((crumbs.itemListElement as Obj[]).map((e) => e.item)).toEqual([`${ORIGIN}/`, `${ORIGIN}/shop`, `${ORIGIN}/shop/p/linen-camp-shirt`]);
+    expect((crumbs.itemListElement as Obj[]).map((e) => e.item)).toEqual([
+      `${ORIGIN}/`,
+      `${ORIGIN}/shop`,
+      `${ORIGIN}/shop/p/linen-camp-shirt`,
+    ]);
     // Pagination stays in the canonical address, the first page has none, other parameters go.
     expect((await visitor.get('/journal?page=2&utm_campaign=x')).body).toContain(`<link rel="canonical" href="${ORIGIN}/journal?page=2">`);
     expect((await visitor.get('/journal?page=1')).body).toContain(`<link rel="canonical" href="${ORIGIN}/journal">`);
@@ -291,15 +325,30 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
     expect((await visitor.get('/journal')).body).not.toContain(robots);
     // A page the owner marked noindex: the tag on the page, and out of the sitemap.
     expect((await validSitemap((await visitor.get('/sitemap.xml')).body)).map((u) => u.loc)).toContain(`${ORIGIN}/contact`);
-    const contact = ((await owner.get('/api/config/collections')).json().collections as Array<{ id: string; urlId: string; title: string; version: number }>).find((c) => c.urlId === 'contact')!;
-    const marked = await owner.send('PUT', `/api/config/collections/${contact.id}`, { version: contact.version, title: contact.title, noindex: true });
+    const contact = (
+      (await owner.get('/api/config/collections')).json().collections as Array<{
+        id: string;
+        urlId: string;
+        title: string;
+        version: number;
+      }>
+    ).find((c) => c.urlId === 'contact')!;
+    const marked = await owner.send('PUT', `/api/config/collections/${contact.id}`, {
+      version: contact.version,
+      title: contact.title,
+      noindex: true,
+    });
     expect(marked.statusCode, marked.body).toBe(200);
     expect(marked.json().noindex).toBe(true);
     try {
       expect((await visitor.get('/contact')).body).toContain(robots);
       expect((await validSitemap((await visitor.get('/sitemap.xml')).body)).map((u) => u.loc)).not.toContain(`${ORIGIN}/contact`);
     } finally {
-      await owner.send('PUT', `/api/config/collections/${contact.id}`, { version: marked.json().version, title: contact.title, noindex: false });
+      await owner.send('PUT', `/api/config/collections/${contact.id}`, {
+        version: marked.json().version,
+        title: contact.title,
+        noindex: false,
+      });
     }
   });
 
@@ -327,7 +376,11 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
   it('a renamed page moves with everything under it', async () => {
     const pages = (await owner.get('/api/config/collections')).json().collections as Array<{ id: string; urlId: string; version: number }>;
     const faq = pages.find((c) => c.urlId === 'faq')! as { id: string; urlId: string; version: number; title?: string };
-    const renamed = await owner.send('PUT', `/api/config/collections/${faq.id}`, { version: faq.version, title: 'Questions', urlId: 'questions' });
+    const renamed = await owner.send('PUT', `/api/config/collections/${faq.id}`, {
+      version: faq.version,
+      title: 'Questions',
+      urlId: 'questions',
+    });
     expect(renamed.statusCode, renamed.body).toBe(200);
     const old = await visitor.get('/faq');
     expect(old.statusCode).toBe(301);
@@ -338,13 +391,23 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
   });
 
   it('URL redirects imported as text: exact and wildcard rules, 301 and 302, invalid lines reported with their numbers', async () => {
-    const bad = await owner.send('PUT', '/api/seo/url-redirects', { text: '/ok -> /fine 301\nno arrow here\n/a* /b -> /c\n/x -> /y 307\n' });
+    const bad = await owner.send('PUT', '/api/seo/url-redirects', {
+      text: '/ok -> /fine 301\nno arrow here\n/a* /b -> /c\n/x -> /y 307\n',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe(text.rulesInvalid(3));
-    expect(bad.json().errors.text).toBe([`Line 2: ${text.RULE_FORMAT}`, `Line 3: ${text.RULE_FORMAT}`, `Line 4: ${text.RULE_CODE}`].join('\n'));
+    expect(bad.json().errors.text).toBe(
+      [`Line 2: ${text.RULE_FORMAT}`, `Line 3: ${text.RULE_FORMAT}`, `Line 4: ${text.RULE_CODE}`].join('\n'),
+    );
     expect(bad.json().lineErrors.map((e: { line: number }) => e.line)).toEqual([2, 3, 4]);
     expect((await visitor.get('/ok')).statusCode).toBe(404); // nothing saved
-    const mappings = ['# moved in the spring', '/old-shop/* -> /shop/p/* 301', '/summer-sale -> /shop 302', '/blog -> /journal', '/journal -> /elsewhere 301'].join('\n');
+    const mappings = [
+      '# moved in the spring',
+      '/old-shop/* -> /shop/p/* 301',
+      '/summer-sale -> /shop 302',
+      '/blog -> /journal',
+      '/journal -> /elsewhere 301',
+    ].join('\n');
     const put = await owner.send('PUT', '/api/seo/url-redirects', { text: mappings });
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json().count).toBe(4);
@@ -362,7 +425,9 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
   });
 
   it('a page request reads the redirects from the site cache, not the database', async () => {
-    expect((await owner.send('PUT', '/api/seo/url-redirects', { text: '/blog -> /journal\n/old-shop/* -> /shop/p/* 301' })).statusCode).toBe(200);
+    expect(
+      (await owner.send('PUT', '/api/seo/url-redirects', { text: '/blog -> /journal\n/old-shop/* -> /shop/p/* 301' })).statusCode,
+    ).toBe(200);
     expect((await visitor.get('/blog')).statusCode).toBe(301);
     // Every statement the app sends from here, whichever driver (PGlite or a pg pool) carries it.
     const client = (t.database.db as unknown as { $client: { query: (...a: unknown[]) => unknown } }).$client;

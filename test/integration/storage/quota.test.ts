@@ -41,7 +41,10 @@ describe.each([
     await s3?.close().catch(() => undefined);
   });
 
-  const upload = (name: string, bytes: number) => owner.send('POST', `/api/editor/uploads?name=${encodeURIComponent(name)}`, text(bytes), { headers: { 'content-type': 'application/octet-stream' } });
+  const upload = (name: string, bytes: number) =>
+    owner.send('POST', `/api/editor/uploads?name=${encodeURIComponent(name)}`, text(bytes), {
+      headers: { 'content-type': 'application/octet-stream' },
+    });
   const uploadCount = async () => Number((await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from uploads`))[0]!.n);
   /** What the store holds of the uploads: files under DATA_DIR/uploads, or objects under uploads/ in the bucket. */
   const storedObjects = async () => {
@@ -57,21 +60,29 @@ describe.each([
   it('refuses an upload that would pass the quota with 413 and a clear message, and stores nothing', async () => {
     const first = await upload('notes.txt', 400_000);
     expect(first.statusCode, first.body).toBe(201);
-    const member = await owner.send('POST', '/api/members/files', text(400_000), { headers: { 'content-type': 'application/pdf', 'x-file-name': 'worksheet.pdf' } });
+    const member = await owner.send('POST', '/api/members/files', text(400_000), {
+      headers: { 'content-type': 'application/pdf', 'x-file-name': 'worksheet.pdf' },
+    });
     expect(member.statusCode, member.body).toBe(201);
 
     const before = { rows: await uploadCount(), objects: await storedObjects() };
     const over = await upload('more.txt', 300_000);
     expect(over.statusCode).toBe(413);
     expect(over.json().message).toBe(pm.storageQuotaFull('1 MB', '781.3 KB'));
-    expect(over.json().message).toBe('This upload would pass the site’s storage quota of 1 MB (781.3 KB used). Delete files the site no longer needs to make room, or ask whoever runs the server for a larger quota.');
+    expect(over.json().message).toBe(
+      'This upload would pass the site’s storage quota of 1 MB (781.3 KB used). Delete files the site no longer needs to make room, or ask whoever runs the server for a larger quota.',
+    );
     expect({ rows: await uploadCount(), objects: await storedObjects() }).toEqual(before);
 
     const ebook = t.seed.productIds['houseplant-field-guide']!;
-    const digital = await owner.send('POST', `/api/config/catalog/products/${ebook}/digital-file?name=guide.txt`, text(300_000), { headers: { 'content-type': 'application/octet-stream' } });
+    const digital = await owner.send('POST', `/api/config/catalog/products/${ebook}/digital-file?name=guide.txt`, text(300_000), {
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(digital.statusCode).toBe(413);
     expect(digital.json().message).toBe(pm.storageQuotaFull('1 MB', '781.3 KB'));
-    const memberOver = await owner.send('POST', '/api/members/files', text(300_000), { headers: { 'content-type': 'application/pdf', 'x-file-name': 'too-much.pdf' } });
+    const memberOver = await owner.send('POST', '/api/members/files', text(300_000), {
+      headers: { 'content-type': 'application/pdf', 'x-file-name': 'too-much.pdf' },
+    });
     expect(memberOver.statusCode).toBe(413);
 
     // Up to the quota exactly is taken.

@@ -53,7 +53,9 @@ describe.each(APP_KINDS)('developer templates on %s', (kind) => {
           expect(res.body, url).not.toContain('<squarespace:');
           expect(res.body, url).toContain('<link rel="stylesheet" href="/site.css?v=');
           expect(res.body, url).toMatch(/<body id="(collection|item|page)-[^"]+" class="[^"]*"/);
-          expect(res.body, url).toContain(feature === 'multi-region' ? '<nav class="tr-nav" aria-label="Site">' : '<nav aria-label="Site">');
+          expect(res.body, url).toContain(
+            feature === 'multi-region' ? '<nav class="tr-nav" aria-label="Site">' : '<nav aria-label="Site">',
+          );
         }
       });
     });
@@ -112,7 +114,9 @@ describe.each(APP_KINDS)('developer templates on %s', (kind) => {
     it('gives list items image-meta with data-src, and item pages their neighbours', async () => {
       const list = (await new Visitor(t.app).get('/shop')).body;
       expect(list).toContain('data-template="products.list"');
-      expect(list).toMatch(/<img class="tr-product__img" data-src="[^"]+" data-image="[^"]+" data-image-dimensions="\d+x\d+" data-image-focal-point="[\d.]+,[\d.]+"/);
+      expect(list).toMatch(
+        /<img class="tr-product__img" data-src="[^"]+" data-image="[^"]+" data-image-dimensions="\d+x\d+" data-image-focal-point="[\d.]+,[\d.]+"/,
+      );
       const post = (await new Visitor(t.app).get('/journal/how-we-choose-our-linen')).body;
       expect(post).toContain('data-template="blog.item"');
       expect(post).toMatch(/<a class="tr-(prev|next)" href="\/journal\/[a-z-]+">/);
@@ -158,7 +162,12 @@ describe.each(APP_KINDS)('developer templates on %s', (kind) => {
       const js = await v.get('/scripts/site.js');
       expect(js.statusCode).toBe(200);
       expect(js.body).toContain('data-template-script');
-      for (const path of ['/assets/..%2Ftemplate.conf', '/scripts/../template.conf', '/assets/%2e%2e/template.conf', '/scripts/..%5Ctemplate.conf']) {
+      for (const path of [
+        '/assets/..%2Ftemplate.conf',
+        '/scripts/../template.conf',
+        '/assets/%2e%2e/template.conf',
+        '/scripts/..%5Ctemplate.conf',
+      ]) {
         const res = await v.get(path);
         expect([400, 404], path).toContain(res.statusCode);
         expect(res.body, path).not.toContain('Tessera tests');
@@ -186,8 +195,12 @@ describe.each(APP_KINDS)('developer templates on %s', (kind) => {
       ]);
       const journal = state.pages.find((p: { title: string }) => p.title === 'Journal');
       expect(journal.layout).toBe('default');
-      expect((await owner.send('PUT', '/api/themes/layout', { collectionId: journal.id, layout: 'narrow' })).json().message).toBe('Choose one of the template’s layouts.');
-      expect((await owner.send('PUT', '/api/themes/layout', { collectionId: 'nope', layout: 'wide' })).json().message).toBe('Choose a page.');
+      expect((await owner.send('PUT', '/api/themes/layout', { collectionId: journal.id, layout: 'narrow' })).json().message).toBe(
+        'Choose one of the template’s layouts.',
+      );
+      expect((await owner.send('PUT', '/api/themes/layout', { collectionId: 'nope', layout: 'wide' })).json().message).toBe(
+        'Choose a page.',
+      );
       const saved = await owner.send('PUT', '/api/themes/layout', { collectionId: journal.id, layout: 'wide' });
       expect(saved.statusCode).toBe(200);
       expect(saved.json().pages.find((p: { id: string }) => p.id === journal.id).layout).toBe('wide');
@@ -234,16 +247,31 @@ describe.each(APP_KINDS)('developer templates on %s', (kind) => {
       expect((await owner.send('POST', '/api/auth/login', OWNER)).statusCode).toBe(200);
       const state = (await owner.get('/api/themes')).json();
       expect(state.theme).toBe('folder-nav');
-      expect(state.themes.map((x: { id: string }) => x.id)).toEqual(['tessera', 'block-fields', 'folder-nav', 'multi-region', 'query', 'tweaks']);
+      expect(state.themes.map((x: { id: string }) => x.id)).toEqual([
+        'tessera',
+        'block-fields',
+        'folder-nav',
+        'multi-region',
+        'query',
+        'tweaks',
+      ]);
       expect((await owner.send('PUT', '/api/themes', { theme: 'no-such-theme' })).json().message).toBe('That theme is not installed.');
       expect((await owner.send('PUT', '/api/themes', { theme: 'block-fields' })).statusCode).toBe(200);
-      const saved = await owner.send('PUT', '/api/themes/block-fields', { field: 'footer-blocks', page: '*', html: '<p>Open daily</p><script>alert(1)</script>' });
+      const saved = await owner.send('PUT', '/api/themes/block-fields', {
+        field: 'footer-blocks',
+        page: '*',
+        html: '<p>Open daily</p><script>alert(1)</script>',
+      });
       expect(saved.statusCode).toBe(200);
       expect(saved.json().html).not.toContain('<script');
-      expect((await owner.send('PUT', '/api/themes/block-fields', { field: 'bad id!', page: '*', html: '' })).json().message).toBe('Choose a block field.');
+      expect((await owner.send('PUT', '/api/themes/block-fields', { field: 'bad id!', page: '*', html: '' })).json().message).toBe(
+        'Choose a block field.',
+      );
       const body = (await new Visitor(t.app).get('/about')).body;
       expect(body).toContain('data-template="page.list"');
-      expect(body).toContain('<div class="sqs-layout sqs-grid-12 columns-12" data-type="block-field" id="footer-blocks"><div class="row sqs-row"><div class="col sqs-col-12 span-12"><div class="sqs-block html-block sqs-block-html" data-block-type="2"><div class="sqs-block-content"><p>Open daily</p></div></div></div></div></div>');
+      expect(body).toContain(
+        '<div class="sqs-layout sqs-grid-12 columns-12" data-type="block-field" id="footer-blocks"><div class="row sqs-row"><div class="col sqs-col-12 span-12"><div class="sqs-block html-block sqs-block-html" data-block-type="2"><div class="sqs-block-content"><p>Open daily</p></div></div></div></div></div>',
+      );
       expect(body).toContain('<div class="sqs-layout sqs-grid-4 columns-4 empty" data-type="block-field" id="sidebarBlocks"></div>');
       // A visitor cannot switch themes.
       expect((await new Visitor(t.app).send('PUT', '/api/themes', { theme: 'tessera' })).statusCode).toBe(401);
@@ -294,8 +322,13 @@ describe.each(APP_KINDS)('developer templates on %s', (kind) => {
       const bad = await owner.send('PUT', '/api/themes', { tweaks: { headingColor: 'red;}body{display:none', pagePadding: '500' } });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toBe('Choose a colour for Heading colour.');
-      expect(bad.json().errors).toEqual({ 'tweaks.headingColor': 'Choose a colour for Heading colour.', 'tweaks.pagePadding': 'Page padding must be between 0 and 80.' });
-      const ok = await owner.send('PUT', '/api/themes', { tweaks: { headingColor: '#ff0000', headerAlign: 'Center', showBorders: false, pagePadding: '8' } });
+      expect(bad.json().errors).toEqual({
+        'tweaks.headingColor': 'Choose a colour for Heading colour.',
+        'tweaks.pagePadding': 'Page padding must be between 0 and 80.',
+      });
+      const ok = await owner.send('PUT', '/api/themes', {
+        tweaks: { headingColor: '#ff0000', headerAlign: 'Center', showBorders: false, pagePadding: '8' },
+      });
       expect(ok.statusCode).toBe(200);
       css = (await new Visitor(t.app).get('/site.css')).body;
       expect(css).toContain('color: #ff0000;');

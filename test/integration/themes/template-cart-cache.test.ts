@@ -29,9 +29,18 @@ describe.each(DB_KINDS)('a developer template printing the cart, through the pag
     cpSync(resolve('test/data/dev-templates/multi-region'), tpl, { recursive: true });
     // The default layout (header, site, footer) prints no cart; the wide one prints both keys.
     const header = join(tpl, 'header.region');
-    writeFileSync(header, readFileSync(header, 'utf8').replace('<a class="tr-cart {squarespace.cart-classes}" href="/cart">{localizedStrings.cart}</a>', '<a class="tr-cart" href="/cart">{localizedStrings.cart}</a>'));
+    writeFileSync(
+      header,
+      readFileSync(header, 'utf8').replace(
+        '<a class="tr-cart {squarespace.cart-classes}" href="/cart">{localizedStrings.cart}</a>',
+        '<a class="tr-cart" href="/cart">{localizedStrings.cart}</a>',
+      ),
+    );
     const wide = join(tpl, 'wide.region');
-    writeFileSync(wide, `<a class="tr-cart {squarespace.cart-classes}" href="/cart">Cart ({shoppingCart.totalQuantity})</a>\n${readFileSync(wide, 'utf8')}`);
+    writeFileSync(
+      wide,
+      `<a class="tr-cart {squarespace.cart-classes}" href="/cart">Cart ({shoppingCart.totalQuantity})</a>\n${readFileSync(wide, 'utf8')}`,
+    );
     t = await testApp(kind, { THEME_DIR: tpl, RATE_LIMIT_STORE: 'memory' });
   }, 120_000);
   afterAll(async () => {
@@ -53,7 +62,11 @@ describe.each(DB_KINDS)('a developer template printing the cart, through the pag
   };
   const shopper = async (quantity: number) => {
     const v = new Visitor(t.app);
-    const add = await v.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-S-NAVY', quantity });
+    const add = await v.send('POST', '/api/commerce/shopping-cart/entries', {
+      itemId: t.seed.productIds['linen-camp-shirt'],
+      sku: 'SHIRT-S-NAVY',
+      quantity,
+    });
     expect(add.statusCode, add.body).toBe(200);
     return v;
   };
@@ -79,24 +92,35 @@ describe.each(DB_KINDS)('a developer template printing the cart, through the pag
     expect(again.hits).toBe(1);
     expect(cartOf(again.value.body)).toEqual({ classes: 'cart-empty', count: 0 });
     // With that page kept, each shopper still gets their own count.
-    for (const [v, count] of [[two, 2], [one, 1]] as const) {
+    for (const [v, count] of [
+      [two, 2],
+      [one, 1],
+    ] as const) {
       const own = await counted(() => v.get('/journal'));
       expect(own.hits).toBe(0);
       expect(own.stored).toBe(0);
       expect(cartOf(own.value.body)).toEqual({ classes: 'cart-has-items', count });
     }
     // The cart pill is still the visitor's own, as on every page.
-    expect(/data-island="CartPill" data-props="([^"]*)"/.exec((await one.get('/journal')).body)?.[1]).toContain('&quot;totalQuantity&quot;:1');
+    expect(/data-island="CartPill" data-props="([^"]*)"/.exec((await one.get('/journal')).body)?.[1]).toContain(
+      '&quot;totalQuantity&quot;:1',
+    );
   });
 
   it('shows a signed-in site user their own cart, which follows them without a cart cookie', async () => {
     const users = new SiteUserService(t.database, { send: async () => undefined } as never);
     const id = newId();
-    await t.database.db.insert(schema.siteUsers).values({ id, websiteId: t.seed.websiteId, email: `cart-${id}@example.com`, passwordHash: 'not-a-password' });
+    await t.database.db
+      .insert(schema.siteUsers)
+      .values({ id, websiteId: t.seed.websiteId, email: `cart-${id}@example.com`, passwordHash: 'not-a-password' });
     const token = (await users.startSession(id, true)).token;
     const device = new Visitor(t.app);
     device.cookies.set('tessera_site_user', token);
-    const add = await device.send('POST', '/api/commerce/shopping-cart/entries', { itemId: t.seed.productIds['linen-camp-shirt'], sku: 'SHIRT-S-NAVY', quantity: 3 });
+    const add = await device.send('POST', '/api/commerce/shopping-cart/entries', {
+      itemId: t.seed.productIds['linen-camp-shirt'],
+      sku: 'SHIRT-S-NAVY',
+      quantity: 3,
+    });
     expect(add.statusCode, add.body).toBe(200);
     const other = new Visitor(t.app);
     other.cookies.set('tessera_site_user', token);

@@ -40,7 +40,8 @@ describe('developer template and theme files never leave their folder (links)', 
     base = realpathSync(mkdtempSync(join(tmpdir(), 'tessera-links-')));
     outside = join(base, 'outside');
     mkdirSync(outside);
-    for (const ext of ['.txt', '.js', '.svg', '.png', '.css', '.json', '.block', '.list', '.region', '.html']) writeFileSync(join(outside, `secret${ext}`), `${SECRET}${ext}`);
+    for (const ext of ['.txt', '.js', '.svg', '.png', '.css', '.json', '.block', '.list', '.region', '.html'])
+      writeFileSync(join(outside, `secret${ext}`), `${SECRET}${ext}`);
     writeFileSync(join(outside, 'secret.less'), `.leaked-rule { content: "${SECRET}"; }\n`);
     writeFileSync(join(outside, 'template.conf'), '{ "name": "Outside" }');
 
@@ -51,7 +52,10 @@ describe('developer template and theme files never leave their folder (links)', 
     symlinkSync('/proc/self/environ', join(tpl, 'assets', 'env.txt'));
     symlinkSync('/dev/zero', join(tpl, 'assets', 'zero.txt'));
     symlinkSync('mark.svg', join(tpl, 'assets', 'inside.svg'));
-    writeFileSync(join(tpl, 'assets', 'script.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>');
+    writeFileSync(
+      join(tpl, 'assets', 'script.svg'),
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>',
+    );
     leakyLinks(tpl, outside, 'scripts', '.js');
     symlinkSync('/proc/self/environ', join(tpl, 'scripts', 'env.js'));
     // Styles: a listed stylesheet that links out, and @imports of links out (direct and through a chain).
@@ -60,7 +64,10 @@ describe('developer template and theme files never leave their folder (links)', 
     symlinkSync('leak-2.less', join(tpl, 'styles', 'leak-chain.less'));
     symlinkSync('../../outside/secret.less', join(tpl, 'styles', 'leak-2.less'));
     symlinkSync(outside, join(tpl, 'styles', 'folder'));
-    writeFileSync(join(tpl, 'styles', 'layout.less'), `${readFileSync(join(tpl, 'styles', 'layout.less'), 'utf8')}\n@import "leak.less";\n@import "leak-chain";\n@import "folder/secret.less";\n`);
+    writeFileSync(
+      join(tpl, 'styles', 'layout.less'),
+      `${readFileSync(join(tpl, 'styles', 'layout.less'), 'utf8')}\n@import "leak.less";\n@import "leak-chain";\n@import "folder/secret.less";\n`,
+    );
     const conf = JSON.parse(readFileSync(join(tpl, 'template.conf'), 'utf8')) as { stylesheets: string[] };
     conf.stylesheets.push('listed.less');
     writeFileSync(join(tpl, 'template.conf'), JSON.stringify(conf));
@@ -104,7 +111,12 @@ describe('developer template and theme files never leave their folder (links)', 
 
   it('serves no asset or script that links out: a file, /proc/self/environ, a device, a folder, a chain', async () => {
     await refused(t, [
-      ...['.txt', '.svg', '.png'].flatMap((ext) => [`/assets/out${ext}`, `/assets/out-relative${ext}`, `/assets/chain-1${ext}`, `/assets/folder/secret${ext}`]),
+      ...['.txt', '.svg', '.png'].flatMap((ext) => [
+        `/assets/out${ext}`,
+        `/assets/out-relative${ext}`,
+        `/assets/chain-1${ext}`,
+        `/assets/folder/secret${ext}`,
+      ]),
       '/assets/env.txt',
       '/assets/zero.txt',
       '/assets/folder',
@@ -126,7 +138,10 @@ describe('developer template and theme files never leave their folder (links)', 
       expect(res.headers['x-content-type-options'], path).toBe('nosniff');
       const csp = String(res.headers['content-security-policy']);
       expect(csp, path).toContain("default-src 'none'");
-      expect(csp.split(';').map((d) => d.trim()), path).toContain('sandbox');
+      expect(
+        csp.split(';').map((d) => d.trim()),
+        path,
+      ).toContain('sandbox');
       expect(csp, path).not.toMatch(/script-src|allow-scripts/);
     }
     expect((await v.get('/assets/script.svg')).headers['content-type']).toBe('image/svg+xml');
@@ -167,7 +182,12 @@ describe('developer template and theme files never leave their folder (links)', 
 
   it('serves no /theme/ file or image variant that links out, and loads no theme template that does', async () => {
     await refused(tessera, [
-      ...['.css', '.svg', '.png'].flatMap((ext) => [`/theme/out${ext}`, `/theme/out-relative${ext}`, `/theme/chain-1${ext}`, `/theme/folder/secret${ext}`]),
+      ...['.css', '.svg', '.png'].flatMap((ext) => [
+        `/theme/out${ext}`,
+        `/theme/out-relative${ext}`,
+        `/theme/chain-1${ext}`,
+        `/theme/folder/secret${ext}`,
+      ]),
       '/theme/env.css',
       '/theme/out.png?format=500w',
       '/theme/chain-1.svg?format=500w',

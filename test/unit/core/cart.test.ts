@@ -104,7 +104,11 @@ describe('computeCartTotals', () => {
 describe('entries', () => {
   const entries = [
     entry('a', 100, 2, ProductType.PHYSICAL),
-    entry('b', 100, 1, ProductType.PHYSICAL, { itemId: 'item-a', chosenVariant: { sku: 'sku-a', attributes: {} }, additionalFields: '{"f":"x"}' }),
+    entry('b', 100, 1, ProductType.PHYSICAL, {
+      itemId: 'item-a',
+      chosenVariant: { sku: 'sku-a', attributes: {} },
+      additionalFields: '{"f":"x"}',
+    }),
   ];
   it('merges same item and sku without form answers', () => {
     expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'sku-a' })?.id).toBe('a');
@@ -117,7 +121,13 @@ describe('entries', () => {
     expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'sku-a', additionalFields: ' {"f": "x"} ' })?.id).toBe('b');
     expect(findMergeableEntry(entries, { itemId: 'item-a', sku: 'sku-a', additionalFields: null })?.id).toBe('a');
     expect(findMergeableEntry(entries, { itemId: 'item-b', sku: 'sku-a', additionalFields: '{"f":"x"}' })).toBeUndefined();
-    const two = [entry('c', 100, 1, ProductType.PHYSICAL, { itemId: 'item-a', chosenVariant: { sku: 'sku-a', attributes: {} }, additionalFields: '{"a":1,"b":2}' })];
+    const two = [
+      entry('c', 100, 1, ProductType.PHYSICAL, {
+        itemId: 'item-a',
+        chosenVariant: { sku: 'sku-a', attributes: {} },
+        additionalFields: '{"a":1,"b":2}',
+      }),
+    ];
     expect(findMergeableEntry(two, { itemId: 'item-a', sku: 'sku-a', additionalFields: '{"b":2,"a":1}' })?.id).toBe('c');
     expect(findMergeableEntry(two, { itemId: 'item-a', sku: 'sku-a', additionalFields: '{"a":1,"b":3}' })).toBeUndefined();
     expect(findMergeableEntry(two, { itemId: 'item-a', sku: 'sku-a' })).toBeUndefined();
@@ -154,7 +164,9 @@ describe('additionalFieldsErrors (issue 21, item 8)', () => {
     expect(check({ text: 'Ada', font: 'Serif', other: 'x' })).toEqual({ other: cartMessages.UNKNOWN_QUESTION });
     expect(check({ text: 'Ada', font: 'Serif', note: 'x'.repeat(11) })).toEqual({ note: 'You have exceeded the character limit.' });
     expect(check({ text: ['a', 'b'].map(() => ({})), font: 'Serif' })).toEqual({ text: cartMessages.INVALID_ANSWER });
-    expect(check({ text: 'x'.repeat(ADDITIONAL_FIELDS_MAX_CHARS), font: 'Serif' })).toEqual({ additionalFields: cartMessages.ANSWERS_TOO_LONG });
+    expect(check({ text: 'x'.repeat(ADDITIONAL_FIELDS_MAX_CHARS), font: 'Serif' })).toEqual({
+      additionalFields: cartMessages.ANSWERS_TOO_LONG,
+    });
     expect(check({ font: 'Serif' })).toEqual({ text: 'Required' });
   });
 });

@@ -25,7 +25,7 @@ function rng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = <T,>(xs: readonly T[]): T => xs[int(0, xs.length - 1)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[int(0, xs.length - 1)]!;
   return { next, int, pick };
 }
 
@@ -49,7 +49,10 @@ describe('checkout totals (property)', () => {
           kind,
           priceCents: r.int(0, 5000),
           freeAboveCents: r.int(0, 50_000),
-          weightRates: [{ upToGrams: r.int(100, 5000), priceCents: r.int(0, 3000) }, { upToGrams: r.int(5001, 100_000), priceCents: r.int(0, 9000) }],
+          weightRates: [
+            { upToGrams: r.int(100, 5000), priceCents: r.int(0, 3000) },
+            { upToGrams: r.int(5001, 100_000), priceCents: r.int(0, 9000) },
+          ],
           countries: r.next() < 0.3 ? ['US'] : [],
         };
       });
@@ -85,7 +88,15 @@ describe('checkout totals (property)', () => {
       });
       const context = `run ${run}`;
       expect(t.grandTotalCents, context).toBe(t.subtotalCents - t.discountCents + t.shippingCostCents + t.taxCents);
-      for (const v of [t.subtotalCents, t.discountCents, t.shippingCostCents, t.taxCents, t.grandTotalCents, t.giftCardCents, t.amountDueCents]) {
+      for (const v of [
+        t.subtotalCents,
+        t.discountCents,
+        t.shippingCostCents,
+        t.taxCents,
+        t.grandTotalCents,
+        t.giftCardCents,
+        t.amountDueCents,
+      ]) {
         expect(Number.isSafeInteger(v), context).toBe(true);
         expect(v, context).toBeGreaterThanOrEqual(0);
       }
@@ -96,15 +107,30 @@ describe('checkout totals (property)', () => {
       expect(t.validCoupons.filter((c) => c.kind !== 'free_shipping').length, context).toBeLessThanOrEqual(1);
       expect(t.validCoupons.length + t.invalidCoupons.length, context).toBe(codes.length);
       // Same inputs, same totals (what the page shows is what the server charges).
-      expect(computeCheckout({ lines, shippingOptions, taxRules, couponCodes: codes, coupons, now: NOW, location: null }).grandTotalCents).toBe(
-        computeCheckout({ lines: lines.map((l) => ({ ...l })), shippingOptions, taxRules, couponCodes: [...codes], coupons, now: NOW, location: null }).grandTotalCents,
+      expect(
+        computeCheckout({ lines, shippingOptions, taxRules, couponCodes: codes, coupons, now: NOW, location: null }).grandTotalCents,
+      ).toBe(
+        computeCheckout({
+          lines: lines.map((l) => ({ ...l })),
+          shippingOptions,
+          taxRules,
+          couponCodes: [...codes],
+          coupons,
+          now: NOW,
+          location: null,
+        }).grandTotalCents,
       );
     }
   });
 });
 
 describe('checkout rules', () => {
-  const line = (priceCents: number, quantity = 1, weightGrams = 0) => ({ priceCents, quantity, weightGrams, productType: ProductType.PHYSICAL });
+  const line = (priceCents: number, quantity = 1, weightGrams = 0) => ({
+    priceCents,
+    quantity,
+    weightGrams,
+    productType: ProductType.PHYSICAL,
+  });
 
   it('rounds basis points half up', () => {
     expect(applyBasisPoints(1000, 825)).toBe(83); // 82.5
@@ -115,7 +141,16 @@ describe('checkout rules', () => {
   it('prices shipping: flat, free above an amount, by weight (too heavy is not offered)', () => {
     const flat: ShippingOption = { id: 'a', name: 'A', kind: 'flat', priceCents: 599 };
     const free: ShippingOption = { id: 'b', name: 'B', kind: 'free_above', priceCents: 999, freeAboveCents: 10000 };
-    const weight: ShippingOption = { id: 'c', name: 'C', kind: 'weight', priceCents: 0, weightRates: [{ upToGrams: 5000, priceCents: 1200 }, { upToGrams: 1000, priceCents: 450 }] };
+    const weight: ShippingOption = {
+      id: 'c',
+      name: 'C',
+      kind: 'weight',
+      priceCents: 0,
+      weightRates: [
+        { upToGrams: 5000, priceCents: 1200 },
+        { upToGrams: 1000, priceCents: 450 },
+      ],
+    };
     expect(shippingCost(flat, 0, 0)).toBe(599);
     expect(shippingCost(free, 9999, 0)).toBe(999);
     expect(shippingCost(free, 10000, 0)).toBe(0);
@@ -143,7 +178,14 @@ describe('checkout rules', () => {
       { code: 'SHIP', kind: 'free_shipping', minSubtotalCents: 0, expiresAt: null, usageLimit: 0, timesUsed: 0 },
     ];
     const t = computeCheckout(
-      { lines: [{ priceCents: 1000, quantity: 1, productType: ProductType.DIGITAL }], shippingOptions: [], taxRules: [], couponCodes: ['min', 'gone', 'used', 'ship', 'what', 'MIN'], coupons, now: NOW },
+      {
+        lines: [{ priceCents: 1000, quantity: 1, productType: ProductType.DIGITAL }],
+        shippingOptions: [],
+        taxRules: [],
+        couponCodes: ['min', 'gone', 'used', 'ship', 'what', 'MIN'],
+        coupons,
+        now: NOW,
+      },
       (c) => `$${(c / 100).toFixed(2)}`,
     );
     expect(t.invalidCoupons).toEqual([
@@ -162,7 +204,14 @@ describe('checkout rules', () => {
       { code: 'SHIP', kind: 'free_shipping', minSubtotalCents: 0, expiresAt: null, usageLimit: 0, timesUsed: 0 },
       { code: 'BIG', kind: 'fixed', amountCents: 100000, minSubtotalCents: 0, expiresAt: null, usageLimit: 0, timesUsed: 0 },
     ];
-    const t = computeCheckout({ lines: [line(2500, 2, 100)], shippingOptions: opts, taxRules: [], couponCodes: ['SHIP', 'BIG'], coupons, now: NOW });
+    const t = computeCheckout({
+      lines: [line(2500, 2, 100)],
+      shippingOptions: opts,
+      taxRules: [],
+      couponCodes: ['SHIP', 'BIG'],
+      coupons,
+      now: NOW,
+    });
     expect(t).toMatchObject({ subtotalCents: 5000, discountCents: 5000, shippingCostCents: 0, grandTotalCents: 0 });
   });
 
@@ -172,13 +221,25 @@ describe('checkout rules', () => {
     expect(cardBrand('4000002760003184')).toBe('visa');
     expect(cardBrand('5555555555554444')).toBe('mastercard');
     expect(cardBrand('378282246310005')).toBe('amex');
-    expect(cardErrors({ number: '4242424242424242', expiry: '01/20', cvc: '12' }, NOW)).toEqual({ cardExpiry: 'Your card has expired.', cardCvc: "Your card's security code is incomplete." });
+    expect(cardErrors({ number: '4242424242424242', expiry: '01/20', cvc: '12' }, NOW)).toEqual({
+      cardExpiry: 'Your card has expired.',
+      cardCvc: "Your card's security code is incomplete.",
+    });
     expect(cardErrors({ number: '4242424242424242', expiry: '12/30', cvc: '123' }, NOW)).toEqual({});
   });
 });
 
 describe('coupons and gift cards (issue 21, item 15)', () => {
-  const coupon = (c: Partial<Coupon>): Coupon => ({ code: 'C', kind: 'percent', percentBasisPoints: 5000, minSubtotalCents: 0, expiresAt: null, usageLimit: 0, timesUsed: 0, ...c });
+  const coupon = (c: Partial<Coupon>): Coupon => ({
+    code: 'C',
+    kind: 'percent',
+    percentBasisPoints: 5000,
+    minSubtotalCents: 0,
+    expiresAt: null,
+    usageLimit: 0,
+    timesUsed: 0,
+    ...c,
+  });
   const lines = [
     { priceCents: 10000, quantity: 1, productType: ProductType.GIFT_CARD },
     { priceCents: 3000, quantity: 1, productType: ProductType.DIGITAL },

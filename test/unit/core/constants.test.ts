@@ -9,7 +9,12 @@ describe('constants pin the spec values', () => {
     expect(c.ADD_TO_CART_ADDED_DELAY_MS).toBe(1000);
     expect(c.ADD_TO_CART_RESET_DELAY_MS).toBe(2000);
     expect(c.ANALYTICS_TIMEOUT_MS).toBe(2500);
-    expect([c.ERROR_REPORTER_MAX_SENDS, c.ERROR_REPORTER_MAX_QUEUED, c.ERROR_REPORTER_DEBOUNCE_MS, c.ERROR_REPORTER_MAX_STACK_CHARS]).toEqual([20, 10, 1000, 5000]);
+    expect([
+      c.ERROR_REPORTER_MAX_SENDS,
+      c.ERROR_REPORTER_MAX_QUEUED,
+      c.ERROR_REPORTER_DEBOUNCE_MS,
+      c.ERROR_REPORTER_MAX_STACK_CHARS,
+    ]).toEqual([20, 10, 1000, 5000]);
     expect([c.EMAIL_MIN_LENGTH, c.EMAIL_MAX_LENGTH]).toEqual([3, 256]);
     expect([c.QUERY_PARSER_DEPTH, c.QUERY_PARSER_ARRAY_LIMIT, c.QUERY_PARSER_PARAMETER_LIMIT]).toEqual([5, 20, 1000]);
     expect(c.SRCSET_WIDTHS).toEqual([100, 300, 500, 750, 1000, 1500, 2500]);
@@ -48,7 +53,9 @@ describe('constants pin the spec values', () => {
       c.MAX_TAG_LENGTH,
       c.MAX_CATEGORY_LENGTH,
     ]).toEqual([60, 60, 250, 200, 10000, 50, 25]);
-    expect([c.MAX_PHOTO_GALLERY_SERVICE_GALLERIES, c.PHOTO_GALLERY_SERVICE_GALLERY_SIZE, c.DEFAULT_SLIDER_ASPECT_RATIO]).toEqual([20, 50, 50]);
+    expect([c.MAX_PHOTO_GALLERY_SERVICE_GALLERIES, c.PHOTO_GALLERY_SERVICE_GALLERY_SIZE, c.DEFAULT_SLIDER_ASPECT_RATIO]).toEqual([
+      20, 50, 50,
+    ]);
     expect(c.EMPTY_LAYOUT_GRID_COLUMNS).toBe(12);
     expect(c.PERFORMANCE_FLUSH_AFTER_LOAD_MS).toBe(30000);
     expect(c.PAGE_SPEED_MAX_WAIT_MS).toBe(60000);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { albumTracksError, categoryError, categoryListErrors, collectionAddError, collectionItemLimit, tagError, tagListErrors } from '../../../src/core/content';
+import {
+  albumTracksError,
+  categoryError,
+  categoryListErrors,
+  collectionAddError,
+  collectionItemLimit,
+  tagError,
+  tagListErrors,
+} from '../../../src/core/content';
 import { CollectionType } from '../../../src/core/enums';
 import { contentLimits } from '../../../src/core/messages';
 

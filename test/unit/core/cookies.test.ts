@@ -40,7 +40,13 @@ describe('visitor cookie', () => {
     expect(randomVisitorId(seq(7))).not.toBe(randomVisitorId(seq(8)));
   });
   it('rejects malformed values', () => {
-    expect(parseVisitorCookie('abc|1|2|3|4')).toEqual({ visitorId: 'abc', firstVisit: 1, previousVisit: 2, currentVisit: 3, visitCount: 4 });
+    expect(parseVisitorCookie('abc|1|2|3|4')).toEqual({
+      visitorId: 'abc',
+      firstVisit: 1,
+      previousVisit: 2,
+      currentVisit: 3,
+      visitCount: 4,
+    });
     expect(parseVisitorCookie('abc|1|2|3')).toBeNull();
     expect(parseVisitorCookie('abc|1|2|3|0')).toBeNull();
     expect(parseVisitorCookie('abc|1|2|-3|4')).toBeNull();
@@ -71,7 +77,12 @@ describe('touchVisitorCookies', () => {
     expect(r.visitTimeCookie).toBe(String(t0));
   });
   it('keeps the visit within 30 minutes', () => {
-    const r = touchVisitorCookies({ visitorCookie: `id|${t0}|${t0}|${t0}|1`, visitTimeCookie: String(t0), now: t0 + 29 * 60_000, random: seq() });
+    const r = touchVisitorCookies({
+      visitorCookie: `id|${t0}|${t0}|${t0}|1`,
+      visitTimeCookie: String(t0),
+      now: t0 + 29 * 60_000,
+      random: seq(),
+    });
     expect(r).toMatchObject({ newVisitor: false, newVisit: false, visitorCookie: `id|${t0}|${t0}|${t0}|1` });
     expect(r.visitTimeCookie).toBe(String(t0 + 29 * 60_000));
   });
@@ -87,7 +98,10 @@ describe('touchVisitorCookies', () => {
 describe('site user info', () => {
   it('parses JSON and URI-encoded JSON', () => {
     expect(parseSiteUserInfo('{"authenticated":true,"siteUserId":"u1"}')).toEqual({ authenticated: true, siteUserId: 'u1' });
-    expect(parseSiteUserInfo(formatSiteUserInfo({ authenticated: true, siteUserId: 'u2' }))).toEqual({ authenticated: true, siteUserId: 'u2' });
+    expect(parseSiteUserInfo(formatSiteUserInfo({ authenticated: true, siteUserId: 'u2' }))).toEqual({
+      authenticated: true,
+      siteUserId: 'u2',
+    });
   });
   it('unparsable counts as no user', () => {
     expect(parseSiteUserInfo('{oops')).toEqual({ authenticated: false, siteUserId: null });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { anchorStyle, bannerDue, categoryAllowed, formatChoices, parseChoices, popupDue, popupOnPage, POPUP_ANCHORS } from '../../../src/core/engagement.js';
+import {
+  anchorStyle,
+  bannerDue,
+  categoryAllowed,
+  formatChoices,
+  parseChoices,
+  popupDue,
+  popupOnPage,
+  POPUP_ANCHORS,
+} from '../../../src/core/engagement.js';
 import { gateScripts } from '../../../src/server/engagement/markup.js';
 import { popupOf, cookieBannerOf } from '../../../src/server/engagement/settings.js';
 import { signMemberToken, verifyMemberToken, emailProblem } from '../../../src/server/engagement/lists.js';
@@ -35,7 +44,12 @@ describe('promo popup rules', () => {
     expect(POPUP_ANCHORS).toHaveLength(9);
     expect(anchorStyle('top-left')).toEqual({ position: 'fixed', top: 24, left: 24 });
     expect(anchorStyle('bottom-right')).toEqual({ position: 'fixed', bottom: 24, right: 24 });
-    expect(anchorStyle('center-center')).toEqual({ position: 'fixed', top: '50%', left: '50%', transform: 'translateY(-50%) translateX(-50%)' });
+    expect(anchorStyle('center-center')).toEqual({
+      position: 'fixed',
+      top: '50%',
+      left: '50%',
+      transform: 'translateY(-50%) translateX(-50%)',
+    });
     expect(anchorStyle('bottom-center')).toEqual({ position: 'fixed', bottom: 24, left: '50%', transform: 'translateX(-50%)' });
   });
   it('fills defaults and drops bad stored values', () => {
@@ -69,8 +83,12 @@ describe('cookie consent rules', () => {
     expect(bannerDue('opt-in', { choices: 'analytics:0|marketing:0' })).toBe(false);
   });
   it('keeps owner scripts inert until consent, data scripts as they are', () => {
-    expect(gateScripts('<script src="https://x.example/a.js" async></script>')).toBe('<script type="text/plain" data-tessera-consent="marketing" data-type="" src="https://x.example/a.js" async></script>');
-    expect(gateScripts('<SCRIPT type="module">x()</SCRIPT>')).toBe('<script type="text/plain" data-tessera-consent="marketing" data-type="module" >x()</SCRIPT>');
+    expect(gateScripts('<script src="https://x.example/a.js" async></script>')).toBe(
+      '<script type="text/plain" data-tessera-consent="marketing" data-type="" src="https://x.example/a.js" async></script>',
+    );
+    expect(gateScripts('<SCRIPT type="module">x()</SCRIPT>')).toBe(
+      '<script type="text/plain" data-tessera-consent="marketing" data-type="module" >x()</SCRIPT>',
+    );
     expect(gateScripts('<script type="application/ld+json">{}</script>')).toBe('<script type="application/ld+json">{}</script>');
     expect(gateScripts('')).toBe('');
   });

@@ -48,9 +48,11 @@ describe('enums', () => {
     expect(RecordType.STORE_ITEM).toBe(11);
     expect(RecordType.KBARTICLE).toBe(54);
     expect(RECORD_TYPE_NAMES[RecordType.STORE_ITEM]).toBe('store-item');
-    expect(Object.keys(RECORD_TYPE_NAMES).map(Number).sort((a, b) => a - b)).toEqual(
-      Object.values(RecordType).sort((a, b) => a - b),
-    );
+    expect(
+      Object.keys(RECORD_TYPE_NAMES)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual(Object.values(RecordType).sort((a, b) => a - b));
   });
   it('collection types 1-18', () => {
     expect(CollectionType.GENERIC).toBe(1);

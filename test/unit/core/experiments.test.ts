@@ -15,7 +15,13 @@ import {
 } from '../../../src/core/experiments.js';
 import { randomVisitorId } from '../../../src/core/cookies.js';
 
-const hero: Experiment = { name: 'hero', variants: [{ name: 'a', weight: 50 }, { name: 'b', weight: 50 }] };
+const hero: Experiment = {
+  name: 'hero',
+  variants: [
+    { name: 'a', weight: 50 },
+    { name: 'b', weight: 50 },
+  ],
+};
 
 /** A seeded random source, so the visitor ids are the same on every run. */
 function seeded(seed: number) {
@@ -37,7 +43,14 @@ describe('experiment assignment', () => {
 
   it('follows the weights over many visitors', () => {
     const random = seeded(42);
-    const e: Experiment = { name: 'checkout', variants: [{ name: 'x', weight: 70 }, { name: 'y', weight: 20 }, { name: 'z', weight: 10 }] };
+    const e: Experiment = {
+      name: 'checkout',
+      variants: [
+        { name: 'x', weight: 70 },
+        { name: 'y', weight: 20 },
+        { name: 'z', weight: 10 },
+      ],
+    };
     const counts: Record<string, number> = { x: 0, y: 0, z: 0 };
     const n = 20_000;
     for (let i = 0; i < n; i++) counts[assignVariant(e, randomVisitorId(random))!]! += 1;
@@ -51,7 +64,13 @@ describe('experiment assignment', () => {
 
   it('never assigns a variant of weight 0', () => {
     const random = seeded(7);
-    const e: Experiment = { name: 'hero', variants: [{ name: 'on', weight: 0 }, { name: 'off', weight: 5 }] };
+    const e: Experiment = {
+      name: 'hero',
+      variants: [
+        { name: 'on', weight: 0 },
+        { name: 'off', weight: 5 },
+      ],
+    };
     for (let i = 0; i < 2000; i++) expect(assignVariant(e, randomVisitorId(random))).toBe('off');
   });
 
@@ -62,13 +81,39 @@ describe('experiment assignment', () => {
 
 describe('internal and staging hosts', () => {
   it('detects internal .net domains, stage, qa plus a number and dev variants', () => {
-    for (const h of ['shop.internal.net', 'a.b.internal.net:8443', 'stage.example.com', 'www.stage.example.com', 'shop-stage.example.com', 'staging.example.com', 'qa1.example.com', 'qa42.example.com', 'eu.qa3.example.com', 'dev.example.com', 'shop.dev.example.com', 'shop-dev.example.com', 'dev2.example.com']) {
+    for (const h of [
+      'shop.internal.net',
+      'a.b.internal.net:8443',
+      'stage.example.com',
+      'www.stage.example.com',
+      'shop-stage.example.com',
+      'staging.example.com',
+      'qa1.example.com',
+      'qa42.example.com',
+      'eu.qa3.example.com',
+      'dev.example.com',
+      'shop.dev.example.com',
+      'shop-dev.example.com',
+      'dev2.example.com',
+    ]) {
       expect(isInternalHost(h), h).toBe(true);
     }
   });
 
   it('production hosts are not internal', () => {
-    for (const h of ['www.example.com', 'example.com', 'internal.net.example.com', 'devices.example.com', 'qa.example.com', 'qualified.example.com', 'stagecoach.com', 'localhost', '', null, undefined]) {
+    for (const h of [
+      'www.example.com',
+      'example.com',
+      'internal.net.example.com',
+      'devices.example.com',
+      'qa.example.com',
+      'qualified.example.com',
+      'stagecoach.com',
+      'localhost',
+      '',
+      null,
+      undefined,
+    ]) {
       expect(isInternalHost(h), String(h)).toBe(false);
     }
   });
@@ -96,19 +141,45 @@ describe('overrides', () => {
     const visitorId = 'visitor-1';
     const hashed = assignVariant(hero, visitorId);
     const other = hashed === 'a' ? 'b' : 'a';
-    expect(resolveAssignment({ experiment: hero, visitorId, internal: true, query: { 'experiment.hero': other } })).toEqual({ variant: other, source: 'override', store: { kind: 'set', variant: other } });
-    expect(resolveAssignment({ experiment: hero, visitorId, internal: false, query: { 'experiment.hero': other } })).toEqual({ variant: hashed, source: 'hash', store: null });
+    expect(resolveAssignment({ experiment: hero, visitorId, internal: true, query: { 'experiment.hero': other } })).toEqual({
+      variant: other,
+      source: 'override',
+      store: { kind: 'set', variant: other },
+    });
+    expect(resolveAssignment({ experiment: hero, visitorId, internal: false, query: { 'experiment.hero': other } })).toEqual({
+      variant: hashed,
+      source: 'hash',
+      store: null,
+    });
   });
 
   it('a stored override counts on internal hosts; a reset removes it', () => {
     const visitorId = 'visitor-2';
     const hashed = assignVariant(hero, visitorId)!;
     const other = hashed === 'a' ? 'b' : 'a';
-    expect(resolveAssignment({ experiment: hero, visitorId, internal: true, stored: other })).toEqual({ variant: other, source: 'stored', store: null });
-    expect(resolveAssignment({ experiment: hero, visitorId, internal: false, stored: other })).toEqual({ variant: hashed, source: 'hash', store: null });
-    expect(resolveAssignment({ experiment: hero, visitorId, internal: true, stored: 'gone' })).toEqual({ variant: hashed, source: 'hash', store: null });
-    expect(resolveAssignment({ experiment: hero, visitorId, internal: true, stored: other, query: { 'experiment.hero': 'reset' } })).toEqual({ variant: hashed, source: 'hash', store: { kind: 'remove' } });
-    expect(resolveAssignment({ experiment: hero, visitorId: null, internal: false })).toEqual({ variant: null, source: 'none', store: null });
+    expect(resolveAssignment({ experiment: hero, visitorId, internal: true, stored: other })).toEqual({
+      variant: other,
+      source: 'stored',
+      store: null,
+    });
+    expect(resolveAssignment({ experiment: hero, visitorId, internal: false, stored: other })).toEqual({
+      variant: hashed,
+      source: 'hash',
+      store: null,
+    });
+    expect(resolveAssignment({ experiment: hero, visitorId, internal: true, stored: 'gone' })).toEqual({
+      variant: hashed,
+      source: 'hash',
+      store: null,
+    });
+    expect(
+      resolveAssignment({ experiment: hero, visitorId, internal: true, stored: other, query: { 'experiment.hero': 'reset' } }),
+    ).toEqual({ variant: hashed, source: 'hash', store: { kind: 'remove' } });
+    expect(resolveAssignment({ experiment: hero, visitorId: null, internal: false })).toEqual({
+      variant: null,
+      source: 'none',
+      store: null,
+    });
   });
 
   it('events carry the assignments as name:variant tags', () => {
@@ -122,13 +193,51 @@ describe('experiment definitions', () => {
     expect(experimentProblem([{ name: 'Hero', variants: hero.variants }])).toContain('not a valid experiment name');
     expect(experimentProblem([hero, hero])).toBe('This experiment already exists');
     expect(experimentProblem([{ name: 'x', variants: [{ name: 'a', weight: 1 }] }])).toBe('Experiment x needs at least two variants.');
-    expect(experimentProblem([{ name: 'x', variants: [{ name: 'a', weight: 1 }, { name: 'a', weight: 1 }] }])).toBe('This variant already exists');
-    expect(experimentProblem([{ name: 'x', variants: [{ name: 'a', weight: 0 }, { name: 'b', weight: 0 }] }])).toBe('Experiment x needs a variant with a weight above 0.');
-    expect(experimentProblem([{ name: 'x', variants: [{ name: 'a', weight: 1.5 }, { name: 'b', weight: 1 }] }])).toBe('Weights are whole numbers from 0 to 1000.');
+    expect(
+      experimentProblem([
+        {
+          name: 'x',
+          variants: [
+            { name: 'a', weight: 1 },
+            { name: 'a', weight: 1 },
+          ],
+        },
+      ]),
+    ).toBe('This variant already exists');
+    expect(
+      experimentProblem([
+        {
+          name: 'x',
+          variants: [
+            { name: 'a', weight: 0 },
+            { name: 'b', weight: 0 },
+          ],
+        },
+      ]),
+    ).toBe('Experiment x needs a variant with a weight above 0.');
+    expect(
+      experimentProblem([
+        {
+          name: 'x',
+          variants: [
+            { name: 'a', weight: 1.5 },
+            { name: 'b', weight: 1 },
+          ],
+        },
+      ]),
+    ).toBe('Weights are whole numbers from 0 to 1000.');
   });
 
   it('starts with the session-recording experiment, never assigning true', () => {
-    expect(DEFAULT_EXPERIMENTS).toEqual([{ name: 'session-recording', variants: [{ name: 'true', weight: 0 }, { name: 'false', weight: 100 }] }]);
+    expect(DEFAULT_EXPERIMENTS).toEqual([
+      {
+        name: 'session-recording',
+        variants: [
+          { name: 'true', weight: 0 },
+          { name: 'false', weight: 100 },
+        ],
+      },
+    ]);
     expect(experimentProblem([...DEFAULT_EXPERIMENTS])).toBeNull();
   });
 });

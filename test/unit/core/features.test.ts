@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { BETA_BLOCK_FEATURES, FEATURE_MAX, FEATURES, Feature, blockOn, featureByKey, featureOn, featureStates, instalmentBrand, storedSwitches } from '../../../src/core/features.js';
+import {
+  BETA_BLOCK_FEATURES,
+  FEATURE_MAX,
+  FEATURES,
+  Feature,
+  blockOn,
+  featureByKey,
+  featureOn,
+  featureStates,
+  instalmentBrand,
+  storedSwitches,
+} from '../../../src/core/features.js';
 import { BlockType } from '../../../src/core/enums.js';
 
 describe('feature enumeration', () => {
@@ -85,7 +96,16 @@ describe('feature switches', () => {
 
   it('commerce off turns off everything a store sells, but not member areas or blocks', () => {
     const s = featureStates({ commerce: false });
-    expect(s).toMatchObject({ commerce: false, giftCards: false, subscriptions: false, instalmentsAfterpay: false, instalmentsClearpay: false, coupons: false, memberAreas: true, donationBlock: true });
+    expect(s).toMatchObject({
+      commerce: false,
+      giftCards: false,
+      subscriptions: false,
+      instalmentsAfterpay: false,
+      instalmentsClearpay: false,
+      coupons: false,
+      memberAreas: true,
+      donationBlock: true,
+    });
     expect(Object.keys(s)).toEqual(FEATURES.map((f) => f.key));
   });
 

@@ -3,7 +3,9 @@ import { escapeHtml } from '../../../src/core/html';
 
 describe('escapeHtml', () => {
   it('turns the five HTML special characters into entities', () => {
-    expect(escapeHtml(`<a href="x" title='y'>Tom & Jerry</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;Tom &amp; Jerry&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" title='y'>Tom & Jerry</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;Tom &amp; Jerry&lt;/a&gt;',
+    );
   });
 
   it('escapes an ampersand once, so existing entities are shown as written', () => {

@@ -19,7 +19,10 @@ describe('a journal post body as a layout (issue 27)', () => {
   it('reads the text blocks back in reading order, leaving other blocks out', () => {
     let l = htmlLayout('<p>First</p>', ids);
     const section = l.sections[0]!.id;
-    for (const b of [createBlock(BlockType.BUTTON, { ...ids, data: { label: 'Go', link: '/go' } }), createBlock(BlockType.HTML, { ...ids, data: { html: '<p>Second</p>' } })]) {
+    for (const b of [
+      createBlock(BlockType.BUTTON, { ...ids, data: { label: 'Go', link: '/go' } }),
+      createBlock(BlockType.HTML, { ...ids, data: { html: '<p>Second</p>' } }),
+    ]) {
       const r = addBlock(l, section, b);
       if (!r.ok) throw new Error(r.message);
       l = r.layout;

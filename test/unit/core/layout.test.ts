@@ -71,7 +71,8 @@ describe('layout model: operations', () => {
 
   it('refuses the 61st block with the limit message', () => {
     let l = withSection();
-    for (let i = 0; i < MAX_BLOCKS_PER_LAYOUT; i++) l = must(addBlock(l, l.sections[0].id, createBlock(BlockType.SPACER, { ...ids, h: 1 })));
+    for (let i = 0; i < MAX_BLOCKS_PER_LAYOUT; i++)
+      l = must(addBlock(l, l.sections[0].id, createBlock(BlockType.SPACER, { ...ids, h: 1 })));
     expect(countBlocks(l)).toBe(60);
     const r = addBlock(l, l.sections[0].id, createBlock(BlockType.SPACER, ids));
     expect(r).toEqual({ ok: false, message: em.blockLimit(60) });
@@ -98,7 +99,10 @@ describe('layout model: operations', () => {
     expect(validateLayout(over)).toMatchObject({ ok: false, message: em.galleryLimit(20), errors: { sections: em.galleryLimit(20) } });
     // A gallery variant (slideshow) counts as a gallery.
     const slideshow = { ...gallery(), type: BlockType.GALLERY_SLIDESHOW };
-    expect(validateLayout({ ...l, sections: [{ ...l.sections[0], blocks: [...l.sections[0].blocks, slideshow] }] })).toMatchObject({ ok: false, message: em.galleryLimit(20) });
+    expect(validateLayout({ ...l, sections: [{ ...l.sections[0], blocks: [...l.sections[0].blocks, slideshow] }] })).toMatchObject({
+      ok: false,
+      message: em.galleryLimit(20),
+    });
     // 50 images fit; the 51st is refused on the gallery's images.
     const one = (b: ReturnType<typeof gallery>) => {
       const empty = withSection();
@@ -182,7 +186,13 @@ describe('layout model: operations', () => {
     expect(createBlock(BlockType.BUTTON, ids).variant).toBeNull();
     expect(isRenderedBlock(BlockType.TOCK)).toBe(false);
     expect(blockLabel(BlockType.TOCK_RESERVATIONS)).toBe('Tock reservations');
-    expect(PAGE_STATUS_LABELS).toMatchObject({ draft: 'Draft', scheduled: 'Scheduled', 'needs-review': 'Needs Review', private: 'Private', published: 'Published' });
+    expect(PAGE_STATUS_LABELS).toMatchObject({
+      draft: 'Draft',
+      scheduled: 'Scheduled',
+      'needs-review': 'Needs Review',
+      private: 'Private',
+      published: 'Published',
+    });
   });
 });
 
@@ -190,13 +200,23 @@ describe('layout model: validation and the canonical round trip', () => {
   it('round-trips every block kind byte for byte', () => {
     let l = withSection();
     // A newsletter block names its mailing list (its newsletter form): without one the layout is refused (below).
-    for (const k of BLOCK_KINDS) for (const v of k.variants.length ? k.variants : [null]) l = must(addBlock(l, l.sections[0].id, createBlock(v ?? k.type, k.type === BlockType.NEWSLETTER ? { ...ids, data: { formId: 'newsletter-form' } } : ids)));
+    for (const k of BLOCK_KINDS)
+      for (const v of k.variants.length ? k.variants : [null])
+        l = must(
+          addBlock(
+            l,
+            l.sections[0].id,
+            createBlock(v ?? k.type, k.type === BlockType.NEWSLETTER ? { ...ids, data: { formId: 'newsletter-form' } } : ids),
+          ),
+        );
     l = must(addBlock(l, l.sections[0].id, createBlock(BlockType.WEBSITE_COMPONENT, { ...ids, data: { b: 1, a: [true, null, 'x'] } })));
     const text = serializeLayout(l);
     const again = serializeLayout(validateLayout(parseLayout(text)).layout!);
     expect(again).toBe(text);
     // Key order of the input does not matter.
-    const shuffled = JSON.parse(text, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v));
+    const shuffled = JSON.parse(text, (_k, v) =>
+      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v,
+    );
     expect(serializeLayout(shuffled)).toBe(text);
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: 'x' } })).toBe('{"a":{"c":"x","d":[2,1]},"b":1}');
   });
@@ -208,7 +228,12 @@ describe('layout model: validation and the canonical round trip', () => {
     expect(r.ok).toBe(false);
     expect(r.errors).toEqual({ 'sections.0.blocks.0.data.formId': 'A List must be selected' });
     const chosen = l.sections[0].blocks[0];
-    expect(validateLayout({ ...l, sections: [{ ...l.sections[0], blocks: [{ ...chosen, data: { ...chosen.data, formId: 'newsletter-form' } }] }] }).ok).toBe(true);
+    expect(
+      validateLayout({
+        ...l,
+        sections: [{ ...l.sections[0], blocks: [{ ...chosen, data: { ...chosen.data, formId: 'newsletter-form' } }] }],
+      }).ok,
+    ).toBe(true);
   });
 
   it('drops unknown keys, fills defaults, and reports bad input by path with the specs’ messages', () => {
@@ -219,14 +244,27 @@ describe('layout model: validation and the canonical round trip', () => {
           theme: 'white',
           extra: 'dropped',
           blocks: [
-            { id: 'b1', type: BlockType.BUTTON, data: { label: 'Go', link: 'www.example.com', junk: 1 }, desktop: { x: 0, y: 0, w: 12, h: 1 }, mobile: { x: 0, y: 0, w: 12, h: 1 } },
+            {
+              id: 'b1',
+              type: BlockType.BUTTON,
+              data: { label: 'Go', link: 'www.example.com', junk: 1 },
+              desktop: { x: 0, y: 0, w: 12, h: 1 },
+              mobile: { x: 0, y: 0, w: 12, h: 1 },
+            },
           ],
         },
       ],
     });
     expect(r.ok).toBe(true);
     expect(r.layout!.sections[0]).not.toHaveProperty('extra');
-    expect(r.layout!.sections[0].blocks[0].data).toEqual({ label: 'Go', link: 'https://www.example.com', style: 'primary', size: 'medium', align: 'left', newWindow: false });
+    expect(r.layout!.sections[0].blocks[0].data).toEqual({
+      label: 'Go',
+      link: 'https://www.example.com',
+      style: 'primary',
+      size: 'medium',
+      align: 'left',
+      newWindow: false,
+    });
 
     const bad = validateLayout({
       sections: [
@@ -256,10 +294,24 @@ describe('layout model: validation and the canonical round trip', () => {
 
   it('checks a donation block: title, text, 1 to 6 whole amounts in minor units, the custom toggle; round trip', () => {
     const at = (data: Record<string, unknown>) =>
-      validateLayout({ sections: [{ id: 's1', blocks: [{ id: 'b1', type: BlockType.DONATION, data, desktop: { x: 0, y: 0, w: 12, h: 10 }, mobile: { x: 0, y: 0, w: 12, h: 10 } }] }] });
+      validateLayout({
+        sections: [
+          {
+            id: 's1',
+            blocks: [
+              { id: 'b1', type: BlockType.DONATION, data, desktop: { x: 0, y: 0, w: 12, h: 10 }, mobile: { x: 0, y: 0, w: 12, h: 10 } },
+            ],
+          },
+        ],
+      });
     const good = at({ title: 'Help the studio', text: 'Kilns are expensive.', amounts: [500, 1500], allowCustom: false, junk: 1 });
     expect(good.ok).toBe(true);
-    expect(good.layout!.sections[0].blocks[0].data).toEqual({ title: 'Help the studio', text: 'Kilns are expensive.', amounts: [500, 1500], allowCustom: false });
+    expect(good.layout!.sections[0].blocks[0].data).toEqual({
+      title: 'Help the studio',
+      text: 'Kilns are expensive.',
+      amounts: [500, 1500],
+      allowCustom: false,
+    });
     const text = serializeLayout(good.layout!);
     expect(serializeLayout(validateLayout(parseLayout(text)).layout!)).toBe(text);
     // Defaults: a new block suggests amounts and allows a custom one.
@@ -304,7 +356,10 @@ describe('layout model: validation and the canonical round trip', () => {
     expect(gaps.rows[0].values).toEqual([1, null]);
     const big = chartDataset({
       columns: Array.from({ length: CHART_MAX_COLUMNS + 2 }, (_, i) => `c${i}`),
-      rows: Array.from({ length: CHART_MAX_ROWS + 5 }, (_, i) => ({ label: `r${i}`, values: Array.from({ length: CHART_MAX_COLUMNS + 2 }, () => 1) })),
+      rows: Array.from({ length: CHART_MAX_ROWS + 5 }, (_, i) => ({
+        label: `r${i}`,
+        values: Array.from({ length: CHART_MAX_COLUMNS + 2 }, () => 1),
+      })),
     });
     expect(big.columns).toHaveLength(CHART_MAX_COLUMNS);
     expect(big.rows).toHaveLength(CHART_MAX_ROWS);

@@ -32,9 +32,7 @@ describe('templated messages', () => {
     expect(cart.minimumSubtotal('$10.00')).toBe('To check out, your order subtotal must be $10.00 or more');
   });
   it('form email message uses name@example.com', () => {
-    expect(forms.INVALID_EMAIL).toBe(
-      'Email is not valid. Email addresses should follow the format name@example.com.',
-    );
+    expect(forms.INVALID_EMAIL).toBe('Email is not valid. Email addresses should follow the format name@example.com.');
     expect(forms.counter(12, 100)).toBe('12 / 100');
     expect(forms.LIKERT_LABELS).toEqual(['Strongly Disagree', 'Disagree', 'Neutral', 'Agree', 'Strongly Agree']);
   });

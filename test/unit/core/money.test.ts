@@ -153,7 +153,12 @@ describe('formatMoney: the currency pattern worked out once per currency and sig
     const major = abs / factor;
     const fraction = decimals === 0 ? '' : (abs % factor).toString().padStart(decimals, '0');
     const isNegative = negative && (major !== 0n || /[1-9]/.test(fraction));
-    const f = new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    const f = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    });
     const g = new Intl.NumberFormat('en-US', { useGrouping: true, maximumFractionDigits: 0 });
     return f
       .formatToParts(isNegative ? -1n : 1n)
@@ -162,7 +167,25 @@ describe('formatMoney: the currency pattern worked out once per currency and sig
   }
 
   it('gives what the parts of each amount gave, in every supported currency, for small, grouped, negative and zero amounts', () => {
-    const amounts = [0n, 1n, -1n, 5n, -5n, 99n, 100n, 999n, 1000n, 99_999n, 100_000n, 123_456n, -123_456n, 99_999_999n, 100_000_000n, 123_456_789_012_345n, -999_999_999_999_999n];
+    const amounts = [
+      0n,
+      1n,
+      -1n,
+      5n,
+      -5n,
+      99n,
+      100n,
+      999n,
+      1000n,
+      99_999n,
+      100_000n,
+      123_456n,
+      -123_456n,
+      99_999_999n,
+      100_000_000n,
+      123_456_789_012_345n,
+      -999_999_999_999_999n,
+    ];
     for (let i = 0; i < 200; i++) amounts.push(BigInt(Math.floor(Math.random() * 1e12)) * (i % 2 ? -1n : 1n));
     for (const currency of SUPPORTED_CURRENCIES) {
       for (const a of amounts) {

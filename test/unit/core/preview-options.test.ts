@@ -1,12 +1,38 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_ANALYTICS_OPTIONS, INVALID_SOURCE_ENVIRONMENT, analyticsOptionsOf, eventsUrl, schemaUrl, serviceUrlFor, sourceEnvironmentOf } from '../../../src/core/analytics-options.js';
-import { MASKED_PASSWORD_PLACEHOLDER, UPGRADE_DESTINATIONS, formatPreviewCookie, keepSecret, maskSecret, parsePreviewCookie, safeModeAsked } from '../../../src/core/preview.js';
+import {
+  DEFAULT_ANALYTICS_OPTIONS,
+  INVALID_SOURCE_ENVIRONMENT,
+  analyticsOptionsOf,
+  eventsUrl,
+  schemaUrl,
+  serviceUrlFor,
+  sourceEnvironmentOf,
+} from '../../../src/core/analytics-options.js';
+import {
+  MASKED_PASSWORD_PLACEHOLDER,
+  UPGRADE_DESTINATIONS,
+  formatPreviewCookie,
+  keepSecret,
+  maskSecret,
+  parsePreviewCookie,
+  safeModeAsked,
+} from '../../../src/core/preview.js';
 
 describe('analytics client options', () => {
   it('defaults: fire events on, logging off, beacon on, validate off, prod', () => {
-    expect(DEFAULT_ANALYTICS_OPTIONS).toEqual({ fireEvents: true, logging: false, beacon: true, validate: false, sourceEnvironment: 'prod', serviceUrl: '' });
+    expect(DEFAULT_ANALYTICS_OPTIONS).toEqual({
+      fireEvents: true,
+      logging: false,
+      beacon: true,
+      validate: false,
+      sourceEnvironment: 'prod',
+      serviceUrl: '',
+    });
     expect(analyticsOptionsOf(null)).toEqual(DEFAULT_ANALYTICS_OPTIONS);
-    expect(analyticsOptionsOf({ validate: true, beacon: 'no', serviceUrl: 'javascript:alert(1)' })).toEqual({ ...DEFAULT_ANALYTICS_OPTIONS, validate: true });
+    expect(analyticsOptionsOf({ validate: true, beacon: 'no', serviceUrl: 'javascript:alert(1)' })).toEqual({
+      ...DEFAULT_ANALYTICS_OPTIONS,
+      validate: true,
+    });
   });
 
   it('the source environment picks the service URL; an invalid one warns and means prod', () => {
@@ -53,6 +79,9 @@ describe('preview, safe mode and secrets', () => {
   });
 
   it('the upgrade destinations are under settings/billing', () => {
-    expect(UPGRADE_DESTINATIONS).toEqual({ trialUpgrade: '/config/settings/billing/upgrade', upgrade: '/config/settings/billing/website-subscriptions' });
+    expect(UPGRADE_DESTINATIONS).toEqual({
+      trialUpgrade: '/config/settings/billing/upgrade',
+      upgrade: '/config/settings/billing/website-subscriptions',
+    });
   });
 });

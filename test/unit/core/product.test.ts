@@ -166,7 +166,15 @@ describe('inStock', () => {
   it('unlimited or more in stock than in cart', () => {
     expect(inStock([{ unlimited: false, qtyInStock: 3 }], 2)).toBe(true);
     expect(inStock([{ unlimited: false, qtyInStock: 3 }], 3)).toBe(false);
-    expect(inStock([{ unlimited: false, qtyInStock: 0 }, { unlimited: true, qtyInStock: 0 }], 50)).toBe(true);
+    expect(
+      inStock(
+        [
+          { unlimited: false, qtyInStock: 0 },
+          { unlimited: true, qtyInStock: 0 },
+        ],
+        50,
+      ),
+    ).toBe(true);
     expect(inStock([], 0)).toBe(false);
     expect(inStock([{ unlimited: false, qtyInStock: 1 }])).toBe(true);
   });
@@ -234,7 +242,10 @@ describe('validateAddToCart', () => {
     expect(checkAddToCart({ product: p, quantityText: 'junk' })).toMatchObject({ message: null, quantity: 1 });
   });
   it('requires a gift card denomination', () => {
-    const g = sc(ProductType.GIFT_CARD, [v({}, 0, { sku: 'GC25', priceMoney: { value: '2500', currency: 'USD' } }), v({}, 0, { sku: 'GC50' })]);
+    const g = sc(ProductType.GIFT_CARD, [
+      v({}, 0, { sku: 'GC25', priceMoney: { value: '2500', currency: 'USD' } }),
+      v({}, 0, { sku: 'GC50' }),
+    ]);
     expect(validateAddToCart({ product: g })).toBe('Select a denomination for the Gift Card.');
     expect(validateAddToCart({ product: g, giftCardDenomination: '' })).toBe('Select a denomination for the Gift Card.');
     expect(checkAddToCart({ product: g, giftCardDenomination: 'GC50' }).variant?.sku).toBe('GC50');

@@ -42,7 +42,14 @@ describe('restock helpers', () => {
       siteVisitorEmail: 'a@b.co',
       captchaToken: 't',
     });
-    const e = restockSignUpPayload({ ...base, captchaToken: 't', enterpriseToken: 'e', joinMailingList: true, language: 'fr', multilingualEmails: true });
+    const e = restockSignUpPayload({
+      ...base,
+      captchaToken: 't',
+      enterpriseToken: 'e',
+      joinMailingList: true,
+      language: 'fr',
+      multilingualEmails: true,
+    });
     expect(e.recaptchaEnterpriseV3Token).toBe('e');
     expect(e.captchaToken).toBeUndefined();
     expect(e.language).toBeUndefined();

@@ -21,7 +21,10 @@ describe('the roles table (core/roles.ts)', () => {
     expect([...can('mailing-lists', 'read').roles].sort((a, b) => a - b)).toEqual([Role.ADMIN, Role.WEBSITE_MANAGER]);
     // The roles of areas Tessera does not have reach nothing but their own account.
     for (const r of [Role.CAMPAIGNS_EDITOR, Role.COMMENTER, Role.SCHEDULING, Role.SCHEDULING_EDITOR, Role.SCHEDULING_VIEWER]) {
-      expect(AREAS.filter((a) => allows(r, a, 'read')), `role ${r}`).toEqual(['account']);
+      expect(
+        AREAS.filter((a) => allows(r, a, 'read')),
+        `role ${r}`,
+      ).toEqual(['account']);
       expect(describeRole(r)).toContain('Can sign in, but sees and changes nothing.');
     }
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { SESSION_RECORDER_MOCK_ID, recorderIdUsable, sessionRecordingAllowed, type SessionRecordingInput } from '../../../src/core/session-recording.js';
+import {
+  SESSION_RECORDER_MOCK_ID,
+  recorderIdUsable,
+  sessionRecordingAllowed,
+  type SessionRecordingInput,
+} from '../../../src/core/session-recording.js';
 
 const ok: SessionRecordingInput = { country: 'US', timeZone: 'America/New_York', hardwareThreads: 3, toggle: true, variant: 'true' };
 
@@ -11,7 +16,8 @@ describe('session-recording gate', () => {
   });
 
   it('country: only the US', () => {
-    for (const country of ['CA', 'GB', 'MX', '', null, undefined]) expect(sessionRecordingAllowed({ ...ok, country }), String(country)).toBe(false);
+    for (const country of ['CA', 'GB', 'MX', '', null, undefined])
+      expect(sessionRecordingAllowed({ ...ok, country }), String(country)).toBe(false);
   });
 
   it('time zone: only America zones', () => {
@@ -35,7 +41,8 @@ describe('session-recording gate', () => {
   });
 
   it("variant: must be exactly 'true'", () => {
-    for (const variant of ['false', 'TRUE', 'control', '', null, undefined]) expect(sessionRecordingAllowed({ ...ok, variant }), String(variant)).toBe(false);
+    for (const variant of ['false', 'TRUE', 'control', '', null, undefined])
+      expect(sessionRecordingAllowed({ ...ok, variant }), String(variant)).toBe(false);
   });
 
   it('the mock id means skip', () => {

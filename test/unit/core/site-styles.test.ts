@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { applyStyleChanges, DEFAULT_EMAIL_LOOK, defaultSiteStyles, emailLook, normaliseStyles, tokensCss, type SiteStyles } from '../../../src/core/site-styles.js';
+import {
+  applyStyleChanges,
+  DEFAULT_EMAIL_LOOK,
+  defaultSiteStyles,
+  emailLook,
+  normaliseStyles,
+  tokensCss,
+  type SiteStyles,
+} from '../../../src/core/site-styles.js';
 import { newsletterConfirmationEmail } from '../../../src/server/engagement/emails.js';
 import { FONT_LIBRARY, firstFamily, fontFacesNeeded, libraryFontOf, nearestWeight } from '../../../src/core/font-library.js';
 import { fontFaceCss, siteFontFacesCss } from '../../../src/server/editor/fonts.js';
@@ -19,7 +27,9 @@ describe('design tokens of site styles', () => {
     expect(css).toContain('--accent:#f5d76e;--accent-text:#1f1d1a;');
     expect(css).toContain('--bg:#1f1d1a;--fg:#ffffff;');
     // Outline buttons: no fill, the accent as text and border.
-    expect(css).toContain('--btn-radius:8px;--btn-bg:transparent;--btn-fg:#f5d76e;--btn-border:2px solid #f5d76e;--btn-transform:uppercase;');
+    expect(css).toContain(
+      '--btn-radius:8px;--btn-bg:transparent;--btn-fg:#f5d76e;--btn-border:2px solid #f5d76e;--btn-transform:uppercase;',
+    );
     expect(css).toContain('--ts-space:0.75');
     expect(css).toContain('--btn-font:var(--ts-font-buttons);--btn-weight:var(--ts-weight-buttons);');
   });
@@ -52,7 +62,12 @@ describe('font library', () => {
         { family: font('inter').stack, weight: 700 },
         { family: 'Georgia, serif', weight: 400 },
       ]),
-    ).toEqual(new Map([['lora', [700]], ['inter', [400, 700]]]));
+    ).toEqual(
+      new Map([
+        ['lora', [700]],
+        ['inter', [400, 700]],
+      ]),
+    );
   });
 
   it('every family of the library is installed and yields same-site @font-face rules for each weight it lists', () => {
@@ -61,7 +76,10 @@ describe('font library', () => {
       s.fonts.usageCategories.body = { family: f.stack, weight: f.weights[0]!, size: 1 };
       const css = siteFontFacesCss(s);
       expect(css, f.id).toContain(`font-family:'${f.name}';font-style:normal;font-display:swap;font-weight:${f.weights[0]};`);
-      expect([...css.matchAll(/url\(([^)]*)\)/g)].every((m) => m[1]!.startsWith(`/site-fonts/${f.id}/`)), f.id).toBe(true);
+      expect(
+        [...css.matchAll(/url\(([^)]*)\)/g)].every((m) => m[1]!.startsWith(`/site-fonts/${f.id}/`)),
+        f.id,
+      ).toBe(true);
       for (const w of f.weights) expect(fontFaceCss(f.id, w), `${f.id} ${w}`).toContain(`-latin-${w}-normal.woff2`);
     }
     expect(fontFaceCss('inter', 950)).toBe('');
@@ -84,6 +102,8 @@ describe('the look of the site emails', () => {
     expect(look.button + look.body).not.toMatch(/["<>&]/);
     const mail = newsletterConfirmationEmail({ storeName: 'Shop', listName: 'News', confirmUrl: 'https://example.com/c', look });
     expect(mail.html).toContain(`<a href="https://example.com/c" style="${look.button}">Confirm subscription</a>`);
-    expect(newsletterConfirmationEmail({ storeName: 'Shop', listName: 'News', confirmUrl: 'https://example.com/c' }).html).toContain(`style="${DEFAULT_EMAIL_LOOK.button}"`);
+    expect(newsletterConfirmationEmail({ storeName: 'Shop', listName: 'News', confirmUrl: 'https://example.com/c' }).html).toContain(
+      `style="${DEFAULT_EMAIL_LOOK.button}"`,
+    );
   });
 });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, HOUR_MS, MINUTE_MS, MONTH_MS, WEEK_MS, YEAR_MS, bytesToMegabytes, formatFileSize, timeSince } from '../../../src/core/time';
+import {
+  DAY_MS,
+  HOUR_MS,
+  MINUTE_MS,
+  MONTH_MS,
+  WEEK_MS,
+  YEAR_MS,
+  bytesToMegabytes,
+  formatFileSize,
+  timeSince,
+} from '../../../src/core/time';
 
 const now = Date.UTC(2024, 5, 1);
 

@@ -26,7 +26,8 @@ describe('the area graph check', () => {
   });
 
   it('reads static, re-exported, dynamic and type-position imports, not commented ones', () => {
-    const text = "import { x } from './x.js';\nexport { y } from '../y/index.js';\n// import { z } from '../z/deep.js';\ntype T = import('../t/deep.js').T;\nconst m = () => import('../m/index.js');\nimport 'fastify';";
+    const text =
+      "import { x } from './x.js';\nexport { y } from '../y/index.js';\n// import { z } from '../z/deep.js';\ntype T = import('../t/deep.js').T;\nconst m = () => import('../m/index.js');\nimport 'fastify';";
     expect(importsOf(text).sort()).toEqual(['../m/index.js', '../t/deep.js', '../y/index.js', './x.js']);
     expect(isIndex('index.js')).toBe(true);
     expect(isIndex('stripe/index.js')).toBe(false);
@@ -62,7 +63,8 @@ describe('the area graph check', () => {
 
   it('lets the server import src/web only through the SSR entries', () => {
     const root = fixture({
-      'pages/render.ts': "import { renderIsland } from '../../web/ssr.js';\nimport { renderLoginPage } from '../../web/ssr-admin.js';\nexport const r = [renderIsland, renderLoginPage];",
+      'pages/render.ts':
+        "import { renderIsland } from '../../web/ssr.js';\nimport { renderLoginPage } from '../../web/ssr-admin.js';\nexport const r = [renderIsland, renderLoginPage];",
       'pages/cache.ts': "import { ID } from '../../web/client/tracker-cookies.js';\nexport const c = ID;",
       'pages/index.ts': "export { r } from './render.js';",
     });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { render } from '../../../src/template/index.js';
 
 const at = Date.UTC(2021, 1, 17, 21, 26, 5); // 2021-02-18 06:26:05 in Tokyo
-const out = (fmt: string, zone: string, locale = 'en-US') => render(`{t|date ${fmt}}`, { t: at, website: { timeZone: zone } }, { locale }).output;
+const out = (fmt: string, zone: string, locale = 'en-US') =>
+  render(`{t|date ${fmt}}`, { t: at, website: { timeZone: zone } }, { locale }).output;
 
 describe('date %x %X %Z', () => {
   it('gives 02/18/2021, 06:26:05 AM and JST for Tokyo', () => {
@@ -21,7 +22,11 @@ describe('date %x %X %Z', () => {
 
 describe('product-price of an unknown product type (issue 45 item 15)', () => {
   const price = (productType: unknown) =>
-    render('{@|product-price}', { structuredContent: { productType, variants: [{ price: 1000, priceMoney: { value: '10.00', currency: 'USD' } }] } }, { locale: 'en-US' }).output;
+    render(
+      '{@|product-price}',
+      { structuredContent: { productType, variants: [{ price: 1000, priceMoney: { value: '10.00', currency: 'USD' } }] } },
+      { locale: 'en-US' },
+    ).output;
   it('renders an empty price block for a type code that names no type', () => {
     for (const t of [7, 99, -1, 'x']) expect(price(t), String(t)).toBe('\n\n\n<div class="product-price">\n\n</div>');
   });

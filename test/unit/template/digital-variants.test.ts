@@ -22,6 +22,7 @@ describe('variant selector and product type', () => {
     expect(out('{@|product-checkout}', item(ProductType.DIGITAL))).not.toContain('variant-radiobtn');
   });
   it('a physical, service or gift-card product with several variants still has one', () => {
-    for (const t of [ProductType.PHYSICAL, ProductType.SERVICE, ProductType.GIFT_CARD]) expect(out('{@|variants-select}', item(t)), String(t)).toContain('<select');
+    for (const t of [ProductType.PHYSICAL, ProductType.SERVICE, ProductType.GIFT_CARD])
+      expect(out('{@|variants-select}', item(t)), String(t)).toContain('<select');
   });
 });

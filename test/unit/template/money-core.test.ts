@@ -11,9 +11,16 @@ describe('money in templates goes through core money', () => {
   });
 
   it('the money formatter renders minor units with core formatMoney, exact to 15 integer places', () => {
-    const json = { a: { value: '123450', currency: 'USD' }, b: { value: '123450', currency: 'JPY' }, c: { value: '99999999999999999', currency: 'USD' }, d: { value: '1999', currency: 'HUF' } };
+    const json = {
+      a: { value: '123450', currency: 'USD' },
+      b: { value: '123450', currency: 'JPY' },
+      c: { value: '99999999999999999', currency: 'USD' },
+      d: { value: '1999', currency: 'HUF' },
+    };
     const out = render('{a|money}|{b|money}|{c|money}|{d|money}', json, { locale: 'en-US' }).output;
-    expect(out).toBe([formatMoney(123450, 'USD'), formatMoney(123450, 'JPY'), formatMoney('99999999999999999', 'USD'), formatMoney(1999, 'HUF')].join('|'));
+    expect(out).toBe(
+      [formatMoney(123450, 'USD'), formatMoney(123450, 'JPY'), formatMoney('99999999999999999', 'USD'), formatMoney(1999, 'HUF')].join('|'),
+    );
     expect(out.split('|')[2]).toBe('$999,999,999,999,999.99');
   });
 });

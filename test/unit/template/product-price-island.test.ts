@@ -31,20 +31,44 @@ const variant = (sku: string, priceCents: number, sale?: number): VariantProps =
   onSale: sale !== undefined,
 });
 
-const plan = (value: number, unit: 'WEEK' | 'MONTH', numBillingCycles: number) => ({ billingPeriod: { value, unit }, numBillingCycles }) as SubscriptionPlan;
+const plan = (value: number, unit: 'WEEK' | 'MONTH', numBillingCycles: number) =>
+  ({ billingPeriod: { value, unit }, numBillingCycles }) as SubscriptionPlan;
 
 const CASES: Case[] = [
   { name: 'a physical product', currency: 'USD', productType: 1, variants: [variant('S', 7200)] },
   { name: 'a product on sale', currency: 'USD', productType: 1, variants: [variant('S', 5400, 3900)] },
-  { name: 'a product with varied variants', currency: 'EUR', productType: 1, variants: [variant('S', 6800), variant('M', 7200, 6000), variant('L', 7600)] },
+  {
+    name: 'a product with varied variants',
+    currency: 'EUR',
+    productType: 1,
+    variants: [variant('S', 6800), variant('M', 7200, 6000), variant('L', 7600)],
+  },
   { name: 'a service', currency: 'GBP', productType: 3, variants: [variant('S', 12000)] },
   { name: 'gift card values', currency: 'USD', productType: 4, variants: [variant('25', 2500), variant('50', 5000)] },
   { name: 'a zero-decimal currency', currency: 'JPY', productType: 1, variants: [variant('S', 1235)] },
   { name: 'a weekly subscription, open-ended', currency: 'USD', productType: 1, variants: [variant('S', 1000)], plan: plan(1, 'WEEK', 0) },
-  { name: 'a bi-weekly subscription for a year', currency: 'USD', productType: 1, variants: [variant('S', 1000)], plan: plan(2, 'WEEK', 26) },
+  {
+    name: 'a bi-weekly subscription for a year',
+    currency: 'USD',
+    productType: 1,
+    variants: [variant('S', 1000)],
+    plan: plan(2, 'WEEK', 26),
+  },
   { name: 'a bi-weekly subscription, 4 cycles', currency: 'USD', productType: 1, variants: [variant('S', 1000)], plan: plan(2, 'WEEK', 4) },
-  { name: 'a monthly subscription for two years', currency: 'USD', productType: 1, variants: [variant('S', 1500)], plan: plan(1, 'MONTH', 24) },
-  { name: 'a bi-monthly subscription on sale', currency: 'USD', productType: 1, variants: [variant('S', 1500, 1200)], plan: plan(2, 'MONTH', 3) },
+  {
+    name: 'a monthly subscription for two years',
+    currency: 'USD',
+    productType: 1,
+    variants: [variant('S', 1500)],
+    plan: plan(1, 'MONTH', 24),
+  },
+  {
+    name: 'a bi-monthly subscription on sale',
+    currency: 'USD',
+    productType: 1,
+    variants: [variant('S', 1500, 1200)],
+    plan: plan(2, 'MONTH', 3),
+  },
 ];
 
 function props(c: Case): ProductProps {
@@ -80,7 +104,11 @@ function itemJson(c: Case, variants: VariantProps[]) {
 const theme = (c: Case, variants: VariantProps[]) =>
   render('{item|product-price}', { featureFlags: { useCLDRMoneyFormat: true }, item: itemJson(c, variants) }, { locale: 'en-US' });
 
-const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 describe('product-price: the theme formatter and the price island agree', () => {
   for (const c of CASES) {

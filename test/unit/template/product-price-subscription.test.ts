@@ -13,12 +13,23 @@ const item = (plan: unknown) => ({
     productType: 1,
     isSubscribable: true,
     subscriptionPlan: plan,
-    variants: [{ sku: 'a', attributes: {}, priceMoney: { value: '1000', currency: 'USD' }, salePriceMoney: { value: '0', currency: 'USD' }, unlimited: true }],
+    variants: [
+      {
+        sku: 'a',
+        attributes: {},
+        priceMoney: { value: '1000', currency: 'USD' },
+        salePriceMoney: { value: '0', currency: 'USD' },
+        unlimited: true,
+      },
+    ],
   },
 });
 const text = (plan: unknown, args = '') => {
   const html = render(`{@|product-price${args}}`, item(plan), { locale: 'en-US' }).output;
-  return html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  return html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 };
 
 const PLANS: unknown[] = [

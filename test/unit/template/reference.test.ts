@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { render } from '../../../src/template';
 
 const require = createRequire(import.meta.url);
- 
+
 const { Compiler } = require('@squarespace/template-engine');
 const reference = new Compiler();
 

@@ -13,7 +13,9 @@ import { PREDICATES } from '../../../src/template/predicates';
 import { parseSpec, type SpecCase } from './spec-format';
 
 const dir = join(__dirname, '../../data/template/spec');
-const files = readdirSync(dir).filter((f) => f.endsWith('.spec')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.spec'))
+  .sort();
 const BASE = { now: 1700000000000, enableExpr: true, enableInclude: true };
 const all: SpecCase[] = [];
 
@@ -46,8 +48,23 @@ describe('spec coverage', () => {
     const family = (n: string) => /^(gallery|background-source|promoted)/.exec(n)?.[1] ?? null;
     const recordTypes = ['text?', 'image?', 'video?', 'event?', 'store-item?', 'link?', 'quote?', 'gallery?'];
     expect(recordTypes.filter(used).length).toBe(recordTypes.length);
-    const generated = new Set(['undefined?', 'audio?', 'binary?', 'css-asset?', 'tweak-asset?', 'digital-good?', 'attachment?', 'wordpress-export?',
-      'json-export?', 'site-search?', 'active-time?', 'tweet?', 'checkin?', 'kbarticle?', 'external-video?']);
+    const generated = new Set([
+      'undefined?',
+      'audio?',
+      'binary?',
+      'css-asset?',
+      'tweak-asset?',
+      'digital-good?',
+      'attachment?',
+      'wordpress-export?',
+      'json-export?',
+      'site-search?',
+      'active-time?',
+      'tweet?',
+      'checkin?',
+      'kbarticle?',
+      'external-video?',
+    ]);
     const names = Object.keys(PREDICATES);
     expect(names.filter((n) => family(n) === null && !generated.has(n) && !used(n))).toEqual([]);
     const families = new Set(names.map(family).filter((f) => f !== null));
@@ -56,7 +73,9 @@ describe('spec coverage', () => {
 
   it('i18n formatters are checked in five locales', () => {
     for (const f of ['date', 'datetime', 'datetime-interval', 'decimal', 'money', 'message', 'plural', 'relative-time', 'timesince']) {
-      const locales = new Set(all.filter((c) => c.template.includes(`|${f}`) && c.opts.locale).map((c) => String(c.opts.locale).slice(0, 2)));
+      const locales = new Set(
+        all.filter((c) => c.template.includes(`|${f}`) && c.opts.locale).map((c) => String(c.opts.locale).slice(0, 2)),
+      );
       expect([...locales].sort(), f).toEqual(['de', 'en', 'es', 'fr', 'ja']);
     }
   });

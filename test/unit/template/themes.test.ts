@@ -30,7 +30,9 @@ describe('bundled themes compile', () => {
 
     it(`${theme}: every template file compiles with zero errors (${all.length} files)`, () => {
       expect(all.length).toBeGreaterThan(0);
-      const errors = all.flatMap((f) => compile(readFileSync(f, 'utf8')).errors.map((e) => `${relative(root, f)}:${e.line}:${e.column} ${e.message}`));
+      const errors = all.flatMap((f) =>
+        compile(readFileSync(f, 'utf8')).errors.map((e) => `${relative(root, f)}:${e.line}:${e.column} ${e.message}`),
+      );
       expect(errors).toEqual([]);
     });
 

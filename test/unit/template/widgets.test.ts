@@ -6,7 +6,10 @@ import { ADD_TO_CART, QUANTITY_INPUT } from '../../../src/template/formatters/co
 const variant = { qtyInStock: 5, priceMoney: { value: '2', currency: 'USD' } };
 const items: unknown[] = [
   { id: 'p1', collectionId: 'c1', structuredContent: { productType: 1, variants: [variant] } },
-  { id: 'p2', structuredContent: { productType: 1, variants: [variant], useCustomAddButtonText: true, customAddButtonText: 'Buy <now> & "save"' } },
+  {
+    id: 'p2',
+    structuredContent: { productType: 1, variants: [variant], useCustomAddButtonText: true, customAddButtonText: 'Buy <now> & "save"' },
+  },
   {
     id: 'p3',
     collectionId: 'c3',
@@ -22,7 +25,16 @@ const items: unknown[] = [
   { id: 'p4', structuredContent: { productType: 1, variants: [variant], isSubscribable: true } },
   { id: 5, structuredContent: { productType: 3, variants: [variant] } },
 ];
-const roots: unknown[] = [{}, { localizedStrings: { productAddToCartText: 'Ajouter <au> panier', productSubscribeText: "S'abonner", productQuantityInputLabel: 'Quantité' } }];
+const roots: unknown[] = [
+  {},
+  {
+    localizedStrings: {
+      productAddToCartText: 'Ajouter <au> panier',
+      productSubscribeText: "S'abonner",
+      productQuantityInputLabel: 'Quantité',
+    },
+  },
+];
 
 describe('widget markup', () => {
   for (const [i, item] of items.entries()) {

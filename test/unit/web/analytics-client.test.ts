@@ -54,7 +54,7 @@ class Store implements KeyValue {
 
 function seq(): () => number {
   let i = 0;
-  return () => ((i = (i * 9301 + 49297) % 233280) / 233280);
+  return () => (i = (i * 9301 + 49297) % 233280) / 233280;
 }
 
 describe('visitor cookies', () => {
@@ -79,17 +79,25 @@ describe('visitor cookies', () => {
     const later = touchVisitor(jar, { now: NOW + 3 * 3600_000, random: seq() });
     expect(later.newVisit).toBe(true);
     expect(later.sessionId).not.toBe(first.sessionId);
-    expect(parseVisitorCookie(jar.get('ss_cvr'))).toMatchObject({ visitorId: first.visitorId, previousVisit: NOW, currentVisit: NOW + 3 * 3600_000, visitCount: 2 });
+    expect(parseVisitorCookie(jar.get('ss_cvr'))).toMatchObject({
+      visitorId: first.visitorId,
+      previousVisit: NOW,
+      currentVisit: NOW + 3 * 3600_000,
+      visitCount: 2,
+    });
   });
 
-  it.each(['', 'abc', 'id|1|2|3', 'id|1|2|3|0', 'id|1|2|-3|4', 'id|1|2|3|x', 'bad id!|1|2|3|4', 'id|1|2|3|4|5'])('recreates a malformed visitor cookie %j', (bad) => {
-    const jar = new Jar();
-    jar.values.set('ss_cvr', bad);
-    jar.values.set('ss_cvt', String(NOW));
-    const s = touchVisitor(jar, { now: NOW, random: seq() });
-    expect(s.newVisitor).toBe(true);
-    expect(parseVisitorCookie(jar.get('ss_cvr'))).not.toBeNull();
-  });
+  it.each(['', 'abc', 'id|1|2|3', 'id|1|2|3|0', 'id|1|2|-3|4', 'id|1|2|3|x', 'bad id!|1|2|3|4', 'id|1|2|3|4|5'])(
+    'recreates a malformed visitor cookie %j',
+    (bad) => {
+      const jar = new Jar();
+      jar.values.set('ss_cvr', bad);
+      jar.values.set('ss_cvt', String(NOW));
+      const s = touchVisitor(jar, { now: NOW, random: seq() });
+      expect(s.newVisitor).toBe(true);
+      expect(parseVisitorCookie(jar.get('ss_cvr'))).not.toBeNull();
+    },
+  );
 
   it.each(['0', '-5', 'abc', '1.5', ''])('treats a malformed visit-time cookie %j as a new visit and rewrites it', (bad) => {
     const jar = new Jar();
@@ -143,7 +151,17 @@ interface Call {
 }
 
 function page(over: Partial<PageData> = {}): PageData {
-  return { websiteId: 'site1', templateId: 'default', pageType: 1, locale: 'en-GB', track: true, cookiePolicy: 'implied', itemId: null, collectionId: null, ...over };
+  return {
+    websiteId: 'site1',
+    templateId: 'default',
+    pageType: 1,
+    locale: 'en-GB',
+    track: true,
+    cookiePolicy: 'implied',
+    itemId: null,
+    collectionId: null,
+    ...over,
+  };
 }
 
 function env(over: Partial<TrackerEnv> & { path?: string; beaconOk?: boolean; status?: number } = {}) {
@@ -167,9 +185,22 @@ function env(over: Partial<TrackerEnv> & { path?: string; beaconOk?: boolean; st
       calls.push({ url, body: String(init.body), headers: init.headers as Record<string, string>, signal: !!init.signal });
       return new Response(null, { status: over.status ?? 202 });
     }) as unknown as typeof fetch,
-    location: { href: `http://shop.test${over.path ?? '/shop'}`, host: 'shop.test', pathname: (over.path ?? '/shop').split('?')[0], search: '' },
+    location: {
+      href: `http://shop.test${over.path ?? '/shop'}`,
+      host: 'shop.test',
+      pathname: (over.path ?? '/shop').split('?')[0],
+      search: '',
+    },
     document: { title: 'Shop', referrer: '', lang: 'en-GB' },
-    browser: { userAgent: 'UA', language: 'en-GB', locale: 'en-GB', innerWidth: 800, innerHeight: 600, screenWidth: 1920, screenHeight: 1080 },
+    browser: {
+      userAgent: 'UA',
+      language: 'en-GB',
+      locale: 'en-GB',
+      innerWidth: 800,
+      innerHeight: 600,
+      screenWidth: 1920,
+      screenHeight: 1080,
+    },
     ...over,
   };
   return { e, calls, beacons, jar };
@@ -190,7 +221,19 @@ describe('tracker', () => {
     expect(form.get('event')).toBe('view');
     expect(form.get('ss_cvr')).toBe(jar.get('ss_cvr'));
     const data = JSON.parse(form.get('data')!);
-    expect(data).toMatchObject({ userAgent: 'UA', clientDate: NOW, viewportWidth: 800, viewportHeight: 600, screenWidth: 1920, screenHeight: 1080, websiteId: 'site1', templateId: 'default', locale: 'en-GB', url: 'http://shop.test/shop', title: 'Shop' });
+    expect(data).toMatchObject({
+      userAgent: 'UA',
+      clientDate: NOW,
+      viewportWidth: 800,
+      viewportHeight: 600,
+      screenWidth: 1920,
+      screenHeight: 1080,
+      websiteId: 'site1',
+      templateId: 'default',
+      locale: 'en-GB',
+      url: 'http://shop.test/shop',
+      title: 'Shop',
+    });
   });
 
   it('never records a /search page view', () => {
@@ -205,7 +248,12 @@ describe('tracker', () => {
     t.census('form-render', { formId: 'f1' });
     t.census('button-render');
     t.census('button-click');
-    expect(JSON.parse(calls[0].body)).toMatchObject({ formId: 'f1', visitorCookie: jar.get('ss_cvr'), url: 'http://shop.test/shop', websiteId: 'site1' });
+    expect(JSON.parse(calls[0].body)).toMatchObject({
+      formId: 'f1',
+      visitorCookie: jar.get('ss_cvr'),
+      url: 'http://shop.test/shop',
+      websiteId: 'site1',
+    });
     expect(calls.map((c) => [c.url, c.signal])).toEqual([
       ['/api/census/form-render', false],
       ['/api/census/button-render', true],
@@ -217,7 +265,13 @@ describe('tracker', () => {
     vi.useFakeTimers();
     const { e, beacons } = env();
     const t = new Tracker(e);
-    t.cart = { id: 'c1', totalQuantity: 2, subtotalCents: 5000, subtotal: { currency: 'usd' }, entries: [{ productType: 1, quantity: 2, purchasePriceCents: 2500 }] };
+    t.cart = {
+      id: 'c1',
+      totalQuantity: 2,
+      subtotalCents: 5000,
+      subtotal: { currency: 'usd' },
+      entries: [{ productType: 1, quantity: 2, purchasePriceCents: 2500 }],
+    };
     t.shopper('add_to_cart', { item_id: 'i1' });
     t.shopper('view_cart');
     expect(beacons).toHaveLength(0);
@@ -343,11 +397,23 @@ describe('tracker', () => {
     expect(resolveLocale('fr-FR', 'en')).toBe('fr-FR');
     expect(resolveLocale(null, 'de')).toBe('de');
     expect(resolveLocale(null, '')).toBe('en-US');
-    expect(cartFieldsOf(null)).toEqual({ cart_id: null, num_items_in_cart: 0, cart_value: 0, currency_code: 'USD', product_types_list: [], purchase_type_list: [] });
+    expect(cartFieldsOf(null)).toEqual({
+      cart_id: null,
+      num_items_in_cart: 0,
+      cart_value: 0,
+      currency_code: 'USD',
+      product_types_list: [],
+      purchase_type_list: [],
+    });
   });
 
   it('reads the page data island; malformed islands mean no tracking', () => {
-    expect(parsePageData('{"websiteId":"s","track":true,"pageType":50}')).toMatchObject({ websiteId: 's', track: true, pageType: 50, cookiePolicy: 'implied' });
+    expect(parsePageData('{"websiteId":"s","track":true,"pageType":50}')).toMatchObject({
+      websiteId: 's',
+      track: true,
+      pageType: 50,
+      cookiePolicy: 'implied',
+    });
     expect(parsePageData('{nope')).toBeNull();
     expect(parsePageData('{"track":true}')).toBeNull();
     expect(parsePageData('{"websiteId":"s","track":"yes"}')!.track).toBe(false);
@@ -396,7 +462,13 @@ describe('error reporter', () => {
     advance(100);
     expect(sends).toHaveLength(1);
     expect(sends[0].map((e) => e.message)).toEqual(['a', 'b']);
-    expect(sends[0][0]).toMatchObject({ url: 'http://shop.test/x', websiteId: 'site1', templateId: 'default', browser: 'Chrome', kind: 'error' });
+    expect(sends[0][0]).toMatchObject({
+      url: 'http://shop.test/x',
+      websiteId: 'site1',
+      templateId: 'default',
+      browser: 'Chrome',
+      kind: 'error',
+    });
   });
 
   it('queues at most 10 events', () => {
@@ -436,7 +508,13 @@ describe('error reporter', () => {
     r.report(new Error('bye'));
     r.flush(true);
     expect(sends).toHaveLength(1);
-    const bad = new ErrorReporter({ send: () => Promise.reject(new Error('net')), context: () => ({ url: '', websiteId: '', templateId: '', browser: '' }), setTimeout: () => 0, clearTimeout: () => {}, now: () => 0 });
+    const bad = new ErrorReporter({
+      send: () => Promise.reject(new Error('net')),
+      context: () => ({ url: '', websiteId: '', templateId: '', browser: '' }),
+      setTimeout: () => 0,
+      clearTimeout: () => {},
+      now: () => 0,
+    });
     bad.report(new Error('x'));
     expect(() => bad.flush(false)).not.toThrow();
   });
@@ -452,7 +530,13 @@ describe('performance buffer', () => {
     const out = b.take();
     expect(out).toEqual([
       { app: 'tessera-site', event: 'web-vitals', pageLoadId: 'pl1', ts: 42, data: { name: 'CLS', value: 0.12, path: '/shop' } },
-      { app: 'tessera-site', event: 'web-vitals', pageLoadId: 'pl1', ts: 42, data: { name: 'LCP', value: 2100.1235, path: '/shop', rating: 'good' } },
+      {
+        app: 'tessera-site',
+        event: 'web-vitals',
+        pageLoadId: 'pl1',
+        ts: 42,
+        data: { name: 'LCP', value: 2100.1235, path: '/shop', rating: 'good' },
+      },
     ]);
     expect(b.take()).toEqual([]);
   });

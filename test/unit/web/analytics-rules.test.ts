@@ -16,7 +16,14 @@ import {
 
 const req = (url: string) => ({ url }) as FastifyRequest;
 const html = (pageType: number, extra = '') => `<html><body class="tessera page-type-${pageType}">${extra}</body></html>`;
-const facts = { websiteId: 's1', templateId: 'default', locale: 'en-US', trackingEnabled: true, cookiePolicy: 'implied' as const, role: null as number | null };
+const facts = {
+  websiteId: 's1',
+  templateId: 'default',
+  locale: 'en-US',
+  trackingEnabled: true,
+  cookiePolicy: 'implied' as const,
+  role: null as number | null,
+};
 
 describe('the tracking rule on pages', () => {
   it('tracks anonymous visitors and viewer-only accounts on ordinary pages', () => {
@@ -64,7 +71,11 @@ describe('roll-up dimensions', () => {
     const values = Array.from({ length: 1000 }, (_, i) => 500 + i * 3);
     const buckets = new Map<number, number>();
     for (const v of values) buckets.set(vitalBucket('LCP', v), (buckets.get(vitalBucket('LCP', v)) ?? 0) + 1);
-    const p75 = histogramPercentile('LCP', [...buckets].map(([bucket, count]) => ({ bucket, count })), 0.75)!;
+    const p75 = histogramPercentile(
+      'LCP',
+      [...buckets].map(([bucket, count]) => ({ bucket, count })),
+      0.75,
+    )!;
     const exact = values[749];
     expect(p75).toBeGreaterThanOrEqual(exact);
     expect(p75).toBeLessThan(exact * 1.05);
@@ -79,7 +90,17 @@ describe('roll-up dimensions', () => {
 
   it('rolls a batch up per day: views, visitors, funnel, revenue, forms, restock, vitals and errors', () => {
     const at = new Date('2026-03-01T10:00:00Z');
-    const e = (o: Partial<IngestEvent>): IngestEvent => ({ source: 'event', name: 'x', at, visitorId: 'v1', sessionId: null, path: null, itemId: null, data: {}, ...o });
+    const e = (o: Partial<IngestEvent>): IngestEvent => ({
+      source: 'event',
+      name: 'x',
+      at,
+      visitorId: 'v1',
+      sessionId: null,
+      path: null,
+      itemId: null,
+      data: {},
+      ...o,
+    });
     const r = rollup([
       e({ source: 'census', name: 'view', path: '/a', facts: { userAgent: 'iPhone Mobile', locale: 'en-GB', referrer: 'https://x.org/' } }),
       e({ source: 'census', name: 'view', path: '/a' }),

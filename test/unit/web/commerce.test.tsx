@@ -5,7 +5,14 @@ import { AddButtonMachine, buttonLabel, type ButtonState } from '../../../src/we
 import { addAlertTitle, addErrorMessage } from '../../../src/web/client/cart-api.js';
 import { ApiError } from '../../../src/web/client/api.js';
 import { productStore } from '../../../src/web/client/product-store.js';
-import { AddToCart, ProductScarcity, QuantityInput, VariantSelect, scarcityQuantity, variantPriceHtml } from '../../../src/web/islands/ProductControls.js';
+import {
+  AddToCart,
+  ProductScarcity,
+  QuantityInput,
+  VariantSelect,
+  scarcityQuantity,
+  variantPriceHtml,
+} from '../../../src/web/islands/ProductControls.js';
 import { priceRangeText, QuickView } from '../../../src/web/islands/QuickView.js';
 import { CartPage, type CartPageProps } from '../../../src/web/pages/CartPage.js';
 import type { ProductProps } from '../../../src/web/islands/product-props.js';
@@ -36,7 +43,13 @@ const shirt: ProductProps = {
   currency: 'USD',
   multipleQuantityAllowedForServices: true,
 };
-const one = (over: Partial<ProductProps>): ProductProps => ({ ...shirt, itemId: 'one', variants: [v('ONE', {}, 12)], variantOptionOrdering: [], ...over });
+const one = (over: Partial<ProductProps>): ProductProps => ({
+  ...shirt,
+  itemId: 'one',
+  variants: [v('ONE', {}, 12)],
+  variantOptionOrdering: [],
+  ...over,
+});
 
 describe('add-to-cart button states', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -80,9 +93,13 @@ describe('add-to-cart errors (section 8)', () => {
   it('maps crumb failures, 429, offline and server messages', () => {
     const crumb = new ApiError(403, 'HTTP 403', { crumbFail: true });
     expect(addErrorMessage(crumb, env)).toBe('Your session has expired. Please reload the page and try again.');
-    expect(addErrorMessage(crumb, { ...env, cookiesEnabled: false })).toBe('Please enable cookies in your browser, reload the page, and try again.');
+    expect(addErrorMessage(crumb, { ...env, cookiesEnabled: false })).toBe(
+      'Please enable cookies in your browser, reload the page, and try again.',
+    );
     expect(addErrorMessage(new ApiError(429, 'x', {}), env)).toBe('Please try again in a few seconds.');
-    expect(addErrorMessage(new ApiError(400, 'Sorry, we do not have enough of that item available.', {}), env)).toBe('Sorry, we do not have enough of that item available.');
+    expect(addErrorMessage(new ApiError(400, 'Sorry, we do not have enough of that item available.', {}), env)).toBe(
+      'Sorry, we do not have enough of that item available.',
+    );
     expect(addErrorMessage(new TypeError('Failed to fetch'), env)).toBe('Please check your internet connection');
     expect(addErrorMessage(new Error('?'), { ...env, online: false })).toBe('Please check your internet connection');
     expect(addErrorMessage(new Error('?'), env)).toBe('Please try again');
@@ -120,15 +137,24 @@ describe('product islands on the server', () => {
   });
 
   it('labels the button Add To Cart, Subscribe or the custom text, with the documented class names', () => {
-    expect(html(AddToCart, { product: shirt, scope: 'a' })).toMatch(/class="sqs-add-to-cart-button [^"]*"[^>]*data-original-label="Add To Cart"/);
+    expect(html(AddToCart, { product: shirt, scope: 'a' })).toMatch(
+      /class="sqs-add-to-cart-button [^"]*"[^>]*data-original-label="Add To Cart"/,
+    );
     expect(html(AddToCart, { product: one({ isSubscribable: true }), scope: 'a' })).toContain('>Subscribe<');
-    expect(html(AddToCart, { product: one({ useCustomAddButtonText: true, customAddButtonText: 'Pre-order' }), scope: 'a' })).toContain('>Pre-order<');
+    expect(html(AddToCart, { product: one({ useCustomAddButtonText: true, customAddButtonText: 'Pre-order' }), scope: 'a' })).toContain(
+      '>Pre-order<',
+    );
   });
 
   it('renders the initial state on the server whatever the store holds (no hydration mismatch)', () => {
-    productStore.update('err', { error: { title: 'Unable to Add Item', message: 'Please select the Size and Color options.' }, attributes: { Size: 'S', Color: 'Sand' } });
+    productStore.update('err', {
+      error: { title: 'Unable to Add Item', message: 'Please select the Size and Color options.' },
+      attributes: { Size: 'S', Color: 'Sand' },
+    });
     expect(html(AddToCart, { product: shirt, scope: 'err' })).not.toContain('role="alert"');
-    expect(html(ProductScarcity, { product: shirt, scope: 'err', text: 'Only {qtyInStock} left in stock', threshold: 5, shownByDefault: false })).toContain('hidden=""');
+    expect(
+      html(ProductScarcity, { product: shirt, scope: 'err', text: 'Only {qtyInStock} left in stock', threshold: 5, shownByDefault: false }),
+    ).toContain('hidden=""');
   });
 
   it('works out the scarcity quantity for the chosen variant', () => {
@@ -149,14 +175,20 @@ describe('product islands on the server', () => {
     expect(variantPriceHtml(one({ variants: [v('X', {}, 2, { onSale: true, salePriceCents: 3900, priceCents: 5400 })] }), 'X')).toBe(
       wrap(`${hidden('Sale Price:')}$39.00 ${hidden('Original Price:')}<span class="original-price">$54.00</span>\n`),
     );
-    const monthly = one({ isSubscribable: true, subscriptionPlan: { billingPeriod: { value: 2, unit: 'WEEK' }, numBillingCycles: 26 }, variants: [v('S', {}, 2, { priceCents: 1000 })] });
+    const monthly = one({
+      isSubscribable: true,
+      subscriptionPlan: { billingPeriod: { value: 2, unit: 'WEEK' }, numBillingCycles: 26 },
+      variants: [v('S', {}, 2, { priceCents: 1000 })],
+    });
     expect(variantPriceHtml(monthly, 'S')).toBe(wrap('$10.00 every 2 weeks for 1 year'));
     expect(priceRangeText(shirt)).toBe('$68.00 – $72.00');
     expect(priceRangeText({ ...one({}), currency: 'JPY', variants: [v('Y', {}, 1, { priceCents: 1235 })] })).toBe('¥1,235');
   });
 
   it('draws the quick-view button with its label', () => {
-    expect(html(QuickView, { product: shirt, fullUrl: '/shop/p/x' })).toMatch(/<a[^>]*class="sqs-product-quick-view-button"[^>]*href="\/shop\/p\/x"[^>]*>Quick View/);
+    expect(html(QuickView, { product: shirt, fullUrl: '/shop/p/x' })).toMatch(
+      /<a[^>]*class="sqs-product-quick-view-button"[^>]*href="\/shop\/p\/x"[^>]*>Quick View/,
+    );
   });
 
   it('checks that a form can be drawn', () => {
@@ -201,7 +233,9 @@ describe('the cart page on the server', () => {
   });
 
   it('shows the empty state and the minimum subtotal message', () => {
-    expect(html(props({ cart: { id: null, entries: [], subtotalCents: 0, totalQuantity: 0 } }))).toContain('You have nothing in your shopping cart.');
+    expect(html(props({ cart: { id: null, entries: [], subtotalCents: 0, totalQuantity: 0 } }))).toContain(
+      'You have nothing in your shopping cart.',
+    );
     const out = html(props({ minimumOrderSubtotalCents: 20000 }));
     expect(out).toContain('To check out, your order subtotal must be $200.00 or more');
     expect(out).toMatch(/<button[^>]*disabled=""[^>]*>Checkout/);

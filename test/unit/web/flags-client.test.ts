@@ -35,7 +35,16 @@ function env(options: Partial<AnalyticsOptions> = {}, tags: string[] = [], statu
   const warnings: string[] = [];
   let n = 0;
   const e: TrackerEnv = {
-    page: { websiteId: 'site1', templateId: 'default', pageType: 1, locale: 'en-US', track: true, cookiePolicy: 'implied', itemId: null, collectionId: null },
+    page: {
+      websiteId: 'site1',
+      templateId: 'default',
+      pageType: 1,
+      locale: 'en-US',
+      track: true,
+      cookiePolicy: 'implied',
+      itemId: null,
+      collectionId: null,
+    },
     jar: new Jar(),
     local: new Store(),
     session: new Store(),
@@ -48,7 +57,15 @@ function env(options: Partial<AnalyticsOptions> = {}, tags: string[] = [], statu
     }) as unknown as typeof fetch,
     location: { href: 'http://shop.test/shop', host: 'shop.test', pathname: '/shop', search: '' },
     document: { title: 'Shop', referrer: '', lang: 'en-US' },
-    browser: { userAgent: 'UA', language: 'en-US', locale: 'en-US', innerWidth: 800, innerHeight: 600, screenWidth: 1920, screenHeight: 1080 },
+    browser: {
+      userAgent: 'UA',
+      language: 'en-US',
+      locale: 'en-US',
+      innerWidth: 800,
+      innerHeight: 600,
+      screenWidth: 1920,
+      screenHeight: 1080,
+    },
     options: { ...DEFAULT_ANALYTICS_OPTIONS, ...options },
     experiments: () => tags,
     warn: (m) => warnings.push(m),
@@ -122,7 +139,13 @@ describe('analytics client options', () => {
     expect(missing.warnings).toEqual(['analytics id cannot be stored']);
 
     const full = env();
-    full.e.local = { getItem: () => null, setItem: () => { throw new DOMException('quota', 'QuotaExceededError'); }, removeItem: () => {} };
+    full.e.local = {
+      getItem: () => null,
+      setItem: () => {
+        throw new DOMException('quota', 'QuotaExceededError');
+      },
+      removeItem: () => {},
+    };
     new Tracker(full.e);
     expect(full.warnings).toEqual(['analytics id cannot be stored']);
 
@@ -155,7 +178,17 @@ const flagsData = (over: Partial<FlagsData> = {}): FlagsData =>
   parseFlags(
     JSON.stringify({
       internal: false,
-      experiments: [{ name: 'hero', key: 'tessera.experiment.hero', variants: [{ name: 'a', weight: 50 }, { name: 'b', weight: 50 }], variant: null }],
+      experiments: [
+        {
+          name: 'hero',
+          key: 'tessera.experiment.hero',
+          variants: [
+            { name: 'a', weight: 50 },
+            { name: 'b', weight: 50 },
+          ],
+          variant: null,
+        },
+      ],
       analytics: {},
       recording: { country: 'US', timeZone: 'America/Chicago', toggle: true },
       ...over,
@@ -166,7 +199,12 @@ describe('experiments in the browser', () => {
   it('parses the island leniently', () => {
     expect(parseFlags('nope')).toBeNull();
     expect(parseFlags(null)).toBeNull();
-    expect(parseFlags('{}')).toEqual({ internal: false, experiments: [], analytics: DEFAULT_ANALYTICS_OPTIONS, recording: { country: null, timeZone: null, toggle: false } });
+    expect(parseFlags('{}')).toEqual({
+      internal: false,
+      experiments: [],
+      analytics: DEFAULT_ANALYTICS_OPTIONS,
+      recording: { country: null, timeZone: null, toggle: false },
+    });
   });
 
   it('stores an override under the experiment key on an internal host, keeps it, and a reset removes it', () => {
@@ -195,7 +233,10 @@ describe('experiments in the browser', () => {
 describe('session recorder', () => {
   /** The getId answer: the id as a JSON string, the script in the X-Recorder-Script header. */
   const answer = (body: { id: string; scriptUrl: string | null }) =>
-    vi.fn(async () => new Response(JSON.stringify(body.id), { status: 200, headers: body.scriptUrl ? { 'x-recorder-script': body.scriptUrl } : {} })) as unknown as typeof fetch & ReturnType<typeof vi.fn>;
+    vi.fn(
+      async () =>
+        new Response(JSON.stringify(body.id), { status: 200, headers: body.scriptUrl ? { 'x-recorder-script': body.scriptUrl } : {} }),
+    ) as unknown as typeof fetch & ReturnType<typeof vi.fn>;
 
   it('asks nothing when the rule says no', async () => {
     const fetch = answer({ id: 'o-1', scriptUrl: 'https://rec.example/s.js' });
@@ -208,9 +249,21 @@ describe('session recorder', () => {
 
   it('the mock id means skip; a configured recorder loads its script', async () => {
     const load = vi.fn();
-    expect(await maybeStartRecording(flagsData(), { 'session-recording': 'true' }, { fetch: answer({ id: SESSION_RECORDER_MOCK_ID, scriptUrl: null }), hardwareThreads: 8, load })).toBe('skipped');
+    expect(
+      await maybeStartRecording(
+        flagsData(),
+        { 'session-recording': 'true' },
+        { fetch: answer({ id: SESSION_RECORDER_MOCK_ID, scriptUrl: null }), hardwareThreads: 8, load },
+      ),
+    ).toBe('skipped');
     expect(load).not.toHaveBeenCalled();
-    expect(await maybeStartRecording(flagsData(), { 'session-recording': 'true' }, { fetch: answer({ id: 'o-1', scriptUrl: 'https://rec.example/s.js' }), hardwareThreads: 8, load })).toBe('started');
+    expect(
+      await maybeStartRecording(
+        flagsData(),
+        { 'session-recording': 'true' },
+        { fetch: answer({ id: 'o-1', scriptUrl: 'https://rec.example/s.js' }), hardwareThreads: 8, load },
+      ),
+    ).toBe('started');
     expect(load).toHaveBeenCalledWith('https://rec.example/s.js', 'o-1');
   });
 });

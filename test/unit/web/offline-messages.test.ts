@@ -28,7 +28,9 @@ describe('no answer from the server', () => {
     expect(addErrorMessage(new ApiError(0, 'Network error', { network: true }), offline)).toBe(cartMessages.CHECK_INTERNET);
     expect(addErrorMessage(new ApiError(403, 'x', { crumbFail: true }), offline)).toBe(cartMessages.CHECK_INTERNET);
     // A real answer while online is still shown as it is.
-    expect(addErrorMessage(new ApiError(400, 'Sorry, we do not have enough of that item available.', {}), online)).toBe('Sorry, we do not have enough of that item available.');
+    expect(addErrorMessage(new ApiError(400, 'Sorry, we do not have enough of that item available.', {}), online)).toBe(
+      'Sorry, we do not have enough of that item available.',
+    );
   });
 
   it('a form submission whose save gets no answer shows the processing error, not a status text', async () => {

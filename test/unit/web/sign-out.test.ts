@@ -24,7 +24,10 @@ describe('sign-out retry', () => {
       () => null,
       (e: Error) => e,
     );
-    expect(calls.filter((c) => c.startsWith('DELETE'))).toEqual(['DELETE /api/site-users/account/session?cloneCart=true', 'DELETE /api/site-users/account/session?cloneCart=true']);
+    expect(calls.filter((c) => c.startsWith('DELETE'))).toEqual([
+      'DELETE /api/site-users/account/session?cloneCart=true',
+      'DELETE /api/site-users/account/session?cloneCart=true',
+    ]);
     expect(err?.message).toBe(commerce.crumbFailure(true));
     expect(err?.message).not.toMatch(/HTTP|403/);
   });

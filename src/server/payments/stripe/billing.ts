@@ -64,7 +64,8 @@ export function invoicePaymentIntent(inv: Stripe.Invoice): string | null {
   return null;
 }
 
-const invoiceSubscription = (inv: Stripe.Invoice): string | null => idOf(inv.parent?.subscription_details?.subscription as string | { id: string } | null | undefined);
+const invoiceSubscription = (inv: Stripe.Invoice): string | null =>
+  idOf(inv.parent?.subscription_details?.subscription as string | { id: string } | null | undefined);
 
 /** Our subscription status for Stripe's. */
 function statusOf(s: Stripe.Subscription): 'active' | 'past_due' | 'canceled' | 'ended' | null {
@@ -109,12 +110,26 @@ export class StripeBilling {
     if (known[0]) return { priceId: known[0].id, productId: known[0].product_id };
     const stripe = await this.client();
     // One Product per SKU: an earlier Price of this SKU names it.
-    const prior = await rows<{ product_id: string }>(this.database.db, sql`select product_id from stripe_prices where sku = ${sub.sku} order by created limit 1`);
+    const prior = await rows<{ product_id: string }>(
+      this.database.db,
+      sql`select product_id from stripe_prices where sku = ${sub.sku} order by created limit 1`,
+    );
     const productId =
       prior[0]?.product_id ??
-      (await stripe.products.create({ name: sub.title.slice(0, 250) || sub.sku, metadata: { tessera_item: sub.itemId, tessera_sku: sub.sku } }, { idempotencyKey: `tessera:product:${sub.sku}` })).id;
+      (
+        await stripe.products.create(
+          { name: sub.title.slice(0, 250) || sub.sku, metadata: { tessera_item: sub.itemId, tessera_sku: sub.sku } },
+          { idempotencyKey: `tessera:product:${sub.sku}` },
+        )
+      ).id;
     const price = await stripe.prices.create(
-      { product: productId, currency: cur, unit_amount: sub.unitPriceCents, recurring: { interval, interval_count: sub.every }, metadata: { tessera_sku: sub.sku } },
+      {
+        product: productId,
+        currency: cur,
+        unit_amount: sub.unitPriceCents,
+        recurring: { interval, interval_count: sub.every },
+        metadata: { tessera_sku: sub.sku },
+      },
       { idempotencyKey: `tessera:price:${sub.sku}:${sub.unitPriceCents}:${cur}:${interval}:${sub.every}` },
     );
     await this.database.db.execute(sql`insert into stripe_prices (id, product_id, sku, amount_cents, currency, interval, interval_count)
@@ -129,8 +144,12 @@ export class StripeBilling {
     if (known[0]) return known[0].customer_id;
     const stripe = await this.client();
     const listed = await stripe.customers.list({ email: e, limit: 1 });
-    const id = listed.data[0]?.id ?? (await stripe.customers.create({ email: e, metadata: { tessera: 'shopper' } }, { idempotencyKey: `tessera:customer:${e}` })).id;
-    await this.database.db.execute(sql`insert into stripe_customers (email, customer_id) values (${e}, ${id}) on conflict (email) do nothing`);
+    const id =
+      listed.data[0]?.id ??
+      (await stripe.customers.create({ email: e, metadata: { tessera: 'shopper' } }, { idempotencyKey: `tessera:customer:${e}` })).id;
+    await this.database.db.execute(
+      sql`insert into stripe_customers (email, customer_id) values (${e}, ${id}) on conflict (email) do nothing`,
+    );
     return id;
   }
 
@@ -168,7 +187,8 @@ export class StripeBilling {
     // The first PaymentIntent carries the attempt, as a one-off payment's does: its events, the shopper's
     // return and the reconciler find the attempt by it.
     await stripe.paymentIntents.update(piId, { metadata }, { idempotencyKey: `tessera:${req.idempotencyKey}:metadata:${piId}` });
-    await this.database.db.execute(sql`insert into stripe_billing_links (payment_intent_id, subscription_id, customer_id) values (${piId}, ${created.id}, ${customerId})
+    await this.database.db
+      .execute(sql`insert into stripe_billing_links (payment_intent_id, subscription_id, customer_id) values (${piId}, ${created.id}, ${customerId})
       on conflict (payment_intent_id) do nothing`);
     await req.onPaymentCreated?.(piId);
     let pi = await stripe.paymentIntents.retrieve(piId, { expand: ['latest_charge'] });
@@ -191,14 +211,23 @@ export class StripeBilling {
     const cycles = Number(s.metadata?.tessera_cycles ?? 0);
     if (!Number.isInteger(cycles) || cycles <= 0) return null;
     const recurring = s.items.data[0]?.price?.recurring;
-    const unit = recurring?.interval === 'week' ? 'WEEK' : recurring?.interval === 'year' ? 'YEAR' : recurring?.interval === 'month' ? 'MONTH' : null;
+    const unit =
+      recurring?.interval === 'week' ? 'WEEK' : recurring?.interval === 'year' ? 'YEAR' : recurring?.interval === 'month' ? 'MONTH' : null;
     if (!unit) return null;
     const cancelAt = addPeriods(s.billing_cycle_anchor, unit, (recurring?.interval_count ?? 1) * cycles);
     if (s.cancel_at !== cancelAt && s.status !== 'canceled') {
-      await stripe.subscriptions.update(subscriptionId, { cancel_at: cancelAt, proration_behavior: 'none' }, { idempotencyKey: `tessera:cancel-at:${subscriptionId}:${cancelAt}` });
+      await stripe.subscriptions.update(
+        subscriptionId,
+        { cancel_at: cancelAt, proration_behavior: 'none' },
+        { idempotencyKey: `tessera:cancel-at:${subscriptionId}:${cancelAt}` },
+      );
     }
-    await this.database.db.execute(sql`update stripe_billing_links set cancel_at = to_timestamp(${cancelAt}) where subscription_id = ${subscriptionId}`);
-    await this.database.db.execute(sql`update subscriptions set cancel_at = to_timestamp(${cancelAt}) where provider_subscription_id = ${subscriptionId}`);
+    await this.database.db.execute(
+      sql`update stripe_billing_links set cancel_at = to_timestamp(${cancelAt}) where subscription_id = ${subscriptionId}`,
+    );
+    await this.database.db.execute(
+      sql`update subscriptions set cancel_at = to_timestamp(${cancelAt}) where provider_subscription_id = ${subscriptionId}`,
+    );
     return cancelAt;
   }
 
@@ -207,14 +236,21 @@ export class StripeBilling {
     await tx.execute(sql`update subscriptions s set provider = ${STRIPE_PROVIDER}, provider_subscription_id = l.subscription_id, provider_customer_id = l.customer_id, cancel_at = l.cancel_at
       from stripe_billing_links l where l.payment_intent_id = ${paymentIntentId} and s.order_id = ${orderId}`);
     // The order that started a subscription names it (a renewal order already does).
-    await tx.execute(sql`update orders o set subscription_id = s.id from subscriptions s where s.order_id = o.id and o.id = ${orderId} and o.subscription_id is null`);
+    await tx.execute(
+      sql`update orders o set subscription_id = s.id from subscriptions s where s.order_id = o.id and o.id = ${orderId} and o.subscription_id is null`,
+    );
   }
 
   /** Records the link of a first PaymentIntent made by a hosted Checkout Session (the session knows the subscription). */
   async linkSession(paymentIntentId: string, subscriptionId: string, customerId: string, metadata: Record<string, string>): Promise<void> {
     const stripe = await this.client();
-    await stripe.paymentIntents.update(paymentIntentId, { metadata }, { idempotencyKey: `tessera:${metadata.tessera_key ?? ''}:metadata:${paymentIntentId}` });
-    await this.database.db.execute(sql`insert into stripe_billing_links (payment_intent_id, subscription_id, customer_id) values (${paymentIntentId}, ${subscriptionId}, ${customerId})
+    await stripe.paymentIntents.update(
+      paymentIntentId,
+      { metadata },
+      { idempotencyKey: `tessera:${metadata.tessera_key ?? ''}:metadata:${paymentIntentId}` },
+    );
+    await this.database.db
+      .execute(sql`insert into stripe_billing_links (payment_intent_id, subscription_id, customer_id) values (${paymentIntentId}, ${subscriptionId}, ${customerId})
       on conflict (payment_intent_id) do nothing`);
   }
 
@@ -222,9 +258,15 @@ export class StripeBilling {
    * Without JavaScript: a Checkout Session in mode=subscription for the plan's Price (and the shipping and tax
    * that repeat with it), for the shopper's Customer; the attempt's key and id in its metadata. Its address.
    */
-  async startSession(
-    a: { key: string; attemptId: string; currency: string; origin: string; successPath: string; amountDueCents: number; sub: SubscriptionCharge },
-  ): Promise<string> {
+  async startSession(a: {
+    key: string;
+    attemptId: string;
+    currency: string;
+    origin: string;
+    successPath: string;
+    amountDueCents: number;
+    sub: SubscriptionCharge;
+  }): Promise<string> {
     const { sub } = a;
     const cur = a.currency.toLowerCase();
     const extras = a.amountDueCents - sub.unitPriceCents * sub.quantity;
@@ -265,7 +307,8 @@ export class StripeBilling {
     const subId = idOf(session.subscription);
     const invoiceId = idOf(session.invoice);
     const customerId = idOf(session.customer);
-    if (session.mode !== 'subscription' || session.payment_status !== 'paid' || !attemptId || !subId || !invoiceId || !customerId) return null;
+    if (session.mode !== 'subscription' || session.payment_status !== 'paid' || !attemptId || !subId || !invoiceId || !customerId)
+      return null;
     const inv = await stripe.invoices.retrieve(invoiceId, { expand: ['payments'] });
     const pi = invoicePaymentIntent(inv);
     if (!pi) return null;
@@ -324,7 +367,14 @@ export class StripeBilling {
     const found = await rows<{ id: string }>(this.database.db, sql`select id from subscriptions where provider_subscription_id = ${subId}`);
     if (!found[0]) return 'unknown subscription';
     const paid = await this.provider.lookup('', piId);
-    const payment = { provider: STRIPE_PROVIDER, paymentId: piId, brand: paid?.brand ?? 'card', last4: paid?.last4 ?? '', amountCents: inv.amount_paid, invoiceId: inv.id };
+    const payment = {
+      provider: STRIPE_PROVIDER,
+      paymentId: piId,
+      brand: paid?.brand ?? 'card',
+      last4: paid?.last4 ?? '',
+      amountCents: inv.amount_paid,
+      invoiceId: inv.id,
+    };
     const made = await this.database.db.transaction(async (tx) => {
       const r = await rows<Obj>(
         tx,
@@ -341,7 +391,9 @@ export class StripeBilling {
       for (const i of order.items) {
         const type = Number(i.productType);
         if ((type === ProductType.PHYSICAL || type === ProductType.SERVICE) && typeof i.variantId === 'string') {
-          await tx.execute(sql`update product_variants set qty_in_stock = greatest(0, qty_in_stock - ${Number(i.quantity)}) where id = ${i.variantId} and not unlimited`);
+          await tx.execute(
+            sql`update product_variants set qty_in_stock = greatest(0, qty_in_stock - ${Number(i.quantity)}) where id = ${i.variantId} and not unlimited`,
+          );
         }
       }
       await tx.execute(sql`update subscriptions set status = 'active' where id = ${found[0]!.id} and status = 'past_due'`);
@@ -369,7 +421,10 @@ export class StripeBilling {
       );
       const s = r[0];
       if (!s) return false;
-      const owners = await rows<{ email: string }>(tx, sql`select email from accounts where website_id = ${String(s.website_id)} and role in (${Role.ADMIN}, ${Role.STORE_MANAGER}) order by created_at, id`);
+      const owners = await rows<{ email: string }>(
+        tx,
+        sql`select email from accounts where website_id = ${String(s.website_id)} and role in (${Role.ADMIN}, ${Role.STORE_MANAGER}) order by created_at, id`,
+      );
       const due = formatMoney(inv.amount_due, String(s.currency));
       await this.mailer.enqueue(
         tx,

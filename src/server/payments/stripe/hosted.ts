@@ -11,7 +11,14 @@ import { ProductType } from '../../../core/enums.js';
 import { badRequest, HttpError, notFound } from '../../errors.js';
 import { cartIdent } from '../../visitor/index.js';
 import { CART_COOKIE } from '../../../core/cookies.js';
-import { checkoutMessages, PAYMENT_RETURN_PATH, subscriptionCharge, type OrderLine, type OrderRow, type PlaceInput } from '../../checkout/index.js';
+import {
+  checkoutMessages,
+  PAYMENT_RETURN_PATH,
+  subscriptionCharge,
+  type OrderLine,
+  type OrderRow,
+  type PlaceInput,
+} from '../../checkout/index.js';
 import { KEY, placeSchema, stateOf } from '../../checkout/index.js';
 import type { CheckoutTotals } from '../../../core/checkout.js';
 import { STRIPE_PROVIDER } from './provider.js';
@@ -26,9 +33,13 @@ type LineItem = { quantity: number; price_data: { currency: string; unit_amount:
 /** The session's lines: the cart's lines, shipping and tax, or one line for the amount due when a discount or gift card changes it. */
 export function sessionLines(lines: OrderLine[], t: CheckoutTotals, currency: string, siteTitle: string): LineItem[] {
   const cur = currency.toLowerCase();
-  const item = (name: string, unit: number, quantity = 1): LineItem => ({ quantity, price_data: { currency: cur, unit_amount: unit, product_data: { name: name.slice(0, 250) || 'Item' } } });
+  const item = (name: string, unit: number, quantity = 1): LineItem => ({
+    quantity,
+    price_data: { currency: cur, unit_amount: unit, product_data: { name: name.slice(0, 250) || 'Item' } },
+  });
   const out = lines.map((l) => item(l.title, l.unitPriceCents, l.quantity));
-  if (t.shippingCostCents > 0) out.push(item(`Shipping${t.selectedShippingOption ? ` (${t.selectedShippingOption.name})` : ''}`, t.shippingCostCents));
+  if (t.shippingCostCents > 0)
+    out.push(item(`Shipping${t.selectedShippingOption ? ` (${t.selectedShippingOption.name})` : ''}`, t.shippingCostCents));
   if (t.taxCents > 0) out.push(item('Tax', t.taxCents));
   const sum = out.reduce((s, l) => s + l.price_data.unit_amount * l.quantity, 0);
   return sum === t.amountDueCents ? out : [item(`${siteTitle} order`, t.amountDueCents)];
@@ -106,7 +117,16 @@ export async function startStripeDonation(
     const session = await stripe.checkout.sessions.create(
       {
         mode: 'payment',
-        line_items: [{ quantity: 1, price_data: { currency: d.currency.toLowerCase(), unit_amount: d.amountCents, product_data: { name: `Donation to ${d.siteTitle}`.slice(0, 250) } } }],
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: d.currency.toLowerCase(),
+              unit_amount: d.amountCents,
+              product_data: { name: `Donation to ${d.siteTitle}`.slice(0, 250) },
+            },
+          },
+        ],
         customer_email: d.email || undefined,
         client_reference_id: d.attemptId,
         metadata,

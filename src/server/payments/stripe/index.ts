@@ -55,11 +55,19 @@ export const stripeArea = fp(async (app: FastifyInstance): Promise<void> => {
   // A subscription order paid through Stripe names its Stripe subscription (in the order's transaction).
   onOrderPlaced(app.database, async (tx, order) => {
     const p = order.payment;
-    if (order.cartKind === 'subscription' && p?.provider === provider.name && typeof p.paymentId === 'string') await billing.linkOrder(tx, order.id, p.paymentId);
+    if (order.cartKind === 'subscription' && p?.provider === provider.name && typeof p.paymentId === 'string')
+      await billing.linkOrder(tx, order.id, p.paymentId);
   });
   // Cancelling a subscription Stripe bills (the account page, /config) cancels it at Stripe first.
   service.subscriptionCancelers.set(provider.name, (id) => billing.cancel(id));
-  const handler = new StripeEventHandler(app.database, service, provider, () => app.emailOrigin(), billing, async () => (await app.services.websites.get()).title);
+  const handler = new StripeEventHandler(
+    app.database,
+    service,
+    provider,
+    () => app.emailOrigin(),
+    billing,
+    async () => (await app.services.websites.get()).title,
+  );
   // Afterpay/Clearpay at Stripe where the checkout page offers instalments (the owner's switch, the cart, the limits).
   service.instalmentOffer = (currency, ref, lines) => checkoutInstalments(app, currency, ref, lines);
   const checkoutConfig = async () => {
@@ -67,13 +75,19 @@ export const stripeArea = fp(async (app: FastifyInstance): Promise<void> => {
     return active && keys.publishableKey ? { publishableKey: keys.publishableKey, jsUrl: app.config.STRIPE_JS_URL } : null;
   };
   const clock = { now: () => Date.now() };
-  if (!app.hasDecorator('stripe')) app.decorate('stripe', { settings, provider, handler, billing, active: () => active, checkoutConfig, clock });
+  if (!app.hasDecorator('stripe'))
+    app.decorate('stripe', { settings, provider, handler, billing, active: () => active, checkoutConfig, clock });
 
   /** What the checkout page needs to mount Stripe's Payment Element: the publishable key only. */
   app.get('/api/payments/stripe/config', async (_req, reply) => {
     const { keys } = await settings.load();
     reply.header('cache-control', 'no-store');
-    return { enabled: active, publishableKey: active ? keys.publishableKey : null, testMode: provider.testMode || !active, jsUrl: app.config.STRIPE_JS_URL };
+    return {
+      enabled: active,
+      publishableKey: active ? keys.publishableKey : null,
+      testMode: provider.testMode || !active,
+      jsUrl: app.config.STRIPE_JS_URL,
+    };
   });
 
   await app.register(stripeWebhookRoutes, { settings, handler, now: () => clock.now() });

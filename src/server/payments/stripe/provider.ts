@@ -38,7 +38,11 @@ function refundedOf(pi: Intent): number {
 
 /** Whether an SDK error means Stripe could not be reached (or failed on its side): nothing is known to have happened. */
 export function isUnreachable(e: unknown): boolean {
-  return e instanceof Stripe.errors.StripeConnectionError || e instanceof Stripe.errors.StripeAPIError || (e instanceof Stripe.errors.StripeError && (e.statusCode ?? 0) >= 500);
+  return (
+    e instanceof Stripe.errors.StripeConnectionError ||
+    e instanceof Stripe.errors.StripeAPIError ||
+    (e instanceof Stripe.errors.StripeError && (e.statusCode ?? 0) >= 500)
+  );
 }
 
 export class StripeProvider implements PaymentProvider {
@@ -67,7 +71,8 @@ export class StripeProvider implements PaymentProvider {
 
   /** What a PaymentIntent as Stripe has it means for the checkout (billing.ts uses it for a first invoice's intent). */
   resultOf(pi: Intent, req: ChargeRequest): ChargeResult {
-    if (pi.amount !== req.amountCents || pi.currency !== stripeCurrency(req.currency)) return { status: 'declined', message: stripeMessages.AMOUNT_CHANGED };
+    if (pi.amount !== req.amountCents || pi.currency !== stripeCurrency(req.currency))
+      return { status: 'declined', message: stripeMessages.AMOUNT_CHANGED };
     const { brand, last4 } = cardOf(pi);
     switch (pi.status) {
       case 'succeeded':
@@ -109,7 +114,19 @@ export class StripeProvider implements PaymentProvider {
           description: req.description.slice(0, 1000),
           allowed_payment_method_types: types as Stripe.PaymentIntentCreateParams.AllowedPaymentMethodType[],
           ...(sh
-            ? { shipping: { name: sh.name, address: { line1: sh.line1, line2: sh.line2 || undefined, city: sh.city, state: sh.region || undefined, postal_code: sh.postalCode, country: sh.country } } }
+            ? {
+                shipping: {
+                  name: sh.name,
+                  address: {
+                    line1: sh.line1,
+                    line2: sh.line2 || undefined,
+                    city: sh.city,
+                    state: sh.region || undefined,
+                    postal_code: sh.postalCode,
+                    country: sh.country,
+                  },
+                },
+              }
             : {}),
           metadata: { tessera_key: req.idempotencyKey, ...(req.attemptId ? { tessera_attempt: req.attemptId } : {}) },
         },
@@ -129,9 +146,11 @@ export class StripeProvider implements PaymentProvider {
     } catch (e) {
       if (e instanceof Stripe.errors.StripeCardError) return { status: 'declined', message: e.message || stripeMessages.DECLINED };
       if (e instanceof Stripe.errors.StripeIdempotencyError) return { status: 'declined', message: stripeMessages.AMOUNT_CHANGED };
-      if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'resource_missing') return { status: 'declined', message: stripeMessages.UNKNOWN_PAYMENT };
+      if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'resource_missing')
+        return { status: 'declined', message: stripeMessages.UNKNOWN_PAYMENT };
       // A payment method this order may not use (Afterpay for an order that does not qualify).
-      if (e instanceof Stripe.errors.StripeInvalidRequestError && e.param === 'payment_method') return { status: 'declined', message: stripeMessages.METHOD_NOT_ALLOWED };
+      if (e instanceof Stripe.errors.StripeInvalidRequestError && e.param === 'payment_method')
+        return { status: 'declined', message: stripeMessages.METHOD_NOT_ALLOWED };
       if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'payment_intent_unexpected_state') {
         const pi = (e.raw as { payment_intent?: Intent } | undefined)?.payment_intent;
         if (pi) return this.resultOf(await stripe.paymentIntents.retrieve(pi.id, { expand: ['latest_charge'] }), req);
@@ -143,7 +162,13 @@ export class StripeProvider implements PaymentProvider {
   private payment(pi: Intent): ProviderPayment {
     const refunded = refundedOf(pi);
     const status: ProviderPayment['status'] =
-      pi.status === 'succeeded' ? (refunded >= pi.amount ? 'refunded' : 'succeeded') : pi.status === 'requires_action' || pi.status === 'processing' ? 'requires_action' : 'failed';
+      pi.status === 'succeeded'
+        ? refunded >= pi.amount
+          ? 'refunded'
+          : 'succeeded'
+        : pi.status === 'requires_action' || pi.status === 'processing'
+          ? 'requires_action'
+          : 'failed';
     return { paymentId: pi.id, status, amountCents: pi.amount, refundedCents: refunded, ...cardOf(pi) };
   }
 

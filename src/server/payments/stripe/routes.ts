@@ -8,7 +8,15 @@ import Stripe from 'stripe';
 import { z } from 'zod';
 import { badRequest, HttpError } from '../../errors.js';
 import type { StripeProvider } from './provider.js';
-import { isLiveKey, maskSecret, PUBLISHABLE_KEY_RE, SECRET_KEY_RE, stripeMessages, WEBHOOK_SECRET_RE, type StripeSettings } from './settings.js';
+import {
+  isLiveKey,
+  maskSecret,
+  PUBLISHABLE_KEY_RE,
+  SECRET_KEY_RE,
+  stripeMessages,
+  WEBHOOK_SECRET_RE,
+  type StripeSettings,
+} from './settings.js';
 import type { StripeEventHandler } from './webhook.js';
 import { can } from '../../../core/roles.js';
 
@@ -40,7 +48,10 @@ export function signatureTime(header: string): number | null {
 }
 
 /** The webhook, in its own encapsulated plugin: JSON bodies stay raw bytes here, as the signature needs them. */
-export async function stripeWebhookRoutes(app: FastifyInstance, opts: { settings: StripeSettings; handler: StripeEventHandler; now: () => number }) {
+export async function stripeWebhookRoutes(
+  app: FastifyInstance,
+  opts: { settings: StripeSettings; handler: StripeEventHandler; now: () => number },
+) {
   const { settings, handler, now } = opts;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -61,23 +72,32 @@ export async function stripeWebhookRoutes(app: FastifyInstance, opts: { settings
       throw badRequest(webhookMessages.BAD_SIGNATURE);
     }
     const signedAt = signatureTime(sig);
-    if (signedAt === null || signedAt - Math.floor(receivedAt / 1000) > WEBHOOK_FUTURE_SECONDS) throw badRequest(webhookMessages.FUTURE_SIGNATURE);
+    if (signedAt === null || signedAt - Math.floor(receivedAt / 1000) > WEBHOOK_FUTURE_SECONDS)
+      throw badRequest(webhookMessages.FUTURE_SIGNATURE);
     try {
       const out = await handler.handle(event);
       // An object Stripe itself no longer has (another account's, a deleted test object): retrying cannot help.
-      if (out.missing) req.log.warn({ event: event.id, type: event.type, object: out.missing }, 'stripe event names an object Stripe does not have; acknowledged as not ours');
+      if (out.missing)
+        req.log.warn(
+          { event: event.id, type: event.type, object: out.missing },
+          'stripe event names an object Stripe does not have; acknowledged as not ours',
+        );
       reply.header('cache-control', 'no-store');
       return { received: true, duplicate: out.duplicate, result: out.result };
     } catch (e) {
       // Stripe retries a delivery that did not get a 2xx: an event we could not act on now (Stripe
       // unreachable for the fresh read, a database hiccup) is handled on a later delivery.
-      req.log.error({ err: e instanceof Error ? e.message : String(e), event: event.id, type: event.type }, 'stripe event not handled; Stripe will deliver it again');
+      req.log.error(
+        { err: e instanceof Error ? e.message : String(e), event: event.id, type: event.type },
+        'stripe event not handled; Stripe will deliver it again',
+      );
       throw new HttpError(503, 'The event could not be handled now; please deliver it again.');
     }
   });
 }
 
-const keyField = (re: RegExp, message: string) => z.union([z.literal(''), z.string().trim().max(300, message).regex(re, message)]).optional();
+const keyField = (re: RegExp, message: string) =>
+  z.union([z.literal(''), z.string().trim().max(300, message).regex(re, message)]).optional();
 const settingsSchema = z.object({
   publishableKey: keyField(PUBLISHABLE_KEY_RE, stripeMessages.PUBLISHABLE_KEY),
   secretKey: keyField(SECRET_KEY_RE, stripeMessages.SECRET_KEY),
@@ -120,22 +140,35 @@ export async function checkConnection(provider: StripeProvider, settings: Stripe
       currency: a.default_currency ? a.default_currency.toUpperCase() : null,
       chargesEnabled: a.charges_enabled === true,
       mode: isLiveKey(keys.secretKey) ? 'live' : 'test',
-      problem: a.charges_enabled ? null : 'Stripe has not enabled charges on this account yet: finish the account details in your Stripe dashboard.',
+      problem: a.charges_enabled
+        ? null
+        : 'Stripe has not enabled charges on this account yet: finish the account details in your Stripe dashboard.',
     };
   } catch (e) {
     let problem = 'Stripe answered with an error we did not expect. Try again, and check the Stripe dashboard.';
-    if (e instanceof Stripe.errors.StripeAuthenticationError) problem = 'Stripe refused the secret key: it is wrong, or it was rolled or deleted. Copy it again from the Stripe dashboard (Developers → API keys).';
-    else if (e instanceof Stripe.errors.StripePermissionError) problem = 'This restricted key may not read the account: give it read access to Account details, or use the secret key.';
-    else if (e instanceof Stripe.errors.StripeConnectionError) problem = 'Stripe could not be reached from this server. Check its internet connection (and any firewall), then try again.';
-    else if (e instanceof Stripe.errors.StripeRateLimitError) problem = 'Stripe is limiting requests right now. Wait a minute and try again.';
-    else if (e instanceof Stripe.errors.StripeError && (e.statusCode ?? 0) >= 500) problem = 'Stripe is having trouble right now (it answered with a server error). Try again in a few minutes.';
+    if (e instanceof Stripe.errors.StripeAuthenticationError)
+      problem =
+        'Stripe refused the secret key: it is wrong, or it was rolled or deleted. Copy it again from the Stripe dashboard (Developers → API keys).';
+    else if (e instanceof Stripe.errors.StripePermissionError)
+      problem = 'This restricted key may not read the account: give it read access to Account details, or use the secret key.';
+    else if (e instanceof Stripe.errors.StripeConnectionError)
+      problem = 'Stripe could not be reached from this server. Check its internet connection (and any firewall), then try again.';
+    else if (e instanceof Stripe.errors.StripeRateLimitError)
+      problem = 'Stripe is limiting requests right now. Wait a minute and try again.';
+    else if (e instanceof Stripe.errors.StripeError && (e.statusCode ?? 0) >= 500)
+      problem = 'Stripe is having trouble right now (it answered with a server error). Try again in a few minutes.';
     return { ok: false as const, problem };
   }
 }
 
-export async function stripeSettingsRoutes(app: FastifyInstance, opts: { settings: StripeSettings; provider: StripeProvider; onSaved: () => Promise<void> }) {
+export async function stripeSettingsRoutes(
+  app: FastifyInstance,
+  opts: { settings: StripeSettings; provider: StripeProvider; onSaved: () => Promise<void> },
+) {
   const { settings, provider } = opts;
-  const adminRead = { preHandler: app.requireOwner(can('payments', 'read'), 'Only the site owner (admin role) can change payment settings.') };
+  const adminRead = {
+    preHandler: app.requireOwner(can('payments', 'read'), 'Only the site owner (admin role) can change payment settings.'),
+  };
   const admin = { preHandler: app.requireOwner(can('payments', 'write'), 'Only the site owner (admin role) can change payment settings.') };
 
   app.get('/api/config/payments', adminRead, async (_req, reply) => {
@@ -153,14 +186,21 @@ export async function stripeSettingsRoutes(app: FastifyInstance, opts: { setting
     if (Object.keys(errors).length) throw badRequest(Object.values(errors)[0]!, errors);
     const pk = body.publishableKey ?? keys.publishableKey;
     const sk = body.secretKey ?? keys.secretKey;
-    if (pk && sk && /^pk_live_/.test(pk) !== isLiveKey(sk)) throw badRequest(stripeMessages.MODE_MISMATCH, { publishableKey: stripeMessages.MODE_MISMATCH });
+    if (pk && sk && /^pk_live_/.test(pk) !== isLiveKey(sk))
+      throw badRequest(stripeMessages.MODE_MISMATCH, { publishableKey: stripeMessages.MODE_MISMATCH });
     await settings.save(body);
     await opts.onSaved();
     reply.header('cache-control', 'no-store');
     return settingsView(app, settings);
   });
 
-  const checkLimit = app.services.rateLimiter.guard({ name: 'stripe-check', max: 20, windowMs: 60_000, key: (req) => req.ip, message: 'Too many checks. Wait a minute and try again.' });
+  const checkLimit = app.services.rateLimiter.guard({
+    name: 'stripe-check',
+    max: 20,
+    windowMs: 60_000,
+    key: (req) => req.ip,
+    message: 'Too many checks. Wait a minute and try again.',
+  });
   app.post('/api/config/payments/check', { ...admin, preHandler: [admin.preHandler, checkLimit] }, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
     const result = await checkConnection(provider, settings);

@@ -117,7 +117,9 @@ export class StripeSettings {
       else next[k] = patch[k];
     }
     const value = JSON.stringify(next);
-    await this.database.db.execute(sql`insert into system_values (key, value) values (${SETTINGS_KEY}, ${value}) on conflict (key) do update set value = excluded.value`);
+    await this.database.db.execute(
+      sql`insert into system_values (key, value) values (${SETTINGS_KEY}, ${value}) on conflict (key) do update set value = excluded.value`,
+    );
     this.invalidate();
   }
 
@@ -132,7 +134,9 @@ export class StripeSettings {
     const prior = await this.lastCheck();
     const kept = country ?? (prior.key === digest ? (prior.country ?? null) : null);
     const value = JSON.stringify({ key: digest, passed, at: new Date().toISOString(), ...(kept ? { country: kept.toUpperCase() } : {}) });
-    await this.database.db.execute(sql`insert into system_values (key, value) values (${CHECK_KEY}, ${value}) on conflict (key) do update set value = excluded.value`);
+    await this.database.db.execute(
+      sql`insert into system_values (key, value) values (${CHECK_KEY}, ${value}) on conflict (key) do update set value = excluded.value`,
+    );
     this.country = undefined;
   }
 
@@ -154,7 +158,10 @@ export class StripeSettings {
     if (this.country !== undefined) return this.country;
     const { keys } = await this.load();
     const v = await this.lastCheck();
-    this.country = keys.secretKey && v.key === keyDigest(keys.secretKey) && typeof v.country === 'string' && /^[A-Z]{2}$/.test(v.country) ? v.country : null;
+    this.country =
+      keys.secretKey && v.key === keyDigest(keys.secretKey) && typeof v.country === 'string' && /^[A-Z]{2}$/.test(v.country)
+        ? v.country
+        : null;
     return this.country;
   }
 
@@ -189,7 +196,12 @@ export class StripeSettings {
 
 /** An SDK client; `apiUrl` (STRIPE_API_URL) points it at another host through the SDK's host, port and protocol options. */
 export function stripeClient(secretKey: string, apiUrl?: string): Stripe {
-  const opts: Stripe.StripeConfig = { apiVersion: STRIPE_API_VERSION as Stripe.StripeConfig['apiVersion'], maxNetworkRetries: 2, timeout: 20_000, telemetry: false };
+  const opts: Stripe.StripeConfig = {
+    apiVersion: STRIPE_API_VERSION as Stripe.StripeConfig['apiVersion'],
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+  };
   if (apiUrl) {
     const u = new URL(apiUrl);
     opts.host = u.hostname;

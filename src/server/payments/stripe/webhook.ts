@@ -38,7 +38,8 @@ export const HANDLED_EVENTS = [
 /** `missing`: the message of Stripe's resource_missing answer, when the event named an object Stripe does not have. */
 export type EventOutcome = { duplicate: boolean; result: string; missing?: string };
 
-const isMissing = (e: unknown): e is Stripe.errors.StripeInvalidRequestError => e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'resource_missing';
+const isMissing = (e: unknown): e is Stripe.errors.StripeInvalidRequestError =>
+  e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'resource_missing';
 
 const idOf = (v: string | { id: string } | null | undefined): string | null => (typeof v === 'string' ? v : (v?.id ?? null));
 
@@ -85,7 +86,9 @@ export class StripeEventHandler {
       case 'payment_intent.requires_action':
         return this.intentChanged(event.data.object.id);
       case 'invoice.paid':
-        return this.billing ? this.billing.invoicePaid(event.data.object.id ?? '', this.checkout, await this.origin(), await this.siteTitle()) : 'ignored';
+        return this.billing
+          ? this.billing.invoicePaid(event.data.object.id ?? '', this.checkout, await this.origin(), await this.siteTitle())
+          : 'ignored';
       case 'invoice.payment_failed':
         return this.billing ? this.billing.invoiceFailed(event.data.object.id ?? '', await this.origin()) : 'ignored';
       case 'customer.subscription.updated':
@@ -111,7 +114,12 @@ export class StripeEventHandler {
         const d = event.data.object;
         const pi = idOf(d.payment_intent);
         if (!pi) return 'no payment';
-        const o = await this.checkout.markDisputed(STRIPE_PROVIDER, pi, { id: d.id, reason: d.reason, amountCents: d.amount, status: d.status }, await this.origin());
+        const o = await this.checkout.markDisputed(
+          STRIPE_PROVIDER,
+          pi,
+          { id: d.id, reason: d.reason, amountCents: d.amount, status: d.status },
+          await this.origin(),
+        );
         return o ? 'marked' : 'no order';
       }
       default:

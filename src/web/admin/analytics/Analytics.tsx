@@ -14,7 +14,13 @@ import { BarList, ColumnChart, FunnelChart, LineChart, VitalGauge, fmt } from '.
 type DashboardData = DashboardAnswer;
 type Settings = AnalyticsSettings;
 
-const STEP_LABELS: Record<string, string> = { product_view: 'Product view', add_to_cart: 'Add to cart', view_cart: 'View cart', checkout: 'Checkout', order: 'Order' };
+const STEP_LABELS: Record<string, string> = {
+  product_view: 'Product view',
+  add_to_cart: 'Add to cart',
+  view_cart: 'View cart',
+  checkout: 'Checkout',
+  order: 'Order',
+};
 const PRESETS = [7, 30, 90];
 
 function isoDay(d: Date): string {
@@ -51,7 +57,10 @@ export function Analytics() {
     queryKey: ['analytics', range.from, range.to, experiment],
     queryFn: () => {
       const exp = experiment ? `&experiment=${encodeURIComponent(experiment)}` : '';
-      return api<DashboardData>('GET', `/api/analytics/dashboard?from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}${exp}`);
+      return api<DashboardData>(
+        'GET',
+        `/api/analytics/dashboard?from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}${exp}`,
+      );
     },
     placeholderData: keepPreviousData,
   });
@@ -79,11 +88,21 @@ export function Analytics() {
           ))}
           <label>
             From
-            <input type="date" value={range.from} max={range.to} onChange={(e) => e.target.value && setRange({ ...range, from: e.target.value })} />
+            <input
+              type="date"
+              value={range.from}
+              max={range.to}
+              onChange={(e) => e.target.value && setRange({ ...range, from: e.target.value })}
+            />
           </label>
           <label>
             To
-            <input type="date" value={range.to} min={range.from} onChange={(e) => e.target.value && setRange({ ...range, to: e.target.value })} />
+            <input
+              type="date"
+              value={range.to}
+              min={range.from}
+              onChange={(e) => e.target.value && setRange({ ...range, to: e.target.value })}
+            />
           </label>
         </div>
       </div>
@@ -105,7 +124,9 @@ export function Analytics() {
             </li>
             <li>
               Revenue<strong>{formatMoney(data.revenue.find((r) => r.dim === currency)?.total ?? 0, currency)}</strong>
-              {data.refunds?.some((r) => r.dim === currency) ? <small>after {formatMoney(data.refunds.find((r) => r.dim === currency)!.total, currency)} refunded</small> : null}
+              {data.refunds?.some((r) => r.dim === currency) ? (
+                <small>after {formatMoney(data.refunds.find((r) => r.dim === currency)!.total, currency)} refunded</small>
+              ) : null}
             </li>
             <li>
               Form submissions<strong>{fmt(data.totals.formSubmissions)}</strong>
@@ -180,16 +201,37 @@ export function Analytics() {
             <BarList title="Countries" items={data.countries.map((p) => ({ label: p.dim, value: p.count }))} />
             <BarList title="Browsers" items={data.browsers.map((p) => ({ label: p.dim, value: p.count }))} />
             <div className="an-wide">
-              <ColumnChart title={`Revenue (${currency})`} labels={labels} values={data.series.map((s) => s.revenue)} format={(v) => formatMoney(Math.round(v), currency)} />
+              <ColumnChart
+                title={`Revenue (${currency})`}
+                labels={labels}
+                values={data.series.map((s) => s.revenue)}
+                format={(v) => formatMoney(Math.round(v), currency)}
+              />
             </div>
-            <BarList title="Form submissions" items={data.forms.map((p) => ({ label: p.label ?? p.dim, value: p.count }))} empty="No form submissions in this range." />
-            <BarList title="Restock sign-ups" items={data.restock.map((p) => ({ label: p.label ?? p.dim, value: p.count }))} empty="No restock sign-ups in this range." />
+            <BarList
+              title="Form submissions"
+              items={data.forms.map((p) => ({ label: p.label ?? p.dim, value: p.count }))}
+              empty="No form submissions in this range."
+            />
+            <BarList
+              title="Restock sign-ups"
+              items={data.restock.map((p) => ({ label: p.label ?? p.dim, value: p.count }))}
+              empty="No restock sign-ups in this range."
+            />
           </div>
           <section className="an-card" aria-labelledby="an-vitals" style={{ marginTop: 16 }}>
             <h2 id="an-vitals">Web vitals (75th percentile)</h2>
             <div className="an-vitals">
               {data.vitals.map((v) => (
-                <VitalGauge key={v.name} name={v.name} p75={v.p75} good={v.good} poor={v.poor} samples={v.samples} unit={v.name === 'CLS' ? '' : 'ms'} />
+                <VitalGauge
+                  key={v.name}
+                  name={v.name}
+                  p75={v.p75}
+                  good={v.good}
+                  poor={v.poor}
+                  samples={v.samples}
+                  unit={v.name === 'CLS' ? '' : 'ms'}
+                />
               ))}
             </div>
           </section>
@@ -247,7 +289,13 @@ function AnalyticsSettings() {
     ev.preventDefault();
     setStatus('Saving…');
     try {
-      saved(await api<Settings>('PUT', '/api/analytics/settings', { trackingEnabled: s.trackingEnabled, retentionDays: s.retentionDays, cookiePolicy: s.cookiePolicy }));
+      saved(
+        await api<Settings>('PUT', '/api/analytics/settings', {
+          trackingEnabled: s.trackingEnabled,
+          retentionDays: s.retentionDays,
+          cookiePolicy: s.cookiePolicy,
+        }),
+      );
       setStatus('Saved.');
     } catch (e) {
       setStatus((e as Error).message);
@@ -263,7 +311,13 @@ function AnalyticsSettings() {
         </label>
         <label>
           Keep raw events (days)
-          <input type="number" min={1} max={3650} value={s.retentionDays} onChange={(e) => setS({ ...s, retentionDays: Math.max(1, Math.min(3650, Number(e.target.value) || 1)) })} />
+          <input
+            type="number"
+            min={1}
+            max={3650}
+            value={s.retentionDays}
+            onChange={(e) => setS({ ...s, retentionDays: Math.max(1, Math.min(3650, Number(e.target.value) || 1)) })}
+          />
         </label>
         <label>
           Cookie policy

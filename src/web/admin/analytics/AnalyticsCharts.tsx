@@ -131,7 +131,12 @@ export function ColumnChart(props: { title: string; labels: string[]; values: nu
 }
 
 /** Horizontal bars with labels and counts (top pages, referrers, devices, countries, ...). */
-export function BarList(props: { title: string; items: Array<{ label: string; value: number }>; empty?: string; format?: (v: number) => string }) {
+export function BarList(props: {
+  title: string;
+  items: Array<{ label: string; value: number }>;
+  empty?: string;
+  format?: (v: number) => string;
+}) {
   const max = Math.max(1, ...props.items.map((i) => i.value));
   const f = props.format ?? fmt;
   const rowH = 26;
@@ -168,7 +173,9 @@ export function FunnelChart(props: { title: string; steps: Array<{ label: string
   const H = props.steps.length * rowH;
   const max = Math.max(1, ...props.steps.map((s) => s.value));
   const pct = (c: number | null) => (c === null ? '' : `${(c * 100).toFixed(c < 0.1 && c > 0 ? 1 : 0)}%`);
-  const summary = props.steps.map((s) => `${s.label}: ${fmt(s.value)}${s.conversion === null ? '' : ` (${pct(s.conversion)} of the step before)`}`).join('; ');
+  const summary = props.steps
+    .map((s) => `${s.label}: ${fmt(s.value)}${s.conversion === null ? '' : ` (${pct(s.conversion)} of the step before)`}`)
+    .join('; ');
   return (
     <ChartFigure title={props.title}>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${props.title}. ${summary}`} className="an-svg">
@@ -195,7 +202,14 @@ export function FunnelChart(props: { title: string; steps: Array<{ label: string
 }
 
 /** A web vital's p75 on a good / needs improvement / poor scale. */
-export function VitalGauge(props: { name: string; p75: number | null; good: number | null; poor: number | null; samples: number; unit: string }) {
+export function VitalGauge(props: {
+  name: string;
+  p75: number | null;
+  good: number | null;
+  poor: number | null;
+  samples: number;
+  unit: string;
+}) {
   const W = 300;
   const H = 46;
   const { good, poor, p75 } = props;
@@ -211,7 +225,12 @@ export function VitalGauge(props: { name: string; p75: number | null; good: numb
         {rating ? ` (${rating})` : ''}
         <span className="an-muted"> · {fmt(props.samples)} samples</span>
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${props.name} 75th percentile ${value}${rating ? `, ${rating}` : ''}${hasScale ? `; good up to ${good}, poor above ${poor}` : ''}`} className="an-svg">
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={`${props.name} 75th percentile ${value}${rating ? `, ${rating}` : ''}${hasScale ? `; good up to ${good}, poor above ${poor}` : ''}`}
+        className="an-svg"
+      >
         {hasScale ? (
           <>
             <rect x="0" y="14" height="12" width={x(good!)} fill={COLORS.good} opacity="0.7" />

@@ -99,17 +99,25 @@ export function ImportExport() {
       setJobId(r.jobId);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
-      if (e instanceof ApiError && Array.isArray(e.data.errors)) setDry((d) => (d ? { ...d, errors: e.data.errors as Summary['errors'] } : d));
+      if (e instanceof ApiError && Array.isArray(e.data.errors))
+        setDry((d) => (d ? { ...d, errors: e.data.errors as Summary['errors'] } : d));
     }
   };
 
   const pct = job && job.total ? Math.round((job.done / job.total) * 100) : 0;
   return (
     <>
-      <PageHeader title="Import and export products" description="Move products in and out with CSV files in Squarespace's or Shopify's product layout." breadcrumbs={[{ label: 'Products', href: '/config/products' }, { label: 'Import and export' }]} />
+      <PageHeader
+        title="Import and export products"
+        description="Move products in and out with CSV files in Squarespace's or Shopify's product layout."
+        breadcrumbs={[{ label: 'Products', href: '/config/products' }, { label: 'Import and export' }]}
+      />
       <section className="a-card a-form" aria-labelledby="cat-import-h">
         <h2 id="cat-import-h">Import</h2>
-        <p className="a-muted">Products whose SKUs are already in your store are updated; the others are added. Images named by address are downloaded. Nothing is written until you press Import.</p>
+        <p className="a-muted">
+          Products whose SKUs are already in your store are updated; the others are added. Images named by address are downloaded. Nothing
+          is written until you press Import.
+        </p>
         <label>
           Store for new products
           <select value={collectionId} onChange={(e) => setCollectionId(e.target.value)}>
@@ -166,7 +174,12 @@ export function ImportExport() {
                 </tbody>
               </table>
             ) : (
-              <button type="button" className="a-button--primary" onClick={() => void start()} disabled={!!jobId && job?.state !== 'done' && job?.state !== 'failed'}>
+              <button
+                type="button"
+                className="a-button--primary"
+                onClick={() => void start()}
+                disabled={!!jobId && job?.state !== 'done' && job?.state !== 'failed'}
+              >
                 Import {dry.products} products
               </button>
             )}

@@ -14,7 +14,11 @@ const REASONS: Record<string, string> = { sale: 'Sale', refund: 'Refund', manual
 
 function History({ row }: { row: InventoryRow }) {
   const [open, setOpen] = useState(false);
-  const q = useQuery({ queryKey: ['movements', row.variantId], queryFn: () => api<VariantMovements>('GET', `/api/config/catalog/variants/${row.variantId}/movements`), enabled: open });
+  const q = useQuery({
+    queryKey: ['movements', row.variantId],
+    queryFn: () => api<VariantMovements>('GET', `/api/config/catalog/variants/${row.variantId}/movements`),
+    enabled: open,
+  });
   const name = `${row.title}${row.variant ? ` (${row.variant})` : ''}`;
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
@@ -75,12 +79,20 @@ export function InventoryScreen() {
   const [edits, setEdits] = useState<Record<string, { qtyInStock?: string; lowStockThreshold?: string }>>({});
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [setAll, setSetAll] = useState('');
-  const list = useQuery({ queryKey: ['inventory', q, lowOnly], queryFn: () => api<InventoryList>('GET', `/api/config/catalog/inventory?${new URLSearchParams({ q, ...(lowOnly ? { low: '1' } : {}) })}`) });
+  const list = useQuery({
+    queryKey: ['inventory', q, lowOnly],
+    queryFn: () =>
+      api<InventoryList>('GET', `/api/config/catalog/inventory?${new URLSearchParams({ q, ...(lowOnly ? { low: '1' } : {}) })}`),
+  });
   const rows = list.data?.variants ?? [];
   const changed = Object.keys(edits).length;
 
   const save = async (changes: InventoryInput['changes']) => {
-    const bad = changes.some((c) => (c.qtyInStock !== undefined && (!Number.isInteger(c.qtyInStock) || c.qtyInStock < 0)) || (c.lowStockThreshold !== undefined && (!Number.isInteger(c.lowStockThreshold) || c.lowStockThreshold < 0)));
+    const bad = changes.some(
+      (c) =>
+        (c.qtyInStock !== undefined && (!Number.isInteger(c.qtyInStock) || c.qtyInStock < 0)) ||
+        (c.lowStockThreshold !== undefined && (!Number.isInteger(c.lowStockThreshold) || c.lowStockThreshold < 0)),
+    );
     if (bad) {
       toast('Stock and thresholds must be whole numbers, 0 or more.', { tone: 'error' });
       return;
@@ -97,11 +109,16 @@ export function InventoryScreen() {
     }
   };
 
-  const edit = (id: string, field: 'qtyInStock' | 'lowStockThreshold', value: string) => setEdits((e) => ({ ...e, [id]: { ...e[id], [field]: value } }));
+  const edit = (id: string, field: 'qtyInStock' | 'lowStockThreshold', value: string) =>
+    setEdits((e) => ({ ...e, [id]: { ...e[id], [field]: value } }));
 
   return (
     <>
-      <PageHeader title="Inventory" description="Stock of every variant. Change the numbers, then save them together." breadcrumbs={[{ label: 'Products', href: '/config/products' }, { label: 'Inventory' }]} />
+      <PageHeader
+        title="Inventory"
+        description="Stock of every variant. Change the numbers, then save them together."
+        breadcrumbs={[{ label: 'Products', href: '/config/products' }, { label: 'Inventory' }]}
+      />
       <section className="a-card cat-list cat-inventory" aria-label="Inventory">
         <div className="cat-toolbar" role="search">
           <label className="cat-search">
@@ -120,7 +137,11 @@ export function InventoryScreen() {
                   Set stock of {selected.size} selected to{' '}
                   <input type="number" min={0} value={setAll} onChange={(e) => setSetAll(e.target.value)} style={{ width: '6em' }} />
                 </label>
-                <button type="button" onClick={() => void save([...selected].map((variantId) => ({ variantId, qtyInStock: Number(setAll) })))} disabled={setAll === ''}>
+                <button
+                  type="button"
+                  onClick={() => void save([...selected].map((variantId) => ({ variantId, qtyInStock: Number(setAll) })))}
+                  disabled={setAll === ''}
+                >
                   Apply
                 </button>
               </>
@@ -176,11 +197,25 @@ export function InventoryScreen() {
                 return (
                   <tr key={r.variantId}>
                     <td className="cat-table__check">
-                      <input type="checkbox" aria-label={`Select ${name}`} disabled={r.unlimited} checked={selected.has(r.variantId)} onChange={() => setSelected((s) => (s.has(r.variantId) ? new Set([...s].filter((x) => x !== r.variantId)) : new Set([...s, r.variantId])))} />
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${name}`}
+                        disabled={r.unlimited}
+                        checked={selected.has(r.variantId)}
+                        onChange={() =>
+                          setSelected((s) =>
+                            s.has(r.variantId) ? new Set([...s].filter((x) => x !== r.variantId)) : new Set([...s, r.variantId]),
+                          )
+                        }
+                      />
                     </td>
                     <td className="cat-table__product">
                       <div className="cat-table__product-inner">
-                        {r.imageUrl ? <img src={r.imageUrl} alt="" width={40} height={40} loading="lazy" /> : <span className="cat-thumb-empty" aria-hidden="true" />}
+                        {r.imageUrl ? (
+                          <img src={r.imageUrl} alt="" width={40} height={40} loading="lazy" />
+                        ) : (
+                          <span className="cat-thumb-empty" aria-hidden="true" />
+                        )}
                         <span>
                           <a href={`/config/products/${r.productId}`}>{r.title}</a>
                           {r.variant ? <span className="a-muted"> · {r.variant}</span> : null}
@@ -195,14 +230,24 @@ export function InventoryScreen() {
                       ) : (
                         <label>
                           <span className="visually-hidden">Stock of {name}</span>
-                          <input type="number" min={0} value={edits[r.variantId]?.qtyInStock ?? String(r.qtyInStock)} onChange={(e) => edit(r.variantId, 'qtyInStock', e.target.value)} />
+                          <input
+                            type="number"
+                            min={0}
+                            value={edits[r.variantId]?.qtyInStock ?? String(r.qtyInStock)}
+                            onChange={(e) => edit(r.variantId, 'qtyInStock', e.target.value)}
+                          />
                         </label>
                       )}
                     </td>
                     <td data-label="Threshold">
                       <label>
                         <span className="visually-hidden">Low-stock threshold of {name}</span>
-                        <input type="number" min={0} value={edits[r.variantId]?.lowStockThreshold ?? String(r.lowStockThreshold)} onChange={(e) => edit(r.variantId, 'lowStockThreshold', e.target.value)} />
+                        <input
+                          type="number"
+                          min={0}
+                          value={edits[r.variantId]?.lowStockThreshold ?? String(r.lowStockThreshold)}
+                          onChange={(e) => edit(r.variantId, 'lowStockThreshold', e.target.value)}
+                        />
                       </label>
                     </td>
                     <td>

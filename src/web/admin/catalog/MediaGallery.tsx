@@ -5,7 +5,16 @@
  * the product's main image.
  */
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type DragEndEvent, type Announcements } from '@dnd-kit/core';
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  closestCenter,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+  type Announcements,
+} from '@dnd-kit/core';
 import { SortableContext, arrayMove, rectSortingStrategy, sortableKeyboardCoordinates, useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { uploadFile } from '../content/editor/api.js';
@@ -49,32 +58,60 @@ function name(images: ProductImage[], url: string | number): string {
   return `image ${i + 1}${images[i]?.altText ? ` (${images[i]!.altText})` : ''}`;
 }
 
-function Tile({ image, index, count, onAlt, onFocal, onRemove }: { image: ProductImage; index: number; count: number; onAlt: (s: string) => void; onFocal: (f: { x: number; y: number }) => void; onRemove: () => void }) {
+function Tile({
+  image,
+  index,
+  count,
+  onAlt,
+  onFocal,
+  onRemove,
+}: {
+  image: ProductImage;
+  index: number;
+  count: number;
+  onAlt: (s: string) => void;
+  onFocal: (f: { x: number; y: number }) => void;
+  onRemove: () => void;
+}) {
   const focal = image.mediaFocalPoint ?? { x: 0.5, y: 0.5 };
   const preset = FOCAL_PRESETS.find(([, x, y]) => x === focal.x && y === focal.y)?.[0] ?? 'Custom';
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: image.assetUrl });
   const altId = useId();
   return (
-    <li ref={setNodeRef} className={`cat-media__tile${isDragging ? ' is-dragging' : ''}${index === 0 ? ' cat-media__tile--main' : ''}`} style={{ transform: CSS.Transform.toString(transform), transition }}>
+    <li
+      ref={setNodeRef}
+      className={`cat-media__tile${isDragging ? ' is-dragging' : ''}${index === 0 ? ' cat-media__tile--main' : ''}`}
+      style={{ transform: CSS.Transform.toString(transform), transition }}
+    >
       {/* A click on the picture sets its focal point; the select below does the same by keyboard. */}
       <span className="cat-media__pic">
-      <img
-        src={image.assetUrl}
-        alt=""
-        width={160}
-        height={160}
-        loading="lazy"
-        className="cat-media__focusable"
-        style={{ objectPosition: `${focal.x * 100}% ${focal.y * 100}%`, ...(index === 0 ? { aspectRatio: mainRatio(image.originalSize) } : {}) }}
-        onClick={(e) => {
-          const r = e.currentTarget.getBoundingClientRect();
-          onFocal({ x: round2((e.clientX - r.left) / r.width), y: round2((e.clientY - r.top) / r.height) });
-        }}
-      />
-      <span className="cat-media__dot" aria-hidden="true" style={{ left: `${focal.x * 100}%`, top: `${focal.y * 100}%` }} />
+        <img
+          src={image.assetUrl}
+          alt=""
+          width={160}
+          height={160}
+          loading="lazy"
+          className="cat-media__focusable"
+          style={{
+            objectPosition: `${focal.x * 100}% ${focal.y * 100}%`,
+            ...(index === 0 ? { aspectRatio: mainRatio(image.originalSize) } : {}),
+          }}
+          onClick={(e) => {
+            const r = e.currentTarget.getBoundingClientRect();
+            onFocal({ x: round2((e.clientX - r.left) / r.width), y: round2((e.clientY - r.top) / r.height) });
+          }}
+        />
+        <span className="cat-media__dot" aria-hidden="true" style={{ left: `${focal.x * 100}%`, top: `${focal.y * 100}%` }} />
         {index === 0 ? <span className="cat-badge">Main</span> : null}
       </span>
-      <button type="button" ref={setActivatorNodeRef} className="cat-media__handle" {...attributes} {...listeners} aria-label={`Move image ${index + 1} of ${count}`}>
+      <button
+        type="button"
+        ref={setActivatorNodeRef}
+        className="cat-media__handle"
+        {...attributes}
+        {...listeners}
+        aria-label={`Move image ${index + 1} of ${count}`}
+      >
         <span aria-hidden="true">⠿</span>
       </button>
       <label className="cat-media__alt" htmlFor={altId}>
@@ -95,7 +132,11 @@ function Tile({ image, index, count, onAlt, onFocal, onRemove }: { image: Produc
               Focus: {n.toLowerCase()}
             </option>
           ))}
-          {preset === 'Custom' ? <option value="Custom">Focus: {Math.round(focal.x * 100)}% across, {Math.round(focal.y * 100)}% down</option> : null}
+          {preset === 'Custom' ? (
+            <option value="Custom">
+              Focus: {Math.round(focal.x * 100)}% across, {Math.round(focal.y * 100)}% down
+            </option>
+          ) : null}
         </select>
       </label>
       <button type="button" className="cat-media__remove" onClick={onRemove} aria-label={`Delete image ${index + 1}`}>
@@ -112,7 +153,10 @@ export function MediaGallery({ images, onChange }: { images: ProductImage[]; onC
   const [over, setOver] = useState(false);
   const latest = useRef(images);
   latest.current = images;
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
 
   const upload = async (files: File[]) => {
     setError('');
@@ -148,14 +192,28 @@ export function MediaGallery({ images, onChange }: { images: ProductImage[]; onC
 
   const announcements: Announcements = {
     onDragStart: ({ active }) => `Picked up ${name(images, active.id)}. Use the arrow keys to move it, Space to drop it, Escape to cancel.`,
-    onDragOver: ({ active, over }) => (over ? `${name(images, active.id)} is over position ${images.findIndex((x) => x.assetUrl === over.id) + 1} of ${images.length}.` : undefined),
-    onDragEnd: ({ active, over }) => (over ? `Dropped ${name(images, active.id)} at position ${images.findIndex((x) => x.assetUrl === over.id) + 1} of ${images.length}.` : `Dropped ${name(images, active.id)}.`),
+    onDragOver: ({ active, over }) =>
+      over
+        ? `${name(images, active.id)} is over position ${images.findIndex((x) => x.assetUrl === over.id) + 1} of ${images.length}.`
+        : undefined,
+    onDragEnd: ({ active, over }) =>
+      over
+        ? `Dropped ${name(images, active.id)} at position ${images.findIndex((x) => x.assetUrl === over.id) + 1} of ${images.length}.`
+        : `Dropped ${name(images, active.id)}.`,
     onDragCancel: ({ active }) => `Moving ${name(images, active.id)} was cancelled.`,
   };
 
   return (
     <div className="cat-media">
-      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={{ announcements, screenReaderInstructions: { draggable: 'To move an image, press Space, use the arrow keys, then press Space again to drop it.' } }}>
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestCenter}
+        onDragEnd={onDragEnd}
+        accessibility={{
+          announcements,
+          screenReaderInstructions: { draggable: 'To move an image, press Space, use the arrow keys, then press Space again to drop it.' },
+        }}
+      >
         <SortableContext items={images.map((i) => i.assetUrl)} strategy={rectSortingStrategy}>
           <ol className="cat-media__grid" aria-label="Product images">
             {images.map((img, i) => (

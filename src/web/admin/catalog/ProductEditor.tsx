@@ -13,14 +13,25 @@ import { slugify } from '../../../core/slug.js';
 import { MediaGallery, type ProductImage } from './MediaGallery.js';
 import { TypeDetails, planOf, type SubscriptionPlan } from './TypeDetails.js';
 import { SEO_DESCRIPTION_MAX, SEO_TITLE_MAX, type CatalogSettings, type StoreSummary as Store } from '../../../core/api/catalog.js';
-import { DIMENSION_UNITS, draftOf, isoToZoned, optionsOf, regenerate, serverVariant, suggestSku, zonedToIso, type DimensionUnit, type DraftVariant, type ProductOption, type ServerVariant } from './model.js';
+import {
+  DIMENSION_UNITS,
+  draftOf,
+  isoToZoned,
+  optionsOf,
+  regenerate,
+  serverVariant,
+  suggestSku,
+  zonedToIso,
+  type DimensionUnit,
+  type DraftVariant,
+  type ProductOption,
+  type ServerVariant,
+} from './model.js';
 
 const TAG_MAX = 50;
 /** How long after the last edit a draft is saved by itself. */
 export const AUTOSAVE_MS = 1500;
 const CATEGORY_MAX = 25;
-
-
 
 interface ServerProduct {
   id?: string;
@@ -94,7 +105,19 @@ function Field({ label, error, hint, children, id }: { label: string; error?: st
 }
 
 /** A list of short words (tags, categories) typed with Enter or a comma; each removable. */
-function WordList({ label, words, max, onChange, error }: { label: string; words: string[]; max: number; onChange: (w: string[]) => void; error?: string }) {
+function WordList({
+  label,
+  words,
+  max,
+  onChange,
+  error,
+}: {
+  label: string;
+  words: string[];
+  max: number;
+  onChange: (w: string[]) => void;
+  error?: string;
+}) {
   const [text, setText] = useState('');
   const [local, setLocal] = useState('');
   const id = `cat-${slugify(label)}`;
@@ -199,7 +222,21 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
             subscriptionPlan: null,
             additionalFieldsFormId: null,
             variantOptionOrdering: [],
-            variants: [{ sku: '', attributes: {}, priceCents: 0, salePriceCents: 0, onSale: false, qtyInStock: 0, unlimited: false, weightGrams: 0, dimensions: null, imageUrl: '', lowStockThreshold: 0 }],
+            variants: [
+              {
+                sku: '',
+                attributes: {},
+                priceCents: 0,
+                salePriceCents: 0,
+                onSale: false,
+                qtyInStock: 0,
+                unlimited: false,
+                weightGrams: 0,
+                dimensions: null,
+                imageUrl: '',
+                lowStockThreshold: 0,
+              },
+            ],
           };
           const draft = draftFrom(blank, settings);
           draft.variants = draft.variants.map((v) => ({ ...v, skuAuto: true, price: '' }));
@@ -271,8 +308,10 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
           }
         : x,
     );
-  const setOptions = (options: ProductOption[]) => setD((x) => (x ? { ...x, options, variants: regenerate(x.title, options, x.variants) } : x));
-  const setVariant = (i: number, patch: Partial<DraftVariant>) => setD((x) => (x ? { ...x, variants: x.variants.map((v, j) => (j === i ? { ...v, ...patch } : v)) } : x));
+  const setOptions = (options: ProductOption[]) =>
+    setD((x) => (x ? { ...x, options, variants: regenerate(x.title, options, x.variants) } : x));
+  const setVariant = (i: number, patch: Partial<DraftVariant>) =>
+    setD((x) => (x ? { ...x, variants: x.variants.map((v, j) => (j === i ? { ...v, ...patch } : v)) } : x));
   const err = (k: string) => errors[k];
 
   const submit = async (e?: FormEvent, statusOverride?: string, auto = false) => {
@@ -321,7 +360,9 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
     delete (body as Partial<ServerProduct> & { excerpt?: string }).excerpt;
     setSaving(true);
     try {
-      const out = id ? await api<ServerProduct>('PUT', `/api/config/products/${encodeURIComponent(id)}`, body) : await api<ServerProduct>('POST', '/api/config/products', body);
+      const out = id
+        ? await api<ServerProduct>('PUT', `/api/config/products/${encodeURIComponent(id)}`, body)
+        : await api<ServerProduct>('POST', '/api/config/products', body);
       const draft = draftFrom(out, settings);
       initial.current = JSON.stringify(draft);
       setServer(out);
@@ -346,7 +387,14 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
 
   const optionNames = d.options.map((o) => o.name.trim()).filter(Boolean);
   const seoTitle = d.seoTitle || d.title || 'Product title';
-  const seoDesc = d.seoDescription || d.body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 160) || 'Add a description to show in search results.';
+  const seoDesc =
+    d.seoDescription ||
+    d.body
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 160) ||
+    'Add a description to show in search results.';
   const live = server.status === 'published' && server.urlId;
 
   return (
@@ -363,7 +411,17 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
         }
       />
       <div className={`cat-savebar${dirty ? ' is-dirty' : ''}`} role="region" aria-label="Save">
-        <span role="status">{dirty ? (canAutosave ? 'Unsaved changes (draft saves automatically)' : 'Unsaved changes') : saved === 'autosaved' ? 'Draft saved automatically' : saved ? 'All changes saved' : ''}</span>
+        <span role="status">
+          {dirty
+            ? canAutosave
+              ? 'Unsaved changes (draft saves automatically)'
+              : 'Unsaved changes'
+            : saved === 'autosaved'
+              ? 'Draft saved automatically'
+              : saved
+                ? 'All changes saved'
+                : ''}
+        </span>
         <span className="cat-savebar__actions">
           {dirty ? (
             <button type="button" onClick={() => setD(JSON.parse(initial.current) as Draft)}>
@@ -384,14 +442,31 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
               Title and description
             </h2>
             <Field label="Title" id="cat-title" error={err('title')}>
-              <input id="cat-title" value={d.title} onChange={(e) => setTitle(e.target.value)} aria-invalid={!!err('title')} maxLength={200} placeholder="Short sleeve t-shirt" />
+              <input
+                id="cat-title"
+                value={d.title}
+                onChange={(e) => setTitle(e.target.value)}
+                aria-invalid={!!err('title')}
+                maxLength={200}
+                placeholder="Short sleeve t-shirt"
+              />
             </Field>
             <RichText label="Description" value={d.body} onChange={(html) => set({ body: html })} error={err('body')} />
           </section>
 
           <section className="a-card" aria-labelledby="cat-media-h">
             <h2 id="cat-media-h">Media</h2>
-            <MediaGallery images={d.images} onChange={(images) => set({ images, variants: d.variants.map((v) => (v.imageUrl && !images.some((i) => i.assetUrl === v.imageUrl) ? { ...v, imageUrl: '' } : v)) })} />
+            <MediaGallery
+              images={d.images}
+              onChange={(images) =>
+                set({
+                  images,
+                  variants: d.variants.map((v) =>
+                    v.imageUrl && !images.some((i) => i.assetUrl === v.imageUrl) ? { ...v, imageUrl: '' } : v,
+                  ),
+                })
+              }
+            />
           </section>
 
           <section className="a-card" aria-labelledby="cat-options-h">
@@ -402,7 +477,13 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                 <legend>Option {i + 1}</legend>
                 <div className="cat-option__row">
                   <Field label="Option name" id={`cat-opt-${i}`}>
-                    <input id={`cat-opt-${i}`} value={o.name} maxLength={100} placeholder="Size" onChange={(e) => setOptions(d.options.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />
+                    <input
+                      id={`cat-opt-${i}`}
+                      value={o.name}
+                      maxLength={100}
+                      placeholder="Size"
+                      onChange={(e) => setOptions(d.options.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
+                    />
                   </Field>
                   <button type="button" onClick={() => setOptions(d.options.filter((_, j) => j !== i))}>
                     Remove option {o.name || i + 1}
@@ -412,7 +493,13 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                   {o.values.map((v) => (
                     <li key={v}>
                       {v}
-                      <button type="button" aria-label={`Remove ${v}`} onClick={() => setOptions(d.options.map((x, j) => (j === i ? { ...x, values: x.values.filter((y) => y !== v) } : x)))}>
+                      <button
+                        type="button"
+                        aria-label={`Remove ${v}`}
+                        onClick={() =>
+                          setOptions(d.options.map((x, j) => (j === i ? { ...x, values: x.values.filter((y) => y !== v) } : x)))
+                        }
+                      >
                         <span aria-hidden="true">×</span>
                       </button>
                     </li>
@@ -464,11 +551,21 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                 const label = variantLabel(v);
                 const k = (f: string) => `cat-v${i}-${f}`;
                 return (
-                  <fieldset key={v.id ?? `${label}-${i}`} className="cat-variant" aria-label={optionNames.length ? `Variant ${label}` : 'Pricing and inventory'}>
-                    <legend className={optionNames.length ? '' : 'visually-hidden'}>{optionNames.length ? label : 'Pricing and inventory'}</legend>
+                  <fieldset
+                    key={v.id ?? `${label}-${i}`}
+                    className="cat-variant"
+                    aria-label={optionNames.length ? `Variant ${label}` : 'Pricing and inventory'}
+                  >
+                    <legend className={optionNames.length ? '' : 'visually-hidden'}>
+                      {optionNames.length ? label : 'Pricing and inventory'}
+                    </legend>
                     {err(`variants.${i}.attributes`) ? <p className="field-error">{err(`variants.${i}.attributes`)}</p> : null}
                     <div className="cat-variant__image">
-                      {v.imageUrl || d.images[0] ? <img src={v.imageUrl || d.images[0]!.assetUrl} alt="" width={56} height={56} /> : <span className="cat-thumb-empty" aria-hidden="true" />}
+                      {v.imageUrl || d.images[0] ? (
+                        <img src={v.imageUrl || d.images[0]!.assetUrl} alt="" width={56} height={56} />
+                      ) : (
+                        <span className="cat-thumb-empty" aria-hidden="true" />
+                      )}
                       <Field label="Image" id={k('image')} error={err(`variants.${i}.imageUrl`)}>
                         <select id={k('image')} value={v.imageUrl} onChange={(e) => setVariant(i, { imageUrl: e.target.value })}>
                           <option value="">Main product image</option>
@@ -483,30 +580,79 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                     </div>
                     <div className="cat-variant__fields">
                       <Field label="Price" id={k('price')} error={err(`variants.${i}.priceCents`)}>
-                        <input id={k('price')} inputMode="decimal" value={v.price} placeholder="0.00" onChange={(e) => setVariant(i, { price: e.target.value })} aria-invalid={!!err(`variants.${i}.priceCents`)} />
+                        <input
+                          id={k('price')}
+                          inputMode="decimal"
+                          value={v.price}
+                          placeholder="0.00"
+                          onChange={(e) => setVariant(i, { price: e.target.value })}
+                          aria-invalid={!!err(`variants.${i}.priceCents`)}
+                        />
                       </Field>
                       <Field label="Sale price" id={k('sale')} error={err(`variants.${i}.salePriceCents`)}>
-                        <input id={k('sale')} inputMode="decimal" value={v.salePrice} placeholder="—" onChange={(e) => setVariant(i, { salePrice: e.target.value, onSale: e.target.value.trim() !== '' })} aria-invalid={!!err(`variants.${i}.salePriceCents`)} />
+                        <input
+                          id={k('sale')}
+                          inputMode="decimal"
+                          value={v.salePrice}
+                          placeholder="—"
+                          onChange={(e) => setVariant(i, { salePrice: e.target.value, onSale: e.target.value.trim() !== '' })}
+                          aria-invalid={!!err(`variants.${i}.salePriceCents`)}
+                        />
                       </Field>
                       <Field label="SKU" id={k('sku')} error={err(`variants.${i}.sku`)}>
-                        <input id={k('sku')} value={v.sku} maxLength={128} onChange={(e) => setVariant(i, { sku: e.target.value, skuAuto: false })} aria-invalid={!!err(`variants.${i}.sku`)} />
+                        <input
+                          id={k('sku')}
+                          value={v.sku}
+                          maxLength={128}
+                          onChange={(e) => setVariant(i, { sku: e.target.value, skuAuto: false })}
+                          aria-invalid={!!err(`variants.${i}.sku`)}
+                        />
                       </Field>
                       <Field label="Stock" id={k('stock')} error={err(`variants.${i}.qtyInStock`)}>
-                        <input id={k('stock')} type="number" min={0} inputMode="numeric" value={v.unlimited ? '' : v.qtyInStock} disabled={v.unlimited} placeholder={v.unlimited ? '∞' : '0'} onChange={(e) => setVariant(i, { qtyInStock: e.target.value })} />
+                        <input
+                          id={k('stock')}
+                          type="number"
+                          min={0}
+                          inputMode="numeric"
+                          value={v.unlimited ? '' : v.qtyInStock}
+                          disabled={v.unlimited}
+                          placeholder={v.unlimited ? '∞' : '0'}
+                          onChange={(e) => setVariant(i, { qtyInStock: e.target.value })}
+                        />
                       </Field>
                       <Field label="Weight (kg)" id={k('weight')} error={err(`variants.${i}.weightGrams`)}>
-                        <input id={k('weight')} inputMode="decimal" value={v.weight} placeholder="0.0" onChange={(e) => setVariant(i, { weight: e.target.value })} />
+                        <input
+                          id={k('weight')}
+                          inputMode="decimal"
+                          value={v.weight}
+                          placeholder="0.0"
+                          onChange={(e) => setVariant(i, { weight: e.target.value })}
+                        />
                       </Field>
-                      <fieldset className="cat-variant__dims" aria-describedby={err(`variants.${i}.dimensions`) ? k('dims-error') : undefined}>
+                      <fieldset
+                        className="cat-variant__dims"
+                        aria-describedby={err(`variants.${i}.dimensions`) ? k('dims-error') : undefined}
+                      >
                         <legend>Dimensions</legend>
                         <div className="cat-variant__dims-row">
                           {(['length', 'width', 'height'] as const).map((side) => (
                             <Field key={side} label={side[0]!.toUpperCase() + side.slice(1)} id={k(side)}>
-                              <input id={k(side)} inputMode="decimal" value={v[side]} placeholder="0" onChange={(e) => setVariant(i, { [side]: e.target.value })} aria-invalid={!!err(`variants.${i}.dimensions`)} />
+                              <input
+                                id={k(side)}
+                                inputMode="decimal"
+                                value={v[side]}
+                                placeholder="0"
+                                onChange={(e) => setVariant(i, { [side]: e.target.value })}
+                                aria-invalid={!!err(`variants.${i}.dimensions`)}
+                              />
                             </Field>
                           ))}
                           <Field label="Unit" id={k('dim-unit')}>
-                            <select id={k('dim-unit')} value={v.dimUnit} onChange={(e) => setVariant(i, { dimUnit: e.target.value as DimensionUnit })}>
+                            <select
+                              id={k('dim-unit')}
+                              value={v.dimUnit}
+                              onChange={(e) => setVariant(i, { dimUnit: e.target.value as DimensionUnit })}
+                            >
                               {DIMENSION_UNITS.map((u) => (
                                 <option key={u} value={u}>
                                   {u}
@@ -522,7 +668,8 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                         ) : null}
                       </fieldset>
                       <label className="a-check cat-variant__unlimited">
-                        <input type="checkbox" checked={v.unlimited} onChange={(e) => setVariant(i, { unlimited: e.target.checked })} /> Unlimited stock
+                        <input type="checkbox" checked={v.unlimited} onChange={(e) => setVariant(i, { unlimited: e.target.checked })} />{' '}
+                        Unlimited stock
                       </label>
                     </div>
                   </fieldset>
@@ -538,7 +685,9 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
             title={d.title}
             currency={settings.currency}
             variants={d.variants}
-            onVariants={(variants) => set({ variants, options: [{ name: 'Amount', values: variants.map((v) => v.attributes.Amount ?? '').filter(Boolean) }] })}
+            onVariants={(variants) =>
+              set({ variants, options: [{ name: 'Amount', values: variants.map((v) => v.attributes.Amount ?? '').filter(Boolean) }] })
+            }
             isSubscribable={d.isSubscribable}
             plan={d.plan}
             onPlan={(isSubscribable, plan) => set({ isSubscribable, plan })}
@@ -556,14 +705,52 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
               <span className="cat-serp__title">{seoTitle.length > 60 ? `${seoTitle.slice(0, 60)}…` : seoTitle}</span>
               <span className="cat-serp__desc">{seoDesc.length > 160 ? `${seoDesc.slice(0, 160)}…` : seoDesc}</span>
             </div>
-            <Field label="Page title" id="cat-seo-title" error={err('seoTitle')} hint={`${[...d.seoTitle].length} of ${SEO_TITLE_MAX} characters used`}>
-              <input id="cat-seo-title" value={d.seoTitle} maxLength={SEO_TITLE_MAX} placeholder={d.title} aria-describedby="cat-seo-title-hint" onChange={(e) => set({ seoTitle: e.target.value })} />
+            <Field
+              label="Page title"
+              id="cat-seo-title"
+              error={err('seoTitle')}
+              hint={`${[...d.seoTitle].length} of ${SEO_TITLE_MAX} characters used`}
+            >
+              <input
+                id="cat-seo-title"
+                value={d.seoTitle}
+                maxLength={SEO_TITLE_MAX}
+                placeholder={d.title}
+                aria-describedby="cat-seo-title-hint"
+                onChange={(e) => set({ seoTitle: e.target.value })}
+              />
             </Field>
-            <Field label="Meta description" id="cat-seo-desc" error={err('seoDescription')} hint={`${[...d.seoDescription].length} of ${SEO_DESCRIPTION_MAX} characters used`}>
-              <textarea id="cat-seo-desc" value={d.seoDescription} maxLength={SEO_DESCRIPTION_MAX} rows={3} aria-describedby="cat-seo-desc-hint" onChange={(e) => set({ seoDescription: e.target.value })} />
+            <Field
+              label="Meta description"
+              id="cat-seo-desc"
+              error={err('seoDescription')}
+              hint={`${[...d.seoDescription].length} of ${SEO_DESCRIPTION_MAX} characters used`}
+            >
+              <textarea
+                id="cat-seo-desc"
+                value={d.seoDescription}
+                maxLength={SEO_DESCRIPTION_MAX}
+                rows={3}
+                aria-describedby="cat-seo-desc-hint"
+                onChange={(e) => set({ seoDescription: e.target.value })}
+              />
             </Field>
-            <Field label="URL handle" id="cat-url" error={err('urlId')} hint={`/${storeUrl}/p/${d.urlId || slugify(d.title) || '…'}${d.urlAuto ? ' (made from the title; a number is added if it is taken)' : ''}`}>
-              <input id="cat-url" value={d.urlId} maxLength={200} aria-describedby="cat-url-hint" onChange={(e) => set({ urlId: slugify(e.target.value.replace(/\s/g, '-')) || e.target.value.toLowerCase(), urlAuto: false })} onBlur={() => set({ urlId: slugify(d.urlId) })} />
+            <Field
+              label="URL handle"
+              id="cat-url"
+              error={err('urlId')}
+              hint={`/${storeUrl}/p/${d.urlId || slugify(d.title) || '…'}${d.urlAuto ? ' (made from the title; a number is added if it is taken)' : ''}`}
+            >
+              <input
+                id="cat-url"
+                value={d.urlId}
+                maxLength={200}
+                aria-describedby="cat-url-hint"
+                onChange={(e) =>
+                  set({ urlId: slugify(e.target.value.replace(/\s/g, '-')) || e.target.value.toLowerCase(), urlAuto: false })
+                }
+                onBlur={() => set({ urlId: slugify(d.urlId) })}
+              />
             </Field>
           </section>
         </div>
@@ -576,12 +763,20 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                 <option value="draft">Draft</option>
                 <option value="scheduled">Scheduled</option>
                 <option value="published">Published</option>
-                {['private', 'needs-review'].includes(d.status) ? <option value={d.status}>{d.status === 'private' ? 'Private' : 'Needs review'}</option> : null}
+                {['private', 'needs-review'].includes(d.status) ? (
+                  <option value={d.status}>{d.status === 'private' ? 'Private' : 'Needs review'}</option>
+                ) : null}
               </select>
             </Field>
             {d.status === 'scheduled' ? (
               <Field label="Publish on" id="cat-schedule" error={err('publishOn')} hint={`Time zone: ${settings.timeZone}`}>
-                <input id="cat-schedule" type="datetime-local" value={d.scheduleAt} aria-describedby="cat-schedule-hint" onChange={(e) => set({ scheduleAt: e.target.value })} />
+                <input
+                  id="cat-schedule"
+                  type="datetime-local"
+                  value={d.scheduleAt}
+                  aria-describedby="cat-schedule-hint"
+                  onChange={(e) => set({ scheduleAt: e.target.value })}
+                />
               </Field>
             ) : null}
             {d.status !== 'published' ? (
@@ -610,8 +805,20 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                 ))}
               </select>
             </Field>
-            <WordList label="Tags" words={d.tags} max={TAG_MAX} onChange={(tags) => set({ tags })} error={Object.entries(errors).find(([k]) => k.startsWith('tags'))?.[1]} />
-            <WordList label="Categories" words={d.categories} max={CATEGORY_MAX} onChange={(categories) => set({ categories })} error={Object.entries(errors).find(([k]) => k.startsWith('categories'))?.[1]} />
+            <WordList
+              label="Tags"
+              words={d.tags}
+              max={TAG_MAX}
+              onChange={(tags) => set({ tags })}
+              error={Object.entries(errors).find(([k]) => k.startsWith('tags'))?.[1]}
+            />
+            <WordList
+              label="Categories"
+              words={d.categories}
+              max={CATEGORY_MAX}
+              onChange={(categories) => set({ categories })}
+              error={Object.entries(errors).find(([k]) => k.startsWith('categories'))?.[1]}
+            />
           </section>
           {id ? (
             <section className="a-card" aria-labelledby="cat-danger-h">

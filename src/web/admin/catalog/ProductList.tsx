@@ -8,12 +8,25 @@ import { api } from '../../client/api.js';
 import { ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
 import { formatMoney } from '../../../core/money.js';
 import { createStore } from './store-creation.js';
-import type { CatalogSettings, InventoryInput, ProductBulkInput, ProductList as ProductListAnswer, ProductListRow, StoreSummary as Store } from '../../../core/api/catalog.js';
+import type {
+  CatalogSettings,
+  InventoryInput,
+  ProductBulkInput,
+  ProductList as ProductListAnswer,
+  ProductListRow,
+  StoreSummary as Store,
+} from '../../../core/api/catalog.js';
 
 type Row = ProductListRow;
 
 const TYPES: Record<number, string> = { 1: 'Physical', 2: 'Digital', 3: 'Service', 4: 'Gift card' };
-const STATUS_LABEL: Record<string, string> = { published: 'Active', draft: 'Draft', scheduled: 'Scheduled', private: 'Private', 'needs-review': 'Needs review' };
+const STATUS_LABEL: Record<string, string> = {
+  published: 'Active',
+  draft: 'Draft',
+  scheduled: 'Scheduled',
+  private: 'Private',
+  'needs-review': 'Needs review',
+};
 
 function StatusBadge({ status }: { status: string }) {
   return <span className={`cat-status cat-status--${status}`}>{STATUS_LABEL[status] ?? status}</span>;
@@ -124,7 +137,11 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
   if (status) params.set('status', status);
   if (type) params.set('type', type);
   if (stock) params.set('stock', stock);
-  const list = useQuery({ queryKey: ['catalog-products', params.toString()], queryFn: () => api<ProductListAnswer>('GET', `/api/config/catalog/products?${params}`), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: ['catalog-products', params.toString()],
+    queryFn: () => api<ProductListAnswer>('GET', `/api/config/catalog/products?${params}`),
+    placeholderData: keepPreviousData,
+  });
   const stores = useQuery({ queryKey: ['stores'], queryFn: () => api<{ stores: Store[] }>('GET', '/api/config/stores') });
   const reload = () => {
     void qc.invalidateQueries({ queryKey: ['catalog-products'] });
@@ -139,7 +156,8 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
 
   const rows = list.data?.products ?? [];
   const money = (n: number) => formatMoney(n, settings.currency);
-  const price = (r: Row) => (r.minPriceCents === r.maxPriceCents ? money(r.minPriceCents) : `${money(r.minPriceCents)} – ${money(r.maxPriceCents)}`);
+  const price = (r: Row) =>
+    r.minPriceCents === r.maxPriceCents ? money(r.minPriceCents) : `${money(r.minPriceCents)} – ${money(r.maxPriceCents)}`;
   const allOnPage = rows.length > 0 && rows.every((r) => selected.has(r.id));
   const toggle = (id: string) => setSelected((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
 
@@ -148,9 +166,15 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
     const ids = [...selected];
     const target = (stores.data?.stores ?? []).find((s) => s.id === moveTo);
     try {
-      await api('POST', '/api/config/catalog/products/bulk', { action, ids, ...(action === 'move' ? { collectionId: moveTo } : {}) } satisfies ProductBulkInput);
+      await api('POST', '/api/config/catalog/products/bulk', {
+        action,
+        ids,
+        ...(action === 'move' ? { collectionId: moveTo } : {}),
+      } satisfies ProductBulkInput);
       const n = ids.length;
-      toast(`${n} product${n === 1 ? '' : 's'} ${action === 'publish' ? 'published' : action === 'unpublish' ? 'set to draft' : action === 'move' ? `moved to ${target?.title ?? 'the store page'}` : 'deleted'}.`);
+      toast(
+        `${n} product${n === 1 ? '' : 's'} ${action === 'publish' ? 'published' : action === 'unpublish' ? 'set to draft' : action === 'move' ? `moved to ${target?.title ?? 'the store page'}` : 'deleted'}.`,
+      );
       setSelected(new Set());
       reload();
     } catch (e) {
@@ -266,17 +290,29 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
         ) : list.isError ? (
           <p role="alert">{list.error.message}</p>
         ) : rows.length === 0 ? (
-          <EmptyState title={search || status || type || stock || collectionId ? 'No products match' : 'Add your first product'} action={<a href="/config/products/new">Add product</a>}>
-            {search || status || type || stock || collectionId ? 'Try another search or clear the filters.' : 'Products you add appear here.'}
+          <EmptyState
+            title={search || status || type || stock || collectionId ? 'No products match' : 'Add your first product'}
+            action={<a href="/config/products/new">Add product</a>}
+          >
+            {search || status || type || stock || collectionId
+              ? 'Try another search or clear the filters.'
+              : 'Products you add appear here.'}
           </EmptyState>
         ) : (
           <>
             <table className="cat-table">
-              <caption className="visually-hidden">Products, page {list.data.page} of {list.data.pages}</caption>
+              <caption className="visually-hidden">
+                Products, page {list.data.page} of {list.data.pages}
+              </caption>
               <thead>
                 <tr>
                   <th scope="col" className="cat-table__check">
-                    <input type="checkbox" aria-label="Select all products on this page" checked={allOnPage} onChange={() => setSelected(allOnPage ? new Set() : new Set(rows.map((r) => r.id)))} />
+                    <input
+                      type="checkbox"
+                      aria-label="Select all products on this page"
+                      checked={allOnPage}
+                      onChange={() => setSelected(allOnPage ? new Set() : new Set(rows.map((r) => r.id)))}
+                    />
                   </th>
                   <th scope="col">Product</th>
                   <th scope="col">Status</th>
@@ -294,7 +330,17 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
                     </td>
                     <td className="cat-table__product">
                       <div className="cat-table__product-inner">
-                        {r.thumbnail ? <img src={`${r.thumbnail.url}${r.thumbnail.url.startsWith('/uploads/') ? '?format=100w' : ''}`} alt="" width={40} height={40} loading="lazy" /> : <span className="cat-thumb-empty" aria-hidden="true" />}
+                        {r.thumbnail ? (
+                          <img
+                            src={`${r.thumbnail.url}${r.thumbnail.url.startsWith('/uploads/') ? '?format=100w' : ''}`}
+                            alt=""
+                            width={40}
+                            height={40}
+                            loading="lazy"
+                          />
+                        ) : (
+                          <span className="cat-thumb-empty" aria-hidden="true" />
+                        )}
                         <a href={`/config/products/${r.id}`}>{r.title}</a>
                       </div>
                     </td>

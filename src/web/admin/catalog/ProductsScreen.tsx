@@ -17,7 +17,8 @@ import type { CatalogSettings } from '../../../core/api/catalog.js';
 export function useCatalogSettings(): CatalogSettings | null {
   const q = useQuery({
     queryKey: ['catalog-settings'],
-    queryFn: () => api<CatalogSettings>('GET', '/api/config/catalog/settings').catch((): CatalogSettings => ({ currency: 'USD', timeZone: 'UTC' })),
+    queryFn: () =>
+      api<CatalogSettings>('GET', '/api/config/catalog/settings').catch((): CatalogSettings => ({ currency: 'USD', timeZone: 'UTC' })),
   });
   return q.data ?? null;
 }

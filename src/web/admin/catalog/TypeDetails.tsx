@@ -31,7 +31,8 @@ export function planText(plan: SubscriptionPlan): string {
   const n = Math.max(1, plan.billingPeriod.value);
   const [one, many] = UNIT_WORDS[plan.billingPeriod.unit];
   const every = n === 1 ? `every ${one}` : `every ${n} ${many}`;
-  const cycles = plan.numBillingCycles > 0 ? `for ${plan.numBillingCycles} payment${plan.numBillingCycles === 1 ? '' : 's'}` : 'until cancelled';
+  const cycles =
+    plan.numBillingCycles > 0 ? `for ${plan.numBillingCycles} payment${plan.numBillingCycles === 1 ? '' : 's'}` : 'until cancelled';
   return `${every}, ${cycles}`;
 }
 
@@ -48,7 +49,6 @@ function Row({ label, id, hint, children }: { label: string; id: string; hint?: 
     </div>
   );
 }
-
 
 function DigitalFile({ productId }: { productId: string | null }) {
   const toast = useToast();
@@ -73,7 +73,12 @@ function DigitalFile({ productId }: { productId: string | null }) {
       const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/octet-stream' };
       const crumb = readCookie(CRUMB_COOKIE);
       if (crumb) headers['x-csrf-token'] = crumb;
-      const res = await fetch(`${url}?name=${encodeURIComponent(f.name)}`, { method: 'POST', headers, credentials: 'same-origin', body: f });
+      const res = await fetch(`${url}?name=${encodeURIComponent(f.name)}`, {
+        method: 'POST',
+        headers,
+        credentials: 'same-origin',
+        body: f,
+      });
       const data = (await res.json().catch(() => ({}))) as Record<string, unknown>;
       if (!res.ok) throw new ApiError(res.status, errorWords(data), data);
       setFile(data.file as DigitalFileInfo);
@@ -106,8 +111,19 @@ function DigitalFile({ productId }: { productId: string | null }) {
       ) : (
         <p className="a-muted">No file yet. Buyers get a download link that works for 24 hours after they pay.</p>
       )}
-      <Row label={file ? 'Replace file' : 'Upload file'} id="cat-digital-file" hint="Kept private: only buyers' signed download links can fetch it. Up to 20 MB.">
-        <input ref={input} id="cat-digital-file" type="file" disabled={busy} aria-describedby="cat-digital-file-hint" onChange={(e) => e.target.files?.[0] && void upload(e.target.files[0])} />
+      <Row
+        label={file ? 'Replace file' : 'Upload file'}
+        id="cat-digital-file"
+        hint="Kept private: only buyers' signed download links can fetch it. Up to 20 MB."
+      >
+        <input
+          ref={input}
+          id="cat-digital-file"
+          type="file"
+          disabled={busy}
+          aria-describedby="cat-digital-file-hint"
+          onChange={(e) => e.target.files?.[0] && void upload(e.target.files[0])}
+        />
       </Row>
       {busy ? <p role="status">Uploading…</p> : null}
       {error ? <p className="field-error">{error}</p> : null}
@@ -121,7 +137,17 @@ function DigitalFile({ productId }: { productId: string | null }) {
 }
 
 /** A gift card's amounts: each is a variant whose Amount value is its price, written in the store currency. */
-function Denominations({ title, variants, currency, onChange }: { title: string; variants: DraftVariant[]; currency: string; onChange: (v: DraftVariant[]) => void }) {
+function Denominations({
+  title,
+  variants,
+  currency,
+  onChange,
+}: {
+  title: string;
+  variants: DraftVariant[];
+  currency: string;
+  onChange: (v: DraftVariant[]) => void;
+}) {
   const [amount, setAmount] = useState('');
   const [error, setError] = useState('');
   const label = (price: string) => {
@@ -131,7 +157,18 @@ function Denominations({ title, variants, currency, onChange }: { title: string;
   };
   const variantFor = (price: string, like?: DraftVariant): DraftVariant => {
     const attributes = { Amount: label(price) };
-    return { ...(like ?? variants[0]!), id: like?.id, attributes, price, salePrice: '', onSale: false, unlimited: true, qtyInStock: '0', sku: like && !like.skuAuto ? like.sku : suggestSku(title, attributes), skuAuto: like ? like.skuAuto : true };
+    return {
+      ...(like ?? variants[0]!),
+      id: like?.id,
+      attributes,
+      price,
+      salePrice: '',
+      onSale: false,
+      unlimited: true,
+      qtyInStock: '0',
+      sku: like && !like.skuAuto ? like.sku : suggestSku(title, attributes),
+      skuAuto: like ? like.skuAuto : true,
+    };
   };
   const add = () => {
     const l = label(amount);
@@ -149,7 +186,12 @@ function Denominations({ title, variants, currency, onChange }: { title: string;
         {withAmounts.map((v, i) => (
           <li key={v.id ?? `${v.attributes.Amount}-${i}`}>
             <Row label={`Denomination ${i + 1} amount`} id={`cat-denom-${i}`}>
-              <input id={`cat-denom-${i}`} inputMode="decimal" value={v.price} onChange={(e) => onChange(variants.map((x) => (x === v ? variantFor(e.target.value, v) : x)))} />
+              <input
+                id={`cat-denom-${i}`}
+                inputMode="decimal"
+                value={v.price}
+                onChange={(e) => onChange(variants.map((x) => (x === v ? variantFor(e.target.value, v) : x)))}
+              />
             </Row>
             <span className="cat-denoms__label" aria-hidden="true">
               {v.attributes.Amount}
@@ -188,7 +230,17 @@ function Denominations({ title, variants, currency, onChange }: { title: string;
   );
 }
 
-function Plan({ on, plan, onChange, error }: { on: boolean; plan: SubscriptionPlan; onChange: (on: boolean, plan: SubscriptionPlan) => void; error?: string }) {
+function Plan({
+  on,
+  plan,
+  onChange,
+  error,
+}: {
+  on: boolean;
+  plan: SubscriptionPlan;
+  onChange: (on: boolean, plan: SubscriptionPlan) => void;
+  error?: string;
+}) {
   return (
     <fieldset className="cat-plan">
       <legend className="visually-hidden">Subscription</legend>
@@ -199,10 +251,26 @@ function Plan({ on, plan, onChange, error }: { on: boolean; plan: SubscriptionPl
         <>
           <div className="cat-plan__row">
             <Row label="Bill every" id="cat-plan-value">
-              <input id="cat-plan-value" type="number" min={1} max={52} value={plan.billingPeriod.value} onChange={(e) => onChange(on, { ...plan, billingPeriod: { ...plan.billingPeriod, value: Math.max(1, Math.trunc(Number(e.target.value) || 1)) } })} />
+              <input
+                id="cat-plan-value"
+                type="number"
+                min={1}
+                max={52}
+                value={plan.billingPeriod.value}
+                onChange={(e) =>
+                  onChange(on, {
+                    ...plan,
+                    billingPeriod: { ...plan.billingPeriod, value: Math.max(1, Math.trunc(Number(e.target.value) || 1)) },
+                  })
+                }
+              />
             </Row>
             <Row label="Billing period" id="cat-plan-unit">
-              <select id="cat-plan-unit" value={plan.billingPeriod.unit} onChange={(e) => onChange(on, { ...plan, billingPeriod: { ...plan.billingPeriod, unit: e.target.value as BillingUnit } })}>
+              <select
+                id="cat-plan-unit"
+                value={plan.billingPeriod.unit}
+                onChange={(e) => onChange(on, { ...plan, billingPeriod: { ...plan.billingPeriod, unit: e.target.value as BillingUnit } })}
+              >
                 <option value="WEEK">Week</option>
                 <option value="MONTH">Month</option>
                 <option value="YEAR">Year</option>
@@ -210,7 +278,15 @@ function Plan({ on, plan, onChange, error }: { on: boolean; plan: SubscriptionPl
             </Row>
           </div>
           <Row label="Number of payments" id="cat-plan-cycles" hint="0 keeps it going until the customer cancels.">
-            <input id="cat-plan-cycles" type="number" min={0} max={1000} value={plan.numBillingCycles} aria-describedby="cat-plan-cycles-hint" onChange={(e) => onChange(on, { ...plan, numBillingCycles: Math.max(0, Math.trunc(Number(e.target.value) || 0)) })} />
+            <input
+              id="cat-plan-cycles"
+              type="number"
+              min={0}
+              max={1000}
+              value={plan.numBillingCycles}
+              aria-describedby="cat-plan-cycles-hint"
+              onChange={(e) => onChange(on, { ...plan, numBillingCycles: Math.max(0, Math.trunc(Number(e.target.value) || 0)) })}
+            />
           </Row>
           <p className="cat-plan__preview" aria-label="Subscription price text">
             Billed {planText(plan)}.
@@ -228,8 +304,22 @@ function FormPicker({ value, onChange }: { value: string | null; onChange: (id: 
   const forms = d?.forms ?? (error ? [] : null);
   const missing = value && forms && !forms.some((f) => f.id === value);
   return (
-    <Row label="Additional fields form" id="cat-form" hint={forms && forms.length === 0 ? 'The site has no forms yet: add one under Forms.' : 'Buyers fill it in when they add the product to the cart.'}>
-      <select id="cat-form" value={value ?? ''} disabled={!forms} aria-describedby="cat-form-hint" onChange={(e) => onChange(e.target.value || null)}>
+    <Row
+      label="Additional fields form"
+      id="cat-form"
+      hint={
+        forms && forms.length === 0
+          ? 'The site has no forms yet: add one under Forms.'
+          : 'Buyers fill it in when they add the product to the cart.'
+      }
+    >
+      <select
+        id="cat-form"
+        value={value ?? ''}
+        disabled={!forms}
+        aria-describedby="cat-form-hint"
+        onChange={(e) => onChange(e.target.value || null)}
+      >
         <option value="">None</option>
         {(forms ?? []).map((f) => (
           <option key={f.id} value={f.id}>
@@ -248,7 +338,10 @@ export function planOf(x: unknown): SubscriptionPlan {
   const p = (x ?? {}) as Partial<SubscriptionPlan>;
   const unit = p.billingPeriod?.unit;
   return {
-    billingPeriod: { value: Math.max(1, Math.trunc(Number(p.billingPeriod?.value) || 1)), unit: unit === 'WEEK' || unit === 'YEAR' ? unit : 'MONTH' },
+    billingPeriod: {
+      value: Math.max(1, Math.trunc(Number(p.billingPeriod?.value) || 1)),
+      unit: unit === 'WEEK' || unit === 'YEAR' ? unit : 'MONTH',
+    },
     numBillingCycles: Math.max(0, Math.trunc(Number(p.numBillingCycles) || 0)),
   };
 }
@@ -275,7 +368,9 @@ export function TypeDetails(p: TypeDetailsProps) {
       <h2 id="cat-type-h">{heading}</h2>
       {p.productType === 2 ? <DigitalFile productId={p.productId} /> : null}
       {p.productType === 4 ? <Denominations title={p.title} variants={p.variants} currency={p.currency} onChange={p.onVariants} /> : null}
-      {p.productType === 1 || p.productType === 3 ? <Plan on={p.isSubscribable} plan={p.plan} onChange={p.onPlan} error={p.errors.subscriptionPlan ?? p.errors.isSubscribable} /> : null}
+      {p.productType === 1 || p.productType === 3 ? (
+        <Plan on={p.isSubscribable} plan={p.plan} onChange={p.onPlan} error={p.errors.subscriptionPlan ?? p.errors.isSubscribable} />
+      ) : null}
       <FormPicker value={p.formId} onChange={p.onForm} />
     </section>
   );

@@ -64,7 +64,6 @@ export function combinations(options: ProductOption[]): Array<Record<string, str
 
 export const comboKey = (a: Record<string, string>, names: string[]) => names.map((n) => `${n}=${a[n] ?? ''}`).join('\u0001');
 
-
 /** Makes every SKU in the list distinct by suffixing repeats (-2, -3, ...); only the automatic ones change. */
 export function distinctSkus(variants: DraftVariant[]): DraftVariant[] {
   const seen = new Set(variants.filter((v) => !v.skuAuto).map((v) => v.sku.toLowerCase()));
@@ -113,7 +112,8 @@ export function regenerate(title: string, options: ProductOption[], current: Dra
   const loose = current.filter((v) => !byKey.has(comboKey(v.attributes, names)) || Object.keys(v.attributes).length !== names.length);
   const out = combos.map((attributes) => {
     const found = byKey.get(comboKey(attributes, names));
-    if (found && Object.keys(found.attributes).length === names.length) return { ...found, attributes, sku: found.skuAuto ? suggestSku(title, attributes) : found.sku };
+    if (found && Object.keys(found.attributes).length === names.length)
+      return { ...found, attributes, sku: found.skuAuto ? suggestSku(title, attributes) : found.sku };
     const i = loose.findIndex((v) => Object.entries(v.attributes).every(([k, x]) => attributes[k] === x));
     if (i >= 0) {
       const [prev] = loose.splice(i, 1);
@@ -197,7 +197,16 @@ export function serverVariant(v: DraftVariant, currency: string, i: number): { v
 
 /** The offset (ms) of `timeZone` from UTC at instant `at`. */
 function offsetAt(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
   const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - Math.floor(at / 1000) * 1000;
 }

@@ -21,7 +21,10 @@ export interface CreatedStore {
   title: string;
 }
 
-export async function createStore(api: Api, opts: { websiteId: string; title: string; description?: string; addToNavigation: boolean }): Promise<CreatedStore> {
+export async function createStore(
+  api: Api,
+  opts: { websiteId: string; title: string; description?: string; addToNavigation: boolean },
+): Promise<CreatedStore> {
   const base = `/api/content-service/product/1.1/websites/${encodeURIComponent(opts.websiteId)}/products`;
   let layout: Array<{ identifier: string; links: LayoutLink[] }> = [];
   if (opts.addToNavigation) {
@@ -45,7 +48,11 @@ export async function createStore(api: Api, opts: { websiteId: string; title: st
   if (opts.addToNavigation) {
     const main = layout[0]!;
     const first: LayoutLink = { title: opts.title, collectionId: store.id, externalLink: null, memberAreaId: null, children: [] };
-    await api('POST', '/api/widget/UpdateNavigation', { fieldName: main.identifier, templateId: 'default', navigation: { items: [first, ...main.links] } });
+    await api('POST', '/api/widget/UpdateNavigation', {
+      fieldName: main.identifier,
+      templateId: 'default',
+      navigation: { items: [first, ...main.links] },
+    });
   }
   return store;
 }

@@ -38,7 +38,16 @@ interface Values {
   /** Whether the discount also applies to gift cards (off by default: gift cards stay at full price). */
   appliesToGiftCards: boolean;
 }
-const EMPTY: Values = { code: '', kind: 'percent', percentBasisPoints: '', amountCents: '', minSubtotalCents: '', expiresAt: '', usageLimit: '', appliesToGiftCards: false };
+const EMPTY: Values = {
+  code: '',
+  kind: 'percent',
+  percentBasisPoints: '',
+  amountCents: '',
+  minSubtotalCents: '',
+  expiresAt: '',
+  usageLimit: '',
+  appliesToGiftCards: false,
+};
 const AMOUNT = 'Enter amounts such as 5.00.';
 const PERCENT = 'Enter the percentage off, such as 10 or 12.5.';
 const LIMIT = 'Enter a whole number, or leave it blank for no limit.';
@@ -70,7 +79,15 @@ function valuesOf(c: Coupon, currency: string): Values {
 }
 
 /** The fields on screen for a kind of coupon. */
-const shown = (v: Values) => ['code', 'kind', 'minSubtotalCents', 'expiresAt', 'usageLimit', ...(v.kind === 'percent' ? ['percentBasisPoints', 'appliesToGiftCards'] : []), ...(v.kind === 'fixed' ? ['amountCents', 'appliesToGiftCards'] : [])];
+const shown = (v: Values) => [
+  'code',
+  'kind',
+  'minSubtotalCents',
+  'expiresAt',
+  'usageLimit',
+  ...(v.kind === 'percent' ? ['percentBasisPoints', 'appliesToGiftCards'] : []),
+  ...(v.kind === 'fixed' ? ['amountCents', 'appliesToGiftCards'] : []),
+];
 
 /** The request body, with messages for the amounts, percentage and limit that cannot be read (under the server's names). */
 function convert(v: Values, currency: string): Converted {
@@ -95,7 +112,15 @@ function convert(v: Values, currency: string): Converted {
 
 /** The add form and each row's edit form: the same fields, checked by the server's schema, the server's messages beside them. */
 function CouponForm({ label, submit, initial, currency, onSave, onCancel }: RecordFormProps<Values, CouponBody> & { currency: string }) {
-  const state = useRecordForm({ initial, empty: EMPTY, schema: couponSchema, convert: (v: Values) => convert(v, currency), shown, onSave, onCancel });
+  const state = useRecordForm({
+    initial,
+    empty: EMPTY,
+    schema: couponSchema,
+    convert: (v: Values) => convert(v, currency),
+    shown,
+    onSave,
+    onCancel,
+  });
   const { form } = state;
   const kind = form.watch('kind');
   return (
@@ -149,7 +174,10 @@ export function CouponsScreen() {
             onSave={async (body) => {
               // Whether the coupon is switched on is not shown here: it keeps its stored value, and so does
               // its exact expiry time while the day stays the same.
-              const expiresAt = typeof body.expiresAt === 'number' && c.expiresAt && day(body.expiresAt) === day(c.expiresAt) ? c.expiresAt : body.expiresAt;
+              const expiresAt =
+                typeof body.expiresAt === 'number' && c.expiresAt && day(body.expiresAt) === day(c.expiresAt)
+                  ? c.expiresAt
+                  : body.expiresAt;
               await saveRecord(checkoutUrls.coupons, c.id, { ...body, expiresAt, enabled: c.enabled ?? true });
               await load();
               close();

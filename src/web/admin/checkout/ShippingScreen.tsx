@@ -55,7 +55,14 @@ function valuesOf(o: Option, currency: string): Values {
 }
 
 /** The fields on screen for a kind of option. */
-const shown = (v: Values) => ['name', 'kind', 'countries', ...(v.kind !== 'weight' ? ['priceCents'] : []), ...(v.kind === 'free_above' ? ['freeAboveCents'] : []), ...(v.kind === 'weight' ? ['weightRates'] : [])];
+const shown = (v: Values) => [
+  'name',
+  'kind',
+  'countries',
+  ...(v.kind !== 'weight' ? ['priceCents'] : []),
+  ...(v.kind === 'free_above' ? ['freeAboveCents'] : []),
+  ...(v.kind === 'weight' ? ['weightRates'] : []),
+];
 
 /** The request body, with messages for amounts and rates that cannot be read (under the server's names for them). */
 function convert(v: Values, currency: string): Converted {
@@ -84,8 +91,23 @@ function convert(v: Values, currency: string): Converted {
 }
 
 /** The add form and each row's edit form: the same fields, checked by the server's schema, the server's messages beside them. */
-function OptionForm({ label, submit, initial, currency, onSave, onCancel }: RecordFormProps<Values, ShippingOptionBody> & { currency: string }) {
-  const state = useRecordForm({ initial, empty: EMPTY, schema: shippingOptionSchema, convert: (v: Values) => convert(v, currency), shown, onSave, onCancel });
+function OptionForm({
+  label,
+  submit,
+  initial,
+  currency,
+  onSave,
+  onCancel,
+}: RecordFormProps<Values, ShippingOptionBody> & { currency: string }) {
+  const state = useRecordForm({
+    initial,
+    empty: EMPTY,
+    schema: shippingOptionSchema,
+    convert: (v: Values) => convert(v, currency),
+    shown,
+    onSave,
+    onCancel,
+  });
   const { form } = state;
   const kind = form.watch('kind');
   return (
@@ -94,7 +116,9 @@ function OptionForm({ label, submit, initial, currency, onSave, onCancel }: Reco
       <SelectField form={form} name="kind" label="Kind" options={KINDS} />
       {kind !== 'weight' && <Field form={form} name="priceCents" label="Price" inputMode="decimal" />}
       {kind === 'free_above' && <Field form={form} name="freeAboveCents" label="Free from subtotal" inputMode="decimal" />}
-      {kind === 'weight' && <Field form={form} name="weightRates" label="Weight rates (grams:price, comma separated)" placeholder="1000:4.50, 5000:12.00" />}
+      {kind === 'weight' && (
+        <Field form={form} name="weightRates" label="Weight rates (grams:price, comma separated)" placeholder="1000:4.50, 5000:12.00" />
+      )}
       <Field form={form} name="countries" label="Countries (codes, blank for everywhere)" placeholder="US, CA" />
     </RecordForm>
   );
@@ -106,7 +130,10 @@ export function ShippingScreen() {
   const currency = useStoreCurrency();
   return (
     <>
-      <PageHeader title="Shipping" description="The options customers choose from at checkout: flat rate, by weight, or free over an amount." />
+      <PageHeader
+        title="Shipping"
+        description="The options customers choose from at checkout: flat rate, by weight, or free over an amount."
+      />
       <RecordTable
         caption="Shipping options"
         columns={['Name', 'Kind', 'Price', 'Countries']}

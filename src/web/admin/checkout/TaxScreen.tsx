@@ -38,12 +38,24 @@ const SHOWN = ['name', 'country', 'region', 'rateBasisPoints', 'appliesToShippin
 function convert(v: Values): Converted {
   const bp = basisPoints(v.rateBasisPoints);
   return {
-    body: { name: v.name, country: v.country.trim().toUpperCase(), region: v.region.trim().toUpperCase(), rateBasisPoints: bp ?? 0, appliesToShipping: v.appliesToShipping },
+    body: {
+      name: v.name,
+      country: v.country.trim().toUpperCase(),
+      region: v.region.trim().toUpperCase(),
+      rateBasisPoints: bp ?? 0,
+      appliesToShipping: v.appliesToShipping,
+    },
     errors: bp === null ? { rateBasisPoints: RATE } : {},
   };
 }
 
-const valuesOf = (r: Rule): Values => ({ name: r.name, country: r.country, region: r.region, rateBasisPoints: String(r.rateBasisPoints / 100), appliesToShipping: r.appliesToShipping });
+const valuesOf = (r: Rule): Values => ({
+  name: r.name,
+  country: r.country,
+  region: r.region,
+  rateBasisPoints: String(r.rateBasisPoints / 100),
+  appliesToShipping: r.appliesToShipping,
+});
 
 /** The add form and each row's edit form: the same fields, checked by the server's schema, the server's messages beside them. */
 function RuleForm({ label, submit, initial, onSave, onCancel }: RecordFormProps<Values, TaxRuleBody>) {
@@ -65,7 +77,10 @@ export function TaxScreen() {
   const { error, load } = records;
   return (
     <>
-      <PageHeader title="Tax" description="Rules apply by the shipping address: every rule for the country without a region, plus the region's own. Orders that need no shipping carry no tax." />
+      <PageHeader
+        title="Tax"
+        description="Rules apply by the shipping address: every rule for the country without a region, plus the region's own. Orders that need no shipping carry no tax."
+      />
       <RecordTable
         caption="Tax rules"
         columns={['Name', 'Country', 'Region', 'Rate', 'Shipping taxed']}

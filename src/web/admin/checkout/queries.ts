@@ -9,7 +9,12 @@ import type { Option } from './ShippingScreen.js';
 import type { Rule } from './TaxScreen.js';
 
 const BASE = '/api/checkout/admin';
-export const checkoutUrls = { coupons: `${BASE}/coupons`, shipping: `${BASE}/shipping-options`, tax: `${BASE}/tax-rules`, settings: `${BASE}/settings` } as const;
+export const checkoutUrls = {
+  coupons: `${BASE}/coupons`,
+  shipping: `${BASE}/shipping-options`,
+  tax: `${BASE}/tax-rules`,
+  settings: `${BASE}/settings`,
+} as const;
 
 /** The query keys: each list is cached under ['records', its address] (useRecordList); the settings under their own. */
 export const checkoutKeys = {

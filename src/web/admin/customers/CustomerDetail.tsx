@@ -5,8 +5,17 @@ import { api } from '../../client/api.js';
 import { EmptyState, PageHeader, Skeleton, useMoney } from '../ui/design.js';
 import type { CustomerDetailAnswer } from '../../../core/api/customers.js';
 
-
-const STATUS: Record<string, string> = { paid: 'Paid', fulfilled: 'Fulfilled', refunded: 'Refunded', canceled: 'Canceled', cancelled: 'Cancelled', subscribed: 'Subscribed', pending: 'Waiting to confirm', unsubscribed: 'Unsubscribed', sent: 'Told it is back' };
+const STATUS: Record<string, string> = {
+  paid: 'Paid',
+  fulfilled: 'Fulfilled',
+  refunded: 'Refunded',
+  canceled: 'Canceled',
+  cancelled: 'Cancelled',
+  subscribed: 'Subscribed',
+  pending: 'Waiting to confirm',
+  unsubscribed: 'Unsubscribed',
+  sent: 'Told it is back',
+};
 const day = (iso: string | null) => new Date(iso ?? 0).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const status = (s: string) => STATUS[s] ?? s;
 
@@ -21,7 +30,10 @@ function Card({ title, children }: { title: string; children: React.ReactNode })
 }
 
 export function CustomerDetail({ email }: { email: string }) {
-  const q = useQuery({ queryKey: ['customer', email], queryFn: () => api<CustomerDetailAnswer>('GET', `/api/admin/customers/detail?email=${encodeURIComponent(email)}`) });
+  const q = useQuery({
+    queryKey: ['customer', email],
+    queryFn: () => api<CustomerDetailAnswer>('GET', `/api/admin/customers/detail?email=${encodeURIComponent(email)}`),
+  });
   const money = useMoney(q.data?.currency ?? 'USD');
   const title = q.data?.customer.email ?? email;
   return (
@@ -44,7 +56,9 @@ export function CustomerDetail({ email }: { email: string }) {
             </div>
             <div className="a-card a-stat">
               <h2>Site account</h2>
-              <p className="a-stat__value">{q.data.customer.account ? (q.data.customer.account.state === 'active' ? 'Active' : 'Disabled') : 'None'}</p>
+              <p className="a-stat__value">
+                {q.data.customer.account ? (q.data.customer.account.state === 'active' ? 'Active' : 'Disabled') : 'None'}
+              </p>
               {q.data.customer.account ? <p className="a-muted">Since {day(q.data.customer.account.created)}</p> : null}
             </div>
           </div>

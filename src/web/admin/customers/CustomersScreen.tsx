@@ -11,7 +11,6 @@ import { EmptyState, PageHeader, Skeleton, useMoney } from '../ui/design.js';
 import { CustomerDetail } from './CustomerDetail.js';
 import type { CustomerList } from '../../../core/api/customers.js';
 
-
 function CustomerList() {
   const [q, setQ] = useState('');
   const list = useQuery({
@@ -42,7 +41,9 @@ function CustomerList() {
       ) : list.isError ? (
         <p role="alert">{list.error.message}</p>
       ) : list.data.customers.length === 0 ? (
-        <EmptyState title={q ? 'No customer matches' : 'No customers yet'}>{q ? 'Try part of the address.' : 'Customers appear here after their first order, account or sign-up.'}</EmptyState>
+        <EmptyState title={q ? 'No customer matches' : 'No customers yet'}>
+          {q ? 'Try part of the address.' : 'Customers appear here after their first order, account or sign-up.'}
+        </EmptyState>
       ) : (
         <table className="admin-table">
           <caption className="visually-hidden">Customers</caption>
@@ -77,6 +78,7 @@ function CustomerList() {
 }
 
 export function CustomersScreen({ path }: { path: string }) {
-  if (/^\/config\/customers\/detail\/?$/.test(path)) return <CustomerDetail email={new URLSearchParams(window.location.search).get('email') ?? ''} />;
+  if (/^\/config\/customers\/detail\/?$/.test(path))
+    return <CustomerDetail email={new URLSearchParams(window.location.search).get('email') ?? ''} />;
   return <CustomerList />;
 }

@@ -26,8 +26,19 @@ const SECURITY_OPTIONS = [
 function RelayForm({ smtp }: { smtp: SmtpPublic | null }) {
   const toast = useToast();
   const client = useQueryClient();
-  const initial = { host: smtp?.host ?? '', port: smtp?.port ?? 587, security: smtp?.security ?? 'starttls', username: smtp?.username ?? '', password: '', fromAddress: smtp?.fromAddress ?? '' };
-  const form = useForm<z.input<typeof smtpInputSchema>, unknown, SmtpInput>({ resolver: zodResolver(smtpInputSchema), defaultValues: initial, mode: 'onTouched' });
+  const initial = {
+    host: smtp?.host ?? '',
+    port: smtp?.port ?? 587,
+    security: smtp?.security ?? 'starttls',
+    username: smtp?.username ?? '',
+    password: '',
+    fromAddress: smtp?.fromAddress ?? '',
+  };
+  const form = useForm<z.input<typeof smtpInputSchema>, unknown, SmtpInput>({
+    resolver: zodResolver(smtpInputSchema),
+    defaultValues: initial,
+    mode: 'onTouched',
+  });
   const [formError, setFormError] = useState('');
   useEffect(() => form.reset(initial), [smtp]);
   const save = useMutation({
@@ -76,9 +87,17 @@ function RelayForm({ smtp }: { smtp: SmtpPublic | null }) {
           label="Password"
           type="password"
           autoComplete="new-password"
-          hint={smtp?.passwordSet ? 'A password is saved. Leave this empty to keep it.' : 'Stored for the relay only; it is never shown again.'}
+          hint={
+            smtp?.passwordSet ? 'A password is saved. Leave this empty to keep it.' : 'Stored for the relay only; it is never shown again.'
+          }
         />
-        <Field form={form} name="fromAddress" label="Send as" placeholder="Fernhill <shop@example.com>" hint="The sender customers see. Empty: MAIL_FROM." />
+        <Field
+          form={form}
+          name="fromAddress"
+          label="Send as"
+          placeholder="Fernhill <shop@example.com>"
+          hint="The sender customers see. Empty: MAIL_FROM."
+        />
       </div>
       <div className="a-form-actions">
         <button type="submit" className="a-button--primary" disabled={save.isPending}>
@@ -105,7 +124,12 @@ function TestEmail({ defaultTo, canSend }: { defaultTo: string; canSend: boolean
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const send = useMutation({
     mutationFn: () => api<TestMailAnswer>('POST', '/api/admin/email-settings/test', { to }),
-    onSuccess: (r) => setResult(r.ok ? { ok: true, text: `Test email sent to ${r.to}. Check that inbox (and its spam folder).` } : { ok: false, text: `The relay refused the test email: ${r.error ?? 'no reason given'}` }),
+    onSuccess: (r) =>
+      setResult(
+        r.ok
+          ? { ok: true, text: `Test email sent to ${r.to}. Check that inbox (and its spam folder).` }
+          : { ok: false, text: `The relay refused the test email: ${r.error ?? 'no reason given'}` },
+      ),
     onError: (e) => setResult({ ok: false, text: e.message }),
   });
   return (
@@ -141,7 +165,11 @@ function TestEmail({ defaultTo, canSend }: { defaultTo: string; canSend: boolean
 
 const NOTIFICATION_TEXT: Array<{ key: keyof Notifications; label: string; hint: string }> = [
   { key: 'newOrder', label: 'New order', hint: 'An email for every order, with its items, total and a link to it.' },
-  { key: 'formSubmission', label: 'New form submission', hint: "The answers of each form sent from the site (forms that have their own address keep it)." },
+  {
+    key: 'formSubmission',
+    label: 'New form submission',
+    hint: 'The answers of each form sent from the site (forms that have their own address keep it).',
+  },
   { key: 'lowStock', label: 'Low stock', hint: 'When an order leaves a variant with 3 or fewer.' },
 ];
 
@@ -176,7 +204,12 @@ function NotificationsForm({ initial, notifyTo }: { initial: Notifications; noti
         {NOTIFICATION_TEXT.map((n) => (
           <div key={n.key}>
             <label className="a-check">
-              <input type="checkbox" checked={v[n.key]} aria-describedby={`${id}-${n.key}`} onChange={(e) => setV({ ...v, [n.key]: e.target.checked })} />
+              <input
+                type="checkbox"
+                checked={v[n.key]}
+                aria-describedby={`${id}-${n.key}`}
+                onChange={(e) => setV({ ...v, [n.key]: e.target.checked })}
+              />
               {n.label}
             </label>
             <p id={`${id}-${n.key}`} className="a-muted">
@@ -222,7 +255,9 @@ export function EmailSettingsScreen() {
           <section className="a-card" aria-labelledby={headingId}>
             <h2 id={headingId}>SMTP relay</h2>
             {q.data.source === 'environment' ? (
-              <p>Email delivery is set by SMTP_URL in the server&apos;s environment; change it there. You can still send a test email below.</p>
+              <p>
+                Email delivery is set by SMTP_URL in the server&apos;s environment; change it there. You can still send a test email below.
+              </p>
             ) : (
               <>
                 <p className="a-muted">

@@ -18,7 +18,10 @@ interface Rendered {
 }
 
 function Preview({ name }: { name: string }) {
-  const q = useQuery({ queryKey: ['email-template', name], queryFn: () => api<Rendered>('GET', `${API}/emails/${encodeURIComponent(name)}`) });
+  const q = useQuery({
+    queryKey: ['email-template', name],
+    queryFn: () => api<Rendered>('GET', `${API}/emails/${encodeURIComponent(name)}`),
+  });
   const textId = useId();
   if (q.isPending) return <Skeleton lines={6} label="Loading the preview" />;
   if (q.isError) return <p role="alert">{q.error.message}</p>;
@@ -39,7 +42,10 @@ function Preview({ name }: { name: string }) {
 }
 
 export function EmailTemplatesScreen() {
-  const list = useQuery({ queryKey: ['email-templates'], queryFn: () => api<{ emails: Array<{ name: string; label: string }> }>('GET', `${API}/emails`) });
+  const list = useQuery({
+    queryKey: ['email-templates'],
+    queryFn: () => api<{ emails: Array<{ name: string; label: string }> }>('GET', `${API}/emails`),
+  });
   const [name, setName] = useState('');
   const selectId = useId();
   useEffect(() => {

@@ -24,7 +24,13 @@ interface EmailDetail extends EmailSummary {
   html: string | null;
 }
 
-const STATUS_NAMES: Record<string, string> = { pending: 'Queued', sending: 'Sending', sent: 'Sent', failed: 'Failed', local: 'Kept here (no SMTP)' };
+const STATUS_NAMES: Record<string, string> = {
+  pending: 'Queued',
+  sending: 'Sending',
+  sent: 'Sent',
+  failed: 'Failed',
+  local: 'Kept here (no SMTP)',
+};
 const FILTERS = [
   { value: '', label: 'All' },
   { value: 'pending', label: 'Queued' },
@@ -60,7 +66,10 @@ function ResendButton({ email, relay }: { email: EmailSummary; relay: boolean })
 
 function EmailList() {
   const [status, setStatus] = useState('');
-  const q = useQuery({ queryKey: ['emails', status], queryFn: () => api<{ relay: boolean; emails: EmailSummary[] }>('GET', `/api/admin/emails${status ? `?status=${status}` : ''}`) });
+  const q = useQuery({
+    queryKey: ['emails', status],
+    queryFn: () => api<{ relay: boolean; emails: EmailSummary[] }>('GET', `/api/admin/emails${status ? `?status=${status}` : ''}`),
+  });
   return (
     <>
       <PageHeader title="Emails" description="Every email the site sends: order confirmations, form notifications, sign-up links." />
@@ -108,7 +117,10 @@ function EmailList() {
 }
 
 function EmailView({ id }: { id: number }) {
-  const q = useQuery({ queryKey: ['emails', 'one', id], queryFn: () => api<{ relay: boolean; email: EmailDetail }>('GET', `/api/admin/emails/${id}`) });
+  const q = useQuery({
+    queryKey: ['emails', 'one', id],
+    queryFn: () => api<{ relay: boolean; email: EmailDetail }>('GET', `/api/admin/emails/${id}`),
+  });
   const title = q.data?.email.subject ?? 'Email';
   return (
     <>

@@ -11,7 +11,6 @@ import type { CookieBannerSettings, ListJson, MemberJson, PopupSettings } from '
 
 const API = '/api/config/engagement';
 
-
 // ---- Promo popup ---------------------------------------------------------------------------------
 
 type Popup = PopupSettings;
@@ -30,11 +29,17 @@ export function PopupScreen() {
   const pages = pagesText ?? (p.pages === 'all' ? '' : p.pages.join('\n'));
   return (
     <>
-      <PageHeader title="Promo popup" description={`A popup overlay on the pages you choose, with a newsletter sign-up or a button. Saving a change shows it again to visitors who closed the old one (version ${p.version}).`} />
+      <PageHeader
+        title="Promo popup"
+        description={`A popup overlay on the pages you choose, with a newsletter sign-up or a button. Saving a change shows it again to visitors who closed the old one (version ${p.version}).`}
+      />
       <SaveForm
         label="Promo popup"
         onSubmit={async () => {
-          const list = pages.split('\n').map((s) => s.trim()).filter(Boolean);
+          const list = pages
+            .split('\n')
+            .map((s) => s.trim())
+            .filter(Boolean);
           const { version: _v, ...rest } = p;
           const r = await api<{ popup: Popup }>('PUT', `${API}/popup`, { ...rest, pages: list.length ? list : 'all' });
           setD(r);
@@ -64,7 +69,8 @@ export function PopupScreen() {
         <fieldset>
           <legend>Action</legend>
           <label>
-            <input type="radio" name="action" checked={p.action === 'newsletter'} onChange={() => set({ action: 'newsletter' })} /> Newsletter sign-up
+            <input type="radio" name="action" checked={p.action === 'newsletter'} onChange={() => set({ action: 'newsletter' })} />{' '}
+            Newsletter sign-up
           </label>
           <label>
             <input type="radio" name="action" checked={p.action === 'button'} onChange={() => set({ action: 'button' })} /> Button
@@ -134,7 +140,13 @@ export function PopupScreen() {
         {p.trigger === 'scroll' ? (
           <label>
             Scrolled (percent of the page)
-            <input type="number" min={1} max={100} value={p.scrollPercent} onChange={(e) => set({ scrollPercent: Number(e.target.value) })} />
+            <input
+              type="number"
+              min={1}
+              max={100}
+              value={p.scrollPercent}
+              onChange={(e) => set({ scrollPercent: Number(e.target.value) })}
+            />
           </label>
         ) : null}
         <label>
@@ -155,7 +167,9 @@ export function PopupScreen() {
 type Member = MemberJson;
 
 function Members({ list }: { list: List }) {
-  const [d, , error, reload] = useLoad<{ members: Member[]; total: number }>(`${API}/lists/${encodeURIComponent(list.id)}/members?limit=200`);
+  const [d, , error, reload] = useLoad<{ members: Member[]; total: number }>(
+    `${API}/lists/${encodeURIComponent(list.id)}/members?limit=200`,
+  );
   useEffect(reload, [list.subscribedCount, list.pendingCount, list.unsubscribedCount]);
   if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={2} label={`Loading members of ${list.name}`} />;
   return (
@@ -171,7 +185,9 @@ function Members({ list }: { list: List }) {
       <tbody>
         {d.members.length === 0 ? (
           <tr>
-            <td colSpan={4}>No one has signed up yet. Add a newsletter block to a page, or turn on the promo popup, to collect sign-ups.</td>
+            <td colSpan={4}>
+              No one has signed up yet. Add a newsletter block to a page, or turn on the promo popup, to collect sign-ups.
+            </td>
           </tr>
         ) : (
           d.members.map((x) => (
@@ -195,9 +211,14 @@ export function ListsScreen() {
   if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={4} label="Loading mailing lists" />;
   return (
     <>
-      <PageHeader title="Mailing lists" description="Sign-ups from newsletter forms, the promo popup and the back-in-stock form. Every email to a list carries a one-click unsubscribe link." />
+      <PageHeader
+        title="Mailing lists"
+        description="Sign-ups from newsletter forms, the promo popup and the back-in-stock form. Every email to a list carries a one-click unsubscribe link."
+      />
       {d.lists.length === 0 ? (
-        <EmptyState title="No mailing lists yet">Create a list below; newsletter forms and the promo popup can then sign visitors up to it.</EmptyState>
+        <EmptyState title="No mailing lists yet">
+          Create a list below; newsletter forms and the promo popup can then sign visitors up to it.
+        </EmptyState>
       ) : null}
       {d.lists.map((l) => (
         <section key={l.id} aria-label={l.name} className="a-card admin-card">
@@ -248,7 +269,6 @@ export function ListsScreen() {
 
 // ---- Cookie banner -------------------------------------------------------------------------------
 
-
 const MODE_LABEL: Record<CookieBannerMode, string> = {
   off: 'Off: no banner',
   notice: 'Notice: tell visitors the site uses cookies',
@@ -261,7 +281,10 @@ export function CookiesScreen() {
   const c = d.cookieBanner;
   return (
     <>
-      <PageHeader title="Cookie banner" description="Whether visitors see a cookie notice, and whether analytics and third-party scripts wait for their consent." />
+      <PageHeader
+        title="Cookie banner"
+        description="Whether visitors see a cookie notice, and whether analytics and third-party scripts wait for their consent."
+      />
       <SaveForm
         label="Cookie banner"
         onSubmit={async () => {
@@ -273,7 +296,8 @@ export function CookiesScreen() {
           <legend>Banner</legend>
           {COOKIE_BANNER_MODES.map((mode) => (
             <label key={mode} className="a-check">
-              <input type="radio" name="mode" checked={c.mode === mode} onChange={() => setD({ cookieBanner: { ...c, mode } })} /> {MODE_LABEL[mode]}
+              <input type="radio" name="mode" checked={c.mode === mode} onChange={() => setD({ cookieBanner: { ...c, mode } })} />{' '}
+              {MODE_LABEL[mode]}
             </label>
           ))}
         </fieldset>
@@ -289,4 +313,3 @@ export function CookiesScreen() {
     </>
   );
 }
-

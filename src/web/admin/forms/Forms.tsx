@@ -50,7 +50,17 @@ const blank = (): FormRow => ({
   advanced: {},
 });
 
-function FieldEditor({ field, onChange, onRemove, onMove }: { field: FormField; onChange(f: FormField): void; onRemove(): void; onMove(d: -1 | 1): void }) {
+function FieldEditor({
+  field,
+  onChange,
+  onRemove,
+  onMove,
+}: {
+  field: FormField;
+  onChange(f: FormField): void;
+  onRemove(): void;
+  onMove(d: -1 | 1): void;
+}) {
   const props = FORM_FIELD_PROPERTIES[field.type] ?? [];
   const label = field.title || field.id;
   return (
@@ -78,27 +88,44 @@ function FieldEditor({ field, onChange, onRemove, onMove }: { field: FormField; 
       ) : null}
       {field.type === 'textarea' ? (
         <label>
-          Maximum length <input type="number" min={1} value={field.maxLength ?? ''} onChange={(e) => onChange({ ...field, maxLength: e.target.value ? Number(e.target.value) : null })} />
+          Maximum length{' '}
+          <input
+            type="number"
+            min={1}
+            value={field.maxLength ?? ''}
+            onChange={(e) => onChange({ ...field, maxLength: e.target.value ? Number(e.target.value) : null })}
+          />
         </label>
       ) : null}
       {props.includes('options') ? (
         <label>
-          Options (one per line) <textarea value={(field.options ?? []).join('\n')} onChange={(e) => onChange({ ...field, options: e.target.value.split('\n') })} />
+          Options (one per line){' '}
+          <textarea
+            value={(field.options ?? []).join('\n')}
+            onChange={(e) => onChange({ ...field, options: e.target.value.split('\n') })}
+          />
         </label>
       ) : null}
       {props.includes('currencySymbol') ? (
         <label>
-          Currency symbol <input value={field.currencySymbol ?? ''} onChange={(e) => onChange({ ...field, currencySymbol: e.target.value })} />
+          Currency symbol{' '}
+          <input value={field.currencySymbol ?? ''} onChange={(e) => onChange({ ...field, currencySymbol: e.target.value })} />
         </label>
       ) : null}
       {props.includes('showCountryCode') ? (
         <label>
-          <input type="checkbox" checked={!!field.showCountryCode} onChange={(e) => onChange({ ...field, showCountryCode: e.target.checked })} /> Show country code
+          <input
+            type="checkbox"
+            checked={!!field.showCountryCode}
+            onChange={(e) => onChange({ ...field, showCountryCode: e.target.checked })}
+          />{' '}
+          Show country code
         </label>
       ) : null}
       {props.includes('underline') ? (
         <label>
-          <input type="checkbox" checked={!!field.underline} onChange={(e) => onChange({ ...field, underline: e.target.checked })} /> Underline
+          <input type="checkbox" checked={!!field.underline} onChange={(e) => onChange({ ...field, underline: e.target.checked })} />{' '}
+          Underline
         </label>
       ) : null}
       {props.includes('key') ? (
@@ -130,7 +157,15 @@ function FieldEditor({ field, onChange, onRemove, onMove }: { field: FormField; 
  * A newsletter form's mailing list (Storage tab): the site's default list, or another of its lists. A list
  * deleted since it was chosen shows as the default list, which is where its sign-ups now go.
  */
-function MailingListSetting({ listId, lists, onChange }: { listId: string | null; lists: ListChoice[] | null; onChange(id: string | null): void }) {
+function MailingListSetting({
+  listId,
+  lists,
+  onChange,
+}: {
+  listId: string | null;
+  lists: ListChoice[] | null;
+  onChange(id: string | null): void;
+}) {
   const def = lists?.find((l) => l.isDefault);
   const known = !listId || !lists || lists.some((l) => l.id === listId);
   const value = !listId || !known || listId === def?.id ? '' : listId;
@@ -150,7 +185,9 @@ function MailingListSetting({ listId, lists, onChange }: { listId: string | null
           {lists === null && listId ? <option value={listId}>The chosen list</option> : null}
         </select>
       </label>
-      <p id="form-list-help">{known ? 'Sign-ups from this form join this list.' : 'The list this form joined was deleted: sign-ups go to the default list.'}</p>
+      <p id="form-list-help">
+        {known ? 'Sign-ups from this form join this list.' : 'The list this form joined was deleted: sign-ups go to the default list.'}
+      </p>
     </>
   );
 }
@@ -173,8 +210,15 @@ function Builder({ initial, onSaved }: { initial: FormRow; onSaved(f: FormRow): 
     try {
       // A chosen list that no longer exists is saved as the default list, where its sign-ups go now.
       const listId = f.storage.listId && lists && !lists.some((l) => l.id === f.storage.listId) ? null : (f.storage.listId ?? null);
-      const body = { ...f, id: f.id || undefined, storage: { ...f.storage, listId }, fields: f.fields.map((x) => ({ ...x, options: x.options?.filter((o) => o.trim() !== '') })) };
-      const r = f.id ? await api<{ form: FormRow }>('PUT', `/api/config/forms/${encodeURIComponent(f.id)}`, body) : await api<{ form: FormRow }>('POST', '/api/config/forms', body);
+      const body = {
+        ...f,
+        id: f.id || undefined,
+        storage: { ...f.storage, listId },
+        fields: f.fields.map((x) => ({ ...x, options: x.options?.filter((o) => o.trim() !== '') })),
+      };
+      const r = f.id
+        ? await api<{ form: FormRow }>('PUT', `/api/config/forms/${encodeURIComponent(f.id)}`, body)
+        : await api<{ form: FormRow }>('POST', '/api/config/forms', body);
       setMsg('Saved.');
       onSaved(r.form);
     } catch (e) {
@@ -227,7 +271,12 @@ function Builder({ initial, onSaved }: { initial: FormRow; onSaved(f: FormRow): 
               onClick={() => {
                 let n = f.fields.length + 1;
                 while (f.fields.some((x) => x.id === `${newType}-${n}`)) n++;
-                set({ fields: [...f.fields, { id: `${newType}-${n}`, type: newType as FormField['type'], title: newType[0]!.toUpperCase() + newType.slice(1) }] });
+                set({
+                  fields: [
+                    ...f.fields,
+                    { id: `${newType}-${n}`, type: newType as FormField['type'], title: newType[0]!.toUpperCase() + newType.slice(1) },
+                  ],
+                });
               }}
             >
               Add field
@@ -240,12 +289,28 @@ function Builder({ initial, onSaved }: { initial: FormRow; onSaved(f: FormRow): 
         {tab === 'Storage' ? (
           <>
             <label>
-              <input type="checkbox" checked={f.storage.notify !== false} onChange={(e) => set({ storage: { ...f.storage, notify: e.target.checked } })} /> Email me each submission
+              <input
+                type="checkbox"
+                checked={f.storage.notify !== false}
+                onChange={(e) => set({ storage: { ...f.storage, notify: e.target.checked } })}
+              />{' '}
+              Email me each submission
             </label>
             <label>
-              Notification email (default: the site owner) <input type="email" value={f.storage.email ?? ''} onChange={(e) => set({ storage: { ...f.storage, email: e.target.value } })} />
+              Notification email (default: the site owner){' '}
+              <input
+                type="email"
+                value={f.storage.email ?? ''}
+                onChange={(e) => set({ storage: { ...f.storage, email: e.target.value } })}
+              />
             </label>
-            {f.kind === 'newsletter' ? <MailingListSetting listId={f.storage.listId ?? null} lists={lists} onChange={(listId) => set({ storage: { ...f.storage, listId } })} /> : null}
+            {f.kind === 'newsletter' ? (
+              <MailingListSetting
+                listId={f.storage.listId ?? null}
+                lists={lists}
+                onChange={(listId) => set({ storage: { ...f.storage, listId } })}
+              />
+            ) : null}
           </>
         ) : null}
         {tab === 'Advanced' ? (
@@ -267,16 +332,30 @@ function Builder({ initial, onSaved }: { initial: FormRow; onSaved(f: FormRow): 
               Success redirect <input value={f.successRedirect} onChange={(e) => set({ successRedirect: e.target.value })} />
             </label>
             <label>
-              <input type="checkbox" checked={!!f.advanced.lightbox} onChange={(e) => set({ advanced: { ...f.advanced, lightbox: e.target.checked } })} /> Show in a lightbox
+              <input
+                type="checkbox"
+                checked={!!f.advanced.lightbox}
+                onChange={(e) => set({ advanced: { ...f.advanced, lightbox: e.target.checked } })}
+              />{' '}
+              Show in a lightbox
             </label>
             <label>
-              Lightbox button text <input value={f.advanced.lightboxButtonText ?? ''} onChange={(e) => set({ advanced: { ...f.advanced, lightboxButtonText: e.target.value } })} />
+              Lightbox button text{' '}
+              <input
+                value={f.advanced.lightboxButtonText ?? ''}
+                onChange={(e) => set({ advanced: { ...f.advanced, lightboxButtonText: e.target.value } })}
+              />
             </label>
           </>
         ) : null}
         {tab === 'Captcha' ? (
           <label>
-            <input type="checkbox" checked={f.captcha.enabled !== false} onChange={(e) => set({ captcha: { enabled: e.target.checked } })} /> Use the site's captcha on this form
+            <input
+              type="checkbox"
+              checked={f.captcha.enabled !== false}
+              onChange={(e) => set({ captcha: { enabled: e.target.checked } })}
+            />{' '}
+            Use the site's captcha on this form
           </label>
         ) : null}
         {tab === 'Disclaimer' ? (
@@ -297,7 +376,9 @@ function Inbox({ form }: { form: FormRow }) {
   const [folder, setFolder] = useState<'inbox' | 'spam'>('inbox');
   const [q, setQ] = useState('');
   const qs = new URLSearchParams({ folder, ...(q ? { q } : {}) });
-  const [d, , loadError, reload] = useLoad<{ submissions: Submission[] }>(`/api/config/forms/${encodeURIComponent(form.id)}/submissions?${qs}`);
+  const [d, , loadError, reload] = useLoad<{ submissions: Submission[] }>(
+    `/api/config/forms/${encodeURIComponent(form.id)}/submissions?${qs}`,
+  );
   const subs = d?.submissions ?? [];
   const client = useQueryClient();
   const [failed, setError] = useState('');
@@ -305,7 +386,10 @@ function Inbox({ form }: { form: FormRow }) {
   /** After moving a submission: this folder, the other folder and the forms list's counts are read again. */
   const load = () => {
     reload();
-    void client.invalidateQueries({ queryKey: ['load'], predicate: (x) => typeof x.queryKey[1] === 'string' && x.queryKey[1].startsWith('/api/config/forms') });
+    void client.invalidateQueries({
+      queryKey: ['load'],
+      predicate: (x) => typeof x.queryKey[1] === 'string' && x.queryKey[1].startsWith('/api/config/forms'),
+    });
   };
   return (
     <section aria-label="Submissions" className="a-card admin-card">
@@ -342,11 +426,25 @@ function Inbox({ form }: { form: FormRow }) {
                 ))}
             </dl>
             {folder === 'spam' ? (
-              <button type="button" onClick={() => api('POST', `/api/config/forms/${encodeURIComponent(form.id)}/submissions/${s.id}/not-spam`).then(load, (e: Error) => setError(e.message))}>
+              <button
+                type="button"
+                onClick={() =>
+                  api('POST', `/api/config/forms/${encodeURIComponent(form.id)}/submissions/${s.id}/not-spam`).then(load, (e: Error) =>
+                    setError(e.message),
+                  )
+                }
+              >
                 Not spam
               </button>
             ) : (
-              <button type="button" onClick={() => api('POST', `/api/config/forms/${encodeURIComponent(form.id)}/submissions/${s.id}/spam`).then(load, (e: Error) => setError(e.message))}>
+              <button
+                type="button"
+                onClick={() =>
+                  api('POST', `/api/config/forms/${encodeURIComponent(form.id)}/submissions/${s.id}/spam`).then(load, (e: Error) =>
+                    setError(e.message),
+                  )
+                }
+              >
                 Mark as spam
               </button>
             )}
@@ -375,23 +473,27 @@ export function FormsAdmin() {
       />
       {error ? <p role="alert">{error}</p> : null}
       {forms === null ? (
-        error ? null : <Skeleton lines={3} label="Loading forms" />
+        error ? null : (
+          <Skeleton lines={3} label="Loading forms" />
+        )
       ) : forms.length === 0 ? (
-        <EmptyState title="No forms yet">Press New form to build one, then add it to a page with a form block in the page editor.</EmptyState>
+        <EmptyState title="No forms yet">
+          Press New form to build one, then add it to a page with a form block in the page editor.
+        </EmptyState>
       ) : (
         <div className="a-card">
-        <ul aria-label="Forms" className="a-list">
-          {forms.map((f) => (
-            <li key={f.id}>
-              <button type="button" aria-pressed={sel?.id === f.id} onClick={() => setSel(f)}>
-                {f.name}
-              </button>{' '}
-              <span className="a-muted">
-                {f.inboxCount ?? 0} in inbox, {f.spamCount ?? 0} in spam
-              </span>
-            </li>
-          ))}
-        </ul>
+          <ul aria-label="Forms" className="a-list">
+            {forms.map((f) => (
+              <li key={f.id}>
+                <button type="button" aria-pressed={sel?.id === f.id} onClick={() => setSel(f)}>
+                  {f.name}
+                </button>{' '}
+                <span className="a-muted">
+                  {f.inboxCount ?? 0} in inbox, {f.spamCount ?? 0} in spam
+                </span>
+              </li>
+            ))}
+          </ul>
         </div>
       )}
       {sel ? (

@@ -38,7 +38,15 @@ function Storage({ usedBytes, quotaBytes }: Summary['storage']) {
       <p>
         {used} of {formatFileSize(quotaBytes, 1)} used ({pct}%)
       </p>
-      <meter min={0} max={quotaBytes} value={Math.min(usedBytes, quotaBytes)} low={quotaBytes * 0.8} high={quotaBytes * 0.95} optimum={0} aria-label="Storage used" />
+      <meter
+        min={0}
+        max={quotaBytes}
+        value={Math.min(usedBytes, quotaBytes)}
+        low={quotaBytes * 0.8}
+        high={quotaBytes * 0.95}
+        optimum={0}
+        aria-label="Storage used"
+      />
     </>
   );
 }
@@ -52,7 +60,19 @@ function change(now: number, before: number): { text: string; tone: 'up' | 'down
   return pct >= 0 ? { text: `up ${pct}%`, tone: 'up' } : { text: `down ${Math.abs(pct)}%`, tone: 'down' };
 }
 
-function Stat({ label, value, now, before, previousName }: { label: string; value: string; now: number; before: number; previousName: string }) {
+function Stat({
+  label,
+  value,
+  now,
+  before,
+  previousName,
+}: {
+  label: string;
+  value: string;
+  now: number;
+  before: number;
+  previousName: string;
+}) {
   const c = change(now, before);
   return (
     <div className="a-card a-stat">
@@ -98,7 +118,15 @@ export function Dashboard() {
   const left = d.checklist.filter((c) => !c.done).length;
   return (
     <>
-      <PageHeader title="Home" description="How the shop is doing, and what needs you." actions={<a className="a-button a-button--primary" href="/config/products/new">Add a product</a>} />
+      <PageHeader
+        title="Home"
+        description="How the shop is doing, and what needs you."
+        actions={
+          <a className="a-button a-button--primary" href="/config/products/new">
+            Add a product
+          </a>
+        }
+      />
 
       <section className="a-card" aria-labelledby="setup-h">
         <h2 id="setup-h">Set-up checklist</h2>
@@ -131,9 +159,27 @@ export function Dashboard() {
           ))}
         </div>
         <div className="a-grid">
-          <Stat label="Sales" value={money(period.current.salesCents)} now={period.current.salesCents} before={period.previous.salesCents} previousName={previousName} />
-          <Stat label="Orders" value={String(period.current.orders)} now={period.current.orders} before={period.previous.orders} previousName={previousName} />
-          <Stat label="Visitors" value={String(period.current.visitors)} now={period.current.visitors} before={period.previous.visitors} previousName={previousName} />
+          <Stat
+            label="Sales"
+            value={money(period.current.salesCents)}
+            now={period.current.salesCents}
+            before={period.previous.salesCents}
+            previousName={previousName}
+          />
+          <Stat
+            label="Orders"
+            value={String(period.current.orders)}
+            now={period.current.orders}
+            before={period.previous.orders}
+            previousName={previousName}
+          />
+          <Stat
+            label="Visitors"
+            value={String(period.current.visitors)}
+            now={period.current.visitors}
+            before={period.previous.visitors}
+            previousName={previousName}
+          />
         </div>
       </section>
 
@@ -141,7 +187,9 @@ export function Dashboard() {
         <section className="a-card" aria-labelledby="fulfil-h">
           <h2 id="fulfil-h">Orders to fulfil ({d.toFulfil.count})</h2>
           {d.toFulfil.orders.length === 0 ? (
-            <EmptyState level={3} title="Nothing to fulfil">New paid orders appear here until they are fulfilled.</EmptyState>
+            <EmptyState level={3} title="Nothing to fulfil">
+              New paid orders appear here until they are fulfilled.
+            </EmptyState>
           ) : (
             <ul className="a-list">
               {d.toFulfil.orders.map((o) => (
@@ -158,7 +206,9 @@ export function Dashboard() {
         <section className="a-card" aria-labelledby="low-h">
           <h2 id="low-h">Low stock</h2>
           {d.lowStock.length === 0 ? (
-            <EmptyState level={3} title="Stock is fine">Variants with 3 or fewer left show here.</EmptyState>
+            <EmptyState level={3} title="Stock is fine">
+              Variants with 3 or fewer left show here.
+            </EmptyState>
           ) : (
             <ul className="a-list">
               {d.lowStock.map((v) => (
@@ -176,7 +226,9 @@ export function Dashboard() {
         <section className="a-card" aria-labelledby="subs-h">
           <h2 id="subs-h">Recent form submissions</h2>
           {d.submissions.length === 0 ? (
-            <EmptyState level={3} title="No submissions yet">Add a form to a page to hear from visitors.</EmptyState>
+            <EmptyState level={3} title="No submissions yet">
+              Add a form to a page to hear from visitors.
+            </EmptyState>
           ) : (
             <ul className="a-list">
               {d.submissions.map((s) => (
@@ -191,7 +243,9 @@ export function Dashboard() {
         <section className="a-card" aria-labelledby="restock-h">
           <h2 id="restock-h">Recent restock sign-ups</h2>
           {d.restockSignUps.length === 0 ? (
-            <EmptyState level={3} title="No sign-ups yet">Visitors can ask to be told when a sold-out variant is back.</EmptyState>
+            <EmptyState level={3} title="No sign-ups yet">
+              Visitors can ask to be told when a sold-out variant is back.
+            </EmptyState>
           ) : (
             <ul className="a-list">
               {d.restockSignUps.map((r) => (

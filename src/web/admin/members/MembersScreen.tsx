@@ -52,7 +52,15 @@ const EVENT_LABELS: Record<string, string> = {
   video_third_party_click: 'Third-party video clicks',
 };
 
-const emptyArea = { name: '', description: '', access: 'free' as Area['access'], price: '', billingUnit: 'MONTH', billingValue: '1', collectionIds: [] as string[] };
+const emptyArea = {
+  name: '',
+  description: '',
+  access: 'free' as Area['access'],
+  price: '',
+  billingUnit: 'MONTH',
+  billingValue: '1',
+  collectionIds: [] as string[],
+};
 
 /** What the screen reads: the settings (areas, passwords, courses, files), the members, the paywall events. */
 const MEMBER_CALLS = ['/api/members/settings', '/api/members/members', '/api/members/analytics'] as const;
@@ -94,11 +102,18 @@ export function MembersScreen() {
 
   async function saveSitePassword(e: FormEvent) {
     e.preventDefault();
-    if (await run(() => api('PUT', '/api/members/site-password', { password: sitePassword }), 'The site password is set.')) setSitePassword('');
+    if (await run(() => api('PUT', '/api/members/site-password', { password: sitePassword }), 'The site password is set.'))
+      setSitePassword('');
   }
   async function savePagePassword(e: FormEvent) {
     e.preventDefault();
-    if (await run(() => api('PUT', `/api/members/page-passwords/${page.collectionId}`, { password: page.password }), 'The page password is set.')) setPage({ collectionId: '', password: '' });
+    if (
+      await run(
+        () => api('PUT', `/api/members/page-passwords/${page.collectionId}`, { password: page.password }),
+        'The page password is set.',
+      )
+    )
+      setPage({ collectionId: '', password: '' });
   }
   function edit(a: Area) {
     setEditing(a.id);
@@ -138,13 +153,26 @@ export function MembersScreen() {
   }
   async function addLesson(e: FormEvent) {
     e.preventDefault();
-    const body = { title: lesson.title, chapter: lesson.chapter, ...(lesson.videoUrl ? { videoUrl: lesson.videoUrl } : { embedUrl: lesson.embedUrl }) };
-    if (await run(() => api('POST', `/api/members/courses/${lesson.courseId}/lessons`, body), 'The lesson is added.')) setLesson({ ...lesson, title: '', videoUrl: '', embedUrl: '' });
+    const body = {
+      title: lesson.title,
+      chapter: lesson.chapter,
+      ...(lesson.videoUrl ? { videoUrl: lesson.videoUrl } : { embedUrl: lesson.embedUrl }),
+    };
+    if (await run(() => api('POST', `/api/members/courses/${lesson.courseId}/lessons`, body), 'The lesson is added.'))
+      setLesson({ ...lesson, title: '', videoUrl: '', embedUrl: '' });
   }
   async function upload(file: File) {
     await run(async () => {
-      const crumb = document.cookie.split('; ').find((c) => c.startsWith('crumb='))?.slice(6) ?? '';
-      const res = await fetch('/api/members/files', { method: 'POST', headers: { 'content-type': file.type, 'x-file-name': file.name, 'x-csrf-token': decodeURIComponent(crumb) }, body: file });
+      const crumb =
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('crumb='))
+          ?.slice(6) ?? '';
+      const res = await fetch('/api/members/files', {
+        method: 'POST',
+        headers: { 'content-type': file.type, 'x-file-name': file.name, 'x-csrf-token': decodeURIComponent(crumb) },
+        body: file,
+      });
       if (!res.ok) throw new Error(((await res.json().catch(() => ({}))) as { message?: string }).message ?? 'Error uploading');
     }, 'The file is uploaded.');
   }
@@ -154,7 +182,10 @@ export function MembersScreen() {
   const courses = s.collections.filter((c) => c.typeName === 'videos');
   return (
     <>
-      <PageHeader title="Members" description="Lock the site or single pages with a password, sell access to member areas and courses, and see who has joined." />
+      <PageHeader
+        title="Members"
+        description="Lock the site or single pages with a password, sell access to member areas and courses, and see who has joined."
+      />
       {status && <p role="status">{status}</p>}
       {error && <p role="alert">{error}</p>}
 
@@ -163,7 +194,15 @@ export function MembersScreen() {
         <p>{s.sitePasswordSet ? 'Visitors see the lock screen until they enter the site password.' : 'The site is open to everyone.'}</p>
         <form onSubmit={saveSitePassword} className="a-form" aria-label="Site password">
           <label>
-            New site password <input type="password" value={sitePassword} autoComplete="new-password" onChange={(e) => setSitePassword(e.target.value)} required minLength={4} />
+            New site password{' '}
+            <input
+              type="password"
+              value={sitePassword}
+              autoComplete="new-password"
+              onChange={(e) => setSitePassword(e.target.value)}
+              required
+              minLength={4}
+            />
           </label>
           <button type="submit">Set site password</button>
           {s.sitePasswordSet && (
@@ -172,7 +211,9 @@ export function MembersScreen() {
               title="Remove the site password?"
               description="Everyone will be able to see the site without a password."
               confirm="Remove site password"
-              onConfirm={async () => void await run(() => api('PUT', '/api/members/site-password', { password: null }), 'The site is open again.')}
+              onConfirm={async () =>
+                void (await run(() => api('PUT', '/api/members/site-password', { password: null }), 'The site is open again.'))
+              }
             />
           )}
         </form>
@@ -185,7 +226,16 @@ export function MembersScreen() {
             {s.pagePasswords.map((p) => (
               <li key={p.collectionId}>
                 {p.title}{' '}
-                <button type="button" aria-label={`Remove the password of ${p.title}`} onClick={() => void run(() => api('PUT', `/api/members/page-passwords/${p.collectionId}`, { password: null }), 'The page password is removed.')}>
+                <button
+                  type="button"
+                  aria-label={`Remove the password of ${p.title}`}
+                  onClick={() =>
+                    void run(
+                      () => api('PUT', `/api/members/page-passwords/${p.collectionId}`, { password: null }),
+                      'The page password is removed.',
+                    )
+                  }
+                >
                   Remove
                 </button>
               </li>
@@ -205,7 +255,15 @@ export function MembersScreen() {
             </select>
           </label>
           <label>
-            Password <input type="password" autoComplete="new-password" value={page.password} onChange={(e) => setPage({ ...page, password: e.target.value })} required minLength={4} />
+            Password{' '}
+            <input
+              type="password"
+              autoComplete="new-password"
+              value={page.password}
+              onChange={(e) => setPage({ ...page, password: e.target.value })}
+              required
+              minLength={4}
+            />
           </label>
           <button type="submit">Set page password</button>
         </form>
@@ -248,7 +306,9 @@ export function MembersScreen() {
                       title={`Delete ${a.name}?`}
                       description="Its join page stops working. This cannot be undone."
                       confirm="Delete member area"
-                      onConfirm={async () => void await run(() => api('DELETE', `/api/members/areas/${a.id}`), 'The member area is deleted.')}
+                      onConfirm={async () =>
+                        void (await run(() => api('DELETE', `/api/members/areas/${a.id}`), 'The member area is deleted.'))
+                      }
                     />
                   </td>
                 </tr>
@@ -262,7 +322,8 @@ export function MembersScreen() {
             Name <input value={area.name} onChange={(e) => setArea({ ...area, name: e.target.value })} required maxLength={100} />
           </label>
           <label>
-            Join page text <textarea value={area.description} onChange={(e) => setArea({ ...area, description: e.target.value })} maxLength={2000} />
+            Join page text{' '}
+            <textarea value={area.description} onChange={(e) => setArea({ ...area, description: e.target.value })} maxLength={2000} />
           </label>
           <label>
             Access{' '}
@@ -274,14 +335,25 @@ export function MembersScreen() {
           </label>
           {area.access !== 'free' && (
             <label>
-              Price ({s.currency}) <input value={area.price} inputMode="decimal" onChange={(e) => setArea({ ...area, price: e.target.value })} required />
+              Price ({s.currency}){' '}
+              <input value={area.price} inputMode="decimal" onChange={(e) => setArea({ ...area, price: e.target.value })} required />
             </label>
           )}
           {area.access === 'subscription' && (
             <label>
               Billed every{' '}
-              <input value={area.billingValue} inputMode="numeric" size={3} aria-label="Billing period count" onChange={(e) => setArea({ ...area, billingValue: e.target.value })} />{' '}
-              <select value={area.billingUnit} aria-label="Billing period" onChange={(e) => setArea({ ...area, billingUnit: e.target.value })}>
+              <input
+                value={area.billingValue}
+                inputMode="numeric"
+                size={3}
+                aria-label="Billing period count"
+                onChange={(e) => setArea({ ...area, billingValue: e.target.value })}
+              />{' '}
+              <select
+                value={area.billingUnit}
+                aria-label="Billing period"
+                onChange={(e) => setArea({ ...area, billingUnit: e.target.value })}
+              >
                 <option value="WEEK">week(s)</option>
                 <option value="MONTH">month(s)</option>
                 <option value="YEAR">year(s)</option>
@@ -295,7 +367,12 @@ export function MembersScreen() {
                 <input
                   type="checkbox"
                   checked={area.collectionIds.includes(c.id)}
-                  onChange={(e) => setArea({ ...area, collectionIds: e.target.checked ? [...area.collectionIds, c.id] : area.collectionIds.filter((x) => x !== c.id) })}
+                  onChange={(e) =>
+                    setArea({
+                      ...area,
+                      collectionIds: e.target.checked ? [...area.collectionIds, c.id] : area.collectionIds.filter((x) => x !== c.id),
+                    })
+                  }
                 />{' '}
                 {c.title}
               </label>
@@ -338,7 +415,8 @@ export function MembersScreen() {
               </select>
             </label>
             <label>
-              Lesson title <input value={lesson.title} onChange={(e) => setLesson({ ...lesson, title: e.target.value })} required maxLength={200} />
+              Lesson title{' '}
+              <input value={lesson.title} onChange={(e) => setLesson({ ...lesson, title: e.target.value })} required maxLength={200} />
             </label>
             <label>
               Chapter <input value={lesson.chapter} onChange={(e) => setLesson({ ...lesson, chapter: e.target.value })} maxLength={200} />
@@ -356,7 +434,13 @@ export function MembersScreen() {
             </label>
             {!lesson.videoUrl && (
               <label>
-                Embed URL <input type="url" value={lesson.embedUrl} placeholder="https://" onChange={(e) => setLesson({ ...lesson, embedUrl: e.target.value })} />
+                Embed URL{' '}
+                <input
+                  type="url"
+                  value={lesson.embedUrl}
+                  placeholder="https://"
+                  onChange={(e) => setLesson({ ...lesson, embedUrl: e.target.value })}
+                />
               </label>
             )}
             <button type="submit">Add lesson</button>
@@ -364,7 +448,11 @@ export function MembersScreen() {
         )}
         <label>
           Upload a video or file{' '}
-          <input type="file" accept="video/*,audio/*,image/*,application/pdf" onChange={(e) => e.target.files?.[0] && void upload(e.target.files[0])} />
+          <input
+            type="file"
+            accept="video/*,audio/*,image/*,application/pdf"
+            onChange={(e) => e.target.files?.[0] && void upload(e.target.files[0])}
+          />
         </label>
       </section>
 

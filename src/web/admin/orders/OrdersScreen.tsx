@@ -52,7 +52,10 @@ const fulfilmentBadge = (s: string) => <Badge tone={s === 'fulfilled' ? 'muted' 
 function MinimumSubtotal() {
   const client = useQueryClient();
   // The same call (and key) as the screens' store currency (ui.tsx useStoreCurrency), so they share one read.
-  const q = useQuery({ queryKey: ['checkout-settings'], queryFn: () => api<{ minimumOrderSubtotalCents: number; currency: string }>('GET', '/api/checkout/admin/settings') });
+  const q = useQuery({
+    queryKey: ['checkout-settings'],
+    queryFn: () => api<{ minimumOrderSubtotalCents: number; currency: string }>('GET', '/api/checkout/admin/settings'),
+  });
   const currency = q.data?.currency ?? 'USD';
   const stored = q.data?.minimumOrderSubtotalCents ? moneyDecimalString(q.data.minimumOrderSubtotalCents, currency) : '';
   /** What the owner typed; null shows the stored minimum. */
@@ -148,7 +151,12 @@ function OrdersList() {
           To
           <input type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
         </label>
-        <FilterSelect label="Sort" value={sort} onChange={setSort} options={Object.fromEntries(Object.entries(SORTS).map(([k, v]) => [k, v.label]))} />
+        <FilterSelect
+          label="Sort"
+          value={sort}
+          onChange={setSort}
+          options={Object.fromEntries(Object.entries(SORTS).map(([k, v]) => [k, v.label]))}
+        />
         {filtered ? (
           <button
             type="button"
@@ -171,7 +179,9 @@ function OrdersList() {
         <p role="alert">{list.error.message}</p>
       ) : d!.orders.length === 0 ? (
         <div className="a-card">
-          <EmptyState title={filtered ? 'No orders match' : 'No orders yet'}>{filtered ? 'Try another search or clear the filters.' : 'Orders appear here as soon as a customer checks out.'}</EmptyState>
+          <EmptyState title={filtered ? 'No orders match' : 'No orders yet'}>
+            {filtered ? 'Try another search or clear the filters.' : 'Orders appear here as soon as a customer checks out.'}
+          </EmptyState>
         </div>
       ) : (
         <div className="a-card o-table-card">
@@ -231,7 +241,17 @@ function OrdersList() {
 
 // ---- Dialogs ---------------------------------------------------------------------------------------------
 
-function ActionDialog({ trigger, title, description, children }: { trigger: ReactNode; title: string; description: string; children: (close: () => void) => ReactNode }) {
+function ActionDialog({
+  trigger,
+  title,
+  description,
+  children,
+}: {
+  trigger: ReactNode;
+  title: string;
+  description: string;
+  children: (close: () => void) => ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
@@ -248,7 +268,19 @@ function ActionDialog({ trigger, title, description, children }: { trigger: Reac
   );
 }
 
-function QuantityRows({ lines, left, values, onChange, verb }: { lines: Line[]; left: (l: Line) => number; values: Record<number, number>; onChange: (line: number, q: number) => void; verb: string }) {
+function QuantityRows({
+  lines,
+  left,
+  values,
+  onChange,
+  verb,
+}: {
+  lines: Line[];
+  left: (l: Line) => number;
+  values: Record<number, number>;
+  onChange: (line: number, q: number) => void;
+  verb: string;
+}) {
   return (
     <ul className="o-qty-list">
       {lines.map((l) => (
@@ -261,7 +293,14 @@ function QuantityRows({ lines, left, values, onChange, verb }: { lines: Line[]; 
             <span className="visually-hidden">
               Quantity to {verb} for {l.productName} ({l.sku})
             </span>
-            <input type="number" min={0} max={left(l)} value={values[l.line] ?? 0} disabled={left(l) === 0} onChange={(e) => onChange(l.line, Math.max(0, Math.min(left(l), Math.trunc(Number(e.target.value) || 0))))} />
+            <input
+              type="number"
+              min={0}
+              max={left(l)}
+              value={values[l.line] ?? 0}
+              disabled={left(l) === 0}
+              onChange={(e) => onChange(l.line, Math.max(0, Math.min(left(l), Math.trunc(Number(e.target.value) || 0))))}
+            />
             <span className="a-muted"> of {left(l)}</span>
           </label>
         </li>
@@ -275,7 +314,11 @@ function QuantityRows({ lines, left, values, onChange, verb }: { lines: Line[]; 
  * the answer (the order again) handed to `onDone`, `toast()`'s words in a toast, then `after`; a failure's message
  * in an alert under the form. `check` may answer a message to show instead of sending.
  */
-function useOrderAction(orderId: string, action: 'fulfil' | 'refund' | 'notes', opts: { body: () => unknown; onDone: (d: Detail) => void; toast: () => string; after?: () => void; check?: () => string | undefined }) {
+function useOrderAction(
+  orderId: string,
+  action: 'fulfil' | 'refund' | 'notes',
+  opts: { body: () => unknown; onDone: (d: Detail) => void; toast: () => string; after?: () => void; check?: () => string | undefined },
+) {
   const [error, setError] = useState('');
   const toast = useToast();
   const m = useMutation({
@@ -323,7 +366,13 @@ function FulfilForm({ detail, close, onDone }: { detail: Detail; close: () => vo
   const count = Object.values(values).reduce((s, q) => s + q, 0);
   return (
     <form className="a-form" onSubmit={m.onSubmit}>
-      <QuantityRows lines={detail.lines} left={left} values={values} onChange={(line, q) => setValues((v) => ({ ...v, [line]: q }))} verb="fulfil" />
+      <QuantityRows
+        lines={detail.lines}
+        left={left}
+        values={values}
+        onChange={(line, q) => setValues((v) => ({ ...v, [line]: q }))}
+        verb="fulfil"
+      />
       <div className="o-fields">
         <label>
           Carrier
@@ -401,7 +450,13 @@ function RefundForm({ detail, close, onDone }: { detail: Detail; close: () => vo
   });
   return (
     <form className="a-form" onSubmit={m.onSubmit}>
-      <QuantityRows lines={detail.lines} left={left} values={values} onChange={(line, q) => setValues((v) => ({ ...v, [line]: q }))} verb="refund" />
+      <QuantityRows
+        lines={detail.lines}
+        left={left}
+        values={values}
+        onChange={(line, q) => setValues((v) => ({ ...v, [line]: q }))}
+        verb="refund"
+      />
       <button
         type="button"
         className="o-dialog__all"
@@ -445,7 +500,11 @@ function RefundForm({ detail, close, onDone }: { detail: Detail; close: () => vo
         <Dialog.Close asChild>
           <button type="button">Cancel</button>
         </Dialog.Close>
-        <button type="submit" className="a-button--danger" disabled={m.pending || amount === null || (amount === 0 && fromLines === 0 && Object.values(values).every((q) => !q))}>
+        <button
+          type="submit"
+          className="a-button--danger"
+          disabled={m.pending || amount === null || (amount === 0 && fromLines === 0 && Object.values(values).every((q) => !q))}
+        >
           Refund {amount === null ? '' : money(amount)}
         </button>
       </div>
@@ -619,7 +678,14 @@ function NoteForm({ orderId, onDone }: { orderId: string; onDone: (d: Detail) =>
       <label htmlFor="order-note" className="visually-hidden">
         Add a note
       </label>
-      <textarea id="order-note" rows={2} maxLength={2000} placeholder="Add a note for your team…" value={body} onChange={(e) => setBody(e.target.value)} />
+      <textarea
+        id="order-note"
+        rows={2}
+        maxLength={2000}
+        placeholder="Add a note for your team…"
+        value={body}
+        onChange={(e) => setBody(e.target.value)}
+      />
       <button type="submit" disabled={m.pending || !body.trim()}>
         Add note
       </button>
@@ -655,7 +721,11 @@ function SubscriptionCard({ detail, onDone }: { detail: Detail; onDone: (d: Deta
           Cancel subscription
         </button>
       ) : null}
-      {error ? <p role="alert" className="a-field__error">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="a-field__error">
+          {error}
+        </p>
+      ) : null}
     </section>
   );
 }
@@ -691,7 +761,8 @@ function OrderDetail({ id }: { id: string }) {
           breadcrumbs={[{ label: 'Orders', href: '/config/orders' }, { label: `Order #${o.orderNumber}` }]}
           description={
             <span className="o-row o-wrap">
-              {paymentBadge(o.paymentStatus)} {fulfilmentBadge(o.fulfilmentStatus)} {o.testMode ? <Badge tone="muted">Test mode</Badge> : null}
+              {paymentBadge(o.paymentStatus)} {fulfilmentBadge(o.fulfilmentStatus)}{' '}
+              {o.testMode ? <Badge tone="muted">Test mode</Badge> : null}
               <span className="a-muted">{when(o.created)}</span>
             </span>
           }
@@ -771,12 +842,24 @@ function OrderDetail({ id }: { id: string }) {
               ) : null}
               <div className="o-card-actions">
                 {canRefund ? (
-                  <ActionDialog trigger={<button type="button">Refund</button>} title={`Refund order #${o.orderNumber}`} description="Choose the items to refund, or enter an amount. The money goes back through the payment provider.">
+                  <ActionDialog
+                    trigger={<button type="button">Refund</button>}
+                    title={`Refund order #${o.orderNumber}`}
+                    description="Choose the items to refund, or enter an amount. The money goes back through the payment provider."
+                  >
                     {(close) => <RefundForm detail={d} close={close} onDone={update} />}
                   </ActionDialog>
                 ) : null}
                 {canFulfil ? (
-                  <ActionDialog trigger={<button type="button" className="a-button--primary">Fulfil items</button>} title={`Fulfil order #${o.orderNumber}`} description="Choose what ships now and add the tracking number; the customer gets a shipping email with the tracking link.">
+                  <ActionDialog
+                    trigger={
+                      <button type="button" className="a-button--primary">
+                        Fulfil items
+                      </button>
+                    }
+                    title={`Fulfil order #${o.orderNumber}`}
+                    description="Choose what ships now and add the tracking number; the customer gets a shipping email with the tracking link."
+                  >
                     {(close) => <FulfilForm detail={d} close={close} onDone={update} />}
                   </ActionDialog>
                 ) : null}
@@ -838,7 +921,17 @@ function OrderDetail({ id }: { id: string }) {
 }
 
 /** One of the order list's filters: a labelled select over `options` (value -> words), in their order. */
-function FilterSelect({ label, value, onChange, options }: { label: string; value: string; onChange: (v: string) => void; options: Record<string, string> }) {
+function FilterSelect({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  options: Record<string, string>;
+}) {
   return (
     <label>
       {label}

@@ -24,18 +24,50 @@ interface PaymentSettings {
   webhookEvents: string[];
 }
 type Check =
-  | { ok: true; accountId: string; country: string | null; currency: string | null; chargesEnabled: boolean; mode: string; problem: string | null }
+  | {
+      ok: true;
+      accountId: string;
+      country: string | null;
+      currency: string | null;
+      chargesEnabled: boolean;
+      mode: string;
+      problem: string | null;
+    }
   | { ok: false; problem: string };
 
-const optionalKey = (re: RegExp, message: string) => z.string().trim().refine((v) => v === '' || re.test(v), message);
+const optionalKey = (re: RegExp, message: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v === '' || re.test(v), message);
 const schema = z.object({
-  publishableKey: optionalKey(/^pk_(test|live)_[A-Za-z0-9_]{4,250}$/, 'Enter a Stripe publishable key: it starts with pk_test_ or pk_live_.'),
-  secretKey: optionalKey(/^(sk|rk)_(test|live)_[A-Za-z0-9_]{4,250}$/, 'Enter a Stripe secret key: it starts with sk_test_ or sk_live_ (or rk_ for a restricted key).'),
+  publishableKey: optionalKey(
+    /^pk_(test|live)_[A-Za-z0-9_]{4,250}$/,
+    'Enter a Stripe publishable key: it starts with pk_test_ or pk_live_.',
+  ),
+  secretKey: optionalKey(
+    /^(sk|rk)_(test|live)_[A-Za-z0-9_]{4,250}$/,
+    'Enter a Stripe secret key: it starts with sk_test_ or sk_live_ (or rk_ for a restricted key).',
+  ),
   webhookSecret: optionalKey(/^whsec_[A-Za-z0-9_]{4,250}$/, 'Enter the webhook signing secret from Stripe: it starts with whsec_.'),
 });
 type Values = z.infer<typeof schema>;
 
-function KeyField({ form, name, label, hint, secret, source }: { form: UseFormReturn<Values>; name: FieldPath<Values>; label: string; hint: string; secret: boolean; source: Source }) {
+function KeyField({
+  form,
+  name,
+  label,
+  hint,
+  secret,
+  source,
+}: {
+  form: UseFormReturn<Values>;
+  name: FieldPath<Values>;
+  label: string;
+  hint: string;
+  secret: boolean;
+  source: Source;
+}) {
   const id = useId();
   const err = form.getFieldState(name, form.formState).error?.message;
   const locked = source === 'environment';
@@ -75,7 +107,9 @@ function ModeBanner({ s }: { s: PaymentSettings }) {
   return (
     <p className={s.mode === 'live' ? 'a-card' : 'a-error-box'} role="status">
       <strong>{s.mode === 'live' ? 'Live mode.' : 'Stripe test mode.'}</strong>{' '}
-      {s.mode === 'live' ? 'Stripe takes real payments.' : 'Payments go through Stripe with test keys: no money is taken. Use live keys to sell for real.'}
+      {s.mode === 'live'
+        ? 'Stripe takes real payments.'
+        : 'Payments go through Stripe with test keys: no money is taken. Use live keys to sell for real.'}
     </p>
   );
 }
@@ -105,7 +139,8 @@ function PaymentsForm({ s }: { s: PaymentSettings }) {
       toast('Payment settings saved.');
     },
     onError: (e) => {
-      const fields = e instanceof ApiError && e.data.errors && typeof e.data.errors === 'object' ? (e.data.errors as Record<string, string>) : {};
+      const fields =
+        e instanceof ApiError && e.data.errors && typeof e.data.errors === 'object' ? (e.data.errors as Record<string, string>) : {};
       for (const [k, m] of Object.entries(fields)) form.setError(k as FieldPath<Values>, { message: m });
       setFormError(e.message);
     },
@@ -131,10 +166,17 @@ function PaymentsForm({ s }: { s: PaymentSettings }) {
       <form className="a-card a-form" aria-label="Stripe keys" noValidate onSubmit={form.handleSubmit((v) => save.mutate(v))}>
         <h2>Stripe keys</h2>
         <p className="a-muted">
-          From your Stripe dashboard, Developers → API keys. Test keys (pk_test_, sk_test_) take test cards only; live keys take real money. Secrets are kept on the server and shown
-          here only by their last four characters.
+          From your Stripe dashboard, Developers → API keys. Test keys (pk_test_, sk_test_) take test cards only; live keys take real money.
+          Secrets are kept on the server and shown here only by their last four characters.
         </p>
-        <KeyField form={form} name="publishableKey" label="Publishable key" hint="Starts with pk_test_ or pk_live_. Shoppers' browsers use it." secret={false} source={s.sources.publishableKey} />
+        <KeyField
+          form={form}
+          name="publishableKey"
+          label="Publishable key"
+          hint="Starts with pk_test_ or pk_live_. Shoppers' browsers use it."
+          secret={false}
+          source={s.sources.publishableKey}
+        />
         <KeyField
           form={form}
           name="secretKey"
@@ -147,7 +189,11 @@ function PaymentsForm({ s }: { s: PaymentSettings }) {
           form={form}
           name="webhookSecret"
           label="Webhook signing secret"
-          hint={s.webhookSecret ? `Saved: ${s.webhookSecret}. Leave blank to keep it.` : 'Starts with whsec_. Stripe shows it when you add the endpoint below.'}
+          hint={
+            s.webhookSecret
+              ? `Saved: ${s.webhookSecret}. Leave blank to keep it.`
+              : 'Starts with whsec_. Stripe shows it when you add the endpoint below.'
+          }
           secret
           source={s.sources.webhookSecret}
         />
@@ -196,8 +242,8 @@ function PaymentsForm({ s }: { s: PaymentSettings }) {
       <section className="a-card" aria-labelledby="payments-webhook">
         <h2 id="payments-webhook">Webhook</h2>
         <p>
-          In Stripe (Developers → Webhooks), add an endpoint with this address, then paste its signing secret above. Tessera needs it to finish orders whose shopper closed the page,
-          and to record refunds and disputes.
+          In Stripe (Developers → Webhooks), add an endpoint with this address, then paste its signing secret above. Tessera needs it to
+          finish orders whose shopper closed the page, and to record refunds and disputes.
         </p>
         <p>
           <code>{s.webhookUrl}</code>
@@ -213,7 +259,13 @@ export function PaymentsScreen() {
   return (
     <>
       <PageHeader title="Payments" description="How the shop takes money: Stripe for cards, or test mode." />
-      {q.isPending ? <Skeleton lines={6} label="Loading the payment settings" /> : q.isError ? <p role="alert">{q.error.message}</p> : <PaymentsForm s={q.data} />}
+      {q.isPending ? (
+        <Skeleton lines={6} label="Loading the payment settings" />
+      ) : q.isError ? (
+        <p role="alert">{q.error.message}</p>
+      ) : (
+        <PaymentsForm s={q.data} />
+      )}
     </>
   );
 }

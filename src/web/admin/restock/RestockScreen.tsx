@@ -8,7 +8,15 @@ import { api } from '../../client/api.js';
 import { totalSignUps } from '../../../core/restock.js';
 import { EmptyState, PageHeader, Skeleton } from '../ui/design.js';
 import { useLoad } from '../ui/records.js';
-import type { RestockSendInput, RestockSettings, RestockSettingsAnswer, SendJson, SignUpGroupJson, SignUpJson, VariantGroupJson } from '../../../core/api/restock.js';
+import type {
+  RestockSendInput,
+  RestockSettings,
+  RestockSettingsAnswer,
+  SendJson,
+  SignUpGroupJson,
+  SignUpJson,
+  VariantGroupJson,
+} from '../../../core/api/restock.js';
 
 const API = '/api/site-users/account/notifications/restock';
 
@@ -24,7 +32,10 @@ async function allPages<T>(url: string, key: string): Promise<T[]> {
   let cursor: string | null = null;
   for (let i = 0; i < 1000; i++) {
     const sep = url.includes('?') ? '&' : '?';
-    const page: Record<string, unknown> = await api<Record<string, unknown>>('GET', cursor ? `${url}${sep}cursor=${encodeURIComponent(cursor)}` : url);
+    const page: Record<string, unknown> = await api<Record<string, unknown>>(
+      'GET',
+      cursor ? `${url}${sep}cursor=${encodeURIComponent(cursor)}` : url,
+    );
     out.push(...((page[key] as T[]) ?? []));
     if (!page.hasNextPage || !page.nextPageCursor) break;
     cursor = String(page.nextPageCursor);
@@ -38,12 +49,25 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '')
 function statusText(s: Send): string {
   if (s.status === 'queued') return 'Queued';
   if (s.status === 'running') return `Sending: ${s.sentCount} of ${s.maxEmails ?? s.pendingAtStart}`;
-  if (s.status === 'stopped') return `Stopped (${s.reason === 'out-of-stock' ? 'sold out again' : s.reason ?? 'stopped'}) after ${s.sentCount}`;
+  if (s.status === 'stopped')
+    return `Stopped (${s.reason === 'out-of-stock' ? 'sold out again' : (s.reason ?? 'stopped')}) after ${s.sentCount}`;
   if (s.status === 'failed') return `Failed after ${s.sentCount}`;
   return s.reason === 'limit' ? `Sent ${s.sentCount} (limited to stock)` : `Sent ${s.sentCount}`;
 }
 
-function VariantRow({ group, v, lists, onChanged, setMessage }: { group: Group; v: VariantGroup; lists: Record<string, SignUp[]>; onChanged: () => void; setMessage: (m: string) => void }) {
+function VariantRow({
+  group,
+  v,
+  lists,
+  onChanged,
+  setMessage,
+}: {
+  group: Group;
+  v: VariantGroup;
+  lists: Record<string, SignUp[]>;
+  onChanged: () => void;
+  setMessage: (m: string) => void;
+}) {
   const [stock, setStock] = useState(String(v.unlimited ? '' : v.qtyInStock));
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -56,8 +80,12 @@ function VariantRow({ group, v, lists, onChanged, setMessage }: { group: Group; 
     if (!Number.isInteger(qty) || qty < 0) return setMessage('Units in stock must be a whole number, 0 or more.');
     setBusy(true);
     try {
-      const r = await api<{ restockSend: Send | null }>('PUT', `/api/commerce/inventory/variants/${encodeURIComponent(v.variantId)}`, { qtyInStock: qty });
-      setMessage(r.restockSend ? `Stock updated. Emailing ${r.restockSend.pendingAtStart} waiting for ${name}.` : `Stock updated for ${name}.`);
+      const r = await api<{ restockSend: Send | null }>('PUT', `/api/commerce/inventory/variants/${encodeURIComponent(v.variantId)}`, {
+        qtyInStock: qty,
+      });
+      setMessage(
+        r.restockSend ? `Stock updated. Emailing ${r.restockSend.pendingAtStart} waiting for ${name}.` : `Stock updated for ${name}.`,
+      );
       onChanged();
     } catch (err) {
       setMessage((err as Error).message);
@@ -69,7 +97,10 @@ function VariantRow({ group, v, lists, onChanged, setMessage }: { group: Group; 
   async function send() {
     setBusy(true);
     try {
-      const r = await api<{ send: Send; joined: boolean }>('POST', `${API}/send`, { productId: group.productId, variantId: v.variantId } satisfies RestockSendInput);
+      const r = await api<{ send: Send; joined: boolean }>('POST', `${API}/send`, {
+        productId: group.productId,
+        variantId: v.variantId,
+      } satisfies RestockSendInput);
       setMessage(r.joined ? `Already sending for ${name}.` : `Sending ${r.send.pendingAtStart} emails for ${name}.`);
       onChanged();
     } catch (err) {
@@ -83,8 +114,8 @@ function VariantRow({ group, v, lists, onChanged, setMessage }: { group: Group; 
   return (
     <li className="restock-variant" style={{ display: 'grid', gap: 8, justifyItems: 'start', marginBottom: 16 }}>
       <div className="restock-variant__head">
-        <strong>{v.variantText || 'Default'}</strong> <span>({v.sku})</span> <span>{v.unlimited ? 'Unlimited stock' : `${v.qtyInStock} in stock`}</span>{' '}
-        <span>{list.length} waiting</span>
+        <strong>{v.variantText || 'Default'}</strong> <span>({v.sku})</span>{' '}
+        <span>{v.unlimited ? 'Unlimited stock' : `${v.qtyInStock} in stock`}</span> <span>{list.length} waiting</span>
         {v.sentCount ? <span>, {v.sentCount} emailed</span> : null}
       </div>
       <form onSubmit={saveStock} className="restock-variant__stock">
@@ -96,7 +127,12 @@ function VariantRow({ group, v, lists, onChanged, setMessage }: { group: Group; 
           Update stock
         </button>
       </form>
-      <button type="button" onClick={send} disabled={busy || !v.inStock || list.length === 0 || !!active} aria-label={`Send emails for ${name}`}>
+      <button
+        type="button"
+        onClick={send}
+        disabled={busy || !v.inStock || list.length === 0 || !!active}
+        aria-label={`Send emails for ${name}`}
+      >
         Send emails
       </button>{' '}
       <button type="button" onClick={() => setOpen(!open)} aria-expanded={open} aria-label={`Show sign-ups for ${name}`}>
@@ -104,7 +140,12 @@ function VariantRow({ group, v, lists, onChanged, setMessage }: { group: Group; 
       </button>
       {active ? (
         <div role="status" className="restock-progress">
-          <progress max={Math.max(1, active.maxEmails ?? active.pendingAtStart)} value={active.sentCount} aria-label={`Sending for ${name}`} /> {statusText(active)}
+          <progress
+            max={Math.max(1, active.maxEmails ?? active.pendingAtStart)}
+            value={active.sentCount}
+            aria-label={`Sending for ${name}`}
+          />{' '}
+          {statusText(active)}
         </div>
       ) : null}
       {open ? (
@@ -170,12 +211,20 @@ function SettingsForm({ setMessage }: { setMessage: (m: string) => void }) {
       {check('autoSend', 'Email the waiting list automatically when a variant is back in stock')}
       {check('limitToStock', 'Send at most as many emails as units in stock')}
       <div className="a-fields">
-      <label>
-        Emails per batch <input type="number" min={1} max={1000} value={s.batchSize} onChange={(e) => setS({ ...s, batchSize: Number(e.target.value) })} />
-      </label>
-      <label>
-        Seconds between batches <input type="number" min={0} max={3600} value={s.batchDelaySeconds} onChange={(e) => setS({ ...s, batchDelaySeconds: Number(e.target.value) })} />
-      </label>
+        <label>
+          Emails per batch{' '}
+          <input type="number" min={1} max={1000} value={s.batchSize} onChange={(e) => setS({ ...s, batchSize: Number(e.target.value) })} />
+        </label>
+        <label>
+          Seconds between batches{' '}
+          <input
+            type="number"
+            min={0}
+            max={3600}
+            value={s.batchDelaySeconds}
+            onChange={(e) => setS({ ...s, batchDelaySeconds: Number(e.target.value) })}
+          />
+        </label>
       </div>
       {check('hiddenByDefault', 'Hide the form until a sold-out variant is chosen')}
       {check('mailingListSignUpEnabled', 'Offer to join the mailing list')}
@@ -210,7 +259,10 @@ export function RestockScreen() {
       const ls: Record<string, SignUp[]> = {};
       for (const g of gs) {
         for (const v of g.variants) {
-          ls[v.variantId] = await allPages<SignUp>(`${API}?productId=${encodeURIComponent(g.productId)}&variantId=${encodeURIComponent(v.variantId)}`, 'signUps');
+          ls[v.variantId] = await allPages<SignUp>(
+            `${API}?productId=${encodeURIComponent(g.productId)}&variantId=${encodeURIComponent(v.variantId)}`,
+            'signUps',
+          );
         }
       }
       const h = await api<{ sends: Send[]; hasNextPage: boolean; nextPageCursor: string | null }>('GET', `${API}/sends`);
@@ -235,7 +287,11 @@ export function RestockScreen() {
   }, [load]);
 
   async function sendAll() {
-    const sendRequests = (groups ?? []).flatMap((g) => g.variants.filter((v) => v.inStock && (lists[v.variantId]?.length ?? 0) > 0 && !v.activeSend).map((v) => ({ productId: g.productId, variantId: v.variantId })));
+    const sendRequests = (groups ?? []).flatMap((g) =>
+      g.variants
+        .filter((v) => v.inStock && (lists[v.variantId]?.length ?? 0) > 0 && !v.activeSend)
+        .map((v) => ({ productId: g.productId, variantId: v.variantId })),
+    );
     if (sendRequests.length === 0) return setMessage('No variant in stock has anyone waiting.');
     try {
       const r = await api<{ results: Array<{ result: string }> }>('POST', `${API}/send/all`, { sendRequests });
@@ -249,7 +305,10 @@ export function RestockScreen() {
 
   async function moreSends() {
     if (!sendsCursor) return;
-    const h = await api<{ sends: Send[]; hasNextPage: boolean; nextPageCursor: string | null }>('GET', `${API}/sends?cursor=${encodeURIComponent(sendsCursor)}`);
+    const h = await api<{ sends: Send[]; hasNextPage: boolean; nextPageCursor: string | null }>(
+      'GET',
+      `${API}/sends?cursor=${encodeURIComponent(sendsCursor)}`,
+    );
     setSends([...sends, ...h.sends]);
     setSendsCursor(h.hasNextPage ? h.nextPageCursor : null);
   }
@@ -262,7 +321,11 @@ export function RestockScreen() {
     ) : null;
   return (
     <>
-      <PageHeader title="Back in stock" description="Who is waiting for a sold-out variant, and the emails that tell them it is back." actions={sendAllButton} />
+      <PageHeader
+        title="Back in stock"
+        description="Who is waiting for a sold-out variant, and the emails that tell them it is back."
+        actions={sendAllButton}
+      />
       {error ? <p role="alert">{error}</p> : null}
       <p role="status" aria-live="polite">
         {message}
@@ -271,7 +334,8 @@ export function RestockScreen() {
         <Skeleton lines={4} label="Loading sign-ups" />
       ) : groups.length === 0 ? (
         <EmptyState title="No one is waiting yet">
-          When a variant sells out, its product page offers a back-in-stock sign-up. Sign-ups show here, and you can email everyone once you restock.
+          When a variant sells out, its product page offers a back-in-stock sign-up. Sign-ups show here, and you can email everyone once you
+          restock.
         </EmptyState>
       ) : (
         <>
@@ -285,7 +349,14 @@ export function RestockScreen() {
               </h2>
               <ul>
                 {g.variants.map((v) => (
-                  <VariantRow key={`${v.variantId}-${v.qtyInStock}-${v.unlimited}`} group={g} v={v} lists={lists} onChanged={() => void load()} setMessage={setMessage} />
+                  <VariantRow
+                    key={`${v.variantId}-${v.qtyInStock}-${v.unlimited}`}
+                    group={g}
+                    v={v}
+                    lists={lists}
+                    onChanged={() => void load()}
+                    setMessage={setMessage}
+                  />
                 ))}
               </ul>
             </section>

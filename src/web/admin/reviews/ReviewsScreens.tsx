@@ -15,7 +15,6 @@ type Status = ReviewStatus;
 
 type Review = ReviewRow;
 
-
 const STATUS_LABELS: Record<Status, string> = { pending: 'Waiting for approval', approved: 'Approved', rejected: 'Rejected' };
 const reviewsUrl = (status: Status) => `/api/reviews/admin/reviews?status=${status}`;
 
@@ -33,7 +32,8 @@ export function ReviewsScreen() {
   const setSettings = (s: ReviewSettings) => setSettingsData({ settings: s });
   const [settingsError, setSettingsError] = useState('');
   /** A decision moves a review between the tabs: every tab's list and counts are read again. */
-  const load = () => Promise.all((Object.keys(STATUS_LABELS) as Status[]).map((s) => client.invalidateQueries({ queryKey: ['load', reviewsUrl(s)] })));
+  const load = () =>
+    Promise.all((Object.keys(STATUS_LABELS) as Status[]).map((s) => client.invalidateQueries({ queryKey: ['load', reviewsUrl(s)] })));
 
   async function decide(r: Review, action: 'approve' | 'reject') {
     setError('');
@@ -72,7 +72,9 @@ export function ReviewsScreen() {
       {error && <p role="alert">{error}</p>}
       {notice && <p role="status">{notice}</p>}
       {list === null ? (
-        error ? null : <Skeleton lines={3} label="Loading reviews" />
+        error ? null : (
+          <Skeleton lines={3} label="Loading reviews" />
+        )
       ) : list.length === 0 ? (
         <EmptyState title={status === 'pending' ? 'Nothing waiting for approval' : `No ${STATUS_LABELS[status].toLowerCase()} reviews`}>
           {status === 'pending'
@@ -117,16 +119,32 @@ export function ReviewsScreen() {
         <form onSubmit={save} aria-label="Review settings" className="a-card a-form">
           <h2>Review requests</h2>
           <label className="a-check">
-            <input type="checkbox" checked={settings.requestsEnabled} onChange={(e) => setSettings({ ...settings, requestsEnabled: e.target.checked })} /> Email buyers a review request after
-            delivery
+            <input
+              type="checkbox"
+              checked={settings.requestsEnabled}
+              onChange={(e) => setSettings({ ...settings, requestsEnabled: e.target.checked })}
+            />{' '}
+            Email buyers a review request after delivery
           </label>
           <label>
             Hours after delivery{' '}
-            <input type="number" min={0} max={2160} value={settings.requestDelayHours} onChange={(e) => setSettings({ ...settings, requestDelayHours: Number(e.target.value) })} />
+            <input
+              type="number"
+              min={0}
+              max={2160}
+              value={settings.requestDelayHours}
+              onChange={(e) => setSettings({ ...settings, requestDelayHours: Number(e.target.value) })}
+            />
           </label>
           <label>
             Related products shown on a product page{' '}
-            <input type="number" min={0} max={12} value={settings.relatedCount} onChange={(e) => setSettings({ ...settings, relatedCount: Number(e.target.value) })} />
+            <input
+              type="number"
+              min={0}
+              max={12}
+              value={settings.relatedCount}
+              onChange={(e) => setSettings({ ...settings, relatedCount: Number(e.target.value) })}
+            />
           </label>
           {settingsError && <p role="alert">{settingsError}</p>}
           <button type="submit" className="a-button--primary">
@@ -149,7 +167,9 @@ export function RelatedProductsScreen() {
   const [picked, setPicked] = useState('');
   const productId = picked || products[0]?.id || '';
   // The chosen products of the product in the select; ticking boxes edits them on top of the server's copy.
-  const [related, setRelated, relatedError, , savedRelated] = useLoad<{ related: Product[] }>(productId ? `/api/reviews/admin/related/${productId}` : null);
+  const [related, setRelated, relatedError, , savedRelated] = useLoad<{ related: Product[] }>(
+    productId ? `/api/reviews/admin/related/${productId}` : null,
+  );
   const chosen = related?.related.map((p) => p.id) ?? [];
   const [failed, setError] = useState('');
   const error = failed || productsError || relatedError;
@@ -208,8 +228,6 @@ export function RelatedProductsScreen() {
   );
 }
 
-
-
 export function DonationsScreen() {
   const [data, , dataError] = useLoad<DonationList>('/api/donations/admin/donations?limit=200');
   const [stored, setStored, , , saved] = useLoad<{ settings: DonationSettings; currency: string }>('/api/donations/admin/settings');
@@ -221,7 +239,8 @@ export function DonationsScreen() {
   const [typedAmounts, setAmounts] = useState<string | null>(null);
   const amounts = typedAmounts ?? (settings ? settings.suggestedAmounts.map(decimal).join(', ') : '');
   const [typedLimits, setLimits] = useState<{ min: string; max: string } | null>(null);
-  const limits = typedLimits ?? (settings ? { min: decimal(settings.minimumCents), max: decimal(settings.maximumCents) } : { min: '', max: '' });
+  const limits =
+    typedLimits ?? (settings ? { min: decimal(settings.minimumCents), max: decimal(settings.maximumCents) } : { min: '', max: '' });
   const [failed, setError] = useState('');
   const error = failed || dataError;
   const [notice, setNotice] = useState('');
@@ -237,7 +256,12 @@ export function DonationsScreen() {
         .filter(Boolean)
         .map((s) => toMinorUnits(s, currency));
       const r = await api<{ settings: DonationSettings }>('PUT', '/api/donations/admin/settings', {
-        settings: { ...settings, suggestedAmounts, minimumCents: toMinorUnits(limits.min, currency), maximumCents: toMinorUnits(limits.max, currency) },
+        settings: {
+          ...settings,
+          suggestedAmounts,
+          minimumCents: toMinorUnits(limits.min, currency),
+          maximumCents: toMinorUnits(limits.max, currency),
+        },
       });
       saved({ settings: r.settings, currency });
       setNotice('Donation settings saved.');
@@ -267,7 +291,9 @@ export function DonationsScreen() {
       />
       {!data && !error && <Skeleton lines={3} label="Loading donations" />}
       {data && data.donations.length === 0 && (
-        <EmptyState title="No contributions yet">Turn on Accept donations below and link to /donate from your navigation or a page, so visitors can give.</EmptyState>
+        <EmptyState title="No contributions yet">
+          Turn on Accept donations below and link to /donate from your navigation or a page, so visitors can give.
+        </EmptyState>
       )}
       {data && data.donations.length > 0 && (
         <table className="admin-table" aria-label="Donors">
@@ -303,25 +329,34 @@ export function DonationsScreen() {
             Visitors give at <a href="/donate">/donate</a>.
           </p>
           <label className="a-check">
-            <input type="checkbox" checked={settings.enabled} onChange={(e) => setSettings({ ...settings, enabled: e.target.checked })} /> Accept donations
+            <input type="checkbox" checked={settings.enabled} onChange={(e) => setSettings({ ...settings, enabled: e.target.checked })} />{' '}
+            Accept donations
           </label>
           <label>
             Title <input value={settings.title} maxLength={120} onChange={(e) => setSettings({ ...settings, title: e.target.value })} />
           </label>
           <label>
-            Description <textarea value={settings.description} maxLength={2000} onChange={(e) => setSettings({ ...settings, description: e.target.value })} />
+            Description{' '}
+            <textarea
+              value={settings.description}
+              maxLength={2000}
+              onChange={(e) => setSettings({ ...settings, description: e.target.value })}
+            />
           </label>
           <label>
-            Button text <input value={settings.buttonText} maxLength={60} onChange={(e) => setSettings({ ...settings, buttonText: e.target.value })} />
+            Button text{' '}
+            <input value={settings.buttonText} maxLength={60} onChange={(e) => setSettings({ ...settings, buttonText: e.target.value })} />
           </label>
           <label>
             Suggested amounts ({currency}, separated by commas) <input value={amounts} onChange={(e) => setAmounts(e.target.value)} />
           </label>
           <label>
-            Smallest amount ({currency}) <input value={limits.min} inputMode="decimal" onChange={(e) => setLimits({ ...limits, min: e.target.value })} />
+            Smallest amount ({currency}){' '}
+            <input value={limits.min} inputMode="decimal" onChange={(e) => setLimits({ ...limits, min: e.target.value })} />
           </label>
           <label>
-            Largest amount ({currency}) <input value={limits.max} inputMode="decimal" onChange={(e) => setLimits({ ...limits, max: e.target.value })} />
+            Largest amount ({currency}){' '}
+            <input value={limits.max} inputMode="decimal" onChange={(e) => setLimits({ ...limits, max: e.target.value })} />
           </label>
           <button type="submit" className="a-button--primary">
             Save donation settings

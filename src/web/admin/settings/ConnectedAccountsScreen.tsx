@@ -22,7 +22,10 @@ export function ConnectedAccountsScreen() {
       <SaveForm
         label="Online food ordering"
         onSubmit={async () => {
-          const next = await api<ConnectedAccounts>('PUT', '/api/config/connected-accounts/online-ordering', { url: o.url, title: o.title });
+          const next = await api<ConnectedAccounts>('PUT', '/api/config/connected-accounts/online-ordering', {
+            url: o.url,
+            title: o.title,
+          });
           setD(next);
           return next.onlineOrdering.connected ? `Connected. The menu shows “${next.onlineOrdering.shownTitle}”.` : 'Not connected.';
         }}
@@ -30,7 +33,12 @@ export function ConnectedAccountsScreen() {
         <h2>Online food ordering</h2>
         <label>
           Online ordering address
-          <input type="url" value={o.url} placeholder="https://order.example.com/your-restaurant" onChange={(e) => edit({ url: e.target.value })} />
+          <input
+            type="url"
+            value={o.url}
+            placeholder="https://order.example.com/your-restaurant"
+            onChange={(e) => edit({ url: e.target.value })}
+          />
         </label>
         <label>
           Link title

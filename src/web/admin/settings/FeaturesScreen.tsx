@@ -9,7 +9,6 @@ import { msg, useLoad } from '../ui/records.js';
 import { PageHeader, Skeleton } from '../ui/design.js';
 import { PREVIEW_STORAGE_KEY, SAFE_MODE_STORAGE_KEY } from '../../../core/preview.js';
 
-
 interface FeatureRow {
   code: number;
   key: string;
@@ -89,7 +88,10 @@ function FunnelTable({ name }: { name: string }) {
   const load = async () => {
     setError('');
     try {
-      setData((await api<{ variants: Funnel[] }>('GET', `/api/flags/experiments/${encodeURIComponent(name)}/funnel?from=${from}&to=${to}`)).variants);
+      setData(
+        (await api<{ variants: Funnel[] }>('GET', `/api/flags/experiments/${encodeURIComponent(name)}/funnel?from=${from}&to=${to}`))
+          .variants,
+      );
     } catch (x) {
       setError(msg(x));
     }
@@ -153,7 +155,11 @@ function InternalSite() {
     try {
       const r = await api<{ internal: boolean }>('PUT', '/api/flags/internal-site', { internal: next });
       saved(r);
-      setStatus(r.internal ? 'This site is internal: experiment overrides work on every address.' : 'Experiment overrides work on staging hosts only.');
+      setStatus(
+        r.internal
+          ? 'This site is internal: experiment overrides work on every address.'
+          : 'Experiment overrides work on staging hosts only.',
+      );
     } catch (e) {
       setError(msg(e));
     }
@@ -161,7 +167,8 @@ function InternalSite() {
   return (
     <div>
       <label>
-        <input type="checkbox" checked={internal} onChange={(e) => void change(e.target.checked)} /> Internal site (a test or staging site: experiment overrides work on every address)
+        <input type="checkbox" checked={internal} onChange={(e) => void change(e.target.checked)} /> Internal site (a test or staging site:
+        experiment overrides work on every address)
       </label>
       {error ? <p role="alert">{error}</p> : null}
       <p role="status">{status}</p>
@@ -192,8 +199,8 @@ function Experiments() {
     <section aria-labelledby="experiments-h" className="a-card admin-card">
       <h2 id="experiments-h">Experiments</h2>
       <p>
-        Each visitor keeps one variant (chosen by weight). On staging hosts, add <code>?experiment.NAME=VARIANT</code> to a page address to try a variant, or{' '}
-        <code>?experiment.NAME=reset</code> to go back.
+        Each visitor keeps one variant (chosen by weight). On staging hosts, add <code>?experiment.NAME=VARIANT</code> to a page address to
+        try a variant, or <code>?experiment.NAME=reset</code> to go back.
       </p>
       <InternalSite />
       <form onSubmit={save} aria-label="Experiments">
@@ -207,7 +214,11 @@ function Experiments() {
               <div key={j}>
                 <label>
                   Variant {j + 1} name{' '}
-                  <input value={v.name} onChange={(x) => edit(i, { ...e, variants: e.variants.map((y, k) => (k === j ? { ...y, name: x.target.value } : y)) })} required />
+                  <input
+                    value={v.name}
+                    onChange={(x) => edit(i, { ...e, variants: e.variants.map((y, k) => (k === j ? { ...y, name: x.target.value } : y)) })}
+                    required
+                  />
                 </label>{' '}
                 <label>
                   Variant {j + 1} weight{' '}
@@ -217,7 +228,9 @@ function Experiments() {
                     max={1000}
                     step={1}
                     value={v.weight}
-                    onChange={(x) => edit(i, { ...e, variants: e.variants.map((y, k) => (k === j ? { ...y, weight: Number(x.target.value) } : y)) })}
+                    onChange={(x) =>
+                      edit(i, { ...e, variants: e.variants.map((y, k) => (k === j ? { ...y, weight: Number(x.target.value) } : y)) })
+                    }
                   />
                 </label>{' '}
                 <button type="button" onClick={() => edit(i, { ...e, variants: e.variants.filter((_, k) => k !== j) })}>
@@ -234,7 +247,21 @@ function Experiments() {
             {e.name ? <FunnelTable name={e.name} /> : null}
           </fieldset>
         ))}
-        <button type="button" onClick={() => setList([...list, { name: '', variants: [{ name: 'control', weight: 50 }, { name: 'test', weight: 50 }] }])}>
+        <button
+          type="button"
+          onClick={() =>
+            setList([
+              ...list,
+              {
+                name: '',
+                variants: [
+                  { name: 'control', weight: 50 },
+                  { name: 'test', weight: 50 },
+                ],
+              },
+            ])
+          }
+        >
           Add an experiment
         </button>{' '}
         <button type="submit">Save experiments</button>
@@ -246,7 +273,13 @@ function Experiments() {
 }
 
 function PreviewAndSafeMode() {
-  const [state, , loadError, reload] = useLoad<{ drafts: boolean; theme: string | null; active: boolean; safeMode: boolean; themes: string[] }>('/api/flags/preview');
+  const [state, , loadError, reload] = useLoad<{
+    drafts: boolean;
+    theme: string | null;
+    active: boolean;
+    safeMode: boolean;
+    themes: string[];
+  }>('/api/flags/preview');
   const [theme, setTheme] = useState('');
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
@@ -265,7 +298,11 @@ function PreviewAndSafeMode() {
     <section aria-labelledby="preview-h" className="a-card admin-card">
       <h2 id="preview-h">Preview and safe mode</h2>
       <p>Only you see these: visitors always get the published site.</p>
-      <p>{state.active ? `Preview is on${state.theme ? ` with the theme “${state.theme}”` : ''}: drafts and scheduled posts show on the site for you.` : 'Preview is off.'}</p>
+      <p>
+        {state.active
+          ? `Preview is on${state.theme ? ` with the theme “${state.theme}”` : ''}: drafts and scheduled posts show on the site for you.`
+          : 'Preview is off.'}
+      </p>
       <label>
         Theme to preview{' '}
         <select value={theme} onChange={(e) => setTheme(e.target.value)}>
@@ -299,17 +336,23 @@ function PreviewAndSafeMode() {
       >
         Stop previewing
       </button>
-      <p>Safe mode leaves out your header and footer code and custom scripts, so you can fix a broken injection. You can also add ?safe-mode=1 to any page address.</p>
+      <p>
+        Safe mode leaves out your header and footer code and custom scripts, so you can fix a broken injection. You can also add
+        ?safe-mode=1 to any page address.
+      </p>
       <label>
         <input
           type="checkbox"
           checked={state.safeMode}
           onChange={(e) => {
             const on = e.target.checked;
-            void run(async () => {
-              await api('PUT', '/api/flags/safe-mode', { enabled: on });
-              remember(SAFE_MODE_STORAGE_KEY, on);
-            }, on ? 'Safe mode is on.' : 'Safe mode is off.');
+            void run(
+              async () => {
+                await api('PUT', '/api/flags/safe-mode', { enabled: on });
+                remember(SAFE_MODE_STORAGE_KEY, on);
+              },
+              on ? 'Safe mode is on.' : 'Safe mode is off.',
+            );
           }}
         />{' '}
         Safe mode (for me)
@@ -323,7 +366,10 @@ function PreviewAndSafeMode() {
 export function FeaturesScreen() {
   return (
     <>
-      <PageHeader title="Features and experiments" description="Switch parts of the site on or off, test variants against each other, and preview drafts before visitors see them." />
+      <PageHeader
+        title="Features and experiments"
+        description="Switch parts of the site on or off, test variants against each other, and preview drafts before visitors see them."
+      />
       <Switches />
       <Experiments />
       <PreviewAndSafeMode />
@@ -343,11 +389,20 @@ export function BillingScreen({ path }: { path: string }) {
   const here = d.destinations.find((x) => path.replace(/\/+$/, '') === x.url);
   return (
     <>
-      <PageHeader title={here ? here.label : 'Billing'} description="The plan this site runs on." breadcrumbs={here ? [{ label: 'Billing', href: '/config/settings/billing' }, { label: here.label }] : undefined} />
+      <PageHeader
+        title={here ? here.label : 'Billing'}
+        description="The plan this site runs on."
+        breadcrumbs={here ? [{ label: 'Billing', href: '/config/settings/billing' }, { label: here.label }] : undefined}
+      />
       <section className="a-card admin-card" aria-labelledby="plan-h">
         <h2 id="plan-h">Plan: {d.plan.name}</h2>
         <p>{d.plan.description}</p>
-        {here ? <p>A hosted service would take you here to {here.key === 'trialUpgrade' ? 'upgrade from a trial' : 'choose a website subscription'}; a self-hosted site has nothing to buy.</p> : null}
+        {here ? (
+          <p>
+            A hosted service would take you here to {here.key === 'trialUpgrade' ? 'upgrade from a trial' : 'choose a website subscription'}
+            ; a self-hosted site has nothing to buy.
+          </p>
+        ) : null}
       </section>
       <nav aria-label="Upgrade destinations" className="a-card admin-card">
         <h2>Where upgrades lead</h2>

@@ -28,12 +28,18 @@ export function SeoScreen() {
           }}
         >
           <p>
-            Your sitemap is at <a href={robots.sitemapUrl}>{robots.sitemapUrl}</a>; robots.txt names it unless you add your own Sitemap line. Leave the box
-            empty to use the default.
+            Your sitemap is at <a href={robots.sitemapUrl}>{robots.sitemapUrl}</a>; robots.txt names it unless you add your own Sitemap
+            line. Leave the box empty to use the default.
           </p>
           <label>
             robots.txt
-            <textarea rows={10} value={robots.robotsTxt} placeholder={robots.defaultRobotsTxt} onChange={(e) => setRobots({ ...robots, robotsTxt: e.target.value })} spellCheck={false} />
+            <textarea
+              rows={10}
+              value={robots.robotsTxt}
+              placeholder={robots.defaultRobotsTxt}
+              onChange={(e) => setRobots({ ...robots, robotsTxt: e.target.value })}
+              spellCheck={false}
+            />
           </label>
         </SaveForm>
       ) : (
@@ -56,8 +62,8 @@ export function SeoScreen() {
           }}
         >
           <p>
-            One redirect a line: <code>/old-path -&gt; /new-path 301</code> (or <code>302</code> for a temporary move). A <code>*</code> at the end of the
-            old path matches everything after it and can be used once in the new path.
+            One redirect a line: <code>/old-path -&gt; /new-path 301</code> (or <code>302</code> for a temporary move). A <code>*</code> at
+            the end of the old path matches everything after it and can be used once in the new path.
           </p>
           <label>
             URL mappings

@@ -9,25 +9,30 @@ import { savePreferences, usePreferences } from '../../client/commerce-preferenc
 import { INSTALMENT_COUNTRIES } from '../../../core/instalments.js';
 import { CodeEditingUnavailable, useAndroid } from '../ui/code-editing.js';
 
-
-
 export function HeaderFooterScreen() {
   const [d, setD, error, , saved] = useLoad<{ header: string; footer: string }>('/api/site-header-footer');
   const android = useAndroid();
   if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={4} label="Loading header and footer code" />;
   return (
     <>
-      <PageHeader title="Header and footer code" description="Code added to every public page: analytics tags, verification meta tags, chat widgets. It runs for every visitor, so paste only code you trust." />
-      {android ? <CodeEditingUnavailable /> : <SaveForm label="Header and footer code" onSubmit={async () => void saved(await api('PUT', '/api/site-header-footer', d))}>
-        <label>
-          Header code
-          <textarea rows={6} value={d.header} onChange={(e) => setD({ ...d, header: e.target.value })} spellCheck={false} />
-        </label>
-        <label>
-          Footer code
-          <textarea rows={6} value={d.footer} onChange={(e) => setD({ ...d, footer: e.target.value })} spellCheck={false} />
-        </label>
-      </SaveForm>}
+      <PageHeader
+        title="Header and footer code"
+        description="Code added to every public page: analytics tags, verification meta tags, chat widgets. It runs for every visitor, so paste only code you trust."
+      />
+      {android ? (
+        <CodeEditingUnavailable />
+      ) : (
+        <SaveForm label="Header and footer code" onSubmit={async () => void saved(await api('PUT', '/api/site-header-footer', d))}>
+          <label>
+            Header code
+            <textarea rows={6} value={d.header} onChange={(e) => setD({ ...d, header: e.target.value })} spellCheck={false} />
+          </label>
+          <label>
+            Footer code
+            <textarea rows={6} value={d.footer} onChange={(e) => setD({ ...d, footer: e.target.value })} spellCheck={false} />
+          </label>
+        </SaveForm>
+      )}
     </>
   );
 }
@@ -162,14 +167,23 @@ export function CommercePreferencesScreen() {
         </label>
         <label>
           Minimum order subtotal
-          <input inputMode="decimal" value={min ?? (d.minimumOrderSubtotalCents / 100).toFixed(2)} onChange={(e) => setMin(e.target.value)} />
+          <input
+            inputMode="decimal"
+            value={min ?? (d.minimumOrderSubtotalCents / 100).toFixed(2)}
+            onChange={(e) => setMin(e.target.value)}
+          />
         </label>
         <label className="admin-check">
-          <input type="checkbox" checked={d.multipleQuantityAllowedForServices} onChange={(e) => setD({ ...d, multipleQuantityAllowedForServices: e.target.checked })} /> Allow more than one of a
-          service per order
+          <input
+            type="checkbox"
+            checked={d.multipleQuantityAllowedForServices}
+            onChange={(e) => setD({ ...d, multipleQuantityAllowedForServices: e.target.checked })}
+          />{' '}
+          Allow more than one of a service per order
         </label>
         <label className="admin-check">
-          <input type="checkbox" checked={d.instalmentsEnabled} onChange={(e) => setD({ ...d, instalmentsEnabled: e.target.checked })} /> Offer instalment payments
+          <input type="checkbox" checked={d.instalmentsEnabled} onChange={(e) => setD({ ...d, instalmentsEnabled: e.target.checked })} />{' '}
+          Offer instalment payments
         </label>
       </SaveForm>
       <InstalmentProviderSummary />
@@ -186,7 +200,9 @@ function InstalmentProviderSummary() {
   const country = typeof data.merchantCountry === 'string' ? data.merchantCountry : '';
   return (
     <p aria-label="Instalment provider" className="a-muted">
-      {data.available === true && country ? `Instalment provider account: ${country}, available.` : `Instalment provider account: ${country || 'no country'}, not available.`}
+      {data.available === true && country
+        ? `Instalment provider account: ${country}, available.`
+        : `Instalment provider account: ${country || 'no country'}, not available.`}
     </p>
   );
 }
@@ -196,7 +212,10 @@ function InstalmentProviderForm() {
   const { data, error } = usePreferences('instalments');
   const [edit, setEdit] = useState<{ available: boolean; merchantCountry: string } | null>(null);
   if (!data) return error ? null : <Skeleton lines={2} label="Loading the instalment provider settings" />;
-  const v = edit ?? { available: data.available === true, merchantCountry: typeof data.merchantCountry === 'string' ? data.merchantCountry : '' };
+  const v = edit ?? {
+    available: data.available === true,
+    merchantCountry: typeof data.merchantCountry === 'string' ? data.merchantCountry : '',
+  };
   return (
     <SaveForm
       label="Instalment provider"
@@ -207,7 +226,8 @@ function InstalmentProviderForm() {
       }}
     >
       <label className="admin-check">
-        <input type="checkbox" checked={v.available} onChange={(e) => setEdit({ ...v, available: e.target.checked })} /> The provider account takes instalment payments
+        <input type="checkbox" checked={v.available} onChange={(e) => setEdit({ ...v, available: e.target.checked })} /> The provider
+        account takes instalment payments
       </label>
       <label>
         Provider account country
@@ -295,7 +315,8 @@ export function ContentScreen() {
       <ul>
         {posts?.posts.map((p) => (
           <li key={p.id}>
-            <a href={`/config/posts/${p.id}`}>Edit {p.title}</a> <span className={`admin-status admin-status--${p.status}`}>{STATUS_LABELS[p.status] ?? p.status}</span>
+            <a href={`/config/posts/${p.id}`}>Edit {p.title}</a>{' '}
+            <span className={`admin-status admin-status--${p.status}`}>{STATUS_LABELS[p.status] ?? p.status}</span>
           </li>
         ))}
       </ul>
@@ -318,7 +339,10 @@ export function NavigationScreen() {
   if (!layout) return <p>{error || 'Loading…'}</p>;
   const main = layout[0];
   const save = (links: LayoutLink[]) =>
-    api('POST', '/api/widget/UpdateNavigation', { fieldName: main!.identifier, templateId: 'default', navigation: { items: links } }).then(reload, (x) => setErr(msg(x)));
+    api('POST', '/api/widget/UpdateNavigation', { fieldName: main!.identifier, templateId: 'default', navigation: { items: links } }).then(
+      reload,
+      (x) => setErr(msg(x)),
+    );
   const move = (i: number, d: number) => {
     const links = main!.links.slice();
     const [l] = links.splice(i, 1);
@@ -356,7 +380,12 @@ export function NavigationScreen() {
           <li key={c.id}>
             {c.title} /{c.urlId}{' '}
             {main && !main.links.some((l) => l.collectionId === c.id) ? (
-              <button type="button" onClick={() => void save([...main.links, { title: '', collectionId: c.id, externalLink: null, memberAreaId: null, children: [] }])}>
+              <button
+                type="button"
+                onClick={() =>
+                  void save([...main.links, { title: '', collectionId: c.id, externalLink: null, memberAreaId: null, children: [] }])
+                }
+              >
                 Add {c.title} to navigation
               </button>
             ) : null}

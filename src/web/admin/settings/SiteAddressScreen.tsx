@@ -18,20 +18,29 @@ export function SiteAddressScreen() {
     <>
       <h1>Site address</h1>
       <p>
-        The address visitors use to reach this site. Links in the emails the site sends (order confirmations, password resets, newsletter confirmations) start with it.
+        The address visitors use to reach this site. Links in the emails the site sends (order confirmations, password resets, newsletter
+        confirmations) start with it.
         {d.publicUrl ? ` The server's PUBLIC_URL (${d.publicUrl}) is set and takes precedence.` : ''}
       </p>
       <p>
         Links in emails start with: <strong>{d.linksStartWith}</strong>
       </p>
-      <SaveForm label="Site address" onSubmit={async () => {
+      <SaveForm
+        label="Site address"
+        onSubmit={async () => {
           saved(await api<SiteAddress>('PUT', '/api/config/site-address', { siteAddress: d.siteAddress }));
           // The dashboard's set-up checklist ticks "Set the site's address" from it.
           void client.invalidateQueries({ queryKey: ['dashboard'] });
-        }}>
+        }}
+      >
         <label>
           Site address
-          <input type="url" value={d.siteAddress} placeholder="https://www.example.com" onChange={(e) => setD({ ...d, siteAddress: e.target.value })} />
+          <input
+            type="url"
+            value={d.siteAddress}
+            placeholder="https://www.example.com"
+            onChange={(e) => setD({ ...d, siteAddress: e.target.value })}
+          />
         </label>
       </SaveForm>
     </>

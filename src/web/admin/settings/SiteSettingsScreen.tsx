@@ -18,7 +18,15 @@ import { useTimeZones } from './time-zones.js';
 
 const CURRENCY_OPTIONS = SUPPORTED_CURRENCIES.map((c) => ({ value: c, label: c }));
 
-const DAY_NAMES: Record<string, string> = { monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday', sunday: 'Sunday' };
+const DAY_NAMES: Record<string, string> = {
+  monday: 'Monday',
+  tuesday: 'Tuesday',
+  wednesday: 'Wednesday',
+  thursday: 'Thursday',
+  friday: 'Friday',
+  saturday: 'Saturday',
+  sunday: 'Sunday',
+};
 
 /** An uploaded image (logo, favicon): its preview, an Upload button (file picker) and Remove. */
 function ImageField({ form, name, label }: { form: UseFormReturn<SiteSettings>; name: 'logoImageUrl' | 'faviconUrl'; label: string }) {
@@ -48,7 +56,15 @@ function ImageField({ form, name, label }: { form: UseFormReturn<SiteSettings>; 
       <legend>{label}</legend>
       <div className="a-image-field">
         {url ? <img src={url} alt={`Current ${label.toLowerCase()}`} /> : <span className="a-muted">No {label.toLowerCase()} yet.</span>}
-        <input ref={input} type="file" accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml" className="visually-hidden" tabIndex={-1} aria-hidden="true" onChange={(e) => void pick(e.target.files?.[0])} />
+        <input
+          ref={input}
+          type="file"
+          accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml"
+          className="visually-hidden"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(e) => void pick(e.target.files?.[0])}
+        />
         <button type="button" disabled={busy} aria-describedby={describedBy(id, undefined, message)} onClick={() => input.current?.click()}>
           {busy ? 'Uploading…' : `Upload ${label.toLowerCase()}`}
         </button>
@@ -124,10 +140,22 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
 
       <Section title="Region">
         <div className="a-fields">
-          <SelectField form={form} name="timeZone" label="Time zone" options={timeZoneOptions} hint="Event times, order dates and scheduled posts use it." />
+          <SelectField
+            form={form}
+            name="timeZone"
+            label="Time zone"
+            options={timeZoneOptions}
+            hint="Event times, order dates and scheduled posts use it."
+          />
           {timeZones.failure}
           <Field form={form} name="locale" label="Language and region" hint="A language tag such as en-US, en-GB or fr-CA." />
-          <SelectField form={form} name="currency" label="Store currency" options={CURRENCY_OPTIONS} hint={<>Prices keep their numbers in the currency&apos;s smallest unit: choose it before adding products.</>} />
+          <SelectField
+            form={form}
+            name="currency"
+            label="Store currency"
+            options={CURRENCY_OPTIONS}
+            hint={<>Prices keep their numbers in the currency&apos;s smallest unit: choose it before adding products.</>}
+          />
         </div>
       </Section>
 
@@ -157,7 +185,12 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
       </Section>
 
       <Section title="Comments">
-        <CheckboxField form={form} name="commentsEnabled" label="Allow comments on the site" hint="Off hides every comment area. New journal posts start with comments open when this is on, and closed when it is off." />
+        <CheckboxField
+          form={form}
+          name="commentsEnabled"
+          label="Allow comments on the site"
+          hint="Off hides every comment area. New journal posts start with comments open when this is on, and closed when it is off."
+        />
       </Section>
 
       <Section title="Social accounts">
@@ -199,8 +232,9 @@ function BackupCard() {
   return (
     <Section title="Backup" className="a-card--after-form">
       <p className="a-muted">
-        Download the whole site as one archive: every page, product, order, customer and account, and every uploaded file. Keep it somewhere safe: it holds your customers&apos; details. Restore it on a new
-        server with <code>npm run restore</code> (see docs/DEPLOY.md). Only administrators can download a backup.
+        Download the whole site as one archive: every page, product, order, customer and account, and every uploaded file. Keep it somewhere
+        safe: it holds your customers&apos; details. Restore it on a new server with <code>npm run restore</code> (see docs/DEPLOY.md). Only
+        administrators can download a backup.
       </p>
       <div className="a-form-actions">
         <a className="a-button" href="/api/admin/backup" download>
@@ -216,7 +250,13 @@ export function SiteSettingsScreen() {
   return (
     <>
       <PageHeader title="Site settings" description="How the site introduces itself, where it is, and when it is open." />
-      {q.isPending ? <Skeleton lines={8} label="Loading the settings" /> : q.isError ? <p role="alert">{q.error.message}</p> : <SettingsForm initial={q.data.settings} />}
+      {q.isPending ? (
+        <Skeleton lines={8} label="Loading the settings" />
+      ) : q.isError ? (
+        <p role="alert">{q.error.message}</p>
+      ) : (
+        <SettingsForm initial={q.data.settings} />
+      )}
       <BackupCard />
     </>
   );

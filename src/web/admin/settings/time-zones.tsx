@@ -9,7 +9,12 @@ import { api } from '../../client/api.js';
 import { editor as editorMessages } from '../../../core/messages.js';
 
 export function useTimeZones(current: string): { zones: string[]; failure: ReactElement | null } {
-  const q = useQuery({ queryKey: ['admin', 'time-zones'], queryFn: () => api<{ timeZones: string[] }>('GET', '/api/admin/time-zones'), retry: false, staleTime: 3_600_000 });
+  const q = useQuery({
+    queryKey: ['admin', 'time-zones'],
+    queryFn: () => api<{ timeZones: string[] }>('GET', '/api/admin/time-zones'),
+    retry: false,
+    staleTime: 3_600_000,
+  });
   const list = q.data?.timeZones ?? [];
   const zones = list.includes(current) ? list : [current, ...list];
   const failure = q.isError ? (

@@ -34,7 +34,11 @@ interface Team {
 
 const KEY = ['team'];
 const inviteSchema = z.object({
-  email: z.string().trim().max(320).refine((s) => isEmailAddress(s), 'Please enter a valid email'),
+  email: z
+    .string()
+    .trim()
+    .max(320)
+    .refine((s) => isEmailAddress(s), 'Please enter a valid email'),
   displayName: z.string().trim().max(100),
   role: z.string(),
 });
@@ -46,9 +50,14 @@ function InviteForm({ roles }: { roles: RoleInfo[] }) {
   const toast = useToast();
   const client = useQueryClient();
   const id = useId();
-  const form = useForm<InviteValues>({ resolver: zodResolver(inviteSchema), defaultValues: { email: '', displayName: '', role: String(roles.find((r) => r.name === 'Editor')?.role ?? roles[0]!.role) }, mode: 'onTouched' });
+  const form = useForm<InviteValues>({
+    resolver: zodResolver(inviteSchema),
+    defaultValues: { email: '', displayName: '', role: String(roles.find((r) => r.name === 'Editor')?.role ?? roles[0]!.role) },
+    mode: 'onTouched',
+  });
   const invite = useMutation({
-    mutationFn: (v: InviteValues) => api<{ member: Member }>('POST', '/api/admin/team/invites', { email: v.email, displayName: v.displayName, role: Number(v.role) }),
+    mutationFn: (v: InviteValues) =>
+      api<{ member: Member }>('POST', '/api/admin/team/invites', { email: v.email, displayName: v.displayName, role: Number(v.role) }),
     onSuccess: (r) => {
       void client.invalidateQueries({ queryKey: KEY });
       form.reset({ ...form.getValues(), email: '', displayName: '' });
@@ -67,7 +76,13 @@ function InviteForm({ roles }: { roles: RoleInfo[] }) {
         <div className="a-fields">
           <Field form={form} name="email" label="Email" type="email" autoComplete="off" />
           <Field form={form} name="displayName" label="Name (optional)" autoComplete="off" />
-          <SelectField form={form} name="role" label="Role" options={roles.map((r) => ({ value: String(r.role), label: r.name }))} hint={role?.description} />
+          <SelectField
+            form={form}
+            name="role"
+            label="Role"
+            options={roles.map((r) => ({ value: String(r.role), label: r.name }))}
+            hint={role?.description}
+          />
         </div>
         <div className="a-form-actions">
           <button type="submit" className="a-button--primary" disabled={invite.isPending}>
@@ -102,7 +117,12 @@ function MemberRow({ m, roles, me }: { m: Member; roles: RoleInfo[]; me: string 
         {m.id === me ? <span className="a-muted"> (you)</span> : null}
       </td>
       <td>
-        <select aria-label={`Role of ${m.email}`} value={m.role} disabled={change.isPending} onChange={(e) => change.mutate(Number(e.target.value))}>
+        <select
+          aria-label={`Role of ${m.email}`}
+          value={m.role}
+          disabled={change.isPending}
+          onChange={(e) => change.mutate(Number(e.target.value))}
+        >
           {roles.map((r) => (
             <option key={r.role} value={r.role}>
               {r.name}

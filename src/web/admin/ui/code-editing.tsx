@@ -12,7 +12,11 @@ const noSubscription = () => () => undefined;
 
 /** Whether this browser is Android (false while the server renders, then the browser's answer). */
 export function useAndroid(): boolean {
-  return useSyncExternalStore(noSubscription, () => typeof navigator !== 'undefined' && isAndroidAgent(navigator.userAgent), () => false);
+  return useSyncExternalStore(
+    noSubscription,
+    () => typeof navigator !== 'undefined' && isAndroidAgent(navigator.userAgent),
+    () => false,
+  );
 }
 
 export function CodeEditingUnavailable() {

@@ -40,7 +40,10 @@ export const useToast = () => useContext(ToastContext);
 export function AdminProviders({ children }: { children: ReactNode }) {
   const [client] = useState(makeQueryClient);
   const [toasts, setToasts] = useState<ToastItem[]>([]);
-  const toast = useCallback<ToastFn>((text, opts) => setToasts((t) => [...t.slice(-3), { id: Date.now() + Math.random(), text, tone: opts?.tone ?? 'info' }]), []);
+  const toast = useCallback<ToastFn>(
+    (text, opts) => setToasts((t) => [...t.slice(-3), { id: Date.now() + Math.random(), text, tone: opts?.tone ?? 'info' }]),
+    [],
+  );
   return (
     <QueryClientProvider client={client}>
       <Toast.Provider swipeDirection="right" duration={5000} label="Notification">
@@ -70,7 +73,19 @@ export function AdminProviders({ children }: { children: ReactNode }) {
  * A destructive action behind a confirmation: `trigger` opens an alert dialog naming what will happen; Confirm
  * runs `onConfirm`. Focus starts on Cancel, is trapped inside, and returns to the trigger; Escape cancels.
  */
-export function ConfirmDialog({ trigger, title, description, confirm, onConfirm }: { trigger: ReactNode; title: string; description: ReactNode; confirm: string; onConfirm: () => void | Promise<void> }) {
+export function ConfirmDialog({
+  trigger,
+  title,
+  description,
+  confirm,
+  onConfirm,
+}: {
+  trigger: ReactNode;
+  title: string;
+  description: ReactNode;
+  confirm: string;
+  onConfirm: () => void | Promise<void>;
+}) {
   return (
     <AlertDialog.Root>
       <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>
@@ -103,7 +118,17 @@ export interface Crumb {
 }
 
 /** A screen's heading: breadcrumbs on detail screens, the title (h1), a line of description, primary actions. */
-export function PageHeader({ title, description, actions, breadcrumbs }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; breadcrumbs?: Crumb[] }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+  breadcrumbs,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  breadcrumbs?: Crumb[];
+}) {
   return (
     <div className="a-page-header">
       <div>
@@ -128,7 +153,17 @@ export function PageHeader({ title, description, actions, breadcrumbs }: { title
  * A screen's table of records: named by its (visually hidden) caption, one header per column, and a last header
  * for the row buttons ('Actions', for screen readers) when `actions` is set. The rows are the children.
  */
-export function DataTable({ caption, columns, actions = false, children }: { caption: string; columns: string[]; actions?: boolean; children: ReactNode }) {
+export function DataTable({
+  caption,
+  columns,
+  actions = false,
+  children,
+}: {
+  caption: string;
+  columns: string[];
+  actions?: boolean;
+  children: ReactNode;
+}) {
   return (
     <table className="admin-table">
       <caption className="visually-hidden">{caption}</caption>
@@ -152,7 +187,17 @@ export function DataTable({ caption, columns, actions = false, children }: { cap
 }
 
 /** What a list shows when it has nothing: what is missing and what to do next. */
-export function EmptyState({ title, children, action, level = 2 }: { title: string; children?: ReactNode; action?: ReactNode; level?: 2 | 3 }) {
+export function EmptyState({
+  title,
+  children,
+  action,
+  level = 2,
+}: {
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+  level?: 2 | 3;
+}) {
   const H = level === 2 ? 'h2' : 'h3';
   return (
     <div className="a-empty">
@@ -202,7 +247,10 @@ interface BoundaryState {
 }
 
 /** Catches a screen's render errors: reports them and shows what happened with a Try again button. */
-export class ScreenBoundary extends Component<{ children: ReactNode; websiteId: string; name: string; onReset?: () => void }, BoundaryState> {
+export class ScreenBoundary extends Component<
+  { children: ReactNode; websiteId: string; name: string; onReset?: () => void },
+  BoundaryState
+> {
   override state: BoundaryState = { error: null };
 
   static getDerivedStateFromError(error: Error): BoundaryState {

@@ -33,7 +33,8 @@ export function FieldMessages({ id, hint, error }: { id: string; hint?: ReactNod
   );
 }
 
-const errorOf = <T extends FieldValues, C, O>(form: UseFormReturn<T, C, O>, name: FieldPath<T>) => form.getFieldState(name, form.formState).error?.message;
+const errorOf = <T extends FieldValues, C, O>(form: UseFormReturn<T, C, O>, name: FieldPath<T>) =>
+  form.getFieldState(name, form.formState).error?.message;
 
 export function Field<T extends FieldValues, C = unknown, O = T>({
   form,
@@ -77,7 +78,19 @@ export function Field<T extends FieldValues, C = unknown, O = T>({
   );
 }
 
-export function SelectField<T extends FieldValues, C = unknown, O = T>({ form, name, label, options, hint }: { form: UseFormReturn<T, C, O>; name: FieldPath<T>; label: string; options: ReadonlyArray<{ value: string; label: string }>; hint?: ReactNode }) {
+export function SelectField<T extends FieldValues, C = unknown, O = T>({
+  form,
+  name,
+  label,
+  options,
+  hint,
+}: {
+  form: UseFormReturn<T, C, O>;
+  name: FieldPath<T>;
+  label: string;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  hint?: ReactNode;
+}) {
   const id = useId();
   const err = errorOf(form, name);
   return (
@@ -96,13 +109,30 @@ export function SelectField<T extends FieldValues, C = unknown, O = T>({ form, n
 }
 
 /** A checkbox with its label after it (a boolean field). */
-export function CheckboxField<T extends FieldValues, C = unknown, O = T>({ form, name, label, hint }: { form: UseFormReturn<T, C, O>; name: FieldPath<T>; label: string; hint?: ReactNode }) {
+export function CheckboxField<T extends FieldValues, C = unknown, O = T>({
+  form,
+  name,
+  label,
+  hint,
+}: {
+  form: UseFormReturn<T, C, O>;
+  name: FieldPath<T>;
+  label: string;
+  hint?: ReactNode;
+}) {
   const id = useId();
   const err = errorOf(form, name);
   return (
     <div>
       <label htmlFor={id} className="a-check">
-        <input id={id} type="checkbox" aria-invalid={err ? true : undefined} aria-describedby={describedBy(id, hint, err)} {...form.register(name)} /> {label}
+        <input
+          id={id}
+          type="checkbox"
+          aria-invalid={err ? true : undefined}
+          aria-describedby={describedBy(id, hint, err)}
+          {...form.register(name)}
+        />{' '}
+        {label}
       </label>
       <FieldMessages id={id} hint={hint} error={err} />
     </div>
@@ -122,8 +152,13 @@ export function fieldFor(key: string, names: readonly string[]): string | undefi
  * field. With `names` (the fields on screen), a message goes to the field it belongs to (`fieldFor`), and the
  * call's message goes on the form's `root` when one of them has no field to sit next to.
  */
-export function serverErrorsOnFields<T extends FieldValues, C, O>(form: UseFormReturn<T, C, O>, e: unknown, names?: readonly string[]): boolean {
-  const fields = e instanceof ApiError && e.data.errors && typeof e.data.errors === 'object' ? (e.data.errors as Record<string, string>) : {};
+export function serverErrorsOnFields<T extends FieldValues, C, O>(
+  form: UseFormReturn<T, C, O>,
+  e: unknown,
+  names?: readonly string[],
+): boolean {
+  const fields =
+    e instanceof ApiError && e.data.errors && typeof e.data.errors === 'object' ? (e.data.errors as Record<string, string>) : {};
   let placed = false;
   let all = Object.keys(fields).length > 0;
   for (const [k, m] of Object.entries(fields)) {
@@ -151,7 +186,11 @@ export interface Converted {
  * `shown(values)` they belong to, the rest on the form's root; a valid form hands the schema's output to the submit.
  * `convert` and `shown` are read through getters so a form keeps one resolver while the store's currency loads.
  */
-export function schemaResolver<V extends FieldValues, B>(schema: z.ZodType<B>, convert: () => (v: V) => Converted, shown: () => (v: V) => readonly string[]): Resolver<V, unknown, B> {
+export function schemaResolver<V extends FieldValues, B>(
+  schema: z.ZodType<B>,
+  convert: () => (v: V) => Converted,
+  shown: () => (v: V) => readonly string[],
+): Resolver<V, unknown, B> {
   return (values) => {
     const { body, errors } = convert()(values);
     const names = shown()(values);

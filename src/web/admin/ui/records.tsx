@@ -36,12 +36,28 @@ export function useLoad<T>(url: string | null): [T | null, (v: T) => void, strin
     setLocal(null);
   };
   // A screen whose data never arrived (no answer at all) says 'Unable to load. Try again'; a refusal keeps the server's words.
-  const error = q.error ? (q.error instanceof ApiError && q.error.status === 0 ? editorMessages.UNABLE_TO_LOAD_TRY_AGAIN : msg(q.error)) : '';
+  const error = q.error
+    ? q.error instanceof ApiError && q.error.status === 0
+      ? editorMessages.UNABLE_TO_LOAD_TRY_AGAIN
+      : msg(q.error)
+    : '';
   return [data, (v: T) => setLocal({ url, data: v }), error, reload, saved];
 }
 
 /** A named form whose submit runs `onSubmit` and says 'Saved.' (or what it returns) or the error, in live regions. */
-export function SaveForm({ label, onSubmit, children, button = 'Save', status }: { label: string; onSubmit: () => Promise<string | void>; children: ReactNode; button?: string; status?: string }) {
+export function SaveForm({
+  label,
+  onSubmit,
+  children,
+  button = 'Save',
+  status,
+}: {
+  label: string;
+  onSubmit: () => Promise<string | void>;
+  children: ReactNode;
+  button?: string;
+  status?: string;
+}) {
   const [out, setOut] = useState('');
   const [err, setErr] = useState('');
   const submit = async (e: FormEvent) => {
@@ -171,7 +187,13 @@ export function useRecordForm<V extends FieldValues, B>({
 }) {
   const latest = useRef({ convert, shown });
   latest.current = { convert, shown };
-  const [resolver] = useState(() => schemaResolver<V, B>(schema, () => latest.current.convert, () => latest.current.shown));
+  const [resolver] = useState(() =>
+    schemaResolver<V, B>(
+      schema,
+      () => latest.current.convert,
+      () => latest.current.shown,
+    ),
+  );
   const form = useForm<V, unknown, B>({ defaultValues: initial as DefaultValues<V>, resolver });
   const save = useMutation({
     mutationFn: onSave,
@@ -184,7 +206,17 @@ export function useRecordForm<V extends FieldValues, B>({
 }
 
 /** The form around a record's fields: its submit button, Cancel when it edits a row (Escape too), and the form's own message. */
-export function RecordForm<V extends FieldValues, B>({ label, submit, state, children }: { label: string; submit: string; state: ReturnType<typeof useRecordForm<V, B>>; children: ReactNode }) {
+export function RecordForm<V extends FieldValues, B>({
+  label,
+  submit,
+  state,
+  children,
+}: {
+  label: string;
+  submit: string;
+  state: ReturnType<typeof useRecordForm<V, B>>;
+  children: ReactNode;
+}) {
   const { form, save, onCancel } = state;
   const whole = form.formState.errors.root?.message;
   const onKeyDown = (e: KeyboardEvent) => {
@@ -194,7 +226,13 @@ export function RecordForm<V extends FieldValues, B>({ label, submit, state, chi
     }
   };
   return (
-    <form className="admin-form" aria-label={label} noValidate onKeyDown={onKeyDown} onSubmit={form.handleSubmit((body) => save.mutate(body))}>
+    <form
+      className="admin-form"
+      aria-label={label}
+      noValidate
+      onKeyDown={onKeyDown}
+      onSubmit={form.handleSubmit((body) => save.mutate(body))}
+    >
       {children}
       <button type="submit" disabled={save.isPending}>
         {submit}
@@ -224,7 +262,13 @@ export function useRowEditing() {
   /** A row's Edit and Delete buttons, named after the record; Delete asks first and says when it is done. */
   const rowButtons = (id: string, name: string, remove: (id: string) => Promise<boolean>) => (
     <>
-      <button type="button" ref={rows.ref(id)} aria-label={`Edit ${name}`} aria-expanded={editing === id} onClick={() => (editing === id ? close(id) : setEditing(id))}>
+      <button
+        type="button"
+        ref={rows.ref(id)}
+        aria-label={`Edit ${name}`}
+        aria-expanded={editing === id}
+        onClick={() => (editing === id ? close(id) : setEditing(id))}
+      >
         Edit
       </button>{' '}
       <ConfirmDialog

@@ -65,7 +65,12 @@ export function CookieBanner({ mode, text, policyUrl, action, crumb, back }: Coo
       setHidden(true);
       return;
     }
-    const choices: ConsentChoices = choice === 'accept' ? { analytics: true, marketing: true } : choice === 'reject' ? { analytics: false, marketing: false } : { analytics, marketing };
+    const choices: ConsentChoices =
+      choice === 'accept'
+        ? { analytics: true, marketing: true }
+        : choice === 'reject'
+          ? { analytics: false, marketing: false }
+          : { analytics, marketing };
     setCookie(CONSENT_CHOICES_COOKIE, formatChoices(choices));
     setCookie(CONSENT_COOKIE, choices.analytics ? 'granted' : 'denied');
     if (!choices.analytics) clearCensusCookies(documentJar(), localStore());
@@ -106,10 +111,12 @@ export function CookieBanner({ mode, text, policyUrl, action, crumb, back }: Coo
                 <input type="checkbox" checked disabled /> {m.CATEGORY_NECESSARY}
               </label>
               <label>
-                <input type="checkbox" name="analytics" value="on" checked={analytics} onChange={(e) => setAnalytics(e.target.checked)} /> {m.CATEGORY_ANALYTICS}
+                <input type="checkbox" name="analytics" value="on" checked={analytics} onChange={(e) => setAnalytics(e.target.checked)} />{' '}
+                {m.CATEGORY_ANALYTICS}
               </label>
               <label>
-                <input type="checkbox" name="marketing" value="on" checked={marketing} onChange={(e) => setMarketing(e.target.checked)} /> {m.CATEGORY_MARKETING}
+                <input type="checkbox" name="marketing" value="on" checked={marketing} onChange={(e) => setMarketing(e.target.checked)} />{' '}
+                {m.CATEGORY_MARKETING}
               </label>
             </fieldset>
             <div className="tessera-cookie-banner__actions">

@@ -20,7 +20,6 @@ export interface PromoPopupProps {
   pageType: number;
 }
 
-
 function storage(): Storage | null {
   try {
     return window.localStorage;
@@ -129,7 +128,11 @@ export function PromoPopup({ popup, captcha, pageType }: PromoPopupProps) {
     try {
       const captchaKey = captcha ? await cap.ensure() : null;
       if (captcha && !captchaKey) throw new Error(fm.CAPTCHA_INCOMPLETE);
-      const r = await api<{ message: string }>('POST', '/api/engagement/newsletter', { email, ...(captchaKey ? { captchaKey } : {}), version: popup.version });
+      const r = await api<{ message: string }>('POST', '/api/engagement/newsletter', {
+        email,
+        ...(captchaKey ? { captchaKey } : {}),
+        version: popup.version,
+      });
       remember('submitted', 'true');
       remember('version', String(popup.version));
       setDone(r.message);
@@ -144,13 +147,26 @@ export function PromoPopup({ popup, captcha, pageType }: PromoPopupProps) {
   if (!open) return null;
   const titleId = `tessera-popup-title-${popup.version}`;
   return (
-    <div className={`tessera-popup-overlay page-type-${pageType}`} data-anchor={popup.anchor} onMouseDown={(e) => {
+    <div
+      className={`tessera-popup-overlay page-type-${pageType}`}
+      data-anchor={popup.anchor}
+      onMouseDown={(e) => {
         if (e.target === e.currentTarget) {
           e.preventDefault();
           close();
         }
-      }}>
-      <div ref={panel} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} className="tessera-popup" style={anchorStyle(popup.anchor)} onKeyDown={onKeyDown}>
+      }}
+    >
+      <div
+        ref={panel}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        className="tessera-popup"
+        style={anchorStyle(popup.anchor)}
+        onKeyDown={onKeyDown}
+      >
         <button type="button" className="tessera-popup__close" aria-label={m.POPUP_CLOSE} onClick={close}>
           ×
         </button>
@@ -160,10 +176,14 @@ export function PromoPopup({ popup, captcha, pageType }: PromoPopupProps) {
         </h2>
         {popup.text ? <p className="tessera-popup__text">{popup.text}</p> : null}
         {popup.action === 'button' ? (
-          <a className="tessera-popup__button" href={popup.buttonUrl || '/'} onClick={() => {
+          <a
+            className="tessera-popup__button"
+            href={popup.buttonUrl || '/'}
+            onClick={() => {
               remember('submitted', 'true');
               remember('version', String(popup.version));
-            }}>
+            }}
+          >
             {popup.buttonText}
           </a>
         ) : done ? (
@@ -177,7 +197,16 @@ export function PromoPopup({ popup, captcha, pageType }: PromoPopupProps) {
             </span>
             <label className="tessera-popup__label">
               <span>{m.POPUP_EMAIL_LABEL}</span>
-              <input type="email" name="email" autoComplete="email" required placeholder={popup.placeholder} value={email} onChange={(e) => setEmail(e.target.value)} onFocus={() => cap.warm()} />
+              <input
+                type="email"
+                name="email"
+                autoComplete="email"
+                required
+                placeholder={popup.placeholder}
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                onFocus={() => cap.warm()}
+              />
             </label>
             <div ref={cap.widgetRef} />
             <button type="submit" disabled={busy || (cap.tied && cap.status === 'solving')}>

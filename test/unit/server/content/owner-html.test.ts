@@ -16,9 +16,28 @@ function random(seed: number) {
 describe('owner HTML: the quick check of bodies the cleaner would not change', () => {
   it('lets through only what the cleaner gives back unchanged (random bodies from tags, text and markup characters)', () => {
     const rand = random(28);
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
     const tags = ['p', 'h2', 'strong', 'em', 'b', 'span', 'code', 'sub', 'li', 'div', 'script', 'br', 'a', 'img', 'P'];
-    const texts = ['Linen shirt', ' ', '\n', '\t', "don't", '"quoted"', 'a & b', '&amp;', '&nbsp;', '<', '>', 'é ✓ 🙂', '\r', '\u0000', '\u2028', '=', '/', 'x y'];
+    const texts = [
+      'Linen shirt',
+      ' ',
+      '\n',
+      '\t',
+      "don't",
+      '"quoted"',
+      'a & b',
+      '&amp;',
+      '&nbsp;',
+      '<',
+      '>',
+      'é ✓ 🙂',
+      '\r',
+      '\u0000',
+      '\u2028',
+      '=',
+      '/',
+      'x y',
+    ];
     let clean = 0;
     for (let n = 0; n < 20_000; n++) {
       let html = '';
@@ -40,13 +59,27 @@ describe('owner HTML: the quick check of bodies the cleaner would not change', (
   });
 
   it('well-formed paragraphs and headings with inline emphasis pass; the rest is cleaned as before', () => {
-    const ok = ['<p>Linen shirt, number 12.</p>', '<p>Part 1: linen and shirts.</p><p>Second paragraph.</p>', '<h2>Care</h2>\n<p>Wash <strong>cold</strong>, <em>don\'t</em> tumble "dry".</p>', 'Just text'];
+    const ok = [
+      '<p>Linen shirt, number 12.</p>',
+      '<p>Part 1: linen and shirts.</p><p>Second paragraph.</p>',
+      '<h2>Care</h2>\n<p>Wash <strong>cold</strong>, <em>don\'t</em> tumble "dry".</p>',
+      'Just text',
+    ];
     for (const html of ok) {
       expect(alreadyClean(html)).toBe(true);
       expect(sanitize(html)).toBe(html);
       expect(cleanOwnerHtml(html)).toBe(html);
     }
-    const cleaned = ['<p>a <a href="/x">b</a></p>', '<p><p>nested</p></p>', '<p>a &amp; b</p>', '<p>open', '<strong><p>x</p></strong>', '<p class="x">y</p>', '<p>a<br>b</p>', '<div>x</div>'];
+    const cleaned = [
+      '<p>a <a href="/x">b</a></p>',
+      '<p><p>nested</p></p>',
+      '<p>a &amp; b</p>',
+      '<p>open',
+      '<strong><p>x</p></strong>',
+      '<p class="x">y</p>',
+      '<p>a<br>b</p>',
+      '<div>x</div>',
+    ];
     for (const html of cleaned) {
       expect(alreadyClean(html)).toBe(false);
       expect(cleanOwnerHtml(html)).toBe(sanitize(html));

@@ -5,7 +5,8 @@ describe('beta blocks in rendered content', () => {
   const off = (t: number) => t !== 52 && t !== 46;
 
   it('removes a switched-off block with everything nested in it, and keeps the rest', () => {
-    const html = '<p>a</p><div class="sqs-block" data-block-type="52"><div><div>x</div></div><section>y</section></div><p>b</p><div data-block-type="5">img</div>';
+    const html =
+      '<p>a</p><div class="sqs-block" data-block-type="52"><div><div>x</div></div><section>y</section></div><p>b</p><div data-block-type="5">img</div>';
     expect(removeDisabledBlocks(html, off)).toBe('<p>a</p><p>b</p><div data-block-type="5">img</div>');
   });
 
@@ -19,7 +20,10 @@ describe('beta blocks in rendered content', () => {
 
 describe('safe mode', () => {
   it('removes custom scripts but keeps JSON data islands', () => {
-    const html = '<p>x</p><script>bad()</script><script type="application/json" id="d">{"a":1}</script><SCRIPT src="/x.js"></SCRIPT><script type="application/ld+json">{}</script>';
-    expect(removeCustomScripts(html)).toBe('<p>x</p><script type="application/json" id="d">{"a":1}</script><script type="application/ld+json">{}</script>');
+    const html =
+      '<p>x</p><script>bad()</script><script type="application/json" id="d">{"a":1}</script><SCRIPT src="/x.js"></SCRIPT><script type="application/ld+json">{}</script>';
+    expect(removeCustomScripts(html)).toBe(
+      '<p>x</p><script type="application/json" id="d">{"a":1}</script><script type="application/ld+json">{}</script>',
+    );
   });
 });

@@ -1,14 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { instalmentAmounts, instalmentLocale, instalmentBrand, instalmentState, type InstalmentContext } from '../../../../src/core/instalments.js';
+import {
+  instalmentAmounts,
+  instalmentLocale,
+  instalmentBrand,
+  instalmentState,
+  type InstalmentContext,
+} from '../../../../src/core/instalments.js';
 import { ProductType } from '../../../../src/core/enums.js';
 import { formatMoney, SUPPORTED_CURRENCIES } from '../../../../src/core/money.js';
 import { parseInstalmentPreferences, NO_INSTALMENTS } from '../../../../src/server/instalments/preferences.js';
-import { itemInstalmentContext, storeInstalmentContext, instalmentContextFor, withInstalmentState } from '../../../../src/server/instalments/context.js';
+import {
+  itemInstalmentContext,
+  storeInstalmentContext,
+  instalmentContextFor,
+  withInstalmentState,
+} from '../../../../src/server/instalments/context.js';
 import { ModalService } from '../../../../src/server/instalments/modal.js';
 import { localInstalmentInfo, BRAND_NAMES } from '../../../../src/web/client/instalment-info.js';
-import { InstalmentCartPill, InstalmentMessage, InstalmentPill, cartQualifies, productInstalmentPrice } from '../../../../src/web/islands/InstalmentPill.js';
+import {
+  InstalmentCartPill,
+  InstalmentMessage,
+  InstalmentPill,
+  cartQualifies,
+  productInstalmentPrice,
+} from '../../../../src/web/islands/InstalmentPill.js';
 import type { ProductProps } from '../../../../src/web/islands/product-props.js';
 
 const ctx = (over: Partial<InstalmentContext> = {}): InstalmentContext => ({
@@ -56,7 +73,12 @@ describe('eligibility edges (min exclusive, max inclusive)', () => {
       expect(parts.reduce((a, b) => a + b, 0n)).toBe(BigInt(total));
       expect(parts[0]! - parts[3]!).toBeLessThanOrEqual(1n);
     }
-    expect(instalmentAmounts('100000000000000001')).toEqual([25000000000000001n, 25000000000000000n, 25000000000000000n, 25000000000000000n]);
+    expect(instalmentAmounts('100000000000000001')).toEqual([
+      25000000000000001n,
+      25000000000000000n,
+      25000000000000000n,
+      25000000000000000n,
+    ]);
   });
 });
 
@@ -76,7 +98,13 @@ describe('JPY, with 0 decimals', () => {
   });
   it('reads JPY limits from the preferences', () => {
     const prefs = parseInstalmentPreferences({ available: true, merchantCountry: 'us', limits: { jpy: { min: 1000, max: 100000 } } });
-    expect(storeInstalmentContext(prefs, 'JPY', 'en-US')).toEqual({ afterPayAvailable: true, afterPayMin: '1000', afterPayMax: '100000', shopperLanguage: 'en-US', stripeAccountCountry: 'US' });
+    expect(storeInstalmentContext(prefs, 'JPY', 'en-US')).toEqual({
+      afterPayAvailable: true,
+      afterPayMin: '1000',
+      afterPayMax: '100000',
+      shopperLanguage: 'en-US',
+      stripeAccountCountry: 'US',
+    });
   });
 });
 
@@ -140,12 +168,24 @@ describe('carts: only every-physical carts qualify', () => {
   const render = (c: ReturnType<typeof cart>) => renderToString(createElement(InstalmentCartPill, { context, cart: c, currency: 'USD' }));
 
   it('a physical cart shows "or {installment} with" for its subtotal', () => {
-    const c = cart([{ itemId: 'shirt', productType: ProductType.PHYSICAL }, { itemId: 'board', productType: ProductType.PHYSICAL }], 16300);
+    const c = cart(
+      [
+        { itemId: 'shirt', productType: ProductType.PHYSICAL },
+        { itemId: 'board', productType: ProductType.PHYSICAL },
+      ],
+      16300,
+    );
     expect(cartQualifies(context, c.entries)).toBe(true);
     expect(render(c)).toContain('or 4 interest-free payments of $40.75 with');
   });
   it('a mixed cart, a digital-only cart, a service and an empty cart show nothing', () => {
-    const mixed = cart([{ itemId: 'shirt', productType: ProductType.PHYSICAL }, { itemId: 'ebook', productType: ProductType.DIGITAL }], 8000);
+    const mixed = cart(
+      [
+        { itemId: 'shirt', productType: ProductType.PHYSICAL },
+        { itemId: 'ebook', productType: ProductType.DIGITAL },
+      ],
+      8000,
+    );
     expect(cartQualifies(context, mixed.entries)).toBe(false);
     expect(render(mixed)).toBe('');
     expect(render(cart([{ itemId: 'ebook', productType: ProductType.DIGITAL }], 1200))).toBe('');
@@ -154,18 +194,33 @@ describe('carts: only every-physical carts qualify', () => {
     expect(render(cart([], 0))).toBe('');
   });
   it('a cart over the maximum shows the out-of-range text', () => {
-    expect(render(cart([{ itemId: 'shirt', productType: ProductType.PHYSICAL }], 200001))).toContain('available for orders up to $2,000.00');
+    expect(render(cart([{ itemId: 'shirt', productType: ProductType.PHYSICAL }], 200001))).toContain(
+      'available for orders up to $2,000.00',
+    );
   });
 });
 
 describe('the product pill', () => {
-  const v = (sku: string, attributes: Record<string, string>, priceCents: number, extra = {}) => ({ sku, attributes, qtyInStock: 5, unlimited: false, priceCents, salePriceCents: 0, onSale: false, ...extra });
+  const v = (sku: string, attributes: Record<string, string>, priceCents: number, extra = {}) => ({
+    sku,
+    attributes,
+    qtyInStock: 5,
+    unlimited: false,
+    priceCents,
+    salePriceCents: 0,
+    onSale: false,
+    ...extra,
+  });
   const shirt: ProductProps = {
     itemId: 'shirt',
     title: 'Linen Camp Shirt',
     productType: 1,
     isSubscribable: false,
-    variants: [v('S-SAND', { Size: 'S', Color: 'Sand' }, 6800), v('S-NAVY', { Size: 'S', Color: 'Navy' }, 7200), v('M-NAVY', { Size: 'M', Color: 'Navy' }, 7200, { onSale: true, salePriceCents: 6000 })],
+    variants: [
+      v('S-SAND', { Size: 'S', Color: 'Sand' }, 6800),
+      v('S-NAVY', { Size: 'S', Color: 'Navy' }, 7200),
+      v('M-NAVY', { Size: 'M', Color: 'Navy' }, 7200, { onSale: true, salePriceCents: 6000 }),
+    ],
     variantOptionOrdering: ['Size', 'Color'],
     currency: 'USD',
     multipleQuantityAllowedForServices: true,
@@ -180,9 +235,15 @@ describe('the product pill', () => {
     expect(productInstalmentPrice(shirt, { Size: 'S', Color: 'Sand' }, 'abc'), 'a bad quantity counts as 1').toBe(6800n);
   });
   it('renders on the server from the product props, and nothing without a context', () => {
-    expect(renderToString(createElement(InstalmentPill, { product: shirt, scope: 'shirt' }))).toContain('or 4 interest-free payments of $15.00 with');
+    expect(renderToString(createElement(InstalmentPill, { product: shirt, scope: 'shirt' }))).toContain(
+      'or 4 interest-free payments of $15.00 with',
+    );
     expect(renderToString(createElement(InstalmentPill, { product: { ...shirt, instalments: undefined }, scope: 'shirt' }))).toBe('');
-    expect(renderToString(createElement(InstalmentPill, { product: { ...shirt, instalments: ctx({ afterPayAvailable: false }) }, scope: 'shirt' }))).toBe('');
+    expect(
+      renderToString(
+        createElement(InstalmentPill, { product: { ...shirt, instalments: ctx({ afterPayAvailable: false }) }, scope: 'shirt' }),
+      ),
+    ).toBe('');
   });
 });
 
@@ -194,20 +255,37 @@ describe('preferences and the per-item context', () => {
     const p = parseInstalmentPreferences({
       available: true,
       merchantCountry: 'ca',
-      limits: { usd: { min: 100, max: 200000 }, CAD: { min: '100', max: '150000' }, EUR: { min: 500, max: 400 }, XXX: { min: 1, max: 2 }, GBP: { min: -1, max: 5 }, AUD: 'x' },
+      limits: {
+        usd: { min: 100, max: 200000 },
+        CAD: { min: '100', max: '150000' },
+        EUR: { min: 500, max: 400 },
+        XXX: { min: 1, max: 2 },
+        GBP: { min: -1, max: 5 },
+        AUD: 'x',
+      },
     });
-    expect(p).toEqual({ available: true, merchantCountry: 'CA', limits: { USD: { min: '100', max: '200000' }, CAD: { min: '100', max: '150000' } } });
+    expect(p).toEqual({
+      available: true,
+      merchantCountry: 'CA',
+      limits: { USD: { min: '100', max: '200000' }, CAD: { min: '100', max: '150000' } },
+    });
   });
   it('serves a context for every supported currency with limits, and none without', () => {
     const limits = Object.fromEntries(SUPPORTED_CURRENCIES.map((c) => [c, { min: 100, max: 200000 }]));
     const prefs = parseInstalmentPreferences({ available: true, merchantCountry: 'US', limits });
     for (const c of SUPPORTED_CURRENCIES) expect(storeInstalmentContext(prefs, c, 'en-US').afterPayAvailable, c).toBe(true);
-    expect(storeInstalmentContext(parseInstalmentPreferences({ available: true, merchantCountry: 'US' }), 'USD', 'en-US').afterPayAvailable).toBe(false);
-    expect(storeInstalmentContext(parseInstalmentPreferences({ available: true, merchantCountry: 'DE', limits }), 'USD', 'en-US').afterPayAvailable).toBe(false);
+    expect(
+      storeInstalmentContext(parseInstalmentPreferences({ available: true, merchantCountry: 'US' }), 'USD', 'en-US').afterPayAvailable,
+    ).toBe(false);
+    expect(
+      storeInstalmentContext(parseInstalmentPreferences({ available: true, merchantCountry: 'DE', limits }), 'USD', 'en-US')
+        .afterPayAvailable,
+    ).toBe(false);
   });
   it('only physical, non-subscription items are available', () => {
     const prefs = parseInstalmentPreferences({ available: true, merchantCountry: 'GB', limits: { GBP: { min: 100, max: 100000 } } });
-    const of = (productType: number, isSubscribable = false) => itemInstalmentContext({ productType, isSubscribable }, prefs, 'GBP', 'en-GB').afterPayAvailable;
+    const of = (productType: number, isSubscribable = false) =>
+      itemInstalmentContext({ productType, isSubscribable }, prefs, 'GBP', 'en-GB').afterPayAvailable;
     expect(of(ProductType.PHYSICAL)).toBe(true);
     expect(of(ProductType.PHYSICAL, true)).toBe(false);
     expect(of(ProductType.DIGITAL)).toBe(false);
@@ -218,6 +296,12 @@ describe('preferences and the per-item context', () => {
     expect(instalmentContextFor({ productType: 1 }, 'USD').afterPayAvailable).toBe(false);
     const prefs = parseInstalmentPreferences({ available: true, merchantCountry: 'NZ', limits: { NZD: { min: 100, max: 200000 } } });
     const inside = withInstalmentState({ prefs, language: 'en-NZ' }, () => instalmentContextFor({ productType: 1 }, 'NZD'));
-    expect(inside).toEqual({ afterPayAvailable: true, afterPayMin: '100', afterPayMax: '200000', shopperLanguage: 'en-NZ', stripeAccountCountry: 'NZ' });
+    expect(inside).toEqual({
+      afterPayAvailable: true,
+      afterPayMin: '100',
+      afterPayMax: '200000',
+      shopperLanguage: 'en-NZ',
+      stripeAccountCountry: 'NZ',
+    });
   });
 });

@@ -11,7 +11,17 @@ describe('reservedUrlIdsOf', () => {
   });
 
   it('adds the fixed first segment of every route', () => {
-    const ids = reservedUrlIdsOf(routes('/forms/:formId', '/members/files/:id', '/members/join/:areaId', '/order-confirmed/:orderId', '/newsletter/unsubscribe/:token', '/uploads/:file', '/donate'));
+    const ids = reservedUrlIdsOf(
+      routes(
+        '/forms/:formId',
+        '/members/files/:id',
+        '/members/join/:areaId',
+        '/order-confirmed/:orderId',
+        '/newsletter/unsubscribe/:token',
+        '/uploads/:file',
+        '/donate',
+      ),
+    );
     for (const id of ['forms', 'members', 'order-confirmed', 'newsletter', 'uploads', 'donate']) expect(ids.has(id)).toBe(true);
     // The named ones stay, whether a route has them or not.
     for (const id of RESERVED_URL_IDS) expect(ids.has(id)).toBe(true);
@@ -19,7 +29,9 @@ describe('reservedUrlIdsOf', () => {
   });
 
   it('takes nothing from parameters, wildcards, regexes or the root', () => {
-    const ids = reservedUrlIdsOf(routes('/', '*', '/*', '/:collection', '/:collection/:item', '/:collection/p/:item', '/file-:id', '/(^\\d+)'));
+    const ids = reservedUrlIdsOf(
+      routes('/', '*', '/*', '/:collection', '/:collection/:item', '/:collection/p/:item', '/file-:id', '/(^\\d+)'),
+    );
     expect([...ids].sort()).toEqual([...RESERVED_URL_IDS].sort());
   });
 

@@ -6,7 +6,9 @@ import { seo as text } from '../../../../src/core/messages.js';
 
 describe('URL mappings text', () => {
   it('reads rules, skips blank and comment lines, and reports each invalid line by number', () => {
-    const { rules, errors } = parseRedirects('# a comment\n\n/a -> /b 301\n/c -> https://elsewhere.example/d 302\n/e -> /f\n/g* -> /h/*\n/i*j -> /k\n/l -> //evil.example\n/m -> /n/* 301\n/a -> /z\n/same -> /same\n');
+    const { rules, errors } = parseRedirects(
+      '# a comment\n\n/a -> /b 301\n/c -> https://elsewhere.example/d 302\n/e -> /f\n/g* -> /h/*\n/i*j -> /k\n/l -> //evil.example\n/m -> /n/* 301\n/a -> /z\n/same -> /same\n',
+    );
     expect(rules).toEqual([
       { from: '/a', to: '/b', status: 301 },
       { from: '/c', to: 'https://elsewhere.example/d', status: 302 },
@@ -43,13 +45,20 @@ describe('feed helpers', () => {
   it('RFC 822 dates, escaped XML text, absolute links in owner HTML', () => {
     expect(rfc822(new Date(Date.UTC(2026, 10, 4, 9, 5, 7)))).toBe('Wed, 04 Nov 2026 09:05:07 GMT');
     expect(xmlText('a & <b> "c" \u0001')).toBe('a &amp; &lt;b&gt; &quot;c&quot; ');
-    expect(absoluteHtml('https://s.example', '<a href="/x">x</a><img src="/y.jpg"><a href="//cdn.example/z">z</a><a href="https://o.example/">o</a>')).toBe(
+    expect(
+      absoluteHtml(
+        'https://s.example',
+        '<a href="/x">x</a><img src="/y.jpg"><a href="//cdn.example/z">z</a><a href="https://o.example/">o</a>',
+      ),
+    ).toBe(
       '<a href="https://s.example/x">x</a><img src="https://s.example/y.jpg"><a href="//cdn.example/z">z</a><a href="https://o.example/">o</a>',
     );
   });
 
   it('canonical addresses keep what picks the content and drop the rest', () => {
-    expect(canonicalUrl('https://s.example', '/journal', { page: '3', utm_source: 'x', gclid: 'y', format: 'json' })).toBe('https://s.example/journal?page=3');
+    expect(canonicalUrl('https://s.example', '/journal', { page: '3', utm_source: 'x', gclid: 'y', format: 'json' })).toBe(
+      'https://s.example/journal?page=3',
+    );
     expect(canonicalUrl('https://s.example', '/journal', { page: '1', tag: 'coffee' })).toBe('https://s.example/journal?tag=coffee');
     expect(canonicalUrl('https://s.example', '/journal', { page: 'x' })).toBe('https://s.example/journal');
   });

@@ -7,7 +7,12 @@ const EMPTY = Buffer.from('<div data-island="CartPill" data-props="{&quot;totalQ
 /** A shopper's copy of a page, put together from parts made once per page, decodes to the page with their pill. */
 describe('pill splice', () => {
   const cases: Array<[string, string, string, string]> = [
-    ['a page', '<html><body>' + 'Linen — café, 12 € '.repeat(2000), '</body><script>x</script></html>', '<div data-island="CartPill">3 ✓</div>'],
+    [
+      'a page',
+      '<html><body>' + 'Linen — café, 12 € '.repeat(2000),
+      '</body><script>x</script></html>',
+      '<div data-island="CartPill">3 ✓</div>',
+    ],
     ['pill first, nothing after it', '', '', 'p'],
     ['an empty pill of their own', 'before', 'after', ''],
     ['parts past one stored block and one meta-block', 'z'.repeat(200_000), 'y'.repeat(70_000), 'q'.repeat(140_000)],

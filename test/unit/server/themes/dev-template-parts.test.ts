@@ -36,12 +36,24 @@ describe('platform tags', () => {
     );
     expect([...t.navigations]).toEqual(['mainNav']);
     expect([...t.blockFields.values()]).toEqual([{ id: 'footer-blocks', columns: 6, label: 'Footer' }]);
-    expect(t.queries.get('qsiteregion0')).toEqual({ key: 'qsiteregion0', collection: 'journal', limit: 100, skip: 10, category: [], tag: ['a', 'b'], featured: true });
+    expect(t.queries.get('qsiteregion0')).toEqual({
+      key: 'qsiteregion0',
+      collection: 'journal',
+      limit: 100,
+      skip: 10,
+      category: [],
+      tag: ['a', 'b'],
+      featured: true,
+    });
   });
 
   it('drops tags whose attributes would break out of JSON-T or the page', () => {
     const t = newTagTables();
-    const out = rewriteTags('<squarespace:navigation navigationId="a}{.end}" template="nav" /><squarespace:script src="../../secret.js" /><squarespace:query collection="x y">z</squarespace:query><squarespace:block-field id="a b" />', 'x', t);
+    const out = rewriteTags(
+      '<squarespace:navigation navigationId="a}{.end}" template="nav" /><squarespace:script src="../../secret.js" /><squarespace:query collection="x y">z</squarespace:query><squarespace:block-field id="a b" />',
+      'x',
+      t,
+    );
     expect(out).toBe('');
     expect(t.scripts.size + t.queries.size + t.navigations.size + t.blockFields.size).toBe(0);
   });
@@ -49,8 +61,17 @@ describe('platform tags', () => {
 
 describe('template.conf', () => {
   it('reads layouts, navigations and stylesheets, and makes a default layout when none is named so', () => {
-    const conf = parseTemplateConf({ name: 'N', author: 'A', layouts: { wide: { name: 'Wide', regions: ['header.region', 'body'] } }, navigations: [{ title: 'Main', name: 'mainNav' }, { title: 'bad' }], stylesheets: ['a.less', 3] });
-    expect(conf.layouts).toEqual({ wide: { name: 'Wide', regions: ['header', 'body'] }, default: { name: 'Wide', regions: ['header', 'body'] } });
+    const conf = parseTemplateConf({
+      name: 'N',
+      author: 'A',
+      layouts: { wide: { name: 'Wide', regions: ['header.region', 'body'] } },
+      navigations: [{ title: 'Main', name: 'mainNav' }, { title: 'bad' }],
+      stylesheets: ['a.less', 3],
+    });
+    expect(conf.layouts).toEqual({
+      wide: { name: 'Wide', regions: ['header', 'body'] },
+      default: { name: 'Wide', regions: ['header', 'body'] },
+    });
     expect(conf.navigations).toEqual([{ name: 'mainNav', title: 'Main' }]);
     expect(conf.stylesheets).toEqual(['a.less']);
     expect(parseTemplateConf({}).layouts.default).toEqual({ name: 'Default', regions: ['site'] });
@@ -102,5 +123,7 @@ describe('tweaks and LESS', () => {
 
 it('draws a block field with the platform layout markup', () => {
   expect(blockFieldHtml('side', 4, '')).toBe('<div class="sqs-layout sqs-grid-4 columns-4 empty" data-type="block-field" id="side"></div>');
-  expect(blockFieldHtml('side', 4, '<p>x</p>')).toContain('<div class="col sqs-col-4 span-4"><div class="sqs-block html-block sqs-block-html" data-block-type="2"><div class="sqs-block-content"><p>x</p></div>');
+  expect(blockFieldHtml('side', 4, '<p>x</p>')).toContain(
+    '<div class="col sqs-col-4 span-4"><div class="sqs-block html-block sqs-block-html" data-block-type="2"><div class="sqs-block-content"><p>x</p></div>',
+  );
 });

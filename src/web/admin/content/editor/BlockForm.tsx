@@ -1,7 +1,15 @@
 /** The side panel: a form for the selected block's content, one layout per block type. */
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { BlockType } from '../../../../core/enums.js';
-import { blockKind, blockLabel, chartDataset, isRenderedBlock, MAX_DONATION_AMOUNTS, variantName, type Block } from '../../../../core/layout.js';
+import {
+  blockKind,
+  blockLabel,
+  chartDataset,
+  isRenderedBlock,
+  MAX_DONATION_AMOUNTS,
+  variantName,
+  type Block,
+} from '../../../../core/layout.js';
 import { contentLimits, editor as editorMessages, pageEditor } from '../../../../core/messages.js';
 import { MAX_ALBUM_TRACKS } from '../../../../core/constants.js';
 import { formatMoney, toMinorUnits } from '../../../../core/money.js';
@@ -30,7 +38,17 @@ const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 const s = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
 
 /** A file input that uploads at once and reports the upload messages of core/messages.ts. */
-export function UploadField({ label, accept, onUploaded, multiple }: { label: string; accept: string; onUploaded: (u: Upload) => void; multiple?: boolean }) {
+export function UploadField({
+  label,
+  accept,
+  onUploaded,
+  multiple,
+}: {
+  label: string;
+  accept: string;
+  onUploaded: (u: Upload) => void;
+  multiple?: boolean;
+}) {
   const [state, setState] = useState<{ busy: boolean; error: string; done: string }>({ busy: false, error: '', done: '' });
   const id = useId();
   // The upload under way, so the owner can cancel it ('File processing cancelled').
@@ -118,7 +136,10 @@ function UploadedImages({ value, onPick }: { value: string; onPick: (u: Upload) 
         const u = images.find((x) => x.url === url);
         if (u) onPick(u);
       }}
-      options={[{ value: '', label: 'Choose an image' }, ...images.map((u) => ({ value: u.url, label: `${u.name} (${formatFileSize(u.bytes)})` }))]}
+      options={[
+        { value: '', label: 'Choose an image' },
+        ...images.map((u) => ({ value: u.url, label: `${u.name} (${formatFileSize(u.bytes)})` })),
+      ]}
     />
   );
 }
@@ -137,11 +158,23 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
   );
   const set = (k: string, v: unknown) => onChange({ ...d, [k]: v }, k);
   const text = (k: string, label: string, opts: { required?: boolean; hint?: string; type?: string } = {}) => (
-    <TextField label={label} value={s(d[k])} onChange={(v) => set(k, v)} error={errors[k]} required={opts.required} hint={opts.hint} type={opts.type} />
+    <TextField
+      label={label}
+      value={s(d[k])}
+      onChange={(v) => set(k, v)}
+      error={errors[k]}
+      required={opts.required}
+      hint={opts.hint}
+      type={opts.type}
+    />
   );
-  const area = (k: string, label: string, rows = 4) => <AreaField label={label} value={s(d[k])} onChange={(v) => set(k, v)} error={errors[k]} rows={rows} />;
+  const area = (k: string, label: string, rows = 4) => (
+    <AreaField label={label} value={s(d[k])} onChange={(v) => set(k, v)} error={errors[k]} rows={rows} />
+  );
   const check = (k: string, label: string) => <CheckField label={label} checked={d[k] === true} onChange={(v) => set(k, v)} />;
-  const choose = (k: string, label: string, options: ReadonlyArray<{ value: string; label: string }>) => <SelectField label={label} value={s(d[k])} onChange={(v) => set(k, v)} options={options} error={errors[k]} />;
+  const choose = (k: string, label: string, options: ReadonlyArray<{ value: string; label: string }>) => (
+    <SelectField label={label} value={s(d[k])} onChange={(v) => set(k, v)} options={options} error={errors[k]} />
+  );
   const words = (...xs: string[]) => xs.map((x) => ({ value: x, label: cap(x) }));
   const listEdit = (k: string, i: number, patch: Obj) => {
     const items = arr(d[k]).slice();
@@ -165,7 +198,9 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
   let body: ReactElement;
   switch (block.type) {
     case BlockType.HTML:
-      body = <TextBlockForm blockId={block.id} html={s(d.html)} error={errors.html} onChange={(html, key) => onChange({ ...d, html }, key)} />;
+      body = (
+        <TextBlockForm blockId={block.id} html={s(d.html)} error={errors.html} onChange={(html, key) => onChange({ ...d, html }, key)} />
+      );
       break;
     case BlockType.MARKDOWN:
       body = area('markdown', 'Markdown', 8);
@@ -174,8 +209,25 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
       body = (
         <>
           {variantSelect}
-          <UploadField label="Upload image" accept="image/jpeg,image/png,image/webp,image/gif" onUploaded={(u) => onChange({ ...d, assetUrl: u.url, originalSize: u.originalSize ?? '', altText: s(d.altText) || u.name.replace(/\.[a-z0-9]+$/i, '') }, 'upload')} />
-          <UploadedImages value={s(d.assetUrl)} onPick={(u) => onChange({ ...d, assetUrl: u.url, originalSize: u.originalSize ?? '', altText: s(d.altText) || u.name.replace(/\.[a-z0-9]+$/i, '') }, 'upload')} />
+          <UploadField
+            label="Upload image"
+            accept="image/jpeg,image/png,image/webp,image/gif"
+            onUploaded={(u) =>
+              onChange(
+                { ...d, assetUrl: u.url, originalSize: u.originalSize ?? '', altText: s(d.altText) || u.name.replace(/\.[a-z0-9]+$/i, '') },
+                'upload',
+              )
+            }
+          />
+          <UploadedImages
+            value={s(d.assetUrl)}
+            onPick={(u) =>
+              onChange(
+                { ...d, assetUrl: u.url, originalSize: u.originalSize ?? '', altText: s(d.altText) || u.name.replace(/\.[a-z0-9]+$/i, '') },
+                'upload',
+              )
+            }
+          />
           {text('assetUrl', 'Image address', { hint: 'An uploaded image, or an https:// address.' })}
           {text('altText', 'Alt text', { hint: 'Describes the image for people who cannot see it.' })}
           {text('title', 'Title')}
@@ -189,10 +241,27 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
       body = (
         <>
           {variantSelect}
-          <UploadField label="Add images" multiple accept="image/jpeg,image/png,image/webp,image/gif" onUploaded={(u) => listAdd('images', { assetUrl: u.url, altText: u.name.replace(/\.[a-z0-9]+$/i, ''), originalSize: u.originalSize ?? '', title: '' })} />
+          <UploadField
+            label="Add images"
+            multiple
+            accept="image/jpeg,image/png,image/webp,image/gif"
+            onUploaded={(u) =>
+              listAdd('images', {
+                assetUrl: u.url,
+                altText: u.name.replace(/\.[a-z0-9]+$/i, ''),
+                originalSize: u.originalSize ?? '',
+                title: '',
+              })
+            }
+          />
           {arr(d.images).map((im, i) => (
             <Fieldset key={i} legend={`Image ${i + 1}`}>
-              <TextField label="Alt text" value={s(im.altText)} onChange={(v) => listEdit('images', i, { altText: v })} error={errors[`images.${i}.altText`]} />
+              <TextField
+                label="Alt text"
+                value={s(im.altText)}
+                onChange={(v) => listEdit('images', i, { altText: v })}
+                error={errors[`images.${i}.altText`]}
+              />
               <TextField label="Title" value={s(im.title)} onChange={(v) => listEdit('images', i, { title: v })} />
               <button type="button" onClick={() => listRemove('images', i)}>
                 Remove image {i + 1}
@@ -271,9 +340,25 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
           ) : null}
           {tracks.map((t, i) => (
             <Fieldset key={i} legend={`Track ${i + 1}`}>
-              <TextField label={`Track ${i + 1} title`} value={s(t.title)} onChange={(v) => listEdit('tracks', i, { title: v })} error={errors[`tracks.${i}.title`]} required />
-              <UploadField label={`Upload audio for track ${i + 1}`} accept="audio/mpeg,audio/mp4,audio/wav,audio/ogg" onUploaded={(u) => listEdit('tracks', i, { url: u.url })} />
-              <TextField label={`Track ${i + 1} audio address`} value={s(t.url)} onChange={(v) => listEdit('tracks', i, { url: v })} error={errors[`tracks.${i}.url`]} required />
+              <TextField
+                label={`Track ${i + 1} title`}
+                value={s(t.title)}
+                onChange={(v) => listEdit('tracks', i, { title: v })}
+                error={errors[`tracks.${i}.title`]}
+                required
+              />
+              <UploadField
+                label={`Upload audio for track ${i + 1}`}
+                accept="audio/mpeg,audio/mp4,audio/wav,audio/ogg"
+                onUploaded={(u) => listEdit('tracks', i, { url: u.url })}
+              />
+              <TextField
+                label={`Track ${i + 1} audio address`}
+                value={s(t.url)}
+                onChange={(v) => listEdit('tracks', i, { url: v })}
+                error={errors[`tracks.${i}.url`]}
+                required
+              />
               <button type="button" onClick={() => listRemove('tracks', i)}>
                 Remove track {i + 1}
               </button>
@@ -299,7 +384,9 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
       );
       break;
     case BlockType.FORM:
-      body = listsFailed ? listFailed(editorMessages.UNABLE_TO_LOAD_RESULTS) : choose('formId', 'Form', [{ value: '', label: 'Choose a form' }, ...lists.forms.map((f) => ({ value: f.id, label: f.name }))]);
+      body = listsFailed
+        ? listFailed(editorMessages.UNABLE_TO_LOAD_RESULTS)
+        : choose('formId', 'Form', [{ value: '', label: 'Choose a form' }, ...lists.forms.map((f) => ({ value: f.id, label: f.name }))]);
       break;
     case BlockType.NEWSLETTER:
       body = (
@@ -310,7 +397,10 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
           {/* The mailing list is chosen through its newsletter form; none chosen: 'A List must be selected'. */}
           {listsFailed
             ? listFailed(editorMessages.UNABLE_TO_LOAD_RESULTS)
-            : choose('formId', 'Mailing list', [{ value: '', label: 'Choose a list' }, ...lists.forms.filter((f) => f.kind === 'newsletter' || f.id === d.formId).map((f) => ({ value: f.id, label: f.name }))])}
+            : choose('formId', 'Mailing list', [
+                { value: '', label: 'Choose a list' },
+                ...lists.forms.filter((f) => f.kind === 'newsletter' || f.id === d.formId).map((f) => ({ value: f.id, label: f.name })),
+              ])}
           {/* Without a mailing list the block has nothing to sign visitors up to. */}
           {listsFailed || lists.forms.some((f) => f.kind === 'newsletter') ? null : <p role="alert">{editorMessages.NO_MAILING_LISTS}</p>}
         </>
@@ -318,13 +408,23 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
       break;
     case BlockType.PRODUCT:
       // The products come with the site's collections (stores): the same list load.
-      body = listsFailed ? listFailed(editorMessages.UNABLE_TO_LOAD_COLLECTIONS) : choose('productId', 'Product', [{ value: '', label: 'Choose a product' }, ...lists.products.map((p) => ({ value: p.id, label: p.title }))]);
+      body = listsFailed
+        ? listFailed(editorMessages.UNABLE_TO_LOAD_COLLECTIONS)
+        : choose('productId', 'Product', [
+            { value: '', label: 'Choose a product' },
+            ...lists.products.map((p) => ({ value: p.id, label: p.title })),
+          ]);
       break;
     case BlockType.SUMMARY_V2:
       body = (
         <>
           {variantSelect}
-          {listsFailed ? listFailed(editorMessages.UNABLE_TO_LOAD_COLLECTIONS) : choose('collectionId', 'Collection', [{ value: '', label: 'Choose a collection' }, ...lists.collections.map((c) => ({ value: c.id, label: c.title }))])}
+          {listsFailed
+            ? listFailed(editorMessages.UNABLE_TO_LOAD_COLLECTIONS)
+            : choose('collectionId', 'Collection', [
+                { value: '', label: 'Choose a collection' },
+                ...lists.collections.map((c) => ({ value: c.id, label: c.title })),
+              ])}
           {text('title', 'Title')}
           {text('limit', 'Number of items (1 to 30)')}
           {check('showExcerpt', 'Show excerpts')}
@@ -336,8 +436,20 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
         <>
           {arr(d.items).map((it, i) => (
             <Fieldset key={i} legend={`Item ${i + 1}`}>
-              <TextField label="Title" value={s(it.title)} onChange={(v) => listEdit('items', i, { title: v })} error={errors[`items.${i}.title`]} required />
-              <AreaField label="Text" value={s(it.body)} onChange={(v) => listEdit('items', i, { body: v })} error={errors[`items.${i}.body`]} rows={3} />
+              <TextField
+                label="Title"
+                value={s(it.title)}
+                onChange={(v) => listEdit('items', i, { title: v })}
+                error={errors[`items.${i}.title`]}
+                required
+              />
+              <AreaField
+                label="Text"
+                value={s(it.body)}
+                onChange={(v) => listEdit('items', i, { body: v })}
+                error={errors[`items.${i}.body`]}
+                rows={3}
+              />
               <button type="button" onClick={() => listRemove('items', i)}>
                 Remove item {i + 1}
               </button>
@@ -354,8 +466,19 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
         <>
           {arr(d.links).map((l, i) => (
             <Fieldset key={i} legend={`Link ${i + 1}`}>
-              <TextField label="Service" value={s(l.service)} onChange={(v) => listEdit('links', i, { service: v })} error={errors[`links.${i}.service`]} required />
-              <TextField label="Address" value={s(l.url)} onChange={(v) => listEdit('links', i, { url: v })} error={errors[`links.${i}.url`]} />
+              <TextField
+                label="Service"
+                value={s(l.service)}
+                onChange={(v) => listEdit('links', i, { service: v })}
+                error={errors[`links.${i}.service`]}
+                required
+              />
+              <TextField
+                label="Address"
+                value={s(l.url)}
+                onChange={(v) => listEdit('links', i, { url: v })}
+                error={errors[`links.${i}.url`]}
+              />
               <button type="button" onClick={() => listRemove('links', i)}>
                 Remove link {i + 1}
               </button>
@@ -378,9 +501,24 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
         <>
           {arr(d.plans).map((p, i) => (
             <Fieldset key={i} legend={`Plan ${i + 1}`}>
-              <TextField label="Name" value={s(p.name)} onChange={(v) => listEdit('plans', i, { name: v })} error={errors[`plans.${i}.name`]} required />
-              <PriceField value={typeof p.price === 'number' ? p.price : 0} onChange={(v) => listEdit('plans', i, { price: v })} error={errors[`plans.${i}.price`]} />
-              <SelectField label="Billed" value={s(p.period) || 'month'} onChange={(v) => listEdit('plans', i, { period: v })} options={words('once', 'week', 'month', 'year')} />
+              <TextField
+                label="Name"
+                value={s(p.name)}
+                onChange={(v) => listEdit('plans', i, { name: v })}
+                error={errors[`plans.${i}.name`]}
+                required
+              />
+              <PriceField
+                value={typeof p.price === 'number' ? p.price : 0}
+                onChange={(v) => listEdit('plans', i, { price: v })}
+                error={errors[`plans.${i}.price`]}
+              />
+              <SelectField
+                label="Billed"
+                value={s(p.period) || 'month'}
+                onChange={(v) => listEdit('plans', i, { period: v })}
+                options={words('once', 'week', 'month', 'year')}
+              />
               <AreaField label="Description" value={s(p.description)} onChange={(v) => listEdit('plans', i, { description: v })} rows={2} />
               <AreaField
                 label="Features (one per line)"
@@ -389,7 +527,12 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
                 rows={3}
               />
               <TextField label="Button label" value={s(p.buttonLabel)} onChange={(v) => listEdit('plans', i, { buttonLabel: v })} />
-              <TextField label="Button link" value={s(p.buttonLink)} onChange={(v) => listEdit('plans', i, { buttonLink: v })} error={errors[`plans.${i}.buttonLink`]} />
+              <TextField
+                label="Button link"
+                value={s(p.buttonLink)}
+                onChange={(v) => listEdit('plans', i, { buttonLink: v })}
+                error={errors[`plans.${i}.buttonLink`]}
+              />
               <CheckField label="Featured" checked={p.featured === true} onChange={(v) => listEdit('plans', i, { featured: v })} />
               <button type="button" onClick={() => listRemove('plans', i)}>
                 Remove plan {i + 1}
@@ -397,7 +540,22 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
             </Fieldset>
           ))}
           {errors.plans ? <p className="ed-error">{errors.plans}</p> : null}
-          <button type="button" onClick={() => listAdd('plans', { name: 'Plan', price: 0, currency: 'USD', period: 'month', description: '', features: [], buttonLabel: 'Choose', buttonLink: '/', featured: false })}>
+          <button
+            type="button"
+            onClick={() =>
+              listAdd('plans', {
+                name: 'Plan',
+                price: 0,
+                currency: 'USD',
+                period: 'month',
+                description: '',
+                features: [],
+                buttonLabel: 'Choose',
+                buttonLink: '/',
+                featured: false,
+              })
+            }
+          >
             Add plan
           </button>
         </>
@@ -416,16 +574,34 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
                 <PriceField
                   label={`Amount ${i + 1}`}
                   value={typeof a === 'number' ? a : 0}
-                  onChange={(v) => setAmounts(amounts.map((x, n) => (n === i ? v : x)), `amounts.${i}`)}
+                  onChange={(v) =>
+                    setAmounts(
+                      amounts.map((x, n) => (n === i ? v : x)),
+                      `amounts.${i}`,
+                    )
+                  }
                   error={errors[`amounts.${i}`]}
                 />
-                <button type="button" onClick={() => setAmounts(amounts.filter((_, n) => n !== i), 'amounts.remove')} disabled={amounts.length <= 1}>
+                <button
+                  type="button"
+                  onClick={() =>
+                    setAmounts(
+                      amounts.filter((_, n) => n !== i),
+                      'amounts.remove',
+                    )
+                  }
+                  disabled={amounts.length <= 1}
+                >
                   Remove amount {i + 1}
                 </button>
               </div>
             ))}
             {errors.amounts ? <p className="ed-error">{errors.amounts}</p> : null}
-            <button type="button" onClick={() => setAmounts([...amounts, 1000], 'amounts.add')} disabled={amounts.length >= MAX_DONATION_AMOUNTS}>
+            <button
+              type="button"
+              onClick={() => setAmounts([...amounts, 1000], 'amounts.add')}
+              disabled={amounts.length >= MAX_DONATION_AMOUNTS}
+            >
               Add amount
             </button>
           </Fieldset>
@@ -457,7 +633,17 @@ export function BlockForm({ block, errors, warnings, lists, listsFailed = false,
   );
 }
 
-function PriceField({ value, onChange, error, label = 'Price' }: { value: number; onChange: (v: number) => void; error?: string; label?: string }) {
+function PriceField({
+  value,
+  onChange,
+  error,
+  label = 'Price',
+}: {
+  value: number;
+  onChange: (v: number) => void;
+  error?: string;
+  label?: string;
+}) {
   const [textValue, setText] = useState<string | null>(null);
   const [bad, setBad] = useState('');
   return (
@@ -479,11 +665,23 @@ function PriceField({ value, onChange, error, label = 'Price' }: { value: number
   );
 }
 
-function ChartForm({ block, errors, onChange, variantSelect }: { block: Block; errors: Record<string, string>; onChange: BlockFormProps['onChange']; variantSelect: ReactElement | null }) {
+function ChartForm({
+  block,
+  errors,
+  onChange,
+  variantSelect,
+}: {
+  block: Block;
+  errors: Record<string, string>;
+  onChange: BlockFormProps['onChange'];
+  variantSelect: ReactElement | null;
+}) {
   const d = block.data;
   const columns = Array.isArray(d.columns) ? (d.columns as string[]) : [];
   const rows = Array.isArray(d.rows) ? (d.rows as Array<{ label: string; values: Array<number | null> }>) : [];
-  const [rowsText, setRowsText] = useState(() => rows.map((r) => [r.label, ...r.values.map((v) => (v === null ? '' : String(v)))].join(', ')).join('\n'));
+  const [rowsText, setRowsText] = useState(() =>
+    rows.map((r) => [r.label, ...r.values.map((v) => (v === null ? '' : String(v)))].join(', ')).join('\n'),
+  );
   const ds = chartDataset(d);
   return (
     <>
@@ -492,7 +690,18 @@ function ChartForm({ block, errors, onChange, variantSelect }: { block: Block; e
       <TextField
         label="Columns (comma separated)"
         value={columns.join(', ')}
-        onChange={(v) => onChange({ ...d, columns: v.split(',').map((c) => c.trim()).filter(Boolean) }, 'columns')}
+        onChange={(v) =>
+          onChange(
+            {
+              ...d,
+              columns: v
+                .split(',')
+                .map((c) => c.trim())
+                .filter(Boolean),
+            },
+            'columns',
+          )
+        }
         error={errors.columns}
       />
       <AreaField
@@ -526,7 +735,17 @@ function ChartForm({ block, errors, onChange, variantSelect }: { block: Block; e
  * the formatting field. A block that holds one plain heading opens as a heading; once the owner picks
  * Text, it stays rich text while selected, even when its content becomes a single heading.
  */
-function TextBlockForm({ blockId, html, error, onChange }: { blockId: string; html: string; error?: string; onChange: (html: string, key: string) => void }) {
+function TextBlockForm({
+  blockId,
+  html,
+  error,
+  onChange,
+}: {
+  blockId: string;
+  html: string;
+  error?: string;
+  onChange: (html: string, key: string) => void;
+}) {
   useSyncExternalStore(richTextStore.subscribe, richTextStore.version);
   const rich = richTextStore.has(blockId);
   const t = readTextBlock(html);

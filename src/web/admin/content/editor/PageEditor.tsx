@@ -15,7 +15,17 @@ import { findBlock, usePageDocument } from './page-document.js';
 import { useLayoutCommands } from './page-commands.js';
 import { canvasActions } from './canvas-actions.js';
 import { pageCalls } from './page-calls.js';
-import { BlockPalette, EditorBanners, EditorNotes, EditorToolbar, HtmlBodyForm, PreviewDialog, ScheduleFor, SidePanel, type Editor } from './PageEditorParts.js';
+import {
+  BlockPalette,
+  EditorBanners,
+  EditorNotes,
+  EditorToolbar,
+  HtmlBodyForm,
+  PreviewDialog,
+  ScheduleFor,
+  SidePanel,
+  type Editor,
+} from './PageEditorParts.js';
 
 export { AUTOSAVE_DELAY_MS } from './page-document.js';
 
@@ -55,7 +65,21 @@ export function PageEditor({ id, kind = 'page' }: { id: string; kind?: 'page' | 
   const bp = breakpointOf(device);
   const { actions, addFromPalette } = canvasActions({ doc, commands, layout, bp, palette, setPalette });
   const calls = pageCalls({ doc, id, isPost, page, setHtmlMode, setPreview });
-  const ed: Editor = { doc, commands, calls, isPost, page, layout, hist, validation, device, setDevice, htmlMode, setHtmlMode, setScheduling };
+  const ed: Editor = {
+    doc,
+    commands,
+    calls,
+    isPost,
+    page,
+    layout,
+    hist,
+    validation,
+    device,
+    setDevice,
+    htmlMode,
+    setHtmlMode,
+    setScheduling,
+  };
   const invalidBlocks = new Set<string>();
   for (const k of Object.keys(validation.errors)) {
     const m = k.match(/^sections\.(\d+)\.blocks\.(\d+)\./);
@@ -80,12 +104,29 @@ export function PageEditor({ id, kind = 'page' }: { id: string; kind?: 'page' | 
         {htmlMode !== null ? (
           <HtmlBodyForm ed={ed} />
         ) : (
-        <Canvas target={{ kind, id }} layout={layout} device={device} selectedId={selectedId} products={lists.products} invalidBlocks={invalidBlocks} themes={themes} actions={actions} />
+          <Canvas
+            target={{ kind, id }}
+            layout={layout}
+            device={device}
+            selectedId={selectedId}
+            products={lists.products}
+            invalidBlocks={invalidBlocks}
+            themes={themes}
+            actions={actions}
+          />
         )}
         <SidePanel ed={ed} bp={bp} />
       </div>
-      {palette ? <BlockPalette layout={layout} onAdd={(code: number, init?: Parameters<typeof createBlock>[1]) => addFromPalette(code, init)} onClose={() => setPalette(null)} /> : null}
-      {preview !== null ? <PreviewDialog at={preview} page={page} device={device} setDevice={setDevice} onClose={() => setPreview(null)} /> : null}
+      {palette ? (
+        <BlockPalette
+          layout={layout}
+          onAdd={(code: number, init?: Parameters<typeof createBlock>[1]) => addFromPalette(code, init)}
+          onClose={() => setPalette(null)}
+        />
+      ) : null}
+      {preview !== null ? (
+        <PreviewDialog at={preview} page={page} device={device} setDevice={setDevice} onClose={() => setPreview(null)} />
+      ) : null}
       {scheduling ? <ScheduleFor doc={doc} calls={calls} onClose={() => setScheduling(false)} /> : null}
     </>
   );

@@ -5,7 +5,21 @@
  */
 import { useState } from 'react';
 import { BlockType, ContentStatus } from '../../../../core/enums.js';
-import { BLOCK_BASE_CODES, BLOCK_KINDS, GRID_COLUMNS, MAX_ROW_SPAN, PAGE_STATUS_LABELS, blockLabel, countBlocks, isRenderedBlock, layoutTextBlocksHtml, resizeBlock, updateBlockData, type Block, type PageLayout } from '../../../../core/layout.js';
+import {
+  BLOCK_BASE_CODES,
+  BLOCK_KINDS,
+  GRID_COLUMNS,
+  MAX_ROW_SPAN,
+  PAGE_STATUS_LABELS,
+  blockLabel,
+  countBlocks,
+  isRenderedBlock,
+  layoutTextBlocksHtml,
+  resizeBlock,
+  updateBlockData,
+  type Block,
+  type PageLayout,
+} from '../../../../core/layout.js';
 import { MAX_BLOCKS_PER_LAYOUT } from '../../../../core/constants.js';
 import { editor as editorMessages, forms as formMessages } from '../../../../core/messages.js';
 import type { History } from './history.js';
@@ -43,19 +57,17 @@ export interface Editor {
 }
 
 function saveText(save: PageDocument['save']): string {
-  return (
-    save.state === 'saved'
-      ? 'Saved'
-      : save.state === 'saving'
-        ? formMessages.SAVING
-        : save.state === 'unsaved'
-          ? 'Unsaved changes'
-          : save.state === 'invalid'
+  return save.state === 'saved'
+    ? 'Saved'
+    : save.state === 'saving'
+      ? formMessages.SAVING
+      : save.state === 'unsaved'
+        ? 'Unsaved changes'
+        : save.state === 'invalid'
+          ? `Not saved. ${save.message ?? ''}`
+          : save.state === 'error'
             ? `Not saved. ${save.message ?? ''}`
-            : save.state === 'error'
-              ? `Not saved. ${save.message ?? ''}`
-              : 'Not saved'
-  );
+            : 'Not saved';
 }
 
 /** The conflict banner (with Reload) and the last refusal, both alerts. */
@@ -63,19 +75,19 @@ export function EditorBanners({ doc }: { doc: PageDocument }) {
   const { conflict, notice, load } = doc;
   return (
     <>
-    {conflict ? (
-      <div role="alert" className="ed-alert">
-        <span>{conflict}</span>
-        <button type="button" onClick={load}>
-          Reload
-        </button>
-      </div>
-    ) : null}
-    {notice ? (
-      <div role="alert" className="ed-alert">
-        <span>{notice}</span>
-      </div>
-    ) : null}
+      {conflict ? (
+        <div role="alert" className="ed-alert">
+          <span>{conflict}</span>
+          <button type="button" onClick={load}>
+            Reload
+          </button>
+        </div>
+      ) : null}
+      {notice ? (
+        <div role="alert" className="ed-alert">
+          <span>{notice}</span>
+        </div>
+      ) : null}
     </>
   );
 }
@@ -120,7 +132,12 @@ export function EditorToolbar({ ed }: { ed: Editor }) {
         </button>
       ) : null}
       {isPost && post?.canWriteHtml ? (
-        <button type="button" aria-pressed={htmlMode !== null} onClick={() => setHtmlMode(htmlMode === null ? layoutTextBlocksHtml(layout) : null)} disabled={busy || !!conflict}>
+        <button
+          type="button"
+          aria-pressed={htmlMode !== null}
+          onClick={() => setHtmlMode(htmlMode === null ? layoutTextBlocksHtml(layout) : null)}
+          disabled={busy || !!conflict}
+        >
           Edit as HTML
         </button>
       ) : null}
@@ -130,19 +147,23 @@ export function EditorToolbar({ ed }: { ed: Editor }) {
         </button>
       ) : null}
       {isPost ? null : (
-      <label>
-        Status{' '}
-        <select value={statusChoice} onChange={(e) => void setStatus(e.target.value as 'draft' | 'needs-review' | 'private')} disabled={busy || !!conflict}>
-          {statusChoice === '' ? (
-            <option value="" disabled>
-              {PAGE_STATUS_LABELS[page.status]}
-            </option>
-          ) : null}
-          <option value={ContentStatus.DRAFT}>{PAGE_STATUS_LABELS.draft}</option>
-          <option value={ContentStatus.NEEDS_REVIEW}>{PAGE_STATUS_LABELS['needs-review']}</option>
-          <option value={ContentStatus.PRIVATE}>{PAGE_STATUS_LABELS.private}</option>
-        </select>
-      </label>
+        <label>
+          Status{' '}
+          <select
+            value={statusChoice}
+            onChange={(e) => void setStatus(e.target.value as 'draft' | 'needs-review' | 'private')}
+            disabled={busy || !!conflict}
+          >
+            {statusChoice === '' ? (
+              <option value="" disabled>
+                {PAGE_STATUS_LABELS[page.status]}
+              </option>
+            ) : null}
+            <option value={ContentStatus.DRAFT}>{PAGE_STATUS_LABELS.draft}</option>
+            <option value={ContentStatus.NEEDS_REVIEW}>{PAGE_STATUS_LABELS['needs-review']}</option>
+            <option value={ContentStatus.PRIVATE}>{PAGE_STATUS_LABELS.private}</option>
+          </select>
+        </label>
       )}
       {isPost ? null : (
         <button type="button" onClick={() => void openPreview()} disabled={!!conflict}>
@@ -164,13 +185,22 @@ export function EditorNotes({ doc, page, isPost }: { doc: PageDocument; page: Pa
   const { done, post, announced } = doc;
   return (
     <>
-    {done ? <p role="status">{done}</p> : null}
-    {page.status === 'scheduled' && page.publishAt ? <p>Publishes on {post ? `${formatDateTime(page.publishAt, post.timeZone)} (${post.timeZone})` : new Date(page.publishAt).toLocaleString()}.</p> : null}
-    {isPost && page.status === 'published' && page.hasUnpublishedChanges ? <p>Visitors see the published body; these changes are not published yet.</p> : null}
-    {page.publishedAt && page.status !== 'published' ? <p>Visitors see the version published {new Date(page.publishedAt).toLocaleString()}; these changes are not published yet.</p> : null}
-    <div aria-live="polite" className="ed-visually-hidden">
-      <span key={announced.n}>{announced.text}</span>
-    </div>
+      {done ? <p role="status">{done}</p> : null}
+      {page.status === 'scheduled' && page.publishAt ? (
+        <p>
+          Publishes on{' '}
+          {post ? `${formatDateTime(page.publishAt, post.timeZone)} (${post.timeZone})` : new Date(page.publishAt).toLocaleString()}.
+        </p>
+      ) : null}
+      {isPost && page.status === 'published' && page.hasUnpublishedChanges ? (
+        <p>Visitors see the published body; these changes are not published yet.</p>
+      ) : null}
+      {page.publishedAt && page.status !== 'published' ? (
+        <p>Visitors see the version published {new Date(page.publishedAt).toLocaleString()}; these changes are not published yet.</p>
+      ) : null}
+      <div aria-live="polite" className="ed-visually-hidden">
+        <span key={announced.n}>{announced.text}</span>
+      </div>
     </>
   );
 }
@@ -192,7 +222,14 @@ export function HtmlBodyForm({ ed }: { ed: Editor }) {
     >
       <label htmlFor="ed-html-body">Post body (HTML)</label>
       <small id="ed-html-hint">Cleaned with the site's allow-list when saved; the body becomes one text block.</small>
-      <textarea id="ed-html-body" aria-describedby="ed-html-hint" rows={18} value={htmlMode} onChange={(e) => setHtmlMode(e.target.value)} spellCheck={false} />
+      <textarea
+        id="ed-html-body"
+        aria-describedby="ed-html-hint"
+        rows={18}
+        value={htmlMode}
+        onChange={(e) => setHtmlMode(e.target.value)}
+        spellCheck={false}
+      />
       <span>
         <button type="submit" disabled={busy}>
           Save HTML
@@ -220,40 +257,62 @@ export function SidePanel({ ed, bp }: { ed: Editor; bp: 'desktop' | 'mobile' }) 
         .map(([k, v]) => [k.slice(prefix.length), v]),
     );
   return (
-  <aside className="ed-panel" aria-labelledby="ed-panel-title">
-    {selected ? (
-      <>
-        <BlockForm
-          key={selected.block.id}
-          block={selected.block}
-          errors={{ ...pick(validation.errors), ...serverErrors[selected.block.id] }}
-          warnings={Object.values(pick(validation.warnings))}
-          lists={lists}
-          listsFailed={listsState === 'failed'}
-          onReloadLists={loadLists}
-          onChange={(data, key, variant) => void commit(updateBlockData(layout, selected.block.id, data, variant), `${selected.block.id}:${key}`)}
+    <aside className="ed-panel" aria-labelledby="ed-panel-title">
+      {selected ? (
+        <>
+          <BlockForm
+            key={selected.block.id}
+            block={selected.block}
+            errors={{ ...pick(validation.errors), ...serverErrors[selected.block.id] }}
+            warnings={Object.values(pick(validation.warnings))}
+            lists={lists}
+            listsFailed={listsState === 'failed'}
+            onReloadLists={loadLists}
+            onChange={(data, key, variant) =>
+              void commit(updateBlockData(layout, selected.block.id, data, variant), `${selected.block.id}:${key}`)
+            }
+          />
+          <SizeFields
+            block={selected.block}
+            bp={bp}
+            onResize={(size) => void commit(resizeBlock(layout, selected.block.id, bp, size), `${selected.block.id}:size`)}
+          />
+        </>
+      ) : post ? (
+        <PostPanel
+          key={`${page.id}:${post.loadedAt}`}
+          post={post.fields}
+          timeZone={post.timeZone}
+          busy={busy || !!conflict}
+          onSave={saveFields}
         />
-        <SizeFields block={selected.block} bp={bp} onResize={(size) => void commit(resizeBlock(layout, selected.block.id, bp, size), `${selected.block.id}:size`)} />
-      </>
-    ) : post ? (
-      <PostPanel key={`${page.id}:${post.loadedAt}`} post={post.fields} timeZone={post.timeZone} busy={busy || !!conflict} onSave={saveFields} />
-    ) : (
-      <>
-        <h2 id="ed-panel-title">Page</h2>
-        <p>Select a block to edit its content. Use Add block in a section to add one.</p>
-        <p>
-          Address: <a href={page.fullUrl}>{page.fullUrl}</a>
-        </p>
-      </>
-    )}
-  </aside>
+      ) : (
+        <>
+          <h2 id="ed-panel-title">Page</h2>
+          <p>Select a block to edit its content. Use Add block in a section to add one.</p>
+          <p>
+            Address: <a href={page.fullUrl}>{page.fullUrl}</a>
+          </p>
+        </>
+      )}
+    </aside>
   );
 }
 
 /** The Add a block dialog: every block kind, and the legacy kinds already on the page. */
-export function BlockPalette({ layout, onAdd, onClose }: { layout: PageLayout; onAdd: (code: number, init?: { data?: Record<string, unknown>; h?: number }) => void; onClose: () => void }) {
+export function BlockPalette({
+  layout,
+  onAdd,
+  onClose,
+}: {
+  layout: PageLayout;
+  onAdd: (code: number, init?: { data?: Record<string, unknown>; h?: number }) => void;
+  onClose: () => void;
+}) {
   const addFromPalette = onAdd;
-  const legacyOnPage = BLOCK_BASE_CODES.filter((c) => !isRenderedBlock(c) && layout.sections.some((sec) => sec.blocks.some((bl) => bl.type === c)));
+  const legacyOnPage = BLOCK_BASE_CODES.filter(
+    (c) => !isRenderedBlock(c) && layout.sections.some((sec) => sec.blocks.some((bl) => bl.type === c)),
+  );
   return (
     <Modal title="Add a block" titleId="ed-palette-title" onClose={onClose} className="ed-dialog">
       <ul className="ed-palette" aria-label="Blocks">
@@ -290,7 +349,19 @@ export function BlockPalette({ layout, onAdd, onClose }: { layout: PageLayout; o
 }
 
 /** The draft in a sandboxed frame at the chosen device width. */
-export function PreviewDialog({ at, page, device, setDevice, onClose }: { at: number; page: PageSummary; device: Device; setDevice: (d: Device) => void; onClose: () => void }) {
+export function PreviewDialog({
+  at,
+  page,
+  device,
+  setDevice,
+  onClose,
+}: {
+  at: number;
+  page: PageSummary;
+  device: Device;
+  setDevice: (d: Device) => void;
+  onClose: () => void;
+}) {
   const preview = at;
   return (
     <Modal title="Preview" titleId="ed-preview-title" onClose={onClose} className="ed-dialog ed-preview">
@@ -303,7 +374,14 @@ export function PreviewDialog({ at, page, device, setDevice, onClose }: { at: nu
       </div>
       <div style={{ overflow: 'auto', maxWidth: '92vw' }}>
         {/* Sandboxed without allow-same-origin: the draft's scripts cannot reach the admin's cookies or crumb. */}
-        <iframe key={preview} title={`Page preview at ${device} width`} sandbox="allow-scripts allow-forms allow-popups" src={`${page.fullUrl}?preview=draft`} width={DEVICE_WIDTHS[device]} style={{ width: DEVICE_WIDTHS[device] }} />
+        <iframe
+          key={preview}
+          title={`Page preview at ${device} width`}
+          sandbox="allow-scripts allow-forms allow-popups"
+          src={`${page.fullUrl}?preview=draft`}
+          width={DEVICE_WIDTHS[device]}
+          style={{ width: DEVICE_WIDTHS[device] }}
+        />
       </div>
     </Modal>
   );
@@ -325,25 +403,55 @@ export function ScheduleFor({ doc, calls, onClose }: { doc: PageDocument; calls:
   );
 }
 
-function SizeFields({ block, bp, onResize }: { block: Block; bp: 'desktop' | 'mobile'; onResize: (size: { w?: number; h?: number }) => void }) {
+function SizeFields({
+  block,
+  bp,
+  onResize,
+}: {
+  block: Block;
+  bp: 'desktop' | 'mobile';
+  onResize: (size: { w?: number; h?: number }) => void;
+}) {
   const p = block[bp];
   return (
     <fieldset style={{ border: '1px solid #ddd', borderRadius: 6, padding: 8 }}>
       <legend>Size {bp === 'mobile' ? 'on phones' : 'on desktops and tablets'}</legend>
       <label>
         Width (columns of {GRID_COLUMNS})
-        <input type="number" min={1} max={GRID_COLUMNS} value={p.w} onChange={(e) => e.target.value && onResize({ w: Number(e.target.value) })} />
+        <input
+          type="number"
+          min={1}
+          max={GRID_COLUMNS}
+          value={p.w}
+          onChange={(e) => e.target.value && onResize({ w: Number(e.target.value) })}
+        />
       </label>
       <label>
         Height (rows)
-        <input type="number" min={1} max={MAX_ROW_SPAN} value={p.h} onChange={(e) => e.target.value && onResize({ h: Number(e.target.value) })} />
+        <input
+          type="number"
+          min={1}
+          max={MAX_ROW_SPAN}
+          value={p.h}
+          onChange={(e) => e.target.value && onResize({ h: Number(e.target.value) })}
+        />
       </label>
     </fieldset>
   );
 }
 
 /** Asks when to publish; with `timeZone` (posts) the time is read on the site's clocks, else on the browser's. */
-function ScheduleDialog({ onClose, onSchedule, timeZone, initial = '' }: { onClose: () => void; onSchedule: (iso: string) => Promise<void>; timeZone?: string; initial?: string }) {
+function ScheduleDialog({
+  onClose,
+  onSchedule,
+  timeZone,
+  initial = '',
+}: {
+  onClose: () => void;
+  onSchedule: (iso: string) => Promise<void>;
+  timeZone?: string;
+  initial?: string;
+}) {
   const [when, setWhen] = useState(initial);
   const [error, setError] = useState('');
   return (
@@ -352,7 +460,11 @@ function ScheduleDialog({ onClose, onSchedule, timeZone, initial = '' }: { onClo
         aria-label="Schedule publishing"
         onSubmit={(e) => {
           e.preventDefault();
-          const iso = timeZone ? zonedToIso(when, timeZone) : when && !Number.isNaN(new Date(when).getTime()) ? new Date(when).toISOString() : null;
+          const iso = timeZone
+            ? zonedToIso(when, timeZone)
+            : when && !Number.isNaN(new Date(when).getTime())
+              ? new Date(when).toISOString()
+              : null;
           if (!when || !iso) {
             setError('Choose a date and time.');
             return;
@@ -361,7 +473,8 @@ function ScheduleDialog({ onClose, onSchedule, timeZone, initial = '' }: { onClo
         }}
       >
         <label>
-          Publish on{timeZone ? ` (${timeZone})` : ''} <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} required />
+          Publish on{timeZone ? ` (${timeZone})` : ''}{' '}
+          <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} required />
         </label>{' '}
         <button type="submit">Schedule</button>
         {error ? <p role="alert">{error}</p> : null}

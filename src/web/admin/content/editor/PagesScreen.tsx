@@ -52,7 +52,11 @@ export function PagesScreen() {
     setBusy(true);
     try {
       const navigation: NavPlacement | undefined =
-        navChoice === 'first' || navChoice === 'last' ? { position: navChoice } : navChoice.startsWith('folder:') ? { position: 'folder', folder: Number(navChoice.slice(7)) } : undefined;
+        navChoice === 'first' || navChoice === 'last'
+          ? { position: navChoice }
+          : navChoice.startsWith('folder:')
+            ? { position: 'folder', folder: Number(navChoice.slice(7)) }
+            : undefined;
       const r = await createPage(title.trim(), urlId.trim() || undefined, navigation);
       window.location.assign(`/config/pages/${r.page.id}`);
     } catch (err) {

@@ -19,7 +19,17 @@ const list = (s: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-export function PostPanel({ post, timeZone, busy, onSave }: { post: PostFields; timeZone: string; busy: boolean; onSave: (fields: PostFieldValues) => Promise<Record<string, string> | null> }) {
+export function PostPanel({
+  post,
+  timeZone,
+  busy,
+  onSave,
+}: {
+  post: PostFields;
+  timeZone: string;
+  busy: boolean;
+  onSave: (fields: PostFieldValues) => Promise<Record<string, string> | null>;
+}) {
   const [title, setTitle] = useState(post.title);
   const [excerpt, setExcerpt] = useState(post.excerpt);
   const [author, setAuthor] = useState(post.author);
@@ -38,7 +48,17 @@ export function PostPanel({ post, timeZone, busy, onSave }: { post: PostFields; 
     const local = { ...(title.trim() ? {} : { title: 'Enter a title.' }), ...tagListErrors(t), ...categoryListErrors(c) };
     setErrors(local);
     if (Object.keys(local).length) return;
-    const refused = await onSave({ title: title.trim(), excerpt, author, tags: t, categories: c, status: post.status, publishOn: post.publishOn, commentState: comments ? 1 : 0, cover });
+    const refused = await onSave({
+      title: title.trim(),
+      excerpt,
+      author,
+      tags: t,
+      categories: c,
+      status: post.status,
+      publishOn: post.publishOn,
+      commentState: comments ? 1 : 0,
+      cover,
+    });
     setErrors(refused ?? {});
   }
 
@@ -51,7 +71,11 @@ export function PostPanel({ post, timeZone, busy, onSave }: { post: PostFields; 
         {cover ? (
           <>
             <img src={`${cover.assetUrl}?format=300w`} alt="" className="ed-cover" />
-            <TextField label="Cover image description (alt text)" value={cover.altText} onChange={(v) => setCover({ ...cover, altText: v })} />
+            <TextField
+              label="Cover image description (alt text)"
+              value={cover.altText}
+              onChange={(v) => setCover({ ...cover, altText: v })}
+            />
             <button type="button" onClick={() => setCover(null)}>
               Remove cover image
             </button>
@@ -65,16 +89,31 @@ export function PostPanel({ post, timeZone, busy, onSave }: { post: PostFields; 
         label={cover ? 'Replace cover image' : 'Upload a cover image'}
         accept="image/*"
         onUploaded={(u) => {
-          if (u.kind === 'image' && u.status === 'ready') setCover({ assetUrl: u.url, altText: cover?.altText ?? '', originalSize: u.originalSize });
+          if (u.kind === 'image' && u.status === 'ready')
+            setCover({ assetUrl: u.url, altText: cover?.altText ?? '', originalSize: u.originalSize });
         }}
       />
-      <AreaField label="Excerpt" value={excerpt} onChange={setExcerpt} rows={3} hint="Shown in the journal list and in search results." error={firstError('excerpt')} />
+      <AreaField
+        label="Excerpt"
+        value={excerpt}
+        onChange={setExcerpt}
+        rows={3}
+        hint="Shown in the journal list and in search results."
+        error={firstError('excerpt')}
+      />
       <TextField label="Tags" value={tags} onChange={setTags} hint="Separate tags with commas." error={firstError('tags')} />
-      <TextField label="Categories" value={categories} onChange={setCategories} hint="Separate categories with commas." error={firstError('categories')} />
+      <TextField
+        label="Categories"
+        value={categories}
+        onChange={setCategories}
+        hint="Separate categories with commas."
+        error={firstError('categories')}
+      />
       <TextField label="Author" value={author} onChange={setAuthor} error={firstError('author')} />
       <CheckField label="Allow comments" checked={comments} onChange={setComments} />
       <p>
-        {post.status === 'scheduled' ? 'Publishes' : post.status === 'published' ? 'Published' : 'Publish date'}: {formatDateTime(post.publishOn, timeZone)} ({timeZone})
+        {post.status === 'scheduled' ? 'Publishes' : post.status === 'published' ? 'Published' : 'Publish date'}:{' '}
+        {formatDateTime(post.publishOn, timeZone)} ({timeZone})
       </p>
       <button type="submit" disabled={busy}>
         Save post details

@@ -44,7 +44,12 @@ export function PostsScreen() {
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
     return (data?.posts ?? []).filter(
-      (p) => (filter === 'all' || p.status === filter) && (q === '' || p.title.toLowerCase().includes(q) || p.tags.some((t) => t.toLowerCase().includes(q)) || p.categories.some((c) => c.toLowerCase().includes(q))),
+      (p) =>
+        (filter === 'all' || p.status === filter) &&
+        (q === '' ||
+          p.title.toLowerCase().includes(q) ||
+          p.tags.some((t) => t.toLowerCase().includes(q)) ||
+          p.categories.some((c) => c.toLowerCase().includes(q))),
     );
   }, [data, query, filter]);
 
@@ -122,7 +127,14 @@ export function PostsScreen() {
         <Modal title="New post" titleId="ed-new-post-title" onClose={() => setCreating(false)} className="ed-dialog">
           <form onSubmit={create} aria-label="New post" className="ed-html" noValidate>
             <label htmlFor="ed-new-post">Post title</label>
-            <input id="ed-new-post" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} aria-invalid={error ? true : undefined} aria-describedby={error ? 'ed-new-post-error' : undefined} />
+            <input
+              id="ed-new-post"
+              value={title}
+              onChange={(e) => setTitle(e.target.value)}
+              maxLength={300}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'ed-new-post-error' : undefined}
+            />
             {data && data.journals.length > 1 ? (
               <label>
                 Journal{' '}

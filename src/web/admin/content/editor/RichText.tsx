@@ -33,7 +33,17 @@ interface Marks {
 const NO_MARKS: Marks = { bold: false, italic: false, ul: false, ol: false, h2: false, h3: false, link: false };
 
 const icon = (d: string, dots = false) => (
-  <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
+  <svg
+    viewBox="0 0 16 16"
+    width="16"
+    height="16"
+    aria-hidden="true"
+    focusable="false"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="1.5"
+    strokeLinecap="round"
+  >
     <path d={d} />
     {dots ? (
       <g fill="currentColor" stroke="none">
@@ -52,7 +62,12 @@ const TOOLS: readonly Tool[] = [
   { id: 'italic', label: 'Italic', mark: 'I', toggle: 'italic', keys: 'Control+I Meta+I' },
   { id: 'link', label: 'Link', keys: 'Control+K Meta+K' },
   { id: 'ul', label: 'Bulleted list', mark: icon('M6 3h9M6 8h9M6 13h9', true), toggle: 'ul' },
-  { id: 'ol', label: 'Numbered list', mark: icon('M1.5 2.2l1.2-.8v3.6M6 3h9M1.3 7.3q1-1 2 0t-2 2.7h2.2M6 8h9M1.3 11.6h2l-1 1.3q1.2 0 1.1 1t-2.1.6M6 13h9'), toggle: 'ol' },
+  {
+    id: 'ol',
+    label: 'Numbered list',
+    mark: icon('M1.5 2.2l1.2-.8v3.6M6 3h9M1.3 7.3q1-1 2 0t-2 2.7h2.2M6 8h9M1.3 11.6h2l-1 1.3q1.2 0 1.1 1t-2.1.6M6 13h9'),
+    toggle: 'ol',
+  },
   { id: 'h2', label: 'Heading 2', toggle: 'h2' },
   { id: 'h3', label: 'Heading 3', toggle: 'h3' },
   { id: 'clear', label: 'Remove formatting', mark: icon('M3 3h9M7.5 3l-2 10M2 14l12-12') },
@@ -248,7 +263,16 @@ export function RichText({ label, value, onChange, hint, error }: RichTextProps)
 
   const onToolbarKey = (e: ReactKeyboardEvent) => {
     const n = TOOLS.length;
-    const next = e.key === 'ArrowRight' ? (active + 1) % n : e.key === 'ArrowLeft' ? (active - 1 + n) % n : e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : -1;
+    const next =
+      e.key === 'ArrowRight'
+        ? (active + 1) % n
+        : e.key === 'ArrowLeft'
+          ? (active - 1 + n) % n
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? n - 1
+              : -1;
     if (next < 0) return;
     e.preventDefault();
     setActive(next);
@@ -288,7 +312,14 @@ export function RichText({ label, value, onChange, hint, error }: RichTextProps)
       <span id={labelId} className="ed-rt__label">
         {label}
       </span>
-      <div ref={toolbar} role="toolbar" aria-label={`${label} formatting`} aria-controls={`${id}-region`} className="ed-rt__tools" onKeyDown={onToolbarKey}>
+      <div
+        ref={toolbar}
+        role="toolbar"
+        aria-label={`${label} formatting`}
+        aria-controls={`${id}-region`}
+        className="ed-rt__tools"
+        onKeyDown={onToolbarKey}
+      >
         {TOOLS.map((t, i) => (
           <button
             key={t.id}
@@ -310,13 +341,18 @@ export function RichText({ label, value, onChange, hint, error }: RichTextProps)
         ))}
       </div>
       {link ? (
-        <div role="dialog" aria-labelledby={linkTitleId} className="ed-rt__link" onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.preventDefault();
-            e.stopPropagation();
-            closeLink();
-          }
-        }}>
+        <div
+          role="dialog"
+          aria-labelledby={linkTitleId}
+          className="ed-rt__link"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              e.stopPropagation();
+              closeLink();
+            }
+          }}
+        >
           <strong id={linkTitleId}>{link.editing ? 'Edit link' : 'Add link'}</strong>
           <form
             onSubmit={(e) => {

@@ -59,10 +59,14 @@ function weightsOf(family: string): number[] {
  * site itself, and reports a family whose preview could not be loaded.
  */
 function useFontPreviews(uses: Array<{ family: string; weight: number }>) {
-  const extra = [...new Set(uses.flatMap((u) => {
-    const f = libraryFontOf(u.family);
-    return f ? [`${f.id}-${nearestWeight(f, u.weight)}`] : [];
-  }))].sort();
+  const extra = [
+    ...new Set(
+      uses.flatMap((u) => {
+        const f = libraryFontOf(u.family);
+        return f ? [`${f.id}-${nearestWeight(f, u.weight)}`] : [];
+      }),
+    ),
+  ].sort();
   // A retry after the library failed asks again under a new address (the browser would reuse the failure).
   const [attempt, setAttempt] = useState(0);
   const query = [extra.length ? `w=${extra.join(',')}` : '', attempt ? `r=${attempt}` : ''].filter(Boolean).join('&');
@@ -172,7 +176,12 @@ export function StylesScreen() {
 
   const known = new Set<string>([...FONT_LIBRARY.map((f) => f.stack), ...SYSTEM_FONTS.map((f) => f.stack)]);
   // Families saved before the library (or in font themes) stay choosable under their own name.
-  const others = [...new Set([...draft.fonts.themes.flatMap((t) => [t.headings, t.body, t.buttons]), ...FONT_USAGE_CATEGORIES.map((u) => draft.fonts.usageCategories[u].family)])].filter((f) => !known.has(f));
+  const others = [
+    ...new Set([
+      ...draft.fonts.themes.flatMap((t) => [t.headings, t.body, t.buttons]),
+      ...FONT_USAGE_CATEGORIES.map((u) => draft.fonts.usageCategories[u].family),
+    ]),
+  ].filter((f) => !known.has(f));
   const button = draft.buttons.primary;
   const accent = draft.colors.palette.accent;
   const btnFont = draft.fonts.usageCategories.buttons;
@@ -197,7 +206,11 @@ export function StylesScreen() {
           <div className="ed-swatches">
             {(Object.keys(PALETTE_LABELS) as Array<keyof typeof PALETTE_LABELS>).map((k) => (
               <label key={k} className="ed-check">
-                <input type="color" value={draft.colors.palette[k]} onChange={(e) => edit((s) => void (s.colors.palette[k] = e.target.value))} />
+                <input
+                  type="color"
+                  value={draft.colors.palette[k]}
+                  onChange={(e) => edit((s) => void (s.colors.palette[k] = e.target.value))}
+                />
                 {PALETTE_LABELS[k]}
               </label>
             ))}
@@ -230,7 +243,11 @@ export function StylesScreen() {
                     {t.name} accent
                   </label>
                   <label className="ed-check">
-                    <input type="checkbox" checked={t.text === null} onChange={(e) => editTheme(i, { text: e.target.checked ? null : text })} />
+                    <input
+                      type="checkbox"
+                      checked={t.text === null}
+                      onChange={(e) => editTheme(i, { text: e.target.checked ? null : text })}
+                    />
                     {t.name} text colour automatic
                   </label>
                   {t.text !== null ? (
@@ -325,7 +342,14 @@ export function StylesScreen() {
                 </label>
                 <label className="ed-field">
                   {USAGE_LABELS[u]} size (rem)
-                  <input type="number" min={0.5} max={6} step={0.05} value={f.size} onChange={(e) => edit((s) => void (s.fonts.usageCategories[u].size = Number(e.target.value)))} />
+                  <input
+                    type="number"
+                    min={0.5}
+                    max={6}
+                    step={0.05}
+                    value={f.size}
+                    onChange={(e) => edit((s) => void (s.fonts.usageCategories[u].size = Number(e.target.value)))}
+                  />
                 </label>
                 <p className="ed-font-preview" style={{ fontFamily: f.family, fontWeight: f.weight, fontSize: `${f.size}rem`, margin: 0 }}>
                   {u === 'buttons' ? 'Add To Cart' : 'The quick brown fox jumps over the lazy dog'}
@@ -367,7 +391,11 @@ export function StylesScreen() {
             </select>
           </label>
           <label className="ed-check">
-            <input type="checkbox" checked={button.uppercase} onChange={(e) => edit((s) => void (s.buttons.primary.uppercase = e.target.checked))} />
+            <input
+              type="checkbox"
+              checked={button.uppercase}
+              onChange={(e) => edit((s) => void (s.buttons.primary.uppercase = e.target.checked))}
+            />
             Uppercase button text
           </label>
           <p style={{ margin: 0 }}>

@@ -8,7 +8,6 @@ import { api } from '../../../client/api.js';
 import { editor as editorMessages } from '../../../../core/messages.js';
 import type { ThemesState, TweakView } from '../../../../core/api/themes.js';
 
-
 const HEX6 = /^#[0-9a-f]{6}$/i;
 
 export function TemplateSection() {
@@ -105,7 +104,11 @@ export function TemplateSection() {
             {state.pages.map((p) => (
               <label key={p.id} className="ed-field">
                 {p.title} layout
-                <select value={p.layout} disabled={busy} onChange={(e) => void put({ collectionId: p.id, layout: e.target.value }, 'Layout saved.', '/api/themes/layout')}>
+                <select
+                  value={p.layout}
+                  disabled={busy}
+                  onChange={(e) => void put({ collectionId: p.id, layout: e.target.value }, 'Layout saved.', '/api/themes/layout')}
+                >
                   {state.layouts.map((l) => (
                     <option key={l.id} value={l.id}>
                       {l.name}
@@ -162,7 +165,14 @@ function TweakField({ t, v, set }: { t: TweakView; v: string; set: (name: string
       <label className="ed-field">
         {label}
         {t.unit ? ` (${t.unit})` : ''}
-        <input type="number" value={num} min={t.min ?? undefined} max={t.max ?? undefined} step={t.step ?? 'any'} onChange={(e) => set(t.name, e.target.value)} />
+        <input
+          type="number"
+          value={num}
+          min={t.min ?? undefined}
+          max={t.max ?? undefined}
+          step={t.step ?? 'any'}
+          onChange={(e) => set(t.name, e.target.value)}
+        />
       </label>
     );
   }

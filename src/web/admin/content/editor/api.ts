@@ -7,7 +7,6 @@ import { CRUMB_COOKIE } from '../../../../core/cookies.js';
 
 export type { PageSummary };
 
-
 export interface PagesList {
   pages: PageSummary[];
   collections: Array<{ id: string; title: string; typeName: string }>;
@@ -53,10 +52,12 @@ export const createPage = (title: string, urlId?: string, navigation?: NavPlacem
 export const loadPage = (id: string) => api<PageDoc>('GET', `/api/editor/pages/${encodeURIComponent(id)}`);
 export const saveDraft = (id: string, version: number, layout: PageLayout, status?: 'draft' | 'needs-review' | 'private') =>
   api<SavedPage>('PUT', `/api/editor/pages/${encodeURIComponent(id)}/draft`, status ? { version, layout, status } : { version, layout });
-export const publishPage = (id: string, version: number, layout: PageLayout) => api<SavedPage>('POST', `/api/editor/pages/${encodeURIComponent(id)}/publish`, { version, layout });
+export const publishPage = (id: string, version: number, layout: PageLayout) =>
+  api<SavedPage>('POST', `/api/editor/pages/${encodeURIComponent(id)}/publish`, { version, layout });
 export const schedulePage = (id: string, version: number, publishAt: string, layout: PageLayout) =>
   api<{ page: PageSummary }>('POST', `/api/editor/pages/${encodeURIComponent(id)}/schedule`, { version, publishAt, layout });
-export const unschedulePage = (id: string, version: number) => api<{ page: PageSummary }>('DELETE', `/api/editor/pages/${encodeURIComponent(id)}/schedule`, { version });
+export const unschedulePage = (id: string, version: number) =>
+  api<{ page: PageSummary }>('DELETE', `/api/editor/pages/${encodeURIComponent(id)}/schedule`, { version });
 
 export const listUploads = () => api<{ uploads: Upload[] }>('GET', '/api/editor/uploads');
 
@@ -67,10 +68,14 @@ export const UPLOAD_POLLS = 150;
 const wait = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((done, fail) => {
     const t = setTimeout(done, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      fail(new DOMException('Aborted', 'AbortError'));
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        fail(new DOMException('Aborted', 'AbortError'));
+      },
+      { once: true },
+    );
   });
 
 /**
@@ -86,7 +91,13 @@ export async function uploadFile(file: File, signal?: AbortSignal): Promise<Uplo
   if (crumb) headers['x-csrf-token'] = crumb;
   let res: Response;
   try {
-    res = await fetch(`/api/editor/uploads?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file, headers, credentials: 'same-origin', signal });
+    res = await fetch(`/api/editor/uploads?name=${encodeURIComponent(file.name)}`, {
+      method: 'POST',
+      body: file,
+      headers,
+      credentials: 'same-origin',
+      signal,
+    });
   } catch (err) {
     if (signal?.aborted) throw err;
     throw new ApiError(0, editor.UPLOAD_PROBLEM, { network: true });
@@ -103,8 +114,12 @@ export async function uploadFile(file: File, signal?: AbortSignal): Promise<Uplo
   for (let n = 0; upload.status === 'processing'; n++) {
     if (n >= UPLOAD_POLLS) throw new ApiError(res.status, editor.FILE_PROCESSING_INCOMPLETE, { upload });
     await wait(UPLOAD_POLL_MS, signal);
-    const job: { upload?: Upload } | null = await api<{ upload?: Upload } | null>('GET', `/api/editor/uploads/${encodeURIComponent(upload.id)}`);
-    if (!job || !job.upload || typeof job.upload !== 'object' || typeof job.upload.status !== 'string') throw new ApiError(200, editor.NO_JOB_RESPONSE, {});
+    const job: { upload?: Upload } | null = await api<{ upload?: Upload } | null>(
+      'GET',
+      `/api/editor/uploads/${encodeURIComponent(upload.id)}`,
+    );
+    if (!job || !job.upload || typeof job.upload !== 'object' || typeof job.upload.status !== 'string')
+      throw new ApiError(200, editor.NO_JOB_RESPONSE, {});
     upload = job.upload;
   }
   if (upload.status === 'failed') throw new ApiError(422, upload.error ?? editor.FILE_PROCESSING_FAILED, { upload });
@@ -120,7 +135,8 @@ export interface BlockPictures {
   css: string;
   stylesheets: string[];
 }
-export const renderBlocks = (target: EditTarget, layout: PageLayout) => api<BlockPictures>('POST', `${targetPath(target)}/render`, { layout });
+export const renderBlocks = (target: EditTarget, layout: PageLayout) =>
+  api<BlockPictures>('POST', `${targetPath(target)}/render`, { layout });
 
 // ---- Journal posts (issue 27): the same editor for a post's body --------------------------------
 
@@ -153,12 +169,15 @@ export interface PostsList {
 }
 
 export const listPosts = () => api<PostsList>('GET', '/api/config/posts');
-export const createPost = (collectionId: string, title: string) => api<PostRow>('POST', '/api/config/posts', { collectionId, title, status: 'draft' });
+export const createPost = (collectionId: string, title: string) =>
+  api<PostRow>('POST', '/api/config/posts', { collectionId, title, status: 'draft' });
 export const loadPost = (id: string) => api<PostDoc>('GET', targetPath({ kind: 'post', id }));
 /** Saves the post's fields (not its body); answers the post with its new version. */
 export const savePostFields = (id: string, version: number, fields: Omit<PostFields, 'collectionId' | 'urlId'>) =>
   api<PostRow>('PUT', `/api/config/posts/${encodeURIComponent(id)}`, { version, ...fields });
-export const savePostDraft = (id: string, version: number, body: { layout: PageLayout } | { html: string }) => api<SavedPage>('PUT', `${targetPath({ kind: 'post', id })}/draft`, { version, ...body });
+export const savePostDraft = (id: string, version: number, body: { layout: PageLayout } | { html: string }) =>
+  api<SavedPage>('PUT', `${targetPath({ kind: 'post', id })}/draft`, { version, ...body });
 export const publishPost = (id: string, version: number, layout: PageLayout, publishOn?: string) =>
   api<SavedPage>('POST', `${targetPath({ kind: 'post', id })}/publish`, { version, layout, ...(publishOn ? { publishOn } : {}) });
-export const unpublishPost = (id: string, version: number) => api<{ page: PageSummary }>('POST', `${targetPath({ kind: 'post', id })}/unpublish`, { version });
+export const unpublishPost = (id: string, version: number) =>
+  api<{ page: PageSummary }>('POST', `${targetPath({ kind: 'post', id })}/unpublish`, { version });

@@ -5,7 +5,11 @@ import { escapeHtml } from '../../../../core/html.js';
 
 /** The text of some HTML, without running or loading anything (a template element is inert). */
 export function htmlText(html: string): string {
-  if (typeof document === 'undefined') return html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  if (typeof document === 'undefined')
+    return html
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
   const t = document.createElement('template');
   t.innerHTML = html;
   return (t.content.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -13,7 +17,13 @@ export function htmlText(html: string): string {
 
 export type TextFormat = 'h1' | 'h2' | 'h3' | 'p' | 'html';
 
-const unescapeHtml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /**
  * A text block's HTML seen as one of the simple formats the form edits (a heading, or paragraphs of
@@ -63,7 +73,11 @@ export function blockSummary(b: Block, products: ReadonlyArray<{ id: string; tit
     case BlockType.HTML:
       return clip(htmlText(s('html')));
     case BlockType.MARKDOWN:
-      return clip(s('markdown').replace(/[#*_`>]/g, '').trim());
+      return clip(
+        s('markdown')
+          .replace(/[#*_`>]/g, '')
+          .trim(),
+      );
     case BlockType.IMAGE:
       return clip(s('altText') || s('title') || (s('assetUrl') ? s('assetUrl').split('/').pop()! : 'no image yet'));
     case BlockType.BUTTON:

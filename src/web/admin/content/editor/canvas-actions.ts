@@ -96,7 +96,8 @@ export function canvasActions({ doc, commands, layout, bp, palette, setPalette }
       if (!at) return;
       const width = Math.max(1, Math.min(GRID_COLUMNS, w));
       if (width === at.block[bp].w) return;
-      if (commit(resizeBlock(layout, blockId, bp, { w: width }))) setAnnouncement(`Width ${width} of ${GRID_COLUMNS} columns${bp === 'mobile' ? ' on phones' : ''}.`);
+      if (commit(resizeBlock(layout, blockId, bp, { w: width })))
+        setAnnouncement(`Width ${width} of ${GRID_COLUMNS} columns${bp === 'mobile' ? ' on phones' : ''}.`);
     },
     duplicate: (blockId) => {
       const next = commit(duplicateBlock(layout, blockId));
@@ -117,7 +118,8 @@ export function canvasActions({ doc, commands, layout, bp, palette, setPalette }
         setSelectedId(neighbour?.id ?? null);
         focusAfter.current = neighbour?.id ?? null;
         // With no block left in the section, focus goes to its Add block button.
-        if (!neighbour) setTimeout(() => document.querySelector<HTMLElement>(`[aria-label="Add block to section ${at.si + 1}"]`)?.focus(), 0);
+        if (!neighbour)
+          setTimeout(() => document.querySelector<HTMLElement>(`[aria-label="Add block to section ${at.si + 1}"]`)?.focus(), 0);
         setAnnouncement(`${blockName(at.block, lists.products)} deleted. Undo brings it back.`);
       }
     },
@@ -130,7 +132,8 @@ export function canvasActions({ doc, commands, layout, bp, palette, setPalette }
       if (commit(addSection(layout, index))) setAnnouncement(`Section ${index + 1} added.`);
     },
     moveSection: (sectionId, toIndex) => {
-      if (commit(moveSection(layout, sectionId, toIndex))) setAnnouncement(`Section moved to position ${toIndex + 1} of ${layout.sections.length}.`);
+      if (commit(moveSection(layout, sectionId, toIndex)))
+        setAnnouncement(`Section moved to position ${toIndex + 1} of ${layout.sections.length}.`);
     },
     duplicateSection: (sectionId) => {
       if (commit(duplicateSection(layout, sectionId))) setAnnouncement('Section duplicated.');
@@ -151,7 +154,12 @@ export function canvasActions({ doc, commands, layout, bp, palette, setPalette }
     if (!sectionId) return;
     // A new newsletter block signs up to the site's first mailing list; without one it shows that a list must be chosen.
     const firstList = lists.forms.find((f) => f.kind === 'newsletter');
-    const block = createBlock(code, code === BlockType.NEWSLETTER && firstList && init.data?.formId === undefined ? { ...init, data: { ...init.data, formId: firstList.id } } : init);
+    const block = createBlock(
+      code,
+      code === BlockType.NEWSLETTER && firstList && init.data?.formId === undefined
+        ? { ...init, data: { ...init.data, formId: firstList.id } }
+        : init,
+    );
     const next = commit(addBlock(layout!, sectionId, block));
     if (next) {
       setSelectedId(block.id);

@@ -20,36 +20,82 @@ function Problem({ id, error, hint }: { id: string; error?: string; hint?: strin
   );
 }
 
-const describedBy = (id: string, error?: string, hint?: string) => [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+const describedBy = (id: string, error?: string, hint?: string) =>
+  [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
 
-export function TextField({ label, value, onChange, error, hint, type = 'text', onBlur, required }: Base & { value: string; onChange: (v: string) => void; type?: string; onBlur?: () => void; required?: boolean }) {
+export function TextField({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  type = 'text',
+  onBlur,
+  required,
+}: Base & { value: string; onChange: (v: string) => void; type?: string; onBlur?: () => void; required?: boolean }) {
   const id = useId();
   return (
     <div className="ed-field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} type={type} value={value} required={required} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} />
+      <input
+        id={id}
+        type={type}
+        value={value}
+        required={required}
+        onChange={(e) => onChange(e.target.value)}
+        onBlur={onBlur}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+      />
       <Problem id={id} error={error} hint={hint} />
     </div>
   );
 }
 
-export function AreaField({ label, value, onChange, error, hint, rows = 4 }: Base & { value: string; onChange: (v: string) => void; rows?: number }) {
+export function AreaField({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  rows = 4,
+}: Base & { value: string; onChange: (v: string) => void; rows?: number }) {
   const id = useId();
   return (
     <div className="ed-field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} />
+      <textarea
+        id={id}
+        rows={rows}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+      />
       <Problem id={id} error={error} hint={hint} />
     </div>
   );
 }
 
-export function SelectField({ label, value, onChange, options, error, hint }: Base & { value: string; onChange: (v: string) => void; options: ReadonlyArray<{ value: string; label: string }> }) {
+export function SelectField({
+  label,
+  value,
+  onChange,
+  options,
+  error,
+  hint,
+}: Base & { value: string; onChange: (v: string) => void; options: ReadonlyArray<{ value: string; label: string }> }) {
   const id = useId();
   return (
     <div className="ed-field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)}>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -3,7 +3,18 @@
  * fields, a post body from HTML, and the preview. Each waits for the save under way; a 409 shows the conflict.
  */
 import { PAGE_STATUS_LABELS, canonicalJson, validateLayout, type PageLayout } from '../../../../core/layout.js';
-import { publishPage, publishPost, saveDraft, loadPost, savePostDraft, savePostFields, schedulePage, unschedulePage, unpublishPost, type PageSummary } from './api.js';
+import {
+  publishPage,
+  publishPost,
+  saveDraft,
+  loadPost,
+  savePostDraft,
+  savePostFields,
+  schedulePage,
+  unschedulePage,
+  unpublishPost,
+  type PageSummary,
+} from './api.js';
 import type { PostFieldValues } from './PostPanel.js';
 import { formatDateTime } from './post-time.js';
 import { record } from './history.js';
@@ -19,7 +30,27 @@ export interface CallsContext {
 }
 
 export function pageCalls({ doc, id, isPost, page, setHtmlMode, setPreview }: CallsContext) {
-  const { validation, save, setNotice, setDone, setBusy, inflight, present, version, savedText, setPage, setAnnouncement, onConflict, setServerErrors, setPost, lastKey, setHist, setSelectedId, persist, post } = doc;
+  const {
+    validation,
+    save,
+    setNotice,
+    setDone,
+    setBusy,
+    inflight,
+    present,
+    version,
+    savedText,
+    setPage,
+    setAnnouncement,
+    onConflict,
+    setServerErrors,
+    setPost,
+    lastKey,
+    setHist,
+    setSelectedId,
+    persist,
+    post,
+  } = doc;
   const noun = isPost ? 'post' : 'page';
   /** Runs a page call after the pending save; a 409 turns into the conflict banner. */
   async function pageCall(run: (layout: PageLayout) => Promise<{ page: PageSummary; layout?: PageLayout }>, success: string) {
@@ -52,12 +83,20 @@ export function pageCalls({ doc, id, isPost, page, setHtmlMode, setPreview }: Ca
   }
 
   const publish = () =>
-    pageCall((l) => (isPost ? publishPost(id, version.current, l) : publishPage(id, version.current, l)), `Published. Visitors now see this ${noun} at ${page.fullUrl}.`).then(refreshPost);
+    pageCall(
+      (l) => (isPost ? publishPost(id, version.current, l) : publishPage(id, version.current, l)),
+      `Published. Visitors now see this ${noun} at ${page.fullUrl}.`,
+    ).then(refreshPost);
   /** After a post call the fields' status and date follow the server's (the panel shows them). */
   function refreshPost() {
-    if (isPost) loadPost(id).then((d) => setPost((p) => (p ? { ...p, fields: { ...p.fields, status: d.post.status, publishOn: d.post.publishOn } } : p)), () => undefined);
+    if (isPost)
+      loadPost(id).then(
+        (d) => setPost((p) => (p ? { ...p, fields: { ...p.fields, status: d.post.status, publishOn: d.post.publishOn } } : p)),
+        () => undefined,
+      );
   }
-  const unpublish = () => pageCall(async () => unpublishPost(id, version.current), 'Unpublished. The post is a draft again.').then(refreshPost);
+  const unpublish = () =>
+    pageCall(async () => unpublishPost(id, version.current), 'Unpublished. The post is a draft again.').then(refreshPost);
 
   /** Saves the post's fields after any body save under way; answers per-field problems, or null. */
   async function saveFields(fields: PostFieldValues): Promise<Record<string, string> | null> {
@@ -125,7 +164,11 @@ export function pageCalls({ doc, id, isPost, page, setHtmlMode, setPreview }: Ca
 
   /** Publishes a post on a date (the site's clocks) or schedules a page (the browser's). */
   const schedule = async (when: string) => {
-    if (isPost) await pageCall(async (l) => publishPost(id, version.current, l, when), `Scheduled for ${formatDateTime(when, post!.timeZone)} (${post!.timeZone}).`).then(refreshPost);
+    if (isPost)
+      await pageCall(
+        async (l) => publishPost(id, version.current, l, when),
+        `Scheduled for ${formatDateTime(when, post!.timeZone)} (${post!.timeZone}).`,
+      ).then(refreshPost);
     else await pageCall(async (l) => schedulePage(id, version.current, when, l), `Scheduled for ${new Date(when).toLocaleString()}.`);
   };
 

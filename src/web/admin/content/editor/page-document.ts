@@ -8,7 +8,17 @@ import { canonicalJson, validateLayout, type Block, type PageLayout } from '../.
 import { editor as editorMessages } from '../../../../core/messages.js';
 import { defaultSiteStyles, type ColourTheme } from '../../../../core/site-styles.js';
 import { api } from '../../../client/api.js';
-import { listPages, loadPage, loadPost, saveDraft, savePostDraft, type PageSummary, type PagesList, type PostDoc, type PostFields } from './api.js';
+import {
+  listPages,
+  loadPage,
+  loadPost,
+  saveDraft,
+  savePostDraft,
+  type PageSummary,
+  type PagesList,
+  type PostDoc,
+  type PostFields,
+} from './api.js';
 import { blockName } from './blocks.js';
 import { inlineEditor } from './inline-editor.js';
 import { startHistory, type History } from './history.js';
@@ -150,7 +160,9 @@ export function usePageDocument(id: string, isPost: boolean) {
     setSave({ state: 'saving' });
     const run = (async () => {
       try {
-        const r = isPost ? await savePostDraft(id, version.current, { layout: v.layout! }) : await saveDraft(id, version.current, v.layout!);
+        const r = isPost
+          ? await savePostDraft(id, version.current, { layout: v.layout! })
+          : await saveDraft(id, version.current, v.layout!);
         setServerErrors({});
         version.current = r.page.version;
         savedText.current = canonicalJson(r.layout);
@@ -192,9 +204,44 @@ export function usePageDocument(id: string, isPost: boolean) {
   }, [layout, validation, persist, lists.products]);
 
   return {
-    page, setPage, post, setPost, lists, listsState, loadLists, serverErrors, setServerErrors, loadError, hist, setHist, selectedId, setSelectedId,
-    save, setSave, conflict, notice, setNotice, done, setDone, announced, setAnnouncement, busy, setBusy, themes,
-    version, savedText, present, inflight, lastKey, stopped, oneTagNotice, load, layout, validation, onConflict, persist,
+    page,
+    setPage,
+    post,
+    setPost,
+    lists,
+    listsState,
+    loadLists,
+    serverErrors,
+    setServerErrors,
+    loadError,
+    hist,
+    setHist,
+    selectedId,
+    setSelectedId,
+    save,
+    setSave,
+    conflict,
+    notice,
+    setNotice,
+    done,
+    setDone,
+    announced,
+    setAnnouncement,
+    busy,
+    setBusy,
+    themes,
+    version,
+    savedText,
+    present,
+    inflight,
+    lastKey,
+    stopped,
+    oneTagNotice,
+    load,
+    layout,
+    validation,
+    onConflict,
+    persist,
   };
 }
 

@@ -20,7 +20,8 @@ export function needsCleaning(root: Element): boolean {
     const tag = el.localName;
     if (!RICH_TEXT_TAGS.includes(tag) || tag === 'span') return true;
     if (tag === 'img') return true;
-    for (const a of el.attributes) if (!isRichTextAttribute(tag, a.name) || ((a.name === 'href' || a.name === 'src') && !isSafeHref(a.value))) return true;
+    for (const a of el.attributes)
+      if (!isRichTextAttribute(tag, a.name) || ((a.name === 'href' || a.name === 'src') && !isSafeHref(a.value))) return true;
   }
   return false;
 }
@@ -48,7 +49,9 @@ export function cleanHtml(html: string, opts: CleanOptions = {}): string {
 function wrapLooseRuns(f: DocumentFragment) {
   let run: Node[] = [];
   const flush = () => {
-    const meaningful = run.some((n) => (n.nodeType === Node.TEXT_NODE ? (n.textContent ?? '').trim() !== '' : (n as Element).localName !== 'br'));
+    const meaningful = run.some((n) =>
+      n.nodeType === Node.TEXT_NODE ? (n.textContent ?? '').trim() !== '' : (n as Element).localName !== 'br',
+    );
     if (meaningful) {
       const p = document.createElement('p');
       run[0]!.parentNode!.insertBefore(p, run[0]!);

@@ -30,7 +30,8 @@ export function useBlockPictures(target: EditTarget, layout: PageLayout): { pict
 
   useEffect(() => {
     const missing: Block[] = [];
-    for (const s of layout.sections) for (const b of s.blocks) if (!cache.current.has(keyOf(b)) && !pending.current.has(keyOf(b))) missing.push(b);
+    for (const s of layout.sections)
+      for (const b of s.blocks) if (!cache.current.has(keyOf(b)) && !pending.current.has(keyOf(b))) missing.push(b);
     if (missing.length === 0) return;
     const timer = setTimeout(() => {
       const keys = missing.map(keyOf);
@@ -39,7 +40,9 @@ export function useBlockPictures(target: EditTarget, layout: PageLayout): { pict
       const ask = (blocks: Block[]) => renderBlocks({ kind, id }, { ...layout, sections: [{ ...section, blocks }] });
       const store = (blocks: Block[], r: Awaited<ReturnType<typeof renderBlocks>>) => {
         for (const b of blocks) cache.current.set(keyOf(b), r.blocks[b.id] ?? null);
-        setLook((l) => (l && l.css === r.css && l.stylesheets.join() === r.stylesheets.join() ? l : { css: r.css, stylesheets: r.stylesheets }));
+        setLook((l) =>
+          l && l.css === r.css && l.stylesheets.join() === r.stylesheets.join() ? l : { css: r.css, stylesheets: r.stylesheets },
+        );
       };
       ask(missing)
         .then((r) => store(missing, r))
@@ -71,7 +74,6 @@ export function useBlockPictures(target: EditTarget, layout: PageLayout): { pict
   }
   return { pictures, look };
 }
-
 
 /** Fonts declared inside a shadow root are not loaded: the site's @font-face rules go to the document once. */
 function hoistFontFaces(css: string) {

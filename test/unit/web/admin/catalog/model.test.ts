@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { blankVariant, combinations, DIMENSIONS_HINT, isoToZoned, regenerate, serverVariant, suggestSku, zonedToIso } from '../../../../../src/web/admin/catalog/model.js';
+import {
+  blankVariant,
+  combinations,
+  DIMENSIONS_HINT,
+  isoToZoned,
+  regenerate,
+  serverVariant,
+  suggestSku,
+  zonedToIso,
+} from '../../../../../src/web/admin/catalog/model.js';
 
 describe('product editor model', () => {
   it('generates one variant per combination of option values, first option slowest', () => {
@@ -24,14 +33,24 @@ describe('product editor model', () => {
     expect(more[0]).toMatchObject({ qtyInStock: '4', price: '9.00' });
     expect(more[1]).toMatchObject({ price: '9.00' });
     // Adding a second option keeps the variant under its first combination.
-    const two = regenerate('Tee', [{ name: 'Size', values: ['S', 'M'] }, { name: 'Colour', values: ['Red', 'Blue'] }], more);
+    const two = regenerate(
+      'Tee',
+      [
+        { name: 'Size', values: ['S', 'M'] },
+        { name: 'Colour', values: ['Red', 'Blue'] },
+      ],
+      more,
+    );
     expect(two).toHaveLength(4);
     expect(two[0]).toMatchObject({ sku: 'MY-SKU', attributes: { Size: 'S', Colour: 'Red' }, qtyInStock: '4' });
   });
 
   it('reads amounts in the currency minor units and refuses what it cannot read', () => {
     const v = { ...blankVariant('x', {}), price: '12.50', salePrice: '9,99', onSale: true, qtyInStock: '3', weight: '0.45' };
-    expect(serverVariant(v, 'USD', 0)).toMatchObject({ errors: {}, variant: { priceCents: 1250, salePriceCents: 999, onSale: true, qtyInStock: 3, weightGrams: 450 } });
+    expect(serverVariant(v, 'USD', 0)).toMatchObject({
+      errors: {},
+      variant: { priceCents: 1250, salePriceCents: 999, onSale: true, qtyInStock: 3, weightGrams: 450 },
+    });
     expect(serverVariant({ ...v, price: '1200' }, 'JPY', 0).variant.priceCents).toBe(1200);
     expect(serverVariant({ ...v, price: 'ten' }, 'USD', 2).errors).toEqual({ 'variants.2.priceCents': 'Enter an amount such as 12.50.' });
     expect(serverVariant({ ...v, qtyInStock: '-1' }, 'USD', 0).errors).toHaveProperty('variants.0.qtyInStock');
@@ -40,9 +59,16 @@ describe('product editor model', () => {
   it('reads dimensions in the chosen unit: all three or none, numbers 0 or more', () => {
     const v = { ...blankVariant('x', {}), price: '1' };
     expect(serverVariant(v, 'USD', 0).variant.dimensions).toBeNull();
-    expect(serverVariant({ ...v, length: '12,5', width: '9', height: '1.25', dimUnit: 'in' as const }, 'USD', 0)).toMatchObject({ errors: {}, variant: { dimensions: { unit: 'in', length: 12.5, width: 9, height: 1.25 } } });
-    expect(serverVariant({ ...v, length: '12', width: '', height: '3' }, 'USD', 1).errors).toEqual({ 'variants.1.dimensions': DIMENSIONS_HINT });
-    expect(serverVariant({ ...v, length: '12', width: '-1', height: '3' }, 'USD', 0).errors).toEqual({ 'variants.0.dimensions': DIMENSIONS_HINT });
+    expect(serverVariant({ ...v, length: '12,5', width: '9', height: '1.25', dimUnit: 'in' as const }, 'USD', 0)).toMatchObject({
+      errors: {},
+      variant: { dimensions: { unit: 'in', length: 12.5, width: 9, height: 1.25 } },
+    });
+    expect(serverVariant({ ...v, length: '12', width: '', height: '3' }, 'USD', 1).errors).toEqual({
+      'variants.1.dimensions': DIMENSIONS_HINT,
+    });
+    expect(serverVariant({ ...v, length: '12', width: '-1', height: '3' }, 'USD', 0).errors).toEqual({
+      'variants.0.dimensions': DIMENSIONS_HINT,
+    });
     expect(serverVariant({ ...v, length: 'long', width: '1', height: '3' }, 'USD', 0).variant.dimensions).toBeNull();
   });
 
