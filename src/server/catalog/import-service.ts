@@ -26,7 +26,15 @@ import { CollectionType, RecordType } from '../../core/enums.js';
 import { collectionAddError } from '../../core/content.js';
 import { parseInput } from '../platform/index.js';
 import { HttpError, notFound } from '../errors.js';
-import { createProductTx, loadProduct, productErrors, productIn, updateProductTx, type ProductIn } from './product-service.js';
+import {
+  createProductTx,
+  loadProduct,
+  productErrors,
+  productIn,
+  updateProductTx,
+  variantsOfItems,
+  type ProductIn,
+} from './product-service.js';
 import { editorOf } from '../editor/index.js';
 import { suggestSku } from '../../core/product.js';
 import { Outbound } from '../outbound.js';
@@ -499,18 +507,10 @@ export async function exportCsv(app: FastifyInstance, websiteId: string, format:
     .where(and(eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM)))
     .orderBy(items.collectionId, items.ordering);
   const stores = new Map((await db.select().from(collections).where(eq(collections.websiteId, websiteId))).map((c) => [c.id, c.urlId]));
-  const vs = list.length
-    ? await db
-        .select()
-        .from(productVariants)
-        .where(
-          inArray(
-            productVariants.itemId,
-            list.map((i) => i.id),
-          ),
-        )
-        .orderBy(productVariants.ordering)
-    : [];
+  const vs = await variantsOfItems(
+    db,
+    list.map((i) => i.id),
+  );
   const products = list.map((i) => ({
     id: i.id,
     storeUrlId: stores.get(i.collectionId) ?? '',

@@ -419,17 +419,10 @@ export async function listProducts(db: Db, websiteId: string, collectionId: stri
     ? and(eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM), eq(items.collectionId, collectionId))
     : and(eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM));
   const list = await db.select().from(items).where(where).orderBy(asc(items.ordering), asc(items.createdAt));
-  const vs = list.length
-    ? await db
-        .select()
-        .from(productVariants)
-        .where(
-          inArray(
-            productVariants.itemId,
-            list.map((i) => i.id),
-          ),
-        )
-    : [];
+  const vs = await variantsOfItems(
+    db,
+    list.map((i) => i.id),
+  );
   return list.map((i) => {
     const mine = vs.filter((v) => v.itemId === i.id);
     return {
@@ -445,6 +438,12 @@ export async function listProducts(db: Db, websiteId: string, collectionId: stri
       minPriceCents: mine.length ? Math.min(...mine.map((v) => (v.onSale ? v.salePriceCents : v.priceCents))) : 0,
     };
   });
+}
+
+/** The variants of the given products, in their display order: none (and no query) for an empty list. */
+export async function variantsOfItems(db: Db | Tx, itemIds: string[]): Promise<VariantRow[]> {
+  if (!itemIds.length) return [];
+  return db.select().from(productVariants).where(inArray(productVariants.itemId, itemIds)).orderBy(asc(productVariants.ordering));
 }
 
 /** A product's editor JSON, or null when the website has no such product. */

@@ -15,7 +15,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { schema, type Db } from '../../db/index.js';
 import { RecordType } from '../../core/enums.js';
 import { parseInput } from '../platform/index.js';
@@ -23,7 +23,7 @@ import { badRequest, notFound } from '../errors.js';
 import { audit } from '../platform/index.js';
 import { stockChangedHooks } from '../platform/index.js';
 import { publishScheduled } from '../content/index.js';
-import { itemUrlId, lockRoomFor, stockReason, storeCollection } from './product-service.js';
+import { itemUrlId, lockRoomFor, stockReason, storeCollection, variantsOfItems } from './product-service.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 import { can } from '../../core/roles.js';
 import {
@@ -87,18 +87,10 @@ function catalogRoutesCtx(app: FastifyInstance) {
       .select()
       .from(items)
       .where(and(eq(items.websiteId, websiteId), eq(items.recordType, RecordType.STORE_ITEM)));
-    const vs = list.length
-      ? await db
-          .select()
-          .from(productVariants)
-          .where(
-            inArray(
-              productVariants.itemId,
-              list.map((i) => i.id),
-            ),
-          )
-          .orderBy(asc(productVariants.ordering))
-      : [];
+    const vs = await variantsOfItems(
+      db,
+      list.map((i) => i.id),
+    );
     const byItem = new Map<string, VariantRow[]>();
     for (const v of vs) byItem.set(v.itemId, [...(byItem.get(v.itemId) ?? []), v]);
     const stores = await db
