@@ -134,20 +134,31 @@ export interface OrderLineView {
   refunded: number;
 }
 
+/** One shipment of an order: which lines, how many of each, and how to track it. */
+export interface OrderFulfilmentView {
+  id: string;
+  carrier: string;
+  trackingNumber: string;
+  trackingUrl: string;
+  created: string;
+  lines: Array<{ line: number; quantity: number }>;
+}
+
+/** A staff note on an order. */
+export interface OrderNoteView {
+  id: string;
+  author: string;
+  body: string;
+  created: string;
+}
+
 /** One order's detail as the order desk shows it. */
 export interface OrderDetailView {
   order: AdminOrder;
   lines: OrderLineView[];
-  fulfilments: Array<{
-    id: string;
-    carrier: string;
-    trackingNumber: string;
-    trackingUrl: string;
-    created: string;
-    lines: Array<{ line: number; quantity: number }>;
-  }>;
+  fulfilments: OrderFulfilmentView[];
   refunds: Array<{ id: string; state: string; amountCents: number; restock: boolean; reason: string; created: string }>;
-  notes: Array<{ id: string; author: string; body: string; created: string }>;
+  notes: OrderNoteView[];
   timeline: Array<{ at: string; kind: string; text: string; detail?: string }>;
   paymentStatus: string;
   refundableCents: number;

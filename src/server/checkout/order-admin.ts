@@ -13,7 +13,15 @@
  * reserves the amount as a 'pending' refund row; the second, after the provider said yes, restocks, moves the
  * status and queues the email. If the provider refuses, the reservation is taken back.
  */
-import type { FulfilRequest, LineRequest, OrderLineView, OrderQuery, RefundRequest } from '../../core/api/orders.js';
+import type {
+  FulfilRequest,
+  LineRequest,
+  OrderFulfilmentView,
+  OrderLineView,
+  OrderNoteView,
+  OrderQuery,
+  RefundRequest,
+} from '../../core/api/orders.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
@@ -127,14 +135,7 @@ export interface TimelineEvent {
 export interface OrderDetail {
   order: OrderRow;
   lines: LineState[];
-  fulfilments: Array<{
-    id: string;
-    carrier: string;
-    trackingNumber: string;
-    trackingUrl: string;
-    created: string;
-    lines: Array<{ line: number; quantity: number }>;
-  }>;
+  fulfilments: OrderFulfilmentView[];
   refunds: Array<{
     id: string;
     state: string;
@@ -144,7 +145,7 @@ export interface OrderDetail {
     lines: Array<{ line: number; quantity: number }>;
     created: string;
   }>;
-  notes: Array<{ id: string; author: string; body: string; created: string }>;
+  notes: OrderNoteView[];
   emails: Array<{ id: number; kind: string; to: string; subject: string; status: string; created: string }>;
   timeline: TimelineEvent[];
   paymentStatus: string;
