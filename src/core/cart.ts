@@ -299,6 +299,19 @@ export function computeCartTotals(entries: readonly CartEntry[], adj: CartAdjust
   };
 }
 
+/** A cart's shipping, tax and coupon fields before checkout works them out: all empty. */
+export function unpricedCartFields() {
+  return {
+    shippingOptions: [] as unknown[],
+    selectedShippingOption: null,
+    shippingLocation: null,
+    applicableTaxRules: [] as unknown[],
+    coupons: [] as unknown[],
+    validCoupons: [] as unknown[],
+    invalidCoupons: [] as unknown[],
+  };
+}
+
 /** A new empty cart with every number at 0 and every flag false. */
 export function emptyCart(id: string, websiteId: string, created: number): ShoppingCart {
   return {
@@ -308,13 +321,7 @@ export function emptyCart(id: string, websiteId: string, created: number): Shopp
     created,
     isPurchased: false,
     entries: [],
-    shippingOptions: [],
-    selectedShippingOption: null,
-    shippingLocation: null,
-    applicableTaxRules: [],
-    coupons: [],
-    validCoupons: [],
-    invalidCoupons: [],
+    ...unpricedCartFields(),
     ...computeCartTotals([]),
   };
 }
