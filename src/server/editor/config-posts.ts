@@ -15,7 +15,7 @@ import { staleEdit, type Site } from '../platform/index.js';
 import { cleanOwnerHtml, ownerPlainText } from '../content/index.js';
 import { itemUrlId } from '../catalog/index.js';
 import type { CONTENT_STATUSES as STATUSES } from '../../core/api/common.js';
-import { postCover } from './posts.js';
+import { postFields } from './posts.js';
 
 const { items, collections } = schema;
 type ItemRow = typeof items.$inferSelect;
@@ -46,20 +46,10 @@ export interface PostAuthor {
 
 export const postJson = (i: ItemRow) => ({
   id: i.id,
-  collectionId: i.collectionId,
-  title: i.title,
-  urlId: i.urlId,
+  ...postFields(i),
   body: i.body,
   /** Whether the body is a layout of the editor (published or a draft), not only the classic HTML. */
   hasLayout: i.layout !== null || i.layoutDraft !== null,
-  cover: postCover(i),
-  excerpt: i.excerpt,
-  author: i.author,
-  tags: i.tags,
-  categories: i.categories,
-  status: i.status,
-  publishOn: i.publishOn.toISOString(),
-  commentState: i.commentState,
   version: i.version,
 });
 
