@@ -183,6 +183,27 @@ export class AltchaProvider implements CaptchaProvider {
 
 // ---- reCAPTCHA -----------------------------------------------------------------------------------
 
+/** What the browser needs for a reCAPTCHA kind: the site key, the theme and the widget's size. */
+function recaptchaPublicConfig(
+  kind: CaptchaKind,
+  settings: CaptchaSettings,
+  action: CaptchaAction,
+  size: CaptchaPublicConfig['size'],
+): CaptchaPublicConfig {
+  return { kind, action, vendorAction: vendorAction(action), siteKey: settings.siteKey ?? '', theme: settings.theme ?? 'light', size };
+}
+
+/** Posts a verify call to the vendor: its JSON answer, or undefined when it could not be reached or did not answer 200. */
+async function vendorPost<T>(http: CaptchaHttpClient, url: string, contentType: string, body: string): Promise<T | undefined> {
+  try {
+    const res = await http(url, { method: 'POST', headers: { 'content-type': contentType }, body });
+    if (res.status !== 200) return undefined;
+    return (await res.json()) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 /** reCAPTCHA v2 (checkbox) and v3 (score per action) through the siteverify call. */
 export class RecaptchaProvider implements CaptchaProvider {
   constructor(
@@ -192,32 +213,25 @@ export class RecaptchaProvider implements CaptchaProvider {
   ) {}
 
   publicConfig(action: CaptchaAction): CaptchaPublicConfig {
-    return {
-      kind: this.kind,
+    return recaptchaPublicConfig(
+      this.kind,
+      this.settings,
       action,
-      vendorAction: vendorAction(action),
-      siteKey: this.settings.siteKey ?? '',
-      theme: this.settings.theme ?? 'light',
-      size: this.kind === 'recaptcha-v3' ? 'invisible' : (this.settings.size ?? 'normal'),
-    };
+      this.kind === 'recaptcha-v3' ? 'invisible' : (this.settings.size ?? 'normal'),
+    );
   }
 
   async verify(token: string | undefined, action: CaptchaAction, ip?: string): Promise<CaptchaVerdict> {
     if (!token) return { ok: false, reason: 'missing' };
     const body = new URLSearchParams({ secret: this.settings.secretKey ?? '', response: token });
     if (ip) body.set('remoteip', ip);
-    let data: { success?: boolean; score?: number; action?: string; 'error-codes'?: string[] };
-    try {
-      const res = await this.http(RECAPTCHA_VERIFY_URL, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: body.toString(),
-      });
-      if (res.status !== 200) return { ok: false, reason: 'vendor-unreachable' };
-      data = (await res.json()) as typeof data;
-    } catch {
-      return { ok: false, reason: 'vendor-unreachable' };
-    }
+    const data = await vendorPost<{ success?: boolean; score?: number; action?: string; 'error-codes'?: string[] }>(
+      this.http,
+      RECAPTCHA_VERIFY_URL,
+      'application/x-www-form-urlencoded',
+      body.toString(),
+    );
+    if (data === undefined) return { ok: false, reason: 'vendor-unreachable' };
     if (!data || data.success !== true) return { ok: false, reason: (data?.['error-codes'] ?? ['invalid']).join(',') || 'invalid' };
     if (this.kind === 'recaptcha-v3') {
       if (data.action !== vendorAction(action)) return { ok: false, reason: 'action' };
@@ -236,14 +250,7 @@ export class RecaptchaEnterpriseProvider implements CaptchaProvider {
   ) {}
 
   publicConfig(action: CaptchaAction): CaptchaPublicConfig {
-    return {
-      kind: this.kind,
-      action,
-      vendorAction: vendorAction(action),
-      siteKey: this.settings.siteKey ?? '',
-      theme: this.settings.theme ?? 'light',
-      size: 'invisible',
-    };
+    return recaptchaPublicConfig(this.kind, this.settings, action, 'invisible');
   }
 
   async verify(token: string | undefined, action: CaptchaAction, ip?: string): Promise<CaptchaVerdict> {
@@ -251,18 +258,11 @@ export class RecaptchaEnterpriseProvider implements CaptchaProvider {
     const url = `${RECAPTCHA_ENTERPRISE_URL}/${encodeURIComponent(this.settings.projectId ?? '')}/assessments?key=${encodeURIComponent(this.settings.apiKey ?? '')}`;
     const event: Record<string, string> = { token, siteKey: this.settings.siteKey ?? '', expectedAction: vendorAction(action) };
     if (ip) event.userIpAddress = ip;
-    let data: { tokenProperties?: { valid?: boolean; action?: string; invalidReason?: string }; riskAnalysis?: { score?: number } };
-    try {
-      const res = await this.http(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ event }),
-      });
-      if (res.status !== 200) return { ok: false, reason: 'vendor-unreachable' };
-      data = (await res.json()) as typeof data;
-    } catch {
-      return { ok: false, reason: 'vendor-unreachable' };
-    }
+    const data = await vendorPost<{
+      tokenProperties?: { valid?: boolean; action?: string; invalidReason?: string };
+      riskAnalysis?: { score?: number };
+    }>(this.http, url, 'application/json', JSON.stringify({ event }));
+    if (data === undefined) return { ok: false, reason: 'vendor-unreachable' };
     if (!data?.tokenProperties?.valid) return { ok: false, reason: data?.tokenProperties?.invalidReason ?? 'invalid' };
     if (data.tokenProperties.action !== vendorAction(action)) return { ok: false, reason: 'action' };
     const score = data.riskAnalysis?.score;
