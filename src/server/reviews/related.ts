@@ -58,45 +58,24 @@ export class RelatedProducts {
     if (chosen.length > 0) return { source: 'owner', items: chosen.map((c) => c.item) };
     const categories = (row.categories ?? []).filter((c) => typeof c === 'string' && c !== '');
     const others = (items: ItemRow[]) => items.filter((i) => i.id !== row.id).slice(0, limit);
-    if (categories.length > 0) {
-      const load = (n: number, except: string | null) =>
-        this.db
-          .select()
-          .from(schema.items)
-          .where(
-            and(
-              this.visible(row.websiteId),
-              except ? ne(schema.items.id, except) : undefined,
-              sql`${schema.items.categories} ?| ${sql`array[${sql.join(
-                categories.map((c) => sql`${c}`),
-                sql`, `,
-              )}]::text[]`}`,
-            ),
-          )
-          .orderBy(asc(schema.items.ordering), asc(schema.items.createdAt))
-          .limit(n);
-      const same = group
-        ? others(await group(`category:${row.websiteId}:${JSON.stringify(categories)}`, () => load(limit + 1, null)))
-        : await load(limit, row.id);
-      return { source: 'category', items: same };
-    }
+    // Products sharing a category with this one, or else the other products of its store.
+    const byCategory = categories.length > 0;
+    const match = byCategory
+      ? sql`${schema.items.categories} ?| ${sql`array[${sql.join(
+          categories.map((c) => sql`${c}`),
+          sql`, `,
+        )}]::text[]`}`
+      : eq(schema.items.collectionId, row.collectionId);
     const load = (n: number, except: string | null) =>
       this.db
         .select()
         .from(schema.items)
-        .where(
-          and(
-            this.visible(row.websiteId),
-            except ? ne(schema.items.id, except) : undefined,
-            eq(schema.items.collectionId, row.collectionId),
-          ),
-        )
+        .where(and(this.visible(row.websiteId), except ? ne(schema.items.id, except) : undefined, match))
         .orderBy(asc(schema.items.ordering), asc(schema.items.createdAt))
         .limit(n);
-    const siblings = group
-      ? others(await group(`collection:${row.websiteId}:${row.collectionId}`, () => load(limit + 1, null)))
-      : await load(limit, row.id);
-    return { source: 'collection', items: siblings };
+    const key = byCategory ? `category:${row.websiteId}:${JSON.stringify(categories)}` : `collection:${row.websiteId}:${row.collectionId}`;
+    const found = group ? others(await group(key, () => load(limit + 1, null))) : await load(limit, row.id);
+    return { source: byCategory ? 'category' : 'collection', items: found };
   }
 
   /** The products of a site that have owner-chosen related products. */
