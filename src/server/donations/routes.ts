@@ -15,7 +15,7 @@ import { isValidEmail } from '../../core/forms.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
 import { rows } from '../db-util.js';
 import { sendSitePage } from '../site-page/index.js';
-import { audit } from '../platform/index.js';
+import { changeSettingsSection } from '../platform/index.js';
 import { linkKey, signLink, verifyLink } from '../reviews/index.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import type { DonationService } from './service.js';
@@ -133,19 +133,19 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
       throw badRequest(Object.values(errors)[0] ?? text.AMOUNT_REQUIRED, errors);
     const b = parsed.data;
     if (!b.idempotencyKey || !KEY.test(b.idempotencyKey)) throw badRequest(text.KEY_INVALID, { idempotencyKey: text.KEY_INVALID });
+    const base = {
+      websiteId: site.id,
+      siteTitle: site.title,
+      currency: site.currency,
+      amountCents: amount.cents,
+      donorName: b.donorName,
+      email,
+      message: b.message.trim(),
+      key: b.idempotencyKey,
+    };
     if (donationStripe(app)) {
       // Stripe connected: the donor pays on Stripe's Checkout page (card numbers never come here); the donation is
       // recorded when Stripe says the payment succeeded (the return page or the webhook).
-      const base = {
-        websiteId: site.id,
-        siteTitle: site.title,
-        currency: site.currency,
-        amountCents: amount.cents,
-        donorName: b.donorName,
-        email,
-        message: b.message.trim(),
-        key: b.idempotencyKey,
-      };
       const prepared = await donations.prepareHosted(base, STRIPE_PROVIDER);
       if ('donation' in prepared) return { donation: prepared.donation, duplicate: true };
       const url = await startStripeDonation(app, {
@@ -165,17 +165,7 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
       cvc: b.cardCvc ?? '',
       name: b.donorName,
     };
-    return donations.donate({
-      websiteId: site.id,
-      siteTitle: site.title,
-      currency: site.currency,
-      amountCents: amount.cents,
-      donorName: b.donorName,
-      email,
-      message: b.message.trim(),
-      payment,
-      key: b.idempotencyKey,
-    });
+    return donations.donate({ ...base, payment });
   }
 
   app.post(DONATIONS_API, { preHandler: app.services.rateLimiter.guard(DONATION_LIMIT), bodyLimit: 32 * 1024 }, async (req, reply) => {
@@ -281,25 +271,14 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
   app.put(`${DONATIONS_API}/admin/settings`, store, async (req) => {
     const b = donationSettingsIn.parse(req.body ?? {});
     const websiteId = req.owner!.websiteId;
-    const saved = await app.database.db.transaction(async (tx) => {
-      const r = await rows<{ settings: Obj }>(tx, sql`select settings from websites where id = ${websiteId} for update`);
-      if (!r[0]) throw new HttpError(404, 'Not found');
-      const merged = { ...donationSettingsOf(r[0].settings), ...b.settings };
-      if (merged.minimumCents > merged.maximumCents)
-        throw badRequest('The minimum cannot be above the maximum.', { minimumCents: 'The minimum cannot be above the maximum.' });
-      const next = { ...r[0].settings, donations: merged };
-      await tx.execute(sql`update websites set settings = ${JSON.stringify(next)}::jsonb, version = version + 1 where id = ${websiteId}`);
-      await audit(tx, {
-        websiteId,
-        accountId: req.owner!.id,
-        action: 'donations.settings',
-        entity: 'website',
-        entityId: websiteId,
-        before: donationSettingsOf(r[0].settings),
-        after: merged,
-      });
-      return next;
-    });
+    const saved = await app.database.db.transaction((tx) =>
+      changeSettingsSection(tx, websiteId, req.owner!.id, 'donations.settings', 'donations', donationSettingsOf, (current) => {
+        const merged = { ...current, ...b.settings };
+        if (merged.minimumCents > merged.maximumCents)
+          throw badRequest('The minimum cannot be above the maximum.', { minimumCents: 'The minimum cannot be above the maximum.' });
+        return merged;
+      }),
+    );
     app.services.websites.invalidate();
     return { settings: donationSettingsOf(saved) };
   });

@@ -57,7 +57,7 @@ export { safeNext } from './account-pages.js';
 export { audit } from './audit.js';
 export { ownerNotificationsOf } from './owner-notifications.js';
 export { hashPassword, verifyPassword } from './passwords.js';
-export { appReservedUrlIds, changeSettings, multilingualOf, RESERVED_URL_IDS } from './settings.js';
+export { appReservedUrlIds, changeSettings, changeSettingsSection, multilingualOf, RESERVED_URL_IDS } from './settings.js';
 export { normEmail, type SiteUserConfirmedHook, siteUserConfirmedHooks, SiteUserService } from './site-users.js';
 export { type StockChangedHook, stockChangedHooks } from './stock-hooks.js';
 export { parseInput } from './validate.js';

@@ -5,7 +5,8 @@
  */
 import { parseInput } from './validate.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { rows } from '../db-util.js';
 import { z } from 'zod';
 import type { Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
@@ -122,6 +123,28 @@ export async function changeSettings(
     after: diffAfter(row.settings, next),
   });
   return updated!;
+}
+
+/**
+ * Locks the website row and replaces one section of its settings (`key`) with what `fn` makes of the current
+ * one (as `read` gives it); bumps the version and audits the section before and after. Answers the new settings.
+ */
+export async function changeSettingsSection<T>(
+  tx: Tx,
+  websiteId: string,
+  accountId: string,
+  action: string,
+  key: string,
+  read: (settings: Record<string, unknown>) => T,
+  fn: (current: T) => T,
+): Promise<Record<string, unknown>> {
+  const r = await rows<{ settings: Record<string, unknown> }>(tx, sql`select settings from websites where id = ${websiteId} for update`);
+  if (!r[0]) throw new HttpError(404, 'Not found');
+  const section = fn(read(r[0].settings));
+  const next = { ...r[0].settings, [key]: section };
+  await tx.execute(sql`update websites set settings = ${JSON.stringify(next)}::jsonb, version = version + 1 where id = ${websiteId}`);
+  await audit(tx, { websiteId, accountId, action, entity: 'website', entityId: websiteId, before: read(r[0].settings), after: section });
+  return next;
 }
 
 function diffBefore(a: Record<string, unknown>, b: Record<string, unknown>) {

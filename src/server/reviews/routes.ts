@@ -12,7 +12,7 @@ import { relatedIn, reviewIn, reviewListQuery, reviewSettingsIn } from '../../co
 import { HttpError, badRequest } from '../errors.js';
 import { rows } from '../db-util.js';
 import { sendSitePage } from '../site-page/index.js';
-import { audit } from '../platform/index.js';
+import { changeSettingsSection } from '../platform/index.js';
 import { CRUMB_COOKIE } from '../../core/cookies.js';
 import { REVIEW_REQUEST_PATH, type ReviewRequestView, type ReviewService } from './service.js';
 import { type RelatedProducts } from './related.js';
@@ -197,22 +197,12 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
   app.put(`${REVIEWS_API}/admin/settings`, store, async (req) => {
     const b = reviewSettingsIn.parse(req.body ?? {});
     const websiteId = req.owner!.websiteId;
-    const saved = await app.database.db.transaction(async (tx) => {
-      const r = await rows<{ settings: Obj }>(tx, sql`select settings from websites where id = ${websiteId} for update`);
-      if (!r[0]) throw new HttpError(404, 'Not found');
-      const next = { ...r[0].settings, reviews: { ...reviewSettingsOf(r[0].settings), ...b.settings } };
-      await tx.execute(sql`update websites set settings = ${JSON.stringify(next)}::jsonb, version = version + 1 where id = ${websiteId}`);
-      await audit(tx, {
-        websiteId,
-        accountId: req.owner!.id,
-        action: 'reviews.settings',
-        entity: 'website',
-        entityId: websiteId,
-        before: reviewSettingsOf(r[0].settings),
-        after: next.reviews,
-      });
-      return next;
-    });
+    const saved = await app.database.db.transaction((tx) =>
+      changeSettingsSection(tx, websiteId, req.owner!.id, 'reviews.settings', 'reviews', reviewSettingsOf, (current) => ({
+        ...current,
+        ...b.settings,
+      })),
+    );
     app.services.websites.invalidate();
     return { settings: reviewSettingsOf(saved) };
   });
