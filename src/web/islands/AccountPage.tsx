@@ -12,6 +12,7 @@ import {
   type SiteLanguage,
 } from '../client/site-user.js';
 import { COUNTRIES } from '../../core/countries.js';
+import { CountryOptions } from '../shared/CountryOptions.js';
 import {
   CONFIRM_TITLE,
   type AccountDashboard,
@@ -102,6 +103,25 @@ function Messages({ error, notice }: { error: string; notice: string }) {
   );
 }
 
+/** A new password's state: its value and whether the form was sent once (the rule then shows as the field's error). */
+interface NewPasswordState {
+  value: string;
+  onChange: (v: string) => void;
+  checked: boolean;
+  /** Marks the form sent; whether the password meets the rule, so the form may go to the server. */
+  ready: () => boolean;
+}
+
+function useNewPassword(): NewPasswordState {
+  const [value, onChange] = useState('');
+  const [checked, setChecked] = useState(false);
+  const ready = () => {
+    setChecked(true);
+    return value.length >= PASSWORD_MIN;
+  };
+  return { value, onChange, checked, ready };
+}
+
 /**
  * A new password with its rule stated up front (tied to the field by aria-describedby), and checked as the
  * visitor leaves the field or submits: the rule turns into the field's error until it is met.
@@ -109,16 +129,12 @@ function Messages({ error, notice }: { error: string; notice: string }) {
 function NewPassword({
   id,
   label,
-  value,
-  onChange,
-  checked,
+  field: { value, onChange, checked },
   serverError,
 }: {
   id: string;
   label: string;
-  value: string;
-  onChange: (v: string) => void;
-  checked: boolean;
+  field: NewPasswordState;
   serverError?: string;
 }) {
   const [touched, setTouched] = useState(false);
@@ -156,19 +172,25 @@ function NewPassword({
   );
 }
 
-function Login({
-  error: initial,
-  next,
-  crumb,
-  notice,
-  values,
-}: {
-  error?: string;
-  next?: string;
+/** What the sign-in, sign-up and reset-request forms get from the page: the crumb, messages and the values sent back. */
+interface EntryFormProps {
   crumb?: string;
+  error?: string;
   notice?: string;
   values?: AccountPageProps['values'];
-}) {
+}
+
+/** The email field of the sign-in, sign-up and reset-request forms. */
+function EmailField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  return (
+    <label>
+      Email
+      <input type="email" name="email" autoComplete="email" required value={value} onChange={(e) => onChange(e.target.value)} />
+    </label>
+  );
+}
+
+function Login({ error: initial, next, crumb, notice, values }: EntryFormProps & { next?: string }) {
   const s = useSubmit({ notice });
   const [email, setEmail] = useState(values?.email ?? '');
   const [password, setPassword] = useState('');
@@ -186,10 +208,7 @@ function Login({
       {next ? <input type="hidden" name="next" value={next} /> : null}
       <h1>Sign in</h1>
       <Messages error={s.error || initial || ''} notice={s.notice} />
-      <label>
-        Email
-        <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-      </label>
+      <EmailField value={email} onChange={setEmail} />
       <label>
         Password
         <input
@@ -215,28 +234,16 @@ function Login({
   );
 }
 
-function SignUp({
-  crumb,
-  error,
-  notice,
-  values,
-}: {
-  crumb?: string;
-  error?: string;
-  notice?: string;
-  values?: AccountPageProps['values'];
-}) {
+function SignUp({ crumb, error, notice, values }: EntryFormProps) {
   const s = useSubmit({ error, notice });
   const hydrated = useHydrated();
   const [email, setEmail] = useState(values?.email ?? '');
-  const [password, setPassword] = useState('');
+  const password = useNewPassword();
   const [name, setName] = useState(values?.displayName ?? '');
-  const [checked, setChecked] = useState(false);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setChecked(true);
-    if (password.length < PASSWORD_MIN) return;
-    void s.run(() => signUp(email, password, name));
+    if (!password.ready()) return;
+    void s.run(() => signUp(email, password.value, name));
   };
   return (
     <form
@@ -254,18 +261,8 @@ function SignUp({
         Name
         <input name="displayName" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
       </label>
-      <label>
-        Email
-        <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-      </label>
-      <NewPassword
-        id="signup-password"
-        label="Password"
-        value={password}
-        onChange={setPassword}
-        checked={checked}
-        serverError={s.error || error}
-      />
+      <EmailField value={email} onChange={setEmail} />
+      <NewPassword id="signup-password" label="Password" field={password} serverError={s.error || error} />
       <button type="submit" disabled={s.busy}>
         {s.busy ? 'Creating…' : 'Create account'}
       </button>
@@ -276,17 +273,7 @@ function SignUp({
   );
 }
 
-function ResetRequest({
-  crumb,
-  error,
-  notice,
-  values,
-}: {
-  crumb?: string;
-  error?: string;
-  notice?: string;
-  values?: AccountPageProps['values'];
-}) {
+function ResetRequest({ crumb, error, notice, values }: EntryFormProps) {
   const s = useSubmit({ error, notice });
   const [email, setEmail] = useState(values?.email ?? '');
   return (
@@ -303,10 +290,7 @@ function ResetRequest({
       <Crumb crumb={crumb} />
       <h1>Reset your password</h1>
       <Messages error={s.error} notice={s.notice} />
-      <label>
-        Email
-        <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-      </label>
+      <EmailField value={email} onChange={setEmail} />
       <button type="submit" disabled={s.busy}>
         Send me a link
       </button>
@@ -316,9 +300,8 @@ function ResetRequest({
 
 function Reset({ token, crumb, error, notice }: { token: string; crumb?: string; error?: string; notice?: string }) {
   const s = useSubmit({ error, notice });
-  const [password, setPassword] = useState('');
+  const password = useNewPassword();
   const [done, setDone] = useState(!!notice);
-  const [checked, setChecked] = useState(false);
   const hydrated = useHydrated();
   return (
     <form
@@ -329,10 +312,9 @@ function Reset({ token, crumb, error, notice }: { token: string; crumb?: string;
       noValidate={hydrated}
       onSubmit={(e) => {
         e.preventDefault();
-        setChecked(true);
-        if (password.length < PASSWORD_MIN) return;
+        if (!password.ready()) return;
         void s.run(async () => {
-          await resetPassword(token, password);
+          await resetPassword(token, password.value);
           setDone(true);
           return 'Your password is changed. You can sign in now.';
         });
@@ -346,14 +328,7 @@ function Reset({ token, crumb, error, notice }: { token: string; crumb?: string;
         <a href="/account/login">Sign in</a>
       ) : (
         <>
-          <NewPassword
-            id="reset-password"
-            label="New password"
-            value={password}
-            onChange={setPassword}
-            checked={checked}
-            serverError={s.error || error}
-          />
+          <NewPassword id="reset-password" label="New password" field={password} serverError={s.error || error} />
           <button type="submit" disabled={s.busy}>
             Save password
           </button>
@@ -365,8 +340,7 @@ function Reset({ token, crumb, error, notice }: { token: string; crumb?: string;
 
 function Confirm({ token, next, crumb, error }: { token: string; next?: string; crumb?: string; error?: string }) {
   const s = useSubmit({ error });
-  const [password, setPassword] = useState('');
-  const [checked, setChecked] = useState(false);
+  const password = useNewPassword();
   const hydrated = useHydrated();
   return (
     <form
@@ -377,10 +351,9 @@ function Confirm({ token, next, crumb, error }: { token: string; next?: string; 
       noValidate={hydrated}
       onSubmit={(e) => {
         e.preventDefault();
-        setChecked(true);
-        if (password.length < PASSWORD_MIN) return;
+        if (!password.ready()) return;
         void s.run(async () => {
-          window.location.assign(await confirmAccount(token, password, next));
+          window.location.assign(await confirmAccount(token, password.value, next));
         });
       }}
     >
@@ -390,14 +363,7 @@ function Confirm({ token, next, crumb, error }: { token: string; next?: string; 
       <h1>{CONFIRM_TITLE}</h1>
       <p>{CONFIRM_INTRO}</p>
       <Messages error={s.error} notice={s.notice} />
-      <NewPassword
-        id="confirm-password"
-        label="Password"
-        value={password}
-        onChange={setPassword}
-        checked={checked}
-        serverError={s.error || error}
-      />
+      <NewPassword id="confirm-password" label="Password" field={password} serverError={s.error || error} />
       <button type="submit" disabled={s.busy}>
         Save password and sign in
       </button>
@@ -605,12 +571,7 @@ function AddressFields({ e }: { e?: AccountFormError }) {
           aria-invalid={err.country ? true : undefined}
           aria-describedby={err.country ? 'address-country-error' : undefined}
         >
-          <option value="">Select a country</option>
-          {COUNTRIES.map(([code, name]) => (
-            <option key={code} value={code}>
-              {name}
-            </option>
-          ))}
+          <CountryOptions />
         </select>
         {err.country ? (
           <p className="account-field__error" id="address-country-error">

@@ -16,7 +16,7 @@ import type { SubscriptionPlan } from '../../core/product.js';
 import { api, ApiError } from '../client/api.js';
 import { cartErrorDetail } from '../client/cart-api.js';
 import { Modal } from '../islands/Modal.js';
-import { COUNTRIES } from '../../core/countries.js';
+import { CountryOptions } from '../shared/CountryOptions.js';
 import { StripePayment, type StripePaymentApi } from './StripePayment.js';
 import type {
   Address as PostalAddress,
@@ -443,12 +443,7 @@ export function CheckoutPage({
                 aria-describedby={errors['shippingAddress.country'] ? 'addr-country-error' : undefined}
                 onChange={(e) => setA('country')(e.target.value)}
               >
-                <option value="">Select a country</option>
-                {COUNTRIES.map(([code, name]) => (
-                  <option key={code} value={code}>
-                    {name}
-                  </option>
-                ))}
+                <CountryOptions />
               </select>
               {errors['shippingAddress.country'] && (
                 <p id="addr-country-error" className="checkout-field__error">
