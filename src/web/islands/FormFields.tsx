@@ -3,6 +3,7 @@
  * (f.<id>, f.<id>.<part>), so the server-rendered form works without JavaScript. The error is shown
  * above the field title.
  */
+import type { ReactNode } from 'react';
 import type { FormField } from '../../core/forms.js';
 import { characterCounter, LIKERT_LABELS } from '../../core/forms.js';
 
@@ -60,6 +61,30 @@ export function FormFieldView({ field, value, error, onChange, hiddenValue }: Pr
     </p>
   ) : null;
   const cls = `form-item field ${field.type}${error ? ' error' : ''}${field.required ? ' required' : ''}`;
+  /** A field of one control: the error, the label and the description above it. */
+  const labelled = (control: ReactNode) => (
+    <div className={cls}>
+      {errorEl}
+      <label htmlFor={id} className="title">
+        {title}
+        {req}
+      </label>
+      {desc}
+      {control}
+    </div>
+  );
+  /** A field of several controls: a fieldset with the error, the title as its legend and the description. */
+  const grouped = (controls: ReactNode) => (
+    <fieldset className={cls} aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
+      {errorEl}
+      <legend className="title">
+        {title}
+        {req}
+      </legend>
+      {desc}
+      {controls}
+    </fieldset>
+  );
 
   switch (field.type) {
     case 'section':
@@ -75,14 +100,8 @@ export function FormFieldView({ field, value, error, onChange, hiddenValue }: Pr
     case 'textarea': {
       const text = typeof value === 'string' ? value : '';
       const counter = typeof field.maxLength === 'number' ? characterCounter(text, field.maxLength) : null;
-      return (
-        <div className={cls}>
-          {errorEl}
-          <label htmlFor={id} className="title">
-            {title}
-            {req}
-          </label>
-          {desc}
+      return labelled(
+        <>
           <textarea
             id={id}
             name={name}
@@ -97,7 +116,7 @@ export function FormFieldView({ field, value, error, onChange, hiddenValue }: Pr
               {counter.text}
             </div>
           ) : null}
-        </div>
+        </>,
       );
     }
     case 'name':
@@ -111,14 +130,8 @@ export function FormFieldView({ field, value, error, onChange, hiddenValue }: Pr
         const next = parts.map((_, j) => (j === i ? v : (arr[j] ?? '')));
         onChange(next);
       };
-      return (
-        <fieldset className={cls} aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
-          {errorEl}
-          <legend className="title">
-            {title}
-            {req}
-          </legend>
-          {desc}
+      return grouped(
+        <>
           <div className="field-parts">
             {parts.map((p, i) =>
               p === 'AM/PM' ? (
@@ -144,20 +157,14 @@ export function FormFieldView({ field, value, error, onChange, hiddenValue }: Pr
               ),
             )}
           </div>
-        </fieldset>
+        </>,
       );
     }
     case 'radio':
     case 'checkbox': {
       const checked = field.type === 'checkbox' ? (Array.isArray(value) ? value : []) : typeof value === 'string' ? [value] : [];
-      return (
-        <fieldset className={cls} aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
-          {errorEl}
-          <legend className="title">
-            {title}
-            {req}
-          </legend>
-          {desc}
+      return grouped(
+        <>
           {(field.options ?? []).map((o) => (
             <label key={o} className="option">
               <input
@@ -173,18 +180,12 @@ export function FormFieldView({ field, value, error, onChange, hiddenValue }: Pr
               {o}
             </label>
           ))}
-        </fieldset>
+        </>,
       );
     }
     case 'select':
-      return (
-        <div className={cls}>
-          {errorEl}
-          <label htmlFor={id} className="title">
-            {title}
-            {req}
-          </label>
-          {desc}
+      return labelled(
+        <>
           <select
             id={id}
             name={name}
@@ -200,18 +201,12 @@ export function FormFieldView({ field, value, error, onChange, hiddenValue }: Pr
               </option>
             ))}
           </select>
-        </div>
+        </>,
       );
     case 'likert': {
       const map = value && typeof value === 'object' && !Array.isArray(value) ? value : {};
-      return (
-        <fieldset className={cls} aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
-          {errorEl}
-          <legend className="title">
-            {title}
-            {req}
-          </legend>
-          {desc}
+      return grouped(
+        <>
           {(field.options ?? []).map((q, qi) => (
             <div key={q} className="likert-question" role="radiogroup" aria-label={q}>
               <div className="likert-statement">{q}</div>
@@ -229,18 +224,12 @@ export function FormFieldView({ field, value, error, onChange, hiddenValue }: Pr
               ))}
             </div>
           ))}
-        </fieldset>
+        </>,
       );
     }
     default:
-      return (
-        <div className={cls}>
-          {errorEl}
-          <label htmlFor={id} className="title">
-            {title}
-            {req}
-          </label>
-          {desc}
+      return labelled(
+        <>
           <div className="field-input">
             {field.type === 'currency' ? <span className="currency-symbol">{field.currencySymbol ?? '$'}</span> : null}
             <input
@@ -254,7 +243,7 @@ export function FormFieldView({ field, value, error, onChange, hiddenValue }: Pr
               onChange={(e) => onChange(e.target.value)}
             />
           </div>
-        </div>
+        </>,
       );
   }
 }
