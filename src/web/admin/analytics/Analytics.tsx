@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { useLoad } from '../ui/records.js';
+import { ColumnHeads } from '../ui/design.js';
 import { formatMoney } from '../../../core/money.js';
 import type { AnalyticsSettings, DashboardAnswer } from '../../../core/api/analytics.js';
 import { BarList, ColumnChart, FunnelChart, LineChart, VitalGauge, fmt } from './AnalyticsCharts.js';
@@ -167,17 +168,13 @@ export function Analytics() {
                 </label>
                 <table className="an-errors">
                   <caption className="an-visually-hidden">Visitors at each funnel step, by variant of {data.byVariant.experiment}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Variant</th>
-                      <th scope="col">Visitors</th>
-                      {Object.keys(STEP_LABELS).map((k) => (
-                        <th scope="col" key={k}>
-                          {STEP_LABELS[k]}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
+                  <ColumnHeads columns={['Variant', 'Visitors']}>
+                    {Object.keys(STEP_LABELS).map((k) => (
+                      <th scope="col" key={k}>
+                        {STEP_LABELS[k]}
+                      </th>
+                    ))}
+                  </ColumnHeads>
                   <tbody>
                     {data.byVariant.variants.map((v) => (
                       <tr key={v.variant}>
@@ -241,14 +238,7 @@ export function Analytics() {
               <p className="an-empty">No errors in this range.</p>
             ) : (
               <table className="an-errors">
-                <thead>
-                  <tr>
-                    <th scope="col">Message</th>
-                    <th scope="col">Count</th>
-                    <th scope="col">Last seen</th>
-                    <th scope="col">Last page and browser</th>
-                  </tr>
-                </thead>
+                <ColumnHeads columns={['Message', 'Count', 'Last seen', 'Last page and browser']} />
                 <tbody>
                   {data.errors.map((e) => (
                     <tr key={e.fingerprint}>

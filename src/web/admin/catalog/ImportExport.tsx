@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { api, ApiError } from '../../client/api.js';
-import { PageHeader, useToast } from '../ui/design.js';
+import { ColumnHeads, PageHeader, useToast } from '../ui/design.js';
 
 interface Store {
   id: string;
@@ -158,12 +158,7 @@ export function ImportExport() {
             {dry.errors.length ? (
               <table className="cat-errors">
                 <caption>Rows with errors</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Row</th>
-                    <th scope="col">Error</th>
-                  </tr>
-                </thead>
+                <ColumnHeads columns={['Row', 'Error']} />
                 <tbody>
                   {dry.errors.map((x, i) => (
                     <tr key={i}>

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
-import { EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
+import { ColumnHeads, EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
 import type { InventoryInput, InventoryList, InventoryRow, VariantMovements } from '../../../core/api/catalog.js';
 
 const REASONS: Record<string, string> = { sale: 'Sale', refund: 'Refund', manual: 'Manual edit', import: 'Import' };
@@ -40,14 +40,7 @@ function History({ row }: { row: InventoryRow }) {
             <p>No stock changes yet.</p>
           ) : (
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Change</th>
-                  <th scope="col">Stock after</th>
-                </tr>
-              </thead>
+              <ColumnHeads columns={['When', 'What', 'Change', 'Stock after']} />
               <tbody>
                 {q.data.movements.map((m) => (
                   <tr key={m.id}>
@@ -177,20 +170,18 @@ export function InventoryScreen() {
           <EmptyState title={lowOnly ? 'Nothing is low on stock' : 'No variants match'} />
         ) : (
           <table className="cat-table">
-            <thead>
-              <tr>
+            <ColumnHeads
+              columns={['Product', 'SKU', 'Stock', 'Low-stock threshold']}
+              first={
                 <th scope="col" className="cat-table__check">
                   <span className="visually-hidden">Select</span>
                 </th>
-                <th scope="col">Product</th>
-                <th scope="col">SKU</th>
-                <th scope="col">Stock</th>
-                <th scope="col">Low-stock threshold</th>
-                <th scope="col">
-                  <span className="visually-hidden">History</span>
-                </th>
-              </tr>
-            </thead>
+              }
+            >
+              <th scope="col">
+                <span className="visually-hidden">History</span>
+              </th>
+            </ColumnHeads>
             <tbody>
               {rows.map((r) => {
                 const name = `${r.title}${r.variant ? ` (${r.variant})` : ''}`;

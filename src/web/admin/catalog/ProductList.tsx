@@ -5,7 +5,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
-import { ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
+import { ColumnHeads, ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
 import { formatMoney } from '../../../core/money.js';
 import { createStore } from './store-creation.js';
 import type {
@@ -304,8 +304,9 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
               <caption className="visually-hidden">
                 Products, page {list.data.page} of {list.data.pages}
               </caption>
-              <thead>
-                <tr>
+              <ColumnHeads
+                columns={['Product', 'Status', 'Inventory', 'Price', 'Type', 'Store']}
+                first={
                   <th scope="col" className="cat-table__check">
                     <input
                       type="checkbox"
@@ -314,14 +315,8 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
                       onChange={() => setSelected(allOnPage ? new Set() : new Set(rows.map((r) => r.id)))}
                     />
                   </th>
-                  <th scope="col">Product</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Inventory</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Store</th>
-                </tr>
-              </thead>
+                }
+              />
               <tbody>
                 {rows.map((r) => (
                   <tr key={r.id} className={selected.has(r.id) ? 'is-selected' : ''}>

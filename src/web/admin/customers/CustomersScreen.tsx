@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
-import { EmptyState, PageHeader, Skeleton, useMoney } from '../ui/design.js';
+import { ColumnHeads, EmptyState, PageHeader, Skeleton, useMoney } from '../ui/design.js';
 import { CustomerDetail } from './CustomerDetail.js';
 import type { CustomerList } from '../../../core/api/customers.js';
 
@@ -47,16 +47,7 @@ function CustomerList() {
       ) : (
         <table className="admin-table">
           <caption className="visually-hidden">Customers</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Orders</th>
-              <th scope="col">Spend</th>
-              <th scope="col">Account</th>
-              <th scope="col">Mailing lists</th>
-              <th scope="col">Restock sign-ups</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Email', 'Orders', 'Spend', 'Account', 'Mailing lists', 'Restock sign-ups']} />
           <tbody>
             {list.data.customers.map((c) => (
               <tr key={c.email}>

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../client/api.js';
 import { SaveForm, useLoad } from '../ui/records.js';
-import { EmptyState, PageHeader, Skeleton } from '../ui/design.js';
+import { ColumnHeads, EmptyState, PageHeader, Skeleton } from '../ui/design.js';
 import { COOKIE_BANNER_MODES, POPUP_ANCHORS, POPUP_TRIGGERS, type CookieBannerMode, type PopupTrigger } from '../../../core/engagement.js';
 import type { CookieBannerSettings, ListJson, MemberJson, PopupSettings } from '../../../core/api/engagement.js';
 
@@ -174,14 +174,7 @@ function Members({ list }: { list: List }) {
   if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={2} label={`Loading members of ${list.name}`} />;
   return (
     <table aria-label={`Members of ${list.name}`}>
-      <thead>
-        <tr>
-          <th scope="col">Email</th>
-          <th scope="col">Status</th>
-          <th scope="col">Source</th>
-          <th scope="col">Signed up</th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={['Email', 'Status', 'Source', 'Signed up']} />
       <tbody>
         {d.members.length === 0 ? (
           <tr>

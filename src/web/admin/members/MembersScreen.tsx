@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { moneyDecimalString, toMinorUnits } from '../../../core/money.js';
 import { formatFileSize } from '../../../core/time.js';
-import { ConfirmDialog, PageHeader, Skeleton } from '../ui/design.js';
+import { ColumnHeads, ConfirmDialog, PageHeader, Skeleton } from '../ui/design.js';
 import { useLoad } from '../ui/records.js';
 
 interface Area {
@@ -273,17 +273,7 @@ export function MembersScreen() {
         <h2 id="m-areas">Member areas</h2>
         {s.areas.length > 0 && (
           <table className="admin-table" aria-label="Member areas">
-            <thead>
-              <tr>
-                <th scope="col">Area</th>
-                <th scope="col">Price</th>
-                <th scope="col">Contents</th>
-                <th scope="col">Join page</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Area', 'Price', 'Contents', 'Join page']} actions />
             <tbody>
               {s.areas.map((a) => (
                 <tr key={a.id}>
@@ -462,15 +452,7 @@ export function MembersScreen() {
           <p>No members yet.</p>
         ) : (
           <table className="admin-table" aria-label="Members">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Name</th>
-                <th scope="col">Area</th>
-                <th scope="col">Status</th>
-                <th scope="col">Joined</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Email', 'Name', 'Area', 'Status', 'Joined']} />
             <tbody>
               {members.map((m) => (
                 <tr key={`${m.areaId}:${m.email}`}>

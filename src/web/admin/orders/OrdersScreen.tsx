@@ -9,7 +9,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { formatMoney, moneyDecimalString, toMinorUnits } from '../../../core/money.js';
-import { EmptyState, PageHeader, Skeleton, useMoney, useToast } from '../ui/design.js';
+import { ColumnHeads, EmptyState, PageHeader, Skeleton, useMoney, useToast } from '../ui/design.js';
 import './orders.css';
 import type { Money, OrderDetailView, OrderLineView, OrderListAnswer } from '../../../core/api/orders.js';
 
@@ -186,19 +186,11 @@ function OrdersList() {
       ) : (
         <div className="a-card o-table-card">
           <table className="o-table" aria-label="Orders">
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Date</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Payment</th>
-                <th scope="col">Fulfilment</th>
-                <th scope="col">Items</th>
-                <th scope="col" className="o-num">
-                  Total
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Order', 'Date', 'Customer', 'Payment', 'Fulfilment', 'Items']}>
+              <th scope="col" className="o-num">
+                Total
+              </th>
+            </ColumnHeads>
             <tbody>
               {d!.orders.map((o) => (
                 <tr key={o.id}>

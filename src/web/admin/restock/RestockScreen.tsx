@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../../client/api.js';
 import { totalSignUps } from '../../../core/restock.js';
-import { EmptyState, PageHeader, Skeleton } from '../ui/design.js';
+import { ColumnHeads, EmptyState, PageHeader, Skeleton } from '../ui/design.js';
 import { useLoad } from '../ui/records.js';
 import type {
   RestockSendInput,
@@ -152,14 +152,7 @@ function VariantRow({
         list.length ? (
           <table>
             <caption>Waiting for {name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Mailing list</th>
-                <th scope="col">Language</th>
-                <th scope="col">Signed up</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Email', 'Mailing list', 'Language', 'Signed up']} />
             <tbody>
               {list.map((s) => (
                 <tr key={s.id}>
@@ -369,14 +362,7 @@ export function RestockScreen() {
           <p className="a-muted">No emails sent yet. Sends you start here, and automatic ones, are listed with their results.</p>
         ) : (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Product</th>
-                <th scope="col">How</th>
-                <th scope="col">Result</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Started', 'Product', 'How', 'Result']} />
             <tbody>
               {sends.map((s) => (
                 <tr key={s.id}>

@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { useLoad } from '../ui/records.js';
 import { formatMoney, toMinorUnits, moneyDecimalString } from '../../../core/money.js';
-import { DataTable, EmptyState, PageHeader, Skeleton } from '../ui/design.js';
+import { ColumnHeads, DataTable, EmptyState, PageHeader, Skeleton } from '../ui/design.js';
 import type { DonationList, DonationSettings, ReviewList, ReviewRow, ReviewSettings, ReviewStatus } from '../../../core/api/reviews.js';
 
 type Status = ReviewStatus;
@@ -297,15 +297,7 @@ export function DonationsScreen() {
       )}
       {data && data.donations.length > 0 && (
         <table className="admin-table" aria-label="Donors">
-          <thead>
-            <tr>
-              <th scope="col">Donor</th>
-              <th scope="col">Email</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Message</th>
-              <th scope="col">Date</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Donor', 'Email', 'Amount', 'Message', 'Date']} />
           <tbody>
             {data.donations.map((d) => (
               <tr key={d.id}>

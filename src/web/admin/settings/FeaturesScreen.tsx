@@ -6,7 +6,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../client/api.js';
 import { msg, useLoad } from '../ui/records.js';
-import { PageHeader, Skeleton } from '../ui/design.js';
+import { ColumnHeads, PageHeader, Skeleton } from '../ui/design.js';
 import { PREVIEW_STORAGE_KEY, SAFE_MODE_STORAGE_KEY } from '../../../core/preview.js';
 
 interface FeatureRow {
@@ -111,17 +111,13 @@ function FunnelTable({ name }: { name: string }) {
       {data ? (
         <table>
           <caption>Shop funnel of {name} by variant (visitors)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Variant</th>
-              <th scope="col">Visitors</th>
-              {data[0]?.steps.map((s) => (
-                <th scope="col" key={s.step}>
-                  {s.step.replace('_', ' ')}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Variant', 'Visitors']}>
+            {data[0]?.steps.map((s) => (
+              <th scope="col" key={s.step}>
+                {s.step.replace('_', ' ')}
+              </th>
+            ))}
+          </ColumnHeads>
           <tbody>
             {data.map((v) => (
               <tr key={v.variant}>

@@ -150,6 +150,41 @@ export function PageHeader({
 }
 
 /**
+ * A table's header row: `first` (say a select-all box), one header per column, then `children` (headers that are
+ * not plain text) and a last header for the row buttons ('Actions', for screen readers) when `actions` is set.
+ */
+export function ColumnHeads({
+  columns,
+  actions = false,
+  first,
+  children,
+}: {
+  columns: string[];
+  actions?: boolean;
+  first?: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <thead>
+      <tr>
+        {first}
+        {columns.map((c) => (
+          <th key={c} scope="col">
+            {c}
+          </th>
+        ))}
+        {children}
+        {actions ? (
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        ) : null}
+      </tr>
+    </thead>
+  );
+}
+
+/**
  * A screen's table of records: named by its (visually hidden) caption, one header per column, and a last header
  * for the row buttons ('Actions', for screen readers) when `actions` is set. The rows are the children.
  */
@@ -167,20 +202,7 @@ export function DataTable({
   return (
     <table className="admin-table">
       <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th key={c} scope="col">
-              {c}
-            </th>
-          ))}
-          {actions ? (
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          ) : null}
-        </tr>
-      </thead>
+      <ColumnHeads columns={columns} actions={actions} />
       <tbody>{children}</tbody>
     </table>
   );
