@@ -329,14 +329,21 @@ export class Parser {
     return { vars, fmts: f, push: pushOf(vars, f), all: allOf(vars, f) };
   }
 
-  private parseBindvar(): boolean {
-    if (!this.space()) return false;
+  /** A variable name between spaces after the tag word, with the spaces consumed; null when it is not there. */
+  private spacedVarName(): string | null {
+    if (!this.space()) return null;
     this.consume();
     const name = this.match(VAR_DEF, this.p);
+    if (name === null) return null;
+    this.consume();
+    if (!this.space()) return null;
+    this.consume();
+    return name;
+  }
+
+  private parseBindvar(): boolean {
+    const name = this.spacedVarName();
     if (name === null) return false;
-    this.consume();
-    if (!this.space()) return false;
-    this.consume();
     const v = this.variablesAndFormatters();
     if (!v) return false;
     this.emit({ op: Op.BINDVAR, pos: this.tagPos, src: this.src, name, ...v } as Inst);
@@ -344,13 +351,8 @@ export class Parser {
   }
 
   private parseCtxvar(): boolean {
-    if (!this.space()) return false;
-    this.consume();
-    const name = this.match(VAR_DEF, this.p);
+    const name = this.spacedVarName();
     if (name === null) return false;
-    this.consume();
-    if (!this.space()) return false;
-    this.consume();
     const bindings: Array<[string, Path]> = [];
     let at = this.p;
     for (;;) {
@@ -419,13 +421,8 @@ export class Parser {
   }
 
   private parseInject(): boolean {
-    if (!this.space()) return false;
-    this.consume();
-    const name = this.match(VAR_DEF, this.p);
+    const name = this.spacedVarName();
     if (name === null) return false;
-    this.consume();
-    if (!this.space()) return false;
-    this.consume();
     const path = this.match(FILE_PATH, this.p);
     if (path === null) return false;
     this.consume();
