@@ -151,6 +151,35 @@ export const opsPlugin = fp(async (app: FastifyInstance) => {
 });
 
 /** This app's Prometheus registry: request counters and latency, the page cache, the pools, the outbox; and /metrics. */
+/** A gauge of a shared table's rows by status, over `statuses` only (each shown, 0 when it has none). */
+function statusGauge(
+  registry: Registry,
+  database: FastifyInstance['database'],
+  name: string,
+  help: string,
+  table: string,
+  statuses: string[],
+) {
+  return new Gauge({
+    name,
+    help,
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const r = await rows<{ status: string; n: number | string }>(
+        database.db,
+        sql`SELECT status, count(*) AS n FROM ${sql.identifier(table)} WHERE status IN (${sql.join(
+          statuses.map((x) => sql`${x}`),
+          sql`, `,
+        )}) GROUP BY status`,
+      );
+      this.reset();
+      for (const x of statuses) this.set({ status: x }, 0);
+      for (const x of r) this.set({ status: x.status }, Number(x.n));
+    },
+  });
+}
+
 function metricsRoutes(app: FastifyInstance) {
   const { database, config } = app;
   // Metrics: this app's own registry. Collected on every request; the gauges read their sources at scrape time.
@@ -205,38 +234,22 @@ function metricsRoutes(app: FastifyInstance) {
       this.set(s.hits + s.misses === 0 ? 0 : s.hits / (s.hits + s.misses));
     },
   });
-  new Gauge({
-    name: 'tessera_job_queue_depth',
-    help: 'Background jobs waiting or running, by status (shared by every instance)',
-    labelNames: ['status'] as const,
-    registers: [registry],
-    async collect() {
-      const r = await rows<{ status: string; n: number | string }>(
-        database.db,
-        sql`SELECT status, count(*) AS n FROM jobs WHERE status IN ('pending', 'running') GROUP BY status`,
-      );
-      this.reset();
-      this.set({ status: 'pending' }, 0);
-      this.set({ status: 'running' }, 0);
-      for (const x of r) this.set({ status: x.status }, Number(x.n));
-    },
-  });
-  new Gauge({
-    name: 'tessera_mail_outbox_backlog',
-    help: 'Emails waiting to be delivered or being delivered (shared by every instance)',
-    labelNames: ['status'] as const,
-    registers: [registry],
-    async collect() {
-      const r = await rows<{ status: string; n: number | string }>(
-        database.db,
-        sql`SELECT status, count(*) AS n FROM mail_outbox WHERE status IN ('pending', 'sending') GROUP BY status`,
-      );
-      this.reset();
-      this.set({ status: 'pending' }, 0);
-      this.set({ status: 'sending' }, 0);
-      for (const x of r) this.set({ status: x.status }, Number(x.n));
-    },
-  });
+  statusGauge(
+    registry,
+    database,
+    'tessera_job_queue_depth',
+    'Background jobs waiting or running, by status (shared by every instance)',
+    'jobs',
+    ['pending', 'running'],
+  );
+  statusGauge(
+    registry,
+    database,
+    'tessera_mail_outbox_backlog',
+    'Emails waiting to be delivered or being delivered (shared by every instance)',
+    'mail_outbox',
+    ['pending', 'sending'],
+  );
   new Gauge({
     name: 'tessera_analytics_buffered_events',
     help: 'Analytics events accepted by this instance and not yet written to the database',
