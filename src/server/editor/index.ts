@@ -225,26 +225,8 @@ export async function canvasRender(
 ) {
   const site = await app.services.websites.get();
   const area = editorOf(app);
-  const { styles } = await area.editor.getStyles(site.id);
-  const settings = app.services.websites.storeSettings(site);
-  const siteSettings = site.settings as Record<string, unknown>;
-  const renderer = contentWidgets(commerceWidgets({ currency: site.currency, settings }), {
-    origin: `${req.protocol}://${req.host}`,
-    shareButtonOptions: (siteSettings.shareButtonOptions as Record<string, unknown>) ?? {},
-  });
-  const env: RenderEnv = {
-    app,
-    req,
-    theme: app.services.theme,
-    styles,
-    websiteId: site.id,
-    currency: site.currency,
-    locale: site.locale,
-    timeZone: site.timeZone,
-    renderer,
-    maps: mapProviderFor(siteSettings),
-    page,
-  };
+  const env = await renderEnvFor(app, req, area, site, page);
+  const { styles } = env;
   const blocks = await renderBlocksHtml(layout, env);
   const head = (await siteStylesHead(app, site.id)).replace(/<\/?style[^>]*>/g, '');
   const css = hostCss(`${readThemeCss(app.services.theme.assetsDir)}\n${head}`) + '\n' + stylesCss(styles);
@@ -301,6 +283,17 @@ async function layoutHtml(
   page: { id: string; title: string },
   preview: boolean,
 ): Promise<string> {
+  return renderLayout(layout, { ...(await renderEnvFor(app, req, area, site, page)), preview });
+}
+
+/** What rendering a layout's blocks needs: the site's styles, its widgets (commerce and content) and its map provider. */
+async function renderEnvFor(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  area: Area,
+  site: Awaited<ReturnType<FastifyInstance['services']['websites']['get']>>,
+  page: { id: string; title: string },
+): Promise<RenderEnv> {
   const { styles } = await area.editor.getStyles(site.id);
   const settings = app.services.websites.storeSettings(site);
   const siteSettings = site.settings as Record<string, unknown>;
@@ -308,7 +301,7 @@ async function layoutHtml(
     origin: `${req.protocol}://${req.host}`,
     shareButtonOptions: (siteSettings.shareButtonOptions as Record<string, unknown>) ?? {},
   });
-  return renderLayout(layout, {
+  return {
     app,
     req,
     theme: app.services.theme,
@@ -320,8 +313,7 @@ async function layoutHtml(
     renderer,
     maps: mapProviderFor(siteSettings),
     page,
-    preview,
-  });
+  };
 }
 
 /**
