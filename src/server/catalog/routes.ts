@@ -195,6 +195,8 @@ async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
     const websiteId = siteId(req);
     const ids = [...new Set(body.ids)];
     return db.transaction(async (tx) => {
+      const auditProduct = (action: string, entityId: string, before: Record<string, unknown>, after?: Record<string, unknown>) =>
+        audit(tx, { websiteId, accountId: req.owner!.id, action, entity: 'product', entityId, before, after });
       const found = await tx
         .select()
         .from(items)
@@ -214,29 +216,19 @@ async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
             .update(items)
             .set({ collectionId: target.id, urlId, ordering: ordering++, version: item.version + 1, updatedAt: new Date() })
             .where(eq(items.id, item.id));
-          await audit(tx, {
-            websiteId,
-            accountId: req.owner!.id,
-            action: 'product.update',
-            entity: 'product',
-            entityId: item.id,
-            before: { collectionId: item.collectionId, urlId: item.urlId },
-            after: { collectionId: target.id, urlId },
-          });
+          await auditProduct(
+            'product.update',
+            item.id,
+            { collectionId: item.collectionId, urlId: item.urlId },
+            { collectionId: target.id, urlId },
+          );
         }
         return { ok: true, count: arriving.length };
       }
       for (const item of found) {
         if (body.action === 'delete') {
           await tx.delete(items).where(eq(items.id, item.id));
-          await audit(tx, {
-            websiteId,
-            accountId: req.owner!.id,
-            action: 'product.delete',
-            entity: 'product',
-            entityId: item.id,
-            before: { title: item.title, status: item.status },
-          });
+          await auditProduct('product.delete', item.id, { title: item.title, status: item.status });
           continue;
         }
         const status = body.action === 'publish' ? 'published' : 'draft';
@@ -245,15 +237,7 @@ async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
           .update(items)
           .set({ status, ...(status === 'published' ? { publishOn: new Date() } : {}), version: item.version + 1, updatedAt: new Date() })
           .where(eq(items.id, item.id));
-        await audit(tx, {
-          websiteId,
-          accountId: req.owner!.id,
-          action: 'product.update',
-          entity: 'product',
-          entityId: item.id,
-          before: { status: item.status },
-          after: { status },
-        });
+        await auditProduct('product.update', item.id, { status: item.status }, { status });
       }
       return { ok: true, count: found.length };
     });
