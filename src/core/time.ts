@@ -1,5 +1,5 @@
 /**
- * Time-since wording and file sizes.
+ * Time-since wording, file sizes and time-zone offsets.
  *
  * timeSince thresholds (elapsed = now - then):
  *   >= 365 days 'about a year ago'; >= 30 days 'about a month ago'; >= 7 days 'about a week ago';
@@ -47,4 +47,20 @@ export function formatFileSize(bytes: number, decimals = 2): string {
 /** Megabytes with 1,000,000 bytes in a MB. */
 export function bytesToMegabytes(bytes: number): number {
   return bytes / BYTES_IN_MB;
+}
+
+/** The offset (ms) of `timeZone` from UTC at instant `at`: the zone's wall clock minus UTC, to the second. */
+export function zoneOffsetAt(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
+  const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+  return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - Math.floor(at / 1000) * 1000;
 }

@@ -18,6 +18,7 @@ import { HttpError } from '../errors.js';
 import { parseInput } from './validate.js';
 import { linkBase } from '../email-origin.js';
 import { changeSettings } from './settings.js';
+import { DAY_MS, zoneOffsetAt } from '../../core/time.js';
 import type { WebsiteRow } from './websites.js';
 import { schema, type Db } from '../../db/index.js';
 import { can } from '../../core/roles.js';
@@ -67,20 +68,10 @@ export function siteSettingsOf(site: WebsiteRow): SiteSettings {
 
 /** The instant the day holding `at` starts in `timeZone`. */
 export function startOfDay(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
-  const p = (t: string) => Number(parts.find((x) => x.type === t)?.value);
-  const wall = Date.UTC(p('year'), p('month') - 1, p('day'), p('hour'), p('minute'), p('second'));
-  const offset = wall - Math.floor(at / 1000) * 1000; // the zone's offset from UTC at `at`
-  const midnightWall = Date.UTC(p('year'), p('month') - 1, p('day'));
+  const offset = zoneOffsetAt(at, timeZone);
+  // The zone's wall clock at `at` as a UTC instant; its midnight is the start of that UTC day.
+  const wall = Math.floor(at / 1000) * 1000 + offset;
+  const midnightWall = Math.floor(wall / DAY_MS) * DAY_MS;
   return midnightWall - offset;
 }
 

@@ -6,6 +6,7 @@
 import { suggestSku } from '../../../core/product.js';
 import { moneyDecimalString, toMinorUnits } from '../../../core/money.js';
 import type { DimensionUnit, ProductVariant, VariantDimensions } from '../../../core/api/catalog.js';
+import { zoneOffsetAt } from '../../../core/time.js';
 
 export interface ProductOption {
   name: string;
@@ -195,29 +196,13 @@ export function serverVariant(v: DraftVariant, currency: string, i: number): { v
 
 // ---- Time zones ----------------------------------------------------------------------------------
 
-/** The offset (ms) of `timeZone` from UTC at instant `at`. */
-function offsetAt(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
-  const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
-  return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - Math.floor(at / 1000) * 1000;
-}
-
 /** 'YYYY-MM-DDTHH:mm' on the clocks of `timeZone` -> the instant (ISO, UTC), or null when it cannot be read. */
 export function zonedToIso(local: string, timeZone: string): string | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local);
   if (!m) return null;
   const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]));
-  let at = wall - offsetAt(wall, timeZone);
-  at = wall - offsetAt(at, timeZone);
+  let at = wall - zoneOffsetAt(wall, timeZone);
+  at = wall - zoneOffsetAt(at, timeZone);
   return new Date(at).toISOString();
 }
 
@@ -225,6 +210,6 @@ export function zonedToIso(local: string, timeZone: string): string | null {
 export function isoToZoned(iso: string, timeZone: string): string {
   const at = Date.parse(iso);
   if (!Number.isFinite(at)) return '';
-  const d = new Date(at + offsetAt(at, timeZone));
+  const d = new Date(at + zoneOffsetAt(at, timeZone));
   return d.toISOString().slice(0, 16);
 }
