@@ -1,10 +1,17 @@
-import type { SQL } from 'drizzle-orm';
-import type { Database, Db, Tx } from '../db/index.js';
+import { asc, inArray, type SQL } from 'drizzle-orm';
+import { schema, type Database, type Db, type Tx } from '../db/index.js';
 
 /** Runs raw SQL through drizzle and returns its rows, the same way on PGlite and on node-postgres. */
 export async function rows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const res = (await db.execute(query)) as unknown as { rows: T[] };
   return res.rows;
+}
+
+/** The variants of the given products, in their display order: none (and no query) for an empty list. */
+export async function variantsOfItems(db: Db | Tx, itemIds: string[]): Promise<(typeof schema.productVariants.$inferSelect)[]> {
+  if (!itemIds.length) return [];
+  const v = schema.productVariants;
+  return db.select().from(v).where(inArray(v.itemId, itemIds)).orderBy(asc(v.ordering));
 }
 
 interface Waiting<V> {

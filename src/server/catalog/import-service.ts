@@ -20,21 +20,14 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { variantsOfItems } from '../db-util.js';
 import { schema, type Tx } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
 import { CollectionType, RecordType } from '../../core/enums.js';
 import { collectionAddError } from '../../core/content.js';
 import { parseInput } from '../platform/index.js';
 import { HttpError, notFound } from '../errors.js';
-import {
-  createProductTx,
-  loadProduct,
-  productErrors,
-  productIn,
-  updateProductTx,
-  variantsOfItems,
-  type ProductIn,
-} from './product-service.js';
+import { createProductTx, loadProduct, productErrors, productIn, updateProductTx, type ProductIn } from './product-service.js';
 import { editorOf } from '../editor/index.js';
 import { suggestSku } from '../../core/product.js';
 import { Outbound } from '../outbound.js';

@@ -5,7 +5,7 @@
  * and leaves an audit row.
  */
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { rows } from '../db-util.js';
+import { rows, variantsOfItems } from '../db-util.js';
 import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
@@ -438,12 +438,6 @@ export async function listProducts(db: Db, websiteId: string, collectionId: stri
       minPriceCents: mine.length ? Math.min(...mine.map((v) => (v.onSale ? v.salePriceCents : v.priceCents))) : 0,
     };
   });
-}
-
-/** The variants of the given products, in their display order: none (and no query) for an empty list. */
-export async function variantsOfItems(db: Db | Tx, itemIds: string[]): Promise<VariantRow[]> {
-  if (!itemIds.length) return [];
-  return db.select().from(productVariants).where(inArray(productVariants.itemId, itemIds)).orderBy(asc(productVariants.ordering));
 }
 
 /** A product's editor JSON, or null when the website has no such product. */

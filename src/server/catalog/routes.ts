@@ -16,6 +16,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { variantsOfItems } from '../db-util.js';
 import { schema, type Db } from '../../db/index.js';
 import { RecordType } from '../../core/enums.js';
 import { parseInput } from '../platform/index.js';
@@ -23,7 +24,7 @@ import { badRequest, notFound } from '../errors.js';
 import { audit } from '../platform/index.js';
 import { stockChangedHooks } from '../platform/index.js';
 import { publishScheduled } from '../content/index.js';
-import { itemUrlId, lockRoomFor, stockReason, storeCollection, variantsOfItems } from './product-service.js';
+import { itemUrlId, lockRoomFor, stockReason, storeCollection } from './product-service.js';
 import { QUANTITY_MAX } from '../../core/constants.js';
 import { can } from '../../core/roles.js';
 import {

@@ -1,6 +1,7 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
+import { variantsOfItems } from '../db-util.js';
 
 export type ItemRow = typeof schema.items.$inferSelect;
 export type VariantRow = typeof schema.productVariants.$inferSelect;
@@ -17,16 +18,10 @@ export async function loadProducts(db: Db | Tx, itemIds: string[]): Promise<Map<
   const rows = await db.select().from(schema.items).where(inArray(schema.items.id, itemIds));
   for (const item of rows) out.set(item.id, { item, variants: [] });
   if (rows.length === 0) return out;
-  const variants = await db
-    .select()
-    .from(schema.productVariants)
-    .where(
-      inArray(
-        schema.productVariants.itemId,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(asc(schema.productVariants.ordering));
+  const variants = await variantsOfItems(
+    db,
+    rows.map((r) => r.id),
+  );
   for (const v of variants) out.get(v.itemId)?.variants.push(v);
   return out;
 }

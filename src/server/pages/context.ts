@@ -5,6 +5,7 @@ import { productPriceView, shownPrice } from '../../core/product-price.js';
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
 import { schema } from '../../db/index.js';
+import { variantsOfItems } from '../db-util.js';
 import type { NavLink, WebsiteRow, WebsiteService } from '../platform/index.js';
 import { variantJson, type ProductRecord, type VariantRow } from '../commerce/index.js';
 import { imageAttributes, onImageHost, parseOriginalSize, type ImagePriority } from '../../core/image.js';
@@ -562,16 +563,10 @@ export async function productsFor(db: Db, rows: ItemRow[]): Promise<Map<string, 
     return out;
   }
   for (const item of store) out.set(item.id, { item, variants: [] });
-  const variants = await db
-    .select()
-    .from(schema.productVariants)
-    .where(
-      inArray(
-        schema.productVariants.itemId,
-        store.map((r) => r.id),
-      ),
-    )
-    .orderBy(asc(schema.productVariants.ordering));
+  const variants = await variantsOfItems(
+    db,
+    store.map((r) => r.id),
+  );
   for (const v of variants) out.get(v.itemId)?.variants.push(v);
   return out;
 }
