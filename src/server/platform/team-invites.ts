@@ -50,8 +50,10 @@ const PASSWORD_MISMATCH = 'The two passwords do not match.';
 /** The roles an owner can give, in the Role enumeration, with what each may do: written from core/roles.ts. */
 export const ROLE_DESCRIPTIONS: Array<{ role: number; name: string; description: string }> = roleDescriptions();
 
-const roleCode = z.number().refine((n) => isEnumValue(Role, n) && n !== Role.NONE, { message: 'Choose a role.' });
-const inviteBody = z.object({
+/** A role an owner can give: any Role but NONE. */
+export const roleCode = z.number().refine((n) => isEnumValue(Role, n) && n !== Role.NONE, { message: 'Choose a role.' });
+/** Who joins the team: their email, name and role (an invitation; adding a member directly adds a password). */
+export const inviteBody = z.object({
   email: z
     .string()
     .trim()

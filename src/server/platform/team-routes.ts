@@ -1,28 +1,18 @@
 /** The Team screen's calls: the members, adding one, changing a role, removing one (an admin's); the writes are team.ts's. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { isEmailAddress } from '../../core/email.js';
-import { Role, isEnumValue } from '../../core/enums.js';
-import { platform as platformMessages } from '../../core/messages.js';
 import { can } from '../../core/roles.js';
 import { parseInput } from './validate.js';
 import { idParam, ownerSiteOf } from './config-common.js';
 import { addMember, changeRole, listMembers, removeMember } from './team.js';
+import { inviteBody, roleCode } from './team-invites.js';
 
 export async function teamRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const teamRead = { preHandler: app.requireOwner(can('team', 'read')) };
   const adminOnly = { preHandler: app.requireOwner(can('team', 'write')) };
   const siteOf = ownerSiteOf(app);
-  const roleCode = z.number().refine((n) => isEnumValue(Role, n) && n !== Role.NONE, { message: 'Choose a role.' });
-  const memberIn = z.object({
-    email: z
-      .string()
-      .trim()
-      .max(320)
-      .refine((s) => isEmailAddress(s), platformMessages.ENTER_VALID_EMAIL),
-    displayName: z.string().trim().max(100).optional().default(''),
-    role: roleCode,
+  const memberIn = inviteBody.extend({
     password: z.string().min(8, 'Use at least 8 characters for the password.').max(1024),
   });
   app.get('/api/config/team', teamRead, async (req) => {
