@@ -99,17 +99,20 @@ export interface CheckoutEntry {
   image: { assetUrl?: string; altText?: string } | null;
 }
 
+/** What the checkout's totals are worked out from, so the page computes the same totals as the server. */
+export interface CheckoutPricing {
+  lines: CheckoutLine[];
+  shippingOptions: ShippingOption[];
+  taxRules: TaxRule[];
+  coupons: Coupon[];
+  giftCardBalanceCents: number;
+}
+
 /** The quote's answer: the cart, the state, what the totals are worked out from, the currency. */
 export interface CheckoutView {
   cart: { id: string | null; entries: CheckoutEntry[]; invalidCoupons: Array<{ code: string; reason: string }>; [key: string]: unknown };
   state: CheckoutStateView;
-  pricing: {
-    lines: CheckoutLine[];
-    shippingOptions: ShippingOption[];
-    taxRules: TaxRule[];
-    coupons: Coupon[];
-    giftCardBalanceCents: number;
-  };
+  pricing: CheckoutPricing;
   currency: string;
   subscription: { plan: unknown } | null;
 }

@@ -13,7 +13,7 @@
  *      issue gift cards and subscriptions, and queue the confirmation email;
  *   3. after the commit, kick the mailer. If the transaction fails, the payment is voided.
  */
-import type { Address } from '../../core/api/checkout.js';
+import type { Address, CheckoutPricing } from '../../core/api/checkout.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
@@ -116,34 +116,25 @@ export interface CheckoutView {
   cart: Obj;
   state: CheckoutState;
   /** The inputs of the totals, so the page computes the same totals as the server. */
-  pricing: {
-    lines: CheckoutLine[];
-    shippingOptions: ShippingOption[];
-    taxRules: TaxRule[];
-    coupons: Coupon[];
-    giftCardBalanceCents: number;
-  };
+  pricing: CheckoutPricing;
   currency: string;
   subscription: Obj | null;
 }
 
-const LINES_SQL = (cartId: string) => sql`
-  select e.id, e.item_id, e.sku, e.quantity, e.additional_fields, e.purchase_price_cents, i.title, i.structured_content as sc,
-    i.status, i.record_type, i.assets -> 0 as image, v.id as variant_id, v.weight_grams, v.unlimited, v.qty_in_stock, v.attributes,
-    v.price_cents, v.sale_price_cents, v.on_sale
-  from cart_entries e
-  left join items i on i.id = e.item_id
-  left join product_variants v on v.item_id = e.item_id and v.sku = e.sku
+/** A checkout line's columns, read from a cart row (`table` as `a`) joined to its item and variant. */
+const lineRows = (table: 'cart_entries' | 'subscription_carts', a: 'e' | 's') =>
+  sql.raw(`select ${a}.id, ${a}.item_id, ${a}.sku, ${a}.quantity, ${a}.additional_fields, ${a}.purchase_price_cents, i.title,
+    i.structured_content as sc, i.status, i.record_type, i.assets -> 0 as image, v.id as variant_id, v.weight_grams, v.unlimited,
+    v.qty_in_stock, v.attributes, v.price_cents, v.sale_price_cents, v.on_sale
+  from ${table} ${a}
+  left join items i on i.id = ${a}.item_id
+  left join product_variants v on v.item_id = ${a}.item_id and v.sku = ${a}.sku`);
+
+const LINES_SQL = (cartId: string) => sql`${lineRows('cart_entries', 'e')}
   where e.cart_id = ${cartId}
   order by e.created, e.id`;
 
-const SUB_LINE_SQL = (subId: string) => sql`
-  select s.id, s.item_id, s.sku, s.quantity, s.additional_fields, s.purchase_price_cents, i.title, i.structured_content as sc,
-    i.status, i.record_type, i.assets -> 0 as image, v.id as variant_id, v.weight_grams, v.unlimited, v.qty_in_stock, v.attributes,
-    v.price_cents, v.sale_price_cents, v.on_sale
-  from subscription_carts s
-  left join items i on i.id = s.item_id
-  left join product_variants v on v.item_id = s.item_id and v.sku = s.sku
+const SUB_LINE_SQL = (subId: string) => sql`${lineRows('subscription_carts', 's')}
   where s.id = ${subId}`;
 
 function lineFrom(r: Obj): OrderLine {
