@@ -204,34 +204,23 @@ export async function placePlainOrder(
     // Stripe connected: the same lines and totals go to a Stripe Checkout Session and the shopper pays on
     // Stripe's page (no card fields are drawn then); success and cancel come back to Tessera. A subscription
     // goes to a Checkout Session in mode=subscription (Stripe Billing, payments/stripe/billing.ts).
-    if (app.hasDecorator('stripe') && app.stripe.active()) {
-      const r = await startStripeCheckout(app, {
-        websiteId: site.id,
-        currency: site.currency,
-        siteTitle: site.title,
-        origin: await app.emailOrigin(),
-        ref,
-        state,
-        payment: null,
-        key,
-        minimumOrderSubtotalCents: ref.kind === 'cart' ? Math.max(0, Number(settings.minimumOrderSubtotalCents) || 0) : 0,
-        expectedTotalCents: Number.isSafeInteger(expected) && expected >= 0 ? expected : null,
-      });
-      reply.header('cache-control', 'no-store');
-      return reply.redirect('url' in r ? r.url : checkout.confirmationPath(r.order), 303);
-    }
-    const result = await checkout.place({
+    const order = {
       websiteId: site.id,
       currency: site.currency,
       siteTitle: site.title,
       origin: await app.emailOrigin(),
       ref,
       state,
-      payment,
       key,
       minimumOrderSubtotalCents: ref.kind === 'cart' ? Math.max(0, Number(settings.minimumOrderSubtotalCents) || 0) : 0,
       expectedTotalCents: Number.isSafeInteger(expected) && expected >= 0 ? expected : null,
-    });
+    };
+    if (app.hasDecorator('stripe') && app.stripe.active()) {
+      const r = await startStripeCheckout(app, { ...order, payment: null });
+      reply.header('cache-control', 'no-store');
+      return reply.redirect('url' in r ? r.url : checkout.confirmationPath(r.order), 303);
+    }
+    const result = await checkout.place({ ...order, payment });
     if (result.status === 'requires_action') return o.redraw(402, { message: NEEDS_SCRIPT_AUTH, cardName });
     return reply.redirect(checkout.confirmationPath(result.order), 303);
   } catch (e) {
