@@ -14,6 +14,14 @@ export async function variantsOfItems(db: Db | Tx, itemIds: string[]): Promise<(
   return db.select().from(v).where(inArray(v.itemId, itemIds)).orderBy(asc(v.ordering));
 }
 
+/** A bytea column's value as a Buffer, however the driver answered it (Buffer, Uint8Array or '\\x' hex text); null otherwise. */
+export function byteaBuffer(b: unknown): Buffer | null {
+  if (Buffer.isBuffer(b)) return b;
+  if (b instanceof Uint8Array) return Buffer.from(b);
+  if (typeof b === 'string' && b.startsWith('\\x')) return Buffer.from(b.slice(2), 'hex');
+  return null;
+}
+
 interface Waiting<V> {
   promise: Promise<V | null>;
   resolve: (value: V | null) => void;

@@ -8,7 +8,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
-import { rows } from '../db-util.js';
+import { byteaBuffer, rows } from '../db-util.js';
 import { hashPassword, verifyPassword } from '../platform/index.js';
 import { CollectionType, ProductType, RecordType } from '../../core/enums.js';
 import { badRequest, conflict, notFound } from '../errors.js';
@@ -423,13 +423,7 @@ export class MembersService {
     const f = r[0];
     if (!f) return null;
     const b = f.bytes;
-    const bytes = Buffer.isBuffer(b)
-      ? b
-      : b instanceof Uint8Array
-        ? Buffer.from(b)
-        : typeof b === 'string' && b.startsWith('\\x')
-          ? Buffer.from(b.slice(2), 'hex')
-          : Buffer.alloc(0);
+    const bytes = byteaBuffer(b) ?? Buffer.alloc(0);
     const size = Number(f.size);
     return { name: f.name, contentType: f.content_type, bytes, size, inStore: size > 0 && bytes.length === 0 };
   }

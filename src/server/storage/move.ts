@@ -11,7 +11,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
-import { rows } from '../db-util.js';
+import { byteaBuffer, rows } from '../db-util.js';
 import { memberFileKey, uploadKey, uploadsDir } from './keys.js';
 import type { MediaStore } from './media-store.js';
 
@@ -64,13 +64,7 @@ export async function moveMediaToBucket(
     );
     if (!f) continue;
     const b = f.bytes;
-    const bytes = Buffer.isBuffer(b)
-      ? b
-      : b instanceof Uint8Array
-        ? Buffer.from(b)
-        : typeof b === 'string' && b.startsWith('\\x')
-          ? Buffer.from(b.slice(2), 'hex')
-          : null;
+    const bytes = byteaBuffer(b);
     if (!bytes || bytes.length === 0) continue;
     await store.put(memberFileKey(id), bytes, f.content_type);
     await database.db.execute(sql`update member_files set bytes = ${Buffer.alloc(0)} where id = ${id} and size = ${bytes.length}`);
