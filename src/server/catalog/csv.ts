@@ -539,19 +539,8 @@ function readShopify(rows: Row[], currency: string, refusal: ImageCheck): { prod
 export interface ExportProduct extends ProductColumns {
   id: string;
   status: string;
-  variants: Array<{
-    id: string;
-    sku: string;
-    attributes: Record<string, string>;
-    priceCents: number;
-    salePriceCents: number;
-    onSale: boolean;
-    qtyInStock: number;
-    unlimited: boolean;
-    weightGrams: number;
-    dimensions: Dimensions | null;
-    imageUrl: string;
-  }>;
+  /** A parsed variant's columns, with its id and its stored dimensions (none: null). */
+  variants: Array<Omit<ParsedVariant, 'row' | 'dimensions'> & { id: string; dimensions: Dimensions | null }>;
 }
 
 const TYPE_NAMES: Record<number, string> = {
