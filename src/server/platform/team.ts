@@ -48,14 +48,20 @@ const lastAdminGuard = async (tx: Tx, websiteId: string, id: string) => {
   if (admins.length === 1 && admins[0]!.id === id) throw badRequest('A website needs at least one admin.');
 };
 
+/** Team member `id` of the website, locked for the change; 404 when there is none. */
+async function lockedMember(tx: Tx, websiteId: string, id: string) {
+  const [row] = await tx
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.id, id), eq(accounts.websiteId, websiteId)))
+    .for('update');
+  if (!row) throw notFound('No such team member.');
+  return row;
+}
+
 export async function changeRole(db: Db, websiteId: string, actorId: string, id: string, role: number) {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(accounts)
-      .where(and(eq(accounts.id, id), eq(accounts.websiteId, websiteId)))
-      .for('update');
-    if (!row) throw notFound('No such team member.');
+    const row = await lockedMember(tx, websiteId, id);
     if (row.role === Role.ADMIN && role !== Role.ADMIN) await lastAdminGuard(tx, websiteId, id);
     const [updated] = await tx.update(accounts).set({ role }).where(eq(accounts.id, id)).returning();
     await audit(tx, {
@@ -74,12 +80,7 @@ export async function changeRole(db: Db, websiteId: string, actorId: string, id:
 export async function removeMember(db: Db, websiteId: string, actorId: string, id: string) {
   if (id === actorId) throw badRequest('You cannot remove yourself.');
   await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(accounts)
-      .where(and(eq(accounts.id, id), eq(accounts.websiteId, websiteId)))
-      .for('update');
-    if (!row) throw notFound('No such team member.');
+    const row = await lockedMember(tx, websiteId, id);
     if (row.role === Role.ADMIN) await lastAdminGuard(tx, websiteId, id);
     await tx.delete(accounts).where(eq(accounts.id, id));
     await audit(tx, { websiteId, accountId: actorId, action: 'team.remove', entity: 'account', entityId: id, before: memberJson(row) });
