@@ -135,10 +135,8 @@ export interface PageCacheOptions {
   cartPill?: { empty: string; of(req: FastifyRequest): Promise<string> };
 }
 
-interface Entry {
-  key: string;
-  version: string;
-  at: number;
+/** What a render says about its page besides the page itself: its headers and who it may be served to. */
+interface RenderFacts {
   type: string;
   /** The Content-Security-Policy the page was rendered with: its script nonce is in the page (plugins/csp.ts). */
   csp: string | null;
@@ -154,6 +152,12 @@ interface Entry {
    * cart and nobody signed in, and served only to such visitors.
    */
   readsVisitor: boolean;
+}
+
+interface Entry extends RenderFacts {
+  key: string;
+  version: string;
+  at: number;
   /** The page (UTF-8); the entry keeps no copy of it as text. */
   body: Buffer;
   /** The page's encodings made so far: the one its render went out in, others when first asked for. */
@@ -171,16 +175,9 @@ interface Entry {
 }
 
 /** What a claimed request rendered, to keep: the page with the empty pill and the headers that go with it. */
-interface Kept {
+interface Kept extends RenderFacts {
   claim: Claim;
   page: string;
-  type: string;
-  csp: string | null;
-  robots: string | null;
-  /** The page holds the empty cart pill exactly once. */
-  takesPill: boolean;
-  readsUser: boolean;
-  readsVisitor: boolean;
   /** The analytics island still to go into `page` (late-insert.ts), if any. */
   late?: LateInsert | null;
 }
