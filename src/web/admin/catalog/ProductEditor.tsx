@@ -5,13 +5,14 @@
  * description with a preview; tags and categories; status draft, scheduled (site time zone) or published. A bar
  * shows unsaved changes; leaving with unsaved changes asks first.
  */
-import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError } from '../../client/api.js';
 import { PageHeader, Skeleton, useToast, ConfirmDialog } from '../ui/design.js';
 import { RichText } from '../content/editor/RichText.js';
 import { slugify } from '../../../core/slug.js';
 import { MediaGallery, type ProductImage } from './MediaGallery.js';
 import { TypeDetails, planOf, type SubscriptionPlan } from './TypeDetails.js';
+import { CatField as Field } from './CatField.js';
 import { SEO_DESCRIPTION_MAX, SEO_TITLE_MAX, type CatalogSettings, type StoreSummary as Store } from '../../../core/api/catalog.js';
 import {
   DIMENSION_UNITS,
@@ -84,25 +85,6 @@ const PRODUCT_TYPES: Array<[number, string]> = [
   [3, 'Service'],
   [4, 'Gift card'],
 ];
-
-function Field({ label, error, hint, children, id }: { label: string; error?: string; hint?: ReactNode; children: ReactNode; id: string }) {
-  return (
-    <div className="cat-field">
-      <label htmlFor={id}>{label}</label>
-      {children}
-      {hint ? (
-        <p className="a-muted cat-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
 
 /** A list of short words (tags, categories) typed with Enter or a comma; each removable. */
 function WordList({

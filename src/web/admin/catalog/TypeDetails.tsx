@@ -4,11 +4,12 @@
  * its price), a subscription's plan (billing period WEEK, MONTH or YEAR, every N, number of cycles, 0 for
  * open-ended) with the price text visitors see, and the additional-fields form, picked from the site's forms by name.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, readCookie, ApiError, errorWords } from '../../client/api.js';
 import { useToast } from '../ui/design.js';
 import { useLoad } from '../ui/records.js';
 import { suggestSku, type DraftVariant } from './model.js';
+import { CatField } from './CatField.js';
 import { formatFileSize } from '../../../core/time.js';
 import { CRUMB_COOKIE } from '../../../core/cookies.js';
 
@@ -34,20 +35,6 @@ export function planText(plan: SubscriptionPlan): string {
   const cycles =
     plan.numBillingCycles > 0 ? `for ${plan.numBillingCycles} payment${plan.numBillingCycles === 1 ? '' : 's'}` : 'until cancelled';
   return `${every}, ${cycles}`;
-}
-
-function Row({ label, id, hint, children }: { label: string; id: string; hint?: ReactNode; children: ReactNode }) {
-  return (
-    <div className="cat-field">
-      <label htmlFor={id}>{label}</label>
-      {children}
-      {hint ? (
-        <p className="a-muted cat-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-    </div>
-  );
 }
 
 function DigitalFile({ productId }: { productId: string | null }) {
@@ -111,7 +98,7 @@ function DigitalFile({ productId }: { productId: string | null }) {
       ) : (
         <p className="a-muted">No file yet. Buyers get a download link that works for 24 hours after they pay.</p>
       )}
-      <Row
+      <CatField
         label={file ? 'Replace file' : 'Upload file'}
         id="cat-digital-file"
         hint="Kept private: only buyers' signed download links can fetch it. Up to 20 MB."
@@ -124,7 +111,7 @@ function DigitalFile({ productId }: { productId: string | null }) {
           aria-describedby="cat-digital-file-hint"
           onChange={(e) => e.target.files?.[0] && void upload(e.target.files[0])}
         />
-      </Row>
+      </CatField>
       {busy ? <p role="status">Uploading…</p> : null}
       {error ? <p className="field-error">{error}</p> : null}
       {file ? (
@@ -185,14 +172,14 @@ function Denominations({
       <ul className="cat-denoms__list" aria-label="Denominations">
         {withAmounts.map((v, i) => (
           <li key={v.id ?? `${v.attributes.Amount}-${i}`}>
-            <Row label={`Denomination ${i + 1} amount`} id={`cat-denom-${i}`}>
+            <CatField label={`Denomination ${i + 1} amount`} id={`cat-denom-${i}`}>
               <input
                 id={`cat-denom-${i}`}
                 inputMode="decimal"
                 value={v.price}
                 onChange={(e) => onChange(variants.map((x) => (x === v ? variantFor(e.target.value, v) : x)))}
               />
-            </Row>
+            </CatField>
             <span className="cat-denoms__label" aria-hidden="true">
               {v.attributes.Amount}
             </span>
@@ -205,7 +192,7 @@ function Denominations({
         ))}
       </ul>
       <div className="cat-denoms__add">
-        <Row label="New denomination" id="cat-denom-new" hint={`Amount in ${currency}`}>
+        <CatField label="New denomination" id="cat-denom-new" hint={`Amount in ${currency}`}>
           <input
             id="cat-denom-new"
             inputMode="decimal"
@@ -220,7 +207,7 @@ function Denominations({
               }
             }}
           />
-        </Row>
+        </CatField>
         <button type="button" onClick={add}>
           Add denomination
         </button>
@@ -250,7 +237,7 @@ function Plan({
       {on ? (
         <>
           <div className="cat-plan__row">
-            <Row label="Bill every" id="cat-plan-value">
+            <CatField label="Bill every" id="cat-plan-value">
               <input
                 id="cat-plan-value"
                 type="number"
@@ -264,8 +251,8 @@ function Plan({
                   })
                 }
               />
-            </Row>
-            <Row label="Billing period" id="cat-plan-unit">
+            </CatField>
+            <CatField label="Billing period" id="cat-plan-unit">
               <select
                 id="cat-plan-unit"
                 value={plan.billingPeriod.unit}
@@ -275,9 +262,9 @@ function Plan({
                 <option value="MONTH">Month</option>
                 <option value="YEAR">Year</option>
               </select>
-            </Row>
+            </CatField>
           </div>
-          <Row label="Number of payments" id="cat-plan-cycles" hint="0 keeps it going until the customer cancels.">
+          <CatField label="Number of payments" id="cat-plan-cycles" hint="0 keeps it going until the customer cancels.">
             <input
               id="cat-plan-cycles"
               type="number"
@@ -287,7 +274,7 @@ function Plan({
               aria-describedby="cat-plan-cycles-hint"
               onChange={(e) => onChange(on, { ...plan, numBillingCycles: Math.max(0, Math.trunc(Number(e.target.value) || 0)) })}
             />
-          </Row>
+          </CatField>
           <p className="cat-plan__preview" aria-label="Subscription price text">
             Billed {planText(plan)}.
           </p>
@@ -304,7 +291,7 @@ function FormPicker({ value, onChange }: { value: string | null; onChange: (id: 
   const forms = d?.forms ?? (error ? [] : null);
   const missing = value && forms && !forms.some((f) => f.id === value);
   return (
-    <Row
+    <CatField
       label="Additional fields form"
       id="cat-form"
       hint={
@@ -328,7 +315,7 @@ function FormPicker({ value, onChange }: { value: string | null; onChange: (id: 
         ))}
         {missing ? <option value={value}>A removed form</option> : null}
       </select>
-    </Row>
+    </CatField>
   );
 }
 
