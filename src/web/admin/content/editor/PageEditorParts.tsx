@@ -28,6 +28,7 @@ import type { PageSummary } from './api.js';
 import { PostPanel } from './PostPanel.js';
 import { formatDateTime, isoToZoned, zonedToIso } from './post-time.js';
 import { BlockForm } from './BlockForm.js';
+import { ConflictBanner } from './PagesScreen.js';
 import { DEVICE_WIDTHS, type Device } from './Canvas.js';
 import { findBlock, type PageDocument } from './page-document.js';
 import type { LayoutCommands } from './page-commands.js';
@@ -75,14 +76,7 @@ export function EditorBanners({ doc }: { doc: PageDocument }) {
   const { conflict, notice, load } = doc;
   return (
     <>
-      {conflict ? (
-        <div role="alert" className="ed-alert">
-          <span>{conflict}</span>
-          <button type="button" onClick={load}>
-            Reload
-          </button>
-        </div>
-      ) : null}
+      {conflict ? <ConflictBanner message={conflict} onReload={load} /> : null}
       {notice ? (
         <div role="alert" className="ed-alert">
           <span>{notice}</span>

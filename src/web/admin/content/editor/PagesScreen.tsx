@@ -10,6 +10,18 @@ export function StatusBadge({ status }: { status: PageStatus }) {
 }
 
 /** 'Something went wrong' with 'Try again', for a load that failed. */
+/** A save refused because someone else changed the page first: their message and a Reload button. */
+export function ConflictBanner({ message, onReload }: { message: string; onReload: () => void }) {
+  return (
+    <div role="alert" className="ed-alert">
+      <span>{message}</span>
+      <button type="button" onClick={onReload}>
+        Reload
+      </button>
+    </div>
+  );
+}
+
 export function LoadFailed({ onRetry, detail }: { onRetry: () => void; detail?: string }) {
   return (
     <div role="alert" className="ed-alert">

@@ -24,7 +24,7 @@ import {
 } from '../../../../core/site-styles.js';
 import { FONT_LIBRARY, SYSTEM_FONTS, firstFamily, libraryFontOf, nearestWeight } from '../../../../core/font-library.js';
 import { editor as editorMessages } from '../../../../core/messages.js';
-import { LoadFailed } from './PagesScreen.js';
+import { ConflictBanner, LoadFailed } from './PagesScreen.js';
 import { EDITOR_CSS } from './styles.js';
 import { TemplateSection } from './TemplateSection.js';
 
@@ -192,14 +192,7 @@ export function StylesScreen() {
       <link rel="stylesheet" href={previews.href} onLoad={previews.onLoad} onError={previews.onError} />
       <h1>Site styles</h1>
       <TemplateSection />
-      {conflict ? (
-        <div role="alert" className="ed-alert">
-          <span>{conflict}</span>
-          <button type="button" onClick={load}>
-            Reload
-          </button>
-        </div>
-      ) : null}
+      {conflict ? <ConflictBanner message={conflict} onReload={load} /> : null}
       <form onSubmit={save} aria-label="Site styles" className="ed-styles">
         <fieldset className="admin-card">
           <legend>Colour palette</legend>
