@@ -24,3 +24,12 @@ export const storableText = (max: number) =>
     .max(max, `Must be ${max} characters or fewer.`)
     .refine((v) => !v.includes('\u0000'), 'Must not contain NUL characters.')
     .refine((v) => !LONE_SURROGATE.test(v), 'Must be valid text (no lone surrogate characters).');
+
+/** A navigation link as GET /api/commondata/GetSiteLayout answers it (and the navigation screen saves it). */
+export interface LayoutLink {
+  title: string;
+  collectionId: string | null;
+  externalLink: string | null;
+  memberAreaId: string | null;
+  children: LayoutLink[];
+}

@@ -4,6 +4,7 @@
  * Every write is one transaction with the website row locked, and leaves an audit row.
  */
 import { parseInput } from './validate.js';
+import type { LayoutLink } from '../../core/api/common.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { rows } from '../db-util.js';
@@ -192,14 +193,6 @@ const prefsBody = z.record(z.string().max(100), z.unknown(), { error: 'Preferenc
 // ------------------------------------------------------------------------------------------------
 // Navigation
 // ------------------------------------------------------------------------------------------------
-
-export interface LayoutLink {
-  title: string;
-  collectionId: string | null;
-  externalLink: string | null;
-  memberAreaId: string | null;
-  children: LayoutLink[];
-}
 
 interface StoredLink {
   title?: string;

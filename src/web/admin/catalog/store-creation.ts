@@ -4,16 +4,9 @@
  * from the title (core slug rule); the server re-checks it against the taken ones.
  */
 import { platform as platformMessages } from '../../../core/messages.js';
+import type { LayoutLink } from '../../../core/api/common.js';
 
 export type Api = <T>(method: string, url: string, body?: unknown) => Promise<T>;
-
-interface LayoutLink {
-  title: string;
-  collectionId: string | null;
-  externalLink: string | null;
-  memberAreaId: string | null;
-  children: LayoutLink[];
-}
 
 export interface CreatedStore {
   id: string;

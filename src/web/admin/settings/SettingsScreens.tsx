@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { msg, SaveForm, useLoad } from '../ui/records.js';
 import { platform as platformMessages } from '../../../core/messages.js';
+import type { LayoutLink } from '../../../core/api/common.js';
 import { ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
 import { savePreferences, usePreferences } from '../../client/commerce-preferences.js';
 import { INSTALMENT_COUNTRIES } from '../../../core/instalments.js';
@@ -322,14 +323,6 @@ export function ContentScreen() {
       </ul>
     </>
   );
-}
-
-interface LayoutLink {
-  title: string;
-  collectionId: string | null;
-  externalLink: string | null;
-  memberAreaId: string | null;
-  children: LayoutLink[];
 }
 
 export function NavigationScreen() {
