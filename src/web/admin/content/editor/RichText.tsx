@@ -11,6 +11,7 @@ import { checkTextLink } from '../../../../core/rich-text.js';
 import { cleanHtml, needsCleaning, restoreCaret, saveCaret, serialize } from './rich-text-dom.js';
 import { inlineEditor } from './inline-editor.js';
 import { escapeHtml } from '../../../../core/html.js';
+import { Problem } from './fields.js';
 
 export interface RichTextProps {
   label: string;
@@ -436,12 +437,7 @@ export function RichText({ label, value, onChange, hint, error }: RichTextProps)
           insertOutside(e.dataTransfer);
         }}
       />
-      {hint ? <small id={`${id}-hint`}>{hint}</small> : null}
-      {error ? (
-        <small id={`${id}-error`} className="ed-error">
-          {error}
-        </small>
-      ) : null}
+      <Problem id={id} error={error} hint={hint} />
     </div>
   );
 }

@@ -7,7 +7,8 @@ interface Base {
   hint?: string;
 }
 
-function Problem({ id, error, hint }: { id: string; error?: string; hint?: string }) {
+/** A field's hint and error lines, with the ids its control's aria-describedby names. */
+export function Problem({ id, error, hint }: { id: string; error?: string; hint?: string }) {
   return (
     <>
       {hint ? <small id={`${id}-hint`}>{hint}</small> : null}
