@@ -71,14 +71,8 @@ registerEmailPreview('owner-low-stock', {
     ),
 });
 
-const auditOf = (r: SmtpRow) => ({
-  host: r.host,
-  port: r.port,
-  security: r.security,
-  username: r.username,
-  passwordSet: r.password !== '',
-  fromAddress: r.fromAddress,
-});
+/** The audit row's view of the settings: what the owner sees, never the password. */
+const auditOf = publicOf;
 
 export async function emailSettingsRoutes(app: FastifyInstance) {
   const db = app.database.db;
