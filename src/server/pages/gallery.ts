@@ -9,14 +9,7 @@ export function galleryIsland(collection: Obj, items: Obj[]): string {
   const options = collection.gallery as GalleryOptions;
   const images: GalleryImage[] = [];
   for (const it of items) {
-    const img = it.image as {
-      src: string;
-      srcset: string;
-      width: number;
-      height: number;
-      alt: string;
-      focalPoint: { x: number; y: number };
-    } | null;
+    const img = it.image as Omit<GalleryImage, 'id' | 'title' | 'description'> | null;
     if (!img) continue;
     images.push({
       id: String(it.id),
