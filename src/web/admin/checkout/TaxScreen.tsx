@@ -4,15 +4,10 @@ import { RecordForm, RecordTable, useRecordForm, type RecordFormProps } from '..
 import { checkoutUrls, saveRecord, useTaxRules } from './queries.js';
 import { CheckboxField, Field, type Converted } from '../ui/fields.js';
 import { PageHeader } from '../ui/design.js';
+import type { TaxRule } from '../../../core/checkout.js';
 
-export interface Rule {
-  id: string;
-  name: string;
-  country: string;
-  region: string;
-  rateBasisPoints: number;
-  appliesToShipping: boolean;
-}
+/** A tax rule as the screen lists it: the one checkout applies. */
+export type Rule = TaxRule;
 
 /** '8.25' (percent) -> 825 basis points; null when it is not a percentage with up to 2 decimals. */
 function basisPoints(text: string): number | null {
