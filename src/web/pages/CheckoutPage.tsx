@@ -82,6 +82,24 @@ function Field(props: {
   );
 }
 
+/** A coupon's Remove button: a form submit without JavaScript, a quote update with it. */
+function RemoveCoupon({ code, onRemove }: { code: string; onRemove: (code: string) => Promise<void> | void }) {
+  return (
+    <button
+      type="submit"
+      name="removeCoupon"
+      value={code}
+      aria-label={`Remove coupon ${code}`}
+      onClick={(e) => {
+        e.preventDefault();
+        void onRemove(code);
+      }}
+    >
+      Remove
+    </button>
+  );
+}
+
 export function CheckoutPage({
   view: initial,
   cartToken,
@@ -335,6 +353,26 @@ export function CheckoutPage({
   }
 
   const setA = (k: keyof Address) => (v: string) => setAddress((a) => ({ ...a, [k]: v }));
+  /** One shipping address field; a required one shows the server's error for it. */
+  const addressField = (
+    k: 'name' | 'line1' | 'line2' | 'city' | 'region' | 'postalCode',
+    idPart: string,
+    label: string,
+    autoComplete: string,
+    required: boolean,
+    onChange = setA(k),
+  ) => (
+    <Field
+      id={`addr-${idPart}`}
+      name={k}
+      label={label}
+      autoComplete={autoComplete}
+      value={address[k] ?? ''}
+      onChange={onChange}
+      error={required ? errors[`shippingAddress.${k}`] : undefined}
+      required={required}
+    />
+  );
 
   return (
     <form
@@ -376,62 +414,12 @@ export function CheckoutPage({
         {totals.requiresShipping && (
           <section aria-labelledby="checkout-address">
             <h2 id="checkout-address">Shipping address</h2>
-            <Field
-              id="addr-name"
-              name="name"
-              label="Full name"
-              autoComplete="name"
-              value={address.name ?? ''}
-              onChange={setA('name')}
-              error={errors['shippingAddress.name']}
-              required
-            />
-            <Field
-              id="addr-line1"
-              name="line1"
-              label="Address"
-              autoComplete="address-line1"
-              value={address.line1 ?? ''}
-              onChange={setA('line1')}
-              error={errors['shippingAddress.line1']}
-              required
-            />
-            <Field
-              id="addr-line2"
-              name="line2"
-              label="Apartment, suite (optional)"
-              autoComplete="address-line2"
-              value={address.line2 ?? ''}
-              onChange={setA('line2')}
-            />
-            <Field
-              id="addr-city"
-              name="city"
-              label="City"
-              autoComplete="address-level2"
-              value={address.city ?? ''}
-              onChange={setA('city')}
-              error={errors['shippingAddress.city']}
-              required
-            />
-            <Field
-              id="addr-region"
-              name="region"
-              label="State / region"
-              autoComplete="address-level1"
-              value={address.region ?? ''}
-              onChange={(v) => setA('region')(v.toUpperCase())}
-            />
-            <Field
-              id="addr-postal"
-              name="postalCode"
-              label="Postal code"
-              autoComplete="postal-code"
-              value={address.postalCode ?? ''}
-              onChange={setA('postalCode')}
-              error={errors['shippingAddress.postalCode']}
-              required
-            />
+            {addressField('name', 'name', 'Full name', 'name', true)}
+            {addressField('line1', 'line1', 'Address', 'address-line1', true)}
+            {addressField('line2', 'line2', 'Apartment, suite (optional)', 'address-line2', false)}
+            {addressField('city', 'city', 'City', 'address-level2', true)}
+            {addressField('region', 'region', 'State / region', 'address-level1', false, (v) => setA('region')(v.toUpperCase()))}
+            {addressField('postalCode', 'postal', 'Postal code', 'postal-code', true)}
             <div className="checkout-field">
               <label htmlFor="addr-country">Country</label>
               <select
@@ -502,19 +490,7 @@ export function CheckoutPage({
             <ul className="checkout-coupons" aria-label="Applied coupons">
               {totals.validCoupons.map((c) => (
                 <li key={c.code}>
-                  {c.code}{' '}
-                  <button
-                    type="submit"
-                    name="removeCoupon"
-                    value={c.code}
-                    aria-label={`Remove coupon ${c.code}`}
-                    onClick={(e) => {
-                      e.preventDefault();
-                      void removeCoupon(c.code);
-                    }}
-                  >
-                    Remove
-                  </button>
+                  {c.code} <RemoveCoupon code={c.code} onRemove={removeCoupon} />
                 </li>
               ))}
             </ul>
@@ -523,19 +499,7 @@ export function CheckoutPage({
             <ul className="checkout-coupons checkout-coupons--invalid" aria-label="Coupons that cannot be used">
               {totals.invalidCoupons.map((c) => (
                 <li key={c.code}>
-                  <strong>{c.code}</strong>: {c.reason}{' '}
-                  <button
-                    type="submit"
-                    name="removeCoupon"
-                    value={c.code}
-                    aria-label={`Remove coupon ${c.code}`}
-                    onClick={(e) => {
-                      e.preventDefault();
-                      void removeCoupon(c.code);
-                    }}
-                  >
-                    Remove
-                  </button>
+                  <strong>{c.code}</strong>: {c.reason} <RemoveCoupon code={c.code} onRemove={removeCoupon} />
                 </li>
               ))}
             </ul>
