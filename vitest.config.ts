@@ -16,7 +16,7 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'], isolate: false } },
       {
         extends: true,
         test: { name: 'integration', include: ['test/integration/**/*.test.{ts,tsx}'], globalSetup: ['test/global-setup.ts'] },
