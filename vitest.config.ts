@@ -32,6 +32,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.{ts,tsx}'],
+          isolate: false,
           setupFiles: ['test/setup-fast-hash.ts'],
           globalSetup: ['test/global-setup.ts'],
         },
