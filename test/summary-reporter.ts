@@ -33,5 +33,7 @@ function fileTimes(modules: ReadonlyArray<TestModule>): string {
   });
   rows.sort((a, b) => b.seconds - a.seconds);
   const total = rows.reduce((sum, r) => sum + r.seconds, 0);
-  return [`${total.toFixed(1)} file-seconds in ${rows.length} files`, ...rows.map((r) => `${r.seconds.toFixed(1)}\t${r.name}`)].join('\n') + '\n';
+  return (
+    [`${total.toFixed(1)} file-seconds in ${rows.length} files`, ...rows.map((r) => `${r.seconds.toFixed(1)}\t${r.name}`)].join('\n') + '\n'
+  );
 }
