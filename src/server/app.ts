@@ -34,6 +34,7 @@ import type { Theme } from './pages/theme.js';
 import { openTheme, siteThemeHook } from './themes/index.js';
 import { flagsArea } from './flags/index.js';
 import { ClientAssets } from './pages/assets.js';
+import { mediaStoreFor, quotaBytes, UploadService } from './storage/index.js';
 import { pageRoutes } from './pages/routes.js';
 import { formsArea } from './forms/index.js';
 import { restockArea } from './restock/index.js';
@@ -77,6 +78,8 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** Owner and site-user sign-in limits: failures only, per (account, address) (platform/sign-in-limits.ts). */
   signInLimits: SignInLimits;
+  /** Owner uploads (storage/uploads.ts): the editor's media library, and product imports' fetched images. */
+  uploads: UploadService;
 }
 
 /** A registered route; an owner route carries the roles its guard admits and the area and access they come from. */
@@ -169,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jobs: new JobQueue(database, app.log),
     rateLimiter: new RateLimiter(rateStore),
     signInLimits: new SignInLimits(rateStore),
+    uploads: new UploadService(database.db, config.DATA_DIR, mediaStoreFor(config), quotaBytes(config)),
   };
   app.decorate('services', services);
   // The page shell (site-page) renders every area's page with the site's context and styles, handed in here.

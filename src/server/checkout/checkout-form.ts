@@ -21,7 +21,8 @@ import { renderIsland } from '../../web/ssr.js';
 import type { CheckoutPageProps } from '../../core/api/checkout.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import { startStripeCheckout } from '../payments/index.js';
-import { checkoutMessages, type CartRef, type CheckoutService, type CheckoutState } from './service.js';
+import { checkoutMessages } from '../../core/messages.js';
+import { type CartRef, type CheckoutService, type CheckoutState } from './service.js';
 import { sendSitePage } from '../site-page/index.js';
 
 export const CHECKOUT_FORM_PATH = '/api/checkout/form';

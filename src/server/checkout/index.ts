@@ -40,7 +40,6 @@ export { checkoutInstalments } from './instalment-offer.js';
 export { onOrderPlaced, type OrderFulfilledHook, orderFulfilledHooks, orderPlacedHooks } from './order-hooks.js';
 export { KEY, placeSchema, stateOf } from './routes.js';
 export {
-  checkoutMessages,
   type CheckoutService,
   orderFrom,
   type OrderLine,

@@ -16,7 +16,7 @@ import { HttpError, badRequest, notFound } from '../errors.js';
 import { rows } from '../db-util.js';
 import { sendSitePage } from '../site-page/index.js';
 import { audit } from '../platform/index.js';
-import { linkKey, signLink, verifyLink } from '../reviews/index.js';
+import { linkKey, signLink, verifyLink } from '../signed-links.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import type { DonationService } from './service.js';
 import { donationSettingsOf, type DonationSettings } from './settings.js';

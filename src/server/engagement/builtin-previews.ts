@@ -10,7 +10,7 @@ import type { FormRow } from '../forms/index.js';
 import type { FormField } from '../../core/forms.js';
 import { ProductType } from '../../core/enums.js';
 import { newsletterConfirmationEmail } from './emails.js';
-import { registerEmailPreview } from './email-previews.js';
+import { registerEmailPreview } from '../mail/index.js';
 import { CONFIRM_PATH } from './lists.js';
 
 const SAMPLE_ID = '0123456789abcdef01234567';

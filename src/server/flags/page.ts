@@ -18,7 +18,7 @@ import { PREVIEW_COOKIE, SAFE_MODE_COOKIE } from '../../core/cookies.js';
 import { RecordType } from '../../core/enums.js';
 import type { AnalyticsOptions } from '../../core/analytics-options.js';
 import { Theme, DEFAULT_THEME_DIR } from '../pages/index.js';
-import { scriptJson } from '../analytics/index.js';
+import { scriptJson } from '../../core/html.js';
 import { OWNER_COOKIE } from '../../core/cookies.js';
 import type { WebsiteRow } from '../platform/index.js';
 import { experimentsOf, featuresOf, overridesAllowed, isBlockEnabled, isEnabled, siteCountry } from './service.js';

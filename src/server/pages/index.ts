@@ -18,6 +18,5 @@ export {
   websiteSettingsJson,
 } from './context.js';
 export { galleryIsland } from './gallery.js';
-export { deferInsert } from './late-insert.js';
 export { DEFAULT_THEME_DIR, type PlatformInput, Theme } from './theme.js';
 export { contentWidgets } from './widgets.js';

@@ -30,7 +30,7 @@ import {
 } from '../mail/index.js';
 import { ownerAddress, ownerNotificationsOf, ownerNotificationsSchema, ownerOrderHook } from './owner-notifications.js';
 import { onOrderPlaced } from '../checkout/index.js';
-import { registerEmailPreview } from '../engagement/index.js';
+import { registerEmailPreview } from '../mail/index.js';
 import { newOrderMail, lowStockMail } from './owner-notifications.js';
 import type { OrderRow } from '../checkout/index.js';
 import { can } from '../../core/roles.js';

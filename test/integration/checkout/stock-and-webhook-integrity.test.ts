@@ -15,7 +15,7 @@ import { DB_KINDS } from '../../helpers/db.js';
 import { StripeStandin } from '../../helpers/stripe-standin.js';
 import { rows } from '../../../src/server/db-util.js';
 import { MIGRATIONS_DIR } from '../../../src/db/index.js';
-import { checkoutMessages } from '../../../src/server/checkout/service.js';
+import { checkoutMessages } from '../../../src/core/messages.js';
 import { webhookMessages } from '../../../src/server/payments/stripe/routes.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';

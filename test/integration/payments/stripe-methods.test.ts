@@ -11,7 +11,7 @@ import { APP_KINDS } from '../../helpers/db.js';
 import { StripeStandin, type StandinEvent } from '../../helpers/stripe-standin.js';
 import { rows } from '../../../src/server/db-util.js';
 import { stripeMessages } from '../../../src/server/payments/stripe/settings.js';
-import { checkoutMessages } from '../../../src/server/checkout/service.js';
+import { checkoutMessages } from '../../../src/core/messages.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PLACE = '/api/checkout/place-order';
