@@ -19,13 +19,13 @@ import { checkoutStateIn, placeIn } from '../../core/api/checkout.js';
 import { storableText } from '../../core/api/common.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import type { TestPaymentProvider } from '../payments/index.js';
-import { purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState, type OrderRow } from './service.js';
+import { purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState } from './service.js';
 import { sendSitePage } from '../site-page/index.js';
 import { randomUUID } from 'node:crypto';
 import { plainCheckoutRoutes } from './checkout-form.js';
 import { privateFileOf, sendDigitalFile } from '../catalog/index.js';
 import { prefillFromAccount } from '../platform/index.js';
-import { orderStatusLabel } from '../../core/orders.js';
+import { orderStatusLabel, type OrderRow } from '../../core/orders.js';
 
 const str = storableText;
 const stateSchema = checkoutStateIn;

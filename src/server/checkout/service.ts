@@ -14,6 +14,7 @@
  *   3. after the commit, kick the mailer. If the transaction fails, the payment is voided.
  */
 import type { Address } from '../../core/api/checkout.js';
+import type { OrderRow } from '../../core/orders.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
@@ -185,39 +186,6 @@ function couponFrom(r: Obj): Coupon {
 /** A money value of a purchase confirmation: minor units, currency and the exact decimal value. */
 export function moneyWithDecimal(cents: number, currency: string) {
   return { ...money(cents, currency), decimalValue: moneyDecimalString(cents, currency) };
-}
-
-export interface OrderRow {
-  id: string;
-  websiteId: string;
-  orderNumber: number;
-  idempotencyKey: string;
-  cartId: string;
-  cartKind: string;
-  status: string;
-  testMode: boolean;
-  email: string;
-  shippingAddress: Partial<Address> | null;
-  items: Array<Obj>;
-  currency: string;
-  subtotalCents: number;
-  discountCents: number;
-  shippingCents: number;
-  taxCents: number;
-  grandTotalCents: number;
-  giftCardCents: number;
-  giftCardId: string | null;
-  shippingOption: Obj | null;
-  coupons: string[];
-  taxRules: Obj[];
-  payment: Obj | null;
-  created: Date;
-  fulfilledAt: Date | null;
-  refundedAt: Date | null;
-  /** 'unfulfilled' | 'partial' | 'fulfilled' (order-admin.ts). */
-  fulfilmentStatus: string;
-  /** Money given back so far (order-admin.ts). */
-  refundedCents: number;
 }
 
 export function orderFrom(r: Obj): OrderRow {

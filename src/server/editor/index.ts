@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { EDITOR_API } from './routes.js';
 import { mapProviderFor } from './map.js';
 import { commerceWidgets } from '../commerce/index.js';
-import { contentWidgets } from '../pages/index.js';
+import { contentWidgets } from '../site-context/index.js';
 import { ImageVariantError } from '../images/index.js';
 import { siteStylesCss, stylesCss } from '../../core/site-styles.js';
 import { fontRoutes, siteFontFacesCss } from './fonts.js';

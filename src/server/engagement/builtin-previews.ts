@@ -3,7 +3,7 @@
  * (restock), form notification (forms) and the newsletter confirmation (this area). Each is rendered by
  * the function that sends it, with sample data.
  */
-import type { OrderRow } from '../checkout/index.js';
+import type { OrderRow } from '../../core/orders.js';
 import { restockEmail } from '../restock/index.js';
 import { notificationMail } from '../forms/index.js';
 import type { FormRow } from '../forms/index.js';

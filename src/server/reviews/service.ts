@@ -18,7 +18,7 @@ import { BatchedRead, rows } from '../db-util.js';
 import { HttpError, badRequest, conflict, notFound } from '../errors.js';
 import type { Mailer } from '../mail/index.js';
 import type { EmailOrigin } from '../email-origin.js';
-import type { OrderRow } from '../checkout/index.js';
+import type { OrderRow } from '../../core/orders.js';
 import { ProductType } from '../../core/enums.js';
 import { reviews as text } from '../../core/messages.js';
 import { ratingSummary, type RatingSummary } from '../../core/reviews.js';

@@ -33,3 +33,5 @@ export {
   splitAtPill,
 } from './pill-splice.js';
 export { deferInsert, insertParts, type LateInsert, takeInsert, withInsert } from './late-insert.js';
+export { ClientAssets } from './assets.js';
+export { DEFAULT_THEME_DIR, type PlatformInput, Theme } from './theme.js';
