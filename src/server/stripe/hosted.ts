@@ -94,7 +94,7 @@ export async function startStripeCheckout(app: FastifyInstance, input: PlaceInpu
   }
 }
 
-/** Where Stripe's page sends a donor back (payments/stripe/hosted.ts), and cancel. */
+/** Where Stripe's page sends a donor back (hosted.ts), and cancel. */
 export const STRIPE_DONATION_RETURN_PATH = '/donate/stripe/return';
 
 /**
