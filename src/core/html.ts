@@ -12,7 +12,7 @@ export function escapeHtml(s: unknown): string {
   return text.replace(HTML_SPECIAL, (c) => HTML_ESCAPES[c]!);
 }
 
-/** JSON safe inside a <script> element: '<', '>' and '&' escaped so no text can end or change the element, and no line separators. */
+/** JSON safe inside a script element: no '<' (so no '</script>'), '>' or '&', and no line separators. */
 export function scriptJson(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, '\\u003c')

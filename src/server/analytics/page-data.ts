@@ -5,15 +5,14 @@
  * /config page, an untracked page type or tracking switched off never loads a collector at all.
  */
 import type { FastifyRequest } from 'fastify';
-import { scriptJson } from '../../core/html.js';
 import { shouldTrack } from '../../core/cookies.js';
 import { PageType } from '../../core/enums.js';
 import type { CookiePolicy, PageData } from '../../core/api/analytics.js';
+import { scriptJson } from '../../core/html.js';
 
 export const PAGE_DATA_ID = 'tessera-page';
 
 export type { PageData };
-export { scriptJson };
 
 export function pageDataScript(data: PageData): string {
   return `<script type="application/json" id="${PAGE_DATA_ID}">${scriptJson(data)}</script>`;

@@ -16,13 +16,12 @@ import { HttpError, badRequest, notFound } from '../errors.js';
 import { rows } from '../db-util.js';
 import { sendSitePage } from '../site-page/index.js';
 import { changeSettingsSection } from '../platform/index.js';
-import { linkKey, signLink, verifyLink } from '../reviews/index.js';
+import { linkKey, signLink, verifyLink } from '../signed-links.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import type { DonationService } from './service.js';
 import { donationSettingsOf, type DonationSettings } from './settings.js';
 import { DONATIONS_FORM_ACTION, donationFormContext, donationStripe } from './form.js';
-import { STRIPE_PROVIDER } from '../payments/index.js';
-import { STRIPE_DONATION_RETURN_PATH, startStripeDonation } from '../payments/index.js';
+import { STRIPE_DONATION_RETURN_PATH, STRIPE_PROVIDER, startStripeDonation } from '../stripe/index.js';
 import { can } from '../../core/roles.js';
 
 export const DONATE_PATH = '/donate';
@@ -201,6 +200,12 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
     }
   });
 
+  registerDonationReturnPages(app, donations);
+  registerDonationOwnerRoutes(app, donations);
+}
+
+/** Where the donor lands after paying: Stripe's return path and the signed confirmation page. */
+function registerDonationReturnPages(app: FastifyInstance, donations: DonationService) {
   /** Stripe's page sends the donor back here: the donation (recorded now if the webhook has not yet), or the form. */
   app.get(STRIPE_DONATION_RETURN_PATH, async (req, reply) => {
     reply.header('cache-control', 'no-store');
@@ -248,7 +253,10 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
       },
     });
   });
+}
 
+/** The owner's donor list and donation settings. */
+function registerDonationOwnerRoutes(app: FastifyInstance, donations: DonationService) {
   // ---- Owner ------------------------------------------------------------------------------------
 
   const donorsView = { preHandler: app.requireOwner(can('donations', 'read')) };

@@ -21,7 +21,7 @@ import { normEmail, type SiteUserService } from '../platform/index.js';
 import { appReservedUrlIds } from '../platform/index.js';
 import { safeNext } from '../platform/index.js';
 import type { SignInPolicy } from '../platform/index.js';
-import { allCollections, type CollectionRow } from '../pages/index.js';
+import { allCollections, type CollectionRow } from '../site-context/index.js';
 import { CollectionType, RecordType } from '../../core/enums.js';
 import { SITE_TARGET, type Access } from './access.js';
 import { PAYWALL_EVENTS, lockPage, priceText, protectedPage, safeEmbed, safeFile, viewerStatus } from './pages.js';
@@ -621,6 +621,12 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
     },
   );
 
+  registerCourseRoutes(app, ctx);
+}
+
+/** The owner's video courses: a course (a collection of videos) and its lessons, at most 250 a course. */
+function registerCourseRoutes(app: FastifyInstance, ctx: MemberRoutesCtx) {
+  const { websites, owner } = ctx;
   app.post('/api/members/courses', owner, async (req, reply) => {
     const body = parse(courseBody, req.body);
     const site = await websites.get();
