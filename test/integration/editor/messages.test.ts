@@ -109,7 +109,7 @@ describe.each(APP_KINDS)('editor messages on %s', (kind) => {
     return res;
   };
 
-  it("a newsletter block without a mailing list, or with a form that is not one, is refused: 'A List must be selected' on its field (platform.md section 5)", async () => {
+  it("a newsletter block without a mailing list, or with a form that is not one, is refused: 'A List must be selected' on its field", async () => {
     const path = 'sections.0.blocks.0.data.formId';
     const none = await saveDraft(layoutWith(createBlock(BlockType.NEWSLETTER, ids)));
     expect(none.statusCode).toBe(400);
