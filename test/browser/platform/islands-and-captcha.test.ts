@@ -370,7 +370,14 @@ describe('issue 30 in Chromium', () => {
       await send.click();
       const firstError = page.getByRole('group', { name: /Name/ }).getByRole('alert');
       await firstError.waitFor();
-      await page.waitForTimeout(800);
+      // The scroll has ended 30 px above the first error, and its last position has been seen as a scroll event.
+      await page.waitForFunction(
+        (el) => {
+          const seen = (window as unknown as { __positions: number[] }).__positions;
+          return Math.abs(el!.getBoundingClientRect().top - 30) <= 1 && seen[seen.length - 1] === Math.round(window.scrollY);
+        },
+        await firstError.elementHandle(),
+      );
       const positions = await page.evaluate(() => (window as unknown as { __positions: number[] }).__positions);
       const top = await firstError.evaluate((e) => e.getBoundingClientRect().top);
       await context.close();
