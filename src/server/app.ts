@@ -118,10 +118,10 @@ export function trustProxyOption(v: Config['TRUST_PROXY']): boolean | string[] |
   return v;
 }
 
-/** Builds the Fastify app from its plugins. It never listens; main.ts does. */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, database } = deps;
-  const app = Fastify({
+/** The Fastify instance with its logging, proxy, body, router and shutdown options. */
+function createFastify(deps: AppDeps): FastifyInstance {
+  const { config } = deps;
+  return Fastify({
     logger:
       deps.logger === undefined
         ? { level: config.LOG_LEVEL, redact, serializers: logSerializers }
@@ -144,7 +144,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // accepted just before the listener closed still gets its request served.
     forceCloseConnections: false,
   });
+}
 
+/** The rate-limit counters' store, as RATE_LIMIT_STORE chooses, and the Redis client when it is Redis. */
+function openRateStore(app: FastifyInstance, config: Config, database: Database): { redis: Redis | null; rateStore: RateLimitStore } {
   let redis: Redis | null = null;
   let rateStore: RateLimitStore;
   if (config.RATE_LIMIT_STORE === 'redis') {
@@ -154,6 +157,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   } else if (config.RATE_LIMIT_STORE === 'memory') rateStore = new MemoryRateLimitStore();
   // PGlite is this process's alone (its folder is locked): counts in memory, written to the table each second.
   else rateStore = database.kind === 'pglite' ? new WriteBehindRateLimitStore(database) : new DatabaseRateLimitStore(database);
+  return { redis, rateStore };
+}
+
+/** Every route's method, path and owner guard, listed on app.routeTable as routes are added. */
+function recordRouteTable(app: FastifyInstance): void {
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (r) => {
+    const handlers = [r.preHandler ?? []].flat() as Array<{
+      [OWNER_ROLES]?: readonly number[];
+      [OWNER_ACCESS]?: RouteEntry['ownerAccess'];
+    }>;
+    const guard = handlers.find((h) => h && OWNER_ROLES in h);
+    for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
+      if (m !== 'HEAD')
+        routeTable.push({ method: m, url: r.url, ...(guard ? { ownerRoles: guard[OWNER_ROLES], ownerAccess: guard[OWNER_ACCESS] } : {}) });
+    }
+  });
+}
+
+/** Builds the Fastify app from its plugins. It never listens; main.ts does. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = createFastify(deps);
+  const { redis, rateStore } = openRateStore(app, config, database);
   // A Tessera theme folder, or a developer template folder (template.conf) rendered through server/themes.
   const theme = openTheme(config.THEME_DIR, app.log, config.DEV);
   // The image template's fixed list of image hosts (srcset only for images on them).
@@ -182,19 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const path = req.url.split('?')[0];
     req.log.info({ method: req.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
-  const routeTable: RouteEntry[] = [];
-  app.decorate('routeTable', routeTable);
-  app.addHook('onRoute', (r) => {
-    const handlers = [r.preHandler ?? []].flat() as Array<{
-      [OWNER_ROLES]?: readonly number[];
-      [OWNER_ACCESS]?: RouteEntry['ownerAccess'];
-    }>;
-    const guard = handlers.find((h) => h && OWNER_ROLES in h);
-    for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
-      if (m !== 'HEAD')
-        routeTable.push({ method: m, url: r.url, ...(guard ? { ownerRoles: guard[OWNER_ROLES], ownerAccess: guard[OWNER_ACCESS] } : {}) });
-    }
-  });
+  recordRouteTable(app);
   app.decorate('database', database);
   app.decorate('config', config);
   app.decorate('emailOrigin', emailOriginOf(app));

@@ -157,6 +157,17 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
     return { deleted: tid };
   });
 
+  registerCouponRoutes(app, { db, owner, ownerRead, siteId });
+}
+
+type OwnerGuard = { preHandler: ReturnType<FastifyInstance['requireOwner']> };
+
+/** Coupons: list, create, edit and delete, a code unique within the site. */
+function registerCouponRoutes(
+  app: FastifyInstance,
+  ctx: { db: FastifyInstance['database']['db']; owner: OwnerGuard; ownerRead: OwnerGuard; siteId: () => Promise<string> },
+) {
+  const { db, owner, ownerRead, siteId } = ctx;
   const couponJson = (r: Obj) => ({
     id: r.id,
     code: r.code,

@@ -211,6 +211,12 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
     }
   });
 
+  registerDonationReturnPages(app, donations);
+  registerDonationOwnerRoutes(app, donations);
+}
+
+/** Where the donor lands after paying: Stripe's return path and the signed confirmation page. */
+function registerDonationReturnPages(app: FastifyInstance, donations: DonationService) {
   /** Stripe's page sends the donor back here: the donation (recorded now if the webhook has not yet), or the form. */
   app.get(STRIPE_DONATION_RETURN_PATH, async (req, reply) => {
     reply.header('cache-control', 'no-store');
@@ -258,7 +264,10 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
       },
     });
   });
+}
 
+/** The owner's donor list and donation settings. */
+function registerDonationOwnerRoutes(app: FastifyInstance, donations: DonationService) {
   // ---- Owner ------------------------------------------------------------------------------------
 
   const donorsView = { preHandler: app.requireOwner(can('donations', 'read')) };

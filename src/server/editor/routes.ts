@@ -65,8 +65,6 @@ export async function editorRoutes(
   const publish = { preHandler: app.requireOwner(can('pages', 'write')) };
   const stylesRead = { preHandler: app.requireOwner(can('styles', 'read')) };
   const styles = { preHandler: app.requireOwner(can('styles', 'write')) };
-  const uploadsRead = { preHandler: app.requireOwner(can('uploads', 'read')) };
-  const uploadsWrite = { preHandler: app.requireOwner(can('uploads', 'write')) };
   const site = (req: { owner?: { websiteId: string } | null }) => req.owner!.websiteId;
   // Newsletter lists and Vimeo addresses are checked before a layout is stored (block-checks.ts).
   const vimeo = new VimeoOembed(app.config.VIMEO_OEMBED_URL);
@@ -181,6 +179,15 @@ export async function editorRoutes(
     opts.onStylesSaved?.();
     return saved;
   });
+
+  await registerUploadRoutes(app, uploads);
+}
+
+/** The editor's uploads: list, processing state, rename, delete, and the upload of a file's bytes. */
+async function registerUploadRoutes(app: FastifyInstance, uploads: UploadService) {
+  const uploadsRead = { preHandler: app.requireOwner(can('uploads', 'read')) };
+  const uploadsWrite = { preHandler: app.requireOwner(can('uploads', 'write')) };
+  const site = (req: { owner?: { websiteId: string } | null }) => req.owner!.websiteId;
 
   app.get(`${EDITOR_API}/uploads`, uploadsRead, async (req, reply) => {
     reply.header('cache-control', 'no-store');

@@ -144,6 +144,12 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
     return reply.redirect(safeBack(b.back), 303);
   });
 
+  registerNewsletterLinkPages(app, lists);
+  registerEngagementOwnerRoutes(app, opts);
+}
+
+/** The newsletter's signed-link pages: unsubscribe (and one-click unsubscribe) and double opt-in confirmation. */
+function registerNewsletterLinkPages(app: FastifyInstance, lists: MailingLists) {
   // The signed-link pages, in the site's layout (pages.ts). Confirm pages share page type 300.
   const unsubscribePage = (req: FastifyRequest, reply: FastifyReply, p: Omit<NewsletterPage, 'kind'>) =>
     sendNewsletterPage(app, req, reply, { kind: 'unsubscribe', ...p });
@@ -211,6 +217,12 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
       values: { email: done.email, store: t.storeName },
     });
   });
+}
+
+/** The owner's popup and cookie banner settings, mailing lists and email previews. */
+function registerEngagementOwnerRoutes(app: FastifyInstance, opts: { settings: EngagementSettingsService; lists: MailingLists }) {
+  const { settings, lists } = opts;
+  const site = () => app.services.websites.get();
 
   // ---- Owners ---------------------------------------------------------------------------------------
 

@@ -95,8 +95,6 @@ export async function flagsRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const reader = { preHandler: app.requireOwner(can('features', 'read')) };
   const settings = { preHandler: app.requireOwner(can('features', 'write')) };
-  const anyOwnerRead = { preHandler: app.requireOwner(can('account', 'read')) };
-  const anyOwner = { preHandler: app.requireOwner(can('account', 'write')) };
   const siteOf = async (req: FastifyRequest) => {
     const site = await websites.get();
     if (req.owner && req.owner.websiteId !== site.id) throw notFound('No such website.');
@@ -198,35 +196,7 @@ export async function flagsRoutes(app: FastifyInstance) {
     };
   });
 
-  // ---- Owner preview and safe mode (cookies only ever set here, for a signed-in owner) ------------
-  app.get('/api/flags/preview', anyOwnerRead, async (req, reply) => {
-    reply.header('cache-control', 'no-store');
-    const p = parsePreviewCookie(req.cookies[PREVIEW_COOKIE]);
-    return {
-      drafts: p?.drafts ?? false,
-      theme: p?.theme ?? null,
-      active: !!p,
-      safeMode: req.cookies[SAFE_MODE_COOKIE] === '1',
-      themes: previewableThemes(app),
-    };
-  });
-  app.post('/api/flags/preview', anyOwner, async (req, reply) => {
-    const body = parseInput(previewBody, req.body);
-    const theme = body.theme ?? null;
-    if (theme && !previewableThemes(app).includes(theme))
-      throw badRequest(platformMessages.notExpectedOption(theme), { theme: platformMessages.notExpectedOption(theme) });
-    ownerCookie(req, reply, PREVIEW_COOKIE, formatPreviewCookie({ drafts: body.drafts, theme }), PREVIEW_MAX_AGE);
-    return { drafts: body.drafts, theme, active: true };
-  });
-  app.delete('/api/flags/preview', anyOwner, async (req, reply) => {
-    ownerCookie(req, reply, PREVIEW_COOKIE, null, 0);
-    return { drafts: false, theme: null, active: false };
-  });
-  app.put('/api/flags/safe-mode', anyOwner, async (req, reply) => {
-    const body = parseInput(safeModeBody, req.body);
-    ownerCookie(req, reply, SAFE_MODE_COOKIE, body.enabled ? '1' : null, PREVIEW_MAX_AGE);
-    return { safeMode: body.enabled };
-  });
+  registerOwnerPreview(app);
 
   // ---- Billing destinations (a self-hosted install has no plan to buy) -----------------------------
   app.get('/api/flags/billing', reader, async (_req, reply) => {
@@ -271,5 +241,40 @@ export async function flagsRoutes(app: FastifyInstance) {
     return reply
       .status(400)
       .send({ error: 'Bad Request', message: `${schemaName}: the event does not match its schema.`, schemaName, valid: false, errors });
+  });
+}
+
+/** The owner's preview (drafts, another theme) and safe mode: cookies only ever set here, for a signed-in owner. */
+function registerOwnerPreview(app: FastifyInstance) {
+  const anyOwnerRead = { preHandler: app.requireOwner(can('account', 'read')) };
+  const anyOwner = { preHandler: app.requireOwner(can('account', 'write')) };
+  // ---- Owner preview and safe mode (cookies only ever set here, for a signed-in owner) ------------
+  app.get('/api/flags/preview', anyOwnerRead, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    const p = parsePreviewCookie(req.cookies[PREVIEW_COOKIE]);
+    return {
+      drafts: p?.drafts ?? false,
+      theme: p?.theme ?? null,
+      active: !!p,
+      safeMode: req.cookies[SAFE_MODE_COOKIE] === '1',
+      themes: previewableThemes(app),
+    };
+  });
+  app.post('/api/flags/preview', anyOwner, async (req, reply) => {
+    const body = parseInput(previewBody, req.body);
+    const theme = body.theme ?? null;
+    if (theme && !previewableThemes(app).includes(theme))
+      throw badRequest(platformMessages.notExpectedOption(theme), { theme: platformMessages.notExpectedOption(theme) });
+    ownerCookie(req, reply, PREVIEW_COOKIE, formatPreviewCookie({ drafts: body.drafts, theme }), PREVIEW_MAX_AGE);
+    return { drafts: body.drafts, theme, active: true };
+  });
+  app.delete('/api/flags/preview', anyOwner, async (req, reply) => {
+    ownerCookie(req, reply, PREVIEW_COOKIE, null, 0);
+    return { drafts: false, theme: null, active: false };
+  });
+  app.put('/api/flags/safe-mode', anyOwner, async (req, reply) => {
+    const body = parseInput(safeModeBody, req.body);
+    ownerCookie(req, reply, SAFE_MODE_COOKIE, body.enabled ? '1' : null, PREVIEW_MAX_AGE);
+    return { safeMode: body.enabled };
   });
 }

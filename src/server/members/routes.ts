@@ -621,6 +621,12 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
     },
   );
 
+  registerCourseRoutes(app, ctx);
+}
+
+/** The owner's video courses: a course (a collection of videos) and its lessons, at most 250 a course. */
+function registerCourseRoutes(app: FastifyInstance, ctx: MemberRoutesCtx) {
+  const { websites, owner } = ctx;
   app.post('/api/members/courses', owner, async (req, reply) => {
     const body = parse(courseBody, req.body);
     const site = await websites.get();

@@ -134,7 +134,61 @@ export async function customerList(db: Db, siteId: string, q: string, limit: num
   }));
 }
 
-export async function ownerHomeRoutes(app: FastifyInstance) {
+/** The first-steps checklist on the dashboard: what still stands between the site and its first real order. */
+function setupChecklist(
+  app: FastifyInstance,
+  c: {
+    paymentsReady: boolean;
+    testMode: boolean;
+    shippingOptions: number;
+    publishedProducts: number;
+    siteAddress: Parameters<typeof linkBase>[0];
+  },
+) {
+  return [
+    {
+      key: 'payments',
+      label: 'Take payments',
+      done: c.paymentsReady,
+      href: '/config/payments',
+      hint: c.paymentsReady
+        ? ''
+        : 'Connect Stripe in Settings → Payments and press Check connection: until then checkout takes test payments only.',
+      ...(c.paymentsReady && c.testMode ? { note: 'Connected in Stripe test mode: save live keys to take real money.' } : {}),
+    },
+    {
+      key: 'shipping',
+      label: 'Add a shipping option',
+      done: c.shippingOptions > 0,
+      href: '/config/shipping',
+      hint: 'Say how physical products reach customers and what it costs.',
+    },
+    {
+      key: 'address',
+      label: "Set the site's address",
+      done: !!app.config.PUBLIC_URL || linkBase(c.siteAddress) !== null,
+      href: '/config/site-address',
+      hint: 'Say which address visitors use (or set PUBLIC_URL), so emailed links point there.',
+    },
+    {
+      key: 'email',
+      label: 'Set up email delivery',
+      done: app.services.mailer.hasRelay,
+      href: '/config/email-settings',
+      hint: 'Enter your SMTP relay (or set SMTP_URL) so order and sign-up emails leave the server; until then they wait in the outbox.',
+    },
+    {
+      key: 'product',
+      label: 'Publish a first product',
+      done: c.publishedProducts > 0,
+      href: '/config/products',
+      hint: 'Add a product with a price and a photo, and publish it.',
+    },
+  ];
+}
+
+/** The dashboard: sales, orders and visitors by period, what waits for the owner, and the checklist. */
+function registerDashboard(app: FastifyInstance) {
   const db = app.database.db;
   const { websites } = app.services;
 
@@ -247,48 +301,22 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
       })),
       // quotaBytes 0: no quota (UPLOAD_QUOTA_MB=0).
       storage: { usedBytes: await storageUsed(db, site.id), quotaBytes: quotaBytes(app.config) },
-      checklist: [
-        {
-          key: 'payments',
-          label: 'Take payments',
-          done: paymentsReady,
-          href: '/config/payments',
-          hint: paymentsReady
-            ? ''
-            : 'Connect Stripe in Settings → Payments and press Check connection: until then checkout takes test payments only.',
-          ...(paymentsReady && payments?.testMode ? { note: 'Connected in Stripe test mode: save live keys to take real money.' } : {}),
-        },
-        {
-          key: 'shipping',
-          label: 'Add a shipping option',
-          done: Number(shipping?.n ?? 0) > 0,
-          href: '/config/shipping',
-          hint: 'Say how physical products reach customers and what it costs.',
-        },
-        {
-          key: 'address',
-          label: "Set the site's address",
-          done: !!app.config.PUBLIC_URL || linkBase(site.settings.siteAddress) !== null,
-          href: '/config/site-address',
-          hint: 'Say which address visitors use (or set PUBLIC_URL), so emailed links point there.',
-        },
-        {
-          key: 'email',
-          label: 'Set up email delivery',
-          done: app.services.mailer.hasRelay,
-          href: '/config/email-settings',
-          hint: 'Enter your SMTP relay (or set SMTP_URL) so order and sign-up emails leave the server; until then they wait in the outbox.',
-        },
-        {
-          key: 'product',
-          label: 'Publish a first product',
-          done: Number(products?.n ?? 0) > 0,
-          href: '/config/products',
-          hint: 'Add a product with a price and a photo, and publish it.',
-        },
-      ],
+      checklist: setupChecklist(app, {
+        paymentsReady,
+        testMode: !!payments?.testMode,
+        shippingOptions: Number(shipping?.n ?? 0),
+        publishedProducts: Number(products?.n ?? 0),
+        siteAddress: site.settings.siteAddress,
+      }),
     };
   });
+}
+
+export async function ownerHomeRoutes(app: FastifyInstance) {
+  const db = app.database.db;
+  const { websites } = app.services;
+
+  registerDashboard(app);
 
   /**
    * Customers: everyone who ordered, has a site-user account, subscribed to a mailing list or signed up for a

@@ -67,8 +67,8 @@ function passwordErrors(password: string, confirm: string): FieldErrors {
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const isForm = (req: FastifyRequest) => (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
 
-export async function ownerRecoveryRoutes(app: FastifyInstance, opts: { owners: OwnerService }) {
-  const { owners } = opts;
+/** An account's first sign-in: the owner chooses their own email and password. */
+function registerFirstSetup(app: FastifyInstance, owners: OwnerService) {
   const limiter = app.services.rateLimiter;
 
   // ---- First sign-in: choose the email and password ----------------------------------------------------
@@ -129,6 +129,13 @@ export async function ownerRecoveryRoutes(app: FastifyInstance, opts: { owners: 
     if (isForm(req)) return reply.redirect('/config', 303);
     return { ok: true };
   });
+}
+
+export async function ownerRecoveryRoutes(app: FastifyInstance, opts: { owners: OwnerService }) {
+  const { owners } = opts;
+  const limiter = app.services.rateLimiter;
+
+  registerFirstSetup(app, owners);
 
   // ---- Forgotten password ------------------------------------------------------------------------------
 

@@ -184,6 +184,17 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     return { siteUserId: u.id, email: u.email, displayName: u.displayName, language: u.language };
   });
 
+  registerSignUpAndReset(app, siteUsers, byIp);
+
+  await confirmationRoutes(app, siteUsers, byIp);
+}
+
+/** Signing up, and the forgotten password: the reset link's request and the new password it sets. */
+function registerSignUpAndReset(
+  app: FastifyInstance,
+  siteUsers: SiteUserService,
+  byIp: (name: string, max: number, windowMs: number) => preHandlerAsyncHookHandler,
+) {
   /** Every sign-up answer carries the browser key cookie (the confirmation link signs in with this password only beside it). */
   const signUp = async (req: FastifyRequest, reply: FastifyReply, input: unknown) => {
     const body = parseInput(signUpBody, input);
@@ -245,8 +256,6 @@ export async function siteUserRoutes(app: FastifyInstance, opts: { siteUsers: Si
     await resetPassword(req.body);
     return { ok: true };
   });
-
-  await confirmationRoutes(app, siteUsers, byIp);
 }
 
 /**

@@ -76,18 +76,6 @@ export async function teamInviteRoutes(app: FastifyInstance) {
   const adminRead = app.requireOwner(can('team', 'read'));
   const admin = app.requireOwner(can('team', 'write'));
 
-  /** The invite behind a token: its account, when the token is known, unspent and not expired. */
-  async function inviteOf(token: string) {
-    if (token.length < 10 || token.length > 100) return null;
-    const [r] = await db
-      .select({ account: accounts })
-      .from(ownerSessions)
-      .innerJoin(accounts, eq(accounts.id, ownerSessions.accountId))
-      .where(and(eq(ownerSessions.tokenHash, hashToken(token)), eq(ownerSessions.kind, 'invite'), gt(ownerSessions.expiresAt, new Date())))
-      .limit(1);
-    return r?.account ?? null;
-  }
-
   app.get('/api/admin/team', { preHandler: adminRead }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const site = req.owner!.websiteId;
@@ -178,6 +166,25 @@ export async function teamInviteRoutes(app: FastifyInstance) {
       return reply.status(201).send({ member: out });
     },
   );
+
+  registerInviteAcceptance(app);
+}
+
+/** The invited person's side: the emailed link's page and the form that sets their password and signs them in. */
+function registerInviteAcceptance(app: FastifyInstance) {
+  const db = app.database.db;
+
+  /** The invite behind a token: its account, when the token is known, unspent and not expired. */
+  async function inviteOf(token: string) {
+    if (token.length < 10 || token.length > 100) return null;
+    const [r] = await db
+      .select({ account: accounts })
+      .from(ownerSessions)
+      .innerJoin(accounts, eq(accounts.id, ownerSessions.accountId))
+      .where(and(eq(ownerSessions.tokenHash, hashToken(token)), eq(ownerSessions.kind, 'invite'), gt(ownerSessions.expiresAt, new Date())))
+      .limit(1);
+    return r?.account ?? null;
+  }
 
   const form = (token: string, email: string, crumb: string, error?: string) =>
     `<h1>Join the team</h1><p>You were invited as <strong>${escapeHtml(email)}</strong>. Choose a password to sign in.</p>` +

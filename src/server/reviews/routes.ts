@@ -48,7 +48,7 @@ function fieldErrors(issues: z.core.$ZodIssue[]): Record<string, string> {
 }
 
 export async function reviewRoutes(app: FastifyInstance, opts: { reviews: ReviewService; related: RelatedProducts }) {
-  const { reviews, related } = opts;
+  const { reviews } = opts;
 
   /** The reviews request page (209), with a form per product not yet reviewed. */
   async function requestPage(
@@ -162,6 +162,13 @@ export async function reviewRoutes(app: FastifyInstance, opts: { reviews: Review
       });
     }
   });
+
+  registerReviewOwnerRoutes(app, opts);
+}
+
+/** The owner's moderation queue, review settings and related-products choices. */
+function registerReviewOwnerRoutes(app: FastifyInstance, opts: { reviews: ReviewService; related: RelatedProducts }) {
+  const { reviews, related } = opts;
 
   // ---- Owner ------------------------------------------------------------------------------------
 

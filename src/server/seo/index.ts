@@ -59,6 +59,98 @@ declare module 'fastify' {
 
 const XML = 'application/xml; charset=utf-8';
 
+/** The owner's robots.txt and URL redirect calls (CSRF by the crumb plugin; admins and website managers). */
+function registerSeoOwnerRoutes(app: FastifyInstance, origin: (site: Pick<WebsiteRow, 'settings'>) => string) {
+  const db = app.database.db;
+  const websites = app.services.websites;
+  const settingsOnly = { preHandler: app.requireOwner(can('settings', 'write')) };
+  const settingsRead = { preHandler: app.requireOwner(can('settings', 'read')) };
+  const ownerSite = async (req: { owner?: { websiteId: string } | null }) => {
+    const site = await websites.get();
+    if (req.owner && req.owner.websiteId !== site.id) throw notFound('No such website.');
+    return site;
+  };
+
+  app.get('/api/seo/robots-txt', settingsRead, async (req) => {
+    const site = await ownerSite(req);
+    const own = (site.settings.seo as { robotsTxt?: string } | undefined)?.robotsTxt ?? '';
+    return { robotsTxt: own, defaultRobotsTxt: defaultRobots(), sitemapUrl: `${origin(site)}/sitemap.xml` };
+  });
+  const robotsBody = z.object({
+    robotsTxt: z.string({ error: 'robotsTxt must be text.' }).max(ROBOTS_MAX, text.robotsTooLong(ROBOTS_MAX)),
+  });
+  app.put('/api/seo/robots-txt', settingsOnly, async (req) => {
+    const body = parseInput(robotsBody, req.body);
+    const site = await ownerSite(req);
+    const robotsTxt = body.robotsTxt.replace(/\r\n?/g, '\n');
+    await db.transaction((tx) =>
+      changeSettings(tx, site.id, req.owner!.id, 'seo.robots-txt', (s) => ({
+        ...s,
+        seo: { ...((s.seo as object | undefined) ?? {}), robotsTxt },
+      })),
+    );
+    websites.invalidate();
+    return { robotsTxt };
+  });
+
+  const ruleRows = async (websiteId: string, kind: 'manual' | 'auto') =>
+    db
+      .select()
+      .from(schema.urlRedirects)
+      .where(and(eq(schema.urlRedirects.websiteId, websiteId), eq(schema.urlRedirects.kind, kind)))
+      .orderBy(asc(schema.urlRedirects.ordering), asc(schema.urlRedirects.id));
+  const asRules = (rows: Array<{ fromPath: string; toPath: string; status: number }>): RedirectRule[] =>
+    rows.map((r) => ({ from: r.fromPath, to: r.toPath, status: r.status === 302 ? 302 : 301 }));
+
+  app.get('/api/seo/url-redirects', settingsRead, async (req) => {
+    const site = await ownerSite(req);
+    const [manual, auto] = await Promise.all([ruleRows(site.id, 'manual'), ruleRows(site.id, 'auto')]);
+    return { text: formatRedirects(asRules(manual)), automatic: asRules(auto) };
+  });
+  const redirectsBody = z.object({
+    text: z.string({ error: 'text must be text.' }).max(1_000_000, 'The URL mappings are too long (1,000,000 characters at most).'),
+  });
+  app.put('/api/seo/url-redirects', settingsOnly, async (req) => {
+    const body = parseInput(redirectsBody, req.body);
+    const site = await ownerSite(req);
+    const { rules, errors } = parseRedirects(body.text);
+    if (errors.length) {
+      throw new HttpError(
+        400,
+        text.rulesInvalid(errors.length),
+        {
+          text: errors.map((e) => `Line ${e.line}: ${e.message}`).join('\n'),
+        },
+        { lineErrors: errors },
+      );
+    }
+    await db.transaction(async (tx) => {
+      await tx.delete(schema.urlRedirects).where(and(eq(schema.urlRedirects.websiteId, site.id), eq(schema.urlRedirects.kind, 'manual')));
+      for (let i = 0; i < rules.length; i += 500) {
+        const chunk = rules.slice(i, i + 500);
+        await tx.insert(schema.urlRedirects).values(
+          chunk.map((r, n) => ({
+            websiteId: site.id,
+            kind: 'manual',
+            fromPath: r.from,
+            toPath: r.to,
+            status: r.status,
+            ordering: i + n,
+          })),
+        );
+      }
+      await audit(tx, {
+        websiteId: site.id,
+        accountId: req.owner!.id,
+        action: 'seo.url-redirects',
+        entity: 'url_redirects',
+        after: { rules: rules.length },
+      });
+    });
+    return { text: formatRedirects(rules), count: rules.length };
+  });
+}
+
 export const seoArea = fp(
   async (app: FastifyInstance) => {
     const db = app.database.db;
@@ -145,93 +237,7 @@ export const seoArea = fp(
       return reply.type(XML).header('cache-control', 'public, max-age=300').send(xml);
     });
 
-    // ---- Owner calls (CSRF by the crumb plugin; admins and website managers) -------------------------
-    const settingsOnly = { preHandler: app.requireOwner(can('settings', 'write')) };
-    const settingsRead = { preHandler: app.requireOwner(can('settings', 'read')) };
-    const ownerSite = async (req: { owner?: { websiteId: string } | null }) => {
-      const site = await websites.get();
-      if (req.owner && req.owner.websiteId !== site.id) throw notFound('No such website.');
-      return site;
-    };
-
-    app.get('/api/seo/robots-txt', settingsRead, async (req) => {
-      const site = await ownerSite(req);
-      const own = (site.settings.seo as { robotsTxt?: string } | undefined)?.robotsTxt ?? '';
-      return { robotsTxt: own, defaultRobotsTxt: defaultRobots(), sitemapUrl: `${origin(site)}/sitemap.xml` };
-    });
-    const robotsBody = z.object({
-      robotsTxt: z.string({ error: 'robotsTxt must be text.' }).max(ROBOTS_MAX, text.robotsTooLong(ROBOTS_MAX)),
-    });
-    app.put('/api/seo/robots-txt', settingsOnly, async (req) => {
-      const body = parseInput(robotsBody, req.body);
-      const site = await ownerSite(req);
-      const robotsTxt = body.robotsTxt.replace(/\r\n?/g, '\n');
-      await db.transaction((tx) =>
-        changeSettings(tx, site.id, req.owner!.id, 'seo.robots-txt', (s) => ({
-          ...s,
-          seo: { ...((s.seo as object | undefined) ?? {}), robotsTxt },
-        })),
-      );
-      websites.invalidate();
-      return { robotsTxt };
-    });
-
-    const ruleRows = async (websiteId: string, kind: 'manual' | 'auto') =>
-      db
-        .select()
-        .from(schema.urlRedirects)
-        .where(and(eq(schema.urlRedirects.websiteId, websiteId), eq(schema.urlRedirects.kind, kind)))
-        .orderBy(asc(schema.urlRedirects.ordering), asc(schema.urlRedirects.id));
-    const asRules = (rows: Array<{ fromPath: string; toPath: string; status: number }>): RedirectRule[] =>
-      rows.map((r) => ({ from: r.fromPath, to: r.toPath, status: r.status === 302 ? 302 : 301 }));
-
-    app.get('/api/seo/url-redirects', settingsRead, async (req) => {
-      const site = await ownerSite(req);
-      const [manual, auto] = await Promise.all([ruleRows(site.id, 'manual'), ruleRows(site.id, 'auto')]);
-      return { text: formatRedirects(asRules(manual)), automatic: asRules(auto) };
-    });
-    const redirectsBody = z.object({
-      text: z.string({ error: 'text must be text.' }).max(1_000_000, 'The URL mappings are too long (1,000,000 characters at most).'),
-    });
-    app.put('/api/seo/url-redirects', settingsOnly, async (req) => {
-      const body = parseInput(redirectsBody, req.body);
-      const site = await ownerSite(req);
-      const { rules, errors } = parseRedirects(body.text);
-      if (errors.length) {
-        throw new HttpError(
-          400,
-          text.rulesInvalid(errors.length),
-          {
-            text: errors.map((e) => `Line ${e.line}: ${e.message}`).join('\n'),
-          },
-          { lineErrors: errors },
-        );
-      }
-      await db.transaction(async (tx) => {
-        await tx.delete(schema.urlRedirects).where(and(eq(schema.urlRedirects.websiteId, site.id), eq(schema.urlRedirects.kind, 'manual')));
-        for (let i = 0; i < rules.length; i += 500) {
-          const chunk = rules.slice(i, i + 500);
-          await tx.insert(schema.urlRedirects).values(
-            chunk.map((r, n) => ({
-              websiteId: site.id,
-              kind: 'manual',
-              fromPath: r.from,
-              toPath: r.to,
-              status: r.status,
-              ordering: i + n,
-            })),
-          );
-        }
-        await audit(tx, {
-          websiteId: site.id,
-          accountId: req.owner!.id,
-          action: 'seo.url-redirects',
-          entity: 'url_redirects',
-          after: { rules: rules.length },
-        });
-      });
-      return { text: formatRedirects(rules), count: rules.length };
-    });
+    registerSeoOwnerRoutes(app, origin);
   },
   { name: 'seo-area' },
 );

@@ -199,6 +199,59 @@ function weekOfYear(d: ZonedDate): number {
 
 const h12 = (h: number) => (h % 12 === 0 ? 12 : h % 12);
 
+/** strftime's directives: each turns the date into its part of the text (an unknown directive is dropped). */
+const DIRECTIVES: Record<string, (d: ZonedDate) => string | number> = {
+  '%': () => '%',
+  a: (d) => SHORT_DAYS[d.weekday],
+  A: (d) => LONG_DAYS[d.weekday],
+  b: (d) => SHORT_MONTHS[d.month - 1],
+  h: (d) => SHORT_MONTHS[d.month - 1],
+  B: (d) => LONG_MONTHS[d.month - 1],
+  c: (d) => strftime(d, `%a, %b ${d.day}, %Y %i:%M:%S %p %Z`),
+  C: (d) => pad((d.year / 100) | 0, '0', 2),
+  d: (d) => pad(d.day, '0', 2),
+  D: (d) => strftime(d, '%m/%d/%y'),
+  e: (d) => pad(d.day, ' ', 2),
+  F: (d) => strftime(d, '%Y-%m-%d'),
+  g: (d) => pad(isoWeek(d)[0] % 100, '0', 2),
+  G: (d) => pad(isoWeek(d)[0], '0', 4),
+  H: (d) => pad(d.hour, '0', 2),
+  i: (d) => h12(d.hour),
+  I: (d) => pad(h12(d.hour), '0', 2),
+  j: (d) => pad(dayOfYear(d), '0', 3),
+  k: (d) => pad(d.hour, ' ', 2),
+  l: (d) => pad(h12(d.hour), ' ', 2),
+  m: (d) => pad(d.month, '0', 2),
+  M: (d) => pad(d.minute, '0', 2),
+  n: () => '\n',
+  N: (d) => pad(d.ms * 1e6, '0', 9),
+  p: (d) => (d.hour < 12 ? 'AM' : 'PM'),
+  P: (d) => (d.hour < 12 ? 'am' : 'pm'),
+  q: (d) => (((d.month - 1) / 3) | 0) + 1,
+  r: (d) => strftime(d, `${h12(d.hour)}:%M:%S %p`),
+  R: (d) => strftime(d, '%H:%M'),
+  s: (d) => (d.epoch / 1000) | 0,
+  S: (d) => pad(d.second, '0', 2),
+  t: () => '\t',
+  T: (d) => strftime(d, '%H:%M:%S'),
+  u: (d) => (d.weekday === 0 ? '7' : String(d.weekday)),
+  U: (d) => pad(weekOfYear(d), '0', 2),
+  v: (d) => strftime(d, '%e-%b-%Y'),
+  V: (d) => pad(isoWeek(d)[1], '0', 2),
+  w: (d) => d.weekday,
+  W: (d) => pad(weekOfYear(d), '0', 2),
+  x: (d) => strftime(d, '%m/%d/%Y'),
+  X: (d) => strftime(d, '%I:%M:%S %p'),
+  y: (d) => pad(d.year % 100, '0', 2),
+  Y: (d) => d.year,
+  z: (d) => {
+    const neg = d.offset < 0;
+    const mins = Math.abs(d.offset) / 60000;
+    return (neg ? '-' : '+') + pad((mins / 60) | 0, '0', 2) + ':' + pad(mins % 60, '0', 2);
+  },
+  Z: (d) => d.zoneAbbr,
+};
+
 export function strftime(d: ZonedDate, fmt: string): string {
   let out = '';
   for (let i = 0; i < fmt.length; i++) {
@@ -212,147 +265,8 @@ export function strftime(d: ZonedDate, fmt: string): string {
       out += '%';
       break;
     }
-    const c = fmt[i];
-    switch (c) {
-      case '%':
-        out += '%';
-        break;
-      case 'a':
-        out += SHORT_DAYS[d.weekday];
-        break;
-      case 'A':
-        out += LONG_DAYS[d.weekday];
-        break;
-      case 'b':
-      case 'h':
-        out += SHORT_MONTHS[d.month - 1];
-        break;
-      case 'B':
-        out += LONG_MONTHS[d.month - 1];
-        break;
-      case 'c':
-        out += strftime(d, `%a, %b ${d.day}, %Y %i:%M:%S %p %Z`);
-        break;
-      case 'C':
-        out += pad((d.year / 100) | 0, '0', 2);
-        break;
-      case 'd':
-        out += pad(d.day, '0', 2);
-        break;
-      case 'D':
-        out += strftime(d, '%m/%d/%y');
-        break;
-      case 'e':
-        out += pad(d.day, ' ', 2);
-        break;
-      case 'F':
-        out += strftime(d, '%Y-%m-%d');
-        break;
-      case 'g':
-        out += pad(isoWeek(d)[0] % 100, '0', 2);
-        break;
-      case 'G':
-        out += pad(isoWeek(d)[0], '0', 4);
-        break;
-      case 'H':
-        out += pad(d.hour, '0', 2);
-        break;
-      case 'i':
-        out += h12(d.hour);
-        break;
-      case 'I':
-        out += pad(h12(d.hour), '0', 2);
-        break;
-      case 'j':
-        out += pad(dayOfYear(d), '0', 3);
-        break;
-      case 'k':
-        out += pad(d.hour, ' ', 2);
-        break;
-      case 'l':
-        out += pad(h12(d.hour), ' ', 2);
-        break;
-      case 'm':
-        out += pad(d.month, '0', 2);
-        break;
-      case 'M':
-        out += pad(d.minute, '0', 2);
-        break;
-      case 'n':
-        out += '\n';
-        break;
-      case 'N':
-        out += pad(d.ms * 1e6, '0', 9);
-        break;
-      case 'p':
-        out += d.hour < 12 ? 'AM' : 'PM';
-        break;
-      case 'P':
-        out += d.hour < 12 ? 'am' : 'pm';
-        break;
-      case 'q':
-        out += (((d.month - 1) / 3) | 0) + 1;
-        break;
-      case 'r':
-        out += strftime(d, `${h12(d.hour)}:%M:%S %p`);
-        break;
-      case 'R':
-        out += strftime(d, '%H:%M');
-        break;
-      case 's':
-        out += (d.epoch / 1000) | 0;
-        break;
-      case 'S':
-        out += pad(d.second, '0', 2);
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'T':
-        out += strftime(d, '%H:%M:%S');
-        break;
-      case 'u':
-        out += d.weekday === 0 ? '7' : String(d.weekday);
-        break;
-      case 'U':
-        out += pad(weekOfYear(d), '0', 2);
-        break;
-      case 'v':
-        out += strftime(d, '%e-%b-%Y');
-        break;
-      case 'V':
-        out += pad(isoWeek(d)[1], '0', 2);
-        break;
-      case 'w':
-        out += d.weekday;
-        break;
-      case 'W':
-        out += pad(weekOfYear(d), '0', 2);
-        break;
-      case 'x':
-        out += strftime(d, '%m/%d/%Y');
-        break;
-      case 'X':
-        out += strftime(d, '%I:%M:%S %p');
-        break;
-      case 'y':
-        out += pad(d.year % 100, '0', 2);
-        break;
-      case 'Y':
-        out += d.year;
-        break;
-      case 'z': {
-        const neg = d.offset < 0;
-        const mins = Math.abs(d.offset) / 60000;
-        out += (neg ? '-' : '+') + pad((mins / 60) | 0, '0', 2) + ':' + pad(mins % 60, '0', 2);
-        break;
-      }
-      case 'Z':
-        out += d.zoneAbbr;
-        break;
-      default:
-        break; // unknown directive: dropped
-    }
+    const directive = DIRECTIVES[fmt[i]!];
+    if (directive) out += directive(d);
   }
   return out;
 }

@@ -147,22 +147,8 @@ function EntryRow(props: {
   );
 }
 
-export function CartPage({
-  cart: initial,
-  currency,
-  minimumOrderSubtotalCents,
-  crumb,
-  forms,
-  checkoutUrl = '/checkout',
-  instalments,
-}: CartPageProps) {
-  const [cart, setCart] = useState<CartPageCart>(initial);
-  const [alert, setAlert] = useState<Alert | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [recalculating, setRecalculating] = useState(false);
-  const [editing, setEditing] = useState<CartPageEntry | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-
+/** Keeps the page's cart in step with the shared cart store (other tabs, the back/forward cache); true while it is read. */
+function useCartSync(setCart: (cart: CartPageCart) => void): boolean {
   const [loading, setLoading] = useState(false);
 
   // Changes made in the visitor's other tabs arrive through the shared cart store.
@@ -180,6 +166,67 @@ export function CartPage({
       window.removeEventListener('pageshow', onShow);
     };
   }, []);
+  return loading;
+}
+
+/** The subtotal, the instalments pill, the minimum-order notice and the checkout button (disabled below the minimum). */
+function CartTotals({
+  cart,
+  currency,
+  minimumOrderSubtotalCents,
+  checkoutUrl,
+  instalments,
+}: {
+  cart: CartPageCart;
+  currency: string;
+  minimumOrderSubtotalCents: number;
+  checkoutUrl: string;
+  instalments: CartPageProps['instalments'];
+}) {
+  const below = minimumOrderSubtotalCents > 0 && cart.subtotalCents < minimumOrderSubtotalCents;
+  // A cart an owner's price change took past what can be shown still opens, says so, and cannot check out.
+  const tooLarge = cartAmountTooLarge(cart.subtotal?.value ?? cart.subtotalCents, currency);
+  return (
+    <>
+      <div className="cart-subtotal">
+        <span className="cart-subtotal__label">Subtotal</span>{' '}
+        <span className="cart-subtotal__price">{formatMoneyShown(cart.subtotal?.value ?? cart.subtotalCents, currency)}</span>
+      </div>
+      {tooLarge && <p className="cart-too-large">{cartMessages.CART_TOTAL_TOO_LARGE}</p>}
+      <InstalmentCartPill context={instalments} cart={cart} currency={currency} />
+      {below && <p className="cart-minimum">{cartMessages.minimumSubtotal(formatMoney(minimumOrderSubtotalCents, currency))}</p>}
+      <div className="cart-checkout">
+        {below || tooLarge ? (
+          <button type="button" className="cart-checkout-button sqs-button-element--primary" disabled>
+            Checkout
+          </button>
+        ) : (
+          <a className="cart-checkout-button sqs-button-element--primary" href={checkoutUrl}>
+            Checkout
+          </a>
+        )}
+      </div>
+    </>
+  );
+}
+
+export function CartPage({
+  cart: initial,
+  currency,
+  minimumOrderSubtotalCents,
+  crumb,
+  forms,
+  checkoutUrl = '/checkout',
+  instalments,
+}: CartPageProps) {
+  const [cart, setCart] = useState<CartPageCart>(initial);
+  const [alert, setAlert] = useState<Alert | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [recalculating, setRecalculating] = useState(false);
+  const [editing, setEditing] = useState<CartPageEntry | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const loading = useCartSync(setCart);
 
   const run = async (title: string, call: () => Promise<{ shoppingCart: Parameters<typeof cartStore.set>[0] }>) => {
     if (typeof navigator !== 'undefined' && navigator.onLine === false) {
@@ -239,9 +286,6 @@ export function CartPage({
     }
   };
 
-  const below = minimumOrderSubtotalCents > 0 && cart.subtotalCents < minimumOrderSubtotalCents;
-  // A cart an owner's price change took past what can be shown still opens, says so, and cannot check out.
-  const tooLarge = cartAmountTooLarge(cart.subtotal?.value ?? cart.subtotalCents, currency);
   const empty = cart.entries.length === 0;
   return (
     <div
@@ -280,24 +324,13 @@ export function CartPage({
               />
             ))}
           </ul>
-          <div className="cart-subtotal">
-            <span className="cart-subtotal__label">Subtotal</span>{' '}
-            <span className="cart-subtotal__price">{formatMoneyShown(cart.subtotal?.value ?? cart.subtotalCents, currency)}</span>
-          </div>
-          {tooLarge && <p className="cart-too-large">{cartMessages.CART_TOTAL_TOO_LARGE}</p>}
-          <InstalmentCartPill context={instalments} cart={cart} currency={currency} />
-          {below && <p className="cart-minimum">{cartMessages.minimumSubtotal(formatMoney(minimumOrderSubtotalCents, currency))}</p>}
-          <div className="cart-checkout">
-            {below || tooLarge ? (
-              <button type="button" className="cart-checkout-button sqs-button-element--primary" disabled>
-                Checkout
-              </button>
-            ) : (
-              <a className="cart-checkout-button sqs-button-element--primary" href={checkoutUrl}>
-                Checkout
-              </a>
-            )}
-          </div>
+          <CartTotals
+            cart={cart}
+            currency={currency}
+            minimumOrderSubtotalCents={minimumOrderSubtotalCents}
+            checkoutUrl={checkoutUrl}
+            instalments={instalments}
+          />
         </>
       )}
       {editing && forms[editing.itemId] && (

@@ -71,12 +71,82 @@ function History({ row }: { row: InventoryRow }) {
   );
 }
 
+type RowEdits = { qtyInStock?: string; lowStockThreshold?: string };
+
+/** One variant's row: its selection box, stock and threshold inputs (the unsaved edits shown over the saved values) and history. */
+function InventoryRowView({
+  row: r,
+  selected,
+  onToggle,
+  edits,
+  onEdit,
+}: {
+  row: InventoryRow;
+  selected: boolean;
+  onToggle: () => void;
+  edits: RowEdits | undefined;
+  onEdit: (field: keyof RowEdits, value: string) => void;
+}) {
+  const name = `${r.title}${r.variant ? ` (${r.variant})` : ''}`;
+  return (
+    <tr>
+      <td className="cat-table__check">
+        <input type="checkbox" aria-label={`Select ${name}`} disabled={r.unlimited} checked={selected} onChange={onToggle} />
+      </td>
+      <td className="cat-table__product">
+        <div className="cat-table__product-inner">
+          {r.imageUrl ? (
+            <img src={r.imageUrl} alt="" width={40} height={40} loading="lazy" />
+          ) : (
+            <span className="cat-thumb-empty" aria-hidden="true" />
+          )}
+          <span>
+            <a href={`/config/products/${r.productId}`}>{r.title}</a>
+            {r.variant ? <span className="a-muted"> · {r.variant}</span> : null}
+            {r.low ? <span className="cat-status cat-status--low"> Low</span> : null}
+          </span>
+        </div>
+      </td>
+      <td data-label="SKU">{r.sku}</td>
+      <td data-label="Inventory">
+        {r.unlimited ? (
+          'Unlimited'
+        ) : (
+          <label>
+            <span className="visually-hidden">Stock of {name}</span>
+            <input
+              type="number"
+              min={0}
+              value={edits?.qtyInStock ?? String(r.qtyInStock)}
+              onChange={(e) => onEdit('qtyInStock', e.target.value)}
+            />
+          </label>
+        )}
+      </td>
+      <td data-label="Threshold">
+        <label>
+          <span className="visually-hidden">Low-stock threshold of {name}</span>
+          <input
+            type="number"
+            min={0}
+            value={edits?.lowStockThreshold ?? String(r.lowStockThreshold)}
+            onChange={(e) => onEdit('lowStockThreshold', e.target.value)}
+          />
+        </label>
+      </td>
+      <td>
+        <History row={r} />
+      </td>
+    </tr>
+  );
+}
+
 export function InventoryScreen() {
   const toast = useToast();
   const qc = useQueryClient();
   const [q, setQ] = useState('');
   const [lowOnly, setLowOnly] = useState(false);
-  const [edits, setEdits] = useState<Record<string, { qtyInStock?: string; lowStockThreshold?: string }>>({});
+  const [edits, setEdits] = useState<Record<string, RowEdits>>({});
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [setAll, setSetAll] = useState('');
   const list = useQuery({
@@ -192,70 +262,20 @@ export function InventoryScreen() {
               </tr>
             </thead>
             <tbody>
-              {rows.map((r) => {
-                const name = `${r.title}${r.variant ? ` (${r.variant})` : ''}`;
-                return (
-                  <tr key={r.variantId}>
-                    <td className="cat-table__check">
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${name}`}
-                        disabled={r.unlimited}
-                        checked={selected.has(r.variantId)}
-                        onChange={() =>
-                          setSelected((s) =>
-                            s.has(r.variantId) ? new Set([...s].filter((x) => x !== r.variantId)) : new Set([...s, r.variantId]),
-                          )
-                        }
-                      />
-                    </td>
-                    <td className="cat-table__product">
-                      <div className="cat-table__product-inner">
-                        {r.imageUrl ? (
-                          <img src={r.imageUrl} alt="" width={40} height={40} loading="lazy" />
-                        ) : (
-                          <span className="cat-thumb-empty" aria-hidden="true" />
-                        )}
-                        <span>
-                          <a href={`/config/products/${r.productId}`}>{r.title}</a>
-                          {r.variant ? <span className="a-muted"> · {r.variant}</span> : null}
-                          {r.low ? <span className="cat-status cat-status--low"> Low</span> : null}
-                        </span>
-                      </div>
-                    </td>
-                    <td data-label="SKU">{r.sku}</td>
-                    <td data-label="Inventory">
-                      {r.unlimited ? (
-                        'Unlimited'
-                      ) : (
-                        <label>
-                          <span className="visually-hidden">Stock of {name}</span>
-                          <input
-                            type="number"
-                            min={0}
-                            value={edits[r.variantId]?.qtyInStock ?? String(r.qtyInStock)}
-                            onChange={(e) => edit(r.variantId, 'qtyInStock', e.target.value)}
-                          />
-                        </label>
-                      )}
-                    </td>
-                    <td data-label="Threshold">
-                      <label>
-                        <span className="visually-hidden">Low-stock threshold of {name}</span>
-                        <input
-                          type="number"
-                          min={0}
-                          value={edits[r.variantId]?.lowStockThreshold ?? String(r.lowStockThreshold)}
-                          onChange={(e) => edit(r.variantId, 'lowStockThreshold', e.target.value)}
-                        />
-                      </label>
-                    </td>
-                    <td>
-                      <History row={r} />
-                    </td>
-                  </tr>
-                );
-              })}
+              {rows.map((r) => (
+                <InventoryRowView
+                  key={r.variantId}
+                  row={r}
+                  selected={selected.has(r.variantId)}
+                  onToggle={() =>
+                    setSelected((s) =>
+                      s.has(r.variantId) ? new Set([...s].filter((x) => x !== r.variantId)) : new Set([...s, r.variantId]),
+                    )
+                  }
+                  edits={edits[r.variantId]}
+                  onEdit={(field, value) => edit(r.variantId, field, value)}
+                />
+              ))}
             </tbody>
           </table>
         )}

@@ -192,6 +192,74 @@ function MailingListSetting({
   );
 }
 
+type SetForm = (patch: Partial<FormRow>) => void;
+
+/** Where submissions go: the notification email, and a newsletter form's mailing list. */
+function StorageTab({ f, set, lists }: { f: FormRow; set: SetForm; lists: ListChoice[] | null }) {
+  return (
+    <>
+      <label>
+        <input
+          type="checkbox"
+          checked={f.storage.notify !== false}
+          onChange={(e) => set({ storage: { ...f.storage, notify: e.target.checked } })}
+        />{' '}
+        Email me each submission
+      </label>
+      <label>
+        Notification email (default: the site owner){' '}
+        <input type="email" value={f.storage.email ?? ''} onChange={(e) => set({ storage: { ...f.storage, email: e.target.value } })} />
+      </label>
+      {f.kind === 'newsletter' ? (
+        <MailingListSetting
+          listId={f.storage.listId ?? null}
+          lists={lists}
+          onChange={(listId) => set({ storage: { ...f.storage, listId } })}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** The form's kind, what a visitor sees after submitting, and the lightbox. */
+function AdvancedTab({ f, set }: { f: FormRow; set: SetForm }) {
+  return (
+    <>
+      <label>
+        Kind{' '}
+        <select value={f.kind} onChange={(e) => set({ kind: e.target.value as FormRow['kind'] })}>
+          <option value="form">Form block</option>
+          <option value="newsletter">Newsletter</option>
+        </select>
+      </label>
+      <label>
+        Submission message <textarea value={f.submissionMessage} onChange={(e) => set({ submissionMessage: e.target.value })} />
+      </label>
+      <label>
+        Post-submission HTML <textarea value={f.postSubmissionHtml} onChange={(e) => set({ postSubmissionHtml: e.target.value })} />
+      </label>
+      <label>
+        Success redirect <input value={f.successRedirect} onChange={(e) => set({ successRedirect: e.target.value })} />
+      </label>
+      <label>
+        <input
+          type="checkbox"
+          checked={!!f.advanced.lightbox}
+          onChange={(e) => set({ advanced: { ...f.advanced, lightbox: e.target.checked } })}
+        />{' '}
+        Show in a lightbox
+      </label>
+      <label>
+        Lightbox button text{' '}
+        <input
+          value={f.advanced.lightboxButtonText ?? ''}
+          onChange={(e) => set({ advanced: { ...f.advanced, lightboxButtonText: e.target.value } })}
+        />
+      </label>
+    </>
+  );
+}
+
 function Builder({ initial, onSaved }: { initial: FormRow; onSaved(f: FormRow): void }) {
   const [f, setF] = useState<FormRow>(initial);
   const [tab, setTab] = useState<(typeof TABS)[number]>('Build');
@@ -286,68 +354,8 @@ function Builder({ initial, onSaved }: { initial: FormRow; onSaved(f: FormRow): 
             </label>
           </>
         ) : null}
-        {tab === 'Storage' ? (
-          <>
-            <label>
-              <input
-                type="checkbox"
-                checked={f.storage.notify !== false}
-                onChange={(e) => set({ storage: { ...f.storage, notify: e.target.checked } })}
-              />{' '}
-              Email me each submission
-            </label>
-            <label>
-              Notification email (default: the site owner){' '}
-              <input
-                type="email"
-                value={f.storage.email ?? ''}
-                onChange={(e) => set({ storage: { ...f.storage, email: e.target.value } })}
-              />
-            </label>
-            {f.kind === 'newsletter' ? (
-              <MailingListSetting
-                listId={f.storage.listId ?? null}
-                lists={lists}
-                onChange={(listId) => set({ storage: { ...f.storage, listId } })}
-              />
-            ) : null}
-          </>
-        ) : null}
-        {tab === 'Advanced' ? (
-          <>
-            <label>
-              Kind{' '}
-              <select value={f.kind} onChange={(e) => set({ kind: e.target.value as FormRow['kind'] })}>
-                <option value="form">Form block</option>
-                <option value="newsletter">Newsletter</option>
-              </select>
-            </label>
-            <label>
-              Submission message <textarea value={f.submissionMessage} onChange={(e) => set({ submissionMessage: e.target.value })} />
-            </label>
-            <label>
-              Post-submission HTML <textarea value={f.postSubmissionHtml} onChange={(e) => set({ postSubmissionHtml: e.target.value })} />
-            </label>
-            <label>
-              Success redirect <input value={f.successRedirect} onChange={(e) => set({ successRedirect: e.target.value })} />
-            </label>
-            <label>
-              <input
-                type="checkbox"
-                checked={!!f.advanced.lightbox}
-                onChange={(e) => set({ advanced: { ...f.advanced, lightbox: e.target.checked } })}
-              />{' '}
-              Show in a lightbox
-            </label>
-            <label>
-              Lightbox button text{' '}
-              <input
-                value={f.advanced.lightboxButtonText ?? ''}
-                onChange={(e) => set({ advanced: { ...f.advanced, lightboxButtonText: e.target.value } })}
-              />
-            </label>
-          </>
-        ) : null}
+        {tab === 'Storage' ? <StorageTab f={f} set={set} lists={lists} /> : null}
+        {tab === 'Advanced' ? <AdvancedTab f={f} set={set} /> : null}
         {tab === 'Captcha' ? (
           <label>
             <input

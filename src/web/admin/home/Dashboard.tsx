@@ -89,6 +89,84 @@ function when(iso: string, timeZone: string) {
   return new Date(iso).toLocaleString(undefined, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** The set-up steps, each done or linked to where it is done. */
+function SetupChecklist({ checklist }: { checklist: Summary['checklist'] }) {
+  const left = checklist.filter((c) => !c.done).length;
+  return (
+    <section className="a-card" aria-labelledby="setup-h">
+      <h2 id="setup-h">Set-up checklist</h2>
+      <p className="a-muted">{left === 0 ? 'Everything is set up.' : `${checklist.length - left} of ${checklist.length} done.`}</p>
+      <ul className="a-list a-checklist" aria-label="Set-up steps">
+        {checklist.map((c) => (
+          <li key={c.key} aria-label={`${c.label}: ${c.done ? 'done' : 'not done yet'}`}>
+            <span className={`a-check-mark${c.done ? ' a-check-mark--done' : ''}`} aria-hidden="true">
+              {c.done ? '✓' : ''}
+            </span>
+            <span>
+              {c.done ? <strong>{c.label}</strong> : <a href={c.href}>{c.label}</a>}
+              <br />
+              <span className="a-muted">{c.done ? (c.note ? `Done. ${c.note}` : 'Done.') : c.hint}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Sales, orders and visitors for the chosen period, each against the period before. */
+function Figures({
+  periods,
+  days,
+  setDays,
+  money,
+}: {
+  periods: Summary['periods'];
+  days: number;
+  setDays: (days: number) => void;
+  money: ReturnType<typeof useMoney>;
+}) {
+  const period = periods.find((p) => p.days === days) ?? periods[0]!;
+  const previousName = days === 1 ? 'yesterday' : `the ${days} days before`;
+  return (
+    <section aria-labelledby="figures-h">
+      <h2 id="figures-h" className="visually-hidden">
+        Figures
+      </h2>
+      <div className="a-tabs" role="group" aria-label="Period">
+        {periods.map((p) => (
+          <button key={p.days} type="button" aria-pressed={p.days === days} onClick={() => setDays(p.days)}>
+            {PERIOD_NAMES[p.days] ?? `${p.days} days`}
+          </button>
+        ))}
+      </div>
+      <div className="a-grid">
+        <Stat
+          label="Sales"
+          value={money(period.current.salesCents)}
+          now={period.current.salesCents}
+          before={period.previous.salesCents}
+          previousName={previousName}
+        />
+        <Stat
+          label="Orders"
+          value={String(period.current.orders)}
+          now={period.current.orders}
+          before={period.previous.orders}
+          previousName={previousName}
+        />
+        <Stat
+          label="Visitors"
+          value={String(period.current.visitors)}
+          now={period.current.visitors}
+          before={period.previous.visitors}
+          previousName={previousName}
+        />
+      </div>
+    </section>
+  );
+}
+
 export function Dashboard() {
   const q = useQuery({ queryKey: ['dashboard'], queryFn: () => api<Summary>('GET', '/api/admin/dashboard') });
   const [days, setDays] = useState(7);
@@ -113,9 +191,6 @@ export function Dashboard() {
     );
   }
   const d = q.data;
-  const period = d.periods.find((p) => p.days === days) ?? d.periods[0]!;
-  const previousName = days === 1 ? 'yesterday' : `the ${days} days before`;
-  const left = d.checklist.filter((c) => !c.done).length;
   return (
     <>
       <PageHeader
@@ -128,60 +203,9 @@ export function Dashboard() {
         }
       />
 
-      <section className="a-card" aria-labelledby="setup-h">
-        <h2 id="setup-h">Set-up checklist</h2>
-        <p className="a-muted">{left === 0 ? 'Everything is set up.' : `${d.checklist.length - left} of ${d.checklist.length} done.`}</p>
-        <ul className="a-list a-checklist" aria-label="Set-up steps">
-          {d.checklist.map((c) => (
-            <li key={c.key} aria-label={`${c.label}: ${c.done ? 'done' : 'not done yet'}`}>
-              <span className={`a-check-mark${c.done ? ' a-check-mark--done' : ''}`} aria-hidden="true">
-                {c.done ? '✓' : ''}
-              </span>
-              <span>
-                {c.done ? <strong>{c.label}</strong> : <a href={c.href}>{c.label}</a>}
-                <br />
-                <span className="a-muted">{c.done ? (c.note ? `Done. ${c.note}` : 'Done.') : c.hint}</span>
-              </span>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <SetupChecklist checklist={d.checklist} />
 
-      <section aria-labelledby="figures-h">
-        <h2 id="figures-h" className="visually-hidden">
-          Figures
-        </h2>
-        <div className="a-tabs" role="group" aria-label="Period">
-          {d.periods.map((p) => (
-            <button key={p.days} type="button" aria-pressed={p.days === days} onClick={() => setDays(p.days)}>
-              {PERIOD_NAMES[p.days] ?? `${p.days} days`}
-            </button>
-          ))}
-        </div>
-        <div className="a-grid">
-          <Stat
-            label="Sales"
-            value={money(period.current.salesCents)}
-            now={period.current.salesCents}
-            before={period.previous.salesCents}
-            previousName={previousName}
-          />
-          <Stat
-            label="Orders"
-            value={String(period.current.orders)}
-            now={period.current.orders}
-            before={period.previous.orders}
-            previousName={previousName}
-          />
-          <Stat
-            label="Visitors"
-            value={String(period.current.visitors)}
-            now={period.current.visitors}
-            before={period.previous.visitors}
-            previousName={previousName}
-          />
-        </div>
-      </section>
+      <Figures periods={d.periods} days={days} setDays={setDays} money={money} />
 
       <div className="a-grid">
         <section className="a-card" aria-labelledby="fulfil-h">

@@ -5,7 +5,7 @@
  * (new version) shows again. An accessible modal dialog: focus moves in and is trapped, Escape or the
  * Close control closes it, focus returns to where it was. Renders nothing on the server.
  */
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
 import { anchorStyle, popupDue, POPUP_STORAGE_KEYS, type PopupPublic } from '../../../core/engagement.js';
 import { engagement as m, forms as fm } from '../../../core/messages.js';
 import { api, ApiError } from '../../client/api.js';
@@ -39,17 +39,11 @@ function remember(key: keyof typeof POPUP_STORAGE_KEYS, value: string | null) {
   }
 }
 
-export function PromoPopup({ popup, captcha, pageType }: PromoPopupProps) {
-  const [open, setOpen] = useState(false);
-  const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
-  const [done, setDone] = useState('');
-  const panel = useRef<HTMLDivElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
-  const cap = useCaptcha(popup.action === 'newsletter' ? captcha : null);
-
-  // Decide whether and when to open (browser only).
+/**
+ * Decides whether and when the popup opens (browser only): not when closed or submitted within its show-again
+ * days, else after its delay, at its scroll depth or on exit intent. The element focused before it opens is kept.
+ */
+function useOpenWhenDue(popup: PopupPublic, opener: RefObject<HTMLElement | null>, setOpen: (open: boolean) => void) {
   useEffect(() => {
     const s = storage();
     const stored = {
@@ -93,6 +87,19 @@ export function PromoPopup({ popup, captcha, pageType }: PromoPopupProps) {
     } else document.addEventListener('mouseout', onLeave);
     return cleanup;
   }, [popup.version, popup.trigger, popup.delaySeconds, popup.scrollPercent, popup.showAgainDays]);
+}
+
+export function PromoPopup({ popup, captcha, pageType }: PromoPopupProps) {
+  const [open, setOpen] = useState(false);
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [done, setDone] = useState('');
+  const panel = useRef<HTMLDivElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const cap = useCaptcha(popup.action === 'newsletter' ? captcha : null);
+
+  useOpenWhenDue(popup, opener, setOpen);
 
   // Focus in on open (before paint, so a key pressed as it shows lands in it); back to the opener on close.
   useLayoutEffect(() => {

@@ -3,7 +3,7 @@
  * save state, and autosave. Saves carry the page version; a 409 stops saving and shows the conflict (nothing is
  * overwritten). PageEditor composes this with the layout commands (page-commands.ts) and the toolbar and panels.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import { canonicalJson, validateLayout, type Block, type PageLayout } from '../../../../core/layout.js';
 import { editor as editorMessages } from '../../../../core/messages.js';
 import { defaultSiteStyles, type ColourTheme } from '../../../../core/site-styles.js';
@@ -58,12 +58,78 @@ export function serverFieldErrors(e: unknown, sent: PageLayout): Record<string, 
   return out;
 }
 
+/** The pickers' lists (products, collections, forms), loaded apart from the page: a failure there leaves the page editable. */
+function usePickerLists() {
+  const [lists, setLists] = useState<Lists>({ products: [], forms: [], collections: [] });
+  const [listsState, setListsState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const loadLists = useCallback(() => {
+    setListsState('loading');
+    listPages().then(
+      (all) => {
+        setLists({ products: all.products, forms: all.forms, collections: all.collections });
+        setListsState('ready');
+      },
+      () => setListsState('failed'),
+    );
+  }, []);
+  return { lists, listsState, loadLists };
+}
+
+/** The site's colour themes for the section colours; the default themes stand in until (or unless) the styles load. */
+function useSiteThemes(): readonly ColourTheme[] {
+  const [themes, setThemes] = useState<readonly ColourTheme[]>(() => defaultSiteStyles().colors.themes);
+  useEffect(() => {
+    // The section colours follow the site styles; without them the default themes stand in.
+    api<{ styles: { colors: { themes: ColourTheme[] } } }>('GET', '/api/editor/styles').then(
+      (r) => setThemes(r.styles.colors.themes),
+      () => undefined,
+    );
+  }, []);
+  return themes;
+}
+
+/** Autosave: a valid layout that differs from the saved one is saved after a pause; an invalid one says why. */
+function useAutosave({
+  layout,
+  validation,
+  persist,
+  products,
+  savedText,
+  inflight,
+  stopped,
+  setSave,
+}: {
+  layout: PageLayout | null;
+  validation: ReturnType<typeof validateLayout> | null;
+  persist: () => Promise<boolean>;
+  products: Lists['products'];
+  savedText: RefObject<string>;
+  inflight: RefObject<Promise<boolean> | null>;
+  stopped: RefObject<boolean>;
+  setSave: Dispatch<SetStateAction<{ state: SaveState; message?: string }>>;
+}) {
+  useEffect(() => {
+    if (!layout || !validation || stopped.current) return;
+    if (!validation.ok) {
+      const m = Object.keys(validation.errors)[0]?.match(/^sections\.(\d+)\.blocks\.(\d+)\./);
+      const b = m ? layout.sections[Number(m[1])]?.blocks[Number(m[2])] : undefined;
+      setSave({ state: 'invalid', message: b ? `${blockName(b, products)}: ${validation.message}` : validation.message });
+      return;
+    }
+    if (canonicalJson(validation.layout) === savedText.current) {
+      if (!inflight.current) setSave({ state: 'saved' });
+      return;
+    }
+    setSave((s) => (s.state === 'saving' ? s : { state: 'unsaved' }));
+    const t = setTimeout(() => void persist(), AUTOSAVE_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [layout, validation, persist, products]);
+}
+
 export function usePageDocument(id: string, isPost: boolean) {
   const [page, setPage] = useState<PageSummary | null>(null);
   const [post, setPost] = useState<PostState | null>(null);
-  const [lists, setLists] = useState<Lists>({ products: [], forms: [], collections: [] });
-  /** The pickers' lists (products, collections, forms) load apart from the page: a failure there leaves the page editable. */
-  const [listsState, setListsState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const { lists, listsState, loadLists } = usePickerLists();
   const [serverErrors, setServerErrors] = useState<Record<string, Record<string, string>>>({});
   const [loadError, setLoadError] = useState('');
   const [hist, setHist] = useState<History<PageLayout> | null>(null);
@@ -76,7 +142,6 @@ export function usePageDocument(id: string, isPost: boolean) {
   /** Says something through the live region; the same words twice are still read (the region's content changes). */
   const setAnnouncement = (text: string) => setAnnounced((a) => ({ text, n: a.n + 1 }));
   const [busy, setBusy] = useState(false);
-  const [themes, setThemes] = useState<readonly ColourTheme[]>(() => defaultSiteStyles().colors.themes);
 
   const version = useRef(0);
   const savedText = useRef('');
@@ -87,16 +152,6 @@ export function usePageDocument(id: string, isPost: boolean) {
   /** The 'one at a time' words last shown (cleared with the open editor). */
   const oneTagNotice = useRef('');
 
-  const loadLists = useCallback(() => {
-    setListsState('loading');
-    listPages().then(
-      (all) => {
-        setLists({ products: all.products, forms: all.forms, collections: all.collections });
-        setListsState('ready');
-      },
-      () => setListsState('failed'),
-    );
-  }, []);
   const load = useCallback(() => {
     setLoadError('');
     setConflict('');
@@ -131,13 +186,7 @@ export function usePageDocument(id: string, isPost: boolean) {
       }),
     [],
   );
-  useEffect(() => {
-    // The section colours follow the site styles; without them the default themes stand in.
-    api<{ styles: { colors: { themes: ColourTheme[] } } }>('GET', '/api/editor/styles').then(
-      (r) => setThemes(r.styles.colors.themes),
-      () => undefined,
-    );
-  }, []);
+  const themes = useSiteThemes();
 
   const layout = hist?.present ?? null;
   present.current = layout;
@@ -185,23 +234,7 @@ export function usePageDocument(id: string, isPost: boolean) {
     return run;
   }, [id, isPost]);
 
-  // Autosave: a valid layout that differs from the saved one is saved after a pause.
-  useEffect(() => {
-    if (!layout || !validation || stopped.current) return;
-    if (!validation.ok) {
-      const m = Object.keys(validation.errors)[0]?.match(/^sections\.(\d+)\.blocks\.(\d+)\./);
-      const b = m ? layout.sections[Number(m[1])]?.blocks[Number(m[2])] : undefined;
-      setSave({ state: 'invalid', message: b ? `${blockName(b, lists.products)}: ${validation.message}` : validation.message });
-      return;
-    }
-    if (canonicalJson(validation.layout) === savedText.current) {
-      if (!inflight.current) setSave({ state: 'saved' });
-      return;
-    }
-    setSave((s) => (s.state === 'saving' ? s : { state: 'unsaved' }));
-    const t = setTimeout(() => void persist(), AUTOSAVE_DELAY_MS);
-    return () => clearTimeout(t);
-  }, [layout, validation, persist, lists.products]);
+  useAutosave({ layout, validation, persist, products: lists.products, savedText, inflight, stopped, setSave });
 
   return {
     page,
