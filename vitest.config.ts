@@ -16,12 +16,27 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'], isolate: false } },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/integration/**/*.test.{ts,tsx}'], globalSetup: ['test/global-setup.ts'] },
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.{ts,tsx}'],
+          isolate: false,
+          setupFiles: ['test/setup-fast-hash.ts'],
+          globalSetup: ['test/global-setup.ts'],
+        },
       },
-      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.{ts,tsx}'], globalSetup: ['test/global-setup.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.{ts,tsx}'],
+          isolate: false,
+          setupFiles: ['test/setup-fast-hash.ts'],
+          globalSetup: ['test/global-setup.ts'],
+        },
+      },
       { extends: true, test: { name: 'process', include: ['test/process/**/*.test.{ts,tsx}'], globalSetup: ['test/global-setup.ts'] } },
     ],
   },

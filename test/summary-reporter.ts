@@ -1,6 +1,10 @@
+import { writeFileSync } from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
 
-/** Ends the run with one plain line, 'N passed, N failed, N skipped', that any CI can read. */
+/**
+ * Ends the run with one plain line, 'N passed, N failed, N skipped', that any CI can read. With
+ * TESSERA_TEST_TIMES=<file> it also writes each test file's seconds (collect, setup and tests), slowest first.
+ */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<unknown>) {
     let passed = 0;
@@ -16,5 +20,20 @@ export default class SummaryReporter implements Reporter {
       }
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    const timesFile = process.env.TESSERA_TEST_TIMES;
+    if (timesFile) writeFileSync(timesFile, fileTimes(modules));
   }
+}
+
+function fileTimes(modules: ReadonlyArray<TestModule>): string {
+  const rows = modules.map((m) => {
+    const d = m.diagnostic();
+    const seconds = (d.collectDuration + d.setupDuration + d.duration) / 1000;
+    return { seconds, name: `${m.project.name} ${m.relativeModuleId}` };
+  });
+  rows.sort((a, b) => b.seconds - a.seconds);
+  const total = rows.reduce((sum, r) => sum + r.seconds, 0);
+  return (
+    [`${total.toFixed(1)} file-seconds in ${rows.length} files`, ...rows.map((r) => `${r.seconds.toFixed(1)}\t${r.name}`)].join('\n') + '\n'
+  );
 }

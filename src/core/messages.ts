@@ -655,3 +655,37 @@ export const ownerAccount = {
   resetHtmlNote: (minutes: number) =>
     `The link works once, for ${minutes} minutes. If it was not you, ignore this email: your password stays as it is.`,
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Checkout: placing an order, paying, gift cards and coupons
+// ---------------------------------------------------------------------------------------------
+
+export const checkoutMessages = {
+  PAYMENT_NOT_COMPLETED: 'Your payment was not completed and you were not charged. Please try again or choose another payment method.',
+  PAYMENT_PROCESSING:
+    'Your payment is still being processed. We will email your order confirmation as soon as it completes, so please do not pay again.',
+  EMPTY_CART: 'Your cart is empty.',
+  NO_CART: 'There is no shopping cart.',
+  ALREADY_PURCHASED: 'This cart has already been purchased.',
+  KEY_REQUIRED: 'An Idempotency-Key header (or idempotencyKey field) of 8 to 128 letters, digits, - or _ is required.',
+  KEY_REUSED: 'That Idempotency-Key was already used for another order.',
+  NO_SHIPPING: 'We do not ship to that address. Please choose another address.',
+  UNAVAILABLE: 'This product is no longer available.',
+  PAYMENT_REQUIRED: 'Please enter your card details.',
+  GIFT_CARD_UNKNOWN: 'That gift card code is not valid.',
+  GIFT_CARD_EMPTY: 'That gift card has no balance left.',
+  GIFT_CARD_CHANGED: 'The gift card balance changed. Please review your order and try again.',
+  COUPON_USED_UP: 'This coupon has reached its usage limit.',
+  TOTAL_CHANGED: 'The order total changed. Please review your order and try again.',
+  /** Place-order without the total the shopper was shown (issue 38): nothing is charged unconfirmed. */
+  CONFIRM_TOTAL:
+    'The order total was not confirmed: send expectedTotalCents, the grand total in minor units that the shopper was shown (the last quote’s grandTotalCents).',
+  /** Place-order with a confirmed total the server no longer agrees with (prices, sale, coupons changed). */
+  totalChanged: (now: string, confirmed: string) =>
+    `The order total is now ${now}, not ${confirmed}. Please review your order and confirm the new total.`,
+  ATTEMPT_CLOSED: 'This payment attempt was already closed. Please review your order and try again.',
+  NOTHING_DUE: 'Nothing is left to pay on this order: place it from the checkout page.',
+  PROVIDER_UNREACHABLE: 'We could not reach the payment processor. Please try again in a moment: you will not be charged twice.',
+  NOT_SUBSCRIBABLE: 'This product is not sold by subscription.',
+  CANCEL_UNREACHABLE: 'We could not reach the payment processor, so the subscription is still active. Please try again in a moment.',
+} as const;

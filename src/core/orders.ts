@@ -1,4 +1,5 @@
-/** Order statuses and the rule for what an order adds to sales and to a customer's spend. */
+/** Order statuses, the rule for what an order adds to sales and to a customer's spend, and an order's row. */
+import type { Address } from './api/checkout.js';
 
 /** `orders.status`: an order is 'pending' until its payment is confirmed. */
 export const OrderStatus = Object.freeze({
@@ -46,4 +47,38 @@ export function orderStatusLabel(status: string, fulfilmentStatus: string): stri
   if (status === OrderStatus.FULFILLED) return 'Fulfilled';
   if (status === OrderStatus.PARTIALLY_REFUNDED) return 'Partially refunded';
   return 'Refunded';
+}
+
+/** An order as the server reads it from `orders` (checkout's orderFrom). */
+export interface OrderRow {
+  id: string;
+  websiteId: string;
+  orderNumber: number;
+  idempotencyKey: string;
+  cartId: string;
+  cartKind: string;
+  status: string;
+  testMode: boolean;
+  email: string;
+  shippingAddress: Partial<Address> | null;
+  items: Array<Record<string, unknown>>;
+  currency: string;
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  taxCents: number;
+  grandTotalCents: number;
+  giftCardCents: number;
+  giftCardId: string | null;
+  shippingOption: Record<string, unknown> | null;
+  coupons: string[];
+  taxRules: Record<string, unknown>[];
+  payment: Record<string, unknown> | null;
+  created: Date;
+  fulfilledAt: Date | null;
+  refundedAt: Date | null;
+  /** 'unfulfilled' | 'partial' | 'fulfilled' (order-admin.ts). */
+  fulfilmentStatus: string;
+  /** Money given back so far (order-admin.ts). */
+  refundedCents: number;
 }

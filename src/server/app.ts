@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/index.js';
 import { imageHosts, type Config } from './config.js';
-import { setImageHosts, siteShellContext } from './pages/context.js';
+import { setImageHosts, siteShellContext } from './site-context/index.js';
 import { siteStylesHead } from './editor/index.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { rewriteUrl } from './plugins/path.js';
@@ -30,16 +30,18 @@ import { ownerRecoveryRoutes } from './platform/owner-recovery.js';
 import { adminRoutes } from './platform/admin-routes.js';
 import { CartService } from './commerce/cart-service.js';
 import { commerceRoutes } from './commerce/routes.js';
-import type { Theme } from './pages/theme.js';
+import { commerceWidgets } from './commerce/index.js';
+import type { Theme } from './site-page/index.js';
 import { openTheme, siteThemeHook } from './themes/index.js';
 import { flagsArea } from './flags/index.js';
-import { ClientAssets } from './pages/assets.js';
+import { ClientAssets } from './site-page/index.js';
+import { mediaStoreFor, quotaBytes, UploadService } from './storage/index.js';
 import { pageRoutes } from './pages/routes.js';
 import { formsArea } from './forms/index.js';
 import { restockArea } from './restock/index.js';
 import { analyticsArea } from './analytics/index.js';
-import { checkoutArea } from './checkout/index.js';
-import { platformArea } from './platform/index.js';
+import { checkoutArea, onOrderPlaced } from './checkout/index.js';
+import { ownerOrderHook, platformArea } from './platform/index.js';
 import { Mailer, smtpTransport } from './mail/mailer.js';
 import { emailOriginOf, type EmailOrigin } from './email-origin.js';
 import { JobQueue } from './jobs/queue.js';
@@ -77,6 +79,8 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** Owner and site-user sign-in limits: failures only, per (account, address) (platform/sign-in-limits.ts). */
   signInLimits: SignInLimits;
+  /** Owner uploads (storage/uploads.ts): the editor's media library, and product imports' fetched images. */
+  uploads: UploadService;
 }
 
 /** A registered route; an owner route carries the roles its guard admits and the area and access they come from. */
@@ -197,12 +201,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jobs: new JobQueue(database, app.log),
     rateLimiter: new RateLimiter(rateStore),
     signInLimits: new SignInLimits(rateStore),
+    uploads: new UploadService(database.db, config.DATA_DIR, mediaStoreFor(config), quotaBytes(config)),
   };
   app.decorate('services', services);
   // The page shell (site-page) renders every area's page with the site's context and styles, handed in here.
   app.decorate('sitePageParts', {
     siteContext: (site, path) => siteShellContext(database.db, services.websites, site, path),
     stylesHead: (websiteId) => siteStylesHead(app, websiteId),
+    widgets: (site) => commerceWidgets({ currency: site.currency, settings: services.websites.storeSettings(site) }),
   } satisfies SitePageParts);
   // Pages render with the site's chosen theme: Tessera's or a developer template (server/themes).
   app.addHook('preHandler', siteThemeHook(app));
@@ -303,11 +309,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(commerceRoutes, { carts: services.carts, websites: services.websites });
   // Each area registers its own routes; services are on app.services.
   await app.register(platformArea);
+  // The owner's new-order and low-stock emails ride on checkout's order-placed hook (platform/owner-notifications.ts).
+  onOrderPlaced(
+    app.database,
+    ownerOrderHook(
+      (tx, mail) => services.mailer.enqueue(tx, mail),
+      (tx) => app.emailOrigin(tx),
+    ),
+  );
   await app.register(formsArea);
   await app.register(restockArea);
   await app.register(analyticsArea);
   await app.register(checkoutArea);
-  await app.register((await import('./payments/stripe/index.js')).stripeArea);
+  await app.register((await import('./stripe/index.js')).stripeArea);
   await app.register((await import('./instalments/index.js')).instalmentsArea);
   await app.register((await import('./engagement/index.js')).engagementArea);
   await app.register((await import('./reviews/index.js')).reviewsArea);

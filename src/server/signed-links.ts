@@ -30,6 +30,11 @@ export function installKey(database: Database, name: string): Promise<string> {
   return p;
 }
 
+/** The install's secret for review request and donation receipt links (one key for both, as before). */
+export function linkKey(database: Database): Promise<string> {
+  return installKey(database, 'reviews_link_key');
+}
+
 function mac(key: string, purpose: string, id: string): string {
   return createHmac('sha256', key).update(`${purpose}:${id}`).digest('base64url');
 }

@@ -1,3 +1,4 @@
+import { onTestFinished } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
@@ -115,4 +116,19 @@ export class Visitor {
     this.keep(res);
     return res;
   }
+}
+
+/**
+ * Pins the app's rate-limit clock to one moment until the calling test ends, so a test that makes N requests
+ * counts them all in one fixed window (with the real clock a slow run can straddle two). Returns the moment.
+ */
+export function pinRateLimitClock(t: TestApp): number {
+  const limiter = t.app.services.rateLimiter;
+  const real = limiter.now;
+  const moment = real();
+  limiter.now = () => moment;
+  onTestFinished(() => {
+    limiter.now = real;
+  });
+  return moment;
 }

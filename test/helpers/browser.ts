@@ -10,29 +10,39 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
+/** Chromium's flags: headless, and nothing reaching outside this machine. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let shared: Promise<Browser> | null = null;
+
+/** The worker's one Chromium (test files run one after another in a worker), started again if it has gone. */
+async function sharedBrowser(): Promise<Browser> {
+  const current = shared && (await shared.catch(() => null));
+  if (current?.isConnected()) return current;
+  shared = chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return shared;
+}
+
 /**
- * Debian's Chromium, headless, with nothing reaching outside this machine. Playwright gives every launch
- * a fresh, empty profile folder of its own (it refuses a --user-data-dir argument).
+ * Debian's Chromium, headless. A test file's pages live in contexts of their own (each `newPage` and
+ * `newContext` is a fresh, empty profile), so the browser process is shared by the files a worker runs;
+ * closing the session closes every context the file left open.
  */
 export async function launchBrowser(): Promise<BrowserSession> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await sharedBrowser();
   return {
     browser,
     close: async () => {
-      await browser.close();
+      await Promise.all(browser.contexts().map((c) => c.close().catch(() => undefined)));
     },
   };
 }

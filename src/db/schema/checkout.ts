@@ -234,7 +234,7 @@ export const paymentAttempts = pgTable(
   ],
 );
 
-/** Stripe events received (payments/stripe/webhook.ts): each event id is handled once; a replay is acknowledged and ignored. */
+/** Stripe events received (stripe/webhook.ts): each event id is handled once; a replay is acknowledged and ignored. */
 export const stripeEvents = pgTable('stripe_events', {
   id: text('id').primaryKey(),
   type: text('type').notNull(),
@@ -243,7 +243,7 @@ export const stripeEvents = pgTable('stripe_events', {
   received: timestamp('received', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
-/** Stripe Prices made for subscription plans (payments/stripe/billing.ts): one per SKU, amount, currency and period. */
+/** Stripe Prices made for subscription plans (stripe/billing.ts): one per SKU, amount, currency and period. */
 export const stripePrices = pgTable(
   'stripe_prices',
   {

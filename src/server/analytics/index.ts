@@ -6,7 +6,7 @@ import type { Database } from '../../db/index.js';
 import { OWNER_COOKIE } from '../../core/cookies.js';
 import { AnalyticsIngest } from './ingest.js';
 import { injectPageData, pageDataAt, pageDataFor, pageDataScript, PAGE_DATA_ID } from './page-data.js';
-import { deferInsert } from '../pages/index.js';
+import { deferInsert } from '../site-page/index.js';
 import { analyticsRoutes } from './routes.js';
 import { AnalyticsSettingsService, DEFAULT_SETTINGS, purgeExpired } from './settings.js';
 import type { IngestEvent } from './rollup.js';
@@ -139,7 +139,7 @@ export const analyticsArea = fp(
         });
         const script = pageDataScript(data);
         // With the page cache's onSend hook to come (it always is, in the app), the island goes in as the page
-        // becomes bytes (pages/late-insert.ts): no second copy of a large page.
+        // becomes bytes (site-page/late-insert.ts): no second copy of a large page.
         if (app.hasDecorator('pageCache')) {
           deferInsert(reply, payload, pageDataAt(payload), script);
           return payload;
@@ -155,5 +155,5 @@ export const analyticsArea = fp(
   },
   { name: 'analytics-area' },
 );
-export { injectPageData, pageDataScript, scriptJson } from './page-data.js';
+export { injectPageData, pageDataScript } from './page-data.js';
 export { eventContent, jsonField, LIMITS } from '../../core/api/analytics.js';

@@ -8,20 +8,11 @@ import type { FastifyRequest } from 'fastify';
 import { shouldTrack } from '../../core/cookies.js';
 import { PageType } from '../../core/enums.js';
 import type { CookiePolicy, PageData } from '../../core/api/analytics.js';
+import { scriptJson } from '../../core/html.js';
 
 export const PAGE_DATA_ID = 'tessera-page';
 
 export type { PageData };
-
-/** JSON safe inside a script element: no '<' (so no '</script>') and no line separators. */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
 
 export function pageDataScript(data: PageData): string {
   return `<script type="application/json" id="${PAGE_DATA_ID}">${scriptJson(data)}</script>`;

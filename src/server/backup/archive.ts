@@ -50,7 +50,7 @@ export class BackupError extends Error {}
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** Where local media live (the uploads folder; editor/uploads.ts). */
+/** Where local media live (the uploads folder; storage/uploads.ts). */
 export function mediaDir(dataDir: string): string {
   return resolve(dataDir, 'uploads');
 }

@@ -20,7 +20,7 @@ import { schema } from '../../db/index.js';
 import { ProductType, RecordType } from '../../core/enums.js';
 import { parseInput } from '../platform/index.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
-import { MAX_FILE_BYTES, SUPPORTED_TYPES } from '../editor/index.js';
+import { MAX_FILE_BYTES, SUPPORTED_TYPES } from '../storage/index.js';
 import { can } from '../../core/roles.js';
 import { checkQuota, quotaBytes } from '../storage/index.js';
 

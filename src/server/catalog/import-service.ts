@@ -27,7 +27,6 @@ import { collectionAddError } from '../../core/content.js';
 import { parseInput } from '../platform/index.js';
 import { HttpError, notFound } from '../errors.js';
 import { createProductTx, loadProduct, productErrors, productIn, updateProductTx, type ProductIn } from './product-service.js';
-import { editorOf } from '../editor/index.js';
 import { suggestSku } from '../../core/product.js';
 import { Outbound } from '../outbound.js';
 import { exportProductCsv, parseProductCsv, type CsvFormat, type ParsedProduct, type RowError } from './csv.js';
@@ -314,7 +313,7 @@ const imagesOf = async (ctx: ImportCtx, websiteId: string, origin: string, p: Pl
     }
     try {
       const got = await fetchImage(outbound, img.url);
-      const row = await editorOf(app).uploads.create(websiteId, got.name, got.body);
+      const row = await app.services.uploads.create(websiteId, got.name, got.body);
       if (row.status !== 'ready') throw new Error(row.error ?? 'File processing failed');
       images.push({ url: `/uploads/${row.storedName}`, alt: img.alt });
     } catch (e) {

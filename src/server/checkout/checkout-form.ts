@@ -11,7 +11,7 @@
  *   kept (never the card number or code), the refusal message above the button and each field's error
  *   next to it, exactly as the island shows an API error.
  * With Stripe connected, `placePlainOrder` sends the shopper to a Stripe Checkout Session for the same lines
- * and totals instead (payments/stripe/hosted.ts).
+ * and totals instead (stripe/hosted.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -20,8 +20,8 @@ import { HttpError } from '../errors.js';
 import { renderIsland } from '../../web/ssr.js';
 import type { CheckoutPageProps } from '../../core/api/checkout.js';
 import type { PaymentMethodInput } from '../payments/index.js';
-import { startStripeCheckout } from '../payments/index.js';
-import { checkoutMessages, type CartRef, type CheckoutService, type CheckoutState } from './service.js';
+import { checkoutMessages } from '../../core/messages.js';
+import { type CartRef, type CheckoutService, type CheckoutState } from './service.js';
 import { sendSitePage } from '../site-page/index.js';
 
 export const CHECKOUT_FORM_PATH = '/api/checkout/form';
@@ -203,9 +203,9 @@ export async function placePlainOrder(
     if (!/^[A-Za-z0-9_-]{8,128}$/.test(key)) throw new HttpError(400, checkoutMessages.KEY_REQUIRED);
     // Stripe connected: the same lines and totals go to a Stripe Checkout Session and the shopper pays on
     // Stripe's page (no card fields are drawn then); success and cancel come back to Tessera. A subscription
-    // goes to a Checkout Session in mode=subscription (Stripe Billing, payments/stripe/billing.ts).
+    // goes to a Checkout Session in mode=subscription (Stripe Billing, stripe/billing.ts).
     if (app.hasDecorator('stripe') && app.stripe.active()) {
-      const r = await startStripeCheckout(app, {
+      const r = await app.stripe.startCheckout({
         websiteId: site.id,
         currency: site.currency,
         siteTitle: site.title,

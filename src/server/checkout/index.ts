@@ -7,8 +7,6 @@ import { PaymentProviders } from '../payments/index.js';
 import { TestPaymentProvider } from '../payments/index.js';
 import { PaymentReconciler } from '../jobs/index.js';
 
-export { netSalesCentsSql, saleStatusesSql } from './sales.js';
-
 declare module 'fastify' {
   interface FastifyInstance {
     /** The checkout area's service and payment providers (another provider registers on `payments`). */
@@ -39,13 +37,4 @@ export const checkoutArea = fp(async (app: FastifyInstance): Promise<void> => {
 export { checkoutInstalments } from './instalment-offer.js';
 export { onOrderPlaced, type OrderFulfilledHook, orderFulfilledHooks, orderPlacedHooks } from './order-hooks.js';
 export { KEY, placeSchema, stateOf } from './routes.js';
-export {
-  checkoutMessages,
-  type CheckoutService,
-  orderFrom,
-  type OrderLine,
-  type OrderRow,
-  PAYMENT_RETURN_PATH,
-  type PlaceInput,
-  subscriptionCharge,
-} from './service.js';
+export { type CheckoutService, orderFrom, type OrderLine, PAYMENT_RETURN_PATH, type PlaceInput, subscriptionCharge } from './service.js';

@@ -24,8 +24,8 @@ import type { PaymentProviders } from '../payments/index.js';
 import { ProductType } from '../../core/enums.js';
 import { formatMoney } from '../../core/money.js';
 import { orderFulfilledHooks } from './order-hooks.js';
-import { orderFrom, type CheckoutService, type OrderRow } from './service.js';
-import { OrderStatus, PaymentStatus, paymentStatusOf } from '../../core/orders.js';
+import { orderFrom, type CheckoutService } from './service.js';
+import { OrderStatus, PaymentStatus, paymentStatusOf, type OrderRow } from '../../core/orders.js';
 
 type Obj = Record<string, unknown>;
 const n = (v: unknown) => Number(v ?? 0);

@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/index.js';
-import type { OrderRow } from './service.js';
+import type { OrderRow } from '../../core/orders.js';
 
 /**
  * Called inside the transaction that marks an order fulfilled (delivered), so work that follows a

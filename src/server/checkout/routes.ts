@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PageType, ProductType } from '../../core/enums.js';
 import { formatMoney } from '../../core/money.js';
-import { commerce } from '../../core/messages.js';
+import { checkoutMessages, commerce } from '../../core/messages.js';
 import { CRUMB_COOKIE } from '../../core/cookies.js';
 import { cartIdent } from '../visitor/index.js';
 import { CART_COOKIE } from '../../core/cookies.js';
@@ -19,20 +19,13 @@ import { checkoutStateIn, placeIn } from '../../core/api/checkout.js';
 import { storableText } from '../../core/api/common.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import type { TestPaymentProvider } from '../payments/index.js';
-import {
-  checkoutMessages,
-  purchaseConfirmation,
-  type CartRef,
-  type CheckoutService,
-  type CheckoutState,
-  type OrderRow,
-} from './service.js';
+import { purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState } from './service.js';
 import { sendSitePage } from '../site-page/index.js';
 import { randomUUID } from 'node:crypto';
 import { plainCheckoutRoutes } from './checkout-form.js';
 import { privateFileOf, sendDigitalFile } from '../catalog/index.js';
 import { prefillFromAccount } from '../platform/index.js';
-import { orderStatusLabel } from '../../core/orders.js';
+import { orderStatusLabel, type OrderRow } from '../../core/orders.js';
 
 const str = storableText;
 const stateSchema = checkoutStateIn;

@@ -14,6 +14,7 @@
  *   3. after the commit, kick the mailer. If the transaction fails, the payment is voided.
  */
 import type { Address } from '../../core/api/checkout.js';
+import type { OrderRow } from '../../core/orders.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
@@ -34,7 +35,7 @@ import {
   type TaxRule,
 } from '../../core/checkout.js';
 import { ProductType, Role } from '../../core/enums.js';
-import { cart as cartMessages, commerce, forms as formMessages } from '../../core/messages.js';
+import { cart as cartMessages, checkoutMessages, commerce, forms as formMessages } from '../../core/messages.js';
 import { cartAmountTooLarge } from '../../core/cart.js';
 import { formatMoney, money, moneyDecimalString } from '../../core/money.js';
 import { isValidEmail } from '../../core/forms.js';
@@ -45,36 +46,6 @@ import { crashPoint } from '../crash-points.js';
 type Obj = Record<string, unknown>;
 const n = (v: unknown) => Number(v ?? 0);
 const parse = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
-
-export const checkoutMessages = {
-  PAYMENT_NOT_COMPLETED: 'Your payment was not completed and you were not charged. Please try again or choose another payment method.',
-  PAYMENT_PROCESSING:
-    'Your payment is still being processed. We will email your order confirmation as soon as it completes, so please do not pay again.',
-  EMPTY_CART: 'Your cart is empty.',
-  NO_CART: 'There is no shopping cart.',
-  ALREADY_PURCHASED: 'This cart has already been purchased.',
-  KEY_REQUIRED: 'An Idempotency-Key header (or idempotencyKey field) of 8 to 128 letters, digits, - or _ is required.',
-  KEY_REUSED: 'That Idempotency-Key was already used for another order.',
-  NO_SHIPPING: 'We do not ship to that address. Please choose another address.',
-  UNAVAILABLE: 'This product is no longer available.',
-  PAYMENT_REQUIRED: 'Please enter your card details.',
-  GIFT_CARD_UNKNOWN: 'That gift card code is not valid.',
-  GIFT_CARD_EMPTY: 'That gift card has no balance left.',
-  GIFT_CARD_CHANGED: 'The gift card balance changed. Please review your order and try again.',
-  COUPON_USED_UP: 'This coupon has reached its usage limit.',
-  TOTAL_CHANGED: 'The order total changed. Please review your order and try again.',
-  /** Place-order without the total the shopper was shown (issue 38): nothing is charged unconfirmed. */
-  CONFIRM_TOTAL:
-    'The order total was not confirmed: send expectedTotalCents, the grand total in minor units that the shopper was shown (the last quote’s grandTotalCents).',
-  /** Place-order with a confirmed total the server no longer agrees with (prices, sale, coupons changed). */
-  totalChanged: (now: string, confirmed: string) =>
-    `The order total is now ${now}, not ${confirmed}. Please review your order and confirm the new total.`,
-  ATTEMPT_CLOSED: 'This payment attempt was already closed. Please review your order and try again.',
-  NOTHING_DUE: 'Nothing is left to pay on this order: place it from the checkout page.',
-  PROVIDER_UNREACHABLE: 'We could not reach the payment processor. Please try again in a moment: you will not be charged twice.',
-  NOT_SUBSCRIBABLE: 'This product is not sold by subscription.',
-  CANCEL_UNREACHABLE: 'We could not reach the payment processor, so the subscription is still active. Please try again in a moment.',
-} as const;
 
 /** How long a download link works. */
 export const DOWNLOAD_TTL_MS = 24 * 3600 * 1000;
@@ -215,39 +186,6 @@ function couponFrom(r: Obj): Coupon {
 /** A money value of a purchase confirmation: minor units, currency and the exact decimal value. */
 export function moneyWithDecimal(cents: number, currency: string) {
   return { ...money(cents, currency), decimalValue: moneyDecimalString(cents, currency) };
-}
-
-export interface OrderRow {
-  id: string;
-  websiteId: string;
-  orderNumber: number;
-  idempotencyKey: string;
-  cartId: string;
-  cartKind: string;
-  status: string;
-  testMode: boolean;
-  email: string;
-  shippingAddress: Partial<Address> | null;
-  items: Array<Obj>;
-  currency: string;
-  subtotalCents: number;
-  discountCents: number;
-  shippingCents: number;
-  taxCents: number;
-  grandTotalCents: number;
-  giftCardCents: number;
-  giftCardId: string | null;
-  shippingOption: Obj | null;
-  coupons: string[];
-  taxRules: Obj[];
-  payment: Obj | null;
-  created: Date;
-  fulfilledAt: Date | null;
-  refundedAt: Date | null;
-  /** 'unfulfilled' | 'partial' | 'fulfilled' (order-admin.ts). */
-  fulfilmentStatus: string;
-  /** Money given back so far (order-admin.ts). */
-  refundedCents: number;
 }
 
 export function orderFrom(r: Obj): OrderRow {

@@ -255,7 +255,7 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
 }
 
 /**
- * Widget HTML kept per store item of a page context. An item's JSON (pages/context.ts itemJson) is made
+ * Widget HTML kept per store item of a page context. An item's JSON (site-context/context.ts itemJson) is made
  * once per item row and content version and its `structuredContent` object is shared by every copy, so
  * it identifies the item at one version: when the version moves, new rows give new objects and these
  * entries go with the old ones (WeakMaps). Keyed first by the instalment preferences (a request state read

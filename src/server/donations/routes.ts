@@ -16,13 +16,12 @@ import { HttpError, badRequest, notFound } from '../errors.js';
 import { rows } from '../db-util.js';
 import { sendSitePage } from '../site-page/index.js';
 import { audit } from '../platform/index.js';
-import { linkKey, signLink, verifyLink } from '../reviews/index.js';
+import { linkKey, signLink, verifyLink } from '../signed-links.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import type { DonationService } from './service.js';
 import { donationSettingsOf, type DonationSettings } from './settings.js';
 import { DONATIONS_FORM_ACTION, donationFormContext, donationStripe } from './form.js';
-import { STRIPE_PROVIDER } from '../payments/index.js';
-import { STRIPE_DONATION_RETURN_PATH, startStripeDonation } from '../payments/index.js';
+import { STRIPE_DONATION_RETURN_PATH, STRIPE_PROVIDER, startStripeDonation } from '../stripe/index.js';
 import { can } from '../../core/roles.js';
 
 export const DONATE_PATH = '/donate';

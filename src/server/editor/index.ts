@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.js';
 import { EditorService, isEditorDraft } from './service.js';
 import { appReservedUrlIds } from '../platform/index.js';
-import { UploadService, UPLOADS_PREFIX } from './uploads.js';
+import { UPLOADS_PREFIX, type UploadService } from '../storage/index.js';
 import { editorRoutes } from './routes.js';
 import { configPageRoutes } from './config-page-routes.js';
 import { configPostRoutes } from './config-post-routes.js';
@@ -22,24 +22,21 @@ import { z } from 'zod';
 import { EDITOR_API } from './routes.js';
 import { mapProviderFor } from './map.js';
 import { commerceWidgets } from '../commerce/index.js';
-import { contentWidgets } from '../pages/index.js';
+import { contentWidgets } from '../site-context/index.js';
 import { ImageVariantError } from '../images/index.js';
 import { siteStylesCss, stylesCss } from '../../core/site-styles.js';
 import { fontRoutes, siteFontFacesCss } from './fonts.js';
 import { HttpError } from '../errors.js';
 import { pageEditor as em } from '../../core/messages.js';
-import { mediaStoreFor } from '../storage/index.js';
 import { PostEditorService, publishDuePosts } from './posts.js';
 import { parseLayout, type PageLayout } from '../../core/layout.js';
 import { RecordType } from '../../core/enums.js';
 import { can } from '../../core/roles.js';
-import { quotaBytes } from '../storage/index.js';
 
 /** How often scheduled journal posts are looked at (a due one is published; editor reads also publish them). */
 export const POST_SWEEP_MS = 30_000;
 
 export { EditorService } from './service.js';
-export { UploadService } from './uploads.js';
 export { seedEditorDemo } from './seed.js';
 
 interface Area {
@@ -61,7 +58,7 @@ export function editorOf(app: FastifyInstance): Area {
 export async function editorArea(app: FastifyInstance): Promise<void> {
   // Reserved url ids come from the app's route table, read when a page is made (every route is registered by then).
   const editor = new EditorService(app.database.db, undefined, () => appReservedUrlIds(app));
-  const uploads = new UploadService(app.database.db, app.config.DATA_DIR, mediaStoreFor(app.config), quotaBytes(app.config));
+  const uploads = app.services.uploads;
   // With media in a bucket, /ready also asks the bucket (plugins/ops.ts).
   if (uploads.store && Array.isArray(app.readyChecks)) app.readyChecks.push({ name: 'media', probe: () => uploads.store!.check() });
   if (uploads.store) app.addHook('onClose', async () => uploads.store!.close());
@@ -352,7 +349,5 @@ export async function siteStylesHead(app: FastifyInstance, websiteId: string): P
   html.catch(() => area.styleTags.delete(websiteId));
   return html;
 }
-export { emailLookFor } from './email-look.js';
 export { postCover } from './posts.js';
 export { isEditorDraft } from './service.js';
-export { MAX_FILE_BYTES, SUPPORTED_TYPES, uploadKey, uploadsDir } from './uploads.js';

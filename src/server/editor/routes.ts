@@ -11,7 +11,7 @@ import { DRAFT_STATUSES, navFolders, type EditorService } from './service.js';
 import type { PostEditorService } from './posts.js';
 import { extname } from 'node:path';
 import { checkBlockReferences, VimeoOembed } from './block-checks.js';
-import { MAX_FILE_BYTES, SUPPORTED_TYPES, maxBytesFor, tooLarge, uploadJson, type UploadService } from './uploads.js';
+import { MAX_FILE_BYTES, SUPPORTED_TYPES, maxBytesFor, tooLarge, uploadJson, type UploadService } from '../storage/index.js';
 import { allows, can } from '../../core/roles.js';
 
 export const EDITOR_API = '/api/editor';

@@ -3,14 +3,14 @@
  * (restock), form notification (forms) and the newsletter confirmation (this area). Each is rendered by
  * the function that sends it, with sample data.
  */
-import type { OrderRow } from '../checkout/index.js';
+import type { OrderRow } from '../../core/orders.js';
 import { restockEmail } from '../restock/index.js';
 import { notificationMail } from '../forms/index.js';
 import type { FormRow } from '../forms/index.js';
 import type { FormField } from '../../core/forms.js';
 import { ProductType } from '../../core/enums.js';
 import { newsletterConfirmationEmail } from './emails.js';
-import { registerEmailPreview } from './email-previews.js';
+import { registerEmailPreview } from '../mail/index.js';
 import { CONFIRM_PATH } from './lists.js';
 
 const SAMPLE_ID = '0123456789abcdef01234567';

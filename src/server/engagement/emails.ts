@@ -6,7 +6,7 @@ export interface ConfirmationEmailInput {
   storeName: string;
   listName: string;
   confirmUrl: string;
-  /** The site's email look from its site styles (server/editor/email-look.ts); the default look when absent. */
+  /** The site's email look from its site styles (server/mail/email-look.ts); the default look when absent. */
   look?: EmailLook;
 }
 

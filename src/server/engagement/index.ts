@@ -3,7 +3,7 @@
  * the list its owner chose, the popup and the restock opt-in; double opt-in; unsubscribe page 300 and
  * the confirm page in the site's layout), cookie banner and consent, and the email preview (301). Other
  * areas reach it through hooks they own (forms' formSubmittedHooks and formSaveChecks, restock's
- * restockJoinHooks) and through `registerEmailPreview` (email-previews.ts).
+ * restockJoinHooks) and through `registerEmailPreview` (the mail area's email-previews.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Database, Tx } from '../../db/index.js';
@@ -19,7 +19,6 @@ import { setMarkupSettings } from './markup.js';
 import { registerBuiltinPreviews } from './builtin-previews.js';
 
 export { engagementParts } from './markup.js';
-export { registerEmailPreview } from './email-previews.js';
 
 const listsByDatabase = new WeakMap<Database, MailingLists>();
 

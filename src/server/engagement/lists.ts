@@ -22,7 +22,7 @@ import { isValidEmail } from '../../core/forms.js';
 import { EMAIL_MAX_LENGTH, EMAIL_MIN_LENGTH } from '../../core/constants.js';
 import { engagement as m, forms as fm } from '../../core/messages.js';
 import { newsletterConfirmationEmail } from './emails.js';
-import { emailLookFor } from '../editor/index.js';
+import { emailLookFor } from '../mail/index.js';
 import { csvText } from '../../core/csv.js';
 
 export const UNSUBSCRIBE_PATH = '/newsletter/unsubscribe';

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PageType } from '../../core/enums.js';
-import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/index.js';
+import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../site-context/index.js';
 import { siteStylesHead } from '../site-page/index.js';
 import { pageDataScript } from '../analytics/index.js';
 import { escapeHtml } from '../../core/html.js';

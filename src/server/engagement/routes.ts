@@ -22,9 +22,9 @@ import { siteCaptcha } from '../captcha/index.js';
 import { isSecure } from '../visitor/index.js';
 import { cookieBannerSchema, popupSchema, type EngagementSettingsService } from './settings.js';
 import { CONFIRM_PATH, UNSUBSCRIBE_PATH, emailProblem, type MailingLists } from './lists.js';
-import { emailPreview, emailPreviewNames } from './email-previews.js';
+import { emailPreview, emailPreviewNames } from '../mail/index.js';
 import { sendNewsletterPage, type NewsletterPage } from './pages.js';
-import { emailLookFor } from '../editor/index.js';
+import { emailLookFor } from '../mail/index.js';
 import { can } from '../../core/roles.js';
 
 export const API = '/api/config/engagement';

@@ -14,9 +14,8 @@ import { analyticsOptionsOf, serviceUrlFor, sourceEnvironmentOf, type AnalyticsO
 import { Feature } from '../../core/features.js';
 import { ProductType } from '../../core/enums.js';
 import { badRequest, notFound } from '../errors.js';
-import { checkoutMessages } from '../checkout/index.js';
 import { cartIdent } from '../visitor/index.js';
-import { featureFlags } from '../../core/messages.js';
+import { checkoutMessages, featureFlags } from '../../core/messages.js';
 import type { WebsiteRow } from '../platform/index.js';
 import { anyInstalmentsEnabled, isEnabled } from './service.js';
 import { pageFlags, previewItem, previewStatuses, productHidden, type PageFlags } from './page.js';

@@ -17,8 +17,8 @@ import { THEME_FOLDER_NAME, parsePreviewCookie, safeModeAsked } from '../../core
 import { PREVIEW_COOKIE, SAFE_MODE_COOKIE } from '../../core/cookies.js';
 import { RecordType } from '../../core/enums.js';
 import type { AnalyticsOptions } from '../../core/analytics-options.js';
-import { Theme, DEFAULT_THEME_DIR } from '../pages/index.js';
-import { scriptJson } from '../analytics/index.js';
+import { Theme, DEFAULT_THEME_DIR } from '../site-page/index.js';
+import { scriptJson } from '../../core/html.js';
 import { OWNER_COOKIE } from '../../core/cookies.js';
 import type { WebsiteRow } from '../platform/index.js';
 import { experimentsOf, featuresOf, overridesAllowed, isBlockEnabled, isEnabled, siteCountry } from './service.js';

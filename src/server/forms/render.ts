@@ -8,7 +8,7 @@ import { renderIsland } from '../../web/ssr.js';
 import { captchaFor } from '../captcha/index.js';
 import { FormsService, captchaActionOf, publicForm } from './service.js';
 import type { PageFields } from '../../core/forms.js';
-import { websiteJson } from '../pages/index.js';
+import { websiteJson } from '../site-context/index.js';
 import { siteStylesHead } from '../site-page/index.js';
 import { escapeHtml } from '../../core/html.js';
 

@@ -49,7 +49,7 @@ export const instalmentsArea = fp(async (app: FastifyInstance): Promise<void> =>
   const modal = new ModalService(new HttpModalSource(), app.log);
   /**
    * With Stripe connected, Afterpay/Clearpay goes through the connected account: its country (retrieved by Check
-   * connection, payments/stripe/settings.ts) decides eligibility, not the preferences' merchantCountry (used
+   * connection, stripe/settings.ts) decides eligibility, not the preferences' merchantCountry (used
    * until the account has been checked, and without Stripe).
    */
   const effective = async (prefs: Awaited<ReturnType<typeof loadInstalmentPreferences>>) => {

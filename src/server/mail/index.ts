@@ -10,3 +10,12 @@ export {
   SmtpSettingsStore,
   transportFor,
 } from './smtp-settings.js';
+export { emailLookFor } from './email-look.js';
+export {
+  emailPreview,
+  type EmailPreview,
+  type EmailPreviewContext,
+  emailPreviewNames,
+  registerEmailPreview,
+  type RenderedEmail,
+} from './email-previews.js';

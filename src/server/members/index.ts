@@ -16,7 +16,7 @@ import { sendSitePage } from '../site-page/index.js';
 import { SiteUserService, siteUserConfirmedHooks, type SiteUserConfirmedHook } from '../platform/index.js';
 import { sql } from 'drizzle-orm';
 import type { WebsiteRow } from '../platform/index.js';
-import type { CollectionRow, ItemRow } from '../pages/index.js';
+import type { CollectionRow, ItemRow } from '../site-context/index.js';
 import { z } from 'zod';
 import { isEnabled } from '../flags/index.js';
 import { PageType } from '../../core/enums.js';

@@ -10,7 +10,7 @@ import { subscriptionPriceText } from '../../core/subscription.js';
 import type { SubscriptionPlan } from '../../core/product.js';
 import { members as messages } from '../../core/messages.js';
 import type { WebsiteRow } from '../platform/index.js';
-import { publishedItems, itemUrl, type CollectionRow, type ItemRow } from '../pages/index.js';
+import { publishedItems, itemUrl, type CollectionRow, type ItemRow } from '../site-context/index.js';
 import type { Access, Denial } from './access.js';
 import type { AreaRow } from './service.js';
 import { renderIsland } from '../../web/ssr.js';

@@ -21,7 +21,7 @@ import { normEmail, type SiteUserService } from '../platform/index.js';
 import { appReservedUrlIds } from '../platform/index.js';
 import { safeNext } from '../platform/index.js';
 import type { SignInPolicy } from '../platform/index.js';
-import { allCollections, type CollectionRow } from '../pages/index.js';
+import { allCollections, type CollectionRow } from '../site-context/index.js';
 import { CollectionType, RecordType } from '../../core/enums.js';
 import { SITE_TARGET, type Access } from './access.js';
 import { PAYWALL_EVENTS, lockPage, priceText, protectedPage, safeEmbed, safeFile, viewerStatus } from './pages.js';

@@ -15,7 +15,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { members as messages } from '../../core/messages.js';
 import { collectionAddError } from '../../core/content.js';
 import { memberFileKey, type MediaStore } from '../storage/index.js';
-import { saleStatusesSql } from '../checkout/index.js';
+import { saleStatusesSql } from '../sales-sql.js';
 
 /** The bucket key of a member file (storage's rule), re-exported for the member routes. */
 export { memberFileKey };

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/index.js';
-import { allCollections, type CollectionRow } from './context.js';
+import { allCollections, type CollectionRow } from '../site-context/index.js';
 
 /**
  * The site's collections: every page needs them (navigation, routing). Kept per content version

@@ -30,7 +30,7 @@ import type { WebsiteRow } from '../platform/index.js';
 import { ANALYTICS_ID_COOKIE, LIKE_COOKIE } from '../../core/cookies.js';
 import { experimentsOf } from '../flags/index.js';
 import { injectPageData } from '../analytics/index.js';
-import { insertParts, takeInsert, withInsert, type LateInsert } from './late-insert.js';
+import { insertParts, takeInsert, withInsert, type LateInsert } from '../site-page/index.js';
 import {
   compressPage,
   encodeAsync,

@@ -6,8 +6,7 @@ import type { WebsiteRow, WebsiteService } from '../platform/index.js';
 import type { CartService, CartSummary } from '../commerce/index.js';
 import { cartIdent } from '../visitor/index.js';
 import { cartPageHtml, commerceWidgets, pageMerchandising } from '../commerce/index.js';
-import type { Theme } from './theme.js';
-import type { ClientAssets } from './assets.js';
+import type { ClientAssets, Theme } from '../site-page/index.js';
 import { renderIsland } from '../../web/ssr.js';
 import { FolderBehavior, PageName, PageType, RecordType } from '../../core/enums.js';
 import { Feature } from '../../core/features.js';
@@ -31,15 +30,14 @@ import {
   type CollectionRow,
   type ItemFilter,
   type ItemRow,
-} from './context.js';
+} from '../site-context/index.js';
 import { CollectionCache } from './cache.js';
 import { BatchedRead } from '../db-util.js';
 import type { ProductRecord } from '../commerce/index.js';
 import { pageCache, type PageCache } from './page-cache.js';
 import { likeCounts } from '../content/index.js';
 import { nonceScripts } from '../site-page/index.js';
-import { contentWidgets } from './widgets.js';
-import { galleryIsland } from './gallery.js';
+import { contentWidgets, galleryIsland } from '../site-context/index.js';
 import { imageRoutes } from '../images/index.js';
 import { ImageVariants } from '../images/index.js';
 import { cachedSearch, normaliseQuery, SEARCH_RATE } from '../search/index.js';

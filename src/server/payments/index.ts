@@ -1,13 +1,12 @@
-/** The payments area's door: what other areas use of it. */
+/** The payments area's door: the payment providers' contract, their registry and the test-mode providers. */
 export { InstalmentTestProvider } from './instalments-provider.js';
 export {
+  type ChargeRequest,
+  type ChargeResult,
   type PaymentMethodInput,
   type PaymentProvider,
   PaymentProviders,
   type ProviderPayment,
   type SubscriptionCharge,
 } from './provider.js';
-export { startStripeDonation, STRIPE_DONATION_RETURN_PATH } from './stripe/hosted.js';
-export { startStripeCheckout } from './stripe/index.js';
-export { STRIPE_PROVIDER } from './stripe/provider.js';
 export { TestPaymentProvider } from './test-provider.js';

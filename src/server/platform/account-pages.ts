@@ -6,9 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderIsland } from '../../web/ssr.js';
 import { PageType } from '../../core/enums.js';
-import { allCollections, navigationJson, websiteJson, websiteSettingsJson } from '../pages/index.js';
 import { CART_COOKIE } from '../../core/cookies.js';
-import { commerceWidgets } from '../commerce/index.js';
 import { siteLanguages } from './settings.js';
 import { siteUserMessages } from './site-users.js';
 import { CONFIRM_TITLE, type AccountMode, type AccountPageProps } from '../../core/api/accounts.js';
@@ -43,7 +41,6 @@ export async function accountPage(
 ) {
   const { websites, theme, assets, carts } = app.services;
   const site = await websites.get();
-  const collections = await allCollections(app.database.db, site.id);
   const path = req.url.split('?')[0] ?? '/';
   const q = req.query as Record<string, unknown>;
   const u = req.siteUser;
@@ -64,9 +61,7 @@ export async function accountPage(
   if (mode === 'account' && u && !props.dashboard) props.dashboard = await (await accountData(app)).dashboard(u, await orderLinks(app));
   const pageType = mode === 'denied' ? PageType.MEMBER_AREA_ACCESS_DENIED : PageType.PAGE;
   const context: Record<string, unknown> = {
-    website: websiteJson(site, websites),
-    websiteSettings: websiteSettingsJson(site, websites),
-    navigation: navigationJson(site, new Map(collections.map((c) => [c.id, c])), path),
+    ...(await app.sitePageParts.siteContext(site, path)),
     pageType,
     pageTitle: TITLES[mode],
   };
@@ -92,7 +87,7 @@ export async function accountPage(
   const renderOpts = {
     locale: site.locale,
     timeZone: site.timeZone,
-    renderer: commerceWidgets({ currency: site.currency, settings: websites.storeSettings(site) }),
+    renderer: app.sitePageParts.widgets(site),
   };
   const html = theme.render('site.region', { ...context, mainContent, tessera }, renderOpts);
   reply.status(status).header('cache-control', 'no-store').header('x-robots-tag', 'noindex');

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ClientAssets } from '../pages/index.js';
+import type { ClientAssets } from '../site-page/index.js';
 import { signInError } from './auth-routes.js';
 import { renderLoginPage } from '../../web/ssr-admin.js';
 import { escapeHtml } from '../../core/html.js';

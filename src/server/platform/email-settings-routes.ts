@@ -28,11 +28,10 @@ import {
   nodemailerFor,
   type SmtpRow,
 } from '../mail/index.js';
-import { ownerAddress, ownerNotificationsOf, ownerNotificationsSchema, ownerOrderHook } from './owner-notifications.js';
-import { onOrderPlaced } from '../checkout/index.js';
-import { registerEmailPreview } from '../engagement/index.js';
+import { ownerAddress, ownerNotificationsOf, ownerNotificationsSchema } from './owner-notifications.js';
+import { registerEmailPreview } from '../mail/index.js';
 import { newOrderMail, lowStockMail } from './owner-notifications.js';
-import type { OrderRow } from '../checkout/index.js';
+import type { OrderRow } from '../../core/orders.js';
 import { can } from '../../core/roles.js';
 
 const TEST_LIMIT = {
@@ -101,14 +100,6 @@ export async function emailSettingsRoutes(app: FastifyInstance) {
     const site = await app.services.websites.get();
     apply(await store.get(site.id));
   };
-
-  onOrderPlaced(
-    app.database,
-    ownerOrderHook(
-      (tx, mail) => mailer.enqueue(tx, mail),
-      (tx) => app.emailOrigin(tx),
-    ),
-  );
 
   let timer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {

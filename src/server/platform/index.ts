@@ -55,7 +55,7 @@ declare module 'fastify' {
 export { prefillFromAccount } from './account-data.js';
 export { safeNext } from './account-pages.js';
 export { audit } from './audit.js';
-export { ownerNotificationsOf } from './owner-notifications.js';
+export { ownerNotificationsOf, ownerOrderHook } from './owner-notifications.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export { appReservedUrlIds, changeSettings, multilingualOf, RESERVED_URL_IDS } from './settings.js';
 export { normEmail, type SiteUserConfirmedHook, siteUserConfirmedHooks, SiteUserService } from './site-users.js';

@@ -22,7 +22,7 @@ import type { WebsiteRow } from './websites.js';
 import { schema, type Db } from '../../db/index.js';
 import { can } from '../../core/roles.js';
 import { quotaBytes, storageUsed } from '../storage/index.js';
-import { netSalesCentsSql } from '../checkout/index.js';
+import { netSalesCentsSql } from '../sales-sql.js';
 import { FulfilmentStatus, OrderStatus } from '../../core/orders.js';
 
 /** A variant with this many or fewer in stock (and not unlimited) is low. */

@@ -10,7 +10,7 @@ import type { Db, Tx } from '../../db/index.js';
 import { rows } from '../db-util.js';
 import { formatMoney } from '../../core/money.js';
 import { Role } from '../../core/enums.js';
-import type { OrderRow } from '../checkout/index.js';
+import type { OrderRow } from '../../core/orders.js';
 import type { OutgoingMail } from '../mail/index.js';
 import { LOW_STOCK_AT } from './owner-home.js';
 import { escapeHtml } from '../../core/html.js';

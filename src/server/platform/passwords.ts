@@ -1,7 +1,19 @@
 import { scrypt, randomBytes, timingSafeEqual } from 'node:crypto';
 
-const N = 16384;
+/** scrypt's cost for new hashes: 2^14, 16 MiB and tens of milliseconds a check. */
+export const DEFAULT_COST = 16384;
 const KEYLEN = 64;
+let N = DEFAULT_COST;
+
+/**
+ * Sets the cost of hashes made from now on (a power of two, 1024 or more). Existing hashes keep the cost
+ * written in them. Only test setup lowers it, so a suite that signs in thousands of times stays quick.
+ */
+export function setPasswordHashCost(cost: number): void {
+  if (!Number.isInteger(cost) || cost < 1024 || (cost & (cost - 1)) !== 0)
+    throw new Error(`scrypt cost must be a power of two >= 1024, not ${cost}`);
+  N = cost;
+}
 
 function derive(password: string, salt: Buffer, n: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>

@@ -466,7 +466,8 @@ function tooMany(rule: RateLimitRule): HttpError {
 export class RateLimiter {
   constructor(
     readonly store: RateLimitStore,
-    private readonly now: () => number = Date.now,
+    /** The clock the windows are counted by; tests pin it so a run never straddles two windows. */
+    public now: () => number = Date.now,
   ) {}
 
   /** Counts one hit on the rule for `key` and returns the count so far in the current window (no throw). */

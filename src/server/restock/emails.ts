@@ -10,7 +10,7 @@ export interface RestockEmailInput {
   productUrl: string;
   unsubscribeUrl: string;
   language?: string | null;
-  /** The site's email look from its site styles (server/editor/email-look.ts); the default look when absent. */
+  /** The site's email look from its site styles (server/mail/email-look.ts); the default look when absent. */
   look?: EmailLook;
 }
 

@@ -23,7 +23,7 @@ import { ProductType } from '../../core/enums.js';
 import { restockEmail } from './emails.js';
 import { restockSettingsOf, type RestockSettings } from './settings.js';
 import { decodeCursor, encodeCursor, signUnsubscribeToken, unsubscribeKey, verifyUnsubscribeToken, type Keyset } from './tokens.js';
-import { emailLookFor } from '../editor/index.js';
+import { emailLookFor } from '../mail/index.js';
 
 export type { SendJson, SignUpGroupJson, SignUpJson, VariantGroupJson };
 

@@ -8,7 +8,7 @@ export interface ReviewRequestEmailInput {
   orderNumber: number;
   productTitles: string[];
   reviewUrl: string;
-  /** The site's email look from its site styles (server/editor/email-look.ts); the default look when absent. */
+  /** The site's email look from its site styles (server/mail/email-look.ts); the default look when absent. */
   look?: EmailLook;
 }
 

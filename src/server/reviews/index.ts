@@ -6,7 +6,7 @@ import { RelatedProducts } from './related.js';
 import { reviewRoutes } from './routes.js';
 import { reviewRequestEmail } from './emails.js';
 import { REVIEW_REQUEST_PATH } from './service.js';
-import { registerEmailPreview } from '../engagement/index.js';
+import { registerEmailPreview } from '../mail/index.js';
 
 // The review request email in the owners' email preview (301), rendered by the real function with sample data.
 registerEmailPreview('review-request', {
@@ -51,4 +51,3 @@ export async function reviewsArea(app: FastifyInstance): Promise<void> {
   await reviewRoutes(app, { reviews, related });
 }
 export { productPageExtras } from './product-page.js';
-export { linkKey, signLink, verifyLink } from './tokens.js';

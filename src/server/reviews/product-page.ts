@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { WebsiteRow } from '../platform/index.js';
-import { itemJson, productsFor, type CollectionRow, type ItemRow } from '../pages/index.js';
+import { itemJson, productsFor, type CollectionRow, type ItemRow } from '../site-context/index.js';
 import { relatedProducts as relatedText, reviews as text } from '../../core/messages.js';
 import { RATING_MAX } from '../../core/reviews.js';
 import { moneyDecimalString } from '../../core/money.js';

@@ -10,7 +10,7 @@ import { rows } from '../db-util.js';
 import { badRequest, notFound } from '../errors.js';
 import { RecordType } from '../../core/enums.js';
 import { relatedProducts as text } from '../../core/messages.js';
-import type { ItemRow } from '../pages/index.js';
+import type { ItemRow } from '../site-context/index.js';
 import { audit } from '../platform/index.js';
 
 export { RELATED_MAX };

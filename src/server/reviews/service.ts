@@ -18,15 +18,15 @@ import { BatchedRead, rows } from '../db-util.js';
 import { HttpError, badRequest, conflict, notFound } from '../errors.js';
 import type { Mailer } from '../mail/index.js';
 import type { EmailOrigin } from '../email-origin.js';
-import type { OrderRow } from '../checkout/index.js';
+import type { OrderRow } from '../../core/orders.js';
 import { ProductType } from '../../core/enums.js';
 import { reviews as text } from '../../core/messages.js';
 import { ratingSummary, type RatingSummary } from '../../core/reviews.js';
-import { linkKey, signLink, verifyLink } from './tokens.js';
+import { linkKey, signLink, verifyLink } from '../signed-links.js';
 import { reviewSettingsOf } from './settings.js';
 import { reviewRequestEmail } from './emails.js';
 import { audit } from '../platform/index.js';
-import { emailLookFor } from '../editor/index.js';
+import { emailLookFor } from '../mail/index.js';
 
 export const REVIEW_REQUEST_JOB = 'reviews:request';
 export const REVIEW_LINK_PURPOSE = 'review-request';

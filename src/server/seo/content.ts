@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
 import type { WebsiteRow } from '../platform/index.js';
-import { allCollections, collectionUrl, itemUrl, memberAreaCollections, type CollectionRow, type ItemRow } from '../pages/index.js';
+import { allCollections, collectionUrl, itemUrl, memberAreaCollections, type CollectionRow, type ItemRow } from '../site-context/index.js';
 import type { VariantRow } from '../commerce/index.js';
 import { FolderBehavior, RecordType } from '../../core/enums.js';
 import { Feature } from '../../core/features.js';

@@ -3,7 +3,7 @@
  * feed (/products.xml, RSS 2.0 with the g: namespace, one entry per variant).
  */
 import type { WebsiteRow } from '../platform/index.js';
-import { itemUrl, type CollectionRow, type ItemRow } from '../pages/index.js';
+import { itemUrl, type CollectionRow, type ItemRow } from '../site-context/index.js';
 import { excerptText } from '../../core/content.js';
 import { moneyDecimalString } from '../../core/money.js';
 import { absoluteHtml, absoluteUrl, el, rfc822, xmlText } from './xml.js';

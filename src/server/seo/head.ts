@@ -6,7 +6,7 @@
  */
 import { absoluteUrl } from './xml.js';
 import { languageUrl } from './content.js';
-import { escapeHtml } from '../../core/html.js';
+import { escapeHtml, scriptJson } from '../../core/html.js';
 
 /** Query parameters that choose what a page shows, and so stay in its canonical address. */
 export const CANONICAL_PARAMS = ['tag', 'category', 'view', 'page'];
@@ -34,16 +34,6 @@ export function canonicalUrl(
   }
   const s = p.toString();
   return origin + path + (s ? `?${s}` : '');
-}
-
-/** JSON for a <script> element: '<', '>' and '&' escaped so no text can end or change the element. */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 }
 
 export interface HeadInput {

@@ -1,6 +1,6 @@
 /**
  * The page shell every server-rendered page goes through: the site layout and styles, the CSP nonce,
- * page encoding and the cart pill splice, and the plain-form notice page. Areas hand it content; it
+ * page encoding, the cart pill splice and the late insert, and the plain-form notice page. Areas hand it content; it
  * imports no area (the site's own parts arrive as app.sitePageParts, set in app.ts).
  */
 export { sendSitePage, siteStylesHead, type SitePage, type SitePageParts } from './page.js';
@@ -32,3 +32,6 @@ export {
   type PillSplit,
   splitAtPill,
 } from './pill-splice.js';
+export { deferInsert, insertParts, type LateInsert, takeInsert, withInsert } from './late-insert.js';
+export { ClientAssets } from './assets.js';
+export { DEFAULT_THEME_DIR, type PlatformInput, Theme } from './theme.js';

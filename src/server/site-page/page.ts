@@ -9,13 +9,18 @@ import { renderIsland } from '../../web/ssr.js';
 import { CART_COOKIE } from '../../core/cookies.js';
 import { nonceScripts } from './csp.js';
 import { escapeHtml } from '../../core/html.js';
+import type { WidgetRenderer } from '../../template/index.js';
 
 type Site = Awaited<ReturnType<FastifyInstance['services']['websites']['get']>>;
 
-/** What the areas hand the shell: the site's context (website, websiteSettings, navigation) and its styles. */
+/**
+ * What the areas hand the shell: the site's context (website, websiteSettings, navigation), its styles,
+ * and the widgets (the store's) a layout may render.
+ */
 export interface SitePageParts {
   siteContext(site: Site, path: string): Promise<Record<string, unknown>>;
   stylesHead(websiteId: string): Promise<string>;
+  widgets(site: Site): WidgetRenderer;
 }
 
 declare module 'fastify' {

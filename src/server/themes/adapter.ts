@@ -8,8 +8,16 @@
  * page renders; the rest is computed here, synchronously, from the page's own context.
  */
 import { cleanOwnerHtml } from '../content/index.js';
-import { collectionJson, itemJson, itemUrl, productsFor, publishedItems, allCollections, type CollectionRow } from '../pages/index.js';
-import type { PlatformInput } from '../pages/index.js';
+import {
+  collectionJson,
+  itemJson,
+  itemUrl,
+  productsFor,
+  publishedItems,
+  allCollections,
+  type CollectionRow,
+} from '../site-context/index.js';
+import type { PlatformInput } from '../site-page/index.js';
 import { cartIdent } from '../visitor/index.js';
 import { noteVisitorStateRead } from '../visitor/index.js';
 import type { DevTemplate } from './dev-template.js';

@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import { filesInside, readInside, resolveInside, walkInside } from '../files-inside.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { compile, render, type Compiled, type TemplateError, type WidgetRenderer } from '../../template/index.js';
-import { Theme, type PlatformInput } from '../pages/index.js';
+import { Theme, type PlatformInput } from '../site-page/index.js';
 import { PageLayoutName } from '../../core/enums.js';
 import { newTagTables, rewriteTags, type TagTables } from './tags.js';
 import { compileLess, parseTweaks, stylesheetSource, tweakClasses, type CompiledCss, type Tweak } from './styles.js';

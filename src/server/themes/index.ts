@@ -12,7 +12,7 @@ import { asc, eq } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
 import { HttpError } from '../errors.js';
 import { parseInput } from '../platform/index.js';
-import { Theme, DEFAULT_THEME_DIR } from '../pages/index.js';
+import { Theme, DEFAULT_THEME_DIR } from '../site-page/index.js';
 import type { WebsiteRow } from '../platform/index.js';
 import { DevTemplate, isDevTemplate } from './dev-template.js';
 import { BLOCK_FIELDS_SETTING, THEME_SETTING, TWEAKS_SETTING, cleanBlockField } from './adapter.js';

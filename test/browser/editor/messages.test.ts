@@ -21,7 +21,7 @@ import {
 import { schema } from '../../../src/db/index.js';
 import { editor as edm, platform as pm } from '../../../src/core/messages.js';
 import { FONT_LIBRARY } from '../../../src/core/font-library.js';
-import { STALE_PROCESSING_MS } from '../../../src/server/editor/uploads.js';
+import { STALE_PROCESSING_MS } from '../../../src/server/storage/index.js';
 
 const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { SmtpSink } from '../../helpers/smtp-sink.js';
 import { configureCaptcha } from '../../../src/server/captcha/index.js';
-import { DEFAULT_THEME_DIR } from '../../../src/server/pages/theme.js';
+import { DEFAULT_THEME_DIR } from '../../../src/server/site-page/index.js';
 
 /**
  * The demo theme, with the restock formatter on the product page when the theme does not place it yet

@@ -15,8 +15,8 @@ import { DB_KINDS } from '../../helpers/db.js';
 import { StripeStandin } from '../../helpers/stripe-standin.js';
 import { rows } from '../../../src/server/db-util.js';
 import { MIGRATIONS_DIR } from '../../../src/db/index.js';
-import { checkoutMessages } from '../../../src/server/checkout/service.js';
-import { webhookMessages } from '../../../src/server/payments/stripe/routes.js';
+import { checkoutMessages } from '../../../src/core/messages.js';
+import { webhookMessages } from '../../../src/server/stripe/routes.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PLACE = '/api/checkout/place-order';

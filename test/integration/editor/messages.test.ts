@@ -19,7 +19,7 @@ import { BlockType } from '../../../src/core/enums.js';
 import { editor as edm, platform as pm } from '../../../src/core/messages.js';
 import { addBlock, addSection, createBlock, emptyLayout, type PageLayout, type OpResult } from '../../../src/core/layout.js';
 import { CONTACT_FORM_ID, NEWSLETTER_FORM_ID } from '../../../src/server/forms/seed.js';
-import { STALE_PROCESSING_MS } from '../../../src/server/editor/uploads.js';
+import { STALE_PROCESSING_MS } from '../../../src/server/storage/index.js';
 import { checkBlockReferences, VimeoOembed } from '../../../src/server/editor/block-checks.js';
 
 const API = '/api/editor';

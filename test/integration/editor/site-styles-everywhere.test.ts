@@ -3,7 +3,7 @@ import { APP_KINDS } from '../../helpers/db.js';
 import { OWNER, testApp, Visitor, type TestApp } from '../../helpers/app.js';
 import { FONT_LIBRARY } from '../../../src/core/font-library.js';
 import { platform as pm } from '../../../src/core/messages.js';
-import { emailLookFor } from '../../../src/server/editor/email-look.js';
+import { emailLookFor } from '../../../src/server/mail/index.js';
 import { DEFAULT_EMAIL_LOOK } from '../../../src/core/site-styles.js';
 
 const API = '/api/editor';

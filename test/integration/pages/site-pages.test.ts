@@ -7,7 +7,7 @@ import { APP_KINDS, testDatabase } from '../../helpers/db.js';
 import { buildApp } from '../../../src/server/app.js';
 import { loadConfig } from '../../../src/server/config.js';
 import { seedDemo } from '../../../src/server/seed.js';
-import { galleryOptions, safeLink } from '../../../src/server/pages/context.js';
+import { galleryOptions, safeLink } from '../../../src/server/site-context/context.js';
 import { DEFAULT_SLIDER_ASPECT_RATIO, GALLERY_DEFAULTS } from '../../../src/core/constants.js';
 
 describe.each(APP_KINDS)('site pages on %s', (kind) => {

@@ -10,7 +10,7 @@ import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
 import { APP_KINDS } from '../../helpers/db.js';
 import { StripeStandin, type StandinEvent } from '../../helpers/stripe-standin.js';
 import { rows } from '../../../src/server/db-util.js';
-import { addPeriods } from '../../../src/server/payments/stripe/billing.js';
+import { addPeriods } from '../../../src/server/stripe/billing.js';
 import { confirmed } from '../../helpers/orders.js';
 
 const PLACE = '/api/checkout/place-order';

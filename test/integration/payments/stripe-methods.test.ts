@@ -10,8 +10,8 @@ import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
 import { APP_KINDS } from '../../helpers/db.js';
 import { StripeStandin, type StandinEvent } from '../../helpers/stripe-standin.js';
 import { rows } from '../../../src/server/db-util.js';
-import { stripeMessages } from '../../../src/server/payments/stripe/settings.js';
-import { checkoutMessages } from '../../../src/server/checkout/service.js';
+import { stripeMessages } from '../../../src/server/stripe/settings.js';
+import { checkoutMessages } from '../../../src/core/messages.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PLACE = '/api/checkout/place-order';

@@ -120,7 +120,7 @@ describe('fuzz: malformed requests across every route', () => {
     await t?.close();
   });
 
-  it('answers 10,000 generated bad requests with no 5xx and no leaked internals, and keeps serving', async () => {
+  it('answers 4,000 generated bad requests (about ten for each route) with no 5xx and no leaked internals, and keeps serving', async () => {
     const routes = t.app.routeTable.filter((r) => r.url !== '*');
     expect(routes.length).toBeGreaterThan(5);
     const r = rng(20261121);
@@ -129,7 +129,7 @@ describe('fuzz: malformed requests across every route', () => {
     const rssBefore = process.memoryUsage().rss;
     const failures: string[] = [];
     const statuses = new Map<number, number>();
-    const N = 10_000;
+    const N = 4_000;
     for (let i = 0; i < N; i++) {
       const route = routes[i % routes.length]!;
       const url =

@@ -12,7 +12,7 @@ import {
   relatedProducts as relatedText,
   reviews as reviewText,
 } from '../../../src/core/messages.js';
-import { linkKey, signLink } from '../../../src/server/reviews/tokens.js';
+import { linkKey, signLink } from '../../../src/server/signed-links.js';
 import { confirmed } from '../../helpers/orders.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';

@@ -84,7 +84,7 @@ function props(c: Case): ProductProps {
   };
 }
 
-/** The item JSON the server gives templates (src/server/pages/context.ts), for the given variants. */
+/** The item JSON the server gives templates (src/server/site-context/context.ts), for the given variants. */
 function itemJson(c: Case, variants: VariantProps[]) {
   const json = variants.map((v, i) => variantJson({ id: `v${i}`, ...v } as unknown as VariantRow, c.currency));
   return {

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../../src/template';
-import { Theme } from '../../../src/server/pages/theme';
+import { Theme } from '../../../src/server/site-page/index.js';
 
 const root = join(__dirname, '../../../themes');
 const themes = readdirSync(root).filter((d) => statSync(join(root, d)).isDirectory());

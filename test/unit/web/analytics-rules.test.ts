@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
 import { Role } from '../../../src/core/enums.js';
-import { injectPageData, pageDataFor, pageDataScript, scriptJson } from '../../../src/server/analytics/page-data.js';
+import { injectPageData, pageDataFor, pageDataScript } from '../../../src/server/analytics/page-data.js';
+import { scriptJson } from '../../../src/core/html.js';
 import {
   countryOf,
   deviceOf,

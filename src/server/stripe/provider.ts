@@ -11,7 +11,7 @@
  * must carry this attempt's key. Card numbers never reach this server: `{ type: 'card' }` is refused.
  */
 import Stripe from 'stripe';
-import type { ChargeRequest, ChargeResult, PaymentProvider, ProviderPayment } from '../provider.js';
+import type { ChargeRequest, ChargeResult, PaymentProvider, ProviderPayment } from '../payments/index.js';
 import { stripeMessages, type StripeSettings } from './settings.js';
 
 export const STRIPE_PROVIDER = 'stripe';

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { z } from 'zod';
-import { badRequest, HttpError } from '../../errors.js';
+import { badRequest, HttpError } from '../errors.js';
 import type { StripeProvider } from './provider.js';
 import {
   isLiveKey,
@@ -18,7 +18,7 @@ import {
   type StripeSettings,
 } from './settings.js';
 import type { StripeEventHandler } from './webhook.js';
-import { can } from '../../../core/roles.js';
+import { can } from '../../core/roles.js';
 
 export const STRIPE_WEBHOOK_PATH = '/api/payments/stripe/webhook';
 /** Stripe's own default tolerance: a signature older than 5 minutes is refused (replays of captured requests). */

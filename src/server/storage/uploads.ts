@@ -30,11 +30,10 @@ import { editor as edm, platform as pm, pageEditor as em } from '../../core/mess
 import { bytesToMegabytes } from '../../core/time.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
 import { FORMAT_WIDTHS, ImageVariantError, ImageVariants, renderVariant, variantContentType } from '../images/index.js';
-import { readAll, type MediaStore, type StoredObject } from '../storage/index.js';
+import { readAll, type MediaStore, type StoredObject } from './media-store.js';
 import { rows } from '../db-util.js';
-import { checkQuota, uploadKey, uploadsDir } from '../storage/index.js';
-
-export { uploadKey, uploadsDir };
+import { checkQuota } from './quota.js';
+import { uploadKey, uploadsDir } from './keys.js';
 
 const { uploads } = schema;
 export type UploadRow = typeof uploads.$inferSelect;

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { SALE_STATUSES } from '../../core/orders.js';
+import { SALE_STATUSES } from '../core/orders.js';
 
 /**
  * core's netSalesCents as a SQL expression over a row of `orders` (the dashboard's sales and the

@@ -4,7 +4,7 @@
  * (test) payments; with one, every card payment goes to Stripe.
  *
  * Wrapped with fastify-plugin so `app.stripe` is visible to the tests and other areas (the no-JavaScript
- * checkout calls `app.stripe.checkoutSession`).
+ * checkout, below this area, calls `app.stripe.startCheckout`).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -13,11 +13,15 @@ import { StripeProvider } from './provider.js';
 import { StripeEventHandler } from './webhook.js';
 import { stripeSettingsRoutes, stripeWebhookRoutes } from './routes.js';
 import { stripeHostedRoutes } from './hosted.js';
-import { checkoutInstalments } from '../../checkout/index.js';
-import { onOrderPlaced } from '../../checkout/index.js';
+import { checkoutInstalments } from '../checkout/index.js';
+import { onOrderPlaced } from '../checkout/index.js';
 import { StripeBilling } from './billing.js';
+import type { PlaceInput } from '../checkout/index.js';
+import type { OrderRow } from '../../core/orders.js';
+import { startStripeCheckout } from './hosted.js';
 
-export { startStripeCheckout } from './hosted.js';
+export { startStripeDonation, STRIPE_DONATION_RETURN_PATH } from './hosted.js';
+export { STRIPE_PROVIDER } from './provider.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +36,8 @@ declare module 'fastify' {
       checkoutConfig(): Promise<{ publishableKey: string; jsUrl: string } | null>;
       /** The webhook's clock (milliseconds), for its signature's age and future checks; tests set it. */
       clock: { now: () => number };
+      /** A Stripe Checkout Session for the order (hosted.ts): its address, or the order a retry already placed. */
+      startCheckout(input: PlaceInput): Promise<{ url: string } | { order: OrderRow }>;
     };
   }
 }
@@ -76,7 +82,16 @@ export const stripeArea = fp(async (app: FastifyInstance): Promise<void> => {
   };
   const clock = { now: () => Date.now() };
   if (!app.hasDecorator('stripe'))
-    app.decorate('stripe', { settings, provider, handler, billing, active: () => active, checkoutConfig, clock });
+    app.decorate('stripe', {
+      settings,
+      provider,
+      handler,
+      billing,
+      active: () => active,
+      checkoutConfig,
+      clock,
+      startCheckout: (input) => startStripeCheckout(app, input),
+    });
 
   /** What the checkout page needs to mount Stripe's Payment Element: the publishable key only. */
   app.get('/api/payments/stripe/config', async (_req, reply) => {

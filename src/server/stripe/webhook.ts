@@ -15,9 +15,9 @@
  */
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
-import type { Database } from '../../../db/index.js';
-import { rows } from '../../db-util.js';
-import type { CheckoutService } from '../../checkout/index.js';
+import type { Database } from '../../db/index.js';
+import { rows } from '../db-util.js';
+import type { CheckoutService } from '../checkout/index.js';
 import { STRIPE_PROVIDER, type StripeProvider } from './provider.js';
 import type { StripeBilling } from './billing.js';
 

@@ -21,15 +21,15 @@
  */
 import Stripe from 'stripe';
 import { sql } from 'drizzle-orm';
-import type { Database, Tx } from '../../../db/index.js';
-import { newId } from '../../../db/ids.js';
-import { rows } from '../../db-util.js';
-import { Role, ProductType } from '../../../core/enums.js';
-import { formatMoney } from '../../../core/money.js';
-import type { ChargeRequest, ChargeResult, SubscriptionCharge } from '../provider.js';
-import { orderFrom, type CheckoutService } from '../../checkout/index.js';
-import { orderPlacedHooks } from '../../checkout/index.js';
-import type { Mailer } from '../../mail/index.js';
+import type { Database, Tx } from '../../db/index.js';
+import { newId } from '../../db/ids.js';
+import { rows } from '../db-util.js';
+import { Role, ProductType } from '../../core/enums.js';
+import { formatMoney } from '../../core/money.js';
+import type { ChargeRequest, ChargeResult, SubscriptionCharge } from '../payments/index.js';
+import { orderFrom, type CheckoutService } from '../checkout/index.js';
+import { orderPlacedHooks } from '../checkout/index.js';
+import type { Mailer } from '../mail/index.js';
 import { STRIPE_PROVIDER, type StripeProvider } from './provider.js';
 import { stripeMessages, type StripeSettings } from './settings.js';
 

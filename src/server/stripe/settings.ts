@@ -8,8 +8,8 @@
 import Stripe from 'stripe';
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../../db/index.js';
-import { rows } from '../../db-util.js';
+import type { Database } from '../../db/index.js';
+import { rows } from '../db-util.js';
 
 /** The API version Tessera is written against (pinned: a Stripe account's default never changes our wire format). */
 export const STRIPE_API_VERSION = '2026-10-28.endive' as const;

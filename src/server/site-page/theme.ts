@@ -2,7 +2,7 @@ import '../cldr-packs.js';
 import { watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import type { WebsiteRow } from '../platform/index.js';
+import type { schema } from '../../db/index.js';
 import { readInside, walkInside } from '../files-inside.js';
 import { compile, render, type Compiled, type TemplateError, type WidgetRenderer } from '../../template/index.js';
 
@@ -12,7 +12,7 @@ export const DEFAULT_THEME_DIR = resolve('themes/default');
 export interface PlatformInput {
   app: FastifyInstance;
   req: FastifyRequest;
-  site: WebsiteRow;
+  site: typeof schema.websites.$inferSelect;
   /** The page's context as built so far. */
   context: Record<string, unknown>;
   /** The page's template (collections/blog.list, system/cart.html, ...). */

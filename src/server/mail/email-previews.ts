@@ -1,10 +1,11 @@
 /**
  * The commerce email preview (page type 301): every email Tessera sends, rendered with sample data by
- * the same function that renders it for real, for owners at /config/emails.
+ * the same function that renders it for real, for owners at /config/emails. The registry lives in the
+mail area so any area can add its emails; the engagement area serves the list and the previews.
  *
  * HOW TO ADD YOUR EMAIL (any area; e.g. the product reviews' review-request email):
  *
- *   import { registerEmailPreview } from '../engagement/email-previews.js';
+ *   import { registerEmailPreview } from '../mail/index.js';
  *
  *   registerEmailPreview('review-request', {
  *     label: 'Review request',

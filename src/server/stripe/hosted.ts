@@ -7,20 +7,15 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ProductType } from '../../../core/enums.js';
-import { badRequest, HttpError, notFound } from '../../errors.js';
-import { cartIdent } from '../../visitor/index.js';
-import { CART_COOKIE } from '../../../core/cookies.js';
-import {
-  checkoutMessages,
-  PAYMENT_RETURN_PATH,
-  subscriptionCharge,
-  type OrderLine,
-  type OrderRow,
-  type PlaceInput,
-} from '../../checkout/index.js';
-import { KEY, placeSchema, stateOf } from '../../checkout/index.js';
-import type { CheckoutTotals } from '../../../core/checkout.js';
+import { ProductType } from '../../core/enums.js';
+import { badRequest, HttpError, notFound } from '../errors.js';
+import { cartIdent } from '../visitor/index.js';
+import { CART_COOKIE } from '../../core/cookies.js';
+import { checkoutMessages } from '../../core/messages.js';
+import { PAYMENT_RETURN_PATH, subscriptionCharge, type OrderLine, type PlaceInput } from '../checkout/index.js';
+import type { OrderRow } from '../../core/orders.js';
+import { KEY, placeSchema, stateOf } from '../checkout/index.js';
+import type { CheckoutTotals } from '../../core/checkout.js';
 import { STRIPE_PROVIDER } from './provider.js';
 import { stripeMessages } from './settings.js';
 import { isUnreachable } from './provider.js';
@@ -99,7 +94,7 @@ export async function startStripeCheckout(app: FastifyInstance, input: PlaceInpu
   }
 }
 
-/** Where Stripe's page sends a donor back (payments/stripe/hosted.ts), and cancel. */
+/** Where Stripe's page sends a donor back (hosted.ts), and cancel. */
 export const STRIPE_DONATION_RETURN_PATH = '/donate/stripe/return';
 
 /**
