@@ -123,3 +123,17 @@ export const hydrated = (name: string) =>
     },
     name,
   ] as const;
+
+/**
+ * Resolves once the page has run the tasks already queued (a message task comes after them): for checking that
+ * something did not happen, after whatever would have made it happen (a click, a timer fired by `page.clock`).
+ */
+export const pageTurn = (page: Page): Promise<void> =>
+  page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(null);
+      }),
+  );

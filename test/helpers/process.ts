@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { vi } from 'vitest';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,10 +39,9 @@ export function startServer(env: Record<string, string>): Started {
   return { child, output: () => out, exited };
 }
 
+/** Waits until `pred` holds (checked every 50 ms), failing after `ms` with what was awaited. */
 export async function waitFor(pred: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await vi.waitUntil(pred, { timeout: ms, interval: 50 }).catch(() => {
+    throw new Error(`timed out waiting for ${what}`);
+  });
 }

@@ -13,7 +13,7 @@ describe('issue 30 storefront in Chromium', () => {
     await site?.close();
   });
 
-  it('the cart edit dialog keeps focus after a failed save, and Escape still closes it (storefront.md section 4)', async () => {
+  it('the cart edit dialog keeps focus after a failed save, and Escape still closes it', async () => {
     const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${site.url}/health`);

@@ -39,7 +39,7 @@ describe('issue 45 storefront in Chromium', () => {
     return page;
   };
 
-  describe('the quantity box answers with the spec messages, not the browser validation (storefront.md section 5)', () => {
+  describe('the quantity box answers with its own messages, not the browser validation', () => {
     for (const js of [true, false]) {
       it(`with JavaScript ${js ? 'on' : 'off'}`, async () => {
         const context = await b.browser.newContext({ javaScriptEnabled: js });
@@ -96,7 +96,7 @@ describe('issue 45 storefront in Chromium', () => {
     await context.close();
   });
 
-  it('an add that gets no answer says to check the connection, offline or while the browser thinks it is online (storefront.md section 8)', async () => {
+  it('an add that gets no answer says to check the connection, offline or while the browser thinks it is online', async () => {
     const context = await b.browser.newContext();
     const page = await productPage(context, true);
     const article = page.getByRole('article');
@@ -113,7 +113,7 @@ describe('issue 45 storefront in Chromium', () => {
     await context.close();
   });
 
-  it('without JavaScript the cart pill is named by its count, on a page the cache shares (storefront.md section 9)', async () => {
+  it('without JavaScript the cart pill is named by its count, on a page the cache shares', async () => {
     const context = await b.browser.newContext({ javaScriptEnabled: false });
     await addByApi(context, 3);
     const anonymous = await b.browser.newContext({ javaScriptEnabled: false });

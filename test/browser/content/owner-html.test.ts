@@ -8,7 +8,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
-import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import {
+  launchBrowser,
+  liveSite,
+  pageTurn,
+  signInAsOwner,
+  watchConsole,
+  type BrowserSession,
+  type LiveSite,
+} from '../../helpers/browser.js';
 import { OWNER, Visitor } from '../../helpers/app.js';
 import { schema } from '../../../src/db/index.js';
 import { rows } from '../../../src/server/db-util.js';
@@ -91,7 +99,12 @@ describe('staff script cannot run when an admin views it (Chromium)', () => {
     const draft = layoutWith([
       createBlock(BlockType.HTML, { data: { html: '<h2>Draft heading</h2>' }, ...ids }),
       createBlock(BlockType.CODE, {
-        data: { code: `<script>${ATTACK};document.body.setAttribute('data-ran','1')</script>`, raw: true, language: '' },
+        // It marks the body when it has run, and again when its request for a new admin has had its answer.
+        data: {
+          code: `<script>${ATTACK}.then(function(){document.body.setAttribute('data-asked','1')});document.body.setAttribute('data-ran','1')</script>`,
+          raw: true,
+          language: '',
+        },
         ...ids,
       }),
     ]);
@@ -134,9 +147,11 @@ describe('staff script cannot run when an admin views it (Chromium)', () => {
           document.querySelector('[data-island]') !== null &&
           [...document.querySelectorAll('[data-island]')].some((e) => e.getAttribute('data-hydrated') === '1'),
       );
-      // The link lost its javascript: address: clicking it does nothing.
-      await page.locator('a', { hasText: 'a link' }).first().click();
-      await page.waitForTimeout(300);
+      // The link lost its javascript: address: clicking it does nothing (checked once the click's tasks have run).
+      const link = page.locator('a', { hasText: 'a link' }).first();
+      expect((await link.getAttribute('href')) ?? '', url).not.toMatch(/^\s*javascript:/i);
+      await link.click();
+      await pageTurn(page);
       expect(await pwned(page), url).toBeNull();
     }
     // The form: its post-submission HTML shows after a submission, cleaned, with nothing run.
@@ -145,7 +160,13 @@ describe('staff script cannot run when an admin views it (Chromium)', () => {
     await page.getByRole('textbox', { name: /Your name/ }).fill('Ada');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByText('Planted words').waitFor();
-    await page.waitForTimeout(500);
+    // Every image the message kept has finished loading (or failing), so an error handler would have run.
+    for (const img of await page.locator('[data-island="Form"] img').all()) {
+      await img.evaluate((i: HTMLImageElement) =>
+        i.complete ? undefined : new Promise((done) => (i.addEventListener('load', done), i.addEventListener('error', done))),
+      );
+    }
+    await pageTurn(page);
     expect(await pwned(page)).toBeNull();
     expect(await page.locator('[data-island="Form"] img[onerror], [data-island="Form"] script, [data-island="Form"] iframe').count()).toBe(
       0,
@@ -167,7 +188,8 @@ describe('staff script cannot run when an admin views it (Chromium)', () => {
     await frame.getByRole('heading', { name: 'Draft heading' }).waitFor();
     // The draft's raw code did run, but in the sandbox's opaque origin.
     await frame.locator('body[data-ran="1"]').waitFor();
-    await page.waitForTimeout(1000);
+    // Its request for a new admin has had its answer: any account it could make would be there now.
+    await frame.locator('body[data-asked="1"]').waitFor();
     expect(await pwned(page)).toBeNull();
     expect(Number(await evilAccounts())).toBe(0);
     // Opened directly in a tab, the preview is sandboxed by its CSP just the same.
@@ -175,7 +197,7 @@ describe('staff script cannot run when an admin views it (Chromium)', () => {
     await tab.goto(`${site.url}/planted?preview=draft`);
     await tab.locator('body[data-ran="1"]').waitFor();
     expect(await tab.evaluate(() => window.origin)).toBe('null');
-    await tab.waitForTimeout(1000);
+    await tab.locator('body[data-asked="1"]').waitFor();
     expect(Number(await evilAccounts())).toBe(0);
     const team = await page.evaluate(async () => (await (await fetch('/api/config/team')).json()) as { members: Array<{ email: string }> });
     expect(team.members.map((m) => m.email)).not.toContain('evil@example.com');

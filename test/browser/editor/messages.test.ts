@@ -42,7 +42,7 @@ function vimeoStandIn(): Promise<{ server: Server; url: string }> {
   );
 }
 
-describe('editor messages in Chromium (platform.md sections 5 and 8)', () => {
+describe('editor messages in Chromium: field refusals and upload states', () => {
   let site: LiveSite;
   let b: BrowserSession;
   let vimeo: { server: Server; url: string };

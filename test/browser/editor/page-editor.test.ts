@@ -414,7 +414,7 @@ describe('page editor in Chromium', () => {
     await context.close();
   });
 
-  it("an upload can be cancelled while it is sent: the field says 'File processing cancelled' and shows no error (platform.md section 8); the picker shows each uploaded image's size", async () => {
+  it("an upload can be cancelled while it is sent: the field says 'File processing cancelled' and shows no error; the picker shows each uploaded image's size", async () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await signInAsOwner(await context.newPage(), site);
     // An image uploaded before is offered with its size in the Bytes…YB units.
@@ -475,7 +475,7 @@ describe('page editor in Chromium', () => {
     await context.close();
   });
 
-  it("a newsletter block on a site without a mailing list says 'You don't have any mailing lists, create one before continuing' (platform.md section 8)", async () => {
+  it("a newsletter block on a site without a mailing list says 'You don't have any mailing lists, create one before continuing'", async () => {
     const context = await b.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await signInAsOwner(await context.newPage(), site);
     await createPage(page, site, 'Newsletter lists');

@@ -11,6 +11,7 @@ import {
   type LiveSite,
 } from '../../helpers/browser.js';
 import { unsafeLinkMessage } from '../../../src/core/rich-text.js';
+import { AUTOSAVE_DELAY_MS } from '../../../src/web/admin/content/editor/page-document.js';
 import { expectNoAxeViolations } from '../../helpers/axe.js';
 
 /** Selects the first occurrence of some words in the region, as an owner dragging over them would. */
@@ -296,14 +297,22 @@ describe('rich text in the page editor (Chromium)', () => {
       layout,
     });
     expect(put.status).toBe(200);
+    // The page's clock is a fake one from here (still flowing), so the autosave delay can be passed at once.
+    await page.clock.install();
     await page.reload();
     await page.getByRole('group', { name: 'Text: Old markup here loose' }).click();
     const again = canvas.getByRole('textbox', { name: 'Text', exact: true });
     await expect.poll(() => again.innerHTML()).toBe('<p>Old markup <a>here</a></p>\n<p>loose</p>');
+    const saves: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && r.url().endsWith(`/api/editor/pages/${id}/draft`)) saves.push(r.url());
+    });
     await again.focus();
-    await page.waitForTimeout(1200);
-    expect(await page.locator('.ed-save[role="status"]').textContent()).toBe('Saved');
+    // Well past the autosave delay: focusing alone saved nothing (the read below follows any save sent before it).
+    await page.clock.fastForward(AUTOSAVE_DELAY_MS * 3);
     expect(await draftHtml(page, id)).toBe(stored);
+    expect(saves).toEqual([]);
+    expect(await page.locator('.ed-save[role="status"]').textContent()).toBe('Saved');
     // The first edit sends the cleaned value.
     await page.keyboard.press('Control+End');
     await page.keyboard.type('!');

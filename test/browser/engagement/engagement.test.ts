@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Request } from 'playwright-core';
-import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
+import {
+  launchBrowser,
+  liveSite,
+  pageTurn,
+  signInAsOwner,
+  watchConsole,
+  type BrowserSession,
+  type LiveSite,
+} from '../../helpers/browser.js';
 import { OWNER, Visitor } from '../../helpers/app.js';
 import { mailingListsOf } from '../../../src/server/engagement/index.js';
 import { engagement as em } from '../../../src/core/messages.js';
@@ -29,6 +37,9 @@ const POPUP = {
   captcha: false,
 };
 
+/** Well past the tracker's start (on the page's first idle moment, at most a second after load). */
+const TRACKER_WAIT_MS = 5000;
+
 describe('engagement in Chromium', () => {
   let site: LiveSite;
   let b: BrowserSession;
@@ -49,6 +60,8 @@ describe('engagement in Chromium', () => {
     const context = await b.browser.newContext({ viewport: { width: 1200, height: 800 } });
     const page = await context.newPage();
     const problems = watchConsole(page);
+    // A fake clock (still flowing), so the popup's delay can be passed at once.
+    await page.clock.install();
     await page.goto(`${site.url}/journal`);
     // Something on the page has focus when the popup opens; it gets it back on close.
     const opener = page.getByRole('link', { name: 'Shop', exact: true }).first();
@@ -71,10 +84,11 @@ describe('engagement in Chromium', () => {
     expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem('tessera.popupOverlay.closedDate'))).not.toBeNull();
 
-    // Closed: a reload (well past the delay) shows nothing.
+    // Closed: a reload, its clock moved well past the delay, shows nothing.
     await page.reload();
     await page.waitForFunction(() => document.querySelector('[data-island="PromoPopup"]')?.getAttribute('data-hydrated') === '1');
-    await page.waitForTimeout(2500);
+    await page.clock.fastForward(POPUP.delaySeconds * 1000 * 3);
+    await pageTurn(page);
     expect(await page.getByRole('dialog').count()).toBe(0);
 
     // The owner changes the popup on its /config screen: its version goes up and it shows again.
@@ -102,10 +116,13 @@ describe('engagement in Chromium', () => {
     await owner.send('PUT', `${API}/popup`, { ...POPUP, title: 'Scrolled', trigger: 'scroll', scrollPercent: 60, anchor: 'center-center' });
     const context = await b.browser.newContext({ viewport: { width: 1000, height: 320 } });
     const page = await context.newPage();
+    await page.clock.install();
     await page.goto(`${site.url}/shop`);
     await page.waitForFunction(() => document.querySelector('[data-island="PromoPopup"]')?.getAttribute('data-hydrated') === '1');
     expect(await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight * 2)).toBe(true);
-    await page.waitForTimeout(1500);
+    // Time alone (well past the delay a delayed popup would wait) does not open it.
+    await page.clock.fastForward(POPUP.delaySeconds * 1000 * 3);
+    await pageTurn(page);
     expect(await page.getByRole('dialog').count()).toBe(0);
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     const dialog = page.getByRole('dialog', { name: 'Scrolled' });
@@ -245,6 +262,8 @@ describe('engagement in Chromium', () => {
       if (ANALYTICS.test(new URL(r.url()).pathname)) seen.push(r);
     });
     await context.addCookies([{ name: 'ss_cvr', value: 'old-visitor|1|1|1|1', url: site.url }]);
+    // A fake clock (still flowing) on the context, so the tracker's waits can be passed at once.
+    await context.clock.install();
     const page = await context.newPage();
     const problems = watchConsole(page);
     await page.goto(`${site.url}/shop`);
@@ -252,8 +271,9 @@ describe('engagement in Chromium', () => {
     await banner.waitFor();
     await page.waitForFunction(() => document.querySelector('[data-island="CookieBanner"]')?.getAttribute('data-hydrated') === '1');
     await expectNoAxeViolations(page, { include: ['.tessera-cookie-banner'] });
-    // Before any choice: nothing is sent.
-    await page.waitForTimeout(1500);
+    // Before any choice: nothing is sent, however long the visitor stays.
+    await page.clock.fastForward(TRACKER_WAIT_MS);
+    await pageTurn(page);
     expect(seen.map((r) => r.url())).toEqual([]);
     await banner.getByRole('button', { name: em.BANNER_REJECT }).click();
     await banner.waitFor({ state: 'detached' });
@@ -264,7 +284,9 @@ describe('engagement in Chromium', () => {
     expect(await page.getByRole('region', { name: em.BANNER_LABEL }).count()).toBe(0);
     await page.getByRole('button', { name: 'Add To Cart' }).first().click();
     await page.goto(`${site.url}/cart`);
-    await page.waitForTimeout(2500);
+    await page.waitForLoadState('load');
+    await page.clock.fastForward(TRACKER_WAIT_MS);
+    await pageTurn(page);
     expect(seen.map((r) => r.url())).toEqual([]);
     // (Chromium's preload-timing hint on a slow machine is not a page problem.)
     expect(problems.filter((p) => !p.includes('was preloaded using link preload'))).toEqual([]);

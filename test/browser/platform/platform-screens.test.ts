@@ -17,7 +17,7 @@ describe('issue 30 platform screens in Chromium', () => {
     await site?.close();
   });
 
-  it('commerce preferences: read through GET /api/v1/commerce-preferences/instalments, written only when changed, refetched on the document event (platform.md sections 5, 7)', async () => {
+  it('commerce preferences: read through GET /api/v1/commerce-preferences/instalments, written only when changed, refetched on the document event', async () => {
     const ctx = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
     const calls: string[] = [];
@@ -52,7 +52,7 @@ describe('issue 30 platform screens in Chromium', () => {
     await ctx.close();
   });
 
-  it("comments: Site settings holds the comments switch, and a new post's Allow comments box starts from it (platform.md section 4)", async () => {
+  it("comments: Site settings holds the comments switch, and a new post's Allow comments box starts from it", async () => {
     const ctx = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
     // A new post is made on the Posts screen and opened in the post editor (issue 27); its panel holds Allow comments.
@@ -92,7 +92,7 @@ describe('issue 30 platform screens in Chromium', () => {
     await ctx.close();
   });
 
-  it("the admin: a screen whose data gets no answer says 'Unable to load. Try again'; a save with no answer says 'Network error' (platform.md section 8)", async () => {
+  it("the admin: a screen whose data gets no answer says 'Unable to load. Try again'; a save with no answer says 'Network error'", async () => {
     const ctx = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
     await signInAsOwner(page, site, '/config/commerce');

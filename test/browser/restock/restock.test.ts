@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,12 +25,11 @@ function themeWithRestockForm(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Waits until `check` holds (asked every 100 ms), failing after `ms` with what was awaited. */
 async function until(check: () => boolean, what: string, ms = 30_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await vi.waitUntil(check, { timeout: ms, interval: 100 }).catch(() => {
+    throw new Error(`timed out waiting for ${what}`);
+  });
 }
 
 describe('restock sign-up in Chromium', () => {

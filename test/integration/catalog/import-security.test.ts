@@ -7,7 +7,7 @@
  * - malformed files (unclosed quotes, other encodings, BOMs, ragged rows, 100k columns, a 10 MB cell, a file
  *   over the limit) get clear answers, never a 5xx.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
@@ -192,14 +192,16 @@ describe.each(APP_KINDS)('product CSV import and exports under attack on %s', (k
       dryRun: false,
     });
     expect(res.statusCode, res.body).toBe(202);
-    // The job runs in the background: asked again until it ends, however long a loaded machine takes (the
-    // test's own timeout bounds it), rather than for a number of loop turns.
-    for (;;) {
-      const job = ((await admin.get(`${IMPORT}/${res.json().jobId as string}`)).json() as { state: string }).state;
-      if (job === 'failed') throw new Error('import failed');
-      if (job === 'done') break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    // The job runs in the background: its state is asked until it has ended.
+    const job = await vi.waitFor(
+      async () => {
+        const state = ((await admin.get(`${IMPORT}/${res.json().jobId as string}`)).json() as { state: string }).state;
+        if (state !== 'done' && state !== 'failed') throw new Error(`import did not finish (${state})`);
+        return state;
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+    expect(job).toBe('done');
     const csv = (await admin.get('/api/config/catalog/export?format=squarespace')).body;
     const records = parse(csv, { columns: true }) as Array<Record<string, string>>;
     const mine = records.find((r) => r.Title?.includes('HYPERLINK'))!;

@@ -5,7 +5,7 @@
  * bad row's error and writes nothing (and so does a real run of that file); re-importing by SKU updates rather than
  * duplicates; stock changes leave movements; the export round-trips.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
@@ -68,14 +68,16 @@ describe.each(APP_KINDS)('product CSV import and export on %s', (kind) => {
     await new Promise((r) => images?.close(r));
   });
 
-  const waitForJob = async (id: string): Promise<JobAnswer> => {
-    for (let i = 0; i < 400; i++) {
-      const j = (await admin.get(`/api/config/catalog/import/${id}`)).json() as JobAnswer;
-      if (j.state === 'done' || j.state === 'failed') return j;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('import did not finish');
-  };
+  // The job runs in the background: its state is asked until it has ended.
+  const waitForJob = (id: string): Promise<JobAnswer> =>
+    vi.waitFor(
+      async () => {
+        const j = (await admin.get(`/api/config/catalog/import/${id}`)).json() as JobAnswer;
+        if (j.state !== 'done' && j.state !== 'failed') throw new Error(`import did not finish (${j.state})`);
+        return j;
+      },
+      { timeout: 30_000, interval: 50 },
+    );
   const productBySku = async (sku: string) => {
     const [r] = await rows<{ item_id: string }>(t.database.db, sql`select item_id from product_variants where sku = ${sku}`);
     return r ? (await admin.get(`/api/config/products/${r.item_id}`)).json() : null;

@@ -34,7 +34,7 @@ for (const kind of APP_KINDS) {
       expect(put.statusCode, put.body).toBe(200);
     };
 
-    describe('a cart total never passes 15 integer places (storefront.md section 1)', () => {
+    describe('a cart total never passes 15 integer places', () => {
       it('refuses the add and the quantity raise that would pass 15 yen places; the cart and checkout still open', async () => {
         await setCurrency('JPY');
         try {
@@ -114,7 +114,7 @@ for (const kind of APP_KINDS) {
       });
     });
 
-    describe('the cart pill says what it shows without JavaScript (storefront.md section 9)', () => {
+    describe('the cart pill says what it shows without JavaScript', () => {
       const pillTag = (html: string) => /<a[^>]*data-test="cart-pill"[^>]*>/.exec(html)?.[0] ?? '';
       const label = (html: string) => /aria-label="([^"]*)"/.exec(pillTag(html))?.[1];
       const count = (html: string) => /<span class="cart-pill__count"[^>]*>([^<]*)<\/span>/.exec(html)?.[1];
@@ -151,7 +151,7 @@ for (const kind of APP_KINDS) {
       });
     });
 
-    it('the navigation accepts every link form its message promises and refuses the rest (platform.md section 5)', async () => {
+    it('the navigation accepts every link form its message promises and refuses the rest', async () => {
       const save = (externalLink: string) =>
         owner.send('POST', '/api/widget/UpdateNavigation', {
           fieldName: 'issue45Nav',

@@ -35,7 +35,7 @@ for (const kind of APP_KINDS) {
         sql`update product_variants set price_cents = ${String(cents)}::bigint, on_sale = false, unlimited = true where sku = ${sku}`,
       );
 
-    describe('query parser limits (storefront.md section 9)', () => {
+    describe('query parser limits', () => {
       it('reads only the first 1000 parameters of a query string', async () => {
         const v = new Visitor(t.app);
         const filler = Array.from({ length: 1000 }, (_, i) => `p${i}=1`).join('&');
@@ -67,7 +67,7 @@ for (const kind of APP_KINDS) {
       });
     });
 
-    describe('money exact to 15 integer places (storefront.md section 1)', () => {
+    describe('money exact to 15 integer places', () => {
       it('refuses an add that takes the subtotal to 2^53 minor units, before saving; the cart keeps working', async () => {
         await setPrice('BOARD-WALNUT', TWO_53 / 2n);
         const v = new Visitor(t.app);
@@ -151,7 +151,7 @@ for (const kind of APP_KINDS) {
       });
     });
 
-    it('with multiple quantity for services off, the API refuses a service quantity above 1 (storefront.md section 5)', async () => {
+    it('with multiple quantity for services off, the API refuses a service quantity above 1', async () => {
       const settings = (await owner.get('/api/config/store-settings')).json();
       const put = await owner.send('PUT', '/api/config/store-settings', { ...settings, multipleQuantityAllowedForServices: false });
       expect(put.statusCode, put.body).toBe(200);
@@ -220,7 +220,7 @@ for (const kind of APP_KINDS) {
         .trim();
     };
 
-    it('first variant not on sale, a later one on sale: page, list and instalment pill all show the from price (storefront.md sections 2 and 4)', async () => {
+    it('first variant not on sale, a later one on sale: page, list and instalment pill all show the from price', async () => {
       const item = t.seed.productIds['linen-camp-shirt'];
       await t.database.db.execute(
         sql`update product_variants set price_cents = 5000, sale_price_cents = 0, on_sale = false where item_id = ${item}`,
@@ -418,7 +418,7 @@ for (const kind of APP_KINDS) {
       await t?.close();
     });
 
-    it('the Comments feature switch really turns comments off (platform.md section 4)', async () => {
+    it('the Comments feature switch really turns comments off', async () => {
       const v = new Visitor(t.app);
       const on = (await v.get('/journal/how-we-choose-our-linen')).body;
       expect(on).toContain('class="comments"');

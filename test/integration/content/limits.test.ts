@@ -42,7 +42,7 @@ function product(collectionId: string, title: string, over: Record<string, unkno
   };
 }
 
-describe.each(APP_KINDS)('content limits of platform.md section 9 on %s', (kind) => {
+describe.each(APP_KINDS)('content limits (lengths, counts, sizes) on %s', (kind) => {
   let t: TestApp;
   let admin: Visitor;
   let storesUrl: string;

@@ -4,7 +4,7 @@
  * processing answers 202 and its job is polled (a processing that never finished is settled as
  * 'File processing failed to complete'), and the time zones Site settings lists are the server's.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -109,7 +109,7 @@ describe.each(APP_KINDS)('editor messages on %s', (kind) => {
     return res;
   };
 
-  it("a newsletter block without a mailing list, or with a form that is not one, is refused: 'A List must be selected' on its field (platform.md section 5)", async () => {
+  it("a newsletter block without a mailing list, or with a form that is not one, is refused: 'A List must be selected' on its field", async () => {
     const path = 'sections.0.blocks.0.data.formId';
     const none = await saveDraft(layoutWith(createBlock(BlockType.NEWSLETTER, ids)));
     expect(none.statusCode).toBe(400);
@@ -170,13 +170,17 @@ describe.each(APP_KINDS)('editor messages on %s', (kind) => {
     expect(res.statusCode).toBe(202);
     const up = res.json().upload;
     expect(up.status).toBe('processing');
-    let job: { status: string; originalSize: string | null } = up;
-    for (let i = 0; i < 100 && job.status === 'processing'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      const poll = await owner.get(`${API}/uploads/${up.id}`);
-      expect(poll.statusCode).toBe(200);
-      job = poll.json().upload;
-    }
+    // Polled (as the editor does) until the processing has ended.
+    const job = await vi.waitFor(
+      async () => {
+        const poll = await owner.get(`${API}/uploads/${up.id}`);
+        expect(poll.statusCode).toBe(200);
+        const u = poll.json().upload as { status: string; originalSize: string | null };
+        expect(u.status).not.toBe('processing');
+        return u;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(job).toMatchObject({ status: 'ready', originalSize: '40x30' });
 
     // A row its instance left 'processing' (stopped mid-way): read later, it is failed to complete.

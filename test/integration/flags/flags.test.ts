@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,12 +38,19 @@ const setCookieNames = (res: { headers: Record<string, unknown> }): string[] => 
   return list.map((c) => String(c).split('=')[0]!);
 };
 
+/** Asks until `ok` holds (every 100 ms, for up to 4 seconds) and gives the last answer either way. */
 async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
   let v = await fn();
-  for (let i = 0; i < 40 && !ok(v); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    v = await fn();
-  }
+  if (ok(v)) return v;
+  await vi
+    .waitUntil(
+      async () => {
+        v = await fn();
+        return ok(v);
+      },
+      { timeout: 4000, interval: 100 },
+    )
+    .catch(() => undefined);
   return v;
 }
 

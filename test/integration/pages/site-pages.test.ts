@@ -1,7 +1,7 @@
 import { mkdtempSync, cpSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testApp, Visitor, type TestApp } from '../../helpers/app.js';
 import { APP_KINDS, testDatabase } from '../../helpers/db.js';
 import { buildApp } from '../../../src/server/app.js';
@@ -334,11 +334,15 @@ describe('a theme with a broken template', () => {
       await app.ready();
       expect((await app.inject({ method: 'GET', url: '/about' })).body).not.toContain('Edited about page');
       writeFileSync(join(dir, 'collections/page.list'), '<h1>Edited about page: {collection.title|html}</h1>');
-      let body = '';
-      for (let i = 0; i < 50 && !body.includes('Edited about page'); i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        body = (await app.inject({ method: 'GET', url: '/about' })).body;
-      }
+      // The theme watcher sees the write shortly after; the page is asked until it shows the new template.
+      const body = await vi.waitFor(
+        async () => {
+          const b = (await app.inject({ method: 'GET', url: '/about' })).body;
+          expect(b).toContain('Edited about page');
+          return b;
+        },
+        { timeout: 5000, interval: 100 },
+      );
       expect(body).toContain('Edited about page: About');
     } finally {
       await app.close();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
 import { APP_KINDS } from '../../helpers/db.js';
@@ -257,12 +257,14 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
     expect((await admin.get('/api/admin/site-settings')).json().settings.title).toBe('Fernhill & Co.');
 
     // The public pages read them (website.siteTagLine, websiteSettings.contactEmail ...), escaped.
-    let home = '';
-    for (let i = 0; i < 40; i++) {
-      home = (await new Visitor(t.app).get('/')).body;
-      if (home.includes('Goods for')) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const home = await vi.waitFor(
+      async () => {
+        const body = (await new Visitor(t.app).get('/')).body;
+        expect(body).toContain('Goods for');
+        return body;
+      },
+      { timeout: 4000, interval: 100 },
+    );
     expect(home).toContain('Goods for &lt;slow&gt; mornings');
     expect(home).toContain('hello@fernhill.example');
     expect(home).toContain('Fernhill &amp; Co.');

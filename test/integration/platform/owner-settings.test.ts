@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { Writable } from 'node:stream';
@@ -24,15 +24,22 @@ async function ownerVisitor(t: TestApp, email: string, password = PW): Promise<V
 }
 
 /**
- * Asks until `ok` holds, up to 40 asks 100 ms apart. The public pages keep the collection list per content
- * version (pages/cache.ts), which an owner's write moves, so the first ask normally already answers.
+ * Asks until `ok` holds (every 100 ms, for up to 4 seconds) and gives the last answer either way, for the
+ * caller's assertion to judge. The public pages keep the collection list per content version (pages/cache.ts),
+ * which an owner's write moves, so the first ask normally already answers.
  */
 async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
   let v = await fn();
-  for (let i = 0; i < 40 && !ok(v); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    v = await fn();
-  }
+  if (ok(v)) return v;
+  await vi
+    .waitUntil(
+      async () => {
+        v = await fn();
+        return ok(v);
+      },
+      { timeout: 4000, interval: 100 },
+    )
+    .catch(() => undefined);
   return v;
 }
 

@@ -16,7 +16,7 @@ for (const kind of APP_KINDS) {
       await t?.close();
     });
 
-    it("comments: the site's comments-enabled setting is an owner control, and a new post's comment state follows it (platform.md section 4)", async () => {
+    it("comments: the site's comments-enabled setting is an owner control, and a new post's comment state follows it", async () => {
       const settings = (await owner.get('/api/admin/site-settings')).json().settings;
       expect(settings.commentsEnabled).toBe(true);
       const journalId = (await owner.get('/api/config/posts')).json().journals[0].id as string;

@@ -13,7 +13,7 @@ for (const kind of APP_KINDS) {
       await t?.close();
     });
 
-    it('the captcha challenge endpoint accepts only the four action types (storefront.md section 7)', async () => {
+    it('the captcha challenge endpoint accepts only the four action types', async () => {
       const v = new Visitor(t.app);
       for (const action of ['form-block', 'newsletter-block', 'product-waitlist', 'promo-popup']) {
         const res = await v.get(`/api/captcha/challenge?action=${action}`);

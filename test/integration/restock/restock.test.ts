@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { solveChallenge } from 'altcha-lib/v1';
@@ -51,22 +51,21 @@ async function signIn(app: FastifyInstance, email: string, password: string): Pr
   return v;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Runs the job queue and the mail worker until nothing is due, waiting for background runs to finish. */
 async function drain(t: TestApp) {
-  for (let i = 0; i < 500; i++) {
-    await t.app.services.jobs.runDue();
-    await t.app.services.mailer.deliverDue();
-    const r = await rows<{ j: number; m: number }>(
-      t.database.db,
-      sql`SELECT (SELECT count(*) FROM jobs WHERE (status = 'pending' AND run_at <= now()) OR status = 'running')::int AS j,
-                 (SELECT count(*) FROM mail_outbox WHERE status IN ('pending', 'sending'))::int AS m`,
-    );
-    if (r[0]!.j === 0 && r[0]!.m === 0) return;
-    await sleep(20);
-  }
-  throw new Error('the queues did not drain');
+  await vi.waitFor(
+    async () => {
+      await t.app.services.jobs.runDue();
+      await t.app.services.mailer.deliverDue();
+      const r = await rows<{ j: number; m: number }>(
+        t.database.db,
+        sql`SELECT (SELECT count(*) FROM jobs WHERE (status = 'pending' AND run_at <= now()) OR status = 'running')::int AS j,
+                   (SELECT count(*) FROM mail_outbox WHERE status IN ('pending', 'sending'))::int AS m`,
+      );
+      expect(r[0], 'the queues did not drain').toEqual({ j: 0, m: 0 });
+    },
+    { timeout: 20_000, interval: 20 },
+  );
 }
 
 describe.each(DB_KINDS)('restock on %s', (kind) => {

@@ -11,7 +11,7 @@ import {
 import { CollectionType } from '../../../src/core/enums';
 import { contentLimits } from '../../../src/core/messages';
 
-describe('content limits (platform.md section 9)', () => {
+describe('content limits', () => {
   it('a tag may be 50 characters, not 51', () => {
     expect(tagError('a'.repeat(50))).toBeNull();
     expect(tagError('a'.repeat(51))).toBe('Tags can be up to 50 characters.');

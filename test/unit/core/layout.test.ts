@@ -221,7 +221,7 @@ describe('layout model: validation and the canonical round trip', () => {
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: 'x' } })).toBe('{"a":{"c":"x","d":[2,1]},"b":1}');
   });
 
-  it("refuses a newsletter block without a mailing list: 'A List must be selected' on its formId (platform.md section 5)", () => {
+  it("refuses a newsletter block without a mailing list: 'A List must be selected' on its formId", () => {
     const base = withSection();
     const l = must(addBlock(base, base.sections[0].id, createBlock(BlockType.NEWSLETTER, ids)));
     const r = validateLayout(l);

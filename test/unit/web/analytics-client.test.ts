@@ -542,7 +542,7 @@ describe('performance buffer', () => {
   });
 });
 
-describe('page-speed wait (platform.md section 9: up to 60 seconds)', () => {
+describe('page-speed wait (up to 60 seconds)', () => {
   /** A page whose clock and load event the test drives. */
   function page(state: 'loading' | 'complete' = 'loading') {
     let now = 0;

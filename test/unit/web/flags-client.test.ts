@@ -268,7 +268,7 @@ describe('session recorder', () => {
   });
 });
 
-describe('marketing_id (platform.md section 3)', () => {
+describe('marketing_id', () => {
   it("is the landing address's utm_campaign, kept for the session, only with consent, and absent without a campaign", () => {
     const landed = env();
     landed.e.location = { ...landed.e.location, search: '?utm_source=mail&utm_campaign=spring-sale' };
