@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { testDatabase } from '../../helpers/db.js';
+import pg from 'pg';
+import { PG_URL, testDatabase } from '../../helpers/db.js';
 import type { Database } from '../../../src/db/index.js';
 import { rows } from '../../../src/server/db-util.js';
 import { SiteCache } from '../../../src/server/plugins/site-cache.js';
@@ -28,16 +29,27 @@ describe('the version read on a connection of its own (PostgreSQL)', () => {
   it('reads the version there, with the pool busy: the read does not wait for a pool connection', async () => {
     const cache = new SiteCache(database);
     const before = await cache.version();
-    // Hold every pool connection (the test database's pool has 30) for a second.
-    const held = Array.from({ length: 30 }, () => database.db.execute(sql`select pg_sleep(1)`));
-    const released = Promise.all(held).then(() => 'pool released');
-    // Until the pool has handed out every connection to them.
-    await expect.poll(() => database.poolStats!(), { timeout: 30_000, interval: 5 }).toMatchObject({ total: 30, idle: 0 });
-    // The version is answered while every pool connection is still held.
-    const version = cache.version();
-    expect(await Promise.race([version.then(() => 'version read'), released])).toBe('version read');
-    expect(await version).toBe(before);
-    await released;
+    // Hold every pool connection (the test database's pool has 30) until this test lets go: each waits on
+    // an advisory lock that a client outside the pool holds.
+    const holder = new pg.Client({ connectionString: PG_URL });
+    await holder.connect();
+    const LOCK = 73_012_026;
+    await holder.query('select pg_advisory_lock($1)', [LOCK]);
+    try {
+      const held = Array.from({ length: 30 }, () => database.db.execute(sql`select pg_advisory_xact_lock_shared(${LOCK})`));
+      const released = Promise.all(held).then(() => 'pool released');
+      // Until the pool has handed out every connection to them.
+      await expect.poll(() => database.poolStats!(), { timeout: 30_000, interval: 5 }).toMatchObject({ total: 30, idle: 0 });
+      // The version is answered while every pool connection is still held (were it queued behind the pool,
+      // the read would never finish and the test would time out).
+      const version = cache.version();
+      expect(await Promise.race([version.then(() => 'version read'), released])).toBe('version read');
+      expect(await version).toBe(before);
+      await holder.query('select pg_advisory_unlock($1)', [LOCK]);
+      expect(await released).toBe('pool released');
+    } finally {
+      await holder.end();
+    }
     expect((await sidePids()).length).toBe(1);
     // A write moves the version, seen by the next read.
     await database.db.execute(sql`insert into site_changes (txid, weight) values (txid_current(), 1)`);
