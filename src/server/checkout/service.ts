@@ -562,8 +562,9 @@ export class CheckoutService {
     }
     if (input.ref.kind === 'subscription' && lines[0]?.structuredContent.isSubscribable !== true)
       throw badRequest(checkoutMessages.NOT_SUBSCRIBABLE);
+    // A known card (unknown ones are refused before) that pays nothing of a total due has no balance left.
     if (state.giftCardCode && t.giftCardCents === 0 && t.grandTotalCents > 0)
-      throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
+      throw badRequest(checkoutMessages.GIFT_CARD_EMPTY, { giftCardCode: checkoutMessages.GIFT_CARD_EMPTY });
   }
 
   /** Places an order (see the file comment). */

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
 import { DB_KINDS } from '../../helpers/db.js';
 import { rows } from '../../../src/server/db-util.js';
-import { commerce, cart as cartMessages } from '../../../src/core/messages.js';
+import { commerce, cart as cartMessages, checkoutMessages } from '../../../src/core/messages.js';
 import { computeCheckout } from '../../../src/core/checkout.js';
 import { newId } from '../../../src/db/ids.js';
 import { confirmed } from '../../helpers/orders.js';
@@ -402,6 +402,15 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     expect(paid.json().purchaseConfirmation.giftCardTotal.value).toBe('2500');
     const bal = await rows<{ b: number }>(t.database.db, sql`select balance_cents as b from gift_cards where code = ${code}`);
     expect(Number(bal[0]!.b)).toBe(0);
+    // The spent card pays nothing more: placing an order with it says so, and places nothing.
+    const x = await visitorWith('ceramic-pour-over-set', 'POUR-OVER', 1);
+    const empty = await x.send(
+      'POST',
+      PLACE,
+      await confirmed(x, { email: 'g@example.com', shippingAddress: ADDRESS, giftCardCode: code, payment: CARD, idempotencyKey: key() }),
+    );
+    expect(empty.statusCode, empty.body).toBe(400);
+    expect(empty.json().message).toBe(checkoutMessages.GIFT_CARD_EMPTY);
   });
 
   it('subscriptions: the subscription cart checks out into a subscription with its billing period', async () => {
