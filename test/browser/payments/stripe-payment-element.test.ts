@@ -144,7 +144,10 @@ describe('Stripe Payment Element in Chromium', () => {
     for (const path of ['/shop/p/ceramic-pour-over-set', ...(extra ? [extra] : [])]) {
       await page.goto(`${site.url}${path}`);
       await page.waitForFunction(...hydrated('AddToCart'));
+      // Wait for this add's answer: the pill already reads "in cart" after the first item.
+      const added = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/shopping-cart/entries') && r.ok());
       await page.getByRole('article').getByRole('button', { name: 'Add To Cart' }).click();
+      await added;
       await page.getByRole('link', { name: /in cart/ }).waitFor();
     }
     await page.goto(`${site.url}/checkout`);
