@@ -19,3 +19,4 @@ export * as customers from './customers.js';
 export * as orders from './orders.js';
 export * as cart from './cart.js';
 export * as themes from './themes.js';
+export * as editor from './editor.js';

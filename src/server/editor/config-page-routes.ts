@@ -1,6 +1,6 @@
 /** The /config calls of collections (and their navigation titles) and classic pages; the writes are config-pages.ts's. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { collectionIn, classicPageIn as pageIn, newClassicPageIn as newPageIn } from '../../core/api/editor.js';
 import { parseInput } from '../platform/index.js';
 import { appReservedUrlIds } from '../platform/index.js';
 import { idParam, ownerSiteOf } from '../platform/index.js';
@@ -22,16 +22,6 @@ export async function configPageRoutes(app: FastifyInstance) {
   });
 
   // ---- Collections (and navigation titles) --------------------------------------------------------
-  const collectionIn = z.object({
-    version: z.number().int(),
-    title: z.string().trim().min(1, 'Enter a title.').max(200),
-    navigationTitle: z.string().trim().max(200).optional(),
-    urlId: z.string().trim().min(1).max(200).optional(),
-    description: z.string().max(10_000).optional(),
-    enabled: z.boolean().optional(),
-    /** Keep search engines away: the page is tagged noindex and left out of the sitemap and feeds (server/seo). */
-    noindex: z.boolean().optional(),
-  });
   app.get('/api/config/collections', navigationRead, async (req) => {
     const site = await siteOf(req);
     return { collections: await listCollections(db, site.id) };
@@ -43,8 +33,6 @@ export async function configPageRoutes(app: FastifyInstance) {
   });
 
   // ---- Pages --------------------------------------------------------------------------------------
-  const pageIn = collectionIn.extend({ body: z.string().max(500_000).optional().default('') });
-  const newPageIn = pageIn.omit({ version: true });
   app.get('/api/config/pages', pagesRead, async (req) => {
     const site = await siteOf(req);
     return { pages: await listCollections(db, site.id, true) };

@@ -2,7 +2,7 @@
  * The page editor area (issue #13): owners' pages of sections and blocks (draft, publish, schedule,
  * version-checked saves), site styles, uploads; and the public rendering of published layouts
  * through the theme's block partials. Owner calls are in routes.ts; the contract for the /config
- * editor is .tmp/editor-api.md.
+ * editor is core/api/editor.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.js';
@@ -18,7 +18,7 @@ import { and, eq } from 'drizzle-orm';
 import { schema } from '../../db/index.js';
 import { EditorService as Service } from './service.js';
 import { parseInput } from '../platform/index.js';
-import { z } from 'zod';
+import { editor as editorApi } from '../../core/api/index.js';
 import { EDITOR_API } from './routes.js';
 import { mapProviderFor } from './map.js';
 import { commerceWidgets } from '../commerce/index.js';
@@ -78,8 +78,8 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
   fontRoutes(app);
   // The canvas's picture of blocks: the theme's own partials and stylesheets (see canvasRender).
   app.post(`${EDITOR_API}/pages/:id/render`, { preHandler: app.requireOwner(can('drafts', 'write')) }, async (req, reply) => {
-    const { id } = parseInput(z.object({ id: z.string().trim().min(1).max(64) }), req.params);
-    const body = parseInput(z.object({ layout: z.unknown() }), req.body);
+    const { id } = parseInput(editorApi.idParam, req.params);
+    const body = parseInput(editorApi.renderIn, req.body);
     // A block being typed may not be valid yet (a half-typed link): the canvas draws the valid ones and
     // keeps its own picture of the others, so an invalid block answers no picture rather than a 400.
     const layout = canvasLayout(body.layout);
@@ -95,8 +95,8 @@ export async function editorArea(app: FastifyInstance): Promise<void> {
   });
   // The same picture for a journal post's body (issue 27).
   app.post(`${EDITOR_API}/posts/:id/render`, { preHandler: app.requireOwner(can('drafts', 'write')) }, async (req, reply) => {
-    const { id } = parseInput(z.object({ id: z.string().trim().min(1).max(64) }), req.params);
-    const body = parseInput(z.object({ layout: z.unknown() }), req.body);
+    const { id } = parseInput(editorApi.idParam, req.params);
+    const body = parseInput(editorApi.renderIn, req.body);
     const layout = canvasLayout(body.layout);
     const [post] = await app.database.db
       .select({ id: schema.items.id, title: schema.items.title })

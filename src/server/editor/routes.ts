@@ -1,13 +1,13 @@
-/** The owner calls of the page editor: pages (draft, publish, schedule), site styles, uploads. See .tmp/editor-api.md. */
+/** The owner calls of the page editor: pages (draft, publish, schedule), site styles, uploads; the bodies are core/api/editor's. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { and, asc, eq } from 'drizzle-orm';
 import { Role } from '../../core/enums.js';
 import { schema } from '../../db/index.js';
 import { parseInput } from '../platform/index.js';
 import { HttpError, forbidden } from '../errors.js';
 import { pageEditor as em } from '../../core/messages.js';
-import { DRAFT_STATUSES, navFolders, type EditorService } from './service.js';
+import { navFolders, type EditorService } from './service.js';
+import { editor as contract } from '../../core/api/index.js';
 import type { PostEditorService } from './posts.js';
 import { extname } from 'node:path';
 import { checkBlockReferences, VimeoOembed } from './block-checks.js';
@@ -17,41 +17,6 @@ import { allows, can } from '../../core/roles.js';
 export const EDITOR_API = '/api/editor';
 /** The refusal of a rename or delete, by a role that cannot publish, of an upload that published content uses. */
 export const UPLOAD_PUBLISHED = 'Published content uses this file, so only a role that publishes may rename or delete it.';
-
-const idParam = z.object({ id: z.string().trim().min(1).max(64) });
-const version = z.number({ error: 'version is required' }).int().min(0);
-const layoutIn = z.unknown().refine((v) => v !== undefined && v !== null, { message: 'layout is required' });
-const draftIn = z.object({ version, layout: layoutIn, status: z.enum(DRAFT_STATUSES).optional() });
-const publishIn = z.object({ version, layout: z.unknown().optional() });
-const scheduleIn = z.object({
-  version,
-  publishAt: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }),
-  layout: z.unknown().optional(),
-});
-const versionIn = z.object({ version });
-/** A post's body: a layout, or (admins only, raw HTML mode) the whole body as HTML. */
-const postHtml = z.string().max(500_000).optional();
-const postDraftIn = z.object({ version, layout: z.unknown().optional(), html: postHtml });
-const postPublishIn = z.object({
-  version,
-  layout: z.unknown().optional(),
-  html: postHtml,
-  publishOn: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }).optional(),
-});
-const stylesIn = z.object({ version, changes: z.record(z.string().max(100), z.unknown()) });
-const renameIn = z.object({ name: z.unknown() });
-const navigationIn = z.union(
-  [
-    z.object({ position: z.enum(['first', 'last']) }),
-    z.object({ position: z.literal('folder'), folder: z.number().int().min(0).max(199) }),
-  ],
-  { error: 'Choose where the page goes in the navigation: first, last or under a folder.' },
-);
-const newPageIn = z.object({
-  title: z.string({ error: 'Enter a title.' }).trim().min(1, 'Enter a title.').max(300),
-  urlId: z.string().trim().max(200).optional(),
-  navigation: navigationIn.optional(),
-});
 
 export async function editorRoutes(
   app: FastifyInstance,
@@ -96,11 +61,11 @@ export async function editorRoutes(
     reply.header('cache-control', 'no-store');
     const siteRow = await app.services.websites.get();
     const folders = siteRow.id === websiteId ? navFolders(siteRow.settings, new Map(collections.map((c) => [c.id, c]))) : [];
-    return { pages, collections, products, forms, navFolders: folders };
+    return { pages, collections, products, forms, navFolders: folders } satisfies contract.PagesList;
   });
 
   app.post(`${EDITOR_API}/pages`, publish, async (req, reply) => {
-    const body = parseInput(newPageIn, req.body);
+    const body = parseInput(contract.newPageIn, req.body);
     const page = await service.createPage(site(req), body, req.owner!.id);
     // The navigation lives in the website's settings: the cached website row is re-read.
     if (body.navigation) app.services.websites.invalidate();
@@ -108,41 +73,41 @@ export async function editorRoutes(
   });
 
   app.get(`${EDITOR_API}/pages/:id`, editRead, async (req, reply) => {
-    const { id } = parseInput(idParam, req.params);
+    const { id } = parseInput(contract.idParam, req.params);
     reply.header('cache-control', 'no-store');
     return service.getPage(site(req), id);
   });
 
   app.put(`${EDITOR_API}/pages/:id/draft`, edit, async (req) => {
-    const { id } = parseInput(idParam, req.params);
-    const body = parseInput(draftIn, req.body);
+    const { id } = parseInput(contract.idParam, req.params);
+    const body = parseInput(contract.draftIn, req.body);
     await references(req, body.layout);
     return service.saveDraft(site(req), id, body, req.owner!);
   });
 
   app.post(`${EDITOR_API}/pages/:id/publish`, publish, async (req) => {
-    const { id } = parseInput(idParam, req.params);
-    const body = parseInput(publishIn, req.body);
+    const { id } = parseInput(contract.idParam, req.params);
+    const body = parseInput(contract.publishIn, req.body);
     await references(req, body.layout);
     return service.publish(site(req), id, body, req.owner!);
   });
 
   app.post(`${EDITOR_API}/pages/:id/schedule`, publish, async (req) => {
-    const { id } = parseInput(idParam, req.params);
-    const body = parseInput(scheduleIn, req.body);
+    const { id } = parseInput(contract.idParam, req.params);
+    const body = parseInput(contract.scheduleIn, req.body);
     await references(req, body.layout);
     return service.schedule(site(req), id, { version: body.version, publishAt: new Date(body.publishAt), layout: body.layout }, req.owner!);
   });
 
   app.delete(`${EDITOR_API}/pages/:id/schedule`, publish, async (req) => {
-    const { id } = parseInput(idParam, req.params);
-    const body = parseInput(versionIn, req.body ?? (req.query as Record<string, unknown>) ?? {});
+    const { id } = parseInput(contract.idParam, req.params);
+    const body = parseInput(contract.versionIn, req.body ?? (req.query as Record<string, unknown>) ?? {});
     return service.unschedule(site(req), id, body.version, req.owner!.id);
   });
 
   // Journal posts: the same editor for the body (issue 27). The post's fields save through /api/config/posts/:id.
   app.get(`${EDITOR_API}/posts/:id`, editRead, async (req, reply) => {
-    const { id } = parseInput(idParam, req.params);
+    const { id } = parseInput(contract.idParam, req.params);
     reply.header('cache-control', 'no-store');
     const site = await app.services.websites.get();
     const doc = await posts.getPost(req.owner!.websiteId, id);
@@ -151,20 +116,20 @@ export async function editorRoutes(
   });
 
   app.put(`${EDITOR_API}/posts/:id/draft`, edit, async (req) => {
-    const { id } = parseInput(idParam, req.params);
-    const body = parseInput(postDraftIn, req.body);
+    const { id } = parseInput(contract.idParam, req.params);
+    const body = parseInput(contract.postDraftIn, req.body);
     return posts.saveDraft(site(req), id, body, req.owner!);
   });
 
   app.post(`${EDITOR_API}/posts/:id/publish`, publish, async (req) => {
-    const { id } = parseInput(idParam, req.params);
-    const body = parseInput(postPublishIn, req.body);
+    const { id } = parseInput(contract.idParam, req.params);
+    const body = parseInput(contract.postPublishIn, req.body);
     return posts.publish(site(req), id, { ...body, publishOn: body.publishOn ? new Date(body.publishOn) : undefined }, req.owner!);
   });
 
   app.post(`${EDITOR_API}/posts/:id/unpublish`, publish, async (req) => {
-    const { id } = parseInput(idParam, req.params);
-    const body = parseInput(versionIn, req.body);
+    const { id } = parseInput(contract.idParam, req.params);
+    const body = parseInput(contract.versionIn, req.body);
     return posts.unpublish(site(req), id, body.version, req.owner!);
   });
 
@@ -174,7 +139,7 @@ export async function editorRoutes(
   });
 
   app.put(`${EDITOR_API}/styles`, styles, async (req) => {
-    const body = parseInput(stylesIn, req.body);
+    const body = parseInput(contract.stylesIn, req.body);
     const saved = await service.patchStyles(site(req), body.version, body.changes, req.owner!.id);
     opts.onStylesSaved?.();
     return saved;
@@ -196,7 +161,7 @@ async function registerUploadRoutes(app: FastifyInstance, uploads: UploadService
 
   // The processing job of one upload: the editor polls it after a 202 until the upload is ready or failed.
   app.get(`${EDITOR_API}/uploads/:id`, uploadsRead, async (req, reply) => {
-    const { id } = parseInput(idParam, req.params);
+    const { id } = parseInput(contract.idParam, req.params);
     const row = await uploads.get(site(req), id);
     if (!row) throw new HttpError(404, em.UPLOAD_NOT_FOUND);
     reply.header('cache-control', 'no-store');
@@ -210,14 +175,14 @@ async function registerUploadRoutes(app: FastifyInstance, uploads: UploadService
   };
 
   app.put(`${EDITOR_API}/uploads/:id`, uploadsWrite, async (req) => {
-    const { id } = parseInput(idParam, req.params);
-    const body = parseInput(renameIn, req.body);
+    const { id } = parseInput(contract.idParam, req.params);
+    const body = parseInput(contract.renameIn, req.body);
     await guardPublishedUpload(req, id);
     return { upload: await uploads.rename(site(req), id, body.name) };
   });
 
   app.delete(`${EDITOR_API}/uploads/:id`, uploadsWrite, async (req, reply) => {
-    const { id } = parseInput(idParam, req.params);
+    const { id } = parseInput(contract.idParam, req.params);
     await guardPublishedUpload(req, id);
     await uploads.remove(site(req), id);
     return reply.status(204).send();

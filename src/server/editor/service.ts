@@ -32,6 +32,7 @@ import { BlockType, CollectionType, Role } from '../../core/enums.js';
 import { platform as pm } from '../../core/messages.js';
 import { layoutSearchText } from './search-text.js';
 import { changeSettings } from '../platform/index.js';
+import type { DraftStatus } from '../../core/api/editor.js';
 
 const { collections, pageLayouts, siteStyles } = schema;
 type LayoutRow = typeof pageLayouts.$inferSelect;
@@ -79,10 +80,6 @@ export function guardRawCode(actor: Actor, row: { draft: string | null; publishe
   const published = rawCodeBlocks(row?.published ? parseLayout(row.published) : null);
   for (const [id, code] of asked) if (draft.get(id) !== code && published.get(id) !== code) throw forbidden(em.RAW_CODE_ADMIN_ONLY);
 }
-
-/** Statuses an owner sets with a draft save (publishing and scheduling have their own calls). */
-export const DRAFT_STATUSES = ['draft', 'needs-review', 'private'] as const;
-export type DraftStatus = (typeof DRAFT_STATUSES)[number];
 
 /** URL ids a page cannot take without a route table to hand: the platform's named ones and the uploads folder. */
 // Read when called: the platform area's constant is not yet initialised while the areas load.

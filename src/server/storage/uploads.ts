@@ -17,6 +17,7 @@
  * `uploads/variants/<stored name>/<width>.<ext>`; every instance reads both from there. Deleting an
  * upload deletes its variants (on disk: the cached widths; in a bucket: the variants prefix).
  */
+import type { Upload } from '../../core/api/editor.js';
 import { randomBytes } from 'node:crypto';
 import { resolveInside } from '../files-inside.js';
 import { createReadStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -110,14 +111,16 @@ export function cleanName(name: unknown): string {
   return n;
 }
 
-export function uploadJson(u: UploadRow) {
+/** An upload as the contract's `Upload`. */
+export function uploadJson(u: UploadRow): Upload {
   return {
     id: u.id,
     name: u.name,
-    kind: u.kind,
+    // Stored as text; only these values are ever written.
+    kind: u.kind as Upload['kind'],
     contentType: u.contentType,
     bytes: u.bytes,
-    status: u.status,
+    status: u.status as Upload['status'],
     error: u.error,
     url: `${UPLOADS_PREFIX}${u.storedName}`,
     originalSize: u.originalSize,

@@ -1,56 +1,30 @@
-/** The page editor's calls to /api/editor (contract: 13a's src/server/editor), typed for the screens. */
+/** The page editor's calls to /api/editor, typed with the contract's shapes (core/api/editor.ts). */
 import { api, readCookie, ApiError } from '../../../client/api.js';
 import type { PageLayout, PageSummary } from '../../../../core/layout.js';
 import type { PostCover, PostFields } from '../../../../core/content.js';
 import { editor } from '../../../../core/messages.js';
 import { CRUMB_COOKIE } from '../../../../core/cookies.js';
 
-export type { PageSummary };
+import type {
+  DraftStatus,
+  PagesList,
+  NavPlacement,
+  PageDoc,
+  SavedPage,
+  Upload,
+  BlockPictures,
+  PostDoc,
+  PostRow,
+  PostsList,
+} from '../../../../core/api/editor.js';
 
-export interface PagesList {
-  pages: PageSummary[];
-  collections: Array<{ id: string; title: string; typeName: string }>;
-  products: Array<{ id: string; title: string }>;
-  /** kind 'newsletter' is a mailing list (the newsletter block's sign-up). */
-  forms: Array<{ id: string; name: string; kind?: string }>;
-  /** The main navigation's folders, by their index in it (a new page can go under one). */
-  navFolders: Array<{ index: number; title: string }>;
-}
-
-/** Where a new page goes in the main navigation. */
-export type NavPlacement = { position: 'first' | 'last' } | { position: 'folder'; folder: number };
-
-export interface PageDoc {
-  page: PageSummary;
-  layout: PageLayout;
-  published: PageLayout | null;
-  warnings: Record<string, string>;
-}
-
-export interface SavedPage {
-  page: PageSummary;
-  layout: PageLayout;
-  warnings?: Record<string, string>;
-}
-
-export interface Upload {
-  id: string;
-  name: string;
-  kind: 'image' | 'file';
-  contentType: string;
-  bytes: number;
-  status: 'processing' | 'ready' | 'failed' | 'cancelled';
-  error: string | null;
-  url: string;
-  originalSize: string | null;
-  createdAt: string;
-}
+export type { PageSummary, PagesList, NavPlacement, PageDoc, SavedPage, Upload, BlockPictures, PostDoc, PostRow, PostsList };
 
 export const listPages = () => api<PagesList>('GET', '/api/editor/pages');
 export const createPage = (title: string, urlId?: string, navigation?: NavPlacement) =>
   api<{ page: PageSummary }>('POST', '/api/editor/pages', { title, ...(urlId ? { urlId } : {}), ...(navigation ? { navigation } : {}) });
 export const loadPage = (id: string) => api<PageDoc>('GET', `/api/editor/pages/${encodeURIComponent(id)}`);
-export const saveDraft = (id: string, version: number, layout: PageLayout, status?: 'draft' | 'needs-review' | 'private') =>
+export const saveDraft = (id: string, version: number, layout: PageLayout, status?: DraftStatus) =>
   api<SavedPage>('PUT', `/api/editor/pages/${encodeURIComponent(id)}/draft`, status ? { version, layout, status } : { version, layout });
 export const publishPage = (id: string, version: number, layout: PageLayout) =>
   api<SavedPage>('POST', `/api/editor/pages/${encodeURIComponent(id)}/publish`, { version, layout });
@@ -129,12 +103,6 @@ export async function uploadFile(file: File, signal?: AbortSignal): Promise<Uplo
 
 export { ApiError };
 
-/** The canvas's picture of some blocks: their HTML from the site's own partials, with the site's CSS. */
-export interface BlockPictures {
-  blocks: Record<string, { name: string; html: string }>;
-  css: string;
-  stylesheets: string[];
-}
 export const renderBlocks = (target: EditTarget, layout: PageLayout) =>
   api<BlockPictures>('POST', `${targetPath(target)}/render`, { layout });
 
@@ -148,25 +116,6 @@ export interface EditTarget {
 export const targetPath = (t: EditTarget) => `/api/editor/${t.kind}s/${encodeURIComponent(t.id)}`;
 
 export type { PostCover, PostFields };
-export interface PostDoc extends PageDoc {
-  post: PostFields;
-  /** The site's time zone: publish dates are shown and chosen on its clocks. */
-  timeZone: string;
-  /** Raw HTML mode (the body as HTML) is offered to admins only. */
-  canWriteHtml: boolean;
-}
-export interface PostRow extends Omit<PostFields, 'cover'> {
-  id: string;
-  version: number;
-  cover: PostCover | null;
-}
-export interface PostsList {
-  journals: Array<{ id: string; title: string; urlId: string }>;
-  posts: PostRow[];
-  commentsDefault: number;
-  /** The site's time zone: dates are shown on its clocks. */
-  timeZone: string;
-}
 
 export const listPosts = () => api<PostsList>('GET', '/api/config/posts');
 export const createPost = (collectionId: string, title: string) =>
