@@ -20,7 +20,11 @@ import { CATALOG_TEXT } from '../../../src/core/api/catalog.js';
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'tessera-catalog-shots');
 const SIZES = ['XS', 'S', 'M', 'L', 'XL'];
 const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-const shot = (page: Page, name: string, width: number) => page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+/** A full-page screenshot from the top (sticky bars then sit where a reader first sees them). */
+async function shot(page: Page, name: string, width: number, fullPage = true) {
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage });
+}
 
 type SheetVariant = { id: string; sku: string; priceCents: number; salePriceCents: number | null; weightGrams: number };
 
@@ -74,7 +78,7 @@ describe('duplicate, archive and the bulk editor in Chromium', () => {
       const copyTitle = dialog.getByRole('textbox', { name: 'Title of the copy' });
       expect(await copyTitle.inputValue()).toBe(`Copy of ${title}`);
       await expectNoAxeViolations(page, { tags: WCAG_AA_BEST_PRACTICE }, 'the duplicate dialog');
-      await shot(page, 'product-duplicate', width);
+      await shot(page, 'product-duplicate', width, false);
       // Escape closes the dialog and gives focus back to its button.
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
@@ -115,6 +119,15 @@ describe('duplicate, archive and the bulk editor in Chromium', () => {
       await list.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Unarchive' }).click();
       await page.getByText('1 product unarchived as drafts.').first().waitFor();
       expect((await owner.get(`/api/config/products/${id}`)).json().status).toBe('draft');
+
+      // A digital product is not sent as a parcel: its editor asks for no weight or dimensions (a physical one does).
+      await page.goto(`${site.url}/config/products/${site.seed.productIds['houseplant-field-guide']}`);
+      await page.getByRole('heading', { level: 1, name: 'The Houseplant Field Guide (eBook)' }).waitFor();
+      await page.getByRole('textbox', { name: 'SKU' }).first().waitFor();
+      expect(await page.getByRole('textbox', { name: 'Weight (kg)' }).count()).toBe(0);
+      expect(await page.getByRole('group', { name: 'Dimensions' }).count()).toBe(0);
+      await page.goto(`${site.url}/config/products/${id}`);
+      await page.getByRole('textbox', { name: 'Weight (kg)' }).first().waitFor();
       expect(problems.filter((x) => !/Failed to load resource/.test(x))).toEqual([]);
       await ctx.close();
     });

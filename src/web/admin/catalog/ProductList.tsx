@@ -9,6 +9,7 @@ import { api } from '../../client/api.js';
 import { ColumnHeads, ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
 import { formatMoney } from '../../../core/money.js';
 import { createStore } from './store-creation.js';
+import { stockWords } from './model.js';
 import type {
   CatalogSettings,
   InventoryInput,
@@ -29,21 +30,6 @@ const STATUS_LABEL: Record<string, string> = {
   'needs-review': 'Needs review',
   archived: 'Archived',
 };
-
-/** A product's stock in words: tracked stock, and how many variants are unlimited or sold out ("Unlimited" only when all are). */
-export function stockWords(row: Pick<Row, 'variants'>): string {
-  const vs = row.variants;
-  const unlimited = vs.filter((v) => v.unlimited).length;
-  if (unlimited === vs.length) return 'Unlimited';
-  const tracked = vs.filter((v) => !v.unlimited);
-  const total = tracked.reduce((s, v) => s + v.qtyInStock, 0);
-  const soldOut = tracked.filter((v) => v.qtyInStock <= 0).length;
-  const parts = [`${total} in stock`];
-  if (vs.length > 1) parts[0] += ` for ${tracked.length} variant${tracked.length === 1 ? '' : 's'}`;
-  if (unlimited) parts.push(`${unlimited} unlimited`);
-  if (soldOut && vs.length > 1) parts.push(`${soldOut} sold out`);
-  return parts.join(', ');
-}
 
 function StatusBadge({ status }: { status: string }) {
   return <span className={`cat-status cat-status--${status}`}>{STATUS_LABEL[status] ?? status}</span>;
