@@ -270,7 +270,11 @@ export const bulkEditChange = z.object({
     .optional(),
 });
 export type BulkEditChange = z.input<typeof bulkEditChange>;
-export const bulkEditIn = z.object({ changes: z.array(bulkEditChange).min(1, CATALOG_TEXT.NO_CHANGES).max(5000) });
+export const bulkEditIn = z.object({
+  changes: z.array(bulkEditChange).min(1, CATALOG_TEXT.NO_CHANGES).max(5000),
+  /** Each product's version as the sheet read it: a product saved since is refused (409), so nobody's edit is overwritten. */
+  versions: z.record(z.string().max(64), z.number().int()).optional(),
+});
 export type BulkEditInput = z.input<typeof bulkEditIn>;
 /** A refused save: `errors` is keyed `<variantId>.<field>`, one message per cell. */
 export const bulkEditOut = z.object({ ok: z.boolean(), count: z.number() });

@@ -13,18 +13,19 @@ import { QUANTITY_MAX } from '../../core/constants.js';
 import { can } from '../../core/roles.js';
 import { variantsOfItems } from '../db-util.js';
 import { badRequest, notFound } from '../errors.js';
-import { audit, parseInput, stockChangedHooks } from '../platform/index.js';
+import { audit, parseInput, staleEdit, stockChangedHooks } from '../platform/index.js';
 import { SKU_TAKEN, stockReason } from './product-service.js';
 import { CATALOG_TEXT, bulkEditIn, bulkEditQuery, shipsAsParcel, type BulkEditOut, type BulkEditSheet } from '../../core/api/catalog.js';
 
 const { items, productVariants } = schema;
 type VariantRow = typeof productVariants.$inferSelect;
-type Change = ReturnType<typeof bulkEditIn.parse>['changes'][number];
+type BulkEditBody = ReturnType<typeof bulkEditIn.parse>;
+type Change = BulkEditBody['changes'][number];
 
 /** The body checked by its schema; a refused cell is keyed by its variant's id, not its place in the list. */
-function parseChanges(body: unknown): Change[] {
+function parseChanges(body: unknown): BulkEditBody {
   const parsed = bulkEditIn.safeParse(body);
-  if (parsed.success) return parsed.data.changes;
+  if (parsed.success) return parsed.data;
   const raw = (body as { changes?: unknown } | null)?.changes;
   const errors: Record<string, string> = {};
   for (const issue of parsed.error.issues) {
@@ -79,7 +80,7 @@ function skuErrors(all: VariantRow[], finalSku: Map<string, string>, changed: Se
 }
 
 /** Checks and writes `changes` in `tx`; a refused cell throws before anything is written. Answers how many variants changed. */
-export async function bulkEditTx(tx: Tx, websiteId: string, accountId: string, changes: Change[]): Promise<number> {
+export async function bulkEditTx(tx: Tx, websiteId: string, accountId: string, { changes, versions }: BulkEditBody): Promise<number> {
   await stockReason(tx, 'manual');
   const ids = [...new Set(changes.map((c) => c.variantId))];
   const owned = await tx
@@ -90,6 +91,10 @@ export async function bulkEditTx(tx: Tx, websiteId: string, accountId: string, c
   const itemIds = [...new Set(owned.map((r) => r.itemId))];
   // The products are locked first, so a product editor's save and this one take turns.
   const locked = itemIds.length ? await tx.select().from(items).where(inArray(items.id, itemIds)).orderBy(items.id).for('update') : [];
+  for (const item of locked) {
+    const seen = versions?.[item.id];
+    if (seen !== undefined && seen !== item.version) throw staleEdit(item.version);
+  }
   const typeOf = new Map(locked.map((i) => [i.id, Number(i.structuredContent.productType ?? 1)]));
   const all = await siteVariants(tx, websiteId);
   const byId = new Map(all.map((v) => [v.id, v]));
@@ -206,8 +211,8 @@ export async function bulkEditRoutes(app: FastifyInstance) {
   });
 
   app.put('/api/config/catalog/bulk-edit', storeRoles, async (req): Promise<BulkEditOut> => {
-    const changes = parseChanges(req.body);
-    const count = await db.transaction((tx) => bulkEditTx(tx, req.owner!.websiteId, req.owner!.id, changes));
+    const body = parseChanges(req.body);
+    const count = await db.transaction((tx) => bulkEditTx(tx, req.owner!.websiteId, req.owner!.id, body));
     return { ok: true, count };
   });
 }

@@ -247,6 +247,17 @@ describe.each(DB_KINDS)('duplicate, archive and bulk edit on %s', (kind) => {
     expect((await owner.send('PUT', SHEET, { changes: [] })).json().error).toBe(CATALOG_TEXT.NO_CHANGES);
   });
 
+  it('refuses a sheet older than a product it changes, with the 409 of a stale edit', async () => {
+    const [id] = await fourProducts('STALE');
+    const [p] = await sheetOf([id!]);
+    const change = { variantId: p!.variants[0]!.id, priceCents: 4321 };
+    expect((await owner.send('PUT', SHEET, { changes: [change], versions: { [id!]: p!.version } })).statusCode).toBe(200);
+    const stale = await owner.send('PUT', SHEET, { changes: [{ ...change, priceCents: 1 }], versions: { [id!]: p!.version } });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().currentVersion).toBe(p!.version + 1);
+    expect((await sheetOf([id!]))[0]!.variants[0]!.priceCents).toBe(4321);
+  });
+
   it('keeps the bulk editor to roles that may change products', async () => {
     const anonymous = visitor();
     expect((await anonymous.get(`${SHEET}?ids=${t.seed.productIds['linen-camp-shirt']}`)).statusCode).toBe(401);

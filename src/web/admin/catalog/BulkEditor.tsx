@@ -211,7 +211,10 @@ export function BulkEditor({ settings }: { settings: CatalogSettings }) {
     }
     setSaving(true);
     try {
-      const out = await api<BulkEditOut>('PUT', '/api/config/catalog/bulk-edit', { changes: pending.changes } satisfies BulkEditInput);
+      const out = await api<BulkEditOut>('PUT', '/api/config/catalog/bulk-edit', {
+        changes: pending.changes,
+        versions: Object.fromEntries(sheet.data!.products.map((p) => [p.id, p.version])),
+      } satisfies BulkEditInput);
       await qc.invalidateQueries({ queryKey: ['bulk-edit'] });
       await qc.invalidateQueries({ queryKey: ['catalog-products'] });
       setTyped({});
