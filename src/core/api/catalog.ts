@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ProductType, isEnumValue } from '../enums.js';
 import { platform as platformMessages } from '../messages.js';
-import { cents, contentStatus } from './common.js';
+import { cents, CONTENT_STATUSES } from './common.js';
 
 export const SEO_TITLE_MAX = 70;
 export const SEO_DESCRIPTION_MAX = 320;
@@ -15,7 +15,16 @@ export const CATALOG_TEXT = {
   NO_PRODUCTS_CHOSEN: 'Choose at least one product.',
   NO_CHANGES: 'Change at least one variant.',
   NO_SUCH_VARIANT: 'No such variant.',
+  SALE_NOT_LOWER: 'The sale price must be lower than the price.',
+  NO_STOCK_OF_UNLIMITED: 'This variant has unlimited stock; turn that off in the product editor to count it.',
+  NO_WEIGHT_OF_DIGITAL: 'Digital products and gift cards have no weight.',
+  NOT_SAVED: 'Nothing was saved. Correct the cells marked in red and save again.',
 } as const;
+
+/** A product's states: the content states, and archived (off the storefront, kept for its orders, can come back). */
+export const PRODUCT_STATUSES = [...CONTENT_STATUSES, 'archived'] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+export const productStatus = z.enum(PRODUCT_STATUSES, { error: (i) => platformMessages.notExpectedOption(String(i.input)) });
 
 export const PAGE_SIZE_DEFAULT = 25;
 
@@ -38,6 +47,9 @@ export const variantDimensions = z.object({
   height: side('Height'),
 });
 export type VariantDimensions = z.infer<typeof variantDimensions>;
+
+/** Whether a product of this type is sent as a parcel, so has a weight and dimensions (digital products and gift cards are not). */
+export const shipsAsParcel = (productType: number) => productType !== ProductType.DIGITAL && productType !== ProductType.GIFT_CARD;
 
 const stockQty = z.number({ error: 'Stock must be a number.' }).int('Stock must be a whole number.').min(0, 'Stock cannot be negative.');
 const lowStockThreshold = z
@@ -107,7 +119,7 @@ export const productIn = z.object({
   urlId: z.string().trim().max(200).optional(),
   body: z.string().max(200_000).optional().default(''),
   excerpt: z.string().max(2000).optional(),
-  status: contentStatus.optional().default('published'),
+  status: productStatus.optional().default('published'),
   productType: z.number().refine((n) => isEnumValue(ProductType, n), { message: 'Choose a product type.' }),
   images: z.array(imageIn).max(50).optional().default([]),
   // Tag length is checked by tagListErrors (50 characters); this bound only caps the request.
@@ -142,7 +154,7 @@ export type CatalogSettings = z.infer<typeof catalogSettings>;
 export const productListQuery = z.object({
   q: z.string().trim().max(200).optional().default(''),
   collectionId: z.string().max(64).optional(),
-  status: z.enum(['published', 'draft', 'scheduled', 'private', 'needs-review']).optional(),
+  status: productStatus.optional(),
   type: z.coerce.number().int().min(1).max(10).optional(),
   stock: z.enum(['in', 'low', 'out']).optional(),
   sort: z.enum(['title', '-title', 'updated', '-updated', 'price', '-price', 'stock', '-stock']).optional().default('-updated'),
@@ -185,7 +197,9 @@ export type ProductList = z.infer<typeof productList>;
 // ---- POST /api/config/catalog/products/bulk ----
 
 export const productBulkIn = z.object({
-  action: z.enum(['publish', 'unpublish', 'delete', 'move'], { error: 'Choose publish, unpublish, delete or move.' }),
+  action: z.enum(['publish', 'unpublish', 'archive', 'unarchive', 'delete', 'move'], {
+    error: 'Choose publish, unpublish, archive, unarchive, delete or move.',
+  }),
   ids: z.array(z.string().min(1).max(64)).min(1, CATALOG_TEXT.NO_PRODUCTS_CHOSEN).max(500),
   /** move: the store page the products go to. */
   collectionId: z.string().max(64).optional(),
@@ -193,6 +207,78 @@ export const productBulkIn = z.object({
 export type ProductBulkInput = z.input<typeof productBulkIn>;
 export const productBulkOut = z.object({ ok: z.boolean(), count: z.number() });
 export type ProductBulkOut = z.infer<typeof productBulkOut>;
+
+// ---- POST /api/config/products/:id/duplicate ----
+
+/** The copy's title (left out: "Copy of" the original's). Its slug, SKUs and stock are worked out by the server. */
+export const productDuplicateIn = z.object({
+  title: z.string().trim().min(1, 'Enter a title.').max(200).optional(),
+});
+export type ProductDuplicateInput = z.input<typeof productDuplicateIn>;
+export const productDuplicateOut = z.object({ id: z.string(), title: z.string(), urlId: z.string(), status: z.string() });
+export type ProductDuplicateOut = z.infer<typeof productDuplicateOut>;
+
+// ---- GET and PUT /api/config/catalog/bulk-edit ----
+
+export const BULK_EDIT_MAX_PRODUCTS = 100;
+
+/** The products to edit, as the product list's selection: ids separated by commas. */
+export const bulkEditQuery = z.object({
+  ids: z
+    .string()
+    .max(BULK_EDIT_MAX_PRODUCTS * 65)
+    .transform((s) => [...new Set(s.split(',').filter(Boolean))])
+    .pipe(
+      z
+        .array(z.string().min(1).max(64))
+        .min(1, CATALOG_TEXT.NO_PRODUCTS_CHOSEN)
+        .max(BULK_EDIT_MAX_PRODUCTS, `Choose at most ${BULK_EDIT_MAX_PRODUCTS} products.`),
+    ),
+});
+
+export const bulkEditVariant = z.object({
+  id: z.string(),
+  name: z.string(),
+  sku: z.string(),
+  priceCents: z.number(),
+  /** null: not on sale. */
+  salePriceCents: z.number().nullable(),
+  qtyInStock: z.number(),
+  unlimited: z.boolean(),
+  weightGrams: z.number(),
+});
+export type BulkEditVariant = z.infer<typeof bulkEditVariant>;
+export const bulkEditSheet = z.object({
+  products: z.array(
+    z.object({ id: z.string(), title: z.string(), version: z.number(), productType: z.number(), variants: z.array(bulkEditVariant) }),
+  ),
+});
+export type BulkEditSheet = z.infer<typeof bulkEditSheet>;
+
+/** One variant's changed cells; a cell left out keeps its value. A null sale price takes the variant off sale. */
+export const bulkEditChange = z.object({
+  variantId: z.string().min(1).max(64),
+  sku: z.string().trim().min(1, 'Every variant needs a SKU.').max(128, 'Keep the SKU to 128 characters.').optional(),
+  priceCents: cents('Price').optional(),
+  salePriceCents: cents('Sale price').nullable().optional(),
+  qtyInStock: stockQty.max(1_000_000, 'Stock is too large.').optional(),
+  weightGrams: z
+    .number({ error: 'Weight must be a number.' })
+    .int('Weight must be in whole grams.')
+    .min(0, 'Weight cannot be negative.')
+    .max(10_000_000, 'Weight is too large.')
+    .optional(),
+});
+export type BulkEditChange = z.input<typeof bulkEditChange>;
+export const bulkEditIn = z.object({
+  changes: z.array(bulkEditChange).min(1, CATALOG_TEXT.NO_CHANGES).max(5000),
+  /** Each product's version as the sheet read it: a product saved since is refused (409), so nobody's edit is overwritten. */
+  versions: z.record(z.string().max(64), z.number().int()).optional(),
+});
+export type BulkEditInput = z.input<typeof bulkEditIn>;
+/** A refused save: `errors` is keyed `<variantId>.<field>`, one message per cell. */
+export const bulkEditOut = z.object({ ok: z.boolean(), count: z.number() });
+export type BulkEditOut = z.infer<typeof bulkEditOut>;
 
 // ---- GET and PUT /api/config/catalog/inventory ----
 

@@ -49,7 +49,7 @@ export const items = pgTable(
     author: text('author').notNull().default(''),
     tags: jsonb('tags').$type<string[]>().notNull().default([]),
     categories: jsonb('categories').$type<string[]>().notNull().default([]),
-    /** 'published' | 'draft' | 'scheduled' | 'needs-review' | 'private'. */
+    /** 'published' | 'draft' | 'scheduled' | 'needs-review' | 'private'; products also 'archived' (off the storefront, kept for orders). */
     status: text('status').notNull().default('published'),
     publishOn: timestamp('publish_on', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     /** Images: [{assetUrl, originalSize, mediaFocalPoint, altText}] */

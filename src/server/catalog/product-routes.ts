@@ -1,6 +1,6 @@
 /**
- * The product editor's calls: the store pages, the product list, one product, and its create, update and
- * delete. Each write is one transaction of product-service.ts.
+ * The product editor's calls: the store pages, the product list, one product, and its create, update,
+ * duplicate and delete. Each write is one transaction of product-service.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -18,6 +18,8 @@ import {
   productOf,
   updateProductTx,
 } from './product-service.js';
+import { duplicateProductTx } from './product-copy.js';
+import { productDuplicateIn } from '../../core/api/catalog.js';
 
 export async function productRoutes(app: FastifyInstance) {
   const db = app.database.db;
@@ -59,6 +61,14 @@ export async function productRoutes(app: FastifyInstance) {
     if (p.version === undefined) throw badRequest('version is required.', { version: 'version is required.' });
     const site = await siteOf(req);
     return db.transaction((tx) => updateProductTx(tx, site.id, req.owner!.id, id, p));
+  });
+
+  app.post('/api/config/products/:id/duplicate', storeRoles, async (req, reply) => {
+    const { id } = parseInput(idParam, req.params);
+    const { title } = parseInput(productDuplicateIn, req.body ?? {});
+    const site = await siteOf(req);
+    const out = await db.transaction((tx) => duplicateProductTx(tx, site.id, req.owner!.id, id, title));
+    return reply.status(201).send(out);
   });
 
   app.delete('/api/config/products/:id', storeRoles, async (req) => {

@@ -3,8 +3,8 @@
  *
  * - GET  /api/config/catalog/products: the product list with search, filters (store, type, status, stock), sort
  *   and pages; each row has its thumbnail and its variants' stock.
- * - POST /api/config/catalog/products/bulk: publish, unpublish, delete or move (to another store page) several
- *   products at once.
+ * - POST /api/config/catalog/products/bulk: publish, unpublish, archive, unarchive, delete or move (to another
+ *   store page) several products at once. Archived products leave the storefront and keep their orders.
  * - GET  /api/config/catalog/inventory: every variant's stock and low-stock threshold.
  * - PUT  /api/config/catalog/inventory: changes stock, unlimited and threshold of one or several variants
  *   (the list's inline stock edit and the inventory screen's bulk edit); restock hooks run as on a product save.
@@ -232,8 +232,9 @@ async function catalogListRoutes(app: FastifyInstance, ctx: CatalogRoutesCtx) {
           await auditProduct('product.delete', item.id, { title: item.title, status: item.status });
           continue;
         }
-        const status = body.action === 'publish' ? 'published' : 'draft';
-        if (item.status === status) continue;
+        // Unarchived products come back as drafts (as in Shopify), to be checked before they go live again.
+        const status = body.action === 'publish' ? 'published' : body.action === 'archive' ? 'archived' : 'draft';
+        if (item.status === status || (body.action === 'unarchive' && item.status !== 'archived')) continue;
         await tx
           .update(items)
           .set({ status, ...(status === 'published' ? { publishOn: new Date() } : {}), version: item.version + 1, updatedAt: new Date() })

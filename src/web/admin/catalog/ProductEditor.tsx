@@ -8,12 +8,19 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError } from '../../client/api.js';
 import { PageHeader, Skeleton, useToast, ConfirmDialog } from '../ui/design.js';
+import { ArchiveCard, DuplicateDialog } from './ProductActions.js';
 import { RichText } from '../content/editor/RichText.js';
 import { slugify } from '../../../core/slug.js';
 import { MediaGallery, type ProductImage } from './MediaGallery.js';
 import { TypeDetails, planOf, type SubscriptionPlan } from './TypeDetails.js';
 import { CatField as Field } from './CatField.js';
-import { SEO_DESCRIPTION_MAX, SEO_TITLE_MAX, type CatalogSettings, type StoreSummary as Store } from '../../../core/api/catalog.js';
+import {
+  SEO_DESCRIPTION_MAX,
+  SEO_TITLE_MAX,
+  shipsAsParcel,
+  type CatalogSettings,
+  type StoreSummary as Store,
+} from '../../../core/api/catalog.js';
 import {
   DIMENSION_UNITS,
   draftOf,
@@ -378,6 +385,8 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
       .slice(0, 160) ||
     'Add a description to show in search results.';
   const live = server.status === 'published' && server.urlId;
+  // Digital products and gift cards are not sent as parcels: no weight or dimensions to ask for.
+  const parcel = shipsAsParcel(d.productType);
 
   return (
     <form className="cat-editor" aria-label={id ? 'Edit product' : 'New product'} onSubmit={(e) => void submit(e)} noValidate>
@@ -385,11 +394,14 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
         title={id ? server.title : 'Add product'}
         breadcrumbs={[{ label: 'Products', href: '/config/products' }, { label: id ? server.title : 'Add product' }]}
         actions={
-          live ? (
-            <a className="a-button" href={`/${storeUrl}/p/${server.urlId}`} target="_blank" rel="noreferrer">
-              View on site
-            </a>
-          ) : null
+          <>
+            {id ? <DuplicateDialog id={id} title={server.title} dirty={dirty} onLeave={() => (leaving.current = true)} /> : null}
+            {live ? (
+              <a className="a-button" href={`/${storeUrl}/p/${server.urlId}`} target="_blank" rel="noreferrer">
+                View on site
+              </a>
+            ) : null}
+          </>
         }
       />
       <div className={`cat-savebar${dirty ? ' is-dirty' : ''}`} role="region" aria-label="Save">
@@ -602,53 +614,57 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                           onChange={(e) => setVariant(i, { qtyInStock: e.target.value })}
                         />
                       </Field>
-                      <Field label="Weight (kg)" id={k('weight')} error={err(`variants.${i}.weightGrams`)}>
-                        <input
-                          id={k('weight')}
-                          inputMode="decimal"
-                          value={v.weight}
-                          placeholder="0.0"
-                          onChange={(e) => setVariant(i, { weight: e.target.value })}
-                        />
-                      </Field>
-                      <fieldset
-                        className="cat-variant__dims"
-                        aria-describedby={err(`variants.${i}.dimensions`) ? k('dims-error') : undefined}
-                      >
-                        <legend>Dimensions</legend>
-                        <div className="cat-variant__dims-row">
-                          {(['length', 'width', 'height'] as const).map((side) => (
-                            <Field key={side} label={side[0]!.toUpperCase() + side.slice(1)} id={k(side)}>
-                              <input
-                                id={k(side)}
-                                inputMode="decimal"
-                                value={v[side]}
-                                placeholder="0"
-                                onChange={(e) => setVariant(i, { [side]: e.target.value })}
-                                aria-invalid={!!err(`variants.${i}.dimensions`)}
-                              />
-                            </Field>
-                          ))}
-                          <Field label="Unit" id={k('dim-unit')}>
-                            <select
-                              id={k('dim-unit')}
-                              value={v.dimUnit}
-                              onChange={(e) => setVariant(i, { dimUnit: e.target.value as DimensionUnit })}
-                            >
-                              {DIMENSION_UNITS.map((u) => (
-                                <option key={u} value={u}>
-                                  {u}
-                                </option>
-                              ))}
-                            </select>
+                      {parcel ? (
+                        <>
+                          <Field label="Weight (kg)" id={k('weight')} error={err(`variants.${i}.weightGrams`)}>
+                            <input
+                              id={k('weight')}
+                              inputMode="decimal"
+                              value={v.weight}
+                              placeholder="0.0"
+                              onChange={(e) => setVariant(i, { weight: e.target.value })}
+                            />
                           </Field>
-                        </div>
-                        {err(`variants.${i}.dimensions`) ? (
-                          <p className="field-error" id={k('dims-error')}>
-                            {err(`variants.${i}.dimensions`)}
-                          </p>
-                        ) : null}
-                      </fieldset>
+                          <fieldset
+                            className="cat-variant__dims"
+                            aria-describedby={err(`variants.${i}.dimensions`) ? k('dims-error') : undefined}
+                          >
+                            <legend>Dimensions</legend>
+                            <div className="cat-variant__dims-row">
+                              {(['length', 'width', 'height'] as const).map((side) => (
+                                <Field key={side} label={side[0]!.toUpperCase() + side.slice(1)} id={k(side)}>
+                                  <input
+                                    id={k(side)}
+                                    inputMode="decimal"
+                                    value={v[side]}
+                                    placeholder="0"
+                                    onChange={(e) => setVariant(i, { [side]: e.target.value })}
+                                    aria-invalid={!!err(`variants.${i}.dimensions`)}
+                                  />
+                                </Field>
+                              ))}
+                              <Field label="Unit" id={k('dim-unit')}>
+                                <select
+                                  id={k('dim-unit')}
+                                  value={v.dimUnit}
+                                  onChange={(e) => setVariant(i, { dimUnit: e.target.value as DimensionUnit })}
+                                >
+                                  {DIMENSION_UNITS.map((u) => (
+                                    <option key={u} value={u}>
+                                      {u}
+                                    </option>
+                                  ))}
+                                </select>
+                              </Field>
+                            </div>
+                            {err(`variants.${i}.dimensions`) ? (
+                              <p className="field-error" id={k('dims-error')}>
+                                {err(`variants.${i}.dimensions`)}
+                              </p>
+                            ) : null}
+                          </fieldset>
+                        </>
+                      ) : null}
                       <label className="a-check cat-variant__unlimited">
                         <input type="checkbox" checked={v.unlimited} onChange={(e) => setVariant(i, { unlimited: e.target.checked })} />{' '}
                         Unlimited stock
@@ -745,8 +761,8 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                 <option value="draft">Draft</option>
                 <option value="scheduled">Scheduled</option>
                 <option value="published">Published</option>
-                {['private', 'needs-review'].includes(d.status) ? (
-                  <option value={d.status}>{d.status === 'private' ? 'Private' : 'Needs review'}</option>
+                {['private', 'needs-review', 'archived'].includes(d.status) ? (
+                  <option value={d.status}>{{ private: 'Private', 'needs-review': 'Needs review', archived: 'Archived' }[d.status]}</option>
                 ) : null}
               </select>
             </Field>
@@ -802,6 +818,9 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
               error={Object.entries(errors).find(([k]) => k.startsWith('categories'))?.[1]}
             />
           </section>
+          {id ? (
+            <ArchiveCard id={id} title={server.title} status={server.status} dirty={dirty} onLeave={() => (leaving.current = true)} />
+          ) : null}
           {id ? (
             <section className="a-card" aria-labelledby="cat-danger-h">
               <h2 id="cat-danger-h">Delete</h2>

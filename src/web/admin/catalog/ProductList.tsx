@@ -1,6 +1,7 @@
 /**
- * /config/products: the product list (issue 24). Search, filters (store, type, status, stock), sort, pages; bulk
- * publish, unpublish, delete and move to another store page; thumbnails; stock edited in place. A table on wide screens, cards on phones.
+ * /config/products: the product list (issue 24). Search, filters (store, type, status with archived, stock), sort, pages;
+ * bulk publish, unpublish, archive, unarchive, delete, move to another store page and edit in the bulk editor;
+ * thumbnails; stock edited in place. A table on wide screens, cards on phones.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,6 +9,7 @@ import { api } from '../../client/api.js';
 import { ColumnHeads, ConfirmDialog, EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
 import { formatMoney } from '../../../core/money.js';
 import { createStore } from './store-creation.js';
+import { stockWords } from './model.js';
 import type {
   CatalogSettings,
   InventoryInput,
@@ -26,6 +28,7 @@ const STATUS_LABEL: Record<string, string> = {
   scheduled: 'Scheduled',
   private: 'Private',
   'needs-review': 'Needs review',
+  archived: 'Archived',
 };
 
 function StatusBadge({ status }: { status: string }) {
@@ -41,10 +44,7 @@ function StockCell({ row, onSaved }: { row: Row; onSaved: () => void }) {
   if (!v) return <span className="a-muted">—</span>;
   if (row.variants.length > 1 || v.unlimited)
     return (
-      <span className={row.out ? 'cat-stock cat-stock--out' : row.low && row.stock !== null ? 'cat-stock cat-stock--low' : 'cat-stock'}>
-        {row.stock === null ? 'Unlimited' : `${row.stock} in stock`}
-        {row.variants.length > 1 ? <span className="a-muted"> for {row.variants.length} variants</span> : null}
-      </span>
+      <span className={row.out ? 'cat-stock cat-stock--out' : row.low ? 'cat-stock cat-stock--low' : 'cat-stock'}>{stockWords(row)}</span>
     );
   const save = async () => {
     const n = Number(value);
@@ -162,7 +162,7 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
   const toggle = (id: string) => setSelected((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
 
   const [moveTo, setMoveTo] = useState('');
-  const bulk = async (action: 'publish' | 'unpublish' | 'delete' | 'move') => {
+  const bulk = async (action: ProductBulkInput['action']) => {
     const ids = [...selected];
     const target = (stores.data?.stores ?? []).find((s) => s.id === moveTo);
     try {
@@ -172,9 +172,15 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
         ...(action === 'move' ? { collectionId: moveTo } : {}),
       } satisfies ProductBulkInput);
       const n = ids.length;
-      toast(
-        `${n} product${n === 1 ? '' : 's'} ${action === 'publish' ? 'published' : action === 'unpublish' ? 'set to draft' : action === 'move' ? `moved to ${target?.title ?? 'the store page'}` : 'deleted'}.`,
-      );
+      const done = {
+        publish: 'published',
+        unpublish: 'set to draft',
+        archive: 'archived',
+        unarchive: 'unarchived as drafts',
+        move: `moved to ${target?.title ?? 'the store page'}`,
+        delete: 'deleted',
+      }[action];
+      toast(`${n} product${n === 1 ? '' : 's'} ${done}.`);
       setSelected(new Set());
       reload();
     } catch (e) {
@@ -223,6 +229,7 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
             <option value="published">Active</option>
             <option value="draft">Draft</option>
             <option value="scheduled">Scheduled</option>
+            <option value="archived">Archived</option>
           </select>
           <select value={type} onChange={(e) => setType(e.target.value)} aria-label="Product type">
             <option value="">Any type</option>
@@ -258,6 +265,19 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
             <button type="button" onClick={() => void bulk('unpublish')}>
               Unpublish
             </button>
+            <a className="a-button" href={`/config/products/bulk-edit?ids=${[...selected].map(encodeURIComponent).join(',')}`}>
+              Edit in bulk
+            </a>
+            {rows.some((r) => selected.has(r.id) && r.status !== 'archived') ? (
+              <button type="button" onClick={() => void bulk('archive')}>
+                Archive
+              </button>
+            ) : null}
+            {rows.some((r) => selected.has(r.id) && r.status === 'archived') ? (
+              <button type="button" onClick={() => void bulk('unarchive')}>
+                Unarchive
+              </button>
+            ) : null}
             <span className="cat-bulkbar__move">
               <select value={moveTo} onChange={(e) => setMoveTo(e.target.value)} aria-label="Move to store page">
                 <option value="">Move to…</option>

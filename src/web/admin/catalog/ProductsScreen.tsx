@@ -1,6 +1,6 @@
 /**
  * /config/products: the product list; /config/products/new and /config/products/:id: the product editor;
- * /config/products/import: CSV import and export. The screens live in ./catalog (issue 24).
+ * /config/products/import: CSV import and export; /config/products/bulk-edit: the bulk editor. The screens live in ./catalog (issue 24).
  */
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
@@ -8,6 +8,7 @@ import { Skeleton } from '../ui/design.js';
 import { ProductList } from './ProductList.js';
 import { ProductEditor } from './ProductEditor.js';
 import { ImportExport } from './ImportExport.js';
+import { BulkEditor } from './BulkEditor.js';
 import type { CatalogSettings } from '../../../core/api/catalog.js';
 
 /**
@@ -29,5 +30,6 @@ export function ProductsScreen({ path }: { path: string }) {
   const m = path.replace(/\/+$/, '').match(/^\/config\/products\/([^/]+)$/);
   if (!m) return <ProductList settings={settings} />;
   if (m[1] === 'import') return <ImportExport />;
+  if (m[1] === 'bulk-edit') return <BulkEditor settings={settings} />;
   return <ProductEditor id={m[1] === 'new' ? null : m[1]!} settings={settings} />;
 }

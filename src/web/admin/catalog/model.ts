@@ -1,7 +1,7 @@
 /**
  * The product editor's model (pure functions, tested in test/unit/web/admin/catalog/model.test.ts): options and the variant
- * matrix they generate, suggested SKUs, amounts in the store currency's minor units, and wall-clock times in the
- * site's time zone.
+ * matrix they generate, suggested SKUs, amounts in the store currency's minor units, wall-clock times in the
+ * site's time zone, and the product list's stock in words.
  */
 import { suggestSku } from '../../../core/product.js';
 import { moneyDecimalString, toMinorUnits } from '../../../core/money.js';
@@ -192,6 +192,24 @@ export function serverVariant(v: DraftVariant, currency: string, i: number): { v
     },
     errors,
   };
+}
+
+// ---- The product list ----------------------------------------------------------------------------
+
+/** A product's stock in words: tracked stock, and how many variants are unlimited or sold out ("Unlimited" only when all are). */
+export function stockWords(row: { variants: Array<{ qtyInStock: number; unlimited: boolean }> }): string {
+  const vs = row.variants;
+  const unlimited = vs.filter((v) => v.unlimited).length;
+  if (vs.length === 0) return 'No variants';
+  if (unlimited === vs.length) return 'Unlimited';
+  const tracked = vs.filter((v) => !v.unlimited);
+  const total = tracked.reduce((s, v) => s + v.qtyInStock, 0);
+  const soldOut = tracked.filter((v) => v.qtyInStock <= 0).length;
+  const parts = [`${total} in stock`];
+  if (vs.length > 1) parts[0] += ` for ${tracked.length} variant${tracked.length === 1 ? '' : 's'}`;
+  if (unlimited) parts.push(`${unlimited} unlimited`);
+  if (soldOut && vs.length > 1) parts.push(`${soldOut} sold out`);
+  return parts.join(', ');
 }
 
 // ---- Time zones ----------------------------------------------------------------------------------
