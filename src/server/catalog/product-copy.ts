@@ -5,7 +5,7 @@
  * store), each SKU gets "-copy" too (SKUs are unique in the store), and its stock starts at 0: stock counts things
  * on a shelf, and the shelf holds the original's. Unlimited stock stays unlimited (a rule, not a count).
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
@@ -58,16 +58,19 @@ export async function duplicateProductTx(
   const copyId = newId();
   const copyTitle = title ?? COPY_TITLE(original.item.title);
   const { id: _id, createdAt: _c, updatedAt: _u, version: _v, layoutDraft: _ld, layout: _l, layoutText: _lt, ...rest } = original.item;
-  await tx.insert(items).values({
-    ...rest,
-    id: copyId,
-    urlId,
-    title: copyTitle,
-    recordType: RecordType.STORE_ITEM,
-    status: 'draft',
-    publishOn: new Date(),
-    ordering: count,
-  });
+  const [saved] = await tx
+    .insert(items)
+    .values({
+      ...rest,
+      id: copyId,
+      urlId,
+      title: copyTitle,
+      recordType: RecordType.STORE_ITEM,
+      status: 'draft',
+      publishOn: new Date(),
+      ordering: count,
+    })
+    .returning({ id: items.id, title: items.title, urlId: items.urlId, status: items.status });
   await tx.insert(productVariants).values(
     original.variants.map((v, i) => ({
       ...v,
@@ -85,9 +88,5 @@ export async function duplicateProductTx(
     entityId: copyId,
     after: { duplicateOf: id, title: copyTitle, urlId, skus },
   });
-  const [saved] = await tx
-    .select({ id: items.id, title: items.title, urlId: items.urlId, status: items.status })
-    .from(items)
-    .where(and(eq(items.id, copyId), eq(items.websiteId, websiteId)));
   return saved!;
 }
