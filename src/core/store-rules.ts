@@ -4,6 +4,7 @@
  * TaxScreen.tsx) before they send, so both refuse the same value with the same message on the same field.
  */
 import { z } from 'zod';
+import { isCountryCode } from './countries.js';
 
 /** An amount in the store currency's minor units. */
 export const centsSchema = z
@@ -15,6 +16,14 @@ const noNul = (v: string) => !v.includes('\u0000');
 
 export const SHIPPING_KINDS = ['flat', 'free_above', 'weight'] as const;
 export const COUPON_KINDS = ['percent', 'fixed', 'free_shipping'] as const;
+
+/** A "free above" rate refused without its threshold. */
+export const FREE_ABOVE_NEEDS_AMOUNT = 'Enter the order subtotal above which shipping is free.';
+/** Two-letter codes that name no country, said back to the owner. */
+export const unknownCountries = (codes: string[]) =>
+  codes.length === 1
+    ? `${codes[0]!.toUpperCase()} is not a country code.`
+    : `These are not country codes: ${codes.map((c) => c.toUpperCase()).join(', ')}.`;
 
 export const shippingOptionSchema = z
   .object({
@@ -29,19 +38,31 @@ export const shippingOptionSchema = z
     countries: z
       .array(z.string().regex(/^[A-Za-z]{2}$/, 'Countries are two-letter codes.'))
       .max(300)
-      .default([]),
+      .default([])
+      .superRefine((codes, ctx) => {
+        const unknown = codes.filter((c) => !isCountryCode(c));
+        if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: unknownCountries(unknown) });
+      }),
     enabled: z.boolean().default(true),
     ordering: z.number().int().min(0).max(10000).default(0),
   })
   .refine((b) => b.kind !== 'weight' || b.weightRates.length > 0, {
     message: 'A weight-based option needs at least one rate.',
     path: ['weightRates'],
+  })
+  // An empty threshold would make every order's shipping free.
+  .refine((b) => b.kind !== 'free_above' || b.freeAboveCents > 0, {
+    message: FREE_ABOVE_NEEDS_AMOUNT,
+    path: ['freeAboveCents'],
   });
 export type ShippingOptionBody = z.output<typeof shippingOptionSchema>;
 
 export const taxRuleSchema = z.object({
   name: z.string().trim().min(1, 'Name is required.').max(100).refine(noNul, 'Must not contain NUL characters.'),
-  country: z.string().regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter code.'),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter code.')
+    .refine(isCountryCode, { error: (i) => unknownCountries([String(i.input)]) }),
   region: z.string().trim().max(20).refine(noNul, 'Must not contain NUL characters.').default(''),
   rateBasisPoints: z.number().int('Rate must be whole basis points.').min(0).max(10000, 'Rate must be 100% or less.'),
   appliesToShipping: z.boolean().default(false),

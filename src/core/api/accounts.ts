@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { postalAddress } from './checkout.js';
+import type { CountryOption } from './common.js';
 
 export const ACCOUNT_MODES = ['login', 'signup', 'reset-request', 'reset', 'confirm', 'account', 'denied'] as const;
 export type AccountMode = (typeof ACCOUNT_MODES)[number];
@@ -81,6 +82,8 @@ export interface AccountPageProps {
   done?: string;
   /** A plain post to one of the account page's forms that was refused: shown at that form, its values kept. */
   formError?: AccountFormError;
+  /** The saved addresses' country list, named in the page's language (the account mode only). */
+  countries?: CountryOption[];
 }
 
 /** The confirmation link opened away from the browser that signed up: the password is chosen here. */

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { CheckoutLine, Coupon, ShippingOption, TaxRule } from '../checkout.js';
-import { storableText as str } from './common.js';
+import { storableText as str, type CountryOption } from './common.js';
 
 /** A postal address as stored and answered (every field present, '' when not given). */
 export const postalAddress = z.object({
@@ -145,4 +145,6 @@ export interface CheckoutPageProps {
   cardName?: string;
   /** The instalment payment method, when the owner offers it and the cart qualifies. */
   instalments?: { min: string; max: string; count: number } | null;
+  /** The shipping address's country list, named in the page's language. */
+  countries: CountryOption[];
 }

@@ -10,6 +10,9 @@ export const cents = (label: string) =>
     .min(0, `${label} cannot be negative.`)
     .max(1_000_000_000_00, `${label} is too large.`);
 
+/** A country of an address form's list: its ISO code and its name in the page's language. */
+export type CountryOption = [code: string, name: string];
+
 /** The publication states of products and posts. */
 export const CONTENT_STATUSES = ['published', 'draft', 'scheduled', 'needs-review', 'private'] as const;
 export type ContentStatus = (typeof CONTENT_STATUSES)[number];

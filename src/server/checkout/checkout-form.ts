@@ -22,7 +22,7 @@ import type { CheckoutPageProps } from '../../core/api/checkout.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import { checkoutMessages } from '../../core/messages.js';
 import { type CartRef, type CheckoutService, type CheckoutState } from './service.js';
-import { sendSitePage } from '../site-page/index.js';
+import { countryOptions, sendSitePage } from '../site-page/index.js';
 
 export const CHECKOUT_FORM_PATH = '/api/checkout/form';
 
@@ -104,6 +104,7 @@ export async function plainCheckoutRoutes(app: FastifyInstance, deps: PlainCheck
       stripe: ref && stripeOn ? await app.stripe.checkoutConfig() : null,
       crumb: req.crumb,
       plainKey: randomUUID(),
+      countries: countryOptions(site.locale),
       ...extra,
     };
     return sendSitePage(app, req, reply, {

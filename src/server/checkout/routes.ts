@@ -20,7 +20,7 @@ import { storableText } from '../../core/api/common.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import type { TestPaymentProvider } from '../payments/index.js';
 import { purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState } from './service.js';
-import { sendSitePage } from '../site-page/index.js';
+import { countryOptions, sendSitePage } from '../site-page/index.js';
 import { randomUUID } from 'node:crypto';
 import { plainCheckoutRoutes } from './checkout-form.js';
 import { privateFileOf, sendDigitalFile } from '../catalog/index.js';
@@ -108,6 +108,7 @@ async function checkoutPageRoutes(
       // The page is also a plain form post (no JavaScript): checkout/checkout-form.ts.
       crumb: req.crumb,
       plainKey: randomUUID(),
+      countries: countryOptions(site.locale),
       instalments: await checkoutInstalments(app, site.currency, ref, view.cart.entries as Array<{ productType?: number }> | undefined),
     };
     const checkoutIsland = renderIsland('CheckoutPage', props as unknown as Record<string, unknown>);

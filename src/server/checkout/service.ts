@@ -13,6 +13,7 @@
  *      issue gift cards and subscriptions, and queue the confirmation email;
  *   3. after the commit, kick the mailer. If the transaction fails, the payment is voided.
  */
+import { isCountryCode, UNKNOWN_COUNTRY } from '../../core/countries.js';
 import type { Address, CheckoutPricing } from '../../core/api/checkout.js';
 import type { OrderRow } from '../../core/orders.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -549,6 +550,7 @@ export class CheckoutService {
       const a = state.shippingAddress ?? {};
       for (const f of ['name', 'line1', 'city', 'postalCode', 'country'] as const)
         if (!String(a[f] ?? '').trim()) errors[`shippingAddress.${f}`] = formMessages.REQUIRED;
+      if (a.country && !isCountryCode(a.country)) errors['shippingAddress.country'] = UNKNOWN_COUNTRY;
     }
     if (Object.keys(errors).length > 0) throw badRequest(cartMessages.UPDATE_MISSING_INFO, errors);
     if (t.requiresShipping && !t.selectedShippingOption)

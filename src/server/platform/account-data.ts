@@ -8,6 +8,7 @@
  * order; mailing-list memberships and restock sign-ups follow the address. Every query and every change
  * names the user, so an id of another customer's row answers "not found", never that row.
  */
+import { isCountryCode, UNKNOWN_COUNTRY } from '../../core/countries.js';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
@@ -65,6 +66,7 @@ export const addressBody = z.object({
     .trim()
     .min(1, formMessages.REQUIRED)
     .regex(/^[A-Za-z]{2}$/, 'Choose a country.')
+    .refine(isCountryCode, UNKNOWN_COUNTRY)
     .transform((c) => c.toUpperCase()),
   isDefault: z
     .union([z.boolean(), z.enum(['true', 'on', 'false'])])

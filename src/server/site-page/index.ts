@@ -3,6 +3,7 @@
  * page encoding, the cart pill splice and the late insert, and the plain-form notice page. Areas hand it content; it
  * imports no area (the site's own parts arrive as app.sitePageParts, set in app.ts).
  */
+export { countryOptions } from './countries.js';
 export { sendSitePage, siteStylesHead, type SitePage, type SitePageParts } from './page.js';
 export { ADMIN_CSP, PREVIEW_SANDBOX, cspPlugin, freshNonce, nonceScripts, publicCsp } from './csp.js';
 export { productPath, refererPath, safePath, sendNotice, type Notice } from './notice.js';

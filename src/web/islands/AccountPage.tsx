@@ -1,4 +1,5 @@
 /** The visitor's account forms: sign in, sign up, password reset, the account page and the access-denied page. */
+import type { CountryOption } from '../../core/api/common.js';
 import { useEffect, useState, type FormEvent } from 'react';
 import { members as memberMessages } from '../../core/messages.js';
 import {
@@ -11,7 +12,6 @@ import {
   signUp,
   type SiteLanguage,
 } from '../client/site-user.js';
-import { COUNTRIES } from '../../core/countries.js';
 import { CountryOptions } from '../shared/CountryOptions.js';
 import {
   CONFIRM_TITLE,
@@ -527,7 +527,7 @@ function Subscriptions({ d, crumb, formError }: { d: AccountDashboard; crumb?: s
   );
 }
 
-function AddressFields({ e }: { e?: AccountFormError }) {
+function AddressFields({ e, countries }: { e?: AccountFormError; countries: readonly CountryOption[] }) {
   const err = e?.section === 'addresses' ? e.errors : {};
   const v = e?.section === 'addresses' ? e.values : {};
   const field = (name: string, label: string, autoComplete: string, required: boolean) => (
@@ -571,7 +571,7 @@ function AddressFields({ e }: { e?: AccountFormError }) {
           aria-invalid={err.country ? true : undefined}
           aria-describedby={err.country ? 'address-country-error' : undefined}
         >
-          <CountryOptions />
+          <CountryOptions countries={countries} />
         </select>
         {err.country ? (
           <p className="account-field__error" id="address-country-error">
@@ -586,8 +586,18 @@ function AddressFields({ e }: { e?: AccountFormError }) {
   );
 }
 
-function Addresses({ d, crumb, formError }: { d: AccountDashboard; crumb?: string; formError?: AccountFormError }) {
-  const country = (code: string) => COUNTRIES.find(([c]) => c === code)?.[1] ?? code;
+function Addresses({
+  d,
+  crumb,
+  formError,
+  countries,
+}: {
+  d: AccountDashboard;
+  crumb?: string;
+  formError?: AccountFormError;
+  countries: readonly CountryOption[];
+}) {
+  const country = (code: string) => countries.find(([c]) => c === code)?.[1] ?? code;
   return (
     <section className="account-section" id="addresses" aria-labelledby="account-addresses">
       <h2 id="account-addresses">Saved addresses</h2>
@@ -645,7 +655,7 @@ function Addresses({ d, crumb, formError }: { d: AccountDashboard; crumb?: strin
           aria-label="Add an address"
         >
           <Crumb crumb={crumb} />
-          <AddressFields e={formError} />
+          <AddressFields e={formError} countries={countries} />
           <button type="submit" className="account-button">
             Save address
           </button>
@@ -717,7 +727,9 @@ function Account({
   crumb,
   done,
   formError,
+  countries,
 }: {
+  countries: readonly CountryOption[];
   user: NonNullable<AccountPageProps['user']>;
   languages: SiteLanguage[];
   dashboard?: AccountDashboard;
@@ -764,7 +776,7 @@ function Account({
           <Orders d={dashboard} crumb={crumb} formError={formError} />
           <Downloads d={dashboard} />
           <Subscriptions d={dashboard} crumb={crumb} formError={formError} />
-          <Addresses d={dashboard} crumb={crumb} formError={formError} />
+          <Addresses d={dashboard} crumb={crumb} formError={formError} countries={countries} />
           <Newsletters d={dashboard} crumb={crumb} formError={formError} />
           <Restock d={dashboard} crumb={crumb} formError={formError} />
         </>
@@ -853,6 +865,7 @@ export function AccountPage(props: AccountPageProps) {
           crumb={props.crumb}
           done={props.done}
           formError={props.formError}
+          countries={props.countries ?? []}
         />
       ) : (
         <Login crumb={props.crumb} />

@@ -113,6 +113,7 @@ export function CheckoutPage({
   message: initialMessage,
   cardName,
   instalments,
+  countries,
 }: CheckoutPageProps) {
   const [method, setMethod] = useState<'card' | 'instalments'>('card');
   const [view, setView] = useState(initial);
@@ -431,7 +432,7 @@ export function CheckoutPage({
                 aria-describedby={errors['shippingAddress.country'] ? 'addr-country-error' : undefined}
                 onChange={(e) => setA('country')(e.target.value)}
               >
-                <CountryOptions />
+                <CountryOptions countries={countries} />
               </select>
               {errors['shippingAddress.country'] && (
                 <p id="addr-country-error" className="checkout-field__error">

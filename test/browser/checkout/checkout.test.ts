@@ -54,6 +54,11 @@ describe('checkout in Chromium', () => {
     await page.getByLabel('City').fill('Portland');
     await page.getByLabel('State / region').fill('OR');
     await page.getByLabel('Postal code').fill('97201');
+    // Every country, named by CLDR: Portugal and Côte d’Ivoire are there, sorted by name.
+    const countries = await page.getByLabel('Country').locator('option').allTextContents();
+    expect(countries.length).toBeGreaterThan(249);
+    expect(countries).toEqual(expect.arrayContaining(['Portugal', 'Côte d’Ivoire', 'Poland', 'Belgium']));
+    expect(countries.indexOf('Belgium')).toBeLessThan(countries.indexOf('Portugal'));
     await page.getByLabel('Country').selectOption('US');
     // $39.00; shipping options appear for the address.
     await page.getByRole('radio', { name: /Express/ }).check();

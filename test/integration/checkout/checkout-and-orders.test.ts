@@ -1,3 +1,4 @@
+import { UNKNOWN_COUNTRY } from '../../../src/core/countries.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
@@ -210,6 +211,14 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toBe(cartMessages.UPDATE_MISSING_INFO);
     expect(Object.keys(missing.json().errors)).toEqual(expect.arrayContaining(['email', 'shippingAddress.name', 'shippingAddress.line1']));
+    // Two letters that name no country: refused at the country field, in words.
+    const nowhere = await v.send(
+      'POST',
+      PLACE,
+      await confirmed(v, { email: 'x@example.com', shippingAddress: { ...ADDRESS, country: 'ZZ' }, payment: CARD, idempotencyKey: key() }),
+    );
+    expect(nowhere.statusCode, nowhere.body).toBe(400);
+    expect(nowhere.json().errors).toEqual({ 'shippingAddress.country': UNKNOWN_COUNTRY });
     const declined = await v.send(
       'POST',
       PLACE,

@@ -1,3 +1,4 @@
+import { FREE_ABOVE_NEEDS_AMOUNT, unknownCountries } from '../../../src/core/store-rules.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
 import { APP_KINDS } from '../../helpers/db.js';
@@ -40,6 +41,8 @@ describe.each(APP_KINDS)('owner edits of shipping options, tax rules and coupons
           { name: 'Standard', kind: 'weight', weightRates: [{ upToGrams: 0, priceCents: 100 }] },
           { name: 'Standard', kind: 'teleport' },
           { name: 'a\u0000b', kind: 'flat' },
+          { name: 'Standard', kind: 'flat', countries: ['US', 'ZZ'] },
+          { name: 'Free over', kind: 'free_above', priceCents: 999 },
         ],
       ],
       [
@@ -47,6 +50,7 @@ describe.each(APP_KINDS)('owner edits of shipping options, tax rules and coupons
         { name: 'Oregon', country: 'US', region: 'OR', rateBasisPoints: 0 },
         [
           { name: 'Oregon', country: 'USA', rateBasisPoints: 0 },
+          { name: 'Oregon', country: 'QQ', rateBasisPoints: 0 },
           { name: 'Oregon', country: 'US', rateBasisPoints: 10001 },
           { name: 'Oregon', country: 'US', rateBasisPoints: 8.5 },
           { name: '', country: 'US', rateBasisPoints: 0 },
@@ -80,6 +84,25 @@ describe.each(APP_KINDS)('owner edits of shipping options, tax rules and coupons
       }
       expect((await owner.get(`${API}/${area}`)).body).toBe(before);
     }
+  });
+
+  it('says which codes name no country, and refuses a "free above" rate without its threshold', async () => {
+    const nowhere = await owner.send('POST', `${API}/shipping-options`, { name: 'Abroad', kind: 'flat', countries: ['gb', 'zz', 'QQ'] });
+    expect(nowhere.statusCode).toBe(400);
+    expect(Object.values(nowhere.json().errors)).toEqual([unknownCountries(['zz', 'QQ'])]);
+    expect(unknownCountries(['zz', 'QQ'])).toBe('These are not country codes: ZZ, QQ.');
+    const tax = await owner.send('POST', `${API}/tax-rules`, { name: 'Nowhere', country: 'zz', rateBasisPoints: 500 });
+    expect(Object.values(tax.json().errors)).toEqual(['ZZ is not a country code.']);
+    const free = await owner.send('POST', `${API}/shipping-options`, { name: 'Free over', kind: 'free_above', priceCents: 999 });
+    expect(free.statusCode).toBe(400);
+    expect(free.json().errors).toEqual({ freeAboveCents: FREE_ABOVE_NEEDS_AMOUNT });
+    // Every country is known, not only the few the checkout used to offer.
+    const far = await owner.send('POST', `${API}/shipping-options`, {
+      name: 'Far',
+      kind: 'flat',
+      countries: ['PT', 'BE', 'PL', 'IN', 'XK'],
+    });
+    expect(far.statusCode, far.body).toBe(200);
   });
 
   it('a good edit is stored and listed; an unknown or malformed id is refused', async () => {

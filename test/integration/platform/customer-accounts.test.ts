@@ -1,3 +1,4 @@
+import { UNKNOWN_COUNTRY } from '../../../src/core/countries.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
@@ -178,6 +179,9 @@ describe.each(APP_KINDS)('customer accounts on %s', (kind) => {
     );
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toMatchObject({ name: 'Required', country: 'Choose a country.' });
+    const nowhere = await bob.v.send('POST', '/api/site-users/account/addresses', { ...ADDRESS, country: 'UK' }, h(bob));
+    expect(nowhere.statusCode).toBe(400);
+    expect(nowhere.json().errors).toEqual({ country: UNKNOWN_COUNTRY });
     const first = await bob.v.send('POST', '/api/site-users/account/addresses', { ...ADDRESS, name: 'Bob Home' }, h(bob));
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json().address).toMatchObject({ name: 'Bob Home', country: 'US', isDefault: true });
