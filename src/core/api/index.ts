@@ -20,3 +20,4 @@ export * as orders from './orders.js';
 export * as cart from './cart.js';
 export * as themes from './themes.js';
 export * as editor from './editor.js';
+export * as platform from './platform.js';

@@ -8,6 +8,7 @@
  *   business address and hours, social accounts (the website row's columns and its settings; version-checked).
  * Owner calls, role-checked, never cached.
  */
+import type { AdminShellInfo } from '../../core/api/platform.js';
 import { customerListQuery, type CustomerList, type CustomerSummary } from '../../core/api/customers.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
@@ -330,7 +331,16 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
     noStore(reply);
     const site = await websites.get();
     const o = req.owner!;
-    return { siteTitle: site.title, email: o.email, displayName: o.displayName, role: o.role, websiteId: o.websiteId };
+    const info: AdminShellInfo = {
+      siteTitle: site.title,
+      email: o.email,
+      displayName: o.displayName,
+      role: o.role,
+      websiteId: o.websiteId,
+      locale: site.locale,
+      timeZone: site.timeZone,
+    };
+    return info;
   });
 
   // The time zones a save accepts are the server's (its ICU data, checked by isTimeZone), not the browser's: the form lists these.

@@ -7,14 +7,10 @@ import { screenFor } from '../admin/screens.js';
 import { navGroups } from '../admin/nav.js';
 import { AdminProviders, ScreenBoundary } from '../admin/ui/design.js';
 import { allows, roleRefusal } from '../../core/roles.js';
+import type { AdminShellInfo } from '../../core/api/platform.js';
+import { setShopLocale } from '../admin/ui/dates.js';
 
-interface ShellInfo {
-  siteTitle: string;
-  email: string;
-  displayName: string;
-  role: number;
-  websiteId: string;
-}
+type ShellInfo = AdminShellInfo;
 
 async function signOut() {
   await api('POST', '/api/auth/logout');
@@ -130,6 +126,8 @@ function Frame({ children }: { children: (me: ShellInfo | undefined, reset: () =
   const path = window.location.pathname;
   const screen = screenFor(path);
   const me = useQuery({ queryKey: ['shell'], queryFn: () => api<ShellInfo>('GET', '/api/admin/shell') });
+  // Before the screens render with it: every date below is written the shop's way.
+  if (me.data) setShopLocale(me.data.locale, me.data.timeZone);
   return (
     <div className="a-shell">
       <header className="a-topbar">

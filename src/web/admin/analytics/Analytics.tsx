@@ -11,6 +11,7 @@ import { ColumnHeads } from '../ui/design.js';
 import { formatMoney } from '../../../core/money.js';
 import type { AnalyticsSettings, DashboardAnswer } from '../../../core/api/analytics.js';
 import { BarList, ColumnChart, FunnelChart, LineChart, VitalGauge, fmt } from './AnalyticsCharts.js';
+import { formatWhen } from '../ui/dates.js';
 
 type DashboardData = DashboardAnswer;
 type Settings = AnalyticsSettings;
@@ -252,7 +253,7 @@ export function Analytics() {
                         ) : null}
                       </td>
                       <td>{fmt(e.count)}</td>
-                      <td>{e.lastSeen ? new Date(e.lastSeen).toLocaleString() : ''}</td>
+                      <td>{e.lastSeen ? formatWhen(e.lastSeen) : ''}</td>
                       <td>
                         {e.lastUrl}
                         <br />

@@ -9,6 +9,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { ColumnHeads, EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
 import type { InventoryInput, InventoryList, InventoryRow, VariantMovements } from '../../../core/api/catalog.js';
+import { formatWhen } from '../ui/dates.js';
 
 const REASONS: Record<string, string> = { sale: 'Sale', refund: 'Refund', manual: 'Manual edit', import: 'Import' };
 
@@ -44,7 +45,7 @@ function History({ row }: { row: InventoryRow }) {
               <tbody>
                 {q.data.movements.map((m) => (
                   <tr key={m.id}>
-                    <td>{new Date(m.at).toLocaleString()}</td>
+                    <td>{formatWhen(m.at)}</td>
                     <td>{REASONS[m.reason] ?? m.reason}</td>
                     <td>{m.delta > 0 ? `+${m.delta}` : m.delta}</td>
                     <td>{m.unlimited ? 'Unlimited' : m.qtyAfter}</td>

@@ -5,6 +5,7 @@ import { RecordForm, RecordTable, amountReader, useRecordForm, useStoreCurrency,
 import { checkoutUrls, saveRecord, useCoupons } from './queries.js';
 import { CheckboxField, Field, SelectField, type Converted } from '../ui/fields.js';
 import { PageHeader } from '../ui/design.js';
+import { formatDay } from '../ui/dates.js';
 
 export interface Coupon {
   id: string;
@@ -157,7 +158,7 @@ export function CouponsScreen() {
             <td>{c.code}</td>
             <td>{describe(c, currency)}</td>
             <td>{c.minSubtotalCents ? formatMoney(c.minSubtotalCents, currency) : '—'}</td>
-            <td>{c.expiresAt ? new Date(c.expiresAt).toLocaleDateString() : 'Never'}</td>
+            <td>{c.expiresAt ? formatDay(c.expiresAt) : 'Never'}</td>
             <td>
               {c.timesUsed}
               {c.usageLimit ? ` of ${c.usageLimit}` : ''}

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { EmptyState, PageHeader, Skeleton, useMoney } from '../ui/design.js';
 import type { CustomerDetailAnswer } from '../../../core/api/customers.js';
+import { formatDayMedium } from '../ui/dates.js';
 
 const STATUS: Record<string, string> = {
   paid: 'Paid',
@@ -16,7 +17,7 @@ const STATUS: Record<string, string> = {
   unsubscribed: 'Unsubscribed',
   sent: 'Told it is back',
 };
-const day = (iso: string | null) => new Date(iso ?? 0).toLocaleDateString(undefined, { dateStyle: 'medium' });
+const day = (iso: string | null) => formatDayMedium(iso ?? 0);
 const status = (s: string) => STATUS[s] ?? s;
 
 function Card({ title, children }: { title: string; children: React.ReactNode }) {

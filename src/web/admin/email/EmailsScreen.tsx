@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { DataTable, EmptyState, PageHeader, Skeleton, useToast } from '../ui/design.js';
+import { formatWhenMedium } from '../ui/dates.js';
 
 interface EmailSummary {
   id: number;
@@ -39,7 +40,7 @@ const FILTERS = [
   { value: 'local', label: 'Kept here' },
 ];
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '');
+const when = (iso: string | null) => (iso ? formatWhenMedium(iso) : '');
 
 function useResend(id: number) {
   const client = useQueryClient();

@@ -8,6 +8,7 @@ import { SaveForm, useLoad } from '../ui/records.js';
 import { ColumnHeads, EmptyState, PageHeader, Skeleton } from '../ui/design.js';
 import { COOKIE_BANNER_MODES, POPUP_ANCHORS, POPUP_TRIGGERS, type CookieBannerMode, type PopupTrigger } from '../../../core/engagement.js';
 import type { CookieBannerSettings, ListJson, MemberJson, PopupSettings } from '../../../core/api/engagement.js';
+import { formatWhen } from '../ui/dates.js';
 
 const API = '/api/config/engagement';
 
@@ -188,7 +189,7 @@ function Members({ list }: { list: List }) {
               <td>{x.email}</td>
               <td>{x.status}</td>
               <td>{x.source}</td>
-              <td>{new Date(x.created).toLocaleString()}</td>
+              <td>{formatWhen(x.created)}</td>
             </tr>
           ))
         )}

@@ -13,6 +13,7 @@ import { forms as m, cart } from '../../../core/messages.js';
 import { EmptyState, PageHeader, Skeleton } from '../ui/design.js';
 import { useLoad } from '../ui/records.js';
 import type { FormAdminRow } from '../../../core/api/forms.js';
+import { formatWhen } from '../ui/dates.js';
 
 type FormRow = FormAdminRow;
 
@@ -421,7 +422,7 @@ function Inbox({ form }: { form: FormRow }) {
       <ol className="admin-submissions">
         {subs.map((s) => (
           <li key={s.id}>
-            <time dateTime={s.createdAt}>{new Date(s.createdAt).toLocaleString()}</time>
+            <time dateTime={s.createdAt}>{formatWhen(s.createdAt)}</time>
             {s.spamReason ? <span> — {s.spamReason}</span> : null}
             <dl>
               {s.fields

@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { formatFileSize } from '../../../core/time.js';
 import { EmptyState, PageHeader, Skeleton, useMoney } from '../ui/design.js';
+import { shopLocale } from '../ui/dates.js';
 
 interface Figures {
   salesCents: number;
@@ -86,7 +87,7 @@ function Stat({
 }
 
 function when(iso: string, timeZone: string) {
-  return new Date(iso).toLocaleString(undefined, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+  return new Date(iso).toLocaleString(shopLocale(), { timeZone, dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** The set-up steps, each done or linked to where it is done. */

@@ -10,6 +10,7 @@ import { moneyDecimalString, toMinorUnits } from '../../../core/money.js';
 import { formatFileSize } from '../../../core/time.js';
 import { ColumnHeads, ConfirmDialog, PageHeader, Skeleton } from '../ui/design.js';
 import { useLoad } from '../ui/records.js';
+import { formatDay } from '../ui/dates.js';
 
 interface Area {
   id: string;
@@ -460,7 +461,7 @@ export function MembersScreen() {
                   <td>{m.displayName || '—'}</td>
                   <td>{s.areas.find((a) => a.id === m.areaId)?.name ?? m.areaId}</td>
                   <td>{m.status}</td>
-                  <td>{m.joinedAt ? new Date(m.joinedAt).toLocaleDateString() : '—'}</td>
+                  <td>{m.joinedAt ? formatDay(m.joinedAt) : '—'}</td>
                 </tr>
               ))}
             </tbody>

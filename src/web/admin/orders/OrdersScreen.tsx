@@ -12,6 +12,7 @@ import { formatMoney, moneyDecimalString, toMinorUnits } from '../../../core/mon
 import { ColumnHeads, EmptyState, PageHeader, Skeleton, useMoney, useToast } from '../ui/design.js';
 import './orders.css';
 import type { Money, OrderDetailView, OrderLineView, OrderListAnswer } from '../../../core/api/orders.js';
+import { formatDay, formatDayMedium, formatWhenMedium } from '../ui/dates.js';
 
 type Detail = OrderDetailView;
 type ListAnswer = OrderListAnswer;
@@ -38,8 +39,8 @@ const SORTS: Record<string, { sort: string; dir: string; label: string }> = {
 };
 const PAGE_SIZE = 25;
 const fm = (m: Money) => formatMoney(m.value, m.currency);
-const when = (t: number | string) => new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dayOf = (t: number | string) => new Date(t).toLocaleDateString(undefined, { dateStyle: 'medium' });
+const when = (t: number | string) => formatWhenMedium(t);
+const dayOf = (t: number | string) => formatDayMedium(t);
 
 function Badge({ tone, children }: { tone: 'ok' | 'warn' | 'muted' | 'info'; children: ReactNode }) {
   return <span className={`o-badge o-badge--${tone}`}>{children}</span>;
@@ -706,7 +707,7 @@ function SubscriptionCard({ detail, onDone }: { detail: Detail; onDone: (d: Deta
       <p>
         Status: {s.status.replace('_', ' ')}
         {s.provider === 'stripe' ? ' (billed by Stripe)' : ''}
-        {s.cancelAt ? `, ends ${new Date(s.cancelAt).toLocaleDateString()}` : ''}
+        {s.cancelAt ? `, ends ${formatDay(s.cancelAt)}` : ''}
       </p>
       {running ? (
         <button type="button" disabled={m.isPending} onClick={() => m.mutate()}>

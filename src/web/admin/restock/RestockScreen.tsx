@@ -17,6 +17,7 @@ import type {
   SignUpJson,
   VariantGroupJson,
 } from '../../../core/api/restock.js';
+import { formatWhen } from '../ui/dates.js';
 
 const API = '/api/site-users/account/notifications/restock';
 
@@ -44,7 +45,7 @@ async function allPages<T>(url: string, key: string): Promise<T[]> {
 }
 
 const label = (g: Group, v: VariantGroup) => (v.variantText ? `${g.productTitle}, ${v.variantText}` : g.productTitle);
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+const when = (iso: string | null) => (iso ? formatWhen(iso) : '');
 
 function statusText(s: Send): string {
   if (s.status === 'queued') return 'Queued';

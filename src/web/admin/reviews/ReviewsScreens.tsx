@@ -10,6 +10,7 @@ import { useLoad } from '../ui/records.js';
 import { formatMoney, toMinorUnits, moneyDecimalString } from '../../../core/money.js';
 import { ColumnHeads, DataTable, EmptyState, PageHeader, Skeleton } from '../ui/design.js';
 import type { DonationList, DonationSettings, ReviewList, ReviewRow, ReviewSettings, ReviewStatus } from '../../../core/api/reviews.js';
+import { formatDay } from '../ui/dates.js';
 
 type Status = ReviewStatus;
 
@@ -98,7 +99,7 @@ export function ReviewsScreen() {
                 {r.authorName}
                 {r.orderNumber !== null && <> (order #{r.orderNumber})</>}
               </td>
-              <td>{new Date(r.created).toLocaleDateString()}</td>
+              <td>{formatDay(r.created)}</td>
               <td>
                 {r.status !== 'approved' && (
                   <button type="button" onClick={() => void decide(r, 'approve')} aria-label={`Approve the review by ${r.authorName}`}>
@@ -308,7 +309,7 @@ export function DonationsScreen() {
                   {d.testMode && ' (test)'}
                 </td>
                 <td>{d.message}</td>
-                <td>{new Date(d.created).toLocaleDateString()}</td>
+                <td>{formatDay(d.created)}</td>
               </tr>
             ))}
           </tbody>

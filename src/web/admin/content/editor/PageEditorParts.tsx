@@ -33,6 +33,7 @@ import { DEVICE_WIDTHS, type Device } from './Canvas.js';
 import { findBlock, type PageDocument } from './page-document.js';
 import type { LayoutCommands } from './page-commands.js';
 import type { PageCalls } from './page-calls.js';
+import { formatWhen } from '../../ui/dates.js';
 
 export const DEVICES: ReadonlyArray<[Device, string]> = [
   ['desktop', 'Desktop'],
@@ -181,16 +182,13 @@ export function EditorNotes({ doc, page, isPost }: { doc: PageDocument; page: Pa
     <>
       {done ? <p role="status">{done}</p> : null}
       {page.status === 'scheduled' && page.publishAt ? (
-        <p>
-          Publishes on{' '}
-          {post ? `${formatDateTime(page.publishAt, post.timeZone)} (${post.timeZone})` : new Date(page.publishAt).toLocaleString()}.
-        </p>
+        <p>Publishes on {post ? `${formatDateTime(page.publishAt, post.timeZone)} (${post.timeZone})` : formatWhen(page.publishAt)}.</p>
       ) : null}
       {isPost && page.status === 'published' && page.hasUnpublishedChanges ? (
         <p>Visitors see the published body; these changes are not published yet.</p>
       ) : null}
       {page.publishedAt && page.status !== 'published' ? (
-        <p>Visitors see the version published {new Date(page.publishedAt).toLocaleString()}; these changes are not published yet.</p>
+        <p>Visitors see the version published {formatWhen(page.publishedAt)}; these changes are not published yet.</p>
       ) : null}
       <div aria-live="polite" className="ed-visually-hidden">
         <span key={announced.n}>{announced.text}</span>

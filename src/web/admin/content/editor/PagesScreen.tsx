@@ -4,6 +4,7 @@ import { PAGE_STATUS_LABELS, type PageStatus } from '../../../../core/layout.js'
 import { editor as editorMessages } from '../../../../core/messages.js';
 import { createPage, listPages, type NavPlacement, type PageSummary } from './api.js';
 import { EDITOR_CSS } from './styles.js';
+import { formatWhen } from '../../ui/dates.js';
 
 export function StatusBadge({ status }: { status: PageStatus }) {
   return <span className={`ed-badge ed-badge--${status}`}>{PAGE_STATUS_LABELS[status] ?? status}</span>;
@@ -94,7 +95,7 @@ export function PagesScreen() {
                 <span>{p.fullUrl}</span>
                 <StatusBadge status={p.status} />
                 {p.publishedAt && p.status !== 'published' ? <span>Live; the changes since are not published</span> : null}
-                {p.status === 'scheduled' && p.publishAt ? <span>Publishes {new Date(p.publishAt).toLocaleString()}</span> : null}
+                {p.status === 'scheduled' && p.publishAt ? <span>Publishes {formatWhen(p.publishAt)}</span> : null}
               </li>
             ))}
           </ul>

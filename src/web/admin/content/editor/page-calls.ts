@@ -19,6 +19,7 @@ import type { PostFieldValues } from './PostPanel.js';
 import { formatDateTime } from './post-time.js';
 import { record } from './history.js';
 import { errorMessage, errorStatus, serverFieldErrors, type PageDocument } from './page-document.js';
+import { formatWhen } from '../../ui/dates.js';
 
 export interface CallsContext {
   doc: PageDocument;
@@ -169,7 +170,7 @@ export function pageCalls({ doc, id, isPost, page, setHtmlMode, setPreview }: Ca
         async (l) => publishPost(id, version.current, l, when),
         `Scheduled for ${formatDateTime(when, post!.timeZone)} (${post!.timeZone}).`,
       ).then(refreshPost);
-    else await pageCall(async (l) => schedulePage(id, version.current, when, l), `Scheduled for ${new Date(when).toLocaleString()}.`);
+    else await pageCall(async (l) => schedulePage(id, version.current, when, l), `Scheduled for ${formatWhen(when)}.`);
   };
 
   return { publish, unpublish, saveFields, applyHtml, setStatus, openPreview, schedule };
