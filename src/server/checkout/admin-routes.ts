@@ -14,6 +14,7 @@ import { HttpError, notFound } from '../errors.js';
 import type { CheckoutService } from './service.js';
 import { registerOrderDesk } from './order-admin-routes.js';
 import { can } from '../../core/roles.js';
+import { countryOptions } from '../site-page/index.js';
 
 const cents = centsSchema;
 const id = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'Unknown id.') });
@@ -48,6 +49,12 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
   // ---- Orders -----------------------------------------------------------------------------------
 
   await registerOrderDesk(app, checkout, siteId);
+
+  // The country lists of the shipping and tax editors, named in the shop's language.
+  app.get('/api/checkout/admin/countries', ownerRead, async (_req, reply) => {
+    reply.header('cache-control', 'private, max-age=3600');
+    return { countries: countryOptions((await websites.get()).locale) };
+  });
 
   // ---- Settings: the minimum order subtotal -------------------------------------------------------
 

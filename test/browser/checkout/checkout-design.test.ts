@@ -6,6 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const SHOTS = process.env.SCREENSHOT_DIR ?? tmpdir();
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { expectNoAxeViolations, WCAG_AA } from '../../helpers/axe.js';
 
@@ -88,7 +92,13 @@ describe('coupons, shipping and tax screens in the admin design', () => {
             (await page.getByRole('table', { name: 'Shipping options' }).count()),
         )
         .toBe(1);
+      // The add form's countries come from the list, every one of them, named.
+      const picker = page.getByRole('form', { name: 'Add a shipping option' }).getByRole('group', { name: 'Countries' });
+      await expect.poll(() => picker.getByRole('checkbox').count()).toBeGreaterThan(249);
+      await picker.getByRole('searchbox', { name: 'Find a country' }).fill('japan');
+      await expect.poll(() => picker.getByRole('checkbox').count()).toBe(1);
       expect(await noSideScroll(page)).toBe(true);
+      await page.screenshot({ path: join(SHOTS, `shipping-${width}.png`), fullPage: true });
       await expectNoAxeViolations(page, { tags: WCAG_AA });
       expect(problems.filter((x) => !/Failed to load resource/.test(x))).toEqual([]);
       await ctx.close();

@@ -1,3 +1,4 @@
+import { FREE_ABOVE_NEEDS_AMOUNT } from '../../../src/core/store-rules.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
@@ -60,7 +61,7 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
   /** Console lines other than the browser's note of the 400/409 answers these tests ask for. */
   const unexpected = () => problems.filter((p) => !p.includes('favicon') && !/status of 40[09]/.test(p));
 
-  it('a shipping option: prefilled form, Cancel and Escape return focus, a bad country shows the server message beside it, Save persists', async () => {
+  it('a shipping option: prefilled form, countries ticked from the list, Cancel and Escape return focus, a free-above rate without its threshold refused beside it, Save persists', async () => {
     await page.getByRole('heading', { name: 'Shipping', level: 1 }).waitFor();
     const table = page.getByRole('table', { name: 'Shipping options' });
     const edit = table.getByRole('button', { name: 'Edit Standard shipping' });
@@ -74,7 +75,11 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
     expect(await name.inputValue()).toBe('Standard shipping');
     expect(await form.getByRole('combobox', { name: 'Kind' }).inputValue()).toBe('flat');
     expect(await form.getByRole('textbox', { name: 'Price' }).inputValue()).toBe('5.99');
-    expect(await form.getByRole('textbox', { name: /^Countries/ }).inputValue()).toBe('US');
+    // Countries are picked from the list, named in the shop's language: the stored US is ticked.
+    const picker = form.getByRole('group', { name: 'Countries' });
+    await expect.poll(() => picker.getByRole('checkbox', { name: 'United States' }).isChecked()).toBe(true);
+    expect(await picker.getByRole('checkbox').count()).toBeGreaterThan(249);
+    expect(await picker.getByText('Chosen: United States').count()).toBe(1);
     await expectNoAxeViolations(page, { include: ['form[aria-label="Edit Standard shipping"]'] });
 
     // Cancel: nothing is sent, the form goes and focus is back on the row's Edit button.
@@ -93,19 +98,22 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
 
     // A bad value: the server's message beside the field, the field focused, nothing stored.
     await edit.click();
-    const countries = form.getByRole('textbox', { name: /^Countries/ });
-    await countries.fill('USA');
+    await form.getByRole('combobox', { name: 'Kind' }).selectOption('free_above');
+    const threshold = form.getByRole('textbox', { name: 'Free from subtotal' });
+    await threshold.fill('');
     await form.getByRole('button', { name: 'Save' }).click();
-    expect(await errorBeside(countries)).toBe('Countries are two-letter codes.');
-    expect(await focused(countries)).toBe(true);
-    expect(await form.getByRole('alert').allTextContents()).toEqual(['Countries are two-letter codes.']);
+    expect(await errorBeside(threshold)).toBe(FREE_ABOVE_NEEDS_AMOUNT);
+    expect(await focused(threshold)).toBe(true);
+    expect(await form.getByRole('alert').allTextContents()).toEqual([FREE_ABOVE_NEEDS_AMOUNT]);
     const stored = (await owner.get(`${API}/shipping-options`)).json().shippingOptions;
     expect(stored.find((o: { name: string }) => o.name === 'Standard shipping')).toMatchObject({ priceCents: 599, countries: ['US'] });
 
     // Fixed and saved: the list refreshes, the form closes, focus returns to the (renamed) row's Edit button.
     await form.getByRole('textbox', { name: 'Name' }).fill('Standard delivery');
     await form.getByRole('textbox', { name: 'Price' }).fill('7.50');
-    await countries.fill('US, CA');
+    await form.getByRole('combobox', { name: 'Kind' }).selectOption('flat');
+    await form.getByRole('searchbox', { name: 'Find a country' }).fill('cana');
+    await form.getByRole('group', { name: 'Countries' }).getByRole('checkbox', { name: 'Canada' }).check();
     await form.getByRole('button', { name: 'Save' }).click();
     await form.waitFor({ state: 'detached' });
     const renamed = table.getByRole('button', { name: 'Edit Standard delivery' });
@@ -134,12 +142,18 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
     const add = page.getByRole('form', { name: 'Add a shipping option' });
     await add.getByRole('textbox', { name: 'Name' }).fill('Local pickup');
     await add.getByRole('textbox', { name: 'Price' }).fill('0');
-    await add.getByRole('textbox', { name: /^Countries/ }).fill('Portugal');
-    await add.getByRole('button', { name: 'Add shipping option' }).click();
-    expect(await errorBeside(add.getByRole('textbox', { name: /^Countries/ }))).toBe('Countries are two-letter codes.');
-    await add.getByRole('textbox', { name: /^Countries/ }).fill('PT');
+    await add.getByRole('searchbox', { name: 'Find a country' }).fill('portu');
+    await add.getByRole('group', { name: 'Countries' }).getByRole('checkbox', { name: 'Portugal' }).check();
+    expect(await add.getByText('Chosen: Portugal').count()).toBe(1);
     await add.getByRole('button', { name: 'Add shipping option' }).click();
     await table.getByRole('button', { name: 'Edit Local pickup' }).waitFor();
+    await expect
+      .poll(
+        async () =>
+          (await owner.get(`${API}/shipping-options`)).json().shippingOptions.find((o: { name: string }) => o.name === 'Local pickup')
+            ?.countries,
+      )
+      .toEqual(['PT']);
     expect(await add.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('');
     expect(unexpected()).toEqual([]);
   });

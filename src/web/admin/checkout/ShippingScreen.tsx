@@ -5,6 +5,7 @@ import { RecordForm, RecordTable, amountReader, useRecordForm, useStoreCurrency,
 import { checkoutUrls, saveRecord, useShippingOptions } from './queries.js';
 import { Field, SelectField, type Converted } from '../ui/fields.js';
 import { PageHeader } from '../ui/design.js';
+import { CountryPicker } from '../ui/CountryPicker.js';
 
 export interface Option {
   id: string;
@@ -119,7 +120,7 @@ function OptionForm({
       {kind === 'weight' && (
         <Field form={form} name="weightRates" label="Weight rates (grams:price, comma separated)" placeholder="1000:4.50, 5000:12.00" />
       )}
-      <Field form={form} name="countries" label="Countries (codes, blank for everywhere)" placeholder="US, CA" />
+      <CountryPicker form={form} name="countries" legend="Countries" emptyMeans="Everywhere" />
     </RecordForm>
   );
 }
