@@ -41,7 +41,7 @@ describe('coupons, shipping and tax screens in the admin design', () => {
       const add = page.getByRole('form', { name: 'Add a tax rule' });
       const name = `Oregon ${width}`;
       await add.getByRole('textbox', { name: 'Name' }).fill(name);
-      await add.getByRole('textbox', { name: 'Country code' }).fill('US');
+      await add.getByRole('combobox', { name: 'Country' }).selectOption({ label: 'United States' });
       await add.getByRole('textbox', { name: /^Region code/ }).fill('OR');
       await add.getByRole('textbox', { name: 'Rate (%)' }).fill('1.5');
       await add.getByRole('button', { name: 'Add tax rule' }).click();

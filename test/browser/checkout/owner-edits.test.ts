@@ -162,7 +162,8 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
     const { table, form } = await openEdit('tax', 'Tax', 'Tax rules', 'Oregon');
     const rate = form.getByRole('textbox', { name: 'Rate (%)' });
     expect(await rate.inputValue()).toBe('0');
-    expect(await form.getByRole('textbox', { name: 'Country code' }).inputValue()).toBe('US');
+    await expect.poll(() => form.getByRole('combobox', { name: 'Country' }).inputValue()).toBe('US');
+    expect(await form.getByRole('combobox', { name: 'Country' }).locator('option:checked').textContent()).toBe('United States');
     expect(await form.getByRole('textbox', { name: /^Region code/ }).inputValue()).toBe('OR');
     expect(await form.getByRole('checkbox', { name: 'Tax shipping too' }).isChecked()).toBe(false);
 

@@ -2,7 +2,8 @@
 import { taxRuleSchema, type TaxRuleBody } from '../../../core/store-rules.js';
 import { RecordForm, RecordTable, useRecordForm, type RecordFormProps } from '../ui/records.js';
 import { checkoutUrls, saveRecord, useTaxRules } from './queries.js';
-import { CheckboxField, Field, type Converted } from '../ui/fields.js';
+import { CheckboxField, Field, SelectField, type Converted } from '../ui/fields.js';
+import { useCountries } from '../ui/CountryPicker.js';
 import { PageHeader } from '../ui/design.js';
 import type { TaxRule } from '../../../core/checkout.js';
 
@@ -56,10 +57,20 @@ const valuesOf = (r: Rule): Values => ({
 function RuleForm({ label, submit, initial, onSave, onCancel }: RecordFormProps<Values, TaxRuleBody>) {
   const state = useRecordForm({ initial, empty: EMPTY, schema: taxRuleSchema, convert, shown: () => SHOWN, onSave, onCancel });
   const { form } = state;
+  const countries = useCountries();
   return (
     <RecordForm label={label} submit={submit} state={state}>
       <Field form={form} name="name" label="Name" autoFocus={!!onCancel} />
-      <Field form={form} name="country" label="Country code" placeholder="US" />
+      {countries.data ? (
+        <SelectField
+          form={form}
+          name="country"
+          label="Country"
+          options={[{ value: '', label: 'Choose a country' }, ...countries.data.countries.map(([value, label]) => ({ value, label }))]}
+        />
+      ) : (
+        <p className="a-muted">{countries.isError ? 'The country list could not be loaded.' : 'Loading countries…'}</p>
+      )}
       <Field form={form} name="region" label="Region code (blank for the whole country)" />
       <Field form={form} name="rateBasisPoints" label="Rate (%)" inputMode="decimal" />
       <CheckboxField form={form} name="appliesToShipping" label="Tax shipping too" />

@@ -16,6 +16,14 @@ const codesOf = (v: unknown) =>
     .filter(Boolean)
     .map((c) => c.toUpperCase());
 
+/** Every country, named by the server in the shop's language; loaded once per visit to /config. */
+export const useCountries = () =>
+  useQuery({
+    queryKey: ['countries'],
+    queryFn: () => api<{ countries: CountryOption[] }>('GET', '/api/checkout/admin/countries'),
+    staleTime: Infinity,
+  });
+
 export function CountryPicker<T extends FieldValues, C = unknown, O = T>({
   form,
   name,
@@ -30,11 +38,7 @@ export function CountryPicker<T extends FieldValues, C = unknown, O = T>({
 }) {
   const id = useId();
   const [filter, setFilter] = useState('');
-  const countries = useQuery({
-    queryKey: ['countries'],
-    queryFn: () => api<{ countries: CountryOption[] }>('GET', '/api/checkout/admin/countries'),
-    staleTime: Infinity,
-  });
+  const countries = useCountries();
   const chosen = codesOf(form.watch(name));
   const names = useMemo(() => new Map(countries.data?.countries ?? []), [countries.data]);
   const needle = filter.trim().toLocaleLowerCase();
