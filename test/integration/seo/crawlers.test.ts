@@ -11,6 +11,10 @@ import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
 import { APP_KINDS } from '../../helpers/db.js';
 import { seo as text } from '../../../src/core/messages.js';
 import { xsdErrors } from '../../helpers/xsd.js';
+import { eq } from 'drizzle-orm';
+import { schema } from '../../../src/db/index.js';
+import { addBlock, addSection, createBlock, emptyLayout, type OpResult, type PageLayout } from '../../../src/core/layout.js';
+import { BlockType } from '../../../src/core/enums.js';
 
 const ORIGIN = 'https://shop.example';
 type Obj = Record<string, unknown>;
@@ -131,6 +135,39 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
     expect(body).not.toMatch(/\/members[<"?/]/);
     expect(body).not.toContain('/config');
   };
+
+  it('an editor page republished moves its sitemap lastmod to the publish time', async () => {
+    let n = 0;
+    const newId = (p: string) => `${p}s${++n}`;
+    const must = (r: OpResult): PageLayout => {
+      if (!r.ok) throw new Error(r.message);
+      return r.layout;
+    };
+    const layout = (text: string) => {
+      const l = must(addSection(emptyLayout(), 0, { newId }));
+      return must(addBlock(l, l.sections[0].id, createBlock(BlockType.QUOTE, { newId, data: { text } })));
+    };
+    const made = await owner.send('POST', '/api/editor/pages', { title: 'Lastmod Page' });
+    expect(made.statusCode, made.body).toBe(201);
+    const page = made.json().page;
+    const first = await owner.send('POST', `/api/editor/pages/${page.id}/publish`, { version: 0, layout: layout('First') });
+    expect(first.statusCode, first.body).toBe(200);
+    // Age the page, as if it was first published long ago.
+    const old = new Date('2020-01-01T00:00:00Z');
+    const db = t.app.database.db;
+    await db.update(schema.collections).set({ updatedAt: old }).where(eq(schema.collections.id, page.id));
+    await db.update(schema.pageLayouts).set({ publishedAt: old }).where(eq(schema.pageLayouts.collectionId, page.id));
+    const before = Date.now() - 1000;
+    const again = await owner.send('POST', `/api/editor/pages/${page.id}/publish`, {
+      version: first.json().page.version,
+      layout: layout('Second'),
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    const urls = await validSitemap((await visitor.get('/sitemap.xml')).body);
+    const entry = urls.find((u) => u.loc === `${ORIGIN}/${page.urlId}`);
+    expect(entry, 'the page is listed').toBeTruthy();
+    expect(Date.parse(entry!.lastmod)).toBeGreaterThanOrEqual(before);
+  });
 
   it('robots.txt disallows the owner, cart, checkout, account and API paths and names the sitemap from the public origin', async () => {
     const res = await visitor.get('/robots.txt', { host: 'evil.example' });
