@@ -454,11 +454,39 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
     const temp = await visitor.get('/Summer-Sale?ref=x');
     expect(temp.statusCode).toBe(302);
     expect(temp.headers.location).toBe('/shop?ref=x');
-    expect((await visitor.get('/blog')).headers.location).toBe('/journal');
+    // The chain /blog -> /journal -> /elsewhere was stored as one hop.
+    expect((await visitor.get('/blog')).headers.location).toBe('/elsewhere');
     // A page that exists is served: rules apply only before the 404 page.
     expect((await visitor.get('/journal')).statusCode).toBe(200);
     expect((await visitor.get('/no-such-page')).statusCode).toBe(404);
     expect((await owner.get('/api/seo/url-redirects')).json().text).toContain('/old-shop/* -> /shop/p/* 301');
+  });
+
+  it('a redirect loop is refused with its path and nothing is saved; chains are stored flattened', async () => {
+    expect((await owner.send('PUT', '/api/seo/url-redirects', { text: '/keep -> /journal' })).statusCode).toBe(200);
+    for (const bad of ['/a -> /b\n/b -> /a', '# loop\n/x -> /y?q=1\n/y -> /z 302\n/Z -> /x']) {
+      const res = await owner.send('PUT', '/api/seo/url-redirects', { text: bad });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().errors.text).toMatch(/^Line \d+: This redirect would loop: /);
+    }
+    const loop = await owner.send('PUT', '/api/seo/url-redirects', { text: '/a -> /b\n/b -> /a' });
+    expect(loop.json().errors.text).toBe(`Line 1: ${text.ruleChainLoop(['/a', '/b', '/a'])}`);
+    expect(text.ruleChainLoop(['/a', '/b', '/a'])).toBe('This redirect would loop: /a → /b → /a.');
+    const three = await owner.send('PUT', '/api/seo/url-redirects', { text: '# loop\n/x -> /y?q=1\n/y -> /z 302\n/Z -> /x' });
+    expect(three.json().lineErrors).toEqual([{ line: 2, message: text.ruleChainLoop(['/x', '/y', '/Z', '/x']) }]);
+    // Nothing saved: the earlier rules still answer, the refused ones do not.
+    expect((await visitor.get('/keep')).headers.location).toBe('/journal');
+    expect((await visitor.get('/a')).statusCode).toBe(404);
+    // Bad input is a clear 400, never a 500.
+    for (const body of [{}, { text: 5 }, { text: '->' }, { text: '/only ->' }]) {
+      expect((await owner.send('PUT', '/api/seo/url-redirects', body)).statusCode).toBe(400);
+    }
+    const chain = await owner.send('PUT', '/api/seo/url-redirects', { text: '/one -> /two?from=one\n/two -> /three 302\n/three -> /four' });
+    expect(chain.statusCode, chain.body).toBe(200);
+    expect(chain.json().text).toBe('/one -> /four?from=one 301\n/two -> /four 302\n/three -> /four 301');
+    const hop = await visitor.get('/one');
+    expect(hop.statusCode).toBe(301);
+    expect(hop.headers.location).toBe('/four?from=one');
   });
 
   it('a page request reads the redirects from the site cache, not the database', async () => {
