@@ -600,6 +600,7 @@ export const seo = {
   RULE_TARGET_WILDCARD: 'The new path may hold one *, and only when the old path ends with *.',
   RULE_CODE: 'The redirect type must be 301 (permanent) or 302 (temporary).',
   RULE_LOOP: 'The new path is the same as the old path.',
+  ruleChainLoop: (paths: string[]) => `This redirect would loop: ${paths.join(' → ')}.`,
   ruleDuplicate: (from: string) => `${from} already has a redirect above.`,
   ruleTooLong: (max: number) => `Paths can be up to ${max} characters.`,
   tooManyRules: (max: number) => `At most ${max} redirects.`,

@@ -29,6 +29,8 @@ export interface PublicContent {
   collections: CollectionRow[];
   homeId: string | null;
   items: PublicItem[];
+  /** When each editor page's layout was last published (the page's lastmod when later than its row). */
+  pagePublishedAt: Map<string, Date>;
 }
 
 /** Whether the owner asked crawlers to keep away from a collection or item (`noindex` in its settings). */
@@ -73,7 +75,12 @@ async function loadPublicContent(app: FastifyInstance): Promise<PublicContent> {
   const pageIds = all.filter((c) => c.typeName === 'page').map((c) => c.id);
   const layouts = pageIds.length
     ? await db
-        .select({ id: schema.pageLayouts.collectionId, status: schema.pageLayouts.status, published: schema.pageLayouts.published })
+        .select({
+          id: schema.pageLayouts.collectionId,
+          status: schema.pageLayouts.status,
+          published: schema.pageLayouts.published,
+          publishedAt: schema.pageLayouts.publishedAt,
+        })
         .from(schema.pageLayouts)
         .where(inArray(schema.pageLayouts.collectionId, pageIds))
     : [];
@@ -124,7 +131,9 @@ async function loadPublicContent(app: FastifyInstance): Promise<PublicContent> {
     const collection = byId.get(row.collectionId)!;
     return { row, collection, url: itemUrl(collection, row), variants: variants.get(row.id) ?? [] };
   });
-  return { site, collections: visible, homeId, items };
+  const pagePublishedAt = new Map<string, Date>();
+  for (const l of layouts) if (l.publishedAt) pagePublishedAt.set(l.id, l.publishedAt);
+  return { site, collections: visible, homeId, items, pagePublishedAt };
 }
 
 /** The public address of a collection: '/' for the home collection. */

@@ -33,6 +33,7 @@ export function parseRedirects(input: string): { rules: RedirectRule[]; errors: 
   const rules: RedirectRule[] = [];
   const errors: RuleError[] = [];
   const seen = new Set<string>();
+  const ruleLines: number[] = [];
   const lines = input.split(/\r?\n/);
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n]!.trim();
@@ -94,12 +95,57 @@ export function parseRedirects(input: string): { rules: RedirectRule[]; errors: 
     }
     seen.add(key);
     rules.push({ from, to, status: code === '302' ? 302 : 301 });
+    ruleLines.push(n + 1);
     if (rules.length > MAX_RULES) {
       bad(text.tooManyRules(MAX_RULES));
       break;
     }
   }
+  if (errors.length === 0) flattenChains(rules, ruleLines, errors);
   return { rules, errors };
+}
+
+/** A local target's path as an exact rule's key: lower case, no query; null for wildcards and other sites. */
+function chainKey(to: string): string | null {
+  if (!to.startsWith('/') || to.includes('*')) return null;
+  const q = to.indexOf('?');
+  return (q < 0 ? to : to.slice(0, q)).toLowerCase();
+}
+
+/**
+ * Chains become one hop (`/a -> /b` and `/b -> /c` store `/a -> /c`), keeping each rule's own status;
+ * a chain that comes back to a path it passed is reported on its first rule's line as a loop.
+ */
+function flattenChains(rules: RedirectRule[], ruleLines: number[], errors: RuleError[]): void {
+  const exact = new Map<string, RedirectRule>();
+  for (const r of rules) if (!r.from.endsWith('*')) exact.set(r.from.toLowerCase(), r);
+  const finalTo = new Map<RedirectRule, string>();
+  for (const [i, r] of rules.entries()) {
+    const path = [r.from];
+    const seen = new Set([r.from.toLowerCase()]);
+    let to = r.to;
+    let looped = false;
+    for (;;) {
+      const key = chainKey(to);
+      const next = key === null ? undefined : exact.get(key);
+      if (!next) break;
+      path.push(next.from);
+      if (seen.has(key!)) {
+        looped = true;
+        break;
+      }
+      seen.add(key!);
+      // The first query wins: a later rule's target keeps the query asked for when it has none.
+      const q = to.indexOf('?');
+      to = q >= 0 && !next.to.includes('?') ? next.to + to.slice(q) : next.to;
+    }
+    if (looped) {
+      errors.push({ line: ruleLines[i]!, message: text.ruleChainLoop(path) });
+      return;
+    }
+    finalTo.set(r, to);
+  }
+  for (const r of rules) r.to = finalTo.get(r) ?? r.to;
 }
 
 /** Rules back as URL-mappings text. */

@@ -24,7 +24,9 @@ export function sitemapEntries(content: PublicContent, origin: string): SitemapE
     if (!d || i.row.updatedAt > d) latest.set(i.collection.id, i.row.updatedAt);
   }
   for (const c of content.collections) {
-    const own = c.updatedAt;
+    // An editor page's republish touches only its layout row, so its publish time counts too.
+    const published = content.pagePublishedAt.get(c.id);
+    const own = published && published > c.updatedAt ? published : c.updatedAt;
     const items = latest.get(c.id);
     out.push({ loc: origin + publicCollectionUrl(c, content.homeId), lastmod: items && items > own ? items : own, images: [] });
   }

@@ -11,6 +11,10 @@ import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
 import { APP_KINDS } from '../../helpers/db.js';
 import { seo as text } from '../../../src/core/messages.js';
 import { xsdErrors } from '../../helpers/xsd.js';
+import { eq } from 'drizzle-orm';
+import { schema } from '../../../src/db/index.js';
+import { addBlock, addSection, createBlock, emptyLayout, type OpResult, type PageLayout } from '../../../src/core/layout.js';
+import { BlockType } from '../../../src/core/enums.js';
 
 const ORIGIN = 'https://shop.example';
 type Obj = Record<string, unknown>;
@@ -131,6 +135,39 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
     expect(body).not.toMatch(/\/members[<"?/]/);
     expect(body).not.toContain('/config');
   };
+
+  it('an editor page republished moves its sitemap lastmod to the publish time', async () => {
+    let n = 0;
+    const newId = (p: string) => `${p}s${++n}`;
+    const must = (r: OpResult): PageLayout => {
+      if (!r.ok) throw new Error(r.message);
+      return r.layout;
+    };
+    const layout = (text: string) => {
+      const l = must(addSection(emptyLayout(), 0, { newId }));
+      return must(addBlock(l, l.sections[0].id, createBlock(BlockType.QUOTE, { newId, data: { text } })));
+    };
+    const made = await owner.send('POST', '/api/editor/pages', { title: 'Lastmod Page' });
+    expect(made.statusCode, made.body).toBe(201);
+    const page = made.json().page;
+    const first = await owner.send('POST', `/api/editor/pages/${page.id}/publish`, { version: 0, layout: layout('First') });
+    expect(first.statusCode, first.body).toBe(200);
+    // Age the page, as if it was first published long ago.
+    const old = new Date('2020-01-01T00:00:00Z');
+    const db = t.app.database.db;
+    await db.update(schema.collections).set({ updatedAt: old }).where(eq(schema.collections.id, page.id));
+    await db.update(schema.pageLayouts).set({ publishedAt: old }).where(eq(schema.pageLayouts.collectionId, page.id));
+    const before = Date.now() - 1000;
+    const again = await owner.send('POST', `/api/editor/pages/${page.id}/publish`, {
+      version: first.json().page.version,
+      layout: layout('Second'),
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    const urls = await validSitemap((await visitor.get('/sitemap.xml')).body);
+    const entry = urls.find((u) => u.loc === `${ORIGIN}/${page.urlId}`);
+    expect(entry, 'the page is listed').toBeTruthy();
+    expect(Date.parse(entry!.lastmod)).toBeGreaterThanOrEqual(before);
+  });
 
   it('robots.txt disallows the owner, cart, checkout, account and API paths and names the sitemap from the public origin', async () => {
     const res = await visitor.get('/robots.txt', { host: 'evil.example' });
@@ -417,11 +454,39 @@ describe.each(APP_KINDS)('crawlers: sitemap, feeds, robots, head tags and redire
     const temp = await visitor.get('/Summer-Sale?ref=x');
     expect(temp.statusCode).toBe(302);
     expect(temp.headers.location).toBe('/shop?ref=x');
-    expect((await visitor.get('/blog')).headers.location).toBe('/journal');
+    // The chain /blog -> /journal -> /elsewhere was stored as one hop.
+    expect((await visitor.get('/blog')).headers.location).toBe('/elsewhere');
     // A page that exists is served: rules apply only before the 404 page.
     expect((await visitor.get('/journal')).statusCode).toBe(200);
     expect((await visitor.get('/no-such-page')).statusCode).toBe(404);
     expect((await owner.get('/api/seo/url-redirects')).json().text).toContain('/old-shop/* -> /shop/p/* 301');
+  });
+
+  it('a redirect loop is refused with its path and nothing is saved; chains are stored flattened', async () => {
+    expect((await owner.send('PUT', '/api/seo/url-redirects', { text: '/keep -> /journal' })).statusCode).toBe(200);
+    for (const bad of ['/a -> /b\n/b -> /a', '# loop\n/x -> /y?q=1\n/y -> /z 302\n/Z -> /x']) {
+      const res = await owner.send('PUT', '/api/seo/url-redirects', { text: bad });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().errors.text).toMatch(/^Line \d+: This redirect would loop: /);
+    }
+    const loop = await owner.send('PUT', '/api/seo/url-redirects', { text: '/a -> /b\n/b -> /a' });
+    expect(loop.json().errors.text).toBe(`Line 1: ${text.ruleChainLoop(['/a', '/b', '/a'])}`);
+    expect(text.ruleChainLoop(['/a', '/b', '/a'])).toBe('This redirect would loop: /a → /b → /a.');
+    const three = await owner.send('PUT', '/api/seo/url-redirects', { text: '# loop\n/x -> /y?q=1\n/y -> /z 302\n/Z -> /x' });
+    expect(three.json().lineErrors).toEqual([{ line: 2, message: text.ruleChainLoop(['/x', '/y', '/Z', '/x']) }]);
+    // Nothing saved: the earlier rules still answer, the refused ones do not.
+    expect((await visitor.get('/keep')).headers.location).toBe('/journal');
+    expect((await visitor.get('/a')).statusCode).toBe(404);
+    // Bad input is a clear 400, never a 500.
+    for (const body of [{}, { text: 5 }, { text: '->' }, { text: '/only ->' }]) {
+      expect((await owner.send('PUT', '/api/seo/url-redirects', body)).statusCode).toBe(400);
+    }
+    const chain = await owner.send('PUT', '/api/seo/url-redirects', { text: '/one -> /two?from=one\n/two -> /three 302\n/three -> /four' });
+    expect(chain.statusCode, chain.body).toBe(200);
+    expect(chain.json().text).toBe('/one -> /four?from=one 301\n/two -> /four 302\n/three -> /four 301');
+    const hop = await visitor.get('/one');
+    expect(hop.statusCode).toBe(301);
+    expect(hop.headers.location).toBe('/four?from=one');
   });
 
   it('a page request reads the redirects from the site cache, not the database', async () => {
