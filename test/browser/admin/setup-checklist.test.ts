@@ -72,8 +72,8 @@ describe('a new owner completes the set-up checklist in Chromium', () => {
     await follow(page, 'Add a shipping option');
     await page.waitForURL(`${site.url}/config/shipping`);
     const shipping = page.getByRole('form', { name: 'Add a shipping option' });
-    await shipping.getByLabel('Name').fill('Standard post');
-    await shipping.getByLabel('Price').fill('5.00');
+    await shipping.getByRole('textbox', { name: 'Name', exact: true }).fill('Standard post');
+    await shipping.getByRole('textbox', { name: 'Price', exact: true }).fill('5.00');
     await shipping.getByRole('button', { name: /Add/ }).click();
     await page.getByRole('table', { name: 'Shipping options' }).getByText('Standard post').waitFor();
     await backHome(page);

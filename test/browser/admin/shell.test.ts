@@ -297,8 +297,8 @@ describe('the /config shell in Chromium', () => {
     await steps.getByRole('link', { name: 'Add a shipping option' }).click();
     await page.waitForURL(`${site.url}/config/shipping`);
     const form = page.getByRole('form', { name: 'Add a shipping option' });
-    await form.getByLabel('Name').fill('Standard post');
-    await form.getByLabel('Price').fill('5.00');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Standard post');
+    await form.getByRole('textbox', { name: 'Price', exact: true }).fill('5.00');
     await form.getByRole('button', { name: /Add/ }).click();
     await page.getByRole('table', { name: 'Shipping options' }).getByText('Standard post').waitFor();
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Home' }).click();
