@@ -357,6 +357,9 @@ describe('issue 30 in Chromium', () => {
     async function failedSubmission(reducedMotion: 'reduce' | 'no-preference') {
       const context = await b.browser.newContext({ reducedMotion, viewport: { width: 1000, height: 500 } });
       const page = await context.newPage();
+      // The page's clock is the test's: the tween's frames are stepped below, so a loaded machine cannot
+      // turn it into one jump by delaying frames past its 300 ms.
+      await page.clock.install();
       await page.goto(`${site.url}/forms/contact-form`);
       await page.waitForFunction(...hydrated('Form'));
       const send = page.getByRole('button', { name: 'Send' });
@@ -367,9 +370,13 @@ describe('issue 30 in Chromium', () => {
         window.addEventListener('scroll', () => w.__positions.push(Math.round(window.scrollY)));
       });
       const before = await page.evaluate(() => window.scrollY);
+      await page.clock.pauseAt(await page.evaluate(() => Date.now()));
       await send.click();
       const firstError = page.getByRole('group', { name: /Name/ }).getByRole('alert');
       await firstError.waitFor();
+      // 30 frames of 16 ms: past the tween's 300 ms, a frame at a time.
+      for (let i = 0; i < 30; i++) await page.clock.runFor(16);
+      await page.clock.resume();
       // The scroll has ended 30 px above the first error, and its last position has been seen as a scroll event.
       await page.waitForFunction(
         (el) => {
