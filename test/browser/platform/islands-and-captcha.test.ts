@@ -370,7 +370,7 @@ describe('issue 30 in Chromium', () => {
         window.addEventListener('scroll', () => w.__positions.push(Math.round(window.scrollY)));
       });
       const before = await page.evaluate(() => window.scrollY);
-      await page.clock.pauseAt(await page.evaluate(() => Date.now()));
+      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 200);
       await send.click();
       const firstError = page.getByRole('group', { name: /Name/ }).getByRole('alert');
       await firstError.waitFor();
