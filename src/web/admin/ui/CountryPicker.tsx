@@ -8,7 +8,7 @@ import type { FieldPath, FieldValues, PathValue, UseFormReturn } from 'react-hoo
 import { useQuery } from '@tanstack/react-query';
 import type { CountryOption } from '../../../core/api/common.js';
 import { api } from '../../client/api.js';
-import { describedBy, FieldMessages } from './fields.js';
+import { describedBy, errorOf, FieldMessages } from './fields.js';
 
 const codesOf = (v: unknown) =>
   String(v ?? '')
@@ -45,7 +45,7 @@ export function CountryPicker<T extends FieldValues, C = unknown, O = T>({
   const shown = (countries.data?.countries ?? []).filter(
     ([code, label]) => needle === '' || label.toLocaleLowerCase().includes(needle) || code.toLowerCase() === needle,
   );
-  const err = form.getFieldState(name, form.formState).error?.message;
+  const err = errorOf(form, name);
   const summary = chosen.length === 0 ? emptyMeans : chosen.map((c) => names.get(c) ?? c).join(', ');
   const toggle = (code: string, on: boolean) => {
     const next = on ? [...chosen, code] : chosen.filter((c) => c !== code);

@@ -33,7 +33,7 @@ export function FieldMessages({ id, hint, error }: { id: string; hint?: ReactNod
   );
 }
 
-const errorOf = <T extends FieldValues, C, O>(form: UseFormReturn<T, C, O>, name: FieldPath<T>) =>
+export const errorOf = <T extends FieldValues, C, O>(form: UseFormReturn<T, C, O>, name: FieldPath<T>) =>
   form.getFieldState(name, form.formState).error?.message;
 
 export function Field<T extends FieldValues, C = unknown, O = T>({
