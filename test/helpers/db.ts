@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { MIGRATIONS_DIR, open, type Database } from '../../src/db/index.js';
+import { pglitePool } from './pglite-pool.js';
 
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export type DbKind = 'pglite' | 'postgres';
@@ -162,11 +163,15 @@ function postgresTemplate(): Promise<string> {
   return pgTemplate;
 }
 
-/** A fresh, migrated, empty database of the given kind. close() drops it (PostgreSQL) or frees it. */
+/** The process's PGlite instances, each started once on the template and reset between the tests that lease it. */
+const pool = pglitePool(async () => PGlite.create({ loadDataDir: await pgliteTemplateDump() }));
+
+/** A fresh, migrated, empty database of the given kind. close() drops it (PostgreSQL) or hands it back (PGlite). */
 export async function testDatabase(kind: DbKind): Promise<Database & { url?: string }> {
   if (kind === 'pglite') {
-    const clone = await PGlite.create({ loadDataDir: await pgliteTemplateDump() });
-    return open({ pglite: clone, migrate: false });
+    const lease = await pool.lease();
+    const database = await open({ pglite: lease.client, migrate: false });
+    return { ...database, close: () => lease.release() };
   }
   const name = `tessera_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const template = await postgresTemplate();
@@ -195,6 +200,7 @@ export async function testDatabase(kind: DbKind): Promise<Database & { url?: str
 
 export async function closeTemplate(): Promise<void> {
   templateDump = null;
+  await pool.drain();
   if (template) {
     const t = await template;
     template = null;
