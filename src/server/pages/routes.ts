@@ -35,7 +35,8 @@ import { CollectionCache } from './cache.js';
 import { BatchedRead } from '../db-util.js';
 import type { ProductRecord } from '../commerce/index.js';
 import { pageCache, type PageCache } from './page-cache.js';
-import { likeCounts } from '../content/index.js';
+import { likeCounts, ownerPlainText } from '../content/index.js';
+import { excerptText } from '../../core/content.js';
 import { nonceScripts } from '../site-page/index.js';
 import { contentWidgets, galleryIsland } from '../site-context/index.js';
 import { imageRoutes } from '../images/index.js';
@@ -328,6 +329,12 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     return q === -1 ? target : target + url.slice(q);
   }
 
+  /** A page's own words for its description, when the owner wrote none: the start of its text. */
+  function pageExcerpt(c: CollectionRow): string {
+    const text = typeof c.settings.layoutText === 'string' && c.settings.layoutText ? c.settings.layoutText : ownerPlainText(String(c.settings.body ?? ''));
+    return excerptText(text, 160);
+  }
+
   /** Member-area pages need a signed-in site user; others see the access-denied page (106) with a join button. */
   async function memberGate(req: FastifyRequest, reply: FastifyReply, site: WebsiteRow, c: CollectionRow): Promise<boolean> {
     // Member areas switched off (server/flags): their pages are not found, for everyone.
@@ -515,7 +522,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       template: `collections/${c.typeName}.list`,
       pageType: c.typeName === 'page' ? PageType.PAGE : PageType.MAIN_CONTENT,
       title: isHome ? undefined : filter.tag ? `${c.title}: ${filter.tag}` : filter.category ? `${c.title}: ${filter.category}` : c.title,
-      description: c.description || undefined,
+      description: c.description || (c.typeName === 'page' && !isHome ? pageExcerpt(c) : '') || undefined,
       collections,
       preload: first && c.typeName !== 'page' ? { src: first.src, srcset: first.srcset, sizes: first.sizes } : null,
       ctx,
