@@ -531,7 +531,7 @@ describe.each(APP_KINDS)('forms on %s', (kind) => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       },
     );
-    expect(ok.statusCode).toBe(200);
+    expect(ok.statusCode).toBe(303);
     const list = await owner.get(`/api/config/forms/${CONTACT_FORM_ID}/submissions`);
     const sub = (list.json().submissions as Array<{ data: Record<string, unknown>; page: Record<string, unknown> }>).find((x) =>
       JSON.stringify(x.data).includes('page-fields@example.com'),
