@@ -89,7 +89,15 @@ describe.each(APP_KINDS)('HTTP for search engines and browsers on %s', (kind) =>
     });
 
     it('never redirects to another host (//host paths, backslashes, encoded slashes)', async () => {
-      for (const url of ['//evil.example/', '//evil.example', '///evil.example/', '//evil.example/shop/', '/%2F%2Fevil.example/', '/\\evil.example/', '//Shop']) {
+      for (const url of [
+        '//evil.example/',
+        '//evil.example',
+        '///evil.example/',
+        '//evil.example/shop/',
+        '/%2F%2Fevil.example/',
+        '/\\evil.example/',
+        '//Shop',
+      ]) {
         const res = await t.app.inject({ method: 'GET', url, headers: { host: 'shop.example' } });
         const location = res.headers.location;
         if (location !== undefined) {
@@ -130,7 +138,14 @@ describe.each(APP_KINDS)('HTTP for search engines and browsers on %s', (kind) =>
     });
 
     it('a missing static file gets a short plain 404', async () => {
-      for (const url of ['/assets/no-such-bundle.js', '/static/site.css', '/theme/missing.png', '/logo.png', '/journal/missing.jpg', '/wp-login.php']) {
+      for (const url of [
+        '/assets/no-such-bundle.js',
+        '/static/site.css',
+        '/theme/missing.png',
+        '/logo.png',
+        '/journal/missing.jpg',
+        '/wp-login.php',
+      ]) {
         const res = await get(url);
         expect(res.statusCode, url).toBe(404);
         expect(res.headers['content-type'], url).toMatch(/^text\/plain/);
@@ -293,10 +308,15 @@ describe.each(APP_KINDS)('HTTP for search engines and browsers on %s', (kind) =>
       expect((await owner.send('PUT', '/api/config/engagement/popup', popup)).statusCode).toBe(200);
       const v = new Visitor(t.app);
       await v.crumb();
-      const res = await v.send('POST', '/api/engagement/newsletter', new URLSearchParams({ email: 'prg-news@example.com', honeypot: '' }).toString(), {
-        crumb: false,
-        headers: { ...FORM, 'x-forwarded-for': '10.42.3.1', referer: 'http://localhost/journal' },
-      });
+      const res = await v.send(
+        'POST',
+        '/api/engagement/newsletter',
+        new URLSearchParams({ email: 'prg-news@example.com', honeypot: '' }).toString(),
+        {
+          crumb: false,
+          headers: { ...FORM, 'x-forwarded-for': '10.42.3.1', referer: 'http://localhost/journal' },
+        },
+      );
       expect(res.statusCode, res.body).toBe(303);
       const location = String(res.headers.location);
       expect(location.startsWith('/newsletter/signed-up?')).toBe(true);
