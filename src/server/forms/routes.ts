@@ -205,7 +205,9 @@ async function visitorFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
     const form = await service.getForm(req.params.formId);
     if (!form) return reply.callNotFound();
     const f = publicForm(form);
-    const back = safeBack(typeof (req.query as Record<string, unknown>).back === 'string' ? String((req.query as Record<string, unknown>).back) : undefined);
+    const back = safeBack(
+      typeof (req.query as Record<string, unknown>).back === 'string' ? String((req.query as Record<string, unknown>).back) : undefined,
+    );
     return renderResultPage(app, reply, { status: 200, ok: true, title: f.name, message: f.submissionMessage, back });
   });
 }

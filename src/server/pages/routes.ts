@@ -331,7 +331,10 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
 
   /** A page's own words for its description, when the owner wrote none: the start of its text. */
   function pageExcerpt(c: CollectionRow): string {
-    const text = typeof c.settings.layoutText === 'string' && c.settings.layoutText ? c.settings.layoutText : ownerPlainText(String(c.settings.body ?? ''));
+    const text =
+      typeof c.settings.layoutText === 'string' && c.settings.layoutText
+        ? c.settings.layoutText
+        : ownerPlainText(String(c.settings.body ?? ''));
     return excerptText(text, 160);
   }
 

@@ -188,6 +188,13 @@ describe.each(APP_KINDS)('HTTP for search engines and browsers on %s', (kind) =>
       }
     });
 
+    it('a HEAD carries the same tag and is answered 304 on a match', async () => {
+      const etag = String((await get('/journal')).headers.etag);
+      const head = await t.app.inject({ method: 'HEAD', url: '/journal', headers: { 'if-none-match': etag } });
+      expect(head.statusCode).toBe(304);
+      expect(head.headers.etag).toBe(etag);
+    });
+
     it('the tag follows the content: an edit gives a new tag', async () => {
       const before = String((await get('/journal')).headers.etag);
       await t.database.db.execute(sql`update collections set title = 'Journal of makers' where url_id = 'journal'`);
