@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Page } from 'playwright-core';
+import { VISITOR_COOKIE_NAME } from '../../../src/core/cookies.js';
 import { CHROMIUM, hydrated, launchBrowser, liveSite, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 
 const PRODUCT = '/shop/p/linen-camp-shirt';
@@ -47,10 +48,13 @@ describe('revalidated pages in Chromium', () => {
       expect(first?.status()).toBe(200);
       expect(await first!.headerValue('etag')).toMatch(/^"/);
       await page.waitForFunction(...hydrated('CartPill'));
-      // The first visit gives the visitor their cookies (an experiment's assignment shows in the page): the
-      // next load is that visitor's page, and a reload after it is unchanged.
+      // The first visit gives the visitor their cookies (the visitor cookie an experiment's assignment follows,
+      // which shows in the page): the next load is that visitor's page, and a reload after it is unchanged.
+      const hasVisitorCookie = async () => (await context.cookies()).some((c) => c.name === VISITOR_COOKIE_NAME);
+      await expect.poll(hasVisitorCookie, { timeout: 15_000 }).toBe(true);
       await page.reload();
       await page.waitForFunction(...hydrated('CartPill'));
+      await page.waitForLoadState('networkidle');
       const kept = answered.filter((x) => x.url === PRODUCT).length;
       const [again] = await Promise.all([page.waitForResponse((r) => r.url() === `${site.url}${PRODUCT}`), page.reload()]);
       // The browser asked with the tag it kept; the server's 304 is shown to the page as the kept 200.
