@@ -10,6 +10,7 @@ import { OWNER, testApp, Visitor, type TestApp } from '../../helpers/app.js';
 import { APP_KINDS } from '../../helpers/db.js';
 import { rows } from '../../../src/server/db-util.js';
 import { seedForms } from '../../../src/server/forms/seed.js';
+import { ADDRESS, CARD, confirmed } from '../../helpers/orders.js';
 
 const ORIGIN = 'https://shop.example';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' };
@@ -349,7 +350,7 @@ describe.each(APP_KINDS)('HTTP for search engines and browsers on %s', (kind) =>
 
   describe('private pages', () => {
     it('checkout, the cart, order status and account pages say noindex and carry no empty canonical or og:url', async () => {
-      for (const url of ['/checkout', '/cart', '/account', '/account/login', '/order-status']) {
+      for (const url of ['/checkout', '/cart', '/account', '/account/login', '/order-status', '/order-confirmed/no-such-order']) {
         const res = await get(url);
         expect(res.statusCode, url).toBeLessThan(500);
         if (!String(res.headers['content-type']).startsWith('text/html')) continue;
@@ -359,6 +360,28 @@ describe.each(APP_KINDS)('HTTP for search engines and browsers on %s', (kind) =>
         const canonical = /<link rel="canonical" href="([^"]*)">/.exec(res.body)?.[1];
         if (canonical !== undefined) expect(canonical, url).toMatch(/^https:\/\/shop\.example\//);
       }
+    });
+
+    it('an order confirmation says noindex and names no canonical address', async () => {
+      const v = new Visitor(t.app);
+      const line = { itemId: t.seed.productIds['houseplant-field-guide']!, sku: 'EBOOK-PLANTS', quantity: 1 };
+      expect((await v.send('POST', '/api/commerce/shopping-cart/entries', line)).statusCode).toBe(200);
+      const placed = await v.send(
+        'POST',
+        '/api/checkout/place-order',
+        await confirmed(v, { email: 'ada@example.com', shippingAddress: ADDRESS, payment: CARD, idempotencyKey: `http-seo-${Date.now()}` }),
+      );
+      expect(placed.statusCode, placed.body).toBe(200);
+      const order = placed.json() as { confirmationUrl?: string };
+      expect(order.confirmationUrl).toMatch(/^\/order-confirmed\//);
+      const res = await get(order.confirmationUrl!);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('Order confirmed');
+      expect(res.body).toContain(NOINDEX_META);
+      expect(res.body).not.toContain('rel="canonical"');
+      expect(res.body).not.toContain('property="og:url"');
+      expect(res.headers['cache-control']).toMatch(/no-store/);
+      expect(res.headers.etag).toBeUndefined();
     });
   });
 });
