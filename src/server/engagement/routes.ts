@@ -196,12 +196,8 @@ function registerNewsletterLinkPages(app: FastifyInstance, lists: MailingLists) 
       return unsubscribePage(req, reply, invalidLink);
     }
     if (oneClick) return reply.status(200).type('text/plain; charset=utf-8').send('Unsubscribed');
-    return unsubscribePage(req, reply, {
-      status: 200,
-      title: m.UNSUBSCRIBED_TITLE,
-      message: m.UNSUBSCRIBED,
-      values: { email: done.email, store: t.storeName },
-    });
+    // POST/redirect/GET: the link's own page now says the address is unsubscribed.
+    return reply.redirect(`${UNSUBSCRIBE_PATH}/${encodeURIComponent(req.params.token)}`, 303);
   });
 
   app.get<{ Params: { token: string } }>(`${CONFIRM_PATH}/:token`, async (req, reply) => {
@@ -223,12 +219,8 @@ function registerNewsletterLinkPages(app: FastifyInstance, lists: MailingLists) 
     const t = await lists.target(req.params.token, 'confirm');
     const done = t ? await lists.confirm(req.params.token) : null;
     if (!t || !done) return confirmPage(req, reply, invalidLink);
-    return confirmPage(req, reply, {
-      status: 200,
-      title: m.CONFIRMED_TITLE,
-      message: m.CONFIRMED,
-      values: { email: done.email, store: t.storeName },
-    });
+    // POST/redirect/GET: the link's own page now says the address is subscribed.
+    return reply.redirect(`${CONFIRM_PATH}/${encodeURIComponent(req.params.token)}`, 303);
   });
 }
 
