@@ -29,6 +29,8 @@ import { can } from '../../core/roles.js';
 
 export const API = '/api/config/engagement';
 export const SIGN_UP_PATH = '/api/engagement/newsletter';
+/** The thanks page of the popup's plain sign-up (POST/redirect/GET). */
+export const SIGNED_UP_PATH = '/newsletter/signed-up';
 export const CONSENT_PATH = '/api/engagement/consent';
 
 /** Visitors: 10 newsletter sign-ups a minute per IP address. */
@@ -87,7 +89,18 @@ export async function engagementRoutes(app: FastifyInstance, opts: { settings: E
         message: answer.error.message,
         back,
       });
-    return sendNotice(app, req, reply, { status: 200, ok: true, title: 'Newsletter sign-up', message: answer.message, back });
+    // POST/redirect/GET: the thanks page is a GET of its own, so reloading it signs up nobody again.
+    const sent = answer.status === 'pending' ? 'confirm' : 'thanks';
+    return reply.redirect(`${SIGNED_UP_PATH}?sent=${sent}&back=${encodeURIComponent(back.href)}`, 303);
+  });
+
+  /** Where the popup's plain sign-up lands: the words the post would have answered (a code in the address, never text). */
+  app.get(SIGNED_UP_PATH, async (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    const back = { href: safeBack(typeof q.back === 'string' ? q.back : undefined), label: 'Back to the page' };
+    const { popup } = await settings.get((await site()).id);
+    const message = q.sent === 'confirm' ? m.CONFIRM_SENT : popup.successText || m.POPUP_THANKS;
+    return sendNotice(app, req, reply, { status: 200, ok: true, title: 'Newsletter sign-up', message, back });
   });
 
   async function popupSignUp(input: unknown, plain: boolean, req: FastifyRequest) {
@@ -183,12 +196,8 @@ function registerNewsletterLinkPages(app: FastifyInstance, lists: MailingLists) 
       return unsubscribePage(req, reply, invalidLink);
     }
     if (oneClick) return reply.status(200).type('text/plain; charset=utf-8').send('Unsubscribed');
-    return unsubscribePage(req, reply, {
-      status: 200,
-      title: m.UNSUBSCRIBED_TITLE,
-      message: m.UNSUBSCRIBED,
-      values: { email: done.email, store: t.storeName },
-    });
+    // POST/redirect/GET: the link's own page now says the address is unsubscribed.
+    return reply.redirect(`${UNSUBSCRIBE_PATH}/${encodeURIComponent(req.params.token)}`, 303);
   });
 
   app.get<{ Params: { token: string } }>(`${CONFIRM_PATH}/:token`, async (req, reply) => {
@@ -210,12 +219,8 @@ function registerNewsletterLinkPages(app: FastifyInstance, lists: MailingLists) 
     const t = await lists.target(req.params.token, 'confirm');
     const done = t ? await lists.confirm(req.params.token) : null;
     if (!t || !done) return confirmPage(req, reply, invalidLink);
-    return confirmPage(req, reply, {
-      status: 200,
-      title: m.CONFIRMED_TITLE,
-      message: m.CONFIRMED,
-      values: { email: done.email, store: t.storeName },
-    });
+    // POST/redirect/GET: the link's own page now says the address is subscribed.
+    return reply.redirect(`${CONFIRM_PATH}/${encodeURIComponent(req.params.token)}`, 303);
   });
 }
 

@@ -9,7 +9,7 @@ import { captchaFor } from '../captcha/index.js';
 import { FormsService, captchaActionOf, publicForm } from './service.js';
 import type { PageFields } from '../../core/forms.js';
 import { websiteJson } from '../site-context/index.js';
-import { siteStylesHead } from '../site-page/index.js';
+import { NOINDEX_META, siteStylesHead } from '../site-page/index.js';
 import { escapeHtml } from '../../core/html.js';
 
 export interface FormHtmlOptions {
@@ -66,7 +66,7 @@ async function layout(app: FastifyInstance, reply: FastifyReply, status: number,
       pageType: 1,
       mainContent,
       tessera: {
-        headers: `<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}`,
+        headers: `${NOINDEX_META}<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}`,
         footers: client.body,
         cartPill: '',
         title: escapeHtml(`${title} — ${site.title}`),

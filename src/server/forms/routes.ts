@@ -182,7 +182,8 @@ async function visitorFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
       });
       const f = publicForm(res.form);
       if (f.successRedirect) return reply.redirect(f.successRedirect, 303);
-      return renderResultPage(app, reply, { status: 200, ok: true, title: f.name, message: f.submissionMessage, back });
+      // POST/redirect/GET: the thanks page is a GET of its own, so reloading it sends nothing again.
+      return reply.redirect(`${sentPath(form.id)}?back=${encodeURIComponent(back)}`, 303);
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
       const status = e.status;
@@ -199,6 +200,16 @@ async function visitorFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
   });
 
   app.get<{ Params: { formId: string } }>('/forms/:formId', async (req, reply) => renderFormPage(app, req, reply, req.params.formId));
+  /** Where a plain form post that went through lands (POST/redirect/GET): the form's submission message. */
+  app.get<{ Params: { formId: string } }>('/forms/:formId/sent', async (req, reply) => {
+    const form = await service.getForm(req.params.formId);
+    if (!form) return reply.callNotFound();
+    const f = publicForm(form);
+    const back = safeBack(
+      typeof (req.query as Record<string, unknown>).back === 'string' ? String((req.query as Record<string, unknown>).back) : undefined,
+    );
+    return renderResultPage(app, reply, { status: 200, ok: true, title: f.name, message: f.submissionMessage, back });
+  });
 }
 
 async function ownerFormRoutes(app: FastifyInstance, ctx: FormRoutesCtx) {
@@ -369,6 +380,11 @@ function pick(b: z.infer<typeof saveBody>): PageFields {
 }
 
 /** Only a same-site path can be the 'back' link of the result page. */
+/** The thanks page of a form's plain post. */
+export function sentPath(formId: string): string {
+  return `/forms/${encodeURIComponent(formId)}/sent`;
+}
+
 function safeBack(p: string | undefined): string {
   return p && /^\/(?!\/)[^\s\\]*$/.test(p) && p.length < 1000 ? p : '/';
 }

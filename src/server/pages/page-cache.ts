@@ -58,6 +58,8 @@ import {
   type PillSplit,
 } from '../site-page/index.js';
 
+import { carriesOwnData, matches, nonceOfPolicy, notModified, NO_STORE, pageTag, REVALIDATE, wantsTag } from './revalidate.js';
+
 const noop = () => undefined;
 
 /** Whether the visitor may have a cart: a cart cookie, or a signed-in site user (their cart follows them from any device). */
@@ -163,6 +165,8 @@ interface Entry extends RenderFacts {
   /** The page's encodings made so far: the one its render went out in, others when first asked for. */
   gzip?: Buffer;
   br?: Buffer;
+  /** The page's ETag per content coding ('' for none), made when first asked for (revalidate.ts). */
+  tags?: Map<string, string>;
   /** Copies served per encoding (the second one re-encodes it at the kept level, off the event loop). */
   served: Record<PageEncoding, number>;
   bytes: number;
@@ -429,7 +433,20 @@ export class PageCache {
     // Answered from memory: background work need not wait for this request (plugins/foreground.ts).
     this.app.foreground?.light(req);
     const encoding = own ? (ownEncoding ?? null) : responseEncoding(req);
-    reply.status(200).header('content-type', entry.type).header('cache-control', 'no-store').header('vary', 'accept-encoding');
+    reply.status(200).header('content-type', entry.type).header('vary', 'accept-encoding');
+    // An anonymous visitor's copy is revalidatable (revalidate.ts); one with their own pill or session is not kept.
+    if (!own && !carriesOwnData(req)) {
+      const tags = (entry.tags ??= new Map());
+      const coding = encoding ?? '';
+      let tag = tags.get(coding);
+      if (tag === undefined) tags.set(coding, (tag = pageTag(entry.body, nonceOfPolicy(entry.csp), encoding)));
+      reply.header('cache-control', REVALIDATE).header('etag', tag);
+      if (matches(req, tag)) {
+        notModified(reply);
+        void reply.send();
+        return;
+      }
+    } else reply.header('cache-control', NO_STORE);
     if (entry.csp) reply.header('content-security-policy', entry.csp);
     if (entry.robots) reply.header('x-robots-tag', entry.robots);
     if (encoding) reply.header('content-encoding', encoding);
@@ -496,6 +513,16 @@ export class PageCache {
     if (late && (late.page !== payload || this.swapsPill(req))) {
       payload = late.page === payload ? withInsert(late) : injectPageData(String(payload), late.text);
       late = null;
+    }
+    // An anonymous visitor's page gets its ETag; one they hold already is answered 304 (revalidate.ts).
+    if (wantsTag(reply) && typeof payload === 'string') {
+      const tag = pageTag(late ? insertParts(late) : payload, req.cspNonce(), pageEncoding(req, reply, payload));
+      reply.header('etag', tag);
+      if (matches(req, tag)) {
+        const kept = this.capture(req, reply, payload);
+        if (kept) this.keep(kept.claim, this.entryOf(kept, utf8Bytes(late && late.page === kept.page ? insertParts(late) : kept.page)));
+        return notModified(reply);
+      }
     }
     const keep = this.capture(req, reply, payload);
     if (keep) keep.late = late;

@@ -35,7 +35,8 @@ import { CollectionCache } from './cache.js';
 import { BatchedRead } from '../db-util.js';
 import type { ProductRecord } from '../commerce/index.js';
 import { pageCache, type PageCache } from './page-cache.js';
-import { likeCounts } from '../content/index.js';
+import { likeCounts, ownerPlainText } from '../content/index.js';
+import { excerptText } from '../../core/content.js';
 import { nonceScripts } from '../site-page/index.js';
 import { contentWidgets, galleryIsland } from '../site-context/index.js';
 import { imageRoutes } from '../images/index.js';
@@ -51,6 +52,8 @@ import { CANONICAL_PARAMS, canonicalUrl, headTags, type HeadInput } from '../seo
 import { alternateLanguages, collectionNoindex, markedNoindex } from '../seo/index.js';
 import { blogRss, RSS_ITEMS } from '../seo/index.js';
 import { escapeHtml } from '../../core/html.js';
+import { faviconRoute, isFilePath, isSameSitePath, looseSegments, sendFileMissing } from './not-found.js';
+import { pageCacheControl } from './revalidate.js';
 
 /** The template file of the readme page: a developer template's pages/readme.page. */
 const README_TEMPLATE = `pages/${PageName.README}.page`;
@@ -271,7 +274,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       accentText: website.accentIsDark ? '#ffffff' : '#1f1d1a',
     };
     const html = (fx.theme ?? theme).render('site.region', { ...context, mainContent, tessera }, renderOpts);
-    reply.status(page.status ?? 200).header('cache-control', 'no-store');
+    // Revalidatable with an ETag for an anonymous visitor, never kept otherwise (revalidate.ts).
+    pageCacheControl(req, reply, reply.status(page.status ?? 200).statusCode);
     return reply.type('text/html; charset=utf-8').send(html);
   }
 
@@ -282,7 +286,12 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     if (req.method === 'GET' || req.method === 'HEAD') {
       const moved = await app.seo.redirectFor(req.url);
       if (moved) return reply.header('cache-control', 'no-store').redirect(moved.location, moved.status);
+      // A page's address with a trailing slash or other letter case: to the page's own address (not-found.ts).
+      const own = await canonicalAddress(req.url);
+      if (own) return reply.header('cache-control', 'no-store').redirect(own, 301);
     }
+    // A missing file (an asset folder, a file extension): a short plain 404, not the page.
+    if (isFilePath(req.url.split('?')[0] ?? '/')) return sendFileMissing(reply);
     return send(req, reply, {
       template: 'system/404.html',
       pageType: PageType.NOT_FOUND,
@@ -290,6 +299,43 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       title: 'Page not found',
       ctx: { path: req.url.split('?')[0] },
     });
+  }
+
+  /**
+   * The address of the page `url` names but for trailing slashes and letter case (its query kept), or null.
+   * Built from the page's own url ids, never from the request's text, and always a path on this site.
+   */
+  async function canonicalAddress(url: string): Promise<string | null> {
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const segments = looseSegments(path);
+    if (!segments) return null;
+    const lower = segments.map((s) => s.toLowerCase());
+    const site = await websites.get();
+    const c = (await collectionCache.get(site.id)).find((x) => x.enabled && x.urlId.toLowerCase() === lower[0]);
+    let target: string | null = null;
+    const isProducts = c?.typeName === 'products';
+    if (c && segments.length === 1) target = `/${c.urlId}`;
+    else if (c && (isProducts ? segments.length === 3 && lower[1] === 'p' : segments.length === 2)) {
+      const asked = segments[segments.length - 1]!;
+      const reader = itemReader(c.id);
+      const found = (await reader.get(asked)) ?? (await reader.get(asked.toLowerCase()));
+      if (found && !app.flags.productHidden(site, found.row.structuredContent))
+        target = `/${c.urlId}${isProducts ? '/p/' : '/'}${found.row.urlId}`;
+    }
+    // A fixed page (/cart, /search, /checkout, /account ...).
+    if (!target && app.hasRoute({ method: 'GET', url: `/${lower.join('/')}` })) target = `/${lower.join('/')}`;
+    if (!target || target === path || !isSameSitePath(target)) return null;
+    return q === -1 ? target : target + url.slice(q);
+  }
+
+  /** A page's own words for its description, when the owner wrote none: the start of its text. */
+  function pageExcerpt(c: CollectionRow): string {
+    const text =
+      typeof c.settings.layoutText === 'string' && c.settings.layoutText
+        ? c.settings.layoutText
+        : ownerPlainText(String(c.settings.body ?? ''));
+    return excerptText(text, 160);
   }
 
   /** Member-area pages need a signed-in site user; others see the access-denied page (106) with a join button. */
@@ -395,6 +441,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
         })
       : await readRows();
     const hasNext = rows.length > pageSize;
+    // An empty list for a tag or category, or a page past the last, is no page (to a crawler, a soft 404).
+    if (rows.length === 0 && (filter.tag || filter.category || pageNo > 1)) return notFound(req, reply);
     const shown = rows.slice(0, pageSize).filter((r) => !app.flags.productHidden(site, r.structuredContent));
     const readCounts = () =>
       c.typeName === 'blog'
@@ -477,7 +525,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       template: `collections/${c.typeName}.list`,
       pageType: c.typeName === 'page' ? PageType.PAGE : PageType.MAIN_CONTENT,
       title: isHome ? undefined : filter.tag ? `${c.title}: ${filter.tag}` : filter.category ? `${c.title}: ${filter.category}` : c.title,
-      description: c.description || undefined,
+      description: c.description || (c.typeName === 'page' && !isHome ? pageExcerpt(c) : '') || undefined,
       collections,
       preload: first && c.typeName !== 'page' ? { src: first.src, srcset: first.srcset, sizes: first.sizes } : null,
       ctx,
@@ -581,6 +629,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   }
 
   app.get('/', home);
+  faviconRoute(app, theme.assetsDir);
 
   // A search (a query given) counts against the visitor's address; the empty search page does not.
   const searchLimit = app.services.rateLimiter.guard({ name: 'search-ip', ...SEARCH_RATE, message: searchMessages.TOO_MANY_SEARCHES });

@@ -12,7 +12,7 @@ import { siteUserMessages } from './site-users.js';
 import { CONFIRM_TITLE, type AccountMode, type AccountPageProps } from '../../core/api/accounts.js';
 import { countryOptions, nonceScripts } from '../site-page/index.js';
 import { ACCOUNT_DONE, accountData, orderLinks } from './account-data.js';
-import { siteStylesHead } from '../site-page/index.js';
+import { NOINDEX_META, siteStylesHead } from '../site-page/index.js';
 import { escapeHtml } from '../../core/html.js';
 
 /** Only same-site paths are followed after sign-in (never //host or a scheme). */
@@ -77,7 +77,7 @@ export async function accountPage(
   const mainContent = `<section class="account-page">${renderIsland('AccountPage', props as unknown as Record<string, unknown>)}</section>`;
   const tessera = {
     // The site's saved styles (colours and fonts as CSS variables) reach the account pages as every page.
-    headers: `<link rel="stylesheet" href="/theme/site.css"><link rel="stylesheet" href="/theme/account.css">${await siteStylesHead(app, site.id)}${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
+    headers: `${NOINDEX_META}<link rel="stylesheet" href="/theme/site.css"><link rel="stylesheet" href="/theme/account.css">${await siteStylesHead(app, site.id)}${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
     footers: `${client.body}${nonceScripts(injection.footer ?? '', nonce)}`,
     cartPill: renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 }),
     title: escapeHtml(`${TITLES[mode]} — ${site.title}`),

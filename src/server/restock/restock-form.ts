@@ -18,6 +18,20 @@ const one = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
 const TITLE = 'Back in stock notification';
 
+/** Where a plain restock sign-up that went through lands: the sign-up's thanks, with the way back to the product. */
+export const RESTOCK_SENT_PATH = '/restock/signed-up';
+
+export function restockSentRoute(app: FastifyInstance) {
+  app.get(RESTOCK_SENT_PATH, async (req, reply) => {
+    const product = one((req.query as Record<string, unknown>).product) ?? '';
+    const back = { href: (await productPath(app, product.trim())) ?? '/', label: 'Back to the product' };
+    const site = (
+      await rows<{ settings: Record<string, unknown> }>(app.database.db, sql`SELECT settings FROM websites ORDER BY created_at LIMIT 1`)
+    )[0];
+    return sendNotice(app, req, reply, { status: 200, ok: true, title: TITLE, message: successTextOf(site?.settings ?? {}), back });
+  });
+}
+
 export async function restockFromForm(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, service: RestockService) {
   const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
   const back = {
@@ -34,10 +48,8 @@ export async function restockFromForm(app: FastifyInstance, req: FastifyRequest,
     if (!productId || !variantId) throw new HttpError(400, 'Please choose the item you would like to be notified about.');
     const join = ['on', 'true', '1'].includes(one(body.isJoinMailingList) ?? '');
     await service.signUp({ productId, variantId, email, isJoinMailingList: join, language: null, origin: await app.emailOrigin() });
-    const site = (
-      await rows<{ settings: Record<string, unknown> }>(app.database.db, sql`SELECT settings FROM websites ORDER BY created_at LIMIT 1`)
-    )[0];
-    return sendNotice(app, req, reply, { status: 200, ok: true, title: TITLE, message: successTextOf(site?.settings ?? {}), back });
+    // POST/redirect/GET: the thanks page is a GET of its own, so reloading it signs up nobody again.
+    return reply.redirect(`${RESTOCK_SENT_PATH}?product=${encodeURIComponent(productId)}`, 303);
   } catch (e) {
     if (!(e instanceof HttpError) || e.status >= 500) throw e;
     return sendNotice(app, req, reply, { status: e.status, ok: false, title: TITLE, message: e.message, back });

@@ -10,7 +10,7 @@ import { rows } from '../db-util.js';
 import { RESTOCK_TEXT, type RestockService } from './service.js';
 import { restockSettingsOf, successTextOf } from './settings.js';
 import { isFormPost } from '../visitor/index.js';
-import { restockFromForm } from './restock-form.js';
+import { restockFromForm, restockSentRoute } from './restock-form.js';
 import { can } from '../../core/roles.js';
 import {
   LANGUAGE_TAG,
@@ -38,6 +38,7 @@ export async function restockRoutes(app: FastifyInstance, opts: { service: Resto
   const owner = { preHandler: app.requireOwner(can('restock', 'write')) };
   const ownerRead = { preHandler: app.requireOwner(can('restock', 'read')) };
 
+  restockSentRoute(app);
   app.post(RESTOCK_API, { preHandler: app.services.rateLimiter.guard(SIGN_UP_LIMIT) }, async (req, reply) => {
     // A plain form post (no JavaScript, so no captcha token): the no-script path, then the same service.
     if (isFormPost(req)) return restockFromForm(app, req, reply, service);

@@ -34,6 +34,9 @@ export function siteStylesHead(app: FastifyInstance, websiteId: string): Promise
   return app.sitePageParts.stylesHead(websiteId);
 }
 
+/** The robots tag of a page no search engine should keep (checkout, an order, an account, a form's answer). */
+export const NOINDEX_META = '<meta name="robots" content="noindex">';
+
 export interface SitePage {
   template: string;
   pageType: number;
@@ -69,7 +72,8 @@ export async function sendSitePage(app: FastifyInstance, req: FastifyRequest, re
   const client = assets.tags('site', nonce);
   const injection = ((site.settings as Record<string, unknown>).codeInjection ?? {}) as { header?: string; footer?: string };
   const tessera = {
-    headers: `<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
+    // A private page: not indexed, and no canonical address (the layout writes none without one).
+    headers: `${NOINDEX_META}<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
     footers: `${client.body}${nonceScripts(injection.footer ?? '', nonce)}`,
     cartPill: renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 }),
     title: escapeHtml(`${page.title} — ${site.title}`),

@@ -194,7 +194,9 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(em.CONFIRM_BUTTON);
     expect((await members(vip))[0]!.status).toBe('pending');
-    const done = await t.app.inject({ method: 'POST', url: `/newsletter/confirm/${token}` });
+    const posted = await t.app.inject({ method: 'POST', url: `/newsletter/confirm/${token}` });
+    expect(posted.statusCode).toBe(303);
+    const done = await t.app.inject({ method: 'GET', url: String(posted.headers.location) });
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain(em.CONFIRMED_TITLE);
     expect((await members(vip))[0]!.status).toBe('subscribed');
@@ -221,7 +223,9 @@ describe.each(APP_KINDS)('engagement on %s', (kind) => {
     expect((await members(defaultListId)).find((x) => x.id === member.id)!.status).toBe('subscribed');
     const tampered = path.slice(0, -2) + (path.endsWith('AA') ? 'BB' : 'AA');
     expect((await t.app.inject({ method: 'POST', url: tampered })).statusCode).toBe(400);
-    const done = await t.app.inject({ method: 'POST', url: path });
+    const posted = await t.app.inject({ method: 'POST', url: path });
+    expect(posted.statusCode).toBe(303);
+    const done = await t.app.inject({ method: 'GET', url: String(posted.headers.location) });
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain(em.UNSUBSCRIBED_TITLE);
     expect((await members(defaultListId)).find((x) => x.id === member.id)!.status).toBe('unsubscribed');

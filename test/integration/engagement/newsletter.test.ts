@@ -124,12 +124,16 @@ describe.each(APP_KINDS)('newsletter pages and form lists on %s', (kind) => {
     // GET changes nothing (mail scanners follow links).
     expect((await members(defaultListId)).find((x) => x.id === memberId)!.status).toBe('subscribed');
 
-    const done = await t.app.inject({
+    const posted = await t.app.inject({
       method: 'POST',
       url: path,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: '',
     });
+    // POST/redirect/GET: back to the link's page, which now says so.
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers.location).toBe(path);
+    const done = await t.app.inject({ method: 'GET', url: path });
     expect(done.statusCode).toBe(200);
     themed(done.body);
     expect(done.body).toMatch(new RegExp(`<h1 class="page-title"[^>]*>${em.UNSUBSCRIBED_TITLE}</h1>`));
@@ -197,7 +201,10 @@ describe.each(APP_KINDS)('newsletter pages and form lists on %s', (kind) => {
     expect(page.body).toContain(`<button type="submit" class="button">${em.CONFIRM_BUTTON}</button>`);
     expect((await members(vip))[0]!.status).toBe('pending');
 
-    const done = await t.app.inject({ method: 'POST', url: path });
+    const posted = await t.app.inject({ method: 'POST', url: path });
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers.location).toBe(path);
+    const done = await t.app.inject({ method: 'GET', url: path });
     expect(done.statusCode).toBe(200);
     themed(done.body);
     expect(done.body).toMatch(new RegExp(`<h1 class="page-title"[^>]*>${em.CONFIRMED_TITLE}</h1>`));

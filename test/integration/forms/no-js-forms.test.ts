@@ -228,8 +228,12 @@ for (const kind of APP_KINDS) {
       expect(bot.statusCode).toBe(400);
       expect(bot.body).toContain(NO_SCRIPT_MESSAGES.HONEYPOT);
       const ok = await post(v, '/api/engagement/newsletter', { email: 'popup@example.com', honeypot: '' }, headers);
-      expect(ok.statusCode).toBe(200);
-      expect(ok.body).toContain('Welcome aboard!');
+      // POST/redirect/GET: the thanks page is a GET of its own.
+      expect(ok.statusCode).toBe(303);
+      expect(ok.headers.location).toMatch(/^\/newsletter\/signed-up\?/);
+      const thanks = await v.get(String(ok.headers.location));
+      expect(thanks.statusCode).toBe(200);
+      expect(thanks.body).toContain('Welcome aboard!');
       expect(
         (await rows(t.database.db, sql`select 1 from mailing_list_members where email_key = 'popup@example.com' and source = 'popup'`))
           .length,
@@ -265,7 +269,7 @@ for (const kind of APP_KINDS) {
         { productId, variantId: variant, email: 'waiting@example.com', honeypot: '' },
         ip,
       );
-      expect(ok.statusCode).toBe(200);
+      expect(ok.statusCode).toBe(303);
       expect((await rows(t.database.db, sql`select 1 from restock_sign_ups where email = 'waiting@example.com'`)).length).toBe(1);
       const badEmail = await post(v, '/api/site-users/account/notifications/restock', { productId, variantId: variant, email: 'nope' }, ip);
       expect(badEmail.statusCode).toBe(400);
@@ -301,7 +305,7 @@ for (const kind of APP_KINDS) {
         },
         { ...SAME, 'x-forwarded-for': '10.9.9.10' },
       );
-      expect(other.statusCode).toBe(200);
+      expect(other.statusCode).toBe(303);
       expect(formMessages.REQUIRED).toBe('Required');
     });
   });

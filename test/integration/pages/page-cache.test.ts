@@ -516,7 +516,7 @@ describe.each(DB_KINDS)('page cache on %s', (kind) => {
     const same = await counted(() => asUser(PRODUCT));
     expect(same.hits).toBe(1);
     expect(same.value.body).toBe(anonymous.body);
-    expect(same.value.headers['cache-control']).toBe('no-store');
+    expect(same.value.headers['cache-control']).toBe('private, no-store');
     // Their cart follows them (found by their account, no cart cookie on this device): their own pill.
     const device = new Visitor(t.app);
     device.cookies.set('tessera_site_user', token);

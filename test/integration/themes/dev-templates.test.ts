@@ -18,7 +18,7 @@ const PAGES: Array<[string, number]> = [
   ['/shop', 200],
   ['/shop/p/linen-camp-shirt', 200],
   ['/journal', 200],
-  ['/journal?category=Care', 200],
+  ['/journal?category=Guides', 200],
   ['/journal/how-we-choose-our-linen', 200],
   ['/events', 200],
   ['/events/saturday-workshop-open-day', 200],
