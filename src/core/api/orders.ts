@@ -107,6 +107,8 @@ export interface AdminOrder {
   giftCardTotal: Money;
   grandTotal: Money;
   shippingAddress: Record<string, string> | null;
+  /** The shipping address as its country writes it, the country's name last ([] without one). */
+  shippingAddressLines: string[];
   shippingOption: { name: string } | null;
   coupons: string[];
   payment: { provider?: string; brand?: string; last4?: string; paymentId?: string } | null;
