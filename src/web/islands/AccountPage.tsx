@@ -546,7 +546,11 @@ function NewAddressFields({
         format={format}
         countries={countries}
         values={values}
-        onChange={(part, value) => setValues((x) => (part === 'country' ? { ...x, country: value, region: '' } : { ...x, [part]: value }))}
+        onChange={(part, value) =>
+          setValues((x) =>
+            part === 'country' && value !== (x.country || format.country) ? { ...x, country: value, region: '' } : { ...x, [part]: value },
+          )
+        }
         errors={err}
         idPrefix="address"
         cls="account"

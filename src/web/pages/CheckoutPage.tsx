@@ -356,9 +356,9 @@ export function CheckoutPage({
     );
   }
 
-  /** A shipping address part changed; a new country clears the region, which names one of the old country's. */
+  /** A shipping address part changed; another country clears the region, which names one of the old country's. */
   const setPart = (k: keyof PostalAddress, v: string) =>
-    setAddress((a) => (k === 'country' ? { ...a, country: v, region: '' } : { ...a, [k]: v }));
+    setAddress((a) => (k === 'country' && v !== (a.country || format.country) ? { ...a, country: v, region: '' } : { ...a, [k]: v }));
   const addressErrors = Object.fromEntries(
     Object.entries(errors).flatMap(([k, v]) => (k.startsWith('shippingAddress.') ? [[k.slice('shippingAddress.'.length), v]] : [])),
   );

@@ -128,7 +128,7 @@ function BusinessAddress({
   const set = (part: AddressPart | 'country', v: string) => {
     form.setValue(`location.${ADDRESS_KEYS[part]}`, v, { shouldDirty: true });
     form.clearErrors(`location.${ADDRESS_KEYS[part]}`);
-    if (part === 'country') form.setValue('location.region', '', { shouldDirty: true });
+    if (part === 'country' && v !== (loc.country || format.country)) form.setValue('location.region', '', { shouldDirty: true });
   };
   return (
     <div className="a-fields a-fields--address">
