@@ -412,6 +412,13 @@ export function CheckoutPage({
               idPrefix="addr"
               cls="checkout"
               section="shipping"
+              afterCountry={
+                <noscript>
+                  <button type="submit" name="action" value="update" className="checkout-shipping__update">
+                    Show this country&apos;s address form
+                  </button>
+                </noscript>
+              }
             />
           </section>
         )}

@@ -6,7 +6,7 @@
  * format (GET /api/address-format/:country) and lays itself out again, so no country's data is in the bundle.
  * Shared by the checkout, the account's saved addresses and the owner's business address in /config.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { addressFormRows, addressLabel, isRequired, type AddressFormat, type AddressPart } from '../../core/address-format.js';
 import { address as messages } from '../../core/messages.js';
 import type { AddressFormatAnswer, CountryOption } from '../../core/api/common.js';
@@ -80,6 +80,8 @@ export interface AddressFieldsProps {
   namePrefix?: string;
   /** The name part's label, when it is not a person's full name (the business address: Business name). */
   nameLabel?: string;
+  /** What follows the country select (the checkout's no-JavaScript button that redraws the form for it). */
+  afterCountry?: ReactNode;
 }
 
 function fieldName(prefix: string | undefined, part: string): string {
@@ -97,6 +99,7 @@ export function AddressFields({
   section,
   namePrefix,
   nameLabel,
+  afterCountry,
 }: AddressFieldsProps) {
   const id = (p: AddressPart | 'country') => `${idPrefix}-${ID_PART[p]}`;
   const auto = (p: AddressPart | 'country') => (section ? `${section} ${p === 'country' ? 'country' : AUTOCOMPLETE[p]}` : undefined);
@@ -159,6 +162,7 @@ export function AddressFields({
           <CountryOptions countries={countries} />
         </select>
         {errorText('country')}
+        {afterCountry}
       </div>
       {addressFormRows(format).map((row) =>
         row.length === 1 ? (
