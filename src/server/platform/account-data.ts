@@ -11,7 +11,6 @@
 import { isCountryCode } from '../../core/countries.js';
 import { addressFormat, formatAddress } from '../site-page/index.js';
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
@@ -20,7 +19,6 @@ import { HttpError, badRequest, conflict, notFound } from '../errors.js';
 import { formatMoney } from '../../core/money.js';
 import { ProductType, type BillingPeriodUnit } from '../../core/enums.js';
 import { subscriptionPriceText } from '../../core/subscription.js';
-import { forms as formMessages } from '../../core/messages.js';
 import { siteUserMessages, type SiteUser } from './site-users.js';
 import { parseInput } from './validate.js';
 import {
