@@ -447,12 +447,14 @@ export class CheckoutService {
       productType: l.productType,
     }));
     const addr = state.shippingAddress;
+    // Shipping and tax rules name regions by their subdivision code: a region given by its name counts as its code.
+    const region = addr?.country ? checkedAddress(addr, 'en').address.region : '';
     const totals = computeCheckout(
       {
         lines: pricingLines,
         shippingOptions,
         selectedShippingOptionId: state.selectedShippingOptionId ?? null,
-        location: addr?.country ? { country: addr.country, region: addr.region ?? '' } : null,
+        location: addr?.country ? { country: addr.country.toUpperCase(), region } : null,
         taxRules,
         couponCodes: state.coupons ?? [],
         coupons,
