@@ -166,6 +166,8 @@ export interface OrderDetailView {
   refundableCents: number;
   giftCards: Array<{ code: string }>;
   subscription: { id: string; status: string; provider: string; cancelAt: number | null } | null;
+  /** The shop's business address (Site settings) as its country writes it, for the slip and invoice; [] when none. */
+  shopAddressLines: string[];
 }
 
 /** The answer of GET /api/checkout/admin/orders. */

@@ -80,7 +80,24 @@ export async function registerOrderDesk(app: FastifyInstance, checkout: Checkout
     const w = await websites.get();
     return { id: w.id, timeZone: w.timeZone || 'UTC', locale: w.locale };
   };
+  /** The business address of Site settings (its parts, platform's owner-home.ts), printed in its country's format. */
+  const shopAddressLines = (w: Awaited<ReturnType<typeof websites.get>>) => {
+    const loc = (w.settings.location ?? {}) as Record<string, unknown>;
+    const part = (k: string) => (typeof loc[k] === 'string' ? (loc[k] as string) : '');
+    if (!part('country')) return [];
+    const a = {
+      name: part('addressTitle') || w.title,
+      line1: part('line1'),
+      line2: part('line2'),
+      city: part('city'),
+      region: part('region'),
+      postalCode: part('postalCode'),
+      country: part('country'),
+    };
+    return formatAddress(a, w.locale);
+  };
   const detailJson = async (d: Awaited<ReturnType<OrderAdmin['detail']>>) => ({
+    shopAddressLines: shopAddressLines(await websites.get()),
     order: adminOrder(d.order, (await websites.get()).locale),
     lines: d.lines,
     fulfilments: d.fulfilments,

@@ -152,6 +152,26 @@ describe.each(DB_KINDS)('addresses in their country’s format on %s', (kind) =>
     const detail = await owner.get(`/api/checkout/admin/orders/${id}`);
     expect(detail.statusCode, detail.body).toBe(200);
     expect(detail.json().order.shippingAddressLines).toEqual(lines);
+    expect(detail.json().shopAddressLines).toEqual([]);
+
+    // The slip and invoice carry the shop's business address (Site settings) in its own country's format.
+    const current = (await owner.get('/api/admin/site-settings')).json().settings;
+    const business = {
+      addressTitle: 'Fernhill',
+      line1: '12 Alder St',
+      line2: '',
+      city: 'Portland',
+      region: 'OR',
+      postalCode: '97201',
+      country: 'US',
+    };
+    expect((await owner.send('PUT', '/api/admin/site-settings', { ...current, location: business })).statusCode).toBe(200);
+    expect((await owner.get(`/api/checkout/admin/orders/${id}`)).json().shopAddressLines).toEqual([
+      'Fernhill',
+      '12 Alder St',
+      'Portland, OR 97201',
+      'United States',
+    ]);
   });
 
   it('stores a Canadian province by its code and the postcode in capitals, printed as Canada Post writes it', async () => {

@@ -516,7 +516,7 @@ function PrintDocument({ detail, kind, siteTitle }: { detail: Detail; kind: 'sli
       <header className="o-print__head">
         <div>
           <h2>{kind === 'slip' ? 'Packing slip' : 'Invoice'}</h2>
-          <p>{siteTitle}</p>
+          {detail.shopAddressLines.length ? <AddressLines lines={detail.shopAddressLines} /> : <p>{siteTitle}</p>}
         </div>
         <div className="o-print__meta">
           <p>
