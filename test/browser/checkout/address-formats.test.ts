@@ -142,4 +142,64 @@ describe('address forms in the shopper’s country’s format (browser)', () => 
       });
     }
   }
+
+  for (const width of [390, 1280]) {
+    it(`without JavaScript at ${width} px: the country's button redraws the form in Canada's format; the server checks the postcode`, async () => {
+      // The cart is filled with JavaScript on; the checkout is then used without it, with the same cookies.
+      const withJs = await b.browser.newContext({ viewport: { width, height: 900 } });
+      await toCheckout(await withJs.newPage());
+      const state = await withJs.storageState();
+      await withJs.close();
+      const context = await b.browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: false, storageState: state });
+      const page = await context.newPage();
+      await page.goto(`${site.url}/checkout`);
+      const section = page.getByRole('region', { name: 'Shipping address', exact: true });
+      // Laid out for the shop's country (the US) until another is picked.
+      await section.getByRole('combobox', { name: 'State', exact: true }).waitFor();
+      await section.getByRole('combobox', { name: 'Country', exact: true }).selectOption('CA');
+      const posted = page.waitForResponse((r) => r.url().endsWith('/api/checkout/form'));
+      await section.getByRole('button', { name: "Show this country's address form", exact: true }).click();
+      expect((await posted).status()).toBe(303);
+      const province = section.getByRole('combobox', { name: 'Province', exact: true });
+      await province.waitFor();
+      expect(await section.locator('label').allTextContents()).toEqual([
+        'Country',
+        'Full name',
+        'Address',
+        'Apartment, suite (optional)',
+        'City',
+        'Province',
+        'Postal code',
+      ]);
+      await page.getByRole('textbox', { name: 'Email', exact: true }).fill(`nojs-${width}@example.com`);
+      await section.getByRole('textbox', { name: 'Full name', exact: true }).fill('Chloé Tremblay');
+      await section.getByRole('textbox', { name: 'Address', exact: true }).fill('100 Queen St W');
+      await section.getByRole('textbox', { name: 'City', exact: true }).fill('Toronto');
+      await province.selectOption({ label: 'Ontario' });
+      await section.getByRole('textbox', { name: 'Postal code', exact: true }).fill('90210');
+      await page.getByRole('radio', { name: /^Worldwide/ }).check();
+      await page.getByRole('textbox', { name: 'Name on card', exact: true }).fill('Chloé Tremblay');
+      await page.getByRole('textbox', { name: 'Card number', exact: true }).fill('4242 4242 4242 4242');
+      await page.getByRole('textbox', { name: 'Expiry (MM/YY)', exact: true }).fill('12/40');
+      await page.getByRole('textbox', { name: 'Security code (CVC)', exact: true }).fill('123');
+      await page.getByRole('button', { name: 'Place order', exact: true }).click();
+      await section.getByText('Enter a valid postal code, for example H3Z 2Y7.', { exact: true }).waitFor();
+      expect(await section.getByRole('textbox', { name: 'Postal code', exact: true }).getAttribute('aria-invalid')).toBe('true');
+      await page.screenshot({ path: join(SHOTS, `checkout-nojs-CA-${width}.png`), fullPage: true });
+      await section.getByRole('textbox', { name: 'Postal code', exact: true }).fill('M5H 2N2');
+      // The card's number, expiry and code are never drawn back: entered again.
+      await page.getByRole('textbox', { name: 'Card number', exact: true }).fill('4242 4242 4242 4242');
+      await page.getByRole('textbox', { name: 'Expiry (MM/YY)', exact: true }).fill('12/40');
+      await page.getByRole('textbox', { name: 'Security code (CVC)', exact: true }).fill('123');
+      await page.getByRole('button', { name: 'Place order', exact: true }).click();
+      await page.waitForURL(/\/order-confirmed\//);
+      expect((await page.locator('address.order-address').innerText()).split('\n')).toEqual([
+        'Chloé Tremblay',
+        '100 Queen St W',
+        'Toronto ON M5H 2N2',
+        'Canada',
+      ]);
+      await context.close();
+    });
+  }
 });
