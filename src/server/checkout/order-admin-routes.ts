@@ -75,7 +75,10 @@ export async function registerOrderDesk(app: FastifyInstance, checkout: Checkout
   const owner = { preHandler: app.requireOwner(can('orders', 'write')) };
   const { websites } = app.services;
   const desk = new OrderAdmin(app.database, checkout, app.checkout.payments, app.services.mailer);
-  const mail = async (): Promise<MailContext> => ({ origin: await app.emailOrigin(), siteTitle: (await websites.get()).title });
+  const mail = async (): Promise<MailContext> => {
+    const w = await websites.get();
+    return { origin: await app.emailOrigin(), siteTitle: w.title, locale: w.locale };
+  };
   const site = async () => {
     const w = await websites.get();
     return { id: w.id, timeZone: w.timeZone || 'UTC', locale: w.locale };

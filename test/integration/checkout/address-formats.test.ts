@@ -153,6 +153,14 @@ describe.each(DB_KINDS)('addresses in their country’s format on %s', (kind) =>
     expect(detail.statusCode, detail.body).toBe(200);
     expect(detail.json().order.shippingAddressLines).toEqual(lines);
     expect(detail.json().shopAddressLines).toEqual([]);
+    // The shipping email says where the parcel goes, the same way.
+    const fulfil = await owner.send('POST', `/api/checkout/admin/orders/${id}/fulfil`, { lines: [{ line: 0, quantity: 1 }], notify: true });
+    expect(fulfil.statusCode, fulfil.body).toBe(200);
+    const [shipped] = await rows<{ text_body: string }>(
+      t.database.db,
+      sql`select text_body from mail_outbox where ref = ${id} and kind = 'order-shipped'`,
+    );
+    expect(shipped!.text_body).toContain(['Shipping to:', ...lines].join('\n'));
 
     // The slip and invoice carry the shop's business address (Site settings) in its own country's format.
     const current = (await owner.get('/api/admin/site-settings')).json().settings;
