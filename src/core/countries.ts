@@ -4,6 +4,7 @@
  * shopper's language, on the server (site-page/countries.ts), so this module stays out of the public bundle.
  */
 import countries from 'i18n-iso-countries';
+import { address } from './messages.js';
 
 export const COUNTRY_CODES: readonly string[] = Object.freeze(Object.keys(countries.getAlpha2Codes()).sort());
 
@@ -15,4 +16,4 @@ export function isCountryCode(code: unknown): code is string {
 }
 
 /** The words for a code that is two letters but names no country. */
-export const UNKNOWN_COUNTRY = 'Choose a country from the list.';
+export const UNKNOWN_COUNTRY = address.UNKNOWN_COUNTRY;

@@ -181,6 +181,55 @@ export const forms = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
+// Addresses: the labels of each country's address parts (by the name type of Google's address data)
+// ---------------------------------------------------------------------------------------------
+
+export const address = {
+  NAME: 'Full name',
+  LINE1: 'Address',
+  LINE2: 'Apartment, suite (optional)',
+  COUNTRY: 'Country',
+  /** A two-letter code that names no country. */
+  UNKNOWN_COUNTRY: 'Choose a country from the list.',
+  optional: (label: string) => `${label} (optional)`,
+  /** The first, empty option of a subdivision list ("Select a prefecture"). */
+  choose: (label: string) => `Select a ${label.toLowerCase()}`,
+  /** A region that is not one of the country's subdivisions ("Choose a province from the list."). */
+  unknownSubdivision: (label: string) => `Choose a ${label.toLowerCase()} from the list.`,
+  /** A postcode that does not fit the country's pattern. */
+  badPostcode: (label: string, example: string) =>
+    example ? `Enter a valid ${lowerFirst(label)}, for example ${example}.` : `Enter a valid ${lowerFirst(label)}.`,
+  /** The city part, by the country's locality name type. */
+  cityLabels: { city: 'City', district: 'District', post_town: 'Town/City', suburb: 'Suburb' } as Record<string, string>,
+  /** The region part, by the country's state name type. */
+  regionLabels: {
+    area: 'Area',
+    county: 'County',
+    department: 'Department',
+    district: 'District',
+    do_si: 'Province',
+    emirate: 'Emirate',
+    island: 'Island',
+    oblast: 'Oblast',
+    parish: 'Parish',
+    prefecture: 'Prefecture',
+    province: 'Province',
+    region: 'Region',
+    state: 'State',
+  } as Record<string, string>,
+  /** The postcode part, by the country's zip name type ('postcode' where English calls it so: GB, AU, NZ). */
+  postcodeLabels: { postal: 'Postal code', zip: 'ZIP code', pin: 'PIN code', eircode: 'Eircode', postcode: 'Postcode' } as Record<
+    string,
+    string
+  >,
+} as const;
+
+/** "ZIP code" keeps its capitals in a sentence; "Postal code" becomes "postal code". */
+function lowerFirst(label: string): string {
+  return /^[A-Z][a-z]/.test(label) ? label[0]!.toLowerCase() + label.slice(1) : label;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Restock sign-up
 // ---------------------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SUPPORTED_CURRENCIES } from './money.js';
-import { platform as platformMessages } from './messages.js';
+import { address as addressMessages, platform as platformMessages } from './messages.js';
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -56,11 +56,21 @@ export const siteSettingsSchema = z.object({
   contactPhoneNumber: text(40, 'The phone number').refine((s) => s === '' || /^[+()\d\s.-]{3,40}$/.test(s), {
     message: 'Enter a phone number using digits, spaces, +, (, ), - and .',
   }),
+  /**
+   * The business address, in parts (the server checks them against the country's format: its required
+   * parts, subdivision list and postcode pattern); all blank for none.
+   */
   location: z.object({
     addressTitle: text(200, 'The business name'),
-    addressLine1: text(200, 'The street address'),
-    addressLine2: text(200, 'The city and postcode'),
-    addressCountry: text(100, 'The country'),
+    line1: text(200, 'The street address'),
+    line2: text(200, 'The second address line'),
+    city: text(100, 'The city'),
+    region: text(100, 'The region'),
+    postalCode: text(20, 'The postcode'),
+    country: z
+      .string()
+      .trim()
+      .refine((c) => c === '' || /^[A-Za-z]{2}$/.test(c), { message: addressMessages.UNKNOWN_COUNTRY }),
   }),
   businessHours: z.object(Object.fromEntries(WEEKDAYS.map((d) => [d, text(100, 'Opening hours')])) as Record<Weekday, z.ZodString>),
   socialAccounts: z

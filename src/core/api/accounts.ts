@@ -5,7 +5,9 @@
  */
 import { z } from 'zod';
 import { postalAddress } from './checkout.js';
-import type { CountryOption } from './common.js';
+import type { AddressFormat, CountryOption } from './common.js';
+import { checkAddress, normalizeAddressFor, POSTCODE_MAX } from '../address-format.js';
+import { address as addressMessages, forms as formMessages } from '../messages.js';
 
 export const ACCOUNT_MODES = ['login', 'signup', 'reset-request', 'reset', 'confirm', 'account', 'denied'] as const;
 export type AccountMode = (typeof ACCOUNT_MODES)[number];
@@ -14,8 +16,52 @@ export type AccountMode = (typeof ACCOUNT_MODES)[number];
 export const siteLanguage = z.object({ code: z.string(), customCoded: z.boolean() });
 export type SiteLanguage = z.infer<typeof siteLanguage>;
 
-export const savedAddress = postalAddress.extend({ id: z.string(), isDefault: z.boolean() });
+/** A saved address as answered: its parts, and its lines as its country writes them (core/address-format.ts). */
+export const savedAddress = postalAddress.extend({ id: z.string(), isDefault: z.boolean(), lines: z.array(z.string()) });
 export type SavedAddress = z.infer<typeof savedAddress>;
+
+const addressText = (max: number, required = true) => {
+  const s = z.string({ error: formMessages.REQUIRED }).trim().max(max, `Use at most ${max} characters.`);
+  return required ? s.min(1, formMessages.REQUIRED) : s.optional().default('');
+};
+
+/**
+ * POST /api/site-users/account/addresses (and its plain form post): a saved address, checked against its
+ * country's format, which `formatOf` gives (null for a code that names no country): the parts the country
+ * requires, a subdivision from its list, a postcode that fits its pattern. It parses to the address as stored.
+ */
+export const savedAddressIn = (formatOf: (country: string) => AddressFormat | null) =>
+  z
+    .object({
+      name: addressText(100),
+      line1: addressText(200),
+      line2: addressText(200, false),
+      city: addressText(100, false),
+      region: addressText(100, false),
+      postalCode: addressText(POSTCODE_MAX, false),
+      country: z
+        .string({ error: formMessages.REQUIRED })
+        .trim()
+        .min(1, formMessages.REQUIRED)
+        .regex(/^[A-Za-z]{2}$/, addressMessages.UNKNOWN_COUNTRY)
+        .transform((c) => c.toUpperCase()),
+      isDefault: z
+        .union([z.boolean(), z.enum(['true', 'on', 'false'])])
+        .optional()
+        .transform((v) => v === true || v === 'true' || v === 'on'),
+    })
+    .transform((a, ctx) => {
+      const format = formatOf(a.country);
+      if (!format) {
+        ctx.addIssue({ code: 'custom', path: ['country'], message: addressMessages.UNKNOWN_COUNTRY });
+        return z.NEVER;
+      }
+      const address = normalizeAddressFor(format, a);
+      const errors = checkAddress(format, address);
+      for (const [part, message] of Object.entries(errors)) ctx.addIssue({ code: 'custom', path: [part], message });
+      return Object.keys(errors).length ? z.NEVER : { ...address, isDefault: a.isDefault };
+    });
+export type SavedAddressInput = z.infer<ReturnType<typeof savedAddressIn>>;
 
 /** A subscription as its customer sees it: running, running with a renewal not yet paid, cancelled, or all its payments taken. */
 export const ACCOUNT_SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled', 'ended'] as const;
@@ -84,6 +130,8 @@ export interface AccountPageProps {
   formError?: AccountFormError;
   /** The saved addresses' country list, named in the page's language (the account mode only). */
   countries?: CountryOption[];
+  /** The new-address form's first format: the shop's country, or the refused post's (others load as picked). */
+  addressFormat?: AddressFormat;
 }
 
 /** The confirmation link opened away from the browser that signed up: the password is chosen here. */

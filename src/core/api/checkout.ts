@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { CheckoutLine, Coupon, ShippingOption, TaxRule } from '../checkout.js';
-import { storableText as str, type CountryOption } from './common.js';
+import { storableText as str, type AddressFormat, type CountryOption } from './common.js';
 
 /** A postal address as stored and answered (every field present, '' when not given). */
 export const postalAddress = z.object({
@@ -147,4 +147,6 @@ export interface CheckoutPageProps {
   instalments?: { min: string; max: string; count: number } | null;
   /** The shipping address's country list, named in the page's language. */
   countries: CountryOption[];
+  /** The format of the address's country (the shop's when none is chosen yet); others load as picked. */
+  addressFormat: AddressFormat;
 }

@@ -1,6 +1,7 @@
 /** Field schemas several areas' wire shapes share. */
 import { z } from 'zod';
 import { platform as platformMessages } from '../messages.js';
+import type { AddressFormat } from '../address-format.js';
 
 /** An amount of money in the currency's minor units, named in its messages by `label`. */
 export const cents = (label: string) =>
@@ -12,6 +13,13 @@ export const cents = (label: string) =>
 
 /** A country of an address form's list: its ISO code and its name in the page's language. */
 export type CountryOption = [code: string, name: string];
+
+/** One country's address format as address forms get it (core/address-format.ts has its rules). */
+export type { AddressFormat };
+/** GET /api/address-format/:country. */
+export interface AddressFormatAnswer {
+  format: AddressFormat;
+}
 
 /** The publication states of products and posts. */
 export const CONTENT_STATUSES = ['published', 'draft', 'scheduled', 'needs-review', 'private'] as const;

@@ -107,6 +107,8 @@ export interface AdminOrder {
   giftCardTotal: Money;
   grandTotal: Money;
   shippingAddress: Record<string, string> | null;
+  /** The shipping address as its country writes it, the country's name last ([] without one). */
+  shippingAddressLines: string[];
   shippingOption: { name: string } | null;
   coupons: string[];
   payment: { provider?: string; brand?: string; last4?: string; paymentId?: string } | null;
@@ -164,6 +166,8 @@ export interface OrderDetailView {
   refundableCents: number;
   giftCards: Array<{ code: string }>;
   subscription: { id: string; status: string; provider: string; cancelAt: number | null } | null;
+  /** The shop's business address (Site settings) as its country writes it, for the slip and invoice; [] when none. */
+  shopAddressLines: string[];
 }
 
 /** The answer of GET /api/checkout/admin/orders. */

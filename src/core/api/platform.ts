@@ -1,3 +1,14 @@
+/** The owner's calls' wire shapes. */
+import type { SiteSettings } from '../site-settings.js';
+import type { AddressFormat, CountryOption } from './common.js';
+
+/** GET and PUT /api/admin/site-settings: the settings, and the business address form's countries and first format. */
+export interface SiteSettingsAnswer {
+  settings: SiteSettings;
+  countries: CountryOption[];
+  addressFormat: AddressFormat;
+}
+
 /** The owner's shell: what GET /api/admin/shell answers for the top bar, the sidebar and every screen's dates. */
 export interface AdminShellInfo {
   siteTitle: string;

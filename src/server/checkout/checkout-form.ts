@@ -22,7 +22,7 @@ import type { CheckoutPageProps } from '../../core/api/checkout.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import { checkoutMessages } from '../../core/messages.js';
 import { type CartRef, type CheckoutService, type CheckoutState } from './service.js';
-import { countryOptions, sendSitePage } from '../site-page/index.js';
+import { addressFormat, countryOptions, defaultCountry, sendSitePage } from '../site-page/index.js';
 
 export const CHECKOUT_FORM_PATH = '/api/checkout/form';
 
@@ -105,6 +105,7 @@ export async function plainCheckoutRoutes(app: FastifyInstance, deps: PlainCheck
       crumb: req.crumb,
       plainKey: randomUUID(),
       countries: countryOptions(site.locale),
+      addressFormat: addressFormat(view.state.shippingAddress?.country || defaultCountry(site.locale, site.settings), site.locale),
       ...extra,
     };
     return sendSitePage(app, req, reply, {
@@ -210,6 +211,7 @@ export async function placePlainOrder(
       currency: site.currency,
       siteTitle: site.title,
       origin: await app.emailOrigin(),
+      locale: site.locale,
       ref,
       state,
       key,

@@ -12,9 +12,10 @@ import { paymentStatusOf, type OrderRow } from '../../core/orders.js';
 import { purchaseConfirmation, type CheckoutService } from './service.js';
 import { conflict, notFound } from '../errors.js';
 import { can } from '../../core/roles.js';
+import { formatAddress } from '../site-page/index.js';
 import { fulfilIn, noteIn, orderFilters, orderIdParams, orderListQuery, refundIn } from '../../core/api/orders.js';
 
-export function adminOrder(o: OrderRow) {
+export function adminOrder(o: OrderRow, locale = 'en') {
   return {
     ...purchaseConfirmation(o),
     email: o.email,
@@ -23,6 +24,8 @@ export function adminOrder(o: OrderRow) {
     refundedAt: o.refundedAt?.getTime() ?? null,
     currency: o.currency,
     shippingAddress: o.shippingAddress,
+    /** The address as its country writes it (core/address-format.ts): the screen, slip and invoice print these. */
+    shippingAddressLines: formatAddress(o.shippingAddress, locale),
     shippingOption: o.shippingOption,
     coupons: o.coupons,
     taxRules: o.taxRules,
@@ -72,13 +75,33 @@ export async function registerOrderDesk(app: FastifyInstance, checkout: Checkout
   const owner = { preHandler: app.requireOwner(can('orders', 'write')) };
   const { websites } = app.services;
   const desk = new OrderAdmin(app.database, checkout, app.checkout.payments, app.services.mailer);
-  const mail = async (): Promise<MailContext> => ({ origin: await app.emailOrigin(), siteTitle: (await websites.get()).title });
+  const mail = async (): Promise<MailContext> => {
+    const w = await websites.get();
+    return { origin: await app.emailOrigin(), siteTitle: w.title, locale: w.locale };
+  };
   const site = async () => {
     const w = await websites.get();
-    return { id: w.id, timeZone: w.timeZone || 'UTC' };
+    return { id: w.id, timeZone: w.timeZone || 'UTC', locale: w.locale };
+  };
+  /** The business address of Site settings (its parts, platform's owner-home.ts), printed in its country's format. */
+  const shopAddressLines = (w: Awaited<ReturnType<typeof websites.get>>) => {
+    const loc = (w.settings.location ?? {}) as Record<string, unknown>;
+    const part = (k: string) => (typeof loc[k] === 'string' ? (loc[k] as string) : '');
+    if (!part('country')) return [];
+    const a = {
+      name: part('addressTitle') || w.title,
+      line1: part('line1'),
+      line2: part('line2'),
+      city: part('city'),
+      region: part('region'),
+      postalCode: part('postalCode'),
+      country: part('country'),
+    };
+    return formatAddress(a, w.locale);
   };
   const detailJson = async (d: Awaited<ReturnType<OrderAdmin['detail']>>) => ({
-    order: adminOrder(d.order),
+    shopAddressLines: shopAddressLines(await websites.get()),
+    order: adminOrder(d.order, (await websites.get()).locale),
     lines: d.lines,
     fulfilments: d.fulfilments,
     refunds: d.refunds,
@@ -97,7 +120,7 @@ export async function registerOrderDesk(app: FastifyInstance, checkout: Checkout
     const { orders, total } = await desk.list(s.id, s.timeZone, q);
     reply.header('cache-control', 'no-store');
     return {
-      orders: orders.map(adminOrder),
+      orders: orders.map((o) => adminOrder(o, s.locale)),
       total,
       page: q.page,
       pageSize: q.pageSize,

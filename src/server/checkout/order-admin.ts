@@ -13,6 +13,7 @@
  * reserves the amount as a 'pending' refund row; the second, after the provider said yes, restocks, moves the
  * status and queues the email. If the provider refuses, the reservation is taken back.
  */
+import { formatAddress } from '../site-page/index.js';
 import type {
   FulfilRequest,
   LineRequest,
@@ -157,6 +158,8 @@ export type { FulfilRequest, LineRequest, RefundRequest };
 export interface MailContext {
   origin: string;
   siteTitle: string;
+  /** The site's locale: the shipping address is printed as its country writes it, named in this language. */
+  locale?: string;
 }
 
 export class OrderAdmin {
@@ -391,6 +394,8 @@ export class OrderAdmin {
       text.push(`Carrier: ${carrierName(carrier) || 'not given'}`, `Tracking number: ${number}`);
       if (url) text.push(`Track your parcel: ${url}`);
     } else if (carrier) text.push(`Carrier: ${carrierName(carrier)}`);
+    const shipTo = formatAddress(o.shippingAddress, mail.locale ?? 'en');
+    if (shipTo.length) text.push('', 'Shipping to:', ...shipTo);
     text.push('', `Order status: ${mail.origin}${this.checkout.statusPath(o.id)}`);
     return {
       kind: 'order-shipped',

@@ -20,7 +20,7 @@ import { storableText } from '../../core/api/common.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import type { TestPaymentProvider } from '../payments/index.js';
 import { purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState } from './service.js';
-import { countryOptions, sendSitePage } from '../site-page/index.js';
+import { addressFormat, countryOptions, defaultCountry, formatAddress, sendSitePage } from '../site-page/index.js';
 import { randomUUID } from 'node:crypto';
 import { plainCheckoutRoutes } from './checkout-form.js';
 import { privateFileOf, sendDigitalFile } from '../catalog/index.js';
@@ -109,6 +109,7 @@ async function checkoutPageRoutes(
       crumb: req.crumb,
       plainKey: randomUUID(),
       countries: countryOptions(site.locale),
+      addressFormat: addressFormat(view.state.shippingAddress?.country || defaultCountry(site.locale, site.settings), site.locale),
       instalments: await checkoutInstalments(app, site.currency, ref, view.cart.entries as Array<{ productType?: number }> | undefined),
     };
     const checkoutIsland = renderIsland('CheckoutPage', props as unknown as Record<string, unknown>);
@@ -202,6 +203,7 @@ async function checkoutCallRoutes(
       currency: site.currency,
       siteTitle: site.title,
       origin: await app.emailOrigin(),
+      locale: site.locale,
       ref,
       state: stateOf(body),
       payment: (body.payment ?? null) as PaymentMethodInput | null,
@@ -261,7 +263,7 @@ async function afterOrderRoutes(
   opts: { checkout: CheckoutService; testProvider: TestPaymentProvider },
   ctx: CheckoutRoutesCtx,
 ) {
-  const { checkout } = ctx;
+  const { checkout, websites } = ctx;
   // ---- After the order --------------------------------------------------------------------------
 
   async function signedOrder(req: FastifyRequest): Promise<OrderRow | null> {
@@ -281,6 +283,7 @@ async function afterOrderRoutes(
     const now = Date.now();
     const giftCards = await checkout.giftCardsOf(o.id);
     const subscription = await checkout.subscriptionOf(o.id);
+    const { locale } = await websites.get();
     return {
       purchaseConfirmation: purchaseConfirmation(o),
       order: {
@@ -291,7 +294,8 @@ async function afterOrderRoutes(
         statusLabel: orderStatusLabel(o.status, o.fulfilmentStatus),
         created: o.created.getTime(),
         testMode: o.testMode,
-        shippingAddress: o.shippingAddress,
+        // The parts as stored, and `lines`: the address as its country writes it (core/address-format.ts).
+        shippingAddress: o.shippingAddress ? { ...o.shippingAddress, lines: formatAddress(o.shippingAddress, locale) } : null,
         shippingOption: o.shippingOption,
         payment: o.payment && typeof o.payment.last4 === 'string' ? { brand: o.payment.brand, last4: o.payment.last4 } : null,
         items: o.items.map((i, idx) => ({

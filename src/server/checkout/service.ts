@@ -13,7 +13,6 @@
  *      issue gift cards and subscriptions, and queue the confirmation email;
  *   3. after the commit, kick the mailer. If the transaction fails, the payment is voided.
  */
-import { isCountryCode, UNKNOWN_COUNTRY } from '../../core/countries.js';
 import type { Address, CheckoutPricing } from '../../core/api/checkout.js';
 import type { OrderRow } from '../../core/orders.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -37,6 +36,7 @@ import {
 } from '../../core/checkout.js';
 import { ProductType, Role } from '../../core/enums.js';
 import { cart as cartMessages, checkoutMessages, commerce, forms as formMessages } from '../../core/messages.js';
+import { checkedAddress, formatAddress } from '../site-page/index.js';
 import { cartAmountTooLarge } from '../../core/cart.js';
 import { formatMoney, money, moneyDecimalString } from '../../core/money.js';
 import { isValidEmail } from '../../core/forms.js';
@@ -266,6 +266,8 @@ export interface PlaceInput {
    * as it is now, nothing is charged: 409 with the new quote, and the shopper confirms again.
    */
   expectedTotalCents?: number | null;
+  /** The page's locale: the language the address's subdivision names are matched in. */
+  locale?: string;
   now?: number;
 }
 
@@ -445,12 +447,14 @@ export class CheckoutService {
       productType: l.productType,
     }));
     const addr = state.shippingAddress;
+    // Shipping and tax rules name regions by their subdivision code: a region given by its name counts as its code.
+    const region = addr?.country ? checkedAddress(addr, 'en').address.region : '';
     const totals = computeCheckout(
       {
         lines: pricingLines,
         shippingOptions,
         selectedShippingOptionId: state.selectedShippingOptionId ?? null,
-        location: addr?.country ? { country: addr.country, region: addr.region ?? '' } : null,
+        location: addr?.country ? { country: addr.country.toUpperCase(), region } : null,
         taxRules,
         couponCodes: state.coupons ?? [],
         coupons,
@@ -547,10 +551,11 @@ export class CheckoutService {
     const errors: Record<string, string> = {};
     if (!state.email || !isValidEmail(state.email)) errors.email = state.email ? formMessages.INVALID_EMAIL : formMessages.REQUIRED;
     if (t.requiresShipping) {
-      const a = state.shippingAddress ?? {};
-      for (const f of ['name', 'line1', 'city', 'postalCode', 'country'] as const)
-        if (!String(a[f] ?? '').trim()) errors[`shippingAddress.${f}`] = formMessages.REQUIRED;
-      if (a.country && !isCountryCode(a.country)) errors['shippingAddress.country'] = UNKNOWN_COUNTRY;
+      // The address in its country's format (server/site-page/address-formats.ts): required parts, the
+      // subdivision from the country's list, the postcode's pattern. What passes is stored normalised.
+      const { address, errors: wrong } = checkedAddress(state.shippingAddress, input.locale ?? 'en');
+      for (const [part, message] of Object.entries(wrong)) errors[`shippingAddress.${part}`] = message;
+      if (Object.keys(wrong).length === 0) state.shippingAddress = address;
     }
     if (Object.keys(errors).length > 0) throw badRequest(cartMessages.UPDATE_MISSING_INFO, errors);
     if (t.requiresShipping && !t.selectedShippingOption)
@@ -1098,7 +1103,7 @@ export class CheckoutService {
 
   confirmationEmail(
     o: OrderRow,
-    input: Pick<PlaceInput, 'origin' | 'siteTitle'>,
+    input: Pick<PlaceInput, 'origin' | 'siteTitle' | 'locale'>,
     giftCards: Array<{ code: string; cents: number }>,
     now: number,
   ) {
@@ -1112,6 +1117,9 @@ export class CheckoutService {
     lines.push(`Tax: ${f(o.taxCents)}`);
     if (o.giftCardCents > 0) lines.push(`Paid by gift card: ${f(o.giftCardCents)}`);
     lines.push(`Total: ${f(o.grandTotalCents)}`);
+    // The address as its country writes it (core/address-format.ts), as the confirmation page shows it.
+    const shipTo = formatAddress(o.shippingAddress, input.locale ?? 'en');
+    if (shipTo.length) lines.push('', 'Shipping to:', ...shipTo);
     o.items.forEach((i, idx) => {
       if (n(i.productType) === ProductType.DIGITAL)
         lines.push(

@@ -8,9 +8,9 @@
  * order; mailing-list memberships and restock sign-ups follow the address. Every query and every change
  * names the user, so an id of another customer's row answers "not found", never that row.
  */
-import { isCountryCode, UNKNOWN_COUNTRY } from '../../core/countries.js';
+import { isCountryCode } from '../../core/countries.js';
+import { addressFormat, formatAddress } from '../site-page/index.js';
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/index.js';
 import { newId } from '../../db/ids.js';
@@ -19,10 +19,15 @@ import { HttpError, badRequest, conflict, notFound } from '../errors.js';
 import { formatMoney } from '../../core/money.js';
 import { ProductType, type BillingPeriodUnit } from '../../core/enums.js';
 import { subscriptionPriceText } from '../../core/subscription.js';
-import { forms as formMessages } from '../../core/messages.js';
 import { siteUserMessages, type SiteUser } from './site-users.js';
 import { parseInput } from './validate.js';
-import type { AccountDashboard, AccountSubscriptionStatus, SavedAddress } from '../../core/api/accounts.js';
+import {
+  savedAddressIn,
+  type AccountDashboard,
+  type AccountSubscriptionStatus,
+  type SavedAddress,
+  type SavedAddressInput,
+} from '../../core/api/accounts.js';
 import { orderStatusLabel } from '../../core/orders.js';
 
 /** At most this many saved addresses per account. */
@@ -50,30 +55,10 @@ export const ACCOUNT_DONE = {
 } as const;
 export type AccountDone = keyof typeof ACCOUNT_DONE;
 
-const field = (max: number, required = true) => {
-  const s = z.string({ error: formMessages.REQUIRED }).trim().max(max, `Use at most ${max} characters.`);
-  return required ? s.min(1, formMessages.REQUIRED) : s.optional().default('');
-};
-export const addressBody = z.object({
-  name: field(100),
-  line1: field(200),
-  line2: field(200, false),
-  city: field(100),
-  region: field(100, false),
-  postalCode: field(20),
-  country: z
-    .string({ error: formMessages.REQUIRED })
-    .trim()
-    .min(1, formMessages.REQUIRED)
-    .regex(/^[A-Za-z]{2}$/, 'Choose a country.')
-    .refine(isCountryCode, UNKNOWN_COUNTRY)
-    .transform((c) => c.toUpperCase()),
-  isDefault: z
-    .union([z.boolean(), z.enum(['true', 'on', 'false'])])
-    .optional()
-    .transform((v) => v === true || v === 'true' || v === 'on'),
-});
-export type AddressInput = z.infer<typeof addressBody>;
+/** The saved-address body (core/api/accounts.ts), checked against each country's format in the site's language. */
+export const addressBody = (locale: string) =>
+  savedAddressIn((country) => (isCountryCode(country) ? addressFormat(country, locale) : null));
+export type AddressInput = SavedAddressInput;
 
 const iso = (d: unknown) => (d ? new Date(d as string).toISOString() : '');
 const num = (v: unknown) => Number(v ?? 0);
@@ -104,6 +89,8 @@ export class AccountData {
     private readonly db: Db,
     private readonly websiteId: string,
     private readonly currency: string,
+    /** The site's locale: the language subdivision names are matched in. */
+    private readonly locale = 'en',
   ) {}
 
   async dashboard(u: SiteUser, links: OrderLinks): Promise<AccountDashboard> {
@@ -227,17 +214,20 @@ export class AccountData {
       this.db,
       sql`select * from site_user_addresses where site_user_id = ${u.id} order by is_default desc, created, id`,
     );
-    return r.map((a) => ({
-      id: String(a.id),
-      name: String(a.name),
-      line1: String(a.line1),
-      line2: String(a.line2),
-      city: String(a.city),
-      region: String(a.region),
-      postalCode: String(a.postal_code),
-      country: String(a.country),
-      isDefault: a.is_default === true,
-    }));
+    return r
+      .map((a) => ({
+        id: String(a.id),
+        name: String(a.name),
+        line1: String(a.line1),
+        line2: String(a.line2),
+        city: String(a.city),
+        region: String(a.region),
+        postalCode: String(a.postal_code),
+        country: String(a.country),
+        isDefault: a.is_default === true,
+        lines: [] as string[],
+      }))
+      .map((a) => ({ ...a, lines: formatAddress(a, this.locale) }));
   }
 
   /** The address checkout starts with: the default one. */
@@ -247,7 +237,7 @@ export class AccountData {
   }
 
   async addAddress(u: SiteUser, input: unknown): Promise<SavedAddress> {
-    const a = parseInput(addressBody, input);
+    const a = parseInput(addressBody(this.locale), input);
     const id = newId();
     await this.db.transaction(async (tx) => {
       // One writer per account at a time, so the limit and the one default hold under concurrent posts.
@@ -258,7 +248,7 @@ export class AccountData {
       const isDefault = a.isDefault || n === 0;
       if (isDefault) await tx.execute(sql`update site_user_addresses set is_default = false where site_user_id = ${u.id}`);
       await tx.execute(sql`insert into site_user_addresses (id, site_user_id, website_id, name, line1, line2, city, region, postal_code, country, is_default)
-        values (${id}, ${u.id}, ${this.websiteId}, ${a.name}, ${a.line1}, ${a.line2}, ${a.city}, ${a.region.toUpperCase()}, ${a.postalCode}, ${a.country}, ${isDefault})`);
+        values (${id}, ${u.id}, ${this.websiteId}, ${a.name}, ${a.line1}, ${a.line2}, ${a.city}, ${a.region}, ${a.postalCode}, ${a.country}, ${isDefault})`);
     });
     return (await this.addresses(u)).find((x) => x.id === id)!;
   }
@@ -351,7 +341,7 @@ export class AccountData {
 
 export async function accountData(app: FastifyInstance): Promise<AccountData> {
   const site = await app.services.websites.get();
-  return new AccountData(app.database.db, site.id, site.currency);
+  return new AccountData(app.database.db, site.id, site.currency, site.locale);
 }
 
 /** The checkout's signed links for a user's orders (the signing key is loaded first). */

@@ -10,7 +10,7 @@ import { CART_COOKIE } from '../../core/cookies.js';
 import { siteLanguages } from './settings.js';
 import { siteUserMessages } from './site-users.js';
 import { CONFIRM_TITLE, type AccountMode, type AccountPageProps } from '../../core/api/accounts.js';
-import { countryOptions, nonceScripts } from '../site-page/index.js';
+import { addressFormat, countryOptions, defaultCountry, nonceScripts } from '../site-page/index.js';
 import { ACCOUNT_DONE, accountData, orderLinks } from './account-data.js';
 import { NOINDEX_META, siteStylesHead } from '../site-page/index.js';
 import { escapeHtml } from '../../core/html.js';
@@ -59,7 +59,12 @@ export async function accountPage(
     ...extra,
   };
   if (mode === 'account' && u && !props.dashboard) props.dashboard = await (await accountData(app)).dashboard(u, await orderLinks(app));
-  if (mode === 'account' && u) props.countries = countryOptions(site.locale);
+  if (mode === 'account' && u) {
+    props.countries = countryOptions(site.locale);
+    // The new-address form starts in the refused post's country, else the shop's; others load as picked.
+    const posted = props.formError?.section === 'addresses' ? props.formError.values.country : '';
+    props.addressFormat = addressFormat(posted || defaultCountry(site.locale, site.settings), site.locale);
+  }
   const pageType = mode === 'denied' ? PageType.MEMBER_AREA_ACCESS_DENIED : PageType.PAGE;
   const context: Record<string, unknown> = {
     ...(await app.sitePageParts.siteContext(site, path)),

@@ -17,6 +17,7 @@ import { emailSettingsRoutes } from './email-settings-routes.js';
 import { teamInviteRoutes } from './team-invites.js';
 import { customerRoutes } from './customer-routes.js';
 import { accountRoutes } from './account-routes.js';
+import { addressFormatRoutes } from './address-format-routes.js';
 
 export type { SignInPolicy } from './sign-in-limits.js';
 
@@ -44,6 +45,7 @@ export const platformArea = fp(async (app: FastifyInstance): Promise<void> => {
   await app.register(teamInviteRoutes);
   await app.register(customerRoutes);
   await app.register(accountRoutes);
+  await app.register(addressFormatRoutes);
 });
 
 declare module 'fastify' {

@@ -8,7 +8,7 @@
  *   business address and hours, social accounts (the website row's columns and its settings; version-checked).
  * Owner calls, role-checked, never cached.
  */
-import type { AdminShellInfo } from '../../core/api/platform.js';
+import type { AdminShellInfo, SiteSettingsAnswer } from '../../core/api/platform.js';
 import { customerListQuery, type CustomerList, type CustomerSummary } from '../../core/api/customers.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
@@ -19,6 +19,7 @@ import { HttpError } from '../errors.js';
 import { parseInput } from './validate.js';
 import { linkBase } from '../email-origin.js';
 import { changeSettings } from './settings.js';
+import { addressFormat, checkedAddress, countryName, countryOptions, defaultCountry, formatAddress } from '../site-page/index.js';
 import { DAY_MS, zoneOffsetAt } from '../../core/time.js';
 import type { WebsiteRow } from './websites.js';
 import { schema, type Db } from '../../db/index.js';
@@ -52,18 +53,64 @@ export function siteSettingsOf(site: WebsiteRow): SiteSettings {
     currency: site.currency as SiteSettings['currency'],
     contactEmail: str(s.contactEmail),
     contactPhoneNumber: str(s.contactPhoneNumber),
-    location: {
-      addressTitle: str(loc.addressTitle),
-      addressLine1: str(loc.addressLine1),
-      addressLine2: str(loc.addressLine2),
-      addressCountry: str(loc.addressCountry),
-    },
+    location: businessAddressOf(loc),
     businessHours: { ...EMPTY_HOURS, ...Object.fromEntries(WEEKDAYS.map((d) => [d, str(hours[d])])) },
     socialAccounts: (Array.isArray(s.socialAccounts) ? s.socialAccounts : []).map((a) => ({
       serviceName: str(obj(a).serviceName),
       profileUrl: str(obj(a).profileUrl),
     })),
     commentsEnabled: s.commentsEnabled !== false,
+  };
+}
+
+/**
+ * The business address in parts. One saved before addresses had parts keeps its two free lines as the
+ * address lines (the owner splits them into city and postcode on the next save).
+ */
+function businessAddressOf(loc: Obj): SiteSettings['location'] {
+  const structured = ['line1', 'city', 'postalCode', 'country'].some((k) => str(loc[k]) !== '');
+  return {
+    addressTitle: str(loc.addressTitle),
+    line1: structured ? str(loc.line1) : str(loc.addressLine1),
+    line2: structured ? str(loc.line2) : str(loc.addressLine2),
+    city: str(loc.city),
+    region: str(loc.region),
+    postalCode: str(loc.postalCode),
+    country: str(loc.country),
+  };
+}
+
+/**
+ * The business address as stored: its parts checked against the country's format and normalised, plus the
+ * lines templates read (website.location: addressLine1 the street, addressLine2 the rest as the country
+ * writes it, addressCountry the country's name). A 400 with each wrong part's message; all blank is none.
+ */
+function storedBusinessAddress(loc: SiteSettings['location'], locale: string): Obj {
+  const { addressTitle, ...parts } = loc;
+  if (Object.values(parts).every((v) => v === '')) return { addressTitle, addressLine1: '', addressLine2: '', addressCountry: '' };
+  const { address, errors } = checkedAddress({ ...parts, name: addressTitle }, locale);
+  // The business name may be left out (the address is the business's own).
+  const fieldErrors = Object.fromEntries(Object.entries(errors).flatMap(([k, m]) => (k === 'name' ? [] : [[`location.${k}`, m]])));
+  const first = Object.values(fieldErrors)[0];
+  if (first) throw new HttpError(400, first, fieldErrors);
+  const { name: _name, ...kept } = address;
+  const rest = formatAddress({ ...address, name: '', line1: '', line2: '' }, locale).slice(0, -1);
+  return {
+    addressTitle,
+    ...kept,
+    addressLine1: [address.line1, address.line2].filter(Boolean).join(', '),
+    addressLine2: rest.join(', '),
+    addressCountry: countryName(address.country, locale),
+  };
+}
+
+/** The settings, with the business address form's country list and first format (others load as picked). */
+function settingsAnswer(site: WebsiteRow): SiteSettingsAnswer {
+  const settings = siteSettingsOf(site);
+  return {
+    settings,
+    countries: countryOptions(site.locale),
+    addressFormat: addressFormat(settings.location.country || defaultCountry(site.locale), site.locale),
   };
 }
 
@@ -352,7 +399,7 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
   app.get('/api/admin/site-settings', { preHandler: app.requireOwner(can('settings', 'read')) }, async (req, reply) => {
     noStore(reply);
     const [site] = await db.select().from(schema.websites).where(eq(schema.websites.id, req.owner!.websiteId)).limit(1);
-    return { settings: siteSettingsOf(site!) };
+    return settingsAnswer(site!);
   });
 
   app.put('/api/admin/site-settings', { preHandler: app.requireOwner(can('settings', 'write')) }, async (req, reply) => {
@@ -367,7 +414,7 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
         s.faviconUrl = b.faviconUrl;
         s.contactEmail = b.contactEmail;
         s.contactPhoneNumber = b.contactPhoneNumber;
-        s.location = b.location;
+        s.location = storedBusinessAddress(b.location, b.locale);
         s.businessHours = b.businessHours;
         s.socialAccounts = b.socialAccounts;
         s.commentsEnabled = b.commentsEnabled;
@@ -381,6 +428,6 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
       return updated!;
     });
     websites.invalidate();
-    return { settings: siteSettingsOf(saved) };
+    return settingsAnswer(saved);
   });
 }

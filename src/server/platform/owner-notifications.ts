@@ -14,6 +14,7 @@ import type { OrderRow } from '../../core/orders.js';
 import type { OutgoingMail } from '../mail/index.js';
 import { LOW_STOCK_AT } from './owner-home.js';
 import { escapeHtml } from '../../core/html.js';
+import { formatAddress } from '../site-page/index.js';
 
 import { OWNER_NOTIFICATIONS, ownerNotificationsSchema, type OwnerNotificationKey, type OwnerNotifications } from '../../core/api/email.js';
 export { OWNER_NOTIFICATIONS, ownerNotificationsSchema, type OwnerNotificationKey, type OwnerNotifications };
@@ -40,23 +41,29 @@ export async function ownerAddress(db: Db | Tx, websiteId: string): Promise<stri
 interface SiteBits {
   title: string;
   settings: Record<string, unknown>;
+  locale: string;
 }
 
 async function siteOf(db: Db | Tx, websiteId: string): Promise<SiteBits | null> {
-  const r = await rows<{ title: string; settings: unknown }>(db, sql`select title, settings from websites where id = ${websiteId}`);
+  const r = await rows<{ title: string; settings: unknown; locale: string }>(
+    db,
+    sql`select title, settings, locale from websites where id = ${websiteId}`,
+  );
   if (!r[0]) return null;
   const s =
     typeof r[0].settings === 'string'
       ? (JSON.parse(r[0].settings) as Record<string, unknown>)
       : ((r[0].settings ?? {}) as Record<string, unknown>);
-  return { title: r[0].title, settings: s };
+  return { title: r[0].title, settings: s, locale: r[0].locale };
 }
 
 const num = (v: unknown) => Number(v ?? 0);
 
 /** The new-order email to the owner. */
-export function newOrderMail(order: OrderRow, to: string, siteTitle: string, origin: string): OutgoingMail {
+export function newOrderMail(order: OrderRow, to: string, siteTitle: string, origin: string, locale = 'en'): OutgoingMail {
   const f = (c: number) => formatMoney(c, order.currency);
+  // The shipping address as its country writes it (core/address-format.ts).
+  const shipTo = formatAddress(order.shippingAddress, locale);
   const link = `${origin}/config/orders/${encodeURIComponent(order.id)}`;
   const lines = order.items.map((i) => `${num(i.quantity)} x ${String(i.productName)} (${String(i.sku)})`);
   const text = [
@@ -65,6 +72,7 @@ export function newOrderMail(order: OrderRow, to: string, siteTitle: string, ori
     ...lines,
     '',
     `Total: ${f(order.grandTotalCents)}`,
+    ...(shipTo.length ? ['', 'Ship to:', ...shipTo] : []),
     '',
     `Open it: ${link}`,
     '',
@@ -72,7 +80,9 @@ export function newOrderMail(order: OrderRow, to: string, siteTitle: string, ori
   const html =
     `<p>A new order <strong>#${order.orderNumber}</strong> was placed on ${escapeHtml(siteTitle)} by ${escapeHtml(order.email)}.</p>` +
     `<ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` +
-    `<p>Total: <strong>${escapeHtml(f(order.grandTotalCents))}</strong></p><p><a href="${escapeHtml(link)}">Open the order</a></p>`;
+    `<p>Total: <strong>${escapeHtml(f(order.grandTotalCents))}</strong></p>` +
+    (shipTo.length ? `<p>Ship to:</p><address>${shipTo.map(escapeHtml).join('<br>')}</address>` : '') +
+    `<p><a href="${escapeHtml(link)}">Open the order</a></p>`;
   return {
     kind: 'owner-new-order',
     to,
@@ -124,7 +134,7 @@ export function ownerOrderHook(enqueue: (tx: Tx, mail: OutgoingMail) => Promise<
     const to = await ownerAddress(tx, order.websiteId);
     if (!to) return;
     const base = await origin(tx);
-    if (on.newOrder) await enqueue(tx, newOrderMail(order, to, site.title, base));
+    if (on.newOrder) await enqueue(tx, newOrderMail(order, to, site.title, base, site.locale));
     if (!on.lowStock) return;
     const taken = new Map<string, number>();
     for (const i of order.items) {

@@ -4,6 +4,7 @@
  * imports no area (the site's own parts arrive as app.sitePageParts, set in app.ts).
  */
 export { countryOptions } from './countries.js';
+export { addressFormat, checkedAddress, countryName, defaultCountry, formatAddress } from './address-formats.js';
 export { NOINDEX_META, sendSitePage, siteStylesHead, type SitePage, type SitePageParts } from './page.js';
 export { ADMIN_CSP, PREVIEW_SANDBOX, cspPlugin, freshNonce, nonceScripts, publicCsp } from './csp.js';
 export { productPath, refererPath, safePath, sendNotice, type Notice } from './notice.js';

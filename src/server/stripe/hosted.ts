@@ -184,6 +184,7 @@ export async function stripeHostedRoutes(app: FastifyInstance) {
       currency: site.currency,
       siteTitle: site.title,
       origin: await app.emailOrigin(),
+      locale: site.locale,
       ref: { kind: 'cart', id: cart.id },
       state: stateOf(body),
       payment: null,

@@ -1,5 +1,5 @@
 /** The visitor's account forms: sign in, sign up, password reset, the account page and the access-denied page. */
-import type { CountryOption } from '../../core/api/common.js';
+import type { AddressFormat, CountryOption } from '../../core/api/common.js';
 import { useEffect, useState, type FormEvent } from 'react';
 import { members as memberMessages } from '../../core/messages.js';
 import {
@@ -12,7 +12,7 @@ import {
   signUp,
   type SiteLanguage,
 } from '../client/site-user.js';
-import { CountryOptions } from '../shared/CountryOptions.js';
+import { AddressFields, useAddressFormat, type AddressValues } from '../shared/AddressFields.js';
 import {
   CONFIRM_TITLE,
   type AccountDashboard,
@@ -527,58 +527,35 @@ function Subscriptions({ d, crumb, formError }: { d: AccountDashboard; crumb?: s
   );
 }
 
-function AddressFields({ e, countries }: { e?: AccountFormError; countries: readonly CountryOption[] }) {
+function NewAddressFields({
+  e,
+  countries,
+  format: first,
+}: {
+  e?: AccountFormError;
+  countries: readonly CountryOption[];
+  format: AddressFormat;
+}) {
   const err = e?.section === 'addresses' ? e.errors : {};
   const v = e?.section === 'addresses' ? e.values : {};
-  const field = (name: string, label: string, autoComplete: string, required: boolean) => (
-    <div className="account-field">
-      <label htmlFor={`address-${name}`}>
-        {label}
-        {required ? '' : ' (optional)'}
-      </label>
-      <input
-        id={`address-${name}`}
-        name={name}
-        autoComplete={`shipping ${autoComplete}`}
-        required={required}
-        defaultValue={v[name] ?? ''}
-        aria-invalid={err[name] ? true : undefined}
-        aria-describedby={err[name] ? `address-${name}-error` : undefined}
-      />
-      {err[name] ? (
-        <p className="account-field__error" id={`address-${name}-error`}>
-          {err[name]}
-        </p>
-      ) : null}
-    </div>
-  );
+  const [values, setValues] = useState<AddressValues>(v);
+  const format = useAddressFormat(first, values.country || first.country);
   return (
     <>
-      {field('name', 'Full name', 'name', true)}
-      {field('line1', 'Address', 'address-line1', true)}
-      {field('line2', 'Apartment, suite', 'address-line2', false)}
-      {field('city', 'City', 'address-level2', true)}
-      {field('region', 'State / region', 'address-level1', false)}
-      {field('postalCode', 'Postal code', 'postal-code', true)}
-      <div className="account-field">
-        <label htmlFor="address-country">Country</label>
-        <select
-          id="address-country"
-          name="country"
-          autoComplete="shipping country"
-          required
-          defaultValue={v.country ?? ''}
-          aria-invalid={err.country ? true : undefined}
-          aria-describedby={err.country ? 'address-country-error' : undefined}
-        >
-          <CountryOptions countries={countries} />
-        </select>
-        {err.country ? (
-          <p className="account-field__error" id="address-country-error">
-            {err.country}
-          </p>
-        ) : null}
-      </div>
+      <AddressFields
+        format={format}
+        countries={countries}
+        values={values}
+        onChange={(part, value) =>
+          setValues((x) =>
+            part === 'country' && value !== (x.country || format.country) ? { ...x, country: value, region: '' } : { ...x, [part]: value },
+          )
+        }
+        errors={err}
+        idPrefix="address"
+        cls="account"
+        section="shipping"
+      />
       <label className="account-form__check">
         <input type="checkbox" name="isDefault" value="true" defaultChecked={v.isDefault === 'true'} /> Use this address at checkout
       </label>
@@ -591,13 +568,14 @@ function Addresses({
   crumb,
   formError,
   countries,
+  format,
 }: {
   d: AccountDashboard;
   crumb?: string;
   formError?: AccountFormError;
   countries: readonly CountryOption[];
+  format: AddressFormat;
 }) {
-  const country = (code: string) => countries.find(([c]) => c === code)?.[1] ?? code;
   return (
     <section className="account-section" id="addresses" aria-labelledby="account-addresses">
       <h2 id="account-addresses">Saved addresses</h2>
@@ -610,20 +588,12 @@ function Addresses({
           return (
             <li className="account-card" key={a.id}>
               <address className="account-address">
-                {a.name}
-                <br />
-                {a.line1}
-                {a.line2 ? (
-                  <>
-                    <br />
-                    {a.line2}
-                  </>
-                ) : null}
-                <br />
-                {a.city}
-                {a.region ? `, ${a.region}` : ''} {a.postalCode}
-                <br />
-                {country(a.country)}
+                {a.lines.map((line, i) => (
+                  <span key={i}>
+                    {i > 0 ? <br /> : null}
+                    {line}
+                  </span>
+                ))}
               </address>
               {a.isDefault ? <p className="account-badge">Default at checkout</p> : null}
               <div className="account-card__actions">
@@ -655,7 +625,7 @@ function Addresses({
           aria-label="Add an address"
         >
           <Crumb crumb={crumb} />
-          <AddressFields e={formError} countries={countries} />
+          <NewAddressFields e={formError} countries={countries} format={format} />
           <button type="submit" className="account-button">
             Save address
           </button>
@@ -728,8 +698,10 @@ function Account({
   done,
   formError,
   countries,
+  addressFormat,
 }: {
   countries: readonly CountryOption[];
+  addressFormat?: AddressFormat;
   user: NonNullable<AccountPageProps['user']>;
   languages: SiteLanguage[];
   dashboard?: AccountDashboard;
@@ -776,7 +748,9 @@ function Account({
           <Orders d={dashboard} crumb={crumb} formError={formError} />
           <Downloads d={dashboard} />
           <Subscriptions d={dashboard} crumb={crumb} formError={formError} />
-          <Addresses d={dashboard} crumb={crumb} formError={formError} countries={countries} />
+          {addressFormat ? (
+            <Addresses d={dashboard} crumb={crumb} formError={formError} countries={countries} format={addressFormat} />
+          ) : null}
           <Newsletters d={dashboard} crumb={crumb} formError={formError} />
           <Restock d={dashboard} crumb={crumb} formError={formError} />
         </>
@@ -866,6 +840,7 @@ export function AccountPage(props: AccountPageProps) {
           done={props.done}
           formError={props.formError}
           countries={props.countries ?? []}
+          addressFormat={props.addressFormat}
         />
       ) : (
         <Login crumb={props.crumb} />

@@ -16,7 +16,7 @@ import type { SubscriptionPlan } from '../../core/product.js';
 import { api, ApiError } from '../client/api.js';
 import { cartErrorDetail } from '../client/cart-api.js';
 import { Modal } from '../islands/Modal.js';
-import { CountryOptions } from '../shared/CountryOptions.js';
+import { AddressFields, useAddressFormat } from '../shared/AddressFields.js';
 import { StripePayment, type StripePaymentApi } from './StripePayment.js';
 import type {
   Address as PostalAddress,
@@ -114,6 +114,7 @@ export function CheckoutPage({
   cardName,
   instalments,
   countries,
+  addressFormat: firstFormat,
 }: CheckoutPageProps) {
   const [method, setMethod] = useState<'card' | 'instalments'>('card');
   const [view, setView] = useState(initial);
@@ -139,6 +140,8 @@ export function CheckoutPage({
   /** The island is running (false in the server's markup, which is also the page without JavaScript). */
   const [live, setLive] = useState(false);
   useEffect(() => setLive(true), []);
+  /** The shipping address's country format: laid out again when the shopper picks another country. */
+  const format = useAddressFormat(firstFormat, address.country || firstFormat.country);
   const currency = view.currency;
   const f = (c: number) => formatMoneyShown(c, currency);
 
@@ -353,26 +356,11 @@ export function CheckoutPage({
     );
   }
 
-  const setA = (k: keyof Address) => (v: string) => setAddress((a) => ({ ...a, [k]: v }));
-  /** One shipping address field; a required one shows the server's error for it. */
-  const addressField = (
-    k: 'name' | 'line1' | 'line2' | 'city' | 'region' | 'postalCode',
-    idPart: string,
-    label: string,
-    autoComplete: string,
-    required: boolean,
-    onChange = setA(k),
-  ) => (
-    <Field
-      id={`addr-${idPart}`}
-      name={k}
-      label={label}
-      autoComplete={autoComplete}
-      value={address[k] ?? ''}
-      onChange={onChange}
-      error={required ? errors[`shippingAddress.${k}`] : undefined}
-      required={required}
-    />
+  /** A shipping address part changed; another country clears the region, which names one of the old country's. */
+  const setPart = (k: keyof PostalAddress, v: string) =>
+    setAddress((a) => (k === 'country' && v !== (a.country || format.country) ? { ...a, country: v, region: '' } : { ...a, [k]: v }));
+  const addressErrors = Object.fromEntries(
+    Object.entries(errors).flatMap(([k, v]) => (k.startsWith('shippingAddress.') ? [[k.slice('shippingAddress.'.length), v]] : [])),
   );
 
   return (
@@ -415,31 +403,23 @@ export function CheckoutPage({
         {totals.requiresShipping && (
           <section aria-labelledby="checkout-address">
             <h2 id="checkout-address">Shipping address</h2>
-            {addressField('name', 'name', 'Full name', 'name', true)}
-            {addressField('line1', 'line1', 'Address', 'address-line1', true)}
-            {addressField('line2', 'line2', 'Apartment, suite (optional)', 'address-line2', false)}
-            {addressField('city', 'city', 'City', 'address-level2', true)}
-            {addressField('region', 'region', 'State / region', 'address-level1', false, (v) => setA('region')(v.toUpperCase()))}
-            {addressField('postalCode', 'postal', 'Postal code', 'postal-code', true)}
-            <div className="checkout-field">
-              <label htmlFor="addr-country">Country</label>
-              <select
-                id="addr-country"
-                name="country"
-                autoComplete="country"
-                value={address.country ?? ''}
-                aria-invalid={errors['shippingAddress.country'] ? true : undefined}
-                aria-describedby={errors['shippingAddress.country'] ? 'addr-country-error' : undefined}
-                onChange={(e) => setA('country')(e.target.value)}
-              >
-                <CountryOptions countries={countries} />
-              </select>
-              {errors['shippingAddress.country'] && (
-                <p id="addr-country-error" className="checkout-field__error">
-                  {errors['shippingAddress.country']}
-                </p>
-              )}
-            </div>
+            <AddressFields
+              format={format}
+              countries={countries}
+              values={address}
+              onChange={setPart}
+              errors={addressErrors}
+              idPrefix="addr"
+              cls="checkout"
+              section="shipping"
+              afterCountry={
+                <noscript>
+                  <button type="submit" name="action" value="update" className="checkout-shipping__update">
+                    Show this country&apos;s address form
+                  </button>
+                </noscript>
+              }
+            />
           </section>
         )}
 

@@ -52,8 +52,8 @@ describe('checkout in Chromium', () => {
     await page.getByLabel('Full name').fill('Sam Shopper');
     await page.getByLabel('Address', { exact: true }).fill('12 Pine Street');
     await page.getByLabel('City').fill('Portland');
-    await page.getByLabel('State / region').fill('OR');
-    await page.getByLabel('Postal code').fill('97201');
+    await page.getByLabel('State', { exact: true }).selectOption('OR');
+    await page.getByLabel('ZIP code').fill('97201');
     // Every country, named by CLDR: Portugal and Côte d’Ivoire are there, sorted by name.
     const countries = await page.getByLabel('Country').locator('option').allTextContents();
     expect(countries.length).toBeGreaterThan(249);

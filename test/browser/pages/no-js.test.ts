@@ -112,8 +112,8 @@ describe('the storefront with and without JavaScript', () => {
       await page.getByLabel('Full name').fill('Sam Shopper');
       await page.getByLabel('Address', { exact: true }).fill('12 Pine Street');
       await page.getByLabel('City').fill('Portland');
-      await page.getByLabel('State / region').fill('OR');
-      await page.getByLabel('Postal code').fill('97201');
+      await page.getByLabel('State', { exact: true }).selectOption('OR');
+      await page.getByLabel('ZIP code').fill('97201');
       await page.getByLabel('Country').selectOption('US');
       await page.getByLabel('Coupon code').fill('save10');
       await page.getByRole('button', { name: 'Apply coupon' }).click();

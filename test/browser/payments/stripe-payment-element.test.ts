@@ -156,8 +156,8 @@ describe('Stripe Payment Element in Chromium', () => {
     await page.getByLabel('Full name').fill('Ada Buyer');
     await page.getByLabel('Address', { exact: true }).fill('1 Main St');
     await page.getByLabel('City').fill('Portland');
-    await page.getByLabel('State / region').fill('OR');
-    await page.getByLabel('Postal code').fill('97201');
+    await page.getByLabel('State', { exact: true }).selectOption('OR');
+    await page.getByLabel('ZIP code').fill('97201');
     await page.getByLabel('Country').selectOption('US');
     await page.getByRole('radio', { name: /Standard/ }).check();
     await page.getByRole('region', { name: 'Payment' }).getByLabel('Card number').waitFor();

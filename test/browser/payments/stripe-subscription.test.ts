@@ -48,8 +48,8 @@ describe('a Stripe Billing subscription in Chromium', () => {
     await page.getByLabel('Full name').fill('Sam Subscriber');
     await page.getByLabel('Address', { exact: true }).fill('1 Main St');
     await page.getByLabel('City').fill('Portland');
-    await page.getByLabel('State / region').fill('OR');
-    await page.getByLabel('Postal code').fill('97201');
+    await page.getByLabel('State', { exact: true }).selectOption('OR');
+    await page.getByLabel('ZIP code').fill('97201');
     await page.getByLabel('Country').selectOption('US');
     const payment = page.getByRole('region', { name: 'Payment' });
     await payment.getByLabel('Card number').waitFor();

@@ -128,8 +128,8 @@ describe('customer accounts (browser)', () => {
       await form.getByLabel('Full name').fill(`Casey Width${width}`);
       await form.getByLabel('Address', { exact: true }).fill('77 Saved Lane');
       await form.getByLabel('City').fill('Eugene');
-      await form.getByLabel('State / region (optional)').fill('OR');
-      await form.getByLabel('Postal code').fill('97401');
+      await form.getByLabel('State', { exact: true }).selectOption('OR');
+      await form.getByLabel('ZIP code').fill('97401');
       await form.getByLabel('Country').selectOption('US');
       await form.getByRole('button', { name: 'Save address' }).click();
       await page.waitForURL(/\/account\?done=address-saved#addresses$/);
@@ -219,7 +219,8 @@ describe('customer accounts (browser)', () => {
     await form.getByLabel('Full name').fill('No Script');
     await form.getByLabel('Address', { exact: true }).fill('1 Plain Post');
     await form.getByLabel('City').fill('Bend');
-    await form.getByLabel('Postal code').fill('97701');
+    await form.getByLabel('State', { exact: true }).selectOption('OR');
+    await form.getByLabel('ZIP code').fill('97701');
     await form.getByLabel('Country').selectOption('US');
     await form.getByRole('button', { name: 'Save address' }).click();
     await page.getByRole('status').filter({ hasText: 'Address saved.' }).waitFor();

@@ -178,7 +178,7 @@ describe.each(APP_KINDS)('customer accounts on %s', (kind) => {
       h(bob),
     );
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors).toMatchObject({ name: 'Required', country: 'Choose a country.' });
+    expect(bad.json().errors).toMatchObject({ name: 'Required', country: UNKNOWN_COUNTRY });
     const nowhere = await bob.v.send('POST', '/api/site-users/account/addresses', { ...ADDRESS, country: 'UK' }, h(bob));
     expect(nowhere.statusCode).toBe(400);
     expect(nowhere.json().errors).toEqual({ country: UNKNOWN_COUNTRY });
@@ -217,6 +217,40 @@ describe.each(APP_KINDS)('customer accounts on %s', (kind) => {
     const over = await bob.v.send('POST', '/api/site-users/account/addresses', { ...ADDRESS, name: 'One too many' }, h(bob));
     expect(over.statusCode).toBe(400);
     expect(over.json().message).toBe(accountMessages.TOO_MANY_ADDRESSES);
+  });
+
+  it('checks a saved address against its country’s format: province from the list, postcode pattern, nothing saved half', async () => {
+    const carol = await customer(t, 'carol.account@example.com');
+    const toronto = { name: 'Carol', line1: '100 Queen St W', city: 'Toronto', region: 'ON', postalCode: 'M5H 2N2', country: 'CA' };
+    const bad = await carol.v.send(
+      'POST',
+      '/api/site-users/account/addresses',
+      { ...toronto, region: 'Narnia', postalCode: '90210' },
+      h(carol),
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual({
+      region: 'Choose a province from the list.',
+      postalCode: 'Enter a valid postal code, for example H3Z 2Y7.',
+    });
+    // The same refusal as a plain form post: the account page again, the message at its field.
+    const plain = await formPost(carol.v, '/api/site-users/account/addresses', { ...toronto, region: '' });
+    expect(plain.statusCode).toBe(400);
+    expect(plain.body).toContain('id="address-region-error"');
+    expect((await get(carol, '/api/site-users/account/addresses')).json().addresses).toEqual([]);
+    // A province by its name and a postcode in small letters are stored as Canada Post writes them.
+    const ok = await carol.v.send(
+      'POST',
+      '/api/site-users/account/addresses',
+      { ...toronto, region: 'Ontario', postalCode: ' m5h  2n2 ' },
+      h(carol),
+    );
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().address).toMatchObject({
+      region: 'ON',
+      postalCode: 'M5H 2N2',
+      lines: ['Carol', '100 Queen St W', 'Toronto ON M5H 2N2', 'Canada'],
+    });
   });
 
   it('prefills checkout with the account email and default address, and reorders a past order into the cart', async () => {

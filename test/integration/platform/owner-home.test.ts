@@ -227,9 +227,12 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
       contactPhoneNumber: '+1 (503) 555-0100',
       location: {
         addressTitle: 'Fernhill',
-        addressLine1: '12 Alder St',
-        addressLine2: 'Portland, OR 97201',
-        addressCountry: 'United States',
+        line1: '12 Alder St',
+        line2: '',
+        city: 'Portland',
+        region: 'OR',
+        postalCode: '97201',
+        country: 'US',
       },
       businessHours: { ...s.businessHours, monday: '9am–5pm', sunday: 'Closed' },
       socialAccounts: [{ serviceName: 'Instagram', profileUrl: 'https://instagram.com/fernhill' }],
@@ -237,6 +240,17 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
     const auditBefore = Number(
       (await rows<{ n: number }>(t.database.db, sql`select count(*)::int as n from audit_log where action = 'site.settings'`))[0]!.n,
     );
+    // The business address is checked against its country's format: nothing is saved with a wrong part.
+    const badAddress = await as.manager!.send('PUT', '/api/admin/site-settings', {
+      ...next,
+      location: { ...next.location, region: 'ZZ', postalCode: '9720' },
+    });
+    expect(badAddress.statusCode).toBe(400);
+    expect(badAddress.json().errors).toEqual({
+      'location.region': 'Choose a state from the list.',
+      'location.postalCode': 'Enter a valid ZIP code, for example 95014.',
+    });
+    expect((await admin.get('/api/admin/site-settings')).json().settings.version).toBe(s.version);
     const ok = await as.manager!.send('PUT', '/api/admin/site-settings', next);
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().settings).toMatchObject({ ...next, version: s.version + 1 });
@@ -250,6 +264,18 @@ describe.each(APP_KINDS)('owner home, customers and site settings on %s', (kind)
       sql`select title, time_zone, locale from websites`,
     );
     expect(row).toEqual({ title: 'Fernhill & Co.', time_zone: 'America/Los_Angeles', locale: 'en-GB' });
+    // Templates read website.location's lines, written from the parts in the country's format.
+    const [stored] = await rows<{ location: Record<string, string> }>(
+      t.database.db,
+      sql`select settings -> 'location' as location from websites`,
+    );
+    expect(stored!.location).toMatchObject({
+      addressLine1: '12 Alder St',
+      addressLine2: 'Portland, OR 97201',
+      addressCountry: 'United States',
+      country: 'US',
+      region: 'OR',
+    });
 
     // A second save from the same (now old) version is refused; nothing is overwritten.
     const stale = await admin.send('PUT', '/api/admin/site-settings', { ...next, title: 'Overwritten' });

@@ -516,7 +516,7 @@ function PrintDocument({ detail, kind, siteTitle }: { detail: Detail; kind: 'sli
       <header className="o-print__head">
         <div>
           <h2>{kind === 'slip' ? 'Packing slip' : 'Invoice'}</h2>
-          <p>{siteTitle}</p>
+          {detail.shopAddressLines.length ? <AddressLines lines={detail.shopAddressLines} /> : <p>{siteTitle}</p>}
         </div>
         <div className="o-print__meta">
           <p>
@@ -528,7 +528,7 @@ function PrintDocument({ detail, kind, siteTitle }: { detail: Detail; kind: 'sli
       <div className="o-print__parties">
         <div>
           <h3>{kind === 'slip' ? 'Ship to' : 'Bill to'}</h3>
-          {a ? <AddressLines a={a} /> : <p>{o.email}</p>}
+          {a ? <AddressLines lines={o.shippingAddressLines} /> : <p>{o.email}</p>}
           {kind === 'invoice' ? <p>{o.email}</p> : null}
         </div>
         {kind === 'invoice' ? (
@@ -587,10 +587,11 @@ function PrintDocument({ detail, kind, siteTitle }: { detail: Detail; kind: 'sli
   );
 }
 
-function AddressLines({ a }: { a: Record<string, string> }) {
+/** The address as its country writes it: the lines the server formatted (core/address-format.ts). */
+function AddressLines({ lines }: { lines: readonly string[] }) {
   return (
     <address>
-      {[a.name, a.line1, a.line2, [a.city, a.region, a.postalCode].filter(Boolean).join(' '), a.country].filter(Boolean).map((x, i) => (
+      {lines.map((x, i) => (
         <span key={i}>
           {x}
           <br />
@@ -898,7 +899,7 @@ function OrderDetail({ id }: { id: string }) {
             </section>
             <section className="a-card" aria-labelledby="ship-h">
               <h2 id="ship-h">Shipping address</h2>
-              {o.shippingAddress ? <AddressLines a={o.shippingAddress} /> : <p className="a-muted">No shipping needed.</p>}
+              {o.shippingAddress ? <AddressLines lines={o.shippingAddressLines} /> : <p className="a-muted">No shipping needed.</p>}
               {o.shippingOption ? <p className="a-muted">{o.shippingOption.name}</p> : null}
             </section>
             <section className="a-card" aria-labelledby="bill-h">

@@ -15,6 +15,10 @@ import { SUPPORTED_CURRENCIES } from '../../../core/money.js';
 import { ConfirmDialog, PageHeader, Skeleton, useToast } from '../ui/design.js';
 import { CheckboxField, Field, FieldMessages, SelectField, describedBy, serverErrorsOnFields } from '../ui/fields.js';
 import { useTimeZones } from './time-zones.js';
+import { AddressFields, useAddressFormat, type AddressValues } from '../../shared/AddressFields.js';
+import type { AddressFormat, AddressPart } from '../../../core/address-format.js';
+import type { CountryOption } from '../../../core/api/common.js';
+import type { SiteSettingsAnswer } from '../../../core/api/platform.js';
 
 const CURRENCY_OPTIONS = SUPPORTED_CURRENCIES.map((c) => ({ value: c, label: c }));
 
@@ -89,7 +93,68 @@ function Section({ title, children, className = '' }: { title: string; children:
   );
 }
 
-function SettingsForm({ initial }: { initial: SiteSettings }) {
+const ADDRESS_KEYS = {
+  name: 'addressTitle',
+  line1: 'line1',
+  line2: 'line2',
+  city: 'city',
+  region: 'region',
+  postalCode: 'postalCode',
+  country: 'country',
+} as const;
+
+/**
+ * The business address in the country's format (web/shared/AddressFields.tsx): the country and its
+ * subdivisions from lists, the country's parts, order and labels; the server checks the postcode's pattern.
+ */
+function BusinessAddress({
+  form,
+  countries,
+  first,
+}: {
+  form: UseFormReturn<SiteSettings>;
+  countries: CountryOption[];
+  first: AddressFormat;
+}) {
+  const loc = form.watch('location');
+  const format = useAddressFormat(first, loc.country || first.country);
+  const values: AddressValues = Object.fromEntries(Object.entries(ADDRESS_KEYS).map(([part, key]) => [part, loc[key]]));
+  const errors = Object.fromEntries(
+    Object.entries(ADDRESS_KEYS).flatMap(([part, key]) => {
+      const m = form.getFieldState(`location.${key}`, form.formState).error?.message;
+      return m ? [[part, m]] : [];
+    }),
+  );
+  const set = (part: AddressPart | 'country', v: string) => {
+    form.setValue(`location.${ADDRESS_KEYS[part]}`, v, { shouldDirty: true });
+    form.clearErrors(`location.${ADDRESS_KEYS[part]}`);
+    if (part === 'country' && v !== (loc.country || format.country)) form.setValue('location.region', '', { shouldDirty: true });
+  };
+  return (
+    <div className="a-fields a-fields--address">
+      <AddressFields
+        format={format}
+        countries={countries}
+        values={values}
+        onChange={set}
+        errors={errors}
+        idPrefix="business-address"
+        cls="a"
+        nameLabel="Business name"
+      />
+    </div>
+  );
+}
+
+function SettingsForm({
+  initial,
+  countries,
+  addressFormat,
+}: {
+  initial: SiteSettings;
+  countries: CountryOption[];
+  addressFormat: AddressFormat;
+}) {
   const toast = useToast();
   const client = useQueryClient();
   const form = useForm<SiteSettings>({ resolver: zodResolver(siteSettingsSchema), defaultValues: initial, mode: 'onTouched' });
@@ -100,7 +165,7 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
   useEffect(() => form.reset(initial), [initial]);
 
   const save = useMutation({
-    mutationFn: (v: SiteSettings) => api<{ settings: SiteSettings }>('PUT', '/api/admin/site-settings', v),
+    mutationFn: (v: SiteSettings) => api<SiteSettingsAnswer>('PUT', '/api/admin/site-settings', v),
     onSuccess: (r) => {
       client.setQueryData(['site-settings'], r);
       void client.invalidateQueries({ queryKey: ['shell'] });
@@ -167,12 +232,7 @@ function SettingsForm({ initial }: { initial: SiteSettings }) {
       </Section>
 
       <Section title="Business address">
-        <div className="a-fields">
-          <Field form={form} name="location.addressTitle" label="Business name" />
-          <Field form={form} name="location.addressLine1" label="Street address" />
-          <Field form={form} name="location.addressLine2" label="City and postcode" />
-          <Field form={form} name="location.addressCountry" label="Country" />
-        </div>
+        <BusinessAddress form={form} countries={countries} first={addressFormat} />
       </Section>
 
       <Section title="Business hours">
@@ -246,7 +306,7 @@ function BackupCard() {
 }
 
 export function SiteSettingsScreen() {
-  const q = useQuery({ queryKey: ['site-settings'], queryFn: () => api<{ settings: SiteSettings }>('GET', '/api/admin/site-settings') });
+  const q = useQuery({ queryKey: ['site-settings'], queryFn: () => api<SiteSettingsAnswer>('GET', '/api/admin/site-settings') });
   return (
     <>
       <PageHeader title="Site settings" description="How the site introduces itself, where it is, and when it is open." />
@@ -255,7 +315,7 @@ export function SiteSettingsScreen() {
       ) : q.isError ? (
         <p role="alert">{q.error.message}</p>
       ) : (
-        <SettingsForm initial={q.data.settings} />
+        <SettingsForm initial={q.data.settings} countries={q.data.countries} addressFormat={q.data.addressFormat} />
       )}
       <BackupCard />
     </>
