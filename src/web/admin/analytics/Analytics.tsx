@@ -82,31 +82,7 @@ export function Analytics() {
       <style>{STYLE}</style>
       <div className="an-head">
         <h1 id="an-title">Analytics</h1>
-        <div className="an-range" role="group" aria-label="Date range">
-          {PRESETS.map((n) => (
-            <button key={n} type="button" aria-pressed={preset === n} onClick={() => setRange(daysBack(n))}>
-              Last {n} days
-            </button>
-          ))}
-          <label>
-            From
-            <input
-              type="date"
-              value={range.from}
-              max={range.to}
-              onChange={(e) => e.target.value && setRange({ ...range, from: e.target.value })}
-            />
-          </label>
-          <label>
-            To
-            <input
-              type="date"
-              value={range.to}
-              min={range.from}
-              onChange={(e) => e.target.value && setRange({ ...range, to: e.target.value })}
-            />
-          </label>
-        </div>
+        <RangePicker range={range} preset={preset} onChange={setRange} />
       </div>
       <p role="status" className="an-muted">
         {loading ? 'Loading…' : data ? `${data.from} to ${data.to}` : ''}
@@ -114,29 +90,7 @@ export function Analytics() {
       {error ? <p role="alert">{error}</p> : null}
       {data ? (
         <>
-          <ul className="an-kpis" aria-label="Totals">
-            <li>
-              Visitors<strong>{fmt(data.totals.visitors)}</strong>
-            </li>
-            <li>
-              Page views<strong>{fmt(data.totals.pageviews)}</strong>
-            </li>
-            <li>
-              Orders<strong>{fmt(data.totals.orders)}</strong>
-            </li>
-            <li>
-              Revenue<strong>{formatMoney(data.revenue.find((r) => r.dim === currency)?.total ?? 0, currency)}</strong>
-              {data.refunds?.some((r) => r.dim === currency) ? (
-                <small>after {formatMoney(data.refunds.find((r) => r.dim === currency)!.total, currency)} refunded</small>
-              ) : null}
-            </li>
-            <li>
-              Form submissions<strong>{fmt(data.totals.formSubmissions)}</strong>
-            </li>
-            <li>
-              Restock sign-ups<strong>{fmt(data.totals.restockSignups)}</strong>
-            </li>
-          </ul>
+          <Totals data={data} currency={currency} />
           <div className="an-grid">
             <div className="an-wide">
               <LineChart
@@ -155,43 +109,7 @@ export function Analytics() {
               />
             </div>
             {data.byVariant ? (
-              <section className="an-card an-wide" aria-labelledby="an-variants">
-                <h2 id="an-variants">Shopper funnel by variant</h2>
-                <label className="an-settings">
-                  Experiment
-                  <select value={data.byVariant.experiment} onChange={(e) => setExperiment(e.target.value)}>
-                    {(data.experiments ?? []).map((name) => (
-                      <option key={name} value={name}>
-                        {name}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <table className="an-errors">
-                  <caption className="an-visually-hidden">Visitors at each funnel step, by variant of {data.byVariant.experiment}</caption>
-                  <ColumnHeads columns={['Variant', 'Visitors']}>
-                    {Object.keys(STEP_LABELS).map((k) => (
-                      <th scope="col" key={k}>
-                        {STEP_LABELS[k]}
-                      </th>
-                    ))}
-                  </ColumnHeads>
-                  <tbody>
-                    {data.byVariant.variants.map((v) => (
-                      <tr key={v.variant}>
-                        <th scope="row">{v.variant}</th>
-                        <td>{fmt(v.visitors)}</td>
-                        {v.steps.map((st) => (
-                          <td key={st.step}>
-                            {fmt(st.visitors)}
-                            {st.conversion === null ? '' : ` (${Math.round(st.conversion * 100)}%)`}
-                          </td>
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
+              <VariantFunnel byVariant={data.byVariant} experiments={data.experiments ?? []} onPick={setExperiment} />
             ) : null}
             <BarList title="Top pages" items={data.pages.map((p) => ({ label: p.dim, value: p.count }))} />
             <BarList title="Top referrers" items={data.referrers.map((p) => ({ label: p.dim, value: p.count }))} />
@@ -217,57 +135,184 @@ export function Analytics() {
               empty="No restock sign-ups in this range."
             />
           </div>
-          <section className="an-card" aria-labelledby="an-vitals" style={{ marginTop: 16 }}>
-            <h2 id="an-vitals">Web vitals (75th percentile)</h2>
-            <div className="an-vitals">
-              {data.vitals.map((v) => (
-                <VitalGauge
-                  key={v.name}
-                  name={v.name}
-                  p75={v.p75}
-                  good={v.good}
-                  poor={v.poor}
-                  samples={v.samples}
-                  unit={v.name === 'CLS' ? '' : 'ms'}
-                />
-              ))}
-            </div>
-          </section>
-          <section className="an-card" aria-labelledby="an-errors" style={{ marginTop: 16 }}>
-            <h2 id="an-errors">JavaScript errors</h2>
-            {data.errors.length === 0 ? (
-              <p className="an-empty">No errors in this range.</p>
-            ) : (
-              <table className="an-errors">
-                <ColumnHeads columns={['Message', 'Count', 'Last seen', 'Last page and browser']} />
-                <tbody>
-                  {data.errors.map((e) => (
-                    <tr key={e.fingerprint}>
-                      <td>
-                        {e.message}
-                        {e.lastStack ? (
-                          <details>
-                            <summary>Stack</summary>
-                            <pre>{e.lastStack}</pre>
-                          </details>
-                        ) : null}
-                      </td>
-                      <td>{fmt(e.count)}</td>
-                      <td>{e.lastSeen ? formatWhen(e.lastSeen) : ''}</td>
-                      <td>
-                        {e.lastUrl}
-                        <br />
-                        <span className="an-muted">{e.lastBrowser.slice(0, 120)}</span>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </section>
+          <Vitals vitals={data.vitals} />
+          <ErrorsCard errors={data.errors} />
         </>
       ) : null}
       <AnalyticsSettings />
+    </section>
+  );
+}
+
+type Range = { from: string; to: string };
+
+/** The preset ranges and the from/to dates. */
+function RangePicker({ range, preset, onChange }: { range: Range; preset: number | undefined; onChange: (r: Range) => void }) {
+  return (
+    <div className="an-range" role="group" aria-label="Date range">
+      {PRESETS.map((n) => (
+        <button key={n} type="button" aria-pressed={preset === n} onClick={() => onChange(daysBack(n))}>
+          Last {n} days
+        </button>
+      ))}
+      <label>
+        From
+        <input
+          type="date"
+          value={range.from}
+          max={range.to}
+          onChange={(e) => e.target.value && onChange({ ...range, from: e.target.value })}
+        />
+      </label>
+      <label>
+        To
+        <input
+          type="date"
+          value={range.to}
+          min={range.from}
+          onChange={(e) => e.target.value && onChange({ ...range, to: e.target.value })}
+        />
+      </label>
+    </div>
+  );
+}
+
+/** The range's totals, revenue in the shop's first currency. */
+function Totals({ data, currency }: { data: DashboardData; currency: string }) {
+  return (
+    <ul className="an-kpis" aria-label="Totals">
+      <li>
+        Visitors<strong>{fmt(data.totals.visitors)}</strong>
+      </li>
+      <li>
+        Page views<strong>{fmt(data.totals.pageviews)}</strong>
+      </li>
+      <li>
+        Orders<strong>{fmt(data.totals.orders)}</strong>
+      </li>
+      <li>
+        Revenue<strong>{formatMoney(data.revenue.find((r) => r.dim === currency)?.total ?? 0, currency)}</strong>
+        {data.refunds?.some((r) => r.dim === currency) ? (
+          <small>after {formatMoney(data.refunds.find((r) => r.dim === currency)!.total, currency)} refunded</small>
+        ) : null}
+      </li>
+      <li>
+        Form submissions<strong>{fmt(data.totals.formSubmissions)}</strong>
+      </li>
+      <li>
+        Restock sign-ups<strong>{fmt(data.totals.restockSignups)}</strong>
+      </li>
+    </ul>
+  );
+}
+
+/** The funnel of each variant of the chosen experiment. */
+function VariantFunnel({
+  byVariant,
+  experiments,
+  onPick,
+}: {
+  byVariant: NonNullable<DashboardData['byVariant']>;
+  experiments: string[];
+  onPick: (name: string) => void;
+}) {
+  return (
+    <section className="an-card an-wide" aria-labelledby="an-variants">
+      <h2 id="an-variants">Shopper funnel by variant</h2>
+      <label className="an-settings">
+        Experiment
+        <select value={byVariant.experiment} onChange={(e) => onPick(e.target.value)}>
+          {experiments.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <table className="an-errors">
+        <caption className="an-visually-hidden">Visitors at each funnel step, by variant of {byVariant.experiment}</caption>
+        <ColumnHeads columns={['Variant', 'Visitors']}>
+          {Object.keys(STEP_LABELS).map((k) => (
+            <th scope="col" key={k}>
+              {STEP_LABELS[k]}
+            </th>
+          ))}
+        </ColumnHeads>
+        <tbody>
+          {byVariant.variants.map((v) => (
+            <tr key={v.variant}>
+              <th scope="row">{v.variant}</th>
+              <td>{fmt(v.visitors)}</td>
+              {v.steps.map((st) => (
+                <td key={st.step}>
+                  {fmt(st.visitors)}
+                  {st.conversion === null ? '' : ` (${Math.round(st.conversion * 100)}%)`}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** The web vitals' gauges. */
+function Vitals({ vitals }: { vitals: DashboardData['vitals'] }) {
+  return (
+    <section className="an-card" aria-labelledby="an-vitals" style={{ marginTop: 16 }}>
+      <h2 id="an-vitals">Web vitals (75th percentile)</h2>
+      <div className="an-vitals">
+        {vitals.map((v) => (
+          <VitalGauge
+            key={v.name}
+            name={v.name}
+            p75={v.p75}
+            good={v.good}
+            poor={v.poor}
+            samples={v.samples}
+            unit={v.name === 'CLS' ? '' : 'ms'}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+/** The JavaScript errors of the range, with their last stack. */
+function ErrorsCard({ errors }: { errors: DashboardData['errors'] }) {
+  return (
+    <section className="an-card" aria-labelledby="an-errors" style={{ marginTop: 16 }}>
+      <h2 id="an-errors">JavaScript errors</h2>
+      {errors.length === 0 ? (
+        <p className="an-empty">No errors in this range.</p>
+      ) : (
+        <table className="an-errors">
+          <ColumnHeads columns={['Message', 'Count', 'Last seen', 'Last page and browser']} />
+          <tbody>
+            {errors.map((e) => (
+              <tr key={e.fingerprint}>
+                <td>
+                  {e.message}
+                  {e.lastStack ? (
+                    <details>
+                      <summary>Stack</summary>
+                      <pre>{e.lastStack}</pre>
+                    </details>
+                  ) : null}
+                </td>
+                <td>{fmt(e.count)}</td>
+                <td>{e.lastSeen ? formatWhen(e.lastSeen) : ''}</td>
+                <td>
+                  {e.lastUrl}
+                  <br />
+                  <span className="an-muted">{e.lastBrowser.slice(0, 120)}</span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   );
 }
