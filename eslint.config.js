@@ -104,8 +104,6 @@ export default tseslint.config(
   {
     files: [
       'src/web/admin/members/MembersScreen.tsx',
-      'src/web/admin/orders/OrdersScreen.tsx',
-      'src/web/admin/catalog/ImportExport.tsx',
       'src/web/admin/catalog/ProductEditor.tsx',
       'src/web/admin/catalog/ProductList.tsx',
       'src/web/admin/content/editor/BlockForm.tsx',

@@ -43,7 +43,6 @@ export function ImportExport() {
   const [error, setError] = useState('');
   const [checking, setChecking] = useState(false);
   const [jobId, setJobId] = useState('');
-  const [job, setJob] = useState<Job | null>(null);
 
   useEffect(() => {
     api<{ stores: Store[] }>('GET', '/api/config/stores').then(
@@ -55,32 +54,11 @@ export function ImportExport() {
     );
   }, []);
 
-  // The job's progress, polled until it ends.
-  useEffect(() => {
-    if (!jobId) return;
-    let stop = false;
-    const poll = async () => {
-      try {
-        const j = await api<Job>('GET', `/api/config/catalog/import/${encodeURIComponent(jobId)}`);
-        if (stop) return;
-        setJob(j);
-        if (j.state === 'done') toast(`Import finished: ${j.created} created, ${j.updated} updated.`);
-        else if (j.state === 'failed') toast('The import stopped. See the messages below.', { tone: 'error' });
-        else setTimeout(() => void poll(), 700);
-      } catch (e) {
-        if (!stop) setError(e instanceof Error ? e.message : String(e));
-      }
-    };
-    void poll();
-    return () => {
-      stop = true;
-    };
-  }, [jobId]);
+  const job = useImportJob(jobId, toast, setError);
 
   const check = async (text: string) => {
     setError('');
     setDry(null);
-    setJob(null);
     setJobId('');
     setChecking(true);
     try {
@@ -104,7 +82,6 @@ export function ImportExport() {
     }
   };
 
-  const pct = job && job.total ? Math.round((job.done / job.total) * 100) : 0;
   return (
     <>
       <PageHeader
@@ -147,74 +124,121 @@ export function ImportExport() {
         {checking ? <p role="status">Checking {fileName}…</p> : null}
         {error ? <p role="alert">{error}</p> : null}
         {dry ? (
-          <div aria-label="Dry run" role="region">
-            <h3>
-              Dry run of {fileName} ({FORMAT_NAMES[dry.format]} layout)
-            </h3>
-            <p role="status">
-              {dry.products} products with {dry.variants} variants: {dry.creates} to add, {dry.updates} to update.
-              {dry.errors.length ? ` ${new Set(dry.errors.map((x) => x.row)).size} rows have errors.` : ' No errors.'}
-            </p>
-            {dry.errors.length ? (
-              <table className="cat-errors">
-                <caption>Rows with errors</caption>
-                <ColumnHeads columns={['Row', 'Error']} />
-                <tbody>
-                  {dry.errors.map((x, i) => (
-                    <tr key={i}>
-                      <td>{x.row}</td>
-                      <td>{x.message}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            ) : (
-              <button
-                type="button"
-                className="a-button--primary"
-                onClick={() => void start()}
-                disabled={!!jobId && job?.state !== 'done' && job?.state !== 'failed'}
-              >
-                Import {dry.products} products
-              </button>
-            )}
-          </div>
+          <DryRun
+            dry={dry}
+            fileName={fileName}
+            onImport={() => void start()}
+            busy={!!jobId && job?.state !== 'done' && job?.state !== 'failed'}
+          />
         ) : null}
-        {jobId ? (
-          <div role="region" aria-label="Import progress">
-            <label>
-              Imported {job?.done ?? 0} of {job?.total ?? dry?.products ?? 0} products
-              <progress className="cat-progress" max={job?.total || 1} value={job?.done ?? 0}>
-                {pct}%
-              </progress>
-            </label>
-            {job?.state === 'done' ? (
-              <p role="status">
-                Done: {job.created} created, {job.updated} updated. <a href="/config/products">See the products</a>
-              </p>
-            ) : null}
-            {job?.warnings.length ? (
-              <ul className="cat-errors">
-                {job.warnings.map((w, i) => (
-                  <li key={i}>{w}</li>
-                ))}
-              </ul>
-            ) : null}
-          </div>
-        ) : null}
+        {jobId ? <ImportProgress job={job} planned={dry?.products ?? 0} /> : null}
       </section>
-      <section className="a-card" aria-labelledby="cat-export-h">
-        <h2 id="cat-export-h">Export</h2>
-        <p className="a-muted">Download every product with its variants, prices and stock.</p>
-        <p>
-          <a className="a-button" href="/api/config/catalog/export?format=shopify" download>
-            Export for Shopify (CSV)
-          </a>{' '}
-          <a className="a-button" href="/api/config/catalog/export?format=squarespace" download>
-            Export for Squarespace (CSV)
-          </a>
-        </p>
-      </section>
+      <ExportCard />
     </>
+  );
+}
+
+/** Polls an import job's progress until it ends, telling the owner how it ended. */
+function useImportJob(jobId: string, toast: ReturnType<typeof useToast>, setError: (m: string) => void): Job | null {
+  const [job, setJob] = useState<Job | null>(null);
+  useEffect(() => {
+    setJob(null);
+    if (!jobId) return;
+    let stop = false;
+    const poll = async () => {
+      try {
+        const j = await api<Job>('GET', `/api/config/catalog/import/${encodeURIComponent(jobId)}`);
+        if (stop) return;
+        setJob(j);
+        if (j.state === 'done') toast(`Import finished: ${j.created} created, ${j.updated} updated.`);
+        else if (j.state === 'failed') toast('The import stopped. See the messages below.', { tone: 'error' });
+        else setTimeout(() => void poll(), 700);
+      } catch (e) {
+        if (!stop) setError(e instanceof Error ? e.message : String(e));
+      }
+    };
+    void poll();
+    return () => {
+      stop = true;
+    };
+  }, [jobId]);
+  return job;
+}
+
+/** What the dry run found: the counts, the rows with errors, or the button that imports. */
+function DryRun({ dry, fileName, onImport, busy }: { dry: Summary; fileName: string; onImport: () => void; busy: boolean }) {
+  return (
+    <div aria-label="Dry run" role="region">
+      <h3>
+        Dry run of {fileName} ({FORMAT_NAMES[dry.format]} layout)
+      </h3>
+      <p role="status">
+        {dry.products} products with {dry.variants} variants: {dry.creates} to add, {dry.updates} to update.
+        {dry.errors.length ? ` ${new Set(dry.errors.map((x) => x.row)).size} rows have errors.` : ' No errors.'}
+      </p>
+      {dry.errors.length ? (
+        <table className="cat-errors">
+          <caption>Rows with errors</caption>
+          <ColumnHeads columns={['Row', 'Error']} />
+          <tbody>
+            {dry.errors.map((x, i) => (
+              <tr key={i}>
+                <td>{x.row}</td>
+                <td>{x.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <button type="button" className="a-button--primary" onClick={onImport} disabled={busy}>
+          Import {dry.products} products
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The running import's progress bar, its end and its warnings. */
+function ImportProgress({ job, planned }: { job: Job | null; planned: number }) {
+  const pct = job && job.total ? Math.round((job.done / job.total) * 100) : 0;
+  return (
+    <div role="region" aria-label="Import progress">
+      <label>
+        Imported {job?.done ?? 0} of {job?.total ?? planned} products
+        <progress className="cat-progress" max={job?.total || 1} value={job?.done ?? 0}>
+          {pct}%
+        </progress>
+      </label>
+      {job?.state === 'done' ? (
+        <p role="status">
+          Done: {job.created} created, {job.updated} updated. <a href="/config/products">See the products</a>
+        </p>
+      ) : null}
+      {job?.warnings.length ? (
+        <ul className="cat-errors">
+          {job.warnings.map((w, i) => (
+            <li key={i}>{w}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/** The two export links. */
+function ExportCard() {
+  return (
+    <section className="a-card" aria-labelledby="cat-export-h">
+      <h2 id="cat-export-h">Export</h2>
+      <p className="a-muted">Download every product with its variants, prices and stock.</p>
+      <p>
+        <a className="a-button" href="/api/config/catalog/export?format=shopify" download>
+          Export for Shopify (CSV)
+        </a>{' '}
+        <a className="a-button" href="/api/config/catalog/export?format=squarespace" download>
+          Export for Squarespace (CSV)
+        </a>
+      </p>
+    </section>
   );
 }

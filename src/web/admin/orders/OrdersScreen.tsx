@@ -745,8 +745,6 @@ function OrderDetail({ id }: { id: string }) {
   if (q.isError) return <p role="alert">{q.error.message}</p>;
   const d = q.data;
   const o = d.order;
-  const canFulfil = o.paymentStatus !== 'refunded' && d.lines.some((l) => l.quantity - l.fulfilled - l.refunded > 0);
-  const canRefund = d.refundableCents > 0;
   return (
     <>
       <div className="o-screen">
@@ -773,140 +771,12 @@ function OrderDetail({ id }: { id: string }) {
         />
         <div className="o-layout">
           <div className="o-main">
-            <section className="a-card" aria-labelledby="items-h">
-              <div className="o-card-head">
-                <h2 id="items-h">Items</h2>
-                {fulfilmentBadge(o.fulfilmentStatus)}
-              </div>
-              <table className="o-lines" aria-label="Items">
-                <thead>
-                  <tr>
-                    <th scope="col">Item</th>
-                    <th scope="col" className="o-num">
-                      Quantity
-                    </th>
-                    <th scope="col" className="o-num">
-                      Price
-                    </th>
-                    <th scope="col" className="o-num">
-                      Amount
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.lines.map((l) => (
-                    <tr key={l.line}>
-                      <td>
-                        <span className="o-lines__name">{l.productName}</span>
-                        <span className="a-muted o-lines__meta">
-                          {Object.values(l.attributes).filter(Boolean).join(' / ')}
-                          {Object.keys(l.attributes).length ? ' · ' : ''}SKU {l.sku}
-                        </span>
-                        <span className="o-lines__state">
-                          {l.fulfilled > 0 ? <Badge tone="muted">{l.fulfilled} fulfilled</Badge> : null}
-                          {l.refunded > 0 ? <Badge tone="info">{l.refunded} refunded</Badge> : null}
-                        </span>
-                      </td>
-                      <td className="o-num">{l.quantity}</td>
-                      <td className="o-num">{formatMoney(l.unitPriceCents, o.currency)}</td>
-                      <td className="o-num">{formatMoney(l.unitPriceCents * l.quantity, o.currency)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {d.fulfilments.length ? (
-                <ul className="o-shipments" aria-label="Shipments">
-                  {d.fulfilments.map((f) => (
-                    <li key={f.id}>
-                      <strong>{f.carrier || 'Shipment'}</strong> · {dayOf(f.created)} ·{' '}
-                      {f.trackingNumber ? (
-                        f.trackingUrl ? (
-                          <a href={f.trackingUrl} target="_blank" rel="noopener noreferrer">
-                            Track {f.trackingNumber}
-                          </a>
-                        ) : (
-                          <span>Tracking {f.trackingNumber}</span>
-                        )
-                      ) : (
-                        <span className="a-muted">No tracking number</span>
-                      )}
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
-              <div className="o-card-actions">
-                {canRefund ? (
-                  <ActionDialog
-                    trigger={<button type="button">Refund</button>}
-                    title={`Refund order #${o.orderNumber}`}
-                    description="Choose the items to refund, or enter an amount. The money goes back through the payment provider."
-                  >
-                    {(close) => <RefundForm detail={d} close={close} onDone={update} />}
-                  </ActionDialog>
-                ) : null}
-                {canFulfil ? (
-                  <ActionDialog
-                    trigger={
-                      <button type="button" className="a-button--primary">
-                        Fulfil items
-                      </button>
-                    }
-                    title={`Fulfil order #${o.orderNumber}`}
-                    description="Choose what ships now and add the tracking number; the customer gets a shipping email with the tracking link."
-                  >
-                    {(close) => <FulfilForm detail={d} close={close} onDone={update} />}
-                  </ActionDialog>
-                ) : null}
-              </div>
-            </section>
-            <section className="a-card" aria-labelledby="payment-h">
-              <div className="o-card-head">
-                <h2 id="payment-h">Payment</h2>
-                {paymentBadge(o.paymentStatus)}
-              </div>
-              <Totals detail={d} />
-              {o.payment?.last4 ? (
-                <p className="a-muted">
-                  Paid with {o.payment.brand} ending in {o.payment.last4} ({o.payment.provider} payment {o.payment.paymentId})
-                </p>
-              ) : null}
-              {d.giftCards.length > 0 ? <p>Gift cards issued: {d.giftCards.map((g) => g.code).join(', ')}</p> : null}
-            </section>
+            <ItemsCard detail={d} onDone={update} />
+            <PaymentCard detail={d} />
             {d.subscription ? <SubscriptionCard detail={d} onDone={update} /> : null}
-            <section className="a-card" aria-labelledby="timeline-h">
-              <h2 id="timeline-h">Timeline</h2>
-              <NoteForm orderId={o.id} onDone={update} />
-              <ol className="o-timeline">
-                {d.timeline.map((e, i) => (
-                  <li key={i} className={`o-timeline__item o-timeline__item--${e.kind}`}>
-                    <p className="o-timeline__text">{e.text}</p>
-                    {e.detail ? <p className="a-muted o-timeline__detail">{e.detail}</p> : null}
-                    <time dateTime={e.at} className="a-muted">
-                      {when(e.at)}
-                    </time>
-                  </li>
-                ))}
-              </ol>
-            </section>
+            <TimelineCard detail={d} onDone={update} />
           </div>
-          <aside className="o-side" aria-label="Customer">
-            <section className="a-card" aria-labelledby="customer-h">
-              <h2 id="customer-h">Customer</h2>
-              <p className="o-strong">{o.customerName || 'Guest'}</p>
-              <p>
-                <a href={`mailto:${o.email}`}>{o.email}</a>
-              </p>
-            </section>
-            <section className="a-card" aria-labelledby="ship-h">
-              <h2 id="ship-h">Shipping address</h2>
-              {o.shippingAddress ? <AddressLines lines={o.shippingAddressLines} /> : <p className="a-muted">No shipping needed.</p>}
-              {o.shippingOption ? <p className="a-muted">{o.shippingOption.name}</p> : null}
-            </section>
-            <section className="a-card" aria-labelledby="bill-h">
-              <h2 id="bill-h">Billing address</h2>
-              <p className="a-muted">{o.shippingAddress ? 'Same as the shipping address.' : 'Not collected.'}</p>
-            </section>
-          </aside>
+          <CustomerSide order={o} />
         </div>
       </div>
       {print ? <PrintDocument detail={d} kind={print} siteTitle={siteTitle} /> : null}
@@ -915,6 +785,167 @@ function OrderDetail({ id }: { id: string }) {
 }
 
 /** One of the order list's filters: a labelled select over `options` (value -> words), in their order. */
+/** The order's lines, its shipments, and the refund and fulfil actions. */
+function ItemsCard({ detail: d, onDone: update }: { detail: Detail; onDone: (d: Detail) => void }) {
+  const o = d.order;
+  const canFulfil = o.paymentStatus !== 'refunded' && d.lines.some((l) => l.quantity - l.fulfilled - l.refunded > 0);
+  const canRefund = d.refundableCents > 0;
+  return (
+    <section className="a-card" aria-labelledby="items-h">
+      <div className="o-card-head">
+        <h2 id="items-h">Items</h2>
+        {fulfilmentBadge(o.fulfilmentStatus)}
+      </div>
+      <table className="o-lines" aria-label="Items">
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col" className="o-num">
+              Quantity
+            </th>
+            <th scope="col" className="o-num">
+              Price
+            </th>
+            <th scope="col" className="o-num">
+              Amount
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {d.lines.map((l) => (
+            <tr key={l.line}>
+              <td>
+                <span className="o-lines__name">{l.productName}</span>
+                <span className="a-muted o-lines__meta">
+                  {Object.values(l.attributes).filter(Boolean).join(' / ')}
+                  {Object.keys(l.attributes).length ? ' · ' : ''}SKU {l.sku}
+                </span>
+                <span className="o-lines__state">
+                  {l.fulfilled > 0 ? <Badge tone="muted">{l.fulfilled} fulfilled</Badge> : null}
+                  {l.refunded > 0 ? <Badge tone="info">{l.refunded} refunded</Badge> : null}
+                </span>
+              </td>
+              <td className="o-num">{l.quantity}</td>
+              <td className="o-num">{formatMoney(l.unitPriceCents, o.currency)}</td>
+              <td className="o-num">{formatMoney(l.unitPriceCents * l.quantity, o.currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {d.fulfilments.length ? (
+        <ul className="o-shipments" aria-label="Shipments">
+          {d.fulfilments.map((f) => (
+            <li key={f.id}>
+              <strong>{f.carrier || 'Shipment'}</strong> · {dayOf(f.created)} ·{' '}
+              {f.trackingNumber ? (
+                f.trackingUrl ? (
+                  <a href={f.trackingUrl} target="_blank" rel="noopener noreferrer">
+                    Track {f.trackingNumber}
+                  </a>
+                ) : (
+                  <span>Tracking {f.trackingNumber}</span>
+                )
+              ) : (
+                <span className="a-muted">No tracking number</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="o-card-actions">
+        {canRefund ? (
+          <ActionDialog
+            trigger={<button type="button">Refund</button>}
+            title={`Refund order #${o.orderNumber}`}
+            description="Choose the items to refund, or enter an amount. The money goes back through the payment provider."
+          >
+            {(close) => <RefundForm detail={d} close={close} onDone={update} />}
+          </ActionDialog>
+        ) : null}
+        {canFulfil ? (
+          <ActionDialog
+            trigger={
+              <button type="button" className="a-button--primary">
+                Fulfil items
+              </button>
+            }
+            title={`Fulfil order #${o.orderNumber}`}
+            description="Choose what ships now and add the tracking number; the customer gets a shipping email with the tracking link."
+          >
+            {(close) => <FulfilForm detail={d} close={close} onDone={update} />}
+          </ActionDialog>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+/** The totals and how the order was paid. */
+function PaymentCard({ detail: d }: { detail: Detail }) {
+  const o = d.order;
+  return (
+    <section className="a-card" aria-labelledby="payment-h">
+      <div className="o-card-head">
+        <h2 id="payment-h">Payment</h2>
+        {paymentBadge(o.paymentStatus)}
+      </div>
+      <Totals detail={d} />
+      {o.payment?.last4 ? (
+        <p className="a-muted">
+          Paid with {o.payment.brand} ending in {o.payment.last4} ({o.payment.provider} payment {o.payment.paymentId})
+        </p>
+      ) : null}
+      {d.giftCards.length > 0 ? <p>Gift cards issued: {d.giftCards.map((g) => g.code).join(', ')}</p> : null}
+    </section>
+  );
+}
+
+/** The owner's notes and the order's history. */
+function TimelineCard({ detail: d, onDone: update }: { detail: Detail; onDone: (d: Detail) => void }) {
+  const o = d.order;
+  return (
+    <section className="a-card" aria-labelledby="timeline-h">
+      <h2 id="timeline-h">Timeline</h2>
+      <NoteForm orderId={o.id} onDone={update} />
+      <ol className="o-timeline">
+        {d.timeline.map((e, i) => (
+          <li key={i} className={`o-timeline__item o-timeline__item--${e.kind}`}>
+            <p className="o-timeline__text">{e.text}</p>
+            {e.detail ? <p className="a-muted o-timeline__detail">{e.detail}</p> : null}
+            <time dateTime={e.at} className="a-muted">
+              {when(e.at)}
+            </time>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** Who ordered, and where it goes. */
+function CustomerSide({ order: o }: { order: Detail['order'] }) {
+  return (
+    <aside className="o-side" aria-label="Customer">
+      <section className="a-card" aria-labelledby="customer-h">
+        <h2 id="customer-h">Customer</h2>
+        <p className="o-strong">{o.customerName || 'Guest'}</p>
+        <p>
+          <a href={`mailto:${o.email}`}>{o.email}</a>
+        </p>
+      </section>
+      <section className="a-card" aria-labelledby="ship-h">
+        <h2 id="ship-h">Shipping address</h2>
+        {o.shippingAddress ? <AddressLines lines={o.shippingAddressLines} /> : <p className="a-muted">No shipping needed.</p>}
+        {o.shippingOption ? <p className="a-muted">{o.shippingOption.name}</p> : null}
+      </section>
+      <section className="a-card" aria-labelledby="bill-h">
+        <h2 id="bill-h">Billing address</h2>
+        <p className="a-muted">{o.shippingAddress ? 'Same as the shipping address.' : 'Not collected.'}</p>
+      </section>
+    </aside>
+  );
+}
+
 function FilterSelect({
   label,
   value,
