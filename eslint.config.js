@@ -104,7 +104,6 @@ export default tseslint.config(
   {
     files: [
       'src/web/admin/catalog/ProductEditor.tsx',
-      'src/web/admin/catalog/ProductList.tsx',
       'src/web/admin/content/editor/BlockForm.tsx',
       'src/web/admin/content/editor/Canvas.tsx',
       'src/web/admin/content/editor/RichText.tsx',

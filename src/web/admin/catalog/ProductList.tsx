@@ -124,11 +124,8 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
   const qc = useQueryClient();
   const [q, setQ] = useState('');
   const [search, setSearch] = useState('');
-  const [collectionId, setCollectionId] = useState('');
-  const [status, setStatus] = useState('');
-  const [type, setType] = useState('');
-  const [stock, setStock] = useState('');
-  const [sort, setSort] = useState('-updated');
+  const [filters, setFilters] = useState(NO_FILTERS);
+  const { collectionId, status, type, stock, sort } = filters;
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Set<string>>(new Set());
 
@@ -148,7 +145,7 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
     void qc.invalidateQueries({ queryKey: ['stores'] });
   };
   // Filters start again from the first page.
-  useEffect(() => setPage(1), [search, collectionId, status, type, stock, sort]);
+  useEffect(() => setPage(1), [search, filters]);
   useEffect(() => {
     const t = setTimeout(() => setSearch(q.trim()), 250);
     return () => clearTimeout(t);
@@ -158,11 +155,8 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
   const money = (n: number) => formatMoney(n, settings.currency);
   const price = (r: Row) =>
     r.minPriceCents === r.maxPriceCents ? money(r.minPriceCents) : `${money(r.minPriceCents)} – ${money(r.maxPriceCents)}`;
-  const allOnPage = rows.length > 0 && rows.every((r) => selected.has(r.id));
-  const toggle = (id: string) => setSelected((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
 
-  const [moveTo, setMoveTo] = useState('');
-  const bulk = async (action: ProductBulkInput['action']) => {
+  const bulk = async (action: ProductBulkInput['action'], moveTo: string) => {
     const ids = [...selected];
     const target = (stores.data?.stores ?? []).find((s) => s.id === moveTo);
     try {
@@ -213,97 +207,10 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
             <span className="visually-hidden">Search products</span>
             <input type="search" placeholder="Search by title, SKU or tag" value={q} onChange={(e) => setQ(e.target.value)} />
           </label>
-          <label>
-            <span className="visually-hidden">Store</span>
-            <select value={collectionId} onChange={(e) => setCollectionId(e.target.value)} aria-label="Store">
-              <option value="">All stores</option>
-              {(stores.data?.stores ?? []).map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.title}
-                </option>
-              ))}
-            </select>
-          </label>
-          <select value={status} onChange={(e) => setStatus(e.target.value)} aria-label="Status">
-            <option value="">Any status</option>
-            <option value="published">Active</option>
-            <option value="draft">Draft</option>
-            <option value="scheduled">Scheduled</option>
-            <option value="archived">Archived</option>
-          </select>
-          <select value={type} onChange={(e) => setType(e.target.value)} aria-label="Product type">
-            <option value="">Any type</option>
-            {Object.entries(TYPES).map(([n, l]) => (
-              <option key={n} value={n}>
-                {l}
-              </option>
-            ))}
-          </select>
-          <select value={stock} onChange={(e) => setStock(e.target.value)} aria-label="Stock">
-            <option value="">Any stock</option>
-            <option value="in">In stock</option>
-            <option value="low">Low stock</option>
-            <option value="out">Out of stock</option>
-          </select>
-          <select value={sort} onChange={(e) => setSort(e.target.value)} aria-label="Sort by">
-            <option value="-updated">Recently updated</option>
-            <option value="title">Title A–Z</option>
-            <option value="-title">Title Z–A</option>
-            <option value="price">Price, low to high</option>
-            <option value="-price">Price, high to low</option>
-            <option value="stock">Stock, low to high</option>
-            <option value="-stock">Stock, high to low</option>
-          </select>
+          <ProductFilters filters={filters} onChange={setFilters} stores={stores.data?.stores ?? []} />
         </div>
 
-        {selected.size > 0 ? (
-          <div className="cat-bulkbar" role="region" aria-label="Bulk actions">
-            <span>{selected.size} selected</span>
-            <button type="button" onClick={() => void bulk('publish')}>
-              Publish
-            </button>
-            <button type="button" onClick={() => void bulk('unpublish')}>
-              Unpublish
-            </button>
-            <a className="a-button" href={`/config/products/bulk-edit?ids=${[...selected].map(encodeURIComponent).join(',')}`}>
-              Edit in bulk
-            </a>
-            {rows.some((r) => selected.has(r.id) && r.status !== 'archived') ? (
-              <button type="button" onClick={() => void bulk('archive')}>
-                Archive
-              </button>
-            ) : null}
-            {rows.some((r) => selected.has(r.id) && r.status === 'archived') ? (
-              <button type="button" onClick={() => void bulk('unarchive')}>
-                Unarchive
-              </button>
-            ) : null}
-            <span className="cat-bulkbar__move">
-              <select value={moveTo} onChange={(e) => setMoveTo(e.target.value)} aria-label="Move to store page">
-                <option value="">Move to…</option>
-                {(stores.data?.stores ?? []).map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.title}
-                  </option>
-                ))}
-              </select>
-              <button type="button" disabled={!moveTo} onClick={() => void bulk('move')}>
-                Move
-              </button>
-            </span>
-            <ConfirmDialog
-              trigger={
-                <button type="button" className="a-button--danger">
-                  Delete
-                </button>
-              }
-              title={`Delete ${selected.size} product${selected.size === 1 ? '' : 's'}?`}
-              description="They are removed from your stores with their variants. This cannot be undone."
-              confirm="Delete"
-              onConfirm={() => bulk('delete')}
-            />
-          </div>
-        ) : null}
+        {selected.size > 0 ? <BulkBar selected={selected} rows={rows} stores={stores.data?.stores ?? []} onAction={bulk} /> : null}
 
         {list.isPending ? (
           <Skeleton lines={6} label="Loading products" />
@@ -320,58 +227,7 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
           </EmptyState>
         ) : (
           <>
-            <table className="cat-table">
-              <caption className="visually-hidden">
-                Products, page {list.data.page} of {list.data.pages}
-              </caption>
-              <ColumnHeads
-                columns={['Product', 'Status', 'Inventory', 'Price', 'Type', 'Store']}
-                first={
-                  <th scope="col" className="cat-table__check">
-                    <input
-                      type="checkbox"
-                      aria-label="Select all products on this page"
-                      checked={allOnPage}
-                      onChange={() => setSelected(allOnPage ? new Set() : new Set(rows.map((r) => r.id)))}
-                    />
-                  </th>
-                }
-              />
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.id} className={selected.has(r.id) ? 'is-selected' : ''}>
-                    <td className="cat-table__check">
-                      <input type="checkbox" aria-label={`Select ${r.title}`} checked={selected.has(r.id)} onChange={() => toggle(r.id)} />
-                    </td>
-                    <td className="cat-table__product">
-                      <div className="cat-table__product-inner">
-                        {r.thumbnail ? (
-                          <img
-                            src={`${r.thumbnail.url}${r.thumbnail.url.startsWith('/uploads/') ? '?format=100w' : ''}`}
-                            alt=""
-                            width={40}
-                            height={40}
-                            loading="lazy"
-                          />
-                        ) : (
-                          <span className="cat-thumb-empty" aria-hidden="true" />
-                        )}
-                        <a href={`/config/products/${r.id}`}>{r.title}</a>
-                      </div>
-                    </td>
-                    <td data-label="Status">
-                      <StatusBadge status={r.status} />
-                    </td>
-                    <td data-label="Inventory">
-                      <StockCell row={r} onSaved={reload} />
-                    </td>
-                    <td data-label="Price">{price(r)}</td>
-                    <td data-label="Type">{TYPES[r.productType] ?? 'Physical'}</td>
-                    <td data-label="Store">{r.storeTitle}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ProductTable answer={list.data} rows={rows} selected={selected} onSelect={setSelected} price={price} onSaved={reload} />
             <nav className="cat-pages" aria-label="Pages">
               <span className="a-muted">
                 {list.data.total} product{list.data.total === 1 ? '' : 's'} · page {list.data.page} of {list.data.pages}
@@ -388,5 +244,195 @@ export function ProductList({ settings }: { settings: CatalogSettings }) {
       </section>
       <StoreCreator onCreated={reload} />
     </>
+  );
+}
+
+const NO_FILTERS = { collectionId: '', status: '', type: '', stock: '', sort: '-updated' };
+type Filters = typeof NO_FILTERS;
+
+/** The store, status, type, stock and sort choices of the list. */
+function ProductFilters({ filters, onChange, stores }: { filters: Filters; onChange: (f: Filters) => void; stores: Store[] }) {
+  const set = (change: Partial<Filters>) => onChange({ ...filters, ...change });
+  return (
+    <>
+      <label>
+        <span className="visually-hidden">Store</span>
+        <select value={filters.collectionId} onChange={(e) => set({ collectionId: e.target.value })} aria-label="Store">
+          <option value="">All stores</option>
+          {stores.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <select value={filters.status} onChange={(e) => set({ status: e.target.value })} aria-label="Status">
+        <option value="">Any status</option>
+        <option value="published">Active</option>
+        <option value="draft">Draft</option>
+        <option value="scheduled">Scheduled</option>
+        <option value="archived">Archived</option>
+      </select>
+      <select value={filters.type} onChange={(e) => set({ type: e.target.value })} aria-label="Product type">
+        <option value="">Any type</option>
+        {Object.entries(TYPES).map(([n, l]) => (
+          <option key={n} value={n}>
+            {l}
+          </option>
+        ))}
+      </select>
+      <select value={filters.stock} onChange={(e) => set({ stock: e.target.value })} aria-label="Stock">
+        <option value="">Any stock</option>
+        <option value="in">In stock</option>
+        <option value="low">Low stock</option>
+        <option value="out">Out of stock</option>
+      </select>
+      <select value={filters.sort} onChange={(e) => set({ sort: e.target.value })} aria-label="Sort by">
+        <option value="-updated">Recently updated</option>
+        <option value="title">Title A–Z</option>
+        <option value="-title">Title Z–A</option>
+        <option value="price">Price, low to high</option>
+        <option value="-price">Price, high to low</option>
+        <option value="stock">Stock, low to high</option>
+        <option value="-stock">Stock, high to low</option>
+      </select>
+    </>
+  );
+}
+
+/** What can be done to the selected products at once. */
+function BulkBar({
+  selected,
+  rows,
+  stores,
+  onAction,
+}: {
+  selected: Set<string>;
+  rows: Row[];
+  stores: Store[];
+  onAction: (action: ProductBulkInput['action'], moveTo: string) => Promise<void>;
+}) {
+  const [moveTo, setMoveTo] = useState('');
+  return (
+    <div className="cat-bulkbar" role="region" aria-label="Bulk actions">
+      <span>{selected.size} selected</span>
+      <button type="button" onClick={() => void onAction('publish', moveTo)}>
+        Publish
+      </button>
+      <button type="button" onClick={() => void onAction('unpublish', moveTo)}>
+        Unpublish
+      </button>
+      <a className="a-button" href={`/config/products/bulk-edit?ids=${[...selected].map(encodeURIComponent).join(',')}`}>
+        Edit in bulk
+      </a>
+      {rows.some((r) => selected.has(r.id) && r.status !== 'archived') ? (
+        <button type="button" onClick={() => void onAction('archive', moveTo)}>
+          Archive
+        </button>
+      ) : null}
+      {rows.some((r) => selected.has(r.id) && r.status === 'archived') ? (
+        <button type="button" onClick={() => void onAction('unarchive', moveTo)}>
+          Unarchive
+        </button>
+      ) : null}
+      <span className="cat-bulkbar__move">
+        <select value={moveTo} onChange={(e) => setMoveTo(e.target.value)} aria-label="Move to store page">
+          <option value="">Move to…</option>
+          {stores.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.title}
+            </option>
+          ))}
+        </select>
+        <button type="button" disabled={!moveTo} onClick={() => void onAction('move', moveTo)}>
+          Move
+        </button>
+      </span>
+      <ConfirmDialog
+        trigger={
+          <button type="button" className="a-button--danger">
+            Delete
+          </button>
+        }
+        title={`Delete ${selected.size} product${selected.size === 1 ? '' : 's'}?`}
+        description="They are removed from your stores with their variants. This cannot be undone."
+        confirm="Delete"
+        onConfirm={() => onAction('delete', moveTo)}
+      />
+    </div>
+  );
+}
+
+/** One page of products, each with its checkbox, stock and price. */
+function ProductTable({
+  answer,
+  rows,
+  selected,
+  onSelect,
+  price,
+  onSaved,
+}: {
+  answer: ProductListAnswer;
+  rows: Row[];
+  selected: Set<string>;
+  onSelect: (s: Set<string>) => void;
+  price: (r: Row) => string;
+  onSaved: () => void;
+}) {
+  const allOnPage = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  const toggle = (id: string) => onSelect(selected.has(id) ? new Set([...selected].filter((x) => x !== id)) : new Set([...selected, id]));
+  return (
+    <table className="cat-table">
+      <caption className="visually-hidden">
+        Products, page {answer.page} of {answer.pages}
+      </caption>
+      <ColumnHeads
+        columns={['Product', 'Status', 'Inventory', 'Price', 'Type', 'Store']}
+        first={
+          <th scope="col" className="cat-table__check">
+            <input
+              type="checkbox"
+              aria-label="Select all products on this page"
+              checked={allOnPage}
+              onChange={() => onSelect(allOnPage ? new Set() : new Set(rows.map((r) => r.id)))}
+            />
+          </th>
+        }
+      />
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.id} className={selected.has(r.id) ? 'is-selected' : ''}>
+            <td className="cat-table__check">
+              <input type="checkbox" aria-label={`Select ${r.title}`} checked={selected.has(r.id)} onChange={() => toggle(r.id)} />
+            </td>
+            <td className="cat-table__product">
+              <div className="cat-table__product-inner">
+                {r.thumbnail ? (
+                  <img
+                    src={`${r.thumbnail.url}${r.thumbnail.url.startsWith('/uploads/') ? '?format=100w' : ''}`}
+                    alt=""
+                    width={40}
+                    height={40}
+                    loading="lazy"
+                  />
+                ) : (
+                  <span className="cat-thumb-empty" aria-hidden="true" />
+                )}
+                <a href={`/config/products/${r.id}`}>{r.title}</a>
+              </div>
+            </td>
+            <td data-label="Status">
+              <StatusBadge status={r.status} />
+            </td>
+            <td data-label="Inventory">
+              <StockCell row={r} onSaved={onSaved} />
+            </td>
+            <td data-label="Price">{price(r)}</td>
+            <td data-label="Type">{TYPES[r.productType] ?? 'Physical'}</td>
+            <td data-label="Store">{r.storeTitle}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
