@@ -56,7 +56,6 @@ select md5(coalesce(string_agg(x, E'\\n' order by x), '')) as f from (
   select 'x ' || extname from pg_extension
 ) s`;
 
-const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 async function readTemplate(db: PGlite): Promise<Template> {
@@ -89,7 +88,8 @@ async function reset(db: PGlite, tpl: Template): Promise<boolean> {
   for (const t of new Set([...dirty, ...tpl.rows.keys()])) {
     statements.push(`DELETE FROM ${t}`);
     const json = tpl.rows.get(t);
-    if (json) statements.push(`INSERT INTO ${t} OVERRIDING SYSTEM VALUE SELECT * FROM json_populate_recordset(null::${t}, ${quoteLiteral(json)})`);
+    if (json)
+      statements.push(`INSERT INTO ${t} OVERRIDING SYSTEM VALUE SELECT * FROM json_populate_recordset(null::${t}, ${quoteLiteral(json)})`);
   }
   for (const s of tpl.sequences)
     statements.push(
