@@ -180,25 +180,30 @@ interface EntryFormProps {
   values?: AccountPageProps['values'];
 }
 
-/** The email field of the sign-in, sign-up and reset-request forms. */
-function EmailField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+/**
+ * The email field of the sign-in, sign-up and reset-request forms. Uncontrolled: what a shopper or their
+ * password manager typed before the island hydrated is what gets sent (the forms read their fields on submit).
+ */
+function EmailField({ initial }: { initial?: string }) {
   return (
     <label>
       Email
-      <input type="email" name="email" autoComplete="email" required value={value} onChange={(e) => onChange(e.target.value)} />
+      <input type="email" name="email" autoComplete="email" required defaultValue={initial ?? ''} />
     </label>
   );
 }
 
+/** A text field of a submitted form, as the browser holds it. */
+const fieldOf = (form: HTMLFormElement, name: string) => String(new FormData(form).get(name) ?? '');
+
 function Login({ error: initial, next, crumb, notice, values }: EntryFormProps & { next?: string }) {
   const s = useSubmit({ notice });
-  const [email, setEmail] = useState(values?.email ?? '');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
-  const submit = (e: FormEvent) => {
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    const form = e.currentTarget;
+    const remember = (form.elements.namedItem('rememberMe') as HTMLInputElement | null)?.checked ?? false;
     void s.run(async () => {
-      await signIn(email, password, remember);
+      await signIn(fieldOf(form, 'email'), fieldOf(form, 'password'), remember);
       window.location.assign(next ?? '/account');
     });
   };
@@ -208,21 +213,13 @@ function Login({ error: initial, next, crumb, notice, values }: EntryFormProps &
       {next ? <input type="hidden" name="next" value={next} /> : null}
       <h1>Sign in</h1>
       <Messages error={s.error || initial || ''} notice={s.notice} />
-      <EmailField value={email} onChange={setEmail} />
+      <EmailField initial={values?.email} />
       <label>
         Password
-        <input
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <input type="password" name="password" autoComplete="current-password" required />
       </label>
       <label className="account-form__check">
-        <input type="checkbox" name="rememberMe" value="true" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Keep me
-        signed in
+        <input type="checkbox" name="rememberMe" value="true" /> Keep me signed in
       </label>
       <button type="submit" disabled={s.busy}>
         {s.busy ? 'Signing in…' : 'Sign in'}
@@ -237,13 +234,12 @@ function Login({ error: initial, next, crumb, notice, values }: EntryFormProps &
 function SignUp({ crumb, error, notice, values }: EntryFormProps) {
   const s = useSubmit({ error, notice });
   const hydrated = useHydrated();
-  const [email, setEmail] = useState(values?.email ?? '');
   const password = useNewPassword();
-  const [name, setName] = useState(values?.displayName ?? '');
-  const submit = (e: FormEvent) => {
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (!password.ready()) return;
-    void s.run(() => signUp(email, password.value, name));
+    const form = e.currentTarget;
+    void s.run(() => signUp(fieldOf(form, 'email'), password.value, fieldOf(form, 'displayName')));
   };
   return (
     <form
@@ -259,9 +255,9 @@ function SignUp({ crumb, error, notice, values }: EntryFormProps) {
       <Messages error={s.error} notice={s.notice} />
       <label>
         Name
-        <input name="displayName" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+        <input name="displayName" autoComplete="name" defaultValue={values?.displayName ?? ''} />
       </label>
-      <EmailField value={email} onChange={setEmail} />
+      <EmailField initial={values?.email} />
       <NewPassword id="signup-password" label="Password" field={password} serverError={s.error || error} />
       <button type="submit" disabled={s.busy}>
         {s.busy ? 'Creating…' : 'Create account'}
@@ -275,7 +271,6 @@ function SignUp({ crumb, error, notice, values }: EntryFormProps) {
 
 function ResetRequest({ crumb, error, notice, values }: EntryFormProps) {
   const s = useSubmit({ error, notice });
-  const [email, setEmail] = useState(values?.email ?? '');
   return (
     <form
       className="account-form"
@@ -284,13 +279,14 @@ function ResetRequest({ crumb, error, notice, values }: EntryFormProps) {
       aria-label="Reset your password"
       onSubmit={(e) => {
         e.preventDefault();
+        const email = fieldOf(e.currentTarget, 'email');
         void s.run(() => requestPasswordReset(email));
       }}
     >
       <Crumb crumb={crumb} />
       <h1>Reset your password</h1>
       <Messages error={s.error} notice={s.notice} />
-      <EmailField value={email} onChange={setEmail} />
+      <EmailField initial={values?.email} />
       <button type="submit" disabled={s.busy}>
         Send me a link
       </button>

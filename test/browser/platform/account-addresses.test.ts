@@ -91,4 +91,25 @@ describe('saved addresses in the customer’s country’s format (browser)', () 
       await context.close();
     });
   }
+
+  it('signs in with what was typed (or autofilled) before the page’s script ran', async () => {
+    const email = 'early-typist@example.com';
+    await confirmedCustomer(email);
+    const context = await b.browser.newContext({ viewport: { width: 390, height: 900 } });
+    const page = await context.newPage();
+    // Hold every script until the fields are filled, as on a slow phone or with a password manager.
+    const held: Array<() => Promise<void>> = [];
+    let released = false;
+    await page.route('**/*.js', (route) => (released ? route.continue() : void held.push(() => route.continue())));
+    await page.goto(`${site.url}/account/login`, { waitUntil: 'commit' });
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    expect(held.length).toBeGreaterThan(0);
+    released = true;
+    await Promise.all(held.map((go) => go()));
+    await page.waitForFunction(() => document.querySelector('[data-island="AccountPage"]')?.getAttribute('data-hydrated') === '1');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${site.url}/account`);
+    await context.close();
+  });
 });
