@@ -232,9 +232,9 @@ export interface Dashboard {
   browsers: DimCount[];
   countries: DimCount[];
   funnel: Array<{ step: string; events: number; visitors: number; conversion: number | null }>;
-  /** Per currency: order revenue less refunds made in the range. */
+  /** Per currency: net sales of the orders placed in the range (count is their number). */
   revenue: DimCount[];
-  /** Per currency: the refunds made in the range (count is days with refunds). */
+  /** Per currency: what was refunded of those orders (count is days with refunded orders). */
   refunds: DimCount[];
   forms: DimCount[];
   restock: DimCount[];

@@ -1,6 +1,7 @@
 /**
- * The owner dashboard's figures, read only from the per-day roll-ups (never from raw events), so
- * every chart costs a handful of index range scans however many events are stored.
+ * The owner's analytics: traffic, funnel, vitals and errors read only from the per-day roll-ups (never
+ * from raw events), so every chart costs a handful of index range scans however many events are stored;
+ * orders and sales from the orders table (sales-sql.ts), never from browser beacons.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
@@ -8,10 +9,11 @@ import { rows } from '../db-util.js';
 import { WEB_VITALS_THRESHOLDS, rateWebVital, type WebVitalName } from '../../core/constants.js';
 import { FUNNEL_STEPS, VITAL_NAMES, histogramPercentile } from './rollup.js';
 import type { Dashboard, DimCount, VitalSummary } from '../../core/api/analytics.js';
+import { salesByDay, type SalesDay } from '../sales-sql.js';
 
 export type { Dashboard, DimCount, VitalSummary };
 
-const TOP_METRICS = ['page', 'referrer', 'device', 'browser', 'country', 'form_submit', 'restock', 'revenue', 'funnel'];
+const TOP_METRICS = ['page', 'referrer', 'device', 'browser', 'country', 'form_submit', 'restock', 'funnel'];
 const TOP_N = 10;
 
 function days(from: string, to: string): string[] {
@@ -22,11 +24,22 @@ function days(from: string, to: string): string[] {
   return out;
 }
 
-/** Order revenue per currency less the refunds of the range; a currency only refunded shows its negative total. */
-function netRevenue(revenue: DimCount[], refunds: Map<string, number>): DimCount[] {
-  const out = revenue.map((r) => ({ ...r, total: r.total - (refunds.get(r.dim) ?? 0) }));
-  for (const [dim, total] of refunds) if (!out.some((r) => r.dim === dim)) out.push({ dim, count: 0, total: -total });
-  return out;
+/** Per currency: net sales with the number of orders, and what was refunded of them. */
+function perCurrency(sales: readonly SalesDay[]): { revenue: DimCount[]; refunds: DimCount[] } {
+  const by = new Map<string, { orders: number; gross: number; net: number; refundDays: number }>();
+  for (const d of sales) {
+    const c = by.get(d.currency) ?? { orders: 0, gross: 0, net: 0, refundDays: 0 };
+    c.orders += d.orders;
+    c.gross += d.grossCents;
+    c.net += d.netCents;
+    if (d.grossCents > d.netCents) c.refundDays += 1;
+    by.set(d.currency, c);
+  }
+  const list = [...by].sort((a, b) => b[1].orders - a[1].orders || (a[0] < b[0] ? -1 : 1));
+  return {
+    revenue: list.map(([dim, c]) => ({ dim, count: c.orders, total: c.net })),
+    refunds: list.filter(([, c]) => c.gross > c.net).map(([dim, c]) => ({ dim, count: c.refundDays, total: c.gross - c.net })),
+  };
 }
 
 export async function dashboard(db: Db, websiteId: string, from: string, to: string): Promise<Dashboard> {
@@ -35,7 +48,7 @@ export async function dashboard(db: Db, websiteId: string, from: string, to: str
       db,
       sql`select day::text as day, metric, sum(count) as c, sum(total) as t from analytics_daily
           where website_id = ${websiteId} and day between ${from} and ${to}
-            and (metric in ('pageviews', 'uniq:visitor') or (metric = 'funnel' and dim = 'order') or metric = 'revenue')
+            and metric in ('pageviews', 'uniq:visitor')
           group by day, metric`,
     ),
     rows<{ metric: string; dim: string; c: string | number; t: string | number }>(
@@ -78,29 +91,24 @@ export async function dashboard(db: Db, websiteId: string, from: string, to: str
     ),
   ]);
 
-  // Revenue is net of refunds, by the day (UTC, as the rollups) each refund was made: a refund lowers the
-  // revenue of the day it happened, never rewrites a past day (issue 24; order_refunds of checkout/order-admin.ts).
-  const refunds = await rows<{ day: string; currency: string; t: string | number }>(
-    db,
-    sql`select (created at time zone 'UTC')::date::text as day, currency, sum(amount_cents) as t from order_refunds
-        where website_id = ${websiteId} and state = 'done' and (created at time zone 'UTC')::date between ${from}::date and ${to}::date
-        group by 1, 2`,
-  );
+  // Orders and sales come from the orders table (an order placed without JavaScript counts too), the same
+  // rule as the owner's dashboard and the customers' spend.
+  const endDay = new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000);
+  const sales = await salesByDay(db, websiteId, new Date(`${from}T00:00:00Z`), endDay);
   const series = new Map(days(from, to).map((d) => [d, { day: d, pageviews: 0, visitors: 0, revenue: 0, orders: 0 }]));
   for (const r of daily) {
     const s = series.get(r.day);
     if (!s) continue;
     if (r.metric === 'pageviews') s.pageviews += Number(r.c);
     else if (r.metric === 'uniq:visitor') s.visitors += Number(r.c);
-    else if (r.metric === 'revenue') s.revenue += Number(r.t);
-    else if (r.metric === 'funnel') s.orders += Number(r.c);
   }
-  const refundTotals = new Map<string, number>();
-  for (const r of refunds) {
-    const s = series.get(r.day);
-    if (s) s.revenue -= Number(r.t);
-    refundTotals.set(r.currency, (refundTotals.get(r.currency) ?? 0) + Number(r.t));
+  for (const d of sales) {
+    const s = series.get(d.day);
+    if (!s) continue;
+    s.orders += d.orders;
+    s.revenue += d.netCents;
   }
+  const money = perCurrency(sales);
 
   const by = new Map<string, DimCount[]>();
   for (const r of tops) {
@@ -149,7 +157,7 @@ export async function dashboard(db: Db, websiteId: string, from: string, to: str
     totals: {
       pageviews: seriesList.reduce((s, x) => s + x.pageviews, 0),
       visitors: seriesList.reduce((s, x) => s + x.visitors, 0),
-      orders: funnelEvents.get('order') ?? 0,
+      orders: seriesList.reduce((s, x) => s + x.orders, 0),
       formSubmissions: sum('form_submit'),
       restockSignups: sum('restock'),
     },
@@ -159,8 +167,8 @@ export async function dashboard(db: Db, websiteId: string, from: string, to: str
     browsers: top('browser'),
     countries: top('country'),
     funnel,
-    revenue: netRevenue(top('revenue'), refundTotals),
-    refunds: [...refundTotals].map(([dim, total]) => ({ dim, count: refunds.filter((r) => r.currency === dim).length, total })),
+    revenue: money.revenue,
+    refunds: money.refunds,
     forms: top('form_submit'),
     restock: top('restock'),
     vitals: vitalSummaries,

@@ -24,7 +24,10 @@ export interface IngestEvent {
 export interface EventFacts {
   referrer?: string | null;
   userAgent?: string | null;
+  /** The visitor's language (their browser's), whose region stands in for a country a proxy did not give. */
   locale?: string | null;
+  /** The visitor's country as a trusted edge proxy gave it (ISO 3166-1 alpha-2). */
+  country?: string | null;
   /** Minor units, for orders. */
   value?: number | null;
   currency?: string | null;
@@ -55,15 +58,19 @@ const FUNNEL_OF: Record<string, FunnelStep> = {
   order_placed: 'order',
 };
 
-export const ORDER_EVENT = 'order_placed';
 export const FORM_SUBMIT_EVENT = 'form_submit';
 export const RESTOCK_SIGNUP_EVENT = 'restock_signup';
 
 // ---- Dimensions drawn from the user agent, locale, referrer and URL ----------------------------
 
+/** Crawlers, link previewers and headless browsers, by their user agent. */
+export function isBot(ua: string | null | undefined): boolean {
+  return !!ua && /bot|crawler|spider|headless|slurp|facebookexternalhit|lighthouse/i.test(ua);
+}
+
 export function deviceOf(ua: string | null | undefined): string {
   if (!ua) return 'Unknown';
-  if (/bot|crawler|spider|headless/i.test(ua)) return 'Bot';
+  if (isBot(ua)) return 'Bot';
   if (/iPad|Tablet|Nexus (7|9|10)|SM-T\d|Kindle|Silk/i.test(ua) || (/Android/i.test(ua) && !/Mobile/i.test(ua))) return 'Tablet';
   if (/Mobi|iPhone|iPod|Android|Windows Phone/i.test(ua)) return 'Mobile';
   return 'Desktop';
@@ -77,6 +84,26 @@ export function browserOf(ua: string | null | undefined): string {
   if (/Chrom(e|ium)\//.test(ua)) return 'Chrome';
   if (/Safari\//.test(ua)) return 'Safari';
   return 'Other';
+}
+
+/** The first language of an Accept-Language header (`fr-CA,fr;q=0.9` -> `fr-CA`), or null. */
+export function firstLanguage(header: string | string[] | undefined): string | null {
+  const h = Array.isArray(header) ? header[0] : header;
+  const first = (h ?? '').split(',', 1)[0]!.split(';', 1)[0]!.trim();
+  return first && first !== '*' ? first.slice(0, 35) : null;
+}
+
+/** Edge proxies' country headers (Cloudflare, CloudFront, Vercel, Fastly-style), read only behind a trusted proxy. */
+const COUNTRY_HEADERS = ['cf-ipcountry', 'cloudfront-viewer-country', 'x-vercel-ip-country', 'x-country-code'] as const;
+
+/** The visitor's country from a trusted proxy's header (two letters; XX and T1, unknown and Tor, are not countries). */
+export function proxyCountry(headers: Record<string, string | string[] | undefined>): string | null {
+  for (const name of COUNTRY_HEADERS) {
+    const v = headers[name];
+    const c = (Array.isArray(v) ? v[0] : v)?.trim().toUpperCase();
+    if (c && /^[A-Z]{2}$/.test(c) && c !== 'XX' && c !== 'T1') return c;
+  }
+  return null;
 }
 
 /** The country of a locale's region subtag (en-US -> US), else 'Unknown'. */
@@ -198,8 +225,8 @@ const DIM_MAX = 200;
 
 /**
  * Rolls a batch up per day. Page views count views, pages, referrers, devices, browsers and
- * countries and make the visitor unique; shopper events make the funnel (and its visitors); orders
- * add revenue; form submissions and restock sign-ups count per form and item; vitals fill a
+ * countries and make the visitor unique (a bot's views count nowhere); shopper events make the funnel
+ * (and its visitors); form submissions and restock sign-ups count per form and item; vitals fill a
  * histogram; errors count per fingerprint. Every other event counts by name.
  */
 export function rollup(events: readonly IngestEvent[], ownHost: string | null = null): Rollup {
@@ -253,13 +280,15 @@ export function rollup(events: readonly IngestEvent[], ownHost: string | null = 
       continue;
     }
     if (e.source === 'census' && PAGE_VIEW_EVENTS.has(e.name)) {
+      // A crawler or a headless browser is not a visitor: its views count nowhere.
+      if (isBot(f.userAgent)) continue;
       add(day, 'pageviews', '');
       if (e.path) add(day, 'page', e.path);
       const ref = referrerHostOf(f.referrer, ownHost);
       if (ref) add(day, 'referrer', ref);
       add(day, 'device', deviceOf(f.userAgent));
       add(day, 'browser', browserOf(f.userAgent));
-      add(day, 'country', countryOf(f.locale));
+      add(day, 'country', f.country ?? countryOf(f.locale));
       unique(day, 'visitor', e.visitorId);
       continue;
     }
@@ -267,9 +296,6 @@ export function rollup(events: readonly IngestEvent[], ownHost: string | null = 
     if (step) {
       add(day, 'funnel', step);
       unique(day, `funnel:${step}`, e.visitorId ?? e.sessionId);
-    }
-    if (e.name === ORDER_EVENT && typeof f.value === 'number' && Number.isFinite(f.value)) {
-      add(day, 'revenue', (f.currency ?? 'USD').toUpperCase().slice(0, 3), f.value);
     }
     if (e.name === FORM_SUBMIT_EVENT) add(day, 'form_submit', f.formId ?? '(unknown)');
     else if (e.name === RESTOCK_SIGNUP_EVENT) add(day, 'restock', e.itemId ?? '(unknown)');

@@ -14,7 +14,7 @@ import type { WebsiteService } from '../platform/index.js';
 import type { AnalyticsIngest } from './ingest.js';
 import { dashboard } from './queries.js';
 import { dashboardVariants } from '../flags/index.js';
-import { PAGE_VIEW_EVENTS, pathOf, type IngestEvent, type VitalName } from './rollup.js';
+import { PAGE_VIEW_EVENTS, firstLanguage, pathOf, proxyCountry, type IngestEvent, type VitalName } from './rollup.js';
 import {
   LIMITS,
   censusData,
@@ -77,6 +77,7 @@ type Kit = ReturnType<typeof recordingKit>;
 /** What the recording calls share: the tracking gate, the visitor, the ingest hand-off, the census event shape. */
 function recordingKit(app: FastifyInstance, deps: RouteDeps) {
   const { ingest, settings, websites } = deps;
+  const trustsProxy = !!app.config.TRUST_PROXY;
 
   /** Site, settings and whether this request may be recorded at this path (the core tracking rule). */
   async function gate(req: FastifyRequest, path: string | null, pageType?: number, pageView = false) {
@@ -129,7 +130,9 @@ function recordingKit(app: FastifyInstance, deps: RouteDeps) {
       facts: {
         referrer: data.referrer ?? null,
         userAgent: data.userAgent ?? (req.headers['user-agent'] ?? '').slice(0, 512),
-        locale: data.locale ?? null,
+        // The visitor's own language and country, never the page's (which is the shop's).
+        locale: firstLanguage(req.headers['accept-language']),
+        country: trustsProxy ? proxyCountry(req.headers) : null,
         formId: data.formId ?? null,
       },
     };

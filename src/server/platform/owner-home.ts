@@ -25,7 +25,7 @@ import type { WebsiteRow } from './websites.js';
 import { schema, type Db } from '../../db/index.js';
 import { can } from '../../core/roles.js';
 import { quotaBytes, storageUsed } from '../storage/index.js';
-import { netSalesCentsSql } from '../sales-sql.js';
+import { netSalesCentsSql, salesByDay, salesTotals } from '../sales-sql.js';
 import { FulfilmentStatus, OrderStatus } from '../../core/orders.js';
 
 /** A variant with this many or fewer in stock (and not unlimited) is low. */
@@ -232,17 +232,13 @@ function registerDashboard(app: FastifyInstance) {
   const { websites } = app.services;
 
   async function figures(siteId: string, from: number, to: number, fromDay: string, toDay: string): Promise<Figures> {
-    const [o] = await rows<{ sales: string | number | null; n: number }>(
-      db,
-      sql`select coalesce(sum(${netSalesCentsSql()}), 0) as sales, count(*)::int as n
-          from orders where website_id = ${siteId} and status <> 'pending' and created >= ${new Date(from).toISOString()} and created < ${new Date(to).toISOString()}`,
-    );
+    const sales = salesTotals(await salesByDay(db, siteId, new Date(from), new Date(to)));
     const [v] = await rows<{ n: number }>(
       db,
       sql`select count(distinct visitor)::int as n from analytics_daily_uniques
           where website_id = ${siteId} and metric = 'visitor' and day >= ${fromDay} and day < ${toDay}`,
     );
-    return { salesCents: Number(o?.sales ?? 0), orders: Number(o?.n ?? 0), visitors: Number(v?.n ?? 0) };
+    return { salesCents: sales.netCents, orders: sales.orders, visitors: Number(v?.n ?? 0) };
   }
 
   app.get('/api/admin/dashboard', { preHandler: app.requireOwner(can('customers', 'read')) }, async (req, reply) => {

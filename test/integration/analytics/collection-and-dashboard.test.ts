@@ -97,7 +97,10 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
   describe('collection', () => {
     it('RecordHit stores a page view and rolls it up per day (page, referrer, device, country, visitor)', async () => {
       const v = new Visitor(t.app);
-      const res = await v.send('POST', HIT, form({ event: 'view', data: hitData(), ss_cvr: VISITOR }), { crumb: false, headers: FORM });
+      const res = await v.send('POST', HIT, form({ event: 'view', data: hitData(), ss_cvr: VISITOR }), {
+        crumb: false,
+        headers: { ...FORM, 'accept-language': 'fr-CA,fr;q=0.9,en;q=0.8' },
+      });
       expect(res.statusCode).toBe(202);
       expect(res.json()).toEqual({ accepted: 1 });
       await drain();
@@ -130,6 +133,42 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
         ['pageviews', 2],
         ['uniq:visitor', 1],
       ]);
+    });
+
+    it("counts the visitor's country, not the page's, and no headless browser or crawler at all", async () => {
+      const before = await rows<{ metric: string; dim: string; count: string }>(
+        t.database.db,
+        sql`select metric, dim, count from analytics_daily where metric in ('pageviews', 'country') order by metric, dim`,
+      );
+      const v = new Visitor(t.app);
+      // The page is the shop's (fr-CA); the visitor's browser asks for Japanese as spoken in Japan.
+      await v.send('POST', HIT, form({ event: 'view', data: hitData() }), {
+        crumb: false,
+        headers: { ...FORM, 'accept-language': 'ja-JP,ja;q=0.9' },
+      });
+      for (const ua of [
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36',
+        'Googlebot/2.1',
+      ]) {
+        const r = await v.send('POST', HIT, form({ event: 'view', data: hitData({ userAgent: ua }) }), { crumb: false, headers: FORM });
+        expect(r.statusCode).toBe(202);
+      }
+      await drain();
+      const after = await rows<{ metric: string; dim: string; count: string }>(
+        t.database.db,
+        sql`select metric, dim, count from analytics_daily where metric in ('pageviews', 'country') order by metric, dim`,
+      );
+      const grew = (rs: typeof before) => Object.fromEntries(rs.map((r) => [`${r.metric}:${r.dim}`, Number(r.count)]));
+      const b = grew(before);
+      const a = grew(after);
+      expect(a['pageviews:']).toBe((b['pageviews:'] ?? 0) + 1);
+      expect(a['country:JP']).toBe((b['country:JP'] ?? 0) + 1);
+      expect(a['country:CA']).toBe(b['country:CA']);
+      // Without a trusted proxy a country header is the visitor's own word and is not taken.
+      await v.send('POST', HIT, form({ event: 'view', data: hitData() }), { crumb: false, headers: { ...FORM, 'cf-ipcountry': 'DE' } });
+      await drain();
+      const de = await rows(t.database.db, sql`select 1 from analytics_daily where metric = 'country' and dim = 'DE'`);
+      expect(de).toEqual([]);
     });
 
     it('takes every census call, the events pipeline (batched), RecordEvent, error reports and performance records', async () => {
@@ -368,8 +407,9 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
       const res = await o.get(`/api/analytics/dashboard?from=${today}&to=${today}`);
       expect(res.statusCode).toBe(200);
       const d = res.json();
-      expect(d.totals).toMatchObject({ pageviews: 1, visitors: 1, orders: 1 });
-      expect(d.series).toEqual([{ day: today, pageviews: 1, visitors: 1, revenue: 14400, orders: 1 }]);
+      // A beacon saying an order was placed adds no sale: orders and sales come from the orders table.
+      expect(d.totals).toMatchObject({ pageviews: 1, visitors: 1, orders: 0 });
+      expect(d.series).toEqual([{ day: today, pageviews: 1, visitors: 1, revenue: 0, orders: 0 }]);
       expect(d.funnel.map((s: { step: string; visitors: number }) => [s.step, s.visitors])).toEqual([
         ['product_view', 2],
         ['add_to_cart', 1],
@@ -378,7 +418,7 @@ describe.each(APP_KINDS)('analytics collection and dashboard on %s', (kind) => {
         ['order', 1],
       ]);
       expect(d.funnel[1].conversion).toBe(0.5);
-      expect(d.revenue).toEqual([{ dim: 'USD', count: 1, total: 14400 }]);
+      expect(d.revenue).toEqual([]);
       const lcp = d.vitals.find((x: { name: string }) => x.name === 'LCP');
       expect(lcp.samples).toBe(4);
       expect(lcp.p75).toBeGreaterThanOrEqual(1500);

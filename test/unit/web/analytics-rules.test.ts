@@ -7,7 +7,10 @@ import {
   countryOf,
   deviceOf,
   errorFingerprint,
+  firstLanguage,
   histogramPercentile,
+  isBot,
+  proxyCountry,
   referrerHostOf,
   rollup,
   vitalBucket,
@@ -53,6 +56,27 @@ describe('the tracking rule on pages', () => {
 });
 
 describe('roll-up dimensions', () => {
+  it("the visitor's language and a trusted proxy's country; bots and headless browsers", () => {
+    expect(firstLanguage('fr-CA,fr;q=0.9,en;q=0.8')).toBe('fr-CA');
+    expect(firstLanguage('ja;q=0.9')).toBe('ja');
+    expect(firstLanguage('*')).toBeNull();
+    expect(firstLanguage(undefined)).toBeNull();
+    expect(firstLanguage(',,'.repeat(10_000))).toBeNull();
+    expect(proxyCountry({ 'cf-ipcountry': 'gb' })).toBe('GB');
+    expect(proxyCountry({ 'cloudfront-viewer-country': 'JP' })).toBe('JP');
+    expect(proxyCountry({ 'cf-ipcountry': 'XX', 'x-vercel-ip-country': 'US' })).toBe('US');
+    expect(proxyCountry({ 'cf-ipcountry': 'T1' })).toBeNull();
+    expect(proxyCountry({ 'cf-ipcountry': 'GBR' })).toBeNull();
+    expect(proxyCountry({})).toBeNull();
+    expect(isBot('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36')).toBe(
+      true,
+    );
+    expect(isBot('Mozilla/5.0 (compatible; bingbot/2.0)')).toBe(true);
+    expect(isBot('facebookexternalhit/1.1')).toBe(true);
+    expect(isBot('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1')).toBe(false);
+    expect(isBot(null)).toBe(false);
+  });
+
   it('devices from the user agent, countries from the locale, referrer hosts', () => {
     expect(deviceOf('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148')).toBe('Mobile');
     expect(deviceOf('Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X)')).toBe('Tablet');
@@ -89,7 +113,7 @@ describe('roll-up dimensions', () => {
     expect(errorFingerprint('x is not defined')).not.toBe(errorFingerprint('y is not defined'));
   });
 
-  it('rolls a batch up per day: views, visitors, funnel, revenue, forms, restock, vitals and errors', () => {
+  it('rolls a batch up per day: views, visitors, funnel, forms, restock, vitals and errors', () => {
     const at = new Date('2026-03-01T10:00:00Z');
     const e = (o: Partial<IngestEvent>): IngestEvent => ({
       source: 'event',
@@ -122,7 +146,7 @@ describe('roll-up dimensions', () => {
     expect(m['referrer|(direct)']).toEqual([1, 0]);
     expect(m['funnel|product_view']).toEqual([1, 0]);
     expect(m['funnel|order']).toEqual([1, 0]);
-    expect(m['revenue|EUR']).toEqual([1, 1000]);
+    expect(m['revenue|EUR']).toBeUndefined(); // sales come from the orders table, not from beacons
     expect(m['form_submit|f1']).toEqual([1, 0]);
     expect(m['restock|i1']).toEqual([1, 0]);
     expect(m[`vital:LCP|${vitalBucket('LCP', 1200)}`]).toEqual([1, 1200]);
