@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -121,6 +121,30 @@ function OwnerMenu({ me }: { me?: ShellInfo }) {
   );
 }
 
+/**
+ * The browser tab names the screen: the screen's own heading (an order's number, a product's name) or its
+ * label, then the site, then Tessera; it follows the heading as the screen loads or changes it.
+ */
+export function tabTitle(heading: string, label: string | undefined, site: string | undefined): string {
+  const name = heading.replace(/\s+/g, ' ').trim() || label || '';
+  return [name, site, 'Tessera'].filter((x) => x).join(' · ');
+}
+
+function useTabTitle(label: string | undefined, site: string | undefined) {
+  useEffect(() => {
+    const main = document.getElementById('main');
+    if (!main) return;
+    const update = () => {
+      const next = tabTitle(main.querySelector('h1')?.textContent ?? '', label, site);
+      if (document.title !== next) document.title = next;
+    };
+    update();
+    const watch = new MutationObserver(update);
+    watch.observe(main, { childList: true, subtree: true, characterData: true });
+    return () => watch.disconnect();
+  }, [label, site]);
+}
+
 function Frame({ children }: { children: (me: ShellInfo | undefined, reset: () => void) => ReactNode }) {
   const client = useQueryClient();
   const path = window.location.pathname;
@@ -128,6 +152,7 @@ function Frame({ children }: { children: (me: ShellInfo | undefined, reset: () =
   const me = useQuery({ queryKey: ['shell'], queryFn: () => api<ShellInfo>('GET', '/api/admin/shell') });
   // Before the screens render with it: every date below is written the shop's way.
   if (me.data) setShopLocale(me.data.locale, me.data.timeZone);
+  useTabTitle(screen?.label, me.data?.siteTitle);
   return (
     <div className="a-shell">
       <header className="a-topbar">

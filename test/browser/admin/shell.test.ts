@@ -140,6 +140,9 @@ describe('the /config shell in Chromium', () => {
         await lane.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: e.name, exact: true }).click();
         await lane.waitForURL(`${site.url}${e.href}`);
         await lane.getByRole('heading', { level: 1 }).first().waitFor();
+        // The tab names the screen by its heading, then the site.
+        const h1 = (await lane.getByRole('heading', { level: 1 }).first().innerText()).trim();
+        await expect.poll(() => lane.title(), { timeout: 5000 }).toBe(`${h1} · Fernhill Supply Co. · Tessera`);
         expect(
           await lane
             .getByRole('navigation', { name: 'Admin' })
