@@ -739,3 +739,11 @@ export const checkoutMessages = {
   NOT_SUBSCRIBABLE: 'This product is not sold by subscription.',
   CANCEL_UNREACHABLE: 'We could not reach the payment processor, so the subscription is still active. Please try again in a moment.',
 } as const;
+
+/** The owner's customer records (/config/customers). */
+export const customerMessages = {
+  PHONE_INVALID: 'Phone: use digits, spaces and + ( ) - . only.',
+  TOO_MANY_TAGS: 'Tags: at most 20.',
+  NO_SUCH_CUSTOMER: 'No customer has that address.',
+  SAVED: 'Customer saved.',
+} as const;

@@ -59,7 +59,7 @@ export const ACCESS = Object.freeze({
   products: area('products and inventory', OVERVIEW, STORE),
   'digital-files': area('digital product files', STORE, STORE),
   'store-settings': area('store settings', STORE, STORE),
-  customers: area('the dashboard and customers', STORE, []),
+  customers: area('the dashboard and customers', STORE, STORE),
   orders: area('orders', SHOP, SHOP),
   checkout: area('checkout settings, shipping, tax and coupons', SHOP, SHOP),
   restock: area('restock notifications', SHOP, SHOP),

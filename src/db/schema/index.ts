@@ -17,3 +17,4 @@ export * from './admin.js';
 export * from './catalog.js';
 export * from './accounts.js';
 export * from './likes.js';
+export * from './customers.js';

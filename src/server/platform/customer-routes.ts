@@ -3,9 +3,19 @@
  * - GET /api/admin/customers/detail?email=: the person behind an address (case-insensitive): their orders and
  *   spend (paid orders net of refunds), their site-user account (and whether it is disabled), the mailing lists
  *   they are on with the state of each, and their restock sign-ups.
+ * - PUT /api/admin/customers/profile: the owner's name, phone, note and tags for a customer.
  * - GET /api/admin/customers.csv?q=: the list the Customers screen shows (the same search), as a CSV file.
  */
-import { customerDetailQuery, customerListQuery, type CustomerDetailAnswer } from '../../core/api/customers.js';
+import {
+  customerDetailQuery,
+  customerListQuery,
+  customerProfileBody,
+  type CustomerDetail,
+  type CustomerDetailAnswer,
+} from '../../core/api/customers.js';
+import { customerMessages } from '../../core/messages.js';
+import { formatAddress } from '../site-page/index.js';
+import type { Db } from '../../db/index.js';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { csvText } from '../../core/csv.js';
@@ -22,6 +32,7 @@ const iso = (d: string | Date | null) => (d ? new Date(d).toISOString() : null);
 export async function customerRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const pre = { preHandler: app.requireOwner(can('customers', 'read')) };
+  const writer = { preHandler: app.requireOwner(can('customers', 'write')) };
 
   app.get('/api/admin/customers/detail', pre, async (req, reply): Promise<CustomerDetailAnswer> => {
     reply.header('cache-control', 'no-store');
@@ -29,6 +40,7 @@ export async function customerRoutes(app: FastifyInstance) {
     const site = await app.services.websites.get();
     const key = email.toLowerCase();
     const orders = await rows<{
+      shipping_address: Record<string, string> | string | null;
       id: string;
       order_number: number;
       status: string;
@@ -38,7 +50,7 @@ export async function customerRoutes(app: FastifyInstance) {
       email: string;
     }>(
       db,
-      sql`select id, order_number, status, grand_total_cents, refunded_cents, created, email from orders where website_id = ${site.id} and lower(email) = ${key} and status <> 'pending' order by created desc limit 200`,
+      sql`select id, shipping_address, order_number, status, grand_total_cents, refunded_cents, created, email from orders where website_id = ${site.id} and lower(email) = ${key} and status <> 'pending' order by created desc limit 200`,
     );
     const [account] = await rows<{ id: string; email: string; created_at: string | Date; disabled: boolean }>(
       db,
@@ -54,7 +66,8 @@ export async function customerRoutes(app: FastifyInstance) {
           where r.website_id = ${site.id} and r.email_key = ${key} order by r.created desc limit 200`,
     );
     const shown = orders[0]?.email ?? account?.email ?? lists[0]?.email ?? restock[0]?.email;
-    if (!shown) throw notFound('No customer has that address.');
+    const who = await profileParts(db, site.id, key, site.locale, orders);
+    if (!shown && !who.saved) throw notFound(customerMessages.NO_SUCH_CUSTOMER);
     const spend = orders.reduce(
       (s, o) =>
         s + netSalesCents({ status: o.status, grandTotalCents: Number(o.grand_total_cents), refundedCents: Number(o.refunded_cents) }),
@@ -67,7 +80,11 @@ export async function customerRoutes(app: FastifyInstance) {
     return {
       currency: site.currency,
       customer: {
-        email: shown,
+        email: shown ?? email,
+        name: who.profile.name || who.orderName || who.accountName,
+        profile: who.profile,
+        acceptsMarketing: lists.some((l) => l.status === 'subscribed'),
+        addresses: who.addresses,
         spendCents: spend,
         orders: orders.map((o) => ({
           id: o.id,
@@ -89,14 +106,47 @@ export async function customerRoutes(app: FastifyInstance) {
     };
   });
 
+  app.put('/api/admin/customers/profile', writer, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    const body = parseInput(customerProfileBody, req.body);
+    const site = await app.services.websites.get();
+    const tags = [...new Set(body.tags)];
+    await db.execute(
+      sql`insert into customer_profiles (website_id, email_key, name, phone, note, tags, updated)
+          values (${site.id}, ${body.email.toLowerCase()}, ${body.name}, ${body.phone}, ${body.note}, ${JSON.stringify(tags)}::jsonb, now())
+          on conflict (website_id, email_key) do update set name = excluded.name, phone = excluded.phone, note = excluded.note,
+            tags = excluded.tags, updated = excluded.updated`,
+    );
+    return { ok: true, message: customerMessages.SAVED };
+  });
+
   app.get('/api/admin/customers.csv', pre, async (req, reply) => {
     const q = parseInput(customerListQuery, req.query);
     const site = await app.services.websites.get();
-    const list = await customerList(db, site.id, q.q, 10_000);
+    const list = await customerList(db, site.id, q.q, 10_000, site.locale);
     const csv = csvText([
-      ['Email', 'Orders', 'Spend', 'Currency', 'Site account', 'Mailing lists', 'Restock sign-ups', 'Last seen'],
+      [
+        'Email',
+        'Name',
+        'Phone',
+        'Address',
+        'Accepts marketing',
+        'Tags',
+        'Orders',
+        'Spend',
+        'Currency',
+        'Site account',
+        'Mailing lists',
+        'Restock sign-ups',
+        'Last seen',
+      ],
       ...list.map((c) => [
         c.email,
+        c.name,
+        c.phone,
+        c.address,
+        c.acceptsMarketing ? 'yes' : 'no',
+        c.tags.join('; '),
         c.orders,
         moneyDecimalString(c.spendCents, site.currency),
         site.currency,
@@ -112,4 +162,51 @@ export async function customerRoutes(app: FastifyInstance) {
       .type('text/csv; charset=utf-8')
       .send(csv);
   });
+}
+
+type OrderAddressRow = { shipping_address: Record<string, string> | string | null };
+const addressOf = (v: OrderAddressRow['shipping_address']): Record<string, string> | null =>
+  !v ? null : typeof v === 'string' ? (JSON.parse(v) as Record<string, string>) : v;
+
+/** The owner's profile of a customer, the names their orders and account give, and their distinct addresses. */
+async function profileParts(db: Db, siteId: string, key: string, locale: string, orders: readonly OrderAddressRow[]) {
+  const [saved] = await rows<{ name: string; phone: string; note: string; tags: unknown }>(
+    db,
+    sql`select name, phone, note, tags from customer_profiles where website_id = ${siteId} and email_key = ${key}`,
+  );
+  const [account] = await rows<{ display_name: string; id: string }>(
+    db,
+    sql`select coalesce(p.display_name, '') as display_name, u.id from site_users u left join site_user_profiles p on p.site_user_id = u.id
+        where u.website_id = ${siteId} and lower(u.email) = ${key} limit 1`,
+  );
+  const savedAddresses = account
+    ? await rows<Record<string, string>>(
+        db,
+        sql`select name, line1, line2, city, region, postal_code as "postalCode", country from site_user_addresses
+            where site_user_id = ${account.id} order by is_default desc, created desc limit 20`,
+      )
+    : [];
+  const seen = new Set<string>();
+  const addresses: CustomerDetail['addresses'] = [];
+  const add = (a: Record<string, string> | null, from: 'order' | 'account') => {
+    const lines = formatAddress(a, locale);
+    const k = lines.join('\n').toLowerCase();
+    if (lines.length === 0 || seen.has(k) || addresses.length >= 20) return;
+    seen.add(k);
+    addresses.push({ lines, from });
+  };
+  for (const o of orders) add(addressOf(o.shipping_address), 'order');
+  for (const a of savedAddresses) add(a, 'account');
+  const tags = Array.isArray(saved?.tags)
+    ? saved.tags.map(String)
+    : typeof saved?.tags === 'string'
+      ? (JSON.parse(saved.tags) as string[])
+      : [];
+  return {
+    saved: !!saved,
+    profile: { name: saved?.name ?? '', phone: saved?.phone ?? '', note: saved?.note ?? '', tags },
+    orderName: orders.map((o) => addressOf(o.shipping_address)?.name ?? '').find((n) => n) ?? '',
+    accountName: account?.display_name ?? '',
+    addresses,
+  };
 }

@@ -141,9 +141,10 @@ export type { CustomerSummary };
  * Everyone who ordered, has a site-user account, is on a mailing list or signed up for a restock, one row per
  * address (case-insensitive), most recent first; `q` matches part of the address (its % and _ as themselves).
  */
-export async function customerList(db: Db, siteId: string, q: string, limit: number): Promise<CustomerSummary[]> {
+export async function customerList(db: Db, siteId: string, q: string, limit: number, locale = 'en'): Promise<CustomerSummary[]> {
   const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const list = await rows<{
+    k: string;
     email: string;
     orders: number;
     spend: string | number;
@@ -151,26 +152,54 @@ export async function customerList(db: Db, siteId: string, q: string, limit: num
     lists: number;
     restock: number;
     last: string | Date;
+    owner_name: string | null;
+    phone: string | null;
+    tags: unknown;
+    other_name: string | null;
+    address: Record<string, string> | string | null;
+    marketing: boolean;
   }>(
     db,
     sql`with people as (
-          select lower(email) as k, email, created as at, 1 as o, ${netSalesCentsSql()} as spend, 0 as a, 0 as l, 0 as r from orders where website_id = ${siteId} and status <> 'pending'
-          union all select lower(email), email, created_at, 0, 0, 1, 0, 0 from site_users where website_id = ${siteId}
-          union all select email_key, email, created, 0, 0, 0, 1, 0 from mailing_list_members where website_id = ${siteId}
-          union all select email_key, email, created, 0, 0, 0, 0, 1 from restock_sign_ups where website_id = ${siteId}
+          select lower(email) as k, email, created as at, 1 as o, ${netSalesCentsSql()} as spend, 0 as a, 0 as l, 0 as r,
+                 coalesce(shipping_address->>'name', '') as n from orders where website_id = ${siteId} and status <> 'pending'
+          union all select lower(u.email), u.email, u.created_at, 0, 0, 1, 0, 0, coalesce(p.display_name, '') from site_users u
+            left join site_user_profiles p on p.site_user_id = u.id where u.website_id = ${siteId}
+          union all select email_key, email, created, 0, 0, 0, 1, 0, '' from mailing_list_members where website_id = ${siteId}
+          union all select email_key, email, created, 0, 0, 0, 0, 1, '' from restock_sign_ups where website_id = ${siteId}
+        ), found as (
+          select k, min(email) as email, sum(o)::int as orders, sum(spend) as spend, bool_or(a = 1) as account, sum(l)::int as lists,
+                 sum(r)::int as restock, max(at) as last, max(n) filter (where n <> '') as other_name
+          from people p group by k
+          having k like ${like} or bool_or(lower(n) like ${like})
+             or exists (select 1 from customer_profiles c where c.website_id = ${siteId} and c.email_key = p.k and lower(c.name) like ${like})
+          order by max(at) desc limit ${limit}
         )
-        select min(email) as email, sum(o)::int as orders, sum(spend) as spend, bool_or(a = 1) as account, sum(l)::int as lists, sum(r)::int as restock, max(at) as last
-        from people where k like ${like} group by k order by max(at) desc limit ${limit}`,
+        select f.*, c.name as owner_name, c.phone, c.tags,
+               (select shipping_address from orders o where o.website_id = ${siteId} and lower(o.email) = f.k and o.status <> 'pending'
+                  and o.shipping_address is not null order by o.created desc limit 1) as address,
+               exists (select 1 from mailing_list_members m where m.website_id = ${siteId} and m.email_key = f.k and m.status = 'subscribed') as marketing
+        from found f left join customer_profiles c on c.website_id = ${siteId} and c.email_key = f.k
+        order by f.last desc`,
   );
-  return list.map((c) => ({
-    email: c.email,
-    orders: Number(c.orders),
-    spendCents: Number(c.spend ?? 0),
-    account: !!c.account,
-    mailingLists: Number(c.lists),
-    restockSignUps: Number(c.restock),
-    lastSeen: new Date(c.last).toISOString(),
-  }));
+  return list.map((c) => {
+    const address = typeof c.address === 'string' ? (JSON.parse(c.address) as Record<string, string>) : c.address;
+    const tags = typeof c.tags === 'string' ? (JSON.parse(c.tags) as unknown) : c.tags;
+    return {
+      email: c.email,
+      name: c.owner_name || c.other_name || '',
+      tags: Array.isArray(tags) ? tags.map(String) : [],
+      phone: c.phone ?? '',
+      address: formatAddress(address, locale).join(', '),
+      acceptsMarketing: !!c.marketing,
+      orders: Number(c.orders),
+      spendCents: Number(c.spend ?? 0),
+      account: !!c.account,
+      mailingLists: Number(c.lists),
+      restockSignUps: Number(c.restock),
+      lastSeen: new Date(c.last).toISOString(),
+    };
+  });
 }
 
 /** The first-steps checklist on the dashboard: what still stands between the site and its first real order. */
@@ -362,7 +391,7 @@ export async function ownerHomeRoutes(app: FastifyInstance) {
     noStore(reply);
     const q = parseInput(customerListQuery, req.query);
     const site = await websites.get();
-    const list = await customerList(db, site.id, q.q, 200);
+    const list = await customerList(db, site.id, q.q, 200, site.locale);
     return {
       currency: site.currency,
       customers: list,

@@ -96,13 +96,28 @@ describe("the owner's everyday screens in Chromium", () => {
       const admin = await ctx.newPage();
       await signInAsOwner(admin, site, '/config/customers');
       await settled(admin);
-      await admin.getByRole('searchbox', { name: 'Search by email' }).fill('maya');
+      await admin.getByRole('searchbox', { name: 'Search by name or email' }).fill('maya');
       const row = admin.getByRole('row').filter({ hasText: 'maya.reader@example.com' });
       await row.waitFor();
       expect(await row.getByRole('cell', { name: '1', exact: true }).first().isVisible()).toBe(true);
       await row.getByRole('link', { name: 'maya.reader@example.com' }).click();
-      await admin.getByRole('heading', { level: 1, name: 'maya.reader@example.com' }).waitFor();
+      await admin.getByRole('heading', { level: 1, name: width === 1280 ? 'maya.reader@example.com' : 'Maya Reader 1280' }).waitFor();
       await settled(admin);
+      // The owner keeps her name, tags and a note; the heading and the list take the name.
+      const details = admin.getByRole('form', { name: 'Details', exact: true });
+      await details.getByRole('textbox', { name: 'Name', exact: true }).fill(`Maya Reader ${width}`);
+      await details.getByRole('textbox', { name: /^Tags/ }).fill('book club, VIP');
+      await details.getByRole('textbox', { name: 'Note', exact: true }).fill('Asked about the sequel.');
+      await details.getByRole('textbox', { name: 'Phone', exact: true }).fill('call me');
+      await details.getByRole('button', { name: 'Save customer', exact: true }).click();
+      await details.getByText('Phone: use digits, spaces and + ( ) - . only.').waitFor();
+      await details.getByRole('textbox', { name: 'Phone', exact: true }).fill('+1 555 0100');
+      await details.getByRole('button', { name: 'Save customer', exact: true }).click();
+      await admin.getByRole('heading', { level: 1, name: `Maya Reader ${width}` }).waitFor();
+      expect(await admin.getByRole('link', { name: 'Email customer', exact: true }).getAttribute('href')).toBe(
+        'mailto:maya.reader@example.com',
+      );
+      await admin.screenshot({ path: `/tmp/customer-detail-${width}.png`, fullPage: true });
       expect(
         await admin
           .getByRole('list', { name: 'Orders' })

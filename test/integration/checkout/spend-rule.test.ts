@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
 import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
 import { DB_KINDS } from '../../helpers/db.js';
 import { confirmed } from '../../helpers/orders.js';
@@ -70,7 +71,7 @@ describe.each(DB_KINDS)('sales and spend on %s', (kind) => {
       const analytics = (await admin.get(`/api/analytics/dashboard?from=${today}&to=${today}`)).json();
       const listed = (await admin.get('/api/admin/customers?q=rae@')).json().customers[0].spendCents as number;
       const detail = (await admin.get('/api/admin/customers/detail?email=rae@example.com')).json().customer.spendCents as number;
-      const csvRow = (await admin.get('/api/admin/customers.csv?q=rae@')).body.split('\n')[1]!;
+      const csvRow = (parse((await admin.get('/api/admin/customers.csv?q=rae@')).body) as string[][])[1]!;
       const orders = (await admin.get('/api/checkout/admin/orders.csv')).body
         .replace(/^\uFEFF/, '')
         .trim()
@@ -86,7 +87,7 @@ describe.each(DB_KINDS)('sales and spend on %s', (kind) => {
         analyticsSales: analytics.revenue.find((r: { dim: string }) => r.dim === 'USD')?.total as number,
         listed,
         detail,
-        customersCsv: csvRow.split(',')[2],
+        customersCsv: csvRow[7],
         ordersCsv: { orders: orders.length, net: ordersNet },
       };
     };

@@ -7,6 +7,7 @@ import { rows } from '../../../src/server/db-util.js';
 import { OwnerService } from '../../../src/server/platform/owners.js';
 import { Role } from '../../../src/core/enums.js';
 import { confirmed } from '../../helpers/orders.js';
+import { customerMessages } from '../../../src/core/messages.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
 const PLACE = '/api/checkout/place-order';
@@ -82,11 +83,89 @@ describe.each(APP_KINDS)('one customer and the CSV export on %s', (kind) => {
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.headers['content-disposition']).toBe('attachment; filename="customers.csv"');
     const table = parse(csv.body) as string[][];
-    expect(table[0]).toEqual(['Email', 'Orders', 'Spend', 'Currency', 'Site account', 'Mailing lists', 'Restock sign-ups', 'Last seen']);
+    expect(table[0]).toEqual([
+      'Email',
+      'Name',
+      'Phone',
+      'Address',
+      'Accepts marketing',
+      'Tags',
+      'Orders',
+      'Spend',
+      'Currency',
+      'Site account',
+      'Mailing lists',
+      'Restock sign-ups',
+      'Last seen',
+    ]);
     const ada = table.find((r) => r[0] === 'Ada@Example.com')!;
-    expect(ada.slice(1, 5)).toEqual(['1', (total / 100).toFixed(2), 'USD', 'no']);
+    expect(ada.slice(1, 10)).toEqual([
+      'Ada Buyer',
+      '',
+      'Ada Buyer, 1 Main St, Portland, OR 97201, United States',
+      'yes',
+      '',
+      '1',
+      (total / 100).toFixed(2),
+      'USD',
+      'no',
+    ]);
     expect(table.some((r) => r[0] === "'=cmd@example.com")).toBe(true);
     const searched = parse((await admin.get('/api/admin/customers.csv?q=ada')).body) as string[][];
     expect(searched.map((r) => r[0])).toEqual(['Email', 'Ada@Example.com']);
+  });
+
+  it("keeps the owner's name, phone, tags and note for a customer; finds them by name; refuses bad input whole", async () => {
+    const key = 'Ada@Example.com';
+    const detail = async () => (await admin.get(`/api/admin/customers/detail?email=${encodeURIComponent(key)}`)).json().customer;
+    const before = await detail();
+    expect(before.name).toBe('Ada Buyer'); // from her order until the owner types one
+    expect(before.acceptsMarketing).toBe(true);
+    expect(before.addresses).toEqual([{ lines: ['Ada Buyer', '1 Main St', 'Portland, OR 97201', 'United States'], from: 'order' }]);
+
+    const save = (body: Record<string, unknown>, who = admin) => who.send('PUT', '/api/admin/customers/profile', { email: key, ...body });
+    const ok = await save({
+      name: 'Ada Lovelace',
+      phone: '+44 20 7946 0000',
+      tags: ['wholesale', 'VIP', 'wholesale'],
+      note: 'Prefers email.',
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().message).toBe(customerMessages.SAVED);
+    const after = await detail();
+    expect(after.name).toBe('Ada Lovelace');
+    expect(after.profile).toEqual({ name: 'Ada Lovelace', phone: '+44 20 7946 0000', tags: ['wholesale', 'VIP'], note: 'Prefers email.' });
+
+    // Bad input: a clear message on its field, and nothing of the body saved.
+    const badPhone = await save({ name: 'Changed', phone: 'call me =1+1' });
+    expect(badPhone.statusCode).toBe(400);
+    expect(badPhone.body).toContain(customerMessages.PHONE_INVALID);
+    const manyTags = await save({ name: 'Changed', tags: Array.from({ length: 21 }, (_, i) => `t${i}`) });
+    expect(manyTags.statusCode).toBe(400);
+    expect(manyTags.body).toContain(customerMessages.TOO_MANY_TAGS);
+    expect((await save({ name: 'Changed', note: 'x'.repeat(5001) })).statusCode).toBe(400);
+    expect((await save({ name: 42 })).statusCode).toBe(400);
+    expect((await detail()).profile.name).toBe('Ada Lovelace');
+    // An editor may not read customers, let alone change them.
+    expect((await save({ name: 'Editor was here' }, editor)).statusCode).toBe(403);
+
+    const list = (await admin.get('/api/admin/customers?q=lovelace')).json().customers;
+    expect(list.map((c: { email: string; name: string; tags: string[] }) => [c.email, c.name, c.tags])).toEqual([
+      ['Ada@Example.com', 'Ada Lovelace', ['wholesale', 'VIP']],
+    ]);
+    // The name on her order finds her too, and % in a search is a character, not a wildcard.
+    expect((await admin.get('/api/admin/customers?q=buyer')).json().customers.map((c: { email: string }) => c.email)).toEqual([
+      'Ada@Example.com',
+    ]);
+    expect((await admin.get('/api/admin/customers?q=%25')).json().customers).toEqual([]);
+    const table = parse((await admin.get('/api/admin/customers.csv?q=ada')).body) as string[][];
+    expect(table[1]!.slice(0, 6)).toEqual([
+      'Ada@Example.com',
+      'Ada Lovelace',
+      "'+44 20 7946 0000",
+      'Ada Buyer, 1 Main St, Portland, OR 97201, United States',
+      'yes',
+      'wholesale; VIP',
+    ]);
   });
 });

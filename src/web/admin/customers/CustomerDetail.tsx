@@ -1,15 +1,20 @@
-/** One customer (/config/customers/detail?email=…): spend, orders, site account, mailing lists, restock sign-ups. */
+/**
+ * One customer (/config/customers/detail?email=…): the owner's details (name, phone, tags, note), their addresses,
+ * spend, orders, site account, marketing consent, mailing lists and restock sign-ups.
+ */
 import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
 import { EmptyState, PageHeader, Skeleton, useMoney } from '../ui/design.js';
 import type { CustomerDetailAnswer } from '../../../core/api/customers.js';
 import { formatDayMedium } from '../ui/dates.js';
+import { ProfileCard } from './ProfileCard.js';
 
 const STATUS: Record<string, string> = {
   paid: 'Paid',
   fulfilled: 'Fulfilled',
   refunded: 'Refunded',
+  partially_refunded: 'Partially refunded',
   canceled: 'Canceled',
   cancelled: 'Cancelled',
   subscribed: 'Subscribed',
@@ -36,10 +41,22 @@ export function CustomerDetail({ email }: { email: string }) {
     queryFn: () => api<CustomerDetailAnswer>('GET', `/api/admin/customers/detail?email=${encodeURIComponent(email)}`),
   });
   const money = useMoney(q.data?.currency ?? 'USD');
-  const title = q.data?.customer.email ?? email;
+  const c = q.data?.customer;
+  const title = c?.name || c?.email || email;
   return (
     <>
-      <PageHeader title={title} breadcrumbs={[{ label: 'Customers', href: '/config/customers' }, { label: title }]} />
+      <PageHeader
+        title={title}
+        description={c?.name ? c.email : undefined}
+        breadcrumbs={[{ label: 'Customers', href: '/config/customers' }, { label: title }]}
+        actions={
+          c ? (
+            <a className="a-button" href={`mailto:${c.email}`}>
+              Email customer
+            </a>
+          ) : undefined
+        }
+      />
       {q.isPending ? (
         <Skeleton lines={6} label="Loading the customer" />
       ) : q.isError ? (
@@ -62,6 +79,33 @@ export function CustomerDetail({ email }: { email: string }) {
               </p>
               {q.data.customer.account ? <p className="a-muted">Since {day(q.data.customer.account.created)}</p> : null}
             </div>
+          </div>
+          <div className="a-grid">
+            <ProfileCard key={JSON.stringify(q.data.customer.profile)} email={q.data.customer.email} customer={q.data.customer} />
+            <Card title="Addresses">
+              {q.data.customer.addresses.length === 0 ? (
+                <p className="a-muted">No address yet.</p>
+              ) : (
+                <ul className="a-list" aria-label="Addresses">
+                  {q.data.customer.addresses.map((a) => (
+                    <li key={a.lines.join('|')}>
+                      <address>
+                        {a.lines.map((l, i) => (
+                          <span key={i}>
+                            {l}
+                            <br />
+                          </span>
+                        ))}
+                      </address>
+                      <span className="a-muted">{a.from === 'order' ? 'From an order' : 'Saved in their account'}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <p>
+                Marketing: <strong>{q.data.customer.acceptsMarketing ? 'Subscribed' : 'Not subscribed'}</strong>
+              </p>
+            </Card>
           </div>
           <Card title="Orders">
             {q.data.customer.orders.length === 0 ? (

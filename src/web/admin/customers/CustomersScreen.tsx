@@ -1,6 +1,6 @@
 /**
  * Customers (/config/customers): everyone who ordered, has a site-user account, subscribed to a mailing list or
- * signed up for a restock, searchable by address, with their orders and spend (GET /api/admin/customers), and
+ * signed up for a restock, searchable by name or address, with their orders and spend (GET /api/admin/customers), and
  * the list as CSV. One customer opens at /config/customers/detail?email=… with their orders, account, mailing
  * lists and restock sign-ups (GET /api/admin/customers/detail).
  */
@@ -32,7 +32,7 @@ function CustomerList() {
       />
       <form role="search" aria-label="Customers" className="a-card" onSubmit={(e) => e.preventDefault()}>
         <label>
-          Search by email
+          Search by name or email
           <input type="search" value={q} onChange={(e) => setQ(e.target.value)} />
         </label>
       </form>
@@ -42,23 +42,25 @@ function CustomerList() {
         <p role="alert">{list.error.message}</p>
       ) : list.data.customers.length === 0 ? (
         <EmptyState title={q ? 'No customer matches' : 'No customers yet'}>
-          {q ? 'Try part of the address.' : 'Customers appear here after their first order, account or sign-up.'}
+          {q ? 'Try part of the name or the address.' : 'Customers appear here after their first order, account or sign-up.'}
         </EmptyState>
       ) : (
         <table className="admin-table">
           <caption className="visually-hidden">Customers</caption>
-          <ColumnHeads columns={['Email', 'Orders', 'Spend', 'Account', 'Mailing lists', 'Restock sign-ups']} />
+          <ColumnHeads columns={['Email', 'Name', 'Orders', 'Spend', 'Account', 'Mailing lists', 'Restock sign-ups', 'Tags']} />
           <tbody>
             {list.data.customers.map((c) => (
               <tr key={c.email}>
                 <td>
                   <a href={`/config/customers/detail?email=${encodeURIComponent(c.email)}`}>{c.email}</a>
                 </td>
+                <td>{c.name}</td>
                 <td>{c.orders}</td>
                 <td>{money(c.spendCents)}</td>
                 <td>{c.account ? 'Site user' : 'No account'}</td>
                 <td>{c.mailingLists}</td>
                 <td>{c.restockSignUps}</td>
+                <td>{c.tags.join(', ')}</td>
               </tr>
             ))}
           </tbody>
