@@ -27,6 +27,10 @@ export function ProductGallery({ scope, title, images, sizes, variants, chosen }
   const own = chosenImageUrl(variants, choice.attributes);
   const ownIndex = own ? images.findIndex((x) => x.src === own) : -1;
   const [index, setIndex] = useState(Math.max(0, ownIndex));
+  // The strip starts at the image the page opened on (without JavaScript it is the one in view), and keeps
+  // that order: the position of image i is (i - start) around the strip.
+  const [start] = useState(Math.max(0, ownIndex));
+  const order = images.map((_, k) => (start + k) % n);
   const [mounted, setMounted] = useState(false);
   const [open, setOpen] = useState(false);
   const zoomLinks = useRef<Array<HTMLAnchorElement | null>>([]);
@@ -92,72 +96,56 @@ export function ProductGallery({ scope, title, images, sizes, variants, chosen }
         onPointerUp={onPointerUp}
         onPointerCancel={() => (swipe.current = null)}
       >
-        <div className="product-gallery__track" style={{ transform: mounted ? `translateX(${-100 * index}%)` : undefined }}>
-          {images.map((img, i) => (
-            <div
-              key={`${img.src}-${i}`}
-              id={id(`slide-${i + 1}`)}
-              className={`product-gallery__slide${i === index ? ' is-current' : ''}`}
-              role="group"
-              aria-roledescription="slide"
-              aria-label={commerce.imageOf(i + 1, n)}
-              aria-hidden={hiddenSlide(i) ? true : undefined}
-            >
-              <a
-                ref={(el) => {
-                  zoomLinks.current[i] = el;
-                }}
-                className="product-gallery__zoom"
-                href={large(img)}
-                aria-haspopup="dialog"
-                aria-label={commerce.zoomImage(i + 1, n)}
-                tabIndex={hiddenSlide(i) ? -1 : undefined}
-                onClick={openZoom}
-                draggable={false}
+        <div
+          className="product-gallery__track"
+          style={{ transform: mounted ? `translateX(${-100 * ((index - start + n) % n)}%)` : undefined }}
+        >
+          {order
+            .map((i) => ({ img: images[i], i }))
+            .map(({ img, i }) => (
+              <div
+                key={`${img.src}-${i}`}
+                id={id(`slide-${i + 1}`)}
+                className={`product-gallery__slide${i === index ? ' is-current' : ''}`}
+                role="group"
+                aria-roledescription="slide"
+                aria-label={commerce.imageOf(i + 1, n)}
+                aria-hidden={hiddenSlide(i) ? true : undefined}
               >
-                {/* In a picture: React's server render would otherwise add its own preload for an eager image (the page has one). */}
-                <picture>
-                  <img
-                    className="product-detail__image"
-                    src={img.src}
-                    srcSet={img.srcset}
-                    sizes={img.srcset ? sizes : undefined}
-                    width={img.width}
-                    height={img.height}
-                    alt={img.alt}
-                    loading={i === index ? 'eager' : 'lazy'}
-                    fetchPriority={i === index ? 'high' : undefined}
-                    decoding={i === index ? undefined : 'async'}
-                    draggable={false}
-                    style={{ objectPosition: position(img) }}
-                  />
-                </picture>
-              </a>
-            </div>
-          ))}
+                <a
+                  ref={(el) => {
+                    zoomLinks.current[i] = el;
+                  }}
+                  className="product-gallery__zoom"
+                  href={large(img)}
+                  aria-haspopup="dialog"
+                  aria-label={commerce.zoomImage(i + 1, n)}
+                  tabIndex={hiddenSlide(i) ? -1 : undefined}
+                  onClick={openZoom}
+                  draggable={false}
+                >
+                  {/* In a picture: React's server render would otherwise add its own preload for an eager image (the page has one). */}
+                  <picture>
+                    <img
+                      className="product-detail__image"
+                      src={img.src}
+                      srcSet={img.srcset}
+                      sizes={img.srcset ? sizes : undefined}
+                      width={img.width}
+                      height={img.height}
+                      alt={img.alt}
+                      loading={i === index ? 'eager' : 'lazy'}
+                      fetchPriority={i === index ? 'high' : undefined}
+                      decoding={i === index ? undefined : 'async'}
+                      draggable={false}
+                      style={{ objectPosition: position(img) }}
+                    />
+                  </picture>
+                </a>
+              </div>
+            ))}
         </div>
-        {n > 1 && (
-          <>
-            <button
-              type="button"
-              className="product-gallery__arrow product-gallery__arrow--prev"
-              hidden={!mounted}
-              onClick={() => go(index - 1)}
-            >
-              <span aria-hidden="true">‹</span>
-              <span className="visually-hidden">{commerce.PREVIOUS_IMAGE}</span>
-            </button>
-            <button
-              type="button"
-              className="product-gallery__arrow product-gallery__arrow--next"
-              hidden={!mounted}
-              onClick={() => go(index + 1)}
-            >
-              <span aria-hidden="true">›</span>
-              <span className="visually-hidden">{commerce.NEXT_IMAGE}</span>
-            </button>
-          </>
-        )}
+        {n > 1 && <Arrows shown={mounted} onMove={(d) => go(index + d)} />}
       </div>
       {n > 1 && <Thumbnails images={images} index={index} mounted={mounted} slideId={(i) => id(`slide-${i + 1}`)} onChoose={setIndex} />}
       <p className="visually-hidden" aria-live="polite">
@@ -294,5 +282,21 @@ function ZoomDialog({ title, titleId, image, index, count, go, onClose }: ZoomDi
         />
       </div>
     </Modal>
+  );
+}
+
+/** Previous and next over the image: they need JavaScript, so they show once the island runs. */
+function Arrows({ shown, onMove }: { shown: boolean; onMove: (delta: number) => void }) {
+  return (
+    <>
+      <button type="button" className="product-gallery__arrow product-gallery__arrow--prev" hidden={!shown} onClick={() => onMove(-1)}>
+        <span aria-hidden="true">‹</span>
+        <span className="visually-hidden">{commerce.PREVIOUS_IMAGE}</span>
+      </button>
+      <button type="button" className="product-gallery__arrow product-gallery__arrow--next" hidden={!shown} onClick={() => onMove(1)}>
+        <span aria-hidden="true">›</span>
+        <span className="visually-hidden">{commerce.NEXT_IMAGE}</span>
+      </button>
+    </>
   );
 }

@@ -4,32 +4,11 @@
  * cart line (cart JSON, cart page, checkout): the line's image is read in SQL, so on both databases.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, testApp, Visitor, type TestApp } from '../../helpers/app.js';
+import { testApp, Visitor, type TestApp } from '../../helpers/app.js';
+import { dressTheShirt, SHIRT_IMAGES as IMAGES } from '../../helpers/gallery-product.js';
 import { DB_KINDS } from '../../helpers/db.js';
 
 const ADD = '/api/commerce/shopping-cart/entries';
-const IMAGES = [
-  ['linen-shirt', 'A sand-coloured linen shirt'],
-  ['gallery-1', 'The shirt folded'],
-  ['gallery-2', 'The navy shirt'],
-  ['gallery-3', 'The collar up close'],
-] as const;
-
-/** Gives the linen shirt four images, the navy variants the third as their own, and puts the small navy one on sale. */
-export async function dressTheShirt(app: TestApp['app'], productId: string): Promise<void> {
-  const owner = new Visitor(app);
-  expect((await owner.send('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).statusCode).toBe(200);
-  const product = (await owner.get(`/api/config/products/${productId}`)).json();
-  const images = IMAGES.map(([name, altText]) => ({ assetUrl: `/demo-media/${name}.jpg`, altText, originalSize: '1200x1200' }));
-  const variants = (product.variants as Array<Record<string, unknown>>).map((v) => ({
-    ...v,
-    imageUrl: String(v.sku).endsWith('NAVY') ? '/demo-media/gallery-2.jpg' : '',
-    ...(v.sku === 'SHIRT-S-NAVY' ? { onSale: true, salePriceCents: 5600 } : {}),
-  }));
-  const res = await owner.send('PUT', `/api/config/products/${productId}`, { ...product, images, variants });
-  expect(res.statusCode, res.body).toBe(200);
-}
-
 describe.each(DB_KINDS)('the product page gallery and variant pictures on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
