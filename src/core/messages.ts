@@ -27,6 +27,12 @@ const SELECT_ONE_OPTION = 'Please select the {option} option.';
 const SELECT_TWO_OPTIONS = 'Please select the {option1} and {option2} options.';
 const SELECT_MANY_OPTIONS = 'Please select the {optionsList} and {lastOption} options.';
 const SELECT_VARIANT_NAME = 'Select {variantName}';
+const SOLD_OUT_OPTION = '{value} — {soldOut}';
+const FROM_PRICE = 'from {price}';
+const GALLERY_LABEL = 'Images of {title}';
+const SHOW_IMAGE = 'Show image {i} of {n}';
+const ZOOM_IMAGE = 'Zoom image {i} of {n}';
+const IMAGE_OF = 'Image {i} of {n}';
 
 export const commerce = {
   // Default labels
@@ -91,6 +97,29 @@ export const commerce = {
 
   /** Default link title of the online food ordering connected account. */
   ORDER_NOW: 'Order Now',
+
+  // Product page: sold-out option values, the no-JavaScript choice button, prices and the image gallery
+  /** An option value no variant of which is in stock: 'L — sold out'. */
+  soldOutOption: (value: string) => fill(SOLD_OUT_OPTION, { value, soldOut: commerce.SOLD_OUT }),
+  /** Without JavaScript, shows the page for the chosen options (their image and price). */
+  SHOW_CHOICE: 'Show this choice',
+  SALE_PRICE_LABEL: 'Sale Price:',
+  ORIGINAL_PRICE_LABEL: 'Original Price:',
+  /** A price of varied variant prices: 'from $68.00'. */
+  fromPrice: (price: string) => fill(FROM_PRICE, { price }),
+  /** The gallery's region: 'Images of Linen Camp Shirt'. */
+  galleryLabel: (title: string) => fill(GALLERY_LABEL, { title }),
+  THUMBNAILS_LABEL: 'Choose an image',
+  /** A thumbnail: 'Show image 2 of 5'. */
+  showImage: (i: number, n: number) => fill(SHOW_IMAGE, { i, n }),
+  /** The main image's link to the full-screen view: 'Zoom image 2 of 5'. */
+  zoomImage: (i: number, n: number) => fill(ZOOM_IMAGE, { i, n }),
+  /** A slide's name: 'Image 2 of 5'. */
+  imageOf: (i: number, n: number) => fill(IMAGE_OF, { i, n }),
+  NEXT_IMAGE: 'Next image',
+  PREVIOUS_IMAGE: 'Previous image',
+  ZOOM_IN: 'Zoom in',
+  ZOOM_OUT: 'Zoom out',
 } as const;
 
 // ---------------------------------------------------------------------------------------------

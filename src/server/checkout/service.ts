@@ -19,7 +19,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { hashToken, newId } from '../../db/ids.js';
-import { rows } from '../db-util.js';
+import { LINE_IMAGE_SQL, rows } from '../db-util.js';
 import { HttpError, badRequest, conflict, notFound } from '../errors.js';
 import type { Mailer } from '../mail/index.js';
 import type { PaymentMethodInput, PaymentProvider, PaymentProviders, ProviderPayment, SubscriptionCharge } from '../payments/index.js';
@@ -96,7 +96,7 @@ export interface CheckoutView {
 /** A checkout line's columns, read from a cart row (`table` as `a`) joined to its item and variant. */
 const lineRows = (table: 'cart_entries' | 'subscription_carts', a: 'e' | 's') =>
   sql.raw(`select ${a}.id, ${a}.item_id, ${a}.sku, ${a}.quantity, ${a}.additional_fields, ${a}.purchase_price_cents, i.title,
-    i.structured_content as sc, i.status, i.record_type, i.assets -> 0 as image, v.id as variant_id, v.weight_grams, v.unlimited,
+    i.structured_content as sc, i.status, i.record_type, ${LINE_IMAGE_SQL} as image, v.id as variant_id, v.weight_grams, v.unlimited,
     v.qty_in_stock, v.attributes, v.price_cents, v.sale_price_cents, v.on_sale
   from ${table} ${a}
   left join items i on i.id = ${a}.item_id

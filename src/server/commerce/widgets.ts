@@ -89,6 +89,9 @@ export function productPropsOf(item: unknown, currency: string, settings: Commer
       { productType: Number(sc.productType) || ProductType.PHYSICAL, isSubscribable: sc.isSubscribable === true },
       currency,
     ),
+    ...(i.chosenAttributes && Object.keys(obj(i.chosenAttributes)).length > 0
+      ? { chosen: obj(i.chosenAttributes) as Record<string, string> }
+      : {}),
   };
 }
 
@@ -178,7 +181,7 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
       // settings, the currency and the instalment preferences: kept per item (see widgetHtmlOf).
       const kept = widgetHtmlOf(props.item, settings);
       const key = kept
-        ? `${name}\u0000${props.locale}\u0000${opts.currency}\u0000${currentInstalmentState()?.language ?? ''}\u0000${props.args.join('\u0001')}\u0000${dataKey(name, props.data)}`
+        ? `${name}\u0000${props.locale}\u0000${opts.currency}\u0000${currentInstalmentState()?.language ?? ''}\u0000${props.args.join('\u0001')}\u0000${dataKey(name, props.data)}\u0000${itemKey(props.item)}`
         : '';
       const hit = kept?.get(key);
       if (hit !== undefined) return hit;
@@ -192,6 +195,8 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
     const product = propsOf(props.item);
     if (!product) return undefined;
     const scope = product.itemId;
+    // The product page's own button (the item the page is about) offers the choice form without JavaScript.
+    const pageOf = (p: WidgetProps) => (obj(p.item).productPage === true ? { pageUrl: String(obj(p.item).fullUrl ?? '') } : {});
     const express = props.args.includes('express') || settings.expressCheckout === true;
     switch (name) {
       case 'add-to-cart-btn': {
@@ -205,7 +210,7 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
         const pill = props.args.includes('no-instalments') ? { instalmentPill: false } : {};
         return (
           (orphan ? renderIsland('VariantSelect', { product, scope }) : '') +
-          renderIsland('AddToCart', { product, scope, express, ...pill })
+          renderIsland('AddToCart', { product, scope, express, ...pill, ...pageOf(props) })
         );
       }
       case 'variants-select':
@@ -268,6 +273,12 @@ function dataKey(name: WidgetName, data: Obj): string {
   if (name === 'product-scarcity') return JSON.stringify([data.scarcityText ?? null, data.scarcityShownByDefault === true]);
   if (name === 'product-quick-view') return JSON.stringify([data.label ?? null, data.group ?? null]);
   return '';
+}
+
+/** What a widget reads of the page's own item beyond its content: whether it is the page's product, and the options asked for. */
+function itemKey(item: unknown): string {
+  const i = obj(item);
+  return i.productPage === true ? JSON.stringify(i.chosenAttributes ?? null) : '';
 }
 
 const widgetHtml = new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, string>>>>();

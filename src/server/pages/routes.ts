@@ -38,7 +38,8 @@ import { pageCache, type PageCache } from './page-cache.js';
 import { likeCounts, ownerPlainText } from '../content/index.js';
 import { excerptText } from '../../core/content.js';
 import { nonceScripts } from '../site-page/index.js';
-import { contentWidgets, galleryIsland } from '../site-context/index.js';
+import { contentWidgets, galleryIsland, priceViewJson, productGallery, PRODUCT_IMAGE_SIZES } from '../site-context/index.js';
+import { chosenFromQuery, findVariant, type StructuredContent } from '../../core/product.js';
 import { imageRoutes } from '../images/index.js';
 import { ImageVariants } from '../images/index.js';
 import { cachedSearch, normaliseQuery, SEARCH_RATE } from '../search/index.js';
@@ -572,8 +573,9 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       commentsEnabled: website.commentsEnabled,
       publicCommentCount: comments.length,
       priority: 'high',
-      sizes: isProduct ? '(max-width: 432px) 100vw, 55vw' : '(max-width: 432px) 100vw, 760px',
+      sizes: isProduct ? PRODUCT_IMAGE_SIZES : '(max-width: 432px) 100vw, 760px',
     });
+    const gallery = isProduct ? productPageChoice(item, req.query as Record<string, unknown>, site.currency) : null;
     const commentList = comments.map((x) => ({ id: x.id, authorName: x.authorName, body: x.body, addedOn: x.createdAt.getTime() }));
     if (!isProduct) item.comments = commentList;
     // The like button's count (server/content/likes.ts): this instance's likes show at once (and drop the
@@ -607,7 +609,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       title: String(row.structuredContent.seoTitle || '') || row.title,
       description: String(row.structuredContent.seoDescription || '') || String(item.excerpt ?? ''),
       collections,
-      preload: image ? { src: image.src, srcset: image.srcset, sizes: image.sizes } : null,
+      preload: gallery?.first ?? (image ? { src: image.src, srcset: image.srcset, sizes: image.sizes } : null),
       ctx: {
         collection: collectionJson(c),
         item,
@@ -715,4 +717,23 @@ declare module 'fastify' {
     /** Rendered pages shared by visitors (page-cache.ts). */
     pageCache: PageCache;
   }
+}
+
+/**
+ * A product page's item for the options it was asked for (`?variant=` or the choice form's `option.<name>`
+ * fields): the islands start from them, the price is the chosen variant's, and the gallery opens on its
+ * image. Marks the item as the page's own product (its add button offers the choice form without JavaScript).
+ */
+function productPageChoice(item: Record<string, unknown>, query: Record<string, unknown>, currency: string) {
+  const sc = item.structuredContent as StructuredContent & Record<string, unknown>;
+  const chosen = chosenFromQuery(sc, query);
+  item.productPage = true;
+  if (Object.keys(chosen).length > 0) {
+    item.chosenAttributes = chosen;
+    const v = Object.keys(sc.variants[0]?.attributes ?? {}).every((k) => chosen[k]) ? findVariant(sc, chosen) : undefined;
+    if (v) item.structuredContent = { ...sc, priceView: priceViewJson({ ...sc, variants: [v] }, currency) };
+  }
+  const gallery = productGallery(item, chosen);
+  item.galleryHtml = gallery.html;
+  return gallery;
 }

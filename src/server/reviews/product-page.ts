@@ -130,7 +130,8 @@ async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promis
           const json = itemJson(byId.get(i.collectionId)!, i, products.get(i.id), {
             currency: site.currency,
             commentsEnabled: false,
-            sizes: '(max-width: 432px) 50vw, 200px',
+            // The related cards' grid: one column on a phone, about 280 px wide from there.
+            sizes: '(max-width: 432px) 100vw, 280px',
           });
           const sc = json.structuredContent as { variants?: unknown[]; productType?: number; additionalFieldsFormId?: unknown };
           // A product with one variant and no form is added from the card; one with choices is chosen on its own page.
