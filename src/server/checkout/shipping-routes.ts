@@ -28,6 +28,11 @@ export async function shippingAdminRoutes(app: FastifyInstance): Promise<void> {
     return { ...(await shippingSetup(db, site.id)), currency: site.currency };
   });
 
+  // Each list on its own too (the editor reads the whole set-up above).
+  app.get(`${BASE}/zones`, ownerRead, async () => ({ zones: (await shippingSetup(db, (await websites.get()).id)).zones }));
+  app.get(`${BASE}/pickups`, ownerRead, async () => ({ pickups: (await shippingSetup(db, (await websites.get()).id)).pickups }));
+  app.get(`${BASE}/deliveries`, ownerRead, async () => ({ deliveries: (await shippingSetup(db, (await websites.get()).id)).deliveries }));
+
   const zone = async (req: { params: unknown; body: unknown }) => {
     const site = await websites.get();
     const id = idOf(req);
