@@ -9,28 +9,10 @@
  * A gift card is a way to pay, not a discount: it lowers the amount due, never the grand total.
  */
 import { ProductType } from './enums';
+import { offeredShipping, type ShippingOption } from './shipping.js';
 
-export type ShippingKind = 'flat' | 'free_above' | 'weight';
-
-export interface WeightRate {
-  /** The rate applies to parcels up to this weight (grams, inclusive). */
-  upToGrams: number;
-  priceCents: number;
-}
-
-export interface ShippingOption {
-  id: string;
-  name: string;
-  kind: ShippingKind;
-  /** flat: the price; free_above: the price below the threshold. */
-  priceCents: number;
-  /** free_above: the merchandise subtotal at or above which shipping is free. */
-  freeAboveCents?: number;
-  /** weight: the price by parcel weight; heavier than every tier means the option is not offered. */
-  weightRates?: WeightRate[];
-  /** ISO country codes the option ships to; empty means everywhere. */
-  countries?: string[];
-}
+export type { ShippingOption, ShippingOptionKind as ShippingKind } from './shipping.js';
+export { shippingCost } from './shipping.js';
 
 export interface TaxRule {
   id: string;
@@ -73,6 +55,8 @@ export interface CheckoutLine {
 export interface ShippingLocation {
   country: string;
   region?: string;
+  /** Local delivery areas are postcodes. */
+  postalCode?: string;
 }
 
 export interface CheckoutInput {
@@ -146,31 +130,6 @@ export function applyBasisPoints(amountCents: number, basisPoints: number): numb
   const a = whole(amountCents);
   const bp = whole(basisPoints);
   return Math.floor((a * bp + 5000) / 10000);
-}
-
-/** The cost of an option for a parcel, or null when the option does not take it. */
-export function shippingCost(option: ShippingOption, subtotalCents: number, weightGrams: number): number | null {
-  switch (option.kind) {
-    case 'flat':
-      return whole(option.priceCents);
-    case 'free_above':
-      return subtotalCents >= whole(option.freeAboveCents) ? 0 : whole(option.priceCents);
-    case 'weight': {
-      const tiers = [...(option.weightRates ?? [])].sort((a, b) => a.upToGrams - b.upToGrams);
-      const tier = tiers.find((t) => weightGrams <= t.upToGrams);
-      return tier ? whole(tier.priceCents) : null;
-    }
-    default:
-      return null;
-  }
-}
-
-function shipsTo(option: ShippingOption, location: ShippingLocation | null | undefined): boolean {
-  const countries = option.countries ?? [];
-  if (countries.length === 0) return true;
-  if (!location?.country) return false;
-  const c = location.country.toUpperCase();
-  return countries.some((x) => x.toUpperCase() === c);
 }
 
 /** The tax rules that apply to a location: the country's rules without a region, and the region's own. */
@@ -253,16 +212,13 @@ export function computeCheckout(input: CheckoutInput, formatAmount: (cents: numb
   else if (discountCoupon?.kind === 'fixed') discountCents = whole(discountCoupon.amountCents);
   discountCents = Math.min(discountCents, discountable);
 
-  // Shipping: the options that ship to the location and take the parcel, priced.
-  const shippingOptions: PricedShippingOption[] = [];
-  if (requiresShipping) {
-    for (const o of input.shippingOptions) {
-      if (!shipsTo(o, input.location)) continue;
-      const cost = shippingCost(o, subtotalCents, totalWeightGrams);
-      if (cost === null) continue;
-      shippingOptions.push({ ...o, costCents: freeShipping ? 0 : cost });
-    }
-  }
+  // Shipping: the zone rates, local deliveries and pickups that reach the location (core/shipping.ts), priced.
+  const shippingOptions: PricedShippingOption[] = requiresShipping
+    ? offeredShipping(input.shippingOptions, input.location, subtotalCents, totalWeightGrams).map(({ option, costCents }) => ({
+        ...option,
+        costCents: freeShipping ? 0 : costCents,
+      }))
+    : [];
   const selectedShippingOption = requiresShipping
     ? (shippingOptions.find((o) => o.id === input.selectedShippingOptionId) ?? shippingOptions[0] ?? null)
     : null;

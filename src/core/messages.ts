@@ -749,6 +749,8 @@ export const checkoutMessages = {
   KEY_REQUIRED: 'An Idempotency-Key header (or idempotencyKey field) of 8 to 128 letters, digits, - or _ is required.',
   KEY_REUSED: 'That Idempotency-Key was already used for another order.',
   NO_SHIPPING: 'We do not ship to that address. Please choose another address.',
+  PICK_UP_AT: 'Pick up at',
+  DELIVERY_ESTIMATE: 'Estimated delivery',
   UNAVAILABLE: 'This product is no longer available.',
   PAYMENT_REQUIRED: 'Please enter your card details.',
   GIFT_CARD_UNKNOWN: 'That gift card code is not valid.',
@@ -775,4 +777,39 @@ export const customerMessages = {
   TOO_MANY_TAGS: 'Tags: at most 20.',
   NO_SUCH_CUSTOMER: 'No customer has that address.',
   SAVED: 'Customer saved.',
+} as const;
+
+/** Shipping zones, rates, local pickup and local delivery: the owner's editor and checkout. */
+export const shippingMessages = {
+  /** A "free above" rate saved without its threshold (it used to make every order's shipping free). */
+  FREE_ABOVE_NEEDS_AMOUNT: 'Enter the order subtotal above which shipping is free.',
+  BANDS_REQUIRED: 'Add at least one band.',
+  FIRST_BAND_FROM_ZERO: 'The first band must start at 0.',
+  BAND_EMPTY: 'A band must end above where it starts.',
+  OPEN_BAND_LAST: 'Only the last band can have no upper limit.',
+  /** Band n starts before the previous band ends. */
+  bandOverlap: (n: number, from: string, prevTo: string) => `Band ${n} starts at ${from}, inside band ${n - 1}, which ends at ${prevTo}.`,
+  /** Band n starts after the previous band ends. */
+  bandGap: (n: number, from: string, prevTo: string) =>
+    `Band ${n} starts at ${from}, but band ${n - 1} ends at ${prevTo}: nothing covers what lies between.`,
+  CONDITION_RANGE: 'The minimum must not be above the maximum.',
+  ZONE_NEEDS_PLACE: 'Choose at least one country or region, or make this the rest-of-the-world zone.',
+  ZONE_NEEDS_RATE: 'Add at least one rate.',
+  ONE_REST_OF_WORLD: 'Another zone already covers the rest of the world.',
+  /** A country another zone already covers as a whole. */
+  countryInOtherZone: (country: string, zone: string) => `${country} is already in the zone ${zone}.`,
+  regionInOtherZone: (region: string, zone: string) => `${region} is already in the zone ${zone}.`,
+  /** A subdivision code that is not one of the country's. */
+  unknownRegion: (region: string, country: string) => `${region} is not a region of ${country}.`,
+  noRegions: (country: string) => `${country} has no regions to choose from: choose the whole country.`,
+  ZONE_NOT_FOUND: 'That shipping zone does not exist.',
+  PICKUP_NOT_FOUND: 'That pickup location does not exist.',
+  DELIVERY_NOT_FOUND: 'That local delivery area does not exist.',
+  POSTCODES_REQUIRED: 'Enter at least one postcode or postcode prefix.',
+  /** A physical order to a country no zone, pickup or local delivery covers. */
+  COUNTRY_NOT_SHIPPED: 'We do not ship to this country. Please choose one of the countries in the list.',
+  NO_SHIPPING_SET_UP: 'This shop has not set up shipping yet, so orders that need shipping cannot be placed.',
+  PICKUP: 'Pick up in store',
+  PICKUP_FREE: 'Free',
+  REST_OF_WORLD: 'Rest of the world',
 } as const;

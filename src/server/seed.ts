@@ -328,8 +328,8 @@ export interface SeedOptions {
   shipping?: boolean;
 }
 
-/** The demo store's shipping option: a flat rate that ships everywhere. */
-export const DEMO_SHIPPING_OPTION = { name: 'Standard shipping', kind: 'flat', priceCents: 500 } as const;
+/** The demo store's shipping: a flat rate in its rest-of-the-world zone, so it ships everywhere. */
+export const DEMO_SHIPPING_OPTION = { name: 'Standard shipping', kind: 'flat', priceCents: 500, estimate: '3–5 business days' } as const;
 
 /** Seeds the demo store: website, navigation, a shop, pages, a journal and a gallery. */
 export async function seedDemo(database: Database, now = new Date(), opts: SeedOptions = {}): Promise<SeedResult> {
@@ -603,6 +603,13 @@ export async function seedInto(tx: Tx, now = new Date(), opts: SeedOptions = {})
   await seedForms(tx, websiteId);
   await seedEditorDemo(tx, websiteId, { journalId: ids.journal, productId: productIds['linen-camp-shirt'] });
   await seedMembers(tx, websiteId);
-  if (opts.shipping !== false) await tx.insert(schema.shippingOptions).values({ id: newId(), websiteId, ...DEMO_SHIPPING_OPTION });
+  if (opts.shipping !== false)
+    await tx.insert(schema.shippingZones).values({
+      id: newId(),
+      websiteId,
+      name: 'Everywhere',
+      restOfWorld: true,
+      rates: [{ id: newId(), ...DEMO_SHIPPING_OPTION, enabled: true }],
+    });
   return { websiteId, collectionIds: ids, productIds, variantIds };
 }

@@ -3,22 +3,50 @@ import { sql } from 'drizzle-orm';
 import { websites } from './platform.js';
 import type { FulfilmentStatus, OrderStatus } from '../../core/orders.js';
 
-/** Shipping options the owner offers: flat rate, free above an amount, or by weight. */
-export const shippingOptions = pgTable('shipping_options', {
+/** Shipping zones: named sets of countries and regions (or the rest of the world), each with its rates (core/shipping.ts). */
+export const shippingZones = pgTable('shipping_zones', {
   id: text('id').primaryKey(),
   websiteId: text('website_id')
     .notNull()
     .references(() => websites.id),
   name: text('name').notNull(),
-  /** 'flat' | 'free_above' | 'weight' */
-  kind: text('kind').notNull(),
-  priceCents: bigint('price_cents', { mode: 'number' }).notNull().default(0),
-  freeAboveCents: bigint('free_above_cents', { mode: 'number' }).notNull().default(0),
-  /** [{upToGrams, priceCents}] for 'weight'. */
-  weightRates: jsonb('weight_rates').$type<Array<{ upToGrams: number; priceCents: number }>>().notNull().default([]),
-  /** ISO country codes; empty ships everywhere. */
+  /** ISO country codes covered whole. */
   countries: jsonb('countries').$type<string[]>().notNull().default([]),
-  enabled: boolean('enabled').notNull().default(true),
+  /** [{country, region}] subdivisions covered. */
+  regions: jsonb('regions').$type<Array<{ country: string; region: string }>>().notNull().default([]),
+  restOfWorld: boolean('rest_of_world').notNull().default(false),
+  /** The zone's rates, saved with it in one write: ShippingRate[]. */
+  rates: jsonb('rates').$type<Array<Record<string, unknown>>>().notNull().default([]),
+  ordering: integer('ordering').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Local pickup: where a shopper collects an order, free of shipping. */
+export const pickupLocations = pgTable('pickup_locations', {
+  id: text('id').primaryKey(),
+  websiteId: text('website_id')
+    .notNull()
+    .references(() => websites.id),
+  name: text('name').notNull(),
+  /** A structured address (core/address-format.ts StructuredAddress). */
+  address: jsonb('address').$type<Record<string, string>>().notNull(),
+  instructions: text('instructions').notNull().default(''),
+  ordering: integer('ordering').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Local delivery: postcodes (or prefixes) of one country, a fee and a minimum order. */
+export const localDeliveryAreas = pgTable('local_delivery_areas', {
+  id: text('id').primaryKey(),
+  websiteId: text('website_id')
+    .notNull()
+    .references(() => websites.id),
+  name: text('name').notNull(),
+  country: text('country').notNull(),
+  postcodes: jsonb('postcodes').$type<string[]>().notNull().default([]),
+  feeCents: bigint('fee_cents', { mode: 'number' }).notNull().default(0),
+  minOrderCents: bigint('min_order_cents', { mode: 'number' }).notNull().default(0),
+  estimate: text('estimate').notNull().default(''),
   ordering: integer('ordering').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

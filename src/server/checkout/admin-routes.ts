@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { normalizeCouponCode } from '../../core/checkout.js';
-import { centsSchema, couponSchema, shippingOptionSchema, taxRuleSchema } from '../../core/store-rules.js';
+import { centsSchema, couponSchema, taxRuleSchema } from '../../core/store-rules.js';
+import { shippingAdminRoutes } from './shipping-routes.js';
 import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { HttpError, notFound } from '../errors.js';
@@ -20,7 +21,6 @@ const cents = centsSchema;
 const id = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'Unknown id.') });
 
 // The bodies' schemas are shared with the /config forms (core/store-rules.ts).
-const shippingBody = shippingOptionSchema;
 const taxBody = taxRuleSchema;
 const couponBody = couponSchema;
 
@@ -78,52 +78,8 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
 
   // ---- Shipping options, tax rules, coupons -------------------------------------------------------
 
-  const shippingJson = (r: Obj) => ({
-    id: r.id,
-    name: r.name,
-    kind: r.kind,
-    priceCents: Number(r.price_cents),
-    freeAboveCents: Number(r.free_above_cents),
-    weightRates: r.weight_rates,
-    countries: r.countries,
-    enabled: r.enabled,
-    ordering: Number(r.ordering),
-  });
-  app.get('/api/checkout/admin/shipping-options', ownerRead, async () => {
-    const r = await rows<Obj>(
-      db,
-      sql`select * from shipping_options where website_id = ${await siteId()} order by ordering, created_at, id`,
-    );
-    return { shippingOptions: r.map(shippingJson) };
-  });
-  app.post('/api/checkout/admin/shipping-options', owner, async (req) => {
-    const b = shippingBody.parse(req.body ?? {});
-    const r = await rows<Obj>(
-      db,
-      sql`insert into shipping_options (id, website_id, name, kind, price_cents, free_above_cents, weight_rates, countries, enabled, ordering)
-        values (${newId()}, ${await siteId()}, ${b.name}, ${b.kind}, ${b.priceCents}, ${b.freeAboveCents}, ${JSON.stringify(b.weightRates)}::jsonb,
-          ${JSON.stringify(b.countries.map((c) => c.toUpperCase()))}::jsonb, ${b.enabled}, ${b.ordering}) returning *`,
-    );
-    return { shippingOption: shippingJson(r[0]!) };
-  });
-  app.put('/api/checkout/admin/shipping-options/:id', owner, async (req) => {
-    const { id: oid } = id.parse(req.params);
-    const b = shippingBody.parse(req.body ?? {});
-    const r = await rows<Obj>(
-      db,
-      sql`update shipping_options set name = ${b.name}, kind = ${b.kind}, price_cents = ${b.priceCents}, free_above_cents = ${b.freeAboveCents},
-        weight_rates = ${JSON.stringify(b.weightRates)}::jsonb, countries = ${JSON.stringify(b.countries.map((c) => c.toUpperCase()))}::jsonb, enabled = ${b.enabled}, ordering = ${b.ordering}
-        where id = ${oid} and website_id = ${await siteId()} returning *`,
-    );
-    if (!r[0]) throw notFound('That shipping option does not exist.');
-    return { shippingOption: shippingJson(r[0]) };
-  });
-  app.delete('/api/checkout/admin/shipping-options/:id', owner, async (req) => {
-    const { id: oid } = id.parse(req.params);
-    const r = await rows<Obj>(db, sql`delete from shipping_options where id = ${oid} and website_id = ${await siteId()} returning id`);
-    if (!r[0]) throw notFound('That shipping option does not exist.');
-    return { deleted: oid };
-  });
+  // Shipping zones, pickup locations and local delivery areas: shipping-routes.ts.
+  await shippingAdminRoutes(app);
 
   const taxJson = (r: Obj) => ({
     id: r.id,

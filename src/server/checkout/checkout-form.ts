@@ -23,6 +23,7 @@ import type { PaymentMethodInput } from '../payments/index.js';
 import { checkoutMessages } from '../../core/messages.js';
 import { type CartRef, type CheckoutService, type CheckoutState } from './service.js';
 import { addressFormat, countryOptions, defaultCountry, sendSitePage } from '../site-page/index.js';
+import { checkoutCountries, firstCountry } from './shipping-store.js';
 
 export const CHECKOUT_FORM_PATH = '/api/checkout/form';
 
@@ -95,6 +96,8 @@ export async function plainCheckoutRoutes(app: FastifyInstance, deps: PlainCheck
     const view = await checkout.view(site.id, site.currency, ref, state);
     const settings = websites.storeSettings(site);
     const stripeOn = app.hasDecorator('stripe') && app.stripe.active();
+    // A cart that needs shipping chooses among the countries the shop ships to.
+    const offered = checkoutCountries(countryOptions(site.locale), view as unknown as Parameters<typeof checkoutCountries>[1]);
     const props: CheckoutPageProps = {
       view: view as unknown as CheckoutPageProps['view'],
       cartToken: cartToken ?? null,
@@ -104,8 +107,11 @@ export async function plainCheckoutRoutes(app: FastifyInstance, deps: PlainCheck
       stripe: ref && stripeOn ? await app.stripe.checkoutConfig() : null,
       crumb: req.crumb,
       plainKey: randomUUID(),
-      countries: countryOptions(site.locale),
-      addressFormat: addressFormat(view.state.shippingAddress?.country || defaultCountry(site.locale, site.settings), site.locale),
+      countries: offered,
+      addressFormat: addressFormat(
+        view.state.shippingAddress?.country || firstCountry(offered, defaultCountry(site.locale, site.settings)),
+        site.locale,
+      ),
       ...extra,
     };
     return sendSitePage(app, req, reply, {

@@ -30,10 +30,11 @@ import {
   type CheckoutTotals,
   type Coupon,
   type CouponKind,
-  type ShippingKind,
   type ShippingOption,
   type TaxRule,
 } from '../../core/checkout.js';
+import { countryRefusal, orderShippingOption, pickupOf } from '../../core/shipping.js';
+import { shippingOptionsFor } from './shipping-store.js';
 import { ProductType, Role } from '../../core/enums.js';
 import { cart as cartMessages, checkoutMessages, commerce, forms as formMessages } from '../../core/messages.js';
 import { checkedAddress, formatAddress } from '../site-page/index.js';
@@ -137,18 +138,6 @@ function lineFrom(r: Obj): OrderLine {
 
 /** Products whose stock is counted: physical and service (digital and gift cards never sell out). */
 const stocked = (l: Pick<OrderLine, 'productType'>) => l.productType === ProductType.PHYSICAL || l.productType === ProductType.SERVICE;
-
-function optionFrom(r: Obj): ShippingOption {
-  return {
-    id: String(r.id),
-    name: String(r.name),
-    kind: String(r.kind) as ShippingKind,
-    priceCents: n(r.price_cents),
-    freeAboveCents: n(r.free_above_cents),
-    weightRates: parse<ShippingOption['weightRates']>(r.weight_rates) ?? [],
-    countries: parse<string[]>(r.countries) ?? [],
-  };
-}
 
 function taxRuleFrom(r: Obj): TaxRule {
   return {
@@ -368,12 +357,9 @@ export class CheckoutService {
 
   // ---- Store data --------------------------------------------------------------------------------
 
+  /** The site's zone rates, local deliveries and pickups (shipping-store.ts), as checkout's options. */
   async shippingOptions(db: Db | Tx, websiteId: string): Promise<ShippingOption[]> {
-    const r = await rows<Obj>(
-      db,
-      sql`select * from shipping_options where website_id = ${websiteId} and enabled order by ordering, created_at, id`,
-    );
-    return r.map(optionFrom);
+    return shippingOptionsFor(db, websiteId);
   }
 
   async taxRules(db: Db | Tx, websiteId: string): Promise<TaxRule[]> {
@@ -454,7 +440,7 @@ export class CheckoutService {
         lines: pricingLines,
         shippingOptions,
         selectedShippingOptionId: state.selectedShippingOptionId ?? null,
-        location: addr?.country ? { country: addr.country.toUpperCase(), region } : null,
+        location: addr?.country ? { country: addr.country.toUpperCase(), region, postalCode: addr.postalCode ?? '' } : null,
         taxRules,
         couponCodes: state.coupons ?? [],
         coupons,
@@ -544,7 +530,7 @@ export class CheckoutService {
   }
 
   /** Checks what can be checked before any money moves; 400 with the message of core/messages.ts. */
-  private precheck(lines: OrderLine[], t: CheckoutTotals, state: CheckoutState, input: PlaceInput) {
+  private precheck(lines: OrderLine[], t: CheckoutTotals, state: CheckoutState, input: PlaceInput, shipping: readonly ShippingOption[]) {
     if (lines.length === 0) throw badRequest(checkoutMessages.EMPTY_CART);
     if (cartAmountTooLarge(t.subtotalCents, input.currency) || cartAmountTooLarge(t.grandTotalCents, input.currency))
       throw badRequest(cartMessages.CART_TOTAL_TOO_LARGE);
@@ -557,7 +543,11 @@ export class CheckoutService {
       for (const [part, message] of Object.entries(wrong)) errors[`shippingAddress.${part}`] = message;
       if (Object.keys(wrong).length === 0) state.shippingAddress = address;
     }
-    if (Object.keys(errors).length > 0) throw badRequest(cartMessages.UPDATE_MISSING_INFO, errors);
+    // A physical order goes only to a country some zone, local delivery or pickup covers.
+    const refusal =
+      t.requiresShipping && !errors['shippingAddress.country'] ? countryRefusal(shipping, state.shippingAddress?.country) : null;
+    if (refusal) errors['shippingAddress.country'] = refusal;
+    if (Object.keys(errors).length > 0) throw badRequest(refusal ?? cartMessages.UPDATE_MISSING_INFO, errors);
     if (t.requiresShipping && !t.selectedShippingOption)
       throw badRequest(checkoutMessages.NO_SHIPPING, { shippingOption: checkoutMessages.NO_SHIPPING });
     if (input.ref.kind === 'cart' && input.minimumOrderSubtotalCents > 0 && t.subtotalCents < input.minimumOrderSubtotalCents) {
@@ -583,10 +573,10 @@ export class CheckoutService {
 
     const state = input.state;
     const lines = await this.lines(this.db, input.ref);
-    const { totals, giftCard } = await this.totals(this.db, input.websiteId, input.currency, lines, state, now);
+    const { totals, giftCard, pricing } = await this.totals(this.db, input.websiteId, input.currency, lines, state, now);
     if (state.giftCardCode && !giftCard)
       throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
-    this.precheck(lines, totals, state, input);
+    this.precheck(lines, totals, state, input, pricing.shippingOptions);
     // The shopper confirmed a total, always (issue 38: without one, whatever the total had become was charged):
     // a price, a sale or a coupon that changed since then stops the payment, and the answer carries the new
     // quote so the page shows the new total for a second confirmation.
@@ -728,10 +718,10 @@ export class CheckoutService {
       return { order: existing };
     }
     const lines = await this.lines(this.db, input.ref);
-    const { totals, giftCard } = await this.totals(this.db, input.websiteId, input.currency, lines, input.state, now);
+    const { totals, giftCard, pricing } = await this.totals(this.db, input.websiteId, input.currency, lines, input.state, now);
     if (input.state.giftCardCode && !giftCard)
       throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
-    this.precheck(lines, totals, input.state, input);
+    this.precheck(lines, totals, input.state, input, pricing.shippingOptions);
     if (
       input.expectedTotalCents !== undefined &&
       input.expectedTotalCents !== null &&
@@ -1081,7 +1071,7 @@ export class CheckoutService {
       sql`update orders set email = ${state.email ?? ''}, shipping_address = ${addr ? JSON.stringify(addr) : null}::jsonb, items = ${JSON.stringify(items)}::jsonb,
         subtotal_cents = ${t.subtotalCents}, discount_cents = ${t.discountCents}, shipping_cents = ${t.shippingCostCents}, tax_cents = ${t.taxCents},
         grand_total_cents = ${t.grandTotalCents}, gift_card_cents = ${t.giftCardCents}, gift_card_id = ${giftCard && t.giftCardCents > 0 ? giftCard.id : null},
-        shipping_option = ${sel ? JSON.stringify({ id: sel.id, name: sel.name, costCents: sel.costCents }) : null}::jsonb,
+        shipping_option = ${sel ? JSON.stringify(orderShippingOption(sel)) : null}::jsonb,
         coupons = ${JSON.stringify(t.validCoupons.map((c) => c.code))}::jsonb,
         tax_rules = ${JSON.stringify(t.applicableTaxRules.map((x) => ({ id: x.id, name: x.name, taxCents: x.taxCents })))}::jsonb,
         payment = ${payment ? JSON.stringify(payment) : JSON.stringify({ provider: t.giftCardCents > 0 ? 'gift_card' : 'none' })}::jsonb,
@@ -1118,8 +1108,17 @@ export class CheckoutService {
     if (o.giftCardCents > 0) lines.push(`Paid by gift card: ${f(o.giftCardCents)}`);
     lines.push(`Total: ${f(o.grandTotalCents)}`);
     // The address as its country writes it (core/address-format.ts), as the confirmation page shows it.
+    const pickup = pickupOf(o.shippingOption);
     const shipTo = formatAddress(o.shippingAddress, input.locale ?? 'en');
-    if (shipTo.length) lines.push('', 'Shipping to:', ...shipTo);
+    if (pickup)
+      lines.push(
+        '',
+        `${checkoutMessages.PICK_UP_AT}:`,
+        ...formatAddress(pickup.address, input.locale ?? 'en'),
+        ...(pickup.instructions ? ['', pickup.instructions] : []),
+      );
+    else if (shipTo.length) lines.push('', 'Shipping to:', ...shipTo);
+    if (o.shippingOption?.estimate) lines.push(`${checkoutMessages.DELIVERY_ESTIMATE}: ${String(o.shippingOption.estimate)}`);
     o.items.forEach((i, idx) => {
       if (n(i.productType) === ProductType.DIGITAL)
         lines.push(

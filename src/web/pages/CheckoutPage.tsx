@@ -152,7 +152,9 @@ export function CheckoutPage({
           lines: view.pricing.lines,
           shippingOptions: view.pricing.shippingOptions,
           selectedShippingOptionId: shippingId,
-          location: address.country ? { country: address.country, region: address.region ?? '' } : null,
+          location: address.country
+            ? { country: address.country, region: address.region ?? '', postalCode: address.postalCode ?? '' }
+            : null,
           taxRules: view.pricing.taxRules,
           couponCodes: coupons,
           coupons: view.pricing.coupons,
@@ -161,7 +163,7 @@ export function CheckoutPage({
         },
         f,
       ),
-    [view, shippingId, address.country, address.region, coupons, giftCode],
+    [view, shippingId, address.country, address.region, address.postalCode, coupons, giftCode],
   );
   // The instalment method: offered by the owner for this cart, and the amount due within the provider's limits.
   const instalmentsOffered =
@@ -442,7 +444,11 @@ export function CheckoutPage({
                     checked={totals.selectedShippingOption?.id === o.id}
                     onChange={() => setShippingId(o.id)}
                   />
-                  {o.name} — {o.costCents === 0 ? 'Free' : f(o.costCents)}
+                  <span className="checkout-shipping__text">
+                    {o.name} — {o.costCents === 0 ? 'Free' : f(o.costCents)}
+                    {o.estimate ? <span className="checkout-shipping__estimate"> ({o.estimate})</span> : null}
+                    {o.pickup ? <span className="checkout-shipping__pickup"> {(o.pickup.lines ?? []).join(', ')}</span> : null}
+                  </span>
                 </label>
               ))
             )}

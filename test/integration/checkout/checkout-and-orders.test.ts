@@ -37,7 +37,8 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
       expect(r.statusCode, r.body).toBe(200);
       return r.json();
     };
-    await post('/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 599 });
+    // Three rates of one zone (the United States); the earlier one-list call adds each to the zone of its countries.
+    await post('/api/checkout/admin/shipping-options', { name: 'Standard', kind: 'flat', priceCents: 599, countries: ['US'] });
     await post('/api/checkout/admin/shipping-options', {
       name: 'Free over $100',
       kind: 'free_above',
@@ -52,6 +53,7 @@ describe.each(DB_KINDS)('checkout and orders on %s', (kind) => {
         { upToGrams: 1000, priceCents: 450 },
         { upToGrams: 5000, priceCents: 1200 },
       ],
+      countries: ['US'],
     });
     await post('/api/checkout/admin/tax-rules', { name: 'Oregon', country: 'US', region: 'OR', rateBasisPoints: 0 });
     await post('/api/checkout/admin/tax-rules', { name: 'California', country: 'US', region: 'CA', rateBasisPoints: 725 });
