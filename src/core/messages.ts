@@ -739,3 +739,30 @@ export const checkoutMessages = {
   NOT_SUBSCRIBABLE: 'This product is not sold by subscription.',
   CANCEL_UNREACHABLE: 'We could not reach the payment processor, so the subscription is still active. Please try again in a moment.',
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Taxes: classes, rules, and the "incl." line of tax-inclusive prices
+// ---------------------------------------------------------------------------------------------
+
+export const taxMessages = {
+  /** The tax's name by country (core/tax.ts taxLabel). */
+  labels: { VAT: 'VAT', GST: 'GST', Tax: 'Tax' },
+  /** The line under a tax-inclusive total: 'incl. £4.00 VAT'. */
+  included: (amount: string, label: string) => `incl. ${amount} ${label}`,
+  /** The refund email's tax line: 'This includes £4.00 VAT.' */
+  refundIncludes: (amount: string, label: string) => `This includes ${amount} ${label}.`,
+  /** The cart page before the amount is known again (after a change): 'Prices include VAT'. */
+  pricesInclude: (label: string) => `Prices include ${label}`,
+  classNames: { standard: 'Standard rate', reduced: 'Reduced rate', zero: 'Zero-rated', exempt: 'Exempt' },
+  CLASS_INVALID: 'Choose a tax class: standard, reduced, zero or exempt.',
+  RULE_CLASS_INVALID: 'A rule taxes the standard or the reduced class.',
+  RATE_RANGE: 'Enter a rate from 0% to 100%.',
+  RATE_TOO_HIGH: 'Rate must be 100% or less.',
+  RATE_NEGATIVE: 'Rate must be 0% or more.',
+  RATE_WHOLE: 'Rate must be whole basis points (a percentage with up to 2 decimals).',
+  regionUnknown: (region: string, country: string) => `${region} is not a region of ${country}.`,
+  BILLING_COUNTRY_REQUIRED: 'Choose the country of your billing address.',
+  PRICES_INCLUDE_TAX: 'Prices include tax',
+  PRICES_INCLUDE_TAX_HINT:
+    'On: the prices you enter already contain the tax (UK, EU, Australia, New Zealand, Japan); checkout shows it as "incl.". Off: tax is added at checkout (US, Canada).',
+} as const;
