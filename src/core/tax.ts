@@ -128,7 +128,9 @@ export function computeTax(input: TaxInput): TaxResult {
 
 // Countries whose sales tax goes by another name on receipts; everywhere else it is "Tax".
 const VAT_COUNTRIES = new Set(
-  'AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE GB NO CH IS LI MC ZA AE SA TR UA RS MX CL PH TH VN'.split(' '),
+  'AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE GB NO CH IS LI MC ZA AE SA TR UA RS MX CL PH TH VN'.split(
+    ' ',
+  ),
 );
 const GST_COUNTRIES = new Set('AU NZ SG IN CA MY'.split(' '));
 

@@ -638,7 +638,16 @@ export class CheckoutService {
       const { address, errors: wrong } = checkedAddress({ ...b, line1: '-', city: '-', name: '-' }, locale);
       if (wrong.country) errors['billingAddress.country'] = b?.country ? wrong.country : taxMessages.BILLING_COUNTRY_REQUIRED;
       else if (wrong.region && b?.region) errors['billingAddress.region'] = wrong.region;
-      else state.billingAddress = { name: String(b?.name ?? '').trim(), line1: '', line2: '', city: '', region: b?.region ? address.region : '', postalCode: '', country: address.country };
+      else
+        state.billingAddress = {
+          name: String(b?.name ?? '').trim(),
+          line1: '',
+          line2: '',
+          city: '',
+          region: b?.region ? address.region : '',
+          postalCode: '',
+          country: address.country,
+        };
       return errors;
     }
     const { address, errors: wrong } = checkedAddress(b, locale);
@@ -1521,7 +1530,10 @@ export function billingAddressOf(ships: boolean, state: CheckoutState): Address 
  * Where tax is due: the shipping address of an order that ships, the billing address of a digital-only
  * one (e-books and services are taxed where the buyer is). Regions count as their subdivision code.
  */
-export function taxLocationOf(lines: readonly Pick<OrderLine, 'productType'>[], state: CheckoutState): { country: string; region: string } | null {
+export function taxLocationOf(
+  lines: readonly Pick<OrderLine, 'productType'>[],
+  state: CheckoutState,
+): { country: string; region: string } | null {
   const a = shipsLines(lines) ? state.shippingAddress : billingOf(false, state);
   if (!a?.country) return null;
   return { country: a.country.toUpperCase(), region: checkedAddress(a, 'en').address.region };
