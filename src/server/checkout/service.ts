@@ -593,7 +593,7 @@ export class CheckoutService {
   }
 
   /** Checks what can be checked before any money moves; 400 with the message of core/messages.ts. */
-  private precheck(lines: OrderLine[], t: CheckoutTotals, state: CheckoutState, input: PlaceInput) {
+  private precheck(lines: OrderLine[], t: CheckoutTotals, state: CheckoutState, input: PlaceInput, taxed: boolean) {
     if (lines.length === 0) throw badRequest(checkoutMessages.EMPTY_CART);
     if (cartAmountTooLarge(t.subtotalCents, input.currency) || cartAmountTooLarge(t.grandTotalCents, input.currency))
       throw badRequest(cartMessages.CART_TOTAL_TOO_LARGE);
@@ -606,7 +606,8 @@ export class CheckoutService {
       for (const [part, message] of Object.entries(wrong)) errors[`shippingAddress.${part}`] = message;
       if (Object.keys(wrong).length === 0) state.shippingAddress = address;
     }
-    Object.assign(errors, this.billingErrors(t.requiresShipping, state, input.locale ?? 'en'));
+    // A shop without tax rules needs no billing country to tax a digital order by.
+    if (taxed || state.billingAddress?.country) Object.assign(errors, this.billingErrors(t.requiresShipping, state, input.locale ?? 'en'));
     if (Object.keys(errors).length > 0) throw badRequest(cartMessages.UPDATE_MISSING_INFO, errors);
     if (t.requiresShipping && !t.selectedShippingOption)
       throw badRequest(checkoutMessages.NO_SHIPPING, { shippingOption: checkoutMessages.NO_SHIPPING });
@@ -665,10 +666,10 @@ export class CheckoutService {
 
     const state = input.state;
     const lines = await this.lines(this.db, input.ref);
-    const { totals, giftCard } = await this.totals(this.db, input.websiteId, input.currency, lines, state, now);
+    const { totals, giftCard, pricing } = await this.totals(this.db, input.websiteId, input.currency, lines, state, now);
     if (state.giftCardCode && !giftCard)
       throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
-    this.precheck(lines, totals, state, input);
+    this.precheck(lines, totals, state, input, pricing.taxRules.length > 0);
     // The shopper confirmed a total, always (issue 38: without one, whatever the total had become was charged):
     // a price, a sale or a coupon that changed since then stops the payment, and the answer carries the new
     // quote so the page shows the new total for a second confirmation.
@@ -810,10 +811,10 @@ export class CheckoutService {
       return { order: existing };
     }
     const lines = await this.lines(this.db, input.ref);
-    const { totals, giftCard } = await this.totals(this.db, input.websiteId, input.currency, lines, input.state, now);
+    const { totals, giftCard, pricing } = await this.totals(this.db, input.websiteId, input.currency, lines, input.state, now);
     if (input.state.giftCardCode && !giftCard)
       throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
-    this.precheck(lines, totals, input.state, input);
+    this.precheck(lines, totals, input.state, input, pricing.taxRules.length > 0);
     if (
       input.expectedTotalCents !== undefined &&
       input.expectedTotalCents !== null &&
