@@ -10,21 +10,12 @@
  */
 import { ProductType } from './enums';
 import { offeredShipping, type ShippingOption } from './shipping.js';
+import { allocate, computeTax, taxClassOf, type AppliedTaxRule, type TaxClass, type TaxRule } from './tax';
+
+export { taxRulesFor, type AppliedTaxRule, type TaxRule } from './tax';
 
 export type { ShippingOption, ShippingOptionKind as ShippingKind } from './shipping.js';
 export { shippingCost } from './shipping.js';
-
-export interface TaxRule {
-  id: string;
-  name: string;
-  /** ISO country code. */
-  country: string;
-  /** Region (state, province) code; '' applies to the whole country. */
-  region: string;
-  rateBasisPoints: number;
-  /** Whether shipping is taxed too. */
-  appliesToShipping: boolean;
-}
 
 export type CouponKind = 'percent' | 'fixed' | 'free_shipping';
 
@@ -50,6 +41,8 @@ export interface CheckoutLine {
   quantity: number;
   weightGrams?: number;
   productType?: number;
+  /** The product's tax class (core/tax.ts); standard when missing. */
+  taxClass?: TaxClass;
 }
 
 export interface ShippingLocation {
@@ -65,6 +58,10 @@ export interface CheckoutInput {
   selectedShippingOptionId?: string | null;
   location?: ShippingLocation | null;
   taxRules: readonly TaxRule[];
+  /** The store's prices include tax: the tax is extracted from them, not added. */
+  pricesIncludeTax?: boolean;
+  /** Where the tax is due when it is not the shipping location (a digital order's billing address). */
+  taxLocation?: ShippingLocation | null;
   /** The codes the visitor entered, in order. */
   couponCodes: readonly string[];
   /** The coupons the store has for those codes (unknown codes are simply missing). */
@@ -83,15 +80,13 @@ export interface InvalidCoupon {
   reason: string;
 }
 
-export interface AppliedTaxRule extends TaxRule {
-  taxCents: number;
-}
-
 export interface CheckoutTotals {
   subtotalCents: number;
   discountCents: number;
   shippingCostCents: number;
   taxCents: number;
+  /** The tax is part of the prices (shown as "incl."), not added to the total. */
+  taxIncluded: boolean;
   grandTotalCents: number;
   /** What the gift card pays (at most the grand total). */
   giftCardCents: number;
@@ -132,12 +127,18 @@ export function applyBasisPoints(amountCents: number, basisPoints: number): numb
   return Math.floor((a * bp + 5000) / 10000);
 }
 
-/** The tax rules that apply to a location: the country's rules without a region, and the region's own. */
-export function taxRulesFor(rules: readonly TaxRule[], location: ShippingLocation | null | undefined): TaxRule[] {
-  if (!location?.country) return [];
-  const country = location.country.toUpperCase();
-  const region = (location.region ?? '').trim().toUpperCase();
-  return rules.filter((r) => r.country.toUpperCase() === country && (r.region === '' || r.region.toUpperCase() === region));
+/** The lines as tax sees them: each line's amount less its share of the discount; gift cards exempt. */
+function taxedLines(lines: readonly CheckoutLine[], discountCents: number, discountsGiftCards: boolean) {
+  const amounts = lines.map((l) => whole(l.priceCents) * whole(l.quantity));
+  const isGift = lines.map((l) => l.productType === ProductType.GIFT_CARD);
+  const shares = allocate(
+    discountCents,
+    amounts.map((a, i) => (isGift[i] && !discountsGiftCards ? 0 : a)),
+  );
+  return lines.map((l, i) => ({
+    amountCents: amounts[i]! - shares[i]!,
+    taxClass: isGift[i] ? ('exempt' as const) : taxClassOf(l.taxClass),
+  }));
 }
 
 /** Why a coupon cannot be used (before the one-discount rule), or null. */
@@ -224,21 +225,26 @@ export function computeCheckout(input: CheckoutInput, formatAmount: (cents: numb
     : null;
   const shippingCostCents = selectedShippingOption?.costCents ?? 0;
 
-  // Tax: each applicable rule on the discounted merchandise, plus shipping where the rule says so.
-  const goods = subtotalCents - discountCents;
-  const applicableTaxRules: AppliedTaxRule[] = taxRulesFor(input.taxRules, input.location).map((r) => ({
-    ...r,
-    taxCents: applyBasisPoints(goods + (r.appliesToShipping ? shippingCostCents : 0), r.rateBasisPoints),
-  }));
-  const taxCents = applicableTaxRules.reduce((s, r) => s + r.taxCents, 0);
+  // Tax (core/tax.ts): the discount shared over the lines it applies to, each line taxed by its class.
+  const taxed = taxedLines(input.lines, discountCents, discountCoupon?.appliesToGiftCards === true);
+  const tax = computeTax({
+    lines: taxed,
+    shippingCents: shippingCostCents,
+    rules: input.taxRules,
+    location: input.taxLocation !== undefined ? input.taxLocation : input.location,
+    pricesIncludeTax: input.pricesIncludeTax === true,
+  });
+  const applicableTaxRules: AppliedTaxRule[] = tax.applied;
+  const taxCents = tax.taxCents;
 
-  const grandTotalCents = Math.max(0, subtotalCents - discountCents + shippingCostCents + taxCents);
+  const grandTotalCents = Math.max(0, subtotalCents - discountCents + shippingCostCents + (tax.included ? 0 : taxCents));
   const giftCardCents = Math.min(whole(input.giftCardBalanceCents), grandTotalCents);
   return {
     subtotalCents,
     discountCents,
     shippingCostCents,
     taxCents,
+    taxIncluded: tax.included,
     grandTotalCents,
     giftCardCents,
     amountDueCents: grandTotalCents - giftCardCents,

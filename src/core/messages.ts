@@ -809,7 +809,35 @@ export const shippingMessages = {
   /** A physical order to a country no zone, pickup or local delivery covers. */
   COUNTRY_NOT_SHIPPED: 'We do not ship to this country. Please choose one of the countries in the list.',
   NO_SHIPPING_SET_UP: 'This shop has not set up shipping yet, so orders that need shipping cannot be placed.',
-  PICKUP: 'Pick up in store',
-  PICKUP_FREE: 'Free',
   REST_OF_WORLD: 'Rest of the world',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Taxes: classes, rules, and the "incl." line of tax-inclusive prices
+// ---------------------------------------------------------------------------------------------
+
+export const taxMessages = {
+  /** The tax's name by country (core/tax.ts taxLabel). */
+  labels: { VAT: 'VAT', GST: 'GST', Tax: 'Tax' },
+  /** The line under a tax-inclusive total: 'incl. £4.00 VAT'. */
+  included: (amount: string, label: string) => `incl. ${amount} ${label}`,
+  /** The refund email's tax line: 'This includes £4.00 VAT.' */
+  refundIncludes: (amount: string, label: string) => `This includes ${amount} ${label}.`,
+  /** The cart page before the amount is known again (after a change): 'Prices include VAT'. */
+  pricesInclude: (label: string) => `Prices include ${label}`,
+  classNames: { standard: 'Standard rate', reduced: 'Reduced rate', zero: 'Zero-rated', exempt: 'Exempt' },
+  CLASS_INVALID: 'Choose a tax class: standard, reduced, zero or exempt.',
+  RULE_CLASS_INVALID: 'A rule taxes the standard or the reduced class.',
+  RATE_RANGE: 'Enter a rate from 0% to 100%.',
+  RATE_TOO_HIGH: 'Rate must be 100% or less.',
+  RATE_NEGATIVE: 'Rate must be 0% or more.',
+  RATE_WHOLE: 'Rate must be whole basis points (a percentage with up to 2 decimals).',
+  regionUnknown: (region: string, country: string) => `${region} is not a region of ${country}.`,
+  BILLING_COUNTRY_REQUIRED: 'Choose the country of your billing address.',
+  PRICES_INCLUDE_TAX: 'Prices include tax',
+  PRICES_INCLUDE_TAX_CHOICE: 'Choose whether prices include tax.',
+  PRICES_INCLUDE_TAX_SAVED: 'Saved: prices include tax.',
+  PRICES_EXCLUDE_TAX_SAVED: 'Saved: tax is added at checkout.',
+  PRICES_INCLUDE_TAX_HINT:
+    'On: the prices you enter already contain the tax (UK, EU, Australia, New Zealand, Japan); checkout shows it as "incl.". Off: tax is added at checkout (US, Canada).',
 } as const;

@@ -4,6 +4,8 @@
  * the admin types its calls and forms with the inferred types.
  */
 import { z } from 'zod';
+import { TAX_CLASSES } from '../tax.js';
+import { taxMessages } from '../messages.js';
 import { ProductType, isEnumValue } from '../enums.js';
 import { platform as platformMessages } from '../messages.js';
 import { cents, CONTENT_STATUSES } from './common.js';
@@ -121,6 +123,8 @@ export const productIn = z.object({
   excerpt: z.string().max(2000).optional(),
   status: productStatus.optional().default('published'),
   productType: z.number().refine((n) => isEnumValue(ProductType, n), { message: 'Choose a product type.' }),
+  /** The tax class (core/tax.ts): standard unless the product is reduced-rate, zero-rated or exempt. */
+  taxClass: z.enum(TAX_CLASSES, { error: taxMessages.CLASS_INVALID }).optional().default('standard'),
   images: z.array(imageIn).max(50).optional().default([]),
   // Tag length is checked by tagListErrors (50 characters); this bound only caps the request.
   tags: z.array(z.string().trim().min(1).max(1000)).max(100).optional().default([]),

@@ -111,6 +111,8 @@ export interface CartPageProps {
   checkoutUrl?: string;
   /** The instalment context served with the cart (the store's and each item's). */
   instalments?: CartInstalmentContext | null;
+  /** Prices include tax: the tax the cart's subtotal contains, for the subtotal it was worked out for. */
+  taxIncluded?: { taxCents: number; label: string; subtotalCents: number } | null;
 }
 
 export interface GalleryImage {

@@ -62,6 +62,8 @@ export const taxRules = pgTable('tax_rules', {
   region: text('region').notNull().default(''),
   rateBasisPoints: integer('rate_basis_points').notNull(),
   appliesToShipping: boolean('applies_to_shipping').notNull().default(false),
+  /** The class of goods the rule taxes: standard or reduced (core/tax.ts). */
+  taxClass: text('tax_class').notNull().default('standard'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
@@ -116,6 +118,8 @@ export const orders = pgTable(
     testMode: boolean('test_mode').notNull().default(true),
     email: text('email').notNull(),
     shippingAddress: jsonb('shipping_address').$type<Record<string, string> | null>(),
+    /** The billing address (a digital order's tax goes by its country); null when it is the shipping address. */
+    billingAddress: jsonb('billing_address').$type<Record<string, string> | null>(),
     /** [{itemId, variantId, sku, productName, quantity, unitPriceCents, productType, attributes}] */
     items: jsonb('items').$type<Array<Record<string, unknown>>>().notNull().default([]),
     currency: text('currency').notNull(),
@@ -123,6 +127,8 @@ export const orders = pgTable(
     discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
     shippingCents: bigint('shipping_cents', { mode: 'number' }).notNull().default(0),
     taxCents: bigint('tax_cents', { mode: 'number' }).notNull().default(0),
+    /** The tax is part of the prices (the store's prices include tax), not added to the total. */
+    taxIncluded: boolean('tax_included').notNull().default(false),
     grandTotalCents: bigint('grand_total_cents', { mode: 'number' }).notNull().default(0),
     giftCardCents: bigint('gift_card_cents', { mode: 'number' }).notNull().default(0),
     /** The gift card that paid part of the order. */

@@ -57,6 +57,19 @@ export function plainState(body: Body): { state: CheckoutState; action: string; 
     country: /^[A-Za-z]{2}$/.test(one(body.country, 2) ?? '') ? one(body.country, 2)!.toUpperCase() : '',
   };
   const hasAddress = ['name', 'line1', 'line2', 'city', 'region', 'postalCode', 'country'].some((k) => body[k] !== undefined);
+  // The billing address's fields are named billingCountry, billingLine1...; its checkbox is sent only when ticked.
+  const bill = (k: string, max: number) => one(body[`billing${k}`], max) ?? '';
+  const billingCountry = bill('Country', 2);
+  const billing = {
+    name: bill('Name', 200),
+    line1: bill('Line1', 200),
+    line2: bill('Line2', 200),
+    city: bill('City', 100),
+    region: bill('Region', 100).toUpperCase(),
+    postalCode: bill('PostalCode', 20),
+    country: /^[A-Za-z]{2}$/.test(billingCountry) ? billingCountry.toUpperCase() : '',
+  };
+  const billingSent = Object.keys(body).some((k) => k.startsWith('billing') && k !== 'billingSameAsShipping');
   const gift = action === 'giftCard' || body.giftCardCode !== undefined ? (one(body.giftCardCode, 64)?.trim() ?? '') : '';
   return {
     action,
@@ -64,6 +77,8 @@ export function plainState(body: Body): { state: CheckoutState; action: string; 
     state: {
       email: one(body.email, 256)?.trim() ?? '',
       shippingAddress: hasAddress ? address : null,
+      billingAddress: billingSent ? billing : null,
+      billingSameAsShipping: body.billingSameAsShipping !== undefined || !billingSent,
       selectedShippingOptionId: one(body.shipping, 64) ?? null,
       coupons,
       giftCardCode: gift || null,

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PageType, ProductType } from '../../core/enums.js';
 import { formatMoney } from '../../core/money.js';
-import { checkoutMessages, commerce } from '../../core/messages.js';
+import { checkoutMessages, commerce, taxMessages } from '../../core/messages.js';
 import { CRUMB_COOKIE } from '../../core/cookies.js';
 import { cartIdent } from '../visitor/index.js';
 import { CART_COOKIE } from '../../core/cookies.js';
@@ -19,7 +19,7 @@ import { checkoutStateIn, placeIn } from '../../core/api/checkout.js';
 import { storableText } from '../../core/api/common.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import type { TestPaymentProvider } from '../payments/index.js';
-import { purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState } from './service.js';
+import { orderTaxLabel, purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState } from './service.js';
 import { addressFormat, countryOptions, defaultCountry, formatAddress, sendSitePage } from '../site-page/index.js';
 import { checkoutCountries, firstCountry } from './shipping-store.js';
 import { pickupOf } from '../../core/shipping.js';
@@ -39,6 +39,8 @@ export function stateOf(body: z.infer<typeof stateSchema>): CheckoutState {
   return {
     email: body.email?.trim(),
     shippingAddress: body.shippingAddress ?? null,
+    billingAddress: body.billingAddress ?? null,
+    billingSameAsShipping: body.billingSameAsShipping ?? true,
     selectedShippingOptionId: body.selectedShippingOptionId ?? null,
     coupons: body.coupons ?? [],
     giftCardCode: body.giftCardCode ?? null,
@@ -322,6 +324,11 @@ async function afterOrderRoutes(
         discount: o.discountCents > 0 ? f(o.discountCents) : null,
         shipping: f(o.shippingCents),
         tax: f(o.taxCents),
+        taxLabel: orderTaxLabel(o),
+        taxIncluded: o.taxIncluded,
+        /** 'incl. £4.00 VAT' under the total when the prices include tax; null otherwise. */
+        taxIncludedText: o.taxIncluded ? taxMessages.included(f(o.taxCents), orderTaxLabel(o)) : null,
+        billingAddress: o.billingAddress ? { ...o.billingAddress, lines: formatAddress(o.billingAddress, locale) } : null,
         giftCard: o.giftCardCents > 0 ? f(o.giftCardCents) : null,
         grandTotal: f(o.grandTotalCents),
         coupons: o.coupons,

@@ -298,7 +298,13 @@ function widgetHtmlOf(item: unknown, settings: CommerceSettings): Map<string, st
 /** The /cart island: the cart with its forms, store currency, minimum subtotal and the visitor's crumb. */
 export function cartPageIsland(
   cart: CartJson,
-  opts: { currency: string; crumb: string; settings?: CommerceSettings; forms: Record<string, AdditionalFieldsFormProps> },
+  opts: {
+    currency: string;
+    crumb: string;
+    settings?: CommerceSettings;
+    forms: Record<string, AdditionalFieldsFormProps>;
+    taxIncluded?: CartPageProps['taxIncluded'];
+  },
 ): string {
   const props: CartPageProps = {
     cart: cart as unknown as CartPageProps['cart'],
@@ -307,6 +313,7 @@ export function cartPageIsland(
     crumb: opts.crumb,
     forms: opts.forms,
     instalments: { store: currentStoreInstalmentContext(opts.currency), items: cartInstalmentContexts(cart.entries, opts.currency) },
+    taxIncluded: opts.taxIncluded ?? null,
   };
   return renderIsland('CartPage', props as unknown as Record<string, unknown>);
 }
@@ -315,7 +322,7 @@ export function cartPageIsland(
 export async function cartPageHtml(
   carts: CartService,
   cart: CartJson,
-  opts: { currency: string; crumb: string; settings?: CommerceSettings },
+  opts: { currency: string; crumb: string; settings?: CommerceSettings; taxIncluded?: CartPageProps['taxIncluded'] },
 ): Promise<string> {
   const forms = (await carts.formsFor(cart.entries.map((e) => e.itemId))) as Record<string, AdditionalFieldsFormProps>;
   return cartPageIsland(cart, { ...opts, forms });

@@ -37,7 +37,7 @@ import type { ProductRecord } from '../commerce/index.js';
 import { pageCache, type PageCache } from './page-cache.js';
 import { likeCounts, ownerPlainText } from '../content/index.js';
 import { excerptText } from '../../core/content.js';
-import { nonceScripts } from '../site-page/index.js';
+import { defaultCountry, nonceScripts } from '../site-page/index.js';
 import { contentWidgets, galleryIsland, priceViewJson, productGallery, PRODUCT_IMAGE_SIZES } from '../site-context/index.js';
 import { chosenFromQuery, findVariant, type StructuredContent } from '../../core/product.js';
 import { imageRoutes } from '../images/index.js';
@@ -682,7 +682,17 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   app.get('/cart', async (req, reply) => {
     const site = await websites.get();
     const cart = await carts.read(await carts.find(cartIdent(req)), site.currency);
-    const cartPage = await cartPageHtml(carts, cart, { currency: site.currency, crumb: req.crumb, settings: websites.storeSettings(site) });
+    // Tax-inclusive prices: the cart says how much tax its subtotal contains.
+    const taxIncluded =
+      cart.id && cart.entries.length > 0
+        ? await app.checkout.service.cartTaxEstimate(site.id, site.currency, String(cart.id), defaultCountry(site.locale, site.settings))
+        : null;
+    const cartPage = await cartPageHtml(carts, cart, {
+      currency: site.currency,
+      crumb: req.crumb,
+      settings: websites.storeSettings(site),
+      taxIncluded,
+    });
     return send(req, reply, { template: 'system/cart.html', pageType: PageType.SHOW_CART, title: 'Cart', ctx: { cart, cartPage } });
   });
 

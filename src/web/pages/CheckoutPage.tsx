@@ -17,6 +17,7 @@ import { api, ApiError } from '../client/api.js';
 import { cartErrorDetail } from '../client/cart-api.js';
 import { Modal } from '../islands/Modal.js';
 import { AddressFields, useAddressFormat } from '../shared/AddressFields.js';
+import { BillingSection, TaxIncludedRow, TaxRow, taxName } from './CheckoutTax.js';
 import { StripePayment, type StripePaymentApi } from './StripePayment.js';
 import type {
   Address as PostalAddress,
@@ -120,6 +121,8 @@ export function CheckoutPage({
   const [view, setView] = useState(initial);
   const [email, setEmail] = useState(initial.state.email ?? '');
   const [address, setAddress] = useState<Address>(initial.state.shippingAddress ?? { country: '' });
+  const [billing, setBilling] = useState<Address>(initial.state.billingAddress ?? { country: '' });
+  const [billingSame, setBillingSame] = useState(initial.state.billingSameAsShipping !== false);
   const [shippingId, setShippingId] = useState<string | null>(initial.state.selectedShippingOptionId ?? null);
   const [coupons, setCoupons] = useState<string[]>(initial.state.coupons ?? []);
   const [couponInput, setCouponInput] = useState('');
@@ -145,6 +148,10 @@ export function CheckoutPage({
   const currency = view.currency;
   const f = (c: number) => formatMoneyShown(c, currency);
 
+  // Where tax is due: the shipping address of an order that ships, the billing address of a digital one.
+  const ships = view.pricing.lines.some((l) => (l.productType ?? ProductType.PHYSICAL) === ProductType.PHYSICAL);
+  const taxAt = ships ? address : billing;
+  const taxLocation = ships ? undefined : billing.country ? { country: billing.country, region: billing.region ?? '' } : null;
   const totals = useMemo(
     () =>
       computeCheckout(
@@ -156,6 +163,8 @@ export function CheckoutPage({
             ? { country: address.country, region: address.region ?? '', postalCode: address.postalCode ?? '' }
             : null,
           taxRules: view.pricing.taxRules,
+          pricesIncludeTax: view.pricing.pricesIncludeTax,
+          taxLocation,
           couponCodes: coupons,
           coupons: view.pricing.coupons,
           giftCardBalanceCents: giftCode ? view.pricing.giftCardBalanceCents : 0,
@@ -163,7 +172,7 @@ export function CheckoutPage({
         },
         f,
       ),
-    [view, shippingId, address.country, address.region, address.postalCode, coupons, giftCode],
+    [view, shippingId, address.country, address.region, address.postalCode, coupons, giftCode, ships, billing.country, billing.region],
   );
   // The instalment method: offered by the owner for this cart, and the amount due within the provider's limits.
   const instalmentsOffered =
@@ -174,6 +183,8 @@ export function CheckoutPage({
     ...(cartToken ? { cartToken } : {}),
     email,
     shippingAddress: totals.requiresShipping ? address : null,
+    billingAddress: totals.requiresShipping && billingSame ? null : billing,
+    billingSameAsShipping: billingSame,
     selectedShippingOptionId: totals.selectedShippingOption?.id ?? shippingId,
     coupons,
     giftCardCode: giftCode || null,
@@ -192,7 +203,7 @@ export function CheckoutPage({
       api<CheckoutView>('POST', '/api/checkout/quote', state()).catch(() => undefined);
     }, 500);
     return () => clearTimeout(saveTimer.current);
-  }, [email, address, shippingId]);
+  }, [email, address, shippingId, billing, billingSame]);
 
   async function requote(next: Partial<State>) {
     const body = { ...state(), ...next };
@@ -239,6 +250,7 @@ export function CheckoutPage({
     }
   }
 
+  const taxLabelText = taxName(taxAt.country, firstFormat.country);
   const below = minimumOrderSubtotalCents > 0 && totals.subtotalCents < minimumOrderSubtotalCents;
   // A total past what can be shown (a stored cart an owner's price change took there): shown, not payable.
   const tooLarge = cartAmountTooLarge(totals.grandTotalCents, currency) || cartAmountTooLarge(totals.subtotalCents, currency);
@@ -465,6 +477,17 @@ export function CheckoutPage({
           </fieldset>
         )}
 
+        <BillingSection
+          ships={ships}
+          same={billingSame}
+          onSame={setBillingSame}
+          billing={billing}
+          onBilling={setBilling}
+          errors={errors}
+          countries={countries}
+          firstFormat={firstFormat}
+        />
+
         <section aria-labelledby="checkout-coupons">
           <h2 id="checkout-coupons">Coupons</h2>
           <div className="checkout-inline">
@@ -660,14 +683,12 @@ export function CheckoutPage({
                 <td data-test="shipping">{f(totals.shippingCostCents)}</td>
               </tr>
             )}
-            <tr>
-              <th scope="row">Tax</th>
-              <td data-test="tax">{f(totals.taxCents)}</td>
-            </tr>
+            <TaxRow totals={totals} label={taxLabelText} f={f} />
             <tr className="checkout-totals__grand">
               <th scope="row">Total</th>
               <td data-test="grand-total">{f(totals.grandTotalCents)}</td>
             </tr>
+            <TaxIncludedRow totals={totals} label={taxLabelText} f={f} />
             {totals.giftCardCents > 0 && (
               <>
                 <tr>

@@ -38,12 +38,23 @@ describe('coupons, shipping and tax screens in the admin design', () => {
       await page.getByRole('heading', { name: 'No tax rules yet', level: 2 }).waitFor();
       expect(await noSideScroll(page)).toBe(true);
       await expectNoAxeViolations(page, { tags: WCAG_AA });
+      // The shop-wide switch: prices include tax, saved at once.
+      const inclusive = page.getByRole('checkbox', { name: 'Prices include tax', exact: true });
+      expect(await inclusive.isChecked()).toBe(width === 390); // the 1280 px run switched it on
+      await inclusive.setChecked(width !== 390);
+      await page
+        .getByRole('status')
+        .filter({ hasText: width === 390 ? 'Saved: tax is added at checkout.' : 'Saved: prices include tax.' })
+        .first()
+        .waitFor();
+      await page.screenshot({ path: join(SHOTS, `tax-${width}.png`), fullPage: true });
       const add = page.getByRole('form', { name: 'Add a tax rule' });
       const name = `Oregon ${width}`;
       await add.getByRole('textbox', { name: 'Name' }).fill(name);
       await add.getByRole('combobox', { name: 'Country' }).selectOption({ label: 'United States' });
       await add.getByRole('textbox', { name: /^Region code/ }).fill('OR');
       await add.getByRole('textbox', { name: 'Rate (%)' }).fill('1.5');
+      await add.getByRole('combobox', { name: 'Products it taxes', exact: true }).selectOption('reduced');
       await add.getByRole('button', { name: 'Add tax rule' }).click();
       const table = page.getByRole('table', { name: 'Tax rules' });
       const del = table.getByRole('button', { name: `Delete ${name}` });

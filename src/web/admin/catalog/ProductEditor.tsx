@@ -5,6 +5,8 @@
  * description with a preview; tags and categories; status draft, scheduled (site time zone) or published. A bar
  * shows unsaved changes; leaving with unsaved changes asks first.
  */
+import { TAX_CLASSES, type TaxClass } from '../../../core/tax.js';
+import { taxMessages } from '../../../core/messages.js';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError } from '../../client/api.js';
 import { PageHeader, Skeleton, useToast, ConfirmDialog } from '../ui/design.js';
@@ -51,6 +53,7 @@ interface ServerProduct {
   status: string;
   publishOn?: string;
   productType: number;
+  taxClass?: TaxClass;
   images: ProductImage[];
   tags: string[];
   categories: string[];
@@ -74,6 +77,7 @@ interface Draft {
   status: string;
   scheduleAt: string;
   productType: number;
+  taxClass?: TaxClass;
   images: ProductImage[];
   tags: string[];
   categories: string[];
@@ -162,6 +166,7 @@ function draftFrom(p: ServerProduct, s: CatalogSettings): Draft {
     status: p.status,
     scheduleAt: p.publishOn && p.status === 'scheduled' ? isoToZoned(p.publishOn, s.timeZone) : '',
     productType: p.productType,
+    taxClass: p.taxClass ?? 'standard',
     images: p.images,
     tags: p.tags ?? [],
     categories: p.categories ?? [],
@@ -335,6 +340,7 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
       status,
       ...(publishOn ? { publishOn } : {}),
       productType: d.productType,
+      taxClass: d.taxClass ?? 'standard',
       images: d.images,
       tags: d.tags,
       categories: d.categories,
@@ -799,6 +805,15 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                 {PRODUCT_TYPES.map(([n, l]) => (
                   <option key={n} value={n}>
                     {l}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Tax class" id="cat-tax-class">
+              <select id="cat-tax-class" value={d.taxClass ?? 'standard'} onChange={(e) => set({ taxClass: e.target.value as TaxClass })}>
+                {TAX_CLASSES.map((c) => (
+                  <option key={c} value={c}>
+                    {taxMessages.classNames[c]}
                   </option>
                 ))}
               </select>
