@@ -3,7 +3,6 @@ import { eq, and } from 'drizzle-orm';
 import type { Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
 import { layoutSearchText } from './search-text.js';
-import { NEWSLETTER_FORM_ID } from '../forms/index.js';
 import { newId } from '../../db/ids.js';
 import { CollectionType, BlockType } from '../../core/enums.js';
 import {
@@ -24,7 +23,7 @@ function must(r: OpResult): PageLayout {
   return r.layout;
 }
 
-/** The demo layout: a heading and text beside an image, a button, a quote, a gallery, the journal, a product, a chart, questions and a newsletter sign-up. */
+/** The demo layout: a heading and text beside an image, a button, a quote, a gallery, the journal, a product, a chart and questions. */
 export function demoLayout(refs: { journalId?: string; productId?: string }): PageLayout {
   let n = 0;
   const ids = { newId: (p: string) => `${p}demo${++n}` };
@@ -137,24 +136,6 @@ export function demoLayout(refs: { journalId?: string; productId?: string }): Pa
             { title: 'Can I visit the studio?', body: '<p>Yes: Saturdays from 10 to 4.</p>' },
             { title: 'Do you take commissions?', body: '<p>Write to us with what you have in mind.</p>' },
           ],
-        },
-      }),
-    ),
-  );
-  // The demo's newsletter form (seeded with the forms) gets a place to be signed up from.
-  l = must(addSection(l, 3, { ...ids, theme: 'white' }));
-  l = must(
-    addBlock(
-      l,
-      l.sections[3].id,
-      createBlock(BlockType.NEWSLETTER, {
-        ...ids,
-        w: 8,
-        data: {
-          title: 'Letters from the studio',
-          description: 'New pieces, workshop dates and the odd recipe, about once a month.',
-          buttonLabel: 'Sign Up',
-          formId: NEWSLETTER_FORM_ID,
         },
       }),
     ),

@@ -4,7 +4,6 @@ import { formRoutes } from './routes.js';
 
 export { formHtml, formIslandProps } from './render.js';
 export { configureForms } from './service.js';
-export { NEWSLETTER_FORM_ID } from './seed.js';
 
 /** The forms area: the captcha challenge, the form calls, the plain form post and the owner's form builder and inbox. */
 export async function formsArea(app: FastifyInstance): Promise<void> {
