@@ -136,6 +136,8 @@ export const cart = {
   MORE_THAN_100_ITEMS: 'More than 100 items in cart',
   /** The pill text above the cap. */
   PILL_OVERFLOW: '100+',
+  /** The name of the landmark the floating pill sits in. */
+  PILL_REGION: 'Cart',
 
   UNABLE_TO_UPDATE_QUANTITY: 'Unable to update quantity',
   UNABLE_TO_REMOVE_ITEM: 'Unable to remove item',
@@ -655,6 +657,21 @@ export const contentLimits = {
   productsLimit: (max: number) => `A store can hold at most ${max} products. Delete a product to add another.`,
   itemsLimit: (max: number) => `A collection can hold at most ${max} items. Delete an item to add another.`,
   albumTrackLimit: (max: number) => `An album can have at most ${max} tracks.`,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Like button of a journal post
+// ---------------------------------------------------------------------------------------------
+
+const likeCount = (n: number) => `${n} ${n === 1 ? 'like' : 'likes'}`;
+
+export const likes = {
+  /** '1 like', '{n} likes' */
+  count: likeCount,
+  /** The button's name: led by the count it shows ('3 likes, like {title}'). */
+  buttonName: (n: number, title: string) => `${likeCount(n)}, like ${title}`,
+  THANKS: 'Thanks for the like.',
+  NETWORK_ERROR: 'Network error',
 } as const;
 
 // ---------------------------------------------------------------------------------------------

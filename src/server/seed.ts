@@ -2,7 +2,7 @@ import { schema, type Database, type Db, type Tx } from '../db/index.js';
 import { newId } from '../db/ids.js';
 import { CollectionType, ProductType, RecordType } from '../core/enums.js';
 import { seedInstalmentPreferences } from './instalments/preferences.js';
-import { seedForms } from './forms/seed.js';
+import { NEWSLETTER_FORM_ID, seedForms } from './forms/seed.js';
 import { seedEditorDemo } from './editor/seed.js';
 import { seedMembers } from './members/service.js';
 
@@ -463,6 +463,8 @@ export async function seedInto(tx: Tx, now = new Date(), opts: SeedOptions = {})
       ordering: 3,
       settings: {
         body: '<p>Fernhill Supply Co. is a small shop in Portland selling useful, well-made things for home and table. We work with a handful of makers we know by name.</p>',
+        // The demo's newsletter form (seeded with the forms): signed up for from the About page.
+        formId: NEWSLETTER_FORM_ID,
       },
     },
     {
