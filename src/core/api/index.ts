@@ -21,3 +21,4 @@ export * as cart from './cart.js';
 export * as themes from './themes.js';
 export * as editor from './editor.js';
 export * as platform from './platform.js';
+export * as flags from './flags.js';
