@@ -22,3 +22,4 @@ export * as themes from './themes.js';
 export * as editor from './editor.js';
 export * as platform from './platform.js';
 export * as flags from './flags.js';
+export * as donations from './donations.js';
