@@ -23,3 +23,4 @@ export * as editor from './editor.js';
 export * as platform from './platform.js';
 export * as flags from './flags.js';
 export * as donations from './donations.js';
+export * as members from './members.js';
