@@ -24,3 +24,4 @@ export * as platform from './platform.js';
 export * as flags from './flags.js';
 export * as donations from './donations.js';
 export * as members from './members.js';
+export * as team from './team.js';
