@@ -3,6 +3,7 @@
  * passwords, video-course progress and the files of locked content. Each write is one statement or one
  * transaction; reads used on every page go through the short-lived LockState cache of access.ts.
  */
+import type { AreaRequest, Member, MembersSettings } from '../../core/api/members.js';
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
@@ -20,18 +21,10 @@ import { saleStatusesSql } from '../sales-sql.js';
 /** The bucket key of a member file (storage's rule), re-exported for the member routes. */
 export { memberFileKey };
 
-export type AreaAccess = 'free' | 'once' | 'subscription';
 export type AreaRow = typeof schema.memberAreas.$inferSelect;
 
-export interface AreaInput {
-  name: string;
-  description: string;
-  access: AreaAccess;
-  priceCents: number;
-  billingUnit: 'WEEK' | 'MONTH' | 'YEAR';
-  billingValue: number;
-  collectionIds: string[];
-}
+/** A member area's fields as the owner's form sends them (checked, defaults filled). */
+export type AreaInput = Omit<AreaRequest, 'id'>;
 
 /** The hidden products collection that holds the areas' paywall products (never shown as a shop). */
 const PRODUCTS_URL_ID = 'member-area-products';
@@ -277,20 +270,7 @@ export class MembersService {
   }
 
   /** Members of an area (or of all areas) as the owner lists them, with the derived state. */
-  async members(
-    websiteId: string,
-    areaId?: string,
-  ): Promise<
-    Array<{
-      areaId: string;
-      siteUserId: string;
-      email: string;
-      displayName: string;
-      status: string;
-      joinedAt: string | null;
-      orderId: string | null;
-    }>
-  > {
+  async members(websiteId: string, areaId?: string): Promise<Member[]> {
     const r = await rows<Record<string, unknown>>(
       this.db,
       sql`select m.area_id, m.site_user_id, u.email, coalesce(p.display_name, '') as display_name, m.status, m.joined_at,
@@ -428,7 +408,7 @@ export class MembersService {
     return { name: f.name, contentType: f.content_type, bytes, size, inStore: size > 0 && bytes.length === 0 };
   }
 
-  async files(websiteId: string): Promise<Array<{ id: string; name: string; contentType: string; size: number; url: string }>> {
+  async files(websiteId: string): Promise<MembersSettings['files']> {
     const r = await this.db
       .select({
         id: schema.memberFiles.id,
