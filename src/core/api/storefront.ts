@@ -36,6 +36,8 @@ export interface ProductProps {
   customAddButtonText?: string;
   additionalFieldsForm?: AdditionalFieldsFormProps | null;
   currency: string;
+  /** The options chosen when the page opens (a product page at a variant's address). */
+  initialAttributes?: Record<string, string>;
   multipleQuantityAllowedForServices: boolean;
   onSale?: boolean;
   /** The per-item instalment context (afterPayAvailable, afterPayMin, afterPayMax, shopperLanguage, stripeAccountCountry). */

@@ -65,6 +65,8 @@ export function productPropsOf(item: unknown, currency: string, settings: Commer
     };
   });
   const form = additionalFieldsFormOf(sc);
+  // A product page opened at a variant's address starts with that variant's options chosen.
+  const chosen = typeof sc.selectedVariantId === 'string' ? (sc.variants as unknown[]).map(obj).find((v) => v.id === sc.selectedVariantId) : undefined;
   const hasFormRef = !!sc.additionalFieldsFormId || !!sc.additionalFieldsForm;
   return {
     itemId: i.id,
@@ -83,6 +85,7 @@ export function productPropsOf(item: unknown, currency: string, settings: Commer
         ? ({ id: String(sc.additionalFieldsFormId ?? ''), fields: [] } as AdditionalFieldsFormProps)
         : null,
     currency,
+    ...(chosen ? { initialAttributes: obj(chosen.attributes) as Record<string, string> } : {}),
     multipleQuantityAllowedForServices: settings.multipleQuantityAllowedForServices ?? true,
     onSale: sc.onSale === true,
     instalments: instalmentContextFor(

@@ -104,9 +104,9 @@ const MAX_URL = 2000;
  * The query parameters the shared pages (home, collection lists, items) read: they stay in the key,
  * sorted. Anything else (utm_*, fbclid, gclid and made-up parameters) changes nothing on these pages
  * and is left out of the key, so random query strings cannot split one page into many entries
- * (issue 21, item 17). An experiment override (`experiment.*`) makes the page the visitor's own.
+ * (issue 21, item 17). `variant` chooses a product page's variant. An experiment override (`experiment.*`) makes the page the visitor's own.
  */
-export const PAGE_QUERY_PARAMS: ReadonlySet<string> = new Set(['page', 'tag', 'category', 'view', 'q', 'lang']);
+export const PAGE_QUERY_PARAMS: ReadonlySet<string> = new Set(['page', 'tag', 'category', 'view', 'q', 'lang', 'variant']);
 const EXPERIMENT_PARAM = 'experiment.';
 
 /** The path and the kept query of a request, or null when the query makes the page the visitor's own. */

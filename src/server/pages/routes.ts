@@ -20,6 +20,7 @@ import {
   itemsWithProduct,
   itemJson,
   listedItemWithProduct,
+  withChosenVariant,
   memberAreaCollections,
   navigationJson,
   PRODUCTS_TYPE,
@@ -51,6 +52,7 @@ import { productPageExtras } from '../reviews/index.js';
 import { CANONICAL_PARAMS, canonicalUrl, headTags, type HeadInput } from '../seo/index.js';
 import { alternateLanguages, collectionNoindex, markedNoindex } from '../seo/index.js';
 import { blogRss, RSS_ITEMS } from '../seo/index.js';
+import { homeJsonLd, itemJsonLd, productPageJsonLd } from '../seo/index.js';
 import { escapeHtml } from '../../core/html.js';
 import { faviconRoute, isFilePath, isSameSitePath, looseSegments, sendFileMissing } from './not-found.js';
 import { pageCacheControl } from './revalidate.js';
@@ -105,6 +107,8 @@ interface PageSeo {
   feeds?: HeadInput['feeds'];
   /** After Home: the collection, then the item. */
   trail?: HeadInput['breadcrumbs'];
+  /** The page's own structured data (server/seo/page-ld.ts). */
+  jsonLd?: HeadInput['jsonLd'];
 }
 
 /** Pages no search engine should keep: search results, lock screens, member sign-up walls, the cart, errors. */
@@ -253,6 +257,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       primaryLanguage: site.locale,
       feeds: seo.feeds ?? [],
       breadcrumbs: [{ name: site.title, path: '/' }, ...(seo.trail ?? [])],
+      jsonLd: seo.jsonLd ?? [],
     });
     if (noindex) reply.header('x-robots-tag', 'noindex');
     // Popup, cookie banner and consent-gated owner scripts (server/engagement).
@@ -401,6 +406,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       canonicalPath: ownPath,
       feeds,
       trail: c.id === homeId ? [] : [{ name: c.title, path: `/${c.urlId}` }],
+      // The home page says who runs the site and how to search it.
+      jsonLd: c.id === homeId ? homeJsonLd(site, app.seo.origin(site), collections) : [],
     };
     const byId = new Map(collections.map((x) => [x.id, x]));
     const website = siteJson(site);
@@ -529,7 +536,10 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       collections,
       preload: first && c.typeName !== 'page' ? { src: first.src, srcset: first.srcset, sizes: first.sizes } : null,
       ctx,
-      seo: { ...seoBase, image: items[0]?.assetUrl ? String(items[0].assetUrl) : null },
+      seo: {
+        ...seoBase,
+        image: items[0]?.assetUrl ? String(items[0].assetUrl) : null,
+      },
     });
   }
 
@@ -567,13 +577,18 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     const isProduct = c.typeName === 'products';
     // Approved comments change only with a content write (the comments table moves the version).
     const comments = isProduct ? [] : await app.siteCache.get('page-comments', row.id, () => commentsFor(db, [row.id]));
-    const item = itemJson(c, row, product, {
+    const sizes = isProduct ? '(max-width: 432px) 100vw, 55vw' : '(max-width: 432px) 100vw, 760px';
+    const listed = itemJson(c, row, product, {
       currency: site.currency,
       commentsEnabled: website.commentsEnabled,
       publicCommentCount: comments.length,
       priority: 'high',
-      sizes: isProduct ? '(max-width: 432px) 100vw, 55vw' : '(max-width: 432px) 100vw, 760px',
+      sizes,
     });
+    // A variant's own address (`?variant=<id>`, as the structured data and the feed give it) starts with
+    // that variant chosen: its price, image and options. An unknown id shows the product as it is.
+    const askedVariant = isProduct ? queryString((req.query as Record<string, unknown>).variant) : undefined;
+    const item = (askedVariant && withChosenVariant(listed, row, askedVariant, sizes)) || listed;
     const commentList = comments.map((x) => ({ id: x.id, authorName: x.authorName, body: x.body, addedOn: x.createdAt.getTime() }));
     if (!isProduct) item.comments = commentList;
     // The like button's count (server/content/likes.ts): this instance's likes show at once (and drop the
@@ -599,7 +614,20 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     }
     const image = item.image as { src: string; srcset: string; sizes: string } | null;
     // Reviews, related products and structured data (server/reviews).
-    const productExtras = isProduct ? await productPageExtras(app, { site, collections, row, item, origin: app.seo.origin(site) }) : {};
+    const seoOrigin = app.seo.origin(site);
+    const productExtras = isProduct
+      ? {
+          productJsonLd: await productPageJsonLd(app, {
+            site,
+            row,
+            variants: product?.variants ?? [],
+            origin: seoOrigin,
+            path: String(item.fullUrl),
+            description: String(item.excerpt ?? ''),
+            reviews: (await productPageExtras(app, { site, collections, row, item, origin: seoOrigin })).reviewsJsonLd,
+          }),
+        }
+      : {};
     return send(req, reply, {
       template: `collections/${c.typeName}.item`,
       pageType: PageType.CONTENT_ITEM,
@@ -620,6 +648,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
         image: item.assetUrl ? String(item.assetUrl) : null,
         ogType: isProduct ? 'product' : c.typeName === 'blog' ? 'article' : 'website',
         feeds: c.typeName === 'blog' ? [{ title: `${c.title} — ${site.title}`, href: `/${c.urlId}?format=rss` }] : [],
+        jsonLd: itemJsonLd(site, c, row, item, seoOrigin),
         trail: [
           { name: c.title, path: `/${c.urlId}` },
           { name: row.title, path: String(item.fullUrl) },

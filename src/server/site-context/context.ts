@@ -330,6 +330,42 @@ function makeItemJson(c: CollectionRow, i: ItemRow, product: ProductRecord | und
   return json;
 }
 
+/**
+ * A product page's item JSON with one variant chosen (a `?variant=` address): the price shows that
+ * variant's, the main image is its own image when it has one, and `selectedVariantId` tells the purchase
+ * controls to start with its options. Returns a new item (the shared JSON is never changed), or null when
+ * the id is none of the product's variants.
+ */
+export function withChosenVariant(item: Obj, row: ItemRow, variantId: string, sizes: string): Obj | null {
+  const sc = item.structuredContent as Obj | undefined;
+  const variants = (sc?.variants ?? []) as Array<Obj & { id: string; imageUrl?: string }>;
+  const v = variants.find((x) => x.id === variantId);
+  if (!sc || !v || variants.length < 2) return null;
+  const view = productPriceView({ structuredContent: { ...sc, variants: [v] } });
+  const chosen: Obj = {
+    ...sc,
+    selectedVariantId: v.id,
+    priceView: {
+      kind: view.kind,
+      sale: view.kind === 'sale',
+      from: view.kind === 'from',
+      price: shownPrice(view),
+      original: view.kind === 'sale' ? view.normal : null,
+    },
+  };
+  const out: Obj = { ...item, structuredContent: chosen };
+  const asset = v.imageUrl ? (row.assets as Obj[]).find((a) => a.assetUrl === v.imageUrl) : undefined;
+  if (asset) {
+    const alt = excerptText(String(asset.altText || row.title));
+    out.assetUrl = asset.assetUrl;
+    out.originalSize = asset.originalSize ?? '';
+    out.mediaFocalPoint = asset.mediaFocalPoint ?? { x: 0.5, y: 0.5 };
+    out.altText = alt;
+    out.image = imageJson(asset, alt, { sizes, priority: 'high' });
+  }
+  return out;
+}
+
 /** External links keep only http(s), mailto and site-relative addresses; anything else becomes '#'. */
 export function safeLink(u: unknown): string {
   const s = String(u ?? '').trim();

@@ -16,6 +16,7 @@ export {
   imageJson,
   type ItemFilter,
   itemJson,
+  withChosenVariant,
   type ItemRow,
   itemsWithProduct,
   itemUrl,

@@ -51,10 +51,30 @@ export const productStore = {
   },
 };
 
-export function useProductChoice(scope: string): ProductChoice {
+/** The frozen starting state with these options chosen (INITIAL for none), one object per choice. */
+const starts = new Map<string, ProductChoice>();
+function startOf(initial: Record<string, string> | undefined): ProductChoice {
+  if (!initial || Object.keys(initial).length === 0) return INITIAL;
+  const key = JSON.stringify(initial);
+  let start = starts.get(key);
+  if (!start) {
+    start = Object.freeze({ ...INITIAL, attributes: Object.freeze({ ...initial }) });
+    if (starts.size < 100) starts.set(key, start);
+  }
+  return start;
+}
+
+/**
+ * The visitor's choices on one product. `initial` is what the page opened with (a variant's address):
+ * the server renders with it, and in the browser the first island of the product seeds the scope with
+ * it, so the other islands and every later change start from it.
+ */
+export function useProductChoice(scope: string, initial?: Record<string, string>): ProductChoice {
+  const start = startOf(initial);
+  if (start !== INITIAL && typeof window !== 'undefined' && !states.has(scope)) states.set(scope, start);
   return useSyncExternalStore(
     (l) => productStore.subscribe(scope, l),
-    () => productStore.get(scope),
-    () => INITIAL,
+    () => states.get(scope) ?? start,
+    () => start,
   );
 }

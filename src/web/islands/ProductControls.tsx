@@ -62,7 +62,7 @@ export function variantPriceHtml(product: ProductProps, sku: string): string | n
 }
 
 export function VariantSelect({ product, scope }: ControlProps) {
-  const choice = useProductChoice(scope);
+  const choice = useProductChoice(scope, product.initialAttributes);
   const sc = structuredContentOf(product);
   const gift = isGiftCard(product);
   const shown = showVariantSelector(sc);
@@ -146,7 +146,7 @@ export function VariantSelect({ product, scope }: ControlProps) {
 // ------------------------------------------------------------------------------------------------
 
 export function QuantityInput({ product, scope }: ControlProps) {
-  const choice = useProductChoice(scope);
+  const choice = useProductChoice(scope, product.initialAttributes);
   const sc = structuredContentOf(product);
   if (!showQuantityInput(sc, { multipleQuantityAllowedForServices: product.multipleQuantityAllowedForServices })) return null;
   const id = domId(scope, 'quantity');
@@ -202,7 +202,7 @@ function qtyInCart(itemId: string, sku: string): number {
 const QUANTITY_MESSAGES: ReadonlySet<string> = new Set([commerce.QUANTITY_NOT_A_NUMBER, commerce.QUANTITY_NOT_WHOLE]);
 
 export function AddToCart({ product, scope, express = false, checkoutUrl = '/checkout', instalmentPill = true }: AddToCartProps) {
-  const choice = useProductChoice(scope);
+  const choice = useProductChoice(scope, product.initialAttributes);
   const [state, setState] = useState<ButtonState>('idle');
   const [formOpen, setFormOpen] = useState(false);
   const [formSaving, setFormSaving] = useState(false);
@@ -390,7 +390,7 @@ export function scarcityQuantity(
 }
 
 export function ProductScarcity({ product, scope, text, threshold, shownByDefault }: ScarcityProps) {
-  const choice = useProductChoice(scope);
+  const choice = useProductChoice(scope, product.initialAttributes);
   const qty = scarcityQuantity(product, choice.attributes, threshold, shownByDefault);
   return (
     <div className="product-scarcity" data-item-id={product.itemId} hidden={qty === null} aria-live="polite">

@@ -1,0 +1,3 @@
+-- The product pages' structured data and the product feed show the store's shipping rates, so a change
+-- to the shipping options moves the content version too (see 0013 and 0015) and no kept page keeps an old rate.
+CREATE TRIGGER site_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON shipping_options FOR EACH STATEMENT EXECUTE FUNCTION tessera_note_site_change();
