@@ -66,7 +66,8 @@ export function productPropsOf(item: unknown, currency: string, settings: Commer
   });
   const form = additionalFieldsFormOf(sc);
   // A product page opened at a variant's address starts with that variant's options chosen.
-  const chosen = typeof sc.selectedVariantId === 'string' ? (sc.variants as unknown[]).map(obj).find((v) => v.id === sc.selectedVariantId) : undefined;
+  const chosen =
+    typeof sc.selectedVariantId === 'string' ? (sc.variants as unknown[]).map(obj).find((v) => v.id === sc.selectedVariantId) : undefined;
   const hasFormRef = !!sc.additionalFieldsFormId || !!sc.additionalFieldsForm;
   return {
     itemId: i.id,

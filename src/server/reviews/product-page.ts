@@ -70,7 +70,7 @@ export async function productPageExtras(app: FastifyInstance, input: ProductPage
 
 async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promise<Extras> {
   const { reviews, related } = reviewServicesOf(app);
-  const { site, row, item } = input;
+  const { site, row } = input;
   const settings = reviewSettingsOf(site.settings);
   // Kept per content version (plugins/site-cache.ts): writes to reviews, related products, items and
   // variants move it. Cached values are shared between requests: read them, never change them.

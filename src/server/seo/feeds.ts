@@ -127,7 +127,9 @@ function feedEntry(site: WebsiteRow, p: PublicContent['items'][number], v: Varia
     props.material ? el('g:material', props.material) : '',
     props.pattern ? el('g:pattern', props.pattern) : '',
     group ? el('g:item_group_id', r.id) : '',
-    ...rates.map((x) => `<g:shipping>${el('g:country', x.country)}${el('g:service', x.option)}${el('g:price', money(x.cents))}</g:shipping>`),
+    ...rates.map(
+      (x) => `<g:shipping>${el('g:country', x.country)}${el('g:service', x.option)}${el('g:price', money(x.cents))}</g:shipping>`,
+    ),
     physical && v.weightGrams > 0 ? el('g:shipping_weight', `${v.weightGrams} g`) : '',
     '</item>',
   ].join('');

@@ -52,7 +52,8 @@ export function variantProperties(attributes: Record<string, string>): Partial<R
 /** An identifier the owner set on a product's structuredContent (`gtin`, or per SKU in `gtins`), or ''. */
 export function productCode(sc: Obj, key: 'gtin' | 'mpn', sku: string): string {
   const perVariant = sc[`${key}s`];
-  if (perVariant && typeof perVariant === 'object' && typeof (perVariant as Obj)[sku] === 'string') return (perVariant as Record<string, string>)[sku]!;
+  if (perVariant && typeof perVariant === 'object' && typeof (perVariant as Obj)[sku] === 'string')
+    return (perVariant as Record<string, string>)[sku]!;
   return typeof sc[key] === 'string' ? (sc[key] as string) : '';
 }
 
@@ -248,7 +249,14 @@ export function organizationJsonLd(s: SiteLdInput): Obj {
     ...(email ? { email } : {}),
     ...(telephone ? { telephone } : {}),
     ...(email || telephone
-      ? { contactPoint: { '@type': 'ContactPoint', contactType: 'customer service', ...(email ? { email } : {}), ...(telephone ? { telephone } : {}) } }
+      ? {
+          contactPoint: {
+            '@type': 'ContactPoint',
+            contactType: 'customer service',
+            ...(email ? { email } : {}),
+            ...(telephone ? { telephone } : {}),
+          },
+        }
       : {}),
     ...(sameAs.length ? { sameAs } : {}),
   };

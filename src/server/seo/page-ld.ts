@@ -30,7 +30,10 @@ export function homeCountry(site: WebsiteRow): string {
 export function homeJsonLd(site: WebsiteRow, origin: string, collections: CollectionRow[]): Obj[] {
   const store = collections.some((c) => c.enabled && c.typeName === 'products');
   const description = String(site.settings.siteDescription ?? '');
-  return [organizationJsonLd({ origin, title: site.title, description, settings: site.settings, store }), webSiteJsonLd({ origin, title: site.title })];
+  return [
+    organizationJsonLd({ origin, title: site.title, description, settings: site.settings, store }),
+    webSiteJsonLd({ origin, title: site.title }),
+  ];
 }
 
 export interface ProductPageLd {
@@ -57,7 +60,7 @@ export async function productPageJsonLd(app: FastifyInstance, p: ProductPageLd):
     id: p.row.id,
     name: p.row.title,
     description: p.description,
-    images: p.row.assets.map((a) => String(a.assetUrl ?? "")),
+    images: p.row.assets.map((a) => String(a.assetUrl ?? '')),
     brand: productBrand(sc, p.site.title),
     currency: p.site.currency,
     productType: Number(sc.productType ?? 1),
@@ -73,7 +76,7 @@ export async function productPageJsonLd(app: FastifyInstance, p: ProductPageLd):
 /** A blog post's or an event's structured data (none for other items, or an event with no place). */
 export function itemJsonLd(site: WebsiteRow, c: CollectionRow, row: ItemRow, item: Obj, origin: string): Obj[] {
   const url = origin + String(item.fullUrl ?? '');
-  const images = row.assets.map((a) => String(a.assetUrl ?? ""));
+  const images = row.assets.map((a) => String(a.assetUrl ?? ''));
   const description = String(item.excerpt ?? '');
   if (c.typeName === 'blog')
     return [
