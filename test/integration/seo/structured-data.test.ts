@@ -5,12 +5,12 @@
  * Product, BlogPosting and Event; `?variant=` preselects that variant on the page (price, option, image)
  * and keys the page cache; /products.xml gives apparel variants every attribute Merchant Center requires,
  * each at its own address and price, with shipping, and leaves out services, gift cards and products the
- * owner switches out.
+ * owner switches out. On both databases: the shipping options' content-version trigger is a migration's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
 import { testApp, Visitor, OWNER, type TestApp } from '../../helpers/app.js';
-import { APP_KINDS } from '../../helpers/db.js';
+import { DB_KINDS } from '../../helpers/db.js';
 import { checkJsonLd, pageJsonLd } from '../../helpers/structured-data.js';
 import { xsdErrors } from '../../helpers/xsd.js';
 
@@ -38,7 +38,7 @@ const APPAREL_REQUIRED = [
   'g:item_group_id',
 ];
 
-describe.each(APP_KINDS)('structured data and the shopping feed on %s', (kind) => {
+describe.each(DB_KINDS)('structured data and the shopping feed on %s', (kind) => {
   let t: TestApp;
   let visitor: Visitor;
   let owner: Visitor;
