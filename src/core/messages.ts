@@ -701,6 +701,8 @@ export const seo = {
   tooManyRules: (max: number) => `At most ${max} redirects.`,
   rulesInvalid: (n: number) => (n === 1 ? 'One line is not a valid redirect.' : `${n} lines are not valid redirects.`),
   robotsTooLong: (max: number) => `robots.txt can be up to ${max} characters.`,
+  /** The product editor's switch that keeps a product out of /products.xml. */
+  EXCLUDE_FROM_FEEDS: 'Leave out of shopping feeds (Google Merchant Center)',
 } as const;
 
 // ---------------------------------------------------------------------------------------------

@@ -140,6 +140,8 @@ export const productIn = z.object({
   /** Search results: the page title and description (empty: the product's title and excerpt). */
   seoTitle: z.string().trim().max(SEO_TITLE_MAX, `Keep the SEO title to ${SEO_TITLE_MAX} characters.`).optional(),
   seoDescription: z.string().trim().max(SEO_DESCRIPTION_MAX, `Keep the SEO description to ${SEO_DESCRIPTION_MAX} characters.`).optional(),
+  /** Kept out of the shopping feed (/products.xml) though the product is on sale in the store. */
+  excludeFromFeeds: z.boolean().optional().default(false),
   /** When a scheduled product goes live (ISO time with offset; the admin works it out in the site's time zone). */
   publishOn: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }).optional(),
 });

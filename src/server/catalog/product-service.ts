@@ -85,6 +85,7 @@ function structuredContentOf(p: ProductIn): Record<string, unknown> {
     // Written only when set, so a product saved without SEO text is stored exactly as before.
     seoTitle: p.seoTitle || undefined,
     seoDescription: p.seoDescription || undefined,
+    excludeFromFeeds: p.excludeFromFeeds || undefined,
   };
 }
 
@@ -134,6 +135,7 @@ function productJson(item: ItemRow, variants: VariantRow[]) {
     categories: item.categories,
     seoTitle: String(sc.seoTitle ?? ''),
     seoDescription: String(sc.seoDescription ?? ''),
+    excludeFromFeeds: sc.excludeFromFeeds === true,
     images: item.assets.map((a) => ({
       assetUrl: String(a.assetUrl ?? ''),
       altText: String(a.altText ?? ''),

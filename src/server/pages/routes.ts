@@ -52,6 +52,7 @@ import { productPageExtras } from '../reviews/index.js';
 import { CANONICAL_PARAMS, canonicalUrl, headTags, type HeadInput } from '../seo/index.js';
 import { alternateLanguages, collectionNoindex, markedNoindex } from '../seo/index.js';
 import { blogRss, RSS_ITEMS } from '../seo/index.js';
+import { homeJsonLd, itemJsonLd, productPageJsonLd } from '../seo/index.js';
 import { escapeHtml } from '../../core/html.js';
 import { faviconRoute, isFilePath, isSameSitePath, looseSegments, sendFileMissing } from './not-found.js';
 import { pageCacheControl } from './revalidate.js';
@@ -106,6 +107,8 @@ interface PageSeo {
   feeds?: HeadInput['feeds'];
   /** After Home: the collection, then the item. */
   trail?: HeadInput['breadcrumbs'];
+  /** The page's own structured data (server/seo/page-ld.ts). */
+  jsonLd?: HeadInput['jsonLd'];
 }
 
 /** Pages no search engine should keep: search results, lock screens, member sign-up walls, the cart, errors. */
@@ -254,6 +257,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       primaryLanguage: site.locale,
       feeds: seo.feeds ?? [],
       breadcrumbs: [{ name: site.title, path: '/' }, ...(seo.trail ?? [])],
+      jsonLd: seo.jsonLd ?? [],
     });
     if (noindex) reply.header('x-robots-tag', 'noindex');
     // Popup, cookie banner and consent-gated owner scripts (server/engagement).
@@ -402,6 +406,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       canonicalPath: ownPath,
       feeds,
       trail: c.id === homeId ? [] : [{ name: c.title, path: `/${c.urlId}` }],
+      // The home page says who runs the site and how to search it.
+      jsonLd: c.id === homeId ? homeJsonLd(site, app.seo.origin(site), collections) : [],
     };
     const byId = new Map(collections.map((x) => [x.id, x]));
     const website = siteJson(site);
@@ -530,7 +536,10 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       collections,
       preload: first && c.typeName !== 'page' ? { src: first.src, srcset: first.srcset, sizes: first.sizes } : null,
       ctx,
-      seo: { ...seoBase, image: items[0]?.assetUrl ? String(items[0].assetUrl) : null },
+      seo: {
+        ...seoBase,
+        image: items[0]?.assetUrl ? String(items[0].assetUrl) : null,
+      },
     });
   }
 
@@ -601,7 +610,20 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     }
     const image = item.image as { src: string; srcset: string; sizes: string } | null;
     // Reviews, related products and structured data (server/reviews).
-    const productExtras = isProduct ? await productPageExtras(app, { site, collections, row, item, origin: app.seo.origin(site) }) : {};
+    const seoOrigin = app.seo.origin(site);
+    const productExtras = isProduct
+      ? {
+          productJsonLd: await productPageJsonLd(app, {
+            site,
+            row,
+            variants: product?.variants ?? [],
+            origin: seoOrigin,
+            path: String(item.fullUrl),
+            description: String(item.excerpt ?? ''),
+            reviews: (await productPageExtras(app, { site, collections, row, item, origin: seoOrigin })).reviewsJsonLd,
+          }),
+        }
+      : {};
     return send(req, reply, {
       template: `collections/${c.typeName}.item`,
       pageType: PageType.CONTENT_ITEM,
@@ -622,6 +644,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
         image: item.assetUrl ? String(item.assetUrl) : null,
         ogType: isProduct ? 'product' : c.typeName === 'blog' ? 'article' : 'website',
         feeds: c.typeName === 'blog' ? [{ title: `${c.title} — ${site.title}`, href: `/${c.urlId}?format=rss` }] : [],
+        jsonLd: itemJsonLd(site, c, row, item, seoOrigin),
         trail: [
           { name: c.title, path: `/${c.urlId}` },
           { name: row.title, path: String(item.fullUrl) },

@@ -16,6 +16,7 @@ import { slugify } from '../../../core/slug.js';
 import { MediaGallery, type ProductImage } from './MediaGallery.js';
 import { TypeDetails, planOf, type SubscriptionPlan } from './TypeDetails.js';
 import { CatField as Field } from './CatField.js';
+import { seo as seoText } from '../../../core/messages.js';
 import {
   SEO_DESCRIPTION_MAX,
   SEO_TITLE_MAX,
@@ -59,6 +60,7 @@ interface ServerProduct {
   categories: string[];
   seoTitle: string;
   seoDescription: string;
+  excludeFromFeeds?: boolean;
   isSubscribable: boolean;
   subscriptionPlan: unknown;
   additionalFieldsFormId: string | null;
@@ -83,6 +85,7 @@ interface Draft {
   categories: string[];
   seoTitle: string;
   seoDescription: string;
+  excludeFromFeeds: boolean;
   options: ProductOption[];
   variants: DraftVariant[];
   isSubscribable: boolean;
@@ -172,6 +175,7 @@ function draftFrom(p: ServerProduct, s: CatalogSettings): Draft {
     categories: p.categories ?? [],
     seoTitle: p.seoTitle ?? '',
     seoDescription: p.seoDescription ?? '',
+    excludeFromFeeds: p.excludeFromFeeds === true,
     options: optionsOf(p.variantOptionOrdering, p.variants),
     variants: p.variants.map((v) => draftOf(v, s.currency)),
     isSubscribable: p.isSubscribable,
@@ -346,6 +350,7 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
       categories: d.categories,
       seoTitle: d.seoTitle,
       seoDescription: d.seoDescription,
+      excludeFromFeeds: d.excludeFromFeeds,
       variantOptionOrdering: options.map((o) => o.name.trim()),
       variants,
       isSubscribable: d.isSubscribable && (d.productType === 1 || d.productType === 3),
@@ -756,6 +761,10 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                 onBlur={() => set({ urlId: slugify(d.urlId) })}
               />
             </Field>
+            <label className="a-check">
+              <input type="checkbox" checked={d.excludeFromFeeds} onChange={(e) => set({ excludeFromFeeds: e.target.checked })} />{' '}
+              {seoText.EXCLUDE_FROM_FEEDS}
+            </label>
           </section>
         </div>
 
