@@ -59,9 +59,10 @@ describe.each(DB_KINDS)('structured data and the shopping feed on %s', (kind) =>
     await t.database.exec(
       `UPDATE product_variants SET image_url = '/demo-media/pour-over.jpg', weight_grams = 300 WHERE sku LIKE 'SHIRT-%-NAVY'`,
     );
-    // The demo's shipping option (the test app leaves it out): $5 flat, to every country.
+    // The demo's shipping (the test app leaves it out): a rest-of-the-world zone with a $5 flat rate.
     await t.database.exec(
-      `INSERT INTO shipping_options (id, website_id, name, kind, price_cents) SELECT 'ship-standard', id, 'Standard shipping', 'flat', 500 FROM websites`,
+      `INSERT INTO shipping_zones (id, website_id, name, rest_of_world, rates)
+       SELECT 'zone-world', id, 'Rest of the world', true, '[{"id":"ship-standard","name":"Standard shipping","kind":"flat","priceCents":500}]'::jsonb FROM websites`,
     );
   }, 90_000);
   afterAll(async () => {
@@ -175,13 +176,13 @@ describe.each(DB_KINDS)('structured data and the shopping feed on %s', (kind) =>
       warnings.every((w) => /hasMerchantReturnPolicy|gtin or mpn/.test(w)),
       warnings.join('\n'),
     ).toBe(true);
-    // A new shipping rate shows at once (shipping options move the content version).
-    await t.database.exec(`UPDATE shipping_options SET price_cents = 650 WHERE id = 'ship-standard'`);
+    // A new shipping rate shows at once (the shipping zones move the content version).
+    await t.database.exec(`UPDATE shipping_zones SET rates = jsonb_set(rates, '{0,priceCents}', '650') WHERE id = 'zone-world'`);
     const again = ofType((await checkedPage(SHIRT)).blocks, 'ProductGroup')!;
     expect(((again.hasVariant as Obj[])[0]!.offers as { shippingDetails: Obj[] }).shippingDetails[0]).toMatchObject({
       shippingRate: { value: '6.50' },
     });
-    await t.database.exec(`UPDATE shipping_options SET price_cents = 500 WHERE id = 'ship-standard'`);
+    await t.database.exec(`UPDATE shipping_zones SET rates = jsonb_set(rates, '{0,priceCents}', '500') WHERE id = 'zone-world'`);
   });
 
   it('a one-variant product is a Product; digital goods and services have no shipping; a gtin the owner set is given', async () => {
