@@ -44,7 +44,7 @@ describe('?variant= preselects the variant in Chromium', () => {
         const price = page.locator('[data-product-price-for]');
         expect(await price.textContent()).toContain('$72.00');
         expect(await price.textContent()).not.toContain('from');
-        expect(await page.locator('img.product-detail__image').getAttribute('src')).toContain('pour-over');
+        expect(await page.locator('.product-gallery__slide.is-current img.product-detail__image').getAttribute('src')).toContain('pour-over');
         await page.screenshot({ path: `/tmp/jsonld-variant-${width}-${js ? 'js' : 'nojs'}.png` });
         if (js) {
           // Another size keeps the chosen colour (the choice started from the address's variant).
