@@ -76,17 +76,6 @@ export function cartSpokenLabel(totalQuantity: number): string {
   return cartMessages.itemsInCart(n);
 }
 
-/**
- * The pill's accessible name: its spoken label, led by the number it shows when the label does not already
- * contain it ('1, One item in cart', '100+, More than 100 items in cart', '3 items in cart'), so a voice-control
- * user can say what they see.
- */
-export function cartPillName(totalQuantity: number): string {
-  const shown = cartPillText(totalQuantity);
-  const spoken = cartSpokenLabel(totalQuantity);
-  return spoken.includes(shown) ? spoken : `${shown}, ${spoken}`;
-}
-
 /** The pill is shown only when the cart holds something. */
 export function cartPillVisible(totalQuantity: number): boolean {
   return normalizeCount(totalQuantity) > 0;

@@ -9,13 +9,40 @@
  * A gift card is a way to pay, not a discount: it lowers the amount due, never the grand total.
  */
 import { ProductType } from './enums';
-import { offeredShipping, type ShippingOption } from './shipping.js';
-import { allocate, computeTax, taxClassOf, type AppliedTaxRule, type TaxClass, type TaxRule } from './tax';
 
-export { taxRulesFor, type AppliedTaxRule, type TaxRule } from './tax';
+export type ShippingKind = 'flat' | 'free_above' | 'weight';
 
-export type { ShippingOption, ShippingOptionKind as ShippingKind } from './shipping.js';
-export { shippingCost } from './shipping.js';
+export interface WeightRate {
+  /** The rate applies to parcels up to this weight (grams, inclusive). */
+  upToGrams: number;
+  priceCents: number;
+}
+
+export interface ShippingOption {
+  id: string;
+  name: string;
+  kind: ShippingKind;
+  /** flat: the price; free_above: the price below the threshold. */
+  priceCents: number;
+  /** free_above: the merchandise subtotal at or above which shipping is free. */
+  freeAboveCents?: number;
+  /** weight: the price by parcel weight; heavier than every tier means the option is not offered. */
+  weightRates?: WeightRate[];
+  /** ISO country codes the option ships to; empty means everywhere. */
+  countries?: string[];
+}
+
+export interface TaxRule {
+  id: string;
+  name: string;
+  /** ISO country code. */
+  country: string;
+  /** Region (state, province) code; '' applies to the whole country. */
+  region: string;
+  rateBasisPoints: number;
+  /** Whether shipping is taxed too. */
+  appliesToShipping: boolean;
+}
 
 export type CouponKind = 'percent' | 'fixed' | 'free_shipping';
 
@@ -41,15 +68,11 @@ export interface CheckoutLine {
   quantity: number;
   weightGrams?: number;
   productType?: number;
-  /** The product's tax class (core/tax.ts); standard when missing. */
-  taxClass?: TaxClass;
 }
 
 export interface ShippingLocation {
   country: string;
   region?: string;
-  /** Local delivery areas are postcodes. */
-  postalCode?: string;
 }
 
 export interface CheckoutInput {
@@ -58,10 +81,6 @@ export interface CheckoutInput {
   selectedShippingOptionId?: string | null;
   location?: ShippingLocation | null;
   taxRules: readonly TaxRule[];
-  /** The store's prices include tax: the tax is extracted from them, not added. */
-  pricesIncludeTax?: boolean;
-  /** Where the tax is due when it is not the shipping location (a digital order's billing address). */
-  taxLocation?: ShippingLocation | null;
   /** The codes the visitor entered, in order. */
   couponCodes: readonly string[];
   /** The coupons the store has for those codes (unknown codes are simply missing). */
@@ -80,13 +99,15 @@ export interface InvalidCoupon {
   reason: string;
 }
 
+export interface AppliedTaxRule extends TaxRule {
+  taxCents: number;
+}
+
 export interface CheckoutTotals {
   subtotalCents: number;
   discountCents: number;
   shippingCostCents: number;
   taxCents: number;
-  /** The tax is part of the prices (shown as "incl."), not added to the total. */
-  taxIncluded: boolean;
   grandTotalCents: number;
   /** What the gift card pays (at most the grand total). */
   giftCardCents: number;
@@ -127,18 +148,37 @@ export function applyBasisPoints(amountCents: number, basisPoints: number): numb
   return Math.floor((a * bp + 5000) / 10000);
 }
 
-/** The lines as tax sees them: each line's amount less its share of the discount; gift cards exempt. */
-function taxedLines(lines: readonly CheckoutLine[], discountCents: number, discountsGiftCards: boolean) {
-  const amounts = lines.map((l) => whole(l.priceCents) * whole(l.quantity));
-  const isGift = lines.map((l) => l.productType === ProductType.GIFT_CARD);
-  const shares = allocate(
-    discountCents,
-    amounts.map((a, i) => (isGift[i] && !discountsGiftCards ? 0 : a)),
-  );
-  return lines.map((l, i) => ({
-    amountCents: amounts[i]! - shares[i]!,
-    taxClass: isGift[i] ? ('exempt' as const) : taxClassOf(l.taxClass),
-  }));
+/** The cost of an option for a parcel, or null when the option does not take it. */
+export function shippingCost(option: ShippingOption, subtotalCents: number, weightGrams: number): number | null {
+  switch (option.kind) {
+    case 'flat':
+      return whole(option.priceCents);
+    case 'free_above':
+      return subtotalCents >= whole(option.freeAboveCents) ? 0 : whole(option.priceCents);
+    case 'weight': {
+      const tiers = [...(option.weightRates ?? [])].sort((a, b) => a.upToGrams - b.upToGrams);
+      const tier = tiers.find((t) => weightGrams <= t.upToGrams);
+      return tier ? whole(tier.priceCents) : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function shipsTo(option: ShippingOption, location: ShippingLocation | null | undefined): boolean {
+  const countries = option.countries ?? [];
+  if (countries.length === 0) return true;
+  if (!location?.country) return false;
+  const c = location.country.toUpperCase();
+  return countries.some((x) => x.toUpperCase() === c);
+}
+
+/** The tax rules that apply to a location: the country's rules without a region, and the region's own. */
+export function taxRulesFor(rules: readonly TaxRule[], location: ShippingLocation | null | undefined): TaxRule[] {
+  if (!location?.country) return [];
+  const country = location.country.toUpperCase();
+  const region = (location.region ?? '').trim().toUpperCase();
+  return rules.filter((r) => r.country.toUpperCase() === country && (r.region === '' || r.region.toUpperCase() === region));
 }
 
 /** Why a coupon cannot be used (before the one-discount rule), or null. */
@@ -213,38 +253,36 @@ export function computeCheckout(input: CheckoutInput, formatAmount: (cents: numb
   else if (discountCoupon?.kind === 'fixed') discountCents = whole(discountCoupon.amountCents);
   discountCents = Math.min(discountCents, discountable);
 
-  // Shipping: the zone rates, local deliveries and pickups that reach the location (core/shipping.ts), priced.
-  const shippingOptions: PricedShippingOption[] = requiresShipping
-    ? offeredShipping(input.shippingOptions, input.location, subtotalCents, totalWeightGrams).map(({ option, costCents }) => ({
-        ...option,
-        costCents: freeShipping ? 0 : costCents,
-      }))
-    : [];
+  // Shipping: the options that ship to the location and take the parcel, priced.
+  const shippingOptions: PricedShippingOption[] = [];
+  if (requiresShipping) {
+    for (const o of input.shippingOptions) {
+      if (!shipsTo(o, input.location)) continue;
+      const cost = shippingCost(o, subtotalCents, totalWeightGrams);
+      if (cost === null) continue;
+      shippingOptions.push({ ...o, costCents: freeShipping ? 0 : cost });
+    }
+  }
   const selectedShippingOption = requiresShipping
     ? (shippingOptions.find((o) => o.id === input.selectedShippingOptionId) ?? shippingOptions[0] ?? null)
     : null;
   const shippingCostCents = selectedShippingOption?.costCents ?? 0;
 
-  // Tax (core/tax.ts): the discount shared over the lines it applies to, each line taxed by its class.
-  const taxed = taxedLines(input.lines, discountCents, discountCoupon?.appliesToGiftCards === true);
-  const tax = computeTax({
-    lines: taxed,
-    shippingCents: shippingCostCents,
-    rules: input.taxRules,
-    location: input.taxLocation !== undefined ? input.taxLocation : input.location,
-    pricesIncludeTax: input.pricesIncludeTax === true,
-  });
-  const applicableTaxRules: AppliedTaxRule[] = tax.applied;
-  const taxCents = tax.taxCents;
+  // Tax: each applicable rule on the discounted merchandise, plus shipping where the rule says so.
+  const goods = subtotalCents - discountCents;
+  const applicableTaxRules: AppliedTaxRule[] = taxRulesFor(input.taxRules, input.location).map((r) => ({
+    ...r,
+    taxCents: applyBasisPoints(goods + (r.appliesToShipping ? shippingCostCents : 0), r.rateBasisPoints),
+  }));
+  const taxCents = applicableTaxRules.reduce((s, r) => s + r.taxCents, 0);
 
-  const grandTotalCents = Math.max(0, subtotalCents - discountCents + shippingCostCents + (tax.included ? 0 : taxCents));
+  const grandTotalCents = Math.max(0, subtotalCents - discountCents + shippingCostCents + taxCents);
   const giftCardCents = Math.min(whole(input.giftCardBalanceCents), grandTotalCents);
   return {
     subtotalCents,
     discountCents,
     shippingCostCents,
     taxCents,
-    taxIncluded: tax.included,
     grandTotalCents,
     giftCardCents,
     amountDueCents: grandTotalCents - giftCardCents,

@@ -32,9 +32,6 @@ export const POPUP_STORAGE_KEYS = {
   submitted: 'tessera.popupOverlay.submitted',
 } as const;
 
-/** The document event the cookie banner sends once answered: a promo popup waits for it, so the consent choice comes first. */
-export const BANNER_ANSWERED_EVENT = 'tessera:cookie-banner-answered';
-
 /** What a page needs to show the popup (the owner's settings minus what stays on the server). */
 export interface PopupPublic {
   version: number;

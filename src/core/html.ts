@@ -21,8 +21,3 @@ export function scriptJson(value: unknown): string {
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 }
-
-/** A complete `<script type="application/ld+json">` element holding `value` (escaped by scriptJson). */
-export function jsonLdScript(value: unknown): string {
-  return `<script type="application/ld+json">${scriptJson(value)}</script>`;
-}

@@ -27,12 +27,6 @@ const SELECT_ONE_OPTION = 'Please select the {option} option.';
 const SELECT_TWO_OPTIONS = 'Please select the {option1} and {option2} options.';
 const SELECT_MANY_OPTIONS = 'Please select the {optionsList} and {lastOption} options.';
 const SELECT_VARIANT_NAME = 'Select {variantName}';
-const SOLD_OUT_OPTION = '{value} — {soldOut}';
-const FROM_PRICE = 'from {price}';
-const GALLERY_LABEL = 'Images of {title}';
-const SHOW_IMAGE = 'Show image {i} of {n}';
-const ZOOM_IMAGE = 'Zoom image {i} of {n}';
-const IMAGE_OF = 'Image {i} of {n}';
 
 export const commerce = {
   // Default labels
@@ -97,29 +91,6 @@ export const commerce = {
 
   /** Default link title of the online food ordering connected account. */
   ORDER_NOW: 'Order Now',
-
-  // Product page: sold-out option values, the no-JavaScript choice button, prices and the image gallery
-  /** An option value no variant of which is in stock: 'L — sold out'. */
-  soldOutOption: (value: string) => fill(SOLD_OUT_OPTION, { value, soldOut: commerce.SOLD_OUT }),
-  /** Without JavaScript, shows the page for the chosen options (their image and price). */
-  SHOW_CHOICE: 'Show this choice',
-  SALE_PRICE_LABEL: 'Sale Price:',
-  ORIGINAL_PRICE_LABEL: 'Original Price:',
-  /** A price of varied variant prices: 'from $68.00'. */
-  fromPrice: (price: string) => fill(FROM_PRICE, { price }),
-  /** The gallery's region: 'Images of Linen Camp Shirt'. */
-  galleryLabel: (title: string) => fill(GALLERY_LABEL, { title }),
-  THUMBNAILS_LABEL: 'Choose an image',
-  /** A thumbnail: 'Show image 2 of 5'. */
-  showImage: (i: number, n: number) => fill(SHOW_IMAGE, { i, n }),
-  /** The main image's link to the full-screen view: 'Zoom image 2 of 5'. */
-  zoomImage: (i: number, n: number) => fill(ZOOM_IMAGE, { i, n }),
-  /** A slide's name: 'Image 2 of 5'. */
-  imageOf: (i: number, n: number) => fill(IMAGE_OF, { i, n }),
-  NEXT_IMAGE: 'Next image',
-  PREVIOUS_IMAGE: 'Previous image',
-  ZOOM_IN: 'Zoom in',
-  ZOOM_OUT: 'Zoom out',
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -136,8 +107,6 @@ export const cart = {
   MORE_THAN_100_ITEMS: 'More than 100 items in cart',
   /** The pill text above the cap. */
   PILL_OVERFLOW: '100+',
-  /** The name of the landmark the floating pill sits in. */
-  PILL_REGION: 'Cart',
 
   UNABLE_TO_UPDATE_QUANTITY: 'Unable to update quantity',
   UNABLE_TO_REMOVE_ITEM: 'Unable to remove item',
@@ -660,21 +629,6 @@ export const contentLimits = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Like button of a journal post
-// ---------------------------------------------------------------------------------------------
-
-const likeCount = (n: number) => `${n} ${n === 1 ? 'like' : 'likes'}`;
-
-export const likes = {
-  /** '1 like', '{n} likes' */
-  count: likeCount,
-  /** The button's name: led by the count it shows ('3 likes, like {title}'). */
-  buttonName: (n: number, title: string) => `${likeCount(n)}, like ${title}`,
-  THANKS: 'Thanks for the like.',
-  NETWORK_ERROR: 'Network error',
-} as const;
-
-// ---------------------------------------------------------------------------------------------
 // Site search (/search)
 // ---------------------------------------------------------------------------------------------
 
@@ -701,8 +655,6 @@ export const seo = {
   tooManyRules: (max: number) => `At most ${max} redirects.`,
   rulesInvalid: (n: number) => (n === 1 ? 'One line is not a valid redirect.' : `${n} lines are not valid redirects.`),
   robotsTooLong: (max: number) => `robots.txt can be up to ${max} characters.`,
-  /** The product editor's switch that keeps a product out of /products.xml. */
-  EXCLUDE_FROM_FEEDS: 'Leave out of shopping feeds (Google Merchant Center)',
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -768,8 +720,6 @@ export const checkoutMessages = {
   KEY_REQUIRED: 'An Idempotency-Key header (or idempotencyKey field) of 8 to 128 letters, digits, - or _ is required.',
   KEY_REUSED: 'That Idempotency-Key was already used for another order.',
   NO_SHIPPING: 'We do not ship to that address. Please choose another address.',
-  PICK_UP_AT: 'Pick up at',
-  DELIVERY_ESTIMATE: 'Estimated delivery',
   UNAVAILABLE: 'This product is no longer available.',
   PAYMENT_REQUIRED: 'Please enter your card details.',
   GIFT_CARD_UNKNOWN: 'That gift card code is not valid.',
@@ -796,67 +746,4 @@ export const customerMessages = {
   TOO_MANY_TAGS: 'Tags: at most 20.',
   NO_SUCH_CUSTOMER: 'No customer has that address.',
   SAVED: 'Customer saved.',
-} as const;
-
-/** Shipping zones, rates, local pickup and local delivery: the owner's editor and checkout. */
-export const shippingMessages = {
-  /** A "free above" rate saved without its threshold (it used to make every order's shipping free). */
-  FREE_ABOVE_NEEDS_AMOUNT: 'Enter the order subtotal above which shipping is free.',
-  BANDS_REQUIRED: 'Add at least one band.',
-  FIRST_BAND_FROM_ZERO: 'The first band must start at 0.',
-  BAND_EMPTY: 'A band must end above where it starts.',
-  OPEN_BAND_LAST: 'Only the last band can have no upper limit.',
-  /** Band n starts before the previous band ends. */
-  bandOverlap: (n: number, from: string, prevTo: string) => `Band ${n} starts at ${from}, inside band ${n - 1}, which ends at ${prevTo}.`,
-  /** Band n starts after the previous band ends. */
-  bandGap: (n: number, from: string, prevTo: string) =>
-    `Band ${n} starts at ${from}, but band ${n - 1} ends at ${prevTo}: nothing covers what lies between.`,
-  CONDITION_RANGE: 'The minimum must not be above the maximum.',
-  ZONE_NEEDS_PLACE: 'Choose at least one country or region, or make this the rest-of-the-world zone.',
-  ZONE_NEEDS_RATE: 'Add at least one rate.',
-  ONE_REST_OF_WORLD: 'Another zone already covers the rest of the world.',
-  /** A country another zone already covers as a whole. */
-  countryInOtherZone: (country: string, zone: string) => `${country} is already in the zone ${zone}.`,
-  regionInOtherZone: (region: string, zone: string) => `${region} is already in the zone ${zone}.`,
-  /** A subdivision code that is not one of the country's. */
-  unknownRegion: (region: string, country: string) => `${region} is not a region of ${country}.`,
-  noRegions: (country: string) => `${country} has no regions to choose from: choose the whole country.`,
-  ZONE_NOT_FOUND: 'That shipping zone does not exist.',
-  PICKUP_NOT_FOUND: 'That pickup location does not exist.',
-  DELIVERY_NOT_FOUND: 'That local delivery area does not exist.',
-  POSTCODES_REQUIRED: 'Enter at least one postcode or postcode prefix.',
-  /** A physical order to a country no zone, pickup or local delivery covers. */
-  COUNTRY_NOT_SHIPPED: 'We do not ship to this country. Please choose one of the countries in the list.',
-  NO_SHIPPING_SET_UP: 'This shop has not set up shipping yet, so orders that need shipping cannot be placed.',
-  REST_OF_WORLD: 'Rest of the world',
-} as const;
-
-// ---------------------------------------------------------------------------------------------
-// Taxes: classes, rules, and the "incl." line of tax-inclusive prices
-// ---------------------------------------------------------------------------------------------
-
-export const taxMessages = {
-  /** The tax's name by country (core/tax.ts taxLabel). */
-  labels: { VAT: 'VAT', GST: 'GST', Tax: 'Tax' },
-  /** The line under a tax-inclusive total: 'incl. £4.00 VAT'. */
-  included: (amount: string, label: string) => `incl. ${amount} ${label}`,
-  /** The refund email's tax line: 'This includes £4.00 VAT.' */
-  refundIncludes: (amount: string, label: string) => `This includes ${amount} ${label}.`,
-  /** The cart page before the amount is known again (after a change): 'Prices include VAT'. */
-  pricesInclude: (label: string) => `Prices include ${label}`,
-  classNames: { standard: 'Standard rate', reduced: 'Reduced rate', zero: 'Zero-rated', exempt: 'Exempt' },
-  CLASS_INVALID: 'Choose a tax class: standard, reduced, zero or exempt.',
-  RULE_CLASS_INVALID: 'A rule taxes the standard or the reduced class.',
-  RATE_RANGE: 'Enter a rate from 0% to 100%.',
-  RATE_TOO_HIGH: 'Rate must be 100% or less.',
-  RATE_NEGATIVE: 'Rate must be 0% or more.',
-  RATE_WHOLE: 'Rate must be whole basis points (a percentage with up to 2 decimals).',
-  regionUnknown: (region: string, country: string) => `${region} is not a region of ${country}.`,
-  BILLING_COUNTRY_REQUIRED: 'Choose the country of your billing address.',
-  PRICES_INCLUDE_TAX: 'Prices include tax',
-  PRICES_INCLUDE_TAX_CHOICE: 'Choose whether prices include tax.',
-  PRICES_INCLUDE_TAX_SAVED: 'Saved: prices include tax.',
-  PRICES_EXCLUDE_TAX_SAVED: 'Saved: tax is added at checkout.',
-  PRICES_INCLUDE_TAX_HINT:
-    'On: the prices you enter already contain the tax (UK, EU, Australia, New Zealand, Japan); checkout shows it as "incl.". Off: tax is added at checkout (US, Canada).',
 } as const;

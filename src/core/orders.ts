@@ -61,16 +61,12 @@ export interface OrderRow {
   testMode: boolean;
   email: string;
   shippingAddress: Partial<Address> | null;
-  /** The billing address (a digital-only order's tax went by it); null on orders before billing addresses. */
-  billingAddress: Partial<Address> | null;
   items: Array<Record<string, unknown>>;
   currency: string;
   subtotalCents: number;
   discountCents: number;
   shippingCents: number;
   taxCents: number;
-  /** The tax is part of the prices (shown as "incl."), not added to the total. */
-  taxIncluded: boolean;
   grandTotalCents: number;
   giftCardCents: number;
   giftCardId: string | null;

@@ -27,9 +27,6 @@
  * Money stays as given: minor units ("1999") or decimals ("19.99").
  */
 import { subscriptionTerms } from './subscription.js';
-import { commerce } from './messages.js';
-import { formatMoneyShown, toMinorUnitsBigInt } from './money.js';
-import { escapeHtml } from './html.js';
 
 export const PRODUCT_TYPE = { PHYSICAL: 1, DIGITAL: 2, SERVICE: 3, GIFT_CARD: 4 } as const;
 
@@ -271,44 +268,6 @@ export function priceMarkup(
       '</span>\n';
   } else body = fill(wording, args(money(view.normal)));
   return '\n\n\n<div class="product-price">\n' + body + '\n</div>';
-}
-
-/**
- * How the shop's price markup renders a money value (HTML-escaped): minor units as they are, a decimal
- * string read as major units, in the value's currency or `currency`.
- */
-export function shopMoney(currency: string): (m: MoneyValue) => string {
-  return (m) => {
-    const code = m.currency ?? currency;
-    const v = String(m.value).trim();
-    let minor: bigint;
-    try {
-      minor = /^-?\d+$/.test(v) ? BigInt(v) : toMinorUnitsBigInt(v, code);
-    } catch {
-      minor = 0n;
-    }
-    return escapeHtml(formatMoneyShown(minor, code));
-  };
-}
-
-const LABEL = '<span class="visually-hidden">';
-
-/**
- * The shop's own price markup for a one-time purchase, the same on every path (the default theme's product
- * page and cards, and the product page after a variant is chosen): on sale, the original price struck
- * through beside the sale price, each after a visually-hidden label; 'from' the lowest price paid; else the
- * price. `money` renders one value as HTML-safe text. (The `product-price` formatter keeps its own markup.)
- */
-export function shopPriceHtml(view: PriceView, money: (m: MoneyValue) => string): string {
-  if (view.kind === 'none') return '';
-  if (view.kind === 'unavailable') return commerce.UNAVAILABLE;
-  if (view.kind === 'from') return commerce.fromPrice(money(view.from ?? ZERO));
-  if (view.kind === 'sale')
-    return (
-      `<s class="original-price">${LABEL}${commerce.ORIGINAL_PRICE_LABEL} </span>${money(view.normal)}</s> ` +
-      `<span class="sale-price">${LABEL}${commerce.SALE_PRICE_LABEL} </span>${money(view.sale ?? ZERO)}</span>`
-    );
-  return money(view.normal);
 }
 
 /** What `subscription-price` shows: the pricing options of the variant with the lowest price paid. */

@@ -225,59 +225,6 @@ export function findVariant(product: ProductLike, attributes: Record<string, str
   return variants.find((v) => Object.entries(v.attributes ?? {}).every(([name, value]) => attributes[name] === value));
 }
 
-/**
- * The image of what is chosen so far: the own image shared by every variant that matches the chosen options
- * (choosing a colour shows its picture before a size is chosen), or null (nothing chosen, no own image, or
- * the matching variants differ).
- */
-export function chosenImageUrl(
-  variants: ReadonlyArray<{ attributes?: Record<string, string>; imageUrl?: string }>,
-  attributes: Record<string, string | null | undefined>,
-): string | null {
-  const chosen = Object.entries(attributes).filter(([, v]) => typeof v === 'string' && v !== '');
-  if (chosen.length === 0) return null;
-  const urls = new Set(variants.filter((v) => chosen.every(([k, x]) => v.attributes?.[k] === x)).map((v) => v.imageUrl ?? ''));
-  const [only] = urls;
-  return urls.size === 1 && only ? only : null;
-}
-
-/**
- * An option value none of whose variants (among those matching the other chosen options) can be bought: no
- * stock and not unlimited. Only for products whose stock is tracked; a value no variant matches is not marked.
- */
-export function soldOutValue(
-  product: ProductLike,
-  attributes: Record<string, string | null | undefined>,
-  optionName: string,
-  value: string,
-): boolean {
-  if (!tracksStock(product)) return false;
-  const others = Object.entries(attributes).filter(([k, v]) => k !== optionName && typeof v === 'string' && v !== '');
-  const matching = variantsOf(structuredContentOf(product)).filter(
-    (v) => v.attributes?.[optionName] === value && others.every(([k, x]) => v.attributes?.[k] === x),
-  );
-  return matching.length > 0 && !matching.some(variantHasStock);
-}
-
-/**
- * The options a product page was asked for: `?variant=` (a variant's SKU or id) or `option.<name>=<value>`
- * fields (the choice form without JavaScript). Only option names and values the product has are kept.
- */
-export function chosenFromQuery(product: ProductLike, query: Record<string, unknown>): Record<string, string> {
-  const variants = variantsOf(structuredContentOf(product));
-  const wanted = typeof query.variant === 'string' ? query.variant : '';
-  if (wanted) {
-    const v = variants.find((x) => x.sku === wanted || x.id === wanted);
-    if (v) return { ...(v.attributes ?? {}) };
-  }
-  const out: Record<string, string> = {};
-  for (const { name, values } of productOptions(product)) {
-    const raw = query[`option.${name}`];
-    if (typeof raw === 'string' && values.includes(raw)) out[name] = raw;
-  }
-  return out;
-}
-
 /** Option names without a selection (empty, null or missing), in display order. */
 export function unselectedOptions(product: ProductLike, attributes: Record<string, string | null | undefined> = {}): string[] {
   return optionNames(product).filter((n) => {

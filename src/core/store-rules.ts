@@ -5,8 +5,6 @@
  */
 import { z } from 'zod';
 import { isCountryCode } from './countries.js';
-import { taxMessages } from './messages.js';
-import { RULE_TAX_CLASSES } from './tax.js';
 
 /** An amount in the store currency's minor units. */
 export const centsSchema = z
@@ -66,19 +64,10 @@ export const taxRuleSchema = z.object({
     .regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter code.')
     .refine(isCountryCode, { error: (i) => unknownCountries([String(i.input)]) }),
   region: z.string().trim().max(20).refine(noNul, 'Must not contain NUL characters.').default(''),
-  rateBasisPoints: z
-    .number({ error: taxMessages.RATE_RANGE })
-    .int(taxMessages.RATE_WHOLE)
-    .min(0, taxMessages.RATE_NEGATIVE)
-    .max(10000, taxMessages.RATE_TOO_HIGH),
+  rateBasisPoints: z.number().int('Rate must be whole basis points.').min(0).max(10000, 'Rate must be 100% or less.'),
   appliesToShipping: z.boolean().default(false),
-  taxClass: z.enum(RULE_TAX_CLASSES, { error: taxMessages.RULE_CLASS_INVALID }).default('standard'),
 });
 export type TaxRuleBody = z.output<typeof taxRuleSchema>;
-
-/** PUT /api/checkout/admin/tax-settings: whether the prices the owner enters include tax. */
-export const taxSettingsSchema = z.object({ pricesIncludeTax: z.boolean({ error: taxMessages.PRICES_INCLUDE_TAX_CHOICE }) });
-export type TaxSettings = z.output<typeof taxSettingsSchema> & { country: string };
 
 export const couponSchema = z
   .object({

@@ -149,12 +149,3 @@ export class KeptUntilNotified<V> {
     return value;
   }
 }
-
-/**
- * A cart line's picture as SQL (items `i`, product_variants `v`): the chosen variant's own image (its asset
- * among the item's, with its alt text and size), else the item's main image.
- */
-export const LINE_IMAGE_SQL = `coalesce(
-    (select a from jsonb_array_elements(i.assets) a where v.image_url <> '' and a ->> 'assetUrl' = v.image_url limit 1),
-    case when v.image_url <> '' then jsonb_build_object('assetUrl', v.image_url, 'altText', i.title) end,
-    i.assets -> 0)`;

@@ -2,7 +2,7 @@ import { schema, type Database, type Db, type Tx } from '../db/index.js';
 import { newId } from '../db/ids.js';
 import { CollectionType, ProductType, RecordType } from '../core/enums.js';
 import { seedInstalmentPreferences } from './instalments/preferences.js';
-import { NEWSLETTER_FORM_ID, seedForms } from './forms/seed.js';
+import { seedForms } from './forms/seed.js';
 import { seedEditorDemo } from './editor/seed.js';
 import { seedMembers } from './members/service.js';
 
@@ -328,8 +328,8 @@ export interface SeedOptions {
   shipping?: boolean;
 }
 
-/** The demo store's shipping: a flat rate in its rest-of-the-world zone, so it ships everywhere. */
-export const DEMO_SHIPPING_OPTION = { name: 'Standard shipping', kind: 'flat', priceCents: 500, estimate: '3–5 business days' } as const;
+/** The demo store's shipping option: a flat rate that ships everywhere. */
+export const DEMO_SHIPPING_OPTION = { name: 'Standard shipping', kind: 'flat', priceCents: 500 } as const;
 
 /** Seeds the demo store: website, navigation, a shop, pages, a journal and a gallery. */
 export async function seedDemo(database: Database, now = new Date(), opts: SeedOptions = {}): Promise<SeedResult> {
@@ -463,8 +463,6 @@ export async function seedInto(tx: Tx, now = new Date(), opts: SeedOptions = {})
       ordering: 3,
       settings: {
         body: '<p>Fernhill Supply Co. is a small shop in Portland selling useful, well-made things for home and table. We work with a handful of makers we know by name.</p>',
-        // The demo's newsletter form (seeded with the forms): signed up for from the About page.
-        formId: NEWSLETTER_FORM_ID,
       },
     },
     {
@@ -605,13 +603,6 @@ export async function seedInto(tx: Tx, now = new Date(), opts: SeedOptions = {})
   await seedForms(tx, websiteId);
   await seedEditorDemo(tx, websiteId, { journalId: ids.journal, productId: productIds['linen-camp-shirt'] });
   await seedMembers(tx, websiteId);
-  if (opts.shipping !== false)
-    await tx.insert(schema.shippingZones).values({
-      id: newId(),
-      websiteId,
-      name: 'Everywhere',
-      restOfWorld: true,
-      rates: [{ id: newId(), ...DEMO_SHIPPING_OPTION, enabled: true }],
-    });
+  if (opts.shipping !== false) await tx.insert(schema.shippingOptions).values({ id: newId(), websiteId, ...DEMO_SHIPPING_OPTION });
   return { websiteId, collectionIds: ids, productIds, variantIds };
 }

@@ -7,7 +7,6 @@ import { createElement } from 'react';
 import { islands } from './islands/registry.js';
 import { IslandBoundary } from './islands/IslandBoundary.js';
 import './client/analytics-start.js';
-import { enhanceNavMore } from './client/nav-more.js';
 
 function hydrate(el: HTMLElement, name: string, Comp: Parameters<typeof createElement>[0]) {
   let props: Record<string, unknown> = {};
@@ -44,10 +43,5 @@ function hydrateAll() {
   }
 }
 
-function start() {
-  hydrateAll();
-  enhanceNavMore();
-}
-
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
-else start();
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', hydrateAll);
+else hydrateAll();

@@ -15,16 +15,7 @@ let seq = 0;
 export async function confirmed<T extends Record<string, unknown>>(v: Visitor, body: T): Promise<T & { expectedTotalCents?: number }> {
   if ('expectedTotalCents' in body) return body;
   const state: Record<string, unknown> = {};
-  for (const k of [
-    'cartToken',
-    'email',
-    'shippingAddress',
-    'billingAddress',
-    'billingSameAsShipping',
-    'selectedShippingOptionId',
-    'coupons',
-    'giftCardCode',
-  ])
+  for (const k of ['cartToken', 'email', 'shippingAddress', 'selectedShippingOptionId', 'coupons', 'giftCardCode'])
     if (body[k] !== undefined) state[k] = body[k];
   const q = await v.send('POST', '/api/checkout/quote', state);
   if (q.statusCode !== 200) return body;

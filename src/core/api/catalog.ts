@@ -4,8 +4,6 @@
  * the admin types its calls and forms with the inferred types.
  */
 import { z } from 'zod';
-import { TAX_CLASSES } from '../tax.js';
-import { taxMessages } from '../messages.js';
 import { ProductType, isEnumValue } from '../enums.js';
 import { platform as platformMessages } from '../messages.js';
 import { cents, CONTENT_STATUSES } from './common.js';
@@ -123,8 +121,6 @@ export const productIn = z.object({
   excerpt: z.string().max(2000).optional(),
   status: productStatus.optional().default('published'),
   productType: z.number().refine((n) => isEnumValue(ProductType, n), { message: 'Choose a product type.' }),
-  /** The tax class (core/tax.ts): standard unless the product is reduced-rate, zero-rated or exempt. */
-  taxClass: z.enum(TAX_CLASSES, { error: taxMessages.CLASS_INVALID }).optional().default('standard'),
   images: z.array(imageIn).max(50).optional().default([]),
   // Tag length is checked by tagListErrors (50 characters); this bound only caps the request.
   tags: z.array(z.string().trim().min(1).max(1000)).max(100).optional().default([]),
@@ -140,8 +136,6 @@ export const productIn = z.object({
   /** Search results: the page title and description (empty: the product's title and excerpt). */
   seoTitle: z.string().trim().max(SEO_TITLE_MAX, `Keep the SEO title to ${SEO_TITLE_MAX} characters.`).optional(),
   seoDescription: z.string().trim().max(SEO_DESCRIPTION_MAX, `Keep the SEO description to ${SEO_DESCRIPTION_MAX} characters.`).optional(),
-  /** Kept out of the shopping feed (/products.xml) though the product is on sale in the store. */
-  excludeFromFeeds: z.boolean().optional().default(false),
   /** When a scheduled product goes live (ISO time with offset; the admin works it out in the site's time zone). */
   publishOn: z.iso.datetime({ offset: true, error: 'Choose a valid date and time.' }).optional(),
 });

@@ -41,8 +41,6 @@ export const checkoutStateIn = z.object({
   cartToken: str(100).optional(),
   email: str(256).optional(),
   shippingAddress: checkoutAddressIn,
-  billingAddress: checkoutAddressIn,
-  billingSameAsShipping: z.boolean().optional(),
   selectedShippingOptionId: str(64).nullable().optional(),
   coupons: z.array(str(64)).max(10, 'At most 10 coupon codes.').optional(),
   giftCardCode: str(64).nullable().optional(),
@@ -86,8 +84,6 @@ export type PlaceAnswer = z.infer<typeof placeAnswer>;
 export interface CheckoutStateView {
   email?: string;
   shippingAddress?: Partial<Address> | null;
-  billingAddress?: Partial<Address> | null;
-  billingSameAsShipping?: boolean;
   selectedShippingOptionId?: string | null;
   coupons?: string[];
   giftCardCode?: string | null;
@@ -110,8 +106,6 @@ export interface CheckoutPricing {
   taxRules: TaxRule[];
   coupons: Coupon[];
   giftCardBalanceCents: number;
-  /** The store's prices include tax (extracted, not added). */
-  pricesIncludeTax: boolean;
 }
 
 /** The quote's answer: the cart, the state, what the totals are worked out from, the currency. */

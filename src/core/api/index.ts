@@ -21,8 +21,3 @@ export * as cart from './cart.js';
 export * as themes from './themes.js';
 export * as editor from './editor.js';
 export * as platform from './platform.js';
-export * as shipping from './shipping.js';
-export * as flags from './flags.js';
-export * as donations from './donations.js';
-export * as members from './members.js';
-export * as team from './team.js';

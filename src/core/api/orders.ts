@@ -109,9 +109,6 @@ export interface AdminOrder {
   shippingAddress: Record<string, string> | null;
   /** The shipping address as its country writes it, the country's name last ([] without one). */
   shippingAddressLines: string[];
-  /** The billing address (null on orders that kept none) and its lines. */
-  billingAddress: Record<string, string> | null;
-  billingAddressLines: string[];
   shippingOption: { name: string } | null;
   coupons: string[];
   payment: { provider?: string; brand?: string; last4?: string; paymentId?: string } | null;
@@ -125,9 +122,6 @@ export interface AdminOrder {
     taxCents: number;
     giftCardCents: number;
     grandTotalCents: number;
-    taxIncluded: boolean;
-    taxLabel: string;
-    refundedTaxCents: number;
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * Reviews: the buyer's review, the owner's moderation list and settings, and related products.
+ * Reviews and donations: the buyer's review, the owner's moderation list and settings, related products,
+ * and the donation settings and list.
  */
 import { z } from 'zod';
 import { reviews as text } from '../messages.js';
@@ -99,3 +100,47 @@ export const relatedIn = z
   })
   .strict();
 export type RelatedInput = z.input<typeof relatedIn>;
+
+// ---- Donations ----
+
+const cents = z.number().int().min(1).max(100_000_000);
+
+export const donationSettingsSchema = z.object({
+  enabled: z.boolean(),
+  title: z.string().trim().min(1).max(120),
+  description: z.string().max(2000),
+  buttonText: z.string().trim().min(1).max(60),
+  /** Suggested amounts in minor units of the site currency. */
+  suggestedAmounts: z.array(cents).min(1).max(6),
+  minimumCents: cents,
+  maximumCents: cents,
+});
+
+export type DonationSettings = z.infer<typeof donationSettingsSchema>;
+
+export interface DonationRow {
+  id: string;
+  amountCents: number;
+  currency: string;
+  donorName: string;
+  email: string;
+  message: string;
+  testMode: boolean;
+  cardBrand: string;
+  cardLast4: string;
+  created: number;
+}
+
+/** GET /api/donations/admin/donations. */
+export const donationListQuery = z.object({
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+/** PUT /api/donations/admin/settings. */
+export const donationSettingsIn = z.object({ settings: donationSettingsSchema.partial().strict() }).strict();
+export type DonationSettingsInput = z.input<typeof donationSettingsIn>;
+export interface DonationList {
+  donations: DonationRow[];
+  count: number;
+  totals: Array<{ currency: string; amountCents: number }>;
+}

@@ -40,32 +40,6 @@ export interface ProductProps {
   onSale?: boolean;
   /** The per-item instalment context (afterPayAvailable, afterPayMin, afterPayMax, shopperLanguage, stripeAccountCountry). */
   instalments?: InstalmentContext | null;
-  /** The options chosen when the page was asked for (`?variant=`): the islands start from them. */
-  chosen?: Record<string, string>;
-}
-
-/** One image of a product's gallery: the image template's attributes (srcset only on the site's image hosts). */
-export interface ProductGalleryImage {
-  src: string;
-  srcset?: string;
-  width: number;
-  height: number;
-  alt: string;
-  focalPoint: { x: number; y: number };
-}
-
-/** The product page's gallery: every image of the product, and what picks a variant's image. */
-export interface ProductGalleryProps {
-  /** The product view (the item id on its page): the gallery follows the choices of that scope. */
-  scope: string;
-  title: string;
-  images: ProductGalleryImage[];
-  /** The main image's sizes (the page's largest paint; the preload uses the same). */
-  sizes: string;
-  /** Each variant's options and own image ('' or missing: the product's images). */
-  variants: Array<{ attributes: Record<string, string>; imageUrl?: string }>;
-  /** The options chosen when the page was asked for (`?variant=`): the islands start from them. */
-  chosen?: Record<string, string>;
 }
 
 /** The instalment context served with the cart (the store's and each item's). */
@@ -111,8 +85,6 @@ export interface CartPageProps {
   checkoutUrl?: string;
   /** The instalment context served with the cart (the store's and each item's). */
   instalments?: CartInstalmentContext | null;
-  /** Prices include tax: the tax the cart's subtotal contains, for the subtotal it was worked out for. */
-  taxIncluded?: { taxCents: number; label: string; subtotalCents: number } | null;
 }
 
 export interface GalleryImage {

@@ -3,50 +3,22 @@ import { sql } from 'drizzle-orm';
 import { websites } from './platform.js';
 import type { FulfilmentStatus, OrderStatus } from '../../core/orders.js';
 
-/** Shipping zones: named sets of countries and regions (or the rest of the world), each with its rates (core/shipping.ts). */
-export const shippingZones = pgTable('shipping_zones', {
+/** Shipping options the owner offers: flat rate, free above an amount, or by weight. */
+export const shippingOptions = pgTable('shipping_options', {
   id: text('id').primaryKey(),
   websiteId: text('website_id')
     .notNull()
     .references(() => websites.id),
   name: text('name').notNull(),
-  /** ISO country codes covered whole. */
+  /** 'flat' | 'free_above' | 'weight' */
+  kind: text('kind').notNull(),
+  priceCents: bigint('price_cents', { mode: 'number' }).notNull().default(0),
+  freeAboveCents: bigint('free_above_cents', { mode: 'number' }).notNull().default(0),
+  /** [{upToGrams, priceCents}] for 'weight'. */
+  weightRates: jsonb('weight_rates').$type<Array<{ upToGrams: number; priceCents: number }>>().notNull().default([]),
+  /** ISO country codes; empty ships everywhere. */
   countries: jsonb('countries').$type<string[]>().notNull().default([]),
-  /** [{country, region}] subdivisions covered. */
-  regions: jsonb('regions').$type<Array<{ country: string; region: string }>>().notNull().default([]),
-  restOfWorld: boolean('rest_of_world').notNull().default(false),
-  /** The zone's rates, saved with it in one write: ShippingRate[]. */
-  rates: jsonb('rates').$type<Array<Record<string, unknown>>>().notNull().default([]),
-  ordering: integer('ordering').notNull().default(0),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-});
-
-/** Local pickup: where a shopper collects an order, free of shipping. */
-export const pickupLocations = pgTable('pickup_locations', {
-  id: text('id').primaryKey(),
-  websiteId: text('website_id')
-    .notNull()
-    .references(() => websites.id),
-  name: text('name').notNull(),
-  /** A structured address (core/address-format.ts StructuredAddress). */
-  address: jsonb('address').$type<Record<string, string>>().notNull(),
-  instructions: text('instructions').notNull().default(''),
-  ordering: integer('ordering').notNull().default(0),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-});
-
-/** Local delivery: postcodes (or prefixes) of one country, a fee and a minimum order. */
-export const localDeliveryAreas = pgTable('local_delivery_areas', {
-  id: text('id').primaryKey(),
-  websiteId: text('website_id')
-    .notNull()
-    .references(() => websites.id),
-  name: text('name').notNull(),
-  country: text('country').notNull(),
-  postcodes: jsonb('postcodes').$type<string[]>().notNull().default([]),
-  feeCents: bigint('fee_cents', { mode: 'number' }).notNull().default(0),
-  minOrderCents: bigint('min_order_cents', { mode: 'number' }).notNull().default(0),
-  estimate: text('estimate').notNull().default(''),
+  enabled: boolean('enabled').notNull().default(true),
   ordering: integer('ordering').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
@@ -62,8 +34,6 @@ export const taxRules = pgTable('tax_rules', {
   region: text('region').notNull().default(''),
   rateBasisPoints: integer('rate_basis_points').notNull(),
   appliesToShipping: boolean('applies_to_shipping').notNull().default(false),
-  /** The class of goods the rule taxes: standard or reduced (core/tax.ts). */
-  taxClass: text('tax_class').notNull().default('standard'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
@@ -118,8 +88,6 @@ export const orders = pgTable(
     testMode: boolean('test_mode').notNull().default(true),
     email: text('email').notNull(),
     shippingAddress: jsonb('shipping_address').$type<Record<string, string> | null>(),
-    /** The billing address (a digital order's tax goes by its country); null when it is the shipping address. */
-    billingAddress: jsonb('billing_address').$type<Record<string, string> | null>(),
     /** [{itemId, variantId, sku, productName, quantity, unitPriceCents, productType, attributes}] */
     items: jsonb('items').$type<Array<Record<string, unknown>>>().notNull().default([]),
     currency: text('currency').notNull(),
@@ -127,8 +95,6 @@ export const orders = pgTable(
     discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
     shippingCents: bigint('shipping_cents', { mode: 'number' }).notNull().default(0),
     taxCents: bigint('tax_cents', { mode: 'number' }).notNull().default(0),
-    /** The tax is part of the prices (the store's prices include tax), not added to the total. */
-    taxIncluded: boolean('tax_included').notNull().default(false),
     grandTotalCents: bigint('grand_total_cents', { mode: 'number' }).notNull().default(0),
     giftCardCents: bigint('gift_card_cents', { mode: 'number' }).notNull().default(0),
     /** The gift card that paid part of the order. */

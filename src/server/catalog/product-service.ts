@@ -4,7 +4,6 @@
  * checks the row's `version` (a second owner saving over a first one is refused, nothing is overwritten)
  * and leaves an audit row.
  */
-import { taxClassOf } from '../../core/tax.js';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { rows, variantsOfItems } from '../db-util.js';
 import type { Db, Tx } from '../../db/index.js';
@@ -74,8 +73,6 @@ export function productErrors(p: ProductIn): Record<string, string> {
 function structuredContentOf(p: ProductIn): Record<string, unknown> {
   return {
     productType: p.productType,
-    // Written only when not standard, so a product saved without a class is stored exactly as before.
-    taxClass: p.taxClass === 'standard' ? undefined : p.taxClass,
     isSubscribable: p.isSubscribable,
     ...(p.isSubscribable && p.subscriptionPlan ? { subscriptionPlan: p.subscriptionPlan } : {}),
     additionalFieldsFormId: p.additionalFieldsFormId ?? undefined,
@@ -85,7 +82,6 @@ function structuredContentOf(p: ProductIn): Record<string, unknown> {
     // Written only when set, so a product saved without SEO text is stored exactly as before.
     seoTitle: p.seoTitle || undefined,
     seoDescription: p.seoDescription || undefined,
-    excludeFromFeeds: p.excludeFromFeeds || undefined,
   };
 }
 
@@ -135,7 +131,6 @@ function productJson(item: ItemRow, variants: VariantRow[]) {
     categories: item.categories,
     seoTitle: String(sc.seoTitle ?? ''),
     seoDescription: String(sc.seoDescription ?? ''),
-    excludeFromFeeds: sc.excludeFromFeeds === true,
     images: item.assets.map((a) => ({
       assetUrl: String(a.assetUrl ?? ''),
       altText: String(a.altText ?? ''),
@@ -143,7 +138,6 @@ function productJson(item: ItemRow, variants: VariantRow[]) {
       mediaFocalPoint: focalOf(a.mediaFocalPoint),
     })),
     productType: Number(sc.productType ?? ProductType.PHYSICAL),
-    taxClass: taxClassOf(sc.taxClass),
     isSubscribable: sc.isSubscribable === true,
     subscriptionPlan: (sc.subscriptionPlan as unknown) ?? null,
     additionalFieldsFormId: (sc.additionalFieldsFormId as string | undefined) ?? null,

@@ -7,32 +7,20 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { normalizeCouponCode } from '../../core/checkout.js';
-import { centsSchema, couponSchema, taxRuleSchema, taxSettingsSchema } from '../../core/store-rules.js';
-import { shippingAdminRoutes } from './shipping-routes.js';
+import { centsSchema, couponSchema, shippingOptionSchema, taxRuleSchema } from '../../core/store-rules.js';
 import { newId } from '../../db/ids.js';
 import { rows } from '../db-util.js';
 import { HttpError, notFound } from '../errors.js';
 import type { CheckoutService } from './service.js';
 import { registerOrderDesk } from './order-admin-routes.js';
 import { can } from '../../core/roles.js';
-import { addressFormat, countryOptions, defaultCountry } from '../site-page/index.js';
-import { subdivisionCode } from '../../core/address-format.js';
-import { taxMessages } from '../../core/messages.js';
-import { pricesIncludeTax } from './service.js';
-
-/** A rule's region as its subdivision code ('' for the whole country), or null when the country has no such region. */
-function ruleRegion(country: string, region: string): string | null {
-  const r = region.trim();
-  if (!r) return '';
-  const format = addressFormat(country, 'en');
-  if (!format.subdivisions) return r.toUpperCase();
-  return subdivisionCode(format, r);
-}
+import { countryOptions } from '../site-page/index.js';
 
 const cents = centsSchema;
 const id = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/, 'Unknown id.') });
 
 // The bodies' schemas are shared with the /config forms (core/store-rules.ts).
+const shippingBody = shippingOptionSchema;
 const taxBody = taxRuleSchema;
 const couponBody = couponSchema;
 
@@ -88,27 +76,54 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
     return { minimumOrderSubtotalCents: body.minimumOrderSubtotalCents, currency: site.currency };
   });
 
-  // ---- Tax settings: whether the prices include tax ---------------------------------------------------
-
-  app.get('/api/checkout/admin/tax-settings', ownerRead, async () => {
-    const site = await websites.get();
-    return { pricesIncludeTax: pricesIncludeTax(websites.storeSettings(site)), country: defaultCountry(site.locale, site.settings) };
-  });
-
-  app.put('/api/checkout/admin/tax-settings', owner, async (req) => {
-    const body = taxSettingsSchema.parse(req.body ?? {});
-    const site = await websites.get();
-    // Merged in the database so a concurrent change to other store settings is kept.
-    await db.execute(sql`update websites set settings = jsonb_set(settings, '{storeSettings}', coalesce(settings -> 'storeSettings', '{}'::jsonb) || ${JSON.stringify({ pricesIncludeTax: body.pricesIncludeTax })}::jsonb),
-      version = version + 1 where id = ${site.id}`);
-    websites.invalidate();
-    return { pricesIncludeTax: body.pricesIncludeTax, country: defaultCountry(site.locale, site.settings) };
-  });
-
   // ---- Shipping options, tax rules, coupons -------------------------------------------------------
 
-  // Shipping zones, pickup locations and local delivery areas: shipping-routes.ts.
-  await shippingAdminRoutes(app);
+  const shippingJson = (r: Obj) => ({
+    id: r.id,
+    name: r.name,
+    kind: r.kind,
+    priceCents: Number(r.price_cents),
+    freeAboveCents: Number(r.free_above_cents),
+    weightRates: r.weight_rates,
+    countries: r.countries,
+    enabled: r.enabled,
+    ordering: Number(r.ordering),
+  });
+  app.get('/api/checkout/admin/shipping-options', ownerRead, async () => {
+    const r = await rows<Obj>(
+      db,
+      sql`select * from shipping_options where website_id = ${await siteId()} order by ordering, created_at, id`,
+    );
+    return { shippingOptions: r.map(shippingJson) };
+  });
+  app.post('/api/checkout/admin/shipping-options', owner, async (req) => {
+    const b = shippingBody.parse(req.body ?? {});
+    const r = await rows<Obj>(
+      db,
+      sql`insert into shipping_options (id, website_id, name, kind, price_cents, free_above_cents, weight_rates, countries, enabled, ordering)
+        values (${newId()}, ${await siteId()}, ${b.name}, ${b.kind}, ${b.priceCents}, ${b.freeAboveCents}, ${JSON.stringify(b.weightRates)}::jsonb,
+          ${JSON.stringify(b.countries.map((c) => c.toUpperCase()))}::jsonb, ${b.enabled}, ${b.ordering}) returning *`,
+    );
+    return { shippingOption: shippingJson(r[0]!) };
+  });
+  app.put('/api/checkout/admin/shipping-options/:id', owner, async (req) => {
+    const { id: oid } = id.parse(req.params);
+    const b = shippingBody.parse(req.body ?? {});
+    const r = await rows<Obj>(
+      db,
+      sql`update shipping_options set name = ${b.name}, kind = ${b.kind}, price_cents = ${b.priceCents}, free_above_cents = ${b.freeAboveCents},
+        weight_rates = ${JSON.stringify(b.weightRates)}::jsonb, countries = ${JSON.stringify(b.countries.map((c) => c.toUpperCase()))}::jsonb, enabled = ${b.enabled}, ordering = ${b.ordering}
+        where id = ${oid} and website_id = ${await siteId()} returning *`,
+    );
+    if (!r[0]) throw notFound('That shipping option does not exist.');
+    return { shippingOption: shippingJson(r[0]) };
+  });
+  app.delete('/api/checkout/admin/shipping-options/:id', owner, async (req) => {
+    const { id: oid } = id.parse(req.params);
+    const r = await rows<Obj>(db, sql`delete from shipping_options where id = ${oid} and website_id = ${await siteId()} returning id`);
+    if (!r[0]) throw notFound('That shipping option does not exist.');
+    return { deleted: oid };
+  });
 
   const taxJson = (r: Obj) => ({
     id: r.id,
@@ -117,39 +132,27 @@ export async function checkoutAdminRoutes(app: FastifyInstance, opts: { checkout
     region: r.region,
     rateBasisPoints: Number(r.rate_basis_points),
     appliesToShipping: r.applies_to_shipping,
-    taxClass: String(r.tax_class ?? 'standard'),
   });
-  // A region must be one of the country's subdivisions (a name counts as its code) where the country lists them.
-  const checkedRule = (body: unknown) => {
-    const b = taxBody.parse(body ?? {});
-    const country = b.country.toUpperCase();
-    const region = ruleRegion(country, b.region);
-    if (region === null) {
-      const m = taxMessages.regionUnknown(b.region, country);
-      throw new HttpError(400, m, { region: m });
-    }
-    return { ...b, country, region };
-  };
   app.get('/api/checkout/admin/tax-rules', ownerRead, async () => {
     const r = await rows<Obj>(db, sql`select * from tax_rules where website_id = ${await siteId()} order by country, region, id`);
     return { taxRules: r.map(taxJson) };
   });
   app.post('/api/checkout/admin/tax-rules', owner, async (req) => {
-    const b = checkedRule(req.body);
+    const b = taxBody.parse(req.body ?? {});
     const r = await rows<Obj>(
       db,
-      sql`insert into tax_rules (id, website_id, name, country, region, rate_basis_points, applies_to_shipping, tax_class)
-        values (${newId()}, ${await siteId()}, ${b.name}, ${b.country}, ${b.region}, ${b.rateBasisPoints}, ${b.appliesToShipping}, ${b.taxClass}) returning *`,
+      sql`insert into tax_rules (id, website_id, name, country, region, rate_basis_points, applies_to_shipping)
+        values (${newId()}, ${await siteId()}, ${b.name}, ${b.country.toUpperCase()}, ${b.region.toUpperCase()}, ${b.rateBasisPoints}, ${b.appliesToShipping}) returning *`,
     );
     return { taxRule: taxJson(r[0]!) };
   });
   app.put('/api/checkout/admin/tax-rules/:id', owner, async (req) => {
     const { id: tid } = id.parse(req.params);
-    const b = checkedRule(req.body);
+    const b = taxBody.parse(req.body ?? {});
     const r = await rows<Obj>(
       db,
-      sql`update tax_rules set name = ${b.name}, country = ${b.country}, region = ${b.region}, rate_basis_points = ${b.rateBasisPoints},
-        applies_to_shipping = ${b.appliesToShipping}, tax_class = ${b.taxClass} where id = ${tid} and website_id = ${await siteId()} returning *`,
+      sql`update tax_rules set name = ${b.name}, country = ${b.country.toUpperCase()}, region = ${b.region.toUpperCase()}, rate_basis_points = ${b.rateBasisPoints},
+        applies_to_shipping = ${b.appliesToShipping} where id = ${tid} and website_id = ${await siteId()} returning *`,
     );
     if (!r[0]) throw notFound('That tax rule does not exist.');
     return { taxRule: taxJson(r[0]) };

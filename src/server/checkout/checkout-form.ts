@@ -23,7 +23,6 @@ import type { PaymentMethodInput } from '../payments/index.js';
 import { checkoutMessages } from '../../core/messages.js';
 import { type CartRef, type CheckoutService, type CheckoutState } from './service.js';
 import { addressFormat, countryOptions, defaultCountry, sendSitePage } from '../site-page/index.js';
-import { checkoutCountries, firstCountry } from './shipping-store.js';
 
 export const CHECKOUT_FORM_PATH = '/api/checkout/form';
 
@@ -57,19 +56,6 @@ export function plainState(body: Body): { state: CheckoutState; action: string; 
     country: /^[A-Za-z]{2}$/.test(one(body.country, 2) ?? '') ? one(body.country, 2)!.toUpperCase() : '',
   };
   const hasAddress = ['name', 'line1', 'line2', 'city', 'region', 'postalCode', 'country'].some((k) => body[k] !== undefined);
-  // The billing address's fields are named billingCountry, billingLine1...; its checkbox is sent only when ticked.
-  const bill = (k: string, max: number) => one(body[`billing${k}`], max) ?? '';
-  const billingCountry = bill('Country', 2);
-  const billing = {
-    name: bill('Name', 200),
-    line1: bill('Line1', 200),
-    line2: bill('Line2', 200),
-    city: bill('City', 100),
-    region: bill('Region', 100).toUpperCase(),
-    postalCode: bill('PostalCode', 20),
-    country: /^[A-Za-z]{2}$/.test(billingCountry) ? billingCountry.toUpperCase() : '',
-  };
-  const billingSent = Object.keys(body).some((k) => k.startsWith('billing') && k !== 'billingSameAsShipping');
   const gift = action === 'giftCard' || body.giftCardCode !== undefined ? (one(body.giftCardCode, 64)?.trim() ?? '') : '';
   return {
     action,
@@ -77,8 +63,6 @@ export function plainState(body: Body): { state: CheckoutState; action: string; 
     state: {
       email: one(body.email, 256)?.trim() ?? '',
       shippingAddress: hasAddress ? address : null,
-      billingAddress: billingSent ? billing : null,
-      billingSameAsShipping: body.billingSameAsShipping !== undefined || !billingSent,
       selectedShippingOptionId: one(body.shipping, 64) ?? null,
       coupons,
       giftCardCode: gift || null,
@@ -111,8 +95,6 @@ export async function plainCheckoutRoutes(app: FastifyInstance, deps: PlainCheck
     const view = await checkout.view(site.id, site.currency, ref, state);
     const settings = websites.storeSettings(site);
     const stripeOn = app.hasDecorator('stripe') && app.stripe.active();
-    // A cart that needs shipping chooses among the countries the shop ships to.
-    const offered = checkoutCountries(countryOptions(site.locale), view as unknown as Parameters<typeof checkoutCountries>[1]);
     const props: CheckoutPageProps = {
       view: view as unknown as CheckoutPageProps['view'],
       cartToken: cartToken ?? null,
@@ -122,11 +104,8 @@ export async function plainCheckoutRoutes(app: FastifyInstance, deps: PlainCheck
       stripe: ref && stripeOn ? await app.stripe.checkoutConfig() : null,
       crumb: req.crumb,
       plainKey: randomUUID(),
-      countries: offered,
-      addressFormat: addressFormat(
-        view.state.shippingAddress?.country || firstCountry(offered, defaultCountry(site.locale, site.settings)),
-        site.locale,
-      ),
+      countries: countryOptions(site.locale),
+      addressFormat: addressFormat(view.state.shippingAddress?.country || defaultCountry(site.locale, site.settings), site.locale),
       ...extra,
     };
     return sendSitePage(app, req, reply, {

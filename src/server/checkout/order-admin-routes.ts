@@ -9,8 +9,7 @@ import { csvText } from '../../core/csv.js';
 import { moneyDecimalString } from '../../core/money.js';
 import { OrderAdmin, CARRIERS, type MailContext } from './order-admin.js';
 import { paymentStatusOf, type OrderRow } from '../../core/orders.js';
-import { orderTaxLabel, purchaseConfirmation, type CheckoutService } from './service.js';
-import { refundedTaxCents } from '../../core/tax.js';
+import { purchaseConfirmation, type CheckoutService } from './service.js';
 import { conflict, notFound } from '../errors.js';
 import { can } from '../../core/roles.js';
 import { formatAddress } from '../site-page/index.js';
@@ -42,14 +41,7 @@ export function adminOrder(o: OrderRow, locale = 'en') {
       taxCents: o.taxCents,
       giftCardCents: o.giftCardCents,
       grandTotalCents: o.grandTotalCents,
-      /** The tax is part of the prices (shown as "incl."), not added. */
-      taxIncluded: o.taxIncluded,
-      taxLabel: orderTaxLabel(o),
-      /** The tax part of what was refunded (in proportion to the total). */
-      refundedTaxCents: refundedTaxCents(o.taxCents, o.grandTotalCents, o.refundedCents),
     },
-    billingAddress: o.billingAddress,
-    billingAddressLines: formatAddress(o.billingAddress, locale),
   };
 }
 

@@ -33,9 +33,7 @@ import type { PaymentProviders } from '../payments/index.js';
 import { ProductType } from '../../core/enums.js';
 import { formatMoney } from '../../core/money.js';
 import { orderFulfilledHooks } from './order-hooks.js';
-import { orderFrom, orderTaxLabel, type CheckoutService } from './service.js';
-import { refundedTaxCents } from '../../core/tax.js';
-import { taxMessages } from '../../core/messages.js';
+import { orderFrom, type CheckoutService } from './service.js';
 import { OrderStatus, PaymentStatus, paymentStatusOf, type OrderRow } from '../../core/orders.js';
 
 type Obj = Record<string, unknown>;
@@ -411,10 +409,6 @@ export class OrderAdmin {
   refundEmail(o: OrderRow, states: LineState[], lines: LineRequest[], amountCents: number, mail: MailContext) {
     const money = (c: number) => formatMoney(c, o.currency);
     const text = [`We have refunded ${money(amountCents)} on your order #${o.orderNumber} from ${mail.siteTitle}.`, ''];
-    // The tax part of this refund: the running share after it less the share before it.
-    const before = Math.max(0, o.refundedCents - amountCents);
-    const tax = refundedTaxCents(o.taxCents, o.grandTotalCents, o.refundedCents) - refundedTaxCents(o.taxCents, o.grandTotalCents, before);
-    if (tax > 0) text.splice(1, 0, taxMessages.refundIncludes(money(tax), orderTaxLabel(o)));
     if (lines.length) text.push(...lines.map((l) => `${l.quantity} x ${states[l.line]!.productName} (${states[l.line]!.sku})`), '');
     text.push('The money goes back to the way you paid; your bank may take a few days to show it.');
     if (o.testMode) text.push('', 'This was a test-mode order: no money was moved.');

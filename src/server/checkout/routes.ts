@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PageType, ProductType } from '../../core/enums.js';
 import { formatMoney } from '../../core/money.js';
-import { checkoutMessages, commerce, taxMessages } from '../../core/messages.js';
+import { checkoutMessages, commerce } from '../../core/messages.js';
 import { CRUMB_COOKIE } from '../../core/cookies.js';
 import { cartIdent } from '../visitor/index.js';
 import { CART_COOKIE } from '../../core/cookies.js';
@@ -19,10 +19,8 @@ import { checkoutStateIn, placeIn } from '../../core/api/checkout.js';
 import { storableText } from '../../core/api/common.js';
 import type { PaymentMethodInput } from '../payments/index.js';
 import type { TestPaymentProvider } from '../payments/index.js';
-import { orderTaxLabel, purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState } from './service.js';
+import { purchaseConfirmation, type CartRef, type CheckoutService, type CheckoutState } from './service.js';
 import { addressFormat, countryOptions, defaultCountry, formatAddress, sendSitePage } from '../site-page/index.js';
-import { checkoutCountries, firstCountry } from './shipping-store.js';
-import { pickupOf } from '../../core/shipping.js';
 import { randomUUID } from 'node:crypto';
 import { plainCheckoutRoutes } from './checkout-form.js';
 import { privateFileOf, sendDigitalFile } from '../catalog/index.js';
@@ -39,8 +37,6 @@ export function stateOf(body: z.infer<typeof stateSchema>): CheckoutState {
   return {
     email: body.email?.trim(),
     shippingAddress: body.shippingAddress ?? null,
-    billingAddress: body.billingAddress ?? null,
-    billingSameAsShipping: body.billingSameAsShipping ?? true,
     selectedShippingOptionId: body.selectedShippingOptionId ?? null,
     coupons: body.coupons ?? [],
     giftCardCode: body.giftCardCode ?? null,
@@ -95,8 +91,6 @@ async function checkoutPageRoutes(
     const view = await checkout.view(site.id, site.currency, ref, state);
     const settings = websites.storeSettings(site);
     const stripeOn = app.hasDecorator('stripe') && app.stripe.active();
-    // A cart that needs shipping chooses among the countries the shop ships to.
-    const offered = checkoutCountries(countryOptions(site.locale), view as unknown as Parameters<typeof checkoutCountries>[1]);
     const props: CheckoutPageProps = {
       view: view as unknown as CheckoutPageProps['view'],
       cartToken: q.cartToken ?? null,
@@ -114,11 +108,8 @@ async function checkoutPageRoutes(
       // The page is also a plain form post (no JavaScript): checkout/checkout-form.ts.
       crumb: req.crumb,
       plainKey: randomUUID(),
-      countries: offered,
-      addressFormat: addressFormat(
-        view.state.shippingAddress?.country || firstCountry(offered, defaultCountry(site.locale, site.settings)),
-        site.locale,
-      ),
+      countries: countryOptions(site.locale),
+      addressFormat: addressFormat(view.state.shippingAddress?.country || defaultCountry(site.locale, site.settings), site.locale),
       instalments: await checkoutInstalments(app, site.currency, ref, view.cart.entries as Array<{ productType?: number }> | undefined),
     };
     const checkoutIsland = renderIsland('CheckoutPage', props as unknown as Record<string, unknown>);
@@ -306,10 +297,6 @@ async function afterOrderRoutes(
         // The parts as stored, and `lines`: the address as its country writes it (core/address-format.ts).
         shippingAddress: o.shippingAddress ? { ...o.shippingAddress, lines: formatAddress(o.shippingAddress, locale) } : null,
         shippingOption: o.shippingOption,
-        shippingName: o.shippingOption ? String(o.shippingOption.name ?? '') : null,
-        shippingEstimate: o.shippingOption?.estimate ? String(o.shippingOption.estimate) : null,
-        // Local pickup: where the shopper collects the order, printed in its country's format, and how.
-        pickup: pickupContext(o.shippingOption, locale),
         payment: o.payment && typeof o.payment.last4 === 'string' ? { brand: o.payment.brand, last4: o.payment.last4 } : null,
         items: o.items.map((i, idx) => ({
           sku: i.sku,
@@ -324,11 +311,6 @@ async function afterOrderRoutes(
         discount: o.discountCents > 0 ? f(o.discountCents) : null,
         shipping: f(o.shippingCents),
         tax: f(o.taxCents),
-        taxLabel: orderTaxLabel(o),
-        taxIncluded: o.taxIncluded,
-        /** 'incl. £4.00 VAT' under the total when the prices include tax; null otherwise. */
-        taxIncludedText: o.taxIncluded ? taxMessages.included(f(o.taxCents), orderTaxLabel(o)) : null,
-        billingAddress: o.billingAddress ? { ...o.billingAddress, lines: formatAddress(o.billingAddress, locale) } : null,
         giftCard: o.giftCardCents > 0 ? f(o.giftCardCents) : null,
         grandTotal: f(o.grandTotalCents),
         coupons: o.coupons,
@@ -416,10 +398,4 @@ async function afterOrderRoutes(
       .type('text/plain; charset=utf-8')
       .send('The file for this product has not been uploaded yet. Please contact the shop.');
   });
-}
-
-/** The pickup location of an order for its pages: its address lines and instructions, or null. */
-function pickupContext(stored: Record<string, unknown> | null, locale: string) {
-  const p = pickupOf(stored);
-  return p ? { name: String(stored?.name ?? ''), lines: formatAddress(p.address, locale), instructions: p.instructions || null } : null;
 }

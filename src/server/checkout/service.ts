@@ -19,7 +19,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { hashToken, newId } from '../../db/ids.js';
-import { LINE_IMAGE_SQL, rows } from '../db-util.js';
+import { rows } from '../db-util.js';
 import { HttpError, badRequest, conflict, notFound } from '../errors.js';
 import type { Mailer } from '../mail/index.js';
 import type { PaymentMethodInput, PaymentProvider, PaymentProviders, ProviderPayment, SubscriptionCharge } from '../payments/index.js';
@@ -30,15 +30,13 @@ import {
   type CheckoutTotals,
   type Coupon,
   type CouponKind,
+  type ShippingKind,
   type ShippingOption,
   type TaxRule,
 } from '../../core/checkout.js';
-import { countryRefusal, orderShippingOption, pickupOf } from '../../core/shipping.js';
-import { shippingOptionsFor } from './shipping-store.js';
 import { ProductType, Role } from '../../core/enums.js';
-import { cart as cartMessages, checkoutMessages, commerce, forms as formMessages, taxMessages } from '../../core/messages.js';
+import { cart as cartMessages, checkoutMessages, commerce, forms as formMessages } from '../../core/messages.js';
 import { checkedAddress, formatAddress } from '../site-page/index.js';
-import { taxClassOf, taxLabel, type TaxClass } from '../../core/tax.js';
 import { cartAmountTooLarge } from '../../core/cart.js';
 import { formatMoney, money, moneyDecimalString } from '../../core/money.js';
 import { isValidEmail } from '../../core/forms.js';
@@ -58,10 +56,6 @@ export type { Address };
 export interface CheckoutState {
   email?: string;
   shippingAddress?: Partial<Address> | null;
-  /** The billing address: a digital-only order's tax goes by its country. */
-  billingAddress?: Partial<Address> | null;
-  /** The billing address is the shipping address (the default for orders that ship). */
-  billingSameAsShipping?: boolean;
   selectedShippingOptionId?: string | null;
   coupons?: string[];
   giftCardCode?: string | null;
@@ -77,7 +71,6 @@ export interface OrderLine {
   quantity: number;
   unitPriceCents: number;
   productType: number;
-  taxClass: TaxClass;
   weightGrams: number;
   unlimited: boolean;
   qtyInStock: number;
@@ -103,7 +96,7 @@ export interface CheckoutView {
 /** A checkout line's columns, read from a cart row (`table` as `a`) joined to its item and variant. */
 const lineRows = (table: 'cart_entries' | 'subscription_carts', a: 'e' | 's') =>
   sql.raw(`select ${a}.id, ${a}.item_id, ${a}.sku, ${a}.quantity, ${a}.additional_fields, ${a}.purchase_price_cents, i.title,
-    i.structured_content as sc, i.status, i.record_type, ${LINE_IMAGE_SQL} as image, v.id as variant_id, v.weight_grams, v.unlimited,
+    i.structured_content as sc, i.status, i.record_type, i.assets -> 0 as image, v.id as variant_id, v.weight_grams, v.unlimited,
     v.qty_in_stock, v.attributes, v.price_cents, v.sale_price_cents, v.on_sale
   from ${table} ${a}
   left join items i on i.id = ${a}.item_id
@@ -131,7 +124,6 @@ function lineFrom(r: Obj): OrderLine {
     // refused as unavailable anyway.
     unitPriceCents: r.variant_id ? (r.on_sale === true ? n(r.sale_price_cents) : n(r.price_cents)) : n(r.purchase_price_cents),
     productType: Number.isInteger(t) && t > 0 ? t : ProductType.PHYSICAL,
-    taxClass: taxClassOf(sc.taxClass),
     weightGrams: n(r.weight_grams),
     unlimited: r.unlimited === true,
     qtyInStock: n(r.qty_in_stock),
@@ -146,6 +138,18 @@ function lineFrom(r: Obj): OrderLine {
 /** Products whose stock is counted: physical and service (digital and gift cards never sell out). */
 const stocked = (l: Pick<OrderLine, 'productType'>) => l.productType === ProductType.PHYSICAL || l.productType === ProductType.SERVICE;
 
+function optionFrom(r: Obj): ShippingOption {
+  return {
+    id: String(r.id),
+    name: String(r.name),
+    kind: String(r.kind) as ShippingKind,
+    priceCents: n(r.price_cents),
+    freeAboveCents: n(r.free_above_cents),
+    weightRates: parse<ShippingOption['weightRates']>(r.weight_rates) ?? [],
+    countries: parse<string[]>(r.countries) ?? [],
+  };
+}
+
 function taxRuleFrom(r: Obj): TaxRule {
   return {
     id: String(r.id),
@@ -154,7 +158,6 @@ function taxRuleFrom(r: Obj): TaxRule {
     region: String(r.region ?? ''),
     rateBasisPoints: n(r.rate_basis_points),
     appliesToShipping: r.applies_to_shipping === true,
-    taxClass: r.tax_class === 'reduced' ? 'reduced' : 'standard',
   };
 }
 
@@ -190,14 +193,12 @@ export function orderFrom(r: Obj): OrderRow {
     testMode: r.test_mode === true,
     email: String(r.email),
     shippingAddress: parse<Partial<Address> | null>(r.shipping_address) ?? null,
-    billingAddress: parse<Partial<Address> | null>(r.billing_address) ?? null,
     items: parse<Obj[]>(r.items) ?? [],
     currency: String(r.currency),
     subtotalCents: n(r.subtotal_cents),
     discountCents: n(r.discount_cents),
     shippingCents: n(r.shipping_cents),
     taxCents: n(r.tax_cents),
-    taxIncluded: r.tax_included === true,
     grandTotalCents: n(r.grand_total_cents),
     giftCardCents: n(r.gift_card_cents),
     giftCardId: (r.gift_card_id as string | null) ?? null,
@@ -367,15 +368,12 @@ export class CheckoutService {
 
   // ---- Store data --------------------------------------------------------------------------------
 
-  /** The site's zone rates, local deliveries and pickups (shipping-store.ts), as checkout's options. */
   async shippingOptions(db: Db | Tx, websiteId: string): Promise<ShippingOption[]> {
-    return shippingOptionsFor(db, websiteId);
-  }
-
-  /** The store setting "prices include tax" (off unless the owner turned it on). */
-  async pricesIncludeTax(db: Db | Tx, websiteId: string): Promise<boolean> {
-    const r = await rows<Obj>(db, sql`select settings -> 'storeSettings' as s from websites where id = ${websiteId}`);
-    return pricesIncludeTax(parse<Obj | null>(r[0]?.s) ?? {});
+    const r = await rows<Obj>(
+      db,
+      sql`select * from shipping_options where website_id = ${websiteId} and enabled order by ordering, created_at, id`,
+    );
+    return r.map(optionFrom);
   }
 
   async taxRules(db: Db | Tx, websiteId: string): Promise<TaxRule[]> {
@@ -442,13 +440,11 @@ export class CheckoutService {
     const taxRules = await this.taxRules(db, websiteId);
     const coupons = await this.couponsFor(db, websiteId, state.coupons ?? []);
     const giftCard = await this.giftCard(db, websiteId, state.giftCardCode);
-    const inclusive = await this.pricesIncludeTax(db, websiteId);
     const pricingLines: CheckoutLine[] = lines.map((l) => ({
       priceCents: l.unitPriceCents,
       quantity: l.quantity,
       weightGrams: l.weightGrams,
       productType: l.productType,
-      taxClass: l.taxClass,
     }));
     const addr = state.shippingAddress;
     // Shipping and tax rules name regions by their subdivision code: a region given by its name counts as its code.
@@ -458,10 +454,8 @@ export class CheckoutService {
         lines: pricingLines,
         shippingOptions,
         selectedShippingOptionId: state.selectedShippingOptionId ?? null,
-        location: addr?.country ? { country: addr.country.toUpperCase(), region, postalCode: addr.postalCode ?? '' } : null,
+        location: addr?.country ? { country: addr.country.toUpperCase(), region } : null,
         taxRules,
-        pricesIncludeTax: inclusive,
-        taxLocation: taxLocationOf(lines, state),
         couponCodes: state.coupons ?? [],
         coupons,
         giftCardBalanceCents: giftCard?.balanceCents ?? 0,
@@ -472,14 +466,7 @@ export class CheckoutService {
     return {
       totals,
       giftCard,
-      pricing: {
-        lines: pricingLines,
-        shippingOptions,
-        taxRules,
-        coupons,
-        giftCardBalanceCents: giftCard?.balanceCents ?? 0,
-        pricesIncludeTax: inclusive,
-      },
+      pricing: { lines: pricingLines, shippingOptions, taxRules, coupons, giftCardBalanceCents: giftCard?.balanceCents ?? 0 },
     };
   }
 
@@ -520,8 +507,6 @@ export class CheckoutService {
       discountCents: t.discountCents,
       shippingCostCents: t.shippingCostCents,
       taxCents: t.taxCents,
-      taxIncluded: t.taxIncluded,
-      taxLabel: taxLabel(taxLocationOf(lines, state)?.country),
       grandTotalCents: t.grandTotalCents,
       giftCardCents: t.giftCardCents,
       amountDueCents: t.amountDueCents,
@@ -531,26 +516,6 @@ export class CheckoutService {
       requiresShipping: t.requiresShipping,
       isPurchased: false,
     };
-  }
-
-  /**
-   * The tax a tax-inclusive cart's prices contain, for the cart page: worked out for the address last
-   * entered at checkout, else for the shop's own country. Null when the store's prices exclude tax.
-   */
-  async cartTaxEstimate(websiteId: string, currency: string, cartId: string, shopCountry: string) {
-    if (!(await this.pricesIncludeTax(this.db, websiteId))) return null;
-    const ref: CartRef = { kind: 'cart', id: cartId };
-    const lines = await this.lines(this.db, ref);
-    const saved = await this.savedState(cartId);
-    const at = { country: shopCountry };
-    const state: CheckoutState = {
-      ...saved,
-      shippingAddress: saved.shippingAddress?.country ? saved.shippingAddress : at,
-      billingAddress: saved.billingAddress?.country ? saved.billingAddress : at,
-    };
-    const { totals } = await this.totals(this.db, websiteId, currency, lines, state, Date.now());
-    const country = taxLocationOf(lines, state)?.country ?? shopCountry;
-    return { taxCents: totals.taxCents, label: taxMessages.labels[taxLabel(country)], subtotalCents: totals.subtotalCents };
   }
 
   /** Saves what the visitor entered on a shopping cart, with the totals it gives; answers the view. */
@@ -579,14 +544,7 @@ export class CheckoutService {
   }
 
   /** Checks what can be checked before any money moves; 400 with the message of core/messages.ts. */
-  private precheck(
-    lines: OrderLine[],
-    t: CheckoutTotals,
-    state: CheckoutState,
-    input: PlaceInput,
-    shipping: readonly ShippingOption[],
-    taxed: boolean,
-  ) {
+  private precheck(lines: OrderLine[], t: CheckoutTotals, state: CheckoutState, input: PlaceInput) {
     if (lines.length === 0) throw badRequest(checkoutMessages.EMPTY_CART);
     if (cartAmountTooLarge(t.subtotalCents, input.currency) || cartAmountTooLarge(t.grandTotalCents, input.currency))
       throw badRequest(cartMessages.CART_TOTAL_TOO_LARGE);
@@ -599,13 +557,7 @@ export class CheckoutService {
       for (const [part, message] of Object.entries(wrong)) errors[`shippingAddress.${part}`] = message;
       if (Object.keys(wrong).length === 0) state.shippingAddress = address;
     }
-    // A physical order goes only to a country some zone, local delivery or pickup covers.
-    const refusal =
-      t.requiresShipping && !errors['shippingAddress.country'] ? countryRefusal(shipping, state.shippingAddress?.country) : null;
-    if (refusal) errors['shippingAddress.country'] = refusal;
-    // A shop without tax rules needs no billing country to tax a digital order by.
-    if (taxed || state.billingAddress?.country) Object.assign(errors, this.billingErrors(t.requiresShipping, state, input.locale ?? 'en'));
-    if (Object.keys(errors).length > 0) throw badRequest(refusal ?? cartMessages.UPDATE_MISSING_INFO, errors);
+    if (Object.keys(errors).length > 0) throw badRequest(cartMessages.UPDATE_MISSING_INFO, errors);
     if (t.requiresShipping && !t.selectedShippingOption)
       throw badRequest(checkoutMessages.NO_SHIPPING, { shippingOption: checkoutMessages.NO_SHIPPING });
     if (input.ref.kind === 'cart' && input.minimumOrderSubtotalCents > 0 && t.subtotalCents < input.minimumOrderSubtotalCents) {
@@ -622,38 +574,6 @@ export class CheckoutService {
       throw badRequest(checkoutMessages.GIFT_CARD_EMPTY, { giftCardCode: checkoutMessages.GIFT_CARD_EMPTY });
   }
 
-  /**
-   * The billing address's field errors: a digital-only order needs at least its country (its tax goes by
-   * it); a billing address other than the shipping one is checked in its country's format. What passes is
-   * kept normalised in the state.
-   */
-  private billingErrors(ships: boolean, state: CheckoutState, locale: string): Record<string, string> {
-    if (ships && state.billingSameAsShipping !== false) return {};
-    const b = state.billingAddress ?? null;
-    const errors: Record<string, string> = {};
-    if (!ships && !b?.line1 && !b?.city && !b?.postalCode) {
-      // Only the country (and its region, where given) is asked of a digital order.
-      const { address, errors: wrong } = checkedAddress({ ...b, line1: '-', city: '-', name: '-' }, locale);
-      if (wrong.country) errors['billingAddress.country'] = b?.country ? wrong.country : taxMessages.BILLING_COUNTRY_REQUIRED;
-      else if (wrong.region && b?.region) errors['billingAddress.region'] = wrong.region;
-      else
-        state.billingAddress = {
-          name: String(b?.name ?? '').trim(),
-          line1: '',
-          line2: '',
-          city: '',
-          region: b?.region ? address.region : '',
-          postalCode: '',
-          country: address.country,
-        };
-      return errors;
-    }
-    const { address, errors: wrong } = checkedAddress(b, locale);
-    for (const [part, message] of Object.entries(wrong)) errors[`billingAddress.${part}`] = message;
-    if (Object.keys(wrong).length === 0) state.billingAddress = address;
-    return errors;
-  }
-
   /** Places an order (see the file comment). */
   async place(input: PlaceInput): Promise<PlaceResult> {
     const now = input.now ?? Date.now();
@@ -663,10 +583,10 @@ export class CheckoutService {
 
     const state = input.state;
     const lines = await this.lines(this.db, input.ref);
-    const { totals, giftCard, pricing } = await this.totals(this.db, input.websiteId, input.currency, lines, state, now);
+    const { totals, giftCard } = await this.totals(this.db, input.websiteId, input.currency, lines, state, now);
     if (state.giftCardCode && !giftCard)
       throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
-    this.precheck(lines, totals, state, input, pricing.shippingOptions, pricing.taxRules.length > 0);
+    this.precheck(lines, totals, state, input);
     // The shopper confirmed a total, always (issue 38: without one, whatever the total had become was charged):
     // a price, a sale or a coupon that changed since then stops the payment, and the answer carries the new
     // quote so the page shows the new total for a second confirmation.
@@ -808,10 +728,10 @@ export class CheckoutService {
       return { order: existing };
     }
     const lines = await this.lines(this.db, input.ref);
-    const { totals, giftCard, pricing } = await this.totals(this.db, input.websiteId, input.currency, lines, input.state, now);
+    const { totals, giftCard } = await this.totals(this.db, input.websiteId, input.currency, lines, input.state, now);
     if (input.state.giftCardCode && !giftCard)
       throw badRequest(checkoutMessages.GIFT_CARD_UNKNOWN, { giftCardCode: checkoutMessages.GIFT_CARD_UNKNOWN });
-    this.precheck(lines, totals, input.state, input, pricing.shippingOptions, pricing.taxRules.length > 0);
+    this.precheck(lines, totals, input.state, input);
     if (
       input.expectedTotalCents !== undefined &&
       input.expectedTotalCents !== null &&
@@ -1155,15 +1075,13 @@ export class CheckoutService {
       digitalFile: l.productType === ProductType.DIGITAL ? (l.structuredContent.digitalFile ?? null) : undefined,
     }));
     const addr = t.requiresShipping ? normalizeAddress(state.shippingAddress) : null;
-    const billing = billingAddressOf(t.requiresShipping, state);
     const sel = t.selectedShippingOption;
     const r = await rows<Obj>(
       tx,
-      sql`update orders set email = ${state.email ?? ''}, shipping_address = ${addr ? JSON.stringify(addr) : null}::jsonb,
-        billing_address = ${billing ? JSON.stringify(billing) : null}::jsonb, tax_included = ${t.taxIncluded}, items = ${JSON.stringify(items)}::jsonb,
+      sql`update orders set email = ${state.email ?? ''}, shipping_address = ${addr ? JSON.stringify(addr) : null}::jsonb, items = ${JSON.stringify(items)}::jsonb,
         subtotal_cents = ${t.subtotalCents}, discount_cents = ${t.discountCents}, shipping_cents = ${t.shippingCostCents}, tax_cents = ${t.taxCents},
         grand_total_cents = ${t.grandTotalCents}, gift_card_cents = ${t.giftCardCents}, gift_card_id = ${giftCard && t.giftCardCents > 0 ? giftCard.id : null},
-        shipping_option = ${sel ? JSON.stringify(orderShippingOption(sel)) : null}::jsonb,
+        shipping_option = ${sel ? JSON.stringify({ id: sel.id, name: sel.name, costCents: sel.costCents }) : null}::jsonb,
         coupons = ${JSON.stringify(t.validCoupons.map((c) => c.code))}::jsonb,
         tax_rules = ${JSON.stringify(t.applicableTaxRules.map((x) => ({ id: x.id, name: x.name, taxCents: x.taxCents })))}::jsonb,
         payment = ${payment ? JSON.stringify(payment) : JSON.stringify({ provider: t.giftCardCents > 0 ? 'gift_card' : 'none' })}::jsonb,
@@ -1196,25 +1114,12 @@ export class CheckoutService {
     lines.push('', `Subtotal: ${f(o.subtotalCents)}`);
     if (o.discountCents > 0) lines.push(`Discount: -${f(o.discountCents)}`);
     if (o.shippingOption) lines.push(`Shipping (${String(o.shippingOption.name)}): ${f(o.shippingCents)}`);
-    const label = orderTaxLabel(o);
-    if (!o.taxIncluded) lines.push(`${label}: ${f(o.taxCents)}`);
+    lines.push(`Tax: ${f(o.taxCents)}`);
     if (o.giftCardCents > 0) lines.push(`Paid by gift card: ${f(o.giftCardCents)}`);
     lines.push(`Total: ${f(o.grandTotalCents)}`);
-    if (o.taxIncluded) lines.push(taxMessages.included(f(o.taxCents), label));
     // The address as its country writes it (core/address-format.ts), as the confirmation page shows it.
-    const pickup = pickupOf(o.shippingOption);
     const shipTo = formatAddress(o.shippingAddress, input.locale ?? 'en');
-    if (pickup)
-      lines.push(
-        '',
-        `${checkoutMessages.PICK_UP_AT}:`,
-        ...formatAddress(pickup.address, input.locale ?? 'en'),
-        ...(pickup.instructions ? ['', pickup.instructions] : []),
-      );
-    else if (shipTo.length) lines.push('', 'Shipping to:', ...shipTo);
-    if (o.shippingOption?.estimate) lines.push(`${checkoutMessages.DELIVERY_ESTIMATE}: ${String(o.shippingOption.estimate)}`);
-    const billTo = o.billingAddress && !o.shippingAddress ? formatAddress(o.billingAddress, input.locale ?? 'en') : [];
-    if (billTo.length) lines.push('', 'Billing address:', ...billTo);
+    if (shipTo.length) lines.push('', 'Shipping to:', ...shipTo);
     o.items.forEach((i, idx) => {
       if (n(i.productType) === ProductType.DIGITAL)
         lines.push(
@@ -1508,45 +1413,4 @@ export function normalizeAddress(a: Partial<Address> | null | undefined): Addres
     postalCode: s(a?.postalCode),
     country: s(a?.country).toUpperCase(),
   };
-}
-
-/** The store setting "prices include tax" from the store settings (off unless set). */
-export function pricesIncludeTax(storeSettings: Record<string, unknown>): boolean {
-  return storeSettings.pricesIncludeTax === true;
-}
-
-/** Whether an order's lines ship (a physical product among them). */
-const shipsLines = (lines: readonly Pick<OrderLine, 'productType'>[]) => lines.some((l) => l.productType === ProductType.PHYSICAL);
-
-/**
- * The billing address as entered: the shipping address when the shopper kept "same as shipping" on an
- * order that ships; the billing address form otherwise (the only address of a digital-only order).
- */
-function billingOf(ships: boolean, state: CheckoutState): Partial<Address> | null {
-  if (ships && state.billingSameAsShipping !== false) return state.shippingAddress ?? null;
-  return state.billingAddress ?? null;
-}
-
-/** The billing address stored with an order, normalised; null when none was given. */
-export function billingAddressOf(ships: boolean, state: CheckoutState): Address | null {
-  const b = billingOf(ships, state);
-  return b?.country ? normalizeAddress(b) : null;
-}
-
-/**
- * Where tax is due: the shipping address of an order that ships, the billing address of a digital-only
- * one (e-books and services are taxed where the buyer is). Regions count as their subdivision code.
- */
-export function taxLocationOf(
-  lines: readonly Pick<OrderLine, 'productType'>[],
-  state: CheckoutState,
-): { country: string; region: string } | null {
-  const a = shipsLines(lines) ? state.shippingAddress : billingOf(false, state);
-  if (!a?.country) return null;
-  return { country: a.country.toUpperCase(), region: checkedAddress(a, 'en').address.region };
-}
-
-/** The tax's name on an order ("VAT", "GST", "Tax"), by the country it was worked out for. */
-export function orderTaxLabel(o: Pick<OrderRow, 'shippingAddress' | 'billingAddress'>): string {
-  return taxMessages.labels[taxLabel(String((o.shippingAddress ?? o.billingAddress)?.country ?? ''))];
 }

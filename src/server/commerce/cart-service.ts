@@ -12,7 +12,7 @@ import type { CartEntryJson, CartJson } from '../../core/api/cart.js';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
-import { KeptUntilNotified, LINE_IMAGE_SQL, rows } from '../db-util.js';
+import { KeptUntilNotified, rows } from '../db-util.js';
 import { lit, prepared, q, rawTransaction } from './raw.js';
 import { withReferencedForm } from './form-ref.js';
 import type { CartIdent } from '../visitor/index.js';
@@ -322,7 +322,7 @@ const linesText = (cartIdExpr: string) => `coalesce((
     'purchasePriceCents', case when v.id is null then e.purchase_price_cents when v.on_sale then v.sale_price_cents else v.price_cents end,
     'purchasePriceMinor', (case when v.id is null then e.purchase_price_cents when v.on_sale then v.sale_price_cents else v.price_cents end)::text,
     'created', e.created, 'title', i.title, 'sc', i.structured_content,
-    'urlId', i.url_id, 'collectionUrlId', col.url_id, 'image', ${LINE_IMAGE_SQL}, 'attributes', v.attributes
+    'urlId', i.url_id, 'collectionUrlId', col.url_id, 'image', i.assets -> 0, 'attributes', v.attributes
   ) order by e.created, e.id)
   from cart_entries e
   left join items i on i.id = e.item_id
@@ -337,7 +337,7 @@ const variantText = (itemId: string, sku: string, params = false) => `(
     'variantId', v.id, 'itemId', v.item_id, 'sku', v.sku, 'attributes', v.attributes, 'priceCents', v.price_cents,
     'salePriceCents', v.sale_price_cents, 'onSale', v.on_sale, 'qtyInStock', v.qty_in_stock, 'unlimited', v.unlimited,
     'recordType', i.record_type, 'status', i.status, 'title', i.title, 'urlId', i.url_id, 'collectionUrlId', col.url_id,
-    'image', ${LINE_IMAGE_SQL}, 'sc', ${withReferencedForm('i.structured_content', 'i.website_id')})
+    'image', i.assets -> 0, 'sc', ${withReferencedForm('i.structured_content', 'i.website_id')})
   from product_variants v join items i on i.id = v.item_id left join collections col on col.id = i.collection_id
   where v.item_id = ${params ? itemId : lit(itemId)} and v.sku = ${params ? sku : lit(sku)})`;
 const VARIANT_JSON = (itemId: string, sku: string) => sql.raw(variantText(itemId, sku));

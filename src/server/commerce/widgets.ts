@@ -89,9 +89,6 @@ export function productPropsOf(item: unknown, currency: string, settings: Commer
       { productType: Number(sc.productType) || ProductType.PHYSICAL, isSubscribable: sc.isSubscribable === true },
       currency,
     ),
-    ...(i.chosenAttributes && Object.keys(obj(i.chosenAttributes)).length > 0
-      ? { chosen: obj(i.chosenAttributes) as Record<string, string> }
-      : {}),
   };
 }
 
@@ -181,7 +178,7 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
       // settings, the currency and the instalment preferences: kept per item (see widgetHtmlOf).
       const kept = widgetHtmlOf(props.item, settings);
       const key = kept
-        ? `${name}\u0000${props.locale}\u0000${opts.currency}\u0000${currentInstalmentState()?.language ?? ''}\u0000${props.args.join('\u0001')}\u0000${dataKey(name, props.data)}\u0000${itemKey(props.item)}`
+        ? `${name}\u0000${props.locale}\u0000${opts.currency}\u0000${currentInstalmentState()?.language ?? ''}\u0000${props.args.join('\u0001')}\u0000${dataKey(name, props.data)}`
         : '';
       const hit = kept?.get(key);
       if (hit !== undefined) return hit;
@@ -195,8 +192,6 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
     const product = propsOf(props.item);
     if (!product) return undefined;
     const scope = product.itemId;
-    // The product page's own button (the item the page is about) offers the choice form without JavaScript.
-    const pageOf = (p: WidgetProps) => (obj(p.item).productPage === true ? { pageUrl: String(obj(p.item).fullUrl ?? '') } : {});
     const express = props.args.includes('express') || settings.expressCheckout === true;
     switch (name) {
       case 'add-to-cart-btn': {
@@ -210,7 +205,7 @@ export function commerceWidgets(opts: { currency: string; settings?: CommerceSet
         const pill = props.args.includes('no-instalments') ? { instalmentPill: false } : {};
         return (
           (orphan ? renderIsland('VariantSelect', { product, scope }) : '') +
-          renderIsland('AddToCart', { product, scope, express, ...pill, ...pageOf(props) })
+          renderIsland('AddToCart', { product, scope, express, ...pill })
         );
       }
       case 'variants-select':
@@ -275,12 +270,6 @@ function dataKey(name: WidgetName, data: Obj): string {
   return '';
 }
 
-/** What a widget reads of the page's own item beyond its content: whether it is the page's product, and the options asked for. */
-function itemKey(item: unknown): string {
-  const i = obj(item);
-  return i.productPage === true ? JSON.stringify(i.chosenAttributes ?? null) : '';
-}
-
 const widgetHtml = new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, string>>>>();
 function widgetHtmlOf(item: unknown, settings: CommerceSettings): Map<string, string> | null {
   const state = currentInstalmentState();
@@ -298,13 +287,7 @@ function widgetHtmlOf(item: unknown, settings: CommerceSettings): Map<string, st
 /** The /cart island: the cart with its forms, store currency, minimum subtotal and the visitor's crumb. */
 export function cartPageIsland(
   cart: CartJson,
-  opts: {
-    currency: string;
-    crumb: string;
-    settings?: CommerceSettings;
-    forms: Record<string, AdditionalFieldsFormProps>;
-    taxIncluded?: CartPageProps['taxIncluded'];
-  },
+  opts: { currency: string; crumb: string; settings?: CommerceSettings; forms: Record<string, AdditionalFieldsFormProps> },
 ): string {
   const props: CartPageProps = {
     cart: cart as unknown as CartPageProps['cart'],
@@ -313,7 +296,6 @@ export function cartPageIsland(
     crumb: opts.crumb,
     forms: opts.forms,
     instalments: { store: currentStoreInstalmentContext(opts.currency), items: cartInstalmentContexts(cart.entries, opts.currency) },
-    taxIncluded: opts.taxIncluded ?? null,
   };
   return renderIsland('CartPage', props as unknown as Record<string, unknown>);
 }
@@ -322,7 +304,7 @@ export function cartPageIsland(
 export async function cartPageHtml(
   carts: CartService,
   cart: CartJson,
-  opts: { currency: string; crumb: string; settings?: CommerceSettings; taxIncluded?: CartPageProps['taxIncluded'] },
+  opts: { currency: string; crumb: string; settings?: CommerceSettings },
 ): Promise<string> {
   const forms = (await carts.formsFor(cart.entries.map((e) => e.itemId))) as Record<string, AdditionalFieldsFormProps>;
   return cartPageIsland(cart, { ...opts, forms });

@@ -3,16 +3,9 @@
  * or a plain form post that works without JavaScript), the contribution confirmed page (204) behind a
  * signed link, and the owner's donor list and settings.
  */
+import { donationListQuery, donationSettingsIn } from '../../core/api/reviews.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  donateIn,
-  donationListQuery,
-  donationSettingsIn,
-  stripeReturnQuery,
-  type DonateAnswer,
-  type DonationSettingsAnswer,
-  type DonationSettingsSaved,
-} from '../../core/api/donations.js';
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { PageType } from '../../core/enums.js';
 import { commerce, donations as text, forms } from '../../core/messages.js';
@@ -40,6 +33,33 @@ const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 export const DONATION_LIMIT = { name: 'donation', max: 30, windowMs: 60_000, message: commerce.RATE_LIMITED };
 
 type Obj = Record<string, unknown>;
+
+const noNul = (s: string) => !s.includes('\u0000');
+const str = (max: number, msg: string) => z.string({ error: msg }).max(max, msg).refine(noNul, msg);
+const body = z.object({
+  amountCents: z.union([z.number(), z.string().max(20)]).optional(),
+  customAmount: z.union([z.number(), z.string().max(40)]).optional(),
+  donorName: str(200, text.NAME_TOO_LONG)
+    .transform((s) => s.trim())
+    .pipe(z.string().min(1, text.NAME_REQUIRED).max(120, text.NAME_TOO_LONG)),
+  email: str(256, forms.INVALID_EMAIL).transform((s) => s.trim()),
+  message: str(1000, text.MESSAGE_TOO_LONG).optional().default(''),
+  idempotencyKey: z.string().max(200).optional(),
+  // Card fields: the form's flat names, or a payment object as the checkout sends it.
+  cardNumber: z.string().max(30).optional(),
+  cardExpiry: z.string().max(10).optional(),
+  cardCvc: z.string().max(6).optional(),
+  payment: z
+    .object({
+      type: z.literal('card'),
+      number: z.string().max(30),
+      expiry: z.string().max(10),
+      cvc: z.string().max(6),
+      name: z.string().max(200).optional(),
+    })
+    .optional(),
+  crumb: z.string().optional(),
+});
 
 function isFormPost(req: FastifyRequest): boolean {
   return String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
@@ -101,7 +121,7 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
   /** Validates and charges; throws a 4xx HttpError in the donor's words. */
   async function donate(raw: Obj, settings: DonationSettings, site: { id: string; title: string; currency: string }) {
     if (!settings.enabled) throw notFound(text.CLOSED);
-    const parsed = donateIn.safeParse(raw);
+    const parsed = body.safeParse(raw);
     const errors: Record<string, string> = {};
     if (!parsed.success) for (const i of parsed.error.issues) errors[String(i.path[0] ?? '_')] ??= i.message;
     const amount = donationAmount({ amountCents: raw.amountCents, customAmount: raw.customAmount }, site.currency, settings);
@@ -157,7 +177,7 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
       const r = await donate(raw, settings, site);
       if ('redirect' in r) {
         if (form) return reply.redirect(r.redirect, 303);
-        return { status: 'redirect', url: r.redirect } satisfies DonateAnswer;
+        return { status: 'redirect', url: r.redirect };
       }
       const url = `${CONFIRMED_PATH}/${signLink(await linkKey(app.database), PURPOSE, r.donation.id)}`;
       if (form) return reply.redirect(url, 303);
@@ -166,7 +186,7 @@ export async function donationRoutes(app: FastifyInstance, opts: { donations: Do
         donation: { id: d.id, amountCents: d.amountCents, currency: d.currency, testMode: d.testMode },
         duplicate: r.duplicate,
         confirmationUrl: url,
-      } satisfies DonateAnswer;
+      };
     } catch (e) {
       if (!form || !(e instanceof HttpError)) throw e;
       // Card fields are never written back into the page. The page gets a fresh idempotency key: a declined
@@ -189,7 +209,7 @@ function registerDonationReturnPages(app: FastifyInstance, donations: DonationSe
   /** Stripe's page sends the donor back here: the donation (recorded now if the webhook has not yet), or the form. */
   app.get(STRIPE_DONATION_RETURN_PATH, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    const q = stripeReturnQuery.safeParse(req.query ?? {});
+    const q = z.object({ session_id: z.string().regex(/^cs_[A-Za-z0-9_]{1,200}$/) }).safeParse(req.query ?? {});
     if (!q.success || !donationStripe(app)) return reply.redirect(DONATE_PATH, 303);
     const stripe = await app.stripe.settings.stripe();
     const session = await stripe!.checkout.sessions.retrieve(q.data.session_id).catch(() => null);
@@ -253,7 +273,7 @@ function registerDonationOwnerRoutes(app: FastifyInstance, donations: DonationSe
       app.database.db,
       sql`select settings, currency from websites where id = ${req.owner!.websiteId}`,
     );
-    return { settings: donationSettingsOf(r[0]?.settings ?? {}), currency: r[0]?.currency ?? 'USD' } satisfies DonationSettingsAnswer;
+    return { settings: donationSettingsOf(r[0]?.settings ?? {}), currency: r[0]?.currency ?? 'USD' };
   });
 
   app.put(`${DONATIONS_API}/admin/settings`, store, async (req) => {
@@ -268,6 +288,6 @@ function registerDonationOwnerRoutes(app: FastifyInstance, donations: DonationSe
       }),
     );
     app.services.websites.invalidate();
-    return { settings: donationSettingsOf(saved) } satisfies DonationSettingsSaved;
+    return { settings: donationSettingsOf(saved) };
   });
 }

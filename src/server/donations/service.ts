@@ -5,7 +5,7 @@
  * (payment_attempts, input.kind 'donation') is recorded before the charge and completed in the donation's
  * transaction, so the payment reconciler records or refunds a donation a crash left charged.
  */
-import type { DonationRow } from '../../core/api/donations.js';
+import type { DonationRow } from '../../core/api/reviews.js';
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
 import { newId } from '../../db/ids.js';

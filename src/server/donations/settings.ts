@@ -1,7 +1,7 @@
 /** The owner's donation settings, kept in the website settings under `donations` (defaults filled on read). */
 import { DONATION_DEFAULTS } from '../../core/donations.js';
 
-import { donationSettingsSchema, type DonationSettings } from '../../core/api/donations.js';
+import { donationSettingsSchema, type DonationSettings } from '../../core/api/reviews.js';
 export { donationSettingsSchema, type DonationSettings };
 
 export const DONATION_SETTINGS_DEFAULTS: DonationSettings = {

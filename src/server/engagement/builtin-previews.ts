@@ -32,7 +32,6 @@ export function registerBuiltinPreviews(): void {
         testMode: false,
         email: 'customer@example.com',
         shippingAddress: null,
-        billingAddress: null,
         items: [
           { productName: 'Linen Shirt', sku: 'SQ-SHIRT-M', quantity: 2, unitPriceCents: 4500, productType: ProductType.PHYSICAL },
           { productName: 'Pattern Book (PDF)', sku: 'SQ-BOOK', quantity: 1, unitPriceCents: 1200, productType: ProductType.DIGITAL },
@@ -42,7 +41,6 @@ export function registerBuiltinPreviews(): void {
         discountCents: 1000,
         shippingCents: 600,
         taxCents: 780,
-        taxIncluded: false,
         grandTotalCents: 10580,
         giftCardCents: 0,
         giftCardId: null,

@@ -5,7 +5,6 @@
  * session-recording facts). Preview and safe mode count only for a signed-in owner: a visitor's cookie or
  * query parameter is ignored, and this area never sets a cookie on a visitor's page.
  */
-import type { FlagsData } from '../../core/api/flags.js';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -149,7 +148,7 @@ function assignments(
     experiments: islandExperiments,
     analytics: client.analytics,
     recording: { country: siteCountry(site), timeZone: site.timeZone, toggle: isEnabled(site, Feature.SESSION_RECORDING) },
-  } satisfies FlagsData)}</script>`;
+  })}</script>`;
   return { experiments: experiments as Readonly<Record<string, string | null>>, island };
 }
 

@@ -4,9 +4,10 @@
  * service's schema endpoint (validate mode).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { FEATURES, featureByKey, storedSwitches } from '../../core/features.js';
-import { experimentProblem, type Experiment } from '../../core/experiments.js';
-import { UPGRADE_DESTINATIONS, BILLING_PATH, formatPreviewCookie, parsePreviewCookie } from '../../core/preview.js';
+import { experimentProblem, EXPERIMENT_NAME, VARIANT_NAME, type Experiment } from '../../core/experiments.js';
+import { THEME_FOLDER_NAME, UPGRADE_DESTINATIONS, BILLING_PATH, formatPreviewCookie, parsePreviewCookie } from '../../core/preview.js';
 import { PREVIEW_COOKIE, SAFE_MODE_COOKIE } from '../../core/cookies.js';
 import { SESSION_RECORDER_MOCK_ID } from '../../core/session-recording.js';
 import { platform as platformMessages } from '../../core/messages.js';
@@ -15,25 +16,6 @@ import { parseInput } from '../platform/index.js';
 import { changeSettings } from '../platform/index.js';
 import { eventContent, LIMITS } from '../../core/api/analytics.js';
 import { jsonField } from '../../core/api/analytics.js';
-import {
-  experimentsBody,
-  featuresBody,
-  funnelParams,
-  funnelQuery,
-  internalSiteBody,
-  previewBody,
-  safeModeBody,
-  schemaParams,
-  type BillingAnswer,
-  type ExperimentsAnswer,
-  type InternalSiteAnswer,
-  type SafeModeAnswer,
-  type FeatureRow,
-  type FeaturesAnswer,
-  type FunnelAnswer,
-  type PreviewAnswer,
-  type PreviewState,
-} from '../../core/api/flags.js';
 import { experimentsOf, featuresOf, internalSite } from './service.js';
 import { funnelByVariant } from './funnel.js';
 import { previewableThemes } from './page.js';
@@ -55,6 +37,51 @@ declare module 'fastify' {
   }
 }
 
+const featuresBody = z.object({
+  features: z.record(z.string().max(64), z.boolean({ error: 'Each switch is on (true) or off (false).' }), {
+    error: 'features must map feature keys to true or false.',
+  }),
+});
+
+const variantIn = z.object({
+  name: z.string().regex(VARIANT_NAME, 'A variant name is letters, digits, dashes or underscores (40 at most).'),
+  weight: z
+    .number({ error: 'Weights are whole numbers from 0 to 1000.' })
+    .int('Weights are whole numbers from 0 to 1000.')
+    .min(0, 'Weights are whole numbers from 0 to 1000.')
+    .max(1000, 'Weights are whole numbers from 0 to 1000.'),
+});
+const experimentsBody = z.object({
+  experiments: z
+    .array(
+      z.object({
+        name: z.string().regex(EXPERIMENT_NAME, 'An experiment name is lower-case letters, digits and dashes (40 at most).'),
+        variants: z.array(variantIn).min(2, 'An experiment needs at least two variants.').max(10, 'An experiment has at most 10 variants.'),
+      }),
+    )
+    .max(20, 'At most 20 experiments.'),
+});
+const funnelQuery = z
+  .object({
+    from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD).' }),
+    to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD).' }),
+  })
+  .refine((q) => q.from <= q.to, { message: 'from must not be after to', path: ['from'] })
+  .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= 400 * 86_400_000, { message: 'the range is at most 400 days', path: ['to'] });
+const previewBody = z.object({
+  drafts: z.boolean({ error: 'drafts is true or false.' }).optional().default(true),
+  theme: z.string().regex(THEME_FOLDER_NAME, 'Choose a theme folder.').nullish(),
+});
+const safeModeBody = z.object({ enabled: z.boolean({ error: 'enabled is true or false.' }) });
+const internalSiteBody = z.object({ internal: z.boolean({ error: 'internal is true or false.' }) });
+const schemaParam = z.object({
+  schemaName: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.:-]+$/, 'must be an event name'),
+});
+
 const PREVIEW_MAX_AGE = 8 * 3600;
 
 function ownerCookie(req: FastifyRequest, reply: FastifyReply, name: string, value: string | null, maxAge: number) {
@@ -73,7 +100,7 @@ export async function flagsRoutes(app: FastifyInstance) {
     if (req.owner && req.owner.websiteId !== site.id) throw notFound('No such website.');
     return site;
   };
-  const featureList = (site: Awaited<ReturnType<typeof siteOf>>): FeatureRow[] => {
+  const featureList = (site: Awaited<ReturnType<typeof siteOf>>) => {
     const states = featuresOf(site);
     const stored = storedSwitches(site.settings.features);
     return FEATURES.map((f) => ({
@@ -90,7 +117,7 @@ export async function flagsRoutes(app: FastifyInstance) {
   // ---- Feature switches --------------------------------------------------------------------------
   app.get('/api/flags/features', reader, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    return { features: featureList(await siteOf(req)) } satisfies FeaturesAnswer;
+    return { features: featureList(await siteOf(req)) };
   });
   app.put('/api/flags/features', settings, async (req) => {
     const body = parseInput(featuresBody, req.body);
@@ -105,13 +132,13 @@ export async function flagsRoutes(app: FastifyInstance) {
       })),
     );
     websites.invalidate();
-    return { features: featureList(await websites.get()) } satisfies FeaturesAnswer;
+    return { features: featureList(await websites.get()) };
   });
 
   // ---- Experiments -------------------------------------------------------------------------------
   app.get('/api/flags/experiments', reader, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    return { experiments: experimentsOf(await siteOf(req)) } satisfies ExperimentsAnswer;
+    return { experiments: experimentsOf(await siteOf(req)) };
   });
   app.put('/api/flags/experiments', settings, async (req) => {
     const body = parseInput(experimentsBody, req.body);
@@ -126,12 +153,12 @@ export async function flagsRoutes(app: FastifyInstance) {
       changeSettings(tx, site.id, req.owner!.id, 'experiments.update', (s) => ({ ...s, experiments: list })),
     );
     websites.invalidate();
-    return { experiments: list } satisfies ExperimentsAnswer;
+    return { experiments: list };
   });
   // The owner's 'internal site' mark: experiment overrides work on every host of the site.
   app.get('/api/flags/internal-site', reader, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    return { internal: internalSite(await siteOf(req)) } satisfies InternalSiteAnswer;
+    return { internal: internalSite(await siteOf(req)) };
   });
   app.put('/api/flags/internal-site', settings, async (req) => {
     const body = parseInput(internalSiteBody, req.body);
@@ -145,10 +172,10 @@ export async function flagsRoutes(app: FastifyInstance) {
       }),
     );
     websites.invalidate();
-    return { internal: internalSite(await websites.get()) } satisfies InternalSiteAnswer;
+    return { internal: internalSite(await websites.get()) };
   });
   app.get('/api/flags/experiments/:name/funnel', reader, async (req, reply) => {
-    const { name } = parseInput(funnelParams, req.params);
+    const { name } = parseInput(z.object({ name: z.string().regex(EXPERIMENT_NAME, 'No such experiment.') }), req.params);
     const q = parseInput(funnelQuery, req.query);
     const site = await siteOf(req);
     const e = experimentsOf(site).find((x) => x.name === name);
@@ -166,7 +193,7 @@ export async function flagsRoutes(app: FastifyInstance) {
         q.from,
         q.to,
       ),
-    } satisfies FunnelAnswer;
+    };
   });
 
   registerOwnerPreview(app);
@@ -186,7 +213,7 @@ export async function flagsRoutes(app: FastifyInstance) {
         { key: 'trialUpgrade', label: 'Upgrade from a trial', url: UPGRADE_DESTINATIONS.trialUpgrade },
         { key: 'upgrade', label: 'Website subscriptions', url: UPGRADE_DESTINATIONS.upgrade },
       ],
-    } satisfies BillingAnswer;
+    };
   });
 
   // ---- Session recorder id (one mock id means skip) ------------------------------------------------
@@ -201,7 +228,7 @@ export async function flagsRoutes(app: FastifyInstance) {
 
   // ---- The events service's schema endpoint (validate mode): checks, records nothing ---------------
   app.post('/api/v1/schemas/:schemaName', { bodyLimit: LIMITS.eventContentChars * 2, config: { crumb: false } }, async (req, reply) => {
-    const { schemaName } = parseInput(schemaParams, req.params);
+    const { schemaName } = parseInput(schemaParam, req.params);
     const raw = typeof req.body === 'string' ? jsonField('body', req.body) : req.body;
     const content =
       raw && typeof raw === 'object' && 'eventContent' in (raw as object) ? (raw as { eventContent: unknown }).eventContent : raw;
@@ -231,7 +258,7 @@ function registerOwnerPreview(app: FastifyInstance) {
       active: !!p,
       safeMode: req.cookies[SAFE_MODE_COOKIE] === '1',
       themes: previewableThemes(app),
-    } satisfies PreviewState;
+    };
   });
   app.post('/api/flags/preview', anyOwner, async (req, reply) => {
     const body = parseInput(previewBody, req.body);
@@ -239,15 +266,15 @@ function registerOwnerPreview(app: FastifyInstance) {
     if (theme && !previewableThemes(app).includes(theme))
       throw badRequest(platformMessages.notExpectedOption(theme), { theme: platformMessages.notExpectedOption(theme) });
     ownerCookie(req, reply, PREVIEW_COOKIE, formatPreviewCookie({ drafts: body.drafts, theme }), PREVIEW_MAX_AGE);
-    return { drafts: body.drafts, theme, active: true } satisfies PreviewAnswer;
+    return { drafts: body.drafts, theme, active: true };
   });
   app.delete('/api/flags/preview', anyOwner, async (req, reply) => {
     ownerCookie(req, reply, PREVIEW_COOKIE, null, 0);
-    return { drafts: false, theme: null, active: false } satisfies PreviewAnswer;
+    return { drafts: false, theme: null, active: false };
   });
   app.put('/api/flags/safe-mode', anyOwner, async (req, reply) => {
     const body = parseInput(safeModeBody, req.body);
     ownerCookie(req, reply, SAFE_MODE_COOKIE, body.enabled ? '1' : null, PREVIEW_MAX_AGE);
-    return { safeMode: body.enabled } satisfies SafeModeAnswer;
+    return { safeMode: body.enabled };
   });
 }

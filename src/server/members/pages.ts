@@ -15,7 +15,6 @@ import type { Access, Denial } from './access.js';
 import type { AreaRow } from './service.js';
 import { renderIsland } from '../../web/ssr.js';
 import { cleanOwnerHtml } from '../content/index.js';
-import { safeEmbed, safeFile } from '../../core/api/members.js';
 
 type Obj = Record<string, unknown>;
 
@@ -149,6 +148,21 @@ function durationText(seconds: unknown): string {
   if (s === 0) return '';
   const m = Math.floor(s / 60);
   return `${m}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** Only https embeds of a third-party player, or files of this site, play in a lesson. */
+export function safeEmbed(u: unknown): URL | null {
+  if (typeof u !== 'string' || u.length > 500) return null;
+  try {
+    const url = new URL(u);
+    return url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+export function safeFile(u: unknown): string | null {
+  return typeof u === 'string' && /^\/(?!\/)[\w\-/.%]+$/.test(u) && u.length <= 300 ? u : null;
 }
 
 interface Lesson {

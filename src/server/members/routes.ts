@@ -3,11 +3,13 @@
  * paid through the existing checkout in test mode), membership confirmed (208), lesson progress, the
  * third-party video click, member files, and the owner's /config calls.
  */
+import { isEmailAddress } from '../../core/email.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
-import type { ZodType } from 'zod';
+import { z } from 'zod';
 import { PageType } from '../../core/enums.js';
 import { members as messages, platform as platformMessages } from '../../core/messages.js';
+import { EMAIL_MAX_LENGTH } from '../../core/constants.js';
 import { collectionAddError } from '../../core/content.js';
 import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { rows } from '../db-util.js';
@@ -22,32 +24,8 @@ import type { SignInPolicy } from '../platform/index.js';
 import { allCollections, type CollectionRow } from '../site-context/index.js';
 import { CollectionType, RecordType } from '../../core/enums.js';
 import { SITE_TARGET, type Access } from './access.js';
-import { PAYWALL_EVENTS, lockPage, priceText, protectedPage, viewerStatus } from './pages.js';
-import {
-  areaBody,
-  courseBody,
-  joinBody,
-  lessonBody,
-  membersQuery,
-  passwordBody,
-  progressBody,
-  safeEmbed,
-  unlockBody,
-  type AreaAccess,
-  type CourseCreated,
-  type JoinAnswer,
-  type LessonCreated,
-  type MemberArea,
-  type MemberFile,
-  type MembersList,
-  type MembersSettings,
-  type PagePasswordAnswer,
-  type PaywallEventCounts,
-  type ProgressAnswer,
-  type SitePasswordAnswer,
-  type UnlockAnswer,
-} from '../../core/api/members.js';
-import type { AreaRow } from './service.js';
+import { PAYWALL_EVENTS, lockPage, priceText, protectedPage, safeEmbed, safeFile, viewerStatus } from './pages.js';
+import type { AreaInput, AreaRow } from './service.js';
 import { parseRange } from './range.js';
 import { memberFileKey } from './service.js';
 import { mediaStoreFor } from '../storage/index.js';
@@ -73,7 +51,82 @@ const MAX_FILE_BYTES = 50 * 1024 * 1024;
 const FILE_TYPES = /^(video\/(mp4|webm|ogg|quicktime)|audio\/(mpeg|mp4|ogg|wav|webm)|image\/(jpeg|png|gif|webp|avif)|application\/pdf)$/;
 
 const isForm = (req: FastifyRequest) => String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
-function parse<T>(schemaOf: ZodType<T>, v: unknown): T {
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((v) => !v.includes('\u0000'), 'Must not contain NUL characters.');
+
+const unlockBody = z.object({
+  target: text(64),
+  password: z.string({ error: messages.PASSWORD_REQUIRED }).min(1, messages.PASSWORD_REQUIRED).max(200),
+  next: text(300).optional(),
+  crumb: z.string().optional(),
+});
+
+const joinBody = z.object({
+  email: z
+    .string({ error: platformMessages.ENTER_VALID_EMAIL })
+    .trim()
+    .max(EMAIL_MAX_LENGTH, platformMessages.ENTER_VALID_EMAIL)
+    .refine((s) => isEmailAddress(s), platformMessages.ENTER_VALID_EMAIL)
+    .optional(),
+  password: z.string().min(8, 'Use at least 8 characters for your password.').max(1024).optional(),
+  displayName: text(100).optional(),
+  crumb: z.string().optional(),
+});
+
+const areaBody = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,47}$/, 'Use lowercase letters, digits and dashes for the id.')
+      .optional(),
+    name: z.string({ error: messages.NAME_REQUIRED }).trim().min(1, messages.NAME_REQUIRED).max(100),
+    description: text(2000).optional().default(''),
+    access: z.enum(['free', 'once', 'subscription']),
+    priceCents: z.number().int().min(0).max(100_000_000).optional().default(0),
+    billingUnit: z.enum(['WEEK', 'MONTH', 'YEAR']).optional().default('MONTH'),
+    billingValue: z.number().int().min(1).max(52).optional().default(1),
+    collectionIds: z.array(z.string().max(64)).max(200).optional().default([]),
+  })
+  .refine((a) => a.access === 'free' || a.priceCents > 0, { message: messages.PRICE_REQUIRED, path: ['priceCents'] });
+
+const passwordBody = z.object({ password: z.string().min(4, messages.PASSWORD_TOO_SHORT).max(200).nullable() });
+const progressBody = z.object({
+  itemId: z.string().max(64),
+  completed: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
+  positionSeconds: z.coerce.number().int().min(0).max(100_000).optional(),
+  /** The player's own duration of the video (used when the lesson has none set). */
+  durationSeconds: z.coerce.number().int().min(0).max(100_000).optional(),
+  /** The player reached the end. */
+  ended: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
+  crumb: z.string().optional(),
+});
+const courseBody = z.object({
+  title: z.string().trim().min(1, 'Required').max(200),
+  urlId: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,79}$/, 'Use lowercase letters, digits and dashes for the address.')
+    .optional(),
+  description: text(2000).optional().default(''),
+});
+const lessonBody = z
+  .object({
+    title: z.string().trim().min(1, 'Required').max(200),
+    urlId: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,79}$/)
+      .optional(),
+    chapter: text(200).optional().default(''),
+    body: text(20_000).optional().default(''),
+    videoUrl: z.string().max(300).optional(),
+    embedUrl: z.string().max(500).optional(),
+    durationSeconds: z.number().int().min(0).max(100_000).optional().default(0),
+  })
+  .refine((l) => (l.videoUrl ? !!safeFile(l.videoUrl) : !!safeEmbed(l.embedUrl)), { message: messages.VIDEO_SOURCE, path: ['videoUrl'] });
+
+function parse<T>(schemaOf: z.ZodType<T>, v: unknown): T {
   const r = schemaOf.safeParse(v ?? {});
   if (r.success) return r.data;
   const errors: Record<string, string> = {};
@@ -193,7 +246,7 @@ async function unlockRoutes(app: FastifyInstance, opts: { access: Access; siteUs
     await access.addUnlock(req, reply, target, nonce);
     reply.header('cache-control', 'no-store');
     if (form) return reply.redirect(next, 303);
-    return { ok: true, next } satisfies UnlockAnswer;
+    return { ok: true, next };
   });
 }
 
@@ -262,7 +315,7 @@ async function joinRoutes(app: FastifyInstance, opts: { access: Access; siteUser
         app.setSignUpCookie(req, reply, browserKey);
         reply.header('cache-control', 'no-store');
         if (form) return joinPage(req, reply, area, { notice: messages.JOIN_CHECK_EMAIL, values });
-        return reply.status(202).send({ message: messages.JOIN_CHECK_EMAIL } satisfies JoinAnswer);
+        return reply.status(202).send({ message: messages.JOIN_CHECK_EMAIL });
       }
       let next: string;
       if (area.access === 'free' || !area.productItemId) {
@@ -299,7 +352,7 @@ async function joinRoutes(app: FastifyInstance, opts: { access: Access; siteUser
       }
       reply.header('cache-control', 'no-store');
       if (form) return reply.redirect(next, 303);
-      return { next } satisfies JoinAnswer;
+      return { next };
     } catch (e) {
       if (!form || !(e instanceof HttpError)) throw e;
       return joinPage(req, reply, area, { error: e.message, status: e.status, values });
@@ -394,7 +447,7 @@ async function lessonRoutes(app: FastifyInstance, opts: { access: Access; siteUs
       ok: true,
       completed: progress.get(item.id)?.completed ?? false,
       done: [...progress.values()].filter((p) => p.completed).length,
-    } satisfies ProgressAnswer;
+    };
   });
 
   /** A lesson's third-party video: the click is recorded, then the visitor goes to the player's page. */
@@ -479,7 +532,7 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
       areas: areas.map((a) => ({ ...areaJson(a), priceText: priceText(a, site.currency) })),
       collections: collections.filter((c) => c.enabled).map((c) => ({ id: c.id, title: c.title, urlId: c.urlId, typeName: c.typeName })),
       files,
-    } satisfies MembersSettings;
+    };
   });
 
   app.put('/api/members/site-password', owner, async (req) => {
@@ -487,7 +540,7 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
     const site = await websites.get();
     await service.setPassword(site.id, SITE_TARGET, password);
     access.invalidate();
-    return { sitePasswordSet: password !== null } satisfies SitePasswordAnswer;
+    return { sitePasswordSet: password !== null };
   });
 
   app.put('/api/members/page-passwords/:collectionId', owner, async (req) => {
@@ -498,14 +551,14 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
     if (!c) throw notFound(messages.UNKNOWN_COLLECTION);
     await service.setPassword(site.id, c.id, password);
     access.invalidate();
-    return { collectionId: c.id, passwordSet: password !== null } satisfies PagePasswordAnswer;
+    return { collectionId: c.id, passwordSet: password !== null };
   });
 
   app.post('/api/members/areas', owner, async (req, reply) => {
     const body = parse(areaBody, req.body);
     const site = await websites.get();
     const { id, ...input } = body;
-    const a = await service.createArea(site.id, input, id);
+    const a = await service.createArea(site.id, input as AreaInput, id);
     access.invalidate();
     websites.invalidate();
     return reply.status(201).send(areaJson(a));
@@ -517,7 +570,7 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
     const site = await websites.get();
     const { id: _ignored, ...input } = body;
     void _ignored;
-    const a = await service.updateArea(site.id, id, input);
+    const a = await service.updateArea(site.id, id, input as AreaInput);
     access.invalidate();
     websites.invalidate();
     return areaJson(a);
@@ -533,10 +586,10 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
   });
 
   app.get('/api/members/members', ownerRead, async (req, reply) => {
-    const q = membersQuery.parse(req.query ?? {});
+    const q = z.object({ areaId: z.string().max(64).optional() }).parse(req.query ?? {});
     const site = await websites.get();
     reply.header('cache-control', 'no-store');
-    return { members: await service.members(site.id, q.areaId) } satisfies MembersList;
+    return { members: await service.members(site.id, q.areaId) };
   });
 
   /** The paywall events of the last 30 days, from the analytics roll-ups. */
@@ -549,7 +602,7 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
     );
     const counts = new Map(r.map((x) => [x.dim.slice('event:'.length), Number(x.c)]));
     reply.header('cache-control', 'no-store');
-    return { events: Object.values(PAYWALL_EVENTS).map((name) => ({ name, count: counts.get(name) ?? 0 })) } satisfies PaywallEventCounts;
+    return { events: Object.values(PAYWALL_EVENTS).map((name) => ({ name, count: counts.get(name) ?? 0 })) };
   });
 
   app.post(
@@ -564,7 +617,7 @@ async function ownerRoutes(app: FastifyInstance, opts: { access: Access; siteUse
       const site = await websites.get();
       await checkQuota(app.database.db, site.id, req.body.length, quotaBytes(app.config));
       const id = await service.saveFile(site.id, name, type, req.body, media);
-      return reply.status(201).send({ id, url: `/members/files/${id}`, name, size: req.body.length } satisfies MemberFile);
+      return reply.status(201).send({ id, url: `/members/files/${id}`, name, size: req.body.length });
     },
   );
 
@@ -596,7 +649,7 @@ function registerCourseRoutes(app: FastifyInstance, ctx: MemberRoutesCtx) {
       typeName: 'videos',
       ordering: 100,
     });
-    return reply.status(201).send({ id, urlId, title: body.title, fullUrl: `/${urlId}` } satisfies CourseCreated);
+    return reply.status(201).send({ id, urlId, title: body.title, fullUrl: `/${urlId}` });
   });
 
   app.post('/api/members/courses/:id/lessons', owner, async (req, reply) => {
@@ -631,7 +684,7 @@ function registerCourseRoutes(app: FastifyInstance, ctx: MemberRoutesCtx) {
         },
       });
     });
-    return reply.status(201).send({ id: itemId, urlId, fullUrl: `/${c.urlId}/${urlId}` } satisfies LessonCreated);
+    return reply.status(201).send({ id: itemId, urlId, fullUrl: `/${c.urlId}/${urlId}` });
   });
 }
 
@@ -648,12 +701,12 @@ export function watchedEnough(
   return p.positionSeconds !== undefined && duration > 0 && p.positionSeconds >= COMPLETE_AT * duration;
 }
 
-function areaJson(a: AreaRow): MemberArea {
+function areaJson(a: AreaRow) {
   return {
     id: a.id,
     name: a.name,
     description: a.description,
-    access: a.access as AreaAccess,
+    access: a.access,
     priceCents: a.priceCents,
     billingUnit: a.billingUnit,
     billingValue: a.billingValue,

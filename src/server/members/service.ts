@@ -3,7 +3,6 @@
  * passwords, video-course progress and the files of locked content. Each write is one statement or one
  * transaction; reads used on every page go through the short-lived LockState cache of access.ts.
  */
-import type { AreaRequest, Member, MembersSettings } from '../../core/api/members.js';
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database, Db, Tx } from '../../db/index.js';
@@ -21,10 +20,18 @@ import { saleStatusesSql } from '../sales-sql.js';
 /** The bucket key of a member file (storage's rule), re-exported for the member routes. */
 export { memberFileKey };
 
+export type AreaAccess = 'free' | 'once' | 'subscription';
 export type AreaRow = typeof schema.memberAreas.$inferSelect;
 
-/** A member area's fields as the owner's form sends them (checked, defaults filled). */
-export type AreaInput = Omit<AreaRequest, 'id'>;
+export interface AreaInput {
+  name: string;
+  description: string;
+  access: AreaAccess;
+  priceCents: number;
+  billingUnit: 'WEEK' | 'MONTH' | 'YEAR';
+  billingValue: number;
+  collectionIds: string[];
+}
 
 /** The hidden products collection that holds the areas' paywall products (never shown as a shop). */
 const PRODUCTS_URL_ID = 'member-area-products';
@@ -270,7 +277,20 @@ export class MembersService {
   }
 
   /** Members of an area (or of all areas) as the owner lists them, with the derived state. */
-  async members(websiteId: string, areaId?: string): Promise<Member[]> {
+  async members(
+    websiteId: string,
+    areaId?: string,
+  ): Promise<
+    Array<{
+      areaId: string;
+      siteUserId: string;
+      email: string;
+      displayName: string;
+      status: string;
+      joinedAt: string | null;
+      orderId: string | null;
+    }>
+  > {
     const r = await rows<Record<string, unknown>>(
       this.db,
       sql`select m.area_id, m.site_user_id, u.email, coalesce(p.display_name, '') as display_name, m.status, m.joined_at,
@@ -408,7 +428,7 @@ export class MembersService {
     return { name: f.name, contentType: f.content_type, bytes, size, inStore: size > 0 && bytes.length === 0 };
   }
 
-  async files(websiteId: string): Promise<MembersSettings['files']> {
+  async files(websiteId: string): Promise<Array<{ id: string; name: string; contentType: string; size: number; url: string }>> {
     const r = await this.db
       .select({
         id: schema.memberFiles.id,

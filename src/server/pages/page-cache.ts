@@ -104,13 +104,10 @@ const MAX_URL = 2000;
  * The query parameters the shared pages (home, collection lists, items) read: they stay in the key,
  * sorted. Anything else (utm_*, fbclid, gclid and made-up parameters) changes nothing on these pages
  * and is left out of the key, so random query strings cannot split one page into many entries
- * (issue 21, item 17). An experiment override (`experiment.*`) or a choice form's options (`option.*`) make the
- * page the visitor's own.
+ * (issue 21, item 17). An experiment override (`experiment.*`) makes the page the visitor's own.
  */
-export const PAGE_QUERY_PARAMS: ReadonlySet<string> = new Set(['page', 'tag', 'category', 'view', 'q', 'lang', 'variant']);
+export const PAGE_QUERY_PARAMS: ReadonlySet<string> = new Set(['page', 'tag', 'category', 'view', 'q', 'lang']);
 const EXPERIMENT_PARAM = 'experiment.';
-/** A product page's chosen options (the choice form without JavaScript): rendered for the request alone. */
-const OPTION_PARAM = 'option.';
 
 /** The path and the kept query of a request, or null when the query makes the page the visitor's own. */
 export function cacheTarget(url: string): string | null {
@@ -118,7 +115,7 @@ export function cacheTarget(url: string): string | null {
   if (q === -1) return url;
   const kept: Array<[string, string]> = [];
   for (const [k, v] of new URLSearchParams(url.slice(q + 1))) {
-    if (k.startsWith(EXPERIMENT_PARAM) || k.startsWith(OPTION_PARAM)) return null;
+    if (k.startsWith(EXPERIMENT_PARAM)) return null;
     if (PAGE_QUERY_PARAMS.has(k)) kept.push([k, v]);
   }
   if (kept.length === 0) return url.slice(0, q);

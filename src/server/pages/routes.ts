@@ -37,9 +37,8 @@ import type { ProductRecord } from '../commerce/index.js';
 import { pageCache, type PageCache } from './page-cache.js';
 import { likeCounts, ownerPlainText } from '../content/index.js';
 import { excerptText } from '../../core/content.js';
-import { defaultCountry, nonceScripts } from '../site-page/index.js';
-import { contentWidgets, galleryIsland, priceViewJson, productGallery, PRODUCT_IMAGE_SIZES } from '../site-context/index.js';
-import { chosenFromQuery, findVariant, type StructuredContent } from '../../core/product.js';
+import { nonceScripts } from '../site-page/index.js';
+import { contentWidgets, galleryIsland } from '../site-context/index.js';
 import { imageRoutes } from '../images/index.js';
 import { ImageVariants } from '../images/index.js';
 import { cachedSearch, normaliseQuery, SEARCH_RATE } from '../search/index.js';
@@ -52,7 +51,6 @@ import { productPageExtras } from '../reviews/index.js';
 import { CANONICAL_PARAMS, canonicalUrl, headTags, type HeadInput } from '../seo/index.js';
 import { alternateLanguages, collectionNoindex, markedNoindex } from '../seo/index.js';
 import { blogRss, RSS_ITEMS } from '../seo/index.js';
-import { homeJsonLd, itemJsonLd, productPageJsonLd } from '../seo/index.js';
 import { escapeHtml } from '../../core/html.js';
 import { faviconRoute, isFilePath, isSameSitePath, looseSegments, sendFileMissing } from './not-found.js';
 import { pageCacheControl } from './revalidate.js';
@@ -107,8 +105,6 @@ interface PageSeo {
   feeds?: HeadInput['feeds'];
   /** After Home: the collection, then the item. */
   trail?: HeadInput['breadcrumbs'];
-  /** The page's own structured data (server/seo/page-ld.ts). */
-  jsonLd?: HeadInput['jsonLd'];
 }
 
 /** Pages no search engine should keep: search results, lock screens, member sign-up walls, the cart, errors. */
@@ -257,7 +253,6 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       primaryLanguage: site.locale,
       feeds: seo.feeds ?? [],
       breadcrumbs: [{ name: site.title, path: '/' }, ...(seo.trail ?? [])],
-      jsonLd: seo.jsonLd ?? [],
     });
     if (noindex) reply.header('x-robots-tag', 'noindex');
     // Popup, cookie banner and consent-gated owner scripts (server/engagement).
@@ -406,8 +401,6 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       canonicalPath: ownPath,
       feeds,
       trail: c.id === homeId ? [] : [{ name: c.title, path: `/${c.urlId}` }],
-      // The home page says who runs the site and how to search it.
-      jsonLd: c.id === homeId ? homeJsonLd(site, app.seo.origin(site), collections) : [],
     };
     const byId = new Map(collections.map((x) => [x.id, x]));
     const website = siteJson(site);
@@ -536,10 +529,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       collections,
       preload: first && c.typeName !== 'page' ? { src: first.src, srcset: first.srcset, sizes: first.sizes } : null,
       ctx,
-      seo: {
-        ...seoBase,
-        image: items[0]?.assetUrl ? String(items[0].assetUrl) : null,
-      },
+      seo: { ...seoBase, image: items[0]?.assetUrl ? String(items[0].assetUrl) : null },
     });
   }
 
@@ -582,9 +572,8 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       commentsEnabled: website.commentsEnabled,
       publicCommentCount: comments.length,
       priority: 'high',
-      sizes: isProduct ? PRODUCT_IMAGE_SIZES : '(max-width: 432px) 100vw, 760px',
+      sizes: isProduct ? '(max-width: 432px) 100vw, 55vw' : '(max-width: 432px) 100vw, 760px',
     });
-    const gallery = isProduct ? productPageChoice(item, req.query as Record<string, unknown>, site.currency) : null;
     const commentList = comments.map((x) => ({ id: x.id, authorName: x.authorName, body: x.body, addedOn: x.createdAt.getTime() }));
     if (!isProduct) item.comments = commentList;
     // The like button's count (server/content/likes.ts): this instance's likes show at once (and drop the
@@ -610,20 +599,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
     }
     const image = item.image as { src: string; srcset: string; sizes: string } | null;
     // Reviews, related products and structured data (server/reviews).
-    const seoOrigin = app.seo.origin(site);
-    const productExtras = isProduct
-      ? {
-          productJsonLd: await productPageJsonLd(app, {
-            site,
-            row,
-            variants: product?.variants ?? [],
-            origin: seoOrigin,
-            path: String(item.fullUrl),
-            description: String(item.excerpt ?? ''),
-            reviews: (await productPageExtras(app, { site, collections, row, item, origin: seoOrigin })).reviewsJsonLd,
-          }),
-        }
-      : {};
+    const productExtras = isProduct ? await productPageExtras(app, { site, collections, row, item, origin: app.seo.origin(site) }) : {};
     return send(req, reply, {
       template: `collections/${c.typeName}.item`,
       pageType: PageType.CONTENT_ITEM,
@@ -631,7 +607,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
       title: String(row.structuredContent.seoTitle || '') || row.title,
       description: String(row.structuredContent.seoDescription || '') || String(item.excerpt ?? ''),
       collections,
-      preload: gallery?.first ?? (image ? { src: image.src, srcset: image.srcset, sizes: image.sizes } : null),
+      preload: image ? { src: image.src, srcset: image.srcset, sizes: image.sizes } : null,
       ctx: {
         collection: collectionJson(c),
         item,
@@ -644,7 +620,6 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
         image: item.assetUrl ? String(item.assetUrl) : null,
         ogType: isProduct ? 'product' : c.typeName === 'blog' ? 'article' : 'website',
         feeds: c.typeName === 'blog' ? [{ title: `${c.title} — ${site.title}`, href: `/${c.urlId}?format=rss` }] : [],
-        jsonLd: itemJsonLd(site, c, row, item, seoOrigin),
         trail: [
           { name: c.title, path: `/${c.urlId}` },
           { name: row.title, path: String(item.fullUrl) },
@@ -705,17 +680,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PagesDeps) {
   app.get('/cart', async (req, reply) => {
     const site = await websites.get();
     const cart = await carts.read(await carts.find(cartIdent(req)), site.currency);
-    // Tax-inclusive prices: the cart says how much tax its subtotal contains.
-    const taxIncluded =
-      cart.id && cart.entries.length > 0
-        ? await app.checkout.service.cartTaxEstimate(site.id, site.currency, String(cart.id), defaultCountry(site.locale, site.settings))
-        : null;
-    const cartPage = await cartPageHtml(carts, cart, {
-      currency: site.currency,
-      crumb: req.crumb,
-      settings: websites.storeSettings(site),
-      taxIncluded,
-    });
+    const cartPage = await cartPageHtml(carts, cart, { currency: site.currency, crumb: req.crumb, settings: websites.storeSettings(site) });
     return send(req, reply, { template: 'system/cart.html', pageType: PageType.SHOW_CART, title: 'Cart', ctx: { cart, cartPage } });
   });
 
@@ -750,23 +715,4 @@ declare module 'fastify' {
     /** Rendered pages shared by visitors (page-cache.ts). */
     pageCache: PageCache;
   }
-}
-
-/**
- * A product page's item for the options it was asked for (`?variant=` or the choice form's `option.<name>`
- * fields): the islands start from them, the price is the chosen variant's, and the gallery opens on its
- * image. Marks the item as the page's own product (its add button offers the choice form without JavaScript).
- */
-function productPageChoice(item: Record<string, unknown>, query: Record<string, unknown>, currency: string) {
-  const sc = item.structuredContent as StructuredContent & Record<string, unknown>;
-  const chosen = chosenFromQuery(sc, query);
-  item.productPage = true;
-  if (Object.keys(chosen).length > 0) {
-    item.chosenAttributes = chosen;
-    const v = Object.keys(sc.variants[0]?.attributes ?? {}).every((k) => chosen[k]) ? findVariant(sc, chosen) : undefined;
-    if (v) item.structuredContent = { ...sc, priceView: priceViewJson({ ...sc, variants: [v] }, currency) };
-  }
-  const gallery = productGallery(item, chosen);
-  item.galleryHtml = gallery.html;
-  return gallery;
 }

@@ -322,9 +322,7 @@ function registerDashboard(app: FastifyInstance) {
     );
     const [shipping] = await rows<{ n: number }>(
       db,
-      sql`select ((select count(*) from shipping_zones where website_id = ${site.id})
-        + (select count(*) from pickup_locations where website_id = ${site.id})
-        + (select count(*) from local_delivery_areas where website_id = ${site.id}))::int as n`,
+      sql`select count(*)::int as n from shipping_options where website_id = ${site.id} and enabled = true`,
     );
     const [products] = await rows<{ n: number }>(
       db,

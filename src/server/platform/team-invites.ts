@@ -12,20 +12,14 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { and, asc, eq, gt } from 'drizzle-orm';
+import { z } from 'zod';
 import { schema } from '../../db/index.js';
 import { hashToken, newId, newToken } from '../../db/ids.js';
+import { Role, isEnumValue } from '../../core/enums.js';
+import { isEmailAddress } from '../../core/email.js';
+import { platform as platformMessages } from '../../core/messages.js';
 import { HttpError, badRequest } from '../errors.js';
 import { parseInput } from './validate.js';
-import {
-  PASSWORD_SHORT,
-  acceptBody,
-  inviteBody,
-  type AcceptAnswer,
-  type InviteAnswer,
-  type TeamAnswer,
-  type RoleInfo,
-  type TeamMember,
-} from '../../core/api/team.js';
 import { hashPassword } from './passwords.js';
 import { audit } from './audit.js';
 import { can, roleDescriptions } from '../../core/roles.js';
@@ -50,10 +44,31 @@ export const ACCEPT_LIMIT = {
 };
 export const INVITE_EXPIRED = 'This invitation has expired or was already used. Ask for a new one.';
 export const ALREADY_MEMBER = 'That person is already on the team.';
+const PASSWORD_SHORT = 'Use at least 8 characters for the password.';
 const PASSWORD_MISMATCH = 'The two passwords do not match.';
 
 /** The roles an owner can give, in the Role enumeration, with what each may do: written from core/roles.ts. */
-export const ROLE_DESCRIPTIONS: RoleInfo[] = roleDescriptions();
+export const ROLE_DESCRIPTIONS: Array<{ role: number; name: string; description: string }> = roleDescriptions();
+
+/** A role an owner can give: any Role but NONE. */
+export const roleCode = z.number().refine((n) => isEnumValue(Role, n) && n !== Role.NONE, { message: 'Choose a role.' });
+/** Who joins the team: their email, name and role (an invitation; adding a member directly adds a password). */
+export const inviteBody = z.object({
+  email: z
+    .string()
+    .trim()
+    .max(320)
+    .refine((s) => isEmailAddress(s), platformMessages.ENTER_VALID_EMAIL),
+  displayName: z.string().trim().max(100).optional().default(''),
+  role: roleCode,
+});
+const acceptBody = z.object({
+  token: z.string().min(10).max(100),
+  displayName: z.string().trim().max(100).optional().default(''),
+  password: z.string().min(8, PASSWORD_SHORT).max(1024),
+  confirm: z.string().max(1024).optional(),
+  crumb: z.string().optional(),
+});
 
 const invitePage = (reply: FastifyReply, status: number, body: string) =>
   sendPrivatePage(reply, status, adminCardPage('Join the team', body));
@@ -85,9 +100,9 @@ export async function teamInviteRoutes(app: FastifyInstance) {
           role: a.role,
           state,
           inviteExpires: !a.passwordHash && expires ? expires.toISOString() : null,
-        } satisfies TeamMember;
+        };
       }),
-    } satisfies TeamAnswer;
+    };
   });
 
   app.post(
@@ -147,10 +162,10 @@ export async function teamInviteRoutes(app: FastifyInstance) {
           role: body.role,
           state: 'invited',
           inviteExpires: expiresAt.toISOString(),
-        } satisfies TeamMember;
+        };
       });
       app.services.mailer.kick();
-      return reply.status(201).send({ member: out } satisfies InviteAnswer);
+      return reply.status(201).send({ member: out });
     },
   );
 
@@ -245,6 +260,6 @@ function registerInviteAcceptance(app: FastifyInstance) {
     const session = await app.services.owners.startSession(account.id, new Date(), req.cookies[OWNER_COOKIE]);
     app.setOwnerCookie(req, reply, session.token, session.expiresAt);
     if (isForm) return reply.redirect('/config', 303);
-    return { ok: true, owner: { email: account.email, role: account.role } } satisfies AcceptAnswer;
+    return { ok: true, owner: { email: account.email, role: account.role } };
   });
 }

@@ -1,5 +1,4 @@
 /** The team's members (owner accounts) of a website: list, add, change a role, remove; a website keeps at least one admin. */
-import type { TeamMemberRow } from '../../core/api/team.js';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/index.js';
 import { schema } from '../../db/index.js';
@@ -12,12 +11,7 @@ import { audit } from './audit.js';
 
 const { accounts } = schema;
 
-export const memberJson = (a: typeof accounts.$inferSelect): TeamMemberRow => ({
-  id: a.id,
-  email: a.email,
-  displayName: a.displayName,
-  role: a.role,
-});
+export const memberJson = (a: typeof accounts.$inferSelect) => ({ id: a.id, email: a.email, displayName: a.displayName, role: a.role });
 
 export async function listMembers(db: Db, websiteId: string) {
   const rows = await db.select().from(accounts).where(eq(accounts.websiteId, websiteId)).orderBy(asc(accounts.createdAt));

@@ -1,14 +1,14 @@
 /**
  * What the product page gets from this area: approved reviews with their average and count (for the
- * reviews tab and the anchor link next to the title), related products, and the schema.org
- * AggregateRating and Review properties of the product's structured data. The page pipeline calls
- * productPageExtras once per product page.
+ * reviews tab and the anchor link next to the title), related products, and the schema.org Product
+ * JSON-LD with AggregateRating and Review. The page pipeline calls productPageExtras once per product page.
  */
 import type { FastifyInstance } from 'fastify';
 import type { WebsiteRow } from '../platform/index.js';
 import { itemJson, productsFor, type CollectionRow, type ItemRow } from '../site-context/index.js';
 import { relatedProducts as relatedText, reviews as text } from '../../core/messages.js';
 import { RATING_MAX } from '../../core/reviews.js';
+import { moneyDecimalString } from '../../core/money.js';
 import { reviewSettingsOf } from './settings.js';
 import { reviewServicesOf } from './index.js';
 import { ReviewService } from './service.js';
@@ -38,12 +38,12 @@ export interface ProductPageInput {
 interface Extras {
   reviews: Obj;
   related: { heading: string; source: unknown; items: Array<{ json: Obj; publishOn: Date }> } | null;
-  reviewsJsonLd: Obj;
+  productJsonLd: string;
 }
 const extrasOf = new WeakMap<ItemRow, { site: WebsiteRow; collections: CollectionRow[]; origin: string; extras: Promise<Extras> }>();
 
-/** `reviewsJsonLd` holds the product's schema.org aggregateRating and review (empty without approved reviews). */
-export async function productPageExtras(app: FastifyInstance, input: ProductPageInput): Promise<{ reviewsJsonLd: Obj }> {
+/** `productJsonLd` is the schema.org JSON-LD as text, safe to write between <script type="application/ld+json"> tags. */
+export async function productPageExtras(app: FastifyInstance, input: ProductPageInput): Promise<{ productJsonLd: string }> {
   const { site, row, item, collections, origin } = input;
   let kept = extrasOf.get(row);
   if (!kept || kept.site !== site || kept.collections !== collections || kept.origin !== origin) {
@@ -65,12 +65,12 @@ export async function productPageExtras(app: FastifyInstance, input: ProductPage
         items: extras.related.items.map(({ json, publishOn }) => ({ ...json, timeSince: timeSince(publishOn, now) })),
       }
     : null;
-  return { reviewsJsonLd: extras.reviewsJsonLd };
+  return { productJsonLd: extras.productJsonLd };
 }
 
 async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promise<Extras> {
   const { reviews, related } = reviewServicesOf(app);
-  const { site, row } = input;
+  const { site, row, item } = input;
   const settings = reviewSettingsOf(site.settings);
   // Kept per content version (plugins/site-cache.ts): writes to reviews, related products, items and
   // variants move it. Cached values are shared between requests: read them, never change them.
@@ -130,8 +130,7 @@ async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promis
           const json = itemJson(byId.get(i.collectionId)!, i, products.get(i.id), {
             currency: site.currency,
             commentsEnabled: false,
-            // The related cards' grid: one column on a phone, about 280 px wide from there.
-            sizes: '(max-width: 432px) 100vw, 280px',
+            sizes: '(max-width: 432px) 50vw, 200px',
           });
           const sc = json.structuredContent as { variants?: unknown[]; productType?: number; additionalFieldsFormId?: unknown };
           // A product with one variant and no form is added from the card; one with choices is chosen on its own page.
@@ -142,8 +141,46 @@ async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promis
       }
     : null;
 
-  // Ratings and reviews as schema.org properties, added to the product's structured data (server/seo).
-  const jsonLd: Obj = {};
+  // schema.org structured data for search engines: one Offer per variant, with its own price and stock.
+  type V = {
+    sku?: string;
+    attributes?: Record<string, string>;
+    priceMoney?: { value: string };
+    salePriceMoney?: { value: string };
+    onSale?: boolean;
+    unlimited?: boolean;
+    qtyInStock?: number;
+  };
+  const sc = (item.structuredContent ?? {}) as { variants?: V[] };
+  const variants = sc.variants ?? [];
+  const url = input.origin + String(item.fullUrl ?? '');
+  const offers = variants.map((v) => {
+    const cents = v.onSale ? v.salePriceMoney?.value : v.priceMoney?.value;
+    const options = Object.values(v.attributes ?? {}).filter(Boolean);
+    return {
+      '@type': 'Offer',
+      url,
+      ...(v.sku ? { sku: v.sku } : {}),
+      ...(options.length ? { name: `${row.title} - ${options.join(' / ')}` } : {}),
+      priceCurrency: site.currency,
+      price: moneyDecimalString(cents ?? '0', site.currency),
+      availability: v.unlimited || Number(v.qtyInStock) > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+      itemCondition: 'https://schema.org/NewCondition',
+    };
+  });
+  const first = variants[0];
+  const image = item.assetUrl ? (String(item.assetUrl).startsWith('http') ? item.assetUrl : input.origin + String(item.assetUrl)) : null;
+  const jsonLd: Obj = {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: row.title,
+    url,
+    description: String(item.excerpt ?? ''),
+    ...(image ? { image } : {}),
+    ...(first?.sku ? { sku: first.sku } : {}),
+    ...(variants.length > 1 ? { productGroupID: row.id } : {}),
+    ...(offers.length === 1 ? { offers: offers[0] } : offers.length > 1 ? { offers } : {}),
+  };
   if (summary.count > 0) {
     jsonLd.aggregateRating = {
       '@type': 'AggregateRating',
@@ -161,5 +198,13 @@ async function makeExtras(app: FastifyInstance, input: ProductPageInput): Promis
       reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 },
     }));
   }
-  return { reviews: reviewsJson, related: relatedJson, reviewsJsonLd: jsonLd };
+  // Written into a <script> element: every '<', '>' and '&' escaped, so no text a buyer wrote can end or
+  // change the element (the engine's json formatter escapes only '</').
+  const ldText = JSON.stringify(jsonLd)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+  return { reviews: reviewsJson, related: relatedJson, productJsonLd: ldText };
 }

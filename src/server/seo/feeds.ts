@@ -8,10 +8,6 @@ import { excerptText } from '../../core/content.js';
 import { moneyDecimalString } from '../../core/money.js';
 import { absoluteHtml, absoluteUrl, el, rfc822, xmlText } from './xml.js';
 import type { PublicContent } from './content.js';
-import type { VariantRow } from '../commerce/index.js';
-import { ProductType } from '../../core/enums.js';
-import type { ShippingOption } from '../../core/checkout.js';
-import { productBrand, productCode, shippingRates, variantProperties, variantUrl } from './json-ld.js';
 
 /** Items in one RSS feed (the newest). */
 export const RSS_ITEMS = 20;
@@ -72,79 +68,62 @@ export function blogRss(site: WebsiteRow, c: CollectionRow, rows: ItemRow[], ori
   ].join('');
 }
 
-/** Product types no shopping feed takes: services, gift cards and memberships are not goods in a listing. */
-const NOT_IN_FEEDS: ReadonlySet<number> = new Set([ProductType.SERVICE, ProductType.GIFT_CARD, ProductType.PAYWALL]);
-
-/** Whether a product goes in the shopping feed: a kind of goods a listing takes, and not switched out by the owner. */
-export function inShoppingFeed(sc: Record<string, unknown>): boolean {
-  return !NOT_IN_FEEDS.has(Number(sc.productType ?? ProductType.PHYSICAL)) && sc.excludeFromFeeds !== true;
+/** Identifiers an owner may set on a product's structuredContent (Merchant Center attributes). */
+function productCode(sc: Record<string, unknown>, key: string, sku: string): string {
+  const perVariant = sc[`${key}s`];
+  if (perVariant && typeof perVariant === 'object' && typeof (perVariant as Record<string, unknown>)[sku] === 'string')
+    return (perVariant as Record<string, string>)[sku]!;
+  return typeof sc[key] === 'string' ? (sc[key] as string) : '';
 }
 
-export interface FeedShipping {
-  options: readonly ShippingOption[];
-  /** The store's country (ISO code), for options that ship everywhere. */
-  homeCountry: string;
-}
-
-/** One variant's feed entry: its own address, price, image, options, identifiers and shipping. */
-function feedEntry(site: WebsiteRow, p: PublicContent['items'][number], v: VariantRow, origin: string, shipping: FeedShipping): string {
-  const currency = site.currency;
-  const r = p.row;
-  const sc = r.structuredContent ?? {};
-  const group = p.variants.length > 1;
-  const link = group ? variantUrl(origin + p.url, v.id) : origin + p.url;
-  const images = r.assets.map((a) => absoluteUrl(origin, a.assetUrl)).filter(Boolean);
-  // The variant's own image first, as its page shows it.
-  const own = v.imageUrl ? absoluteUrl(origin, v.imageUrl) : '';
-  const ordered = own ? [own, ...images.filter((i) => i !== own)] : images;
-  const options = Object.values(v.attributes ?? {}).filter(Boolean);
-  const props = variantProperties(v.attributes ?? {});
-  const inStock = v.unlimited || v.qtyInStock > 0;
-  const gtin = productCode(sc, 'gtin', v.sku);
-  const mpn = productCode(sc, 'mpn', v.sku);
-  const physical = Number(sc.productType ?? ProductType.PHYSICAL) === ProductType.PHYSICAL;
-  const rates = physical ? shippingRates(v, shipping.options, shipping.homeCountry) : [];
-  const money = (cents: number) => `${moneyDecimalString(cents, currency)} ${currency}`;
-  return [
-    '<item>',
-    // Variant ids are unique across the store (SKUs are unique only within a product).
-    el('g:id', group ? v.id : r.id),
-    el('g:title', options.length ? `${r.title} - ${options.join(' / ')}` : r.title),
-    el('g:description', plain(r.body) || r.excerpt || r.title),
-    el('g:link', link),
-    ordered[0] ? el('g:image_link', ordered[0]) : '',
-    ...ordered.slice(1, 11).map((x) => el('g:additional_image_link', x)),
-    el('g:availability', inStock ? 'in_stock' : 'out_of_stock'),
-    el('g:price', money(v.priceCents)),
-    v.onSale && v.salePriceCents < v.priceCents ? el('g:sale_price', money(v.salePriceCents)) : '',
-    el('g:brand', productBrand(sc, site.title)),
-    gtin ? el('g:gtin', gtin) : '',
-    mpn ? el('g:mpn', mpn) : '',
-    !gtin && !mpn ? el('g:identifier_exists', 'no') : '',
-    el('g:condition', 'new'),
-    props.color ? el('g:color', props.color) : '',
-    props.size ? el('g:size', props.size) : '',
-    props.material ? el('g:material', props.material) : '',
-    props.pattern ? el('g:pattern', props.pattern) : '',
-    group ? el('g:item_group_id', r.id) : '',
-    ...rates.map(
-      (x) => `<g:shipping>${el('g:country', x.country)}${el('g:service', x.option)}${el('g:price', money(x.cents))}</g:shipping>`,
-    ),
-    physical && v.weightGrams > 0 ? el('g:shipping_weight', `${v.weightGrams} g`) : '',
-    '</item>',
-  ].join('');
-}
-
-/**
- * The Merchant Center feed: one entry per variant of every product a listing takes (goods, not services,
- * gift cards or memberships, and not those the owner keeps out of feeds), each at its own address.
- */
-export function merchantFeed(content: PublicContent, origin: string, shipping: FeedShipping): string {
+export function merchantFeed(content: PublicContent, origin: string): string {
   const site = content.site;
+  const currency = site.currency;
   const entries: string[] = [];
   for (const p of content.items) {
-    if (p.collection.typeName !== 'products' || p.variants.length === 0 || !inShoppingFeed(p.row.structuredContent ?? {})) continue;
-    for (const v of p.variants) entries.push(feedEntry(site, p, v, origin, shipping));
+    if (p.collection.typeName !== 'products' || p.variants.length === 0) continue;
+    const r = p.row;
+    const sc = r.structuredContent ?? {};
+    const link = origin + p.url;
+    const main = r.assets[0];
+    const image = main ? absoluteUrl(origin, main.assetUrl) : '';
+    const extra = r.assets
+      .slice(1, 11)
+      .map((a) => absoluteUrl(origin, a.assetUrl))
+      .filter(Boolean);
+    const description = plain(r.body) || r.excerpt || r.title;
+    const brand = typeof sc.brand === 'string' && sc.brand ? sc.brand : site.title;
+    const group = p.variants.length > 1;
+    for (const v of p.variants) {
+      const options = Object.values(v.attributes ?? {}).filter(Boolean);
+      const inStock = v.unlimited || v.qtyInStock > 0;
+      const gtin = productCode(sc, 'gtin', v.sku);
+      const mpn = productCode(sc, 'mpn', v.sku);
+      entries.push(
+        [
+          '<item>',
+          // Variant ids are unique across the store (SKUs are unique only within a product).
+          el('g:id', group ? v.id : r.id),
+          el('g:title', options.length ? `${r.title} - ${options.join(' / ')}` : r.title),
+          el('g:description', description),
+          el('g:link', link),
+          image ? el('g:image_link', image) : '',
+          ...extra.map((x) => el('g:additional_image_link', x)),
+          el('g:availability', inStock ? 'in_stock' : 'out_of_stock'),
+          el('g:price', `${moneyDecimalString(v.priceCents, currency)} ${currency}`),
+          v.onSale && v.salePriceCents < v.priceCents
+            ? el('g:sale_price', `${moneyDecimalString(v.salePriceCents, currency)} ${currency}`)
+            : '',
+          el('g:brand', brand),
+          gtin ? el('g:gtin', gtin) : '',
+          mpn ? el('g:mpn', mpn) : '',
+          !gtin && !mpn ? el('g:identifier_exists', 'no') : '',
+          el('g:condition', 'new'),
+          group ? el('g:item_group_id', r.id) : '',
+          '</item>',
+        ].join(''),
+      );
+    }
   }
   return [
     '<?xml version="1.0" encoding="UTF-8"?>\n',

@@ -1,12 +1,12 @@
 /**
  * The crawler tags of a page's <head>: canonical address (pagination kept, tracking and every other
  * parameter dropped), robots noindex, hreflang alternates, Open Graph and Twitter card tags with absolute
- * image addresses, the RSS alternate link, breadcrumb JSON-LD and the page's own structured data. Built by the page pipeline
+ * image addresses, the RSS alternate link, and breadcrumb JSON-LD. Built by the page pipeline
  * (server/pages/routes.ts) for every page it renders.
  */
 import { absoluteUrl } from './xml.js';
 import { languageUrl } from './content.js';
-import { escapeHtml, jsonLdScript } from '../../core/html.js';
+import { escapeHtml, scriptJson } from '../../core/html.js';
 
 /** Query parameters that choose what a page shows, and so stay in its canonical address. */
 export const CANONICAL_PARAMS = ['tag', 'category', 'view', 'page'];
@@ -53,8 +53,6 @@ export interface HeadInput {
   primaryLanguage: string;
   feeds: Array<{ title: string; href: string }>;
   breadcrumbs: Array<{ name: string; path: string }>;
-  /** The page's own structured data (the store on the home page, a post, an event), one script each. */
-  jsonLd?: unknown[];
 }
 
 /** The extra <head> tags (the theme writes <title>, description, canonical, og:title and og:url itself). */
@@ -91,8 +89,7 @@ export function headTags(h: HeadInput): string {
         item: absoluteUrl(h.origin, b.path),
       })),
     };
-    out.push(jsonLdScript(ld));
+    out.push(`<script type="application/ld+json">${scriptJson(ld)}</script>`);
   }
-  for (const ld of h.jsonLd ?? []) out.push(jsonLdScript(ld));
   return out.join('\n');
 }

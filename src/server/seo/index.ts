@@ -20,7 +20,6 @@ import { audit } from '../platform/index.js';
 import { publicContent } from './content.js';
 import { SITEMAP_MAX_URLS, sitemapEntries, sitemapIndexXml, sitemapXml } from './sitemap.js';
 import { merchantFeed } from './feeds.js';
-import { homeCountry, storeShipping } from './page-ld.js';
 import { formatRedirects, parseRedirects, RedirectTable, type RedirectRule } from './redirects.js';
 import { can } from '../../core/roles.js';
 
@@ -232,11 +231,9 @@ export const seoArea = fp(
     });
 
     app.get('/products.xml', async (_req, reply) => {
-      const xml = await app.siteCache.get('seo-merchant', 'feed', async () => {
-        const content = await publicContent(app);
-        const options = await storeShipping(app, content.site);
-        return merchantFeed(content, origin(content.site), { options, homeCountry: homeCountry(content.site) });
-      });
+      const xml = await app.siteCache.get('seo-merchant', 'feed', async () =>
+        merchantFeed(await publicContent(app), origin((await publicContent(app)).site)),
+      );
       return reply.type(XML).header('cache-control', 'public, max-age=300').send(xml);
     });
 
@@ -247,5 +244,3 @@ export const seoArea = fp(
 export { alternateLanguages, collectionNoindex, markedNoindex } from './content.js';
 export { blogRss, RSS_ITEMS } from './feeds.js';
 export { CANONICAL_PARAMS, canonicalUrl, type HeadInput, headTags } from './head.js';
-export { homeJsonLd, itemJsonLd, productPageJsonLd } from './page-ld.js';
-export { optionProperty, variantProperties } from './json-ld.js';

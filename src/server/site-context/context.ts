@@ -1,7 +1,7 @@
 import { isEnabled } from '../flags/index.js';
 import { Feature } from '../../core/features.js';
 import { withReferencedForm } from '../commerce/index.js';
-import { productPriceView, shopMoney, shopPriceHtml, shownPrice } from '../../core/product-price.js';
+import { productPriceView, shownPrice } from '../../core/product-price.js';
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
 import { schema } from '../../db/index.js';
@@ -318,26 +318,16 @@ function makeItemJson(c: CollectionRow, i: ItemRow, product: ProductRecord | und
     };
     // What the price shows, from core's one rule (the same the product-price formatter, the price island
     // and the instalment pill use): the sale price beside the original, or 'from' the lowest price paid.
-    (json.structuredContent as Record<string, unknown>).priceView = priceViewJson(json.structuredContent as Obj, o.currency);
+    const view = productPriceView({ structuredContent: json.structuredContent });
+    (json.structuredContent as Record<string, unknown>).priceView = {
+      kind: view.kind,
+      sale: view.kind === 'sale',
+      from: view.kind === 'from',
+      price: shownPrice(view),
+      original: view.kind === 'sale' ? view.normal : null,
+    };
   }
   return json;
-}
-
-/**
- * What the price shows, from core's one rule (the same the product-price formatter, the price island and the
- * instalment pill use): the sale price beside the original, or 'from' the lowest price paid; `html` is the
- * shop's one price markup (core shopPriceHtml), the same the product page's island prints for a variant.
- */
-export function priceViewJson(structuredContent: Obj, currency: string): Obj {
-  const view = productPriceView({ structuredContent });
-  return {
-    kind: view.kind,
-    sale: view.kind === 'sale',
-    from: view.kind === 'from',
-    price: shownPrice(view),
-    original: view.kind === 'sale' ? view.normal : null,
-    html: shopPriceHtml(view, shopMoney(currency)),
-  };
 }
 
 /** External links keep only http(s), mailto and site-relative addresses; anything else becomes '#'. */

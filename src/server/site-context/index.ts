@@ -31,6 +31,4 @@ export {
   websiteSettingsJson,
 } from './context.js';
 export { galleryIsland } from './gallery.js';
-export { productGallery, PRODUCT_IMAGE_SIZES } from './product-gallery.js';
-export { priceViewJson } from './context.js';
 export { contentWidgets } from './widgets.js';

@@ -7,7 +7,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderIsland } from '../../web/ssr.js';
 import { CART_COOKIE } from '../../core/cookies.js';
-import { PageType } from '../../core/enums.js';
 import { nonceScripts } from './csp.js';
 import { escapeHtml } from '../../core/html.js';
 import type { WidgetRenderer } from '../../template/index.js';
@@ -66,7 +65,7 @@ export async function sendSitePage(app: FastifyInstance, req: FastifyRequest, re
       .type('application/json; charset=utf-8')
       .send(query.format === 'json-pretty' ? JSON.stringify(context, null, 2) : JSON.stringify(context));
   }
-  const cart = page.pageType === PageType.CHECKOUT ? null : await carts.findByToken(req.cookies[CART_COOKIE]);
+  const cart = await carts.findByToken(req.cookies[CART_COOKIE]);
   const renderOpts = { locale: site.locale, timeZone: site.timeZone };
   const mainContent = theme.render(page.template, context, renderOpts);
   const nonce = req.cspNonce();
@@ -76,11 +75,7 @@ export async function sendSitePage(app: FastifyInstance, req: FastifyRequest, re
     // A private page: not indexed, and no canonical address (the layout writes none without one).
     headers: `${NOINDEX_META}<link rel="stylesheet" href="/theme/site.css">${await siteStylesHead(app, site.id)}${client.head}${nonceScripts(injection.header ?? '', nonce)}`,
     footers: `${client.body}${nonceScripts(injection.footer ?? '', nonce)}`,
-    // No floating pill on checkout: it would cover the form's fields, and the order summary shows the cart.
-    cartPill:
-      page.pageType === PageType.CHECKOUT
-        ? ''
-        : renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 }),
+    cartPill: renderIsland('CartPill', cart ? { totalQuantity: cart.totalQuantity, hasCart: true } : { totalQuantity: 0 }),
     title: escapeHtml(`${page.title} — ${site.title}`),
     // Text on the accent colour (buttons), as the page pipeline sets it: white on a dark accent.
     accentText: (context.website as { accentIsDark: boolean }).accentIsDark ? '#ffffff' : '#1f1d1a',

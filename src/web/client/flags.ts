@@ -4,14 +4,18 @@
  * override is stored in local storage under the experiment's key, and `=reset` removes it), and hands the
  * tags to the analytics tracker. Nothing here throws into the page.
  */
-import { analyticsOptionsOf } from '../../core/analytics-options.js';
-import { experimentTags, resolveAssignment } from '../../core/experiments.js';
+import { analyticsOptionsOf, type AnalyticsOptions } from '../../core/analytics-options.js';
+import { experimentTags, resolveAssignment, type ExperimentVariant } from '../../core/experiments.js';
 import type { KeyValue } from './tracker-cookies.js';
-import type { FlagsData } from '../../core/api/flags.js';
 
 export const FLAGS_DATA_ID = 'tessera-flags';
 
-export type { FlagsData };
+export interface FlagsData {
+  internal: boolean;
+  experiments: Array<{ name: string; key: string; variants: ExperimentVariant[]; variant: string | null }>;
+  analytics: AnalyticsOptions;
+  recording: { country: string | null; timeZone: string | null; toggle: boolean };
+}
 
 /** Parses the island's text; null when missing or malformed. */
 export function parseFlags(text: string | null | undefined): FlagsData | null {

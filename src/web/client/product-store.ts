@@ -51,32 +51,10 @@ export const productStore = {
   },
 };
 
-/** The first state of a view whose page was asked for chosen options, one object per props object (stable). */
-const seeded = new WeakMap<object, ProductChoice>();
-function initialOf(chosen: Record<string, string> | undefined): ProductChoice {
-  if (!chosen || Object.keys(chosen).length === 0) return INITIAL;
-  let c = seeded.get(chosen);
-  if (!c) seeded.set(chosen, (c = Object.freeze({ attributes: Object.freeze({ ...chosen }), quantityText: '1', error: null })));
-  return c;
-}
-
-/**
- * The choices of a product view. `chosen`: the options the page was rendered for (`?variant=`); every island
- * of the view gets the same, so whichever hydrates first starts the shared state from them (the server, whose
- * module state is shared by every request, only ever reads them from the props).
- */
-export function useProductChoice(scope: string, chosen?: Record<string, string>): ProductChoice {
-  const initial = initialOf(chosen);
-  if (typeof window !== 'undefined' && initial !== INITIAL && !states.has(scope)) {
-    states.set(scope, initial);
-    // An island of the view that hydrated first without them reads the seeded state on its next check.
-    queueMicrotask(() => {
-      for (const l of listeners.get(scope) ?? []) l();
-    });
-  }
+export function useProductChoice(scope: string): ProductChoice {
   return useSyncExternalStore(
     (l) => productStore.subscribe(scope, l),
     () => productStore.get(scope),
-    () => initial,
+    () => INITIAL,
   );
 }

@@ -234,7 +234,7 @@ export interface InstalmentPillProps {
 
 /** The product page's pill: follows the variant choice and the quantity. */
 export function InstalmentPill({ product, scope }: InstalmentPillProps) {
-  const choice = useProductChoice(scope, product.chosen);
+  const choice = useProductChoice(scope);
   if (!product.instalments?.afterPayAvailable) return null;
   const price = productInstalmentPrice(product, choice.attributes, choice.quantityText);
   return (

@@ -1,6 +1,5 @@
 import { useRef, useState } from 'react';
 import { api } from '../client/api.js';
-import type { ProgressAnswer } from '../../core/api/members.js';
 
 export interface LessonVideoProps {
   itemId: string;
@@ -28,7 +27,7 @@ export function LessonVideo(props: LessonVideoProps) {
     if (!ended && positionSeconds === lastSent.current) return;
     lastSent.current = positionSeconds;
     const durationSeconds = Number.isFinite(v.duration) ? Math.floor(v.duration) : undefined;
-    api<ProgressAnswer>('POST', '/api/members/progress', { itemId: props.itemId, positionSeconds, durationSeconds, ended })
+    api<{ completed: boolean }>('POST', '/api/members/progress', { itemId: props.itemId, positionSeconds, durationSeconds, ended })
       .then((r) => {
         if (r.completed && !done.current) {
           done.current = true;

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { api, ApiError } from '../client/api.js';
 import type { LikeButtonProps } from '../../core/api/storefront.js';
-import { likes as m } from '../../core/messages.js';
 export type { LikeButtonProps };
+
+const likes = (n: number) => `${n} ${n === 1 ? 'like' : 'likes'}`;
 
 /**
  * The like button of a journal post: a plain form post without JavaScript; hydrated, a JSON call. The
  * server counts one like per visitor, so the button shows pressed after a like and the count it answers.
- * Its name starts with the count it shows ('3 likes, like {title}').
  */
 export function LikeButton({ action, count: initial, title }: LikeButtonProps) {
   const [count, setCount] = useState(initial);
@@ -29,13 +29,13 @@ export function LikeButton({ action, count: initial, title }: LikeButtonProps) {
           setLiked(r.liked);
           setCount(r.likeCount);
         } catch (err) {
-          setError(err instanceof ApiError ? err.message : m.NETWORK_ERROR);
+          setError(err instanceof ApiError ? err.message : 'Network error');
         } finally {
           setBusy(false);
         }
       }}
     >
-      <button type="submit" className="like-button__button" aria-pressed={liked} aria-label={m.buttonName(count, title)}>
+      <button type="submit" className="like-button__button" aria-pressed={liked} aria-label={`Like ${title} (${likes(count)})`}>
         <span className="like-icon" aria-hidden="true">
           ♥
         </span>{' '}
@@ -44,7 +44,7 @@ export function LikeButton({ action, count: initial, title }: LikeButtonProps) {
         </span>
       </button>
       <span role="status" className="like-button__status">
-        {error || (liked ? m.THANKS : '')}
+        {error || (liked ? 'Thanks for the like.' : '')}
       </span>
     </form>
   );

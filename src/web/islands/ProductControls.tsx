@@ -12,14 +12,13 @@ import {
   productOptions,
   showQuantityInput,
   showVariantSelector,
-  soldOutValue,
   variantEffectivePrice,
   variantPrice,
 } from '../../core/product.js';
 import { commerce, cart as cartMessages } from '../../core/messages.js';
 import { QUANTITY_DEFAULT, QUANTITY_MAX, QUANTITY_MIN, QUANTITY_STEP } from '../../core/constants.js';
 import { formatMoney } from '../../core/money.js';
-import { fillPrice, priceMarkup, productPriceView, shopMoney, shopPriceHtml, type MoneyValue } from '../../core/product-price.js';
+import { fillPrice, priceMarkup, productPriceView, type MoneyValue } from '../../core/product-price.js';
 import { fill } from '../../core/messages.js';
 import { productStore, useProductChoice } from '../client/product-store.js';
 import { cartStore } from '../client/cart-store.js';
@@ -62,21 +61,8 @@ export function variantPriceHtml(product: ProductProps, sku: string): string | n
   return priceMarkup(view, money, {}, fillPrice);
 }
 
-/**
- * The price a product page shows for a chosen variant, as the default theme prints it: a subscription through
- * `{@|product-price}` (variantPriceHtml), anything else in the shop's one price markup (core shopPriceHtml,
- * which the server prints from the item's priceView).
- */
-export function variantShownPriceHtml(product: ProductProps, sku: string): string | null {
-  if (product.isSubscribable) return variantPriceHtml(product, sku);
-  const sc = structuredContentOf(product);
-  const v = sc.variants.find((x) => x.sku === sku);
-  if (!v || variantPrice(v) === null || variantEffectivePrice(v) === null) return null;
-  return shopPriceHtml(productPriceView({ structuredContent: { ...sc, variants: [v] } }), shopMoney(product.currency));
-}
-
 export function VariantSelect({ product, scope }: ControlProps) {
-  const choice = useProductChoice(scope, product.chosen);
+  const choice = useProductChoice(scope);
   const sc = structuredContentOf(product);
   const gift = isGiftCard(product);
   const shown = showVariantSelector(sc);
@@ -90,7 +76,7 @@ export function VariantSelect({ product, scope }: ControlProps) {
     if (scope !== product.itemId) return;
     const els = document.querySelectorAll(`[data-product-price-for="${CSS.escape(product.itemId)}"]`);
     if (!original.current) original.current = new Map([...els].map((e) => [e, e.innerHTML]));
-    const html = complete && chosen?.sku ? variantShownPriceHtml(product, chosen.sku) : null;
+    const html = complete && chosen?.sku ? variantPriceHtml(product, chosen.sku) : null;
     for (const el of els) el.innerHTML = html ?? original.current.get(el) ?? el.innerHTML;
   }, [complete, chosen?.sku, scope, product]);
 
@@ -143,7 +129,7 @@ export function VariantSelect({ product, scope }: ControlProps) {
                 <option value="">{selectText}</option>
                 {o.values.map((value) => (
                   <option key={value} value={value}>
-                    {soldOutValue(sc, choice.attributes, o.name, value) ? commerce.soldOutOption(value) : value}
+                    {value}
                   </option>
                 ))}
               </select>
@@ -160,7 +146,7 @@ export function VariantSelect({ product, scope }: ControlProps) {
 // ------------------------------------------------------------------------------------------------
 
 export function QuantityInput({ product, scope }: ControlProps) {
-  const choice = useProductChoice(scope, product.chosen);
+  const choice = useProductChoice(scope);
   const sc = structuredContentOf(product);
   if (!showQuantityInput(sc, { multipleQuantityAllowedForServices: product.multipleQuantityAllowedForServices })) return null;
   const id = domId(scope, 'quantity');
@@ -205,11 +191,6 @@ export interface AddToCartProps extends ControlProps {
   checkoutUrl?: string;
   /** False on a card of another product's page: no instalment pill under the button. */
   instalmentPill?: boolean;
-  /**
-   * The product page's address: without JavaScript a 'Show this choice' button (after the add button, so
-   * Enter still adds) asks for the page with the chosen options, which shows their image and price.
-   */
-  pageUrl?: string;
 }
 
 function qtyInCart(itemId: string, sku: string): number {
@@ -220,10 +201,8 @@ function qtyInCart(itemId: string, sku: string): number {
 /** The messages of a quantity the page refuses: they mark the quantity input invalid. */
 const QUANTITY_MESSAGES: ReadonlySet<string> = new Set([commerce.QUANTITY_NOT_A_NUMBER, commerce.QUANTITY_NOT_WHOLE]);
 
-export function AddToCart({ product, scope, express = false, checkoutUrl = '/checkout', instalmentPill = true, pageUrl }: AddToCartProps) {
-  const choice = useProductChoice(scope, product.chosen);
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
+export function AddToCart({ product, scope, express = false, checkoutUrl = '/checkout', instalmentPill = true }: AddToCartProps) {
+  const choice = useProductChoice(scope);
   const [state, setState] = useState<ButtonState>('idle');
   const [formOpen, setFormOpen] = useState(false);
   const [formSaving, setFormSaving] = useState(false);
@@ -346,11 +325,6 @@ export function AddToCart({ product, scope, express = false, checkoutUrl = '/che
             {label}
           </span>
         </button>
-        {pageUrl && showVariantSelector(sc) && (
-          <button type="submit" className="product-show-choice" formMethod="get" formAction={pageUrl} formNoValidate hidden={mounted}>
-            {commerce.SHOW_CHOICE}
-          </button>
-        )}
       </form>
       {choice.error && (
         <div className="sqs-widgets-confirmation alert product-add-error" role="alert" id={errId}>
@@ -416,7 +390,7 @@ export function scarcityQuantity(
 }
 
 export function ProductScarcity({ product, scope, text, threshold, shownByDefault }: ScarcityProps) {
-  const choice = useProductChoice(scope, product.chosen);
+  const choice = useProductChoice(scope);
   const qty = scarcityQuantity(product, choice.attributes, threshold, shownByDefault);
   return (
     <div className="product-scarcity" data-item-id={product.itemId} hidden={qty === null} aria-live="polite">

@@ -26,7 +26,6 @@ export const islands: Record<string, IslandLoader> = {
   CartPill: () => import('./CartPill.js').then((m) => m.CartPill),
   RestockSignUp: () => import('./RestockSignUp.js').then((m) => m.RestockSignUp),
   Gallery: () => import('./Gallery.js').then((m) => m.Gallery),
-  ProductGallery: () => import('./ProductGallery.js').then((m) => m.ProductGallery),
   AddToCart: () => import('./ProductControls.js').then((m) => m.AddToCart),
   VariantSelect: () => import('./ProductControls.js').then((m) => m.VariantSelect),
   QuantityInput: () => import('./ProductControls.js').then((m) => m.QuantityInput),

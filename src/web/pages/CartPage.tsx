@@ -5,7 +5,7 @@
  * quantity and remove controls are plain forms posting to the form-encoded fallbacks.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { cart as cartMessages, forms as formMessages, taxMessages } from '../../core/messages.js';
+import { cart as cartMessages, forms as formMessages } from '../../core/messages.js';
 import { formatMoney, formatMoneyShown } from '../../core/money.js';
 import { cartAmountTooLarge } from '../../core/cart.js';
 import { QUANTITY_MAX, QUANTITY_MIN, QUANTITY_STEP } from '../../core/constants.js';
@@ -176,14 +176,12 @@ function CartTotals({
   minimumOrderSubtotalCents,
   checkoutUrl,
   instalments,
-  taxIncluded,
 }: {
   cart: CartPageCart;
   currency: string;
   minimumOrderSubtotalCents: number;
   checkoutUrl: string;
   instalments: CartPageProps['instalments'];
-  taxIncluded: CartPageProps['taxIncluded'];
 }) {
   const below = minimumOrderSubtotalCents > 0 && cart.subtotalCents < minimumOrderSubtotalCents;
   // A cart an owner's price change took past what can be shown still opens, says so, and cannot check out.
@@ -194,14 +192,6 @@ function CartTotals({
         <span className="cart-subtotal__label">Subtotal</span>{' '}
         <span className="cart-subtotal__price">{formatMoneyShown(cart.subtotal?.value ?? cart.subtotalCents, currency)}</span>
       </div>
-      {taxIncluded && (
-        // The amount holds for the subtotal it was worked out for; after a change, until the page is drawn again, the plain note.
-        <p className="cart-tax-included">
-          {taxIncluded.subtotalCents === cart.subtotalCents
-            ? taxMessages.included(formatMoneyShown(taxIncluded.taxCents, currency), taxIncluded.label)
-            : taxMessages.pricesInclude(taxIncluded.label)}
-        </p>
-      )}
       {tooLarge && <p className="cart-too-large">{cartMessages.CART_TOTAL_TOO_LARGE}</p>}
       <InstalmentCartPill context={instalments} cart={cart} currency={currency} />
       {below && <p className="cart-minimum">{cartMessages.minimumSubtotal(formatMoney(minimumOrderSubtotalCents, currency))}</p>}
@@ -228,7 +218,6 @@ export function CartPage({
   forms,
   checkoutUrl = '/checkout',
   instalments,
-  taxIncluded = null,
 }: CartPageProps) {
   const [cart, setCart] = useState<CartPageCart>(initial);
   const [alert, setAlert] = useState<Alert | null>(null);
@@ -341,7 +330,6 @@ export function CartPage({
             minimumOrderSubtotalCents={minimumOrderSubtotalCents}
             checkoutUrl={checkoutUrl}
             instalments={instalments}
-            taxIncluded={taxIncluded}
           />
         </>
       )}

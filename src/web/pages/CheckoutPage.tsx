@@ -17,7 +17,6 @@ import { api, ApiError } from '../client/api.js';
 import { cartErrorDetail } from '../client/cart-api.js';
 import { Modal } from '../islands/Modal.js';
 import { AddressFields, useAddressFormat } from '../shared/AddressFields.js';
-import { BillingSection, TaxIncludedRow, TaxRow, taxName } from './CheckoutTax.js';
 import { StripePayment, type StripePaymentApi } from './StripePayment.js';
 import type {
   Address as PostalAddress,
@@ -121,8 +120,6 @@ export function CheckoutPage({
   const [view, setView] = useState(initial);
   const [email, setEmail] = useState(initial.state.email ?? '');
   const [address, setAddress] = useState<Address>(initial.state.shippingAddress ?? { country: '' });
-  const [billing, setBilling] = useState<Address>(initial.state.billingAddress ?? { country: '' });
-  const [billingSame, setBillingSame] = useState(initial.state.billingSameAsShipping !== false);
   const [shippingId, setShippingId] = useState<string | null>(initial.state.selectedShippingOptionId ?? null);
   const [coupons, setCoupons] = useState<string[]>(initial.state.coupons ?? []);
   const [couponInput, setCouponInput] = useState('');
@@ -148,10 +145,6 @@ export function CheckoutPage({
   const currency = view.currency;
   const f = (c: number) => formatMoneyShown(c, currency);
 
-  // Where tax is due: the shipping address of an order that ships, the billing address of a digital one.
-  const ships = view.pricing.lines.some((l) => (l.productType ?? ProductType.PHYSICAL) === ProductType.PHYSICAL);
-  const taxAt = ships ? address : billing;
-  const taxLocation = ships ? undefined : billing.country ? { country: billing.country, region: billing.region ?? '' } : null;
   const totals = useMemo(
     () =>
       computeCheckout(
@@ -159,12 +152,8 @@ export function CheckoutPage({
           lines: view.pricing.lines,
           shippingOptions: view.pricing.shippingOptions,
           selectedShippingOptionId: shippingId,
-          location: address.country
-            ? { country: address.country, region: address.region ?? '', postalCode: address.postalCode ?? '' }
-            : null,
+          location: address.country ? { country: address.country, region: address.region ?? '' } : null,
           taxRules: view.pricing.taxRules,
-          pricesIncludeTax: view.pricing.pricesIncludeTax,
-          taxLocation,
           couponCodes: coupons,
           coupons: view.pricing.coupons,
           giftCardBalanceCents: giftCode ? view.pricing.giftCardBalanceCents : 0,
@@ -172,7 +161,7 @@ export function CheckoutPage({
         },
         f,
       ),
-    [view, shippingId, address.country, address.region, address.postalCode, coupons, giftCode, ships, billing.country, billing.region],
+    [view, shippingId, address.country, address.region, coupons, giftCode],
   );
   // The instalment method: offered by the owner for this cart, and the amount due within the provider's limits.
   const instalmentsOffered =
@@ -183,8 +172,6 @@ export function CheckoutPage({
     ...(cartToken ? { cartToken } : {}),
     email,
     shippingAddress: totals.requiresShipping ? address : null,
-    billingAddress: totals.requiresShipping && billingSame ? null : billing,
-    billingSameAsShipping: billingSame,
     selectedShippingOptionId: totals.selectedShippingOption?.id ?? shippingId,
     coupons,
     giftCardCode: giftCode || null,
@@ -203,7 +190,7 @@ export function CheckoutPage({
       api<CheckoutView>('POST', '/api/checkout/quote', state()).catch(() => undefined);
     }, 500);
     return () => clearTimeout(saveTimer.current);
-  }, [email, address, shippingId, billing, billingSame]);
+  }, [email, address, shippingId]);
 
   async function requote(next: Partial<State>) {
     const body = { ...state(), ...next };
@@ -250,7 +237,6 @@ export function CheckoutPage({
     }
   }
 
-  const taxLabelText = taxName(taxAt.country, firstFormat.country);
   const below = minimumOrderSubtotalCents > 0 && totals.subtotalCents < minimumOrderSubtotalCents;
   // A total past what can be shown (a stored cart an owner's price change took there): shown, not payable.
   const tooLarge = cartAmountTooLarge(totals.grandTotalCents, currency) || cartAmountTooLarge(totals.subtotalCents, currency);
@@ -456,11 +442,7 @@ export function CheckoutPage({
                     checked={totals.selectedShippingOption?.id === o.id}
                     onChange={() => setShippingId(o.id)}
                   />
-                  <span className="checkout-shipping__text">
-                    {o.name} — {o.costCents === 0 ? 'Free' : f(o.costCents)}
-                    {o.estimate ? <span className="checkout-shipping__estimate"> ({o.estimate})</span> : null}
-                    {o.pickup ? <span className="checkout-shipping__pickup"> {(o.pickup.lines ?? []).join(', ')}</span> : null}
-                  </span>
+                  {o.name} — {o.costCents === 0 ? 'Free' : f(o.costCents)}
                 </label>
               ))
             )}
@@ -476,17 +458,6 @@ export function CheckoutPage({
             </noscript>
           </fieldset>
         )}
-
-        <BillingSection
-          ships={ships}
-          same={billingSame}
-          onSame={setBillingSame}
-          billing={billing}
-          onBilling={setBilling}
-          errors={errors}
-          countries={countries}
-          firstFormat={firstFormat}
-        />
 
         <section aria-labelledby="checkout-coupons">
           <h2 id="checkout-coupons">Coupons</h2>
@@ -683,12 +654,14 @@ export function CheckoutPage({
                 <td data-test="shipping">{f(totals.shippingCostCents)}</td>
               </tr>
             )}
-            <TaxRow totals={totals} label={taxLabelText} f={f} />
+            <tr>
+              <th scope="row">Tax</th>
+              <td data-test="tax">{f(totals.taxCents)}</td>
+            </tr>
             <tr className="checkout-totals__grand">
               <th scope="row">Total</th>
               <td data-test="grand-total">{f(totals.grandTotalCents)}</td>
             </tr>
-            <TaxIncludedRow totals={totals} label={taxLabelText} f={f} />
             {totals.giftCardCents > 0 && (
               <>
                 <tr>

@@ -299,13 +299,11 @@ describe('the /config shell in Chromium', () => {
     expect(await steps.getByRole('listitem', { name: 'Publish a first product: done' }).isVisible()).toBe(true);
     await steps.getByRole('link', { name: 'Add a shipping option' }).click();
     await page.waitForURL(`${site.url}/config/shipping`);
-    const form = page.getByRole('form', { name: 'Add a zone', exact: true });
-    await form.getByRole('textbox', { name: 'Zone name', exact: true }).fill('Everywhere');
-    await form.getByRole('checkbox', { name: 'Rest of the world', exact: true }).check();
-    await form.getByRole('textbox', { name: 'Rate 1 name', exact: true }).fill('Standard post');
-    await form.getByRole('textbox', { name: 'Rate 1 price', exact: true }).fill('5.00');
-    await form.getByRole('button', { name: 'Add zone', exact: true }).click();
-    await page.getByRole('article', { name: 'Zone Everywhere', exact: true }).getByText('Standard post').waitFor();
+    const form = page.getByRole('form', { name: 'Add a shipping option' });
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Standard post');
+    await form.getByRole('textbox', { name: 'Price', exact: true }).fill('5.00');
+    await form.getByRole('button', { name: /Add/ }).click();
+    await page.getByRole('table', { name: 'Shipping options' }).getByText('Standard post').waitFor();
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Home' }).click();
     await page.waitForURL(`${site.url}/config`);
     await steps.getByRole('listitem', { name: 'Add a shipping option: done' }).waitFor();

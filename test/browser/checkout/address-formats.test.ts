@@ -65,7 +65,7 @@ describe('address forms in the shopper’s country’s format (browser)', () => 
     mkdirSync(SHOTS, { recursive: true });
     [site, b] = await Promise.all([liveSite('pglite', { RATE_LIMIT_STORE: 'memory' }), launchBrowser()]);
     await site.database.db.execute(
-      sql`insert into shipping_zones (id, website_id, name, rest_of_world, rates) values (${newId()}, ${site.seed.websiteId}, 'Everywhere', true, ${JSON.stringify([{ id: newId(), name: 'Worldwide', kind: 'flat', priceCents: 900, estimate: '' }])}::jsonb)`,
+      sql`insert into shipping_options (id, website_id, name, kind, price_cents) values (${newId()}, ${site.seed.websiteId}, 'Worldwide', 'flat', 900)`,
     );
   });
   afterAll(async () => {

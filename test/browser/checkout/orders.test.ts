@@ -26,7 +26,7 @@ describe('orders in /config (browser)', () => {
     site = await liveSite('pglite', { RATE_LIMIT_STORE: 'memory' });
     b = await launchBrowser();
     await site.database.db.execute(
-      sql`insert into shipping_zones (id, website_id, name, rest_of_world, rates) values (${newId()}, ${site.seed.websiteId}, 'Everywhere', true, ${JSON.stringify([{ id: newId(), name: 'Standard', kind: 'flat', priceCents: 500, estimate: '' }])}::jsonb)`,
+      sql`insert into shipping_options (id, website_id, name, kind, price_cents) values (${newId()}, ${site.seed.websiteId}, 'Standard', 'flat', 500)`,
     );
   });
   afterAll(async () => {

@@ -1,8 +1,10 @@
+import { FREE_ABOVE_NEEDS_AMOUNT } from '../../../src/core/store-rules.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, liveSite, signInAsOwner, watchConsole, type BrowserSession, type LiveSite } from '../../helpers/browser.js';
 import { OWNER, Visitor } from '../../helpers/app.js';
+import { expectNoAxeViolations } from '../../helpers/axe.js';
 
 const API = '/api/checkout/admin';
 const focused = (l: Locator) => l.evaluate((el) => el === document.activeElement);
@@ -58,6 +60,103 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
 
   /** Console lines other than the browser's note of the 400/409 answers these tests ask for. */
   const unexpected = () => problems.filter((p) => !p.includes('favicon') && !/status of 40[09]/.test(p));
+
+  it('a shipping option: prefilled form, countries ticked from the list, Cancel and Escape return focus, a free-above rate without its threshold refused beside it, Save persists', async () => {
+    await page.getByRole('heading', { name: 'Shipping', level: 1 }).waitFor();
+    const table = page.getByRole('table', { name: 'Shipping options' });
+    const edit = table.getByRole('button', { name: 'Edit Standard shipping' });
+
+    await edit.click();
+    const form = page.getByRole('form', { name: 'Edit Standard shipping' });
+    await form.waitFor();
+    expect(await edit.getAttribute('aria-expanded')).toBe('true');
+    const name = form.getByRole('textbox', { name: 'Name' });
+    expect(await focused(name)).toBe(true);
+    expect(await name.inputValue()).toBe('Standard shipping');
+    expect(await form.getByRole('combobox', { name: 'Kind' }).inputValue()).toBe('flat');
+    expect(await form.getByRole('textbox', { name: 'Price' }).inputValue()).toBe('5.99');
+    // Countries are picked from the list, named in the shop's language: the stored US is ticked.
+    const picker = form.getByRole('group', { name: 'Countries' });
+    await expect.poll(() => picker.getByRole('checkbox', { name: 'United States' }).isChecked()).toBe(true);
+    expect(await picker.getByRole('checkbox').count()).toBeGreaterThan(249);
+    expect(await picker.getByText('Chosen: United States').count()).toBe(1);
+    await expectNoAxeViolations(page, { include: ['form[aria-label="Edit Standard shipping"]'] });
+
+    // Cancel: nothing is sent, the form goes and focus is back on the row's Edit button.
+    await name.fill('Not kept');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'detached' });
+    expect(await focused(edit)).toBe(true);
+    expect(await table.getByRole('cell', { name: 'Standard shipping', exact: true }).count()).toBe(1);
+    // Escape does the same, and the next opening starts from the stored values again.
+    await edit.click();
+    await form.waitFor();
+    expect(await form.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Standard shipping');
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    expect(await focused(edit)).toBe(true);
+
+    // A bad value: the server's message beside the field, the field focused, nothing stored.
+    await edit.click();
+    await form.getByRole('combobox', { name: 'Kind' }).selectOption('free_above');
+    const threshold = form.getByRole('textbox', { name: 'Free from subtotal' });
+    await threshold.fill('');
+    await form.getByRole('button', { name: 'Save' }).click();
+    expect(await errorBeside(threshold)).toBe(FREE_ABOVE_NEEDS_AMOUNT);
+    expect(await focused(threshold)).toBe(true);
+    expect(await form.getByRole('alert').allTextContents()).toEqual([FREE_ABOVE_NEEDS_AMOUNT]);
+    const stored = (await owner.get(`${API}/shipping-options`)).json().shippingOptions;
+    expect(stored.find((o: { name: string }) => o.name === 'Standard shipping')).toMatchObject({ priceCents: 599, countries: ['US'] });
+
+    // Fixed and saved: the list refreshes, the form closes, focus returns to the (renamed) row's Edit button.
+    await form.getByRole('textbox', { name: 'Name' }).fill('Standard delivery');
+    await form.getByRole('textbox', { name: 'Price' }).fill('7.50');
+    await form.getByRole('combobox', { name: 'Kind' }).selectOption('flat');
+    await form.getByRole('searchbox', { name: 'Find a country' }).fill('cana');
+    await form.getByRole('group', { name: 'Countries' }).getByRole('checkbox', { name: 'Canada' }).check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    const renamed = table.getByRole('button', { name: 'Edit Standard delivery' });
+    await expect.poll(() => focused(renamed)).toBe(true);
+    const row = table.getByRole('row', { name: /Standard delivery/ });
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['Standard delivery', 'Flat rate', '$7.50', 'US, CA', 'Edit Delete']);
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Shipping', level: 1 }).waitFor();
+    await table.getByRole('row', { name: /Standard delivery/ }).waitFor();
+    expect(
+      await table
+        .getByRole('row', { name: /Standard delivery/ })
+        .getByRole('cell')
+        .allTextContents(),
+    ).toEqual(['Standard delivery', 'Flat rate', '$7.50', 'US, CA', 'Edit Delete']);
+    expect(await table.getByRole('cell', { name: 'Standard shipping', exact: true }).count()).toBe(0);
+    // The other option is untouched, and the add form still adds.
+    expect(
+      await table
+        .getByRole('row', { name: /Express/ })
+        .getByRole('cell')
+        .nth(2)
+        .textContent(),
+    ).toBe('$15.00');
+    const add = page.getByRole('form', { name: 'Add a shipping option' });
+    await add.getByRole('textbox', { name: 'Name' }).fill('Local pickup');
+    await add.getByRole('textbox', { name: 'Price' }).fill('0');
+    await add.getByRole('searchbox', { name: 'Find a country' }).fill('portu');
+    await add.getByRole('group', { name: 'Countries' }).getByRole('checkbox', { name: 'Portugal' }).check();
+    expect(await add.getByText('Chosen: Portugal').count()).toBe(1);
+    await add.getByRole('button', { name: 'Add shipping option' }).click();
+    await table.getByRole('button', { name: 'Edit Local pickup' }).waitFor();
+    await expect
+      .poll(
+        async () =>
+          (await owner.get(`${API}/shipping-options`)).json().shippingOptions.find((o: { name: string }) => o.name === 'Local pickup')
+            ?.countries,
+      )
+      .toEqual(['PT']);
+    expect(await add.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('');
+    expect(unexpected()).toEqual([]);
+  });
 
   it('a tax rule: a rate over 100% shows the server message beside the rate; the fixed rule is stored', async () => {
     const { table, form } = await openEdit('tax', 'Tax', 'Tax rules', 'Oregon');
@@ -177,11 +276,10 @@ describe('editing shipping options, tax rules and coupons in Chromium', () => {
       expect(stored.coupons.find((c) => c.code === 'YEN500')?.amountCents).toBe(500);
 
       await page.goto(`${site.url}/config/shipping`);
-      // Express (added with no countries) is the first rate of the rest-of-the-world zone.
-      const zone = page.getByRole('article', { name: 'Zone Rest of the world', exact: true });
-      await zone.getByRole('button', { name: 'Edit Rest of the world', exact: true }).click();
-      const form = page.getByRole('form', { name: 'Edit Rest of the world', exact: true });
-      expect(await form.getByRole('textbox', { name: 'Rate 1 price', exact: true }).inputValue()).toBe('1500');
+      const options = page.getByRole('table', { name: 'Shipping options' });
+      await options.getByRole('button', { name: 'Edit Express' }).click();
+      const form = page.getByRole('form', { name: 'Edit Express' });
+      expect(await form.getByRole('textbox', { name: 'Price' }).inputValue()).toBe('1500');
     } finally {
       await site.database.db.execute(sql`update websites set currency = 'USD'`);
     }

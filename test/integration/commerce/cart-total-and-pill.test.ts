@@ -127,9 +127,9 @@ for (const kind of APP_KINDS) {
         expect(add.statusCode, add.body).toBe(200);
         const entryId = add.json().newlyAdded.id as string;
         for (const [quantity, spoken, shown] of [
-          [1, '1, One item in cart', '1'],
+          [1, 'One item in cart', '1'],
           [3, '3 items in cart', '3'],
-          [101, '100+, More than 100 items in cart', '100+'],
+          [101, 'More than 100 items in cart', '100+'],
         ] as const) {
           if (quantity !== 1) expect((await shopper.send('PUT', `${ADD}/${entryId}`, { quantity })).statusCode).toBe(200);
           for (const path of ['/shop', '/shop/p/linen-camp-shirt', '/']) {

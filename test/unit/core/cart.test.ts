@@ -3,7 +3,6 @@ import {
   cartPillText,
   cartPillVisible,
   cartSpokenLabel,
-  cartPillName,
   computeCartTotals,
   emptyCart,
   entrySubtotalCents,
@@ -43,14 +42,6 @@ describe('cart pill', () => {
     expect(cartSpokenLabel(0)).toBe('0 items in cart');
     expect(cartSpokenLabel(100)).toBe('100 items in cart');
     expect(cartSpokenLabel(101)).toBe('More than 100 items in cart');
-  });
-  it('names the pill with the number it shows and its spoken label', () => {
-    expect(cartPillName(1)).toBe('1, One item in cart');
-    expect(cartPillName(2)).toBe('2 items in cart');
-    expect(cartPillName(0)).toBe('0 items in cart');
-    expect(cartPillName(100)).toBe('100 items in cart');
-    expect(cartPillName(101)).toBe('100+, More than 100 items in cart');
-    for (const n of [1, 2, 57, 100, 101, 5000]) expect(cartPillName(n)).toContain(cartPillText(n));
   });
   it('is visible above 0 only', () => {
     expect(cartPillVisible(0)).toBe(false);

@@ -42,21 +42,18 @@ describe('checkout totals (property)', () => {
         productType: r.pick([ProductType.PHYSICAL, ProductType.DIGITAL, ProductType.SERVICE, ProductType.GIFT_CARD]),
       }));
       const shippingOptions: ShippingOption[] = Array.from({ length: r.int(0, 3) }, (_, i) => {
-        const kind = r.pick(['flat', 'free_above', 'weight', 'value'] as const);
-        const split = r.int(100, 5000);
-        const inUs = r.next() < 0.3;
+        const kind = r.pick(['flat', 'free_above', 'weight'] as const);
         return {
           id: `s${i}`,
           name: `S${i}`,
           kind,
           priceCents: r.int(0, 5000),
-          freeAboveCents: r.int(1, 50_000),
-          bands: [
-            { from: 0, to: split, priceCents: r.int(0, 3000) },
-            { from: split, to: r.next() < 0.5 ? null : r.int(split + 1, 100_000), priceCents: r.int(0, 9000) },
+          freeAboveCents: r.int(0, 50_000),
+          weightRates: [
+            { upToGrams: r.int(100, 5000), priceCents: r.int(0, 3000) },
+            { upToGrams: r.int(5001, 100_000), priceCents: r.int(0, 9000) },
           ],
-          countries: inUs ? ['US'] : [],
-          restOfWorld: !inUs,
+          countries: r.next() < 0.3 ? ['US'] : [],
         };
       });
       const taxRules: TaxRule[] = Array.from({ length: r.int(0, 3) }, (_, i) => ({
@@ -149,9 +146,9 @@ describe('checkout rules', () => {
       name: 'C',
       kind: 'weight',
       priceCents: 0,
-      bands: [
-        { from: 1000, to: 5000, priceCents: 1200 },
-        { from: 0, to: 1000, priceCents: 450 },
+      weightRates: [
+        { upToGrams: 5000, priceCents: 1200 },
+        { upToGrams: 1000, priceCents: 450 },
       ],
     };
     expect(shippingCost(flat, 0, 0)).toBe(599);
@@ -202,7 +199,7 @@ describe('checkout rules', () => {
   });
 
   it('free shipping coupon zeroes shipping; a fixed coupon never takes the total below zero', () => {
-    const opts: ShippingOption[] = [{ id: 'a', name: 'A', kind: 'flat', priceCents: 599, restOfWorld: true }];
+    const opts: ShippingOption[] = [{ id: 'a', name: 'A', kind: 'flat', priceCents: 599 }];
     const coupons: Coupon[] = [
       { code: 'SHIP', kind: 'free_shipping', minSubtotalCents: 0, expiresAt: null, usageLimit: 0, timesUsed: 0 },
       { code: 'BIG', kind: 'fixed', amountCents: 100000, minSubtotalCents: 0, expiresAt: null, usageLimit: 0, timesUsed: 0 },

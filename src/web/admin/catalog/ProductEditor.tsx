@@ -5,8 +5,6 @@
  * description with a preview; tags and categories; status draft, scheduled (site time zone) or published. A bar
  * shows unsaved changes; leaving with unsaved changes asks first.
  */
-import { TAX_CLASSES, type TaxClass } from '../../../core/tax.js';
-import { taxMessages } from '../../../core/messages.js';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError } from '../../client/api.js';
 import { PageHeader, Skeleton, useToast, ConfirmDialog } from '../ui/design.js';
@@ -16,7 +14,6 @@ import { slugify } from '../../../core/slug.js';
 import { MediaGallery, type ProductImage } from './MediaGallery.js';
 import { TypeDetails, planOf, type SubscriptionPlan } from './TypeDetails.js';
 import { CatField as Field } from './CatField.js';
-import { seo as seoText } from '../../../core/messages.js';
 import {
   SEO_DESCRIPTION_MAX,
   SEO_TITLE_MAX,
@@ -54,13 +51,11 @@ interface ServerProduct {
   status: string;
   publishOn?: string;
   productType: number;
-  taxClass?: TaxClass;
   images: ProductImage[];
   tags: string[];
   categories: string[];
   seoTitle: string;
   seoDescription: string;
-  excludeFromFeeds?: boolean;
   isSubscribable: boolean;
   subscriptionPlan: unknown;
   additionalFieldsFormId: string | null;
@@ -79,13 +74,11 @@ interface Draft {
   status: string;
   scheduleAt: string;
   productType: number;
-  taxClass?: TaxClass;
   images: ProductImage[];
   tags: string[];
   categories: string[];
   seoTitle: string;
   seoDescription: string;
-  excludeFromFeeds: boolean;
   options: ProductOption[];
   variants: DraftVariant[];
   isSubscribable: boolean;
@@ -169,13 +162,11 @@ function draftFrom(p: ServerProduct, s: CatalogSettings): Draft {
     status: p.status,
     scheduleAt: p.publishOn && p.status === 'scheduled' ? isoToZoned(p.publishOn, s.timeZone) : '',
     productType: p.productType,
-    taxClass: p.taxClass ?? 'standard',
     images: p.images,
     tags: p.tags ?? [],
     categories: p.categories ?? [],
     seoTitle: p.seoTitle ?? '',
     seoDescription: p.seoDescription ?? '',
-    excludeFromFeeds: p.excludeFromFeeds === true,
     options: optionsOf(p.variantOptionOrdering, p.variants),
     variants: p.variants.map((v) => draftOf(v, s.currency)),
     isSubscribable: p.isSubscribable,
@@ -344,13 +335,11 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
       status,
       ...(publishOn ? { publishOn } : {}),
       productType: d.productType,
-      taxClass: d.taxClass ?? 'standard',
       images: d.images,
       tags: d.tags,
       categories: d.categories,
       seoTitle: d.seoTitle,
       seoDescription: d.seoDescription,
-      excludeFromFeeds: d.excludeFromFeeds,
       variantOptionOrdering: options.map((o) => o.name.trim()),
       variants,
       isSubscribable: d.isSubscribable && (d.productType === 1 || d.productType === 3),
@@ -761,10 +750,6 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                 onBlur={() => set({ urlId: slugify(d.urlId) })}
               />
             </Field>
-            <label className="a-check">
-              <input type="checkbox" checked={d.excludeFromFeeds} onChange={(e) => set({ excludeFromFeeds: e.target.checked })} />{' '}
-              {seoText.EXCLUDE_FROM_FEEDS}
-            </label>
           </section>
         </div>
 
@@ -814,15 +799,6 @@ export function ProductEditor({ id, settings }: { id: string | null; settings: C
                 {PRODUCT_TYPES.map(([n, l]) => (
                   <option key={n} value={n}>
                     {l}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field label="Tax class" id="cat-tax-class">
-              <select id="cat-tax-class" value={d.taxClass ?? 'standard'} onChange={(e) => set({ taxClass: e.target.value as TaxClass })}>
-                {TAX_CLASSES.map((c) => (
-                  <option key={c} value={c}>
-                    {taxMessages.classNames[c]}
                   </option>
                 ))}
               </select>

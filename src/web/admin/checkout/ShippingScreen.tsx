@@ -1,126 +1,184 @@
-/**
- * /config/shipping: zones (named sets of countries and regions, each with its rates: flat, weight bands, order
- * value bands, free above a threshold), local pickup locations and local delivery areas.
- */
-import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatMoney } from '../../../core/money.js';
-import type { ShippingSetupAnswer } from '../../../core/api/shipping.js';
-import type { ShippingRate } from '../../../core/shipping.js';
-import { api } from '../../client/api.js';
+/** /config/shipping: the shipping options the owner offers (flat rate, free above an amount, by weight); add, edit, delete. */
+import { formatMoney, moneyDecimalString } from '../../../core/money.js';
+import { shippingOptionSchema, type ShippingOptionBody } from '../../../core/store-rules.js';
+import { RecordForm, RecordTable, amountReader, useRecordForm, useStoreCurrency, type RecordFormProps } from '../ui/records.js';
+import { checkoutUrls, saveRecord, useShippingOptions } from './queries.js';
+import { Field, SelectField, type Converted } from '../ui/fields.js';
 import { PageHeader } from '../ui/design.js';
-import { ZoneForm, EMPTY_ZONE } from './shipping/ZoneForm.js';
-import { zoneDraftOf } from './shipping/convert.js';
-import { DeliveryForm, PickupForm } from './shipping/LocalForms.js';
+import { CountryPicker } from '../ui/CountryPicker.js';
 
-const URL = '/api/checkout/admin/shipping';
+export interface Option {
+  id: string;
+  name: string;
+  kind: 'flat' | 'free_above' | 'weight';
+  priceCents: number;
+  freeAboveCents: number;
+  weightRates: Array<{ upToGrams: number; priceCents: number }>;
+  countries: string[];
+  enabled?: boolean;
+  ordering?: number;
+}
 
-/** A rate in a line: "Standard — up to 500 g A$9.95; up to 3000 g A$14.95 (2–5 business days)". */
-export function describeRate(r: ShippingRate, currency: string): string {
+const KIND: Record<string, string> = { flat: 'Flat rate', free_above: 'Free above an amount', weight: 'By weight' };
+
+export function describeOption(o: Option, currency = 'USD'): string {
   const f = (c: number) => formatMoney(c, currency);
-  const edge = (v: number) => (r.kind === 'weight' ? `${v} g` : f(v));
-  let price = f(r.priceCents);
-  if (r.kind === 'free_above') price = `${f(r.priceCents)}, free from ${f(r.freeAboveCents ?? 0)}`;
-  if (r.kind === 'weight' || r.kind === 'value')
-    price = (r.bands ?? [])
-      .map((b) => (b.to === null ? `over ${edge(b.from)}: ${f(b.priceCents)}` : `up to ${edge(b.to)}: ${f(b.priceCents)}`))
-      .join('; ');
-  return `${r.name} — ${price}${r.estimate ? ` (${r.estimate})` : ''}`;
+  if (o.kind === 'flat') return f(o.priceCents);
+  if (o.kind === 'free_above') return `${f(o.priceCents)}, free from ${f(o.freeAboveCents)}`;
+  return o.weightRates.map((r) => `up to ${r.upToGrams} g: ${f(r.priceCents)}`).join('; ');
+}
+
+/** The form's fields, under the server's names: amounts as typed (5.99), weight rates as '1000:4.50, 5000:12.00', countries as 'US, CA'. */
+interface Values {
+  name: string;
+  kind: string;
+  priceCents: string;
+  freeAboveCents: string;
+  weightRates: string;
+  countries: string;
+}
+const EMPTY: Values = { name: '', kind: 'flat', priceCents: '', freeAboveCents: '', weightRates: '', countries: '' };
+const AMOUNT = 'Enter amounts such as 5.99.';
+const RATES = 'Write each rate as grams:price, such as 1000:4.50.';
+const KINDS = Object.entries(KIND).map(([value, label]) => ({ value, label }));
+
+/** The form's text for a stored option. */
+function valuesOf(o: Option, currency: string): Values {
+  const d = (c: number) => moneyDecimalString(c, currency);
+  return {
+    name: o.name,
+    kind: o.kind,
+    priceCents: o.kind === 'weight' ? '' : d(o.priceCents),
+    freeAboveCents: o.kind === 'free_above' ? d(o.freeAboveCents) : '',
+    weightRates: o.kind === 'weight' ? o.weightRates.map((r) => `${r.upToGrams}:${d(r.priceCents)}`).join(', ') : '',
+    countries: o.countries.join(', '),
+  };
+}
+
+/** The fields on screen for a kind of option. */
+const shown = (v: Values) => [
+  'name',
+  'kind',
+  'countries',
+  ...(v.kind !== 'weight' ? ['priceCents'] : []),
+  ...(v.kind === 'free_above' ? ['freeAboveCents'] : []),
+  ...(v.kind === 'weight' ? ['weightRates'] : []),
+];
+
+/** The request body, with messages for amounts and rates that cannot be read (under the server's names for them). */
+function convert(v: Values, currency: string): Converted {
+  const { cents, errors } = amountReader(AMOUNT, currency);
+  const weightRates =
+    v.kind === 'weight'
+      ? v.weightRates
+          .split(/[\n,]/)
+          .map((x) => x.trim())
+          .filter(Boolean)
+          .map((x) => {
+            const [g = '', p = ''] = x.split(':');
+            if (!/^\d{1,8}$/.test(g.trim())) errors.weightRates ??= RATES;
+            return { upToGrams: Number(g), priceCents: cents(p, 'weightRates') };
+          })
+      : [];
+  const body = {
+    name: v.name,
+    kind: v.kind,
+    priceCents: v.kind === 'weight' ? 0 : cents(v.priceCents, 'priceCents'),
+    freeAboveCents: v.kind === 'free_above' ? cents(v.freeAboveCents, 'freeAboveCents') : 0,
+    weightRates,
+    countries: v.countries.split(/[\s,]+/).filter(Boolean),
+  };
+  return { body, errors };
+}
+
+/** The add form and each row's edit form: the same fields, checked by the server's schema, the server's messages beside them. */
+function OptionForm({
+  label,
+  submit,
+  initial,
+  currency,
+  onSave,
+  onCancel,
+}: RecordFormProps<Values, ShippingOptionBody> & { currency: string }) {
+  const state = useRecordForm({
+    initial,
+    empty: EMPTY,
+    schema: shippingOptionSchema,
+    convert: (v: Values) => convert(v, currency),
+    shown,
+    onSave,
+    onCancel,
+  });
+  const { form } = state;
+  const kind = form.watch('kind');
+  return (
+    <RecordForm label={label} submit={submit} state={state}>
+      <Field form={form} name="name" label="Name" autoFocus={!!onCancel} />
+      <SelectField form={form} name="kind" label="Kind" options={KINDS} />
+      {kind !== 'weight' && <Field form={form} name="priceCents" label="Price" inputMode="decimal" />}
+      {kind === 'free_above' && <Field form={form} name="freeAboveCents" label="Free from subtotal" inputMode="decimal" />}
+      {kind === 'weight' && (
+        <Field form={form} name="weightRates" label="Weight rates (grams:price, comma separated)" placeholder="1000:4.50, 5000:12.00" />
+      )}
+      <CountryPicker form={form} name="countries" legend="Countries" emptyMeans="Everywhere" />
+    </RecordForm>
+  );
 }
 
 export function ShippingScreen() {
-  const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['shipping-setup'], queryFn: () => api<ShippingSetupAnswer>('GET', URL) });
-  const [editing, setEditing] = useState<string | null>(null);
-  const currency = q.data?.currency ?? 'USD';
-  const reload = async () => {
-    await qc.invalidateQueries({ queryKey: ['shipping-setup'] });
-    await qc.invalidateQueries({ queryKey: ['dashboard'] });
-  };
-  const remove = async (what: 'zones' | 'pickups' | 'deliveries', id: string) => {
-    await api('DELETE', `${URL}/${what}/${id}`);
-    await reload();
-  };
-  const data = q.data;
+  const records = useShippingOptions();
+  const { error, load } = records;
+  const currency = useStoreCurrency();
   return (
     <>
       <PageHeader
         title="Shipping"
-        description="Zones of countries and regions with their rates, local pickup and local delivery: what customers choose from at checkout."
+        description="The options customers choose from at checkout: flat rate, by weight, or free over an amount."
       />
-      {q.isError ? <p role="alert">The shipping set-up could not be loaded.</p> : null}
-      <section aria-labelledby="ship-zones" className="a-ship">
-        <h2 id="ship-zones">Shipping zones</h2>
-        {data && data.zones.length === 0 ? <p>No zones yet: carts that need shipping cannot check out until you add one.</p> : null}
-        {data?.zones.map((z) => (
-          <article key={z.id} className="a-ship-zone" aria-label={`Zone ${z.name}`}>
-            <h3>{z.name}</h3>
-            <p className="a-muted">
-              {z.restOfWorld ? 'Rest of the world' : [...z.countries, ...z.regions.map((r) => `${r.region} (${r.country})`)].join(', ')}
-            </p>
-            <ul>
-              {z.rates.map((r) => (
-                <li key={r.id}>{describeRate(r, currency)}</li>
-              ))}
-            </ul>
-            {editing === z.id ? (
-              <ZoneForm
-                id={z.id}
-                initial={zoneDraftOf(z, currency)}
-                currency={currency}
-                label={`Edit ${z.name}`}
-                submit="Save zone"
-                onCancel={() => setEditing(null)}
-                onSaved={async () => {
-                  await reload();
-                  setEditing(null);
-                }}
-              />
-            ) : (
-              <div className="a-ship-actions">
-                <button type="button" onClick={() => setEditing(z.id)}>
-                  Edit {z.name}
-                </button>
-                <button type="button" onClick={() => void remove('zones', z.id)}>
-                  Delete {z.name}
-                </button>
-              </div>
-            )}
-          </article>
-        ))}
-        <h2>Add a zone</h2>
-        <ZoneForm id={null} initial={EMPTY_ZONE} currency={currency} label="Add a zone" submit="Add zone" onSaved={reload} />
-      </section>
-      <section aria-labelledby="ship-pickup" className="a-ship">
-        <h2 id="ship-pickup">Local pickup</h2>
-        <ul>
-          {data?.pickups.map((p) => (
-            <li key={p.id}>
-              {p.name}:{' '}
-              {[p.address.line1, p.address.city, p.address.region, p.address.postalCode, p.address.country].filter(Boolean).join(', ')}{' '}
-              <button type="button" onClick={() => void remove('pickups', p.id)}>
-                Delete {p.name}
-              </button>
-            </li>
-          ))}
-        </ul>
-        <PickupForm onSaved={reload} />
-      </section>
-      <section aria-labelledby="ship-delivery" className="a-ship">
-        <h2 id="ship-delivery">Local delivery</h2>
-        <ul>
-          {data?.deliveries.map((d) => (
-            <li key={d.id}>
-              {d.name}: {d.postcodes.join(', ')} — {formatMoney(d.feeCents, currency)}, minimum order{' '}
-              {formatMoney(d.minOrderCents, currency)}{' '}
-              <button type="button" onClick={() => void remove('deliveries', d.id)}>
-                Delete {d.name}
-              </button>
-            </li>
-          ))}
-        </ul>
-        <DeliveryForm currency={currency} onSaved={reload} />
-      </section>
+      <RecordTable
+        caption="Shipping options"
+        columns={['Name', 'Kind', 'Price', 'Countries']}
+        loadingLabel="Loading shipping options"
+        emptyTitle="No shipping options yet"
+        empty="Carts that need shipping cannot check out until you add one below."
+        records={records}
+        nameOf={(o) => o.name}
+        cells={(o) => (
+          <>
+            <td>{o.name}</td>
+            <td>{KIND[o.kind]}</td>
+            <td>{describeOption(o, currency)}</td>
+            <td>{o.countries.length ? o.countries.join(', ') : 'Everywhere'}</td>
+          </>
+        )}
+        editForm={(o, close) => (
+          <OptionForm
+            currency={currency}
+            label={`Edit ${o.name}`}
+            submit="Save"
+            initial={valuesOf(o, currency)}
+            onCancel={close}
+            onSave={async (body) => {
+              // Fields this screen does not show keep their stored values.
+              await saveRecord(checkoutUrls.shipping, o.id, { ...body, enabled: o.enabled ?? true, ordering: o.ordering ?? 0 });
+              await load();
+              close();
+            }}
+          />
+        )}
+      />
+      <h2>Add a shipping option</h2>
+      <OptionForm
+        currency={currency}
+        label="Add a shipping option"
+        submit="Add shipping option"
+        initial={EMPTY}
+        onSave={async (body) => {
+          await saveRecord(checkoutUrls.shipping, null, body);
+          await load();
+        }}
+      />
+      {error && <p role="alert">{error}</p>}
     </>
   );
 }

@@ -5,12 +5,13 @@
 import { api } from '../../client/api.js';
 import { useRecordList } from '../ui/records.js';
 import type { Coupon } from './CouponsScreen.js';
+import type { Option } from './ShippingScreen.js';
 import type { Rule } from './TaxScreen.js';
 
 const BASE = '/api/checkout/admin';
 export const checkoutUrls = {
   coupons: `${BASE}/coupons`,
-  shipping: `${BASE}/shipping`,
+  shipping: `${BASE}/shipping-options`,
   tax: `${BASE}/tax-rules`,
   settings: `${BASE}/settings`,
 } as const;
@@ -19,11 +20,13 @@ export const checkoutUrls = {
 export const checkoutKeys = {
   settings: ['checkout-settings'] as const,
   coupons: ['records', checkoutUrls.coupons] as const,
-  shipping: ['shipping-setup'] as const,
+  shipping: ['records', checkoutUrls.shipping] as const,
   tax: ['records', checkoutUrls.tax] as const,
 };
 
 export const useCoupons = () => useRecordList<Coupon>(checkoutUrls.coupons, 'coupons');
+/** Shipping options also mark the dashboard stale: its set-up checklist counts them. */
+export const useShippingOptions = () => useRecordList<Option>(checkoutUrls.shipping, 'shippingOptions', [['dashboard']]);
 export const useTaxRules = () => useRecordList<Rule>(checkoutUrls.tax, 'taxRules');
 
 /** Adds a record (no id) or replaces one; the caller reloads its list. */

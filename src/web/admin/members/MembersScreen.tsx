@@ -11,19 +11,39 @@ import { formatFileSize } from '../../../core/time.js';
 import { ColumnHeads, ConfirmDialog, PageHeader, Skeleton } from '../ui/design.js';
 import { useLoad } from '../ui/records.js';
 import { formatDay } from '../ui/dates.js';
-import type {
-  AreaForm,
-  CourseCreated,
-  LessonCreated,
-  LessonInput,
-  Member,
-  MembersList,
-  MembersSettings,
-  PaywallEventCounts,
-} from '../../../core/api/members.js';
 
-type Area = MembersSettings['areas'][number];
-type Settings = MembersSettings;
+interface Area {
+  id: string;
+  name: string;
+  description: string;
+  access: 'free' | 'once' | 'subscription';
+  priceCents: number;
+  billingUnit: string;
+  billingValue: number;
+  collectionIds: string[];
+  priceText: string;
+}
+interface Collection {
+  id: string;
+  title: string;
+  urlId: string;
+  typeName: string;
+}
+interface Settings {
+  currency: string;
+  sitePasswordSet: boolean;
+  pagePasswords: Array<{ collectionId: string; title: string }>;
+  areas: Area[];
+  collections: Collection[];
+  files: Array<{ id: string; name: string; url: string; size: number }>;
+}
+interface Member {
+  areaId: string;
+  email: string;
+  displayName: string;
+  status: string;
+  joinedAt: string | null;
+}
 
 const EVENT_LABELS: Record<string, string> = {
   video_list_view: 'Video list page views',
@@ -36,9 +56,9 @@ const EVENT_LABELS: Record<string, string> = {
 const emptyArea = {
   name: '',
   description: '',
-  access: 'free' as AreaForm['access'],
+  access: 'free' as Area['access'],
   price: '',
-  billingUnit: 'MONTH' as AreaForm['billingUnit'],
+  billingUnit: 'MONTH',
   billingValue: '1',
   collectionIds: [] as string[],
 };
@@ -52,8 +72,8 @@ type Run = (what: () => Promise<unknown>, done: string) => Promise<boolean>;
 export function MembersScreen() {
   const client = useQueryClient();
   const [s, , settingsError] = useLoad<Settings>(MEMBER_CALLS[0]);
-  const [list, , membersError] = useLoad<MembersList>(MEMBER_CALLS[1]);
-  const [ev, , eventsError] = useLoad<PaywallEventCounts>(MEMBER_CALLS[2]);
+  const [list, , membersError] = useLoad<{ members: Member[] }>(MEMBER_CALLS[1]);
+  const [ev, , eventsError] = useLoad<{ events: Array<{ name: string; count: number }> }>(MEMBER_CALLS[2]);
   const [failed, setError] = useState('');
   const error = failed || settingsError || membersError || eventsError;
   const [status, setStatus] = useState('');
@@ -215,7 +235,7 @@ function AreasCard({ s, run }: { s: Settings; run: Run }) {
       description: a.description,
       access: a.access,
       price: a.access === 'free' ? '' : moneyDecimalString(a.priceCents, s?.currency),
-      billingUnit: a.billingUnit as AreaForm['billingUnit'],
+      billingUnit: a.billingUnit,
       billingValue: String(a.billingValue),
       collectionIds: a.collectionIds,
     });
@@ -233,7 +253,7 @@ function AreasCard({ s, run }: { s: Settings; run: Run }) {
           billingUnit: area.billingUnit,
           billingValue: Number(area.billingValue) || 1,
           collectionIds: area.collectionIds,
-        } satisfies AreaForm),
+        }),
       editing ? 'The member area is saved.' : 'The member area is created.',
     );
     if (ok) {
@@ -257,7 +277,7 @@ function AreasCard({ s, run }: { s: Settings; run: Run }) {
         </label>
         <label>
           Access{' '}
-          <select value={area.access} onChange={(e) => setArea({ ...area, access: e.target.value as AreaForm['access'] })}>
+          <select value={area.access} onChange={(e) => setArea({ ...area, access: e.target.value as Area['access'] })}>
             <option value="free">Free</option>
             <option value="once">Paid once</option>
             <option value="subscription">Subscription</option>
@@ -282,7 +302,7 @@ function AreasCard({ s, run }: { s: Settings; run: Run }) {
             <select
               value={area.billingUnit}
               aria-label="Billing period"
-              onChange={(e) => setArea({ ...area, billingUnit: e.target.value as AreaForm['billingUnit'] })}
+              onChange={(e) => setArea({ ...area, billingUnit: e.target.value })}
             >
               <option value="WEEK">week(s)</option>
               <option value="MONTH">month(s)</option>
@@ -370,8 +390,7 @@ function CoursesCard({ s, run }: { s: Settings; run: Run }) {
   const courses = s.collections.filter((c) => c.typeName === 'videos');
   async function addCourse(e: FormEvent) {
     e.preventDefault();
-    if (await run(() => api<CourseCreated>('POST', '/api/members/courses', course), 'The video course is created.'))
-      setCourse({ title: '' });
+    if (await run(() => api('POST', '/api/members/courses', course), 'The video course is created.')) setCourse({ title: '' });
   }
 
   async function addLesson(e: FormEvent) {
@@ -380,8 +399,8 @@ function CoursesCard({ s, run }: { s: Settings; run: Run }) {
       title: lesson.title,
       chapter: lesson.chapter,
       ...(lesson.videoUrl ? { videoUrl: lesson.videoUrl } : { embedUrl: lesson.embedUrl }),
-    } satisfies LessonInput;
-    if (await run(() => api<LessonCreated>('POST', `/api/members/courses/${lesson.courseId}/lessons`, body), 'The lesson is added.'))
+    };
+    if (await run(() => api('POST', `/api/members/courses/${lesson.courseId}/lessons`, body), 'The lesson is added.'))
       setLesson({ ...lesson, title: '', videoUrl: '', embedUrl: '' });
   }
 

@@ -4,7 +4,6 @@
  * totals, customer, addresses, payment, a timeline with notes, fulfil and refund dialogs, and a printable packing
  * slip and invoice. Calls: server/checkout/order-admin-routes.ts.
  */
-import { taxMessages } from '../../../core/messages.js';
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -628,9 +627,9 @@ function Totals({ detail }: { detail: Detail }) {
           <td className="o-num">{money(t.shippingCents)}</td>
         </tr>
         <tr>
-          <th scope="row">{t.taxLabel}</th>
-          <td>{t.taxIncluded ? taxMessages.included(money(t.taxCents), t.taxLabel) : ''}</td>
-          <td className="o-num">{t.taxIncluded ? '' : money(t.taxCents)}</td>
+          <th scope="row">Tax</th>
+          <td />
+          <td className="o-num">{money(t.taxCents)}</td>
         </tr>
         {t.giftCardCents > 0 ? (
           <tr>
@@ -648,7 +647,7 @@ function Totals({ detail }: { detail: Detail }) {
           <>
             <tr>
               <th scope="row">Refunded</th>
-              <td>{t.refundedTaxCents > 0 ? taxMessages.included(money(t.refundedTaxCents), t.taxLabel) : ''}</td>
+              <td />
               <td className="o-num">−{money(o.refundedCents)}</td>
             </tr>
             <tr className="o-totals__total">
@@ -941,11 +940,7 @@ function CustomerSide({ order: o }: { order: Detail['order'] }) {
       </section>
       <section className="a-card" aria-labelledby="bill-h">
         <h2 id="bill-h">Billing address</h2>
-        {o.billingAddress && (!o.shippingAddress || JSON.stringify(o.billingAddress) !== JSON.stringify(o.shippingAddress)) ? (
-          <AddressLines lines={o.billingAddressLines} />
-        ) : (
-          <p className="a-muted">{o.shippingAddress ? 'Same as the shipping address.' : 'Not collected.'}</p>
-        )}
+        <p className="a-muted">{o.shippingAddress ? 'Same as the shipping address.' : 'Not collected.'}</p>
       </section>
     </aside>
   );

@@ -9,8 +9,7 @@ import { api } from '../../client/api.js';
 import { useLoad } from '../ui/records.js';
 import { formatMoney, toMinorUnits, moneyDecimalString } from '../../../core/money.js';
 import { ColumnHeads, DataTable, EmptyState, PageHeader, Skeleton } from '../ui/design.js';
-import type { ReviewList, ReviewRow, ReviewSettings, ReviewStatus } from '../../../core/api/reviews.js';
-import type { DonationList, DonationSettings, DonationSettingsAnswer, DonationSettingsSaved } from '../../../core/api/donations.js';
+import type { DonationList, DonationSettings, ReviewList, ReviewRow, ReviewSettings, ReviewStatus } from '../../../core/api/reviews.js';
 import { formatDay } from '../ui/dates.js';
 
 type Status = ReviewStatus;
@@ -232,7 +231,7 @@ export function RelatedProductsScreen() {
 
 export function DonationsScreen() {
   const [data, , dataError] = useLoad<DonationList>('/api/donations/admin/donations?limit=200');
-  const [stored, setStored, , , saved] = useLoad<DonationSettingsAnswer>('/api/donations/admin/settings');
+  const [stored, setStored, , , saved] = useLoad<{ settings: DonationSettings; currency: string }>('/api/donations/admin/settings');
   const settings = stored?.settings ?? null;
   const currency = stored?.currency ?? 'USD';
   const setSettings = (s: DonationSettings) => setStored({ settings: s, currency });
@@ -257,7 +256,7 @@ export function DonationsScreen() {
         .map((s) => s.trim())
         .filter(Boolean)
         .map((s) => toMinorUnits(s, currency));
-      const r = await api<DonationSettingsSaved>('PUT', '/api/donations/admin/settings', {
+      const r = await api<{ settings: DonationSettings }>('PUT', '/api/donations/admin/settings', {
         settings: {
           ...settings,
           suggestedAmounts,

@@ -8,17 +8,28 @@ import { api } from '../../client/api.js';
 import { msg, useLoad } from '../ui/records.js';
 import { ColumnHeads, PageHeader, Skeleton } from '../ui/design.js';
 import { PREVIEW_STORAGE_KEY, SAFE_MODE_STORAGE_KEY } from '../../../core/preview.js';
-import type { Experiment } from '../../../core/experiments.js';
-import type { VariantFunnel } from '../../../core/api/analytics.js';
-import type {
-  BillingAnswer,
-  ExperimentsAnswer,
-  FeatureRow,
-  FeaturesAnswer,
-  FunnelAnswer,
-  InternalSiteAnswer,
-  PreviewState,
-} from '../../../core/api/flags.js';
+
+interface FeatureRow {
+  code: number;
+  key: string;
+  label: string;
+  beta: boolean;
+  switchedOn: boolean;
+  enabled: boolean;
+}
+interface Variant {
+  name: string;
+  weight: number;
+}
+interface Experiment {
+  name: string;
+  variants: Variant[];
+}
+interface Funnel {
+  variant: string;
+  visitors: number;
+  steps: Array<{ step: string; visitors: number; conversion: number | null }>;
+}
 
 function remember(key: string, value: unknown) {
   try {
@@ -29,7 +40,7 @@ function remember(key: string, value: unknown) {
 }
 
 function Switches() {
-  const [d, setD, loadError, reload, saved] = useLoad<FeaturesAnswer>('/api/flags/features');
+  const [d, setD, loadError, reload, saved] = useLoad<{ features: FeatureRow[] }>('/api/flags/features');
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
   if (!d) return loadError ? <p role="alert">{loadError}</p> : <Skeleton lines={3} label="Loading features" />;
@@ -39,7 +50,7 @@ function Switches() {
     // The box follows the click at once (a controlled checkbox would otherwise spring back until the save answers).
     setD({ features: rows.map((r) => (r.key === f.key ? { ...r, switchedOn: on } : r)) });
     try {
-      saved(await api<FeaturesAnswer>('PUT', '/api/flags/features', { features: { [f.key]: on } }));
+      saved(await api<{ features: FeatureRow[] }>('PUT', '/api/flags/features', { features: { [f.key]: on } }));
       setStatus(`${f.label} is ${on ? 'on' : 'off'}.`);
     } catch (e) {
       reload();
@@ -72,12 +83,15 @@ function FunnelTable({ name }: { name: string }) {
   const monthAgo = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
   const [from, setFrom] = useState(monthAgo);
   const [to, setTo] = useState(today);
-  const [data, setData] = useState<VariantFunnel[] | null>(null);
+  const [data, setData] = useState<Funnel[] | null>(null);
   const [error, setError] = useState('');
   const load = async () => {
     setError('');
     try {
-      setData((await api<FunnelAnswer>('GET', `/api/flags/experiments/${encodeURIComponent(name)}/funnel?from=${from}&to=${to}`)).variants);
+      setData(
+        (await api<{ variants: Funnel[] }>('GET', `/api/flags/experiments/${encodeURIComponent(name)}/funnel?from=${from}&to=${to}`))
+          .variants,
+      );
     } catch (x) {
       setError(msg(x));
     }
@@ -126,7 +140,7 @@ function FunnelTable({ name }: { name: string }) {
 
 /** The 'internal site' mark: experiment overrides work on every address of the site, not only staging hosts. */
 function InternalSite() {
-  const [d, , loadError, , saved] = useLoad<InternalSiteAnswer>('/api/flags/internal-site');
+  const [d, , loadError, , saved] = useLoad<{ internal: boolean }>('/api/flags/internal-site');
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
   if (!d) return loadError ? <p role="alert">{loadError}</p> : null;
@@ -135,7 +149,7 @@ function InternalSite() {
     setError('');
     setStatus('');
     try {
-      const r = await api<InternalSiteAnswer>('PUT', '/api/flags/internal-site', { internal: next });
+      const r = await api<{ internal: boolean }>('PUT', '/api/flags/internal-site', { internal: next });
       saved(r);
       setStatus(
         r.internal
@@ -159,7 +173,7 @@ function InternalSite() {
 }
 
 function Experiments() {
-  const [d, setD, loadError, , saved] = useLoad<ExperimentsAnswer>('/api/flags/experiments');
+  const [d, setD, loadError, , saved] = useLoad<{ experiments: Experiment[] }>('/api/flags/experiments');
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
   if (!d) return loadError ? <p role="alert">{loadError}</p> : <Skeleton lines={3} label="Loading experiments" />;
@@ -171,7 +185,7 @@ function Experiments() {
     setError('');
     setStatus('');
     try {
-      saved(await api<ExperimentsAnswer>('PUT', '/api/flags/experiments', { experiments: list }));
+      saved(await api<{ experiments: Experiment[] }>('PUT', '/api/flags/experiments', { experiments: list }));
       setStatus('Saved.');
     } catch (e) {
       setError(msg(e));
@@ -255,7 +269,13 @@ function Experiments() {
 }
 
 function PreviewAndSafeMode() {
-  const [state, , loadError, reload] = useLoad<PreviewState>('/api/flags/preview');
+  const [state, , loadError, reload] = useLoad<{
+    drafts: boolean;
+    theme: string | null;
+    active: boolean;
+    safeMode: boolean;
+    themes: string[];
+  }>('/api/flags/preview');
   const [theme, setTheme] = useState('');
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
@@ -353,9 +373,14 @@ export function FeaturesScreen() {
   );
 }
 
+interface Billing {
+  plan: { name: string; description: string };
+  destinations: Array<{ key: string; label: string; url: string }>;
+}
+
 /** /config/settings/billing and its two upgrade destinations. */
 export function BillingScreen({ path }: { path: string }) {
-  const [d, , error] = useLoad<BillingAnswer>('/api/flags/billing');
+  const [d, , error] = useLoad<Billing>('/api/flags/billing');
   if (!d) return error ? <p role="alert">{error}</p> : <Skeleton lines={3} label="Loading billing" />;
   const here = d.destinations.find((x) => path.replace(/\/+$/, '') === x.url);
   return (

@@ -6,22 +6,43 @@
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../client/api.js';
-import {
-  inviteForm,
-  type InviteAnswer,
-  type InviteForm,
-  type InviteInput,
-  type RoleInfo,
-  type TeamAnswer,
-  type TeamMember,
-  type TeamMemberRow,
-} from '../../../core/api/team.js';
+import { isEmailAddress } from '../../../core/email.js';
 import { ConfirmDialog, DataTable, PageHeader, Skeleton, useToast } from '../ui/design.js';
 import { Field, SelectField, serverErrorsOnFields } from '../ui/fields.js';
 
+interface RoleInfo {
+  role: number;
+  name: string;
+  description: string;
+}
+interface Member {
+  id: string;
+  email: string;
+  displayName: string;
+  role: number;
+  state: 'active' | 'invited' | 'expired';
+  inviteExpires: string | null;
+}
+interface Team {
+  me: string;
+  roles: RoleInfo[];
+  members: Member[];
+}
+
 const KEY = ['team'];
+const inviteSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .max(320)
+    .refine((s) => isEmailAddress(s), 'Please enter a valid email'),
+  displayName: z.string().trim().max(100),
+  role: z.string(),
+});
+type InviteValues = z.infer<typeof inviteSchema>;
 
 const STATE_TEXT = { active: 'Active', invited: 'Invited, not joined yet', expired: 'Invitation expired' } as const;
 
@@ -29,18 +50,14 @@ function InviteForm({ roles }: { roles: RoleInfo[] }) {
   const toast = useToast();
   const client = useQueryClient();
   const id = useId();
-  const form = useForm<InviteForm>({
-    resolver: zodResolver(inviteForm),
+  const form = useForm<InviteValues>({
+    resolver: zodResolver(inviteSchema),
     defaultValues: { email: '', displayName: '', role: String(roles.find((r) => r.name === 'Editor')?.role ?? roles[0]!.role) },
     mode: 'onTouched',
   });
   const invite = useMutation({
-    mutationFn: (v: InviteForm) =>
-      api<InviteAnswer>('POST', '/api/admin/team/invites', {
-        email: v.email,
-        displayName: v.displayName,
-        role: Number(v.role),
-      } satisfies InviteInput),
+    mutationFn: (v: InviteValues) =>
+      api<{ member: Member }>('POST', '/api/admin/team/invites', { email: v.email, displayName: v.displayName, role: Number(v.role) }),
     onSuccess: (r) => {
       void client.invalidateQueries({ queryKey: KEY });
       form.reset({ ...form.getValues(), email: '', displayName: '' });
@@ -77,12 +94,12 @@ function InviteForm({ roles }: { roles: RoleInfo[] }) {
   );
 }
 
-function MemberRow({ m, roles, me }: { m: TeamMember; roles: RoleInfo[]; me: string }) {
+function MemberRow({ m, roles, me }: { m: Member; roles: RoleInfo[]; me: string }) {
   const toast = useToast();
   const client = useQueryClient();
   const name = m.displayName ? `${m.displayName} (${m.email})` : m.email;
   const change = useMutation({
-    mutationFn: (role: number) => api<TeamMemberRow>('PUT', `/api/config/team/${m.id}`, { role }),
+    mutationFn: (role: number) => api('PUT', `/api/config/team/${m.id}`, { role }),
     onSuccess: () => toast(`Role of ${m.email} changed.`),
     onError: (e) => toast(e.message, { tone: 'error' }),
     onSettled: () => void client.invalidateQueries({ queryKey: KEY }),
@@ -134,7 +151,7 @@ function MemberRow({ m, roles, me }: { m: TeamMember; roles: RoleInfo[]; me: str
 }
 
 export function TeamScreen() {
-  const q = useQuery({ queryKey: KEY, queryFn: () => api<TeamAnswer>('GET', '/api/admin/team') });
+  const q = useQuery({ queryKey: KEY, queryFn: () => api<Team>('GET', '/api/admin/team') });
   const rolesId = useId();
   return (
     <>

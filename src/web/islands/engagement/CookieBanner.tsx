@@ -6,16 +6,9 @@
  *   decision goes to `tessera_consent` (what the tracker and the census routes read) and to a
  *   'tessera:consent' event (analytics starts only on granted); a refusal clears the census cookies;
  *   allowed third-party scripts (kept inert by the server) run at once.
- * Once answered it tells the page (BANNER_ANSWERED_EVENT): a promo popup opens only after that.
  */
 import { useRef, useState, type FormEvent } from 'react';
-import {
-  BANNER_ANSWERED_EVENT,
-  CONSENT_MAX_AGE_SECONDS,
-  formatChoices,
-  type ConsentChoices,
-  type CookieBannerMode,
-} from '../../../core/engagement.js';
+import { CONSENT_MAX_AGE_SECONDS, formatChoices, type ConsentChoices, type CookieBannerMode } from '../../../core/engagement.js';
 import { CONSENT_CHOICES_COOKIE, CONSENT_COOKIE, NOTICE_COOKIE } from '../../../core/cookies.js';
 import { engagement as m } from '../../../core/messages.js';
 import { clearCensusCookies, documentJar } from '../../client/tracker-cookies.js';
@@ -63,18 +56,13 @@ export function CookieBanner({ mode, text, policyUrl, action, crumb, back }: Coo
   const [marketing, setMarketing] = useState(false);
   const submitter = useRef<string>('');
 
-  const close = () => {
-    setHidden(true);
-    document.dispatchEvent(new CustomEvent(BANNER_ANSWERED_EVENT));
-  };
-
   const apply = (e: FormEvent) => {
     e.preventDefault();
     const native = e.nativeEvent as SubmitEvent;
     const choice = (native.submitter as HTMLButtonElement | null)?.value || submitter.current || 'save';
     if (mode === 'notice' || choice === 'dismiss') {
       setCookie(NOTICE_COOKIE, '1');
-      close();
+      setHidden(true);
       return;
     }
     const choices: ConsentChoices =
@@ -88,7 +76,7 @@ export function CookieBanner({ mode, text, policyUrl, action, crumb, back }: Coo
     if (!choices.analytics) clearCensusCookies(documentJar(), localStore());
     document.dispatchEvent(new CustomEvent('tessera:consent', { detail: { granted: choices.analytics, choices } }));
     if (choices.marketing) runGatedScripts();
-    close();
+    setHidden(true);
   };
 
   if (hidden) return null;

@@ -6,7 +6,7 @@
  * Close control closes it, focus returns to where it was. Renders nothing on the server.
  */
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
-import { anchorStyle, BANNER_ANSWERED_EVENT, popupDue, POPUP_STORAGE_KEYS, type PopupPublic } from '../../../core/engagement.js';
+import { anchorStyle, popupDue, POPUP_STORAGE_KEYS, type PopupPublic } from '../../../core/engagement.js';
 import { engagement as m, forms as fm } from '../../../core/messages.js';
 import { api, ApiError } from '../../client/api.js';
 import { overlayOpened } from '../../client/analytics.js';
@@ -41,8 +41,7 @@ function remember(key: keyof typeof POPUP_STORAGE_KEYS, value: string | null) {
 
 /**
  * Decides whether and when the popup opens (browser only): not when closed or submitted within its show-again
- * days, else after its delay, at its scroll depth or on exit intent, counted from when the cookie banner (if
- * the page shows one) is answered. The element focused before it opens is kept.
+ * days, else after its delay, at its scroll depth or on exit intent. The element focused before it opens is kept.
  */
 function useOpenWhenDue(popup: PopupPublic, opener: RefObject<HTMLElement | null>, setOpen: (open: boolean) => void) {
   useEffect(() => {
@@ -80,19 +79,12 @@ function useOpenWhenDue(popup: PopupPublic, opener: RefObject<HTMLElement | null
       clearTimeout(timer);
       window.removeEventListener('scroll', onScroll);
       document.removeEventListener('mouseout', onLeave);
-      document.removeEventListener(BANNER_ANSWERED_EVENT, arm);
     };
-    const arm = () => {
-      document.removeEventListener(BANNER_ANSWERED_EVENT, arm);
-      if (popup.trigger === 'delay') timer = setTimeout(show, popup.delaySeconds * 1000);
-      else if (popup.trigger === 'scroll') {
-        window.addEventListener('scroll', onScroll, { passive: true });
-        onScroll();
-      } else document.addEventListener('mouseout', onLeave);
-    };
-    // The cookie banner's choice comes first: while it shows, the popup's trigger waits for its answer.
-    if (document.querySelector('.tessera-cookie-banner')) document.addEventListener(BANNER_ANSWERED_EVENT, arm);
-    else arm();
+    if (popup.trigger === 'delay') timer = setTimeout(show, popup.delaySeconds * 1000);
+    else if (popup.trigger === 'scroll') {
+      window.addEventListener('scroll', onScroll, { passive: true });
+      onScroll();
+    } else document.addEventListener('mouseout', onLeave);
     return cleanup;
   }, [popup.version, popup.trigger, popup.delaySeconds, popup.scrollPercent, popup.showAgainDays]);
 }
